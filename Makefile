@@ -1,0 +1,99 @@
+# secteam-tui: plain Makefile.  `make run` and `make check` do all the
+# set-up on a fresh Debian 12 machine (see README.md).
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+MANDIR   = $(PREFIX)/share/man/man1
+
+CC      ?= cc
+B       ?= build
+PKGS     = gmime-3.0 gpgme jansson libical libpcre2-8 ncursesw sqlite3
+DEVFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Wstrict-prototypes \
+           -Wvla -Wwrite-strings -Wno-overlength-strings -Werror
+OPT     ?= -O2 -g
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS  ?=
+CFLAGS  += $(OPT) $(DEVFLAGS) -I. $(PKG_CFLAGS) $(SANFLAGS)
+LDLIBS  += $(PKG_LIBS) $(SANFLAGS) -lm
+
+MODULES = util mail crypto store core tui
+LIB_SRC = $(foreach m,$(MODULES),$(sort $(wildcard $(m)/*.c)))
+LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
+UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
+
+all: $(B)/secteam-tui
+
+$(B)/%.o: %.c $(wildcard */*.h) | deps-quiet
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DSECTEAM_VERSION='"$(VERSION)"' -c -o $@ $<
+
+$(B)/libsecteam.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/secteam-tui: $(B)/main.o $(B)/libsecteam.a
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libsecteam.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) -lcmocka
+
+units: $(UNIT_BIN)
+
+# --- set-up -----------------------------------------------------------------
+deps:
+	@scripts/deps.sh
+
+deps-quiet:
+	@scripts/deps.sh --quiet
+
+# --- running ----------------------------------------------------------------
+run: all
+	@scripts/demo-run.sh
+
+# --- tests ------------------------------------------------------------------
+check: deps
+	@scripts/check.sh
+
+test: all units check-layers
+	@scripts/run-tests.sh $(B)
+
+check-layers:
+	@scripts/check-layers.sh
+
+asan:
+	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" all units
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 scripts/run-tests.sh build-asan
+
+fuzz:
+	@scripts/fuzz.sh run $(FUZZ_SECONDS)
+
+fuzz-replay:
+	@scripts/fuzz.sh replay
+
+stress: all
+	@tests/stress/run.sh $(B)
+
+bench: all
+	@bench/run.sh $(B)
+
+kernel-check: all
+	@kernel-docs/validate.sh $(B)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 0755 $(B)/secteam-tui $(DESTDIR)$(BINDIR)/secteam-tui
+	install -m 0644 secteam-tui.1 $(DESTDIR)$(MANDIR)/secteam-tui.1
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+.PHONY: all units deps deps-quiet run check test check-layers asan fuzz \
+	fuzz-replay stress bench kernel-check install clean

@@ -1,0 +1,120 @@
+/*
+ * crypto: OpenPGP through GPGME, offline.
+ *
+ * Decrypts, verifies, encrypts and looks up keys; every signature ends in
+ * one of the verdicts PRODUCT.md names.  Never fetches keys from the
+ * network (offline mode, no auto-key-retrieve).  Passphrases go through
+ * gpg-agent.  Files:
+ *   crypto.c    context set-up (GNUPGHOME, offline), error mapping
+ *   verify.c    decrypt+verify, detached and clear-signed verification,
+ *               the verdict rules
+ *   encrypt.c   encryption (and signing) to a list of keys
+ *   keys.c      key lookup: usable encryption keys, user-ID e-mails
+ */
+#ifndef SECTEAM_CRYPTO_H
+#define SECTEAM_CRYPTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "util/util.h"
+
+enum sig_verdict {
+	SIG_VALID,       /* good signature, key fully valid */
+	SIG_GOOD,        /* good signature, key not certified */
+	SIG_BAD,         /* the signature does not match the data */
+	SIG_UNKNOWN_KEY, /* we do not have the signer's key */
+	SIG_EXPIRED_KEY, /* the signing key has expired */
+	SIG_REVOKED_KEY, /* the signing key was revoked */
+	SIG_NOT_SIGNED,  /* no signature at all */
+	SIG_PARTIAL,     /* only part of what is shown is signed/encrypted */
+	SIG_ERROR,       /* could not be checked */
+	SIG__COUNT
+};
+
+/* "valid", "good", "bad", "unknown-key", ... */
+const char *sig_verdict_name(enum sig_verdict v);
+/* Returns the verdict for a name, or -1. */
+int sig_verdict_parse(const char *name);
+
+struct crypto_sig {
+	enum sig_verdict verdict;
+	char *fingerprint;   /* full hex fingerprint (or key ID if that's all
+			      * the signature carries), NULL if none */
+	char **uid_emails;   /* lowercase e-mail addresses of the signing
+			      * key's user IDs; empty if the key is unknown */
+	size_t nuid_emails;
+	time_t created;
+};
+
+struct crypto_result {
+	bool encrypted;      /* the input was encrypted and decrypted */
+	bool no_mdc;         /* encrypted without integrity protection:
+			      * refused, and plain is NULL */
+	struct crypto_sig *sigs;
+	size_t nsigs;
+	/* The combined verdict: SIG_NOT_SIGNED without signatures, otherwise
+	 * the worst of sigs[] (bad beats revoked beats expired beats unknown
+	 * beats good beats valid). */
+	enum sig_verdict verdict;
+	unsigned char *plain; /* decrypted or clear-signed content */
+	size_t plain_len;
+	char **recipients;   /* key IDs the message was encrypted to */
+	size_t nrecipients;
+};
+
+struct crypto;
+
+/*
+ * Opens a context on gnupghome (NULL: $GNUPGHOME or ~/.gnupg), offline,
+ * OpenPGP protocol.  Fails with a clear message when gpg is missing or the
+ * home is unreadable.
+ */
+int crypto_open(const char *gnupghome, struct crypto **out, struct err *err);
+void crypto_close(struct crypto *c);
+
+/*
+ * Decrypts (and verifies any signature inside) OpenPGP data, armored or
+ * binary.  A message without MDC fails with ERR_CRYPTO and nothing kept.
+ * res is filled and must be released with crypto_result_release even on
+ * error.  Plaintext buffers are wiped on release.
+ */
+int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
+			  struct crypto_result *res, struct err *err);
+/* Verifies a detached signature over data (PGP/MIME multipart/signed). */
+int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
+			   const void *sig, size_t siglen,
+			   struct crypto_result *res, struct err *err);
+/* Verifies a clear-signed or opaque signed message; res->plain gets the
+ * signed text. */
+int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
+			 struct crypto_result *res, struct err *err);
+void crypto_result_release(struct crypto_result *res);
+
+/* True when one of sig's user-ID e-mails equals email (case-insensitive). */
+bool crypto_sig_matches(const struct crypto_sig *sig, const char *email);
+
+/*
+ * Encrypts data to every key in keys (fingerprints, key IDs or e-mail
+ * addresses; each must resolve to exactly one usable key) and, when
+ * sign_as is not NULL, signs with that secret key.  armor selects ASCII
+ * output.  A recipient without a usable key fails naming it.
+ */
+int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
+		   const char *sign_as, bool armor, const void *data,
+		   size_t len, unsigned char **out, size_t *outlen,
+		   struct err *err);
+
+/*
+ * Finds the usable (not expired, revoked, disabled or invalid) encryption
+ * key for who (an e-mail address or fingerprint).  *fpr gets its
+ * fingerprint (caller frees).  ERR_NOTFOUND when none, with a message
+ * naming who and why ("no key", "key expired", "key revoked").
+ */
+int crypto_find_encryption_key(struct crypto *c, const char *who, char **fpr,
+			       struct err *err);
+/* The fingerprint of the first usable secret (signing) key, or ERR_NOTFOUND. */
+int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * mail: MIME and mailbox parsing and composing, with GMime 3.
+ *
+ * Takes bytes, returns plain structs; knows nothing of keys, storage or the
+ * screen.  PGP/MIME is only taken apart here (which bytes are ciphertext,
+ * which bytes a detached signature covers, in RFC 3156 canonical CRLF form);
+ * core/ hands those bytes to crypto/ and, after decryption, hands the
+ * plaintext entity back to mail_parse().  Files:
+ *   mail.c       library set-up, struct mail_msg parsing and release
+ *   mailbox.c    mbox (mboxo, mboxrd) splitting and Maildir listing
+ *   inline.c     inline-PGP armored block detection in text
+ *   compose.c    building PGP/MIME messages (multipart/encrypted)
+ */
+#ifndef SECTEAM_MAIL_H
+#define SECTEAM_MAIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "util/util.h"
+
+/* Largest single message accepted; bigger ones are refused with an error. */
+#define MAIL_MAX_SIZE ((size_t)64 << 20)
+
+/* Calls g_mime_init() once; safe to call many times. */
+void mail_init(void);
+
+enum mail_kind {
+	MAIL_PLAIN,         /* nothing OpenPGP about it */
+	MAIL_PGP_ENCRYPTED, /* multipart/encrypted, application/pgp-encrypted */
+	MAIL_PGP_SIGNED,    /* multipart/signed, application/pgp-signature */
+	MAIL_INLINE_PGP,    /* text/plain holding armored PGP blocks */
+};
+
+struct mail_attachment {
+	char *filename;     /* as given by the sender (untrusted), or NULL */
+	char *content_type; /* "type/subtype", lowercase */
+	unsigned char *data;/* decoded content */
+	size_t len;
+};
+
+struct mail_msg {
+	/* Headers, decoded (RFC 2047) to UTF-8; untrusted; NULL when absent. */
+	char *message_id;   /* without angle brackets */
+	char *in_reply_to;  /* without angle brackets */
+	char **references;  /* without angle brackets */
+	size_t nreferences;
+	char *from_name;
+	char *from_email;   /* lowercase */
+	char *to;           /* the To: header as text */
+	char *subject;
+	time_t date;        /* 0 when absent or unparsable */
+
+	enum mail_kind kind;
+
+	/* MAIL_PGP_ENCRYPTED: the content of the application/octet-stream part. */
+	unsigned char *ciphertext;
+	size_t ciphertext_len;
+
+	/* MAIL_PGP_SIGNED: the first part exactly as signed, in canonical form
+	 * (CRLF line ends, headers included), and the detached signature. */
+	unsigned char *signed_data;
+	size_t signed_len;
+	unsigned char *signature;
+	size_t signature_len;
+
+	/*
+	 * True when the PGP/MIME part found is not the whole message: e.g. a
+	 * multipart/mixed holding a multipart/signed next to unsigned text, or
+	 * text before an inline-PGP block.  core/ turns this into `partial`.
+	 */
+	bool partial;
+
+	/* All text/plain parts (the signed or decrypted content for PGP kinds
+	 * after core re-parses it), converted to UTF-8, joined by newlines. */
+	char *body_text;
+	size_t body_len;
+
+	struct mail_attachment *attachments;
+	size_t nattachments;
+};
+
+/*
+ * Parses one message, or one MIME entity (as produced by decryption: only
+ * Content-* headers).  Fills *msg (which the caller then releases with
+ * mail_msg_release, also on error).  Returns 0, or negative with err set
+ * ("not a mail message", "message too large", "MIME nested too deeply").
+ */
+int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
+	       struct err *err);
+void mail_msg_release(struct mail_msg *msg);
+
+/*
+ * A message identity for duplicates when Message-ID is missing: the hex
+ * SHA-256 of the raw bytes with CRLF normalized to LF.  Caller frees.
+ */
+char *mail_content_hash(const char *buf, size_t len);
+
+/* mailbox.c ---------------------------------------------------------------*/
+enum mbox_format { MBOX_AUTO, MBOX_O, MBOX_RD };
+
+struct mbox_reader;
+/* Opens an mbox file for reading message by message; the whole mailbox is
+ * never held in memory at once. */
+int mbox_open(const char *path, enum mbox_format fmt, struct mbox_reader **out,
+	      struct err *err);
+/*
+ * Next message: *buf (caller frees) holds its bytes without the "From "
+ * separator line, with ">From " unquoted as the format says (mboxrd: one
+ * level of ">" removed from ">+From "; mboxo: ">From " becomes "From ").
+ * Returns 1 with a message, 0 at the end, negative on error.
+ */
+int mbox_next(struct mbox_reader *r, char **buf, size_t *len, struct err *err);
+void mbox_close(struct mbox_reader *r);
+
+/* Lists the regular files in DIR/new and DIR/cur (sorted by name); fails
+ * with a clear message when DIR has neither. */
+int maildir_list(const char *dir, char ***paths, size_t *n, struct err *err);
+/* Writes msg into DIR/tmp then renames it into DIR/new (creating the
+ * three folders 0700 if needed); *path_out (optional) gets the new path. */
+int maildir_deliver(const char *dir, const char *buf, size_t len,
+		    char **path_out, struct err *err);
+
+/* inline.c ----------------------------------------------------------------*/
+enum pgp_block_kind { PGP_BLOCK_MESSAGE, PGP_BLOCK_SIGNED };
+
+struct pgp_block {
+	enum pgp_block_kind kind;
+	size_t start, end;  /* byte offsets in the text: the armor lines
+			     * themselves included, end exclusive */
+};
+
+/*
+ * Finds armored "-----BEGIN PGP MESSAGE-----" and "-----BEGIN PGP SIGNED
+ * MESSAGE-----" blocks with their matching end lines.  Returns the number
+ * found (*blocks allocated, caller frees).  *outside is set when there is
+ * non-blank text outside every block.  An unterminated block is not a block.
+ */
+size_t pgp_find_blocks(const char *text, size_t len, struct pgp_block **blocks,
+		       bool *outside);
+
+/* compose.c ---------------------------------------------------------------*/
+struct mail_compose {
+	const char *from;       /* "Name <addr>" */
+	const char **to;        /* addresses */
+	size_t nto;
+	const char **cc;
+	size_t ncc;
+	const char *subject;
+	const char *in_reply_to;/* without brackets, or NULL */
+	const char **references;
+	size_t nreferences;
+	time_t date;
+};
+
+/*
+ * Builds the inner MIME entity to be encrypted: a text/plain body plus
+ * attachments (each struct mail_attachment), as canonical CRLF bytes.
+ */
+int mail_build_entity(const char *body, const struct mail_attachment *att,
+		      size_t natt, char **out, size_t *len, struct err *err);
+/*
+ * Wraps already-encrypted ASCII-armored OpenPGP data in an RFC 3156
+ * multipart/encrypted message with the given headers (a fresh
+ * Message-ID).  *out is the whole message, caller frees.
+ */
+int mail_build_encrypted(const struct mail_compose *hdr, const char *armored,
+			 size_t armored_len, char **out, size_t *len,
+			 struct err *err);
+/* A plain (unencrypted) message, for the forced --allow-plaintext case. */
+int mail_build_plain(const struct mail_compose *hdr, const char *entity,
+		     size_t entity_len, char **out, size_t *len,
+		     struct err *err);
+
+#endif

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Each library is used in its own folder only, and dependencies point one
+# way: main -> tui -> core -> {store, crypto, mail} -> util.
+cd "$(dirname "$0")/.." || exit 2
+fail=0
+bad() { echo "check-layers: $*" >&2; fail=1; }
+only_in() { # pattern dir
+	hits=$(grep -l -E "$1" main.c */*.c */*.h 2>/dev/null | grep -v -E "^($2|tests|bench)/")
+	[ -z "$hits" ] || bad "'$1' used outside $2/: $hits"
+}
+only_in 'sqlite3_|<sqlite3\.h>' store
+only_in 'gpgme_|<gpgme\.h>' crypto
+only_in 'g_mime_|<gmime/' mail
+only_in '<n?curses(w)?\.h>|<ncursesw/|\bwrefresh\(|\bmvwprintw\(' tui
+no_include() { # dir forbidden-dirs...
+	d=$1; shift
+	for f in "$@"; do
+		hits=$(grep -l -E "#include \"($f)/" $d/*.c $d/*.h 2>/dev/null)
+		[ -z "$hits" ] || bad "$d/ must not include $f/: $hits"
+	done
+}
+no_include util mail crypto store core tui
+no_include store mail crypto core tui
+no_include crypto mail store core tui
+no_include mail crypto store core tui
+no_include core tui
+# lower layers never print
+hits=$(grep -n -E '\b(printf|puts|fprintf\(stderr|fputs\([^,]*, *stderr)' store/*.c crypto/*.c mail/*.c 2>/dev/null)
+[ -z "$hits" ] || bad "lower layers must not print: $hits"
+[ $fail = 0 ] && echo "check-layers: ok"
+exit $fail

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Installs the Debian packages secteam-tui needs to build, run and test.
+# As root it runs apt-get; otherwise sudo; when neither works it prints the
+# exact command to run.  --quiet: only act when something is missing.
+set -u
+PKGS="build-essential pkg-config libgpgme-dev libgmime-3.0-dev libjansson-dev
+libical-dev libpcre2-dev libncurses-dev libsqlite3-dev libcmocka-dev
+gnupg gpg-agent tmux bats jq sqop calcurse sqlite3 clang
+python3 python3-icalendar python3-jsonschema"
+[ -n "${SECTEAM_EXTRA_PKGS:-}" ] && PKGS="$PKGS $SECTEAM_EXTRA_PKGS"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	[ "${1:-}" = "--quiet" ] || echo "deps: all packages present"
+	exit 0
+fi
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" = 0 ]; then
+	echo "deps: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends $missing >&2 && exit 0
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+	echo "deps: installing$missing (sudo)" >&2
+	sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
+		sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 && exit 0
+fi
+echo "deps: missing packages:$missing" >&2
+echo "deps: run as root:  apt-get update && $cmd" >&2
+exit 1

@@ -1,0 +1,136 @@
+/* util/: the display sanitizer, dates and buffers. */
+#include "unit.h"
+#include "util/util.h"
+
+static void check_safe(const char *in, const char *want, unsigned flags)
+{
+	char *got = safe_text(in, strlen(in), flags);
+	assert_string_equal(got, want);
+	char *again = safe_text(got, strlen(got), flags);
+	assert_string_equal(again, got);
+	free(got);
+	free(again);
+}
+
+static void test_safe_text_table(void **state)
+{
+	(void)state;
+	check_safe("plain subject", "plain subject", 0);
+	check_safe("\x1b[2Jcleared", "^[[2Jcleared", 0);
+	check_safe("\x1b]0;title\x07", "^[]0;title^G", 0);
+	check_safe("\x1b]52;c;ZXZpbA==\x1b\\", "^[]52;c;ZXZpbA==^[\\", 0);
+	check_safe("a\xc2\x9b" "2Jb", "a<U+009B>2Jb", 0);        /* C1 CSI */
+	check_safe("evil\xe2\x80\xae" "fdp.exe", "evil<U+202E>fdp.exe", 0);
+	check_safe("zero\xe2\x80\x8bwidth", "zero<U+200B>width", 0);
+	check_safe("bom\xef\xbb\xbf", "bom<U+FEFF>", 0);
+	check_safe("del\x7f", "del^?", 0);
+	check_safe("line1\nline2\tx", "line1^Jline2^Ix", 0);
+	check_safe("line1\nline2\tx", "line1\nline2\tx",
+		   SAFE_KEEP_NEWLINE | SAFE_KEEP_TAB);
+	check_safe("cr\r\n", "cr^M\n", SAFE_KEEP_NEWLINE);
+	check_safe("bad\xff\xfe", "bad\\xFF\\xFE", 0);
+	check_safe("overlong\xc0\xaf", "overlong\\xC0\\xAF", 0);
+	check_safe("surrogate\xed\xa0\x80", "surrogate\\xED\\xA0\\x80", 0);
+	check_safe("trunc\xe2\x82", "trunc\\xE2\\x82", 0);
+	check_safe("caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac", 0);
+	check_safe("%n%s", "%n%s", 0);
+	check_safe("tag\xf3\xa0\x81\x81", "tag<U+E0041>", 0);
+}
+
+static void test_safe_text_nul(void **state)
+{
+	(void)state;
+	char *got = safe_text("a\0b", 3, 0);
+	assert_string_equal(got, "a^@b");
+	free(got);
+}
+
+/* Random bytes in, never a control or an escape sequence out. */
+static void test_safe_text_random(void **state)
+{
+	(void)state;
+	unsigned seed = 12345;
+	char in[64];
+
+	for (int round = 0; round < 20000; round++) {
+		size_t n = (size_t)(rand_r(&seed) % sizeof(in));
+		for (size_t i = 0; i < n; i++)
+			in[i] = (char)(rand_r(&seed) % 4 ? rand_r(&seed) % 256 :
+				       "\x1b\x9b\xc2\xe2\x80\xae\n"[rand_r(&seed) % 7]);
+		char *out = safe_text(in, n, SAFE_KEEP_NEWLINE);
+		for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+			assert_true(*p >= 0x20 || *p == '\n');
+		assert_null(strchr(out, 0x7f));
+		assert_null(strstr(out, "\xc2\x9b"));
+		assert_null(strstr(out, "\xe2\x80\xae"));
+		char *again = safe_text(out, strlen(out), SAFE_KEEP_NEWLINE);
+		assert_string_equal(out, again);
+		free(out);
+		free(again);
+	}
+}
+
+static void test_parse_date(void **state)
+{
+	(void)state;
+	time_t t, now = 1796212800; /* 2026-12-02T12:00:00Z */
+	char buf[32];
+	struct err err;
+
+	assert_int_equal(parse_date("2026-12-09", now, &t, &err), 0);
+	assert_string_equal(fmt_rfc3339(t, buf), "2026-12-09T12:00:00Z");
+	assert_int_equal(parse_date("2026-12-09T08:30Z", now, &t, &err), 0);
+	assert_string_equal(fmt_rfc3339(t, buf), "2026-12-09T08:30:00Z");
+	assert_int_equal(parse_date("2026-12-09T08:30:15Z", now, &t, &err), 0);
+	assert_string_equal(fmt_rfc3339(t, buf), "2026-12-09T08:30:15Z");
+	assert_int_equal(parse_date("+7d", now, &t, &err), 0);
+	assert_string_equal(fmt_rfc3339(t, buf), "2026-12-09T12:00:00Z");
+	assert_int_equal(parse_date("now", now, &t, &err), 0);
+	assert_int_equal(t, now);
+	assert_int_equal(parse_date("2028-02-29", now, &t, &err), 0);
+	assert_int_not_equal(parse_date("2027-02-29", now, &t, &err), 0);
+	assert_non_null(strstr(err.msg, "2027-02-29"));
+	assert_int_not_equal(parse_date("2026-13-01", now, &t, &err), 0);
+	assert_int_not_equal(parse_date("tomorrow", now, &t, &err), 0);
+	assert_int_not_equal(parse_date("2026-12-09T25:00Z", now, &t, &err), 0);
+	assert_int_not_equal(parse_date("2026-12-09junk", now, &t, &err), 0);
+	assert_int_not_equal(parse_date("+7x", now, &t, &err), 0);
+	assert_int_not_equal(parse_date("", now, &t, &err), 0);
+}
+
+static void test_days_between(void **state)
+{
+	(void)state;
+	assert_int_equal(days_between(0, 86400 * 7), 7);
+	assert_int_equal(days_between(0, 86400 * 7 - 1), 6);
+	assert_int_equal(days_between(86400, 0), -1);
+	assert_int_equal(days_between(86400, 1), -1);
+}
+
+static void test_sbuf(void **state)
+{
+	(void)state;
+	struct sbuf sb = SBUF_INIT;
+	for (int i = 0; i < 1000; i++)
+		sbuf_addf(&sb, "%d,", i);
+	assert_true(str_starts(sb.buf, "0,1,2,"));
+	assert_true(str_ends(sb.buf, "998,999,"));
+	size_t len;
+	char *s = sbuf_detach(&sb, &len);
+	assert_int_equal(len, strlen(s));
+	assert_null(sb.buf);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_safe_text_table),
+		cmocka_unit_test(test_safe_text_nul),
+		cmocka_unit_test(test_safe_text_random),
+		cmocka_unit_test(test_parse_date),
+		cmocka_unit_test(test_days_between),
+		cmocka_unit_test(test_sbuf),
+	};
+	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
+}

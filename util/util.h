@@ -1,0 +1,150 @@
+/*
+ * util: the small things every other module needs, and nothing else.
+ *
+ * No library beyond libc lives here.  Files:
+ *   xmalloc.c   allocation that never returns NULL (aborts on exhaustion)
+ *   err.c       struct err: one complete lowercase message per failure
+ *   sbuf.c      growable byte/string buffer, with a wiping release
+ *   safetext.c  the one function that makes untrusted text safe to display
+ *   timeutil.c  RFC 3339 formatting and the DATE syntax (2026-12-09, +7d, now)
+ *   fileutil.c  whole-file reads with a size limit, private temp files
+ *   secure.c    wiping memory, no core dumps, umask
+ */
+#ifndef SECTEAM_UTIL_H
+#define SECTEAM_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#if defined(__GNUC__)
+#define UTIL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define UTIL_NORETURN __attribute__((noreturn))
+#else
+#define UTIL_PRINTF(f, a)
+#define UTIL_NORETURN
+#endif
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* xmalloc.c: these never return NULL; they abort with a message instead. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+void *xmemdup(const void *p, size_t n);
+char *xasprintf(const char *fmt, ...) UTIL_PRINTF(1, 2);
+char *xvasprintf(const char *fmt, va_list ap);
+UTIL_NORETURN void die(const char *fmt, ...) UTIL_PRINTF(1, 2);
+
+/*
+ * err.c: errors.  A failing function fills *err (when err is not NULL) with
+ * a complete lowercase sentence naming its subject, e.g.
+ * "cannot open database 'x.db': permission denied", and returns a negative
+ * code.  err_set() returns -1 so callers can write
+ *     return err_set(err, "cannot read '%s': %s", path, strerror(errno));
+ */
+struct err {
+	int code;       /* negative; ERR_* below or -1 */
+	char msg[1024];
+};
+
+enum {
+	ERR_GENERIC = -1,
+	ERR_NOTFOUND = -2,  /* the thing asked for does not exist */
+	ERR_INVALID = -3,   /* bad input from the user or a file */
+	ERR_DUPLICATE = -4, /* already present; not an error for imports */
+	ERR_REFUSED = -5,   /* policy or permission refuses it */
+	ERR_IO = -6,        /* storage or system failure */
+	ERR_CRYPTO = -7,    /* key or OpenPGP failure */
+	ERR_BUSY = -8,      /* another officer holds the lock too long */
+};
+
+int err_set(struct err *err, const char *fmt, ...) UTIL_PRINTF(2, 3);
+int err_setc(struct err *err, int code, const char *fmt, ...) UTIL_PRINTF(3, 4);
+/* Prefixes the current message: "importing 'a.eml': <old message>". */
+int err_prefix(struct err *err, const char *fmt, ...) UTIL_PRINTF(2, 3);
+void err_clear(struct err *err);
+
+/* sbuf.c: a growable buffer, always NUL-terminated after its len bytes. */
+struct sbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+#define SBUF_INIT { NULL, 0, 0 }
+void sbuf_init(struct sbuf *sb);
+void sbuf_grow(struct sbuf *sb, size_t extra);
+void sbuf_add(struct sbuf *sb, const void *data, size_t n);
+void sbuf_adds(struct sbuf *sb, const char *s);
+void sbuf_addch(struct sbuf *sb, int c);
+void sbuf_addf(struct sbuf *sb, const char *fmt, ...) UTIL_PRINTF(2, 3);
+void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap);
+void sbuf_reset(struct sbuf *sb);
+/* Returns the buffer (caller frees) and leaves sb empty. */
+char *sbuf_detach(struct sbuf *sb, size_t *len);
+void sbuf_release(struct sbuf *sb);
+/* Like sbuf_release but overwrites the whole allocation first. */
+void sbuf_wipe(struct sbuf *sb);
+
+/*
+ * safetext.c: the only way untrusted text reaches a terminal.
+ * safe_text() returns a new string of valid UTF-8 in which every C0 control
+ * (but those kept by flags), DEL, every C1 control, ESC, and every bidi or
+ * zero-width control is replaced by a visible escape: "^[" for ESC, "^?" for
+ * DEL, "<U+202E>" for code points, "\xNN" for bytes that are not UTF-8.
+ * The result is a fixed point: safe_text(safe_text(s)) == safe_text(s).
+ */
+enum {
+	SAFE_KEEP_NEWLINE = 1 << 0, /* keep '\n' (pagers) */
+	SAFE_KEEP_TAB = 1 << 1,     /* keep '\t' */
+};
+char *safe_text(const char *s, size_t len, unsigned flags);
+char *safe_str(const char *s); /* one line: nothing kept; NULL gives "" */
+/* True when code point cp would be escaped by safe_text. */
+bool safe_is_hostile_cp(uint32_t cp);
+
+/*
+ * timeutil.c: time.  All stored times are UTC seconds (time_t).
+ * fmt_rfc3339() writes "2026-12-09T12:00:00Z" into buf (>= 21 bytes).
+ * parse_date() accepts "2026-12-09" (12:00 UTC), "2026-12-09T12:00Z",
+ * "2026-12-09T12:00:00Z", "2026-12-09 12:00", "+7d", "+36h", "-2d", "now";
+ * relative forms count from now; 0 on success, negative with err otherwise.
+ */
+char *fmt_rfc3339(time_t t, char buf[static 32]);
+char *fmt_local(time_t t, char buf[static 64]);
+int parse_date(const char *s, time_t now, time_t *out, struct err *err);
+int parse_duration(const char *s, long *seconds, struct err *err);
+/* The current time, or $SECTEAM_NOW (RFC 3339) when set, for tests. */
+time_t util_now(void);
+/* Whole days from a to b, rounded toward negative infinity. */
+long days_between(time_t a, time_t b);
+
+/* fileutil.c */
+/* Reads all of path (or stdin for "-") up to max bytes; NUL-terminates. */
+int read_file(const char *path, size_t max, char **out, size_t *len,
+	      struct err *err);
+int read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
+	    struct err *err);
+/* mkdir -p with mode for each created component. */
+int mkdir_p(const char *path, int mode, struct err *err);
+/* Creates a 0600 temporary file under $TMPDIR; path returned in *path. */
+int tmpfile_private(const char *prefix, char **path, struct err *err);
+
+/* secure.c */
+void wipe(void *p, size_t n);
+void wipe_free(void *p, size_t n);
+/* No core dumps, umask 077: called first thing by main(). */
+void secure_process_init(void);
+
+/* strutil.c */
+bool str_starts(const char *s, const char *prefix);
+bool str_ends(const char *s, const char *suffix);
+char *str_trim(char *s);
+char *str_lower(char *s);
+int str_cmp_ci(const char *a, const char *b);
+
+#endif
