@@ -1,0 +1,72 @@
+/*
+ * Commands: every action an officer can take, as a table.
+ *
+ * The command line (`secteam-tui VERB ...`), the UI's `:` line and every
+ * key binding run the same rows of cmd_table[].  A command parses its own
+ * arguments (getopt_long, optind reset by the caller), writes its normal
+ * output to ctx->out, warnings and progress to ctx->errout, and returns
+ * CMD_OK, CMD_FAILED (ctx->err says why) or CMD_USAGE.  One file per
+ * command: core/cmd-NAME.c holds cmd_NAME_exec().
+ */
+#ifndef SECTEAM_CMD_H
+#define SECTEAM_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/util.h"
+
+struct store;
+struct crypto;
+struct config;
+
+enum { CMD_OK = 0, CMD_FAILED = 1, CMD_USAGE = 2 };
+
+struct cmd_ctx {
+	const char *db_path;     /* --db, or NULL for the default */
+	const char *gnupghome;   /* --gnupghome, or NULL */
+	const char *config_path; /* --config, or NULL for the default */
+	struct config *cfg;      /* loaded by cmd_ctx_init */
+	struct store *store;     /* opened on first use by cmd_ctx_store() */
+	struct crypto *crypto;   /* opened on first use by cmd_ctx_crypto() */
+	FILE *out;               /* normal output */
+	FILE *errout;            /* warnings, progress */
+	bool interactive;        /* run from the UI */
+	char *officer;           /* who acts: config officer.name or $USER */
+	struct err err;
+};
+
+struct cmd_entry {
+	const char *name;
+	const char *usage;  /* "ID --state S [--severity S] ..." */
+	const char *help;   /* one line */
+	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
+};
+
+extern const struct cmd_entry cmd_table[];
+extern const size_t cmd_table_len;
+
+const struct cmd_entry *cmd_find(const char *name);
+/* Runs argv[0] with its arguments; unknown verbs give CMD_USAGE. */
+int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
+/* Splits a command string as a shell would (quotes, backslashes; no
+ * expansion) and runs it.  For the UI's `:` line and key bindings. */
+int cmd_run_string(struct cmd_ctx *ctx, const char *line);
+
+int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err);
+void cmd_ctx_release(struct cmd_ctx *ctx);
+/* Open the database / the keyring on first use; NULL with ctx->err set. */
+struct store *cmd_ctx_store(struct cmd_ctx *ctx);
+struct crypto *cmd_ctx_crypto(struct cmd_ctx *ctx);
+
+/* Prints "usage: secteam-tui NAME USAGE" to errout; returns CMD_USAGE. */
+int cmd_usage(struct cmd_ctx *ctx, const char *name);
+
+/* The exec functions, one per core/cmd-*.c */
+int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv);
+
+#endif
