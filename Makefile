@@ -31,14 +31,15 @@ all: $(B)/secteam-tui
 
 $(B)/%.o: %.c $(wildcard */*.h) | deps-quiet
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -DSECTEAM_VERSION='"$(VERSION)"' -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -DSECTEAM_VERSION='"$(VERSION)"' -c -o $@ $<
 
 $(B)/libsecteam.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 $(B)/secteam-tui: $(B)/main.o $(B)/libsecteam.a
-	$(CC) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(EXTRA_OBJS) $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libsecteam.a
 	@mkdir -p $(@D)

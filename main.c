@@ -1,1 +1,83 @@
-int main(void){return 0;}
+/*
+ * secteam-tui: the security officers' terminal.
+ *
+ * Parses the global options, then runs one command from the table in
+ * core/cmd.c, or opens the interactive UI when no command is given.
+ * Exit codes: 0 success, 1 some input or action failed, 2 usage error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "tui/tui.h"
+
+#ifndef SECTEAM_VERSION
+#define SECTEAM_VERSION "0.0.0"
+#endif
+
+static void usage(FILE *out)
+{
+	fputs("usage: secteam-tui [--db PATH] [--gnupghome DIR] [--config FILE] [COMMAND [ARGS]]\n"
+	      "\nWithout a command, opens the officers' interactive UI.\n\nCommands:\n",
+	      out);
+	for (size_t i = 0; i < cmd_table_len; i++)
+		fprintf(out, "  %-12s %s\n", cmd_table[i].name, cmd_table[i].help);
+	fputs("\nOptions:\n"
+	      "  --db PATH         database (default $XDG_DATA_HOME/secteam/secteam.db)\n"
+	      "  --gnupghome DIR   OpenPGP keys (default $GNUPGHOME)\n"
+	      "  --config FILE     config (default $XDG_CONFIG_HOME/secteam/config)\n"
+	      "  --help, --version\n"
+	      "\nSee secteam-tui(1).\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "gnupghome", required_argument, NULL, 'g' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cmd_ctx ctx;
+	struct err err = { 0, "" };
+	int c, r;
+
+	secure_process_init();
+	memset(&ctx, 0, sizeof(ctx));
+	/* '+': stop at the first non-option, the command's own options follow. */
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': ctx.db_path = optarg; break;
+		case 'g': ctx.gnupghome = optarg; break;
+		case 'c': ctx.config_path = optarg; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("secteam-tui %s\n", SECTEAM_VERSION); return 0;
+		default: usage(stderr); return CMD_USAGE;
+		}
+	}
+	if (cmd_ctx_init(&ctx, &err) < 0) {
+		fprintf(stderr, "secteam-tui: %s\n", err.msg);
+		cmd_ctx_release(&ctx);
+		return CMD_FAILED;
+	}
+	if (optind < argc) {
+		r = cmd_run(&ctx, argc - optind, argv + optind);
+		if (r != CMD_OK && ctx.err.msg[0])
+			fprintf(stderr, "secteam-tui: %s\n", ctx.err.msg);
+		if (r == CMD_USAGE && !cmd_find(argv[optind]))
+			usage(stderr);
+	} else {
+		r = tui_main(&ctx);
+	}
+	fflush(stdout);
+	if (ferror(stdout)) {
+		fprintf(stderr, "secteam-tui: cannot write the output\n");
+		r = CMD_FAILED;
+	}
+	cmd_ctx_release(&ctx);
+	return r;
+}

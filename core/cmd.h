@@ -33,6 +33,12 @@ struct cmd_ctx {
 	FILE *errout;            /* warnings, progress */
 	bool interactive;        /* run from the UI */
 	char *officer;           /* who acts: config officer.name or $USER */
+	char **roster;           /* team.roster fingerprints, or the
+				  * officer's own key; see cmd_ctx_roster */
+	size_t nroster;
+	char ***roster_subkeys;  /* per roster key, its encryption subkey
+				  * IDs (filled once by import.c) */
+	size_t *roster_nsubkeys;
 	struct err err;
 };
 
@@ -58,6 +64,9 @@ void cmd_ctx_release(struct cmd_ctx *ctx);
 /* Open the database / the keyring on first use; NULL with ctx->err set. */
 struct store *cmd_ctx_store(struct cmd_ctx *ctx);
 struct crypto *cmd_ctx_crypto(struct cmd_ctx *ctx);
+
+/* The keys report bodies are sealed to; NULL with ctx->err set. */
+const char *const *cmd_ctx_roster(struct cmd_ctx *ctx, size_t *n);
 
 /* Prints "usage: secteam-tui NAME USAGE" to errout; returns CMD_USAGE. */
 int cmd_usage(struct cmd_ctx *ctx, const char *name);

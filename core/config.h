@@ -8,6 +8,7 @@
 #ifndef SECTEAM_CONFIG_H
 #define SECTEAM_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/util.h"

@@ -123,3 +123,24 @@ char *safe_str(const char *s)
 {
 	return s ? safe_text(s, strlen(s), 0) : xstrdup("");
 }
+
+char *utf8_fix(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	struct sbuf sb = SBUF_INIT;
+	size_t i = 0, len;
+	uint32_t cp;
+
+	sbuf_grow(&sb, n);
+	while (i < n) {
+		len = utf8_decode(s + i, n - i, &cp);
+		if (!len || cp == 0) {
+			sbuf_adds(&sb, len ? "" : "\xEF\xBF\xBD");
+			i += len ? len : 1;
+			continue;
+		}
+		sbuf_add(&sb, s + i, len);
+		i += len;
+	}
+	return sbuf_detach(&sb, NULL);
+}

@@ -104,6 +104,9 @@ enum {
 };
 char *safe_text(const char *s, size_t len, unsigned flags);
 char *safe_str(const char *s); /* one line: nothing kept; NULL gives "" */
+/* A copy of s (len bytes) that is valid UTF-8: each invalid byte becomes
+ * U+FFFD; nothing else changes.  For JSON and other structured output. */
+char *utf8_fix(const char *s, size_t len);
 /* True when code point cp would be escaped by safe_text. */
 bool safe_is_hostile_cp(uint32_t cp);
 

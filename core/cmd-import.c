@@ -1,0 +1,217 @@
+/*
+ * `import [--mbox|--maildir] PATH... | -`: one output line per message,
+ *   <id>\t<verdict>\t<subject>     stored (new report, or reply to one)
+ *   duplicate\t<id>\t<subject>      already there
+ *   error\t<file>\t<reason>         not stored
+ * A file starting with "From " is read as an mbox, a directory as a
+ * Maildir.  Exit 1 when any message failed.  Progress goes to errout when
+ * it is a terminal.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "mail/mail.h"
+
+struct import_run {
+	struct cmd_ctx *ctx;
+	size_t done, total, failed;
+	bool progress;
+};
+
+static void progress(struct import_run *ir)
+{
+	if (!ir->progress)
+		return;
+	if (ir->total)
+		fprintf(ir->ctx->errout, "\rimporting %zu/%zu", ir->done, ir->total);
+	else
+		fprintf(ir->ctx->errout, "\rimporting %zu", ir->done);
+	fflush(ir->ctx->errout);
+}
+
+static int one(struct import_run *ir, const char *name, const char *buf,
+	       size_t len)
+{
+	struct import_result res;
+	struct err err = { 0, "" };
+	FILE *out = ir->ctx->out;
+	int r;
+
+	r = import_message(ir->ctx, buf, len, &res, &err);
+	ir->done++;
+	if (ir->progress)
+		fputs("\r\033[K", ir->ctx->errout);
+	if (r < 0) {
+		char *n = safe_str(name), *m = safe_str(err.msg);
+		fprintf(out, "error\t%s\t%s\n", n, m);
+		free(n);
+		free(m);
+		ir->failed++;
+		import_result_release(&res);
+		return r;
+	}
+	switch (res.status) {
+	case IMPORT_NEW:
+	case IMPORT_REPLY:
+		fprintf(out, "%lld\t%s\t%s\n", (long long)res.report_id,
+			res.verdict, res.subject);
+		break;
+	case IMPORT_DUPLICATE:
+		fprintf(out, "duplicate\t%lld\t%s\n", (long long)res.report_id,
+			res.subject ? res.subject : "");
+		break;
+	case IMPORT_ERROR: {
+		char *n = safe_str(name), *m = safe_str(res.error);
+		fprintf(out, "error\t%s\t%s\n", n, m);
+		free(n);
+		free(m);
+		ir->failed++;
+		break;
+	}
+	}
+	fflush(out);
+	import_result_release(&res);
+	progress(ir);
+	return 0;
+}
+
+static void file_error(struct import_run *ir, const char *name, const char *msg)
+{
+	char *n = safe_str(name), *m = safe_str(msg);
+
+	fprintf(ir->ctx->out, "error\t%s\t%s\n", n, m);
+	free(n);
+	free(m);
+	ir->failed++;
+}
+
+static int do_mbox(struct import_run *ir, const char *path)
+{
+	struct mbox_reader *mr;
+	struct err err = { 0, "" };
+	char *buf, *name;
+	size_t len, k = 0;
+	int r;
+
+	if (mbox_open(path, MBOX_AUTO, &mr, &err) < 0) {
+		file_error(ir, path, err.msg);
+		return 0;
+	}
+	while ((r = mbox_next(mr, &buf, &len, &err)) > 0) {
+		name = xasprintf("%s:%zu", path, ++k);
+		r = one(ir, name, buf, len);
+		free(name);
+		free(buf);
+		if (r < 0)
+			break;
+	}
+	if (r < 0 && err.msg[0])
+		file_error(ir, path, err.msg);
+	mbox_close(mr);
+	return r < 0 && r != ERR_INVALID ? r : 0;
+}
+
+static int do_file(struct import_run *ir, const char *path)
+{
+	struct err err = { 0, "" };
+	char *buf;
+	size_t len;
+	int r;
+
+	if (read_file(path, MAIL_MAX_SIZE, &buf, &len, &err) < 0) {
+		file_error(ir, strcmp(path, "-") ? path : "standard input", err.msg);
+		return 0;
+	}
+	const char *start = buf;
+	/* A piped message may carry its mbox "From " envelope line. */
+	if (len > 5 && !memcmp(buf, "From ", 5)) {
+		const char *nl = memchr(buf, '\n', len);
+		if (nl && strcmp(path, "-")) {
+			free(buf);
+			return do_mbox(ir, path);
+		}
+		if (nl) {
+			len -= (size_t)(nl + 1 - buf);
+			start = nl + 1;
+		}
+	}
+	r = one(ir, strcmp(path, "-") ? path : "standard input", start, len);
+	free(buf);
+	return r;
+}
+
+static int do_maildir(struct import_run *ir, const char *dir)
+{
+	struct err err = { 0, "" };
+	char **paths;
+	size_t n;
+	int r = 0;
+
+	if (maildir_list(dir, &paths, &n, &err) < 0) {
+		file_error(ir, dir, err.msg);
+		return 0;
+	}
+	ir->total += n;
+	for (size_t i = 0; i < n; i++) {
+		if (!r)
+			r = do_file(ir, paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	return r;
+}
+
+int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mbox", no_argument, NULL, 'm' },
+		{ "maildir", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct import_run ir = { ctx, 0, 0, 0, false };
+	int mode = 0, c, r = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'm' || c == 'd')
+			mode = c;
+		else
+			return cmd_usage(ctx, "import");
+	}
+	if (optind >= argc)
+		return cmd_usage(ctx, "import");
+	if (!cmd_ctx_store(ctx))
+		return CMD_FAILED;
+	ir.progress = !ctx->interactive && isatty(fileno(ctx->errout));
+	for (int i = optind; i < argc && r >= 0; i++) {
+		const char *p = argv[i];
+		struct stat st;
+		if (strcmp(p, "-") && stat(p, &st) < 0) {
+			file_error(&ir, p, "no such file or directory");
+			continue;
+		}
+		if (mode == 'd' || (mode == 0 && strcmp(p, "-") && S_ISDIR(st.st_mode)))
+			r = do_maildir(&ir, p);
+		else if (mode == 'm')
+			r = do_mbox(&ir, p);
+		else
+			r = do_file(&ir, p);
+	}
+	if (ir.progress && ir.done)
+		fputs("\r\033[K", ctx->errout);
+	if (r < 0) {
+		err_setc(&ctx->err, r, "import stopped: the database failed");
+		return CMD_FAILED;
+	}
+	if (ir.failed) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "%zu input(s) could not be imported (see the error lines)",
+			 ir.failed);
+		return CMD_FAILED;
+	}
+	return CMD_OK;
+}

@@ -1,0 +1,264 @@
+/*
+ * The command table (tmux's cmd_table[]) and the session every command
+ * runs in.  The shell, the UI's `:` line, key bindings and config `bind`
+ * lines all end in cmd_run(), so every action is scriptable and every
+ * key is a command string.  The database and the keyring are opened on
+ * first use: `secteam-tui maintainers --file F` touches neither.
+ */
+#include <getopt.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "crypto/crypto.h"
+
+const struct cmd_entry cmd_table[] = {
+	{ "import", "[--mbox|--maildir] PATH... | -",
+	  "import report mails (.eml, mbox, Maildir, or standard input)",
+	  cmd_import_exec },
+	{ "list", "[--state S] [--open] [--sort deadline|received|state|severity] [--json]",
+	  "list reports", cmd_list_exec },
+	{ "show", "ID [--json]",
+	  "show a report: headers, verdict, decrypted body, files, events",
+	  cmd_show_exec },
+	{ "triage", "ID [--state S] [--severity S] [--claim] [--public] [--consent credit|exploit] [--note TEXT]",
+	  "change a report's state, severity, owner or flags", cmd_triage_exec },
+	{ "maintainers", "[--tree DIR] (--file PATH... | --patch FILE) [--json]",
+	  "find the maintainers, reviewers and lists for files or a patch",
+	  cmd_maintainers_exec },
+};
+const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
+
+const struct cmd_entry *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < cmd_table_len; i++)
+		if (!strcmp(cmd_table[i].name, name))
+			return &cmd_table[i];
+	return NULL;
+}
+
+int cmd_usage(struct cmd_ctx *ctx, const char *name)
+{
+	const struct cmd_entry *e = cmd_find(name);
+
+	if (e)
+		fprintf(ctx->errout, "usage: secteam-tui %s %s\n", e->name, e->usage);
+	return CMD_USAGE;
+}
+
+int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct cmd_entry *e;
+
+	err_clear(&ctx->err);
+	if (argc < 1)
+		return CMD_USAGE;
+	if (!(e = cmd_find(argv[0]))) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "unknown command '%s' (see secteam-tui --help)", argv[0]);
+		return CMD_USAGE;
+	}
+	optind = 0;
+	opterr = 0;
+	return e->exec(ctx, argc, argv);
+}
+
+/* Splits like a POSIX shell without expansion: '...' literal, "..." with
+ * \" and \\, backslash escapes outside quotes. */
+static int split_line(const char *line, char ***argv_out, int *argc_out,
+		      struct err *err)
+{
+	struct sbuf word = SBUF_INIT;
+	char **argv = NULL;
+	int argc = 0;
+	bool in_word = false;
+	const char *p = line;
+
+	for (;;) {
+		char c = *p;
+		if (!c || c == ' ' || c == '\t' || c == '\n') {
+			if (in_word) {
+				argv = xrealloc(argv, (size_t)(argc + 2) * sizeof(*argv));
+				argv[argc++] = sbuf_detach(&word, NULL);
+				argv[argc] = NULL;
+				in_word = false;
+			}
+			if (!c)
+				break;
+			p++;
+			continue;
+		}
+		in_word = true;
+		if (c == '\'') {
+			const char *q = strchr(p + 1, '\'');
+			if (!q)
+				goto unterminated;
+			sbuf_add(&word, p + 1, (size_t)(q - p - 1));
+			p = q + 1;
+		} else if (c == '"') {
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+					p++;
+				sbuf_addch(&word, *p);
+			}
+			if (!*p)
+				goto unterminated;
+			p++;
+		} else if (c == '\\' && p[1]) {
+			sbuf_addch(&word, p[1]);
+			p += 2;
+		} else {
+			sbuf_addch(&word, c);
+			p++;
+		}
+	}
+	if (!argv)
+		argv = xcalloc(1, sizeof(*argv));
+	*argv_out = argv;
+	*argc_out = argc;
+	return 0;
+unterminated:
+	sbuf_release(&word);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	return err_setc(err, ERR_INVALID, "unterminated quote in '%s'", line);
+}
+
+int cmd_run_string(struct cmd_ctx *ctx, const char *line)
+{
+	char **argv = NULL;
+	int argc = 0, r;
+
+	if (split_line(line, &argv, &argc, &ctx->err) < 0)
+		return CMD_USAGE;
+	r = argc ? cmd_run(ctx, argc, argv) : CMD_OK;
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	return r;
+}
+
+int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err)
+{
+	char *path = ctx->config_path ? NULL : config_default_path();
+	const char *who;
+	int r;
+
+	ctx->cfg = xcalloc(1, sizeof(*ctx->cfg));
+	r = config_load(ctx->cfg, ctx->config_path ? ctx->config_path : path,
+			ctx->config_path != NULL, err);
+	free(path);
+	if (r < 0)
+		return r;
+	if (!ctx->out)
+		ctx->out = stdout;
+	if (!ctx->errout)
+		ctx->errout = stderr;
+	who = config_get(ctx->cfg, "officer.name", NULL);
+	if (!who)
+		who = getenv("SECTEAM_OFFICER");
+	if (!who)
+		who = getenv("USER");
+	if (!who) {
+		struct passwd *pw = getpwuid(getuid());
+		who = pw ? pw->pw_name : "officer";
+	}
+	ctx->officer = xstrdup(who);
+	return 0;
+}
+
+void cmd_ctx_release(struct cmd_ctx *ctx)
+{
+	store_close(ctx->store);
+	crypto_close(ctx->crypto);
+	if (ctx->cfg) {
+		config_release(ctx->cfg);
+		free(ctx->cfg);
+	}
+	for (size_t i = 0; i < ctx->nroster; i++) {
+		free(ctx->roster[i]);
+		if (ctx->roster_subkeys) {
+			for (size_t j = 0; j < ctx->roster_nsubkeys[i]; j++)
+				free(ctx->roster_subkeys[i][j]);
+			free(ctx->roster_subkeys[i]);
+		}
+	}
+	free(ctx->roster_subkeys);
+	free(ctx->roster_nsubkeys);
+	ctx->roster_subkeys = NULL;
+	ctx->roster_nsubkeys = NULL;
+	free(ctx->roster);
+	free(ctx->officer);
+	ctx->store = NULL;
+	ctx->crypto = NULL;
+	ctx->cfg = NULL;
+	ctx->officer = NULL;
+	ctx->roster = NULL;
+}
+
+struct store *cmd_ctx_store(struct cmd_ctx *ctx)
+{
+	struct store_opts o = { 0 };
+	char *def = NULL;
+	const char *path = ctx->db_path;
+
+	if (ctx->store)
+		return ctx->store;
+	if (!path)
+		path = config_get(ctx->cfg, "store.path", NULL);
+	if (!path)
+		path = def = store_default_path();
+	o.shared_group = config_get(ctx->cfg, "store.shared_group", NULL);
+	store_open(path, &o, &ctx->store, &ctx->err);
+	free(def);
+	return ctx->store;
+}
+
+struct crypto *cmd_ctx_crypto(struct cmd_ctx *ctx)
+{
+	const char *home = ctx->gnupghome;
+
+	if (ctx->crypto)
+		return ctx->crypto;
+	if (!home)
+		home = config_get(ctx->cfg, "gnupg.home", NULL);
+	crypto_open(home, &ctx->crypto, &ctx->err);
+	return ctx->crypto;
+}
+
+const char *const *cmd_ctx_roster(struct cmd_ctx *ctx, size_t *n)
+{
+	const char *v;
+
+	if (!ctx->roster) {
+		v = config_get(ctx->cfg, "team.roster", NULL);
+		if (v) {
+			char *copy = xstrdup(v), *save = NULL;
+			for (char *t = strtok_r(copy, " ,\t", &save); t;
+			     t = strtok_r(NULL, " ,\t", &save)) {
+				ctx->roster = xrealloc(ctx->roster,
+						       (ctx->nroster + 1) * sizeof(char *));
+				ctx->roster[ctx->nroster++] = xstrdup(t);
+			}
+			free(copy);
+		}
+		if (!ctx->nroster) {
+			struct crypto *c = cmd_ctx_crypto(ctx);
+			char *fpr;
+			if (!c)
+				return NULL;
+			if (crypto_default_secret_key(c, &fpr, &ctx->err) < 0) {
+				err_prefix(&ctx->err,
+					   "no team.roster in the config and no secret key to seal reports to");
+				return NULL;
+			}
+			ctx->roster = xcalloc(1, sizeof(char *));
+			ctx->roster[ctx->nroster++] = fpr;
+		}
+	}
+	*n = ctx->nroster;
+	return (const char *const *)ctx->roster;
+}

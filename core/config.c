@@ -1,0 +1,192 @@
+/*
+ * The config file, in the format git uses:
+ *
+ *   [team]
+ *       roster = 0123...ABCD 4567...EF01
+ *       address = security@kernel.org
+ *   [policy]
+ *       default_days = 7
+ *   bind reports K :triage --state triaged
+ *
+ * Keys are case-insensitive "section.name"; values run to the end of the
+ * line, trimmed, and may be double-quoted.  `bind` lines stand outside
+ * sections and are kept in order for the UI.  Errors name file and line.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+
+static void add_entry(struct config *cfg, const char *key, const char *value)
+{
+	cfg->entries = xrealloc(cfg->entries, (cfg->n + 1) * sizeof(*cfg->entries));
+	cfg->entries[cfg->n].key = str_lower(xstrdup(key));
+	cfg->entries[cfg->n].value = xstrdup(value);
+	cfg->n++;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+int config_parse(struct config *cfg, const char *name, const char *text,
+		 struct err *err)
+{
+	char *copy = xstrdup(text), *line, *next, section[128] = "";
+	int lineno = 0, r = 0;
+
+	for (line = copy; line; line = next) {
+		char *s, *eq;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		s = str_trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+			if (!end || end[1] || end - s - 1 >= (long)sizeof(section)) {
+				r = err_setc(err, ERR_INVALID,
+					     "%s:%d: malformed section header", name,
+					     lineno);
+				break;
+			}
+			*end = '\0';
+			snprintf(section, sizeof(section), "%s", str_trim(s + 1));
+			if (!valid_name(section)) {
+				r = err_setc(err, ERR_INVALID,
+					     "%s:%d: invalid section name", name,
+					     lineno);
+				break;
+			}
+			continue;
+		}
+		if (!strncmp(s, "bind", 4) && isspace((unsigned char)s[4])) {
+			cfg->binds = xrealloc(cfg->binds,
+					      (cfg->nbinds + 1) * sizeof(*cfg->binds));
+			cfg->binds[cfg->nbinds++] = xstrdup(str_trim(s + 4));
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq) {
+			r = err_setc(err, ERR_INVALID,
+				     "%s:%d: expected 'name = value'", name, lineno);
+			break;
+		}
+		*eq = '\0';
+		char *key = str_trim(s), *value = str_trim(eq + 1);
+		size_t vl = strlen(value);
+		if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
+			value[vl - 1] = '\0';
+			value++;
+		}
+		if (!valid_name(key)) {
+			r = err_setc(err, ERR_INVALID, "%s:%d: invalid key name",
+				     name, lineno);
+			break;
+		}
+		if (!*section) {
+			r = err_setc(err, ERR_INVALID,
+				     "%s:%d: '%s' is not inside a [section]", name,
+				     lineno, key);
+			break;
+		}
+		char *full = xasprintf("%s.%s", section, key);
+		add_entry(cfg, full, value);
+		free(full);
+	}
+	free(copy);
+	return r;
+}
+
+int config_load(struct config *cfg, const char *path, bool must_exist,
+		struct err *err)
+{
+	char *text;
+	size_t len;
+	int r;
+
+	memset(cfg, 0, sizeof(*cfg));
+	r = read_file(path, 1 << 20, &text, &len, err);
+	if (r == ERR_NOTFOUND && !must_exist)
+		return 0;
+	if (r < 0)
+		return r;
+	if (memchr(text, '\0', len)) {
+		free(text);
+		return err_setc(err, ERR_INVALID, "%s: contains a NUL byte", path);
+	}
+	r = config_parse(cfg, path, text, err);
+	free(text);
+	return r;
+}
+
+void config_release(struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->n; i++) {
+		free(cfg->entries[i].key);
+		free(cfg->entries[i].value);
+	}
+	for (size_t i = 0; i < cfg->nbinds; i++)
+		free(cfg->binds[i]);
+	free(cfg->entries);
+	free(cfg->binds);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+const char *config_get(const struct config *cfg, const char *key,
+		       const char *def)
+{
+	if (!cfg)
+		return def;
+	for (size_t i = cfg->n; i-- > 0;)
+		if (!str_cmp_ci(cfg->entries[i].key, key))
+			return cfg->entries[i].value;
+	return def;
+}
+
+long config_get_long(const struct config *cfg, const char *key, long def)
+{
+	const char *v = config_get(cfg, key, NULL);
+	char *end;
+	long n;
+
+	if (!v)
+		return def;
+	n = strtol(v, &end, 10);
+	return *v && !*end ? n : def;
+}
+
+bool config_get_bool(const struct config *cfg, const char *key, bool def)
+{
+	const char *v = config_get(cfg, key, NULL);
+
+	if (!v)
+		return def;
+	if (!str_cmp_ci(v, "true") || !str_cmp_ci(v, "yes") || !strcmp(v, "1") ||
+	    !str_cmp_ci(v, "on"))
+		return true;
+	if (!str_cmp_ci(v, "false") || !str_cmp_ci(v, "no") || !strcmp(v, "0") ||
+	    !str_cmp_ci(v, "off"))
+		return false;
+	return def;
+}
+
+char *config_default_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/secteam/config", xdg);
+	return xasprintf("%s/.config/secteam/config", home && *home ? home : ".");
+}

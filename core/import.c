@@ -1,0 +1,251 @@
+/*
+ * Importing: each message is taken whole or not at all.  Duplicates are
+ * spotted from the headers before any decryption; the store's UNIQUE
+ * constraints catch the race where two officers import the same message
+ * at once.  A reply (In-Reply-To or References naming a stored message)
+ * joins that message's report.  The body is kept only encrypted to the
+ * team roster: as received when it already is, sealed otherwise.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pipeline.h"
+#include "core/touched.h"
+
+void import_result_release(struct import_result *r)
+{
+	free(r->subject);
+	free(r->error);
+	memset(r, 0, sizeof(*r));
+}
+
+static int64_t find_thread(struct store *s, const struct mail_msg *m)
+{
+	int64_t rid;
+
+	if (m->in_reply_to &&
+	    store_message_find(s, m->in_reply_to, NULL, &rid, NULL) == 0)
+		return rid;
+	for (size_t i = m->nreferences; i-- > 0;)
+		if (store_message_find(s, m->references[i], NULL, &rid, NULL) == 0)
+			return rid;
+	return 0;
+}
+
+static bool looks_like_patch(const struct mail_attachment *a)
+{
+	const char *t = a->content_type ? a->content_type : "";
+	const char *f = a->filename ? a->filename : "";
+
+	return !strcmp(t, "text/x-patch") || !strcmp(t, "text/x-diff") ||
+	       str_ends(f, ".patch") || str_ends(f, ".diff");
+}
+
+static void collect_files(const struct pipeline_out *po, char ***paths,
+			  size_t *n)
+{
+	char **p = NULL;
+	size_t k = touched_files(po->body.buf ? po->body.buf : "", po->body.len, &p);
+
+	for (size_t i = 0; i < po->natt; i++) {
+		char **q = NULL;
+		size_t m;
+		if (!looks_like_patch(&po->att[i]))
+			continue;
+		m = touched_files((const char *)po->att[i].data, po->att[i].len, &q);
+		p = xrealloc(p, (k + m + 1) * sizeof(*p));
+		for (size_t j = 0; j < m; j++)
+			p[k++] = q[j];
+		free(q);
+	}
+	*paths = p;
+	*n = k;
+}
+
+/* True when every roster key can decrypt a message encrypted to the
+ * recipients (long key IDs) the decryption reported. */
+static bool roster_covered(struct cmd_ctx *ctx, struct crypto *c,
+			   const struct pipeline_out *po)
+{
+	size_t nroster;
+	const char *const *roster = cmd_ctx_roster(ctx, &nroster);
+
+	if (!roster || !po->nrecipients)
+		return false;
+	if (!ctx->roster_subkeys) {
+		/* Once per session: a key listing costs a gpg run. */
+		ctx->roster_subkeys = xcalloc(nroster, sizeof(char **));
+		ctx->roster_nsubkeys = xcalloc(nroster, sizeof(size_t));
+		for (size_t i = 0; i < nroster; i++)
+			crypto_encryption_subkey_ids(c, roster[i],
+						     &ctx->roster_subkeys[i],
+						     &ctx->roster_nsubkeys[i], NULL);
+	}
+	for (size_t i = 0; i < nroster; i++) {
+		bool hit = false;
+		for (size_t j = 0; j < ctx->roster_nsubkeys[i]; j++)
+			for (size_t k = 0; k < po->nrecipients; k++)
+				if (!str_cmp_ci(ctx->roster_subkeys[i][j],
+						po->recipients[k]))
+					hit = true;
+		if (!hit)
+			return false;
+	}
+	return true;
+}
+
+/* The body at rest: the original when it is already encrypted to every
+ * key of the roster (no second gpg run), else sealed to the roster. */
+static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
+		const char *raw, size_t len, unsigned char **blob,
+		size_t *blob_len, const char **kind, struct err *err)
+{
+	struct crypto *c = cmd_ctx_crypto(ctx);
+	size_t nroster;
+	const char *const *roster = cmd_ctx_roster(ctx, &nroster);
+
+	if (!c || !roster) {
+		*err = ctx->err;
+		return ERR_CRYPTO;
+	}
+	if (po->msg.kind == MAIL_PGP_ENCRYPTED && po->verdict != SIG_PARTIAL &&
+	    roster_covered(ctx, c, po)) {
+		*blob = xmemdup(raw, len);
+		*blob_len = len;
+		*kind = "original";
+		return 0;
+	}
+	*kind = "sealed";
+	return crypto_encrypt(c, roster, nroster, NULL, false, raw, len, blob,
+			      blob_len, err);
+}
+
+int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
+		   struct import_result *res, struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+	struct pipeline_out po;
+	struct err perr = { 0, "" };
+	struct message m;
+	char *hash = NULL, **files = NULL, *detail = NULL;
+	unsigned char *blob = NULL;
+	size_t nfiles = 0, blob_len = 0;
+	const char *blob_kind = NULL;
+	int64_t rid = 0, mrow;
+	time_t now = util_now();
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if (!s) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	if (pipeline_parse(raw, len, &po, &perr) < 0)
+		goto bad;
+	res->subject = safe_str(po.msg.subject ? po.msg.subject : "");
+	hash = mail_content_hash(raw, len);
+	if (store_message_find(s, po.msg.message_id, hash, &rid, NULL) == 0) {
+		res->status = IMPORT_DUPLICATE;
+		res->report_id = rid;
+		goto out;
+	}
+	if (pipeline_process(ctx, &po, &perr) < 0)
+		goto bad;
+	res->verdict = sig_verdict_name(po.verdict);
+	if (seal(ctx, &po, raw, len, &blob, &blob_len, &blob_kind, &perr) < 0)
+		goto bad;
+	collect_files(&po, &files, &nfiles);
+
+	if ((r = store_begin(s, err)) < 0)
+		goto fail;
+	rid = find_thread(s, &po.msg);
+	res->status = rid ? IMPORT_REPLY : IMPORT_NEW;
+	if (!rid) {
+		struct report_new rn = {
+			.subject = po.msg.subject,
+			.reporter_name = po.msg.from_name,
+			.reporter_email = po.msg.from_email,
+			.received = po.msg.date > 0 && po.msg.date <= now ?
+					    po.msg.date : now,
+		};
+		if ((r = store_report_insert(s, &rn, &rid, err)) < 0)
+			goto rollback;
+	}
+	memset(&m, 0, sizeof(m));
+	m.report_id = rid;
+	m.message_id = po.msg.message_id;
+	m.content_hash = hash;
+	m.in_reply_to = po.msg.in_reply_to;
+	m.from_name = po.msg.from_name;
+	m.from_email = po.msg.from_email;
+	m.subject = po.msg.subject;
+	m.date = po.msg.date;
+	m.imported = now;
+	m.encrypted = po.encrypted;
+	m.verdict = (char *)res->verdict;
+	m.fingerprint = po.fingerprint;
+	m.signer_matches_from = po.signer_matches_from;
+	m.blob = blob;
+	m.blob_len = blob_len;
+	m.blob_kind = (char *)blob_kind;
+	r = store_message_insert(s, &m, &mrow, err);
+	if (r == ERR_DUPLICATE) {
+		/* Another officer stored it a moment ago. */
+		store_rollback(s);
+		err_clear(err);
+		store_message_find(s, po.msg.message_id, hash, &res->report_id, NULL);
+		res->status = IMPORT_DUPLICATE;
+		goto out;
+	}
+	if (r < 0)
+		goto rollback;
+	for (size_t i = 0; i < po.nsigs; i++)
+		if ((r = store_signature_add(s, mrow,
+					     sig_verdict_name(po.sigs[i].verdict),
+					     po.sigs[i].fingerprint,
+					     po.sigs[i].created, err)) < 0)
+			goto rollback;
+	if ((r = store_files_add(s, rid, files, nfiles, err)) < 0)
+		goto rollback;
+	detail = xasprintf("%s from %s, %s%s", res->status == IMPORT_NEW ?
+			   "report" : "reply", po.msg.from_email ?
+			   po.msg.from_email : "(no address)", res->verdict,
+			   po.encrypted ? ", encrypted" : "");
+	if ((r = store_event_add(s, rid, ctx->officer,
+				 res->status == IMPORT_NEW ? "import" : "reply",
+				 detail, err)) < 0)
+		goto rollback;
+	if ((r = store_commit(s, err)) < 0)
+		goto fail;
+	res->report_id = rid;
+	goto out;
+
+bad:
+	res->status = IMPORT_ERROR;
+	res->error = xstrdup(perr.msg);
+	res->verdict = "error";
+	r = 0;
+	goto out;
+rollback:
+	store_rollback(s);
+fail:
+	res->status = IMPORT_ERROR;
+	res->error = xstrdup(err->msg);
+	pipeline_out_release(&po);
+	free(hash);
+	free(blob);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	free(detail);
+	return r;
+out:
+	pipeline_out_release(&po);
+	free(hash);
+	free(blob);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	free(detail);
+	return 0;
+}

@@ -1,0 +1,113 @@
+/*
+ * The JSON form of reports, shared by `show --json`, `list --json` and
+ * the JSON export.  Field names are a contract with scripts (see the man
+ * page).  Text from reports is made valid UTF-8 first; output is written
+ * with JSON_ENSURE_ASCII so no control or bidi character reaches a
+ * terminal raw.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/core.h"
+#include "core/json.h"
+
+json_t *json_text(const char *s)
+{
+	json_t *j;
+	char *fixed;
+
+	if (!s)
+		return json_null();
+	fixed = utf8_fix(s, strlen(s));
+	j = json_string(fixed);
+	free(fixed);
+	return j ? j : json_string("");
+}
+
+json_t *json_time(time_t t)
+{
+	char buf[32];
+
+	return t ? json_string(fmt_rfc3339(t, buf)) : json_null();
+}
+
+json_t *report_summary_json(const struct report *r)
+{
+	return json_pack("{s:I, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:I}",
+			 "id", (json_int_t)r->id,
+			 "subject", json_text(r->subject),
+			 "state", r->state,
+			 "severity", r->severity,
+			 "verdict", json_text(r->verdict),
+			 "received", json_time(r->received),
+			 "disclosure_date", json_time(r->disclosure),
+			 "claimed_by", json_text(r->claimed_by),
+			 "public", r->public,
+			 "messages", (json_int_t)r->nmessages);
+}
+
+json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
+{
+	const struct report *r = &rf->r;
+	const struct message *first = rf->nmsgs ? &rf->msgs[0] : NULL;
+	json_t *o = report_summary_json(r);
+	json_t *files = json_array(), *events = json_array(), *msgs = json_array();
+
+	json_object_set_new(o, "reporter",
+			    json_pack("{s:o, s:o}", "name", json_text(r->reporter_name),
+				      "email", json_text(r->reporter_email)));
+	json_object_set_new(o, "encrypted", json_boolean(r->encrypted));
+	json_object_set_new(o, "signature",
+			    json_pack("{s:o, s:o, s:b}",
+				      "verdict", json_text(first ? first->verdict : "not-signed"),
+				      "fingerprint", json_text(first ? first->fingerprint : NULL),
+				      "signer_matches_from",
+				      first ? first->signer_matches_from : 0));
+	json_object_set_new(o, "consent",
+			    json_pack("{s:b, s:b}", "credit", r->consent_credit,
+				      "exploit", r->consent_exploit));
+	json_object_set_new(o, "release_started", json_time(r->release_started));
+	for (size_t i = 0; i < rf->nfiles; i++)
+		json_array_append_new(files, json_text(rf->files[i]));
+	json_object_set_new(o, "files", files);
+	for (size_t i = 0; i < rf->nmsgs; i++) {
+		const struct message *m = &rf->msgs[i];
+		json_array_append_new(msgs, json_pack(
+			"{s:I, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:b}",
+			"id", (json_int_t)m->id,
+			"message_id", json_text(m->message_id),
+			"in_reply_to", json_text(m->in_reply_to),
+			"from", json_text(m->from_email),
+			"subject", json_text(m->subject),
+			"date", json_time(m->date),
+			"encrypted", m->encrypted,
+			"verdict", json_text(m->verdict),
+			"fingerprint", json_text(m->fingerprint),
+			"signer_matches_from", m->signer_matches_from));
+	}
+	json_object_set_new(o, "messages_detail", msgs);
+	json_object_set_new(o, "participants", json_array());
+	json_object_set_new(o, "vendors", json_array());
+	json_object_set_new(o, "disclosure",
+			    json_pack("{s:o}", "date", json_time(r->disclosure)));
+	for (size_t i = 0; i < rf->nevents; i++) {
+		const struct event *e = &rf->events[i];
+		json_array_append_new(events, json_pack(
+			"{s:o, s:o, s:o, s:o}", "at", json_time(e->at),
+			"officer", json_text(e->officer), "kind", json_text(e->kind),
+			"detail", json_text(e->detail)));
+	}
+	json_object_set_new(o, "events", events);
+	(void)ctx;
+	return o;
+}
+
+int json_print(FILE *out, json_t *j)
+{
+	int r = json_dumpf(j, out, JSON_INDENT(2) | JSON_ENSURE_ASCII |
+				   JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	return r;
+}

@@ -1,0 +1,19 @@
+/* JSON building blocks for core/ (jansson); see json.c. */
+#ifndef SECTEAM_JSON_H
+#define SECTEAM_JSON_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "core/core.h"
+
+/* A JSON string from untrusted text (fixed to valid UTF-8), null for NULL. */
+json_t *json_text(const char *s);
+/* RFC 3339 UTC, or null for 0. */
+json_t *json_time(time_t t);
+json_t *report_summary_json(const struct report *r);
+json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf);
+/* Pretty, ASCII-only, with a final newline. */
+int json_print(FILE *out, json_t *j);
+
+#endif

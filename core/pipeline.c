@@ -1,0 +1,300 @@
+/*
+ * One message, from raw bytes to what an officer is shown and how far it
+ * can be trusted.
+ *
+ * The verdict describes what is shown, not what the message contains: a
+ * good signature over one part of a multipart/mixed, or over an inline
+ * block with text around it, gives `partial`, never `valid` or `good`.
+ * Encryption without any signature shows as `not-signed` (or `partial`
+ * when only part of what is shown was encrypted).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pipeline.h"
+
+/* Higher is worse; the combined verdict is the worst one seen. */
+static int rank(enum sig_verdict v)
+{
+	switch (v) {
+	case SIG_VALID: return 0;
+	case SIG_GOOD: return 1;
+	case SIG_NOT_SIGNED: return 2;
+	case SIG_PARTIAL: return 3;
+	case SIG_ERROR: return 4;
+	case SIG_UNKNOWN_KEY: return 5;
+	case SIG_EXPIRED_KEY: return 6;
+	case SIG_REVOKED_KEY: return 7;
+	case SIG_BAD: return 8;
+	default: return 9;
+	}
+}
+
+static enum sig_verdict worse(enum sig_verdict a, enum sig_verdict b)
+{
+	return rank(b) > rank(a) ? b : a;
+}
+
+static void take_sigs(struct pipeline_out *out, const struct crypto_result *res)
+{
+	for (size_t i = 0; i < res->nsigs; i++) {
+		const struct crypto_sig *s = &res->sigs[i];
+		struct crypto_sig *d;
+		out->sigs = xrealloc(out->sigs, (out->nsigs + 1) * sizeof(*out->sigs));
+		d = &out->sigs[out->nsigs++];
+		memset(d, 0, sizeof(*d));
+		d->verdict = s->verdict;
+		d->fingerprint = s->fingerprint ? xstrdup(s->fingerprint) : NULL;
+		d->created = s->created;
+		d->nuid_emails = s->nuid_emails;
+		d->uid_emails = xcalloc(s->nuid_emails + 1, sizeof(char *));
+		for (size_t j = 0; j < s->nuid_emails; j++)
+			d->uid_emails[j] = xstrdup(s->uid_emails[j]);
+	}
+}
+
+/* Signature and protocol parts are structure, not attachments. */
+static bool is_pgp_part(const struct mail_attachment *a)
+{
+	return a->content_type &&
+	       (!strcmp(a->content_type, "application/pgp-signature") ||
+		!strcmp(a->content_type, "application/pgp-encrypted") ||
+		!strcmp(a->content_type, "application/pgp-keys"));
+}
+
+static void use_content(struct pipeline_out *out, const struct mail_msg *m)
+{
+	if (m->body_text)
+		sbuf_add(&out->body, m->body_text, m->body_len);
+	out->att = m->attachments;
+	out->natt = m->nattachments;
+}
+
+static int run_encrypted(struct cmd_ctx *ctx, struct crypto *c,
+			 struct pipeline_out *out, bool *partial, struct err *err)
+{
+	struct crypto_result res;
+	int r;
+
+	(void)ctx;
+	memset(&res, 0, sizeof(res));
+	r = crypto_decrypt_verify(c, out->msg.ciphertext, out->msg.ciphertext_len,
+				  &res, err);
+	if (r < 0 || res.no_mdc || !res.plain) {
+		if (res.no_mdc && r >= 0)
+			r = err_setc(err, ERR_CRYPTO,
+				     "message is not integrity protected (no MDC); refused");
+		crypto_result_release(&res);
+		return r < 0 ? r : ERR_CRYPTO;
+	}
+	out->encrypted = true;
+	out->verdict = res.verdict;
+	take_sigs(out, &res);
+	for (size_t i = 0; i < res.nrecipients; i++) {
+		out->recipients = xrealloc(out->recipients,
+					   (out->nrecipients + 1) * sizeof(char *));
+		out->recipients[out->nrecipients++] = xstrdup(res.recipients[i]);
+	}
+	r = mail_parse((const char *)res.plain, res.plain_len, &out->inner, err);
+	crypto_result_release(&res);
+	if (r < 0)
+		return err_prefix(err, "decrypted content");
+	if (out->inner.partial)
+		*partial = true;
+	if (out->inner.kind == MAIL_PGP_SIGNED) {
+		/* Encrypted, then signed in its own MIME layer (RFC 3156 5). */
+		struct crypto_result vres;
+		memset(&vres, 0, sizeof(vres));
+		r = crypto_verify_detached(c, out->inner.signed_data,
+					   out->inner.signed_len,
+					   out->inner.signature,
+					   out->inner.signature_len, &vres, err);
+		out->verdict = r < 0 ? SIG_ERROR : vres.verdict;
+		take_sigs(out, &vres);
+		crypto_result_release(&vres);
+	} else if (out->inner.kind == MAIL_PGP_ENCRYPTED ||
+		   out->inner.kind == MAIL_INLINE_PGP) {
+		/* Nested OpenPGP inside the decrypted part: not unwrapped; what
+		 * is shown is not covered by what was checked. */
+		*partial = true;
+	}
+	use_content(out, &out->inner);
+	return 0;
+}
+
+static int run_inline(struct crypto *c, struct pipeline_out *out,
+		      bool *partial, struct err *err)
+{
+	const char *text = out->msg.body_text ? out->msg.body_text : "";
+	struct pgp_block *blocks = NULL;
+	bool outside = false;
+	size_t n = pgp_find_blocks(text, out->msg.body_len, &blocks, &outside);
+	size_t pos = 0;
+	enum sig_verdict v = SIG_VALID;
+	bool any_signed = false;
+
+	for (size_t i = 0; i < n; i++) {
+		struct crypto_result res;
+		const char *b = text + blocks[i].start;
+		size_t blen = blocks[i].end - blocks[i].start;
+		int r;
+
+		if (blocks[i].start > pos) {
+			sbuf_adds(&out->body, "[--- text outside the OpenPGP block: not signed, not encrypted ---]\n");
+			sbuf_add(&out->body, text + pos, blocks[i].start - pos);
+			sbuf_adds(&out->body, "\n[--- end of unprotected text ---]\n");
+		}
+		memset(&res, 0, sizeof(res));
+		if (blocks[i].kind == PGP_BLOCK_MESSAGE) {
+			r = crypto_decrypt_verify(c, b, blen, &res, err);
+			if (r < 0 || res.no_mdc) {
+				if (r >= 0)
+					err_setc(err, ERR_CRYPTO,
+						 "inline block is not integrity protected (no MDC); refused");
+				crypto_result_release(&res);
+				free(blocks);
+				return r < 0 ? r : ERR_CRYPTO;
+			}
+			out->encrypted = true;
+		} else {
+			r = crypto_verify_opaque(c, b, blen, &res, err);
+			if (r < 0) {
+				res.verdict = SIG_ERROR;
+				err_clear(err);
+			}
+		}
+		if (res.verdict != SIG_NOT_SIGNED)
+			any_signed = true;
+		v = worse(v, res.verdict);
+		take_sigs(out, &res);
+		if (res.plain)
+			sbuf_add(&out->body, res.plain, res.plain_len);
+		crypto_result_release(&res);
+		pos = blocks[i].end;
+	}
+	if (pos < out->msg.body_len) {
+		const char *rest = text + pos;
+		bool blank = true;
+		for (const char *p = rest; *p; p++)
+			if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t')
+				blank = false;
+		if (!blank) {
+			sbuf_adds(&out->body, "\n[--- text outside the OpenPGP block: not signed, not encrypted ---]\n");
+			sbuf_adds(&out->body, rest);
+		}
+	}
+	free(blocks);
+	out->verdict = any_signed ? v : SIG_NOT_SIGNED;
+	if (outside)
+		*partial = true;
+	out->att = out->msg.attachments;
+	out->natt = out->msg.nattachments;
+	return 0;
+}
+
+int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
+		   struct err *err)
+{
+	memset(out, 0, sizeof(*out));
+	sbuf_init(&out->body);
+	mail_init();
+	return mail_parse(raw, len, &out->msg, err);
+}
+
+int pipeline_run(struct cmd_ctx *ctx, const char *raw, size_t len,
+		 struct pipeline_out *out, struct err *err)
+{
+	int r = pipeline_parse(raw, len, out, err);
+
+	return r < 0 ? r : pipeline_process(ctx, out, err);
+}
+
+int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
+		     struct err *err)
+{
+	struct crypto *c = NULL;
+	bool partial;
+	int r = 0;
+
+	partial = out->msg.partial;
+	if (out->msg.kind != MAIL_PLAIN && !(c = cmd_ctx_crypto(ctx))) {
+		*err = ctx->err;
+		return ERR_CRYPTO;
+	}
+	switch (out->msg.kind) {
+	case MAIL_PLAIN:
+		out->verdict = SIG_NOT_SIGNED;
+		use_content(out, &out->msg);
+		break;
+	case MAIL_PGP_ENCRYPTED:
+		r = run_encrypted(ctx, c, out, &partial, err);
+		break;
+	case MAIL_PGP_SIGNED: {
+		struct crypto_result res;
+		memset(&res, 0, sizeof(res));
+		if (crypto_verify_detached(c, out->msg.signed_data,
+					   out->msg.signed_len, out->msg.signature,
+					   out->msg.signature_len, &res, err) < 0) {
+			res.verdict = SIG_ERROR;
+			err_clear(err);
+		}
+		out->verdict = res.verdict;
+		take_sigs(out, &res);
+		crypto_result_release(&res);
+		use_content(out, &out->msg);
+		break;
+	}
+	case MAIL_INLINE_PGP:
+		r = run_inline(c, out, &partial, err);
+		break;
+	}
+	if (r < 0)
+		return r;
+	if (partial && (out->verdict == SIG_VALID || out->verdict == SIG_GOOD ||
+			(out->verdict == SIG_NOT_SIGNED && out->encrypted)))
+		out->verdict = SIG_PARTIAL;
+	if (out->nsigs) {
+		out->fingerprint = out->sigs[0].fingerprint ?
+			xstrdup(out->sigs[0].fingerprint) : NULL;
+		out->signer_matches_from = out->msg.from_email &&
+			crypto_sig_matches(&out->sigs[0], out->msg.from_email);
+	}
+	/* Drop protocol parts from what is listed as attachments. */
+	if (out->natt) {
+		struct mail_attachment *a = out->att;
+		size_t keep = 0;
+		for (size_t i = 0; i < out->natt; i++)
+			if (!is_pgp_part(&a[i]))
+				keep++;
+		if (keep != out->natt) {
+			out->att_filtered = xcalloc(keep + 1, sizeof(*a));
+			keep = 0;
+			for (size_t i = 0; i < out->natt; i++)
+				if (!is_pgp_part(&a[i]))
+					out->att_filtered[keep++] = a[i];
+			out->att = out->att_filtered;
+			out->natt = keep;
+		}
+	}
+	return 0;
+}
+
+void pipeline_out_release(struct pipeline_out *out)
+{
+	mail_msg_release(&out->msg);
+	mail_msg_release(&out->inner);
+	sbuf_wipe(&out->body);
+	free(out->fingerprint);
+	for (size_t i = 0; i < out->nsigs; i++) {
+		free(out->sigs[i].fingerprint);
+		for (size_t j = 0; j < out->sigs[i].nuid_emails; j++)
+			free(out->sigs[i].uid_emails[j]);
+		free(out->sigs[i].uid_emails);
+	}
+	free(out->sigs);
+	for (size_t i = 0; i < out->nrecipients; i++)
+		free(out->recipients[i]);
+	free(out->recipients);
+	free(out->att_filtered);
+	memset(out, 0, sizeof(*out));
+}

@@ -1,0 +1,48 @@
+/*
+ * The message pipeline, internal to core/: raw mail bytes in; headers,
+ * the verdict, the text that is shown and the attachments out.  Used by
+ * import (which then stores the result) and by show (which re-opens a
+ * stored message from its encrypted blob).  Joins mail/ and crypto/,
+ * which never see each other.
+ */
+#ifndef SECTEAM_PIPELINE_H
+#define SECTEAM_PIPELINE_H
+
+#include "core/core.h"
+#include "crypto/crypto.h"
+#include "mail/mail.h"
+
+struct pipeline_out {
+	struct mail_msg msg;        /* outer headers and structure */
+	enum sig_verdict verdict;
+	char *fingerprint;          /* first signature's, or NULL */
+	bool signer_matches_from;
+	bool encrypted;             /* what is shown was encrypted */
+	struct sbuf body;           /* the text shown (UTF-8, untrusted) */
+	struct mail_attachment *att;/* attachments of the shown content */
+	size_t natt;
+	struct mail_msg inner;      /* the decrypted/signed entity, if any */
+	struct crypto_sig *sigs;    /* copies of every signature */
+	size_t nsigs;
+	char **recipients;          /* key IDs it was encrypted to */
+	size_t nrecipients;
+	struct mail_attachment *att_filtered; /* owns only the array */
+};
+
+/*
+ * Runs raw through parsing, decryption and verification.  Returns 0 (out
+ * filled; release with pipeline_out_release, which wipes plaintext), or
+ * negative with err when the message cannot be taken at all (not mail,
+ * no MDC, cannot decrypt).
+ */
+int pipeline_run(struct cmd_ctx *ctx, const char *raw, size_t len,
+		 struct pipeline_out *out, struct err *err);
+/* pipeline_run in two steps, so import can spot a duplicate from its
+ * headers before paying for decryption. */
+int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
+		   struct err *err);
+int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
+		     struct err *err);
+void pipeline_out_release(struct pipeline_out *out);
+
+#endif

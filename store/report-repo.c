@@ -1,0 +1,236 @@
+/*
+ * Reports and the files they touch.  The listing derives what it shows
+ * (verdict of the first message, the decided disclosure date, the number
+ * of messages) from the other tables instead of storing it twice.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store-int.h"
+
+#define REPORT_COLS                                                          \
+	"SELECT r.id, r.subject, r.reporter_name, r.reporter_email,"         \
+	" r.received, r.state, r.severity, r.claimed_by, r.public,"          \
+	" r.consent_credit, r.consent_exploit, r.release_started,"           \
+	" (SELECT verdict FROM messages m WHERE m.report_id = r.id"          \
+	"   ORDER BY m.id LIMIT 1),"                                         \
+	" (SELECT encrypted FROM messages m WHERE m.report_id = r.id"        \
+	"   ORDER BY m.id LIMIT 1),"                                         \
+	" (SELECT date FROM decisions d WHERE d.report_id = r.id"            \
+	"   ORDER BY d.id DESC LIMIT 1) AS disclosure,"                      \
+	" (SELECT count(*) FROM messages m WHERE m.report_id = r.id)"        \
+	" FROM reports r "
+
+#define REPORT_WHERE                                                         \
+	"WHERE (?1 IS NULL OR r.state = ?1) AND (?2 = 0 OR r.state NOT IN"  \
+	" ('disclosed', 'closed', 'rejected', 'duplicate')) "
+
+static const char sql_get[] = REPORT_COLS "WHERE r.id = ?1";
+static const char sql_by_id[] = REPORT_COLS REPORT_WHERE "ORDER BY r.id";
+static const char sql_by_received[] =
+	REPORT_COLS REPORT_WHERE "ORDER BY r.received DESC, r.id DESC";
+static const char sql_by_deadline[] =
+	REPORT_COLS REPORT_WHERE "ORDER BY disclosure IS NULL, disclosure, r.id";
+static const char sql_by_state[] = REPORT_COLS REPORT_WHERE
+	"ORDER BY CASE r.state WHEN 'new' THEN 0 WHEN 'triaged' THEN 1"
+	" WHEN 'accepted' THEN 2 WHEN 'fixing' THEN 3 WHEN 'fix-ready' THEN 4"
+	" WHEN 'disclosed' THEN 5 WHEN 'closed' THEN 6 WHEN 'rejected' THEN 7"
+	" ELSE 8 END, r.id";
+static const char sql_by_severity[] = REPORT_COLS REPORT_WHERE
+	"ORDER BY CASE r.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1"
+	" WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END, r.id";
+
+void report_release(struct report *r)
+{
+	free(r->subject);
+	free(r->reporter_name);
+	free(r->reporter_email);
+	free(r->state);
+	free(r->severity);
+	free(r->claimed_by);
+	free(r->verdict);
+	memset(r, 0, sizeof(*r));
+}
+
+static void read_report(sqlite3_stmt *st, struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 0);
+	r->subject = store_col_text(st, 1);
+	r->reporter_name = store_col_text(st, 2);
+	r->reporter_email = store_col_text(st, 3);
+	r->received = (time_t)sqlite3_column_int64(st, 4);
+	r->state = store_col_text(st, 5);
+	r->severity = store_col_text(st, 6);
+	r->claimed_by = store_col_text(st, 7);
+	r->public = sqlite3_column_int(st, 8);
+	r->consent_credit = sqlite3_column_int(st, 9);
+	r->consent_exploit = sqlite3_column_int(st, 10);
+	r->release_started = (time_t)sqlite3_column_int64(st, 11);
+	r->verdict = store_col_text(st, 12);
+	r->encrypted = sqlite3_column_int(st, 13);
+	r->disclosure = (time_t)sqlite3_column_int64(st, 14);
+	r->nmessages = sqlite3_column_int64(st, 15);
+}
+
+int store_report_insert(struct store *s, const struct report_new *r,
+			int64_t *id, struct err *err)
+{
+	sqlite3_stmt *st = store_stmt(s,
+		"INSERT INTO reports (subject, reporter_name, reporter_email, received)"
+		" VALUES (?1, ?2, ?3, ?4)", err);
+
+	if (!st)
+		return ERR_IO;
+	store_bind_text(st, 1, r->subject ? r->subject : "");
+	store_bind_text(st, 2, r->reporter_name);
+	store_bind_text(st, 3, r->reporter_email);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)r->received);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store_dberr(s, err, "cannot store the report");
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int store_report_get(struct store *s, int64_t id, struct report *r,
+		     struct err *err)
+{
+	sqlite3_stmt *st = store_stmt(s, sql_get, err);
+	int rc;
+
+	if (!st)
+		return ERR_IO;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		read_report(st, r);
+		sqlite3_reset(st);
+		return 0;
+	}
+	if (rc == SQLITE_DONE)
+		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
+	return store_dberr(s, err, "cannot read report");
+}
+
+int store_report_each(struct store *s, const struct report_filter *f,
+		      int (*fn)(const struct report *r, void *data), void *data,
+		      struct err *err)
+{
+	const char *sql = sql_by_id;
+	const char *order = f && f->order ? f->order : "id";
+	sqlite3_stmt *st;
+	struct report r;
+	int rc;
+
+	if (!strcmp(order, "received"))
+		sql = sql_by_received;
+	else if (!strcmp(order, "deadline"))
+		sql = sql_by_deadline;
+	else if (!strcmp(order, "state"))
+		sql = sql_by_state;
+	else if (!strcmp(order, "severity"))
+		sql = sql_by_severity;
+	else if (strcmp(order, "id"))
+		return err_setc(err, ERR_INVALID,
+				"unknown order '%s' (id, deadline, received, state, severity)",
+				order);
+	if (!(st = store_stmt(s, sql, err)))
+		return ERR_IO;
+	store_bind_text(st, 1, f ? f->state : NULL);
+	sqlite3_bind_int(st, 2, f && f->open_only);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int stop;
+		read_report(st, &r);
+		stop = fn(&r, data);
+		report_release(&r);
+		if (stop)
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_dberr(s, err, "cannot list reports");
+	sqlite3_reset(st);
+	return 0;
+}
+
+int64_t store_report_count(struct store *s)
+{
+	sqlite3_stmt *st = store_stmt(s, "SELECT count(*) FROM reports", NULL);
+	int64_t n = -1;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	if (st)
+		sqlite3_reset(st);
+	return n;
+}
+
+int store_report_update(struct store *s, int64_t id,
+			const struct report_update *u, struct err *err)
+{
+	sqlite3_stmt *st = store_stmt(s,
+		"UPDATE reports SET"
+		" state = coalesce(?2, state),"
+		" severity = coalesce(?3, severity),"
+		" claimed_by = coalesce(?4, claimed_by),"
+		" public = CASE WHEN ?5 < 0 THEN public ELSE ?5 END,"
+		" consent_credit = CASE WHEN ?6 < 0 THEN consent_credit ELSE ?6 END,"
+		" consent_exploit = CASE WHEN ?7 < 0 THEN consent_exploit ELSE ?7 END,"
+		" release_started = CASE WHEN ?8 = 0 THEN release_started ELSE ?8 END"
+		" WHERE id = ?1", err);
+
+	if (!st)
+		return ERR_IO;
+	sqlite3_bind_int64(st, 1, id);
+	store_bind_text(st, 2, u->state);
+	store_bind_text(st, 3, u->severity);
+	store_bind_text(st, 4, u->claimed_by);
+	sqlite3_bind_int(st, 5, u->public);
+	sqlite3_bind_int(st, 6, u->consent_credit);
+	sqlite3_bind_int(st, 7, u->consent_exploit);
+	sqlite3_bind_int64(st, 8, (sqlite3_int64)u->release_started);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store_dberr(s, err, "cannot update the report");
+	if (sqlite3_changes(s->db) == 0)
+		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
+	return 0;
+}
+
+int store_files_add(struct store *s, int64_t report_id, char *const *paths,
+		    size_t n, struct err *err)
+{
+	sqlite3_stmt *st;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(st = store_stmt(s,
+			"INSERT OR IGNORE INTO report_files (report_id, path)"
+			" VALUES (?1, ?2)", err)))
+			return ERR_IO;
+		sqlite3_bind_int64(st, 1, report_id);
+		store_bind_text(st, 2, paths[i]);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return store_dberr(s, err, "cannot store touched files");
+	}
+	return 0;
+}
+
+int store_files_get(struct store *s, int64_t report_id, char ***paths,
+		    size_t *n, struct err *err)
+{
+	sqlite3_stmt *st = store_stmt(s,
+		"SELECT path FROM report_files WHERE report_id = ?1 ORDER BY path",
+		err);
+	int rc;
+
+	*paths = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	sqlite3_bind_int64(st, 1, report_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*paths = xrealloc(*paths, (*n + 1) * sizeof(**paths));
+		(*paths)[(*n)++] = store_col_text(st, 0);
+	}
+	if (rc != SQLITE_DONE)
+		return store_dberr(s, err, "cannot read touched files");
+	return 0;
+}
