@@ -13,28 +13,6 @@
 
 #include "core/pipeline.h"
 
-/* Higher is worse; the combined verdict is the worst one seen. */
-static int rank(enum sig_verdict v)
-{
-	switch (v) {
-	case SIG_VALID: return 0;
-	case SIG_GOOD: return 1;
-	case SIG_NOT_SIGNED: return 2;
-	case SIG_PARTIAL: return 3;
-	case SIG_ERROR: return 4;
-	case SIG_UNKNOWN_KEY: return 5;
-	case SIG_EXPIRED_KEY: return 6;
-	case SIG_REVOKED_KEY: return 7;
-	case SIG_BAD: return 8;
-	default: return 9;
-	}
-}
-
-static enum sig_verdict worse(enum sig_verdict a, enum sig_verdict b)
-{
-	return rank(b) > rank(a) ? b : a;
-}
-
 static void take_sigs(struct pipeline_out *out, const struct crypto_result *res)
 {
 	for (size_t i = 0; i < res->nsigs; i++) {
@@ -165,7 +143,7 @@ static int run_inline(struct crypto *c, struct pipeline_out *out,
 		}
 		if (res.verdict != SIG_NOT_SIGNED)
 			any_signed = true;
-		v = worse(v, res.verdict);
+		v = sig_verdict_worse(v, res.verdict);
 		take_sigs(out, &res);
 		if (res.plain)
 			sbuf_add(&out->body, res.plain, res.plain_len);

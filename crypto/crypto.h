@@ -10,6 +10,7 @@
  *               the verdict rules
  *   encrypt.c   encryption (and signing) to a list of keys
  *   keys.c      key lookup: usable encryption keys, user-ID e-mails
+ *   crypto-int.h  what these files share (not for other modules)
  */
 #ifndef SECTEAM_CRYPTO_H
 #define SECTEAM_CRYPTO_H
@@ -37,6 +38,9 @@ enum sig_verdict {
 const char *sig_verdict_name(enum sig_verdict v);
 /* Returns the verdict for a name, or -1. */
 int sig_verdict_parse(const char *name);
+/* The worse of two verdicts: bad > revoked-key > expired-key > unknown-key
+ * > error > partial > not-signed > good > valid. */
+enum sig_verdict sig_verdict_worse(enum sig_verdict a, enum sig_verdict b);
 
 struct crypto_sig {
 	enum sig_verdict verdict;
@@ -56,7 +60,7 @@ struct crypto_result {
 	size_t nsigs;
 	/* The combined verdict: SIG_NOT_SIGNED without signatures, otherwise
 	 * the worst of sigs[] (bad beats revoked beats expired beats unknown
-	 * beats good beats valid). */
+	 * beats error beats good beats valid). */
 	enum sig_verdict verdict;
 	unsigned char *plain; /* decrypted or clear-signed content */
 	size_t plain_len;
@@ -116,5 +120,12 @@ int crypto_find_encryption_key(struct crypto *c, const char *who, char **fpr,
 			       struct err *err);
 /* The fingerprint of the first usable secret (signing) key, or ERR_NOTFOUND. */
 int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err);
+
+/* roster.c: the long key IDs of who's usable encryption subkeys, as
+ * struct crypto_result.recipients names them.  Returns 0 with *ids
+ * allocated (caller frees each and the array), or ERR_NOTFOUND naming who
+ * when who has no usable encryption key. */
+int crypto_encryption_subkey_ids(struct crypto *c, const char *who,
+				 char ***ids, size_t *n, struct err *err);
 
 #endif

@@ -1,0 +1,70 @@
+/*
+ * crypto-int.h: what the files of crypto/ share and nobody else sees.
+ *
+ * struct crypto holds the one GPGME context every operation reuses and the
+ * cache of signing-key user IDs.  The "sink" is the GPGME output buffer
+ * that never leaves plaintext behind in freed memory.
+ */
+#ifndef SECTEAM_CRYPTO_INT_H
+#define SECTEAM_CRYPTO_INT_H
+
+#include <gpgme.h>
+
+#include "crypto/crypto.h"
+
+/* What we remember about a signing key, by the fingerprint a signature
+ * names (which may be a subkey's). */
+struct crypto_keyinfo {
+	char *sigfpr;   /* as the signature gave it, upper case */
+	char *fpr;      /* the primary key's fingerprint */
+	char **emails;  /* lowercase, without duplicates */
+	size_t nemails;
+};
+
+struct crypto {
+	gpgme_ctx_t ctx;
+	char *home;     /* the GnuPG home in use, for messages */
+	struct crypto_keyinfo *keys;
+	size_t nkeys, akeys;
+};
+
+/* A growable output buffer whose old copies are wiped on every growth. */
+struct crypto_sink {
+	unsigned char *buf;
+	size_t len, alloc;
+};
+
+/* Makes a GPGME data object writing into sink (empty).  Returns 0, or a
+ * negative code with err naming what for. */
+int crypto_sink_data(struct crypto_sink *sink, gpgme_data_t *dh,
+		     struct err *err);
+/* Wipes and frees the sink's buffer. */
+void crypto_sink_wipe(struct crypto_sink *sink);
+
+/* Sets err to "<what>: <gpgme's message, lowercase>" with code ERR_CRYPTO;
+ * returns ERR_CRYPTO. */
+int crypto_gpg_err(struct err *err, gpgme_error_t e, const char *fmt, ...)
+	UTIL_PRINTF(3, 4);
+
+/* Resets the per-operation settings of the shared context (armor, signers,
+ * text mode) so one operation cannot leak into the next. */
+void crypto_ctx_reset(struct crypto *c);
+
+/* The cached information about the key that made a signature with
+ * fingerprint sigfpr, looking it up in the local keyring on the first call
+ * (one gpg process).  NULL when the keyring has no such key.  The pointer
+ * is valid until the next call; the listing also frees the context's
+ * previous operation result, so copy out of it first. */
+const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
+						const char *sigfpr);
+
+/* keys.c: resolves who (an e-mail address, fingerprint or long key ID) to
+ * the one usable encryption key; *key gets a reference the caller
+ * releases with gpgme_key_unref.  ERR_NOTFOUND with the reason named. */
+int crypto_resolve_encryption_key(struct crypto *c, const char *who,
+				  gpgme_key_t *key, struct err *err);
+/* keys.c: the usable signing secret key for who (NULL: the first one). */
+int crypto_resolve_secret_key(struct crypto *c, const char *who,
+			      gpgme_key_t *key, struct err *err);
+
+#endif

@@ -1,0 +1,244 @@
+/*
+ * crypto.c: the GPGME context and what every operation shares.
+ *
+ * One context is created by crypto_open and reused for every operation:
+ * OpenPGP protocol, the chosen GnuPG home, offline (GPGME then runs gpg
+ * with --disable-dirmngr), local key listing only and no
+ * auto-key-retrieve, so nothing ever fetches a key.  Signing keys' user-ID
+ * e-mails are cached by fingerprint, so verifying many messages from the
+ * same people costs one gpg process per message.  Output goes to "sinks"
+ * that wipe every copy of the plaintext they let go of.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/crypto-int.h"
+
+static ssize_t sink_write(void *handle, const void *buf, size_t size)
+{
+	struct crypto_sink *s = handle;
+
+	if (size > s->alloc - s->len) {
+		size_t n = s->alloc ? s->alloc : 4096;
+		while (n - s->len < size)
+			n *= 2;
+		unsigned char *nb = xmalloc(n);
+		if (s->len)
+			memcpy(nb, s->buf, s->len);
+		if (s->buf)
+			wipe_free(s->buf, s->alloc);
+		s->buf = nb;
+		s->alloc = n;
+	}
+	memcpy(s->buf + s->len, buf, size);
+	s->len += size;
+	return (ssize_t)size;
+}
+
+static struct gpgme_data_cbs sink_cbs = { NULL, sink_write, NULL, NULL };
+
+int crypto_sink_data(struct crypto_sink *sink, gpgme_data_t *dh,
+		     struct err *err)
+{
+	gpgme_error_t e;
+
+	memset(sink, 0, sizeof(*sink));
+	e = gpgme_data_new_from_cbs(dh, &sink_cbs, sink);
+	if (e)
+		return crypto_gpg_err(err, e, "cannot create an output buffer");
+	return 0;
+}
+
+void crypto_sink_wipe(struct crypto_sink *sink)
+{
+	if (sink->buf)
+		wipe_free(sink->buf, sink->alloc);
+	memset(sink, 0, sizeof(*sink));
+}
+
+/* GPGME's and strerror's messages start with a capital letter. */
+static void lower_first(char *s)
+{
+	if (s[0] && isupper((unsigned char)s[0]) &&
+	    !isupper((unsigned char)s[1]))
+		s[0] = (char)tolower((unsigned char)s[0]);
+}
+
+int crypto_gpg_err(struct err *err, gpgme_error_t e, const char *fmt, ...)
+{
+	char what[512], why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	gpgme_strerror_r(e, why, sizeof(why));
+	lower_first(why);
+	return err_setc(err, ERR_CRYPTO, "%s: %s", what, why);
+}
+
+void crypto_ctx_reset(struct crypto *c)
+{
+	gpgme_set_armor(c->ctx, 0);
+	gpgme_set_textmode(c->ctx, 0);
+	gpgme_signers_clear(c->ctx);
+}
+
+/* Checks the home before gpg gets a chance to fail obscurely there. */
+static int check_home(const char *home, struct err *err)
+{
+	struct stat st;
+	char why[128];
+
+	int e = 0;
+
+	if (stat(home, &st) < 0)
+		e = errno;
+	else if (!S_ISDIR(st.st_mode))
+		e = ENOTDIR;
+	else if (access(home, R_OK | W_OK | X_OK) < 0)
+		e = errno;
+	if (e) {
+		snprintf(why, sizeof(why), "%s", strerror(e));
+		lower_first(why);
+		return err_setc(err, ERR_CRYPTO, "cannot use gnupg home '%s': %s",
+				home, why);
+	}
+	return 0;
+}
+
+/*
+ * Returns 0 with *out set, or a negative code with err saying why: gpg
+ * missing or too old, the home not a readable directory, GPGME failing.
+ */
+int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
+{
+	struct crypto *c;
+	gpgme_error_t e;
+	char *home;
+
+	*out = NULL;
+	if (!gpgme_check_version(GPGME_VERSION))
+		return err_setc(err, ERR_CRYPTO,
+				"gpgme is older than version %s", GPGME_VERSION);
+	e = gpgme_engine_check_version(GPGME_PROTOCOL_OpenPGP);
+	if (e)
+		return crypto_gpg_err(err, e, "gpg is not installed or not usable");
+
+	if (gnupghome && *gnupghome)
+		home = xstrdup(gnupghome);
+	else if (getenv("GNUPGHOME") && *getenv("GNUPGHOME"))
+		home = xstrdup(getenv("GNUPGHOME"));
+	else if (getenv("HOME"))
+		home = xasprintf("%s/.gnupg", getenv("HOME"));
+	else
+		return err_setc(err, ERR_CRYPTO,
+				"cannot find a gnupg home: neither GNUPGHOME nor "
+				"HOME is set");
+	if (check_home(home, err) < 0) {
+		free(home);
+		return ERR_CRYPTO;
+	}
+
+	c = xcalloc(1, sizeof(*c));
+	c->home = home;
+	e = gpgme_new(&c->ctx);
+	if (!e)
+		e = gpgme_set_protocol(c->ctx, GPGME_PROTOCOL_OpenPGP);
+	if (!e)
+		e = gpgme_ctx_set_engine_info(c->ctx, GPGME_PROTOCOL_OpenPGP,
+					      NULL, home);
+	if (!e)
+		e = gpgme_set_keylist_mode(c->ctx, GPGME_KEYLIST_MODE_LOCAL);
+	if (!e)
+		e = gpgme_set_ctx_flag(c->ctx, "auto-key-retrieve", "0");
+	if (e) {
+		crypto_gpg_err(err, e, "cannot set up gpgme for gnupg home '%s'",
+			       home);
+		crypto_close(c);
+		return ERR_CRYPTO;
+	}
+	gpgme_set_offline(c->ctx, 1);
+	*out = c;
+	return 0;
+}
+
+static void keyinfo_release(struct crypto_keyinfo *k)
+{
+	free(k->sigfpr);
+	free(k->fpr);
+	for (size_t i = 0; i < k->nemails; i++)
+		free(k->emails[i]);
+	free(k->emails);
+}
+
+void crypto_close(struct crypto *c)
+{
+	if (!c)
+		return;
+	if (c->ctx)
+		gpgme_release(c->ctx);
+	for (size_t i = 0; i < c->nkeys; i++)
+		keyinfo_release(&c->keys[i]);
+	free(c->keys);
+	free(c->home);
+	free(c);
+}
+
+static void add_email(struct crypto_keyinfo *k, const char *email)
+{
+	char *e;
+
+	if (!email || !*email)
+		return;
+	e = str_lower(xstrdup(email));
+	for (size_t i = 0; i < k->nemails; i++) {
+		if (!strcmp(k->emails[i], e)) {
+			free(e);
+			return;
+		}
+	}
+	k->emails = xrealloc(k->emails, (k->nemails + 1) * sizeof(*k->emails));
+	k->emails[k->nemails++] = e;
+}
+
+const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
+						const char *sigfpr)
+{
+	struct crypto_keyinfo k;
+	gpgme_key_t key = NULL;
+
+	for (size_t i = 0; i < c->nkeys; i++)
+		if (!str_cmp_ci(c->keys[i].sigfpr, sigfpr))
+			return &c->keys[i];
+
+	/* Our own listing on the shared context: LOCAL mode, offline. */
+	if (gpgme_op_keylist_start(c->ctx, sigfpr, 0) ||
+	    gpgme_op_keylist_next(c->ctx, &key)) {
+		gpgme_op_keylist_end(c->ctx);
+		return NULL;
+	}
+	gpgme_op_keylist_end(c->ctx);
+
+	memset(&k, 0, sizeof(k));
+	k.sigfpr = xstrdup(sigfpr);
+	k.fpr = xstrdup(key->subkeys && key->subkeys->fpr ? key->subkeys->fpr :
+			sigfpr);
+	for (gpgme_user_id_t u = key->uids; u; u = u->next)
+		if (!u->revoked && !u->invalid)
+			add_email(&k, u->email);
+	gpgme_key_unref(key);
+
+	if (c->nkeys == c->akeys) {
+		c->akeys = c->akeys ? 2 * c->akeys : 16;
+		c->keys = xrealloc(c->keys, c->akeys * sizeof(*c->keys));
+	}
+	c->keys[c->nkeys] = k;
+	return &c->keys[c->nkeys++];
+}

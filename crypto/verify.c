@@ -1,0 +1,486 @@
+/*
+ * verify.c: decryption, signature checks, and the verdict rules.
+ *
+ * Each operation is one gpg run through the shared context.  Every
+ * signature GPGME reports becomes one struct crypto_sig whose verdict
+ * follows the GPGME manual's reading of summary, status and validity
+ * (sig_verdict_of below); the message's verdict is the worst of them, in
+ * this order, worst first:
+ *     bad > revoked-key > expired-key > unknown-key > error > good > valid
+ * (an error, a signature we could not check at all, is worse than any good
+ * one but better than positive evidence of forgery or a dead key).
+ * Messages without integrity protection (no MDC) are refused and their
+ * plaintext wiped, whatever gpg says about them.  "partial" is for mail/
+ * to decide (only part of a message signed); nothing here produces it.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/crypto-int.h"
+
+static const char *const verdict_names[SIG__COUNT] = {
+	[SIG_VALID] = "valid",
+	[SIG_GOOD] = "good",
+	[SIG_BAD] = "bad",
+	[SIG_UNKNOWN_KEY] = "unknown-key",
+	[SIG_EXPIRED_KEY] = "expired-key",
+	[SIG_REVOKED_KEY] = "revoked-key",
+	[SIG_NOT_SIGNED] = "not-signed",
+	[SIG_PARTIAL] = "partial",
+	[SIG_ERROR] = "error",
+};
+
+/* Returns the name, or "error" for a value out of range. */
+const char *sig_verdict_name(enum sig_verdict v)
+{
+	if ((unsigned)v >= SIG__COUNT)
+		return "error";
+	return verdict_names[v];
+}
+
+/* Returns the verdict named, or -1 for NULL or an unknown name. */
+int sig_verdict_parse(const char *name)
+{
+	if (!name)
+		return -1;
+	for (int v = 0; v < SIG__COUNT; v++)
+		if (!strcmp(verdict_names[v], name))
+			return v;
+	return -1;
+}
+
+/* Higher is worse; see the top of the file.  not-signed and partial,
+ * which describe messages rather than signatures, sit between good and
+ * error so core/ can combine message parts with the same order. */
+static int verdict_rank(enum sig_verdict v)
+{
+	switch (v) {
+	case SIG_VALID: return 0;
+	case SIG_GOOD: return 1;
+	case SIG_NOT_SIGNED: return 2;
+	case SIG_PARTIAL: return 3;
+	case SIG_ERROR: return 4;
+	case SIG_UNKNOWN_KEY: return 5;
+	case SIG_EXPIRED_KEY: return 6;
+	case SIG_REVOKED_KEY: return 7;
+	case SIG_BAD: return 8;
+	default: return 4;
+	}
+}
+
+enum sig_verdict sig_verdict_worse(enum sig_verdict a, enum sig_verdict b)
+{
+	return verdict_rank(b) > verdict_rank(a) ? b : a;
+}
+
+/*
+ * One signature's verdict.  GPGME's summary bits say what gpg concluded;
+ * status is the error for this signature.  Key problems come before RED
+ * because gpg also marks a good signature by a revoked key RED.
+ */
+static enum sig_verdict sig_verdict_of(gpgme_signature_t s)
+{
+	gpgme_err_code_t st = gpgme_err_code(s->status);
+	gpgme_sigsum_t sum = s->summary;
+
+	if (st == GPG_ERR_BAD_SIGNATURE)
+		return SIG_BAD;
+	if (st == GPG_ERR_NO_PUBKEY || (sum & GPGME_SIGSUM_KEY_MISSING))
+		return SIG_UNKNOWN_KEY;
+	if ((sum & GPGME_SIGSUM_KEY_REVOKED) || st == GPG_ERR_CERT_REVOKED)
+		return SIG_REVOKED_KEY;
+	if ((sum & GPGME_SIGSUM_KEY_EXPIRED) || st == GPG_ERR_KEY_EXPIRED)
+		return SIG_EXPIRED_KEY;
+	if (sum & GPGME_SIGSUM_RED)
+		return SIG_BAD;
+	if (st != GPG_ERR_NO_ERROR)
+		return SIG_ERROR;
+	if ((sum & GPGME_SIGSUM_VALID) || s->validity == GPGME_VALIDITY_FULL ||
+	    s->validity == GPGME_VALIDITY_ULTIMATE)
+		return SIG_VALID;
+	return SIG_GOOD;
+}
+
+/*
+ * Copies the signatures out of the verify result first: a key listing on
+ * the shared context (crypto_keyinfo_get) frees the previous result.
+ */
+static void fill_sigs(struct crypto *c, struct crypto_result *res)
+{
+	gpgme_verify_result_t vr = gpgme_op_verify_result(c->ctx);
+	gpgme_signature_t s;
+	size_t n = 0;
+
+	res->verdict = SIG_NOT_SIGNED;
+	if (!vr)
+		return;
+	for (s = vr->signatures; s; s = s->next)
+		n++;
+	if (!n)
+		return;
+	res->sigs = xcalloc(n, sizeof(*res->sigs));
+	for (s = vr->signatures; s; s = s->next) {
+		struct crypto_sig *out = &res->sigs[res->nsigs++];
+
+		out->verdict = sig_verdict_of(s);
+		out->created = (time_t)s->timestamp;
+		out->fingerprint = s->fpr ? xstrdup(s->fpr) : NULL;
+		if (res->nsigs == 1 ||
+		    verdict_rank(out->verdict) > verdict_rank(res->verdict))
+			res->verdict = out->verdict;
+	}
+	vr = NULL;
+
+	for (size_t i = 0; i < res->nsigs; i++) {
+		struct crypto_sig *out = &res->sigs[i];
+		const struct crypto_keyinfo *k;
+
+		/* No point asking the keyring for a key gpg did not find. */
+		if (!out->fingerprint || out->verdict == SIG_UNKNOWN_KEY)
+			continue;
+		k = crypto_keyinfo_get(c, out->fingerprint);
+		if (!k)
+			continue;
+		free(out->fingerprint);
+		out->fingerprint = xstrdup(k->fpr);
+		out->uid_emails = xcalloc(k->nemails + 1, sizeof(*out->uid_emails));
+		for (size_t j = 0; j < k->nemails; j++)
+			out->uid_emails[j] = xstrdup(k->emails[j]);
+		out->nuid_emails = k->nemails;
+	}
+}
+
+static void fill_recipients(struct crypto *c, struct crypto_result *res)
+{
+	gpgme_decrypt_result_t dr = gpgme_op_decrypt_result(c->ctx);
+	size_t n = 0;
+
+	if (!dr)
+		return;
+	for (gpgme_recipient_t r = dr->recipients; r; r = r->next)
+		n++;
+	if (!n)
+		return;
+	res->recipients = xcalloc(n, sizeof(*res->recipients));
+	for (gpgme_recipient_t r = dr->recipients; r; r = r->next)
+		if (r->keyid)
+			res->recipients[res->nrecipients++] = xstrdup(r->keyid);
+}
+
+/* Base64 of an ASCII-armored message into sb; false if data is not
+ * armored.  Stops at the checksum or the end line; only the packet
+ * headers are needed, so no checksum check. */
+static bool dearmor(const char *p, size_t len, struct sbuf *sb)
+{
+	static const char marker[] = "-----BEGIN PGP MESSAGE-----";
+	const char *end = p + len, *q;
+	unsigned acc = 0;
+	int bits = 0;
+
+	q = memmem(p, len, marker, strlen(marker));
+	if (!q)
+		return false;
+	/* Skip the armor headers: up to the first empty line. */
+	q = memchr(q, '\n', (size_t)(end - q));
+	while (q && q < end) {
+		const char *eol = memchr(q + 1, '\n', (size_t)(end - q - 1));
+		const char *l = q + 1;
+		while (l < end && (*l == '\r' || *l == ' ' || *l == '\t'))
+			l++;
+		q = eol;
+		if (l == end || *l == '\n')
+			break;
+	}
+	for (; q && q < end && *q != '=' && *q != '-'; q++) {
+		const char *digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "abcdefghijklmnopqrstuvwxyz0123456789+/";
+		const char *d = *q ? strchr(digits, *q) : NULL;
+		if (!d)
+			continue;
+		acc = (acc << 6) | (unsigned)(d - digits);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			sbuf_addch(sb, (int)((acc >> bits) & 0xff));
+		}
+	}
+	return true;
+}
+
+/*
+ * True when the first packet after the session-key packets is a
+ * Symmetrically Encrypted Data packet (tag 9), the kind without MDC.
+ * RFC 4880 section 4.2 packet headers, old and new format.
+ */
+static bool is_sed_message(const void *data, size_t len)
+{
+	struct sbuf sb = SBUF_INIT;
+	const unsigned char *p, *end;
+	bool sed = false;
+
+	if (dearmor(data, len, &sb)) {
+		p = (const unsigned char *)sb.buf;
+		end = p + sb.len;
+	} else {
+		p = data;
+		end = p + len;
+	}
+	while (p && p < end && (*p & 0x80)) {
+		unsigned tag;
+		size_t body, hlen;
+
+		if (*p & 0x40) {
+			tag = *p & 0x3f;
+			if (end - p < 2)
+				break;
+			if (p[1] < 192) {
+				body = p[1];
+				hlen = 2;
+			} else if (p[1] < 224) {
+				if (end - p < 3)
+					break;
+				body = ((size_t)(p[1] - 192) << 8) + p[2] + 192;
+				hlen = 3;
+			} else if (p[1] == 255) {
+				if (end - p < 6)
+					break;
+				body = (size_t)p[2] << 24 | (size_t)p[3] << 16 |
+				       (size_t)p[4] << 8 | p[5];
+				hlen = 6;
+			} else {
+				body = SIZE_MAX; /* partial: a data packet */
+				hlen = 2;
+			}
+		} else {
+			static const size_t lenlen[4] = { 1, 2, 4, 0 };
+			size_t ll = lenlen[*p & 3];
+			tag = (*p >> 2) & 0x0f;
+			if ((size_t)(end - p) < 1 + ll)
+				break;
+			body = ll ? 0 : SIZE_MAX;
+			for (size_t i = 0; i < ll; i++)
+				body = body << 8 | p[1 + i];
+			hlen = 1 + ll;
+		}
+		if (tag != 1 && tag != 3 && tag != 10) {
+			sed = tag == 9;
+			break;
+		}
+		if (body > (size_t)(end - p) - hlen)
+			break;
+		p += hlen + body;
+	}
+	sbuf_release(&sb);
+	return sed;
+}
+
+static void result_init(struct crypto_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->verdict = SIG_ERROR;
+}
+
+/* Moves the sink's bytes into res->plain (NUL-terminated for callers that
+ * treat text as a string; the NUL is not counted). */
+static void take_plain(struct crypto_result *res, struct crypto_sink *sink)
+{
+	res->plain = xmalloc(sink->len + 1);
+	if (sink->len)
+		memcpy(res->plain, sink->buf, sink->len);
+	res->plain[sink->len] = '\0';
+	res->plain_len = sink->len;
+	crypto_sink_wipe(sink);
+}
+
+/*
+ * Returns 0 with res filled (verdict not-signed when nothing was signed;
+ * input that is signed but not encrypted is verified as by
+ * crypto_verify_opaque, with res->encrypted false), or a negative code
+ * with err set: no OpenPGP data, no secret key, a message without MDC
+ * (res->no_mdc, no plaintext), a damaged or modified message.
+ */
+int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
+			  struct crypto_result *res, struct err *err)
+{
+	gpgme_data_t in = NULL, out = NULL;
+	gpgme_decrypt_result_t dr;
+	struct crypto_sink sink;
+	gpgme_error_t e;
+	gpgme_err_code_t code;
+	int r = 0;
+
+	result_init(res);
+	crypto_ctx_reset(c);
+	e = gpgme_data_new_from_mem(&in, data, len, 0);
+	if (e)
+		return crypto_gpg_err(err, e, "cannot read the encrypted message");
+	if (crypto_sink_data(&sink, &out, err) < 0) {
+		gpgme_data_release(in);
+		return ERR_CRYPTO;
+	}
+	e = gpgme_op_decrypt_verify(c->ctx, in, out);
+	code = gpgme_err_code(e);
+	gpgme_data_release(in);
+	gpgme_data_release(out);
+
+	dr = gpgme_op_decrypt_result(c->ctx);
+	fill_recipients(c, res);
+	res->encrypted = res->nrecipients > 0 || (!e && dr);
+	if (dr && dr->legacy_cipher_nomdc) {
+		res->no_mdc = true;
+	} else if (e && (code == GPG_ERR_BAD_DATA ||
+			 code == GPG_ERR_DECRYPT_FAILED) &&
+		   dr && !dr->unsupported_algorithm) {
+		/* gpg 2.2 fails a message without MDC ("decryption forced to
+		 * fail") the same way as a modified one; only the packet
+		 * type tells them apart, and GPGME's result does not carry
+		 * it.  Look at the data ourselves. */
+		res->no_mdc = is_sed_message(data, len);
+	}
+	if (res->no_mdc) {
+		crypto_sink_wipe(&sink);
+		res->verdict = SIG_ERROR;
+		return err_setc(err, ERR_CRYPTO,
+				"message is not integrity protected (no MDC)");
+	}
+	if (e) {
+		crypto_sink_wipe(&sink);
+		if (code == GPG_ERR_NO_DATA && !res->nrecipients) {
+			/* Not encrypted: perhaps signed only (gpg --sign).
+			 * Costs a second gpg run, for such input only. */
+			struct err verr;
+			crypto_result_release(res);
+			if (crypto_verify_opaque(c, data, len, res, &verr) == 0)
+				return 0;
+			crypto_result_release(res);
+			return err_setc(err, ERR_CRYPTO,
+					"cannot read message: no openpgp "
+					"encrypted or signed data found");
+		}
+		if (code == GPG_ERR_NO_SECKEY)
+			return err_setc(err, ERR_CRYPTO,
+					"cannot decrypt message: no secret key "
+					"for any of its %zu recipients in gnupg "
+					"home '%s'", res->nrecipients, c->home);
+		if (code == GPG_ERR_BAD_DATA || code == GPG_ERR_DECRYPT_FAILED)
+			return crypto_gpg_err(err, e,
+					      "cannot decrypt message: it is "
+					      "damaged or was modified");
+		return crypto_gpg_err(err, e, "cannot decrypt message");
+	}
+	take_plain(res, &sink);
+	fill_sigs(c, res);
+	return r;
+}
+
+/* Returns 0 with the verdicts, or ERR_CRYPTO when nothing could be
+ * checked (no signature data, gpg failing); then res->verdict is error. */
+int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
+			   const void *sig, size_t siglen,
+			   struct crypto_result *res, struct err *err)
+{
+	gpgme_data_t d = NULL, s = NULL;
+	gpgme_error_t e;
+
+	result_init(res);
+	crypto_ctx_reset(c);
+	e = gpgme_data_new_from_mem(&d, data, len, 0);
+	if (!e)
+		e = gpgme_data_new_from_mem(&s, sig, siglen, 0);
+	if (e) {
+		gpgme_data_release(d);
+		return crypto_gpg_err(err, e, "cannot read the signed data");
+	}
+	e = gpgme_op_verify(c->ctx, s, d, NULL);
+	gpgme_data_release(d);
+	gpgme_data_release(s);
+	if (e) {
+		if (gpgme_err_code(e) == GPG_ERR_NO_DATA)
+			return err_setc(err, ERR_CRYPTO,
+					"cannot verify signature: no openpgp "
+					"signature found");
+		return crypto_gpg_err(err, e, "cannot verify signature");
+	}
+	fill_sigs(c, res);
+	if (res->verdict == SIG_NOT_SIGNED) {
+		res->verdict = SIG_ERROR;
+		return err_setc(err, ERR_CRYPTO,
+				"cannot verify signature: no openpgp "
+				"signature found");
+	}
+	return 0;
+}
+
+/* Returns 0 with the verdicts and res->plain the signed text, or
+ * ERR_CRYPTO (no signed data, gpg failing) with res->verdict error. */
+int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
+			 struct crypto_result *res, struct err *err)
+{
+	gpgme_data_t in = NULL, out = NULL;
+	struct crypto_sink sink;
+	gpgme_error_t e;
+
+	result_init(res);
+	crypto_ctx_reset(c);
+	e = gpgme_data_new_from_mem(&in, data, len, 0);
+	if (e)
+		return crypto_gpg_err(err, e, "cannot read the signed message");
+	if (crypto_sink_data(&sink, &out, err) < 0) {
+		gpgme_data_release(in);
+		return ERR_CRYPTO;
+	}
+	e = gpgme_op_verify(c->ctx, in, NULL, out);
+	gpgme_data_release(in);
+	gpgme_data_release(out);
+	if (e) {
+		crypto_sink_wipe(&sink);
+		if (gpgme_err_code(e) == GPG_ERR_NO_DATA)
+			return err_setc(err, ERR_CRYPTO,
+					"cannot verify message: no openpgp "
+					"signed data found");
+		return crypto_gpg_err(err, e, "cannot verify message");
+	}
+	fill_sigs(c, res);
+	if (res->verdict == SIG_NOT_SIGNED) {
+		crypto_sink_wipe(&sink);
+		res->verdict = SIG_ERROR;
+		return err_setc(err, ERR_CRYPTO,
+				"cannot verify message: no openpgp signature "
+				"found");
+	}
+	take_plain(res, &sink);
+	return 0;
+}
+
+void crypto_result_release(struct crypto_result *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->nsigs; i++) {
+		free(res->sigs[i].fingerprint);
+		for (size_t j = 0; j < res->sigs[i].nuid_emails; j++)
+			free(res->sigs[i].uid_emails[j]);
+		free(res->sigs[i].uid_emails);
+	}
+	free(res->sigs);
+	if (res->plain)
+		wipe_free(res->plain, res->plain_len + 1);
+	for (size_t i = 0; i < res->nrecipients; i++)
+		free(res->recipients[i]);
+	free(res->recipients);
+	memset(res, 0, sizeof(*res));
+	res->verdict = SIG_ERROR;
+}
+
+/* True when one of sig's user-ID e-mails equals email, ignoring case;
+ * false for NULL or empty arguments. */
+bool crypto_sig_matches(const struct crypto_sig *sig, const char *email)
+{
+	if (!sig || !email || !*email)
+		return false;
+	for (size_t i = 0; i < sig->nuid_emails; i++)
+		if (!str_cmp_ci(sig->uid_emails[i], email))
+			return true;
+	return false;
+}

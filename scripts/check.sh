@@ -1,0 +1,64 @@
+#!/bin/sh
+# make check: everything that proves the project works, in one run.
+#   build, layering rules, unit + end-to-end tests, the fuzz corpora,
+#   the same tests again under ASan/UBSan, the kernel series in QEMU.
+# Each stage's tests are counted; the last line is
+#   check: N passed, M failed
+# and the exit status is non-zero when anything failed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+passed=0
+failed=0
+log=$(mktemp -d "${TMPDIR:-/tmp}/secteam-check.XXXXXX")
+trap 'rm -rf "$log"' EXIT
+
+stage() { printf '\n=== %s ===\n' "$1"; }
+
+# A stage that is one test.
+single() { # name command...
+	name=$1; shift
+	stage "$name"
+	if "$@"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "check: stage '$name' FAILED"
+	fi
+}
+
+# A stage run under prove: count its tests from prove's summary.
+proved() { # name command...
+	name=$1; shift
+	stage "$name"
+	"$@" 2>&1 | tee "$log/out"
+	tests=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log/out" | tail -n 1)
+	bad=$(sed -n 's/.*(Wstat: [0-9]* *Tests: [0-9]* Failed: \([0-9]*\)).*/\1/p' "$log/out" |
+		awk '{s += $1} END {print s + 0}')
+	# A test file that died before its plan counts as one failure.
+	dead=$(grep -c 'Parse errors:' "$log/out")
+	tests=${tests:-0}
+	if ! grep -q '^Result: PASS' "$log/out"; then
+		[ "$bad" -eq 0 ] && [ "$dead" -eq 0 ] && dead=1
+	fi
+	failed=$((failed + bad + dead))
+	passed=$((passed + tests - bad))
+}
+
+single build make -s all units
+single check-layers scripts/check-layers.sh
+proved tests scripts/run-tests.sh build
+if [ -x scripts/fuzz.sh ]; then
+	single fuzz-replay scripts/fuzz.sh replay
+fi
+single asan-build make -s B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" all units
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-} \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	proved asan scripts/run-tests.sh build-asan
+if [ -x kernel-docs/validate.sh ] && [ "${SECTEAM_SKIP_KERNEL:-}" != 1 ]; then
+	single kernel-check kernel-docs/validate.sh build
+fi
+
+echo
+echo "check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

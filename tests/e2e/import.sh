@@ -1,0 +1,177 @@
+#!/bin/sh
+# End to end: import a mixed mbox of encrypted, signed and plain reports;
+# verdicts; threads; idempotent re-import; no plaintext at rest; file
+# modes; and bad input, each with a clear error and nothing damaged.
+. "$SECTEAM_TOP/tests/lib/tap.sh"
+. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
+T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-import.XXXXXX")
+trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
+gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
+S=$T/keys/senders
+H=$T/keys/home
+DB=$T/db/secteam.db
+st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
+mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
+RITA="Rita Reporter <rita@example.net>"
+CANARY=CANARY-7f3a9c-PLAINTEXT
+
+mkdir -p "$T/m"
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+   --subject "UAF in tcp_input" --body "The $CANARY bug is in net/ipv4/tcp_input.c" \
+   --message-id "r1@example.net" > "$T/m/01.eml"
+mk --kind signed --from "Sam Stranger <sam@example.com>" --sign-as "$STRANGER_FPR" \
+   --subject "Signed by a stranger" --body "From the start: diff --git a/fs/ext4/inode.c b/fs/ext4/inode.c" \
+   --message-id "r2@example.com" > "$T/m/02.eml"
+mk --kind plain --from "$RITA" --subject "Plain report" --body "no crypto at all" \
+   --message-id "r3@example.net" > "$T/m/03.eml"
+mk --kind encrypted --from "$RITA" --to "$OFFICER_FPR" --subject "Encrypted only" \
+   --body "secret but unsigned" --message-id "r4@example.net" > "$T/m/04.eml"
+mk --kind signed --from "Uma Unknown <uma@unknown.example>" --sign-as "$UNKNOWN_FPR" \
+   --subject "Unknown signer" --body "who am I" --message-id "r5@unknown.example" > "$T/m/05.eml"
+mk --kind badsig --from "$RITA" --sign-as "$REPORTER_FPR" --subject "Bad signature" \
+   --body "original text" --message-id "r6@example.net" > "$T/m/06.eml"
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+   --subject "Re: UAF in tcp_input" --body "follow-up" --message-id "r7@example.net" \
+   --in-reply-to "r1@example.net" > "$T/m/07.eml"
+mk --kind signed --from "Mallory <rita@example.net>" --sign-as "$STRANGER_FPR" \
+   --subject "Signer is not From" --body "spoof" --message-id "r8@example.net" > "$T/m/08.eml"
+mk --kind inline-signed --from "$RITA" --sign-as "$REPORTER_FPR" --subject "Inline signed" \
+   --body "inline body" --message-id "r9@example.net" > "$T/m/09.eml"
+
+/usr/bin/python3 - "$T/m" "$T/mixed.mbox" <<'PY'
+import mailbox, sys, os, email
+box = mailbox.mbox(sys.argv[2])
+for name in sorted(os.listdir(sys.argv[1])):
+    with open(os.path.join(sys.argv[1], name), 'rb') as f:
+        box.add(email.message_from_binary_file(f))
+box.flush()
+PY
+
+out=$(st import "$T/mixed.mbox"); rc=$?
+tap_is "$rc" 0 "mixed mbox imports with exit 0"
+tap_is "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 9 "one output line per message (9)"
+v() { printf '%s\n' "$out" | awk -F'\t' -v s="$1" '$3 == s {print $1 "\t" $2}'; }
+tap_is "$(v 'UAF in tcp_input')" "1	valid" "encrypted+signed by a certified key: valid"
+tap_is "$(v 'Signed by a stranger')" "2	good" "signed by an uncertified key: good"
+tap_is "$(v 'Plain report')" "3	not-signed" "plain: not-signed"
+tap_is "$(v 'Encrypted only')" "4	not-signed" "encrypted without signature: not-signed"
+tap_is "$(v 'Unknown signer')" "5	unknown-key" "signer's key absent: unknown-key"
+tap_is "$(v 'Bad signature')" "6	bad" "altered after signing: bad"
+tap_is "$(v 'Re: UAF in tcp_input')" "1	valid" "a reply joins its report's thread"
+tap_is "$(v 'Signer is not From')" "7	good" "signature by another key imports (good)"
+tap_is "$(v 'Inline signed')" "8	valid" "inline clear-signed: valid"
+
+json=$(st show 7 --json)
+tap_is "$(printf '%s' "$json" | jq -r '.signature.signer_matches_from')" false "signer_matches_from false when the signer is not From"
+json=$(st show 1 --json)
+tap_is "$(printf '%s' "$json" | jq -r '.signature.signer_matches_from')" true "signer_matches_from true for the reporter"
+tap_is "$(printf '%s' "$json" | jq -r '.signature.fingerprint')" "$REPORTER_FPR" "signing fingerprint recorded"
+tap_is "$(printf '%s' "$json" | jq -r '.encrypted')" true "encrypted flag"
+tap_is "$(printf '%s' "$json" | jq -r '.messages')" 2 "thread holds two messages"
+tap_is "$(printf '%s' "$json" | jq -r '.files | join(",")')" "net/ipv4/tcp_input.c" "touched file extracted"
+tap_is "$(printf '%s' "$json" | jq -r '.received | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")')" true "received is RFC 3339 UTC"
+tap_is "$(st list --json | jq length)" 8 "list --json has 8 reports"
+tap_is "$(st list --json | jq -r '.[0] | [.id,.state,.severity,.verdict] | join(" ")')" "1 new none valid" "list --json fields"
+
+out2=$(st import "$T/mixed.mbox"); rc=$?
+tap_is "$rc" 0 "re-import exits 0"
+tap_is "$(printf '%s\n' "$out2" | grep -c '^duplicate	')" 9 "re-import: every message is a duplicate"
+tap_is "$(st list --json | jq length)" 8 "re-import adds no report"
+
+# The body is shown decrypted, and is nowhere on disk in clear.
+tap_like "$(st show 1)" "$CANARY" "show decrypts the body"
+found=$(grep -l -a "$CANARY" "$DB" "$DB-wal" "$DB-shm" 2>/dev/null)
+tap_is "$found" "" "no plaintext canary in the database, -wal or -shm"
+tap_is "$(stat -c %a "$DB")" 600 "database is 0600"
+tap_is "$(stat -c %a "$(dirname "$DB")")" 700 "its directory is 0700"
+[ -e "$DB-wal" ] && tap_is "$(stat -c %a "$DB-wal")" 600 "-wal is 0600"
+
+# standard input and Maildir
+mk --kind plain --from "$RITA" --subject "Piped in" --body "via stdin" \
+   --message-id "p1@example.net" > "$T/p1.eml"
+out=$(st import - < "$T/p1.eml")
+tap_like "$out" "^9	not-signed	Piped in$" "import - reads one message from standard input"
+mkdir -p "$T/md/cur" "$T/md/new" "$T/md/tmp"
+mk --kind plain --from "$RITA" --subject "From maildir" --body "md" --message-id "md1@example.net" > "$T/md/new/1.host"
+cp "$T/m/03.eml" "$T/md/cur/2.host:2,S"
+out=$(st import "$T/md")
+tap_like "$out" "^10	not-signed	From maildir" "Maildir new/ imported"
+tap_like "$out" "^duplicate	3	Plain report" "Maildir cur/ seen, duplicate detected"
+
+# Hostile subject is sanitized in import output.
+printf 'From: x@example.org\nSubject: =?utf-8?b?%s?=\nMessage-ID: <h1@example.org>\n\nbody\n' \
+	"$(printf 'evil\033]0;pwned\007\342\200\256txt' | base64 -w0)" > "$T/hostile.eml"
+out=$(st import "$T/hostile.eml")
+tap_unlike "$out" "$(printf '\033')" "no ESC reaches the terminal from a subject"
+tap_like "$out" 'evil\^\[\]0;pwned\^G<U\+202E>txt' "controls shown as visible escapes"
+
+# Bad input: a clear error naming the input, nothing stored, nothing damaged.
+before=$(st list --json | jq length)
+head -c 900 "$T/m/01.eml" > "$T/trunc.eml"; printf '\n-----END PGP MESSAGE-----\n' >> "$T/trunc.eml"
+sed 's/^Message-ID: <r1@/Message-ID: <t1@/' "$T/trunc.eml" > "$T/trunc2.eml"
+out=$(st import "$T/trunc2.eml"); rc=$?
+tap_is "$rc" 1 "truncated armor: exit 1"
+tap_like "$out" "^error	$T/trunc2.eml	" "truncated armor: error line names the file"
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$UNKNOWN_FPR" \
+   --subject "Not for us" --body "x" --message-id "nk@example.net" > "$T/nokey.eml"
+out=$(st import "$T/nokey.eml"); rc=$?
+tap_is "$rc" 1 "message for a key we lack: exit 1"
+tap_like "$out" "^error	.*nokey.eml	.*(secret key|decrypt)" "message for a key we lack: says it cannot decrypt"
+mk --kind tampered --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+   --subject "Tampered" --body "x" --message-id "tp@example.net" > "$T/tampered.eml"
+out=$(st import "$T/tampered.eml"); rc=$?
+tap_is "$rc" 1 "tampered ciphertext: exit 1, not stored"
+mk --kind nomdc --from "$RITA" --to "$OFFICER_FPR" --subject "No MDC" --body "$CANARY-nomdc" \
+   --message-id "nomdc@example.net" > "$T/nomdc.eml" 2>/dev/null
+out=$(st import "$T/nomdc.eml"); rc=$?
+tap_is "$rc" 1 "message without MDC is refused"
+tap_like "$out" "MDC|integrity" "the refusal says why"
+/usr/bin/python3 - "$T/garbage.eml" <<'PY'
+import sys
+msg = ("From: Rita <rita@example.net>\nSubject: Garbage\nMessage-ID: <gb@example.net>\n"
+       "MIME-Version: 1.0\nContent-Type: multipart/encrypted; protocol=\"application/pgp-encrypted\"; boundary=b\n\n"
+       "--b\nContent-Type: application/pgp-encrypted\n\nVersion: 1\n\n--b\nContent-Type: application/octet-stream\n"
+       "Content-Transfer-Encoding: base64\n\n!!!!not*base64@@@@\n--b--\n")
+open(sys.argv[1], "w").write(msg)
+PY
+out=$(st import "$T/garbage.eml"); rc=$?
+tap_is "$rc" 1 "garbage base64 ciphertext: exit 1"
+printf 'From: n@example.org\nSubject: nul\nMessage-ID: <nul@example.org>\n\nbefore\000after \377\376 bytes\n' > "$T/nul.eml"
+out=$(st import "$T/nul.eml"); rc=$?
+tap_like "$rc:$out" "^(0:[0-9]+	not-signed	nul|1:error	)" "NUL bytes and invalid UTF-8: imported or refused, no crash"
+out=$(st import "$T/does-not-exist.eml"); rc=$?
+tap_is "$rc" 1 "missing file: exit 1"
+tap_like "$out" "^error	$T/does-not-exist.eml	no such file" "missing file: named"
+: > "$T/notadir"
+mk --kind encrypted --from "$RITA" --to "$OFFICER_FPR" --subject "Fresh" \
+   --body "fresh" --message-id "fresh@example.net" > "$T/fresh.eml"
+out=$(st --gnupghome "$T/notadir" import "$T/fresh.eml" 2>&1); rc=$?
+tap_is "$rc" 1 "unusable GNUPGHOME: exit 1"
+tap_like "$out" "notadir" "unusable GNUPGHOME: named in the error"
+after=$(st list --json | jq length)
+# nul.eml may have been stored (it is a valid plain message): allow that one.
+tap_ok $([ "$after" -eq "$before" ] || [ "$after" -eq $((before + 1)) ]; echo $?) "bad input stored nothing else ($before -> $after)"
+tap_is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok "database intact after bad input"
+
+# A 50 MB message: imported with bounded memory.
+/usr/bin/python3 - "$T/big.eml" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("From: big@example.org\nSubject: big\nMessage-ID: <big@example.org>\n"
+            "MIME-Version: 1.0\nContent-Type: text/plain\n\n")
+    line = "A" * 76 + "\n"
+    for _ in range(50 * 1024 * 1024 // 77):
+        f.write(line)
+PY
+out=$( /usr/bin/time -f '%M' -o "$T/rss" "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" import "$T/big.eml"); rc=$?
+rss=$(cat "$T/rss" | tail -n 1)
+tap_is "$rc" 0 "50 MB message imports"
+tap_ok $([ "${rss:-999999}" -lt 450000 ]; echo $?) "50 MB message: peak RSS ${rss} KiB stays under 450 MiB"
+
+# A database others can read is refused.
+chmod 644 "$DB"
+out=$(st list 2>&1); rc=$?
+tap_is "$rc" 1 "world-readable database: exit 1"
+tap_like "$out" "refusing database.*0644" "world-readable database: clear message"
+chmod 600 "$DB"
+tap_done

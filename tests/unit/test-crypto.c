@@ -1,0 +1,781 @@
+/*
+ * crypto/: every signature verdict, decryption refusals, encryption and
+ * key lookup, against a throwaway GnuPG world.
+ *
+ * The group setup makes the keys with tests/lib/gpg-env.sh and the
+ * messages with tests/lib/mkpgp.py and the gpg command line (never with
+ * crypto/ itself) in a mkdtemp directory; the teardown kills the agents
+ * and removes it.  Run from the repository root or with $SECTEAM_TOP.
+ */
+#include "unit.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crypto/crypto.h"
+#include "util/util.h"
+
+struct world {
+	char dir[64];
+	char *top;
+	char *officer_home;
+	char *senders_home;
+	char *officer_fpr, *reporter_fpr, *stranger_fpr, *unknown_fpr,
+		*expired_fpr, *revoked_fpr, *maintainer_fpr, *vendor_fpr;
+	struct crypto *c;
+};
+
+static struct world W;
+
+/* Builds every fixture in $D/fx with the gpg command line and mkpgp.py. */
+static const char fixture_script[] =
+	"set -e\n"
+	". \"$TOP/tests/lib/gpg-env.sh\"\n"
+	"gpg_env_setup \"$D\"\n"
+	"mk() { /usr/bin/python3 \"$TOP/tests/lib/mkpgp.py\" "
+	"--gnupghome \"$GNUPG_SENDERS_HOME\" --subject 'overflow in foo' "
+	"--body 'Hello officer,\nthere is a bug in foo.c.' \"$@\"; }\n"
+	"F=$D/fx; mkdir -p $F\n"
+	"R='Rita Reporter <rita@example.net>'\n"
+	"mk --kind encrypted-signed --from \"$R\" --sign-as $REPORTER_FPR "
+	"--to $OFFICER_FPR >$F/es.eml\n"
+	"mk --kind encrypted-signed --from 'Sam <sam@example.com>' "
+	"--sign-as $STRANGER_FPR --to $OFFICER_FPR >$F/stranger.eml\n"
+	"mk --kind encrypted --from \"$R\" --to $OFFICER_FPR >$F/enc.eml\n"
+	"mk --kind nomdc --from \"$R\" --sign-as $REPORTER_FPR "
+	"--to $OFFICER_FPR >$F/nomdc.eml\n"
+	"mk --kind tampered --from \"$R\" --sign-as $REPORTER_FPR "
+	"--to $OFFICER_FPR >$F/tampered.eml\n"
+	"mk --kind signed --from \"$R\" --sign-as $REPORTER_FPR >$F/signed.eml\n"
+	"mk --kind badsig --from \"$R\" --sign-as $REPORTER_FPR >$F/badsig.eml\n"
+	"mk --kind inline-signed --from \"$R\" --sign-as $REPORTER_FPR "
+	">$F/inline.eml\n"
+	"g() { gpg --homedir \"$GNUPG_SENDERS_HOME\" --batch --yes "
+	"--trust-model always \"$@\" 2>/dev/null; }\n"
+	"echo 'from a stranger nobody knows' >$F/u.txt\n"
+	"g -u $UNKNOWN_FPR -o $F/unknown.asc --clearsign $F/u.txt\n"
+	"echo 'two signers' >$F/two.txt\n"
+	"g -u $REPORTER_FPR -u $STRANGER_FPR -o $F/two-good.asc --clearsign "
+	"$F/two.txt\n"
+	"g -u $REPORTER_FPR -u $REVOKED_FPR -o $F/two-revoked.asc --clearsign "
+	"$F/two.txt\n"
+	"printf 'line one\\r\\nline two\\r\\n' >$F/crlf.txt\n"
+	"printf 'line one\\nline two\\n' >$F/lf.txt\n"
+	"g -u $REPORTER_FPR -a -o $F/crlf.sig --detach-sign $F/crlf.txt\n"
+	"g -u $REPORTER_FPR -o $F/opaque.gpg --sign $F/u.txt\n"
+	/* One detached-signature stream, several signers over crlf.txt:
+	 * valid + bad (made over lf.txt), valid + unknown key. */
+	"g -u $REPORTER_FPR -o $F/s-valid.sig --detach-sign $F/crlf.txt\n"
+	"g -u $REPORTER_FPR -o $F/s-bad.sig --detach-sign $F/lf.txt\n"
+	"g -u $UNKNOWN_FPR -o $F/s-unknown.sig --detach-sign $F/crlf.txt\n"
+	"cat $F/s-valid.sig $F/s-bad.sig >$F/valid-bad.sig\n"
+	"cat $F/s-valid.sig $F/s-unknown.sig >$F/valid-unknown.sig\n"
+	/* A second key for Vic's address (upper case): ambiguous. */
+	"V='Vic Vendor (laptop) <VIC@vendor.example>'\n"
+	"g --passphrase '' --pinentry-mode loopback --quick-gen-key \"$V\" "
+	"future-default default never\n"
+	"g --export \"=$V\" >$F/vic2.pub\n"
+	"gpg --homedir \"$GNUPG_OFFICER_HOME\" --batch --import $F/vic2.pub "
+	"2>/dev/null\n";
+
+/* The value of NAME in $D/env, which gpg_env_setup writes. */
+static char *env_value(const char *name)
+{
+	char path[256], *buf, *line, *save = NULL;
+	size_t len;
+	struct err err;
+	char *val = NULL;
+	size_t nl = strlen(name);
+
+	snprintf(path, sizeof(path), "%s/env", W.dir);
+	if (read_file(path, 1 << 16, &buf, &len, &err) < 0)
+		fail_msg("%s", err.msg);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, name, nl) && line[nl] == '=')
+			val = xstrdup(line + nl + 1);
+	free(buf);
+	if (!val)
+		fail_msg("%s missing from %s", name, path);
+	return val;
+}
+
+static int setup(void **state)
+{
+	struct err err;
+	int rc;
+
+	(void)state;
+	W.top = xstrdup(getenv("SECTEAM_TOP") ? getenv("SECTEAM_TOP") : ".");
+	snprintf(W.dir, sizeof(W.dir), "/tmp/secteam-crypto-XXXXXX");
+	if (!mkdtemp(W.dir))
+		return -1;
+	setenv("TOP", W.top, 1);
+	setenv("D", W.dir, 1);
+	/* system() runs sh -c; the script reads $TOP and $D. */
+	setenv("FIXTURES", fixture_script, 1);
+	rc = system("eval \"$FIXTURES\"");
+	if (rc != 0) {
+		fprintf(stderr, "fixture script failed (%d)\n", rc);
+		return -1;
+	}
+	W.officer_home = env_value("GNUPG_OFFICER_HOME");
+	W.senders_home = env_value("GNUPG_SENDERS_HOME");
+	W.officer_fpr = env_value("OFFICER_FPR");
+	W.reporter_fpr = env_value("REPORTER_FPR");
+	W.stranger_fpr = env_value("STRANGER_FPR");
+	W.unknown_fpr = env_value("UNKNOWN_FPR");
+	W.expired_fpr = env_value("EXPIRED_FPR");
+	W.revoked_fpr = env_value("REVOKED_FPR");
+	W.maintainer_fpr = env_value("MAINTAINER_FPR");
+	W.vendor_fpr = env_value("VENDOR_FPR");
+	if (crypto_open(W.officer_home, &W.c, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char *cmd;
+
+	(void)state;
+	crypto_close(W.c);
+	cmd = xasprintf("sh -c '. \"$TOP/tests/lib/gpg-env.sh\"; "
+			"gpg_env_teardown \"$D\"'");
+	if (system(cmd) != 0)
+		fprintf(stderr, "teardown of %s failed\n", W.dir);
+	free(cmd);
+	free(W.top);
+	free(W.officer_home);
+	free(W.senders_home);
+	free(W.officer_fpr);
+	free(W.reporter_fpr);
+	free(W.stranger_fpr);
+	free(W.unknown_fpr);
+	free(W.expired_fpr);
+	free(W.revoked_fpr);
+	free(W.maintainer_fpr);
+	free(W.vendor_fpr);
+	return 0;
+}
+
+/* The whole fixture file $D/fx/name. */
+static char *fx(const char *name, size_t *len)
+{
+	char path[256];
+	struct err err;
+	char *buf;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/fx/%s", W.dir, name);
+	if (read_file(path, 1 << 20, &buf, &n, &err) < 0)
+		fail_msg("%s", err.msg);
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* The armored block of kind ("MESSAGE", "SIGNATURE") inside a mail. */
+static char *armored(const char *mail, const char *kind, size_t *len)
+{
+	char begin[64], end[64];
+	const char *b, *e;
+
+	snprintf(begin, sizeof(begin), "-----BEGIN PGP %s-----", kind);
+	snprintf(end, sizeof(end), "-----END PGP %s-----", kind);
+	b = strstr(mail, begin);
+	assert_non_null(b);
+	e = strstr(b, end);
+	assert_non_null(e);
+	e += strlen(end);
+	*len = (size_t)(e - b);
+	return xstrndup(b, *len);
+}
+
+/*
+ * The signed part of a multipart/signed mail, canonicalized to CRLF as
+ * RFC 3156 says, and its signature: what mail/ will hand to crypto/.
+ */
+static void split_signed(const char *mail, char **data, size_t *len,
+			 char **sig, size_t *siglen)
+{
+	const char *p = strstr(mail, "boundary=\""), *q, *start, *end;
+	char delim[128];
+	struct sbuf sb = SBUF_INIT;
+
+	assert_non_null(p);
+	p += strlen("boundary=\"");
+	q = strchr(p, '"');
+	assert_non_null(q);
+	snprintf(delim, sizeof(delim), "\n--%.*s\n", (int)(q - p), p);
+	start = strstr(q, delim);
+	assert_non_null(start);
+	start += strlen(delim);
+	end = strstr(start, delim);
+	assert_non_null(end);
+	/* The line break before the delimiter belongs to the delimiter. */
+	for (const char *s = start; s < end; s++) {
+		if (*s == '\n')
+			sbuf_addch(&sb, '\r');
+		sbuf_addch(&sb, *s);
+	}
+	*len = sb.len;
+	*data = sbuf_detach(&sb, NULL);
+	*sig = armored(end, "SIGNATURE", siglen);
+}
+
+static struct crypto_result decrypt_fx(const char *name, int want_rc,
+				       struct err *err)
+{
+	struct crypto_result res;
+	size_t n, len;
+	char *mail = fx(name, &n);
+	char *msg = armored(mail, "MESSAGE", &len);
+	int rc = crypto_decrypt_verify(W.c, msg, len, &res, err);
+
+	if (want_rc == 0 && rc != 0)
+		fail_msg("decrypting %s: %s", name, err->msg);
+	assert_int_equal(rc, want_rc);
+	free(msg);
+	free(mail);
+	return res;
+}
+
+static struct crypto_result opaque_fx(const char *name, const char *path)
+{
+	struct crypto_result res;
+	struct err err;
+	size_t len;
+	char *buf;
+
+	if (path) {
+		if (read_file(path, 1 << 20, &buf, &len, &err) < 0)
+			fail_msg("%s", err.msg);
+	} else {
+		buf = fx(name, &len);
+	}
+	if (crypto_verify_opaque(W.c, buf, len, &res, &err) != 0)
+		fail_msg("verifying %s: %s", path ? path : name, err.msg);
+	free(buf);
+	return res;
+}
+
+static bool has_email(const struct crypto_sig *s, const char *email)
+{
+	for (size_t i = 0; i < s->nuid_emails; i++)
+		if (!strcmp(s->uid_emails[i], email))
+			return true;
+	return false;
+}
+
+static void test_verdict_names(void **state)
+{
+	static const char *names[] = { "valid", "good", "bad", "unknown-key",
+				       "expired-key", "revoked-key",
+				       "not-signed", "partial", "error" };
+	(void)state;
+	assert_int_equal(ARRAY_SIZE(names), SIG__COUNT);
+	for (int v = 0; v < SIG__COUNT; v++) {
+		assert_string_equal(sig_verdict_name((enum sig_verdict)v),
+				    names[v]);
+		assert_int_equal(sig_verdict_parse(names[v]), v);
+	}
+	assert_int_equal(sig_verdict_parse("Valid"), -1);
+	assert_int_equal(sig_verdict_parse(""), -1);
+	assert_int_equal(sig_verdict_parse(NULL), -1);
+}
+
+static void test_open_bad_home(void **state)
+{
+	struct crypto *c = (struct crypto *)1;
+	struct err err;
+	char path[128];
+
+	(void)state;
+	assert_int_equal(crypto_open("/nonexistent/gnupg", &c, &err), ERR_CRYPTO);
+	assert_null(c);
+	assert_string_equal(err.msg, "cannot use gnupg home '/nonexistent/gnupg': "
+			    "no such file or directory");
+	snprintf(path, sizeof(path), "%s/env", W.dir);
+	assert_int_equal(crypto_open(path, &c, &err), ERR_CRYPTO);
+	assert_non_null(strstr(err.msg, "not a directory"));
+	if (geteuid() != 0) {
+		/* root reads any directory; the check only means something
+		 * for other users. */
+		snprintf(path, sizeof(path), "%s/closed", W.dir);
+		assert_int_equal(mkdir(path, 0), 0);
+		assert_int_equal(crypto_open(path, &c, &err), ERR_CRYPTO);
+		assert_non_null(strstr(err.msg, "permission denied"));
+	}
+}
+
+/* Signed by a key the officer certified: valid, with everything filled. */
+static void test_valid_encrypted_signed(void **state)
+{
+	struct err err;
+	struct crypto_result res = decrypt_fx("es.eml", 0, &err);
+
+	(void)state;
+	assert_true(res.encrypted);
+	assert_false(res.no_mdc);
+	assert_int_equal(res.verdict, SIG_VALID);
+	assert_int_equal(res.nsigs, 1);
+	assert_int_equal(res.sigs[0].verdict, SIG_VALID);
+	assert_string_equal(res.sigs[0].fingerprint, W.reporter_fpr);
+	assert_true(has_email(&res.sigs[0], "rita@example.net"));
+	assert_true(res.sigs[0].created > time(NULL) - 3600);
+	assert_non_null(res.plain);
+	assert_non_null(strstr((char *)res.plain, "there is a bug in foo.c."));
+	assert_non_null(strstr((char *)res.plain, "Content-Type: text/plain"));
+	assert_int_equal(res.nrecipients, 1);
+	assert_int_equal(strlen(res.recipients[0]), 16);
+	crypto_result_release(&res);
+	assert_null(res.plain);
+	assert_int_equal(res.nsigs, 0);
+}
+
+/* A second message by the same signer comes from the cache: same data. */
+static void test_valid_twice_cached(void **state)
+{
+	struct err err;
+	struct crypto_result a = decrypt_fx("es.eml", 0, &err);
+	struct crypto_result b = decrypt_fx("es.eml", 0, &err);
+
+	(void)state;
+	assert_int_equal(b.verdict, SIG_VALID);
+	assert_string_equal(a.sigs[0].fingerprint, b.sigs[0].fingerprint);
+	assert_int_equal(a.sigs[0].nuid_emails, b.sigs[0].nuid_emails);
+	crypto_result_release(&a);
+	crypto_result_release(&b);
+}
+
+static void test_good_stranger(void **state)
+{
+	struct err err;
+	struct crypto_result res = decrypt_fx("stranger.eml", 0, &err);
+
+	(void)state;
+	assert_int_equal(res.verdict, SIG_GOOD);
+	assert_string_equal(res.sigs[0].fingerprint, W.stranger_fpr);
+	assert_true(has_email(&res.sigs[0], "sam@example.com"));
+	crypto_result_release(&res);
+}
+
+static void test_not_signed(void **state)
+{
+	struct err err;
+	struct crypto_result res = decrypt_fx("enc.eml", 0, &err);
+
+	(void)state;
+	assert_true(res.encrypted);
+	assert_int_equal(res.verdict, SIG_NOT_SIGNED);
+	assert_int_equal(res.nsigs, 0);
+	assert_non_null(strstr((char *)res.plain, "there is a bug"));
+	crypto_result_release(&res);
+}
+
+static void test_no_mdc_refused(void **state)
+{
+	struct err err;
+	struct crypto_result res = decrypt_fx("nomdc.eml", ERR_CRYPTO, &err);
+
+	(void)state;
+	assert_string_equal(err.msg, "message is not integrity protected (no MDC)");
+	assert_true(res.no_mdc);
+	assert_null(res.plain);
+	assert_int_equal(res.plain_len, 0);
+	assert_int_equal(res.verdict, SIG_ERROR);
+	assert_string_equal(err.msg, "message is not integrity protected (no MDC)");
+	crypto_result_release(&res);
+}
+
+static void test_tampered_refused(void **state)
+{
+	struct err err;
+	struct crypto_result res = decrypt_fx("tampered.eml", ERR_CRYPTO, &err);
+
+	(void)state;
+	assert_false(res.no_mdc);
+	assert_null(res.plain);
+	assert_int_equal(res.verdict, SIG_ERROR);
+	assert_non_null(strstr(err.msg, "cannot decrypt message: it is damaged "
+				       "or was modified"));
+	crypto_result_release(&res);
+}
+
+static void test_garbage_error(void **state)
+{
+	static const char garbage[] = "this is not an openpgp message at all\n";
+	struct crypto_result res;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(crypto_decrypt_verify(W.c, garbage, strlen(garbage),
+					       &res, &err), ERR_CRYPTO);
+	assert_int_equal(res.verdict, SIG_ERROR);
+	assert_null(res.plain);
+	assert_string_equal(err.msg, "cannot read message: no openpgp "
+			    "encrypted or signed data found");
+	crypto_result_release(&res);
+
+	assert_int_equal(crypto_verify_opaque(W.c, garbage, strlen(garbage),
+					      &res, &err), ERR_CRYPTO);
+	assert_int_equal(res.verdict, SIG_ERROR);
+	assert_null(res.plain);
+	assert_non_null(strstr(err.msg, "cannot verify message: "));
+	crypto_result_release(&res);
+
+	assert_int_equal(crypto_verify_detached(W.c, "x", 1, garbage,
+						strlen(garbage), &res, &err),
+			 ERR_CRYPTO);
+	assert_int_equal(res.verdict, SIG_ERROR);
+	assert_non_null(strstr(err.msg, "cannot verify signature: "));
+	crypto_result_release(&res);
+}
+
+static void test_unknown_key(void **state)
+{
+	struct crypto_result res = opaque_fx("unknown.asc", NULL);
+
+	(void)state;
+	assert_int_equal(res.verdict, SIG_UNKNOWN_KEY);
+	assert_int_equal(res.nsigs, 1);
+	assert_string_equal(res.sigs[0].fingerprint, W.unknown_fpr);
+	assert_int_equal(res.sigs[0].nuid_emails, 0);
+	assert_false(crypto_sig_matches(&res.sigs[0], "uma@unknown.example"));
+	assert_string_equal((char *)res.plain, "from a stranger nobody knows\n");
+	crypto_result_release(&res);
+}
+
+static void test_expired_key(void **state)
+{
+	char path[128];
+	struct crypto_result res;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/expired-signed.asc", W.dir);
+	res = opaque_fx(NULL, path);
+	assert_int_equal(res.verdict, SIG_EXPIRED_KEY);
+	assert_string_equal(res.sigs[0].fingerprint, W.expired_fpr);
+	assert_true(has_email(&res.sigs[0], "eve@expired.example"));
+	crypto_result_release(&res);
+}
+
+static void test_revoked_key(void **state)
+{
+	char path[128];
+	struct crypto_result res;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/revoked-signed.asc", W.dir);
+	res = opaque_fx(NULL, path);
+	assert_int_equal(res.verdict, SIG_REVOKED_KEY);
+	assert_string_equal(res.sigs[0].fingerprint, W.revoked_fpr);
+	crypto_result_release(&res);
+}
+
+/* Two signatures: the message is as good as the worse one. */
+static void test_combined_verdicts(void **state)
+{
+	struct crypto_result res = opaque_fx("two-good.asc", NULL);
+
+	(void)state;
+	assert_int_equal(res.nsigs, 2);
+	assert_int_equal(res.verdict, SIG_GOOD);
+	crypto_result_release(&res);
+
+	res = opaque_fx("two-revoked.asc", NULL);
+	assert_int_equal(res.nsigs, 2);
+	assert_int_equal(res.verdict, SIG_REVOKED_KEY);
+	assert_true(res.sigs[0].verdict == SIG_VALID ||
+		    res.sigs[1].verdict == SIG_VALID);
+	crypto_result_release(&res);
+}
+
+static void detached_pair(const char *signame, enum sig_verdict want,
+			  enum sig_verdict other)
+{
+	size_t len, siglen;
+	char *data = fx("crlf.txt", &len), *sig = fx(signame, &siglen);
+	struct crypto_result res;
+	struct err err;
+
+	assert_int_equal(crypto_verify_detached(W.c, data, len, sig, siglen,
+						&res, &err), 0);
+	assert_int_equal(res.nsigs, 2);
+	assert_int_equal(res.sigs[0].verdict, SIG_VALID);
+	assert_int_equal(res.sigs[1].verdict, other);
+	assert_int_equal(res.verdict, want);
+	crypto_result_release(&res);
+	free(data);
+	free(sig);
+}
+
+static void test_combined_detached(void **state)
+{
+	(void)state;
+	detached_pair("valid-bad.sig", SIG_BAD, SIG_BAD);
+	detached_pair("valid-unknown.sig", SIG_UNKNOWN_KEY, SIG_UNKNOWN_KEY);
+}
+
+static void test_clearsigned_and_opaque(void **state)
+{
+	struct crypto_result res = opaque_fx("inline.eml", NULL);
+	struct err err;
+	size_t len;
+	char *buf;
+
+	(void)state;
+	assert_int_equal(res.verdict, SIG_VALID);
+	assert_string_equal((char *)res.plain,
+			    "Hello officer,\nthere is a bug in foo.c.\n");
+	crypto_result_release(&res);
+
+	res = opaque_fx("opaque.gpg", NULL);
+	assert_int_equal(res.verdict, SIG_VALID);
+	assert_string_equal((char *)res.plain, "from a stranger nobody knows\n");
+	crypto_result_release(&res);
+
+	/* decrypt_verify takes signed-only input too. */
+	buf = fx("opaque.gpg", &len);
+	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err), 0);
+	assert_false(res.encrypted);
+	assert_int_equal(res.verdict, SIG_VALID);
+	assert_string_equal((char *)res.plain, "from a stranger nobody knows\n");
+	crypto_result_release(&res);
+	free(buf);
+}
+
+static void test_pgp_mime_signed(void **state)
+{
+	char *mail, *data, *sig;
+	size_t len, siglen;
+	struct crypto_result res;
+	struct err err;
+
+	(void)state;
+	mail = fx("signed.eml", NULL);
+	split_signed(mail, &data, &len, &sig, &siglen);
+	assert_int_equal(crypto_verify_detached(W.c, data, len, sig, siglen,
+						&res, &err), 0);
+	assert_int_equal(res.verdict, SIG_VALID);
+	assert_string_equal(res.sigs[0].fingerprint, W.reporter_fpr);
+	assert_null(res.plain);
+	crypto_result_release(&res);
+	free(mail);
+	free(data);
+	free(sig);
+
+	mail = fx("badsig.eml", NULL);
+	split_signed(mail, &data, &len, &sig, &siglen);
+	assert_int_equal(crypto_verify_detached(W.c, data, len, sig, siglen,
+						&res, &err), 0);
+	assert_int_equal(res.verdict, SIG_BAD);
+	assert_int_equal(res.sigs[0].verdict, SIG_BAD);
+	crypto_result_release(&res);
+	free(mail);
+	free(data);
+	free(sig);
+}
+
+/* Detached signatures are over exact bytes: CRLF is not LF. */
+static void test_detached_crlf(void **state)
+{
+	size_t crlflen, lflen, siglen;
+	char *crlf = fx("crlf.txt", &crlflen), *lf = fx("lf.txt", &lflen);
+	char *sig = fx("crlf.sig", &siglen);
+	struct crypto_result res;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(crypto_verify_detached(W.c, crlf, crlflen, sig, siglen,
+						&res, &err), 0);
+	assert_int_equal(res.verdict, SIG_VALID);
+	crypto_result_release(&res);
+	assert_int_equal(crypto_verify_detached(W.c, lf, lflen, sig, siglen,
+						&res, &err), 0);
+	assert_int_equal(res.verdict, SIG_BAD);
+	crypto_result_release(&res);
+	free(crlf);
+	free(lf);
+	free(sig);
+}
+
+static void test_sig_matches(void **state)
+{
+	struct err err;
+	struct crypto_result res = decrypt_fx("es.eml", 0, &err);
+
+	(void)state;
+	assert_true(crypto_sig_matches(&res.sigs[0], "rita@example.net"));
+	assert_true(crypto_sig_matches(&res.sigs[0], "Rita@Example.NET"));
+	assert_false(crypto_sig_matches(&res.sigs[0], "ita@example.net"));
+	assert_false(crypto_sig_matches(&res.sigs[0], "rita@example.net.evil"));
+	assert_false(crypto_sig_matches(&res.sigs[0], "sam@example.com"));
+	assert_false(crypto_sig_matches(&res.sigs[0], ""));
+	assert_false(crypto_sig_matches(&res.sigs[0], NULL));
+	crypto_result_release(&res);
+}
+
+static void test_find_encryption_key(void **state)
+{
+	struct err err;
+	char *fpr = NULL;
+
+	(void)state;
+	assert_int_equal(crypto_find_encryption_key(W.c, "mia@example.org", &fpr,
+						    &err), 0);
+	assert_string_equal(fpr, W.maintainer_fpr);
+	free(fpr);
+	assert_int_equal(crypto_find_encryption_key(W.c, "MIA@Example.org", &fpr,
+						    &err), 0);
+	free(fpr);
+	assert_int_equal(crypto_find_encryption_key(W.c, W.reporter_fpr, &fpr,
+						    &err), 0);
+	assert_string_equal(fpr, W.reporter_fpr);
+	free(fpr);
+
+	assert_int_equal(crypto_find_encryption_key(W.c, "ia@example.org", &fpr,
+						    &err), ERR_NOTFOUND);
+	assert_null(fpr);
+	assert_string_equal(err.msg, "no usable encryption key for "
+			    "'ia@example.org': no key");
+	assert_int_equal(crypto_find_encryption_key(W.c, "eve@expired.example",
+						    &fpr, &err), ERR_NOTFOUND);
+	assert_string_equal(err.msg, "no usable encryption key for "
+			    "'eve@expired.example': key expired");
+	assert_int_equal(crypto_find_encryption_key(W.c, W.revoked_fpr, &fpr,
+						    &err), ERR_NOTFOUND);
+	assert_non_null(strstr(err.msg, "': key revoked"));
+	assert_int_equal(crypto_find_encryption_key(W.c, "vic@vendor.example",
+						    &fpr, &err), ERR_NOTFOUND);
+	assert_string_equal(err.msg, "no usable encryption key for "
+			    "'vic@vendor.example': ambiguous: 2 keys");
+	assert_int_equal(crypto_find_encryption_key(W.c, W.vendor_fpr, &fpr,
+						    &err), 0);
+	assert_string_equal(fpr, W.vendor_fpr);
+	free(fpr);
+	assert_int_equal(crypto_find_encryption_key(W.c, "Mia Maintainer", &fpr,
+						    &err), ERR_INVALID);
+}
+
+static void test_encrypt_two_keys(void **state)
+{
+	static const char text[] = "embargoed: do not share\n";
+	const char *to[] = { W.officer_fpr, "mia@example.org" };
+	unsigned char *out;
+	size_t outlen;
+	struct crypto_result res;
+	struct err err;
+	char *cmd, path[128];
+	FILE *f;
+
+	(void)state;
+	if (crypto_encrypt(W.c, to, 2, W.officer_fpr, true, text, strlen(text),
+			   &out, &outlen, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_true(str_starts((char *)out, "-----BEGIN PGP MESSAGE-----"));
+
+	assert_int_equal(crypto_decrypt_verify(W.c, out, outlen, &res, &err), 0);
+	assert_int_equal(res.plain_len, strlen(text));
+	assert_memory_equal(res.plain, text, strlen(text));
+	assert_int_equal(res.nrecipients, 2);
+	assert_int_equal(res.verdict, SIG_VALID);
+	assert_string_equal(res.sigs[0].fingerprint, W.officer_fpr);
+	crypto_result_release(&res);
+
+	/* Mia reads it with her own key, through gpg itself. */
+	snprintf(path, sizeof(path), "%s/fx/to-mia.asc", W.dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(out, 1, outlen, f), outlen);
+	fclose(f);
+	free(out);
+	cmd = xasprintf("gpg --homedir '%s' --batch --decrypt '%s' 2>/dev/null |"
+			" grep -qx 'embargoed: do not share'", W.senders_home,
+			path);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+
+	/* Binary output when armor is off. */
+	if (crypto_encrypt(W.c, to, 1, NULL, false, text, strlen(text), &out,
+			   &outlen, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_false(str_starts((char *)out, "-----BEGIN"));
+	assert_int_equal(crypto_decrypt_verify(W.c, out, outlen, &res, &err), 0);
+	assert_int_equal(res.verdict, SIG_NOT_SIGNED);
+	crypto_result_release(&res);
+	free(out);
+}
+
+static void test_encrypt_refused(void **state)
+{
+	const char *expired[] = { "mia@example.org", "eve@expired.example" };
+	const char *revoked[] = { "rob@revoked.example" };
+	const char *missing[] = { "uma@unknown.example" };
+	unsigned char *out;
+	size_t outlen;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(crypto_encrypt(W.c, expired, 2, NULL, true, "x", 1, &out,
+					&outlen, &err), ERR_NOTFOUND);
+	assert_null(out);
+	assert_string_equal(err.msg, "no usable encryption key for "
+			    "'eve@expired.example': key expired");
+	assert_int_equal(crypto_encrypt(W.c, revoked, 1, NULL, true, "x", 1, &out,
+					&outlen, &err), ERR_NOTFOUND);
+	assert_string_equal(err.msg, "no usable encryption key for "
+			    "'rob@revoked.example': key revoked");
+	assert_int_equal(crypto_encrypt(W.c, missing, 1, NULL, true, "x", 1, &out,
+					&outlen, &err), ERR_NOTFOUND);
+	assert_string_equal(err.msg, "no usable encryption key for "
+			    "'uma@unknown.example': no key");
+	/* Signing needs a secret key we have. */
+	assert_int_equal(crypto_encrypt(W.c, expired, 1, W.reporter_fpr, true,
+					"x", 1, &out, &outlen, &err),
+			 ERR_NOTFOUND);
+	assert_non_null(strstr(err.msg, "no usable secret signing key for '"));
+}
+
+static void test_default_secret_key(void **state)
+{
+	struct err err;
+	char *fpr;
+
+	(void)state;
+	assert_int_equal(crypto_default_secret_key(W.c, &fpr, &err), 0);
+	assert_string_equal(fpr, W.officer_fpr);
+	free(fpr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdict_names),
+		cmocka_unit_test(test_open_bad_home),
+		cmocka_unit_test(test_valid_encrypted_signed),
+		cmocka_unit_test(test_valid_twice_cached),
+		cmocka_unit_test(test_good_stranger),
+		cmocka_unit_test(test_not_signed),
+		cmocka_unit_test(test_no_mdc_refused),
+		cmocka_unit_test(test_tampered_refused),
+		cmocka_unit_test(test_garbage_error),
+		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_expired_key),
+		cmocka_unit_test(test_revoked_key),
+		cmocka_unit_test(test_combined_verdicts),
+		cmocka_unit_test(test_combined_detached),
+		cmocka_unit_test(test_clearsigned_and_opaque),
+		cmocka_unit_test(test_pgp_mime_signed),
+		cmocka_unit_test(test_detached_crlf),
+		cmocka_unit_test(test_sig_matches),
+		cmocka_unit_test(test_find_encryption_key),
+		cmocka_unit_test(test_encrypt_two_keys),
+		cmocka_unit_test(test_encrypt_refused),
+		cmocka_unit_test(test_default_secret_key),
+	};
+	return cmocka_run_group_tests_name("crypto", tests, setup, teardown);
+}
