@@ -1,0 +1,422 @@
+/*
+ * Mailboxes: mbox files read one message at a time, and Maildir folders.
+ *
+ * An mbox message starts at a "From " line that opens the file or follows
+ * an empty line; that separator line is dropped, as is the empty line that
+ * precedes the next separator.  Body lines that were quoted when written
+ * are unquoted: mboxrd (and MBOX_AUTO) removes one '>' from ">+From ",
+ * mboxo turns ">From " back into "From ".  Lines are read in bounded chunks,
+ * so neither a huge mailbox nor a huge line is ever held whole; a message
+ * over MAIL_MAX_SIZE is skipped with an error and reading can go on.
+ *
+ * Maildir delivery follows the usual protocol: a unique name in tmp/,
+ * written 0600 and fsync'd, then renamed into new/.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "mail/mail.h"
+
+#define CHUNK 65536
+
+struct mbox_reader {
+	FILE *f;
+	char *path;
+	enum mbox_format fmt;
+	char *chunk;        /* current piece of a line */
+	size_t chunk_len;
+	bool chunk_at_bol;  /* the piece starts a line */
+	bool have_chunk;    /* chunk holds an unconsumed piece */
+	bool prev_blank;    /* the last complete line was empty */
+	bool at_bol;        /* the next piece starts a line */
+	bool eof;
+	unsigned long count;
+};
+
+/* Reads the next piece (a whole line or up to CHUNK-1 bytes of one). */
+static int read_piece(struct mbox_reader *r, struct err *err)
+{
+	if (r->have_chunk)
+		return 1;
+	if (r->eof)
+		return 0;
+	/* Byte by byte, so NUL bytes in a line are kept and counted. */
+	size_t n = 0;
+	int c = EOF;
+	while (n < CHUNK && (c = getc_unlocked(r->f)) != EOF) {
+		r->chunk[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (n == 0) {
+		r->eof = true;
+		if (ferror(r->f))
+			return err_setc(err, ERR_IO, "cannot read '%s': %s",
+					r->path, strerror(errno));
+		return 0;
+	}
+	r->chunk_len = n;
+	r->chunk_at_bol = r->at_bol;
+	r->at_bol = n && r->chunk[n - 1] == '\n';
+	r->have_chunk = true;
+	return 1;
+}
+
+static bool piece_is_from(const struct mbox_reader *r)
+{
+	return r->chunk_at_bol && r->chunk_len >= 5 &&
+	       !memcmp(r->chunk, "From ", 5);
+}
+
+static bool piece_is_blank_line(const struct mbox_reader *r)
+{
+	return r->chunk_at_bol &&
+	       ((r->chunk_len == 1 && r->chunk[0] == '\n') ||
+		(r->chunk_len == 2 && r->chunk[0] == '\r' &&
+		 r->chunk[1] == '\n'));
+}
+
+/* Returns 0 with *out set, or negative (ERR_NOTFOUND, ERR_IO, ERR_INVALID
+ * when the file does not start with a "From " line) with err naming path. */
+int mbox_open(const char *path, enum mbox_format fmt, struct mbox_reader **out,
+	      struct err *err)
+{
+	struct mbox_reader *r;
+	FILE *f = fopen(path, "rb");
+	int ret;
+
+	*out = NULL;
+	if (!f)
+		return err_setc(err, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
+				"cannot open mailbox '%s': %s", path,
+				strerror(errno));
+	r = xcalloc(1, sizeof(*r));
+	r->f = f;
+	r->path = xstrdup(path);
+	r->fmt = fmt;
+	r->chunk = xmalloc(CHUNK);
+	r->at_bol = true;
+	r->prev_blank = true;
+	/* Skip leading empty lines; then a "From " line must open it. */
+	while ((ret = read_piece(r, err)) > 0 && piece_is_blank_line(r))
+		r->have_chunk = false;
+	if (ret < 0) {
+		mbox_close(r);
+		return ret;
+	}
+	if (ret > 0 && !piece_is_from(r)) {
+		mbox_close(r);
+		return err_setc(err, ERR_INVALID,
+				"'%s' is not an mbox file (it does not start with a \"From \" line)",
+				path);
+	}
+	*out = r;
+	return 0;
+}
+
+/* Appends a body piece, unquoting a ">From " line as the format says. */
+static void add_piece(struct mbox_reader *r, struct sbuf *sb)
+{
+	const char *p = r->chunk;
+	size_t n = r->chunk_len;
+
+	if (r->chunk_at_bol && n && p[0] == '>') {
+		size_t k = 0;
+
+		while (k < n && p[k] == '>')
+			k++;
+		if (n - k >= 5 && !memcmp(p + k, "From ", 5) &&
+		    (r->fmt != MBOX_O || k == 1)) {
+			p++;
+			n--;
+		}
+	}
+	sbuf_add(sb, p, n);
+}
+
+/*
+ * Returns 1 with a message (NUL-terminated), 0 at the end, or negative with
+ * err set: ERR_IO on a read error, ERR_INVALID for a message larger than
+ * MAIL_MAX_SIZE, which is skipped so the next call reads the one after it.
+ */
+int mbox_next(struct mbox_reader *r, char **buf, size_t *len, struct err *err)
+{
+	struct sbuf sb = SBUF_INIT;
+	bool too_big = false;
+	size_t total = 0;
+	int ret;
+
+	*buf = NULL;
+	*len = 0;
+	ret = read_piece(r, err);
+	if (ret <= 0)
+		return ret;
+	/* The separator line (possibly longer than one piece). */
+	if (piece_is_from(r)) {
+		do {
+			r->have_chunk = false;
+		} while (!r->at_bol && (ret = read_piece(r, err)) > 0);
+		if (ret < 0)
+			return ret;
+	}
+	r->count++;
+	r->prev_blank = false;
+	while ((ret = read_piece(r, err)) > 0) {
+		if (r->prev_blank && piece_is_from(r))
+			break;
+		total += r->chunk_len;
+		if (total > MAIL_MAX_SIZE) {
+			too_big = true;
+			sbuf_wipe(&sb);
+		} else {
+			add_piece(r, &sb);
+		}
+		if (r->chunk_at_bol || r->at_bol)
+			r->prev_blank = piece_is_blank_line(r);
+		r->have_chunk = false;
+	}
+	if (ret < 0) {
+		sbuf_wipe(&sb);
+		return ret;
+	}
+	if (too_big) {
+		sbuf_wipe(&sb);
+		return err_setc(err, ERR_INVALID,
+				"message %lu in '%s' too large (more than %zu bytes)",
+				r->count, r->path, MAIL_MAX_SIZE);
+	}
+	/* Drop the empty line that separates messages. */
+	if (sb.len >= 2 && sb.buf[sb.len - 1] == '\n' &&
+	    sb.buf[sb.len - 2] == '\n')
+		sb.len--;
+	else if (sb.len >= 3 && !memcmp(sb.buf + sb.len - 3, "\n\r\n", 3))
+		sb.len -= 2;
+	else if (sb.len == 1 && sb.buf[0] == '\n')
+		sb.len = 0;
+	if (sb.buf)
+		sb.buf[sb.len] = '\0';
+	*buf = sbuf_detach(&sb, len);
+	return 1;
+}
+
+/* Closes the file and frees r; NULL is fine. */
+void mbox_close(struct mbox_reader *r)
+{
+	if (!r)
+		return;
+	if (r->f)
+		fclose(r->f);
+	wipe_free(r->chunk, CHUNK);
+	free(r->path);
+	free(r);
+}
+
+/* ---- Maildir -----------------------------------------------------------*/
+
+struct named { char *path; const char *base; };
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->base, y->base);
+
+	return c ? c : strcmp(x->path, y->path);
+}
+
+/* Adds the regular files of dir/sub; 1 if the folder exists, 0 if not. */
+static int list_sub(const char *dir, const char *sub, struct named **v,
+		    size_t *n, size_t *alloc, struct err *err)
+{
+	char *d = xasprintf("%s/%s", dir, sub);
+	DIR *dh = opendir(d);
+	struct dirent *de;
+
+	if (!dh) {
+		int e = errno;
+
+		free(d);
+		if (e == ENOENT || e == ENOTDIR)
+			return 0;
+		return err_setc(err, ERR_IO, "cannot read maildir '%s/%s': %s",
+				dir, sub, strerror(e));
+	}
+	while ((de = readdir(dh))) {
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (*n == *alloc) {
+			*alloc = *alloc ? *alloc * 2 : 16;
+			*v = xrealloc(*v, *alloc * sizeof(**v));
+		}
+		char *p = xasprintf("%s/%s", d, de->d_name);
+		(*v)[*n].path = p;
+		(*v)[*n].base = p + strlen(d) + 1;
+		(*n)++;
+	}
+	closedir(dh);
+	free(d);
+	return 1;
+}
+
+/* Returns 0 with *paths (NULL-terminated; caller frees each and the array)
+ * and *n, or negative with err naming DIR (ERR_NOTFOUND when DIR has
+ * neither new/ nor cur/, ERR_IO when one cannot be read). */
+int maildir_list(const char *dir, char ***paths, size_t *n, struct err *err)
+{
+	struct named *v = NULL;
+	size_t cnt = 0, alloc = 0;
+	int a, b;
+
+	*paths = NULL;
+	*n = 0;
+	a = list_sub(dir, "new", &v, &cnt, &alloc, err);
+	b = a < 0 ? a : list_sub(dir, "cur", &v, &cnt, &alloc, err);
+	if (a < 0 || b < 0 || (a == 0 && b == 0)) {
+		for (size_t i = 0; i < cnt; i++)
+			free(v[i].path);
+		free(v);
+		if (a < 0 || b < 0)
+			return a < 0 ? a : b;
+		return err_setc(err, ERR_NOTFOUND,
+				"'%s' is not a maildir (it has neither new/ nor cur/)",
+				dir);
+	}
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_named);
+	*paths = xcalloc(cnt + 1, sizeof(char *));
+	for (size_t i = 0; i < cnt; i++)
+		(*paths)[i] = v[i].path;
+	free(v);
+	*n = cnt;
+	return 0;
+}
+
+static int ensure_dir(const char *path, struct err *err)
+{
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return err_setc(err, ERR_IO, "cannot create folder '%s': %s",
+				path, strerror(errno));
+	return 0;
+}
+
+/* A hostname fit for a maildir file name ('/' and ':' escaped). */
+static void add_host(struct sbuf *sb)
+{
+	char host[256] = "localhost";
+
+	if (gethostname(host, sizeof(host) - 1))
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	for (const char *p = host; *p; p++) {
+		if (*p == '/')
+			sbuf_adds(sb, "\\057");
+		else if (*p == ':')
+			sbuf_adds(sb, "\\072");
+		else
+			sbuf_addch(sb, *p);
+	}
+}
+
+/* Returns 0, or negative (ERR_IO) with err naming the file or folder that
+ * failed; a half-written file is removed from tmp/. */
+int maildir_deliver(const char *dir, const char *buf, size_t len,
+		    char **path_out, struct err *err)
+{
+	static unsigned long seq;
+	struct sbuf name = SBUF_INIT;
+	struct timeval tv;
+	char *tmp = NULL, *dst = NULL, *sub;
+	int fd = -1, ret = 0;
+
+	if (path_out)
+		*path_out = NULL;
+	if ((ret = mkdir_p(dir, 0700, err)) < 0)
+		return ret;
+	const char *subs[] = { "tmp", "new", "cur" };
+	for (size_t i = 0; i < ARRAY_SIZE(subs); i++) {
+		sub = xasprintf("%s/%s", dir, subs[i]);
+		ret = ensure_dir(sub, err);
+		free(sub);
+		if (ret < 0)
+			return ret;
+	}
+	for (int attempt = 0; attempt < 100; attempt++) {
+		gettimeofday(&tv, NULL);
+		sbuf_reset(&name);
+		sbuf_addf(&name, "%lld.M%ldP%ldQ%lu.", (long long)tv.tv_sec,
+			  (long)tv.tv_usec, (long)getpid(), ++seq);
+		add_host(&name);
+		free(tmp);
+		tmp = xasprintf("%s/tmp/%s", dir, name.buf);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		ret = err_setc(err, ERR_IO, "cannot create '%s': %s", tmp,
+			       strerror(errno));
+		goto out;
+	}
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(fd, buf + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = err_setc(err, ERR_IO, "cannot write '%s': %s",
+				       tmp, strerror(errno));
+			goto fail;
+		}
+		off += (size_t)w;
+	}
+	if (fsync(fd)) {
+		ret = err_setc(err, ERR_IO, "cannot sync '%s': %s", tmp,
+			       strerror(errno));
+		goto fail;
+	}
+	if (close(fd)) {
+		fd = -1;
+		ret = err_setc(err, ERR_IO, "cannot write '%s': %s", tmp,
+			       strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	dst = xasprintf("%s/new/%s", dir, name.buf);
+	if (rename(tmp, dst)) {
+		ret = err_setc(err, ERR_IO, "cannot move '%s' to '%s': %s",
+			       tmp, dst, strerror(errno));
+		goto fail;
+	}
+	sub = xasprintf("%s/new", dir);
+	int dfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(sub);
+	if (path_out) {
+		*path_out = dst;
+		dst = NULL;
+	}
+	goto out;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+out:
+	free(tmp);
+	free(dst);
+	sbuf_release(&name);
+	return ret;
+}
