@@ -1,0 +1,140 @@
+#!/bin/sh
+# Builds the demo team used by `make run`: its own GnuPG home (officer,
+# reporters, a maintainer, a vendor), its own config and database, and a
+# dozen encrypted and signed reports in every state, dated relative to
+# today.  It lives apart from real data, in $SECTEAM_DEMO_DIR (default
+# $XDG_DATA_HOME/secteam-demo); a second run reuses it unless --reset.
+#   scripts/demo.sh [--reset] BIN     prints the demo directory
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+reset=0
+[ "${1:-}" = "--reset" ] && { reset=1; shift; }
+BIN=${1:-$top/build/secteam-tui}
+D=${SECTEAM_DEMO_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/secteam-demo}
+if [ -f "$D/ready" ] && [ $reset = 0 ]; then
+	echo "$D"
+	exit 0
+fi
+[ -d "$D/keys" ] && GNUPGHOME="$D/keys/home" gpgconf --kill all 2>/dev/null || true
+rm -rf "$D"
+mkdir -p "$D/mail"
+chmod 700 "$D"
+echo "demo: making keys and reports in $D" >&2
+. "$top/tests/lib/gpg-env.sh"
+gpg_env_setup "$D/keys" >/dev/null
+cat > "$D/config" <<CFG
+# The demo team's configuration (see secteam-tui(1), CONFIGURATION).
+[officer]
+	name = demo-officer
+[team]
+	roster = $OFFICER_FPR
+	address = security@example.org
+[policy]
+	default_days = 7
+	max_days = 14
+CFG
+S=$D/keys/senders
+st() { "$BIN" --db "$D/secteam.db" --gnupghome "$D/keys/home" --config "$D/config" "$@"; }
+mk() { /usr/bin/python3 "$top/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
+ago() { date -R -d "-$1 days"; }
+RITA="Rita Reporter <rita@example.net>"
+SAM="Sam Stranger <sam@example.com>"
+
+n=0
+report() { # days-ago kind from sign-as subject body
+	n=$((n + 1))
+	sign=""
+	[ -n "$4" ] && sign="--sign-as $4"
+	# shellcheck disable=SC2086
+	mk --kind "$2" --from "$3" $sign --to "$OFFICER_FPR" --subject "$5" \
+		--body "$6" --message-id "demo-$n@example.net" --date "$(ago "$1")" \
+		> "$D/mail/$(printf %02d $n).eml"
+}
+report 12 encrypted-signed "$RITA" "$REPORTER_FPR" "Heap overflow in net/ipv4/tcp_input.c SACK handling" \
+"Hello security team,
+
+a crafted SACK block overflows the scoreboard in net/ipv4/tcp_input.c
+(tcp_sacktag_walk). A reproducer is available on request.
+
+diff --git a/net/ipv4/tcp_input.c b/net/ipv4/tcp_input.c
+--- a/net/ipv4/tcp_input.c
++++ b/net/ipv4/tcp_input.c
+@@ -1,3 +1,4 @@
++	if (unlikely(len > skb->len)) return -EINVAL;
+
+Rita"
+report 10 encrypted-signed "$SAM" "$STRANGER_FPR" "Use-after-free in io_uring/io_uring.c on ring teardown" \
+"The request is freed in io_uring/io_uring.c while a task_work still references it.
+Affects include/linux/io_uring_types.h users too."
+report 9 encrypted-signed "$RITA" "$REPORTER_FPR" "KVM: x86: guest can read host MSR via arch/x86/kvm/x86.c" \
+"arch/x86/kvm/x86.c lets a guest read MSR_IA32_TSX_CTRL of the host."
+report 8 signed "$RITA" "$REPORTER_FPR" "ext4: out-of-bounds read in fs/ext4/namei.c" \
+"A corrupted directory block makes fs/ext4/namei.c read past the buffer."
+report 6 encrypted-signed "$RITA" "$REPORTER_FPR" "nf_tables: double free in net/netfilter/nf_tables_api.c" \
+"Double free when a set element expires during a transaction (net/netfilter/nf_tables_api.c)."
+report 5 encrypted "$SAM" "" "Bluetooth: L2CAP info leak in net/bluetooth/l2cap_core.c" \
+"Uninitialised stack bytes leak to the peer from net/bluetooth/l2cap_core.c."
+report 4 encrypted-signed "$RITA" "$REPORTER_FPR" "USB: race in drivers/usb/core/hub.c on disconnect" \
+"A race between hub_event and disconnect in drivers/usb/core/hub.c."
+report 3 encrypted-signed "$SAM" "$STRANGER_FPR" "mm: page refcount overflow in mm/gup.c" \
+"Pinning the same page 2^31 times overflows its refcount (mm/gup.c)."
+report 2 plain "Anonymous <anon@example.org>" "" "Possible DoS in fs/fuse/dev.c (unencrypted report)" \
+"Sent in the clear: a FUSE daemon can stall fs/fuse/dev.c forever."
+report 2 encrypted-signed "$RITA" "$REPORTER_FPR" "sctp: null dereference in net/sctp/sm_statefuns.c" \
+"An INIT chunk without parameters dereferences NULL in net/sctp/sm_statefuns.c."
+report 1 inline-signed "$RITA" "$REPORTER_FPR" "Documentation: security-bugs.rst misstates the embargo" \
+"Documentation/admin-guide/security-bugs.rst says 14 days; policy says 7."
+report 0 encrypted-signed "$SAM" "$STRANGER_FPR" "perf: kernel pointer leak in kernel/events/core.c" \
+"perf_event_open leaks a kernel pointer through kernel/events/core.c."
+# A reply that joins the first report's thread.
+n=$((n + 1))
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+	--subject "Re: Heap overflow in net/ipv4/tcp_input.c SACK handling" \
+	--body "Reproducer attached as agreed; please do not publish it." \
+	--message-id "demo-$n@example.net" --in-reply-to "demo-1@example.net" --date "$(ago 11)" \
+	> "$D/mail/$(printf %02d $n).eml"
+
+st import "$D/mail" >/dev/null
+has() { "$BIN" --help | grep -q "^  $1 "; }
+SECTEAM_OFFICER=alice
+export SECTEAM_OFFICER
+tri() { st triage "$@" >/dev/null; }
+tri 1 --state triaged --severity high --claim
+tri 1 --state accepted
+tri 1 --state fixing --note "maintainer has a patch under review"
+tri 2 --state triaged --severity critical --claim
+tri 2 --state accepted
+tri 3 --state triaged --severity medium
+tri 4 --state triaged --severity low --claim
+tri 4 --state accepted
+tri 4 --state fix-ready
+tri 5 --state triaged --severity high --claim
+tri 5 --state accepted
+tri 5 --state fix-ready
+tri 5 --state disclosed
+tri 6 --state triaged --severity medium
+tri 6 --state accepted
+tri 7 --state rejected --note "not reachable from userspace"
+tri 8 --state triaged --severity high --claim
+tri 9 --state triaged --severity low --public
+tri 10 --state triaged --severity medium
+tri 10 --state accepted
+tri 10 --state fixing
+tri 5 --state closed
+if has date; then
+	st date propose 1 "+3d" --by reporter --reason "reporter asks for a short embargo" >/dev/null 2>&1 || true
+	st date set 1 "$(date -u -d '-12 days +7 days' +%Y-%m-%d)" >/dev/null 2>&1 || true
+	st date set 2 "$(date -u -d '+4 days' +%Y-%m-%d)" >/dev/null 2>&1 || true
+	st date set 4 "$(date -u -d '+1 days' +%Y-%m-%d)" --reason "distros need one more day" >/dev/null 2>&1 || true
+	st date set 6 "$(date -u -d '+2 days' +%Y-%m-%d)" >/dev/null 2>&1 || true
+	st date set 10 "$(date -u -d '+5 days' +%Y-%m-%d)" >/dev/null 2>&1 || true
+fi
+if has vendor; then
+	st vendor add Debian --contact security@debian.example --kind distro >/dev/null 2>&1 || true
+	st vendor add "Vic Vendor Inc" --contact vic@vendor.example --key "$VENDOR_FPR" --kind vendor >/dev/null 2>&1 || true
+	st vendor notify 1 Debian >/dev/null 2>&1 || true
+	st vendor status 1 Debian acknowledged --note "tracking" >/dev/null 2>&1 || true
+	st vendor notify 2 "Vic Vendor Inc" >/dev/null 2>&1 || true
+fi
+touch "$D/ready"
+echo "$D"
