@@ -6,21 +6,71 @@
  * A file starting with "From " is read as an mbox, a directory as a
  * Maildir.  Exit 1 when any message failed.  Progress goes to errout when
  * it is a terminal.
+ *
+ * Messages are committed in batches (up to BATCH_MAX messages or
+ * BATCH_SECONDS, whichever comes first) so a mailbox does not pay one
+ * fsync per message; a line is printed only once the commit holding its
+ * message has succeeded, so whatever was reported survives a kill.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/core.h"
 #include "mail/mail.h"
 
+#define BATCH_MAX 100
+#define BATCH_SECONDS 0.5
+
 struct import_run {
 	struct cmd_ctx *ctx;
 	size_t done, total, failed;
 	bool progress;
+	struct sbuf pending;   /* lines of the open batch */
+	size_t batched;        /* messages in the open batch */
+	double batch_start;
+	bool in_batch;
 };
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Commits the open batch and prints its lines; on failure the batch's
+ * messages are reported as not imported. */
+static int flush_batch(struct import_run *ir)
+{
+	struct err err = { 0, "" };
+	int r = 0;
+
+	if (ir->in_batch) {
+		r = import_batch_commit(ir->ctx, &err);
+		ir->in_batch = false;
+		if (r < 0) {
+			char *m = safe_str(err.msg);
+			sbuf_reset(&ir->pending);
+			sbuf_addf(&ir->pending, "error\t(batch of %zu messages)\t%s\n",
+				  ir->batched, m);
+			free(m);
+			ir->failed += ir->batched;
+		}
+	}
+	if (ir->progress && ir->pending.len)
+		fputs("\r\033[K", ir->ctx->errout);
+	fwrite(ir->pending.buf ? ir->pending.buf : "", 1, ir->pending.len,
+	       ir->ctx->out);
+	fflush(ir->ctx->out);
+	sbuf_reset(&ir->pending);
+	ir->batched = 0;
+	return r;
+}
 
 static void progress(struct import_run *ir)
 {
@@ -33,21 +83,38 @@ static void progress(struct import_run *ir)
 	fflush(ir->ctx->errout);
 }
 
+static void file_error(struct import_run *ir, const char *name, const char *msg)
+{
+	char *n = safe_str(name), *m = safe_str(msg);
+
+	sbuf_addf(&ir->pending, "error\t%s\t%s\n", n, m);
+	free(n);
+	free(m);
+	ir->failed++;
+}
+
 static int one(struct import_run *ir, const char *name, const char *buf,
 	       size_t len)
 {
 	struct import_result res;
 	struct err err = { 0, "" };
-	FILE *out = ir->ctx->out;
+	struct sbuf *out = &ir->pending;
 	int r;
 
+	if (!ir->in_batch) {
+		if ((r = import_batch_begin(ir->ctx, &err)) < 0) {
+			file_error(ir, name, err.msg);
+			return r;
+		}
+		ir->in_batch = true;
+		ir->batch_start = mono();
+	}
 	r = import_message(ir->ctx, buf, len, &res, &err);
 	ir->done++;
-	if (ir->progress)
-		fputs("\r\033[K", ir->ctx->errout);
+	ir->batched++;
 	if (r < 0) {
 		char *n = safe_str(name), *m = safe_str(err.msg);
-		fprintf(out, "error\t%s\t%s\n", n, m);
+		sbuf_addf(out, "error\t%s\t%s\n", n, m);
 		free(n);
 		free(m);
 		ir->failed++;
@@ -57,37 +124,29 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	switch (res.status) {
 	case IMPORT_NEW:
 	case IMPORT_REPLY:
-		fprintf(out, "%lld\t%s\t%s\n", (long long)res.report_id,
-			res.verdict, res.subject);
+		sbuf_addf(out, "%lld\t%s\t%s\n", (long long)res.report_id,
+			  res.verdict, res.subject);
 		break;
 	case IMPORT_DUPLICATE:
-		fprintf(out, "duplicate\t%lld\t%s\n", (long long)res.report_id,
-			res.subject ? res.subject : "");
+		sbuf_addf(out, "duplicate\t%lld\t%s\n", (long long)res.report_id,
+			  res.subject ? res.subject : "");
 		break;
 	case IMPORT_ERROR: {
 		char *n = safe_str(name), *m = safe_str(res.error);
-		fprintf(out, "error\t%s\t%s\n", n, m);
+		sbuf_addf(out, "error\t%s\t%s\n", n, m);
 		free(n);
 		free(m);
 		ir->failed++;
 		break;
 	}
 	}
-	fflush(out);
 	import_result_release(&res);
+	if (ir->batched >= BATCH_MAX || mono() - ir->batch_start >= BATCH_SECONDS)
+		flush_batch(ir);
 	progress(ir);
 	return 0;
 }
 
-static void file_error(struct import_run *ir, const char *name, const char *msg)
-{
-	char *n = safe_str(name), *m = safe_str(msg);
-
-	fprintf(ir->ctx->out, "error\t%s\t%s\n", n, m);
-	free(n);
-	free(m);
-	ir->failed++;
-}
 
 static int do_mbox(struct import_run *ir, const char *path)
 {
@@ -173,9 +232,11 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct import_run ir = { ctx, 0, 0, 0, false };
+	struct import_run ir;
 	int mode = 0, c, r = 0;
 
+	memset(&ir, 0, sizeof(ir));
+	ir.ctx = ctx;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'm' || c == 'd')
 			mode = c;
@@ -201,12 +262,17 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		else
 			r = do_file(&ir, p);
 	}
-	if (ir.progress && ir.done)
-		fputs("\r\033[K", ctx->errout);
+	if (r < 0)
+		import_batch_abort(ctx);
+	else if (flush_batch(&ir) < 0)
+		r = ERR_IO;
 	if (r < 0) {
+		/* Lines of an aborted batch are not printed: not stored. */
+		sbuf_release(&ir.pending);
 		err_setc(&ctx->err, r, "import stopped: the database failed");
 		return CMD_FAILED;
 	}
+	sbuf_release(&ir.pending);
 	if (ir.failed) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%zu input(s) could not be imported (see the error lines)",

@@ -58,6 +58,16 @@ void import_result_release(struct import_result *r);
 int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 		   struct import_result *res, struct err *err);
 
+/*
+ * Batches: many messages in one transaction (one fsync), each message a
+ * savepoint so a bad one undoes only itself.  Nothing of a batch is
+ * durable before import_batch_commit, so callers report a message as
+ * imported only after the commit that holds it.
+ */
+int import_batch_begin(struct cmd_ctx *ctx, struct err *err);
+int import_batch_commit(struct cmd_ctx *ctx, struct err *err);
+void import_batch_abort(struct cmd_ctx *ctx);
+
 /* report.c ---------------------------------------------------------------*/
 struct report_full {
 	struct report r;
@@ -104,5 +114,123 @@ int parse_report_id(const char *s, int64_t *id, struct err *err);
 int core_write(struct cmd_ctx *ctx,
 	       int (*fn)(struct cmd_ctx *ctx, void *data, struct err *err),
 	       void *data, struct err *err);
+
+/* view-data.c: what the UI pages through ----------------------------------*/
+/* Every report's compact key (see store.h), by id; caller frees *out.
+ * 0, or negative with err set. */
+int report_keys(struct cmd_ctx *ctx, struct report_key **out, size_t *n,
+		struct err *err);
+/* One report's row with its derived fields; ERR_NOTFOUND when absent. */
+int report_get(struct cmd_ctx *ctx, int64_t id, struct report *r,
+	       struct err *err);
+/* Ids, ascending, of reports whose subject or reporter contains needle. */
+int report_search(struct cmd_ctx *ctx, const char *needle, int64_t **ids,
+		  size_t *n, struct err *err);
+
+/* policy.c: the embargo policy, one rule for every date change ----------*/
+struct policy {
+	long default_days;      /* policy.default_days, 7 */
+	long max_days;          /* policy.max_days, 14 */
+};
+void policy_from_config(const struct config *cfg, struct policy *p);
+
+enum policy_verdict {
+	POLICY_OK,              /* within the default */
+	POLICY_NEEDS_REASON,    /* past the default: needs a reason */
+	POLICY_REFUSED,         /* past the maximum: needs override + reason */
+	POLICY_PUBLIC,          /* already public: the policy date is now */
+};
+struct policy_answer {
+	enum policy_verdict verdict;
+	bool allowed;           /* with the reason/override given */
+	time_t clock_start;     /* release_started, else received */
+	time_t default_limit;   /* last second of the default's last day */
+	time_t max_limit;       /* last second of the maximum's last day */
+	time_t policy_date;     /* latest date allowed without a reason
+				 * (now for a public report) */
+	long days;              /* calendar days from the clock start */
+	char msg[512];          /* why, naming the report: for errors and
+				 * notes */
+};
+/* The one policy function: classifies `proposed` for report r and says in
+ * out whether it is allowed given has_reason/override.  Never fails. */
+enum policy_verdict policy_check(const struct policy *p, const struct report *r,
+				 time_t proposed, bool has_reason,
+				 bool override, time_t now,
+				 struct policy_answer *out);
+const char *policy_verdict_name(enum policy_verdict v);
+/* The policy's answer to a vendor's NDA request (static text). */
+const char *policy_nda_answer(void);
+/* Counts Monday..Friday days (UTC) after a's day up to b's day. */
+long working_days_between(time_t a, time_t b);
+
+/* vendor.c: vendor kinds and the per-report status lifecycle -------------*/
+extern const char *const vendor_kinds[];     /* NULL-terminated */
+extern const char *const vendor_statuses[];  /* NULL-terminated, in order */
+bool vendor_kind_valid(const char *kind);
+bool vendor_status_valid(const char *status);
+/* 0 when a vendor may go from -> to; ERR_REFUSED naming the vendor and
+ * what is allowed otherwise. */
+int vendor_check_transition(const char *vendor, const char *from,
+			    const char *to, struct err *err);
+/* The "vendors" array of show --json for report id (empty on error). */
+struct json_t *vendors_json(struct cmd_ctx *ctx, int64_t report_id);
+
+/* disclosure.c: everything known about a report's date, for commands,
+ * show --json and exports -------------------------------------------------*/
+struct dossier {
+	struct report_full f;
+	struct report_vendor *vendors;
+	size_t nvendors;
+	struct proposal *proposals;
+	size_t nproposals;
+	struct decision *decisions;
+	size_t ndecisions;
+	struct policy pol;
+	struct policy_answer ans; /* the current date (or none) checked now */
+	time_t now;
+};
+/* Loads report id with its vendors, proposals and decisions; negative
+ * with err set (ERR_NOTFOUND for no such report).  Release in any case. */
+int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
+		 struct err *err);
+void dossier_release(struct dossier *d);
+/* The "disclosure" object of show --json (minimal object on error). */
+struct json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r);
+/* True when the report is not disclosed/closed and its date is unset or
+ * in the future. */
+bool dossier_embargoed(const struct dossier *d);
+
+/* export-*.c: one exporter per format, all over loaded dossiers ----------*/
+struct export_opts {
+	const char *cve_id;     /* --cve-id, or NULL for config/placeholder */
+};
+typedef int (*export_fn)(struct cmd_ctx *ctx, FILE *out,
+			 struct dossier *const *d, size_t n,
+			 const struct export_opts *o, struct err *err);
+int export_md(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
+	      size_t n, const struct export_opts *o, struct err *err);
+int export_txt(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
+	       size_t n, const struct export_opts *o, struct err *err);
+int export_json(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
+		size_t n, const struct export_opts *o, struct err *err);
+int export_csv(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
+	       size_t n, const struct export_opts *o, struct err *err);
+int export_ics(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
+	       size_t n, const struct export_opts *o, struct err *err);
+int export_cve(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
+	       size_t n, const struct export_opts *o, struct err *err);
+/* Redaction (disclosure.c): a copy of text with the reporter's identity
+ * (name, address, and the From of the reporter's messages) replaced by
+ * "[reporter]" unless the reporter consented to credit. */
+char *export_redact(const struct dossier *d, const char *text);
+/* The reporter as "Name <email>" when credit consent is recorded, else
+ * NULL (caller frees). */
+char *export_reporter(const struct dossier *d);
+/* export_redact() then safe_str(): one line of display-safe text (caller
+ * frees); NULL gives "". */
+char *export_text(const struct dossier *d, const char *text);
+/* Writes the "warning: report N is still under embargo" line when so. */
+void export_warn_embargo(struct cmd_ctx *ctx, const struct dossier *d);
 
 #endif

@@ -120,6 +120,36 @@ static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
 			      blob_len, err);
 }
 
+static void undo(struct store *s, bool batched)
+{
+	if (batched)
+		store_savepoint_rollback(s);
+	else
+		store_rollback(s);
+}
+
+int import_batch_begin(struct cmd_ctx *ctx, struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+
+	if (!s) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	return store_begin(s, err);
+}
+
+int import_batch_commit(struct cmd_ctx *ctx, struct err *err)
+{
+	return store_commit(ctx->store, err);
+}
+
+void import_batch_abort(struct cmd_ctx *ctx)
+{
+	if (ctx->store)
+		store_rollback(ctx->store);
+}
+
 int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 		   struct import_result *res, struct err *err)
 {
@@ -133,6 +163,7 @@ int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 	const char *blob_kind = NULL;
 	int64_t rid = 0, mrow;
 	time_t now = util_now();
+	bool batched = false;
 	int r;
 
 	memset(res, 0, sizeof(*res));
@@ -156,7 +187,10 @@ int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 		goto bad;
 	collect_files(&po, &files, &nfiles);
 
-	if ((r = store_begin(s, err)) < 0)
+	/* Inside a batch (import_batch_begin) the message is a savepoint of
+	 * the batch's transaction; alone it is its own transaction. */
+	batched = store_in_tx(s);
+	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
 	rid = find_thread(s, &po.msg);
 	res->status = rid ? IMPORT_REPLY : IMPORT_NEW;
@@ -191,7 +225,7 @@ int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 	r = store_message_insert(s, &m, &mrow, err);
 	if (r == ERR_DUPLICATE) {
 		/* Another officer stored it a moment ago. */
-		store_rollback(s);
+		undo(s, batched);
 		err_clear(err);
 		store_message_find(s, po.msg.message_id, hash, &res->report_id, NULL);
 		res->status = IMPORT_DUPLICATE;
@@ -215,7 +249,7 @@ int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 				 res->status == IMPORT_NEW ? "import" : "reply",
 				 detail, err)) < 0)
 		goto rollback;
-	if ((r = store_commit(s, err)) < 0)
+	if ((r = batched ? store_savepoint_release(s, err) : store_commit(s, err)) < 0)
 		goto fail;
 	res->report_id = rid;
 	goto out;
@@ -227,7 +261,7 @@ bad:
 	r = 0;
 	goto out;
 rollback:
-	store_rollback(s);
+	undo(s, batched);
 fail:
 	res->status = IMPORT_ERROR;
 	res->error = xstrdup(err->msg);

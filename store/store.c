@@ -253,6 +253,30 @@ void store_rollback(struct store *s)
 	s->in_tx = false;
 }
 
+bool store_in_tx(const struct store *s)
+{
+	return s->in_tx;
+}
+
+int store_savepoint(struct store *s, struct err *err)
+{
+	if (sqlite3_exec(s->db, "SAVEPOINT unit", NULL, NULL, NULL) != SQLITE_OK)
+		return store_dberr(s, err, "cannot start a savepoint");
+	return 0;
+}
+
+int store_savepoint_release(struct store *s, struct err *err)
+{
+	if (sqlite3_exec(s->db, "RELEASE unit", NULL, NULL, NULL) != SQLITE_OK)
+		return store_dberr(s, err, "cannot release a savepoint");
+	return 0;
+}
+
+void store_savepoint_rollback(struct store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK TO unit; RELEASE unit", NULL, NULL, NULL);
+}
+
 int store_check(struct store *s, struct err *err)
 {
 	sqlite3_stmt *st;

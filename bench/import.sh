@@ -1,0 +1,48 @@
+#!/bin/sh
+# Import 200 encrypted and signed PGP/MIME reports, against a shell loop
+# of `gpg --decrypt` over the same 200 messages, in the same run.  Prints
+# both times (median of RUNS runs) and the ratio.  Target: <= 1.2.
+set -eu
+BIN=${1:-build/secteam-tui}
+top=$(cd "$(dirname "$0")/.." && pwd)
+N=${N:-200}
+RUNS=${RUNS:-3}
+W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-bench.XXXXXX")
+. "$top/tests/lib/gpg-env.sh"
+trap 'gpg_env_teardown "$W/keys" >/dev/null 2>&1; rm -rf "$W"' EXIT
+gpg_env_setup "$W/keys" >/dev/null
+mkdir -p "$W/md/new" "$W/md/cur"
+i=0
+while [ $i -lt "$N" ]; do
+	i=$((i + 1))
+	/usr/bin/python3 "$top/tests/lib/mkpgp.py" --gnupghome "$W/keys/senders" \
+		--kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
+		--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+		--subject "Report $i: overflow in net/core/skbuff.c" \
+		--body "Report number $i touches net/core/skbuff.c and include/linux/skbuff.h." \
+		--message-id "bench-$i@example.net" > "$W/md/new/$i.eml"
+done
+H=$W/keys/home
+now() { date +%s.%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+: > "$W/ours"; : > "$W/gpg"
+r=0
+while [ $r -lt "$RUNS" ]; do
+	r=$((r + 1))
+	rm -f "$W/db"*
+	t0=$(now)
+	"$BIN" --db "$W/db" --gnupghome "$H" import "$W/md" > "$W/out"
+	t1=$(now)
+	echo "$t1 - $t0" | bc >> "$W/ours"
+	t0=$(now)
+	for f in "$W"/md/new/*.eml; do
+		gpg --homedir "$H" --batch --quiet --decrypt "$f" > /dev/null 2>&1
+	done
+	t1=$(now)
+	echo "$t1 - $t0" | bc >> "$W/gpg"
+done
+imported=$(grep -c '	valid	' "$W/out" || true)
+ours=$(median < "$W/ours")
+peer=$(median < "$W/gpg")
+printf 'import %s encrypted+signed reports: secteam-tui %.2fs, gpg --decrypt loop %.2fs, ratio %.2f (target <= 1.20; %s imported as valid)\n' \
+	"$N" "$ours" "$peer" "$(echo "$ours / $peer" | bc -l)" "$imported"
