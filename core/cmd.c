@@ -28,6 +28,14 @@ const struct cmd_entry cmd_table[] = {
 	{ "maintainers", "[--tree DIR] (--file PATH... | --patch FILE) [--json]",
 	  "find the maintainers, reviewers and lists for files or a patch",
 	  cmd_maintainers_exec },
+	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME | status ID NAME [STATUS] [--note TEXT] [--statement TEXT] [--nda-requested]",
+	  "the vendor directory and each vendor's status on a report", cmd_vendor_exec },
+	{ "date", "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
+	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec },
+	{ "due", "[--within 2d] [--json]",
+	  "reports due or overdue, silent vendors, unacknowledged participants", cmd_due_exec },
+	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [-o FILE]",
+	  "export timelines, dates and CVE records (redacted unless consent)", cmd_export_exec },
 };
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
 
@@ -65,10 +73,8 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 	return e->exec(ctx, argc, argv);
 }
 
-/* Splits like a POSIX shell without expansion: '...' literal, "..." with
- * \" and \\, backslash escapes outside quotes. */
-static int split_line(const char *line, char ***argv_out, int *argc_out,
-		      struct err *err)
+int cmd_split(const char *line, char ***argv_out, int *argc_out,
+	      struct err *err)
 {
 	struct sbuf word = SBUF_INIT;
 	char **argv = NULL;
@@ -132,13 +138,18 @@ int cmd_run_string(struct cmd_ctx *ctx, const char *line)
 	char **argv = NULL;
 	int argc = 0, r;
 
-	if (split_line(line, &argv, &argc, &ctx->err) < 0)
+	if (cmd_split(line, &argv, &argc, &ctx->err) < 0)
 		return CMD_USAGE;
 	r = argc ? cmd_run(ctx, argc, argv) : CMD_OK;
+	cmd_split_free(argv, argc);
+	return r;
+}
+
+void cmd_split_free(char **argv, int argc)
+{
 	for (int i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);
-	return r;
 }
 
 int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err)

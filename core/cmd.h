@@ -58,6 +58,13 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
 /* Splits a command string as a shell would (quotes, backslashes; no
  * expansion) and runs it.  For the UI's `:` line and key bindings. */
 int cmd_run_string(struct cmd_ctx *ctx, const char *line);
+/*
+ * Splits like a POSIX shell without expansion: '...' literal, "..." with
+ * \" and \\, backslash escapes outside.  Returns 0 with a NULL-terminated
+ * *argv (free with cmd_split_free), or ERR_INVALID for an open quote.
+ */
+int cmd_split(const char *line, char ***argv, int *argc, struct err *err);
+void cmd_split_free(char **argv, int argc);
 
 int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err);
 void cmd_ctx_release(struct cmd_ctx *ctx);
@@ -77,5 +84,10 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv);
+
+int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv);
 
 #endif
