@@ -1,0 +1,82 @@
+#!/bin/sh
+# End to end: the command-line contract: global options, exit codes,
+# triage rules and events, list/show JSON fields, config errors.
+. "$SECTEAM_TOP/tests/lib/tap.sh"
+. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
+T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-cli.XXXXXX")
+trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
+gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
+DB=$T/t.db
+GNUPGHOME=$T/keys/home
+export GNUPGHOME
+st() { "$SECTEAM_BIN" --db "$DB" "$@"; }
+mkmsg() { # id subject
+	printf 'From: Rita Reporter <rita@example.net>\nTo: security@example.org\nSubject: %s\nDate: Mon, 30 Nov 2026 10:00:00 +0000\nMessage-ID: <%s>\n\nThe bug is in drivers/net/tun.c.\n' "$2" "$1"
+}
+
+out=$("$SECTEAM_BIN" --version); rc=$?
+tap_like "$rc $out" "^0 secteam-tui [0-9]+\.[0-9]+\.[0-9]+$" "--version"
+out=$("$SECTEAM_BIN" --help); rc=$?
+tap_like "$rc $out" "^0 usage: secteam-tui" "--help exits 0 with usage"
+for verb in import list show triage; do
+	printf '%s' "$out" | grep -q "^  $verb "
+	tap_ok $? "--help lists $verb"
+done
+"$SECTEAM_BIN" --db "$DB" frobnicate >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 2 "unknown command: exit 2"
+tap_like "$(cat "$T/err")" "unknown command 'frobnicate'" "unknown command: named"
+"$SECTEAM_BIN" --bogus-option >/dev/null 2>&1; rc=$?
+tap_is "$rc" 2 "unknown global option: exit 2"
+st show >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 2 "show without an id: exit 2"
+tap_like "$(cat "$T/err")" "usage: secteam-tui show ID" "show without an id: usage line"
+st show abc >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 2 "show with a bad id: exit 2"
+tap_like "$(cat "$T/err")" "'abc' is not a report id" "show with a bad id: says so"
+
+SECTEAM_NOW=2026-12-02T12:00:00Z
+export SECTEAM_NOW
+mkmsg a1@example.net "First" > "$T/a1.eml"
+mkmsg a2@example.net "Second" > "$T/a2.eml"
+tap_is "$(st import "$T/a1.eml" "$T/a2.eml" | cut -f1,2 | tr '\t\n' ' ')" "1 not-signed 2 not-signed " "plain messages import (sealed to the officer's key)"
+out=$(GNUPGHOME=$T/nokeys st import "$T/a1.eml" 2>/dev/null)
+tap_like "$out" "^duplicate	1	First" "re-import is a duplicate even without keys"
+mkmsg a3@example.net "Third" > "$T/a3.eml"
+out=$(GNUPGHOME=$T/nokeys st import "$T/a3.eml" 2>/dev/null); rc=$?
+tap_is "$rc" 1 "without a key to seal to, a plain report is refused"
+tap_like "$out" "^error	.*a3.eml	cannot use gnupg home '$T/nokeys'" "the refusal names the GnuPG home"
+st show 3 >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 1 "show of a missing report: exit 1"
+tap_like "$(cat "$T/err")" "no report 3" "show of a missing report: says so"
+
+SECTEAM_OFFICER=alice st triage 1 --state accepted >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 1 "new -> accepted refused: exit 1"
+tap_like "$(cat "$T/err")" "cannot go from new to accepted \(from new: triaged, rejected, duplicate\)" "refusal lists the allowed states"
+out=$(SECTEAM_OFFICER=alice st triage 1 --state triaged --severity high --claim --note "looks real")
+tap_like "$out" "report 1: new -> triaged; none -> high; claimed by alice; looks real" "triage summary"
+j=$(st show 1 --json)
+tap_is "$(printf '%s' "$j" | jq -r '[.state,.severity,.claimed_by] | join(" ")')" "triaged high alice" "triage stored"
+tap_is "$(printf '%s' "$j" | jq -r '[.events[].kind] | join(",")')" "import,state,severity,claim,note" "every change is an event, in order"
+tap_is "$(printf '%s' "$j" | jq -r '.events[1] | [.officer, .detail, .at] | join("|")')" "alice|new -> triaged|2026-12-02T12:00:00Z" "event carries officer, detail, time"
+tap_is "$(printf '%s' "$j" | jq -r '.reporter.email')" "rita@example.net" "reporter in JSON"
+tap_is "$(printf '%s' "$j" | jq -r '.received')" "2026-11-30T10:00:00Z" "received from the Date header"
+tap_is "$(printf '%s' "$j" | jq -r '.files[0]')" "drivers/net/tun.c" "files in JSON"
+st triage 1 --severity urgent >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 2 "unknown severity: exit 2"
+st triage 2 --state rejected --note "not a bug" >/dev/null
+tap_is "$(st list --open --json | jq -r '[.[].id] | join(",")')" "1" "list --open leaves rejected out"
+tap_is "$(st list --state rejected --json | jq -r '[.[].id] | join(",")')" "2" "list --state"
+st list --sort nonsense >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 2 "unknown sort: exit 2"
+tap_like "$(cat "$T/err")" "unknown order 'nonsense'" "unknown sort: named"
+
+printf '[team\n' > "$T/badconf"
+"$SECTEAM_BIN" --config "$T/badconf" --db "$DB" list >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 1 "bad config: exit 1"
+tap_like "$(cat "$T/err")" "badconf:1: malformed section header" "bad config: file and line named"
+"$SECTEAM_BIN" --config "$T/none" --db "$DB" list >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 1 "missing --config file: exit 1"
+printf '[officer]\nname = carol\n' > "$T/conf"
+"$SECTEAM_BIN" --config "$T/conf" --db "$DB" triage 1 --note "from config" >/dev/null
+tap_is "$(st show 1 --json | jq -r '.events[-1].officer')" carol "officer.name from the config"
+tap_done
