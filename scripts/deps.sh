@@ -3,10 +3,16 @@
 # As root it runs apt-get; otherwise sudo; when neither works it prints the
 # exact command to run.  --quiet: only act when something is missing.
 set -u
+# build
 PKGS="build-essential pkg-config libgpgme-dev libgmime-3.0-dev libjansson-dev
-libical-dev libpcre2-dev libncurses-dev libsqlite3-dev libcmocka-dev
-gnupg gpg-agent tmux bats jq sqop calcurse sqlite3 clang
-python3 python3-icalendar python3-jsonschema"
+libical-dev libpcre2-dev libncurses-dev libsqlite3-dev libcmocka-dev gnupg
+gpg-agent"
+# tests: peers and parsers that check our output, fuzzing, memory checkers
+PKGS="$PKGS tmux jq sqop calcurse sqlite3 clang libclang-rt-14-dev valgrind bc
+python3 python3-icalendar python3-jsonschema perl"
+# the kernel series: the tree, its build, its docs, and QEMU to boot it
+PKGS="$PKGS linux-source-6.1 flex bison libelf-dev libssl-dev cpio
+qemu-system-x86 busybox-static python3-sphinx python3-sphinx-rtd-theme"
 [ -n "${SECTEAM_EXTRA_PKGS:-}" ] && PKGS="$PKGS $SECTEAM_EXTRA_PKGS"
 
 missing=""
