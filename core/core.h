@@ -126,6 +126,9 @@ int report_get(struct cmd_ctx *ctx, int64_t id, struct report *r,
 /* Ids, ascending, of reports whose subject or reporter contains needle. */
 int report_search(struct cmd_ctx *ctx, const char *needle, int64_t **ids,
 		  size_t *n, struct err *err);
+/* The first `limit` ids in a listing order, for a quick first screen. */
+int report_first_ids(struct cmd_ctx *ctx, const char *order, size_t limit,
+		     int64_t **ids, size_t *n, struct err *err);
 
 /* policy.c: the embargo policy, one rule for every date change ----------*/
 struct policy {
@@ -232,5 +235,74 @@ char *export_reporter(const struct dossier *d);
 char *export_text(const struct dossier *d, const char *text);
 /* Writes the "warning: report N is still under embargo" line when so. */
 void export_warn_embargo(struct cmd_ctx *ctx, const struct dossier *d);
+
+/* participants.c: people brought into a report (struct participant in
+ * store.h); add/remove/ack run inside core_write and log their event ----*/
+/* True for a bare address user@host without blanks or specials. */
+bool participant_email_valid(const char *email);
+/* Splits "user@host" or "Name <user@host>" (quotes around the name are
+ * dropped) into *name (NULL when none) and a lowercase *email, both the
+ * caller's.  ERR_INVALID naming s otherwise. */
+int participant_parse_address(const char *s, char **name, char **email,
+			      struct err *err);
+/* "Name <email> (role:SECTION)", not yet safe for a terminal (caller
+ * frees). */
+char *participant_format(const struct participant *p);
+/* Adds email to report_id and logs "participant-add"; ERR_DUPLICATE when
+ * already an active participant (nothing written). */
+int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
+		    const char *email, const char *role, const char *section,
+		    struct err *err);
+/* Removes the active participant and logs "participant-remove";
+ * ERR_NOTFOUND naming them when there is none. */
+int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
+		       const char *email, struct err *err);
+/* Records the acknowledgement and logs "participant-ack"; ERR_NOTFOUND,
+ * or ERR_DUPLICATE when already acknowledged. */
+int participant_ack(struct cmd_ctx *ctx, int64_t report_id, const char *email,
+		    struct err *err);
+/* A report's participants (removed ones too when with_removed); release
+ * with participants_free.  0 or negative with err set. */
+int participants_list(struct cmd_ctx *ctx, int64_t report_id,
+		      bool with_removed, struct participant **out, size_t *n,
+		      struct err *err);
+/* The "participants" array of show --json (empty on error). */
+struct json_t *participants_json(struct cmd_ctx *ctx, int64_t report_id);
+
+/* forward.c: a report forwarded to participants as PGP/MIME mail --------*/
+struct forward_opts {
+	const char *const *to;  /* "user@host" or "Name <user@host>" */
+	size_t nto;
+	bool allow_plaintext;   /* keyless recipients get a plain copy */
+	bool force_recipient;   /* allow addresses that are not participants */
+	const char *outbox;     /* Maildir to deliver into, or NULL: */
+	const char *sendmail;   /* the command mail is piped into (-t -oi) */
+};
+struct forward_sent {
+	bool plaintext;
+	char *to;               /* "a@x, b@y" */
+	char *where;            /* the Maildir file, or "sent via sendmail" */
+};
+struct forward_result {
+	struct forward_sent *sent;
+	size_t nsent;
+	size_t attached;        /* attachments carried */
+	size_t withheld;        /* exploit attachments left out */
+};
+/*
+ * Forwards report id to o->to: one RFC 3156 message signed with the
+ * officer's key and encrypted to every recipient's key, the officer's and
+ * the roster's (Cc: team.address), plus, with allow_plaintext, one plain
+ * copy for each recipient without a usable key.  Nothing is delivered
+ * unless every message could be built; every delivered message is logged
+ * ("forward", "forward-plaintext").  Returns 0 with *res filled (release
+ * it in any case), or negative with err naming the report and the
+ * recipient: ERR_REFUSED for a recipient who is not a participant or has
+ * no usable key, ERR_IO when delivery fails (res says what was sent).
+ */
+int forward_report(struct cmd_ctx *ctx, int64_t id,
+		   const struct forward_opts *o, struct forward_result *res,
+		   struct err *err);
+void forward_result_release(struct forward_result *res);
 
 #endif

@@ -89,9 +89,8 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 	}
 	json_object_set_new(o, "messages_detail", msgs);
 	json_object_set_new(o, "participants", json_array());
-	json_object_set_new(o, "vendors", json_array());
-	json_object_set_new(o, "disclosure",
-			    json_pack("{s:o}", "date", json_time(r->disclosure)));
+	json_object_set_new(o, "vendors", vendors_json(ctx, r->id));
+	json_object_set_new(o, "disclosure", disclosure_json(ctx, r));
 	for (size_t i = 0; i < rf->nevents; i++) {
 		const struct event *e = &rf->events[i];
 		json_array_append_new(events, json_pack(

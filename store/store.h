@@ -52,6 +52,13 @@ int store_schema_version(struct store *s);
 int store_begin(struct store *s, struct err *err);
 int store_commit(struct store *s, struct err *err);
 void store_rollback(struct store *s);
+/* True while a transaction from store_begin is open. */
+bool store_in_tx(const struct store *s);
+/* A savepoint inside the open transaction, so one unit of work (one
+ * imported message) can be undone without the rest of the batch. */
+int store_savepoint(struct store *s, struct err *err);
+int store_savepoint_release(struct store *s, struct err *err);
+void store_savepoint_rollback(struct store *s);
 /* PRAGMA integrity_check; 0 when "ok". */
 int store_check(struct store *s, struct err *err);
 
@@ -180,5 +187,171 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);
 int64_t store_event_count(struct store *s, int64_t report_id);
+
+/* --- vendors and their status per report (party-repo.c) -----------------*/
+struct vendor {
+	int64_t id;
+	char *name;
+	char *contact;
+	char *key_fpr;          /* or NULL */
+	char *kind;             /* vendor, distro, hardware */
+};
+void vendor_release(struct vendor *v);
+/* ERR_DUPLICATE when the name is taken; kind NULL means "vendor". */
+int store_vendor_add(struct store *s, const struct vendor *v, int64_t *id,
+		     struct err *err);
+/* By name, case-insensitively; ERR_NOTFOUND naming it otherwise. */
+int store_vendor_get(struct store *s, const char *name, struct vendor *v,
+		     struct err *err);
+/* NULL fields of v are left unchanged. */
+int store_vendor_update(struct store *s, int64_t id, const struct vendor *v,
+			struct err *err);
+int store_vendors_list(struct store *s, struct vendor **out, size_t *n,
+		       struct err *err);
+
+struct report_vendor {
+	int64_t report_id;
+	int64_t vendor_id;
+	char *name, *kind, *contact, *key_fpr;  /* from the directory */
+	char *status;           /* not-notified, notified, acknowledged, ... */
+	time_t notified_at;     /* or 0 */
+	time_t updated_at;
+	bool nda_requested;
+	char *note;
+	char *statement;
+};
+void report_vendor_release(struct report_vendor *rv);
+struct report_vendor_set {
+	const char *status;     /* NULL unchanged */
+	time_t notified_at;     /* 0 unchanged */
+	time_t updated_at;
+	int nda_requested;      /* -1 unchanged */
+	const char *note;       /* NULL unchanged */
+	const char *statement;  /* NULL unchanged */
+};
+/* ERR_NOTFOUND when the vendor has no status on the report yet. */
+int store_report_vendor_get(struct store *s, int64_t report_id,
+			    int64_t vendor_id, struct report_vendor *rv,
+			    struct err *err);
+/* Creates or updates the vendor's row for the report. */
+int store_report_vendor_set(struct store *s, int64_t report_id,
+			    int64_t vendor_id, const struct report_vendor_set *u,
+			    struct err *err);
+/* Of one report (0: every report), by report then vendor name. */
+int store_report_vendors_get(struct store *s, int64_t report_id,
+			     struct report_vendor **out, size_t *n,
+			     struct err *err);
+
+/* Participants brought in and not (yet) acknowledged, for `due`. */
+struct pending_participant {
+	int64_t report_id;
+	char *name;
+	char *email;
+	time_t added_at;
+};
+void pending_participant_release(struct pending_participant *p);
+int store_participants_unacked(struct store *s, int64_t report_id,
+			       struct pending_participant **out, size_t *n,
+			       struct err *err);
+
+/* --- disclosure proposals and decisions (date-repo.c, append-only) ------*/
+struct proposal {
+	int64_t id;
+	int64_t report_id;
+	char *by;               /* reporter, officer, vendor:NAME, maintainer:EMAIL */
+	time_t date;
+	char *reason;
+	char *officer;          /* who recorded it */
+	time_t at;
+};
+void proposal_release(struct proposal *p);
+int store_proposal_add(struct store *s, const struct proposal *p,
+		       struct err *err);
+/* Oldest first. */
+int store_proposals_get(struct store *s, int64_t report_id,
+			struct proposal **out, size_t *n, struct err *err);
+
+struct decision {
+	int64_t id;
+	int64_t report_id;
+	time_t date;
+	char *verdict;          /* the policy's verdict: ok, needs-reason, ... */
+	char *reason;
+	bool override;
+	char *officer;
+	time_t at;
+};
+void decision_release(struct decision *d);
+int store_decision_add(struct store *s, const struct decision *d,
+		       struct err *err);
+/* Oldest first: the last one is the current date. */
+int store_decisions_get(struct store *s, int64_t report_id,
+			struct decision **out, size_t *n, struct err *err);
+
+/* --- page-repo.c: compact keys for paging through every report ----------*/
+struct report_key {
+	int64_t id;
+	time_t received;
+	time_t release_started; /* or 0 */
+	time_t disclosure;      /* the latest decided date, or 0 */
+	char state[12];
+	char severity[10];
+};
+/* Every report's key, by id; *out is the caller's to free.  Returns 0, or
+ * negative with err set (nothing allocated). */
+int store_report_keys(struct store *s, struct report_key **out, size_t *n,
+		      struct err *err);
+/* Ids (ascending) of reports whose subject or reporter contains needle,
+ * ASCII case-insensitively; *ids is the caller's.  0 or negative. */
+int store_report_search(struct store *s, const char *needle, int64_t **ids,
+			size_t *n, struct err *err);
+/* The first `limit` report ids in order "deadline" or "received" (else by
+ * id), without reading every report: a first screen before the full keys
+ * arrive.  *ids (caller frees) is allocated even on error. */
+int store_report_first_ids(struct store *s, const char *order, size_t limit,
+			   int64_t **ids, size_t *n, struct err *err);
+
+/* --- participant-repo.c: who was brought into a report -----------------*/
+struct participant {
+	int64_t id;
+	int64_t report_id;
+	char *name;             /* or NULL */
+	char *email;            /* lowercase */
+	char *role;             /* "maintainer", "reviewer", "open list",
+				 * "other", ...; or NULL */
+	char *section;          /* MAINTAINERS section, or NULL */
+	char *added_by;         /* the officer */
+	time_t added_at;
+	time_t removed_at;      /* 0 while active */
+	char *removed_by;       /* or NULL */
+	time_t acknowledged_at; /* 0 until acknowledged */
+};
+void participant_release(struct participant *p);
+/* Releases n participants and the array. */
+void participants_free(struct participant *v, size_t n);
+/* Adds p to p->report_id (removed and acknowledged fields are ignored;
+ * added_at 0 means now).  *id is optional.  ERR_DUPLICATE naming the
+ * address when the report already has it as an active participant. */
+int store_participant_add(struct store *s, const struct participant *p,
+			  int64_t *id, struct err *err);
+/* Marks the active participant email (any case) removed by officer at
+ * `at` (0: now); ERR_NOTFOUND naming them when there is none. */
+int store_participant_remove(struct store *s, int64_t report_id,
+			     const char *email, const char *officer, time_t at,
+			     struct err *err);
+/* Records when the active participant acknowledged (the first time is
+ * kept); ERR_NOTFOUND naming them when there is none. */
+int store_participant_ack(struct store *s, int64_t report_id,
+			  const char *email, time_t at, struct err *err);
+/* The active participant email of a report into *p (release it);
+ * ERR_NOTFOUND when there is none. */
+int store_participant_get(struct store *s, int64_t report_id,
+			  const char *email, struct participant *p,
+			  struct err *err);
+/* A report's participants (with the removed ones when with_removed), in
+ * the order they were added; *out is the caller's (participants_free). */
+int store_participants_get(struct store *s, int64_t report_id,
+			   bool with_removed, struct participant **out,
+			   size_t *n, struct err *err);
 
 #endif

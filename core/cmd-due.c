@@ -1,0 +1,166 @@
+/*
+ * `due [--within 2d] [--json]`: what needs an officer's attention, for
+ * cron or a status bar.  For every open report: its disclosure date when
+ * overdue or due within the window (or, with no date decided, the
+ * policy's default limit, from policy_check()); vendors notified and
+ * silent for 5 working days (Monday to Friday, UTC); participants
+ * brought in who have not acknowledged.  Prints nothing when all is
+ * well; always exits 0 unless the store fails.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/core.h"
+#include "core/json.h"
+
+#define SILENT_WORKING_DAYS 5
+
+struct due_run {
+	struct cmd_ctx *ctx;
+	struct policy pol;
+	time_t now;
+	long within;
+	json_t *items;          /* with --json */
+	struct report_vendor *vendors;
+	size_t nvendors;
+	struct pending_participant *parts;
+	size_t nparts;
+};
+
+static void item(struct due_run *d, const struct report *r, const char *kind,
+		 time_t date, const char *who, const char *text)
+{
+	if (d->items) {
+		json_array_append_new(d->items, json_pack(
+			"{s:I, s:s, s:o, s:o, s:o, s:o}", "report", (json_int_t)r->id,
+			"kind", kind, "date", json_time(date), "who", json_text(who),
+			"subject", json_text(r->subject), "text", json_text(text)));
+	} else {
+		char *t = safe_str(text), *s = safe_str(r->subject);
+		fprintf(d->ctx->out, "#%lld %s: %s\n", (long long)r->id, t, s);
+		free(t);
+		free(s);
+	}
+}
+
+static int each(const struct report *r, void *data)
+{
+	struct due_run *d = data;
+	struct policy_answer a;
+	char when[32];
+	char *text;
+	long days;
+
+	if (r->disclosure) {
+		days = days_between(d->now, r->disclosure);
+		if (r->disclosure < d->now) {
+			text = xasprintf("overdue since %s (%ld days)",
+					 fmt_rfc3339(r->disclosure, when), -days);
+			item(d, r, "overdue", r->disclosure, NULL, text);
+			free(text);
+		} else if (r->disclosure <= d->now + d->within) {
+			text = xasprintf("due %s (in %ld days)",
+					 fmt_rfc3339(r->disclosure, when), days);
+			item(d, r, "due", r->disclosure, NULL, text);
+			free(text);
+		}
+	} else {
+		policy_check(&d->pol, r, d->now, false, false, d->now, &a);
+		if (a.policy_date < d->now + d->within) {
+			text = xasprintf("no date set; the policy %s %s",
+					 r->public ? "date is now," : a.policy_date < d->now ?
+					 "default passed at" : "default ends",
+					 fmt_rfc3339(a.policy_date, when));
+			item(d, r, a.policy_date < d->now ? "undated-overdue" : "undated-due",
+			     a.policy_date, NULL, text);
+			free(text);
+		}
+	}
+	for (size_t i = 0; i < d->nvendors; i++) {
+		const struct report_vendor *v = &d->vendors[i];
+		long wd;
+		if (v->report_id != r->id || strcmp(v->status, "notified") ||
+		    !v->notified_at)
+			continue;
+		wd = working_days_between(v->notified_at, d->now);
+		if (wd < SILENT_WORKING_DAYS)
+			continue;
+		text = xasprintf("vendor %s notified %s, silent for %ld working days",
+				 v->name, fmt_rfc3339(v->notified_at, when), wd);
+		item(d, r, "vendor-silent", v->notified_at, v->name, text);
+		free(text);
+	}
+	for (size_t i = 0; i < d->nparts; i++) {
+		const struct pending_participant *p = &d->parts[i];
+		if (p->report_id != r->id)
+			continue;
+		text = xasprintf("participant %s brought in %s, not acknowledged",
+				 p->email, fmt_rfc3339(p->added_at, when));
+		item(d, r, "participant-unacknowledged", p->added_at, p->email, text);
+		free(text);
+	}
+	return 0;
+}
+
+int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "within", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_filter f = { NULL, true, "deadline" };
+	struct due_run d;
+	bool json = false;
+	struct store *s;
+	int c, r = 0;
+
+	memset(&d, 0, sizeof(d));
+	d.within = 2 * 86400;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			if (parse_duration(optarg, &d.within, &ctx->err) < 0)
+				return CMD_USAGE;
+			if (d.within < 0) {
+				err_setc(&ctx->err, ERR_INVALID,
+					 "--within must not be negative ('%s')", optarg);
+				return CMD_USAGE;
+			}
+			break;
+		case 'j': json = true; break;
+		default: return cmd_usage(ctx, "due");
+		}
+	}
+	if (optind != argc)
+		return cmd_usage(ctx, "due");
+	if (!(s = cmd_ctx_store(ctx)))
+		return CMD_FAILED;
+	d.ctx = ctx;
+	d.now = util_now();
+	policy_from_config(ctx->cfg, &d.pol);
+	if (json)
+		d.items = json_array();
+	if (store_report_vendors_get(s, 0, &d.vendors, &d.nvendors, &ctx->err) < 0 ||
+	    store_participants_unacked(s, 0, &d.parts, &d.nparts, &ctx->err) < 0 ||
+	    store_report_each(s, &f, each, &d, &ctx->err) < 0)
+		r = -1;
+	if (r == 0 && json) {
+		json_t *o = json_pack("{s:o, s:I, s:O}", "now", json_time(d.now),
+				      "within_seconds", (json_int_t)d.within,
+				      "items", d.items);
+		json_print(ctx->out, o);
+		json_decref(o);
+	}
+	json_decref(d.items);
+	for (size_t i = 0; i < d.nvendors; i++)
+		report_vendor_release(&d.vendors[i]);
+	free(d.vendors);
+	for (size_t i = 0; i < d.nparts; i++)
+		pending_participant_release(&d.parts[i]);
+	free(d.parts);
+	return r < 0 ? CMD_FAILED : CMD_OK;
+}

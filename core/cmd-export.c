@@ -1,0 +1,155 @@
+/*
+ * `export (ID... | --all | --state S) --format F [-o FILE]`: writes the
+ * chosen reports in one format (export-*.c) to standard output or FILE.
+ * Exports read only stored data (no decryption), withhold the reporter's
+ * identity unless credit consent is recorded (bodies and attachments are
+ * never exported), and warn on stderr for each report still under
+ * embargo.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+static const struct {
+	const char *name;
+	export_fn fn;
+} formats[] = {
+	{ "md", export_md },   { "txt", export_txt }, { "json", export_json },
+	{ "csv", export_csv }, { "ics", export_ics }, { "cve", export_cve },
+};
+
+struct ids {
+	int64_t *v;
+	size_t n;
+};
+
+static int add_id(const struct report *r, void *data)
+{
+	struct ids *ids = data;
+
+	ids->v = xrealloc(ids->v, (ids->n + 1) * sizeof(*ids->v));
+	ids->v[ids->n++] = r->id;
+	return 0;
+}
+
+static bool valid_cve_id(const char *s)
+{
+	regex_t re;
+	bool ok;
+
+	if (regcomp(&re, "^CVE-[0-9]{4}-[0-9]{4,19}$", REG_EXTENDED | REG_NOSUB))
+		return false;
+	ok = regexec(&re, s, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "state", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "cve-id", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct export_opts eo = { NULL };
+	const char *format = NULL, *state = NULL, *path = NULL;
+	export_fn fn = NULL;
+	struct dossier **ds = NULL;
+	struct ids ids = { NULL, 0 };
+	bool all = false;
+	FILE *out = ctx->out;
+	int c, rc = CMD_OK;
+
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': all = true; break;
+		case 's': state = optarg; break;
+		case 'f': format = optarg; break;
+		case 'o': path = optarg; break;
+		case 'c': eo.cve_id = optarg; break;
+		default: return cmd_usage(ctx, "export");
+		}
+	}
+	if (!format || (all + (state != NULL) + (optind < argc)) != 1)
+		return cmd_usage(ctx, "export");
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (!strcmp(formats[i].name, format))
+			fn = formats[i].fn;
+	if (!fn) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "unknown export format '%s' (md, txt, json, csv, ics, cve)", format);
+		return CMD_USAGE;
+	}
+	if (state && !triage_state_valid(state)) {
+		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s'", state);
+		return CMD_USAGE;
+	}
+	if (eo.cve_id && !valid_cve_id(eo.cve_id)) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "'%s' is not a CVE ID (CVE-YYYY-NNNN)", eo.cve_id);
+		return CMD_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		int64_t id;
+		if (parse_report_id(argv[i], &id, &ctx->err) < 0) {
+			free(ids.v);
+			return CMD_USAGE;
+		}
+		ids.v = xrealloc(ids.v, (ids.n + 1) * sizeof(*ids.v));
+		ids.v[ids.n++] = id;
+	}
+	if (optind == argc) {
+		struct report_filter f = { state, false, "id" };
+		if (report_each(ctx, &f, add_id, &ids, &ctx->err) < 0) {
+			free(ids.v);
+			return CMD_FAILED;
+		}
+	}
+	if (eo.cve_id && ids.n != 1) {
+		err_setc(&ctx->err, ERR_INVALID, "--cve-id needs exactly one report");
+		free(ids.v);
+		return CMD_USAGE;
+	}
+	ds = xcalloc(ids.n ? ids.n : 1, sizeof(*ds));
+	for (size_t i = 0; i < ids.n; i++) {
+		ds[i] = xcalloc(1, sizeof(**ds));
+		if (dossier_load(ctx, ids.v[i], ds[i], &ctx->err) < 0) {
+			rc = CMD_FAILED;
+			goto out;
+		}
+		export_warn_embargo(ctx, ds[i]);
+	}
+	if (path && !(out = fopen(path, "w"))) {
+		err_setc(&ctx->err, ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+		rc = CMD_FAILED;
+		goto out;
+	}
+	if (fn(ctx, out, ds, ids.n, &eo, &ctx->err) < 0)
+		rc = CMD_FAILED;
+	if (path) {
+		if (fclose(out) != 0 && rc == CMD_OK) {
+			err_setc(&ctx->err, ERR_IO, "cannot write '%s': %s", path,
+				 strerror(errno));
+			rc = CMD_FAILED;
+		}
+	} else if (fflush(out) != 0 && rc == CMD_OK) {
+		err_setc(&ctx->err, ERR_IO, "cannot write the export: %s", strerror(errno));
+		rc = CMD_FAILED;
+	}
+out:
+	for (size_t i = 0; i < ids.n; i++) {
+		if (ds[i])
+			dossier_release(ds[i]);
+		free(ds[i]);
+	}
+	free(ds);
+	free(ids.v);
+	return rc;
+}

@@ -1,0 +1,150 @@
+/* core/export-*.c and the redaction in disclosure.c, on in-memory
+ * dossiers (no database): quoting, escaping, redaction, ICS structure. */
+#include <libical/ical.h>
+
+#include "unit.h"
+#include "core/core.h"
+
+static struct event ev[3];
+static struct message msg;
+static struct decision dec;
+
+static void make(struct dossier *d, bool consent)
+{
+	memset(d, 0, sizeof(*d));
+	d->f.r.id = 7;
+	d->f.r.subject = (char *)"Leak \xe2\x80\xae" "by Rita Reporter, \"x\"";
+	d->f.r.reporter_name = (char *)"Rita Reporter";
+	d->f.r.reporter_email = (char *)"rita@example.net";
+	d->f.r.state = (char *)"fixing";
+	d->f.r.severity = (char *)"high";
+	d->f.r.received = 1796112000; /* 2026-12-01T08:00:00Z */
+	d->f.r.consent_credit = consent;
+	d->f.r.disclosure = 1796112000 + 7 * 86400;
+	msg.from_email = (char *)"RITA@example.net";
+	msg.from_name = (char *)"R. Reporter";
+	msg.fingerprint = (char *)"656453E231B0775CB77F93618E772EF968537D8B";
+	d->f.msgs = &msg;
+	d->f.nmsgs = 1;
+	ev[0] = (struct event){ 1, 7, 1796112000, (char *)"olga", (char *)"import",
+				(char *)"report from rita@EXAMPLE.net, key 656453E231B0775CB77F93618E772EF968537D8B" };
+	ev[1] = (struct event){ 2, 7, 1796112060, (char *)"olga", (char *)"note",
+				(char *)"=1+1, \"quoted\"\r\nEND:VEVENT R. Reporter" };
+	ev[2] = (struct event){ 3, 7, 1796112120, (char *)"olga", (char *)"date-set",
+				(char *)"-cmd" };
+	d->f.events = ev;
+	d->f.nevents = 3;
+	dec = (struct decision){ 1, 7, d->f.r.disclosure, (char *)"ok", NULL, false,
+				 (char *)"olga", 1796112120 };
+	d->decisions = &dec;
+	d->ndecisions = 1;
+	d->pol = (struct policy){ 7, 14 };
+	d->now = 1796112120;
+	policy_check(&d->pol, &d->f.r, d->f.r.disclosure, false, false, d->now, &d->ans);
+}
+
+static char *run(export_fn fn, struct dossier *d)
+{
+	struct cmd_ctx ctx;
+	struct export_opts o = { NULL };
+	struct err err = { 0, "" };
+	struct dossier *list[1] = { d };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.errout = stderr;
+	assert_int_equal(fn(&ctx, f, list, 1, &o, &err), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_redact(void **state)
+{
+	(void)state;
+	struct dossier d;
+	char *t;
+
+	make(&d, false);
+	t = export_redact(&d, ev[0].detail);
+	assert_string_equal(t, "report from [reporter], key [reporter's key]");
+	free(t);
+	t = export_text(&d, d.f.r.subject);
+	assert_string_equal(t, "Leak <U+202E>by [reporter], \"x\"");
+	free(t);
+	assert_null(export_reporter(&d));
+	make(&d, true);
+	t = export_redact(&d, ev[0].detail);
+	assert_string_equal(t, ev[0].detail);
+	free(t);
+	t = export_reporter(&d);
+	assert_string_equal(t, "Rita Reporter <rita@example.net>");
+	free(t);
+}
+
+static void test_csv(void **state)
+{
+	(void)state;
+	struct dossier d;
+	char *out;
+
+	make(&d, false);
+	out = run(export_csv, &d);
+	assert_string_equal(out,
+		"report,at,officer,kind,detail\r\n"
+		"7,\"2026-12-01T08:00:00Z\",\"olga\",\"import\",\"report from [reporter], key [reporter's key]\"\r\n"
+		"7,\"2026-12-01T08:01:00Z\",\"olga\",\"note\",\"'=1+1, \"\"quoted\"\"^M^JEND:VEVENT [reporter]\"\r\n"
+		"7,\"2026-12-01T08:02:00Z\",\"olga\",\"date-set\",\"'-cmd\"\r\n");
+	free(out);
+}
+
+static void test_md(void **state)
+{
+	(void)state;
+	struct dossier d;
+	char *out;
+
+	make(&d, false);
+	out = run(export_md, &d);
+	assert_non_null(strstr(out, "# Report 7: Leak \\<U+202E\\>by \\[reporter\\], \"x\"\n"));
+	assert_non_null(strstr(out, "- **Reporter:** withheld (no consent to credit)\n"));
+	assert_null(strstr(out, "Rita"));
+	assert_null(strstr(out, "\r"));
+	free(out);
+}
+
+static void test_ics(void **state)
+{
+	(void)state;
+	struct dossier d;
+	icalcomponent *cal;
+	int n = 0;
+	char *out;
+
+	make(&d, false);
+	out = run(export_ics, &d);
+	cal = icalparser_parse_string(out);
+	assert_non_null(cal);
+	for (icalcomponent *c = icalcomponent_get_first_component(cal, ICAL_VEVENT_COMPONENT);
+	     c; c = icalcomponent_get_next_component(cal, ICAL_VEVENT_COMPONENT))
+		n++;
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(out, "UID:report-7-disclosure@secteam.invalid\r\n"));
+	assert_non_null(strstr(out, "TRIGGER:-P1D\r\n"));
+	assert_non_null(strstr(out, "DTSTART;VALUE=DATE:20261208\r\n"));
+	assert_non_null(strstr(out, "DTSTART;VALUE=DATE:20261215\r\n"));
+	icalcomponent_free(cal);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_redact),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_md),
+		cmocka_unit_test(test_ics),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
