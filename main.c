@@ -60,14 +60,20 @@ int main(int argc, char **argv)
 		}
 	}
 	if (cmd_ctx_init(&ctx, &err) < 0) {
-		fprintf(stderr, "secteam-tui: %s\n", err.msg);
+		char *m = safe_str(err.msg);
+		fprintf(stderr, "secteam-tui: %s\n", m);
+		free(m);
 		cmd_ctx_release(&ctx);
 		return CMD_FAILED;
 	}
 	if (optind < argc) {
 		r = cmd_run(&ctx, argc - optind, argv + optind);
-		if (r != CMD_OK && ctx.err.msg[0])
-			fprintf(stderr, "secteam-tui: %s\n", ctx.err.msg);
+		if (r != CMD_OK && ctx.err.msg[0]) {
+			/* Messages may quote input (a file name, a header). */
+			char *m = safe_str(ctx.err.msg);
+			fprintf(stderr, "secteam-tui: %s\n", m);
+			free(m);
+		}
 		if (r == CMD_USAGE && !cmd_find(argv[optind]))
 			usage(stderr);
 	} else {
