@@ -4,7 +4,7 @@
  *   duplicate\t<id>\t<subject>      already there
  *   error\t<file>\t<reason>         not stored
  * A file starting with "From " is read as an mbox, a directory as a
- * Maildir.  Exit 1 when any message failed.  Progress goes to errout when
+ * Maildir (or, without new/ and cur/, as a folder of message files).  Exit 1 when any message failed.  Progress goes to errout when
  * it is a terminal.
  *
  * Messages are committed in batches (up to BATCH_MAX messages or
@@ -12,6 +12,8 @@
  * fsync per message; a line is printed only once the commit holding its
  * message has succeeded, so whatever was reported survives a kill.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,14 +205,52 @@ static int do_file(struct import_run *ir, const char *path)
 	return r;
 }
 
-static int do_maildir(struct import_run *ir, const char *dir)
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A plain directory of message files (e.g. saved .eml files), by name. */
+static int list_plain_dir(const char *dir, char ***paths, size_t *n,
+			  struct err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	*paths = NULL;
+	*n = 0;
+	if (!d)
+		return err_setc(err, ERR_IO, "cannot read directory '%s': %s",
+				dir, strerror(errno));
+	while ((de = readdir(d))) {
+		struct stat st;
+		char *p;
+		if (de->d_name[0] == '.')
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+			*paths = xrealloc(*paths, (*n + 1) * sizeof(char *));
+			(*paths)[(*n)++] = p;
+		} else {
+			free(p);
+		}
+	}
+	closedir(d);
+	if (*n)
+		qsort(*paths, *n, sizeof(char *), cmp_str);
+	return 0;
+}
+
+/* A Maildir (new/ and cur/), or else a directory of message files. */
+static int do_maildir(struct import_run *ir, const char *dir, bool must_maildir)
 {
 	struct err err = { 0, "" };
 	char **paths;
 	size_t n;
 	int r = 0;
 
-	if (maildir_list(dir, &paths, &n, &err) < 0) {
+	if (maildir_list(dir, &paths, &n, &err) < 0 &&
+	    (must_maildir || list_plain_dir(dir, &paths, &n, &err) < 0)) {
 		file_error(ir, dir, err.msg);
 		return 0;
 	}
@@ -256,7 +296,7 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		if (mode == 'd' || (mode == 0 && strcmp(p, "-") && S_ISDIR(st.st_mode)))
-			r = do_maildir(&ir, p);
+			r = do_maildir(&ir, p, mode == 'd');
 		else if (mode == 'm')
 			r = do_mbox(&ir, p);
 		else

@@ -98,6 +98,15 @@ out=$(st import "$T/md")
 tap_like "$out" "^10	not-signed	From maildir" "Maildir new/ imported"
 tap_like "$out" "^duplicate	3	Plain report" "Maildir cur/ seen, duplicate detected"
 
+mkdir -p "$T/folder"
+mk --kind plain --from "$RITA" --subject "From a folder" --body "f" --message-id "f1@example.net" > "$T/folder/a.eml"
+cp "$T/m/03.eml" "$T/folder/b.eml"
+out=$(st import "$T/folder")
+tap_like "$out" "^11	not-signed	From a folder" "a folder of .eml files imports"
+tap_like "$out" "^duplicate	3	Plain report" "a folder of .eml files: duplicates detected"
+out=$(st import --maildir "$T/folder"); rc=$?
+tap_like "$rc $out" "^1 error	$T/folder	.*neither new/ nor cur/" "--maildir insists on a Maildir"
+
 # Hostile subject is sanitized in import output.
 printf 'From: x@example.org\nSubject: =?utf-8?b?%s?=\nMessage-ID: <h1@example.org>\n\nbody\n' \
 	"$(printf 'evil\033]0;pwned\007\342\200\256txt' | base64 -w0)" > "$T/hostile.eml"
