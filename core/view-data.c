@@ -1,0 +1,57 @@
+/*
+ * The data the interactive UI pages through, in the shapes a screen needs:
+ * compact keys for every report (sorted and filtered by the UI itself),
+ * one full row for each visible line, and the ids a search matches.
+ * Thin: the queries live in store/page-repo.c.
+ */
+#include "core/core.h"
+
+static struct store *store_or_err(struct cmd_ctx *ctx, struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+
+	if (!s)
+		*err = ctx->err;
+	return s;
+}
+
+int report_keys(struct cmd_ctx *ctx, struct report_key **out, size_t *n,
+		struct err *err)
+{
+	struct store *s = store_or_err(ctx, err);
+
+	*out = NULL;
+	*n = 0;
+	return s ? store_report_keys(s, out, n, err) : ERR_IO;
+}
+
+int report_get(struct cmd_ctx *ctx, int64_t id, struct report *r,
+	       struct err *err)
+{
+	struct store *s = store_or_err(ctx, err);
+
+	return s ? store_report_get(s, id, r, err) : ERR_IO;
+}
+
+int report_search(struct cmd_ctx *ctx, const char *needle, int64_t **ids,
+		  size_t *n, struct err *err)
+{
+	struct store *s = store_or_err(ctx, err);
+
+	*ids = NULL;
+	*n = 0;
+	return s ? store_report_search(s, needle, ids, n, err) : ERR_IO;
+}
+
+int report_first_ids(struct cmd_ctx *ctx, const char *order, size_t limit,
+		     int64_t **ids, size_t *n, struct err *err)
+{
+	struct store *s = store_or_err(ctx, err);
+
+	if (!s) {
+		*ids = xcalloc(1, sizeof(**ids));
+		*n = 0;
+		return ERR_IO;
+	}
+	return store_report_first_ids(s, order, limit, ids, n, err);
+}

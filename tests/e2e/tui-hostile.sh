@@ -1,0 +1,89 @@
+#!/bin/sh
+# A hostile report in the UI: its subject, sender name, body and
+# attachment name carry ESC[2J, an OSC 0 title, an OSC 52 clipboard write,
+# a CSI as the C1 control U+009B, U+202E, zero-width characters, "%n" and
+# a fake trusted status bar.  Everything must show as visible escapes:
+# `capture-pane -e` carries no sequence from the report, the screen is
+# neither cleared nor retitled, nothing reaches the clipboard, and the
+# body cannot imitate the trusted bar.  Also: NO_COLOR leaves no color.
+. "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
+
+tap_plan 10
+fixture_setup
+$PY - "$WORK/mail/hostile.eml" <<'PYEOF'
+import sys
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.mime.application import MIMEApplication
+from email.header import Header
+evil = ("\x1b[2J\x1b]0;PWNED-TITLE\x07\x1b]52;c;cHduZWQ=\x07"
+        "\u009b31mC1CSI \u202eevil\u202c zero\u200bwidth\u200d %n%n%s")
+m = MIMEMultipart()
+m["From"] = Header("Mallory \x1b[31m\u202eyrollaM", "utf-8").encode() + " <mallory@evil.example>"
+m["To"] = "security@example.org"
+m["Subject"] = Header("HOSTILE " + evil, "utf-8").encode()
+m["Message-ID"] = "<hostile@evil.example>"
+m["Date"] = "Wed, 02 Dec 2026 08:00:00 +0000"
+body = ("Body starts.\n" + evil + "\n"
+        " \u25a0 TRUSTED  signature: valid | key FAKE | signer matches From: yes | encrypted: yes\n"
+        "\x1b[7m fake reverse bar \x1b[0m\n"
+        "Body ends.\n")
+m.attach(MIMEText(body, "plain", "utf-8"))
+a = MIMEApplication(b"int main(void){}\n", "octet-stream")
+a.add_header("Content-Disposition", "attachment",
+             filename=("utf-8", "", "exploit\u202ec.txt"))
+m.attach(a)
+open(sys.argv[1], "wb").write(m.as_bytes())
+PYEOF
+import "$WORK/mail/hostile.eml" || { echo "Bail out! import failed"; exit 1; }
+
+# clean_e: the -e capture without our own SGR attributes; anything left
+# that a terminal would act on came from the report.
+clean_e() { screen_e | sed 's/\x1b\[[0-9;]*m//g'; }
+no_sequences() {
+	out=$(clean_e)
+	if printf '%s' "$out" | grep -q "$(printf '\033')"; then diag "ESC on screen"; return 1; fi
+	if printf '%s' "$out" | grep -q "$(printf '\302\233')"; then diag "C1 CSI on screen"; return 1; fi
+	if printf '%s' "$out" | grep -q "$(printf '\342\200\256')"; then diag "U+202E on screen"; return 1; fi
+	if printf '%s' "$out" | grep -q "$(printf '\342\200\213')"; then diag "U+200B on screen"; return 1; fi
+	if printf '%s' "$out" | grep -q "$(printf '\007')"; then diag "BEL on screen"; return 1; fi
+	return 0
+}
+not_retitled() { ! tmx display -p -t t '#{pane_title}' | grep -q PWNED; }
+no_clipboard() { [ -z "$(tmx list-buffers 2>/dev/null)" ]; }
+
+tui_start 120 30
+if wait_for "HOSTILE" && line_of HOSTILE | grep -qF '^[[2J^[]0;PWNED-TITLE^G' &&
+   line_of HOSTILE | grep -qF '<U+009B>31mC1CSI'; then ok "the subject shows visible escapes in the list"
+else not_ok "the subject shows visible escapes in the list"; fi
+check "capture-pane -e of the list carries no sequence from the report" no_sequences
+if not_retitled && screen | head -n 1 | grep -q "secteam-tui: reports"; then ok "the list is neither retitled nor cleared"
+else not_ok "the list is neither retitled nor cleared"; fi
+
+keys Enter
+wait_for "Body ends." 10
+if screen | grep -qF '<U+009B>31mC1CSI <U+202E>evil<U+202C> zero<U+200B>width<U+200D> %n%n%s'; then
+	ok "the body shows C1, bidi, zero-width and %n as visible text"
+else not_ok "the body shows C1, bidi, zero-width and %n as visible text"; fi
+check "capture-pane -e of the report carries no sequence from the report" no_sequences
+n=$(screen | grep -c "^ ■ TRUSTED")
+if [ "$n" = 1 ] && screen | grep "^ ■ TRUSTED" | grep -q "signature: not-signed" &&
+   screen | grep -qF "│  ■ TRUSTED  signature: valid"; then
+	ok "the body cannot imitate the trusted status bar"
+else diag "trusted rows: $n"; not_ok "the body cannot imitate the trusted status bar"; fi
+if screen | grep -qF "attachment 1: exploit<U+202E>c.txt" && screen | grep -q "EXPLOIT CODE"; then
+	ok "the attachment name is escaped and flagged as exploit code"
+else not_ok "the attachment name is escaped and flagged as exploit code"; fi
+if not_retitled && screen | head -n 1 | grep -q "report 1"; then ok "the report view is neither retitled nor cleared"
+else not_ok "the report view is neither retitled nor cleared"; fi
+check "nothing reached the clipboard (OSC 52)" no_clipboard
+tui_stop
+
+tui_start 100 30 NO_COLOR=1
+wait_for "HOSTILE"
+keys Enter
+wait_for "Body ends." 10
+if ! screen_e | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m\|$(printf '\033')\[[0-9;]*38;5;"; then ok "NO_COLOR: no color on screen"
+else not_ok "NO_COLOR: no color on screen"; fi
+tui_stop
+tap_done

@@ -1,0 +1,420 @@
+/*
+ * The key table: one row per action (tig's request table, tmux's
+ * cmd_table), with its name, default keys, the views it applies to, its
+ * help, and either an internal handler or a core command template ("%i"
+ * is the current report).  The help screen, the `:` line's completion and
+ * the config's `bind VIEW KEY COMMAND` lines all read it.  Every key ends
+ * as a command string run by tui_run_line(); handlers return what to
+ * redraw.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui/tui-int.h"
+
+static const char *const view_names[V_COUNT] = {
+	[V_REPORTS] = "reports",     [V_REPORT] = "report",
+	[V_PARTICIPANTS] = "participants", [V_VENDORS] = "vendors",
+	[V_DISCLOSURE] = "disclosure", [V_TIMELINE] = "timeline",
+	[V_CALENDAR] = "calendar",   [V_HELP] = "help",
+};
+
+const char *keys_view_name(enum tui_view_id v)
+{
+	return view_names[v];
+}
+
+int keys_view_from_name(const char *name)
+{
+	if (!strcmp(name, "all"))
+		return -1;
+	for (int i = 0; i < V_COUNT; i++)
+		if (!strcmp(view_names[i], name))
+			return i;
+	return -2;
+}
+
+/* --- handlers ------------------------------------------------------------*/
+static int do_move(struct tui *t, enum tui_motion m)
+{
+	struct tui_view *v = tui_top(t);
+
+	return v->ops->motion ? v->ops->motion(t, v, m) : TUI_OK;
+}
+static int h_down(struct tui *t, const char *a) { (void)a; return do_move(t, M_DOWN); }
+static int h_up(struct tui *t, const char *a) { (void)a; return do_move(t, M_UP); }
+static int h_pgdn(struct tui *t, const char *a) { (void)a; return do_move(t, M_PGDN); }
+static int h_pgup(struct tui *t, const char *a) { (void)a; return do_move(t, M_PGUP); }
+static int h_halfdn(struct tui *t, const char *a) { (void)a; return do_move(t, M_HALFDN); }
+static int h_halfup(struct tui *t, const char *a) { (void)a; return do_move(t, M_HALFUP); }
+static int h_top(struct tui *t, const char *a) { (void)a; return do_move(t, M_TOP); }
+static int h_bottom(struct tui *t, const char *a) { (void)a; return do_move(t, M_BOTTOM); }
+
+static int h_open(struct tui *t, const char *a)
+{
+	struct tui_view *v = tui_top(t);
+
+	(void)a;
+	return v->ops->open ? v->ops->open(t, v) : TUI_OK;
+}
+
+static void pop(struct tui *t)
+{
+	struct tui_view *v = t->stack[--t->depth];
+
+	v->ops->close(t, v);
+	free(v);
+}
+
+static int h_back(struct tui *t, const char *a)
+{
+	(void)a;
+	if (t->depth <= 1)
+		return TUI_QUIT;
+	pop(t);
+	return TUI_REDRAW;
+}
+
+static int h_quit(struct tui *t, const char *a)
+{
+	(void)t;
+	(void)a;
+	return TUI_QUIT;
+}
+
+/* C-z: the terminal is in raw mode, so the UI stops itself. */
+static int h_suspend(struct tui *t, const char *a)
+{
+	(void)t;
+	(void)a;
+	tui_suspend();
+	kill(getpid(), SIGTSTP);
+	tui_resume();
+	return TUI_REDRAW;
+}
+
+static int h_help(struct tui *t, const char *a)
+{
+	(void)a;
+	if (tui_top(t)->id == V_HELP)
+		return TUI_OK;
+	tui_push(t, view_help_new(t, tui_top(t)->id));
+	return TUI_REDRAW;
+}
+
+static int do_search(struct tui *t, int dir, bool fresh)
+{
+	struct tui_view *v = tui_top(t);
+
+	if (!t->search || !*t->search) {
+		tui_status(t, true, "no search yet: type / first");
+		return TUI_OK;
+	}
+	return v->ops->search ? v->ops->search(t, v, dir, fresh) : TUI_OK;
+}
+
+static int h_search(struct tui *t, const char *a)
+{
+	char *s;
+
+	if (*a) {
+		s = xstrdup(a);
+	} else if (!(s = prompt_read(t, "/", "", &t->search_hist, false))) {
+		return TUI_REDRAW;
+	}
+	if (!*s) {
+		free(s);
+		return do_search(t, 1, false);
+	}
+	free(t->search);
+	t->search = s;
+	return do_search(t, 1, true) | TUI_REDRAW;
+}
+static int h_next(struct tui *t, const char *a) { (void)a; return do_search(t, 1, false); }
+static int h_prev(struct tui *t, const char *a) { (void)a; return do_search(t, -1, false); }
+
+static int h_command(struct tui *t, const char *a)
+{
+	char *line = prompt_read(t, ":", "", &t->cmd_hist, true);
+	int r;
+
+	(void)a;
+	if (!line)
+		return TUI_REDRAW;
+	r = tui_run_line(t, line);
+	free(line);
+	return r | TUI_REDRAW;
+}
+
+/* `prompt TEXT`: the `:` line, prefilled. */
+static int h_prompt(struct tui *t, const char *a)
+{
+	char *line;
+	int r;
+
+	line = prompt_read(t, ":", a, &t->cmd_hist, true);
+	if (!line)
+		return TUI_REDRAW;
+	r = tui_run_line(t, line);
+	free(line);
+	return r | TUI_REDRAW;
+}
+
+static int push_report_view(struct tui *t,
+			    struct tui_view *(*make)(struct tui *, int64_t))
+{
+	int64_t id = tui_current_report(t);
+
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	tui_push(t, make(t, id));
+	return TUI_REDRAW;
+}
+static int h_timeline(struct tui *t, const char *a) { (void)a; return push_report_view(t, view_timeline_new); }
+static int h_participants(struct tui *t, const char *a) { (void)a; return push_report_view(t, view_participants_new); }
+static int h_vendors(struct tui *t, const char *a) { (void)a; return push_report_view(t, view_vendors_new); }
+static int h_disclosure(struct tui *t, const char *a) { (void)a; return push_report_view(t, view_disclosure_new); }
+
+static int h_calendar(struct tui *t, const char *a)
+{
+	(void)a;
+	if (tui_top(t)->id == V_CALENDAR)
+		return TUI_OK;
+	tui_push(t, view_calendar_new(t));
+	return TUI_REDRAW;
+}
+
+static int h_note(struct tui *t, const char *a)
+{
+	int64_t id = tui_current_report(t);
+	char *text, *argv[5], idbuf[32];
+	int r;
+
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	if (*a) {
+		text = xstrdup(a);
+	} else if (!(text = editor_edit(t, ""))) {
+		return TUI_REDRAW;
+	}
+	str_trim(text);
+	if (!*text) {
+		tui_status(t, false, "empty note: nothing recorded");
+		wipe_free(text, strlen(text));
+		return TUI_REDRAW;
+	}
+	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)id);
+	argv[0] = (char *)"triage";
+	argv[1] = idbuf;
+	argv[2] = (char *)"--note";
+	argv[3] = text;
+	argv[4] = NULL;
+	r = cmd_run(t->ctx, 4, argv);
+	if (r == CMD_OK)
+		tui_status(t, false, "note added to report %lld", (long long)id);
+	else
+		tui_status(t, true, "%s", t->ctx->err.msg);
+	wipe_free(text, strlen(text));
+	return TUI_RELOAD;
+}
+
+static int h_reload(struct tui *t, const char *a)
+{
+	(void)a;
+	clearok(curscr, TRUE);
+	tui_status(t, false, "reloaded");
+	return TUI_RELOAD;
+}
+
+#define ONE V_ONE_REPORT
+#define LIST VBIT(V_REPORTS)
+/* Views with a selected report: actions on "the current report" apply. */
+#define SEL (VBIT(V_REPORTS) | VBIT(V_CALENDAR))
+#define PAGERS (V_ALL)
+
+const struct tui_key_entry tui_key_table[] = {
+	{ "down", "j Down", V_ALL, "move down a line", h_down, NULL, NULL },
+	{ "up", "k Up", V_ALL, "move up a line", h_up, NULL, NULL },
+	{ "page-down", "PgDn Space C-f", V_ALL, "move down a page", h_pgdn, NULL, NULL },
+	{ "page-up", "PgUp b C-b", V_ALL, "move up a page", h_pgup, NULL, NULL },
+	{ "half-down", "C-d", V_ALL, "move down half a page", h_halfdn, NULL, NULL },
+	{ "half-up", "C-u", V_ALL, "move up half a page", h_halfup, NULL, NULL },
+	{ "top", "g Home", V_ALL, "go to the first line", h_top, NULL, NULL },
+	{ "bottom", "G End", V_ALL, "go to the last line", h_bottom, NULL, NULL },
+	{ "open", "Enter", LIST | VBIT(V_CALENDAR), "open the selected report", h_open, NULL, NULL },
+	{ "back", "q", V_ALL, "go back; quit from the report list", h_back, NULL, NULL },
+	{ "quit", "Q", V_ALL, "quit at once", h_quit, NULL, NULL },
+	{ "interrupt", "C-c", V_ALL, "quit, after asking", h_quit, NULL, "quit secteam-tui?" },
+	{ "suspend", "C-z", V_ALL, "suspend to the shell (fg comes back)", h_suspend, NULL, NULL },
+	{ "help", "? F1", V_ALL, "show the keys of this view", h_help, NULL, NULL },
+	{ "search", "/", V_ALL, "search (the list: subject and reporter; pagers: the text)", h_search, NULL, NULL },
+	{ "search-next", "n", V_ALL, "next match", h_next, NULL, NULL },
+	{ "search-prev", "N", V_ALL, "previous match", h_prev, NULL, NULL },
+	{ "command", ":", V_ALL, "run a command (any secteam-tui verb; Tab completes)", h_command, NULL, NULL },
+	{ "prompt", "", V_ALL, "open the : line prefilled with the arguments", h_prompt, NULL, NULL },
+	{ "sort", "s", LIST, "cycle the sort: deadline, received, state, severity", reports_cycle_sort, NULL, NULL },
+	{ "filter", "", LIST, "filter the list: state=S severity=S open (none: clear)", reports_set_filter, NULL, NULL },
+	{ "timeline", "t", SEL | ONE, "the report's events, newest first", h_timeline, NULL, NULL },
+	{ "participants", "p", SEL | ONE, "the report's participants and suggested maintainers", h_participants, NULL, NULL },
+	{ "vendors", "v", SEL | ONE, "the report's vendors and their statuses", h_vendors, NULL, NULL },
+	{ "disclosure", "d", SEL | ONE, "the report's disclosure proposals and decided date", h_disclosure, NULL, NULL },
+	{ "calendar", "c", V_ALL, "the embargo calendar", h_calendar, NULL, NULL },
+	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", h_note, NULL, NULL },
+	{ "claim", "C", SEL | ONE, "claim the report", NULL, "triage %i --claim", NULL },
+	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage %i --state triaged", NULL },
+	{ "accept", "A", SEL | ONE, "accept the report", NULL, "triage %i --state accepted", NULL },
+	{ "reject", "R", SEL | ONE, "reject the report", NULL, "triage %i --state rejected",
+	  "reject report %i?" },
+	{ "severity", "S", SEL | ONE, "set the severity", NULL, "prompt triage %i --severity ", NULL },
+	{ "set-date", "D", SEL | ONE, "set the disclosure date", NULL, "prompt date set %i ", NULL },
+	{ "reload", "C-l", V_ALL, "reread the data and redraw the screen", h_reload, NULL, NULL },
+};
+const size_t tui_key_table_len = ARRAY_SIZE(tui_key_table);
+
+const struct tui_key_entry *keys_find_verb(const char *name)
+{
+	for (size_t i = 0; i < tui_key_table_len; i++)
+		if (tui_key_table[i].handler && !strcmp(tui_key_table[i].name, name))
+			return &tui_key_table[i];
+	return NULL;
+}
+
+/* --- key names -----------------------------------------------------------*/
+static const struct {
+	const char *name;
+	int key;
+} named[] = {
+	{ "Enter", '\n' }, { "Space", ' ' }, { "Tab", '\t' }, { "Esc", 27 },
+	{ "Backspace", 127 }, { "Up", TUI_KEY_FN(KEY_UP) },
+	{ "Down", TUI_KEY_FN(KEY_DOWN) }, { "Left", TUI_KEY_FN(KEY_LEFT) },
+	{ "Right", TUI_KEY_FN(KEY_RIGHT) }, { "PgUp", TUI_KEY_FN(KEY_PPAGE) },
+	{ "PgDn", TUI_KEY_FN(KEY_NPAGE) }, { "Home", TUI_KEY_FN(KEY_HOME) },
+	{ "End", TUI_KEY_FN(KEY_END) }, { "Del", TUI_KEY_FN(KEY_DC) },
+	{ "Ins", TUI_KEY_FN(KEY_IC) },
+};
+
+const char *keys_name(int key)
+{
+	static char buf[16];
+
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+		if (named[i].key == key)
+			return named[i].name;
+	if (key >= TUI_KEY_FN(KEY_F(1)) && key <= TUI_KEY_FN(KEY_F(12))) {
+		snprintf(buf, sizeof(buf), "F%d", key - TUI_KEY_FN(KEY_F(0)));
+		return buf;
+	}
+	if (key > 0 && key < 32) {
+		snprintf(buf, sizeof(buf), "C-%c", key + 'a' - 1);
+		return buf;
+	}
+	if (key >= 32 && key < 0x110000) {
+		mbstate_t st;
+		size_t k;
+		memset(&st, 0, sizeof(st));
+		k = wcrtomb(buf, (wchar_t)key, &st);
+		buf[k == (size_t)-1 ? 0 : k] = 0;
+		return buf;
+	}
+	snprintf(buf, sizeof(buf), "<%d>", key);
+	return buf;
+}
+
+int keys_from_name(const char *name)
+{
+	wchar_t wc;
+	size_t k;
+	mbstate_t st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+		if (!strcmp(named[i].name, name))
+			return named[i].key;
+	if (name[0] == 'C' && name[1] == '-' && name[2] >= 'a' && name[2] <= 'z' && !name[3])
+		return name[2] - 'a' + 1;
+	if (name[0] == 'F' && name[1] >= '1' && name[1] <= '9') {
+		int n = atoi(name + 1);
+		if (n >= 1 && n <= 12)
+			return TUI_KEY_FN(KEY_F(n));
+	}
+	memset(&st, 0, sizeof(st));
+	k = mbrtowc(&wc, name, strlen(name), &st);
+	if (k == 0 || k == (size_t)-1 || k == (size_t)-2 || name[k])
+		return -1;
+	return (int)wc;
+}
+
+/* --- bindings ------------------------------------------------------------*/
+static bool key_in(const char *keys, int key)
+{
+	char *copy = xstrdup(keys), *save = NULL;
+	bool hit = false;
+
+	for (char *w = strtok_r(copy, " ", &save); w && !hit; w = strtok_r(NULL, " ", &save))
+		hit = keys_from_name(w) == key;
+	free(copy);
+	return hit;
+}
+
+const char *keys_lookup(struct tui *t, enum tui_view_id view, int key,
+			const struct tui_key_entry **entry)
+{
+	*entry = NULL;
+	/* The config's bindings win over the table; the last one wins. */
+	for (size_t i = t->nbinds; i-- > 0;)
+		if ((t->binds[i].views & VBIT(view)) && t->binds[i].key == key)
+			return t->binds[i].command;
+	for (size_t i = 0; i < tui_key_table_len; i++) {
+		const struct tui_key_entry *e = &tui_key_table[i];
+		if ((e->views & VBIT(view)) && key_in(e->keys, key)) {
+			*entry = e;
+			return e->command ? e->command : e->name;
+		}
+	}
+	return NULL;
+}
+
+int keys_parse_binds(struct tui *t)
+{
+	const struct config *cfg = t->ctx->cfg;
+
+	for (size_t i = 0; cfg && i < cfg->nbinds; i++) {
+		char *copy = xstrdup(cfg->binds[i]), *save = NULL;
+		char *view = strtok_r(copy, " \t", &save);
+		char *key = view ? strtok_r(NULL, " \t", &save) : NULL;
+		char *cmd = key ? save : NULL;
+		int v, k;
+		if (cmd)
+			cmd = str_trim(cmd);
+		if (cmd && *cmd == ':')
+			cmd++;
+		if (!cmd || !*cmd || (v = keys_view_from_name(view)) < -1 ||
+		    (k = keys_from_name(key)) < 0) {
+			tui_status(t, true, "config: bad bind line 'bind %s' (bind VIEW KEY COMMAND)",
+				   cfg->binds[i]);
+			free(copy);
+			continue;
+		}
+		t->binds = xrealloc(t->binds, (t->nbinds + 1) * sizeof(*t->binds));
+		t->binds[t->nbinds].views = v < 0 ? V_ALL : VBIT(v);
+		t->binds[t->nbinds].key = k;
+		t->binds[t->nbinds].command = xstrdup(cmd);
+		t->nbinds++;
+		free(copy);
+	}
+	return 0;
+}
+
+void keys_free_binds(struct tui *t)
+{
+	for (size_t i = 0; i < t->nbinds; i++)
+		free(t->binds[i].command);
+	free(t->binds);
+	t->binds = NULL;
+	t->nbinds = 0;
+}

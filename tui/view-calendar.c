@@ -1,0 +1,246 @@
+/*
+ * The embargo calendar: every open report as a horizontal bar on a day
+ * axis, from the start of its embargo (the release process, else the day
+ * it was received) to its decided disclosure date, or to the policy's
+ * default (start + 7 days, drawn lighter) when none is decided.  Today is
+ * a column of its own; the 7- and 14-day policy limits are marked on each
+ * bar (the part past 7 days changes shade, past 14 it turns to "!"), and
+ * on the axis counted from today, so the coming two weeks read at a
+ * glance.  Sorted by end date; Enter opens the report.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/tui-int.h"
+
+#define LABEL_W 28
+#define DAY 86400
+
+struct cal_row {
+	int64_t id;
+	time_t start, end;
+	bool decided;
+};
+
+struct calendar {
+	struct cal_row *rows;
+	size_t n, sel, top;
+	size_t nopen;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct cal_row *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void cal_reload(struct tui *t, struct tui_view *v)
+{
+	struct calendar *p = v->priv;
+	struct report_key *k;
+	struct err err = { 0, "" };
+	int64_t keep = p->n ? p->rows[p->sel].id : 0;
+	size_t n;
+	struct policy pol;
+
+	policy_from_config(t->ctx->cfg, &pol);
+	free(p->rows);
+	p->rows = NULL;
+	p->n = 0;
+	if (report_keys(t->ctx, &k, &n, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return;
+	}
+	p->rows = xcalloc(n + 1, sizeof(*p->rows));
+	for (size_t i = 0; i < n; i++) {
+		struct cal_row *r;
+		if (triage_state_closed(k[i].state))
+			continue;
+		r = &p->rows[p->n++];
+		r->id = k[i].id;
+		r->start = k[i].release_started ? k[i].release_started : k[i].received;
+		r->decided = k[i].disclosure != 0;
+		r->end = r->decided ? k[i].disclosure : r->start + pol.default_days * DAY;
+	}
+	free(k);
+	qsort(p->rows, p->n, sizeof(*p->rows), cmp_rows);
+	p->sel = 0;
+	for (size_t i = 0; keep && i < p->n; i++)
+		if (p->rows[i].id == keep)
+			p->sel = i;
+}
+
+static int height(void) { return LINES - 4 > 1 ? LINES - 4 : 1; }
+
+/* Midnight UTC of t's day. */
+static time_t day_of(time_t t)
+{
+	return t - ((t % DAY) + DAY) % DAY;
+}
+
+static void cal_draw(struct tui *t, struct tui_view *v)
+{
+	struct calendar *p = v->priv;
+	time_t now = util_now(), today = day_of(now);
+	int avail = COLS - LABEL_W, cw = avail >= 2 * 21 ? 2 : 1, ndays = avail / cw;
+	time_t axis0 = today - 2 * DAY;
+	int h = height();
+	char buf[64], lim1[8], lim2[8];
+	struct policy pol;
+	const char *full = t->utf8 ? "\xe2\x96\x88" : "#",     /* within 7 days */
+		   *mid = t->utf8 ? "\xe2\x96\x93" : "=",      /* 7..14 days */
+		   *light = t->utf8 ? "\xe2\x96\x91" : ".",    /* undecided */
+		   *vline = t->utf8 ? "\xe2\x94\x82" : "|";
+
+	if (ndays < 1)
+		ndays = 1;
+	policy_from_config(t->ctx->cfg, &pol);
+	snprintf(lim1, sizeof(lim1), "%ld", pol.default_days);
+	snprintf(lim2, sizeof(lim2), "%ld", pol.max_days);
+	if (p->sel >= p->n)
+		p->sel = p->n ? p->n - 1 : 0;
+	if (p->sel < p->top)
+		p->top = p->sel;
+	if (p->sel >= p->top + (size_t)h)
+		p->top = p->sel - (size_t)h + 1;
+	tui_title(t, " embargo calendar: %zu open report%s  (T today, %ld and %ld: policy limits from today)",
+		  p->n, p->n == 1 ? "" : "s", pol.default_days, pol.max_days);
+	/* Axis: day numbers every 7 days and at today; marks on the next row. */
+	draw_text(1, 0, LABEL_W, "    ID END   SUBJECT", A_BOLD);
+	draw_text(2, 0, LABEL_W, "", A_NORMAL);
+	for (int d = 0; d < ndays; d++) {
+		time_t day = axis0 + (time_t)d * DAY;
+		long rel = (long)((day - today) / DAY);
+		int x = LABEL_W + d * cw;
+		struct tm tm;
+		gmtime_r(&day, &tm);
+		if (rel >= 0 && rel % 7 == 0 && x + 5 <= COLS) {
+			snprintf(buf, sizeof(buf), "%02d-%02d", tm.tm_mon + 1, tm.tm_mday);
+			draw_text(1, x, COLS - x, buf, A_BOLD);
+		}
+		if (rel == 0)
+			draw_text(2, x, cw, "T", A_BOLD | A_REVERSE | draw_color(t, CP_CYAN));
+		else if (rel == pol.default_days)
+			draw_text(2, x, cw, lim1, A_BOLD | draw_color(t, CP_YELLOW));
+		else if (rel == pol.max_days)
+			draw_text(2, x, cw, lim2, A_BOLD | draw_color(t, CP_RED));
+		else
+			draw_text(2, x, cw, cw == 2 ? "--" : "-", A_DIM);
+	}
+	for (int y = 0; y < h && p->top + (size_t)y < p->n; y++) {
+		size_t i = p->top + (size_t)y;
+		const struct cal_row *r = &p->rows[i];
+		struct report rep;
+		struct err err = { 0, "" };
+		int row = y + 3, x;
+		attr_t sel = i == p->sel ? A_REVERSE : A_NORMAL;
+		struct tm tm;
+
+		gmtime_r(&r->end, &tm);
+		snprintf(buf, sizeof(buf), "%6lld %02d-%02d%s ", (long long)r->id, tm.tm_mon + 1,
+			 tm.tm_mday, r->decided ? " " : "?");
+		draw_fill(row, 0, LABEL_W, sel);
+		x = draw_text(row, 0, LABEL_W, buf, sel);
+		memset(&rep, 0, sizeof(rep));
+		if (report_get(t->ctx, r->id, &rep, &err) == 0)
+			draw_untrusted(row, x, LABEL_W - x - 1, rep.subject, sel);
+		report_release(&rep);
+		for (int d = 0; d < ndays; d++) {
+			time_t day = axis0 + (time_t)d * DAY;
+			long rel = (long)((day - today) / DAY);
+			long age = (long)((day - day_of(r->start)) / DAY);
+			int cx = LABEL_W + d * cw;
+			const char *g = NULL;
+			attr_t a = A_NORMAL;
+			if (day >= day_of(r->start) && day <= day_of(r->end)) {
+				if (!r->decided) {
+					g = light;
+					a = A_DIM;
+				} else if (age >= pol.max_days) {
+					g = "!";
+					a = draw_color(t, CP_RED) | A_BOLD;
+				} else if (age >= pol.default_days) {
+					g = mid;
+					a = draw_color(t, CP_YELLOW);
+				} else {
+					g = full;
+					a = draw_color(t, CP_GREEN);
+				}
+				if (day == day_of(r->end) && r->decided)
+					a |= A_BOLD;
+			}
+			if (g) {
+				for (int c = 0; c < cw; c++)
+					draw_text(row, cx + c, 1, g, a);
+			} else if (rel == 0 || rel == pol.default_days || rel == pol.max_days) {
+				draw_text(row, cx, 1, vline,
+					  rel == 0 ? (draw_color(t, CP_CYAN) | A_BOLD) : A_DIM);
+			}
+		}
+	}
+	if (!p->n)
+		draw_text(4, 2, COLS - 2, "no open embargo", A_DIM);
+	draw_text(LINES - 2, 0, COLS,
+		  t->utf8 ? "\xe2\x96\x88 within the default  \xe2\x96\x93 past the default  ! past the maximum  \xe2\x96\x91 no date decided (ends at the default)"
+			  : "# within the default  = past the default  ! past the maximum  . no date decided (ends at the default)",
+		  A_DIM);
+}
+
+static int cal_move(struct tui *t, struct tui_view *v, enum tui_motion m)
+{
+	struct calendar *p = v->priv;
+	size_t h = (size_t)height(), last = p->n ? p->n - 1 : 0, old = p->sel;
+
+	(void)t;
+	switch (m) {
+	case M_DOWN: if (p->sel < last) p->sel++; break;
+	case M_UP: if (p->sel) p->sel--; break;
+	case M_PGDN: case M_HALFDN: p->sel = p->sel + h < last ? p->sel + h : last; break;
+	case M_PGUP: case M_HALFUP: p->sel = p->sel > h ? p->sel - h : 0; break;
+	case M_TOP: p->sel = 0; break;
+	case M_BOTTOM: p->sel = last; break;
+	}
+	return p->sel != old ? TUI_REDRAW : TUI_OK;
+}
+
+static int64_t cal_current(struct tui *t, struct tui_view *v)
+{
+	struct calendar *p = v->priv;
+
+	(void)t;
+	return p->n ? p->rows[p->sel].id : 0;
+}
+
+static int cal_open(struct tui *t, struct tui_view *v)
+{
+	int64_t id = cal_current(t, v);
+
+	if (id)
+		tui_push(t, view_report_new(t, id));
+	return TUI_REDRAW;
+}
+
+static void cal_close(struct tui *t, struct tui_view *v)
+{
+	(void)t;
+	free(((struct calendar *)v->priv)->rows);
+	free(v->priv);
+}
+
+static const struct tui_view_ops cal_ops = {
+	"calendar", cal_draw, cal_move, cal_open, NULL, cal_reload, cal_close, cal_current,
+};
+
+struct tui_view *view_calendar_new(struct tui *t)
+{
+	struct tui_view *v = xcalloc(1, sizeof(*v));
+
+	v->id = V_CALENDAR;
+	v->ops = &cal_ops;
+	v->priv = xcalloc(1, sizeof(struct calendar));
+	cal_reload(t, v);
+	return v;
+}

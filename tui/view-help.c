@@ -1,0 +1,125 @@
+/*
+ * Help (`?`): generated from the key table and the config's bind lines
+ * for the view it was opened from, then the UI verbs without a key and the
+ * core commands the `:` line takes (from cmd_table[] at run time).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/tui-int.h"
+
+struct help {
+	struct tui_lines lines;
+	enum tui_view_id for_view;
+};
+
+static void add(struct help *p, attr_t a, const char *fmt, ...) UTIL_PRINTF(3, 4);
+static void add(struct help *p, attr_t a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s, *safe;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	safe = safe_str(s); /* config lines are the officer's, still made safe */
+	lines_add(&p->lines, safe, a, 1);
+	free(safe);
+	free(s);
+}
+
+static void build(struct tui *t, struct help *p)
+{
+	unsigned bit = VBIT(p->for_view);
+
+	add(p, A_BOLD, "Keys in the %s view", keys_view_name(p->for_view));
+	for (size_t i = 0; i < t->nbinds; i++)
+		if (t->binds[i].views & bit)
+			add(p, A_NORMAL, "  %-16s %-14s %s", keys_name(t->binds[i].key), "(config)",
+			    t->binds[i].command);
+	for (size_t i = 0; i < tui_key_table_len; i++) {
+		const struct tui_key_entry *e = &tui_key_table[i];
+		struct sbuf keys = SBUF_INIT;
+		char *copy, *save = NULL;
+		if (!(e->views & bit) || !*e->keys)
+			continue;
+		copy = xstrdup(e->keys);
+		for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+			sbuf_addf(&keys, "%s%s", keys.len ? ", " : "", w);
+		free(copy);
+		add(p, A_NORMAL, "  %-16s %-14s %s%s%s%s", keys.buf, e->name, e->help,
+		    e->command ? "  [" : "", e->command ? e->command : "", e->command ? "]" : "");
+		sbuf_release(&keys);
+	}
+	lines_add(&p->lines, "", A_NORMAL, 1);
+	add(p, A_BOLD, "UI commands for the : line");
+	for (size_t i = 0; i < tui_key_table_len; i++) {
+		const struct tui_key_entry *e = &tui_key_table[i];
+		if (e->handler && !*e->keys)
+			add(p, A_NORMAL, "  :%-15s %s", e->name, e->help);
+	}
+	lines_add(&p->lines, "", A_NORMAL, 1);
+	add(p, A_BOLD, "secteam-tui commands for the : line (the open report's id is added when omitted)");
+	for (size_t i = 0; i < cmd_table_len; i++)
+		add(p, A_NORMAL, "  :%-15s %s", cmd_table[i].name, cmd_table[i].help);
+	lines_add(&p->lines, "", A_NORMAL, 1);
+	add(p, A_DIM, "Rebind in the config: bind VIEW KEY COMMAND (views: reports report participants");
+	add(p, A_DIM, "vendors disclosure timeline calendar help all; %%i is the current report)");
+}
+
+static int height(void) { return LINES - 2 > 1 ? LINES - 2 : 1; }
+
+static void help_draw(struct tui *t, struct tui_view *v)
+{
+	struct help *p = v->priv;
+
+	tui_title(t, " help: %s view  (q to go back)", keys_view_name(p->for_view));
+	lines_draw(t, &p->lines, 1, height(), 0);
+}
+
+static int help_move(struct tui *t, struct tui_view *v, enum tui_motion m)
+{
+	(void)t;
+	return lines_move(&((struct help *)v->priv)->lines, height(), m);
+}
+
+static int help_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
+{
+	if (lines_search(&((struct help *)v->priv)->lines, t->search, dir, fresh) < 0)
+		tui_status(t, true, "not found: %s", t->search);
+	return TUI_REDRAW;
+}
+
+static void help_close(struct tui *t, struct tui_view *v)
+{
+	(void)t;
+	lines_release(&((struct help *)v->priv)->lines);
+	free(v->priv);
+}
+
+static int64_t help_current(struct tui *t, struct tui_view *v)
+{
+	(void)v;
+	/* The report of the view below, so %i still works from help. */
+	return t->depth > 1 && t->stack[t->depth - 2]->ops->current
+		       ? t->stack[t->depth - 2]->ops->current(t, t->stack[t->depth - 2])
+		       : t->depth > 1 ? t->stack[t->depth - 2]->report_id : 0;
+}
+
+static const struct tui_view_ops help_ops = {
+	"help", help_draw, help_move, NULL, help_search, NULL, help_close, help_current,
+};
+
+struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view)
+{
+	struct tui_view *v = xcalloc(1, sizeof(*v));
+	struct help *p = xcalloc(1, sizeof(*p));
+
+	p->lines.hl = -1;
+	p->for_view = for_view;
+	v->id = V_HELP;
+	v->ops = &help_ops;
+	v->priv = p;
+	build(t, p);
+	return v;
+}

@@ -1,0 +1,464 @@
+/*
+ * The report list, the start screen: one line per report with its id,
+ * state, severity, a verdict mark, the days to disclosure (overdue and
+ * due-within-a-day carry a mark as well as a color), who claimed it and
+ * the subject.
+ *
+ * It holds only compact keys for every report (core's report_keys(): a
+ * few dozen bytes each), sorts and filters them itself, and reads the full
+ * rows of the visible lines only, so 100,000 reports cost a few megabytes
+ * and a page down a few dozen indexed reads.  The place (the selected
+ * report) survives sorting, filtering, reloads and resizes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/tui-int.h"
+
+enum { SORT_DEADLINE, SORT_RECEIVED, SORT_STATE, SORT_SEVERITY, SORT_N };
+static const char *const sort_names[SORT_N] = { "deadline", "received", "state", "severity" };
+
+struct reports {
+	struct report_key *keys; /* every report, by id */
+	unsigned char *srank, *vrank;
+	size_t nkeys;
+	uint32_t *rows;          /* shown: indexes into keys, in order */
+	size_t nrows;
+	size_t sel, top;
+	int sort;
+	char *f_state, *f_sev;
+	bool f_open;
+	int64_t *match;          /* ids matching t->search, ascending */
+	size_t nmatch;
+	char *match_for;
+	time_t now;
+	/* Until the keys are loaded (right after the first screen), the
+	 * first page comes from a cheap query. */
+	int64_t *preview;
+	size_t npreview;
+	bool pending;
+};
+
+static struct reports *P(struct tui_view *v) { return v->priv; }
+
+static unsigned char rank_of(const char *const *list, const char *s)
+{
+	unsigned char i = 0;
+
+	for (; list[i]; i++)
+		if (!strcmp(list[i], s))
+			return i;
+	return i;
+}
+
+static int cmp_rows(const void *a, const void *b, void *data)
+{
+	const struct reports *p = data;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct report_key *x = &p->keys[i], *y = &p->keys[j];
+
+	switch (p->sort) {
+	case SORT_DEADLINE:
+		if (!x->disclosure != !y->disclosure)
+			return x->disclosure ? -1 : 1;
+		if (x->disclosure != y->disclosure)
+			return x->disclosure < y->disclosure ? -1 : 1;
+		break;
+	case SORT_RECEIVED:
+		if (x->received != y->received)
+			return x->received > y->received ? -1 : 1;
+		return x->id > y->id ? -1 : 1;
+	case SORT_STATE:
+		if (p->srank[i] != p->srank[j])
+			return p->srank[i] < p->srank[j] ? -1 : 1;
+		break;
+	case SORT_SEVERITY:
+		/* report_severities runs none..critical: highest first */
+		if (p->vrank[i] != p->vrank[j])
+			return p->vrank[i] > p->vrank[j] ? -1 : 1;
+		break;
+	}
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static size_t shown(const struct reports *p)
+{
+	return p->pending ? p->npreview : p->nrows;
+}
+
+static int64_t row_id(const struct reports *p, size_t i)
+{
+	return p->pending ? p->preview[i] : p->keys[p->rows[i]].id;
+}
+
+static int64_t sel_id(const struct reports *p)
+{
+	return shown(p) ? row_id(p, p->sel) : 0;
+}
+
+/* Filters and sorts the keys, keeping `keep` selected when shown. */
+static void arrange(struct reports *p, int64_t keep)
+{
+	p->nrows = 0;
+	for (size_t i = 0; i < p->nkeys; i++) {
+		const struct report_key *k = &p->keys[i];
+		if (p->f_state && strcmp(k->state, p->f_state))
+			continue;
+		if (p->f_sev && strcmp(k->severity, p->f_sev))
+			continue;
+		if (p->f_open && triage_state_closed(k->state))
+			continue;
+		p->rows[p->nrows++] = (uint32_t)i;
+	}
+	qsort_r(p->rows, p->nrows, sizeof(*p->rows), cmp_rows, p);
+	p->sel = 0;
+	for (size_t i = 0; keep && i < p->nrows; i++)
+		if (p->keys[p->rows[i]].id == keep) {
+			p->sel = i;
+			break;
+		}
+}
+
+static void load(struct tui *t, struct reports *p)
+{
+	int64_t keep = sel_id(p);
+	struct err err = { 0, "" };
+
+	free(p->keys);
+	free(p->srank);
+	free(p->vrank);
+	free(p->rows);
+	free(p->match);
+	free(p->match_for);
+	p->match = NULL;
+	p->match_for = NULL;
+	p->nmatch = 0;
+	free(p->preview);
+	p->preview = NULL;
+	p->pending = false;
+	if (report_keys(t->ctx, &p->keys, &p->nkeys, &err) < 0)
+		tui_status(t, true, "%s", err.msg);
+	tui_trace_mark(t, "keys-loaded");
+	p->srank = xmalloc(p->nkeys + 1);
+	p->vrank = xmalloc(p->nkeys + 1);
+	for (size_t i = 0; i < p->nkeys; i++) {
+		p->srank[i] = rank_of(report_states, p->keys[i].state);
+		p->vrank[i] = rank_of(report_severities, p->keys[i].severity);
+	}
+	p->rows = xmalloc((p->nkeys + 1) * sizeof(*p->rows));
+	arrange(p, keep);
+	tui_trace_mark(t, "keys-sorted");
+}
+
+static void reports_reload(struct tui *t, struct tui_view *v)
+{
+	load(t, P(v));
+}
+
+static int list_height(void)
+{
+	return LINES - 3 > 1 ? LINES - 3 : 1;
+}
+
+/* The verdict as one mark; the word is on the report's own screen. */
+static const char *verdict_mark(struct tui *t, const char *v, int *pair)
+{
+	*pair = CP_RED;
+	if (!v)
+		return "-";
+	if (!strcmp(v, "valid")) {
+		*pair = CP_GREEN;
+		return t->utf8 ? "\xe2\x9c\x93" : "V";
+	}
+	if (!strcmp(v, "good")) {
+		*pair = CP_YELLOW;
+		return "~";
+	}
+	*pair = CP_DEFAULT;
+	if (!strcmp(v, "not-signed"))
+		return "-";
+	*pair = CP_RED;
+	if (!strcmp(v, "bad"))
+		return t->utf8 ? "\xe2\x9c\x97" : "X";
+	if (!strcmp(v, "unknown-key"))
+		return "?";
+	if (!strcmp(v, "partial"))
+		return "p";
+	if (!strcmp(v, "expired-key") || !strcmp(v, "revoked-key"))
+		return "!";
+	return "E";
+}
+
+/* "  +5d", "* +0d" (within a day), "! -2d" (overdue), "    -". */
+static void due_text(time_t now, time_t when, char *buf, size_t size, int *pair)
+{
+	*pair = CP_DEFAULT;
+	if (!when) {
+		snprintf(buf, size, "    -");
+		return;
+	}
+	long d = days_between(now, when);
+	if (when < now) {
+		*pair = CP_RED;
+		snprintf(buf, size, "!%+4ldd", d);
+	} else if (when - now < 86400) {
+		*pair = CP_YELLOW;
+		snprintf(buf, size, "*%+4ldd", d);
+	} else {
+		snprintf(buf, size, " %+4ldd", d);
+	}
+}
+
+static void reports_draw(struct tui *t, struct tui_view *v)
+{
+	struct reports *p = P(v);
+	int h = list_height();
+	char fbuf[128] = "";
+
+	size_t nshown = shown(p);
+
+	p->now = util_now();
+	if (p->sel >= nshown)
+		p->sel = nshown ? nshown - 1 : 0;
+	if (p->sel < p->top)
+		p->top = p->sel;
+	if (p->sel >= p->top + (size_t)h)
+		p->top = p->sel - (size_t)h + 1;
+	if (p->f_state || p->f_sev || p->f_open)
+		snprintf(fbuf, sizeof(fbuf), "  filter:%s%s%s%s%s",
+			 p->f_state ? " state=" : "", p->f_state ? p->f_state : "",
+			 p->f_sev ? " severity=" : "", p->f_sev ? p->f_sev : "",
+			 p->f_open ? " open" : "");
+	if (p->pending)
+		tui_title(t, " secteam-tui: reports %zu/...  sort: %s  (counting)", nshown ? p->sel + 1 : 0,
+			  sort_names[p->sort]);
+	else
+		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s", nshown ? p->sel + 1 : 0,
+			  p->nrows, sort_names[p->sort], fbuf);
+	draw_text(1, 0, COLS, "    ID STATE     SEVERITY V    DUE  CLAIMED    SUBJECT", A_BOLD | A_UNDERLINE);
+	for (int y = 0; y < h && p->top + (size_t)y < nshown; y++) {
+		size_t i = p->top + (size_t)y;
+		int64_t id = row_id(p, i);
+		struct report r;
+		struct err err = { 0, "" };
+		attr_t base = i == p->sel ? A_REVERSE : A_NORMAL;
+		char buf[64], due[16];
+		int row = y + 2, x, pair;
+		const char *mark;
+
+		memset(&r, 0, sizeof(r));
+		if (i == p->sel)
+			draw_fill(row, 0, COLS, A_REVERSE);
+		if (report_get(t->ctx, id, &r, &err) < 0) {
+			draw_text(row, 0, COLS, err.msg, base | draw_color(t, CP_RED));
+			continue;
+		}
+		snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r.state, r.severity);
+		x = draw_text(row, 0, COLS, buf, base);
+		mark = verdict_mark(t, r.verdict, &pair);
+		draw_text(row, x, 1, mark, base | draw_color(t, pair) | (pair == CP_RED ? A_BOLD : 0));
+		x += 2;
+		due_text(p->now, r.disclosure, due, sizeof(due), &pair);
+		draw_text(row, x, 7, due, base | draw_color(t, pair) | (pair ? A_BOLD : 0));
+		x += 7;
+		draw_text(row, x, 1, " ", base);
+		x++;
+		draw_untrusted(row, x, 10, r.claimed_by && *r.claimed_by ? r.claimed_by : "-", base);
+		x += 11;
+		draw_untrusted(row, x, COLS - x, r.subject, base);
+		report_release(&r);
+	}
+	if (!nshown)
+		draw_text(3, 2, COLS - 2,
+			  p->nkeys ? "no report matches the filter (:filter clears it)"
+				   : "no reports yet: :import FILE (or secteam-tui import) brings them in",
+			  A_DIM);
+}
+
+static int reports_move(struct tui *t, struct tui_view *v, enum tui_motion m)
+{
+	struct reports *p = P(v);
+	size_t h = (size_t)list_height(), old = p->sel, last = shown(p) ? shown(p) - 1 : 0;
+
+	(void)t;
+	switch (m) {
+	case M_DOWN: if (p->sel < last) p->sel++; break;
+	case M_UP: if (p->sel) p->sel--; break;
+	case M_PGDN:
+		p->sel = p->sel + h < last ? p->sel + h : last;
+		p->top = p->top + h <= last ? p->top + h : p->top;
+		break;
+	case M_PGUP:
+		p->sel = p->sel > h ? p->sel - h : 0;
+		p->top = p->top > h ? p->top - h : 0;
+		break;
+	case M_HALFDN: p->sel = p->sel + h / 2 < last ? p->sel + h / 2 : last; break;
+	case M_HALFUP: p->sel = p->sel > h / 2 ? p->sel - h / 2 : 0; break;
+	case M_TOP: p->sel = 0; break;
+	case M_BOTTOM: p->sel = last; break;
+	}
+	return p->sel != old ? TUI_REDRAW : TUI_OK;
+}
+
+static int reports_open(struct tui *t, struct tui_view *v)
+{
+	int64_t id = sel_id(P(v));
+
+	if (!id)
+		return TUI_OK;
+	tui_push(t, view_report_new(t, id));
+	return TUI_REDRAW;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int reports_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
+{
+	struct reports *p = P(v);
+	struct err err = { 0, "" };
+
+	if (fresh || !p->match_for || strcmp(p->match_for, t->search)) {
+		free(p->match);
+		free(p->match_for);
+		p->match = NULL;
+		p->nmatch = 0;
+		p->match_for = xstrdup(t->search);
+		if (report_search(t->ctx, t->search, &p->match, &p->nmatch, &err) < 0) {
+			tui_status(t, true, "%s", err.msg);
+			return TUI_OK;
+		}
+	}
+	for (size_t k = fresh ? 0 : 1; k <= p->nrows && p->nrows; k++) {
+		size_t i = dir > 0 ? (p->sel + k) % p->nrows
+				   : (p->sel + p->nrows - k % p->nrows) % p->nrows;
+		int64_t id = p->keys[p->rows[i]].id;
+		if (p->nmatch && bsearch(&id, p->match, p->nmatch, sizeof(id), cmp_id)) {
+			if (!fresh && i == p->sel)
+				break;
+			p->sel = i;
+			tui_status(t, false, "/%s: report %lld (%zu matching)", t->search,
+				   (long long)id, p->nmatch);
+			return TUI_REDRAW;
+		}
+	}
+	tui_status(t, true, "not found: %s", t->search);
+	return TUI_OK;
+}
+
+static void reports_close(struct tui *t, struct tui_view *v)
+{
+	struct reports *p = P(v);
+
+	(void)t;
+	free(p->keys);
+	free(p->srank);
+	free(p->vrank);
+	free(p->rows);
+	free(p->match);
+	free(p->match_for);
+	free(p->f_state);
+	free(p->f_sev);
+	free(p->preview);
+	free(p);
+}
+
+static int64_t reports_current(struct tui *t, struct tui_view *v)
+{
+	(void)t;
+	return sel_id(P(v));
+}
+
+static const struct tui_view_ops reports_ops = {
+	"reports", reports_draw, reports_move, reports_open, reports_search,
+	reports_reload, reports_close, reports_current,
+};
+
+struct tui_view *view_reports_new(struct tui *t)
+{
+	struct tui_view *v = xcalloc(1, sizeof(*v));
+	struct reports *p = xcalloc(1, sizeof(*p));
+	const char *s = config_get(t->ctx->cfg, "ui.sort", "deadline");
+
+	for (int i = 0; i < SORT_N; i++)
+		if (!strcmp(sort_names[i], s))
+			p->sort = i;
+	v->id = V_REPORTS;
+	v->ops = &reports_ops;
+	v->priv = p;
+	if (p->sort == SORT_DEADLINE || p->sort == SORT_RECEIVED) {
+		struct err err = { 0, "" };
+		if (report_first_ids(t->ctx, sort_names[p->sort], (size_t)list_height(),
+				     &p->preview, &p->npreview, &err) == 0) {
+			p->pending = true;
+			return v;
+		}
+		free(p->preview);
+		p->preview = NULL;
+	}
+	load(t, p);
+	return v;
+}
+
+int reports_cycle_sort(struct tui *t, const char *args)
+{
+	struct reports *p = P(t->stack[0]);
+	int64_t keep = sel_id(p);
+
+	if (*args) {
+		int i;
+		for (i = 0; i < SORT_N && strcmp(sort_names[i], args); i++)
+			;
+		if (i == SORT_N) {
+			tui_status(t, true, "unknown sort '%s' (deadline, received, state, severity)", args);
+			return TUI_OK;
+		}
+		p->sort = i;
+	} else {
+		p->sort = (p->sort + 1) % SORT_N;
+	}
+	arrange(p, keep);
+	tui_status(t, false, "sorted by %s", sort_names[p->sort]);
+	return TUI_REDRAW;
+}
+
+int reports_set_filter(struct tui *t, const char *args)
+{
+	struct reports *p = P(t->stack[0]);
+	char *copy = xstrdup(args), *save = NULL;
+	char *state = NULL, *sev = NULL;
+	bool open = false;
+	int64_t keep = sel_id(p);
+
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (str_starts(w, "state=") && triage_state_valid(w + 6)) {
+			free(state);
+			state = xstrdup(w + 6);
+		} else if (str_starts(w, "severity=") && triage_severity_valid(w + 9)) {
+			free(sev);
+			sev = xstrdup(w + 9);
+		} else if (!strcmp(w, "open")) {
+			open = true;
+		} else {
+			tui_status(t, true, "bad filter '%s': state=S severity=S open", w);
+			free(state);
+			free(sev);
+			free(copy);
+			return TUI_OK;
+		}
+	}
+	free(copy);
+	free(p->f_state);
+	free(p->f_sev);
+	p->f_state = state;
+	p->f_sev = sev;
+	p->f_open = open;
+	arrange(p, keep);
+	tui_status(t, false, "%zu of %zu reports shown%s", p->nrows, p->nkeys,
+		   *args ? "" : " (filter cleared)");
+	return TUI_REDRAW;
+}
