@@ -89,5 +89,11 @@ int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv);
+/* `maintainers ID ...` (core/cmd-maintainers-report.c): suggestions for
+ * report id, and bringing people in; argv is the whole command line
+ * (options are parsed again, optind reset).  Returns CMD_*. */
+int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
+			    char **argv);
 
 #endif

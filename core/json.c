@@ -88,7 +88,7 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 			"signer_matches_from", m->signer_matches_from));
 	}
 	json_object_set_new(o, "messages_detail", msgs);
-	json_object_set_new(o, "participants", json_array());
+	json_object_set_new(o, "participants", participants_json(ctx, r->id));
 	json_object_set_new(o, "vendors", vendors_json(ctx, r->id));
 	json_object_set_new(o, "disclosure", disclosure_json(ctx, r));
 	for (size_t i = 0; i < rf->nevents; i++) {

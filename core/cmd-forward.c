@@ -1,0 +1,124 @@
+/*
+ * `forward ID (--to ADDR... | --participants) [--outbox MAILDIR |
+ *  --sendmail] [--allow-plaintext] [--force-recipient]`: sends the report
+ * to people brought into it, as PGP/MIME mail (see forward.c for the
+ * rules).  ADDR is user@host or "Name <user@host>"; addresses after the
+ * ID count as more --to.  Mail goes into --outbox (else config
+ * forward.outbox), or through --sendmail (config forward.sendmail, default
+ * "sendmail -t -oi").  Prints one line per delivered message:
+ * "encrypted|plaintext <TAB> recipients <TAB> Maildir file or 'sent via
+ * sendmail'".
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "to", required_argument, NULL, 't' },
+		{ "participants", no_argument, NULL, 'P' },
+		{ "outbox", required_argument, NULL, 'o' },
+		{ "sendmail", no_argument, NULL, 's' },
+		{ "allow-plaintext", no_argument, NULL, 'a' },
+		{ "force-recipient", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct forward_opts o;
+	struct forward_result res;
+	struct participant *pv = NULL;
+	size_t np = 0;
+	const char **to;
+	char **owned = NULL;
+	bool all = false, use_sendmail = false;
+	int64_t id;
+	int c, r = CMD_FAILED;
+
+	memset(&o, 0, sizeof(o));
+	memset(&res, 0, sizeof(res));
+	to = xcalloc((size_t)argc + 1, sizeof(*to));
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': to[o.nto++] = optarg; break;
+		case 'P': all = true; break;
+		case 'o': o.outbox = optarg; break;
+		case 's': use_sendmail = true; break;
+		case 'a': o.allow_plaintext = true; break;
+		case 'f': o.force_recipient = true; break;
+		default:
+			free(to);
+			return cmd_usage(ctx, "forward");
+		}
+	}
+	if (optind >= argc || (o.outbox && use_sendmail)) {
+		free(to);
+		return cmd_usage(ctx, "forward");
+	}
+	if (parse_report_id(argv[optind], &id, &ctx->err) < 0) {
+		free(to);
+		return CMD_USAGE;
+	}
+	for (int i = optind + 1; i < argc; i++)
+		to[o.nto++] = argv[i];
+	if (use_sendmail)
+		o.sendmail = config_get(ctx->cfg, "forward.sendmail",
+					"sendmail -t -oi");
+	else if (!o.outbox)
+		o.outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+	if (!o.outbox && !o.sendmail) {
+		free(to);
+		err_setc(&ctx->err, ERR_INVALID,
+			 "forward: say where the mail goes: --outbox MAILDIR or "
+			 "--sendmail (or set forward.outbox in the config)");
+		return CMD_USAGE;
+	}
+	if (all) {
+		if (participants_list(ctx, id, false, &pv, &np, &ctx->err) < 0)
+			goto out;
+		to = xrealloc(to, ((size_t)argc + np + 1) * sizeof(*to));
+		owned = xcalloc(np + 1, sizeof(*owned));
+		for (size_t i = 0; i < np; i++) {
+			/* Their address only: the stored name comes back in
+			 * forward.c, quoted properly. */
+			owned[i] = xstrdup(pv[i].email);
+			to[o.nto++] = owned[i];
+		}
+	}
+	if (!o.nto) {
+		if (all)
+			err_setc(&ctx->err, ERR_INVALID,
+				 "cannot forward report %lld: it has no participants "
+				 "(see maintainers %lld --add)", (long long)id,
+				 (long long)id);
+		else
+			r = cmd_usage(ctx, "forward");
+		goto out;
+	}
+	o.to = to;
+	if (forward_report(ctx, id, &o, &res, &ctx->err) == 0)
+		r = CMD_OK;
+	for (size_t i = 0; i < res.nsent; i++) {
+		char *t = safe_str(res.sent[i].to), *w = safe_str(res.sent[i].where);
+		fprintf(ctx->out, "%s\t%s\t%s\n",
+			res.sent[i].plaintext ? "plaintext" : "encrypted", t, w);
+		free(t);
+		free(w);
+	}
+	if (r == CMD_OK && res.withheld)
+		fprintf(ctx->errout,
+			"report %lld: %zu exploit attachment%s withheld (exploit "
+			"code goes only encrypted, with the reporter's consent: "
+			"triage --consent exploit)\n",
+			(long long)id, res.withheld, res.withheld > 1 ? "s" : "");
+out:
+	forward_result_release(&res);
+	participants_free(pv, np);
+	if (owned)
+		for (size_t i = 0; i < np; i++)
+			free(owned[i]);
+	free(owned);
+	free(to);
+	return r;
+}

@@ -1,0 +1,511 @@
+/*
+ * `maintainers ID [--tree DIR] [--add ADDR... | --add-all] [--remove ADDR]
+ *  [--ack ADDR] [--with-catch-all] [--json]`: bringing area maintainers
+ * into a report.
+ *
+ * Without a change it lists the maintainers, reviewers and lists that
+ * MAINTAINERS names for the report (its touched files, and the patch in
+ * its decrypted messages, keywords included), "[in]" marking those who
+ * are participants already.  Catch-all entries (linux-kernel@vger, F: *
+ * sections) and the SECURITY CONTACT are left out, and counted, unless
+ * --with-catch-all or config maintainers.include_catch_all = true.
+ *
+ * --add user@host brings in that suggested entry (hidden catch-all ones
+ * included); someone not suggested is added as --add "Name <user@host>"
+ * (role "other").  --add-all brings in every person shown, but no
+ * mailing list: lists are usually public, so one is only added when
+ * named.  Adding someone already in is a note, not an error.  --remove
+ * and --ack take an address.  All changes run in one transaction, each
+ * with its event (participant-add, participant-remove, participant-ack).
+ *
+ * The tree: --tree, else config kernel.tree, else the newest
+ * /usr/src/linux-* holding MAINTAINERS.
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/core.h"
+#include "core/json.h"
+#include "core/maintainers.h"
+
+struct mr {
+	int64_t id;
+	const char *tree_opt;
+	const char **add;
+	size_t nadd;
+	const char **remove;
+	size_t nremove;
+	const char **ack;
+	size_t nack;
+	bool add_all, catch_all, json;
+
+	struct report_full rf;
+	char *tree;
+	struct maint_result res[2];     /* the patch's, the files' */
+	const struct maint_entry **sug; /* merged, in order */
+	size_t nsug;
+	struct participant *pv;         /* active participants */
+	size_t np;
+	struct sbuf done;               /* what the change did, for output */
+	struct sbuf notes;              /* warnings, for errout */
+};
+
+static const char usage_line[] =
+	"usage: secteam-tui maintainers ID [--tree DIR] [--add ADDR... | "
+	"--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all] [--json]\n";
+
+static bool has_maintainers(const char *dir)
+{
+	char *p = xasprintf("%s/MAINTAINERS", dir);
+	struct stat st;
+	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(p);
+	return ok;
+}
+
+/* --tree, kernel.tree, else the newest /usr/src/linux-*; NULL with err. */
+static char *find_tree(struct cmd_ctx *ctx, const char *opt, struct err *err)
+{
+	const char *given = opt ? opt : config_get(ctx->cfg, "kernel.tree", NULL);
+	char *best = NULL;
+	struct dirent *de;
+	DIR *d;
+
+	if (given) {
+		if (!has_maintainers(given)) {
+			err_setc(err, ERR_NOTFOUND,
+				 "no MAINTAINERS file in kernel tree '%s'%s", given,
+				 opt ? "" : " (config kernel.tree)");
+			return NULL;
+		}
+		return xstrdup(given);
+	}
+	if ((d = opendir("/usr/src"))) {
+		while ((de = readdir(d))) {
+			if (strncmp(de->d_name, "linux-", 6) ||
+			    (best && strverscmp(best + 9, de->d_name) >= 0))
+				continue;
+			char *p = xasprintf("/usr/src/%s", de->d_name);
+			if (has_maintainers(p)) {
+				free(best);
+				best = p;
+			} else {
+				free(p);
+			}
+		}
+		closedir(d);
+	}
+	if (!best)
+		err_setc(err, ERR_NOTFOUND,
+			 "no kernel tree: pass --tree DIR or set kernel.tree in "
+			 "the config");
+	return best;
+}
+
+static bool hidden(const struct mr *m, const struct maint_entry *e)
+{
+	return !m->catch_all && (e->is_catch_all || e->is_security_contact);
+}
+
+static bool is_in(const struct mr *m, const char *email)
+{
+	for (size_t i = 0; i < m->np; i++)
+		if (!str_cmp_ci(m->pv[i].email, email))
+			return true;
+	return false;
+}
+
+static const struct maint_entry *find_sug(const struct mr *m, const char *email)
+{
+	for (size_t i = 0; i < m->nsug; i++)
+		if (!str_cmp_ci(m->sug[i]->email, email))
+			return m->sug[i];
+	return NULL;
+}
+
+/* The decrypted messages joined, for the patch lookup (wipe it).  A
+ * message that cannot be opened is skipped with a warning. */
+static char *thread_text(struct cmd_ctx *ctx, const struct report_full *rf)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < rf->nmsgs; i++) {
+		struct opened_message om;
+		struct err e = { 0, "" };
+
+		if (report_open_message(ctx, rf->msgs[i].id, &om, &e) < 0) {
+			char *s = safe_str(e.msg);
+			fprintf(ctx->errout,
+				"warning: report %lld: message %lld not read for "
+				"the lookup: %s\n", (long long)rf->r.id,
+				(long long)rf->msgs[i].id, s);
+			free(s);
+			continue;
+		}
+		if (om.body)
+			sbuf_add(&sb, om.body, strlen(om.body));
+		sbuf_addch(&sb, '\n');
+		opened_message_release(&om);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+/* Fills m->sug from the patch in the thread and the touched files. */
+static int suggest(struct cmd_ctx *ctx, struct mr *m, struct err *err)
+{
+	struct maint_db *db = NULL;
+	char *mpath, *text;
+	char **pf = NULL;
+	size_t npf;
+	int r = 0;
+
+	mpath = xasprintf("%s/MAINTAINERS", m->tree);
+	r = maint_db_load(mpath, &db, err);
+	free(mpath);
+	if (r < 0)
+		return r;
+	text = thread_text(ctx, &m->rf);
+	npf = maint_patch_files(text, &pf);
+	for (size_t i = 0; i < npf; i++)
+		free(pf[i]);
+	free(pf);
+	if (npf)
+		r = maint_lookup(db, m->tree, NULL, 0, text, &m->res[0], err);
+	wipe_free(text, strlen(text));
+	if (r == 0 && m->rf.nfiles)
+		r = maint_lookup(db, m->tree, (const char *const *)m->rf.files,
+				 m->rf.nfiles, NULL, &m->res[1], err);
+	maint_db_free(db);
+	if (r < 0)
+		return r;
+	m->sug = xcalloc(m->res[0].n + m->res[1].n + 1, sizeof(*m->sug));
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < m->res[k].n; i++)
+			if (!find_sug(m, m->res[k].v[i].email))
+				m->sug[m->nsug++] = &m->res[k].v[i];
+	return 0;
+}
+
+static void print_list(struct cmd_ctx *ctx, struct mr *m)
+{
+	size_t left = 0, shown = 0;
+
+	for (size_t i = 0; i < m->nsug; i++) {
+		const struct maint_entry *e = m->sug[i];
+		char *line, *s;
+
+		if (hidden(m, e)) {
+			left++;
+			continue;
+		}
+		line = maint_entry_format(e);
+		s = safe_str(line);
+		fprintf(ctx->out, "%s %s\n", is_in(m, e->email) ? "[in]" : "    ", s);
+		free(s);
+		free(line);
+		shown++;
+	}
+	for (size_t i = 0; i < m->np; i++) {
+		const struct maint_entry *e = find_sug(m, m->pv[i].email);
+		char *line, *s;
+
+		if (e && !hidden(m, e))
+			continue;
+		line = participant_format(&m->pv[i]);
+		s = safe_str(line);
+		fprintf(ctx->out, "[in] %s\n", s);
+		free(s);
+		free(line);
+	}
+	if (!shown && !m->np)
+		fprintf(ctx->out, "no maintainers found for report %lld%s\n",
+			(long long)m->id,
+			m->rf.nfiles ? "" : " (it touches no known file); add "
+			"people with --add 'Name <user@host>'");
+	if (left)
+		fprintf(ctx->out, "%zu catch-all entr%s left out; --with-catch-all "
+			"to show %s\n", left, left > 1 ? "ies" : "y",
+			left > 1 ? "them" : "it");
+}
+
+static json_t *jstr(const char *s)
+{
+	char *v = safe_str(s);
+	json_t *j = json_string(v);
+
+	free(v);
+	return j ? j : json_string("");
+}
+
+static void print_json(struct cmd_ctx *ctx, struct mr *m)
+{
+	json_t *o = json_object(), *a = json_array(), *files = json_array();
+	size_t left = 0;
+
+	for (size_t i = 0; i < m->nsug; i++) {
+		const struct maint_entry *e = m->sug[i];
+		if (hidden(m, e)) {
+			left++;
+			continue;
+		}
+		json_array_append_new(a, json_pack(
+			"{s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:b}",
+			"name", jstr(e->name), "email", jstr(e->email),
+			"role", jstr(e->role), "section", jstr(e->section),
+			"list", e->is_list, "catch_all", e->is_catch_all,
+			"security_contact", e->is_security_contact,
+			"participant", is_in(m, e->email)));
+	}
+	for (size_t i = 0; i < m->rf.nfiles; i++)
+		json_array_append_new(files, json_text(m->rf.files[i]));
+	json_object_set_new(o, "report", json_integer((json_int_t)m->id));
+	json_object_set_new(o, "tree", json_text(m->tree));
+	json_object_set_new(o, "files", files);
+	json_object_set_new(o, "suggestions", a);
+	json_object_set_new(o, "catch_all_left_out", json_integer((json_int_t)left));
+	json_object_set_new(o, "participants", participants_json(ctx, m->id));
+	json_print(ctx->out, o);
+	json_decref(o);
+}
+
+/* --- changes, in one transaction ----------------------------------------*/
+
+static int add_one(struct cmd_ctx *ctx, struct mr *m, const char *name,
+		   const char *email, const char *role, const char *section,
+		   struct err *err)
+{
+	struct participant p = { 0 };
+	char *line;
+	int r = participant_add(ctx, m->id, name, email, role, section, err);
+
+	p.name = (char *)name;
+	p.email = (char *)email;
+	p.role = (char *)role;
+	p.section = (char *)section;
+	line = participant_format(&p);
+	if (r == ERR_DUPLICATE) {
+		sbuf_addf(&m->notes, "report %lld: already in: %s\n",
+			  (long long)m->id, line);
+		r = 0;
+	} else if (r == 0) {
+		sbuf_addf(&m->done, "report %lld: added %s\n", (long long)m->id,
+			  line);
+	}
+	free(line);
+	return r;
+}
+
+static int add_named(struct cmd_ctx *ctx, struct mr *m, const char *arg,
+		     struct err *err)
+{
+	const struct maint_entry *e;
+	char *name = NULL, *email = NULL;
+	int r;
+
+	if ((r = participant_parse_address(arg, &name, &email, err)) < 0)
+		return err_prefix(err, "cannot add to report %lld",
+				  (long long)m->id);
+	e = find_sug(m, email);
+	if (!e && !name) {
+		r = err_setc(err, ERR_NOTFOUND,
+			     "cannot add '%s' to report %lld: not among the "
+			     "maintainers suggested for it; give it as "
+			     "'Name <%s>' to bring in someone else",
+			     email, (long long)m->id, email);
+	} else if (e) {
+		if (e->is_list)
+			sbuf_addf(&m->notes, "warning: %s is a mailing list; "
+				  "forwarding to it may make the report public\n",
+				  e->email);
+		r = add_one(ctx, m, name ? name : (*e->name ? e->name : NULL),
+			    email, e->role, e->section, err);
+	} else {
+		r = add_one(ctx, m, name, email, "other", NULL, err);
+	}
+	free(name);
+	free(email);
+	return r;
+}
+
+static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct mr *m = data;
+	size_t lists = 0;
+	int r;
+
+	for (size_t i = 0; i < m->nremove; i++) {
+		char *n = NULL, *e = NULL;
+		struct participant p;
+		if ((r = participant_parse_address(m->remove[i], &n, &e, err)) < 0)
+			return r;
+		r = store_participant_get(ctx->store, m->id, e, &p, err);
+		if (r == 0) {
+			char *line = participant_format(&p);
+			r = participant_remove(ctx, m->id, e, err);
+			sbuf_addf(&m->done, "report %lld: removed %s\n",
+				  (long long)m->id, line);
+			free(line);
+			participant_release(&p);
+		}
+		free(n);
+		free(e);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < m->nack; i++) {
+		char *n = NULL, *e = NULL;
+		if ((r = participant_parse_address(m->ack[i], &n, &e, err)) == 0 &&
+		    (r = participant_ack(ctx, m->id, e, err)) == 0)
+			sbuf_addf(&m->done, "report %lld: %s acknowledged\n",
+				  (long long)m->id, e);
+		free(n);
+		free(e);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; m->add_all && i < m->nsug; i++) {
+		const struct maint_entry *e = m->sug[i];
+		if (hidden(m, e))
+			continue;
+		if (e->is_list) {
+			lists++;
+			continue;
+		}
+		if ((r = add_one(ctx, m, *e->name ? e->name : NULL, e->email,
+				 e->role, e->section, err)) < 0)
+			return r;
+	}
+	if (lists)
+		sbuf_addf(&m->notes, "report %lld: %zu mailing list%s not added "
+			  "(lists are usually public; add one by name with --add)\n",
+			  (long long)m->id, lists, lists > 1 ? "s" : "");
+	for (size_t i = 0; i < m->nadd; i++)
+		if ((r = add_named(ctx, m, m->add[i], err)) < 0)
+			return r;
+	return 0;
+}
+
+static void mr_release(struct mr *m)
+{
+	report_full_release(&m->rf);
+	maint_result_release(&m->res[0]);
+	maint_result_release(&m->res[1]);
+	free(m->sug);
+	participants_free(m->pv, m->np);
+	free(m->tree);
+	free(m->add);
+	free(m->remove);
+	free(m->ack);
+	sbuf_release(&m->done);
+	sbuf_release(&m->notes);
+}
+
+int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
+			    char **argv)
+{
+	static const struct option opts[] = {
+		{ "tree", required_argument, NULL, 't' },
+		{ "add", required_argument, NULL, 'a' },
+		{ "add-all", no_argument, NULL, 'A' },
+		{ "remove", required_argument, NULL, 'r' },
+		{ "ack", required_argument, NULL, 'k' },
+		{ "with-catch-all", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mr m;
+	bool listing, need_tree;
+	int c, r = CMD_FAILED, first;
+
+	memset(&m, 0, sizeof(m));
+	m.id = id;
+	m.add = xcalloc((size_t)argc + 1, sizeof(*m.add));
+	m.remove = xcalloc((size_t)argc + 1, sizeof(*m.remove));
+	m.ack = xcalloc((size_t)argc + 1, sizeof(*m.ack));
+	sbuf_init(&m.done);
+	sbuf_init(&m.notes);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': m.tree_opt = optarg; break;
+		case 'a': m.add[m.nadd++] = optarg; break;
+		case 'A': m.add_all = true; break;
+		case 'r': m.remove[m.nremove++] = optarg; break;
+		case 'k': m.ack[m.nack++] = optarg; break;
+		case 'c': m.catch_all = true; break;
+		case 'j': m.json = true; break;
+		default: goto usage;
+		}
+	}
+	/* The ID is the first operand (when the caller left it in argv);
+	 * more operands are more --add addresses. */
+	first = optind;
+	if (first < argc) {
+		int64_t v;
+		struct err e = { 0, "" };
+		if (parse_report_id(argv[first], &v, &e) == 0 && v == id)
+			first++;
+	}
+	if (first < argc && !m.nadd)
+		goto usage;
+	for (int i = first; i < argc; i++)
+		m.add[m.nadd++] = argv[i];
+	if (m.add_all && m.nadd)
+		goto usage;
+	if (config_get_bool(ctx->cfg, "maintainers.include_catch_all", false))
+		m.catch_all = true;
+	listing = !m.nadd && !m.add_all && !m.nremove && !m.nack;
+	need_tree = listing || m.add_all;
+	for (size_t i = 0; i < m.nadd; i++)
+		if (!strchr(m.add[i], '<'))
+			need_tree = true;
+	if (m.json && !listing)
+		goto usage;
+
+	if (report_load(ctx, id, &m.rf, &ctx->err) < 0)
+		goto out;
+	if (need_tree || m.nadd) {
+		struct err e = { 0, "" };
+		m.tree = find_tree(ctx, m.tree_opt, need_tree ? &ctx->err : &e);
+		if (!m.tree && need_tree)
+			goto out;
+		if (m.tree && suggest(ctx, &m, &ctx->err) < 0)
+			goto out;
+	}
+	if (participants_list(ctx, id, false, &m.pv, &m.np, &ctx->err) < 0)
+		goto out;
+	if (listing) {
+		if (m.json)
+			print_json(ctx, &m);
+		else
+			print_list(ctx, &m);
+		r = CMD_OK;
+		goto out;
+	}
+	if (core_write(ctx, apply, &m, &ctx->err) < 0)
+		goto out;
+	{
+		char *s = safe_text(m.done.buf ? m.done.buf : "", m.done.len,
+				    SAFE_KEEP_NEWLINE);
+		fputs(s, ctx->out);
+		free(s);
+		s = safe_text(m.notes.buf ? m.notes.buf : "", m.notes.len,
+			      SAFE_KEEP_NEWLINE);
+		fputs(s, ctx->errout);
+		free(s);
+	}
+	r = CMD_OK;
+out:
+	mr_release(&m);
+	return r;
+usage:
+	mr_release(&m);
+	fputs(usage_line, ctx->errout);
+	return CMD_USAGE;
+}

@@ -1,0 +1,695 @@
+/*
+ * Forwarding a report to the people brought in to fix it, as RFC 3156
+ * PGP/MIME mail: signed with the officer's key, encrypted to every
+ * recipient's key plus the officer's and the team roster's, Cc the team.
+ *
+ * The rules live here: a recipient must be a participant of the report
+ * (unless forced); a recipient without a usable key stops the whole
+ * forward unless the officer allows a plain copy for that person; exploit
+ * code goes only with the reporter's recorded consent (and never in a
+ * plain copy); the reporter is named only with consent to be credited.
+ * Everything is built before anything is delivered, and what was
+ * delivered is logged as events.  Plaintext lives only in memory and is
+ * wiped after use.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "core/core.h"
+#include "crypto/crypto.h"
+#include "mail/mail.h"
+
+struct rcpt {
+	char *name;     /* or NULL */
+	char *email;
+	char *fpr;      /* NULL: no usable key */
+	char *why;      /* why not, when fpr is NULL */
+	bool forced;    /* not a participant: --force-recipient */
+};
+
+/* What goes into the entity, for one kind of copy. */
+struct content {
+	struct sbuf body;
+	struct mail_attachment *att;  /* borrowed data */
+	size_t natt;
+	size_t withheld;
+};
+
+struct outmsg {
+	bool plaintext;
+	char *to;       /* for events and output */
+	char *why;      /* forward-plaintext: why that person has no key */
+	char *forced;   /* recipients who are not participants, or NULL */
+	char *buf;
+	size_t len;
+};
+
+struct fwd {
+	struct cmd_ctx *ctx;
+	int64_t id;
+	struct dossier d;
+	struct opened_message *om;   /* one per message of the thread */
+	size_t nom;
+	struct rcpt *r;
+	size_t nr;
+	struct outmsg *out;
+	size_t nout;
+	size_t attached, withheld;
+};
+
+/* --- recipients -------------------------------------------------------*/
+
+/* The reason part of crypto's "no usable encryption key for 'x': why". */
+static char *key_reason(const char *msg, const char *email)
+{
+	char *needle = xasprintf("'%s': ", email);
+	const char *p = strstr(msg, needle);
+	char *why = xstrdup(p ? p + strlen(needle) : msg);
+
+	free(needle);
+	return why;
+}
+
+static int add_recipient(struct fwd *f, const char *given, bool force,
+			 struct err *err)
+{
+	struct participant p;
+	struct err e = { 0, "" };
+	char *name, *email;
+	int r;
+
+	if (participant_parse_address(given, &name, &email, err) < 0)
+		return err_prefix(err, "cannot forward report %lld",
+				  (long long)f->id);
+	for (size_t i = 0; i < f->nr; i++)
+		if (!strcmp(f->r[i].email, email)) {
+			free(name);
+			free(email);
+			return 0;
+		}
+	r = store_participant_get(f->ctx->store, f->id, email, &p, &e);
+	if (r == 0 && !name && p.name)
+		name = xstrdup(p.name);
+	participant_release(&p);
+	if (r == ERR_NOTFOUND && !force) {
+		err_setc(err, ERR_REFUSED,
+			 "cannot forward report %lld: '%s' is not a participant "
+			 "of the report; bring them in first (maintainers %lld "
+			 "--add '%s') or use --force-recipient",
+			 (long long)f->id, email, (long long)f->id, email);
+		free(name);
+		free(email);
+		return ERR_REFUSED;
+	}
+	if (r < 0 && r != ERR_NOTFOUND) {
+		*err = e;
+		free(name);
+		free(email);
+		return r;
+	}
+	f->r = xrealloc(f->r, (f->nr + 1) * sizeof(*f->r));
+	f->r[f->nr].name = name;
+	f->r[f->nr].email = email;
+	f->r[f->nr].fpr = NULL;
+	f->r[f->nr].why = NULL;
+	f->r[f->nr].forced = r == ERR_NOTFOUND;
+	f->nr++;
+	return 0;
+}
+
+/* Finds every recipient's key; a missing one stops the forward unless
+ * plain copies are allowed. */
+static int resolve_keys(struct fwd *f, struct crypto *c, bool allow_plain,
+			struct err *err)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t missing = 0;
+
+	for (size_t i = 0; i < f->nr; i++) {
+		struct err e = { 0, "" };
+		int r = crypto_find_encryption_key(c, f->r[i].email, &f->r[i].fpr,
+						   &e);
+		if (r == ERR_NOTFOUND) {
+			f->r[i].why = key_reason(e.msg, f->r[i].email);
+			sbuf_addf(&sb, "%s'%s' (%s)", missing ? ", " : "",
+				  f->r[i].email, f->r[i].why);
+			missing++;
+		} else if (r < 0) {
+			*err = e;
+			sbuf_release(&sb);
+			return err_prefix(err, "cannot forward report %lld",
+					  (long long)f->id);
+		}
+	}
+	if (missing && !allow_plain) {
+		err_setc(err, ERR_REFUSED,
+			 "cannot forward report %lld: no usable key for %s; use "
+			 "--allow-plaintext to send %s a plain copy",
+			 (long long)f->id, sb.buf,
+			 missing > 1 ? "those people" : "that person");
+		sbuf_release(&sb);
+		return ERR_REFUSED;
+	}
+	sbuf_release(&sb);
+	return 0;
+}
+
+/* --- content ------------------------------------------------------------*/
+
+/* One header-safe line: controls become spaces, valid UTF-8. */
+static char *one_line(const char *s)
+{
+	char *t = utf8_fix(s ? s : "", s ? strlen(s) : 0);
+
+	for (char *p = t; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = ' ';
+	return t;
+}
+
+/* "Name" <email>, the name quoted for RFC 5322 (or the bare address). */
+static char *mailbox(const char *name, const char *email)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *n;
+
+	if (!name || !*name)
+		return xstrdup(email);
+	n = one_line(name);
+	sbuf_addch(&sb, '"');
+	for (const char *p = n; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sbuf_addch(&sb, '\\');
+		sbuf_addch(&sb, *p);
+	}
+	sbuf_addf(&sb, "\" <%s>", email);
+	free(n);
+	return sbuf_detach(&sb, NULL);
+}
+
+static bool msgid_ok(const char *s)
+{
+	if (!s || !*s || strlen(s) > 900)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f ||
+		    *s == '<' || *s == '>')
+			return false;
+	return true;
+}
+
+static bool from_reporter(const struct report *r, const struct message *m)
+{
+	return m->from_email && r->reporter_email &&
+	       !str_cmp_ci(m->from_email, r->reporter_email);
+}
+
+static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
+		       const char *why)
+{
+	const struct report *r = &f->d.f.r;
+	char *subj = one_line(r->subject), *who = export_reporter(&f->d);
+	char when[32];
+
+	sbuf_addf(sb, "Report %lld of the security team, forwarded by %s.\n",
+		  (long long)r->id, f->ctx->officer);
+	sbuf_adds(sb, "This report is under embargo: keep it to the people on "
+		      "this mail\nand the security team until it is disclosed.\n");
+	if (plaintext)
+		sbuf_addf(sb, "\nThis copy is NOT encrypted: you have no usable "
+			      "OpenPGP key (%s).\nExploit code is never sent "
+			      "unencrypted; ask the security team for it.\n",
+			  why ? why : "no key");
+	sbuf_addf(sb, "\nSubject:    %s\n", subj);
+	if (who) {
+		char *w = one_line(who);
+		sbuf_addf(sb, "Reporter:   %s\n", w);
+		free(w);
+	} else {
+		sbuf_adds(sb, "Reporter:   withheld (no consent to be named)\n");
+	}
+	sbuf_addf(sb, "Received:   %s\n", fmt_rfc3339(r->received, when));
+	sbuf_addf(sb, "State:      %s, severity %s\n", r->state, r->severity);
+	if (r->disclosure)
+		sbuf_addf(sb, "Disclosure: %s\n", fmt_rfc3339(r->disclosure, when));
+	else
+		sbuf_adds(sb, "Disclosure: not set yet\n");
+	if (f->d.f.nfiles) {
+		sbuf_adds(sb, "Files:      ");
+		for (size_t i = 0; i < f->d.f.nfiles; i++) {
+			char *p = one_line(f->d.f.files[i]);
+			sbuf_addf(sb, "%s%s", i ? ", " : "", p);
+			free(p);
+		}
+		sbuf_addch(sb, '\n');
+	}
+	free(subj);
+	free(who);
+}
+
+/* The body and attachments of one copy: every message of the thread in
+ * order, with the reporter redacted unless credited, and exploit code
+ * only with consent (never in a plain copy). */
+static void build_content(struct fwd *f, struct content *c, bool plaintext,
+			  const char *why)
+{
+	const struct report *r = &f->d.f.r;
+	bool exploit_ok = r->consent_exploit && !plaintext;
+
+	memset(c, 0, sizeof(*c));
+	add_header(f, &c->body, plaintext, why);
+	for (size_t i = 0; i < f->nom; i++) {
+		const struct message *m = &f->d.f.msgs[i];
+		const struct opened_message *om = &f->om[i];
+		char when[32], *from, *text;
+
+		if (from_reporter(r, m))
+			from = r->consent_credit ? one_line(m->from_email)
+						 : xstrdup("the reporter");
+		else
+			from = one_line(m->from_email ? m->from_email : "unknown");
+		sbuf_addf(&c->body, "\n--- message %zu of %zu, %s, from %s ---\n\n",
+			  i + 1, f->nom, m->date ? fmt_rfc3339(m->date, when) : "no date",
+			  from);
+		free(from);
+		text = export_redact(&f->d, om->body ? om->body : "");
+		sbuf_adds(&c->body, text);
+		if (*text && text[strlen(text) - 1] != '\n')
+			sbuf_addch(&c->body, '\n');
+		wipe_free(text, strlen(text));
+		for (size_t j = 0; j < om->natt; j++) {
+			const struct attachment_info *a = &om->att[j];
+			char *name = one_line(a->filename ? a->filename : "(unnamed)");
+
+			if (a->exploit && !exploit_ok) {
+				sbuf_addf(&c->body, plaintext
+					  ? "[withheld from this unencrypted copy: exploit code: %s]\n"
+					  : "[withheld: exploit code without the reporter's consent: %s]\n",
+					  name);
+				c->withheld++;
+			} else {
+				sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n",
+					  name, a->size);
+				c->att = xrealloc(c->att, (c->natt + 1) * sizeof(*c->att));
+				c->att[c->natt].filename = a->filename;
+				c->att[c->natt].content_type = a->content_type;
+				c->att[c->natt].data = a->data;
+				c->att[c->natt].len = a->size;
+				c->natt++;
+			}
+			free(name);
+		}
+	}
+}
+
+static void content_release(struct content *c)
+{
+	sbuf_wipe(&c->body);
+	free(c->att);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The entity of one copy, valid UTF-8, as canonical MIME (wipe it). */
+static int make_entity(struct fwd *f, const struct content *c, char **ent,
+		       size_t *len, struct err *err)
+{
+	char *body = utf8_fix(c->body.buf ? c->body.buf : "", c->body.len);
+	int r = mail_build_entity(body, c->att, c->natt, ent, len, err);
+
+	wipe_free(body, strlen(body));
+	if (r < 0)
+		err_prefix(err, "cannot forward report %lld", (long long)f->id);
+	return r;
+}
+
+/* --- messages -----------------------------------------------------------*/
+
+static void set_headers(struct mail_compose *h, const char *from,
+			const char *subject, const char **refs, size_t nrefs)
+{
+	memset(h, 0, sizeof(*h));
+	h->from = from;
+	h->subject = subject;
+	h->references = refs;
+	h->nreferences = nrefs;
+	h->in_reply_to = nrefs ? refs[0] : NULL;
+}
+
+/* The forced recipients (of those with a key, or the one i), or NULL. */
+static char *forced_list(const struct fwd *f, bool keyed, size_t only)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < f->nr; i++)
+		if (f->r[i].forced && (keyed ? f->r[i].fpr != NULL : i == only))
+			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", f->r[i].email);
+	return sb.len ? sbuf_detach(&sb, NULL) : NULL;
+}
+
+static void add_out(struct fwd *f, bool plaintext, char *to, char *why,
+		    char *forced, char *buf, size_t len)
+{
+	f->out = xrealloc(f->out, (f->nout + 1) * sizeof(*f->out));
+	f->out[f->nout].plaintext = plaintext;
+	f->out[f->nout].to = to;
+	f->out[f->nout].why = why;
+	f->out[f->nout].forced = forced;
+	f->out[f->nout].buf = buf;
+	f->out[f->nout].len = len;
+	f->nout++;
+}
+
+static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
+{
+	struct cmd_ctx *ctx = f->ctx;
+	const char *team = config_get(ctx->cfg, "team.address",
+				      "security@kernel.org");
+	const char *from_addr = config_get(ctx->cfg, "officer.email", team);
+	const char *sign_key = config_get(ctx->cfg, "officer.key", NULL);
+	const char *const *roster;
+	size_t nroster = 0, nrefs = 0, nkeys = 0, nto = 0;
+	char *officer_fpr = NULL, *from = NULL, *subject = NULL, *sub1;
+	const char **refs = NULL, **keys = NULL, **to = NULL;
+	struct mail_compose h;
+	struct content ct;
+	int r = 0;
+
+	if (!participant_email_valid(team) || !participant_email_valid(from_addr))
+		return err_setc(err, ERR_INVALID,
+				"cannot forward report %lld: invalid team.address "
+				"or officer.email '%s' in the config",
+				(long long)f->id,
+				participant_email_valid(team) ? from_addr : team);
+	if (sign_key) {
+		officer_fpr = xstrdup(sign_key);
+	} else if ((r = crypto_default_secret_key(c, &officer_fpr, err)) < 0) {
+		return err_prefix(err, "cannot forward report %lld: no key to "
+				  "sign with", (long long)f->id);
+	}
+	if (!(roster = cmd_ctx_roster(ctx, &nroster))) {
+		*err = ctx->err;
+		free(officer_fpr);
+		return err_prefix(err, "cannot forward report %lld",
+				  (long long)f->id);
+	}
+	from = mailbox(ctx->officer, from_addr);
+	sub1 = one_line(f->d.f.r.subject);
+	subject = xasprintf("[SECURITY] %s", sub1);
+	free(sub1);
+	refs = xcalloc(f->d.f.nmsgs + 1, sizeof(*refs));
+	for (size_t i = 0; i < f->d.f.nmsgs; i++)
+		if (msgid_ok(f->d.f.msgs[i].message_id))
+			refs[nrefs++] = f->d.f.msgs[i].message_id;
+
+	/* The encrypted message, to everyone with a key. */
+	keys = xcalloc(f->nr + nroster + 2, sizeof(*keys));
+	to = xcalloc(f->nr + 1, sizeof(*to));
+	for (size_t i = 0; i < f->nr; i++)
+		if (f->r[i].fpr) {
+			keys[nkeys++] = f->r[i].fpr;
+			to[nto++] = mailbox(f->r[i].name, f->r[i].email);
+		}
+	if (nto) {
+		struct sbuf names = SBUF_INIT;
+		char *ent = NULL, *msg = NULL;
+		unsigned char *cipher = NULL;
+		size_t elen = 0, clen = 0, mlen = 0;
+
+		for (size_t i = 0; i <= nroster; i++) {
+			const char *k = i < nroster ? roster[i] : officer_fpr;
+			bool dup = false;
+			for (size_t j = 0; j < nkeys && !dup; j++)
+				dup = !str_cmp_ci(keys[j], k);
+			if (!dup)
+				keys[nkeys++] = k;
+		}
+		build_content(f, &ct, false, NULL);
+		f->withheld = ct.withheld;
+		f->attached = ct.natt;
+		r = make_entity(f, &ct, &ent, &elen, err);
+		content_release(&ct);
+		if (r == 0 &&
+		    (r = crypto_encrypt(c, keys, nkeys, officer_fpr, true, ent, elen,
+					&cipher, &clen, err)) < 0)
+			err_prefix(err, "cannot forward report %lld",
+				   (long long)f->id);
+		if (ent)
+			wipe_free(ent, elen);
+		if (r == 0) {
+			set_headers(&h, from, subject, refs, nrefs);
+			h.to = to;
+			h.nto = nto;
+			h.cc = &team;
+			h.ncc = 1;
+			r = mail_build_encrypted(&h, (const char *)cipher, clen, &msg,
+						 &mlen, err);
+			if (r < 0)
+				err_prefix(err, "cannot forward report %lld",
+					   (long long)f->id);
+		}
+		free(cipher);
+		if (r < 0)
+			goto out;
+		for (size_t i = 0; i < f->nr; i++)
+			if (f->r[i].fpr)
+				sbuf_addf(&names, "%s%s", names.len ? ", " : "",
+					  f->r[i].email);
+		add_out(f, false, sbuf_detach(&names, NULL), NULL,
+			forced_list(f, true, 0), msg, mlen);
+	}
+
+	/* A plain copy for each person without a key (allowed by now). */
+	for (size_t i = 0; i < f->nr; i++) {
+		char *ent = NULL, *msg = NULL, *one;
+		size_t elen = 0, mlen = 0;
+		const char *one_to[1];
+
+		if (f->r[i].fpr)
+			continue;
+		build_content(f, &ct, true, f->r[i].why);
+		r = make_entity(f, &ct, &ent, &elen, err);
+		if (!nto) {
+			f->withheld = ct.withheld;
+			f->attached = ct.natt;
+		}
+		content_release(&ct);
+		if (r < 0)
+			goto out;
+		one = mailbox(f->r[i].name, f->r[i].email);
+		one_to[0] = one;
+		set_headers(&h, from, subject, refs, nrefs);
+		h.to = one_to;
+		h.nto = 1;
+		r = mail_build_plain(&h, ent, elen, &msg, &mlen, err);
+		wipe_free(ent, elen);
+		free(one);
+		if (r < 0) {
+			err_prefix(err, "cannot forward report %lld", (long long)f->id);
+			goto out;
+		}
+		add_out(f, true, xstrdup(f->r[i].email), xstrdup(f->r[i].why),
+			forced_list(f, false, i), msg, mlen);
+	}
+out:
+	for (size_t i = 0; i < nto; i++)
+		free((char *)to[i]);
+	free(to);
+	free(keys);
+	free(refs);
+	free(subject);
+	free(from);
+	free(officer_fpr);
+	return r;
+}
+
+/* --- delivery -----------------------------------------------------------*/
+
+static int deliver(struct fwd *f, const struct forward_opts *o,
+		   const struct outmsg *m, char **where, struct err *err)
+{
+	FILE *p;
+	int st;
+
+	*where = NULL;
+	if (o->outbox) {
+		if (maildir_deliver(o->outbox, m->buf, m->len, where, err) < 0)
+			return err_prefix(err, "cannot forward report %lld to %s",
+					  (long long)f->id, m->to);
+		return 0;
+	}
+	/* A sendmail that exits early must fail this call, not kill us. */
+	struct sigaction ign, old;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	if (!(p = popen(o->sendmail, "w"))) {
+		sigaction(SIGPIPE, &old, NULL);
+		return err_setc(err, ERR_IO,
+				"cannot forward report %lld to %s: cannot run '%s'",
+				(long long)f->id, m->to, o->sendmail);
+	}
+	size_t w = fwrite(m->buf, 1, m->len, p);
+	st = pclose(p);
+	sigaction(SIGPIPE, &old, NULL);
+	if (w != m->len || st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return err_setc(err, ERR_IO,
+				"cannot forward report %lld to %s: '%s' failed "
+				"(exit status %d)", (long long)f->id, m->to,
+				o->sendmail, st != -1 && WIFEXITED(st) ?
+				WEXITSTATUS(st) : -1);
+	*where = xstrdup("sent via sendmail");
+	return 0;
+}
+
+struct log_req {
+	struct fwd *f;
+	size_t n;       /* the first n messages of f->out were delivered */
+};
+
+static int log_events(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct log_req *l = data;
+	struct fwd *f = l->f;
+	int r = 0;
+
+	for (size_t i = 0; i < l->n && r == 0; i++) {
+		const struct outmsg *m = &f->out[i];
+		char *detail;
+
+		if (m->plaintext) {
+			detail = xasprintf("plain copy to %s (no usable key: %s; "
+					   "--allow-plaintext%s)", m->to, m->why,
+					   m->forced ? "; not a participant: "
+					   "--force-recipient" : "");
+			r = store_event_add(ctx->store, f->id, ctx->officer,
+					    "forward-plaintext", detail, err);
+		} else {
+			struct sbuf sb = SBUF_INIT;
+			sbuf_addf(&sb, "to %s (encrypted, signed", m->to);
+			if (f->attached)
+				sbuf_addf(&sb, "; %zu attachment%s", f->attached,
+					  f->attached > 1 ? "s" : "");
+			if (f->withheld)
+				sbuf_addf(&sb, "; %zu attachment%s withheld",
+					  f->withheld, f->withheld > 1 ? "s" : "");
+			if (m->forced)
+				sbuf_addf(&sb, "; not participants, --force-recipient: %s",
+					  m->forced);
+			sbuf_addch(&sb, ')');
+			detail = sbuf_detach(&sb, NULL);
+			r = store_event_add(ctx->store, f->id, ctx->officer,
+					    "forward", detail, err);
+		}
+		free(detail);
+	}
+	return r;
+}
+
+static void fwd_release(struct fwd *f)
+{
+	for (size_t i = 0; i < f->nom; i++)
+		opened_message_release(&f->om[i]);
+	free(f->om);
+	for (size_t i = 0; i < f->nr; i++) {
+		free(f->r[i].name);
+		free(f->r[i].email);
+		free(f->r[i].fpr);
+		free(f->r[i].why);
+	}
+	free(f->r);
+	for (size_t i = 0; i < f->nout; i++) {
+		free(f->out[i].to);
+		free(f->out[i].why);
+		free(f->out[i].forced);
+		if (f->out[i].plaintext)
+			wipe_free(f->out[i].buf, f->out[i].len);
+		else
+			free(f->out[i].buf);
+	}
+	free(f->out);
+	dossier_release(&f->d);
+}
+
+void forward_result_release(struct forward_result *res)
+{
+	for (size_t i = 0; i < res->nsent; i++) {
+		free(res->sent[i].to);
+		free(res->sent[i].where);
+	}
+	free(res->sent);
+	memset(res, 0, sizeof(*res));
+}
+
+int forward_report(struct cmd_ctx *ctx, int64_t id,
+		   const struct forward_opts *o, struct forward_result *res,
+		   struct err *err)
+{
+	struct fwd f;
+	struct crypto *c;
+	struct log_req l;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	memset(&f, 0, sizeof(f));
+	f.ctx = ctx;
+	f.id = id;
+	if (!o->nto)
+		return err_setc(err, ERR_INVALID,
+				"cannot forward report %lld: no recipients",
+				(long long)id);
+	if (!o->outbox && !o->sendmail)
+		return err_setc(err, ERR_INVALID,
+				"cannot forward report %lld: no outbox and no "
+				"sendmail command", (long long)id);
+	if ((r = dossier_load(ctx, id, &f.d, err)) < 0)
+		goto out;
+	if (!(c = cmd_ctx_crypto(ctx))) {
+		*err = ctx->err;
+		r = ERR_CRYPTO;
+		goto out;
+	}
+	for (size_t i = 0; i < o->nto; i++)
+		if ((r = add_recipient(&f, o->to[i], o->force_recipient, err)) < 0)
+			goto out;
+	if ((r = resolve_keys(&f, c, o->allow_plaintext, err)) < 0)
+		goto out;
+	f.om = xcalloc(f.d.f.nmsgs + 1, sizeof(*f.om));
+	for (size_t i = 0; i < f.d.f.nmsgs; i++, f.nom++)
+		if ((r = report_open_message(ctx, f.d.f.msgs[i].id, &f.om[i],
+					     err)) < 0) {
+			err_prefix(err, "cannot forward report %lld",
+				   (long long)id);
+			goto out;
+		}
+	if ((r = build_messages(&f, c, err)) < 0)
+		goto out;
+
+	res->attached = f.attached;
+	res->withheld = f.withheld;
+	res->sent = xcalloc(f.nout + 1, sizeof(*res->sent));
+	for (l.n = 0; l.n < f.nout; l.n++) {
+		char *where;
+		if ((r = deliver(&f, o, &f.out[l.n], &where, err)) < 0)
+			break;
+		res->sent[res->nsent].plaintext = f.out[l.n].plaintext;
+		res->sent[res->nsent].to = xstrdup(f.out[l.n].to);
+		res->sent[res->nsent].where = where;
+		res->nsent++;
+	}
+	l.f = &f;
+	if (l.n) {
+		struct err e2 = { 0, "" };
+		int r2 = core_write(ctx, log_events, &l, &e2);
+		if (r2 < 0 && r == 0) {
+			*err = e2;
+			err_prefix(err, "report %lld was forwarded but the event "
+				   "could not be recorded", (long long)id);
+			r = r2;
+		}
+	}
+out:
+	fwd_release(&f);
+	return r;
+}

@@ -1,0 +1,227 @@
+/*
+ * Participants: the people an officer brings into a report (area
+ * maintainers and reviewers from MAINTAINERS, or anyone named by hand).
+ * Each addition, removal and acknowledgement is stored and logged as an
+ * event ("participant-add", "participant-remove", "participant-ack") in
+ * the caller's transaction, so the timeline says who knew, from when, and
+ * who decided it.  Addresses are compared and stored lowercase.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/core.h"
+#include "core/json.h"
+
+bool participant_email_valid(const char *email)
+{
+	const char *at = email ? strchr(email, '@') : NULL;
+	size_t n = email ? strlen(email) : 0;
+
+	if (!at || at == email || !at[1] || strchr(at + 1, '@') || n > 254)
+		return false;
+	for (const char *p = email; *p; p++)
+		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f ||
+		    strchr("<>()[],;:\"\\", *p))
+			return false;
+	return true;
+}
+
+/* A copy of s[0..n) without leading and trailing blanks. */
+static char *trim_dup(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return xstrndup(s, n);
+}
+
+int participant_parse_address(const char *s, char **name, char **email,
+			      struct err *err)
+{
+	const char *lt = strrchr(s, '<');
+	char *n = NULL, *e;
+
+	*name = NULL;
+	*email = NULL;
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			return err_setc(err, ERR_INVALID,
+					"invalid address '%s': control characters",
+					s);
+	if (lt) {
+		const char *gt = strchr(lt, '>');
+		if (!gt || gt[1 + strspn(gt + 1, " \t")])
+			return err_setc(err, ERR_INVALID,
+					"invalid address '%s': expected 'Name <user@host>'",
+					s);
+		e = trim_dup(lt + 1, (size_t)(gt - lt - 1));
+		n = trim_dup(s, (size_t)(lt - s));
+		size_t len = strlen(n);
+		if (len >= 2 && n[0] == '"' && n[len - 1] == '"') {
+			char *q = trim_dup(n + 1, len - 2);
+			free(n);
+			n = q;
+		}
+		if (!*n) {
+			free(n);
+			n = NULL;
+		}
+	} else {
+		e = trim_dup(s, strlen(s));
+	}
+	str_lower(e);
+	if (!participant_email_valid(e)) {
+		free(n);
+		free(e);
+		return err_setc(err, ERR_INVALID,
+				"invalid address '%s': expected user@host or "
+				"'Name <user@host>'", s);
+	}
+	*name = n;
+	*email = e;
+	return 0;
+}
+
+char *participant_format(const struct participant *p)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (p->name && *p->name)
+		sbuf_addf(&sb, "%s <%s>", p->name, p->email);
+	else
+		sbuf_adds(&sb, p->email);
+	if (p->role && *p->role) {
+		sbuf_addf(&sb, " (%s", p->role);
+		if (p->section && *p->section)
+			sbuf_addf(&sb, ":%s", p->section);
+		sbuf_addch(&sb, ')');
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
+		    const char *email, const char *role, const char *section,
+		    struct err *err)
+{
+	struct participant p;
+	char *detail;
+	int r;
+
+	assert(ctx->store && store_in_tx(ctx->store));
+	memset(&p, 0, sizeof(p));
+	p.report_id = report_id;
+	p.name = (char *)name;
+	p.email = str_lower(xstrdup(email));
+	p.role = (char *)role;
+	p.section = (char *)section;
+	p.added_by = ctx->officer;
+	r = store_participant_add(ctx->store, &p, NULL, err);
+	if (r == 0) {
+		detail = participant_format(&p);
+		r = store_event_add(ctx->store, report_id, ctx->officer,
+				    "participant-add", detail, err);
+		free(detail);
+	}
+	free(p.email);
+	return r;
+}
+
+int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
+		       const char *email, struct err *err)
+{
+	struct participant p;
+	char *detail;
+	int r;
+
+	assert(ctx->store && store_in_tx(ctx->store));
+	if ((r = store_participant_get(ctx->store, report_id, email, &p, err)) < 0)
+		return r;
+	r = store_participant_remove(ctx->store, report_id, email, ctx->officer,
+				     0, err);
+	if (r == 0) {
+		char *who = participant_format(&p);
+		detail = xasprintf("%s removed", who);
+		r = store_event_add(ctx->store, report_id, ctx->officer,
+				    "participant-remove", detail, err);
+		free(detail);
+		free(who);
+	}
+	participant_release(&p);
+	return r;
+}
+
+int participant_ack(struct cmd_ctx *ctx, int64_t report_id, const char *email,
+		    struct err *err)
+{
+	struct participant p;
+	char *detail;
+	int r;
+
+	assert(ctx->store && store_in_tx(ctx->store));
+	if ((r = store_participant_get(ctx->store, report_id, email, &p, err)) < 0)
+		return r;
+	if (p.acknowledged_at) {
+		participant_release(&p);
+		return err_setc(err, ERR_DUPLICATE,
+				"'%s' already acknowledged report %lld", email,
+				(long long)report_id);
+	}
+	r = store_participant_ack(ctx->store, report_id, email, 0, err);
+	if (r == 0) {
+		detail = xasprintf("%s%s%s%s acknowledged",
+				   p.name ? p.name : "", p.name ? " <" : "",
+				   p.email, p.name ? ">" : "");
+		r = store_event_add(ctx->store, report_id, ctx->officer,
+				    "participant-ack", detail, err);
+		free(detail);
+	}
+	participant_release(&p);
+	return r;
+}
+
+int participants_list(struct cmd_ctx *ctx, int64_t report_id,
+		      bool with_removed, struct participant **out, size_t *n,
+		      struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+
+	*out = NULL;
+	*n = 0;
+	if (!s) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	return store_participants_get(s, report_id, with_removed, out, n, err);
+}
+
+json_t *participants_json(struct cmd_ctx *ctx, int64_t report_id)
+{
+	struct participant *v = NULL;
+	struct err err = { 0, "" };
+	json_t *a = json_array();
+	size_t n = 0;
+
+	if (participants_list(ctx, report_id, true, &v, &n, &err) < 0)
+		return a;
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack(
+			"{s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
+			"name", json_text(v[i].name),
+			"email", json_text(v[i].email),
+			"role", json_text(v[i].role),
+			"section", json_text(v[i].section),
+			"added_by", json_text(v[i].added_by),
+			"added_at", json_time(v[i].added_at),
+			"active", v[i].removed_at == 0,
+			"removed_at", json_time(v[i].removed_at),
+			"removed_by", json_text(v[i].removed_by),
+			"acknowledged_at", json_time(v[i].acknowledged_at)));
+	participants_free(v, n);
+	return a;
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""check-forward.py: reads the mail `secteam-tui forward` writes, with
+Python's email package (not the project's own MIME code), for tests.
+
+    check-forward.py encrypted MSG ARMOR_OUT
+        Asserts the RFC 3156 structure: multipart/encrypted with
+        protocol="application/pgp-encrypted", exactly two parts, the first
+        application/pgp-encrypted holding "Version: 1", the second
+        application/octet-stream holding one ASCII-armored PGP MESSAGE, which
+        is written to ARMOR_OUT.  Prints the outer headers (see below).
+    check-forward.py plain MSG
+        Asserts a message that is not encrypted; prints its headers and
+        content as `inner` does.
+    check-forward.py inner FILE
+        Reads a decrypted MIME entity and prints "body: LINE" for each line
+        of its text/plain part(s) and "attachment: NAME TYPE SIZE SHA256" for
+        each attachment.
+
+Headers are printed as "Header: value" lines for From, To, Cc, Subject,
+In-Reply-To, References.  Exits 1 with "check-forward: ..." on stderr when
+an assertion fails.
+"""
+
+import email
+import email.policy
+import hashlib
+import sys
+
+HEADERS = ("From", "To", "Cc", "Subject", "In-Reply-To", "References")
+
+
+def fail(msg):
+    sys.stderr.write("check-forward: %s\n" % msg)
+    sys.exit(1)
+
+
+def load(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    return email.message_from_bytes(data, policy=email.policy.default), data
+
+
+def print_headers(msg):
+    for h in HEADERS:
+        v = msg.get(h)
+        if v is not None:
+            print("%s: %s" % (h, " ".join(str(v).split())))
+
+
+def print_content(msg):
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        disp = part.get_content_disposition()
+        ctype = part.get_content_type()
+        if ctype == "text/plain" and disp != "attachment":
+            for line in part.get_content().splitlines():
+                print("body: %s" % line)
+        else:
+            payload = part.get_payload(decode=True) or b""
+            print("attachment: %s %s %d %s" % (
+                part.get_filename() or "(unnamed)", ctype, len(payload),
+                hashlib.sha256(payload).hexdigest()))
+
+
+def check_encrypted(path, armor_out):
+    msg, raw = load(path)
+    if msg.get_content_type() != "multipart/encrypted":
+        fail("%s: content type is %s, not multipart/encrypted"
+             % (path, msg.get_content_type()))
+    if msg.get_param("protocol") != "application/pgp-encrypted":
+        fail("%s: protocol is %r" % (path, msg.get_param("protocol")))
+    parts = msg.get_payload()
+    if not isinstance(parts, list) or len(parts) != 2:
+        fail("%s: %s parts, not 2" % (path, len(parts) if isinstance(parts, list) else "no"))
+    ctl, data = parts
+    if ctl.get_content_type() != "application/pgp-encrypted":
+        fail("%s: first part is %s" % (path, ctl.get_content_type()))
+    ctl_text = ctl.get_payload(decode=True).decode("ascii", "replace")
+    if "Version: 1" not in [l.strip() for l in ctl_text.splitlines()]:
+        fail("%s: control part lacks 'Version: 1': %r" % (path, ctl_text))
+    if data.get_content_type() != "application/octet-stream":
+        fail("%s: second part is %s" % (path, data.get_content_type()))
+    armor = data.get_payload(decode=True)
+    text = armor.decode("ascii")
+    if not text.lstrip().startswith("-----BEGIN PGP MESSAGE-----") or \
+            "-----END PGP MESSAGE-----" not in text:
+        fail("%s: second part is not an armored PGP MESSAGE" % path)
+    if b"\r" in raw:
+        fail("%s: stored with CR line ends" % path)
+    for h in ("From", "To", "Subject", "Message-ID", "Date"):
+        if msg.get(h) is None:
+            fail("%s: no %s header" % (path, h))
+    with open(armor_out, "w") as f:
+        f.write(text)
+    print_headers(msg)
+
+
+def check_plain(path):
+    msg, _ = load(path)
+    if msg.get_content_type() == "multipart/encrypted":
+        fail("%s: encrypted, expected a plain message" % path)
+    if "-----BEGIN PGP MESSAGE-----" in msg.as_string():
+        fail("%s: holds an OpenPGP message" % path)
+    print_headers(msg)
+    print_content(msg)
+
+
+def check_inner(path):
+    msg, _ = load(path)
+    print_content(msg)
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "encrypted":
+        check_encrypted(argv[2], argv[3])
+    elif len(argv) == 3 and argv[1] == "plain":
+        check_plain(argv[2])
+    elif len(argv) == 3 and argv[1] == "inner":
+        check_inner(argv[2])
+    else:
+        fail("usage: check-forward.py encrypted MSG ARMOR_OUT | plain MSG | inner FILE")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

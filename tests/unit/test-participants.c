@@ -1,0 +1,233 @@
+/*
+ * store/participant-repo.c: adding, refusing a second active row for an
+ * address (any case), removing, re-adding after removal, listing with and
+ * without the removed, acknowledging; and core's address parsing.
+ */
+#include "unit.h"
+
+#include "core/core.h"
+#include "store/store.h"
+
+static char dir[] = "/tmp/secteam-participants-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	int r = system(cmd);
+	free(cmd);
+	return r;
+}
+
+/* A fresh database holding one report; *id gets its id. */
+static struct store *open_with_report(const char *name, int64_t *id)
+{
+	struct store *s = NULL;
+	struct err err = { 0, "" };
+	char *path = xasprintf("%s/%s", dir, name);
+	struct report_new rn = { "a report", NULL, NULL, 1000 };
+
+	if (store_open(path, NULL, &s, &err))
+		fail_msg("%s", err.msg);
+	free(path);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, id, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	return s;
+}
+
+static int add(struct store *s, int64_t rid, const char *name,
+	       const char *email, const char *role, struct err *err)
+{
+	struct participant p;
+
+	memset(&p, 0, sizeof(p));
+	p.report_id = rid;
+	p.name = (char *)name;
+	p.email = (char *)email;
+	p.role = (char *)role;
+	p.section = (char *)"NETWORKING";
+	p.added_by = (char *)"alice";
+	p.added_at = 2000;
+	return store_participant_add(s, &p, NULL, err);
+}
+
+static void test_add_duplicate_remove_readd(void **state)
+{
+	(void)state;
+	struct err err = { 0, "" };
+	struct participant *v;
+	struct participant p;
+	size_t n;
+	int64_t rid;
+	struct store *s = open_with_report("a.db", &rid);
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(add(s, rid, "Mia Maintainer", "Mia@Example.org",
+			     "maintainer", &err), 0);
+	/* The same address in another case is the same person. */
+	assert_int_equal(add(s, rid, "Mia", "mia@example.org", "reviewer", &err),
+			 ERR_DUPLICATE);
+	assert_non_null(strstr(err.msg, "'mia@example.org' is already a participant of report"));
+	/* The transaction survives the refused row. */
+	assert_int_equal(add(s, rid, NULL, "rex@example.org", NULL, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+
+	assert_int_equal(store_participants_get(s, rid, false, &v, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].email, "mia@example.org");
+	assert_string_equal(v[0].name, "Mia Maintainer");
+	assert_string_equal(v[0].role, "maintainer");
+	assert_string_equal(v[0].section, "NETWORKING");
+	assert_string_equal(v[0].added_by, "alice");
+	assert_int_equal(v[0].added_at, 2000);
+	assert_int_equal(v[0].removed_at, 0);
+	assert_null(v[0].removed_by);
+	assert_int_equal(v[0].acknowledged_at, 0);
+	assert_null(v[1].role);
+	participants_free(v, n);
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_participant_remove(s, rid, "MIA@example.org", "bob",
+						  3000, &err), 0);
+	assert_int_equal(store_participant_remove(s, rid, "mia@example.org", "bob",
+						  3001, &err), ERR_NOTFOUND);
+	assert_non_null(strstr(err.msg, "'mia@example.org' is not a participant of report"));
+	assert_int_equal(store_participant_get(s, rid, "mia@example.org", &p, &err),
+			 ERR_NOTFOUND);
+	/* Removed: the address may be brought in again. */
+	assert_int_equal(add(s, rid, "Mia Maintainer", "mia@example.org",
+			     "maintainer", &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+
+	assert_int_equal(store_participants_get(s, rid, false, &v, &n, &err), 0);
+	assert_int_equal(n, 2);
+	participants_free(v, n);
+	assert_int_equal(store_participants_get(s, rid, true, &v, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0].email, "mia@example.org");
+	assert_int_equal(v[0].removed_at, 3000);
+	assert_string_equal(v[0].removed_by, "bob");
+	assert_string_equal(v[2].email, "mia@example.org");
+	assert_int_equal(v[2].removed_at, 0);
+	participants_free(v, n);
+
+	/* Other reports see none of them. */
+	assert_int_equal(store_participants_get(s, rid + 1, true, &v, &n, &err), 0);
+	assert_int_equal(n, 0);
+	assert_null(v);
+	store_close(s);
+}
+
+static void test_ack(void **state)
+{
+	(void)state;
+	struct err err = { 0, "" };
+	struct participant p;
+	int64_t rid;
+	struct store *s = open_with_report("b.db", &rid);
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(add(s, rid, "Mia", "mia@example.org", "maintainer", &err), 0);
+	assert_int_equal(store_participant_ack(s, rid, "mia@example.org", 4000, &err), 0);
+	/* The first acknowledgement is kept. */
+	assert_int_equal(store_participant_ack(s, rid, "mia@example.org", 5000, &err), 0);
+	assert_int_equal(store_participant_ack(s, rid, "nobody@example.org", 5000, &err),
+			 ERR_NOTFOUND);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_participant_get(s, rid, "Mia@example.org", &p, &err), 0);
+	assert_int_equal(p.acknowledged_at, 4000);
+	participant_release(&p);
+	store_close(s);
+}
+
+static void test_empty_address_refused(void **state)
+{
+	(void)state;
+	struct err err = { 0, "" };
+	int64_t rid;
+	struct store *s = open_with_report("c.db", &rid);
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(add(s, rid, "Nobody", "", NULL, &err), ERR_INVALID);
+	store_rollback(s);
+	store_close(s);
+}
+
+static void test_parse_address(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *name, *email;
+	} ok[] = {
+		{ "mia@example.org", NULL, "mia@example.org" },
+		{ "  MIA@Example.ORG ", NULL, "mia@example.org" },
+		{ "Mia Maintainer <mia@example.org>", "Mia Maintainer", "mia@example.org" },
+		{ "\"Miller, David S.\" <davem@example.net>", "Miller, David S.", "davem@example.net" },
+		{ "<x@y.z>", NULL, "x@y.z" },
+	};
+	static const char *const bad[] = {
+		"", "no-at-sign", "@example.org", "mia@", "a@b@c", "Mia <mia@example.org",
+		"Mia <mia@example.org> trailing", "two words@example.org",
+		"Evil\033[2J <evil@example.org>", "Mia <mia@exa\nmple.org>",
+	};
+	struct err err = { 0, "" };
+	char *name, *email;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		assert_int_equal(participant_parse_address(ok[i].in, &name, &email, &err), 0);
+		if (ok[i].name)
+			assert_string_equal(name, ok[i].name);
+		else
+			assert_null(name);
+		assert_string_equal(email, ok[i].email);
+		free(name);
+		free(email);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(participant_parse_address(bad[i], &name, &email, &err),
+				 ERR_INVALID);
+		assert_null(name);
+		assert_null(email);
+		assert_non_null(strstr(err.msg, "invalid address"));
+	}
+}
+
+static void test_format(void **state)
+{
+	(void)state;
+	struct participant p;
+	char *s;
+
+	memset(&p, 0, sizeof(p));
+	p.name = (char *)"Mia Maintainer";
+	p.email = (char *)"mia@example.org";
+	p.role = (char *)"maintainer";
+	p.section = (char *)"NETWORKING";
+	s = participant_format(&p);
+	assert_string_equal(s, "Mia Maintainer <mia@example.org> (maintainer:NETWORKING)");
+	free(s);
+	p.name = NULL;
+	p.section = NULL;
+	s = participant_format(&p);
+	assert_string_equal(s, "mia@example.org (maintainer)");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add_duplicate_remove_readd),
+		cmocka_unit_test(test_ack),
+		cmocka_unit_test(test_empty_address_refused),
+		cmocka_unit_test(test_parse_address),
+		cmocka_unit_test(test_format),
+	};
+	return cmocka_run_group_tests_name("participants", tests, setup, teardown);
+}
