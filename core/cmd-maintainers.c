@@ -1,0 +1,331 @@
+/*
+ * `maintainers [--tree DIR] (--file PATH... [--each] | --patch FILE) [--json]`:
+ * the people and lists the kernel's MAINTAINERS names for files or a
+ * patch, one per line as `scripts/get_maintainer.pl --nogit
+ * --nogit-fallback` prints them, or a JSON array.  Paths are relative to
+ * the tree; several --file options (or paths after --file) are looked up
+ * together, merged as get_maintainer.pl merges them, unless --each: then
+ * each file is looked up on its own in the same process, its answer after
+ * a line "== PATH" (JSON: an array of {"file", "maintainers"}).
+ *
+ * The tree: --tree, else config kernel.tree, else the newest
+ * /usr/src/linux-* holding MAINTAINERS, else the one scripts/kernel-tree.sh
+ * unpacked into the cache (${SECTEAM_CACHE:-$XDG_CACHE_HOME/secteam-tui}).
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/cmd.h"
+#include "core/core.h"
+#include "core/config.h"
+#include "core/maintainers.h"
+
+static bool has_maintainers(const char *dir)
+{
+	char *p = xasprintf("%s/MAINTAINERS", dir);
+	struct stat st;
+	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return ok;
+}
+
+/*
+ * The best linux-* directory under parent holding MAINTAINERS: by version
+ * order of the names (by_version), else the most recently completed one
+ * (kernel-tree.sh's "DIR.complete" marker).  NULL when none.
+ */
+static char *pick_tree(const char *parent, bool by_version)
+{
+	DIR *d = opendir(parent);
+	struct dirent *de;
+	char *best = NULL;
+	time_t best_t = 0;
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "linux-", 6) ||
+		    str_ends(de->d_name, ".tmp") ||
+		    str_ends(de->d_name, ".complete"))
+			continue;
+		char *path = xasprintf("%s/%s", parent, de->d_name);
+		struct stat st;
+		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    !has_maintainers(path)) {
+			free(path);
+			continue;
+		}
+		bool better;
+		if (by_version) {
+			better = !best ||
+				 strverscmp(strrchr(best, '/') + 1, de->d_name) < 0;
+		} else {
+			char *mark = xasprintf("%s.complete", path);
+			struct stat ms;
+			time_t t = stat(mark, &ms) == 0 ? ms.st_mtime : 0;
+			free(mark);
+			better = !best || t > best_t;
+			if (better)
+				best_t = t;
+		}
+		if (better) {
+			free(best);
+			best = path;
+		} else {
+			free(path);
+		}
+	}
+	closedir(d);
+	return best;
+}
+
+/* The kernel tree to use (caller frees), or NULL with err set. */
+static char *find_tree(struct cmd_ctx *ctx, const char *opt, struct err *err)
+{
+	const char *cfg = ctx->cfg ? config_get(ctx->cfg, "kernel.tree", NULL)
+				   : NULL;
+	const char *given = opt ? opt : cfg;
+	char *t;
+
+	if (given) {
+		if (!has_maintainers(given)) {
+			err_setc(err, ERR_NOTFOUND,
+				 "no MAINTAINERS file in kernel tree '%s'%s", given,
+				 opt ? "" : " (config kernel.tree)");
+			return NULL;
+		}
+		return xstrdup(given);
+	}
+	if ((t = pick_tree("/usr/src", true)))
+		return t;
+	char *cache;
+	const char *sc = getenv("SECTEAM_CACHE");
+	const char *xc = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	if (sc && *sc)
+		cache = xstrdup(sc);
+	else if (xc && *xc)
+		cache = xasprintf("%s/secteam-tui", xc);
+	else
+		cache = xasprintf("%s/.cache/secteam-tui", home ? home : "");
+	t = pick_tree(cache, false);
+	free(cache);
+	if (!t)
+		err_setc(err, ERR_NOTFOUND,
+			 "no kernel tree: pass --tree DIR, set kernel.tree in "
+			 "the config, or unpack one with scripts/kernel-tree.sh");
+	return t;
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static json_t *jstr(const char *s)
+{
+	char *v = safe_str(s);
+	json_t *j = json_string(v);
+	free(v);
+	return j ? j : json_string("");
+}
+
+static json_t *result_json(const struct maint_result *res)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < res->n; i++) {
+		const struct maint_entry *e = &res->v[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "name", jstr(e->name));
+		json_object_set_new(o, "email", jstr(e->email));
+		json_object_set_new(o, "role", jstr(e->role));
+		json_object_set_new(o, "section", jstr(e->section));
+		json_object_set_new(o, "list", json_boolean(e->is_list));
+		json_object_set_new(o, "catch_all", json_boolean(e->is_catch_all));
+		json_object_set_new(o, "security_contact",
+				    json_boolean(e->is_security_contact));
+		json_object_set_new(o, "in_file", json_boolean(e->in_file));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static void print_json(FILE *out, json_t *j)
+{
+	json_dumpf(j, out, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(j);
+}
+
+static void print_text(FILE *out, const struct maint_result *res)
+{
+	for (size_t i = 0; i < res->n; i++) {
+		char *line = maint_entry_format(&res->v[i]);
+		char *s = safe_str(line);
+		fprintf(out, "%s\n", s);
+		free(s);
+		free(line);
+	}
+}
+
+/* --each: one lookup per file, in this one process. */
+static int lookup_each(struct cmd_ctx *ctx, const struct maint_db *db,
+		       const char *tree, const char **files, size_t nfiles,
+		       bool json)
+{
+	json_t *all = json ? json_array() : NULL;
+	for (size_t i = 0; i < nfiles; i++) {
+		struct maint_result res;
+		if (maint_lookup(db, tree, &files[i], 1, NULL, &res, &ctx->err) < 0) {
+			json_decref(all);
+			return -1;
+		}
+		if (json) {
+			json_t *o = json_object();
+			json_object_set_new(o, "file", jstr(files[i]));
+			json_object_set_new(o, "maintainers", result_json(&res));
+			json_array_append_new(all, o);
+		} else {
+			char *f = safe_str(files[i]);
+			fprintf(ctx->out, "== %s\n", f);
+			free(f);
+			print_text(ctx->out, &res);
+		}
+		maint_result_release(&res);
+	}
+	if (json)
+		print_json(ctx->out, all);
+	return 0;
+}
+
+int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tree", required_argument, NULL, 't' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "patch", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "each", no_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *tree_opt = NULL, *patch = NULL;
+	const char **files = NULL;
+	size_t nfiles = 0;
+	int64_t rid;
+	bool json = false, each = false;
+	int c, r = CMD_FAILED;
+	char *tree = NULL, *mpath = NULL, *text = NULL;
+	struct maint_db *db = NULL;
+	struct maint_result res = { NULL, 0 };
+
+	/* maintainers ID ...: suggestions and participants of a report. */
+	if (argc > 1 && parse_report_id(argv[1], &rid, NULL) == 0)
+		return maintainers_report_exec(ctx, rid, argc, argv);
+
+	files = xcalloc((size_t)argc + 1, sizeof(*files));
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': tree_opt = optarg; break;
+		case 'f': files[nfiles++] = optarg; break;
+		case 'p': patch = optarg; break;
+		case 'j': json = true; break;
+		case 'e': each = true; break;
+		default:
+			free(files);
+			return cmd_usage(ctx, "maintainers");
+		}
+	}
+	if (!nfiles && !patch && optind == argc - 1 && all_digits(argv[optind])) {
+		free(files);
+		err_setc(&ctx->err, ERR_INVALID,
+			 "a report id comes first: maintainers %s [OPTIONS]",
+			 argv[optind]);
+		return CMD_USAGE;
+	}
+	if (nfiles) {
+		for (int i = optind; i < argc; i++)
+			files[nfiles++] = argv[i];
+	} else if (optind != argc) {
+		free(files);
+		return cmd_usage(ctx, "maintainers");
+	}
+	if ((nfiles && patch) || (!nfiles && !patch) || (each && !nfiles)) {
+		free(files);
+		return cmd_usage(ctx, "maintainers");
+	}
+
+	if (!(tree = find_tree(ctx, tree_opt, &ctx->err)))
+		goto out;
+	mpath = xasprintf("%s/MAINTAINERS", tree);
+	if (maint_db_load(mpath, &db, &ctx->err) < 0)
+		goto out;
+	if (patch) {
+		size_t len;
+		if (read_file(patch, 256u << 20, &text, &len, &ctx->err) < 0) {
+			err_prefix(&ctx->err, "cannot read the patch");
+			goto out;
+		}
+		/* NUL ends a C string, not a Perl line: make it a byte that
+		 * no keyword, \s or \w tells apart from NUL */
+		for (char *z = memchr(text, '\0', len); z;
+		     z = memchr(z, '\0', len - (size_t)(z - text)))
+			*z = '\x01';
+		char **pf;
+		size_t npf = maint_patch_files(text, &pf);
+		if (!npf) {
+			char *sp = safe_str(patch);
+			fprintf(ctx->errout,
+				"warning: '%s' does not look like a patch: no "
+				"file names in it\n", sp);
+			free(sp);
+		}
+		for (size_t i = 0; i < npf; i++)
+			free(pf[i]);
+		free(pf);
+	} else {
+		for (size_t i = 0; i < nfiles; i++) {
+			char *p = files[i][0] == '/'
+					  ? xstrdup(files[i])
+					  : xasprintf("%s/%s", tree, files[i]);
+			if (access(p, F_OK) < 0) {
+				char *s = safe_str(files[i]);
+				fprintf(ctx->errout,
+					"warning: '%s' is not in the tree; matched "
+					"by its name only\n", s);
+				free(s);
+			}
+			free(p);
+		}
+	}
+	if (each) {
+		if (lookup_each(ctx, db, tree, files, nfiles, json) < 0)
+			goto out;
+		r = CMD_OK;
+		goto out;
+	}
+	if (maint_lookup(db, tree, files, nfiles, text, &res, &ctx->err) < 0)
+		goto out;
+	if (json)
+		print_json(ctx->out, result_json(&res));
+	else
+		print_text(ctx->out, &res);
+	r = CMD_OK;
+out:
+	maint_result_release(&res);
+	maint_db_free(db);
+	free(text);
+	free(mpath);
+	free(tree);
+	free(files);
+	return r;
+}
