@@ -21,7 +21,6 @@
  * The tree: --tree, else config kernel.tree, else the newest
  * /usr/src/linux-* holding MAINTAINERS.
  */
-#include <dirent.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -57,55 +56,6 @@ struct mr {
 static const char usage_line[] =
 	"usage: secteam-tui maintainers ID [--tree DIR] [--add ADDR... | "
 	"--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all] [--json]\n";
-
-static bool has_maintainers(const char *dir)
-{
-	char *p = xasprintf("%s/MAINTAINERS", dir);
-	struct stat st;
-	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-
-	free(p);
-	return ok;
-}
-
-/* --tree, kernel.tree, else the newest /usr/src/linux-*; NULL with err. */
-static char *find_tree(struct cmd_ctx *ctx, const char *opt, struct err *err)
-{
-	const char *given = opt ? opt : config_get(ctx->cfg, "kernel.tree", NULL);
-	char *best = NULL;
-	struct dirent *de;
-	DIR *d;
-
-	if (given) {
-		if (!has_maintainers(given)) {
-			err_setc(err, ERR_NOTFOUND,
-				 "no MAINTAINERS file in kernel tree '%s'%s", given,
-				 opt ? "" : " (config kernel.tree)");
-			return NULL;
-		}
-		return xstrdup(given);
-	}
-	if ((d = opendir("/usr/src"))) {
-		while ((de = readdir(d))) {
-			if (strncmp(de->d_name, "linux-", 6) ||
-			    (best && strverscmp(best + 9, de->d_name) >= 0))
-				continue;
-			char *p = xasprintf("/usr/src/%s", de->d_name);
-			if (has_maintainers(p)) {
-				free(best);
-				best = p;
-			} else {
-				free(p);
-			}
-		}
-		closedir(d);
-	}
-	if (!best)
-		err_setc(err, ERR_NOTFOUND,
-			 "no kernel tree: pass --tree DIR or set kernel.tree in "
-			 "the config");
-	return best;
-}
 
 static bool hidden(const struct mr *m, const struct maint_entry *e)
 {
@@ -472,7 +422,7 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 		goto out;
 	if (need_tree || m.nadd) {
 		struct err e = { 0, "" };
-		m.tree = find_tree(ctx, m.tree_opt, need_tree ? &ctx->err : &e);
+		m.tree = maintainers_find_tree(ctx, m.tree_opt, need_tree ? &ctx->err : &e);
 		if (!m.tree && need_tree)
 			goto out;
 		if (m.tree && suggest(ctx, &m, &ctx->err) < 0)

@@ -84,8 +84,8 @@ static char *pick_tree(const char *parent, bool by_version)
 	return best;
 }
 
-/* The kernel tree to use (caller frees), or NULL with err set. */
-static char *find_tree(struct cmd_ctx *ctx, const char *opt, struct err *err)
+char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
+			    struct err *err)
 {
 	const char *cfg = ctx->cfg ? config_get(ctx->cfg, "kernel.tree", NULL)
 				   : NULL;
@@ -264,7 +264,7 @@ int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "maintainers");
 	}
 
-	if (!(tree = find_tree(ctx, tree_opt, &ctx->err)))
+	if (!(tree = maintainers_find_tree(ctx, tree_opt, &ctx->err)))
 		goto out;
 	mpath = xasprintf("%s/MAINTAINERS", tree);
 	if (maint_db_load(mpath, &db, &ctx->err) < 0)

@@ -68,6 +68,13 @@ int import_batch_begin(struct cmd_ctx *ctx, struct err *err);
 int import_batch_commit(struct cmd_ctx *ctx, struct err *err);
 void import_batch_abort(struct cmd_ctx *ctx);
 
+/* cmd-maintainers.c: the kernel tree for MAINTAINERS lookups: opt (from
+ * --tree), else config kernel.tree, else the newest /usr/src/linux-*
+ * holding MAINTAINERS, else the newest tree unpacked into the cache by
+ * scripts/kernel-tree.sh.  Caller frees; NULL with err set when none. */
+char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
+			    struct err *err);
+
 /* report.c ---------------------------------------------------------------*/
 struct report_full {
 	struct report r;
