@@ -32,6 +32,8 @@ cat > "$D/config" <<CFG
 [policy]
 	default_days = 7
 	max_days = 14
+[forward]
+	outbox = $D/outbox
 CFG
 S=$D/keys/senders
 st() { "$BIN" --db "$D/secteam.db" --gnupghome "$D/keys/home" --config "$D/config" "$@"; }
@@ -136,5 +138,11 @@ if has vendor; then
 	st vendor status 1 Debian acknowledged --note "tracking" >/dev/null 2>&1 || true
 	st vendor notify 2 "Vic Vendor Inc" >/dev/null 2>&1 || true
 fi
+# Bring in area maintainers when a kernel tree is at hand (kernel.tree,
+# /usr/src, or the cache that scripts/kernel-tree.sh fills).
+st maintainers 1 --add-all >/dev/null 2>&1 || true
+st maintainers 2 --add-all >/dev/null 2>&1 || true
+st maintainers 1 --add "Mia Maintainer <mia@example.org>" >/dev/null 2>&1 || true
+st forward 1 --to mia@example.org >/dev/null 2>&1 || true
 touch "$D/ready"
 echo "$D"
