@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""htmlcheck.py: is the text a patch series adds in the Sphinx HTML?
+
+    htmlcheck.py TREE HTMLDIR PATCH...
+
+TREE is the patched kernel tree, HTMLDIR the Sphinx output directory
+(Documentation/output of `make O=... SPHINXDIRS=... htmldocs`).  For every
+line a patch adds to Documentation/<dir>/<name>.rst, the text of
+HTMLDIR/<dir>/<name>.html must hold it (tags stripped, entities decoded,
+white space collapsed; lines with inline markup are skipped).  For every
+F: or M: line a patch adds to MAINTAINERS, the entry's section of
+HTMLDIR/process/maintainers.html must name the file or address.  Prints one
+line per check; exits 1 when something is missing, 2 when nothing could be
+checked.
+"""
+
+import html
+import html.parser
+import os
+import re
+import sys
+
+
+class Text(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts = []
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+
+def norm(s):
+    s = s.replace("\u2019", "'").replace("\u2018", "'")
+    s = s.replace("\u201c", '"').replace("\u201d", '"').replace("\u00a0", " ")
+    s = s.replace("\u2013", "--").replace("\u2014", "---")
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def html_text(path):
+    p = Text()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    return norm(" ".join(p.parts))
+
+
+def added_lines(patch):
+    """(file, line) for every line the patch adds."""
+    cur = None
+    with open(patch, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("+++ "):
+                cur = line[4:]
+                if cur.startswith("b/"):
+                    cur = cur[2:]
+            elif line.startswith("diff --git "):
+                cur = None
+            elif cur and line.startswith("+"):
+                yield cur, line[1:]
+
+
+def entry_of(tree, line):
+    """The title of the MAINTAINERS entry that holds this line."""
+    with open(os.path.join(tree, "MAINTAINERS"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    i = lines.index(line)
+    while i > 0 and lines[i - 1].strip():
+        i -= 1
+    return lines[i]
+
+
+def section(htmlfile, title):
+    with open(htmlfile, encoding="utf-8") as f:
+        s = f.read()
+    m = re.search(r"<h3>" + re.escape(html.escape(title, quote=False)) + r"<a", s)
+    if not m:
+        return None
+    end = s.find("<h3>", m.end())
+    p = Text()
+    p.feed(s[m.start():end if end > 0 else len(s)])
+    return norm(" ".join(p.parts))
+
+
+def main():
+    tree, out, patches = sys.argv[1], sys.argv[2], sys.argv[3:]
+    bad = checked = 0
+    for patch in patches:
+        for path, line in added_lines(patch):
+            text = norm(line)
+            if path.startswith("Documentation/") and path.endswith(".rst"):
+                if not text or "`" in text or "*" in text or \
+                        re.fullmatch(r"[-=~^.:_ ]+", text) or text.startswith(".."):
+                    continue
+                rel = path[len("Documentation/"):-4] + ".html"
+                h = os.path.join(out, rel)
+                ok = os.path.exists(h) and text in html_text(h)
+                what, where = text, rel
+            elif path == "MAINTAINERS" and re.match(r"[FM]:\s", line):
+                title = entry_of(tree, line)
+                val = line[2:].strip()
+                if line.startswith("F:"):
+                    val = re.sub(r"^Documentation/", "", val)
+                    val = re.sub(r"\.rst$", "", val)
+                else:
+                    val = re.sub(r".*<(.*)>.*", r"\1", val)
+                sec = section(os.path.join(out, "process/maintainers.html"), title)
+                ok = sec is not None and val in sec
+                what, where = "%s: %s" % (title, val), "process/maintainers.html"
+            else:
+                continue
+            checked += 1
+            print("%s %s: %s" % ("found" if ok else "MISSING", where, what))
+            bad += not ok
+    if not checked:
+        print("nothing to check")
+        return 2
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
