@@ -1115,6 +1115,8 @@ static int npats_ready(const struct maint_db *db, struct err *err)
 		return 0;
 	for (size_t i = 0; i < db->nnpats; i++) {
 		struct rpat *n = &db->npats[i];
+		if (n->code)    /* compiled by an earlier, failed attempt */
+			continue;
 		n->code = re_compile(db->lz, n->re, PCRE2_EXTENDED, false, err,
 				     "N: pattern");
 		if (!n->code)

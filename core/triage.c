@@ -76,8 +76,10 @@ int triage_check_transition(const char *from, const char *to,
 		if (strcmp(transitions[i].from, from))
 			continue;
 		for (size_t j = 0; transitions[i].to[j]; j++) {
-			if (!strcmp(transitions[i].to[j], to))
+			if (!strcmp(transitions[i].to[j], to)) {
+				sbuf_release(&sb);
 				return 0;
+			}
 			sbuf_addf(&sb, "%s%s", j ? ", " : "", transitions[i].to[j]);
 		}
 		err_setc(err, ERR_REFUSED, "cannot go from %s to %s (from %s: %s)",
