@@ -32,13 +32,17 @@ proved() { # name command...
 	stage "$name"
 	"$@" 2>&1 | tee "$log/out"
 	tests=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$log/out" | tail -n 1)
-	bad=$(sed -n 's/.*(Wstat: [0-9]* *Tests: [0-9]* Failed: \([0-9]*\)).*/\1/p' "$log/out" |
-		awk '{s += $1} END {print s + 0}')
-	# A test file that died before its plan counts as one failure.
-	dead=$(grep -c 'Parse errors:' "$log/out")
+	# Each file in prove's summary report: its failed subtests, or one
+	# failure when it died (a signal, an exit status, no plan).
+	bad=$(awk '/^Test Summary Report/ {on = 1}
+		on && /\(Wstat: / {
+			f = $0; sub(/.*Failed: /, "", f); sub(/\).*/, "", f)
+			n += (f > 0) ? f : 1
+		} END {print n + 0}' "$log/out")
+	dead=0
 	tests=${tests:-0}
-	if ! grep -q '^Result: PASS' "$log/out"; then
-		[ "$bad" -eq 0 ] && [ "$dead" -eq 0 ] && dead=1
+	if ! grep -q '^Result: PASS' "$log/out" && [ "$bad" -eq 0 ]; then
+		dead=1
 	fi
 	failed=$((failed + bad + dead))
 	passed=$((passed + tests - bad))
