@@ -87,7 +87,11 @@ static int run_encrypted(struct cmd_ctx *ctx, struct crypto *c,
 					   out->inner.signed_len,
 					   out->inner.signature,
 					   out->inner.signature_len, &vres, err);
-		out->verdict = r < 0 ? SIG_ERROR : vres.verdict;
+		/* Both layers count: a good inner signature does not excuse a
+		 * bad or revoked one-pass signature around it. */
+		enum sig_verdict inner = r < 0 ? SIG_ERROR : vres.verdict;
+		out->verdict = out->nsigs ? sig_verdict_worse(out->verdict, inner)
+					  : inner;
 		take_sigs(out, &vres);
 		crypto_result_release(&vres);
 	} else if (out->inner.kind == MAIL_PGP_ENCRYPTED ||

@@ -599,7 +599,9 @@ int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
 		GMimeObject *second = g_mime_multipart_get_part(mp, 1);
 		GByteArray *ba;
 
-		msg->partial = w.pgp != top;
+		/* Below the top, or with parts beyond the two RFC 3156 allows:
+		 * something shown is not covered by the signature. */
+		msg->partial = w.pgp != top || g_mime_multipart_get_count(mp) != 2;
 		if (is_pgp_encrypted(w.pgp)) {
 			msg->kind = MAIL_PGP_ENCRYPTED;
 			if (!GMIME_IS_PART(second)) {
