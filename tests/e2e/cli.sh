@@ -79,4 +79,25 @@ tap_is "$rc" 1 "missing --config file: exit 1"
 printf '[officer]\nname = carol\n' > "$T/conf"
 "$SECTEAM_BIN" --config "$T/conf" --db "$DB" triage 1 --note "from config" >/dev/null
 tap_is "$(st show 1 --json | jq -r '.events[-1].officer')" carol "officer.name from the config"
+# A team sharing one database through a Unix group.
+grp=$(id -gn)
+printf '[store]\nshared_group = %s\n' "$grp" > "$T/shared.conf"
+SDB=$T/shared/team.db
+"$SECTEAM_BIN" --config "$T/shared.conf" --db "$SDB" import "$T/a1.eml" >/dev/null
+tap_is "$(stat -c '%a %G' "$SDB")" "660 $grp" "store.shared_group: the database is 0660 and the group's"
+tap_is "$(stat -c '%a %G' "$T/shared")" "2770 $grp" "store.shared_group: its directory is 2770"
+# Keep a reader connected so the -wal and -shm files outlive our process.
+mkfifo "$T/hold"
+sqlite3 "$SDB" < "$T/hold" > /dev/null 2>&1 &
+exec 3> "$T/hold"
+echo "select count(*) from reports;" >&3
+"$SECTEAM_BIN" --config "$T/shared.conf" --db "$SDB" import "$T/a2.eml" >/dev/null
+tap_is "$(stat -c '%a' "$SDB-wal" "$SDB-shm" 2>&1 | tr '\n' ' ')" "660 660 " "store.shared_group: -wal and -shm follow"
+exec 3>&-
+wait
+"$SECTEAM_BIN" --db "$SDB" list >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 1 "a group-shared database without store.shared_group is refused"
+printf '[store]\nshared_group = no-such-group-here\n' > "$T/badgroup.conf"
+"$SECTEAM_BIN" --config "$T/badgroup.conf" --db "$T/g2/t.db" list >/dev/null 2>"$T/err"; rc=$?
+tap_like "$rc $(cat "$T/err")" "^1 .*store.shared_group 'no-such-group-here' is not a group" "unknown shared group: named"
 tap_done
