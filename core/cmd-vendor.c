@@ -240,6 +240,39 @@ static int check_fields(struct cmd_ctx *ctx, struct vendor_req *v)
 	return 0;
 }
 
+static int send_forward(struct cmd_ctx *ctx, const struct vendor_req *v,
+			struct forward_opts *fo)
+{
+	struct store *s = cmd_ctx_store(ctx);
+	struct forward_result res;
+	struct vendor vd;
+	const char *to[1];
+	int r;
+
+	if (!s)
+		return ERR_IO;
+	if (store_vendor_get(s, v->name, &vd, &ctx->err) < 0)
+		return ERR_NOTFOUND;
+	to[0] = vd.contact;
+	fo->to = to;
+	fo->nto = 1;
+	fo->force_recipient = true;  /* vendors are not participants */
+	if (!fo->outbox && !fo->sendmail)
+		fo->outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+	memset(&res, 0, sizeof(res));
+	r = forward_report(ctx, v->id, fo, &res, &ctx->err);
+	for (size_t i = 0; i < res.nsent; i++) {
+		char *t = safe_str(res.sent[i].to), *w = safe_str(res.sent[i].where);
+		fprintf(ctx->out, "%s\t%s\t%s\n",
+			res.sent[i].plaintext ? "plaintext" : "encrypted", t, w);
+		free(t);
+		free(w);
+	}
+	forward_result_release(&res);
+	vendor_release(&vd);
+	return r;
+}
+
 int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -250,14 +283,21 @@ int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "statement", required_argument, NULL, 's' },
 		{ "nda-requested", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "forward", no_argument, NULL, 'F' },
+		{ "outbox", required_argument, NULL, 'o' },
+		{ "sendmail", no_argument, NULL, 'S' },
+		{ "allow-plaintext", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int (*fn)(struct cmd_ctx *, void *, struct err *) = NULL;
+	struct forward_opts fo;
+	bool forward = false;
 	struct vendor_req v;
 	char **pos;
 	int c, npos, r;
 
 	memset(&v, 0, sizeof(v));
+	memset(&fo, 0, sizeof(fo));
 	if (argc < 2)
 		return cmd_usage(ctx, "vendor");
 	v.sub = argv[1];
@@ -270,6 +310,12 @@ int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 's': v.statement = optarg; break;
 		case 'N': v.nda = true; break;
 		case 'j': v.json = true; break;
+		case 'F': forward = true; break;
+		case 'o': fo.outbox = optarg; break;
+		case 'S': fo.sendmail = config_get(ctx->cfg, "forward.sendmail",
+						   "sendmail -t -oi");
+			  break;
+		case 'P': fo.allow_plaintext = true; break;
 		default: return cmd_usage(ctx, "vendor");
 		}
 	}
@@ -313,6 +359,13 @@ int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (check_fields(ctx, &v) < 0)
 		return CMD_USAGE;
+	if ((forward || fo.outbox || fo.sendmail || fo.allow_plaintext) &&
+	    strcmp(v.sub, "notify"))
+		return cmd_usage(ctx, "vendor");
+	/* notify --forward: the vendor gets the same encrypted forward as a
+	 * maintainer, sent before the notification is recorded. */
+	if (forward && send_forward(ctx, &v, &fo) < 0)
+		return CMD_FAILED;
 	sbuf_init(&v.summary);
 	r = core_write(ctx, fn, &v, &ctx->err);
 	if (r == 0) {

@@ -28,7 +28,7 @@ const struct cmd_entry cmd_table[] = {
 	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR...|--add-all] [--remove ADDR] [--with-catch-all]) [--json]",
 	  "find the maintainers for files, a patch or a report; bring them in",
 	  cmd_maintainers_exec },
-	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME | status ID NAME [STATUS] [--note TEXT] [--statement TEXT] [--nda-requested]",
+	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--note TEXT] [--statement TEXT] [--nda-requested]",
 	  "the vendor directory and each vendor's status on a report", cmd_vendor_exec },
 	{ "date", "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
 	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec },
