@@ -5,7 +5,8 @@
  *   error\t<file>\t<reason>         not stored
  * A file starting with "From " is read as an mbox, a directory as a
  * Maildir (or, without new/ and cur/, as a folder of message files).  Exit 1 when any message failed.  Progress goes to errout when
- * it is a terminal.
+ * it is a terminal, or as plain "importing N/M\r" lines when run from the
+ * UI (ctx->interactive), which shows each as it comes.
  *
  * Messages are committed in batches (up to BATCH_MAX messages or
  * BATCH_SECONDS, whichever comes first) so a mailbox does not pay one
@@ -31,6 +32,8 @@ struct import_run {
 	struct cmd_ctx *ctx;
 	size_t done, total, failed;
 	bool progress;
+	bool plain;            /* progress as "importing N/M\r" lines, no
+				* escapes (the UI shows them as they come) */
 	struct sbuf pending;   /* lines of the open batch */
 	size_t batched;        /* messages in the open batch */
 	double batch_start;
@@ -64,7 +67,7 @@ static int flush_batch(struct import_run *ir)
 			ir->failed += ir->batched;
 		}
 	}
-	if (ir->progress && ir->pending.len)
+	if (ir->progress && !ir->plain && ir->pending.len)
 		fputs("\r\033[K", ir->ctx->errout);
 	fwrite(ir->pending.buf ? ir->pending.buf : "", 1, ir->pending.len,
 	       ir->ctx->out);
@@ -78,7 +81,11 @@ static void progress(struct import_run *ir)
 {
 	if (!ir->progress)
 		return;
-	if (ir->total)
+	if (ir->plain && ir->total)
+		fprintf(ir->ctx->errout, "importing %zu/%zu\r", ir->done, ir->total);
+	else if (ir->plain)
+		fprintf(ir->ctx->errout, "importing %zu\r", ir->done);
+	else if (ir->total)
 		fprintf(ir->ctx->errout, "\rimporting %zu/%zu", ir->done, ir->total);
 	else
 		fprintf(ir->ctx->errout, "\rimporting %zu", ir->done);
@@ -287,7 +294,8 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "import");
 	if (!cmd_ctx_store(ctx))
 		return CMD_FAILED;
-	ir.progress = !ctx->interactive && isatty(fileno(ctx->errout));
+	ir.plain = ctx->interactive;
+	ir.progress = ctx->interactive || isatty(fileno(ctx->errout));
 	for (int i = optind; i < argc && r >= 0; i++) {
 		const char *p = argv[i];
 		struct stat st;

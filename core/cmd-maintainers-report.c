@@ -20,6 +20,9 @@
  *
  * The tree: --tree, else config kernel.tree, else the newest
  * /usr/src/linux-* holding MAINTAINERS.
+ *
+ * The suggestions themselves come from maintainers_suggest(), which the
+ * UI's participants panel calls too.
  */
 #include <getopt.h>
 #include <jansson.h>
@@ -43,9 +46,8 @@ struct mr {
 	bool add_all, catch_all, json;
 
 	struct report_full rf;
-	char *tree;
-	struct maint_result res[2];     /* the patch's, the files' */
-	const struct maint_entry **sug; /* merged, in order */
+	struct maint_suggestions s;     /* the tree and the suggestions */
+	const struct maint_entry **sug; /* into s.res, in order */
 	size_t nsug;
 	struct participant *pv;         /* active participants */
 	size_t np;
@@ -59,7 +61,7 @@ static const char usage_line[] =
 
 static bool hidden(const struct mr *m, const struct maint_entry *e)
 {
-	return !m->catch_all && (e->is_catch_all || e->is_security_contact);
+	return maintainers_hidden(e, m->catch_all);
 }
 
 static bool is_in(const struct mr *m, const char *email)
@@ -79,8 +81,9 @@ static const struct maint_entry *find_sug(const struct mr *m, const char *email)
 }
 
 /* The decrypted messages joined, for the patch lookup (wipe it).  A
- * message that cannot be opened is skipped with a warning. */
-static char *thread_text(struct cmd_ctx *ctx, const struct report_full *rf)
+ * message that cannot be opened is skipped with a warning in *warn. */
+static char *thread_text(struct cmd_ctx *ctx, const struct report_full *rf,
+			 struct sbuf *warn)
 {
 	struct sbuf sb = SBUF_INIT;
 
@@ -90,10 +93,9 @@ static char *thread_text(struct cmd_ctx *ctx, const struct report_full *rf)
 
 		if (report_open_message(ctx, rf->msgs[i].id, &om, &e) < 0) {
 			char *s = safe_str(e.msg);
-			fprintf(ctx->errout,
-				"warning: report %lld: message %lld not read for "
-				"the lookup: %s\n", (long long)rf->r.id,
-				(long long)rf->msgs[i].id, s);
+			sbuf_addf(warn, "warning: report %lld: message %lld not "
+				  "read for the lookup: %s\n", (long long)rf->r.id,
+				  (long long)rf->msgs[i].id, s);
 			free(s);
 			continue;
 		}
@@ -105,39 +107,120 @@ static char *thread_text(struct cmd_ctx *ctx, const struct report_full *rf)
 	return sbuf_detach(&sb, NULL);
 }
 
-/* Fills m->sug from the patch in the thread and the touched files. */
-static int suggest(struct cmd_ctx *ctx, struct mr *m, struct err *err)
+bool maintainers_hidden(const struct maint_entry *e, bool catch_all)
 {
+	return !catch_all && (e->is_catch_all || e->is_security_contact);
+}
+
+static bool in_result(const struct maint_result *r, const char *email)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!str_cmp_ci(r->v[i].email, email))
+			return true;
+	return false;
+}
+
+/* Moves the entries of from not yet in to (by address) into to. */
+static void merge(struct maint_result *to, struct maint_result *from)
+{
+	to->v = xrealloc(to->v, (to->n + from->n + 1) * sizeof(*to->v));
+	for (size_t i = 0; i < from->n; i++) {
+		if (in_result(to, from->v[i].email))
+			continue;
+		to->v[to->n++] = from->v[i];
+		memset(&from->v[i], 0, sizeof(from->v[i]));
+	}
+	for (size_t i = 0; i < from->n; i++) {
+		free(from->v[i].name);
+		free(from->v[i].email);
+		free(from->v[i].role);
+		free(from->v[i].section);
+	}
+	free(from->v);
+	from->v = NULL;
+	from->n = 0;
+}
+
+int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
+			bool with_catch_all, struct maint_suggestions *out,
+			struct err *err)
+{
+	struct report_full rf;
 	struct maint_db *db = NULL;
+	struct maint_result res[2] = { { NULL, 0 }, { NULL, 0 } };
+	struct sbuf warn = SBUF_INIT;
 	char *mpath, *text;
 	char **pf = NULL;
 	size_t npf;
-	int r = 0;
+	int r;
 
-	mpath = xasprintf("%s/MAINTAINERS", m->tree);
+	memset(out, 0, sizeof(*out));
+	out->catch_all = with_catch_all ||
+		config_get_bool(ctx->cfg, "maintainers.include_catch_all", false);
+	if ((r = report_load(ctx, id, &rf, err)) < 0) {
+		report_full_release(&rf);
+		return r;
+	}
+	if (!(out->tree = maintainers_find_tree(ctx, tree_opt, err))) {
+		report_full_release(&rf);
+		return err->code ? err->code : ERR_NOTFOUND;
+	}
+	mpath = xasprintf("%s/MAINTAINERS", out->tree);
 	r = maint_db_load(mpath, &db, err);
 	free(mpath);
-	if (r < 0)
+	if (r < 0) {
+		report_full_release(&rf);
 		return r;
-	text = thread_text(ctx, &m->rf);
+	}
+	text = thread_text(ctx, &rf, &warn);
 	npf = maint_patch_files(text, &pf);
 	for (size_t i = 0; i < npf; i++)
 		free(pf[i]);
 	free(pf);
 	if (npf)
-		r = maint_lookup(db, m->tree, NULL, 0, text, &m->res[0], err);
+		r = maint_lookup(db, out->tree, NULL, 0, text, &res[0], err);
 	wipe_free(text, strlen(text));
-	if (r == 0 && m->rf.nfiles)
-		r = maint_lookup(db, m->tree, (const char *const *)m->rf.files,
-				 m->rf.nfiles, NULL, &m->res[1], err);
+	if (r == 0 && rf.nfiles)
+		r = maint_lookup(db, out->tree, (const char *const *)rf.files,
+				 rf.nfiles, NULL, &res[1], err);
 	maint_db_free(db);
+	report_full_release(&rf);
+	if (r == 0) {
+		merge(&out->res, &res[0]);
+		merge(&out->res, &res[1]);
+		for (size_t i = 0; i < out->res.n; i++)
+			if (maintainers_hidden(&out->res.v[i], out->catch_all))
+				out->hidden++;
+	}
+	maint_result_release(&res[0]);
+	maint_result_release(&res[1]);
+	out->warnings = warn.len ? sbuf_detach(&warn, NULL) : NULL;
+	sbuf_release(&warn);
+	return r;
+}
+
+void maint_suggestions_release(struct maint_suggestions *s)
+{
+	free(s->tree);
+	maint_result_release(&s->res);
+	free(s->warnings);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Fills m->sug from maintainers_suggest(). */
+static int suggest(struct cmd_ctx *ctx, struct mr *m, struct err *err)
+{
+	int r = maintainers_suggest(ctx, m->id, m->tree_opt, m->catch_all,
+				    &m->s, err);
+
+	if (m->s.warnings)
+		fputs(m->s.warnings, ctx->errout);
 	if (r < 0)
 		return r;
-	m->sug = xcalloc(m->res[0].n + m->res[1].n + 1, sizeof(*m->sug));
-	for (size_t k = 0; k < 2; k++)
-		for (size_t i = 0; i < m->res[k].n; i++)
-			if (!find_sug(m, m->res[k].v[i].email))
-				m->sug[m->nsug++] = &m->res[k].v[i];
+	m->catch_all = m->s.catch_all;
+	m->sug = xcalloc(m->s.res.n + 1, sizeof(*m->sug));
+	for (size_t i = 0; i < m->s.res.n; i++)
+		m->sug[m->nsug++] = &m->s.res.v[i];
 	return 0;
 }
 
@@ -214,7 +297,7 @@ static void print_json(struct cmd_ctx *ctx, struct mr *m)
 	for (size_t i = 0; i < m->rf.nfiles; i++)
 		json_array_append_new(files, json_text(m->rf.files[i]));
 	json_object_set_new(o, "report", json_integer((json_int_t)m->id));
-	json_object_set_new(o, "tree", json_text(m->tree));
+	json_object_set_new(o, "tree", json_text(m->s.tree));
 	json_object_set_new(o, "files", files);
 	json_object_set_new(o, "suggestions", a);
 	json_object_set_new(o, "catch_all_left_out", json_integer((json_int_t)left));
@@ -343,11 +426,9 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 static void mr_release(struct mr *m)
 {
 	report_full_release(&m->rf);
-	maint_result_release(&m->res[0]);
-	maint_result_release(&m->res[1]);
+	maint_suggestions_release(&m->s);
 	free(m->sug);
 	participants_free(m->pv, m->np);
-	free(m->tree);
 	free(m->add);
 	free(m->remove);
 	free(m->ack);
@@ -421,11 +502,10 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 	if (report_load(ctx, id, &m.rf, &ctx->err) < 0)
 		goto out;
 	if (need_tree || m.nadd) {
+		/* Adding "Name <addr>" needs no tree: without one it is
+		 * added with role "other". */
 		struct err e = { 0, "" };
-		m.tree = maintainers_find_tree(ctx, m.tree_opt, need_tree ? &ctx->err : &e);
-		if (!m.tree && need_tree)
-			goto out;
-		if (m.tree && suggest(ctx, &m, &ctx->err) < 0)
+		if (suggest(ctx, &m, need_tree ? &ctx->err : &e) < 0 && need_tree)
 			goto out;
 	}
 	if (participants_list(ctx, id, false, &m.pv, &m.np, &ctx->err) < 0)

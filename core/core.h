@@ -25,6 +25,7 @@
 
 #include "core/cmd.h"
 #include "core/config.h"
+#include "core/maintainers.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -74,6 +75,29 @@ void import_batch_abort(struct cmd_ctx *ctx);
  * scripts/kernel-tree.sh.  Caller frees; NULL with err set when none. */
 char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
 			    struct err *err);
+
+/* cmd-maintainers-report.c: what MAINTAINERS suggests for a report, from
+ * the patch in its decrypted messages and the files it touches, for the
+ * `maintainers ID` command and the UI's participants panel. */
+struct maint_suggestions {
+	char *tree;              /* the kernel tree looked up, or NULL */
+	struct maint_result res; /* every entry once (by address), in
+				  * get_maintainer.pl's order, catch-all
+				  * ones included */
+	bool catch_all;          /* catch-all entries are shown (asked, or
+				  * config maintainers.include_catch_all) */
+	size_t hidden;           /* entries a listing leaves out */
+	char *warnings;          /* safe "warning: ..." lines, or NULL */
+};
+/* Fills *out (release it in any case) and returns 0; negative with err
+ * set when the report, the tree (out->tree NULL: "no kernel tree ...")
+ * or its MAINTAINERS cannot be read.  tree_opt as maintainers_find_tree. */
+int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
+			bool with_catch_all, struct maint_suggestions *out,
+			struct err *err);
+void maint_suggestions_release(struct maint_suggestions *s);
+/* True when a listing leaves e out (catch-all or security contact). */
+bool maintainers_hidden(const struct maint_entry *e, bool catch_all);
 
 /* report.c ---------------------------------------------------------------*/
 struct report_full {
@@ -275,6 +299,11 @@ int participants_list(struct cmd_ctx *ctx, int64_t report_id,
 		      struct err *err);
 /* The "participants" array of show --json (empty on error). */
 struct json_t *participants_json(struct cmd_ctx *ctx, int64_t report_id);
+
+/* vendor.c: the vendor directory, by name (caller frees each with
+ * vendor_release and the array); negative with err when the store fails. */
+int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
+		 struct err *err);
 
 /* forward.c: a report forwarded to participants as PGP/MIME mail --------*/
 struct forward_opts {

@@ -102,3 +102,17 @@ json_t *vendors_json(struct cmd_ctx *ctx, int64_t report_id)
 	free(rv);
 	return a;
 }
+
+int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
+		 struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+
+	*out = NULL;
+	*n = 0;
+	if (!s) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	return store_vendors_list(s, out, n, err);
+}

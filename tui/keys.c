@@ -237,8 +237,28 @@ static int h_reload(struct tui *t, const char *a)
 /* Views with a selected report: actions on "the current report" apply. */
 #define SEL (VBIT(V_REPORTS) | VBIT(V_CALENDAR))
 #define PAGERS (V_ALL)
+/* The panels; their rows come first so their keys win there. */
+#define PART VBIT(V_PARTICIPANTS)
+#define VEND VBIT(V_VENDORS)
+#define DISC VBIT(V_DISCLOSURE)
 
 const struct tui_key_entry tui_key_table[] = {
+	{ "check", "Space", PART, "check or uncheck the suggested maintainer under the cursor",
+	  panel_toggle, NULL, NULL },
+	{ "bring-in", "a", PART, "bring in the checked suggestions (maintainers %i --add ...)",
+	  panel_bring_in, NULL, NULL },
+	{ "forward-all", "F", PART, "forward the report to all its participants", NULL,
+	  "forward %i --participants", "forward report %i to all its participants?" },
+	{ "remove", "x", PART, "remove the participant under the cursor (maintainers %i --remove)",
+	  panel_remove, NULL, NULL },
+	{ "notify", "n", VEND, "notify the vendor under the cursor (vendor notify %i NAME)",
+	  vendors_notify, NULL, NULL },
+	{ "vendor-status", "u", VEND, "update the vendor's status: the : line, prefilled",
+	  vendors_update, NULL, NULL },
+	{ "nda", "N", VEND, "record the vendor's NDA request; the policy answers",
+	  vendors_nda, NULL, NULL },
+	{ "propose-date", "P", DISC, "record a proposed disclosure date", NULL,
+	  "prompt date propose %i ", NULL },
 	{ "down", "j Down", V_ALL, "move down a line", h_down, NULL, NULL },
 	{ "up", "k Up", V_ALL, "move up a line", h_up, NULL, NULL },
 	{ "page-down", "PgDn Space C-f", V_ALL, "move down a page", h_pgdn, NULL, NULL },
@@ -281,6 +301,16 @@ const struct tui_key_entry *keys_find_verb(const char *name)
 {
 	for (size_t i = 0; i < tui_key_table_len; i++)
 		if (tui_key_table[i].handler && !strcmp(tui_key_table[i].name, name))
+			return &tui_key_table[i];
+	return NULL;
+}
+
+static bool key_in(const char *keys, int key);
+
+const struct tui_key_entry *keys_table_row(enum tui_view_id view, int key)
+{
+	for (size_t i = 0; i < tui_key_table_len; i++)
+		if ((tui_key_table[i].views & VBIT(view)) && key_in(tui_key_table[i].keys, key))
 			return &tui_key_table[i];
 	return NULL;
 }

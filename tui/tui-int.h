@@ -158,6 +158,9 @@ void draw_fill(int y, int x, int w, attr_t a);
 
 /* keys.c */
 const struct tui_key_entry *keys_find_verb(const char *name);
+/* The first row of the table binding key in view (config binds aside),
+ * or NULL: rows listed earlier win. */
+const struct tui_key_entry *keys_table_row(enum tui_view_id view, int key);
 /* The command for key in view, from the config's binds or the table;
  * NULL when unbound.  *entry is the table row when it came from there. */
 const char *keys_lookup(struct tui *t, enum tui_view_id view, int key,
@@ -194,6 +197,14 @@ struct tui_view *view_disclosure_new(struct tui *t, int64_t id);
 /* Handlers of the list view, used by the key table. */
 int reports_cycle_sort(struct tui *t, const char *args);
 int reports_set_filter(struct tui *t, const char *args);
+/* Handlers of the panels (view-panels.c): they act on the item under the
+ * cursor of the panel on top, through core command strings. */
+int panel_toggle(struct tui *t, const char *args);
+int panel_bring_in(struct tui *t, const char *args);
+int panel_remove(struct tui *t, const char *args);
+int vendors_notify(struct tui *t, const char *args);
+int vendors_update(struct tui *t, const char *args);
+int vendors_nda(struct tui *t, const char *args);
 
 /* A scrollable list of lines, shared by the pager-like views. */
 struct tui_lines {

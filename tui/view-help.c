@@ -45,8 +45,12 @@ static void build(struct tui *t, struct help *p)
 			continue;
 		copy = xstrdup(e->keys);
 		for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
-			sbuf_addf(&keys, "%s%s", keys.len ? ", " : "", w);
+			/* A key an earlier row takes in this view is not this row's. */
+			if (keys_table_row(p->for_view, keys_from_name(w)) == e)
+				sbuf_addf(&keys, "%s%s", keys.len ? ", " : "", w);
 		free(copy);
+		if (!keys.len)
+			continue;
 		add(p, A_NORMAL, "  %-16s %-14s %s%s%s%s", keys.buf, e->name, e->help,
 		    e->command ? "  [" : "", e->command ? e->command : "", e->command ? "]" : "");
 		sbuf_release(&keys);

@@ -1,0 +1,121 @@
+#!/bin/sh
+# The report's panels in the UI, driven through tmux.  Participants: with
+# a synthetic kernel tree (config kernel.tree) the panel lists the
+# suggested maintainers with check boxes, Space checks one, `a` brings it
+# in (show --json from the shell sees it), `F` and `y` forward the report
+# to the participants into the outbox Maildir, and `F` without an outbox
+# shows the command's error.  Vendors: a vendor added from the shell is
+# listed as not-notified and `n` notifies it (status and date).
+# Disclosure: the policy's limits and a proposal made from the shell with
+# its verdict.  Without a kernel tree the panel says so.  TAP output.
+. "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
+
+tap_plan 12
+fixture_setup
+KT=$WORK/linux
+mkdir -p "$KT/net/ipv4"
+: >"$KT/net/ipv4/tcp_input.c"
+cat >"$KT/MAINTAINERS" <<'EOF'
+NETWORKING [GENERAL]
+M:	Mia Maintainer <mia@example.org>
+R:	Rex Reviewer <rex@example.org>
+L:	netdev@vger.kernel.org
+S:	Maintained
+F:	net/
+
+THE REST
+M:	Linus Torvalds <torvalds@linux-foundation.org>
+L:	linux-kernel@vger.kernel.org
+S:	Buried alive in reporters
+F:	*
+F:	*/
+EOF
+write_config() {
+	{
+		printf '[kernel]\n\ttree = %s\n[team]\n\taddress = security@example.org\n' "$KT"
+		[ -n "${1:-}" ] && printf '[forward]\n\toutbox = %s\n' "$1"
+	} >"$WORK/config"
+}
+write_config
+mail_pgp m1 "tcp overflow" "A heap overflow in net/ipv4/tcp_input.c, see tcp_input.c line 42."
+import "$WORK/mail/m1.eml" || { echo "Bail out! import failed"; exit 1; }
+
+# 1: the participants panel without a kernel tree says so plainly
+printf '[kernel]\n\ttree = %s/none\n' "$WORK" >"$WORK/config"
+tui_start 120 40
+wait_for "tcp overflow"
+keys Enter
+wait_for "TRUSTED"
+keys p
+check "without a kernel tree the panel says how to set one" \
+	wait_for "no kernel tree: set kernel.tree in the config or :maintainers --tree DIR"
+tui_stop
+
+# 2-6: suggestions, check, bring in, F without an outbox
+write_config
+tui_start 120 40
+wait_for "tcp overflow"
+keys Enter
+wait_for "TRUSTED"
+keys p
+if wait_for "participants of report 1" && wait_re '^  \[ \] "?Mia Maintainer"? <mia@example.org>'; then
+	ok "the panel lists the suggested maintainers with check boxes"
+else not_ok "the panel lists the suggested maintainers with check boxes"; fi
+keys Space
+check "Space checks the suggestion under the cursor" wait_re '^  \[x\] "?Mia Maintainer"? <mia@example.org>'
+keys a
+if wait_for "added" && wait_gone "[x]" && wait_re '^  "?Mia Maintainer"? <mia@example.org> \(maintainer'; then
+	ok "a brings in the checked one: it is a participant"
+else not_ok "a brings in the checked one: it is a participant"; fi
+if sectui show 1 --json | grep -q '"email": *"mia@example.org"'; then ok "show --json lists the participant"
+else not_ok "show --json lists the participant"; sectui show 1 --json | sed 's/^/# /' | head -40; fi
+keys F
+wait_for "[y/N]"
+keys y
+check "F then y without forward.outbox shows the command's error" wait_for "forward.outbox"
+tui_stop
+
+# 7-8: F then y forwards to the participants into the outbox
+write_config "$WORK/outbox"
+tui_start 120 40
+wait_for "tcp overflow"
+keys Enter
+wait_for "TRUSTED"
+keys p
+wait_for "participants of report 1"
+keys F
+check "F asks before forwarding" wait_for "forward report 1 to all its participants? [y/N]"
+keys y
+n=0
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	n=$(find "$WORK/outbox/new" -type f 2>/dev/null | wc -l | tr -d ' ')
+	[ "$n" -ge 1 ] && break
+	sleep 0.25
+done
+if [ "$n" -ge 1 ] && grep -q "mia@example.org" "$WORK/outbox/new/"*; then
+	ok "F then y delivers the forward into the outbox Maildir"
+else not_ok "F then y delivers the forward into the outbox Maildir"; fi
+
+# 9-10: vendors
+keys q
+sectui vendor add Acme --contact psirt@acme.example >/dev/null 2>&1
+keys v
+if wait_for "vendors of report 1" && wait_re '^Acme +vendor +not-notified'; then
+	ok "a vendor of the directory is listed as not-notified"
+else not_ok "a vendor of the directory is listed as not-notified"; fi
+keys n
+if wait_re '^Acme +vendor +notified +2026-12-02'; then ok "n notifies the vendor: status and date"
+else not_ok "n notifies the vendor: status and date"; fi
+
+# 11-12: disclosure
+keys q
+sectui date propose 1 2026-12-12 --by reporter --reason "needs a distro release" >/dev/null 2>&1
+keys d
+if wait_for "disclosure of report 1" && wait_re "7-day limit +2026-12-" && wait_re "14-day limit +2026-12-"; then
+	ok "the disclosure panel shows the 7-day and 14-day limits"
+else not_ok "the disclosure panel shows the 7-day and 14-day limits"; fi
+if wait_re "2026-12-12 +by reporter +policy: [a-z-]+ +needs a distro release"; then
+	ok "the proposal from the shell is listed with its policy verdict"
+else not_ok "the proposal from the shell is listed with its policy verdict"; fi
+tui_stop
+tap_done
