@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "keys-roff", no_argument, NULL, 'K' }, /* for the man page */
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_ctx ctx;
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
 		case 'c': ctx.config_path = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("secteam-tui %s\n", SECTEAM_VERSION); return 0;
+		case 'K': tui_keys_roff(stdout); return 0;
 		default: usage(stderr); return CMD_USAGE;
 		}
 	}

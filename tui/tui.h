@@ -18,10 +18,14 @@
 #ifndef SECTEAM_TUI_H
 #define SECTEAM_TUI_H
 
+#include <stdio.h>
+
 #include "core/core.h"
 
 /* Runs the UI until the officer quits; returns an exit code (CMD_FAILED
  * with a message on stderr when the database cannot be opened). */
 int tui_main(struct cmd_ctx *ctx);
+/* Writes the key table as man page (roff) paragraphs, for secteam-tui.1. */
+void tui_keys_roff(FILE *out);
 
 #endif
