@@ -1,0 +1,95 @@
+#!/bin/sh
+# End to end, several officers at once: 4 processes, each making N triage
+# changes (a note, which always writes an event, and every other time a
+# severity change) and N date proposals (when `date` exists) on the same
+# two reports, all at the same time.  Nothing may be lost: every note and
+# every proposal is stored exactly once, the severity events chain (each
+# starts from the value the previous one left, and the last one is the
+# report's severity), no command fails and no "database is locked" or
+# "busy" reaches the user.  N is CONCURRENCY_N (50 here; `make stress`
+# runs it with 500).
+. "$SECTEAM_TOP/tests/lib/tap.sh"
+. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
+N=${CONCURRENCY_N:-50}
+W=4
+T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-conc.XXXXXX")
+trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
+gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
+H=$T/keys/home
+DB=$T/db/secteam.db
+st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
+for r in 1 2; do
+	printf 'From: Rita <rita@example.net>\nSubject: concurrent %s\nMessage-ID: <conc%s@example.net>\nDate: %s\n\nreport %s\n' \
+		"$r" "$r" "$(date -R)" "$r" >"$T/$r.eml"
+done
+out=$(st import "$T/1.eml" "$T/2.eml"); rc=$?
+tap_is "$rc" 0 "two reports imported"
+have_date=0
+"$SECTEAM_BIN" --help | grep -q '^  date' && have_date=1
+
+worker() { # W: N rounds of note (+ severity) and date proposal
+	_w=$1
+	_i=1
+	_fail=0
+	while [ "$_i" -le "$N" ]; do
+		_r=$(( (_i + _w) % 2 + 1 ))
+		if [ $((_i % 2)) -eq 0 ]; then
+			case $(( (_i / 2 + _w) % 3 )) in
+			0) _s=low ;; 1) _s=high ;; *) _s=critical ;;
+			esac
+			st triage "$_r" --note "note [w$_w.$_i]" --severity "$_s" >/dev/null 2>>"$T/err.$_w" ||
+				_fail=$((_fail + 1))
+		else
+			st triage "$_r" --note "note [w$_w.$_i]" >/dev/null 2>>"$T/err.$_w" ||
+				_fail=$((_fail + 1))
+		fi
+		if [ "$have_date" = 1 ]; then
+			st date propose "$_r" "+$(( _i % 20 + 1 ))d" --by reporter \
+				--reason "proposal [p$_w.$_i]" >/dev/null 2>>"$T/err.$_w" ||
+				_fail=$((_fail + 1))
+		fi
+		_i=$((_i + 1))
+	done
+	echo "$_fail" >"$T/fail.$_w"
+}
+
+start=$(date +%s)
+w=1
+pids=""
+while [ "$w" -le "$W" ]; do
+	worker "$w" &
+	pids="$pids $!"
+	w=$((w + 1))
+done
+for p in $pids; do wait "$p"; done
+el=$(( $(date +%s) - start ))
+
+fails=$(cat "$T"/fail.* | awk '{s += $1} END {print s + 0}')
+tap_is "$fails" 0 "$W processes x $N changes in ${el}s: no command failed"
+locked=$(cat "$T"/err.* | grep -iE 'locked|busy' | head -n 3)
+tap_is "$locked" "" "no 'database is locked' or 'busy' reached the user"
+tap_is "$(cat "$T"/err.* | head -n 3)" "" "nothing on stderr"
+
+sqlite3 "$DB" "SELECT detail FROM events WHERE kind = 'note'" |
+	grep -o '\[w[0-9]*\.[0-9]*\]' | sort >"$T/notes"
+tap_is "$(wc -l <"$T/notes" | tr -d ' ')" $((W * N)) "every note stored: $((W * N)) note events"
+tap_is "$(uniq -d "$T/notes" | head -n 3)" "" "no note stored twice"
+if [ "$have_date" = 1 ]; then
+	sqlite3 "$DB" "SELECT reason FROM proposals" | grep -o '\[p[0-9]*\.[0-9]*\]' | sort >"$T/props"
+	tap_is "$(wc -l <"$T/props" | tr -d ' ')" $((W * N)) "every date proposal stored: $((W * N))"
+	tap_is "$(uniq -d "$T/props" | head -n 3)" "" "no proposal stored twice"
+	tap_is "$(sqlite3 "$DB" "SELECT count(*) FROM events WHERE kind = 'date-propose'")" $((W * N)) \
+		"one date-propose event per proposal"
+else
+	tap_skip "date proposals" "no date command"
+fi
+# Severity events "a -> b" chain per report, in event order, from none.
+for r in 1 2; do
+	chain=$(sqlite3 "$DB" "SELECT detail FROM events WHERE kind = 'severity' AND report_id = $r ORDER BY id" |
+		awk -v want=none '{ if ($1 != want) { print "event " NR " starts from " $1 ", previous left " want; exit } want = $3 }
+			END { print "last " want }')
+	final=$(sqlite3 "$DB" "SELECT severity FROM reports WHERE id = $r")
+	tap_is "$chain" "last $final" "report $r: severity events chain without a lost update, ending at the stored '$final'"
+done
+tap_is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok "database intact"
+tap_done

@@ -1,0 +1,92 @@
+#!/bin/sh
+# End to end under valgrind memcheck: import (encrypted and signed,
+# encrypted only, signed, inline-signed, plain, an mbox), list, show,
+# show --json, triage and export when it exists, each with
+# --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite:
+# any memory error or definite leak fails.  "Possibly lost" and "still
+# reachable" one-time allocations of GLib, GMime and GPGME are not errors.
+# tests/e2e/valgrind.supp holds suppressions, each saying why it is not
+# ours.  gpg, run by GPGME, is not traced.  Skipped for sanitizer builds
+# (ASan and valgrind do not mix) and when valgrind is missing.
+. "$SECTEAM_TOP/tests/lib/tap.sh"
+if ! command -v valgrind >/dev/null 2>&1; then
+	tap_skip "valgrind memcheck" "valgrind not installed"
+	tap_done
+	exit 0
+fi
+if ldd "$SECTEAM_BIN" 2>/dev/null | grep -q 'lib[atu][bs]*san' ||
+	nm "$SECTEAM_BIN" 2>/dev/null | grep -q '__asan_init'; then
+	tap_skip "valgrind memcheck" "sanitizer build"
+	tap_done
+	exit 0
+fi
+. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
+T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-vg.XXXXXX")
+trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
+gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
+S=$T/keys/senders
+H=$T/keys/home
+DB=$T/db/secteam.db
+mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
+RITA="Rita Reporter <rita@example.net>"
+mkdir -p "$T/m"
+printf 'exploit\n' >"$T/m/x.c"
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+	--subject "vg encrypted" --body "see net/ipv4/tcp_input.c" --attach "$T/m/x.c" \
+	--message-id "vg1@example.net" >"$T/m/1.eml"
+mk --kind encrypted --from "$RITA" --to "$OFFICER_FPR" --subject "vg enc only" \
+	--body "x" --message-id "vg2@example.net" >"$T/m/2.eml"
+mk --kind signed --from "Sam Stranger <sam@example.com>" --sign-as "$STRANGER_FPR" \
+	--subject "vg signed" --body "diff --git a/mm/slub.c b/mm/slub.c" \
+	--message-id "vg3@example.net" >"$T/m/3.eml"
+mk --kind inline-signed --from "$RITA" --sign-as "$REPORTER_FPR" --subject "vg inline" \
+	--body "inline" --message-id "vg4@example.net" --in-reply-to "vg1@example.net" >"$T/m/4.eml"
+mk --kind plain --from "$RITA" --subject "vg plain" --body "plain" \
+	--message-id "vg5@example.net" >"$T/m/5.eml"
+mk --kind badsig --from "$RITA" --sign-as "$REPORTER_FPR" --subject "vg bad" \
+	--body "bad" --message-id "vg6@example.net" >"$T/m/6.eml"
+/usr/bin/python3 - "$T/m" "$T/box.mbox" <<'PY'
+import mailbox, sys, email
+box = mailbox.mbox(sys.argv[2])
+for i in (5, 6):
+    with open("%s/%d.eml" % (sys.argv[1], i), "rb") as f:
+        m = email.message_from_binary_file(f)
+    m.replace_header("Message-ID", "<vgbox%d@example.net>" % i)
+    box.add(m)
+box.flush()
+PY
+
+supp=""
+[ -f "$SECTEAM_TOP/tests/e2e/valgrind.supp" ] && supp="--suppressions=$SECTEAM_TOP/tests/e2e/valgrind.supp"
+vg() { # NAME ARGS...: one command under memcheck, one TAP line
+	_n=$1; shift
+	# shellcheck disable=SC2086
+	G_SLICE=always-malloc G_DEBUG=gc-friendly timeout 300 valgrind -q \
+		--error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		--show-leak-kinds=definite --num-callers=30 $supp \
+		--log-file="$T/vg.$_n.log" \
+		"$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@" >"$T/out.$_n" 2>"$T/err.$_n"
+	_rc=$?
+	_errs=$(grep -c '^==[0-9]*== [A-Z][a-z]* \|definitely lost' "$T/vg.$_n.log")
+	tap_ok $([ "$_rc" != 99 ] && [ "$_rc" != 124 ] && [ "$_errs" = 0 ]; echo $?) \
+		"memcheck: $_n (exit $_rc)" "$(head -n 60 "$T/vg.$_n.log")"
+}
+vg import-encrypted import "$T/m/1.eml" "$T/m/2.eml"
+vg import-signed-plain import "$T/m/3.eml" "$T/m/4.eml" "$T/m/5.eml" "$T/m/6.eml"
+vg import-mbox import "$T/box.mbox"
+vg import-duplicates import "$T/m/1.eml" "$T/m/5.eml"
+vg list list
+vg list-json list --json
+vg show-encrypted show 1
+vg show-json show 1 --json
+vg show-signed show 3
+vg triage triage 1 --state triaged --severity high --note "vg note"
+if "$SECTEAM_BIN" --help | grep -q '^  date'; then
+	vg date-propose date propose 1 +5d --by reporter --reason "vg"
+fi
+if "$SECTEAM_BIN" --help | grep -q '^  export'; then
+	vg export-json export 1 --format json -o "$T/e.json"
+	vg export-md export --all --format md -o "$T/e.md"
+fi
+tap_is "$(cut -f 2 "$T/out.import-encrypted" | tr '\n' ' ')" "valid not-signed " "imports under valgrind give the usual verdicts"
+tap_done
