@@ -38,6 +38,7 @@ struct import_run {
 	size_t batched;        /* messages in the open batch */
 	double batch_start;
 	bool in_batch;
+	char fatal[1024];      /* why the store failed, when it did */
 };
 
 static double mono(void)
@@ -60,6 +61,7 @@ static int flush_batch(struct import_run *ir)
 		ir->in_batch = false;
 		if (r < 0) {
 			char *m = safe_str(err.msg);
+			snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
 			sbuf_reset(&ir->pending);
 			sbuf_addf(&ir->pending, "error\t(batch of %zu messages)\t%s\n",
 				  ir->batched, m);
@@ -122,11 +124,8 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	ir->done++;
 	ir->batched++;
 	if (r < 0) {
-		char *n = safe_str(name), *m = safe_str(err.msg);
-		sbuf_addf(out, "error\t%s\t%s\n", n, m);
-		free(n);
-		free(m);
-		ir->failed++;
+		/* The store failed: the whole open batch is lost. */
+		snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
 		import_result_release(&res);
 		return r;
 	}
@@ -151,7 +150,8 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	}
 	import_result_release(&res);
 	if (ir->batched >= BATCH_MAX || mono() - ir->batch_start >= BATCH_SECONDS)
-		flush_batch(ir);
+		if ((r = flush_batch(ir)) < 0)
+			return r;
 	progress(ir);
 	return 0;
 }
@@ -310,14 +310,21 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		else
 			r = do_file(&ir, p);
 	}
-	if (r < 0)
+	if (r < 0 && ir.in_batch) {
+		/* The lines of an aborted batch are not printed: nothing of
+		 * it was stored.  One line says so, with the cause. */
+		char *m = safe_str(ir.fatal);
 		import_batch_abort(ctx);
-	else if (flush_batch(&ir) < 0)
+		fprintf(ctx->out, "error\t(the last %zu message(s))\tnot stored: %s\n",
+			ir.batched, m);
+		free(m);
+	} else if (r == 0 && flush_batch(&ir) < 0) {
 		r = ERR_IO;
+	}
 	if (r < 0) {
-		/* Lines of an aborted batch are not printed: not stored. */
 		sbuf_release(&ir.pending);
-		err_setc(&ctx->err, r, "import stopped: the database failed");
+		err_setc(&ctx->err, r, "import stopped: %s",
+			 ir.fatal[0] ? ir.fatal : "the database failed");
 		return CMD_FAILED;
 	}
 	sbuf_release(&ir.pending);
