@@ -1,6 +1,7 @@
 /*
  * The iCalendar export (RFC 5545, built with libical): per report, a
- * VEVENT at its disclosure date with a VALARM the day before, and, while
+ * VEVENT at its disclosure date with a VALARM the day before (an already
+ * public report without a date: an all-day event today), and, while
  * the embargo policy applies (not already public), the policy's default
  * and maximum limits as all-day events.  UIDs are derived from the report
  * id and the team's domain (config team.domain, default secteam.invalid)
@@ -77,6 +78,21 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 		free(summary);
 		free(desc);
 		free(reason);
+	}
+	if (r->public && !r->disclosure) {
+		/* Already public: the policy date is now, and a calendar with
+		 * no component at all would not be valid RFC 5545. */
+		uid = xasprintf("report-%lld-public@%s", id, domain);
+		summary = xasprintf("Report %lld is already public: disclose now: %s",
+				    id, subject);
+		ev = event(uid, d->now, summary,
+			   "The report is already public; the policy date is now.");
+		icalcomponent_add_property(ev, icalproperty_new_dtstart(day(d->now, 0)));
+		icalcomponent_add_property(ev, icalproperty_new_dtend(day(d->now, 1)));
+		icalcomponent_add_property(ev, icalproperty_new_categories("disclosure"));
+		icalcomponent_add_component(cal, ev);
+		free(uid);
+		free(summary);
 	}
 	if (!r->public) {
 		static const char *const what[] = { "default", "maximum" };

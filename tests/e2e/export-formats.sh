@@ -168,5 +168,19 @@ run 0 "export a disclosed report" export 1 --format txt
 ! grep -q "embargo" "$tmp/err"
 ok $? "no embargo warning for a disclosed report"
 
+# --- an already public report without a date: still a valid calendar ------
+mail r3 "Public bug in mm" "Tue, 01 Dec 2026 10:00:00 +0000"
+run 0 "import report 3" import "$tmp/r3.eml"
+st triage 3 --state triaged --public >/dev/null 2>&1
+st export 3 --format ics -o "$tmp/r3.ics" 2>/dev/null
+/usr/bin/python3 - "$tmp/r3.ics" <<'PY'
+import sys, icalendar
+cal = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
+ev = [c for c in cal.walk("VEVENT")]
+assert len(ev) == 1, ev
+assert "already public" in str(ev[0]["SUMMARY"]), ev[0]["SUMMARY"]
+PY
+ok $? "a public report with no date exports one event (the policy date: now)"
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
