@@ -16,7 +16,8 @@ gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; e
 H=$T/keys/home
 mkdir -p "$T/m" "$T/db"
 DB=$T/db/secteam.db
-st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
+# A hung command fails the test instead of hanging make check.
+st() { timeout 120 "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
 for i in 1 2 3; do
 	printf 'From: Rita <rita@example.net>\nSubject: before %s\nMessage-ID: <before%s@example.net>\n\nreport %s\n' \
 		"$i" "$i" "$i" >"$T/m/b$i.eml"
@@ -89,7 +90,7 @@ if cc -std=c11 -shared -fPIC -o "$T/failwrite.so" "$SECTEAM_TOP/tests/stress/fai
 		set -- $mode
 		n=$((n + 1))
 		what="$1 after $2 bytes$([ "$3" = 1 ] && echo ', fsync EIO')"
-		out=$(env LD_PRELOAD="$pre" FAILWRITE_MATCH=secteam.db FAILWRITE_ERRNO="$1" \
+		out=$(timeout 120 env LD_PRELOAD="$pre" FAILWRITE_MATCH=secteam.db FAILWRITE_ERRNO="$1" \
 			FAILWRITE_BYTES="$2" FAILWRITE_FSYNC="$3" \
 			"$SECTEAM_BIN" --db "$DB" --gnupghome "$H" import "$T/m/big.eml" 2>&1)
 		rc=$?
@@ -97,7 +98,7 @@ if cc -std=c11 -shared -fPIC -o "$T/failwrite.so" "$SECTEAM_TOP/tests/stress/fai
 		tap_like "$out" "$clear" "import, writes failing ($what): a clear error" "$out"
 		echo "# $what: $(printf '%s' "$out" | head -c 200 | tr '\n' ' ')"
 		intact "$DB" "$what"
-		out=$(env LD_PRELOAD="$pre" FAILWRITE_MATCH=secteam.db FAILWRITE_ERRNO="$1" \
+		out=$(timeout 120 env LD_PRELOAD="$pre" FAILWRITE_MATCH=secteam.db FAILWRITE_ERRNO="$1" \
 			FAILWRITE_BYTES=0 FAILWRITE_FSYNC="$3" \
 			"$SECTEAM_BIN" --db "$DB" --gnupghome "$H" triage 1 --note "lost [$n]" 2>&1)
 		rc=$?

@@ -22,6 +22,16 @@
 
 static long long written;
 
+/*
+ * Only the process under test fails its writes: gpg, gpgconf and the
+ * other helpers it starts must not inherit the shim (nor, in an ASan run,
+ * libasan, which deadlocks in their start-up).
+ */
+__attribute__((constructor)) static void failwrite_init(void)
+{
+	unsetenv("LD_PRELOAD");
+}
+
 static int matches(int fd)
 {
 	const char *m = getenv("FAILWRITE_MATCH");
