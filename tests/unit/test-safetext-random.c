@@ -6,13 +6,14 @@
  * output of safe_text() is valid UTF-8 with no C0 control (but tab and
  * newline when kept), no DEL, no C1 control, no ESC, no bidi or
  * zero-width control, and sanitizing it again changes nothing.  The
- * forbidden code points are listed here, independently of
- * safe_is_hostile_cp().  A fixed seed (SAFETEXT_SEED overrides it) makes
+ * forbidden code points are listed in tests/lib/safetext-oracle.h,
+ * independently of safe_is_hostile_cp().  A fixed seed (SAFETEXT_SEED overrides it) makes
  * a failure reproducible; the failing input is printed in hex.
  */
 #include "unit.h"
 
 #include "util/util.h"
+#include "tests/lib/safetext-oracle.h"
 
 #define ROUNDS 1000000
 
@@ -45,61 +46,6 @@ static const char *const pieces[] = {
 	"\xcc\x81",
 };
 
-static int forbidden(uint32_t cp, unsigned flags)
-{
-	if (cp == '\n')
-		return !(flags & SAFE_KEEP_NEWLINE);
-	if (cp == '\t')
-		return !(flags & SAFE_KEEP_TAB);
-	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
-		return 1;
-	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       cp == 0xfeff || (cp >= 0x200b && cp <= 0x200d) ||
-	       (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2060 && cp <= 0x2069) || cp == 0x2028 ||
-	       cp == 0x2029 || (cp >= 0xe0000 && cp <= 0xe007f);
-}
-
-/* NULL when s[0..n) is acceptable, else what is wrong. */
-static const char *check(const unsigned char *s, size_t n, unsigned flags)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		uint32_t cp;
-		size_t len, k;
-
-		if (s[i] < 0x80) {
-			cp = s[i];
-			len = 1;
-		} else if (s[i] >= 0xc2 && s[i] <= 0xdf) {
-			cp = s[i] & 0x1f;
-			len = 2;
-		} else if (s[i] >= 0xe0 && s[i] <= 0xef) {
-			cp = s[i] & 0x0f;
-			len = 3;
-		} else if (s[i] >= 0xf0 && s[i] <= 0xf4) {
-			cp = s[i] & 0x07;
-			len = 4;
-		} else {
-			return "invalid UTF-8 lead byte";
-		}
-		if (n - i < len)
-			return "truncated UTF-8 sequence";
-		for (k = 1; k < len; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return "bad UTF-8 continuation byte";
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return "overlong or out-of-range UTF-8";
-		if (forbidden(cp, flags))
-			return "a control, bidi or zero-width character";
-		i += len;
-	}
-	return NULL;
-}
 
 static size_t make(unsigned char *buf, size_t max)
 {
@@ -147,7 +93,7 @@ static void test_million(void **state)
 		unsigned flags = flagsets[i % 4];
 		char *once = safe_text((const char *)in, n, flags);
 		size_t olen = strlen(once);
-		const char *why = check((const unsigned char *)once, olen, flags);
+		const char *why = safetext_violation((const unsigned char *)once, olen, flags);
 		char *twice = safe_text(once, olen, flags);
 
 		if (!why && strcmp(once, twice))
