@@ -57,13 +57,15 @@ static int each(const struct report *r, void *data)
 	if (r->disclosure) {
 		days = days_between(d->now, r->disclosure);
 		if (r->disclosure < d->now) {
-			text = xasprintf("overdue since %s (%ld days)",
-					 fmt_rfc3339(r->disclosure, when), -days);
+			text = xasprintf("overdue since %s (%ld day%s)",
+					 fmt_rfc3339(r->disclosure, when), -days,
+					 days == -1 ? "" : "s");
 			item(d, r, "overdue", r->disclosure, NULL, text);
 			free(text);
 		} else if (r->disclosure <= d->now + d->within) {
-			text = xasprintf("due %s (in %ld days)",
-					 fmt_rfc3339(r->disclosure, when), days);
+			text = xasprintf("due %s (in %ld day%s)",
+					 fmt_rfc3339(r->disclosure, when), days,
+					 days == 1 ? "" : "s");
 			item(d, r, "due", r->disclosure, NULL, text);
 			free(text);
 		}
