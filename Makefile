@@ -52,7 +52,7 @@ deps:
 	@scripts/deps.sh
 
 deps-quiet:
-	@scripts/deps.sh --quiet
+	@scripts/deps.sh --quiet run
 
 # --- running ----------------------------------------------------------------
 run: all

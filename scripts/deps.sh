@@ -2,17 +2,25 @@
 # Installs the Debian packages secteam-tui needs to build, run and test.
 # As root it runs apt-get; otherwise sudo; when neither works it prints the
 # exact command to run.  --quiet: only act when something is missing.
+#   scripts/deps.sh [--quiet] [run|check]
+# run: what building and the demo team need (make run); check (the
+# default): also the test peers, fuzzing, memory checkers and the kernel.
 set -u
-# build
+quiet=""
+[ "${1:-}" = "--quiet" ] && { quiet=1; shift; }
+level=${1:-check}
+# build, and the demo (python3 builds its mails)
 PKGS="build-essential pkg-config libgpgme-dev libgmime-3.0-dev libjansson-dev
 libical-dev libpcre2-dev libncurses-dev libsqlite3-dev libcmocka-dev gnupg
-gpg-agent"
+gpg-agent python3"
+if [ "$level" = check ]; then
 # tests: peers and parsers that check our output, fuzzing, memory checkers
 PKGS="$PKGS tmux jq sqop calcurse sqlite3 clang libclang-rt-14-dev valgrind bc
 python3 python3-icalendar python3-jsonschema perl"
 # the kernel series: the tree, its build, its docs, and QEMU to boot it
 PKGS="$PKGS linux-source-6.1 flex bison libelf-dev libssl-dev cpio
 qemu-system-x86 busybox-static python3-sphinx python3-sphinx-rtd-theme"
+fi
 [ -n "${SECTEAM_EXTRA_PKGS:-}" ] && PKGS="$PKGS $SECTEAM_EXTRA_PKGS"
 
 missing=""
@@ -21,7 +29,7 @@ for p in $PKGS; do
 		missing="$missing $p"
 done
 if [ -z "$missing" ]; then
-	[ "${1:-}" = "--quiet" ] || echo "deps: all packages present"
+	[ -n "$quiet" ] || echo "deps: all packages present"
 	exit 0
 fi
 cmd="apt-get install -y --no-install-recommends$missing"
