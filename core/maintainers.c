@@ -256,6 +256,7 @@ struct lazy {
 	pcre2_match_data *md1;
 	pcre2_match_data *md4;
 	pcre2_compile_context *cctx;
+	pcre2_match_context *mctx; /* bounds the work of one match */
 	bool npats_ready;
 	pcre2_code *re_email[3];  /* parse_email() */
 	pcre2_code *re_fileaddr;  /* maintainers_in_file() */
@@ -306,8 +307,12 @@ static char *glob_to_re(struct arena *a, const char *v)
 			*o++ = '\\';
 			*o++ = '.';
 		} else if (*v == '*') {
-			*o++ = '.';
-			*o++ = '*';
+			/* "**" is ".*.*": the same language, with a cost
+			 * exponential in the number of stars. */
+			if (o == r || o[-1] != '*' || o - r < 2 || o[-2] != '.') {
+				*o++ = '.';
+				*o++ = '*';
+			}
 		} else {
 			*o++ = *v == '?' ? '.' : *v;
 		}
@@ -375,12 +380,15 @@ static bool atom_match(const char *p, size_t alen, unsigned char c)
 	return in != neg;
 }
 
+/* True when the glob matcher handles re: atoms, and ".*" for a star. */
 static bool simple_pattern(const char *re)
 {
 	for (const char *p = re; *p;) {
 		size_t al = atom_len(p);
 		if (!al)
 			return false;
+		if (p[al] == '*' && !(al == 1 && *p == '.'))
+			return false;   /* "x*" other than ".*": PCRE2 */
 		p += al;
 		if (*p == '*')
 			p++;
@@ -389,35 +397,40 @@ static bool simple_pattern(const char *re)
 }
 
 /*
- * Does the regex p (simple) match a prefix of s?  Perl's m@^$re@.
- * 1 or 0, or -1 when *budget runs out (many stars: PCRE2 takes over).
+ * Matches the start of [s, se) against a simple pattern (a prefix match,
+ * as get_maintainer.pl's m@^pattern@).  Each ".*" matches any run; on a
+ * mismatch only the last ".*" seen takes one more character, which is
+ * enough for stars that match anything, so the cost is O(|p| * |s|)
+ * however many stars a hostile pattern holds.  Returns 1 or 0.
  */
 static int glob_match(const char *p, const char *s, const char *se,
 		      long *budget)
 {
-	while (*p) {
-		if (--*budget < 0)
-			return -1;
-		size_t al = atom_len(p);
-		if (p[al] == '*') {
-			const char *t = s;
-			while (t < se && atom_match(p, al, (unsigned char)*t))
-				t++;
-			for (;;) {
-				int m = glob_match(p + al + 1, t, se, budget);
-				if (m)
-					return m;
-				if (t == s)
-					return 0;
-				t--;
-			}
+	const char *star_p = NULL, *star_s = NULL;
+
+	(void)budget;
+	for (;;) {
+		if (!*p)
+			return 1;
+		if (p[0] == '.' && p[1] == '*') {
+			p += 2;
+			star_p = p;
+			star_s = s;
+			continue;
 		}
-		if (s >= se || !atom_match(p, al, (unsigned char)*s))
-			return 0;
-		s++;
-		p += al;
+		size_t al = atom_len(p);
+		if (s < se && atom_match(p, al, (unsigned char)*s)) {
+			p += al;
+			s++;
+			continue;
+		}
+		if (star_p && star_s < se) {
+			p = star_p;
+			s = ++star_s;
+			continue;
+		}
+		return 0;
 	}
-	return 1;
 }
 
 /* The literal text every match of re starts with ("" when unsure). */
@@ -482,7 +495,9 @@ static pcre2_code *re_compile(struct lazy *lz, const char *re, uint32_t opts,
 static bool re_match(const struct lazy *lz, const pcre2_code *c, const char *s,
 		     size_t len)
 {
-	int rc = pcre2_match(c, (PCRE2_SPTR)s, len, 0, 0, lz->md1, NULL);
+	/* A pattern that would backtrack past the match limit counts as no
+	 * match (PCRE2_ERROR_MATCHLIMIT), instead of hanging the lookup. */
+	int rc = pcre2_match(c, (PCRE2_SPTR)s, len, 0, 0, lz->md1, lz->mctx);
 	return rc >= 0;
 }
 
@@ -927,6 +942,11 @@ int maint_db_load(const char *path, struct maint_db **out, struct err *err)
 	db->lz->md4 = pcre2_match_data_create(4, NULL);
 	db->lz->cctx = pcre2_compile_context_create(NULL);
 	pcre2_set_newline(db->lz->cctx, PCRE2_NEWLINE_LF);
+	/* Real MAINTAINERS patterns need a few hundred steps; a hostile
+	 * one must not need minutes. */
+	db->lz->mctx = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(db->lz->mctx, 200000);
+	pcre2_set_depth_limit(db->lz->mctx, 10000);
 	if (lazy_email_res(db->lz) < 0) {
 		free(text);
 		maint_db_free(db);
@@ -1050,6 +1070,7 @@ void maint_db_free(struct maint_db *db)
 		pcre2_code_free(db->lz->re_fileaddr);
 		pcre2_code_free(db->lz->re_cleanaddr);
 		pcre2_compile_context_free(db->lz->cctx);
+		pcre2_match_context_free(db->lz->mctx);
 		free(db->lz);
 	}
 	if (db->dirfd >= 0)
