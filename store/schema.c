@@ -139,6 +139,10 @@ int store_migrate(struct store *s, struct err *err)
 {
 	int v, r;
 
+	/* Up to date, the common case: no write lock, so opening the
+	 * database does not wait for another officer's long import. */
+	if (store_schema_version(s) == (int)ARRAY_SIZE(migrations))
+		return 0;
 	if ((r = store_begin(s, err)) < 0)
 		return r;
 	v = store_schema_version(s);
