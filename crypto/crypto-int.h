@@ -1,8 +1,9 @@
 /*
  * crypto-int.h: what the files of crypto/ share and nobody else sees.
  *
- * struct crypto holds the one GPGME context every operation reuses and the
- * cache of signing-key user IDs.  The "sink" is the GPGME output buffer
+ * struct crypto holds the GPGME context every synchronous operation reuses,
+ * the pool of contexts for background decryptions, and the cache of
+ * signing-key user IDs.  The "sink" is the GPGME output buffer
  * that never leaves plaintext behind in freed memory.
  */
 #ifndef SECTEAM_CRYPTO_INT_H
@@ -11,6 +12,12 @@
 #include <gpgme.h>
 
 #include "crypto/crypto.h"
+
+/* A growable output buffer whose old copies are wiped on every growth. */
+struct crypto_sink {
+	unsigned char *buf;
+	size_t len, alloc;
+};
 
 /* What we remember about a signing key, by the fingerprint a signature
  * names (which may be a subkey's). */
@@ -26,12 +33,20 @@ struct crypto {
 	char *home;     /* the GnuPG home in use, for messages */
 	struct crypto_keyinfo *keys;
 	size_t nkeys, akeys;
+	/* Contexts for background decryptions (crypto_decrypt_start), made
+	 * on first use and kept: each costs a "gpg --version" to set up. */
+	gpgme_ctx_t jobctx[CRYPTO_JOBS_MAX];
+	bool jobbusy[CRYPTO_JOBS_MAX];
 };
 
-/* A growable output buffer whose old copies are wiped on every growth. */
-struct crypto_sink {
-	unsigned char *buf;
-	size_t len, alloc;
+/* A decryption running in GPGME's global event loop. */
+struct crypto_job {
+	int slot;                 /* its context: c->jobctx[slot] */
+	const void *data;         /* the caller's ciphertext */
+	size_t len;
+	gpgme_data_t in, out;
+	struct crypto_sink sink;  /* the plaintext as it arrives */
+	gpgme_error_t start_err;  /* the start failed: finish reports it */
 };
 
 /* Makes a GPGME data object writing into sink (empty).  Returns 0, or a
@@ -45,6 +60,10 @@ void crypto_sink_wipe(struct crypto_sink *sink);
  * returns ERR_CRYPTO. */
 int crypto_gpg_err(struct err *err, gpgme_error_t e, const char *fmt, ...)
 	UTIL_PRINTF(3, 4);
+
+/* Makes a context set up as every one of ours is (OpenPGP, home, local
+ * key listing, offline, no auto-key-retrieve). */
+gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx);
 
 /* Resets the per-operation settings of the shared context (armor, signers,
  * text mode) so one operation cannot leak into the next. */

@@ -7,7 +7,9 @@
  * auto-key-retrieve, so nothing ever fetches a key.  Signing keys' user-ID
  * e-mails are cached by fingerprint, so verifying many messages from the
  * same people costs one gpg process per message.  Output goes to "sinks"
- * that wipe every copy of the plaintext they let go of.
+ * that wipe every copy of the plaintext they let go of.  Background
+ * decryptions (verify.c) each take one more context, from a small pool
+ * made the same way on first use.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -90,6 +92,31 @@ void crypto_ctx_reset(struct crypto *c)
 	gpgme_signers_clear(c->ctx);
 }
 
+gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
+{
+	gpgme_error_t e = gpgme_new(ctx);
+
+	if (e) {
+		*ctx = NULL;
+		return e;
+	}
+	e = gpgme_set_protocol(*ctx, GPGME_PROTOCOL_OpenPGP);
+	if (!e)
+		e = gpgme_ctx_set_engine_info(*ctx, GPGME_PROTOCOL_OpenPGP,
+					      NULL, home);
+	if (!e)
+		e = gpgme_set_keylist_mode(*ctx, GPGME_KEYLIST_MODE_LOCAL);
+	if (!e)
+		e = gpgme_set_ctx_flag(*ctx, "auto-key-retrieve", "0");
+	if (e) {
+		gpgme_release(*ctx);
+		*ctx = NULL;
+		return e;
+	}
+	gpgme_set_offline(*ctx, 1);
+	return 0;
+}
+
 /* Checks the home before gpg gets a chance to fail obscurely there. */
 static int check_home(const char *home, struct err *err)
 {
@@ -148,23 +175,13 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 
 	c = xcalloc(1, sizeof(*c));
 	c->home = home;
-	e = gpgme_new(&c->ctx);
-	if (!e)
-		e = gpgme_set_protocol(c->ctx, GPGME_PROTOCOL_OpenPGP);
-	if (!e)
-		e = gpgme_ctx_set_engine_info(c->ctx, GPGME_PROTOCOL_OpenPGP,
-					      NULL, home);
-	if (!e)
-		e = gpgme_set_keylist_mode(c->ctx, GPGME_KEYLIST_MODE_LOCAL);
-	if (!e)
-		e = gpgme_set_ctx_flag(c->ctx, "auto-key-retrieve", "0");
+	e = crypto_ctx_new(home, &c->ctx);
 	if (e) {
 		crypto_gpg_err(err, e, "cannot set up gpgme for gnupg home '%s'",
 			       home);
 		crypto_close(c);
 		return ERR_CRYPTO;
 	}
-	gpgme_set_offline(c->ctx, 1);
 	*out = c;
 	return 0;
 }
@@ -184,6 +201,9 @@ void crypto_close(struct crypto *c)
 		return;
 	if (c->ctx)
 		gpgme_release(c->ctx);
+	for (int i = 0; i < CRYPTO_JOBS_MAX; i++)
+		if (c->jobctx[i])
+			gpgme_release(c->jobctx[i]);
 	for (size_t i = 0; i < c->nkeys; i++)
 		keyinfo_release(&c->keys[i]);
 	free(c->keys);

@@ -86,6 +86,25 @@ void crypto_close(struct crypto *c);
  */
 int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 			  struct crypto_result *res, struct err *err);
+/*
+ * crypto_decrypt_verify in two halves, so that several decryptions run at
+ * once (one gpg process each, up to CRYPTO_JOBS_MAX) while the caller
+ * does other work, synchronous operations on c included.  Start never
+ * waits for gpg and never fails: a job that could not start reports why
+ * from crypto_decrypt_finish, which waits for the job (running the others
+ * meanwhile), frees it, and fills res exactly as crypto_decrypt_verify
+ * would.  data must stay valid and unchanged until then.  Every job
+ * started must be finished (or discarded) before crypto_close.
+ */
+#define CRYPTO_JOBS_MAX 8
+struct crypto_job;
+struct crypto_job *crypto_decrypt_start(struct crypto *c, const void *data,
+					size_t len);
+int crypto_decrypt_finish(struct crypto *c, struct crypto_job *job,
+			  struct crypto_result *res, struct err *err);
+/* Waits for the job to end and wipes whatever it decrypted. */
+void crypto_job_discard(struct crypto *c, struct crypto_job *job);
+
 /* Verifies a detached signature over data (PGP/MIME multipart/signed). */
 int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
 			   const void *sig, size_t siglen,

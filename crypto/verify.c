@@ -1,7 +1,8 @@
 /*
  * verify.c: decryption, signature checks, and the verdict rules.
  *
- * Each operation is one gpg run through the shared context.  Every
+ * Each operation is one gpg run through the shared context, or, for
+ * background decryptions, through a context of the job pool.  Every
  * signature GPGME reports becomes one struct crypto_sig whose verdict
  * follows the GPGME manual's reading of summary, status and validity
  * (sig_verdict_of below); the message's verdict is the worst of them, in
@@ -103,12 +104,14 @@ static enum sig_verdict sig_verdict_of(gpgme_signature_t s)
 }
 
 /*
- * Copies the signatures out of the verify result first: a key listing on
+ * The signatures of the operation that just ended on ctx (c->ctx or a
+ * job's).  Copies them out of the verify result first: a key listing on
  * the shared context (crypto_keyinfo_get) frees the previous result.
  */
-static void fill_sigs(struct crypto *c, struct crypto_result *res)
+static void fill_sigs(struct crypto *c, gpgme_ctx_t ctx,
+		      struct crypto_result *res)
 {
-	gpgme_verify_result_t vr = gpgme_op_verify_result(c->ctx);
+	gpgme_verify_result_t vr = gpgme_op_verify_result(ctx);
 	gpgme_signature_t s;
 	size_t n = 0;
 
@@ -151,9 +154,9 @@ static void fill_sigs(struct crypto *c, struct crypto_result *res)
 	}
 }
 
-static void fill_recipients(struct crypto *c, struct crypto_result *res)
+static void fill_recipients(gpgme_ctx_t ctx, struct crypto_result *res)
 {
-	gpgme_decrypt_result_t dr = gpgme_op_decrypt_result(c->ctx);
+	gpgme_decrypt_result_t dr = gpgme_op_decrypt_result(ctx);
 	size_t n = 0;
 
 	if (!dr)
@@ -294,38 +297,19 @@ static void take_plain(struct crypto_result *res, struct crypto_sink *sink)
 }
 
 /*
- * Returns 0 with res filled (verdict not-signed when nothing was signed;
- * input that is signed but not encrypted is verified as by
- * crypto_verify_opaque, with res->encrypted false), or a negative code
- * with err set: no OpenPGP data, no secret key, a message without MDC
- * (res->no_mdc, no plaintext), a damaged or modified message.
+ * What a decryption that ended on ctx (c->ctx, or a job's) with error e
+ * gives: res filled and the sink's plaintext moved into it, or wiped when
+ * the message is refused.
  */
-int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
-			  struct crypto_result *res, struct err *err)
+static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
+			   const void *data, size_t len,
+			   struct crypto_sink *sink, struct crypto_result *res,
+			   struct err *err)
 {
-	gpgme_data_t in = NULL, out = NULL;
-	gpgme_decrypt_result_t dr;
-	struct crypto_sink sink;
-	gpgme_error_t e;
-	gpgme_err_code_t code;
-	int r = 0;
+	gpgme_err_code_t code = gpgme_err_code(e);
+	gpgme_decrypt_result_t dr = gpgme_op_decrypt_result(ctx);
 
-	result_init(res);
-	crypto_ctx_reset(c);
-	e = gpgme_data_new_from_mem(&in, data, len, 0);
-	if (e)
-		return crypto_gpg_err(err, e, "cannot read the encrypted message");
-	if (crypto_sink_data(&sink, &out, err) < 0) {
-		gpgme_data_release(in);
-		return ERR_CRYPTO;
-	}
-	e = gpgme_op_decrypt_verify(c->ctx, in, out);
-	code = gpgme_err_code(e);
-	gpgme_data_release(in);
-	gpgme_data_release(out);
-
-	dr = gpgme_op_decrypt_result(c->ctx);
-	fill_recipients(c, res);
+	fill_recipients(ctx, res);
 	res->encrypted = res->nrecipients > 0 || (!e && dr);
 	if (dr && dr->legacy_cipher_nomdc) {
 		res->no_mdc = true;
@@ -339,13 +323,13 @@ int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 		res->no_mdc = is_sed_message(data, len);
 	}
 	if (res->no_mdc) {
-		crypto_sink_wipe(&sink);
+		crypto_sink_wipe(sink);
 		res->verdict = SIG_ERROR;
 		return err_setc(err, ERR_CRYPTO,
 				"message is not integrity protected (no MDC)");
 	}
 	if (e) {
-		crypto_sink_wipe(&sink);
+		crypto_sink_wipe(sink);
 		if (code == GPG_ERR_NO_DATA && !res->nrecipients) {
 			/* Not encrypted: perhaps signed only (gpg --sign).
 			 * Costs a second gpg run, for such input only. */
@@ -369,9 +353,128 @@ int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 					      "damaged or was modified");
 		return crypto_gpg_err(err, e, "cannot decrypt message");
 	}
-	take_plain(res, &sink);
-	fill_sigs(c, res);
+	take_plain(res, sink);
+	fill_sigs(c, ctx, res);
+	return 0;
+}
+
+/*
+ * Returns 0 with res filled (verdict not-signed when nothing was signed;
+ * input that is signed but not encrypted is verified as by
+ * crypto_verify_opaque, with res->encrypted false), or a negative code
+ * with err set: no OpenPGP data, no secret key, a message without MDC
+ * (res->no_mdc, no plaintext), a damaged or modified message.
+ */
+int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
+			  struct crypto_result *res, struct err *err)
+{
+	gpgme_data_t in = NULL, out = NULL;
+	struct crypto_sink sink;
+	gpgme_error_t e;
+
+	result_init(res);
+	crypto_ctx_reset(c);
+	e = gpgme_data_new_from_mem(&in, data, len, 0);
+	if (e)
+		return crypto_gpg_err(err, e, "cannot read the encrypted message");
+	if (crypto_sink_data(&sink, &out, err) < 0) {
+		gpgme_data_release(in);
+		return ERR_CRYPTO;
+	}
+	e = gpgme_op_decrypt_verify(c->ctx, in, out);
+	gpgme_data_release(in);
+	gpgme_data_release(out);
+	return decrypt_collect(c, c->ctx, e, data, len, &sink, res, err);
+}
+
+/*
+ * Background decryption.  A job takes a free context of the pool and
+ * starts gpg through GPGME's global event loop, which gpgme_wait on any
+ * job keeps running for all of them.  When no context is free or the
+ * start fails, the job is only a note of its input: finish then
+ * decrypts in line, which also reports any error the proper way.
+ */
+struct crypto_job *crypto_decrypt_start(struct crypto *c, const void *data,
+					size_t len)
+{
+	struct crypto_job *j = xcalloc(1, sizeof(*j));
+	struct err err;
+	int slot = -1;
+
+	j->slot = -1;
+	j->data = data;
+	j->len = len;
+	for (int i = 0; i < CRYPTO_JOBS_MAX && slot < 0; i++)
+		if (!c->jobbusy[i])
+			slot = i;
+	if (slot < 0 ||
+	    (!c->jobctx[slot] && crypto_ctx_new(c->home, &c->jobctx[slot])))
+		return j;
+	if (gpgme_data_new_from_mem(&j->in, data, len, 0)) {
+		j->in = NULL;
+		return j;
+	}
+	if (crypto_sink_data(&j->sink, &j->out, &err) < 0) {
+		gpgme_data_release(j->in);
+		j->in = NULL;
+		return j;
+	}
+	if (gpgme_op_decrypt_verify_start(c->jobctx[slot], j->in, j->out)) {
+		gpgme_data_release(j->in);
+		gpgme_data_release(j->out);
+		crypto_sink_wipe(&j->sink);
+		j->in = j->out = NULL;
+		return j;
+	}
+	c->jobbusy[slot] = true;
+	j->slot = slot;
+	return j;
+}
+
+/* Waits for the job's gpg to end; returns the operation's error. */
+static gpgme_error_t job_wait(struct crypto *c, struct crypto_job *j)
+{
+	gpgme_ctx_t ctx = c->jobctx[j->slot];
+	gpgme_error_t e = 0;
+
+	if (gpgme_wait(ctx, &e, 1) != ctx && !e)
+		e = gpg_error(GPG_ERR_GENERAL);
+	gpgme_data_release(j->in);
+	gpgme_data_release(j->out);
+	j->in = j->out = NULL;
+	return e;
+}
+
+int crypto_decrypt_finish(struct crypto *c, struct crypto_job *j,
+			  struct crypto_result *res, struct err *err)
+{
+	gpgme_error_t e;
+	int r;
+
+	if (j->slot < 0) {
+		r = crypto_decrypt_verify(c, j->data, j->len, res, err);
+		free(j);
+		return r;
+	}
+	result_init(res);
+	e = job_wait(c, j);
+	r = decrypt_collect(c, c->jobctx[j->slot], e, j->data, j->len,
+			    &j->sink, res, err);
+	c->jobbusy[j->slot] = false;
+	free(j);
 	return r;
+}
+
+void crypto_job_discard(struct crypto *c, struct crypto_job *j)
+{
+	if (!j)
+		return;
+	if (j->slot >= 0) {
+		job_wait(c, j);
+		crypto_sink_wipe(&j->sink);
+		c->jobbusy[j->slot] = false;
+	}
+	free(j);
 }
 
 /* Returns 0 with the verdicts, or ERR_CRYPTO when nothing could be
@@ -402,7 +505,7 @@ int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
 					"signature found");
 		return crypto_gpg_err(err, e, "cannot verify signature");
 	}
-	fill_sigs(c, res);
+	fill_sigs(c, c->ctx, res);
 	if (res->verdict == SIG_NOT_SIGNED) {
 		res->verdict = SIG_ERROR;
 		return err_setc(err, ERR_CRYPTO,
@@ -441,7 +544,7 @@ int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
 					"signed data found");
 		return crypto_gpg_err(err, e, "cannot verify message");
 	}
-	fill_sigs(c, res);
+	fill_sigs(c, c->ctx, res);
 	if (res->verdict == SIG_NOT_SIGNED) {
 		crypto_sink_wipe(&sink);
 		res->verdict = SIG_ERROR;

@@ -405,6 +405,83 @@ static void test_tampered_refused(void **state)
 	crypto_result_release(&res);
 }
 
+/*
+ * Background decryptions give exactly what crypto_decrypt_verify gives,
+ * whatever the order they are finished in: more jobs than the pool has
+ * contexts (the rest are done in line), finished last first, with a
+ * discarded one among them, then a synchronous decryption still works.
+ */
+static void test_background_matches_inline(void **state)
+{
+	static const char *const names[] = { "es.eml", "stranger.eml",
+					     "enc.eml", "nomdc.eml",
+					     "tampered.eml", NULL };
+	enum { N = CRYPTO_JOBS_MAX + 4 };
+	struct crypto_job *jobs[N];
+	char *msgs[N];
+	size_t lens[N];
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		const char *name = names[i % ARRAY_SIZE(names)];
+		if (name) {
+			size_t n;
+			char *mail = fx(name, &n);
+			msgs[i] = armored(mail, "MESSAGE", &lens[i]);
+			free(mail);
+		} else {
+			msgs[i] = xstrdup("not an openpgp message\n");
+			lens[i] = strlen(msgs[i]);
+		}
+		jobs[i] = crypto_decrypt_start(W.c, msgs[i], lens[i]);
+		assert_non_null(jobs[i]);
+	}
+	crypto_job_discard(W.c, jobs[1]);
+	for (int i = N; i-- > 0;) {
+		struct crypto_result a, b;
+		struct err ea = { 0, "" }, eb = { 0, "" };
+		int ra, rb;
+
+		if (i == 1)
+			continue;
+		ra = crypto_decrypt_finish(W.c, jobs[i], &a, &ea);
+		rb = crypto_decrypt_verify(W.c, msgs[i], lens[i], &b, &eb);
+		assert_int_equal(ra, rb);
+		assert_string_equal(ea.msg, eb.msg);
+		assert_int_equal(a.verdict, b.verdict);
+		assert_int_equal(a.encrypted, b.encrypted);
+		assert_int_equal(a.no_mdc, b.no_mdc);
+		assert_int_equal(a.nsigs, b.nsigs);
+		for (size_t k = 0; k < a.nsigs; k++) {
+			assert_int_equal(a.sigs[k].verdict, b.sigs[k].verdict);
+			assert_string_equal(a.sigs[k].fingerprint,
+					    b.sigs[k].fingerprint);
+			assert_int_equal(a.sigs[k].nuid_emails,
+					 b.sigs[k].nuid_emails);
+		}
+		assert_int_equal(a.nrecipients, b.nrecipients);
+		assert_int_equal(a.plain_len, b.plain_len);
+		if (a.plain_len)
+			assert_memory_equal(a.plain, b.plain, a.plain_len);
+		if (i % ARRAY_SIZE(names) == 0) {
+			/* es.eml: the good case really was decrypted. */
+			assert_int_equal(ra, 0);
+			assert_int_equal(a.verdict, SIG_VALID);
+			assert_non_null(strstr((char *)a.plain, "there is a bug"));
+		}
+		crypto_result_release(&a);
+		crypto_result_release(&b);
+	}
+	for (int i = 0; i < N; i++)
+		free(msgs[i]);
+	{
+		struct err err;
+		struct crypto_result res = decrypt_fx("es.eml", 0, &err);
+		assert_int_equal(res.verdict, SIG_VALID);
+		crypto_result_release(&res);
+	}
+}
+
 static void test_garbage_error(void **state)
 {
 	static const char garbage[] = "this is not an openpgp message at all\n";
@@ -763,6 +840,7 @@ int main(void)
 		cmocka_unit_test(test_no_mdc_refused),
 		cmocka_unit_test(test_tampered_refused),
 		cmocka_unit_test(test_garbage_error),
+		cmocka_unit_test(test_background_matches_inline),
 		cmocka_unit_test(test_unknown_key),
 		cmocka_unit_test(test_expired_key),
 		cmocka_unit_test(test_revoked_key),
