@@ -12,6 +12,12 @@
  * BATCH_SECONDS, whichever comes first) so a mailbox does not pay one
  * fsync per message; a line is printed only once the commit holding its
  * message has succeeded, so whatever was reported survives a kill.
+ *
+ * Reading runs ahead of storing: up to AHEAD messages (AHEAD_BYTES in
+ * all) are parsed and decrypting in the background (import_start) while
+ * the oldest is verified and stored (import_finish), so several gpg
+ * processes work at once.  Messages are still finished, and their lines
+ * printed, in the order they were read.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +33,8 @@
 
 #define BATCH_MAX 100
 #define BATCH_SECONDS 0.5
+#define AHEAD 4
+#define AHEAD_BYTES (8u << 20)
 
 struct import_run {
 	struct cmd_ctx *ctx;
@@ -39,6 +47,12 @@ struct import_run {
 	double batch_start;
 	bool in_batch;
 	char fatal[1024];      /* why the store failed, when it did */
+	struct {               /* read, not yet finished: a ring */
+		char *name;
+		struct import_pending *p;
+		size_t len;
+	} ahead[AHEAD];
+	size_t first, nahead, ahead_bytes;
 };
 
 static double mono(void)
@@ -104,29 +118,38 @@ static void file_error(struct import_run *ir, const char *name, const char *msg)
 	ir->failed++;
 }
 
-static int one(struct import_run *ir, const char *name, const char *buf,
-	       size_t len)
+/* Finishes (verifies, stores) the oldest message read. */
+static int finish_oldest(struct import_run *ir)
 {
 	struct import_result res;
 	struct err err = { 0, "" };
 	struct sbuf *out = &ir->pending;
+	char *name = ir->ahead[ir->first].name;
+	struct import_pending *p = ir->ahead[ir->first].p;
 	int r;
 
+	ir->ahead_bytes -= ir->ahead[ir->first].len;
+	ir->first = (ir->first + 1) % AHEAD;
+	ir->nahead--;
 	if (!ir->in_batch) {
 		if ((r = import_batch_begin(ir->ctx, &err)) < 0) {
+			import_pending_free(p);
+			snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
 			file_error(ir, name, err.msg);
+			free(name);
 			return r;
 		}
 		ir->in_batch = true;
 		ir->batch_start = mono();
 	}
-	r = import_message(ir->ctx, buf, len, &res, &err);
+	r = import_finish(ir->ctx, p, &res, &err);
 	ir->done++;
 	ir->batched++;
 	if (r < 0) {
 		/* The store failed: the whole open batch is lost. */
 		snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
 		import_result_release(&res);
+		free(name);
 		return r;
 	}
 	switch (res.status) {
@@ -149,6 +172,7 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	}
 	}
 	import_result_release(&res);
+	free(name);
 	if (ir->batched >= BATCH_MAX || mono() - ir->batch_start >= BATCH_SECONDS)
 		if ((r = flush_batch(ir)) < 0)
 			return r;
@@ -156,6 +180,65 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	return 0;
 }
 
+/* Finishes every message read so far, oldest first. */
+static int drain(struct import_run *ir)
+{
+	int r;
+
+	while (ir->nahead)
+		if ((r = finish_oldest(ir)) < 0)
+			return r;
+	return 0;
+}
+
+/* After a fatal error: what was read but not finished is dropped. */
+static void drop_ahead(struct import_run *ir)
+{
+	while (ir->nahead) {
+		import_pending_free(ir->ahead[ir->first].p);
+		free(ir->ahead[ir->first].name);
+		ir->first = (ir->first + 1) % AHEAD;
+		ir->nahead--;
+	}
+	ir->ahead_bytes = 0;
+}
+
+/* An input that yields no message: its line comes after those of the
+ * messages read before it. */
+static int input_error(struct import_run *ir, const char *name,
+		       const char *msg)
+{
+	int r = drain(ir);
+
+	if (r == 0)
+		file_error(ir, name, msg);
+	return r;
+}
+
+/* Takes one message: starts it, and finishes the oldest ones while too
+ * much is waiting.  A message bigger than AHEAD_BYTES is not copied: it
+ * is finished before buf goes back to the caller. */
+static int one(struct import_run *ir, const char *name, const char *buf,
+	       size_t len)
+{
+	bool big = len > AHEAD_BYTES;
+	size_t slot;
+	int r;
+
+	while (ir->nahead && (ir->nahead == AHEAD ||
+			      ir->ahead_bytes + len > AHEAD_BYTES))
+		if ((r = finish_oldest(ir)) < 0)
+			return r;
+	slot = (ir->first + ir->nahead) % AHEAD;
+	ir->ahead[slot].name = xstrdup(name);
+	ir->ahead[slot].p = import_start(ir->ctx, buf, len, !big);
+	ir->ahead[slot].len = len;
+	ir->ahead_bytes += len;
+	ir->nahead++;
+	if (big && (r = drain(ir)) < 0)
+		drop_ahead(ir);   /* before buf goes */
+	return big ? r : 0;
+}
 
 static int do_mbox(struct import_run *ir, const char *path)
 {
@@ -165,10 +248,8 @@ static int do_mbox(struct import_run *ir, const char *path)
 	size_t len, k = 0;
 	int r;
 
-	if (mbox_open(path, MBOX_AUTO, &mr, &err) < 0) {
-		file_error(ir, path, err.msg);
-		return 0;
-	}
+	if (mbox_open(path, MBOX_AUTO, &mr, &err) < 0)
+		return input_error(ir, path, err.msg);
 	while ((r = mbox_next(mr, &buf, &len, &err)) > 0) {
 		name = xasprintf("%s:%zu", path, ++k);
 		r = one(ir, name, buf, len);
@@ -177,8 +258,11 @@ static int do_mbox(struct import_run *ir, const char *path)
 		if (r < 0)
 			break;
 	}
-	if (r < 0 && err.msg[0])
-		file_error(ir, path, err.msg);
+	if (r < 0 && err.msg[0]) {
+		int f = input_error(ir, path, err.msg);
+		if (f < 0)
+			r = f;
+	}
 	mbox_close(mr);
 	return r < 0 && r != ERR_INVALID ? r : 0;
 }
@@ -190,10 +274,9 @@ static int do_file(struct import_run *ir, const char *path)
 	size_t len;
 	int r;
 
-	if (read_file(path, MAIL_MAX_SIZE, &buf, &len, &err) < 0) {
-		file_error(ir, strcmp(path, "-") ? path : "standard input", err.msg);
-		return 0;
-	}
+	if (read_file(path, MAIL_MAX_SIZE, &buf, &len, &err) < 0)
+		return input_error(ir, strcmp(path, "-") ? path : "standard input",
+				   err.msg);
 	const char *start = buf;
 	/* A piped message may carry its mbox "From " envelope line. */
 	if (len > 5 && !memcmp(buf, "From ", 5)) {
@@ -257,10 +340,8 @@ static int do_maildir(struct import_run *ir, const char *dir, bool must_maildir)
 	int r = 0;
 
 	if (maildir_list(dir, &paths, &n, &err) < 0 &&
-	    (must_maildir || list_plain_dir(dir, &paths, &n, &err) < 0)) {
-		file_error(ir, dir, err.msg);
-		return 0;
-	}
+	    (must_maildir || list_plain_dir(dir, &paths, &n, &err) < 0))
+		return input_error(ir, dir, err.msg);
 	ir->total += n;
 	for (size_t i = 0; i < n; i++) {
 		if (!r)
@@ -300,7 +381,7 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		const char *p = argv[i];
 		struct stat st;
 		if (strcmp(p, "-") && stat(p, &st) < 0) {
-			file_error(&ir, p, "no such file or directory");
+			r = input_error(&ir, p, "no such file or directory");
 			continue;
 		}
 		if (mode == 'd' || (mode == 0 && strcmp(p, "-") && S_ISDIR(st.st_mode)))
@@ -310,21 +391,34 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		else
 			r = do_file(&ir, p);
 	}
-	if (r < 0 && ir.in_batch) {
-		/* The lines of an aborted batch are not printed: nothing of
-		 * it was stored.  One line says so, with the cause. */
-		char *m = safe_str(ir.fatal);
-		import_batch_abort(ctx);
-		fprintf(ctx->out, "error\t(the last %zu message(s))\tnot stored: %s\n",
-			ir.batched, m);
-		free(m);
-	} else if (r == 0 && flush_batch(&ir) < 0) {
-		r = ERR_IO;
-	}
+	if (r == 0)
+		r = drain(&ir);
+	size_t lost = ir.nahead;
+	drop_ahead(&ir);
 	if (r < 0) {
+		/* Nothing of the open batch was stored, nor anything read
+		 * ahead: one line says so, with the cause.  Outside a batch
+		 * the waiting lines are errors, and are printed. */
+		char *m = safe_str(ir.fatal[0] ? ir.fatal : "the database failed");
+		if (ir.in_batch) {
+			import_batch_abort(ctx);
+			lost += ir.batched;
+			sbuf_reset(&ir.pending);
+		}
+		fwrite(ir.pending.buf ? ir.pending.buf : "", 1, ir.pending.len,
+		       ctx->out);
+		if (lost)
+			fprintf(ctx->out, "error\t(the last %zu message(s))\tnot stored: %s\n",
+				lost, m);
+		free(m);
 		sbuf_release(&ir.pending);
 		err_setc(&ctx->err, r, "import stopped: %s",
 			 ir.fatal[0] ? ir.fatal : "the database failed");
+		return CMD_FAILED;
+	}
+	if (flush_batch(&ir) < 0) {
+		sbuf_release(&ir.pending);
+		err_setc(&ctx->err, ERR_IO, "import stopped: %s", ir.fatal);
 		return CMD_FAILED;
 	}
 	sbuf_release(&ir.pending);

@@ -60,6 +60,24 @@ int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 		   struct import_result *res, struct err *err);
 
 /*
+ * import_message in two halves, so a mailbox import keeps several gpg
+ * processes busy: import_start copies raw (unless told not to: then raw
+ * must stay valid until import_finish), parses it and, unless it is
+ * already stored, starts its decryption in the background; it never
+ * fails (a bad message is reported by import_finish).  import_finish
+ * then does the rest exactly as import_message does, in the order the
+ * messages were started, and frees p.  import_pending_free drops a
+ * message never finished, waiting for and wiping its decryption.  At most
+ * CRYPTO_JOBS_MAX messages decrypt at once; more are decrypted in line.
+ */
+struct import_pending;
+struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
+				    size_t len, bool copy);
+int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
+		  struct import_result *res, struct err *err);
+void import_pending_free(struct import_pending *p);
+
+/*
  * Batches: many messages in one transaction (one fsync), each message a
  * savepoint so a bad one undoes only itself.  Nothing of a batch is
  * durable before import_batch_commit, so callers report a message as

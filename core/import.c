@@ -150,14 +150,67 @@ void import_batch_abort(struct cmd_ctx *ctx)
 		store_rollback(ctx->store);
 }
 
+struct import_pending {
+	char *raw;              /* the bytes (the job reads its ciphertext) */
+	size_t len;
+	bool own;               /* raw is our copy */
+	struct pipeline_out po;
+	bool parsed;            /* pipeline_parse succeeded */
+	struct err perr;        /* why it did not */
+	char *hash;
+	bool duplicate;         /* already stored when started */
+	int64_t dup_report;
+};
+
+struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
+				    size_t len, bool copy)
+{
+	struct import_pending *p = xcalloc(1, sizeof(*p));
+	struct store *s = cmd_ctx_store(ctx);
+
+	p->raw = copy ? xmemdup(raw, len) : (char *)raw;
+	p->own = copy;
+	p->len = len;
+	if (pipeline_parse(p->raw, len, &p->po, &p->perr) < 0)
+		return p;
+	p->parsed = true;
+	p->hash = mail_content_hash(p->raw, len);
+	if (s && store_message_find(s, p->po.msg.message_id, p->hash,
+				    &p->dup_report, NULL) == 0) {
+		p->duplicate = true;
+		return p;
+	}
+	pipeline_start(ctx, &p->po);
+	return p;
+}
+
+void import_pending_free(struct import_pending *p)
+{
+	if (!p)
+		return;
+	pipeline_out_release(&p->po);
+	free(p->hash);
+	if (p->own)
+		wipe_free(p->raw, p->len);
+	free(p);
+}
+
 int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 		   struct import_result *res, struct err *err)
 {
+	return import_finish(ctx, import_start(ctx, raw, len, false), res, err);
+}
+
+int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
+		  struct import_result *res, struct err *err)
+{
 	struct store *s = cmd_ctx_store(ctx);
-	struct pipeline_out po;
+	struct pipeline_out *po = &p->po;
 	struct err perr = { 0, "" };
 	struct message m;
-	char *hash = NULL, **files = NULL, *detail = NULL;
+	char **files = NULL, *detail = NULL;
+	const char *raw = p->raw;
+	size_t len = p->len;
 	unsigned char *blob = NULL;
 	size_t nfiles = 0, blob_len = 0;
 	const char *blob_kind = NULL;
@@ -169,82 +222,86 @@ int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
 	memset(res, 0, sizeof(*res));
 	if (!s) {
 		*err = ctx->err;
+		import_pending_free(p);
 		return ERR_IO;
 	}
-	if (pipeline_parse(raw, len, &po, &perr) < 0)
+	if (!p->parsed) {
+		perr = p->perr;
 		goto bad;
-	res->subject = safe_str(po.msg.subject ? po.msg.subject : "");
-	hash = mail_content_hash(raw, len);
-	if (store_message_find(s, po.msg.message_id, hash, &rid, NULL) == 0) {
+	}
+	res->subject = safe_str(po->msg.subject ? po->msg.subject : "");
+	if (p->duplicate) {
 		res->status = IMPORT_DUPLICATE;
-		res->report_id = rid;
+		res->report_id = p->dup_report;
 		goto out;
 	}
-	if (pipeline_process(ctx, &po, &perr) < 0)
+	if (pipeline_process(ctx, po, &perr) < 0)
 		goto bad;
-	res->verdict = sig_verdict_name(po.verdict);
-	if (seal(ctx, &po, raw, len, &blob, &blob_len, &blob_kind, &perr) < 0)
+	res->verdict = sig_verdict_name(po->verdict);
+	if (seal(ctx, po, raw, len, &blob, &blob_len, &blob_kind, &perr) < 0)
 		goto bad;
-	collect_files(&po, &files, &nfiles);
+	collect_files(po, &files, &nfiles);
 
 	/* Inside a batch (import_batch_begin) the message is a savepoint of
 	 * the batch's transaction; alone it is its own transaction. */
 	batched = store_in_tx(s);
 	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
-	rid = find_thread(s, &po.msg);
+	rid = find_thread(s, &po->msg);
 	res->status = rid ? IMPORT_REPLY : IMPORT_NEW;
 	if (!rid) {
 		struct report_new rn = {
-			.subject = po.msg.subject,
-			.reporter_name = po.msg.from_name,
-			.reporter_email = po.msg.from_email,
-			.received = po.msg.date > 0 && po.msg.date <= now ?
-					    po.msg.date : now,
+			.subject = po->msg.subject,
+			.reporter_name = po->msg.from_name,
+			.reporter_email = po->msg.from_email,
+			.received = po->msg.date > 0 && po->msg.date <= now ?
+					    po->msg.date : now,
 		};
 		if ((r = store_report_insert(s, &rn, &rid, err)) < 0)
 			goto rollback;
 	}
 	memset(&m, 0, sizeof(m));
 	m.report_id = rid;
-	m.message_id = po.msg.message_id;
-	m.content_hash = hash;
-	m.in_reply_to = po.msg.in_reply_to;
-	m.from_name = po.msg.from_name;
-	m.from_email = po.msg.from_email;
-	m.subject = po.msg.subject;
-	m.date = po.msg.date;
+	m.message_id = po->msg.message_id;
+	m.content_hash = p->hash;
+	m.in_reply_to = po->msg.in_reply_to;
+	m.from_name = po->msg.from_name;
+	m.from_email = po->msg.from_email;
+	m.subject = po->msg.subject;
+	m.date = po->msg.date;
 	m.imported = now;
-	m.encrypted = po.encrypted;
+	m.encrypted = po->encrypted;
 	m.verdict = (char *)res->verdict;
-	m.fingerprint = po.fingerprint;
-	m.signer_matches_from = po.signer_matches_from;
+	m.fingerprint = po->fingerprint;
+	m.signer_matches_from = po->signer_matches_from;
 	m.blob = blob;
 	m.blob_len = blob_len;
 	m.blob_kind = (char *)blob_kind;
 	r = store_message_insert(s, &m, &mrow, err);
 	if (r == ERR_DUPLICATE) {
-		/* Another officer stored it a moment ago. */
+		/* Stored a moment ago: by another officer, or earlier in
+		 * this same import (started before that one was stored). */
 		undo(s, batched);
 		err_clear(err);
-		store_message_find(s, po.msg.message_id, hash, &res->report_id, NULL);
+		store_message_find(s, po->msg.message_id, p->hash,
+				   &res->report_id, NULL);
 		res->status = IMPORT_DUPLICATE;
 		goto out;
 	}
 	if (r < 0)
 		goto rollback;
-	for (size_t i = 0; i < po.nsigs; i++)
+	for (size_t i = 0; i < po->nsigs; i++)
 		if ((r = store_signature_add(s, mrow,
-					     sig_verdict_name(po.sigs[i].verdict),
-					     po.sigs[i].fingerprint,
-					     po.sigs[i].created, err)) < 0)
+					     sig_verdict_name(po->sigs[i].verdict),
+					     po->sigs[i].fingerprint,
+					     po->sigs[i].created, err)) < 0)
 			goto rollback;
 	if ((r = store_files_add(s, rid, files, nfiles, err)) < 0)
 		goto rollback;
 	detail = xasprintf("%s from %s, %s%s", res->status == IMPORT_NEW ?
-			   "report" : "reply", po.msg.from_email ?
-			   po.msg.from_email : "(no address)", res->verdict,
-			   po.encrypted ? ", encrypted" : "");
+			   "report" : "reply", po->msg.from_email ?
+			   po->msg.from_email : "(no address)", res->verdict,
+			   po->encrypted ? ", encrypted" : "");
 	if ((r = store_event_add(s, rid, ctx->officer,
 				 res->status == IMPORT_NEW ? "import" : "reply",
 				 detail, err)) < 0)
@@ -258,28 +315,21 @@ bad:
 	res->status = IMPORT_ERROR;
 	res->error = xstrdup(perr.msg);
 	res->verdict = "error";
-	r = 0;
 	goto out;
 rollback:
 	undo(s, batched);
 fail:
 	res->status = IMPORT_ERROR;
 	res->error = xstrdup(err->msg);
-	pipeline_out_release(&po);
-	free(hash);
+	goto done;
+out:
+	r = 0;
+done:
+	import_pending_free(p);
 	free(blob);
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);
 	free(detail);
 	return r;
-out:
-	pipeline_out_release(&po);
-	free(hash);
-	free(blob);
-	for (size_t i = 0; i < nfiles; i++)
-		free(files[i]);
-	free(files);
-	free(detail);
-	return 0;
 }

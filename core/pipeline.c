@@ -56,8 +56,13 @@ static int run_encrypted(struct cmd_ctx *ctx, struct crypto *c,
 
 	(void)ctx;
 	memset(&res, 0, sizeof(res));
-	r = crypto_decrypt_verify(c, out->msg.ciphertext, out->msg.ciphertext_len,
-				  &res, err);
+	if (out->job) {
+		r = crypto_decrypt_finish(c, out->job, &res, err);
+		out->job = NULL;
+	} else {
+		r = crypto_decrypt_verify(c, out->msg.ciphertext,
+					  out->msg.ciphertext_len, &res, err);
+	}
 	if (r < 0 || res.no_mdc || !res.plain) {
 		if (res.no_mdc && r >= 0)
 			r = err_setc(err, ERR_CRYPTO,
@@ -191,6 +196,18 @@ int pipeline_run(struct cmd_ctx *ctx, const char *raw, size_t len,
 	return r < 0 ? r : pipeline_process(ctx, out, err);
 }
 
+void pipeline_start(struct cmd_ctx *ctx, struct pipeline_out *out)
+{
+	struct crypto *c;
+
+	if (out->job || out->msg.kind != MAIL_PGP_ENCRYPTED ||
+	    !out->msg.ciphertext || !(c = cmd_ctx_crypto(ctx)))
+		return;
+	out->job = crypto_decrypt_start(c, out->msg.ciphertext,
+					out->msg.ciphertext_len);
+	out->job_crypto = c;
+}
+
 int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 		     struct err *err)
 {
@@ -263,6 +280,9 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 
 void pipeline_out_release(struct pipeline_out *out)
 {
+	/* A job exists only when pipeline_start got a context. */
+	if (out->job)
+		crypto_job_discard(out->job_crypto, out->job);
 	mail_msg_release(&out->msg);
 	mail_msg_release(&out->inner);
 	sbuf_wipe(&out->body);

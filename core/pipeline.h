@@ -27,6 +27,8 @@ struct pipeline_out {
 	char **recipients;          /* key IDs it was encrypted to */
 	size_t nrecipients;
 	struct mail_attachment *att_filtered; /* owns only the array */
+	struct crypto_job *job;     /* the decryption pipeline_start began */
+	struct crypto *job_crypto;  /* ... on this context */
 };
 
 /*
@@ -43,6 +45,12 @@ int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
 		   struct err *err);
 int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 		     struct err *err);
+/* Between the two: starts decrypting a PGP/MIME encrypted message in the
+ * background (crypto_decrypt_start), for pipeline_process to collect;
+ * does nothing for other messages.  Lets import keep several gpg
+ * processes busy.  pipeline_out_release waits for and wipes a job that
+ * was never collected. */
+void pipeline_start(struct cmd_ctx *ctx, struct pipeline_out *out);
 void pipeline_out_release(struct pipeline_out *out);
 
 #endif

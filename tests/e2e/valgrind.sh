@@ -75,6 +75,27 @@ vg import-encrypted import "$T/m/1.eml" "$T/m/2.eml"
 vg import-signed-plain import "$T/m/3.eml" "$T/m/4.eml" "$T/m/5.eml" "$T/m/6.eml"
 vg import-mbox import "$T/box.mbox"
 vg import-duplicates import "$T/m/1.eml" "$T/m/5.eml"
+# The store stops an import while decryptions are in flight (another
+# writer holds the lock past store.busy_timeout): what was read ahead is
+# dropped, its gpg runs waited for, without a leak.
+printf '[store]\n\tbusy_timeout = 1\n' > "$T/config"
+for i in 1 2 3 4 5 6; do
+	mk --kind encrypted --from "$RITA" --to "$OFFICER_FPR" --subject "vg lock $i" \
+		--body "x" --message-id "vglock$i@example.net" >"$T/lock$i.eml"
+done
+/usr/bin/python3 - "$DB" "$T/locked" <<'PY' &
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(60)
+PY
+locker=$!
+n=0
+while [ ! -e "$T/locked" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+vg import-locked --config "$T/config" import "$T"/lock?.eml
+kill $locker 2>/dev/null; wait $locker 2>/dev/null
+tap_like "$(tail -n 1 "$T/out.import-locked")" "not stored: database .* is busy" "the locked import under valgrind stopped with decryptions in flight"
 vg list list
 vg list-json list --json
 vg show-encrypted show 1
