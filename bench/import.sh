@@ -2,6 +2,8 @@
 # Import 200 encrypted and signed PGP/MIME reports, against a shell loop
 # of `gpg --decrypt` over the same 200 messages, in the same run.  Prints
 # both times (median of RUNS runs) and the ratio.  Target: <= 1.2.
+# Also times `import --jobs 1` (one decryption at a time, as the gpg loop
+# does) to show what the read-ahead buys.
 set -eu
 BIN=${1:-build/secteam-tui}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +27,7 @@ done
 H=$W/keys/home
 now() { date +%s.%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-: > "$W/ours"; : > "$W/gpg"
+: > "$W/ours"; : > "$W/gpg"; : > "$W/ours1"
 r=0
 while [ $r -lt "$RUNS" ]; do
 	r=$((r + 1))
@@ -34,6 +36,11 @@ while [ $r -lt "$RUNS" ]; do
 	"$BIN" --db "$W/db" --gnupghome "$H" import "$W/md" > "$W/out"
 	t1=$(now)
 	echo "$t1 - $t0" | bc >> "$W/ours"
+	rm -f "$W/db"*
+	t0=$(now)
+	"$BIN" --db "$W/db" --gnupghome "$H" import --jobs 1 "$W/md" > "$W/out1"
+	t1=$(now)
+	echo "$t1 - $t0" | bc >> "$W/ours1"
 	t0=$(now)
 	for f in "$W"/md/new/*.eml; do
 		gpg --homedir "$H" --batch --quiet --decrypt "$f" > /dev/null 2>&1
@@ -42,7 +49,11 @@ while [ $r -lt "$RUNS" ]; do
 	echo "$t1 - $t0" | bc >> "$W/gpg"
 done
 imported=$(grep -c '	valid	' "$W/out" || true)
+imported1=$(grep -c '	valid	' "$W/out1" || true)
 ours=$(median < "$W/ours")
+ours1=$(median < "$W/ours1")
 peer=$(median < "$W/gpg")
 printf 'import %s encrypted+signed reports: secteam-tui %.2fs, gpg --decrypt loop %.2fs, ratio %.2f (target <= 1.20; %s imported as valid)\n' \
 	"$N" "$ours" "$peer" "$(echo "$ours / $peer" | bc -l)" "$imported"
+printf '  with --jobs 1 (one decryption at a time): %.2fs, ratio %.2f (%s imported as valid)\n' \
+	"$ours1" "$(echo "$ours1 / $peer" | bc -l)" "$imported1"

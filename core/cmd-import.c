@@ -13,8 +13,9 @@
  * fsync per message; a line is printed only once the commit holding its
  * message has succeeded, so whatever was reported survives a kill.
  *
- * Reading runs ahead of storing: up to AHEAD messages (AHEAD_BYTES in
- * all) are parsed and decrypting in the background (import_start) while
+ * Reading runs ahead of storing: up to --jobs messages (default 4, at
+ * most AHEAD; AHEAD_BYTES in all) are parsed and decrypting in the
+ * background (import_start) while
  * the oldest is verified and stored (import_finish), so several gpg
  * processes work at once.  Messages are still finished, and their lines
  * printed, in the order they were read.
@@ -29,11 +30,13 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "crypto/crypto.h"
 #include "mail/mail.h"
 
 #define BATCH_MAX 100
 #define BATCH_SECONDS 0.5
-#define AHEAD 4
+#define AHEAD CRYPTO_JOBS_MAX   /* the most --jobs allows */
+#define JOBS_DEFAULT 4
 #define AHEAD_BYTES (8u << 20)
 
 struct import_run {
@@ -53,6 +56,7 @@ struct import_run {
 		size_t len;
 	} ahead[AHEAD];
 	size_t first, nahead, ahead_bytes;
+	size_t jobs;           /* --jobs: how many may wait */
 };
 
 static double mono(void)
@@ -225,7 +229,7 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	size_t slot;
 	int r;
 
-	while (ir->nahead && (ir->nahead == AHEAD ||
+	while (ir->nahead && (ir->nahead >= ir->jobs ||
 			      ir->ahead_bytes + len > AHEAD_BYTES))
 		if ((r = finish_oldest(ir)) < 0)
 			return r;
@@ -357,6 +361,7 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "mbox", no_argument, NULL, 'm' },
 		{ "maildir", no_argument, NULL, 'd' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -365,11 +370,23 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	memset(&ir, 0, sizeof(ir));
 	ir.ctx = ctx;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'm' || c == 'd')
+	ir.jobs = JOBS_DEFAULT;
+	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+		if (c == 'm' || c == 'd') {
 			mode = c;
-		else
+		} else if (c == 'j') {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (!*optarg || *end || n < 1 || n > AHEAD) {
+				err_setc(&ctx->err, ERR_INVALID,
+					 "import --jobs '%s': not a number from 1 to %d",
+					 optarg, AHEAD);
+				return CMD_USAGE;
+			}
+			ir.jobs = (size_t)n;
+		} else {
 			return cmd_usage(ctx, "import");
+		}
 	}
 	if (optind >= argc)
 		return cmd_usage(ctx, "import");

@@ -15,7 +15,7 @@
 #include "crypto/crypto.h"
 
 const struct cmd_entry cmd_table[] = {
-	{ "import", "[--mbox|--maildir] PATH... | -",
+	{ "import", "[--mbox|--maildir] [--jobs N] PATH... | -",
 	  "import report mails (.eml, mbox, Maildir, or standard input)",
 	  cmd_import_exec },
 	{ "list", "[--state S] [--open] [--sort deadline|received|state|severity] [--json]",

@@ -60,6 +60,18 @@ tap_is "$(st list --json | jq length)" 8 "8 reports stored"
 tap_is "$(st show 2 --json | jq -r .messages)" 2 "report 2 holds its reply"
 tap_is "$(printf '%s\n' "$out" | grep -c '	valid	')" 9 "every stored message verified as valid"
 
+# --jobs 1 (one decryption at a time) and --jobs 8 print the same lines.
+for j in 1 8; do
+	out_j=$("$SECTEAM_BIN" --db "$T/j$j/secteam.db" --gnupghome "$H" import --jobs $j \
+		"$T/a.mbox" "$T/missing.eml" "$T/m/8.eml")
+	tap_is "$out_j" "$out" "--jobs $j: the same lines as the default"
+done
+for j in 0 9 two ""; do
+	msg=$(st import --jobs "$j" "$T/m/9.eml" 2>&1); rc=$?
+	tap_is "$rc" 2 "--jobs '$j': usage error (exit 2)"
+	tap_like "$msg" "import --jobs '$j': not a number from 1 to 8" "--jobs '$j': says what is wrong"
+done
+
 # The store fails while decryptions are in flight: another officer holds
 # the write lock past store.busy_timeout.  Nothing is stored, the
 # database stays intact, and the same import succeeds afterwards.
