@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/tui.sh [BUILD_DIR]: the UI with 100,000 reports and 1,000,000
+# bench/tui.sh [BUILD_DIR | BINARY]: the UI with 100,000 reports and 1,000,000
 # events, side by side with neomutt on an mbox of the same 100,000
 # messages, in the same tmux harness (120x40).  For each figure: ours,
 # the peer's, and the ratio (median of $BENCH_RUNS runs, default 5).
@@ -18,7 +18,11 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=${1:-build}
-case $B in /*) bin=$B/secteam-tui ;; *) bin=$top/$B/secteam-tui ;; esac
+if [ -f "$B" ] && [ -x "$B" ]; then
+	bin=$B   # bench/run.sh passes the binary itself
+else
+	case $B in /*) bin=$B/secteam-tui ;; *) bin=$top/$B/secteam-tui ;; esac
+fi
 runs=${BENCH_RUNS:-5}
 cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/secteam-bench}
 W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-benchrun.XXXXXX")
@@ -72,7 +76,7 @@ ours_run() {
 	awk -v t0="$t0" '$1 == "first-screen" {printf "%.2f\n", ($2 - t0) / 1e6}' "$W/trace" >>"$W/o.first"
 	awk -v t0="$t0" '$1 == "keys-sorted" {printf "%.2f\n", ($2 - t0) / 1e6}' "$W/trace" >>"$W/o.full"
 	echo "$seen $t0" | awk '{printf "%.2f\n", ($1 - $2) / 1e6}' >>"$W/o.seen"
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for k in 1 2 3 4 5 6 7 8 9 10; do
 		before=$(cap | sed -n 3p)
 		ts=$(now_ns)
 		tmx send-keys -t b PgDn
@@ -92,7 +96,7 @@ peer_run() {
 	seen=$(poll_until 'cap | grep -q "Msgs:" && cap | sed -n 38p | grep -q "bench report"' 120)
 	t0=$(cat "$W/t0")
 	echo "$seen $t0" | awk '{printf "%.2f\n", ($1 - $2) / 1e6}' >>"$W/p.seen"
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for k in 1 2 3 4 5 6 7 8 9 10; do
 		before=$(cap | sed -n 3p)
 		ts=$(now_ns)
 		tmx send-keys -t b PgDn
