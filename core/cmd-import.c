@@ -38,6 +38,10 @@
 #define AHEAD CRYPTO_JOBS_MAX   /* the most --jobs allows */
 #define JOBS_DEFAULT 4
 #define AHEAD_BYTES (8u << 20)
+#define PROGRESS_DELAY 0.5     /* seconds before any progress shows;
+				* SECTEAM_PROGRESS_DELAY overrides */
+#define PROGRESS_EVERY 0.1
+#define PROGRESS_WIDTH 30      /* the bar's cells; at most 40 */
 
 struct import_run {
 	struct cmd_ctx *ctx;
@@ -57,6 +61,11 @@ struct import_run {
 	} ahead[AHEAD];
 	size_t first, nahead, ahead_bytes;
 	size_t jobs;           /* --jobs: how many may wait */
+	double start, last_progress;
+	bool shown;            /* a progress line is on the terminal */
+	struct mbox_reader *mbox; /* the mbox being read, for progress */
+	double read_frac;      /* of the last mbox, once it is all read */
+	double delay;          /* PROGRESS_DELAY, or the environment's */
 };
 
 static double mono(void)
@@ -66,6 +75,8 @@ static double mono(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+static void progress_clear(struct import_run *ir);
 
 /* Commits the open batch and prints its lines; on failure the batch's
  * messages are reported as not imported. */
@@ -87,8 +98,8 @@ static int flush_batch(struct import_run *ir)
 			ir->failed += ir->batched;
 		}
 	}
-	if (ir->progress && !ir->plain && ir->pending.len)
-		fputs("\r\033[K", ir->ctx->errout);
+	if (ir->pending.len)
+		progress_clear(ir);
 	fwrite(ir->pending.buf ? ir->pending.buf : "", 1, ir->pending.len,
 	       ir->ctx->out);
 	fflush(ir->ctx->out);
@@ -97,19 +108,59 @@ static int flush_batch(struct import_run *ir)
 	return r;
 }
 
+/* A bar when the share done is known (a Maildir's file count, an mbox's
+ * bytes), else a count.  Nothing for an import quicker than
+ * PROGRESS_DELAY; redrawn at most every PROGRESS_EVERY. */
 static void progress(struct import_run *ir)
 {
+	double now, frac = -1;
+	FILE *e = ir->ctx->errout;
+
 	if (!ir->progress)
 		return;
-	if (ir->plain && ir->total)
-		fprintf(ir->ctx->errout, "importing %zu/%zu\r", ir->done, ir->total);
-	else if (ir->plain)
-		fprintf(ir->ctx->errout, "importing %zu\r", ir->done);
-	else if (ir->total)
-		fprintf(ir->ctx->errout, "\rimporting %zu/%zu", ir->done, ir->total);
-	else
-		fprintf(ir->ctx->errout, "\rimporting %zu", ir->done);
-	fflush(ir->ctx->errout);
+	now = mono();
+	if (now - ir->start < ir->delay ||
+	    now - ir->last_progress < PROGRESS_EVERY)
+		return;
+	ir->last_progress = now;
+	ir->shown = true;
+	if (ir->total) {
+		frac = (double)ir->done / (double)ir->total;
+	} else if (ir->mbox) {
+		long long pos, size;
+		mbox_position(ir->mbox, &pos, &size);
+		if (size > 0)
+			frac = (double)pos / (double)size;
+	} else {
+		frac = ir->read_frac;   /* finishing what was read ahead */
+	}
+	if (frac > 1)
+		frac = 1;
+	if (ir->plain) {
+		/* The UI shows each \r-ended line in its status line. */
+		if (frac >= 0)
+			fprintf(e, "importing: %zu message(s), %d%%\r", ir->done,
+				(int)(frac * 100));
+		else
+			fprintf(e, "importing: %zu message(s)\r", ir->done);
+	} else if (frac >= 0) {
+		int fill = (int)(frac * PROGRESS_WIDTH);
+		fprintf(e, "\r\033[Kimporting [%.*s%*s] %3d%%  %zu message(s)",
+			fill, "########################################", PROGRESS_WIDTH - fill,
+			"", (int)(frac * 100), ir->done);
+	} else {
+		fprintf(e, "\r\033[Kimporting: %zu message(s)", ir->done);
+	}
+	fflush(e);
+}
+
+/* Takes the progress line off the terminal before other output. */
+static void progress_clear(struct import_run *ir)
+{
+	if (ir->shown && !ir->plain) {
+		fputs("\r\033[K", ir->ctx->errout);
+		fflush(ir->ctx->errout);
+	}
 }
 
 static void file_error(struct import_run *ir, const char *name, const char *msg)
@@ -254,6 +305,7 @@ static int do_mbox(struct import_run *ir, const char *path)
 
 	if (mbox_open(path, MBOX_AUTO, &mr, &err) < 0)
 		return input_error(ir, path, err.msg);
+	ir->mbox = mr;
 	while ((r = mbox_next(mr, &buf, &len, &err)) > 0) {
 		name = xasprintf("%s:%zu", path, ++k);
 		r = one(ir, name, buf, len);
@@ -267,6 +319,8 @@ static int do_mbox(struct import_run *ir, const char *path)
 		if (f < 0)
 			r = f;
 	}
+	ir->mbox = NULL;
+	ir->read_frac = 1;
 	mbox_close(mr);
 	return r < 0 && r != ERR_INVALID ? r : 0;
 }
@@ -394,6 +448,15 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return CMD_FAILED;
 	ir.plain = ctx->interactive;
 	ir.progress = ctx->interactive || isatty(fileno(ctx->errout));
+	ir.start = mono();
+	ir.read_frac = -1;
+	ir.delay = PROGRESS_DELAY;
+	if (getenv("SECTEAM_PROGRESS_DELAY")) {
+		char *end;
+		double d = strtod(getenv("SECTEAM_PROGRESS_DELAY"), &end);
+		if (end != getenv("SECTEAM_PROGRESS_DELAY") && !*end && d >= 0)
+			ir.delay = d;
+	}
 	for (int i = optind; i < argc && r >= 0; i++) {
 		const char *p = argv[i];
 		struct stat st;
@@ -417,6 +480,7 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		 * ahead: one line says so, with the cause.  Outside a batch
 		 * the waiting lines are errors, and are printed. */
 		char *m = safe_str(ir.fatal[0] ? ir.fatal : "the database failed");
+		progress_clear(&ir);
 		if (ir.in_batch) {
 			import_batch_abort(ctx);
 			lost += ir.batched;
@@ -439,6 +503,12 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return CMD_FAILED;
 	}
 	sbuf_release(&ir.pending);
+	if (ir.shown && !ir.plain) {
+		/* Like git: the bar's last state, then done. */
+		fprintf(ctx->errout, "\r\033[Kimporting [%.*s] 100%%  %zu message(s), done in %.1f s\n",
+			PROGRESS_WIDTH, "########################################",
+			ir.done, mono() - ir.start);
+	}
 	if (ir.failed) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%zu input(s) could not be imported (see the error lines)",

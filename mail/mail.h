@@ -112,6 +112,10 @@ int mbox_open(const char *path, enum mbox_format fmt, struct mbox_reader **out,
  * Returns 1 with a message, 0 at the end, negative on error.
  */
 int mbox_next(struct mbox_reader *r, char **buf, size_t *len, struct err *err);
+/* How far reading has got: bytes read so far and the file's size when it
+ * was opened (0 when unknown, e.g. a pipe), for progress. */
+void mbox_position(const struct mbox_reader *r, long long *done,
+		   long long *size);
 void mbox_close(struct mbox_reader *r);
 
 /* Lists the regular files in DIR/new and DIR/cur (sorted by name); fails

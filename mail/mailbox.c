@@ -38,6 +38,7 @@ struct mbox_reader {
 	bool at_bol;        /* the next piece starts a line */
 	bool eof;
 	unsigned long count;
+	long long size;     /* of a regular file, when opened */
 };
 
 /* Reads the next piece (a whole line or up to CHUNK-1 bytes of one). */
@@ -90,6 +91,7 @@ int mbox_open(const char *path, enum mbox_format fmt, struct mbox_reader **out,
 {
 	struct mbox_reader *r;
 	FILE *f = fopen(path, "rb");
+	struct stat st;
 	int ret;
 
 	*out = NULL;
@@ -102,6 +104,8 @@ int mbox_open(const char *path, enum mbox_format fmt, struct mbox_reader **out,
 	r->path = xstrdup(path);
 	r->fmt = fmt;
 	r->chunk = xmalloc(CHUNK);
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+		r->size = (long long)st.st_size;
 	r->at_bol = true;
 	r->prev_blank = true;
 	/* Skip leading empty lines; then a "From " line must open it. */
@@ -207,6 +211,15 @@ int mbox_next(struct mbox_reader *r, char **buf, size_t *len, struct err *err)
 }
 
 /* Closes the file and frees r; NULL is fine. */
+void mbox_position(const struct mbox_reader *r, long long *done,
+		   long long *size)
+{
+	off_t pos = ftello(r->f);
+
+	*done = pos < 0 ? 0 : (long long)pos;
+	*size = r->size;
+}
+
 void mbox_close(struct mbox_reader *r)
 {
 	if (!r)
