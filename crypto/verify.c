@@ -296,6 +296,26 @@ static void take_plain(struct crypto_result *res, struct crypto_sink *sink)
 	crypto_sink_wipe(sink);
 }
 
+/* The input (data, not copied) and output (a wiping sink) of one
+ * operation; what names the input in an error. */
+static int io_new(const void *data, size_t len, gpgme_data_t *in,
+		  gpgme_data_t *out, struct crypto_sink *sink, const char *what,
+		  struct err *err)
+{
+	gpgme_error_t e = gpgme_data_new_from_mem(in, data, len, 0);
+
+	if (e) {
+		*in = NULL;
+		return crypto_gpg_err(err, e, "cannot read the %s", what);
+	}
+	if (crypto_sink_data(sink, out, err) < 0) {
+		gpgme_data_release(*in);
+		*in = NULL;
+		return ERR_CRYPTO;
+	}
+	return 0;
+}
+
 /*
  * What a decryption that ended on ctx (c->ctx, or a job's) with error e
  * gives: res filled and the sink's plaintext moved into it, or wiped when
@@ -368,19 +388,14 @@ static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
 int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 			  struct crypto_result *res, struct err *err)
 {
-	gpgme_data_t in = NULL, out = NULL;
+	gpgme_data_t in, out;
 	struct crypto_sink sink;
 	gpgme_error_t e;
 
 	result_init(res);
 	crypto_ctx_reset(c);
-	e = gpgme_data_new_from_mem(&in, data, len, 0);
-	if (e)
-		return crypto_gpg_err(err, e, "cannot read the encrypted message");
-	if (crypto_sink_data(&sink, &out, err) < 0) {
-		gpgme_data_release(in);
+	if (io_new(data, len, &in, &out, &sink, "encrypted message", err) < 0)
 		return ERR_CRYPTO;
-	}
 	e = gpgme_op_decrypt_verify(c->ctx, in, out);
 	gpgme_data_release(in);
 	gpgme_data_release(out);
@@ -408,17 +423,10 @@ struct crypto_job *crypto_decrypt_start(struct crypto *c, const void *data,
 		if (!c->jobbusy[i])
 			slot = i;
 	if (slot < 0 ||
-	    (!c->jobctx[slot] && crypto_ctx_new(c->home, &c->jobctx[slot])))
+	    (!c->jobctx[slot] && crypto_ctx_new(c->home, &c->jobctx[slot])) ||
+	    io_new(data, len, &j->in, &j->out, &j->sink, "encrypted message",
+		   &err) < 0)
 		return j;
-	if (gpgme_data_new_from_mem(&j->in, data, len, 0)) {
-		j->in = NULL;
-		return j;
-	}
-	if (crypto_sink_data(&j->sink, &j->out, &err) < 0) {
-		gpgme_data_release(j->in);
-		j->in = NULL;
-		return j;
-	}
 	if (gpgme_op_decrypt_verify_start(c->jobctx[slot], j->in, j->out)) {
 		gpgme_data_release(j->in);
 		gpgme_data_release(j->out);
@@ -520,19 +528,14 @@ int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
 int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
 			 struct crypto_result *res, struct err *err)
 {
-	gpgme_data_t in = NULL, out = NULL;
+	gpgme_data_t in, out;
 	struct crypto_sink sink;
 	gpgme_error_t e;
 
 	result_init(res);
 	crypto_ctx_reset(c);
-	e = gpgme_data_new_from_mem(&in, data, len, 0);
-	if (e)
-		return crypto_gpg_err(err, e, "cannot read the signed message");
-	if (crypto_sink_data(&sink, &out, err) < 0) {
-		gpgme_data_release(in);
+	if (io_new(data, len, &in, &out, &sink, "signed message", err) < 0)
 		return ERR_CRYPTO;
-	}
 	e = gpgme_op_verify(c->ctx, in, NULL, out);
 	gpgme_data_release(in);
 	gpgme_data_release(out);
