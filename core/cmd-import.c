@@ -66,6 +66,8 @@ struct import_run {
 	struct mbox_reader *mbox; /* the mbox being read, for progress */
 	double read_frac;      /* of the last mbox, once it is all read */
 	double delay;          /* PROGRESS_DELAY, or the environment's */
+	size_t nnew, nreply, ndup;   /* for the UI's summary */
+	char first_error[512]; /* "<input>: <reason>", for the UI */
 };
 
 static double mono(void)
@@ -168,6 +170,8 @@ static void file_error(struct import_run *ir, const char *name, const char *msg)
 	char *n = safe_str(name), *m = safe_str(msg);
 
 	sbuf_addf(&ir->pending, "error\t%s\t%s\n", n, m);
+	if (!ir->first_error[0])
+		snprintf(ir->first_error, sizeof(ir->first_error), "%s: %s", n, m);
 	free(n);
 	free(m);
 	ir->failed++;
@@ -212,19 +216,19 @@ static int finish_oldest(struct import_run *ir)
 	case IMPORT_REPLY:
 		sbuf_addf(out, "%lld\t%s\t%s\n", (long long)res.report_id,
 			  res.verdict, res.subject);
+		if (res.status == IMPORT_NEW)
+			ir->nnew++;
+		else
+			ir->nreply++;
 		break;
 	case IMPORT_DUPLICATE:
 		sbuf_addf(out, "duplicate\t%lld\t%s\n", (long long)res.report_id,
 			  res.subject ? res.subject : "");
+		ir->ndup++;
 		break;
-	case IMPORT_ERROR: {
-		char *n = safe_str(name), *m = safe_str(res.error);
-		sbuf_addf(out, "error\t%s\t%s\n", n, m);
-		free(n);
-		free(m);
-		ir->failed++;
+	case IMPORT_ERROR:
+		file_error(ir, name, res.error);
 		break;
-	}
 	}
 	import_result_release(&res);
 	free(name);
@@ -508,6 +512,18 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->errout, "\r\033[Kimporting [%.*s] 100%%  %zu message(s), done in %.1f s\n",
 			PROGRESS_WIDTH, "########################################",
 			ir.done, mono() - ir.start);
+	}
+	if (ctx->interactive) {
+		/* The UI shows the last line in its status line. */
+		fprintf(ctx->out, "imported: %zu new, %zu repl%s, %zu duplicate(s), %zu error(s)\n",
+			ir.nnew, ir.nreply, ir.nreply == 1 ? "y" : "ies", ir.ndup,
+			ir.failed);
+	}
+	if (ir.failed && ctx->interactive) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "%zu input(s) could not be imported; the first: %s",
+			 ir.failed, ir.first_error);
+		return CMD_FAILED;
 	}
 	if (ir.failed) {
 		err_setc(&ctx->err, ERR_INVALID,
