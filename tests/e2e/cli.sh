@@ -1,13 +1,10 @@
 #!/bin/sh
 # End to end: the command-line contract: global options, exit codes,
 # triage rules and events, list/show JSON fields, config errors.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-cli.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup cli
 DB=$T/t.db
-GNUPGHOME=$T/keys/home
+GNUPGHOME=$H
 export GNUPGHOME
 st() { "$SECTEAM_BIN" --db "$DB" "$@"; }
 mkmsg() { # id subject

@@ -8,16 +8,10 @@
 # report's severity), no command fails and no "database is locked" or
 # "busy" reaches the user.  N is CONCURRENCY_N (50 here; `make stress`
 # runs it with 500).
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
 N=${CONCURRENCY_N:-50}
 W=4
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-conc.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-H=$T/keys/home
-DB=$T/db/secteam.db
-st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
+e2e_setup conc
 for r in 1 2; do
 	printf 'From: Rita <rita@example.net>\nSubject: concurrent %s\nMessage-ID: <conc%s@example.net>\nDate: %s\n\nreport %s\n' \
 		"$r" "$r" "$(date -R)" "$r" >"$T/$r.eml"

@@ -8,14 +8,9 @@
 #      database files with ENOSPC, with EIO, and fsync with EIO, for import
 #      and for triage.
 # TAP; part of make check (tests/e2e) and of make stress.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-disk.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-H=$T/keys/home
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup disk
 mkdir -p "$T/m" "$T/db"
-DB=$T/db/secteam.db
 # A hung command fails the test instead of hanging make check.
 st() { timeout 120 "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
 for i in 1 2 3; do

@@ -6,18 +6,11 @@
 # signature; exploit code only goes with the reporter's consent; recipients
 # without a usable key (expired, revoked, none) stop the forward and
 # receive nothing, unless --allow-plaintext, which is an event.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-forward.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup forward
 command -v sqop >/dev/null || { echo "Bail out! sqop (Debian package sqop) is not installed"; exit 1; }
-S=$T/keys/senders
-H=$T/keys/home
-DB=$T/db/secteam.db
 export SECTEAM_OFFICER=alice
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
-mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
 cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
 count() { find "$1" -type f 2>/dev/null | wc -l | tr -d ' '; }
 events() { st show 1 --json | jq -r ".events[] | select(.kind == \"$1\") | .detail"; }

@@ -6,13 +6,8 @@
 # in what import, show and list print, touched files without ".." or a
 # leading "/", nothing written outside the database.  One TAP line per
 # message, diagnostics say what failed.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-hostile.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-H=$T/keys/home
-DB=$T/db/secteam.db
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup hostile
 mkdir -p "$T/work" "$T/tmp" "$T/o"
 /usr/bin/python3 "$SECTEAM_TOP/tests/hostile/make.py" --gnupghome "$T/keys/senders" \
 	--env "$T/keys/env" "$T/m" || { echo "Bail out! make.py failed"; exit 1; }

@@ -5,17 +5,8 @@
 # reply right behind its report joins it, an error stays in its place,
 # and a store that fails with decryptions in flight stores nothing and
 # damages nothing.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-ahead.XXXXXX")
-trap 'kill $locker 2>/dev/null; gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-locker=""
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-S=$T/keys/senders
-H=$T/keys/home
-DB=$T/db/secteam.db
-st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
-mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup ahead
 RITA="Rita Reporter <rita@example.net>"
 enc() { # FILE MSGID SUBJECT [mkpgp options...]
 	_f=$1 _id=$2 _s=$3; shift 3
@@ -77,19 +68,10 @@ done
 # database stays intact, and the same import succeeds afterwards.
 printf '[store]\n\tbusy_timeout = 1\n' > "$T/config"
 mbox "$T/b.mbox" "$T/m/9.eml" "$T/m/10.eml" "$T/m/1.eml" "$T/m/2.eml" "$T/m/3.eml" "$T/m/4.eml"
-/usr/bin/python3 - "$DB" "$T/locked" <<'PY' &
-import sqlite3, sys, time, os
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
-open(sys.argv[2], "w").close()
-time.sleep(20)
-PY
-locker=$!
-n=0
-while [ ! -e "$T/locked" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+db_write_lock "$DB" 20
 before=$(sqlite3 "$DB" 'SELECT count(*) FROM messages')
 out=$("$SECTEAM_BIN" --config "$T/config" --db "$DB" --gnupghome "$H" import "$T/b.mbox" 2>"$T/err"); rc=$?
-kill $locker 2>/dev/null; wait $locker 2>/dev/null; locker=""
+db_write_unlock
 tap_is "$rc" 1 "locked database: exit 1"
 tap_like "$(cat "$T/err")" "import stopped: database .* is busy" "locked database: says the import stopped and why"
 tap_unlike "$out" "^[0-9]+	" "locked database: no message reported as stored"

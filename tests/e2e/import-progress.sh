@@ -4,14 +4,8 @@
 # draws a bar (a Maildir by messages, an mbox by bytes) and ends with
 # "done"; the result lines on standard output carry no escapes; a quick
 # import and an import whose standard error is not a terminal show none.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-progress.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-S=$T/keys/senders
-H=$T/keys/home
-mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup progress
 mkdir -p "$T/md/new" "$T/md/cur"
 for i in 1 2 3 4 5 6; do
 	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" \

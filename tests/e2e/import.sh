@@ -2,16 +2,8 @@
 # End to end: import a mixed mbox of encrypted, signed and plain reports;
 # verdicts; threads; idempotent re-import; no plaintext at rest; file
 # modes; and bad input, each with a clear error and nothing damaged.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-import.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-S=$T/keys/senders
-H=$T/keys/home
-DB=$T/db/secteam.db
-st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
-mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup import
 RITA="Rita Reporter <rita@example.net>"
 CANARY=CANARY-7f3a9c-PLAINTEXT
 

@@ -5,17 +5,10 @@
 # touched files and the patch in the decrypted body, catch-all entries
 # left out unless asked, --add/--add-all/--remove/--ack with their events,
 # nobody added twice, and show --json's participants.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-participants.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-S=$T/keys/senders
-H=$T/keys/home
-DB=$T/db/secteam.db
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup participants
 export SECTEAM_OFFICER=alice
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
-mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
 ev() { st show "$1" --json | jq -r '.events[] | select(.kind | startswith("participant")) | .kind + " " + .detail'; }
 
 KT=$T/linux

@@ -16,15 +16,12 @@
 #   wiping  the binary calls explicit_bzero;
 #   network the import opens no AF_INET/AF_INET6 socket (strace), and it
 #           works inside `unshare -n` (no network at all), when permitted.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-secrets.XXXXXX")
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup secrets
 holder=""
-trap '[ -n "$holder" ] && kill "$holder" 2>/dev/null; gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
+# shellcheck disable=SC2016 # expanded at exit
+e2e_on_exit '[ -n "$holder" ] && kill "$holder" 2>/dev/null'
 umask 022
-S=$T/keys/senders
-H=$T/keys/home
 R=$T/run
 DB=$R/db/secteam.db
 mkdir -p "$R/work" "$R/tmp" "$R/home" "$R/xdg/data" "$R/xdg/config" \
@@ -32,7 +29,6 @@ mkdir -p "$R/work" "$R/tmp" "$R/home" "$R/xdg/data" "$R/xdg/config" \
 CANARY1=CANARY-body-$$-b7e1
 CANARY2=CANARY-attach-$$-c9d2
 CANARY3=CANARY-inline-$$-a4f3
-mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
 RITA="Rita Reporter <rita@example.net>"
 printf 'exploit for %s\n' "$CANARY2" >"$T/m/exploit.c"
 mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \

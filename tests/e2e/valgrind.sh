@@ -8,7 +8,7 @@
 # tests/e2e/valgrind.supp holds suppressions, each saying why it is not
 # ours.  gpg, run by GPGME, is not traced.  Skipped for sanitizer builds
 # (ASan and valgrind do not mix) and when valgrind is missing.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
 if ! command -v valgrind >/dev/null 2>&1; then
 	tap_skip "valgrind memcheck" "valgrind not installed"
 	tap_done
@@ -20,14 +20,7 @@ if ldd "$SECTEAM_BIN" 2>/dev/null | grep -q 'lib[atu][bs]*san' ||
 	tap_done
 	exit 0
 fi
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-vg.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-S=$T/keys/senders
-H=$T/keys/home
-DB=$T/db/secteam.db
-mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
+e2e_setup vg
 RITA="Rita Reporter <rita@example.net>"
 mkdir -p "$T/m"
 printf 'exploit\n' >"$T/m/x.c"
@@ -83,18 +76,9 @@ for i in 1 2 3 4 5 6; do
 	mk --kind encrypted --from "$RITA" --to "$OFFICER_FPR" --subject "vg lock $i" \
 		--body "x" --message-id "vglock$i@example.net" >"$T/lock$i.eml"
 done
-/usr/bin/python3 - "$DB" "$T/locked" <<'PY' &
-import sqlite3, sys, time
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
-open(sys.argv[2], "w").close()
-time.sleep(60)
-PY
-locker=$!
-n=0
-while [ ! -e "$T/locked" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+db_write_lock "$DB" 60
 vg import-locked --config "$T/config" import "$T"/lock?.eml
-kill $locker 2>/dev/null; wait $locker 2>/dev/null
+db_write_unlock
 tap_like "$(tail -n 1 "$T/out.import-locked")" "not stored: database .* is busy" "the locked import under valgrind stopped with decryptions in flight"
 vg list list
 vg list-json list --json

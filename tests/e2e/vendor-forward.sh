@@ -2,15 +2,9 @@
 # End to end: vendor notify --forward sends the vendor the encrypted
 # forward before recording the notification; a vendor without a usable
 # key gets nothing and stays not-notified.
-. "$SECTEAM_TOP/tests/lib/tap.sh"
-. "$SECTEAM_TOP/tests/lib/gpg-env.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-vfwd.XXXXXX")
-trap 'gpg_env_teardown "$T/keys" >/dev/null 2>&1; rm -rf "$T"' EXIT
-gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
-H=$T/keys/home
-st() { "$SECTEAM_BIN" --db "$T/db" --gnupghome "$H" "$@"; }
-/usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$T/keys/senders" \
-	--kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup vfwd
+mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
 	--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" --subject "UAF in dev.c" \
 	--body "The VENDOR-CANARY bug is in net/core/dev.c" --message-id vf1@example.net > "$T/m.eml"
 st import "$T/m.eml" >/dev/null
