@@ -14,17 +14,6 @@ enc() { # FILE MSGID SUBJECT [mkpgp options...]
 		--to "$OFFICER_FPR" --subject "$_s" --body "body of $_s in mm/slub.c" \
 		--message-id "$_id" "$@" > "$_f"
 }
-mbox() { # OUT FILE...: an mbox of the files, in this order
-	_o=$1; shift
-	/usr/bin/python3 - "$_o" "$@" <<'PY'
-import mailbox, sys, email
-box = mailbox.mbox(sys.argv[1])
-for name in sys.argv[2:]:
-    with open(name, "rb") as f:
-        box.add(email.message_from_binary_file(f))
-box.flush()
-PY
-}
 
 mkdir -p "$T/m"
 i=0
@@ -37,7 +26,7 @@ mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$UNKNO
 	--subject "not for us" --body "x" --message-id "nfu@example.net" > "$T/m/nfu.eml"
 
 # 1 2 2 reply 3 nfu 4 5 6 7: all within one read-ahead window or two.
-mbox "$T/a.mbox" "$T/m/1.eml" "$T/m/2.eml" "$T/m/2.eml" "$T/m/reply.eml" \
+e2e_mbox "$T/a.mbox" "$T/m/1.eml" "$T/m/2.eml" "$T/m/2.eml" "$T/m/reply.eml" \
 	"$T/m/3.eml" "$T/m/nfu.eml" "$T/m/4.eml" "$T/m/5.eml" "$T/m/6.eml" "$T/m/7.eml"
 out=$(st import "$T/a.mbox" "$T/missing.eml" "$T/m/8.eml"); rc=$?
 tap_is "$rc" 1 "exit 1: one message and one file could not be imported"
@@ -67,7 +56,7 @@ done
 # the write lock past store.busy_timeout.  Nothing is stored, the
 # database stays intact, and the same import succeeds afterwards.
 printf '[store]\n\tbusy_timeout = 1\n' > "$T/config"
-mbox "$T/b.mbox" "$T/m/9.eml" "$T/m/10.eml" "$T/m/1.eml" "$T/m/2.eml" "$T/m/3.eml" "$T/m/4.eml"
+e2e_mbox "$T/b.mbox" "$T/m/9.eml" "$T/m/10.eml" "$T/m/1.eml" "$T/m/2.eml" "$T/m/3.eml" "$T/m/4.eml"
 db_write_lock "$DB" 20
 before=$(sqlite3 "$DB" 'SELECT count(*) FROM messages')
 out=$("$SECTEAM_BIN" --config "$T/config" --db "$DB" --gnupghome "$H" import "$T/b.mbox" 2>"$T/err"); rc=$?

@@ -12,14 +12,7 @@ for i in 1 2 3 4 5 6; do
 		--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" --subject "progress $i" \
 		--body "x" --message-id "pg$i@example.net" > "$T/md/new/$i.eml"
 done
-/usr/bin/python3 - "$T/md/new" "$T/all.mbox" <<'PY'
-import mailbox, sys, email, os
-box = mailbox.mbox(sys.argv[2])
-for n in sorted(os.listdir(sys.argv[1])):
-    with open(os.path.join(sys.argv[1], n), "rb") as f:
-        box.add(email.message_from_binary_file(f))
-box.flush()
-PY
+e2e_mbox "$T/all.mbox" "$T"/md/new/*.eml
 # on_tty NAME DELAY ARGS...: secteam-tui with standard error on a
 # terminal (script's typescript $T/NAME.tty), standard output to
 # $T/NAME.out.  ARGS hold no spaces (mktemp paths).

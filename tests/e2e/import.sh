@@ -30,14 +30,7 @@ mk --kind signed --from "Mallory <rita@example.net>" --sign-as "$STRANGER_FPR" \
 mk --kind inline-signed --from "$RITA" --sign-as "$REPORTER_FPR" --subject "Inline signed" \
    --body "inline body" --message-id "r9@example.net" > "$T/m/09.eml"
 
-/usr/bin/python3 - "$T/m" "$T/mixed.mbox" <<'PY'
-import mailbox, sys, os, email
-box = mailbox.mbox(sys.argv[2])
-for name in sorted(os.listdir(sys.argv[1])):
-    with open(os.path.join(sys.argv[1], name), 'rb') as f:
-        box.add(email.message_from_binary_file(f))
-box.flush()
-PY
+e2e_mbox "$T/mixed.mbox" "$T"/m/*.eml
 
 out=$(st import "$T/mixed.mbox"); rc=$?
 tap_is "$rc" 0 "mixed mbox imports with exit 0"

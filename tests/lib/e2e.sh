@@ -28,6 +28,8 @@
 # the lock is held, non-zero (with a message on stderr) if it was not
 # within 10 s.
 # db_write_unlock: ends it (the EXIT trap does, if the test stops before).
+# e2e_mbox OUT FILE...: an mbox of the message files, in that order
+# (Python's mailbox module: "From " quoting done the standard way).
 . "$SECTEAM_TOP/tests/lib/tap.sh"
 . "$SECTEAM_TOP/tests/lib/gpg-env.sh"
 
@@ -87,4 +89,17 @@ db_write_unlock() {
 	kill "$_e2e_locker" 2>/dev/null
 	wait "$_e2e_locker" 2>/dev/null
 	_e2e_locker=""
+}
+
+e2e_mbox() {
+	_e2e_out=${1:?e2e_mbox needs an output file}
+	shift
+	/usr/bin/python3 -c '
+import mailbox, sys, email
+box = mailbox.mbox(sys.argv[1])
+for name in sys.argv[2:]:
+    with open(name, "rb") as f:
+        box.add(email.message_from_binary_file(f))
+box.flush()
+' "$_e2e_out" "$@"
 }
