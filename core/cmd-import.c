@@ -15,10 +15,9 @@
  *
  * Reading runs ahead of storing: up to --jobs messages (default 4, at
  * most AHEAD; AHEAD_BYTES in all) are parsed and decrypting in the
- * background (import_start) while
- * the oldest is verified and stored (import_finish), so several gpg
- * processes work at once.  Messages are still finished, and their lines
- * printed, in the order they were read.
+ * background (import_start) while the oldest is verified and stored
+ * (import_finish), so several gpg processes work at once.  Messages are
+ * still finished, and their lines printed, in the order they were read.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,7 +40,9 @@
 #define PROGRESS_DELAY 0.5     /* seconds before any progress shows;
 				* SECTEAM_PROGRESS_DELAY overrides */
 #define PROGRESS_EVERY 0.1
-#define PROGRESS_WIDTH 30      /* the bar's cells; at most 40 */
+
+static const char bar_full[] = "##############################"; /* the bar's cells */
+#define PROGRESS_WIDTH ((int)sizeof(bar_full) - 1)
 
 struct import_run {
 	struct cmd_ctx *ctx;
@@ -110,6 +111,16 @@ static int flush_batch(struct import_run *ir)
 	return r;
 }
 
+/* "importing [####    ]  40%  N message(s)<tail>" over the line. */
+static void draw_bar(struct import_run *ir, double frac, const char *tail)
+{
+	int fill = (int)(frac * PROGRESS_WIDTH);
+
+	fprintf(ir->ctx->errout, "\r\033[Kimporting [%.*s%*s] %3d%%  %zu message(s)%s",
+		fill, bar_full, PROGRESS_WIDTH - fill, "", (int)(frac * 100),
+		ir->done, tail);
+}
+
 /* A bar when the share done is known (a Maildir's file count, an mbox's
  * bytes), else a count.  Nothing for an import quicker than
  * PROGRESS_DELAY; redrawn at most every PROGRESS_EVERY. */
@@ -146,10 +157,7 @@ static void progress(struct import_run *ir)
 		else
 			fprintf(e, "importing: %zu message(s)\r", ir->done);
 	} else if (frac >= 0) {
-		int fill = (int)(frac * PROGRESS_WIDTH);
-		fprintf(e, "\r\033[Kimporting [%.*s%*s] %3d%%  %zu message(s)",
-			fill, "########################################", PROGRESS_WIDTH - fill,
-			"", (int)(frac * 100), ir->done);
+		draw_bar(ir, frac, "");
 	} else {
 		fprintf(e, "\r\033[Kimporting: %zu message(s)", ir->done);
 	}
@@ -424,6 +432,7 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct import_run ir;
+	const char *delay;
 	int mode = 0, c, r = 0;
 
 	memset(&ir, 0, sizeof(ir));
@@ -455,10 +464,10 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	ir.start = mono();
 	ir.read_frac = -1;
 	ir.delay = PROGRESS_DELAY;
-	if (getenv("SECTEAM_PROGRESS_DELAY")) {
+	if ((delay = getenv("SECTEAM_PROGRESS_DELAY"))) {
 		char *end;
-		double d = strtod(getenv("SECTEAM_PROGRESS_DELAY"), &end);
-		if (end != getenv("SECTEAM_PROGRESS_DELAY") && !*end && d >= 0)
+		double d = strtod(delay, &end);
+		if (end != delay && !*end && d >= 0)
 			ir.delay = d;
 	}
 	for (int i = optind; i < argc && r >= 0; i++) {
@@ -509,9 +518,9 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	sbuf_release(&ir.pending);
 	if (ir.shown && !ir.plain) {
 		/* Like git: the bar's last state, then done. */
-		fprintf(ctx->errout, "\r\033[Kimporting [%.*s] 100%%  %zu message(s), done in %.1f s\n",
-			PROGRESS_WIDTH, "########################################",
-			ir.done, mono() - ir.start);
+		char tail[64];
+		snprintf(tail, sizeof(tail), ", done in %.1f s\n", mono() - ir.start);
+		draw_bar(&ir, 1, tail);
 	}
 	if (ctx->interactive) {
 		/* The UI shows the last line in its status line. */

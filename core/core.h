@@ -53,21 +53,17 @@ struct import_result {
 };
 void import_result_release(struct import_result *r);
 
-/* Imports one message's bytes.  Returns 0 with *res filled (status may be
- * IMPORT_ERROR for a bad message: nothing stored), negative only when the
- * store itself fails. */
-int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
-		   struct import_result *res, struct err *err);
-
 /*
- * import_message in two halves, so a mailbox import keeps several gpg
- * processes busy: import_start copies raw (unless told not to: then raw
- * must stay valid until import_finish), parses it and, unless it is
+ * Importing one message, in two halves so a mailbox import keeps several
+ * gpg processes busy.  import_start copies raw (unless told not to: then
+ * raw must stay valid until import_finish), parses it and, unless it is
  * already stored, starts its decryption in the background; it never
- * fails (a bad message is reported by import_finish).  import_finish
- * then does the rest exactly as import_message does, in the order the
- * messages were started, and frees p.  import_pending_free drops a
- * message never finished, waiting for and wiping its decryption.  At most
+ * fails.  import_finish waits for that decryption, verifies, seals and
+ * stores the message, and frees p; messages are finished in the order
+ * they were started.  It returns 0 with *res filled (status may be
+ * IMPORT_ERROR for a bad message: nothing stored), negative only when the
+ * store itself fails.  import_pending_free drops a message never
+ * finished, waiting for and wiping its decryption.  At most
  * CRYPTO_JOBS_MAX messages decrypt at once; more are decrypted in line.
  */
 struct import_pending;

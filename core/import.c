@@ -195,12 +195,6 @@ void import_pending_free(struct import_pending *p)
 	free(p);
 }
 
-int import_message(struct cmd_ctx *ctx, const char *raw, size_t len,
-		   struct import_result *res, struct err *err)
-{
-	return import_finish(ctx, import_start(ctx, raw, len, false), res, err);
-}
-
 int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		  struct import_result *res, struct err *err)
 {
