@@ -46,7 +46,6 @@ struct crypto_job {
 	size_t len;
 	gpgme_data_t in, out;
 	struct crypto_sink sink;  /* the plaintext as it arrives */
-	gpgme_error_t start_err;  /* the start failed: finish reports it */
 };
 
 /* Makes a GPGME data object writing into sink (empty).  Returns 0, or a
