@@ -445,8 +445,16 @@ static gpgme_error_t job_wait(struct crypto *c, struct crypto_job *j)
 	gpgme_ctx_t ctx = c->jobctx[j->slot];
 	gpgme_error_t e = 0;
 
-	if (gpgme_wait(ctx, &e, 1) != ctx && !e)
-		e = gpg_error(GPG_ERR_GENERAL);
+	if (gpgme_wait(ctx, &e, 1) != ctx) {
+		/* The event loop itself failed (select): cancel the job, as
+		 * the manual says, and collect it, so the context is free
+		 * for the next one and GPGME keeps no stale entry. */
+		gpgme_error_t ignored;
+		if (!e)
+			e = gpg_error(GPG_ERR_GENERAL);
+		if (!gpgme_cancel(ctx))
+			gpgme_wait(ctx, &ignored, 1);
+	}
 	gpgme_data_release(j->in);
 	gpgme_data_release(j->out);
 	j->in = j->out = NULL;
