@@ -1,19 +1,32 @@
 /*
- * store: the SQLite database, and the only place SQL exists.
+ * store: the database, and the only place SQL exists.
  *
- * One file per team (default $XDG_DATA_HOME/secteam/secteam.db), WAL mode,
- * foreign keys on, defensive, bound parameters only.  Every write runs in
- * a BEGIN IMMEDIATE transaction opened by the caller with store_begin(),
- * and every change writes its event in that same transaction, so a crash
- * leaves either both or neither.  Report bodies arrive here already
- * encrypted (crypto/ sealed them); the store never sees plaintext.
- * Files:
- *   store.c          open, permissions, pragmas, transactions
- *   schema.c         numbered migrations on PRAGMA user_version
+ * Two engines behind this one interface: SQLite, one file (default
+ * $XDG_DATA_HOME/secteam/secteam.db, WAL mode), for one officer or the
+ * demo; and PostgreSQL, the team server every officer reaches from their
+ * own machine with their own login role.  Nothing above store/ knows
+ * which one it talks to.  Bound parameters only.  Every write runs in a
+ * transaction opened by the caller with store_begin(), which also takes
+ * the team's write lock, and every change writes its event in that same
+ * transaction, so a crash leaves either both or neither.  Report bodies
+ * arrive here already encrypted (crypto/ sealed them); the store never
+ * sees plaintext.  Files:
+ *   store.c          open (path or server), transactions, who acts
+ *   db.h, db.c       the statement interface the repositories use, and
+ *                    its row helpers
+ *   db-sqlite.c      the SQLite engine: file modes, pragmas, locking
+ *   db-pg.c          the PostgreSQL engine (libpq), LISTEN/NOTIFY
+ *   schema.h         the migrations of each engine:
+ *   schema-sqlite.c  numbered on PRAGMA user_version
+ *   schema-pg.c      numbered in secteam.schema_info, with the triggers
+ *                    that record who did it and keep events append-only
+ *   team-repo.c      the team server's officers, roles and grants
  *   report-repo.c    reports, touched files, triage fields, listing
+ *   page-repo.c      compact keys for paging through every report
  *   message-repo.c   the messages of a report's thread, their signatures
- *   event-repo.c     the append-only event log
- *   party-repo.c     participants, vendors and per-report vendor status
+ *   event-repo.c     the append-only event log, and what changed since
+ *   party-repo.c     vendors and per-report vendor status
+ *   participant-repo.c  people brought into a report
  *   date-repo.c      disclosure proposals and decisions
  */
 #ifndef SECTEAM_STORE_H
@@ -29,23 +42,48 @@
 struct store;
 
 struct store_opts {
-	const char *shared_group; /* Unix group sharing the database, or NULL */
+	const char *shared_group; /* SQLite: Unix group sharing the file */
 	int busy_timeout_ms;      /* 0: the default (10 s) */
+	bool create;              /* PostgreSQL: create the schema when the
+				   * database has none (team init) */
 };
 
 /* $XDG_DATA_HOME/secteam/secteam.db (caller frees). */
 char *store_default_path(void);
+/* True when where names a PostgreSQL server ("postgresql://...",
+ * "postgres://..." or libpq "keyword=value" pairs), not a file. */
+bool store_is_server(const char *where);
 
 /*
- * Opens (creating if needed) the database at path and brings its schema up
- * to date.  A new database is 0600 in a 0700 directory (0660/2770 with a
- * shared group); an existing one readable by others is refused.  Returns 0
- * or negative with err naming the file.
+ * Opens the store `where` names and brings its schema up to date.
+ * A path is a SQLite file, created if needed: 0600 in a 0700 directory
+ * (0660/2770 with a shared group); an existing one readable by others is
+ * refused.  A connection string is a team server (libpq's environment
+ * and ~/.pg_service.conf apply); one without the secteam schema is
+ * refused unless opts->create.  Returns 0, or negative with err naming
+ * the file or the server and the cause (unreachable, wrong password, a
+ * missing grant).
  */
-int store_open(const char *path, const struct store_opts *opts,
+int store_open(const char *where, const struct store_opts *opts,
 	       struct store **out, struct err *err);
 void store_close(struct store *s);
 int store_schema_version(struct store *s);
+/* "database 'PATH'" or "team server 'HOST:PORT/DB'", for messages. */
+const char *store_where(const struct store *s);
+/* Who this connection acts as (caller frees): the login role on the team
+ * server, the Unix user (effective uid) on SQLite.  Events are recorded
+ * as this, whatever the caller passes. */
+char *store_whoami(struct store *s);
+/*
+ * Changes by other connections.  store_watch_fd() is a descriptor that
+ * becomes readable when another officer commits (PostgreSQL: the
+ * connection's socket, listening), or -1 when the caller must poll.
+ * store_poll_changed() is cheap and says whether anything may have
+ * changed since it was last called; then store_events_since() says which
+ * reports (every change writes an event).
+ */
+int store_watch_fd(struct store *s);
+bool store_poll_changed(struct store *s);
 
 /* BEGIN IMMEDIATE (waiting for other officers up to the busy timeout),
  * COMMIT, ROLLBACK.  Every write function below must run inside one. */
@@ -59,7 +97,8 @@ bool store_in_tx(const struct store *s);
 int store_savepoint(struct store *s, struct err *err);
 int store_savepoint_release(struct store *s, struct err *err);
 void store_savepoint_rollback(struct store *s);
-/* PRAGMA integrity_check; 0 when "ok". */
+/* The engine's integrity check (SQLite: PRAGMA integrity_check); 0 when
+ * fine. */
 int store_check(struct store *s, struct err *err);
 
 /* --- reports -------------------------------------------------------------*/
@@ -187,6 +226,13 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);
 int64_t store_event_count(struct store *s, int64_t report_id);
+/* The highest event id (0 with none), or -1 on error. */
+int64_t store_event_last(struct store *s);
+/* The reports (0: a team-wide event) of the events after event id
+ * `after`, each once; *last gets the highest id seen.  *report_ids is
+ * the caller's.  0, or negative with err set. */
+int store_events_since(struct store *s, int64_t after, int64_t *last,
+		       int64_t **report_ids, size_t *n, struct err *err);
 
 /* --- vendors and their status per report (party-repo.c) -----------------*/
 struct vendor {

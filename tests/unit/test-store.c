@@ -1,38 +1,36 @@
-/* store/: migrations, file modes, transactions, the append-only log. */
-#include <sqlite3.h>
+/*
+ * store/: migrations, transactions, the append-only log, listings, the
+ * unique keys that make a re-import harmless, what changed since an
+ * event.  Every test but the file-mode ones runs twice: on SQLite and on
+ * the PostgreSQL server scripts/run-tests.sh starts (the "store-pg"
+ * group), with the same assertions.  The team server's own rules (who
+ * did it, grants) are tested in test-team.c.
+ */
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit.h"
 #include "store/store.h"
 
-static char dir[] = "/tmp/secteam-store-XXXXXX";
+static char *dir = unit_dir;
 
-static int setup(void **state)
+static int on_sqlite(void **state)
 {
 	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
+	unit_use_pg(false);
+	return 0;
 }
 
-static int teardown(void **state)
+static int on_pg(void **state)
 {
 	(void)state;
-	char *cmd = xasprintf("rm -rf '%s'", dir);
-	int r = system(cmd);
-	free(cmd);
-	return r;
+	unit_use_pg(true);
+	return 0;
 }
 
 static struct store *open_db(const char *name)
 {
-	struct store *s = NULL;
-	struct err err = { 0, "" };
-	char *path = xasprintf("%s/%s", dir, name);
-	int r = store_open(path, NULL, &s, &err);
-	if (r)
-		fail_msg("%s", err.msg);
-	free(path);
-	return s;
+	return unit_store_open(name);
 }
 
 static void test_modes_whatever_umask(void **state)
@@ -59,7 +57,7 @@ static void test_modes_whatever_umask(void **state)
 	char *d = xasprintf("%s/sub/dir", dir);
 	assert_int_equal(stat(d, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0700);
-	assert_int_equal(store_schema_version(s), 1);
+	assert_true(store_schema_version(s) >= 1);
 	store_close(s);
 	free(wal);
 	free(d);
@@ -88,8 +86,8 @@ static void test_reopen_keeps_data(void **state)
 	assert_int_equal(store_event_add(s, id, "alice", "import", "x", &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	store_close(s);
-	s = open_db("reopen.db");
-	assert_int_equal(store_schema_version(s), 1);
+	s = unit_store_reopen("reopen.db");
+	assert_true(store_schema_version(s) >= 1);
 	struct report r;
 	assert_int_equal(store_report_get(s, id, &r, &err), 0);
 	assert_string_equal(r.subject, "Overflow in tcp");
@@ -123,19 +121,20 @@ static void test_events_append_only(void **state)
 	(void)state;
 	struct store *s = open_db("events.db");
 	struct err err;
-	char *path = xasprintf("%s/events.db", dir);
-	sqlite3 *db;
+	char *out;
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_event_add(s, 0, "alice", "vendor-add", "acme", &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	store_close(s);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_not_equal(sqlite3_exec(db, "UPDATE events SET detail='forged'", NULL, NULL, NULL), SQLITE_OK);
-	assert_non_null(strstr(sqlite3_errmsg(db), "append-only"));
-	assert_int_not_equal(sqlite3_exec(db, "DELETE FROM events", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	s = open_db("events.db");
+	/* Even the database's owner, behind the program's back. */
+	assert_int_not_equal(unit_sql("events.db", "UPDATE events SET detail='forged'", &out), 0);
+	assert_non_null(strstr(out, "append-only"));
+	free(out);
+	assert_int_not_equal(unit_sql("events.db", "DELETE FROM events", &out), 0);
+	assert_non_null(strstr(out, "append-only"));
+	free(out);
+	s = unit_store_reopen("events.db");
 	struct event *ev;
 	size_t n;
 	assert_int_equal(store_events_get(s, 0, &ev, &n, &err), 0);
@@ -144,7 +143,6 @@ static void test_events_append_only(void **state)
 	event_release(&ev[0]);
 	free(ev);
 	store_close(s);
-	free(path);
 }
 
 static void test_message_unique(void **state)
@@ -239,6 +237,7 @@ static void test_not_a_database(void **state)
 {
 	(void)state;
 	char *path = xasprintf("%s/garbage.db", dir);
+
 	FILE *f = fopen(path, "w");
 	fputs("this is not a database, just some text that is long enough...", f);
 	fclose(f);
@@ -250,16 +249,167 @@ static void test_not_a_database(void **state)
 	free(path);
 }
 
+/* Events after a given one name the reports they touched, each once. */
+static void test_events_since(void **state)
+{
+	(void)state;
+	struct store *s = open_db("since.db");
+	struct err err;
+	int64_t a, b, last, *ids;
+	size_t n;
+	struct report_new rn = { "x", NULL, NULL, 1 };
+
+	assert_int_equal(store_event_last(s), 0);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &a, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &b, &err), 0);
+	assert_int_equal(store_event_add(s, a, "alice", "import", "", &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	int64_t mark = store_event_last(s);
+	assert_true(mark > 0);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_event_add(s, b, "alice", "triage", "", &err), 0);
+	assert_int_equal(store_event_add(s, a, "alice", "note", "", &err), 0);
+	assert_int_equal(store_event_add(s, b, "alice", "note", "", &err), 0);
+	assert_int_equal(store_event_add(s, 0, "alice", "vendor-add", "", &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_events_since(s, mark, &last, &ids, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(ids[0], b);
+	assert_int_equal(ids[1], a);
+	assert_int_equal(ids[2], 0);
+	assert_int_equal(last, store_event_last(s));
+	free(ids);
+	assert_int_equal(store_events_since(s, last, &last, &ids, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(ids);
+	store_close(s);
+}
+
+/* Vendors: names match in any case; a second add is a clear duplicate;
+ * the listing sorts without regard to case. */
+static void test_vendors(void **state)
+{
+	(void)state;
+	struct store *s = open_db("vendors.db");
+	struct err err;
+	struct vendor v = { 0 }, got;
+	struct vendor *all;
+	size_t n;
+	int64_t id;
+
+	assert_int_equal(store_begin(s, &err), 0);
+	v.name = (char *)"debian";
+	v.contact = (char *)"security@debian.org";
+	assert_int_equal(store_vendor_add(s, &v, &id, &err), 0);
+	assert_true(id > 0);
+	v.name = (char *)"Acme";
+	v.contact = (char *)"psirt@acme.example";
+	v.kind = (char *)"hardware";
+	assert_int_equal(store_vendor_add(s, &v, NULL, &err), 0);
+	assert_int_equal(store_vendor_add(s, &v, NULL, &err), ERR_DUPLICATE);
+	assert_non_null(strstr(err.msg, "'Acme' is already"));
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_vendor_get(s, "DEBIAN", &got, &err), 0);
+	assert_string_equal(got.name, "debian");
+	assert_string_equal(got.kind, "vendor");
+	vendor_release(&got);
+	assert_int_equal(store_vendor_get(s, "nobody", &got, &err), ERR_NOTFOUND);
+	assert_non_null(strstr(err.msg, "no vendor 'nobody'"));
+	assert_int_equal(store_vendors_list(s, &all, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(all[0].name, "Acme");
+	assert_string_equal(all[1].name, "debian");
+	for (size_t i = 0; i < n; i++)
+		vendor_release(&all[i]);
+	free(all);
+	store_close(s);
+}
+
+/* The compact keys carry the latest decision of each report. */
+static void test_report_keys(void **state)
+{
+	(void)state;
+	struct store *s = open_db("keys.db");
+	struct err err;
+	int64_t a, b;
+	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100 };
+	struct decision d = { 0 };
+	struct report_key *k;
+	size_t n;
+	int64_t *ids;
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &a, &err), 0);
+	rn.subject = "Use after free";
+	assert_int_equal(store_report_insert(s, &rn, &b, &err), 0);
+	d.report_id = b;
+	d.verdict = (char *)"ok";
+	d.date = 5000;
+	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	d.date = 7000;
+	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_report_keys(s, &k, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(k[0].id, a);
+	assert_int_equal(k[0].disclosure, 0);
+	assert_string_equal(k[0].state, "new");
+	assert_int_equal(k[1].disclosure, 7000);
+	free(k);
+	assert_int_equal(store_report_search(s, "AFTER", &ids, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], b);
+	free(ids);
+	assert_int_equal(store_report_first_ids(s, "deadline", 10, &ids, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(ids[0], b);
+	assert_int_equal(ids[1], a);
+	free(ids);
+	store_close(s);
+}
+
+/* Who acts is the store's to say, not the caller's. */
+static void test_whoami(void **state)
+{
+	(void)state;
+	struct store *s = open_db("who.db");
+	char *who = store_whoami(s);
+
+	assert_non_null(who);
+	assert_true(*who);
+	free(who);
+	store_close(s);
+}
+
+#define BOTH(t) cmocka_unit_test_setup(t, on_sqlite), cmocka_unit_test_setup(t, on_pg)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_modes_whatever_umask),
-		cmocka_unit_test(test_reopen_keeps_data),
-		cmocka_unit_test(test_rollback),
-		cmocka_unit_test(test_events_append_only),
-		cmocka_unit_test(test_message_unique),
-		cmocka_unit_test(test_listing_orders),
-		cmocka_unit_test(test_not_a_database),
+		/* SQLite only: the file and its modes */
+		cmocka_unit_test_setup(test_modes_whatever_umask, on_sqlite),
+		cmocka_unit_test_setup(test_not_a_database, on_sqlite),
+		/* each on SQLite, then on PostgreSQL */
+		BOTH(test_reopen_keeps_data),
+		BOTH(test_rollback),
+		BOTH(test_events_append_only),
+		BOTH(test_message_unique),
+		BOTH(test_listing_orders),
+		BOTH(test_events_since),
+		BOTH(test_vendors),
+		BOTH(test_report_keys),
+		BOTH(test_whoami),
 	};
-	return cmocka_run_group_tests_name("store", tests, setup, teardown);
+	size_t n = ARRAY_SIZE(tests);
+	struct CMUnitTest run[ARRAY_SIZE(tests)];
+	size_t k = 0;
+
+	/* Without the run's test server (SECTEAM_TEST_PG=1, set by
+	 * scripts/run-tests.sh), the PostgreSQL half is not run at all. */
+	for (size_t i = 0; i < n; i++)
+		if (tests[i].setup_func != on_pg || unit_pg_available())
+			run[k++] = tests[i];
+	return _cmocka_run_group_tests("store", run, k, unit_store_setup,
+				       unit_store_teardown);
 }
