@@ -120,38 +120,67 @@ bool attachment_is_exploit(const char *filename, const char *content_type)
 	return hit;
 }
 
+/* Copies n attachments into om, classifying exploit code. */
+static void take_attachments(struct opened_message *om,
+			     const struct mail_attachment *att, size_t n)
+{
+	om->natt = n;
+	om->att = xcalloc(n + 1, sizeof(*om->att));
+	for (size_t i = 0; i < n; i++) {
+		struct attachment_info *a = &om->att[i];
+		a->filename = att[i].filename ? xstrdup(att[i].filename) : NULL;
+		a->content_type = xstrdup(att[i].content_type ?
+					  att[i].content_type : "application/octet-stream");
+		a->size = att[i].len;
+		a->data = xmemdup(att[i].data ? att[i].data : (const unsigned char *)"",
+				  att[i].len);
+		a->exploit = attachment_is_exploit(a->filename, a->content_type);
+	}
+}
+
+/* A stored content entity (mail_build_entity's text/plain body and
+ * attachments) into om. */
+static int open_content(const char *buf, size_t len, struct opened_message *om,
+			struct err *err)
+{
+	struct mail_msg mm;
+	int r = mail_parse(buf, len, &mm, err);
+
+	if (r == 0) {
+		om->body = mm.body_text ? xmemdup(mm.body_text, mm.body_len + 1) :
+					  xstrdup("");
+		om->body_len = mm.body_text ? mm.body_len : 0;
+		take_attachments(om, mm.attachments, mm.nattachments);
+	} else {
+		err_prefix(err, "stored content");
+	}
+	mail_msg_release(&mm);
+	return r;
+}
+
 int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 			struct opened_message *om, struct err *err)
 {
 	struct store *s = cmd_ctx_store(ctx);
 	struct crypto *c;
-	struct message *msgs = NULL, *m = NULL;
+	struct message m;
 	struct crypto_result res;
 	struct pipeline_out po;
-	size_t n = 0;
-	int64_t rid;
 	int r;
 
 	memset(om, 0, sizeof(*om));
 	memset(&res, 0, sizeof(res));
+	memset(&m, 0, sizeof(m));
 	if (!s || !(c = cmd_ctx_crypto(ctx))) {
 		*err = ctx->err;
 		return ERR_IO;
 	}
-	if ((r = store_message_report(s, message_row, &rid, err)) < 0 ||
-	    (r = store_messages_get(s, rid, true, &msgs, &n, err)) < 0)
+	if ((r = store_message_get(s, message_row, &m, err)) < 0)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		if (msgs[i].id == message_row)
-			m = &msgs[i];
-	if (!m) {
-		r = err_setc(err, ERR_NOTFOUND, "no message %lld", (long long)message_row);
-		goto out;
-	}
-	const char *raw = (const char *)m->blob;
-	size_t len = m->blob_len;
-	if (!strcmp(m->blob_kind, "sealed")) {
-		if ((r = crypto_decrypt_verify(c, m->blob, m->blob_len, &res, err)) < 0) {
+	const char *raw = (const char *)m.blob;
+	size_t len = m.blob_len;
+	if (!strcmp(m.blob_kind, "sealed")) {
+		if ((r = crypto_decrypt_verify(c, m.blob, m.blob_len, &res, err)) < 0) {
 			err_prefix(err, "cannot open the sealed copy of message %lld",
 				   (long long)message_row);
 			goto out;
@@ -159,29 +188,22 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 		raw = (const char *)res.plain;
 		len = res.plain_len;
 	}
+	if (m.blob_content) {
+		/* The content as shown at import, its verdict recorded:
+		 * nothing to decrypt or verify again. */
+		r = open_content(raw, len, om, err);
+		goto out;
+	}
 	if ((r = pipeline_run(ctx, raw, len, &po, err)) < 0) {
 		pipeline_out_release(&po);
 		goto out;
 	}
 	om->body = sbuf_detach(&po.body, &om->body_len);
-	om->natt = po.natt;
-	om->att = xcalloc(po.natt + 1, sizeof(*om->att));
-	for (size_t i = 0; i < po.natt; i++) {
-		struct attachment_info *a = &om->att[i];
-		a->filename = po.att[i].filename ? xstrdup(po.att[i].filename) : NULL;
-		a->content_type = xstrdup(po.att[i].content_type ?
-					  po.att[i].content_type : "application/octet-stream");
-		a->size = po.att[i].len;
-		a->data = xmemdup(po.att[i].data ? po.att[i].data : (const unsigned char *)"",
-				  po.att[i].len);
-		a->exploit = attachment_is_exploit(a->filename, a->content_type);
-	}
+	take_attachments(om, po.att, po.natt);
 	pipeline_out_release(&po);
 out:
 	crypto_result_release(&res);
-	for (size_t i = 0; i < n; i++)
-		message_release(&msgs[i]);
-	free(msgs);
+	message_release(&m);
 	return r;
 }
 

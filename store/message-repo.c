@@ -54,8 +54,9 @@ int store_message_insert(struct store *s, const struct message *m,
 	struct stmt *st = db_stmt(s,
 		"INSERT INTO messages (report_id, message_id, content_hash,"
 		" in_reply_to, from_name, from_email, subject, date, imported,"
-		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
+		" blob_content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+		" ?12, ?13, ?14, ?15, ?16)"
 		" ON CONFLICT DO NOTHING RETURNING id", err);
 	int64_t got = 0;
 	int r;
@@ -77,6 +78,7 @@ int store_message_insert(struct store *s, const struct message *m,
 	db_int(st, 13, m->signer_matches_from);
 	db_text(st, 14, m->blob_kind);
 	db_blob(st, 15, m->blob, m->blob_len);
+	db_int(st, 16, m->blob_content);
 	/* A conflict returns no row (and leaves a PostgreSQL transaction
 	 * usable, which an error would not). */
 	if ((r = db_run(s, st, &got, "cannot store the message",
@@ -108,8 +110,9 @@ static void read_message(struct stmt *st, void *elem)
 	m->fingerprint = db_col_str(st, 12);
 	m->signer_matches_from = db_col_int(st, 13);
 	m->blob_kind = db_col_str(st, 14);
-	if (!db_col_null(st, 15))
-		m->blob = db_col_bytes(st, 15, &m->blob_len);
+	m->blob_content = db_col_int(st, 15);
+	if (!db_col_null(st, 16))
+		m->blob = db_col_bytes(st, 16, &m->blob_len);
 }
 
 static void release_message(void *elem)
@@ -123,7 +126,7 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 	struct stmt *st = db_stmt(s,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
-		" fingerprint, signer_matches_from, blob_kind,"
+		" fingerprint, signer_matches_from, blob_kind, blob_content,"
 		" CASE WHEN ?2 <> 0 THEN blob END"
 		" FROM messages WHERE report_id = ?1 ORDER BY id", err);
 
@@ -169,4 +172,62 @@ int store_message_report(struct store *s, int64_t message_row,
 		return err_setc(err, ERR_NOTFOUND, "no message %lld",
 				(long long)message_row);
 	return rc;
+}
+
+int store_message_ids(struct store *s, int64_t **ids, size_t *n,
+		      struct err *err)
+{
+	struct stmt *st = db_stmt(s, "SELECT id FROM messages ORDER BY id", err);
+
+	*ids = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	return db_rows(s, st, (void **)ids, n, sizeof(**ids), read_id, NULL,
+		       "cannot list messages", err);
+}
+
+int store_message_get(struct store *s, int64_t row, struct message *m,
+		      struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
+		" from_name, from_email, subject, date, imported, encrypted, verdict,"
+		" fingerprint, signer_matches_from, blob_kind, blob_content, blob"
+		" FROM messages WHERE id = ?1", err);
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, row);
+	rc = db_row(s, st, m, read_message, "cannot read a message", err);
+	if (rc == ERR_NOTFOUND)
+		return err_setc(err, ERR_NOTFOUND, "no message %lld",
+				(long long)row);
+	return rc;
+}
+
+int store_message_set_blob(struct store *s, int64_t row,
+			   const unsigned char *blob, size_t len,
+			   const char *kind, bool content, struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"UPDATE messages SET blob = ?2, blob_kind = ?3, blob_content = ?4"
+		" WHERE id = ?1", err);
+	int r;
+
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, row);
+	db_blob(st, 2, blob, len);
+	db_text(st, 3, kind);
+	db_int(st, 4, content);
+	if ((r = db_run(s, st, NULL, "cannot replace a stored body", NULL,
+			err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
+		return err_setc(err, ERR_NOTFOUND, "no message %lld",
+				(long long)row);
+	return 0;
 }

@@ -66,7 +66,8 @@ const char *const schema_pg[] = {
 	"  fingerprint text,"
 	"  signer_matches_from integer NOT NULL DEFAULT 0,"
 	"  blob_kind text NOT NULL CHECK (blob_kind IN ('original','sealed')),"
-	"  blob bytea NOT NULL"
+	"  blob bytea NOT NULL,"
+	"  blob_content integer NOT NULL DEFAULT 0"
 	");"
 	"CREATE INDEX messages_report ON secteam.messages(report_id);"
 	"CREATE TABLE secteam.signatures ("
@@ -185,7 +186,7 @@ const char *const schema_pg[] = {
 	"CREATE FUNCTION secteam.claim_officer() RETURNS trigger"
 	"  LANGUAGE plpgsql AS $$ BEGIN"
 	"  IF NEW.claimed_by IS DISTINCT FROM OLD.claimed_by"
-	"     AND NEW.claimed_by IS NOT NULL THEN"
+	"     AND coalesce(NEW.claimed_by, '') <> '' THEN"
 	"    NEW.claimed_by := session_user;"
 	"  END IF;"
 	"  RETURN NEW; END $$;"
@@ -197,7 +198,52 @@ const char *const schema_pg[] = {
 	"  PERFORM pg_notify('secteam', coalesce(NEW.report_id, 0)::text);"
 	"  RETURN NULL; END $$;"
 	"CREATE TRIGGER events_notify AFTER INSERT ON secteam.events"
-	"  FOR EACH ROW EXECUTE FUNCTION secteam.notify_event();",
+	"  FOR EACH ROW EXECUTE FUNCTION secteam.notify_event();"
+	/*
+	 * Roles and grants, for `team init` and `team add-officer`, run by
+	 * the team's administrator (the database owner, with CREATEROLE;
+	 * not a superuser).  Officers read everything, add rows, and change
+	 * only the columns their work changes; never events, proposals,
+	 * decisions, signatures or the officers table.
+	 */
+	"CREATE FUNCTION secteam.team_grant() RETURNS void"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  BEGIN CREATE ROLE secteam_officers NOLOGIN;"
+	"  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;"
+	"  GRANT USAGE ON SCHEMA secteam TO secteam_officers;"
+	"  GRANT SELECT ON ALL TABLES IN SCHEMA secteam TO secteam_officers;"
+	"  GRANT INSERT ON secteam.reports, secteam.messages, secteam.signatures,"
+	"    secteam.report_files, secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors, secteam.proposals, secteam.decisions,"
+	"    secteam.events TO secteam_officers;"
+	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors TO secteam_officers;"
+	"  GRANT UPDATE (blob, blob_kind, blob_content) ON secteam.messages"
+	"    TO secteam_officers;"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
+	"  END $$;"
+	"CREATE FUNCTION secteam.officer_add(r text, n text, k text) RETURNS void"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = r) THEN"
+	"    EXECUTE format('CREATE ROLE %I LOGIN', r);"
+	"  END IF;"
+	"  EXECUTE format('GRANT secteam_officers TO %I', r);"
+	"  INSERT INTO secteam.officers (role, name, key_fpr) VALUES (r, n, k)"
+	"    ON CONFLICT (role) DO UPDATE SET name = excluded.name,"
+	"    key_fpr = excluded.key_fpr, active = 1;"
+	"  END $$;"
+	"CREATE FUNCTION secteam.officer_remove(r text) RETURNS integer"
+	"  LANGUAGE plpgsql AS $$ DECLARE c integer; BEGIN"
+	"  UPDATE secteam.officers SET active = 0 WHERE role = r AND active = 1;"
+	"  GET DIAGNOSTICS c = ROW_COUNT;"
+	"  IF c > 0 AND EXISTS (SELECT FROM pg_roles WHERE rolname = r) THEN"
+	"    EXECUTE format('REVOKE secteam_officers FROM %I', r);"
+	"  END IF;"
+	"  RETURN c; END $$;"
+	"REVOKE EXECUTE ON FUNCTION secteam.team_grant() FROM PUBLIC;"
+	"REVOKE EXECUTE ON FUNCTION secteam.officer_add(text, text, text) FROM PUBLIC;"
+	"REVOKE EXECUTE ON FUNCTION secteam.officer_remove(text) FROM PUBLIC;",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -133,6 +133,10 @@ const char *const schema_sqlite[] = {
 	"  BEGIN SELECT RAISE(ABORT, 'proposals are never edited'); END;"
 	"CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions"
 	"  BEGIN SELECT RAISE(ABORT, 'decisions are never edited'); END;",
+	/* 2: a sealed body may hold the decrypted content (a MIME entity
+	 * built from what was shown) rather than the message as received,
+	 * so every officer of the roster can read it */
+	"ALTER TABLE messages ADD COLUMN blob_content INTEGER NOT NULL DEFAULT 0;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

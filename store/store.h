@@ -187,8 +187,12 @@ struct message {
 	size_t blob_len;
 	char *blob_kind;        /* "original": the message as received,
 				 * already encrypted to the roster;
-				 * "sealed": the raw message encrypted to
-				 * the roster on import */
+				 * "sealed": encrypted to the roster on
+				 * import (or by roster reseal) */
+	bool blob_content;      /* sealed: the blob holds the decrypted
+				 * content (a MIME entity of what was shown,
+				 * its verdict recorded above), not the
+				 * message as received */
 };
 void message_release(struct message *m);
 
@@ -206,6 +210,16 @@ int store_message_report(struct store *s, int64_t message_row,
 int store_signature_add(struct store *s, int64_t message_row,
 			const char *verdict, const char *fingerprint,
 			time_t created, struct err *err);
+/* Every message row id, ascending; *ids is the caller's. */
+int store_message_ids(struct store *s, int64_t **ids, size_t *n,
+		      struct err *err);
+/* One message by row id, with its blob; ERR_NOTFOUND naming it. */
+int store_message_get(struct store *s, int64_t row, struct message *m,
+		      struct err *err);
+/* Replaces a message's body at rest (roster reseal); ERR_NOTFOUND. */
+int store_message_set_blob(struct store *s, int64_t row,
+			   const unsigned char *blob, size_t len,
+			   const char *kind, bool content, struct err *err);
 /* All messages of a report, oldest first, blobs included when with_blob. */
 int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		       struct message **out, size_t *n, struct err *err);
@@ -333,6 +347,36 @@ int store_decision_add(struct store *s, const struct decision *d,
 /* Oldest first: the last one is the current date. */
 int store_decisions_get(struct store *s, int64_t report_id,
 			struct decision **out, size_t *n, struct err *err);
+
+/* --- team-repo.c: the officers of a team server -----------------------*/
+struct officer {
+	char *role;             /* the login role */
+	char *name;             /* display name, or NULL */
+	char *key_fpr;          /* the key bodies are encrypted to */
+	time_t added_at;
+	bool active;            /* false once removed */
+};
+void officer_release(struct officer *o);
+/* True on a team server (officers, roles, the roster in the database);
+ * false on SQLite (the Unix user, the roster in the config). */
+bool store_has_team(const struct store *s);
+/* Creates the officers' group role (secteam_officers) if needed and
+ * grants it what officers need; run by the team's administrator inside
+ * a transaction.  ERR_INVALID on SQLite, ERR_REFUSED without CREATEROLE
+ * or ownership, naming the server. */
+int store_team_grant(struct store *s, struct err *err);
+/* Adds (or re-activates, updating name and key) the officer o->role,
+ * creating that login role when it does not exist, and makes it a member
+ * of the group.  Needs the administrator's rights (ERR_REFUSED). */
+int store_officer_add(struct store *s, const struct officer *o,
+		      struct err *err);
+/* Marks the officer removed and takes the group role away from them;
+ * ERR_NOTFOUND when role is not an active officer. */
+int store_officer_remove(struct store *s, const char *role, struct err *err);
+/* The team's officers by role (the removed ones too when with_inactive);
+ * none on SQLite.  *out is the caller's (officer_release each). */
+int store_officers_list(struct store *s, bool with_inactive,
+			struct officer **out, size_t *n, struct err *err);
 
 /* --- page-repo.c: compact keys for paging through every report ----------*/
 struct report_key {

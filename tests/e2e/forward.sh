@@ -9,7 +9,6 @@
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup forward
 command -v sqop >/dev/null || { echo "Bail out! sqop (Debian package sqop) is not installed"; exit 1; }
-export SECTEAM_OFFICER=alice
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
 count() { find "$1" -type f 2>/dev/null | wc -l | tr -d ' '; }
