@@ -289,7 +289,11 @@ const char *const *cmd_ctx_roster(struct cmd_ctx *ctx, size_t *n)
 			if (store_officers_list(s, false, &o, &no, &ctx->err) < 0)
 				return NULL;
 			for (size_t i = 0; i < no; i++) {
-				if (o[i].key_fpr && *o[i].key_fpr) {
+				bool dup = false;
+
+				for (size_t j = 0; j < ctx->nroster && o[i].key_fpr; j++)
+					dup |= !str_cmp_ci(ctx->roster[j], o[i].key_fpr);
+				if (o[i].key_fpr && *o[i].key_fpr && !dup) {
 					ctx->roster = xrealloc(ctx->roster,
 							       (ctx->nroster + 1) * sizeof(char *));
 					ctx->roster[ctx->nroster++] = xstrdup(o[i].key_fpr);

@@ -6,9 +6,10 @@
 # Both engines: the run starts its own PostgreSQL server (tests/lib/pg.sh:
 # initdb in a temporary folder, a Unix socket only, stopped and removed
 # at the end whatever happens).  The unit binaries test the store on it
-# too (SECTEAM_TEST_PG=1), and each end-to-end test that declares
-# "# engines: sqlite pg" runs twice: as itself, and as pg/NAME.sh with
-# SECTEAM_TEST_ENGINE=pg on a database of that server.  A server that
+# too (SECTEAM_TEST_PG=1), and an end-to-end test's "# engines: ..."
+# line says where it runs: sqlite (the default: as itself), pg (as
+# pg-e2e/NAME.sh, with SECTEAM_TEST_ENGINE=pg on a database of that
+# server), or both.  A server that
 # cannot start is a failure, not a skip.
 set -u
 B=${1:-build}
@@ -34,8 +35,9 @@ for t in "$top/$B"/tests/test-*; do [ -x "$t" ] && tests="$tests $t"; done
 for t in "$top"/tests/e2e/*.bats "$top"/tests/e2e/*.sh; do
 	case "$(basename "$t")" in lib-*) continue ;; esac  # sourced helpers
 	[ -f "$t" ] || continue
-	tests="$tests $t"
-	if grep -q '^# engines:.*\bpg\b' "$t"; then
+	engines=$(sed -n 's/^# engines: *//p' "$t" | head -n 1)
+	case " ${engines:-sqlite} " in *" sqlite "*) tests="$tests $t" ;; esac
+	if case " $engines " in *" pg "*) true ;; *) false ;; esac; then
 		w="$pgtests/$(basename "$t")"
 		cat >"$w" <<-WRAP
 		#!/bin/sh
