@@ -35,6 +35,11 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 	return db_run(s, st, NULL, "cannot record the event", NULL, err);
 }
 
+static void read_id_col(struct stmt *st, void *elem)
+{
+	*(int64_t *)elem = db_col_int(st, 0);
+}
+
 static void read_event(struct stmt *st, void *elem)
 {
 	struct event *e = elem;
@@ -125,16 +130,14 @@ int store_events_since(struct store *s, int64_t after, int64_t *last,
 	return rc < 0 ? rc : 0;
 }
 
-int64_t store_event_last(struct store *s)
+int store_event_last(struct store *s, int64_t *last, struct err *err)
 {
 	struct stmt *st = db_stmt(s, "SELECT coalesce(max(id), 0) FROM events",
-				  NULL);
-	int64_t n = -1;
+				  err);
 
+	*last = 0;
 	if (!st)
-		return -1;
-	if (db_step(st) == 1)
-		n = db_col_int(st, 0);
-	db_reset(st);
-	return n;
+		return ERR_IO;
+	return db_row(s, st, last, read_id_col, "cannot read the event log",
+		      err);
 }

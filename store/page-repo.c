@@ -42,6 +42,27 @@ int store_report_keys(struct store *s, struct report_key **out, size_t *n,
 		       "cannot list reports", err);
 }
 
+int store_report_key(struct store *s, int64_t id, struct report_key *k,
+		     struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"SELECT r.id, r.received, coalesce(r.release_started, 0),"
+		" r.state, r.severity, coalesce(d.date, 0) FROM reports r"
+		" LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions"
+		"  WHERE report_id = r.id)"
+		" WHERE r.id = ?1", err);
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, id);
+	rc = db_row(s, st, k, read_key, "cannot read a report", err);
+	if (rc == ERR_NOTFOUND)
+		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
+	return rc;
+}
+
 static void read_id(struct stmt *st, void *elem)
 {
 	*(int64_t *)elem = db_col_int(st, 0);

@@ -240,8 +240,8 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);
 int64_t store_event_count(struct store *s, int64_t report_id);
-/* The highest event id (0 with none), or -1 on error. */
-int64_t store_event_last(struct store *s);
+/* The highest event id (0 with none) into *last; 0 or negative. */
+int store_event_last(struct store *s, int64_t *last, struct err *err);
 /* The reports (0: a team-wide event) of the events after event id
  * `after`, each once; *last gets the highest id seen.  *report_ids is
  * the caller's.  0, or negative with err set. */
@@ -391,6 +391,9 @@ struct report_key {
  * negative with err set (nothing allocated). */
 int store_report_keys(struct store *s, struct report_key **out, size_t *n,
 		      struct err *err);
+/* One report's key; ERR_NOTFOUND naming it. */
+int store_report_key(struct store *s, int64_t id, struct report_key *k,
+		     struct err *err);
 /* Ids (ascending) of reports whose subject or reporter contains needle,
  * ASCII case-insensitively; *ids is the caller's.  0 or negative. */
 int store_report_search(struct store *s, const char *needle, int64_t **ids,
