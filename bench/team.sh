@@ -22,6 +22,13 @@ UIRUNS=${BENCH_RUNS:-5}
 W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-bench-team.XXXXXX")
 sock=benchteam$$
 tmx() { tmux -L "$sock" "$@"; }
+# Ends the tmux server and waits until it is gone, so the next session
+# does not reach a server on its way out.
+tmx_stop() {
+	tmx kill-server 2>/dev/null
+	_i=0
+	while [ $_i -lt 100 ] && tmx ls >/dev/null 2>&1; do sleep 0.05; _i=$((_i + 1)); done
+}
 . "$top/tests/lib/gpg-env.sh"
 . "$top/tests/lib/pg.sh"
 trap 'tmx kill-server 2>/dev/null; pg_stop; gpg_env_teardown "$W/keys" >/dev/null 2>&1; rm -rf "$W"' EXIT
@@ -85,6 +92,7 @@ if [ ! -s "$cache/bench.db" ]; then
 	sh "$top/bench/mkbench.sh" "$BIN" "$cache/bench.db" 100000 1000000 || exit 1
 fi
 newdb big || exit 1
+psql -X -q -d big -c "TRUNCATE secteam.reports, secteam.messages, secteam.decisions, secteam.events CASCADE" >/dev/null
 for t in reports messages decisions events; do
 	cols=$(sqlite3 "$cache/bench.db" "SELECT group_concat(name, ',') FROM pragma_table_info('$t')")
 	# bytea goes in as hex text
@@ -95,6 +103,9 @@ for t in reports messages decisions events; do
 			-c "\\copy $t ($cols) FROM STDIN WITH (FORMAT csv)" \
 			-c "ALTER TABLE $t ENABLE TRIGGER USER" || exit 1
 done
+for t in reports messages decisions events; do
+	psql -X -q -d big -c "SELECT setval(pg_get_serial_sequence('secteam.$t', 'id'), (SELECT max(id) FROM secteam.$t))" >/dev/null
+done
 psql -X -q -d big -c "SET search_path = secteam" -c "ANALYZE" >/dev/null
 ui_first() { # DB: ms from exec to the first full screen, by the trace
 	rm -f "$W/trace" "$W/t0"
@@ -102,7 +113,7 @@ ui_first() { # DB: ms from exec to the first full screen, by the trace
 		"sh -c 'date +%s%N >$W/t0; exec env LANG=C.UTF-8 TERM=screen-256color SECTEAM_TUI_TRACE=$W/trace \"$BIN\" --db \"$1\" --gnupghome \"$H\" --config /dev/null'"
 	poll_until 'grep -q keys-sorted "$W/trace" 2>/dev/null' 30 >/dev/null
 	awk -v t0="$(cat "$W/t0")" '$1 == "first-screen" {printf "%.2f\n", ($2 - t0) / 1e6}' "$W/trace"
-	tmx kill-server 2>/dev/null
+	tmx_stop
 }
 : >"$W/fpg"; : >"$W/flite"
 r=0
@@ -123,7 +134,7 @@ live() { # DB: ms from a triage in one process to the other UI showing it
 	t0=$(now_ns)
 	"$BIN" --db "$1" --gnupghome "$H" triage 1 --severity critical --note live >/dev/null
 	t1=$(poll_until '[ "$(tmx capture-pane -p -t b | grep -c critical)" -gt "$sev" ]' 10)
-	tmx kill-server 2>/dev/null
+	tmx_stop
 	echo "$t1 $t0" | awk '{ if ($1 > 0) printf "%.1f\n", ($1 - $2) / 1e6; else print "nan" }'
 }
 : >"$W/lpg"; : >"$W/llite"

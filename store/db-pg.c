@@ -169,10 +169,13 @@ static int pg_open(struct store *s, const char *where,
 	}
 	s->where = server_name(p->conn);
 	PQsetClientEncoding(p->conn, "UTF8");
-	snprintf(lt, sizeof(lt), "SET lock_timeout = %d", s->busy_timeout_ms);
-	if (pg_exec(s, "SET search_path = secteam, pg_catalog") < 0 ||
-	    pg_exec(s, "SET application_name = 'secteam-tui'") < 0 ||
-	    pg_exec(s, lt) < 0)
+	/* One round trip for the whole session set-up. */
+	snprintf(lt, sizeof(lt), "SET lock_timeout = %d;", s->busy_timeout_ms);
+	msg = xasprintf("SET search_path = secteam, pg_catalog;"
+			"SET application_name = 'secteam-tui';%s", lt);
+	r = pg_exec(s, msg);
+	free(msg);
+	if (r < 0)
 		return store_dberr(s, err, "cannot set up the session");
 	return 0;
 }
@@ -465,20 +468,22 @@ static char *pg_value(struct store *s, const char *sql)
 	return v;
 }
 
+/* The version in secteam.schema_info: 0 when the table does not exist
+ * (a database without the team schema), -1 on another error. */
 static int pg_schema_version(struct store *s)
 {
-	char *v;
-	int n = 0;
+	PGresult *r = PQexec(PG(s)->conn,
+			     "SELECT coalesce(max(version), 0) FROM secteam.schema_info");
+	const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	int n = -1;
 
-	if (!(v = pg_value(s, "SELECT to_regclass('secteam.schema_info') IS NOT NULL")))
-		return -1;
-	if (!strcmp(v, "t")) {
-		free(v);
-		if (!(v = pg_value(s, "SELECT max(version) FROM secteam.schema_info")))
-			return PG(s)->fault == DB_FAULT_NONE ? 0 : -1;
-		n = atoi(v);
-	}
-	free(v);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
+		n = atoi(PQgetvalue(r, 0, 0));
+	else if (code && (!strcmp(code, "42P01") || !strcmp(code, "3F000")))
+		n = 0;  /* no such table, or no such schema */
+	else
+		note(s, r);
+	PQclear(r);
 	return n;
 }
 

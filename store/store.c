@@ -63,6 +63,11 @@ int store_open(const char *where, const struct store_opts *opts,
 	if (s->kind == STORE_POSTGRESQL && !(opts && opts->create)) {
 		int v = s->eng->schema_version(s);
 
+		if (v < 0) {
+			r = store_dberr(s, err, "cannot read the schema version");
+			store_close(s);
+			return r;
+		}
 		if (v == 0) {
 			r = err_setc(err, ERR_NOTFOUND,
 				     "%s holds no secteam schema: the team's administrator runs 'secteam-tui --db URL team init' first",

@@ -555,7 +555,6 @@ int tui_main(struct cmd_ctx *ctx)
 	tui_trace(&t, "curses-ready", 0);
 	tui_push(&t, view_reports_new(&t));
 	t.live_cursor = -1;
-	live_apply(&t);
 	while (!(flags & TUI_QUIT)) {
 		int key;
 		long long t0;
@@ -569,6 +568,8 @@ int tui_main(struct cmd_ctx *ctx)
 			 * now it loads every report's key, then redraws. */
 			tui_trace(&t, "first-screen", 0);
 			first = false;
+			/* From now on, colleagues' changes are news. */
+			live_apply(&t);
 			t.gen++;
 			continue;
 		}

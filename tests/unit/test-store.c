@@ -14,25 +14,6 @@
 
 static char *dir = unit_dir;
 
-static int on_sqlite(void **state)
-{
-	(void)state;
-	unit_use_pg(false);
-	return 0;
-}
-
-static int on_pg(void **state)
-{
-	(void)state;
-	if (!unit_pg_available()) {
-		print_error("no PostgreSQL test server (SECTEAM_TEST_PG=%s)\n",
-			    getenv("SECTEAM_TEST_PG"));
-		return -1;
-	}
-	unit_use_pg(true);
-	return 0;
-}
-
 static struct store *open_db(const char *name)
 {
 	return unit_store_open(name);
@@ -391,36 +372,23 @@ static void test_whoami(void **state)
 	store_close(s);
 }
 
-#define BOTH(t) cmocka_unit_test_setup(t, on_sqlite), cmocka_unit_test_setup(t, on_pg)
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		/* SQLite only: the file and its modes */
-		cmocka_unit_test_setup(test_modes_whatever_umask, on_sqlite),
-		cmocka_unit_test_setup(test_not_a_database, on_sqlite),
+		cmocka_unit_test_setup(test_modes_whatever_umask, unit_on_sqlite),
+		cmocka_unit_test_setup(test_not_a_database, unit_on_sqlite),
 		/* each on SQLite, then on PostgreSQL */
-		BOTH(test_reopen_keeps_data),
-		BOTH(test_rollback),
-		BOTH(test_events_append_only),
-		BOTH(test_message_unique),
-		BOTH(test_listing_orders),
-		BOTH(test_events_since),
-		BOTH(test_vendors),
-		BOTH(test_report_keys),
-		BOTH(test_whoami),
+		UNIT_BOTH(test_reopen_keeps_data),
+		UNIT_BOTH(test_rollback),
+		UNIT_BOTH(test_events_append_only),
+		UNIT_BOTH(test_message_unique),
+		UNIT_BOTH(test_listing_orders),
+		UNIT_BOTH(test_events_since),
+		UNIT_BOTH(test_vendors),
+		UNIT_BOTH(test_report_keys),
+		UNIT_BOTH(test_whoami),
 	};
-	size_t n = ARRAY_SIZE(tests);
-	struct CMUnitTest run[ARRAY_SIZE(tests)];
-	size_t k = 0;
 
-	/* Run by hand, without scripts/run-tests.sh (which sets
-	 * SECTEAM_TEST_PG, to 1 when its server started), the PostgreSQL
-	 * half is left out; in a run that promised a server, it fails when
-	 * the server is not there. */
-	for (size_t i = 0; i < n; i++)
-		if (tests[i].setup_func != on_pg || getenv("SECTEAM_TEST_PG"))
-			run[k++] = tests[i];
-	return _cmocka_run_group_tests("store", run, k, unit_store_setup,
-				       unit_store_teardown);
+	return unit_run("store", tests, ARRAY_SIZE(tests));
 }

@@ -60,6 +60,52 @@ static UNIT_UNUSED int unit_store_teardown(void **state)
 	return r;
 }
 
+/* Per-test setups choosing the engine (cmocka_unit_test_setup). */
+static UNIT_UNUSED int unit_on_sqlite(void **state)
+{
+	(void)state;
+	unit_use_pg(false);
+	return 0;
+}
+
+static UNIT_UNUSED int unit_on_pg(void **state)
+{
+	(void)state;
+	if (!unit_pg_available()) {
+		print_error("no PostgreSQL test server (SECTEAM_TEST_PG=%s)\n",
+			    getenv("SECTEAM_TEST_PG") ? getenv("SECTEAM_TEST_PG") : "unset");
+		return -1;
+	}
+	unit_use_pg(true);
+	return 0;
+}
+
+/* A test on SQLite, then the same test on PostgreSQL. */
+#define UNIT_BOTH(t) cmocka_unit_test_setup(t, unit_on_sqlite), \
+		     cmocka_unit_test_setup(t, unit_on_pg)
+
+/*
+ * Runs tests (a group with the store fixture).  Run by hand, without
+ * scripts/run-tests.sh (which sets SECTEAM_TEST_PG, to 1 when its server
+ * started), the PostgreSQL half is left out; in a run that promised a
+ * server, it fails when the server is not there.
+ */
+static UNIT_UNUSED int unit_run(const char *name, const struct CMUnitTest *tests,
+				size_t n)
+{
+	struct CMUnitTest *run = calloc(n + 1, sizeof(*run));
+	size_t k = 0;
+	int r;
+
+	for (size_t i = 0; i < n; i++)
+		if (tests[i].setup_func != unit_on_pg || getenv("SECTEAM_TEST_PG"))
+			run[k++] = tests[i];
+	r = _cmocka_run_group_tests(name, run, k, unit_store_setup,
+				    unit_store_teardown);
+	free(run);
+	return r;
+}
+
 /* The test server's database for NAME (caller frees). */
 static UNIT_UNUSED char *unit_db_name(const char *name)
 {
