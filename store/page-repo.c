@@ -11,6 +11,13 @@
 
 #include "store/store-int.h"
 
+/* A report's key: the latest decision joined by id. */
+#define KEY_SELECT                                                           \
+	"SELECT r.id, r.received, coalesce(r.release_started, 0),"           \
+	" r.state, r.severity, coalesce(d.date, 0) FROM reports r"           \
+	" LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions"     \
+	"  WHERE report_id = r.id) "
+
 static void read_key(struct stmt *st, void *elem)
 {
 	struct report_key *k = elem;
@@ -26,13 +33,7 @@ static void read_key(struct stmt *st, void *elem)
 int store_report_keys(struct store *s, struct report_key **out, size_t *n,
 		      struct err *err)
 {
-	/* The latest decision of each report, joined by id. */
-	struct stmt *st = db_stmt(s,
-		"SELECT r.id, r.received, coalesce(r.release_started, 0),"
-		" r.state, r.severity, coalesce(d.date, 0) FROM reports r"
-		" LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions"
-		"  WHERE report_id = r.id)"
-		" ORDER BY r.id", err);
+	struct stmt *st = db_stmt(s, KEY_SELECT "ORDER BY r.id", err);
 
 	*out = NULL;
 	*n = 0;
@@ -45,12 +46,7 @@ int store_report_keys(struct store *s, struct report_key **out, size_t *n,
 int store_report_key(struct store *s, int64_t id, struct report_key *k,
 		     struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT r.id, r.received, coalesce(r.release_started, 0),"
-		" r.state, r.severity, coalesce(d.date, 0) FROM reports r"
-		" LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions"
-		"  WHERE report_id = r.id)"
-		" WHERE r.id = ?1", err);
+	struct stmt *st = db_stmt(s, KEY_SELECT "WHERE r.id = ?1", err);
 	int rc;
 
 	memset(k, 0, sizeof(*k));
