@@ -4,10 +4,11 @@
  * GMime builds the MIME tree; we walk it once, bounded in depth and in the
  * number of parts, collecting decoded headers, the text/plain body, the
  * attachments, and for PGP/MIME the exact bytes crypto/ needs.  A detached
- * signature covers the first part's raw bytes, so those are cut out of the
- * input buffer itself (between the multipart's boundary lines, located with
- * the header offsets GMime records) rather than re-serialised, then brought
- * to RFC 3156 canonical form (every line end CRLF).
+ * signature covers the first part of a multipart/signed: those bytes are
+ * that part of GMime's own tree written out in RFC 3156 canonical form
+ * (GMime keeps raw headers and content, so a genuine part comes out as it
+ * was sent, every line end CRLF), never cut from the input by a boundary
+ * scanner of our own: what is verified is what is shown.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -174,99 +175,44 @@ static void add_text_as_utf8(struct sbuf *sb, const char *s, size_t n,
 
 /* ---- RFC 3156 signed part extraction -----------------------------------*/
 
-/* True when the line at p is "--boundary" followed only by blanks. */
-static bool is_delimiter(const char *p, const char *end, const char *b,
-			 size_t blen)
-{
-	if ((size_t)(end - p) < blen + 2 || p[0] != '-' || p[1] != '-' ||
-	    memcmp(p + 2, b, blen))
-		return false;
-	p += 2 + blen;
-	/* The close delimiter "--b--" is a delimiter too. */
-	if (end - p >= 2 && p[0] == '-' && p[1] == '-')
-		p += 2;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p == end || *p == '\n' || *p == '\r';
-}
-
-/* Start of the next line after p, or end. */
-static const char *next_line(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? nl + 1 : end;
-}
-
-/* Smallest known stream offset among obj's headers, or 0. */
-static size_t headers_offset(GMimeObject *obj)
-{
-	GMimeHeaderList *hl = g_mime_object_get_header_list(obj);
-	gint64 best = -1;
-	int n = hl ? g_mime_header_list_get_count(hl) : 0;
-
-	for (int i = 0; i < n; i++) {
-		gint64 off = g_mime_header_get_offset(
-			g_mime_header_list_get_header_at(hl, i));
-		if (off >= 0 && (best < 0 || off < best))
-			best = off;
-	}
-	return best < 0 ? 0 : (size_t)best;
-}
-
 /*
- * The raw bytes of the first part of the multipart mp: from after its first
- * delimiter line up to (not including) the line end before the next one,
- * with bare LF turned into CRLF.  Returns 0, or negative with err set.
+ * The bytes a detached signature over the first part of the multipart/
+ * signed mp covers: that part exactly as GMime parsed it (raw headers,
+ * content in its transfer encoding), written in RFC 3156 canonical form
+ * with every line end CRLF, as GMime's own g_mime_multipart_signed_verify
+ * does.  What is verified and what is shown are then one entity of one
+ * parse: a delimiter line another parser reads differently cannot make
+ * the signature cover one part while another is shown.  Returns 0, or
+ * negative with err set.
  */
-static int signed_part_bytes(const char *buf, size_t len, GMimeObject *mp,
-			     struct mail_msg *msg, struct err *err)
+static int signed_part_bytes(GMimeObject *mp, struct mail_msg *msg,
+			     struct err *err)
 {
-	const char *b = g_mime_multipart_get_boundary(GMIME_MULTIPART(mp));
-	const char *end = buf + len, *p, *start = NULL, *stop = NULL;
-	size_t blen, off = headers_offset(mp);
+	GMimeObject *content = g_mime_multipart_get_part(GMIME_MULTIPART(mp), 0);
+	GMimeFormatOptions *fo;
+	GMimeStream *mem;
+	GByteArray *ba;
 
-	if (!b || !*b)
+	if (!content)
 		return err_setc(err, ERR_INVALID,
-				"multipart/signed part has no boundary");
-	blen = strlen(b);
-	if (off > len)
-		off = 0;
-	/* Back to the start of the line holding the first header. */
-	p = buf + off;
-	while (p > buf && p[-1] != '\n')
-		p--;
-	for (; p < end; p = next_line(p, end)) {
-		if (!is_delimiter(p, end, b, blen))
-			continue;
-		if (!start) {
-			start = next_line(p, end);
-			continue;
-		}
-		stop = p;
-		break;
-	}
-	if (!start || !stop)
+				"multipart/signed without a signed part");
+	fo = g_mime_format_options_new();
+	g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
+	mem = g_mime_stream_mem_new();
+	if (g_mime_object_write_to_stream(content, fo, mem) < 0) {
+		g_mime_format_options_free(fo);
+		ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+		wipe(ba->data, ba->len);
+		g_object_unref(mem);
 		return err_setc(err, ERR_INVALID,
-				"multipart/signed boundary '%s' not found", b);
-	/* The line end before the delimiter belongs to the delimiter. */
-	if (stop > start && stop[-1] == '\n')
-		stop--;
-	if (stop > start && stop[-1] == '\r')
-		stop--;
-	if (stop < start)
-		stop = start;
-
-	struct sbuf sb = SBUF_INIT;
-	sbuf_grow(&sb, (size_t)(stop - start) + (size_t)(stop - start) / 16 + 1);
-	for (p = start; p < stop; p++) {
-		if (*p == '\n' && (p == start || p[-1] != '\r'))
-			sbuf_addch(&sb, '\r');
-		sbuf_addch(&sb, *p);
+				"cannot write out the signed part of a "
+				"multipart/signed");
 	}
-	if (!sb.buf)
-		sbuf_grow(&sb, 1);
-	msg->signed_data = (unsigned char *)sbuf_detach(&sb, &msg->signed_len);
+	g_mime_format_options_free(fo);
+	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
+	g_object_unref(mem);
+	msg->signed_data = take_bytes(ba, &msg->signed_len);
 	return 0;
 }
 
@@ -620,7 +566,7 @@ int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
 			}
 			ba = part_bytes(GMIME_PART(second));
 			msg->signature = take_bytes(ba, &msg->signature_len);
-			ret = signed_part_bytes(buf, len, w.pgp, msg, err);
+			ret = signed_part_bytes(w.pgp, msg, err);
 			if (ret < 0)
 				goto out;
 		}

@@ -112,6 +112,16 @@ while IFS="$tab" read -r name outcome props what; do
 		files-has:*)
 			printf '%s\n' "$files" | grep -qxF "${p#files-has:}" ||
 				bad="$bad|${p#files-has:} not among the touched files" ;;
+		shows:*)
+			grep -qF -- "${p#shows:}" "$o.show.$first_id" 2>/dev/null ||
+				bad="$bad|show does not show '${p#shows:}'" ;;
+		hides-if-trusted:*)
+			case $got in
+			valid | good)
+				if grep -qF -- "${p#hides-if-trusted:}" "$o".show.* 2>/dev/null; then
+					bad="$bad|'${p#hides-if-trusted:}' shown under a $got signature"
+				fi ;;
+			esac ;;
 		json:*)
 			q=${p#json:}
 			v=$(jq -r "${q%%=*}" "$o.json.$first_id" 2>/dev/null)

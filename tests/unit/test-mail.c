@@ -264,6 +264,23 @@ static void test_parse_signed(void **state)
 	mail_msg_release(&m);
 }
 
+/* What is verified is what is shown: a delimiter line that only a
+ * different parser would accept cannot make the signature cover one part
+ * while another is shown (issue 12, the signature spoof). */
+static void test_parse_signed_spoof(void **state)
+{
+	struct mail_msg m;
+
+	(void)state;
+	parse_ok("spoof-cr.eml", &m);
+	assert_int_equal(m.kind, MAIL_PGP_SIGNED);
+	assert_false(m.partial);
+	assert_string_equal(m.body_text, "ATTACKER text");
+	assert_fixture_bytes(m.signed_data, m.signed_len, "spoof-cr.expected");
+	assert_null(strstr((char *)m.signed_data, "Signed text."));
+	mail_msg_release(&m);
+}
+
 static void test_parse_encrypted(void **state)
 {
 	struct mail_msg m;
@@ -970,6 +987,7 @@ int main(void)
 		cmocka_unit_test(test_parse_crlf_and_hash),
 		cmocka_unit_test(test_parse_nested),
 		cmocka_unit_test(test_parse_signed),
+		cmocka_unit_test(test_parse_signed_spoof),
 		cmocka_unit_test(test_parse_encrypted),
 		cmocka_unit_test(test_parse_inline),
 		cmocka_unit_test(test_parse_entity),
