@@ -16,18 +16,8 @@
 static void take_sigs(struct pipeline_out *out, const struct crypto_result *res)
 {
 	for (size_t i = 0; i < res->nsigs; i++) {
-		const struct crypto_sig *s = &res->sigs[i];
-		struct crypto_sig *d;
 		out->sigs = xrealloc(out->sigs, (out->nsigs + 1) * sizeof(*out->sigs));
-		d = &out->sigs[out->nsigs++];
-		memset(d, 0, sizeof(*d));
-		d->verdict = s->verdict;
-		d->fingerprint = s->fingerprint ? xstrdup(s->fingerprint) : NULL;
-		d->created = s->created;
-		d->nuid_emails = s->nuid_emails;
-		d->uid_emails = xcalloc(s->nuid_emails + 1, sizeof(char *));
-		for (size_t j = 0; j < s->nuid_emails; j++)
-			d->uid_emails[j] = xstrdup(s->uid_emails[j]);
+		crypto_sig_copy(&out->sigs[out->nsigs++], &res->sigs[i]);
 	}
 }
 
@@ -287,12 +277,8 @@ void pipeline_out_release(struct pipeline_out *out)
 	mail_msg_release(&out->inner);
 	sbuf_wipe(&out->body);
 	free(out->fingerprint);
-	for (size_t i = 0; i < out->nsigs; i++) {
-		free(out->sigs[i].fingerprint);
-		for (size_t j = 0; j < out->sigs[i].nuid_emails; j++)
-			free(out->sigs[i].uid_emails[j]);
-		free(out->sigs[i].uid_emails);
-	}
+	for (size_t i = 0; i < out->nsigs; i++)
+		crypto_sig_release(&out->sigs[i]);
 	free(out->sigs);
 	for (size_t i = 0; i < out->nrecipients; i++)
 		free(out->recipients[i]);

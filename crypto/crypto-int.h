@@ -24,8 +24,8 @@ struct crypto_sink {
 struct crypto_keyinfo {
 	char *sigfpr;   /* as the signature gave it, upper case */
 	char *fpr;      /* the primary key's fingerprint */
-	char **emails;  /* lowercase, without duplicates */
-	size_t nemails;
+	struct crypto_uid *uids; /* not revoked or invalid, in key order */
+	size_t nuids;
 };
 
 struct crypto {

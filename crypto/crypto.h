@@ -43,15 +43,36 @@ int sig_verdict_parse(const char *name);
  * > error > partial > not-signed > good > valid. */
 enum sig_verdict sig_verdict_worse(enum sig_verdict a, enum sig_verdict b);
 
+/* One user ID of a key, with what the officer's keyring says of it. */
+struct crypto_uid {
+	char *uid;           /* as the key holds it, "Name <addr>" (untrusted:
+			      * anyone can write any user ID on their key) */
+	char *email;         /* its address, lowercase; NULL when none */
+	bool valid;          /* full or ultimate validity (certified by the
+			      * officer or trusted introducers) on a usable
+			      * key: only such a user ID speaks for its
+			      * address (crypto_key_uid_valid's rule) */
+};
+
 struct crypto_sig {
 	enum sig_verdict verdict;
 	char *fingerprint;   /* full hex fingerprint (or key ID if that's all
 			      * the signature carries), NULL if none */
-	char **uid_emails;   /* lowercase e-mail addresses of the signing
-			      * key's user IDs; empty if the key is unknown */
-	size_t nuid_emails;
+	struct crypto_uid *uids; /* the signing key's user IDs that are not
+			      * revoked or invalid, in the key's order;
+			      * none when the key is unknown */
+	size_t nuids;
 	time_t created;
 };
+
+/* A deep copy of src into *dst; crypto_sig_release frees it. */
+void crypto_sig_copy(struct crypto_sig *dst, const struct crypto_sig *src);
+void crypto_sig_release(struct crypto_sig *sig);
+/* The user ID to name the signer by: the valid one whose address is
+ * prefer (NULL: any), else the first valid one, else the first one; NULL
+ * when the key is unknown. */
+const struct crypto_uid *crypto_sig_uid(const struct crypto_sig *sig,
+					const char *prefer);
 
 struct crypto_result {
 	bool encrypted;      /* the input was encrypted and decrypted */
@@ -116,7 +137,8 @@ int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
 			 struct crypto_result *res, struct err *err);
 void crypto_result_release(struct crypto_result *res);
 
-/* True when one of sig's user-ID e-mails equals email (case-insensitive). */
+/* True when email (compared whole, ignoring ASCII case) is the address of
+ * one of sig's valid user IDs: uncertified ones never match. */
 bool crypto_sig_matches(const struct crypto_sig *sig, const char *email);
 
 /*

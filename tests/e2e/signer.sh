@@ -1,0 +1,58 @@
+#!/bin/sh
+# End to end, who signed (issue 12, items 2 and 4): a signature counts for
+# "signer matches From" only through a user ID the officer's keyring
+# holds at full or ultimate validity, and only when it matches every
+# From mailbox; display names cannot hide the address.  Mallory's key is
+# certified by the officer; user IDs with Rita's address (and a Cyrillic
+# look-alike) are added to it afterwards, and nobody certifies those.
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup signer
+
+gs() { gpg --homedir "$S" --batch --no-tty --yes "$@" >/dev/null 2>&1; }
+go() { gpg --homedir "$H" --batch --no-tty --yes "$@" >/dev/null 2>&1; }
+M='Mallory Certified <mallory@example.com>'
+LOOK='rita@ex'$(printf '\320\260')'mple.net'   # a Cyrillic "a"
+gs --passphrase '' --pinentry-mode loopback --quick-gen-key "$M" \
+	future-default default never || { echo "Bail out! key generation failed"; exit 1; }
+MAL=$(gpg --homedir "$S" --with-colons --list-keys "=$M" 2>/dev/null |
+	awk -F: '$1 == "fpr" { print $10; exit }')
+gs --export --output "$T/mal.pub" "$MAL" && go --import "$T/mal.pub" &&
+	go --default-key "$OFFICER_FPR" --quick-sign-key "$MAL" &&
+	gs --quick-add-uid "$MAL" "Rita Reporter <rita@example.net>" &&
+	gs --quick-add-uid "$MAL" "Rita Reporter <$LOOK>" &&
+	gs --export --output "$T/mal.pub" "$MAL" && go --import "$T/mal.pub" &&
+	go --check-trustdb || { echo "Bail out! keyring set-up failed"; exit 1; }
+
+# imp NAME MK-ARGS...: makes a mail, imports it, prints its report id.
+imp() {
+	_name=$1; shift
+	mk --subject "$_name" --body "text of $_name" --message-id "$_name@signer.test" \
+		"$@" >"$T/$_name.eml" || return 1
+	st import "$T/$_name.eml" >"$T/$_name.out" 2>"$T/$_name.err"
+	cut -f 1 "$T/$_name.out"
+}
+j() { st show "$1" --json | jq -r "$2"; }
+
+id=$(imp rita --kind signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR")
+tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
+	"valid true" "control: Rita's own key matches her From"
+
+id=$(imp mallory --kind signed --from "$M" --sign-as "$MAL")
+tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
+	"valid true" "control: Mallory's certified user ID matches her From"
+
+id=$(imp as-rita --kind signed --from "Rita Reporter <rita@example.net>" --sign-as "$MAL")
+tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
+	"valid false" "an uncertified user ID with Rita's address does not match From"
+tap_like "$(st show "$id")" "Signer matches From +no" "show says no"
+
+id=$(imp as-rita-encrypted --kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
+	--sign-as "$MAL" --to "$OFFICER_FPR")
+tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
+	"valid false" "the same inside an encrypted message"
+
+id=$(imp look-alike --kind signed --from "Rita Reporter <$LOOK>" --sign-as "$MAL")
+tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
+	"valid false" "an uncertified user ID with a Cyrillic look-alike address does not match From"
+
+tap_done
