@@ -21,6 +21,7 @@
 
 #define MAIL_MAX_DEPTH 64
 #define MAIL_MAX_PARTS 10000
+#define MAIL_MAX_FROM 100
 
 /* Not thread-safe: call it from the main thread first. */
 void mail_init(void)
@@ -225,7 +226,10 @@ struct walk {
 	struct sbuf body;
 	size_t att_alloc;
 	GMimeObject *pgp;      /* first PGP/MIME multipart found */
+	GMimeObject *covered;  /* the part of it a signature covers */
+	int inside;            /* > 0 within covered */
 	int inner;             /* > 0 inside an embedded message/rfc822 */
+	size_t span_alloc;
 	/* structural PGP parts, not shown as attachments */
 	GMimeObject *skip[2];
 };
@@ -282,6 +286,7 @@ static void add_attachment(struct walk *w, GMimeObject *obj)
 	}
 	a = &msg->attachments[msg->nattachments++];
 	memset(a, 0, sizeof(*a));
+	a->outside = !w->inside;
 	a->content_type = lower_mime_type(obj);
 	if (GMIME_IS_PART(obj)) {
 		GByteArray *ba = part_bytes(GMIME_PART(obj));
@@ -315,6 +320,7 @@ static void add_text(struct walk *w, GMimePart *part)
 	byte_array_wipe_free(ba);
 	if (w->body.len)
 		sbuf_addch(&w->body, '\n');
+	size_t start = w->body.len;
 	/* Text is kept with LF line ends. */
 	sbuf_grow(&w->body, t.len);
 	for (size_t i = 0; i < t.len; i++)
@@ -322,6 +328,17 @@ static void add_text(struct walk *w, GMimePart *part)
 			w->body.buf[w->body.len++] = t.buf[i];
 	w->body.buf[w->body.len] = '\0';
 	sbuf_wipe(&t);
+	if (!w->inside && w->body.len > start) {
+		struct mail_msg *m = w->msg;
+
+		if (m->noutside == w->span_alloc) {
+			w->span_alloc = w->span_alloc ? 2 * w->span_alloc : 4;
+			m->outside = xrealloc(m->outside, w->span_alloc *
+					      sizeof(*m->outside));
+		}
+		m->outside[m->noutside].start = start;
+		m->outside[m->noutside++].end = w->body.len;
+	}
 }
 
 static int walk(struct walk *w, GMimeObject *obj, int depth)
@@ -341,7 +358,19 @@ static int walk(struct walk *w, GMimeObject *obj, int depth)
 		w->pgp = obj;
 		if (is_pgp_encrypted(obj))
 			w->skip[0] = g_mime_multipart_get_part(mp, 0);
+		else
+			w->covered = g_mime_multipart_get_part(mp, 0);
 		w->skip[1] = g_mime_multipart_get_part(mp, 1);
+	}
+	if (obj == w->covered) {
+		int r;
+
+		w->inside++;
+		w->covered = NULL;
+		r = walk(w, obj, depth);
+		w->inside--;
+		w->nparts--;
+		return r;
 	}
 	if (GMIME_IS_MULTIPART(obj)) {
 		GMimeMultipart *mp = GMIME_MULTIPART(obj);
@@ -389,31 +418,39 @@ static int walk(struct walk *w, GMimeObject *obj, int depth)
 
 /* ---- headers -----------------------------------------------------------*/
 
-static InternetAddressMailbox *first_mailbox(InternetAddressList *l)
+/* Appends every mailbox of l (members of groups included) to msg->from. */
+static void add_mailboxes(InternetAddressList *l, struct mail_msg *msg,
+			  int depth)
 {
 	int n = l ? internet_address_list_length(l) : 0;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && msg->nfrom < MAIL_MAX_FROM; i++) {
 		InternetAddress *a = internet_address_list_get_address(l, i);
 
-		if (INTERNET_ADDRESS_IS_MAILBOX(a))
-			return INTERNET_ADDRESS_MAILBOX(a);
-		if (INTERNET_ADDRESS_IS_GROUP(a)) {
-			InternetAddressMailbox *m = first_mailbox(
-				internet_address_group_get_members(
-					INTERNET_ADDRESS_GROUP(a)));
-			if (m)
-				return m;
+		if (INTERNET_ADDRESS_IS_MAILBOX(a)) {
+			InternetAddressMailbox *mb = INTERNET_ADDRESS_MAILBOX(a);
+			const char *name = internet_address_get_name(a);
+			const char *addr = internet_address_mailbox_get_addr(mb);
+			struct mail_mailbox *d;
+
+			msg->from = xrealloc(msg->from, (msg->nfrom + 1) *
+					     sizeof(*msg->from));
+			d = &msg->from[msg->nfrom++];
+			d->name = name && *name ? utf8_dup(name) : NULL;
+			d->email = addr && *addr ? str_lower(utf8_dup(addr))
+						 : NULL;
+		} else if (INTERNET_ADDRESS_IS_GROUP(a) && depth < 2) {
+			add_mailboxes(internet_address_group_get_members(
+					      INTERNET_ADDRESS_GROUP(a)),
+				      msg, depth + 1);
 		}
 	}
-	return NULL;
 }
 
 static void fill_headers(GMimeMessage *m, struct mail_msg *msg)
 {
 	GMimeObject *o = GMIME_OBJECT(m);
 	const char *v;
-	InternetAddressMailbox *mb;
 	GDateTime *dt;
 
 	if ((v = g_mime_message_get_message_id(m)) && *v)
@@ -442,15 +479,12 @@ static void fill_headers(GMimeMessage *m, struct mail_msg *msg)
 		if (r)
 			g_mime_references_free(r);
 	}
-	if ((mb = first_mailbox(g_mime_message_get_from(m)))) {
-		const char *name = internet_address_get_name(
-			INTERNET_ADDRESS(mb));
-		const char *addr = internet_address_mailbox_get_addr(mb);
-
-		if (name && *name)
-			msg->from_name = utf8_dup(name);
-		if (addr && *addr)
-			msg->from_email = str_lower(utf8_dup(addr));
+	add_mailboxes(g_mime_message_get_from(m), msg, 0);
+	if (msg->nfrom) {
+		if (msg->from[0].name)
+			msg->from_name = xstrdup(msg->from[0].name);
+		if (msg->from[0].email)
+			msg->from_email = xstrdup(msg->from[0].email);
 	}
 	InternetAddressList *to = g_mime_message_get_to(m);
 	if (to && internet_address_list_length(to) > 0) {
@@ -582,6 +616,14 @@ int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
 		}
 		free(blocks);
 	}
+	if (msg->kind != MAIL_PGP_SIGNED && msg->kind != MAIL_PGP_ENCRYPTED) {
+		/* "outside" means outside a PGP/MIME entity; there is none. */
+		free(msg->outside);
+		msg->outside = NULL;
+		msg->noutside = 0;
+		for (size_t i = 0; i < msg->nattachments; i++)
+			msg->attachments[i].outside = false;
+	}
 	if (!w.body.buf)
 		sbuf_grow(&w.body, 1);
 	msg->body_text = sbuf_detach(&w.body, &msg->body_len);
@@ -605,6 +647,12 @@ void mail_msg_release(struct mail_msg *msg)
 	free(msg->references);
 	free(msg->from_name);
 	free(msg->from_email);
+	for (size_t i = 0; i < msg->nfrom; i++) {
+		free(msg->from[i].name);
+		free(msg->from[i].email);
+	}
+	free(msg->from);
+	free(msg->outside);
 	free(msg->to);
 	free(msg->subject);
 	wipe_free(msg->ciphertext, msg->ciphertext_len);

@@ -38,6 +38,18 @@ struct mail_attachment {
 	char *content_type; /* "type/subtype", lowercase */
 	unsigned char *data;/* decoded content */
 	size_t len;
+	bool outside;       /* outside the PGP/MIME entity (see mail_msg) */
+};
+
+struct mail_mailbox {
+	char *name;         /* display name, decoded to UTF-8; untrusted; NULL
+			     * when none */
+	char *email;        /* lowercase; NULL when the mailbox has none */
+};
+
+/* A byte range [start, end) of a mail_msg's body_text. */
+struct mail_span {
+	size_t start, end;
 };
 
 struct mail_msg {
@@ -46,8 +58,11 @@ struct mail_msg {
 	char *in_reply_to;  /* without angle brackets */
 	char **references;  /* without angle brackets */
 	size_t nreferences;
-	char *from_name;
-	char *from_email;   /* lowercase */
+	char *from_name;    /* of the first From mailbox */
+	char *from_email;   /* lowercase, of the first From mailbox */
+	struct mail_mailbox *from; /* every From mailbox, in order (groups
+			     * flattened); from[0] is the one above */
+	size_t nfrom;
 	char *to;           /* the To: header as text */
 	char *subject;
 	time_t date;        /* 0 when absent or unparsable */
@@ -76,6 +91,13 @@ struct mail_msg {
 	 * after core re-parses it), converted to UTF-8, joined by newlines. */
 	char *body_text;
 	size_t body_len;
+	/* MAIL_PGP_SIGNED and MAIL_PGP_ENCRYPTED: the ranges of body_text
+	 * from parts outside the PGP/MIME entity (anything but the first part
+	 * of the multipart/signed; for multipart/encrypted, every part shown
+	 * next to it), in order; attachments say so in their own field.
+	 * Nothing is outside for the other kinds. */
+	struct mail_span *outside;
+	size_t noutside;
 
 	struct mail_attachment *attachments;
 	size_t nattachments;

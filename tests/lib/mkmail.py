@@ -196,6 +196,16 @@ def signed(d):
     write(d, "spoof-cr.expected", evil[:-1].replace(b"\n", b"\r\n"))
 
 
+def senders(d):
+    # Two From mailboxes, a display name holding another address, and a
+    # group (RFC 5322 allows all of it in From).
+    m = headers(MIMEText("two senders\n"), "Two senders", name="two-from")
+    m.replace_header("From", '"manager@corp.example" <Eve@Corp.example>, '
+                     "Bob <bob@example.net>, friends: Carol "
+                     "<carol@example.org>;")
+    write(d, "two-from.eml", as_bytes(m))
+
+
 def encrypted(d):
     m = MIMEMultipart("encrypted", protocol="application/pgp-encrypted")
     headers(m, "Encrypted report", name="enc")
@@ -349,7 +359,7 @@ def main():
         return check(sys.argv[2])
     d = sys.argv[1]
     os.makedirs(d, exist_ok=True)
-    for f in (plain, subjects, crlf, nested, signed, encrypted, inline,
+    for f in (plain, subjects, crlf, nested, signed, senders, encrypted, inline,
               mboxes, maildir, odd, big):
         f(d)
     deep(d, 100, "deep100")
