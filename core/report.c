@@ -163,6 +163,34 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 		pipeline_out_release(&po);
 		goto out;
 	}
+	{
+		char **files;
+		size_t nfiles;
+		const struct crypto_uid *u = pipeline_signer(&po);
+
+		pipeline_files(&po, &files, &nfiles, &om->files_unsigned,
+			       &om->nfiles_unsigned);
+		for (size_t i = 0; i < nfiles; i++)
+			free(files[i]);
+		free(files);
+		if (u) {
+			om->signer = xstrdup(u->uid);
+			om->signer_valid = u->valid;
+		}
+	}
+	om->nunsigned = po.nunsigned;
+	om->unsigned_spans = xcalloc(po.nunsigned + 1, sizeof(*om->unsigned_spans));
+	for (size_t i = 0; i < po.nunsigned; i++) {
+		om->unsigned_spans[i].start = po.unsigned_spans[i].start;
+		om->unsigned_spans[i].end = po.unsigned_spans[i].end;
+	}
+	om->nfrom = po.msg.nfrom;
+	om->from = xcalloc(po.msg.nfrom + 1, sizeof(*om->from));
+	for (size_t i = 0; i < po.msg.nfrom; i++) {
+		const struct mail_mailbox *f = &po.msg.from[i];
+		om->from[i].name = f->name ? xstrdup(f->name) : NULL;
+		om->from[i].email = f->email ? xstrdup(f->email) : NULL;
+	}
 	om->body = sbuf_detach(&po.body, &om->body_len);
 	om->natt = po.natt;
 	om->att = xcalloc(po.natt + 1, sizeof(*om->att));
@@ -175,6 +203,7 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 		a->data = xmemdup(po.att[i].data ? po.att[i].data : (const unsigned char *)"",
 				  po.att[i].len);
 		a->exploit = attachment_is_exploit(a->filename, a->content_type);
+		a->unsigned_part = po.att[i].outside;
 	}
 	pipeline_out_release(&po);
 out:
@@ -188,11 +217,49 @@ out:
 void opened_message_release(struct opened_message *om)
 {
 	wipe_free(om->body, om->body_len);
+	free(om->unsigned_spans);
 	for (size_t i = 0; i < om->natt; i++) {
 		free(om->att[i].filename);
 		free(om->att[i].content_type);
 		wipe_free(om->att[i].data, om->att[i].size);
 	}
 	free(om->att);
+	for (size_t i = 0; i < om->nfrom; i++) {
+		free(om->from[i].name);
+		free(om->from[i].email);
+	}
+	free(om->from);
+	free(om->signer);
+	for (size_t i = 0; i < om->nfiles_unsigned; i++)
+		free(om->files_unsigned[i]);
+	free(om->files_unsigned);
 	memset(om, 0, sizeof(*om));
+}
+
+size_t opened_message_lines(const struct opened_message *om,
+			    struct body_line **lines)
+{
+	const char *b = om->body ? om->body : "", *end = b + om->body_len;
+	struct body_line *v = NULL;
+	size_t n = 0, alloc = 0, span = 0;
+
+	for (const char *p = b; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t off = (size_t)(p - b);
+
+		while (span < om->nunsigned && om->unsigned_spans[span].end <= off)
+			span++;
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		v[n].s = p;
+		v[n].len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		v[n].unsigned_text = span < om->nunsigned &&
+				     om->unsigned_spans[span].start <= off;
+		n++;
+		p = nl ? nl + 1 : end;
+	}
+	*lines = v ? v : xcalloc(1, sizeof(*v));
+	return n;
 }

@@ -1,8 +1,10 @@
 #!/bin/sh
-# End to end, who signed (issue 12, items 2 and 4): a signature counts for
-# "signer matches From" only through a user ID the officer's keyring
-# holds at full or ultimate validity, and only when it matches every
-# From mailbox; display names cannot hide the address.  Mallory's key is
+# End to end, who signed and who sent (issue 12, items 2 and 4): a
+# signature counts for "signer matches From" only through a user ID the
+# officer's keyring holds at full or ultimate validity, and only when it
+# matches every From mailbox; show lists every From mailbox, address
+# first, and flags display names that hold another address or invisible
+# spacing.  Mallory's key is
 # certified by the officer; user IDs with Rita's address (and a Cyrillic
 # look-alike) are added to it afterwards, and nobody certifies those.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
@@ -54,5 +56,36 @@ tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | 
 id=$(imp look-alike --kind signed --from "Rita Reporter <$LOOK>" --sign-as "$MAL")
 tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
 	"valid false" "an uncertified user ID with a Cyrillic look-alike address does not match From"
+
+# Two From mailboxes: the signer must match both (Johnny I3), and show
+# lists both, address first.
+id=$(imp two-from --kind signed --from "Rita Reporter <rita@example.net>, Mallory <mallory@example.com>" \
+	--sign-as "$REPORTER_FPR")
+tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
+	"valid false" "two From mailboxes, the signer is only one of them: no match"
+tap_is "$(j "$id" '[.senders[].email] | join(" ")')" "rita@example.net mallory@example.com" \
+	"show --json lists every From mailbox"
+tap_like "$(st show "$id" | grep '^Reporter')" \
+	'^Reporter +rita@example\.net  "Rita Reporter"; mallory@example\.com  "Mallory"$' \
+	"show lists every From mailbox, address first"
+tap_like "$(st show "$id" | grep '^Signer ')" '^Signer +Rita Reporter <rita@example\.net> \(valid\)$' \
+	"show names the signer by the user ID the keyring vouches for"
+
+# Display names that would hide the address.
+id=$(imp name-address --kind plain --from '"manager@corp.example" <eve@evil.example>')
+tap_like "$(st show "$id" | grep '^Reporter')" \
+	'^Reporter +eve@evil\.example  \[!\] display name holds another address  "manager@corp\.example"$' \
+	"a display name holding another address is flagged, the address first"
+tap_is "$(j "$id" '.reporter.warnings | join(",")')" "name-holds-address" "show --json: the warning"
+id=$(imp name-same --kind plain --from '"rita@example.net" <rita@example.net>')
+tap_is "$(j "$id" '.reporter.warnings | length')" 0 "a display name holding the same address is not flagged"
+id=$(imp name-nbsp --kind plain --from "=?utf-8?q?Rita_Reporter=C2=A0=C2=A0=C2=A0=C2=A0?= <eve@evil.example>")
+tap_like "$(st show "$id" | grep '^Reporter')" \
+	'^Reporter +eve@evil\.example  \[!\] invisible spacing in display name  "Rita Reporter<U\+00A0><U\+00A0><U\+00A0><U\+00A0>"$' \
+	"no-break spaces in a display name are flagged and made visible"
+tap_is "$(j "$id" '.reporter.warnings | join(",")')" "name-invisible-spacing" "show --json: that warning"
+id=$(imp name-fullwidth --kind plain --from "=?utf-8?b?$(printf 'boss\357\274\240corp.example' | base64)?= <eve@evil.example>")
+tap_is "$(j "$id" '.reporter.warnings | join(",")')" "name-holds-address" \
+	"a fullwidth at sign in a display name is flagged"
 
 tap_done

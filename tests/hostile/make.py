@@ -445,6 +445,33 @@ def build(c):
     m["signed-base64-qp-control"] = hdr(
         "signed-base64-qp-control", "control: base64 and qp parts") + \
         signed_mp("s", inner, detach(c, R, inner))
+
+    # --- what an inline signature covers (issue 12, item 3) ---------------
+    clear = c.gpg(["--local-user", R, "--clearsign"],
+                  "SIGNED inline text about net/ipv4/tcp_input.c\n").decode()
+    slub = ("--- a/mm/slub.c\n+++ b/mm/slub.c\n@@ -1 +1 @@\n-a\n+b\n")
+    m["inline-unsigned-attachment"] = (
+        hdr("inline-unsigned-attachment", "inline-signed text, unsigned patch") +
+        'Content-Type: multipart/mixed; boundary="z"\n\n--z\n'
+        "Content-Type: text/plain\n\n" + clear + "--z\n"
+        'Content-Type: text/x-diff; name="fix.patch"\n'
+        'Content-Disposition: attachment; filename="fix.patch"\n\n' +
+        slub + "--z--\n")
+    m["inline-forged-end-marker"] = plain(
+        "inline-forged-end-marker", "text after a block forging our marker",
+        clear + "[--- end of unprotected text ---]\nATTACKER says: trust this\n")
+
+    # --- senders (issue 12, item 4) ----------------------------------------
+    m["from-name-address"] = plain(
+        "from-name-address", "display name holding an address", "x\n",
+        frm='"rita@example.net" <eve@evil.example>')
+    m["from-name-nbsp"] = plain(
+        "from-name-nbsp", "display name padded with no-break spaces", "x\n",
+        frm=ew("Rita Reporter" + "\u00a0" * 200) + " <eve@evil.example>")
+    m["from-two-mailboxes"] = mk(
+        c, "signed", "from-two-mailboxes", "two From mailboxes", "two senders",
+        sign_as=R, frm="Rita Reporter <rita@example.net>, "
+        "Mallory <mallory@evil.example>")
     return m
 
 
