@@ -219,6 +219,10 @@ unsigned sender_flags(const char *name, const char *email);
  * drawn as "<U+00A0>"; e.g.
  *   eve@corp.example  [!] display name holds another address  "boss@x" */
 char *sender_format(const char *name, const char *email);
+/* True when a From display name may stand for a user ID's name: it has
+ * no word of two letters or more, or shares one with uid_name (ignoring
+ * ASCII case).  "The Manager" does not stand for "Evil Eve". */
+bool sender_name_fits(const char *display, const char *uid_name);
 /* sender_format of each mailbox, joined by "; " (caller frees). */
 char *senders_format(const struct sender *from, size_t n);
 /* {"name", "email", "warnings": ["name-holds-address", ...]} */

@@ -217,6 +217,27 @@ static int run_inline(struct crypto *c, struct pipeline_out *out,
 	return 0;
 }
 
+/*
+ * A From mailbox is the signer's when a user ID the keyring vouches for
+ * has its address and a name its display name may stand for, and the
+ * display name claims no other address and hides nothing behind
+ * invisible spacing: the signer does not vouch for what a name says.
+ */
+static bool mailbox_matches(const struct crypto_sig *sig,
+			    const struct mail_mailbox *f)
+{
+	if (!f->email || sender_flags(f->name, f->email))
+		return false;
+	for (size_t i = 0; i < sig->nuids; i++) {
+		const struct crypto_uid *u = &sig->uids[i];
+
+		if (u->valid && u->email && !str_cmp_ci(u->email, f->email) &&
+		    sender_name_fits(f->name, u->name))
+			return true;
+	}
+	return false;
+}
+
 int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
 		   struct err *err)
 {
@@ -293,11 +314,9 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 	if (out->nsigs) {
 		out->fingerprint = out->sigs[0].fingerprint ?
 			xstrdup(out->sigs[0].fingerprint) : NULL;
-		/* Every From mailbox, or the signer does not match From. */
 		out->signer_matches_from = out->msg.nfrom > 0;
 		for (size_t i = 0; i < out->msg.nfrom; i++)
-			if (!crypto_sig_matches(&out->sigs[0],
-						out->msg.from[i].email))
+			if (!mailbox_matches(&out->sigs[0], &out->msg.from[i]))
 				out->signer_matches_from = false;
 	}
 	/* Drop protocol parts from what is listed as attachments. */

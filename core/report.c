@@ -191,6 +191,12 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 		om->from[i].name = f->name ? xstrdup(f->name) : NULL;
 		om->from[i].email = f->email ? xstrdup(f->email) : NULL;
 	}
+	/* A From no mailbox could be read from is still shown, as a name
+	 * without an address (and flagged like one). */
+	if (!po.msg.nfrom && po.msg.from_header && *po.msg.from_header) {
+		om->from[0].name = xstrdup(po.msg.from_header);
+		om->nfrom = 1;
+	}
 	om->body = sbuf_detach(&po.body, &om->body_len);
 	om->natt = po.natt;
 	om->att = xcalloc(po.natt + 1, sizeof(*om->att));

@@ -10,6 +10,7 @@
  * at sign look-alike) is flagged, and invisible spacing in a name is
  * flagged and drawn as visible escapes.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -158,7 +159,7 @@ char *senders_format(const struct sender *from, size_t n)
 	struct sbuf sb = SBUF_INIT;
 
 	if (!n)
-		return xstrdup("(no sender)");
+		return xstrdup("(no address)");
 	for (size_t i = 0; i < n; i++) {
 		char *s = sender_format(from[i].name, from[i].email);
 
@@ -166,6 +167,46 @@ char *senders_format(const struct sender *from, size_t n)
 		free(s);
 	}
 	return sbuf_detach(&sb, NULL);
+}
+
+/* The next word of s at *i (letters and digits, ASCII lowered, other
+ * UTF-8 kept as is) into w; false at the end. */
+static bool next_word(const char *s, size_t *i, char *w, size_t wsize)
+{
+	size_t n = 0;
+
+	while (s[*i] && !(isalnum((unsigned char)s[*i]) || (s[*i] & 0x80)))
+		(*i)++;
+	if (!s[*i])
+		return false;
+	while (s[*i] && (isalnum((unsigned char)s[*i]) || (s[*i] & 0x80))) {
+		if (n + 1 < wsize)
+			w[n++] = (char)tolower((unsigned char)s[*i]);
+		(*i)++;
+	}
+	w[n] = '\0';
+	return true;
+}
+
+bool sender_name_fits(const char *display, const char *uid_name)
+{
+	char a[128], b[128];
+	size_t i = 0;
+	bool any = false;
+
+	if (!display)
+		return true;
+	while (next_word(display, &i, a, sizeof(a))) {
+		size_t j = 0;
+
+		if (strlen(a) < 2)
+			continue;
+		any = true;
+		while (uid_name && next_word(uid_name, &j, b, sizeof(b)))
+			if (!strcmp(a, b))
+				return true;
+	}
+	return !any;
 }
 
 json_t *sender_json(const char *name, const char *email)

@@ -241,6 +241,7 @@ const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
 		k.uids = xrealloc(k.uids, (k.nuids + 1) * sizeof(*k.uids));
 		d = &k.uids[k.nuids++];
 		d->uid = xstrdup(u->uid);
+		d->name = u->name && *u->name ? xstrdup(u->name) : NULL;
 		d->email = u->email && *u->email ?
 			str_lower(xstrdup(u->email)) : NULL;
 		d->valid = crypto_uid_counts(key, u);

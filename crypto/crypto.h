@@ -47,6 +47,7 @@ enum sig_verdict sig_verdict_worse(enum sig_verdict a, enum sig_verdict b);
 struct crypto_uid {
 	char *uid;           /* as the key holds it, "Name <addr>" (untrusted:
 			      * anyone can write any user ID on their key) */
+	char *name;          /* its name part; NULL when none */
 	char *email;         /* its address, lowercase; NULL when none */
 	bool valid;          /* full or ultimate validity (certified by the
 			      * officer or trusted introducers) on a usable

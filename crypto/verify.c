@@ -109,6 +109,7 @@ static struct crypto_uid *uids_dup(const struct crypto_uid *u, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		d[i].uid = xstrdup(u[i].uid);
+		d[i].name = u[i].name ? xstrdup(u[i].name) : NULL;
 		d[i].email = u[i].email ? xstrdup(u[i].email) : NULL;
 		d[i].valid = u[i].valid;
 	}
@@ -608,6 +609,7 @@ void crypto_sig_release(struct crypto_sig *sig)
 	free(sig->fingerprint);
 	for (size_t i = 0; i < sig->nuids; i++) {
 		free(sig->uids[i].uid);
+		free(sig->uids[i].name);
 		free(sig->uids[i].email);
 	}
 	free(sig->uids);

@@ -480,6 +480,8 @@ static void fill_headers(GMimeMessage *m, struct mail_msg *msg)
 			g_mime_references_free(r);
 	}
 	add_mailboxes(g_mime_message_get_from(m), msg, 0);
+	if ((v = g_mime_object_get_header(o, "From")))
+		msg->from_header = utf8_dup(v);
 	if (msg->nfrom) {
 		if (msg->from[0].name)
 			msg->from_name = xstrdup(msg->from[0].name);
@@ -652,6 +654,7 @@ void mail_msg_release(struct mail_msg *msg)
 		free(msg->from[i].email);
 	}
 	free(msg->from);
+	free(msg->from_header);
 	free(msg->outside);
 	free(msg->to);
 	free(msg->subject);

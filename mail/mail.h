@@ -63,6 +63,8 @@ struct mail_msg {
 	struct mail_mailbox *from; /* every From mailbox, in order (groups
 			     * flattened); from[0] is the one above */
 	size_t nfrom;
+	char *from_header;  /* the From header as text, for when no mailbox
+			     * could be read from it (NULL when absent) */
 	char *to;           /* the To: header as text */
 	char *subject;
 	time_t date;        /* 0 when absent or unparsable */

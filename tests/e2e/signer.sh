@@ -71,12 +71,32 @@ tap_like "$(st show "$id" | grep '^Reporter')" \
 tap_like "$(st show "$id" | grep '^Signer ')" '^Signer +Rita Reporter <rita@example\.net> \(valid\)$' \
 	"show names the signer by the user ID the keyring vouches for"
 
+# The display name must be one the signer's certified user ID may stand
+# for (Johnny I2 "The Manager" <eve@...> signed by Eve).
+id=$(imp other-name --kind signed --from "The Manager <rita@example.net>" --sign-as "$REPORTER_FPR")
+tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
+	"valid false" "Rita's key and address under another name: no match"
+id=$(imp short-name --kind signed --from "rita <rita@example.net>" --sign-as "$REPORTER_FPR")
+tap_is "$(j "$id" '.signature.signer_matches_from')" true "a shorter form of her name still matches"
+
 # Display names that would hide the address.
 id=$(imp name-address --kind plain --from '"manager@corp.example" <eve@evil.example>')
 tap_like "$(st show "$id" | grep '^Reporter')" \
 	'^Reporter +eve@evil\.example  \[!\] display name holds another address  "manager@corp\.example"$' \
 	"a display name holding another address is flagged, the address first"
 tap_is "$(j "$id" '.reporter.warnings | join(",")')" "name-holds-address" "show --json: the warning"
+id=$(imp name-address-signed --kind signed --from '"manager@corp.example" <rita@example.net>' \
+	--sign-as "$REPORTER_FPR")
+tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
+	"valid false" "Rita's key, but a display name claiming another address: no match"
+# A From no mailbox can be read from (Johnny I2 "from is sender . <signer>"):
+# shown as it is, flagged, never a match.
+id=$(imp from-unreadable --kind signed --sign-as "$REPORTER_FPR" \
+	--from 'manager@corp.example                 . <rita@example.net>')
+tap_like "$(st show "$id" | grep '^Reporter')" \
+	'^Reporter +\(no address\)  \[!\] display name holds another address  "manager@corp\.example +\. <rita@example\.net>"$' \
+	"an unreadable From is shown as it is, flagged"
+tap_is "$(j "$id" '.signature.signer_matches_from')" false "an unreadable From never matches the signer"
 id=$(imp name-same --kind plain --from '"rita@example.net" <rita@example.net>')
 tap_is "$(j "$id" '.reporter.warnings | length')" 0 "a display name holding the same address is not flagged"
 id=$(imp name-nbsp --kind plain --from "=?utf-8?q?Rita_Reporter=C2=A0=C2=A0=C2=A0=C2=A0?= <eve@evil.example>")

@@ -207,6 +207,17 @@ static void test_sender_flags(void **state)
 	s = sender_format(NULL, NULL);
 	assert_string_equal(s, "(no address)");
 	free(s);
+
+	/* Whether a display name may stand for a user ID's name. */
+	assert_true(sender_name_fits(NULL, "Rita Reporter"));
+	assert_true(sender_name_fits("Rita Reporter", "Rita Reporter"));
+	assert_true(sender_name_fits("rita", "Rita Reporter"));
+	assert_true(sender_name_fits("R. Reporter (via oss-security)", "Rita Reporter"));
+	assert_true(sender_name_fits("  ", "Rita Reporter"));
+	assert_true(sender_name_fits("J\xc3\xbcrgen", "J\xc3\xbcrgen M\xc3\xbcller"));
+	assert_false(sender_name_fits("The Manager", "Evil Eve"));
+	assert_false(sender_name_fits("The Manager", NULL));
+	assert_false(sender_name_fits("Ritaa", "Rita Reporter"));
 }
 
 /* Lines of an opened body and which lie in the unsigned spans. */
