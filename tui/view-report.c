@@ -282,10 +282,14 @@ static void draw_trust(struct tui *t, struct report_view *p)
 		who = xasprintf("signed by key %s, no certified user ID", fpr);
 	else
 		who = xstrdup("signer unknown");
-	s = xasprintf(" %s SIGNATURE %s | %s | From %s | encrypted: %s%s%s ",
+	/* Whether the key speaks for From means nothing without a key. */
+	const char *from = !m || !strcmp(m->verdict, "not-signed") ? ""
+			   : m->signer_matches_from ? " | From matches"
+						    : " | From DOES NOT MATCH";
+	s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
 		      (t->utf8 ? mark_utf8 : mark_ascii)[tc], m ? m->verdict : "none", who,
-		      m && m->signer_matches_from ? "matches" : "DOES NOT MATCH",
-		      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "", fpr ? fpr : "");
+		      from, p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
+		      fpr ? fpr : "");
 	draw_fill(y, 0, COLS, a);
 	draw_text(y, 0, COLS, s, a);
 	free(s);

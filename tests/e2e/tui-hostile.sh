@@ -70,7 +70,7 @@ check "capture-pane -e of the report carries no sequence from the report" no_seq
 # One bar, at the left edge, yellow (43: a warning) and saying not-signed;
 # the imitations stay behind the body's gutter.
 n=$(screen | grep -c "^ [✔▲✘] SIGNATURE")
-if [ "$n" = 1 ] && screen | grep -qF " ▲ SIGNATURE not-signed | not signed | From DOES NOT MATCH" &&
+if [ "$n" = 1 ] && screen | grep -qF " ▲ SIGNATURE not-signed | not signed | encrypted: NO" &&
    screen_e | grep -F "SIGNATURE not-signed" | grep -q '\[43m' &&
    ! screen | grep -q "^ ■ TRUSTED" &&
    screen | grep -qF "│  ■ TRUSTED  signature: valid" &&
