@@ -64,6 +64,12 @@ static bool hidden(const struct mr *m, const struct maint_entry *e)
 	return maintainers_hidden(e, m->catch_all);
 }
 
+/* True when only unsigned parts of the report suggest e. */
+static bool unsigned_only(const struct mr *m, const struct maint_entry *e)
+{
+	return e >= m->s.res.v + m->s.nsigned;
+}
+
 static bool is_in(const struct mr *m, const char *email)
 {
 	for (size_t i = 0; i < m->np; i++)
@@ -80,16 +86,21 @@ static const struct maint_entry *find_sug(const struct mr *m, const char *email)
 	return NULL;
 }
 
-/* The decrypted messages joined, for the patch lookup (wipe it).  A
- * message that cannot be opened is skipped with a warning in *warn. */
-static char *thread_text(struct cmd_ctx *ctx, const struct report_full *rf,
-			 struct sbuf *warn)
+/* The decrypted messages' text, for the patch lookup (wipe them):
+ * *signed_text what the verdicts cover, *unsigned_text the rest, and the
+ * files only unsigned parts touch into out.  A message that cannot be
+ * opened is skipped with a warning in *warn. */
+static void thread_text(struct cmd_ctx *ctx, const struct report_full *rf,
+			struct sbuf *warn, char **signed_text,
+			char **unsigned_text, struct maint_suggestions *out)
 {
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, ub = SBUF_INIT;
 
 	for (size_t i = 0; i < rf->nmsgs; i++) {
 		struct opened_message om;
 		struct err e = { 0, "" };
+		struct body_line *bl;
+		size_t n;
 
 		if (report_open_message(ctx, rf->msgs[i].id, &om, &e) < 0) {
 			char *s = safe_str(e.msg);
@@ -97,14 +108,30 @@ static char *thread_text(struct cmd_ctx *ctx, const struct report_full *rf,
 				  "read for the lookup: %s\n", (long long)rf->r.id,
 				  (long long)rf->msgs[i].id, s);
 			free(s);
+			opened_message_release(&om);
 			continue;
 		}
-		if (om.body)
-			sbuf_add(&sb, om.body, strlen(om.body));
+		n = opened_message_lines(&om, &bl);
+		for (size_t k = 0; k < n; k++) {
+			struct sbuf *to = bl[k].unsigned_text ? &ub : &sb;
+			sbuf_add(to, bl[k].s, bl[k].len);
+			sbuf_addch(to, '\n');
+		}
+		free(bl);
 		sbuf_addch(&sb, '\n');
+		for (size_t k = 0; k < om.nfiles_unsigned; k++) {
+			out->files_unsigned = xrealloc(out->files_unsigned,
+						       (out->nfiles_unsigned + 1) *
+						       sizeof(char *));
+			out->files_unsigned[out->nfiles_unsigned++] =
+				xstrdup(om.files_unsigned[k]);
+		}
 		opened_message_release(&om);
 	}
-	return sbuf_detach(&sb, NULL);
+	*signed_text = sbuf_detach(&sb, NULL);
+	if (!ub.buf)
+		sbuf_grow(&ub, 1);
+	*unsigned_text = sbuf_detach(&ub, NULL);
 }
 
 bool maintainers_hidden(const struct maint_entry *e, bool catch_all)
@@ -141,17 +168,30 @@ static void merge(struct maint_result *to, struct maint_result *from)
 	from->n = 0;
 }
 
+/* The lookup of the files and keywords of the patch in text, when it
+ * holds one (else res stays empty). */
+static int patch_lookup(struct maint_db *db, const char *tree, const char *text,
+			struct maint_result *res, struct err *err)
+{
+	char **pf = NULL;
+	size_t npf = maint_patch_files(text, &pf);
+
+	for (size_t i = 0; i < npf; i++)
+		free(pf[i]);
+	free(pf);
+	return npf ? maint_lookup(db, tree, NULL, 0, text, res, err) : 0;
+}
+
 int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
 			bool with_catch_all, struct maint_suggestions *out,
 			struct err *err)
 {
 	struct report_full rf;
 	struct maint_db *db = NULL;
-	struct maint_result res[2] = { { NULL, 0 }, { NULL, 0 } };
+	struct maint_result res[4] = { { NULL, 0 }, { NULL, 0 }, { NULL, 0 },
+				       { NULL, 0 } };
 	struct sbuf warn = SBUF_INIT;
-	char *mpath, *text;
-	char **pf = NULL;
-	size_t npf;
+	char *mpath, *text, *utext;
 	int r;
 
 	memset(out, 0, sizeof(*out));
@@ -172,28 +212,34 @@ int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
 		report_full_release(&rf);
 		return r;
 	}
-	text = thread_text(ctx, &rf, &warn);
-	npf = maint_patch_files(text, &pf);
-	for (size_t i = 0; i < npf; i++)
-		free(pf[i]);
-	free(pf);
-	if (npf)
-		r = maint_lookup(db, out->tree, NULL, 0, text, &res[0], err);
-	wipe_free(text, strlen(text));
+	thread_text(ctx, &rf, &warn, &text, &utext, out);
+	r = patch_lookup(db, out->tree, text, &res[0], err);
 	if (r == 0 && rf.nfiles)
 		r = maint_lookup(db, out->tree, (const char *const *)rf.files,
 				 rf.nfiles, NULL, &res[1], err);
+	/* Then what only unsigned parts bring, kept after the rest. */
+	if (r == 0)
+		r = patch_lookup(db, out->tree, utext, &res[2], err);
+	if (r == 0 && out->nfiles_unsigned)
+		r = maint_lookup(db, out->tree,
+				 (const char *const *)out->files_unsigned,
+				 out->nfiles_unsigned, NULL, &res[3], err);
+	wipe_free(text, strlen(text));
+	wipe_free(utext, strlen(utext));
 	maint_db_free(db);
 	report_full_release(&rf);
 	if (r == 0) {
 		merge(&out->res, &res[0]);
 		merge(&out->res, &res[1]);
+		out->nsigned = out->res.n;
+		merge(&out->res, &res[2]);
+		merge(&out->res, &res[3]);
 		for (size_t i = 0; i < out->res.n; i++)
 			if (maintainers_hidden(&out->res.v[i], out->catch_all))
 				out->hidden++;
 	}
-	maint_result_release(&res[0]);
-	maint_result_release(&res[1]);
+	for (size_t i = 0; i < ARRAY_SIZE(res); i++)
+		maint_result_release(&res[i]);
 	out->warnings = warn.len ? sbuf_detach(&warn, NULL) : NULL;
 	sbuf_release(&warn);
 	return r;
@@ -204,6 +250,9 @@ void maint_suggestions_release(struct maint_suggestions *s)
 	free(s->tree);
 	maint_result_release(&s->res);
 	free(s->warnings);
+	for (size_t i = 0; i < s->nfiles_unsigned; i++)
+		free(s->files_unsigned[i]);
+	free(s->files_unsigned);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -238,7 +287,8 @@ static void print_list(struct cmd_ctx *ctx, struct mr *m)
 		}
 		line = maint_entry_format(e);
 		s = safe_str(line);
-		fprintf(ctx->out, "%s %s\n", is_in(m, e->email) ? "[in]" : "    ", s);
+		fprintf(ctx->out, "%s %s%s\n", is_in(m, e->email) ? "[in]" : "    ", s,
+			unsigned_only(m, e) ? "  [!] only from unsigned parts" : "");
 		free(s);
 		free(line);
 		shown++;
@@ -264,6 +314,15 @@ static void print_list(struct cmd_ctx *ctx, struct mr *m)
 		fprintf(ctx->out, "%zu catch-all entr%s left out; --with-catch-all "
 			"to show %s\n", left, left > 1 ? "ies" : "y",
 			left > 1 ? "them" : "it");
+	if (m->s.nfiles_unsigned) {
+		fputs("files only unsigned parts touch:", ctx->out);
+		for (size_t i = 0; i < m->s.nfiles_unsigned; i++) {
+			char *f = safe_str(m->s.files_unsigned[i]);
+			fprintf(ctx->out, " %s", f);
+			free(f);
+		}
+		fputc('\n', ctx->out);
+	}
 }
 
 static json_t *jstr(const char *s)
@@ -287,15 +346,20 @@ static void print_json(struct cmd_ctx *ctx, struct mr *m)
 			continue;
 		}
 		json_array_append_new(a, json_pack(
-			"{s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:b}",
+			"{s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:b, s:b}",
 			"name", jstr(e->name), "email", jstr(e->email),
 			"role", jstr(e->role), "section", jstr(e->section),
 			"list", e->is_list, "catch_all", e->is_catch_all,
 			"security_contact", e->is_security_contact,
-			"participant", is_in(m, e->email)));
+			"participant", is_in(m, e->email),
+			"unsigned", unsigned_only(m, e)));
 	}
 	for (size_t i = 0; i < m->rf.nfiles; i++)
 		json_array_append_new(files, json_text(m->rf.files[i]));
+	json_t *uf = json_array();
+	for (size_t i = 0; i < m->s.nfiles_unsigned; i++)
+		json_array_append_new(uf, json_text(m->s.files_unsigned[i]));
+	json_object_set_new(o, "files_unsigned", uf);
 	json_object_set_new(o, "report", json_integer((json_int_t)m->id));
 	json_object_set_new(o, "tree", json_text(m->s.tree));
 	json_object_set_new(o, "files", files);
@@ -368,7 +432,7 @@ static int add_named(struct cmd_ctx *ctx, struct mr *m, const char *arg,
 static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 {
 	struct mr *m = data;
-	size_t lists = 0;
+	size_t lists = 0, unsig = 0;
 	int r;
 
 	for (size_t i = 0; i < m->nremove; i++) {
@@ -409,6 +473,10 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 			lists++;
 			continue;
 		}
+		if (unsigned_only(m, e)) {
+			unsig++;
+			continue;
+		}
 		if ((r = add_one(ctx, m, *e->name ? e->name : NULL, e->email,
 				 e->role, e->section, err)) < 0)
 			return r;
@@ -417,6 +485,10 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 		sbuf_addf(&m->notes, "report %lld: %zu mailing list%s not added "
 			  "(lists are usually public; add one by name with --add)\n",
 			  (long long)m->id, lists, lists > 1 ? "s" : "");
+	if (unsig)
+		sbuf_addf(&m->notes, "report %lld: %zu suggestion%s only from "
+			  "unsigned parts not added (add by address with --add)\n",
+			  (long long)m->id, unsig, unsig > 1 ? "s" : "");
 	for (size_t i = 0; i < m->nadd; i++)
 		if ((r = add_named(ctx, m, m->add[i], err)) < 0)
 			return r;

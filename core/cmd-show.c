@@ -1,8 +1,19 @@
 /*
  * `show ID [--json]`: the report's headers and trust status, then each
  * message of its thread decrypted and sanitized, its touched files and
- * its events.  --json gives the structured form (no body: the JSON is
- * for scripts and status bars, the body stays behind `show`).
+ * its events.
+ *
+ * Every line of a message body is printed behind a gutter the program
+ * alone writes: "| " for text, "! " for text the signature (or the
+ * encryption) the verdict speaks of does not cover.  Our own lines
+ * (headers, "--- message ...", "[attachment ...]", events) never start
+ * with either, so no body can pass itself off as them.  Senders are
+ * shown address first, with what their display names may hide.
+ *
+ * --json gives the structured form (no body: the JSON is for scripts and
+ * status bars, the body stays behind `show`); like `show`, it re-opens
+ * the messages to name the signer, every From mailbox and the files only
+ * unsigned parts touch.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -10,6 +21,37 @@
 
 #include "core/core.h"
 #include "core/json.h"
+
+/* The thread's messages, opened (or why not). */
+struct opened {
+	struct opened_message *om;
+	char **why;             /* per message: NULL when opened */
+	size_t n;
+};
+
+static void open_all(struct cmd_ctx *ctx, const struct report_full *rf,
+		     struct opened *o)
+{
+	o->n = rf->nmsgs;
+	o->om = xcalloc(o->n + 1, sizeof(*o->om));
+	o->why = xcalloc(o->n + 1, sizeof(*o->why));
+	for (size_t i = 0; i < o->n; i++) {
+		struct err err = { 0, "" };
+
+		if (report_open_message(ctx, rf->msgs[i].id, &o->om[i], &err) < 0)
+			o->why[i] = xstrdup(err.msg);
+	}
+}
+
+static void opened_release(struct opened *o)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		opened_message_release(&o->om[i]);
+		free(o->why[i]);
+	}
+	free(o->om);
+	free(o->why);
+}
 
 static void field(FILE *out, const char *name, const char *value)
 {
@@ -19,42 +61,197 @@ static void field(FILE *out, const char *name, const char *value)
 	free(v);
 }
 
-static void print_message(struct cmd_ctx *ctx, const struct message *m)
+/* An already display-safe value. */
+static void field_safe(FILE *out, const char *name, const char *v)
 {
-	FILE *out = ctx->out;
-	struct opened_message om;
-	struct err err = { 0, "" };
-	char when[32];
+	fprintf(out, "%-20s %s\n", name, v && *v ? v : "-");
+}
 
-	fprintf(out, "\n--- message %lld ", (long long)m->id);
-	{
-		char *from = safe_str(m->from_email);
-		fprintf(out, "from %s, %s, %s%s ---\n", from,
-			m->date ? fmt_rfc3339(m->date, when) : "no date", m->verdict,
-			m->encrypted ? ", encrypted" : "");
-		free(from);
+/* "Name <addr> (valid)" for a user ID the keyring vouches for; else
+ * our words first, the key's own claim quoted after them.  NULL when
+ * unsigned or the key is unknown. */
+static char *signer_text(const struct opened_message *om)
+{
+	char *u, *s;
+
+	if (!om->signer)
+		return NULL;
+	u = safe_str(om->signer);
+	if (om->signer_valid)
+		s = xasprintf("%s (valid)", u);
+	else
+		s = xasprintf("no certified user ID (the key says \"%s\")", u);
+	free(u);
+	return s;
+}
+
+static void print_files(FILE *out, const char *name, char *const *files,
+			size_t n)
+{
+	fprintf(out, "%-20s", name);
+	for (size_t i = 0; i < n; i++) {
+		char *f = safe_str(files[i]);
+		fprintf(out, " %s", f);
+		free(f);
 	}
-	if (report_open_message(ctx, m->id, &om, &err) < 0) {
-		char *e = safe_str(err.msg);
+	fputc('\n', out);
+}
+
+static void print_message(FILE *out, const struct message *m, size_t i,
+			  size_t n, const struct opened *o)
+{
+	const struct opened_message *om = &o->om[i];
+	struct body_line *lines;
+	size_t nl;
+	char when[32], *from;
+
+	if (o->why[i]) {
+		char *f = safe_str(m->from_email), *e = safe_str(o->why[i]);
+		fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s ---\n",
+			i + 1, n, f, m->date ? fmt_rfc3339(m->date, when) : "no date",
+			m->verdict, m->encrypted ? ", encrypted" : "");
 		fprintf(out, "[cannot open this message: %s]\n", e);
+		free(f);
 		free(e);
 		return;
 	}
-	char *body = safe_text(om.body ? om.body : "", om.body_len,
-			       SAFE_KEEP_NEWLINE | SAFE_KEEP_TAB);
-	fputs(body, out);
-	if (om.body_len && om.body[om.body_len - 1] != '\n')
-		fputc('\n', out);
-	wipe_free(body, strlen(body));
-	for (size_t i = 0; i < om.natt; i++) {
-		char *fn = safe_str(om.att[i].filename ? om.att[i].filename : "(unnamed)");
-		char *ct = safe_str(om.att[i].content_type);
-		fprintf(out, "[attachment %zu: %s, %s, %zu bytes%s]\n", i + 1, fn,
-			ct, om.att[i].size, om.att[i].exploit ? ", EXPLOIT CODE" : "");
+	from = senders_format(om->from, om->nfrom);
+	fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s%s ---\n", i + 1, n,
+		from, m->date ? fmt_rfc3339(m->date, when) : "no date", m->verdict,
+		m->encrypted ? ", encrypted" : "",
+		om->nunsigned ? "; lines marked ! are not signed" : "");
+	free(from);
+	nl = opened_message_lines(om, &lines);
+	for (size_t k = 0; k < nl; k++) {
+		char *t = safe_text(lines[k].s, lines[k].len, SAFE_KEEP_TAB);
+		fprintf(out, "%s %s\n", lines[k].unsigned_text ? "!" : "|", t);
+		wipe_free(t, strlen(t));
+	}
+	free(lines);
+	for (size_t k = 0; k < om->natt; k++) {
+		const struct attachment_info *a = &om->att[k];
+		char *fn = safe_str(a->filename ? a->filename : "(unnamed)");
+		char *ct = safe_str(a->content_type);
+		fprintf(out, "[attachment %zu: %s, %s, %zu bytes%s%s]\n", k + 1, fn,
+			ct, a->size, a->exploit ? ", EXPLOIT CODE" : "",
+			a->unsigned_part ? ", NOT SIGNED" : "");
 		free(fn);
 		free(ct);
 	}
-	opened_message_release(&om);
+}
+
+static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
+		       const struct opened *o)
+{
+	FILE *out = ctx->out;
+	const struct message *first = rf->nmsgs ? &rf->msgs[0] : NULL;
+	const struct opened_message *fom = first && !o->why[0] ? &o->om[0] : NULL;
+	char buf[64], lbuf[64], *s;
+
+	fprintf(out, "%-20s %lld\n", "Report", (long long)rf->r.id);
+	field(out, "Subject", rf->r.subject);
+	if (fom && fom->nfrom)
+		s = senders_format(fom->from, fom->nfrom);
+	else
+		s = sender_format(rf->r.reporter_name, rf->r.reporter_email);
+	field_safe(out, "Reporter", s);
+	free(s);
+	fprintf(out, "%-20s %s (%s)\n", "Received", fmt_rfc3339(rf->r.received, buf),
+		fmt_local(rf->r.received, lbuf));
+	field(out, "State", rf->r.state);
+	field(out, "Severity", rf->r.severity);
+	field(out, "Claimed by", rf->r.claimed_by);
+	field(out, "Already public", rf->r.public ? "yes" : "no");
+	field(out, "Verdict", first ? first->verdict : "-");
+	s = fom ? signer_text(fom) : NULL;
+	field_safe(out, "Signer", s);
+	free(s);
+	field(out, "Fingerprint", first ? first->fingerprint : NULL);
+	field(out, "Signer matches From", first && first->signer_matches_from ? "yes" : "no");
+	field(out, "Encrypted", rf->r.encrypted ? "yes" : "no");
+	if (rf->r.disclosure)
+		fprintf(out, "%-20s %s (%s)\n", "Disclosure", fmt_rfc3339(rf->r.disclosure, buf),
+			fmt_local(rf->r.disclosure, lbuf));
+	else
+		field(out, "Disclosure", NULL);
+	print_files(out, "Files", rf->files, rf->nfiles);
+	for (size_t i = 0; i < o->n; i++)
+		if (o->om[i].nfiles_unsigned) {
+			char *name = xasprintf("Unsigned files (%zu)", i + 1);
+			print_files(out, name, o->om[i].files_unsigned,
+				    o->om[i].nfiles_unsigned);
+			free(name);
+		}
+	for (size_t i = 0; i < rf->nmsgs; i++)
+		print_message(out, &rf->msgs[i], i, rf->nmsgs, o);
+	fputs("\n--- events ---\n", out);
+	for (size_t i = 0; i < rf->nevents; i++) {
+		char *ofc = safe_str(rf->events[i].officer), *k = safe_str(rf->events[i].kind),
+		     *d = safe_str(rf->events[i].detail);
+		fprintf(out, "%s  %-10s %-12s %s\n", fmt_rfc3339(rf->events[i].at, buf), ofc, k, d);
+		free(ofc);
+		free(k);
+		free(d);
+	}
+}
+
+static json_t *files_json(char *const *files, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_text(files[i]));
+	return a;
+}
+
+static json_t *senders_json(const struct opened_message *om)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < om->nfrom; i++)
+		json_array_append_new(a, sender_json(om->from[i].name,
+						     om->from[i].email));
+	return a;
+}
+
+/* What only opening the messages tells, added to report_full_json's. */
+static void add_opened_json(json_t *o, const struct report_full *rf,
+			    const struct opened *op)
+{
+	json_t *reporter = json_object_get(o, "reporter");
+	json_t *sig = json_object_get(o, "signature");
+	json_t *msgs = json_object_get(o, "messages_detail");
+	json_t *unsigned_files = json_array();
+
+	json_t *sj = sender_json(rf->r.reporter_name, rf->r.reporter_email);
+
+	json_object_set(reporter, "warnings", json_object_get(sj, "warnings"));
+	json_decref(sj);
+	for (size_t i = 0; i < op->n; i++) {
+		const struct opened_message *om = &op->om[i];
+		json_t *m = json_array_get(msgs, i);
+
+		if (op->why[i]) {
+			json_object_set_new(m, "open_error", json_text(op->why[i]));
+			continue;
+		}
+		json_object_set_new(m, "senders", senders_json(om));
+		json_object_set_new(m, "signer", json_text(om->signer));
+		json_object_set_new(m, "signer_valid", json_boolean(om->signer_valid));
+		json_object_set_new(m, "unsigned_text", json_boolean(om->nunsigned > 0));
+		json_object_set_new(m, "files_unsigned",
+				    files_json(om->files_unsigned, om->nfiles_unsigned));
+		for (size_t k = 0; k < om->nfiles_unsigned; k++)
+			json_array_append_new(unsigned_files,
+					      json_text(om->files_unsigned[k]));
+		if (i == 0) {
+			json_object_set_new(o, "senders", senders_json(om));
+			json_object_set_new(sig, "signer", json_text(om->signer));
+			json_object_set_new(sig, "signer_valid",
+					    json_boolean(om->signer_valid));
+		}
+	}
+	json_object_set_new(o, "files_unsigned", unsigned_files);
 }
 
 int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -64,6 +261,7 @@ int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_full rf;
+	struct opened o;
 	bool json = false;
 	int64_t id;
 	int c;
@@ -82,57 +280,16 @@ int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		report_full_release(&rf);
 		return CMD_FAILED;
 	}
+	open_all(ctx, &rf, &o);
 	if (json) {
 		json_t *j = report_full_json(ctx, &rf);
+		add_opened_json(j, &rf, &o);
 		json_print(ctx->out, j);
 		json_decref(j);
-		report_full_release(&rf);
-		return CMD_OK;
+	} else {
+		print_text(ctx, &rf, &o);
 	}
-	FILE *out = ctx->out;
-	const struct message *first = rf.nmsgs ? &rf.msgs[0] : NULL;
-	char buf[64], lbuf[64];
-	fprintf(out, "%-20s %lld\n", "Report", (long long)rf.r.id);
-	field(out, "Subject", rf.r.subject);
-	{
-		char *who = xasprintf("%s <%s>", rf.r.reporter_name ? rf.r.reporter_name : "",
-				      rf.r.reporter_email ? rf.r.reporter_email : "");
-		field(out, "Reporter", who);
-		free(who);
-	}
-	fprintf(out, "%-20s %s (%s)\n", "Received", fmt_rfc3339(rf.r.received, buf),
-		fmt_local(rf.r.received, lbuf));
-	field(out, "State", rf.r.state);
-	field(out, "Severity", rf.r.severity);
-	field(out, "Claimed by", rf.r.claimed_by);
-	field(out, "Already public", rf.r.public ? "yes" : "no");
-	field(out, "Verdict", first ? first->verdict : "-");
-	field(out, "Fingerprint", first ? first->fingerprint : NULL);
-	field(out, "Signer matches From", first && first->signer_matches_from ? "yes" : "no");
-	field(out, "Encrypted", rf.r.encrypted ? "yes" : "no");
-	if (rf.r.disclosure)
-		fprintf(out, "%-20s %s (%s)\n", "Disclosure", fmt_rfc3339(rf.r.disclosure, buf),
-			fmt_local(rf.r.disclosure, lbuf));
-	else
-		field(out, "Disclosure", NULL);
-	fprintf(out, "%-20s", "Files");
-	for (size_t i = 0; i < rf.nfiles; i++) {
-		char *f = safe_str(rf.files[i]);
-		fprintf(out, " %s", f);
-		free(f);
-	}
-	fputc('\n', out);
-	for (size_t i = 0; i < rf.nmsgs; i++)
-		print_message(ctx, &rf.msgs[i]);
-	fputs("\n--- events ---\n", out);
-	for (size_t i = 0; i < rf.nevents; i++) {
-		char *o = safe_str(rf.events[i].officer), *k = safe_str(rf.events[i].kind),
-		     *d = safe_str(rf.events[i].detail);
-		fprintf(out, "%s  %-10s %-12s %s\n", fmt_rfc3339(rf.events[i].at, buf), o, k, d);
-		free(o);
-		free(k);
-		free(d);
-	}
+	opened_release(&o);
 	report_full_release(&rf);
 	return CMD_OK;
 }

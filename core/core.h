@@ -13,6 +13,7 @@
  *   report.c          reading a report with its thread, events and files
  *   triage.c          states, transitions, severities
  *   touched.c         file paths a report touches
+ *   sender.c          a From mailbox shown address first, with warnings
  *   maintainers.c     MAINTAINERS parsing and lookup
  *   json.c            the JSON form of a report (show --json, list --json)
  */
@@ -102,6 +103,13 @@ struct maint_suggestions {
 				  * config maintainers.include_catch_all) */
 	size_t hidden;           /* entries a listing leaves out */
 	char *warnings;          /* safe "warning: ..." lines, or NULL */
+	/* res.v[0 .. nsigned) come from what the messages' verdicts cover;
+	 * the entries after them only from text and patches no signature
+	 * covers (files_unsigned): listings mark those, --add-all skips
+	 * them. */
+	size_t nsigned;
+	char **files_unsigned;
+	size_t nfiles_unsigned;
 };
 /* Fills *out (release it in any case) and returns 0; negative with err
  * set when the report, the tree (out->tree NULL: "no kernel tree ...")
@@ -138,17 +146,87 @@ struct attachment_info {
 	char *content_type;
 	size_t size;
 	bool exploit;          /* looks like exploit code */
+	bool unsigned_part;    /* outside what the signature (or encryption)
+				* covers: see struct opened_message */
 	unsigned char *data;
+};
+/* A From mailbox (sender.c shows it). */
+struct sender {
+	char *name;            /* display name, untrusted; NULL when none */
+	char *email;           /* lowercase; NULL when none */
+};
+/* A byte range [start, end) of a text. */
+struct text_span {
+	size_t start, end;
 };
 struct opened_message {
 	char *body;            /* untrusted UTF-8; wiped on release */
 	size_t body_len;
+	/* Ranges of body that what the verdict speaks of does not cover:
+	 * text beside an inline-PGP block, parts beside a PGP/MIME entity.
+	 * Displays mark these lines one by one (opened_message_lines); the
+	 * text itself carries no marks, which a sender could forge. */
+	struct text_span *unsigned_spans;
+	size_t nunsigned;
 	struct attachment_info *att;
 	size_t natt;
+	struct sender *from;   /* every From mailbox of the message */
+	size_t nfrom;
+	/* The signing key's user ID the officer's keyring vouches for (full
+	 * or ultimate validity; the one with From's address first), else its
+	 * first user ID with signer_valid false; NULL when unsigned or the
+	 * key is unknown.  Untrusted text.  Looked up in the keyring now. */
+	char *signer;
+	bool signer_valid;
+	/* Files only unsigned parts touch: not the report's files (import
+	 * leaves them out), listed apart and marked. */
+	char **files_unsigned;
+	size_t nfiles_unsigned;
 };
+/*
+ * Decrypts and re-verifies stored message message_row.  Returns 0 with
+ * *om filled (release it in any case), or negative with err naming the
+ * message: the sealed copy cannot be decrypted, the message cannot be
+ * parsed.
+ */
 int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 			struct opened_message *om, struct err *err);
 void opened_message_release(struct opened_message *om);
+/* One line of a body, without its '\n', pointing into the body. */
+struct body_line {
+	const char *s;
+	size_t len;
+	bool unsigned_text;    /* inside one of the unsigned spans */
+};
+/* The lines of om->body, each flagged as above; returns how many
+ * (*lines is the caller's to free, the text stays om's). */
+size_t opened_message_lines(const struct opened_message *om,
+			    struct body_line **lines);
+
+/* sender.c: a From mailbox for display --------------------------------*/
+enum sender_flag {
+	SENDER_NAME_ADDRESS = 1 << 0,   /* the display name holds an address
+					 * other than the mailbox's, or an
+					 * at sign look-alike */
+	SENDER_NAME_INVISIBLE = 1 << 1, /* no-break or other invisible
+					 * spacing in the display name */
+	SENDER_NO_ADDRESS = 1 << 2,     /* the mailbox has no address */
+};
+/* The sender_flag bits that hold for this mailbox (either may be NULL). */
+unsigned sender_flags(const char *name, const char *email);
+/* One display-safe line (caller frees): the address first, then a
+ * "[!] ..." warning per flag, then the name quoted, invisible spacing
+ * drawn as "<U+00A0>"; e.g.
+ *   eve@corp.example  [!] display name holds another address  "boss@x" */
+char *sender_format(const char *name, const char *email);
+/* True when a From display name may stand for a user ID's name: it has
+ * no word of two letters or more, or shares one with uid_name (ignoring
+ * ASCII case).  "The Manager" does not stand for "Evil Eve". */
+bool sender_name_fits(const char *display, const char *uid_name);
+/* sender_format of each mailbox, joined by "; " (caller frees). */
+char *senders_format(const struct sender *from, size_t n);
+/* {"name", "email", "warnings": ["name-holds-address", ...]} */
+struct json_t *sender_json(const char *name, const char *email);
 /* Exploit code heuristics on a file name and type. */
 bool attachment_is_exploit(const char *filename, const char *content_type);
 

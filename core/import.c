@@ -13,7 +13,6 @@
 
 #include "core/pipeline.h"
 #include "core/seal.h"
-#include "core/touched.h"
 
 void import_result_release(struct import_result *r)
 {
@@ -33,36 +32,6 @@ static int64_t find_thread(struct store *s, const struct mail_msg *m)
 		if (store_message_find(s, m->references[i], NULL, &rid, NULL) == 0)
 			return rid;
 	return 0;
-}
-
-static bool looks_like_patch(const struct mail_attachment *a)
-{
-	const char *t = a->content_type ? a->content_type : "";
-	const char *f = a->filename ? a->filename : "";
-
-	return !strcmp(t, "text/x-patch") || !strcmp(t, "text/x-diff") ||
-	       str_ends(f, ".patch") || str_ends(f, ".diff");
-}
-
-static void collect_files(const struct pipeline_out *po, char ***paths,
-			  size_t *n)
-{
-	char **p = NULL;
-	size_t k = touched_files(po->body.buf ? po->body.buf : "", po->body.len, &p);
-
-	for (size_t i = 0; i < po->natt; i++) {
-		char **q = NULL;
-		size_t m;
-		if (!looks_like_patch(&po->att[i]))
-			continue;
-		m = touched_files((const char *)po->att[i].data, po->att[i].len, &q);
-		p = xrealloc(p, (k + m + 1) * sizeof(*p));
-		for (size_t j = 0; j < m; j++)
-			p[k++] = q[j];
-		free(q);
-	}
-	*paths = p;
-	*n = k;
 }
 
 /*
@@ -176,11 +145,11 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	struct pipeline_out *po = &p->po;
 	struct err perr = { 0, "" };
 	struct message m;
-	char **files = NULL, *detail = NULL;
+	char **files = NULL, **ufiles = NULL, *detail = NULL;
 	const char *raw = p->raw;
 	size_t len = p->len;
 	unsigned char *blob = NULL;
-	size_t nfiles = 0, blob_len = 0;
+	size_t nfiles = 0, nufiles = 0, blob_len = 0;
 	const char *blob_kind = NULL;
 	bool blob_content = false;
 	int64_t rid = 0, mrow;
@@ -210,7 +179,9 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	if (seal(ctx, po, raw, len, &blob, &blob_len, &blob_kind, &blob_content,
 		 &perr) < 0)
 		goto bad;
-	collect_files(po, &files, &nfiles);
+	/* Only files the verdict covers are the report's; those of unsigned
+	 * parts are listed apart when the message is shown. */
+	pipeline_files(po, &files, &nfiles, &ufiles, &nufiles);
 
 	/* Inside a batch (import_batch_begin) the message is a savepoint of
 	 * the batch's transaction; alone it is its own transaction. */
@@ -301,6 +272,9 @@ done:
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);
+	for (size_t i = 0; i < nufiles; i++)
+		free(ufiles[i]);
+	free(ufiles);
 	free(detail);
 	return r;
 }

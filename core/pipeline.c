@@ -6,28 +6,24 @@
  * good signature over one part of a multipart/mixed, or over an inline
  * block with text around it, gives `partial`, never `valid` or `good`.
  * Encryption without any signature shows as `not-signed` (or `partial`
- * when only part of what is shown was encrypted).
+ * when only part of what is shown was encrypted).  What is shown but not
+ * covered (text beside an inline block, an attachment of an inline-signed
+ * mail, a part beside the multipart/signed) is recorded as ranges of the
+ * body and flags on the attachments, never as marks inside the text,
+ * which the sender could write too; displays mark it line by line, and
+ * the files it touches are kept apart as unsigned.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pipeline.h"
+#include "core/touched.h"
 
 static void take_sigs(struct pipeline_out *out, const struct crypto_result *res)
 {
 	for (size_t i = 0; i < res->nsigs; i++) {
-		const struct crypto_sig *s = &res->sigs[i];
-		struct crypto_sig *d;
 		out->sigs = xrealloc(out->sigs, (out->nsigs + 1) * sizeof(*out->sigs));
-		d = &out->sigs[out->nsigs++];
-		memset(d, 0, sizeof(*d));
-		d->verdict = s->verdict;
-		d->fingerprint = s->fingerprint ? xstrdup(s->fingerprint) : NULL;
-		d->created = s->created;
-		d->nuid_emails = s->nuid_emails;
-		d->uid_emails = xcalloc(s->nuid_emails + 1, sizeof(char *));
-		for (size_t j = 0; j < s->nuid_emails; j++)
-			d->uid_emails[j] = xstrdup(s->uid_emails[j]);
+		crypto_sig_copy(&out->sigs[out->nsigs++], &res->sigs[i]);
 	}
 }
 
@@ -40,10 +36,27 @@ static bool is_pgp_part(const struct mail_attachment *a)
 		!strcmp(a->content_type, "application/pgp-keys"));
 }
 
+/* Records [start, end) of out->body as not covered. */
+static void add_unsigned(struct pipeline_out *out, size_t start, size_t end)
+{
+	if (end <= start)
+		return;
+	out->unsigned_spans = xrealloc(out->unsigned_spans,
+				       (out->nunsigned + 1) *
+				       sizeof(*out->unsigned_spans));
+	out->unsigned_spans[out->nunsigned].start = start;
+	out->unsigned_spans[out->nunsigned++].end = end;
+}
+
 static void use_content(struct pipeline_out *out, const struct mail_msg *m)
 {
+	size_t base = out->body.len;
+
 	if (m->body_text)
 		sbuf_add(&out->body, m->body_text, m->body_len);
+	for (size_t i = 0; i < m->noutside; i++)
+		add_unsigned(out, base + m->outside[i].start,
+			     base + m->outside[i].end);
 	out->att = m->attachments;
 	out->natt = m->nattachments;
 }
@@ -109,6 +122,37 @@ static int run_encrypted(struct cmd_ctx *ctx, struct crypto *c,
 	return 0;
 }
 
+static bool blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\n' && s[i] != '\r' && s[i] != '\t')
+			return false;
+	return true;
+}
+
+/* Appends n bytes of text on lines of their own; unprotected text is
+ * recorded as such (never marked inside the text, where the sender could
+ * write the same marks). */
+static void add_lines(struct pipeline_out *out, const char *s, size_t n,
+		      bool unprotected)
+{
+	size_t start;
+
+	if (out->body.len && out->body.buf[out->body.len - 1] != '\n')
+		sbuf_addch(&out->body, '\n');
+	start = out->body.len;
+	sbuf_add(&out->body, s, n);
+	if (n && s[n - 1] != '\n')
+		sbuf_addch(&out->body, '\n');
+	if (unprotected)
+		add_unsigned(out, start, out->body.len);
+}
+
+/*
+ * Inline PGP: an armored block covers its own text only.  Non-blank text
+ * around the blocks is shown as unprotected, and so is every attachment:
+ * either makes the message partial.
+ */
 static int run_inline(struct crypto *c, struct pipeline_out *out,
 		      bool *partial, struct err *err)
 {
@@ -126,11 +170,8 @@ static int run_inline(struct crypto *c, struct pipeline_out *out,
 		size_t blen = blocks[i].end - blocks[i].start;
 		int r;
 
-		if (blocks[i].start > pos) {
-			sbuf_adds(&out->body, "[--- text outside the OpenPGP block: not signed, not encrypted ---]\n");
-			sbuf_add(&out->body, text + pos, blocks[i].start - pos);
-			sbuf_adds(&out->body, "\n[--- end of unprotected text ---]\n");
-		}
+		if (!blank(text + pos, blocks[i].start - pos))
+			add_lines(out, text + pos, blocks[i].start - pos, true);
 		memset(&res, 0, sizeof(res));
 		if (blocks[i].kind == PGP_BLOCK_MESSAGE) {
 			r = crypto_decrypt_verify(c, b, blen, &res, err);
@@ -155,28 +196,46 @@ static int run_inline(struct crypto *c, struct pipeline_out *out,
 		v = sig_verdict_worse(v, res.verdict);
 		take_sigs(out, &res);
 		if (res.plain)
-			sbuf_add(&out->body, res.plain, res.plain_len);
+			add_lines(out, (const char *)res.plain, res.plain_len,
+				  false);
 		crypto_result_release(&res);
 		pos = blocks[i].end;
 	}
-	if (pos < out->msg.body_len) {
-		const char *rest = text + pos;
-		bool blank = true;
-		for (const char *p = rest; *p; p++)
-			if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t')
-				blank = false;
-		if (!blank) {
-			sbuf_adds(&out->body, "\n[--- text outside the OpenPGP block: not signed, not encrypted ---]\n");
-			sbuf_adds(&out->body, rest);
-		}
-	}
+	if (pos < out->msg.body_len && !blank(text + pos, out->msg.body_len - pos))
+		add_lines(out, text + pos, out->msg.body_len - pos, true);
 	free(blocks);
 	out->verdict = any_signed ? v : SIG_NOT_SIGNED;
 	if (outside)
 		*partial = true;
 	out->att = out->msg.attachments;
 	out->natt = out->msg.nattachments;
+	for (size_t i = 0; i < out->natt; i++) {
+		out->att[i].outside = true;
+		if (!is_pgp_part(&out->att[i]))
+			*partial = true;
+	}
 	return 0;
+}
+
+/*
+ * A From mailbox is the signer's when a user ID the keyring vouches for
+ * has its address and a name its display name may stand for, and the
+ * display name claims no other address and hides nothing behind
+ * invisible spacing: the signer does not vouch for what a name says.
+ */
+static bool mailbox_matches(const struct crypto_sig *sig,
+			    const struct mail_mailbox *f)
+{
+	if (!f->email || sender_flags(f->name, f->email))
+		return false;
+	for (size_t i = 0; i < sig->nuids; i++) {
+		const struct crypto_uid *u = &sig->uids[i];
+
+		if (u->valid && u->email && !str_cmp_ci(u->email, f->email) &&
+		    sender_name_fits(f->name, u->name))
+			return true;
+	}
+	return false;
 }
 
 int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
@@ -255,8 +314,10 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 	if (out->nsigs) {
 		out->fingerprint = out->sigs[0].fingerprint ?
 			xstrdup(out->sigs[0].fingerprint) : NULL;
-		out->signer_matches_from = out->msg.from_email &&
-			crypto_sig_matches(&out->sigs[0], out->msg.from_email);
+		out->signer_matches_from = out->msg.nfrom > 0;
+		for (size_t i = 0; i < out->msg.nfrom; i++)
+			if (!mailbox_matches(&out->sigs[0], &out->msg.from[i]))
+				out->signer_matches_from = false;
 	}
 	/* Drop protocol parts from what is listed as attachments. */
 	if (out->natt) {
@@ -278,6 +339,35 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 	return 0;
 }
 
+int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
+			  const struct message *m, struct pipeline_out *out,
+			  struct err *err)
+{
+	struct crypto *c;
+	int r, v;
+
+	memset(out, 0, sizeof(*out));
+	sbuf_init(&out->body);
+	if ((r = mail_parse_content(buf, len, &out->msg, err)) < 0)
+		return err_prefix(err, "stored content of message %lld",
+				  (long long)m->id);
+	use_content(out, &out->msg);
+	v = sig_verdict_parse(m->verdict ? m->verdict : "");
+	out->verdict = v < 0 ? SIG_ERROR : (enum sig_verdict)v;
+	out->encrypted = m->encrypted;
+	out->signer_matches_from = m->signer_matches_from;
+	if (m->fingerprint) {
+		out->fingerprint = xstrdup(m->fingerprint);
+		if ((c = cmd_ctx_crypto(ctx))) {
+			out->sigs = xcalloc(1, sizeof(*out->sigs));
+			crypto_sig_from_key(c, m->fingerprint, out->verdict,
+					    &out->sigs[0]);
+			out->nsigs = 1;
+		}
+	}
+	return 0;
+}
+
 void pipeline_out_release(struct pipeline_out *out)
 {
 	/* A job exists only when pipeline_start got a context. */
@@ -286,17 +376,99 @@ void pipeline_out_release(struct pipeline_out *out)
 	mail_msg_release(&out->msg);
 	mail_msg_release(&out->inner);
 	sbuf_wipe(&out->body);
+	free(out->unsigned_spans);
 	free(out->fingerprint);
-	for (size_t i = 0; i < out->nsigs; i++) {
-		free(out->sigs[i].fingerprint);
-		for (size_t j = 0; j < out->sigs[i].nuid_emails; j++)
-			free(out->sigs[i].uid_emails[j]);
-		free(out->sigs[i].uid_emails);
-	}
+	for (size_t i = 0; i < out->nsigs; i++)
+		crypto_sig_release(&out->sigs[i]);
 	free(out->sigs);
 	for (size_t i = 0; i < out->nrecipients; i++)
 		free(out->recipients[i]);
 	free(out->recipients);
 	free(out->att_filtered);
 	memset(out, 0, sizeof(*out));
+}
+
+const struct crypto_uid *pipeline_signer(const struct pipeline_out *out)
+{
+	return out->nsigs ? crypto_sig_uid(&out->sigs[0], out->msg.from_email)
+			  : NULL;
+}
+
+static bool looks_like_patch(const struct mail_attachment *a)
+{
+	const char *t = a->content_type ? a->content_type : "";
+	const char *f = a->filename ? a->filename : "";
+
+	return !strcmp(t, "text/x-patch") || !strcmp(t, "text/x-diff") ||
+	       str_ends(f, ".patch") || str_ends(f, ".diff");
+}
+
+/* Appends the paths of text[0..len) to *v (de-duplicated). */
+static void add_paths(char ***v, size_t *n, const char *text, size_t len)
+{
+	char **p = NULL;
+	size_t k = touched_files(text, len, &p);
+
+	size_t had = *n;  /* touched_files' own paths are distinct */
+
+	for (size_t i = 0; i < k; i++) {
+		bool dup = false;
+		for (size_t j = 0; j < had && !dup; j++)
+			dup = !strcmp((*v)[j], p[i]);
+		if (dup || *n >= TOUCHED_MAX_PATHS) {
+			free(p[i]);
+			continue;
+		}
+		*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+		(*v)[(*n)++] = p[i];
+		(*v)[*n] = NULL;
+	}
+	free(p);
+}
+
+void pipeline_files(const struct pipeline_out *out, char ***files,
+		    size_t *nfiles, char ***unsigned_files, size_t *nunsigned)
+{
+	const char *body = out->body.buf ? out->body.buf : "";
+	char **cov = xcalloc(1, sizeof(*cov)), **unc = xcalloc(1, sizeof(*unc));
+	size_t ncov = 0, nunc = 0, pos = 0;
+
+	/* The body in order: covered stretches and unsigned spans. */
+	for (size_t i = 0; i <= out->nunsigned; i++) {
+		size_t s = i < out->nunsigned ? out->unsigned_spans[i].start
+					      : out->body.len;
+		if (s > pos)
+			add_paths(&cov, &ncov, body + pos, s - pos);
+		if (i == out->nunsigned)
+			break;
+		add_paths(&unc, &nunc, body + s, out->unsigned_spans[i].end - s);
+		pos = out->unsigned_spans[i].end;
+	}
+	for (size_t i = 0; i < out->natt; i++)
+		if (looks_like_patch(&out->att[i])) {
+			if (out->att[i].outside)
+				add_paths(&unc, &nunc,
+					  (const char *)out->att[i].data,
+					  out->att[i].len);
+			else
+				add_paths(&cov, &ncov,
+					  (const char *)out->att[i].data,
+					  out->att[i].len);
+		}
+	/* A file the signed content touches too is not an unsigned one. */
+	size_t keep = 0;
+	for (size_t i = 0; i < nunc; i++) {
+		bool also = false;
+		for (size_t j = 0; j < ncov && !also; j++)
+			also = !strcmp(unc[i], cov[j]);
+		if (also)
+			free(unc[i]);
+		else
+			unc[keep++] = unc[i];
+	}
+	unc[keep] = NULL;
+	*files = cov;
+	*nfiles = ncov;
+	*unsigned_files = unc;
+	*nunsigned = keep;
 }

@@ -19,6 +19,12 @@ struct pipeline_out {
 	bool signer_matches_from;
 	bool encrypted;             /* what is shown was encrypted */
 	struct sbuf body;           /* the text shown (UTF-8, untrusted) */
+	struct mail_span *unsigned_spans; /* ranges of body the signature
+				     * or encryption the verdict speaks of
+				     * does not cover (text beside an inline
+				     * block, parts beside a PGP/MIME one);
+				     * such attachments have .outside set */
+	size_t nunsigned;
 	struct mail_attachment *att;/* attachments of the shown content */
 	size_t natt;
 	struct mail_msg inner;      /* the decrypted/signed entity, if any */
@@ -52,5 +58,29 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
  * was never collected. */
 void pipeline_start(struct cmd_ctx *ctx, struct pipeline_out *out);
 void pipeline_out_release(struct pipeline_out *out);
+/*
+ * What pipeline_run gave at import, from a body kept as its content (a
+ * mail_build_content entity, seal.c) and the message's stored row: the
+ * text, its unsigned spans, the attachments, the From mailboxes, the
+ * recorded verdict, and the signer's user IDs as the keyring knows them
+ * now.  Nothing is decrypted or verified again.  0, or negative with err
+ * naming the message; release out in any case.
+ */
+int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
+			  const struct message *m, struct pipeline_out *out,
+			  struct err *err);
+
+/* The first signature's user ID to name the signer by (crypto_sig_uid,
+ * preferring From's address), or NULL when unsigned or the key unknown. */
+const struct crypto_uid *pipeline_signer(const struct pipeline_out *out);
+
+/*
+ * The files a processed message touches (its text and its patch
+ * attachments, core/touched.c): *files those in what the verdict covers,
+ * *unsigned_files those found only in text or attachments outside it.
+ * Both NULL-terminated arrays are the caller's (each string too).
+ */
+void pipeline_files(const struct pipeline_out *out, char ***files,
+		    size_t *nfiles, char ***unsigned_files, size_t *nunsigned);
 
 #endif

@@ -120,44 +120,6 @@ bool attachment_is_exploit(const char *filename, const char *content_type)
 	return hit;
 }
 
-/* Copies n attachments into om, classifying exploit code. */
-static void take_attachments(struct opened_message *om,
-			     const struct mail_attachment *att, size_t n)
-{
-	om->natt = n;
-	om->att = xcalloc(n + 1, sizeof(*om->att));
-	for (size_t i = 0; i < n; i++) {
-		struct attachment_info *a = &om->att[i];
-		a->filename = att[i].filename ? xstrdup(att[i].filename) : NULL;
-		a->content_type = xstrdup(att[i].content_type ?
-					  att[i].content_type : "application/octet-stream");
-		a->size = att[i].len;
-		a->data = xmemdup(att[i].data ? att[i].data : (const unsigned char *)"",
-				  att[i].len);
-		a->exploit = attachment_is_exploit(a->filename, a->content_type);
-	}
-}
-
-/* A stored content entity (mail_build_entity's text/plain body and
- * attachments) into om. */
-static int open_content(const char *buf, size_t len, struct opened_message *om,
-			struct err *err)
-{
-	struct mail_msg mm;
-	int r = mail_parse(buf, len, &mm, err);
-
-	if (r == 0) {
-		om->body = mm.body_text ? xmemdup(mm.body_text, mm.body_len + 1) :
-					  xstrdup("");
-		om->body_len = mm.body_text ? mm.body_len : 0;
-		take_attachments(om, mm.attachments, mm.nattachments);
-	} else {
-		err_prefix(err, "stored content");
-	}
-	mail_msg_release(&mm);
-	return r;
-}
-
 int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 			struct opened_message *om, struct err *err)
 {
@@ -188,18 +150,61 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 		raw = (const char *)res.plain;
 		len = res.plain_len;
 	}
-	if (m.blob_content) {
-		/* The content as shown at import, its verdict recorded:
-		 * nothing to decrypt or verify again. */
-		r = open_content(raw, len, om, err);
-		goto out;
-	}
-	if ((r = pipeline_run(ctx, raw, len, &po, err)) < 0) {
+	/* Kept as its content (what was shown at import, its verdict
+	 * recorded): nothing to decrypt or verify again. */
+	if ((r = m.blob_content ? pipeline_load_content(ctx, raw, len, &m, &po, err)
+				: pipeline_run(ctx, raw, len, &po, err)) < 0) {
 		pipeline_out_release(&po);
 		goto out;
 	}
+	{
+		char **files;
+		size_t nfiles;
+		const struct crypto_uid *u = pipeline_signer(&po);
+
+		pipeline_files(&po, &files, &nfiles, &om->files_unsigned,
+			       &om->nfiles_unsigned);
+		for (size_t i = 0; i < nfiles; i++)
+			free(files[i]);
+		free(files);
+		if (u) {
+			om->signer = xstrdup(u->uid);
+			om->signer_valid = u->valid;
+		}
+	}
+	om->nunsigned = po.nunsigned;
+	om->unsigned_spans = xcalloc(po.nunsigned + 1, sizeof(*om->unsigned_spans));
+	for (size_t i = 0; i < po.nunsigned; i++) {
+		om->unsigned_spans[i].start = po.unsigned_spans[i].start;
+		om->unsigned_spans[i].end = po.unsigned_spans[i].end;
+	}
+	om->nfrom = po.msg.nfrom;
+	om->from = xcalloc(po.msg.nfrom + 1, sizeof(*om->from));
+	for (size_t i = 0; i < po.msg.nfrom; i++) {
+		const struct mail_mailbox *f = &po.msg.from[i];
+		om->from[i].name = f->name ? xstrdup(f->name) : NULL;
+		om->from[i].email = f->email ? xstrdup(f->email) : NULL;
+	}
+	/* A From no mailbox could be read from is still shown, as a name
+	 * without an address (and flagged like one). */
+	if (!po.msg.nfrom && po.msg.from_header && *po.msg.from_header) {
+		om->from[0].name = xstrdup(po.msg.from_header);
+		om->nfrom = 1;
+	}
 	om->body = sbuf_detach(&po.body, &om->body_len);
-	take_attachments(om, po.att, po.natt);
+	om->natt = po.natt;
+	om->att = xcalloc(po.natt + 1, sizeof(*om->att));
+	for (size_t i = 0; i < po.natt; i++) {
+		struct attachment_info *a = &om->att[i];
+		a->filename = po.att[i].filename ? xstrdup(po.att[i].filename) : NULL;
+		a->content_type = xstrdup(po.att[i].content_type ?
+					  po.att[i].content_type : "application/octet-stream");
+		a->size = po.att[i].len;
+		a->data = xmemdup(po.att[i].data ? po.att[i].data : (const unsigned char *)"",
+				  po.att[i].len);
+		a->exploit = attachment_is_exploit(a->filename, a->content_type);
+		a->unsigned_part = po.att[i].outside;
+	}
 	pipeline_out_release(&po);
 out:
 	crypto_result_release(&res);
@@ -210,11 +215,49 @@ out:
 void opened_message_release(struct opened_message *om)
 {
 	wipe_free(om->body, om->body_len);
+	free(om->unsigned_spans);
 	for (size_t i = 0; i < om->natt; i++) {
 		free(om->att[i].filename);
 		free(om->att[i].content_type);
 		wipe_free(om->att[i].data, om->att[i].size);
 	}
 	free(om->att);
+	for (size_t i = 0; i < om->nfrom; i++) {
+		free(om->from[i].name);
+		free(om->from[i].email);
+	}
+	free(om->from);
+	free(om->signer);
+	for (size_t i = 0; i < om->nfiles_unsigned; i++)
+		free(om->files_unsigned[i]);
+	free(om->files_unsigned);
 	memset(om, 0, sizeof(*om));
+}
+
+size_t opened_message_lines(const struct opened_message *om,
+			    struct body_line **lines)
+{
+	const char *b = om->body ? om->body : "", *end = b + om->body_len;
+	struct body_line *v = NULL;
+	size_t n = 0, alloc = 0, span = 0;
+
+	for (const char *p = b; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t off = (size_t)(p - b);
+
+		while (span < om->nunsigned && om->unsigned_spans[span].end <= off)
+			span++;
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		v[n].s = p;
+		v[n].len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		v[n].unsigned_text = span < om->nunsigned &&
+				     om->unsigned_spans[span].start <= off;
+		n++;
+		p = nl ? nl + 1 : end;
+	}
+	*lines = v ? v : xcalloc(1, sizeof(*v));
+	return n;
 }

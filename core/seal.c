@@ -28,14 +28,24 @@ int seal_bytes(struct cmd_ctx *ctx, const void *data, size_t len,
 int seal_content(struct cmd_ctx *ctx, const struct pipeline_out *po,
 		 unsigned char **blob, size_t *blob_len, struct err *err)
 {
+	struct mail_content mc = {
+		.from = po->msg.from,
+		.nfrom = po->msg.nfrom,
+		.from_text = po->msg.from_header,
+		.text = po->body.buf ? po->body.buf : "",
+		.text_len = po->body.len,
+		.unsigned_spans = po->unsigned_spans,
+		.nunsigned = po->nunsigned,
+		.att = po->att,
+		.natt = po->natt,
+	};
 	char *entity = NULL;
 	size_t elen = 0;
 	int r;
 
 	*blob = NULL;
 	*blob_len = 0;
-	if ((r = mail_build_entity(po->body.buf ? po->body.buf : "", po->att,
-				   po->natt, &entity, &elen, err)) < 0)
+	if ((r = mail_build_content(&mc, &entity, &elen, err)) < 0)
 		return r;
 	r = seal_bytes(ctx, entity, elen, blob, blob_len, err);
 	wipe_free(entity, elen);

@@ -24,8 +24,8 @@ struct crypto_sink {
 struct crypto_keyinfo {
 	char *sigfpr;   /* as the signature gave it, upper case */
 	char *fpr;      /* the primary key's fingerprint */
-	char **emails;  /* lowercase, without duplicates */
-	size_t nemails;
+	struct crypto_uid *uids; /* not revoked or invalid, in key order */
+	size_t nuids;
 };
 
 struct crypto {
@@ -75,6 +75,10 @@ void crypto_ctx_reset(struct crypto *c);
  * previous operation result, so copy out of it first. */
 const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
 						const char *sigfpr);
+
+/* uid.c: true when uid of key counts as vouched for: full or ultimate
+ * validity, neither it nor the key revoked, expired, disabled, invalid. */
+bool crypto_uid_counts(gpgme_key_t key, gpgme_user_id_t uid);
 
 /* keys.c: resolves who (an e-mail address, fingerprint or long key ID) to
  * the one usable encryption key; *key gets a reference the caller

@@ -4,8 +4,8 @@
  * One context is created by crypto_open and reused for every operation:
  * OpenPGP protocol, the chosen GnuPG home, offline (GPGME then runs gpg
  * with --disable-dirmngr), local key listing only and no
- * auto-key-retrieve, so nothing ever fetches a key.  Signing keys' user-ID
- * e-mails are cached by fingerprint, so verifying many messages from the
+ * auto-key-retrieve, so nothing ever fetches a key.  Signing keys' user
+ * IDs, with their validity, are cached by fingerprint, so verifying many messages from the
  * same people costs one gpg process per message.  Output goes to "sinks"
  * that wipe every copy of the plaintext they let go of.  Background
  * decryptions (verify.c) each take one more context, from a small pool
@@ -188,11 +188,11 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 
 static void keyinfo_release(struct crypto_keyinfo *k)
 {
+	struct crypto_sig s = { .uids = k->uids, .nuids = k->nuids };
+
 	free(k->sigfpr);
 	free(k->fpr);
-	for (size_t i = 0; i < k->nemails; i++)
-		free(k->emails[i]);
-	free(k->emails);
+	crypto_sig_release(&s);
 }
 
 void crypto_close(struct crypto *c)
@@ -209,23 +209,6 @@ void crypto_close(struct crypto *c)
 	free(c->keys);
 	free(c->home);
 	free(c);
-}
-
-static void add_email(struct crypto_keyinfo *k, const char *email)
-{
-	char *e;
-
-	if (!email || !*email)
-		return;
-	e = str_lower(xstrdup(email));
-	for (size_t i = 0; i < k->nemails; i++) {
-		if (!strcmp(k->emails[i], e)) {
-			free(e);
-			return;
-		}
-	}
-	k->emails = xrealloc(k->emails, (k->nemails + 1) * sizeof(*k->emails));
-	k->emails[k->nemails++] = e;
 }
 
 const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
@@ -250,9 +233,19 @@ const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
 	k.sigfpr = xstrdup(sigfpr);
 	k.fpr = xstrdup(key->subkeys && key->subkeys->fpr ? key->subkeys->fpr :
 			sigfpr);
-	for (gpgme_user_id_t u = key->uids; u; u = u->next)
-		if (!u->revoked && !u->invalid)
-			add_email(&k, u->email);
+	for (gpgme_user_id_t u = key->uids; u; u = u->next) {
+		struct crypto_uid *d;
+
+		if (u->revoked || u->invalid || !u->uid)
+			continue;
+		k.uids = xrealloc(k.uids, (k.nuids + 1) * sizeof(*k.uids));
+		d = &k.uids[k.nuids++];
+		d->uid = xstrdup(u->uid);
+		d->name = u->name && *u->name ? xstrdup(u->name) : NULL;
+		d->email = u->email && *u->email ?
+			str_lower(xstrdup(u->email)) : NULL;
+		d->valid = crypto_uid_counts(key, u);
+	}
 	gpgme_key_unref(key);
 
 	if (c->nkeys == c->akeys) {

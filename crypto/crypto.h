@@ -10,6 +10,7 @@
  *               the verdict rules
  *   encrypt.c   encryption (and signing) to a list of keys
  *   keys.c      key lookup: usable encryption keys, user-ID e-mails
+ *   uid.c       which user IDs the keyring vouches for (full/ultimate)
  *   crypto-int.h  what these files share (not for other modules)
  */
 #ifndef SECTEAM_CRYPTO_H
@@ -42,15 +43,37 @@ int sig_verdict_parse(const char *name);
  * > error > partial > not-signed > good > valid. */
 enum sig_verdict sig_verdict_worse(enum sig_verdict a, enum sig_verdict b);
 
+/* One user ID of a key, with what the officer's keyring says of it. */
+struct crypto_uid {
+	char *uid;           /* as the key holds it, "Name <addr>" (untrusted:
+			      * anyone can write any user ID on their key) */
+	char *name;          /* its name part; NULL when none */
+	char *email;         /* its address, lowercase; NULL when none */
+	bool valid;          /* full or ultimate validity (certified by the
+			      * officer or trusted introducers) on a usable
+			      * key: only such a user ID speaks for its
+			      * address (crypto_key_uid_valid's rule) */
+};
+
 struct crypto_sig {
 	enum sig_verdict verdict;
 	char *fingerprint;   /* full hex fingerprint (or key ID if that's all
 			      * the signature carries), NULL if none */
-	char **uid_emails;   /* lowercase e-mail addresses of the signing
-			      * key's user IDs; empty if the key is unknown */
-	size_t nuid_emails;
+	struct crypto_uid *uids; /* the signing key's user IDs that are not
+			      * revoked or invalid, in the key's order;
+			      * none when the key is unknown */
+	size_t nuids;
 	time_t created;
 };
+
+/* A deep copy of src into *dst; crypto_sig_release frees it. */
+void crypto_sig_copy(struct crypto_sig *dst, const struct crypto_sig *src);
+void crypto_sig_release(struct crypto_sig *sig);
+/* The user ID to name the signer by: the valid one whose address is
+ * prefer (NULL: any), else the first valid one, else the first one; NULL
+ * when the key is unknown. */
+const struct crypto_uid *crypto_sig_uid(const struct crypto_sig *sig,
+					const char *prefer);
 
 struct crypto_result {
 	bool encrypted;      /* the input was encrypted and decrypted */
@@ -115,7 +138,8 @@ int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
 			 struct crypto_result *res, struct err *err);
 void crypto_result_release(struct crypto_result *res);
 
-/* True when one of sig's user-ID e-mails equals email (case-insensitive). */
+/* True when email (compared whole, ignoring ASCII case) is the address of
+ * one of sig's valid user IDs: uncertified ones never match. */
 bool crypto_sig_matches(const struct crypto_sig *sig, const char *email);
 
 /*
@@ -140,12 +164,34 @@ int crypto_find_encryption_key(struct crypto *c, const char *who, char **fpr,
 /* The fingerprint of the first usable secret (signing) key, or ERR_NOTFOUND. */
 int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err);
 
+/*
+ * uid.c: whether email is the address of a user ID of key fpr (a full
+ * primary-key fingerprint) that the officer's keyring holds at full or
+ * ultimate validity (certified by the officer or through trusted
+ * introducers), the user ID and the key being neither revoked, expired,
+ * disabled nor invalid.  Addresses are compared whole, ignoring ASCII
+ * case.  Returns 0 with *ok set; ERR_INVALID when fpr is not a full
+ * fingerprint or email is empty, ERR_NOTFOUND naming fpr when the
+ * keyring has no such primary key, ERR_CRYPTO when gpg fails.  The one
+ * rule for "this key speaks for this address": signer-matches-From and
+ * forward recipients both use it.
+ */
+int crypto_key_uid_valid(struct crypto *c, const char *fpr, const char *email,
+			 bool *ok, struct err *err);
+
 /* roster.c: the long key IDs of who's usable encryption subkeys, as
  * struct crypto_result.recipients names them.  Returns 0 with *ids
  * allocated (caller frees each and the array), or ERR_NOTFOUND naming who
  * when who has no usable encryption key. */
 int crypto_encryption_subkey_ids(struct crypto *c, const char *who,
 				 char ***ids, size_t *n, struct err *err);
+
+/* roster.c: a signature known only by its fingerprint and recorded
+ * verdict (a body kept as its content), with the signing key's user IDs
+ * as this keyring knows them now (none when it does not have the key).
+ * Release *out with crypto_sig_release. */
+void crypto_sig_from_key(struct crypto *c, const char *fpr,
+			 enum sig_verdict verdict, struct crypto_sig *out);
 
 /* roster.c: what the roster listing shows of one key. */
 struct crypto_keydesc {

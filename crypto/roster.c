@@ -78,3 +78,21 @@ int crypto_key_describe(struct crypto *c, const char *fpr,
 		gpgme_key_unref(key);
 	return 0;
 }
+
+/* The signer as the keyring knows it now: uids from the key cache. */
+void crypto_sig_from_key(struct crypto *c, const char *fpr,
+			 enum sig_verdict verdict, struct crypto_sig *out)
+{
+	const struct crypto_keyinfo *k = fpr ? crypto_keyinfo_get(c, fpr) : NULL;
+	struct crypto_sig tmp;
+
+	memset(out, 0, sizeof(*out));
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.verdict = verdict;
+	tmp.fingerprint = (char *)fpr;
+	if (k) {
+		tmp.uids = k->uids;
+		tmp.nuids = k->nuids;
+	}
+	crypto_sig_copy(out, &tmp);
+}

@@ -103,6 +103,19 @@ static enum sig_verdict sig_verdict_of(gpgme_signature_t s)
 	return SIG_GOOD;
 }
 
+static struct crypto_uid *uids_dup(const struct crypto_uid *u, size_t n)
+{
+	struct crypto_uid *d = xcalloc(n + 1, sizeof(*d));
+
+	for (size_t i = 0; i < n; i++) {
+		d[i].uid = xstrdup(u[i].uid);
+		d[i].name = u[i].name ? xstrdup(u[i].name) : NULL;
+		d[i].email = u[i].email ? xstrdup(u[i].email) : NULL;
+		d[i].valid = u[i].valid;
+	}
+	return d;
+}
+
 /*
  * The signatures of the operation that just ended on ctx (c->ctx or a
  * job's).  Copies them out of the verify result first: a key listing on
@@ -147,10 +160,8 @@ static void fill_sigs(struct crypto *c, gpgme_ctx_t ctx,
 			continue;
 		free(out->fingerprint);
 		out->fingerprint = xstrdup(k->fpr);
-		out->uid_emails = xcalloc(k->nemails + 1, sizeof(*out->uid_emails));
-		for (size_t j = 0; j < k->nemails; j++)
-			out->uid_emails[j] = xstrdup(k->emails[j]);
-		out->nuid_emails = k->nemails;
+		out->uids = uids_dup(k->uids, k->nuids);
+		out->nuids = k->nuids;
 	}
 }
 
@@ -571,12 +582,8 @@ void crypto_result_release(struct crypto_result *res)
 {
 	if (!res)
 		return;
-	for (size_t i = 0; i < res->nsigs; i++) {
-		free(res->sigs[i].fingerprint);
-		for (size_t j = 0; j < res->sigs[i].nuid_emails; j++)
-			free(res->sigs[i].uid_emails[j]);
-		free(res->sigs[i].uid_emails);
-	}
+	for (size_t i = 0; i < res->nsigs; i++)
+		crypto_sig_release(&res->sigs[i]);
 	free(res->sigs);
 	if (res->plain)
 		wipe_free(res->plain, res->plain_len + 1);
@@ -587,14 +594,52 @@ void crypto_result_release(struct crypto_result *res)
 	res->verdict = SIG_ERROR;
 }
 
-/* True when one of sig's user-ID e-mails equals email, ignoring case;
- * false for NULL or empty arguments. */
+void crypto_sig_copy(struct crypto_sig *dst, const struct crypto_sig *src)
+{
+	*dst = *src;
+	dst->fingerprint = src->fingerprint ? xstrdup(src->fingerprint) : NULL;
+	dst->uids = uids_dup(src->uids, src->nuids);
+}
+
+/* Frees what sig holds and leaves it empty; NULL is fine. */
+void crypto_sig_release(struct crypto_sig *sig)
+{
+	if (!sig)
+		return;
+	free(sig->fingerprint);
+	for (size_t i = 0; i < sig->nuids; i++) {
+		free(sig->uids[i].uid);
+		free(sig->uids[i].name);
+		free(sig->uids[i].email);
+	}
+	free(sig->uids);
+	memset(sig, 0, sizeof(*sig));
+}
+
+const struct crypto_uid *crypto_sig_uid(const struct crypto_sig *sig,
+					const char *prefer)
+{
+	if (!sig || !sig->nuids)
+		return NULL;
+	for (size_t i = 0; prefer && i < sig->nuids; i++)
+		if (sig->uids[i].valid && sig->uids[i].email &&
+		    !str_cmp_ci(sig->uids[i].email, prefer))
+			return &sig->uids[i];
+	for (size_t i = 0; i < sig->nuids; i++)
+		if (sig->uids[i].valid)
+			return &sig->uids[i];
+	return &sig->uids[0];
+}
+
+/* True when email is the address of one of sig's valid user IDs,
+ * ignoring ASCII case; false for NULL or empty arguments. */
 bool crypto_sig_matches(const struct crypto_sig *sig, const char *email)
 {
 	if (!sig || !email || !*email)
 		return false;
-	for (size_t i = 0; i < sig->nuid_emails; i++)
-		if (!str_cmp_ci(sig->uid_emails[i], email))
+	for (size_t i = 0; i < sig->nuids; i++)
+		if (sig->uids[i].valid && sig->uids[i].email &&
+		    !str_cmp_ci(sig->uids[i].email, email))
 			return true;
 	return false;
 }

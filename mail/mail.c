@@ -4,10 +4,11 @@
  * GMime builds the MIME tree; we walk it once, bounded in depth and in the
  * number of parts, collecting decoded headers, the text/plain body, the
  * attachments, and for PGP/MIME the exact bytes crypto/ needs.  A detached
- * signature covers the first part's raw bytes, so those are cut out of the
- * input buffer itself (between the multipart's boundary lines, located with
- * the header offsets GMime records) rather than re-serialised, then brought
- * to RFC 3156 canonical form (every line end CRLF).
+ * signature covers the first part of a multipart/signed: those bytes are
+ * that part of GMime's own tree written out in RFC 3156 canonical form
+ * (GMime keeps raw headers and content, so a genuine part comes out as it
+ * was sent, every line end CRLF), never cut from the input by a boundary
+ * scanner of our own: what is verified is what is shown.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 #define MAIL_MAX_DEPTH 64
 #define MAIL_MAX_PARTS 10000
+#define MAIL_MAX_FROM 100
 
 /* Not thread-safe: call it from the main thread first. */
 void mail_init(void)
@@ -174,99 +176,44 @@ static void add_text_as_utf8(struct sbuf *sb, const char *s, size_t n,
 
 /* ---- RFC 3156 signed part extraction -----------------------------------*/
 
-/* True when the line at p is "--boundary" followed only by blanks. */
-static bool is_delimiter(const char *p, const char *end, const char *b,
-			 size_t blen)
-{
-	if ((size_t)(end - p) < blen + 2 || p[0] != '-' || p[1] != '-' ||
-	    memcmp(p + 2, b, blen))
-		return false;
-	p += 2 + blen;
-	/* The close delimiter "--b--" is a delimiter too. */
-	if (end - p >= 2 && p[0] == '-' && p[1] == '-')
-		p += 2;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p == end || *p == '\n' || *p == '\r';
-}
-
-/* Start of the next line after p, or end. */
-static const char *next_line(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? nl + 1 : end;
-}
-
-/* Smallest known stream offset among obj's headers, or 0. */
-static size_t headers_offset(GMimeObject *obj)
-{
-	GMimeHeaderList *hl = g_mime_object_get_header_list(obj);
-	gint64 best = -1;
-	int n = hl ? g_mime_header_list_get_count(hl) : 0;
-
-	for (int i = 0; i < n; i++) {
-		gint64 off = g_mime_header_get_offset(
-			g_mime_header_list_get_header_at(hl, i));
-		if (off >= 0 && (best < 0 || off < best))
-			best = off;
-	}
-	return best < 0 ? 0 : (size_t)best;
-}
-
 /*
- * The raw bytes of the first part of the multipart mp: from after its first
- * delimiter line up to (not including) the line end before the next one,
- * with bare LF turned into CRLF.  Returns 0, or negative with err set.
+ * The bytes a detached signature over the first part of the multipart/
+ * signed mp covers: that part exactly as GMime parsed it (raw headers,
+ * content in its transfer encoding), written in RFC 3156 canonical form
+ * with every line end CRLF, as GMime's own g_mime_multipart_signed_verify
+ * does.  What is verified and what is shown are then one entity of one
+ * parse: a delimiter line another parser reads differently cannot make
+ * the signature cover one part while another is shown.  Returns 0, or
+ * negative with err set.
  */
-static int signed_part_bytes(const char *buf, size_t len, GMimeObject *mp,
-			     struct mail_msg *msg, struct err *err)
+static int signed_part_bytes(GMimeObject *mp, struct mail_msg *msg,
+			     struct err *err)
 {
-	const char *b = g_mime_multipart_get_boundary(GMIME_MULTIPART(mp));
-	const char *end = buf + len, *p, *start = NULL, *stop = NULL;
-	size_t blen, off = headers_offset(mp);
+	GMimeObject *content = g_mime_multipart_get_part(GMIME_MULTIPART(mp), 0);
+	GMimeFormatOptions *fo;
+	GMimeStream *mem;
+	GByteArray *ba;
 
-	if (!b || !*b)
+	if (!content)
 		return err_setc(err, ERR_INVALID,
-				"multipart/signed part has no boundary");
-	blen = strlen(b);
-	if (off > len)
-		off = 0;
-	/* Back to the start of the line holding the first header. */
-	p = buf + off;
-	while (p > buf && p[-1] != '\n')
-		p--;
-	for (; p < end; p = next_line(p, end)) {
-		if (!is_delimiter(p, end, b, blen))
-			continue;
-		if (!start) {
-			start = next_line(p, end);
-			continue;
-		}
-		stop = p;
-		break;
-	}
-	if (!start || !stop)
+				"multipart/signed without a signed part");
+	fo = g_mime_format_options_new();
+	g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
+	mem = g_mime_stream_mem_new();
+	if (g_mime_object_write_to_stream(content, fo, mem) < 0) {
+		g_mime_format_options_free(fo);
+		ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+		wipe(ba->data, ba->len);
+		g_object_unref(mem);
 		return err_setc(err, ERR_INVALID,
-				"multipart/signed boundary '%s' not found", b);
-	/* The line end before the delimiter belongs to the delimiter. */
-	if (stop > start && stop[-1] == '\n')
-		stop--;
-	if (stop > start && stop[-1] == '\r')
-		stop--;
-	if (stop < start)
-		stop = start;
-
-	struct sbuf sb = SBUF_INIT;
-	sbuf_grow(&sb, (size_t)(stop - start) + (size_t)(stop - start) / 16 + 1);
-	for (p = start; p < stop; p++) {
-		if (*p == '\n' && (p == start || p[-1] != '\r'))
-			sbuf_addch(&sb, '\r');
-		sbuf_addch(&sb, *p);
+				"cannot write out the signed part of a "
+				"multipart/signed");
 	}
-	if (!sb.buf)
-		sbuf_grow(&sb, 1);
-	msg->signed_data = (unsigned char *)sbuf_detach(&sb, &msg->signed_len);
+	g_mime_format_options_free(fo);
+	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
+	g_object_unref(mem);
+	msg->signed_data = take_bytes(ba, &msg->signed_len);
 	return 0;
 }
 
@@ -279,7 +226,10 @@ struct walk {
 	struct sbuf body;
 	size_t att_alloc;
 	GMimeObject *pgp;      /* first PGP/MIME multipart found */
+	GMimeObject *covered;  /* the part of it a signature covers */
+	int inside;            /* > 0 within covered */
 	int inner;             /* > 0 inside an embedded message/rfc822 */
+	size_t span_alloc;
 	/* structural PGP parts, not shown as attachments */
 	GMimeObject *skip[2];
 };
@@ -336,6 +286,7 @@ static void add_attachment(struct walk *w, GMimeObject *obj)
 	}
 	a = &msg->attachments[msg->nattachments++];
 	memset(a, 0, sizeof(*a));
+	a->outside = !w->inside;
 	a->content_type = lower_mime_type(obj);
 	if (GMIME_IS_PART(obj)) {
 		GByteArray *ba = part_bytes(GMIME_PART(obj));
@@ -369,6 +320,7 @@ static void add_text(struct walk *w, GMimePart *part)
 	byte_array_wipe_free(ba);
 	if (w->body.len)
 		sbuf_addch(&w->body, '\n');
+	size_t start = w->body.len;
 	/* Text is kept with LF line ends. */
 	sbuf_grow(&w->body, t.len);
 	for (size_t i = 0; i < t.len; i++)
@@ -376,6 +328,17 @@ static void add_text(struct walk *w, GMimePart *part)
 			w->body.buf[w->body.len++] = t.buf[i];
 	w->body.buf[w->body.len] = '\0';
 	sbuf_wipe(&t);
+	if (!w->inside && w->body.len > start) {
+		struct mail_msg *m = w->msg;
+
+		if (m->noutside == w->span_alloc) {
+			w->span_alloc = w->span_alloc ? 2 * w->span_alloc : 4;
+			m->outside = xrealloc(m->outside, w->span_alloc *
+					      sizeof(*m->outside));
+		}
+		m->outside[m->noutside].start = start;
+		m->outside[m->noutside++].end = w->body.len;
+	}
 }
 
 static int walk(struct walk *w, GMimeObject *obj, int depth)
@@ -395,7 +358,19 @@ static int walk(struct walk *w, GMimeObject *obj, int depth)
 		w->pgp = obj;
 		if (is_pgp_encrypted(obj))
 			w->skip[0] = g_mime_multipart_get_part(mp, 0);
+		else
+			w->covered = g_mime_multipart_get_part(mp, 0);
 		w->skip[1] = g_mime_multipart_get_part(mp, 1);
+	}
+	if (obj == w->covered) {
+		int r;
+
+		w->inside++;
+		w->covered = NULL;
+		r = walk(w, obj, depth);
+		w->inside--;
+		w->nparts--;
+		return r;
 	}
 	if (GMIME_IS_MULTIPART(obj)) {
 		GMimeMultipart *mp = GMIME_MULTIPART(obj);
@@ -443,31 +418,39 @@ static int walk(struct walk *w, GMimeObject *obj, int depth)
 
 /* ---- headers -----------------------------------------------------------*/
 
-static InternetAddressMailbox *first_mailbox(InternetAddressList *l)
+/* Appends every mailbox of l (members of groups included) to msg->from. */
+static void add_mailboxes(InternetAddressList *l, struct mail_msg *msg,
+			  int depth)
 {
 	int n = l ? internet_address_list_length(l) : 0;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && msg->nfrom < MAIL_MAX_FROM; i++) {
 		InternetAddress *a = internet_address_list_get_address(l, i);
 
-		if (INTERNET_ADDRESS_IS_MAILBOX(a))
-			return INTERNET_ADDRESS_MAILBOX(a);
-		if (INTERNET_ADDRESS_IS_GROUP(a)) {
-			InternetAddressMailbox *m = first_mailbox(
-				internet_address_group_get_members(
-					INTERNET_ADDRESS_GROUP(a)));
-			if (m)
-				return m;
+		if (INTERNET_ADDRESS_IS_MAILBOX(a)) {
+			InternetAddressMailbox *mb = INTERNET_ADDRESS_MAILBOX(a);
+			const char *name = internet_address_get_name(a);
+			const char *addr = internet_address_mailbox_get_addr(mb);
+			struct mail_mailbox *d;
+
+			msg->from = xrealloc(msg->from, (msg->nfrom + 1) *
+					     sizeof(*msg->from));
+			d = &msg->from[msg->nfrom++];
+			d->name = name && *name ? utf8_dup(name) : NULL;
+			d->email = addr && *addr ? str_lower(utf8_dup(addr))
+						 : NULL;
+		} else if (INTERNET_ADDRESS_IS_GROUP(a) && depth < 2) {
+			add_mailboxes(internet_address_group_get_members(
+					      INTERNET_ADDRESS_GROUP(a)),
+				      msg, depth + 1);
 		}
 	}
-	return NULL;
 }
 
 static void fill_headers(GMimeMessage *m, struct mail_msg *msg)
 {
 	GMimeObject *o = GMIME_OBJECT(m);
 	const char *v;
-	InternetAddressMailbox *mb;
 	GDateTime *dt;
 
 	if ((v = g_mime_message_get_message_id(m)) && *v)
@@ -496,15 +479,14 @@ static void fill_headers(GMimeMessage *m, struct mail_msg *msg)
 		if (r)
 			g_mime_references_free(r);
 	}
-	if ((mb = first_mailbox(g_mime_message_get_from(m)))) {
-		const char *name = internet_address_get_name(
-			INTERNET_ADDRESS(mb));
-		const char *addr = internet_address_mailbox_get_addr(mb);
-
-		if (name && *name)
-			msg->from_name = utf8_dup(name);
-		if (addr && *addr)
-			msg->from_email = str_lower(utf8_dup(addr));
+	add_mailboxes(g_mime_message_get_from(m), msg, 0);
+	if ((v = g_mime_object_get_header(o, "From")))
+		msg->from_header = utf8_dup(v);
+	if (msg->nfrom) {
+		if (msg->from[0].name)
+			msg->from_name = xstrdup(msg->from[0].name);
+		if (msg->from[0].email)
+			msg->from_email = xstrdup(msg->from[0].email);
 	}
 	InternetAddressList *to = g_mime_message_get_to(m);
 	if (to && internet_address_list_length(to) > 0) {
@@ -620,7 +602,7 @@ int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
 			}
 			ba = part_bytes(GMIME_PART(second));
 			msg->signature = take_bytes(ba, &msg->signature_len);
-			ret = signed_part_bytes(buf, len, w.pgp, msg, err);
+			ret = signed_part_bytes(w.pgp, msg, err);
 			if (ret < 0)
 				goto out;
 		}
@@ -635,6 +617,14 @@ int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
 			msg->partial = outside;
 		}
 		free(blocks);
+	}
+	if (msg->kind != MAIL_PGP_SIGNED && msg->kind != MAIL_PGP_ENCRYPTED) {
+		/* "outside" means outside a PGP/MIME entity; there is none. */
+		free(msg->outside);
+		msg->outside = NULL;
+		msg->noutside = 0;
+		for (size_t i = 0; i < msg->nattachments; i++)
+			msg->attachments[i].outside = false;
 	}
 	if (!w.body.buf)
 		sbuf_grow(&w.body, 1);
@@ -659,6 +649,13 @@ void mail_msg_release(struct mail_msg *msg)
 	free(msg->references);
 	free(msg->from_name);
 	free(msg->from_email);
+	for (size_t i = 0; i < msg->nfrom; i++) {
+		free(msg->from[i].name);
+		free(msg->from[i].email);
+	}
+	free(msg->from);
+	free(msg->from_header);
+	free(msg->outside);
 	free(msg->to);
 	free(msg->subject);
 	wipe_free(msg->ciphertext, msg->ciphertext_len);

@@ -10,6 +10,8 @@
  *   mailbox.c    mbox (mboxo, mboxrd) splitting and Maildir listing
  *   inline.c     inline-PGP armored block detection in text
  *   compose.c    building PGP/MIME messages (multipart/encrypted)
+ *   content.c    the content entity: what was shown of a message, kept
+ *                (sealed by core/) for officers without its keys
  */
 #ifndef SECTEAM_MAIL_H
 #define SECTEAM_MAIL_H
@@ -38,6 +40,18 @@ struct mail_attachment {
 	char *content_type; /* "type/subtype", lowercase */
 	unsigned char *data;/* decoded content */
 	size_t len;
+	bool outside;       /* outside the PGP/MIME entity (see mail_msg) */
+};
+
+struct mail_mailbox {
+	char *name;         /* display name, decoded to UTF-8; untrusted; NULL
+			     * when none */
+	char *email;        /* lowercase; NULL when the mailbox has none */
+};
+
+/* A byte range [start, end) of a mail_msg's body_text. */
+struct mail_span {
+	size_t start, end;
 };
 
 struct mail_msg {
@@ -46,8 +60,13 @@ struct mail_msg {
 	char *in_reply_to;  /* without angle brackets */
 	char **references;  /* without angle brackets */
 	size_t nreferences;
-	char *from_name;
-	char *from_email;   /* lowercase */
+	char *from_name;    /* of the first From mailbox */
+	char *from_email;   /* lowercase, of the first From mailbox */
+	struct mail_mailbox *from; /* every From mailbox, in order (groups
+			     * flattened); from[0] is the one above */
+	size_t nfrom;
+	char *from_header;  /* the From header as text, for when no mailbox
+			     * could be read from it (NULL when absent) */
 	char *to;           /* the To: header as text */
 	char *subject;
 	time_t date;        /* 0 when absent or unparsable */
@@ -76,6 +95,13 @@ struct mail_msg {
 	 * after core re-parses it), converted to UTF-8, joined by newlines. */
 	char *body_text;
 	size_t body_len;
+	/* MAIL_PGP_SIGNED and MAIL_PGP_ENCRYPTED: the ranges of body_text
+	 * from parts outside the PGP/MIME entity (anything but the first part
+	 * of the multipart/signed; for multipart/encrypted, every part shown
+	 * next to it), in order; attachments say so in their own field.
+	 * Nothing is outside for the other kinds. */
+	struct mail_span *outside;
+	size_t noutside;
 
 	struct mail_attachment *attachments;
 	size_t nattachments;
@@ -176,5 +202,30 @@ int mail_build_encrypted(const struct mail_compose *hdr, const char *armored,
 int mail_build_plain(const struct mail_compose *hdr, const char *entity,
 		     size_t entity_len, char **out, size_t *len,
 		     struct err *err);
+
+/* content.c ---------------------------------------------------------------*/
+/* What an officer was shown of one message (see content.c). */
+struct mail_content {
+	const struct mail_mailbox *from;  /* its From mailboxes */
+	size_t nfrom;
+	const char *from_text;  /* the From header, when no mailbox was read */
+	const char *text;       /* the text shown, exact bytes */
+	size_t text_len;
+	const struct mail_span *unsigned_spans; /* of text, not covered */
+	size_t nunsigned;
+	const struct mail_attachment *att;      /* .outside kept */
+	size_t natt;
+};
+/* Writes c as one MIME message (*out the caller's).  ERR_INVALID for an
+ * attachment whose content type is not "type/subtype". */
+int mail_build_content(const struct mail_content *c, char **out, size_t *len,
+		       struct err *err);
+/* Reads back what mail_build_content wrote: msg->from[], from_header,
+ * body_text (the exact text), outside (the unsigned spans), attachments
+ * (with .outside).  Only for bodies this program sealed: the headers it
+ * trusts are never read from incoming mail.  ERR_INVALID when buf is not
+ * one; release msg in any case. */
+int mail_parse_content(const char *buf, size_t len, struct mail_msg *msg,
+		       struct err *err);
 
 #endif

@@ -28,6 +28,9 @@ void draw_init_colors(struct tui *t)
 	init_pair(CP_CYAN, COLOR_CYAN, -1);
 	init_pair(CP_MAGENTA, COLOR_MAGENTA, -1);
 	init_pair(CP_ERROR, COLOR_WHITE, COLOR_RED);
+	init_pair(CP_BAR_OK, COLOR_BLACK, COLOR_GREEN);
+	init_pair(CP_BAR_WARN, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(CP_BAR_BAD, COLOR_WHITE, COLOR_RED);
 }
 
 attr_t draw_color(struct tui *t, int pair)

@@ -195,11 +195,27 @@ void lines_draw(struct tui *t, struct tui_lines *l, int y0, int height,
 		if ((long)i == l->hl)
 			a |= A_REVERSE;
 		if (gutter) {
-			/* Our lines and the body's carry different gutters,
-			 * which the body cannot draw. */
-			const char *g = l->kind[i] ? (t->utf8 ? "\xe2\x96\x8c " : "> ")
-						   : (t->utf8 ? "\xe2\x94\x82 " : "| ");
-			draw_text(y0 + y, 0, 2, g, l->kind[i] ? A_BOLD : A_DIM);
+			/* Our lines, the body's and the body's unsigned ones
+			 * carry different gutters, which the body cannot
+			 * draw. */
+			const char *g;
+			attr_t ga;
+
+			switch (l->kind[i]) {
+			case LINE_OURS:
+				g = t->utf8 ? "\xe2\x96\x8c " : "> ";
+				ga = A_BOLD;
+				break;
+			case LINE_UNSIGNED:
+				g = "! ";
+				ga = A_BOLD | draw_color(t, CP_YELLOW);
+				break;
+			default:
+				g = t->utf8 ? "\xe2\x94\x82 " : "| ";
+				ga = A_DIM;
+				break;
+			}
+			draw_text(y0 + y, 0, 2, g, ga);
 			draw_text(y0 + y, 2, COLS - 2, l->line[i], a);
 		} else {
 			draw_text(y0 + y, 0, COLS, l->line[i], a);

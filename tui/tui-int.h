@@ -152,7 +152,8 @@ void tui_suspend(void);
 void tui_resume(void);
 
 /* draw.c: the only way text reaches the screen. */
-enum { CP_DEFAULT, CP_RED, CP_YELLOW, CP_GREEN, CP_CYAN, CP_MAGENTA, CP_ERROR };
+enum { CP_DEFAULT, CP_RED, CP_YELLOW, CP_GREEN, CP_CYAN, CP_MAGENTA, CP_ERROR,
+       CP_BAR_OK, CP_BAR_WARN, CP_BAR_BAD };
 void draw_init_colors(struct tui *t);
 attr_t draw_color(struct tui *t, int pair);
 /* Draws text that is already safe (our own, or from safe_text()) at y, x,
@@ -215,11 +216,18 @@ int vendors_notify(struct tui *t, const char *args);
 int vendors_update(struct tui *t, const char *args);
 int vendors_nda(struct tui *t, const char *args);
 
+/* Who wrote a line, which its gutter shows (the text cannot draw it). */
+enum line_kind {
+	LINE_BODY,      /* untrusted text */
+	LINE_OURS,      /* the program's own */
+	LINE_UNSIGNED,  /* untrusted text the signature does not cover */
+};
+
 /* A scrollable list of lines, shared by the pager-like views. */
 struct tui_lines {
 	char **line;     /* safe UTF-8, no newline */
 	attr_t *attr;    /* per line; body lines A_NORMAL */
-	unsigned char *kind; /* 0 body (untrusted), 1 ours */
+	unsigned char *kind; /* enum line_kind */
 	size_t *src;     /* logical line each display line comes from */
 	size_t n, alloc;
 	size_t top;      /* first shown */

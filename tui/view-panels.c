@@ -143,10 +143,13 @@ static void fill_suggestions(struct tui *t, struct tui_view *v, struct panel *p,
 		char *line;
 		if (maintainers_hidden(e, p->sug.catch_all) || active(pv, n, e->email))
 			continue;
+		bool uns = e >= p->sug.res.v + p->sug.nsigned;
 		line = maint_entry_format(e);
 		item_add(p, IT_SUG, e->email, line);
-		add(l, A_NORMAL, "  [%c] %s%s", checked_find(p, e->email) >= 0 ? 'x' : ' ', line,
-		    e->is_list ? "  (mailing list: may be public)" : "");
+		add(l, uns ? (A_BOLD | draw_color(t, CP_YELLOW)) : A_NORMAL, "  [%c] %s%s%s",
+		    checked_find(p, e->email) >= 0 ? 'x' : ' ', line,
+		    e->is_list ? "  (mailing list: may be public)" : "",
+		    uns ? "  [!] only from unsigned parts" : "");
 		free(line);
 		shown++;
 	}

@@ -1,14 +1,18 @@
 /*
- * One report: its headers, a trusted status bar, and the decrypted thread
- * in a pager.
+ * One report: its headers, the signature bar, and the decrypted thread in
+ * a pager.
  *
- * The status bar (signature verdict, signing key, whether the signer's
- * user ID matches From, whether it arrived encrypted) comes from our own
- * verification and is drawn on its own row, outside the text pane; every
- * pane line starts with a gutter the body cannot draw, so a body cannot
- * pass itself off as the bar or as our own lines (message separators,
- * attachments).  The bodies are decrypted when the view opens, made safe
- * with safe_text(), and the sanitized copies are wiped when it closes.
+ * The signature bar (verdict, the signer named by the user ID the keyring
+ * vouches for, whether that key speaks for every From address, whether
+ * it arrived encrypted) comes from our own verification and is drawn on
+ * its own row, outside the text pane, colored by its class (trusted,
+ * warning, bad) and saying it in words.  Every pane line starts with a
+ * gutter the body cannot draw, one for our lines, one for body text and
+ * one for body text the signature does not cover, so a body cannot pass
+ * itself off as the bar, as our own lines (message separators,
+ * attachments) or as signed text.  The From row puts the address first.
+ * The bodies are decrypted when the view opens, made safe with
+ * safe_text(), and the sanitized copies are wiped when it closes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +21,26 @@
 
 #define HEADER_ROWS 6
 
+/* One message of the thread as the pane shows it: every string already
+ * safe for the terminal; body lines wiped when the view closes. */
+struct shown_msg {
+	char **line;          /* body lines (tabs kept) */
+	bool *unsig;          /* per line: outside what the verdict covers */
+	size_t nline;
+	char *err;            /* why it could not be opened, or NULL */
+	struct attachment_info *att; /* data dropped */
+	size_t natt;
+	char *from;           /* every From mailbox, address first */
+};
+
 struct report_view {
 	struct report_full rf;
 	bool loaded;
-	char **body;          /* per message: safe text, or NULL; wiped */
-	char **berr;          /* per message: why it could not be opened */
-	struct attachment_info **att; /* per message (data dropped) */
-	size_t *natt;
+	struct shown_msg *msg;
 	size_t nmsgs;
+	char *signer;         /* the first message's signer (safe), or NULL */
+	bool signer_valid;
+	char *unsigned_files; /* files only unsigned parts touch (safe) */
 	struct tui_lines lines;
 	int width;            /* the width lines were wrapped for */
 };
@@ -43,30 +59,42 @@ static void layout(struct tui *t, struct report_view *p)
 	p->width = COLS;
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		const struct message *m = &p->rf.msgs[i];
-		char *from = safe_str(m->from_email);
-		char *sep = xasprintf("message %zu of %zu, from %s, %s, %s%s", i + 1, p->nmsgs,
-				      from, m->date ? fmt_rfc3339(m->date, when) : "no date",
-				      m->verdict, m->encrypted ? ", encrypted" : "");
-		lines_add_wrapped(&p->lines, sep, w, A_BOLD | draw_color(t, CP_CYAN), 1);
+		const struct shown_msg *sm = &p->msg[i];
+		char *from = sm->from ? xstrdup(sm->from) : safe_str(m->from_email);
+		bool uns = false;
+		char *sep;
+
+		for (size_t k = 0; k < sm->nline; k++)
+			uns = uns || sm->unsig[k];
+		sep = xasprintf("message %zu of %zu, from %s, %s, %s%s%s", i + 1, p->nmsgs,
+				from, m->date ? fmt_rfc3339(m->date, when) : "no date",
+				m->verdict, m->encrypted ? ", encrypted" : "",
+				uns ? "; lines marked ! are not signed" : "");
+		lines_add_wrapped(&p->lines, sep, w, A_BOLD | draw_color(t, CP_CYAN), LINE_OURS);
 		free(sep);
 		free(from);
-		if (p->body[i])
-			lines_add_wrapped(&p->lines, p->body[i], w, A_NORMAL, 0);
-		else
-			lines_add_wrapped(&p->lines, p->berr[i], w, draw_color(t, CP_RED) | A_BOLD, 1);
-		for (size_t j = 0; j < p->natt[i]; j++) {
-			const struct attachment_info *a = &p->att[i][j];
+		if (sm->err)
+			lines_add_wrapped(&p->lines, sm->err, w, draw_color(t, CP_RED) | A_BOLD,
+					  LINE_OURS);
+		for (size_t k = 0; k < sm->nline; k++)
+			lines_add_wrapped(&p->lines, sm->line[k], w,
+					  sm->unsig[k] ? draw_color(t, CP_YELLOW) : A_NORMAL,
+					  sm->unsig[k] ? LINE_UNSIGNED : LINE_BODY);
+		for (size_t j = 0; j < sm->natt; j++) {
+			const struct attachment_info *a = &sm->att[j];
 			char *fn = safe_str(a->filename ? a->filename : "(unnamed)");
 			char *ct = safe_str(a->content_type);
-			char *s = xasprintf("attachment %zu: %s, %s, %zu bytes%s", j + 1, fn, ct,
-					    a->size, a->exploit ? "  [!] EXPLOIT CODE: not to be released without consent" : "");
+			char *s = xasprintf("attachment %zu: %s, %s, %zu bytes%s%s", j + 1, fn, ct,
+					    a->size, a->unsigned_part ? "  [!] NOT SIGNED" : "",
+					    a->exploit ? "  [!] EXPLOIT CODE: not to be released without consent" : "");
 			lines_add_wrapped(&p->lines, s, w,
-					  a->exploit ? (draw_color(t, CP_RED) | A_BOLD) : A_BOLD, 1);
+					  a->exploit || a->unsigned_part ?
+					  (draw_color(t, CP_RED) | A_BOLD) : A_BOLD, LINE_OURS);
 			free(s);
 			free(fn);
 			free(ct);
 		}
-		lines_add(&p->lines, "", A_NORMAL, 1);
+		lines_add(&p->lines, "", A_NORMAL, LINE_OURS);
 	}
 	p->lines.top = lines_find_src(&p->lines, keep);
 	p->lines.hl = hl_src >= 0 ? (long)lines_find_src(&p->lines, (size_t)hl_src) : -1;
@@ -89,33 +117,56 @@ static void load_row(struct tui *t, struct tui_view *v)
 	p->loaded = true;
 }
 
+/* Takes what the pane shows out of an opened message. */
+static void take_shown(struct shown_msg *sm, const struct opened_message *om)
+{
+	struct body_line *bl;
+	size_t n = opened_message_lines(om, &bl);
+
+	sm->nline = n;
+	sm->line = xcalloc(n + 1, sizeof(*sm->line));
+	sm->unsig = xcalloc(n + 1, sizeof(*sm->unsig));
+	for (size_t k = 0; k < n; k++) {
+		sm->line[k] = safe_text(bl[k].s, bl[k].len, SAFE_KEEP_TAB);
+		sm->unsig[k] = bl[k].unsigned_text;
+	}
+	free(bl);
+	sm->from = om->nfrom ? senders_format(om->from, om->nfrom) : NULL;
+	sm->natt = om->natt;
+	sm->att = xcalloc(om->natt + 1, sizeof(*sm->att));
+	for (size_t j = 0; j < om->natt; j++) {
+		sm->att[j] = om->att[j];
+		sm->att[j].filename = om->att[j].filename ? xstrdup(om->att[j].filename) : NULL;
+		sm->att[j].content_type = xstrdup(om->att[j].content_type);
+		sm->att[j].data = NULL;
+	}
+}
+
 static void open_bodies(struct tui *t, struct report_view *p)
 {
+	struct sbuf uf = SBUF_INIT;
+
 	p->nmsgs = p->rf.nmsgs;
-	p->body = xcalloc(p->nmsgs + 1, sizeof(*p->body));
-	p->berr = xcalloc(p->nmsgs + 1, sizeof(*p->berr));
-	p->att = xcalloc(p->nmsgs + 1, sizeof(*p->att));
-	p->natt = xcalloc(p->nmsgs + 1, sizeof(*p->natt));
+	p->msg = xcalloc(p->nmsgs + 1, sizeof(*p->msg));
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		struct opened_message om;
 		struct err err = { 0, "" };
 		if (report_open_message(t->ctx, p->rf.msgs[i].id, &om, &err) < 0) {
-			p->berr[i] = safe_str(err.msg);
+			p->msg[i].err = safe_str(err.msg);
 			opened_message_release(&om);
 			continue;
 		}
-		p->body[i] = safe_text(om.body ? om.body : "", om.body_len,
-				       SAFE_KEEP_NEWLINE | SAFE_KEEP_TAB);
-		p->natt[i] = om.natt;
-		p->att[i] = xcalloc(om.natt + 1, sizeof(**p->att));
-		for (size_t j = 0; j < om.natt; j++) {
-			p->att[i][j] = om.att[j];
-			p->att[i][j].filename = om.att[j].filename ? xstrdup(om.att[j].filename) : NULL;
-			p->att[i][j].content_type = xstrdup(om.att[j].content_type);
-			p->att[i][j].data = NULL;
+		take_shown(&p->msg[i], &om);
+		if (i == 0 && om.signer) {
+			p->signer = safe_str(om.signer);
+			p->signer_valid = om.signer_valid;
 		}
+		for (size_t k = 0; k < om.nfiles_unsigned; k++)
+			sbuf_addf(&uf, "%s%s", uf.len ? " " : "", om.files_unsigned[k]);
 		opened_message_release(&om);
 	}
+	p->unsigned_files = uf.len ? safe_str(uf.buf) : NULL;
+	sbuf_release(&uf);
 }
 
 static int pane_top(void) { return 1 + HEADER_ROWS + 1; }
@@ -134,19 +185,18 @@ static void header(int y, const char *name, const char *safe_value, attr_t a)
 static void draw_headers(struct tui *t, struct report_view *p)
 {
 	const struct report *r = &p->rf.r;
-	char b1[32], b2[64], *s, *who, *claimed, *files;
+	char b1[32], b2[64], *s, *claimed, *files;
 	struct sbuf sb = SBUF_INIT;
 	time_t now = util_now();
 
 	s = safe_str(r->subject);
 	header(1, "Subject", s, A_BOLD);
 	free(s);
-	who = xasprintf("%s <%s>", r->reporter_name ? r->reporter_name : "",
-			r->reporter_email ? r->reporter_email : "");
-	s = safe_str(who);
-	header(2, "From", s, A_NORMAL);
+	/* Address first: a long or padded display name cannot hide it. */
+	s = p->nmsgs && p->msg[0].from ? xstrdup(p->msg[0].from)
+				       : sender_format(r->reporter_name, r->reporter_email);
+	header(2, "From", s, strstr(s, "[!]") ? (draw_color(t, CP_RED) | A_BOLD) : A_NORMAL);
 	free(s);
-	free(who);
 	s = xasprintf("%s (%s)", fmt_rfc3339(r->received, b1), fmt_local(r->received, b2));
 	header(3, "Received", s, A_NORMAL);
 	free(s);
@@ -170,34 +220,80 @@ static void draw_headers(struct tui *t, struct report_view *p)
 	for (size_t i = 0; i < p->rf.nfiles; i++)
 		sbuf_addf(&sb, "%s%s", i ? " " : "", p->rf.files[i]);
 	files = safe_str(sb.buf ? sb.buf : "-");
-	header(6, "Files", files, A_NORMAL);
-	free(files);
 	sbuf_release(&sb);
+	if (p->unsigned_files) {
+		s = xasprintf("%s   [!] unsigned: %s", files, p->unsigned_files);
+		free(files);
+		files = s;
+	}
+	header(6, "Files", files, p->unsigned_files ? (draw_color(t, CP_YELLOW) | A_BOLD)
+						     : A_NORMAL);
+	free(files);
 }
 
-/* The trusted bar: our verification of the first message, on its own row. */
+enum trust_class { TRUST_OK, TRUST_WARN, TRUST_BAD };
+
+/* bad: forged, dead or unknown keys, errors; ok: a valid signature by a
+ * key that speaks for every From address; anything else is a warning. */
+static enum trust_class trust_class(const struct message *m)
+{
+	static const char *const bad[] = { "bad", "revoked-key", "expired-key",
+					   "unknown-key", "error" };
+
+	if (!m)
+		return TRUST_WARN;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		if (!strcmp(m->verdict, bad[i]))
+			return TRUST_BAD;
+	return !strcmp(m->verdict, "valid") && m->signer_matches_from ? TRUST_OK
+								      : TRUST_WARN;
+}
+
+/*
+ * The signature bar: our own verification of the first message, on its
+ * own row below the pane (nothing from a body can be drawn there),
+ * colored by its class and saying it in words too (for NO_COLOR).  The
+ * signer is named by the user ID the keyring vouches for; a user ID
+ * nobody certified is the sender's own claim and is not shown here.
+ */
 static void draw_trust(struct tui *t, struct report_view *p)
 {
 	const struct message *m = p->rf.nmsgs ? &p->rf.msgs[0] : NULL;
-	const char *verdict = m ? m->verdict : "no message";
-	bool ok = m && !strcmp(m->verdict, "valid");
-	const char *f = m && m->fingerprint ? m->fingerprint : "-";
+	enum trust_class tc = trust_class(m);
+	static const char *const mark_utf8[] = { "\xe2\x9c\x94", "\xe2\x96\xb2", "\xe2\x9c\x98" };
+	static const char *const mark_ascii[] = { "+", "!", "X" };
+	static const int pair[] = { CP_BAR_OK, CP_BAR_WARN, CP_BAR_BAD };
+	const char *f = m && m->fingerprint ? m->fingerprint : NULL;
 	/* The long key id when the full fingerprint does not fit. */
-	char *fpr = safe_str(COLS < 120 && strlen(f) > 16 ? f + strlen(f) - 16 : f);
-	char *s;
-	int y = pane_top() - 1, x;
-	attr_t a = A_REVERSE | A_BOLD;
+	char *fpr = f ? safe_str(COLS < 160 && strlen(f) > 16 ? f + strlen(f) - 16 : f) : NULL;
+	char *who, *s;
+	int y = pane_top() - 1;
+	attr_t a = A_BOLD | (t->color ? draw_color(t, pair[tc]) : A_REVERSE);
 
-	draw_fill(y, 0, COLS, A_REVERSE);
-	x = draw_text(y, 0, COLS, t->utf8 ? " \xe2\x96\xa0 TRUSTED " : " # TRUSTED ", a);
-	s = xasprintf(" signature: %s ", verdict);
-	x += draw_text(y, x, COLS - x, s, A_REVERSE | (ok ? draw_color(t, CP_GREEN) : draw_color(t, CP_RED)) | A_BOLD);
+	if (!m || !strcmp(m->verdict, "not-signed"))
+		who = xstrdup("not signed");
+	else if (!strcmp(m->verdict, "bad") && p->signer && p->signer_valid)
+		who = xasprintf("does NOT match the text: key of %s", p->signer);
+	else if (!strcmp(m->verdict, "bad"))
+		who = xasprintf("does NOT match the text: key %s", fpr ? fpr : "unknown");
+	else if (p->signer && p->signer_valid)
+		who = xasprintf("signed by %s (valid)", p->signer);
+	else if (fpr)
+		who = xasprintf("signed by key %s, no certified user ID", fpr);
+	else
+		who = xstrdup("signer unknown");
+	/* Whether the key speaks for From means nothing without a key. */
+	const char *from = !m || !strcmp(m->verdict, "not-signed") ? ""
+			   : m->signer_matches_from ? " | From matches"
+						    : " | From DOES NOT MATCH";
+	s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
+		      (t->utf8 ? mark_utf8 : mark_ascii)[tc], m ? m->verdict : "none", who,
+		      from, p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
+		      fpr ? fpr : "");
+	draw_fill(y, 0, COLS, a);
+	draw_text(y, 0, COLS, s, a);
 	free(s);
-	s = xasprintf("| signer matches From: %s | encrypted: %s | key %s ",
-		      m && m->signer_matches_from ? "yes" : "NO",
-		      p->rf.r.encrypted ? "yes" : "NO", fpr);
-	draw_text(y, x, COLS - x, s, A_REVERSE);
-	free(s);
+	free(who);
 	free(fpr);
 }
 
@@ -254,19 +350,22 @@ static void report_close(struct tui *t, struct tui_view *v)
 	(void)t;
 	lines_release(&p->lines);
 	for (size_t i = 0; i < p->nmsgs; i++) {
-		if (p->body[i])
-			wipe_free(p->body[i], strlen(p->body[i]));
-		free(p->berr[i]);
-		for (size_t j = 0; j < p->natt[i]; j++) {
-			free(p->att[i][j].filename);
-			free(p->att[i][j].content_type);
+		struct shown_msg *sm = &p->msg[i];
+		for (size_t k = 0; k < sm->nline; k++)
+			wipe_free(sm->line[k], strlen(sm->line[k]));
+		free(sm->line);
+		free(sm->unsig);
+		free(sm->err);
+		free(sm->from);
+		for (size_t j = 0; j < sm->natt; j++) {
+			free(sm->att[j].filename);
+			free(sm->att[j].content_type);
 		}
-		free(p->att[i]);
+		free(sm->att);
 	}
-	free(p->body);
-	free(p->berr);
-	free(p->att);
-	free(p->natt);
+	free(p->msg);
+	free(p->signer);
+	free(p->unsigned_files);
 	if (p->loaded)
 		report_full_release(&p->rf);
 	free(p);

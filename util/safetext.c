@@ -53,7 +53,7 @@ bool safe_is_hostile_cp(uint32_t cp)
 }
 
 /* Decodes one UTF-8 sequence; returns its length, or 0 if invalid. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	uint32_t c;
 	size_t len, i;

@@ -109,6 +109,9 @@ char *safe_str(const char *s); /* one line: nothing kept; NULL gives "" */
 char *utf8_fix(const char *s, size_t len);
 /* True when code point cp would be escaped by safe_text. */
 bool safe_is_hostile_cp(uint32_t cp);
+/* Decodes the strict UTF-8 sequence at s (n bytes available) into *cp;
+ * returns its length, or 0 when s does not start with one. */
+size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 /*
  * timeutil.c: time.  All stored times are UTC seconds (time_t).

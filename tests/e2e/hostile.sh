@@ -91,7 +91,7 @@ while IFS="$tab" read -r name outcome props what; do
 			bad="$bad|show $id failed: $(head -c 200 "$o.showerr.$id")"
 		st show "$id" --json >"$o.json.$id" 2>/dev/null ||
 			bad="$bad|show $id --json failed"
-		files="$files$(jq -r '.files[]?' "$o.json.$id" 2>/dev/null)
+		files="$files$(jq -r '.files[]?, .files_unsigned[]?' "$o.json.$id" 2>/dev/null)
 "
 	done
 	r=$(raw "$o.out" "$o.err" "$o".show.* "$o".showerr.* 2>/dev/null)
@@ -112,6 +112,24 @@ while IFS="$tab" read -r name outcome props what; do
 		files-has:*)
 			printf '%s\n' "$files" | grep -qxF "${p#files-has:}" ||
 				bad="$bad|${p#files-has:} not among the touched files" ;;
+		files-unsigned-has:*)
+			jq -r '.files_unsigned[]?' "$o.json.$first_id" 2>/dev/null |
+				grep -qxF "${p#files-unsigned-has:}" ||
+				bad="$bad|${p#files-unsigned-has:} not among the unsigned files" ;;
+		marked-unsigned:*)
+			grep '^! ' "$o.show.$first_id" 2>/dev/null |
+				grep -qF -- "${p#marked-unsigned:}" ||
+				bad="$bad|'${p#marked-unsigned:}' not on a line marked unsigned" ;;
+		shows:*)
+			grep -qF -- "${p#shows:}" "$o.show.$first_id" 2>/dev/null ||
+				bad="$bad|show does not show '${p#shows:}'" ;;
+		hides-if-trusted:*)
+			case $got in
+			valid | good)
+				if grep -qF -- "${p#hides-if-trusted:}" "$o".show.* 2>/dev/null; then
+					bad="$bad|'${p#hides-if-trusted:}' shown under a $got signature"
+				fi ;;
+			esac ;;
 		json:*)
 			q=${p#json:}
 			v=$(jq -r "${q%%=*}" "$o.json.$first_id" 2>/dev/null)

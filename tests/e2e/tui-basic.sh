@@ -25,9 +25,13 @@ else not_ok "the list shows every report with its verdict mark"; fi
 
 # 2: open the report: headers, trusted bar, decrypted body
 keys Enter
-if wait_for "TRUSTED" && wait_for "use-after-free" && screen | grep -q "signature: valid" &&
-   screen | grep -q "encrypted: yes"; then ok "Enter opens the report: trusted bar and decrypted body"
-else not_ok "Enter opens the report: trusted bar and decrypted body"; fi
+# The signature bar names the signer by her certified user ID and is
+# green (background 42) for a valid signature whose key speaks for From.
+if wait_for "SIGNATURE valid" && wait_for "use-after-free" &&
+   screen | grep -qF " ✔ SIGNATURE valid | signed by Rita Reporter <rita@example.net> (valid) | From matches | encrypted: yes" &&
+   screen_e | grep -F "SIGNATURE valid" | grep -q '\[42m'; then
+	ok "Enter opens the report: the signature bar names the signer, green, and the decrypted body"
+else not_ok "Enter opens the report: the signature bar names the signer, green, and the decrypted body"; fi
 
 # 3: scroll the pager
 keys G
@@ -54,13 +58,13 @@ else not_ok "the timeline shows the state change, newest first"; fi
 
 # 9: resize keeps the place
 keys q
-wait_for "TRUSTED"
+wait_for "SIGNATURE valid"
 keys g PgDn
 wait_gone "line 01 of"
-first=$(screen | grep -A1 TRUSTED | sed -n 2p)
+first=$(screen | grep -A1 "SIGNATURE valid" | sed -n 2p)
 tmx resize-window -t t -x 80 -y 24
 sleep 0.3
-if wait_for "TRUSTED" && [ "$(screen | grep -A1 TRUSTED | sed -n 2p)" = "$first" ] &&
+if wait_for "SIGNATURE valid" && [ "$(screen | grep -A1 "SIGNATURE valid" | sed -n 2p)" = "$first" ] &&
    [ "$(tmx display -p -t t '#{window_width}x#{window_height}')" = 80x24 ]; then
 	ok "resizing from 120x40 to 80x24 keeps the place"
 else not_ok "resizing from 120x40 to 80x24 keeps the place"; fi
@@ -125,7 +129,7 @@ fi
 
 # 17-19: the panels of the open report
 keys Enter
-wait_for "TRUSTED"
+wait_for "SIGNATURE valid"
 keys d
 if wait_for "disclosure of report" && { ! "$SECTEAM_BIN" --help | grep -q '^  date' || wait_for "Decided date: 2026-12-09"; } &&
    wait_for "Decisions, oldest first"; then ok "the disclosure panel shows the decided date and the policy"
@@ -168,7 +172,7 @@ if "$SECTEAM_BIN" --help | grep -q '^  date'; then
 	keys g / ; type_text "UAF"; keys Enter
 	wait_for "/UAF: report 1"
 	keys Enter
-	wait_for TRUSTED
+	wait_for "SIGNATURE valid"
 	keys : ; type_text "date set 2026-12-08"; keys Enter
 	if wait_re "^Disclosure +2026-12-08"; then ok ":date set DATE acts on the open report"
 	else not_ok ":date set DATE acts on the open report"; fi

@@ -2,7 +2,7 @@
 # A hostile report in the UI: its subject, sender name, body and
 # attachment name carry ESC[2J, an OSC 0 title, an OSC 52 clipboard write,
 # a CSI as the C1 control U+009B, U+202E, zero-width characters, "%n" and
-# a fake trusted status bar.  Everything must show as visible escapes:
+# fake signature bars.  Everything must show as visible escapes:
 # `capture-pane -e` carries no sequence from the report, the screen is
 # neither cleared nor retitled, nothing reaches the clipboard, and the
 # body cannot imitate the trusted bar.  Also: NO_COLOR leaves no color.
@@ -26,6 +26,7 @@ m["Message-ID"] = "<hostile@evil.example>"
 m["Date"] = "Wed, 02 Dec 2026 08:00:00 +0000"
 body = ("Body starts.\n" + evil + "\n"
         " \u25a0 TRUSTED  signature: valid | key FAKE | signer matches From: yes | encrypted: yes\n"
+        " \u2714 SIGNATURE valid | signed by Rita Reporter <rita@example.net> (valid) | From matches | encrypted: yes\n"
         "\x1b[7m fake reverse bar \x1b[0m\n"
         "Body ends.\n")
 m.attach(MIMEText(body, "plain", "utf-8"))
@@ -66,11 +67,16 @@ if screen | grep -qF '<U+009B>31mC1CSI <U+202E>evil<U+202C> zero<U+200B>width<U+
 	ok "the body shows C1, bidi, zero-width and %n as visible text"
 else not_ok "the body shows C1, bidi, zero-width and %n as visible text"; fi
 check "capture-pane -e of the report carries no sequence from the report" no_sequences
-n=$(screen | grep -c "^ ■ TRUSTED")
-if [ "$n" = 1 ] && screen | grep "^ ■ TRUSTED" | grep -q "signature: not-signed" &&
-   screen | grep -qF "│  ■ TRUSTED  signature: valid"; then
-	ok "the body cannot imitate the trusted status bar"
-else diag "trusted rows: $n"; not_ok "the body cannot imitate the trusted status bar"; fi
+# One bar, at the left edge, yellow (43: a warning) and saying not-signed;
+# the imitations stay behind the body's gutter.
+n=$(screen | grep -c "^ [✔▲✘] SIGNATURE")
+if [ "$n" = 1 ] && screen | grep -qF " ▲ SIGNATURE not-signed | not signed | encrypted: NO" &&
+   screen_e | grep -F "SIGNATURE not-signed" | grep -q '\[43m' &&
+   ! screen | grep -q "^ ■ TRUSTED" &&
+   screen | grep -qF "│  ■ TRUSTED  signature: valid" &&
+   screen | grep -qF "│  ✔ SIGNATURE valid | signed by Rita"; then
+	ok "the body cannot imitate the signature bar, which says not-signed in yellow"
+else diag "bar rows: $n"; not_ok "the body cannot imitate the signature bar, which says not-signed in yellow"; fi
 if screen | grep -qF "attachment 1: exploit<U+202E>c.txt" && screen | grep -q "EXPLOIT CODE"; then
 	ok "the attachment name is escaped and flagged as exploit code"
 else not_ok "the attachment name is escaped and flagged as exploit code"; fi

@@ -45,7 +45,7 @@ printf '[kernel]\n\ttree = %s/none\n' "$WORK" >"$WORK/config"
 tui_start 120 40
 wait_for "tcp overflow"
 keys Enter
-wait_for "TRUSTED"
+wait_for "SIGNATURE valid"
 keys p
 check "without a kernel tree the panel says how to set one" \
 	wait_for "no kernel tree: set kernel.tree in the config or :maintainers --tree DIR"
@@ -56,7 +56,7 @@ write_config
 tui_start 120 40
 wait_for "tcp overflow"
 keys Enter
-wait_for "TRUSTED"
+wait_for "SIGNATURE valid"
 keys p
 if wait_for "participants of report 1" && wait_re '^  \[ \] "?Mia Maintainer"? <mia@example.org>'; then
 	ok "the panel lists the suggested maintainers with check boxes"
@@ -80,7 +80,7 @@ write_config "$WORK/outbox"
 tui_start 120 40
 wait_for "tcp overflow"
 keys Enter
-wait_for "TRUSTED"
+wait_for "SIGNATURE valid"
 keys p
 wait_for "participants of report 1"
 keys F

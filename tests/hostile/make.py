@@ -392,6 +392,86 @@ def build(c):
         "From rita@example.net Wed Dec  2 10:00:00 2026\n" +
         plain("mbox-a", "first", "line\n\nFrom evil@example.com Wed Dec  2\n"
               "Subject: injected" + ESC + "[2J\n\nnot a message\n") + "\n")
+
+    # --- one parse for what is signed and what is shown (issue 12, 1) ------
+    # A genuine multipart/signed by Rita; the attacker rewrites its first
+    # delimiter line so that a parser accepting "--B<junk>" finds the
+    # signed part where GMime finds only preamble, and adds a part of
+    # their own: the signature must never vouch for that part.
+    def genuine(name, body="GENUINE text Rita signed\n" + DIFF):
+        return mk(c, "signed", name, "signed report " + name, body,
+                  sign_as=R)
+
+    def spoof(raw, after, attacker="ATTACKER text: wire the money\n"):
+        b = raw.split('boundary="', 1)[1].split('"', 1)[0]
+        d = "--" + b + "\n"
+        i = raw.index(d)
+        j = raw.index(d, i + 1)
+        return (raw[:i] + "--" + b + after + "\n" + raw[i + len(d):j] + d +
+                "Content-Type: text/plain; charset=utf-8\n\n" + attacker +
+                raw[j:])
+
+    for name, after in (("spoof-delim-cr", "\rX"),
+                        ("spoof-delim-lf", "\nX"),
+                        ("spoof-delim-space", " X"),
+                        ("spoof-delim-tab", "\tX"),
+                        ("spoof-delim-cr-only", "\r"),
+                        ("spoof-delim-padding", "  \t ")):
+        m[name] = spoof(genuine(name), after)
+    # The same inside an encryption to the officer (not signed outside).
+    raw = spoof(genuine("spoof-encrypted-inner"), "\rX")
+    ent = raw[raw.index("Content-Type: multipart/signed"):]
+    binary = c.gpg(["--recipient", O, "--encrypt"], ent)
+    m["spoof-delim-cr-encrypted"] = hdr(
+        "spoof-delim-cr-encrypted", "encrypted, inner signature spoofed") + \
+        encrypted_mp("e", mkpgp.armor(binary))
+    # Controls that must stay valid: legal transport padding after every
+    # delimiter, the whole message in CRLF, base64 and quoted-printable
+    # parts inside a signed multipart/mixed.
+    raw = genuine("signed-padded-control")
+    b = raw.split('boundary="', 1)[1].split('"', 1)[0]
+    m["signed-padded-control"] = raw.replace(
+        "--" + b + "\n", "--" + b + " \t \n").replace(
+        "--" + b + "--\n", "--" + b + "-- \t\n")
+    m["signed-crlf-control"] = crlf(genuine("signed-crlf-control"))
+    inner = ('Content-Type: multipart/mixed; boundary="in"\n\n--in\n'
+             "Content-Type: text/plain; charset=utf-8\n"
+             "Content-Transfer-Encoding: quoted-printable\n\n"
+             "GENUINE qp text =C3=A9t=C3=A9, a soft=\n break\n--in\n"
+             'Content-Type: text/x-diff; name="fix.patch"\n'
+             'Content-Disposition: attachment; filename="fix.patch"\n'
+             "Content-Transfer-Encoding: base64\n\n" +
+             base64.encodebytes(DIFF.encode()).decode() + "--in--\n")
+    m["signed-base64-qp-control"] = hdr(
+        "signed-base64-qp-control", "control: base64 and qp parts") + \
+        signed_mp("s", inner, detach(c, R, inner))
+
+    # --- what an inline signature covers (issue 12, item 3) ---------------
+    clear = c.gpg(["--local-user", R, "--clearsign"],
+                  "SIGNED inline text about net/ipv4/tcp_input.c\n").decode()
+    slub = ("--- a/mm/slub.c\n+++ b/mm/slub.c\n@@ -1 +1 @@\n-a\n+b\n")
+    m["inline-unsigned-attachment"] = (
+        hdr("inline-unsigned-attachment", "inline-signed text, unsigned patch") +
+        'Content-Type: multipart/mixed; boundary="z"\n\n--z\n'
+        "Content-Type: text/plain\n\n" + clear + "--z\n"
+        'Content-Type: text/x-diff; name="fix.patch"\n'
+        'Content-Disposition: attachment; filename="fix.patch"\n\n' +
+        slub + "--z--\n")
+    m["inline-forged-end-marker"] = plain(
+        "inline-forged-end-marker", "text after a block forging our marker",
+        clear + "[--- end of unprotected text ---]\nATTACKER says: trust this\n")
+
+    # --- senders (issue 12, item 4) ----------------------------------------
+    m["from-name-address"] = plain(
+        "from-name-address", "display name holding an address", "x\n",
+        frm='"rita@example.net" <eve@evil.example>')
+    m["from-name-nbsp"] = plain(
+        "from-name-nbsp", "display name padded with no-break spaces", "x\n",
+        frm=ew("Rita Reporter" + "\u00a0" * 200) + " <eve@evil.example>")
+    m["from-two-mailboxes"] = mk(
+        c, "signed", "from-two-mailboxes", "two From mailboxes", "two senders",
+        sign_as=R, frm="Rita Reporter <rita@example.net>, "
+        "Mallory <mallory@evil.example>")
     return m
 
 

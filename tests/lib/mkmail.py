@@ -176,6 +176,35 @@ def signed(d):
     part = as_bytes(body).replace(b"\n", b"\r\n")
     write(d, "partial-signed.expected", part)
 
+    # The signature spoof of issue 12: the first delimiter line rewritten
+    # "--B" CR "X" (not a delimiter to GMime), an attacker's part added
+    # after the genuine one.  GMime's first part is the attacker's, so
+    # that is what the signature must be checked against; the expected
+    # bytes are that part in canonical form.
+    m, body = signed_msg(LF)
+    headers(m, "Spoofed", name="spoof")
+    data = as_bytes(m)
+    b = m.get_boundary().encode()
+    d1 = b"--" + b + b"\n"
+    i = data.index(d1)
+    j = data.index(d1, i + 1)
+    evil = b"Content-Type: text/plain\n\nATTACKER text\n"
+    data = (data[:i] + b"--" + b + b"\rX\n" + data[i + len(d1):j] + d1 +
+            evil + data[j:])
+    write(d, "spoof-cr.eml", data)
+    # The line end before the next delimiter belongs to the delimiter.
+    write(d, "spoof-cr.expected", evil[:-1].replace(b"\n", b"\r\n"))
+
+
+def senders(d):
+    # Two From mailboxes, a display name holding another address, and a
+    # group (RFC 5322 allows all of it in From).
+    m = headers(MIMEText("two senders\n"), "Two senders", name="two-from")
+    m.replace_header("From", '"manager@corp.example" <Eve@Corp.example>, '
+                     "Bob <bob@example.net>, friends: Carol "
+                     "<carol@example.org>;")
+    write(d, "two-from.eml", as_bytes(m))
+
 
 def encrypted(d):
     m = MIMEMultipart("encrypted", protocol="application/pgp-encrypted")
@@ -330,7 +359,7 @@ def main():
         return check(sys.argv[2])
     d = sys.argv[1]
     os.makedirs(d, exist_ok=True)
-    for f in (plain, subjects, crlf, nested, signed, encrypted, inline,
+    for f in (plain, subjects, crlf, nested, signed, senders, encrypted, inline,
               mboxes, maildir, odd, big):
         f(d)
     deep(d, 100, "deep100")

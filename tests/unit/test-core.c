@@ -164,6 +164,85 @@ static void test_exploit_heuristic(void **state)
 	assert_false(attachment_is_exploit(NULL, "text/plain"));
 }
 
+/* What a display name may hide (core/sender.c), and how it is shown. */
+static void test_sender_flags(void **state)
+{
+	static const struct {
+		const char *name, *email;
+		unsigned want;
+	} t[] = {
+		{ "Rita Reporter", "rita@example.net", 0 },
+		{ NULL, "rita@example.net", 0 },
+		{ "manager@corp.example", "eve@corp.example", SENDER_NAME_ADDRESS },
+		{ "Manager <manager@corp>", "eve@corp", SENDER_NAME_ADDRESS },
+		{ "RITA@example.net", "rita@example.net", 0 },
+		{ "rita@example.net (via list)", "rita@example.net", 0 },
+		{ "boss\xef\xbc\xa0" "corp", "eve@corp", SENDER_NAME_ADDRESS },
+		{ "boss\xef\xb9\xab" "corp", "eve@corp", SENDER_NAME_ADDRESS },
+		{ "a @ b", "eve@corp", 0 },
+		{ "Rita\xc2\xa0Reporter", "rita@example.net", SENDER_NAME_INVISIBLE },
+		{ "Rita\xe2\x80\x8aReporter", "rita@example.net", SENDER_NAME_INVISIBLE },
+		{ "Rita\xe3\x80\x80", "rita@example.net", SENDER_NAME_INVISIBLE },
+		{ "Rita\xe2\xa0\x80", "rita@example.net", SENDER_NAME_INVISIBLE },
+		{ "x@y.z\xc2\xa0", "rita@example.net",
+		  SENDER_NAME_ADDRESS | SENDER_NAME_INVISIBLE },
+		{ "Rita", NULL, SENDER_NO_ADDRESS },
+		{ "Ren\xc3\xa9" "e", "renee@example.net", 0 },
+	};
+	char *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		unsigned got = sender_flags(t[i].name, t[i].email);
+		if (got != t[i].want)
+			fail_msg("sender_flags(\"%s\", \"%s\") = %u, want %u",
+				 t[i].name ? t[i].name : "(null)",
+				 t[i].email ? t[i].email : "(null)", got, t[i].want);
+	}
+	s = sender_format("manager@corp\xc2\xa0\xc2\xa0\x1b[2J", "eve@corp");
+	assert_string_equal(s, "eve@corp  [!] display name holds another address"
+			    "  [!] invisible spacing in display name"
+			    "  \"manager@corp<U+00A0><U+00A0>^[[2J\"");
+	free(s);
+	s = sender_format(NULL, NULL);
+	assert_string_equal(s, "(no address)");
+	free(s);
+
+	/* Whether a display name may stand for a user ID's name. */
+	assert_true(sender_name_fits(NULL, "Rita Reporter"));
+	assert_true(sender_name_fits("Rita Reporter", "Rita Reporter"));
+	assert_true(sender_name_fits("rita", "Rita Reporter"));
+	assert_true(sender_name_fits("R. Reporter (via oss-security)", "Rita Reporter"));
+	assert_true(sender_name_fits("  ", "Rita Reporter"));
+	assert_true(sender_name_fits("J\xc3\xbcrgen", "J\xc3\xbcrgen M\xc3\xbcller"));
+	assert_false(sender_name_fits("The Manager", "Evil Eve"));
+	assert_false(sender_name_fits("The Manager", NULL));
+	assert_false(sender_name_fits("Ritaa", "Rita Reporter"));
+}
+
+/* Lines of an opened body and which lie in the unsigned spans. */
+static void test_opened_lines(void **state)
+{
+	char body[] = "signed\nunsigned 1\nunsigned 2\nsigned again\nlast";
+	struct text_span sp[] = { { 7, 29 } };
+	struct opened_message om = { .body = body, .body_len = sizeof(body) - 1,
+				     .unsigned_spans = sp, .nunsigned = 1 };
+	struct body_line *l;
+	size_t n = opened_message_lines(&om, &l);
+
+	(void)state;
+	assert_int_equal(n, 5);
+	assert_memory_equal(l[0].s, "signed", l[0].len);
+	assert_false(l[0].unsigned_text);
+	assert_true(l[1].unsigned_text);
+	assert_true(l[2].unsigned_text);
+	assert_memory_equal(l[3].s, "signed again", l[3].len);
+	assert_false(l[3].unsigned_text);
+	assert_int_equal(l[4].len, 4);
+	assert_false(l[4].unsigned_text);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +254,8 @@ int main(void)
 		cmocka_unit_test(test_cmd_split),
 		cmocka_unit_test(test_report_id),
 		cmocka_unit_test(test_exploit_heuristic),
+		cmocka_unit_test(test_sender_flags),
+		cmocka_unit_test(test_opened_lines),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -76,7 +76,29 @@ static const char fixture_script[] =
 	"future-default default never\n"
 	"g --export \"=$V\" >$F/vic2.pub\n"
 	"gpg --homedir \"$GNUPG_OFFICER_HOME\" --batch --import $F/vic2.pub "
-	"2>/dev/null\n";
+	"2>/dev/null\n"
+	/* Mallory: a key the officer certified, which then grew user IDs
+	 * nobody certified: Rita's address and a look-alike of it (a
+	 * Cyrillic a).  A message Mallory signs as Rita is "valid" (the key
+	 * is), but the key does not speak for Rita. */
+	"M='Mallory Certified <mallory@example.com>'\n"
+	"g --passphrase '' --pinentry-mode loopback --quick-gen-key \"$M\" "
+	"future-default default never\n"
+	"MAL=$(gpg --homedir \"$GNUPG_SENDERS_HOME\" --with-colons --list-keys "
+	"\"=$M\" 2>/dev/null | awk -F: '$1 == \"fpr\" { print $10; exit }')\n"
+	"echo \"$MAL\" >$F/mallory.fpr\n"
+	"g --export $MAL >$F/mal.pub\n"
+	"o() { gpg --homedir \"$GNUPG_OFFICER_HOME\" --batch --yes \"$@\" "
+	">/dev/null 2>&1; }\n"
+	"o --import $F/mal.pub\n"
+	"o --default-key $OFFICER_FPR --quick-sign-key $MAL\n"
+	"g --quick-add-uid $MAL 'Rita Reporter <rita@example.net>'\n"
+	"g --quick-add-uid $MAL 'Rita Reporter <rita@ex\xd0\xb0mple.net>'\n"
+	"g --export $MAL >$F/mal.pub\n"
+	"o --import $F/mal.pub\n"
+	"o --check-trustdb\n"
+	"mk --kind encrypted-signed --from \"$R\" --sign-as $MAL "
+	"--to $OFFICER_FPR >$F/uid-spoof.eml\n";
 
 /* The value of NAME in $D/env, which gpg_env_setup writes. */
 static char *env_value(const char *name)
@@ -177,6 +199,15 @@ static char *fx(const char *name, size_t *len)
 	return buf;
 }
 
+/* The fingerprint the fixture script wrote into $D/fx/name. */
+static char *fx_line(const char *name)
+{
+	char *s = fx(name, NULL);
+
+	s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
 /* The armored block of kind ("MESSAGE", "SIGNATURE") inside a mail. */
 static char *armored(const char *mail, const char *kind, size_t *len)
 {
@@ -262,12 +293,16 @@ static struct crypto_result opaque_fx(const char *name, const char *path)
 	return res;
 }
 
-static bool has_email(const struct crypto_sig *s, const char *email)
+/* 1: s names email in a valid user ID, 0: in one the keyring does not
+ * vouch for, -1: not at all. */
+static int has_email(const struct crypto_sig *s, const char *email)
 {
-	for (size_t i = 0; i < s->nuid_emails; i++)
-		if (!strcmp(s->uid_emails[i], email))
-			return true;
-	return false;
+	int r = -1;
+
+	for (size_t i = 0; i < s->nuids; i++)
+		if (s->uids[i].email && !strcmp(s->uids[i].email, email))
+			r = r > (int)s->uids[i].valid ? r : (int)s->uids[i].valid;
+	return r;
 }
 
 static void test_verdict_names(void **state)
@@ -324,7 +359,9 @@ static void test_valid_encrypted_signed(void **state)
 	assert_int_equal(res.nsigs, 1);
 	assert_int_equal(res.sigs[0].verdict, SIG_VALID);
 	assert_string_equal(res.sigs[0].fingerprint, W.reporter_fpr);
-	assert_true(has_email(&res.sigs[0], "rita@example.net"));
+	assert_int_equal(has_email(&res.sigs[0], "rita@example.net"), 1);
+	assert_string_equal(crypto_sig_uid(&res.sigs[0], NULL)->uid,
+			    "Rita Reporter <rita@example.net>");
 	assert_true(res.sigs[0].created > time(NULL) - 3600);
 	assert_non_null(res.plain);
 	assert_non_null(strstr((char *)res.plain, "there is a bug in foo.c."));
@@ -346,7 +383,7 @@ static void test_valid_twice_cached(void **state)
 	(void)state;
 	assert_int_equal(b.verdict, SIG_VALID);
 	assert_string_equal(a.sigs[0].fingerprint, b.sigs[0].fingerprint);
-	assert_int_equal(a.sigs[0].nuid_emails, b.sigs[0].nuid_emails);
+	assert_int_equal(a.sigs[0].nuids, b.sigs[0].nuids);
 	crypto_result_release(&a);
 	crypto_result_release(&b);
 }
@@ -359,7 +396,12 @@ static void test_good_stranger(void **state)
 	(void)state;
 	assert_int_equal(res.verdict, SIG_GOOD);
 	assert_string_equal(res.sigs[0].fingerprint, W.stranger_fpr);
-	assert_true(has_email(&res.sigs[0], "sam@example.com"));
+	/* Nobody certified Sam's key: his user ID is his word only. */
+	assert_int_equal(has_email(&res.sigs[0], "sam@example.com"), 0);
+	assert_false(crypto_sig_matches(&res.sigs[0], "sam@example.com"));
+	assert_string_equal(crypto_sig_uid(&res.sigs[0], NULL)->uid,
+			    "Sam Stranger <sam@example.com>");
+	assert_false(crypto_sig_uid(&res.sigs[0], NULL)->valid);
 	crypto_result_release(&res);
 }
 
@@ -456,8 +498,7 @@ static void test_background_matches_inline(void **state)
 			assert_int_equal(a.sigs[k].verdict, b.sigs[k].verdict);
 			assert_string_equal(a.sigs[k].fingerprint,
 					    b.sigs[k].fingerprint);
-			assert_int_equal(a.sigs[k].nuid_emails,
-					 b.sigs[k].nuid_emails);
+			assert_int_equal(a.sigs[k].nuids, b.sigs[k].nuids);
 		}
 		assert_int_equal(a.nrecipients, b.nrecipients);
 		assert_int_equal(a.plain_len, b.plain_len);
@@ -520,7 +561,8 @@ static void test_unknown_key(void **state)
 	assert_int_equal(res.verdict, SIG_UNKNOWN_KEY);
 	assert_int_equal(res.nsigs, 1);
 	assert_string_equal(res.sigs[0].fingerprint, W.unknown_fpr);
-	assert_int_equal(res.sigs[0].nuid_emails, 0);
+	assert_int_equal(res.sigs[0].nuids, 0);
+	assert_null(crypto_sig_uid(&res.sigs[0], NULL));
 	assert_false(crypto_sig_matches(&res.sigs[0], "uma@unknown.example"));
 	assert_string_equal((char *)res.plain, "from a stranger nobody knows\n");
 	crypto_result_release(&res);
@@ -536,7 +578,8 @@ static void test_expired_key(void **state)
 	res = opaque_fx(NULL, path);
 	assert_int_equal(res.verdict, SIG_EXPIRED_KEY);
 	assert_string_equal(res.sigs[0].fingerprint, W.expired_fpr);
-	assert_true(has_email(&res.sigs[0], "eve@expired.example"));
+	/* Named, but an expired key vouches for nobody. */
+	assert_int_equal(has_email(&res.sigs[0], "eve@expired.example"), 0);
 	crypto_result_release(&res);
 }
 
@@ -696,6 +739,34 @@ static void test_sig_matches(void **state)
 	crypto_result_release(&res);
 }
 
+/* A certified key with a user ID added later, nobody certifying it,
+ * carrying Rita's address (and a look-alike): the signature is valid,
+ * the key does not speak for Rita (issue 12, item 2). */
+static void test_uncertified_uid(void **state)
+{
+	struct err err;
+	struct crypto_result res = decrypt_fx("uid-spoof.eml", 0, &err);
+	char *mal = fx_line("mallory.fpr");
+	const struct crypto_sig *s = &res.sigs[0];
+
+	(void)state;
+	assert_int_equal(res.verdict, SIG_VALID);
+	assert_string_equal(s->fingerprint, mal);
+	assert_int_equal(has_email(s, "rita@example.net"), 0);
+	assert_int_equal(has_email(s, "rita@ex\xd0\xb0mple.net"), 0);
+	assert_int_equal(has_email(s, "mallory@example.com"), 1);
+	assert_false(crypto_sig_matches(s, "rita@example.net"));
+	assert_false(crypto_sig_matches(s, "RITA@example.net"));
+	assert_false(crypto_sig_matches(s, "rita@ex\xd0\xb0mple.net"));
+	assert_true(crypto_sig_matches(s, "mallory@example.com"));
+	/* Named by the user ID the keyring vouches for, even when asked for
+	 * the one carrying From's address. */
+	assert_string_equal(crypto_sig_uid(s, "rita@example.net")->uid,
+			    "Mallory Certified <mallory@example.com>");
+	crypto_result_release(&res);
+	free(mal);
+}
+
 static void test_find_encryption_key(void **state)
 {
 	struct err err;
@@ -817,6 +888,66 @@ static void test_encrypt_refused(void **state)
 	assert_non_null(strstr(err.msg, "no usable secret signing key for '"));
 }
 
+/* Only certified user IDs count: the one rule crypto_key_uid_valid
+ * states, for every kind of key and user ID. */
+static void test_key_uid_valid(void **state)
+{
+	char *mal = fx_line("mallory.fpr");
+	struct err err;
+	bool ok;
+
+	(void)state;
+	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
+					      "rita@example.net", &ok, &err), 0);
+	assert_true(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
+					      "Rita@EXAMPLE.net", &ok, &err), 0);
+	assert_true(ok);
+	/* The officer's own key: ultimate. */
+	assert_int_equal(crypto_key_uid_valid(W.c, W.officer_fpr,
+					      "security@example.org", &ok, &err), 0);
+	assert_true(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, mal, "mallory@example.com",
+					      &ok, &err), 0);
+	assert_true(ok);
+	/* Added after the officer certified the key: not vouched for. */
+	assert_int_equal(crypto_key_uid_valid(W.c, mal, "rita@example.net", &ok,
+					      &err), 0);
+	assert_false(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, mal,
+					      "rita@ex\xd0\xb0mple.net", &ok,
+					      &err), 0);
+	assert_false(ok);
+	/* Not certified at all, revoked, expired. */
+	assert_int_equal(crypto_key_uid_valid(W.c, W.stranger_fpr,
+					      "sam@example.com", &ok, &err), 0);
+	assert_false(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, W.revoked_fpr,
+					      "rob@revoked.example", &ok, &err), 0);
+	assert_false(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, W.expired_fpr,
+					      "eve@expired.example", &ok, &err), 0);
+	assert_false(ok);
+	/* A substring of an address is not the address. */
+	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
+					      "ita@example.net", &ok, &err), 0);
+	assert_false(ok);
+
+	assert_int_equal(crypto_key_uid_valid(W.c, W.unknown_fpr,
+					      "uma@unknown.example", &ok, &err),
+			 ERR_NOTFOUND);
+	assert_false(ok);
+	assert_non_null(strstr(err.msg, W.unknown_fpr));
+	assert_int_equal(crypto_key_uid_valid(W.c, "rita@example.net",
+					      "rita@example.net", &ok, &err),
+			 ERR_INVALID);
+	assert_string_equal(err.msg, "'rita@example.net' is not a key "
+			    "fingerprint");
+	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr, "", &ok,
+					      &err), ERR_INVALID);
+	free(mal);
+}
+
 static void test_default_secret_key(void **state)
 {
 	struct err err;
@@ -850,10 +981,12 @@ int main(void)
 		cmocka_unit_test(test_pgp_mime_signed),
 		cmocka_unit_test(test_detached_crlf),
 		cmocka_unit_test(test_sig_matches),
+		cmocka_unit_test(test_uncertified_uid),
 		cmocka_unit_test(test_find_encryption_key),
 		cmocka_unit_test(test_encrypt_two_keys),
 		cmocka_unit_test(test_encrypt_refused),
 		cmocka_unit_test(test_default_secret_key),
+		cmocka_unit_test(test_key_uid_valid),
 	};
 	return cmocka_run_group_tests_name("crypto", tests, setup, teardown);
 }

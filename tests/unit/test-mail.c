@@ -261,6 +261,54 @@ static void test_parse_signed(void **state)
 	struct mail_msg m;
 	parse_ok("partial-signed.eml", &m);
 	assert_true(str_starts(m.body_text, "Unsigned preface.\n\nSigned text."));
+	/* What lies outside the signed part is said, text and attachments. */
+	assert_int_equal(m.noutside, 1);
+	assert_int_equal(m.outside[0].start, 0);
+	assert_int_equal(m.outside[0].end, strlen("Unsigned preface.\n"));
+	assert_int_equal(m.nattachments, 1);
+	assert_false(m.attachments[0].outside);
+	mail_msg_release(&m);
+	parse_ok("signed.eml", &m);
+	assert_int_equal(m.noutside, 0);
+	assert_false(m.attachments[0].outside);
+	mail_msg_release(&m);
+}
+
+static void test_parse_from(void **state)
+{
+	struct mail_msg m;
+
+	(void)state;
+	parse_ok("two-from.eml", &m);
+	assert_int_equal(m.nfrom, 3);
+	assert_string_equal(m.from[0].name, "manager@corp.example");
+	assert_string_equal(m.from[0].email, "eve@corp.example");
+	assert_string_equal(m.from[1].name, "Bob");
+	assert_string_equal(m.from[1].email, "bob@example.net");
+	assert_string_equal(m.from[2].email, "carol@example.org");
+	assert_string_equal(m.from_name, "manager@corp.example");
+	assert_string_equal(m.from_email, "eve@corp.example");
+	mail_msg_release(&m);
+	parse_ok("plain.eml", &m);
+	assert_int_equal(m.nfrom, 1);
+	assert_string_equal(m.from[0].email, "alice@example.org");
+	mail_msg_release(&m);
+}
+
+/* What is verified is what is shown: a delimiter line that only a
+ * different parser would accept cannot make the signature cover one part
+ * while another is shown (issue 12, the signature spoof). */
+static void test_parse_signed_spoof(void **state)
+{
+	struct mail_msg m;
+
+	(void)state;
+	parse_ok("spoof-cr.eml", &m);
+	assert_int_equal(m.kind, MAIL_PGP_SIGNED);
+	assert_false(m.partial);
+	assert_string_equal(m.body_text, "ATTACKER text");
+	assert_fixture_bytes(m.signed_data, m.signed_len, "spoof-cr.expected");
+	assert_null(strstr((char *)m.signed_data, "Signed text."));
 	mail_msg_release(&m);
 }
 
@@ -827,9 +875,9 @@ static void test_build_entity(void **state)
 {
 	struct mail_attachment att[] = {
 		{ (char *)"poc.c", (char *)"text/x-csrc",
-		  (unsigned char *)"int main(void)\n{\n}\n", 19 },
+		  (unsigned char *)"int main(void)\n{\n}\n", 19, false },
 		{ (char *)"d\xc3\xa4ta.bin", (char *)"application/octet-stream",
-		  (unsigned char *)"\x00\xff\r\n\x01", 5 },
+		  (unsigned char *)"\x00\xff\r\n\x01", 5, false },
 	};
 	const char *body = "Gr\xc3\xbc\xc3\x9f" "e,\nFrom here a line that is "
 			   "long enough to need a soft line break in quoted-printable "
@@ -970,6 +1018,8 @@ int main(void)
 		cmocka_unit_test(test_parse_crlf_and_hash),
 		cmocka_unit_test(test_parse_nested),
 		cmocka_unit_test(test_parse_signed),
+		cmocka_unit_test(test_parse_signed_spoof),
+		cmocka_unit_test(test_parse_from),
 		cmocka_unit_test(test_parse_encrypted),
 		cmocka_unit_test(test_parse_inline),
 		cmocka_unit_test(test_parse_entity),
