@@ -252,6 +252,7 @@ bool dossier_embargoed(const struct dossier *d);
 /* export-*.c: one exporter per format, all over loaded dossiers ----------*/
 struct export_opts {
 	const char *cve_id;     /* --cve-id, or NULL for config/placeholder */
+	bool with_notes;        /* --with-notes: internal notes included */
 };
 typedef int (*export_fn)(struct cmd_ctx *ctx, FILE *out,
 			 struct dossier *const *d, size_t n,
@@ -269,9 +270,18 @@ int export_ics(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 int export_cve(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 	       size_t n, const struct export_opts *o, struct err *err);
 /* Redaction (disclosure.c): a copy of text with the reporter's identity
- * (name, address, and the From of the reporter's messages) replaced by
- * "[reporter]" unless the reporter consented to credit. */
+ * replaced by "[reporter]", "[reporter's domain]", "[reporter's message]"
+ * or "[reporter's key]" unless the reporter consented to credit: the
+ * names, addresses (local part and domain too), Message-IDs (and their
+ * hosts) and signing keys of the reporter's messages, which are the
+ * first one's sender and every message sharing an address or a signing
+ * key with them.  Never fails. */
 char *export_redact(const struct dossier *d, const char *text);
+/* True when m (one of d's messages) is the reporter's, as above. */
+bool export_from_reporter(const struct dossier *d, const struct message *m);
+/* False for an internal note (events "note" and "vendor-note") unless
+ * o->with_notes: notes are left out of every export by default. */
+bool export_event_shown(const struct export_opts *o, const struct event *e);
 /* The reporter as "Name <email>" when credit consent is recorded, else
  * NULL (caller frees). */
 char *export_reporter(const struct dossier *d);
