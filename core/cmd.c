@@ -36,7 +36,7 @@ const struct cmd_entry cmd_table[] = {
 	  "reports due or overdue, silent vendors, unacknowledged participants", cmd_due_exec },
 	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE]",
 	  "export timelines, dates and CVE records (redacted unless consent)", cmd_export_exec },
-	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient]",
+	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
 	  "forward a report to its participants as signed, encrypted PGP/MIME mail", cmd_forward_exec },
 };
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);

@@ -138,6 +138,7 @@ struct attachment_info {
 	char *content_type;
 	size_t size;
 	bool exploit;          /* looks like exploit code */
+	bool patch;            /* a patch (attachment_is_patch) */
 	unsigned char *data;
 };
 struct opened_message {
@@ -151,6 +152,10 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 void opened_message_release(struct opened_message *om);
 /* Exploit code heuristics on a file name and type. */
 bool attachment_is_exploit(const char *filename, const char *content_type);
+/* A patch: named *.patch or *.diff (or typed text/x-patch, text/x-diff)
+ * and holding a diff (a "+++ " or "diff --git " line), no NUL byte. */
+bool attachment_is_patch(const char *filename, const char *content_type,
+			 const unsigned char *data, size_t len);
 
 /* Parses "42" or "#42" into an id; ERR_INVALID naming s otherwise. */
 int parse_report_id(const char *s, int64_t *id, struct err *err);
@@ -337,6 +342,8 @@ struct forward_opts {
 	bool force_recipient;   /* allow addresses that are not participants */
 	const char *outbox;     /* Maildir to deliver into, or NULL: */
 	const char *sendmail;   /* the command mail is piped into (-t -oi) */
+	const char *const *release; /* attachment file names the officer */
+	size_t nrelease;            /* releases (--release-attachment) */
 };
 struct forward_sent {
 	bool plaintext;
@@ -347,18 +354,23 @@ struct forward_result {
 	struct forward_sent *sent;
 	size_t nsent;
 	size_t attached;        /* attachments carried */
-	size_t withheld;        /* exploit attachments left out */
+	size_t withheld;        /* attachments left out */
 };
 /*
  * Forwards report id to o->to: one RFC 3156 message signed with the
  * officer's key and encrypted to every recipient's key, the officer's and
  * the roster's (Cc: team.address), plus, with allow_plaintext, one plain
- * copy for each recipient without a usable key.  Nothing is delivered
- * unless every message could be built; every delivered message is logged
- * ("forward", "forward-plaintext").  Returns 0 with *res filled (release
- * it in any case), or negative with err naming the report and the
- * recipient: ERR_REFUSED for a recipient who is not a participant or has
- * no usable key, ERR_IO when delivery fails (res says what was sent).
+ * copy for each recipient without a usable key.  It carries the report's
+ * text and patches; other attachments only with the reporter's consent
+ * to release exploit code and to be credited, or named in o->release
+ * (see forward.c).  Nothing is delivered unless every message could be
+ * built; every delivered message is logged ("forward",
+ * "forward-plaintext", "attachment-release").  Returns 0 with *res filled
+ * (release it in any case), or negative with err naming the report and
+ * the recipient or attachment: ERR_REFUSED for a recipient who is not a
+ * participant or has no usable key, or released exploit code without
+ * consent; ERR_NOTFOUND for a released name that is no attachment;
+ * ERR_IO when delivery fails (res says what was sent).
  */
 int forward_report(struct cmd_ctx *ctx, int64_t id,
 		   const struct forward_opts *o, struct forward_result *res,

@@ -40,6 +40,7 @@ static const struct {
 	{ "date-propose", "date proposed" },
 	{ "date-set", "date set" },
 	{ "release-start", "release process started" },
+	{ "attachment-release", "attachment released" },
 };
 
 /* Text for the output: redacted, one line, Markdown-escaped for md. */

@@ -5,12 +5,18 @@
  *
  * The rules live here: a recipient must be a participant of the report
  * (unless forced); a recipient without a usable key stops the whole
- * forward unless the officer allows a plain copy for that person; exploit
- * code goes only with the reporter's recorded consent (and never in a
- * plain copy); the reporter is named only with consent to be credited.
- * Everything is built before anything is delivered, and what was
- * delivered is logged as events.  Plaintext lives only in memory and is
- * wiped after use.
+ * forward unless the officer allows a plain copy for that person.  What
+ * goes out is the report's text and its patches: any other attachment
+ * (exploit code, a crash log, a write-up, a forwarded original message)
+ * goes only when the reporter consented both to the release of exploit
+ * code and to be credited, or when the officer releases it by name
+ * (--release-attachment, an event; exploit code still needs the
+ * reporter's consent), and never in a plain copy.  Without consent to be
+ * credited the reporter is named nowhere: text, patches, file names,
+ * subject and the References to the reporter's messages are redacted as
+ * the exports are (export_redact).  Everything is built before anything
+ * is delivered, and what was delivered is logged as events.  Plaintext
+ * lives only in memory and is wiped after use.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -32,9 +38,18 @@ struct rcpt {
 /* What goes into the entity, for one kind of copy. */
 struct content {
 	struct sbuf body;
-	struct mail_attachment *att;  /* borrowed data */
+	struct mail_attachment *att;  /* data borrowed or in owned */
 	size_t natt;
 	size_t withheld;
+	char **owned;                 /* redacted copies (wiped on release) */
+	size_t nowned;
+};
+
+/* An attachment the officer released, for the event. */
+struct released {
+	char *name;     /* redacted unless credit consent */
+	size_t msg;     /* 1-based message number in the thread */
+	size_t size;
 };
 
 struct outmsg {
@@ -57,6 +72,9 @@ struct fwd {
 	struct outmsg *out;
 	size_t nout;
 	size_t attached, withheld;
+	const struct forward_opts *o;
+	struct released *rel;        /* carried by the encrypted copy */
+	size_t nrel;
 };
 
 /* --- recipients -------------------------------------------------------*/
@@ -200,17 +218,20 @@ static bool msgid_ok(const char *s)
 	return true;
 }
 
-static bool from_reporter(const struct report *r, const struct message *m)
+/* One line, with the reporter redacted unless credited. */
+static char *redacted_line(const struct fwd *f, const char *s)
 {
-	return m->from_email && r->reporter_email &&
-	       !str_cmp_ci(m->from_email, r->reporter_email);
+	char *t = export_redact(&f->d, s), *l = one_line(t);
+
+	free(t);
+	return l;
 }
 
 static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 		       const char *why)
 {
 	const struct report *r = &f->d.f.r;
-	char *subj = one_line(r->subject), *who = export_reporter(&f->d);
+	char *subj = redacted_line(f, r->subject), *who = export_reporter(&f->d);
 	char when[32];
 
 	sbuf_addf(sb, "Report %lld of the security team, forwarded by %s.\n",
@@ -239,7 +260,7 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 	if (f->d.f.nfiles) {
 		sbuf_adds(sb, "Files:      ");
 		for (size_t i = 0; i < f->d.f.nfiles; i++) {
-			char *p = one_line(f->d.f.files[i]);
+			char *p = redacted_line(f, f->d.f.files[i]);
 			sbuf_addf(sb, "%s%s", i ? ", " : "", p);
 			free(p);
 		}
@@ -249,14 +270,89 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 	free(who);
 }
 
+static bool released(const struct forward_opts *o, const char *name)
+{
+	for (size_t i = 0; name && i < o->nrelease; i++)
+		if (!strcmp(o->release[i], name))
+			return true;
+	return false;
+}
+
+/* Keeps s (plaintext) until the copy is released. */
+static char *own(struct content *c, char *s)
+{
+	c->owned = xrealloc(c->owned, (c->nowned + 1) * sizeof(*c->owned));
+	c->owned[c->nowned++] = s;
+	return s;
+}
+
+static void attach(struct content *c, const struct attachment_info *a,
+		   char *name, const unsigned char *data, size_t len)
+{
+	c->att = xrealloc(c->att, (c->natt + 1) * sizeof(*c->att));
+	c->att[c->natt].filename = a->filename ? name : NULL;
+	c->att[c->natt].content_type = a->content_type;
+	c->att[c->natt].data = (unsigned char *)data;
+	c->att[c->natt].len = len;
+	c->natt++;
+}
+
+/* One attachment of message i into the copy, or the line saying why not. */
+static void add_attachment(struct fwd *f, struct content *c, size_t i,
+			   const struct attachment_info *a, bool plaintext)
+{
+	const struct report *r = &f->d.f.r;
+	char *name = own(c, redacted_line(f, a->filename ? a->filename
+							 : "(unnamed)"));
+	bool rel = !plaintext && released(f->o, a->filename);
+
+	if (a->patch) {
+		/* The patch goes, without the reporter's name in it. */
+		const unsigned char *data = a->data;
+		size_t len = a->size;
+		if (!r->consent_credit) {
+			/* A patch holds no NUL (attachment_is_patch). */
+			char *t = xstrndup((const char *)a->data, a->size);
+			char *red = own(c, export_redact(&f->d, t));
+			wipe_free(t, a->size);
+			data = (const unsigned char *)red;
+			len = strlen(red);
+		}
+		sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n", name, len);
+		attach(c, a, name, data, len);
+		return;
+	}
+	if (plaintext) {
+		sbuf_addf(&c->body, "[withheld from this unencrypted copy: %s]\n",
+			  name);
+	} else if (a->exploit && !r->consent_exploit) {
+		sbuf_addf(&c->body, "[withheld: exploit code without the "
+			  "reporter's consent: %s]\n", name);
+	} else if (rel || (r->consent_exploit && r->consent_credit)) {
+		sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n", name, a->size);
+		attach(c, a, name, a->data, a->size);
+		if (rel) {
+			f->rel = xrealloc(f->rel, (f->nrel + 1) * sizeof(*f->rel));
+			f->rel[f->nrel].name = xstrdup(name);
+			f->rel[f->nrel].msg = i + 1;
+			f->rel[f->nrel].size = a->size;
+			f->nrel++;
+		}
+		return;
+	} else {
+		sbuf_addf(&c->body, "[withheld: %s (not a patch); ask the "
+			  "security team for it]\n", name);
+	}
+	c->withheld++;
+}
+
 /* The body and attachments of one copy: every message of the thread in
- * order, with the reporter redacted unless credited, and exploit code
- * only with consent (never in a plain copy). */
+ * order, with the reporter redacted unless credited, the patches, and
+ * other attachments only as the rules above say. */
 static void build_content(struct fwd *f, struct content *c, bool plaintext,
 			  const char *why)
 {
 	const struct report *r = &f->d.f.r;
-	bool exploit_ok = r->consent_exploit && !plaintext;
 
 	memset(c, 0, sizeof(*c));
 	add_header(f, &c->body, plaintext, why);
@@ -265,7 +361,7 @@ static void build_content(struct fwd *f, struct content *c, bool plaintext,
 		const struct opened_message *om = &f->om[i];
 		char when[32], *from, *text;
 
-		if (from_reporter(r, m))
+		if (export_from_reporter(&f->d, m))
 			from = r->consent_credit ? one_line(m->from_email)
 						 : xstrdup("the reporter");
 		else
@@ -279,28 +375,8 @@ static void build_content(struct fwd *f, struct content *c, bool plaintext,
 		if (*text && text[strlen(text) - 1] != '\n')
 			sbuf_addch(&c->body, '\n');
 		wipe_free(text, strlen(text));
-		for (size_t j = 0; j < om->natt; j++) {
-			const struct attachment_info *a = &om->att[j];
-			char *name = one_line(a->filename ? a->filename : "(unnamed)");
-
-			if (a->exploit && !exploit_ok) {
-				sbuf_addf(&c->body, plaintext
-					  ? "[withheld from this unencrypted copy: exploit code: %s]\n"
-					  : "[withheld: exploit code without the reporter's consent: %s]\n",
-					  name);
-				c->withheld++;
-			} else {
-				sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n",
-					  name, a->size);
-				c->att = xrealloc(c->att, (c->natt + 1) * sizeof(*c->att));
-				c->att[c->natt].filename = a->filename;
-				c->att[c->natt].content_type = a->content_type;
-				c->att[c->natt].data = a->data;
-				c->att[c->natt].len = a->size;
-				c->natt++;
-			}
-			free(name);
-		}
+		for (size_t j = 0; j < om->natt; j++)
+			add_attachment(f, c, i, &om->att[j], plaintext);
 	}
 }
 
@@ -308,7 +384,55 @@ static void content_release(struct content *c)
 {
 	sbuf_wipe(&c->body);
 	free(c->att);
+	for (size_t i = 0; i < c->nowned; i++)
+		wipe_free(c->owned[i], strlen(c->owned[i]));
+	free(c->owned);
 	memset(c, 0, sizeof(*c));
+}
+
+/* Each --release-attachment names an attachment of the report that may
+ * be released: ERR_NOTFOUND naming it (and what there is) otherwise, and
+ * ERR_REFUSED for exploit code without the reporter's consent. */
+static int check_releases(struct fwd *f, struct err *err)
+{
+	const struct report *r = &f->d.f.r;
+
+	for (size_t k = 0; k < f->o->nrelease; k++) {
+		const char *want = f->o->release[k];
+		struct sbuf names = SBUF_INIT;
+		bool found = false;
+
+		for (size_t i = 0; i < f->nom; i++)
+			for (size_t j = 0; j < f->om[i].natt; j++) {
+				const struct attachment_info *a = &f->om[i].att[j];
+				if (a->filename && !strcmp(a->filename, want)) {
+					found = true;
+					if (a->exploit && !r->consent_exploit) {
+						sbuf_release(&names);
+						return err_setc(err, ERR_REFUSED,
+							"cannot forward report %lld: '%s' looks "
+							"like exploit code and the reporter has not "
+							"consented to its release (triage %lld "
+							"--consent exploit)", (long long)f->id,
+							want, (long long)f->id);
+					}
+				}
+				if (a->filename)
+					sbuf_addf(&names, "%s'%s'", names.len ? ", " : "",
+						  a->filename);
+			}
+		if (!found) {
+			err_setc(err, ERR_NOTFOUND,
+				 "cannot forward report %lld: it has no attachment "
+				 "named '%s' (%s%s)", (long long)f->id, want,
+				 names.len ? "attachments: " : "it has none",
+				 names.len ? names.buf : "");
+			sbuf_release(&names);
+			return ERR_NOTFOUND;
+		}
+		sbuf_release(&names);
+	}
+	return 0;
 }
 
 /* The entity of one copy, valid UTF-8, as canonical MIME (wipe it). */
@@ -395,12 +519,15 @@ static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
 				  (long long)f->id);
 	}
 	from = mailbox(ctx->officer, from_addr);
-	sub1 = one_line(f->d.f.r.subject);
+	sub1 = redacted_line(f, f->d.f.r.subject);
 	subject = xasprintf("[SECURITY] %s", sub1);
 	free(sub1);
+	/* The reporter's Message-IDs carry their host: only with consent. */
 	refs = xcalloc(f->d.f.nmsgs + 1, sizeof(*refs));
 	for (size_t i = 0; i < f->d.f.nmsgs; i++)
-		if (msgid_ok(f->d.f.msgs[i].message_id))
+		if (msgid_ok(f->d.f.msgs[i].message_id) &&
+		    (f->d.f.r.consent_credit ||
+		     !export_from_reporter(&f->d, &f->d.f.msgs[i])))
 			refs[nrefs++] = f->d.f.msgs[i].message_id;
 
 	/* The encrypted message, to everyone with a key. */
@@ -581,6 +708,15 @@ static int log_events(struct cmd_ctx *ctx, void *data, struct err *err)
 			detail = sbuf_detach(&sb, NULL);
 			r = store_event_add(ctx->store, f->id, ctx->officer,
 					    "forward", detail, err);
+			for (size_t k = 0; k < f->nrel && r == 0; k++) {
+				char *d = xasprintf("'%s' (message %zu, %zu bytes) "
+						    "released to %s (--release-attachment)",
+						    f->rel[k].name, f->rel[k].msg,
+						    f->rel[k].size, m->to);
+				r = store_event_add(ctx->store, f->id, ctx->officer,
+						    "attachment-release", d, err);
+				free(d);
+			}
 		}
 		free(detail);
 	}
@@ -609,6 +745,9 @@ static void fwd_release(struct fwd *f)
 			free(f->out[i].buf);
 	}
 	free(f->out);
+	for (size_t i = 0; i < f->nrel; i++)
+		free(f->rel[i].name);
+	free(f->rel);
 	dossier_release(&f->d);
 }
 
@@ -635,6 +774,7 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 	memset(&f, 0, sizeof(f));
 	f.ctx = ctx;
 	f.id = id;
+	f.o = o;
 	if (!o->nto)
 		return err_setc(err, ERR_INVALID,
 				"cannot forward report %lld: no recipients",
@@ -663,7 +803,8 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 				   (long long)id);
 			goto out;
 		}
-	if ((r = build_messages(&f, c, err)) < 0)
+	if ((r = check_releases(&f, err)) < 0 ||
+	    (r = build_messages(&f, c, err)) < 0)
 		goto out;
 
 	res->attached = f.attached;

@@ -32,15 +32,6 @@ static int64_t find_thread(struct store *s, const struct mail_msg *m)
 	return 0;
 }
 
-static bool looks_like_patch(const struct mail_attachment *a)
-{
-	const char *t = a->content_type ? a->content_type : "";
-	const char *f = a->filename ? a->filename : "";
-
-	return !strcmp(t, "text/x-patch") || !strcmp(t, "text/x-diff") ||
-	       str_ends(f, ".patch") || str_ends(f, ".diff");
-}
-
 static void collect_files(const struct pipeline_out *po, char ***paths,
 			  size_t *n)
 {
@@ -50,7 +41,9 @@ static void collect_files(const struct pipeline_out *po, char ***paths,
 	for (size_t i = 0; i < po->natt; i++) {
 		char **q = NULL;
 		size_t m;
-		if (!looks_like_patch(&po->att[i]))
+		if (!attachment_is_patch(po->att[i].filename,
+					 po->att[i].content_type,
+					 po->att[i].data, po->att[i].len))
 			continue;
 		m = touched_files((const char *)po->att[i].data, po->att[i].len, &q);
 		p = xrealloc(p, (k + m + 1) * sizeof(*p));

@@ -112,6 +112,12 @@ def content_entity(args):
             data = f.read()
         ctype = mimetypes.guess_type(path)[0] or "application/octet-stream"
         main, sub = ctype.split("/", 1)
+        if ctype == "message/rfc822":
+            # A forwarded mail (*.eml): attached as a message, not bytes.
+            msg.add_attachment(email.message_from_bytes(
+                data, policy=email.policy.default),
+                filename=os.path.basename(path))
+            continue
         msg.add_attachment(data, maintype=main, subtype=sub,
                            filename=os.path.basename(path))
     # Keep only the Content-* headers: it is a MIME entity, not a message.
