@@ -76,6 +76,10 @@ void crypto_ctx_reset(struct crypto *c);
 const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
 						const char *sigfpr);
 
+/* uid.c: true when uid of key counts as vouched for: full or ultimate
+ * validity, neither it nor the key revoked, expired, disabled, invalid. */
+bool crypto_uid_counts(gpgme_key_t key, gpgme_user_id_t uid);
+
 /* keys.c: resolves who (an e-mail address, fingerprint or long key ID) to
  * the one usable encryption key; *key gets a reference the caller
  * releases with gpgme_key_unref.  ERR_NOTFOUND with the reason named. */

@@ -10,6 +10,7 @@
  *               the verdict rules
  *   encrypt.c   encryption (and signing) to a list of keys
  *   keys.c      key lookup: usable encryption keys, user-ID e-mails
+ *   uid.c       which user IDs the keyring vouches for (full/ultimate)
  *   crypto-int.h  what these files share (not for other modules)
  */
 #ifndef SECTEAM_CRYPTO_H
@@ -139,6 +140,21 @@ int crypto_find_encryption_key(struct crypto *c, const char *who, char **fpr,
 			       struct err *err);
 /* The fingerprint of the first usable secret (signing) key, or ERR_NOTFOUND. */
 int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err);
+
+/*
+ * uid.c: whether email is the address of a user ID of key fpr (a full
+ * primary-key fingerprint) that the officer's keyring holds at full or
+ * ultimate validity (certified by the officer or through trusted
+ * introducers), the user ID and the key being neither revoked, expired,
+ * disabled nor invalid.  Addresses are compared whole, ignoring ASCII
+ * case.  Returns 0 with *ok set; ERR_INVALID when fpr is not a full
+ * fingerprint or email is empty, ERR_NOTFOUND naming fpr when the
+ * keyring has no such primary key, ERR_CRYPTO when gpg fails.  The one
+ * rule for "this key speaks for this address": signer-matches-From and
+ * forward recipients both use it.
+ */
+int crypto_key_uid_valid(struct crypto *c, const char *fpr, const char *email,
+			 bool *ok, struct err *err);
 
 /* roster.c: the long key IDs of who's usable encryption subkeys, as
  * struct crypto_result.recipients names them.  Returns 0 with *ids

@@ -76,7 +76,29 @@ static const char fixture_script[] =
 	"future-default default never\n"
 	"g --export \"=$V\" >$F/vic2.pub\n"
 	"gpg --homedir \"$GNUPG_OFFICER_HOME\" --batch --import $F/vic2.pub "
-	"2>/dev/null\n";
+	"2>/dev/null\n"
+	/* Mallory: a key the officer certified, which then grew user IDs
+	 * nobody certified: Rita's address and a look-alike of it (a
+	 * Cyrillic a).  A message Mallory signs as Rita is "valid" (the key
+	 * is), but the key does not speak for Rita. */
+	"M='Mallory Certified <mallory@example.com>'\n"
+	"g --passphrase '' --pinentry-mode loopback --quick-gen-key \"$M\" "
+	"future-default default never\n"
+	"MAL=$(gpg --homedir \"$GNUPG_SENDERS_HOME\" --with-colons --list-keys "
+	"\"=$M\" | awk -F: '$1 == \"fpr\" { print $10; exit }')\n"
+	"echo \"$MAL\" >$F/mallory.fpr\n"
+	"g --export $MAL >$F/mal.pub\n"
+	"o() { gpg --homedir \"$GNUPG_OFFICER_HOME\" --batch --yes \"$@\" "
+	"2>/dev/null; }\n"
+	"o --import $F/mal.pub\n"
+	"o --default-key $OFFICER_FPR --quick-sign-key $MAL\n"
+	"g --quick-add-uid $MAL 'Rita Reporter <rita@example.net>'\n"
+	"g --quick-add-uid $MAL 'Rita Reporter <rita@ex\xd0\xb0mple.net>'\n"
+	"g --export $MAL >$F/mal.pub\n"
+	"o --import $F/mal.pub\n"
+	"o --check-trustdb\n"
+	"mk --kind encrypted-signed --from \"$R\" --sign-as $MAL "
+	"--to $OFFICER_FPR >$F/uid-spoof.eml\n";
 
 /* The value of NAME in $D/env, which gpg_env_setup writes. */
 static char *env_value(const char *name)
@@ -817,6 +839,75 @@ static void test_encrypt_refused(void **state)
 	assert_non_null(strstr(err.msg, "no usable secret signing key for '"));
 }
 
+/* The fingerprint the fixture script wrote into $D/fx/name. */
+static char *fx_line(const char *name)
+{
+	char *s = fx(name, NULL);
+
+	s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
+/* Only certified user IDs count: the one rule crypto_key_uid_valid
+ * states, for every kind of key and user ID. */
+static void test_key_uid_valid(void **state)
+{
+	char *mal = fx_line("mallory.fpr");
+	struct err err;
+	bool ok;
+
+	(void)state;
+	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
+					      "rita@example.net", &ok, &err), 0);
+	assert_true(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
+					      "Rita@EXAMPLE.net", &ok, &err), 0);
+	assert_true(ok);
+	/* The officer's own key: ultimate. */
+	assert_int_equal(crypto_key_uid_valid(W.c, W.officer_fpr,
+					      "security@example.org", &ok, &err), 0);
+	assert_true(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, mal, "mallory@example.com",
+					      &ok, &err), 0);
+	assert_true(ok);
+	/* Added after the officer certified the key: not vouched for. */
+	assert_int_equal(crypto_key_uid_valid(W.c, mal, "rita@example.net", &ok,
+					      &err), 0);
+	assert_false(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, mal,
+					      "rita@ex\xd0\xb0mple.net", &ok,
+					      &err), 0);
+	assert_false(ok);
+	/* Not certified at all, revoked, expired. */
+	assert_int_equal(crypto_key_uid_valid(W.c, W.stranger_fpr,
+					      "sam@example.com", &ok, &err), 0);
+	assert_false(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, W.revoked_fpr,
+					      "rob@revoked.example", &ok, &err), 0);
+	assert_false(ok);
+	assert_int_equal(crypto_key_uid_valid(W.c, W.expired_fpr,
+					      "eve@expired.example", &ok, &err), 0);
+	assert_false(ok);
+	/* A substring of an address is not the address. */
+	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
+					      "ita@example.net", &ok, &err), 0);
+	assert_false(ok);
+
+	assert_int_equal(crypto_key_uid_valid(W.c, W.unknown_fpr,
+					      "uma@unknown.example", &ok, &err),
+			 ERR_NOTFOUND);
+	assert_false(ok);
+	assert_non_null(strstr(err.msg, W.unknown_fpr));
+	assert_int_equal(crypto_key_uid_valid(W.c, "rita@example.net",
+					      "rita@example.net", &ok, &err),
+			 ERR_INVALID);
+	assert_string_equal(err.msg, "'rita@example.net' is not a key "
+			    "fingerprint");
+	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr, "", &ok,
+					      &err), ERR_INVALID);
+	free(mal);
+}
+
 static void test_default_secret_key(void **state)
 {
 	struct err err;
@@ -854,6 +945,7 @@ int main(void)
 		cmocka_unit_test(test_encrypt_two_keys),
 		cmocka_unit_test(test_encrypt_refused),
 		cmocka_unit_test(test_default_secret_key),
+		cmocka_unit_test(test_key_uid_valid),
 	};
 	return cmocka_run_group_tests_name("crypto", tests, setup, teardown);
 }
