@@ -25,7 +25,7 @@ const struct cmd_entry cmd_table[] = {
 	  cmd_show_exec },
 	{ "triage", "ID [--state S] [--severity S] [--claim] [--public] [--consent credit|exploit] [--note TEXT]",
 	  "change a report's state, severity, owner or flags", cmd_triage_exec },
-	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR...|--add-all] [--remove ADDR] [--with-catch-all]) [--json]",
+	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
 	  "find the maintainers for files, a patch or a report; bring them in",
 	  cmd_maintainers_exec },
 	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--note TEXT] [--statement TEXT] [--nda-requested]",

@@ -308,11 +308,17 @@ int participant_parse_address(const char *s, char **name, char **email,
 /* "Name <email> (role:SECTION)", not yet safe for a terminal (caller
  * frees). */
 char *participant_format(const struct participant *p);
-/* Adds email to report_id and logs "participant-add"; ERR_DUPLICATE when
- * already an active participant (nothing written). */
+/* Adds email to report_id (with key_fpr, when not NULL, as the key the
+ * officer confirmed for them) and logs "participant-add"; ERR_DUPLICATE
+ * when already an active participant (nothing written). */
 int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
 		    const char *email, const char *role, const char *section,
-		    struct err *err);
+		    const char *key_fpr, struct err *err);
+/* Records key_fpr as the key the officer confirmed for the active
+ * participant email and logs "participant-key"; ERR_NOTFOUND naming them
+ * when there is none. */
+int participant_set_key(struct cmd_ctx *ctx, int64_t report_id,
+			const char *email, const char *key_fpr, struct err *err);
 /* Removes the active participant and logs "participant-remove";
  * ERR_NOTFOUND naming them when there is none. */
 int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
@@ -338,6 +344,8 @@ int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
 struct forward_opts {
 	const char *const *to;  /* "user@host" or "Name <user@host>" */
 	size_t nto;
+	const char *const *keys;/* NULL, or for each of to: the key the
+				 * officer confirmed for them, or NULL */
 	bool allow_plaintext;   /* keyless recipients get a plain copy */
 	bool force_recipient;   /* allow addresses that are not participants */
 	const char *outbox;     /* Maildir to deliver into, or NULL: */
@@ -368,8 +376,9 @@ struct forward_result {
  * "forward-plaintext", "attachment-release").  Returns 0 with *res filled
  * (release it in any case), or negative with err naming the report and
  * the recipient or attachment: ERR_REFUSED for a recipient who is not a
- * participant or has no usable key, or released exploit code without
- * consent; ERR_NOTFOUND for a released name that is no attachment;
+ * participant, has no usable key, or whose key is neither confirmed nor
+ * certified for their address (naming it), or for released exploit code
+ * without consent; ERR_NOTFOUND for a released name that is no attachment;
  * ERR_IO when delivery fails (res says what was sent).
  */
 int forward_report(struct cmd_ctx *ctx, int64_t id,

@@ -4,8 +4,14 @@
  * recipient's key plus the officer's and the team roster's, Cc the team.
  *
  * The rules live here: a recipient must be a participant of the report
- * (unless forced); a recipient without a usable key stops the whole
- * forward unless the officer allows a plain copy for that person.  What
+ * (unless forced).  A recipient's key is the one the officer confirmed
+ * (maintainers ID --add ADDR --key FPR, a vendor's --key), else the one
+ * usable key whose user ID for that address the keyring holds at full or
+ * ultimate validity (crypto_key_uid_valid): anyone can put an address on
+ * a key, so a key found by address alone, uncertified, is refused, naming
+ * the address and the key, as are two certified ones.  A recipient
+ * without any usable key stops the whole forward unless the officer
+ * allows a plain copy for that person.  What
  * goes out is the report's text and its patches: any other attachment
  * (exploit code, a crash log, a write-up, a forwarded original message)
  * goes only when the reporter consented both to the release of exploit
@@ -30,6 +36,7 @@
 struct rcpt {
 	char *name;     /* or NULL */
 	char *email;
+	char *confirmed;/* the key the officer confirmed, or NULL */
 	char *fpr;      /* NULL: no usable key */
 	char *why;      /* why not, when fpr is NULL */
 	bool forced;    /* not a participant: --force-recipient */
@@ -90,26 +97,31 @@ static char *key_reason(const char *msg, const char *email)
 	return why;
 }
 
-static int add_recipient(struct fwd *f, const char *given, bool force,
-			 struct err *err)
+static int add_recipient(struct fwd *f, const char *given, const char *key,
+			 bool force, struct err *err)
 {
 	struct participant p;
 	struct err e = { 0, "" };
-	char *name, *email;
+	char *name, *email, *confirmed = key ? xstrdup(key) : NULL;
 	int r;
 
-	if (participant_parse_address(given, &name, &email, err) < 0)
+	if (participant_parse_address(given, &name, &email, err) < 0) {
+		free(confirmed);
 		return err_prefix(err, "cannot forward report %lld",
 				  (long long)f->id);
+	}
 	for (size_t i = 0; i < f->nr; i++)
 		if (!strcmp(f->r[i].email, email)) {
 			free(name);
 			free(email);
+			free(confirmed);
 			return 0;
 		}
 	r = store_participant_get(f->ctx->store, f->id, email, &p, &e);
 	if (r == 0 && !name && p.name)
 		name = xstrdup(p.name);
+	if (r == 0 && !confirmed && p.key_fpr)
+		confirmed = xstrdup(p.key_fpr);
 	participant_release(&p);
 	if (r == ERR_NOTFOUND && !force) {
 		err_setc(err, ERR_REFUSED,
@@ -119,17 +131,20 @@ static int add_recipient(struct fwd *f, const char *given, bool force,
 			 (long long)f->id, email, (long long)f->id, email);
 		free(name);
 		free(email);
+		free(confirmed);
 		return ERR_REFUSED;
 	}
 	if (r < 0 && r != ERR_NOTFOUND) {
 		*err = e;
 		free(name);
 		free(email);
+		free(confirmed);
 		return r;
 	}
 	f->r = xrealloc(f->r, (f->nr + 1) * sizeof(*f->r));
 	f->r[f->nr].name = name;
 	f->r[f->nr].email = email;
+	f->r[f->nr].confirmed = confirmed;
 	f->r[f->nr].fpr = NULL;
 	f->r[f->nr].why = NULL;
 	f->r[f->nr].forced = r == ERR_NOTFOUND;
@@ -137,8 +152,112 @@ static int add_recipient(struct fwd *f, const char *given, bool force,
 	return 0;
 }
 
+/* "A, B and C" of n fingerprints. */
+static char *key_list(char *const *fprs, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		sbuf_addf(&sb, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+			  fprs[i]);
+	return sbuf_detach(&sb, NULL);
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * The key of one recipient into p->fpr (see the rules above).  0 with a
+ * key; ERR_NOTFOUND with p->why when the person has no usable key at all
+ * (a plain copy may then be allowed); ERR_REFUSED with err naming the
+ * address and the key(s) when keys carry the address but the keyring
+ * vouches for none, or for several; other codes when gpg fails.
+ */
+static int resolve_one(struct fwd *f, struct crypto *c, struct rcpt *p,
+		       struct err *err)
+{
+	struct err e = { 0, "" };
+	char **cand = NULL, **valid;
+	size_t ncand = 0, nvalid = 0;
+	char *list;
+	int r;
+
+	if (p->confirmed) {
+		r = crypto_find_encryption_key(c, p->confirmed, &p->fpr, &e);
+		if (r == ERR_NOTFOUND) {
+			char *why = key_reason(e.msg, p->confirmed);
+			p->why = xasprintf("confirmed key %s: %s", p->confirmed, why);
+			free(why);
+		} else if (r < 0) {
+			*err = e;
+		}
+		return r;
+	}
+	if ((r = crypto_encryption_keys_for(c, p->email, &cand, &ncand, &e)) < 0) {
+		free_list(cand, ncand);
+		*err = e;
+		return r;
+	}
+	if (!ncand) {
+		/* Only the reason: no key, key expired, key revoked. */
+		free(cand);
+		r = crypto_find_encryption_key(c, p->email, &p->fpr, &e);
+		if (r == 0) {
+			free(p->fpr);
+			p->fpr = NULL;
+		} else if (r != ERR_NOTFOUND) {
+			*err = e;
+			return r;
+		}
+		p->why = key_reason(e.msg, p->email);
+		return ERR_NOTFOUND;
+	}
+	valid = xcalloc(ncand + 1, sizeof(*valid));
+	for (size_t i = 0; i < ncand; i++) {
+		bool ok = false;
+		if ((r = crypto_key_uid_valid(c, cand[i], p->email, &ok, &e)) < 0) {
+			free(valid);
+			free_list(cand, ncand);
+			*err = e;
+			return r;
+		}
+		if (ok)
+			valid[nvalid++] = cand[i];
+	}
+	if (nvalid == 1) {
+		p->fpr = xstrdup(valid[0]);
+		r = 0;
+	} else if (nvalid > 1) {
+		list = key_list(valid, nvalid);
+		r = err_setc(err, ERR_REFUSED,
+			     "cannot forward report %lld: %zu keys carry a certified "
+			     "user ID for '%s' (%s); confirm the right one: "
+			     "maintainers %lld --add %s --key FPR", (long long)f->id,
+			     nvalid, p->email, list, (long long)f->id, p->email);
+		free(list);
+	} else {
+		list = key_list(cand, ncand);
+		r = err_setc(err, ERR_REFUSED,
+			     "cannot forward report %lld: %s %s %s '%s' in a user ID "
+			     "nobody certified, so it may not be theirs; check the "
+			     "key with them, then certify it or confirm it: "
+			     "maintainers %lld --add %s --key FPR", (long long)f->id,
+			     ncand > 1 ? "keys" : "key", list,
+			     ncand > 1 ? "carry" : "carries", p->email,
+			     (long long)f->id, p->email);
+		free(list);
+	}
+	free(valid);
+	free_list(cand, ncand);
+	return r;
+}
+
 /* Finds every recipient's key; a missing one stops the forward unless
- * plain copies are allowed. */
+ * plain copies are allowed, an unvouched one always does. */
 static int resolve_keys(struct fwd *f, struct crypto *c, bool allow_plain,
 			struct err *err)
 {
@@ -146,16 +265,15 @@ static int resolve_keys(struct fwd *f, struct crypto *c, bool allow_plain,
 	size_t missing = 0;
 
 	for (size_t i = 0; i < f->nr; i++) {
-		struct err e = { 0, "" };
-		int r = crypto_find_encryption_key(c, f->r[i].email, &f->r[i].fpr,
-						   &e);
+		int r = resolve_one(f, c, &f->r[i], err);
 		if (r == ERR_NOTFOUND) {
-			f->r[i].why = key_reason(e.msg, f->r[i].email);
 			sbuf_addf(&sb, "%s'%s' (%s)", missing ? ", " : "",
 				  f->r[i].email, f->r[i].why);
 			missing++;
+		} else if (r == ERR_REFUSED) {
+			sbuf_release(&sb);
+			return r;
 		} else if (r < 0) {
-			*err = e;
 			sbuf_release(&sb);
 			return err_prefix(err, "cannot forward report %lld",
 					  (long long)f->id);
@@ -731,6 +849,7 @@ static void fwd_release(struct fwd *f)
 	for (size_t i = 0; i < f->nr; i++) {
 		free(f->r[i].name);
 		free(f->r[i].email);
+		free(f->r[i].confirmed);
 		free(f->r[i].fpr);
 		free(f->r[i].why);
 	}
@@ -791,7 +910,8 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 		goto out;
 	}
 	for (size_t i = 0; i < o->nto; i++)
-		if ((r = add_recipient(&f, o->to[i], o->force_recipient, err)) < 0)
+		if ((r = add_recipient(&f, o->to[i], o->keys ? o->keys[i] : NULL,
+				       o->force_recipient, err)) < 0)
 			goto out;
 	if ((r = resolve_keys(&f, c, o->allow_plaintext, err)) < 0)
 		goto out;
