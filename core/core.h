@@ -242,6 +242,9 @@ struct dossier {
 	struct policy pol;
 	struct policy_answer ans; /* the current date (or none) checked now */
 	time_t now;
+	struct needles *redact;   /* what names the reporter (disclosure.c),
+				   * made by dossier_load; NULL: made on each
+				   * export_redact call */
 };
 /* Loads report id with its vendors, proposals and decisions; negative
  * with err set (ERR_NOTFOUND for no such report).  Release in any case. */

@@ -15,6 +15,9 @@
 #include "core/core.h"
 #include "core/json.h"
 
+static struct needles *reporter_needles(const struct dossier *d);
+static void needles_free(struct needles *nv);
+
 int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
 		 struct err *err)
 {
@@ -35,11 +38,13 @@ int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].reason,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].override,
 		     d->now, &d->ans);
+	d->redact = reporter_needles(d);
 	return 0;
 }
 
 void dossier_release(struct dossier *d)
 {
+	needles_free(d->redact);
 	report_full_release(&d->f);
 	for (size_t i = 0; i < d->nvendors; i++)
 		report_vendor_release(&d->vendors[i]);
@@ -314,12 +319,13 @@ static int needle_cmp(const void *a, const void *b)
 	return x->len < y->len ? 1 : x->len > y->len ? -1 : 0;
 }
 
-/* Everything that names the reporter of d, longest first. */
-static void reporter_needles(const struct dossier *d, struct needles *nv)
+/* Everything that names the reporter of d, longest first (caller frees
+ * with needles_free). */
+static struct needles *reporter_needles(const struct dossier *d)
 {
 	bool *mine = reporter_messages(d);
+	struct needles *nv = xcalloc(1, sizeof(*nv));
 
-	memset(nv, 0, sizeof(*nv));
 	add_address(nv, d->f.r.reporter_email);
 	add_name(nv, d->f.r.reporter_name);
 	for (size_t i = 0; i < d->f.nmsgs; i++) {
@@ -334,14 +340,17 @@ static void reporter_needles(const struct dossier *d, struct needles *nv)
 	free(mine);
 	if (nv->n)
 		qsort(nv->v, nv->n, sizeof(*nv->v), needle_cmp);
+	return nv;
 }
 
-static void needles_release(struct needles *nv)
+static void needles_free(struct needles *nv)
 {
+	if (!nv)
+		return;
 	for (size_t i = 0; i < nv->n; i++)
 		free(nv->v[i].s);
 	free(nv->v);
-	memset(nv, 0, sizeof(*nv));
+	free(nv);
 }
 
 /* The needle at p (a whole word there), or NULL. */
@@ -392,14 +401,15 @@ static char *redact_with(const struct needles *all, const char *text)
 
 char *export_redact(const struct dossier *d, const char *text)
 {
-	struct needles nv;
+	struct needles *nv;
 	char *t;
 
 	if (d->f.r.consent_credit)
 		return xstrdup(text ? text : "");
-	reporter_needles(d, &nv);
-	t = redact_with(&nv, text ? text : "");
-	needles_release(&nv);
+	nv = d->redact ? d->redact : reporter_needles(d);
+	t = redact_with(nv, text ? text : "");
+	if (nv != d->redact)
+		needles_free(nv);
 	return t;
 }
 
