@@ -11,18 +11,21 @@
  * a key, so a key found by address alone, uncertified, is refused, naming
  * the address and the key, as are two certified ones.  A recipient
  * without any usable key stops the whole forward unless the officer
- * allows a plain copy for that person.  What
- * goes out is the report's text and its patches: any other attachment
- * (exploit code, a crash log, a write-up, a forwarded original message)
- * goes only when the reporter consented both to the release of exploit
- * code and to be credited, or when the officer releases it by name
- * (--release-attachment, an event; exploit code still needs the
+ * allows a plain copy for that person.
+ *
+ * What goes out is the report's text and its patches: any other
+ * attachment (exploit code, a crash log, a write-up, a forwarded original
+ * message) goes only when the reporter consented both to the release of
+ * exploit code and to be credited, or when the officer releases it by
+ * name (--release-attachment, an event; exploit code still needs the
  * reporter's consent), and never in a plain copy.  Without consent to be
  * credited the reporter is named nowhere: text, patches, file names,
  * subject and the References to the reporter's messages are redacted as
- * the exports are (export_redact).  Everything is built before anything
- * is delivered, and what was delivered is logged as events.  Plaintext
- * lives only in memory and is wiped after use.
+ * the exports are (export_redact).
+ *
+ * Everything is built before anything is delivered, and what was
+ * delivered is logged as events.  Plaintext lives only in memory and is
+ * wiped after use.
  */
 #include <signal.h>
 #include <stdlib.h>
