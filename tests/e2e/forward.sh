@@ -149,8 +149,9 @@ tap_like "$(events forward-plaintext)" '^plain copy to uma@unknown.example \(no 
 printf '#!/bin/sh\ncat > "%s/sent.eml"\n' "$T" > "$T/fake-sendmail"
 chmod +x "$T/fake-sendmail"
 printf '[forward]\n\tsendmail = %s/fake-sendmail\n' "$T" >> "$T/config"
-out=$(st forward 1 --to 'Vic Vendor <vic@vendor.example>' --force-recipient --sendmail); rc=$?
+out=$(st forward 1 --to 'Vic Vendor <vic@vendor.example>' --force-recipient --sendmail 2>"$T/err"); rc=$?
 tap_is "$rc" 0 "--force-recipient --sendmail exits 0"
+tap_like "$(cat "$T/err")" "1 attachment withheld" "poc.c was not released this time: withheld"
 tap_like "$out" "$(printf '^encrypted\tvic@vendor.example\tsent via sendmail$')" "sent via the configured sendmail"
 tap_like "$(cf encrypted "$T/sent.eml" "$T/a5.asc")" '^To: Vic Vendor <vic@vendor.example>$' "sendmail got the PGP/MIME mail"
 tap_like "$(events forward | tail -n 1)" 'not participants, --force-recipient: vic@vendor.example\)$' "the event says Vic was not a participant"
