@@ -213,7 +213,8 @@ static void test_json_reporter(void **state)
 		"abc.1@", "x9@", "home-lan", "656453E2", "quoted",
 	};
 
-	char tmp[] = "/tmp/secteam-export-XXXXXX";
+	const char *td = getenv("TMPDIR");
+	char *tmp = xasprintf("%s/secteam-export-XXXXXX", td && *td ? td : "/tmp");
 	char *db, *rm;
 
 	make_thread(&d);
@@ -232,6 +233,7 @@ static void test_json_reporter(void **state)
 	assert_int_equal(system(rm), 0);
 	free(rm);
 	free(db);
+	free(tmp);
 	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
 		if (strcasestr(buf, gone[i]))
 			fail_msg("'%s' in the JSON export:\n%s", gone[i], buf);
