@@ -1,10 +1,10 @@
 /*
- * `export (ID... | --all | --state S) --format F [-o FILE]`: writes the
- * chosen reports in one format (export-*.c) to standard output or FILE.
- * Exports read only stored data (no decryption), withhold the reporter's
- * identity unless credit consent is recorded (bodies and attachments are
- * never exported), and warn on stderr for each report still under
- * embargo.
+ * `export (ID... | --all | --state S) --format F [--with-notes] [-o FILE]`:
+ * writes the chosen reports in one format (export-*.c) to standard output
+ * or FILE.  Exports read only stored data (no decryption), withhold the
+ * reporter's identity unless credit consent is recorded (bodies and
+ * attachments are never exported), leave internal notes out unless
+ * --with-notes, and warn on stderr for each report still under embargo.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -56,9 +56,10 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "cve-id", required_argument, NULL, 'c' },
+		{ "with-notes", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct export_opts eo = { NULL };
+	struct export_opts eo = { NULL, false };
 	const char *format = NULL, *state = NULL, *path = NULL;
 	export_fn fn = NULL;
 	struct dossier **ds = NULL;
@@ -74,6 +75,7 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'o': path = optarg; break;
 		case 'c': eo.cve_id = optarg; break;
+		case 'n': eo.with_notes = true; break;
 		default: return cmd_usage(ctx, "export");
 		}
 	}

@@ -25,7 +25,7 @@ const struct cmd_entry cmd_table[] = {
 	  cmd_show_exec },
 	{ "triage", "ID [--state S] [--severity S] [--claim] [--public] [--consent credit|exploit] [--note TEXT]",
 	  "change a report's state, severity, owner or flags", cmd_triage_exec },
-	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR...|--add-all] [--remove ADDR] [--with-catch-all]) [--json]",
+	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
 	  "find the maintainers for files, a patch or a report; bring them in",
 	  cmd_maintainers_exec },
 	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--note TEXT] [--statement TEXT] [--nda-requested]",
@@ -34,9 +34,9 @@ const struct cmd_entry cmd_table[] = {
 	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec },
 	{ "due", "[--within 2d] [--json]",
 	  "reports due or overdue, silent vendors, unacknowledged participants", cmd_due_exec },
-	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [-o FILE]",
+	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE]",
 	  "export timelines, dates and CVE records (redacted unless consent)", cmd_export_exec },
-	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient]",
+	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
 	  "forward a report to its participants as signed, encrypted PGP/MIME mail", cmd_forward_exec },
 };
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);

@@ -63,8 +63,22 @@ static bool roster_covered(struct cmd_ctx *ctx, struct crypto *c,
 	return true;
 }
 
-/* The body at rest: the original when it is already encrypted to every
- * key of the roster (no second gpg run), else sealed to the roster. */
+/*
+ * True when the message as received is one whole multipart/encrypted
+ * (RFC 3156): nothing next to the ciphertext but the MIME structure.
+ * The structure is what counts, not the verdict: a message with clear
+ * text beside its encrypted part is partial whatever its signature says
+ * (unknown-key, bad, ...), and its clear text must not be stored as is.
+ */
+static bool fully_encrypted(const struct pipeline_out *po)
+{
+	return po->msg.kind == MAIL_PGP_ENCRYPTED && !po->msg.partial &&
+	       po->verdict != SIG_PARTIAL;
+}
+
+/* The body at rest: the original when it is a whole encrypted message
+ * already encrypted to every key of the roster (no second gpg run), else
+ * sealed to the roster: everything a report brings is stored encrypted. */
 static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
 		const char *raw, size_t len, unsigned char **blob,
 		size_t *blob_len, const char **kind, struct err *err)
@@ -77,8 +91,7 @@ static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
 		*err = ctx->err;
 		return ERR_CRYPTO;
 	}
-	if (po->msg.kind == MAIL_PGP_ENCRYPTED && po->verdict != SIG_PARTIAL &&
-	    roster_covered(ctx, c, po)) {
+	if (fully_encrypted(po) && roster_covered(ctx, c, po)) {
 		*blob = xmemdup(raw, len);
 		*blob_len = len;
 		*kind = "original";

@@ -161,6 +161,12 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
  */
 int crypto_find_encryption_key(struct crypto *c, const char *who, char **fpr,
 			       struct err *err);
+/* Every usable encryption key with a (not revoked) user ID for email,
+ * certified or not: their primary fingerprints in *fprs (caller frees
+ * each and the array, allocated even when *n is 0).  0, or negative
+ * with err set (ERR_INVALID: not an address). */
+int crypto_encryption_keys_for(struct crypto *c, const char *email,
+			       char ***fprs, size_t *n, struct err *err);
 /* The fingerprint of the first usable secret (signing) key, or ERR_NOTFOUND. */
 int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err);
 

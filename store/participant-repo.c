@@ -4,8 +4,10 @@
  * someone stamps removed_at/removed_by, so the record of who knew about
  * an embargoed report survives.  At most one active row per (report,
  * address) is enforced by the partial unique index of schema.c;
- * addresses are stored lowercase.  (`due`'s query for participants who
- * have not acknowledged lives in party-repo.c.)
+ * addresses are stored lowercase.  key_fpr is the key the officer
+ * confirmed for that person (`maintainers ID --add ADDR --key FPR`).
+ * (`due`'s query for participants who have not acknowledged lives in
+ * party-repo.c.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@
 #define PARTICIPANT_COLS                                                     \
 	"SELECT id, report_id, name, email, role, section, added_by,"       \
 	" added_at, coalesce(removed_at, 0), removed_by,"                    \
-	" coalesce(acknowledged_at, 0) FROM participants "
+	" coalesce(acknowledged_at, 0), key_fpr FROM participants "
 
 void participant_release(struct participant *p)
 {
@@ -25,6 +27,7 @@ void participant_release(struct participant *p)
 	free(p->section);
 	free(p->added_by);
 	free(p->removed_by);
+	free(p->key_fpr);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -49,6 +52,7 @@ static void read_participant(sqlite3_stmt *st, struct participant *p)
 	p->removed_at = (time_t)sqlite3_column_int64(st, 8);
 	p->removed_by = store_col_text(st, 9);
 	p->acknowledged_at = (time_t)sqlite3_column_int64(st, 10);
+	p->key_fpr = store_col_text(st, 11);
 }
 
 int store_participant_add(struct store *s, const struct participant *p,
@@ -56,8 +60,9 @@ int store_participant_add(struct store *s, const struct participant *p,
 {
 	sqlite3_stmt *st = store_stmt(s,
 		"INSERT INTO participants (report_id, name, email, role, section,"
-		"  added_by, added_at) VALUES (?1, nullif(?2, ''), lower(?3),"
-		"  nullif(?4, ''), nullif(?5, ''), ?6, ?7)", err);
+		"  added_by, added_at, key_fpr) VALUES (?1, nullif(?2, ''),"
+		"  lower(?3), nullif(?4, ''), nullif(?5, ''), ?6, ?7,"
+		"  nullif(?8, ''))", err);
 	int rc;
 
 	if (!st)
@@ -74,6 +79,7 @@ int store_participant_add(struct store *s, const struct participant *p,
 	store_bind_text(st, 6, p->added_by ? p->added_by : "unknown");
 	sqlite3_bind_int64(st, 7, (sqlite3_int64)(p->added_at ? p->added_at
 							      : util_now()));
+	store_bind_text(st, 8, p->key_fpr);
 	rc = sqlite3_step(st);
 	if ((rc & 0xff) == SQLITE_CONSTRAINT &&
 	    sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE) {
@@ -106,6 +112,29 @@ int store_participant_remove(struct store *s, int64_t report_id,
 	store_bind_text(st, 4, officer ? officer : "unknown");
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store_dberr(s, err, "cannot remove the participant");
+	if (sqlite3_changes(s->db) == 0)
+		return err_setc(err, ERR_NOTFOUND,
+				"'%s' is not a participant of report %lld",
+				email, (long long)report_id);
+	return 0;
+}
+
+int store_participant_set_key(struct store *s, int64_t report_id,
+			      const char *email, const char *key_fpr,
+			      struct err *err)
+{
+	sqlite3_stmt *st = store_stmt(s,
+		"UPDATE participants SET key_fpr = nullif(?3, '')"
+		" WHERE report_id = ?1 AND email = lower(?2)"
+		" AND removed_at IS NULL", err);
+
+	if (!st)
+		return ERR_IO;
+	sqlite3_bind_int64(st, 1, report_id);
+	store_bind_text(st, 2, email);
+	store_bind_text(st, 3, key_fpr);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store_dberr(s, err, "cannot record the participant's key");
 	if (sqlite3_changes(s->db) == 0)
 		return err_setc(err, ERR_NOTFOUND,
 				"'%s' is not a participant of report %lld",

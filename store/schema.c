@@ -133,6 +133,9 @@ static const char *const migrations[] = {
 	"  BEGIN SELECT RAISE(ABORT, 'proposals are never edited'); END;"
 	"CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions"
 	"  BEGIN SELECT RAISE(ABORT, 'decisions are never edited'); END;",
+	/* 2: the key an officer confirmed for a participant (forward
+	 * encrypts to it, never to a key found by address alone) */
+	"ALTER TABLE participants ADD COLUMN key_fpr TEXT;",
 };
 
 int store_migrate(struct store *s, struct err *err)

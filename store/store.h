@@ -325,6 +325,7 @@ struct participant {
 	time_t removed_at;      /* 0 while active */
 	char *removed_by;       /* or NULL */
 	time_t acknowledged_at; /* 0 until acknowledged */
+	char *key_fpr;          /* the key the officer confirmed, or NULL */
 };
 void participant_release(struct participant *p);
 /* Releases n participants and the array. */
@@ -334,6 +335,11 @@ void participants_free(struct participant *v, size_t n);
  * address when the report already has it as an active participant. */
 int store_participant_add(struct store *s, const struct participant *p,
 			  int64_t *id, struct err *err);
+/* Records key_fpr as the confirmed key of the active participant email;
+ * ERR_NOTFOUND naming them when there is none. */
+int store_participant_set_key(struct store *s, int64_t report_id,
+			      const char *email, const char *key_fpr,
+			      struct err *err);
 /* Marks the active participant email (any case) removed by officer at
  * `at` (0: now); ERR_NOTFOUND naming them when there is none. */
 int store_participant_remove(struct store *s, int64_t report_id,

@@ -59,7 +59,7 @@ static void test_modes_whatever_umask(void **state)
 	char *d = xasprintf("%s/sub/dir", dir);
 	assert_int_equal(stat(d, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0700);
-	assert_int_equal(store_schema_version(s), 1);
+	assert_int_equal(store_schema_version(s), 2);
 	store_close(s);
 	free(wal);
 	free(d);
@@ -89,7 +89,7 @@ static void test_reopen_keeps_data(void **state)
 	assert_int_equal(store_commit(s, &err), 0);
 	store_close(s);
 	s = open_db("reopen.db");
-	assert_int_equal(store_schema_version(s), 1);
+	assert_int_equal(store_schema_version(s), 2);
 	struct report r;
 	assert_int_equal(store_report_get(s, id, &r, &err), 0);
 	assert_string_equal(r.subject, "Overflow in tcp");
@@ -250,6 +250,50 @@ static void test_not_a_database(void **state)
 	free(path);
 }
 
+/* Migration 2 on a database made before it: the participants it holds
+ * stay, with no confirmed key, and a key can then be recorded. */
+static void test_migrate_participant_key(void **state)
+{
+	(void)state;
+	struct store *s = open_db("v1.db");
+	struct err err;
+	char *path = xasprintf("%s/v1.db", dir);
+	struct report_new rn = { "s", NULL, NULL, 1 };
+	struct participant p;
+	int64_t id;
+	sqlite3 *db;
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	store_close(s);
+	/* Back to schema 1, as an older secteam-tui left it. */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"ALTER TABLE participants DROP COLUMN key_fpr;"
+		"INSERT INTO participants (report_id, email, added_by, added_at)"
+		"  VALUES (1, 'mia@example.org', 'alice', 5);"
+		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	s = open_db("v1.db");
+	assert_int_equal(store_schema_version(s), 2);
+	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
+	assert_null(p.key_fpr);
+	participant_release(&p);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_participant_set_key(s, id, "MIA@example.org",
+		"0123456789ABCDEF0123456789ABCDEF01234567", &err), 0);
+	assert_int_equal(store_participant_set_key(s, id, "rex@example.org",
+		"0123456789ABCDEF0123456789ABCDEF01234567", &err), ERR_NOTFOUND);
+	assert_string_equal(err.msg, "'rex@example.org' is not a participant of report 1");
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
+	assert_string_equal(p.key_fpr, "0123456789ABCDEF0123456789ABCDEF01234567");
+	participant_release(&p);
+	store_close(s);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_message_unique),
 		cmocka_unit_test(test_listing_orders),
 		cmocka_unit_test(test_not_a_database),
+		cmocka_unit_test(test_migrate_participant_key),
 	};
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }
