@@ -1,10 +1,13 @@
 /*
  * Files: bounded whole-file reads (a 50 MB report must not become a 5 GB
- * allocation), directory creation with explicit modes, and private
- * temporary files for $EDITOR and the like.
+ * allocation), directory creation with explicit modes, private
+ * temporary files for $EDITOR and the like, and files replaced whole
+ * (exports), which must never write through a link or into a file
+ * somebody else created for us.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +106,100 @@ int tmpfile_private(const char *prefix, char **path, struct err *err)
 	fchmod(fd, 0600);
 	*path = tmpl;
 	return fd;
+}
+
+static void atomic_file_release(struct atomic_file *af)
+{
+	free(af->path);
+	free(af->tmp);
+	memset(af, 0, sizeof(*af));
+}
+
+int atomic_file_open(struct atomic_file *af, const char *path, int mode,
+		     struct err *err)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct stat st;
+	char *copy;
+	int fd;
+
+	memset(af, 0, sizeof(*af));
+	if (!*path)
+		return err_setc(err, ERR_INVALID, "cannot write a file with an empty name");
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode))
+			return err_setc(err, ERR_REFUSED,
+					"refusing to write '%s': it is a symbolic link",
+					path);
+		if (!S_ISREG(st.st_mode))
+			return err_setc(err, ERR_REFUSED,
+					"refusing to write '%s': it is not a regular file",
+					path);
+		if (st.st_uid != geteuid())
+			return err_setc(err, ERR_REFUSED,
+					"refusing to write '%s': it belongs to another user (uid %lu)",
+					path, (unsigned long)st.st_uid);
+	} else if (errno != ENOENT) {
+		return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
+				strerror(errno));
+	}
+	copy = xstrdup(path);
+	af->tmp = xasprintf("%s/.%s.XXXXXX", dirname(copy), base);
+	free(copy);
+	fd = mkostemp(af->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		atomic_file_release(af);
+		return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
+				strerror(e));
+	}
+	if (fchmod(fd, (mode_t)(mode & 0777)) < 0 || !(af->f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		unlink(af->tmp);
+		atomic_file_release(af);
+		return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
+				strerror(e));
+	}
+	af->path = xstrdup(path);
+	return 0;
+}
+
+int atomic_file_commit(struct atomic_file *af, struct err *err)
+{
+	int e = 0, dfd;
+	char *copy;
+
+	if (fflush(af->f) != 0 || fsync(fileno(af->f)) != 0)
+		e = errno;
+	if (fclose(af->f) != 0 && !e)
+		e = errno;
+	af->f = NULL;
+	/* rename() replaces a link planted meanwhile; it never follows it. */
+	if (!e && rename(af->tmp, af->path) != 0)
+		e = errno;
+	if (e) {
+		unlink(af->tmp);
+		err_setc(err, ERR_IO, "cannot write '%s': %s", af->path,
+			 strerror(e));
+		atomic_file_release(af);
+		return ERR_IO;
+	}
+	copy = xstrdup(af->path);
+	if ((dfd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(copy);
+	atomic_file_release(af);
+	return 0;
+}
+
+void atomic_file_abort(struct atomic_file *af)
+{
+	if (af->f) {
+		fclose(af->f);
+		unlink(af->tmp);
+	}
+	atomic_file_release(af);
 }
