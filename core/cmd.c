@@ -34,7 +34,7 @@ const struct cmd_entry cmd_table[] = {
 	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec },
 	{ "due", "[--within 2d] [--json]",
 	  "reports due or overdue, silent vendors, unacknowledged participants", cmd_due_exec },
-	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [-o FILE]",
+	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [-o FILE [--mode 0644]]",
 	  "export timelines, dates and CVE records (redacted unless consent)", cmd_export_exec },
 	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient]",
 	  "forward a report to its participants as signed, encrypted PGP/MIME mail", cmd_forward_exec },

