@@ -39,12 +39,18 @@ char *store_default_path(void);
 /*
  * Opens (creating if needed) the database at path and brings its schema up
  * to date.  A new database is 0600 in a 0700 directory (0660/2770 with a
- * shared group); an existing one readable by others is refused.  Returns 0
- * or negative with err naming the file.
+ * shared group); store_check_files must pass before and after SQLite
+ * opens it.  Returns 0 or negative with err naming the file.
  */
 int store_open(const char *path, const struct store_opts *opts,
 	       struct store **out, struct err *err);
 void store_close(struct store *s);
+/* Refuses (ERR_REFUSED, naming the file) a database whose folder others
+ * can create files in, or whose database, -wal, -shm or -journal file is
+ * a link, not ours (nor the shared group's) or readable by others
+ * (allowed: 0600; 0660 with shared_group).  0 when all is well. */
+int store_check_files(const char *path, const char *shared_group,
+		      struct err *err);
 int store_schema_version(struct store *s);
 
 /* BEGIN IMMEDIATE (waiting for other officers up to the busy timeout),

@@ -68,4 +68,40 @@ out=$(sto export --all --format ics -o "$SH/mine.ics" --mode 999 2>&1); rc=$?
 tap_is "$rc" 2 "--mode 999: usage error"
 tap_like "$out" "export --mode '999': not a file mode from 0000 to 0777" "--mode 999: says what is wrong"
 
+# --- the database's folder and its -wal/-shm/-journal files -------------------
+# The attacker plants 0666 -wal and -shm files (and keeps hard links to
+# them) where the officer's database goes, in the shared folder.
+as_attacker sh -c 'umask 0; for f in "$1-wal" "$1-shm"; do : >"$f"; ln "$f" "$f.kept"; done' \
+	sh "$SH/team.db"
+out=$(as_officer "$U/bin/secteam-tui" --db "$SH/team.db" --gnupghome "$U/off/gnupg" \
+	import "$U/r1.eml" 2>"$T/err"); rc=$?
+tap_is "$rc" 1 "a database in a folder others can write: exit 1"
+tap_is "$(cat "$T/err")" "secteam-tui: refusing database '$SH/team.db': other users can create files in its folder '$SH' (mode 0777); use a private folder" \
+	"a database in a folder others can write: refused, naming the folder"
+tap_is "$(as_attacker cat "$SH/team.db-wal.kept" "$SH/team.db-shm.kept" | strings | grep -c 'Embargoed\|rita')" 0 \
+	"nothing of the report reached the planted -wal/-shm"
+tap_ok $([ ! -e "$SH/team.db" ]; echo $?) "no database created there"
+
+# A sticky folder of the officer's (a private /tmp): others can still
+# create files there, so what they planted is refused.
+P=$U/sticky
+mkdir "$P" && chown "$OFFICER_USER:" "$P" && chmod 1777 "$P"
+as_attacker sh -c 'umask 0; : >"$1-wal"; ln "$1-wal" "$1.kept"' sh "$P/team.db"
+out=$(as_officer "$U/bin/secteam-tui" --db "$P/team.db" --gnupghome "$U/off/gnupg" \
+	import "$U/r1.eml" 2>"$T/err"); rc=$?
+tap_is "$rc:$(cat "$T/err")" "1:secteam-tui: refusing database file '$P/team.db-wal': it belongs to another user (uid $ATTACKER_UID)" \
+	"the attacker's -wal in the officer's sticky folder: refused, naming file and owner"
+tap_is "$(as_attacker cat "$P/team.db.kept" | wc -c | tr -d ' ')" 0 "the planted -wal received nothing"
+as_attacker rm -f "$P/team.db-wal" "$P/team.db.kept"
+as_officer sh -c 'umask 022; : >"$1-shm"' sh "$P/team.db"
+out=$(as_officer "$U/bin/secteam-tui" --db "$P/team.db" --gnupghome "$U/off/gnupg" \
+	import "$U/r1.eml" 2>"$T/err"); rc=$?
+tap_is "$rc:$(cat "$T/err")" "1:secteam-tui: refusing database file '$P/team.db-shm': its mode 0644 lets others read it (run: chmod 600 '$P/team.db-shm')" \
+	"the officer's own 0644 -shm: refused, with the fix"
+as_officer chmod 600 "$P/team.db-shm"
+out=$(as_officer "$U/bin/secteam-tui" --db "$P/team.db" --gnupghome "$U/off/gnupg" \
+	import "$U/r1.eml" 2>"$T/err"); rc=$?
+tap_is "$rc:$(cat "$T/err")" "0:" "once it is 0600, the database opens there"
+tap_is "$(stat -c '%a %U' "$P/team.db")" "600 $OFFICER_USER" "the database is the officer's, 0600"
+
 tap_done

@@ -250,6 +250,132 @@ static void test_not_a_database(void **state)
 	free(path);
 }
 
+/* A folder under the test's folder with the given mode (umask aside). */
+static char *mk_sub(const char *name, int mode)
+{
+	char *d = xasprintf("%s/%s", dir, name);
+	assert_int_equal(mkdir(d, 0700), 0);
+	assert_int_equal(chmod(d, (mode_t)mode), 0);
+	return d;
+}
+
+static void touch(const char *path, int mode)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(path, (mode_t)mode), 0);
+}
+
+/* store_open fails with ERR_REFUSED and exactly this message. */
+static void refused(const char *path, const char *want)
+{
+	struct store *s = NULL;
+	struct err err;
+
+	assert_int_equal(store_open(path, NULL, &s, &err), ERR_REFUSED);
+	assert_null(s);
+	assert_string_equal(err.msg, want);
+}
+
+static void test_folder_others_can_write(void **state)
+{
+	(void)state;
+	char *d = mk_sub("open", 0777), *path = xasprintf("%s/team.db", d), *want;
+	struct stat st;
+
+	want = xasprintf("refusing database '%s': other users can create files in its folder '%s' (mode 0777); use a private folder",
+			 path, d);
+	refused(path, want);
+	free(want);
+	assert_int_equal(stat(path, &st), -1);   /* nothing created */
+
+	chmod(d, 0770);
+	want = xasprintf("refusing database '%s': its group can create files in its folder '%s' (mode 0770; run: chmod g-w '%s', or set store.shared_group)",
+			 path, d, d);
+	refused(path, want);
+	free(want);
+
+	/* Sticky and ours (a private /tmp-like folder): allowed. */
+	chmod(d, 01777);
+	struct store *s = open_db("open/team.db");
+	store_close(s);
+	free(path);
+	free(d);
+}
+
+static void test_planted_files(void **state)
+{
+	(void)state;
+	char *d = mk_sub("planted", 0700), *path = xasprintf("%s/team.db", d);
+	char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path),
+	     *journal = xasprintf("%s-journal", path), *want;
+
+	/* Before the database exists: a 0666 -wal and -shm left for us. */
+	touch(wal, 0666);
+	touch(shm, 0666);
+	want = xasprintf("refusing database file '%s': its mode 0666 lets others read it (run: chmod 600 '%s')",
+			 wal, wal);
+	refused(path, want);
+	free(want);
+	unlink(wal);
+	want = xasprintf("refusing database file '%s': its mode 0666 lets others read it (run: chmod 600 '%s')",
+			 shm, shm);
+	refused(path, want);
+	free(want);
+	unlink(shm);
+
+	/* A link where the -shm goes, a folder where the -journal goes. */
+	assert_int_equal(symlink(path, shm), 0);
+	want = xasprintf("refusing database file '%s': it is a symbolic link", shm);
+	refused(path, want);
+	free(want);
+	unlink(shm);
+	assert_int_equal(mkdir(journal, 0700), 0);
+	want = xasprintf("refusing database file '%s': it is not a regular file", journal);
+	refused(path, want);
+	free(want);
+	rmdir(journal);
+
+	/* Clean: it opens, and the files it made pass the same checks. */
+	struct store *s = open_db("planted/team.db");
+	struct err err;
+	assert_int_equal(store_check_files(path, NULL, &err), 0);
+	store_close(s);
+	free(path);
+	free(wal);
+	free(shm);
+	free(journal);
+	free(d);
+}
+
+/* Files of another user (root can make them): refused, naming the owner. */
+static void test_planted_files_foreign(void **state)
+{
+	(void)state;
+	char *d, *path, *wal, *want;
+
+	if (geteuid() != 0)
+		skip();
+	d = mk_sub("foreign", 0700);
+	path = xasprintf("%s/team.db", d);
+	wal = xasprintf("%s-wal", path);
+	touch(wal, 0600);
+	assert_int_equal(chown(wal, 65534, 65534), 0);
+	want = xasprintf("refusing database file '%s': it belongs to another user (uid 65534)", wal);
+	refused(path, want);
+	free(want);
+	unlink(wal);
+	assert_int_equal(chown(d, 65534, 65534), 0);
+	want = xasprintf("refusing database '%s': its folder '%s' belongs to another user (uid 65534)",
+			 path, d);
+	refused(path, want);
+	free(want);
+	free(wal);
+	free(path);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +386,9 @@ int main(void)
 		cmocka_unit_test(test_message_unique),
 		cmocka_unit_test(test_listing_orders),
 		cmocka_unit_test(test_not_a_database),
+		cmocka_unit_test(test_folder_others_can_write),
+		cmocka_unit_test(test_planted_files),
+		cmocka_unit_test(test_planted_files_foreign),
 	};
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }
