@@ -63,6 +63,62 @@ int read_file(const char *path, size_t max, char **out, size_t *len,
 	return r;
 }
 
+int open_beneath(const char *dir, const char *rel, struct err *err)
+{
+	char *copy = xstrdup(rel), *save = NULL, *c, *next;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e = 0;
+	bool leaf = false;
+	struct stat st;
+
+	if (fd < 0)
+		e = errno;
+	for (c = strtok_r(copy, "/", &save); fd >= 0 && c; c = next) {
+		int nfd;
+
+		next = strtok_r(NULL, "/", &save);
+		if (!strcmp(c, "..")) {
+			e = EINVAL;
+			break;
+		}
+		if (!strcmp(c, ".") && next)
+			continue;
+		nfd = openat(fd, c, next ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC :
+			     O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		e = errno;
+		if (nfd < 0 && fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode))
+			e = ELOOP;
+		close(fd);
+		fd = nfd;
+		leaf = !next;
+	}
+	free(copy);
+	if (fd >= 0 && !leaf) {
+		close(fd);
+		fd = -1;
+		if (!e)
+			e = EINVAL;
+	}
+	if (fd < 0) {
+		if (e == ELOOP)
+			return err_setc(err, ERR_REFUSED,
+					"'%s/%s' is a symbolic link: not followed", dir, rel);
+		if (e == EINVAL)
+			return err_setc(err, ERR_INVALID,
+					"cannot open '%s/%s': not a file inside '%s'",
+					dir, rel, dir);
+		return err_setc(err, e == ENOENT ? ERR_NOTFOUND : ERR_IO,
+				"cannot open '%s/%s': %s", dir, rel, strerror(e));
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_setc(err, ERR_REFUSED, "'%s/%s' is not a regular file",
+				dir, rel);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 int mkdir_p(const char *path, int mode, struct err *err)
 {
 	char *p = xstrdup(path), *s;

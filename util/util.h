@@ -134,6 +134,14 @@ int read_file(const char *path, size_t max, char **out, size_t *len,
 	      struct err *err);
 int read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 	    struct err *err);
+/*
+ * Opens rel (relative, no "..") inside the folder dir for reading, with
+ * no symbolic link followed anywhere in rel (dir itself may be one): for
+ * files listed in a folder that someone else may write to.  Returns the
+ * descriptor of a regular file, or negative with err naming dir/rel ("a
+ * symbolic link: not followed", "not a regular file", ...).
+ */
+int open_beneath(const char *dir, const char *rel, struct err *err);
 /* mkdir -p with mode for each created component. */
 int mkdir_p(const char *path, int mode, struct err *err);
 /* Creates a 0600 temporary file under $TMPDIR; path returned in *path. */

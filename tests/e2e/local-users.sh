@@ -104,4 +104,31 @@ out=$(as_officer "$U/bin/secteam-tui" --db "$P/team.db" --gnupghome "$U/off/gnup
 tap_is "$rc:$(cat "$T/err")" "0:" "once it is 0600, the database opens there"
 tap_is "$(stat -c '%a %U' "$P/team.db")" "600 $OFFICER_USER" "the database is the officer's, 0600"
 
+# --- symbolic links inside a Maildir or a folder of .eml files ----------------
+# The attacker's Maildir: new/ is a link to the officer's private folder,
+# cur/ holds a link to a file of the officer's GnuPG home; the attacker's
+# folder of .eml files holds a link to the officer's private mail.
+mkdir -m 700 "$U/off/private"
+mail "$U/off/private/secret.eml" secret@example.org "PRIVATE canary" "the officer's own mail"
+chown -R "$OFFICER_USER:" "$U/off/private"
+key=$(ls "$U/off/gnupg/private-keys-v1.d" | head -n 1)
+as_attacker sh -c 'umask 022; mkdir -p "$1/inbox/cur" "$1/emls" &&
+	ln -s "$2/private" "$1/inbox/new" &&
+	ln -s "$2/gnupg/private-keys-v1.d/$3" "$1/inbox/cur/1.host:2,S" &&
+	ln -s "$2/private/secret.eml" "$1/emls/b.eml"' sh "$SH" "$U/off" "$key"
+mail "$U/a.eml" a@example.net "Legit in the folder" "x"
+cp "$U/a.eml" "$SH/emls/a.eml" && chown "$ATTACKER_USER:" "$SH/emls/a.eml"
+before=$(sto list --json | jq length)
+out=$(sto import "$SH/inbox" 2>/dev/null); rc=$?
+tap_is "$rc" 1 "a Maildir with links: exit 1"
+tap_is "$out" "error	$SH/inbox/new	a symbolic link: not followed
+error	$SH/inbox/cur/1.host:2,S	a symbolic link: not followed" \
+	"a Maildir with links: each one named, none followed"
+out=$(sto import "$SH/emls" 2>/dev/null); rc=$?
+tap_is "$rc" 1 "a folder of .eml files with a link: exit 1"
+tap_like "$out" "^error	$SH/emls/b.eml	a symbolic link: not followed" "the link is named and skipped"
+tap_like "$out" "	not-signed	Legit in the folder" "the real message next to it is imported"
+tap_is "$(sto list --json | jq length)" $((before + 1)) "one report more: nothing from the officer's private files"
+tap_unlike "$(sto list)" "PRIVATE" "the officer's private mail did not become a report"
+
 tap_done

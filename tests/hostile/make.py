@@ -423,6 +423,30 @@ def main():
     with open(os.path.join(md, "new", "2." + ESC + "]52;c;QQ==\x07.host"),
               "wb") as f:
         f.write(b"\x00\x01not a mail at all " + ESC.encode() + b"[2J")
+    links(a.out)
+
+
+def links(out):
+    """Symbolic links inside a Maildir or a folder of .eml files, pointing at
+    a private mail (files from ~/private and private-keys-v1.d became
+    reports): none may be followed, each must be named."""
+    priv = os.path.join(out, "maildir-private")
+    os.makedirs(priv, exist_ok=True)
+    with open(os.path.join(priv, "secret.eml"), "wb") as f:
+        f.write(plain("maildir-private", "PRIVATE: not for import",
+                      "the officer's own mail\n").encode())
+    md = os.path.join(out, "maildir-new-symlink.maildir")
+    os.makedirs(os.path.join(md, "cur"), exist_ok=True)
+    os.symlink(priv, os.path.join(md, "new"))
+    md = os.path.join(out, "maildir-entry-symlink.maildir")
+    for sub in ("new", "cur", "tmp"):
+        os.makedirs(os.path.join(md, sub), exist_ok=True)
+    os.symlink(os.path.join(priv, "secret.eml"),
+               os.path.join(md, "cur", "1.host:2,S"))
+    folder = os.path.join(out, "eml-folder-symlink.maildir")
+    os.makedirs(folder, exist_ok=True)
+    os.symlink(os.path.join(priv, "secret.eml"),
+               os.path.join(folder, "b.eml"))
 
 
 if __name__ == "__main__":

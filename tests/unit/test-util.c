@@ -303,6 +303,57 @@ static void test_atomic_file_foreign_owner(void **state)
 	rm_dir(d);
 }
 
+static void test_open_beneath(void **state)
+{
+	(void)state;
+	char *d = mk_dir(), *p, *want, *buf;
+	struct err err;
+	size_t len;
+	int fd;
+
+	p = xasprintf("%s/new", d);
+	assert_int_equal(mkdir(p, 0700), 0);
+	free(p);
+	p = xasprintf("%s/new/1.eml", d);
+	spit(p, "Subject: x\n", 0600);
+	free(p);
+	fd = open_beneath(d, "new/1.eml", &err);
+	assert_true(fd >= 0);
+	assert_int_equal(read_fd(fd, "1.eml", 100, &buf, &len, &err), 0);
+	assert_string_equal(buf, "Subject: x\n");
+	free(buf);
+	close(fd);
+
+	/* A link as the file, and as a folder on the way: not followed. */
+	p = xasprintf("%s/new/2.eml", d);
+	assert_int_equal(symlink("1.eml", p), 0);
+	free(p);
+	assert_int_equal(open_beneath(d, "new/2.eml", &err), ERR_REFUSED);
+	want = xasprintf("'%s/new/2.eml' is a symbolic link: not followed", d);
+	assert_string_equal(err.msg, want);
+	free(want);
+	p = xasprintf("%s/cur", d);
+	assert_int_equal(symlink("new", p), 0);
+	free(p);
+	assert_int_equal(open_beneath(d, "cur/1.eml", &err), ERR_REFUSED);
+	want = xasprintf("'%s/cur/1.eml' is a symbolic link: not followed", d);
+	assert_string_equal(err.msg, want);
+	free(want);
+
+	/* Out of the folder, a folder, a FIFO (which must not block). */
+	assert_int_equal(open_beneath(d, "../x", &err), ERR_INVALID);
+	assert_int_equal(open_beneath(d, "new", &err), ERR_REFUSED);
+	p = xasprintf("%s/new/fifo", d);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	free(p);
+	assert_int_equal(open_beneath(d, "new/fifo", &err), ERR_REFUSED);
+	want = xasprintf("'%s/new/fifo' is not a regular file", d);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_int_equal(open_beneath(d, "new/none", &err), ERR_NOTFOUND);
+	rm_dir(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_file_writes),
 		cmocka_unit_test(test_atomic_file_refuses),
 		cmocka_unit_test(test_atomic_file_foreign_owner),
+		cmocka_unit_test(test_open_beneath),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
