@@ -1,7 +1,7 @@
 /*
  * Files: bounded whole-file reads (a 50 MB report must not become a 5 GB
  * allocation), directory creation with explicit modes, private
- * temporary files for $EDITOR and the like, and files replaced whole
+ * temporary folders for $EDITOR and the like, and files replaced whole
  * (exports), which must never write through a link or into a file
  * somebody else created for us.
  */
@@ -143,23 +143,29 @@ int mkdir_p(const char *path, int mode, struct err *err)
 	return r;
 }
 
-int tmpfile_private(const char *prefix, char **path, struct err *err)
+int tmpdir_private(const char *prefix, char **path, struct err *err)
 {
 	const char *dir = getenv("TMPDIR");
 	char *tmpl;
 	int fd;
 
 	if (!dir || !*dir)
-		dir = "/tmp";
+		dir = P_tmpdir;
 	tmpl = xasprintf("%s/%s-XXXXXX", dir, prefix);
-	fd = mkstemp(tmpl);
-	if (fd < 0) {
-		err_setc(err, ERR_IO, "cannot create a temporary file in '%s': %s",
+	if (!mkdtemp(tmpl)) {
+		err_setc(err, ERR_IO, "cannot create a private folder in '%s': %s",
 			 dir, strerror(errno));
 		free(tmpl);
 		return ERR_IO;
 	}
-	fchmod(fd, 0600);
+	fd = open(tmpl, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		err_setc(err, ERR_IO, "cannot open the private folder '%s': %s",
+			 tmpl, strerror(errno));
+		rmdir(tmpl);
+		free(tmpl);
+		return ERR_IO;
+	}
 	*path = tmpl;
 	return fd;
 }

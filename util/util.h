@@ -8,7 +8,7 @@
  *   safetext.c  the one function that makes untrusted text safe to display
  *   timeutil.c  RFC 3339 formatting and the DATE syntax (2026-12-09, +7d, now)
  *   fileutil.c  whole-file reads with a size limit, reads that follow no
- *               symbolic link, private temp files, files replaced whole
+ *               symbolic link, private temp folders, files replaced whole
  *   secure.c    wiping memory, no core dumps, umask
  */
 #ifndef SECTEAM_UTIL_H
@@ -144,8 +144,11 @@ int read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 int open_beneath(const char *dir, const char *rel, struct err *err);
 /* mkdir -p with mode for each created component. */
 int mkdir_p(const char *path, int mode, struct err *err);
-/* Creates a 0600 temporary file under $TMPDIR; path returned in *path. */
-int tmpfile_private(const char *prefix, char **path, struct err *err);
+/* Creates a new 0700 folder under $TMPDIR (mkdtemp) and returns a
+ * descriptor of it (to reach what is inside even if the name is moved
+ * away: $TMPDIR may let others rename entries), its path in *path; or
+ * negative with err naming $TMPDIR. */
+int tmpdir_private(const char *prefix, char **path, struct err *err);
 
 /*
  * A file written whole or not at all, safe in a folder other users can

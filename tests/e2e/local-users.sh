@@ -131,4 +131,80 @@ tap_like "$out" "	not-signed	Legit in the folder" "the real message next to it i
 tap_is "$(sto list --json | jq length)" $((before + 1)) "one report more: nothing from the officer's private files"
 tap_unlike "$(sto list)" "PRIVATE" "the officer's private mail did not become a report"
 
+# --- the UI's note editor, in a $TMPDIR others can write ----------------------
+# TMPDIR is world-writable and not sticky, so others may rename what is
+# in it.  The editor writes the officer's note; while it is still open,
+# the attacker swaps whatever secteam-tui made there for their own.
+TD=$U/tmpdir F=$U/flags
+mkdir "$TD" "$F" && chmod 0777 "$TD" "$F"
+cat >"$U/bin/ed.sh" <<'EOS'
+#!/bin/sh
+# The officer's editor: writes the note, then (when an attack is on)
+# stays open until the attacker has had a go.
+printf 'genuine note\n' >"$1"
+: >"$FLAGS/edited"
+if [ -e "$FLAGS/attack" ]; then
+	i=0
+	while [ ! -e "$FLAGS/swapped" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+fi
+EOS
+cat >"$U/bin/swap.sh" <<'EOS'
+#!/bin/sh
+# The attacker: once the note is written, replaces each entry secteam-tui
+# made in TMPDIR (a file, or a folder holding "note") with their own.
+i=0
+while [ ! -e "$FLAGS/edited" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+for e in "$TD"/secteam-note-*; do
+	[ -e "$e" ] || continue
+	mv "$e" "$e.gone" 2>/dev/null || continue
+	if [ -d "$e.gone" ]; then
+		mkdir -m 755 "$e" && printf 'evil note\n' >"$e/note" && chmod 644 "$e/note"
+	else
+		printf 'evil note\n' >"$e" && chmod 644 "$e"
+	fi
+done
+: >"$FLAGS/swapped"
+EOS
+chmod 755 "$U/bin/ed.sh" "$U/bin/swap.sh"
+SOCK=stusers$$
+tmx() { tmux -L "$SOCK" "$@"; }
+e2e_on_exit 'tmux -L "$SOCK" kill-server 2>/dev/null'
+notes() { sqlite3 "$ODB" "SELECT detail FROM events WHERE kind = 'note' ORDER BY id" | tr '\n' '|'; }
+wait_screen() { # TEXT: until the pane shows it (10 s at most)
+	_i=0
+	while [ $_i -lt 200 ]; do
+		tmx capture-pane -p -t t 2>/dev/null | grep -qF -- "$1" && return 0
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	return 1
+}
+tmx -f /dev/null new-session -d -s t -x 120 -y 30 \
+	"setpriv --reuid=$OFFICER_USER --regid=$OFFICER_USER --init-groups -- env HOME=$U/off USER=$OFFICER_USER LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color TMPDIR=$TD FLAGS=$F EDITOR=$U/bin/ed.sh VISUAL= $U/bin/secteam-tui --db $ODB --gnupghome $U/off/gnupg; sleep 30"
+wait_screen "Embargoed tun bug"
+tap_ok $? "the UI runs as the officer"
+
+: >"$F/attack"
+FLAGS=$F TD=$TD as_attacker "$U/bin/swap.sh" &
+swapper=$!
+tmx send-keys -t t E
+wait "$swapper"
+wait_screen "nothing recorded"
+tap_ok $? "the swap is noticed: the UI says nothing was recorded"
+tap_like "$(tmx capture-pane -p -t t)" "error: nothing recorded: the private folder '$TD/secteam-note-[A-Za-z0-9]*' was moved" \
+	"... and names the folder"
+tap_unlike "$(notes)" "evil" "the attacker's note is not recorded"
+tap_is "$(ls -A "$TD"/*.gone 2>&1)" "" "the officer's moved folder was emptied"
+
+# Without an attacker, the same editor records the note.
+rm -f "$F/attack" "$F/edited" "$F/swapped"
+tmx send-keys -t t E
+wait_screen "note added"
+tap_ok $? "without the attacker: the note is added"
+tap_is "$(notes)" "genuine note|" "the officer's note, read back from the private folder"
+tap_is "$(ls "$TD" | grep -v '^secteam-note-[A-Za-z0-9]*\(\.gone\)\?$')" "" \
+	"nothing else left in TMPDIR"
+tap_is "$(ls -d "$TD"/secteam-note-* | wc -l | tr -d ' ')" 2 "only the attacker's folder and the moved one remain"
+tmx kill-server 2>/dev/null
+
 tap_done
