@@ -35,6 +35,10 @@
 #include "crypto/crypto.h"
 #include "mail/mail.h"
 
+/* What a decryption may produce is one message's worth. */
+_Static_assert(CRYPTO_MAX_PLAIN == MAIL_MAX_SIZE,
+	       "the decrypted-content limit is the message limit");
+
 #define BATCH_MAX 100
 #define BATCH_SECONDS 0.5
 #define AHEAD CRYPTO_JOBS_MAX   /* the most --jobs allows */

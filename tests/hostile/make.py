@@ -424,6 +424,7 @@ def main():
               "wb") as f:
         f.write(b"\x00\x01not a mail at all " + ESC.encode() + b"[2J")
     links(a.out)
+    bombs(c, a.out)
 
 
 def links(out):
@@ -447,6 +448,44 @@ def links(out):
     os.makedirs(folder, exist_ok=True)
     os.symlink(os.path.join(priv, "secret.eml"),
                os.path.join(folder, "b.eml"))
+
+
+def bombs(c, out):
+    """Decompression bombs: zeros compressed by gpg (-z 9), 96 MiB of
+    plaintext from about 170 KB, as PGP/MIME, as an inline block, signed
+    only (no encryption), and two of them in an mbox between plain
+    messages.  Every one must be refused once past 64 MiB, with bounded
+    memory (hostile.sh's limit), and the plain ones imported.  (Bigger
+    bombs only cost time here; tests/e2e/resources.sh measures memory.)"""
+    F = c.fpr
+    zeros = b"\0" * (96 << 20)
+    enc = c.gpg(["--recipient", F["OFFICER_FPR"], "--compress-level", "9",
+                 "--armor", "--encrypt"],
+                b"Content-Type: text/plain\n\n" + zeros).decode()
+    signed = c.gpg(["--local-user", F["REPORTER_FPR"], "--compress-level",
+                    "9", "--armor", "--sign"], zeros[:72 << 20]).decode()
+    del zeros
+    msgs = {
+        "bomb-pgpmime": hdr("bomb-pgpmime", "PGP/MIME bomb") +
+        encrypted_mp("e", enc),
+        "bomb-inline": plain("bomb-inline", "inline bomb", enc),
+        "bomb-signed-inline": plain("bomb-signed-inline",
+                                    "signed-only inline bomb", signed),
+    }
+    for name, text in msgs.items():
+        with open(os.path.join(out, name + ".eml"), "w") as f:
+            f.write(text)
+    with open(os.path.join(out, "bomb-mbox-two.mbox"), "w") as f:
+        for i, text in enumerate((plain("bomb-mbox-a", "before the bombs",
+                                        "x\n"),
+                                  msgs["bomb-pgpmime"].replace(
+                                      "bomb-pgpmime@", "bomb-mbox-1@"),
+                                  plain("bomb-mbox-b", "between the bombs",
+                                        "y\n"),
+                                  msgs["bomb-inline"].replace(
+                                      "bomb-inline@", "bomb-mbox-2@"))):
+            f.write("From rita@example.net Wed Dec  2 10:0%d:00 2026\n" % i)
+            f.write(text.rstrip("\n") + "\n\n")
 
 
 if __name__ == "__main__":
