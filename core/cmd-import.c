@@ -314,7 +314,9 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	return big ? r : 0;
 }
 
-/* Reads the mbox mr (named path) to its end, closing it. */
+/* Reads the mbox mr (named path) to its end, closing it.  A message too
+ * large to take is an error line naming the mbox and its position, and
+ * reading goes on with the next one. */
 static int read_mbox(struct import_run *ir, const char *path,
 		     struct mbox_reader *mr)
 {
@@ -324,11 +326,16 @@ static int read_mbox(struct import_run *ir, const char *path,
 	int r;
 
 	ir->mbox = mr;
-	while ((r = mbox_next(mr, &buf, &len, &err)) > 0) {
+	while ((r = mbox_next(mr, &buf, &len, &err)) != 0) {
 		name = xasprintf("%s:%zu", path, ++k);
-		r = one(ir, name, buf, len);
+		if (r == ERR_INVALID) {
+			r = input_error(ir, name, err.msg);
+			err_clear(&err);
+		} else if (r > 0) {
+			r = one(ir, name, buf, len);
+			free(buf);
+		}
 		free(name);
-		free(buf);
 		if (r < 0)
 			break;
 	}

@@ -5,7 +5,9 @@
 # stored: by import (PGP/MIME through the background decryptions, an
 # inline block) run under a 512 MiB address-space limit and with its
 # peak RSS measured, and by show re-opening a stored body that inflates
-# (a database written by an older version).
+# (a database written by an older version).  A message over the limit in
+# an mbox is an error line naming the mbox and its position; the
+# messages after it are imported, and the exit status is 1.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup resources
 TOO_LARGE="decrypted content too large (over 64 MiB)"
@@ -60,4 +62,28 @@ printf '%s\n' "$out" | grep -qxF "[cannot open this message: cannot open the sea
 tap_ok $? "show of an inflating body: says why instead of printing it" "got: $(printf '%s' "$out" | head -c 600)"
 tap_ok $([ "$(printf '%s' "$out" | wc -c)" -lt 10000 ]; echo $?) "show prints $(printf '%s' "$out" | wc -c) bytes, not 128 MiB"
 tap_ok $([ "$(rss)" -lt $rss_max ]; echo $?) "show: peak RSS $(rss) KiB, under $((rss_max / 1000)) MB"
+
+# An mbox: a message, one of 65 MiB, another; as a file and with --mbox.
+/usr/bin/python3 - "$T/big.mbox" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    for i, size in ((1, 10), (2, 65 << 20), (3, 10)):
+        f.write("From rita@example.net Mon Nov 30 10:00:00 2026\n"
+                "From: Rita <rita@example.net>\nSubject: mbox %d\n"
+                "Message-ID: <mbox%d@example.net>\n\n" % (i, i))
+        line = "A" * 75 + "\n"
+        f.write(line * (size // 76 + 1) + "\n")
+PY
+out=$(stm import "$T/big.mbox" 2>"$T/err"); rc=$?
+tap_is "$rc" 1 "an mbox with an oversized message: exit 1"
+tap_is "$(printf '%s\n' "$out" | cut -f 1,2 | sed 's/^[0-9][0-9]*	/N	/' | tr '\n' '|')" \
+	"N	not-signed|error	$T/big.mbox:2|N	not-signed|" \
+	"the oversized message is skipped with an error line, the next one imported"
+tap_is "$(printf '%s\n' "$out" | sed -n 2p | cut -f 3)" \
+	"message 2 in '$T/big.mbox' too large (more than 67108864 bytes)" "the error line says why"
+tap_like "$(printf '%s\n' "$out" | sed -n 3p)" "	mbox 3$" "the message after it is there"
+tap_ok $([ "$(rss)" -lt $rss_max ]; echo $?) "oversized mbox message: peak RSS $(rss) KiB"
+out=$(stm import --mbox "$T/big.mbox" 2>"$T/err"); rc=$?
+tap_is "$rc:$(printf '%s\n' "$out" | cut -f 1 | sed 's/^[0-9][0-9]*$/N/' | tr '\n' ' ')" \
+	"1:duplicate error duplicate " "--mbox: the same, the others now duplicates"
 tap_done

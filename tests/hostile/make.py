@@ -425,6 +425,7 @@ def main():
         f.write(b"\x00\x01not a mail at all " + ESC.encode() + b"[2J")
     links(a.out)
     bombs(c, a.out)
+    oversized_mbox(a.out)
 
 
 def links(out):
@@ -486,6 +487,18 @@ def bombs(c, out):
                                       "bomb-inline@", "bomb-mbox-2@"))):
             f.write("From rita@example.net Wed Dec  2 10:0%d:00 2026\n" % i)
             f.write(text.rstrip("\n") + "\n\n")
+
+
+def oversized_mbox(out):
+    """An mbox whose second message is over the 64 MiB limit: it gets an
+    error line naming the mbox and its position, and the third is still
+    imported (the loop used to stop at the first error)."""
+    with open(os.path.join(out, "mbox-oversized-middle.mbox"), "w") as f:
+        for i, body in ((1, "x\n"), (2, ("B" * 99 + "\n") * (656 << 10)),
+                        (3, "y\n")):
+            f.write("From rita@example.net Wed Dec  2 10:0%d:00 2026\n" % i)
+            f.write(plain("mbox-oversized-%d" % i, "message %d of 3" % i,
+                          body) + "\n")
 
 
 if __name__ == "__main__":
