@@ -268,11 +268,11 @@ int store_open(const char *path, const struct store_opts *opts,
 	 * written to it. */
 	if ((r = exec_sql(s, "PRAGMA journal_mode=WAL;"
 			     "PRAGMA synchronous=FULL;"
-			     "PRAGMA foreign_keys=ON;"
 			     "PRAGMA trusted_schema=OFF;"
 			     "PRAGMA secure_delete=ON;", err)) < 0 ||
 	    (r = store_check_files(path, opts ? opts->shared_group : NULL, err)) < 0 ||
-	    (r = store_migrate(s, err)) < 0) {
+	    (r = store_migrate(s, err)) < 0 ||
+	    (r = exec_sql(s, "PRAGMA foreign_keys=ON;", err)) < 0) {
 		store_close(s);
 		return r;
 	}

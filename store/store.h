@@ -156,14 +156,29 @@ struct message {
 				 * already encrypted to the roster;
 				 * "sealed": the raw message encrypted to
 				 * the roster on import */
+	/* Derived by store_messages_get, not stored: another message (with
+	 * other content, since the content hash is unique) carries the same
+	 * Message-ID. */
+	bool message_id_reused;
 };
 void message_release(struct message *m);
 
 /* Returns the report id holding a message with this Message-ID or content
- * hash in *report_id, or ERR_NOTFOUND. */
+ * hash in *report_id (the oldest such message's), or ERR_NOTFOUND.  The
+ * content hash identifies a message; a Message-ID may be on several. */
 int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err);
+/* The messages carrying message_id, except the row except_row (0: none),
+ * oldest first: up to max of them in out, how many there are in *n. */
+struct message_ref {
+	int64_t row;
+	int64_t report_id;
+};
+int store_message_id_holders(struct store *s, const char *message_id,
+			     int64_t except_row, struct message_ref *out,
+			     size_t max, size_t *n, struct err *err);
+/* ERR_DUPLICATE when a message with the same content hash is stored. */
 int store_message_insert(struct store *s, const struct message *m,
 			 int64_t *id, struct err *err);
 /* The report a stored message (by row id) belongs to, or ERR_NOTFOUND. */
