@@ -34,6 +34,9 @@ static void print_message(struct cmd_ctx *ctx, const struct message *m)
 			m->encrypted ? ", encrypted" : "");
 		free(from);
 	}
+	if (m->message_id_reused)
+		fputs("[warning: another message, with other content, carries this message's Message-ID: see the message-id-reused events]\n",
+		      out);
 	if (report_open_message(ctx, m->id, &om, &err) < 0) {
 		char *e = safe_str(err.msg);
 		fprintf(out, "[cannot open this message: %s]\n", e);

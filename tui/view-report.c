@@ -44,9 +44,11 @@ static void layout(struct tui *t, struct report_view *p)
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		const struct message *m = &p->rf.msgs[i];
 		char *from = safe_str(m->from_email);
-		char *sep = xasprintf("message %zu of %zu, from %s, %s, %s%s", i + 1, p->nmsgs,
+		char *sep = xasprintf("message %zu of %zu, from %s, %s, %s%s%s", i + 1, p->nmsgs,
 				      from, m->date ? fmt_rfc3339(m->date, when) : "no date",
-				      m->verdict, m->encrypted ? ", encrypted" : "");
+				      m->verdict, m->encrypted ? ", encrypted" : "",
+				      m->message_id_reused ?
+					      ", MESSAGE-ID REUSED by another message (see the timeline)" : "");
 		lines_add_wrapped(&p->lines, sep, w, A_BOLD | draw_color(t, CP_CYAN), 1);
 		free(sep);
 		free(from);

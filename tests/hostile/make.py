@@ -426,6 +426,7 @@ def main():
     links(a.out)
     bombs(c, a.out)
     oversized_mbox(a.out)
+    msgid_squat(c, a.out)
 
 
 def links(out):
@@ -499,6 +500,20 @@ def oversized_mbox(out):
             f.write("From rita@example.net Wed Dec  2 10:0%d:00 2026\n" % i)
             f.write(plain("mbox-oversized-%d" % i, "message %d of 3" % i,
                           body) + "\n")
+
+
+def msgid_squat(c, out):
+    """Message-ID squatting: a plain mail with the genuine report's
+    Message-ID arrives first; the genuine signed report must still be
+    imported (not a duplicate), and both marked."""
+    squat = plain("msgid-squat", "ignore the next mail", "squatting\n")
+    genuine = mk(c, "signed", "msgid-squat", "the real report",
+                 "use-after-free in net/sched/sch_api.c",
+                 sign_as=c.fpr["REPORTER_FPR"])
+    with open(os.path.join(out, "msgid-squat.mbox"), "w") as f:
+        for i, text in enumerate((squat, genuine)):
+            f.write("From rita@example.net Wed Dec  2 10:0%d:00 2026\n" % i)
+            f.write(text.rstrip("\n") + "\n\n")
 
 
 if __name__ == "__main__":
