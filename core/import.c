@@ -7,8 +7,9 @@
  * is imported, and both messages are marked and noted in the timeline
  * (message-id-reused).  A reply (In-Reply-To or References naming a
  * stored message) joins that message's report, unless that Message-ID is
- * on messages of several reports: then it joins none, and says so.  The body is kept only encrypted to the
- * team roster: as received when it already is, sealed otherwise.
+ * on messages of several reports: then it joins none, and says so.  The
+ * body is kept only encrypted to the team roster: as received when it
+ * already is, sealed otherwise.
  */
 #include <stdlib.h>
 #include <string.h>
