@@ -31,8 +31,8 @@ hdr() { # MSGID SUBJECT
 	printf 'From: Rita Reporter <rita@example.net>\nTo: security@example.org\nSubject: %s\nDate: Mon, 30 Nov 2026 10:00:00 +0000\nMessage-ID: <%s>\nMIME-Version: 1.0\n' "$2" "$1"
 }
 
-# 128 MiB of zeros, encrypted to the officer: about 220 KB.
-{ printf 'Content-Type: text/plain\n\n'; head -c 128M /dev/zero; } |
+# 96 MiB of zeros, encrypted to the officer: about 170 KB.
+{ printf 'Content-Type: text/plain\n\n'; head -c 96M /dev/zero; } |
 	g -z 9 -r "$OFFICER_FPR" -a -e >"$T/bomb.asc" || { echo "Bail out! gpg failed"; exit 1; }
 { hdr pgpmime@example.net "PGP/MIME bomb"
   printf 'Content-Type: multipart/encrypted; boundary="e"; protocol="application/pgp-encrypted"\n\n'
@@ -52,15 +52,15 @@ done
 tap_is "$(sqlite3 "$DB" 'SELECT count(*) FROM messages')" "$before" "nothing of the bombs stored"
 
 # show, on a stored body that inflates: the sealed copy of the plain
-# report replaced by a 128 MiB bomb.
-{ hdr plain@example.net "plain report"; printf 'Content-Type: text/plain\n\n'; head -c 128M /dev/zero; } |
+# report replaced by a 96 MiB bomb.
+{ hdr plain@example.net "plain report"; printf 'Content-Type: text/plain\n\n'; head -c 96M /dev/zero; } |
 	g -z 9 -r "$OFFICER_FPR" -e >"$T/sealed.gpg"
 sqlite3 "$DB" "UPDATE messages SET blob = readfile('$T/sealed.gpg'), blob_kind = 'sealed' WHERE id = 1"
 out=$(stm show 1 2>"$T/err"); rc=$?
 tap_is "$rc" 0 "show of an inflating body: exit 0 (no crash under the memory limit)"
 printf '%s\n' "$out" | grep -qxF "[cannot open this message: cannot open the sealed copy of message 1: $TOO_LARGE]"
 tap_ok $? "show of an inflating body: says why instead of printing it" "got: $(printf '%s' "$out" | head -c 600)"
-tap_ok $([ "$(printf '%s' "$out" | wc -c)" -lt 10000 ]; echo $?) "show prints $(printf '%s' "$out" | wc -c) bytes, not 128 MiB"
+tap_ok $([ "$(printf '%s' "$out" | wc -c)" -lt 10000 ]; echo $?) "show prints $(printf '%s' "$out" | wc -c) bytes, not 96 MiB"
 tap_ok $([ "$(rss)" -lt $rss_max ]; echo $?) "show: peak RSS $(rss) KiB, under $((rss_max / 1000)) MB"
 
 # An mbox: a message, one of 65 MiB, another; as a file and with --mbox.
