@@ -1,8 +1,9 @@
 /*
- * The messages of a report's thread.  A message is known by its
- * Message-ID, or by the hash of its content when it has none; both are
- * UNIQUE so a re-import can never store a message twice, even when two
- * officers import the same mailbox at the same moment.
+ * The messages of a report's thread.  A message is known by the hash of
+ * its content, which is UNIQUE, so a re-import can never store a message
+ * twice, even when two officers import the same mailbox at the same
+ * moment.  A Message-ID is only what the sender claims: several messages
+ * may carry the same one, and each is marked message_id_reused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ int store_message_find(struct store *s, const char *message_id,
 {
 	sqlite3_stmt *st = store_stmt(s,
 		"SELECT report_id FROM messages WHERE (?1 IS NOT NULL AND message_id = ?1)"
-		" OR (?2 IS NOT NULL AND content_hash = ?2) LIMIT 1", err);
+		" OR (?2 IS NOT NULL AND content_hash = ?2) ORDER BY id LIMIT 1", err);
 	int rc;
 
 	if (!st)
@@ -46,6 +47,34 @@ int store_message_find(struct store *s, const char *message_id,
 	if (rc == SQLITE_DONE)
 		return ERR_NOTFOUND;
 	return store_dberr(s, err, "cannot look up a message");
+}
+
+int store_message_id_holders(struct store *s, const char *message_id,
+			     int64_t except_row, struct message_ref *out,
+			     size_t max, size_t *n, struct err *err)
+{
+	sqlite3_stmt *st = store_stmt(s,
+		"SELECT id, report_id FROM messages WHERE message_id = ?1"
+		" AND id <> ?2 ORDER BY id", err);
+	int rc;
+
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	if (!message_id)
+		return 0;
+	store_bind_text(st, 1, message_id);
+	sqlite3_bind_int64(st, 2, except_row);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n < max) {
+			out[*n].row = sqlite3_column_int64(st, 0);
+			out[*n].report_id = sqlite3_column_int64(st, 1);
+		}
+		(*n)++;
+	}
+	if (rc != SQLITE_DONE)
+		return store_dberr(s, err, "cannot look up a Message-ID");
+	return 0;
 }
 
 int store_message_insert(struct store *s, const struct message *m,
@@ -94,8 +123,10 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
 		" fingerprint, signer_matches_from, blob_kind,"
-		" CASE WHEN ?2 THEN blob END"
-		" FROM messages WHERE report_id = ?1 ORDER BY id", err);
+		" CASE WHEN ?2 THEN blob END,"
+		" EXISTS (SELECT 1 FROM messages o WHERE o.message_id = m.message_id"
+		"         AND o.id <> m.id)"
+		" FROM messages m WHERE report_id = ?1 ORDER BY id", err);
 	int rc;
 
 	*out = NULL;
@@ -124,6 +155,7 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		m->fingerprint = store_col_text(st, 12);
 		m->signer_matches_from = sqlite3_column_int(st, 13);
 		m->blob_kind = store_col_text(st, 14);
+		m->message_id_reused = sqlite3_column_int(st, 16);
 		if (with_blob) {
 			m->blob_len = (size_t)sqlite3_column_bytes(st, 15);
 			m->blob = xmemdup(sqlite3_column_blob(st, 15) ?

@@ -3,6 +3,10 @@
  * brings PRAGMA user_version from i to i+1, inside one transaction.  Never
  * edit a migration that has shipped; add the next one.
  *
+ * Migrations run with foreign keys off (store_open turns them on after),
+ * as SQLite's procedure for rebuilding a table needs; a foreign key
+ * check ends them.
+ *
  * The events table is append-only: triggers refuse UPDATE and DELETE, so
  * the timeline an advisory is built from cannot be rewritten.
  * Proposals and decisions are likewise only ever added.
@@ -136,10 +140,41 @@ static const char *const migrations[] = {
 	/* 2: the key an officer confirmed for a participant (forward
 	 * encrypts to it, never to a key found by address alone) */
 	"ALTER TABLE participants ADD COLUMN key_fpr TEXT;",
+
+	/* 3: a Message-ID no longer identifies a message (anyone can send
+	 * mail with a genuine report's Message-ID first); the content hash
+	 * does.  SQLite cannot drop a column's UNIQUE, so the table is
+	 * rebuilt (foreign keys are off while migrations run). */
+	"CREATE TABLE messages_v2 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  report_id INTEGER NOT NULL REFERENCES reports(id),"
+	"  message_id TEXT,"
+	"  content_hash TEXT NOT NULL UNIQUE,"
+	"  in_reply_to TEXT,"
+	"  from_name TEXT,"
+	"  from_email TEXT,"
+	"  subject TEXT,"
+	"  date INTEGER,"
+	"  imported INTEGER NOT NULL,"
+	"  encrypted INTEGER NOT NULL DEFAULT 0,"
+	"  verdict TEXT NOT NULL,"
+	"  fingerprint TEXT,"
+	"  signer_matches_from INTEGER NOT NULL DEFAULT 0,"
+	"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed')),"
+	"  blob BLOB NOT NULL"
+	");"
+	"INSERT INTO messages_v2 SELECT id, report_id, message_id, content_hash,"
+	"  in_reply_to, from_name, from_email, subject, date, imported, encrypted,"
+	"  verdict, fingerprint, signer_matches_from, blob_kind, blob FROM messages;"
+	"DROP TABLE messages;"
+	"ALTER TABLE messages_v2 RENAME TO messages;"
+	"CREATE INDEX messages_report ON messages(report_id);"
+	"CREATE INDEX messages_message_id ON messages(message_id);",
 };
 
 int store_migrate(struct store *s, struct err *err)
 {
+	sqlite3_stmt *st;
 	int v, r;
 
 	/* Up to date, the common case: no write lock, so opening the
@@ -173,6 +208,22 @@ int store_migrate(struct store *s, struct err *err)
 			store_rollback(s);
 			return r;
 		}
+	}
+	/* Foreign keys are off while migrations run (store_open turns them
+	 * on after), so a rebuilt table must be checked before it counts. */
+	if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st,
+			       NULL) != SQLITE_OK) {
+		r = store_dberr(s, err, "cannot check the upgraded schema");
+		store_rollback(s);
+		return r;
+	}
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (r != SQLITE_DONE) {
+		store_rollback(s);
+		return err_setc(err, ERR_IO,
+				"cannot upgrade the schema of '%s': a foreign key no longer holds",
+				s->path);
 	}
 	return store_commit(s, err);
 }

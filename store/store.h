@@ -39,12 +39,18 @@ char *store_default_path(void);
 /*
  * Opens (creating if needed) the database at path and brings its schema up
  * to date.  A new database is 0600 in a 0700 directory (0660/2770 with a
- * shared group); an existing one readable by others is refused.  Returns 0
- * or negative with err naming the file.
+ * shared group); store_check_files must pass before and after SQLite
+ * opens it.  Returns 0 or negative with err naming the file.
  */
 int store_open(const char *path, const struct store_opts *opts,
 	       struct store **out, struct err *err);
 void store_close(struct store *s);
+/* Refuses (ERR_REFUSED, naming the file) a database whose folder others
+ * can create files in, or whose database, -wal, -shm or -journal file is
+ * a link, not ours (nor the shared group's) or readable by others
+ * (allowed: 0600; 0660 with shared_group).  0 when all is well. */
+int store_check_files(const char *path, const char *shared_group,
+		      struct err *err);
 int store_schema_version(struct store *s);
 
 /* BEGIN IMMEDIATE (waiting for other officers up to the busy timeout),
@@ -150,14 +156,29 @@ struct message {
 				 * already encrypted to the roster;
 				 * "sealed": the raw message encrypted to
 				 * the roster on import */
+	/* Derived by store_messages_get, not stored: another message (with
+	 * other content, since the content hash is unique) carries the same
+	 * Message-ID. */
+	bool message_id_reused;
 };
 void message_release(struct message *m);
 
 /* Returns the report id holding a message with this Message-ID or content
- * hash in *report_id, or ERR_NOTFOUND. */
+ * hash in *report_id (the oldest such message's), or ERR_NOTFOUND.  The
+ * content hash identifies a message; a Message-ID may be on several. */
 int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err);
+/* The messages carrying message_id, except the row except_row (0: none),
+ * oldest first: up to max of them in out, how many there are in *n. */
+struct message_ref {
+	int64_t row;
+	int64_t report_id;
+};
+int store_message_id_holders(struct store *s, const char *message_id,
+			     int64_t except_row, struct message_ref *out,
+			     size_t max, size_t *n, struct err *err);
+/* ERR_DUPLICATE when a message with the same content hash is stored. */
 int store_message_insert(struct store *s, const struct message *m,
 			 int64_t *id, struct err *err);
 /* The report a stored message (by row id) belongs to, or ERR_NOTFOUND. */
