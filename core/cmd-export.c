@@ -1,10 +1,14 @@
 /*
- * `export (ID... | --all | --state S) --format F [-o FILE]`: writes the
- * chosen reports in one format (export-*.c) to standard output or FILE.
- * Exports read only stored data (no decryption), withhold the reporter's
- * identity unless credit consent is recorded (bodies and attachments are
- * never exported), and warn on stderr for each report still under
- * embargo.
+ * `export (ID... | --all | --state S) --format F [--with-notes]
+ *  [-o FILE [--mode MODE]]`: writes the chosen reports in one format
+ * (export-*.c) to standard output or FILE.  FILE is replaced whole
+ * (util's atomic_file: a new file beside it, renamed into place), never
+ * written through a symbolic link or into a file another user made; it
+ * is 0600 unless --mode says otherwise.  Exports read only stored data
+ * (no decryption), withhold the reporter's identity unless credit
+ * consent is recorded (bodies and attachments are never exported), leave
+ * internal notes out unless --with-notes, and warn on stderr for each
+ * report still under embargo.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -48,6 +52,21 @@ static bool valid_cve_id(const char *s)
 	return ok;
 }
 
+/* "0644" or "644": the mode, or -1 when s is not octal up to 0777. */
+static int parse_mode(const char *s)
+{
+	int m = 0;
+
+	if (!*s || strlen(s) > 4)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '7')
+			return -1;
+		m = m * 8 + (*s - '0');
+	}
+	return m <= 0777 ? m : -1;
+}
+
 int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -56,16 +75,19 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "cve-id", required_argument, NULL, 'c' },
+		{ "with-notes", no_argument, NULL, 'n' },
+		{ "mode", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct export_opts eo = { NULL };
-	const char *format = NULL, *state = NULL, *path = NULL;
+	struct atomic_file af = { NULL, NULL, NULL };
+	struct export_opts eo = { NULL, false };
+	const char *format = NULL, *state = NULL, *path = NULL, *mode_arg = NULL;
 	export_fn fn = NULL;
 	struct dossier **ds = NULL;
 	struct ids ids = { NULL, 0 };
 	bool all = false;
 	FILE *out = ctx->out;
-	int c, rc = CMD_OK;
+	int c, mode = 0600, rc = CMD_OK;
 
 	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (c) {
@@ -74,6 +96,8 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'o': path = optarg; break;
 		case 'c': eo.cve_id = optarg; break;
+		case 'n': eo.with_notes = true; break;
+		case 'm': mode_arg = optarg; break;
 		default: return cmd_usage(ctx, "export");
 		}
 	}
@@ -85,6 +109,16 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!fn) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "unknown export format '%s' (md, txt, json, csv, ics, cve)", format);
+		return CMD_USAGE;
+	}
+	if (mode_arg && (mode = parse_mode(mode_arg)) < 0) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "export --mode '%s': not a file mode from 0000 to 0777 (e.g. 0644)",
+			 mode_arg);
+		return CMD_USAGE;
+	}
+	if (mode_arg && !path) {
+		err_setc(&ctx->err, ERR_INVALID, "export --mode needs -o FILE");
 		return CMD_USAGE;
 	}
 	if (state && !triage_state_valid(state)) {
@@ -126,19 +160,21 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		export_warn_embargo(ctx, ds[i]);
 	}
-	if (path && !(out = fopen(path, "w"))) {
-		err_setc(&ctx->err, ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-		rc = CMD_FAILED;
-		goto out;
+	if (path) {
+		if (atomic_file_open(&af, path, mode, &ctx->err) < 0) {
+			rc = CMD_FAILED;
+			goto out;
+		}
+		out = af.f;
 	}
 	if (fn(ctx, out, ds, ids.n, &eo, &ctx->err) < 0)
 		rc = CMD_FAILED;
 	if (path) {
-		if (fclose(out) != 0 && rc == CMD_OK) {
-			err_setc(&ctx->err, ERR_IO, "cannot write '%s': %s", path,
-				 strerror(errno));
+		/* A failed export leaves any earlier file as it was. */
+		if (rc != CMD_OK)
+			atomic_file_abort(&af);
+		else if (atomic_file_commit(&af, &ctx->err) < 0)
 			rc = CMD_FAILED;
-		}
 	} else if (fflush(out) != 0 && rc == CMD_OK) {
 		err_setc(&ctx->err, ERR_IO, "cannot write the export: %s", strerror(errno));
 		rc = CMD_FAILED;

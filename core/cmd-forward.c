@@ -1,8 +1,8 @@
 /*
  * `forward ID (--to ADDR... | --participants) [--outbox MAILDIR |
- *  --sendmail] [--allow-plaintext] [--force-recipient]`: sends the report
- * to people brought into it, as PGP/MIME mail (see forward.c for the
- * rules).  ADDR is user@host or "Name <user@host>"; addresses after the
+ *  --sendmail] [--allow-plaintext] [--force-recipient]
+ *  [--release-attachment NAME...]`: sends the report to people brought
+ * into it, as PGP/MIME mail (see forward.c for the rules).  ADDR is user@host or "Name <user@host>"; addresses after the
  * ID count as more --to.  Mail goes into --outbox (else config
  * forward.outbox), or through --sendmail (config forward.sendmail, default
  * "sendmail -t -oi").  Prints one line per delivered message:
@@ -24,13 +24,14 @@ int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		{ "sendmail", no_argument, NULL, 's' },
 		{ "allow-plaintext", no_argument, NULL, 'a' },
 		{ "force-recipient", no_argument, NULL, 'f' },
+		{ "release-attachment", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct forward_opts o;
 	struct forward_result res;
 	struct participant *pv = NULL;
 	size_t np = 0;
-	const char **to;
+	const char **to, **rel;
 	char **owned = NULL;
 	bool all = false, use_sendmail = false;
 	int64_t id;
@@ -39,9 +40,12 @@ int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(&res, 0, sizeof(res));
 	to = xcalloc((size_t)argc + 1, sizeof(*to));
+	rel = xcalloc((size_t)argc + 1, sizeof(*rel));
+	o.release = rel;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': to[o.nto++] = optarg; break;
+		case 'r': rel[o.nrelease++] = optarg; break;
 		case 'P': all = true; break;
 		case 'o': o.outbox = optarg; break;
 		case 's': use_sendmail = true; break;
@@ -49,15 +53,18 @@ int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'f': o.force_recipient = true; break;
 		default:
 			free(to);
+			free(rel);
 			return cmd_usage(ctx, "forward");
 		}
 	}
 	if (optind >= argc || (o.outbox && use_sendmail)) {
 		free(to);
+		free(rel);
 		return cmd_usage(ctx, "forward");
 	}
 	if (parse_report_id(argv[optind], &id, &ctx->err) < 0) {
 		free(to);
+		free(rel);
 		return CMD_USAGE;
 	}
 	for (int i = optind + 1; i < argc; i++)
@@ -69,6 +76,7 @@ int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		o.outbox = config_get(ctx->cfg, "forward.outbox", NULL);
 	if (!o.outbox && !o.sendmail) {
 		free(to);
+		free(rel);
 		err_setc(&ctx->err, ERR_INVALID,
 			 "forward: say where the mail goes: --outbox MAILDIR or "
 			 "--sendmail (or set forward.outbox in the config)");
@@ -108,9 +116,10 @@ int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (r == CMD_OK && res.withheld)
 		fprintf(ctx->errout,
-			"report %lld: %zu exploit attachment%s withheld (exploit "
-			"code goes only encrypted, with the reporter's consent: "
-			"triage --consent exploit)\n",
+			"report %lld: %zu attachment%s withheld (without the "
+			"reporter's consent to release exploit code and to be "
+			"credited, only patches go; send one with "
+			"--release-attachment NAME)\n",
 			(long long)id, res.withheld, res.withheld > 1 ? "s" : "");
 out:
 	forward_result_release(&res);
@@ -120,5 +129,6 @@ out:
 			free(owned[i]);
 	free(owned);
 	free(to);
+	free(rel);
 	return r;
 }

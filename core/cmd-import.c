@@ -4,7 +4,9 @@
  *   duplicate\t<id>\t<subject>      already there
  *   error\t<file>\t<reason>         not stored
  * A file starting with "From " is read as an mbox, a directory as a
- * Maildir (or, without new/ and cur/, as a folder of message files).  Exit 1 when any message failed.  Progress goes to errout when
+ * Maildir (or, without new/ and cur/, as a folder of message files),
+ * following no symbolic link inside it: each link is an error line.
+ * Exit 1 when any message failed.  Progress goes to errout when
  * it is a terminal, or as plain "importing N/M\r" lines when run from the
  * UI (ctx->interactive), which shows each as it comes.
  *
@@ -21,6 +23,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,10 @@
 #include "core/core.h"
 #include "crypto/crypto.h"
 #include "mail/mail.h"
+
+/* What a decryption may produce is one message's worth. */
+_Static_assert(CRYPTO_MAX_PLAIN == MAIL_MAX_SIZE,
+	       "the decrypted-content limit is the message limit");
 
 #define BATCH_MAX 100
 #define BATCH_SECONDS 0.5
@@ -307,22 +314,28 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	return big ? r : 0;
 }
 
-static int do_mbox(struct import_run *ir, const char *path)
+/* Reads the mbox mr (named path) to its end, closing it.  A message too
+ * large to take is an error line naming the mbox and its position, and
+ * reading goes on with the next one. */
+static int read_mbox(struct import_run *ir, const char *path,
+		     struct mbox_reader *mr)
 {
-	struct mbox_reader *mr;
 	struct err err = { 0, "" };
 	char *buf, *name;
 	size_t len, k = 0;
 	int r;
 
-	if (mbox_open(path, MBOX_AUTO, &mr, &err) < 0)
-		return input_error(ir, path, err.msg);
 	ir->mbox = mr;
-	while ((r = mbox_next(mr, &buf, &len, &err)) > 0) {
+	while ((r = mbox_next(mr, &buf, &len, &err)) != 0) {
 		name = xasprintf("%s:%zu", path, ++k);
-		r = one(ir, name, buf, len);
+		if (r == ERR_INVALID) {
+			r = input_error(ir, name, err.msg);
+			err_clear(&err);
+		} else if (r > 0) {
+			r = one(ir, name, buf, len);
+			free(buf);
+		}
 		free(name);
-		free(buf);
 		if (r < 0)
 			break;
 	}
@@ -337,88 +350,111 @@ static int do_mbox(struct import_run *ir, const char *path)
 	return r < 0 && r != ERR_INVALID ? r : 0;
 }
 
-static int do_file(struct import_run *ir, const char *path)
+static int do_mbox(struct import_run *ir, const char *path)
+{
+	struct mbox_reader *mr;
+	struct err err = { 0, "" };
+
+	if (mbox_open(path, MBOX_AUTO, &mr, &err) < 0)
+		return input_error(ir, path, err.msg);
+	return read_mbox(ir, path, mr);
+}
+
+/* One message file, or an mbox when it starts with a "From " line, open
+ * as fd (taken) and named name. */
+static int do_fd(struct import_run *ir, int fd, const char *name)
 {
 	struct err err = { 0, "" };
+	struct mbox_reader *mr;
+	char head[5], *buf;
+	size_t len;
+	int r;
+
+	if (pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) &&
+	    !memcmp(head, "From ", 5)) {
+		if (mbox_open_fd(fd, name, MBOX_AUTO, &mr, &err) < 0)
+			return input_error(ir, name, err.msg);
+		return read_mbox(ir, name, mr);
+	}
+	r = read_fd(fd, name, MAIL_MAX_SIZE, &buf, &len, &err);
+	close(fd);
+	if (r < 0)
+		return input_error(ir, name, err.msg);
+	r = one(ir, name, buf, len);
+	free(buf);
+	return r;
+}
+
+/* Standard input: one message, without the "From " envelope line a mail
+ * client may pipe in with it. */
+static int do_stdin(struct import_run *ir)
+{
+	struct err err = { 0, "" };
+	const char *start;
 	char *buf;
 	size_t len;
 	int r;
 
-	if (read_file(path, MAIL_MAX_SIZE, &buf, &len, &err) < 0)
-		return input_error(ir, strcmp(path, "-") ? path : "standard input",
-				   err.msg);
-	const char *start = buf;
-	/* A piped message may carry its mbox "From " envelope line. */
+	if (read_fd(0, "standard input", MAIL_MAX_SIZE, &buf, &len, &err) < 0)
+		return input_error(ir, "standard input", err.msg);
+	start = buf;
 	if (len > 5 && !memcmp(buf, "From ", 5)) {
 		const char *nl = memchr(buf, '\n', len);
-		if (nl && strcmp(path, "-")) {
-			free(buf);
-			return do_mbox(ir, path);
-		}
 		if (nl) {
 			len -= (size_t)(nl + 1 - buf);
 			start = nl + 1;
 		}
 	}
-	r = one(ir, strcmp(path, "-") ? path : "standard input", start, len);
+	r = one(ir, "standard input", start, len);
 	free(buf);
 	return r;
 }
 
-static int cmp_str(const void *a, const void *b)
+static int do_file(struct import_run *ir, const char *path)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
-/* A plain directory of message files (e.g. saved .eml files), by name. */
-static int list_plain_dir(const char *dir, char ***paths, size_t *n,
-			  struct err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	*paths = NULL;
-	*n = 0;
-	if (!d)
-		return err_setc(err, ERR_IO, "cannot read directory '%s': %s",
-				dir, strerror(errno));
-	while ((de = readdir(d))) {
-		struct stat st;
-		char *p;
-		if (de->d_name[0] == '.')
-			continue;
-		p = xasprintf("%s/%s", dir, de->d_name);
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
-			*paths = xrealloc(*paths, (*n + 1) * sizeof(char *));
-			(*paths)[(*n)++] = p;
-		} else {
-			free(p);
-		}
+	if (fd < 0) {
+		char *m = xasprintf("cannot open '%s': %s", path, strerror(errno));
+		int r = input_error(ir, path, m);
+		free(m);
+		return r;
 	}
-	closedir(d);
-	if (*n)
-		qsort(*paths, *n, sizeof(char *), cmp_str);
-	return 0;
+	return do_fd(ir, fd, path);
 }
 
-/* A Maildir (new/ and cur/), or else a directory of message files. */
+/*
+ * A Maildir (new/ and cur/), or else a directory of message files.  No
+ * symbolic link inside is followed, when listing or when opening: each
+ * one, and each special file, gets an error line naming it, and the
+ * import goes on.
+ */
 static int do_maildir(struct import_run *ir, const char *dir, bool must_maildir)
 {
 	struct err err = { 0, "" };
-	char **paths;
-	size_t n;
+	struct mail_folder f;
 	int r = 0;
 
-	if (maildir_list(dir, &paths, &n, &err) < 0 &&
-	    (must_maildir || list_plain_dir(dir, &paths, &n, &err) < 0))
+	if (maildir_list(dir, &f, &err) < 0 &&
+	    (must_maildir || mail_folder_list(dir, &f, &err) < 0))
 		return input_error(ir, dir, err.msg);
-	ir->total += n;
-	for (size_t i = 0; i < n; i++) {
-		if (!r)
-			r = do_file(ir, paths[i]);
-		free(paths[i]);
+	ir->total += f.n;
+	for (size_t i = 0; i < f.nskipped && !r; i++) {
+		char *name = xasprintf("%s/%s", dir, f.skipped[i].name);
+		r = input_error(ir, name, f.skipped[i].why);
+		free(name);
 	}
-	free(paths);
+	for (size_t i = 0; i < f.n && !r; i++) {
+		char *name = xasprintf("%s/%s", dir, f.names[i]);
+		int fd = open_beneath(dir, f.names[i], &err);
+
+		if (fd < 0)   /* e.g. swapped for a link since it was listed */
+			r = input_error(ir, name, err.msg);
+		else
+			r = do_fd(ir, fd, name);
+		free(name);
+	}
+	mail_folder_release(&f);
 	return r;
 }
 
@@ -481,6 +517,8 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			r = do_maildir(&ir, p, mode == 'd');
 		else if (mode == 'm')
 			r = do_mbox(&ir, p);
+		else if (!strcmp(p, "-"))
+			r = do_stdin(&ir);
 		else
 			r = do_file(&ir, p);
 	}

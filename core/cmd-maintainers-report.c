@@ -1,7 +1,7 @@
 /*
- * `maintainers ID [--tree DIR] [--add ADDR... | --add-all] [--remove ADDR]
- *  [--ack ADDR] [--with-catch-all] [--json]`: bringing area maintainers
- * into a report.
+ * `maintainers ID [--tree DIR] [--add ADDR... [--key FPR] | --add-all]
+ *  [--remove ADDR] [--ack ADDR] [--with-catch-all] [--json]`: bringing area
+ * maintainers into a report.
  *
  * Without a change it lists the maintainers, reviewers and lists that
  * MAINTAINERS names for the report (its touched files, and the patch in
@@ -14,8 +14,11 @@
  * included); someone not suggested is added as --add "Name <user@host>"
  * (role "other").  --add-all brings in every person shown, but no
  * mailing list: lists are usually public, so one is only added when
- * named.  Adding someone already in is a note, not an error.  --remove
- * and --ack take an address.  All changes run in one transaction, each
+ * named.  Adding someone already in is a note, not an error.  --key FPR
+ * (with one --add) records the key the officer confirmed for that person,
+ * who may be in already: forward encrypts to that key and to no other
+ * (see forward.c); FPR must be the full fingerprint of a usable
+ * encryption key in the keyring.  --remove and --ack take an address.  All changes run in one transaction, each
  * with its event (participant-add, participant-remove, participant-ack).
  *
  * The tree: --tree, else config kernel.tree, else the newest
@@ -33,6 +36,7 @@
 #include "core/core.h"
 #include "core/json.h"
 #include "core/maintainers.h"
+#include "crypto/crypto.h"
 
 struct mr {
 	int64_t id;
@@ -43,6 +47,7 @@ struct mr {
 	size_t nremove;
 	const char **ack;
 	size_t nack;
+	const char *key;                /* --key, uppercase */
 	bool add_all, catch_all, json;
 
 	struct report_full rf;
@@ -56,8 +61,9 @@ struct mr {
 };
 
 static const char usage_line[] =
-	"usage: secteam-tui maintainers ID [--tree DIR] [--add ADDR... | "
-	"--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all] [--json]\n";
+	"usage: secteam-tui maintainers ID [--tree DIR] [--add ADDR... "
+	"[--key FPR] | --add-all] [--remove ADDR] [--ack ADDR] "
+	"[--with-catch-all] [--json]\n";
 
 static bool hidden(const struct mr *m, const struct maint_entry *e)
 {
@@ -378,20 +384,27 @@ static int add_one(struct cmd_ctx *ctx, struct mr *m, const char *name,
 {
 	struct participant p = { 0 };
 	char *line;
-	int r = participant_add(ctx, m->id, name, email, role, section, err);
+	int r = participant_add(ctx, m->id, name, email, role, section, m->key,
+				err);
 
 	p.name = (char *)name;
 	p.email = (char *)email;
 	p.role = (char *)role;
 	p.section = (char *)section;
 	line = participant_format(&p);
-	if (r == ERR_DUPLICATE) {
+	if (r == ERR_DUPLICATE && m->key) {
+		err_clear(err);
+		if ((r = participant_set_key(ctx, m->id, email, m->key, err)) == 0)
+			sbuf_addf(&m->done, "report %lld: key %s confirmed for %s\n",
+				  (long long)m->id, m->key, email);
+	} else if (r == ERR_DUPLICATE) {
 		sbuf_addf(&m->notes, "report %lld: already in: %s\n",
 			  (long long)m->id, line);
 		r = 0;
 	} else if (r == 0) {
-		sbuf_addf(&m->done, "report %lld: added %s\n", (long long)m->id,
-			  line);
+		sbuf_addf(&m->done, "report %lld: added %s%s%s%s\n",
+			  (long long)m->id, line, m->key ? ", key " : "",
+			  m->key ? m->key : "", m->key ? " confirmed" : "");
 	}
 	free(line);
 	return r;
@@ -495,6 +508,40 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 	return 0;
 }
 
+/* --key: a full fingerprint (kept uppercase in m->key, which owns it)
+ * of a usable encryption key in the officer's keyring. */
+static int check_key(struct cmd_ctx *ctx, struct mr *m, const char *given,
+		     struct err *err)
+{
+	size_t n = strspn(given, "0123456789abcdefABCDEF");
+	struct crypto *c;
+	char *fpr = NULL;
+	int r;
+
+	if ((n != 40 && n != 64) || given[n])
+		return err_setc(err, ERR_INVALID,
+				"cannot add to report %lld: --key '%s' is not a "
+				"full key fingerprint (40 or 64 hex digits)",
+				(long long)m->id, given);
+	if (!(c = cmd_ctx_crypto(ctx))) {
+		*err = ctx->err;
+		return ERR_CRYPTO;
+	}
+	if ((r = crypto_find_encryption_key(c, given, &fpr, err)) < 0)
+		return err_prefix(err, "cannot add to report %lld with --key",
+				  (long long)m->id);
+	if (str_cmp_ci(fpr, given)) {
+		r = err_setc(err, ERR_INVALID,
+			     "cannot add to report %lld: --key %s is a subkey of "
+			     "%s; give the primary key's fingerprint",
+			     (long long)m->id, given, fpr);
+		free(fpr);
+		return r;
+	}
+	m->key = fpr;   /* gpg gives it uppercase */
+	return 0;
+}
+
 static void mr_release(struct mr *m)
 {
 	report_full_release(&m->rf);
@@ -504,6 +551,7 @@ static void mr_release(struct mr *m)
 	free(m->add);
 	free(m->remove);
 	free(m->ack);
+	free((char *)m->key);
 	sbuf_release(&m->done);
 	sbuf_release(&m->notes);
 }
@@ -519,8 +567,10 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 		{ "ack", required_argument, NULL, 'k' },
 		{ "with-catch-all", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "key", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *key = NULL;
 	struct mr m;
 	bool listing, need_tree;
 	int c, r = CMD_FAILED, first;
@@ -543,6 +593,7 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 		case 'k': m.ack[m.nack++] = optarg; break;
 		case 'c': m.catch_all = true; break;
 		case 'j': m.json = true; break;
+		case 'K': key = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -570,6 +621,10 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 			need_tree = true;
 	if (m.json && !listing)
 		goto usage;
+	if (key && m.nadd != 1)
+		goto usage;
+	if (key && check_key(ctx, &m, key, &ctx->err) < 0)
+		goto out;
 
 	if (report_load(ctx, id, &m.rf, &ctx->err) < 0)
 		goto out;

@@ -110,6 +110,9 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 		fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s ---\n",
 			i + 1, n, f, m->date ? fmt_rfc3339(m->date, when) : "no date",
 			m->verdict, m->encrypted ? ", encrypted" : "");
+		if (m->message_id_reused)
+			fputs("[warning: another message, with other content, carries this message's Message-ID: see the message-id-reused events]\n",
+			      out);
 		fprintf(out, "[cannot open this message: %s]\n", e);
 		free(f);
 		free(e);
@@ -121,6 +124,9 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 		m->encrypted ? ", encrypted" : "",
 		om->nunsigned ? "; lines marked ! are not signed" : "");
 	free(from);
+	if (m->message_id_reused)
+		fputs("[warning: another message, with other content, carries this message's Message-ID: see the message-id-reused events]\n",
+		      out);
 	nl = opened_message_lines(om, &lines);
 	for (size_t k = 0; k < nl; k++) {
 		char *t = safe_text(lines[k].s, lines[k].len, SAFE_KEEP_TAB);

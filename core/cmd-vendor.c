@@ -3,8 +3,9 @@
  * vendor's status on a report.  Every change is checked (vendor.c),
  * stored and logged as an event in one transaction; an NDA request is
  * recorded together with the policy's answer (policy_nda_answer()).
- * Notifying records the notification; sending the encrypted forward is
- * left to the maintainers' forwarding code once it exists.
+ * Notifying records the notification; notify --forward first sends the
+ * report through forward.c, encrypted to the vendor's --key when the
+ * directory has one.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -246,7 +247,7 @@ static int send_forward(struct cmd_ctx *ctx, const struct vendor_req *v,
 	struct store *s = cmd_ctx_store(ctx);
 	struct forward_result res;
 	struct vendor vd;
-	const char *to[1];
+	const char *to[1], *keys[1];
 	int r;
 
 	if (!s)
@@ -254,7 +255,9 @@ static int send_forward(struct cmd_ctx *ctx, const struct vendor_req *v,
 	if (store_vendor_get(s, v->name, &vd, &ctx->err) < 0)
 		return ERR_NOTFOUND;
 	to[0] = vd.contact;
+	keys[0] = vd.key_fpr;   /* the key the officer gave the directory */
 	fo->to = to;
+	fo->keys = keys;
 	fo->nto = 1;
 	fo->force_recipient = true;  /* vendors are not participants */
 	if (!fo->outbox && !fo->sendmail)

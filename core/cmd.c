@@ -25,7 +25,7 @@ const struct cmd_entry cmd_table[] = {
 	  cmd_show_exec },
 	{ "triage", "ID [--state S] [--severity S] [--claim] [--public] [--consent credit|exploit] [--note TEXT]",
 	  "change a report's state, severity, owner or flags", cmd_triage_exec },
-	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR...|--add-all] [--remove ADDR] [--with-catch-all]) [--json]",
+	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
 	  "find the maintainers for files, a patch or a report; bring them in",
 	  cmd_maintainers_exec },
 	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--note TEXT] [--statement TEXT] [--nda-requested]",
@@ -34,9 +34,9 @@ const struct cmd_entry cmd_table[] = {
 	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec },
 	{ "due", "[--within 2d] [--json]",
 	  "reports due or overdue, silent vendors, unacknowledged participants", cmd_due_exec },
-	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [-o FILE]",
+	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
 	  "export timelines, dates and CVE records (redacted unless consent)", cmd_export_exec },
-	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient]",
+	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
 	  "forward a report to its participants as signed, encrypted PGP/MIME mail", cmd_forward_exec },
 	{ "roster", "[--json] | reseal",
 	  "the keys report bodies are encrypted to; reseal every body to them", cmd_roster_exec },
@@ -220,7 +220,7 @@ struct store *cmd_ctx_store(struct cmd_ctx *ctx)
 {
 	struct store_opts o = { 0 };
 	char *def = NULL;
-	const char *path = ctx->db_path, *wait;
+	const char *path = ctx->db_path;
 
 	if (ctx->store)
 		return ctx->store;
@@ -231,18 +231,8 @@ struct store *cmd_ctx_store(struct cmd_ctx *ctx)
 	if (!path)
 		path = def = store_default_path();
 	o.shared_group = config_get(ctx->cfg, "store.shared_group", NULL);
-	if ((wait = config_get(ctx->cfg, "store.busy_timeout", NULL))) {
-		char *end;
-		long sec = strtol(wait, &end, 10);
-		if (!*wait || *end || sec < 1 || sec > 3600) {
-			err_setc(&ctx->err, ERR_INVALID,
-				 "config store.busy_timeout '%s': not a number "
-				 "of seconds from 1 to 3600", wait);
-			free(def);
-			return NULL;
-		}
-		o.busy_timeout_ms = (int)sec * 1000;
-	}
+	/* 1 to 3600 when set: config_parse checks the range. */
+	o.busy_timeout_ms = (int)config_get_long(ctx->cfg, "store.busy_timeout", 0) * 1000;
 	o.create = ctx->store_create;
 	if (store_open(path, &o, &ctx->store, &ctx->err) == 0) {
 		/* The login role on a team server, the Unix user on SQLite:

@@ -10,7 +10,9 @@
  *
  * Keys are case-insensitive "section.name"; values run to the end of the
  * line, trimmed, and may be double-quoted.  `bind` lines stand outside
- * sections and are kept in order for the UI.  Errors name file and line.
+ * sections and are kept in order for the UI.  Numeric keys have a range
+ * (ranges[] below), checked as the file is read.  Errors name file and
+ * line.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -25,6 +27,58 @@ static void add_entry(struct config *cfg, const char *key, const char *value)
 	cfg->entries[cfg->n].key = str_lower(xstrdup(key));
 	cfg->entries[cfg->n].value = xstrdup(value);
 	cfg->n++;
+}
+
+/*
+ * Every numeric key and its range.  A value that is not a whole number in
+ * range is refused when the file is read, naming file, line, key, value
+ * and range, so no later computation (policy dates are days times 86400
+ * added to a day number) can overflow or wrap.
+ */
+static const struct {
+	const char *key;
+	long min, max;
+	const char *unit;
+} ranges[] = {
+	{ "policy.default_days", 0, 365, "days" },
+	{ "policy.max_days", 0, 365, "days" },
+	{ "store.busy_timeout", 1, 3600, "seconds" },
+};
+
+/* 0 when key is not numeric or value is in its range; else ERR_INVALID. */
+static int check_range(const char *name, int lineno, const char *key,
+		       const char *value, struct err *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(ranges); i++) {
+		const char *p = value;
+		long n = 0;
+		bool ok = *p != '\0';
+
+		if (str_cmp_ci(ranges[i].key, key))
+			continue;
+		if (*p == '-')
+			p++;
+		ok = ok && *p;
+		/* Digit by digit, so that no value can overflow on the way. */
+		for (; ok && *p; p++) {
+			if (*p < '0' || *p > '9' || n > ranges[i].max)
+				ok = false;
+			else
+				n = n * 10 + (*p - '0');
+		}
+		if (*value == '-')
+			n = -n;
+		if (!ok || n < ranges[i].min || n > ranges[i].max) {
+			char *v = safe_str(value);
+			int r = err_setc(err, ERR_INVALID,
+					 "%s:%d: %s '%s': not a number of %s from %ld to %ld",
+					 name, lineno, ranges[i].key, v,
+					 ranges[i].unit, ranges[i].min, ranges[i].max);
+			free(v);
+			return r;
+		}
+	}
+	return 0;
 }
 
 static bool valid_name(const char *s)
@@ -101,6 +155,10 @@ int config_parse(struct config *cfg, const char *name, const char *text,
 			break;
 		}
 		char *full = xasprintf("%s.%s", section, key);
+		if ((r = check_range(name, lineno, full, value, err)) < 0) {
+			free(full);
+			break;
+		}
 		add_entry(cfg, full, value);
 		free(full);
 	}

@@ -28,7 +28,10 @@ struct config {
 /* Loads path; a missing file is an empty config unless must_exist. */
 int config_load(struct config *cfg, const char *path, bool must_exist,
 		struct err *err);
-/* Parses text (for tests and fuzzing); name is used in messages. */
+/* Parses text (for tests and fuzzing); name is used in messages.  A
+ * numeric key (policy.default_days, policy.max_days: 0 to 365 days;
+ * store.busy_timeout: 1 to 3600 seconds) whose value is not a whole
+ * number in its range is refused (ERR_INVALID, naming key, value, range). */
 int config_parse(struct config *cfg, const char *name, const char *text,
 		 struct err *err);
 void config_release(struct config *cfg);

@@ -148,6 +148,7 @@ struct attachment_info {
 	bool exploit;          /* looks like exploit code */
 	bool unsigned_part;    /* outside what the signature (or encryption)
 				* covers: see struct opened_message */
+	bool patch;            /* a patch (attachment_is_patch) */
 	unsigned char *data;
 };
 /* A From mailbox (sender.c shows it). */
@@ -229,6 +230,10 @@ char *senders_format(const struct sender *from, size_t n);
 struct json_t *sender_json(const char *name, const char *email);
 /* Exploit code heuristics on a file name and type. */
 bool attachment_is_exploit(const char *filename, const char *content_type);
+/* A patch: named *.patch or *.diff (or typed text/x-patch, text/x-diff)
+ * and holding a diff (a "+++ " or "diff --git " line), no NUL byte. */
+bool attachment_is_patch(const char *filename, const char *content_type,
+			 const unsigned char *data, size_t len);
 
 /* Parses "42" or "#42" into an id; ERR_INVALID naming s otherwise. */
 int parse_report_id(const char *s, int64_t *id, struct err *err);
@@ -330,6 +335,9 @@ struct dossier {
 	struct policy pol;
 	struct policy_answer ans; /* the current date (or none) checked now */
 	time_t now;
+	struct needles *redact;   /* what names the reporter (disclosure.c),
+				   * made by dossier_load; NULL: made on each
+				   * export_redact call */
 };
 /* Loads report id with its vendors, proposals and decisions; negative
  * with err set (ERR_NOTFOUND for no such report).  Release in any case. */
@@ -345,6 +353,7 @@ bool dossier_embargoed(const struct dossier *d);
 /* export-*.c: one exporter per format, all over loaded dossiers ----------*/
 struct export_opts {
 	const char *cve_id;     /* --cve-id, or NULL for config/placeholder */
+	bool with_notes;        /* --with-notes: internal notes included */
 };
 typedef int (*export_fn)(struct cmd_ctx *ctx, FILE *out,
 			 struct dossier *const *d, size_t n,
@@ -362,9 +371,18 @@ int export_ics(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 int export_cve(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 	       size_t n, const struct export_opts *o, struct err *err);
 /* Redaction (disclosure.c): a copy of text with the reporter's identity
- * (name, address, and the From of the reporter's messages) replaced by
- * "[reporter]" unless the reporter consented to credit. */
+ * replaced by "[reporter]", "[reporter's domain]", "[reporter's message]"
+ * or "[reporter's key]" unless the reporter consented to credit: the
+ * names, addresses (local part and domain too), Message-IDs (and their
+ * hosts) and signing keys of the reporter's messages, which are the
+ * first one's sender and every message sharing an address or a signing
+ * key with them.  Never fails. */
 char *export_redact(const struct dossier *d, const char *text);
+/* True when m (one of d's messages) is the reporter's, as above. */
+bool export_from_reporter(const struct dossier *d, const struct message *m);
+/* False for an internal note (events "note" and "vendor-note") unless
+ * o->with_notes: notes are left out of every export by default. */
+bool export_event_shown(const struct export_opts *o, const struct event *e);
 /* The reporter as "Name <email>" when credit consent is recorded, else
  * NULL (caller frees). */
 char *export_reporter(const struct dossier *d);
@@ -386,11 +404,17 @@ int participant_parse_address(const char *s, char **name, char **email,
 /* "Name <email> (role:SECTION)", not yet safe for a terminal (caller
  * frees). */
 char *participant_format(const struct participant *p);
-/* Adds email to report_id and logs "participant-add"; ERR_DUPLICATE when
- * already an active participant (nothing written). */
+/* Adds email to report_id (with key_fpr, when not NULL, as the key the
+ * officer confirmed for them) and logs "participant-add"; ERR_DUPLICATE
+ * when already an active participant (nothing written). */
 int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
 		    const char *email, const char *role, const char *section,
-		    struct err *err);
+		    const char *key_fpr, struct err *err);
+/* Records key_fpr as the key the officer confirmed for the active
+ * participant email and logs "participant-key"; ERR_NOTFOUND naming them
+ * when there is none. */
+int participant_set_key(struct cmd_ctx *ctx, int64_t report_id,
+			const char *email, const char *key_fpr, struct err *err);
 /* Removes the active participant and logs "participant-remove";
  * ERR_NOTFOUND naming them when there is none. */
 int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
@@ -416,10 +440,14 @@ int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
 struct forward_opts {
 	const char *const *to;  /* "user@host" or "Name <user@host>" */
 	size_t nto;
+	const char *const *keys;/* NULL, or for each of to: the key the
+				 * officer confirmed for them, or NULL */
 	bool allow_plaintext;   /* keyless recipients get a plain copy */
 	bool force_recipient;   /* allow addresses that are not participants */
 	const char *outbox;     /* Maildir to deliver into, or NULL: */
 	const char *sendmail;   /* the command mail is piped into (-t -oi) */
+	const char *const *release; /* attachment file names the officer */
+	size_t nrelease;            /* releases (--release-attachment) */
 };
 struct forward_sent {
 	bool plaintext;
@@ -430,18 +458,24 @@ struct forward_result {
 	struct forward_sent *sent;
 	size_t nsent;
 	size_t attached;        /* attachments carried */
-	size_t withheld;        /* exploit attachments left out */
+	size_t withheld;        /* attachments left out */
 };
 /*
  * Forwards report id to o->to: one RFC 3156 message signed with the
  * officer's key and encrypted to every recipient's key, the officer's and
  * the roster's (Cc: team.address), plus, with allow_plaintext, one plain
- * copy for each recipient without a usable key.  Nothing is delivered
- * unless every message could be built; every delivered message is logged
- * ("forward", "forward-plaintext").  Returns 0 with *res filled (release
- * it in any case), or negative with err naming the report and the
- * recipient: ERR_REFUSED for a recipient who is not a participant or has
- * no usable key, ERR_IO when delivery fails (res says what was sent).
+ * copy for each recipient without a usable key.  It carries the report's
+ * text and patches; other attachments only with the reporter's consent
+ * to release exploit code and to be credited, or named in o->release
+ * (see forward.c).  Nothing is delivered unless every message could be
+ * built; every delivered message is logged ("forward",
+ * "forward-plaintext", "attachment-release").  Returns 0 with *res filled
+ * (release it in any case), or negative with err naming the report and
+ * the recipient or attachment: ERR_REFUSED for a recipient who is not a
+ * participant, has no usable key, or whose key is neither confirmed nor
+ * certified for their address (naming it), or for released exploit code
+ * without consent; ERR_NOTFOUND for a released name that is no attachment;
+ * ERR_IO when delivery fails (res says what was sent).
  */
 int forward_report(struct cmd_ctx *ctx, int64_t id,
 		   const struct forward_opts *o, struct forward_result *res,

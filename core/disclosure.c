@@ -15,6 +15,9 @@
 #include "core/core.h"
 #include "core/json.h"
 
+static struct needles *reporter_needles(const struct dossier *d);
+static void needles_free(struct needles *nv);
+
 int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
 		 struct err *err)
 {
@@ -35,11 +38,13 @@ int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].reason,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].override,
 		     d->now, &d->ans);
+	d->redact = reporter_needles(d);
 	return 0;
 }
 
 void dossier_release(struct dossier *d)
 {
+	needles_free(d->redact);
 	report_full_release(&d->f);
 	for (size_t i = 0; i < d->nvendors; i++)
 		report_vendor_release(&d->vendors[i]);
@@ -130,46 +135,299 @@ json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r)
 	return o;
 }
 
-/* Replaces every case-insensitive occurrence of what in *text. */
-static void replace_ci(char **text, const char *what, const char *with)
-{
-	struct sbuf sb = SBUF_INIT;
-	size_t wl = what ? strlen(what) : 0;
-	const char *p = *text;
+/* --- redaction -------------------------------------------------------*/
 
-	if (wl < 3 || !strcasestr(p, what))
+/*
+ * Without credit consent, an export holds nothing that names the
+ * reporter.  The reporter's messages are the first one's sender and every
+ * message of the thread that shares an address or a signing key with
+ * them (a reply from their other address, signed by the same key).  What
+ * names the reporter: those messages' addresses, display names and the
+ * words of those names, the addresses' local parts (but role mailboxes
+ * like security@), their domains, the Message-IDs and the hosts in them,
+ * and the signing keys.  Each is replaced, whole words only (so "Ann"
+ * leaves "annual" alone), case-insensitively, in one pass, longest first:
+ * an address goes before the name or domain inside it.
+ */
+struct needle {
+	char *s;
+	size_t len;
+	const char *with;
+};
+
+struct needles {
+	struct needle *v;
+	size_t n;
+};
+
+static const char R_WHO[] = "[reporter]";
+static const char R_DOMAIN[] = "[reporter's domain]";
+static const char R_MSG[] = "[reporter's message]";
+static const char R_KEY[] = "[reporter's key]";
+
+/* Letters, digits and '_' (ASCII), and every byte of a UTF-8 sequence. */
+static bool word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+
+static void needle_add(struct needles *nv, const char *s, size_t len,
+		       const char *with)
+{
+	if (!s || len < 3)
 		return;
+	for (size_t i = 0; i < nv->n; i++)
+		if (nv->v[i].len == len && !strncasecmp(nv->v[i].s, s, len))
+			return;
+	nv->v = xrealloc(nv->v, (nv->n + 1) * sizeof(*nv->v));
+	nv->v[nv->n].s = xstrndup(s, len);
+	nv->v[nv->n].len = len;
+	nv->v[nv->n].with = with;
+	nv->n++;
+}
+
+static void add_address(struct needles *nv, const char *addr);
+
+/* A name, and each word of it (a "name" that is an address: as one). */
+static void add_name(struct needles *nv, const char *name)
+{
+	const char *p = name;
+
+	if (!name)
+		return;
+	if (strchr(name, '@') && !strchr(name, ' ')) {
+		add_address(nv, name);
+		return;
+	}
+	needle_add(nv, name, strlen(name), R_WHO);
 	while (*p) {
-		if (!strncasecmp(p, what, wl)) {
-			sbuf_adds(&sb, with);
-			p += wl;
+		const char *w;
+		while (*p && !word_byte((unsigned char)*p))
+			p++;
+		for (w = p; *p && word_byte((unsigned char)*p); p++)
+			;
+		needle_add(nv, w, (size_t)(p - w), R_WHO);
+	}
+}
+
+/* Mailboxes that name a function, not a person. */
+static bool role_mailbox(const char *local, size_t len)
+{
+	static const char *const roles[] = {
+		"security", "secalert", "psirt", "cert", "info", "admin",
+		"root", "postmaster", "abuse", "contact", "support", "noreply",
+		"no-reply", "bugs", "report", "reports", "disclosure",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(roles); i++)
+		if (strlen(roles[i]) == len && !strncasecmp(roles[i], local, len))
+			return true;
+	return false;
+}
+
+/* An address, its local part (unless a role) and its domain. */
+static void add_address(struct needles *nv, const char *addr)
+{
+	const char *at = addr ? strrchr(addr, '@') : NULL;
+
+	if (!addr)
+		return;
+	needle_add(nv, addr, strlen(addr), R_WHO);
+	if (!at)
+		return;
+	if (!role_mailbox(addr, (size_t)(at - addr)))
+		needle_add(nv, addr, (size_t)(at - addr), R_WHO);
+	needle_add(nv, at + 1, strlen(at + 1), R_DOMAIN);
+}
+
+/* A Message-ID, and the host in it when it looks like one. */
+static void add_message_id(struct needles *nv, const char *id)
+{
+	const char *at = id ? strrchr(id, '@') : NULL;
+
+	if (!id)
+		return;
+	needle_add(nv, id, strlen(id), R_MSG);
+	if (at && strchr(at + 1, '.'))
+		needle_add(nv, at + 1, strlen(at + 1), R_DOMAIN);
+}
+
+/* A fingerprint, and the long key ID it ends with. */
+static void add_key(struct needles *nv, const char *fpr)
+{
+	size_t n = fpr ? strlen(fpr) : 0;
+
+	if (!n)
+		return;
+	needle_add(nv, fpr, n, R_KEY);
+	if (n > 16)
+		needle_add(nv, fpr + n - 16, 16, R_KEY);
+}
+
+/* Two fingerprints (or a fingerprint and the long key ID a signature
+ * gave instead) naming the same key. */
+static bool same_key(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	if (!a || !b || !*a || !*b)
+		return false;
+	la = strlen(a);
+	lb = strlen(b);
+	if (la == lb)
+		return !strcasecmp(a, b);
+	if (la > lb)
+		return lb >= 16 && !strcasecmp(a + la - lb, b);
+	return la >= 16 && !strcasecmp(a, b + lb - la);
+}
+
+static bool same_address(const char *a, const char *b)
+{
+	return a && b && *a && !strcasecmp(a, b);
+}
+
+/* Which messages of the thread are the reporter's (see above); caller
+ * frees.  Grows until no other message shares an address or key. */
+static bool *reporter_messages(const struct dossier *d)
+{
+	const struct message *m = d->f.msgs;
+	size_t n = d->f.nmsgs;
+	bool *mine = xcalloc(n + 1, sizeof(*mine));
+	bool grew = true;
+
+	while (grew) {
+		grew = false;
+		for (size_t i = 0; i < n; i++) {
+			bool hit = same_address(m[i].from_email,
+						d->f.r.reporter_email);
+			for (size_t j = 0; j < n && !hit; j++)
+				hit = mine[j] &&
+				      (same_address(m[i].from_email, m[j].from_email) ||
+				       same_key(m[i].fingerprint, m[j].fingerprint));
+			if (hit && !mine[i])
+				mine[i] = grew = true;
+		}
+	}
+	return mine;
+}
+
+static int needle_cmp(const void *a, const void *b)
+{
+	const struct needle *x = a, *y = b;
+
+	return x->len < y->len ? 1 : x->len > y->len ? -1 : 0;
+}
+
+/* Everything that names the reporter of d, longest first (caller frees
+ * with needles_free). */
+static struct needles *reporter_needles(const struct dossier *d)
+{
+	bool *mine = reporter_messages(d);
+	struct needles *nv = xcalloc(1, sizeof(*nv));
+
+	add_address(nv, d->f.r.reporter_email);
+	add_name(nv, d->f.r.reporter_name);
+	for (size_t i = 0; i < d->f.nmsgs; i++) {
+		const struct message *m = &d->f.msgs[i];
+		if (!mine[i])
+			continue;
+		add_address(nv, m->from_email);
+		add_name(nv, m->from_name);
+		add_message_id(nv, m->message_id);
+		add_key(nv, m->fingerprint);
+	}
+	free(mine);
+	if (nv->n)
+		qsort(nv->v, nv->n, sizeof(*nv->v), needle_cmp);
+	return nv;
+}
+
+static void needles_free(struct needles *nv)
+{
+	if (!nv)
+		return;
+	for (size_t i = 0; i < nv->n; i++)
+		free(nv->v[i].s);
+	free(nv->v);
+	free(nv);
+}
+
+/* The needle at p (a whole word there), or NULL. */
+static const struct needle *needle_at(const struct needles *nv,
+				      const char *start, const char *p)
+{
+	for (size_t i = 0; i < nv->n; i++) {
+		const struct needle *w = &nv->v[i];
+		if (strncasecmp(p, w->s, w->len))
+			continue;
+		if (word_byte((unsigned char)w->s[0]) && p > start &&
+		    word_byte((unsigned char)p[-1]))
+			continue;
+		if (word_byte((unsigned char)w->s[w->len - 1]) &&
+		    word_byte((unsigned char)p[w->len]))
+			continue;
+		return w;
+	}
+	return NULL;
+}
+
+static char *redact_with(const struct needles *all, const char *text)
+{
+	struct needles nv = { NULL, 0 };
+	struct sbuf sb = SBUF_INIT;
+	const char *p = text;
+
+	/* Only the needles this text holds (most hold none). */
+	for (size_t i = 0; i < all->n; i++)
+		if (strcasestr(text, all->v[i].s)) {
+			nv.v = xrealloc(nv.v, (nv.n + 1) * sizeof(*nv.v));
+			nv.v[nv.n++] = all->v[i];
+		}
+	if (!nv.n)
+		return xstrdup(text);
+	while (*p) {
+		const struct needle *w = needle_at(&nv, text, p);
+		if (w) {
+			sbuf_adds(&sb, w->with);
+			p += w->len;
 		} else {
 			sbuf_addch(&sb, *p++);
 		}
 	}
-	free(*text);
-	*text = sbuf_detach(&sb, NULL);
+	free(nv.v);
+	return sbuf_detach(&sb, NULL);
 }
 
 char *export_redact(const struct dossier *d, const char *text)
 {
-	const struct report *r = &d->f.r;
-	char *t = xstrdup(text ? text : "");
+	struct needles *nv;
+	char *t;
 
-	if (r->consent_credit)
-		return t;
-	/* Longest first, so a name containing the address is caught whole. */
-	replace_ci(&t, r->reporter_name, "[reporter]");
-	replace_ci(&t, r->reporter_email, "[reporter]");
-	for (size_t i = 0; i < d->f.nmsgs; i++) {
-		const struct message *m = &d->f.msgs[i];
-		if (!m->from_email || !r->reporter_email ||
-		    strcasecmp(m->from_email, r->reporter_email))
-			continue;
-		replace_ci(&t, m->from_name, "[reporter]");
-		replace_ci(&t, m->fingerprint, "[reporter's key]");
-	}
+	if (d->f.r.consent_credit)
+		return xstrdup(text ? text : "");
+	nv = d->redact ? d->redact : reporter_needles(d);
+	t = redact_with(nv, text ? text : "");
+	if (nv != d->redact)
+		needles_free(nv);
 	return t;
+}
+
+bool export_from_reporter(const struct dossier *d, const struct message *m)
+{
+	bool *mine = reporter_messages(d), hit = false;
+
+	for (size_t i = 0; i < d->f.nmsgs; i++)
+		if (&d->f.msgs[i] == m || (m->id && d->f.msgs[i].id == m->id))
+			hit = hit || mine[i];
+	free(mine);
+	return hit;
+}
+
+bool export_event_shown(const struct export_opts *o, const struct event *e)
+{
+	return (o && o->with_notes) ||
+	       (strcmp(e->kind, "note") && strcmp(e->kind, "vendor-note"));
 }
 
 char *export_reporter(const struct dossier *d)

@@ -78,7 +78,7 @@ static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
 	json_t *product, *files = json_array(), *cna, *meta;
 
 	for (size_t i = 0; i < d->f.nfiles; i++) {
-		char *f = safe_str(d->f.files[i]);
+		char *f = export_text(d, d->f.files[i]);
 		if (*f)
 			json_array_append_new(files, bounded(f, 1024, "-"));
 		free(f);

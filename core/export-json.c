@@ -1,15 +1,16 @@
 /*
  * The JSON export: an array of the `show --json` objects (json.c), one
- * per report, with two changes.  Without credit consent the reporter's
+ * per report, with three changes.  Without credit consent the reporter's
  * identity is withheld: "reporter" becomes {"name": null, "email": null,
- * "withheld": true}, the From and key fingerprint of the reporter's
- * messages are nulled, and every other string is passed through
- * export_redact().  And "embargoed" says whether the report is still
- * under embargo.  Written ASCII-only (JSON_ENSURE_ASCII).
+ * "withheld": true}, the Message-ID, From and key fingerprint of the
+ * reporter's messages (export_from_reporter) are nulled, and every other
+ * string is passed through export_redact().  Internal notes (events
+ * "note" and "vendor-note", the vendors' "note") are left out unless
+ * --with-notes.  And "embargoed" says whether the report is still under
+ * embargo.  Written ASCII-only (JSON_ENSURE_ASCII).
  */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <jansson.h>
 
@@ -36,30 +37,49 @@ static void redact_tree(const struct dossier *d, json_t *j)
 	}
 }
 
-/* Nulls the identifying fields of the reporter's own messages. */
+/* Nulls the identifying fields of the reporter's own messages (the
+ * array is in the order of d->f.msgs). */
 static void redact_messages(const struct dossier *d, json_t *o)
 {
 	json_t *msgs = json_object_get(o, "messages_detail"), *m;
-	const char *email = d->f.r.reporter_email;
 	size_t i;
 
 	json_array_foreach(msgs, i, m) {
-		const char *from = json_string_value(json_object_get(m, "from"));
-		if (from && email && !strcasecmp(from, email)) {
-			json_object_set_new(m, "from", json_null());
-			json_object_set_new(m, "fingerprint", json_null());
-		}
+		if (i >= d->f.nmsgs || !export_from_reporter(d, &d->f.msgs[i]))
+			continue;
+		json_object_set_new(m, "message_id", json_null());
+		json_object_set_new(m, "from", json_null());
+		json_object_set_new(m, "fingerprint", json_null());
 	}
-	if (d->f.nmsgs && d->f.msgs[0].from_email && email &&
-	    !strcasecmp(d->f.msgs[0].from_email, email))
+	if (d->f.nmsgs && export_from_reporter(d, &d->f.msgs[0]))
 		json_object_set_new(json_object_get(o, "signature"), "fingerprint",
 				    json_null());
 }
 
-static json_t *export_json_one(struct cmd_ctx *ctx, const struct dossier *d)
+/* Drops internal notes: note events and the vendors' notes. */
+static void drop_notes(json_t *o)
+{
+	json_t *events = json_object_get(o, "events"), *v;
+	size_t i;
+
+	for (i = json_array_size(events); i-- > 0;) {
+		const char *k = json_string_value(
+			json_object_get(json_array_get(events, i), "kind"));
+		if (k && (!strcmp(k, "note") || !strcmp(k, "vendor-note")))
+			json_array_remove(events, i);
+	}
+	json_array_foreach(json_object_get(o, "vendors"), i, v)
+		if (json_object_get(v, "note"))
+			json_object_set_new(v, "note", json_null());
+}
+
+static json_t *export_json_one(struct cmd_ctx *ctx, const struct dossier *d,
+			       const struct export_opts *eo)
 {
 	json_t *o = report_full_json(ctx, &d->f);
 
+	if (!eo->with_notes)
+		drop_notes(o);
 	if (!d->f.r.consent_credit) {
 		json_object_set_new(o, "reporter",
 				    json_pack("{s:n, s:n, s:b}", "name", "email",
@@ -77,9 +97,8 @@ int export_json(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 	json_t *a = json_array();
 	int r;
 
-	(void)o;
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, export_json_one(ctx, d[i]));
+		json_array_append_new(a, export_json_one(ctx, d[i], o));
 	r = json_print(out, a);
 	json_decref(a);
 	if (r < 0)

@@ -3,7 +3,8 @@
  * the report's facts, the vendors and their answers, the proposals and
  * decisions with the policy limits, then every event in order (reported,
  * verified, maintainers brought in, vendors notified, dates, fix,
- * disclosure).  All text is redacted (export_text) and, for Markdown,
+ * disclosure).  Internal notes (events "note" and "vendor-note") are left
+ * out unless --with-notes.  All text is redacted (export_text) and, for Markdown,
  * its markup characters are escaped so a subject cannot inject links or
  * HTML (text never starts a line, so only inline markup needs it).
  * Times are UTC.
@@ -17,6 +18,7 @@ struct md {
 	FILE *out;
 	bool md;
 	const struct dossier *d;
+	const struct export_opts *o;
 };
 
 static const struct {
@@ -38,6 +40,7 @@ static const struct {
 	{ "date-propose", "date proposed" },
 	{ "date-set", "date set" },
 	{ "release-start", "release process started" },
+	{ "attachment-release", "attachment released" },
 };
 
 /* Text for the output: redacted, one line, Markdown-escaped for md. */
@@ -177,6 +180,8 @@ static void one(const struct md *m)
 		const struct event *e = &d->f.events[i];
 		const char *label = e->kind;
 		char *k, *dt;
+		if (!export_event_shown(m->o, e))
+			continue;
 		for (size_t j = 0; j < ARRAY_SIZE(labels); j++)
 			if (!strcmp(labels[j].kind, e->kind))
 				label = labels[j].label;
@@ -190,10 +195,11 @@ static void one(const struct md *m)
 	fputc('\n', m->out);
 }
 
-static int export_timeline(FILE *out, bool md, struct dossier *const *d, size_t n)
+static int export_timeline(FILE *out, bool md, struct dossier *const *d,
+			   size_t n, const struct export_opts *o)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct md m = { out, md, d[i] };
+		struct md m = { out, md, d[i], o };
 		if (i)
 			fputs(md ? "---\n\n" : "\n", out);
 		one(&m);
@@ -205,16 +211,14 @@ int export_md(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 	      size_t n, const struct export_opts *o, struct err *err)
 {
 	(void)ctx;
-	(void)o;
 	(void)err;
-	return export_timeline(out, true, d, n);
+	return export_timeline(out, true, d, n, o);
 }
 
 int export_txt(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 	       size_t n, const struct export_opts *o, struct err *err)
 {
 	(void)ctx;
-	(void)o;
 	(void)err;
-	return export_timeline(out, false, d, n);
+	return export_timeline(out, false, d, n, o);
 }

@@ -4,10 +4,25 @@
  * recipient's key plus the officer's and the team roster's, Cc the team.
  *
  * The rules live here: a recipient must be a participant of the report
- * (unless forced); a recipient without a usable key stops the whole
- * forward unless the officer allows a plain copy for that person; exploit
- * code goes only with the reporter's recorded consent (and never in a
- * plain copy); the reporter is named only with consent to be credited.
+ * (unless forced).  A recipient's key is the one the officer confirmed
+ * (maintainers ID --add ADDR --key FPR, a vendor's --key), else the one
+ * usable key whose user ID for that address the keyring holds at full or
+ * ultimate validity (crypto_key_uid_valid): anyone can put an address on
+ * a key, so a key found by address alone, uncertified, is refused, naming
+ * the address and the key, as are two certified ones.  A recipient
+ * without any usable key stops the whole forward unless the officer
+ * allows a plain copy for that person.
+ *
+ * What goes out is the report's text and its patches: any other
+ * attachment (exploit code, a crash log, a write-up, a forwarded original
+ * message) goes only when the reporter consented both to the release of
+ * exploit code and to be credited, or when the officer releases it by
+ * name (--release-attachment, an event; exploit code still needs the
+ * reporter's consent), and never in a plain copy.  Without consent to be
+ * credited the reporter is named nowhere: text, patches, file names,
+ * subject and the References to the reporter's messages are redacted as
+ * the exports are (export_redact).
+ *
  * Everything is built before anything is delivered, and what was
  * delivered is logged as events.  Plaintext lives only in memory and is
  * wiped after use.
@@ -24,6 +39,7 @@
 struct rcpt {
 	char *name;     /* or NULL */
 	char *email;
+	char *confirmed;/* the key the officer confirmed, or NULL */
 	char *fpr;      /* NULL: no usable key */
 	char *why;      /* why not, when fpr is NULL */
 	bool forced;    /* not a participant: --force-recipient */
@@ -32,9 +48,18 @@ struct rcpt {
 /* What goes into the entity, for one kind of copy. */
 struct content {
 	struct sbuf body;
-	struct mail_attachment *att;  /* borrowed data */
+	struct mail_attachment *att;  /* data borrowed or in owned */
 	size_t natt;
 	size_t withheld;
+	char **owned;                 /* redacted copies (wiped on release) */
+	size_t nowned;
+};
+
+/* An attachment the officer released, for the event. */
+struct released {
+	char *name;     /* redacted unless credit consent */
+	size_t msg;     /* 1-based message number in the thread */
+	size_t size;
 };
 
 struct outmsg {
@@ -57,6 +82,9 @@ struct fwd {
 	struct outmsg *out;
 	size_t nout;
 	size_t attached, withheld;
+	const struct forward_opts *o;
+	struct released *rel;        /* carried by the encrypted copy */
+	size_t nrel;
 };
 
 /* --- recipients -------------------------------------------------------*/
@@ -72,26 +100,31 @@ static char *key_reason(const char *msg, const char *email)
 	return why;
 }
 
-static int add_recipient(struct fwd *f, const char *given, bool force,
-			 struct err *err)
+static int add_recipient(struct fwd *f, const char *given, const char *key,
+			 bool force, struct err *err)
 {
 	struct participant p;
 	struct err e = { 0, "" };
-	char *name, *email;
+	char *name, *email, *confirmed = key ? xstrdup(key) : NULL;
 	int r;
 
-	if (participant_parse_address(given, &name, &email, err) < 0)
+	if (participant_parse_address(given, &name, &email, err) < 0) {
+		free(confirmed);
 		return err_prefix(err, "cannot forward report %lld",
 				  (long long)f->id);
+	}
 	for (size_t i = 0; i < f->nr; i++)
 		if (!strcmp(f->r[i].email, email)) {
 			free(name);
 			free(email);
+			free(confirmed);
 			return 0;
 		}
 	r = store_participant_get(f->ctx->store, f->id, email, &p, &e);
 	if (r == 0 && !name && p.name)
 		name = xstrdup(p.name);
+	if (r == 0 && !confirmed && p.key_fpr)
+		confirmed = xstrdup(p.key_fpr);
 	participant_release(&p);
 	if (r == ERR_NOTFOUND && !force) {
 		err_setc(err, ERR_REFUSED,
@@ -101,17 +134,20 @@ static int add_recipient(struct fwd *f, const char *given, bool force,
 			 (long long)f->id, email, (long long)f->id, email);
 		free(name);
 		free(email);
+		free(confirmed);
 		return ERR_REFUSED;
 	}
 	if (r < 0 && r != ERR_NOTFOUND) {
 		*err = e;
 		free(name);
 		free(email);
+		free(confirmed);
 		return r;
 	}
 	f->r = xrealloc(f->r, (f->nr + 1) * sizeof(*f->r));
 	f->r[f->nr].name = name;
 	f->r[f->nr].email = email;
+	f->r[f->nr].confirmed = confirmed;
 	f->r[f->nr].fpr = NULL;
 	f->r[f->nr].why = NULL;
 	f->r[f->nr].forced = r == ERR_NOTFOUND;
@@ -119,8 +155,112 @@ static int add_recipient(struct fwd *f, const char *given, bool force,
 	return 0;
 }
 
+/* "A, B and C" of n fingerprints. */
+static char *key_list(char *const *fprs, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		sbuf_addf(&sb, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+			  fprs[i]);
+	return sbuf_detach(&sb, NULL);
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * The key of one recipient into p->fpr (see the rules above).  0 with a
+ * key; ERR_NOTFOUND with p->why when the person has no usable key at all
+ * (a plain copy may then be allowed); ERR_REFUSED with err naming the
+ * address and the key(s) when keys carry the address but the keyring
+ * vouches for none, or for several; other codes when gpg fails.
+ */
+static int resolve_one(struct fwd *f, struct crypto *c, struct rcpt *p,
+		       struct err *err)
+{
+	struct err e = { 0, "" };
+	char **cand = NULL, **valid;
+	size_t ncand = 0, nvalid = 0;
+	char *list;
+	int r;
+
+	if (p->confirmed) {
+		r = crypto_find_encryption_key(c, p->confirmed, &p->fpr, &e);
+		if (r == ERR_NOTFOUND) {
+			char *why = key_reason(e.msg, p->confirmed);
+			p->why = xasprintf("confirmed key %s: %s", p->confirmed, why);
+			free(why);
+		} else if (r < 0) {
+			*err = e;
+		}
+		return r;
+	}
+	if ((r = crypto_encryption_keys_for(c, p->email, &cand, &ncand, &e)) < 0) {
+		free_list(cand, ncand);
+		*err = e;
+		return r;
+	}
+	if (!ncand) {
+		/* Only the reason: no key, key expired, key revoked. */
+		free(cand);
+		r = crypto_find_encryption_key(c, p->email, &p->fpr, &e);
+		if (r == 0) {
+			free(p->fpr);
+			p->fpr = NULL;
+		} else if (r != ERR_NOTFOUND) {
+			*err = e;
+			return r;
+		}
+		p->why = key_reason(e.msg, p->email);
+		return ERR_NOTFOUND;
+	}
+	valid = xcalloc(ncand + 1, sizeof(*valid));
+	for (size_t i = 0; i < ncand; i++) {
+		bool ok = false;
+		if ((r = crypto_key_uid_valid(c, cand[i], p->email, &ok, &e)) < 0) {
+			free(valid);
+			free_list(cand, ncand);
+			*err = e;
+			return r;
+		}
+		if (ok)
+			valid[nvalid++] = cand[i];
+	}
+	if (nvalid == 1) {
+		p->fpr = xstrdup(valid[0]);
+		r = 0;
+	} else if (nvalid > 1) {
+		list = key_list(valid, nvalid);
+		r = err_setc(err, ERR_REFUSED,
+			     "cannot forward report %lld: %zu keys carry a certified "
+			     "user ID for '%s' (%s); confirm the right one: "
+			     "maintainers %lld --add %s --key FPR", (long long)f->id,
+			     nvalid, p->email, list, (long long)f->id, p->email);
+		free(list);
+	} else {
+		list = key_list(cand, ncand);
+		r = err_setc(err, ERR_REFUSED,
+			     "cannot forward report %lld: %s %s %s '%s' in a user ID "
+			     "nobody certified, so it may not be theirs; check the "
+			     "key with them, then certify it or confirm it: "
+			     "maintainers %lld --add %s --key FPR", (long long)f->id,
+			     ncand > 1 ? "keys" : "key", list,
+			     ncand > 1 ? "carry" : "carries", p->email,
+			     (long long)f->id, p->email);
+		free(list);
+	}
+	free(valid);
+	free_list(cand, ncand);
+	return r;
+}
+
 /* Finds every recipient's key; a missing one stops the forward unless
- * plain copies are allowed. */
+ * plain copies are allowed, an unvouched one always does. */
 static int resolve_keys(struct fwd *f, struct crypto *c, bool allow_plain,
 			struct err *err)
 {
@@ -128,16 +268,15 @@ static int resolve_keys(struct fwd *f, struct crypto *c, bool allow_plain,
 	size_t missing = 0;
 
 	for (size_t i = 0; i < f->nr; i++) {
-		struct err e = { 0, "" };
-		int r = crypto_find_encryption_key(c, f->r[i].email, &f->r[i].fpr,
-						   &e);
+		int r = resolve_one(f, c, &f->r[i], err);
 		if (r == ERR_NOTFOUND) {
-			f->r[i].why = key_reason(e.msg, f->r[i].email);
 			sbuf_addf(&sb, "%s'%s' (%s)", missing ? ", " : "",
 				  f->r[i].email, f->r[i].why);
 			missing++;
+		} else if (r == ERR_REFUSED) {
+			sbuf_release(&sb);
+			return r;
 		} else if (r < 0) {
-			*err = e;
 			sbuf_release(&sb);
 			return err_prefix(err, "cannot forward report %lld",
 					  (long long)f->id);
@@ -200,17 +339,20 @@ static bool msgid_ok(const char *s)
 	return true;
 }
 
-static bool from_reporter(const struct report *r, const struct message *m)
+/* One line, with the reporter redacted unless credited. */
+static char *redacted_line(const struct fwd *f, const char *s)
 {
-	return m->from_email && r->reporter_email &&
-	       !str_cmp_ci(m->from_email, r->reporter_email);
+	char *t = export_redact(&f->d, s), *l = one_line(t);
+
+	free(t);
+	return l;
 }
 
 static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 		       const char *why)
 {
 	const struct report *r = &f->d.f.r;
-	char *subj = one_line(r->subject), *who = export_reporter(&f->d);
+	char *subj = redacted_line(f, r->subject), *who = export_reporter(&f->d);
 	char when[32];
 
 	sbuf_addf(sb, "Report %lld of the security team, forwarded by %s.\n",
@@ -239,7 +381,7 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 	if (f->d.f.nfiles) {
 		sbuf_adds(sb, "Files:      ");
 		for (size_t i = 0; i < f->d.f.nfiles; i++) {
-			char *p = one_line(f->d.f.files[i]);
+			char *p = redacted_line(f, f->d.f.files[i]);
 			sbuf_addf(sb, "%s%s", i ? ", " : "", p);
 			free(p);
 		}
@@ -249,14 +391,89 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 	free(who);
 }
 
+static bool released(const struct forward_opts *o, const char *name)
+{
+	for (size_t i = 0; name && i < o->nrelease; i++)
+		if (!strcmp(o->release[i], name))
+			return true;
+	return false;
+}
+
+/* Keeps s (plaintext) until the copy is released. */
+static char *own(struct content *c, char *s)
+{
+	c->owned = xrealloc(c->owned, (c->nowned + 1) * sizeof(*c->owned));
+	c->owned[c->nowned++] = s;
+	return s;
+}
+
+static void attach(struct content *c, const struct attachment_info *a,
+		   char *name, const unsigned char *data, size_t len)
+{
+	c->att = xrealloc(c->att, (c->natt + 1) * sizeof(*c->att));
+	c->att[c->natt].filename = a->filename ? name : NULL;
+	c->att[c->natt].content_type = a->content_type;
+	c->att[c->natt].data = (unsigned char *)data;
+	c->att[c->natt].len = len;
+	c->natt++;
+}
+
+/* One attachment of message i into the copy, or the line saying why not. */
+static void add_attachment(struct fwd *f, struct content *c, size_t i,
+			   const struct attachment_info *a, bool plaintext)
+{
+	const struct report *r = &f->d.f.r;
+	char *name = own(c, redacted_line(f, a->filename ? a->filename
+							 : "(unnamed)"));
+	bool rel = !plaintext && released(f->o, a->filename);
+
+	if (a->patch) {
+		/* The patch goes, without the reporter's name in it. */
+		const unsigned char *data = a->data;
+		size_t len = a->size;
+		if (!r->consent_credit) {
+			/* A patch holds no NUL (attachment_is_patch). */
+			char *t = xstrndup((const char *)a->data, a->size);
+			char *red = own(c, export_redact(&f->d, t));
+			wipe_free(t, a->size);
+			data = (const unsigned char *)red;
+			len = strlen(red);
+		}
+		sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n", name, len);
+		attach(c, a, name, data, len);
+		return;
+	}
+	if (plaintext) {
+		sbuf_addf(&c->body, "[withheld from this unencrypted copy: %s]\n",
+			  name);
+	} else if (a->exploit && !r->consent_exploit) {
+		sbuf_addf(&c->body, "[withheld: exploit code without the "
+			  "reporter's consent: %s]\n", name);
+	} else if (rel || (r->consent_exploit && r->consent_credit)) {
+		sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n", name, a->size);
+		attach(c, a, name, a->data, a->size);
+		if (rel) {
+			f->rel = xrealloc(f->rel, (f->nrel + 1) * sizeof(*f->rel));
+			f->rel[f->nrel].name = xstrdup(name);
+			f->rel[f->nrel].msg = i + 1;
+			f->rel[f->nrel].size = a->size;
+			f->nrel++;
+		}
+		return;
+	} else {
+		sbuf_addf(&c->body, "[withheld: %s (not a patch); ask the "
+			  "security team for it]\n", name);
+	}
+	c->withheld++;
+}
+
 /* The body and attachments of one copy: every message of the thread in
- * order, with the reporter redacted unless credited, and exploit code
- * only with consent (never in a plain copy). */
+ * order, with the reporter redacted unless credited, the patches, and
+ * other attachments only as the rules above say. */
 static void build_content(struct fwd *f, struct content *c, bool plaintext,
 			  const char *why)
 {
 	const struct report *r = &f->d.f.r;
-	bool exploit_ok = r->consent_exploit && !plaintext;
 
 	memset(c, 0, sizeof(*c));
 	add_header(f, &c->body, plaintext, why);
@@ -265,7 +482,7 @@ static void build_content(struct fwd *f, struct content *c, bool plaintext,
 		const struct opened_message *om = &f->om[i];
 		char when[32], *from, *text;
 
-		if (from_reporter(r, m))
+		if (export_from_reporter(&f->d, m))
 			from = r->consent_credit ? one_line(m->from_email)
 						 : xstrdup("the reporter");
 		else
@@ -279,28 +496,8 @@ static void build_content(struct fwd *f, struct content *c, bool plaintext,
 		if (*text && text[strlen(text) - 1] != '\n')
 			sbuf_addch(&c->body, '\n');
 		wipe_free(text, strlen(text));
-		for (size_t j = 0; j < om->natt; j++) {
-			const struct attachment_info *a = &om->att[j];
-			char *name = one_line(a->filename ? a->filename : "(unnamed)");
-
-			if (a->exploit && !exploit_ok) {
-				sbuf_addf(&c->body, plaintext
-					  ? "[withheld from this unencrypted copy: exploit code: %s]\n"
-					  : "[withheld: exploit code without the reporter's consent: %s]\n",
-					  name);
-				c->withheld++;
-			} else {
-				sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n",
-					  name, a->size);
-				c->att = xrealloc(c->att, (c->natt + 1) * sizeof(*c->att));
-				c->att[c->natt].filename = a->filename;
-				c->att[c->natt].content_type = a->content_type;
-				c->att[c->natt].data = a->data;
-				c->att[c->natt].len = a->size;
-				c->natt++;
-			}
-			free(name);
-		}
+		for (size_t j = 0; j < om->natt; j++)
+			add_attachment(f, c, i, &om->att[j], plaintext);
 	}
 }
 
@@ -308,7 +505,55 @@ static void content_release(struct content *c)
 {
 	sbuf_wipe(&c->body);
 	free(c->att);
+	for (size_t i = 0; i < c->nowned; i++)
+		wipe_free(c->owned[i], strlen(c->owned[i]));
+	free(c->owned);
 	memset(c, 0, sizeof(*c));
+}
+
+/* Each --release-attachment names an attachment of the report that may
+ * be released: ERR_NOTFOUND naming it (and what there is) otherwise, and
+ * ERR_REFUSED for exploit code without the reporter's consent. */
+static int check_releases(struct fwd *f, struct err *err)
+{
+	const struct report *r = &f->d.f.r;
+
+	for (size_t k = 0; k < f->o->nrelease; k++) {
+		const char *want = f->o->release[k];
+		struct sbuf names = SBUF_INIT;
+		bool found = false;
+
+		for (size_t i = 0; i < f->nom; i++)
+			for (size_t j = 0; j < f->om[i].natt; j++) {
+				const struct attachment_info *a = &f->om[i].att[j];
+				if (a->filename && !strcmp(a->filename, want)) {
+					found = true;
+					if (a->exploit && !r->consent_exploit) {
+						sbuf_release(&names);
+						return err_setc(err, ERR_REFUSED,
+							"cannot forward report %lld: '%s' looks "
+							"like exploit code and the reporter has not "
+							"consented to its release (triage %lld "
+							"--consent exploit)", (long long)f->id,
+							want, (long long)f->id);
+					}
+				}
+				if (a->filename)
+					sbuf_addf(&names, "%s'%s'", names.len ? ", " : "",
+						  a->filename);
+			}
+		if (!found) {
+			err_setc(err, ERR_NOTFOUND,
+				 "cannot forward report %lld: it has no attachment "
+				 "named '%s' (%s%s)", (long long)f->id, want,
+				 names.len ? "attachments: " : "it has none",
+				 names.len ? names.buf : "");
+			sbuf_release(&names);
+			return ERR_NOTFOUND;
+		}
+		sbuf_release(&names);
+	}
+	return 0;
 }
 
 /* The entity of one copy, valid UTF-8, as canonical MIME (wipe it). */
@@ -395,12 +640,15 @@ static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
 				  (long long)f->id);
 	}
 	from = mailbox(ctx->officer_name, from_addr);
-	sub1 = one_line(f->d.f.r.subject);
+	sub1 = redacted_line(f, f->d.f.r.subject);
 	subject = xasprintf("[SECURITY] %s", sub1);
 	free(sub1);
+	/* The reporter's Message-IDs carry their host: only with consent. */
 	refs = xcalloc(f->d.f.nmsgs + 1, sizeof(*refs));
 	for (size_t i = 0; i < f->d.f.nmsgs; i++)
-		if (msgid_ok(f->d.f.msgs[i].message_id))
+		if (msgid_ok(f->d.f.msgs[i].message_id) &&
+		    (f->d.f.r.consent_credit ||
+		     !export_from_reporter(&f->d, &f->d.f.msgs[i])))
 			refs[nrefs++] = f->d.f.msgs[i].message_id;
 
 	/* The encrypted message, to everyone with a key. */
@@ -581,6 +829,15 @@ static int log_events(struct cmd_ctx *ctx, void *data, struct err *err)
 			detail = sbuf_detach(&sb, NULL);
 			r = store_event_add(ctx->store, f->id, ctx->officer,
 					    "forward", detail, err);
+			for (size_t k = 0; k < f->nrel && r == 0; k++) {
+				char *d = xasprintf("'%s' (message %zu, %zu bytes) "
+						    "released to %s (--release-attachment)",
+						    f->rel[k].name, f->rel[k].msg,
+						    f->rel[k].size, m->to);
+				r = store_event_add(ctx->store, f->id, ctx->officer,
+						    "attachment-release", d, err);
+				free(d);
+			}
 		}
 		free(detail);
 	}
@@ -595,6 +852,7 @@ static void fwd_release(struct fwd *f)
 	for (size_t i = 0; i < f->nr; i++) {
 		free(f->r[i].name);
 		free(f->r[i].email);
+		free(f->r[i].confirmed);
 		free(f->r[i].fpr);
 		free(f->r[i].why);
 	}
@@ -609,6 +867,9 @@ static void fwd_release(struct fwd *f)
 			free(f->out[i].buf);
 	}
 	free(f->out);
+	for (size_t i = 0; i < f->nrel; i++)
+		free(f->rel[i].name);
+	free(f->rel);
 	dossier_release(&f->d);
 }
 
@@ -635,6 +896,7 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 	memset(&f, 0, sizeof(f));
 	f.ctx = ctx;
 	f.id = id;
+	f.o = o;
 	if (!o->nto)
 		return err_setc(err, ERR_INVALID,
 				"cannot forward report %lld: no recipients",
@@ -651,7 +913,8 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 		goto out;
 	}
 	for (size_t i = 0; i < o->nto; i++)
-		if ((r = add_recipient(&f, o->to[i], o->force_recipient, err)) < 0)
+		if ((r = add_recipient(&f, o->to[i], o->keys ? o->keys[i] : NULL,
+				       o->force_recipient, err)) < 0)
 			goto out;
 	if ((r = resolve_keys(&f, c, o->allow_plaintext, err)) < 0)
 		goto out;
@@ -663,7 +926,8 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 				   (long long)id);
 			goto out;
 		}
-	if ((r = build_messages(&f, c, err)) < 0)
+	if ((r = check_releases(&f, err)) < 0 ||
+	    (r = build_messages(&f, c, err)) < 0)
 		goto out;
 
 	res->attached = f.attached;

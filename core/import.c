@@ -1,12 +1,17 @@
 /*
- * Importing: each message is taken whole or not at all.  Duplicates are
- * spotted from the headers before any decryption; the store's UNIQUE
- * constraints catch the race where two officers import the same message
- * at once.  A reply (In-Reply-To or References naming a stored message)
- * joins that message's report.  The body is kept only encrypted to the
- * team roster (seal.h): as received when it already is; else sealed,
- * as its decrypted content when it was encrypted to some keys only, so
- * that every officer of the roster can read it.
+ * Importing: each message is taken whole or not at all.  A duplicate is
+ * the same content (its hash), spotted before any decryption; the
+ * store's UNIQUE constraint catches the race where two officers import
+ * the same message at once.  A Message-ID alone proves nothing (a
+ * squatter can send one first): other content under a known Message-ID
+ * is imported, and both messages are marked and noted in the timeline
+ * (message-id-reused).  A reply (In-Reply-To or References naming a
+ * stored message) joins that message's report, unless that Message-ID is
+ * on messages of several reports: then it joins none, and says so.  The
+ * body is kept only encrypted to the team roster (seal.h): as received
+ * when it already is; else sealed, as its decrypted content when it was
+ * encrypted to some keys only, so that every officer of the roster can
+ * read it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,25 +26,120 @@ void import_result_release(struct import_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int64_t find_thread(struct store *s, const struct mail_msg *m)
-{
-	int64_t rid;
+#define HOLDERS_MAX 4     /* messages named in a message-id-reused event */
+#define SHOWN_ID_MAX 200  /* of a Message-ID quoted in an event */
 
-	if (m->in_reply_to &&
-	    store_message_find(s, m->in_reply_to, NULL, &rid, NULL) == 0)
-		return rid;
-	for (size_t i = m->nreferences; i-- > 0;)
-		if (store_message_find(s, m->references[i], NULL, &rid, NULL) == 0)
-			return rid;
+/*
+ * The report a reply joins: the one holding the message its In-Reply-To
+ * names, else the newest of its References that one report holds.  A
+ * Message-ID on messages of several reports (reused: anyone can send
+ * mail with a known Message-ID) points at none of them; the first such
+ * one is described in *ambiguous (caller frees) for the timeline.
+ * Returns 0 when the message joins no report.
+ */
+static int64_t find_thread(struct store *s, const struct mail_msg *m,
+			   char **ambiguous)
+{
+	struct message_ref refs[HOLDERS_MAX];
+	size_t n;
+
+	*ambiguous = NULL;
+	for (size_t i = 0; i <= m->nreferences; i++) {
+		const char *id = i == 0 ? m->in_reply_to : m->references[m->nreferences - i];
+		bool one = true;
+
+		if (!id || store_message_id_holders(s, id, 0, refs, HOLDERS_MAX, &n, NULL) < 0 ||
+		    n == 0)
+			continue;
+		for (size_t k = 1; k < n && k < HOLDERS_MAX; k++)
+			if (refs[k].report_id != refs[0].report_id)
+				one = false;
+		if (one && n <= HOLDERS_MAX)
+			return refs[0].report_id;
+		if (!*ambiguous) {
+			struct sbuf sb = SBUF_INIT;
+			sbuf_addf(&sb, "replies to <%.*s>, which messages of reports",
+				  SHOWN_ID_MAX, id);
+			for (size_t k = 0; k < n && k < HOLDERS_MAX; k++) {
+				bool seen = false;
+				for (size_t j = 0; j < k; j++)
+					seen |= refs[j].report_id == refs[k].report_id;
+				if (!seen)
+					sbuf_addf(&sb, " #%lld", (long long)refs[k].report_id);
+			}
+			sbuf_adds(&sb, " all carry (a reused Message-ID): joined to none");
+			*ambiguous = sbuf_detach(&sb, NULL);
+		}
+	}
 	return 0;
 }
 
 /*
- * The body at rest (see seal.h): the original when it is already
- * encrypted to every key of the roster and nothing of it is outside the
- * encryption (no second gpg run); the decrypted content sealed to the
- * roster when it was encrypted to some keys only (so every officer can
- * read it); else the message as received, sealed.
+ * The timeline entries for a Message-ID that messages with other content
+ * already carry: one on this message's report naming them, one on each of
+ * their reports naming this one.  A squatter's mail sent first no longer
+ * makes the genuine one a duplicate; both are imported and both marked.
+ */
+static int note_reused_id(struct store *s, const char *officer, int64_t rid,
+			  int64_t mrow, const char *message_id, struct err *err)
+{
+	struct message_ref refs[HOLDERS_MAX];
+	struct sbuf sb = SBUF_INIT;
+	size_t n;
+	int r;
+
+	if (!message_id)
+		return 0;
+	if ((r = store_message_id_holders(s, message_id, mrow, refs, HOLDERS_MAX,
+					  &n, err)) < 0 || n == 0)
+		return r;
+	sbuf_addf(&sb, "Message-ID <%.*s> of message %lld is already on", SHOWN_ID_MAX,
+		  message_id, (long long)mrow);
+	for (size_t k = 0; k < n && k < HOLDERS_MAX; k++)
+		sbuf_addf(&sb, "%s message %lld of report #%lld", k ? "," : "",
+			  (long long)refs[k].row, (long long)refs[k].report_id);
+	if (n > HOLDERS_MAX)
+		sbuf_addf(&sb, " and %zu more", n - HOLDERS_MAX);
+	sbuf_adds(&sb, ", with other content");
+	r = store_event_add(s, rid, officer, "message-id-reused", sb.buf, err);
+	for (size_t k = 0; r == 0 && k < n && k < HOLDERS_MAX; k++) {
+		bool seen = refs[k].report_id == rid;
+		for (size_t j = 0; j < k; j++)
+			if (refs[j].report_id == refs[k].report_id)
+				seen = true;
+		if (seen)
+			continue;
+		sbuf_reset(&sb);
+		sbuf_addf(&sb, "Message-ID <%.*s> of message %lld is used again by message %lld of report #%lld, with other content",
+			  SHOWN_ID_MAX, message_id, (long long)refs[k].row,
+			  (long long)mrow, (long long)rid);
+		r = store_event_add(s, refs[k].report_id, officer, "message-id-reused",
+				    sb.buf, err);
+	}
+	sbuf_release(&sb);
+	return r;
+}
+
+/*
+ * True when the message as received is one whole multipart/encrypted
+ * (RFC 3156): nothing next to the ciphertext but the MIME structure.
+ * The structure is what counts, not the verdict: a message with clear
+ * text beside its encrypted part is partial whatever its signature says
+ * (unknown-key, bad, ...), and its clear text must not be stored as is.
+ */
+static bool fully_encrypted(const struct pipeline_out *po)
+{
+	return po->msg.kind == MAIL_PGP_ENCRYPTED && !po->msg.partial &&
+	       po->verdict != SIG_PARTIAL;
+}
+
+/*
+ * The body at rest (see seal.h): the original when it is one whole
+ * encrypted message already encrypted to every key of the roster (no
+ * second gpg run); the decrypted content sealed to the roster when it
+ * was encrypted to some keys only (so every officer can read it); else
+ * the message as received, sealed.  Everything a report brings is stored
+ * encrypted.
  */
 static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
 		const char *raw, size_t len, unsigned char **blob,
@@ -48,8 +148,7 @@ static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
 {
 	*kind = "sealed";
 	*content = false;
-	if (po->msg.kind == MAIL_PGP_ENCRYPTED && !po->msg.partial &&
-	    po->verdict != SIG_PARTIAL &&
+	if (fully_encrypted(po) &&
 	    seal_covers_roster(ctx, po->recipients, po->nrecipients, false)) {
 		*blob = xmemdup(raw, len);
 		*blob_len = len;
@@ -118,8 +217,8 @@ struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
 		return p;
 	p->parsed = true;
 	p->hash = mail_content_hash(p->raw, len);
-	if (s && store_message_find(s, p->po.msg.message_id, p->hash,
-				    &p->dup_report, NULL) == 0) {
+	/* The same content is a duplicate; the same Message-ID alone is not. */
+	if (s && store_message_find(s, NULL, p->hash, &p->dup_report, NULL) == 0) {
 		p->duplicate = true;
 		return p;
 	}
@@ -145,7 +244,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	struct pipeline_out *po = &p->po;
 	struct err perr = { 0, "" };
 	struct message m;
-	char **files = NULL, **ufiles = NULL, *detail = NULL;
+	char **files = NULL, **ufiles = NULL, *detail = NULL, *ambiguous = NULL;
 	const char *raw = p->raw;
 	size_t len = p->len;
 	unsigned char *blob = NULL;
@@ -188,7 +287,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	batched = store_in_tx(s);
 	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
-	rid = find_thread(s, &po->msg);
+	rid = find_thread(s, &po->msg, &ambiguous);
 	res->status = rid ? IMPORT_REPLY : IMPORT_NEW;
 	if (!rid) {
 		struct report_new rn = {
@@ -225,8 +324,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		 * this same import (started before that one was stored). */
 		undo(s, batched);
 		err_clear(err);
-		store_message_find(s, po->msg.message_id, p->hash,
-				   &res->report_id, NULL);
+		store_message_find(s, NULL, p->hash, &res->report_id, NULL);
 		res->status = IMPORT_DUPLICATE;
 		goto out;
 	}
@@ -246,7 +344,12 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 			   po->encrypted ? ", encrypted" : "");
 	if ((r = store_event_add(s, rid, ctx->officer,
 				 res->status == IMPORT_NEW ? "import" : "reply",
-				 detail, err)) < 0)
+				 detail, err)) < 0 ||
+	    (ambiguous && (r = store_event_add(s, rid, ctx->officer,
+					       "message-id-reused", ambiguous,
+					       err)) < 0) ||
+	    (r = note_reused_id(s, ctx->officer, rid, mrow, po->msg.message_id,
+				err)) < 0)
 		goto rollback;
 	if ((r = batched ? store_savepoint_release(s, err) : store_commit(s, err)) < 0)
 		goto fail;
@@ -276,5 +379,6 @@ done:
 		free(ufiles[i]);
 	free(ufiles);
 	free(detail);
+	free(ambiguous);
 	return r;
 }

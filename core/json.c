@@ -75,9 +75,10 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 	for (size_t i = 0; i < rf->nmsgs; i++) {
 		const struct message *m = &rf->msgs[i];
 		json_array_append_new(msgs, json_pack(
-			"{s:I, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:b}",
+			"{s:I, s:o, s:b, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:b}",
 			"id", (json_int_t)m->id,
 			"message_id", json_text(m->message_id),
+			"message_id_reused", m->message_id_reused,
 			"in_reply_to", json_text(m->in_reply_to),
 			"from", json_text(m->from_email),
 			"subject", json_text(m->subject),

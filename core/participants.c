@@ -107,7 +107,7 @@ char *participant_format(const struct participant *p)
 
 int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
 		    const char *email, const char *role, const char *section,
-		    struct err *err)
+		    const char *key_fpr, struct err *err)
 {
 	struct participant p;
 	char *detail;
@@ -121,14 +121,35 @@ int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
 	p.role = (char *)role;
 	p.section = (char *)section;
 	p.added_by = ctx->officer;
+	p.key_fpr = (char *)key_fpr;
 	r = store_participant_add(ctx->store, &p, NULL, err);
 	if (r == 0) {
-		detail = participant_format(&p);
+		char *who = participant_format(&p);
+		detail = key_fpr ? xasprintf("%s, key %s confirmed", who, key_fpr)
+				 : xstrdup(who);
+		free(who);
 		r = store_event_add(ctx->store, report_id, ctx->officer,
 				    "participant-add", detail, err);
 		free(detail);
 	}
 	free(p.email);
+	return r;
+}
+
+int participant_set_key(struct cmd_ctx *ctx, int64_t report_id,
+			const char *email, const char *key_fpr, struct err *err)
+{
+	char *detail;
+	int r;
+
+	assert(ctx->store && store_in_tx(ctx->store));
+	r = store_participant_set_key(ctx->store, report_id, email, key_fpr, err);
+	if (r == 0) {
+		detail = xasprintf("%s: key %s confirmed", email, key_fpr);
+		r = store_event_add(ctx->store, report_id, ctx->officer,
+				    "participant-key", detail, err);
+		free(detail);
+	}
 	return r;
 }
 
@@ -211,7 +232,7 @@ json_t *participants_json(struct cmd_ctx *ctx, int64_t report_id)
 		return a;
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_pack(
-			"{s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
+			"{s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
 			"name", json_text(v[i].name),
 			"email", json_text(v[i].email),
 			"role", json_text(v[i].role),
@@ -221,7 +242,8 @@ json_t *participants_json(struct cmd_ctx *ctx, int64_t report_id)
 			"active", v[i].removed_at == 0,
 			"removed_at", json_time(v[i].removed_at),
 			"removed_by", json_text(v[i].removed_by),
-			"acknowledged_at", json_time(v[i].acknowledged_at)));
+			"acknowledged_at", json_time(v[i].acknowledged_at),
+			"key", json_text(v[i].key_fpr)));
 	participants_free(v, n);
 	return a;
 }

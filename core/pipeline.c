@@ -394,13 +394,11 @@ const struct crypto_uid *pipeline_signer(const struct pipeline_out *out)
 			  : NULL;
 }
 
+/* The one test of what a patch is (core/report.c), as forward uses it. */
 static bool looks_like_patch(const struct mail_attachment *a)
 {
-	const char *t = a->content_type ? a->content_type : "";
-	const char *f = a->filename ? a->filename : "";
-
-	return !strcmp(t, "text/x-patch") || !strcmp(t, "text/x-diff") ||
-	       str_ends(f, ".patch") || str_ends(f, ".diff");
+	return attachment_is_patch(a->filename, a->content_type, a->data,
+				   a->len);
 }
 
 /* Appends the paths of text[0..len) to *v (de-duplicated). */

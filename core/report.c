@@ -120,6 +120,31 @@ bool attachment_is_exploit(const char *filename, const char *content_type)
 	return hit;
 }
 
+/* True when some line of data[0..len) starts with prefix. */
+static bool has_line(const unsigned char *data, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if ((i == 0 || data[i - 1] == '\n') && !memcmp(data + i, prefix, n))
+			return true;
+	return false;
+}
+
+bool attachment_is_patch(const char *filename, const char *content_type,
+			 const unsigned char *data, size_t len)
+{
+	const char *t = content_type ? content_type : "";
+	const char *f = filename ? filename : "";
+
+	if (strcmp(t, "text/x-patch") && strcmp(t, "text/x-diff") &&
+	    !str_ends(f, ".patch") && !str_ends(f, ".diff"))
+		return false;
+	if (!data || memchr(data, '\0', len))
+		return false;
+	return has_line(data, len, "+++ ") || has_line(data, len, "diff --git ");
+}
+
 int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 			struct opened_message *om, struct err *err)
 {
@@ -204,6 +229,8 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 				  po.att[i].len);
 		a->exploit = attachment_is_exploit(a->filename, a->content_type);
 		a->unsigned_part = po.att[i].outside;
+		a->patch = attachment_is_patch(a->filename, a->content_type,
+					       a->data, a->size);
 	}
 	pipeline_out_release(&po);
 out:

@@ -13,10 +13,14 @@
 
 #include "crypto/crypto.h"
 
-/* A growable output buffer whose old copies are wiped on every growth. */
+/* A growable output buffer whose old copies are wiped on every growth.
+ * With max set (not 0), a write that would take it past max bytes fails
+ * (GPGME then ends the operation with an error) and sets over. */
 struct crypto_sink {
 	unsigned char *buf;
 	size_t len, alloc;
+	size_t max;     /* 0: no limit */
+	bool over;      /* a write went past max */
 };
 
 /* What we remember about a signing key, by the fingerprint a signature
@@ -48,8 +52,9 @@ struct crypto_job {
 	struct crypto_sink sink;  /* the plaintext as it arrives */
 };
 
-/* Makes a GPGME data object writing into sink (empty).  Returns 0, or a
- * negative code with err naming what for. */
+/* Makes a GPGME data object writing into sink (empty, no limit: set
+ * sink->max after).  Returns 0, or a negative code with err naming what
+ * for. */
 int crypto_sink_data(struct crypto_sink *sink, gpgme_data_t *dh,
 		     struct err *err);
 /* Wipes and frees the sink's buffer. */

@@ -7,7 +7,8 @@
  * auto-key-retrieve, so nothing ever fetches a key.  Signing keys' user
  * IDs, with their validity, are cached by fingerprint, so verifying many messages from the
  * same people costs one gpg process per message.  Output goes to "sinks"
- * that wipe every copy of the plaintext they let go of.  Background
+ * that wipe every copy of the plaintext they let go of, and that stop a
+ * decryption whose output would pass CRYPTO_MAX_PLAIN.  Background
  * decryptions (verify.c) each take one more context, from a small pool
  * made the same way on first use.
  */
@@ -26,6 +27,13 @@ static ssize_t sink_write(void *handle, const void *buf, size_t size)
 {
 	struct crypto_sink *s = handle;
 
+	if (s->max && size > s->max - s->len) {
+		/* A decompression bomb, or just too much: stop here rather
+		 * than grow toward its full size. */
+		s->over = true;
+		errno = EFBIG;
+		return -1;
+	}
 	if (size > s->alloc - s->len) {
 		size_t n = s->alloc ? s->alloc : 4096;
 		while (n - s->len < size)

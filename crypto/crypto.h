@@ -94,6 +94,15 @@ struct crypto_result {
 struct crypto;
 
 /*
+ * The most any decryption or verification may produce: the limit of a
+ * whole mail message (MAIL_MAX_SIZE), since what is decrypted is parsed
+ * as one.  OpenPGP compresses, so 1.8 MB of input can inflate to 1 GB;
+ * past this limit the operation stops, its output is wiped, and it fails
+ * with "decrypted content too large (over 64 MiB)".
+ */
+#define CRYPTO_MAX_PLAIN ((size_t)64 << 20)
+
+/*
  * Opens a context on gnupghome (NULL: $GNUPGHOME or ~/.gnupg), offline,
  * OpenPGP protocol.  Fails with a clear message when gpg is missing or the
  * home is unreadable.
@@ -103,7 +112,8 @@ void crypto_close(struct crypto *c);
 
 /*
  * Decrypts (and verifies any signature inside) OpenPGP data, armored or
- * binary.  A message without MDC fails with ERR_CRYPTO and nothing kept.
+ * binary.  A message without MDC fails with ERR_CRYPTO and nothing kept,
+ * as does one whose content is over CRYPTO_MAX_PLAIN (ERR_INVALID).
  * res is filled and must be released with crypto_result_release even on
  * error.  Plaintext buffers are wiped on release.
  */
@@ -133,7 +143,7 @@ int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
 			   const void *sig, size_t siglen,
 			   struct crypto_result *res, struct err *err);
 /* Verifies a clear-signed or opaque signed message; res->plain gets the
- * signed text. */
+ * signed text (at most CRYPTO_MAX_PLAIN bytes: ERR_INVALID past it). */
 int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
 			 struct crypto_result *res, struct err *err);
 void crypto_result_release(struct crypto_result *res);
@@ -161,6 +171,12 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
  */
 int crypto_find_encryption_key(struct crypto *c, const char *who, char **fpr,
 			       struct err *err);
+/* Every usable encryption key with a (not revoked) user ID for email,
+ * certified or not: their primary fingerprints in *fprs (caller frees
+ * each and the array, allocated even when *n is 0).  0, or negative
+ * with err set (ERR_INVALID: not an address). */
+int crypto_encryption_keys_for(struct crypto *c, const char *email,
+			       char ***fprs, size_t *n, struct err *err);
 /* The fingerprint of the first usable secret (signing) key, or ERR_NOTFOUND. */
 int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err);
 

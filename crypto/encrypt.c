@@ -70,9 +70,11 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
 	 * ALWAYS_TRUST only skips gpg's web-of-trust check.  It is safe
 	 * here because gpg gets key objects, not names: each was resolved
 	 * above to exactly one key that is not expired, revoked, disabled or
-	 * invalid, and the officer chose the person (the team roster, the
-	 * vendor directory, MAINTAINERS), which is the trust decision the
-	 * web of trust would otherwise make for us.
+	 * invalid, and the caller vouches for each: the team roster, the
+	 * officer's own keys, and forward recipients the caller resolved to
+	 * a key the officer confirmed or whose user ID for the address is
+	 * certified (crypto_key_uid_valid), never a key found by address
+	 * alone.
 	 */
 	if (signer)
 		e = gpgme_op_encrypt_sign(c->ctx, rcpt, GPGME_ENCRYPT_ALWAYS_TRUST,

@@ -9,6 +9,10 @@
  * must be usable (not revoked, expired, disabled or invalid, with a
  * usable subkey for the job); otherwise the error names the person and the
  * reason: "no key", "key expired", "key revoked", "ambiguous: 2 keys".
+ * Matching an address says nothing of who owns the key: anyone can put
+ * any address on their key.  crypto_encryption_keys_for lists every
+ * candidate so the caller can keep the ones the keyring vouches for
+ * (crypto_key_uid_valid).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -213,5 +217,53 @@ int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err)
 		return r;
 	*fpr = xstrdup(k->subkeys->fpr);
 	gpgme_key_unref(k);
+	return 0;
+}
+
+/*
+ * Returns 0 with *fprs (caller frees each and the array; allocated even
+ * when *n is 0) the primary fingerprints of every usable encryption key
+ * with a user ID for email that is not revoked, whatever its validity;
+ * ERR_INVALID when email is not an address, ERR_CRYPTO when gpg fails.
+ */
+int crypto_encryption_keys_for(struct crypto *c, const char *email,
+			       char ***fprs, size_t *n, struct err *err)
+{
+	const char *id;
+	gpgme_key_t k;
+	gpgme_error_t e;
+	char *pattern;
+
+	*fprs = xcalloc(1, sizeof(**fprs));
+	*n = 0;
+	if (!email || classify(email, &id) != WHO_EMAIL)
+		return err_setc(err, ERR_INVALID, "'%s' is not an e-mail address",
+				email ? email : "");
+	pattern = xasprintf("<%s>", id);
+	crypto_ctx_reset(c);
+	e = gpgme_op_keylist_start(c->ctx, pattern, 0);
+	free(pattern);
+	if (e)
+		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
+				      c->home);
+	while (!(e = gpgme_op_keylist_next(c->ctx, &k))) {
+		bool uid_revoked = false;
+		if (key_matches(k, WHO_EMAIL, id, &uid_revoked) &&
+		    !key_problem(k, false, uid_revoked)) {
+			*fprs = xrealloc(*fprs, (*n + 2) * sizeof(**fprs));
+			(*fprs)[(*n)++] = xstrdup(k->subkeys->fpr);
+			(*fprs)[*n] = NULL;
+		}
+		gpgme_key_unref(k);
+	}
+	gpgme_op_keylist_end(c->ctx);
+	if (gpgme_err_code(e) != GPG_ERR_EOF) {
+		for (size_t i = 0; i < *n; i++)
+			free((*fprs)[i]);
+		(*fprs)[0] = NULL;
+		*n = 0;
+		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
+				      c->home);
+	}
 	return 0;
 }

@@ -324,7 +324,19 @@ static int io_new(const void *data, size_t len, gpgme_data_t *in,
 		*in = NULL;
 		return ERR_CRYPTO;
 	}
+	sink->max = CRYPTO_MAX_PLAIN;
 	return 0;
+}
+
+/* The error for output stopped at CRYPTO_MAX_PLAIN (ERR_INVALID). */
+static int too_large(struct crypto_sink *sink, struct crypto_result *res,
+		     struct err *err)
+{
+	crypto_sink_wipe(sink);
+	res->verdict = SIG_ERROR;
+	return err_setc(err, ERR_INVALID,
+			"decrypted content too large (over %zu MiB)",
+			CRYPTO_MAX_PLAIN >> 20);
 }
 
 /*
@@ -342,6 +354,8 @@ static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
 
 	fill_recipients(ctx, res);
 	res->encrypted = res->nrecipients > 0 || (!e && dr);
+	if (sink->over)
+		return too_large(sink, res, err);
 	if (dr && dr->legacy_cipher_nomdc) {
 		res->no_mdc = true;
 	} else if (e && (code == GPG_ERR_BAD_DATA ||
@@ -365,10 +379,15 @@ static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
 			/* Not encrypted: perhaps signed only (gpg --sign).
 			 * Costs a second gpg run, for such input only. */
 			struct err verr;
+			int vr;
 			crypto_result_release(res);
-			if (crypto_verify_opaque(c, data, len, res, &verr) == 0)
+			if ((vr = crypto_verify_opaque(c, data, len, res, &verr)) == 0)
 				return 0;
 			crypto_result_release(res);
+			if (vr == ERR_INVALID) {
+				*err = verr;
+				return vr;
+			}
 			return err_setc(err, ERR_CRYPTO,
 					"cannot read message: no openpgp "
 					"encrypted or signed data found");
@@ -558,6 +577,8 @@ int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
 	e = gpgme_op_verify(c->ctx, in, NULL, out);
 	gpgme_data_release(in);
 	gpgme_data_release(out);
+	if (sink.over)
+		return too_large(&sink, res, err);
 	if (e) {
 		crypto_sink_wipe(&sink);
 		if (gpgme_err_code(e) == GPG_ERR_NO_DATA)

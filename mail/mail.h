@@ -7,7 +7,7 @@
  * core/ hands those bytes to crypto/ and, after decryption, hands the
  * plaintext entity back to mail_parse().  Files:
  *   mail.c       library set-up, struct mail_msg parsing and release
- *   mailbox.c    mbox (mboxo, mboxrd) splitting and Maildir listing
+ *   mailbox.c    mbox (mboxo, mboxrd) splitting, Maildir and folder listing
  *   inline.c     inline-PGP armored block detection in text
  *   compose.c    building PGP/MIME messages (multipart/encrypted)
  *   content.c    the content entity: what was shown of a message, kept
@@ -131,6 +131,9 @@ struct mbox_reader;
  * never held in memory at once. */
 int mbox_open(const char *path, enum mbox_format fmt, struct mbox_reader **out,
 	      struct err *err);
+/* The same on an open file descriptor (taken, also on error). */
+int mbox_open_fd(int fd, const char *path, enum mbox_format fmt,
+		 struct mbox_reader **out, struct err *err);
 /*
  * Next message: *buf (caller frees) holds its bytes without the "From "
  * separator line, with ">From " unquoted as the format says (mboxrd: one
@@ -144,9 +147,28 @@ void mbox_position(const struct mbox_reader *r, long long *done,
 		   long long *size);
 void mbox_close(struct mbox_reader *r);
 
-/* Lists the regular files in DIR/new and DIR/cur (sorted by name); fails
- * with a clear message when DIR has neither. */
-int maildir_list(const char *dir, char ***paths, size_t *n, struct err *err);
+/*
+ * The messages of a folder: names relative to it ("new/NAME" in a
+ * Maildir), sorted by base name, to open with open_beneath(); and the
+ * entries left out, each with why: a symbolic link (never followed, also
+ * where new/ or cur/ should be) or a special file.  Folders inside are
+ * passed over.
+ */
+struct mail_folder {
+	char **names;       /* NULL-terminated */
+	size_t n;
+	struct mail_skipped {
+		char *name;     /* relative to the folder */
+		const char *why; /* "a symbolic link: not followed", ... */
+	} *skipped;
+	size_t nskipped;
+};
+/* A Maildir's new/ and cur/.  Returns 0 with *f filled (release it), or
+ * negative with err naming DIR (ERR_NOTFOUND when it has neither). */
+int maildir_list(const char *dir, struct mail_folder *f, struct err *err);
+/* A plain folder of message files (saved .eml files), the same way. */
+int mail_folder_list(const char *dir, struct mail_folder *f, struct err *err);
+void mail_folder_release(struct mail_folder *f);
 /* Writes msg into DIR/tmp then renames it into DIR/new (creating the
  * three folders 0700 if needed); *path_out (optional) gets the new path. */
 int maildir_deliver(const char *dir, const char *buf, size_t len,

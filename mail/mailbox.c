@@ -9,6 +9,12 @@
  * so neither a huge mailbox nor a huge line is ever held whole; a message
  * over MAIL_MAX_SIZE is skipped with an error and reading can go on.
  *
+ * Listing a Maildir (new/ and cur/) or a folder of message files follows
+ * no symbolic link: a link where new/ should be, or among the messages,
+ * is set aside and named, so a planted link cannot turn ~/private or a
+ * GnuPG home into reports.  The caller opens the names it gets with
+ * open_beneath(), which follows no link either.
+ *
  * Maildir delivery follows the usual protocol: a unique name in tmp/,
  * written 0600 and fsync'd, then renamed into new/.
  */
@@ -89,16 +95,33 @@ static bool piece_is_blank_line(const struct mbox_reader *r)
 int mbox_open(const char *path, enum mbox_format fmt, struct mbox_reader **out,
 	      struct err *err)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	*out = NULL;
+	if (fd < 0)
+		return err_setc(err, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
+				"cannot open mailbox '%s': %s", path,
+				strerror(errno));
+	return mbox_open_fd(fd, path, fmt, out, err);
+}
+
+/* mbox_open on an open file (which it takes, also on error), read from
+ * its current offset; path names it in messages. */
+int mbox_open_fd(int fd, const char *path, enum mbox_format fmt,
+		 struct mbox_reader **out, struct err *err)
+{
 	struct mbox_reader *r;
-	FILE *f = fopen(path, "rb");
+	FILE *f = fdopen(fd, "rb");
 	struct stat st;
 	int ret;
 
 	*out = NULL;
-	if (!f)
-		return err_setc(err, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
-				"cannot open mailbox '%s': %s", path,
-				strerror(errno));
+	if (!f) {
+		int e = errno;
+		close(fd);
+		return err_setc(err, ERR_IO, "cannot open mailbox '%s': %s", path,
+				strerror(e));
+	}
 	r = xcalloc(1, sizeof(*r));
 	r->f = f;
 	r->path = xstrdup(path);
@@ -231,88 +254,167 @@ void mbox_close(struct mbox_reader *r)
 	free(r);
 }
 
-/* ---- Maildir -----------------------------------------------------------*/
+/* ---- Maildir and folders of message files ---------------------------------*/
 
-struct named { char *path; const char *base; };
-
-static int cmp_named(const void *a, const void *b)
+/* Entries by base name (Maildir's time-based names sort by delivery),
+ * then by the whole name. */
+static int cmp_names(const void *a, const void *b)
 {
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->base, y->base);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	const char *bx = strrchr(x, '/'), *by = strrchr(y, '/');
+	int c = strcmp(bx ? bx + 1 : x, by ? by + 1 : y);
 
-	return c ? c : strcmp(x->path, y->path);
+	return c ? c : strcmp(x, y);
 }
 
-/* Adds the regular files of dir/sub; 1 if the folder exists, 0 if not. */
-static int list_sub(const char *dir, const char *sub, struct named **v,
-		    size_t *n, size_t *alloc, struct err *err)
+static void add_name(char ***v, size_t *n, char *name)
 {
-	char *d = xasprintf("%s/%s", dir, sub);
-	DIR *dh = opendir(d);
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = name;
+	(*v)[*n] = NULL;
+}
+
+static void add_skipped(struct mail_folder *f, char *name, const char *why)
+{
+	f->skipped = xrealloc(f->skipped, (f->nskipped + 1) * sizeof(*f->skipped));
+	f->skipped[f->nskipped].name = name;
+	f->skipped[f->nskipped].why = why;
+	f->nskipped++;
+}
+
+#define WHY_LINK "a symbolic link: not followed"
+#define WHY_SPECIAL "not a regular file: skipped"
+
+/*
+ * Adds the regular files of the folder open as dfd, named prefix + name
+ * ("" or "new/"); symbolic links and special files go to f->skipped,
+ * folders are passed over.  Takes dfd.  Returns 0, or ERR_IO naming
+ * shown (the folder as the user knows it).
+ */
+static int list_fd(int dfd, const char *shown, const char *prefix,
+		   struct mail_folder *f, struct err *err)
+{
+	DIR *dh = fdopendir(dfd);
 	struct dirent *de;
 
 	if (!dh) {
 		int e = errno;
-
-		free(d);
-		if (e == ENOENT || e == ENOTDIR)
-			return 0;
-		return err_setc(err, ERR_IO, "cannot read maildir '%s/%s': %s",
-				dir, sub, strerror(e));
+		close(dfd);
+		return err_setc(err, ERR_IO, "cannot read folder '%s': %s", shown,
+				strerror(e));
 	}
 	while ((de = readdir(dh))) {
 		struct stat st;
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(st.st_mode))
-			continue;
-		if (*n == *alloc) {
-			*alloc = *alloc ? *alloc * 2 : 16;
-			*v = xrealloc(*v, *alloc * sizeof(**v));
-		}
-		char *p = xasprintf("%s/%s", d, de->d_name);
-		(*v)[*n].path = p;
-		(*v)[*n].base = p + strlen(d) + 1;
-		(*n)++;
+		if (fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;   /* gone meanwhile */
+		if (S_ISREG(st.st_mode))
+			add_name(&f->names, &f->n, xasprintf("%s%s", prefix, de->d_name));
+		else if (S_ISLNK(st.st_mode))
+			add_skipped(f, xasprintf("%s%s", prefix, de->d_name), WHY_LINK);
+		else if (!S_ISDIR(st.st_mode))
+			add_skipped(f, xasprintf("%s%s", prefix, de->d_name), WHY_SPECIAL);
 	}
 	closedir(dh);
-	free(d);
-	return 1;
+	return 0;
 }
 
-/* Returns 0 with *paths (NULL-terminated; caller frees each and the array)
- * and *n, or negative with err naming DIR (ERR_NOTFOUND when DIR has
- * neither new/ nor cur/, ERR_IO when one cannot be read). */
-int maildir_list(const char *dir, char ***paths, size_t *n, struct err *err)
+/* Lists dir/sub (sub not followed when a link); 1 if it is there, 0 if
+ * not, negative on error. */
+static int list_sub(int top, const char *dir, const char *sub,
+		    struct mail_folder *f, struct err *err)
 {
-	struct named *v = NULL;
-	size_t cnt = 0, alloc = 0;
-	int a, b;
+	int dfd = openat(top, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char *prefix, *shown;
+	struct stat st;
+	int r;
 
-	*paths = NULL;
-	*n = 0;
-	a = list_sub(dir, "new", &v, &cnt, &alloc, err);
-	b = a < 0 ? a : list_sub(dir, "cur", &v, &cnt, &alloc, err);
+	if (dfd < 0) {
+		int e = errno;
+
+		if (fstatat(top, sub, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode)) {
+			add_skipped(f, xstrdup(sub), WHY_LINK);
+			return 1;
+		}
+		if (e == ENOENT || e == ENOTDIR)
+			return 0;
+		return err_setc(err, ERR_IO, "cannot read maildir '%s/%s': %s",
+				dir, sub, strerror(e));
+	}
+	prefix = xasprintf("%s/", sub);
+	shown = xasprintf("%s/%s", dir, sub);
+	r = list_fd(dfd, shown, prefix, f, err);
+	free(prefix);
+	free(shown);
+	return r < 0 ? r : 1;
+}
+
+static void sort_folder(struct mail_folder *f)
+{
+	if (f->n)
+		qsort(f->names, f->n, sizeof(*f->names), cmp_names);
+	if (!f->names)
+		f->names = xcalloc(1, sizeof(*f->names));
+}
+
+int maildir_list(const char *dir, struct mail_folder *f, struct err *err)
+{
+	int top, a, b;
+
+	memset(f, 0, sizeof(*f));
+	top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (top < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return err_setc(err, ERR_NOTFOUND,
+					"'%s' is not a maildir (it has neither new/ nor cur/)",
+					dir);
+		return err_setc(err, ERR_IO, "cannot read maildir '%s': %s", dir,
+				strerror(errno));
+	}
+	a = list_sub(top, dir, "new", f, err);
+	b = a < 0 ? a : list_sub(top, dir, "cur", f, err);
+	close(top);
 	if (a < 0 || b < 0 || (a == 0 && b == 0)) {
-		for (size_t i = 0; i < cnt; i++)
-			free(v[i].path);
-		free(v);
+		mail_folder_release(f);
 		if (a < 0 || b < 0)
 			return a < 0 ? a : b;
 		return err_setc(err, ERR_NOTFOUND,
 				"'%s' is not a maildir (it has neither new/ nor cur/)",
 				dir);
 	}
-	if (cnt)
-		qsort(v, cnt, sizeof(*v), cmp_named);
-	*paths = xcalloc(cnt + 1, sizeof(char *));
-	for (size_t i = 0; i < cnt; i++)
-		(*paths)[i] = v[i].path;
-	free(v);
-	*n = cnt;
+	sort_folder(f);
 	return 0;
+}
+
+int mail_folder_list(const char *dir, struct mail_folder *f, struct err *err)
+{
+	int dfd, r;
+
+	memset(f, 0, sizeof(*f));
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return err_setc(err, ERR_IO, "cannot read directory '%s': %s",
+				dir, strerror(errno));
+	if ((r = list_fd(dfd, dir, "", f, err)) < 0) {
+		mail_folder_release(f);
+		return r;
+	}
+	sort_folder(f);
+	return 0;
+}
+
+void mail_folder_release(struct mail_folder *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->names[i]);
+	free(f->names);
+	for (size_t i = 0; i < f->nskipped; i++)
+		free(f->skipped[i].name);
+	free(f->skipped);
+	memset(f, 0, sizeof(*f));
 }
 
 static int ensure_dir(const char *path, struct err *err)

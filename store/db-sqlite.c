@@ -5,8 +5,10 @@
  * Permissions are set before SQLite touches the file: the directory is
  * created 0700 and the file 0600 (02770/0660 for a shared group) whatever
  * the umask; SQLite gives the -wal and -shm files the database file's
- * mode.  An existing database that others can read is refused rather
- * than "fixed", because the leak may already have happened.
+ * mode.  An existing database, -wal, -shm or -journal file that others
+ * can read or that is not ours is refused rather than "fixed", because
+ * the leak may already have happened, and so is a folder where others
+ * could plant such files (store_check_files).
  *
  * synchronous=FULL: an officer's triage decision must survive a power cut
  * the moment the command returns; the cost is one extra fsync per commit,
@@ -47,46 +49,115 @@ static void note(struct store *s)
 	LITE(s)->fault_rc = sqlite3_extended_errcode(LITE(s)->db);
 }
 
+/*
+ * Whether the database at path may be used: its folder lets nobody else
+ * create or swap files there (ours or root's, not writable by others
+ * unless sticky and ours, group-writable only for the shared group), and
+ * the database, -wal, -shm and -journal files, when they exist, are
+ * regular files of ours (or, shared, of the group) that nobody else can
+ * read: 0600, or 0660 with shared_group.  A -wal or -shm file planted by
+ * someone else would receive every page written, and one that others can
+ * read leaks them.  Returns 0, or ERR_REFUSED (ERR_INVALID for an unknown
+ * group, ERR_IO when the folder cannot be examined) with err naming the
+ * file and what is wrong.  Self-contained, to serve every file engine.
+ */
+int store_check_files(const char *path, const char *shared_group,
+		      struct err *err)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+	uid_t me = geteuid();
+	gid_t gid = (gid_t)-1;
+	unsigned allowed = 0600;
+	struct stat st;
+	char *copy, *dir;
+	int r = 0;
+
+	if (shared_group && *shared_group) {
+		struct group *g = getgrnam(shared_group);
+		if (!g)
+			return err_setc(err, ERR_INVALID,
+					"store.shared_group '%s' is not a group on this system",
+					shared_group);
+		gid = g->gr_gid;
+		allowed = 0660;
+	}
+	copy = xstrdup(path);
+	dir = dirname(copy);
+	if (stat(dir, &st) < 0)
+		r = err_setc(err, ERR_IO, "cannot open database '%s': its folder '%s': %s",
+			     path, dir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		r = err_setc(err, ERR_INVALID,
+			     "cannot open database '%s': '%s' is not a folder", path, dir);
+	else if (st.st_uid != me && st.st_uid != 0 &&
+		 !(gid != (gid_t)-1 && st.st_gid == gid))
+		r = err_setc(err, ERR_REFUSED,
+			     "refusing database '%s': its folder '%s' belongs to another user (uid %lu)",
+			     path, dir, (unsigned long)st.st_uid);
+	else if ((st.st_mode & S_IWOTH) &&
+		 !((st.st_mode & S_ISVTX) && st.st_uid == me))
+		r = err_setc(err, ERR_REFUSED,
+			     "refusing database '%s': other users can create files in its folder '%s' (mode %04o); use a private folder",
+			     path, dir, (unsigned)(st.st_mode & 07777));
+	else if ((st.st_mode & S_IWGRP) &&
+		 !((st.st_mode & S_ISVTX) && st.st_uid == me) &&
+		 !(gid != (gid_t)-1 && st.st_gid == gid))
+		r = err_setc(err, ERR_REFUSED,
+			     "refusing database '%s': its group can create files in its folder '%s' (mode %04o; run: chmod g-w '%s', or set store.shared_group)",
+			     path, dir, (unsigned)(st.st_mode & 07777), dir);
+	free(copy);
+	for (size_t i = 0; !r && i < ARRAY_SIZE(suffixes); i++) {
+		char *f = xasprintf("%s%s", path, suffixes[i]);
+
+		if (lstat(f, &st) < 0) {
+			if (errno != ENOENT)
+				r = err_setc(err, ERR_IO, "cannot open database file '%s': %s",
+					     f, strerror(errno));
+		} else if (S_ISLNK(st.st_mode)) {
+			r = err_setc(err, ERR_REFUSED,
+				     "refusing database file '%s': it is a symbolic link", f);
+		} else if (!S_ISREG(st.st_mode)) {
+			r = err_setc(err, ERR_REFUSED,
+				     "refusing database file '%s': it is not a regular file", f);
+		} else if (st.st_uid != me &&
+			   !(gid != (gid_t)-1 && st.st_gid == gid)) {
+			r = err_setc(err, ERR_REFUSED,
+				     "refusing database file '%s': it belongs to another user (uid %lu)",
+				     f, (unsigned long)st.st_uid);
+		} else if (st.st_mode & 07777 & ~allowed) {
+			r = err_setc(err, ERR_REFUSED,
+				     "refusing database file '%s': its mode %04o lets others read it (run: chmod %o '%s')",
+				     f, (unsigned)(st.st_mode & 07777), allowed, f);
+		}
+		free(f);
+	}
+	return r;
+}
+
 static int prepare_file(const char *path, const struct store_opts *o,
 			struct err *err)
 {
-	char *dir = xstrdup(path);
+	const char *group = o && o->shared_group && *o->shared_group ?
+			    o->shared_group : NULL;
+	char *dir = xstrdup(path), *d;
 	struct stat st;
 	gid_t gid = (gid_t)-1;
 	int dmode = 0700, fmode = 0600, fd, r = 0;
 
-	if (o && o->shared_group && *o->shared_group) {
-		struct group *g = getgrnam(o->shared_group);
+	if (group) {
+		struct group *g = getgrnam(group);
 		if (!g) {
 			free(dir);
 			return err_setc(err, ERR_INVALID,
 					"store.shared_group '%s' is not a group on this system",
-					o->shared_group);
+					group);
 		}
 		gid = g->gr_gid;
 		dmode = 02770;
 		fmode = 0660;
 	}
-	if (stat(path, &st) == 0) {
-		int allowed = gid != (gid_t)-1 ? 0660 : 0600;
-		free(dir);
-		if (!S_ISREG(st.st_mode))
-			return err_setc(err, ERR_INVALID,
-					"database '%s' is not a regular file", path);
-		if (st.st_mode & 07777 & ~allowed)
-			return err_setc(err, ERR_REFUSED,
-					"refusing database '%s': its mode %04o lets others read it (run: chmod %o '%s')",
-					path, (unsigned)(st.st_mode & 07777),
-					(unsigned)allowed, path);
-		return 0;
-	}
-	if (errno != ENOENT) {
-		free(dir);
-		return err_setc(err, ERR_IO, "cannot open database '%s': %s",
-				path, strerror(errno));
-	}
-	char *d = dirname(dir);
-	if (stat(d, &st) < 0) {
+	d = dirname(dir);
+	if (lstat(path, &st) < 0 && errno == ENOENT && stat(d, &st) < 0) {
 		if (mkdir_p(d, dmode, err) < 0) {
 			free(dir);
 			return ERR_IO;
@@ -94,18 +165,20 @@ static int prepare_file(const char *path, const struct store_opts *o,
 		chmod(d, (mode_t)dmode);
 		if (gid != (gid_t)-1 && chown(d, (uid_t)-1, gid) < 0)
 			r = err_setc(err, ERR_IO, "cannot give '%s' to group '%s': %s",
-				     d, o->shared_group, strerror(errno));
+				     d, group, strerror(errno));
 	}
 	free(dir);
-	if (r)
+	if (r || (r = store_check_files(path, group, err)) < 0)
 		return r;
-	fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	if (lstat(path, &st) == 0)
+		return 0;
+	fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return err_setc(err, ERR_IO, "cannot create database '%s': %s",
 				path, strerror(errno));
 	if (gid != (gid_t)-1 && fchown(fd, (uid_t)-1, gid) < 0)
 		r = err_setc(err, ERR_IO, "cannot give '%s' to group '%s': %s",
-			     path, o->shared_group, strerror(errno));
+			     path, group, strerror(errno));
 	if (!r && fchmod(fd, (mode_t)fmode) < 0)
 		r = err_setc(err, ERR_IO, "cannot set the mode of '%s': %s",
 			     path, strerror(errno));
@@ -147,11 +220,13 @@ static int lite_open(struct store *s, const char *path,
 	sqlite3_busy_timeout(l->db, s->busy_timeout_ms);
 	if (lite_exec(s, "PRAGMA journal_mode=WAL;"
 			 "PRAGMA synchronous=FULL;"
-			 "PRAGMA foreign_keys=ON;"
 			 "PRAGMA trusted_schema=OFF;"
 			 "PRAGMA secure_delete=ON;") < 0)
 		return store_dberr(s, err, "cannot set up the database");
-	return 0;
+	/* Again now that WAL mode has made the -wal and -shm files: one
+	 * planted since the first look is refused before anything is
+	 * written to it.  Foreign keys go on once migrations have run. */
+	return store_check_files(path, o ? o->shared_group : NULL, err);
 }
 
 static void lite_close(struct store *s)
@@ -326,12 +401,13 @@ static int lite_schema_version(struct store *s)
 static int lite_migrate(struct store *s, struct err *err)
 {
 	size_t n = schema_sqlite_count;
+	sqlite3_stmt *st;
 	int v, r;
 
 	/* Up to date, the common case: no write lock, so opening the
 	 * database does not wait for another officer's long import. */
 	if (lite_schema_version(s) == (int)n)
-		return 0;
+		goto keys;
 	if ((r = store_begin(s, err)) < 0)
 		return r;
 	v = lite_schema_version(s);
@@ -355,7 +431,29 @@ static int lite_migrate(struct store *s, struct err *err)
 			return r;
 		}
 	}
-	return store_commit(s, err);
+	/* Foreign keys are off while migrations run, so a rebuilt table
+	 * must be checked before it counts. */
+	if (sqlite3_prepare_v2(LITE(s)->db, "PRAGMA foreign_key_check", -1, &st,
+			       NULL) != SQLITE_OK) {
+		note(s);
+		r = store_dberr(s, err, "cannot check the upgraded schema");
+		store_rollback(s);
+		return r;
+	}
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (r != SQLITE_DONE) {
+		store_rollback(s);
+		return err_setc(err, ERR_IO,
+				"cannot upgrade the schema of %s: a foreign key no longer holds",
+				s->where);
+	}
+	if ((r = store_commit(s, err)) < 0)
+		return r;
+keys:
+	if (lite_exec(s, "PRAGMA foreign_keys=ON") < 0)
+		return store_dberr(s, err, "cannot set up the database");
+	return 0;
 }
 
 static int lite_check(struct store *s, struct err *err)

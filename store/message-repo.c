@@ -1,9 +1,11 @@
 /*
- * The messages of a report's thread.  A message is known by its
- * Message-ID, or by the hash of its content when it has none; both are
- * UNIQUE so a re-import can never store a message twice, even when two
- * officers import the same mailbox at the same moment: the second insert
- * finds the row there and is told so (ERR_DUPLICATE), whichever engine.
+ * The messages of a report's thread.  A message is known by the hash of
+ * its content, which is UNIQUE, so a re-import can never store a message
+ * twice, even when two officers import the same mailbox at the same
+ * moment: the second insert finds the row there and is told so
+ * (ERR_DUPLICATE), whichever engine.  A Message-ID is only what the
+ * sender claims: several messages may carry the same one, and each is
+ * marked message_id_reused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,8 @@ int store_message_find(struct store *s, const char *message_id,
 	struct stmt *st = db_stmt(s,
 		"SELECT report_id FROM messages"
 		" WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)"
-		" OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2) LIMIT 1",
+		" OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"
+		" ORDER BY id LIMIT 1",
 		err);
 
 	if (!st)
@@ -46,6 +49,42 @@ int store_message_find(struct store *s, const char *message_id,
 	db_text(st, 2, content_hash);
 	return db_row(s, st, report_id, read_id, "cannot look up a message",
 		      err);
+}
+
+static void read_ref(struct stmt *st, void *elem)
+{
+	struct message_ref *r = elem;
+
+	r->row = db_col_int(st, 0);
+	r->report_id = db_col_int(st, 1);
+}
+
+int store_message_id_holders(struct store *s, const char *message_id,
+			     int64_t except_row, struct message_ref *out,
+			     size_t max, size_t *n, struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"SELECT id, report_id FROM messages WHERE message_id = ?1"
+		" AND id <> ?2 ORDER BY id", err);
+	struct message_ref *all;
+	size_t k;
+	int r;
+
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	if (!message_id)
+		return 0;
+	db_text(st, 1, message_id);
+	db_int(st, 2, except_row);
+	if ((r = db_rows(s, st, (void **)&all, &k, sizeof(*all), read_ref, NULL,
+			 "cannot look up a Message-ID", err)) < 0)
+		return r;
+	for (size_t i = 0; i < k && i < max; i++)
+		out[i] = all[i];
+	*n = k;
+	free(all);
+	return 0;
 }
 
 int store_message_insert(struct store *s, const struct message *m,
@@ -111,9 +150,16 @@ static void read_message(struct stmt *st, void *elem)
 	m->signer_matches_from = db_col_int(st, 13);
 	m->blob_kind = db_col_str(st, 14);
 	m->blob_content = db_col_int(st, 15);
-	if (!db_col_null(st, 16))
-		m->blob = db_col_bytes(st, 16, &m->blob_len);
+	m->message_id_reused = db_col_int(st, 16);
+	if (!db_col_null(st, 17))
+		m->blob = db_col_bytes(st, 17, &m->blob_len);
 }
+
+/* Whether another message carries m's Message-ID (read_message's 16;
+ * 1 or 0 on both engines). */
+#define REUSED                                                               \
+	" CASE WHEN EXISTS (SELECT 1 FROM messages o"                         \
+	"  WHERE o.message_id = m.message_id AND o.id <> m.id) THEN 1 ELSE 0 END,"
 
 static void release_message(void *elem)
 {
@@ -126,9 +172,9 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 	struct stmt *st = db_stmt(s,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
-		" fingerprint, signer_matches_from, blob_kind, blob_content,"
+		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
 		" CASE WHEN ?2 <> 0 THEN blob END"
-		" FROM messages WHERE report_id = ?1 ORDER BY id", err);
+		" FROM messages m WHERE report_id = ?1 ORDER BY id", err);
 
 	*out = NULL;
 	*n = 0;
@@ -193,8 +239,8 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 	struct stmt *st = db_stmt(s,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
-		" fingerprint, signer_matches_from, blob_kind, blob_content, blob"
-		" FROM messages WHERE id = ?1", err);
+		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
+		" blob FROM messages m WHERE id = ?1", err);
 	int rc;
 
 	memset(m, 0, sizeof(*m));

@@ -4,8 +4,10 @@
  * someone stamps removed_at/removed_by, so the record of who knew about
  * an embargoed report survives.  At most one active row per (report,
  * address) is enforced by the partial unique index of schema.c;
- * addresses are stored lowercase.  (`due`'s query for participants who
- * have not acknowledged lives in party-repo.c.)
+ * addresses are stored lowercase.  key_fpr is the key the officer
+ * confirmed for that person (`maintainers ID --add ADDR --key FPR`).
+ * (`due`'s query for participants who have not acknowledged lives in
+ * party-repo.c.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@
 #define PARTICIPANT_COLS                                                     \
 	"SELECT id, report_id, name, email, role, section, added_by,"       \
 	" added_at, coalesce(removed_at, 0), removed_by,"                    \
-	" coalesce(acknowledged_at, 0) FROM participants "
+	" coalesce(acknowledged_at, 0), key_fpr FROM participants "
 
 void participant_release(struct participant *p)
 {
@@ -25,6 +27,7 @@ void participant_release(struct participant *p)
 	free(p->section);
 	free(p->added_by);
 	free(p->removed_by);
+	free(p->key_fpr);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -51,6 +54,7 @@ static void read_participant(struct stmt *st, void *elem)
 	p->removed_at = (time_t)db_col_int(st, 8);
 	p->removed_by = db_col_str(st, 9);
 	p->acknowledged_at = (time_t)db_col_int(st, 10);
+	p->key_fpr = db_col_str(st, 11);
 }
 
 static void release_participant(void *elem)
@@ -71,9 +75,9 @@ int store_participant_add(struct store *s, const struct participant *p,
 {
 	struct stmt *st = db_stmt(s,
 		"INSERT INTO participants (report_id, name, email, role, section,"
-		"  added_by, added_at) VALUES (?1, nullif(?2, ''), lower(?3),"
-		"  nullif(?4, ''), nullif(?5, ''), ?6, ?7)"
-		" ON CONFLICT DO NOTHING RETURNING id", err);
+		"  added_by, added_at, key_fpr) VALUES (?1, nullif(?2, ''),"
+		"  lower(?3), nullif(?4, ''), nullif(?5, ''), ?6, ?7,"
+		"  nullif(?8, '')) ON CONFLICT DO NOTHING RETURNING id", err);
 	int64_t got = 0;
 	int r;
 
@@ -90,6 +94,7 @@ int store_participant_add(struct store *s, const struct participant *p,
 	db_text(st, 5, p->section);
 	db_text(st, 6, p->added_by ? p->added_by : "unknown");
 	db_int(st, 7, (int64_t)(p->added_at ? p->added_at : util_now()));
+	db_text(st, 8, p->key_fpr);
 	if ((r = db_run(s, st, &got, "cannot store the participant", NULL,
 			err)) < 0)
 		return r;
@@ -120,6 +125,29 @@ int store_participant_remove(struct store *s, int64_t report_id,
 	db_text(st, 4, officer ? officer : "unknown");
 	if ((r = db_run(s, st, NULL, "cannot remove the participant", NULL,
 			err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
+		return not_participant(err, email, report_id);
+	return 0;
+}
+
+int store_participant_set_key(struct store *s, int64_t report_id,
+			      const char *email, const char *key_fpr,
+			      struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"UPDATE participants SET key_fpr = nullif(?3, '')"
+		" WHERE report_id = ?1 AND email = lower(?2)"
+		" AND removed_at IS NULL", err);
+	int r;
+
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, report_id);
+	db_text(st, 2, email);
+	db_text(st, 3, key_fpr);
+	if ((r = db_run(s, st, NULL, "cannot record the participant's key",
+			NULL, err)) < 0)
 		return r;
 	if (db_changes(st) == 0)
 		return not_participant(err, email, report_id);

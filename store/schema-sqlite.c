@@ -4,6 +4,10 @@
  * transaction (db-sqlite.c runs them).  Never edit a migration that has
  * shipped; add the next one, and its PostgreSQL twin in schema-pg.c.
  *
+ * Migrations run with foreign keys off (the engine turns them on after),
+ * as SQLite's procedure for rebuilding a table needs; a foreign key
+ * check ends them.
+ *
  * The events table is append-only: triggers refuse UPDATE and DELETE, so
  * the timeline an advisory is built from cannot be rewritten.
  * Proposals and decisions are likewise only ever added.
@@ -133,9 +137,43 @@ const char *const schema_sqlite[] = {
 	"  BEGIN SELECT RAISE(ABORT, 'proposals are never edited'); END;"
 	"CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions"
 	"  BEGIN SELECT RAISE(ABORT, 'decisions are never edited'); END;",
-	/* 2: a sealed body may hold the decrypted content (a MIME entity
-	 * built from what was shown) rather than the message as received,
-	 * so every officer of the roster can read it */
+	/* 2: the key an officer confirmed for a participant (forward
+	 * encrypts to it, never to a key found by address alone) */
+	"ALTER TABLE participants ADD COLUMN key_fpr TEXT;",
+
+	/* 3: a Message-ID no longer identifies a message (anyone can send
+	 * mail with a genuine report's Message-ID first); the content hash
+	 * does.  SQLite cannot drop a column's UNIQUE, so the table is
+	 * rebuilt (foreign keys are off while migrations run). */
+	"CREATE TABLE messages_v2 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  report_id INTEGER NOT NULL REFERENCES reports(id),"
+	"  message_id TEXT,"
+	"  content_hash TEXT NOT NULL UNIQUE,"
+	"  in_reply_to TEXT,"
+	"  from_name TEXT,"
+	"  from_email TEXT,"
+	"  subject TEXT,"
+	"  date INTEGER,"
+	"  imported INTEGER NOT NULL,"
+	"  encrypted INTEGER NOT NULL DEFAULT 0,"
+	"  verdict TEXT NOT NULL,"
+	"  fingerprint TEXT,"
+	"  signer_matches_from INTEGER NOT NULL DEFAULT 0,"
+	"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed')),"
+	"  blob BLOB NOT NULL"
+	");"
+	"INSERT INTO messages_v2 SELECT id, report_id, message_id, content_hash,"
+	"  in_reply_to, from_name, from_email, subject, date, imported, encrypted,"
+	"  verdict, fingerprint, signer_matches_from, blob_kind, blob FROM messages;"
+	"DROP TABLE messages;"
+	"ALTER TABLE messages_v2 RENAME TO messages;"
+	"CREATE INDEX messages_report ON messages(report_id);"
+	"CREATE INDEX messages_message_id ON messages(message_id);",
+
+	/* 4: a sealed body may hold the decrypted content (a MIME entity
+	 * of what was shown) rather than the message as received, so every
+	 * officer of the roster can read it */
 	"ALTER TABLE messages ADD COLUMN blob_content INTEGER NOT NULL DEFAULT 0;",
 };
 

@@ -50,6 +50,12 @@ struct store_opts {
 
 /* $XDG_DATA_HOME/secteam/secteam.db (caller frees). */
 char *store_default_path(void);
+/* Refuses (ERR_REFUSED, naming the file) a database file whose folder
+ * others can create files in, or whose database, -wal, -shm or -journal
+ * file is a link, not ours (nor the shared group's) or readable by others
+ * (allowed: 0600; 0660 with shared_group).  0 when all is well. */
+int store_check_files(const char *path, const char *shared_group,
+		      struct err *err);
 /* True when where names a PostgreSQL server ("postgresql://...",
  * "postgres://..." or libpq "keyword=value" pairs), not a file. */
 bool store_is_server(const char *where);
@@ -62,7 +68,8 @@ bool store_is_server(const char *where);
  * and ~/.pg_service.conf apply); one without the secteam schema is
  * refused unless opts->create.  Returns 0, or negative with err naming
  * the file or the server and the cause (unreachable, wrong password, a
- * missing grant).
+ * missing grant).  A file must pass store_check_files before and after
+ * SQLite opens it.
  */
 int store_open(const char *where, const struct store_opts *opts,
 	       struct store **out, struct err *err);
@@ -193,14 +200,29 @@ struct message {
 				 * content (a MIME entity of what was shown,
 				 * its verdict recorded above), not the
 				 * message as received */
+	/* Derived by store_messages_get, not stored: another message (with
+	 * other content, since the content hash is unique) carries the same
+	 * Message-ID. */
+	bool message_id_reused;
 };
 void message_release(struct message *m);
 
 /* Returns the report id holding a message with this Message-ID or content
- * hash in *report_id, or ERR_NOTFOUND. */
+ * hash in *report_id (the oldest such message's), or ERR_NOTFOUND.  The
+ * content hash identifies a message; a Message-ID may be on several. */
 int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err);
+/* The messages carrying message_id, except the row except_row (0: none),
+ * oldest first: up to max of them in out, how many there are in *n. */
+struct message_ref {
+	int64_t row;
+	int64_t report_id;
+};
+int store_message_id_holders(struct store *s, const char *message_id,
+			     int64_t except_row, struct message_ref *out,
+			     size_t max, size_t *n, struct err *err);
+/* ERR_DUPLICATE when a message with the same content hash is stored. */
 int store_message_insert(struct store *s, const struct message *m,
 			 int64_t *id, struct err *err);
 /* The report a stored message (by row id) belongs to, or ERR_NOTFOUND. */
@@ -418,6 +440,7 @@ struct participant {
 	time_t removed_at;      /* 0 while active */
 	char *removed_by;       /* or NULL */
 	time_t acknowledged_at; /* 0 until acknowledged */
+	char *key_fpr;          /* the key the officer confirmed, or NULL */
 };
 void participant_release(struct participant *p);
 /* Releases n participants and the array. */
@@ -436,6 +459,11 @@ int store_participant_remove(struct store *s, int64_t report_id,
  * kept); ERR_NOTFOUND naming them when there is none. */
 int store_participant_ack(struct store *s, int64_t report_id,
 			  const char *email, time_t at, struct err *err);
+/* Records key_fpr as the confirmed key of the active participant email;
+ * ERR_NOTFOUND naming them when there is none. */
+int store_participant_set_key(struct store *s, int64_t report_id,
+			      const char *email, const char *key_fpr,
+			      struct err *err);
 /* The active participant email of a report into *p (release it);
  * ERR_NOTFOUND when there is none. */
 int store_participant_get(struct store *s, int64_t report_id,

@@ -66,10 +66,12 @@ static void layout(struct tui *t, struct report_view *p)
 
 		for (size_t k = 0; k < sm->nline; k++)
 			uns = uns || sm->unsig[k];
-		sep = xasprintf("message %zu of %zu, from %s, %s, %s%s%s", i + 1, p->nmsgs,
+		sep = xasprintf("message %zu of %zu, from %s, %s, %s%s%s%s", i + 1, p->nmsgs,
 				from, m->date ? fmt_rfc3339(m->date, when) : "no date",
 				m->verdict, m->encrypted ? ", encrypted" : "",
-				uns ? "; lines marked ! are not signed" : "");
+				uns ? "; lines marked ! are not signed" : "",
+				m->message_id_reused ?
+					", MESSAGE-ID REUSED by another message (see the timeline)" : "");
 		lines_add_wrapped(&p->lines, sep, w, A_BOLD | draw_color(t, CP_CYAN), LINE_OURS);
 		free(sep);
 		free(from);

@@ -7,7 +7,8 @@
  *   sbuf.c      growable byte/string buffer, with a wiping release
  *   safetext.c  the one function that makes untrusted text safe to display
  *   timeutil.c  RFC 3339 formatting and the DATE syntax (2026-12-09, +7d, now)
- *   fileutil.c  whole-file reads with a size limit, private temp files
+ *   fileutil.c  whole-file reads with a size limit, reads that follow no
+ *               symbolic link, private temp folders, files replaced whole
  *   secure.c    wiping memory, no core dumps, umask
  */
 #ifndef SECTEAM_UTIL_H
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #if defined(__GNUC__)
@@ -135,10 +137,46 @@ int read_file(const char *path, size_t max, char **out, size_t *len,
 	      struct err *err);
 int read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 	    struct err *err);
+/*
+ * Opens rel (relative, no "..") inside the folder dir for reading, with
+ * no symbolic link followed anywhere in rel (dir itself may be one): for
+ * files listed in a folder that someone else may write to.  Returns the
+ * descriptor of a regular file, or negative with err naming dir/rel ("a
+ * symbolic link: not followed", "not a regular file", ...).
+ */
+int open_beneath(const char *dir, const char *rel, struct err *err);
 /* mkdir -p with mode for each created component. */
 int mkdir_p(const char *path, int mode, struct err *err);
-/* Creates a 0600 temporary file under $TMPDIR; path returned in *path. */
-int tmpfile_private(const char *prefix, char **path, struct err *err);
+/* Creates a new 0700 folder under $TMPDIR (mkdtemp) and returns a
+ * descriptor of it (to reach what is inside even if the name is moved
+ * away: $TMPDIR may let others rename entries), its path in *path; or
+ * negative with err naming $TMPDIR. */
+int tmpdir_private(const char *prefix, char **path, struct err *err);
+
+/*
+ * A file written whole or not at all, safe in a folder other users can
+ * write: the bytes go to a new temporary file beside the target (created
+ * with O_EXCL, so nobody else's file is ever written through), which
+ * atomic_file_commit renames over the target.  Opening refuses a target
+ * that is a symbolic link, not a regular file, or owned by another user,
+ * with err naming it.  The result has exactly the given mode, whatever
+ * the umask and whatever mode a file of that name had before.
+ */
+struct atomic_file {
+	char *path;   /* the target */
+	char *tmp;    /* the temporary file beside it, until commit */
+	FILE *f;      /* write the content here */
+};
+/* Returns 0 with af->f open for writing, or negative with err set. */
+int atomic_file_open(struct atomic_file *af, const char *path, int mode,
+		     struct err *err);
+/* Flushes and syncs the content and renames it into place.  Returns 0,
+ * or negative with err naming the file; the target is then unchanged
+ * and the temporary file removed.  af is released either way. */
+int atomic_file_commit(struct atomic_file *af, struct err *err);
+/* Drops the content: the temporary file is removed, the target left as
+ * it was.  Safe on a released af. */
+void atomic_file_abort(struct atomic_file *af);
 
 /* secure.c */
 void wipe(void *p, size_t n);

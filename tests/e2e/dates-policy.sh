@@ -154,5 +154,28 @@ run 0 "vendor status Beta acknowledged" vendor status 2 Beta acknowledged
 run 0 "due" due
 ! grep -q "vendor Beta" "$tmp/out"; ok $? "an acknowledging vendor is no longer listed"
 
+# Config ranges: a huge or negative policy value is refused, naming the
+# key, the value and the range (a huge one used to overflow the date
+# arithmetic, and limits wrapped).
+for v in 99999999999999999999 9223372036854775807 366 -1 7d; do
+	printf '[policy]\n\tdefault_days = %s\n' "$v" >"$tmp/cfg-range"
+	"$bin" --db "$tmp/db" --gnupghome "$tmp/gpg/home" --config "$tmp/cfg-range" \
+		date show 2 >"$tmp/out" 2>"$tmp/err"; rc=$?
+	[ "$rc" -eq 1 ]; ok $? "policy.default_days = $v: refused (exit $rc)"
+	has err "secteam-tui: $tmp/cfg-range:2: policy.default_days '$v': not a number of days from 0 to 365" \
+		"policy.default_days = $v: names key, value and range"
+done
+printf '[policy]\n\tmax_days = 9223372036854775807\n' >"$tmp/cfg-range"
+"$bin" --db "$tmp/db" --gnupghome "$tmp/gpg/home" --config "$tmp/cfg-range" \
+	date set 2 +3d --reason x >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ "$rc" -eq 1 ]; ok $? "policy.max_days = LONG_MAX: date set refused (exit $rc)"
+has err "policy.max_days '9223372036854775807': not a number of days from 0 to 365" \
+	"policy.max_days = LONG_MAX: names key, value and range"
+printf '[policy]\n\tdefault_days = 365\n\tmax_days = 365\n' >"$tmp/cfg-range"
+"$bin" --db "$tmp/db" --gnupghome "$tmp/gpg/home" --config "$tmp/cfg-range" \
+	date show 2 --json >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ "$rc" -eq 0 ]; ok $? "365 days, the top of the range, is accepted (exit $rc)"
+jqt "365 days: the limits are a year on" '.policy.default_days == 365 and .policy.max_days == 365'
+
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -54,8 +54,9 @@ run 0 "hostile note" triage 1 --note "=HYPERLINK(\"http://x\")$evil"
 run 0 "hostile proposal" date propose 1 +5d --by "maintainer:m${esc}@x${rlo}" --reason "@evil$evil"
 run 0 "hostile decision reason" date set 1 +9d --reason "-2+3$evil"
 
+# --with-notes: the hostile notes are exported too.
 for f in md txt json csv ics; do
-	run 0 "export --format $f" export 1 --format $f -o "$tmp/x.$f"
+	run 0 "export --format $f --with-notes" export 1 --format $f --with-notes -o "$tmp/x.$f"
 done
 run 0 "export --format cve" export 1 --format cve -o "$tmp/x.cve.json"
 

@@ -106,6 +106,14 @@ while IFS="$tab" read -r name outcome props what; do
 		lines:*)
 			n=$(wc -l <"$o.out" | tr -d ' ')
 			[ "$n" = "${p#lines:}" ] || bad="$bad|$n output lines, want ${p#lines:}" ;;
+		says:* | line[0-9]*-says:*)
+			want=$(printf '%s' "${p#*says:}" | tr '_' ' ')
+			case $p in
+			line*) l=${p#line}; l=${l%%-*} ;;
+			*) l=1 ;;
+			esac
+			sed -n "${l}p" "$o.out" | grep -qF -- "$want" ||
+				bad="$bad|output line $l does not say '$want'" ;;
 		files-none)
 			[ -z "$(printf '%s' "$files" | tr -d '\n')" ] ||
 				bad="$bad|files found: $(printf '%s' "$files" | tr '\n' ' ' | head -c 200)" ;;

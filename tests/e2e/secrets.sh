@@ -3,6 +3,11 @@
 # body, an attachment, an inline-PGP block) are found nowhere after import,
 # list, show and quit: not in the database, -wal or -shm, not in $TMPDIR,
 # HOME or the XDG folders (logs, caches), not in new files under /tmp.
+# The same for partial messages, whose canaries travel partly in clear
+# text: a signed part in an unsigned multipart/mixed, an encrypted part
+# next to clear text, inline PGP with text around it, each signed by a
+# certified key (valid) and by a key the officer does not have
+# (unknown-key): everything a report brings is stored encrypted.
 # Process hygiene, checked from outside:
 #   umask   the test shell runs with umask 022; what the binary creates
 #           (database, its folder, -wal, an export) is still 0600/0700, and
@@ -37,6 +42,20 @@ mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFIC
 mk --kind inline-encrypted --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
 	--subject "Inline" --body "inline $CANARY3" --message-id "s2@example.net" >"$T/m/2.eml"
 rm -f "$T/m/exploit.c"
+# Partial messages: canaries inside (signed or encrypted) and outside.
+PARTIAL=""
+n=3
+for kind in signed encrypted-signed inline-signed inline-encrypted; do
+	for signer in "$REPORTER_FPR" "$UNKNOWN_FPR"; do
+		n=$((n + 1))
+		mk --kind "$kind" --from "$RITA" --sign-as "$signer" --to "$OFFICER_FPR" \
+			--subject "Partial $n" --body "inside CANARY-in$n-$$-e5a1" \
+			--around "outside CANARY-out$n-$$-f0b2" \
+			--message-id "s$n@example.net" >"$T/m/$n.eml" ||
+			{ echo "Bail out! mkpgp --around failed"; exit 1; }
+		PARTIAL="$PARTIAL CANARY-in$n-$$-e5a1 CANARY-out$n-$$-f0b2"
+	done
+done
 stamp=$T/stamp
 : >"$stamp"
 
@@ -84,14 +103,24 @@ if "$SECTEAM_BIN" --help | grep -q '^  export'; then
 fi
 unset shown shown2 jshown
 
+# Only part of each is signed or encrypted: stored sealed all the same.
+out=$(st import "$T"/m/[4-9].eml "$T"/m/1[01].eml); rc=$?
+tap_is "$rc" 0 "partial messages import"
+tap_is "$(printf '%s\n' "$out" | cut -f 2 | tr '\n' ' ')" \
+	"partial unknown-key partial unknown-key partial unknown-key partial unknown-key " \
+	"their verdicts: partial (certified signer), unknown-key (unknown signer)"
+rid=$(printf '%s\n' "$out" | awk -F '\t' '$3 == "Partial 7" { print $1 }')
+tap_like "$(st show "$rid")" "CANARY-in7-" "show decrypts an encrypted partial message stored sealed"
+
 # Where the canaries must not be: everything the run could write.
-for c in "$CANARY1" "$CANARY2" "$CANARY3"; do
+for c in "$CANARY1" "$CANARY2" "$CANARY3" $PARTIAL; do
 	found=$(grep -rla -- "$c" "$R" "$T/keys" 2>/dev/null)
 	tap_is "$found" "" "${c%-*-*} canary in no file (db, -wal, -shm, TMPDIR, HOME, XDG, GnuPG homes)"
 done
 found=$(find /tmp /var/tmp -xdev -maxdepth 3 -type f -newer "$stamp" -size -20M \
 	! -path "$T/*" 2>/dev/null | while read -r f; do
-	grep -la -e "$CANARY1" -e "$CANARY2" -e "$CANARY3" "$f" 2>/dev/null; done)
+	grep -la -e "$CANARY1" -e "$CANARY2" -e "$CANARY3" \
+		$(for c in $PARTIAL; do printf ' -e %s' "$c"; done) "$f" 2>/dev/null; done)
 tap_is "$found" "" "no canary in files created meanwhile under /tmp or /var/tmp"
 tap_is "$(ls -A "$R/tmp")" "" "TMPDIR empty after the run"
 tap_is "$(ls -A "$R/work")" "" "nothing written in the working directory"

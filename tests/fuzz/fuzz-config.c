@@ -1,7 +1,8 @@
 /*
  * fuzz-config: config_parse() on arbitrary text (the input up to its first
  * NUL, as config_load() refuses files holding one), then every lookup the
- * program makes.  A failure must leave a message.
+ * program makes.  A failure must leave a message; a numeric value that
+ * was accepted must be in its range.
  *
  * sources: util core/config.c
  */
@@ -36,7 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < cfg.nbinds; i++)
 			if (!cfg.binds[i])
 				abort();
-		(void)config_get_long(&cfg, "policy.default_days", 7);
+		/* Accepted numeric values are in their ranges. */
+		long d = config_get_long(&cfg, "policy.default_days", 7);
+		long m = config_get_long(&cfg, "policy.max_days", 14);
+		long b = config_get_long(&cfg, "store.busy_timeout", 10);
+		if (d < 0 || d > 365 || m < 0 || m > 365 || b < 1 || b > 3600)
+			abort();
 		(void)config_get_bool(&cfg, "store.shared", false);
 		(void)config_get(&cfg, "team.roster", "");
 	}

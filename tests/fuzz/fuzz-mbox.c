@@ -1,7 +1,7 @@
 /*
  * fuzz-mbox: the input as an mbox file, read message by message with
  * mbox_next() in each format (mboxo, mboxrd, auto); and the input as one file of a Maildir's new/ folder,
- * listed with maildir_list() and parsed
+ * listed with maildir_list(), opened with open_beneath() and parsed
  * with mail_parse() as `import` does.  Files live in a private temporary folder
  * made once per process.
  *
@@ -106,8 +106,6 @@ static void read_mbox(enum mbox_format fmt, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct err err = { 0, "" };
-	char **paths;
-	size_t n;
 
 	put(mbox_path, data, size);
 	read_mbox(MBOX_AUTO, size);
@@ -115,27 +113,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_mbox(MBOX_RD, size);
 
 	put(md_file, data, size);
-	if (maildir_list(mbox_path, &paths, &n, &err) == 0)
-		abort(); /* a plain file is not a Maildir */
+	{
+		struct mail_folder f;
+		if (maildir_list(mbox_path, &f, &err) == 0)
+			abort(); /* a plain file is not a Maildir */
+	}
 	{
 		char md[160];
+		struct mail_folder f;
 		snprintf(md, sizeof(md), "%s/md", dir);
-		if (maildir_list(md, &paths, &n, &err) < 0 || n != 1)
+		if (maildir_list(md, &f, &err) < 0 || f.n != 1)
 			abort();
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < f.n; i++) {
 			char *buf;
 			size_t len;
-			if (read_file(paths[i], MAIL_MAX_SIZE, &buf, &len,
-				      &err) == 0) {
+			int fd = open_beneath(md, f.names[i], &err);
+			if (fd >= 0 && read_fd(fd, f.names[i], MAIL_MAX_SIZE,
+					       &buf, &len, &err) == 0) {
 				struct mail_msg m;
 				memset(&m, 0, sizeof(m));
 				mail_parse(buf, len, &m, &err);
 				mail_msg_release(&m);
 				free(buf);
 			}
-			free(paths[i]);
+			if (fd >= 0)
+				close(fd);
 		}
-		free(paths);
+		mail_folder_release(&f);
 	}
 	return 0;
 }

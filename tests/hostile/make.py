@@ -503,6 +503,97 @@ def main():
     with open(os.path.join(md, "new", "2." + ESC + "]52;c;QQ==\x07.host"),
               "wb") as f:
         f.write(b"\x00\x01not a mail at all " + ESC.encode() + b"[2J")
+    links(a.out)
+    bombs(c, a.out)
+    oversized_mbox(a.out)
+    msgid_squat(c, a.out)
+
+
+def links(out):
+    """Symbolic links inside a Maildir or a folder of .eml files, pointing at
+    a private mail (files from ~/private and private-keys-v1.d became
+    reports): none may be followed, each must be named."""
+    priv = os.path.join(out, "maildir-private")
+    os.makedirs(priv, exist_ok=True)
+    with open(os.path.join(priv, "secret.eml"), "wb") as f:
+        f.write(plain("maildir-private", "PRIVATE: not for import",
+                      "the officer's own mail\n").encode())
+    md = os.path.join(out, "maildir-new-symlink.maildir")
+    os.makedirs(os.path.join(md, "cur"), exist_ok=True)
+    os.symlink(priv, os.path.join(md, "new"))
+    md = os.path.join(out, "maildir-entry-symlink.maildir")
+    for sub in ("new", "cur", "tmp"):
+        os.makedirs(os.path.join(md, sub), exist_ok=True)
+    os.symlink(os.path.join(priv, "secret.eml"),
+               os.path.join(md, "cur", "1.host:2,S"))
+    folder = os.path.join(out, "eml-folder-symlink.maildir")
+    os.makedirs(folder, exist_ok=True)
+    os.symlink(os.path.join(priv, "secret.eml"),
+               os.path.join(folder, "b.eml"))
+
+
+def bombs(c, out):
+    """Decompression bombs: zeros compressed by gpg (-z 9), 96 MiB of
+    plaintext from about 170 KB, as PGP/MIME, as an inline block, signed
+    only (no encryption), and two of them in an mbox between plain
+    messages.  Every one must be refused once past 64 MiB, with bounded
+    memory (hostile.sh's limit), and the plain ones imported.  (Bigger
+    bombs only cost time here; tests/e2e/resources.sh measures memory.)"""
+    F = c.fpr
+    zeros = b"\0" * (96 << 20)
+    enc = c.gpg(["--recipient", F["OFFICER_FPR"], "--compress-level", "9",
+                 "--armor", "--encrypt"],
+                b"Content-Type: text/plain\n\n" + zeros).decode()
+    signed = c.gpg(["--local-user", F["REPORTER_FPR"], "--compress-level",
+                    "9", "--armor", "--sign"], zeros[:72 << 20]).decode()
+    del zeros
+    msgs = {
+        "bomb-pgpmime": hdr("bomb-pgpmime", "PGP/MIME bomb") +
+        encrypted_mp("e", enc),
+        "bomb-inline": plain("bomb-inline", "inline bomb", enc),
+        "bomb-signed-inline": plain("bomb-signed-inline",
+                                    "signed-only inline bomb", signed),
+    }
+    for name, text in msgs.items():
+        with open(os.path.join(out, name + ".eml"), "w") as f:
+            f.write(text)
+    with open(os.path.join(out, "bomb-mbox-two.mbox"), "w") as f:
+        for i, text in enumerate((plain("bomb-mbox-a", "before the bombs",
+                                        "x\n"),
+                                  msgs["bomb-pgpmime"].replace(
+                                      "bomb-pgpmime@", "bomb-mbox-1@"),
+                                  plain("bomb-mbox-b", "between the bombs",
+                                        "y\n"),
+                                  msgs["bomb-inline"].replace(
+                                      "bomb-inline@", "bomb-mbox-2@"))):
+            f.write("From rita@example.net Wed Dec  2 10:0%d:00 2026\n" % i)
+            f.write(text.rstrip("\n") + "\n\n")
+
+
+def oversized_mbox(out):
+    """An mbox whose second message is over the 64 MiB limit: it gets an
+    error line naming the mbox and its position, and the third is still
+    imported (the loop used to stop at the first error)."""
+    with open(os.path.join(out, "mbox-oversized-middle.mbox"), "w") as f:
+        for i, body in ((1, "x\n"), (2, ("B" * 99 + "\n") * (656 << 10)),
+                        (3, "y\n")):
+            f.write("From rita@example.net Wed Dec  2 10:0%d:00 2026\n" % i)
+            f.write(plain("mbox-oversized-%d" % i, "message %d of 3" % i,
+                          body) + "\n")
+
+
+def msgid_squat(c, out):
+    """Message-ID squatting: a plain mail with the genuine report's
+    Message-ID arrives first; the genuine signed report must still be
+    imported (not a duplicate), and both marked."""
+    squat = plain("msgid-squat", "ignore the next mail", "squatting\n")
+    genuine = mk(c, "signed", "msgid-squat", "the real report",
+                 "use-after-free in net/sched/sch_api.c",
+                 sign_as=c.fpr["REPORTER_FPR"])
+    with open(os.path.join(out, "msgid-squat.mbox"), "w") as f:
+        for i, text in enumerate((squat, genuine)):
+            f.write("From rita@example.net Wed Dec  2 10:0%d:00 2026\n" % i)
+            f.write(text.rstrip("\n") + "\n\n")
 
 
 if __name__ == "__main__":

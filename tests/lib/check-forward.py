@@ -11,10 +11,11 @@ Python's email package (not the project's own MIME code), for tests.
     check-forward.py plain MSG
         Asserts a message that is not encrypted; prints its headers and
         content as `inner` does.
-    check-forward.py inner FILE
+    check-forward.py inner FILE [DIR]
         Reads a decrypted MIME entity and prints "body: LINE" for each line
         of its text/plain part(s) and "attachment: NAME TYPE SIZE SHA256" for
-        each attachment.
+        each attachment; with DIR, also writes each attachment's decoded
+        content to DIR/N (N = 1, 2, ... in order).
 
 Headers are printed as "Header: value" lines for From, To, Cc, Subject,
 In-Reply-To, References.  Exits 1 with "check-forward: ..." on stderr when
@@ -24,6 +25,7 @@ an assertion fails.
 import email
 import email.policy
 import hashlib
+import os
 import sys
 
 HEADERS = ("From", "To", "Cc", "Subject", "In-Reply-To", "References")
@@ -47,20 +49,35 @@ def print_headers(msg):
             print("%s: %s" % (h, " ".join(str(v).split())))
 
 
-def print_content(msg):
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
+def leaves(part):
+    """The parts of a message in order; an attached message is one part."""
+    if part.get_content_type() != "message/rfc822" and part.is_multipart():
+        for p in part.get_payload():
+            yield from leaves(p)
+    else:
+        yield part
+
+
+def print_content(msg, outdir=None):
+    n = 0
+    for part in leaves(msg):
         disp = part.get_content_disposition()
         ctype = part.get_content_type()
         if ctype == "text/plain" and disp != "attachment":
             for line in part.get_content().splitlines():
                 print("body: %s" % line)
         else:
-            payload = part.get_payload(decode=True) or b""
+            if ctype == "message/rfc822":
+                payload = part.get_payload()[0].as_bytes()
+            else:
+                payload = part.get_payload(decode=True) or b""
             print("attachment: %s %s %d %s" % (
                 part.get_filename() or "(unnamed)", ctype, len(payload),
                 hashlib.sha256(payload).hexdigest()))
+            n += 1
+            if outdir:
+                with open(os.path.join(outdir, str(n)), "wb") as f:
+                    f.write(payload)
 
 
 def check_encrypted(path, armor_out):
@@ -106,9 +123,9 @@ def check_plain(path):
     print_content(msg)
 
 
-def check_inner(path):
+def check_inner(path, outdir=None):
     msg, _ = load(path)
-    print_content(msg)
+    print_content(msg, outdir)
 
 
 def main(argv):
@@ -116,10 +133,10 @@ def main(argv):
         check_encrypted(argv[2], argv[3])
     elif len(argv) == 3 and argv[1] == "plain":
         check_plain(argv[2])
-    elif len(argv) == 3 and argv[1] == "inner":
-        check_inner(argv[2])
+    elif len(argv) in (3, 4) and argv[1] == "inner":
+        check_inner(argv[2], argv[3] if len(argv) == 4 else None)
     else:
-        fail("usage: check-forward.py encrypted MSG ARMOR_OUT | plain MSG | inner FILE")
+        fail("usage: check-forward.py encrypted MSG ARMOR_OUT | plain MSG | inner FILE [DIR]")
 
 
 if __name__ == "__main__":

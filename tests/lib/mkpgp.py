@@ -7,7 +7,8 @@ email package, so what the project parses was not made by its own code.
     mkpgp.py --gnupghome H --kind KIND --from "Rita Reporter <rita@example.net>"
              [--sign-as FPR] --to FPR [--to FPR ...] --subject S
              (--body-file F | --body TEXT) [--attach FILE]
-             [--message-id ID] [--in-reply-to ID] [--date RFC2822] > msg.eml
+             [--message-id ID] [--in-reply-to ID] [--date RFC2822]
+             [--around TEXT] > msg.eml
 
 KIND:
   encrypted-signed  RFC 3156 multipart/encrypted; the inner MIME entity is
@@ -24,6 +25,11 @@ KIND:
                     with --rfc2440 (signed inside when --sign-as is given)
   tampered          encrypted-signed with one byte of the ciphertext flipped
   badsig            signed, with the signed text changed after signing
+
+--around TEXT makes the message partial: the PGP/MIME message becomes one
+part of a multipart/mixed whose first part is TEXT (text/plain, neither
+signed nor encrypted); an inline kind gets TEXT before and after its armored
+block.  Not for --kind plain.
 
 H is the GnuPG home holding the --sign-as secret key and the --to public keys
 (tests/lib/gpg-env.sh makes one: $GNUPG_SENDERS_HOME).  Recipients are trusted
@@ -106,6 +112,12 @@ def content_entity(args):
             data = f.read()
         ctype = mimetypes.guess_type(path)[0] or "application/octet-stream"
         main, sub = ctype.split("/", 1)
+        if ctype == "message/rfc822":
+            # A forwarded mail (*.eml): attached as a message, not bytes.
+            msg.add_attachment(email.message_from_bytes(
+                data, policy=email.policy.default),
+                filename=os.path.basename(path))
+            continue
         msg.add_attachment(data, maintype=main, subtype=sub,
                            filename=os.path.basename(path))
     # Keep only the Content-* headers: it is a MIME entity, not a message.
@@ -191,6 +203,21 @@ def multipart_signed(args, tamper):
         "%s\n--%s--\n" % (b, part, b, sig, b))
 
 
+def wrap_around(out, kind, text):
+    """The message with unprotected text next to its OpenPGP content."""
+    mark = "\nMIME-Version: 1.0\n"
+    i = out.index(mark) + len(mark)
+    head, entity = out[:i], out[i:]
+    if kind.startswith("inline-"):
+        ctype, _, body = entity.partition("\n\n")
+        return head + ctype + "\n\n" + text + "\n\n" + body + "\n" + text + "\n"
+    b = "mix-" + base64.b32encode(os.urandom(10)).decode().lower()
+    return (head + 'Content-Type: multipart/mixed; boundary="%s"\n\n'
+            "--%s\nContent-Type: text/plain; charset=utf-8\n"
+            "Content-Transfer-Encoding: 8bit\n\n%s\n--%s\n%s\n--%s--\n"
+            % (b, b, text, b, entity, b))
+
+
 def main():
     ap = argparse.ArgumentParser(description="build PGP test mails")
     ap.add_argument("--gnupghome", required=True)
@@ -206,8 +233,13 @@ def main():
     ap.add_argument("--message-id")
     ap.add_argument("--in-reply-to")
     ap.add_argument("--date")
+    ap.add_argument("--around")
     args = ap.parse_args()
     k = args.kind
+
+    if args.around is not None and k == "plain":
+        sys.stderr.write("mkpgp: --around needs an OpenPGP kind\n")
+        sys.exit(2)
 
     if k in ("encrypted-signed", "encrypted", "nomdc", "tampered",
              "inline-encrypted") and not args.to:
@@ -249,6 +281,8 @@ def main():
             i = len(binary) - 10
             binary = binary[:i] + bytes([binary[i] ^ 0x01]) + binary[i + 1:]
         out = multipart_encrypted(args, armor(binary))
+    if args.around is not None:
+        out = wrap_around(out, k, args.around)
     sys.stdout.write(out)
 
 

@@ -45,6 +45,29 @@ static void test_config_errors(void **state)
 		{ "[team]\nno equals here\n", "f:2: expected 'name = value'" },
 		{ "[te am]\n", "f:1: invalid section name" },
 		{ "[team]\nbad key = 1\n", "f:2: invalid key name" },
+		/* Every numeric key has a range (it used to overflow). */
+		{ "[policy]\ndefault_days = 99999999999999999999\n",
+		  "f:2: policy.default_days '99999999999999999999': not a number of days from 0 to 365" },
+		{ "[policy]\ndefault_days = 9223372036854775807\n",
+		  "f:2: policy.default_days '9223372036854775807': not a number of days from 0 to 365" },
+		{ "[policy]\ndefault_days = 366\n",
+		  "f:2: policy.default_days '366': not a number of days from 0 to 365" },
+		{ "[policy]\n\tmax_days = -1\n",
+		  "f:2: policy.max_days '-1': not a number of days from 0 to 365" },
+		{ "[policy]\nmax_days = -9223372036854775808\n",
+		  "f:2: policy.max_days '-9223372036854775808': not a number of days from 0 to 365" },
+		{ "[Policy]\nMax_Days = 7d\n",
+		  "f:2: policy.max_days '7d': not a number of days from 0 to 365" },
+		{ "[policy]\ndefault_days =\n",
+		  "f:2: policy.default_days '': not a number of days from 0 to 365" },
+		{ "[policy]\ndefault_days = \" 7\"\n",
+		  "f:2: policy.default_days ' 7': not a number of days from 0 to 365" },
+		{ "[store]\nbusy_timeout = 0\n",
+		  "f:2: store.busy_timeout '0': not a number of seconds from 1 to 3600" },
+		{ "[store]\nbusy_timeout = 3601\n",
+		  "f:2: store.busy_timeout '3601': not a number of seconds from 1 to 3600" },
+		{ "[policy]\ndefault_days = 1\x1b[2J\n",
+		  "f:2: policy.default_days '1^[[2J': not a number of days from 0 to 365" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct config cfg;
@@ -54,6 +77,30 @@ static void test_config_errors(void **state)
 		assert_string_equal(err.msg, bad[i].msg);
 		config_release(&cfg);
 	}
+}
+
+/* The edges of each range are accepted. */
+static void test_config_ranges_edges(void **state)
+{
+	(void)state;
+	struct config cfg;
+	struct err err;
+
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(config_parse(&cfg, "f", "[policy]\ndefault_days = 0\n"
+				      "max_days = 365\n[store]\nbusy_timeout = 1\n",
+				      &err), 0);
+	assert_int_equal(config_get_long(&cfg, "policy.default_days", 7), 0);
+	assert_int_equal(config_get_long(&cfg, "policy.max_days", 14), 365);
+	assert_int_equal(config_get_long(&cfg, "store.busy_timeout", 10), 1);
+	config_release(&cfg);
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(config_parse(&cfg, "f", "[policy]\ndefault_days = 365\n"
+				      "max_days = 007\n[store]\nbusy_timeout = 3600\n",
+				      &err), 0);
+	assert_int_equal(config_get_long(&cfg, "policy.max_days", 14), 7);
+	assert_int_equal(config_get_long(&cfg, "store.busy_timeout", 10), 3600);
+	config_release(&cfg);
 }
 
 static void test_config_missing_file(void **state)
@@ -248,6 +295,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_parse),
 		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_config_ranges_edges),
 		cmocka_unit_test(test_config_missing_file),
 		cmocka_unit_test(test_triage_lifecycle),
 		cmocka_unit_test(test_cmd_string),

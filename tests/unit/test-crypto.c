@@ -98,7 +98,13 @@ static const char fixture_script[] =
 	"o --import $F/mal.pub\n"
 	"o --check-trustdb\n"
 	"mk --kind encrypted-signed --from \"$R\" --sign-as $MAL "
-	"--to $OFFICER_FPR >$F/uid-spoof.eml\n";
+	"--to $OFFICER_FPR >$F/uid-spoof.eml\n"
+	/* Compressed zeros: exactly CRYPTO_MAX_PLAIN, one byte more, and
+	 * one byte more signed only (gpg --sign, no encryption). */
+	"head -c 67108864 /dev/zero | g -z 9 -r $OFFICER_FPR -o $F/at-limit.gpg -e\n"
+	"head -c 67108865 /dev/zero | g -z 9 -r $OFFICER_FPR -o $F/over-limit.gpg -e\n"
+	"head -c 67108865 /dev/zero | g -z 9 -u $REPORTER_FPR "
+	"-o $F/over-limit-signed.gpg --sign\n";
 
 /* The value of NAME in $D/env, which gpg_env_setup writes. */
 static char *env_value(const char *name)
@@ -959,6 +965,57 @@ static void test_default_secret_key(void **state)
 	free(fpr);
 }
 
+/* Decompression bombs: output past CRYPTO_MAX_PLAIN stops the operation
+ * and is refused, on every path; exactly the limit is fine. */
+static void test_decrypted_size_limit(void **state)
+{
+	static const char want[] = "decrypted content too large (over 64 MiB)";
+	struct crypto_result res;
+	struct crypto_job *j;
+	struct err err;
+	size_t len;
+	char *buf;
+
+	(void)state;
+	buf = fx("at-limit.gpg", &len);
+	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err), 0);
+	assert_int_equal(res.plain_len, CRYPTO_MAX_PLAIN);
+	crypto_result_release(&res);
+	free(buf);
+
+	buf = fx("over-limit.gpg", &len);
+	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, want);
+	assert_null(res.plain);
+	assert_int_equal(res.verdict, SIG_ERROR);
+	crypto_result_release(&res);
+	/* The background path (import's read-ahead). */
+	j = crypto_decrypt_start(W.c, buf, len);
+	assert_int_equal(crypto_decrypt_finish(W.c, j, &res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, want);
+	assert_null(res.plain);
+	crypto_result_release(&res);
+	free(buf);
+
+	/* Signed only: through decrypt (which falls back to verify), and
+	 * verify itself. */
+	buf = fx("over-limit-signed.gpg", &len);
+	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, want);
+	assert_null(res.plain);
+	crypto_result_release(&res);
+	assert_int_equal(crypto_verify_opaque(W.c, buf, len, &res, &err), ERR_INVALID);
+	assert_string_equal(err.msg, want);
+	assert_null(res.plain);
+	crypto_result_release(&res);
+	free(buf);
+
+	/* The context still works afterwards. */
+	res = decrypt_fx("enc.eml", 0, &err);
+	assert_non_null(res.plain);
+	crypto_result_release(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -987,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(test_encrypt_refused),
 		cmocka_unit_test(test_default_secret_key),
 		cmocka_unit_test(test_key_uid_valid),
+		cmocka_unit_test(test_decrypted_size_limit),
 	};
 	return cmocka_run_group_tests_name("crypto", tests, setup, teardown);
 }

@@ -43,10 +43,10 @@ static void make(struct dossier *d, bool consent)
 	policy_check(&d->pol, &d->f.r, d->f.r.disclosure, false, false, d->now, &d->ans);
 }
 
-static char *run(export_fn fn, struct dossier *d)
+static char *run_opts(export_fn fn, struct dossier *d, bool with_notes)
 {
 	struct cmd_ctx ctx;
-	struct export_opts o = { NULL };
+	struct export_opts o = { NULL, with_notes };
 	struct err err = { 0, "" };
 	struct dossier *list[1] = { d };
 	char *buf = NULL;
@@ -58,6 +58,11 @@ static char *run(export_fn fn, struct dossier *d)
 	assert_int_equal(fn(&ctx, f, list, 1, &o, &err), 0);
 	fclose(f);
 	return buf;
+}
+
+static char *run(export_fn fn, struct dossier *d)
+{
+	return run_opts(fn, d, false);
 }
 
 static void test_redact(void **state)
@@ -90,11 +95,18 @@ static void test_csv(void **state)
 	char *out;
 
 	make(&d, false);
-	out = run(export_csv, &d);
+	out = run_opts(export_csv, &d, true);
 	assert_string_equal(out,
 		"report,at,officer,kind,detail\r\n"
 		"7,\"2026-12-01T08:00:00Z\",\"olga\",\"import\",\"report from [reporter], key [reporter's key]\"\r\n"
 		"7,\"2026-12-01T08:01:00Z\",\"olga\",\"note\",\"'=1+1, \"\"quoted\"\"^M^JEND:VEVENT [reporter]\"\r\n"
+		"7,\"2026-12-01T08:02:00Z\",\"olga\",\"date-set\",\"'-cmd\"\r\n");
+	free(out);
+	/* Without --with-notes the note is not there at all. */
+	out = run(export_csv, &d);
+	assert_string_equal(out,
+		"report,at,officer,kind,detail\r\n"
+		"7,\"2026-12-01T08:00:00Z\",\"olga\",\"import\",\"report from [reporter], key [reporter's key]\"\r\n"
 		"7,\"2026-12-01T08:02:00Z\",\"olga\",\"date-set\",\"'-cmd\"\r\n");
 	free(out);
 }
@@ -111,7 +123,123 @@ static void test_md(void **state)
 	assert_non_null(strstr(out, "- **Reporter:** withheld (no consent to credit)\n"));
 	assert_null(strstr(out, "Rita"));
 	assert_null(strstr(out, "\r"));
+	assert_null(strstr(out, "quoted"));
 	free(out);
+	out = run_opts(export_md, &d, true);
+	assert_non_null(strstr(out, "**note**: =1+1, \"quoted\""));
+	free(out);
+}
+
+/* A thread: the report from "jdoe", a reply from their other address
+ * signed by the same key, a maintainer's reply signed by another key. */
+static struct message thread[3];
+
+static void make_thread(struct dossier *d)
+{
+	make(d, false);
+	d->f.r.reporter_name = (char *)"jdoe";
+	d->f.r.reporter_email = (char *)"jdoe@acme-secret.io";
+	thread[0] = (struct message){ .id = 1, .message_id = (char *)"abc.1@mx1.acme-secret.io",
+		.from_name = (char *)"jdoe", .from_email = (char *)"jdoe@acme-secret.io",
+		.fingerprint = (char *)"656453E231B0775CB77F93618E772EF968537D8B" };
+	thread[1] = (struct message){ .id = 2, .message_id = (char *)"x9@jdoe-laptop.home-lan.example",
+		.from_name = (char *)"Johanna Doevenbrook",
+		.from_email = (char *)"johanna.doevenbrook@fastmail.example",
+		.fingerprint = (char *)"8E772EF968537D8B" };
+	thread[2] = (struct message){ .id = 3, .message_id = (char *)"m1@kernel.example",
+		.from_name = (char *)"Mia Maintainer", .from_email = (char *)"mia@kernel.example",
+		.fingerprint = (char *)"AAAA53E231B0775CB77F93618E772EF968537AAA" };
+	d->f.msgs = thread;
+	d->f.nmsgs = 3;
+}
+
+static void redacted(const struct dossier *d, const char *in, const char *want)
+{
+	char *t = export_redact(d, in);
+
+	assert_string_equal(t, want);
+	free(t);
+}
+
+static void test_redact_reporter(void **state)
+{
+	(void)state;
+	struct dossier d;
+
+	make_thread(&d);
+	/* The address before the name: no "[reporter]@acme-secret.io". */
+	redacted(&d, "jdoe <jdoe@acme-secret.io>", "[reporter] <[reporter]>");
+	redacted(&d, "JDOE@ACME-SECRET.IO wrote", "[reporter] wrote");
+	/* The domain alone, and a host under it. */
+	redacted(&d, "a colleague at acme-secret.io, mail.acme-secret.io",
+		 "a colleague at [reporter's domain], mail.[reporter's domain]");
+	/* The other address, signed by the same key (its long key ID). */
+	redacted(&d, "reply from johanna.doevenbrook@fastmail.example (Johanna Doevenbrook)",
+		 "reply from [reporter] ([reporter])");
+	redacted(&d, "Doevenbrook said", "[reporter] said");
+	/* Message-IDs and the hosts in them. */
+	redacted(&d, "In-Reply-To: <abc.1@mx1.acme-secret.io>",
+		 "In-Reply-To: <[reporter's message]>");
+	redacted(&d, "sent from jdoe-laptop.home-lan.example",
+		 "sent from [reporter's domain]");
+	redacted(&d, "key 656453E231B0775CB77F93618E772EF968537D8B, id 8E772EF968537D8B",
+		 "key [reporter's key], id [reporter's key]");
+	/* Whole words only; the maintainer is not the reporter. */
+	redacted(&d, "jdoex and fastmail.example.org and mia@kernel.example",
+		 "jdoex and [reporter's domain].org and mia@kernel.example");
+	assert_true(export_from_reporter(&d, &thread[0]));
+	assert_true(export_from_reporter(&d, &thread[1]));
+	assert_false(export_from_reporter(&d, &thread[2]));
+	/* With consent nothing changes. */
+	d.f.r.consent_credit = true;
+	redacted(&d, "jdoe <jdoe@acme-secret.io>", "jdoe <jdoe@acme-secret.io>");
+}
+
+/* The JSON export: no Message-ID, address, name or domain of the
+ * reporter's, no note; the maintainer's own Message-ID stays. */
+static void test_json_reporter(void **state)
+{
+	(void)state;
+	struct dossier d;
+	struct cmd_ctx ctx;
+	struct export_opts o = { NULL, false };
+	struct err err = { 0, "" };
+	struct dossier *list[1] = { &d };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	static const char *const gone[] = {
+		"jdoe", "acme-secret", "johanna", "Doevenbrook", "fastmail",
+		"abc.1@", "x9@", "home-lan", "656453E2", "quoted",
+	};
+
+	const char *td = getenv("TMPDIR");
+	char *tmp = xasprintf("%s/secteam-export-XXXXXX", td && *td ? td : "/tmp");
+	char *db, *rm;
+
+	make_thread(&d);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.errout = stderr;
+	/* The participants and vendors of show --json come from a store: an
+	 * empty one of our own, never the default database. */
+	assert_non_null(mkdtemp(tmp));
+	db = xasprintf("%s/e.db", tmp);
+	ctx.db_path = db;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(export_json(&ctx, f, list, 1, &o, &err), 0);
+	fclose(f);
+	store_close(ctx.store);
+	rm = xasprintf("rm -rf '%s'", tmp);
+	assert_int_equal(system(rm), 0);
+	free(rm);
+	free(db);
+	free(tmp);
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (strcasestr(buf, gone[i]))
+			fail_msg("'%s' in the JSON export:\n%s", gone[i], buf);
+	assert_non_null(strstr(buf, "\"message_id\": \"m1@kernel.example\""));
+	assert_non_null(strstr(buf, "\"from\": \"mia@kernel.example\""));
+	free(buf);
 }
 
 static void test_ics(void **state)
@@ -145,6 +273,8 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_md),
 		cmocka_unit_test(test_ics),
+		cmocka_unit_test(test_redact_reporter),
+		cmocka_unit_test(test_json_reporter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -648,27 +648,33 @@ static void test_mbox_crlf_and_huge(void **state)
 
 static void test_maildir(void **state)
 {
-	char *dir = fixture_path("Maildir"), **paths;
+	char *dir = fixture_path("Maildir");
 	struct err err = { 0 };
-	size_t n;
+	struct mail_folder f;
 
 	(void)state;
-	assert_int_equal(maildir_list(dir, &paths, &n, &err), 0);
-	assert_int_equal(n, 3);
+	assert_int_equal(maildir_list(dir, &f, &err), 0);
+	assert_int_equal(f.n, 3);
+	assert_int_equal(f.nskipped, 0);
+	assert_null(f.names[3]);
 	int in_cur = 0;
 	unsigned seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *base = strrchr(paths[i], '/') + 1;
+	for (size_t i = 0; i < f.n; i++) {
+		const char *base = strrchr(f.names[i], '/') + 1;
 
-		if (strstr(paths[i], "/cur/"))
+		assert_true(str_starts(f.names[i], "new/") || str_starts(f.names[i], "cur/"));
+		if (str_starts(f.names[i], "cur/"))
 			in_cur++;
 		if (i)
-			assert_true(strcmp(strrchr(paths[i - 1], '/') + 1, base) < 0);
+			assert_true(strcmp(strrchr(f.names[i - 1], '/') + 1, base) < 0);
 		struct mail_msg m;
 		char want[32];
 		char *buf;
 		size_t len;
-		assert_int_equal(read_file(paths[i], MAIL_MAX_SIZE, &buf, &len, &err), 0);
+		int fd = open_beneath(dir, f.names[i], &err);
+		assert_true(fd >= 0);
+		assert_int_equal(read_fd(fd, f.names[i], MAIL_MAX_SIZE, &buf, &len, &err), 0);
+		close(fd);
 		assert_int_equal(mail_parse(buf, len, &m, &err), 0);
 		/* Python's names do not sort in creation order: any order
 		 * of the three, each once. */
@@ -681,26 +687,118 @@ static void test_maildir(void **state)
 		free(buf);
 	}
 	assert_int_equal(seen, 7);
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
 	assert_int_equal(in_cur, 1);
-	free(paths);
+	mail_folder_release(&f);
 	free(dir);
 
 	dir = fixture_path("NotMaildir");
-	assert_true(maildir_list(dir, &paths, &n, &err) < 0);
+	assert_true(maildir_list(dir, &f, &err) < 0);
 	char *want = xasprintf("'%s' is not a maildir (it has neither new/ nor cur/)", dir);
 	assert_string_equal(err.msg, want);
 	free(want);
 	free(dir);
 }
 
+static void put_file(const char *path, const char *text)
+{
+	FILE *fh = fopen(path, "w");
+	assert_non_null(fh);
+	fputs(text, fh);
+	fclose(fh);
+}
+
+/* Symbolic links in a Maildir or a folder of messages: never followed,
+ * never listed as messages, each set aside with why. */
+static void test_maildir_links(void **state)
+{
+	char *md = fixture_path("LinkedMaildir"), *priv = fixture_path("Private"),
+	     *p;
+	struct err err = { 0 };
+	struct mail_folder f;
+
+	(void)state;
+	assert_int_equal(mkdir(priv, 0700), 0);
+	p = xasprintf("%s/secret.eml", priv);
+	put_file(p, "Subject: private\n\nkeys\n");
+	free(p);
+	assert_int_equal(mkdir(md, 0700), 0);
+	p = xasprintf("%s/new", md);
+	assert_int_equal(symlink(priv, p), 0);    /* new/ -> ~/private */
+	free(p);
+	p = xasprintf("%s/cur", md);
+	assert_int_equal(mkdir(p, 0700), 0);
+	free(p);
+	p = xasprintf("%s/cur/1.host:2,S", md);
+	put_file(p, "Subject: real\n\nx\n");
+	free(p);
+	p = xasprintf("%s/cur/2.host:2,S", md);
+	assert_int_equal(symlink("../../Private/secret.eml", p), 0);
+	free(p);
+	p = xasprintf("%s/cur/3.fifo", md);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	free(p);
+
+	assert_int_equal(maildir_list(md, &f, &err), 0);
+	assert_int_equal(f.n, 1);
+	assert_string_equal(f.names[0], "cur/1.host:2,S");
+	assert_int_equal(f.nskipped, 3);
+	/* new/ first (it is listed first), then cur/'s entries as read. */
+	assert_string_equal(f.skipped[0].name, "new");
+	assert_string_equal(f.skipped[0].why, "a symbolic link: not followed");
+	for (size_t i = 1; i < 3; i++) {
+		if (!strcmp(f.skipped[i].name, "cur/2.host:2,S"))
+			assert_string_equal(f.skipped[i].why, "a symbolic link: not followed");
+		else if (!strcmp(f.skipped[i].name, "cur/3.fifo"))
+			assert_string_equal(f.skipped[i].why, "not a regular file: skipped");
+		else
+			fail_msg("unexpected skipped entry '%s'", f.skipped[i].name);
+	}
+	mail_folder_release(&f);
+
+	/* Only a linked new/ and no cur/: still a Maildir, with nothing in it. */
+	char *only = fixture_path("OnlyLinkedNew");
+	assert_int_equal(mkdir(only, 0700), 0);
+	p = xasprintf("%s/new", only);
+	assert_int_equal(symlink(priv, p), 0);
+	free(p);
+	assert_int_equal(maildir_list(only, &f, &err), 0);
+	assert_int_equal(f.n, 0);
+	assert_null(f.names[0]);
+	assert_int_equal(f.nskipped, 1);
+	mail_folder_release(&f);
+	free(only);
+
+	/* A folder of .eml files with a link among them. */
+	char *folder = fixture_path("EmlFolder");
+	assert_int_equal(mkdir(folder, 0700), 0);
+	p = xasprintf("%s/a.eml", folder);
+	put_file(p, "Subject: a\n\nx\n");
+	free(p);
+	p = xasprintf("%s/b.eml", folder);
+	assert_int_equal(symlink("../Private/secret.eml", p), 0);
+	free(p);
+	p = xasprintf("%s/sub", folder);
+	assert_int_equal(mkdir(p, 0700), 0);   /* passed over, not an error */
+	free(p);
+	assert_int_equal(mail_folder_list(folder, &f, &err), 0);
+	assert_int_equal(f.n, 1);
+	assert_string_equal(f.names[0], "a.eml");
+	assert_int_equal(f.nskipped, 1);
+	assert_string_equal(f.skipped[0].name, "b.eml");
+	assert_string_equal(f.skipped[0].why, "a symbolic link: not followed");
+	mail_folder_release(&f);
+	free(folder);
+	free(md);
+	free(priv);
+}
+
 static void test_maildir_deliver(void **state)
 {
-	char *dir = fixture_path("Delivered/box"), *path, **paths, *buf;
+	char *dir = fixture_path("Delivered/box"), *path, *buf;
 	struct err err = { 0 };
+	struct mail_folder f;
 	struct stat st;
-	size_t n, len;
+	size_t len;
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {
@@ -721,11 +819,9 @@ static void test_maildir_deliver(void **state)
 		assert_int_equal(st.st_mode & 0777, 0700);
 		free(s);
 	}
-	assert_int_equal(maildir_list(dir, &paths, &n, &err), 0);
-	assert_int_equal(n, 2);
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+	assert_int_equal(maildir_list(dir, &f, &err), 0);
+	assert_int_equal(f.n, 2);
+	mail_folder_release(&f);
 	free(dir);
 }
 
@@ -1031,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(test_mbox_errors),
 		cmocka_unit_test(test_mbox_crlf_and_huge),
 		cmocka_unit_test(test_maildir),
+		cmocka_unit_test(test_maildir_links),
 		cmocka_unit_test(test_maildir_deliver),
 		cmocka_unit_test(test_pgp_blocks),
 		cmocka_unit_test(test_touched),

@@ -6,6 +6,7 @@
  * group), with the same assertions.  The team server's own rules (who
  * did it, grants) are tested in test-team.c.
  */
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -136,13 +137,16 @@ static void test_message_unique(void **state)
 	(void)state;
 	struct store *s = open_db("msg.db");
 	struct err err;
-	int64_t rid, mid, found;
+	int64_t rid, rid2, mid, mid2, mid3, found;
 	struct report_new rn = { "x", NULL, NULL, 1 };
 	unsigned char blob[] = "ciphertext";
 	struct message m = { 0 };
+	struct message_ref refs[4];
+	size_t nrefs;
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &rid, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &rid2, &err), 0);
 	m.report_id = rid;
 	m.message_id = (char *)"abc@example.net";
 	m.content_hash = (char *)"h1";
@@ -151,20 +155,53 @@ static void test_message_unique(void **state)
 	m.blob = blob;
 	m.blob_len = sizeof(blob);
 	assert_int_equal(store_message_insert(s, &m, &mid, &err), 0);
+	/* The same content is the same message, whatever its Message-ID. */
+	m.message_id = (char *)"other@example.net";
+	assert_int_equal(store_message_insert(s, &m, &mid2, &err), ERR_DUPLICATE);
+	/* Other content with a Message-ID already seen: a message of its own. */
+	m.message_id = (char *)"abc@example.net";
 	m.content_hash = (char *)"h2";
-	assert_int_equal(store_message_insert(s, &m, &mid, &err), ERR_DUPLICATE);
+	m.report_id = rid2;
+	assert_int_equal(store_message_insert(s, &m, &mid2, &err), 0);
+	m.message_id = NULL;
+	m.content_hash = (char *)"h3";
+	assert_int_equal(store_message_insert(s, &m, &mid3, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
+
 	assert_int_equal(store_message_find(s, "abc@example.net", NULL, &found, &err), 0);
-	assert_int_equal(found, rid);
-	assert_int_equal(store_message_find(s, NULL, "h1", &found, &err), 0);
+	assert_int_equal(found, rid);   /* the oldest */
+	assert_int_equal(store_message_find(s, NULL, "h2", &found, &err), 0);
+	assert_int_equal(found, rid2);
 	assert_int_equal(store_message_find(s, "nope", "nope", &found, &err), ERR_NOTFOUND);
+	assert_int_equal(store_message_id_holders(s, "abc@example.net", 0, refs, 4,
+						  &nrefs, &err), 0);
+	assert_int_equal(nrefs, 2);
+	assert_int_equal(refs[0].row, mid);
+	assert_int_equal(refs[0].report_id, rid);
+	assert_int_equal(refs[1].row, mid2);
+	assert_int_equal(refs[1].report_id, rid2);
+	assert_int_equal(store_message_id_holders(s, "abc@example.net", mid2, refs, 1,
+						  &nrefs, &err), 0);
+	assert_int_equal(nrefs, 1);
+	assert_int_equal(refs[0].row, mid);
+	assert_int_equal(store_message_id_holders(s, NULL, 0, refs, 4, &nrefs, &err), 0);
+	assert_int_equal(nrefs, 0);
+
 	struct message *ms;
 	size_t n;
 	assert_int_equal(store_messages_get(s, rid, true, &ms, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(ms[0].blob_len, sizeof(blob));
 	assert_memory_equal(ms[0].blob, blob, sizeof(blob));
+	assert_true(ms[0].message_id_reused);
 	message_release(&ms[0]);
+	free(ms);
+	assert_int_equal(store_messages_get(s, rid2, false, &ms, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_true(ms[0].message_id_reused);
+	assert_false(ms[1].message_id_reused);   /* no Message-ID at all */
+	for (size_t i = 0; i < n; i++)
+		message_release(&ms[i]);
 	free(ms);
 	store_close(s);
 }
@@ -372,12 +409,271 @@ static void test_whoami(void **state)
 	store_close(s);
 }
 
+/* A database of schema 1 (message_id UNIQUE) is upgraded in place: rows,
+ * ids and signatures kept, foreign keys still enforced. */
+static void test_upgrade_from_1(void **state)
+{
+	(void)state;
+	char *path = xasprintf("%s/v1-msg.db", dir);
+	struct store *s = open_db("v1-msg.db");
+	struct err err;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"ALTER TABLE participants DROP COLUMN key_fpr;"
+		"DROP TABLE signatures; DROP TABLE messages;"
+		"CREATE TABLE messages ("
+		"  id INTEGER PRIMARY KEY,"
+		"  report_id INTEGER NOT NULL REFERENCES reports(id),"
+		"  message_id TEXT UNIQUE,"
+		"  content_hash TEXT NOT NULL UNIQUE,"
+		"  in_reply_to TEXT, from_name TEXT, from_email TEXT, subject TEXT,"
+		"  date INTEGER, imported INTEGER NOT NULL,"
+		"  encrypted INTEGER NOT NULL DEFAULT 0, verdict TEXT NOT NULL,"
+		"  fingerprint TEXT, signer_matches_from INTEGER NOT NULL DEFAULT 0,"
+		"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed')),"
+		"  blob BLOB NOT NULL);"
+		"CREATE INDEX messages_report ON messages(report_id);"
+		"CREATE TABLE signatures (id INTEGER PRIMARY KEY,"
+		"  message_id INTEGER NOT NULL REFERENCES messages(id),"
+		"  verdict TEXT NOT NULL, fingerprint TEXT, created INTEGER);"
+		"INSERT INTO reports (id, subject, received) VALUES (3, 'old', 1);"
+		"INSERT INTO messages (id, report_id, message_id, content_hash, imported,"
+		"  verdict, blob_kind, blob) VALUES (7, 3, 'a@x', 'h1', 1, 'valid',"
+		"  'sealed', x'00');"
+		"INSERT INTO signatures (message_id, verdict) VALUES (7, 'valid');"
+		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	s = open_db("v1-msg.db");
+	assert_int_equal(store_schema_version(s), 4);
+	struct message *ms;
+	size_t n;
+	assert_int_equal(store_messages_get(s, 3, false, &ms, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ms[0].id, 7);
+	assert_string_equal(ms[0].message_id, "a@x");
+	message_release(&ms[0]);
+	free(ms);
+	/* The Message-ID may now repeat; the content hash may not. */
+	struct message m = { 0 };
+	int64_t row;
+	unsigned char blob[] = "c";
+	m.report_id = 3;
+	m.message_id = (char *)"a@x";
+	m.content_hash = (char *)"h2";
+	m.verdict = (char *)"good";
+	m.blob_kind = (char *)"sealed";
+	m.blob = blob;
+	m.blob_len = 1;
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_message_insert(s, &m, &row, &err), 0);
+	m.message_id = (char *)"b@x";
+	assert_int_equal(store_message_insert(s, &m, &row, &err), ERR_DUPLICATE);
+	/* Foreign keys are on again once open. */
+	assert_int_equal(store_signature_add(s, 999, "valid", NULL, 0, &err), ERR_IO);
+	store_rollback(s);
+	store_close(s);
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(db,
+		"SELECT count(*) FROM sqlite_master WHERE name = 'messages_message_id'",
+		-1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(path);
+}
+
+/* Migration 2 on a database made before it: the participants it holds
+ * stay, with no confirmed key, and a key can then be recorded. */
+static void test_migrate_participant_key(void **state)
+{
+	(void)state;
+	struct store *s = open_db("v1.db");
+	struct err err;
+	char *path = xasprintf("%s/v1.db", dir);
+	struct report_new rn = { "s", NULL, NULL, 1 };
+	struct participant p;
+	int64_t id;
+	sqlite3 *db;
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	store_close(s);
+	/* Back to schema 1, as an older secteam-tui left it. */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"ALTER TABLE participants DROP COLUMN key_fpr;"
+		"INSERT INTO participants (report_id, email, added_by, added_at)"
+		"  VALUES (1, 'mia@example.org', 'alice', 5);"
+		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	s = open_db("v1.db");
+	assert_int_equal(store_schema_version(s), 4);
+	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
+	assert_null(p.key_fpr);
+	participant_release(&p);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_participant_set_key(s, id, "MIA@example.org",
+		"0123456789ABCDEF0123456789ABCDEF01234567", &err), 0);
+	assert_int_equal(store_participant_set_key(s, id, "rex@example.org",
+		"0123456789ABCDEF0123456789ABCDEF01234567", &err), ERR_NOTFOUND);
+	assert_string_equal(err.msg, "'rex@example.org' is not a participant of report 1");
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
+	assert_string_equal(p.key_fpr, "0123456789ABCDEF0123456789ABCDEF01234567");
+	participant_release(&p);
+	store_close(s);
+	free(path);
+}
+
+/* A folder under the test's folder with the given mode (umask aside). */
+static char *mk_sub(const char *name, int mode)
+{
+	char *d = xasprintf("%s/%s", dir, name);
+	assert_int_equal(mkdir(d, 0700), 0);
+	assert_int_equal(chmod(d, (mode_t)mode), 0);
+	return d;
+}
+
+static void touch(const char *path, int mode)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(path, (mode_t)mode), 0);
+}
+
+/* store_open fails with ERR_REFUSED and exactly this message. */
+static void refused(const char *path, const char *want)
+{
+	struct store *s = NULL;
+	struct err err;
+
+	assert_int_equal(store_open(path, NULL, &s, &err), ERR_REFUSED);
+	assert_null(s);
+	assert_string_equal(err.msg, want);
+}
+
+static void test_folder_others_can_write(void **state)
+{
+	(void)state;
+	char *d = mk_sub("open", 0777), *path = xasprintf("%s/team.db", d), *want;
+	struct stat st;
+
+	want = xasprintf("refusing database '%s': other users can create files in its folder '%s' (mode 0777); use a private folder",
+			 path, d);
+	refused(path, want);
+	free(want);
+	assert_int_equal(stat(path, &st), -1);   /* nothing created */
+
+	chmod(d, 0770);
+	want = xasprintf("refusing database '%s': its group can create files in its folder '%s' (mode 0770; run: chmod g-w '%s', or set store.shared_group)",
+			 path, d, d);
+	refused(path, want);
+	free(want);
+
+	/* Sticky and ours (a private /tmp-like folder): allowed. */
+	chmod(d, 01777);
+	struct store *s = open_db("open/team.db");
+	store_close(s);
+	free(path);
+	free(d);
+}
+
+static void test_planted_files(void **state)
+{
+	(void)state;
+	char *d = mk_sub("planted", 0700), *path = xasprintf("%s/team.db", d);
+	char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path),
+	     *journal = xasprintf("%s-journal", path), *want;
+
+	/* Before the database exists: a 0666 -wal and -shm left for us. */
+	touch(wal, 0666);
+	touch(shm, 0666);
+	want = xasprintf("refusing database file '%s': its mode 0666 lets others read it (run: chmod 600 '%s')",
+			 wal, wal);
+	refused(path, want);
+	free(want);
+	unlink(wal);
+	want = xasprintf("refusing database file '%s': its mode 0666 lets others read it (run: chmod 600 '%s')",
+			 shm, shm);
+	refused(path, want);
+	free(want);
+	unlink(shm);
+
+	/* A link where the -shm goes, a folder where the -journal goes. */
+	assert_int_equal(symlink(path, shm), 0);
+	want = xasprintf("refusing database file '%s': it is a symbolic link", shm);
+	refused(path, want);
+	free(want);
+	unlink(shm);
+	assert_int_equal(mkdir(journal, 0700), 0);
+	want = xasprintf("refusing database file '%s': it is not a regular file", journal);
+	refused(path, want);
+	free(want);
+	rmdir(journal);
+
+	/* Clean: it opens, and the files it made pass the same checks. */
+	struct store *s = open_db("planted/team.db");
+	struct err err;
+	assert_int_equal(store_check_files(path, NULL, &err), 0);
+	store_close(s);
+	free(path);
+	free(wal);
+	free(shm);
+	free(journal);
+	free(d);
+}
+
+/* Files of another user (root can make them): refused, naming the owner. */
+static void test_planted_files_foreign(void **state)
+{
+	(void)state;
+	char *d, *path, *wal, *want;
+
+	if (geteuid() != 0)
+		skip();
+	d = mk_sub("foreign", 0700);
+	path = xasprintf("%s/team.db", d);
+	wal = xasprintf("%s-wal", path);
+	touch(wal, 0600);
+	assert_int_equal(chown(wal, 65534, 65534), 0);
+	want = xasprintf("refusing database file '%s': it belongs to another user (uid 65534)", wal);
+	refused(path, want);
+	free(want);
+	unlink(wal);
+	assert_int_equal(chown(d, 65534, 65534), 0);
+	want = xasprintf("refusing database '%s': its folder '%s' belongs to another user (uid 65534)",
+			 path, d);
+	refused(path, want);
+	free(want);
+	free(wal);
+	free(path);
+	free(d);
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		/* SQLite only: the file and its modes */
 		cmocka_unit_test_setup(test_modes_whatever_umask, unit_on_sqlite),
 		cmocka_unit_test_setup(test_not_a_database, unit_on_sqlite),
+		cmocka_unit_test_setup(test_upgrade_from_1, unit_on_sqlite),
+		cmocka_unit_test_setup(test_migrate_participant_key, unit_on_sqlite),
+		cmocka_unit_test_setup(test_folder_others_can_write, unit_on_sqlite),
+		cmocka_unit_test_setup(test_planted_files, unit_on_sqlite),
+		cmocka_unit_test_setup(test_planted_files_foreign, unit_on_sqlite),
 		/* each on SQLite, then on PostgreSQL */
 		UNIT_BOTH(test_reopen_keeps_data),
 		UNIT_BOTH(test_rollback),

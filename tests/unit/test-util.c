@@ -1,4 +1,9 @@
-/* util/: the display sanitizer, dates and buffers. */
+/* util/: the display sanitizer, dates, buffers and safe file writes. */
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "unit.h"
 #include "util/util.h"
 
@@ -122,6 +127,233 @@ static void test_sbuf(void **state)
 	free(s);
 }
 
+/* A fresh private folder for one test (caller removes it with rm_dir). */
+static char *mk_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+	char *d = xasprintf("%s/secteam-util-XXXXXX", t && *t ? t : P_tmpdir);
+
+	if (!mkdtemp(d))
+		fail_msg("mkdtemp: %s", strerror(errno));
+	return d;
+}
+
+static void rm_dir(char *d)
+{
+	char *cmd = xasprintf("rm -rf '%s'", d);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(d);
+}
+
+static char *slurp(const char *path)
+{
+	char *buf;
+	size_t len;
+	struct err err;
+
+	if (read_file(path, 1 << 20, &buf, &len, &err) < 0)
+		return NULL;
+	return buf;
+}
+
+static void spit(const char *path, const char *text, int mode)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, (mode_t)mode);
+}
+
+static size_t count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static void test_atomic_file_writes(void **state)
+{
+	(void)state;
+	char *d = mk_dir(), *path = xasprintf("%s/out.ics", d), *got;
+	struct atomic_file af;
+	struct err err;
+	struct stat st;
+	mode_t old = umask(0);
+
+	/* A new file: the given mode whatever the umask, nothing else left. */
+	assert_int_equal(atomic_file_open(&af, path, 0600, &err), 0);
+	fputs("first\n", af.f);
+	assert_int_equal(atomic_file_commit(&af, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_string_equal(got = slurp(path), "first\n");
+	free(got);
+	assert_int_equal(count_entries(d), 1);
+
+	/* Our own file left 0666: replaced, and 0600 again. */
+	chmod(path, 0666);
+	assert_int_equal(atomic_file_open(&af, path, 0600, &err), 0);
+	fputs("second\n", af.f);
+	assert_int_equal(atomic_file_commit(&af, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_string_equal(got = slurp(path), "second\n");
+	free(got);
+
+	/* A mode asked for is the mode given. */
+	assert_int_equal(atomic_file_open(&af, path, 0644, &err), 0);
+	fputs("third\n", af.f);
+	assert_int_equal(atomic_file_commit(&af, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+
+	/* Aborted: the target unchanged, no temporary file left. */
+	assert_int_equal(atomic_file_open(&af, path, 0600, &err), 0);
+	fputs("dropped\n", af.f);
+	atomic_file_abort(&af);
+	assert_string_equal(got = slurp(path), "third\n");
+	free(got);
+	assert_int_equal(count_entries(d), 1);
+	umask(old);
+	free(path);
+	rm_dir(d);
+}
+
+static void test_atomic_file_refuses(void **state)
+{
+	(void)state;
+	char *d = mk_dir(), *victim = xasprintf("%s/victim", d),
+	     *link = xasprintf("%s/link.ics", d), *sub = xasprintf("%s/sub", d),
+	     *want, *got;
+	struct atomic_file af;
+	struct err err;
+	struct stat st;
+
+	/* A planted symbolic link: refused, naming it; its target untouched. */
+	spit(victim, "precious\n", 0600);
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(atomic_file_open(&af, link, 0600, &err), ERR_REFUSED);
+	want = xasprintf("refusing to write '%s': it is a symbolic link", link);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_string_equal(got = slurp(victim), "precious\n");
+	free(got);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+
+	/* A dangling link is refused as well (it would create its target). */
+	unlink(link);
+	assert_int_equal(symlink(sub, link), 0);
+	assert_int_equal(atomic_file_open(&af, link, 0600, &err), ERR_REFUSED);
+	assert_int_equal(stat(sub, &st), -1);
+
+	/* Not a regular file. */
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(atomic_file_open(&af, sub, 0600, &err), ERR_REFUSED);
+	want = xasprintf("refusing to write '%s': it is not a regular file", sub);
+	assert_string_equal(err.msg, want);
+	free(want);
+
+	/* A folder that does not exist: a clear error naming the file. */
+	free(sub);
+	sub = xasprintf("%s/none/out.json", d);
+	assert_int_equal(atomic_file_open(&af, sub, 0600, &err), ERR_IO);
+	want = xasprintf("cannot write '%s': No such file or directory", sub);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_int_equal(count_entries(d), 3);
+	free(victim);
+	free(link);
+	free(sub);
+	rm_dir(d);
+}
+
+/* Someone else's file (root can make one): refused, left as it was. */
+static void test_atomic_file_foreign_owner(void **state)
+{
+	(void)state;
+	char *d, *path, *want, *got;
+	struct atomic_file af;
+	struct err err;
+
+	if (geteuid() != 0)
+		skip();
+	d = mk_dir();
+	path = xasprintf("%s/embargoes.ics", d);
+	spit(path, "theirs\n", 0666);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(atomic_file_open(&af, path, 0600, &err), ERR_REFUSED);
+	want = xasprintf("refusing to write '%s': it belongs to another user (uid 65534)",
+			 path);
+	assert_string_equal(err.msg, want);
+	assert_string_equal(got = slurp(path), "theirs\n");
+	assert_int_equal(count_entries(d), 1);
+	free(got);
+	free(want);
+	free(path);
+	rm_dir(d);
+}
+
+static void test_open_beneath(void **state)
+{
+	(void)state;
+	char *d = mk_dir(), *p, *want, *buf;
+	struct err err;
+	size_t len;
+	int fd;
+
+	p = xasprintf("%s/new", d);
+	assert_int_equal(mkdir(p, 0700), 0);
+	free(p);
+	p = xasprintf("%s/new/1.eml", d);
+	spit(p, "Subject: x\n", 0600);
+	free(p);
+	fd = open_beneath(d, "new/1.eml", &err);
+	assert_true(fd >= 0);
+	assert_int_equal(read_fd(fd, "1.eml", 100, &buf, &len, &err), 0);
+	assert_string_equal(buf, "Subject: x\n");
+	free(buf);
+	close(fd);
+
+	/* A link as the file, and as a folder on the way: not followed. */
+	p = xasprintf("%s/new/2.eml", d);
+	assert_int_equal(symlink("1.eml", p), 0);
+	free(p);
+	assert_int_equal(open_beneath(d, "new/2.eml", &err), ERR_REFUSED);
+	want = xasprintf("'%s/new/2.eml' is a symbolic link: not followed", d);
+	assert_string_equal(err.msg, want);
+	free(want);
+	p = xasprintf("%s/cur", d);
+	assert_int_equal(symlink("new", p), 0);
+	free(p);
+	assert_int_equal(open_beneath(d, "cur/1.eml", &err), ERR_REFUSED);
+	want = xasprintf("'%s/cur/1.eml' is a symbolic link: not followed", d);
+	assert_string_equal(err.msg, want);
+	free(want);
+
+	/* Out of the folder, a folder, a FIFO (which must not block). */
+	assert_int_equal(open_beneath(d, "../x", &err), ERR_INVALID);
+	assert_int_equal(open_beneath(d, "new", &err), ERR_REFUSED);
+	p = xasprintf("%s/new/fifo", d);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	free(p);
+	assert_int_equal(open_beneath(d, "new/fifo", &err), ERR_REFUSED);
+	want = xasprintf("'%s/new/fifo' is not a regular file", d);
+	assert_string_equal(err.msg, want);
+	free(want);
+	assert_int_equal(open_beneath(d, "new/none", &err), ERR_NOTFOUND);
+	rm_dir(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +363,10 @@ int main(void)
 		cmocka_unit_test(test_parse_date),
 		cmocka_unit_test(test_days_between),
 		cmocka_unit_test(test_sbuf),
+		cmocka_unit_test(test_atomic_file_writes),
+		cmocka_unit_test(test_atomic_file_refuses),
+		cmocka_unit_test(test_atomic_file_foreign_owner),
+		cmocka_unit_test(test_open_beneath),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
