@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: forwarding a report to the maintainers brought in, as RFC 3156
 # PGP/MIME.  The mail's structure is checked by Python's email package
 # (tests/lib/check-forward.py); a second OpenPGP implementation (Sequoia's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: bringing area maintainers into a report.  A synthetic kernel
 # tree (MAINTAINERS naming Mia for net/, the SECURITY CONTACT and THE REST
 # with linux-kernel@vger) so no real tree is needed: suggestions from the
