@@ -38,6 +38,10 @@ const struct cmd_entry cmd_table[] = {
 	  "export timelines, dates and CVE records (redacted unless consent)", cmd_export_exec },
 	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
 	  "forward a report to its participants as signed, encrypted PGP/MIME mail", cmd_forward_exec },
+	{ "roster", "[--json] | reseal",
+	  "the keys report bodies are encrypted to; reseal every body to them", cmd_roster_exec },
+	{ "team", "init [--officer ROLE] [--name NAME] --key FPR | add-officer ROLE --key FPR [--name NAME] | remove-officer ROLE | list [--json]",
+	  "the officers of a team server (PostgreSQL)", cmd_team_exec },
 };
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
 
@@ -170,16 +174,14 @@ int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err)
 		ctx->out = stdout;
 	if (!ctx->errout)
 		ctx->errout = stderr;
+	/* Only a display name (mail From, the UI): who an action is
+	 * recorded as is the store's to say (cmd_ctx_store). */
 	who = config_get(ctx->cfg, "officer.name", NULL);
-	if (!who)
-		who = getenv("SECTEAM_OFFICER");
-	if (!who)
-		who = getenv("USER");
 	if (!who) {
-		struct passwd *pw = getpwuid(getuid());
+		struct passwd *pw = getpwuid(geteuid());
 		who = pw ? pw->pw_name : "officer";
 	}
-	ctx->officer = xstrdup(who);
+	ctx->officer_name = xstrdup(who);
 	return 0;
 }
 
@@ -205,6 +207,8 @@ void cmd_ctx_release(struct cmd_ctx *ctx)
 	ctx->roster_nsubkeys = NULL;
 	free(ctx->roster);
 	free(ctx->officer);
+	free(ctx->officer_name);
+	ctx->officer_name = NULL;
 	ctx->store = NULL;
 	ctx->crypto = NULL;
 	ctx->cfg = NULL;
@@ -221,13 +225,27 @@ struct store *cmd_ctx_store(struct cmd_ctx *ctx)
 	if (ctx->store)
 		return ctx->store;
 	if (!path)
+		path = config_get(ctx->cfg, "store.url", NULL);
+	if (!path)
 		path = config_get(ctx->cfg, "store.path", NULL);
 	if (!path)
 		path = def = store_default_path();
 	o.shared_group = config_get(ctx->cfg, "store.shared_group", NULL);
 	/* 1 to 3600 when set: config_parse checks the range. */
 	o.busy_timeout_ms = (int)config_get_long(ctx->cfg, "store.busy_timeout", 0) * 1000;
-	store_open(path, &o, &ctx->store, &ctx->err);
+	o.create = ctx->store_create;
+	if (store_open(path, &o, &ctx->store, &ctx->err) == 0) {
+		/* The login role on a team server, the Unix user on SQLite:
+		 * never a name from the environment or the config. */
+		free(ctx->officer);
+		ctx->officer = store_whoami(ctx->store);
+		if (!ctx->officer) {
+			err_setc(&ctx->err, ERR_IO, "cannot tell who is logged in to %s",
+				 store_where(ctx->store));
+			store_close(ctx->store);
+			ctx->store = NULL;
+		}
+	}
 	free(def);
 	return ctx->store;
 }
@@ -249,6 +267,39 @@ const char *const *cmd_ctx_roster(struct cmd_ctx *ctx, size_t *n)
 	const char *v;
 
 	if (!ctx->roster) {
+		struct store *s = cmd_ctx_store(ctx);
+
+		if (!s)
+			return NULL;
+		if (store_has_team(s)) {
+			/* A team server: the active officers' keys. */
+			struct officer *o;
+			size_t no;
+
+			if (store_officers_list(s, false, &o, &no, &ctx->err) < 0)
+				return NULL;
+			for (size_t i = 0; i < no; i++) {
+				bool dup = false;
+
+				for (size_t j = 0; j < ctx->nroster && o[i].key_fpr; j++)
+					dup |= !str_cmp_ci(ctx->roster[j], o[i].key_fpr);
+				if (o[i].key_fpr && *o[i].key_fpr && !dup) {
+					ctx->roster = xrealloc(ctx->roster,
+							       (ctx->nroster + 1) * sizeof(char *));
+					ctx->roster[ctx->nroster++] = xstrdup(o[i].key_fpr);
+				}
+				officer_release(&o[i]);
+			}
+			free(o);
+			if (!ctx->nroster) {
+				err_setc(&ctx->err, ERR_NOTFOUND,
+					 "%s has no officer with a key: the team's administrator runs 'secteam-tui team add-officer ROLE --key FPR'",
+					 store_where(s));
+				return NULL;
+			}
+			*n = ctx->nroster;
+			return (const char *const *)ctx->roster;
+		}
 		v = config_get(ctx->cfg, "team.roster", NULL);
 		if (v) {
 			char *copy = xstrdup(v), *save = NULL;

@@ -32,7 +32,12 @@ struct cmd_ctx {
 	FILE *out;               /* normal output */
 	FILE *errout;            /* warnings, progress */
 	bool interactive;        /* run from the UI */
-	char *officer;           /* who acts: config officer.name or $USER */
+	char *officer;           /* who acts, as the store records it (the
+				  * login role, or the Unix user); set when
+				  * the store opens */
+	char *officer_name;      /* display name: config officer.name, or
+				  * the Unix user */
+	bool store_create;       /* team init: create the team schema */
 	char **roster;           /* team.roster fingerprints, or the
 				  * officer's own key; see cmd_ctx_roster */
 	size_t nroster;
@@ -90,6 +95,8 @@ int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv);
 /* `maintainers ID ...` (core/cmd-maintainers-report.c): suggestions for
  * report id, and bringing people in; argv is the whole command line
  * (options are parsed again, optind reset).  Returns CMD_*. */

@@ -257,6 +257,21 @@ int report_search(struct cmd_ctx *ctx, const char *needle, int64_t **ids,
 /* The first `limit` ids in a listing order, for a quick first screen. */
 int report_first_ids(struct cmd_ctx *ctx, const char *order, size_t limit,
 		     int64_t **ids, size_t *n, struct err *err);
+/* One report's compact key; ERR_NOTFOUND when absent. */
+int report_key(struct cmd_ctx *ctx, int64_t id, struct report_key *k,
+	       struct err *err);
+/*
+ * A colleague's changes, for an open UI.  report_watch_fd() is a
+ * descriptor that becomes readable when another officer commits (the
+ * team server's notifications), or -1: then poll report_changes() a few
+ * times a second (SQLite's data_version: no query when nothing changed).
+ * report_changes() gives the reports touched since *cursor (start it at
+ * -1: the first call only sets it), each once (0: a team-wide change),
+ * and moves the cursor; *ids is the caller's.  0, or negative with err.
+ */
+int report_watch_fd(struct cmd_ctx *ctx);
+int report_changes(struct cmd_ctx *ctx, int64_t *cursor, int64_t **ids,
+		   size_t *n, struct err *err);
 
 /* policy.c: the embargo policy, one rule for every date change ----------*/
 struct policy {

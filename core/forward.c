@@ -356,7 +356,7 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 	char when[32];
 
 	sbuf_addf(sb, "Report %lld of the security team, forwarded by %s.\n",
-		  (long long)r->id, f->ctx->officer);
+		  (long long)r->id, f->ctx->officer_name);
 	sbuf_adds(sb, "This report is under embargo: keep it to the people on "
 		      "this mail\nand the security team until it is disclosed.\n");
 	if (plaintext)
@@ -639,7 +639,7 @@ static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
 		return err_prefix(err, "cannot forward report %lld",
 				  (long long)f->id);
 	}
-	from = mailbox(ctx->officer, from_addr);
+	from = mailbox(ctx->officer_name, from_addr);
 	sub1 = redacted_line(f, f->d.f.r.subject);
 	subject = xasprintf("[SECURITY] %s", sub1);
 	free(sub1);

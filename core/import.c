@@ -8,13 +8,16 @@
  * (message-id-reused).  A reply (In-Reply-To or References naming a
  * stored message) joins that message's report, unless that Message-ID is
  * on messages of several reports: then it joins none, and says so.  The
- * body is kept only encrypted to the team roster: as received when it
- * already is, sealed otherwise.
+ * body is kept only encrypted to the team roster (seal.h): as received
+ * when it already is; else sealed, as its decrypted content when it was
+ * encrypted to some keys only, so that every officer of the roster can
+ * read it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pipeline.h"
+#include "core/seal.h"
 
 void import_result_release(struct import_result *r)
 {
@@ -117,38 +120,6 @@ static int note_reused_id(struct store *s, const char *officer, int64_t rid,
 	return r;
 }
 
-/* True when every roster key can decrypt a message encrypted to the
- * recipients (long key IDs) the decryption reported. */
-static bool roster_covered(struct cmd_ctx *ctx, struct crypto *c,
-			   const struct pipeline_out *po)
-{
-	size_t nroster;
-	const char *const *roster = cmd_ctx_roster(ctx, &nroster);
-
-	if (!roster || !po->nrecipients)
-		return false;
-	if (!ctx->roster_subkeys) {
-		/* Once per session: a key listing costs a gpg run. */
-		ctx->roster_subkeys = xcalloc(nroster, sizeof(char **));
-		ctx->roster_nsubkeys = xcalloc(nroster, sizeof(size_t));
-		for (size_t i = 0; i < nroster; i++)
-			crypto_encryption_subkey_ids(c, roster[i],
-						     &ctx->roster_subkeys[i],
-						     &ctx->roster_nsubkeys[i], NULL);
-	}
-	for (size_t i = 0; i < nroster; i++) {
-		bool hit = false;
-		for (size_t j = 0; j < ctx->roster_nsubkeys[i]; j++)
-			for (size_t k = 0; k < po->nrecipients; k++)
-				if (!str_cmp_ci(ctx->roster_subkeys[i][j],
-						po->recipients[k]))
-					hit = true;
-		if (!hit)
-			return false;
-	}
-	return true;
-}
-
 /*
  * True when the message as received is one whole multipart/encrypted
  * (RFC 3156): nothing next to the ciphertext but the MIME structure.
@@ -162,30 +133,33 @@ static bool fully_encrypted(const struct pipeline_out *po)
 	       po->verdict != SIG_PARTIAL;
 }
 
-/* The body at rest: the original when it is a whole encrypted message
- * already encrypted to every key of the roster (no second gpg run), else
- * sealed to the roster: everything a report brings is stored encrypted. */
+/*
+ * The body at rest (see seal.h): the original when it is one whole
+ * encrypted message already encrypted to every key of the roster (no
+ * second gpg run); the decrypted content sealed to the roster when it
+ * was encrypted to some keys only (so every officer can read it); else
+ * the message as received, sealed.  Everything a report brings is stored
+ * encrypted.
+ */
 static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
 		const char *raw, size_t len, unsigned char **blob,
-		size_t *blob_len, const char **kind, struct err *err)
+		size_t *blob_len, const char **kind, bool *content,
+		struct err *err)
 {
-	struct crypto *c = cmd_ctx_crypto(ctx);
-	size_t nroster;
-	const char *const *roster = cmd_ctx_roster(ctx, &nroster);
-
-	if (!c || !roster) {
-		*err = ctx->err;
-		return ERR_CRYPTO;
-	}
-	if (fully_encrypted(po) && roster_covered(ctx, c, po)) {
+	*kind = "sealed";
+	*content = false;
+	if (fully_encrypted(po) &&
+	    seal_covers_roster(ctx, po->recipients, po->nrecipients, false)) {
 		*blob = xmemdup(raw, len);
 		*blob_len = len;
 		*kind = "original";
 		return 0;
 	}
-	*kind = "sealed";
-	return crypto_encrypt(c, roster, nroster, NULL, false, raw, len, blob,
-			      blob_len, err);
+	if (po->encrypted) {
+		*content = true;
+		return seal_content(ctx, po, blob, blob_len, err);
+	}
+	return seal_bytes(ctx, raw, len, blob, blob_len, err);
 }
 
 static void undo(struct store *s, bool batched)
@@ -276,6 +250,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	unsigned char *blob = NULL;
 	size_t nfiles = 0, nufiles = 0, blob_len = 0;
 	const char *blob_kind = NULL;
+	bool blob_content = false;
 	int64_t rid = 0, mrow;
 	time_t now = util_now();
 	bool batched = false;
@@ -300,7 +275,8 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	if (pipeline_process(ctx, po, &perr) < 0)
 		goto bad;
 	res->verdict = sig_verdict_name(po->verdict);
-	if (seal(ctx, po, raw, len, &blob, &blob_len, &blob_kind, &perr) < 0)
+	if (seal(ctx, po, raw, len, &blob, &blob_len, &blob_kind, &blob_content,
+		 &perr) < 0)
 		goto bad;
 	/* Only files the verdict covers are the report's; those of unsigned
 	 * parts are listed apart when the message is shown. */
@@ -341,6 +317,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	m.blob = blob;
 	m.blob_len = blob_len;
 	m.blob_kind = (char *)blob_kind;
+	m.blob_content = blob_content;
 	r = store_message_insert(s, &m, &mrow, err);
 	if (r == ERR_DUPLICATE) {
 		/* Stored a moment ago: by another officer, or earlier in

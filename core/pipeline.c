@@ -339,6 +339,35 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 	return 0;
 }
 
+int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
+			  const struct message *m, struct pipeline_out *out,
+			  struct err *err)
+{
+	struct crypto *c;
+	int r, v;
+
+	memset(out, 0, sizeof(*out));
+	sbuf_init(&out->body);
+	if ((r = mail_parse_content(buf, len, &out->msg, err)) < 0)
+		return err_prefix(err, "stored content of message %lld",
+				  (long long)m->id);
+	use_content(out, &out->msg);
+	v = sig_verdict_parse(m->verdict ? m->verdict : "");
+	out->verdict = v < 0 ? SIG_ERROR : (enum sig_verdict)v;
+	out->encrypted = m->encrypted;
+	out->signer_matches_from = m->signer_matches_from;
+	if (m->fingerprint) {
+		out->fingerprint = xstrdup(m->fingerprint);
+		if ((c = cmd_ctx_crypto(ctx))) {
+			out->sigs = xcalloc(1, sizeof(*out->sigs));
+			crypto_sig_from_key(c, m->fingerprint, out->verdict,
+					    &out->sigs[0]);
+			out->nsigs = 1;
+		}
+	}
+	return 0;
+}
+
 void pipeline_out_release(struct pipeline_out *out)
 {
 	/* A job exists only when pipeline_start got a context. */

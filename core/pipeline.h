@@ -58,6 +58,17 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
  * was never collected. */
 void pipeline_start(struct cmd_ctx *ctx, struct pipeline_out *out);
 void pipeline_out_release(struct pipeline_out *out);
+/*
+ * What pipeline_run gave at import, from a body kept as its content (a
+ * mail_build_content entity, seal.c) and the message's stored row: the
+ * text, its unsigned spans, the attachments, the From mailboxes, the
+ * recorded verdict, and the signer's user IDs as the keyring knows them
+ * now.  Nothing is decrypted or verified again.  0, or negative with err
+ * naming the message; release out in any case.
+ */
+int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
+			  const struct message *m, struct pipeline_out *out,
+			  struct err *err);
 
 /* The first signature's user ID to name the signer by (crypto_sig_uid,
  * preferring From's address), or NULL when unsigned or the key unknown. */

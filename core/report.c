@@ -150,33 +150,24 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 {
 	struct store *s = cmd_ctx_store(ctx);
 	struct crypto *c;
-	struct message *msgs = NULL, *m = NULL;
+	struct message m;
 	struct crypto_result res;
 	struct pipeline_out po;
-	size_t n = 0;
-	int64_t rid;
 	int r;
 
 	memset(om, 0, sizeof(*om));
 	memset(&res, 0, sizeof(res));
+	memset(&m, 0, sizeof(m));
 	if (!s || !(c = cmd_ctx_crypto(ctx))) {
 		*err = ctx->err;
 		return ERR_IO;
 	}
-	if ((r = store_message_report(s, message_row, &rid, err)) < 0 ||
-	    (r = store_messages_get(s, rid, true, &msgs, &n, err)) < 0)
+	if ((r = store_message_get(s, message_row, &m, err)) < 0)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		if (msgs[i].id == message_row)
-			m = &msgs[i];
-	if (!m) {
-		r = err_setc(err, ERR_NOTFOUND, "no message %lld", (long long)message_row);
-		goto out;
-	}
-	const char *raw = (const char *)m->blob;
-	size_t len = m->blob_len;
-	if (!strcmp(m->blob_kind, "sealed")) {
-		if ((r = crypto_decrypt_verify(c, m->blob, m->blob_len, &res, err)) < 0) {
+	const char *raw = (const char *)m.blob;
+	size_t len = m.blob_len;
+	if (!strcmp(m.blob_kind, "sealed")) {
+		if ((r = crypto_decrypt_verify(c, m.blob, m.blob_len, &res, err)) < 0) {
 			err_prefix(err, "cannot open the sealed copy of message %lld",
 				   (long long)message_row);
 			goto out;
@@ -184,7 +175,10 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 		raw = (const char *)res.plain;
 		len = res.plain_len;
 	}
-	if ((r = pipeline_run(ctx, raw, len, &po, err)) < 0) {
+	/* Kept as its content (what was shown at import, its verdict
+	 * recorded): nothing to decrypt or verify again. */
+	if ((r = m.blob_content ? pipeline_load_content(ctx, raw, len, &m, &po, err)
+				: pipeline_run(ctx, raw, len, &po, err)) < 0) {
 		pipeline_out_release(&po);
 		goto out;
 	}
@@ -241,9 +235,7 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 	pipeline_out_release(&po);
 out:
 	crypto_result_release(&res);
-	for (size_t i = 0; i < n; i++)
-		message_release(&msgs[i]);
-	free(msgs);
+	message_release(&m);
 	return r;
 }
 

@@ -55,3 +55,43 @@ int report_first_ids(struct cmd_ctx *ctx, const char *order, size_t limit,
 	}
 	return store_report_first_ids(s, order, limit, ids, n, err);
 }
+
+int report_key(struct cmd_ctx *ctx, int64_t id, struct report_key *k,
+	       struct err *err)
+{
+	struct store *s = store_or_err(ctx, err);
+
+	return s ? store_report_key(s, id, k, err) : ERR_IO;
+}
+
+int report_watch_fd(struct cmd_ctx *ctx)
+{
+	struct store *s = cmd_ctx_store(ctx);
+
+	return s ? store_watch_fd(s) : -1;
+}
+
+int report_changes(struct cmd_ctx *ctx, int64_t *cursor, int64_t **ids,
+		   size_t *n, struct err *err)
+{
+	struct store *s = store_or_err(ctx, err);
+	int64_t last;
+
+	*ids = NULL;
+	*n = 0;
+	if (!s)
+		return ERR_IO;
+	if (*cursor < 0) {
+		/* The first call: from now on. */
+		int r;
+
+		store_poll_changed(s);
+		if ((r = store_event_last(s, &last, err)) < 0)
+			return r;
+		*cursor = last;
+		return 0;
+	}
+	if (!store_poll_changed(s))
+		return 0;
+	return store_events_since(s, *cursor, cursor, ids, n, err);
+}

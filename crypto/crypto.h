@@ -202,4 +202,28 @@ int crypto_key_uid_valid(struct crypto *c, const char *fpr, const char *email,
 int crypto_encryption_subkey_ids(struct crypto *c, const char *who,
 				 char ***ids, size_t *n, struct err *err);
 
+/* roster.c: a signature known only by its fingerprint and recorded
+ * verdict (a body kept as its content), with the signing key's user IDs
+ * as this keyring knows them now (none when it does not have the key).
+ * Release *out with crypto_sig_release. */
+void crypto_sig_from_key(struct crypto *c, const char *fpr,
+			 enum sig_verdict verdict, struct crypto_sig *out);
+
+/* roster.c: what the roster listing shows of one key. */
+struct crypto_keydesc {
+	char *fpr;
+	char *uid;           /* the primary user ID, untrusted text */
+	time_t expires;      /* primary key expiry, 0: never */
+	time_t enc_expires;  /* earliest expiry of a usable encryption
+			      * subkey, 0: never */
+	bool expired, revoked;
+	bool can_encrypt;    /* has a usable encryption subkey */
+	bool secret;         /* this keyring holds the secret key */
+};
+/* Describes key fpr from the local keyring; ERR_NOTFOUND naming it when
+ * the keyring does not have it. */
+int crypto_key_describe(struct crypto *c, const char *fpr,
+			struct crypto_keydesc *d, struct err *err);
+void crypto_keydesc_release(struct crypto_keydesc *d);
+
 #endif

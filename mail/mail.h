@@ -10,6 +10,8 @@
  *   mailbox.c    mbox (mboxo, mboxrd) splitting, Maildir and folder listing
  *   inline.c     inline-PGP armored block detection in text
  *   compose.c    building PGP/MIME messages (multipart/encrypted)
+ *   content.c    the content entity: what was shown of a message, kept
+ *                (sealed by core/) for officers without its keys
  */
 #ifndef SECTEAM_MAIL_H
 #define SECTEAM_MAIL_H
@@ -222,5 +224,30 @@ int mail_build_encrypted(const struct mail_compose *hdr, const char *armored,
 int mail_build_plain(const struct mail_compose *hdr, const char *entity,
 		     size_t entity_len, char **out, size_t *len,
 		     struct err *err);
+
+/* content.c ---------------------------------------------------------------*/
+/* What an officer was shown of one message (see content.c). */
+struct mail_content {
+	const struct mail_mailbox *from;  /* its From mailboxes */
+	size_t nfrom;
+	const char *from_text;  /* the From header, when no mailbox was read */
+	const char *text;       /* the text shown, exact bytes */
+	size_t text_len;
+	const struct mail_span *unsigned_spans; /* of text, not covered */
+	size_t nunsigned;
+	const struct mail_attachment *att;      /* .outside kept */
+	size_t natt;
+};
+/* Writes c as one MIME message (*out the caller's).  ERR_INVALID for an
+ * attachment whose content type is not "type/subtype". */
+int mail_build_content(const struct mail_content *c, char **out, size_t *len,
+		       struct err *err);
+/* Reads back what mail_build_content wrote: msg->from[], from_header,
+ * body_text (the exact text), outside (the unsigned spans), attachments
+ * (with .outside).  Only for bodies this program sealed: the headers it
+ * trusts are never read from incoming mail.  ERR_INVALID when buf is not
+ * one; release msg in any case. */
+int mail_parse_content(const char *buf, size_t len, struct mail_msg *msg,
+		       struct err *err);
 
 #endif

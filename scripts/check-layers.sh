@@ -9,6 +9,7 @@ only_in() { # pattern dir
 	[ -z "$hits" ] || bad "'$1' used outside $2/: $hits"
 }
 only_in 'sqlite3_|<sqlite3\.h>' store
+only_in '\bPQ[a-zA-Z]+\(|<libpq-fe\.h>' store
 only_in 'gpgme_|<gpgme\.h>' crypto
 only_in 'g_mime_|<gmime/' mail
 only_in '<n?curses(w)?\.h>|<ncursesw/|\bwrefresh\(|\bmvwprintw\(' tui

@@ -11,12 +11,14 @@ quiet=""
 level=${1:-check}
 # build, and the demo (python3 builds its mails)
 PKGS="build-essential pkg-config libgpgme-dev libgmime-3.0-dev libjansson-dev
-libical-dev libpcre2-dev libncurses-dev libsqlite3-dev libcmocka-dev gnupg
-gpg-agent python3"
+libical-dev libpcre2-dev libncurses-dev libsqlite3-dev libpq-dev libcmocka-dev
+gnupg gpg-agent python3"
 if [ "$level" = check ]; then
 # tests: peers and parsers that check our output, fuzzing, memory checkers
 PKGS="$PKGS tmux jq sqop calcurse sqlite3 clang libclang-rt-14-dev valgrind bc
 python3 python3-icalendar python3-jsonschema perl"
+# the team server's tests start a throwaway PostgreSQL of their own
+PKGS="$PKGS postgresql"
 # the kernel series: the tree, its build, its docs, and QEMU to boot it
 PKGS="$PKGS linux-source-6.1 flex bison libelf-dev libssl-dev cpio
 qemu-system-x86 busybox-static python3-sphinx python3-sphinx-rtd-theme"
@@ -33,14 +35,25 @@ if [ -z "$missing" ]; then
 	exit 0
 fi
 cmd="apt-get install -y --no-install-recommends$missing"
+# The tests start PostgreSQL servers of their own and stop them: a first
+# install must not create and start Debian's default cluster on port 5432
+# (postgresql-common reads this file before making it).
+nocluster() {
+	case " $missing " in *" postgresql "*) ;; *) return 0 ;; esac
+	[ -e /etc/postgresql-common/createcluster.conf ] && return 0
+	$1 mkdir -p /etc/postgresql-common &&
+		echo "create_main_cluster = false" | $1 tee /etc/postgresql-common/createcluster.conf >/dev/null
+}
 if [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing" >&2
+	nocluster ""
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends $missing >&2 && exit 0
+	apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends -o Dpkg::Options::=--force-confold $missing >&2 && exit 0
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 	echo "deps: installing$missing (sudo)" >&2
+	nocluster sudo
 	sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
-		sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 && exit 0
+		sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -o Dpkg::Options::=--force-confold $missing >&2 && exit 0
 fi
 echo "deps: missing packages:$missing" >&2
 echo "deps: run as root:  apt-get update && $cmd" >&2

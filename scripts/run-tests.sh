@@ -1,18 +1,52 @@
 #!/bin/sh
 # Runs every test under prove (TAP): the cmocka unit binaries of build dir
-# $1, then the bats and shell end-to-end tests against $1/secteam-tui.
-# prove's closing "Result: PASS|FAIL" line is the summary CI reads.
+# $1, then the shell end-to-end tests against $1/secteam-tui.  prove's
+# closing "Result: PASS|FAIL" line is the summary CI reads.
+#
+# Both engines: the run starts its own PostgreSQL server (tests/lib/pg.sh:
+# initdb in a temporary folder, a Unix socket only, stopped and removed
+# at the end whatever happens).  The unit binaries test the store on it
+# too (SECTEAM_TEST_PG=1), and an end-to-end test's "# engines: ..."
+# line says where it runs: sqlite (the default: as itself), pg (as
+# pg-e2e/NAME.sh, with SECTEAM_TEST_ENGINE=pg on a database of that
+# server), or both.  A server that
+# cannot start is a failure, not a skip.
 set -u
 B=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 export SECTEAM_BIN="$top/$B/secteam-tui"
 export SECTEAM_TOP="$top"
 export CMOCKA_MESSAGE_OUTPUT=TAP
+. "$top/tests/lib/pg.sh"
+PG_DIR=""
+trap 'pg_stop' EXIT
+trap 'exit 130' INT TERM
+pgtests="$top/$B/pg-e2e"
+rm -rf "$pgtests"
+mkdir -p "$pgtests"
+if pg_start; then
+	export SECTEAM_TEST_PG=1
+else
+	# Every PostgreSQL run then fails with this reason.
+	export SECTEAM_TEST_PG=unavailable
+fi
 tests=""
 for t in "$top/$B"/tests/test-*; do [ -x "$t" ] && tests="$tests $t"; done
 for t in "$top"/tests/e2e/*.bats "$top"/tests/e2e/*.sh; do
 	case "$(basename "$t")" in lib-*) continue ;; esac  # sourced helpers
-	[ -f "$t" ] && tests="$tests $t"
+	[ -f "$t" ] || continue
+	engines=$(sed -n 's/^# engines: *//p' "$t" | head -n 1)
+	case " ${engines:-sqlite} " in *" sqlite "*) tests="$tests $t" ;; esac
+	if case " $engines " in *" pg "*) true ;; *) false ;; esac; then
+		w="$pgtests/$(basename "$t")"
+		cat >"$w" <<-WRAP
+		#!/bin/sh
+		# $(basename "$t") on the run's PostgreSQL server.
+		[ "\$SECTEAM_TEST_PG" = 1 ] || { echo "Bail out! no PostgreSQL test server (see tests/lib/pg.sh)"; exit 1; }
+		SECTEAM_TEST_ENGINE=pg exec sh "$t"
+		WRAP
+		tests="$tests $w"
+	fi
 done
 [ -n "${SECTEAM_TESTS_EXTRA:-}" ] && tests="$tests $SECTEAM_TESTS_EXTRA"
-exec prove --timer -j"${TEST_JOBS:-2}" --exec "$top/scripts/tap-exec" $tests
+prove --timer -j"${TEST_JOBS:-2}" --exec "$top/scripts/tap-exec" $tests

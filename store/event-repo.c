@@ -1,7 +1,9 @@
 /*
  * The event log: who did what, when, to which report.  Only ever appended
- * (triggers in schema.c refuse UPDATE and DELETE); every change elsewhere
- * in store/ is paired with an event in the same transaction by core/.
+ * (the schema refuses UPDATE and DELETE); every change elsewhere in
+ * store/ is paired with an event in the same transaction by core/.  On
+ * the team server the officer column is set by the server to the login
+ * role, whatever the client sends.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,65 +21,123 @@ void event_release(struct event *e)
 int store_event_add(struct store *s, int64_t report_id, const char *officer,
 		    const char *kind, const char *detail, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"INSERT INTO events (report_id, at, officer, kind, detail)"
-		" VALUES (?1, ?2, ?3, ?4, ?5)", err);
+		" VALUES (nullif(?1, 0), ?2, ?3, ?4, ?5)", err);
 
 	if (!st)
 		return ERR_IO;
-	if (report_id)
-		sqlite3_bind_int64(st, 1, report_id);
-	else
-		sqlite3_bind_null(st, 1);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)util_now());
-	store_bind_text(st, 3, officer ? officer : "unknown");
-	store_bind_text(st, 4, kind);
-	store_bind_text(st, 5, detail ? detail : "");
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot record the event");
-	return 0;
+	db_int(st, 1, report_id);
+	db_int(st, 2, (int64_t)util_now());
+	db_text(st, 3, officer ? officer : "unknown");
+	db_text(st, 4, kind);
+	db_text(st, 5, detail ? detail : "");
+	return db_run(s, st, NULL, "cannot record the event", NULL, err);
+}
+
+static void read_id_col(struct stmt *st, void *elem)
+{
+	*(int64_t *)elem = db_col_int(st, 0);
+}
+
+static void read_event(struct stmt *st, void *elem)
+{
+	struct event *e = elem;
+
+	e->id = db_col_int(st, 0);
+	e->report_id = db_col_int(st, 1);
+	e->at = (time_t)db_col_int(st, 2);
+	e->officer = db_col_str(st, 3);
+	e->kind = db_col_str(st, 4);
+	e->detail = db_col_str(st, 5);
+}
+
+static void release_event(void *elem)
+{
+	event_release(elem);
 }
 
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
 		" WHERE ?1 = 0 OR report_id = ?1 ORDER BY id", err);
-	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct event *e;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		e = &(*out)[(*n)++];
-		e->id = sqlite3_column_int64(st, 0);
-		e->report_id = sqlite3_column_int64(st, 1);
-		e->at = (time_t)sqlite3_column_int64(st, 2);
-		e->officer = store_col_text(st, 3);
-		e->kind = store_col_text(st, 4);
-		e->detail = store_col_text(st, 5);
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot read events");
-	return 0;
+	db_int(st, 1, report_id);
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_event,
+		       release_event, "cannot read events", err);
 }
 
 int64_t store_event_count(struct store *s, int64_t report_id)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT count(*) FROM events WHERE ?1 = 0 OR report_id = ?1", NULL);
 	int64_t n = -1;
 
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, report_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	db_int(st, 1, report_id);
+	if (db_step(st) == 1)
+		n = db_col_int(st, 0);
+	db_reset(st);
 	return n;
+}
+
+int store_events_since(struct store *s, int64_t after, int64_t *last,
+		       int64_t **report_ids, size_t *n, struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"SELECT id, coalesce(report_id, 0) FROM events WHERE id > ?1"
+		" ORDER BY id", err);
+	size_t alloc = 0;
+	int rc;
+
+	*report_ids = NULL;
+	*n = 0;
+	*last = after;
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, after);
+	while ((rc = db_step(st)) == 1) {
+		int64_t rid = db_col_int(st, 1);
+		bool seen = false;
+
+		*last = db_col_int(st, 0);
+		for (size_t i = 0; i < *n && !seen; i++)
+			seen = (*report_ids)[i] == rid;
+		if (seen)
+			continue;
+		if (*n == alloc) {
+			alloc = alloc ? alloc * 2 : 8;
+			*report_ids = xrealloc(*report_ids,
+					       alloc * sizeof(**report_ids));
+		}
+		(*report_ids)[(*n)++] = rid;
+	}
+	if (rc < 0) {
+		rc = store_dberr(s, err, "cannot read new events");
+		free(*report_ids);
+		*report_ids = NULL;
+		*n = 0;
+		*last = after;
+	}
+	db_reset(st);
+	return rc < 0 ? rc : 0;
+}
+
+int store_event_last(struct store *s, int64_t *last, struct err *err)
+{
+	struct stmt *st = db_stmt(s, "SELECT coalesce(max(id), 0) FROM events",
+				  err);
+
+	*last = 0;
+	if (!st)
+		return ERR_IO;
+	return db_row(s, st, last, read_id_col, "cannot read the event log",
+		      err);
 }

@@ -2,8 +2,10 @@
  * The messages of a report's thread.  A message is known by the hash of
  * its content, which is UNIQUE, so a re-import can never store a message
  * twice, even when two officers import the same mailbox at the same
- * moment.  A Message-ID is only what the sender claims: several messages
- * may carry the same one, and each is marked message_id_reused.
+ * moment: the second insert finds the row there and is told so
+ * (ERR_DUPLICATE), whichever engine.  A Message-ID is only what the
+ * sender claims: several messages may carry the same one, and each is
+ * marked message_id_reused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,186 +27,253 @@ void message_release(struct message *m)
 	memset(m, 0, sizeof(*m));
 }
 
+static void read_id(struct stmt *st, void *elem)
+{
+	*(int64_t *)elem = db_col_int(st, 0);
+}
+
 int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
-		"SELECT report_id FROM messages WHERE (?1 IS NOT NULL AND message_id = ?1)"
-		" OR (?2 IS NOT NULL AND content_hash = ?2) ORDER BY id LIMIT 1", err);
-	int rc;
+	struct stmt *st = db_stmt(s,
+		"SELECT report_id FROM messages"
+		" WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)"
+		" OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"
+		" ORDER BY id LIMIT 1",
+		err);
 
 	if (!st)
 		return ERR_IO;
-	store_bind_text(st, 1, message_id);
-	store_bind_text(st, 2, content_hash);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*report_id = sqlite3_column_int64(st, 0);
-		sqlite3_reset(st);
-		return 0;
-	}
-	if (rc == SQLITE_DONE)
-		return ERR_NOTFOUND;
-	return store_dberr(s, err, "cannot look up a message");
+	db_text(st, 1, message_id);
+	db_text(st, 2, content_hash);
+	return db_row(s, st, report_id, read_id, "cannot look up a message",
+		      err);
+}
+
+static void read_ref(struct stmt *st, void *elem)
+{
+	struct message_ref *r = elem;
+
+	r->row = db_col_int(st, 0);
+	r->report_id = db_col_int(st, 1);
 }
 
 int store_message_id_holders(struct store *s, const char *message_id,
 			     int64_t except_row, struct message_ref *out,
 			     size_t max, size_t *n, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT id, report_id FROM messages WHERE message_id = ?1"
 		" AND id <> ?2 ORDER BY id", err);
-	int rc;
+	struct message_ref *all;
+	size_t k;
+	int r;
 
 	*n = 0;
 	if (!st)
 		return ERR_IO;
 	if (!message_id)
 		return 0;
-	store_bind_text(st, 1, message_id);
-	sqlite3_bind_int64(st, 2, except_row);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n < max) {
-			out[*n].row = sqlite3_column_int64(st, 0);
-			out[*n].report_id = sqlite3_column_int64(st, 1);
-		}
-		(*n)++;
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot look up a Message-ID");
+	db_text(st, 1, message_id);
+	db_int(st, 2, except_row);
+	if ((r = db_rows(s, st, (void **)&all, &k, sizeof(*all), read_ref, NULL,
+			 "cannot look up a Message-ID", err)) < 0)
+		return r;
+	for (size_t i = 0; i < k && i < max; i++)
+		out[i] = all[i];
+	*n = k;
+	free(all);
 	return 0;
 }
 
 int store_message_insert(struct store *s, const struct message *m,
 			 int64_t *id, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"INSERT INTO messages (report_id, message_id, content_hash,"
 		" in_reply_to, from_name, from_email, subject, date, imported,"
-		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-		err);
+		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
+		" blob_content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+		" ?12, ?13, ?14, ?15, ?16)"
+		" ON CONFLICT DO NOTHING RETURNING id", err);
+	int64_t got = 0;
+	int r;
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, m->report_id);
-	store_bind_text(st, 2, m->message_id);
-	store_bind_text(st, 3, m->content_hash);
-	store_bind_text(st, 4, m->in_reply_to);
-	store_bind_text(st, 5, m->from_name);
-	store_bind_text(st, 6, m->from_email);
-	store_bind_text(st, 7, m->subject);
-	sqlite3_bind_int64(st, 8, (sqlite3_int64)m->date);
-	sqlite3_bind_int64(st, 9, (sqlite3_int64)m->imported);
-	sqlite3_bind_int(st, 10, m->encrypted);
-	store_bind_text(st, 11, m->verdict);
-	store_bind_text(st, 12, m->fingerprint);
-	sqlite3_bind_int(st, 13, m->signer_matches_from);
-	store_bind_text(st, 14, m->blob_kind);
-	sqlite3_bind_blob64(st, 15, m->blob, m->blob_len, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		if ((sqlite3_extended_errcode(s->db)) == SQLITE_CONSTRAINT_UNIQUE) {
-			sqlite3_reset(st);
-			return err_setc(err, ERR_DUPLICATE, "message already stored");
-		}
-		return store_dberr(s, err, "cannot store the message");
-	}
-	*id = sqlite3_last_insert_rowid(s->db);
-	sqlite3_reset(st);
+	db_int(st, 1, m->report_id);
+	db_text(st, 2, m->message_id);
+	db_text(st, 3, m->content_hash);
+	db_text(st, 4, m->in_reply_to);
+	db_text(st, 5, m->from_name);
+	db_text(st, 6, m->from_email);
+	db_text(st, 7, m->subject);
+	db_int(st, 8, (int64_t)m->date);
+	db_int(st, 9, (int64_t)m->imported);
+	db_int(st, 10, m->encrypted);
+	db_text(st, 11, m->verdict);
+	db_text(st, 12, m->fingerprint);
+	db_int(st, 13, m->signer_matches_from);
+	db_text(st, 14, m->blob_kind);
+	db_blob(st, 15, m->blob, m->blob_len);
+	db_int(st, 16, m->blob_content);
+	/* A conflict returns no row (and leaves a PostgreSQL transaction
+	 * usable, which an error would not). */
+	if ((r = db_run(s, st, &got, "cannot store the message",
+			"message already stored", err)) < 0)
+		return r;
+	if (!got)
+		return err_setc(err, ERR_DUPLICATE, "message already stored");
+	*id = got;
 	return 0;
+}
+
+/* The blob column comes last: read only when asked for. */
+static void read_message(struct stmt *st, void *elem)
+{
+	struct message *m = elem;
+
+	m->id = db_col_int(st, 0);
+	m->report_id = db_col_int(st, 1);
+	m->message_id = db_col_str(st, 2);
+	m->content_hash = db_col_str(st, 3);
+	m->in_reply_to = db_col_str(st, 4);
+	m->from_name = db_col_str(st, 5);
+	m->from_email = db_col_str(st, 6);
+	m->subject = db_col_str(st, 7);
+	m->date = (time_t)db_col_int(st, 8);
+	m->imported = (time_t)db_col_int(st, 9);
+	m->encrypted = db_col_int(st, 10);
+	m->verdict = db_col_str(st, 11);
+	m->fingerprint = db_col_str(st, 12);
+	m->signer_matches_from = db_col_int(st, 13);
+	m->blob_kind = db_col_str(st, 14);
+	m->blob_content = db_col_int(st, 15);
+	m->message_id_reused = db_col_int(st, 16);
+	if (!db_col_null(st, 17))
+		m->blob = db_col_bytes(st, 17, &m->blob_len);
+}
+
+/* Whether another message carries m's Message-ID (read_message's 16;
+ * 1 or 0 on both engines). */
+#define REUSED                                                               \
+	" CASE WHEN EXISTS (SELECT 1 FROM messages o"                         \
+	"  WHERE o.message_id = m.message_id AND o.id <> m.id) THEN 1 ELSE 0 END,"
+
+static void release_message(void *elem)
+{
+	message_release(elem);
 }
 
 int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		       struct message **out, size_t *n, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
-		" fingerprint, signer_matches_from, blob_kind,"
-		" CASE WHEN ?2 THEN blob END,"
-		" EXISTS (SELECT 1 FROM messages o WHERE o.message_id = m.message_id"
-		"         AND o.id <> m.id)"
+		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
+		" CASE WHEN ?2 <> 0 THEN blob END"
 		" FROM messages m WHERE report_id = ?1 ORDER BY id", err);
-	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	sqlite3_bind_int(st, 2, with_blob);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct message *m;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		m = &(*out)[(*n)++];
-		memset(m, 0, sizeof(*m));
-		m->id = sqlite3_column_int64(st, 0);
-		m->report_id = sqlite3_column_int64(st, 1);
-		m->message_id = store_col_text(st, 2);
-		m->content_hash = store_col_text(st, 3);
-		m->in_reply_to = store_col_text(st, 4);
-		m->from_name = store_col_text(st, 5);
-		m->from_email = store_col_text(st, 6);
-		m->subject = store_col_text(st, 7);
-		m->date = (time_t)sqlite3_column_int64(st, 8);
-		m->imported = (time_t)sqlite3_column_int64(st, 9);
-		m->encrypted = sqlite3_column_int(st, 10);
-		m->verdict = store_col_text(st, 11);
-		m->fingerprint = store_col_text(st, 12);
-		m->signer_matches_from = sqlite3_column_int(st, 13);
-		m->blob_kind = store_col_text(st, 14);
-		m->message_id_reused = sqlite3_column_int(st, 16);
-		if (with_blob) {
-			m->blob_len = (size_t)sqlite3_column_bytes(st, 15);
-			m->blob = xmemdup(sqlite3_column_blob(st, 15) ?
-						  sqlite3_column_blob(st, 15) : "",
-					  m->blob_len);
-		}
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot read messages");
-	return 0;
+	db_int(st, 1, report_id);
+	db_int(st, 2, with_blob);
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_message,
+		       release_message, "cannot read messages", err);
 }
 
 int store_signature_add(struct store *s, int64_t message_row,
 			const char *verdict, const char *fingerprint,
 			time_t created, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"INSERT INTO signatures (message_id, verdict, fingerprint, created)"
 		" VALUES (?1, ?2, ?3, ?4)", err);
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, message_row);
-	store_bind_text(st, 2, verdict);
-	store_bind_text(st, 3, fingerprint);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)created);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot store a signature");
-	return 0;
+	db_int(st, 1, message_row);
+	db_text(st, 2, verdict);
+	db_text(st, 3, fingerprint);
+	db_int(st, 4, (int64_t)created);
+	return db_run(s, st, NULL, "cannot store a signature", NULL, err);
 }
 
 int store_message_report(struct store *s, int64_t message_row,
 			 int64_t *report_id, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT report_id FROM messages WHERE id = ?1", err);
 	int rc;
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, message_row);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*report_id = sqlite3_column_int64(st, 0);
-		sqlite3_reset(st);
-		return 0;
-	}
-	if (rc == SQLITE_DONE)
+	db_int(st, 1, message_row);
+	rc = db_row(s, st, report_id, read_id, "cannot look up a message", err);
+	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND, "no message %lld",
 				(long long)message_row);
-	return store_dberr(s, err, "cannot look up a message");
+	return rc;
+}
+
+int store_message_ids(struct store *s, int64_t **ids, size_t *n,
+		      struct err *err)
+{
+	struct stmt *st = db_stmt(s, "SELECT id FROM messages ORDER BY id", err);
+
+	*ids = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	return db_rows(s, st, (void **)ids, n, sizeof(**ids), read_id, NULL,
+		       "cannot list messages", err);
+}
+
+int store_message_get(struct store *s, int64_t row, struct message *m,
+		      struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
+		" from_name, from_email, subject, date, imported, encrypted, verdict,"
+		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
+		" blob FROM messages m WHERE id = ?1", err);
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, row);
+	rc = db_row(s, st, m, read_message, "cannot read a message", err);
+	if (rc == ERR_NOTFOUND)
+		return err_setc(err, ERR_NOTFOUND, "no message %lld",
+				(long long)row);
+	return rc;
+}
+
+int store_message_set_blob(struct store *s, int64_t row,
+			   const unsigned char *blob, size_t len,
+			   const char *kind, bool content, struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"UPDATE messages SET blob = ?2, blob_kind = ?3, blob_content = ?4"
+		" WHERE id = ?1", err);
+	int r;
+
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, row);
+	db_blob(st, 2, blob, len);
+	db_text(st, 3, kind);
+	db_int(st, 4, content);
+	if ((r = db_run(s, st, NULL, "cannot replace a stored body", NULL,
+			err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
+		return err_setc(err, ERR_NOTFOUND, "no message %lld",
+				(long long)row);
+	return 0;
 }

@@ -38,32 +38,48 @@ void participants_free(struct participant *v, size_t n)
 	free(v);
 }
 
-static void read_participant(sqlite3_stmt *st, struct participant *p)
+static void read_participant(struct stmt *st, void *elem)
 {
+	struct participant *p = elem;
+
 	memset(p, 0, sizeof(*p));
-	p->id = sqlite3_column_int64(st, 0);
-	p->report_id = sqlite3_column_int64(st, 1);
-	p->name = store_col_text(st, 2);
-	p->email = store_col_text(st, 3);
-	p->role = store_col_text(st, 4);
-	p->section = store_col_text(st, 5);
-	p->added_by = store_col_text(st, 6);
-	p->added_at = (time_t)sqlite3_column_int64(st, 7);
-	p->removed_at = (time_t)sqlite3_column_int64(st, 8);
-	p->removed_by = store_col_text(st, 9);
-	p->acknowledged_at = (time_t)sqlite3_column_int64(st, 10);
-	p->key_fpr = store_col_text(st, 11);
+	p->id = db_col_int(st, 0);
+	p->report_id = db_col_int(st, 1);
+	p->name = db_col_str(st, 2);
+	p->email = db_col_str(st, 3);
+	p->role = db_col_str(st, 4);
+	p->section = db_col_str(st, 5);
+	p->added_by = db_col_str(st, 6);
+	p->added_at = (time_t)db_col_int(st, 7);
+	p->removed_at = (time_t)db_col_int(st, 8);
+	p->removed_by = db_col_str(st, 9);
+	p->acknowledged_at = (time_t)db_col_int(st, 10);
+	p->key_fpr = db_col_str(st, 11);
+}
+
+static void release_participant(void *elem)
+{
+	participant_release(elem);
+}
+
+static int not_participant(struct err *err, const char *email,
+			   int64_t report_id)
+{
+	return err_setc(err, ERR_NOTFOUND,
+			"'%s' is not a participant of report %lld", email,
+			(long long)report_id);
 }
 
 int store_participant_add(struct store *s, const struct participant *p,
 			  int64_t *id, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"INSERT INTO participants (report_id, name, email, role, section,"
 		"  added_by, added_at, key_fpr) VALUES (?1, nullif(?2, ''),"
 		"  lower(?3), nullif(?4, ''), nullif(?5, ''), ?6, ?7,"
-		"  nullif(?8, ''))", err);
-	int rc;
+		"  nullif(?8, '')) ON CONFLICT DO NOTHING RETURNING id", err);
+	int64_t got = 0;
+	int r;
 
 	if (!st)
 		return ERR_IO;
@@ -71,27 +87,23 @@ int store_participant_add(struct store *s, const struct participant *p,
 		return err_setc(err, ERR_INVALID,
 				"cannot add a participant to report %lld: no address",
 				(long long)p->report_id);
-	sqlite3_bind_int64(st, 1, p->report_id);
-	store_bind_text(st, 2, p->name);
-	store_bind_text(st, 3, p->email);
-	store_bind_text(st, 4, p->role);
-	store_bind_text(st, 5, p->section);
-	store_bind_text(st, 6, p->added_by ? p->added_by : "unknown");
-	sqlite3_bind_int64(st, 7, (sqlite3_int64)(p->added_at ? p->added_at
-							      : util_now()));
-	store_bind_text(st, 8, p->key_fpr);
-	rc = sqlite3_step(st);
-	if ((rc & 0xff) == SQLITE_CONSTRAINT &&
-	    sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE) {
-		sqlite3_reset(st);
+	db_int(st, 1, p->report_id);
+	db_text(st, 2, p->name);
+	db_text(st, 3, p->email);
+	db_text(st, 4, p->role);
+	db_text(st, 5, p->section);
+	db_text(st, 6, p->added_by ? p->added_by : "unknown");
+	db_int(st, 7, (int64_t)(p->added_at ? p->added_at : util_now()));
+	db_text(st, 8, p->key_fpr);
+	if ((r = db_run(s, st, &got, "cannot store the participant", NULL,
+			err)) < 0)
+		return r;
+	if (!got)
 		return err_setc(err, ERR_DUPLICATE,
 				"'%s' is already a participant of report %lld",
 				p->email, (long long)p->report_id);
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot store the participant");
 	if (id)
-		*id = sqlite3_last_insert_rowid(s->db);
+		*id = got;
 	return 0;
 }
 
@@ -99,23 +111,23 @@ int store_participant_remove(struct store *s, int64_t report_id,
 			     const char *email, const char *officer, time_t at,
 			     struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"UPDATE participants SET removed_at = ?3, removed_by = ?4"
 		" WHERE report_id = ?1 AND email = lower(?2)"
 		" AND removed_at IS NULL", err);
+	int r;
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	store_bind_text(st, 2, email);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)(at ? at : util_now()));
-	store_bind_text(st, 4, officer ? officer : "unknown");
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot remove the participant");
-	if (sqlite3_changes(s->db) == 0)
-		return err_setc(err, ERR_NOTFOUND,
-				"'%s' is not a participant of report %lld",
-				email, (long long)report_id);
+	db_int(st, 1, report_id);
+	db_text(st, 2, email);
+	db_int(st, 3, (int64_t)(at ? at : util_now()));
+	db_text(st, 4, officer ? officer : "unknown");
+	if ((r = db_run(s, st, NULL, "cannot remove the participant", NULL,
+			err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
+		return not_participant(err, email, report_id);
 	return 0;
 }
 
@@ -123,45 +135,45 @@ int store_participant_set_key(struct store *s, int64_t report_id,
 			      const char *email, const char *key_fpr,
 			      struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"UPDATE participants SET key_fpr = nullif(?3, '')"
 		" WHERE report_id = ?1 AND email = lower(?2)"
 		" AND removed_at IS NULL", err);
+	int r;
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	store_bind_text(st, 2, email);
-	store_bind_text(st, 3, key_fpr);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot record the participant's key");
-	if (sqlite3_changes(s->db) == 0)
-		return err_setc(err, ERR_NOTFOUND,
-				"'%s' is not a participant of report %lld",
-				email, (long long)report_id);
+	db_int(st, 1, report_id);
+	db_text(st, 2, email);
+	db_text(st, 3, key_fpr);
+	if ((r = db_run(s, st, NULL, "cannot record the participant's key",
+			NULL, err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
+		return not_participant(err, email, report_id);
 	return 0;
 }
 
 int store_participant_ack(struct store *s, int64_t report_id,
 			  const char *email, time_t at, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"UPDATE participants SET acknowledged_at ="
 		"  coalesce(acknowledged_at, ?3)"
 		" WHERE report_id = ?1 AND email = lower(?2)"
 		" AND removed_at IS NULL", err);
+	int r;
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	store_bind_text(st, 2, email);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)(at ? at : util_now()));
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot record the acknowledgement");
-	if (sqlite3_changes(s->db) == 0)
-		return err_setc(err, ERR_NOTFOUND,
-				"'%s' is not a participant of report %lld",
-				email, (long long)report_id);
+	db_int(st, 1, report_id);
+	db_text(st, 2, email);
+	db_int(st, 3, (int64_t)(at ? at : util_now()));
+	if ((r = db_run(s, st, NULL, "cannot record the acknowledgement", NULL,
+			err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
+		return not_participant(err, email, report_id);
 	return 0;
 }
 
@@ -169,7 +181,7 @@ int store_participant_get(struct store *s, int64_t report_id,
 			  const char *email, struct participant *p,
 			  struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s, PARTICIPANT_COLS
+	struct stmt *st = db_stmt(s, PARTICIPANT_COLS
 		"WHERE report_id = ?1 AND email = lower(?2)"
 		" AND removed_at IS NULL", err);
 	int rc;
@@ -177,45 +189,30 @@ int store_participant_get(struct store *s, int64_t report_id,
 	memset(p, 0, sizeof(*p));
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	store_bind_text(st, 2, email);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		read_participant(st, p);
-		sqlite3_reset(st);
-		return 0;
-	}
-	if (rc == SQLITE_DONE)
-		return err_setc(err, ERR_NOTFOUND,
-				"'%s' is not a participant of report %lld",
-				email, (long long)report_id);
-	return store_dberr(s, err, "cannot read the participant");
+	db_int(st, 1, report_id);
+	db_text(st, 2, email);
+	rc = db_row(s, st, p, read_participant, "cannot read the participant",
+		    err);
+	if (rc == ERR_NOTFOUND)
+		return not_participant(err, email, report_id);
+	return rc;
 }
 
 int store_participants_get(struct store *s, int64_t report_id,
 			   bool with_removed, struct participant **out,
 			   size_t *n, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s, PARTICIPANT_COLS
-		"WHERE report_id = ?1 AND (?2 OR removed_at IS NULL)"
+	struct stmt *st = db_stmt(s, PARTICIPANT_COLS
+		"WHERE report_id = ?1 AND (?2 <> 0 OR removed_at IS NULL)"
 		" ORDER BY added_at, id", err);
-	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	sqlite3_bind_int(st, 2, with_removed);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		read_participant(st, &(*out)[(*n)++]);
-	}
-	if (rc != SQLITE_DONE) {
-		participants_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return store_dberr(s, err, "cannot read participants");
-	}
-	return 0;
+	db_int(st, 1, report_id);
+	db_int(st, 2, with_removed);
+	return db_rows(s, st, (void **)out, n, sizeof(**out),
+		       read_participant, release_participant,
+		       "cannot read participants", err);
 }

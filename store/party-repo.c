@@ -3,7 +3,8 @@
  * hardware makers, with a contact and a key) and each vendor's status on
  * a report (report_vendors).  A vendor never notified about a report has
  * no row: it reads as "not-notified".  Also the one participants query
- * `due` needs (who was brought in and has not acknowledged).
+ * `due` needs (who was brought in and has not acknowledged).  Vendor
+ * names are matched without regard to ASCII case.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,84 +32,86 @@ void report_vendor_release(struct report_vendor *rv)
 	memset(rv, 0, sizeof(*rv));
 }
 
-static void read_vendor(sqlite3_stmt *st, struct vendor *v)
+static void read_vendor(struct stmt *st, void *elem)
 {
-	v->id = sqlite3_column_int64(st, 0);
-	v->name = store_col_text(st, 1);
-	v->contact = store_col_text(st, 2);
-	v->key_fpr = store_col_text(st, 3);
-	v->kind = store_col_text(st, 4);
+	struct vendor *v = elem;
+
+	v->id = db_col_int(st, 0);
+	v->name = db_col_str(st, 1);
+	v->contact = db_col_str(st, 2);
+	v->key_fpr = db_col_str(st, 3);
+	v->kind = db_col_str(st, 4);
+}
+
+static void release_vendor(void *elem)
+{
+	vendor_release(elem);
 }
 
 int store_vendor_add(struct store *s, const struct vendor *v, int64_t *id,
 		     struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"INSERT INTO vendors (name, contact, key_fpr, kind)"
-		" VALUES (?1, ?2, ?3, coalesce(?4, 'vendor'))", err);
-	int rc;
+		" VALUES (?1, ?2, ?3, coalesce(?4, 'vendor'))"
+		" ON CONFLICT DO NOTHING RETURNING id", err);
+	int64_t got = 0;
+	int r;
 
 	if (!st)
 		return ERR_IO;
-	store_bind_text(st, 1, v->name);
-	store_bind_text(st, 2, v->contact);
-	store_bind_text(st, 3, v->key_fpr);
-	store_bind_text(st, 4, v->kind);
-	rc = sqlite3_step(st);
-	if ((rc & 0xff) == SQLITE_CONSTRAINT &&
-	    sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE) {
-		sqlite3_reset(st);
+	db_text(st, 1, v->name);
+	db_text(st, 2, v->contact);
+	db_text(st, 3, v->key_fpr);
+	db_text(st, 4, v->kind);
+	if ((r = db_run(s, st, &got, "cannot store the vendor", NULL, err)) < 0)
+		return r;
+	if (!got)
 		return err_setc(err, ERR_DUPLICATE,
 				"vendor '%s' is already in the directory", v->name);
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot store the vendor");
 	if (id)
-		*id = sqlite3_last_insert_rowid(s->db);
+		*id = got;
 	return 0;
 }
 
 int store_vendor_get(struct store *s, const char *name, struct vendor *v,
 		     struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT id, name, contact, key_fpr, kind FROM vendors"
-		" WHERE name = ?1 COLLATE NOCASE", err);
+		" WHERE lower(name) = lower(?1) ORDER BY name = ?1 DESC, id LIMIT 1",
+		err);
 	int rc;
 
 	memset(v, 0, sizeof(*v));
 	if (!st)
 		return ERR_IO;
-	store_bind_text(st, 1, name);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		read_vendor(st, v);
-		sqlite3_reset(st);
-		return 0;
-	}
-	if (rc == SQLITE_DONE)
+	db_text(st, 1, name);
+	rc = db_row(s, st, v, read_vendor, "cannot read the vendor", err);
+	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND,
 				"no vendor '%s' in the directory (see vendor add)", name);
-	return store_dberr(s, err, "cannot read the vendor");
+	return rc;
 }
 
 int store_vendor_update(struct store *s, int64_t id, const struct vendor *v,
 			struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"UPDATE vendors SET contact = coalesce(?2, contact),"
 		" key_fpr = coalesce(?3, key_fpr), kind = coalesce(?4, kind)"
 		" WHERE id = ?1", err);
+	int r;
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, id);
-	store_bind_text(st, 2, v->contact);
-	store_bind_text(st, 3, v->key_fpr);
-	store_bind_text(st, 4, v->kind);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot update the vendor");
-	if (sqlite3_changes(s->db) == 0)
+	db_int(st, 1, id);
+	db_text(st, 2, v->contact);
+	db_text(st, 3, v->key_fpr);
+	db_text(st, 4, v->kind);
+	if ((r = db_run(s, st, NULL, "cannot update the vendor", NULL, err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
 		return err_setc(err, ERR_NOTFOUND, "no vendor %lld", (long long)id);
 	return 0;
 }
@@ -116,22 +119,16 @@ int store_vendor_update(struct store *s, int64_t id, const struct vendor *v,
 int store_vendors_list(struct store *s, struct vendor **out, size_t *n,
 		       struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT id, name, contact, key_fpr, kind FROM vendors"
-		" ORDER BY name COLLATE NOCASE", err);
-	int rc;
+		" ORDER BY lower(name), name", err);
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		read_vendor(st, &(*out)[(*n)++]);
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot list vendors");
-	return 0;
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_vendor,
+		       release_vendor, "cannot list vendors", err);
 }
 
 #define RV_COLS                                                              \
@@ -140,102 +137,96 @@ int store_vendors_list(struct store *s, struct vendor **out, size_t *n,
 	" rv.nda_requested, rv.note, rv.statement"                          \
 	" FROM report_vendors rv JOIN vendors v ON v.id = rv.vendor_id "
 
-static void read_rv(sqlite3_stmt *st, struct report_vendor *rv)
+static void read_rv(struct stmt *st, void *elem)
 {
-	rv->report_id = sqlite3_column_int64(st, 0);
-	rv->vendor_id = sqlite3_column_int64(st, 1);
-	rv->name = store_col_text(st, 2);
-	rv->kind = store_col_text(st, 3);
-	rv->contact = store_col_text(st, 4);
-	rv->key_fpr = store_col_text(st, 5);
-	rv->status = store_col_text(st, 6);
-	rv->notified_at = (time_t)sqlite3_column_int64(st, 7);
-	rv->updated_at = (time_t)sqlite3_column_int64(st, 8);
-	rv->nda_requested = sqlite3_column_int(st, 9);
-	rv->note = store_col_text(st, 10);
-	rv->statement = store_col_text(st, 11);
+	struct report_vendor *rv = elem;
+
+	rv->report_id = db_col_int(st, 0);
+	rv->vendor_id = db_col_int(st, 1);
+	rv->name = db_col_str(st, 2);
+	rv->kind = db_col_str(st, 3);
+	rv->contact = db_col_str(st, 4);
+	rv->key_fpr = db_col_str(st, 5);
+	rv->status = db_col_str(st, 6);
+	rv->notified_at = (time_t)db_col_int(st, 7);
+	rv->updated_at = (time_t)db_col_int(st, 8);
+	rv->nda_requested = db_col_int(st, 9);
+	rv->note = db_col_str(st, 10);
+	rv->statement = db_col_str(st, 11);
+}
+
+static void release_rv(void *elem)
+{
+	report_vendor_release(elem);
 }
 
 int store_report_vendor_get(struct store *s, int64_t report_id,
 			    int64_t vendor_id, struct report_vendor *rv,
 			    struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s, RV_COLS
+	struct stmt *st = db_stmt(s, RV_COLS
 		"WHERE rv.report_id = ?1 AND rv.vendor_id = ?2", err);
 	int rc;
 
 	memset(rv, 0, sizeof(*rv));
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	sqlite3_bind_int64(st, 2, vendor_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		read_rv(st, rv);
-		sqlite3_reset(st);
-		return 0;
-	}
-	if (rc == SQLITE_DONE)
+	db_int(st, 1, report_id);
+	db_int(st, 2, vendor_id);
+	rc = db_row(s, st, rv, read_rv, "cannot read the vendor status", err);
+	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND,
 				"report %lld: vendor %lld was never notified",
 				(long long)report_id, (long long)vendor_id);
-	return store_dberr(s, err, "cannot read the vendor status");
+	return rc;
 }
 
 int store_report_vendor_set(struct store *s, int64_t report_id,
 			    int64_t vendor_id, const struct report_vendor_set *u,
 			    struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"INSERT INTO report_vendors (report_id, vendor_id, status,"
 		"  notified_at, updated_at, nda_requested, note, statement)"
 		" VALUES (?1, ?2, coalesce(?3, 'not-notified'), nullif(?4, 0), ?5,"
-		"  max(?6, 0), ?7, ?8)"
+		"  CASE WHEN ?6 < 0 THEN 0 ELSE ?6 END, ?7, ?8)"
 		" ON CONFLICT (report_id, vendor_id) DO UPDATE SET"
-		"  status = coalesce(?3, status),"
-		"  notified_at = coalesce(nullif(?4, 0), notified_at),"
+		"  status = coalesce(?3, report_vendors.status),"
+		"  notified_at = coalesce(nullif(?4, 0), report_vendors.notified_at),"
 		"  updated_at = ?5,"
-		"  nda_requested = CASE WHEN ?6 < 0 THEN nda_requested ELSE ?6 END,"
-		"  note = coalesce(?7, note),"
-		"  statement = coalesce(?8, statement)", err);
+		"  nda_requested = CASE WHEN ?6 < 0 THEN report_vendors.nda_requested"
+		"   ELSE ?6 END,"
+		"  note = coalesce(?7, report_vendors.note),"
+		"  statement = coalesce(?8, report_vendors.statement)", err);
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	sqlite3_bind_int64(st, 2, vendor_id);
-	store_bind_text(st, 3, u->status);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)u->notified_at);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)u->updated_at);
-	sqlite3_bind_int(st, 6, u->nda_requested);
-	store_bind_text(st, 7, u->note);
-	store_bind_text(st, 8, u->statement);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot store the vendor status");
-	return 0;
+	db_int(st, 1, report_id);
+	db_int(st, 2, vendor_id);
+	db_text(st, 3, u->status);
+	db_int(st, 4, (int64_t)u->notified_at);
+	db_int(st, 5, (int64_t)u->updated_at);
+	db_int(st, 6, u->nda_requested);
+	db_text(st, 7, u->note);
+	db_text(st, 8, u->statement);
+	return db_run(s, st, NULL, "cannot store the vendor status", NULL, err);
 }
 
 int store_report_vendors_get(struct store *s, int64_t report_id,
 			     struct report_vendor **out, size_t *n,
 			     struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s, RV_COLS
+	struct stmt *st = db_stmt(s, RV_COLS
 		"WHERE ?1 = 0 OR rv.report_id = ?1"
-		" ORDER BY rv.report_id, v.name COLLATE NOCASE", err);
-	int rc;
+		" ORDER BY rv.report_id, lower(v.name), v.name", err);
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		memset(&(*out)[*n], 0, sizeof(**out));
-		read_rv(st, &(*out)[(*n)++]);
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot read vendor statuses");
-	return 0;
+	db_int(st, 1, report_id);
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_rv,
+		       release_rv, "cannot read vendor statuses", err);
 }
 
 void pending_participant_release(struct pending_participant *p)
@@ -245,31 +236,35 @@ void pending_participant_release(struct pending_participant *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static void read_pending(struct stmt *st, void *elem)
+{
+	struct pending_participant *p = elem;
+
+	p->report_id = db_col_int(st, 0);
+	p->name = db_col_str(st, 1);
+	p->email = db_col_str(st, 2);
+	p->added_at = (time_t)db_col_int(st, 3);
+}
+
+static void release_pending(void *elem)
+{
+	pending_participant_release(elem);
+}
+
 int store_participants_unacked(struct store *s, int64_t report_id,
 			       struct pending_participant **out, size_t *n,
 			       struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT report_id, name, email, added_at FROM participants"
 		" WHERE (?1 = 0 OR report_id = ?1) AND removed_at IS NULL"
 		" AND acknowledged_at IS NULL ORDER BY report_id, added_at, id", err);
-	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pending_participant *p;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		p = &(*out)[(*n)++];
-		p->report_id = sqlite3_column_int64(st, 0);
-		p->name = store_col_text(st, 1);
-		p->email = store_col_text(st, 2);
-		p->added_at = (time_t)sqlite3_column_int64(st, 3);
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot read participants");
-	return 0;
+	db_int(st, 1, report_id);
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_pending,
+		       release_pending, "cannot read participants", err);
 }

@@ -22,8 +22,8 @@
 	" FROM reports r "
 
 #define REPORT_WHERE                                                         \
-	"WHERE (?1 IS NULL OR r.state = ?1) AND (?2 = 0 OR r.state NOT IN"  \
-	" ('disclosed', 'closed', 'rejected', 'duplicate')) "
+	"WHERE (CAST(?1 AS TEXT) IS NULL OR r.state = ?1) AND (?2 = 0 OR"   \
+	" r.state NOT IN ('disclosed', 'closed', 'rejected', 'duplicate')) "
 
 static const char sql_get[] = REPORT_COLS "WHERE r.id = ?1";
 static const char sql_by_id[] = REPORT_COLS REPORT_WHERE "ORDER BY r.id";
@@ -52,64 +52,58 @@ void report_release(struct report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void read_report(sqlite3_stmt *st, struct report *r)
+static void read_report(struct stmt *st, void *elem)
 {
+	struct report *r = elem;
+
 	memset(r, 0, sizeof(*r));
-	r->id = sqlite3_column_int64(st, 0);
-	r->subject = store_col_text(st, 1);
-	r->reporter_name = store_col_text(st, 2);
-	r->reporter_email = store_col_text(st, 3);
-	r->received = (time_t)sqlite3_column_int64(st, 4);
-	r->state = store_col_text(st, 5);
-	r->severity = store_col_text(st, 6);
-	r->claimed_by = store_col_text(st, 7);
-	r->public = sqlite3_column_int(st, 8);
-	r->consent_credit = sqlite3_column_int(st, 9);
-	r->consent_exploit = sqlite3_column_int(st, 10);
-	r->release_started = (time_t)sqlite3_column_int64(st, 11);
-	r->verdict = store_col_text(st, 12);
-	r->encrypted = sqlite3_column_int(st, 13);
-	r->disclosure = (time_t)sqlite3_column_int64(st, 14);
-	r->nmessages = sqlite3_column_int64(st, 15);
+	r->id = db_col_int(st, 0);
+	r->subject = db_col_str(st, 1);
+	r->reporter_name = db_col_str(st, 2);
+	r->reporter_email = db_col_str(st, 3);
+	r->received = (time_t)db_col_int(st, 4);
+	r->state = db_col_str(st, 5);
+	r->severity = db_col_str(st, 6);
+	r->claimed_by = db_col_str(st, 7);
+	r->public = db_col_int(st, 8);
+	r->consent_credit = db_col_int(st, 9);
+	r->consent_exploit = db_col_int(st, 10);
+	r->release_started = (time_t)db_col_int(st, 11);
+	r->verdict = db_col_str(st, 12);
+	r->encrypted = db_col_int(st, 13);
+	r->disclosure = (time_t)db_col_int(st, 14);
+	r->nmessages = db_col_int(st, 15);
 }
 
 int store_report_insert(struct store *s, const struct report_new *r,
 			int64_t *id, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"INSERT INTO reports (subject, reporter_name, reporter_email, received)"
-		" VALUES (?1, ?2, ?3, ?4)", err);
+		" VALUES (?1, ?2, ?3, ?4) RETURNING id", err);
 
 	if (!st)
 		return ERR_IO;
-	store_bind_text(st, 1, r->subject ? r->subject : "");
-	store_bind_text(st, 2, r->reporter_name);
-	store_bind_text(st, 3, r->reporter_email);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)r->received);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot store the report");
-	*id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	db_text(st, 1, r->subject ? r->subject : "");
+	db_text(st, 2, r->reporter_name);
+	db_text(st, 3, r->reporter_email);
+	db_int(st, 4, (int64_t)r->received);
+	return db_run(s, st, id, "cannot store the report", NULL, err);
 }
 
 int store_report_get(struct store *s, int64_t id, struct report *r,
 		     struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s, sql_get, err);
+	struct stmt *st = db_stmt(s, sql_get, err);
 	int rc;
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		read_report(st, r);
-		sqlite3_reset(st);
-		return 0;
-	}
-	if (rc == SQLITE_DONE)
+	db_int(st, 1, id);
+	rc = db_row(s, st, r, read_report, "cannot read report", err);
+	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
-	return store_dberr(s, err, "cannot read report");
+	return rc;
 }
 
 int store_report_each(struct store *s, const struct report_filter *f,
@@ -118,7 +112,7 @@ int store_report_each(struct store *s, const struct report_filter *f,
 {
 	const char *sql = sql_by_id;
 	const char *order = f && f->order ? f->order : "id";
-	sqlite3_stmt *st;
+	struct stmt *st;
 	struct report r;
 	int rc;
 
@@ -134,40 +128,41 @@ int store_report_each(struct store *s, const struct report_filter *f,
 		return err_setc(err, ERR_INVALID,
 				"unknown order '%s' (id, deadline, received, state, severity)",
 				order);
-	if (!(st = store_stmt(s, sql, err)))
+	if (!(st = db_stmt(s, sql, err)))
 		return ERR_IO;
-	store_bind_text(st, 1, f ? f->state : NULL);
-	sqlite3_bind_int(st, 2, f && f->open_only);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_text(st, 1, f ? f->state : NULL);
+	db_int(st, 2, f && f->open_only);
+	while ((rc = db_step(st)) == 1) {
 		int stop;
+
 		read_report(st, &r);
 		stop = fn(&r, data);
 		report_release(&r);
 		if (stop)
 			break;
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot list reports");
-	sqlite3_reset(st);
-	return 0;
+	if (rc < 0)
+		rc = store_dberr(s, err, "cannot list reports");
+	db_reset(st);
+	return rc < 0 ? rc : 0;
 }
 
 int64_t store_report_count(struct store *s)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT count(*) FROM reports", NULL);
+	struct stmt *st = db_stmt(s, "SELECT count(*) FROM reports", NULL);
 	int64_t n = -1;
 
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
+	if (st && db_step(st) == 1)
+		n = db_col_int(st, 0);
 	if (st)
-		sqlite3_reset(st);
+		db_reset(st);
 	return n;
 }
 
 int store_report_update(struct store *s, int64_t id,
 			const struct report_update *u, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"UPDATE reports SET"
 		" state = coalesce(?2, state),"
 		" severity = coalesce(?3, severity),"
@@ -177,20 +172,21 @@ int store_report_update(struct store *s, int64_t id,
 		" consent_exploit = CASE WHEN ?7 < 0 THEN consent_exploit ELSE ?7 END,"
 		" release_started = CASE WHEN ?8 = 0 THEN release_started ELSE ?8 END"
 		" WHERE id = ?1", err);
+	int r;
 
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, id);
-	store_bind_text(st, 2, u->state);
-	store_bind_text(st, 3, u->severity);
-	store_bind_text(st, 4, u->claimed_by);
-	sqlite3_bind_int(st, 5, u->public);
-	sqlite3_bind_int(st, 6, u->consent_credit);
-	sqlite3_bind_int(st, 7, u->consent_exploit);
-	sqlite3_bind_int64(st, 8, (sqlite3_int64)u->release_started);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_dberr(s, err, "cannot update the report");
-	if (sqlite3_changes(s->db) == 0)
+	db_int(st, 1, id);
+	db_text(st, 2, u->state);
+	db_text(st, 3, u->severity);
+	db_text(st, 4, u->claimed_by);
+	db_int(st, 5, u->public);
+	db_int(st, 6, u->consent_credit);
+	db_int(st, 7, u->consent_exploit);
+	db_int(st, 8, (int64_t)u->release_started);
+	if ((r = db_run(s, st, NULL, "cannot update the report", NULL, err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
 		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
 	return 0;
 }
@@ -198,39 +194,45 @@ int store_report_update(struct store *s, int64_t id,
 int store_files_add(struct store *s, int64_t report_id, char *const *paths,
 		    size_t n, struct err *err)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
+	int r;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!(st = store_stmt(s,
-			"INSERT OR IGNORE INTO report_files (report_id, path)"
-			" VALUES (?1, ?2)", err)))
+		if (!(st = db_stmt(s,
+			"INSERT INTO report_files (report_id, path)"
+			" VALUES (?1, ?2) ON CONFLICT DO NOTHING", err)))
 			return ERR_IO;
-		sqlite3_bind_int64(st, 1, report_id);
-		store_bind_text(st, 2, paths[i]);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return store_dberr(s, err, "cannot store touched files");
+		db_int(st, 1, report_id);
+		db_text(st, 2, paths[i]);
+		if ((r = db_run(s, st, NULL, "cannot store touched files", NULL,
+				err)) < 0)
+			return r;
 	}
 	return 0;
+}
+
+static void read_path(struct stmt *st, void *elem)
+{
+	*(char **)elem = db_col_str(st, 0);
+}
+
+static void release_path(void *elem)
+{
+	free(*(char **)elem);
 }
 
 int store_files_get(struct store *s, int64_t report_id, char ***paths,
 		    size_t *n, struct err *err)
 {
-	sqlite3_stmt *st = store_stmt(s,
+	struct stmt *st = db_stmt(s,
 		"SELECT path FROM report_files WHERE report_id = ?1 ORDER BY path",
 		err);
-	int rc;
 
 	*paths = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	sqlite3_bind_int64(st, 1, report_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*paths = xrealloc(*paths, (*n + 1) * sizeof(**paths));
-		(*paths)[(*n)++] = store_col_text(st, 0);
-	}
-	if (rc != SQLITE_DONE)
-		return store_dberr(s, err, "cannot read touched files");
-	return 0;
+	db_int(st, 1, report_id);
+	return db_rows(s, st, (void **)paths, n, sizeof(**paths), read_path,
+		       release_path, "cannot read touched files", err);
 }

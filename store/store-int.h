@@ -2,32 +2,30 @@
 #ifndef SECTEAM_STORE_INT_H
 #define SECTEAM_STORE_INT_H
 
-#include <sqlite3.h>
-
+#include "store/db.h"
 #include "store/store.h"
 
-#define STMT_CACHE 64
+#define STMT_CACHE 96
+
+enum store_engine { STORE_SQLITE, STORE_POSTGRESQL };
 
 struct store {
-	sqlite3 *db;
-	char *path;
+	const struct engine *eng;
+	void *conn;             /* the engine's connection */
+	char *where;            /* the database as messages name it: a file
+				 * path, or "team server 'host/db'" */
+	enum store_engine kind;
+	bool in_tx;
+	int busy_timeout_ms;
 	struct {
 		const char *sql;
-		sqlite3_stmt *stmt;
+		struct stmt *st;
 	} cache[STMT_CACHE];
 	size_t ncache;
-	bool in_tx;
 };
 
-/* A prepared statement for sql (a string literal: cached by address),
- * reset and with bindings cleared.  NULL with err set on failure. */
-sqlite3_stmt *store_stmt(struct store *s, const char *sql, struct err *err);
-/* Fills err from the database's last error; returns ERR_IO (or ERR_BUSY). */
+/* Fills err from the engine's last error, naming the database; returns
+ * ERR_BUSY, ERR_REFUSED (a missing grant), ERR_DUPLICATE or ERR_IO. */
 int store_dberr(struct store *s, struct err *err, const char *what);
-/* Binds text or NULL. */
-void store_bind_text(sqlite3_stmt *st, int i, const char *v);
-/* Copies column i as a string, NULL for SQL NULL. */
-char *store_col_text(sqlite3_stmt *st, int i);
-int store_migrate(struct store *s, struct err *err);
 
 #endif

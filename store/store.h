@@ -1,19 +1,32 @@
 /*
- * store: the SQLite database, and the only place SQL exists.
+ * store: the database, and the only place SQL exists.
  *
- * One file per team (default $XDG_DATA_HOME/secteam/secteam.db), WAL mode,
- * foreign keys on, defensive, bound parameters only.  Every write runs in
- * a BEGIN IMMEDIATE transaction opened by the caller with store_begin(),
- * and every change writes its event in that same transaction, so a crash
- * leaves either both or neither.  Report bodies arrive here already
- * encrypted (crypto/ sealed them); the store never sees plaintext.
- * Files:
- *   store.c          open, permissions, pragmas, transactions
- *   schema.c         numbered migrations on PRAGMA user_version
+ * Two engines behind this one interface: SQLite, one file (default
+ * $XDG_DATA_HOME/secteam/secteam.db, WAL mode), for one officer or the
+ * demo; and PostgreSQL, the team server every officer reaches from their
+ * own machine with their own login role.  Nothing above store/ knows
+ * which one it talks to.  Bound parameters only.  Every write runs in a
+ * transaction opened by the caller with store_begin(), which also takes
+ * the team's write lock, and every change writes its event in that same
+ * transaction, so a crash leaves either both or neither.  Report bodies
+ * arrive here already encrypted (crypto/ sealed them); the store never
+ * sees plaintext.  Files:
+ *   store.c          open (path or server), transactions, who acts
+ *   db.h, db.c       the statement interface the repositories use, and
+ *                    its row helpers
+ *   db-sqlite.c      the SQLite engine: file modes, pragmas, locking
+ *   db-pg.c          the PostgreSQL engine (libpq), LISTEN/NOTIFY
+ *   schema.h         the migrations of each engine:
+ *   schema-sqlite.c  numbered on PRAGMA user_version
+ *   schema-pg.c      numbered in secteam.schema_info, with the triggers
+ *                    that record who did it and keep events append-only
+ *   team-repo.c      the team server's officers, roles and grants
  *   report-repo.c    reports, touched files, triage fields, listing
+ *   page-repo.c      compact keys for paging through every report
  *   message-repo.c   the messages of a report's thread, their signatures
- *   event-repo.c     the append-only event log
- *   party-repo.c     participants, vendors and per-report vendor status
+ *   event-repo.c     the append-only event log, and what changed since
+ *   party-repo.c     vendors and per-report vendor status
+ *   participant-repo.c  people brought into a report
  *   date-repo.c      disclosure proposals and decisions
  */
 #ifndef SECTEAM_STORE_H
@@ -29,29 +42,55 @@
 struct store;
 
 struct store_opts {
-	const char *shared_group; /* Unix group sharing the database, or NULL */
+	const char *shared_group; /* SQLite: Unix group sharing the file */
 	int busy_timeout_ms;      /* 0: the default (10 s) */
+	bool create;              /* PostgreSQL: create the schema when the
+				   * database has none (team init) */
 };
 
 /* $XDG_DATA_HOME/secteam/secteam.db (caller frees). */
 char *store_default_path(void);
-
-/*
- * Opens (creating if needed) the database at path and brings its schema up
- * to date.  A new database is 0600 in a 0700 directory (0660/2770 with a
- * shared group); store_check_files must pass before and after SQLite
- * opens it.  Returns 0 or negative with err naming the file.
- */
-int store_open(const char *path, const struct store_opts *opts,
-	       struct store **out, struct err *err);
-void store_close(struct store *s);
-/* Refuses (ERR_REFUSED, naming the file) a database whose folder others
- * can create files in, or whose database, -wal, -shm or -journal file is
- * a link, not ours (nor the shared group's) or readable by others
+/* Refuses (ERR_REFUSED, naming the file) a database file whose folder
+ * others can create files in, or whose database, -wal, -shm or -journal
+ * file is a link, not ours (nor the shared group's) or readable by others
  * (allowed: 0600; 0660 with shared_group).  0 when all is well. */
 int store_check_files(const char *path, const char *shared_group,
 		      struct err *err);
+/* True when where names a PostgreSQL server ("postgresql://...",
+ * "postgres://..." or libpq "keyword=value" pairs), not a file. */
+bool store_is_server(const char *where);
+
+/*
+ * Opens the store `where` names and brings its schema up to date.
+ * A path is a SQLite file, created if needed: 0600 in a 0700 directory
+ * (0660/2770 with a shared group); an existing one readable by others is
+ * refused.  A connection string is a team server (libpq's environment
+ * and ~/.pg_service.conf apply); one without the secteam schema is
+ * refused unless opts->create.  Returns 0, or negative with err naming
+ * the file or the server and the cause (unreachable, wrong password, a
+ * missing grant).  A file must pass store_check_files before and after
+ * SQLite opens it.
+ */
+int store_open(const char *where, const struct store_opts *opts,
+	       struct store **out, struct err *err);
+void store_close(struct store *s);
 int store_schema_version(struct store *s);
+/* "database 'PATH'" or "team server 'HOST:PORT/DB'", for messages. */
+const char *store_where(const struct store *s);
+/* Who this connection acts as (caller frees): the login role on the team
+ * server, the Unix user (effective uid) on SQLite.  Events are recorded
+ * as this, whatever the caller passes. */
+char *store_whoami(struct store *s);
+/*
+ * Changes by other connections.  store_watch_fd() is a descriptor that
+ * becomes readable when another officer commits (PostgreSQL: the
+ * connection's socket, listening), or -1 when the caller must poll.
+ * store_poll_changed() is cheap and says whether anything may have
+ * changed since it was last called; then store_events_since() says which
+ * reports (every change writes an event).
+ */
+int store_watch_fd(struct store *s);
+bool store_poll_changed(struct store *s);
 
 /* BEGIN IMMEDIATE (waiting for other officers up to the busy timeout),
  * COMMIT, ROLLBACK.  Every write function below must run inside one. */
@@ -65,7 +104,8 @@ bool store_in_tx(const struct store *s);
 int store_savepoint(struct store *s, struct err *err);
 int store_savepoint_release(struct store *s, struct err *err);
 void store_savepoint_rollback(struct store *s);
-/* PRAGMA integrity_check; 0 when "ok". */
+/* The engine's integrity check (SQLite: PRAGMA integrity_check); 0 when
+ * fine. */
 int store_check(struct store *s, struct err *err);
 
 /* --- reports -------------------------------------------------------------*/
@@ -154,8 +194,12 @@ struct message {
 	size_t blob_len;
 	char *blob_kind;        /* "original": the message as received,
 				 * already encrypted to the roster;
-				 * "sealed": the raw message encrypted to
-				 * the roster on import */
+				 * "sealed": encrypted to the roster on
+				 * import (or by roster reseal) */
+	bool blob_content;      /* sealed: the blob holds the decrypted
+				 * content (a MIME entity of what was shown,
+				 * its verdict recorded above), not the
+				 * message as received */
 	/* Derived by store_messages_get, not stored: another message (with
 	 * other content, since the content hash is unique) carries the same
 	 * Message-ID. */
@@ -188,6 +232,16 @@ int store_message_report(struct store *s, int64_t message_row,
 int store_signature_add(struct store *s, int64_t message_row,
 			const char *verdict, const char *fingerprint,
 			time_t created, struct err *err);
+/* Every message row id, ascending; *ids is the caller's. */
+int store_message_ids(struct store *s, int64_t **ids, size_t *n,
+		      struct err *err);
+/* One message by row id, with its blob; ERR_NOTFOUND naming it. */
+int store_message_get(struct store *s, int64_t row, struct message *m,
+		      struct err *err);
+/* Replaces a message's body at rest (roster reseal); ERR_NOTFOUND. */
+int store_message_set_blob(struct store *s, int64_t row,
+			   const unsigned char *blob, size_t len,
+			   const char *kind, bool content, struct err *err);
 /* All messages of a report, oldest first, blobs included when with_blob. */
 int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		       struct message **out, size_t *n, struct err *err);
@@ -208,6 +262,13 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);
 int64_t store_event_count(struct store *s, int64_t report_id);
+/* The highest event id (0 with none) into *last; 0 or negative. */
+int store_event_last(struct store *s, int64_t *last, struct err *err);
+/* The reports (0: a team-wide event) of the events after event id
+ * `after`, each once; *last gets the highest id seen.  *report_ids is
+ * the caller's.  0, or negative with err set. */
+int store_events_since(struct store *s, int64_t after, int64_t *last,
+		       int64_t **report_ids, size_t *n, struct err *err);
 
 /* --- vendors and their status per report (party-repo.c) -----------------*/
 struct vendor {
@@ -309,6 +370,36 @@ int store_decision_add(struct store *s, const struct decision *d,
 int store_decisions_get(struct store *s, int64_t report_id,
 			struct decision **out, size_t *n, struct err *err);
 
+/* --- team-repo.c: the officers of a team server -----------------------*/
+struct officer {
+	char *role;             /* the login role */
+	char *name;             /* display name, or NULL */
+	char *key_fpr;          /* the key bodies are encrypted to */
+	time_t added_at;
+	bool active;            /* false once removed */
+};
+void officer_release(struct officer *o);
+/* True on a team server (officers, roles, the roster in the database);
+ * false on SQLite (the Unix user, the roster in the config). */
+bool store_has_team(const struct store *s);
+/* Creates the officers' group role (secteam_officers) if needed and
+ * grants it what officers need; run by the team's administrator inside
+ * a transaction.  ERR_INVALID on SQLite, ERR_REFUSED without CREATEROLE
+ * or ownership, naming the server. */
+int store_team_grant(struct store *s, struct err *err);
+/* Adds (or re-activates, updating name and key) the officer o->role,
+ * creating that login role when it does not exist, and makes it a member
+ * of the group.  Needs the administrator's rights (ERR_REFUSED). */
+int store_officer_add(struct store *s, const struct officer *o,
+		      struct err *err);
+/* Marks the officer removed and takes the group role away from them;
+ * ERR_NOTFOUND when role is not an active officer. */
+int store_officer_remove(struct store *s, const char *role, struct err *err);
+/* The team's officers by role (the removed ones too when with_inactive);
+ * none on SQLite.  *out is the caller's (officer_release each). */
+int store_officers_list(struct store *s, bool with_inactive,
+			struct officer **out, size_t *n, struct err *err);
+
 /* --- page-repo.c: compact keys for paging through every report ----------*/
 struct report_key {
 	int64_t id;
@@ -322,6 +413,9 @@ struct report_key {
  * negative with err set (nothing allocated). */
 int store_report_keys(struct store *s, struct report_key **out, size_t *n,
 		      struct err *err);
+/* One report's key; ERR_NOTFOUND naming it. */
+int store_report_key(struct store *s, int64_t id, struct report_key *k,
+		     struct err *err);
 /* Ids (ascending) of reports whose subject or reporter contains needle,
  * ASCII case-insensitively; *ids is the caller's.  0 or negative. */
 int store_report_search(struct store *s, const char *needle, int64_t **ids,
@@ -356,11 +450,6 @@ void participants_free(struct participant *v, size_t n);
  * address when the report already has it as an active participant. */
 int store_participant_add(struct store *s, const struct participant *p,
 			  int64_t *id, struct err *err);
-/* Records key_fpr as the confirmed key of the active participant email;
- * ERR_NOTFOUND naming them when there is none. */
-int store_participant_set_key(struct store *s, int64_t report_id,
-			      const char *email, const char *key_fpr,
-			      struct err *err);
 /* Marks the active participant email (any case) removed by officer at
  * `at` (0: now); ERR_NOTFOUND naming them when there is none. */
 int store_participant_remove(struct store *s, int64_t report_id,
@@ -370,6 +459,11 @@ int store_participant_remove(struct store *s, int64_t report_id,
  * kept); ERR_NOTFOUND naming them when there is none. */
 int store_participant_ack(struct store *s, int64_t report_id,
 			  const char *email, time_t at, struct err *err);
+/* Records key_fpr as the confirmed key of the active participant email;
+ * ERR_NOTFOUND naming them when there is none. */
+int store_participant_set_key(struct store *s, int64_t report_id,
+			      const char *email, const char *key_fpr,
+			      struct err *err);
 /* The active participant email of a report into *p (release it);
  * ERR_NOTFOUND when there is none. */
 int store_participant_get(struct store *s, int64_t report_id,

@@ -63,6 +63,11 @@ struct tui_view_ops {
 	void (*close)(struct tui *t, struct tui_view *v);
 	/* The report this view is about, or 0. */
 	int64_t (*current)(struct tui *t, struct tui_view *v);
+	/* Colleagues changed these reports (0: something team-wide): update
+	 * what the view holds of them, keeping the place.  NULL: the view
+	 * reloads when it shows one of them. */
+	void (*changed)(struct tui *t, struct tui_view *v, const int64_t *ids,
+			size_t n);
 };
 
 struct tui_view {
@@ -117,10 +122,14 @@ struct tui {
 	size_t nbinds;
 	FILE *trace;
 	bool quit;
+	int64_t live_cursor;  /* the last event seen (report_changes) */
 };
 
 /* Key codes: characters as their code point, curses keys offset. */
 #define TUI_KEY_FN(k) (0x200000 + (k))
+/* Not keys: nothing typed (yet), and a colleague's change applied. */
+#define TUI_KEY_NONE (-2)
+#define TUI_KEY_LIVE (0x300000)
 
 /* tui.c */
 /* With SECTEAM_TUI_TRACE=FILE, appends "WHAT NANOSECONDS" to it. */

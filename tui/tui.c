@@ -15,6 +15,7 @@
  * they close, and all report text reaches the screen through draw.c.
  */
 #include <errno.h>
+#include <poll.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -136,18 +137,19 @@ static void redraw(struct tui *t)
 	refresh();
 }
 
-int tui_getkey(struct tui *t)
+/* A key; with nowait, TUI_KEY_NONE when none is waiting. */
+static int read_key(bool nowait)
 {
 	wint_t wc;
 	int r;
 
-	(void)t;
 	for (;;) {
+		errno = 0;
 		r = get_wch(&wc);
 		if (r == ERR) {
 			if (errno == EINTR)
 				continue;
-			return -1;
+			return nowait ? TUI_KEY_NONE : -1;
 		}
 		if (r == KEY_CODE_YES) {
 			if (wc == KEY_ENTER)
@@ -161,6 +163,77 @@ int tui_getkey(struct tui *t)
 		if (wc == 8)
 			return 127;
 		return (int)wc;
+	}
+}
+
+int tui_getkey(struct tui *t)
+{
+	(void)t;
+	return read_key(false);
+}
+
+/* How often a UI on SQLite looks for a colleague's commit, in ms. */
+#define LIVE_POLL_MS 250
+
+/*
+ * Colleagues' changes since the last look: every view is told which
+ * reports changed; a view that holds none of them is left alone.
+ * Returns true when something changed.
+ */
+static bool live_apply(struct tui *t)
+{
+	struct err err = { 0, "" };
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	if (report_changes(t->ctx, &t->live_cursor, &ids, &n, &err) < 0 || !n) {
+		free(ids);
+		return false;
+	}
+	for (size_t d = 0; d < t->depth; d++) {
+		struct tui_view *v = t->stack[d];
+
+		if (v->ops->changed) {
+			v->ops->changed(t, v, ids, n);
+			continue;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (ids[i] == 0 || ids[i] == v->report_id)
+				v->gen = t->gen - 1;  /* reload when shown */
+	}
+	tui_trace_mark(t, "live");
+	free(ids);
+	return true;
+}
+
+/*
+ * The next key, as tui_getkey; meanwhile, a colleague's change (the team
+ * server's notification, or every LIVE_POLL_MS on SQLite) is applied and
+ * reported as TUI_KEY_LIVE so the screen is redrawn.
+ */
+static int getkey_live(struct tui *t)
+{
+	int fd = report_watch_fd(t->ctx);
+
+	for (;;) {
+		struct pollfd pf[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
+					{ .fd = fd, .events = POLLIN } };
+		int r;
+
+		/* Whatever curses has already read comes first. */
+		nodelay(stdscr, TRUE);
+		r = read_key(true);
+		nodelay(stdscr, FALSE);
+		if (r != TUI_KEY_NONE)
+			return r;
+		r = poll(pf, fd >= 0 ? 2 : 1, fd >= 0 ? -1 : LIVE_POLL_MS);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		/* Input (or its end): read it the usual way. */
+		if (r > 0 && pf[0].revents)
+			return tui_getkey(t);
+		if (live_apply(t))
+			return TUI_KEY_LIVE;
 	}
 }
 
@@ -481,6 +554,7 @@ int tui_main(struct cmd_ctx *ctx)
 	keys_parse_binds(&t);
 	tui_trace(&t, "curses-ready", 0);
 	tui_push(&t, view_reports_new(&t));
+	t.live_cursor = -1;
 	while (!(flags & TUI_QUIT)) {
 		int key;
 		long long t0;
@@ -494,16 +568,18 @@ int tui_main(struct cmd_ctx *ctx)
 			 * now it loads every report's key, then redraws. */
 			tui_trace(&t, "first-screen", 0);
 			first = false;
+			/* From now on, colleagues' changes are news. */
+			live_apply(&t);
 			t.gen++;
 			continue;
 		}
-		key = tui_getkey(&t);
+		key = getkey_live(&t);
 		t0 = now_ns();
 		if (key < 0) {
 			flags = TUI_QUIT;
 			break;
 		}
-		if (key == TUI_KEY_FN(KEY_RESIZE)) {
+		if (key == TUI_KEY_FN(KEY_RESIZE) || key == TUI_KEY_LIVE) {
 			flags = TUI_REDRAW;
 			continue;
 		}

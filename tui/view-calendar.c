@@ -73,6 +73,45 @@ static void cal_reload(struct tui *t, struct tui_view *v)
 			p->sel = i;
 }
 
+/* Colleagues changed these reports: each one's bar is taken out and,
+ * while the report is open, drawn again from its key. */
+static void cal_changed(struct tui *t, struct tui_view *v, const int64_t *ids,
+			size_t n)
+{
+	struct calendar *p = v->priv;
+	int64_t keep = p->n ? p->rows[p->sel].id : 0;
+	struct policy pol;
+
+	policy_from_config(t->ctx->cfg, &pol);
+	for (size_t i = 0; i < n; i++) {
+		struct report_key k;
+		struct err err = { 0, "" };
+		size_t j = 0;
+
+		if (!ids[i])
+			continue;
+		while (j < p->n && p->rows[j].id != ids[i])
+			j++;
+		if (j < p->n)
+			p->rows[j] = p->rows[--p->n];
+		if (report_key(t->ctx, ids[i], &k, &err) < 0 ||
+		    triage_state_closed(k.state))
+			continue;
+		p->rows = xrealloc(p->rows, (p->n + 1) * sizeof(*p->rows));
+		struct cal_row *r = &p->rows[p->n++];
+		r->id = k.id;
+		r->start = k.release_started ? k.release_started : k.received;
+		r->decided = k.disclosure != 0;
+		r->end = r->decided ? k.disclosure : r->start + pol.default_days * DAY;
+	}
+	qsort(p->rows, p->n, sizeof(*p->rows), cmp_rows);
+	p->sel = 0;
+	for (size_t i = 0; keep && i < p->n; i++)
+		if (p->rows[i].id == keep)
+			p->sel = i;
+	v->gen = t->gen;
+}
+
 static int height(void) { return LINES - 4 > 1 ? LINES - 4 : 1; }
 
 /* Midnight UTC of t's day. */
@@ -232,6 +271,7 @@ static void cal_close(struct tui *t, struct tui_view *v)
 
 static const struct tui_view_ops cal_ops = {
 	"calendar", cal_draw, cal_move, cal_open, NULL, cal_reload, cal_close, cal_current,
+	cal_changed,
 };
 
 struct tui_view *view_calendar_new(struct tui *t)

@@ -112,6 +112,7 @@ static int64_t help_current(struct tui *t, struct tui_view *v)
 
 static const struct tui_view_ops help_ops = {
 	"help", help_draw, help_move, NULL, help_search, NULL, help_close, help_current,
+	NULL,
 };
 
 struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view)

@@ -456,6 +456,7 @@ static void panel_close(struct tui *t, struct tui_view *v)
 
 static const struct tui_view_ops panel_ops = {
 	"panel", panel_draw, panel_move, NULL, panel_search, panel_reload, panel_close, NULL,
+	NULL,
 };
 
 static struct tui_view *make(struct tui *t, int64_t id, enum tui_view_id vid, const char *title,

@@ -155,6 +155,66 @@ static void reports_reload(struct tui *t, struct tui_view *v)
 	load(t, P(v));
 }
 
+static int cmp_key_id(const void *a, const void *b)
+{
+	const struct report_key *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Colleagues changed these reports: their keys are read again one by
+ * one (a new report is added), the rows arranged again around the same
+ * selected report; nothing else is read. */
+static void reports_changed(struct tui *t, struct tui_view *v,
+			    const int64_t *ids, size_t n)
+{
+	struct reports *p = P(v);
+	int64_t keep = sel_id(p);
+	bool added = false;
+
+	if (p->pending)
+		return;  /* the keys are about to be loaded anyway */
+	for (size_t i = 0; i < n; i++) {
+		struct report_key k, *at;
+		struct err err = { 0, "" };
+		size_t j;
+
+		if (!ids[i] || report_key(t->ctx, ids[i], &k, &err) < 0)
+			continue;
+		at = p->nkeys ? bsearch(&k, p->keys, p->nkeys, sizeof(k),
+					cmp_key_id) : NULL;
+		if (!at) {
+			p->keys = xrealloc(p->keys, (p->nkeys + 1) * sizeof(*p->keys));
+			p->srank = xrealloc(p->srank, p->nkeys + 2);
+			p->vrank = xrealloc(p->vrank, p->nkeys + 2);
+			p->rows = xrealloc(p->rows, (p->nkeys + 2) * sizeof(*p->rows));
+			at = &p->keys[p->nkeys++];
+			added = true;
+		}
+		*at = k;
+		j = (size_t)(at - p->keys);
+		p->srank[j] = rank_of(report_states, k.state);
+		p->vrank[j] = rank_of(report_severities, k.severity);
+	}
+	if (added) {
+		/* Keys stay ordered by id for bsearch: a new id is nearly
+		 * always the largest, so this is one pass. */
+		struct report_key *sorted = xmemdup(p->keys, p->nkeys * sizeof(*p->keys));
+		qsort(sorted, p->nkeys, sizeof(*sorted), cmp_key_id);
+		for (size_t i = 0; i < p->nkeys; i++) {
+			p->srank[i] = rank_of(report_states, sorted[i].state);
+			p->vrank[i] = rank_of(report_severities, sorted[i].severity);
+		}
+		free(p->keys);
+		p->keys = sorted;
+	}
+	/* A search's matches may have changed with the subjects. */
+	free(p->match_for);
+	p->match_for = NULL;
+	arrange(p, keep);
+	v->gen = t->gen;
+}
+
 static int list_height(void)
 {
 	return LINES - 3 > 1 ? LINES - 3 : 1;
@@ -375,7 +435,7 @@ static int64_t reports_current(struct tui *t, struct tui_view *v)
 
 static const struct tui_view_ops reports_ops = {
 	"reports", reports_draw, reports_move, reports_open, reports_search,
-	reports_reload, reports_close, reports_current,
+	reports_reload, reports_close, reports_current, reports_changed,
 };
 
 struct tui_view *view_reports_new(struct tui *t)

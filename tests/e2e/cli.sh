@@ -46,15 +46,15 @@ st show 3 >/dev/null 2>"$T/err"; rc=$?
 tap_is "$rc" 1 "show of a missing report: exit 1"
 tap_like "$(cat "$T/err")" "no report 3" "show of a missing report: says so"
 
-SECTEAM_OFFICER=alice st triage 1 --state accepted >/dev/null 2>"$T/err"; rc=$?
+st triage 1 --state accepted >/dev/null 2>"$T/err"; rc=$?
 tap_is "$rc" 1 "new -> accepted refused: exit 1"
 tap_like "$(cat "$T/err")" "cannot go from new to accepted \(from new: triaged, rejected, duplicate\)" "refusal lists the allowed states"
-out=$(SECTEAM_OFFICER=alice st triage 1 --state triaged --severity high --claim --note "looks real")
-tap_like "$out" "report 1: new -> triaged; none -> high; claimed by alice; looks real" "triage summary"
+out=$(st triage 1 --state triaged --severity high --claim --note "looks real")
+tap_like "$out" "report 1: new -> triaged; none -> high; claimed by $E2E_OFFICER; looks real" "triage summary"
 j=$(st show 1 --json)
-tap_is "$(printf '%s' "$j" | jq -r '[.state,.severity,.claimed_by] | join(" ")')" "triaged high alice" "triage stored"
+tap_is "$(printf '%s' "$j" | jq -r '[.state,.severity,.claimed_by] | join(" ")')" "triaged high $E2E_OFFICER" "triage stored"
 tap_is "$(printf '%s' "$j" | jq -r '[.events[].kind] | join(",")')" "import,state,severity,claim,note" "every change is an event, in order"
-tap_is "$(printf '%s' "$j" | jq -r '.events[1] | [.officer, .detail, .at] | join("|")')" "alice|new -> triaged|2026-12-02T12:00:00Z" "event carries officer, detail, time"
+tap_is "$(printf '%s' "$j" | jq -r '.events[1] | [.officer, .detail, .at] | join("|")')" "$E2E_OFFICER|new -> triaged|2026-12-02T12:00:00Z" "event carries officer, detail, time"
 tap_is "$(printf '%s' "$j" | jq -r '.reporter.email')" "rita@example.net" "reporter in JSON"
 tap_is "$(printf '%s' "$j" | jq -r '.received')" "2026-11-30T10:00:00Z" "received from the Date header"
 tap_is "$(printf '%s' "$j" | jq -r '.files[0]')" "drivers/net/tun.c" "files in JSON"
@@ -73,9 +73,11 @@ tap_is "$rc" 1 "bad config: exit 1"
 tap_like "$(cat "$T/err")" "badconf:1: malformed section header" "bad config: file and line named"
 "$SECTEAM_BIN" --config "$T/none" --db "$DB" list >/dev/null 2>"$T/err"; rc=$?
 tap_is "$rc" 1 "missing --config file: exit 1"
+# Who acted is the login (the Unix user here), never a name the officer
+# types: neither officer.name nor SECTEAM_OFFICER nor USER changes it.
 printf '[officer]\nname = carol\n' > "$T/conf"
-"$SECTEAM_BIN" --config "$T/conf" --db "$DB" triage 1 --note "from config" >/dev/null
-tap_is "$(st show 1 --json | jq -r '.events[-1].officer')" carol "officer.name from the config"
+SECTEAM_OFFICER=mallory USER=mallory "$SECTEAM_BIN" --config "$T/conf" --db "$DB" triage 1 --note "from config" >/dev/null
+tap_is "$(st show 1 --json | jq -r '.events[-1].officer')" "$E2E_OFFICER" "officer.name, SECTEAM_OFFICER, USER: the event records the login"
 # A team sharing one database through a Unix group.
 grp=$(id -gn)
 printf '[store]\nshared_group = %s\n' "$grp" > "$T/shared.conf"

@@ -52,9 +52,11 @@ mail() { # mail ID SUBJECT DATE FROM
 		--body "A use-after-free in net/sched/sch_api.c, see exploit.c" \
 		--message-id "<$1@example.net>" --date "$3" >"$tmp/$1.eml"
 }
+# The officer in the timeline is the login running the test (the Unix
+# user): OFFICER in the golden files.
 normalise() {
 	sed -e "s/$REPORTER_FPR/REPORTER_FPR/g" -e "s/$OFFICER_FPR/OFFICER_FPR/g" \
-		-e "s/$VENDOR_FPR/VENDOR_FPR/g" "$1"
+		-e "s/$VENDOR_FPR/VENDOR_FPR/g" -e "s/\b$(id -un)\b/OFFICER/g" "$1"
 }
 # golden NAME FILE: compares (or with SECTEAM_UPDATE_GOLDEN=1 writes)
 golden() {

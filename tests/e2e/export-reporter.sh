@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: without credit consent no export (md, txt, json, csv, ics,
 # cve) holds any name, address, domain, Message-ID or key of the
 # reporter: not the name before an address, not the domain alone, not

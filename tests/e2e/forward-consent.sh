@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: what a forward carries without the reporter's consent.  The
 # report has exploit code whose name says nothing (attack.cpp), a crash
 # log (kasan.txt), a PDF write-up naming the reporter, the reporter's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: whose key a forward is encrypted to.  Anyone can put any
 # address on a key: an attacker's key carries Mia's address in a user ID
 # nobody certified, next to Mia's own key, which the officer certified.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: forwarding a report to the maintainers brought in, as RFC 3156
 # PGP/MIME.  The mail's structure is checked by Python's email package
 # (tests/lib/check-forward.py); a second OpenPGP implementation (Sequoia's
@@ -10,7 +11,6 @@
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup forward
 command -v sqop >/dev/null || { echo "Bail out! sqop (Debian package sqop) is not installed"; exit 1; }
-export SECTEAM_OFFICER=alice
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
 count() { find "$1" -type f 2>/dev/null | wc -l | tr -d ' '; }

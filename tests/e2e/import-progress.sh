@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: import's progress on a terminal.  Under script(1) standard
 # error is a terminal: an import that runs past SECTEAM_PROGRESS_DELAY
 # draws a bar (a Maildir by messages, an mbox by bytes) and ends with

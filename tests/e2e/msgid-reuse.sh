@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end, Message-ID squatting: a mail carrying a genuine report's
 # Message-ID, sent first, must not turn the genuine signed report into a
 # "duplicate".  A duplicate is the same content; other content under a
@@ -79,8 +80,8 @@ wait "$p2"; r2=$?
 tap_is "$r1:$r2" "0:0" "two imports of one mail at once: both exit 0"
 tap_is "$(cat "$T/race1" "$T/race2" | cut -f 1,2 | sort | tr '\n' '|')" "4	valid|duplicate	4|" \
 	"two imports of one mail at once: one report, one duplicate"
-tap_is "$(sqlite3 "$DB" "SELECT count(*) FROM messages WHERE message_id = 'race@example.net'")" 1 \
+tap_is "$(db_sql "SELECT count(*) FROM messages WHERE message_id = 'race@example.net'")" 1 \
 	"the mail is stored once"
-tap_is "$(sqlite3 "$DB" "SELECT count(*) FROM events WHERE kind = 'message-id-reused' AND detail LIKE '%race@%'")" 0 \
+tap_is "$(db_sql "SELECT count(*) FROM events WHERE kind = 'message-id-reused' AND detail LIKE '%race@%'")" 0 \
 	"and not marked as reused"
 tap_done

@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: bringing area maintainers into a report.  A synthetic kernel
 # tree (MAINTAINERS naming Mia for net/, the SECURITY CONTACT and THE REST
 # with linux-kernel@vger) so no real tree is needed: suggestions from the
@@ -7,7 +8,6 @@
 # nobody added twice, and show --json's participants.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup participants
-export SECTEAM_OFFICER=alice
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 ev() { st show "$1" --json | jq -r '.events[] | select(.kind | startswith("participant")) | .kind + " " + .detail'; }
 
@@ -85,7 +85,7 @@ tap_like "$(ev 1)" '^participant-add Mia Maintainer <mia@example.org> \(maintain
 j=$(st show 1 --json)
 tap_is "$(printf '%s' "$j" | jq -r '.participants | length')" 1 "show --json has one participant"
 tap_is "$(printf '%s' "$j" | jq -r '.participants[0] | [.name, .email, .role, .added_by, .active] | join("|")')" \
-	"Mia Maintainer|mia@example.org|maintainer|alice|true" "participant fields: name, email, role, added_by"
+	"Mia Maintainer|mia@example.org|maintainer|$E2E_OFFICER|true" "participant fields: name, email, role, added_by"
 tap_like "$(printf '%s' "$j" | jq -r '.participants[0].added_at')" '^[0-9]{4}-[0-9]{2}-[0-9]{2}T' "added_at recorded"
 
 # Someone not suggested: refused bare, accepted as "Name <addr>".

@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end, who signed and who sent (issue 12, items 2 and 4): a
 # signature counts for "signer matches From" only through a user ID the
 # officer's keyring holds at full or ultimate validity, and only when it

@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: vendor notify --forward sends the vendor the encrypted
 # forward before recording the notification; a vendor without a usable
 # key gets nothing and stays not-notified.

@@ -23,6 +23,19 @@
 # DB after e2e_setup, or redefine st: another --config, a timeout...):
 #   st ARGS...   secteam-tui --db "$DB" --gnupghome "$H" ARGS...
 #   mk ARGS...   tests/lib/mkpgp.py --gnupghome "$S" ARGS... (a mail on stdout)
+# Engines.  SECTEAM_TEST_ENGINE=pg (scripts/run-tests.sh sets it for a
+# test's PostgreSQL run, with PGHOST/PGUSER of the server it started)
+# puts the test on a new database of that server instead of a file:
+#   DB           "dbname=e2e_NAME_PID": st and "$SECTEAM_BIN" --db "$DB"
+#                work unchanged; team init has made the officer's role
+#   E2E_OFFICER  who the events record: the officer's login role on
+#                PostgreSQL (exported as PGUSER, so commands run as it,
+#                not as a superuser), the Unix user on SQLite
+#   e2e_engine   prints sqlite or pg
+#   e2e_sqlite   true on SQLite (for the file checks only SQLite has)
+#   db_sql SQL   runs SQL on DB as its owner; rows as sqlite3 prints them
+#   db_ok        prints "ok" when DB answers (and passes integrity_check)
+#   e2e_admin ARGS...  secteam-tui as the team's administrator (pg)
 # db_write_lock DB SECONDS: another connection holds DB's write lock
 # (BEGIN EXCLUSIVE, in the background) for at most SECONDS; returns once
 # the lock is held, non-zero (with a message on stderr) if it was not
@@ -36,6 +49,9 @@
 _e2e_on_exit=""
 _e2e_locker=""
 
+e2e_engine() { echo "${SECTEAM_TEST_ENGINE:-sqlite}"; }
+e2e_sqlite() { [ "$(e2e_engine)" = sqlite ]; }
+
 e2e_setup() {
 	_e2e_name=${1:?e2e_setup needs a name}
 	T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-$_e2e_name.XXXXXX") ||
@@ -44,7 +60,48 @@ e2e_setup() {
 	gpg_env_setup "$T/keys" >/dev/null || { echo "Bail out! gpg_env_setup failed"; exit 1; }
 	S=$T/keys/senders
 	H=$T/keys/home
-	DB=$T/db/secteam.db
+	if e2e_sqlite; then
+		DB=$T/db/secteam.db
+		E2E_OFFICER=$(id -un)
+		return 0
+	fi
+	_e2e_pg_setup || { echo "Bail out! no team server database"; exit 1; }
+}
+
+# The test's database on the run's server, and its first officer.
+_e2e_pg_setup() {
+	[ -n "${PGHOST:-}" ] || { echo "e2e: SECTEAM_TEST_ENGINE=pg without PGHOST" >&2; return 1; }
+	E2E_ADMIN=${E2E_ADMIN:-${PGUSER:-postgres}}
+	E2E_PGDB=e2e_$(printf '%s' "$_e2e_name" | tr -c 'a-z0-9\n' _)_$$
+	E2E_OFFICER=officer_$$
+	PGUSER=$E2E_ADMIN createdb "$E2E_PGDB" || return 1
+	DB="dbname=$E2E_PGDB"
+	e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" >/dev/null ||
+		return 1
+	PGUSER=$E2E_OFFICER
+	export PGUSER
+}
+
+e2e_admin() {
+	PGUSER=$E2E_ADMIN "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"
+}
+
+db_sql() {
+	if e2e_sqlite; then
+		sqlite3 "$DB" "$1"
+	else
+		PGUSER=$E2E_ADMIN psql -X -q -At -v ON_ERROR_STOP=1 -d "$E2E_PGDB" \
+			-c "SET search_path = secteam" -c "$1"
+	fi
+}
+
+db_ok() {
+	if e2e_sqlite; then
+		sqlite3 "$DB" 'PRAGMA integrity_check'
+	else
+		db_sql 'SELECT count(*) FROM reports, (SELECT count(*) FROM events) e' \
+			>/dev/null && echo ok
+	fi
 }
 
 e2e_on_exit() {
@@ -55,6 +112,10 @@ e2e_on_exit() {
 _e2e_exit() {
 	eval "$_e2e_on_exit"
 	db_write_unlock
+	if [ -n "${E2E_PGDB:-}" ]; then
+		PGUSER=$E2E_ADMIN dropdb --if-exists "$E2E_PGDB" >/dev/null 2>&1
+		PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "DROP ROLE IF EXISTS $E2E_OFFICER" >/dev/null 2>&1
+	fi
 	gpg_env_teardown "$T/keys" >/dev/null 2>&1
 	rm -rf "$T"
 }

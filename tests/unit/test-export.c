@@ -229,6 +229,7 @@ static void test_json_reporter(void **state)
 	assert_int_equal(export_json(&ctx, f, list, 1, &o, &err), 0);
 	fclose(f);
 	store_close(ctx.store);
+	free(ctx.officer);
 	rm = xasprintf("rm -rf '%s'", tmp);
 	assert_int_equal(system(rm), 0);
 	free(rm);

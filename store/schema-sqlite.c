@@ -1,9 +1,10 @@
 /*
- * The schema, as numbered migrations (newsboat's schemaPatches): entry i
- * brings PRAGMA user_version from i to i+1, inside one transaction.  Never
- * edit a migration that has shipped; add the next one.
+ * The SQLite schema, as numbered migrations (newsboat's schemaPatches):
+ * entry i brings PRAGMA user_version from i to i+1, inside one
+ * transaction (db-sqlite.c runs them).  Never edit a migration that has
+ * shipped; add the next one, and its PostgreSQL twin in schema-pg.c.
  *
- * Migrations run with foreign keys off (store_open turns them on after),
+ * Migrations run with foreign keys off (the engine turns them on after),
  * as SQLite's procedure for rebuilding a table needs; a foreign key
  * check ends them.
  *
@@ -11,11 +12,10 @@
  * the timeline an advisory is built from cannot be rewritten.
  * Proposals and decisions are likewise only ever added.
  */
-#include <stdio.h>
+#include "store/schema.h"
+#include "util/util.h"
 
-#include "store/store-int.h"
-
-static const char *const migrations[] = {
+const char *const schema_sqlite[] = {
 	/* 1: the whole first schema */
 	"CREATE TABLE reports ("
 	"  id INTEGER PRIMARY KEY,"
@@ -170,60 +170,11 @@ static const char *const migrations[] = {
 	"ALTER TABLE messages_v2 RENAME TO messages;"
 	"CREATE INDEX messages_report ON messages(report_id);"
 	"CREATE INDEX messages_message_id ON messages(message_id);",
+
+	/* 4: a sealed body may hold the decrypted content (a MIME entity
+	 * of what was shown) rather than the message as received, so every
+	 * officer of the roster can read it */
+	"ALTER TABLE messages ADD COLUMN blob_content INTEGER NOT NULL DEFAULT 0;",
 };
 
-int store_migrate(struct store *s, struct err *err)
-{
-	sqlite3_stmt *st;
-	int v, r;
-
-	/* Up to date, the common case: no write lock, so opening the
-	 * database does not wait for another officer's long import. */
-	if (store_schema_version(s) == (int)ARRAY_SIZE(migrations))
-		return 0;
-	if ((r = store_begin(s, err)) < 0)
-		return r;
-	v = store_schema_version(s);
-	if (v < 0) {
-		store_rollback(s);
-		return store_dberr(s, err, "cannot read the schema version");
-	}
-	if ((size_t)v > ARRAY_SIZE(migrations)) {
-		store_rollback(s);
-		return err_setc(err, ERR_INVALID,
-				"database '%s' has schema version %d, newer than this secteam-tui (%zu); upgrade secteam-tui",
-				s->path, v, ARRAY_SIZE(migrations));
-	}
-	for (size_t i = (size_t)v; i < ARRAY_SIZE(migrations); i++) {
-		char pragma[64];
-		if (sqlite3_exec(s->db, migrations[i], NULL, NULL, NULL) !=
-		    SQLITE_OK) {
-			r = store_dberr(s, err, "cannot upgrade the schema");
-			store_rollback(s);
-			return r;
-		}
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%zu", i + 1);
-		if (sqlite3_exec(s->db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
-			r = store_dberr(s, err, "cannot upgrade the schema");
-			store_rollback(s);
-			return r;
-		}
-	}
-	/* Foreign keys are off while migrations run (store_open turns them
-	 * on after), so a rebuilt table must be checked before it counts. */
-	if (sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st,
-			       NULL) != SQLITE_OK) {
-		r = store_dberr(s, err, "cannot check the upgraded schema");
-		store_rollback(s);
-		return r;
-	}
-	r = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (r != SQLITE_DONE) {
-		store_rollback(s);
-		return err_setc(err, ERR_IO,
-				"cannot upgrade the schema of '%s': a foreign key no longer holds",
-				s->path);
-	}
-	return store_commit(s, err);
-}
+const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

@@ -1,0 +1,98 @@
+/*
+ * `roster [--json]`: the keys report bodies are encrypted to, with what
+ * this officer's keyring knows of each.  `roster reseal`: encrypt every
+ * stored body again to the roster as it is now (roster.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/json.h"
+#include "core/team.h"
+
+static int show(struct cmd_ctx *ctx, bool json)
+{
+	struct roster_entry *e;
+	size_t n;
+	char when[32];
+
+	if (roster_list(ctx, &e, &n, &ctx->err) < 0)
+		return CMD_FAILED;
+	if (json) {
+		json_t *arr = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(arr, json_pack(
+				"{s:s, s:o, s:o, s:o, s:b, s:b, s:b}",
+				"fingerprint", e[i].fpr, "officer", json_text(e[i].officer),
+				"uid", json_text(e[i].uid), "expires", json_time(e[i].expires),
+				"in_keyring", e[i].in_keyring, "can_encrypt", e[i].can_encrypt,
+				"secret", e[i].secret));
+		json_print(ctx->out, arr);
+		json_decref(arr);
+	} else {
+		fprintf(ctx->out, "%-40s %-12s %-6s %-10s %s\n", "FINGERPRINT",
+			"OFFICER", "SECRET", "EXPIRES", "USER ID");
+		for (size_t i = 0; i < n; i++) {
+			char *uid = safe_str(e[i].uid), *off = safe_str(e[i].officer);
+			const char *exp = "never";
+
+			if (e[i].expires) {
+				fmt_rfc3339(e[i].expires, when);
+				when[10] = '\0';
+				exp = when;
+			}
+			if (!e[i].in_keyring)
+				fprintf(ctx->out, "%-40s %-12s %-6s %-10s (not in your keyring: import it, or sealing fails)\n",
+					e[i].fpr, *off ? off : "-", "-", "-");
+			else
+				fprintf(ctx->out, "%-40s %-12s %-6s %-10s %s%s\n", e[i].fpr,
+					*off ? off : "-", e[i].secret ? "yes" : "no",
+					exp, uid, e[i].can_encrypt ? "" :
+					" (cannot be encrypted to)");
+			free(uid);
+			free(off);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		roster_entry_release(&e[i]);
+	free(e);
+	return CMD_OK;
+}
+
+static int reseal(struct cmd_ctx *ctx)
+{
+	struct reseal_result res;
+	int r = roster_reseal(ctx, &res, NULL, NULL, &ctx->err);
+
+	if (r < 0) {
+		err_prefix(&ctx->err, "roster reseal stopped after %zu resealed (run it again to finish)",
+			   res.resealed);
+		reseal_result_release(&res);
+		return CMD_FAILED;
+	}
+	fprintf(ctx->out, "resealed: %zu\nleft alone: %zu\nnot opened by your keys: %zu\n",
+		res.resealed, res.kept, res.nunopened);
+	for (size_t i = 0; i < res.nunopened; i++)
+		fprintf(ctx->out, "  message %lld of report %lld\n",
+			(long long)res.unopened[i],
+			(long long)res.unopened_reports[i]);
+	if (res.nunopened)
+		err_setc(&ctx->err, ERR_CRYPTO,
+			 "%zu bod%s not resealed: an officer whose key opens them runs 'secteam-tui roster reseal'",
+			 res.nunopened, res.nunopened == 1 ? "y" : "ies");
+	r = res.nunopened ? CMD_FAILED : CMD_OK;
+	reseal_result_release(&res);
+	return r;
+}
+
+int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	if (argc == 1)
+		return show(ctx, false);
+	if (argc == 2 && !strcmp(argv[1], "--json"))
+		return show(ctx, true);
+	if (argc == 2 && !strcmp(argv[1], "reseal"))
+		return reseal(ctx);
+	return cmd_usage(ctx, "roster");
+}

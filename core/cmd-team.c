@@ -1,0 +1,128 @@
+/*
+ * `team init [--officer ROLE] [--name NAME] --key FPR`,
+ * `team add-officer ROLE --key FPR [--name NAME]`,
+ * `team remove-officer ROLE`, `team list [--json]`: the officers of a
+ * team server (team.c).  init and add-officer/remove-officer are the
+ * team administrator's (the database owner, with CREATEROLE); list is
+ * anyone's.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/json.h"
+#include "core/team.h"
+
+static int list(struct cmd_ctx *ctx, bool json)
+{
+	struct officer *o;
+	size_t n;
+	char when[32];
+
+	if (!cmd_ctx_store(ctx))
+		return CMD_FAILED;
+	if (!store_has_team(ctx->store)) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "%s is a SQLite file: its officer is the Unix user (%s); a team needs a team server",
+			 store_where(ctx->store), ctx->officer);
+		return CMD_FAILED;
+	}
+	if (store_officers_list(ctx->store, true, &o, &n, &ctx->err) < 0)
+		return CMD_FAILED;
+	if (json) {
+		json_t *arr = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(arr, json_pack("{s:o, s:o, s:o, s:o, s:b}",
+				"role", json_text(o[i].role), "name", json_text(o[i].name),
+				"key", json_text(o[i].key_fpr), "added", json_time(o[i].added_at),
+				"active", o[i].active));
+		json_print(ctx->out, arr);
+		json_decref(arr);
+	} else {
+		fprintf(ctx->out, "%-16s %-40s %-10s %s\n", "OFFICER", "KEY",
+			"SINCE", "NAME");
+		for (size_t i = 0; i < n; i++) {
+			char *role = safe_str(o[i].role), *name = safe_str(o[i].name);
+			fmt_rfc3339(o[i].added_at, when);
+			when[10] = '\0';
+			fprintf(ctx->out, "%-16s %-40s %-10s %s%s\n", role,
+				o[i].key_fpr ? o[i].key_fpr : "-", when, name,
+				o[i].active ? "" : " (removed)");
+			free(role);
+			free(name);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		officer_release(&o[i]);
+	free(o);
+	return CMD_OK;
+}
+
+int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "officer", required_argument, NULL, 'o' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sub = argc > 1 ? argv[1] : NULL;
+	const char *role = NULL, *name = NULL, *key = NULL;
+	bool json = false;
+	int c, r;
+
+	if (!sub)
+		return cmd_usage(ctx, "team");
+	/* Options after the sub-command: parse argv[1..] as its own line. */
+	argc--;
+	argv++;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': role = optarg; break;
+		case 'n': name = optarg; break;
+		case 'k': key = optarg; break;
+		case 'j': json = true; break;
+		default: return cmd_usage(ctx, "team");
+		}
+	}
+	if (!strcmp(sub, "list")) {
+		if (optind != argc || role || name || key)
+			return cmd_usage(ctx, "team");
+		return list(ctx, json);
+	}
+	if (!strcmp(sub, "init")) {
+		if (optind != argc || !key || json)
+			return cmd_usage(ctx, "team");
+		r = team_init(ctx, role, name, key, &ctx->err);
+		if (r == 0)
+			fprintf(ctx->out, "team ready on %s; first officer: %s\n",
+				store_where(ctx->store), role ? role : ctx->officer);
+		return r < 0 ? CMD_FAILED : CMD_OK;
+	}
+	if (!strcmp(sub, "add-officer")) {
+		if (optind != argc - 1 || !key || role || json)
+			return cmd_usage(ctx, "team");
+		r = team_add_officer(ctx, argv[optind], name, key, &ctx->err);
+		if (r == 0)
+			fprintf(ctx->out, "officer %s added; run 'secteam-tui roster reseal' so their key opens the reports already stored\n",
+				argv[optind]);
+		return r < 0 ? CMD_FAILED : CMD_OK;
+	}
+	if (!strcmp(sub, "remove-officer")) {
+		if (optind != argc - 1 || key || role || name || json)
+			return cmd_usage(ctx, "team");
+		r = team_remove_officer(ctx, argv[optind], &ctx->err);
+		if (r == 0)
+			fprintf(ctx->out, "officer %s removed; run 'secteam-tui roster reseal' so their key opens no stored report\n",
+				argv[optind]);
+		return r < 0 ? CMD_FAILED : CMD_OK;
+	}
+	err_setc(&ctx->err, ERR_INVALID,
+		 "unknown team command '%s' (init, add-officer, remove-officer, list)",
+		 sub);
+	return CMD_USAGE;
+}

@@ -1,0 +1,227 @@
+/*
+ * The roster: the keys every stored body is encrypted to.  `roster`
+ * shows them with what this officer's keyring knows of each; `roster
+ * reseal` encrypts every stored body again to the roster as it is now,
+ * after an officer joins or leaves, and repairs bodies an older version
+ * sealed as received while they were encrypted to one officer only.
+ *
+ * Reseal takes one body at a time, each in its own transaction: a kill
+ * at any moment leaves every body either as it was or resealed, and a
+ * re-run leaves the resealed ones alone (their recipients are exactly
+ * the roster already).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/seal.h"
+#include "core/team.h"
+
+void roster_entry_release(struct roster_entry *e)
+{
+	free(e->fpr);
+	free(e->officer);
+	free(e->uid);
+	memset(e, 0, sizeof(*e));
+}
+
+int roster_list(struct cmd_ctx *ctx, struct roster_entry **out, size_t *n,
+		struct err *err)
+{
+	struct crypto *c;
+	struct store *s;
+	struct officer *o = NULL;
+	size_t nroster, no = 0;
+	const char *const *roster;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if (!(s = cmd_ctx_store(ctx)) || !(c = cmd_ctx_crypto(ctx)) ||
+	    !(roster = cmd_ctx_roster(ctx, &nroster))) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	if ((r = store_officers_list(s, false, &o, &no, err)) < 0)
+		return r;
+	*out = xcalloc(nroster + 1, sizeof(**out));
+	for (size_t i = 0; i < nroster; i++) {
+		struct roster_entry *e = &(*out)[i];
+		struct crypto_keydesc d;
+		struct err kerr;
+
+		e->fpr = xstrdup(roster[i]);
+		for (size_t j = 0; j < no; j++)
+			if (o[j].key_fpr && !str_cmp_ci(o[j].key_fpr, roster[i]))
+				e->officer = xstrdup(o[j].role);
+		if (crypto_key_describe(c, roster[i], &d, &kerr) == 0) {
+			free(e->fpr);
+			e->fpr = xstrdup(d.fpr);
+			e->uid = d.uid ? xstrdup(d.uid) : NULL;
+			e->expires = d.enc_expires && (!d.expires ||
+						       d.enc_expires < d.expires) ?
+					     d.enc_expires : d.expires;
+			e->in_keyring = true;
+			e->can_encrypt = d.can_encrypt;
+			e->secret = d.secret;
+			crypto_keydesc_release(&d);
+		}
+	}
+	*n = nroster;
+	for (size_t j = 0; j < no; j++)
+		officer_release(&o[j]);
+	free(o);
+	return 0;
+}
+
+void reseal_result_release(struct reseal_result *r)
+{
+	free(r->unopened);
+	free(r->unopened_reports);
+	memset(r, 0, sizeof(*r));
+}
+
+struct reseal_one {
+	int64_t row;
+	unsigned char *blob;
+	size_t len;
+	bool content;
+};
+
+static int store_one(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct reseal_one *o = data;
+
+	return store_message_set_blob(ctx->store, o->row, o->blob, o->len,
+				      "sealed", o->content, err);
+}
+
+enum reseal_outcome { RESEAL_DONE, RESEAL_KEPT, RESEAL_UNOPENED };
+
+/*
+ * One body: opens it (its seal, then the message inside when that is
+ * encrypted too), decides, and replaces it.  Negative only when the
+ * store or the roster fails; a body we cannot open is an outcome.
+ */
+static int reseal_message(struct cmd_ctx *ctx, struct crypto *c,
+			  const struct message *m, enum reseal_outcome *out,
+			  struct err *err)
+{
+	struct crypto_result res;
+	struct pipeline_out po;
+	struct reseal_one one = { .row = m->id };
+	const char *raw = (const char *)m->blob;
+	size_t len = m->blob_len;
+	struct err perr;
+	bool sealed = !strcmp(m->blob_kind, "sealed");
+	int r = 0;
+
+	memset(&res, 0, sizeof(res));
+	memset(&po, 0, sizeof(po));
+	*out = RESEAL_UNOPENED;
+	if (sealed) {
+		if (crypto_decrypt_verify(c, m->blob, m->blob_len, &res, &perr) < 0)
+			goto done;
+		raw = (const char *)res.plain;
+		len = res.plain_len;
+		if (m->blob_content) {
+			/* Already the content: only the seal may be stale. */
+			if (seal_covers_roster(ctx, res.recipients,
+					       res.nrecipients, true)) {
+				*out = RESEAL_KEPT;
+				goto done;
+			}
+			if ((r = seal_bytes(ctx, raw, len, &one.blob, &one.len,
+					    err)) < 0)
+				goto done;
+			one.content = true;
+			goto store;
+		}
+	}
+	/* The message as received: read it the way import did. */
+	if (pipeline_run(ctx, raw, len, &po, &perr) < 0)
+		goto done;
+	if (po.encrypted || !sealed) {
+		/* Encrypted inside (to whoever it was sent to), or kept as
+		 * received: from now on, the content sealed to the roster. */
+		if ((r = seal_content(ctx, &po, &one.blob, &one.len, err)) < 0)
+			goto done;
+		one.content = true;
+	} else if (seal_covers_roster(ctx, res.recipients, res.nrecipients,
+				      true)) {
+		*out = RESEAL_KEPT;
+		goto done;
+	} else if ((r = seal_bytes(ctx, raw, len, &one.blob, &one.len,
+				   err)) < 0) {
+		goto done;
+	}
+store:
+	if ((r = core_write(ctx, store_one, &one, err)) == 0)
+		*out = RESEAL_DONE;
+done:
+	pipeline_out_release(&po);
+	crypto_result_release(&res);
+	free(one.blob);
+	return r;
+}
+
+static int log_reseal(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	return store_event_add(ctx->store, 0, ctx->officer, "roster-reseal",
+			       data, err);
+}
+
+int roster_reseal(struct cmd_ctx *ctx, struct reseal_result *res,
+		  void (*progress)(size_t done, size_t total, void *data),
+		  void *data, struct err *err)
+{
+	struct store *s;
+	struct crypto *c;
+	size_t nroster, n = 0;
+	int64_t *ids = NULL;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if (!(s = cmd_ctx_store(ctx)) || !(c = cmd_ctx_crypto(ctx)) ||
+	    !cmd_ctx_roster(ctx, &nroster)) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	if ((r = store_message_ids(s, &ids, &n, err)) < 0)
+		return r;
+	res->total = n;
+	for (size_t i = 0; i < n; i++) {
+		struct message m;
+		enum reseal_outcome o;
+
+		if ((r = store_message_get(s, ids[i], &m, err)) < 0)
+			break;
+		r = reseal_message(ctx, c, &m, &o, err);
+		if (r == 0) {
+			if (o == RESEAL_DONE)
+				res->resealed++;
+			else if (o == RESEAL_KEPT)
+				res->kept++;
+			else {
+				res->unopened = xrealloc(res->unopened,
+					(res->nunopened + 1) * sizeof(int64_t));
+				res->unopened_reports = xrealloc(res->unopened_reports,
+					(res->nunopened + 1) * sizeof(int64_t));
+				res->unopened[res->nunopened] = m.id;
+				res->unopened_reports[res->nunopened++] = m.report_id;
+			}
+		}
+		message_release(&m);
+		if (r < 0)
+			break;
+		if (progress)
+			progress(i + 1, n, data);
+	}
+	free(ids);
+	if (r == 0) {
+		char *detail = xasprintf("%zu resealed, %zu already sealed to the roster, %zu not opened",
+					 res->resealed, res->kept, res->nunopened);
+		r = core_write(ctx, log_reseal, detail, err);
+		free(detail);
+	}
+	return r;
+}

@@ -1,0 +1,104 @@
+/*
+ * Sealing bodies to the roster (see seal.h).  The roster's encryption
+ * subkey IDs are listed once per session (a key listing costs a gpg run)
+ * and compared with the recipients a decryption reports.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/seal.h"
+
+int seal_bytes(struct cmd_ctx *ctx, const void *data, size_t len,
+	       unsigned char **blob, size_t *blob_len, struct err *err)
+{
+	struct crypto *c = cmd_ctx_crypto(ctx);
+	size_t nroster;
+	const char *const *roster = c ? cmd_ctx_roster(ctx, &nroster) : NULL;
+
+	*blob = NULL;
+	*blob_len = 0;
+	if (!c || !roster) {
+		*err = ctx->err;
+		return ERR_CRYPTO;
+	}
+	return crypto_encrypt(c, roster, nroster, NULL, false, data, len, blob,
+			      blob_len, err);
+}
+
+int seal_content(struct cmd_ctx *ctx, const struct pipeline_out *po,
+		 unsigned char **blob, size_t *blob_len, struct err *err)
+{
+	struct mail_content mc = {
+		.from = po->msg.from,
+		.nfrom = po->msg.nfrom,
+		.from_text = po->msg.from_header,
+		.text = po->body.buf ? po->body.buf : "",
+		.text_len = po->body.len,
+		.unsigned_spans = po->unsigned_spans,
+		.nunsigned = po->nunsigned,
+		.att = po->att,
+		.natt = po->natt,
+	};
+	char *entity = NULL;
+	size_t elen = 0;
+	int r;
+
+	*blob = NULL;
+	*blob_len = 0;
+	if ((r = mail_build_content(&mc, &entity, &elen, err)) < 0)
+		return r;
+	r = seal_bytes(ctx, entity, elen, blob, blob_len, err);
+	wipe_free(entity, elen);
+	return r;
+}
+
+static void roster_subkeys(struct cmd_ctx *ctx, struct crypto *c,
+			   size_t nroster, const char *const *roster)
+{
+	if (ctx->roster_subkeys)
+		return;
+	ctx->roster_subkeys = xcalloc(nroster, sizeof(char **));
+	ctx->roster_nsubkeys = xcalloc(nroster, sizeof(size_t));
+	for (size_t i = 0; i < nroster; i++)
+		crypto_encryption_subkey_ids(c, roster[i],
+					     &ctx->roster_subkeys[i],
+					     &ctx->roster_nsubkeys[i], NULL);
+}
+
+static bool is_roster_subkey(struct cmd_ctx *ctx, size_t nroster,
+			     const char *id, size_t *which)
+{
+	for (size_t i = 0; i < nroster; i++)
+		for (size_t j = 0; j < ctx->roster_nsubkeys[i]; j++)
+			if (!str_cmp_ci(ctx->roster_subkeys[i][j], id)) {
+				*which = i;
+				return true;
+			}
+	return false;
+}
+
+bool seal_covers_roster(struct cmd_ctx *ctx, char *const *recipients,
+			size_t n, bool exact)
+{
+	struct crypto *c = cmd_ctx_crypto(ctx);
+	size_t nroster;
+	const char *const *roster = c ? cmd_ctx_roster(ctx, &nroster) : NULL;
+	bool *hit, all = true;
+
+	if (!roster || !n)
+		return false;
+	roster_subkeys(ctx, c, nroster, roster);
+	hit = xcalloc(nroster + 1, sizeof(*hit));
+	for (size_t k = 0; k < n; k++) {
+		size_t which;
+		if (is_roster_subkey(ctx, nroster, recipients[k], &which))
+			hit[which] = true;
+		else if (exact)
+			all = false;
+	}
+	for (size_t i = 0; i < nroster; i++)
+		if (!hit[i])
+			all = false;
+	free(hit);
+	return all;
+}

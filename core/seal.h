@@ -1,0 +1,26 @@
+/*
+ * Bodies at rest (internal to core/): everything a report brings is kept
+ * only encrypted to the team roster.  A message already encrypted to
+ * every roster key may be kept as received; anything else is sealed:
+ * the message as received when no key is needed to read it, or, when it
+ * was encrypted to some keys only, its decrypted content (what was
+ * shown, as a MIME entity) so every officer of the roster can read it.
+ */
+#ifndef SECTEAM_SEAL_H
+#define SECTEAM_SEAL_H
+
+#include "core/pipeline.h"
+
+/* Encrypts data to every roster key; *blob is the caller's. */
+int seal_bytes(struct cmd_ctx *ctx, const void *data, size_t len,
+	       unsigned char **blob, size_t *blob_len, struct err *err);
+/* Builds the content entity of po (its shown text and attachments) and
+ * seals it. */
+int seal_content(struct cmd_ctx *ctx, const struct pipeline_out *po,
+		 unsigned char **blob, size_t *blob_len, struct err *err);
+/* True when the key IDs recipients (as a decryption reports them) cover
+ * every roster key; with exact, also when none is outside the roster. */
+bool seal_covers_roster(struct cmd_ctx *ctx, char *const *recipients,
+			size_t n, bool exact);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * The officers of a team server.  Each change is stored and logged as a
+ * team-wide event in one transaction; the database records who made it
+ * (the administrator's login), and grants decide who may.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/team.h"
+#include "crypto/crypto.h"
+
+int team_check_key(struct cmd_ctx *ctx, const char *fpr, char **out,
+		   struct err *err)
+{
+	struct crypto *c;
+	struct crypto_keydesc d;
+	struct sbuf sb = SBUF_INIT;
+	int r;
+
+	*out = NULL;
+	for (const char *p = fpr ? fpr : ""; *p; p++) {
+		if (*p == ' ')
+			continue;
+		if (!isxdigit((unsigned char)*p)) {
+			sbuf_release(&sb);
+			return err_setc(err, ERR_INVALID,
+					"'%s' is not a key fingerprint (40 hexadecimal digits)",
+					fpr);
+		}
+		sbuf_addch(&sb, toupper((unsigned char)*p));
+	}
+	if (sb.len != 40) {
+		sbuf_release(&sb);
+		return err_setc(err, ERR_INVALID,
+				"'%s' is not a full key fingerprint (40 hexadecimal digits)",
+				fpr ? fpr : "");
+	}
+	if (!(c = cmd_ctx_crypto(ctx))) {
+		sbuf_release(&sb);
+		*err = ctx->err;
+		return ERR_CRYPTO;
+	}
+	if ((r = crypto_key_describe(c, sb.buf, &d, err)) < 0) {
+		err_prefix(err, "import the officer's public key first");
+		sbuf_release(&sb);
+		return r;
+	}
+	if (!d.can_encrypt) {
+		r = err_setc(err, ERR_INVALID,
+			     "key %s cannot be encrypted to (%s)", sb.buf,
+			     d.revoked ? "revoked" : d.expired ? "expired" :
+			     "no usable encryption subkey");
+		crypto_keydesc_release(&d);
+		sbuf_release(&sb);
+		return r;
+	}
+	crypto_keydesc_release(&d);
+	*out = sbuf_detach(&sb, NULL);
+	return 0;
+}
+
+struct officer_req {
+	struct officer o;
+	bool grant;             /* team init: roles and grants too */
+	bool remove;
+};
+
+static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct officer_req *q = data;
+	char *detail;
+	int r;
+
+	if (q->grant && (r = store_team_grant(ctx->store, err)) < 0)
+		return r;
+	if (q->remove) {
+		if ((r = store_officer_remove(ctx->store, q->o.role, err)) < 0)
+			return r;
+		detail = xasprintf("%s removed from the team", q->o.role);
+	} else {
+		if ((r = store_officer_add(ctx->store, &q->o, err)) < 0)
+			return r;
+		detail = xasprintf("%s%s%s%s joins the team, key %s", q->o.role,
+				   q->o.name ? " (" : "", q->o.name ? q->o.name : "",
+				   q->o.name ? ")" : "", q->o.key_fpr);
+	}
+	r = store_event_add(ctx->store, 0, ctx->officer,
+			    q->remove ? "officer-remove" : "officer-add",
+			    detail, err);
+	free(detail);
+	return r;
+}
+
+static int change(struct cmd_ctx *ctx, struct officer_req *q, const char *key,
+		  struct err *err)
+{
+	char *fpr = NULL;
+	int r;
+
+	if (key && (r = team_check_key(ctx, key, &fpr, err)) < 0)
+		return r;
+	if (!cmd_ctx_store(ctx)) {
+		free(fpr);
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	if (!store_has_team(ctx->store)) {
+		free(fpr);
+		return err_setc(err, ERR_INVALID,
+				"%s is a SQLite file: a team needs a team server (--db postgresql://HOST/DB, or store.url in the config); on SQLite the officer is the Unix user and the roster is team.roster",
+				store_where(ctx->store));
+	}
+	if (!q->o.role)
+		q->o.role = ctx->officer;
+	q->o.key_fpr = fpr;
+	r = core_write(ctx, apply, q, err);
+	free(fpr);
+	return r;
+}
+
+int team_init(struct cmd_ctx *ctx, const char *role, const char *name,
+	      const char *key, struct err *err)
+{
+	struct officer_req q = { .o = { .role = (char *)role,
+					.name = (char *)name },
+				 .grant = true };
+
+	ctx->store_create = true;
+	return change(ctx, &q, key, err);
+}
+
+int team_add_officer(struct cmd_ctx *ctx, const char *role, const char *name,
+		     const char *key, struct err *err)
+{
+	struct officer_req q = { .o = { .role = (char *)role,
+					.name = (char *)name } };
+
+	return change(ctx, &q, key, err);
+}
+
+int team_remove_officer(struct cmd_ctx *ctx, const char *role,
+			struct err *err)
+{
+	struct officer_req q = { .o = { .role = (char *)role }, .remove = true };
+
+	return change(ctx, &q, NULL, err);
+}

@@ -1,0 +1,596 @@
+/*
+ * The PostgreSQL engine (libpq): the team server.
+ *
+ * Each officer logs in with their own role; the server, not the client,
+ * records who did what (triggers of schema-pg.c set the officer columns
+ * to session_user).  Writers take one transaction-scoped advisory lock,
+ * so writes are serial as on SQLite and event ids grow in commit order;
+ * readers never wait.  Statements are prepared once per connection; the
+ * repositories' "?N" parameters become "$N" here.  Results are read in
+ * text form (bytea as hex, decoded on demand).  LISTEN/NOTIFY tells an
+ * open UI that a colleague changed something.
+ *
+ * Nothing here reconnects behind the caller's back: a server that goes
+ * away mid-command fails that command with a clear message, and the
+ * server rolls back whatever it had not committed.
+ */
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "store/schema.h"
+#include "store/store-int.h"
+
+#define PG_MAX_PARAMS 24
+/* The advisory lock every writer takes (any constant the team's
+ * database does not use for something else). */
+#define PG_WRITE_LOCK "5363746561" /* "Sctea" */
+
+struct pg {
+	PGconn *conn;
+	unsigned nstmt;         /* names prepared so far */
+	enum db_fault fault;
+	char *errmsg;
+	bool listening;
+};
+
+struct pg_stmt {
+	struct stmt base;
+	char name[16];
+	int nparams;
+	char *values[PG_MAX_PARAMS];
+	int lengths[PG_MAX_PARAMS];
+	int formats[PG_MAX_PARAMS];
+	bool owned[PG_MAX_PARAMS];
+	PGresult *res;
+	int row, nrows;         /* the current row is row - 1 */
+	unsigned char *blob;    /* the last decoded bytea column */
+	int64_t changes;
+};
+
+#define PG(s) ((struct pg *)(s)->conn)
+#define PST(x) ((struct pg_stmt *)(x))
+
+/* One line, without libpq's trailing newline and "ERROR:  " prefix. */
+static void set_fault(struct store *s, enum db_fault f, const char *msg)
+{
+	struct pg *p = PG(s);
+	size_t n;
+
+	free(p->errmsg);
+	if (!msg || !*msg)
+		msg = "unknown error";
+	if (!strncmp(msg, "ERROR:  ", 8))
+		msg += 8;
+	if (!strncmp(msg, "FATAL:  ", 8))
+		msg += 8;
+	n = strcspn(msg, "\n");
+	p->errmsg = xstrndup(msg, n);
+	p->fault = f;
+}
+
+static enum db_fault classify(PGconn *c, const PGresult *r)
+{
+	const char *code = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+
+	if (PQstatus(c) == CONNECTION_BAD)
+		return DB_FAULT_CONN;
+	if (!code)
+		return DB_FAULT_OTHER;
+	if (!strcmp(code, "23505"))
+		return DB_FAULT_UNIQUE;
+	if (!strncmp(code, "23", 2))
+		return DB_FAULT_CHECK;
+	if (!strcmp(code, "42501"))
+		return DB_FAULT_PERM;
+	if (!strcmp(code, "40001") || !strcmp(code, "40P01") ||
+	    !strcmp(code, "55P03"))
+		return DB_FAULT_BUSY;
+	if (!strcmp(code, "53100"))
+		return DB_FAULT_FULL;
+	/* 57P01 admin shutdown, 08xxx connection exceptions */
+	if (!strncmp(code, "08", 2) || !strncmp(code, "57P", 3))
+		return DB_FAULT_CONN;
+	return DB_FAULT_OTHER;
+}
+
+/* Records r's failure (r may be NULL: a connection-level failure). */
+static void note(struct store *s, const PGresult *r)
+{
+	PGconn *c = PG(s)->conn;
+	const char *m = r ? PQresultErrorMessage(r) : NULL;
+
+	if (!m || !*m)
+		m = PQerrorMessage(c);
+	set_fault(s, classify(c, r), m);
+}
+
+static bool ok_status(const PGresult *r)
+{
+	ExecStatusType t = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+
+	return t == PGRES_COMMAND_OK || t == PGRES_TUPLES_OK;
+}
+
+static int pg_exec(struct store *s, const char *sql)
+{
+	PGresult *r = PQexec(PG(s)->conn, sql);
+	int ret = 0;
+
+	if (!ok_status(r)) {
+		note(s, r);
+		ret = -1;
+	}
+	PQclear(r);
+	return ret;
+}
+
+/* "team server 'HOST:PORT/DB'" (never the password or the whole
+ * connection string). */
+static char *server_name(PGconn *c)
+{
+	const char *host = PQhost(c), *port = PQport(c), *db = PQdb(c);
+
+	return xasprintf("team server '%s%s%s/%s'", host && *host ? host : "local",
+			 port && *port ? ":" : "", port ? port : "",
+			 db ? db : "?");
+}
+
+static int pg_open(struct store *s, const char *where,
+		   const struct store_opts *o, struct err *err)
+{
+	struct pg *p = xcalloc(1, sizeof(*p));
+	char *msg, lt[64];
+	int r;
+
+	(void)o;
+	s->conn = p;
+	p->conn = PQconnectdb(where);
+	if (!p->conn)
+		return err_setc(err, ERR_IO, "cannot reach the team server: out of memory");
+	if (PQstatus(p->conn) != CONNECTION_OK) {
+		const char *m = PQerrorMessage(p->conn);
+		size_t n;
+
+		/* libpq's message names the host and port it tried. */
+		if (!strncmp(m, "connection to server ", 21))
+			m += 21;
+		n = strcspn(m, "\n");
+		msg = xstrndup(m, n);
+		s->where = server_name(p->conn);
+		r = err_setc(err, ERR_IO, "cannot reach the %s: %s", s->where,
+			     msg);
+		free(msg);
+		return r;
+	}
+	s->where = server_name(p->conn);
+	PQsetClientEncoding(p->conn, "UTF8");
+	/* One round trip for the whole session set-up. */
+	snprintf(lt, sizeof(lt), "SET lock_timeout = %d;", s->busy_timeout_ms);
+	msg = xasprintf("SET search_path = secteam, pg_catalog;"
+			"SET application_name = 'secteam-tui';%s", lt);
+	r = pg_exec(s, msg);
+	free(msg);
+	if (r < 0)
+		return store_dberr(s, err, "cannot set up the session");
+	return 0;
+}
+
+static void pg_close(struct store *s)
+{
+	struct pg *p = PG(s);
+
+	if (!p)
+		return;
+	if (p->conn)
+		PQfinish(p->conn);
+	free(p->errmsg);
+	free(p);
+	s->conn = NULL;
+}
+
+/*
+ * "?N" becomes "$N" outside quoted text; *nparams gets the highest N.
+ * SQLite's instr(a, b) is strpos(a, b) here.
+ */
+static char *translate(const char *sql, int *nparams)
+{
+	struct sbuf sb = SBUF_INIT;
+	char quote = 0;
+
+	*nparams = 0;
+	for (const char *p = sql; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+			sbuf_addch(&sb, *p);
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			quote = *p;
+			sbuf_addch(&sb, *p);
+			continue;
+		}
+		if (*p == '?' && isdigit((unsigned char)p[1])) {
+			int n = 0;
+
+			sbuf_addch(&sb, '$');
+			while (isdigit((unsigned char)p[1])) {
+				n = n * 10 + (p[1] - '0');
+				sbuf_addch(&sb, *++p);
+			}
+			if (n > *nparams)
+				*nparams = n;
+			continue;
+		}
+		if (!strncmp(p, "instr(", 6) &&
+		    (p == sql || !isalnum((unsigned char)p[-1]))) {
+			sbuf_adds(&sb, "strpos(");
+			p += 5;
+			continue;
+		}
+		sbuf_addch(&sb, *p);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+static struct stmt *pg_prepare(struct store *s, const char *sql)
+{
+	struct pg *p = PG(s);
+	struct pg_stmt *ps = xcalloc(1, sizeof(*ps));
+	char *q = translate(sql, &ps->nparams);
+	PGresult *r;
+
+	assert(ps->nparams <= PG_MAX_PARAMS);
+	ps->base.s = s;
+	snprintf(ps->name, sizeof(ps->name), "st%u", p->nstmt++);
+	r = PQprepare(p->conn, ps->name, q, 0, NULL);
+	free(q);
+	if (!ok_status(r)) {
+		note(s, r);
+		PQclear(r);
+		free(ps);
+		return NULL;
+	}
+	PQclear(r);
+	return &ps->base;
+}
+
+static void clear_param(struct pg_stmt *ps, int i)
+{
+	if (ps->owned[i])
+		free(ps->values[i]);
+	ps->values[i] = NULL;
+	ps->owned[i] = false;
+	ps->lengths[i] = 0;
+	ps->formats[i] = 0;
+}
+
+static void pg_reset(struct stmt *x)
+{
+	struct pg_stmt *ps = PST(x);
+
+	for (int i = 0; i < ps->nparams; i++)
+		clear_param(ps, i);
+	PQclear(ps->res);
+	ps->res = NULL;
+	ps->row = ps->nrows = 0;
+	PQfreemem(ps->blob);
+	ps->blob = NULL;
+}
+
+static void pg_finalize(struct stmt *x)
+{
+	pg_reset(x);
+	/* The connection's prepared statements end with it. */
+	free(x);
+}
+
+static void set_param(struct stmt *x, int i, char *v, bool owned, int len,
+		      int fmt)
+{
+	struct pg_stmt *ps = PST(x);
+
+	assert(i >= 1 && i <= ps->nparams);
+	clear_param(ps, i - 1);
+	ps->values[i - 1] = v;
+	ps->owned[i - 1] = owned;
+	ps->lengths[i - 1] = len;
+	ps->formats[i - 1] = fmt;
+}
+
+static void pg_bind_int(struct stmt *x, int i, int64_t v)
+{
+	set_param(x, i, xasprintf("%lld", (long long)v), true, 0, 0);
+}
+
+static void pg_bind_text(struct stmt *x, int i, const char *v)
+{
+	set_param(x, i, xstrdup(v), true, 0, 0);
+}
+
+static void pg_bind_blob(struct stmt *x, int i, const void *p, size_t n)
+{
+	assert(n <= 0x7fffffff);
+	set_param(x, i, (char *)(p ? p : ""), false, (int)n, 1);
+}
+
+static void pg_bind_null(struct stmt *x, int i)
+{
+	set_param(x, i, NULL, false, 0, 0);
+}
+
+static int pg_step(struct stmt *x)
+{
+	struct pg_stmt *ps = PST(x);
+	struct store *s = x->s;
+
+	if (!ps->res) {
+		ps->res = PQexecPrepared(PG(s)->conn, ps->name, ps->nparams,
+					 (const char *const *)ps->values,
+					 ps->lengths, ps->formats, 0);
+		if (!ok_status(ps->res)) {
+			note(s, ps->res);
+			PQclear(ps->res);
+			ps->res = NULL;
+			return -1;
+		}
+		ps->nrows = PQresultStatus(ps->res) == PGRES_TUPLES_OK ?
+				    PQntuples(ps->res) : 0;
+		ps->changes = atoll(PQcmdTuples(ps->res));
+		ps->row = 0;
+	}
+	PQfreemem(ps->blob);
+	ps->blob = NULL;
+	if (ps->row >= ps->nrows)
+		return 0;
+	ps->row++;
+	return 1;
+}
+
+static bool pg_col_null(struct stmt *x, int i)
+{
+	struct pg_stmt *ps = PST(x);
+
+	return !ps->res || ps->row < 1 || PQgetisnull(ps->res, ps->row - 1, i);
+}
+
+static const char *pg_col_text(struct stmt *x, int i)
+{
+	struct pg_stmt *ps = PST(x);
+
+	if (pg_col_null(x, i))
+		return NULL;
+	return PQgetvalue(ps->res, ps->row - 1, i);
+}
+
+static int64_t pg_col_int(struct stmt *x, int i)
+{
+	const char *t = pg_col_text(x, i);
+
+	return t ? strtoll(t, NULL, 10) : 0;
+}
+
+static const void *pg_col_blob(struct stmt *x, int i, size_t *n)
+{
+	struct pg_stmt *ps = PST(x);
+	const char *t = pg_col_text(x, i);
+
+	*n = 0;
+	if (!t)
+		return NULL;
+	PQfreemem(ps->blob);
+	ps->blob = PQunescapeBytea((const unsigned char *)t, n);
+	if (!ps->blob)
+		abort(); /* out of memory, as xmalloc would */
+	return ps->blob;
+}
+
+static int64_t pg_changes(struct stmt *x)
+{
+	return PST(x)->changes;
+}
+
+static int pg_begin(struct store *s)
+{
+	if (pg_exec(s, "BEGIN") < 0)
+		return -1;
+	if (pg_exec(s, "SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK ")") < 0) {
+		enum db_fault f = PG(s)->fault;
+		char *m = xstrdup(PG(s)->errmsg);
+
+		pg_exec(s, "ROLLBACK");
+		set_fault(s, f, m);
+		free(m);
+		return -1;
+	}
+	return 0;
+}
+
+/* COMMIT of a transaction that failed answers "ROLLBACK": that is a
+ * failure, not a success. */
+static int pg_commit(struct store *s)
+{
+	PGresult *r = PQexec(PG(s)->conn, "COMMIT");
+	int ret = 0;
+
+	if (!ok_status(r)) {
+		note(s, r);
+		ret = -1;
+	} else if (strcmp(PQcmdStatus(r), "COMMIT")) {
+		set_fault(s, DB_FAULT_OTHER,
+			  "the transaction was rolled back by the server");
+		ret = -1;
+	}
+	PQclear(r);
+	return ret;
+}
+
+static void pg_rollback(struct store *s)
+{
+	if (PQtransactionStatus(PG(s)->conn) != PQTRANS_IDLE) {
+		/* Keep the error that made us roll back. */
+		enum db_fault f = PG(s)->fault;
+		char *m = PG(s)->errmsg ? xstrdup(PG(s)->errmsg) : NULL;
+
+		pg_exec(s, "ROLLBACK");
+		set_fault(s, f, m);
+		free(m);
+	}
+}
+
+static enum db_fault pg_fault(struct store *s)
+{
+	return PG(s)->fault;
+}
+
+static const char *pg_errmsg(struct store *s)
+{
+	return PG(s)->errmsg ? PG(s)->errmsg : "unknown error";
+}
+
+/* Runs a one-value query; the value (caller frees) or NULL. */
+static char *pg_value(struct store *s, const char *sql)
+{
+	PGresult *r = PQexec(PG(s)->conn, sql);
+	char *v = NULL;
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0 &&
+	    !PQgetisnull(r, 0, 0))
+		v = xstrdup(PQgetvalue(r, 0, 0));
+	else if (!ok_status(r))
+		note(s, r);
+	PQclear(r);
+	return v;
+}
+
+/* The version in secteam.schema_info: 0 when the table does not exist
+ * (a database without the team schema), -1 on another error. */
+static int pg_schema_version(struct store *s)
+{
+	PGresult *r = PQexec(PG(s)->conn,
+			     "SELECT coalesce(max(version), 0) FROM secteam.schema_info");
+	const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	int n = -1;
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
+		n = atoi(PQgetvalue(r, 0, 0));
+	else if (code && (!strcmp(code, "42P01") || !strcmp(code, "3F000")))
+		n = 0;  /* no such table, or no such schema */
+	else
+		note(s, r);
+	PQclear(r);
+	return n;
+}
+
+static int pg_migrate(struct store *s, struct err *err)
+{
+	size_t n = schema_pg_count;
+	int v = pg_schema_version(s), r;
+
+	if (v < 0)
+		return store_dberr(s, err, "cannot read the schema version");
+	if ((size_t)v == n)
+		return 0;
+	if ((size_t)v > n)
+		return err_setc(err, ERR_INVALID,
+				"%s has schema version %d, newer than this secteam-tui (%zu); upgrade secteam-tui",
+				s->where, v, n);
+	if ((r = store_begin(s, err)) < 0)
+		return r;
+	for (size_t i = (size_t)v; i < n; i++) {
+		char ver[96];
+
+		snprintf(ver, sizeof(ver),
+			 "INSERT INTO secteam.schema_info (version) VALUES (%zu)",
+			 i + 1);
+		if (pg_exec(s, schema_pg[i]) < 0 || pg_exec(s, ver) < 0) {
+			if (PG(s)->fault == DB_FAULT_PERM)
+				r = err_setc(err, ERR_REFUSED,
+					     "%s needs its schema upgraded to version %zu (%s); the team's administrator runs 'secteam-tui team init'",
+					     s->where, n, PG(s)->errmsg);
+			else
+				r = store_dberr(s, err, "cannot upgrade the schema");
+			store_rollback(s);
+			return r;
+		}
+	}
+	return store_commit(s, err);
+}
+
+static int pg_check(struct store *s, struct err *err)
+{
+	/* The server keeps its own pages; a query that reads every table
+	 * is the check that means something from a client. */
+	if (pg_exec(s, "SELECT count(*) FROM reports, (SELECT count(*) FROM events) e") < 0)
+		return store_dberr(s, err, "cannot check");
+	return 0;
+}
+
+static char *pg_whoami(struct store *s)
+{
+	return pg_value(s, "SELECT session_user");
+}
+
+static int pg_watch_fd(struct store *s)
+{
+	struct pg *p = PG(s);
+
+	if (!p->listening) {
+		if (pg_exec(s, "LISTEN secteam") < 0)
+			return -1;
+		p->listening = true;
+	}
+	return PQsocket(p->conn);
+}
+
+static bool pg_poll_changed(struct store *s)
+{
+	struct pg *p = PG(s);
+	PGnotify *n;
+	bool changed = false;
+
+	if (!p->listening && pg_watch_fd(s) < 0)
+		return false;
+	PQconsumeInput(p->conn);
+	while ((n = PQnotifies(p->conn))) {
+		changed = true;
+		PQfreemem(n);
+	}
+	return changed;
+}
+
+const struct engine db_pg_engine = {
+	.name = "postgresql",
+	.open = pg_open,
+	.close = pg_close,
+	.exec = pg_exec,
+	.prepare = pg_prepare,
+	.finalize = pg_finalize,
+	.reset = pg_reset,
+	.bind_int = pg_bind_int,
+	.bind_text = pg_bind_text,
+	.bind_blob = pg_bind_blob,
+	.bind_null = pg_bind_null,
+	.step = pg_step,
+	.col_null = pg_col_null,
+	.col_int = pg_col_int,
+	.col_text = pg_col_text,
+	.col_blob = pg_col_blob,
+	.changes = pg_changes,
+	.begin = pg_begin,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.fault = pg_fault,
+	.errmsg = pg_errmsg,
+	.migrate = pg_migrate,
+	.schema_version = pg_schema_version,
+	.check = pg_check,
+	.whoami = pg_whoami,
+	.watch_fd = pg_watch_fd,
+	.poll_changed = pg_poll_changed,
+};

@@ -1,0 +1,218 @@
+/*
+ * The engine-independent half of the statement interface (db.h): the
+ * per-store statement cache, the bind/step/column wrappers, the row
+ * helpers every repository uses instead of its own step loop, and the
+ * one place a database error becomes a message.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store-int.h"
+
+int store_dberr(struct store *s, struct err *err, const char *what)
+{
+	const char *msg = s->eng->errmsg(s);
+
+	switch (s->eng->fault(s)) {
+	case DB_FAULT_BUSY:
+		return err_setc(err, ERR_BUSY,
+				"%s is busy (another officer is writing); try again",
+				s->where);
+	case DB_FAULT_FULL:
+		return err_setc(err, ERR_IO, "%s in %s: disk full", what,
+				s->where);
+	case DB_FAULT_PERM:
+		return err_setc(err, ERR_REFUSED,
+				"%s in %s: permission denied (%s); ask the team's administrator for the grant",
+				what, s->where, msg);
+	case DB_FAULT_CONN:
+		return err_setc(err, ERR_IO, "%s: %s unreachable: %s", what,
+				s->where, msg);
+	case DB_FAULT_UNIQUE:
+		return err_setc(err, ERR_DUPLICATE, "%s in %s: already stored",
+				what, s->where);
+	default:
+		return err_setc(err, ERR_IO, "%s in %s: %s", what, s->where,
+				msg);
+	}
+}
+
+struct stmt *db_stmt(struct store *s, const char *sql, struct err *err)
+{
+	struct stmt *st;
+
+	for (size_t i = 0; i < s->ncache; i++) {
+		if (s->cache[i].sql == sql) {
+			st = s->cache[i].st;
+			s->eng->reset(st);
+			return st;
+		}
+	}
+	if (!(st = s->eng->prepare(s, sql))) {
+		store_dberr(s, err, "cannot prepare a query");
+		return NULL;
+	}
+	/* The cache is sized above the number of distinct queries in
+	 * store/; a miss past it is a programming error. */
+	assert(s->ncache < STMT_CACHE);
+	s->cache[s->ncache].sql = sql;
+	s->cache[s->ncache].st = st;
+	s->ncache++;
+	return st;
+}
+
+void db_int(struct stmt *st, int i, int64_t v)
+{
+	st->s->eng->bind_int(st, i, v);
+}
+
+void db_text(struct stmt *st, int i, const char *v)
+{
+	if (v)
+		st->s->eng->bind_text(st, i, v);
+	else
+		st->s->eng->bind_null(st, i);
+}
+
+void db_blob(struct stmt *st, int i, const void *p, size_t n)
+{
+	st->s->eng->bind_blob(st, i, p, n);
+}
+
+void db_null(struct stmt *st, int i)
+{
+	st->s->eng->bind_null(st, i);
+}
+
+int db_step(struct stmt *st)
+{
+	return st->s->eng->step(st);
+}
+
+void db_reset(struct stmt *st)
+{
+	st->s->eng->reset(st);
+}
+
+int64_t db_changes(struct stmt *st)
+{
+	return st->s->eng->changes(st);
+}
+
+int64_t db_col_int(struct stmt *st, int i)
+{
+	return st->s->eng->col_int(st, i);
+}
+
+bool db_col_null(struct stmt *st, int i)
+{
+	return st->s->eng->col_null(st, i);
+}
+
+char *db_col_str(struct stmt *st, int i)
+{
+	const char *t;
+
+	if (st->s->eng->col_null(st, i))
+		return NULL;
+	t = st->s->eng->col_text(st, i);
+	return xstrdup(t ? t : "");
+}
+
+void db_col_copy(struct stmt *st, int i, char *dst, size_t size)
+{
+	const char *t = st->s->eng->col_null(st, i) ? NULL :
+			st->s->eng->col_text(st, i);
+	size_t n = t ? strlen(t) : 0;
+
+	if (!size)
+		return;
+	if (n >= size)
+		n = size - 1;
+	if (n)
+		memcpy(dst, t, n);
+	dst[n] = '\0';
+}
+
+unsigned char *db_col_bytes(struct stmt *st, int i, size_t *n)
+{
+	const void *p = st->s->eng->col_blob(st, i, n);
+
+	return xmemdup(p ? p : "", p ? *n : (*n = 0));
+}
+
+int db_rows(struct store *s, struct stmt *st, void **arr, size_t *n,
+	    size_t elsize, void (*read)(struct stmt *st, void *elem),
+	    void (*release)(void *elem), const char *what, struct err *err)
+{
+	unsigned char *v = NULL;
+	size_t len = 0, alloc = 0;
+	int rc;
+
+	*arr = NULL;
+	*n = 0;
+	while ((rc = db_step(st)) == 1) {
+		if (len == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			v = xrealloc(v, alloc * elsize);
+		}
+		memset(v + len * elsize, 0, elsize);
+		read(st, v + len * elsize);
+		len++;
+	}
+	if (rc < 0) {
+		int r = store_dberr(s, err, what);
+
+		for (size_t i = 0; release && i < len; i++)
+			release(v + i * elsize);
+		free(v);
+		db_reset(st);
+		return r;
+	}
+	db_reset(st);
+	*arr = v;
+	*n = len;
+	return 0;
+}
+
+int db_row(struct store *s, struct stmt *st, void *elem,
+	   void (*read)(struct stmt *st, void *elem), const char *what,
+	   struct err *err)
+{
+	int rc = db_step(st);
+
+	if (rc == 1) {
+		read(st, elem);
+		db_reset(st);
+		return 0;
+	}
+	if (rc == 0) {
+		db_reset(st);
+		return ERR_NOTFOUND;
+	}
+	rc = store_dberr(s, err, what);
+	db_reset(st);
+	return rc;
+}
+
+int db_run(struct store *s, struct stmt *st, int64_t *id, const char *what,
+	   const char *dup_msg, struct err *err)
+{
+	int rc = db_step(st);
+
+	if (rc == 1 && id)
+		*id = db_col_int(st, 0);
+	while (rc == 1)
+		rc = db_step(st);
+	if (rc < 0) {
+		if (s->eng->fault(s) == DB_FAULT_UNIQUE && dup_msg)
+			rc = err_setc(err, ERR_DUPLICATE, "%s", dup_msg);
+		else
+			rc = store_dberr(s, err, what);
+		db_reset(st);
+		return rc;
+	}
+	/* changes() stays readable until the next run of st. */
+	return 0;
+}

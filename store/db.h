@@ -1,0 +1,132 @@
+/*
+ * One statement interface over the two engines (internal to store/).
+ *
+ * The repositories (*-repo.c) write their SQL once, with numbered
+ * parameters (?1, ?2, ...) and the subset both engines share: RETURNING
+ * for new ids, ON CONFLICT for upserts, no engine functions.  An engine
+ * (db-sqlite.c, db-pg.c) prepares, binds, steps and reads columns, and
+ * classifies its errors into the few kinds callers act on (busy, unique
+ * violation, permission, lost connection), so nothing above this file
+ * knows which engine answered.  Statements are cached per store by the
+ * address of their SQL text, so every query is a string literal.
+ */
+#ifndef SECTEAM_STORE_DB_H
+#define SECTEAM_STORE_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* What went wrong in the last failed call, engine-independent. */
+enum db_fault {
+	DB_FAULT_NONE,
+	DB_FAULT_OTHER,
+	DB_FAULT_BUSY,      /* another writer holds the lock past the timeout,
+			     * or a serialization failure: try again */
+	DB_FAULT_UNIQUE,    /* a UNIQUE or PRIMARY KEY constraint */
+	DB_FAULT_CHECK,     /* another constraint, or a trigger's refusal */
+	DB_FAULT_FULL,      /* disk full */
+	DB_FAULT_PERM,      /* the login role lacks a grant */
+	DB_FAULT_CONN,      /* the server is unreachable or went away */
+};
+
+/* A prepared statement; each engine's own statement struct begins with
+ * this. */
+struct stmt {
+	struct store *s;
+};
+
+/* An engine: one table of functions per file (db-sqlite.c, db-pg.c). */
+struct engine {
+	const char *name;   /* "sqlite", "postgresql" */
+	int (*open)(struct store *s, const char *where,
+		    const struct store_opts *o, struct err *err);
+	void (*close)(struct store *s);
+	/* Runs SQL without parameters (several statements allowed). */
+	int (*exec)(struct store *s, const char *sql);
+	struct stmt *(*prepare)(struct store *s, const char *sql);
+	void (*finalize)(struct stmt *st);
+	void (*reset)(struct stmt *st);
+	void (*bind_int)(struct stmt *st, int i, int64_t v);
+	void (*bind_text)(struct stmt *st, int i, const char *v);
+	void (*bind_blob)(struct stmt *st, int i, const void *p, size_t n);
+	void (*bind_null)(struct stmt *st, int i);
+	/* 1 with a row, 0 when done, -1 on error (see db_fault). */
+	int (*step)(struct stmt *st);
+	bool (*col_null)(struct stmt *st, int i);
+	int64_t (*col_int)(struct stmt *st, int i);
+	const char *(*col_text)(struct stmt *st, int i);
+	/* Borrowed until the next step or reset; *n its length. */
+	const void *(*col_blob)(struct stmt *st, int i, size_t *n);
+	/* Rows changed by the last INSERT/UPDATE/DELETE run by st. */
+	int64_t (*changes)(struct stmt *st);
+	/* Transactions: begin takes the team's write lock (SQLite: BEGIN
+	 * IMMEDIATE; PostgreSQL: an advisory lock), so writers are serial
+	 * on both engines. */
+	int (*begin)(struct store *s);
+	int (*commit)(struct store *s);
+	void (*rollback)(struct store *s);
+	/* The last error: its kind and the engine's message. */
+	enum db_fault (*fault)(struct store *s);
+	const char *(*errmsg)(struct store *s);
+	/* Brings the schema up to date; 0 or negative with err set. */
+	int (*migrate)(struct store *s, struct err *err);
+	int (*schema_version)(struct store *s);
+	int (*check)(struct store *s, struct err *err);
+	/* Who this connection acts as (caller frees), or NULL. */
+	char *(*whoami)(struct store *s);
+	/* Change notification: see store_watch() in store.h. */
+	int (*watch_fd)(struct store *s);
+	bool (*poll_changed)(struct store *s);
+};
+
+extern const struct engine db_sqlite_engine;
+extern const struct engine db_pg_engine;
+
+/* The cached statement for sql (a string literal), reset, bindings
+ * cleared; NULL with err set when it cannot be prepared. */
+struct stmt *db_stmt(struct store *s, const char *sql, struct err *err);
+void db_int(struct stmt *st, int i, int64_t v);
+void db_text(struct stmt *st, int i, const char *v);  /* NULL binds NULL */
+void db_blob(struct stmt *st, int i, const void *p, size_t n);
+void db_null(struct stmt *st, int i);
+/* 1 row, 0 done, -1 error: then store_dberr() says what. */
+int db_step(struct stmt *st);
+void db_reset(struct stmt *st);
+int64_t db_changes(struct stmt *st);
+int64_t db_col_int(struct stmt *st, int i);
+bool db_col_null(struct stmt *st, int i);
+/* Column i as a new string, NULL for SQL NULL. */
+char *db_col_str(struct stmt *st, int i);
+/* Column i copied into dst (size bytes, always terminated). */
+void db_col_copy(struct stmt *st, int i, char *dst, size_t size);
+/* Column i as new bytes (*n its length; never NULL). */
+unsigned char *db_col_bytes(struct stmt *st, int i, size_t *n);
+
+/*
+ * Runs st (bound) and reads every row: each row is read by `read` into a
+ * new zeroed element of *arr (elsize bytes each), growing it.  Returns 0
+ * with *arr and *n the caller's, or negative with err set ("WHAT in
+ * DATABASE"), the rows read so far given to release (when not NULL) and
+ * nothing left allocated.
+ */
+int db_rows(struct store *s, struct stmt *st, void **arr, size_t *n,
+	    size_t elsize, void (*read)(struct stmt *st, void *elem),
+	    void (*release)(void *elem), const char *what, struct err *err);
+/*
+ * Runs st expecting at most one row, read by `read` into elem.  Returns
+ * 0 with a row, ERR_NOTFOUND (err untouched) without one, or negative
+ * with err set.
+ */
+int db_row(struct store *s, struct stmt *st, void *elem,
+	   void (*read)(struct stmt *st, void *elem), const char *what,
+	   struct err *err);
+/* Runs a statement that returns no rows (or one id with RETURNING:
+ * *id gets it when id is not NULL).  0 or negative with err set; a
+ * unique violation is ERR_DUPLICATE with err set to dup_msg when given. */
+int db_run(struct store *s, struct stmt *st, int64_t *id, const char *what,
+	   const char *dup_msg, struct err *err);
+
+#endif

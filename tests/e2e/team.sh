@@ -1,0 +1,222 @@
+#!/bin/sh
+# engines: pg
+# End to end, a team on a team server: two officers, each with their own
+# GnuPG home, config and login role, on one PostgreSQL database.
+#   - a report encrypted to officer A only is read by officer B;
+#   - both import the same mailbox at once: every report stored once;
+#   - who did it is the login role, whatever the config or environment
+#     says; officers cannot edit or delete events;
+#   - a removed officer's key opens no stored body after `roster reseal`,
+#     a new officer's key opens them all, and a reseal killed midway then
+#     run again leaves every body readable by the roster;
+#   - the server holds no report plaintext (pg_dump, its data directory);
+#   - a server that is down, a wrong password, a role without the grants:
+#     one clear line naming the server, exit 1, nothing written;
+#   - an import killed with -9, then re-run: every message stored once.
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup team
+CANARY="team-canary-$$-QWERTY"
+
+# Officer B: a key of their own, in a home of their own; the officers
+# have each other's public keys (as a team's officers do).
+newofficer() { # NAME HOME: prints the new key's fingerprint
+	mkdir -m 700 "$2"
+	cp "$H/gpg.conf" "$H/gpg-agent.conf" "$2/"
+	gpg --homedir "$2" --batch --passphrase '' --quick-gen-key \
+		"$1 <$1@team.example>" ed25519 sign never >/dev/null 2>&1 || return 1
+	_f=$(gpg --homedir "$2" --list-keys --with-colons 2>/dev/null | awk -F: '/^fpr/ {print $10; exit}')
+	gpg --homedir "$2" --batch --passphrase '' --quick-add-key "$_f" cv25519 encr never >/dev/null 2>&1 || return 1
+	gpg --homedir "$2" --export "$_f" | gpg --homedir "$H" --batch --import >/dev/null 2>&1
+	gpg --homedir "$H" --export "$OFFICER_FPR" | gpg --homedir "$2" --batch --import >/dev/null 2>&1
+	# Senders know the officers too (they encrypt to them).
+	gpg --homedir "$2" --export "$_f" | gpg --homedir "$S" --batch --import >/dev/null 2>&1
+	echo "$_f"
+}
+e2e_on_exit 'gpgconf --homedir "$T/bob" --kill all 2>/dev/null; gpgconf --homedir "$T/carol" --kill all 2>/dev/null'
+A=$E2E_OFFICER
+BR=bob_$$
+CR=carol_$$
+e2e_on_exit 'PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "DROP ROLE IF EXISTS $BR" -c "DROP ROLE IF EXISTS $CR" -c "DROP ROLE IF EXISTS nogrant_$$" -c "DROP ROLE IF EXISTS pw_$$" >/dev/null 2>&1'
+BOB=$(newofficer bob "$T/bob") || { echo "Bail out! no key for bob"; exit 1; }
+printf '[officer]\n\tname = Bob\n' >"$T/bob.conf"
+printf '[officer]\n\tname = Alice\n' >"$T/alice.conf"
+sta() { PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/alice.conf" "$@"; }
+stb() { PGUSER=$BR "$SECTEAM_BIN" --db "$DB" --gnupghome "$T/bob" --config "$T/bob.conf" "$@"; }
+
+out=$(e2e_admin team add-officer "$BR" --name Bob --key "$BOB" 2>&1); rc=$?
+tap_is "$rc" 0 "team add-officer: exit 0"
+tap_like "$out" "roster reseal" "add-officer says to reseal"
+tap_is "$(sta team list --json | jq -r '[.[] | .role] | sort | join(" ")')" "$(printf '%s\n' "$A" "$BR" | sort | tr '\n' ' ' | sed 's/ $//')" "team list names both officers"
+tap_is "$(stb roster --json | jq -r 'length')" 2 "the roster has both keys"
+tap_is "$(stb roster --json | jq -r --arg f "$BOB" '.[] | select(.fingerprint == $f) | .secret')" true "roster: bob holds his own secret key"
+tap_is "$(stb roster --json | jq -r --arg f "$OFFICER_FPR" '.[] | select(.fingerprint == $f) | .secret')" false "roster: not alice's"
+
+# 1. Encrypted to officer A only; B reads it.
+mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+	--to "$OFFICER_FPR" --subject "Overflow in tcp" --message-id "<a1@example.net>" \
+	--body "$CANARY in net/ipv4/tcp_input.c" >"$T/a1.eml"
+tap_like "$(sta import "$T/a1.eml")" "^1	valid	" "alice imports a report encrypted to her only"
+out=$(stb show 1 2>&1); rc=$?
+tap_is "$rc" 0 "bob: show exits 0"
+tap_like "$out" "$CANARY" "bob reads the body of a report encrypted to alice only"
+tap_is "$(stb show 1 --json | jq -r '.signature.verdict')" valid "bob sees the verdict recorded at import"
+
+# 2. Who did it.
+SECTEAM_OFFICER=mallory USER=mallory stb triage 1 --state triaged --claim --note "bob looked" >/dev/null
+j=$(sta show 1 --json)
+tap_is "$(printf '%s' "$j" | jq -r '.events[] | select(.kind == "note") | .officer')" "$BR" "the note is recorded as bob's role, not the environment's name"
+tap_is "$(printf '%s' "$j" | jq -r '.claimed_by')" "$BR" "claimed by bob's role"
+tap_is "$(printf '%s' "$j" | jq -r '.events[0].officer')" "$A" "the import is alice's"
+err=$(PGUSER=$BR psql -X -q -d "$E2E_PGDB" -c "UPDATE secteam.events SET officer = 'alice'" 2>&1); rc=$?
+tap_ok $((rc == 0)) "an officer cannot UPDATE events" "$err"
+tap_like "$err" "permission denied" "UPDATE events: permission denied"
+err=$(PGUSER=$BR psql -X -q -d "$E2E_PGDB" -c "DELETE FROM secteam.events" 2>&1); rc=$?
+tap_ok $((rc == 0)) "an officer cannot DELETE events" "$err"
+err=$(PGUSER=$BR psql -X -q -d "$E2E_PGDB" -c "INSERT INTO secteam.events (report_id, at, officer, kind) VALUES (1, 0, 'alice', 'forged')" 2>&1)
+tap_is "$(db_sql "SELECT officer FROM events WHERE kind = 'forged'")" "$BR" "an event inserted by hand still records the login"
+err=$(db_sql "UPDATE events SET detail = 'x'" 2>&1); rc=$?
+tap_ok $((rc == 0)) "not even the owner edits events (trigger)" "$err"
+tap_like "$err" "append-only" "the trigger says why"
+
+# 3. Both import the same mailbox at the same time.
+i=0
+: >"$T/list"
+while [ "$i" -lt 60 ]; do
+	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+		--to "$OFFICER_FPR" --to "$BOB" --subject "bulk $i" --message-id "<bulk$i@example.net>" \
+		--body "report $i" >"$T/b$i.eml"
+	echo "$T/b$i.eml" >>"$T/list"
+	i=$((i + 1))
+done
+e2e_mbox "$T/bulk.mbox" $(cat "$T/list")
+sta import --mbox "$T/bulk.mbox" >"$T/ia" 2>"$T/iae" &
+pa=$!
+stb import --mbox "$T/bulk.mbox" >"$T/ib" 2>"$T/ibe" &
+pb=$!
+wait $pa; ra=$?
+wait $pb; rb=$?
+tap_is "$ra $rb" "0 0" "both imports exit 0"
+tap_is "$(db_sql "SELECT count(*) FROM messages WHERE subject LIKE 'bulk %'")" 60 "60 messages stored, each once"
+tap_is "$(db_sql "SELECT count(DISTINCT report_id) FROM messages WHERE subject LIKE 'bulk %'")" 60 "60 reports"
+tap_is "$(cat "$T/ia" "$T/ib" | grep -c '^duplicate')" 60 "every message is a duplicate for one of the two"
+tap_is "$(cat "$T/ia" "$T/ib" | grep -cE '^[0-9]+	[a-z-]+	bulk [0-9]+$')" 60 "and new for the other"
+
+# 4. The server holds no plaintext.
+tap_is "$(PGUSER=$E2E_ADMIN pg_dump "$E2E_PGDB" | grep -c "$CANARY")" 0 "pg_dump holds no report plaintext"
+PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" -c CHECKPOINT >/dev/null 2>&1
+tap_is "$(grep -rl -a "$CANARY" "$PGHOST/data" 2>/dev/null | wc -l)" 0 "the server's data directory holds no report plaintext"
+
+# 5. Roster changes and reseal.
+blobs() { # DIR: writes each stored body as DIR/ID.gpg
+	mkdir -p "$1"
+	for _id in $(db_sql "SELECT id FROM messages ORDER BY id"); do
+		db_sql "SELECT encode(blob, 'base64') FROM messages WHERE id = $_id" |
+			base64 -d >"$1/$_id.gpg"
+	done
+}
+opens() { # HOME DIR: how many bodies of DIR that home's key opens
+	_n=0
+	for _f in "$1"/*.gpg; do :; done
+	for _f in "$2"/*.gpg; do
+		gpg --homedir "$1" --batch --pinentry-mode loopback --passphrase '' \
+			--decrypt "$_f" >/dev/null 2>&1 && _n=$((_n + 1))
+	done
+	echo "$_n"
+}
+CAROL=$(newofficer carol "$T/carol") || { echo "Bail out! no key for carol"; exit 1; }
+e2e_admin team add-officer "$CR" --key "$CAROL" >/dev/null
+total=$(db_sql "SELECT count(*) FROM messages")
+blobs "$T/before"
+tap_is "$(opens "$T/carol" "$T/before")" 0 "before the reseal, carol's key opens no body"
+out=$(sta roster reseal 2>&1); rc=$?
+tap_is "$rc" 0 "roster reseal: exit 0"
+tap_like "$out" "resealed: $total" "every body resealed (the roster changed)"
+blobs "$T/after"
+tap_is "$(opens "$T/carol" "$T/after")" "$total" "after it, carol's key opens every body"
+tap_is "$(opens "$T/bob" "$T/after")" "$total" "and bob's"
+out=$(sta roster reseal 2>&1)
+tap_like "$out" "left alone: $total" "a second reseal leaves them alone"
+# Bob leaves.
+e2e_admin team remove-officer "$BR" >/dev/null
+tap_is "$(sta roster --json | jq -r 'length')" 2 "the roster no longer has bob's key"
+# A reseal killed midway, then run again.
+PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" roster reseal >/dev/null 2>&1 &
+rp=$!
+sleep 1
+kill -9 "$rp" 2>/dev/null
+wait "$rp" 2>/dev/null
+blobs "$T/mid"
+tap_is "$(opens "$H" "$T/mid")" "$total" "after a kill -9 mid-reseal, alice's key still opens every body"
+out=$(sta roster reseal 2>&1); rc=$?
+tap_is "$rc" 0 "the reseal run again finishes: exit 0"
+blobs "$T/gone"
+tap_is "$(opens "$T/bob" "$T/gone")" 0 "the removed officer's key opens no stored body"
+tap_is "$(opens "$T/carol" "$T/gone")" "$total" "the roster's keys open all of them"
+tap_is "$(opens "$H" "$T/gone")" "$total" "(alice's too)"
+if command -v sqop >/dev/null; then
+	gpg --homedir "$T/bob" --batch --pinentry-mode loopback --passphrase '' \
+		--export-secret-keys "$BOB" | sqop dearmor >"$T/bob.key" 2>/dev/null
+	n=0
+	for f in "$T"/gone/*.gpg; do
+		sqop decrypt "$T/bob.key" <"$f" >/dev/null 2>&1 && n=$((n + 1))
+	done
+	tap_is "$n" 0 "sqop with the removed officer's key decrypts none either"
+fi
+out=$(stb list 2>&1); rc=$?
+tap_is "$rc" 1 "the removed officer's role can no longer read the team's database"
+tap_like "$out" "permission denied" "and is told so"
+
+# 6. A bad server.
+out=$("$SECTEAM_BIN" --db "host=$T/nowhere dbname=x" --gnupghome "$H" list 2>&1); rc=$?
+tap_is "$rc" 1 "server down: exit 1"
+tap_like "$out" "^secteam-tui: cannot reach the team server '$T/nowhere:5432/x': " "server down: one line naming the server"
+tap_is "$(printf '%s\n' "$out" | wc -l)" 1 "server down: one line"
+PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "CREATE ROLE nogrant_$$ LOGIN" >/dev/null
+before=$(db_sql "SELECT count(*) FROM events")
+out=$(PGUSER=nogrant_$$ "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" triage 1 --note x 2>&1); rc=$?
+tap_is "$rc" 1 "a role without the grants: exit 1"
+tap_like "$out" "team server '.*/$E2E_PGDB'.*permission denied" "a role without the grants: the server and the cause"
+tap_is "$(db_sql "SELECT count(*) FROM events")" "$before" "nothing written"
+# Wrong password: a role that must give one (scram-sha-256), before trust.
+PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "SET password_encryption = 'scram-sha-256'" \
+	-c "CREATE ROLE pw_$$ LOGIN PASSWORD 'right-one'" >/dev/null
+hba=$PGHOST/data/pg_hba.conf
+if [ -w "$hba" ] || [ "$(id -u)" = 0 ]; then
+	cp "$hba" "$T/hba.orig"
+	{ echo "local all pw_$$ scram-sha-256"; cat "$T/hba.orig"; } >"$hba"
+	PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "SELECT pg_reload_conf()" >/dev/null
+	out=$(PGUSER=pw_$$ PGPASSWORD=wrong "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" list 2>&1); rc=$?
+	cat "$T/hba.orig" >"$hba"
+	PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "SELECT pg_reload_conf()" >/dev/null
+	tap_is "$rc" 1 "wrong password: exit 1"
+	tap_like "$out" "cannot reach the team server '.*/$E2E_PGDB': .*password authentication failed" "wrong password: named"
+fi
+
+# 7. An import killed with -9 once some of it is committed, then run
+# again: each message stored once.
+i=0
+: >"$T/list"
+while [ "$i" -lt 60 ]; do
+	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+		--to "$OFFICER_FPR" --subject "killed $i" --message-id "<killed$i@example.net>" \
+		--body "report $i" >"$T/k$i.eml"
+	echo "$T/k$i.eml" >>"$T/list"
+	i=$((i + 1))
+done
+e2e_mbox "$T/killed.mbox" $(cat "$T/list")
+PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" import --jobs 1 --mbox "$T/killed.mbox" >/dev/null 2>&1 &
+ip=$!
+i=0
+while [ "$i" -lt 200 ] && [ "$(db_sql "SELECT count(*) FROM messages WHERE subject LIKE 'killed %'")" = 0 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 "$ip" 2>/dev/null
+wait "$ip" 2>/dev/null
+mid=$(db_sql "SELECT count(*) FROM messages WHERE subject LIKE 'killed %'")
+sta import --mbox "$T/killed.mbox" >"$T/again" 2>&1; rc=$?
+tap_is "$rc" 0 "the import run again: exit 0"
+tap_is "$(db_sql "SELECT count(*) FROM messages WHERE subject LIKE 'killed %'")" 60 "every message stored once (killed after $mid)"
+tap_is "$(grep -c '^duplicate' "$T/again")" "$mid" "the ones stored before the kill are duplicates"
+tap_is "$(db_ok)" ok "the database answers"
+tap_done
