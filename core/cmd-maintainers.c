@@ -208,16 +208,19 @@ static int lookup_each(struct cmd_ctx *ctx, const struct maint_db *db,
 	return 0;
 }
 
+/* The options of `maintainers`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_maintainers_opts[] = {
+	{ "tree", required_argument, NULL, 't' },
+	{ "file", required_argument, NULL, 'f' },
+	{ "patch", required_argument, NULL, 'p' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "each", no_argument, NULL, 'e' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "patch", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "each", no_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *tree_opt = NULL, *patch = NULL;
 	const char **files = NULL;
 	size_t nfiles = 0;
@@ -233,7 +236,7 @@ int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return maintainers_report_exec(ctx, rid, argc, argv);
 
 	files = xcalloc((size_t)argc + 1, sizeof(*files));
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_maintainers_opts, NULL)) != -1) {
 		switch (c) {
 		case 't': tree_opt = optarg; break;
 		case 'f': files[nfiles++] = optarg; break;

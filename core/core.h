@@ -41,6 +41,24 @@ int triage_check_transition(const char *from, const char *to,
 			    struct err *err);
 /* True for states whose embargo is over or moot. */
 bool triage_state_closed(const char *state);
+/* A change of a report's triage fields; NULL/false fields stay. */
+struct triage_change {
+	int64_t id;
+	const char *state;
+	const char *severity;
+	bool claim, unclaim, public, consent_credit, consent_exploit;
+	const char *note;
+};
+/*
+ * Applies c: each change checked (the lifecycle, known severities, a
+ * non-empty note), stored and logged as an event, in one transaction.
+ * Returns 0 with *summary (caller frees; display-safe) "report N: what
+ * changed", or negative with err naming the report and the problem
+ * (ERR_INVALID for bad values, ERR_REFUSED for a move the lifecycle does
+ * not allow, ERR_NOTFOUND for no such report); nothing is written then.
+ */
+int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
+		 char **summary, struct err *err);
 
 /* import.c ---------------------------------------------------------------*/
 enum import_status { IMPORT_NEW, IMPORT_REPLY, IMPORT_DUPLICATE, IMPORT_ERROR };
