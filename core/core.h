@@ -102,43 +102,6 @@ int import_batch_begin(struct cmd_ctx *ctx, struct err *err);
 int import_batch_commit(struct cmd_ctx *ctx, struct err *err);
 void import_batch_abort(struct cmd_ctx *ctx);
 
-/* cmd-maintainers.c: the kernel tree for MAINTAINERS lookups: opt (from
- * --tree), else config kernel.tree, else the newest /usr/src/linux-*
- * holding MAINTAINERS, else the newest tree unpacked into the cache by
- * scripts/kernel-tree.sh.  Caller frees; NULL with err set when none. */
-char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
-			    struct err *err);
-
-/* cmd-maintainers-report.c: what MAINTAINERS suggests for a report, from
- * the patch in its decrypted messages and the files it touches, for the
- * `maintainers ID` command and the UI's participants panel. */
-struct maint_suggestions {
-	char *tree;              /* the kernel tree looked up, or NULL */
-	struct maint_result res; /* every entry once (by address), in
-				  * get_maintainer.pl's order, catch-all
-				  * ones included */
-	bool catch_all;          /* catch-all entries are shown (asked, or
-				  * config maintainers.include_catch_all) */
-	size_t hidden;           /* entries a listing leaves out */
-	char *warnings;          /* safe "warning: ..." lines, or NULL */
-	/* res.v[0 .. nsigned) come from what the messages' verdicts cover;
-	 * the entries after them only from text and patches no signature
-	 * covers (files_unsigned): listings mark those, --add-all skips
-	 * them. */
-	size_t nsigned;
-	char **files_unsigned;
-	size_t nfiles_unsigned;
-};
-/* Fills *out (release it in any case) and returns 0; negative with err
- * set when the report, the tree (out->tree NULL: "no kernel tree ...")
- * or its MAINTAINERS cannot be read.  tree_opt as maintainers_find_tree. */
-int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
-			bool with_catch_all, struct maint_suggestions *out,
-			struct err *err);
-void maint_suggestions_release(struct maint_suggestions *s);
-/* True when a listing leaves e out (catch-all or security contact). */
-bool maintainers_hidden(const struct maint_entry *e, bool catch_all);
-
 /* report.c ---------------------------------------------------------------*/
 struct report_full {
 	struct report r;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/suggest.h"
 #include "tui/tui-int.h"
 
 enum item_kind { IT_PART, IT_SUG, IT_VENDOR };
