@@ -155,13 +155,9 @@ char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
 	pos = first_positional(e->opts, argc, argv, at);
 	out = xcalloc((size_t)argc + 2, sizeof(*out));
 	for (int i = 0; i < argc; i++) {
-		/* "%i" alone is the report (config bind lines). */
-		if (!strcmp(argv[i], "%i"))
-			out[n++] = xasprintf("%lld", (long long)report);
-		else
-			out[n++] = xstrdup(argv[i]);
-		if (i == at - 1 && !(pos >= 0 && (!strcmp(argv[pos], "%i") ||
-				     parse_report_id(argv[pos], &id, &ignore) == 0)))
+		out[n++] = xstrdup(argv[i]);
+		if (i == at - 1 && !(pos >= 0 &&
+				     parse_report_id(argv[pos], &id, &ignore) == 0))
 			out[n++] = xasprintf("%lld", (long long)report);
 	}
 	*argc_out = n;
@@ -290,8 +286,10 @@ int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 	sbuf_release(&ce.all);
 	if (res->status != CMD_OK && ctx->err.msg[0])
 		res->summary = safe_str(ctx->err.msg);
-	else if (ctx->summary)
+	else if (ctx->summary) {
 		res->summary = safe_str(ctx->summary);
+		res->said = true;
+	}
 	else if (olen)
 		res->summary = last_line(obuf, olen);
 	else if (res->warnings)
@@ -371,6 +369,38 @@ int cmd_run_string(struct cmd_ctx *ctx, const char *line)
 	r = argc ? cmd_run(ctx, argc, argv) : CMD_OK;
 	cmd_split_free(argv, argc);
 	return r;
+}
+
+char *cmd_join(int argc, char *const *argv)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		bool plain = *w != '\0';
+
+		for (const char *c = w; *c && plain; c++)
+			plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				       "0123456789@._+-=/:,#", *c) != NULL;
+		if (i)
+			sbuf_addch(&sb, ' ');
+		if (plain) {
+			sbuf_adds(&sb, w);
+			continue;
+		}
+		/* '...' keeps everything but a quote, which becomes '\''. */
+		sbuf_addch(&sb, '\'');
+		for (const char *c = w; *c; c++) {
+			if (*c == '\'')
+				sbuf_adds(&sb, "'\\''");
+			else
+				sbuf_addch(&sb, *c);
+		}
+		sbuf_addch(&sb, '\'');
+	}
+	if (!sb.buf)
+		sbuf_grow(&sb, 1);
+	return sbuf_detach(&sb, NULL);
 }
 
 void cmd_split_free(char **argv, int argc)

@@ -89,8 +89,7 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
  * cmd_run on report `report` (0: none): when the command takes a report
  * and argv names none where it goes, the report is inserted there as an
  * argument of its own.  A report named in argv wins (`show 9` in report
- * 3's view shows 9).  A word "%i" standing alone (config bind lines) is
- * the report too; "%i" inside a word is that word's text, nothing more.
+ * 3's view shows 9).
  */
 int cmd_run_target(struct cmd_ctx *ctx, int argc, char **argv,
 		   int64_t report);
@@ -109,6 +108,9 @@ struct cmd_result {
 	int status;             /* CMD_OK, CMD_FAILED, CMD_USAGE */
 	char *summary;          /* one display-safe line: the command's
 				 * cmd_say, its error, or its last line */
+	bool said;              /* summary is the command's own result line
+				 * (cmd_say): the output is its receipt,
+				 * not something to read */
 	char *output;           /* everything it wrote to ctx->out (may hold
 				 * plaintext: wiped on release), or NULL */
 	size_t output_len;
@@ -136,6 +138,9 @@ void cmd_say(struct cmd_ctx *ctx, const char *fmt, ...) UTIL_PRINTF(2, 3);
  */
 int cmd_split(const char *line, char ***argv, int *argc, struct err *err);
 void cmd_split_free(char **argv, int argc);
+/* The inverse of cmd_split: argv as one line, each word quoted when it
+ * needs to be, so that cmd_split gives argv back (caller frees). */
+char *cmd_join(int argc, char *const *argv);
 
 int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err);
 void cmd_ctx_release(struct cmd_ctx *ctx);

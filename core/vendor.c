@@ -104,6 +104,20 @@ json_t *vendors_json(struct cmd_ctx *ctx, int64_t report_id)
 	return a;
 }
 
+int vendors_get(struct cmd_ctx *ctx, const char *name, struct vendor *v,
+		struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+
+	memset(v, 0, sizeof(*v));
+	if (!s) {
+		if (err)
+			*err = ctx->err;
+		return ERR_IO;
+	}
+	return store_vendor_get(s, name, v, err);
+}
+
 int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
 		 struct err *err)
 {

@@ -22,6 +22,11 @@ int vendor_directory_edit(struct cmd_ctx *ctx, const char *name,
 			  const char *contact, const char *key,
 			  const char *kind, char **summary, struct err *err);
 
+/* The directory's entry for name (any case) into *v (release it);
+ * ERR_NOTFOUND naming it. */
+int vendors_get(struct cmd_ctx *ctx, const char *name, struct vendor *v,
+		struct err *err);
+
 /* What changes for one vendor on one report. */
 struct vendor_change {
 	int64_t report;
