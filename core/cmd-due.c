@@ -15,6 +15,7 @@
 
 #include "core/core.h"
 #include "core/json.h"
+#include "store/store.h"
 
 #define SILENT_WORKING_DAYS 5
 

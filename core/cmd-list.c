@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "core/json.h"
+#include "store/store.h"
 
 struct list_out {
 	struct cmd_ctx *ctx;

@@ -14,6 +14,7 @@
 
 #include "core/json.h"
 #include "core/team.h"
+#include "store/store.h"
 
 static int list(struct cmd_ctx *ctx, bool json)
 {

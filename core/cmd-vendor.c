@@ -13,6 +13,7 @@
 
 #include "core/json.h"
 #include "core/vendor.h"
+#include "store/store.h"
 
 static int do_list(struct cmd_ctx *ctx, bool json)
 {

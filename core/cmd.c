@@ -15,6 +15,7 @@
 
 #include "core/core.h"
 #include "crypto/crypto.h"
+#include "store/store.h"
 
 #define REPORT CMD_TARGET_REPORT
 #define NONE CMD_TARGET_NONE

@@ -2,16 +2,33 @@
  * core: the model and the use cases.
  *
  * Reports, triage, the import pipeline, the embargo policy, maintainers,
- * vendors, the timeline and exports.  Talks to store/, crypto/ and mail/;
- * never draws: exporters and commands write to a FILE *, errors go into
- * struct err.  Files:
- *   cmd.c             the command table, argument splitting, the session
- *   cmd-*.c           one command each (import, list, show, triage, ...)
+ * vendors, the team, the timeline and exports.  Talks to store/, crypto/
+ * and mail/; never draws: commands and exporters write to a FILE *,
+ * errors go into struct err.  The UI includes this header and the
+ * use-case headers, and sees the store's records (store/types.h), never
+ * its functions.  Files:
+ *   cmd.c, cmd.h      the command table (options, where the report goes),
+ *                     running and capturing commands, the session
+ *   cmd-*.c           one command each: parse the arguments, call a use
+ *                     case, print what it answers
+ *   triage.c          states, transitions, severities; triage_apply
+ *   dates.c, .h       disclosure dates: propose, set, start the release
+ *   vendor.c, .h      vendor kinds and statuses; the directory, a
+ *                     vendor's status on a report
+ *   suggest.c, .h     the kernel tree, what MAINTAINERS suggests for a
+ *                     report, bringing people in and out
+ *   participants.c    participants: parsing addresses, add/remove/ack
+ *   team.c, .h        a team server's officers; roster.c: the roster and
+ *                     roster reseal
+ *   policy.c          the embargo policy, one rule for every date change
  *   config.c          the git-style config file
  *   pipeline.c        one message: parse, decrypt, verify, classify
  *   import.c          importing messages, mboxes, Maildirs into the store
+ *   seal.c, .h        bodies at rest, encrypted to the roster
  *   report.c          reading a report with its thread, events and files
- *   triage.c          states, transitions, severities
+ *   view-data.c       what the UI pages through, and colleagues' changes
+ *   disclosure.c      a report's dossier for exports; redaction
+ *   export-*.c        one exporter per format; forward.c: forwarding
  *   touched.c         file paths a report touches
  *   sender.c          a From mailbox shown address first, with warnings
  *   maintainers.c     MAINTAINERS parsing and lookup
@@ -27,7 +44,7 @@
 #include "core/cmd.h"
 #include "core/config.h"
 #include "core/maintainers.h"
-#include "store/store.h"
+#include "store/types.h"
 #include "util/util.h"
 
 /* triage.c ---------------------------------------------------------------*/
