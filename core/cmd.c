@@ -154,11 +154,12 @@ char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
 		at = 2;
 	}
 	pos = first_positional(e->opts, argc, argv, at);
+	if (pos >= 0 && parse_report_id(argv[pos], &id, &ignore) == 0)
+		return NULL;   /* the line names its report */
 	out = xcalloc((size_t)argc + 2, sizeof(*out));
 	for (int i = 0; i < argc; i++) {
 		out[n++] = xstrdup(argv[i]);
-		if (i == at - 1 && !(pos >= 0 &&
-				     parse_report_id(argv[pos], &id, &ignore) == 0))
+		if (i == at - 1)
 			out[n++] = xasprintf("%lld", (long long)report);
 	}
 	*argc_out = n;

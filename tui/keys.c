@@ -246,6 +246,46 @@ static int h_note(struct tui *t, const char *a)
 	return TUI_RELOAD;
 }
 
+/* J and K in a report: the next or previous report of the list, in its
+ * order, in place of this one. */
+static int step_report(struct tui *t, int dir)
+{
+	struct tui_view *v = tui_top(t);
+	int64_t next;
+
+	if (t->depth < 2 || t->stack[0]->id != V_REPORTS || v->id != V_REPORT)
+		return TUI_OK;
+	if (!(next = reports_step(t, t->stack[0], v->report_id, dir))) {
+		tui_status(t, false, "no %s report in the list", dir > 0 ? "next" : "previous");
+		return TUI_OK;
+	}
+	t->stack[--t->depth] = NULL;
+	v->ops->close(t, v);
+	free(v);
+	tui_push(t, view_report_new(t, next));
+	return TUI_REDRAW;
+}
+static int h_next_report(struct tui *t, const char *a) { (void)a; return step_report(t, 1); }
+static int h_prev_report(struct tui *t, const char *a) { (void)a; return step_report(t, -1); }
+
+/* A digit in the list: the `:open` line, begun with it (mutt's jump). */
+static int h_jump(struct tui *t, const char *a)
+{
+	char init[16];
+	char *line;
+	int r;
+
+	(void)a;
+	snprintf(init, sizeof(init), "open %c",
+		 t->last_key >= '0' && t->last_key <= '9' ? t->last_key : ' ');
+	line = prompt_read(t, ":", init, &t->cmd_hist, true);
+	if (!line)
+		return TUI_REDRAW;
+	r = tui_run_line(t, line);
+	free(line);
+	return r | TUI_REDRAW;
+}
+
 /* `open [ID]`: the selected report, or report ID. */
 static int h_open_id(struct tui *t, const char *a)
 {
@@ -313,6 +353,10 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "bottom", "G End", V_ALL, "go to the last line", h_bottom, NULL, NULL },
 	{ "open", "Enter", LIST | VBIT(V_CALENDAR), "open the selected report (:open ID opens that one)",
 	  h_open_id, NULL, NULL },
+	{ "jump", "0 1 2 3 4 5 6 7 8 9", LIST, "open report N: type its number, then Enter",
+	  h_jump, NULL, NULL },
+	{ "next-report", "J", VBIT(V_REPORT), "the next report of the list", h_next_report, NULL, NULL },
+	{ "prev-report", "K", VBIT(V_REPORT), "the previous report of the list", h_prev_report, NULL, NULL },
 	{ "back", "q", V_ALL, "go back; quit from the report list", h_back, NULL, NULL },
 	{ "quit", "Q", V_ALL, "quit at once", h_quit, NULL, NULL },
 	{ "interrupt", "C-c", V_ALL, "quit, after asking", h_quit, NULL, "quit secteam-tui?" },

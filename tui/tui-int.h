@@ -126,6 +126,7 @@ struct tui {
 	FILE *trace;
 	bool quit;
 	int64_t live_cursor;  /* the last event seen (report_changes) */
+	int last_key;         /* the key being handled */
 };
 
 /* Key codes: characters as their code point, curses keys offset. */
@@ -211,6 +212,9 @@ struct tui_view *view_disclosure_new(struct tui *t, int64_t id);
 struct tui_view *view_pager_new(struct tui *t, const char *title,
 				const char *text, size_t len);
 
+/* The report after (dir 1) or before (dir -1) report from in the list
+ * view v's order, now selected there; 0 when there is none. */
+int64_t reports_step(struct tui *t, struct tui_view *v, int64_t from, int dir);
 /* Handlers of the list view, used by the key table. */
 int reports_cycle_sort(struct tui *t, const char *args);
 int reports_set_filter(struct tui *t, const char *args);

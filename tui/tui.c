@@ -468,6 +468,7 @@ int tui_main(struct cmd_ctx *ctx)
 		}
 		t.status[0] = 0;
 		t.status_error = false;
+		t.last_key = key;
 		flags = run_key(&t, key);
 		if (t.trace && !(flags & TUI_QUIT)) {
 			if (flags & TUI_RELOAD)

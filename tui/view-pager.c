@@ -38,6 +38,8 @@ static int pager_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
 
 	if (lines_search(&p->lines, t->search, dir, fresh) < 0)
 		tui_status(t, true, "not found: %s", t->search);
+	else
+		tui_status(t, false, "/%s: line %ld", t->search, p->lines.hl + 1);
 	return TUI_REDRAW;
 }
 
