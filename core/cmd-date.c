@@ -1,11 +1,9 @@
 /*
- * `date propose|set|start-release|show`: the disclosure date.  Every
- * change asks policy_check() (policy.c) and is added, never edited: a
- * proposal records who suggested which date and why (with the policy's
- * verdict shown, never refused); a decision records the date an officer
- * set with the verdict, the reason and whether the policy was overridden;
- * the latest decision is the report's date.  Dates are stored in UTC and
- * shown in UTC and local time.
+ * `date propose|set|start-release|show`: the disclosure date.  Parses
+ * the arguments for the use cases of dates.c (which check the policy and
+ * record the change) and prints what they answer; `show` prints the
+ * clock, the limits, the proposals and the decisions.  Dates are stored
+ * in UTC and shown in UTC and local time.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -13,19 +11,8 @@
 
 #include <jansson.h>
 
-#include "core/core.h"
+#include "core/dates.h"
 #include "core/json.h"
-
-struct date_req {
-	const char *sub;
-	int64_t id;
-	time_t date, now;
-	const char *by, *reason;
-	bool override;
-	struct policy pol;
-	struct policy_answer ans;
-	char *detail;
-};
 
 static const char *both(time_t t, char buf[static 128])
 {
@@ -35,106 +22,14 @@ static const char *both(time_t t, char buf[static 128])
 	return buf;
 }
 
-static int apply_propose(struct cmd_ctx *ctx, void *data, struct err *err)
-{
-	struct date_req *d = data;
-	struct report r;
-	struct proposal p = { 0, d->id, (char *)d->by, d->date, (char *)d->reason,
-			      ctx->officer, d->now };
-	char when[32];
-	int rc;
-
-	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
-		return rc;
-	if (str_starts(d->by, "vendor:")) {
-		struct vendor v;
-		if ((rc = store_vendor_get(ctx->store, d->by + 7, &v, err)) < 0)
-			goto out;
-		vendor_release(&v);
-	}
-	policy_check(&d->pol, &r, d->date, true, false, d->now, &d->ans);
-	if ((rc = store_proposal_add(ctx->store, &p, err)) < 0)
-		goto out;
-	d->detail = xasprintf("%s proposed %s (policy: %s): %s", d->by,
-			      fmt_rfc3339(d->date, when),
-			      policy_verdict_name(d->ans.verdict), d->reason);
-	rc = store_event_add(ctx->store, d->id, ctx->officer, "date-propose",
-			     d->detail, err);
-out:
-	report_release(&r);
-	return rc;
-}
-
-static int apply_set(struct cmd_ctx *ctx, void *data, struct err *err)
-{
-	struct date_req *d = data;
-	struct report r;
-	struct decision dc;
-	char when[32];
-	int rc;
-
-	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
-		return rc;
-	policy_check(&d->pol, &r, d->date, d->reason != NULL, d->override,
-		     d->now, &d->ans);
-	if (!d->ans.allowed) {
-		rc = err_setc(err, ERR_REFUSED, "%s", d->ans.msg);
-		goto out;
-	}
-	dc = (struct decision){ 0, d->id, d->date,
-				(char *)policy_verdict_name(d->ans.verdict),
-				(char *)d->reason, d->override, ctx->officer, d->now };
-	if ((rc = store_decision_add(ctx->store, &dc, err)) < 0)
-		goto out;
-	d->detail = xasprintf("disclosure date set to %s (policy: %s%s)%s%s",
-			      fmt_rfc3339(d->date, when),
-			      policy_verdict_name(d->ans.verdict),
-			      d->override ? ", overridden" : "",
-			      d->reason ? ": " : "", d->reason ? d->reason : "");
-	rc = store_event_add(ctx->store, d->id, ctx->officer, "date-set",
-			     d->detail, err);
-out:
-	report_release(&r);
-	return rc;
-}
-
-static int apply_start(struct cmd_ctx *ctx, void *data, struct err *err)
-{
-	struct date_req *d = data;
-	struct report r;
-	struct report_update u = { NULL, NULL, NULL, -1, -1, -1, d->now };
-	char when[32];
-	int rc;
-
-	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
-		return rc;
-	if (r.release_started) {
-		rc = err_setc(err, ERR_REFUSED,
-			      "report %lld: the release process started already, at %s",
-			      (long long)d->id, fmt_rfc3339(r.release_started, when));
-		goto out;
-	}
-	if ((rc = store_report_update(ctx->store, d->id, &u, err)) < 0)
-		goto out;
-	r.release_started = d->now;
-	policy_check(&d->pol, &r, d->now, false, false, d->now, &d->ans);
-	d->detail = xasprintf("release process started: the policy clock now runs from %s",
-			      fmt_rfc3339(d->now, when));
-	rc = store_event_add(ctx->store, d->id, ctx->officer, "release-start",
-			     d->detail, err);
-out:
-	report_release(&r);
-	return rc;
-}
-
-static int do_show(struct cmd_ctx *ctx, struct date_req *d, bool json)
+static int do_show(struct cmd_ctx *ctx, int64_t id, bool json)
 {
 	struct dossier ds;
 	const struct report *r;
 	FILE *out = ctx->out;
 	char b[128];
 
-	if (dossier_load(ctx, d->id, &ds, &ctx->err) < 0) {
+	if (dossier_load(ctx, id, &ds, &ctx->err) < 0) {
 		dossier_release(&ds);
 		return CMD_FAILED;
 	}
@@ -198,41 +93,34 @@ static int do_show(struct cmd_ctx *ctx, struct date_req *d, bool json)
 	return CMD_OK;
 }
 
-static bool valid_by(const char *by)
-{
-	if (!strcmp(by, "reporter") || !strcmp(by, "officer"))
-		return true;
-	if (str_starts(by, "vendor:"))
-		return by[7] != '\0';
-	if (str_starts(by, "maintainer:"))
-		return strchr(by + 11, '@') != NULL && !strchr(by, ' ');
-	return false;
-}
+/* The options of `date`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_date_opts[] = {
+	{ "by", required_argument, NULL, 'b' },
+	{ "reason", required_argument, NULL, 'r' },
+	{ "override", no_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
 
 int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "by", required_argument, NULL, 'b' },
-		{ "reason", required_argument, NULL, 'r' },
-		{ "override", no_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int (*fn)(struct cmd_ctx *, void *, struct err *) = NULL;
-	struct date_req d;
-	bool json = false;
+	const char *sub, *by = NULL, *reason = NULL;
+	bool override = false, json = false;
+	struct date_outcome o;
 	char **pos, b[128];
+	time_t date = 0;
+	int64_t id;
 	int c, npos, r;
 
-	memset(&d, 0, sizeof(d));
 	if (argc < 2)
 		return cmd_usage(ctx, "date");
-	d.sub = argv[1];
-	while ((c = getopt_long(argc - 1, argv + 1, "", opts, NULL)) != -1) {
+	sub = argv[1];
+	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_date_opts, NULL)) != -1) {
 		switch (c) {
-		case 'b': d.by = optarg; break;
-		case 'r': d.reason = optarg; break;
-		case 'o': d.override = true; break;
+		case 'b': by = optarg; break;
+		case 'r': reason = optarg; break;
+		case 'o': override = true; break;
 		case 'j': json = true; break;
 		default: return cmd_usage(ctx, "date");
 		}
@@ -241,65 +129,48 @@ int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	npos = argc - 1 - optind;
 	if (npos < 1)
 		return cmd_usage(ctx, "date");
-	if (parse_report_id(pos[0], &d.id, &ctx->err) < 0)
+	if (parse_report_id(pos[0], &id, &ctx->err) < 0)
 		return CMD_USAGE;
-	if (d.reason && !*d.reason) {
-		err_setc(&ctx->err, ERR_INVALID, "report %lld: empty --reason",
-			 (long long)d.id);
-		return CMD_USAGE;
-	}
-	d.now = util_now();
-	policy_from_config(ctx->cfg, &d.pol);
-	if (!strcmp(d.sub, "show")) {
-		if (npos != 1 || d.by || d.reason || d.override)
+	if (!strcmp(sub, "show")) {
+		if (npos != 1 || by || reason || override)
 			return cmd_usage(ctx, "date");
-		return do_show(ctx, &d, json);
+		return do_show(ctx, id, json);
 	}
 	if (json)
 		return cmd_usage(ctx, "date");
-	if (!strcmp(d.sub, "propose") || !strcmp(d.sub, "set")) {
-		bool propose = !strcmp(d.sub, "propose");
-		if (npos != 2 || (propose && d.override) || (!propose && d.by))
+	if (!strcmp(sub, "propose") || !strcmp(sub, "set")) {
+		bool propose = !strcmp(sub, "propose");
+		if (npos != 2 || (propose && override) || (!propose && by))
 			return cmd_usage(ctx, "date");
-		if (parse_date(pos[1], d.now, &d.date, &ctx->err) < 0)
+		if (parse_date(pos[1], util_now(), &date, &ctx->err) < 0)
 			return CMD_USAGE;
-		if (propose && (!d.by || !valid_by(d.by))) {
-			err_setc(&ctx->err, ERR_INVALID,
-				 "report %lld: --by must be reporter, officer, vendor:NAME or maintainer:EMAIL",
-				 (long long)d.id);
-			return CMD_USAGE;
-		}
-		if (propose && !d.reason) {
-			err_setc(&ctx->err, ERR_INVALID,
-				 "report %lld: a proposal needs --reason", (long long)d.id);
-			return CMD_USAGE;
-		}
-		fn = propose ? apply_propose : apply_set;
-	} else if (!strcmp(d.sub, "start-release")) {
-		if (npos != 1 || d.by || d.reason || d.override)
+		r = propose ? date_propose(ctx, id, date, by, reason, &o, &ctx->err)
+			    : date_set(ctx, id, date, reason, override, &o, &ctx->err);
+	} else if (!strcmp(sub, "start-release")) {
+		if (npos != 1 || by || reason || override)
 			return cmd_usage(ctx, "date");
-		fn = apply_start;
+		r = date_start_release(ctx, id, &o, &ctx->err);
 	} else {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "unknown date command '%s' (propose, set, start-release, show)",
-			 d.sub);
+			 sub);
 		return CMD_USAGE;
 	}
-	r = core_write(ctx, fn, &d, &ctx->err);
-	if (r == 0) {
-		char *detail = safe_str(d.detail), *msg = safe_str(d.ans.msg);
-		fprintf(ctx->out, "report %lld: %s\n", (long long)d.id, detail);
-		if (fn != apply_start)
-			fprintf(ctx->out, "  date: %s\n  policy: %s\n", both(d.date, b), msg);
-		else
-			fprintf(ctx->out, "  default limit: %s\n",
-				both(d.ans.default_limit, b));
-		free(detail);
-		free(msg);
-		if (fn == apply_set && d.date < d.now)
-			fprintf(ctx->errout, "warning: report %lld: the date %s is in the past\n",
-				(long long)d.id, both(d.date, b));
+	if (r < 0) {
+		date_outcome_release(&o);
+		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
 	}
-	free(d.detail);
-	return r < 0 ? CMD_FAILED : CMD_OK;
+	char *detail = safe_str(o.detail), *msg = safe_str(o.ans.msg);
+	cmd_say(ctx, "report %lld: %s", (long long)id, detail);
+	if (strcmp(sub, "start-release"))
+		fprintf(ctx->out, "  date: %s\n  policy: %s\n", both(o.date, b), msg);
+	else
+		fprintf(ctx->out, "  default limit: %s\n", both(o.ans.default_limit, b));
+	free(detail);
+	free(msg);
+	if (!strcmp(sub, "set") && o.date < util_now())
+		fprintf(ctx->errout, "warning: report %lld: the date %s is in the past\n",
+			(long long)id, both(o.date, b));
+	date_outcome_release(&o);
+	return CMD_OK;
 }

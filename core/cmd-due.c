@@ -15,6 +15,7 @@
 
 #include "core/core.h"
 #include "core/json.h"
+#include "store/store.h"
 
 #define SILENT_WORKING_DAYS 5
 
@@ -107,13 +108,16 @@ static int each(const struct report *r, void *data)
 	return 0;
 }
 
+/* The options of `due`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_due_opts[] = {
+	{ "within", required_argument, NULL, 'w' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "within", required_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_filter f = { NULL, true, "deadline" };
 	struct due_run d;
 	bool json = false;
@@ -122,7 +126,7 @@ int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	memset(&d, 0, sizeof(d));
 	d.within = 2 * 86400;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_due_opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			if (parse_duration(optarg, &d.within, &ctx->err) < 0)

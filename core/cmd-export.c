@@ -67,18 +67,21 @@ static int parse_mode(const char *s)
 	return m <= 0777 ? m : -1;
 }
 
+/* The options of `export`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_export_opts[] = {
+	{ "all", no_argument, NULL, 'a' },
+	{ "state", required_argument, NULL, 's' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "cve-id", required_argument, NULL, 'c' },
+	{ "with-notes", no_argument, NULL, 'n' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "state", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "cve-id", required_argument, NULL, 'c' },
-		{ "with-notes", no_argument, NULL, 'n' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct atomic_file af = { NULL, NULL, NULL };
 	struct export_opts eo = { NULL, false };
 	const char *format = NULL, *state = NULL, *path = NULL, *mode_arg = NULL;
@@ -89,7 +92,7 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	FILE *out = ctx->out;
 	int c, mode = 0600, rc = CMD_OK;
 
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:", cmd_export_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = true; break;
 		case 's': state = optarg; break;

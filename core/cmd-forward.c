@@ -15,18 +15,21 @@
 
 #include "core/core.h"
 
+/* The options of `forward`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_forward_opts[] = {
+	{ "to", required_argument, NULL, 't' },
+	{ "participants", no_argument, NULL, 'P' },
+	{ "outbox", required_argument, NULL, 'o' },
+	{ "sendmail", no_argument, NULL, 's' },
+	{ "allow-plaintext", no_argument, NULL, 'a' },
+	{ "force-recipient", no_argument, NULL, 'f' },
+	{ "release-attachment", required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "to", required_argument, NULL, 't' },
-		{ "participants", no_argument, NULL, 'P' },
-		{ "outbox", required_argument, NULL, 'o' },
-		{ "sendmail", no_argument, NULL, 's' },
-		{ "allow-plaintext", no_argument, NULL, 'a' },
-		{ "force-recipient", no_argument, NULL, 'f' },
-		{ "release-attachment", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct forward_opts o;
 	struct forward_result res;
 	struct participant *pv = NULL;
@@ -42,7 +45,7 @@ int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	to = xcalloc((size_t)argc + 1, sizeof(*to));
 	rel = xcalloc((size_t)argc + 1, sizeof(*rel));
 	o.release = rel;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_forward_opts, NULL)) != -1) {
 		switch (c) {
 		case 't': to[o.nto++] = optarg; break;
 		case 'r': rel[o.nrelease++] = optarg; break;

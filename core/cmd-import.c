@@ -458,15 +458,18 @@ static int do_maildir(struct import_run *ir, const char *dir, bool must_maildir)
 	return r;
 }
 
+/* The options of `import`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_import_opts[] = {
+	{ "mbox", no_argument, NULL, 'm' },
+	{ "maildir", no_argument, NULL, 'd' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mbox", no_argument, NULL, 'm' },
-		{ "maildir", no_argument, NULL, 'd' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct import_run ir;
 	const char *delay;
 	int mode = 0, c, r = 0;
@@ -474,7 +477,7 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	memset(&ir, 0, sizeof(ir));
 	ir.ctx = ctx;
 	ir.jobs = JOBS_DEFAULT;
-	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:", cmd_import_opts, NULL)) != -1) {
 		if (c == 'm' || c == 'd') {
 			mode = c;
 		} else if (c == 'j') {

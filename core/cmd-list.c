@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "core/json.h"
+#include "store/store.h"
 
 struct list_out {
 	struct cmd_ctx *ctx;
@@ -38,22 +39,25 @@ static int print_row(const struct report *r, void *data)
 	return 0;
 }
 
+/* The options of `list`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_list_opts[] = {
+	{ "state", required_argument, NULL, 's' },
+	{ "open", no_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, 'S' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "state", required_argument, NULL, 's' },
-		{ "open", no_argument, NULL, 'o' },
-		{ "sort", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_filter f = { NULL, false, NULL };
 	struct list_out lo = { ctx, NULL, util_now() };
 	struct store *s;
 	bool json = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_list_opts, NULL)) != -1) {
 		switch (c) {
 		case 's': f.state = optarg; break;
 		case 'o': f.open_only = true; break;

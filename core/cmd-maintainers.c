@@ -24,103 +24,7 @@
 #include "core/core.h"
 #include "core/config.h"
 #include "core/maintainers.h"
-
-static bool has_maintainers(const char *dir)
-{
-	char *p = xasprintf("%s/MAINTAINERS", dir);
-	struct stat st;
-	bool ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return ok;
-}
-
-/*
- * The best linux-* directory under parent holding MAINTAINERS: by version
- * order of the names (by_version), else the most recently completed one
- * (kernel-tree.sh's "DIR.complete" marker).  NULL when none.
- */
-static char *pick_tree(const char *parent, bool by_version)
-{
-	DIR *d = opendir(parent);
-	struct dirent *de;
-	char *best = NULL;
-	time_t best_t = 0;
-
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "linux-", 6) ||
-		    str_ends(de->d_name, ".tmp") ||
-		    str_ends(de->d_name, ".complete"))
-			continue;
-		char *path = xasprintf("%s/%s", parent, de->d_name);
-		struct stat st;
-		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
-		    !has_maintainers(path)) {
-			free(path);
-			continue;
-		}
-		bool better;
-		if (by_version) {
-			better = !best ||
-				 strverscmp(strrchr(best, '/') + 1, de->d_name) < 0;
-		} else {
-			char *mark = xasprintf("%s.complete", path);
-			struct stat ms;
-			time_t t = stat(mark, &ms) == 0 ? ms.st_mtime : 0;
-			free(mark);
-			better = !best || t > best_t;
-			if (better)
-				best_t = t;
-		}
-		if (better) {
-			free(best);
-			best = path;
-		} else {
-			free(path);
-		}
-	}
-	closedir(d);
-	return best;
-}
-
-char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
-			    struct err *err)
-{
-	const char *cfg = ctx->cfg ? config_get(ctx->cfg, "kernel.tree", NULL)
-				   : NULL;
-	const char *given = opt ? opt : cfg;
-	char *t;
-
-	if (given) {
-		if (!has_maintainers(given)) {
-			err_setc(err, ERR_NOTFOUND,
-				 "no MAINTAINERS file in kernel tree '%s'%s", given,
-				 opt ? "" : " (config kernel.tree)");
-			return NULL;
-		}
-		return xstrdup(given);
-	}
-	if ((t = pick_tree("/usr/src", true)))
-		return t;
-	char *cache;
-	const char *sc = getenv("SECTEAM_CACHE");
-	const char *xc = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	if (sc && *sc)
-		cache = xstrdup(sc);
-	else if (xc && *xc)
-		cache = xasprintf("%s/secteam-tui", xc);
-	else
-		cache = xasprintf("%s/.cache/secteam-tui", home ? home : "");
-	t = pick_tree(cache, false);
-	free(cache);
-	if (!t)
-		err_setc(err, ERR_NOTFOUND,
-			 "no kernel tree: pass --tree DIR, set kernel.tree in "
-			 "the config, or unpack one with scripts/kernel-tree.sh");
-	return t;
-}
+#include "core/suggest.h"
 
 static bool all_digits(const char *s)
 {
@@ -208,16 +112,19 @@ static int lookup_each(struct cmd_ctx *ctx, const struct maint_db *db,
 	return 0;
 }
 
+/* The options of `maintainers`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_maintainers_opts[] = {
+	{ "tree", required_argument, NULL, 't' },
+	{ "file", required_argument, NULL, 'f' },
+	{ "patch", required_argument, NULL, 'p' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "each", no_argument, NULL, 'e' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "patch", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "each", no_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *tree_opt = NULL, *patch = NULL;
 	const char **files = NULL;
 	size_t nfiles = 0;
@@ -233,7 +140,7 @@ int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return maintainers_report_exec(ctx, rid, argc, argv);
 
 	files = xcalloc((size_t)argc + 1, sizeof(*files));
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_maintainers_opts, NULL)) != -1) {
 		switch (c) {
 		case 't': tree_opt = optarg; break;
 		case 'f': files[nfiles++] = optarg; break;

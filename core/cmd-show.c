@@ -260,19 +260,22 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 	json_object_set_new(o, "files_unsigned", unsigned_files);
 }
 
+/* The options of `show`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_show_opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_full rf;
 	struct opened o;
 	bool json = false;
 	int64_t id;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_show_opts, NULL)) != -1) {
 		if (c == 'j')
 			json = true;
 		else

@@ -14,6 +14,7 @@
 
 #include "core/json.h"
 #include "core/team.h"
+#include "store/store.h"
 
 static int list(struct cmd_ctx *ctx, bool json)
 {
@@ -60,15 +61,18 @@ static int list(struct cmd_ctx *ctx, bool json)
 	return CMD_OK;
 }
 
+/* The options of `team`; cmd_table[] names them too (where the report
+ * id goes, for the UI). */
+const struct option cmd_team_opts[] = {
+	{ "officer", required_argument, NULL, 'o' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "key", required_argument, NULL, 'k' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "officer", required_argument, NULL, 'o' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	const char *role = NULL, *name = NULL, *key = NULL;
 	bool json = false;
@@ -80,7 +84,7 @@ int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	argc--;
 	argv++;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_team_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': role = optarg; break;
 		case 'n': name = optarg; break;

@@ -5,44 +5,59 @@
  * key is a command string.  The database and the keyring are opened on
  * first use: `secteam-tui maintainers --file F` touches neither.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/core.h"
 #include "crypto/crypto.h"
+#include "store/store.h"
 
+#define REPORT CMD_TARGET_REPORT
+#define NONE CMD_TARGET_NONE
 const struct cmd_entry cmd_table[] = {
 	{ "import", "[--mbox|--maildir] [--jobs N] PATH... | -",
 	  "import report mails (.eml, mbox, Maildir, or standard input)",
-	  cmd_import_exec },
+	  cmd_import_exec, cmd_import_opts, NONE, NULL },
 	{ "list", "[--state S] [--open] [--sort deadline|received|state|severity] [--json]",
-	  "list reports", cmd_list_exec },
+	  "list reports", cmd_list_exec, cmd_list_opts, NONE, NULL },
 	{ "show", "ID [--json]",
 	  "show a report: headers, verdict, decrypted body, files, events",
-	  cmd_show_exec },
+	  cmd_show_exec, cmd_show_opts, REPORT, NULL },
 	{ "triage", "ID [--state S] [--severity S] [--claim] [--public] [--consent credit|exploit] [--note TEXT]",
-	  "change a report's state, severity, owner or flags", cmd_triage_exec },
+	  "change a report's state, severity, owner or flags", cmd_triage_exec,
+	  cmd_triage_opts, REPORT, NULL },
 	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
 	  "find the maintainers for files, a patch or a report; bring them in",
-	  cmd_maintainers_exec },
-	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--note TEXT] [--statement TEXT] [--nda-requested]",
-	  "the vendor directory and each vendor's status on a report", cmd_vendor_exec },
+	  cmd_maintainers_exec, cmd_maintainers_opts, REPORT, NULL },
+	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
+	  "the vendor directory and each vendor's status on a report", cmd_vendor_exec,
+	  cmd_vendor_opts, REPORT, "notify status" },
 	{ "date", "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
-	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec },
+	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec,
+	  cmd_date_opts, REPORT, "propose set start-release show" },
 	{ "due", "[--within 2d] [--json]",
-	  "reports due or overdue, silent vendors, unacknowledged participants", cmd_due_exec },
+	  "reports due or overdue, silent vendors, unacknowledged participants",
+	  cmd_due_exec, cmd_due_opts, NONE, NULL },
 	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
-	  "export timelines, dates and CVE records (redacted unless consent)", cmd_export_exec },
+	  "export timelines, dates and CVE records (redacted unless consent)",
+	  cmd_export_exec, cmd_export_opts, REPORT, NULL },
 	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
-	  "forward a report to its participants as signed, encrypted PGP/MIME mail", cmd_forward_exec },
+	  "forward a report to its participants as signed, encrypted PGP/MIME mail",
+	  cmd_forward_exec, cmd_forward_opts, REPORT, NULL },
 	{ "roster", "[--json] | reseal",
-	  "the keys report bodies are encrypted to; reseal every body to them", cmd_roster_exec },
+	  "the keys report bodies are encrypted to; reseal every body to them",
+	  cmd_roster_exec, NULL, NONE, NULL },
 	{ "team", "init [--officer ROLE] [--name NAME] --key FPR | add-officer ROLE --key FPR [--name NAME] | remove-officer ROLE | list [--json]",
-	  "the officers of a team server (PostgreSQL)", cmd_team_exec },
+	  "the officers of a team server (PostgreSQL)", cmd_team_exec,
+	  cmd_team_opts, NONE, NULL },
 };
+#undef REPORT
+#undef NONE
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
 
 const struct cmd_entry *cmd_find(const char *name)
@@ -77,6 +92,213 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 	optind = 0;
 	opterr = 0;
 	return e->exec(ctx, argc, argv);
+}
+
+/* The first positional argument of argv[from..] under opts, as getopt
+ * would find it (options' arguments skipped; "--" ends them), or -1. */
+static int first_positional(const struct option *opts, int argc, char **argv,
+			    int from)
+{
+	for (int i = from; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (!strcmp(w, "--"))
+			return i + 1 < argc ? i + 1 : -1;
+		if (w[0] != '-' || !w[1])
+			return i;
+		if (w[1] != '-') {
+			/* Short options: only export's -o takes an argument. */
+			if (w[1] == 'o' && !w[2])
+				i++;
+			continue;
+		}
+		const char *name = w + 2, *eq = strchr(name, '=');
+		size_t n = eq ? (size_t)(eq - name) : strlen(name);
+		for (const struct option *o = opts; o && o->name; o++)
+			if (strlen(o->name) == n && !strncmp(o->name, name, n)) {
+				if (o->has_arg == required_argument && !eq)
+					i++;
+				break;
+			}
+	}
+	return -1;
+}
+
+static bool word_in(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, " ");
+		if (k == n && !strncmp(p, w, n))
+			return true;
+		p += k;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
+		       int64_t report, int *argc_out)
+{
+	int at = 1, pos, n = 0;
+	char **out;
+	struct err ignore;
+	int64_t id;
+
+	if (!e || e->target != CMD_TARGET_REPORT || report <= 0)
+		return NULL;
+	if (e->target_subs) {
+		if (argc < 2 || !word_in(e->target_subs, argv[1]))
+			return NULL;
+		at = 2;
+	}
+	pos = first_positional(e->opts, argc, argv, at);
+	if (pos >= 0 && parse_report_id(argv[pos], &id, &ignore) == 0)
+		return NULL;   /* the line names its report */
+	out = xcalloc((size_t)argc + 2, sizeof(*out));
+	for (int i = 0; i < argc; i++) {
+		out[n++] = xstrdup(argv[i]);
+		if (i == at - 1)
+			out[n++] = xasprintf("%lld", (long long)report);
+	}
+	*argc_out = n;
+	return out;
+}
+
+int cmd_run_target(struct cmd_ctx *ctx, int argc, char **argv,
+		   int64_t report)
+{
+	const struct cmd_entry *e = argc > 0 ? cmd_find(argv[0]) : NULL;
+	int n, r;
+	char **v = cmd_target_argv(e, argc, argv, report, &n);
+
+	if (!v)
+		return cmd_run(ctx, argc, argv);
+	r = cmd_run(ctx, n, v);
+	cmd_split_free(v, n);
+	return r;
+}
+
+void cmd_say(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(ctx->summary);
+	va_start(ap, fmt);
+	ctx->summary = xvasprintf(fmt, ap);
+	va_end(ap);
+	fprintf(ctx->out, "%s\n", ctx->summary);
+}
+
+void cmd_result_release(struct cmd_result *r)
+{
+	free(r->summary);
+	if (r->output)
+		wipe_free(r->output, r->output_len);
+	free(r->warnings);
+	memset(r, 0, sizeof(*r));
+}
+
+/* errout of a captured command: kept, and each line handed on. */
+struct capture_err {
+	struct sbuf all, cur;
+	void (*line)(const char *text, void *data);
+	void *data;
+};
+
+static ssize_t capture_write(void *cookie, const char *buf, size_t n)
+{
+	struct capture_err *c = cookie;
+
+	sbuf_add(&c->all, buf, n);
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n' || buf[i] == '\r') {
+			if (c->cur.len && c->line) {
+				char *s = safe_str(c->cur.buf);
+				c->line(s, c->data);
+				free(s);
+			}
+			sbuf_reset(&c->cur);
+		} else {
+			sbuf_addch(&c->cur, buf[i]);
+		}
+	}
+	return (ssize_t)n;
+}
+
+/* The last non-empty line of buf, display-safe (caller frees). */
+static char *last_line(const char *buf, size_t len)
+{
+	size_t end = len, start;
+	char *raw, *s;
+
+	while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
+		end--;
+	start = end;
+	while (start && buf[start - 1] != '\n')
+		start--;
+	raw = xstrndup(buf + start, end - start);
+	s = safe_str(raw);
+	free(raw);
+	return s;
+}
+
+int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
+		void (*line)(const char *text, void *data), void *data,
+		struct cmd_result *res)
+{
+	FILE *save_out = ctx->out, *save_err = ctx->errout, *out, *err;
+	struct capture_err ce = { SBUF_INIT, SBUF_INIT, line, data };
+	cookie_io_functions_t io = { NULL, capture_write, NULL, NULL };
+	char *obuf = NULL;
+	size_t olen = 0;
+
+	memset(res, 0, sizeof(*res));
+	free(ctx->summary);
+	ctx->summary = NULL;
+	out = open_memstream(&obuf, &olen);
+	err = out ? fopencookie(&ce, "w", io) : NULL;
+	if (!out || !err) {
+		if (out)
+			fclose(out);
+		res->status = CMD_FAILED;
+		res->summary = xasprintf("cannot capture the command's output: %s",
+					 strerror(errno));
+		return res->status;
+	}
+	setvbuf(err, NULL, _IONBF, 0);
+	ctx->out = out;
+	ctx->errout = err;
+	res->status = cmd_run_target(ctx, argc, argv, report);
+	fclose(out);
+	fclose(err);
+	ctx->out = save_out;
+	ctx->errout = save_err;
+	if (ce.cur.len)
+		capture_write(&ce, "\n", 1);
+	sbuf_release(&ce.cur);
+	res->output = obuf;
+	res->output_len = olen;
+	for (size_t i = 0; i < olen; i++)
+		res->output_lines += obuf[i] == '\n';
+	if (olen && obuf[olen - 1] != '\n')
+		res->output_lines++;
+	res->warnings = ce.all.len ? sbuf_detach(&ce.all, NULL) : NULL;
+	sbuf_release(&ce.all);
+	if (res->status != CMD_OK && ctx->err.msg[0])
+		res->summary = safe_str(ctx->err.msg);
+	else if (ctx->summary) {
+		res->summary = safe_str(ctx->summary);
+		res->said = true;
+	}
+	else if (olen)
+		res->summary = last_line(obuf, olen);
+	else if (res->warnings)
+		res->summary = last_line(res->warnings, strlen(res->warnings));
+	else
+		res->summary = xstrdup(res->status == CMD_OK ? "done" : "command failed");
+	return res->status;
 }
 
 int cmd_split(const char *line, char ***argv_out, int *argc_out,
@@ -151,6 +373,38 @@ int cmd_run_string(struct cmd_ctx *ctx, const char *line)
 	return r;
 }
 
+char *cmd_join(int argc, char *const *argv)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		bool plain = *w != '\0';
+
+		for (const char *c = w; *c && plain; c++)
+			plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				       "0123456789@._+-=/:,#", *c) != NULL;
+		if (i)
+			sbuf_addch(&sb, ' ');
+		if (plain) {
+			sbuf_adds(&sb, w);
+			continue;
+		}
+		/* '...' keeps everything but a quote, which becomes '\''. */
+		sbuf_addch(&sb, '\'');
+		for (const char *c = w; *c; c++) {
+			if (*c == '\'')
+				sbuf_adds(&sb, "'\\''");
+			else
+				sbuf_addch(&sb, *c);
+		}
+		sbuf_addch(&sb, '\'');
+	}
+	if (!sb.buf)
+		sbuf_grow(&sb, 1);
+	return sbuf_detach(&sb, NULL);
+}
+
 void cmd_split_free(char **argv, int argc)
 {
 	for (int i = 0; i < argc; i++)
@@ -209,6 +463,8 @@ void cmd_ctx_release(struct cmd_ctx *ctx)
 	free(ctx->officer);
 	free(ctx->officer_name);
 	ctx->officer_name = NULL;
+	free(ctx->summary);
+	ctx->summary = NULL;
 	ctx->store = NULL;
 	ctx->crypto = NULL;
 	ctx->cfg = NULL;

@@ -2,16 +2,28 @@
  * Commands: every action an officer can take, as a table.
  *
  * The command line (`secteam-tui VERB ...`), the UI's `:` line and every
- * key binding run the same rows of cmd_table[].  A command parses its own
- * arguments (getopt_long, optind reset by the caller), writes its normal
- * output to ctx->out, warnings and progress to ctx->errout, and returns
- * CMD_OK, CMD_FAILED (ctx->err says why) or CMD_USAGE.  One file per
- * command: core/cmd-NAME.c holds cmd_NAME_exec().
+ * key binding run the same rows of cmd_table[].  A row declares, as
+ * tmux's cmd_entry does, its options and where its target goes: which
+ * positional argument is the report id, after which sub-commands.  So the
+ * UI runs a command on the current report by passing the report as a
+ * value (cmd_run_target inserts it as one argv element), never by
+ * pasting text into a command string.
+ *
+ * A command parses its own arguments (getopt_long over its option table,
+ * optind reset by the caller), writes its output lines to ctx->out (its
+ * one-line result through cmd_say), warnings to ctx->errout, and returns
+ * CMD_OK, CMD_FAILED (ctx->err says why) or CMD_USAGE.  The shell lets
+ * the lines through to its stdout; the UI runs commands with cmd_capture,
+ * which keeps them (struct cmd_result): nothing reaches the terminal
+ * behind curses.  One file per command: core/cmd-NAME.c holds
+ * cmd_NAME_exec() and cmd_NAME_opts[].
  */
 #ifndef SECTEAM_CMD_H
 #define SECTEAM_CMD_H
 
+#include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/util.h"
@@ -45,6 +57,14 @@ struct cmd_ctx {
 				  * IDs (filled once by import.c) */
 	size_t *roster_nsubkeys;
 	struct err err;
+	char *summary;           /* the command's one-line result (cmd_say) */
+};
+
+/* Where a command's report goes. */
+enum cmd_target {
+	CMD_TARGET_NONE,     /* it takes no report */
+	CMD_TARGET_REPORT,   /* its first positional argument is a report id
+			      * (after a sub-command of target_subs, when set) */
 };
 
 struct cmd_entry {
@@ -52,6 +72,11 @@ struct cmd_entry {
 	const char *usage;  /* "ID --state S [--severity S] ..." */
 	const char *help;   /* one line */
 	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
+	const struct option *opts;  /* its options (NULL: none) */
+	enum cmd_target target;
+	const char *target_subs;    /* the sub-commands taking the report
+				     * ("set propose ..."); NULL: the command
+				     * itself takes it */
 };
 
 extern const struct cmd_entry cmd_table[];
@@ -60,9 +85,52 @@ extern const size_t cmd_table_len;
 const struct cmd_entry *cmd_find(const char *name);
 /* Runs argv[0] with its arguments; unknown verbs give CMD_USAGE. */
 int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
+/*
+ * cmd_run on report `report` (0: none): when the command takes a report
+ * and argv names none where it goes, the report is inserted there as an
+ * argument of its own.  A report named in argv wins (`show 9` in report
+ * 3's view shows 9).
+ */
+int cmd_run_target(struct cmd_ctx *ctx, int argc, char **argv,
+		   int64_t report);
+/* The argv cmd_run_target would run (a new array of new strings; free
+ * with cmd_split_free), or NULL when the command takes no report or
+ * argv already names one; for tests and the UI's prompts. */
+char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
+		       int64_t report, int *argc_out);
+
 /* Splits a command string as a shell would (quotes, backslashes; no
- * expansion) and runs it.  For the UI's `:` line and key bindings. */
+ * expansion) and runs it (cmd_run). */
 int cmd_run_string(struct cmd_ctx *ctx, const char *line);
+
+/* What a command run for the UI gave back. */
+struct cmd_result {
+	int status;             /* CMD_OK, CMD_FAILED, CMD_USAGE */
+	char *summary;          /* one display-safe line: the command's
+				 * cmd_say, its error, or its last line */
+	bool said;              /* summary is the command's own result line
+				 * (cmd_say): the output is its receipt,
+				 * not something to read */
+	char *output;           /* everything it wrote to ctx->out (may hold
+				 * plaintext: wiped on release), or NULL */
+	size_t output_len;
+	size_t output_lines;
+	char *warnings;         /* what it wrote to ctx->errout, or NULL */
+};
+void cmd_result_release(struct cmd_result *r);
+/*
+ * Runs argv (cmd_run_target) with ctx->out and ctx->errout captured into
+ * *res instead of the process's stdout and stderr; line (may be NULL) is
+ * called with each line written to errout as it comes (progress, for a
+ * status line).  Returns res->status.
+ */
+int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
+		void (*line)(const char *text, void *data), void *data,
+		struct cmd_result *res);
+/* A command's one-line result: printed to ctx->out as a line of its own
+ * (display-safe: untrusted parts made safe by the caller) and kept as
+ * ctx->summary for the UI's status line. */
+void cmd_say(struct cmd_ctx *ctx, const char *fmt, ...) UTIL_PRINTF(2, 3);
 /*
  * Splits like a POSIX shell without expansion: '...' literal, "..." with
  * \" and \\, backslash escapes outside.  Returns 0 with a NULL-terminated
@@ -70,6 +138,9 @@ int cmd_run_string(struct cmd_ctx *ctx, const char *line);
  */
 int cmd_split(const char *line, char ***argv, int *argc, struct err *err);
 void cmd_split_free(char **argv, int argc);
+/* The inverse of cmd_split: argv as one line, each word quoted when it
+ * needs to be, so that cmd_split gives argv back (caller frees). */
+char *cmd_join(int argc, char *const *argv);
 
 int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err);
 void cmd_ctx_release(struct cmd_ctx *ctx);
@@ -95,6 +166,10 @@ int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv);
+extern const struct option cmd_import_opts[], cmd_list_opts[], cmd_show_opts[],
+	cmd_triage_opts[], cmd_maintainers_opts[], cmd_vendor_opts[],
+	cmd_date_opts[], cmd_due_opts[], cmd_export_opts[], cmd_forward_opts[],
+	cmd_team_opts[];
 int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv);
 /* `maintainers ID ...` (core/cmd-maintainers-report.c): suggestions for

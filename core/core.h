@@ -2,16 +2,33 @@
  * core: the model and the use cases.
  *
  * Reports, triage, the import pipeline, the embargo policy, maintainers,
- * vendors, the timeline and exports.  Talks to store/, crypto/ and mail/;
- * never draws: exporters and commands write to a FILE *, errors go into
- * struct err.  Files:
- *   cmd.c             the command table, argument splitting, the session
- *   cmd-*.c           one command each (import, list, show, triage, ...)
+ * vendors, the team, the timeline and exports.  Talks to store/, crypto/
+ * and mail/; never draws: commands and exporters write to a FILE *,
+ * errors go into struct err.  The UI includes this header and the
+ * use-case headers, and sees the store's records (store/types.h), never
+ * its functions.  Files:
+ *   cmd.c, cmd.h      the command table (options, where the report goes),
+ *                     running and capturing commands, the session
+ *   cmd-*.c           one command each: parse the arguments, call a use
+ *                     case, print what it answers
+ *   triage.c          states, transitions, severities; triage_apply
+ *   dates.c, .h       disclosure dates: propose, set, start the release
+ *   vendor.c, .h      vendor kinds and statuses; the directory, a
+ *                     vendor's status on a report
+ *   suggest.c, .h     the kernel tree, what MAINTAINERS suggests for a
+ *                     report, bringing people in and out
+ *   participants.c    participants: parsing addresses, add/remove/ack
+ *   team.c, .h        a team server's officers; roster.c: the roster and
+ *                     roster reseal
+ *   policy.c          the embargo policy, one rule for every date change
  *   config.c          the git-style config file
  *   pipeline.c        one message: parse, decrypt, verify, classify
  *   import.c          importing messages, mboxes, Maildirs into the store
+ *   seal.c, .h        bodies at rest, encrypted to the roster
  *   report.c          reading a report with its thread, events and files
- *   triage.c          states, transitions, severities
+ *   view-data.c       what the UI pages through, and colleagues' changes
+ *   disclosure.c      a report's dossier for exports; redaction
+ *   export-*.c        one exporter per format; forward.c: forwarding
  *   touched.c         file paths a report touches
  *   sender.c          a From mailbox shown address first, with warnings
  *   maintainers.c     MAINTAINERS parsing and lookup
@@ -27,7 +44,7 @@
 #include "core/cmd.h"
 #include "core/config.h"
 #include "core/maintainers.h"
-#include "store/store.h"
+#include "store/types.h"
 #include "util/util.h"
 
 /* triage.c ---------------------------------------------------------------*/
@@ -41,6 +58,24 @@ int triage_check_transition(const char *from, const char *to,
 			    struct err *err);
 /* True for states whose embargo is over or moot. */
 bool triage_state_closed(const char *state);
+/* A change of a report's triage fields; NULL/false fields stay. */
+struct triage_change {
+	int64_t id;
+	const char *state;
+	const char *severity;
+	bool claim, unclaim, public, consent_credit, consent_exploit;
+	const char *note;
+};
+/*
+ * Applies c: each change checked (the lifecycle, known severities, a
+ * non-empty note), stored and logged as an event, in one transaction.
+ * Returns 0 with *summary (caller frees; display-safe) "report N: what
+ * changed", or negative with err naming the report and the problem
+ * (ERR_INVALID for bad values, ERR_REFUSED for a move the lifecycle does
+ * not allow, ERR_NOTFOUND for no such report); nothing is written then.
+ */
+int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
+		 char **summary, struct err *err);
 
 /* import.c ---------------------------------------------------------------*/
 enum import_status { IMPORT_NEW, IMPORT_REPLY, IMPORT_DUPLICATE, IMPORT_ERROR };
@@ -83,43 +118,6 @@ void import_pending_free(struct import_pending *p);
 int import_batch_begin(struct cmd_ctx *ctx, struct err *err);
 int import_batch_commit(struct cmd_ctx *ctx, struct err *err);
 void import_batch_abort(struct cmd_ctx *ctx);
-
-/* cmd-maintainers.c: the kernel tree for MAINTAINERS lookups: opt (from
- * --tree), else config kernel.tree, else the newest /usr/src/linux-*
- * holding MAINTAINERS, else the newest tree unpacked into the cache by
- * scripts/kernel-tree.sh.  Caller frees; NULL with err set when none. */
-char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
-			    struct err *err);
-
-/* cmd-maintainers-report.c: what MAINTAINERS suggests for a report, from
- * the patch in its decrypted messages and the files it touches, for the
- * `maintainers ID` command and the UI's participants panel. */
-struct maint_suggestions {
-	char *tree;              /* the kernel tree looked up, or NULL */
-	struct maint_result res; /* every entry once (by address), in
-				  * get_maintainer.pl's order, catch-all
-				  * ones included */
-	bool catch_all;          /* catch-all entries are shown (asked, or
-				  * config maintainers.include_catch_all) */
-	size_t hidden;           /* entries a listing leaves out */
-	char *warnings;          /* safe "warning: ..." lines, or NULL */
-	/* res.v[0 .. nsigned) come from what the messages' verdicts cover;
-	 * the entries after them only from text and patches no signature
-	 * covers (files_unsigned): listings mark those, --add-all skips
-	 * them. */
-	size_t nsigned;
-	char **files_unsigned;
-	size_t nfiles_unsigned;
-};
-/* Fills *out (release it in any case) and returns 0; negative with err
- * set when the report, the tree (out->tree NULL: "no kernel tree ...")
- * or its MAINTAINERS cannot be read.  tree_opt as maintainers_find_tree. */
-int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
-			bool with_catch_all, struct maint_suggestions *out,
-			struct err *err);
-void maint_suggestions_release(struct maint_suggestions *s);
-/* True when a listing leaves e out (catch-all or security contact). */
-bool maintainers_hidden(const struct maint_entry *e, bool catch_all);
 
 /* report.c ---------------------------------------------------------------*/
 struct report_full {

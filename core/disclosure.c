@@ -14,6 +14,7 @@
 
 #include "core/core.h"
 #include "core/json.h"
+#include "store/store.h"
 
 static struct needles *reporter_needles(const struct dossier *d);
 static void needles_free(struct needles *nv);

@@ -35,6 +35,7 @@
 #include "core/core.h"
 #include "crypto/crypto.h"
 #include "mail/mail.h"
+#include "store/store.h"
 
 struct rcpt {
 	char *name;     /* or NULL */

@@ -18,6 +18,7 @@
 
 #include "core/pipeline.h"
 #include "core/seal.h"
+#include "store/store.h"
 
 void import_result_release(struct import_result *r)
 {

@@ -14,6 +14,7 @@
 
 #include "core/core.h"
 #include "core/json.h"
+#include "store/store.h"
 
 bool participant_email_valid(const char *email)
 {

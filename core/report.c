@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/pipeline.h"
+#include "store/store.h"
 
 int parse_report_id(const char *s, int64_t *id, struct err *err)
 {

@@ -15,6 +15,7 @@
 
 #include "core/seal.h"
 #include "core/team.h"
+#include "store/store.h"
 
 void roster_entry_release(struct roster_entry *e)
 {

@@ -9,6 +9,7 @@
 
 #include "core/team.h"
 #include "crypto/crypto.h"
+#include "store/store.h"
 
 int team_check_key(struct cmd_ctx *ctx, const char *fpr, char **out,
 		   struct err *err)

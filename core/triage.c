@@ -9,10 +9,16 @@
  * (fix-ready -> fixing), a fix that arrives with the report
  * (accepted -> fix-ready), and closing rejected or duplicate reports.
  * Nothing moves backwards past acceptance or out of closed.
+ *
+ * triage_apply() is the one use case that changes these fields, for the
+ * `triage` command and the UI's keys alike: every change is checked,
+ * stored and logged as an event in one transaction.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
+#include "store/store.h"
 
 const char *const report_states[] = {
 	"new", "triaged", "accepted", "rejected", "duplicate", "fixing",
@@ -88,4 +94,122 @@ int triage_check_transition(const char *from, const char *to,
 		return ERR_REFUSED;
 	}
 	return err_setc(err, ERR_INVALID, "unknown current state '%s'", from);
+}
+
+struct triage_run {
+	const struct triage_change *c;
+	struct sbuf summary;
+};
+
+/* Logs one event and adds its detail to the summary. */
+static int note_event(struct cmd_ctx *ctx, struct triage_run *t,
+		      const char *kind, char *detail, struct err *err)
+{
+	int rc = store_event_add(ctx->store, t->c->id, ctx->officer, kind,
+				 detail, err);
+
+	if (rc == 0)
+		sbuf_addf(&t->summary, "%s%s", t->summary.len ? "; " : "", detail);
+	free(detail);
+	return rc;
+}
+
+static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct triage_run *t = data;
+	const struct triage_change *c = t->c;
+	struct store *s = ctx->store;
+	struct report r;
+	struct report_update u = { NULL, NULL, NULL, -1, -1, -1, 0 };
+	int rc;
+
+	if ((rc = store_report_get(s, c->id, &r, err)) < 0)
+		return rc;
+	if (c->state) {
+		if ((rc = triage_check_transition(r.state, c->state, err)) < 0 ||
+		    (rc = note_event(ctx, t, "state",
+				     xasprintf("%s -> %s", r.state, c->state), err)) < 0)
+			goto out;
+		u.state = c->state;
+	}
+	if (c->severity && strcmp(c->severity, r.severity)) {
+		u.severity = c->severity;
+		if ((rc = note_event(ctx, t, "severity",
+				     xasprintf("%s -> %s", r.severity, c->severity),
+				     err)) < 0)
+			goto out;
+	}
+	if (c->claim) {
+		u.claimed_by = ctx->officer;
+		if ((rc = note_event(ctx, t, "claim",
+				     xasprintf("claimed by %s", ctx->officer), err)) < 0)
+			goto out;
+	}
+	if (c->unclaim) {
+		u.claimed_by = "";
+		if ((rc = note_event(ctx, t, "claim",
+				     xasprintf("released by %s", ctx->officer), err)) < 0)
+			goto out;
+	}
+	if (c->public && !r.public) {
+		u.public = 1;
+		if ((rc = note_event(ctx, t, "public",
+				     xstrdup("marked already public: the policy date is now"),
+				     err)) < 0)
+			goto out;
+	}
+	if (c->consent_credit && !r.consent_credit) {
+		u.consent_credit = 1;
+		if ((rc = note_event(ctx, t, "consent",
+				     xstrdup("reporter consents to be credited"), err)) < 0)
+			goto out;
+	}
+	if (c->consent_exploit && !r.consent_exploit) {
+		u.consent_exploit = 1;
+		if ((rc = note_event(ctx, t, "consent",
+				     xstrdup("reporter consents to the release of exploit code"),
+				     err)) < 0)
+			goto out;
+	}
+	if ((rc = store_report_update(s, c->id, &u, err)) < 0)
+		goto out;
+	if (c->note)
+		rc = note_event(ctx, t, "note", xstrdup(c->note), err);
+out:
+	report_release(&r);
+	return rc;
+}
+
+int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
+		 char **summary, struct err *err)
+{
+	struct triage_run t = { c, SBUF_INIT };
+	int r;
+
+	*summary = NULL;
+	if (c->severity && !triage_severity_valid(c->severity))
+		return err_setc(err, ERR_INVALID,
+				"unknown severity '%s' (none, low, medium, high, critical)",
+				c->severity);
+	if (c->state && !triage_state_valid(c->state)) {
+		triage_check_transition("new", c->state, err);
+		if (err)
+			err->code = ERR_INVALID;
+		return ERR_INVALID;
+	}
+	if (c->note && !*c->note)
+		return err_setc(err, ERR_INVALID, "report %lld: empty note",
+				(long long)c->id);
+	if (c->claim && c->unclaim)
+		return err_setc(err, ERR_INVALID,
+				"report %lld: claim or release, not both",
+				(long long)c->id);
+	r = core_write(ctx, apply, &t, err);
+	if (r == 0) {
+		char *safe = safe_str(t.summary.len ? t.summary.buf : "nothing changed");
+		*summary = xasprintf("report %lld: %s", (long long)c->id, safe);
+		free(safe);
+	}
+	sbuf_release(&t.summary);
+	return r;
 }

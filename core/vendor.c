@@ -12,7 +12,8 @@
 
 #include <jansson.h>
 
-#include "core/core.h"
+#include "core/vendor.h"
+#include "store/store.h"
 #include "core/json.h"
 
 const char *const vendor_kinds[] = { "vendor", "distro", "hardware", NULL };
@@ -103,6 +104,20 @@ json_t *vendors_json(struct cmd_ctx *ctx, int64_t report_id)
 	return a;
 }
 
+int vendors_get(struct cmd_ctx *ctx, const char *name, struct vendor *v,
+		struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+
+	memset(v, 0, sizeof(*v));
+	if (!s) {
+		if (err)
+			*err = ctx->err;
+		return ERR_IO;
+	}
+	return store_vendor_get(s, name, v, err);
+}
+
 int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
 		 struct err *err)
 {
@@ -115,4 +130,276 @@ int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
 		return ERR_IO;
 	}
 	return store_vendors_list(s, out, n, err);
+}
+
+/* --- the use cases: the directory, and a vendor's status on a report ---*/
+
+struct vendor_req {
+	bool notify;            /* the notify verb */
+	int64_t id;             /* report, for notify/status */
+	const char *name;
+	const char *contact, *key, *kind;
+	const char *status, *note, *statement;
+	bool nda, correct;
+	struct sbuf summary;
+};
+
+static void say(struct vendor_req *v, const char *detail)
+{
+	sbuf_addf(&v->summary, "%s%s", v->summary.len ? "; " : "", detail);
+}
+
+static int event(struct cmd_ctx *ctx, struct vendor_req *v, int64_t report,
+		 const char *kind, char *detail, struct err *err)
+{
+	int rc = store_event_add(ctx->store, report, ctx->officer, kind, detail, err);
+
+	if (rc == 0)
+		say(v, detail);
+	free(detail);
+	return rc;
+}
+
+static int apply_add(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct vendor_req *v = data;
+	struct vendor nv = { 0, (char *)v->name, (char *)v->contact,
+			     (char *)v->key, (char *)(v->kind ? v->kind : "vendor") };
+	struct vendor old;
+	int rc;
+
+	if (store_vendor_get(ctx->store, v->name, &old, NULL) == 0) {
+		rc = err_setc(err, ERR_DUPLICATE,
+			      "vendor '%s' is already in the directory (as '%s')",
+			      v->name, old.name);
+		vendor_release(&old);
+		return rc;
+	}
+	if ((rc = store_vendor_add(ctx->store, &nv, NULL, err)) < 0)
+		return rc;
+	return event(ctx, v, 0, "vendor-add",
+		     xasprintf("vendor %s (%s) added, contact %s%s%s", v->name,
+			       nv.kind, v->contact, v->key ? ", key " : "",
+			       v->key ? v->key : ""), err);
+}
+
+static int apply_edit(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct vendor_req *v = data;
+	struct vendor old, nv = { 0, NULL, (char *)v->contact, (char *)v->key,
+				  (char *)v->kind };
+	struct sbuf d = SBUF_INIT;
+	int rc;
+
+	if ((rc = store_vendor_get(ctx->store, v->name, &old, err)) < 0)
+		return rc;
+	if (v->contact && strcmp(v->contact, old.contact))
+		sbuf_addf(&d, "%scontact %s -> %s", d.len ? ", " : "", old.contact, v->contact);
+	if (v->key && (!old.key_fpr || strcmp(v->key, old.key_fpr)))
+		sbuf_addf(&d, "%skey %s -> %s", d.len ? ", " : "",
+			  old.key_fpr ? old.key_fpr : "none", v->key);
+	if (v->kind && strcmp(v->kind, old.kind))
+		sbuf_addf(&d, "%skind %s -> %s", d.len ? ", " : "", old.kind, v->kind);
+	rc = 0;
+	if (d.len && (rc = store_vendor_update(ctx->store, old.id, &nv, err)) == 0)
+		rc = event(ctx, v, 0, "vendor-edit",
+			   xasprintf("vendor %s: %s", old.name, d.buf), err);
+	sbuf_release(&d);
+	vendor_release(&old);
+	return rc;
+}
+
+/* notify and status: one vendor's row on one report. */
+static int apply_status(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct vendor_req *v = data;
+	struct store *s = ctx->store;
+	struct vendor ven;
+	struct report r;
+	struct report_vendor cur;
+	struct report_vendor_set u = { NULL, 0, util_now(), -1, NULL, NULL };
+	const char *from;
+	int rc;
+
+	memset(&cur, 0, sizeof(cur));
+	if ((rc = store_report_get(s, v->id, &r, err)) < 0)
+		return rc;
+	report_release(&r);
+	if ((rc = store_vendor_get(s, v->name, &ven, err)) < 0)
+		return rc;
+	rc = store_report_vendor_get(s, v->id, ven.id, &cur, NULL);
+	from = rc == 0 ? cur.status : "not-notified";
+	if (v->status && strcmp(v->status, from) && v->correct) {
+		/* A wrong status is put right by a recorded correction, never
+		 * by pretending it was not there. */
+		u.status = v->status;
+		if (!strcmp(v->status, "notified") && !cur.notified_at)
+			u.notified_at = u.updated_at;
+		rc = event(ctx, v, v->id, "vendor-status-correction",
+			   xasprintf("vendor %s: %s corrected to %s", ven.name,
+				     from, v->status), err);
+		if (rc < 0)
+			goto out;
+	} else if (v->status && strcmp(v->status, from)) {
+		if ((rc = vendor_check_transition(ven.name, from, v->status, err)) < 0)
+			goto out;
+		u.status = v->status;
+		if (!strcmp(v->status, "notified")) {
+			u.notified_at = u.updated_at;
+			rc = event(ctx, v, v->id, "vendor-notify",
+				   xasprintf("vendor %s notified (contact %s)",
+					     ven.name, ven.contact), err);
+		} else {
+			rc = event(ctx, v, v->id, "vendor-status",
+				   xasprintf("vendor %s: %s -> %s", ven.name, from,
+					     v->status), err);
+		}
+		if (rc < 0)
+			goto out;
+	} else if (v->status && v->notify) {
+		rc = err_setc(err, ERR_REFUSED,
+			      "report %lld: vendor %s is already %s", (long long)v->id,
+			      ven.name, from);
+		goto out;
+	}
+	if (v->statement) {
+		u.statement = v->statement;
+		if ((rc = event(ctx, v, v->id, "vendor-statement",
+				xasprintf("vendor %s statement: %s", ven.name,
+					  v->statement), err)) < 0)
+			goto out;
+	}
+	if (v->note) {
+		u.note = v->note;
+		if ((rc = event(ctx, v, v->id, "vendor-note",
+				xasprintf("vendor %s note: %s", ven.name, v->note),
+				err)) < 0)
+			goto out;
+	}
+	if (v->nda) {
+		u.nda_requested = 1;
+		if ((rc = event(ctx, v, v->id, "nda-request",
+				xasprintf("vendor %s requested an NDA; policy: %s",
+					  ven.name, policy_nda_answer()), err)) < 0)
+			goto out;
+	}
+	rc = v->summary.len ? store_report_vendor_set(s, v->id, ven.id, &u, err) : 0;
+out:
+	report_vendor_release(&cur);
+	vendor_release(&ven);
+	return rc;
+}
+
+static bool valid_text(const char *s, size_t max)
+{
+	char *safe;
+	bool ok;
+
+	if (!s || !*s || strlen(s) > max)
+		return false;
+	safe = safe_str(s);
+	ok = !strcmp(safe, s);
+	free(safe);
+	return ok;
+}
+
+static int check_fields(struct vendor_req *v, struct err *err)
+{
+	if (v->name && !valid_text(v->name, 64))
+		return err_setc(err, ERR_INVALID,
+				"invalid vendor name (1 to 64 printable characters)");
+	if (v->contact && (!valid_text(v->contact, 254) || !strchr(v->contact, '@') ||
+			   strchr(v->contact, ' ')))
+		return err_setc(err, ERR_INVALID,
+				"vendor %s: '%s' is not a mail address", v->name,
+				v->contact);
+	if (v->key) {
+		size_t len = strlen(v->key);
+		if (len < 16 || len > 64 || strspn(v->key, "0123456789abcdefABCDEF") != len)
+			return err_setc(err, ERR_INVALID,
+					"vendor %s: '%s' is not a key fingerprint (hex digits)",
+					v->name, v->key);
+	}
+	if (v->kind && !vendor_kind_valid(v->kind))
+		return err_setc(err, ERR_INVALID,
+				"vendor %s: unknown kind '%s' (vendor, distro, hardware)",
+				v->name, v->kind);
+	if (v->status && !vendor_status_valid(v->status))
+		return vendor_check_transition(v->name, "not-notified", v->status,
+					       err);
+	if ((v->note && !*v->note) || (v->statement && !*v->statement))
+		return err_setc(err, ERR_INVALID, "empty note or statement");
+	return 0;
+}
+
+
+/* Checks, then runs fn in one transaction; *summary as the header says. */
+static int vendor_run(struct cmd_ctx *ctx, struct vendor_req *v,
+		      int (*fn)(struct cmd_ctx *, void *, struct err *),
+		      char **summary, struct err *err)
+{
+	int r;
+
+	*summary = NULL;
+	if ((r = check_fields(v, err)) < 0)
+		return r;
+	sbuf_init(&v->summary);
+	r = core_write(ctx, fn, v, err);
+	if (r == 0) {
+		char *s = safe_str(v->summary.len ? v->summary.buf : "nothing changed");
+		*summary = v->id ? xasprintf("report %lld: %s", (long long)v->id, s)
+				 : xstrdup(s);
+		free(s);
+	}
+	sbuf_release(&v->summary);
+	return r;
+}
+
+int vendor_directory_add(struct cmd_ctx *ctx, const char *name,
+			 const char *contact, const char *key, const char *kind,
+			 char **summary, struct err *err)
+{
+	struct vendor_req v = { .name = name, .contact = contact, .key = key,
+				.kind = kind };
+
+	if (!contact) {
+		*summary = NULL;
+		return err_setc(err, ERR_INVALID, "vendor %s: a contact is required",
+				name);
+	}
+	return vendor_run(ctx, &v, apply_add, summary, err);
+}
+
+int vendor_directory_edit(struct cmd_ctx *ctx, const char *name,
+			  const char *contact, const char *key,
+			  const char *kind, char **summary, struct err *err)
+{
+	struct vendor_req v = { .name = name, .contact = contact, .key = key,
+				.kind = kind };
+
+	return vendor_run(ctx, &v, apply_edit, summary, err);
+}
+
+int vendor_change(struct cmd_ctx *ctx, const struct vendor_change *c,
+		  char **summary, struct err *err)
+{
+	struct vendor_req v = { .notify = c->notify, .id = c->report,
+				.name = c->vendor,
+				.status = c->notify ? "notified" : c->status,
+				.note = c->note, .statement = c->statement,
+				.nda = c->nda, .correct = c->correct };
+
+	if (!v.status && !v.note && !v.statement && !v.nda) {
+		*summary = NULL;
+		return err_setc(err, ERR_INVALID,
+				"report %lld: vendor %s: nothing to change",
+				(long long)c->report, c->vendor);
+	}
+	if (c->correct && (c->notify || !c->status)) {
+		*summary = NULL;
+		return err_setc(err, ERR_INVALID,
+				"report %lld: vendor %s: --correct needs the right status",
+				(long long)c->report, c->vendor);
+	}
+	return vendor_run(ctx, &v, apply_status, summary, err);
 }

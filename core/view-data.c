@@ -5,6 +5,7 @@
  * Thin: the queries live in store/page-repo.c.
  */
 #include "core/core.h"
+#include "store/store.h"
 
 static struct store *store_or_err(struct cmd_ctx *ctx, struct err *err)
 {

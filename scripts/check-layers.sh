@@ -25,6 +25,12 @@ no_include store mail crypto core tui
 no_include crypto mail store core tui
 no_include mail crypto store core tui
 no_include core tui
+# The UI talks to core only: no store, crypto or mail header, and core's
+# public headers give it the store's records (store/types.h), not the
+# store's functions (store/store.h).
+no_include tui store crypto mail
+hits=$(grep -l '#include "store/store.h"' core/core.h core/cmd.h 2>/dev/null)
+[ -z "$hits" ] || bad "core's public headers must not re-export store/store.h: $hits"
 # lower layers never print
 hits=$(grep -n -E '\b(printf|puts|fprintf\(stderr|fputs\([^,]*, *stderr)' store/*.c crypto/*.c mail/*.c 2>/dev/null)
 [ -z "$hits" ] || bad "lower layers must not print: $hits"

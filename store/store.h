@@ -39,6 +39,8 @@
 
 #include "util/util.h"
 
+#include "store/types.h"
+
 struct store;
 
 struct store_opts {
@@ -109,62 +111,19 @@ void store_savepoint_rollback(struct store *s);
 int store_check(struct store *s, struct err *err);
 
 /* --- reports -------------------------------------------------------------*/
-struct report {
-	int64_t id;
-	char *subject;
-	char *reporter_name;
-	char *reporter_email;
-	time_t received;
-	char *state;            /* new, triaged, accepted, ... */
-	char *severity;         /* none, low, medium, high, critical */
-	char *claimed_by;       /* officer, or NULL */
-	bool public;            /* already public */
-	bool consent_credit;    /* reporter consents to be named */
-	bool consent_exploit;   /* reporter consents to exploit release */
-	time_t release_started; /* start of the release process, or 0 */
-	/* Derived by the listing query, not stored in the reports table: */
-	char *verdict;          /* of the first message */
-	bool encrypted;         /* first message arrived encrypted */
-	time_t disclosure;      /* the latest decided date, or 0 */
-	int64_t nmessages;
-};
 
-void report_release(struct report *r);
-
-struct report_new {
-	const char *subject;
-	const char *reporter_name;
-	const char *reporter_email;
-	time_t received;
-};
 int store_report_insert(struct store *s, const struct report_new *r,
 			int64_t *id, struct err *err);
 /* ERR_NOTFOUND when there is no report id. */
 int store_report_get(struct store *s, int64_t id, struct report *r,
 		     struct err *err);
 
-struct report_filter {
-	const char *state;     /* or NULL */
-	bool open_only;        /* not disclosed, closed, rejected, duplicate */
-	const char *order;     /* "id", "deadline", "received", "state",
-				* "severity"; NULL = id */
-};
 /* Calls fn for each report in order; fn returns non-zero to stop. */
 int store_report_each(struct store *s, const struct report_filter *f,
 		      int (*fn)(const struct report *r, void *data), void *data,
 		      struct err *err);
 int64_t store_report_count(struct store *s);
 
-/* Triage fields; NULL/negative arguments leave a field unchanged. */
-struct report_update {
-	const char *state;
-	const char *severity;
-	const char *claimed_by;
-	int public;          /* -1 unchanged */
-	int consent_credit;  /* -1 unchanged */
-	int consent_exploit; /* -1 unchanged */
-	time_t release_started; /* 0 unchanged */
-};
 int store_report_update(struct store *s, int64_t id,
 			const struct report_update *u, struct err *err);
 
@@ -175,37 +134,6 @@ int store_files_get(struct store *s, int64_t report_id, char ***paths,
 		    size_t *n, struct err *err);
 
 /* --- messages ------------------------------------------------------------*/
-struct message {
-	int64_t id;
-	int64_t report_id;
-	char *message_id;       /* may be NULL */
-	char *content_hash;
-	char *in_reply_to;
-	char *from_name;
-	char *from_email;
-	char *subject;
-	time_t date;
-	time_t imported;
-	bool encrypted;
-	char *verdict;
-	char *fingerprint;
-	bool signer_matches_from;
-	unsigned char *blob;    /* OpenPGP ciphertext: see blob_kind */
-	size_t blob_len;
-	char *blob_kind;        /* "original": the message as received,
-				 * already encrypted to the roster;
-				 * "sealed": encrypted to the roster on
-				 * import (or by roster reseal) */
-	bool blob_content;      /* sealed: the blob holds the decrypted
-				 * content (a MIME entity of what was shown,
-				 * its verdict recorded above), not the
-				 * message as received */
-	/* Derived by store_messages_get, not stored: another message (with
-	 * other content, since the content hash is unique) carries the same
-	 * Message-ID. */
-	bool message_id_reused;
-};
-void message_release(struct message *m);
 
 /* Returns the report id holding a message with this Message-ID or content
  * hash in *report_id (the oldest such message's), or ERR_NOTFOUND.  The
@@ -213,12 +141,6 @@ void message_release(struct message *m);
 int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err);
-/* The messages carrying message_id, except the row except_row (0: none),
- * oldest first: up to max of them in out, how many there are in *n. */
-struct message_ref {
-	int64_t row;
-	int64_t report_id;
-};
 int store_message_id_holders(struct store *s, const char *message_id,
 			     int64_t except_row, struct message_ref *out,
 			     size_t max, size_t *n, struct err *err);
@@ -247,15 +169,6 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		       struct message **out, size_t *n, struct err *err);
 
 /* --- events (append-only) ------------------------------------------------*/
-struct event {
-	int64_t id;
-	int64_t report_id;  /* 0 for team-wide events */
-	time_t at;
-	char *officer;
-	char *kind;
-	char *detail;
-};
-void event_release(struct event *e);
 int store_event_add(struct store *s, int64_t report_id, const char *officer,
 		    const char *kind, const char *detail, struct err *err);
 /* Events of a report (report_id 0: all), oldest first. */
@@ -271,14 +184,6 @@ int store_events_since(struct store *s, int64_t after, int64_t *last,
 		       int64_t **report_ids, size_t *n, struct err *err);
 
 /* --- vendors and their status per report (party-repo.c) -----------------*/
-struct vendor {
-	int64_t id;
-	char *name;
-	char *contact;
-	char *key_fpr;          /* or NULL */
-	char *kind;             /* vendor, distro, hardware */
-};
-void vendor_release(struct vendor *v);
 /* ERR_DUPLICATE when the name is taken; kind NULL means "vendor". */
 int store_vendor_add(struct store *s, const struct vendor *v, int64_t *id,
 		     struct err *err);
@@ -291,26 +196,6 @@ int store_vendor_update(struct store *s, int64_t id, const struct vendor *v,
 int store_vendors_list(struct store *s, struct vendor **out, size_t *n,
 		       struct err *err);
 
-struct report_vendor {
-	int64_t report_id;
-	int64_t vendor_id;
-	char *name, *kind, *contact, *key_fpr;  /* from the directory */
-	char *status;           /* not-notified, notified, acknowledged, ... */
-	time_t notified_at;     /* or 0 */
-	time_t updated_at;
-	bool nda_requested;
-	char *note;
-	char *statement;
-};
-void report_vendor_release(struct report_vendor *rv);
-struct report_vendor_set {
-	const char *status;     /* NULL unchanged */
-	time_t notified_at;     /* 0 unchanged */
-	time_t updated_at;
-	int nda_requested;      /* -1 unchanged */
-	const char *note;       /* NULL unchanged */
-	const char *statement;  /* NULL unchanged */
-};
 /* ERR_NOTFOUND when the vendor has no status on the report yet. */
 int store_report_vendor_get(struct store *s, int64_t report_id,
 			    int64_t vendor_id, struct report_vendor *rv,
@@ -324,46 +209,17 @@ int store_report_vendors_get(struct store *s, int64_t report_id,
 			     struct report_vendor **out, size_t *n,
 			     struct err *err);
 
-/* Participants brought in and not (yet) acknowledged, for `due`. */
-struct pending_participant {
-	int64_t report_id;
-	char *name;
-	char *email;
-	time_t added_at;
-};
-void pending_participant_release(struct pending_participant *p);
 int store_participants_unacked(struct store *s, int64_t report_id,
 			       struct pending_participant **out, size_t *n,
 			       struct err *err);
 
 /* --- disclosure proposals and decisions (date-repo.c, append-only) ------*/
-struct proposal {
-	int64_t id;
-	int64_t report_id;
-	char *by;               /* reporter, officer, vendor:NAME, maintainer:EMAIL */
-	time_t date;
-	char *reason;
-	char *officer;          /* who recorded it */
-	time_t at;
-};
-void proposal_release(struct proposal *p);
 int store_proposal_add(struct store *s, const struct proposal *p,
 		       struct err *err);
 /* Oldest first. */
 int store_proposals_get(struct store *s, int64_t report_id,
 			struct proposal **out, size_t *n, struct err *err);
 
-struct decision {
-	int64_t id;
-	int64_t report_id;
-	time_t date;
-	char *verdict;          /* the policy's verdict: ok, needs-reason, ... */
-	char *reason;
-	bool override;
-	char *officer;
-	time_t at;
-};
-void decision_release(struct decision *d);
 int store_decision_add(struct store *s, const struct decision *d,
 		       struct err *err);
 /* Oldest first: the last one is the current date. */
@@ -371,14 +227,6 @@ int store_decisions_get(struct store *s, int64_t report_id,
 			struct decision **out, size_t *n, struct err *err);
 
 /* --- team-repo.c: the officers of a team server -----------------------*/
-struct officer {
-	char *role;             /* the login role */
-	char *name;             /* display name, or NULL */
-	char *key_fpr;          /* the key bodies are encrypted to */
-	time_t added_at;
-	bool active;            /* false once removed */
-};
-void officer_release(struct officer *o);
 /* True on a team server (officers, roles, the roster in the database);
  * false on SQLite (the Unix user, the roster in the config). */
 bool store_has_team(const struct store *s);
@@ -401,14 +249,6 @@ int store_officers_list(struct store *s, bool with_inactive,
 			struct officer **out, size_t *n, struct err *err);
 
 /* --- page-repo.c: compact keys for paging through every report ----------*/
-struct report_key {
-	int64_t id;
-	time_t received;
-	time_t release_started; /* or 0 */
-	time_t disclosure;      /* the latest decided date, or 0 */
-	char state[12];
-	char severity[10];
-};
 /* Every report's key, by id; *out is the caller's to free.  Returns 0, or
  * negative with err set (nothing allocated). */
 int store_report_keys(struct store *s, struct report_key **out, size_t *n,
@@ -427,24 +267,6 @@ int store_report_first_ids(struct store *s, const char *order, size_t limit,
 			   int64_t **ids, size_t *n, struct err *err);
 
 /* --- participant-repo.c: who was brought into a report -----------------*/
-struct participant {
-	int64_t id;
-	int64_t report_id;
-	char *name;             /* or NULL */
-	char *email;            /* lowercase */
-	char *role;             /* "maintainer", "reviewer", "open list",
-				 * "other", ...; or NULL */
-	char *section;          /* MAINTAINERS section, or NULL */
-	char *added_by;         /* the officer */
-	time_t added_at;
-	time_t removed_at;      /* 0 while active */
-	char *removed_by;       /* or NULL */
-	time_t acknowledged_at; /* 0 until acknowledged */
-	char *key_fpr;          /* the key the officer confirmed, or NULL */
-};
-void participant_release(struct participant *p);
-/* Releases n participants and the array. */
-void participants_free(struct participant *v, size_t n);
 /* Adds p to p->report_id (removed and acknowledged fields are ignored;
  * added_at 0 means now).  *id is optional.  ERR_DUPLICATE naming the
  * address when the report already has it as an active participant. */

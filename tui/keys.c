@@ -1,11 +1,12 @@
 /*
  * The key table: one row per action (tig's request table, tmux's
  * cmd_table), with its name, default keys, the views it applies to, its
- * help, and either an internal handler or a core command template ("%i"
- * is the current report).  The help screen, the `:` line's completion and
- * the config's `bind VIEW KEY COMMAND` lines all read it.  Every key ends
- * as a command string run by tui_run_line(); handlers return what to
- * redraw.
+ * help, and either an internal handler or a core command line (run on the
+ * current report, passed as a value: core's command table says where it
+ * goes).  The help screen, the `:` line's completion and the config's
+ * `bind VIEW KEY COMMAND` lines all read it; handlers return what to
+ * redraw.  No key that mails, notifies or records a decision can be
+ * pressed by accident: those ask first, naming who and what.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -13,12 +14,14 @@
 #include <unistd.h>
 
 #include "tui/tui-int.h"
+#include "core/core.h"
 
 static const char *const view_names[V_COUNT] = {
 	[V_REPORTS] = "reports",     [V_REPORT] = "report",
 	[V_PARTICIPANTS] = "participants", [V_VENDORS] = "vendors",
 	[V_DISCLOSURE] = "disclosure", [V_TIMELINE] = "timeline",
 	[V_CALENDAR] = "calendar",   [V_HELP] = "help",
+	[V_PAGER] = "pager",
 };
 
 const char *keys_view_name(enum tui_view_id v)
@@ -148,13 +151,32 @@ static int h_command(struct tui *t, const char *a)
 	return r | TUI_REDRAW;
 }
 
-/* `prompt TEXT`: the `:` line, prefilled. */
+/* `prompt TEXT`: the `:` line, prefilled with TEXT and, when its
+ * command takes a report, the current one (so the officer sees it and
+ * may change it). */
 static int h_prompt(struct tui *t, const char *a)
 {
-	char *line;
-	int r;
+	struct err err = { 0, "" };
+	char **argv, **full, *init = NULL, *line;
+	int argc, n, r;
 
-	line = prompt_read(t, ":", a, &t->cmd_hist, true);
+	if (cmd_split(a, &argv, &argc, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
+	}
+	full = argc ? cmd_target_argv(cmd_find(argv[0]), argc, argv,
+				      tui_current_report(t), &n) : NULL;
+	if (full) {
+		char *j = cmd_join(n, full);
+		init = xasprintf("%s ", j);
+		free(j);
+		cmd_split_free(full, n);
+	} else {
+		init = xstrdup(a);
+	}
+	cmd_split_free(argv, argc);
+	line = prompt_read(t, ":", init, &t->cmd_hist, true);
+	free(init);
 	if (!line)
 		return TUI_REDRAW;
 	r = tui_run_line(t, line);
@@ -190,9 +212,10 @@ static int h_calendar(struct tui *t, const char *a)
 
 static int h_note(struct tui *t, const char *a)
 {
+	struct triage_change c;
+	struct err err = { 0, "" };
 	int64_t id = tui_current_report(t);
-	char *text, *argv[5], idbuf[32];
-	int r;
+	char *text, *summary = NULL;
 
 	if (!id) {
 		tui_status(t, true, "no report selected");
@@ -209,19 +232,80 @@ static int h_note(struct tui *t, const char *a)
 		wipe_free(text, strlen(text));
 		return TUI_REDRAW;
 	}
-	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)id);
-	argv[0] = (char *)"triage";
-	argv[1] = idbuf;
-	argv[2] = (char *)"--note";
-	argv[3] = text;
-	argv[4] = NULL;
-	r = cmd_run(t->ctx, 4, argv);
-	if (r == CMD_OK)
-		tui_status(t, false, "note added to report %lld", (long long)id);
+	/* The use case itself, with the report and the text as values:
+	 * nothing is printed behind curses. */
+	memset(&c, 0, sizeof(c));
+	c.id = id;
+	c.note = text;
+	if (triage_apply(t->ctx, &c, &summary, &err) < 0)
+		tui_status(t, true, "%s", err.msg);
 	else
-		tui_status(t, true, "%s", t->ctx->err.msg);
+		tui_status(t, false, "note added to report %lld", (long long)id);
+	free(summary);
 	wipe_free(text, strlen(text));
 	return TUI_RELOAD;
+}
+
+/* J and K in a report: the next or previous report of the list, in its
+ * order, in place of this one. */
+static int step_report(struct tui *t, int dir)
+{
+	struct tui_view *v = tui_top(t);
+	int64_t next;
+
+	if (t->depth < 2 || t->stack[0]->id != V_REPORTS || v->id != V_REPORT)
+		return TUI_OK;
+	if (!(next = reports_step(t, t->stack[0], v->report_id, dir))) {
+		tui_status(t, false, "no %s report in the list", dir > 0 ? "next" : "previous");
+		return TUI_OK;
+	}
+	t->stack[--t->depth] = NULL;
+	v->ops->close(t, v);
+	free(v);
+	tui_push(t, view_report_new(t, next));
+	return TUI_REDRAW;
+}
+static int h_next_report(struct tui *t, const char *a) { (void)a; return step_report(t, 1); }
+static int h_prev_report(struct tui *t, const char *a) { (void)a; return step_report(t, -1); }
+
+/* A digit in the list: the `:open` line, begun with it (mutt's jump). */
+static int h_jump(struct tui *t, const char *a)
+{
+	char init[16];
+	char *line;
+	int r;
+
+	(void)a;
+	snprintf(init, sizeof(init), "open %c",
+		 t->last_key >= '0' && t->last_key <= '9' ? t->last_key : ' ');
+	line = prompt_read(t, ":", init, &t->cmd_hist, true);
+	if (!line)
+		return TUI_REDRAW;
+	r = tui_run_line(t, line);
+	free(line);
+	return r | TUI_REDRAW;
+}
+
+/* `open [ID]`: the selected report, or report ID. */
+static int h_open_id(struct tui *t, const char *a)
+{
+	struct report r;
+	struct err err = { 0, "" };
+	int64_t id;
+
+	if (!*a)
+		return h_open(t, a);
+	if (parse_report_id(a, &id, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
+	}
+	if (report_get(t->ctx, id, &r, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
+	}
+	report_release(&r);
+	tui_push(t, view_report_new(t, id));
+	return TUI_REDRAW;
 }
 
 static int h_reload(struct tui *t, const char *a)
@@ -245,20 +329,20 @@ static int h_reload(struct tui *t, const char *a)
 const struct tui_key_entry tui_key_table[] = {
 	{ "check", "Space", PART, "check or uncheck the suggested maintainer under the cursor",
 	  panel_toggle, NULL, NULL },
-	{ "bring-in", "a", PART, "bring in the checked suggestions (maintainers %i --add ...)",
+	{ "bring-in", "a", PART, "bring in the checked suggestions (asks first, naming them)",
 	  panel_bring_in, NULL, NULL },
-	{ "forward-all", "F", PART, "forward the report to all its participants", NULL,
-	  "forward %i --participants", "forward report %i to all its participants?" },
-	{ "remove", "x", PART, "remove the participant under the cursor (maintainers %i --remove)",
+	{ "forward-all", "F", PART, "forward the report to all its participants (asks first)", NULL,
+	  "forward --participants", "forward report %lld, encrypted, to all its participants?" },
+	{ "remove", "x", PART, "remove the participant under the cursor (asks first)",
 	  panel_remove, NULL, NULL },
-	{ "notify", "n", VEND, "notify the vendor under the cursor (vendor notify %i NAME)",
+	{ "notify", "M", VEND, "record that the vendor under the cursor is notified (asks first)",
 	  vendors_notify, NULL, NULL },
 	{ "vendor-status", "u", VEND, "update the vendor's status: the : line, prefilled",
 	  vendors_update, NULL, NULL },
-	{ "nda", "N", VEND, "record the vendor's NDA request; the policy answers",
+	{ "nda", "!", VEND, "record the vendor's NDA request; the policy answers (asks first)",
 	  vendors_nda, NULL, NULL },
-	{ "propose-date", "P", DISC, "record a proposed disclosure date", NULL,
-	  "prompt date propose %i ", NULL },
+	{ "propose-date", "P", DISC, "record a proposed disclosure date: the : line, prefilled", NULL,
+	  "prompt date propose", NULL },
 	{ "down", "j Down", V_ALL, "move down a line", h_down, NULL, NULL },
 	{ "up", "k Up", V_ALL, "move up a line", h_up, NULL, NULL },
 	{ "page-down", "PgDn Space C-f", V_ALL, "move down a page", h_pgdn, NULL, NULL },
@@ -267,7 +351,12 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "half-up", "C-u", V_ALL, "move up half a page", h_halfup, NULL, NULL },
 	{ "top", "g Home", V_ALL, "go to the first line", h_top, NULL, NULL },
 	{ "bottom", "G End", V_ALL, "go to the last line", h_bottom, NULL, NULL },
-	{ "open", "Enter", LIST | VBIT(V_CALENDAR), "open the selected report", h_open, NULL, NULL },
+	{ "open", "Enter", LIST | VBIT(V_CALENDAR), "open the selected report (:open ID opens that one)",
+	  h_open_id, NULL, NULL },
+	{ "jump", "0 1 2 3 4 5 6 7 8 9", LIST, "open report N: type its number, then Enter",
+	  h_jump, NULL, NULL },
+	{ "next-report", "J", VBIT(V_REPORT), "the next report of the list", h_next_report, NULL, NULL },
+	{ "prev-report", "K", VBIT(V_REPORT), "the previous report of the list", h_prev_report, NULL, NULL },
 	{ "back", "q", V_ALL, "go back; quit from the report list", h_back, NULL, NULL },
 	{ "quit", "Q", V_ALL, "quit at once", h_quit, NULL, NULL },
 	{ "interrupt", "C-c", V_ALL, "quit, after asking", h_quit, NULL, "quit secteam-tui?" },
@@ -286,13 +375,16 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "disclosure", "d", SEL | ONE, "the report's disclosure proposals and decided date", h_disclosure, NULL, NULL },
 	{ "calendar", "c", V_ALL, "the embargo calendar", h_calendar, NULL, NULL },
 	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", h_note, NULL, NULL },
-	{ "claim", "C", SEL | ONE, "claim the report", NULL, "triage %i --claim", NULL },
-	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage %i --state triaged", NULL },
-	{ "accept", "A", SEL | ONE, "accept the report", NULL, "triage %i --state accepted", NULL },
-	{ "reject", "R", SEL | ONE, "reject the report", NULL, "triage %i --state rejected",
-	  "reject report %i?" },
-	{ "severity", "S", SEL | ONE, "set the severity", NULL, "prompt triage %i --severity ", NULL },
-	{ "set-date", "D", SEL | ONE, "set the disclosure date", NULL, "prompt date set %i ", NULL },
+	{ "claim", "C", SEL | ONE, "claim the report", NULL, "triage --claim", NULL },
+	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage --state triaged", NULL },
+	{ "accept", "A", SEL | ONE, "accept the report (asks first)", NULL, "triage --state accepted",
+	  "accept report %lld?" },
+	{ "reject", "R", SEL | ONE, "reject the report (asks first)", NULL, "triage --state rejected",
+	  "reject report %lld?" },
+	{ "severity", "S", SEL | ONE, "set the severity: the : line, prefilled", NULL,
+	  "prompt triage --severity", NULL },
+	{ "set-date", "D", SEL | ONE, "set the disclosure date: the : line, prefilled", NULL,
+	  "prompt date set", NULL },
 	{ "reload", "C-l", V_ALL, "reread the data and redraw the screen", h_reload, NULL, NULL },
 };
 const size_t tui_key_table_len = ARRAY_SIZE(tui_key_table);

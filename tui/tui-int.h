@@ -27,6 +27,7 @@ enum tui_view_id {
 	V_TIMELINE,
 	V_CALENDAR,
 	V_HELP,
+	V_PAGER,
 	V_COUNT
 };
 #define VBIT(v) (1u << (v))
@@ -87,8 +88,10 @@ struct tui_key_entry {
 	/* Internal handler (args: the rest of the line, "" when none), or
 	 * NULL when `command` is a core command template. */
 	int (*handler)(struct tui *t, const char *args);
-	const char *command;  /* template with %i, for core commands */
-	const char *confirm;  /* question asked first, or NULL */
+	const char *command;  /* a command line (core verb or "prompt ..."):
+			       * the current report is passed as a value */
+	const char *confirm;  /* question asked first (a printf format with
+			       * one %lld: the report), or NULL */
 };
 extern const struct tui_key_entry tui_key_table[];
 extern const size_t tui_key_table_len;
@@ -123,6 +126,7 @@ struct tui {
 	FILE *trace;
 	bool quit;
 	int64_t live_cursor;  /* the last event seen (report_changes) */
+	int last_key;         /* the key being handled */
 };
 
 /* Key codes: characters as their code point, curses keys offset. */
@@ -203,12 +207,20 @@ struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view);
 struct tui_view *view_participants_new(struct tui *t, int64_t id);
 struct tui_view *view_vendors_new(struct tui *t, int64_t id);
 struct tui_view *view_disclosure_new(struct tui *t, int64_t id);
+/* The output of a command (text of len bytes, untrusted), wiped on
+ * close; title is display-safe. */
+struct tui_view *view_pager_new(struct tui *t, const char *title,
+				const char *text, size_t len);
 
+/* The report after (dir 1) or before (dir -1) report from in the list
+ * view v's order, now selected there; 0 when there is none. */
+int64_t reports_step(struct tui *t, struct tui_view *v, int64_t from, int dir);
 /* Handlers of the list view, used by the key table. */
 int reports_cycle_sort(struct tui *t, const char *args);
 int reports_set_filter(struct tui *t, const char *args);
-/* Handlers of the panels (view-panels.c): they act on the item under the
- * cursor of the panel on top, through core command strings. */
+/* Handlers of the panels (view-participants.c, view-vendors.c): they act
+ * on the item under the cursor of the panel on top, through core's use
+ * cases, with values. */
 int panel_toggle(struct tui *t, const char *args);
 int panel_bring_in(struct tui *t, const char *args);
 int panel_remove(struct tui *t, const char *args);

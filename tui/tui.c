@@ -3,13 +3,13 @@
  * line, and running command strings.
  *
  * Every key is looked up in the key table (keys.c) or the config's bind
- * lines and becomes a command string; tui_run_line() runs it, either as
- * one of the UI's own verbs (a table row with a handler) or as a core
- * command through cmd_run_string(), its output captured and its last line
- * shown in the status line.  "%i" in a string is the current report, and a
- * core verb that takes a report id gets the current one when the officer
- * typed none.  After a command the data may have changed: every view
- * reloads (keeping its place) before the next draw.
+ * lines; its command is split into words and run either as one of the
+ * UI's own verbs (a table row with a handler) or as a core command with
+ * cmd_capture(): the current report is passed as a value (the command
+ * table says where it goes), and the command's output is kept, never
+ * written behind curses: its summary goes to the status line, and output
+ * of more than one line opens a pager.  After a command the data may have
+ * changed: every view reloads (keeping its place) before the next draw.
  *
  * Safety: core dumps are off while the UI runs, views wipe plaintext when
  * they close, and all report text reaches the screen through draw.c.
@@ -262,237 +262,109 @@ void tui_resume(void)
 	refresh();
 }
 
-/* --- command strings -----------------------------------------------------*/
+/* --- running commands ---------------------------------------------------*/
 
-/* Replaces %i with id; NULL (status set) when there is no report. */
-static char *subst(struct tui *t, const char *line)
+/* A line the command writes to its warnings while it runs: shown at
+ * once, so a long import is not silent. */
+static void progress_line(const char *text, void *data)
 {
-	struct sbuf sb = SBUF_INIT;
+	struct tui *t = data;
 
-	for (const char *p = line; *p; p++) {
-		if (p[0] == '%' && p[1] == 'i') {
-			int64_t id = tui_current_report(t);
-			if (!id) {
-				tui_status(t, true, "no report selected");
-				sbuf_release(&sb);
-				return NULL;
-			}
-			sbuf_addf(&sb, "%lld", (long long)id);
-			p++;
-		} else if (p[0] == '%' && p[1] == '%') {
-			sbuf_addch(&sb, '%');
-			p++;
-		} else {
-			sbuf_addch(&sb, *p);
-		}
-	}
-	if (!sb.buf)
-		return xstrdup("");
-	return sbuf_detach(&sb, NULL);
+	tui_status(t, false, "%s", text);
+	draw_status(t);
+	refresh();
 }
 
 /*
- * Verbs taking a report id, and after how many subcommand words; the
- * verb's usage text in cmd_table[] (read at run time, as commands land)
- * must mention ID for the rule to apply.  NULL subcommands: the id comes
- * first.
+ * Runs a core command on the current report (passed as a value: the
+ * command table says where it goes) with its output kept, never written
+ * to the terminal: the command's result line goes to the status line,
+ * and output to read (more than one line of it) opens a pager.
  */
-static const struct {
-	const char *verb;
-	const char *subs; /* space-separated subcommands taking an id */
-} id_rules[] = {
-	{ "show", NULL }, { "triage", NULL }, { "maintainers", NULL },
-	{ "forward", NULL }, { "export", NULL },
-	{ "date", "set propose show start-release" },
-	{ "vendor", "notify status" },
-	{ "participant", "add remove ack" },
-};
-
-static bool is_id(const char *w, size_t n)
+static int run_core(struct tui *t, int argc, char **argv, const char *title)
 {
-	char buf[32];
-	struct err e;
-	int64_t id;
-
-	if (!n || n >= sizeof(buf))
-		return false;
-	memcpy(buf, w, n);
-	buf[n] = 0;
-	return parse_report_id(buf, &id, &e) == 0;
-}
-
-static bool word_in(const char *list, const char *w, size_t n)
-{
-	const char *p = list;
-
-	while (*p) {
-		size_t k = strcspn(p, " ");
-		if (k == n && !strncmp(p, w, n))
-			return true;
-		p += k;
-		p += strspn(p, " ");
-	}
-	return false;
-}
-
-/* Returns line with the current report's id inserted where the verb wants
- * it, or a copy of line. */
-static char *insert_id(struct tui *t, const char *line)
-{
-	const char *verb = line, *rest, *w1, *w2;
-	size_t vlen = strcspn(line, " \t"), n1, n2;
-	const struct cmd_entry *ce;
-	char vbuf[64];
+	struct cmd_result res;
 	int64_t id = tui_current_report(t);
 
-	if (!id || vlen >= sizeof(vbuf))
-		return xstrdup(line);
-	memcpy(vbuf, verb, vlen);
-	vbuf[vlen] = 0;
-	if (!(ce = cmd_find(vbuf)) || !strstr(ce->usage, "ID"))
-		return xstrdup(line);
-	rest = line + vlen;
-	w1 = rest + strspn(rest, " \t");
-	n1 = strcspn(w1, " \t");
-	w2 = w1 + n1 + strspn(w1 + n1, " \t");
-	n2 = strcspn(w2, " \t");
-	for (size_t i = 0; i < ARRAY_SIZE(id_rules); i++) {
-		if (strcmp(id_rules[i].verb, vbuf))
-			continue;
-		if (!id_rules[i].subs) {
-			if (is_id(w1, n1))
-				break;
-			return xasprintf("%s %lld%s", vbuf, (long long)id, rest);
-		}
-		if (n1 && word_in(id_rules[i].subs, w1, n1) && !is_id(w2, n2))
-			return xasprintf("%.*s %lld%s", (int)(w1 + n1 - line), line,
-					 (long long)id, w1 + n1);
-		break;
-	}
-	return xstrdup(line);
-}
-
-/* errout while a command runs: each line (or \r-terminated progress) is
- * shown at once in the status line, so a long import is not silent. */
-struct live {
-	struct tui *t;
-	struct sbuf cur;
-	char last[512];
-};
-
-static ssize_t live_write(void *cookie, const char *buf, size_t n)
-{
-	struct live *l = cookie;
-
-	for (size_t i = 0; i < n; i++) {
-		if (buf[i] == '\n' || buf[i] == '\r') {
-			if (l->cur.len) {
-				char *s = safe_str(l->cur.buf);
-				snprintf(l->last, sizeof(l->last), "%s", s);
-				free(s);
-				tui_status(l->t, false, "%s", l->last);
-				draw_status(l->t);
-				refresh();
-			}
-			sbuf_reset(&l->cur);
-		} else {
-			sbuf_addch(&l->cur, buf[i]);
-		}
-	}
-	return (ssize_t)n;
-}
-
-static void last_line(const char *buf, size_t len, char *out, size_t size)
-{
-	size_t end = len, start;
-
-	while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
-		end--;
-	start = end;
-	while (start && buf[start - 1] != '\n')
-		start--;
-	snprintf(out, size, "%.*s", (int)(end - start), buf + start);
-}
-
-static int run_core(struct tui *t, const char *line)
-{
-	struct cmd_ctx *ctx = t->ctx;
-	FILE *save_out = ctx->out, *save_err = ctx->errout, *out, *err;
-	struct live live = { t, SBUF_INIT, "" };
-	cookie_io_functions_t io = { NULL, live_write, NULL, NULL };
-	char *obuf = NULL, last[512];
-	size_t olen = 0;
-	int r;
-
-	tui_status(t, false, "running: %s", line);
+	tui_status(t, false, "running: %s", title);
 	draw_status(t);
 	refresh();
-	out = open_memstream(&obuf, &olen);
-	err = fopencookie(&live, "w", io);
-	if (!out || !err) {
-		if (out)
-			fclose(out);
-		if (err)
-			fclose(err);
-		tui_status(t, true, "cannot capture the command's output: %s", strerror(errno));
+	t->ctx->interactive = true;
+	cmd_capture(t->ctx, argc, argv, id, progress_line, t, &res);
+	/* What a command shows (show, list, export, ...) is read in a
+	 * pager; what a command does is said in the status line. */
+	if (res.status == CMD_OK && !res.said && res.output_lines > 1)
+		tui_push(t, view_pager_new(t, title, res.output, res.output_len));
+	tui_status(t, res.status != CMD_OK, "%s", res.summary);
+	cmd_result_release(&res);
+	return TUI_RELOAD;
+}
+
+/*
+ * Runs argv: one of the UI's own verbs (a key table row with a handler,
+ * given the rest of the line as typed), or a core command.  For bindings
+ * (the key table's commands, the config's bind lines) a word "%i" alone
+ * is the current report, as a word of its own; typed lines keep "%i" as
+ * text.
+ */
+static int run_argv(struct tui *t, int argc, char **argv, const char *rest,
+		    const char *title, bool binding)
+{
+	const struct tui_key_entry *e;
+
+	if (!argc)
+		return TUI_OK;
+	if ((e = keys_find_verb(argv[0])))
+		return e->handler(t, rest);
+	if (!strcmp(argv[0], "q") || !strcmp(argv[0], "quit"))
+		return TUI_QUIT;
+	if (!cmd_find(argv[0])) {
+		char *v = safe_str(argv[0]);
+		tui_status(t, true, "unknown command '%s' (Tab lists the commands)", v);
+		free(v);
 		return TUI_OK;
 	}
-	setvbuf(err, NULL, _IONBF, 0);
-	ctx->out = out;
-	ctx->errout = err;
-	ctx->interactive = true;
-	r = cmd_run_string(ctx, line);
-	fclose(out);
-	fclose(err);
-	ctx->out = save_out;
-	ctx->errout = save_err;
-	if (live.cur.len)
-		live_write(&live, "\n", 1);
-	sbuf_release(&live.cur);
-	last_line(obuf ? obuf : "", olen, last, sizeof(last));
-	if (r == CMD_OK)
-		tui_status(t, false, "%s", last[0] ? last : "done");
-	else if (ctx->err.msg[0])
-		tui_status(t, true, "%s", ctx->err.msg);
-	else
-		tui_status(t, true, "%s", live.last[0] ? live.last : last[0] ? last : "command failed");
-	/* The output may hold plaintext (show). */
-	if (obuf)
-		wipe_free(obuf, olen);
-	return TUI_RELOAD;
+	if (binding) {
+		int64_t id = tui_current_report(t);
+		for (int i = 1; i < argc; i++) {
+			if (strcmp(argv[i], "%i"))
+				continue;
+			if (!id) {
+				tui_status(t, true, "no report selected");
+				return TUI_OK;
+			}
+			free(argv[i]);
+			argv[i] = xasprintf("%lld", (long long)id);
+		}
+	}
+	return run_core(t, argc, argv, title);
+}
+
+static int run_line(struct tui *t, const char *raw, bool binding)
+{
+	const char *p = raw + strspn(raw, " \t:"), *rest;
+	struct err err = { 0, "" };
+	char **argv, *title;
+	int argc, r;
+
+	if (!*p)
+		return TUI_OK;
+	if (cmd_split(p, &argv, &argc, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
+	}
+	rest = p + strcspn(p, " \t");
+	rest += strspn(rest, " \t");
+	title = safe_str(p);
+	r = run_argv(t, argc, argv, rest, title, binding);
+	free(title);
+	cmd_split_free(argv, argc);
+	return r;
 }
 
 int tui_run_line(struct tui *t, const char *raw)
 {
-	const struct tui_key_entry *e;
-	char *line, *full, verb[64];
-	const char *p = raw, *args;
-	size_t vlen;
-	int r;
-
-	p += strspn(p, " \t:");
-	if (!*p)
-		return TUI_OK;
-	if (!(line = subst(t, p)))
-		return TUI_OK;
-	vlen = strcspn(line, " \t");
-	snprintf(verb, sizeof(verb), "%.*s", (int)(vlen < sizeof(verb) ? vlen : sizeof(verb) - 1), line);
-	args = line + vlen;
-	args += strspn(args, " \t");
-	if ((e = keys_find_verb(verb))) {
-		r = e->handler(t, args);
-	} else if (!strcmp(verb, "q") || !strcmp(verb, "quit")) {
-		r = TUI_QUIT;
-	} else if (cmd_find(verb)) {
-		full = insert_id(t, line);
-		r = run_core(t, full);
-		free(full);
-	} else {
-		tui_status(t, true, "unknown command '%s' (Tab lists the commands)", verb);
-		r = TUI_OK;
-	}
-	free(line);
-	return r;
+	return run_line(t, raw, false);
 }
 
 /* Runs the command of a key, asking first when the table says so. */
@@ -507,13 +379,24 @@ static int run_key(struct tui *t, int key)
 		return TUI_OK;
 	}
 	if (e && e->confirm) {
-		char *q = subst(t, e->confirm);
-		bool yes = q && tui_confirm(t, q);
-		free(q);
-		if (!yes)
+		int64_t id = tui_current_report(t);
+		char q[256];
+
+		/* The question names the report (a %lld in it); it is text
+		 * for the officer, not a command. */
+		if (strstr(e->confirm, "%lld")) {
+			if (!id) {
+				tui_status(t, true, "no report selected");
+				return TUI_OK;
+			}
+			snprintf(q, sizeof(q), e->confirm, (long long)id);
+		} else {
+			snprintf(q, sizeof(q), "%s", e->confirm);
+		}
+		if (!tui_confirm(t, q))
 			return TUI_OK;
 	}
-	return tui_run_line(t, cmd);
+	return run_line(t, cmd, true);
 }
 
 int tui_main(struct cmd_ctx *ctx)
@@ -585,6 +468,7 @@ int tui_main(struct cmd_ctx *ctx)
 		}
 		t.status[0] = 0;
 		t.status_error = false;
+		t.last_key = key;
 		flags = run_key(&t, key);
 		if (t.trace && !(flags & TUI_QUIT)) {
 			if (flags & TUI_RELOAD)

@@ -438,6 +438,23 @@ static const struct tui_view_ops reports_ops = {
 	reports_reload, reports_close, reports_current, reports_changed,
 };
 
+int64_t reports_step(struct tui *t, struct tui_view *v, int64_t from, int dir)
+{
+	struct reports *p = v->priv;
+	size_t n = shown(p);
+
+	(void)t;
+	for (size_t i = 0; i < n; i++) {
+		if (row_id(p, i) != from)
+			continue;
+		if (dir > 0 ? i + 1 >= n : i == 0)
+			return 0;
+		p->sel = dir > 0 ? i + 1 : i - 1;
+		return row_id(p, p->sel);
+	}
+	return 0;
+}
+
 struct tui_view *view_reports_new(struct tui *t)
 {
 	struct tui_view *v = xcalloc(1, sizeof(*v));

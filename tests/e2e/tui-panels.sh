@@ -1,16 +1,21 @@
 #!/bin/sh
 # The report's panels in the UI, driven through tmux.  Participants: with
 # a synthetic kernel tree (config kernel.tree) the panel lists the
-# suggested maintainers with check boxes, Space checks one, `a` brings it
-# in (show --json from the shell sees it), `F` and `y` forward the report
-# to the participants into the outbox Maildir, and `F` without an outbox
-# shows the command's error.  Vendors: a vendor added from the shell is
-# listed as not-notified and `n` notifies it (status and date).
+# suggested maintainers with check boxes, Space checks one, `a` asks,
+# naming her, and `y` brings her in (show --json from the shell sees it);
+# a checked mailing list is asked about a second time and `n` leaves it
+# out; `F` and `y` forward the report to the participants into the outbox
+# Maildir, and `F` without an outbox shows the command's error.  Vendors:
+# a vendor added from the shell is listed as not-notified; `n` is the
+# next search match there as everywhere (it notifies nobody); `M` asks,
+# naming the vendor and its contact, and `y` records the notification
+# (status and date); a vendor named "Acme%iCorp" keeps its name (the UI
+# passes it as a value, never through a command string).
 # Disclosure: the policy's limits and a proposal made from the shell with
 # its verdict.  Without a kernel tree the panel says so.  TAP output.
 . "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
 
-tap_plan 12
+tap_plan 18
 fixture_setup
 KT=$WORK/linux
 mkdir -p "$KT/net/ipv4"
@@ -64,11 +69,28 @@ else not_ok "the panel lists the suggested maintainers with check boxes"; fi
 keys Space
 check "Space checks the suggestion under the cursor" wait_re '^  \[x\] "?Mia Maintainer"? <mia@example.org>'
 keys a
+check "a asks first, naming who will be brought in" \
+	wait_for "bring mia@example.org into report 1? [y/N]"
+keys y
 if wait_for "added" && wait_gone "[x]" && wait_re '^  "?Mia Maintainer"? <mia@example.org> \(maintainer'; then
 	ok "a brings in the checked one: it is a participant"
 else not_ok "a brings in the checked one: it is a participant"; fi
 if sectui show 1 --json | grep -q '"email": *"mia@example.org"'; then ok "show --json lists the participant"
 else not_ok "show --json lists the participant"; sectui show 1 --json | sed 's/^/# /' | head -40; fi
+# The mailing list: asked about on its own, and n leaves it out.
+keys j j
+keys Space
+wait_re '^  \[x\] netdev@vger.kernel.org'
+keys a
+wait_for "bring netdev@vger.kernel.org into report 1? [y/N]"
+keys y
+check "a checked mailing list is asked about a second time" \
+	wait_for "is a mailing list that may be public: bring it in anyway? [y/N]"
+keys n
+wait_for "nobody brought in"
+if sectui show 1 --json | grep -q '"email": *"netdev@vger.kernel.org"'; then
+	not_ok "n at the second question brings the list in"
+else ok "n at the second question leaves the list out"; fi
 keys F
 wait_for "[y/N]"
 keys y
@@ -84,7 +106,7 @@ wait_for "SIGNATURE valid"
 keys p
 wait_for "participants of report 1"
 keys F
-check "F asks before forwarding" wait_for "forward report 1 to all its participants? [y/N]"
+check "F asks before forwarding" wait_for "forward report 1, encrypted, to all its participants? [y/N]"
 keys y
 n=0
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
@@ -104,8 +126,27 @@ if wait_for "vendors of report 1" && wait_re '^Acme +vendor +not-notified'; then
 	ok "a vendor of the directory is listed as not-notified"
 else not_ok "a vendor of the directory is listed as not-notified"; fi
 keys n
-if wait_re '^Acme +vendor +notified +2026-12-02'; then ok "n notifies the vendor: status and date"
-else not_ok "n notifies the vendor: status and date"; fi
+sleep 0.3
+if screen | grep -qE '^Acme +vendor +not-notified'; then ok "n (next match) notifies nobody"
+else not_ok "n (next match) notifies nobody"; fi
+keys M
+check "M asks first, naming the vendor and its contact" \
+	wait_for "record that Acme (psirt@acme.example) is notified of report 1?"
+keys y
+if wait_re '^Acme +vendor +notified +2026-12-02'; then ok "M then y records the notification: status and date"
+else not_ok "M then y records the notification: status and date"; fi
+# A name with "%i" in it is the vendor's name, nothing else.
+sectui vendor add 'Acme%iCorp' --contact sec@acmei.example >/dev/null 2>&1
+keys C-l
+wait_re '^Acme%iCorp +vendor +not-notified'
+keys j
+keys M
+wait_for "record that Acme%iCorp (sec@acmei.example) is notified"
+keys y
+if wait_re '^Acme%iCorp +vendor +notified' &&
+	sectui show 1 --json | grep -q '"name": *"Acme%iCorp"'; then
+	ok "a vendor named Acme%iCorp is notified under its own name"
+else not_ok "a vendor named Acme%iCorp is notified under its own name"; fi
 
 # 11-12: disclosure
 keys q

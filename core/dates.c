@@ -1,0 +1,188 @@
+/*
+ * Disclosure dates, the use cases: propose, set, start the release
+ * process.  Every change asks policy_check() (policy.c) and is added,
+ * never edited: a proposal records who suggested which date and why (the
+ * policy's verdict noted, never refused); a decision records the date an
+ * officer set with the verdict, the reason and whether the policy was
+ * overridden (refused when the policy does not allow it); the latest
+ * decision is the report's date.  The `date` command and the UI's keys
+ * both call these.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dates.h"
+#include "store/store.h"
+
+struct date_req {
+	int64_t id;
+	time_t date, now;
+	const char *by, *reason;
+	bool override;
+	struct policy pol;
+	struct policy_answer ans;
+	char *detail;
+};
+
+static int apply_propose(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct date_req *d = data;
+	struct report r;
+	struct proposal p = { 0, d->id, (char *)d->by, d->date, (char *)d->reason,
+			      ctx->officer, d->now };
+	char when[32];
+	int rc;
+
+	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
+		return rc;
+	if (str_starts(d->by, "vendor:")) {
+		struct vendor v;
+		if ((rc = store_vendor_get(ctx->store, d->by + 7, &v, err)) < 0)
+			goto out;
+		vendor_release(&v);
+	}
+	policy_check(&d->pol, &r, d->date, true, false, d->now, &d->ans);
+	if ((rc = store_proposal_add(ctx->store, &p, err)) < 0)
+		goto out;
+	d->detail = xasprintf("%s proposed %s (policy: %s): %s", d->by,
+			      fmt_rfc3339(d->date, when),
+			      policy_verdict_name(d->ans.verdict), d->reason);
+	rc = store_event_add(ctx->store, d->id, ctx->officer, "date-propose",
+			     d->detail, err);
+out:
+	report_release(&r);
+	return rc;
+}
+
+static int apply_set(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct date_req *d = data;
+	struct report r;
+	struct decision dc;
+	char when[32];
+	int rc;
+
+	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
+		return rc;
+	policy_check(&d->pol, &r, d->date, d->reason != NULL, d->override,
+		     d->now, &d->ans);
+	if (!d->ans.allowed) {
+		rc = err_setc(err, ERR_REFUSED, "%s", d->ans.msg);
+		goto out;
+	}
+	dc = (struct decision){ 0, d->id, d->date,
+				(char *)policy_verdict_name(d->ans.verdict),
+				(char *)d->reason, d->override, ctx->officer, d->now };
+	if ((rc = store_decision_add(ctx->store, &dc, err)) < 0)
+		goto out;
+	d->detail = xasprintf("disclosure date set to %s (policy: %s%s)%s%s",
+			      fmt_rfc3339(d->date, when),
+			      policy_verdict_name(d->ans.verdict),
+			      d->override ? ", overridden" : "",
+			      d->reason ? ": " : "", d->reason ? d->reason : "");
+	rc = store_event_add(ctx->store, d->id, ctx->officer, "date-set",
+			     d->detail, err);
+out:
+	report_release(&r);
+	return rc;
+}
+
+static int apply_start(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct date_req *d = data;
+	struct report r;
+	struct report_update u = { NULL, NULL, NULL, -1, -1, -1, d->now };
+	char when[32];
+	int rc;
+
+	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
+		return rc;
+	if (r.release_started) {
+		rc = err_setc(err, ERR_REFUSED,
+			      "report %lld: the release process started already, at %s",
+			      (long long)d->id, fmt_rfc3339(r.release_started, when));
+		goto out;
+	}
+	if ((rc = store_report_update(ctx->store, d->id, &u, err)) < 0)
+		goto out;
+	r.release_started = d->now;
+	policy_check(&d->pol, &r, d->now, false, false, d->now, &d->ans);
+	d->detail = xasprintf("release process started: the policy clock now runs from %s",
+			      fmt_rfc3339(d->now, when));
+	rc = store_event_add(ctx->store, d->id, ctx->officer, "release-start",
+			     d->detail, err);
+out:
+	report_release(&r);
+	return rc;
+}
+
+static bool valid_by(const char *by)
+{
+	if (!strcmp(by, "reporter") || !strcmp(by, "officer"))
+		return true;
+	if (str_starts(by, "vendor:"))
+		return by[7] != '\0';
+	if (str_starts(by, "maintainer:"))
+		return strchr(by + 11, '@') != NULL && !strchr(by, ' ');
+	return false;
+}
+
+/* Runs fn on a request made from the arguments; fills out. */
+static int run(struct cmd_ctx *ctx, struct date_req *d,
+	       int (*fn)(struct cmd_ctx *, void *, struct err *),
+	       struct date_outcome *out, struct err *err)
+{
+	int r;
+
+	d->now = util_now();
+	policy_from_config(ctx->cfg, &d->pol);
+	r = core_write(ctx, fn, d, err);
+	out->ans = d->ans;
+	out->date = d->date;
+	out->detail = d->detail;
+	return r;
+}
+
+int date_propose(struct cmd_ctx *ctx, int64_t id, time_t date, const char *by,
+		 const char *reason, struct date_outcome *out, struct err *err)
+{
+	struct date_req d = { .id = id, .date = date, .by = by, .reason = reason };
+
+	memset(out, 0, sizeof(*out));
+	if (!by || !valid_by(by))
+		return err_setc(err, ERR_INVALID,
+				"report %lld: --by must be reporter, officer, vendor:NAME or maintainer:EMAIL",
+				(long long)id);
+	if (!reason || !*reason)
+		return err_setc(err, ERR_INVALID,
+				"report %lld: a proposal needs a reason", (long long)id);
+	return run(ctx, &d, apply_propose, out, err);
+}
+
+int date_set(struct cmd_ctx *ctx, int64_t id, time_t date, const char *reason,
+	     bool override, struct date_outcome *out, struct err *err)
+{
+	struct date_req d = { .id = id, .date = date, .reason = reason,
+			      .override = override };
+
+	memset(out, 0, sizeof(*out));
+	if (reason && !*reason)
+		return err_setc(err, ERR_INVALID, "report %lld: empty reason",
+				(long long)id);
+	return run(ctx, &d, apply_set, out, err);
+}
+
+int date_start_release(struct cmd_ctx *ctx, int64_t id,
+		       struct date_outcome *out, struct err *err)
+{
+	struct date_req d = { .id = id };
+
+	memset(out, 0, sizeof(*out));
+	return run(ctx, &d, apply_start, out, err);
+}
+
+void date_outcome_release(struct date_outcome *out)
+{
+	free(out->detail);
+	memset(out, 0, sizeof(*out));
+}

@@ -1,0 +1,221 @@
+/*
+ * The records the store reads and writes (reports, messages, events,
+ * vendors, participants, dates, officers), and how each is released:
+ * plain data, without the functions that reach the database.  core/
+ * hands these to the UI; only core/ includes store/store.h.
+ */
+#ifndef SECTEAM_STORE_TYPES_H
+#define SECTEAM_STORE_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+struct report {
+	int64_t id;
+	char *subject;
+	char *reporter_name;
+	char *reporter_email;
+	time_t received;
+	char *state;            /* new, triaged, accepted, ... */
+	char *severity;         /* none, low, medium, high, critical */
+	char *claimed_by;       /* officer, or NULL */
+	bool public;            /* already public */
+	bool consent_credit;    /* reporter consents to be named */
+	bool consent_exploit;   /* reporter consents to exploit release */
+	time_t release_started; /* start of the release process, or 0 */
+	/* Derived by the listing query, not stored in the reports table: */
+	char *verdict;          /* of the first message */
+	bool encrypted;         /* first message arrived encrypted */
+	time_t disclosure;      /* the latest decided date, or 0 */
+	int64_t nmessages;
+};
+
+void report_release(struct report *r);
+
+struct report_new {
+	const char *subject;
+	const char *reporter_name;
+	const char *reporter_email;
+	time_t received;
+};
+
+struct report_filter {
+	const char *state;     /* or NULL */
+	bool open_only;        /* not disclosed, closed, rejected, duplicate */
+	const char *order;     /* "id", "deadline", "received", "state",
+				* "severity"; NULL = id */
+};
+
+/* Triage fields; NULL/negative arguments leave a field unchanged. */
+struct report_update {
+	const char *state;
+	const char *severity;
+	const char *claimed_by;
+	int public;          /* -1 unchanged */
+	int consent_credit;  /* -1 unchanged */
+	int consent_exploit; /* -1 unchanged */
+	time_t release_started; /* 0 unchanged */
+};
+
+struct message {
+	int64_t id;
+	int64_t report_id;
+	char *message_id;       /* may be NULL */
+	char *content_hash;
+	char *in_reply_to;
+	char *from_name;
+	char *from_email;
+	char *subject;
+	time_t date;
+	time_t imported;
+	bool encrypted;
+	char *verdict;
+	char *fingerprint;
+	bool signer_matches_from;
+	unsigned char *blob;    /* OpenPGP ciphertext: see blob_kind */
+	size_t blob_len;
+	char *blob_kind;        /* "original": the message as received,
+				 * already encrypted to the roster;
+				 * "sealed": encrypted to the roster on
+				 * import (or by roster reseal) */
+	bool blob_content;      /* sealed: the blob holds the decrypted
+				 * content (a MIME entity of what was shown,
+				 * its verdict recorded above), not the
+				 * message as received */
+	/* Derived by store_messages_get, not stored: another message (with
+	 * other content, since the content hash is unique) carries the same
+	 * Message-ID. */
+	bool message_id_reused;
+};
+
+void message_release(struct message *m);
+
+/* The messages carrying message_id, except the row except_row (0: none),
+ * oldest first: up to max of them in out, how many there are in *n. */
+struct message_ref {
+	int64_t row;
+	int64_t report_id;
+};
+
+struct event {
+	int64_t id;
+	int64_t report_id;  /* 0 for team-wide events */
+	time_t at;
+	char *officer;
+	char *kind;
+	char *detail;
+};
+
+void event_release(struct event *e);
+
+struct vendor {
+	int64_t id;
+	char *name;
+	char *contact;
+	char *key_fpr;          /* or NULL */
+	char *kind;             /* vendor, distro, hardware */
+};
+
+void vendor_release(struct vendor *v);
+
+struct report_vendor {
+	int64_t report_id;
+	int64_t vendor_id;
+	char *name, *kind, *contact, *key_fpr;  /* from the directory */
+	char *status;           /* not-notified, notified, acknowledged, ... */
+	time_t notified_at;     /* or 0 */
+	time_t updated_at;
+	bool nda_requested;
+	char *note;
+	char *statement;
+};
+
+void report_vendor_release(struct report_vendor *rv);
+
+struct report_vendor_set {
+	const char *status;     /* NULL unchanged */
+	time_t notified_at;     /* 0 unchanged */
+	time_t updated_at;
+	int nda_requested;      /* -1 unchanged */
+	const char *note;       /* NULL unchanged */
+	const char *statement;  /* NULL unchanged */
+};
+
+/* Participants brought in and not (yet) acknowledged, for `due`. */
+struct pending_participant {
+	int64_t report_id;
+	char *name;
+	char *email;
+	time_t added_at;
+};
+
+void pending_participant_release(struct pending_participant *p);
+
+struct proposal {
+	int64_t id;
+	int64_t report_id;
+	char *by;               /* reporter, officer, vendor:NAME, maintainer:EMAIL */
+	time_t date;
+	char *reason;
+	char *officer;          /* who recorded it */
+	time_t at;
+};
+
+void proposal_release(struct proposal *p);
+
+struct decision {
+	int64_t id;
+	int64_t report_id;
+	time_t date;
+	char *verdict;          /* the policy's verdict: ok, needs-reason, ... */
+	char *reason;
+	bool override;
+	char *officer;
+	time_t at;
+};
+
+void decision_release(struct decision *d);
+
+struct officer {
+	char *role;             /* the login role */
+	char *name;             /* display name, or NULL */
+	char *key_fpr;          /* the key bodies are encrypted to */
+	time_t added_at;
+	bool active;            /* false once removed */
+};
+
+void officer_release(struct officer *o);
+
+struct report_key {
+	int64_t id;
+	time_t received;
+	time_t release_started; /* or 0 */
+	time_t disclosure;      /* the latest decided date, or 0 */
+	char state[12];
+	char severity[10];
+};
+
+struct participant {
+	int64_t id;
+	int64_t report_id;
+	char *name;             /* or NULL */
+	char *email;            /* lowercase */
+	char *role;             /* "maintainer", "reviewer", "open list",
+				 * "other", ...; or NULL */
+	char *section;          /* MAINTAINERS section, or NULL */
+	char *added_by;         /* the officer */
+	time_t added_at;
+	time_t removed_at;      /* 0 while active */
+	char *removed_by;       /* or NULL */
+	time_t acknowledged_at; /* 0 until acknowledged */
+	char *key_fpr;          /* the key the officer confirmed, or NULL */
+};
+
+void participant_release(struct participant *p);
+
+/* Releases n participants and the array. */
+void participants_free(struct participant *v, size_t n);
+
+#endif

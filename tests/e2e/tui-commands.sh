@@ -1,0 +1,99 @@
+#!/bin/sh
+# engines: sqlite pg
+# End to end, the UI's `:` line and moving between reports, in tmux:
+#   - `:show 3` opens a pager with the whole report (j/k, / search, q
+#     back), not one line in the status line; `:list --open` too;
+#   - a command that acts (`:triage ... --note`) says its result in the
+#     status line, and nothing it prints reaches the terminal outside
+#     curses: neither the pane's scrollback nor its screen shows the
+#     summary line a shell would print (the bug: the `E` note key ran the
+#     command without capturing it);
+#   - `E` (a note through $EDITOR) records the note and prints nothing;
+#   - `:open 3` opens report 3 whatever is selected; typing 2 then Enter
+#     in the list opens report 2; J and K step through the list's reports.
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup tuicmd
+sock=cmd$$
+tmx() { tmux -L "$sock" "$@"; }
+e2e_on_exit 'tmux -L "$sock" kill-server 2>/dev/null'
+for i in 1 2 3; do
+	printf 'From: Rita <rita@example.net>\nSubject: cmd report %s\nMessage-ID: <cmd%s@example.net>\nDate: %s\n\nbody of report %s\nline two of %s\n' \
+		"$i" "$i" "$(date -R)" "$i" "$i" >"$T/$i.eml"
+done
+st import "$T/1.eml" "$T/2.eml" "$T/3.eml" >/dev/null || { echo "Bail out! import failed"; exit 1; }
+# An editor that writes a note without a terminal.
+cat >"$T/editor" <<'EOF'
+#!/bin/sh
+printf 'note-from-the-editor-XYZ\n' >"$1"
+EOF
+chmod +x "$T/editor"
+: >"$T/config"
+tmx -f /dev/null new-session -d -s t -x 110 -y 30 \
+	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color EDITOR='$T/editor' VISUAL= PGUSER=${PGUSER:-} '$SECTEAM_BIN' --db '$DB' --gnupghome '$H' --config '$T/config'"
+screen() { tmx capture-pane -p -t t; }
+wait_re() { # REGEX [SECONDS]
+	_t=$(( ${2:-5} * 20 ))
+	while [ $_t -gt 0 ]; do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.05
+		_t=$((_t - 1))
+	done
+	return 1
+}
+cmd() { tmx send-keys -t t ":"; tmx send-keys -t t -l "$1"; tmx send-keys -t t Enter; }
+wait_re "cmd report 3" 10
+tap_ok $? "the list shows the reports"
+
+cmd "show 3"
+wait_re "^ :show 3 +\(.* lines; q goes back\)"
+tap_ok $? ":show 3 opens a pager titled with the command" "$(screen)"
+tap_like "$(screen)" "body of report 3" "the pager holds the report's body"
+tap_like "$(screen)" "Subject +cmd report 3" "and its headers"
+tmx send-keys -t t / ; tmx send-keys -t t -l "line two"; tmx send-keys -t t Enter
+wait_re "/line two: line [0-9]+"
+tap_ok $? "/ searches the pager" "$(screen | tail -n 2)"
+tmx send-keys -t t q
+wait_re "secteam-tui: reports"
+tap_ok $? "q goes back to the list"
+cmd "list --open"
+wait_re "^ :list --open"
+tap_ok $? ":list --open opens a pager too" "$(screen)"
+tmx send-keys -t t q
+
+# An action: one line in the status line, nothing outside curses.
+wait_re "secteam-tui: reports"
+cmd "triage 2 --note from-the-colon-line"
+wait_re "report 2: from-the-colon-line"
+tap_ok $? "an action says its result in the status line" "$(screen | tail -n 1)"
+tap_unlike "$(screen | sed -n '2,28p')" "from-the-colon-line" "and draws no pager"
+
+# E: a note through the editor.
+tmx send-keys -t t j
+tmx send-keys -t t E
+wait_re "note added to report"
+tap_ok $? "E records the editor's note" "$(screen | tail -n 1)"
+tap_like "$(st show 2 --json | jq -r '[.events[] | select(.kind == "note") | .detail] | join(" ")')" \
+	"note-from-the-editor-XYZ" "the note is in the timeline"
+sb=$(tmx capture-pane -p -S -1000 -E -1 -t t)
+tap_unlike "$sb" "report [0-9]+: note-from-the-editor|report [0-9]+: from-the-colon-line" \
+	"no command output in the pane's scrollback"
+
+# Moving: :open, a number then Enter, J and K.
+cmd "open 3"
+wait_re "Subject +cmd report 3|report 3:"
+tap_ok $? ":open 3 opens report 3" "$(screen | head -n 3)"
+tmx send-keys -t t q
+wait_re "secteam-tui: reports"
+tmx send-keys -t t 2
+wait_re "^:open 2"
+tap_ok $? "a digit in the list begins :open with it" "$(screen | tail -n 1)"
+tmx send-keys -t t Enter
+wait_re "^ report 2" 3
+tap_like "$(screen | head -n 1)" "^ report 2" "Enter opens report 2"
+tmx send-keys -t t J
+wait_re "^ report 3" 3
+tap_like "$(screen | head -n 1)" "^ report 3" "J opens the next report of the list"
+tmx send-keys -t t K
+wait_re "^ report 2" 3
+tap_like "$(screen | head -n 1)" "^ report 2" "K the previous one"
+tap_done
