@@ -126,13 +126,25 @@ mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@";
 db_write_lock() {
 	_e2e_ready=$T/.db-write-lock.ready
 	rm -f "$_e2e_ready"
-	/usr/bin/python3 -c '
+	if e2e_sqlite; then
+		/usr/bin/python3 -c '
 import sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None)
 c.execute("BEGIN EXCLUSIVE")
 open(sys.argv[2], "w").close()
 time.sleep(float(sys.argv[3]))
 ' "${1:?db_write_lock needs a database}" "$_e2e_ready" "${2:-60}" &
+	else
+		# The team server's writers take one advisory lock (store/db-pg.c):
+		# hold it in a transaction of another session.
+		# (client_connection_check_interval: the server lets go as soon
+		# as db_write_unlock kills psql, not when the sleep ends.)
+		{ printf 'SET client_connection_check_interval = 100;\n'
+		  printf 'BEGIN;\nSELECT pg_advisory_xact_lock(5363746561);\n'
+		  printf '\\! touch %s\n' "$_e2e_ready"
+		  printf 'SELECT pg_sleep(%s);\n' "${2:-60}"; } |
+			PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" >/dev/null 2>&1 &
+	fi
 	_e2e_locker=$!
 	_e2e_i=0
 	while [ ! -e "$_e2e_ready" ]; do
