@@ -54,11 +54,11 @@ if [ -n "$check" ]; then
 		die "no committed cover letter in kernel-docs/patches (run make kernel-series)"
 	# The headers as Python's email package reads them (folded lines).
 	hdr=$(python3 -c '
-import email, email.utils, sys
+import email, email.policy, sys
 with open(sys.argv[1], encoding="utf-8") as f:
-    m = email.message_from_file(f)
-name, addr = email.utils.parseaddr(m.get("From", ""))
-print(name); print(addr); print(m.get("Date", ""))' "$cover") || die "cannot read $cover"
+    m = email.message_from_file(f, policy=email.policy.default)
+a = m["From"].addresses[0]
+print(a.display_name); print(a.addr_spec); print(str(m["Date"]))' "$cover") || die "cannot read $cover"
 	KC_NAME=$(sed -n 1p <<<"$hdr")
 	KC_EMAIL=$(sed -n 2p <<<"$hdr")
 	KC_DATE=$(sed -n 3p <<<"$hdr")
@@ -166,7 +166,9 @@ args=()
 while IFS= read -r a; do [ -n "$a" ] && args+=("--to=$a"); done <<<"$to"
 while IFS= read -r a; do [ -n "$a" ] && args+=("--cc=$a"); done <<<"$cc"
 GIT_COMMITTER_DATE="$KC_DATE" fp "${args[@]}" -o "$WORK/out" || die "git format-patch failed"
-(cd "$WORK/out" && ls -1 0*.patch | grep -v '^0000-cover-letter') >"$WORK/out/series"
+for f in "$WORK"/out/0*.patch; do
+	case ${f##*/} in 0000-cover-letter.patch) ;; *) echo "${f##*/}" ;; esac
+done >"$WORK/out/series"
 
 if [ -n "$check" ]; then
 	if diff -r "$PATCHES" "$WORK/out" >"$WORK/drift" 2>&1; then
