@@ -158,7 +158,6 @@ for f in $TOUCHED; do
 	*) die apply "$t" "$f is not documentation: the kernel the guest runs would differ" ;;
 	esac
 done
-SK=$( (cd "$PATCHES" && cat series $SERIES) | kc_hash)
 ok apply "$t" "$(echo "$SERIES" | wc -l) patches on linux $KV (git am; branch checked$same); touched: $(echo $TOUCHED)"
 
 # The files of the tree that the guest reads, as each kernel embeds them
@@ -183,7 +182,7 @@ EMBED=$( { echo MAINTAINERS; echo .mailmap; printf '%s\n' "$TOUCHED"
 # tree.list, whose lines say "${srctree}/PATH": the kernel build itself
 # reads each file from the tree it builds, so the guest sees the files of
 # that tree and nothing the host copied.
-CK=$(cat "$FRAGMENT" | kc_hash)
+CK=$(kc_hash <"$FRAGMENT")
 O=$KC/kbuild-$TK
 LIST=$( { echo "dir /dev 0755 0 0"; echo "nod /dev/console 0600 0 0 c 5 1"; echo "dir /tree 0755 0 0"
 	printf '%s\n' "$EMBED" | while read -r f; do
@@ -244,14 +243,25 @@ if [ ! -f "$IMG_PATCHED" ] || [ ! -f "$IMG_PRISTINE" ]; then
 fi
 
 # --- sphinx (background) -------------------------------------------------------
-# make htmldocs of the folders of the touched documents (process/ renders
-# MAINTAINERS), first on a hard-linked copy of the pristine tree, then on
-# the same copy with the touched files replaced by the patched ones: that
-# second build is incremental (Sphinx reads again only the changed
-# documents and those depending on them), and its warnings are compared
-# with the first build's, file paths and line numbers left out.
-SPHINXDIRS=$( { printf '%s\n' "$TOUCHED" | sed -n 's|^Documentation/\([^/]*\)/.*|\1|p'
-	printf '%s\n' "$TOUCHED" | grep -qx MAINTAINERS && echo process; } | sort -u | tr '\n' ' ')
+# make htmldocs of the folders of the touched documents: for each, the
+# deepest folder above it with an index.rst (process/ for MAINTAINERS,
+# which process/maintainers.rst renders).  First on a hard-linked copy of
+# the pristine tree, then on the same copy with the touched files replaced
+# by the patched ones: that second build is incremental (Sphinx reads again
+# only the changed documents and those depending on them), and its
+# warnings are compared with the first build's, file paths and line
+# numbers left out.  The full build is make kernel-check-full's.
+sphinx_dir() { # the SPHINXDIRS entry for a touched file
+	case $1 in
+	MAINTAINERS) echo process; return ;;
+	Documentation/*) ;;
+	*) return ;;
+	esac
+	local d=${1%/*}
+	while [ "$d" != Documentation ] && [ ! -f "$R/$d/index.rst" ]; do d=${d%/*}; done
+	if [ "$d" = Documentation ]; then echo .; else echo "${d#Documentation/}"; fi
+}
+SPHINXDIRS=$(for f in $TOUCHED; do sphinx_dir "$f"; done | sort -u | tr '\n' ' ')
 SPHINXDIRS=${SPHINXDIRS% }
 DK=$( { sphinx-build --version 2>&1; echo "$SPHINXDIRS"; kgit ls-tree -r checked; cat "$REPO/tests/kernel/htmlcheck.py"; } | kc_hash)
 SP=$KC/sphinx-$TK-$DK
@@ -266,7 +276,7 @@ sphinx_lane() {
 	tb=$(now)
 	(cd "$D" && make O="$SP/out" SPHINXDIRS="$SPHINXDIRS" htmldocs) >"$SP/base.log" 2>&1 ||
 		{ echo "htmldocs failed on the pristine tree (log: $SP/base.log)" >"$SP/err"; return 1; }
-	echo "$(since "$tb")" >"$SP/base.time"
+	since "$tb" >"$SP/base.time"
 	local f
 	for f in $TOUCHED; do
 		rm -f "$D/$f"
@@ -277,7 +287,7 @@ sphinx_lane() {
 	tb=$(now)
 	(cd "$D" && make O="$SP/out" SPHINXDIRS="$SPHINXDIRS" htmldocs) >"$SP/patched.log" 2>&1 ||
 		{ echo "htmldocs failed on the patched tree (log: $SP/patched.log)" >"$SP/err"; return 1; }
-	echo "$(since "$tb")" >"$SP/patched.time"
+	since "$tb" >"$SP/patched.time"
 	norm_warnings "$SP/base.log" "$D" "$SP/out" >"$SP/base.warnings"
 	norm_warnings "$SP/patched.log" "$D" "$SP/out" >"$SP/patched.warnings"
 	# shellcheck disable=SC2046 # patch file names have no spaces
