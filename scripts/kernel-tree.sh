@@ -71,6 +71,11 @@ else
 fi
 if [ ! -f "$dir.complete" ]; then
 	mkdir -p "$(dirname "$dir")"
+	# Two callers at once: the second waits, then finds the tree.
+	exec 8>"$dir.lock"
+	flock 8
+fi
+if [ ! -f "$dir.complete" ]; then
 	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp"
 	echo "kernel-tree: unpacking $(basename "$tarball") into $dir${partial:+ (partial)}" >&2
