@@ -79,6 +79,7 @@ if ! flock -n 9; then
 	echo "kernel-check: waiting for another kernel-check using $KC"
 	flock 9
 fi
+export KC_LOCKED=1 # for scripts/kernel-series.sh --check
 rm -rf "$RUN" && mkdir -p "$RUN"
 
 # --- deps --------------------------------------------------------------------

@@ -72,6 +72,13 @@ fi
 SIGNOFF="Signed-off-by: $KC_NAME <$KC_EMAIL>"
 
 # --- the cached tree -----------------------------------------------------------
+# One user of the cached tree at a time (make kernel-check holds the lock
+# already when it runs --check).
+if [ -z "${KC_LOCKED:-}" ]; then
+	mkdir -p "$KC"
+	exec 9>"$KC/lock"
+	flock -n 9 || { echo "kernel-series: waiting for the kernel-check using $KC" >&2; flock 9; }
+fi
 ls "$SRC"/*.in >/dev/null 2>&1 || die "no sources in kernel-docs/series"
 [ -f "$SRC/cover" ] || die "no kernel-docs/series/cover"
 PRISTINE=$("$KC_TOP/scripts/kernel-tree.sh" --partial) || die "scripts/kernel-tree.sh --partial failed"
