@@ -88,6 +88,12 @@ bench: all
 kernel-check: all
 	@kernel-docs/validate.sh $(B)
 
+kernel-check-full:
+	@kernel-docs/validate-full.sh
+
+kernel-series:
+	@scripts/kernel-series.sh
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	install -m 0755 $(B)/secteam-tui $(DESTDIR)$(BINDIR)/secteam-tui
@@ -97,4 +103,5 @@ clean:
 	rm -rf build build-asan build-fuzz
 
 .PHONY: all units deps deps-quiet run check test check-layers asan fuzz \
-	fuzz-replay stress bench kernel-check install clean
+	fuzz-replay stress bench kernel-check kernel-check-full kernel-series \
+	install clean

@@ -1,30 +1,35 @@
 #!/bin/bash
-# kernel-docs/validate.sh BUILD_DIR: `make kernel-check`.
+# kernel-docs/validate.sh BUILD_DIR: `make kernel-check` (part of `make check`).
 #
 # Checks the kernel patch series in kernel-docs/patches against Debian's
-# linux-source-6.1 and runs secteam-tui in a QEMU guest booted on a kernel
-# built from the patched tree.  Run from the repository root; BUILD_DIR
-# holds the built secteam-tui.  One line per step, then the total time:
+# linux-source-6.1, then boots a kernel built from the patched tree in QEMU
+# (software emulation) and checks, inside the guest, only what the series
+# changes; the same guest check on a kernel built from the pristine tree is
+# the negative control and must fail.  Run from the repository root;
+# BUILD_DIR holds the built secteam-tui.  One line per stage with its time:
 #   deps        the tools it needs (apt-get install when root and missing)
-#   apply       pristine tree unpacked, git init + commit, git am the series
-#   checkpatch  scripts/checkpatch.pl --strict: 0 errors, 0 warnings a patch
-#   maintainers scripts/get_maintainer.pl names the security contact for
-#               every document the series touches or covers
-#   sphinx      the touched documents build with no new warning and the
-#               HTML holds the new text
-#   kernel      tinyconfig + kernel-docs/qemu/kernel.config, make -j2
-#   initramfs   busybox, secteam-tui, gpg and their libraries, MAINTAINERS
-#   boot        qemu-system-x86_64 (TCG), serial console read back
-#   guest ...   one line per step the guest's /init reports
-# Nothing touches this machine's kernel; the kernel tree and every build
-# output live in the cache, never in the repository:
+#   tree        the pristine tree, partly unpacked (scripts/kernel-tree.sh --partial)
+#   series      kernel-docs/patches is what `make kernel-series` makes
+#   apply       git am of the committed patches on the pristine tree
+#   checkpatch  scripts/checkpatch.pl --strict: no error, no warning
+#   maintainers get_maintainer.pl before and after the series on the security
+#               documents and the files the series touches or adds to MAINTAINERS
+#   kernel      tinyconfig + qemu/kernel.config, built once from the patched
+#               tree and once more (only what changed) from the pristine one;
+#               each image embeds MAINTAINERS and the documents of the tree
+#               it was built from
+#   sphinx      make SPHINXDIRS=... htmldocs of the touched folders: no new
+#               warning, and the new text is in the HTML (runs beside the
+#               kernel build)
+#   initramfs   busybox, secteam-tui and its libraries, the expected answers
+#   boot        both kernels, the same initrd, side by side
+#   guest patched / guest pristine   one line each
+# Everything it builds lives in the cache, never in the repository:
 #   ${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}/kernel-check
-# The patched tree, the Sphinx results (patched and unpatched) and the
-# kernel are cached, keyed by the hashes of the tarball, the series and the
-# config fragment, so a rerun takes seconds.
+# and is keyed by what it was made from, so a rerun takes seconds.
 # Environment: SECTEAM_CACHE, KERNEL_TARBALL (see scripts/kernel-tree.sh),
-# KERNEL_CHECK_JOBS (default 2), KERNEL_CHECK_BOOT_TIMEOUT (default 300 s),
-# KERNEL_CHECK_SPHINX=0 to skip the Sphinx step (reported as skipped).
+# KERNEL_CHECK_JOBS (make -j, default 2), KERNEL_CHECK_BOOT_TIMEOUT
+# (default 180 s), KERNEL_CHECK_SPHINX=0 to skip the Sphinx stage.
 set -u
 umask 022
 
@@ -32,18 +37,22 @@ BUILD=${1:?usage: kernel-docs/validate.sh BUILD_DIR}
 [ -f kernel-docs/validate.sh ] || { echo "kernel-check: run from the repository root" >&2; exit 2; }
 REPO=$(pwd)
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "kernel-check: no build directory $1" >&2; exit 1; }
+KC_TOP=$REPO
+. "$REPO/scripts/kernel-lib.sh"
 KD=$REPO/kernel-docs
 PATCHES=$KD/patches
 FRAGMENT=$KD/qemu/kernel.config
 INIT=$KD/qemu/init
-HELPERS=$REPO/tests/kernel
 JOBS=${KERNEL_CHECK_JOBS:-2}
-BOOT_TIMEOUT=${KERNEL_CHECK_BOOT_TIMEOUT:-300}
-CACHE=${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}
-KC=$CACHE/kernel-check
-LOCALVERSION_BASE=-secteam-docs
-export PYTHONDONTWRITEBYTECODE=1 LC_ALL=C.UTF-8
+BOOT_TIMEOUT=${KERNEL_CHECK_BOOT_TIMEOUT:-180}
+export PYTHONDONTWRITEBYTECODE=1 LC_ALL=C.UTF-8 PERL_HASH_SEED=0
+# The security documents whose get_maintainer.pl answer the series may change.
+SECURITY_DOCS="Documentation/admin-guide/security-bugs.rst
+Documentation/process/embargoed-hardware-issues.rst
+Documentation/admin-guide/reporting-issues.rst
+Documentation/admin-guide/hw-vuln/"
 mkdir -p "$KC"
+RUN=$KC/run
 
 T0=$(date +%s.%N)
 FAILED=0
@@ -56,14 +65,28 @@ die() {
 	echo "kernel-check: total FAIL ($(since "$T0"))"
 	exit 1
 }
-hash16() { sha256sum | cut -c1-16; }
-log_tail() { [ -f "$1" ] && tail -n "${2:-20}" "$1" | sed 's/^/    /'; }
+log_tail() { [ -f "$1" ] && tail -n "${2:-15}" "$1" | sed 's/^/    /'; }
+# The kernel and Sphinx stages run in the background; on an early exit
+# they are stopped, with every process they started.
+LANES=
+kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null; }
+cleanup() { local p; for p in $LANES; do kill_tree "$p"; done; }
+trap cleanup EXIT
+
+# One run at a time per cache: the cached tree is switched between states.
+exec 9>"$KC/lock"
+if ! flock -n 9; then
+	echo "kernel-check: waiting for another kernel-check using $KC"
+	flock 9
+fi
+export KC_LOCKED=1 # for scripts/kernel-series.sh --check
+rm -rf "$RUN" && mkdir -p "$RUN"
 
 # --- deps --------------------------------------------------------------------
 t=$(now)
 PKGS="linux-source-6.1 qemu-system-x86 busybox-static python3-sphinx
 python3-sphinx-rtd-theme flex bison bc libelf-dev libssl-dev cpio gcc make
-perl git xz-utils gnupg gpg-agent python3"
+perl git xz-utils python3"
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -86,53 +109,209 @@ ldd "$BUSYBOX" >/dev/null 2>&1 && die deps "$t" "$BUSYBOX is not static (busybox
 [ -x "$BUILD/secteam-tui" ] || die deps "$t" "no $BUILD/secteam-tui (make all)"
 ok deps "$t" "${missing:+installed$missing}"
 
+# --- tree --------------------------------------------------------------------
+t=$(now)
+cached=1
+PRISTINE=$("$REPO/scripts/kernel-tree.sh" --partial 2>"$RUN/tree.log") ||
+	{ log_tail "$RUN/tree.log"; die tree "$t" "scripts/kernel-tree.sh --partial failed"; }
+grep -q unpacking "$RUN/tree.log" && cached=
+KV=$(sed -n -e 's/^VERSION = //p' -e 's/^PATCHLEVEL = //p' -e 's/^SUBLEVEL = //p' "$PRISTINE/Makefile" | paste -sd.)
+BASE=$(basename "$PRISTINE")
+TK=${BASE#src-}
+if [ -n "$cached" ]; then cached="(cached)"; else cached="($(du -sm "$PRISTINE" | cut -f1) MB unpacked)"; fi
+ok tree "$t" "linux $KV, partial tree $cached"
+
+# --- series ------------------------------------------------------------------
+t=$(now)
+if "$REPO/scripts/kernel-series.sh" --check >"$RUN/series.log" 2>&1; then
+	ok series "$t" "$(tail -n 1 "$RUN/series.log")"
+else
+	sed 's/^/    /' "$RUN/series.log" | head -n 45
+	fail series "$t" "the committed patches are not what make kernel-series makes"
+fi
+
 # --- apply -------------------------------------------------------------------
 t=$(now)
-PRISTINE=$("$REPO/scripts/kernel-tree.sh" 2>"$KC/kernel-tree.log") ||
-	{ log_tail "$KC/kernel-tree.log"; die apply "$t" "scripts/kernel-tree.sh failed"; }
-TK=${PRISTINE##*/linux-}
 [ -f "$PATCHES/series" ] || die apply "$t" "no $PATCHES/series"
 SERIES=$(grep -v '^[[:space:]]*\(#\|$\)' "$PATCHES/series")
 [ -n "$SERIES" ] || die apply "$t" "empty series"
 for p in $SERIES; do
 	[ -f "$PATCHES/$p" ] || die apply "$t" "series names a missing patch: $p"
 done
-SK=$( (cd "$PATCHES" && cat series $SERIES) | hash16)
-CK=$(cat "$FRAGMENT" | hash16)
-LOCALVERSION=$LOCALVERSION_BASE-${SK:0:8}
-TREE=$KC/tree-$TK-$SK
-GITC="git -c user.name=kernel-check -c user.email=kernel-check@localhost -c core.autocrlf=false -c advice.detachedHead=false"
-cached=
-if [ -f "$TREE.complete" ]; then
-	cached="(cached)"
-else
-	rm -rf "$TREE" "$TREE.tmp"
-	# Hard links: git replaces the files it patches instead of writing
-	# through them, so the pristine tree is never changed.
-	cp -al "$PRISTINE" "$TREE.tmp" || die apply "$t" "cp -al failed"
-	(
-		cd "$TREE.tmp" && $GITC init -q && $GITC add -A -f &&
-		$GITC commit -q -m "Linux $(make -s kernelversion) from $(basename "$PRISTINE")" &&
-		$GITC tag pristine &&
-		for p in $SERIES; do $GITC am -q --whitespace=error-all "$PATCHES/$p" || exit 1; done
-	) >"$KC/apply.log" 2>&1 ||
-		{ log_tail "$KC/apply.log"; rm -rf "$TREE.tmp"; die apply "$t" "git am failed"; }
-	mv "$TREE.tmp" "$TREE" && touch "$TREE.complete"
-fi
-# The series touched the patched tree's files, not the pristine ones.
-for f in $(cd "$TREE" && git diff --name-only pristine HEAD); do
-	[ "$f" -ef "$PRISTINE/$f" ] && die apply "$t" "$f is shared with the pristine tree"
-	cmp -s "$TREE/$f" "$PRISTINE/$f" && die apply "$t" "$f unchanged by the series"
+# shellcheck disable=SC2046
+kc_repo "$PRISTINE" $(kc_series_paths "$PATCHES" "$KD/series") 2>"$RUN/repo.log" ||
+	{ log_tail "$RUN/repo.log"; die apply "$t" "cannot make the cached tree"; }
+R=$KC_REPO
+{
+	kgit checkout -q -f -B checked pristine &&
+	for p in $SERIES; do kgit am -q --whitespace=error-all "$PATCHES/$p" || exit 1; done
+} >"$RUN/apply.log" 2>&1 ||
+	{ log_tail "$RUN/apply.log"; kgit am --abort >/dev/null 2>&1; die apply "$t" "git am failed"; }
+TOUCHED=$(kgit diff --name-only pristine checked)
+same=
+kgit rev-parse -q --verify kernel-series >/dev/null &&
+	kgit diff --quiet kernel-series checked && same=", the same tree as branch kernel-series"
+for f in $TOUCHED; do
+	# git replaced the files it patched: the pristine tree is unchanged.
+	[ "$R/$f" -ef "$PRISTINE/$f" ] && die apply "$t" "$f is shared with the pristine tree"
+	case $f in
+	MAINTAINERS | Documentation/*) ;;
+	*) die apply "$t" "$f is not documentation: the kernel the guest runs would differ" ;;
+	esac
 done
-TOUCHED=$(cd "$TREE" && git diff --name-only pristine HEAD)
-ok apply "$t" "$(echo "$SERIES" | wc -l) patches on linux-$TK $cached"
+ok apply "$t" "$(echo "$SERIES" | wc -l) patches on linux $KV (git am; branch checked$same); touched: $(echo $TOUCHED)"
+
+# The files of the tree that the guest reads, as each kernel embeds them
+# (see "kernel" below): MAINTAINERS and .mailmap for the lookups, the
+# touched files, and every candidate of the lookups.  A directory is
+# embedded with its files.
+ADDED_F=$(kgit diff pristine checked -- MAINTAINERS | sed -n 's/^+F:[[:space:]]*//p' |
+	grep -v '[*?]' | while read -r f; do [ -e "$R/$f" ] && echo "$f"; done)
+CANDIDATES=$( { printf '%s\n' "$SECURITY_DOCS"; printf '%s\n' "$TOUCHED" | grep -vx MAINTAINERS
+	printf '%s\n' "$ADDED_F"; } | grep . | awk '!seen[$0]++')
+EMBED=$( { echo MAINTAINERS; echo .mailmap; printf '%s\n' "$TOUCHED"
+	for c in $CANDIDATES; do
+		if [ -d "$R/$c" ]; then (cd "$R" && find "${c%/}" -type f); else echo "$c"; fi
+	done; } | sort -u)
+
+# --- kernel (background) -------------------------------------------------------
+# One build directory per pristine tree, its source tree the cached tree.
+# The image built with the cached tree at branch checked embeds the patched
+# files; the tree is then switched to pristine (git replaces only the
+# touched files) and make rebuilds the built-in initramfs and relinks: that
+# image embeds the pristine files.  CONFIG_INITRAMFS_SOURCE names
+# tree.list, whose lines say "${srctree}/PATH": the kernel build itself
+# reads each file from the tree it builds, so the guest sees the files of
+# that tree and nothing the host copied.
+CK=$(kc_hash <"$FRAGMENT")
+O=$KC/kbuild-$TK
+LIST=$( { echo "dir /dev 0755 0 0"; echo "nod /dev/console 0600 0 0 c 5 1"; echo "dir /tree 0755 0 0"
+	printf '%s\n' "$EMBED" | while read -r f; do
+		d=$(dirname "$f")
+		while [ "$d" != . ]; do echo "dir /tree/$d 0755 0 0"; d=$(dirname "$d"); done
+	done | sort -u
+	# shellcheck disable=SC2016 # ${srctree} is for gen_init_cpio, not the shell
+	printf '%s\n' "$EMBED" | awk '{ print "file /tree/" $0 " ${srctree}/" $0 " 0644 0 0" }'; })
+image_key() { { printf '%s\n' "$CK" "$LIST"; kgit ls-tree -r "$1"; } | kc_hash; }
+IMG_PATCHED=$KC/bzImage-$TK-$(image_key checked)
+IMG_PRISTINE=$KC/bzImage-$TK-$(image_key pristine)
+kernel_make() { # kernel_make NAME IMAGE: make bzImage at the tree's current state
+	local tb
+	tb=$(now)
+	(cd "$R" && make O="$O" ARCH=x86_64 LOCALVERSION= -j"$JOBS" bzImage) >"$RUN/kernel-$1.log" 2>&1 ||
+		{ log_tail "$RUN/kernel-$1.log"; echo "make bzImage failed for the $1 tree (log: $RUN/kernel-$1.log)" >"$RUN/kernel.err"; return 1; }
+	cp "$O/arch/x86/boot/bzImage" "$2.tmp" && mv "$2.tmp" "$2"
+	echo "$1 $(du -k "$2" | cut -f1) KiB in $(since "$tb")" >>"$RUN/kernel.info"
+}
+kernel_lane() {
+	if [ "$(cat "$O/.fragment" 2>/dev/null)" != "$CK" ]; then
+		rm -rf "$O" && mkdir -p "$O"
+		(
+			set -e
+			cd "$R"
+			make O="$O" ARCH=x86_64 tinyconfig
+			scripts/kconfig/merge_config.sh -m -O "$O" "$O/.config" "$FRAGMENT"
+			make O="$O" ARCH=x86_64 olddefconfig
+		) >"$RUN/kernel-config.log" 2>&1 ||
+			{ log_tail "$RUN/kernel-config.log"; echo "configuration failed" >"$RUN/kernel.err"; return 1; }
+		local l
+		for l in $(grep -hE '^(CONFIG_|# CONFIG_)' "$FRAGMENT" | tr ' ' '~'); do
+			l=${l//\~/ }
+			grep -qxF "$l" "$O/.config" || { echo "not in .config: $l" >"$RUN/kernel.err"; return 1; }
+		done
+		echo "$CK" >"$O/.fragment"
+	fi
+	# Rewritten only when it changes, so that make sees what changed.
+	printf '%s\n' "$LIST" | cmp -s - "$O/tree.list" || printf '%s\n' "$LIST" >"$O/tree.list"
+	if [ ! -f "$IMG_PATCHED" ]; then
+		kernel_make patched "$IMG_PATCHED" || return 1
+	fi
+	# The other stages read the patched tree until they are done.
+	while [ ! -f "$RUN/tree-free" ]; do sleep 1; done
+	if [ ! -f "$IMG_PRISTINE" ]; then
+		kgit checkout -q -f pristine || { echo "git checkout pristine failed" >"$RUN/kernel.err"; return 1; }
+		kernel_make pristine "$IMG_PRISTINE"
+		local rc=$?
+		kgit checkout -q -f checked
+		return $rc
+	fi
+}
+tk=$(now)
+: >"$RUN/kernel.info"
+if [ ! -f "$IMG_PATCHED" ] || [ ! -f "$IMG_PRISTINE" ]; then
+	( kernel_lane; echo $? >"$RUN/kernel.rc"; since "$tk" >"$RUN/kernel.time" ) &
+	LANES="$LANES $!"
+fi
+
+# --- sphinx (background) -------------------------------------------------------
+# make htmldocs of the folders of the touched documents: for each, the
+# deepest folder above it with an index.rst (process/ for MAINTAINERS,
+# which process/maintainers.rst renders).  First on a hard-linked copy of
+# the pristine tree, then on the same copy with the touched files replaced
+# by the patched ones: that second build is incremental (Sphinx reads again
+# only the changed documents and those depending on them), and its
+# warnings are compared with the first build's, file paths and line
+# numbers left out.  The full build is make kernel-check-full's.
+sphinx_dir() { # the SPHINXDIRS entry for a touched file
+	case $1 in
+	MAINTAINERS) echo process; return ;;
+	Documentation/*) ;;
+	*) return ;;
+	esac
+	local d=${1%/*}
+	while [ "$d" != Documentation ] && [ ! -f "$R/$d/index.rst" ]; do d=${d%/*}; done
+	if [ "$d" = Documentation ]; then echo .; else echo "${d#Documentation/}"; fi
+}
+SPHINXDIRS=$(for f in $TOUCHED; do sphinx_dir "$f"; done | sort -u | tr '\n' ' ')
+SPHINXDIRS=${SPHINXDIRS% }
+DK=$( { sphinx-build --version 2>&1; echo "$SPHINXDIRS"; kgit ls-tree -r checked; cat "$REPO/tests/kernel/htmlcheck.py"; } | kc_hash)
+SP=$KC/sphinx-$TK-$DK
+norm_warnings() { # norm_warnings LOG DOCS OUT
+	grep -E 'WARNING|ERROR|CRITICAL' "$1" |
+		sed -e "s|$2/||g" -e "s|$3/||g" -e 's|:[0-9][0-9]*:|:|g' | sort -u
+}
+sphinx_lane() {
+	local D=$KC/docs-$TK tb
+	rm -rf "$SP" "$SP.complete" "$D" && mkdir -p "$SP"
+	cp -al "$PRISTINE" "$D" || { echo "cp -al failed" >"$SP/err"; return 1; }
+	tb=$(now)
+	(cd "$D" && make O="$SP/out" SPHINXDIRS="$SPHINXDIRS" htmldocs) >"$SP/base.log" 2>&1 ||
+		{ echo "htmldocs failed on the pristine tree (log: $SP/base.log)" >"$SP/err"; return 1; }
+	since "$tb" >"$SP/base.time"
+	local f
+	for f in $TOUCHED; do
+		rm -f "$D/$f"
+		if kgit cat-file -e "checked:$f" 2>/dev/null; then
+			kgit show "checked:$f" >"$D/$f" || return 1
+		fi
+	done
+	tb=$(now)
+	(cd "$D" && make O="$SP/out" SPHINXDIRS="$SPHINXDIRS" htmldocs) >"$SP/patched.log" 2>&1 ||
+		{ echo "htmldocs failed on the patched tree (log: $SP/patched.log)" >"$SP/err"; return 1; }
+	since "$tb" >"$SP/patched.time"
+	norm_warnings "$SP/base.log" "$D" "$SP/out" >"$SP/base.warnings"
+	norm_warnings "$SP/patched.log" "$D" "$SP/out" >"$SP/patched.warnings"
+	# shellcheck disable=SC2046 # patch file names have no spaces
+	"$REPO/tests/kernel/htmlcheck.py" "$D" "$SP/out/Documentation/output" \
+		$(for p in $SERIES; do echo "$PATCHES/$p"; done) >"$SP/htmlcheck" 2>&1
+	echo $? >"$SP/htmlcheck.rc"
+	rm -rf "$D"
+	touch "$SP.complete"
+}
+ts=$(now)
+if [ "${KERNEL_CHECK_SPHINX:-1}" != 0 ] && [ -n "$SPHINXDIRS" ] && [ ! -f "$SP.complete" ]; then
+	( sphinx_lane; echo $? >"$RUN/sphinx.rc"; since "$ts" >"$RUN/sphinx.time" ) &
+	LANES="$LANES $!"
+fi
 
 # --- checkpatch --------------------------------------------------------------
 t=$(now)
 cp_bad=0
 cp_sum=
 for p in $SERIES; do
-	out=$(cd "$TREE" && perl scripts/checkpatch.pl --strict --no-color "$PATCHES/$p" 2>&1)
+	# The cached tree has no upstream history, so checkpatch cannot look up
+	# the "commit ... upstream." line of a backport (UNKNOWN_COMMIT_ID).
+	out=$(cd "$R" && perl scripts/checkpatch.pl --strict --no-color --ignore UNKNOWN_COMMIT_ID "$PATCHES/$p" 2>&1)
 	tot=$(printf '%s\n' "$out" | grep -E '^total: ' | tail -n 1)
 	e=$(printf '%s\n' "$tot" | sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings.*/\1/p')
 	w=$(printf '%s\n' "$tot" | sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings.*/\2/p')
@@ -140,157 +319,86 @@ for p in $SERIES; do
 	cp_sum="$cp_sum ${p%%-*}:${e:-?}e/${w:-?}w/${c:-0}c"
 	if [ "${e:-1}" != 0 ] || [ "${w:-1}" != 0 ]; then
 		cp_bad=1
-		printf '%s\n' "$out" | grep -E '^(ERROR|WARNING)' | sed "s|^|    $p: |"
+		printf '%s\n' "$out" | grep -E -A3 '^(ERROR|WARNING)' | sed "s|^|    $p: |"
 	fi
 done
-if [ "$cp_bad" = 0 ]; then ok checkpatch "$t" "$cp_sum"; else fail checkpatch "$t" "$cp_sum"; fi
+if [ "$cp_bad" = 0 ]; then ok checkpatch "$t" "--strict:$cp_sum"; else fail checkpatch "$t" "--strict:$cp_sum"; fi
 
 # --- maintainers -------------------------------------------------------------
 t=$(now)
-# The documents the SECURITY CONTACT entry covers after the series, and the
-# contacts it lists; plus every document the series touches.
-entry=$(awk '/^SECURITY CONTACT$/ { on = 1; next } on && /^$/ { exit } on' "$TREE/MAINTAINERS")
-COVERED=$(printf '%s\n' "$entry" | sed -n 's/^F:[[:space:]]*\(.*\)$/\1/p' |
-	while read -r f; do [ -f "$TREE/$f" ] && echo "$f"; done)
-CONTACTS=$(printf '%s\n' "$entry" | sed -n 's/^M:[[:space:]]*//p')
-printf '%s\n' "$CONTACTS" | grep -qxF 'Security Officers <security@kernel.org>' ||
-	die maintainers "$t" "SECURITY CONTACT does not list Security Officers <security@kernel.org>"
-DOCS=$( { printf '%s\n' "$COVERED"; printf '%s\n' "$TOUCHED" | grep '^Documentation/'; } |
-	grep . | sort -u)
+# get_maintainer.pl on the pristine tree and on the patched one.  The files
+# whose answer the series changes are the guest's lookups; the answers on
+# the patched tree are what the guest must print.
+EXPECT=$RUN/expect
+mkdir -p "$EXPECT"
+: >"$EXPECT/files"
+GK=$( { cat "$R/scripts/get_maintainer.pl"; kgit ls-tree -r checked; printf '%s\n' "$CANDIDATES"; } | kc_hash)
+GM=$KC/gm-$TK-$GK
+if [ ! -f "$GM.complete" ]; then
+	rm -rf "$GM" && mkdir -p "$GM"
+	n=0
+	for c in $CANDIDATES; do
+		n=$((n + 1))
+		(cd "$PRISTINE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$c") >"$GM/$n.before" 2>"$GM/$n.before.err"
+		(cd "$R" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$c") >"$GM/$n.after" 2>"$GM/$n.after.err"
+	done
+	touch "$GM.complete"
+	cached=
+else
+	cached=" (cached)"
+fi
+n=0
+changed=0
 gm_bad=0
-for d in $DOCS; do
-	after=$(cd "$TREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$d" 2>&1)
-	before=$(cd "$PRISTINE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$d" 2>&1)
-	miss=
-	while IFS= read -r c; do
-		printf '%s\n' "$after" | grep -qF "$c" || miss="$miss [$c]"
-	done <<<"$CONTACTS"
-	if printf '%s\n' "$before" | grep -qF 'security@kernel.org'; then was="named"; else was="not named"; fi
-	if [ -z "$miss" ]; then
-		echo "    $d: security@kernel.org named (before the series: $was)"
-	else
-		echo "    $d: MISSING$miss (before the series: $was)"
+for c in $CANDIDATES; do
+	n=$((n + 1))
+	if [ ! -s "$GM/$n.after" ]; then
+		echo "    $c: get_maintainer.pl printed nothing: $(head -c 200 "$GM/$n.after.err")"
 		gm_bad=1
+	elif cmp -s "$GM/$n.before" "$GM/$n.after"; then
+		echo "    $c: unchanged ($(wc -l <"$GM/$n.after") lines)"
+	else
+		changed=$((changed + 1))
+		# who is new, who is gone (by address; a changed role is neither)
+		addrs() { sed -e 's/ (.*//' -e 's/.*<\(.*\)>.*/\1/' "$1" | sort -u; }
+		add=$(comm -13 <(addrs "$GM/$n.before") <(addrs "$GM/$n.after") | paste -sd' ')
+		gone=$(comm -23 <(addrs "$GM/$n.before") <(addrs "$GM/$n.after") | paste -sd' ')
+		echo "    $c: changed${add:+; added: $add}${gone:+; removed: $gone}"
+		echo "$c" >>"$EXPECT/files"
+		cp "$GM/$n.after" "$EXPECT/$changed"
 	fi
 done
-if [ "$gm_bad" = 0 ]; then
-	ok maintainers "$t" "$(echo "$DOCS" | wc -l) documents name $(echo "$CONTACTS" | tr '\n' ' ')"
+if [ "$gm_bad" = 1 ]; then
+	fail maintainers "$t" "get_maintainer.pl failed"
+elif printf '%s\n' "$TOUCHED" | grep -qx MAINTAINERS && [ "$changed" = 0 ]; then
+	fail maintainers "$t" "the series changes MAINTAINERS but no lookup of $(echo $CANDIDATES)"
 else
-	fail maintainers "$t"
+	ok maintainers "$t" "$changed of $(echo "$CANDIDATES" | wc -l) lookups changed by the series$cached"
 fi
 
-# --- sphinx ------------------------------------------------------------------
-t=$(now)
-# The Sphinx directories of the touched documents; MAINTAINERS is rendered
-# by Documentation/process/maintainers.rst.
-SPHINXDIRS=$( { printf '%s\n' "$TOUCHED" | sed -n 's|^Documentation/\([^/]*\)/.*|\1|p'
-	printf '%s\n' "$TOUCHED" | grep -qx MAINTAINERS && echo process; } | sort -u | tr '\n' ' ')
-SPHINXDIRS=${SPHINXDIRS% }
-SV=$(sphinx-build --version 2>&1 | hash16)
-DK=$(printf '%s %s' "$SPHINXDIRS" "$SV" | hash16)
-sphinx_build() {
-	# sphinx_build TREE OUT: make htmldocs into OUT, warnings in OUT.warnings
-	# (paths and line numbers dropped, so the two trees compare).
-	local src=$1 out=$2
-	[ -f "$out.complete" ] && return 0
-	rm -rf "$out" && mkdir -p "$out"
-	(cd "$src" && make O="$out" SPHINXDIRS="$SPHINXDIRS" htmldocs) >"$out.log" 2>&1 ||
-		return 1
-	grep -E 'WARNING|ERROR|CRITICAL' "$out.log" |
-		sed -e "s|$src/||g" -e "s|$out/||g" -e 's|:[0-9][0-9]*:|:|g' | sort -u >"$out.warnings"
-	touch "$out.complete"
-}
-if [ "${KERNEL_CHECK_SPHINX:-1}" = 0 ]; then
-	echo "kernel-check: sphinx skipped (KERNEL_CHECK_SPHINX=0)"
-elif [ -z "$SPHINXDIRS" ]; then
-	echo "kernel-check: sphinx skipped (no documentation touched)"
-else
-	SB=$KC/sphinx-$TK-base-$DK
-	SP=$KC/sphinx-$TK-$SK-$DK
-	cached=
-	[ -f "$SB.complete" ] && [ -f "$SP.complete" ] && cached="(cached)"
-	sphinx_build "$PRISTINE" "$SB" || { log_tail "$SB.log"; die sphinx "$t" "unpatched tree: htmldocs failed"; }
-	sphinx_build "$TREE" "$SP" || { log_tail "$SP.log"; die sphinx "$t" "patched tree: htmldocs failed"; }
-	# A SPHINXDIRS build is one Sphinx project per directory, so a :doc:
-	# reference into another directory (or back into its own through
-	# "../dir/") is "unknown" there even when it resolves in a full build.
-	# Such a new warning is accepted when the document exists.
-	new='' accepted=''
-	while IFS= read -r w; do
-		[ -n "$w" ] || continue
-		ref=$(printf '%s\n' "$w" | sed -n "s|.*WARNING: unknown document: '\.\./\([^']*\)'.*|\1|p")
-		if [ -n "$ref" ] && [ -f "$TREE/Documentation/$ref.rst" ]; then
-			accepted="$accepted$w"$'\n'
-		else
-			new="$new$w"$'\n'
-		fi
-	done < <(comm -13 "$SB.warnings" "$SP.warnings")
-	new=${new%$'\n'} accepted=${accepted%$'\n'}
-	[ -z "$accepted" ] || printf '%s\n' "$accepted" |
-		sed 's/^/    accepted (cross-directory reference, resolves in a full build): /'
-	# shellcheck disable=SC2046 # patch file names have no spaces
-	if ! "$HELPERS/htmlcheck.py" "$TREE" "$SP/Documentation/output" \
-		$(for p in $SERIES; do echo "$PATCHES/$p"; done) >"$SP.htmlcheck" 2>&1; then
-		sed 's/^/    /' "$SP.htmlcheck"
-		fail sphinx "$t" "new text missing from the HTML"
-	elif [ -n "$new" ]; then
-		printf '%s\n' "$new" | sed 's/^/    new warning: /'
-		fail sphinx "$t" "$(printf '%s\n' "$new" | wc -l) new warnings"
-	else
-		ok sphinx "$t" "SPHINXDIRS=\"$SPHINXDIRS\": 0 new warnings (unpatched $(wc -l <"$SB.warnings"), patched $(wc -l <"$SP.warnings")${accepted:+, $(printf '%s\n' "$accepted" | wc -l) accepted}), $(grep -c '^found' "$SP.htmlcheck") new lines found in the HTML $cached"
-	fi
-fi
 
-# --- kernel ------------------------------------------------------------------
-t=$(now)
-KERNEL=$KC/bzImage-$TK-$SK-$CK
-cached=
-if [ -f "$KERNEL" ]; then
-	cached="(cached)"
-else
-	O=$KC/kbuild-$TK-$SK-$CK
-	rm -rf "$O" && mkdir -p "$O"
-	printf 'CONFIG_LOCALVERSION="%s"\n' "$LOCALVERSION" >"$O/lv-fragment.config"
-	(
-		set -e
-		cd "$TREE"
-		make O="$O" ARCH=x86_64 tinyconfig
-		scripts/kconfig/merge_config.sh -m -O "$O" "$O/.config" "$FRAGMENT" "$O/lv-fragment.config"
-		make O="$O" ARCH=x86_64 olddefconfig
-	) >"$O/config.log" 2>&1 || { log_tail "$O/config.log"; die kernel "$t" "configuration failed"; }
-	for l in $(grep -hE '^(CONFIG_|# CONFIG_)' "$FRAGMENT" "$O/lv-fragment.config" |
-		grep -v '^CONFIG_LOCALVERSION=' | tr ' ' '~') "$(cat "$O/lv-fragment.config")"; do
-		l=${l//\~/ }
-		grep -qxF "$l" "$O/.config" || die kernel "$t" "not in .config: $l"
-	done
-	tb=$(now)
-	(cd "$TREE" && make O="$O" ARCH=x86_64 LOCALVERSION= -j"$JOBS" bzImage) >"$O/build.log" 2>&1 ||
-		{ log_tail "$O/build.log"; die kernel "$t" "make bzImage failed (log: $O/build.log)"; }
-	release=$(cd "$TREE" && make -s O="$O" ARCH=x86_64 LOCALVERSION= kernelrelease 2>/dev/null)
-	case $release in *"$LOCALVERSION") ;; *) die kernel "$t" "kernelrelease $release lacks $LOCALVERSION";; esac
-	cp "$O/arch/x86/boot/bzImage" "$KERNEL.tmp" && mv "$KERNEL.tmp" "$KERNEL"
-	echo "$release" >"$KERNEL.release"
-	echo "make -j$JOBS bzImage took $(since "$tb")" >"$KERNEL.time"
-	# Keep the configuration and the log; the objects are not needed again.
-	cp "$O/.config" "$KERNEL.config"; cp "$O/build.log" "$KERNEL.log"
-	rm -rf "$O"
-fi
-ok kernel "$t" "$(cat "$KERNEL.release") $(du -k "$KERNEL" | cut -f1) KiB $cached${cached:+ }$(cat "$KERNEL.time" 2>/dev/null)"
+# Nothing else reads the patched tree any more: the kernel lane may switch it.
+touch "$RUN/tree-free"
 
-# --- initramfs ---------------------------------------------------------------
+# --- initramfs -----------------------------------------------------------------
 t=$(now)
-RUN=$KC/run
-rm -rf "$RUN" && mkdir -p "$RUN"
 ROOT=$RUN/root
 GEN=$KC/gen_init_cpio-$TK
 if [ ! -x "$GEN" ]; then
 	cc -O2 -o "$GEN.tmp" "$PRISTINE/usr/gen_init_cpio.c" >"$RUN/gen.log" 2>&1 &&
 		mv "$GEN.tmp" "$GEN" || { log_tail "$RUN/gen.log"; die initramfs "$t" "gen_init_cpio build failed"; }
 fi
-mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,tree}
+# The expected files: SHA-256 of each touched file as the patched tree (the
+# git objects of branch checked) has it.
+for f in $TOUCHED; do
+	if kgit cat-file -e "checked:$f" 2>/dev/null; then
+		echo "$(kgit show "checked:$f" | sha256sum | cut -d' ' -f1)  $f"
+	fi
+done >"$EXPECT/docs"
+mkdir -p "$ROOT"/{bin,usr/bin,dev}
 cp "$BUSYBOX" "$ROOT/bin/busybox"
-cp "$INIT" "$ROOT/init"
-chmod 755 "$ROOT/init"
+install -m 755 "$INIT" "$ROOT/init"
+cp -r "$EXPECT" "$ROOT/expect"
 copy_elf() {
 	# copy_elf FILE DEST: the binary at DEST, and every library ldd lists
 	# (and the dynamic loader) at the path ldd gives.
@@ -303,36 +411,6 @@ copy_elf() {
 	return 0
 }
 copy_elf "$BUILD/secteam-tui" /usr/bin/secteam-tui || die initramfs "$t" "secteam-tui: libraries"
-for b in gpg gpg-agent gpgconf; do
-	p=$(command -v "$b") || die initramfs "$t" "no $b"
-	copy_elf "$p" "$p" || die initramfs "$t" "$b: libraries"
-done
-printf 'root:x:0:0:root:/root:/bin/sh\n' >"$ROOT/etc/passwd"
-printf 'root:x:0:\n' >"$ROOT/etc/group"
-# The officer's keys and the report, made fresh on the host.
-"$HELPERS/mkgnupg.sh" "$RUN/gnupg" >"$RUN/gnupg.log" 2>&1 ||
-	{ log_tail "$RUN/gnupg.log"; die initramfs "$t" "key generation failed"; }
-. "$RUN/gnupg/env"
-SUBJECT="[SECURITY] foo: use-after-free in FOO_IOCTL"
-"$HELPERS/mkreport.py" --gnupghome "$RUN/gnupg/reporter" --sign-as "$REPORTER_FPR" \
-	--to "$OFFICER_FPR" --from "Rita Reporter <rita@example.net>" \
-	--subject "$SUBJECT" >"$ROOT/report.eml" 2>"$RUN/report.log" ||
-	{ log_tail "$RUN/report.log"; die initramfs "$t" "report mail failed"; }
-gpgconf --homedir "$RUN/gnupg/reporter" --kill all 2>/dev/null
-mkdir -p "$ROOT/gnupg" && chmod 700 "$ROOT/gnupg"
-(cd "$RUN/gnupg/officer" && find . ! -name 'S.*' ! -name '*.lock' ! -name '.#*' -type f |
-	cpio -pdm --quiet "$ROOT/gnupg") || die initramfs "$t" "GNUPGHOME copy failed"
-chmod -R go-rwx "$ROOT/gnupg"
-# A minimal tree: the patched MAINTAINERS and the documents it is asked about.
-cp "$TREE/MAINTAINERS" "$ROOT/tree/MAINTAINERS"
-for d in $DOCS; do install -D -m 644 "$TREE/$d" "$ROOT/tree/$d"; done
-GUEST_DOCS=$(echo $DOCS)
-cat >"$ROOT/etc/kernel-check.conf" <<EOF
-LOCALVERSION='$LOCALVERSION'
-SUBJECT='$SUBJECT'
-DOCS='$GUEST_DOCS'
-EOF
-# gen_init_cpio list: root-owned, with /dev/console for the first output.
 {
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	(cd "$ROOT" && find . -mindepth 1 | sort) | while read -r f; do
@@ -342,60 +420,127 @@ EOF
 		elif [ -d "$ROOT$p" ]; then echo "dir $p $m 0 0"
 		else echo "file $p $ROOT$p $m 0 0"; fi
 	done
-} >"$RUN/initramfs.list"
-"$GEN" "$RUN/initramfs.list" 2>"$RUN/gen.log" | gzip -1 >"$RUN/initramfs.cpio.gz" ||
+} >"$RUN/initrd.list"
+# The tree the guest checks comes from the kernel image only.
+grep -q ' /tree' "$RUN/initrd.list" && die initramfs "$t" "the initrd holds /tree"
+"$GEN" "$RUN/initrd.list" >"$RUN/initrd.cpio" 2>"$RUN/gen.log" ||
 	{ log_tail "$RUN/gen.log"; die initramfs "$t" "gen_init_cpio failed"; }
-ok initramfs "$t" "$(du -k "$RUN/initramfs.cpio.gz" | cut -f1) KiB, $(grep -c '^file' "$RUN/initramfs.list") files"
+ok initramfs "$t" "$(du -k "$RUN/initrd.cpio" | cut -f1) KiB, $(grep -c '^file' "$RUN/initrd.list") files; expects $(wc -l <"$EXPECT/docs") files and $(wc -l <"$EXPECT/files") lookups"
 
-# --- boot --------------------------------------------------------------------
-t=$(now)
-CONSOLE=$RUN/console.log
-qemu-system-x86_64 -m 512 -cpu max -smp 1 -nographic -no-reboot -net none \
-	-kernel "$KERNEL" -initrd "$RUN/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 quiet" </dev/null >"$CONSOLE" 2>"$RUN/qemu.err" &
-QPID=$!
-end=$(( $(date +%s) + BOOT_TIMEOUT ))
-how=timeout
-while [ "$(date +%s)" -lt "$end" ]; do
-	if ! kill -0 "$QPID" 2>/dev/null; then how=exited; break; fi
-	if grep -q 'SECTEAM-DONE' "$CONSOLE" 2>/dev/null; then
-		# Let poweroff finish; stop QEMU if it does not.
-		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$QPID" 2>/dev/null || break; sleep 1; done
-		how=finished
-		break
-	fi
-	sleep 1
-done
-if kill -0 "$QPID" 2>/dev/null; then
-	kill "$QPID" 2>/dev/null; sleep 1; kill -9 "$QPID" 2>/dev/null
-	[ "$how" = finished ] && how="finished, QEMU stopped"
-fi
-wait "$QPID" 2>/dev/null
-tr -d '\r' <"$CONSOLE" >"$CONSOLE.txt"
-if [ "$how" = timeout ]; then
-	log_tail "$CONSOLE.txt"
-	fail boot "$t" "no SECTEAM-DONE within ${BOOT_TIMEOUT}s (console: $CONSOLE.txt)"
-elif ! grep -q 'SECTEAM-DONE' "$CONSOLE.txt"; then
-	log_tail "$CONSOLE.txt"; log_tail "$RUN/qemu.err" 5
-	fail boot "$t" "QEMU ended without SECTEAM-DONE (console: $CONSOLE.txt)"
+# --- waiting for the kernel and the documents ----------------------------------
+# Each lane wrote its time; the stage lines print them.
+# shellcheck disable=SC2086
+[ -z "$LANES" ] || wait $LANES
+LANES=
+lane_time() { if [ -f "$RUN/$1.time" ]; then cat "$RUN/$1.time"; else echo 0.0s; fi; }
+if [ ! -f "$RUN/kernel.rc" ]; then
+	echo "kernel-check: kernel ok (cached) both images: $(du -k "$IMG_PATCHED" | cut -f1) KiB and $(du -k "$IMG_PRISTINE" | cut -f1) KiB"
+elif [ "$(cat "$RUN/kernel.rc")" = 0 ]; then
+	echo "kernel-check: kernel ok ($(lane_time kernel)) $(paste -sd';' "$RUN/kernel.info" | sed 's/;/; /g')"
 else
-	ok boot "$t" "$(sed -n 's/.*SECTEAM-BEGIN //p' "$CONSOLE.txt" | head -n 1), $how"
+	echo "kernel-check: kernel FAIL ($(lane_time kernel)) $(cat "$RUN/kernel.err" 2>/dev/null)"
+	FAILED=1
+fi
+if [ "${KERNEL_CHECK_SPHINX:-1}" = 0 ]; then
+	echo "kernel-check: sphinx skipped (KERNEL_CHECK_SPHINX=0)"
+elif [ -z "$SPHINXDIRS" ]; then
+	echo "kernel-check: sphinx skipped (no documentation touched)"
+elif [ ! -f "$SP.complete" ]; then
+	echo "kernel-check: sphinx FAIL ($(lane_time sphinx)) $(cat "$SP/err" 2>/dev/null)"
+	FAILED=1
+else
+	stime="$(lane_time sphinx)"
+	[ -f "$RUN/sphinx.rc" ] || stime="cached"
+	new=$(comm -13 "$SP/base.warnings" "$SP/patched.warnings")
+	fixed=$(comm -23 "$SP/base.warnings" "$SP/patched.warnings" | grep -F -f <(printf '%s\n' "$TOUCHED") || true)
+	[ -z "$fixed" ] || printf '%s\n' "$fixed" | sed 's/^/    fixed: /'
+	if [ "$(cat "$SP/htmlcheck.rc")" != 0 ]; then
+		sed 's/^/    /' "$SP/htmlcheck"
+		echo "kernel-check: sphinx FAIL ($stime) the change is not in the HTML"
+		FAILED=1
+	elif [ -n "$new" ]; then
+		printf '%s\n' "$new" | sed 's/^/    new warning: /'
+		echo "kernel-check: sphinx FAIL ($stime) $(printf '%s\n' "$new" | wc -l) new warnings"
+		FAILED=1
+	else
+		echo "kernel-check: sphinx ok ($stime) SPHINXDIRS=\"$SPHINXDIRS\": make htmldocs on the pristine tree $(cat "$SP/base.time"), then on the patched one (incremental) $(cat "$SP/patched.time"); 0 new warnings, $(printf '%s' "$fixed" | grep -c .) fixed; $(grep -c '^found' "$SP/htmlcheck") changes found in the HTML"
+	fi
+fi
+[ -f "$IMG_PATCHED" ] && [ -f "$IMG_PRISTINE" ] || { echo "kernel-check: total FAIL ($(since "$T0"))"; exit 1; }
+
+# --- boot ----------------------------------------------------------------------
+t=$(now)
+boot() { # boot NAME IMAGE: QEMU until SECTEAM-DONE, its exit or the timeout
+	local c=$RUN/console-$1 pid end how=timeout
+	qemu-system-x86_64 -m 512 -cpu max -smp 1 -nographic -no-reboot -net none \
+		-kernel "$2" -initrd "$RUN/initrd.cpio" \
+		-append "console=ttyS0 panic=-1 quiet" </dev/null >"$c.log" 2>"$c.err" &
+	pid=$!
+	end=$(( $(date +%s) + BOOT_TIMEOUT ))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		if ! kill -0 "$pid" 2>/dev/null; then how=exited; break; fi
+		if grep -q 'SECTEAM-DONE' "$c.log" 2>/dev/null; then
+			for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+			how=finished
+			break
+		fi
+		sleep 0.5
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill "$pid" 2>/dev/null; sleep 1; kill -9 "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	tr -d '\r' <"$c.log" >"$c.txt"
+	echo "$how" >"$c.how"
+}
+tb0=$(now)
+boot patched "$IMG_PATCHED" &
+b1=$!
+boot pristine "$IMG_PRISTINE" &
+b2=$!
+wait "$b1" "$b2"
+bad_boot=
+for k in patched pristine; do
+	grep -q 'SECTEAM-DONE' "$RUN/console-$k.txt" || bad_boot="$bad_boot $k ($(cat "$RUN/console-$k.how"))"
+done
+if [ -n "$bad_boot" ]; then
+	for k in patched pristine; do log_tail "$RUN/console-$k.txt" 8; done
+	fail boot "$t" "no SECTEAM-DONE from:$bad_boot (consoles: $RUN/console-*.txt)"
+else
+	ok boot "$t" "both guests ran: $(sed -n 's/.*SECTEAM-BEGIN //p' "$RUN/console-patched.txt" | head -n 1)"
 fi
 
-# --- guest steps -------------------------------------------------------------
-STEPS="localversion version gnupg import"
-for d in $DOCS; do STEPS="$STEPS maintainers:$d"; done
-STEPS="$STEPS date export"
-for s in $STEPS; do
-	line=$(grep -F "SECTEAM-STEP $s " "$CONSOLE.txt" | tail -n 1 | sed 's/.*SECTEAM-STEP /SECTEAM-STEP /')
-	res=$(printf '%s\n' "$line" | cut -d' ' -f3)
-	detail=$(printf '%s\n' "$line" | cut -d' ' -f4- | cut -c1-160)
-	case $res in
-	PASS) echo "kernel-check: guest $s ok $detail" ;;
-	FAIL) echo "kernel-check: guest $s FAIL $detail"; FAILED=1 ;;
-	*) echo "kernel-check: guest $s FAIL (no line on the console)"; FAILED=1 ;;
-	esac
-done
+# --- the guests' verdicts ------------------------------------------------------
+STEPS=$( { sed 's/^[^ ]*  /doc:/' "$EXPECT/docs"; sed 's/^/maintainers:/' "$EXPECT/files"; } )
+nsteps=$(printf '%s\n' "$STEPS" | grep -c .)
+[ "$nsteps" -gt 0 ] || die guest "$t" "nothing to check in the guest: the series changes no file"
+verdicts() { # verdicts NAME: "STEP PASS|FAIL|MISSING detail" per expected step
+	local s line
+	printf '%s\n' "$STEPS" | while read -r s; do
+		line=$(grep -F "SECTEAM-STEP $s " "$RUN/console-$1.txt" | tail -n 1 | sed 's/.*SECTEAM-STEP //')
+		if [ -z "$line" ]; then echo "$s MISSING (no line on the console)"; else echo "$line"; fi
+	done
+}
+verdicts patched >"$RUN/verdicts-patched"
+verdicts pristine >"$RUN/verdicts-pristine"
+names=$(cut -d' ' -f1 "$RUN/verdicts-patched" | paste -sd' ')
+pass=$(grep -c '^[^ ]* PASS' "$RUN/verdicts-patched")
+if [ "$pass" = "$nsteps" ]; then
+	ok "guest patched" "$tb0" "$pass of $nsteps checks pass: $names"
+else
+	grep -v '^[^ ]* PASS' "$RUN/verdicts-patched" | cut -c1-220 | sed 's/^/    /'
+	fail "guest patched" "$tb0" "$pass of $nsteps checks pass"
+fi
+# The negative control: the same checks on the kernel built from the
+# pristine tree.  Each check is about something the series changes, so
+# each must fail there; one that passes does not tell the two apart.
+nfail=$(grep -c '^[^ ]* FAIL' "$RUN/verdicts-pristine")
+if [ "$nfail" = "$nsteps" ]; then
+	ok "guest pristine" "$tb0" "negative control: $nfail of $nsteps checks fail, as they must"
+else
+	grep -v '^[^ ]* FAIL' "$RUN/verdicts-pristine" | cut -c1-220 | sed 's/^/    /'
+	fail "guest pristine" "$tb0" "negative control: only $nfail of $nsteps checks fail; the others do not tell the patched tree from the pristine one"
+fi
 
 if [ "$FAILED" = 0 ]; then
 	echo "kernel-check: total ok ($(since "$T0"))"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""htmlcheck.py: is the text a patch series adds in the Sphinx HTML?
+"""htmlcheck.py: is the change a patch series makes in the Sphinx HTML?
 
     htmlcheck.py TREE HTMLDIR PATCH...
 
@@ -7,11 +7,13 @@ TREE is the patched kernel tree, HTMLDIR the Sphinx output directory
 (Documentation/output of `make O=... SPHINXDIRS=... htmldocs`).  For every
 line a patch adds to Documentation/<dir>/<name>.rst, the text of
 HTMLDIR/<dir>/<name>.html must hold it (tags stripped, entities decoded,
-white space collapsed; lines with inline markup are skipped).  For every
-F: or M: line a patch adds to MAINTAINERS, the entry's section of
-HTMLDIR/process/maintainers.html must name the file or address.  Prints one
-line per check; exits 1 when something is missing, 2 when nothing could be
-checked.
+white space collapsed; lines with inline markup are skipped).  A line
+ending in "::" introduces a literal block: its text is looked for with one
+colon, and the block that follows it in TREE must be in a <pre> element.
+For every F:, M:, R: or L: line a patch adds to MAINTAINERS, the entry's
+section of HTMLDIR/process/maintainers.html must name the file or address.
+Prints one line per check; exits 1 when something is missing, 2 when
+nothing could be checked.
 """
 
 import html
@@ -22,12 +24,27 @@ import sys
 
 
 class Text(html.parser.HTMLParser):
+    """The text of a page, and the text of each <pre> element apart."""
+
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.parts = []
+        self.pres = []
+        self.in_pre = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "pre":
+            self.in_pre += 1
+            self.pres.append([])
+
+    def handle_endtag(self, tag):
+        if tag == "pre" and self.in_pre:
+            self.in_pre -= 1
 
     def handle_data(self, data):
         self.parts.append(data)
+        if self.in_pre:
+            self.pres[-1].append(data)
 
 
 def norm(s):
@@ -44,9 +61,34 @@ def html_text(path):
     return norm(" ".join(p.parts))
 
 
+def html_pres(path):
+    p = Text()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    return [norm("".join(x)) for x in p.pres]
+
+
+def literal_block(tree, path, line):
+    """The literal block that follows `line` in the file, normalized."""
+    with open(os.path.join(tree, path), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    try:
+        i = lines.index(line) + 1
+    except ValueError:
+        return ""
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    block = []
+    while i < len(lines) and (not lines[i].strip() or lines[i][:1] in " \t"):
+        block.append(lines[i])
+        i += 1
+    return norm(" ".join(block))
+
+
 def added_lines(patch):
-    """(file, line) for every line the patch adds."""
-    cur = None
+    """(file, line, title) for every line the patch adds; title is, for
+    MAINTAINERS, the entry the line belongs to when the hunk shows it."""
+    cur = title = None
     with open(patch, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -56,12 +98,18 @@ def added_lines(patch):
                     cur = cur[2:]
             elif line.startswith("diff --git "):
                 cur = None
-            elif cur and line.startswith("+"):
-                yield cur, line[1:]
+            elif line.startswith("@@"):
+                title = None
+            elif cur and line[:1] in (" ", "+"):
+                if cur == "MAINTAINERS" and line[1:].strip() and \
+                        not re.match(r"[A-Z]:\s", line[1:]):
+                    title = line[1:]
+                if line[:1] == "+":
+                    yield cur, line[1:], title
 
 
 def entry_of(tree, line):
-    """The title of the MAINTAINERS entry that holds this line."""
+    """The title of the first MAINTAINERS entry that holds this line."""
     with open(os.path.join(tree, "MAINTAINERS"), encoding="utf-8") as f:
         lines = f.read().split("\n")
     i = lines.index(line)
@@ -79,14 +127,15 @@ def section(htmlfile, title):
     end = s.find("<h3>", m.end())
     p = Text()
     p.feed(s[m.start():end if end > 0 else len(s)])
-    return norm(" ".join(p.parts))
+    # joined without spaces: Sphinx splits addresses ("a<span>@</span>b")
+    return norm("".join(p.parts))
 
 
 def main():
     tree, out, patches = sys.argv[1], sys.argv[2], sys.argv[3:]
     bad = checked = 0
     for patch in patches:
-        for path, line in added_lines(patch):
+        for path, line, hunk_title in added_lines(patch):
             text = norm(line)
             if path.startswith("Documentation/") and path.endswith(".rst"):
                 if not text or "`" in text or "*" in text or \
@@ -94,10 +143,19 @@ def main():
                     continue
                 rel = path[len("Documentation/"):-4] + ".html"
                 h = os.path.join(out, rel)
-                ok = os.path.exists(h) and text in html_text(h)
-                what, where = text, rel
-            elif path == "MAINTAINERS" and re.match(r"[FM]:\s", line):
-                title = entry_of(tree, line)
+                if text.endswith("::"):
+                    # "text::" renders as "text:", "text ::" as "text"
+                    head = text[:-2]
+                    shown = head + ":" if head == head.rstrip() else head.rstrip()
+                    block = literal_block(tree, path, line)
+                    ok = os.path.exists(h) and shown in html_text(h) and \
+                        bool(block) and any(block in p for p in html_pres(h))
+                    what, where = "%s + literal block %r" % (shown, block), rel
+                else:
+                    ok = os.path.exists(h) and text in html_text(h)
+                    what, where = text, rel
+            elif path == "MAINTAINERS" and re.match(r"[FMRL]:\s", line):
+                title = hunk_title or entry_of(tree, line)
                 val = line[2:].strip()
                 if line.startswith("F:"):
                     val = re.sub(r"^Documentation/", "", val)

@@ -1,0 +1,76 @@
+# kernel-lib.sh: shell functions shared by scripts/kernel-series.sh,
+# kernel-docs/validate.sh and kernel-docs/validate-full.sh (sourced, bash).
+#
+# The kernel work lives in the cache, never in the repository:
+#   $KC = ${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}/kernel-check
+#   $KC/src-T-P    the pristine partial tree (scripts/kernel-tree.sh --partial)
+#   $KC/repo-T-P   "the cached tree": a hard-linked copy of it with a git
+#                  repository.  It tracks MAINTAINERS and every file the series
+#                  touches (commit "pristine", tag pristine); the rest of the
+#                  working tree is untracked and only read.  The series is
+#                  built on its branch kernel-series; kernel-check applies the
+#                  committed patches on its branch checked.
+# git never writes through the hard links: it replaces the files it changes.
+
+KC_TOP=${KC_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+KC_CACHE=${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}
+KC=$KC_CACHE/kernel-check
+
+# kgit ARGS...: git in the cached tree with no user or system configuration
+# (so that nobody's format.* or diff.* settings change the series) and the
+# identity in $KC_NAME/$KC_EMAIL.
+kgit() {
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git -C "$KC_REPO" \
+		-c user.name="${KC_NAME:-kernel-check}" -c user.email="${KC_EMAIL:-kernel-check@localhost}" \
+		-c core.abbrev=12 -c advice.detachedHead=false -c core.autocrlf=false \
+		-c init.defaultBranch=master "$@"
+}
+
+# kc_hash: the first 16 hex digits of the SHA-256 of stdin.
+kc_hash() { sha256sum | cut -c1-16; }
+
+# kc_series_paths PATCHDIR SRCDIR: every path the committed patches and the
+# series sources touch, one a line, sorted.
+kc_series_paths() {
+	cat "$1"/*.patch "$2"/*.in 2>/dev/null |
+		sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' | sort -u
+}
+
+# kc_repo PRISTINE PATH...: sets KC_REPO to the cached tree made from the
+# pristine tree PRISTINE, tracking MAINTAINERS and the PATHs; made (or its
+# repository made again) when missing or tracking other paths.  Returns 1
+# with a message on stderr on failure.
+kc_repo() {
+	local pristine=$1 base
+	shift
+	base=$(basename "$pristine")
+	KC_REPO=$KC/repo-${base#src-}
+	local want
+	want=$(printf '%s\n' MAINTAINERS "$@" | sort -u)
+	if [ -f "$KC_REPO.complete" ] && [ -d "$KC_REPO/.git" ] &&
+		[ "$(cat "$KC_REPO.tracked" 2>/dev/null)" = "$want" ]; then
+		return 0
+	fi
+	if [ -d "$KC_REPO/.git" ]; then
+		# Put the tracked files back as they were, then start again.
+		kgit checkout -q -f pristine 2>/dev/null
+		rm -rf "$KC_REPO/.git"
+	fi
+	rm -f "$KC_REPO.complete"
+	if [ ! -d "$KC_REPO" ]; then
+		rm -rf "$KC_REPO.tmp"
+		cp -al "$pristine" "$KC_REPO.tmp" || { echo "cp -al $pristine failed" >&2; return 1; }
+		mv "$KC_REPO.tmp" "$KC_REPO"
+	fi
+	# A file that a patch creates is not in the pristine tree.
+	local p track=
+	for p in $want; do [ -e "$KC_REPO/$p" ] && track="$track $p"; done
+	# shellcheck disable=SC2086 # paths have no spaces
+	(
+		export GIT_AUTHOR_DATE='1970-01-01T00:00:00Z' GIT_COMMITTER_DATE='1970-01-01T00:00:00Z'
+		kgit init -q && kgit add -f --$track &&
+			kgit commit -q -m "pristine: $(basename "$pristine")" && kgit tag pristine
+	) >"$KC_REPO.log" 2>&1 || { cat "$KC_REPO.log" >&2; return 1; }
+	printf '%s\n' "$want" >"$KC_REPO.tracked"
+	touch "$KC_REPO.complete"
+}
