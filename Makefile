@@ -18,7 +18,7 @@ CFLAGS  ?=
 CFLAGS  += $(OPT) $(DEVFLAGS) -I. $(PKG_CFLAGS) $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) $(SANFLAGS) -lm
 
-MODULES = util mail crypto store core tui
+MODULES = util config touched maint mail crypto store core tui
 LIB_SRC = $(foreach m,$(MODULES),$(sort $(wildcard $(m)/*.c)))
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))

@@ -3,8 +3,10 @@
  *
  * Reports, triage, the import pipeline, the embargo policy, maintainers,
  * vendors, the team, the timeline and exports.  Talks to store/, crypto/
- * and mail/; never draws: commands and exporters write to a FILE *,
- * errors go into struct err.  The UI includes this header and the
+ * and mail/, and uses the libraries that depend on util/ alone: maint/
+ * (MAINTAINERS lookups), touched/ (the files a report names) and config/
+ * (the config file).  Never draws: commands and exporters write to a
+ * FILE *, errors go into struct err.  The UI includes this header and the
  * use-case headers, and sees the store's records (store/types.h), never
  * its functions.  Files:
  *   cmd.c, cmd.h      the command table (options, where the report goes),
@@ -21,7 +23,6 @@
  *   team.c, .h        a team server's officers; roster.c: the roster and
  *                     roster reseal
  *   policy.c          the embargo policy, one rule for every date change
- *   config.c          the git-style config file
  *   pipeline.c        one message: parse, decrypt, verify, classify
  *   import.c          importing messages, mboxes, Maildirs into the store
  *   seal.c, .h        bodies at rest, encrypted to the roster
@@ -29,9 +30,7 @@
  *   view-data.c       what the UI pages through, and colleagues' changes
  *   disclosure.c      a report's dossier for exports; redaction
  *   export-*.c        one exporter per format; forward.c: forwarding
- *   touched.c         file paths a report touches
  *   sender.c          a From mailbox shown address first, with warnings
- *   maintainers.c     MAINTAINERS parsing and lookup
  *   json.c            the JSON form of a report (show --json, list --json)
  */
 #ifndef SECTEAM_CORE_H
@@ -41,9 +40,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config/config.h"
 #include "core/cmd.h"
-#include "core/config.h"
-#include "core/maintainers.h"
+#include "maint/maint.h"
 #include "store/types.h"
 #include "util/util.h"
 

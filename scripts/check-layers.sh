@@ -1,6 +1,8 @@
 #!/bin/sh
 # Each library is used in its own folder only, and dependencies point one
-# way: main -> tui -> core -> {store, crypto, mail} -> util.
+# way: main -> tui -> core -> {store, crypto, mail} -> util.  The libraries
+# that depend on util/ alone (maint/, touched/, config/) sit beside util/:
+# core/ and above may include them, store/, crypto/ and mail/ may not.
 cd "$(dirname "$0")/.." || exit 2
 fail=0
 bad() { echo "check-layers: $*" >&2; fail=1; }
@@ -12,6 +14,7 @@ only_in 'sqlite3_|<sqlite3\.h>' store
 only_in '\bPQ[a-zA-Z]+\(|<libpq-fe\.h>' store
 only_in 'gpgme_|<gpgme\.h>' crypto
 only_in 'g_mime_|<gmime/' mail
+only_in 'pcre2_|<pcre2\.h>' maint
 only_in '<n?curses(w)?\.h>|<ncursesw/|\bwrefresh\(|\bmvwprintw\(' tui
 no_include() { # dir forbidden-dirs...
 	d=$1; shift
@@ -20,10 +23,17 @@ no_include() { # dir forbidden-dirs...
 		[ -z "$hits" ] || bad "$d/ must not include $f/: $hits"
 	done
 }
-no_include util mail crypto store core tui
-no_include store mail crypto core tui
-no_include crypto mail store core tui
-no_include mail crypto store core tui
+libs='maint touched config'
+no_include util mail crypto store core tui $libs
+# The libraries beside util/ include util/ and their own headers only.
+for lib in $libs; do
+	hits=$(grep -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' \
+		$lib/*.c $lib/*.h 2>/dev/null | grep -v -E "#[[:space:]]*include[[:space:]]*\"(util|$lib)/")
+	[ -z "$hits" ] || bad "$lib/ may include only util/: $hits"
+done
+no_include store mail crypto core tui $libs
+no_include crypto mail store core tui $libs
+no_include mail crypto store core tui $libs
 no_include core tui
 # The UI talks to core only: no store, crypto or mail header, and core's
 # public headers give it the store's records (store/types.h), not the
@@ -32,7 +42,8 @@ no_include tui store crypto mail
 hits=$(grep -l '#include "store/store.h"' core/core.h core/cmd.h 2>/dev/null)
 [ -z "$hits" ] || bad "core's public headers must not re-export store/store.h: $hits"
 # lower layers never print
-hits=$(grep -n -E '\b(printf|puts|fprintf\(stderr|fputs\([^,]*, *stderr)' store/*.c crypto/*.c mail/*.c 2>/dev/null)
+hits=$(grep -n -E '\b(printf|puts|fprintf\(stderr|fputs\([^,]*, *stderr)' store/*.c crypto/*.c mail/*.c \
+	maint/*.c touched/*.c config/*.c 2>/dev/null)
 [ -z "$hits" ] || bad "lower layers must not print: $hits"
 [ $fail = 0 ] && echo "check-layers: ok"
 exit $fail

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/maintainers.h"
+#include "maint/maint.h"
 
 static const char maintainers_text[] =
 	"List of maintainers (synthetic, for secteam-tui's unit tests)\n"

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "config/config.h"
 
 static void add_entry(struct config *cfg, const char *key, const char *value)
 {

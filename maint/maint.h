@@ -1,5 +1,5 @@
 /*
- * Maintainers: who must hear about a report, from the kernel's MAINTAINERS
+ * maint: who must hear about a report, from the kernel's MAINTAINERS
  * file, computed exactly as the kernel's scripts/get_maintainer.pl does with
  * `--nogit --nogit-fallback` and its other defaults (roles, keywords,
  * .mailmap, de-duplication, "in file" addresses of .yaml bindings).
@@ -11,9 +11,13 @@
  * (like `get_maintainer.pl PATCH`) and returns people and lists in
  * get_maintainer.pl's order.  A db is not safe for concurrent lookups from
  * several threads (regexes are compiled lazily).
+ *
+ * A library of its own: it depends on util/ and PCRE2 only (PCRE2 appears
+ * nowhere else), and core/ uses it.  Files:
+ *   lookup.c    loading MAINTAINERS and .mailmap, matching, the lookup
  */
-#ifndef SECTEAM_MAINTAINERS_H
-#define SECTEAM_MAINTAINERS_H
+#ifndef SECTEAM_MAINT_H
+#define SECTEAM_MAINT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -32,7 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/maintainers.h"
+#include "maint/maint.h"
 
 #define MAX_CONTENT (64u << 20) /* K: keywords read files up to 64 MB */
 #define SECTION_MAXLEN 50       /* $output_section_maxlen */

@@ -1,0 +1,70 @@
+#!/bin/sh
+# check-layers.sh: scripts/check-layers.sh passes on the tree, and fails,
+# naming the file, on each kind of violation planted in a copy of it
+# (TAP).  The copy is the script and the files each case needs, in a
+# temporary folder: the real tree is never written.
+set -u
+. "$SECTEAM_TOP/tests/lib/tap.sh"
+T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-layers.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+
+out=$(sh "$SECTEAM_TOP/scripts/check-layers.sh" 2>&1)
+tap_ok $? "the tree keeps its layers" "$out"
+
+# fresh: a minimal tree where every rule holds.
+fresh() {
+	rm -rf "$T/t"
+	for d in scripts util maint touched config mail crypto store core tui; do
+		mkdir -p "$T/t/$d"
+	done
+	cp "$SECTEAM_TOP/scripts/check-layers.sh" "$T/t/scripts/"
+	printf '#include "util/util.h"\n' >"$T/t/util/util.c"
+	printf '#include "maint/maint.h"\n#include "util/util.h"\n#include <pcre2.h>\n' >"$T/t/maint/lookup.c"
+	printf '#include "touched/touched.h"\n' >"$T/t/touched/touched.c"
+	printf '#include "config/config.h"\n' >"$T/t/config/config.c"
+	printf '#include "core/core.h"\n#include "maint/maint.h"\n#include "config/config.h"\n' >"$T/t/core/suggest.c"
+	printf '#include "core/core.h"\n' >"$T/t/tui/tui.c"
+	printf '#include "tui/tui.h"\n' >"$T/t/main.c"
+}
+# fails WHAT REGEX: the check fails and its message matches REGEX.
+fails() {
+	out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+	rc=$?
+	[ "$rc" -ne 0 ] && printf '%s' "$out" | grep -qE -- "$2"
+	tap_ok $? "$1" "exit $rc" "$out"
+}
+
+fresh
+out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+tap_ok $? "a minimal tree that keeps the rules passes" "$out"
+
+# --- the libraries beside util/ ---------------------------------------------
+fresh
+printf '#include "core/core.h"\n' >>"$T/t/maint/lookup.c"
+fails "maint/ including core/ is flagged" "maint/ may include only util/: maint/lookup.c"
+fresh
+printf '#include "maint/maint.h"\n' >>"$T/t/touched/touched.c"
+fails "touched/ including maint/ is flagged" "touched/ may include only util/: touched/touched.c"
+fresh
+printf '# include "store/store.h"\n' >>"$T/t/config/config.c"
+fails "config/ including store/ is flagged" "config/ may include only util/: config/config.c"
+fresh
+printf '#include "config/config.h"\n' >"$T/t/store/store.c"
+fails "store/ including config/ is flagged" "store/ must not include config/: store/store.c"
+fresh
+printf '#include "maint/maint.h"\n' >"$T/t/mail/mail.c"
+fails "mail/ including maint/ is flagged" "mail/ must not include maint/: mail/mail.c"
+fresh
+printf '#include "touched/touched.h"\n' >"$T/t/crypto/keys.c"
+fails "crypto/ including touched/ is flagged" "crypto/ must not include touched/: crypto/keys.c"
+fresh
+printf '#include "touched/touched.h"\n' >"$T/t/util/strutil.c"
+fails "util/ including touched/ is flagged" "util/ must not include touched/: util/strutil.c"
+fresh
+printf '#include <pcre2.h>\n' >"$T/t/core/json.c"
+fails "PCRE2 outside maint/ is flagged" "used outside maint/: core/json.c"
+fresh
+printf 'static void f(void) { printf("x"); }\n' >>"$T/t/maint/lookup.c"
+fails "a library beside util/ that prints is flagged" "must not print: maint/lookup.c"
+
+tap_done
