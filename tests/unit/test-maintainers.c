@@ -1,5 +1,5 @@
 /*
- * core/maintainers.c: get_maintainer.pl's rules on a small synthetic tree.
+ * maint/: get_maintainer.pl's rules on a small synthetic tree.
  *
  * Every expected output below was produced by the kernel's own
  * scripts/get_maintainer.pl (Linux 6.1) run as
