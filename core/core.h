@@ -29,7 +29,9 @@
  *   report.c          reading a report with its thread, events and files
  *   view-data.c       what the UI pages through, and colleagues' changes
  *   disclosure.c      a report's dossier for exports; redaction
- *   export-*.c        one exporter per format; forward.c: forwarding
+ *   export.c, .h      the table of export formats; export-*.c: one
+ *                     format each; timeline.c: md's and txt's timeline
+ *   forward.c         forwarding a report as signed, encrypted mail
  *   sender.c          a From mailbox shown address first, with warnings
  *   json.c            the JSON form of a report (show --json, list --json)
  */
@@ -347,26 +349,8 @@ struct json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r);
  * in the future. */
 bool dossier_embargoed(const struct dossier *d);
 
-/* export-*.c: one exporter per format, all over loaded dossiers ----------*/
-struct export_opts {
-	const char *cve_id;     /* --cve-id, or NULL for config/placeholder */
-	bool with_notes;        /* --with-notes: internal notes included */
-};
-typedef int (*export_fn)(struct cmd_ctx *ctx, FILE *out,
-			 struct dossier *const *d, size_t n,
-			 const struct export_opts *o, struct err *err);
-int export_md(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	      size_t n, const struct export_opts *o, struct err *err);
-int export_txt(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err);
-int export_json(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-		size_t n, const struct export_opts *o, struct err *err);
-int export_csv(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err);
-int export_ics(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err);
-int export_cve(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err);
+/* For the exporters (core/export.h): redaction and the shared rules ----*/
+struct export_opts;
 /* Redaction (disclosure.c): a copy of text with the reporter's identity
  * replaced by "[reporter]", "[reporter's domain]", "[reporter's message]"
  * or "[reporter's key]" unless the reporter consented to credit: the
