@@ -28,13 +28,8 @@ static void md_heading(FILE *out, int level, const char *s)
 	fprintf(out, "%.*s %s\n\n", level, "###", s);
 }
 
-static void md_fact(FILE *out, const char *name, const char *value)
-{
-	fprintf(out, "- **%s:** %s\n", name, value);
-}
-
 static const struct timeline_style md_style = {
-	md_markup, md_heading, md_fact, "- ", ": ", "**", "---\n\n",
+	md_markup, md_heading, "- **", 0, ":**", "- ", ": ", "**", "---\n\n",
 };
 
 static int export_md_write(struct cmd_ctx *ctx, FILE *out,

@@ -15,13 +15,8 @@ static void txt_heading(FILE *out, int level, const char *s)
 	fputs("\n\n", out);
 }
 
-static void txt_fact(FILE *out, const char *name, const char *value)
-{
-	fprintf(out, "  %-12s %s\n", name, value);
-}
-
 static const struct timeline_style txt_style = {
-	NULL, txt_heading, txt_fact, "  ", "  ", "", "\n",
+	NULL, txt_heading, "  ", 12, "", "  ", "  ", "", "\n",
 };
 
 static int export_txt_write(struct cmd_ctx *ctx, FILE *out,

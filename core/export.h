@@ -60,7 +60,9 @@ struct timeline_style {
 	/* Text as it goes out: takes t (export_text's), returns new. */
 	char *(*markup)(char *t);
 	void (*heading)(FILE *out, int level, const char *s);
-	void (*fact)(FILE *out, const char *name, const char *value);
+	const char *fact_open;  /* a fact is fact_open, its name (padded to */
+	int fact_width;         /* fact_width), fact_close, ' ', its value */
+	const char *fact_close;
 	const char *bullet;   /* what starts a list item */
 	const char *after_at; /* between an item's time and its text */
 	const char *strong;   /* around an event's kind */

@@ -52,7 +52,8 @@ static char *text(const struct tl *t, const char *s)
 
 static void fact(const struct tl *t, const char *name, const char *value)
 {
-	t->st->fact(t->out, name, value);
+	fprintf(t->out, "%s%-*s%s %s\n", t->st->fact_open, t->st->fact_width,
+		name, t->st->fact_close, value);
 }
 
 /* A list item: the bullet, at (when not NULL) and the style's
