@@ -1,7 +1,7 @@
 /*
  * `export (ID... | --all | --state S) --format F [--with-notes]
  *  [-o FILE [--mode MODE]]`: writes the chosen reports in one format
- * (export.h: one file a format) to standard output or FILE.  FILE is replaced whole
+ * (export.h's table) to standard output or FILE.  FILE is replaced whole
  * (util's atomic_file: a new file beside it, renamed into place), never
  * written through a symbolic link or into a file another user made; it
  * is 0600 unless --mode says otherwise.  Exports read only stored data

@@ -3,6 +3,8 @@
 # way: main -> tui -> core -> {store, crypto, mail} -> util.  The libraries
 # that depend on util/ alone (maint/, touched/, config/) sit beside util/:
 # core/ and above may include them, store/, crypto/ and mail/ may not.
+# Only tui/ and main.c draw: lower layers neither print nor write
+# terminal escape sequences.
 cd "$(dirname "$0")/.." || exit 2
 fail=0
 bad() { echo "check-layers: $*" >&2; fail=1; }
