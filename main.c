@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/export.h"
 #include "tui/tui.h"
 
 #ifndef SECTEAM_VERSION
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "keys-roff", no_argument, NULL, 'K' }, /* for the man page */
+		{ "formats-roff", no_argument, NULL, 'F' }, /* for the man page */
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_ctx ctx;
@@ -58,6 +60,7 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("secteam-tui %s\n", SECTEAM_VERSION); return 0;
 		case 'K': tui_keys_roff(stdout); return 0;
+		case 'F': export_roff(stdout); return 0;
 		default: usage(stderr); return CMD_USAGE;
 		}
 	}

@@ -1,7 +1,7 @@
 /*
  * `export (ID... | --all | --state S) --format F [--with-notes]
  *  [-o FILE [--mode MODE]]`: writes the chosen reports in one format
- * (export-*.c) to standard output or FILE.  FILE is replaced whole
+ * (export.h's table) to standard output or FILE.  FILE is replaced whole
  * (util's atomic_file: a new file beside it, renamed into place), never
  * written through a symbolic link or into a file another user made; it
  * is 0600 unless --mode says otherwise.  Exports read only stored data
@@ -17,14 +17,7 @@
 #include <string.h>
 
 #include "core/core.h"
-
-static const struct {
-	const char *name;
-	export_fn fn;
-} formats[] = {
-	{ "md", export_md },   { "txt", export_txt }, { "json", export_json },
-	{ "csv", export_csv }, { "ics", export_ics }, { "cve", export_cve },
-};
+#include "core/export.h"
 
 struct ids {
 	int64_t *v;
@@ -67,6 +60,14 @@ static int parse_mode(const char *s)
 	return m <= 0777 ? m : -1;
 }
 
+/* The command's usage, then the formats it writes. */
+static int usage(struct cmd_ctx *ctx)
+{
+	cmd_usage(ctx, "export");
+	export_usage(ctx->errout);
+	return CMD_USAGE;
+}
+
 /* The options of `export`; cmd_table[] names them too (where the report
  * id goes, for the UI). */
 const struct option cmd_export_opts[] = {
@@ -85,7 +86,7 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct atomic_file af = { NULL, NULL, NULL };
 	struct export_opts eo = { NULL, false };
 	const char *format = NULL, *state = NULL, *path = NULL, *mode_arg = NULL;
-	export_fn fn = NULL;
+	const struct exporter *ex;
 	struct dossier **ds = NULL;
 	struct ids ids = { NULL, 0 };
 	bool all = false;
@@ -101,17 +102,16 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'c': eo.cve_id = optarg; break;
 		case 'n': eo.with_notes = true; break;
 		case 'm': mode_arg = optarg; break;
-		default: return cmd_usage(ctx, "export");
+		default: return usage(ctx);
 		}
 	}
 	if (!format || (all + (state != NULL) + (optind < argc)) != 1)
-		return cmd_usage(ctx, "export");
-	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(formats[i].name, format))
-			fn = formats[i].fn;
-	if (!fn) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "unknown export format '%s' (md, txt, json, csv, ics, cve)", format);
+		return usage(ctx);
+	if (!(ex = export_find(format))) {
+		char *names = export_names(", ");
+		err_setc(&ctx->err, ERR_INVALID, "unknown export format '%s' (%s)",
+			 format, names);
+		free(names);
 		return CMD_USAGE;
 	}
 	if (mode_arg && (mode = parse_mode(mode_arg)) < 0) {
@@ -170,7 +170,7 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		out = af.f;
 	}
-	if (fn(ctx, out, ds, ids.n, &eo, &ctx->err) < 0)
+	if (ex->write(ctx, out, ds, ids.n, &eo, &ctx->err) < 0)
 		rc = CMD_FAILED;
 	if (path) {
 		/* A failed export leaves any earlier file as it was. */

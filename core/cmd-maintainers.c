@@ -20,11 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/config.h"
 #include "core/cmd.h"
 #include "core/core.h"
-#include "core/config.h"
-#include "core/maintainers.h"
 #include "core/suggest.h"
+#include "maint/maint.h"
 
 static bool all_digits(const char *s)
 {

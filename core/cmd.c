@@ -43,7 +43,7 @@ const struct cmd_entry cmd_table[] = {
 	{ "due", "[--within 2d] [--json]",
 	  "reports due or overdue, silent vendors, unacknowledged participants",
 	  cmd_due_exec, cmd_due_opts, NONE, NULL },
-	{ "export", "(ID... | --all | --state S) --format md|txt|json|csv|ics|cve [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
+	{ "export", "(ID... | --all | --state S) --format FORMAT [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
 	  "export timelines, dates and CVE records (redacted unless consent)",
 	  cmd_export_exec, cmd_export_opts, REPORT, NULL },
 	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",

@@ -3,8 +3,10 @@
  *
  * Reports, triage, the import pipeline, the embargo policy, maintainers,
  * vendors, the team, the timeline and exports.  Talks to store/, crypto/
- * and mail/; never draws: commands and exporters write to a FILE *,
- * errors go into struct err.  The UI includes this header and the
+ * and mail/, and uses the libraries that depend on util/ alone: maint/
+ * (MAINTAINERS lookups), touched/ (the files a report names) and config/
+ * (the config file).  Never draws: commands and exporters write to a
+ * FILE *, errors go into struct err.  The UI includes this header and the
  * use-case headers, and sees the store's records (store/types.h), never
  * its functions.  Files:
  *   cmd.c, cmd.h      the command table (options, where the report goes),
@@ -21,17 +23,16 @@
  *   team.c, .h        a team server's officers; roster.c: the roster and
  *                     roster reseal
  *   policy.c          the embargo policy, one rule for every date change
- *   config.c          the git-style config file
  *   pipeline.c        one message: parse, decrypt, verify, classify
  *   import.c          importing messages, mboxes, Maildirs into the store
  *   seal.c, .h        bodies at rest, encrypted to the roster
  *   report.c          reading a report with its thread, events and files
  *   view-data.c       what the UI pages through, and colleagues' changes
  *   disclosure.c      a report's dossier for exports; redaction
- *   export-*.c        one exporter per format; forward.c: forwarding
- *   touched.c         file paths a report touches
+ *   export.c, .h      the table of export formats; export-*.c: one
+ *                     format each; timeline.c: md's and txt's timeline
+ *   forward.c         forwarding a report as signed, encrypted mail
  *   sender.c          a From mailbox shown address first, with warnings
- *   maintainers.c     MAINTAINERS parsing and lookup
  *   json.c            the JSON form of a report (show --json, list --json)
  */
 #ifndef SECTEAM_CORE_H
@@ -41,9 +42,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config/config.h"
 #include "core/cmd.h"
-#include "core/config.h"
-#include "core/maintainers.h"
+#include "maint/maint.h"
 #include "store/types.h"
 #include "util/util.h"
 
@@ -348,26 +349,8 @@ struct json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r);
  * in the future. */
 bool dossier_embargoed(const struct dossier *d);
 
-/* export-*.c: one exporter per format, all over loaded dossiers ----------*/
-struct export_opts {
-	const char *cve_id;     /* --cve-id, or NULL for config/placeholder */
-	bool with_notes;        /* --with-notes: internal notes included */
-};
-typedef int (*export_fn)(struct cmd_ctx *ctx, FILE *out,
-			 struct dossier *const *d, size_t n,
-			 const struct export_opts *o, struct err *err);
-int export_md(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	      size_t n, const struct export_opts *o, struct err *err);
-int export_txt(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err);
-int export_json(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-		size_t n, const struct export_opts *o, struct err *err);
-int export_csv(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err);
-int export_ics(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err);
-int export_cve(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err);
+/* For the exporters (core/export.h): redaction and the shared rules ----*/
+struct export_opts;
 /* Redaction (disclosure.c): a copy of text with the reporter's identity
  * replaced by "[reporter]", "[reporter's domain]", "[reporter's message]"
  * or "[reporter's key]" unless the reporter consented to credit: the

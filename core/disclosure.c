@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "core/core.h"
+#include "core/export.h"
 #include "core/json.h"
 #include "store/store.h"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/export.h"
 
 static void field(FILE *out, const struct dossier *d, const char *s, bool last)
 {
@@ -28,8 +29,9 @@ static void field(FILE *out, const struct dossier *d, const char *s, bool last)
 	free(t);
 }
 
-int export_csv(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err)
+static int export_csv_write(struct cmd_ctx *ctx, FILE *out,
+			    struct dossier *const *d, size_t n,
+			    const struct export_opts *o, struct err *err)
 {
 	(void)ctx;
 	(void)err;
@@ -49,3 +51,10 @@ int export_csv(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 	}
 	return 0;
 }
+
+const struct exporter export_csv_entry = {
+	"csv", "csv", "one row per event (RFC 4180)",
+	"one row per event (RFC 4180; cells starting with = + - @ get a "
+	"leading ').",
+	export_csv_write,
+};

@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "core/core.h"
+#include "core/export.h"
 #include "core/json.h"
 
 #define PLACEHOLDER_CVE "CVE-0000-0000"
@@ -121,8 +122,9 @@ static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
 			 "containers", "cna", cna);
 }
 
-int export_cve(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err)
+static int export_cve_write(struct cmd_ctx *ctx, FILE *out,
+			    struct dossier *const *d, size_t n,
+			    const struct export_opts *o, struct err *err)
 {
 	const char *org = config_get(ctx->cfg, "cve.org_id", NULL);
 	json_t *all = n == 1 ? NULL : json_array(), *rec = NULL;
@@ -154,3 +156,11 @@ int export_cve(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 		return err_setc(err, ERR_IO, "cannot write the CVE record");
 	return 0;
 }
+
+const struct exporter export_cve_entry = {
+	"cve", "json", "a CVE JSON 5 record",
+	"a CVE JSON 5 record (several: an array); the CVE ID from "
+	"`--cve-id` else the placeholder CVE-0000-0000, `cve.org_id`, "
+	"`cve.reference_url`, `cve.repo`.",
+	export_cve_write,
+};

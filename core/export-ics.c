@@ -15,6 +15,7 @@
 #include <libical/ical.h>
 
 #include "core/core.h"
+#include "core/export.h"
 
 static struct icaltimetype utc(time_t t)
 {
@@ -118,8 +119,9 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 	free(subject);
 }
 
-int export_ics(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-	       size_t n, const struct export_opts *o, struct err *err)
+static int export_ics_write(struct cmd_ctx *ctx, FILE *out,
+			    struct dossier *const *d, size_t n,
+			    const struct export_opts *o, struct err *err)
 {
 	icalcomponent *cal = icalcomponent_new_vcalendar();
 	char *domain = safe_str(config_get(ctx->cfg, "team.domain", "secteam.invalid"));
@@ -140,3 +142,11 @@ int export_ics(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 	icalcomponent_free(cal);
 	return r;
 }
+
+const struct exporter export_ics_entry = {
+	"ics", "ics", "disclosure dates and policy limits, for a calendar",
+	"a VEVENT per disclosure date with a VALARM the day before, and the "
+	"policy limits as all-day events; UIDs from the report id and "
+	"`team.domain`.",
+	export_ics_write,
+};

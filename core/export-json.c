@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "core/core.h"
+#include "core/export.h"
 #include "core/json.h"
 
 static void redact_tree(const struct dossier *d, json_t *j)
@@ -91,8 +92,9 @@ static json_t *export_json_one(struct cmd_ctx *ctx, const struct dossier *d,
 	return o;
 }
 
-int export_json(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
-		size_t n, const struct export_opts *o, struct err *err)
+static int export_json_write(struct cmd_ctx *ctx, FILE *out,
+			     struct dossier *const *d, size_t n,
+			     const struct export_opts *o, struct err *err)
 {
 	json_t *a = json_array();
 	int r;
@@ -105,3 +107,18 @@ int export_json(struct cmd_ctx *ctx, FILE *out, struct dossier *const *d,
 		return err_setc(err, ERR_IO, "cannot write the JSON export");
 	return 0;
 }
+
+const struct exporter export_json_entry = {
+	"json", "json", "the show --json objects, redacted, with \"embargoed\"",
+	"an array of the `show --json` objects, with `embargoed`, and "
+	"`reporter` {`name`: null, `email`: null, `withheld`: true} without "
+	"credit consent. `vendors` is [{`name`, `kind`, `status`, "
+	"`notified_at`, `updated_at`, `nda_requested`, `statement`, "
+	"`note`}]; `disclosure` is {`date`, `policy_verdict`, `reason`, "
+	"`override`, `policy` {`default_days`, `max_days`, `clock_start`, "
+	"`clock`, `default_limit`, `max_limit`, `policy_date`, "
+	"`current_verdict`, `current_allowed`}, `proposals` [{`by`, `date`, "
+	"`reason`, `at`, `officer`, `policy_verdict`}], `history` [{`date`, "
+	"`policy_verdict`, `reason`, `override`, `officer`, `at`}]}.",
+	export_json_write,
+};

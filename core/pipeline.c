@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/pipeline.h"
-#include "core/touched.h"
+#include "touched/touched.h"
 
 static void take_sigs(struct pipeline_out *out, const struct crypto_result *res)
 {

@@ -76,7 +76,7 @@ const struct crypto_uid *pipeline_signer(const struct pipeline_out *out);
 
 /*
  * The files a processed message touches (its text and its patch
- * attachments, core/touched.c): *files those in what the verdict covers,
+ * attachments, touched/): *files those in what the verdict covers,
  * *unsigned_files those found only in text or attachments outside it.
  * Both NULL-terminated arrays are the caller's (each string too).
  */

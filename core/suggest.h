@@ -8,7 +8,7 @@
 #define SECTEAM_SUGGEST_H
 
 #include "core/core.h"
-#include "core/maintainers.h"
+#include "maint/maint.h"
 
 /* The kernel tree for MAINTAINERS lookups: opt (from
  * --tree), else config kernel.tree, else the newest /usr/src/linux-*

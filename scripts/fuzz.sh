@@ -17,7 +17,7 @@
 # libFuzzer options to `run` (e.g. -detect_leaks=0 to look past a known leak).
 #
 # Each target says in its top comment what it links:
-#    * sources: util mail core/touched.c    (a folder means all its .c)
+#    * sources: util mail touched/touched.c (a folder means all its .c)
 #    * pkgs: gmime-3.0                      (pkg-config names)
 #    * options: -max_len=65536              (extra libFuzzer options)
 # Objects are compiled with clang -fsanitize=fuzzer-no-link,address,undefined

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds and runs one unit test against util/ and the named modules only,
 # so a module can be worked on while others are in pieces.
-#   scripts/unit-one.sh tests/unit/test-mail.c mail [core/touched.c ...]
+#   scripts/unit-one.sh tests/unit/test-mail.c mail [touched ...]
 set -eu
 t=$1; shift
 srcs=""

@@ -1,3 +1,4 @@
 #!/bin/sh
-# The man page's KEYS section is the key table as built.
-exec sh "$SECTEAM_TOP/scripts/man-keys.sh" --check "$SECTEAM_BIN"
+# The man page's generated parts (the KEYS table, the export formats) are
+# the tables as built.
+exec sh "$SECTEAM_TOP/scripts/man-page.sh" --check "$SECTEAM_BIN"

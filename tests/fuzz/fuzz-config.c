@@ -4,14 +4,14 @@
  * program makes.  A failure must leave a message; a numeric value that
  * was accepted must be in its range.
  *
- * sources: util core/config.c
+ * sources: util config
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "config/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
  * and, line by line, as file names (maint_lookup() with files).  Every
  * entry found is formatted and made safe for display.
  *
- * sources: util core/maintainers.c
+ * sources: util maint
  * pkgs: libpcre2-8
  * options: -max_len=8192
  */
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/maintainers.h"
+#include "maint/maint.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

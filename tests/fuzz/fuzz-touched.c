@@ -1,18 +1,18 @@
 /*
  * fuzz-touched: touched_files() on arbitrary report text (diffs, quoted
- * replies, running text).  Checks the promises of core/touched.h: no path
+ * replies, running text).  Checks the promises of touched/touched.h: no path
  * holds a ".." component, a control character or a leading '/', none is
  * empty or longer than TOUCHED_MAX_PATH, none repeats, and the array is
  * NULL-terminated.
  *
- * sources: util core/touched.c
+ * sources: util touched
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/touched.h"
+#include "touched/touched.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,9 +1,11 @@
-/* core/export-*.c and the redaction in disclosure.c, on in-memory
- * dossiers (no database): quoting, escaping, redaction, ICS structure. */
+/* core/export-*.c through the table of export.c, and the redaction in
+ * disclosure.c, on in-memory dossiers (no database): quoting, escaping,
+ * redaction, ICS structure. */
 #include <libical/ical.h>
 
 #include "unit.h"
 #include "core/core.h"
+#include "core/export.h"
 
 static struct event ev[3];
 static struct message msg;
@@ -41,6 +43,15 @@ static void make(struct dossier *d, bool consent)
 	d->pol = (struct policy){ 7, 14 };
 	d->now = 1796112120;
 	policy_check(&d->pol, &d->f.r, d->f.r.disclosure, false, false, d->now, &d->ans);
+}
+
+/* The write function of format name, from the table. */
+static export_fn exporter(const char *name)
+{
+	const struct exporter *e = export_find(name);
+
+	assert_non_null(e);
+	return e->write;
 }
 
 static char *run_opts(export_fn fn, struct dossier *d, bool with_notes)
@@ -95,7 +106,7 @@ static void test_csv(void **state)
 	char *out;
 
 	make(&d, false);
-	out = run_opts(export_csv, &d, true);
+	out = run_opts(exporter("csv"), &d, true);
 	assert_string_equal(out,
 		"report,at,officer,kind,detail\r\n"
 		"7,\"2026-12-01T08:00:00Z\",\"olga\",\"import\",\"report from [reporter], key [reporter's key]\"\r\n"
@@ -103,7 +114,7 @@ static void test_csv(void **state)
 		"7,\"2026-12-01T08:02:00Z\",\"olga\",\"date-set\",\"'-cmd\"\r\n");
 	free(out);
 	/* Without --with-notes the note is not there at all. */
-	out = run(export_csv, &d);
+	out = run(exporter("csv"), &d);
 	assert_string_equal(out,
 		"report,at,officer,kind,detail\r\n"
 		"7,\"2026-12-01T08:00:00Z\",\"olga\",\"import\",\"report from [reporter], key [reporter's key]\"\r\n"
@@ -118,14 +129,14 @@ static void test_md(void **state)
 	char *out;
 
 	make(&d, false);
-	out = run(export_md, &d);
+	out = run(exporter("md"), &d);
 	assert_non_null(strstr(out, "# Report 7: Leak \\<U+202E\\>by \\[reporter\\], \"x\"\n"));
 	assert_non_null(strstr(out, "- **Reporter:** withheld (no consent to credit)\n"));
 	assert_null(strstr(out, "Rita"));
 	assert_null(strstr(out, "\r"));
 	assert_null(strstr(out, "quoted"));
 	free(out);
-	out = run_opts(export_md, &d, true);
+	out = run_opts(exporter("md"), &d, true);
 	assert_non_null(strstr(out, "**note**: =1+1, \"quoted\""));
 	free(out);
 }
@@ -226,7 +237,7 @@ static void test_json_reporter(void **state)
 	db = xasprintf("%s/e.db", tmp);
 	ctx.db_path = db;
 	f = open_memstream(&buf, &len);
-	assert_int_equal(export_json(&ctx, f, list, 1, &o, &err), 0);
+	assert_int_equal(exporter("json")(&ctx, f, list, 1, &o, &err), 0);
 	fclose(f);
 	store_close(ctx.store);
 	free(ctx.officer);
@@ -252,7 +263,7 @@ static void test_ics(void **state)
 	char *out;
 
 	make(&d, false);
-	out = run(export_ics, &d);
+	out = run(exporter("ics"), &d);
 	cal = icalparser_parse_string(out);
 	assert_non_null(cal);
 	for (icalcomponent *c = icalcomponent_get_first_component(cal, ICAL_VEVENT_COMPONENT);
@@ -267,6 +278,103 @@ static void test_ics(void **state)
 	free(out);
 }
 
+/* The table: every row complete, names unique and found, doc text the
+ * man page can take (one line, `bold` spans closed). */
+static void test_registry(void **state)
+{
+	(void)state;
+	assert_true(export_table_len >= 6);
+	for (size_t i = 0; i < export_table_len; i++) {
+		const struct exporter *e = export_table[i];
+		size_t ticks = 0;
+
+		assert_non_null(e);
+		assert_non_null(e->write);
+		assert_true(e->name && *e->name);
+		assert_int_equal(strspn(e->name, "abcdefghijklmnopqrstuvwxyz"),
+				 strlen(e->name));
+		assert_true(e->ext && *e->ext && e->ext[0] != '.');
+		assert_true(e->summary && *e->summary && !strchr(e->summary, '\n'));
+		assert_true(e->doc && *e->doc && !strchr(e->doc, '\n'));
+		for (const char *p = e->doc; *p; p++)
+			ticks += *p == '`';
+		assert_int_equal(ticks % 2, 0);
+		assert_ptr_equal(export_find(e->name), e);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(export_table[j]->name, e->name);
+	}
+	assert_null(export_find("pdf"));
+	assert_null(export_find(""));
+	assert_null(export_find("MD"));
+}
+
+/* What `export` says of its formats comes from the table: the usage
+ * lists each with its extension and summary, an unknown format's error
+ * names them all, the man page's list has a paragraph for each. */
+static void test_registry_texts(void **state)
+{
+	(void)state;
+	struct cmd_ctx ctx;
+	char *usage = NULL, *roff = NULL, *names = export_names(", ");
+	size_t ulen = 0, rlen = 0;
+	char *bad[] = { (char *)"export", (char *)"1", (char *)"--format", (char *)"pdf", NULL };
+	char *none[] = { (char *)"export", (char *)"1", NULL };
+	char *want;
+	FILE *f;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.out = stdout;
+	ctx.errout = open_memstream(&usage, &ulen);
+	assert_int_equal(cmd_run(&ctx, 4, bad), CMD_USAGE);
+	want = xasprintf("unknown export format 'pdf' (%s)", names);
+	assert_string_equal(ctx.err.msg, want);
+	free(want);
+	assert_int_equal(cmd_run(&ctx, 2, none), CMD_USAGE);
+	fclose(ctx.errout);
+	assert_non_null(strstr(usage, "usage: secteam-tui export "));
+	assert_non_null(strstr(usage, "--format FORMAT"));
+	f = open_memstream(&roff, &rlen);
+	export_roff(f);
+	fclose(f);
+	for (size_t i = 0; i < export_table_len; i++) {
+		const struct exporter *e = export_table[i];
+		char *line = xasprintf("\n  %-6s .%-5s %s\n", e->name, e->ext, e->summary);
+		char *tag = xasprintf(".TP\n.BR %s \" (.%s)\"\n", e->name, e->ext);
+
+		if (!strstr(usage, line))
+			fail_msg("the usage does not list %s:\n%s", e->name, usage);
+		assert_non_null(strstr(roff, tag));
+		assert_null(strstr(strstr(roff, tag) + 1, tag));
+		assert_non_null(strstr(names, e->name));
+		free(line);
+		free(tag);
+	}
+	free(names);
+	free(usage);
+	free(roff);
+}
+
+/* The man page's text: `spans` bold, minus signs escaped, hyphens
+ * joining words kept, a line that would start a request escaped. */
+static void test_registry_roff(void **state)
+{
+	(void)state;
+	char *roff = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&roff, &len);
+
+	export_roff(f);
+	fclose(f);
+	assert_non_null(strstr(roff, "\\fB\\-\\-cve\\-id\\fR"));
+	assert_non_null(strstr(roff, "= + \\- @"));
+	assert_non_null(strstr(roff, "all-day"));
+	assert_null(strstr(roff, "`"));
+	for (const char *l = roff; *l; l = strchr(l, '\n') + 1)
+		if (*l == '.')
+			assert_true(!strncmp(l, ".TP\n", 4) || !strncmp(l, ".BR ", 4));
+	free(roff);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +384,9 @@ int main(void)
 		cmocka_unit_test(test_ics),
 		cmocka_unit_test(test_redact_reporter),
 		cmocka_unit_test(test_json_reporter),
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_registry_texts),
+		cmocka_unit_test(test_registry_roff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /*
- * mail/ and core/touched.c: MIME parsing, mbox and Maildir, inline PGP,
+ * mail/ and touched/: MIME parsing, mbox and Maildir, inline PGP,
  * composing, and the touched-files extractor.  The fixtures are written
  * by tests/lib/mkmail.py (Python's email package) into a temporary folder
  * in the group set-up, so what we parse was not made by our own code.
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/touched.h"
+#include "touched/touched.h"
 #include "mail/mail.h"
 #include "util/util.h"
 

@@ -1,5 +1,5 @@
 /*
- * core/maintainers.c: get_maintainer.pl's rules on a small synthetic tree.
+ * maint/: get_maintainer.pl's rules on a small synthetic tree.
  *
  * Every expected output below was produced by the kernel's own
  * scripts/get_maintainer.pl (Linux 6.1) run as
@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/maintainers.h"
+#include "maint/maint.h"
 
 static const char maintainers_text[] =
 	"List of maintainers (synthetic, for secteam-tui's unit tests)\n"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/touched.h"
+#include "touched/touched.h"
 #include "util/util.h"
 
 static const char *const top_dirs[] = {

@@ -5,7 +5,9 @@
  * kernel-style paths in running text (net/ipv4/tcp_input.c, MAINTAINERS)
  * and returns them normalized, de-duplicated, in first-seen order.  The
  * paths are untrusted text for display and lookups (MAINTAINERS); they are
- * never opened.  Depends on util/ only.
+ * never opened.  A library of its own: it depends on util/ only, and
+ * core/ (the import pipeline) uses it.  Files:
+ *   touched.c   diff headers and kernel paths in running text, normalized
  */
 #ifndef SECTEAM_TOUCHED_H
 #define SECTEAM_TOUCHED_H

@@ -1,5 +1,5 @@
 /*
- * Maintainers: who must hear about a report, from the kernel's MAINTAINERS
+ * maint: who must hear about a report, from the kernel's MAINTAINERS
  * file, computed exactly as the kernel's scripts/get_maintainer.pl does with
  * `--nogit --nogit-fallback` and its other defaults (roles, keywords,
  * .mailmap, de-duplication, "in file" addresses of .yaml bindings).
@@ -11,9 +11,24 @@
  * (like `get_maintainer.pl PATCH`) and returns people and lists in
  * get_maintainer.pl's order.  A db is not safe for concurrent lookups from
  * several threads (regexes are compiled lazily).
+ *
+ * A library of its own: it depends on util/ and PCRE2 only (PCRE2 appears
+ * nowhere else), and core/ uses it.  A port of get_maintainer.pl v0.26
+ * (Linux 6.1); each file names the Perl subs it follows.  Files:
+ *   maint-int.h   what the files share: the db, the containers
+ *   parse.c       loading MAINTAINERS: lines, sections, pattern index
+ *   match.c       matching a file: F:/X: globs, N: and K: regexes (PCRE2),
+ *                 its sections ranked by pattern depth
+ *   patch.c       the files and keyword lines of a patch
+ *   rank.c        the lookup: people and lists in get_maintainer.pl's
+ *                 order, de-duplicated, mapped, merged
+ *   format.c      addresses as get_maintainer.pl parses and prints them
+ *   mailmap.c     the tree's .mailmap
+ *   infile.c      "in file" addresses of .yaml files
+ *   containers.c  a string map, vectors, an arena
  */
-#ifndef SECTEAM_MAINTAINERS_H
-#define SECTEAM_MAINTAINERS_H
+#ifndef SECTEAM_MAINT_H
+#define SECTEAM_MAINT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
+#include "config/config.h"
 
 static void add_entry(struct config *cfg, const char *key, const char *value)
 {
@@ -91,14 +91,60 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* "[name]": the section of the lines that follow, into section. */
+static int parse_section(char *s, char *section, size_t size,
+			 const char *name, int lineno, struct err *err)
+{
+	char *end = strchr(s, ']');
+	if (!end || end[1] || end - s - 1 >= (long)size)
+		return err_setc(err, ERR_INVALID,
+				"%s:%d: malformed section header", name, lineno);
+	*end = '\0';
+	snprintf(section, size, "%s", str_trim(s + 1));
+	if (!valid_name(section))
+		return err_setc(err, ERR_INVALID,
+				"%s:%d: invalid section name", name, lineno);
+	return 0;
+}
+
+/* "key = value" (the value may be double-quoted) inside section. */
+static int parse_entry(struct config *cfg, char *s, const char *section,
+		       const char *name, int lineno, struct err *err)
+{
+	char *eq = strchr(s, '=');
+	if (!eq)
+		return err_setc(err, ERR_INVALID,
+				"%s:%d: expected 'name = value'", name, lineno);
+	*eq = '\0';
+	char *key = str_trim(s), *value = str_trim(eq + 1);
+	size_t vl = strlen(value);
+	if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
+		value[vl - 1] = '\0';
+		value++;
+	}
+	if (!valid_name(key))
+		return err_setc(err, ERR_INVALID, "%s:%d: invalid key name",
+				name, lineno);
+	if (!*section)
+		return err_setc(err, ERR_INVALID,
+				"%s:%d: '%s' is not inside a [section]", name,
+				lineno, key);
+	char *full = xasprintf("%s.%s", section, key);
+	int r = check_range(name, lineno, full, value, err);
+	if (r == 0)
+		add_entry(cfg, full, value);
+	free(full);
+	return r;
+}
+
 int config_parse(struct config *cfg, const char *name, const char *text,
 		 struct err *err)
 {
 	char *copy = xstrdup(text), *line, *next, section[128] = "";
 	int lineno = 0, r = 0;
 
-	for (line = copy; line; line = next) {
-		char *s, *eq;
+	for (line = copy; line && r == 0; line = next) {
+		char *s;
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
@@ -107,60 +153,15 @@ int config_parse(struct config *cfg, const char *name, const char *text,
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
-			char *end = strchr(s, ']');
-			if (!end || end[1] || end - s - 1 >= (long)sizeof(section)) {
-				r = err_setc(err, ERR_INVALID,
-					     "%s:%d: malformed section header", name,
-					     lineno);
-				break;
-			}
-			*end = '\0';
-			snprintf(section, sizeof(section), "%s", str_trim(s + 1));
-			if (!valid_name(section)) {
-				r = err_setc(err, ERR_INVALID,
-					     "%s:%d: invalid section name", name,
-					     lineno);
-				break;
-			}
-			continue;
-		}
-		if (!strncmp(s, "bind", 4) && isspace((unsigned char)s[4])) {
+			r = parse_section(s, section, sizeof(section), name,
+					  lineno, err);
+		} else if (!strncmp(s, "bind", 4) && isspace((unsigned char)s[4])) {
 			cfg->binds = xrealloc(cfg->binds,
 					      (cfg->nbinds + 1) * sizeof(*cfg->binds));
 			cfg->binds[cfg->nbinds++] = xstrdup(str_trim(s + 4));
-			continue;
+		} else {
+			r = parse_entry(cfg, s, section, name, lineno, err);
 		}
-		eq = strchr(s, '=');
-		if (!eq) {
-			r = err_setc(err, ERR_INVALID,
-				     "%s:%d: expected 'name = value'", name, lineno);
-			break;
-		}
-		*eq = '\0';
-		char *key = str_trim(s), *value = str_trim(eq + 1);
-		size_t vl = strlen(value);
-		if (vl >= 2 && value[0] == '"' && value[vl - 1] == '"') {
-			value[vl - 1] = '\0';
-			value++;
-		}
-		if (!valid_name(key)) {
-			r = err_setc(err, ERR_INVALID, "%s:%d: invalid key name",
-				     name, lineno);
-			break;
-		}
-		if (!*section) {
-			r = err_setc(err, ERR_INVALID,
-				     "%s:%d: '%s' is not inside a [section]", name,
-				     lineno, key);
-			break;
-		}
-		char *full = xasprintf("%s.%s", section, key);
-		if ((r = check_range(name, lineno, full, value, err)) < 0) {
-			free(full);
-			break;
-		}
-		add_entry(cfg, full, value);
-		free(full);
 	}
 	free(copy);
 	return r;

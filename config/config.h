@@ -3,7 +3,11 @@
  * and `;` comments), at $XDG_CONFIG_HOME/secteam/config or --config FILE.
  * Keys are "section.name" (team.roster, policy.default_days,
  * kernel.tree, store.shared_group ...).  `bind VIEW KEY COMMAND` lines
- * are kept in order for the UI.
+ * are kept in order for the UI.  A library of its own: it depends on
+ * util/ only; core/ loads it for every command, main.c and tui/ read it
+ * through core.  Files:
+ *   config.c    parsing (sections, keys, ranges of numeric keys, bind
+ *               lines), lookups, the default path
  */
 #ifndef SECTEAM_CONFIG_H
 #define SECTEAM_CONFIG_H

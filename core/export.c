@@ -1,0 +1,87 @@
+/*
+ * The table of export formats (export.h): one row a format, defined in
+ * its own file, listed here in the order the usage and the man page show
+ * them; and what the usage and the man page say of them.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/export.h"
+
+extern const struct exporter export_md_entry, export_txt_entry,
+	export_json_entry, export_csv_entry, export_ics_entry,
+	export_cve_entry;
+
+const struct exporter *const export_table[] = {
+	&export_md_entry,
+	&export_txt_entry,
+	&export_json_entry,
+	&export_csv_entry,
+	&export_ics_entry,
+	&export_cve_entry,
+};
+const size_t export_table_len = ARRAY_SIZE(export_table);
+
+const struct exporter *export_find(const char *name)
+{
+	for (size_t i = 0; i < export_table_len; i++)
+		if (!strcmp(export_table[i]->name, name))
+			return export_table[i];
+	return NULL;
+}
+
+char *export_names(const char *sep)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < export_table_len; i++)
+		sbuf_addf(&sb, "%s%s", i ? sep : "", export_table[i]->name);
+	return sbuf_detach(&sb, NULL);
+}
+
+void export_usage(FILE *out)
+{
+	fputs("formats:\n", out);
+	for (size_t i = 0; i < export_table_len; i++) {
+		const struct exporter *e = export_table[i];
+		char *ext = xasprintf(".%s", e->ext);
+		fprintf(out, "  %-6s %-6s %s\n", e->name, ext, e->summary);
+		free(ext);
+	}
+}
+
+/* Plain text as roff: `word` in bold, backslashes escaped, a '-' a minus
+ * sign in bold and where it does not join two words (all-day). */
+static void roff_doc(FILE *out, const char *s)
+{
+	bool bold = false;
+
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (const char *p = s; *p; p++) {
+		if (*p == '`') {
+			fputs(bold ? "\\fR" : "\\fB", out);
+			bold = !bold;
+		} else if (*p == '\\') {
+			fputs("\\e", out);
+		} else if (*p == '-' && (bold || p == s || !isalnum((unsigned char)p[-1]) ||
+					 !isalnum((unsigned char)p[1]))) {
+			fputs("\\-", out);
+		} else {
+			fputc(*p, out);
+		}
+	}
+	if (bold)
+		fputs("\\fR", out);
+}
+
+void export_roff(FILE *out)
+{
+	for (size_t i = 0; i < export_table_len; i++) {
+		const struct exporter *e = export_table[i];
+		fprintf(out, ".TP\n.BR %s \" (.%s)\"\n", e->name, e->ext);
+		roff_doc(out, e->doc);
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,129 @@
+#!/bin/sh
+# check-layers.sh: scripts/check-layers.sh passes on the tree, and fails,
+# naming the file, on each kind of violation planted in a copy of it
+# (TAP).  The copy is the script and the files each case needs, in a
+# temporary folder: the real tree is never written.
+set -u
+. "$SECTEAM_TOP/tests/lib/tap.sh"
+T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-layers.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+
+out=$(sh "$SECTEAM_TOP/scripts/check-layers.sh" 2>&1)
+tap_ok $? "the tree keeps its layers" "$out"
+
+# fresh: a minimal tree where every rule holds.
+fresh() {
+	rm -rf "$T/t"
+	for d in scripts util maint touched config mail crypto store core tui; do
+		mkdir -p "$T/t/$d"
+	done
+	cp "$SECTEAM_TOP/scripts/check-layers.sh" "$T/t/scripts/"
+	printf '#include "util/util.h"\n' >"$T/t/util/util.c"
+	printf '#include "maint/maint.h"\n#include "util/util.h"\n#include <pcre2.h>\n' >"$T/t/maint/lookup.c"
+	printf '#include "touched/touched.h"\n' >"$T/t/touched/touched.c"
+	printf '#include "config/config.h"\n' >"$T/t/config/config.c"
+	printf '#include "core/core.h"\n#include "maint/maint.h"\n#include "config/config.h"\n' >"$T/t/core/suggest.c"
+	printf '#include "core/core.h"\n' >"$T/t/tui/tui.c"
+	printf '#include "tui/tui.h"\n' >"$T/t/main.c"
+	# The files the escape rule still allows must draw something.
+	for f in $allowed; do
+		mkdir -p "$T/t/$(dirname "$f")"
+		printf 'static const char clear[] = "\\r\\033[K";\n' >"$T/t/$f"
+	done
+}
+# The files the escape rule allows for now (its esc_allowed list).
+allowed=$(sed -n "s/^esc_allowed='\(.*\)'$/\1/p" "$SECTEAM_TOP/scripts/check-layers.sh")
+# fails WHAT REGEX: the check fails and its message matches REGEX.
+fails() {
+	out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+	rc=$?
+	[ "$rc" -ne 0 ] && printf '%s' "$out" | grep -qE -- "$2"
+	tap_ok $? "$1" "exit $rc" "$out"
+}
+
+fresh
+out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+tap_ok $? "a minimal tree that keeps the rules passes" "$out"
+
+# --- the libraries beside util/ ---------------------------------------------
+fresh
+printf '#include "core/core.h"\n' >>"$T/t/maint/lookup.c"
+fails "maint/ including core/ is flagged" "maint/ may include only util/: maint/lookup.c"
+fresh
+printf '#include "maint/maint.h"\n' >>"$T/t/touched/touched.c"
+fails "touched/ including maint/ is flagged" "touched/ may include only util/: touched/touched.c"
+fresh
+printf '# include "store/store.h"\n' >>"$T/t/config/config.c"
+fails "config/ including store/ is flagged" "config/ may include only util/: config/config.c"
+fresh
+printf '#include "config/config.h"\n' >"$T/t/store/store.c"
+fails "store/ including config/ is flagged" "store/ must not include config/: store/store.c"
+fresh
+printf '#include "maint/maint.h"\n' >"$T/t/mail/mail.c"
+fails "mail/ including maint/ is flagged" "mail/ must not include maint/: mail/mail.c"
+fresh
+printf '#include "touched/touched.h"\n' >"$T/t/crypto/keys.c"
+fails "crypto/ including touched/ is flagged" "crypto/ must not include touched/: crypto/keys.c"
+fresh
+printf '#include "touched/touched.h"\n' >"$T/t/util/strutil.c"
+fails "util/ including touched/ is flagged" "util/ must not include touched/: util/strutil.c"
+fresh
+printf '#include <pcre2.h>\n' >"$T/t/core/json.c"
+fails "PCRE2 outside maint/ is flagged" "used outside maint/: core/json.c"
+fresh
+printf 'static void f(void) { printf("x"); }\n' >>"$T/t/maint/lookup.c"
+fails "a library beside util/ that prints is flagged" "must not print: maint/lookup.c"
+
+# --- terminal escape sequences ----------------------------------------------
+# plant FILE CODE: a fresh tree with the C line CODE added to FILE.
+plant() {
+	fresh
+	mkdir -p "$T/t/$(dirname "$1")"
+	printf '%s\n' "$2" >>"$T/t/$1"
+}
+# Descriptions name the forms in words: TAP lines go to a terminal.
+while IFS='	' read -r what code; do
+	plant core/report.c "$code"
+	fails "core/ writing $what is flagged" \
+		"terminal escape sequences outside tui/ and main.c: core/report.c"
+done <<'CASES'
+ESC in octal	fputs("\033[K", f);
+ESC in short octal	fputs("\33[2J", f);
+ESC in octal, then a digit	fputs("\0337", f);
+ESC in hex, a char	char c = '\x1b';
+ESC in upper-case hex	fputs("\x1B[0m", f);
+ESC as GNU's e escape	fputs("\e[31m", f);
+CSI in octal	fputs("\233K", f);
+CSI in hex	fputs("\x9b" "K", f);
+ESC for JSON text	fputs("{\"bar\": \"\\u001b[K\"}", f);
+CASES
+plant store/db.c "$(printf 'static const char e[] = "\033[K";')"
+fails "a raw ESC byte in store/ is flagged" "escape sequences outside tui/ and main.c: store/db.c"
+plant mail/mail.c "$(printf 'static const char e[] = "\302\233K";')"
+fails "a raw CSI (U+009B) in mail/ is flagged" "escape sequences outside tui/ and main.c: mail/mail.c"
+plant maint/format.c 'fputs("\x1b[K", f);'
+fails "maint/ writing ESC is flagged" "escape sequences outside tui/ and main.c: maint/format.c"
+while IFS='	' read -r what code; do
+	plant core/export.c "$code"
+	out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+	tap_ok $? "core/ writing $what passes" "$out"
+done <<'CASES'
+roff's backslash	fputs("\\e", out);
+a backslash, then 033	fputs("\\033", f);
+the number 0x1b	if (c == 0x1b)
+another octal char	fputs("\331", f);
+CASES
+plant tui/screen.c 'fputs("\033[K\x1b[0m", f);'
+out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+tap_ok $? "tui/ may write escape sequences" "$out"
+plant main.c 'fputs("\033[K", stderr);'
+out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+tap_ok $? "main.c may write escape sequences" "$out"
+for f in $allowed; do
+	fresh
+	printf '/* drawn by the UI now */\n' >"$T/t/$f"
+	fails "$f allowed for now, flagged once it draws nothing" \
+		"$f draws no escape sequence any more: take it out of esc_allowed"
+done
+
+tap_done
