@@ -92,7 +92,7 @@ if [ ! -s "$cache/bench.db" ]; then
 	sh "$top/bench/mkbench.sh" "$BIN" "$cache/bench.db" 100000 1000000 || exit 1
 fi
 newdb big || exit 1
-psql -X -q -d big -c "TRUNCATE secteam.reports, secteam.messages, secteam.decisions, secteam.events CASCADE" >/dev/null
+psql -X -q -d big -c "SET client_min_messages = warning" -c "TRUNCATE secteam.reports, secteam.messages, secteam.decisions, secteam.events CASCADE" >/dev/null
 for t in reports messages decisions events; do
 	cols=$(sqlite3 "$cache/bench.db" "SELECT group_concat(name, ',') FROM pragma_table_info('$t')")
 	# bytea goes in as hex text

@@ -140,6 +140,18 @@ static char *server_name(PGconn *c)
 			 db ? db : "?");
 }
 
+/*
+ * The server's notices ("role ... is already a member", "truncate
+ * cascades to ...") are about our own DDL and would land on a terminal
+ * that curses may own.  Errors reach us through results, so notices are
+ * dropped, and the session asks for warnings and above only.
+ */
+static void pg_notice(void *arg, const PGresult *res)
+{
+	(void)arg;
+	(void)res;
+}
+
 static int pg_open(struct store *s, const char *where,
 		   const struct store_opts *o, struct err *err)
 {
@@ -168,11 +180,13 @@ static int pg_open(struct store *s, const char *where,
 		return r;
 	}
 	s->where = server_name(p->conn);
+	PQsetNoticeReceiver(p->conn, pg_notice, NULL);
 	PQsetClientEncoding(p->conn, "UTF8");
 	/* One round trip for the whole session set-up. */
 	snprintf(lt, sizeof(lt), "SET lock_timeout = %d;", s->busy_timeout_ms);
 	msg = xasprintf("SET search_path = secteam, pg_catalog;"
-			"SET application_name = 'secteam-tui';%s", lt);
+			"SET application_name = 'secteam-tui';"
+			"SET client_min_messages = warning;%s", lt);
 	r = pg_exec(s, msg);
 	free(msg);
 	if (r < 0)
