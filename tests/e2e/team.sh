@@ -78,10 +78,10 @@ err=$(db_sql "UPDATE events SET detail = 'x'" 2>&1); rc=$?
 tap_ok $((rc == 0)) "not even the owner edits events (trigger)" "$err"
 tap_like "$err" "append-only" "the trigger says why"
 
-# 3. Both import the same mailbox at the same time.
+# 3. Both import the same 200-message mailbox at the same time.
 i=0
 : >"$T/list"
-while [ "$i" -lt 60 ]; do
+while [ "$i" -lt 200 ]; do
 	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
 		--to "$OFFICER_FPR" --to "$BOB" --subject "bulk $i" --message-id "<bulk$i@example.net>" \
 		--body "report $i" >"$T/b$i.eml"
@@ -96,10 +96,10 @@ pb=$!
 wait $pa; ra=$?
 wait $pb; rb=$?
 tap_is "$ra $rb" "0 0" "both imports exit 0"
-tap_is "$(db_sql "SELECT count(*) FROM messages WHERE subject LIKE 'bulk %'")" 60 "60 messages stored, each once"
-tap_is "$(db_sql "SELECT count(DISTINCT report_id) FROM messages WHERE subject LIKE 'bulk %'")" 60 "60 reports"
-tap_is "$(cat "$T/ia" "$T/ib" | grep -c '^duplicate')" 60 "every message is a duplicate for one of the two"
-tap_is "$(cat "$T/ia" "$T/ib" | grep -cE '^[0-9]+	[a-z-]+	bulk [0-9]+$')" 60 "and new for the other"
+tap_is "$(db_sql "SELECT count(*) FROM messages WHERE subject LIKE 'bulk %'")" 200 "200 messages stored, each once"
+tap_is "$(db_sql "SELECT count(DISTINCT report_id) FROM messages WHERE subject LIKE 'bulk %'")" 200 "200 reports"
+tap_is "$(cat "$T/ia" "$T/ib" | grep -c '^duplicate')" 200 "every message is a duplicate for one of the two"
+tap_is "$(cat "$T/ia" "$T/ib" | grep -cE '^[0-9]+	[a-z-]+	bulk [0-9]+$')" 200 "and new for the other"
 
 # 4. The server holds no plaintext.
 tap_is "$(PGUSER=$E2E_ADMIN pg_dump "$E2E_PGDB" | grep -c "$CANARY")" 0 "pg_dump holds no report plaintext"
