@@ -1,9 +1,9 @@
 #!/bin/sh
+# engines: sqlite pg
 # End to end: the command-line contract: global options, exit codes,
 # triage rules and events, list/show JSON fields, config errors.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup cli
-DB=$T/t.db
 GNUPGHOME=$H
 export GNUPGHOME
 st() { "$SECTEAM_BIN" --db "$DB" "$@"; }
