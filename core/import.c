@@ -288,6 +288,15 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	batched = store_in_tx(s);
 	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
+	/* Stored since it was read ahead (earlier in this import): say so
+	 * before a report row is made, which on a team server would spend
+	 * a report number for nothing.  Another officer's import racing
+	 * this one is still caught by the unique key below. */
+	if (store_message_find(s, NULL, p->hash, &res->report_id, NULL) == 0) {
+		undo(s, batched);
+		res->status = IMPORT_DUPLICATE;
+		goto out;
+	}
 	rid = find_thread(s, &po->msg, &ambiguous);
 	res->status = rid ? IMPORT_REPLY : IMPORT_NEW;
 	if (!rid) {
