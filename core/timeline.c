@@ -75,7 +75,7 @@ static void facts(const struct tl *t)
 {
 	const struct dossier *d = t->d;
 	const struct report *r = &d->f.r;
-	char b1[32];
+	char b1[32], eb[160];
 	char *s, *h, *who;
 
 	s = text(t, r->subject);
@@ -92,7 +92,7 @@ static void facts(const struct tl *t)
 	free(s);
 	free(who);
 	fact(t, "Public", r->public ? "yes, already public" : "no");
-	fact(t, "Embargo", dossier_embargoed(d) ? "still under embargo" : "over");
+	fact(t, "Embargo", embargo_describe(&d->emb, eb));
 	if (d->f.nfiles) {
 		struct sbuf sb = SBUF_INIT;
 		for (size_t i = 0; i < d->f.nfiles; i++) {
