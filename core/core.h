@@ -135,6 +135,10 @@ struct report_full {
 int report_load(struct cmd_ctx *ctx, int64_t id, struct report_full *rf,
 		struct err *err);
 void report_full_release(struct report_full *rf);
+/* Where rf->r.received comes from, for a "received" timeline line apart
+ * from the "import" event (the time the team imported it): the first
+ * message's Date header, else the import time.  Static text. */
+const char *report_received_source(const struct report_full *rf);
 
 /* Calls fn for each report matching f (NULL: all, by id); see store.h. */
 int report_each(struct cmd_ctx *ctx, const struct report_filter *f,

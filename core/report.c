@@ -80,6 +80,17 @@ int report_load(struct cmd_ctx *ctx, int64_t id, struct report_full *rf,
 	return 0;
 }
 
+const char *report_received_source(const struct report_full *rf)
+{
+	const struct message *m = rf->nmsgs ? &rf->msgs[0] : NULL;
+
+	/* import.c takes the Date header unless it is missing or later than
+	 * the import: then the import time. */
+	if (m && m->date > 0 && m->date == rf->r.received)
+		return "the report's mail, at its Date header's time";
+	return "the report's mail, at the import time (no usable Date header)";
+}
+
 void report_full_release(struct report_full *rf)
 {
 	report_release(&rf->r);
