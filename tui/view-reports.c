@@ -140,7 +140,10 @@ static void arrange(struct reports *p, int64_t keep)
 
 static void load(struct tui *t, struct reports *p)
 {
-	int64_t keep = sel_id(p);
+	/* Not moved off the preview's first row: the first row of the real
+	 * order, whose deadlines (undated reports too) the preview's cheap
+	 * query does not know. */
+	int64_t keep = p->pending && p->sel == 0 ? 0 : sel_id(p);
 	struct err err = { 0, "" };
 
 	free(p->keys);
