@@ -159,7 +159,7 @@ int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		d.items = json_array();
 	if (store_report_vendors_get(s, 0, &d.vendors, &d.nvendors, &ctx->err) < 0 ||
 	    store_participants_unacked(s, 0, &d.parts, &d.nparts, &ctx->err) < 0 ||
-	    store_report_each(s, &f, each, &d, &ctx->err) < 0)
+	    report_each(ctx, &f, each, &d, &ctx->err) < 0)
 		r = -1;
 	if (r == 0 && json) {
 		json_t *o = json_pack("{s:o, s:I, s:O}", "now", json_time(d.now),

@@ -80,7 +80,7 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	policy_from_config(ctx->cfg, &lo.pol);
 	if (json)
 		lo.arr = json_array();
-	r = store_report_each(s, &f, print_row, &lo, &ctx->err);
+	r = report_each(ctx, &f, print_row, &lo, &ctx->err);
 	if (json) {
 		if (r == 0)
 			json_print(ctx->out, lo.arr);

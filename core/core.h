@@ -140,7 +140,9 @@ void report_full_release(struct report_full *rf);
  * message's Date header, else the import time.  Static text. */
 const char *report_received_source(const struct report_full *rf);
 
-/* Calls fn for each report matching f (NULL: all, by id); see store.h. */
+/* Calls fn for each report matching f (NULL: all, by id); see store.h.
+ * Order "deadline" is by embargo deadline (embargo.c: undated reports
+ * at their policy default), earliest first, finished embargoes last. */
 int report_each(struct cmd_ctx *ctx, const struct report_filter *f,
 		int (*fn)(const struct report *r, void *data), void *data,
 		struct err *err);
