@@ -112,6 +112,9 @@ has err "warning: report 1 is still under embargo" "an overdue report is still u
 cp "$T/r1.md" "$T/md"
 has md "- **Embargo:** overdue: the policy default 2026-12-01T23:59:59Z passed 3 days ago (no date decided); still under embargo" \
 	"md: an undated report past its default is overdue, still under embargo"
+run 0 "show 1" show 1
+has out "Embargo              overdue: the policy default 2026-12-01T23:59:59Z passed 3 days ago (no date decided); still under embargo" \
+	"show: the same embargo state as the md export"
 run 0 "export 3 --format txt" export 3 --format txt -o "$T/r3.txt"
 cp "$T/r3.txt" "$T/txt"
 has txt "Embargo      overdue: the disclosure date 2026-11-25T12:00:00Z passed 9 days ago; still under embargo" \
