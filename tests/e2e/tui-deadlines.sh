@@ -3,13 +3,14 @@
 # decided date and its 7-day default passed 3 days ago: the list shows
 # DUE -3d! and sorts it first under "sort: deadline" (before a decided
 # date and an undecided report whose default is still ahead, +4d?); its
-# screen says OVERDUE in the same words as the md export; its timeline
+# screen and its disclosure panel say OVERDUE in the same words as the
+# md export; its timeline
 # shows when the mail was received apart from when it was imported; the
 # calendar marks it overdue ("!") and draws its bar on to today instead
 # of leaving it blank.  Time is pinned with SECTEAM_NOW.  TAP output.
 . "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
 
-tap_plan 10
+tap_plan 11
 fixture_setup
 export TZ=UTC
 mail_at() { # mail_at NAME SUBJECT DATE
@@ -63,6 +64,12 @@ check "the timeline shows when the mail was received" \
 check "the timeline shows the import apart, at the import time" \
 	wait_re "^2026-12-01 10:00 .* import +report from rita@example.net"
 keys q
+wait_for "! OVERDUE overdue"
+keys d
+check "the disclosure panel says overdue in the same words" \
+	wait_for "! OVERDUE  Embargo: $embargo"
+keys q
+wait_for "! OVERDUE overdue"
 keys q
 wait_for "sort: deadline"
 
