@@ -2,8 +2,9 @@
  * The timeline of one report: its events, newest first, each with its
  * time, the officer who acted, the kind and the detail (made safe: event
  * details can quote a subject or a note); last, when the report's mail
- * was received, which the "import" event (when it was imported) is not.  Rereads the events whenever a
- * command changed the data, so an action shows up here at once.
+ * was received, which the "import" event (when it was imported) is not.
+ * Rereads the events whenever a command changed the data, so an action
+ * shows up here at once.
  */
 #include <stdlib.h>
 #include <string.h>
