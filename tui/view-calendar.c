@@ -215,10 +215,12 @@ static void cal_draw(struct tui *t, struct tui_view *v)
 				if (!r->decided) {
 					g = light;
 					a = A_DIM;
-				} else if (age >= pol.max_days) {
+				} else if (age > pol.max_days) {
+					/* Day N counts as policy_check counts: day 7
+					 * is still within a 7-day default. */
 					g = "!";
 					a = draw_color(t, CP_RED) | A_BOLD;
-				} else if (age >= pol.default_days) {
+				} else if (age > pol.default_days) {
 					g = mid;
 					a = draw_color(t, CP_YELLOW);
 				} else {

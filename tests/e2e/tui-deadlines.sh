@@ -10,7 +10,7 @@
 # of leaving it blank.  Time is pinned with SECTEAM_NOW.  TAP output.
 . "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
 
-tap_plan 11
+tap_plan 12
 fixture_setup
 export TZ=UTC
 mail_at() { # mail_at NAME SUBJECT DATE
@@ -80,5 +80,12 @@ check "the calendar marks the undated overdue report with !" \
 	wait_re "^ +1 12-01! undated overd"
 check "the calendar draws its overdue days up to today" \
 	wait_re "^ +1 12-01! .*!!!!"
+full=$(printf '\342\226\210') mid=$(printf '\342\226\223')
+line2=$(line_of "     2 12-08 ")
+case $line2 in
+*"$mid"*) not_ok "a date on day 7 is drawn within the default, as the policy counts" ;;
+*"$full"*) ok "a date on day 7 is drawn within the default, as the policy counts" ;;
+*) not_ok "a date on day 7 is drawn within the default (no bar: $line2)" ;;
+esac
 tui_stop
 tap_done
