@@ -27,11 +27,13 @@ static int print_row(const struct report *r, void *data)
 	struct embargo e;
 	char due[24];
 
+	embargo_of_report(&lo->pol, r, lo->now, &e);
 	if (lo->arr) {
-		json_array_append_new(lo->arr, report_summary_json(r));
+		json_t *o = report_summary_json(r);
+		embargo_json(&e, o);
+		json_array_append_new(lo->arr, o);
 		return 0;
 	}
-	embargo_of_report(&lo->pol, r, lo->now, &e);
 	embargo_due(&e, due);
 	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by);
 	fprintf(lo->ctx->out, "%-5lld %-9s %-8s %-11s %-5s %-10s %s\n",

@@ -7,8 +7,8 @@
  * string is passed through export_redact().  Internal notes (events
  * "note" and "vendor-note", the vendors' "note") are left out unless
  * --with-notes.  And "embargoed" says whether the report is still under
- * embargo, "embargo_state" and "deadline" what embargo.c says (the
- * state the UI shows, the date or the policy default).  Written ASCII-only (JSON_ENSURE_ASCII).
+ * embargo (with "embargo_state" and "deadline" of show --json, what
+ * embargo.c says).  Written ASCII-only (JSON_ENSURE_ASCII).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -90,9 +90,6 @@ static json_t *export_json_one(struct cmd_ctx *ctx, const struct dossier *d,
 		redact_tree(d, o);
 	}
 	json_object_set_new(o, "embargoed", json_boolean(dossier_embargoed(d)));
-	json_object_set_new(o, "embargo_state",
-			    json_string(embargo_state_name(d->emb.state)));
-	json_object_set_new(o, "deadline", json_time(d->emb.deadline));
 	return o;
 }
 

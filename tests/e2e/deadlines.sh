@@ -115,6 +115,12 @@ has md "- **Embargo:** overdue: the policy default 2026-12-01T23:59:59Z passed 3
 run 0 "show 1" show 1
 has out "Embargo              overdue: the policy default 2026-12-01T23:59:59Z passed 3 days ago (no date decided); still under embargo" \
 	"show: the same embargo state as the md export"
+run 0 "show 1 --json" show 1 --json
+jqt "show --json: the same state and deadline" \
+	'.embargo_state == "overdue" and .deadline == "2026-12-01T23:59:59Z"'
+run 0 "list --json" list --json
+jqt "list --json: each report's state" \
+	'[.[] | .embargo_state] == ["overdue", "embargoed", "overdue", "undecided", "embargoed"]'
 run 0 "export 3 --format txt" export 3 --format txt -o "$T/r3.txt"
 cp "$T/r3.txt" "$T/txt"
 has txt "Embargo      overdue: the disclosure date 2026-11-25T12:00:00Z passed 9 days ago; still under embargo" \
