@@ -7,7 +7,8 @@
 # md export; its timeline
 # shows when the mail was received apart from when it was imported; the
 # calendar marks it overdue ("!") and draws its bar on to today instead
-# of leaving it blank.  Time is pinned with SECTEAM_NOW.  TAP output.
+# of leaving it blank, and draws a date on day 7 as within the default,
+# as the policy counts.  Time is pinned with SECTEAM_NOW.  TAP output.
 . "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
 
 tap_plan 12
