@@ -93,6 +93,43 @@ static int do_show(struct cmd_ctx *ctx, int64_t id, bool json)
 	return CMD_OK;
 }
 
+/*
+ * getopt takes "-3d" in `date set 3 -3d` for options -3 and -d and the
+ * user got the bare usage line.  A word that starts with '-' and a digit
+ * is never an option of `date`: where the DATE goes it is a date before
+ * now, which a disclosure date cannot be; where the ID goes, a bad ID.
+ * Sets ctx->err naming it and returns true then.
+ */
+static bool negative_date(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	int npos = 0;
+
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "--by") || !strcmp(a, "--reason")) {
+			i++;    /* the option's value */
+			continue;
+		}
+		if (a[0] != '-' || !a[1]) {
+			npos++;
+			continue;
+		}
+		if (a[1] < '0' || a[1] > '9')
+			continue;
+		if (npos == 0) {
+			int64_t id;
+			return parse_report_id(a, &id, &ctx->err) < 0;
+		}
+		err_setc(&ctx->err, ERR_INVALID,
+			 "invalid date '%s' (expected 2026-12-09, 2026-12-09T12:00Z, +7d or now: not a time before now)",
+			 a);
+		return true;
+	}
+	return false;
+}
+
 /* The options of `date`; cmd_table[] names them too (where the report
  * id goes, for the UI). */
 const struct option cmd_date_opts[] = {
@@ -116,6 +153,8 @@ int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc < 2)
 		return cmd_usage(ctx, "date");
 	sub = argv[1];
+	if (negative_date(ctx, argc, argv))
+		return CMD_USAGE;
 	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_date_opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': by = optarg; break;
@@ -140,11 +179,11 @@ int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "date");
 	if (!strcmp(sub, "propose") || !strcmp(sub, "set")) {
 		bool propose = !strcmp(sub, "propose");
-		if (npos != 2 || (propose && override) || (!propose && by))
+		if (npos != 2 || (!propose && by))
 			return cmd_usage(ctx, "date");
 		if (parse_date(pos[1], util_now(), &date, &ctx->err) < 0)
 			return CMD_USAGE;
-		r = propose ? date_propose(ctx, id, date, by, reason, &o, &ctx->err)
+		r = propose ? date_propose(ctx, id, date, by, reason, override, &o, &ctx->err)
 			    : date_set(ctx, id, date, reason, override, &o, &ctx->err);
 	} else if (!strcmp(sub, "start-release")) {
 		if (npos != 1 || by || reason || override)

@@ -47,41 +47,48 @@ static void item(struct due_run *d, const struct report *r, const char *kind,
 	}
 }
 
+/* The report's deadline (embargo.c: the decided date, else the policy
+ * default) when it passed or falls within the window. */
+static void deadline_item(struct due_run *d, const struct report *r)
+{
+	struct embargo e;
+	char when[32];
+	char *text;
+	long n;
+
+	embargo_of_report(&d->pol, r, d->now, &e);
+	fmt_rfc3339(e.deadline, when);
+	n = e.days < 0 ? -e.days : e.days;
+	if (e.decided) {
+		if (e.deadline < d->now)
+			text = xasprintf("overdue since %s (%ld day%s)", when, n,
+					 n == 1 ? "" : "s");
+		else if (e.deadline <= d->now + d->within)
+			text = xasprintf("due %s (in %ld day%s)", when, n,
+					 n == 1 ? "" : "s");
+		else
+			return;
+		item(d, r, e.deadline < d->now ? "overdue" : "due", e.deadline,
+		     NULL, text);
+	} else {
+		if (e.deadline >= d->now + d->within)
+			return;
+		text = xasprintf("no date set; the policy %s %s",
+				 r->public ? "date is now," : e.deadline < d->now ?
+				 "default passed at" : "default ends", when);
+		item(d, r, e.deadline < d->now ? "undated-overdue" : "undated-due",
+		     e.deadline, NULL, text);
+	}
+	free(text);
+}
+
 static int each(const struct report *r, void *data)
 {
 	struct due_run *d = data;
-	struct policy_answer a;
 	char when[32];
 	char *text;
-	long days;
 
-	if (r->disclosure) {
-		days = days_between(d->now, r->disclosure);
-		if (r->disclosure < d->now) {
-			text = xasprintf("overdue since %s (%ld day%s)",
-					 fmt_rfc3339(r->disclosure, when), -days,
-					 days == -1 ? "" : "s");
-			item(d, r, "overdue", r->disclosure, NULL, text);
-			free(text);
-		} else if (r->disclosure <= d->now + d->within) {
-			text = xasprintf("due %s (in %ld day%s)",
-					 fmt_rfc3339(r->disclosure, when), days,
-					 days == 1 ? "" : "s");
-			item(d, r, "due", r->disclosure, NULL, text);
-			free(text);
-		}
-	} else {
-		policy_check(&d->pol, r, d->now, false, false, d->now, &a);
-		if (a.policy_date < d->now + d->within) {
-			text = xasprintf("no date set; the policy %s %s",
-					 r->public ? "date is now," : a.policy_date < d->now ?
-					 "default passed at" : "default ends",
-					 fmt_rfc3339(a.policy_date, when));
-			item(d, r, a.policy_date < d->now ? "undated-overdue" : "undated-due",
-			     a.policy_date, NULL, text);
-			free(text);
-		}
-	}
+	deadline_item(d, r);
 	for (size_t i = 0; i < d->nvendors; i++) {
 		const struct report_vendor *v = &d->vendors[i];
 		long wd;
@@ -152,7 +159,7 @@ int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		d.items = json_array();
 	if (store_report_vendors_get(s, 0, &d.vendors, &d.nvendors, &ctx->err) < 0 ||
 	    store_participants_unacked(s, 0, &d.parts, &d.nparts, &ctx->err) < 0 ||
-	    store_report_each(s, &f, each, &d, &ctx->err) < 0)
+	    report_each(ctx, &f, each, &d, &ctx->err) < 0)
 		r = -1;
 	if (r == 0 && json) {
 		json_t *o = json_pack("{s:o, s:I, s:O}", "now", json_time(d.now),

@@ -1,8 +1,10 @@
 /*
  * `list [--state S] [--open] [--sort KEY] [--json]`: one line per report,
  *   ID  STATE  SEVERITY  VERDICT  DUE  CLAIMED  SUBJECT
- * DUE is the number of days to the decided disclosure date ("-" when
- * none, negative when overdue).  Subjects are sanitized for display.
+ * DUE is the number of days to the embargo deadline (embargo.c: the
+ * decided date, else the policy default): "-3d!" overdue, "+2d?" no date
+ * decided, "+5d" decided, "-" when the embargo is over.  Subjects are
+ * sanitized for display.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -16,20 +18,23 @@ struct list_out {
 	struct cmd_ctx *ctx;
 	json_t *arr;
 	time_t now;
+	struct policy pol;
 };
 
 static int print_row(const struct report *r, void *data)
 {
 	struct list_out *lo = data;
-	char due[32] = "-";
+	struct embargo e;
+	char due[24];
 
+	embargo_of_report(&lo->pol, r, lo->now, &e);
 	if (lo->arr) {
-		json_array_append_new(lo->arr, report_summary_json(r));
+		json_t *o = report_summary_json(r);
+		embargo_json(&e, o);
+		json_array_append_new(lo->arr, o);
 		return 0;
 	}
-	if (r->disclosure)
-		snprintf(due, sizeof(due), "%+ldd",
-			 days_between(lo->now, r->disclosure));
+	embargo_due(&e, due);
 	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by);
 	fprintf(lo->ctx->out, "%-5lld %-9s %-8s %-11s %-5s %-10s %s\n",
 		(long long)r->id, r->state, r->severity,
@@ -52,7 +57,7 @@ const struct option cmd_list_opts[] = {
 int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_filter f = { NULL, false, NULL };
-	struct list_out lo = { ctx, NULL, util_now() };
+	struct list_out lo = { ctx, NULL, util_now(), { 0, 0 } };
 	struct store *s;
 	bool json = false;
 	int c, r;
@@ -74,9 +79,10 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (!(s = cmd_ctx_store(ctx)))
 		return CMD_FAILED;
+	policy_from_config(ctx->cfg, &lo.pol);
 	if (json)
 		lo.arr = json_array();
-	r = store_report_each(s, &f, print_row, &lo, &ctx->err);
+	r = report_each(ctx, &f, print_row, &lo, &ctx->err);
 	if (json) {
 		if (r == 0)
 			json_print(ctx->out, lo.arr);

@@ -146,6 +146,18 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 	}
 }
 
+/* The embargo state in embargo.c's words, as the UI and exports say it. */
+static void print_embargo(struct cmd_ctx *ctx, const struct report *r)
+{
+	struct policy pol;
+	struct embargo e;
+	char b[160];
+
+	policy_from_config(ctx->cfg, &pol);
+	embargo_of_report(&pol, r, util_now(), &e);
+	field(ctx->out, "Embargo", embargo_describe(&e, b));
+}
+
 static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 		       const struct opened *o)
 {
@@ -180,6 +192,7 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 			fmt_local(rf->r.disclosure, lbuf));
 	else
 		field(out, "Disclosure", NULL);
+	print_embargo(ctx, &rf->r);
 	print_files(out, "Files", rf->files, rf->nfiles);
 	for (size_t i = 0; i < o->n; i++)
 		if (o->om[i].nfiles_unsigned) {

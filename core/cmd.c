@@ -37,7 +37,7 @@ const struct cmd_entry cmd_table[] = {
 	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
 	  "the vendor directory and each vendor's status on a report", cmd_vendor_exec,
 	  cmd_vendor_opts, REPORT, "notify status" },
-	{ "date", "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
+	{ "date", "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT [--override] | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
 	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec,
 	  cmd_date_opts, REPORT, "propose set start-release show" },
 	{ "due", "[--within 2d] [--json]",

@@ -23,6 +23,8 @@
  *   team.c, .h        a team server's officers; roster.c: the roster and
  *                     roster reseal
  *   policy.c          the embargo policy, one rule for every date change
+ *   embargo.c, .h     a report's embargo state and deadline, for every
+ *                     view and export (undated reports: the default)
  *   pipeline.c        one message: parse, decrypt, verify, classify
  *   import.c          importing messages, mboxes, Maildirs into the store
  *   seal.c, .h        bodies at rest, encrypted to the roster
@@ -133,8 +135,14 @@ struct report_full {
 int report_load(struct cmd_ctx *ctx, int64_t id, struct report_full *rf,
 		struct err *err);
 void report_full_release(struct report_full *rf);
+/* Where rf->r.received comes from, for a "received" timeline line apart
+ * from the "import" event (the time the team imported it): the first
+ * message's Date header, else the import time.  Static text. */
+const char *report_received_source(const struct report_full *rf);
 
-/* Calls fn for each report matching f (NULL: all, by id); see store.h. */
+/* Calls fn for each report matching f (NULL: all, by id); see store.h.
+ * Order "deadline" is by embargo deadline (embargo.c: undated reports
+ * at their policy default), earliest first, finished embargoes last. */
 int report_each(struct cmd_ctx *ctx, const struct report_filter *f,
 		int (*fn)(const struct report *r, void *data), void *data,
 		struct err *err);
@@ -304,10 +312,18 @@ enum policy_verdict policy_check(const struct policy *p, const struct report *r,
 				 bool override, time_t now,
 				 struct policy_answer *out);
 const char *policy_verdict_name(enum policy_verdict v);
+/* The clock start: the release process's start, else the receipt. */
+time_t policy_clock_start(const struct report *r);
+/* The last second of the default's last day from clock_start (what
+ * policy_check calls default_limit), without the rest of its answer. */
+time_t policy_default_limit(const struct policy *p, time_t clock_start);
 /* The policy's answer to a vendor's NDA request (static text). */
 const char *policy_nda_answer(void);
 /* Counts Monday..Friday days (UTC) after a's day up to b's day. */
 long working_days_between(time_t a, time_t b);
+
+/* embargo.c: the embargo state every view and export shows */
+#include "core/embargo.h"
 
 /* vendor.c: vendor kinds and the per-report status lifecycle -------------*/
 extern const char *const vendor_kinds[];     /* NULL-terminated */
@@ -333,6 +349,7 @@ struct dossier {
 	size_t ndecisions;
 	struct policy pol;
 	struct policy_answer ans; /* the current date (or none) checked now */
+	struct embargo emb;       /* the embargo state now (embargo.c) */
 	time_t now;
 	struct needles *redact;   /* what names the reporter (disclosure.c),
 				   * made by dossier_load; NULL: made on each
@@ -345,8 +362,8 @@ int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
 void dossier_release(struct dossier *d);
 /* The "disclosure" object of show --json (minimal object on error). */
 struct json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r);
-/* True when the report is not disclosed/closed and its date is unset or
- * in the future. */
+/* True while the report is under embargo (embargo_active): not
+ * disclosed, closed or public, whether its deadline passed or not. */
 bool dossier_embargoed(const struct dossier *d);
 
 /* For the exporters (core/export.h): redaction and the shared rules ----*/

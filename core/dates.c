@@ -1,6 +1,8 @@
 /*
  * Disclosure dates, the use cases: propose, set, start the release
- * process.  Every change asks policy_check() (policy.c) and is added,
+ * process.  A date before the report's receipt is refused, one in the
+ * past needs --override (check_when).  Every change asks policy_check()
+ * (policy.c) and is added,
  * never edited: a proposal records who suggested which date and why (the
  * policy's verdict noted, never refused); a decision records the date an
  * officer set with the verdict, the reason and whether the policy was
@@ -19,10 +21,34 @@ struct date_req {
 	time_t date, now;
 	const char *by, *reason;
 	bool override;
+	bool past;              /* the date is a UTC day before today */
 	struct policy pol;
 	struct policy_answer ans;
 	char *detail;
 };
+
+/* A disclosure date before the report's receipt is never right; one in
+ * the past (a UTC day before today's) only with --override, which the
+ * decision and the event record.  Calendar days, as the policy counts:
+ * a bare date (12:00 UTC) on the day of receipt is fine. */
+static int check_when(struct date_req *d, const struct report *r,
+		      struct err *err)
+{
+	char a[32], b[32];
+
+	if (days_between(0, d->date) < days_between(0, r->received))
+		return err_setc(err, ERR_REFUSED,
+				"report %lld: the date %s is before the report was received (%s)",
+				(long long)d->id, fmt_rfc3339(d->date, a),
+				fmt_rfc3339(r->received, b));
+	d->past = days_between(0, d->date) < days_between(0, d->now);
+	if (d->past && !d->override)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld: the date %s is in the past (now %s); --override records it anyway",
+				(long long)d->id, fmt_rfc3339(d->date, a),
+				fmt_rfc3339(d->now, b));
+	return 0;
+}
 
 static int apply_propose(struct cmd_ctx *ctx, void *data, struct err *err)
 {
@@ -35,6 +61,8 @@ static int apply_propose(struct cmd_ctx *ctx, void *data, struct err *err)
 
 	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
 		return rc;
+	if ((rc = check_when(d, &r, err)) < 0)
+		goto out;
 	if (str_starts(d->by, "vendor:")) {
 		struct vendor v;
 		if ((rc = store_vendor_get(ctx->store, d->by + 7, &v, err)) < 0)
@@ -44,9 +72,10 @@ static int apply_propose(struct cmd_ctx *ctx, void *data, struct err *err)
 	policy_check(&d->pol, &r, d->date, true, false, d->now, &d->ans);
 	if ((rc = store_proposal_add(ctx->store, &p, err)) < 0)
 		goto out;
-	d->detail = xasprintf("%s proposed %s (policy: %s): %s", d->by,
+	d->detail = xasprintf("%s proposed %s (policy: %s%s): %s", d->by,
 			      fmt_rfc3339(d->date, when),
-			      policy_verdict_name(d->ans.verdict), d->reason);
+			      policy_verdict_name(d->ans.verdict),
+			      d->past ? "; in the past, overridden" : "", d->reason);
 	rc = store_event_add(ctx->store, d->id, ctx->officer, "date-propose",
 			     d->detail, err);
 out:
@@ -64,6 +93,8 @@ static int apply_set(struct cmd_ctx *ctx, void *data, struct err *err)
 
 	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
 		return rc;
+	if ((rc = check_when(d, &r, err)) < 0)
+		goto out;
 	policy_check(&d->pol, &r, d->date, d->reason != NULL, d->override,
 		     d->now, &d->ans);
 	if (!d->ans.allowed) {
@@ -75,10 +106,11 @@ static int apply_set(struct cmd_ctx *ctx, void *data, struct err *err)
 				(char *)d->reason, d->override, ctx->officer, d->now };
 	if ((rc = store_decision_add(ctx->store, &dc, err)) < 0)
 		goto out;
-	d->detail = xasprintf("disclosure date set to %s (policy: %s%s)%s%s",
+	d->detail = xasprintf("disclosure date set to %s (policy: %s%s%s)%s%s",
 			      fmt_rfc3339(d->date, when),
 			      policy_verdict_name(d->ans.verdict),
 			      d->override ? ", overridden" : "",
+			      d->past ? "; in the past" : "",
 			      d->reason ? ": " : "", d->reason ? d->reason : "");
 	rc = store_event_add(ctx->store, d->id, ctx->officer, "date-set",
 			     d->detail, err);
@@ -144,9 +176,11 @@ static int run(struct cmd_ctx *ctx, struct date_req *d,
 }
 
 int date_propose(struct cmd_ctx *ctx, int64_t id, time_t date, const char *by,
-		 const char *reason, struct date_outcome *out, struct err *err)
+		 const char *reason, bool override, struct date_outcome *out,
+		 struct err *err)
 {
-	struct date_req d = { .id = id, .date = date, .by = by, .reason = reason };
+	struct date_req d = { .id = id, .date = date, .by = by, .reason = reason,
+			      .override = override };
 
 	memset(out, 0, sizeof(*out));
 	if (!by || !valid_by(by))

@@ -16,12 +16,18 @@ struct date_outcome {
 };
 void date_outcome_release(struct date_outcome *out);
 
+/*
+ * Both refuse (ERR_REFUSED, naming the report and the dates; nothing
+ * written) a date on a UTC day before the report's receipt, and one on
+ * a day before today unless override (then recorded as overridden).
+ */
 /* Records that `by` (reporter, officer, vendor:NAME, maintainer:EMAIL)
  * proposes date for report id, for reason (required).  Never refused by
  * the policy (out->ans says what it thinks).  ERR_INVALID for a bad `by`
  * or no reason, ERR_NOTFOUND for no such report or vendor. */
 int date_propose(struct cmd_ctx *ctx, int64_t id, time_t date, const char *by,
-		 const char *reason, struct date_outcome *out, struct err *err);
+		 const char *reason, bool override, struct date_outcome *out,
+		 struct err *err);
 /* Sets report id's disclosure date; ERR_REFUSED with the policy's words
  * when it needs a reason (past the default) or an override and a reason
  * (past the maximum) it was not given.  Nothing is written then. */

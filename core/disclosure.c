@@ -40,6 +40,7 @@ int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].reason,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].override,
 		     d->now, &d->ans);
+	embargo_of_report(&d->pol, &d->f.r, d->now, &d->emb);
 	d->redact = reporter_needles(d);
 	return 0;
 }
@@ -62,11 +63,7 @@ void dossier_release(struct dossier *d)
 
 bool dossier_embargoed(const struct dossier *d)
 {
-	const struct report *r = &d->f.r;
-
-	if (!strcmp(r->state, "disclosed") || !strcmp(r->state, "closed") || r->public)
-		return false;
-	return !r->disclosure || r->disclosure > d->now;
+	return embargo_active(&d->emb);
 }
 
 json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r)

@@ -7,7 +7,8 @@
  * string is passed through export_redact().  Internal notes (events
  * "note" and "vendor-note", the vendors' "note") are left out unless
  * --with-notes.  And "embargoed" says whether the report is still under
- * embargo.  Written ASCII-only (JSON_ENSURE_ASCII).
+ * embargo (with "embargo_state" and "deadline" of show --json, what
+ * embargo.c says).  Written ASCII-only (JSON_ENSURE_ASCII).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,9 @@ static int export_json_write(struct cmd_ctx *ctx, FILE *out,
 
 const struct exporter export_json_entry = {
 	"json", "json", "the show --json objects, redacted, with \"embargoed\"",
-	"an array of the `show --json` objects, with `embargoed`, and "
+	"an array of the `show --json` objects, with `embargoed`, "
+	"`embargo_state` (undecided, embargoed, overdue, public, disclosed, "
+	"closed), `deadline` (the date, else the policy default), and "
 	"`reporter` {`name`: null, `email`: null, `withheld`: true} without "
 	"credit consent. `vendors` is [{`name`, `kind`, `status`, "
 	"`notified_at`, `updated_at`, `nda_requested`, `statement`, "

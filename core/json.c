@@ -48,12 +48,20 @@ json_t *report_summary_json(const struct report *r)
 			 "messages", (json_int_t)r->nmessages);
 }
 
+void embargo_json(const struct embargo *e, json_t *o)
+{
+	json_object_set_new(o, "embargo_state", json_string(embargo_state_name(e->state)));
+	json_object_set_new(o, "deadline", json_time(e->deadline));
+}
+
 json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 {
 	const struct report *r = &rf->r;
 	const struct message *first = rf->nmsgs ? &rf->msgs[0] : NULL;
 	json_t *o = report_summary_json(r);
 	json_t *files = json_array(), *events = json_array(), *msgs = json_array();
+	struct policy pol;
+	struct embargo e;
 
 	json_object_set_new(o, "reporter",
 			    json_pack("{s:o, s:o}", "name", json_text(r->reporter_name),
@@ -69,6 +77,9 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 			    json_pack("{s:b, s:b}", "credit", r->consent_credit,
 				      "exploit", r->consent_exploit));
 	json_object_set_new(o, "release_started", json_time(r->release_started));
+	policy_from_config(ctx->cfg, &pol);
+	embargo_of_report(&pol, r, util_now(), &e);
+	embargo_json(&e, o);
 	for (size_t i = 0; i < rf->nfiles; i++)
 		json_array_append_new(files, json_text(rf->files[i]));
 	json_object_set_new(o, "files", files);

@@ -13,6 +13,9 @@ json_t *json_text(const char *s);
 json_t *json_time(time_t t);
 json_t *report_summary_json(const struct report *r);
 json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf);
+/* Adds "embargo_state" and "deadline" (embargo.c) to o: show --json,
+ * list --json and the json export carry them. */
+void embargo_json(const struct embargo *e, json_t *o);
 /* Pretty, ASCII-only, with a final newline. */
 int json_print(FILE *out, json_t *j);
 

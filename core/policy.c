@@ -64,12 +64,22 @@ static char *ymd(time_t t, char buf[static 32])
 	return buf;
 }
 
+time_t policy_clock_start(const struct report *r)
+{
+	return r->release_started ? r->release_started : r->received;
+}
+
+time_t policy_default_limit(const struct policy *p, time_t clock_start)
+{
+	return (time_t)((utc_day(clock_start) + p->default_days + 1) * DAY - 1);
+}
+
 enum policy_verdict policy_check(const struct policy *p, const struct report *r,
 				 time_t proposed, bool has_reason,
 				 bool override, time_t now,
 				 struct policy_answer *out)
 {
-	time_t start = r->release_started ? r->release_started : r->received;
+	time_t start = policy_clock_start(r);
 	long start_day = utc_day(start);
 	long days = utc_day(proposed) - start_day;
 	char d[32], s[32], n[32];
@@ -77,7 +87,7 @@ enum policy_verdict policy_check(const struct policy *p, const struct report *r,
 
 	memset(out, 0, sizeof(*out));
 	out->clock_start = start;
-	out->default_limit = (time_t)((start_day + p->default_days + 1) * DAY - 1);
+	out->default_limit = policy_default_limit(p, start);
 	out->max_limit = (time_t)((start_day + p->max_days + 1) * DAY - 1);
 	out->policy_date = out->default_limit;
 	out->days = days;

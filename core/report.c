@@ -48,6 +48,83 @@ int core_write(struct cmd_ctx *ctx,
 	return store_commit(s, err);
 }
 
+/* The reports of a listing, kept for sorting by embargo deadline. */
+struct by_deadline {
+	struct report *v;
+	time_t *deadline;
+	size_t n;
+	struct policy pol;
+	time_t now;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static int keep_report(const struct report *r, void *data)
+{
+	struct by_deadline *b = data;
+	struct report *c;
+	struct embargo e;
+
+	b->v = xrealloc(b->v, (b->n + 1) * sizeof(*b->v));
+	b->deadline = xrealloc(b->deadline, (b->n + 1) * sizeof(*b->deadline));
+	c = &b->v[b->n];
+	*c = *r;
+	c->subject = dup_or_null(r->subject);
+	c->reporter_name = dup_or_null(r->reporter_name);
+	c->reporter_email = dup_or_null(r->reporter_email);
+	c->state = dup_or_null(r->state);
+	c->severity = dup_or_null(r->severity);
+	c->claimed_by = dup_or_null(r->claimed_by);
+	c->verdict = dup_or_null(r->verdict);
+	embargo_of_report(&b->pol, c, b->now, &e);
+	/* Finished embargoes last; the rest earliest deadline first. */
+	b->deadline[b->n++] = embargo_active(&e) ? e.deadline : (time_t)INT64_MAX;
+	return 0;
+}
+
+/* Compares two indexes into b's reports. */
+static int cmp_deadline(const void *x, const void *y, void *data)
+{
+	const struct by_deadline *b = data;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+
+	if (b->deadline[i] != b->deadline[j])
+		return b->deadline[i] < b->deadline[j] ? -1 : 1;
+	return b->v[i].id < b->v[j].id ? -1 : b->v[i].id > b->v[j].id;
+}
+
+/* Order "deadline" is the embargo deadline (embargo.c), which the store
+ * does not know for undated reports: read by id, sort here. */
+static int each_by_deadline(struct cmd_ctx *ctx, struct store *s,
+			    const struct report_filter *f,
+			    int (*fn)(const struct report *r, void *data),
+			    void *data, struct err *err)
+{
+	struct report_filter byid = { f->state, f->open_only, "id" };
+	struct by_deadline b = { NULL, NULL, 0, { 0, 0 }, util_now() };
+	size_t *order;
+	int r;
+
+	policy_from_config(ctx->cfg, &b.pol);
+	r = store_report_each(s, &byid, keep_report, &b, err);
+	order = xcalloc(b.n + 1, sizeof(*order));
+	for (size_t i = 0; i < b.n; i++)
+		order[i] = i;
+	qsort_r(order, b.n, sizeof(*order), cmp_deadline, &b);
+	for (size_t i = 0; r == 0 && i < b.n; i++)
+		if (fn(&b.v[order[i]], data))
+			break;
+	for (size_t i = 0; i < b.n; i++)
+		report_release(&b.v[i]);
+	free(b.v);
+	free(b.deadline);
+	free(order);
+	return r;
+}
+
 int report_each(struct cmd_ctx *ctx, const struct report_filter *f,
 		int (*fn)(const struct report *r, void *data), void *data,
 		struct err *err)
@@ -58,6 +135,8 @@ int report_each(struct cmd_ctx *ctx, const struct report_filter *f,
 		*err = ctx->err;
 		return ERR_IO;
 	}
+	if (f && f->order && !strcmp(f->order, "deadline"))
+		return each_by_deadline(ctx, s, f, fn, data, err);
 	return store_report_each(s, f, fn, data, err);
 }
 
@@ -78,6 +157,17 @@ int report_load(struct cmd_ctx *ctx, int64_t id, struct report_full *rf,
 	    (r = store_events_get(s, id, &rf->events, &rf->nevents, err)) < 0)
 		return r;
 	return 0;
+}
+
+const char *report_received_source(const struct report_full *rf)
+{
+	const struct message *m = rf->nmsgs ? &rf->msgs[0] : NULL;
+
+	/* import.c takes the Date header unless it is missing or later than
+	 * the import: then the import time. */
+	if (m && m->date > 0 && m->date == rf->r.received)
+		return "the report's mail, at its Date header's time";
+	return "the report's mail, at the import time (no usable Date header)";
 }
 
 void report_full_release(struct report_full *rf)

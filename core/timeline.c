@@ -2,8 +2,9 @@
  * The advisory-ready timeline that md and txt write, each in its own
  * markup (struct timeline_style): the report's facts, the proposals and
  * decisions with the policy limits, the vendors and their answers, then
- * every event in order (reported, verified, maintainers brought in,
- * vendors notified, dates, fix, disclosure).  Internal notes (events
+ * when the report was received, then every event in order (imported,
+ * verified, maintainers brought in, vendors notified, dates, fix,
+ * disclosure).  Internal notes (events
  * "note" and "vendor-note") are left out unless --with-notes.  All text
  * is redacted (export_text) before the style marks it up.  Times are UTC.
  */
@@ -24,7 +25,7 @@ struct tl {
 static const struct {
 	const char *kind, *label;
 } labels[] = {
-	{ "import", "reported" },
+	{ "import", "imported" },
 	{ "reply", "reply in the thread" },
 	{ "state", "state" },
 	{ "severity", "severity" },
@@ -75,7 +76,7 @@ static void facts(const struct tl *t)
 {
 	const struct dossier *d = t->d;
 	const struct report *r = &d->f.r;
-	char b1[32];
+	char b1[32], eb[160];
 	char *s, *h, *who;
 
 	s = text(t, r->subject);
@@ -92,7 +93,7 @@ static void facts(const struct tl *t)
 	free(s);
 	free(who);
 	fact(t, "Public", r->public ? "yes, already public" : "no");
-	fact(t, "Embargo", dossier_embargoed(d) ? "still under embargo" : "over");
+	fact(t, "Embargo", embargo_describe(&d->emb, eb));
 	if (d->f.nfiles) {
 		struct sbuf sb = SBUF_INIT;
 		for (size_t i = 0; i < d->f.nfiles; i++) {
@@ -203,6 +204,10 @@ static void events(const struct tl *t)
 	char b1[32];
 
 	t->st->heading(t->out, 2, "Timeline");
+	/* When the report was received (its mail's date), apart from when
+	 * it was imported (the "import" event), which can be days later. */
+	item(t, fmt_rfc3339(d->f.r.received, b1), "%sreceived%s: %s\n",
+	     t->st->strong, t->st->strong, report_received_source(&d->f));
 	for (size_t i = 0; i < d->f.nevents; i++) {
 		const struct event *e = &d->f.events[i];
 		if (!export_event_shown(t->o, e))

@@ -125,7 +125,7 @@ tri 10 --state fixing
 tri 5 --state closed
 if has date; then
 	st date propose 1 "+3d" --by reporter --reason "reporter asks for a short embargo" >/dev/null 2>&1 || true
-	st date set 1 "$(date -u -d '-12 days +7 days' +%Y-%m-%d)" >/dev/null 2>&1 || true
+	st date set 1 "$(date -u -d '-12 days +7 days' +%Y-%m-%d)" --override >/dev/null 2>&1 || true
 	st date set 2 "$(date -u -d '+4 days' +%Y-%m-%d)" >/dev/null 2>&1 || true
 	st date set 4 "$(date -u -d '+1 days' +%Y-%m-%d)" --reason "distros need one more day" >/dev/null 2>&1 || true
 	st date set 6 "$(date -u -d '+2 days' +%Y-%m-%d)" >/dev/null 2>&1 || true

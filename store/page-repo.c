@@ -1,7 +1,7 @@
 /*
  * Compact listings for screens that page through every report: one small
- * fixed-size key per report (id, dates, state, severity) instead of the
- * full rows, so 100,000 reports fit in a few megabytes and load in one
+ * fixed-size key per report (id, dates, state, severity, public) instead
+ * of the full rows, so 100,000 reports fit in a few megabytes and load in one
  * quick scan; the visible rows are then read one by one with
  * store_report_get().  Also the id set of a text search.
  */
@@ -14,7 +14,8 @@
 /* A report's key: the latest decision joined by id. */
 #define KEY_SELECT                                                           \
 	"SELECT r.id, r.received, coalesce(r.release_started, 0),"           \
-	" r.state, r.severity, coalesce(d.date, 0) FROM reports r"           \
+	" r.state, r.severity, coalesce(d.date, 0), r.public"               \
+	" FROM reports r"                                                    \
 	" LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions"     \
 	"  WHERE report_id = r.id) "
 
@@ -28,6 +29,7 @@ static void read_key(struct stmt *st, void *elem)
 	db_col_copy(st, 3, k->state, sizeof(k->state));
 	db_col_copy(st, 4, k->severity, sizeof(k->severity));
 	k->disclosure = (time_t)db_col_int(st, 5);
+	k->public = db_col_int(st, 6) != 0;
 }
 
 int store_report_keys(struct store *s, struct report_key **out, size_t *n,

@@ -29,8 +29,11 @@ static const char sql_get[] = REPORT_COLS "WHERE r.id = ?1";
 static const char sql_by_id[] = REPORT_COLS REPORT_WHERE "ORDER BY r.id";
 static const char sql_by_received[] =
 	REPORT_COLS REPORT_WHERE "ORDER BY r.received DESC, r.id DESC";
+/* PostgreSQL takes an output column's name in ORDER BY only alone, not
+ * in an expression: the listing is wrapped so "disclosure" is a column. */
 static const char sql_by_deadline[] =
-	REPORT_COLS REPORT_WHERE "ORDER BY disclosure IS NULL, disclosure, r.id";
+	"SELECT * FROM (" REPORT_COLS REPORT_WHERE ") q"
+	" ORDER BY q.disclosure IS NULL, q.disclosure, q.id";
 static const char sql_by_state[] = REPORT_COLS REPORT_WHERE
 	"ORDER BY CASE r.state WHEN 'new' THEN 0 WHEN 'triaged' THEN 1"
 	" WHEN 'accepted' THEN 2 WHEN 'fixing' THEN 3 WHEN 'fix-ready' THEN 4"

@@ -193,6 +193,7 @@ struct report_key {
 	time_t received;
 	time_t release_started; /* or 0 */
 	time_t disclosure;      /* the latest decided date, or 0 */
+	bool public;            /* already public */
 	char state[12];
 	char severity[10];
 };

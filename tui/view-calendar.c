@@ -6,7 +6,10 @@
  * a column of its own; the 7- and 14-day policy limits are marked on each
  * bar (the part past 7 days changes shade, past 14 it turns to "!"), and
  * on the axis counted from today, so the coming two weeks read at a
- * glance.  Sorted by end date; Enter opens the report.
+ * glance.  The end is the deadline embargo.c gives; an overdue report
+ * (its date or its default passed, not disclosed) is marked "!" after
+ * its end and its bar runs on, in red, up to today, so it never drops
+ * off the left of the axis.  Sorted by end date; Enter opens the report.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +21,8 @@
 
 struct cal_row {
 	int64_t id;
-	time_t start, end;
-	bool decided;
+	time_t start, end;       /* end: the embargo deadline (embargo.c) */
+	bool decided, overdue;
 };
 
 struct calendar {
@@ -37,6 +40,21 @@ static int cmp_rows(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* A report's bar from its key: the clock start to the deadline that
+ * embargo.c gives (the decided date, else the policy's default). */
+static void row_of(const struct policy *pol, const struct report_key *k,
+		   time_t now, struct cal_row *r)
+{
+	struct embargo e;
+
+	embargo_of_key(pol, k, now, &e);
+	r->id = k->id;
+	r->start = k->release_started ? k->release_started : k->received;
+	r->decided = e.decided;
+	r->end = e.deadline;
+	r->overdue = e.state == EMBARGO_OVERDUE;
+}
+
 static void cal_reload(struct tui *t, struct tui_view *v)
 {
 	struct calendar *p = v->priv;
@@ -45,6 +63,7 @@ static void cal_reload(struct tui *t, struct tui_view *v)
 	int64_t keep = p->n ? p->rows[p->sel].id : 0;
 	size_t n;
 	struct policy pol;
+	time_t now = util_now();
 
 	policy_from_config(t->ctx->cfg, &pol);
 	free(p->rows);
@@ -60,10 +79,7 @@ static void cal_reload(struct tui *t, struct tui_view *v)
 		if (triage_state_closed(k[i].state))
 			continue;
 		r = &p->rows[p->n++];
-		r->id = k[i].id;
-		r->start = k[i].release_started ? k[i].release_started : k[i].received;
-		r->decided = k[i].disclosure != 0;
-		r->end = r->decided ? k[i].disclosure : r->start + pol.default_days * DAY;
+		row_of(&pol, &k[i], now, r);
 	}
 	free(k);
 	qsort(p->rows, p->n, sizeof(*p->rows), cmp_rows);
@@ -81,6 +97,7 @@ static void cal_changed(struct tui *t, struct tui_view *v, const int64_t *ids,
 	struct calendar *p = v->priv;
 	int64_t keep = p->n ? p->rows[p->sel].id : 0;
 	struct policy pol;
+	time_t now = util_now();
 
 	policy_from_config(t->ctx->cfg, &pol);
 	for (size_t i = 0; i < n; i++) {
@@ -98,11 +115,7 @@ static void cal_changed(struct tui *t, struct tui_view *v, const int64_t *ids,
 		    triage_state_closed(k.state))
 			continue;
 		p->rows = xrealloc(p->rows, (p->n + 1) * sizeof(*p->rows));
-		struct cal_row *r = &p->rows[p->n++];
-		r->id = k.id;
-		r->start = k.release_started ? k.release_started : k.received;
-		r->decided = k.disclosure != 0;
-		r->end = r->decided ? k.disclosure : r->start + pol.default_days * DAY;
+		row_of(&pol, &k, now, &p->rows[p->n++]);
 	}
 	qsort(p->rows, p->n, sizeof(*p->rows), cmp_rows);
 	p->sel = 0;
@@ -180,7 +193,7 @@ static void cal_draw(struct tui *t, struct tui_view *v)
 
 		gmtime_r(&r->end, &tm);
 		snprintf(buf, sizeof(buf), "%6lld %02d-%02d%s ", (long long)r->id, tm.tm_mon + 1,
-			 tm.tm_mday, r->decided ? " " : "?");
+			 tm.tm_mday, r->overdue ? "!" : r->decided ? " " : "?");
 		draw_fill(row, 0, LABEL_W, sel);
 		x = draw_text(row, 0, LABEL_W, buf, sel);
 		memset(&rep, 0, sizeof(rep));
@@ -194,14 +207,20 @@ static void cal_draw(struct tui *t, struct tui_view *v)
 			int cx = LABEL_W + d * cw;
 			const char *g = NULL;
 			attr_t a = A_NORMAL;
-			if (day >= day_of(r->start) && day <= day_of(r->end)) {
+			if (r->overdue && day > day_of(r->end) && day <= today) {
+				/* Past the deadline, not disclosed: up to today. */
+				g = "!";
+				a = draw_color(t, CP_RED) | A_BOLD | A_REVERSE;
+			} else if (day >= day_of(r->start) && day <= day_of(r->end)) {
 				if (!r->decided) {
 					g = light;
 					a = A_DIM;
-				} else if (age >= pol.max_days) {
+				} else if (age > pol.max_days) {
+					/* Day N counts as policy_check counts: day 7
+					 * is still within a 7-day default. */
 					g = "!";
 					a = draw_color(t, CP_RED) | A_BOLD;
-				} else if (age >= pol.default_days) {
+				} else if (age > pol.default_days) {
 					g = mid;
 					a = draw_color(t, CP_YELLOW);
 				} else {
@@ -223,8 +242,8 @@ static void cal_draw(struct tui *t, struct tui_view *v)
 	if (!p->n)
 		draw_text(4, 2, COLS - 2, "no open embargo", A_DIM);
 	draw_text(LINES - 2, 0, COLS,
-		  t->utf8 ? "\xe2\x96\x88 within the default  \xe2\x96\x93 past the default  ! past the maximum  \xe2\x96\x91 no date decided (ends at the default)"
-			  : "# within the default  = past the default  ! past the maximum  . no date decided (ends at the default)",
+		  t->utf8 ? "\xe2\x96\x88 within the default  \xe2\x96\x93 past the default  ! past the maximum  \xe2\x96\x91 no date decided (ends at the default)  ?/! undecided/overdue"
+			  : "# within the default  = past the default  ! past the maximum  . no date decided (ends at the default)  ?/! undecided/overdue",
 		  A_DIM);
 }
 

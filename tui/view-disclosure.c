@@ -22,7 +22,7 @@ static void fill_disclosure(struct tui *t, struct tui_view *v, struct panel *p)
 	struct tui_lines *l = &p->lines;
 	struct dossier d;
 	struct err err = { 0, "" };
-	char b1[32], b2[32];
+	char b1[32], b2[32], b3[160];
 	const struct report *r;
 
 	if (dossier_load(t->ctx, v->report_id, &d, &err) < 0) {
@@ -31,8 +31,13 @@ static void fill_disclosure(struct tui *t, struct tui_view *v, struct panel *p)
 		return;
 	}
 	r = &d.f.r;
+	/* The state in embargo.c's words, as the report screen and the
+	 * exports give it (an undated report past its default: overdue). */
+	panel_add(l, A_BOLD | (d.emb.state == EMBARGO_OVERDUE ? draw_color(t, CP_RED) : 0),
+		  "%sEmbargo: %s", d.emb.state == EMBARGO_OVERDUE ? "! OVERDUE  " : "",
+		  embargo_describe(&d.emb, b3));
 	if (r->disclosure) {
-		bool over = r->disclosure < d.now;
+		bool over = d.emb.state == EMBARGO_OVERDUE;
 		const struct decision *last = d.ndecisions ? &d.decisions[d.ndecisions - 1] : NULL;
 		panel_add(l, A_BOLD | (over ? draw_color(t, CP_RED) : 0), "%sDecided date: %s (%+ld days)",
 		    over ? "! OVERDUE  " : "", fmt_rfc3339(r->disclosure, b1),

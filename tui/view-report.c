@@ -184,6 +184,27 @@ static void header(int y, const char *name, const char *safe_value, attr_t a)
 	draw_text(y, 12, COLS - 12, safe_value, a);
 }
 
+/* The Embargo line: embargo.c's words, the same the md/txt export
+ * writes, with the OVERDUE / DUE TODAY mark and color. */
+static void draw_embargo(struct tui *t, const struct report *r, time_t now)
+{
+	struct policy pol;
+	struct embargo e;
+	char b[160], *s;
+	bool over, soon;
+
+	policy_from_config(t->ctx->cfg, &pol);
+	embargo_of_report(&pol, r, now, &e);
+	over = e.state == EMBARGO_OVERDUE;
+	soon = embargo_active(&e) && !over && e.soon;
+	s = xasprintf("%s%s", over ? "! OVERDUE " : soon ? "* DUE TODAY " : "",
+		      embargo_describe(&e, b));
+	header(5, "Embargo", s, over ? (draw_color(t, CP_RED) | A_BOLD)
+			       : soon ? (draw_color(t, CP_YELLOW) | A_BOLD)
+			       : e.state == EMBARGO_UNDECIDED ? A_DIM : A_NORMAL);
+	free(s);
+}
+
 static void draw_headers(struct tui *t, struct report_view *p)
 {
 	const struct report *r = &p->rf.r;
@@ -203,22 +224,11 @@ static void draw_headers(struct tui *t, struct report_view *p)
 	header(3, "Received", s, A_NORMAL);
 	free(s);
 	claimed = safe_str(r->claimed_by && *r->claimed_by ? r->claimed_by : "nobody");
-	s = xasprintf("%s   severity %s   claimed by %s   %s", r->state, r->severity, claimed,
-		      r->public ? "ALREADY PUBLIC" : "embargoed");
+	s = xasprintf("%s   severity %s   claimed by %s", r->state, r->severity, claimed);
 	header(4, "State", s, A_NORMAL);
 	free(s);
 	free(claimed);
-	if (r->disclosure) {
-		long d = days_between(now, r->disclosure);
-		bool over = r->disclosure < now, soon = !over && r->disclosure - now < 86400;
-		s = xasprintf("%s%s (%+ld days)", over ? "! OVERDUE " : soon ? "* DUE TODAY " : "",
-			      fmt_rfc3339(r->disclosure, b1), d);
-		header(5, "Disclosure", s, over ? (draw_color(t, CP_RED) | A_BOLD)
-				       : soon ? (draw_color(t, CP_YELLOW) | A_BOLD) : A_NORMAL);
-		free(s);
-	} else {
-		header(5, "Disclosure", "no date decided (policy: 7 days from the start)", A_DIM);
-	}
+	draw_embargo(t, r, now);
 	for (size_t i = 0; i < p->rf.nfiles; i++)
 		sbuf_addf(&sb, "%s%s", i ? " " : "", p->rf.files[i]);
 	files = safe_str(sb.buf ? sb.buf : "-");

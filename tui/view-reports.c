@@ -1,8 +1,9 @@
 /*
  * The report list, the start screen: one line per report with its id,
- * state, severity, a verdict mark, the days to disclosure (overdue and
- * due-within-a-day carry a mark as well as a color), who claimed it and
- * the subject.
+ * state, severity, a verdict mark, the days to the embargo deadline
+ * (embargo.c: the decided date, else the policy default; overdue,
+ * undecided and due-within-a-day carry a mark as well as a color), who
+ * claimed it and the subject.
  *
  * It holds only compact keys for every report (core's report_keys(): a
  * few dozen bytes each), sorts and filters them itself, and reads the full
@@ -28,6 +29,10 @@ struct reports {
 	int sort;
 	char *f_state, *f_sev;
 	bool f_open;
+	struct policy pol;       /* for the deadline of undated reports */
+	time_t *deadline;        /* per key, for the deadline sort: the
+				  * embargo deadline, or INT64_MAX when the
+				  * embargo is over (those go last) */
 	int64_t *match;          /* ids matching t->search, ascending */
 	size_t nmatch;
 	char *match_for;
@@ -59,10 +64,10 @@ static int cmp_rows(const void *a, const void *b, void *data)
 
 	switch (p->sort) {
 	case SORT_DEADLINE:
-		if (!x->disclosure != !y->disclosure)
-			return x->disclosure ? -1 : 1;
-		if (x->disclosure != y->disclosure)
-			return x->disclosure < y->disclosure ? -1 : 1;
+		/* Earliest deadline first, so overdue reports (decided or
+		 * by the policy default) lead; finished embargoes last. */
+		if (p->deadline[i] != p->deadline[j])
+			return p->deadline[i] < p->deadline[j] ? -1 : 1;
 		break;
 	case SORT_RECEIVED:
 		if (x->received != y->received)
@@ -96,9 +101,23 @@ static int64_t sel_id(const struct reports *p)
 	return shown(p) ? row_id(p, p->sel) : 0;
 }
 
+/* Each key's deadline (embargo.c) at now, for the deadline sort. */
+static void deadlines(struct reports *p)
+{
+	time_t now = util_now();
+
+	p->deadline = xrealloc(p->deadline, (p->nkeys + 1) * sizeof(*p->deadline));
+	for (size_t i = 0; i < p->nkeys; i++) {
+		struct embargo e;
+		embargo_of_key(&p->pol, &p->keys[i], now, &e);
+		p->deadline[i] = embargo_active(&e) ? e.deadline : (time_t)INT64_MAX;
+	}
+}
+
 /* Filters and sorts the keys, keeping `keep` selected when shown. */
 static void arrange(struct reports *p, int64_t keep)
 {
+	deadlines(p);
 	p->nrows = 0;
 	for (size_t i = 0; i < p->nkeys; i++) {
 		const struct report_key *k = &p->keys[i];
@@ -121,7 +140,10 @@ static void arrange(struct reports *p, int64_t keep)
 
 static void load(struct tui *t, struct reports *p)
 {
-	int64_t keep = sel_id(p);
+	/* Not moved off the preview's first row: the first row of the real
+	 * order, whose deadlines (undated reports too) the preview's cheap
+	 * query does not know. */
+	int64_t keep = p->pending && p->sel == 0 ? 0 : sel_id(p);
 	struct err err = { 0, "" };
 
 	free(p->keys);
@@ -136,6 +158,7 @@ static void load(struct tui *t, struct reports *p)
 	free(p->preview);
 	p->preview = NULL;
 	p->pending = false;
+	policy_from_config(t->ctx->cfg, &p->pol);
 	if (report_keys(t->ctx, &p->keys, &p->nkeys, &err) < 0)
 		tui_status(t, true, "%s", err.msg);
 	tui_trace_mark(t, "keys-loaded");
@@ -249,24 +272,25 @@ static const char *verdict_mark(struct tui *t, const char *v, int *pair)
 	return "E";
 }
 
-/* "  +5d", "* +0d" (within a day), "! -2d" (overdue), "    -". */
-static void due_text(time_t now, time_t when, char *buf, size_t size, int *pair)
+/* The DUE column (embargo_due): " -3d!" overdue, " +2d?" no date
+ * decided (the policy default), " +0d*" within a day, " +5d ", "    - ". */
+static void due_text(const struct reports *p, const struct report *r,
+		     char *buf, size_t size, int *pair)
 {
-	*pair = CP_DEFAULT;
-	if (!when) {
-		snprintf(buf, size, "    -");
-		return;
+	struct embargo e;
+	char d[24], mark = ' ';
+	size_t n;
+
+	embargo_of_report(&p->pol, r, p->now, &e);
+	n = strlen(embargo_due(&e, d));
+	/* The days right-aligned, the mark in a column of its own. */
+	if (n > 1 && strchr("!?*", d[n - 1])) {
+		mark = d[n - 1];
+		d[n - 1] = '\0';
 	}
-	long d = days_between(now, when);
-	if (when < now) {
-		*pair = CP_RED;
-		snprintf(buf, size, "!%+4ldd", d);
-	} else if (when - now < 86400) {
-		*pair = CP_YELLOW;
-		snprintf(buf, size, "*%+4ldd", d);
-	} else {
-		snprintf(buf, size, " %+4ldd", d);
-	}
+	*pair = e.state == EMBARGO_OVERDUE ? CP_RED :
+		embargo_active(&e) && e.soon ? CP_YELLOW : CP_DEFAULT;
+	snprintf(buf, size, "%5s%c", d, mark);
 }
 
 static void reports_draw(struct tui *t, struct tui_view *v)
@@ -302,7 +326,7 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 		struct report r;
 		struct err err = { 0, "" };
 		attr_t base = i == p->sel ? A_REVERSE : A_NORMAL;
-		char buf[64], due[16];
+		char buf[64], due[32];
 		int row = y + 2, x, pair;
 		const char *mark;
 
@@ -318,7 +342,7 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 		mark = verdict_mark(t, r.verdict, &pair);
 		draw_text(row, x, 1, mark, base | draw_color(t, pair) | (pair == CP_RED ? A_BOLD : 0));
 		x += 2;
-		due_text(p->now, r.disclosure, due, sizeof(due), &pair);
+		due_text(p, &r, due, sizeof(due), &pair);
 		draw_text(row, x, 7, due, base | draw_color(t, pair) | (pair ? A_BOLD : 0));
 		x += 7;
 		draw_text(row, x, 1, " ", base);
@@ -418,6 +442,7 @@ static void reports_close(struct tui *t, struct tui_view *v)
 	free(p->keys);
 	free(p->srank);
 	free(p->vrank);
+	free(p->deadline);
 	free(p->rows);
 	free(p->match);
 	free(p->match_for);
@@ -464,6 +489,7 @@ struct tui_view *view_reports_new(struct tui *t)
 	for (int i = 0; i < SORT_N; i++)
 		if (!strcmp(sort_names[i], s))
 			p->sort = i;
+	policy_from_config(t->ctx->cfg, &p->pol);
 	v->id = V_REPORTS;
 	v->ops = &reports_ops;
 	v->priv = p;

@@ -1,8 +1,10 @@
 /*
  * The timeline of one report: its events, newest first, each with its
  * time, the officer who acted, the kind and the detail (made safe: event
- * details can quote a subject or a note).  Rereads the events whenever a
- * command changed the data, so an action shows up here at once.
+ * details can quote a subject or a note); last, when the report's mail
+ * was received, which the "import" event (when it was imported) is not.
+ * Rereads the events whenever a command changed the data, so an action
+ * shows up here at once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,18 @@ struct timeline {
 	struct tui_lines lines;
 	size_t nevents;
 };
+
+/* The oldest line: when the report's mail was received (its Date),
+ * apart from the "import" event, when the team imported it. */
+static void received_line(struct timeline *p, const struct report_full *rf)
+{
+	char when[64], *s;
+
+	s = xasprintf("%s  %-12s %-10s %s", fmt_local(rf->r.received, when), "-",
+		      "received", report_received_source(rf));
+	lines_add(&p->lines, s, A_NORMAL, 1);
+	free(s);
+}
 
 static void timeline_reload(struct tui *t, struct tui_view *v)
 {
@@ -41,6 +55,7 @@ static void timeline_reload(struct tui *t, struct tui_view *v)
 	}
 	if (!rf.nevents)
 		lines_add(&p->lines, "no events yet", A_DIM, 1);
+	received_line(p, &rf);
 	report_full_release(&rf);
 	p->lines.top = top < p->lines.n ? top : 0;
 }

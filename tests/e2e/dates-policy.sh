@@ -118,8 +118,11 @@ jqt "the clock runs from the release start" '.release_started == "2026-12-03T09:
 run 0 "triage --public" triage 1 --public
 run 1 "a public report's later date is refused" date set 1 2026-12-05
 has err "already public: the policy date is now (2026-12-03)" "the error says the policy date is now"
-run 0 "a public report's date can be earlier" date set 1 2026-12-02
-has err "warning: report 1: the date 2026-12-02T12:00:00Z (2026-12-02 12:00 UTC) is in the past" "a past date is a warning"
+run 1 "a past date is refused, public or not" date set 1 2026-12-02
+has err "report 1: the date 2026-12-02T12:00:00Z is in the past (now 2026-12-03T09:00:00Z); --override records it anyway" "the refusal says how"
+run 0 "a public report's date can be earlier with --override" date set 1 2026-12-02 --override
+run 0 "a date earlier today is recorded" date set 1 2026-12-03T08:00Z
+has err "warning: report 1: the date 2026-12-03T08:00:00Z (2026-12-03 08:00 UTC) is in the past" "a time earlier today is a warning"
 run 0 "a public report's date can be now" date set 1 now
 run 0 "show --json" show 1 --json
 jqt "public verdict" '.disclosure.policy_verdict == "public" and .disclosure.date == "2026-12-03T09:00:00Z"'

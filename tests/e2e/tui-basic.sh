@@ -174,7 +174,7 @@ if "$SECTEAM_BIN" --help | grep -q '^  date'; then
 	keys Enter
 	wait_for "SIGNATURE valid"
 	keys : ; type_text "date set 2026-12-08"; keys Enter
-	if wait_re "^Disclosure +2026-12-08"; then ok ":date set DATE acts on the open report"
+	if wait_re "^Embargo +embargoed: the disclosure date 2026-12-08"; then ok ":date set DATE acts on the open report"
 	else not_ok ":date set DATE acts on the open report"; fi
 else
 	skip "date command not available"

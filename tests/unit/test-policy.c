@@ -165,6 +165,93 @@ static void test_vendor_transitions(void **state)
 	assert_int_equal(vendor_check_transition("Acme", "notified", "bogus", &err), ERR_INVALID);
 }
 
+/* embargo.c: the state and the DUE text for each kind of report. */
+struct erow {
+	const char *what, *state, *received, *disclosure; /* disclosure or NULL */
+	bool public;
+	const char *now;
+	enum embargo_state want;
+	const char *due;
+	const char *deadline;
+};
+
+static const struct erow erows[] = {
+	{ "undated, default passed 3 days ago", "accepted", "2026-11-24T09:00Z", NULL, false,
+	  "2026-12-04T12:00Z", EMBARGO_OVERDUE, "-3d!", "2026-12-01T23:59:59Z" },
+	{ "undated, default ahead", "new", "2026-12-01T09:00Z", NULL, false,
+	  "2026-12-06T12:00Z", EMBARGO_UNDECIDED, "+2d?", "2026-12-08T23:59:59Z" },
+	{ "undated, last day of the default", "new", "2026-12-01T09:00Z", NULL, false,
+	  "2026-12-08T23:00Z", EMBARGO_UNDECIDED, "+0d?", "2026-12-08T23:59:59Z" },
+	{ "decided, ahead", "fixing", "2026-12-01T09:00Z", "2026-12-09", false,
+	  "2026-12-04T12:00Z", EMBARGO_EMBARGOED, "+5d", "2026-12-09T12:00:00Z" },
+	{ "decided, within a day", "fixing", "2026-12-01T09:00Z", "2026-12-09", false,
+	  "2026-12-09T01:00Z", EMBARGO_EMBARGOED, "+0d*", "2026-12-09T12:00:00Z" },
+	{ "decided, passed", "fix-ready", "2026-12-01T09:00Z", "2026-12-09", false,
+	  "2026-12-12T12:00Z", EMBARGO_OVERDUE, "-3d!", "2026-12-09T12:00:00Z" },
+	{ "disclosed, date passed", "disclosed", "2026-12-01T09:00Z", "2026-12-09", false,
+	  "2026-12-12T12:00Z", EMBARGO_DISCLOSED, "-", "2026-12-09T12:00:00Z" },
+	{ "public, undated", "triaged", "2026-12-01T09:00Z", NULL, true,
+	  "2026-12-12T12:00Z", EMBARGO_PUBLIC, "-", "2026-12-12T12:00:00Z" },
+	{ "rejected", "rejected", "2026-11-01T09:00Z", NULL, false,
+	  "2026-12-12T12:00Z", EMBARGO_CLOSED, "-", "2026-11-08T23:59:59Z" },
+};
+
+static void test_embargo_states(void **state)
+{
+	struct policy pol = { 7, 14 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(erows) / sizeof(erows[0]); i++) {
+		const struct erow *w = &erows[i];
+		struct report r;
+		struct embargo e;
+		char due[24], dl[32];
+
+		memset(&r, 0, sizeof(r));
+		r.id = 1;
+		r.state = (char *)w->state;
+		r.received = at(w->received);
+		r.disclosure = w->disclosure ? at(w->disclosure) : 0;
+		r.public = w->public;
+		embargo_of_report(&pol, &r, at(w->now), &e);
+		if (e.state != w->want || strcmp(embargo_due(&e, due), w->due) ||
+		    strcmp(fmt_rfc3339(e.deadline, dl), w->deadline))
+			fail_msg("%s: got %s %s %s, want %s %s %s", w->what,
+				 embargo_state_name(e.state), due, dl,
+				 embargo_state_name(w->want), w->due, w->deadline);
+	}
+}
+
+static void test_embargo_words(void **state)
+{
+	struct policy pol = { 7, 14 };
+	struct report r;
+	struct report_key k;
+	struct embargo e, ek;
+	char b[160];
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.state = (char *)"accepted";
+	r.received = at("2026-11-24T09:00Z");
+	embargo_of_report(&pol, &r, at("2026-12-04T12:00Z"), &e);
+	assert_string_equal(embargo_describe(&e, b),
+			    "overdue: the policy default 2026-12-01T23:59:59Z passed 3 days ago (no date decided); still under embargo");
+	assert_true(embargo_active(&e));
+	/* The compact key gives the same answer as the full row. */
+	memset(&k, 0, sizeof(k));
+	k.received = r.received;
+	snprintf(k.state, sizeof(k.state), "%s", r.state);
+	embargo_of_key(&pol, &k, at("2026-12-04T12:00Z"), &ek);
+	assert_int_equal(ek.state, e.state);
+	assert_int_equal(ek.deadline, e.deadline);
+	/* The release process moves the clock, and so the default. */
+	r.release_started = at("2026-12-03T10:00Z");
+	embargo_of_report(&pol, &r, at("2026-12-04T12:00Z"), &e);
+	assert_int_equal(e.state, EMBARGO_UNDECIDED);
+	assert_string_equal(embargo_due(&e, b), "+6d?");
+}
+
 int main(void)
 {
 	setenv("TZ", "Europe/Berlin", 1);
@@ -175,6 +262,8 @@ int main(void)
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_working_days),
 		cmocka_unit_test(test_vendor_transitions),
+		cmocka_unit_test(test_embargo_states),
+		cmocka_unit_test(test_embargo_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -250,6 +250,12 @@ static void test_listing_orders(void **state)
 	f.state = "closed";
 	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), 0);
 	assert_string_equal(sb.buf, "3,");
+	/* "deadline" (decided dates first): PostgreSQL once refused it. */
+	sbuf_reset(&sb);
+	f.state = NULL;
+	f.order = "deadline";
+	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), 0);
+	assert_string_equal(sb.buf, "1,2,3,4,");
 	f.order = "bogus";
 	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), ERR_INVALID);
 	sbuf_release(&sb);
@@ -383,7 +389,15 @@ static void test_report_keys(void **state)
 	assert_int_equal(k[0].disclosure, 0);
 	assert_string_equal(k[0].state, "new");
 	assert_int_equal(k[1].disclosure, 7000);
+	assert_false(k[0].public);
 	free(k);
+	/* The key says whether the report is already public (embargo.c
+	 * needs it for the list and the calendar). */
+	struct report_update pub = { NULL, NULL, NULL, 1, -1, -1, 0 };
+	assert_int_equal(store_report_update(s, a, &pub, &err), 0);
+	struct report_key one;
+	assert_int_equal(store_report_key(s, a, &one, &err), 0);
+	assert_true(one.public);
 	assert_int_equal(store_report_search(s, "AFTER", &ids, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(ids[0], b);
