@@ -15,8 +15,16 @@ if [ -f "$D/ready" ] && [ $reset = 0 ]; then
 	echo "$D"
 	exit 0
 fi
-[ -d "$D/keys" ] && GNUPGHOME="$D/keys/home" gpgconf --kill all 2>/dev/null || true
+stop_agents() { # the agents gpg started for the set-up, in both homes
+	for h in "$D/keys/home" "$D/keys/senders"; do
+		[ -d "$h" ] && GNUPGHOME="$h" gpgconf --kill all 2>/dev/null
+	done
+	return 0
+}
+stop_agents
 rm -rf "$D"
+trap stop_agents EXIT
+trap 'exit 1' HUP INT TERM
 mkdir -p "$D/mail"
 chmod 700 "$D"
 echo "demo: making keys and reports in $D" >&2
