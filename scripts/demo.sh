@@ -170,7 +170,15 @@ mk --kind plain --from "$EVE" --subject "ipv6: route refcount leak in net/ipv6/r
 	--body-file "$D/keys/expired-body.asc" --message-id "demo-$n@example.net" \
 	--date "$(ago 2)" >"$D/mail/$(printf %02d $n).eml"
 
-st import "$D/mail" >/dev/null
+# One report the demo leaves for the officer to import: the README's tour
+# starts with `st import $D/mail/report.eml`.
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+	--subject "ipv4: integer overflow in net/ipv4/ip_fragment.c reassembly" \
+	--body "Overlapping fragments wrap the queue length in net/ipv4/ip_fragment.c.
+
+Rita" --message-id "demo-tour@example.net" --date "$(ago 0)" >"$D/mail/report.eml"
+
+st import "$D"/mail/[0-9]*.eml >/dev/null
 has() { "$BIN" --help | grep -q "^  $1 "; }
 SECTEAM_OFFICER=alice
 export SECTEAM_OFFICER
