@@ -5,8 +5,9 @@
 # excerpt, scripts/demo/MAINTAINERS), and seventeen encrypted and signed
 # reports in every state and with every signature verdict, dated relative
 # to today; one reply carries a reproducer withheld until the reporter
-# consents.  Keys are made here, never shipped.  It lives apart from real data, in $SECTEAM_DEMO_DIR (default
-# $XDG_DATA_HOME/secteam-demo); a second run reuses it unless --reset.
+# consents.  Keys are made here, never shipped.  It lives apart from real
+# data, in $SECTEAM_DEMO_DIR (default $XDG_DATA_HOME/secteam-demo); a
+# second run reuses it unless --reset.
 #   scripts/demo.sh [--reset] BIN     prints the demo directory
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
