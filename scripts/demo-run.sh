@@ -1,7 +1,21 @@
 #!/bin/sh
 # make run: set up the demo team if needed, then open the UI on it.
+# The UI's gpg calls start a gpg-agent in the demo's GnuPG home; the demo
+# stops it again when the UI ends, however it ends (quit, a crash, ^C, a
+# closed terminal), so `make run` leaves nothing running behind it.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-BIN=$top/${B:-build}/secteam-tui
+BIN=${DEMO_BIN:-$top/${B:-build}/secteam-tui}
 D=$("$top/scripts/demo.sh" ${DEMO_RESET:+--reset} "$BIN")
-exec "$BIN" --db "$D/secteam.db" --gnupghome "$D/keys/home" --config "$D/config"
+stop_agent() {
+	GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
+}
+trap stop_agent EXIT
+# A signal ends the script through exit, which runs the EXIT trap; the
+# status tells the caller which signal it was.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+rc=0
+"$BIN" --db "$D/secteam.db" --gnupghome "$D/keys/home" --config "$D/config" || rc=$?
+exit $rc

@@ -1,9 +1,13 @@
 #!/bin/sh
 # Builds the demo team used by `make run`: its own GnuPG home (officer,
-# reporters, a maintainer, a vendor), its own config and database, and a
-# dozen encrypted and signed reports in every state, dated relative to
-# today.  It lives apart from real data, in $SECTEAM_DEMO_DIR (default
-# $XDG_DATA_HOME/secteam-demo); a second run reuses it unless --reset.
+# reporters, a maintainer, a vendor, the area maintainers of its
+# MAINTAINERS excerpt), its own config, database and kernel tree (that
+# excerpt, scripts/demo/MAINTAINERS), and seventeen encrypted and signed
+# reports in every state and with every signature verdict, dated relative
+# to today; one reply carries a reproducer withheld until the reporter
+# consents.  Keys are made here, never shipped.  It lives apart from real
+# data, in $SECTEAM_DEMO_DIR (default $XDG_DATA_HOME/secteam-demo); a
+# second run reuses it unless --reset.
 #   scripts/demo.sh [--reset] BIN     prints the demo directory
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,13 +19,23 @@ if [ -f "$D/ready" ] && [ $reset = 0 ]; then
 	echo "$D"
 	exit 0
 fi
-[ -d "$D/keys" ] && GNUPGHOME="$D/keys/home" gpgconf --kill all 2>/dev/null || true
+stop_agents() { # the agents gpg started for the set-up, in both homes
+	for h in "$D/keys/home" "$D/keys/senders"; do
+		[ -d "$h" ] && GNUPGHOME="$h" gpgconf --kill all 2>/dev/null
+	done
+	return 0
+}
+stop_agents
 rm -rf "$D"
+trap stop_agents EXIT
+trap 'exit 1' HUP INT TERM
 mkdir -p "$D/mail"
 chmod 700 "$D"
 echo "demo: making keys and reports in $D" >&2
 . "$top/tests/lib/gpg-env.sh"
 gpg_env_setup "$D/keys" >/dev/null
+mkdir -p "$D/linux"
+cp "$top/scripts/demo/MAINTAINERS" "$D/linux/MAINTAINERS"
 cat > "$D/config" <<CFG
 # The demo team's configuration (see secteam-tui(1), CONFIGURATION).
 [officer]
@@ -34,8 +48,33 @@ cat > "$D/config" <<CFG
 	max_days = 14
 [forward]
 	outbox = $D/outbox
+[kernel]
+	tree = $D/linux
 CFG
 S=$D/keys/senders
+H=$D/keys/home
+# demo_keys: a key for every M: and R: person of the MAINTAINERS excerpt,
+# certified by the officer (forward --participants finds them by address),
+# and one for Max, which the officer has but did not certify: the tour
+# confirms it with `maintainers --add ... --key`, its fingerprint in
+# $D/keys/max.fpr.
+demo_keys() {
+	sed -n 's/^[MR]:[[:space:]]*//p' "$D/linux/MAINTAINERS" | sort -u >"$D/keys/people"
+	echo "Max Maintainer <max@example.org>" >>"$D/keys/people"
+	while IFS= read -r who; do
+		_gpg_env_genkey "$S" "$who" never &&
+			_gpg_env_move_pub "$S" "$H" "$(_gpg_env_fpr "$S" "$who")" || return 1
+	done <"$D/keys/people"
+	while IFS= read -r who; do
+		fpr=$(_gpg_env_fpr "$S" "$who")
+		case $who in
+		Max*) echo "$fpr" >"$D/keys/max.fpr" ;;
+		*) _gpg_env_gpg "$H" --default-key "$OFFICER_FPR" --quick-sign-key "$fpr" || return 1 ;;
+		esac
+	done <"$D/keys/people"
+	_gpg_env_gpg "$H" --check-trustdb
+}
+demo_keys || { echo "demo: cannot make the maintainers' keys" >&2; exit 1; }
 st() { "$BIN" --db "$D/secteam.db" --gnupghome "$D/keys/home" --config "$D/config" "$@"; }
 mk() { /usr/bin/python3 "$top/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
 ago() { date -R -d "-$1 days"; }
@@ -43,13 +82,15 @@ RITA="Rita Reporter <rita@example.net>"
 SAM="Sam Stranger <sam@example.com>"
 
 n=0
-report() { # days-ago kind from sign-as subject body
+report() { # days-ago kind from sign-as subject body [mkpgp options...]
 	n=$((n + 1))
 	sign=""
 	[ -n "$4" ] && sign="--sign-as $4"
+	_d=$1 _k=$2 _f=$3 _s=$5 _b=$6
+	shift 6
 	# shellcheck disable=SC2086
-	mk --kind "$2" --from "$3" $sign --to "$OFFICER_FPR" --subject "$5" \
-		--body "$6" --message-id "demo-$n@example.net" --date "$(ago "$1")" \
+	mk --kind "$_k" --from "$_f" $sign --to "$OFFICER_FPR" --subject "$_s" \
+		--body "$_b" --message-id "demo-$n@example.net" --date "$(ago "$_d")" "$@" \
 		> "$D/mail/$(printf %02d $n).eml"
 }
 report 12 encrypted-signed "$RITA" "$REPORTER_FPR" "Heap overflow in net/ipv4/tcp_input.c SACK handling" \
@@ -88,15 +129,57 @@ report 1 inline-signed "$RITA" "$REPORTER_FPR" "Documentation: security-bugs.rst
 "Documentation/admin-guide/security-bugs.rst says 14 days; policy says 7."
 report 0 encrypted-signed "$SAM" "$STRANGER_FPR" "perf: kernel pointer leak in kernel/events/core.c" \
 "perf_event_open leaks a kernel pointer through kernel/events/core.c."
-# A reply that joins the first report's thread.
+# A reply that joins the first report's thread, with the reproducer: exploit
+# code, which a forward withholds until the reporter consents
+# (triage 1 --consent exploit).
+cat >"$D/keys/sack-repro.c" <<'POC'
+/* sack-repro.c: sends a SACK block past the scoreboard (demo, not real). */
+#include <stdio.h>
+int main(void) { puts("would send the crafted SACK here"); return 0; }
+POC
 n=$((n + 1))
 mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
 	--subject "Re: Heap overflow in net/ipv4/tcp_input.c SACK handling" \
 	--body "Reproducer attached as agreed; please do not publish it." \
+	--attach "$D/keys/sack-repro.c" \
 	--message-id "demo-$n@example.net" --in-reply-to "demo-1@example.net" --date "$(ago 11)" \
 	> "$D/mail/$(printf %02d $n).eml"
+# Reports 13 to 17: the verdicts the others do not show.
+UMA="Uma Unknown <uma@unknown.example>"
+EVE="Eve Expired <eve@expired.example>"
+ROB="Rob Revoked <rob@revoked.example>"
+report 3 badsig "$RITA" "$REPORTER_FPR" "x86/bugs: mitigation bypass in arch/x86/kernel/cpu/bugs.c" \
+"Changed in transit after Rita signed it: arch/x86/kernel/cpu/bugs.c skips the
+retpoline check on one family of CPUs."
+report 2 signed "$UMA" "$UNKNOWN_FPR" "bpf: verifier accepts out-of-bounds access in kernel/bpf/verifier.c" \
+"Signed by a key the team has never seen: kernel/bpf/verifier.c misses a bound."
+report 1 signed "$ROB" "$REVOKED_FPR" "sctp: stale association reuse in net/sctp/sm_statefuns.c" \
+"Signed by a key its owner has revoked since: net/sctp/sm_statefuns.c reuses a freed association."
+report 1 encrypted-signed "$RITA" "$REPORTER_FPR" "ext4: inode checksum bypass in fs/ext4/inode.c" \
+"Signed and encrypted by Rita: fs/ext4/inode.c trusts the checksum seed." \
+	--around "Unsigned text someone added around the signed part: see also fs/ext4/super.c."
+# Eve's key expired two days ago; gpg signs with it only at a time when it
+# was still valid (its first hour), so the signature is made then.
+n=$((n + 1))
+eve_made=$(gpg --homedir "$S" --batch --with-colons --list-keys "$EXPIRED_FPR" |
+	awk -F: '$1 == "pub" { print $6; exit }')
+printf '%s\n' "Signed while Eve's key was valid: net/ipv6/route.c leaks a route's" \
+	"refcount when a nexthop is replaced." >"$D/keys/expired-body.txt"
+_gpg_env_gpg "$S" --faked-system-time "$((eve_made + 3600))" --local-user "$EXPIRED_FPR" \
+	--output "$D/keys/expired-body.asc" --clearsign "$D/keys/expired-body.txt"
+mk --kind plain --from "$EVE" --subject "ipv6: route refcount leak in net/ipv6/route.c" \
+	--body-file "$D/keys/expired-body.asc" --message-id "demo-$n@example.net" \
+	--date "$(ago 2)" >"$D/mail/$(printf %02d $n).eml"
 
-st import "$D/mail" >/dev/null
+# One report the demo leaves for the officer to import: the README's tour
+# starts with `st import $D/mail/report.eml`.
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+	--subject "ipv4: integer overflow in net/ipv4/ip_fragment.c reassembly" \
+	--body "Overlapping fragments wrap the queue length in net/ipv4/ip_fragment.c.
+
+Rita" --message-id "demo-tour@example.net" --date "$(ago 0)" >"$D/mail/report.eml"
+
+st import "$D"/mail/[0-9]*.eml >/dev/null
 has() { "$BIN" --help | grep -q "^  $1 "; }
 SECTEAM_OFFICER=alice
 export SECTEAM_OFFICER

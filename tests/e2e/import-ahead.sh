@@ -29,8 +29,10 @@ mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$UNKNO
 # 1 2 2 reply 3 nfu 4 5 6 7: all within one read-ahead window or two.
 e2e_mbox "$T/a.mbox" "$T/m/1.eml" "$T/m/2.eml" "$T/m/2.eml" "$T/m/reply.eml" \
 	"$T/m/3.eml" "$T/m/nfu.eml" "$T/m/4.eml" "$T/m/5.eml" "$T/m/6.eml" "$T/m/7.eml"
-out=$(st import "$T/a.mbox" "$T/missing.eml" "$T/m/8.eml"); rc=$?
+out=$(st import "$T/a.mbox" "$T/missing.eml" "$T/m/8.eml" 2>"$T/err"); rc=$?
 tap_is "$rc" 1 "exit 1: one message and one file could not be imported"
+NOTIMPORTED="secteam-tui: 2 input(s) could not be imported (see the error lines)"
+tap_is "$(cat "$T/err")" "$NOTIMPORTED" "stderr says two inputs could not be imported"
 tap_is "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 12 "one line per message or input (12)"
 tap_is "$(printf '%s\n' "$out" | awk -F'\t' '{print $1 ":" $3}' | tr '\n' ' ')" \
 	"1:ahead 1 2:ahead 2 duplicate:ahead 2 2:Re: ahead 2 3:ahead 3 error:cannot decrypt message: no secret key for any of its 1 recipients in gnupg home '$H' 4:ahead 4 5:ahead 5 6:ahead 6 7:ahead 7 error:no such file or directory 8:ahead 8 " \
@@ -44,8 +46,9 @@ tap_is "$(printf '%s\n' "$out" | grep -c '	valid	')" 9 "every stored message ver
 # --jobs 1 (one decryption at a time) and --jobs 8 print the same lines.
 for j in 1 8; do
 	out_j=$("$SECTEAM_BIN" --db "$T/j$j/secteam.db" --gnupghome "$H" import --jobs $j \
-		"$T/a.mbox" "$T/missing.eml" "$T/m/8.eml")
+		"$T/a.mbox" "$T/missing.eml" "$T/m/8.eml" 2>"$T/err")
 	tap_is "$out_j" "$out" "--jobs $j: the same lines as the default"
+	tap_is "$(cat "$T/err")" "$NOTIMPORTED" "--jobs $j: the same summary on stderr"
 done
 for j in 0 9 two ""; do
 	msg=$(st import --jobs "$j" "$T/m/9.eml" 2>&1); rc=$?

@@ -95,8 +95,10 @@ cp "$T/m/03.eml" "$T/folder/b.eml"
 out=$(st import "$T/folder")
 tap_like "$out" "^11	not-signed	From a folder" "a folder of .eml files imports"
 tap_like "$out" "^duplicate	3	Plain report" "a folder of .eml files: duplicates detected"
-out=$(st import --maildir "$T/folder"); rc=$?
+out=$(st import --maildir "$T/folder" 2>"$T/err"); rc=$?
 tap_like "$rc $out" "^1 error	$T/folder	.*neither new/ nor cur/" "--maildir insists on a Maildir"
+tap_is "$(cat "$T/err")" "secteam-tui: 1 input(s) could not be imported (see the error lines)" \
+	"--maildir on a plain folder: stderr says one input was not imported"
 
 # Hostile subject is sanitized in import output.
 printf 'From: x@example.org\nSubject: =?utf-8?b?%s?=\nMessage-ID: <h1@example.org>\n\nbody\n' \
@@ -106,25 +108,32 @@ tap_unlike "$out" "$(printf '\033')" "no ESC reaches the terminal from a subject
 tap_like "$out" 'evil\^\[\]0;pwned\^G<U\+202E>txt' "controls shown as visible escapes"
 
 # Bad input: a clear error naming the input, nothing stored, nothing damaged.
+# The summary on stderr is captured and checked, not left to the terminal.
+NOTIMPORTED="secteam-tui: 1 input(s) could not be imported (see the error lines)"
 before=$(st list --json | jq length)
 head -c 900 "$T/m/01.eml" > "$T/trunc.eml"; printf '\n-----END PGP MESSAGE-----\n' >> "$T/trunc.eml"
 sed 's/^Message-ID: <r1@/Message-ID: <t1@/' "$T/trunc.eml" > "$T/trunc2.eml"
-out=$(st import "$T/trunc2.eml"); rc=$?
+out=$(st import "$T/trunc2.eml" 2>"$T/err"); rc=$?
 tap_is "$rc" 1 "truncated armor: exit 1"
+tap_is "$(cat "$T/err")" "$NOTIMPORTED" "truncated armor: stderr says one input was not imported"
 tap_like "$out" "^error	$T/trunc2.eml	" "truncated armor: error line names the file"
 mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$UNKNOWN_FPR" \
    --subject "Not for us" --body "x" --message-id "nk@example.net" > "$T/nokey.eml"
-out=$(st import "$T/nokey.eml"); rc=$?
+out=$(st import "$T/nokey.eml" 2>"$T/err"); rc=$?
 tap_is "$rc" 1 "message for a key we lack: exit 1"
+tap_is "$(cat "$T/err")" "$NOTIMPORTED" "message for a key we lack: stderr says so"
 tap_like "$out" "^error	.*nokey.eml	.*(secret key|decrypt)" "message for a key we lack: says it cannot decrypt"
 mk --kind tampered --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
    --subject "Tampered" --body "x" --message-id "tp@example.net" > "$T/tampered.eml"
-out=$(st import "$T/tampered.eml"); rc=$?
+out=$(st import "$T/tampered.eml" 2>"$T/err"); rc=$?
 tap_is "$rc" 1 "tampered ciphertext: exit 1, not stored"
+tap_like "$out" "^error	$T/tampered.eml	" "tampered ciphertext: an error line names the file"
+tap_is "$(cat "$T/err")" "$NOTIMPORTED" "tampered ciphertext: stderr says so"
 mk --kind nomdc --from "$RITA" --to "$OFFICER_FPR" --subject "No MDC" --body "$CANARY-nomdc" \
    --message-id "nomdc@example.net" > "$T/nomdc.eml" 2>/dev/null
-out=$(st import "$T/nomdc.eml"); rc=$?
+out=$(st import "$T/nomdc.eml" 2>"$T/err"); rc=$?
 tap_is "$rc" 1 "message without MDC is refused"
+tap_is "$(cat "$T/err")" "$NOTIMPORTED" "message without MDC: stderr says so"
 tap_like "$out" "MDC|integrity" "the refusal says why"
 /usr/bin/python3 - "$T/garbage.eml" <<'PY'
 import sys
@@ -134,13 +143,16 @@ msg = ("From: Rita <rita@example.net>\nSubject: Garbage\nMessage-ID: <gb@example
        "Content-Transfer-Encoding: base64\n\n!!!!not*base64@@@@\n--b--\n")
 open(sys.argv[1], "w").write(msg)
 PY
-out=$(st import "$T/garbage.eml"); rc=$?
+out=$(st import "$T/garbage.eml" 2>"$T/err"); rc=$?
 tap_is "$rc" 1 "garbage base64 ciphertext: exit 1"
+tap_is "$(cat "$T/err")" "$NOTIMPORTED" "garbage base64 ciphertext: stderr says so"
 printf 'From: n@example.org\nSubject: nul\nMessage-ID: <nul@example.org>\n\nbefore\000after \377\376 bytes\n' > "$T/nul.eml"
-out=$(st import "$T/nul.eml"); rc=$?
+out=$(st import "$T/nul.eml" 2>"$T/err"); rc=$?
 tap_like "$rc:$out" "^(0:[0-9]+	not-signed	nul|1:error	)" "NUL bytes and invalid UTF-8: imported or refused, no crash"
-out=$(st import "$T/does-not-exist.eml"); rc=$?
+tap_like "$rc:$(cat "$T/err")" "^(0:|1:$NOTIMPORTED)$" "NUL bytes: stderr is quiet when imported, the summary when refused"
+out=$(st import "$T/does-not-exist.eml" 2>"$T/err"); rc=$?
 tap_is "$rc" 1 "missing file: exit 1"
+tap_is "$(cat "$T/err")" "$NOTIMPORTED" "missing file: stderr says so"
 tap_like "$out" "^error	$T/does-not-exist.eml	no such file" "missing file: named"
 : > "$T/notadir"
 mk --kind encrypted --from "$RITA" --to "$OFFICER_FPR" --subject "Fresh" \

@@ -1,0 +1,70 @@
+#!/bin/sh
+# `make run` leaves nothing running: scripts/demo.sh stops the agents its
+# set-up started, and scripts/demo-run.sh stops the gpg-agent the UI
+# started in the demo's GnuPG home when the UI ends, whether the officer
+# quits (q) or the terminal goes away (tmux kill-server: SIGHUP).  The
+# checks that an agent is up while the UI runs show the later checks can
+# see one.  TAP output.
+. "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
+
+tap_plan 7
+DEMO="$WORK/demo"
+export SECTEAM_DEMO_DIR="$DEMO"
+H="$DEMO/keys/home"
+# agent_pid HOME: the pid of the gpg-agent serving HOME, empty when none
+# (gpg-connect-agent exits 0 either way, so its answer is read instead).
+agent_pid() {
+	gpg-connect-agent --homedir "$1" --no-autostart 'getinfo pid' /bye 2>/dev/null |
+		awk '$1 == "D" { print $2 }'
+}
+_demo_cleanup() { # the agents a failing check may have left
+	for _h in "$DEMO/keys/home" "$DEMO/keys/senders"; do
+		[ -d "$_h" ] && gpgconf --homedir "$_h" --kill all 2>/dev/null
+	done
+	_cleanup
+}
+trap _demo_cleanup EXIT
+
+"$SECTEAM_TOP/scripts/demo.sh" "$SECTEAM_BIN" >"$WORK/demo.out" 2>&1 ||
+	{ echo "Bail out! scripts/demo.sh failed"; sed 's/^/# /' "$WORK/demo.out"; exit 1; }
+check "the demo's set-up leaves no agent in the officer's home" test -z "$(agent_pid "$H")"
+check "nor in the senders' home" test -z "$(agent_pid "$DEMO/keys/senders")"
+
+# run_ui: scripts/demo-run.sh (what `make run` runs) in a tmux pane.
+run_ui() {
+	tmx -f /dev/null new-session -d -s t -x 120 -y 40 \
+		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color EDITOR=true VISUAL= \
+		 SECTEAM_DEMO_DIR='$DEMO' DEMO_BIN='$SECTEAM_BIN' \
+		 sh '$SECTEAM_TOP/scripts/demo-run.sh'; echo EXITED:\$?; sleep 30"
+}
+# open_report: opening the first report decrypts it, which starts the agent.
+open_report() {
+	wait_for "Heap overflow in net/ipv4" 10 && keys Enter && wait_for "SIGNATURE" 10
+}
+# wait_no_agent: the agent is gone within a few seconds.
+wait_no_agent() {
+	_t=100
+	while [ $_t -gt 0 ]; do
+		[ -z "$(agent_pid "$H")" ] && return 0
+		sleep 0.05; _t=$((_t - 1))
+	done
+	return 1
+}
+
+run_ui
+if open_report && [ -n "$(agent_pid "$H")" ]; then
+	ok "while the UI runs, a gpg-agent serves the demo's home"
+else not_ok "while the UI runs, a gpg-agent serves the demo's home"; fi
+keys q; keys q
+check "q, q: the UI quits and make run's script ends with 0" wait_for "EXITED:0" 10
+check "after quitting no gpg-agent is left in the demo's home" wait_no_agent
+tui_stop
+
+# The terminal goes away under the UI: tmux sends SIGHUP.
+run_ui
+if open_report && [ -n "$(agent_pid "$H")" ]; then
+	ok "the UI again, its agent up"
+else not_ok "the UI again, its agent up"; fi
+tui_stop
+check "after the terminal closed no gpg-agent is left either" wait_no_agent
+tap_done
