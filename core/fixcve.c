@@ -419,3 +419,75 @@ int cve_record(struct cmd_ctx *ctx, int64_t id, enum cve_action a,
 	report_release(&r);
 	return core_write(ctx, cve_store, &j, err);
 }
+
+/* --- every report at once, for the list ---------------------------------*/
+
+int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
+	       struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+	struct event *ev = NULL;
+	size_t nev = 0, i = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!s) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	if ((rc = store_events_fixcve(s, &ev, &nev, err)) < 0)
+		return rc;
+	while (i < nev) {
+		size_t j = i;
+		while (j < nev && ev[j].report_id == ev[i].report_id)
+			j++;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[*n].report_id = ev[i].report_id;
+		fixcve_fold(ev + i, j - i, &(*out)[*n].fc);
+		(*n)++;
+		i = j;
+	}
+	for (i = 0; i < nev; i++)
+		event_release(&ev[i]);
+	free(ev);
+	return 0;
+}
+
+const struct fixcve *fixcve_find(const struct fixcve_row *rows, size_t n,
+				 int64_t report_id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (rows[mid].report_id == report_id)
+			return &rows[mid].fc;
+		if (rows[mid].report_id < report_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void fixcve_rows_free(struct fixcve_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fixcve_release(&rows[i].fc);
+	free(rows);
+}
+
+char *fixcve_label(const struct fixcve *fc)
+{
+	const char *fix = "-";
+	char sha[13];
+
+	if (fc && fc->has_fix) {
+		snprintf(sha, sizeof(sha), "%.12s", fc->fix.sha);
+		fix = fc->fix.tag ? fc->fix.tag : sha;
+	}
+	if (!fc || !fc->cve_id)
+		return xasprintf("%s/-", fix);
+	return xasprintf("%s/%s:%s", fix, fc->cve_id, fc->cve_state);
+}

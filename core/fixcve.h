@@ -58,6 +58,21 @@ void fixcve_release(struct fixcve *fc);
 /* Adds "fix" {commit, tag, introduced[], backports[], tree_checked} (or
  * null) and "cve" {id, state, reason, cwe, description} (or null) to o. */
 void fixcve_add_json(struct json_t *o, const struct fixcve *fc);
+/* Every report's fix and CVE state, by report id (reports without fix
+ * or CVE events left out); free with fixcve_rows_free. */
+struct fixcve_row {
+	int64_t report_id;
+	struct fixcve fc;
+};
+int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
+	       struct err *err);
+/* Report id's state in rows, or NULL. */
+const struct fixcve *fixcve_find(const struct fixcve_row *rows, size_t n,
+				 int64_t report_id);
+void fixcve_rows_free(struct fixcve_row *rows, size_t n);
+/* The list's FIX/CVE cell: "TAG|SHA12|-" "/" "CVE-...:STATE|-" (caller
+ * frees; tags and IDs are validated text).  fc may be NULL. */
+char *fixcve_label(const struct fixcve *fc);
 /* A tag as a version: "v1.1" gives "1.1" (points into tag). */
 const char *fix_version(const char *tag);
 
