@@ -66,5 +66,5 @@ const struct exporter export_dyad_entry = {
 	"the report's vulnerable:fixed pairs as the kernel CNA's `dyad` prints "
 	"them, INTRODUCED_VERSION:SHA:FIXED_VERSION:SHA, one line for the "
 	"mainline fix and one per stable backport, from `fix`.",
-	export_dyad_write,
+	export_dyad_write, NULL,
 };

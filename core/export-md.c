@@ -47,5 +47,5 @@ const struct exporter export_md_entry = {
 	"the timeline for an advisory: the facts, the disclosure date and "
 	"the policy, the vendors, every event; in Markdown, with the markup "
 	"characters of report text escaped.",
-	export_md_write,
+	export_md_write, NULL,
 };

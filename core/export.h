@@ -40,6 +40,10 @@ struct exporter {
 	const char *doc;      /* the man page's paragraph: plain text, one
 			       * line, `word` set in bold */
 	export_fn write;
+	/* Optional: run once the export is written (a file committed, or
+	 * standard output flushed), to record what writing it means. */
+	int (*done)(struct cmd_ctx *ctx, struct dossier *const *d, size_t n,
+		    const struct export_opts *o, struct err *err);
 };
 
 /* Every format, in the order the usage and the man page list them. */

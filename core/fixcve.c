@@ -37,7 +37,9 @@ bool cve_id_valid(const char *s)
 
 bool cwe_id_valid(const char *s)
 {
-	return str_starts(s, "CWE-") && digits(s + 4, 1, 9);
+	/* The CVE schema's pattern: ^CWE-[1-9][0-9]*$, at most 9 bytes. */
+	return str_starts(s, "CWE-") && s[4] >= '1' && s[4] <= '9' &&
+	       digits(s + 4, 1, 5);
 }
 
 const char *fix_version(const char *tag)

@@ -109,6 +109,17 @@ enum cve_action { CVE_ASSIGN, CVE_REJECT, CVE_DESCRIBE, CVE_CWE, CVE_PUBLISH };
 int cve_record(struct cmd_ctx *ctx, int64_t id, enum cve_action a,
 	       const char *value, struct err *err);
 
+/* advisory.c: what the advisory exports share ------------------------*/
+struct dossier;
+/* ERR_REFUSED naming the first of the n reports still under embargo and
+ * its disclosure date (or that none is set), "no WHAT before disclosure";
+ * 0 when none is. */
+int advisory_refuse_embargoed(struct dossier *const *d, size_t n,
+			      const char *what, struct err *err);
+/* The address of a commit: config cve.commit_url (default the kernel's
+ * https://git.kernel.org/stable/c/) followed by sha (caller frees). */
+char *advisory_commit_url(struct cmd_ctx *ctx, const char *sha);
+
 /* git.c: the kernel tree, read through git as a subprocess -------------*/
 /* 0 when dir is a git repository; ERR_NOTFOUND naming it otherwise. */
 int git_check_tree(const char *dir, struct err *err);

@@ -93,12 +93,21 @@ for f in md txt json csv ics; do
 	ok $? "export $f warns that report 1 is under embargo"
 	golden "export-1.$f" "$tmp/r1.$f"
 done
+# No CVE record while under embargo: exit 1 naming the date, no file.
+run 1 "export 1 --format cve under embargo is refused" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/r1.cve.json"
+grep -q "report 1 is under embargo until 2026-12-10T12:00:00Z: no CVE record before disclosure" "$tmp/err"
+ok $? "the refusal names the disclosure date"
+[ ! -e "$tmp/r1.cve.json" ]
+ok $? "no file written under embargo"
+# After both disclosure dates.
+export SECTEAM_NOW=2026-12-11T08:00:00Z
 run 0 "export 1 --format cve" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/r1.cve.json"
 golden export-1.cve.json "$tmp/r1.cve.json"
 run 0 "export 2 --format cve (credit consent)" export 2 --format cve -o "$tmp/r2.cve.json"
 grep -q "no CVE ID; using the placeholder CVE-0000-0000" "$tmp/err"
 ok $? "a missing CVE ID is a warning with the placeholder"
 golden export-2.cve.json "$tmp/r2.cve.json"
+export SECTEAM_NOW=2026-12-02T08:30:00Z
 run 0 "export 2 --format md (credit consent)" export 2 --format md -o "$tmp/r2.md"
 golden export-2.md "$tmp/r2.md"
 run 0 "export --all --format csv" export --all --format csv -o "$tmp/all.csv"

@@ -1,0 +1,129 @@
+#!/bin/sh
+# engines: sqlite pg
+# End to end: one report taken through the whole path, from import to
+# its published advisory, with every format against its golden file in
+# tests/golden/advisory-1.* (SECTEAM_UPDATE_GOLDEN=1 rewrites them).
+# Time is pinned (SECTEAM_NOW) and the git tree's SHAs are fixed
+# (tests/lib/gitrepo.sh); fingerprints and the officer are replaced by
+# names.  Import; fix with the tree (introduced in v1.0, first in
+# v1.1-rc1, backported to linux-1.0.y as v1.0.1); CVE-2026-12345 assigned,
+# described in $EDITOR, CWE-416; disclosure date set.  Under embargo the
+# CVE record, OSV and CSAF are refused (exit 1, the date named, no file).
+# Disclosed: the CVE record is PUBLISHED with the kernel CNA's version
+# ranges, validated by python3-jsonschema against the CVE 5 schema (and
+# OSV against osv-schema.json, CSAF against the CSAF 2.0 schema with the
+# FIRST CVSS schemas resolved offline), read back with jq; credits only
+# with consent; writing the record moves the ID to published.  A second
+# report's rejected ID gives a REJECTED record.
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+. "$SECTEAM_TOP/tests/lib/gitrepo.sh"
+e2e_setup advisory
+schemas=$SECTEAM_TOP/../shared/schemas
+golden=$SECTEAM_TOP/tests/golden
+export TZ=UTC SECTEAM_NOW=2026-12-01T10:00:00Z
+cat > "$T/config" <<'CFG'
+[officer]
+	name = olga
+[team]
+	domain = security.example.org
+[cve]
+	org_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f
+	reference_url = https://security.example.org/advisories/
+CFG
+st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
+validate() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$@"; }
+# The officer as md escapes it too (officer\_123 on PostgreSQL).
+officer_md=$(printf '%s' "$E2E_OFFICER" | sed 's/_/\\\\_/g')
+normalise() {
+	sed -e "s/$REPORTER_FPR/REPORTER_FPR/g" -e "s/$OFFICER_FPR/OFFICER_FPR/g" \
+		-e "s/\b$E2E_OFFICER\b/OFFICER/g" -e "s/\b$officer_md\b/OFFICER/g" "$1"
+}
+golden() { # NAME FILE
+	normalise "$2" > "$T/norm"
+	[ "${SECTEAM_UPDATE_GOLDEN:-0}" = 1 ] && cp "$T/norm" "$golden/$1"
+	d=$(diff -u "$golden/$1" "$T/norm" 2>&1)
+	tap_ok $? "$1 matches its golden file" "$d"
+}
+
+G=$T/linux
+gitrepo_make "$G" || { echo "Bail out! cannot build the git tree"; exit 1; }
+rev() { git -C "$G" rev-parse "$1"; }
+INTRO=$(rev v1.0) FIX=$(rev v1.1-rc1) BP=$(rev v1.0.1)
+
+for i in 1 2; do
+	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+	   --to "$OFFICER_FPR" --subject "frobnicator overflow $i" \
+	   --body "A heap overflow in net/core/frob.c, reachable by any user." \
+	   --message-id "a$i@example.net" --date "Tue, 01 Dec 2026 09:0$i:00 +0000" > "$T/r$i.eml"
+	st import "$T/r$i.eml" >/dev/null
+done
+st triage 1 --state triaged --severity high >/dev/null
+st triage 1 --state accepted >/dev/null
+st triage 1 --state fixing >/dev/null
+st fix 1 --commit "$FIX" --introduced "$INTRO" --tree "$G" --stable linux-1.0.y >/dev/null
+tap_is "$(st show 1 --json | jq -r '.fix.tag')" v1.1-rc1 "fix recorded with the tree"
+st cve 1 --assign CVE-2026-12345 >/dev/null
+cat > "$T/editor" <<'ED'
+#!/bin/sh
+printf 'In the Linux kernel, the frobnicator did not check a length,\nso a local user could overflow a heap buffer.\n' > "$1"
+ED
+chmod +x "$T/editor"
+EDITOR="$T/editor" VISUAL= st cve 1 --description >/dev/null
+st cve 1 --cwe CWE-787 >/dev/null
+st date set 1 2026-12-05 >/dev/null
+st triage 1 --state fix-ready >/dev/null
+
+# Under embargo: no record of any kind.
+for f in cve; do
+	out=$(st export 1 --format $f -o "$T/early.$f" 2>&1); rc=$?
+	tap_is "$rc" 1 "export --format $f under embargo exits 1"
+	tap_like "$out" "report 1 is under embargo until 2026-12-05T12:00:00Z" "  naming the disclosure date"
+	[ ! -e "$T/early.$f" ]; tap_ok $? "  and writes no file"
+done
+tap_is "$(st show 1 --json | jq -r .cve.state)" reserved "the ID stays reserved"
+
+# Disclosed (the date passed and the state says so).
+export SECTEAM_NOW=2026-12-05T13:00:00Z
+st triage 1 --state disclosed >/dev/null
+st export 1 --format cve -o "$T/nocredit.cve.json" 2>/dev/null
+tap_is "$(jq 'has("containers") and (.containers.cna | has("credits") | not)' "$T/nocredit.cve.json")" true \
+	"no credits without the reporter's consent"
+st triage 1 --consent credit >/dev/null
+for f in md txt json csv ics cve dyad; do
+	ext=$f; [ $f = cve ] || [ $f = osv ] || [ $f = csaf ] && ext=$f.json
+	st export 1 --format $f -o "$T/a.$ext" 2>"$T/err"
+	tap_ok $? "export --format $f after disclosure" "$(cat "$T/err")"
+	golden "advisory-1.$ext" "$T/a.$ext"
+done
+tap_is "$(st show 1 --json | jq -r .cve.state)" published "writing the record published the ID"
+
+# The CVE record, read back.
+r=$T/a.cve.json
+v=$(validate "$schemas/CVE_Record_Format_bundled.json" "$r" "$T/nocredit.cve.json" 2>&1)
+tap_ok $? "python3-jsonschema validates the CVE records" "$v"
+tap_is "$(jq -r '.cveMetadata.cveId + " " + .cveMetadata.state' "$r")" "CVE-2026-12345 PUBLISHED" "PUBLISHED under the assigned ID"
+tap_is "$(jq -c '[.containers.cna.affected[0].versions[] | [.version, .lessThan, .versionType]]' "$r")" \
+	"[[\"$INTRO\",\"$BP\",\"git\"],[\"$INTRO\",\"$FIX\",\"git\"]]" "git ranges: introduced, lessThan the backport and the fix"
+tap_is "$(jq -c '[.containers.cna.affected[1].versions[] | [.version, .status, (.lessThan // .lessThanOrEqual // null), (.versionType // null)]]' "$r")" \
+	'[["1.0","affected",null,null],["0","unaffected","1.0","semver"],["1.0.1","unaffected","1.0.*","semver"],["1.1-rc1","unaffected","*","original_commit_for_fix"]]' \
+	"tag versions as the kernel CNA writes them"
+tap_is "$(jq -r '.containers.cna.affected[1].defaultStatus' "$r")" affected "defaultStatus affected for the versions"
+tap_is "$(jq -r '[.containers.cna.references[].url] | join(" ")' "$r")" \
+	"https://git.kernel.org/stable/c/$BP https://git.kernel.org/stable/c/$FIX https://security.example.org/advisories/CVE-2026-12345" \
+	"references: the fix commits, then the advisory"
+tap_like "$(jq -r '.containers.cna.descriptions[0].value' "$r")" '^In the Linux kernel, the frobnicator did not check a length,' "the officer's description"
+tap_is "$(jq -r '.containers.cna.problemTypes[0].descriptions[0].cweId' "$r")" CWE-787 "the CWE"
+tap_is "$(jq -r '.containers.cna.credits[0].value' "$r")" "Rita Reporter" "credits with consent"
+tap_is "$(jq -r '.containers.cna.datePublic' "$r")" 2026-12-05T12:00:00Z "datePublic is the disclosure date"
+
+# A rejected ID gives a REJECTED record.
+st cve 2 --assign CVE-2026-22222 >/dev/null
+st cve 2 --reject --reason "duplicate of CVE-2026-12345" >/dev/null
+st triage 2 --public >/dev/null
+st export 2 --format cve -o "$T/rej.cve.json" 2>"$T/err"
+tap_ok $? "export of a rejected ID" "$(cat "$T/err")"
+tap_is "$(jq -r '.cveMetadata.state + " " + .containers.cna.rejectedReasons[0].value' "$T/rej.cve.json")" \
+	"REJECTED duplicate of CVE-2026-12345" "REJECTED with its reason"
+v=$(validate "$schemas/CVE_Record_Format_bundled.json" "$T/rej.cve.json" 2>&1)
+tap_ok $? "the REJECTED record validates" "$v"
+tap_done
