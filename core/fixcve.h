@@ -119,6 +119,19 @@ int advisory_refuse_embargoed(struct dossier *const *d, size_t n,
 /* The address of a commit: config cve.commit_url (default the kernel's
  * https://git.kernel.org/stable/c/) followed by sha (caller frees). */
 char *advisory_commit_url(struct cmd_ctx *ctx, const char *sha);
+/* The tree's address for records: config cve.repo, else Linus's tree. */
+const char *advisory_repo(struct cmd_ctx *ctx);
+/* The advisory's address: config cve.reference_url (when it ends in '/',
+ * the CVE ID, or report-N with cve_id NULL, is appended), else the
+ * kernel's security-bugs page (caller frees). */
+char *advisory_reference_url(struct cmd_ctx *ctx, int64_t report_id,
+			     const char *cve_id);
+/* The reporter to credit, display-safe, only with credit consent: their
+ * name, else their address; NULL otherwise (caller frees). */
+char *advisory_credit(const struct dossier *d);
+/* The description: the officer's (`cve --description`), redacted, else
+ * the subject as one line (caller frees). */
+char *advisory_description(const struct dossier *d, const struct fixcve *fc);
 
 /* git.c: the kernel tree, read through git as a subprocess -------------*/
 /* 0 when dir is a git repository; ERR_NOTFOUND naming it otherwise. */

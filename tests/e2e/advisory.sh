@@ -74,7 +74,7 @@ st date set 1 2026-12-05 >/dev/null
 st triage 1 --state fix-ready >/dev/null
 
 # Under embargo: no record of any kind.
-for f in cve; do
+for f in cve osv csaf; do
 	out=$(st export 1 --format $f -o "$T/early.$f" 2>&1); rc=$?
 	tap_is "$rc" 1 "export --format $f under embargo exits 1"
 	tap_like "$out" "report 1 is under embargo until 2026-12-05T12:00:00Z" "  naming the disclosure date"
@@ -89,7 +89,7 @@ st export 1 --format cve -o "$T/nocredit.cve.json" 2>/dev/null
 tap_is "$(jq 'has("containers") and (.containers.cna | has("credits") | not)' "$T/nocredit.cve.json")" true \
 	"no credits without the reporter's consent"
 st triage 1 --consent credit >/dev/null
-for f in md txt json csv ics cve dyad; do
+for f in md txt json csv ics cve dyad osv csaf; do
 	ext=$f; [ $f = cve ] || [ $f = osv ] || [ $f = csaf ] && ext=$f.json
 	st export 1 --format $f -o "$T/a.$ext" 2>"$T/err"
 	tap_ok $? "export --format $f after disclosure" "$(cat "$T/err")"
@@ -116,10 +116,48 @@ tap_is "$(jq -r '.containers.cna.problemTypes[0].descriptions[0].cweId' "$r")" C
 tap_is "$(jq -r '.containers.cna.credits[0].value' "$r")" "Rita Reporter" "credits with consent"
 tap_is "$(jq -r '.containers.cna.datePublic' "$r")" 2026-12-05T12:00:00Z "datePublic is the disclosure date"
 
+# OSV, read back.
+o=$T/a.osv.json
+v=$(validate "$schemas/osv-schema.json" "$o" 2>&1)
+tap_ok $? "python3-jsonschema validates the OSV record" "$v"
+tap_is "$(jq -r '.id + " " + .published' "$o")" "CVE-2026-12345 2026-12-05T12:00:00Z" "OSV: the CVE ID, published at disclosure"
+tap_is "$(jq -c '.affected[0].ranges[] | select(.type == "GIT") | .events' "$o")" \
+	"[{\"introduced\":\"$INTRO\"},{\"fixed\":\"$FIX\"},{\"fixed\":\"$BP\"}]" "OSV: GIT range, introduced and both fixes"
+tap_is "$(jq -c '[.affected[0].ranges[] | select(.type == "ECOSYSTEM") | .events]' "$o")" \
+	'[[{"introduced":"1.0"},{"fixed":"1.1-rc1"}],[{"introduced":"1.0"},{"fixed":"1.0.1"}]]' "OSV: ECOSYSTEM ranges from the tags"
+tap_is "$(jq -r '[.references[] | .type] | join(",")' "$o")" "FIX,FIX,ADVISORY" "OSV: the fix commits as FIX references"
+tap_is "$(jq -r '.credits[0].name + " " + .credits[0].type' "$o")" "Rita Reporter FINDER" "OSV: credits with consent"
+
+# CSAF, read back.
+c=$T/a.csaf.json
+v=$(validate "$schemas/csaf_json_schema.json" "$c" 2>&1)
+tap_ok $? "python3-jsonschema validates the CSAF advisory (FIRST schemas offline)" "$v"
+tap_is "$(jq -r '.document.category + " " + .document.tracking.id' "$c")" "csaf_security_advisory CVE-2026-12345" "CSAF: a security advisory for the CVE"
+tap_is "$(jq -c '.vulnerabilities[0].product_status' "$c")" \
+	'{"known_affected":["linux-1.0"],"fixed":["linux-1.1-rc1","linux-1.0.1"]}' "CSAF: known_affected and fixed versions"
+tap_is "$(jq -r '[.product_tree.branches[0].branches[0].branches[].name] | join(",")' "$c")" "1.0,1.1-rc1,1.0.1" "CSAF: the kernel versions in the product tree"
+tap_is "$(jq -r '.vulnerabilities[0].remediations[0] | .category + " " + .url' "$c")" \
+	"vendor_fix https://git.kernel.org/stable/c/$FIX" "CSAF: the remediation points at the fix commit"
+tap_is "$(jq -r '.document.tracking.revision_history[0] | .number + " " + .date' "$c")" "1 2026-12-05T12:00:00Z" "CSAF: revision 1 at disclosure"
+tap_is "$(jq -r '.document.acknowledgments[0].names[0]' "$c")" "Rita Reporter" "CSAF: acknowledgments with consent"
+
+# A later change to the fix is a new revision of the CSAF advisory.
+export SECTEAM_NOW=2026-12-06T09:00:00Z
+st fix 1 --commit "$FIX" --introduced "$INTRO" --tree "$G" --stable linux-1.0.y >/dev/null
+tap_is "$(st export 1 --format csaf | jq -r '.document.tracking | .version + " " + .current_release_date + " " + .revision_history[1].summary')" \
+	"2 2026-12-06T09:00:00Z Updated: fix" "CSAF: the timeline's later change is revision 2"
+
 # A rejected ID gives a REJECTED record.
+# A public report without fix or CVE ID: x_secteam-N, versions unknown.
+st triage 2 --public >/dev/null
+st export 2 --format osv -o "$T/b.osv.json" 2>/dev/null && st export 2 --format csaf -o "$T/b.csaf.json" 2>/dev/null
+tap_ok $? "OSV and CSAF of a report without fix or CVE ID"
+tap_is "$(jq -r '.id + " " + (.affected[0].ranges | length | tostring)' "$T/b.osv.json")" "x_secteam-2 0" "OSV id x_secteam-2, no ranges"
+tap_is "$(jq -c '.vulnerabilities[0].product_status' "$T/b.csaf.json")" '{"known_affected":["linux"]}' "CSAF: the kernel, versions unknown, known affected"
+v=$(validate "$schemas/osv-schema.json" "$T/b.osv.json" 2>&1 && validate "$schemas/csaf_json_schema.json" "$T/b.csaf.json" 2>&1)
+tap_ok $? "both validate" "$v"
 st cve 2 --assign CVE-2026-22222 >/dev/null
 st cve 2 --reject --reason "duplicate of CVE-2026-12345" >/dev/null
-st triage 2 --public >/dev/null
 st export 2 --format cve -o "$T/rej.cve.json" 2>"$T/err"
 tap_ok $? "export of a rejected ID" "$(cat "$T/err")"
 tap_is "$(jq -r '.cveMetadata.state + " " + .containers.cna.rejectedReasons[0].value' "$T/rej.cve.json")" \
