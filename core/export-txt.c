@@ -16,7 +16,7 @@ static void txt_heading(FILE *out, int level, const char *s)
 }
 
 static const struct timeline_style txt_style = {
-	NULL, txt_heading, "  ", 12, "", "  ", "  ", "", "\n",
+	NULL, txt_heading, "  ", 12, "", "  ", "  ", "", "\n", true,
 };
 
 static int export_txt_write(struct cmd_ctx *ctx, FILE *out,

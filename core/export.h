@@ -71,6 +71,8 @@ struct timeline_style {
 	const char *after_at; /* between an item's time and its text */
 	const char *strong;   /* around an event's kind */
 	const char *between;  /* between two reports */
+	bool advisory;        /* an advisory section (fix, versions, CVE,
+			       * credit) after the facts, once disclosed */
 };
 /* Writes the timeline of each dossier: facts, disclosure, vendors,
  * events (notes only with o->with_notes).  Cannot fail. */

@@ -81,13 +81,24 @@ for f in cve osv csaf; do
 	[ ! -e "$T/early.$f" ]; tap_ok $? "  and writes no file"
 done
 tap_is "$(st show 1 --json | jq -r .cve.state)" reserved "the ID stays reserved"
+tap_unlike "$(st due --within 0s 2>&1)" "no record published" "due: nothing about the CVE before disclosure"
+st triage 1 --note "internal: the reporter is touchy about credit" >/dev/null
+st export 1 --format md -o "$T/early.md" 2>/dev/null
+tap_unlike "$(cat "$T/early.md")" "## Advisory" "md: no advisory section under embargo"
+tap_unlike "$(cat "$T/early.md")" "touchy" "md: no internal note without --with-notes"
+st export 1 --format md --with-notes -o "$T/early.md" 2>/dev/null
+tap_like "$(cat "$T/early.md")" "touchy" "md: the note with --with-notes"
 
 # Disclosed (the date passed and the state says so).
 export SECTEAM_NOW=2026-12-05T13:00:00Z
 st triage 1 --state disclosed >/dev/null
+tap_like "$(st due 2>&1)" "^#1 CVE-2026-12345 reserved and the report disclosed, but no record published \(export --format cve\): frobnicator overflow 1$" \
+	"due: the disclosed report's reserved ID has no record"
+tap_is "$(st due --json | jq -r '[.items[] | select(.kind == "cve-unpublished") | .report] | join(",")')" 1 "due --json: kind cve-unpublished"
 st export 1 --format cve -o "$T/nocredit.cve.json" 2>/dev/null
 tap_is "$(jq 'has("containers") and (.containers.cna | has("credits") | not)' "$T/nocredit.cve.json")" true \
 	"no credits without the reporter's consent"
+tap_like "$(st export 1 --format md 2>/dev/null)" 'Credit:\*\* withheld \(no consent to credit\)' "md advisory: credit withheld without consent"
 st triage 1 --consent credit >/dev/null
 for f in md txt json csv ics cve dyad osv csaf; do
 	ext=$f; [ $f = cve ] || [ $f = osv ] || [ $f = csaf ] && ext=$f.json
@@ -96,6 +107,11 @@ for f in md txt json csv ics cve dyad osv csaf; do
 	golden "advisory-1.$ext" "$T/a.$ext"
 done
 tap_is "$(st show 1 --json | jq -r .cve.state)" published "writing the record published the ID"
+tap_unlike "$(st due 2>&1)" "no record published" "due: no longer once the record is written"
+
+tap_like "$(cat "$T/a.md")" '## Advisory' "md: an advisory section once disclosed"
+tap_like "$(cat "$T/a.md")" "Affected:\*\* from 1.0 until 1.1-rc1; fixed in 1.0.1 \(linux-1.0.y\)" "md advisory: the affected versions"
+tap_unlike "$(cat "$T/a.md")" "touchy" "md: still no internal note"
 
 # The CVE record, read back.
 r=$T/a.cve.json
