@@ -438,7 +438,7 @@ int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
 		*err = ctx->err;
 		return ERR_IO;
 	}
-	if ((rc = store_events_fixcve(s, &ev, &nev, err)) < 0)
+	if ((rc = store_events_fixcve(s, 0, &ev, &nev, err)) < 0)
 		return rc;
 	while (i < nev) {
 		size_t j = i;
@@ -451,6 +451,28 @@ int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
 		i = j;
 	}
 	for (i = 0; i < nev; i++)
+		event_release(&ev[i]);
+	free(ev);
+	return 0;
+}
+
+int fixcve_get(struct cmd_ctx *ctx, int64_t report_id, struct fixcve *fc,
+	       struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+	struct event *ev = NULL;
+	size_t n = 0;
+	int rc;
+
+	memset(fc, 0, sizeof(*fc));
+	if (!s) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	if ((rc = store_events_fixcve(s, report_id, &ev, &n, err)) < 0)
+		return rc;
+	fixcve_fold(ev, n, fc);
+	for (size_t i = 0; i < n; i++)
 		event_release(&ev[i]);
 	free(ev);
 	return 0;

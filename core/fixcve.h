@@ -66,6 +66,9 @@ struct fixcve_row {
 };
 int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
 	       struct err *err);
+/* One report's fix and CVE state (fixcve_release it); 0 or negative. */
+int fixcve_get(struct cmd_ctx *ctx, int64_t report_id, struct fixcve *fc,
+	       struct err *err);
 /* Report id's state in rows, or NULL. */
 const struct fixcve *fixcve_find(const struct fixcve_row *rows, size_t n,
 				 int64_t report_id);
