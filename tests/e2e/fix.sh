@@ -51,7 +51,7 @@ tap_like "$out" "commit 0123456789abcdef0123456789abcdef01234567 is not in the t
 out=$(st fix 1 --commit "$FIX" --tree "$G" --stable linux-9.9.y 2>&1); rc=$?
 tap_is "$rc" 1 "a branch the tree lacks is refused"
 tap_like "$out" "branch 'linux-9.9.y' is not in the tree" "naming it"
-out=$(st fix 1 --commit "$FIX" --tree "$G" --stable=--output=/tmp/x 2>&1); rc=$?
+out=$(st fix 1 --commit "$FIX" --tree "$G" --stable=--output=stolen.txt 2>&1); rc=$?
 tap_is "$rc" 2 "an option-like branch name is refused"
 out=$(st fix 1 --commit "$FIX" --tree "$T" 2>&1); rc=$?
 tap_is "$rc" 1 "a folder that is no git tree is refused"
