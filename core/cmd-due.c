@@ -4,8 +4,10 @@
  * overdue or due within the window (or, with no date decided, the
  * policy's default limit, from policy_check()); vendors notified and
  * silent for 5 working days (Monday to Friday, UTC); participants
- * brought in who have not acknowledged.  Prints nothing when all is
- * well; always exits 0 unless the store fails.
+ * brought in who have not acknowledged.  And every disclosed report
+ * (state disclosed or closed, public, or its date passed) whose CVE ID is
+ * reserved but has no published record yet (fixcve.h).  Prints nothing
+ * when all is well; always exits 0 unless the store fails.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <jansson.h>
 
 #include "core/core.h"
+#include "core/fixcve.h"
 #include "core/json.h"
 #include "store/store.h"
 
@@ -115,6 +118,41 @@ static int each(const struct report *r, void *data)
 	return 0;
 }
 
+static bool disclosed(const struct report *r, time_t now)
+{
+	return !strcmp(r->state, "disclosed") || !strcmp(r->state, "closed") ||
+	       r->public || (r->disclosure && r->disclosure <= now);
+}
+
+/* Disclosed reports with a reserved CVE ID and no published record. */
+static int unpublished(struct due_run *d)
+{
+	struct fixcve_row *rows;
+	size_t n;
+	int rc = 0;
+
+	if (fixcve_all(d->ctx, &rows, &n, &d->ctx->err) < 0)
+		return -1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct fixcve *fc = &rows[i].fc;
+		struct report r;
+		char *text;
+		if (!fc->cve_id || strcmp(fc->cve_state, "reserved"))
+			continue;
+		if ((rc = report_get(d->ctx, rows[i].report_id, &r, &d->ctx->err)) < 0)
+			break;
+		if (disclosed(&r, d->now)) {
+			text = xasprintf("%s reserved and the report disclosed, but no record published (export --format cve)",
+					 fc->cve_id);
+			item(d, &r, "cve-unpublished", r.disclosure, NULL, text);
+			free(text);
+		}
+		report_release(&r);
+	}
+	fixcve_rows_free(rows, n);
+	return rc < 0 ? -1 : 0;
+}
+
 /* The options of `due`; cmd_table[] names them too (where the report
  * id goes, for the UI). */
 const struct option cmd_due_opts[] = {
@@ -159,7 +197,8 @@ int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		d.items = json_array();
 	if (store_report_vendors_get(s, 0, &d.vendors, &d.nvendors, &ctx->err) < 0 ||
 	    store_participants_unacked(s, 0, &d.parts, &d.nparts, &ctx->err) < 0 ||
-	    report_each(ctx, &f, each, &d, &ctx->err) < 0)
+	    report_each(ctx, &f, each, &d, &ctx->err) < 0 ||
+	    unpublished(&d) < 0)
 		r = -1;
 	if (r == 0 && json) {
 		json_t *o = json_pack("{s:o, s:I, s:O}", "now", json_time(d.now),

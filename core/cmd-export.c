@@ -182,6 +182,8 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		err_setc(&ctx->err, ERR_IO, "cannot write the export: %s", strerror(errno));
 		rc = CMD_FAILED;
 	}
+	if (rc == CMD_OK && ex->done && ex->done(ctx, ds, ids.n, &eo, &ctx->err) < 0)
+		rc = CMD_FAILED;
 out:
 	for (size_t i = 0; i < ids.n; i++) {
 		if (ds[i])

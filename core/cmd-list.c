@@ -1,16 +1,20 @@
 /*
  * `list [--state S] [--open] [--sort KEY] [--json]`: one line per report,
- *   ID  STATE  SEVERITY  VERDICT  DUE  CLAIMED  SUBJECT
+ *   ID  STATE  SEVERITY  VERDICT  DUE  CLAIMED  FIX/CVE  SUBJECT
  * DUE is the number of days to the embargo deadline (embargo.c: the
  * decided date, else the policy default): "-3d!" overdue, "+2d?" no date
- * decided, "+5d" decided, "-" when the embargo is over.  Subjects are
- * sanitized for display.
+ * decided, "+5d" decided, "-" when the embargo is over.  FIX/CVE is the
+ * fix's first tag (or its short SHA) and the CVE ID with its state
+ * (fixcve.h), "-" for none; config list.fix_cve = false hides the
+ * column.  Subjects are sanitized for display.  --json carries "fix" and
+ * "cve" as show --json does.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
+#include "core/fixcve.h"
 #include "core/json.h"
 #include "store/store.h"
 
@@ -19,11 +23,16 @@ struct list_out {
 	json_t *arr;
 	time_t now;
 	struct policy pol;
+	bool fix_cve;            /* the FIX/CVE column shown */
+	struct fixcve_row *fc;   /* every report's fix and CVE state */
+	size_t nfc;
 };
 
 static int print_row(const struct report *r, void *data)
 {
 	struct list_out *lo = data;
+	const struct fixcve *fc = fixcve_find(lo->fc, lo->nfc, r->id);
+	struct fixcve none;
 	struct embargo e;
 	char due[24];
 
@@ -31,14 +40,21 @@ static int print_row(const struct report *r, void *data)
 	if (lo->arr) {
 		json_t *o = report_summary_json(r);
 		embargo_json(&e, o);
+		memset(&none, 0, sizeof(none));
+		fixcve_add_json(o, fc ? fc : &none);
 		json_array_append_new(lo->arr, o);
 		return 0;
 	}
 	embargo_due(&e, due);
 	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by);
-	fprintf(lo->ctx->out, "%-5lld %-9s %-8s %-11s %-5s %-10s %s\n",
+	char *raw = lo->fix_cve ? fixcve_label(fc) : NULL;
+	char *label = raw ? safe_str(raw) : NULL;
+	free(raw);
+	fprintf(lo->ctx->out, "%-5lld %-9s %-8s %-11s %-5s %-10s %s%s%s\n",
 		(long long)r->id, r->state, r->severity,
-		r->verdict ? r->verdict : "-", due, *who ? who : "-", subj);
+		r->verdict ? r->verdict : "-", due, *who ? who : "-",
+		label ? label : "", label ? " " : "", subj);
+	free(label);
 	free(subj);
 	free(who);
 	return 0;
@@ -57,7 +73,7 @@ const struct option cmd_list_opts[] = {
 int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_filter f = { NULL, false, NULL };
-	struct list_out lo = { ctx, NULL, util_now(), { 0, 0 } };
+	struct list_out lo = { .ctx = ctx, .now = util_now(), .fix_cve = true };
 	struct store *s;
 	bool json = false;
 	int c, r;
@@ -82,7 +98,13 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	policy_from_config(ctx->cfg, &lo.pol);
 	if (json)
 		lo.arr = json_array();
+	lo.fix_cve = config_get_bool(ctx->cfg, "list.fix_cve", true);
+	if ((lo.fix_cve || json) && fixcve_all(ctx, &lo.fc, &lo.nfc, &ctx->err) < 0) {
+		json_decref(lo.arr);
+		return CMD_FAILED;
+	}
 	r = report_each(ctx, &f, print_row, &lo, &ctx->err);
+	fixcve_rows_free(lo.fc, lo.nfc);
 	if (json) {
 		if (r == 0)
 			json_print(ctx->out, lo.arr);

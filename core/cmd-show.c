@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/fixcve.h"
 #include "core/json.h"
 
 /* The thread's messages, opened (or why not). */
@@ -65,6 +66,30 @@ static void field(FILE *out, const char *name, const char *value)
 static void field_safe(FILE *out, const char *name, const char *v)
 {
 	fprintf(out, "%-20s %s\n", name, v && *v ? v : "-");
+}
+
+/* "Fix" and "CVE": the fix's commit and first tag, the CVE ID and its
+ * state (fixcve.h). */
+static void print_fixcve(FILE *out, const struct report_full *rf)
+{
+	struct fixcve fc;
+	char *s;
+
+	fixcve_fold(rf->events, rf->nevents, &fc);
+	if (fc.has_fix) {
+		s = xasprintf("%s (%s%s, %zu introducing, %zu backports)", fc.fix.sha,
+			      fc.fix.tag ? "first in " : "",
+			      fc.fix.tag ? fc.fix.tag : fc.tree_checked ? "no tag yet" : "unchecked",
+			      fc.nintroduced, fc.nbackports);
+		field(out, "Fix", s);
+		free(s);
+	} else {
+		field(out, "Fix", NULL);
+	}
+	s = fc.cve_id ? xasprintf("%s (%s)", fc.cve_id, fc.cve_state) : NULL;
+	field(out, "CVE", s);
+	free(s);
+	fixcve_release(&fc);
 }
 
 /* "Name <addr> (valid)" for a user ID the keyring vouches for; else
@@ -193,6 +218,7 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	else
 		field(out, "Disclosure", NULL);
 	print_embargo(ctx, &rf->r);
+	print_fixcve(out, rf);
 	print_files(out, "Files", rf->files, rf->nfiles);
 	for (size_t i = 0; i < o->n; i++)
 		if (o->om[i].nfiles_unsigned) {

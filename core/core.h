@@ -36,6 +36,9 @@
  *   forward.c         forwarding a report as signed, encrypted mail
  *   sender.c          a From mailbox shown address first, with warnings
  *   json.c            the JSON form of a report (show --json, list --json)
+ *   fixcve.c, .h      fix tracking and the CVE lifecycle, kept as events;
+ *                     git.c: the kernel tree read through git; advisory.c:
+ *                     what the advisory exports (cve, osv, csaf) share
  */
 #ifndef SECTEAM_CORE_H
 #define SECTEAM_CORE_H

@@ -56,5 +56,5 @@ const struct exporter export_csv_entry = {
 	"csv", "csv", "one row per event (RFC 4180)",
 	"one row per event (RFC 4180; cells starting with = + - @ get a "
 	"leading ').",
-	export_csv_write,
+	export_csv_write, NULL,
 };

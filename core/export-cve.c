@@ -1,19 +1,33 @@
 /*
- * The CVE JSON 5 export: one CVE record (dataVersion 5.1, state
- * PUBLISHED: the only state of the bundled schema that carries a cna
- * container) per report, valid against CVE_Record_Format_bundled.json.
- *   cveId         --cve-id, else the placeholder CVE-0000-0000 (it matches
- *                 the schema's pattern; a warning says to replace it)
+ * The CVE JSON 5 export: one CVE record (dataVersion 5.1) per report,
+ * valid against CVE_Record_Format_bundled.json.  None while a report is
+ * under embargo: the export is refused (advisory.c), naming the date.
+ *   cveId         --cve-id, else the ID `cve --assign` reserved, else the
+ *                 placeholder CVE-0000-0000 (it matches the schema's
+ *                 pattern; a warning says to replace it)
+ *   state         REJECTED with its reason when `cve --reject` rejected
+ *                 the ID; else PUBLISHED, and writing it moves a reserved
+ *                 ID to published (a cve-publish event)
  *   orgId         config cve.org_id (a UUID), else the placeholder
  *                 00000000-0000-4000-8000-000000000000 (with a warning)
  *   affected      vendor/product "Linux", the touched files as
- *                 programFiles, defaultStatus "unknown": versions are
- *                 for the officer to fill in
- *   descriptions  the subject, redacted and sanitized
- *   references    config cve.reference_url (when it ends in '/', the CVE
- *                 ID, or report-N without one, is appended), else the
- *                 kernel's security-bugs page
- *   datePublic    the disclosure date, once the embargo is over
+ *                 programFiles.  With a fix recorded (`fix`), as the
+ *                 kernel CNA writes them: one entry of git ranges
+ *                 (introducing commit, lessThan the fix and each
+ *                 backport; "0" when no introducing commit is known,
+ *                 defaultStatus unaffected), one of versions from the
+ *                 tags (defaultStatus affected: the introducing version
+ *                 affected, "0" lessThan it unaffected, each backport
+ *                 lessThanOrEqual its series ("1.0.*"), the fix's
+ *                 version lessThanOrEqual "*" as original_commit_for_fix).
+ *                 Without a fix, defaultStatus "unknown".
+ *   descriptions  `cve --description` (redacted), else the subject
+ *   problemTypes  `cve --cwe`, when given
+ *   references    each fix commit (config cve.commit_url, default
+ *                 git.kernel.org/stable/c/), then config cve.reference_url
+ *                 (when it ends in '/', the CVE ID, or report-N without
+ *                 one, is appended), else the kernel's security-bugs page
+ *   datePublic    the disclosure date
  *   credits       the reporter's name (else address), only with credit
  *                 consent
  * Several reports give a JSON array of records.
@@ -26,6 +40,7 @@
 
 #include "core/core.h"
 #include "core/export.h"
+#include "core/fixcve.h"
 #include "core/json.h"
 
 #define PLACEHOLDER_CVE "CVE-0000-0000"
@@ -65,8 +80,161 @@ static json_t *bounded(const char *s, size_t max, const char *fallback)
 	return j;
 }
 
+/* A version entry; less_op NULL for a single version. */
+static json_t *ver(const char *version, const char *less_op, const char *less,
+		   const char *status, const char *type)
+{
+	json_t *v = json_pack("{s:s}", "version", version);
+
+	if (less_op)
+		json_object_set_new(v, less_op, json_string(less));
+	json_object_set_new(v, "status", json_string(status));
+	if (type)
+		json_object_set_new(v, "versionType", json_string(type));
+	return v;
+}
+
+/* The git ranges: from each introducing commit to the fix and to each
+ * backport. */
+static json_t *git_versions(const struct fixcve *fc)
+{
+	json_t *a = json_array();
+	size_t ni = fc->nintroduced ? fc->nintroduced : 1;
+
+	for (size_t i = 0; i < ni; i++) {
+		const char *in = fc->nintroduced ? fc->introduced[i].sha : "0";
+		for (size_t b = 0; b < fc->nbackports; b++)
+			json_array_append_new(a, ver(in, "lessThan", fc->backports[b].sha,
+						     "affected", "git"));
+		json_array_append_new(a, ver(in, "lessThan", fc->fix.sha, "affected", "git"));
+	}
+	return a;
+}
+
+/* "1.0.1" gives "1.0.*": the stable series a backport fixes. */
+static char *series(const char *v)
+{
+	const char *dot = strchr(v, '.');
+	const char *dot2 = dot ? strchr(dot + 1, '.') : NULL;
+
+	return dot2 ? xasprintf("%.*s.*", (int)(dot2 - v), v) : xasprintf("%s.*", v);
+}
+
+/* The versions from the tags, as the kernel CNA writes them; an empty
+ * array when no tag is known. */
+static json_t *semver_versions(const struct fixcve *fc)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < fc->nintroduced; i++) {
+		const char *v = fix_version(fc->introduced[i].tag);
+		if (!v)
+			continue;
+		json_array_append_new(a, ver(v, NULL, NULL, "affected", NULL));
+		json_array_append_new(a, ver("0", "lessThan", v, "unaffected", "semver"));
+	}
+	for (size_t b = 0; b < fc->nbackports; b++) {
+		const char *v = fix_version(fc->backports[b].tag);
+		char *ser;
+		if (!v)
+			continue;
+		ser = series(v);
+		json_array_append_new(a, ver(v, "lessThanOrEqual", ser, "unaffected", "semver"));
+		free(ser);
+	}
+	if (fc->fix.tag)
+		json_array_append_new(a, ver(fix_version(fc->fix.tag), "lessThanOrEqual", "*",
+					     "unaffected", "original_commit_for_fix"));
+	return a;
+}
+
+static json_t *product(struct cmd_ctx *ctx, json_t *files, const char *status,
+		       json_t *versions)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:s}", "vendor", "Linux",
+			      "product", "Linux", "repo",
+			      config_get(ctx->cfg, "cve.repo",
+					 "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git"),
+			      "defaultStatus", status);
+
+	if (json_array_size(files))
+		json_object_set(p, "programFiles", files);
+	if (versions && json_array_size(versions))
+		json_object_set(p, "versions", versions);
+	json_decref(versions);
+	return p;
+}
+
+static json_t *affected(struct cmd_ctx *ctx, const struct dossier *d,
+			const struct fixcve *fc)
+{
+	json_t *files = json_array(), *a = json_array(), *sv;
+
+	for (size_t i = 0; i < d->f.nfiles; i++) {
+		char *f = export_text(d, d->f.files[i]);
+		if (*f)
+			json_array_append_new(files, bounded(f, 1024, "-"));
+		free(f);
+	}
+	if (!fc->has_fix) {
+		json_array_append_new(a, product(ctx, files, "unknown", NULL));
+	} else {
+		json_array_append_new(a, product(ctx, files, "unaffected", git_versions(fc)));
+		sv = semver_versions(fc);
+		if (json_array_size(sv))
+			json_array_append_new(a, product(ctx, files, "affected", sv));
+		else
+			json_decref(sv);
+	}
+	json_decref(files);
+	return a;
+}
+
+static json_t *references(struct cmd_ctx *ctx, const struct fixcve *fc,
+			  const char *ref)
+{
+	json_t *a = json_array();
+
+	for (size_t b = 0; fc->has_fix && b <= fc->nbackports; b++) {
+		const char *sha = b < fc->nbackports ? fc->backports[b].sha : fc->fix.sha;
+		char *url = advisory_commit_url(ctx, sha);
+		json_array_append_new(a, json_pack("{s:s}", "url", url));
+		free(url);
+	}
+	json_array_append_new(a, json_pack("{s:s}", "url", ref));
+	return a;
+}
+
+static json_t *description(const struct dossier *d, const struct fixcve *fc,
+			   const char *subject)
+{
+	char *t;
+	json_t *j;
+
+	if (!fc->description)
+		return bounded(subject, 4096, "Linux kernel vulnerability");
+	t = export_redact(d, fc->description);
+	j = bounded(t, 4096, "Linux kernel vulnerability");
+	free(t);
+	return j;
+}
+
+static json_t *rejected(const struct dossier *d, const struct fixcve *fc,
+			const char *cve_id, const char *org)
+{
+	char *why = export_redact(d, fc->reject_reason);
+	json_t *rec = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}, s:[{s:s, s:o}]}}}",
+		"dataType", "CVE_RECORD", "dataVersion", "5.1",
+		"cveMetadata", "cveId", cve_id, "assignerOrgId", org, "state", "REJECTED",
+		"containers", "cna", "providerMetadata", "orgId", org,
+		"rejectedReasons", "lang", "en", "value", bounded(why, 4096, "rejected"));
+
+	free(why);
+	return rec;
+}
+
 static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
-		      const char *cve_id, const char *org)
+		      const struct fixcve *fc, const char *cve_id, const char *org)
 {
 	const struct report *r = &d->f.r;
 	const char *base = config_get(ctx->cfg, "cve.reference_url", DEFAULT_REFERENCE);
@@ -76,30 +244,18 @@ static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
 	char *subject = export_text(d, r->subject);
 	char *who = r->consent_credit && r->reporter_name && *r->reporter_name ?
 		xstrdup(r->reporter_name) : export_reporter(d);
-	json_t *product, *files = json_array(), *cna, *meta;
+	json_t *cna, *meta;
 
-	for (size_t i = 0; i < d->f.nfiles; i++) {
-		char *f = export_text(d, d->f.files[i]);
-		if (*f)
-			json_array_append_new(files, bounded(f, 1024, "-"));
-		free(f);
-	}
-	product = json_pack("{s:s, s:s, s:s, s:s}", "vendor", "Linux",
-			    "product", "Linux", "repo",
-			    config_get(ctx->cfg, "cve.repo",
-				       "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git"),
-			    "defaultStatus", "unknown");
-	if (json_array_size(files))
-		json_object_set_new(product, "programFiles", files);
-	else
-		json_decref(files);
-	cna = json_pack("{s:{s:s}, s:o, s:[{s:s, s:o}], s:[o], s:[{s:s}]}",
+	cna = json_pack("{s:{s:s}, s:o, s:[{s:s, s:o}], s:o, s:o}",
 			"providerMetadata", "orgId", org,
 			"title", bounded(subject, 256, "Linux kernel vulnerability"),
-			"descriptions", "lang", "en",
-			"value", bounded(subject, 4096, "Linux kernel vulnerability"),
-			"affected", product,
-			"references", "url", ref);
+			"descriptions", "lang", "en", "value", description(d, fc, subject),
+			"affected", affected(ctx, d, fc),
+			"references", references(ctx, fc, ref));
+	if (fc->cwe)
+		json_object_set_new(cna, "problemTypes", json_pack(
+			"[{s:[{s:s, s:s, s:s, s:s}]}]", "descriptions", "lang", "en",
+			"cweId", fc->cwe, "description", fc->cwe, "type", "CWE"));
 	if (who) {
 		char *w = safe_str(who);
 		json_object_set_new(cna, "credits", json_pack("[{s:s, s:o, s:s}]",
@@ -107,7 +263,7 @@ static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
 			"type", "finder"));
 		free(w);
 	}
-	if (r->disclosure && !dossier_embargoed(d)) {
+	if (r->disclosure) {
 		char b[32];
 		json_object_set_new(cna, "datePublic",
 				    json_string(fmt_rfc3339(r->disclosure, b)));
@@ -122,13 +278,30 @@ static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
 			 "containers", "cna", cna);
 }
 
+/* The record's ID: --cve-id, the assigned one, or the placeholder. */
+static const char *record_id(struct cmd_ctx *ctx, const struct dossier *d,
+			     const struct fixcve *fc, const struct export_opts *o)
+{
+	if (o->cve_id)
+		return o->cve_id;
+	if (fc->cve_id)
+		return fc->cve_id;
+	fprintf(ctx->errout,
+		"warning: report %lld has no CVE ID; using the placeholder %s (cve ID --assign, or --cve-id)\n",
+		(long long)d->f.r.id, PLACEHOLDER_CVE);
+	return PLACEHOLDER_CVE;
+}
+
 static int export_cve_write(struct cmd_ctx *ctx, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
 {
 	const char *org = config_get(ctx->cfg, "cve.org_id", NULL);
-	json_t *all = n == 1 ? NULL : json_array(), *rec = NULL;
+	json_t *all, *rec = NULL;
 	int r;
+
+	if (advisory_refuse_embargoed(d, n, "CVE record", err) < 0)
+		return err->code;
 
 	if (org && !matches("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$", org))
 		return err_setc(err, ERR_INVALID,
@@ -138,15 +311,17 @@ static int export_cve_write(struct cmd_ctx *ctx, FILE *out,
 			PLACEHOLDER_ORG);
 		org = PLACEHOLDER_ORG;
 	}
+	all = n == 1 ? NULL : json_array();
 	for (size_t i = 0; i < n; i++) {
-		const char *id = o->cve_id;
-		if (!id) {
-			fprintf(ctx->errout,
-				"warning: report %lld has no CVE ID; using the placeholder %s (give --cve-id)\n",
-				(long long)d[i]->f.r.id, PLACEHOLDER_CVE);
-			id = PLACEHOLDER_CVE;
-		}
-		rec = record(ctx, d[i], id, org);
+		struct fixcve fc;
+		const char *id;
+		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
+		id = record_id(ctx, d[i], &fc, o);
+		if (fc.cve_state && !strcmp(fc.cve_state, "rejected") && !o->cve_id)
+			rec = rejected(d[i], &fc, id, org);
+		else
+			rec = record(ctx, d[i], &fc, id, org);
+		fixcve_release(&fc);
 		if (all)
 			json_array_append_new(all, rec);
 	}
@@ -157,10 +332,38 @@ static int export_cve_write(struct cmd_ctx *ctx, FILE *out,
 	return 0;
 }
 
+/* Once written: each reserved ID whose PUBLISHED record this was is
+ * published from now on. */
+static int export_cve_done(struct cmd_ctx *ctx, struct dossier *const *d,
+			   size_t n, const struct export_opts *o, struct err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct fixcve fc;
+		int r = 0;
+		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
+		if (fc.cve_id && !strcmp(fc.cve_state, "reserved") &&
+		    (!o->cve_id || !strcmp(o->cve_id, fc.cve_id))) {
+			r = cve_record(ctx, d[i]->f.r.id, CVE_PUBLISH, NULL, err);
+			if (r == 0)
+				fprintf(ctx->errout, "report %lld: %s published (its record was written)\n",
+					(long long)d[i]->f.r.id, fc.cve_id);
+		}
+		fixcve_release(&fc);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 const struct exporter export_cve_entry = {
 	"cve", "json", "a CVE JSON 5 record",
-	"a CVE JSON 5 record (several: an array); the CVE ID from "
-	"`--cve-id` else the placeholder CVE-0000-0000, `cve.org_id`, "
-	"`cve.reference_url`, `cve.repo`.",
-	export_cve_write,
+	"a CVE JSON 5 record (several: an array), refused while a report is "
+	"under embargo; the CVE ID from `--cve-id`, else `cve --assign`, else "
+	"the placeholder CVE-0000-0000; REJECTED for a rejected ID, else "
+	"PUBLISHED (the ID's state becomes published), with the affected "
+	"ranges from `fix` (git commits and tag versions, as the kernel CNA "
+	"writes them), the fix commits as references, the `cve --description` "
+	"and `--cwe`; `cve.org_id`, `cve.reference_url`, `cve.repo`, "
+	"`cve.commit_url`.",
+	export_cve_write, export_cve_done,
 };

@@ -148,5 +148,5 @@ const struct exporter export_ics_entry = {
 	"a VEVENT per disclosure date with a VALARM the day before, and the "
 	"policy limits as all-day events; UIDs from the report id and "
 	"`team.domain`.",
-	export_ics_write,
+	export_ics_write, NULL,
 };

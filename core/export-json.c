@@ -123,5 +123,5 @@ const struct exporter export_json_entry = {
 	"`current_verdict`, `current_allowed`}, `proposals` [{`by`, `date`, "
 	"`reason`, `at`, `officer`, `policy_verdict`}], `history` [{`date`, "
 	"`policy_verdict`, `reason`, `override`, `officer`, `at`}]}.",
-	export_json_write,
+	export_json_write, NULL,
 };

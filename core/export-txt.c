@@ -16,7 +16,7 @@ static void txt_heading(FILE *out, int level, const char *s)
 }
 
 static const struct timeline_style txt_style = {
-	NULL, txt_heading, "  ", 12, "", "  ", "  ", "", "\n",
+	NULL, txt_heading, "  ", 12, "", "  ", "  ", "", "\n", true,
 };
 
 static int export_txt_write(struct cmd_ctx *ctx, FILE *out,
@@ -32,5 +32,5 @@ static int export_txt_write(struct cmd_ctx *ctx, FILE *out,
 const struct exporter export_txt_entry = {
 	"txt", "txt", "the same timeline as plain text",
 	"the same timeline as plain text.",
-	export_txt_write,
+	export_txt_write, NULL,
 };

@@ -11,7 +11,7 @@
 
 extern const struct exporter export_md_entry, export_txt_entry,
 	export_json_entry, export_csv_entry, export_ics_entry,
-	export_cve_entry;
+	export_cve_entry, export_dyad_entry, export_osv_entry, export_csaf_entry;
 
 const struct exporter *const export_table[] = {
 	&export_md_entry,
@@ -20,6 +20,9 @@ const struct exporter *const export_table[] = {
 	&export_csv_entry,
 	&export_ics_entry,
 	&export_cve_entry,
+	&export_dyad_entry,
+	&export_osv_entry,
+	&export_csaf_entry,
 };
 const size_t export_table_len = ARRAY_SIZE(export_table);
 

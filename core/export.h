@@ -40,6 +40,10 @@ struct exporter {
 	const char *doc;      /* the man page's paragraph: plain text, one
 			       * line, `word` set in bold */
 	export_fn write;
+	/* Optional: run once the export is written (a file committed, or
+	 * standard output flushed), to record what writing it means. */
+	int (*done)(struct cmd_ctx *ctx, struct dossier *const *d, size_t n,
+		    const struct export_opts *o, struct err *err);
 };
 
 /* Every format, in the order the usage and the man page list them. */
@@ -67,6 +71,8 @@ struct timeline_style {
 	const char *after_at; /* between an item's time and its text */
 	const char *strong;   /* around an event's kind */
 	const char *between;  /* between two reports */
+	bool advisory;        /* an advisory section (fix, versions, CVE,
+			       * credit) after the facts, once disclosed */
 };
 /* Writes the timeline of each dossier: facts, disclosure, vendors,
  * events (notes only with o->with_notes).  Cannot fail. */

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "core/core.h"
+#include "core/fixcve.h"
 #include "core/json.h"
 
 json_t *json_text(const char *s)
@@ -62,6 +63,7 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 	json_t *files = json_array(), *events = json_array(), *msgs = json_array();
 	struct policy pol;
 	struct embargo e;
+	struct fixcve fc;
 
 	json_object_set_new(o, "reporter",
 			    json_pack("{s:o, s:o}", "name", json_text(r->reporter_name),
@@ -111,6 +113,9 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 			"detail", json_text(e->detail)));
 	}
 	json_object_set_new(o, "events", events);
+	fixcve_fold(rf->events, rf->nevents, &fc);
+	fixcve_add_json(o, &fc);
+	fixcve_release(&fc);
 	(void)ctx;
 	return o;
 }

@@ -14,6 +14,7 @@
 
 #include "core/core.h"
 #include "core/export.h"
+#include "core/fixcve.h"
 
 struct tl {
 	const struct timeline_style *st;
@@ -221,6 +222,96 @@ static void events(const struct tl *t)
 	fputc('\n', t->out);
 }
 
+/* "SHA (TAG)" or "SHA (TAG) on BRANCH" items joined by ", " (caller
+ * frees; markup applied). */
+static char *commits(const struct tl *t, const struct fix_commit *c, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		char *s = c[i].branch ?
+			xasprintf("%s (%s) on %s", c[i].sha, c[i].tag ? c[i].tag : "no tag",
+				  c[i].branch) :
+			xasprintf("%s (%s)", c[i].sha, c[i].tag ? c[i].tag : "no tag");
+		char *m = text(t, s);
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", m);
+		free(m);
+		free(s);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
+/* "from 1.0 until 1.1-rc1; fixed in 1.0.1 (linux-1.0.y)" (caller frees). */
+static char *affected_versions(const struct tl *t, const struct fixcve *fc)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *s, *m;
+
+	sbuf_adds(&sb, "from ");
+	for (size_t i = 0, k = 0; i < fc->nintroduced; i++)
+		if (fc->introduced[i].tag)
+			sbuf_addf(&sb, "%s%s", k++ ? " or " : "", fix_version(fc->introduced[i].tag));
+	if (!strcmp(sb.buf, "from "))
+		sbuf_adds(&sb, "an unknown version");
+	sbuf_addf(&sb, " until %s", fc->fix.tag ? fix_version(fc->fix.tag) : "the fix is released");
+	for (size_t b = 0; b < fc->nbackports; b++)
+		if (fc->backports[b].tag)
+			sbuf_addf(&sb, "; fixed in %s (%s)", fix_version(fc->backports[b].tag),
+				  fc->backports[b].branch);
+	s = sbuf_detach(&sb, NULL);
+	m = text(t, s);
+	free(s);
+	return m;
+}
+
+/* The advisory section: only once the embargo is over. */
+static void advisory(const struct tl *t)
+{
+	struct fixcve fc;
+	char *s, *who;
+
+	if (!t->st->advisory || dossier_embargoed(t->d))
+		return;
+	fixcve_fold(t->d->f.events, t->d->f.nevents, &fc);
+	t->st->heading(t->out, 2, "Advisory");
+	s = fc.cve_id ? xasprintf("%s (%s)", fc.cve_id, fc.cve_state) : xstrdup("none assigned");
+	fact(t, "CVE", s);
+	free(s);
+	if (fc.has_fix) {
+		fact(t, "Fix", (s = commits(t, &fc.fix, 1)));
+		free(s);
+		if (fc.nintroduced) {
+			fact(t, "Introduced", (s = commits(t, fc.introduced, fc.nintroduced)));
+			free(s);
+		}
+		if (fc.nbackports) {
+			fact(t, "Backports", (s = commits(t, fc.backports, fc.nbackports)));
+			free(s);
+		}
+		fact(t, "Affected", (s = affected_versions(t, &fc)));
+		free(s);
+	} else {
+		fact(t, "Fix", "not recorded");
+	}
+	if (fc.cwe)
+		fact(t, "Weakness", fc.cwe);
+	who = advisory_credit(t->d);
+	s = who ? text(t, who) : xstrdup("withheld (no consent to credit)");
+	fact(t, "Credit", s);
+	free(s);
+	free(who);
+	if (fc.description) {
+		/* One paragraph: its lines joined. */
+		for (char *p = fc.description; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		fact(t, "Description", (s = text(t, fc.description)));
+		free(s);
+	}
+	fputc('\n', t->out);
+	fixcve_release(&fc);
+}
+
 void timeline_write(const struct timeline_style *st, FILE *out,
 		    struct dossier *const *d, size_t n,
 		    const struct export_opts *o)
@@ -230,6 +321,7 @@ void timeline_write(const struct timeline_style *st, FILE *out,
 		if (i)
 			fputs(st->between, out);
 		facts(&t);
+		advisory(&t);
 		disclosure(&t);
 		vendors(&t);
 		events(&t);

@@ -73,6 +73,24 @@ int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		       release_event, "cannot read events", err);
 }
 
+int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
+			size_t *n, struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
+		" WHERE report_id IS NOT NULL AND (?1 = 0 OR report_id = ?1)"
+		" AND (kind = 'fix' OR kind LIKE 'fix-%' OR kind LIKE 'cve-%')"
+		" ORDER BY report_id, id", err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, report_id);
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_event,
+		       release_event, "cannot read events", err);
+}
+
 int64_t store_event_count(struct store *s, int64_t report_id)
 {
 	struct stmt *st = db_stmt(s,

@@ -175,6 +175,11 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);
 int64_t store_event_count(struct store *s, int64_t report_id);
+/* The fix and CVE events (kinds fix, fix-*, cve-*) of report_id (0:
+ * every report), by report then id: what the report lists need without
+ * every event. */
+int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
+			size_t *n, struct err *err);
 /* The highest event id (0 with none) into *last; 0 or negative. */
 int store_event_last(struct store *s, int64_t *last, struct err *err);
 /* The reports (0: a team-wide event) of the events after event id

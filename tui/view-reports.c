@@ -3,7 +3,9 @@
  * state, severity, a verdict mark, the days to the embargo deadline
  * (embargo.c: the decided date, else the policy default; overdue,
  * undecided and due-within-a-day carry a mark as well as a color), who
- * claimed it and the subject.
+ * claimed it, the FIX/CVE cell (the fix's first tag or short SHA, the CVE
+ * ID and its state; on screens 130 columns wide or more, unless config
+ * list.fix_cve = false) and the subject.
  *
  * It holds only compact keys for every report (core's report_keys(): a
  * few dozen bytes each), sorts and filters them itself, and reads the full
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fixcve.h"
 #include "tui/tui-int.h"
 
 enum { SORT_DEADLINE, SORT_RECEIVED, SORT_STATE, SORT_SEVERITY, SORT_N };
@@ -293,11 +296,31 @@ static void due_text(const struct reports *p, const struct report *r,
 	snprintf(buf, size, "%5s%c", d, mark);
 }
 
+/* The FIX/CVE cell, 36 columns: the report's own events, read for the
+ * visible lines only.  Returns the column after it. */
+static int draw_fixcve(struct tui *t, int row, int x, int64_t id, attr_t base)
+{
+	struct fixcve fc;
+	struct err err = { 0, "" };
+	char *label;
+
+	if (fixcve_get(t->ctx, id, &fc, &err) < 0) {
+		draw_text(row, x, 36, "?", base);
+		return x + 37;
+	}
+	label = fixcve_label(&fc);
+	draw_untrusted(row, x, 36, label, base);
+	free(label);
+	fixcve_release(&fc);
+	return x + 37;
+}
+
 static void reports_draw(struct tui *t, struct tui_view *v)
 {
 	struct reports *p = P(v);
 	int h = list_height();
 	char fbuf[128] = "";
+	bool fixcol;
 
 	size_t nshown = shown(p);
 
@@ -319,7 +342,10 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 	else
 		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s", nshown ? p->sel + 1 : 0,
 			  p->nrows, sort_names[p->sort], fbuf);
-	draw_text(1, 0, COLS, "    ID STATE     SEVERITY V    DUE  CLAIMED    SUBJECT", A_BOLD | A_UNDERLINE);
+	fixcol = COLS >= 130 && config_get_bool(t->ctx->cfg, "list.fix_cve", true);
+	draw_text(1, 0, COLS, fixcol ?
+		  "    ID STATE     SEVERITY V    DUE  CLAIMED    FIX/CVE                              SUBJECT" :
+		  "    ID STATE     SEVERITY V    DUE  CLAIMED    SUBJECT", A_BOLD | A_UNDERLINE);
 	for (int y = 0; y < h && p->top + (size_t)y < nshown; y++) {
 		size_t i = p->top + (size_t)y;
 		int64_t id = row_id(p, i);
@@ -349,6 +375,8 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 		x++;
 		draw_untrusted(row, x, 10, r.claimed_by && *r.claimed_by ? r.claimed_by : "-", base);
 		x += 11;
+		if (fixcol)
+			x = draw_fixcve(t, row, x, id, base);
 		draw_untrusted(row, x, COLS - x, r.subject, base);
 		report_release(&r);
 	}

@@ -93,12 +93,13 @@ for f in md txt json csv ics; do
 	ok $? "export $f warns that report 1 is under embargo"
 	golden "export-1.$f" "$tmp/r1.$f"
 done
-run 0 "export 1 --format cve" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/r1.cve.json"
-golden export-1.cve.json "$tmp/r1.cve.json"
-run 0 "export 2 --format cve (credit consent)" export 2 --format cve -o "$tmp/r2.cve.json"
-grep -q "no CVE ID; using the placeholder CVE-0000-0000" "$tmp/err"
-ok $? "a missing CVE ID is a warning with the placeholder"
-golden export-2.cve.json "$tmp/r2.cve.json"
+# No CVE record while under embargo: exit 1 naming the date, no file.
+run 1 "export 1 --format cve under embargo is refused" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/r1.cve.json"
+grep -q "report 1 is under embargo until 2026-12-10T12:00:00Z: no CVE record before disclosure" "$tmp/err"
+ok $? "the refusal names the disclosure date"
+[ ! -e "$tmp/r1.cve.json" ]
+ok $? "no file written under embargo"
+export SECTEAM_NOW=2026-12-02T08:30:00Z
 run 0 "export 2 --format md (credit consent)" export 2 --format md -o "$tmp/r2.md"
 golden export-2.md "$tmp/r2.md"
 run 0 "export --all --format csv" export --all --format csv -o "$tmp/all.csv"
@@ -109,6 +110,22 @@ run 2 "export needs a format" export 1
 run 2 "export refuses an unknown format" export 1 --format pdf
 run 2 "export refuses a bad --cve-id" export 1 --format cve --cve-id CVE-26-1
 run 1 "export of a missing report" export 9 --format md
+# After both disclosure dates, once the officers have marked them
+# disclosed (a passed date alone does not lift an embargo: embargo.c).
+export SECTEAM_NOW=2026-12-11T08:00:00Z
+run 1 "a passed date alone is not a disclosure" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/r1.cve.json"
+for s in fix-ready disclosed; do
+	run 0 "report 1 marked $s" triage 1 --state $s
+done
+for s in accepted fixing fix-ready disclosed; do
+	run 0 "report 2 marked $s" triage 2 --state $s
+done
+run 0 "export 1 --format cve" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/r1.cve.json"
+golden export-1.cve.json "$tmp/r1.cve.json"
+run 0 "export 2 --format cve (credit consent)" export 2 --format cve -o "$tmp/r2.cve.json"
+grep -q "no CVE ID; using the placeholder CVE-0000-0000" "$tmp/err"
+ok $? "a missing CVE ID is a warning with the placeholder"
+golden export-2.cve.json "$tmp/r2.cve.json"
 
 # --- real parsers -----------------------------------------------------------
 $py - "$tmp/r1.ics" >"$tmp/err" 2>&1 <<'PY'

@@ -58,7 +58,14 @@ run 0 "hostile decision reason" date set 1 +9d --reason "-2+3$evil"
 for f in md txt json csv ics; do
 	run 0 "export --format $f --with-notes" export 1 --format $f --with-notes -o "$tmp/x.$f"
 done
-run 0 "export --format cve" export 1 --format cve -o "$tmp/x.cve.json"
+run 1 "export --format cve is refused under embargo" export 1 --format cve -o "$tmp/x.cve.json"
+export SECTEAM_NOW=2026-12-31T10:00:00Z
+# A passed date alone lifts no embargo (embargo.c): the officers mark it.
+for s in triaged accepted fixing fix-ready disclosed; do
+	run 0 "report 1 marked $s" triage 1 --state $s
+done
+run 0 "export --format cve after disclosure" export 1 --format cve -o "$tmp/x.cve.json"
+export SECTEAM_NOW=2026-12-01T10:00:00Z
 
 $py - "$tmp/x.ics" >"$tmp/err" 2>&1 <<'PY'
 import sys, icalendar

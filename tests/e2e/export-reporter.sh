@@ -44,10 +44,17 @@ set -- "zquixxotl" "Zebulon" "Quixxotl" "acme-secret-9f.io" \
 export_all() { # SUFFIX [OPTIONS...]
 	_s=$1; shift
 	for f in md txt json csv ics cve; do
-		st export 1 --format "$f" "$@" -o "$T/e$_s.$f" 2>"$T/err" ||
+		# A CVE record only after disclosure: read it a year on.
+		( [ "$f" != cve ] || export SECTEAM_NOW=2027-12-01T00:00:00Z
+		  st export 1 --format "$f" "$@" -o "$T/e$_s.$f" 2>"$T/err" ) ||
 			tap_ok 1 "export --format $f $*" "$(cat "$T/err")"
 	done
 }
+# Disclosed (the CVE record exists only then), so the md and txt exports
+# carry their advisory section too.
+for s in accepted fixing fix-ready disclosed; do
+	st triage 1 --state $s >/dev/null || tap_ok 1 "report 1 marked $s"
+done
 export_all ""
 export_all n --with-notes
 for f in md txt json csv ics cve; do

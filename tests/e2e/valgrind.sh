@@ -1,7 +1,8 @@
 #!/bin/sh
 # End to end under valgrind memcheck: import (encrypted and signed,
 # encrypted only, signed, inline-signed, plain, an mbox), list, show,
-# show --json, triage and export when it exists, each with
+# show --json, triage and export when it exists, fix, cve, the advisory
+# exports (cve, osv, csaf, dyad, md) and due, each with
 # --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite:
 # any memory error or definite leak fails.  "Possibly lost" and "still
 # reachable" one-time allocations of GLib, GMime and GPGME are not errors.
@@ -92,6 +93,21 @@ fi
 if "$SECTEAM_BIN" --help | grep -q '^  export'; then
 	vg export-json export 1 --format json -o "$T/e.json"
 	vg export-md export --all --format md -o "$T/e.md"
+fi
+# Fix tracking (git run as a subprocess), the CVE lifecycle and the
+# advisory exports of a disclosed report.
+if "$SECTEAM_BIN" --help | grep -q '^  fix'; then
+	. "$SECTEAM_TOP/tests/lib/gitrepo.sh"
+	gitrepo_make "$T/linux"
+	vg fix fix 1 --commit "$(git -C "$T/linux" rev-parse v1.1-rc1)" \
+		--introduced "$(git -C "$T/linux" rev-parse v1.0)" --tree "$T/linux" --stable linux-1.0.y
+	vg cve-assign cve 1 --assign CVE-2026-12345
+	"$SECTEAM_BIN" --db "$DB" --gnupghome "$H" triage 1 --public >/dev/null
+	vg list-fixcve list
+	for f in cve osv csaf dyad md; do
+		vg export-$f export 1 --format $f -o "$T/adv.$f"
+	done
+	vg due due
 fi
 tap_is "$(cut -f 2 "$T/out.import-encrypted" | tr '\n' ' ')" "valid not-signed " "imports under valgrind give the usual verdicts"
 tap_done

@@ -1,0 +1,84 @@
+/*
+ * What the advisory exports (CVE record, OSV, CSAF, md's advisory
+ * section) share: the embargo refusal and the fix commits' addresses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/fixcve.h"
+
+#define DEFAULT_COMMIT_URL "https://git.kernel.org/stable/c/"
+#define DEFAULT_REFERENCE \
+	"https://www.kernel.org/doc/html/latest/process/security-bugs.html"
+
+int advisory_refuse_embargoed(struct dossier *const *d, size_t n,
+			      const char *what, struct err *err)
+{
+	char when[32];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct report *r = &d[i]->f.r;
+		if (!dossier_embargoed(d[i]))
+			continue;
+		if (r->disclosure)
+			return err_setc(err, ERR_REFUSED,
+					"report %lld is under embargo until %s: no %s before disclosure",
+					(long long)r->id, fmt_rfc3339(r->disclosure, when), what);
+		return err_setc(err, ERR_REFUSED,
+				"report %lld is under embargo with no disclosure date set: no %s before disclosure",
+				(long long)r->id, what);
+	}
+	return 0;
+}
+
+char *advisory_commit_url(struct cmd_ctx *ctx, const char *sha)
+{
+	return xasprintf("%s%s", config_get(ctx->cfg, "cve.commit_url",
+					    DEFAULT_COMMIT_URL), sha);
+}
+
+const char *advisory_repo(struct cmd_ctx *ctx)
+{
+	return config_get(ctx->cfg, "cve.repo",
+			  "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git");
+}
+
+char *advisory_reference_url(struct cmd_ctx *ctx, int64_t report_id,
+			     const char *cve_id)
+{
+	const char *base = config_get(ctx->cfg, "cve.reference_url", DEFAULT_REFERENCE);
+
+	if (!str_ends(base, "/"))
+		return xstrdup(base);
+	if (cve_id)
+		return xasprintf("%s%s", base, cve_id);
+	return xasprintf("%sreport-%lld", base, (long long)report_id);
+}
+
+char *advisory_credit(const struct dossier *d)
+{
+	const struct report *r = &d->f.r;
+	char *who, *safe;
+
+	if (!r->consent_credit)
+		return NULL;
+	who = r->reporter_name && *r->reporter_name ? xstrdup(r->reporter_name)
+						    : export_reporter(d);
+	if (!who)
+		return NULL;
+	safe = safe_str(who);
+	free(who);
+	if (!*safe) {
+		free(safe);
+		return NULL;
+	}
+	return safe;
+}
+
+char *advisory_description(const struct dossier *d, const struct fixcve *fc)
+{
+	if (fc->description)
+		return export_redact(d, fc->description);
+	return export_text(d, d->f.r.subject);
+}

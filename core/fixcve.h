@@ -1,0 +1,157 @@
+/*
+ * Fix tracking and the CVE lifecycle of a report (fixcve.c, git.c).
+ *
+ * Both are kept as events only (append-only, same on both engines):
+ *   fix             "commit=SHA tag=TAG tree=checked|unchecked": the
+ *                   fixing commit; starts a new fix (earlier introduced
+ *                   and backport events no longer count)
+ *   fix-introduced  "commit=SHA tag=TAG tree=..." a commit that brought
+ *                   the bug in
+ *   fix-backport    "commit=SHA tag=TAG branch=B upstream=SHA" a stable
+ *                   backport of the fix found in the tree
+ *   cve-assign      "CVE-YYYY-NNNN" the ID the CNA reserved for us
+ *   cve-reject      the reason the ID was rejected
+ *   cve-description the description for the record (the officer's text)
+ *   cve-cwe         "CWE-NNN"
+ *   cve-publish     "CVE-..." a PUBLISHED record was written
+ * TAG is the first tag containing the commit, or "-" (none, or no tree).
+ * The state of a report is the fold of its events (fixcve_fold).
+ */
+#ifndef SECTEAM_FIXCVE_H
+#define SECTEAM_FIXCVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/types.h"
+#include "util/util.h"
+
+struct cmd_ctx;
+struct json_t;
+
+struct fix_commit {
+	char *sha;       /* hex, full when checked in a tree */
+	char *tag;       /* first tag containing it, or NULL */
+	char *branch;    /* backports: the stable branch */
+	char *upstream;  /* backports: the mainline fix it carries */
+};
+
+struct fixcve {
+	bool has_fix;
+	bool tree_checked;
+	struct fix_commit fix;
+	struct fix_commit *introduced;
+	size_t nintroduced;
+	struct fix_commit *backports;
+	size_t nbackports;
+	char *cve_id;          /* NULL until assigned */
+	const char *cve_state; /* NULL, "reserved", "published", "rejected" */
+	char *reject_reason;
+	char *description;
+	char *cwe;
+};
+
+/* The fix and CVE state told by a report's events (oldest first). */
+void fixcve_fold(const struct event *ev, size_t n, struct fixcve *fc);
+void fixcve_release(struct fixcve *fc);
+/* Adds "fix" {commit, tag, introduced[], backports[], tree_checked} (or
+ * null) and "cve" {id, state, reason, cwe, description} (or null) to o. */
+void fixcve_add_json(struct json_t *o, const struct fixcve *fc);
+/* Every report's fix and CVE state, by report id (reports without fix
+ * or CVE events left out); free with fixcve_rows_free. */
+struct fixcve_row {
+	int64_t report_id;
+	struct fixcve fc;
+};
+int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
+	       struct err *err);
+/* One report's fix and CVE state (fixcve_release it); 0 or negative. */
+int fixcve_get(struct cmd_ctx *ctx, int64_t report_id, struct fixcve *fc,
+	       struct err *err);
+/* Report id's state in rows, or NULL. */
+const struct fixcve *fixcve_find(const struct fixcve_row *rows, size_t n,
+				 int64_t report_id);
+void fixcve_rows_free(struct fixcve_row *rows, size_t n);
+/* The list's FIX/CVE cell: "TAG|SHA12|-" "/" "CVE-...:STATE|-" (caller
+ * frees; tags and IDs are validated text).  fc may be NULL. */
+char *fixcve_label(const struct fixcve *fc);
+/* A tag as a version: "v1.1" gives "1.1" (points into tag). */
+const char *fix_version(const char *tag);
+
+/* True for 7 to 40 hexadecimal digits. */
+bool fix_sha_valid(const char *s);
+/* True for CVE-YYYY-NNNN (4 to 19 digits). */
+bool cve_id_valid(const char *s);
+/* True for CWE-N. */
+bool cwe_id_valid(const char *s);
+
+struct fix_request {
+	int64_t id;
+	const char *commit;
+	const char *const *introduced;
+	size_t nintroduced;
+	const char *tree;             /* NULL: recorded unchecked */
+	const char *const *stable;    /* branches searched for backports */
+	size_t nstable;
+};
+/*
+ * Records a report's fix.  With a tree every SHA must name a commit there
+ * (ERR_NOTFOUND naming it) and gets its first tag; backports are looked
+ * for on the stable branches (ERR_NOTFOUND naming a missing branch).
+ * Nothing is written unless all is well.  *summary (caller frees) says
+ * what was recorded.
+ */
+int fix_record(struct cmd_ctx *ctx, const struct fix_request *rq,
+	       char **summary, struct err *err);
+
+enum cve_action { CVE_ASSIGN, CVE_REJECT, CVE_DESCRIBE, CVE_CWE, CVE_PUBLISH };
+/* Records one CVE change of report id as its event, after checking it
+ * fits the current state (ERR_REFUSED: no ID to reject, one already
+ * assigned, ...). */
+int cve_record(struct cmd_ctx *ctx, int64_t id, enum cve_action a,
+	       const char *value, struct err *err);
+
+/* advisory.c: what the advisory exports share ------------------------*/
+struct dossier;
+/* ERR_REFUSED naming the first of the n reports still under embargo and
+ * its disclosure date (or that none is set), "no WHAT before disclosure";
+ * 0 when none is. */
+int advisory_refuse_embargoed(struct dossier *const *d, size_t n,
+			      const char *what, struct err *err);
+/* The address of a commit: config cve.commit_url (default the kernel's
+ * https://git.kernel.org/stable/c/) followed by sha (caller frees). */
+char *advisory_commit_url(struct cmd_ctx *ctx, const char *sha);
+/* The tree's address for records: config cve.repo, else Linus's tree. */
+const char *advisory_repo(struct cmd_ctx *ctx);
+/* The advisory's address: config cve.reference_url (when it ends in '/',
+ * the CVE ID, or report-N with cve_id NULL, is appended), else the
+ * kernel's security-bugs page (caller frees). */
+char *advisory_reference_url(struct cmd_ctx *ctx, int64_t report_id,
+			     const char *cve_id);
+/* The reporter to credit, display-safe, only with credit consent: their
+ * name, else their address; NULL otherwise (caller frees). */
+char *advisory_credit(const struct dossier *d);
+/* The description: the officer's (`cve --description`), redacted, else
+ * the subject as one line (caller frees). */
+char *advisory_description(const struct dossier *d, const struct fixcve *fc);
+
+/* git.c: the kernel tree, read through git as a subprocess -------------*/
+/* 0 when dir is a git repository; ERR_NOTFOUND naming it otherwise. */
+int git_check_tree(const char *dir, struct err *err);
+/* The full SHA of commit `rev` (hex, validated by the caller) into *full
+ * (caller frees); ERR_NOTFOUND naming it when the tree has no such
+ * commit. */
+int git_commit(const char *dir, const char *rev, char **full,
+	       struct err *err);
+/* The first tag (version order) containing sha, or NULL (caller frees). */
+char *git_first_tag(const char *dir, const char *sha);
+/* 0 when branch names a branch (or ref) of the tree; ERR_NOTFOUND. */
+int git_check_branch(const char *dir, const char *branch, struct err *err);
+/* The commits of branch whose message carries "commit SHA upstream" or
+ * "Fixes: SHA12" for sha (full); *out is the caller's (each and the
+ * array).  0 or negative. */
+int git_backports(const char *dir, const char *branch, const char *sha,
+		  char ***out, size_t *n, struct err *err);
+
+#endif

@@ -1,0 +1,86 @@
+#!/bin/sh
+# engines: sqlite pg
+# End to end: `fix` records a report's fixing and introducing commits.  A
+# small git tree (tests/lib/gitrepo.sh: tags v1.0, v1.1-rc1, v1.1 and a
+# stable branch linux-1.0.y whose backport carries "commit <fix>
+# upstream." and is tagged v1.0.1) gives every version, checked here by
+# hand: the introducing commit's first tag is v1.0, the fix's v1.1-rc1
+# (an -rc sorts before its release), the backport's v1.0.1.  Without a
+# tree the SHAs are recorded as given, unchecked; a SHA the tree lacks, a
+# branch it lacks or a non-hex SHA is refused by name with nothing
+# recorded; config kernel.git stands for --tree; `export --format dyad`
+# prints the pairs.
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+. "$SECTEAM_TOP/tests/lib/gitrepo.sh"
+e2e_setup fix
+: > "$T/config"
+st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
+nev() { st show 1 --json | jq '[.events[] | select(.kind | startswith("fix"))] | length'; }
+
+G=$T/linux
+gitrepo_make "$G" || { echo "Bail out! cannot build the git tree"; exit 1; }
+rev() { git -C "$G" rev-parse "$1"; }
+INTRO=$(rev v1.0)
+FIX=$(rev v1.1-rc1)
+BP=$(rev v1.0.1)
+
+mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+   --to "$OFFICER_FPR" --subject "frobnicator overflow" --body "overflow in net/core/frob.c" \
+   --message-id "f1@example.net" > "$T/r1.eml"
+st import "$T/r1.eml" >/dev/null
+tap_is "$(st show 1 --json | jq -c .fix)" null "no fix before fix is run"
+
+# Without a tree: as given, unchecked.
+out=$(st fix 1 --commit "$(printf %.12s "$FIX")" --introduced "$(printf %.12s "$INTRO")" 2>&1); rc=$?
+tap_is "$rc" 0 "fix without a tree exits 0"
+tap_like "$out" "unchecked" "and says the SHAs are unchecked"
+j=$(st show 1 --json)
+tap_is "$(printf '%s' "$j" | jq -r '.fix.commit')" "$(printf %.12s "$FIX")" "the fix commit recorded as given"
+tap_is "$(printf '%s' "$j" | jq -r '.fix.tree_checked')" false "tree_checked false"
+tap_is "$(printf '%s' "$j" | jq -r '[.fix.introduced[].commit] | join(",")')" "$(printf %.12s "$INTRO")" "introduced recorded"
+tap_is "$(printf '%s' "$j" | jq -r '.fix.tag')" null "no tag without a tree"
+
+# Bad input: refused by name, nothing recorded.
+before=$(nev)
+out=$(st fix 1 --commit 'xyz;rm -rf /' 2>&1); rc=$?
+tap_is "$rc" 2 "a non-hex SHA is a usage error"
+tap_like "$out" "fix --commit 'xyz;rm -rf /': not a commit SHA" "naming it"
+out=$(st fix 1 --commit "$FIX" --introduced 0123456789abcdef0123456789abcdef01234567 --tree "$G" 2>&1); rc=$?
+tap_is "$rc" 1 "a SHA the tree lacks is refused (exit 1)"
+tap_like "$out" "commit 0123456789abcdef0123456789abcdef01234567 is not in the tree" "naming it"
+out=$(st fix 1 --commit "$FIX" --tree "$G" --stable linux-9.9.y 2>&1); rc=$?
+tap_is "$rc" 1 "a branch the tree lacks is refused"
+tap_like "$out" "branch 'linux-9.9.y' is not in the tree" "naming it"
+out=$(st fix 1 --commit "$FIX" --tree "$G" --stable=--output=stolen.txt 2>&1); rc=$?
+tap_is "$rc" 2 "an option-like branch name is refused"
+out=$(st fix 1 --commit "$FIX" --tree "$T" 2>&1); rc=$?
+tap_is "$rc" 1 "a folder that is no git tree is refused"
+tap_like "$out" "is not a git tree" "saying so"
+tap_is "$(nev)" "$before" "nothing recorded by the refused commands"
+
+# With the tree: full SHAs, first tags, the backport.
+out=$(st fix 1 --commit "$(printf %.12s "$FIX")" --introduced "$(printf %.10s "$INTRO")" \
+	--tree "$G" --stable linux-1.0.y 2>&1); rc=$?
+tap_is "$rc" 0 "fix with a tree exits 0"
+tap_like "$out" "v1.1-rc1.*introduced by $(printf %.12s "$INTRO") \(v1.0\).*backports $(printf %.12s "$BP") on linux-1.0.y \(v1.0.1\)" "the summary names the tags"
+j=$(st show 1 --json)
+tap_is "$(printf '%s' "$j" | jq -r '.fix.commit')" "$FIX" "the fix's full SHA"
+tap_is "$(printf '%s' "$j" | jq -r '.fix.tag')" v1.1-rc1 "the fix is first in v1.1-rc1 (not v1.1)"
+tap_is "$(printf '%s' "$j" | jq -r '.fix.tree_checked')" true "tree_checked true"
+tap_is "$(printf '%s' "$j" | jq -r '.fix.introduced | map(.commit + " " + .tag) | join(",")')" "$INTRO v1.0" "introduced in v1.0"
+tap_is "$(printf '%s' "$j" | jq -r '.fix.backports | map(.commit + " " + .tag + " " + .branch) | join(",")')" \
+	"$BP v1.0.1 linux-1.0.y" "the stable backport found, first in v1.0.1"
+
+# The dyad pairs.
+out=$(st export 1 --format dyad 2>/dev/null); rc=$?
+tap_is "$rc" 0 "export --format dyad exits 0"
+tap_is "$(printf '%s\n' "$out" | grep -v '^#')" "$(printf '1.0:%s:1.1-rc1:%s\n1.0:%s:1.0.1:%s' "$INTRO" "$FIX" "$INTRO" "$BP")" "dyad: mainline and stable pairs"
+
+# kernel.git stands for --tree; a newer fix replaces the older one.
+printf '[kernel]\n\tgit = %s\n' "$G" > "$T/config"
+out=$(st fix 1 --commit "$(rev v1.1)" 2>&1); rc=$?
+tap_is "$rc" 0 "fix with kernel.git exits 0"
+j=$(st show 1 --json)
+tap_is "$(printf '%s' "$j" | jq -r '.fix.tag + " " + (.fix.tree_checked|tostring) + " " + (.fix.introduced|length|tostring)')" "v1.1 true 0" "checked in kernel.git's tree; the new fix starts afresh"
+tap_is "$(st export 1 --format dyad 2>/dev/null | grep -v '^#')" "0:0:1.1:$(rev v1.1)" "dyad without an introducing commit: 0:0"
+tap_done

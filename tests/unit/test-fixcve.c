@@ -1,0 +1,127 @@
+/* core/fixcve.c: reading a report's fix and CVE state back from its
+ * events (the only place it is kept), and the input checks. */
+#include "unit.h"
+#include "core/core.h"
+#include "core/fixcve.h"
+
+#define SHA_A "d10b2afb2fd09cdd580ac963c375be3bbd580770"
+#define SHA_B "18f3b1d359a9f2ba2ab59cd1956c6f6701961190"
+#define SHA_C "770952c351c158675644c656648ca4680d32559f"
+
+static struct event ev(const char *kind, const char *detail)
+{
+	struct event e = { 0, 1, 0, (char *)"olga", (char *)kind, (char *)detail };
+
+	return e;
+}
+
+static void test_fold_fix(void **state)
+{
+	struct event e[] = {
+		ev("fix", "commit=0123456 tag=- tree=unchecked"),
+		ev("fix-introduced", "commit=abcdef0 tag=- tree=unchecked"),
+		ev("note", "commit=ffffff0"),
+		/* A new fix starts afresh: the earlier introduced is dropped. */
+		ev("fix", "commit=" SHA_B " tag=v1.1-rc1 tree=checked"),
+		ev("fix-introduced", "commit=" SHA_A " tag=v1.0 tree=checked"),
+		ev("fix-backport", "commit=" SHA_C " tag=v1.0.1 branch=linux-1.0.y upstream=" SHA_B),
+	};
+	struct fixcve fc;
+	char *label;
+
+	(void)state;
+	fixcve_fold(e, 3, &fc);
+	assert_true(fc.has_fix);
+	assert_false(fc.tree_checked);
+	assert_string_equal(fc.fix.sha, "0123456");
+	assert_null(fc.fix.tag);
+	assert_int_equal(fc.nintroduced, 1);
+	fixcve_release(&fc);
+
+	fixcve_fold(e, 6, &fc);
+	assert_true(fc.tree_checked);
+	assert_string_equal(fc.fix.sha, SHA_B);
+	assert_string_equal(fc.fix.tag, "v1.1-rc1");
+	assert_int_equal(fc.nintroduced, 1);
+	assert_string_equal(fc.introduced[0].sha, SHA_A);
+	assert_string_equal(fc.introduced[0].tag, "v1.0");
+	assert_int_equal(fc.nbackports, 1);
+	assert_string_equal(fc.backports[0].branch, "linux-1.0.y");
+	assert_string_equal(fc.backports[0].upstream, SHA_B);
+	assert_null(fc.cve_id);
+	label = fixcve_label(&fc);
+	assert_string_equal(label, "v1.1-rc1/-");
+	free(label);
+	fixcve_release(&fc);
+}
+
+static void test_fold_cve(void **state)
+{
+	struct event e[] = {
+		ev("cve-reject", "too early: nothing to reject"),
+		ev("cve-assign", "CVE-2026-1111"),
+		ev("cve-publish", "CVE-2026-1111"),
+		ev("cve-reject", "duplicate"),
+		ev("cve-publish", "CVE-2026-1111"),   /* not after a rejection */
+		ev("cve-assign", "CVE-2026-2222"),
+		ev("cve-cwe", "CWE-416"),
+		ev("cve-description", "first"),
+		ev("cve-description", "second"),
+	};
+	struct fixcve fc;
+	char *label;
+
+	(void)state;
+	fixcve_fold(e, 1, &fc);
+	assert_null(fc.cve_id);
+	assert_null(fc.cve_state);
+	fixcve_release(&fc);
+	fixcve_fold(e, 3, &fc);
+	assert_string_equal(fc.cve_state, "published");
+	fixcve_release(&fc);
+	fixcve_fold(e, 5, &fc);
+	assert_string_equal(fc.cve_state, "rejected");
+	assert_string_equal(fc.reject_reason, "duplicate");
+	fixcve_release(&fc);
+	fixcve_fold(e, 9, &fc);
+	assert_string_equal(fc.cve_id, "CVE-2026-2222");
+	assert_string_equal(fc.cve_state, "reserved");
+	assert_null(fc.reject_reason);
+	assert_string_equal(fc.cwe, "CWE-416");
+	assert_string_equal(fc.description, "second");
+	label = fixcve_label(&fc);
+	assert_string_equal(label, "-/CVE-2026-2222:reserved");
+	free(label);
+	fixcve_release(&fc);
+}
+
+static void test_checks(void **state)
+{
+	(void)state;
+	assert_true(fix_sha_valid("0123abc"));
+	assert_true(fix_sha_valid(SHA_A));
+	assert_false(fix_sha_valid("0123ab"));
+	assert_false(fix_sha_valid(SHA_A "0"));
+	assert_false(fix_sha_valid("-0123abcd"));
+	assert_false(fix_sha_valid("0123abg"));
+	assert_true(cve_id_valid("CVE-2026-1234"));
+	assert_true(cve_id_valid("CVE-2026-1234567"));
+	assert_false(cve_id_valid("CVE-2026-123"));
+	assert_false(cve_id_valid("CVE-26-12345"));
+	assert_false(cve_id_valid("CVE-2026-1234 "));
+	assert_true(cwe_id_valid("CWE-416"));
+	assert_false(cwe_id_valid("CWE-0416"));
+	assert_false(cwe_id_valid("CWE-123456"));
+	assert_string_equal(fix_version("v6.8-rc1"), "6.8-rc1");
+	assert_string_equal(fix_version("stable-1"), "stable-1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fold_fix),
+		cmocka_unit_test(test_fold_cve),
+		cmocka_unit_test(test_checks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
