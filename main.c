@@ -18,19 +18,24 @@
 #define SECTEAM_VERSION "0.0.0"
 #endif
 
-static void usage(FILE *out)
+/* `secteam-tui help [COMMAND [SUB]]`: the global help, or a command's. */
+static int help(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	fputs("usage: secteam-tui [--db PATH] [--gnupghome DIR] [--config FILE] [COMMAND [ARGS]]\n"
-	      "\nWithout a command, opens the officers' interactive UI.\n\nCommands:\n",
-	      out);
-	for (size_t i = 0; i < cmd_table_len; i++)
-		fprintf(out, "  %-12s %s\n", cmd_table[i].name, cmd_table[i].help);
-	fputs("\nOptions:\n"
-	      "  --db PATH         database (default $XDG_DATA_HOME/secteam/secteam.db)\n"
-	      "  --gnupghome DIR   OpenPGP keys (default $GNUPGHOME)\n"
-	      "  --config FILE     config (default $XDG_CONFIG_HOME/secteam/config)\n"
-	      "  --help, --version\n"
-	      "\nSee secteam-tui(1).\n", out);
+	if (argc == 1) {
+		cmd_help_global(ctx->out);
+		return CMD_OK;
+	}
+	if (argc > 3) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "help takes one command and maybe a sub-command (see secteam-tui --help)");
+		return CMD_USAGE;
+	}
+	if (cmd_help(ctx->out, argv[1], argc == 3 ? argv[2] : NULL) < 0) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "help: unknown command '%s' (see secteam-tui --help)", argv[1]);
+		return CMD_USAGE;
+	}
+	return CMD_OK;
 }
 
 int main(int argc, char **argv)
@@ -43,10 +48,12 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "keys-roff", no_argument, NULL, 'K' }, /* for the man page */
 		{ "formats-roff", no_argument, NULL, 'F' }, /* for the man page */
+		{ "options-roff", no_argument, NULL, 'O' }, /* for the man page */
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_ctx ctx;
 	struct err err = { 0, "" };
+	const char *verb;
 	int c, r;
 
 	secure_process_init();
@@ -57,11 +64,14 @@ int main(int argc, char **argv)
 		case 'd': ctx.db_path = optarg; break;
 		case 'g': ctx.gnupghome = optarg; break;
 		case 'c': ctx.config_path = optarg; break;
-		case 'h': usage(stdout); return 0;
+		case 'h': cmd_help_global(stdout); return 0;
 		case 'V': printf("secteam-tui %s\n", SECTEAM_VERSION); return 0;
 		case 'K': tui_keys_roff(stdout); return 0;
 		case 'F': export_roff(stdout); return 0;
-		default: usage(stderr); return CMD_USAGE;
+		case 'O': cmd_options_roff(stdout); return 0;
+		default:
+			fputs("secteam-tui: unknown option (see 'secteam-tui --help')\n", stderr);
+			return CMD_USAGE;
 		}
 	}
 	if (cmd_ctx_init(&ctx, &err) < 0) {
@@ -71,18 +81,26 @@ int main(int argc, char **argv)
 		cmd_ctx_release(&ctx);
 		return CMD_FAILED;
 	}
-	if (optind < argc) {
+	/* The command's own getopt resets optind: keep where it is. */
+	verb = optind < argc ? argv[optind] : NULL;
+	if (verb && !strcmp(verb, "help")) {
+		r = help(&ctx, argc - optind, argv + optind);
+	} else if (verb) {
 		r = cmd_run(&ctx, argc - optind, argv + optind);
+	} else {
+		r = tui_main(&ctx);
+	}
+	if (verb) {
 		if (r != CMD_OK && ctx.err.msg[0]) {
 			/* Messages may quote input (a file name, a header). */
 			char *m = safe_str(ctx.err.msg);
 			fprintf(stderr, "secteam-tui: %s\n", m);
 			free(m);
 		}
-		if (r == CMD_USAGE && !cmd_find(argv[optind]))
-			usage(stderr);
-	} else {
-		r = tui_main(&ctx);
+		/* Usage errors the command only explained: the usage line
+		 * and the hint to its --help after the message. */
+		if (r == CMD_USAGE && cmd_find(verb))
+			cmd_usage(&ctx, verb);
 	}
 	fflush(stdout);
 	if (ferror(stdout)) {

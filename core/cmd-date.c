@@ -5,6 +5,7 @@
  * clock, the limits, the proposals and the decisions.  Dates are stored
  * in UTC and shown in UTC and local time.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,26 @@ const struct option cmd_date_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* A DATE that looks like an option ("-3d") would reach getopt as one and
+ * give a bare usage line: name it as the bad date it is.  Options'
+ * arguments (--reason -1) are not dates. */
+static int negative_date(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--by") || !strcmp(argv[i], "--reason")) {
+			i++;
+			continue;
+		}
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (argv[i][0] == '-' && isdigit((unsigned char)argv[i][1]))
+			return err_setc(&ctx->err, ERR_INVALID,
+					"invalid date '%s' (expected 2026-12-09, 2026-12-09T12:00Z, +7d or now; a disclosure date is not a time ago)",
+					argv[i]);
+	}
+	return 0;
+}
+
 int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *sub, *by = NULL, *reason = NULL;
@@ -116,6 +137,9 @@ int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc < 2)
 		return cmd_usage(ctx, "date");
 	sub = argv[1];
+	if ((!strcmp(sub, "set") || !strcmp(sub, "propose")) &&
+	    negative_date(ctx, argc, argv) < 0)
+		return CMD_USAGE;
 	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_date_opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': by = optarg; break;

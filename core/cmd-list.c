@@ -69,7 +69,10 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (optind != argc)
 		return cmd_usage(ctx, "list");
 	if (f.state && !triage_state_valid(f.state)) {
-		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s'", f.state);
+		char *valid = triage_state_names(", ");
+		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s' (valid states: %s)",
+			 f.state, valid);
+		free(valid);
 		return CMD_USAGE;
 	}
 	if (!(s = cmd_ctx_store(ctx)))
