@@ -1,6 +1,9 @@
 /*
- * `list [--state S] [--open] [--sort KEY] [--json]`: one line per report,
+ * `list [--state S] [--open] [--sort KEY] [--json]`: a header row, then
+ * one line per report,
  *   ID  STATE  SEVERITY  VERDICT  DUE  CLAIMED  SUBJECT
+ * in columns as wide as their widest value (CLAIMED at most 16, cut
+ * with "…").
  * DUE is the number of days to the decided disclosure date ("-" when
  * none, negative when overdue).  Subjects are sanitized for display.
  */
@@ -16,26 +19,39 @@ struct list_out {
 	struct cmd_ctx *ctx;
 	json_t *arr;
 	time_t now;
+	struct text_table tab;
 };
 
-static int print_row(const struct report *r, void *data)
+/* The table's columns; an officer's name is cut (with "…") past 16
+ * columns, so a long one cannot push the subjects out of line. */
+static const char *const list_head[] = {
+	"ID", "STATE", "SEVERITY", "VERDICT", "DUE", "CLAIMED", "SUBJECT",
+};
+static const int list_max[] = { 0, 0, 0, 0, 0, 16, 0 };
+
+static int add_row(const struct report *r, void *data)
 {
 	struct list_out *lo = data;
-	char due[32] = "-";
+	char id[24], due[32] = "-";
 
 	if (lo->arr) {
 		json_array_append_new(lo->arr, report_summary_json(r));
 		return 0;
 	}
+	snprintf(id, sizeof(id), "%lld", (long long)r->id);
 	if (r->disclosure)
 		snprintf(due, sizeof(due), "%+ldd",
 			 days_between(lo->now, r->disclosure));
-	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by);
-	fprintf(lo->ctx->out, "%-5lld %-9s %-8s %-11s %-5s %-10s %s\n",
-		(long long)r->id, r->state, r->severity,
-		r->verdict ? r->verdict : "-", due, *who ? who : "-", subj);
+	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by),
+	     *state = safe_str(r->state), *sev = safe_str(r->severity),
+	     *ver = safe_str(r->verdict ? r->verdict : "-");
+	const char *row[] = { id, state, sev, ver, due, *who ? who : "-", subj };
+	text_table_add(&lo->tab, row);
 	free(subj);
 	free(who);
+	free(state);
+	free(sev);
+	free(ver);
 	return 0;
 }
 
@@ -52,7 +68,7 @@ const struct option cmd_list_opts[] = {
 int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_filter f = { NULL, false, NULL };
-	struct list_out lo = { ctx, NULL, util_now() };
+	struct list_out lo = { ctx, NULL, util_now(), { 0 } };
 	struct store *s;
 	bool json = false;
 	int c, r;
@@ -79,11 +95,16 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return CMD_FAILED;
 	if (json)
 		lo.arr = json_array();
-	r = store_report_each(s, &f, print_row, &lo, &ctx->err);
+	text_table_init(&lo.tab, ARRAY_SIZE(list_head), list_head, list_max);
+	r = store_report_each(s, &f, add_row, &lo, &ctx->err);
 	if (json) {
 		if (r == 0)
 			json_print(ctx->out, lo.arr);
 		json_decref(lo.arr);
+	} else if (r == 0 && lo.tab.nrows) {
+		/* Widths from every row: the table is printed at the end. */
+		text_table_print(&lo.tab, ctx->out);
 	}
+	text_table_release(&lo.tab);
 	return r < 0 ? (r == ERR_INVALID ? CMD_USAGE : CMD_FAILED) : CMD_OK;
 }

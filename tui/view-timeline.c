@@ -12,7 +12,42 @@
 struct timeline {
 	struct tui_lines lines;
 	size_t nevents;
+	char *head;   /* the header row, in the rows' widths */
 };
+
+/* The columns: WHEN as wide as the dates, OFFICER at most 16 (cut with
+ * "…"), KIND as wide as the longest kind (participant-add), at most 24. */
+static const char *const timeline_head[] = { "WHEN", "OFFICER", "KIND", "DETAIL" };
+static const int timeline_max[] = { 0, 16, 24, 0 };
+
+/* rf's events, newest first, as lines of a table; *head is its header
+ * row (caller frees): both come from the same widths. */
+void timeline_table(const struct report_full *rf, struct tui_lines *lines,
+		    char **head)
+{
+	struct text_table tab;
+	int w[4];
+
+	text_table_init(&tab, 4, timeline_head, timeline_max);
+	for (size_t i = rf->nevents; i-- > 0;) {
+		const struct event *e = &rf->events[i];
+		char when[64], *o = safe_str(e->officer), *k = safe_str(e->kind),
+			       *d = safe_str(e->detail);
+		const char *row[] = { fmt_local(e->at, when), o, k, d };
+		text_table_add(&tab, row);
+		free(o);
+		free(k);
+		free(d);
+	}
+	text_table_widths(&tab, w);
+	*head = text_table_line(&tab, w, TEXT_TABLE_HEAD);
+	for (size_t r = 0; r < tab.nrows; r++) {
+		char *s = text_table_line(&tab, w, r);
+		lines_add(lines, s, A_NORMAL, 1);
+		free(s);
+	}
+	text_table_release(&tab);
+}
 
 static void timeline_reload(struct tui *t, struct tui_view *v)
 {
@@ -28,17 +63,8 @@ static void timeline_reload(struct tui *t, struct tui_view *v)
 		return;
 	}
 	p->nevents = rf.nevents;
-	for (size_t i = rf.nevents; i-- > 0;) {
-		const struct event *e = &rf.events[i];
-		char when[64], *o = safe_str(e->officer), *k = safe_str(e->kind),
-			       *d = safe_str(e->detail), *s;
-		s = xasprintf("%s  %-12s %-10s %s", fmt_local(e->at, when), o, k, d);
-		lines_add(&p->lines, s, A_NORMAL, 1);
-		free(s);
-		free(o);
-		free(k);
-		free(d);
-	}
+	free(p->head);
+	timeline_table(&rf, &p->lines, &p->head);
 	if (!rf.nevents)
 		lines_add(&p->lines, "no events yet", A_DIM, 1);
 	report_full_release(&rf);
@@ -53,7 +79,7 @@ static void timeline_draw(struct tui *t, struct tui_view *v)
 
 	tui_title(t, " timeline of report %lld: %zu event%s, newest first", (long long)v->report_id,
 		  p->nevents, p->nevents == 1 ? "" : "s");
-	draw_text(1, 0, COLS, "WHEN              OFFICER      KIND       DETAIL", A_BOLD | A_UNDERLINE);
+	draw_text(1, 0, COLS, p->head ? p->head : "", A_BOLD | A_UNDERLINE);
 	lines_draw(t, &p->lines, 2, height(), 0);
 }
 
@@ -76,6 +102,7 @@ static void timeline_close(struct tui *t, struct tui_view *v)
 {
 	(void)t;
 	lines_release(&((struct timeline *)v->priv)->lines);
+	free(((struct timeline *)v->priv)->head);
 	free(v->priv);
 }
 
