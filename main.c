@@ -18,24 +18,51 @@
 #define SECTEAM_VERSION "0.0.0"
 #endif
 
-/* `secteam-tui help [COMMAND [SUB]]`: the global help, or a command's. */
-static int help(struct cmd_ctx *ctx, int argc, char **argv)
+/*
+ * `secteam-tui help [COMMAND [SUB]]` and `secteam-tui COMMAND [SUB]
+ * --help`: answered before the config is read, so help works whatever
+ * the config holds.  Returns the exit status, or -1 when argv asks for
+ * no help.
+ */
+static int help(int argc, char **argv)
 {
+	const struct cmd_entry *e = cmd_find(argv[0]);
+
+	if (e) {
+		if (!cmd_wants_help(e, argc, argv))
+			return -1;
+		cmd_help(stdout, e->name, cmd_sub_of(e, argc, argv));
+		return CMD_OK;
+	}
+	if (strcmp(argv[0], "help"))
+		return -1;
 	if (argc == 1) {
-		cmd_help_global(ctx->out);
+		cmd_help_global(stdout);
 		return CMD_OK;
 	}
 	if (argc > 3) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "help takes one command and maybe a sub-command (see secteam-tui --help)");
+		fputs("secteam-tui: help takes one command and maybe a sub-command (see secteam-tui --help)\n",
+		      stderr);
 		return CMD_USAGE;
 	}
-	if (cmd_help(ctx->out, argv[1], argc == 3 ? argv[2] : NULL) < 0) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "help: unknown command '%s' (see secteam-tui --help)", argv[1]);
+	if (cmd_help(stdout, argv[1], argc == 3 ? argv[2] : NULL) < 0) {
+		char *m = safe_str(argv[1]);
+		fprintf(stderr, "secteam-tui: help: unknown command '%s' (see secteam-tui --help)\n", m);
+		free(m);
 		return CMD_USAGE;
 	}
 	return CMD_OK;
+}
+
+/* r, or CMD_FAILED when standard output could not be written. */
+static int output_written(int r)
+{
+	fflush(stdout);
+	if (ferror(stdout)) {
+		fprintf(stderr, "secteam-tui: cannot write the output\n");
+		return CMD_FAILED;
+	}
+	return r;
 }
 
 int main(int argc, char **argv)
@@ -74,6 +101,10 @@ int main(int argc, char **argv)
 			return CMD_USAGE;
 		}
 	}
+	/* The command's own getopt resets optind: keep where it is. */
+	verb = optind < argc ? argv[optind] : NULL;
+	if (verb && (r = help(argc - optind, argv + optind)) >= 0)
+		return output_written(r);
 	if (cmd_ctx_init(&ctx, &err) < 0) {
 		char *m = safe_str(err.msg);
 		fprintf(stderr, "secteam-tui: %s\n", m);
@@ -81,16 +112,10 @@ int main(int argc, char **argv)
 		cmd_ctx_release(&ctx);
 		return CMD_FAILED;
 	}
-	/* The command's own getopt resets optind: keep where it is. */
-	verb = optind < argc ? argv[optind] : NULL;
-	if (verb && !strcmp(verb, "help")) {
-		r = help(&ctx, argc - optind, argv + optind);
-	} else if (verb) {
-		r = cmd_run(&ctx, argc - optind, argv + optind);
-	} else {
+	if (!verb) {
 		r = tui_main(&ctx);
-	}
-	if (verb) {
+	} else {
+		r = cmd_run(&ctx, argc - optind, argv + optind);
 		if (r != CMD_OK && ctx.err.msg[0]) {
 			/* Messages may quote input (a file name, a header). */
 			char *m = safe_str(ctx.err.msg);
@@ -102,11 +127,7 @@ int main(int argc, char **argv)
 		if (r == CMD_USAGE && cmd_find(verb))
 			cmd_usage(&ctx, verb);
 	}
-	fflush(stdout);
-	if (ferror(stdout)) {
-		fprintf(stderr, "secteam-tui: cannot write the output\n");
-		r = CMD_FAILED;
-	}
+	r = output_written(r);
 	cmd_ctx_release(&ctx);
 	return r;
 }

@@ -73,6 +73,13 @@ tap_is "$out" "--correct --nda-requested --note --statement " "vendor status --h
 out=$("$SECTEAM_BIN" --db "$DB" triage abc --note --help 2>&1); rc=$?
 tap_like "$rc $out" "^2 .*'abc' is not a report id" "triage --note --help: --help is the note"
 
+# Help does not need a config that parses (nor a database).
+printf '[broken\n' >"$T/bad.conf"
+out=$("$SECTEAM_BIN" --config "$T/bad.conf" --db "$DB" list --help 2>&1); rc=$?
+tap_like "$rc $out" "^0 usage: secteam-tui list " "list --help works with a broken config"
+out=$("$SECTEAM_BIN" --config "$T/bad.conf" help date 2>&1); rc=$?
+tap_like "$rc $out" "^0 usage: secteam-tui date propose " "help date works with a broken config"
+
 # help itself.
 "$SECTEAM_BIN" help >"$T/out" 2>"$T/err"; rc=$?
 "$SECTEAM_BIN" --help >"$T/out2"
