@@ -160,6 +160,10 @@ bool cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
 			return false;
 		if (!strcmp(w, "--help") || !strcmp(w, "-h"))
 			return true;
+		if (!strcmp(w, "-o")) {   /* export's -o FILE */
+			i++;
+			continue;
+		}
 		if (strncmp(w, "--", 2) || strchr(w, '='))
 			continue;
 		/* Skip the argument of an option that takes one:
