@@ -112,7 +112,8 @@ static void help_examples(FILE *out, const struct cmd_entry *e, const char *sub)
 		n++;
 	fputs(n > 1 && !sub ? "\nExamples:\n" : "\nExample:\n", out);
 	for (const char *const *x = e->examples; x && *x; x++) {
-		const char *rest = *x + nl + 1;
+		/* "roster" alone is the example of no sub-command */
+		const char *rest = strlen(*x) > nl ? *x + nl + 1 : "";
 		bool mine = !sub || (!strncmp(rest, sub, ns) &&
 				     (rest[ns] == ' ' || !rest[ns]));
 		if (mine)
