@@ -28,7 +28,7 @@ static const struct cmd_opt_help import_help[] = {
 };
 static const struct cmd_opt_help list_help[] = {
 	{ "--state S", "only reports in state S (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)" },
-	{ "--open", "only reports still open (not closed, rejected or duplicate)" },
+	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
 	{ "--sort KEY", "order by deadline, received, state or severity (default: id)" },
 	{ "--json", "an array of JSON objects instead of the table" },
 	{ NULL, NULL },
