@@ -85,7 +85,7 @@ static const struct cmd_opt_help date_help[] = {
 };
 static const struct cmd_opt_help due_help[] = {
 	{ "--within D", "the window ahead, e.g. 2d or 12h (default 2d)" },
-	{ "--json", "a JSON object instead of lines" },
+	{ "--json", "a JSON array of the items instead of lines" },
 	{ NULL, NULL },
 };
 static const struct cmd_opt_help export_help[] = {
