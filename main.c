@@ -18,19 +18,51 @@
 #define SECTEAM_VERSION "0.0.0"
 #endif
 
-static void usage(FILE *out)
+/*
+ * `secteam-tui help [COMMAND [SUB]]` and `secteam-tui COMMAND [SUB]
+ * --help`: answered before the config is read, so help works whatever
+ * the config holds.  Returns the exit status, or -1 when argv asks for
+ * no help.
+ */
+static int help(int argc, char **argv)
 {
-	fputs("usage: secteam-tui [--db PATH] [--gnupghome DIR] [--config FILE] [COMMAND [ARGS]]\n"
-	      "\nWithout a command, opens the officers' interactive UI.\n\nCommands:\n",
-	      out);
-	for (size_t i = 0; i < cmd_table_len; i++)
-		fprintf(out, "  %-12s %s\n", cmd_table[i].name, cmd_table[i].help);
-	fputs("\nOptions:\n"
-	      "  --db PATH         database (default $XDG_DATA_HOME/secteam/secteam.db)\n"
-	      "  --gnupghome DIR   OpenPGP keys (default $GNUPGHOME)\n"
-	      "  --config FILE     config (default $XDG_CONFIG_HOME/secteam/config)\n"
-	      "  --help, --version\n"
-	      "\nSee secteam-tui(1).\n", out);
+	const struct cmd_entry *e = cmd_find(argv[0]);
+
+	if (e) {
+		if (!cmd_wants_help(e, argc, argv))
+			return -1;
+		cmd_help(stdout, e->name, cmd_sub_of(e, argc, argv));
+		return CMD_OK;
+	}
+	if (strcmp(argv[0], "help"))
+		return -1;
+	if (argc == 1) {
+		cmd_help_global(stdout);
+		return CMD_OK;
+	}
+	if (argc > 3) {
+		fputs("secteam-tui: help takes one command and maybe a sub-command (see secteam-tui --help)\n",
+		      stderr);
+		return CMD_USAGE;
+	}
+	if (cmd_help(stdout, argv[1], argc == 3 ? argv[2] : NULL) < 0) {
+		char *m = safe_str(argv[1]);
+		fprintf(stderr, "secteam-tui: help: unknown command '%s' (see secteam-tui --help)\n", m);
+		free(m);
+		return CMD_USAGE;
+	}
+	return CMD_OK;
+}
+
+/* r, or CMD_FAILED when standard output could not be written. */
+static int output_written(int r)
+{
+	fflush(stdout);
+	if (ferror(stdout)) {
+		fprintf(stderr, "secteam-tui: cannot write the output\n");
+		return CMD_FAILED;
+	}
+	return r;
 }
 
 int main(int argc, char **argv)
@@ -43,10 +75,12 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "keys-roff", no_argument, NULL, 'K' }, /* for the man page */
 		{ "formats-roff", no_argument, NULL, 'F' }, /* for the man page */
+		{ "options-roff", no_argument, NULL, 'O' }, /* for the man page */
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_ctx ctx;
 	struct err err = { 0, "" };
+	const char *verb;
 	int c, r;
 
 	secure_process_init();
@@ -57,13 +91,20 @@ int main(int argc, char **argv)
 		case 'd': ctx.db_path = optarg; break;
 		case 'g': ctx.gnupghome = optarg; break;
 		case 'c': ctx.config_path = optarg; break;
-		case 'h': usage(stdout); return 0;
+		case 'h': cmd_help_global(stdout); return 0;
 		case 'V': printf("secteam-tui %s\n", SECTEAM_VERSION); return 0;
 		case 'K': tui_keys_roff(stdout); return 0;
 		case 'F': export_roff(stdout); return 0;
-		default: usage(stderr); return CMD_USAGE;
+		case 'O': cmd_options_roff(stdout); return 0;
+		default:
+			fputs("secteam-tui: unknown option (see 'secteam-tui --help')\n", stderr);
+			return CMD_USAGE;
 		}
 	}
+	/* The command's own getopt resets optind: keep where it is. */
+	verb = optind < argc ? argv[optind] : NULL;
+	if (verb && (r = help(argc - optind, argv + optind)) >= 0)
+		return output_written(r);
 	if (cmd_ctx_init(&ctx, &err) < 0) {
 		char *m = safe_str(err.msg);
 		fprintf(stderr, "secteam-tui: %s\n", m);
@@ -71,7 +112,9 @@ int main(int argc, char **argv)
 		cmd_ctx_release(&ctx);
 		return CMD_FAILED;
 	}
-	if (optind < argc) {
+	if (!verb) {
+		r = tui_main(&ctx);
+	} else {
 		r = cmd_run(&ctx, argc - optind, argv + optind);
 		if (r != CMD_OK && ctx.err.msg[0]) {
 			/* Messages may quote input (a file name, a header). */
@@ -79,16 +122,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "secteam-tui: %s\n", m);
 			free(m);
 		}
-		if (r == CMD_USAGE && !cmd_find(argv[optind]))
-			usage(stderr);
-	} else {
-		r = tui_main(&ctx);
+		/* Usage errors the command only explained: the usage line
+		 * and the hint to its --help after the message. */
+		if (r == CMD_USAGE && cmd_find(verb))
+			cmd_usage(&ctx, verb);
 	}
-	fflush(stdout);
-	if (ferror(stdout)) {
-		fprintf(stderr, "secteam-tui: cannot write the output\n");
-		r = CMD_FAILED;
-	}
+	r = output_written(r);
 	cmd_ctx_release(&ctx);
 	return r;
 }

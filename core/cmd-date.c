@@ -5,6 +5,7 @@
  * clock, the limits, the proposals and the decisions.  Dates are stored
  * in UTC and shown in UTC and local time.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +154,8 @@ int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc < 2)
 		return cmd_usage(ctx, "date");
 	sub = argv[1];
-	if (negative_date(ctx, argc, argv))
+	if ((!strcmp(sub, "set") || !strcmp(sub, "propose")) &&
+	    negative_date(ctx, argc, argv))
 		return CMD_USAGE;
 	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_date_opts, NULL)) != -1) {
 		switch (c) {

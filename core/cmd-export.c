@@ -125,7 +125,10 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return CMD_USAGE;
 	}
 	if (state && !triage_state_valid(state)) {
-		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s'", state);
+		char *valid = triage_state_names(", ");
+		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s' (valid states: %s)",
+			 state, valid);
+		free(valid);
 		return CMD_USAGE;
 	}
 	if (eo.cve_id && !valid_cve_id(eo.cve_id)) {

@@ -1,6 +1,9 @@
 /*
- * `list [--state S] [--open] [--sort KEY] [--json]`: one line per report,
+ * `list [--state S] [--open] [--sort KEY] [--json]`: a header row, then
+ * one line per report,
  *   ID  STATE  SEVERITY  VERDICT  DUE  CLAIMED  FIX/CVE  SUBJECT
+ * in columns as wide as their widest value (CLAIMED at most 16, cut
+ * with "…").
  * DUE is the number of days to the embargo deadline (embargo.c: the
  * decided date, else the policy default): "-3d!" overdue, "+2d?" no date
  * decided, "+5d" decided, "-" when the embargo is over.  FIX/CVE is the
@@ -26,15 +29,28 @@ struct list_out {
 	bool fix_cve;            /* the FIX/CVE column shown */
 	struct fixcve_row *fc;   /* every report's fix and CVE state */
 	size_t nfc;
+	struct text_table tab;
 };
 
-static int print_row(const struct report *r, void *data)
+/* The table's columns; an officer's name is cut (with "…") past 16
+ * columns, so a long one cannot push the subjects out of line. */
+static const char *const list_head[] = {
+	"ID", "STATE", "SEVERITY", "VERDICT", "DUE", "CLAIMED", "FIX/CVE", "SUBJECT",
+};
+static const int list_max[] = { 0, 0, 0, 0, 0, 16, 0, 0 };
+/* With config list.fix_cve = false. */
+static const char *const list_head_nofix[] = {
+	"ID", "STATE", "SEVERITY", "VERDICT", "DUE", "CLAIMED", "SUBJECT",
+};
+static const int list_max_nofix[] = { 0, 0, 0, 0, 0, 16, 0 };
+
+static int add_row(const struct report *r, void *data)
 {
 	struct list_out *lo = data;
 	const struct fixcve *fc = fixcve_find(lo->fc, lo->nfc, r->id);
 	struct fixcve none;
 	struct embargo e;
-	char due[24];
+	char id[24], due[32];
 
 	embargo_of_report(&lo->pol, r, lo->now, &e);
 	if (lo->arr) {
@@ -46,17 +62,24 @@ static int print_row(const struct report *r, void *data)
 		return 0;
 	}
 	embargo_due(&e, due);
-	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by);
+	snprintf(id, sizeof(id), "%lld", (long long)r->id);
+	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by),
+	     *state = safe_str(r->state), *sev = safe_str(r->severity),
+	     *ver = safe_str(r->verdict ? r->verdict : "-");
 	char *raw = lo->fix_cve ? fixcve_label(fc) : NULL;
-	char *label = raw ? safe_str(raw) : NULL;
+	char *label = safe_str(raw ? raw : "-");
+	const char *row[] = { id, state, sev, ver, due, *who ? who : "-", label, subj };
+
+	if (!lo->fix_cve)
+		row[6] = subj;  /* the column is hidden: SUBJECT takes its place */
+	text_table_add(&lo->tab, row);
 	free(raw);
-	fprintf(lo->ctx->out, "%-5lld %-9s %-8s %-11s %-5s %-10s %s%s%s\n",
-		(long long)r->id, r->state, r->severity,
-		r->verdict ? r->verdict : "-", due, *who ? who : "-",
-		label ? label : "", label ? " " : "", subj);
 	free(label);
 	free(subj);
 	free(who);
+	free(state);
+	free(sev);
+	free(ver);
 	return 0;
 }
 
@@ -90,7 +113,10 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (optind != argc)
 		return cmd_usage(ctx, "list");
 	if (f.state && !triage_state_valid(f.state)) {
-		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s'", f.state);
+		char *valid = triage_state_names(", ");
+		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s' (valid states: %s)",
+			 f.state, valid);
+		free(valid);
 		return CMD_USAGE;
 	}
 	if (!(s = cmd_ctx_store(ctx)))
@@ -103,12 +129,20 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		json_decref(lo.arr);
 		return CMD_FAILED;
 	}
-	r = report_each(ctx, &f, print_row, &lo, &ctx->err);
+	if (lo.fix_cve)
+		text_table_init(&lo.tab, ARRAY_SIZE(list_head), list_head, list_max);
+	else
+		text_table_init(&lo.tab, ARRAY_SIZE(list_head) - 1, list_head_nofix, list_max_nofix);
+	r = report_each(ctx, &f, add_row, &lo, &ctx->err);
 	fixcve_rows_free(lo.fc, lo.nfc);
 	if (json) {
 		if (r == 0)
 			json_print(ctx->out, lo.arr);
 		json_decref(lo.arr);
+	} else if (r == 0 && lo.tab.nrows) {
+		/* Widths from every row: the table is printed at the end. */
+		text_table_print(&lo.tab, ctx->out);
 	}
+	text_table_release(&lo.tab);
 	return r < 0 ? (r == ERR_INVALID ? CMD_USAGE : CMD_FAILED) : CMD_OK;
 }

@@ -183,6 +183,31 @@ static void print_embargo(struct cmd_ctx *ctx, const struct report *r)
 	field(ctx->out, "Embargo", embargo_describe(&e, b));
 }
 
+/* The events as a table: a long officer name is cut with "…", a long
+ * kind (participant-add) widens its column instead of pushing the
+ * detail out of line. */
+static void print_events(FILE *out, const struct report_full *rf)
+{
+	static const char *const head[] = { "WHEN", "OFFICER", "KIND", "DETAIL" };
+	static const int max[] = { 0, 16, 24, 0 };
+	struct text_table tab;
+	char buf[32];
+
+	text_table_init(&tab, 4, head, max);
+	for (size_t i = 0; i < rf->nevents; i++) {
+		char *ofc = safe_str(rf->events[i].officer), *k = safe_str(rf->events[i].kind),
+		     *d = safe_str(rf->events[i].detail);
+		const char *row[] = { fmt_rfc3339(rf->events[i].at, buf), ofc, k, d };
+		text_table_add(&tab, row);
+		free(ofc);
+		free(k);
+		free(d);
+	}
+	if (tab.nrows)
+		text_table_print(&tab, out);
+	text_table_release(&tab);
+}
+
 static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 		       const struct opened *o)
 {
@@ -230,14 +255,7 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	for (size_t i = 0; i < rf->nmsgs; i++)
 		print_message(out, &rf->msgs[i], i, rf->nmsgs, o);
 	fputs("\n--- events ---\n", out);
-	for (size_t i = 0; i < rf->nevents; i++) {
-		char *ofc = safe_str(rf->events[i].officer), *k = safe_str(rf->events[i].kind),
-		     *d = safe_str(rf->events[i].detail);
-		fprintf(out, "%s  %-10s %-12s %s\n", fmt_rfc3339(rf->events[i].at, buf), ofc, k, d);
-		free(ofc);
-		free(k);
-		free(d);
-	}
+	print_events(out, rf);
 }
 
 static json_t *files_json(char *const *files, size_t n)

@@ -17,51 +17,224 @@
 #include "crypto/crypto.h"
 #include "store/store.h"
 
+/* The options of each command, for its --help and the man page.  The
+ * option parsers are in core/cmd-NAME.c; tests/e2e/help.sh checks that
+ * these, the usage lines and the man page name the same options. */
+static const struct cmd_opt_help import_help[] = {
+	{ "--mbox", "read each PATH as an mbox (mboxo or mboxrd)" },
+	{ "--maildir", "read each PATH as a Maildir (cur/ and new/)" },
+	{ "--jobs N", "decrypt up to N messages at once (1 to 8, default 4)" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help list_help[] = {
+	{ "--state S", "only reports in state S (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)" },
+	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
+	{ "--sort KEY", "order by deadline, received, state or severity (default: id)" },
+	{ "--json", "an array of JSON objects instead of the table" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help show_help[] = {
+	{ "--json", "a JSON object (without the body) instead of the text" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help triage_help[] = {
+	{ "--state S", "move the report to state S (the allowed moves only)" },
+	{ "--severity S", "none, low, medium, high or critical" },
+	{ "--claim", "make the officer running it the report's owner" },
+	{ "--unclaim", "leave the report without an owner" },
+	{ "--public", "mark the report already public (its policy date is now)" },
+	{ "--consent credit|exploit", "record the reporter's consent to be credited, or to release exploit code" },
+	{ "--note TEXT", "add an internal note to the timeline" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help maintainers_help[] = {
+	{ "--tree DIR", "the kernel tree whose MAINTAINERS to read (else kernel.tree, /usr/src/linux-*)" },
+	{ "--file PATH", "the maintainers of PATH (repeatable)" },
+	{ "--each", "with --file: answer for each file separately" },
+	{ "--patch FILE", "the maintainers of the files a patch touches" },
+	{ "--add ADDR", "bring in a suggested address, or \"Name <addr>\" (repeatable)" },
+	{ "--key FPR", "with one --add: the key confirmed for that person" },
+	{ "--add-all", "bring in every suggested person (lists only when named)" },
+	{ "--remove ADDR", "record that ADDR is no longer a participant" },
+	{ "--ack ADDR", "record that ADDR acknowledged the report" },
+	{ "--with-catch-all", "also suggest catch-all lists and the SECURITY CONTACT" },
+	{ "--json", "JSON objects instead of lines" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help vendor_help[] = {
+	{ "--contact EMAIL", "the address notifications go to" },
+	{ "--key FPR", "the vendor's OpenPGP key (full fingerprint)" },
+	{ "--kind K", "vendor, distro or hardware" },
+	{ "--forward", "with notify: also forward the report to the vendor" },
+	{ "--outbox MAILDIR", "deliver the forward into MAILDIR" },
+	{ "--sendmail", "deliver the forward with forward.sendmail" },
+	{ "--allow-plaintext", "send a plain copy to a vendor without a usable key" },
+	{ "--correct", "put a wrong status right (recorded as a correction)" },
+	{ "--note TEXT", "an internal note with the status" },
+	{ "--statement TEXT", "the vendor's statement, for the advisory" },
+	{ "--nda-requested", "record that the vendor asked for an NDA (the team cannot enter one)" },
+	{ "--json", "with list: a JSON array" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help date_help[] = {
+	{ "--by WHO", "who proposes: reporter, officer, vendor:NAME or maintainer:EMAIL" },
+	{ "--reason TEXT", "why (needed past the policy's default)" },
+	{ "--override", "a date past the policy's maximum (with --reason), or in the past" },
+	{ "--json", "with show: a JSON object" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help due_help[] = {
+	{ "--within D", "the window ahead, e.g. 2d or 12h (default 2d)" },
+	{ "--json", "a JSON array of the items instead of lines" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help export_help[] = {
+	{ "--all", "every report" },
+	{ "--state S", "the reports in state S" },
+	{ "--format FORMAT", "md, txt, json, csv, ics, cve, dyad, osv or csaf" },
+	{ "--cve-id CVE-YYYY-N", "the CVE ID of a cve record" },
+	{ "--with-notes", "include the internal notes (still redacted)" },
+	{ "-o, --output FILE", "write FILE (replaced whole) instead of standard output" },
+	{ "--mode MODE", "with -o: the file's mode, octal (default 0600)" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help fix_help[] = {
+	{ "--commit SHA", "the commit that fixes the report (7 to 40 hex digits)" },
+	{ "--introduced SHA", "a commit that brought the bug in (repeatable)" },
+	{ "--tree GITDIR", "a kernel git tree to check the commits in (else kernel.git)" },
+	{ "--stable BRANCH", "a stable branch to search for backports (repeatable)" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help cve_help[] = {
+	{ "--assign CVE-YYYY-NNNN", "the ID the CNA reserved for this report" },
+	{ "--reject", "the ID is rejected (with --reason)" },
+	{ "--reason TEXT", "why it is rejected" },
+	{ "--description", "write the record's description in $VISUAL or $EDITOR" },
+	{ "--cwe CWE-N", "the record's weakness" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help forward_help[] = {
+	{ "--to ADDR", "a recipient (repeatable)" },
+	{ "--participants", "every participant brought in" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--allow-plaintext", "a plain copy for a recipient without a usable key" },
+	{ "--force-recipient", "a recipient who is not a participant" },
+	{ "--release-attachment NAME", "send the attachment NAME too (repeatable)" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help roster_help[] = {
+	{ "--json", "the keys as a JSON array" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help team_help[] = {
+	{ "--officer ROLE", "with init: the first officer's role (default: the login role)" },
+	{ "--name NAME", "the officer's display name" },
+	{ "--key FPR", "the officer's OpenPGP key (full fingerprint)" },
+	{ "--json", "with list: a JSON array" },
+	{ NULL, NULL },
+};
+
+static const char *const import_ex[] = { "import --maildir ~/Mail/security", NULL };
+static const char *const list_ex[] = { "list --open --sort deadline", NULL };
+static const char *const show_ex[] = { "show 3", NULL };
+static const char *const triage_ex[] = {
+	"triage 3 --state triaged --severity high --claim", NULL };
+static const char *const maintainers_ex[] = {
+	"maintainers --file drivers/net/tun.c", NULL };
+static const char *const vendor_ex[] = {
+	"vendor add acme --contact security@acme.example --kind distro",
+	"vendor list",
+	"vendor edit acme --key 0123456789ABCDEF0123456789ABCDEF01234567",
+	"vendor notify 3 acme --forward --outbox ~/outbox",
+	"vendor status 3 acme acknowledged",
+	NULL };
+static const char *const date_ex[] = {
+	"date propose 3 +10d --by reporter --reason 'needs a backport'",
+	"date set 3 2026-12-09 --reason 'the fix is merged'",
+	"date start-release 3",
+	"date show 3",
+	NULL };
+static const char *const due_ex[] = { "due --within 3d", NULL };
+static const char *const export_ex[] = {
+	"export 3 --format md -o report-3.md", NULL };
+static const char *const fix_ex[] = {
+	"fix 3 --commit 1a2b3c4d5e6f --introduced 0f1e2d3c4b5a --tree ~/linux", NULL };
+static const char *const cve_ex[] = { "cve 3 --assign CVE-2026-12345", NULL };
+static const char *const forward_ex[] = {
+	"forward 3 --participants --outbox ~/outbox", NULL };
+static const char *const roster_ex[] = { "roster", "roster reseal", NULL };
+static const char *const team_ex[] = {
+	"team init --name 'Ada Officer' --key 0123456789ABCDEF0123456789ABCDEF01234567",
+	"team add-officer bob --key 89ABCDEF0123456789ABCDEF0123456789ABCDEF",
+	"team remove-officer bob",
+	"team list",
+	NULL };
+
 #define REPORT CMD_TARGET_REPORT
 #define NONE CMD_TARGET_NONE
+#define FAILED "an action or input failed (refused, not found, cannot open)"
 const struct cmd_entry cmd_table[] = {
 	{ "import", "[--mbox|--maildir] [--jobs N] PATH... | -",
 	  "import report mails (.eml, mbox, Maildir, or standard input)",
-	  cmd_import_exec, cmd_import_opts, NONE, NULL },
+	  cmd_import_exec, cmd_import_opts, NONE, NULL,
+	  NULL, import_help, "some message could not be imported", import_ex },
 	{ "list", "[--state S] [--open] [--sort deadline|received|state|severity] [--json]",
-	  "list reports", cmd_list_exec, cmd_list_opts, NONE, NULL },
+	  "list reports", cmd_list_exec, cmd_list_opts, NONE, NULL,
+	  NULL, list_help, "the database cannot be read", list_ex },
 	{ "show", "ID [--json]",
 	  "show a report: headers, verdict, decrypted body, files, events",
-	  cmd_show_exec, cmd_show_opts, REPORT, NULL },
-	{ "triage", "ID [--state S] [--severity S] [--claim] [--public] [--consent credit|exploit] [--note TEXT]",
+	  cmd_show_exec, cmd_show_opts, REPORT, NULL,
+	  NULL, show_help, "no such report, or it cannot be read", show_ex },
+	{ "triage", "ID [--state S] [--severity S] [--claim|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
 	  "change a report's state, severity, owner or flags", cmd_triage_exec,
-	  cmd_triage_opts, REPORT, NULL },
+	  cmd_triage_opts, REPORT, NULL,
+	  NULL, triage_help, "a refused move, or no such report", triage_ex },
 	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
 	  "find the maintainers for files, a patch or a report; bring them in",
-	  cmd_maintainers_exec, cmd_maintainers_opts, REPORT, NULL },
+	  cmd_maintainers_exec, cmd_maintainers_opts, REPORT, NULL,
+	  NULL, maintainers_help, "no MAINTAINERS file, or a refused change", maintainers_ex },
 	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
 	  "the vendor directory and each vendor's status on a report", cmd_vendor_exec,
-	  cmd_vendor_opts, REPORT, "notify status" },
+	  cmd_vendor_opts, REPORT, "notify status",
+	  "add list edit notify status", vendor_help,
+	  "a refused status change, an unknown vendor, or the forward failed", vendor_ex },
 	{ "date", "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT [--override] | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
 	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec,
-	  cmd_date_opts, REPORT, "propose set start-release show" },
+	  cmd_date_opts, REPORT, "propose set start-release show",
+	  "propose set start-release show", date_help,
+	  "the policy refused the date, or no such report", date_ex },
 	{ "due", "[--within 2d] [--json]",
 	  "reports due or overdue, silent vendors, unacknowledged participants",
-	  cmd_due_exec, cmd_due_opts, NONE, NULL },
+	  cmd_due_exec, cmd_due_opts, NONE, NULL,
+	  NULL, due_help, FAILED, due_ex },
 	{ "export", "(ID... | --all | --state S) --format FORMAT [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
 	  "export timelines, dates and CVE records (redacted unless consent)",
-	  cmd_export_exec, cmd_export_opts, REPORT, NULL },
+	  cmd_export_exec, cmd_export_opts, REPORT, NULL,
+	  NULL, export_help, "no such report, under embargo (cve, osv, csaf), or FILE cannot be written", export_ex },
 	{ "fix", "ID --commit SHA [--introduced SHA]... [--tree GITDIR] [--stable BRANCH]...",
 	  "record the fixing and introducing commits; with a tree, their first tags and stable backports",
-	  cmd_fix_exec, cmd_fix_opts, REPORT, NULL },
+	  cmd_fix_exec, cmd_fix_opts, REPORT, NULL,
+	  NULL, fix_help, "a commit or branch not in the tree, no such report, or git failed", fix_ex },
 	{ "cve", "ID (--assign CVE-YYYY-NNNN | --reject --reason TEXT | --description | --cwe CWE-N)",
 	  "the report's CVE ID: reserved, rejected; the record's description and CWE",
-	  cmd_cve_exec, cmd_cve_opts, REPORT, NULL },
+	  cmd_cve_exec, cmd_cve_opts, REPORT, NULL,
+	  NULL, cve_help, "a change the CVE's state refuses, no such report, or the editor failed", cve_ex },
 	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
 	  "forward a report to its participants as signed, encrypted PGP/MIME mail",
-	  cmd_forward_exec, cmd_forward_opts, REPORT, NULL },
+	  cmd_forward_exec, cmd_forward_opts, REPORT, NULL,
+	  NULL, forward_help, "a recipient without a usable key, or delivery failed", forward_ex },
 	{ "roster", "[--json] | reseal",
 	  "the keys report bodies are encrypted to; reseal every body to them",
-	  cmd_roster_exec, NULL, NONE, NULL },
+	  cmd_roster_exec, NULL, NONE, NULL,
+	  "reseal", roster_help, "no key to seal to, or a body cannot be resealed", roster_ex },
 	{ "team", "init [--officer ROLE] [--name NAME] --key FPR | add-officer ROLE --key FPR [--name NAME] | remove-officer ROLE | list [--json]",
 	  "the officers of a team server (PostgreSQL)", cmd_team_exec,
-	  cmd_team_opts, NONE, NULL },
+	  cmd_team_opts, NONE, NULL,
+	  "init add-officer remove-officer list", team_help,
+	  "not a team server, or the change was refused", team_ex },
 };
+#undef FAILED
 #undef REPORT
 #undef NONE
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
@@ -77,9 +250,15 @@ const struct cmd_entry *cmd_find(const char *name)
 int cmd_usage(struct cmd_ctx *ctx, const char *name)
 {
 	const struct cmd_entry *e = cmd_find(name);
+	char *u;
 
-	if (e)
-		fprintf(ctx->errout, "usage: secteam-tui %s %s\n", e->name, e->usage);
+	if (!e || ctx->usage_said)
+		return CMD_USAGE;
+	u = cmd_usage_of(e, ctx->sub);
+	fprintf(ctx->errout, "usage: secteam-tui %s %s\nsee 'secteam-tui %s --help'\n",
+		e->name, u, e->name);
+	free(u);
+	ctx->usage_said = true;
 	return CMD_USAGE;
 }
 
@@ -94,6 +273,12 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 		err_setc(&ctx->err, ERR_INVALID,
 			 "unknown command '%s' (see secteam-tui --help)", argv[0]);
 		return CMD_USAGE;
+	}
+	ctx->sub = cmd_sub_of(e, argc, argv);
+	ctx->usage_said = false;
+	if (cmd_wants_help(e, argc, argv)) {
+		cmd_help(ctx->out, e->name, ctx->sub);
+		return CMD_OK;
 	}
 	optind = 0;
 	opterr = 0;
@@ -128,6 +313,13 @@ static int first_positional(const struct option *opts, int argc, char **argv,
 			}
 	}
 	return -1;
+}
+
+static bool word_in(const char *list, const char *w);
+
+const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv)
+{
+	return e->subs && argc >= 2 && word_in(e->subs, argv[1]) ? argv[1] : NULL;
 }
 
 static bool word_in(const char *list, const char *w)
@@ -250,6 +442,15 @@ static char *last_line(const char *buf, size_t len)
 	return s;
 }
 
+/* The first line of s, display-safe (caller frees). */
+static char *first_line(const char *s)
+{
+	char *raw = xstrndup(s, strcspn(s, "\r\n")), *safe = safe_str(raw);
+
+	free(raw);
+	return safe;
+}
+
 int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 		void (*line)(const char *text, void *data), void *data,
 		struct cmd_result *res)
@@ -300,6 +501,9 @@ int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 	}
 	else if (olen)
 		res->summary = last_line(obuf, olen);
+	else if (res->warnings && res->status == CMD_USAGE)
+		/* The usage line, not the hint to --help after it. */
+		res->summary = first_line(res->warnings);
 	else if (res->warnings)
 		res->summary = last_line(res->warnings, strlen(res->warnings));
 	else

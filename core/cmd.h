@@ -58,6 +58,9 @@ struct cmd_ctx {
 	size_t *roster_nsubkeys;
 	struct err err;
 	char *summary;           /* the command's one-line result (cmd_say) */
+	const char *sub;         /* the sub-command being run (cmd_run), for
+				  * its usage line; NULL when none */
+	bool usage_said;         /* cmd_usage printed the usage this run */
 };
 
 /* Where a command's report goes. */
@@ -67,9 +70,17 @@ enum cmd_target {
 			      * (after a sub-command of target_subs, when set) */
 };
 
+/* One option of a command, as its --help and the man page show it. */
+struct cmd_opt_help {
+	const char *opt;    /* as typed: "--state S", "-o, --output FILE" */
+	const char *text;   /* what it does, one line */
+};
+
 struct cmd_entry {
 	const char *name;
-	const char *usage;  /* "ID --state S [--severity S] ..." */
+	const char *usage;  /* "ID --state S [--severity S] ..."; with
+			     * sub-commands, one alternative each, " | "
+			     * between them, each starting with its name */
 	const char *help;   /* one line */
 	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
 	const struct option *opts;  /* its options (NULL: none) */
@@ -77,6 +88,13 @@ struct cmd_entry {
 	const char *target_subs;    /* the sub-commands taking the report
 				     * ("set propose ..."); NULL: the command
 				     * itself takes it */
+	/* Its --help (core/cmd-help.c) and the man page's options list
+	 * (scripts/man-page.sh) are made from these and usage. */
+	const char *subs;   /* its sub-commands ("add list ..."), or NULL */
+	const struct cmd_opt_help *opt_help; /* ends with { NULL, NULL } */
+	const char *exit1;  /* what exit status 1 means for it */
+	const char *const *examples; /* NULL-terminated: one, or one per
+				      * sub-command ("vendor status 3 ...") */
 };
 
 extern const struct cmd_entry cmd_table[];
@@ -151,8 +169,29 @@ struct crypto *cmd_ctx_crypto(struct cmd_ctx *ctx);
 /* The keys report bodies are sealed to; NULL with ctx->err set. */
 const char *const *cmd_ctx_roster(struct cmd_ctx *ctx, size_t *n);
 
-/* Prints "usage: secteam-tui NAME USAGE" to errout; returns CMD_USAGE. */
+/*
+ * Prints the usage line of NAME (of the sub-command being run, when it
+ * has them: ctx->sub) and a hint to its --help to errout, once per run;
+ * returns CMD_USAGE.
+ */
 int cmd_usage(struct cmd_ctx *ctx, const char *name);
+
+/* core/cmd-help.c: the help of the command line, from cmd_table[]. */
+/* The global help: options and the commands. */
+void cmd_help_global(FILE *out);
+/* NAME's --help (of its sub-command sub, when one of its subs; else the
+ * whole command's).  Returns 0, or -1 when NAME is no command. */
+int cmd_help(FILE *out, const char *name, const char *sub);
+/* argv asks for help: a --help (or -h) among its options, before any
+ * "--", not an option's argument. */
+bool cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
+/* The usage of e's sub-command sub (its alternative of e->usage, as a
+ * new string), or of the whole command when sub is NULL or not one. */
+char *cmd_usage_of(const struct cmd_entry *e, const char *sub);
+/* argv[1] when it names one of e's sub-commands, else NULL. */
+const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv);
+/* The options of every command, in roff, for the man page. */
+void cmd_options_roff(FILE *out);
 
 /* The exec functions, one per core/cmd-*.c */
 int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv);

@@ -57,6 +57,8 @@
 extern const char *const report_states[];   /* NULL-terminated, in order */
 extern const char *const report_severities[];
 bool triage_state_valid(const char *state);
+/* The states, in order, sep between them (caller frees). */
+char *triage_state_names(const char *sep);
 bool triage_severity_valid(const char *severity);
 /* 0 when PRODUCT.md's lifecycle allows from -> to; else ERR_REFUSED with
  * a message listing what is allowed from `from`. */

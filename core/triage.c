@@ -57,6 +57,18 @@ bool triage_state_valid(const char *state)
 	return state && in_list(report_states, state);
 }
 
+char *triage_state_names(const char *sep)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (const char *const *s = report_states; *s; s++) {
+		if (s != report_states)
+			sbuf_adds(&sb, sep);
+		sbuf_adds(&sb, *s);
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
 bool triage_severity_valid(const char *severity)
 {
 	return severity && in_list(report_severities, severity);

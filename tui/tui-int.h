@@ -202,6 +202,7 @@ char *editor_edit(struct tui *t, const char *initial);
 struct tui_view *view_reports_new(struct tui *t);
 struct tui_view *view_report_new(struct tui *t, int64_t id);
 struct tui_view *view_timeline_new(struct tui *t, int64_t id);
+
 struct tui_view *view_calendar_new(struct tui *t);
 struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view);
 struct tui_view *view_participants_new(struct tui *t, int64_t id);
@@ -249,6 +250,11 @@ struct tui_lines {
 };
 void lines_add(struct tui_lines *l, const char *safe, attr_t a, int kind);
 void lines_release(struct tui_lines *l);
+/* view-timeline.c: rf's events, newest first, as table lines added to
+ * lines, and *head the header row in the same column widths (caller
+ * frees); for tests. */
+void timeline_table(const struct report_full *rf, struct tui_lines *lines,
+		    char **head);
 /* Splits safe text (newlines, tabs expanded) into wrapped lines of at
  * most width columns; each of its lines is one logical line. */
 void lines_add_wrapped(struct tui_lines *l, const char *safe, int width,

@@ -14,18 +14,49 @@
 struct timeline {
 	struct tui_lines lines;
 	size_t nevents;
+	char *head;   /* the header row, in the rows' widths */
 };
 
-/* The oldest line: when the report's mail was received (its Date),
- * apart from the "import" event, when the team imported it. */
-static void received_line(struct timeline *p, const struct report_full *rf)
-{
-	char when[64], *s;
+/* The columns: WHEN as wide as the dates, OFFICER at most 16 (cut with
+ * "…"), KIND as wide as the longest kind (participant-add), at most 24. */
+static const char *const timeline_head[] = { "WHEN", "OFFICER", "KIND", "DETAIL" };
+static const int timeline_max[] = { 0, 16, 24, 0 };
 
-	s = xasprintf("%s  %-12s %-10s %s", fmt_local(rf->r.received, when), "-",
-		      "received", report_received_source(rf));
-	lines_add(&p->lines, s, A_NORMAL, 1);
-	free(s);
+/* rf's events, newest first, as lines of a table; *head is its header
+ * row (caller frees): both come from the same widths.  The oldest line
+ * is when the report's mail was received (its Date), apart from the
+ * "import" event, when the team imported it. */
+void timeline_table(const struct report_full *rf, struct tui_lines *lines,
+		    char **head)
+{
+	struct text_table tab;
+	int w[4];
+
+	text_table_init(&tab, 4, timeline_head, timeline_max);
+	for (size_t i = rf->nevents; i-- > 0;) {
+		const struct event *e = &rf->events[i];
+		char when[64], *o = safe_str(e->officer), *k = safe_str(e->kind),
+			       *d = safe_str(e->detail);
+		const char *row[] = { fmt_local(e->at, when), o, k, d };
+		text_table_add(&tab, row);
+		free(o);
+		free(k);
+		free(d);
+	}
+	if (rf->r.received) {
+		char when[64];
+		const char *row[] = { fmt_local(rf->r.received, when), "-", "received",
+				      report_received_source(rf) };
+		text_table_add(&tab, row);
+	}
+	text_table_widths(&tab, w);
+	*head = text_table_line(&tab, w, TEXT_TABLE_HEAD);
+	for (size_t r = 0; r < tab.nrows; r++) {
+		char *s = text_table_line(&tab, w, r);
+		lines_add(lines, s, A_NORMAL, 1);
+		free(s);
+	}
+	text_table_release(&tab);
 }
 
 static void timeline_reload(struct tui *t, struct tui_view *v)
@@ -42,20 +73,10 @@ static void timeline_reload(struct tui *t, struct tui_view *v)
 		return;
 	}
 	p->nevents = rf.nevents;
-	for (size_t i = rf.nevents; i-- > 0;) {
-		const struct event *e = &rf.events[i];
-		char when[64], *o = safe_str(e->officer), *k = safe_str(e->kind),
-			       *d = safe_str(e->detail), *s;
-		s = xasprintf("%s  %-12s %-10s %s", fmt_local(e->at, when), o, k, d);
-		lines_add(&p->lines, s, A_NORMAL, 1);
-		free(s);
-		free(o);
-		free(k);
-		free(d);
-	}
+	free(p->head);
+	timeline_table(&rf, &p->lines, &p->head);
 	if (!rf.nevents)
 		lines_add(&p->lines, "no events yet", A_DIM, 1);
-	received_line(p, &rf);
 	report_full_release(&rf);
 	p->lines.top = top < p->lines.n ? top : 0;
 }
@@ -68,7 +89,7 @@ static void timeline_draw(struct tui *t, struct tui_view *v)
 
 	tui_title(t, " timeline of report %lld: %zu event%s, newest first", (long long)v->report_id,
 		  p->nevents, p->nevents == 1 ? "" : "s");
-	draw_text(1, 0, COLS, "WHEN              OFFICER      KIND       DETAIL", A_BOLD | A_UNDERLINE);
+	draw_text(1, 0, COLS, p->head ? p->head : "", A_BOLD | A_UNDERLINE);
 	lines_draw(t, &p->lines, 2, height(), 0);
 }
 
@@ -91,6 +112,7 @@ static void timeline_close(struct tui *t, struct tui_view *v)
 {
 	(void)t;
 	lines_release(&((struct timeline *)v->priv)->lines);
+	free(((struct timeline *)v->priv)->head);
 	free(v->priv);
 }
 

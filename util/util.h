@@ -116,6 +116,40 @@ bool safe_is_hostile_cp(uint32_t cp);
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 /*
+ * columns.c: text in table columns.  str_cols() is the number of terminal
+ * columns safe UTF-8 text takes (wide characters two); str_fit() returns
+ * s in exactly width columns: padded with spaces, or cut and ended with
+ * "…" (U+2026) when wider (caller frees).
+ */
+int str_cols(const char *s);
+char *str_fit(const char *s, int width);
+/*
+ * A table of safe text: columns as wide as their widest cell or title,
+ * at most max[c] (0: no limit), cut with "…" beyond; two spaces between
+ * columns; the last column is neither padded nor cut.  The header row
+ * and the cells are laid out with the same widths.
+ */
+struct text_table {
+	size_t ncols, nrows;
+	const char *const *head;   /* ncols titles */
+	const int *max;            /* ncols limits, or NULL */
+	char **cells;              /* nrows * ncols copies */
+};
+#define TEXT_TABLE_HEAD ((size_t)-1)
+void text_table_init(struct text_table *t, size_t ncols,
+		     const char *const *head, const int *max);
+/* Adds a row: ncols strings (NULL: empty), copied. */
+void text_table_add(struct text_table *t, const char *const *cells);
+/* Each column's width (w: ncols ints). */
+void text_table_widths(const struct text_table *t, int *w);
+/* Row row (TEXT_TABLE_HEAD: the titles) laid out in widths w (caller
+ * frees). */
+char *text_table_line(const struct text_table *t, const int *w, size_t row);
+/* The header and every row, a line each. */
+void text_table_print(const struct text_table *t, FILE *out);
+void text_table_release(struct text_table *t);
+
+/*
  * timeutil.c: time.  All stored times are UTC seconds (time_t).
  * fmt_rfc3339() writes "2026-12-09T12:00:00Z" into buf (>= 21 bytes).
  * parse_date() accepts "2026-12-09" (12:00 UTC), "2026-12-09T12:00Z",

@@ -19,7 +19,7 @@ mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "
    --message-id "c1@example.net" > "$T/r1.eml"
 st import "$T/r1.eml" >/dev/null
 tap_is "$(st show 1 --json | jq -c .cve)" null "no CVE before cve is run"
-tap_like "$(st list)" '^1 .* -/- frobnicator overflow$' "list: FIX/CVE column empty"
+tap_like "$(st list)" '^1 .* -/- +frobnicator overflow$' "list: FIX/CVE column empty"
 
 out=$(st cve 1 --assign CVE-2026-12 2>&1); rc=$?
 tap_is "$rc" 2 "a malformed CVE ID is a usage error"
@@ -39,7 +39,7 @@ tap_is "$(printf '%s' "$j" | jq -r '.cve.id + " " + .cve.state')" "CVE-2026-1234
 tap_is "$(printf '%s' "$j" | jq -r '.events[-1].kind + " " + .events[-1].detail + " " + .events[-1].officer')" \
 	"cve-assign CVE-2026-12345 $E2E_OFFICER" "an event by the officer"
 tap_like "$(st show 1)" 'CVE +CVE-2026-12345 \(reserved\)' "show: CVE line"
-tap_like "$(st list)" '^1 .* -/CVE-2026-12345:reserved frobnicator overflow$' "list: the CVE column"
+tap_like "$(st list)" '^1 .* -/CVE-2026-12345:reserved +frobnicator overflow$' "list: the CVE column"
 tap_is "$(st list --json | jq -r '.[0].cve.id + " " + .[0].cve.state')" "CVE-2026-12345 reserved" "list --json: id and state"
 out=$(st cve 1 --assign CVE-2026-99999 2>&1); rc=$?
 tap_is "$rc" 1 "a second ID while one is reserved is refused"

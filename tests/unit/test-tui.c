@@ -186,6 +186,64 @@ static void test_binds(void **state)
 	keys_free_binds(&t);
 }
 
+/* The display column where the text of line starts at byte offset off. */
+static int col_at(const char *line, size_t off)
+{
+	char *pre = xstrndup(line, off);
+	int c = str_cols(pre);
+
+	free(pre);
+	return c;
+}
+
+/* The timeline view's table: the header's columns are the rows'
+ * columns (WHEN as wide as the dates), a long kind widens KIND instead
+ * of running into DETAIL, a long officer name is cut with a visible
+ * mark. */
+static void test_timeline_columns(void **state)
+{
+	struct event ev[] = {
+		{ 1, 1, 1796205600, (char *)"root", (char *)"import", (char *)"report from rita" },
+		{ 2, 1, 1796209200, (char *)"an-officer-with-a-very-long-name", (char *)"state", (char *)"new -> triaged" },
+		{ 3, 1, 1796212800, (char *)"root", (char *)"participant-add", (char *)"Dev <dev@example.org>" },
+	};
+	struct report_full rf;
+	struct tui_lines l;
+	char *head = NULL;
+	const char *detail[] = { "Dev <dev@example.org>", "new -> triaged", "report from rita" };
+	int when, officer, kind, dcol;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	memset(&rf, 0, sizeof(rf));
+	memset(&l, 0, sizeof(l));
+	rf.events = ev;
+	rf.nevents = ARRAY_SIZE(ev);
+	timeline_table(&rf, &l, &head);
+	assert_int_equal(l.n, 3);
+	officer = col_at(head, (size_t)(strstr(head, "OFFICER") - head));
+	kind = col_at(head, (size_t)(strstr(head, "KIND") - head));
+	dcol = col_at(head, (size_t)(strstr(head, "DETAIL") - head));
+	/* "2026-12-02 10:00 UTC": 20 columns, then two spaces. */
+	when = str_cols("2026-12-02 10:00 UTC");
+	assert_int_equal(officer, when + 2);
+	for (size_t i = 0; i < l.n; i++) {
+		const char *line = l.line[i], *d = strstr(line, detail[i]);
+		assert_non_null(d);
+		assert_int_equal(col_at(line, (size_t)(d - line)), dcol);
+	}
+	/* newest first: participant-add in full, its column wide enough */
+	assert_non_null(strstr(l.line[0], "participant-add  Dev"));
+	assert_true(dcol - kind >= (int)strlen("participant-add") + 2);
+	/* the long name cut, with the mark, in at most 16 columns */
+	assert_null(strstr(l.line[1], "an-officer-with-a-very-long-name"));
+	assert_non_null(strstr(l.line[1], "an-officer-with\xe2\x80\xa6"));
+	assert_true(kind - officer <= 16 + 2);
+	free(head);
+	lines_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_key_table),
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_binds),
+		cmocka_unit_test(test_timeline_columns),
 	};
 	return cmocka_run_group_tests_name("tui", tests, NULL, NULL);
 }

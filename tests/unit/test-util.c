@@ -354,6 +354,49 @@ static void test_open_beneath(void **state)
 	rm_dir(d);
 }
 
+/* Text in columns: fitted to a width by columns, not bytes; cut with a
+ * visible "…"; a table's header and rows share widths. */
+static void test_columns(void **state)
+{
+	static const char *const head[] = { "ID", "WHO", "TEXT" };
+	static const int max[] = { 0, 6, 0 };
+	struct text_table t;
+	char *s, *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(str_cols("abc"), 3);
+	assert_int_equal(str_cols("\xe6\xbc\xa2\xe5\xad\x97"), 4);   /* two wide CJK */
+	assert_int_equal(str_cols("e\xcc\x81"), 1);                   /* e + combining acute */
+	s = str_fit("abc", 5);
+	assert_string_equal(s, "abc  ");
+	free(s);
+	s = str_fit("abcdefgh", 5);
+	assert_string_equal(s, "abcd\xe2\x80\xa6");
+	free(s);
+	s = str_fit("\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 4);   /* 6 columns into 4 */
+	assert_string_equal(s, "\xe6\xbc\xa2\xe2\x80\xa6 ");
+	assert_int_equal(str_cols(s), 4);
+	free(s);
+	s = str_fit("abc", 0);
+	assert_string_equal(s, "");
+	free(s);
+
+	text_table_init(&t, 3, head, max);
+	text_table_add(&t, (const char *const[]){ "1", "root", "short" });
+	text_table_add(&t, (const char *const[]){ "12345", "a-long-officer", "next" });
+	f = open_memstream(&out, &len);
+	text_table_print(&t, f);
+	fclose(f);
+	assert_string_equal(out,
+			    "ID     WHO     TEXT\n"
+			    "1      root    short\n"
+			    "12345  a-lon\xe2\x80\xa6  next\n");
+	free(out);
+	text_table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_parse_date),
 		cmocka_unit_test(test_days_between),
 		cmocka_unit_test(test_sbuf),
+		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_atomic_file_writes),
 		cmocka_unit_test(test_atomic_file_refuses),
 		cmocka_unit_test(test_atomic_file_foreign_owner),
