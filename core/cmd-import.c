@@ -230,7 +230,7 @@ static int finish_oldest(struct import_run *ir)
 	case IMPORT_NEW:
 	case IMPORT_REPLY:
 		sbuf_addf(out, "%lld\t%s\t%s\n", (long long)res.report_id,
-			  res.verdict, res.subject);
+			  sig_verdict_name(res.verdict), res.subject);
 		if (res.status == IMPORT_NEW)
 			ir->nnew++;
 		else

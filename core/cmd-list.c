@@ -33,7 +33,7 @@ static int print_row(const struct report *r, void *data)
 	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by);
 	fprintf(lo->ctx->out, "%-5lld %-9s %-8s %-11s %-5s %-10s %s\n",
 		(long long)r->id, r->state, r->severity,
-		r->verdict ? r->verdict : "-", due, *who ? who : "-", subj);
+		sig_verdict_name(r->verdict), due, *who ? who : "-", subj);
 	free(subj);
 	free(who);
 	return 0;

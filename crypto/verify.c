@@ -20,60 +20,7 @@
 
 #include "crypto/crypto-int.h"
 
-static const char *const verdict_names[SIG__COUNT] = {
-	[SIG_VALID] = "valid",
-	[SIG_GOOD] = "good",
-	[SIG_BAD] = "bad",
-	[SIG_UNKNOWN_KEY] = "unknown-key",
-	[SIG_EXPIRED_KEY] = "expired-key",
-	[SIG_REVOKED_KEY] = "revoked-key",
-	[SIG_NOT_SIGNED] = "not-signed",
-	[SIG_PARTIAL] = "partial",
-	[SIG_ERROR] = "error",
-};
-
-/* Returns the name, or "error" for a value out of range. */
-const char *sig_verdict_name(enum sig_verdict v)
-{
-	if ((unsigned)v >= SIG__COUNT)
-		return "error";
-	return verdict_names[v];
-}
-
-/* Returns the verdict named, or -1 for NULL or an unknown name. */
-int sig_verdict_parse(const char *name)
-{
-	if (!name)
-		return -1;
-	for (int v = 0; v < SIG__COUNT; v++)
-		if (!strcmp(verdict_names[v], name))
-			return v;
-	return -1;
-}
-
-/* Higher is worse; see the top of the file.  not-signed and partial,
- * which describe messages rather than signatures, sit between good and
- * error so core/ can combine message parts with the same order. */
-static int verdict_rank(enum sig_verdict v)
-{
-	switch (v) {
-	case SIG_VALID: return 0;
-	case SIG_GOOD: return 1;
-	case SIG_NOT_SIGNED: return 2;
-	case SIG_PARTIAL: return 3;
-	case SIG_ERROR: return 4;
-	case SIG_UNKNOWN_KEY: return 5;
-	case SIG_EXPIRED_KEY: return 6;
-	case SIG_REVOKED_KEY: return 7;
-	case SIG_BAD: return 8;
-	default: return 4;
-	}
-}
-
-enum sig_verdict sig_verdict_worse(enum sig_verdict a, enum sig_verdict b)
-{
-	return verdict_rank(b) > verdict_rank(a) ? b : a;
-}
+/* The names, order and classes of verdicts are in util/verdict.c. */
 
 /*
  * One signature's verdict.  GPGME's summary bits say what gpg concluded;
@@ -142,9 +89,8 @@ static void fill_sigs(struct crypto *c, gpgme_ctx_t ctx,
 		out->verdict = sig_verdict_of(s);
 		out->created = (time_t)s->timestamp;
 		out->fingerprint = s->fpr ? xstrdup(s->fpr) : NULL;
-		if (res->nsigs == 1 ||
-		    verdict_rank(out->verdict) > verdict_rank(res->verdict))
-			res->verdict = out->verdict;
+		res->verdict = res->nsigs == 1 ? out->verdict
+			       : sig_verdict_worse(res->verdict, out->verdict);
 	}
 	vr = NULL;
 

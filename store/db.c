@@ -120,6 +120,13 @@ char *db_col_str(struct stmt *st, int i)
 	return xstrdup(t ? t : "");
 }
 
+enum sig_verdict db_col_verdict(struct stmt *st, int i)
+{
+	if (st->s->eng->col_null(st, i))
+		return SIG_NONE;
+	return sig_verdict_from_name(st->s->eng->col_text(st, i));
+}
+
 void db_col_copy(struct stmt *st, int i, char *dst, size_t size)
 {
 	const char *t = st->s->eng->col_null(st, i) ? NULL :

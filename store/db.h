@@ -100,6 +100,9 @@ int64_t db_col_int(struct stmt *st, int i);
 bool db_col_null(struct stmt *st, int i);
 /* Column i as a new string, NULL for SQL NULL. */
 char *db_col_str(struct stmt *st, int i);
+/* Column i, a verdict's stored name: SIG_NONE for SQL NULL, SIG_ERROR
+ * for a name this program does not know. */
+enum sig_verdict db_col_verdict(struct stmt *st, int i);
 /* Column i copied into dst (size bytes, always terminated). */
 void db_col_copy(struct stmt *st, int i, char *dst, size_t size);
 /* Column i as new bytes (*n its length; never NULL). */

@@ -48,7 +48,6 @@ void report_release(struct report *r)
 	free(r->state);
 	free(r->severity);
 	free(r->claimed_by);
-	free(r->verdict);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -69,7 +68,7 @@ static void read_report(struct stmt *st, void *elem)
 	r->consent_credit = db_col_int(st, 9);
 	r->consent_exploit = db_col_int(st, 10);
 	r->release_started = (time_t)db_col_int(st, 11);
-	r->verdict = db_col_str(st, 12);
+	r->verdict = db_col_verdict(st, 12);
 	r->encrypted = db_col_int(st, 13);
 	r->disclosure = (time_t)db_col_int(st, 14);
 	r->nmessages = db_col_int(st, 15);

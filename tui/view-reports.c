@@ -220,33 +220,29 @@ static int list_height(void)
 	return LINES - 3 > 1 ? LINES - 3 : 1;
 }
 
-/* The verdict as one mark; the word is on the report's own screen. */
-static const char *verdict_mark(struct tui *t, const char *v, int *pair)
+/* The verdict as one mark, coloured by its class (sig_verdict_class);
+ * the word is on the report's own screen. */
+static const char *verdict_mark(struct tui *t, enum sig_verdict v, int *pair)
 {
-	*pair = CP_RED;
-	if (!v)
-		return "-";
-	if (!strcmp(v, "valid")) {
-		*pair = CP_GREEN;
-		return t->utf8 ? "\xe2\x9c\x93" : "V";
+	static const int class_pair[] = {
+		[VERDICT_TRUSTED] = CP_GREEN,
+		[VERDICT_WARNING] = CP_YELLOW,
+		[VERDICT_BAD] = CP_RED,
+	};
+
+	*pair = class_pair[sig_verdict_class(v)];
+	switch (v) {
+	case SIG_VALID: return t->utf8 ? "\xe2\x9c\x93" : "V";
+	case SIG_GOOD: return "~";
+	case SIG_NONE:
+	case SIG_NOT_SIGNED: return "-";
+	case SIG_BAD: return t->utf8 ? "\xe2\x9c\x97" : "X";
+	case SIG_UNKNOWN_KEY: return "?";
+	case SIG_PARTIAL: return "p";
+	case SIG_EXPIRED_KEY:
+	case SIG_REVOKED_KEY: return "!";
+	default: return "E";
 	}
-	if (!strcmp(v, "good")) {
-		*pair = CP_YELLOW;
-		return "~";
-	}
-	*pair = CP_DEFAULT;
-	if (!strcmp(v, "not-signed"))
-		return "-";
-	*pair = CP_RED;
-	if (!strcmp(v, "bad"))
-		return t->utf8 ? "\xe2\x9c\x97" : "X";
-	if (!strcmp(v, "unknown-key"))
-		return "?";
-	if (!strcmp(v, "partial"))
-		return "p";
-	if (!strcmp(v, "expired-key") || !strcmp(v, "revoked-key"))
-		return "!";
-	return "E";
 }
 
 /* "  +5d", "* +0d" (within a day), "! -2d" (overdue), "    -". */

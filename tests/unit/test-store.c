@@ -80,6 +80,8 @@ static void test_reopen_keeps_data(void **state)
 	assert_string_equal(r.subject, "Overflow in tcp");
 	assert_string_equal(r.state, "new");
 	assert_string_equal(r.severity, "none");
+	/* No message yet: no verdict, not a default one. */
+	assert_int_equal(r.verdict, SIG_NONE);
 	report_release(&r);
 	assert_int_equal(store_report_get(s, id + 100, &r, &err), ERR_NOTFOUND);
 	assert_non_null(strstr(err.msg, "no report"));
@@ -150,7 +152,7 @@ static void test_message_unique(void **state)
 	m.report_id = rid;
 	m.message_id = (char *)"abc@example.net";
 	m.content_hash = (char *)"h1";
-	m.verdict = (char *)"valid";
+	m.verdict = SIG_VALID;
 	m.blob_kind = (char *)"original";
 	m.blob = blob;
 	m.blob_len = sizeof(blob);
@@ -194,6 +196,7 @@ static void test_message_unique(void **state)
 	assert_int_equal(ms[0].blob_len, sizeof(blob));
 	assert_memory_equal(ms[0].blob, blob, sizeof(blob));
 	assert_true(ms[0].message_id_reused);
+	assert_int_equal(ms[0].verdict, SIG_VALID);
 	message_release(&ms[0]);
 	free(ms);
 	assert_int_equal(store_messages_get(s, rid2, false, &ms, &n, &err), 0);
@@ -456,6 +459,8 @@ static void test_upgrade_from_1(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(ms[0].id, 7);
 	assert_string_equal(ms[0].message_id, "a@x");
+	/* The stored name, written as text, reads back as the enum. */
+	assert_int_equal(ms[0].verdict, SIG_VALID);
 	message_release(&ms[0]);
 	free(ms);
 	/* The Message-ID may now repeat; the content hash may not. */
@@ -465,7 +470,7 @@ static void test_upgrade_from_1(void **state)
 	m.report_id = 3;
 	m.message_id = (char *)"a@x";
 	m.content_hash = (char *)"h2";
-	m.verdict = (char *)"good";
+	m.verdict = SIG_GOOD;
 	m.blob_kind = (char *)"sealed";
 	m.blob = blob;
 	m.blob_len = 1;
@@ -474,7 +479,7 @@ static void test_upgrade_from_1(void **state)
 	m.message_id = (char *)"b@x";
 	assert_int_equal(store_message_insert(s, &m, &row, &err), ERR_DUPLICATE);
 	/* Foreign keys are on again once open. */
-	assert_int_equal(store_signature_add(s, 999, "valid", NULL, 0, &err), ERR_IO);
+	assert_int_equal(store_signature_add(s, 999, SIG_VALID, NULL, 0, &err), ERR_IO);
 	store_rollback(s);
 	store_close(s);
 
