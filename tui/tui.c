@@ -275,6 +275,22 @@ static void progress_line(const char *text, void *data)
 	refresh();
 }
 
+/* A command's progress in the status line, "importing: N message(s),
+ * P%", as it comes; the command's result replaces it. */
+static void progress_status(const struct cmd_progress *p, void *data)
+{
+	char buf[128];
+
+	if (p->event != CMD_PROGRESS_UPDATE)
+		return;
+	if (p->frac >= 0)
+		snprintf(buf, sizeof(buf), "%s: %zu %s, %d%%", p->what, p->done,
+			 p->unit, (int)(p->frac * 100));
+	else
+		snprintf(buf, sizeof(buf), "%s: %zu %s", p->what, p->done, p->unit);
+	progress_line(buf, data);
+}
+
 /*
  * Runs a core command on the current report (passed as a value: the
  * command table says where it goes) with its output kept, never written
@@ -290,7 +306,10 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 	draw_status(t);
 	refresh();
 	t->ctx->interactive = true;
+	t->ctx->progress = progress_status;
+	t->ctx->progress_data = t;
 	cmd_capture(t->ctx, argc, argv, id, progress_line, t, &res);
+	t->ctx->progress = NULL;
 	/* What a command shows (show, list, export, ...) is read in a
 	 * pager; what a command does is said in the status line. */
 	if (res.status == CMD_OK && !res.said && res.output_lines > 1)
