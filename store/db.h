@@ -109,6 +109,16 @@ void db_col_copy(struct stmt *st, int i, char *dst, size_t size);
 unsigned char *db_col_bytes(struct stmt *st, int i, size_t *n);
 
 /*
+ * The row helper: runs st (bound) and calls fn on each row until fn
+ * returns non-zero (stop) or the rows end; st is reset either way.
+ * Returns 0, or negative with err set ("WHAT in DATABASE").  The loops
+ * below are built on it; a repository with its own per-row work (a
+ * callback per report, ids without repeats) uses it directly.
+ */
+int db_each(struct store *s, struct stmt *st,
+	    int (*fn)(struct stmt *st, void *data), void *data,
+	    const char *what, struct err *err);
+/*
  * Runs st (bound) and reads every row: each row is read by `read` into a
  * new zeroed element of *arr (elsize bytes each), growing it.  Returns 0
  * with *arr and *n the caller's, or negative with err set ("WHAT in
@@ -126,6 +136,9 @@ int db_rows(struct store *s, struct stmt *st, void **arr, size_t *n,
 int db_row(struct store *s, struct stmt *st, void *elem,
 	   void (*read)(struct stmt *st, void *elem), const char *what,
 	   struct err *err);
+/* The first column of st's first row (a count), or -1 when st is NULL,
+ * gives no row or fails; st is reset. */
+int64_t db_count(struct stmt *st);
 /* Runs a statement that returns no rows (or one id with RETURNING:
  * *id gets it when id is not NULL).  0 or negative with err set; a
  * unique violation is ERR_DUPLICATE with err set to dup_msg when given. */

@@ -216,6 +216,15 @@ static int collect(const struct report *r, void *data)
 	return 0;
 }
 
+/* Stops the listing after the second report. */
+static int collect_two(const struct report *r, void *data)
+{
+	struct sbuf *sb = data;
+
+	collect(r, data);
+	return sb->len >= 4;
+}
+
 static void test_listing_orders(void **state)
 {
 	(void)state;
@@ -253,6 +262,16 @@ static void test_listing_orders(void **state)
 	f.state = "closed";
 	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), 0);
 	assert_string_equal(sb.buf, "3,");
+	/* The row helper stops where the callback says (and the statement
+	 * is usable again afterwards). */
+	sbuf_reset(&sb);
+	f.state = NULL;
+	assert_int_equal(store_report_each(s, &f, collect_two, &sb, &err), 0);
+	assert_string_equal(sb.buf, "1,2,");
+	sbuf_reset(&sb);
+	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), 0);
+	assert_string_equal(sb.buf, "1,2,3,4,");
+	assert_int_equal(store_report_count(s), 4);
 	f.order = "bogus";
 	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), ERR_INVALID);
 	sbuf_release(&sb);
@@ -395,6 +414,15 @@ static void test_report_keys(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(ids[0], b);
 	assert_int_equal(ids[1], a);
+	free(ids);
+	/* A page smaller than the rows: the first ones only. */
+	assert_int_equal(store_report_first_ids(s, "deadline", 1, &ids, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], b);
+	free(ids);
+	assert_int_equal(store_report_first_ids(s, "id", 1, &ids, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], a);
 	free(ids);
 	store_close(s);
 }
