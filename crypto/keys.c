@@ -184,6 +184,18 @@ int crypto_resolve_secret_key(struct crypto *c, const char *who,
 	return resolve(c, who && *who ? who : NULL, true, key, err);
 }
 
+/* What a key lookup that returned r gives: 0 with *fpr (caller frees)
+ * the key's primary fingerprint and the key released, or r. */
+static int take_fpr(int r, gpgme_key_t k, char **fpr)
+{
+	*fpr = NULL;
+	if (r < 0)
+		return r;
+	*fpr = xstrdup(k->subkeys->fpr);
+	gpgme_key_unref(k);
+	return 0;
+}
+
 /*
  * Returns 0 with *fpr the primary fingerprint of the one usable encryption
  * key for who (caller frees); ERR_NOTFOUND naming who and the reason, or
@@ -192,32 +204,20 @@ int crypto_resolve_secret_key(struct crypto *c, const char *who,
 int crypto_find_encryption_key(struct crypto *c, const char *who, char **fpr,
 			       struct err *err)
 {
-	gpgme_key_t k;
-	int r;
+	gpgme_key_t k = NULL;
+	int r = crypto_resolve_encryption_key(c, who, &k, err);
 
-	*fpr = NULL;
-	r = crypto_resolve_encryption_key(c, who, &k, err);
-	if (r < 0)
-		return r;
-	*fpr = xstrdup(k->subkeys->fpr);
-	gpgme_key_unref(k);
-	return 0;
+	return take_fpr(r, k, fpr);
 }
 
 /* Returns 0 with *fpr (caller frees) the first usable signing secret key,
  * or ERR_NOTFOUND naming the GnuPG home. */
 int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err)
 {
-	gpgme_key_t k;
-	int r;
+	gpgme_key_t k = NULL;
+	int r = crypto_resolve_secret_key(c, NULL, &k, err);
 
-	*fpr = NULL;
-	r = crypto_resolve_secret_key(c, NULL, &k, err);
-	if (r < 0)
-		return r;
-	*fpr = xstrdup(k->subkeys->fpr);
-	gpgme_key_unref(k);
-	return 0;
+	return take_fpr(r, k, fpr);
 }
 
 /*
