@@ -119,22 +119,32 @@ static void arrange(struct reports *p, int64_t keep)
 		}
 }
 
-static void load(struct tui *t, struct reports *p)
+/* Frees what a load builds (the keys, their ranks and order, the search
+ * matches, the preview) and leaves none. */
+static void free_loaded(struct reports *p)
 {
-	int64_t keep = sel_id(p);
-	struct err err = { 0, "" };
-
 	free(p->keys);
 	free(p->srank);
 	free(p->vrank);
 	free(p->rows);
 	free(p->match);
 	free(p->match_for);
+	free(p->preview);
+	p->keys = NULL;
+	p->srank = p->vrank = NULL;
+	p->rows = NULL;
 	p->match = NULL;
 	p->match_for = NULL;
 	p->nmatch = 0;
-	free(p->preview);
 	p->preview = NULL;
+}
+
+static void load(struct tui *t, struct reports *p)
+{
+	int64_t keep = sel_id(p);
+	struct err err = { 0, "" };
+
+	free_loaded(p);
 	p->pending = false;
 	if (report_keys(t->ctx, &p->keys, &p->nkeys, &err) < 0)
 		tui_status(t, true, "%s", err.msg);
@@ -411,15 +421,9 @@ static void reports_close(struct tui *t, struct tui_view *v)
 	struct reports *p = P(v);
 
 	(void)t;
-	free(p->keys);
-	free(p->srank);
-	free(p->vrank);
-	free(p->rows);
-	free(p->match);
-	free(p->match_for);
+	free_loaded(p);
 	free(p->f_state);
 	free(p->f_sev);
-	free(p->preview);
 	free(p);
 }
 
