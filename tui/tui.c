@@ -276,7 +276,9 @@ static void progress_line(const char *text, void *data)
 }
 
 /* A command's progress in the status line, "importing: N message(s),
- * P%", as it comes; the command's result replaces it. */
+ * P%", as it comes; the command's result replaces it.  The trace
+ * (SECTEAM_TUI_TRACE) records each, for tests: it is gone too soon to
+ * be seen on the screen. */
 static void progress_status(const struct cmd_progress *p, void *data)
 {
 	char buf[128];
@@ -289,6 +291,7 @@ static void progress_status(const struct cmd_progress *p, void *data)
 	else
 		snprintf(buf, sizeof(buf), "%s: %zu %s", p->what, p->done, p->unit);
 	progress_line(buf, data);
+	tui_trace_mark(data, buf);
 }
 
 /*
