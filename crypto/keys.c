@@ -94,6 +94,23 @@ static const char *key_problem(gpgme_key_t k, bool secret, bool uid_revoked)
 	return secret ? "no usable signing subkey" : "no usable encryption subkey";
 }
 
+/* Starts a key listing on the shared context for pattern (freed here;
+ * NULL: every key), secret keys when secret.  0, or ERR_CRYPTO with err
+ * naming the GnuPG home. */
+static int keylist_start(struct crypto *c, char *pattern, int secret,
+			 struct err *err)
+{
+	gpgme_error_t e;
+
+	crypto_ctx_reset(c);
+	e = gpgme_op_keylist_start(c->ctx, pattern, secret);
+	free(pattern);
+	if (e)
+		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
+				      c->home);
+	return 0;
+}
+
 /* Lists the keys matching who and keeps the one usable one. */
 static int resolve(struct crypto *c, const char *who, bool secret,
 		   gpgme_key_t *out, struct err *err)
@@ -105,6 +122,7 @@ static int resolve(struct crypto *c, const char *who, bool secret,
 	gpgme_error_t e;
 	size_t usable = 0;
 	char *pattern;
+	int r;
 
 	*out = NULL;
 	kind = who ? classify(who, &id) : WHO_BAD;
@@ -114,12 +132,8 @@ static int resolve(struct crypto *c, const char *who, bool secret,
 				"or fingerprint", what, who);
 	pattern = !who ? NULL : kind == WHO_EMAIL ? xasprintf("<%s>", id) :
 		xstrdup(id);
-	crypto_ctx_reset(c);
-	e = gpgme_op_keylist_start(c->ctx, pattern, secret);
-	free(pattern);
-	if (e)
-		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
-				      c->home);
+	if ((r = keylist_start(c, pattern, secret, err)) < 0)
+		return r;
 	while (!(e = gpgme_op_keylist_next(c->ctx, &k))) {
 		bool uid_revoked = false;
 		const char *p;
@@ -233,6 +247,7 @@ int crypto_encryption_keys_for(struct crypto *c, const char *email,
 	gpgme_key_t k;
 	gpgme_error_t e;
 	char *pattern;
+	int r;
 
 	*fprs = xcalloc(1, sizeof(**fprs));
 	*n = 0;
@@ -240,12 +255,8 @@ int crypto_encryption_keys_for(struct crypto *c, const char *email,
 		return err_setc(err, ERR_INVALID, "'%s' is not an e-mail address",
 				email ? email : "");
 	pattern = xasprintf("<%s>", id);
-	crypto_ctx_reset(c);
-	e = gpgme_op_keylist_start(c->ctx, pattern, 0);
-	free(pattern);
-	if (e)
-		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
-				      c->home);
+	if ((r = keylist_start(c, pattern, 0, err)) < 0)
+		return r;
 	while (!(e = gpgme_op_keylist_next(c->ctx, &k))) {
 		bool uid_revoked = false;
 		if (key_matches(k, WHO_EMAIL, id, &uid_revoked) &&
