@@ -389,6 +389,18 @@ int tui_run_line(struct tui *t, const char *raw)
 	return run_line(t, raw, false);
 }
 
+int tui_prompt_run(struct tui *t, const char *init)
+{
+	char *line = prompt_read(t, ":", init, &t->cmd_hist, true);
+	int r;
+
+	if (!line)
+		return TUI_REDRAW;
+	r = tui_run_line(t, line);
+	free(line);
+	return r | TUI_REDRAW;
+}
+
 /* Runs the command of a key, asking first when the table says so. */
 static int run_key(struct tui *t, int key)
 {
