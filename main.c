@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "core/export.h"
@@ -65,6 +66,33 @@ static int output_written(int r)
 	return r;
 }
 
+/*
+ * A command's progress on a terminal, like git's: one line redrawn in
+ * place on standard error, "importing [####      ]  40%  N message(s)"
+ * (or the count alone when the share cannot be known), taken off before
+ * result lines and left at 100% with the time taken at the end.
+ */
+static void draw_progress(const struct cmd_progress *p, void *data)
+{
+	static const char cells[] = "##############################";
+	const int width = (int)sizeof(cells) - 1;
+	FILE *e = data;
+	double frac = p->event == CMD_PROGRESS_DONE ? 1 : p->frac;
+	int fill = (int)(frac * width);
+
+	fputs("\r\033[K", e);
+	if (p->event == CMD_PROGRESS_CLEAR)
+		;
+	else if (frac < 0)
+		fprintf(e, "%s: %zu %s", p->what, p->done, p->unit);
+	else
+		fprintf(e, "%s [%.*s%*s] %3d%%  %zu %s", p->what, fill, cells,
+			width - fill, "", (int)(frac * 100), p->done, p->unit);
+	if (p->event == CMD_PROGRESS_DONE)
+		fprintf(e, ", done in %.1f s\n", p->seconds);
+	fflush(e);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -115,6 +143,10 @@ int main(int argc, char **argv)
 	if (!verb) {
 		r = tui_main(&ctx);
 	} else {
+		if (isatty(fileno(stderr))) {
+			ctx.progress = draw_progress;
+			ctx.progress_data = stderr;
+		}
 		r = cmd_run(&ctx, argc - optind, argv + optind);
 		if (r != CMD_OK && ctx.err.msg[0]) {
 			/* Messages may quote input (a file name, a header). */

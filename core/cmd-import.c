@@ -6,9 +6,9 @@
  * A file starting with "From " is read as an mbox, a directory as a
  * Maildir (or, without new/ and cur/, as a folder of message files),
  * following no symbolic link inside it: each link is an error line.
- * Exit 1 when any message failed.  Progress goes to errout when
- * it is a terminal, or as plain "importing N/M\r" lines when run from the
- * UI (ctx->interactive), which shows each as it comes.
+ * Exit 1 when any message failed.  Progress goes to ctx->progress when
+ * whoever runs the command set one (the shell on a terminal draws a bar,
+ * the UI its status line); this file draws nothing.
  *
  * Messages are committed in batches (up to BATCH_MAX messages or
  * BATCH_SECONDS, whichever comes first) so a mailbox does not pay one
@@ -48,15 +48,9 @@ _Static_assert(CRYPTO_MAX_PLAIN == MAIL_MAX_SIZE,
 				* SECTEAM_PROGRESS_DELAY overrides */
 #define PROGRESS_EVERY 0.1
 
-static const char bar_full[] = "##############################"; /* the bar's cells */
-#define PROGRESS_WIDTH ((int)sizeof(bar_full) - 1)
-
 struct import_run {
 	struct cmd_ctx *ctx;
 	size_t done, total, failed;
-	bool progress;
-	bool plain;            /* progress as "importing N/M\r" lines, no
-				* escapes (the UI shows them as they come) */
 	struct sbuf pending;   /* lines of the open batch */
 	size_t batched;        /* messages in the open batch */
 	double batch_start;
@@ -70,7 +64,8 @@ struct import_run {
 	size_t first, nahead, ahead_bytes;
 	size_t jobs;           /* --jobs: how many may wait */
 	double start, last_progress;
-	bool shown;            /* a progress line is on the terminal */
+	bool shown;            /* progress was reported (and may be on
+				* the screen) */
 	struct mbox_reader *mbox; /* the mbox being read, for progress */
 	double read_frac;      /* of the last mbox, once it is all read */
 	double delay;          /* PROGRESS_DELAY, or the environment's */
@@ -118,25 +113,42 @@ static int flush_batch(struct import_run *ir)
 	return r;
 }
 
-/* "importing [####    ]  40%  N message(s)<tail>" over the line. */
-static void draw_bar(struct import_run *ir, double frac, const char *tail)
+/* Hands one progress event to whoever runs the command (ctx->progress). */
+static void report_progress(struct import_run *ir, enum cmd_progress_event ev,
+			    double frac)
 {
-	int fill = (int)(frac * PROGRESS_WIDTH);
+	struct cmd_progress p = {
+		.event = ev, .what = "importing", .unit = "message(s)",
+		.done = ir->done,
+		.frac = frac, .seconds = mono() - ir->start,
+	};
 
-	fprintf(ir->ctx->errout, "\r\033[Kimporting [%.*s%*s] %3d%%  %zu message(s)%s",
-		fill, bar_full, PROGRESS_WIDTH - fill, "", (int)(frac * 100),
-		ir->done, tail);
+	ir->ctx->progress(&p, ir->ctx->progress_data);
 }
 
-/* A bar when the share done is known (a Maildir's file count, an mbox's
- * bytes), else a count.  Nothing for an import quicker than
- * PROGRESS_DELAY; redrawn at most every PROGRESS_EVERY. */
+/* The share done when it is known (a Maildir's file count, an mbox's
+ * bytes), else negative. */
+static double progress_frac(struct import_run *ir)
+{
+	double frac = ir->read_frac;   /* finishing what was read ahead */
+
+	if (ir->total) {
+		frac = (double)ir->done / (double)ir->total;
+	} else if (ir->mbox) {
+		long long pos, size;
+		mbox_position(ir->mbox, &pos, &size);
+		frac = size > 0 ? (double)pos / (double)size : -1;
+	}
+	return frac > 1 ? 1 : frac;
+}
+
+/* Nothing for an import quicker than ir->delay; then at most every
+ * PROGRESS_EVERY. */
 static void progress(struct import_run *ir)
 {
-	double now, frac = -1;
-	FILE *e = ir->ctx->errout;
+	double now;
 
-	if (!ir->progress)
+	if (!ir->ctx->progress)
 		return;
 	now = mono();
 	if (now - ir->start < ir->delay ||
@@ -144,40 +156,14 @@ static void progress(struct import_run *ir)
 		return;
 	ir->last_progress = now;
 	ir->shown = true;
-	if (ir->total) {
-		frac = (double)ir->done / (double)ir->total;
-	} else if (ir->mbox) {
-		long long pos, size;
-		mbox_position(ir->mbox, &pos, &size);
-		if (size > 0)
-			frac = (double)pos / (double)size;
-	} else {
-		frac = ir->read_frac;   /* finishing what was read ahead */
-	}
-	if (frac > 1)
-		frac = 1;
-	if (ir->plain) {
-		/* The UI shows each \r-ended line in its status line. */
-		if (frac >= 0)
-			fprintf(e, "importing: %zu message(s), %d%%\r", ir->done,
-				(int)(frac * 100));
-		else
-			fprintf(e, "importing: %zu message(s)\r", ir->done);
-	} else if (frac >= 0) {
-		draw_bar(ir, frac, "");
-	} else {
-		fprintf(e, "\r\033[Kimporting: %zu message(s)", ir->done);
-	}
-	fflush(e);
+	report_progress(ir, CMD_PROGRESS_UPDATE, progress_frac(ir));
 }
 
-/* Takes the progress line off the terminal before other output. */
+/* Takes the progress off the screen before other output. */
 static void progress_clear(struct import_run *ir)
 {
-	if (ir->shown && !ir->plain) {
-		fputs("\r\033[K", ir->ctx->errout);
-		fflush(ir->ctx->errout);
-	}
+	if (ir->shown)
+		report_progress(ir, CMD_PROGRESS_CLEAR, -1);
 }
 
 static void file_error(struct import_run *ir, const char *name, const char *msg)
@@ -230,7 +216,7 @@ static int finish_oldest(struct import_run *ir)
 	case IMPORT_NEW:
 	case IMPORT_REPLY:
 		sbuf_addf(out, "%lld\t%s\t%s\n", (long long)res.report_id,
-			  res.verdict, res.subject);
+			  sig_verdict_name(res.verdict), res.subject);
 		if (res.status == IMPORT_NEW)
 			ir->nnew++;
 		else
@@ -498,8 +484,6 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "import");
 	if (!cmd_ctx_store(ctx))
 		return CMD_FAILED;
-	ir.plain = ctx->interactive;
-	ir.progress = ctx->interactive || isatty(fileno(ctx->errout));
 	ir.start = mono();
 	ir.read_frac = -1;
 	ir.delay = PROGRESS_DELAY;
@@ -557,12 +541,8 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return CMD_FAILED;
 	}
 	sbuf_release(&ir.pending);
-	if (ir.shown && !ir.plain) {
-		/* Like git: the bar's last state, then done. */
-		char tail[64];
-		snprintf(tail, sizeof(tail), ", done in %.1f s\n", mono() - ir.start);
-		draw_bar(&ir, 1, tail);
-	}
+	if (ir.shown)
+		report_progress(&ir, CMD_PROGRESS_DONE, 1);
 	if (ctx->interactive) {
 		/* The UI shows the last line in its status line. */
 		fprintf(ctx->out, "imported: %zu new, %zu repl%s, %zu duplicate(s), %zu error(s)\n",

@@ -65,7 +65,7 @@ static int add_row(const struct report *r, void *data)
 	snprintf(id, sizeof(id), "%lld", (long long)r->id);
 	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by),
 	     *state = safe_str(r->state), *sev = safe_str(r->severity),
-	     *ver = safe_str(r->verdict ? r->verdict : "-");
+	     *ver = safe_str(sig_verdict_name(r->verdict));
 	char *raw = lo->fix_cve ? fixcve_label(fc) : NULL;
 	char *label = safe_str(raw ? raw : "-");
 	const char *row[] = { id, state, sev, ver, due, *who ? who : "-", label, subj };

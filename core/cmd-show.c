@@ -134,7 +134,7 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 		char *f = safe_str(m->from_email), *e = safe_str(o->why[i]);
 		fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s ---\n",
 			i + 1, n, f, m->date ? fmt_rfc3339(m->date, when) : "no date",
-			m->verdict, m->encrypted ? ", encrypted" : "");
+			sig_verdict_name(m->verdict), m->encrypted ? ", encrypted" : "");
 		if (m->message_id_reused)
 			fputs("[warning: another message, with other content, carries this message's Message-ID: see the message-id-reused events]\n",
 			      out);
@@ -145,7 +145,8 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 	}
 	from = senders_format(om->from, om->nfrom);
 	fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s%s ---\n", i + 1, n,
-		from, m->date ? fmt_rfc3339(m->date, when) : "no date", m->verdict,
+		from, m->date ? fmt_rfc3339(m->date, when) : "no date",
+		sig_verdict_name(m->verdict),
 		m->encrypted ? ", encrypted" : "",
 		om->nunsigned ? "; lines marked ! are not signed" : "");
 	free(from);
@@ -230,7 +231,7 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	field(out, "Severity", rf->r.severity);
 	field(out, "Claimed by", rf->r.claimed_by);
 	field(out, "Already public", rf->r.public ? "yes" : "no");
-	field(out, "Verdict", first ? first->verdict : "-");
+	field(out, "Verdict", first ? sig_verdict_name(first->verdict) : "-");
 	s = fom ? signer_text(fom) : NULL;
 	field_safe(out, "Signer", s);
 	free(s);

@@ -34,6 +34,30 @@ struct config;
 
 enum { CMD_OK = 0, CMD_FAILED = 1, CMD_USAGE = 2 };
 
+/*
+ * Progress of a long command (import), reported to whoever runs it: the
+ * shell draws a bar on a terminal, the UI its status line.  Core says
+ * how far it is and never draws.  A command reports nothing until it has
+ * run for a moment, and at most a few times a second.
+ */
+enum cmd_progress_event {
+	CMD_PROGRESS_UPDATE,  /* how far it is now */
+	CMD_PROGRESS_CLEAR,   /* result lines follow on ctx->out: take the
+			       * progress off the screen (it comes back
+			       * with the next update) */
+	CMD_PROGRESS_DONE,    /* the last call: the work is done */
+};
+struct cmd_progress {
+	enum cmd_progress_event event;
+	const char *what;     /* "importing" */
+	const char *unit;     /* "message(s)" */
+	size_t done;          /* so many units so far */
+	double frac;          /* the share done, 0 to 1; negative when it
+			       * cannot be known (standard input) */
+	double seconds;       /* since the start */
+};
+typedef void cmd_progress_fn(const struct cmd_progress *p, void *data);
+
 struct cmd_ctx {
 	const char *db_path;     /* --db, or NULL for the default */
 	const char *gnupghome;   /* --gnupghome, or NULL */
@@ -61,6 +85,8 @@ struct cmd_ctx {
 	const char *sub;         /* the sub-command being run (cmd_run), for
 				  * its usage line; NULL when none */
 	bool usage_said;         /* cmd_usage printed the usage this run */
+	cmd_progress_fn *progress; /* NULL: no progress is reported */
+	void *progress_data;
 };
 
 /* Where a command's report goes. */

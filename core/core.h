@@ -91,7 +91,7 @@ enum import_status { IMPORT_NEW, IMPORT_REPLY, IMPORT_DUPLICATE, IMPORT_ERROR };
 struct import_result {
 	enum import_status status;
 	int64_t report_id;
-	const char *verdict;   /* static string */
+	enum sig_verdict verdict; /* SIG_NONE for a duplicate */
 	char *subject;         /* sanitized for display */
 	char *error;           /* for IMPORT_ERROR */
 };

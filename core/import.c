@@ -258,6 +258,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	int r;
 
 	memset(res, 0, sizeof(*res));
+	res->verdict = SIG_NONE;
 	if (!s) {
 		*err = ctx->err;
 		import_pending_free(p);
@@ -275,7 +276,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	}
 	if (pipeline_process(ctx, po, &perr) < 0)
 		goto bad;
-	res->verdict = sig_verdict_name(po->verdict);
+	res->verdict = po->verdict;
 	if (seal(ctx, po, raw, len, &blob, &blob_len, &blob_kind, &blob_content,
 		 &perr) < 0)
 		goto bad;
@@ -321,7 +322,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	m.date = po->msg.date;
 	m.imported = now;
 	m.encrypted = po->encrypted;
-	m.verdict = (char *)res->verdict;
+	m.verdict = res->verdict;
 	m.fingerprint = po->fingerprint;
 	m.signer_matches_from = po->signer_matches_from;
 	m.blob = blob;
@@ -342,7 +343,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		goto rollback;
 	for (size_t i = 0; i < po->nsigs; i++)
 		if ((r = store_signature_add(s, mrow,
-					     sig_verdict_name(po->sigs[i].verdict),
+					     po->sigs[i].verdict,
 					     po->sigs[i].fingerprint,
 					     po->sigs[i].created, err)) < 0)
 			goto rollback;
@@ -350,7 +351,8 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		goto rollback;
 	detail = xasprintf("%s from %s, %s%s", res->status == IMPORT_NEW ?
 			   "report" : "reply", po->msg.from_email ?
-			   po->msg.from_email : "(no address)", res->verdict,
+			   po->msg.from_email : "(no address)",
+			   sig_verdict_name(res->verdict),
 			   po->encrypted ? ", encrypted" : "");
 	if ((r = store_event_add(s, rid, ctx->officer,
 				 res->status == IMPORT_NEW ? "import" : "reply",
@@ -369,7 +371,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 bad:
 	res->status = IMPORT_ERROR;
 	res->error = xstrdup(perr.msg);
-	res->verdict = "error";
+	res->verdict = SIG_ERROR;
 	goto out;
 rollback:
 	undo(s, batched);

@@ -41,7 +41,8 @@ json_t *report_summary_json(const struct report *r)
 			 "subject", json_text(r->subject),
 			 "state", r->state,
 			 "severity", r->severity,
-			 "verdict", json_text(r->verdict),
+			 "verdict", r->verdict == SIG_NONE ? json_null()
+							    : json_string(sig_verdict_name(r->verdict)),
 			 "received", json_time(r->received),
 			 "disclosure_date", json_time(r->disclosure),
 			 "claimed_by", json_text(r->claimed_by),
@@ -71,7 +72,7 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 	json_object_set_new(o, "encrypted", json_boolean(r->encrypted));
 	json_object_set_new(o, "signature",
 			    json_pack("{s:o, s:o, s:b}",
-				      "verdict", json_text(first ? first->verdict : "not-signed"),
+				      "verdict", json_string(sig_verdict_name(first ? first->verdict : SIG_NOT_SIGNED)),
 				      "fingerprint", json_text(first ? first->fingerprint : NULL),
 				      "signer_matches_from",
 				      first ? first->signer_matches_from : 0));
@@ -97,7 +98,7 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 			"subject", json_text(m->subject),
 			"date", json_time(m->date),
 			"encrypted", m->encrypted,
-			"verdict", json_text(m->verdict),
+			"verdict", json_string(sig_verdict_name(m->verdict)),
 			"fingerprint", json_text(m->fingerprint),
 			"signer_matches_from", m->signer_matches_from));
 	}

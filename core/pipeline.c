@@ -344,7 +344,7 @@ int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
 			  struct err *err)
 {
 	struct crypto *c;
-	int r, v;
+	int r;
 
 	memset(out, 0, sizeof(*out));
 	sbuf_init(&out->body);
@@ -352,8 +352,9 @@ int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
 		return err_prefix(err, "stored content of message %lld",
 				  (long long)m->id);
 	use_content(out, &out->msg);
-	v = sig_verdict_parse(m->verdict ? m->verdict : "");
-	out->verdict = v < 0 ? SIG_ERROR : (enum sig_verdict)v;
+	/* A message without one (SIG_NONE) cannot come from the store, but
+	 * would be nothing to trust. */
+	out->verdict = m->verdict == SIG_NONE ? SIG_ERROR : m->verdict;
 	out->encrypted = m->encrypted;
 	out->signer_matches_from = m->signer_matches_from;
 	if (m->fingerprint) {

@@ -78,7 +78,6 @@ static int keep_report(const struct report *r, void *data)
 	c->state = dup_or_null(r->state);
 	c->severity = dup_or_null(r->severity);
 	c->claimed_by = dup_or_null(r->claimed_by);
-	c->verdict = dup_or_null(r->verdict);
 	embargo_of_report(&b->pol, c, b->now, &e);
 	/* Finished embargoes last; the rest earliest deadline first. */
 	b->deadline[b->n++] = embargo_active(&e) ? e.deadline : (time_t)INT64_MAX;

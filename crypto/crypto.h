@@ -21,27 +21,9 @@
 #include <time.h>
 
 #include "util/util.h"
+#include "util/verdict.h"
 
-enum sig_verdict {
-	SIG_VALID,       /* good signature, key fully valid */
-	SIG_GOOD,        /* good signature, key not certified */
-	SIG_BAD,         /* the signature does not match the data */
-	SIG_UNKNOWN_KEY, /* we do not have the signer's key */
-	SIG_EXPIRED_KEY, /* the signing key has expired */
-	SIG_REVOKED_KEY, /* the signing key was revoked */
-	SIG_NOT_SIGNED,  /* no signature at all */
-	SIG_PARTIAL,     /* only part of what is shown is signed/encrypted */
-	SIG_ERROR,       /* could not be checked */
-	SIG__COUNT
-};
-
-/* "valid", "good", "bad", "unknown-key", ... */
-const char *sig_verdict_name(enum sig_verdict v);
-/* Returns the verdict for a name, or -1. */
-int sig_verdict_parse(const char *name);
-/* The worse of two verdicts: bad > revoked-key > expired-key > unknown-key
- * > error > partial > not-signed > good > valid. */
-enum sig_verdict sig_verdict_worse(enum sig_verdict a, enum sig_verdict b);
+/* enum sig_verdict, its names, order and classes: util/verdict.h. */
 
 /* One user ID of a key, with what the officer's keyring says of it. */
 struct crypto_uid {

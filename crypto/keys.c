@@ -94,6 +94,23 @@ static const char *key_problem(gpgme_key_t k, bool secret, bool uid_revoked)
 	return secret ? "no usable signing subkey" : "no usable encryption subkey";
 }
 
+/* Starts a key listing on the shared context for pattern (freed here;
+ * NULL: every key), secret keys when secret.  0, or ERR_CRYPTO with err
+ * naming the GnuPG home. */
+static int keylist_start(struct crypto *c, char *pattern, int secret,
+			 struct err *err)
+{
+	gpgme_error_t e;
+
+	crypto_ctx_reset(c);
+	e = gpgme_op_keylist_start(c->ctx, pattern, secret);
+	free(pattern);
+	if (e)
+		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
+				      c->home);
+	return 0;
+}
+
 /* Lists the keys matching who and keeps the one usable one. */
 static int resolve(struct crypto *c, const char *who, bool secret,
 		   gpgme_key_t *out, struct err *err)
@@ -105,6 +122,7 @@ static int resolve(struct crypto *c, const char *who, bool secret,
 	gpgme_error_t e;
 	size_t usable = 0;
 	char *pattern;
+	int r;
 
 	*out = NULL;
 	kind = who ? classify(who, &id) : WHO_BAD;
@@ -114,12 +132,8 @@ static int resolve(struct crypto *c, const char *who, bool secret,
 				"or fingerprint", what, who);
 	pattern = !who ? NULL : kind == WHO_EMAIL ? xasprintf("<%s>", id) :
 		xstrdup(id);
-	crypto_ctx_reset(c);
-	e = gpgme_op_keylist_start(c->ctx, pattern, secret);
-	free(pattern);
-	if (e)
-		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
-				      c->home);
+	if ((r = keylist_start(c, pattern, secret, err)) < 0)
+		return r;
 	while (!(e = gpgme_op_keylist_next(c->ctx, &k))) {
 		bool uid_revoked = false;
 		const char *p;
@@ -184,6 +198,18 @@ int crypto_resolve_secret_key(struct crypto *c, const char *who,
 	return resolve(c, who && *who ? who : NULL, true, key, err);
 }
 
+/* What a key lookup that returned r gives: 0 with *fpr (caller frees)
+ * the key's primary fingerprint and the key released, or r. */
+static int take_fpr(int r, gpgme_key_t k, char **fpr)
+{
+	*fpr = NULL;
+	if (r < 0)
+		return r;
+	*fpr = xstrdup(k->subkeys->fpr);
+	gpgme_key_unref(k);
+	return 0;
+}
+
 /*
  * Returns 0 with *fpr the primary fingerprint of the one usable encryption
  * key for who (caller frees); ERR_NOTFOUND naming who and the reason, or
@@ -192,32 +218,20 @@ int crypto_resolve_secret_key(struct crypto *c, const char *who,
 int crypto_find_encryption_key(struct crypto *c, const char *who, char **fpr,
 			       struct err *err)
 {
-	gpgme_key_t k;
-	int r;
+	gpgme_key_t k = NULL;
+	int r = crypto_resolve_encryption_key(c, who, &k, err);
 
-	*fpr = NULL;
-	r = crypto_resolve_encryption_key(c, who, &k, err);
-	if (r < 0)
-		return r;
-	*fpr = xstrdup(k->subkeys->fpr);
-	gpgme_key_unref(k);
-	return 0;
+	return take_fpr(r, k, fpr);
 }
 
 /* Returns 0 with *fpr (caller frees) the first usable signing secret key,
  * or ERR_NOTFOUND naming the GnuPG home. */
 int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err)
 {
-	gpgme_key_t k;
-	int r;
+	gpgme_key_t k = NULL;
+	int r = crypto_resolve_secret_key(c, NULL, &k, err);
 
-	*fpr = NULL;
-	r = crypto_resolve_secret_key(c, NULL, &k, err);
-	if (r < 0)
-		return r;
-	*fpr = xstrdup(k->subkeys->fpr);
-	gpgme_key_unref(k);
-	return 0;
+	return take_fpr(r, k, fpr);
 }
 
 /*
@@ -233,6 +247,7 @@ int crypto_encryption_keys_for(struct crypto *c, const char *email,
 	gpgme_key_t k;
 	gpgme_error_t e;
 	char *pattern;
+	int r;
 
 	*fprs = xcalloc(1, sizeof(**fprs));
 	*n = 0;
@@ -240,12 +255,8 @@ int crypto_encryption_keys_for(struct crypto *c, const char *email,
 		return err_setc(err, ERR_INVALID, "'%s' is not an e-mail address",
 				email ? email : "");
 	pattern = xasprintf("<%s>", id);
-	crypto_ctx_reset(c);
-	e = gpgme_op_keylist_start(c->ctx, pattern, 0);
-	free(pattern);
-	if (e)
-		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
-				      c->home);
+	if ((r = keylist_start(c, pattern, 0, err)) < 0)
+		return r;
 	while (!(e = gpgme_op_keylist_next(c->ctx, &k))) {
 		bool uid_revoked = false;
 		if (key_matches(k, WHO_EMAIL, id, &uid_revoked) &&

@@ -20,60 +20,7 @@
 
 #include "crypto/crypto-int.h"
 
-static const char *const verdict_names[SIG__COUNT] = {
-	[SIG_VALID] = "valid",
-	[SIG_GOOD] = "good",
-	[SIG_BAD] = "bad",
-	[SIG_UNKNOWN_KEY] = "unknown-key",
-	[SIG_EXPIRED_KEY] = "expired-key",
-	[SIG_REVOKED_KEY] = "revoked-key",
-	[SIG_NOT_SIGNED] = "not-signed",
-	[SIG_PARTIAL] = "partial",
-	[SIG_ERROR] = "error",
-};
-
-/* Returns the name, or "error" for a value out of range. */
-const char *sig_verdict_name(enum sig_verdict v)
-{
-	if ((unsigned)v >= SIG__COUNT)
-		return "error";
-	return verdict_names[v];
-}
-
-/* Returns the verdict named, or -1 for NULL or an unknown name. */
-int sig_verdict_parse(const char *name)
-{
-	if (!name)
-		return -1;
-	for (int v = 0; v < SIG__COUNT; v++)
-		if (!strcmp(verdict_names[v], name))
-			return v;
-	return -1;
-}
-
-/* Higher is worse; see the top of the file.  not-signed and partial,
- * which describe messages rather than signatures, sit between good and
- * error so core/ can combine message parts with the same order. */
-static int verdict_rank(enum sig_verdict v)
-{
-	switch (v) {
-	case SIG_VALID: return 0;
-	case SIG_GOOD: return 1;
-	case SIG_NOT_SIGNED: return 2;
-	case SIG_PARTIAL: return 3;
-	case SIG_ERROR: return 4;
-	case SIG_UNKNOWN_KEY: return 5;
-	case SIG_EXPIRED_KEY: return 6;
-	case SIG_REVOKED_KEY: return 7;
-	case SIG_BAD: return 8;
-	default: return 4;
-	}
-}
-
-enum sig_verdict sig_verdict_worse(enum sig_verdict a, enum sig_verdict b)
-{
-	return verdict_rank(b) > verdict_rank(a) ? b : a;
-}
+/* The names, order and classes of verdicts are in util/verdict.c. */
 
 /*
  * One signature's verdict.  GPGME's summary bits say what gpg concluded;
@@ -142,9 +89,8 @@ static void fill_sigs(struct crypto *c, gpgme_ctx_t ctx,
 		out->verdict = sig_verdict_of(s);
 		out->created = (time_t)s->timestamp;
 		out->fingerprint = s->fpr ? xstrdup(s->fpr) : NULL;
-		if (res->nsigs == 1 ||
-		    verdict_rank(out->verdict) > verdict_rank(res->verdict))
-			res->verdict = out->verdict;
+		res->verdict = res->nsigs == 1 ? out->verdict
+			       : sig_verdict_worse(res->verdict, out->verdict);
 	}
 	vr = NULL;
 
@@ -339,6 +285,34 @@ static int too_large(struct crypto_sink *sink, struct crypto_result *res,
 			CRYPTO_MAX_PLAIN >> 20);
 }
 
+enum gpg_op { OP_DECRYPT_VERIFY, OP_VERIFY };
+
+/*
+ * The one sequence of a decryption and an opaque verification on the
+ * shared context: res emptied, the context reset, the input and a
+ * wiping sink for the output set up, the operation run and its data
+ * released.  Returns 0 with *e the operation's error (the caller reads
+ * the result), or ERR_CRYPTO with err set when the data could not be set
+ * up.
+ */
+static int op_run(struct crypto *c, enum gpg_op op, const void *data,
+		  size_t len, struct crypto_sink *sink, gpgme_error_t *e,
+		  struct crypto_result *res, struct err *err)
+{
+	gpgme_data_t in, out;
+
+	result_init(res);
+	crypto_ctx_reset(c);
+	if (io_new(data, len, &in, &out, sink, op == OP_VERIFY ? "signed message"
+			: "encrypted message", err) < 0)
+		return ERR_CRYPTO;
+	*e = op == OP_VERIFY ? gpgme_op_verify(c->ctx, in, NULL, out)
+			     : gpgme_op_decrypt_verify(c->ctx, in, out);
+	gpgme_data_release(in);
+	gpgme_data_release(out);
+	return 0;
+}
+
 /*
  * What a decryption that ended on ctx (c->ctx, or a job's) with error e
  * gives: res filled and the sink's plaintext moved into it, or wiped when
@@ -418,17 +392,11 @@ static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
 int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 			  struct crypto_result *res, struct err *err)
 {
-	gpgme_data_t in, out;
 	struct crypto_sink sink;
 	gpgme_error_t e;
 
-	result_init(res);
-	crypto_ctx_reset(c);
-	if (io_new(data, len, &in, &out, &sink, "encrypted message", err) < 0)
+	if (op_run(c, OP_DECRYPT_VERIFY, data, len, &sink, &e, res, err) < 0)
 		return ERR_CRYPTO;
-	e = gpgme_op_decrypt_verify(c->ctx, in, out);
-	gpgme_data_release(in);
-	gpgme_data_release(out);
 	return decrypt_collect(c, c->ctx, e, data, len, &sink, res, err);
 }
 
@@ -523,6 +491,41 @@ void crypto_job_discard(struct crypto *c, struct crypto_job *j)
 	free(j);
 }
 
+/*
+ * What a verification that ended on the shared context with error e
+ * gives, detached or opaque (sink not NULL: the signed text, wiped on
+ * failure).  what names the operation in errors ("signature",
+ * "message"); nodata what was looked for ("signature", "signed data").
+ * Returns 0 with the verdicts, or ERR_CRYPTO/ERR_INVALID with
+ * res->verdict error.
+ */
+static int verify_collect(struct crypto *c, gpgme_error_t e,
+			  struct crypto_sink *sink, const char *what,
+			  const char *nodata, struct crypto_result *res,
+			  struct err *err)
+{
+	int r;
+
+	if (sink && sink->over)
+		return too_large(sink, res, err);
+	if (gpgme_err_code(e) == GPG_ERR_NO_DATA) {
+		r = err_setc(err, ERR_CRYPTO, "cannot verify %s: no openpgp %s found",
+			     what, nodata);
+	} else if (e) {
+		r = crypto_gpg_err(err, e, "cannot verify %s", what);
+	} else {
+		fill_sigs(c, c->ctx, res);
+		if (res->verdict != SIG_NOT_SIGNED)
+			return 0;
+		res->verdict = SIG_ERROR;
+		r = err_setc(err, ERR_CRYPTO,
+			     "cannot verify %s: no openpgp signature found", what);
+	}
+	if (sink)
+		crypto_sink_wipe(sink);
+	return r;
+}
+
 /* Returns 0 with the verdicts, or ERR_CRYPTO when nothing could be
  * checked (no signature data, gpg failing); then res->verdict is error. */
 int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
@@ -544,21 +547,7 @@ int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
 	e = gpgme_op_verify(c->ctx, s, d, NULL);
 	gpgme_data_release(d);
 	gpgme_data_release(s);
-	if (e) {
-		if (gpgme_err_code(e) == GPG_ERR_NO_DATA)
-			return err_setc(err, ERR_CRYPTO,
-					"cannot verify signature: no openpgp "
-					"signature found");
-		return crypto_gpg_err(err, e, "cannot verify signature");
-	}
-	fill_sigs(c, c->ctx, res);
-	if (res->verdict == SIG_NOT_SIGNED) {
-		res->verdict = SIG_ERROR;
-		return err_setc(err, ERR_CRYPTO,
-				"cannot verify signature: no openpgp "
-				"signature found");
-	}
-	return 0;
+	return verify_collect(c, e, NULL, "signature", "signature", res, err);
 }
 
 /* Returns 0 with the verdicts and res->plain the signed text, or
@@ -566,37 +555,15 @@ int crypto_verify_detached(struct crypto *c, const void *data, size_t len,
 int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
 			 struct crypto_result *res, struct err *err)
 {
-	gpgme_data_t in, out;
 	struct crypto_sink sink;
 	gpgme_error_t e;
+	int r;
 
-	result_init(res);
-	crypto_ctx_reset(c);
-	if (io_new(data, len, &in, &out, &sink, "signed message", err) < 0)
+	if (op_run(c, OP_VERIFY, data, len, &sink, &e, res, err) < 0)
 		return ERR_CRYPTO;
-	e = gpgme_op_verify(c->ctx, in, NULL, out);
-	gpgme_data_release(in);
-	gpgme_data_release(out);
-	if (sink.over)
-		return too_large(&sink, res, err);
-	if (e) {
-		crypto_sink_wipe(&sink);
-		if (gpgme_err_code(e) == GPG_ERR_NO_DATA)
-			return err_setc(err, ERR_CRYPTO,
-					"cannot verify message: no openpgp "
-					"signed data found");
-		return crypto_gpg_err(err, e, "cannot verify message");
-	}
-	fill_sigs(c, c->ctx, res);
-	if (res->verdict == SIG_NOT_SIGNED) {
-		crypto_sink_wipe(&sink);
-		res->verdict = SIG_ERROR;
-		return err_setc(err, ERR_CRYPTO,
-				"cannot verify message: no openpgp signature "
-				"found");
-	}
-	take_plain(res, &sink);
-	return 0;
+	if ((r = verify_collect(c, e, &sink, "message", "signed data", res, err)) == 0)
+		take_plain(res, &sink);
+	return r;
 }
 
 void crypto_result_release(struct crypto_result *res)

@@ -120,6 +120,13 @@ char *db_col_str(struct stmt *st, int i)
 	return xstrdup(t ? t : "");
 }
 
+enum sig_verdict db_col_verdict(struct stmt *st, int i)
+{
+	if (st->s->eng->col_null(st, i))
+		return SIG_NONE;
+	return sig_verdict_from_name(st->s->eng->col_text(st, i));
+}
+
 void db_col_copy(struct stmt *st, int i, char *dst, size_t size)
 {
 	const char *t = st->s->eng->col_null(st, i) ? NULL :
@@ -142,38 +149,71 @@ unsigned char *db_col_bytes(struct stmt *st, int i, size_t *n)
 	return xmemdup(p ? p : "", p ? *n : (*n = 0));
 }
 
+int db_each(struct store *s, struct stmt *st,
+	    int (*fn)(struct stmt *st, void *data), void *data,
+	    const char *what, struct err *err)
+{
+	int rc;
+
+	while ((rc = db_step(st)) == 1)
+		if (fn(st, data))
+			break;
+	if (rc < 0)
+		rc = store_dberr(s, err, what);
+	db_reset(st);
+	return rc < 0 ? rc : 0;
+}
+
+/* db_rows's array as it grows, one row a call (db_each). */
+struct rows {
+	unsigned char *v;
+	size_t len, alloc, elsize;
+	void (*read)(struct stmt *st, void *elem);
+};
+
+static int add_row(struct stmt *st, void *data)
+{
+	struct rows *r = data;
+
+	if (r->len == r->alloc) {
+		r->alloc = r->alloc ? r->alloc * 2 : 16;
+		r->v = xrealloc(r->v, r->alloc * r->elsize);
+	}
+	memset(r->v + r->len * r->elsize, 0, r->elsize);
+	r->read(st, r->v + r->len * r->elsize);
+	r->len++;
+	return 0;
+}
+
 int db_rows(struct store *s, struct stmt *st, void **arr, size_t *n,
 	    size_t elsize, void (*read)(struct stmt *st, void *elem),
 	    void (*release)(void *elem), const char *what, struct err *err)
 {
-	unsigned char *v = NULL;
-	size_t len = 0, alloc = 0;
-	int rc;
+	struct rows r = { NULL, 0, 0, elsize, read };
+	int rc = db_each(s, st, add_row, &r, what, err);
 
-	*arr = NULL;
-	*n = 0;
-	while ((rc = db_step(st)) == 1) {
-		if (len == alloc) {
-			alloc = alloc ? alloc * 2 : 16;
-			v = xrealloc(v, alloc * elsize);
-		}
-		memset(v + len * elsize, 0, elsize);
-		read(st, v + len * elsize);
-		len++;
-	}
 	if (rc < 0) {
-		int r = store_dberr(s, err, what);
-
-		for (size_t i = 0; release && i < len; i++)
-			release(v + i * elsize);
-		free(v);
-		db_reset(st);
-		return r;
+		for (size_t i = 0; release && i < r.len; i++)
+			release(r.v + i * elsize);
+		free(r.v);
+		r.v = NULL;
+		r.len = 0;
 	}
+	*arr = r.v;
+	*n = r.len;
+	return rc;
+}
+
+int64_t db_count(struct stmt *st)
+{
+	int64_t n = -1;
+
+	if (!st)
+		return -1;
+	if (db_step(st) == 1)
+		n = db_col_int(st, 0);
 	db_reset(st);
-	*arr = v;
-	*n = len;
-	return 0;
+	return n;
 }
 
 int db_row(struct store *s, struct stmt *st, void *elem,

@@ -100,11 +100,24 @@ int64_t db_col_int(struct stmt *st, int i);
 bool db_col_null(struct stmt *st, int i);
 /* Column i as a new string, NULL for SQL NULL. */
 char *db_col_str(struct stmt *st, int i);
+/* Column i, a verdict's stored name: SIG_NONE for SQL NULL, SIG_ERROR
+ * for a name this program does not know. */
+enum sig_verdict db_col_verdict(struct stmt *st, int i);
 /* Column i copied into dst (size bytes, always terminated). */
 void db_col_copy(struct stmt *st, int i, char *dst, size_t size);
 /* Column i as new bytes (*n its length; never NULL). */
 unsigned char *db_col_bytes(struct stmt *st, int i, size_t *n);
 
+/*
+ * The row helper: runs st (bound) and calls fn on each row until fn
+ * returns non-zero (stop) or the rows end; st is reset either way.
+ * Returns 0, or negative with err set ("WHAT in DATABASE").  The loops
+ * below are built on it; a repository with its own per-row work (a
+ * callback per report, ids without repeats) uses it directly.
+ */
+int db_each(struct store *s, struct stmt *st,
+	    int (*fn)(struct stmt *st, void *data), void *data,
+	    const char *what, struct err *err);
 /*
  * Runs st (bound) and reads every row: each row is read by `read` into a
  * new zeroed element of *arr (elsize bytes each), growing it.  Returns 0
@@ -123,6 +136,9 @@ int db_rows(struct store *s, struct stmt *st, void **arr, size_t *n,
 int db_row(struct store *s, struct stmt *st, void *elem,
 	   void (*read)(struct stmt *st, void *elem), const char *what,
 	   struct err *err);
+/* The first column of st's first row (a count), or -1 when st is NULL,
+ * gives no row or fails; st is reset. */
+int64_t db_count(struct stmt *st);
 /* Runs a statement that returns no rows (or one id with RETURNING:
  * *id gets it when id is not NULL).  0 or negative with err set; a
  * unique violation is ERR_DUPLICATE with err set to dup_msg when given. */

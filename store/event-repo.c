@@ -95,15 +95,35 @@ int64_t store_event_count(struct store *s, int64_t report_id)
 {
 	struct stmt *st = db_stmt(s,
 		"SELECT count(*) FROM events WHERE ?1 = 0 OR report_id = ?1", NULL);
-	int64_t n = -1;
 
 	if (!st)
 		return -1;
 	db_int(st, 1, report_id);
-	if (db_step(st) == 1)
-		n = db_col_int(st, 0);
-	db_reset(st);
-	return n;
+	return db_count(st);
+}
+
+/* store_events_since's result as it grows: each report once. */
+struct since {
+	int64_t last;
+	int64_t *ids;
+	size_t n, alloc;
+};
+
+static int since_row(struct stmt *st, void *data)
+{
+	struct since *sc = data;
+	int64_t rid = db_col_int(st, 1);
+
+	sc->last = db_col_int(st, 0);
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->ids[i] == rid)
+			return 0;
+	if (sc->n == sc->alloc) {
+		sc->alloc = sc->alloc ? sc->alloc * 2 : 8;
+		sc->ids = xrealloc(sc->ids, sc->alloc * sizeof(*sc->ids));
+	}
+	sc->ids[sc->n++] = rid;
+	return 0;
 }
 
 int store_events_since(struct store *s, int64_t after, int64_t *last,
@@ -112,7 +132,7 @@ int store_events_since(struct store *s, int64_t after, int64_t *last,
 	struct stmt *st = db_stmt(s,
 		"SELECT id, coalesce(report_id, 0) FROM events WHERE id > ?1"
 		" ORDER BY id", err);
-	size_t alloc = 0;
+	struct since sc = { after, NULL, 0, 0 };
 	int rc;
 
 	*report_ids = NULL;
@@ -121,31 +141,14 @@ int store_events_since(struct store *s, int64_t after, int64_t *last,
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, after);
-	while ((rc = db_step(st)) == 1) {
-		int64_t rid = db_col_int(st, 1);
-		bool seen = false;
-
-		*last = db_col_int(st, 0);
-		for (size_t i = 0; i < *n && !seen; i++)
-			seen = (*report_ids)[i] == rid;
-		if (seen)
-			continue;
-		if (*n == alloc) {
-			alloc = alloc ? alloc * 2 : 8;
-			*report_ids = xrealloc(*report_ids,
-					       alloc * sizeof(**report_ids));
-		}
-		(*report_ids)[(*n)++] = rid;
+	if ((rc = db_each(s, st, since_row, &sc, "cannot read new events", err)) < 0) {
+		free(sc.ids);
+		return rc;
 	}
-	if (rc < 0) {
-		rc = store_dberr(s, err, "cannot read new events");
-		free(*report_ids);
-		*report_ids = NULL;
-		*n = 0;
-		*last = after;
-	}
-	db_reset(st);
-	return rc < 0 ? rc : 0;
+	*report_ids = sc.ids;
+	*n = sc.n;
+	*last = sc.last;
+	return 0;
 }
 
 int store_event_last(struct store *s, int64_t *last, struct err *err)

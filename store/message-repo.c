@@ -20,7 +20,6 @@ void message_release(struct message *m)
 	free(m->from_name);
 	free(m->from_email);
 	free(m->subject);
-	free(m->verdict);
 	free(m->fingerprint);
 	free(m->blob);
 	free(m->blob_kind);
@@ -112,7 +111,7 @@ int store_message_insert(struct store *s, const struct message *m,
 	db_int(st, 8, (int64_t)m->date);
 	db_int(st, 9, (int64_t)m->imported);
 	db_int(st, 10, m->encrypted);
-	db_text(st, 11, m->verdict);
+	db_text(st, 11, sig_verdict_name(m->verdict));
 	db_text(st, 12, m->fingerprint);
 	db_int(st, 13, m->signer_matches_from);
 	db_text(st, 14, m->blob_kind);
@@ -145,7 +144,7 @@ static void read_message(struct stmt *st, void *elem)
 	m->date = (time_t)db_col_int(st, 8);
 	m->imported = (time_t)db_col_int(st, 9);
 	m->encrypted = db_col_int(st, 10);
-	m->verdict = db_col_str(st, 11);
+	m->verdict = db_col_verdict(st, 11);
 	m->fingerprint = db_col_str(st, 12);
 	m->signer_matches_from = db_col_int(st, 13);
 	m->blob_kind = db_col_str(st, 14);
@@ -187,7 +186,7 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 }
 
 int store_signature_add(struct store *s, int64_t message_row,
-			const char *verdict, const char *fingerprint,
+			enum sig_verdict verdict, const char *fingerprint,
 			time_t created, struct err *err)
 {
 	struct stmt *st = db_stmt(s,
@@ -197,7 +196,7 @@ int store_signature_add(struct store *s, int64_t message_row,
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, message_row);
-	db_text(st, 2, verdict);
+	db_text(st, 2, sig_verdict_name(verdict));
 	db_text(st, 3, fingerprint);
 	db_int(st, 4, (int64_t)created);
 	return db_run(s, st, NULL, "cannot store a signature", NULL, err);

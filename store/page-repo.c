@@ -84,17 +84,30 @@ int store_report_search(struct store *s, const char *needle, int64_t **ids,
 		       "cannot search reports", err);
 }
 
+/* collect_ids's array: room for limit ids. */
+struct id_page {
+	int64_t *ids;
+	size_t *n, limit;
+};
+
+static int page_row(struct stmt *st, void *data)
+{
+	struct id_page *pg = data;
+
+	pg->ids[(*pg->n)++] = db_col_int(st, 0);
+	return *pg->n >= pg->limit;
+}
+
 static int collect_ids(struct store *s, struct stmt *st, int64_t **ids,
 		       size_t *n, size_t limit, struct err *err)
 {
-	int rc = 0;
+	struct id_page pg = { *ids, n, limit };
 
-	while (*n < limit && (rc = db_step(st)) == 1)
-		(*ids)[(*n)++] = db_col_int(st, 0);
-	if (rc < 0)
-		rc = store_dberr(s, err, "cannot list reports");
-	db_reset(st);
-	return rc < 0 ? rc : 0;
+	if (*n >= limit) {
+		db_reset(st);
+		return 0;
+	}
+	return db_each(s, st, page_row, &pg, "cannot list reports", err);
 }
 
 int store_report_first_ids(struct store *s, const char *order, size_t limit,

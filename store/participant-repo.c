@@ -70,6 +70,23 @@ static int not_participant(struct err *err, const char *email,
 			(long long)report_id);
 }
 
+/* Runs an UPDATE of a current participant (?1 report, ?2 address: bound
+ * here; the caller binds the rest): ERR_NOTFOUND naming them when no
+ * such participant is there. */
+static int update_current(struct store *s, struct stmt *st, int64_t report_id,
+			  const char *email, const char *what, struct err *err)
+{
+	int r;
+
+	db_int(st, 1, report_id);
+	db_text(st, 2, email);
+	if ((r = db_run(s, st, NULL, what, NULL, err)) < 0)
+		return r;
+	if (db_changes(st) == 0)
+		return not_participant(err, email, report_id);
+	return 0;
+}
+
 int store_participant_add(struct store *s, const struct participant *p,
 			  int64_t *id, struct err *err)
 {
@@ -115,20 +132,13 @@ int store_participant_remove(struct store *s, int64_t report_id,
 		"UPDATE participants SET removed_at = ?3, removed_by = ?4"
 		" WHERE report_id = ?1 AND email = lower(?2)"
 		" AND removed_at IS NULL", err);
-	int r;
 
 	if (!st)
 		return ERR_IO;
-	db_int(st, 1, report_id);
-	db_text(st, 2, email);
 	db_int(st, 3, (int64_t)(at ? at : util_now()));
 	db_text(st, 4, officer ? officer : "unknown");
-	if ((r = db_run(s, st, NULL, "cannot remove the participant", NULL,
-			err)) < 0)
-		return r;
-	if (db_changes(st) == 0)
-		return not_participant(err, email, report_id);
-	return 0;
+	return update_current(s, st, report_id, email,
+			      "cannot remove the participant", err);
 }
 
 int store_participant_set_key(struct store *s, int64_t report_id,
@@ -139,19 +149,12 @@ int store_participant_set_key(struct store *s, int64_t report_id,
 		"UPDATE participants SET key_fpr = nullif(?3, '')"
 		" WHERE report_id = ?1 AND email = lower(?2)"
 		" AND removed_at IS NULL", err);
-	int r;
 
 	if (!st)
 		return ERR_IO;
-	db_int(st, 1, report_id);
-	db_text(st, 2, email);
 	db_text(st, 3, key_fpr);
-	if ((r = db_run(s, st, NULL, "cannot record the participant's key",
-			NULL, err)) < 0)
-		return r;
-	if (db_changes(st) == 0)
-		return not_participant(err, email, report_id);
-	return 0;
+	return update_current(s, st, report_id, email,
+			      "cannot record the participant's key", err);
 }
 
 int store_participant_ack(struct store *s, int64_t report_id,
@@ -162,19 +165,12 @@ int store_participant_ack(struct store *s, int64_t report_id,
 		"  coalesce(acknowledged_at, ?3)"
 		" WHERE report_id = ?1 AND email = lower(?2)"
 		" AND removed_at IS NULL", err);
-	int r;
 
 	if (!st)
 		return ERR_IO;
-	db_int(st, 1, report_id);
-	db_text(st, 2, email);
 	db_int(st, 3, (int64_t)(at ? at : util_now()));
-	if ((r = db_run(s, st, NULL, "cannot record the acknowledgement", NULL,
-			err)) < 0)
-		return r;
-	if (db_changes(st) == 0)
-		return not_participant(err, email, report_id);
-	return 0;
+	return update_current(s, st, report_id, email,
+			      "cannot record the acknowledgement", err);
 }
 
 int store_participant_get(struct store *s, int64_t report_id,

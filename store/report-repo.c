@@ -51,7 +51,6 @@ void report_release(struct report *r)
 	free(r->state);
 	free(r->severity);
 	free(r->claimed_by);
-	free(r->verdict);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -72,7 +71,7 @@ static void read_report(struct stmt *st, void *elem)
 	r->consent_credit = db_col_int(st, 9);
 	r->consent_exploit = db_col_int(st, 10);
 	r->release_started = (time_t)db_col_int(st, 11);
-	r->verdict = db_col_str(st, 12);
+	r->verdict = db_col_verdict(st, 12);
 	r->encrypted = db_col_int(st, 13);
 	r->disclosure = (time_t)db_col_int(st, 14);
 	r->nmessages = db_col_int(st, 15);
@@ -109,15 +108,32 @@ int store_report_get(struct store *s, int64_t id, struct report *r,
 	return rc;
 }
 
+/* store_report_each's callback, over db_each. */
+struct each {
+	int (*fn)(const struct report *r, void *data);
+	void *data;
+};
+
+static int each_row(struct stmt *st, void *data)
+{
+	struct each *e = data;
+	struct report r;
+	int stop;
+
+	read_report(st, &r);
+	stop = e->fn(&r, e->data);
+	report_release(&r);
+	return stop;
+}
+
 int store_report_each(struct store *s, const struct report_filter *f,
 		      int (*fn)(const struct report *r, void *data), void *data,
 		      struct err *err)
 {
 	const char *sql = sql_by_id;
 	const char *order = f && f->order ? f->order : "id";
+	struct each e = { fn, data };
 	struct stmt *st;
-	struct report r;
-	int rc;
 
 	if (!strcmp(order, "received"))
 		sql = sql_by_received;
@@ -135,31 +151,12 @@ int store_report_each(struct store *s, const struct report_filter *f,
 		return ERR_IO;
 	db_text(st, 1, f ? f->state : NULL);
 	db_int(st, 2, f && f->open_only);
-	while ((rc = db_step(st)) == 1) {
-		int stop;
-
-		read_report(st, &r);
-		stop = fn(&r, data);
-		report_release(&r);
-		if (stop)
-			break;
-	}
-	if (rc < 0)
-		rc = store_dberr(s, err, "cannot list reports");
-	db_reset(st);
-	return rc < 0 ? rc : 0;
+	return db_each(s, st, each_row, &e, "cannot list reports", err);
 }
 
 int64_t store_report_count(struct store *s)
 {
-	struct stmt *st = db_stmt(s, "SELECT count(*) FROM reports", NULL);
-	int64_t n = -1;
-
-	if (st && db_step(st) == 1)
-		n = db_col_int(st, 0);
-	if (st)
-		db_reset(st);
-	return n;
+	return db_count(db_stmt(s, "SELECT count(*) FROM reports", NULL));
 }
 
 int store_report_update(struct store *s, int64_t id,

@@ -152,7 +152,7 @@ int store_message_report(struct store *s, int64_t message_row,
 			 int64_t *report_id, struct err *err);
 /* One signature of a stored message (a message may carry several). */
 int store_signature_add(struct store *s, int64_t message_row,
-			const char *verdict, const char *fingerprint,
+			enum sig_verdict verdict, const char *fingerprint,
 			time_t created, struct err *err);
 /* Every message row id, ascending; *ids is the caller's. */
 int store_message_ids(struct store *s, int64_t **ids, size_t *n,

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "util/verdict.h"
+
 struct report {
 	int64_t id;
 	char *subject;
@@ -26,7 +28,7 @@ struct report {
 	bool consent_exploit;   /* reporter consents to exploit release */
 	time_t release_started; /* start of the release process, or 0 */
 	/* Derived by the listing query, not stored in the reports table: */
-	char *verdict;          /* of the first message */
+	enum sig_verdict verdict; /* of the first message; SIG_NONE without */
 	bool encrypted;         /* first message arrived encrypted */
 	time_t disclosure;      /* the latest decided date, or 0 */
 	int64_t nmessages;
@@ -71,7 +73,7 @@ struct message {
 	time_t date;
 	time_t imported;
 	bool encrypted;
-	char *verdict;
+	enum sig_verdict verdict; /* stored as its name */
 	char *fingerprint;
 	bool signer_matches_from;
 	unsigned char *blob;    /* OpenPGP ciphertext: see blob_kind */

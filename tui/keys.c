@@ -140,15 +140,8 @@ static int h_prev(struct tui *t, const char *a) { (void)a; return do_search(t, -
 
 static int h_command(struct tui *t, const char *a)
 {
-	char *line = prompt_read(t, ":", "", &t->cmd_hist, true);
-	int r;
-
 	(void)a;
-	if (!line)
-		return TUI_REDRAW;
-	r = tui_run_line(t, line);
-	free(line);
-	return r | TUI_REDRAW;
+	return tui_prompt_run(t, "");
 }
 
 /* `prompt TEXT`: the `:` line, prefilled with TEXT and, when its
@@ -157,7 +150,7 @@ static int h_command(struct tui *t, const char *a)
 static int h_prompt(struct tui *t, const char *a)
 {
 	struct err err = { 0, "" };
-	char **argv, **full, *init = NULL, *line;
+	char **argv, **full, *init = NULL;
 	int argc, n, r;
 
 	if (cmd_split(a, &argv, &argc, &err) < 0) {
@@ -175,13 +168,9 @@ static int h_prompt(struct tui *t, const char *a)
 		init = xstrdup(a);
 	}
 	cmd_split_free(argv, argc);
-	line = prompt_read(t, ":", init, &t->cmd_hist, true);
+	r = tui_prompt_run(t, init);
 	free(init);
-	if (!line)
-		return TUI_REDRAW;
-	r = tui_run_line(t, line);
-	free(line);
-	return r | TUI_REDRAW;
+	return r;
 }
 
 static int push_report_view(struct tui *t,
@@ -272,18 +261,11 @@ static int h_prev_report(struct tui *t, const char *a) { (void)a; return step_re
 static int h_jump(struct tui *t, const char *a)
 {
 	char init[16];
-	char *line;
-	int r;
 
 	(void)a;
 	snprintf(init, sizeof(init), "open %c",
 		 t->last_key >= '0' && t->last_key <= '9' ? t->last_key : ' ');
-	line = prompt_read(t, ":", init, &t->cmd_hist, true);
-	if (!line)
-		return TUI_REDRAW;
-	r = tui_run_line(t, line);
-	free(line);
-	return r | TUI_REDRAW;
+	return tui_prompt_run(t, init);
 }
 
 /* `open [ID]`: the selected report, or report ID. */

@@ -143,6 +143,9 @@ struct tui_view *tui_top(struct tui *t);
 void tui_push(struct tui *t, struct tui_view *v);
 /* Runs a command string (a `:` line or a binding) in view v. */
 int tui_run_line(struct tui *t, const char *line);
+/* The `:` line, begun with init for the officer to edit, then run as
+ * typed (nothing when cancelled).  Returns the flags to act on. */
+int tui_prompt_run(struct tui *t, const char *init);
 /* The report the current view is about, or 0. */
 int64_t tui_current_report(struct tui *t);
 /* Asks a y/n question in the status line; true for y. */

@@ -275,6 +275,25 @@ static void progress_line(const char *text, void *data)
 	refresh();
 }
 
+/* A command's progress in the status line, "importing: N message(s),
+ * P%", as it comes; the command's result replaces it.  The trace
+ * (SECTEAM_TUI_TRACE) records each, for tests: it is gone too soon to
+ * be seen on the screen. */
+static void progress_status(const struct cmd_progress *p, void *data)
+{
+	char buf[128];
+
+	if (p->event != CMD_PROGRESS_UPDATE)
+		return;
+	if (p->frac >= 0)
+		snprintf(buf, sizeof(buf), "%s: %zu %s, %d%%", p->what, p->done,
+			 p->unit, (int)(p->frac * 100));
+	else
+		snprintf(buf, sizeof(buf), "%s: %zu %s", p->what, p->done, p->unit);
+	progress_line(buf, data);
+	tui_trace_mark(data, buf);
+}
+
 /*
  * Runs a core command on the current report (passed as a value: the
  * command table says where it goes) with its output kept, never written
@@ -290,7 +309,10 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 	draw_status(t);
 	refresh();
 	t->ctx->interactive = true;
+	t->ctx->progress = progress_status;
+	t->ctx->progress_data = t;
 	cmd_capture(t->ctx, argc, argv, id, progress_line, t, &res);
+	t->ctx->progress = NULL;
 	/* What a command shows (show, list, export, ...) is read in a
 	 * pager; what a command does is said in the status line. */
 	if (res.status == CMD_OK && !res.said && res.output_lines > 1)
@@ -365,6 +387,18 @@ static int run_line(struct tui *t, const char *raw, bool binding)
 int tui_run_line(struct tui *t, const char *raw)
 {
 	return run_line(t, raw, false);
+}
+
+int tui_prompt_run(struct tui *t, const char *init)
+{
+	char *line = prompt_read(t, ":", init, &t->cmd_hist, true);
+	int r;
+
+	if (!line)
+		return TUI_REDRAW;
+	r = tui_run_line(t, line);
+	free(line);
+	return r | TUI_REDRAW;
 }
 
 /* Runs the command of a key, asking first when the table says so. */

@@ -68,7 +68,7 @@ static void layout(struct tui *t, struct report_view *p)
 			uns = uns || sm->unsig[k];
 		sep = xasprintf("message %zu of %zu, from %s, %s, %s%s%s%s", i + 1, p->nmsgs,
 				from, m->date ? fmt_rfc3339(m->date, when) : "no date",
-				m->verdict, m->encrypted ? ", encrypted" : "",
+				sig_verdict_name(m->verdict), m->encrypted ? ", encrypted" : "",
 				uns ? "; lines marked ! are not signed" : "",
 				m->message_id_reused ?
 					", MESSAGE-ID REUSED by another message (see the timeline)" : "");
@@ -243,22 +243,17 @@ static void draw_headers(struct tui *t, struct report_view *p)
 	free(files);
 }
 
-enum trust_class { TRUST_OK, TRUST_WARN, TRUST_BAD };
-
-/* bad: forged, dead or unknown keys, errors; ok: a valid signature by a
- * key that speaks for every From address; anything else is a warning. */
-static enum trust_class trust_class(const struct message *m)
+/* The verdict's class (sig_verdict_class), except that a valid
+ * signature is trusted only when its key speaks for every From address;
+ * no message at all is a warning. */
+static enum verdict_class trust_class(const struct message *m)
 {
-	static const char *const bad[] = { "bad", "revoked-key", "expired-key",
-					   "unknown-key", "error" };
+	enum verdict_class c;
 
 	if (!m)
-		return TRUST_WARN;
-	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
-		if (!strcmp(m->verdict, bad[i]))
-			return TRUST_BAD;
-	return !strcmp(m->verdict, "valid") && m->signer_matches_from ? TRUST_OK
-								      : TRUST_WARN;
+		return VERDICT_WARNING;
+	c = sig_verdict_class(m->verdict);
+	return c == VERDICT_TRUSTED && !m->signer_matches_from ? VERDICT_WARNING : c;
 }
 
 /*
@@ -271,7 +266,7 @@ static enum trust_class trust_class(const struct message *m)
 static void draw_trust(struct tui *t, struct report_view *p)
 {
 	const struct message *m = p->rf.nmsgs ? &p->rf.msgs[0] : NULL;
-	enum trust_class tc = trust_class(m);
+	enum verdict_class tc = trust_class(m);
 	static const char *const mark_utf8[] = { "\xe2\x9c\x94", "\xe2\x96\xb2", "\xe2\x9c\x98" };
 	static const char *const mark_ascii[] = { "+", "!", "X" };
 	static const int pair[] = { CP_BAR_OK, CP_BAR_WARN, CP_BAR_BAD };
@@ -282,11 +277,11 @@ static void draw_trust(struct tui *t, struct report_view *p)
 	int y = pane_top() - 1;
 	attr_t a = A_BOLD | (t->color ? draw_color(t, pair[tc]) : A_REVERSE);
 
-	if (!m || !strcmp(m->verdict, "not-signed"))
+	if (!m || m->verdict == SIG_NOT_SIGNED)
 		who = xstrdup("not signed");
-	else if (!strcmp(m->verdict, "bad") && p->signer && p->signer_valid)
+	else if (m->verdict == SIG_BAD && p->signer && p->signer_valid)
 		who = xasprintf("does NOT match the text: key of %s", p->signer);
-	else if (!strcmp(m->verdict, "bad"))
+	else if (m->verdict == SIG_BAD)
 		who = xasprintf("does NOT match the text: key %s", fpr ? fpr : "unknown");
 	else if (p->signer && p->signer_valid)
 		who = xasprintf("signed by %s (valid)", p->signer);
@@ -295,11 +290,11 @@ static void draw_trust(struct tui *t, struct report_view *p)
 	else
 		who = xstrdup("signer unknown");
 	/* Whether the key speaks for From means nothing without a key. */
-	const char *from = !m || !strcmp(m->verdict, "not-signed") ? ""
+	const char *from = !m || m->verdict == SIG_NOT_SIGNED ? ""
 			   : m->signer_matches_from ? " | From matches"
 						    : " | From DOES NOT MATCH";
 	s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
-		      (t->utf8 ? mark_utf8 : mark_ascii)[tc], m ? m->verdict : "none", who,
+		      (t->utf8 ? mark_utf8 : mark_ascii)[tc], m ? sig_verdict_name(m->verdict) : "none", who,
 		      from, p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
 		      fpr ? fpr : "");
 	draw_fill(y, 0, COLS, a);

@@ -141,6 +141,28 @@ static void arrange(struct reports *p, int64_t keep)
 		}
 }
 
+/* Frees what a load builds (the keys, their ranks and order, the search
+ * matches, the preview) and leaves none. */
+static void free_loaded(struct reports *p)
+{
+	free(p->keys);
+	free(p->srank);
+	free(p->vrank);
+	free(p->deadline);
+	free(p->rows);
+	free(p->match);
+	free(p->match_for);
+	free(p->preview);
+	p->keys = NULL;
+	p->deadline = NULL;
+	p->srank = p->vrank = NULL;
+	p->rows = NULL;
+	p->match = NULL;
+	p->match_for = NULL;
+	p->nmatch = 0;
+	p->preview = NULL;
+}
+
 static void load(struct tui *t, struct reports *p)
 {
 	/* Not moved off the preview's first row: the first row of the real
@@ -149,17 +171,7 @@ static void load(struct tui *t, struct reports *p)
 	int64_t keep = p->pending && p->sel == 0 ? 0 : sel_id(p);
 	struct err err = { 0, "" };
 
-	free(p->keys);
-	free(p->srank);
-	free(p->vrank);
-	free(p->rows);
-	free(p->match);
-	free(p->match_for);
-	p->match = NULL;
-	p->match_for = NULL;
-	p->nmatch = 0;
-	free(p->preview);
-	p->preview = NULL;
+	free_loaded(p);
 	p->pending = false;
 	policy_from_config(t->ctx->cfg, &p->pol);
 	if (report_keys(t->ctx, &p->keys, &p->nkeys, &err) < 0)
@@ -246,33 +258,29 @@ static int list_height(void)
 	return LINES - 3 > 1 ? LINES - 3 : 1;
 }
 
-/* The verdict as one mark; the word is on the report's own screen. */
-static const char *verdict_mark(struct tui *t, const char *v, int *pair)
+/* The verdict as one mark, coloured by its class (sig_verdict_class);
+ * the word is on the report's own screen. */
+static const char *verdict_mark(struct tui *t, enum sig_verdict v, int *pair)
 {
-	*pair = CP_RED;
-	if (!v)
-		return "-";
-	if (!strcmp(v, "valid")) {
-		*pair = CP_GREEN;
-		return t->utf8 ? "\xe2\x9c\x93" : "V";
+	static const int class_pair[] = {
+		[VERDICT_TRUSTED] = CP_GREEN,
+		[VERDICT_WARNING] = CP_YELLOW,
+		[VERDICT_BAD] = CP_RED,
+	};
+
+	*pair = class_pair[sig_verdict_class(v)];
+	switch (v) {
+	case SIG_VALID: return t->utf8 ? "\xe2\x9c\x93" : "V";
+	case SIG_GOOD: return "~";
+	case SIG_NONE:
+	case SIG_NOT_SIGNED: return "-";
+	case SIG_BAD: return t->utf8 ? "\xe2\x9c\x97" : "X";
+	case SIG_UNKNOWN_KEY: return "?";
+	case SIG_PARTIAL: return "p";
+	case SIG_EXPIRED_KEY:
+	case SIG_REVOKED_KEY: return "!";
+	default: return "E";
 	}
-	if (!strcmp(v, "good")) {
-		*pair = CP_YELLOW;
-		return "~";
-	}
-	*pair = CP_DEFAULT;
-	if (!strcmp(v, "not-signed"))
-		return "-";
-	*pair = CP_RED;
-	if (!strcmp(v, "bad"))
-		return t->utf8 ? "\xe2\x9c\x97" : "X";
-	if (!strcmp(v, "unknown-key"))
-		return "?";
-	if (!strcmp(v, "partial"))
-		return "p";
-	if (!strcmp(v, "expired-key") || !strcmp(v, "revoked-key"))
-		return "!";
-	return "E";
 }
 
 /* The DUE column (embargo_due): " -3d!" overdue, " +2d?" no date
@@ -467,16 +475,9 @@ static void reports_close(struct tui *t, struct tui_view *v)
 	struct reports *p = P(v);
 
 	(void)t;
-	free(p->keys);
-	free(p->srank);
-	free(p->vrank);
-	free(p->deadline);
-	free(p->rows);
-	free(p->match);
-	free(p->match_for);
+	free_loaded(p);
 	free(p->f_state);
 	free(p->f_sev);
-	free(p->preview);
 	free(p);
 }
 

@@ -145,7 +145,7 @@ int vendors_nda(struct tui *t, const char *args)
 int vendors_update(struct tui *t, const char *args)
 {
 	struct item *it = panel_cursor(t, V_VENDORS, IT_VENDOR, "a vendor");
-	char *argv[4], idbuf[32], *init, *line;
+	char *argv[4], idbuf[32], *init;
 	int r;
 
 	(void)args;
@@ -159,13 +159,9 @@ int vendors_update(struct tui *t, const char *args)
 	argv[2] = idbuf;
 	argv[3] = it->key;
 	init = cmd_join(4, argv);
-	line = prompt_read(t, ":", init, &t->cmd_hist, true);
+	r = tui_prompt_run(t, init);
 	free(init);
-	if (!line)
-		return TUI_REDRAW;
-	r = tui_run_line(t, line);
-	free(line);
-	return r | TUI_REDRAW;
+	return r;
 }
 
 struct tui_view *view_vendors_new(struct tui *t, int64_t id)

@@ -10,6 +10,7 @@
  *   fileutil.c  whole-file reads with a size limit, reads that follow no
  *               symbolic link, private temp folders, files replaced whole
  *   secure.c    wiping memory, no core dumps, umask
+ *   verdict.c   signature verdicts: names, order, classes (verdict.h)
  */
 #ifndef SECTEAM_UTIL_H
 #define SECTEAM_UTIL_H

@@ -3,11 +3,12 @@
 # its pager, search, a state change through the `:` line and its event in
 # the timeline, resizing from 120x40 to 80x24, the help screen listing
 # every key of the key table, a config binding, and the embargo calendar
-# moving when a date changes, and :import's summary in the status line.
+# moving when a date changes, and :import's summary in the status line
+# after its progress (which core reports through a callback).
 # TAP output.
 . "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
 
-tap_plan 29
+tap_plan 30
 fixture_setup
 body=$(printf 'Hello,\n\nThere is a use-after-free in net/ipv4/tcp_input.c.\n'
        i=1; while [ $i -le 60 ]; do printf 'line %02d of the analysis\n' $i; i=$((i + 1)); done
@@ -203,14 +204,20 @@ if [ "$mode" = 600 ] && [ -n "$path" ] && [ ! -e "$path" ]; then ok "the note's 
 else diag "mode '$mode' path '$path'"; not_ok "the note's file was 0600 and is gone"; fi
 tui_stop
 
-# 28-29: :import ends with a summary in the status line; a failure names
-# the first input that could not be imported.
+# 28-30: :import ends with a summary in the status line, after its
+# progress went to the status line (the trace keeps what it said, no
+# delay before it shows); a failure names the first input that could not
+# be imported.
 mail_pgp m4 "Leak in af_unix" "a leak in net/unix/af_unix.c"
-tui_start 200 40
+tui_start 200 40 SECTEAM_PROGRESS_DELAY=0 "SECTEAM_TUI_TRACE='$WORK/trace'"
 wait_for "UAF in tcp"
 keys : ; type_text "import $WORK/mail/m4.eml"; keys Enter
 check ":import: a summary in the status line" \
 	wait_for "imported: 1 new, 0 replies, 0 duplicate(s), 0 error(s)"
+if grep -q '^importing: 1 message(s)' "$WORK/trace" 2>/dev/null; then
+	ok ":import: its progress reached the status line"
+else diag "$(cat "$WORK/trace" 2>/dev/null | grep -v '^[a-z-]* [0-9]*$' | head -3)"
+	not_ok ":import: its progress reached the status line"; fi
 keys : ; type_text "import $WORK/mail/m4.eml $WORK/mail/none.eml"; keys Enter
 check ":import with a missing file: the status line names it" \
 	wait_for "1 input(s) could not be imported; the first: $WORK/mail/none.eml: no such file or directory"

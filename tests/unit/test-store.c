@@ -80,6 +80,8 @@ static void test_reopen_keeps_data(void **state)
 	assert_string_equal(r.subject, "Overflow in tcp");
 	assert_string_equal(r.state, "new");
 	assert_string_equal(r.severity, "none");
+	/* No message yet: no verdict, not a default one. */
+	assert_int_equal(r.verdict, SIG_NONE);
 	report_release(&r);
 	assert_int_equal(store_report_get(s, id + 100, &r, &err), ERR_NOTFOUND);
 	assert_non_null(strstr(err.msg, "no report"));
@@ -150,7 +152,7 @@ static void test_message_unique(void **state)
 	m.report_id = rid;
 	m.message_id = (char *)"abc@example.net";
 	m.content_hash = (char *)"h1";
-	m.verdict = (char *)"valid";
+	m.verdict = SIG_VALID;
 	m.blob_kind = (char *)"original";
 	m.blob = blob;
 	m.blob_len = sizeof(blob);
@@ -194,6 +196,7 @@ static void test_message_unique(void **state)
 	assert_int_equal(ms[0].blob_len, sizeof(blob));
 	assert_memory_equal(ms[0].blob, blob, sizeof(blob));
 	assert_true(ms[0].message_id_reused);
+	assert_int_equal(ms[0].verdict, SIG_VALID);
 	message_release(&ms[0]);
 	free(ms);
 	assert_int_equal(store_messages_get(s, rid2, false, &ms, &n, &err), 0);
@@ -211,6 +214,15 @@ static int collect(const struct report *r, void *data)
 	struct sbuf *sb = data;
 	sbuf_addf(sb, "%lld,", (long long)r->id);
 	return 0;
+}
+
+/* Stops the listing after the second report. */
+static int collect_two(const struct report *r, void *data)
+{
+	struct sbuf *sb = data;
+
+	collect(r, data);
+	return sb->len >= 4;
 }
 
 static void test_listing_orders(void **state)
@@ -250,6 +262,16 @@ static void test_listing_orders(void **state)
 	f.state = "closed";
 	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), 0);
 	assert_string_equal(sb.buf, "3,");
+	/* The row helper stops where the callback says (and the statement
+	 * is usable again afterwards). */
+	sbuf_reset(&sb);
+	f.state = NULL;
+	assert_int_equal(store_report_each(s, &f, collect_two, &sb, &err), 0);
+	assert_string_equal(sb.buf, "1,2,");
+	sbuf_reset(&sb);
+	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), 0);
+	assert_string_equal(sb.buf, "1,2,3,4,");
+	assert_int_equal(store_report_count(s), 4);
 	/* "deadline" (decided dates first): PostgreSQL once refused it. */
 	sbuf_reset(&sb);
 	f.state = NULL;
@@ -407,6 +429,15 @@ static void test_report_keys(void **state)
 	assert_int_equal(ids[0], b);
 	assert_int_equal(ids[1], a);
 	free(ids);
+	/* A page smaller than the rows: the first ones only. */
+	assert_int_equal(store_report_first_ids(s, "deadline", 1, &ids, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], b);
+	free(ids);
+	assert_int_equal(store_report_first_ids(s, "id", 1, &ids, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], a);
+	free(ids);
 	store_close(s);
 }
 
@@ -470,6 +501,8 @@ static void test_upgrade_from_1(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(ms[0].id, 7);
 	assert_string_equal(ms[0].message_id, "a@x");
+	/* The stored name, written as text, reads back as the enum. */
+	assert_int_equal(ms[0].verdict, SIG_VALID);
 	message_release(&ms[0]);
 	free(ms);
 	/* The Message-ID may now repeat; the content hash may not. */
@@ -479,7 +512,7 @@ static void test_upgrade_from_1(void **state)
 	m.report_id = 3;
 	m.message_id = (char *)"a@x";
 	m.content_hash = (char *)"h2";
-	m.verdict = (char *)"good";
+	m.verdict = SIG_GOOD;
 	m.blob_kind = (char *)"sealed";
 	m.blob = blob;
 	m.blob_len = 1;
@@ -488,7 +521,7 @@ static void test_upgrade_from_1(void **state)
 	m.message_id = (char *)"b@x";
 	assert_int_equal(store_message_insert(s, &m, &row, &err), ERR_DUPLICATE);
 	/* Foreign keys are on again once open. */
-	assert_int_equal(store_signature_add(s, 999, "valid", NULL, 0, &err), ERR_IO);
+	assert_int_equal(store_signature_add(s, 999, SIG_VALID, NULL, 0, &err), ERR_IO);
 	store_rollback(s);
 	store_close(s);
 

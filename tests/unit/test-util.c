@@ -6,6 +6,7 @@
 
 #include "unit.h"
 #include "util/util.h"
+#include "util/verdict.h"
 
 static void check_safe(const char *in, const char *want, unsigned flags)
 {
@@ -397,6 +398,50 @@ static void test_columns(void **state)
 	text_table_release(&t);
 }
 
+/* util/verdict.c: the one place verdicts are named, ordered and classed. */
+static void test_verdict_rules(void **state)
+{
+	static const struct {
+		enum sig_verdict v;
+		const char *name;
+		enum verdict_class cls;
+	} want[] = {
+		{ SIG_VALID, "valid", VERDICT_TRUSTED },
+		{ SIG_GOOD, "good", VERDICT_WARNING },
+		{ SIG_NOT_SIGNED, "not-signed", VERDICT_WARNING },
+		{ SIG_PARTIAL, "partial", VERDICT_WARNING },
+		{ SIG_BAD, "bad", VERDICT_BAD },
+		{ SIG_UNKNOWN_KEY, "unknown-key", VERDICT_BAD },
+		{ SIG_EXPIRED_KEY, "expired-key", VERDICT_BAD },
+		{ SIG_REVOKED_KEY, "revoked-key", VERDICT_BAD },
+		{ SIG_ERROR, "error", VERDICT_BAD },
+		{ SIG_NONE, "-", VERDICT_BAD },
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		assert_string_equal(sig_verdict_name(want[i].v), want[i].name);
+		assert_int_equal(sig_verdict_class(want[i].v), want[i].cls);
+	}
+	assert_string_equal(sig_verdict_name((enum sig_verdict)SIG__COUNT), "error");
+	assert_int_equal(sig_verdict_class((enum sig_verdict)SIG__COUNT), VERDICT_BAD);
+	/* A stored name this program does not know is never a good one. */
+	assert_int_equal(sig_verdict_from_name("excellent"), SIG_ERROR);
+	assert_int_equal(sig_verdict_from_name(NULL), SIG_ERROR);
+	assert_int_equal(sig_verdict_from_name("-"), SIG_ERROR);
+	assert_int_equal(sig_verdict_from_name("partial"), SIG_PARTIAL);
+	/* bad > revoked > expired > unknown > error > partial > not-signed
+	 * > good > valid, whichever side each stands on. */
+	static const enum sig_verdict order[] = {
+		SIG_VALID, SIG_GOOD, SIG_NOT_SIGNED, SIG_PARTIAL, SIG_ERROR,
+		SIG_UNKNOWN_KEY, SIG_EXPIRED_KEY, SIG_REVOKED_KEY, SIG_BAD,
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		for (size_t k = i; k < ARRAY_SIZE(order); k++) {
+			assert_int_equal(sig_verdict_worse(order[i], order[k]), order[k]);
+			assert_int_equal(sig_verdict_worse(order[k], order[i]), order[k]);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_file_refuses),
 		cmocka_unit_test(test_atomic_file_foreign_owner),
 		cmocka_unit_test(test_open_beneath),
+		cmocka_unit_test(test_verdict_rules),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
