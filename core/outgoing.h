@@ -38,4 +38,26 @@ char *outgoing_mailbox(const char *name, const char *email);
 /* A Message-ID fit for In-Reply-To and References. */
 bool outgoing_msgid_ok(const char *s);
 
+/* One message to one recipient, in a report's thread (reply.c). */
+struct outgoing_mail {
+	int64_t id;             /* the report */
+	const char *what;       /* "cannot reply to report 3": error prefix */
+	const char *to_name;    /* or NULL */
+	const char *to_email;
+	bool no_cc;             /* no Cc: team.address */
+	const char *fpr;        /* encrypt to this key; NULL: plain */
+	const char *subject;
+	const char *const *refs;/* Message-IDs, oldest first; the last is */
+	size_t nrefs;           /* In-Reply-To */
+	const char *text;
+	const char *outbox, *sendmail;
+	const char *event_kind; /* logged with event_detail + " <Message-ID>" */
+	const char *event_detail;
+};
+/* Builds om (signed by the officer; encrypted to om->fpr, the officer
+ * and the roster unless plain), delivers it, logs the event and stores a
+ * copy in the report's thread through the import pipeline. */
+int outgoing_send(struct cmd_ctx *ctx, const struct outgoing_mail *om,
+		  struct reply_sent *res, struct err *err);
+
 #endif

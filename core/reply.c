@@ -306,7 +306,7 @@ static int sender(struct cmd_ctx *ctx, struct crypto *c, int64_t id,
 
 /* The entity, encrypted to the recipient, the officer and the roster. */
 static int encrypt_entity(struct cmd_ctx *ctx, struct crypto *c,
-			  const struct reply_draft *d, struct outgoing *m,
+			  const struct outgoing_mail *om, struct outgoing *m,
 			  const char *ent, size_t elen, unsigned char **cipher,
 			  size_t *clen, struct err *err)
 {
@@ -320,7 +320,7 @@ static int encrypt_entity(struct cmd_ctx *ctx, struct crypto *c,
 		return ERR_CRYPTO;
 	}
 	keys = xcalloc(nroster + 3, sizeof(*keys));
-	keys[nkeys++] = d->fpr;
+	keys[nkeys++] = om->fpr;
 	for (size_t i = 0; i <= nroster; i++) {
 		const char *k = i < nroster ? roster[i] : m->officer_fpr;
 		bool dup = false;
@@ -337,12 +337,12 @@ static int encrypt_entity(struct cmd_ctx *ctx, struct crypto *c,
 
 /* The whole message into m->buf, its Message-ID into m->message_id. */
 static int build(struct cmd_ctx *ctx, struct crypto *c,
-		 const struct reply_draft *d, const char *text,
-		 struct outgoing *m, struct err *err)
+		 const struct outgoing_mail *om, struct outgoing *m,
+		 struct err *err)
 {
 	struct mail_compose h;
 	struct mail_msg parsed;
-	char *body = utf8_fix(text, strlen(text)), *ent = NULL, *to;
+	char *body = utf8_fix(om->text, strlen(om->text)), *ent = NULL, *to;
 	const char *one_to[1];
 	unsigned char *cipher = NULL;
 	size_t elen = 0, clen = 0;
@@ -350,69 +350,59 @@ static int build(struct cmd_ctx *ctx, struct crypto *c,
 
 	r = mail_build_entity(body, NULL, 0, &ent, &elen, err);
 	wipe_free(body, strlen(body));
-	if (r == 0 && d->fpr)
-		r = encrypt_entity(ctx, c, d, m, ent, elen, &cipher, &clen, err);
-	to = outgoing_mailbox(d->to_name, d->to_email);
+	if (r == 0 && om->fpr)
+		r = encrypt_entity(ctx, c, om, m, ent, elen, &cipher, &clen, err);
+	to = outgoing_mailbox(om->to_name, om->to_email);
 	one_to[0] = to;
 	memset(&h, 0, sizeof(h));
 	h.from = m->from;
 	h.to = one_to;
 	h.nto = 1;
 	h.cc = &m->team;
-	h.ncc = 1;
-	h.subject = d->subject;
-	h.references = (const char **)d->refs;
-	h.nreferences = d->nrefs;
-	h.in_reply_to = d->nrefs ? d->refs[d->nrefs - 1] : NULL;
+	h.ncc = om->no_cc ? 0 : 1;
+	h.subject = om->subject;
+	h.references = (const char **)om->refs;
+	h.nreferences = om->nrefs;
+	h.in_reply_to = om->nrefs ? om->refs[om->nrefs - 1] : NULL;
 	if (r == 0)
-		r = d->fpr ? mail_build_encrypted(&h, (const char *)cipher, clen,
-						  &m->buf, &m->len, err)
-			   : mail_build_plain(&h, ent, elen, &m->buf, &m->len, err);
+		r = om->fpr ? mail_build_encrypted(&h, (const char *)cipher, clen,
+						   &m->buf, &m->len, err)
+			    : mail_build_plain(&h, ent, elen, &m->buf, &m->len, err);
 	free(to);
 	free(cipher);
 	if (ent)
 		wipe_free(ent, elen);
 	if (r < 0)
-		return err_prefix(err, "cannot reply to report %lld", (long long)d->id);
+		return err_prefix(err, "%s", om->what);
 	memset(&parsed, 0, sizeof(parsed));
 	if (mail_parse(m->buf, m->len, &parsed, err) == 0 && parsed.message_id)
 		m->message_id = xstrdup(parsed.message_id);
 	mail_msg_release(&parsed);
 	if (!m->message_id)
-		return err_setc(err, ERR_GENERIC, "cannot reply to report %lld: the "
-				"message built has no Message-ID", (long long)d->id);
+		return err_setc(err, ERR_GENERIC, "%s: the message built has no "
+				"Message-ID", om->what);
 	return 0;
 }
 
 struct log_req {
-	const struct reply_draft *d;
+	const struct outgoing_mail *om;
 	const char *message_id;
 };
 
 static int log_event(struct cmd_ctx *ctx, void *data, struct err *err)
 {
 	struct log_req *l = data;
-	const struct reply_draft *d = l->d;
-	char *detail;
-	int r;
+	char *detail = xasprintf("%s <%s>", l->om->event_detail, l->message_id);
+	int r = store_event_add(ctx->store, l->om->id, ctx->officer,
+				l->om->event_kind, detail, err);
 
-	if (d->fpr)
-		detail = xasprintf("to %s (encrypted, signed; template %s) <%s>",
-				   d->to_email, d->template, l->message_id);
-	else
-		detail = xasprintf("to %s in the clear (no usable key: %s; "
-				   "--allow-plaintext; report not quoted; template "
-				   "%s) <%s>", d->to_email, d->why, d->template,
-				   l->message_id);
-	r = store_event_add(ctx->store, d->id, ctx->officer,
-			    d->fpr ? "reply-sent" : "reply-plaintext", detail, err);
 	free(detail);
 	return r;
 }
 
 /* The sent message into the store like incoming mail: sealed, verified,
  * in the report's thread (its In-Reply-To). */
-static void store_copy(struct cmd_ctx *ctx, const struct reply_draft *d,
+static void store_copy(struct cmd_ctx *ctx, int64_t id,
 		       const struct outgoing *m, struct reply_sent *res)
 {
 	struct import_result ir;
@@ -423,7 +413,7 @@ static void store_copy(struct cmd_ctx *ctx, const struct reply_draft *d,
 		res->store_note = xstrdup(e.msg);
 	else if (ir.status == IMPORT_ERROR)
 		res->store_note = xstrdup(ir.error ? ir.error : "import failed");
-	else if (ir.report_id != d->id)
+	else if (ir.report_id != id)
 		res->store_note = xasprintf("it joined report %lld instead",
 					    (long long)ir.report_id);
 	else
@@ -431,8 +421,8 @@ static void store_copy(struct cmd_ctx *ctx, const struct reply_draft *d,
 	import_result_release(&ir);
 }
 
-int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
-	       const char *text, struct reply_sent *res, struct err *err)
+int outgoing_send(struct cmd_ctx *ctx, const struct outgoing_mail *om,
+		  struct reply_sent *res, struct err *err)
 {
 	struct outgoing m;
 	struct crypto *c = cmd_ctx_crypto(ctx);
@@ -446,31 +436,66 @@ int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
 		*err = ctx->err;
 		return ERR_CRYPTO;
 	}
-	if ((r = sender(ctx, c, d->id, &m, err)) < 0 ||
-	    (r = build(ctx, c, d, text, &m, err)) < 0)
+	if ((r = sender(ctx, c, om->id, &m, err)) < 0 ||
+	    (r = build(ctx, c, om, &m, err)) < 0)
 		goto out;
-	what = xasprintf("cannot reply to report %lld to %s", (long long)d->id,
-			 d->to_email);
-	r = outgoing_deliver(d->outbox, d->sendmail, m.buf, m.len, what,
+	what = xasprintf("%s to %s", om->what, om->to_email);
+	r = outgoing_deliver(om->outbox, om->sendmail, m.buf, m.len, what,
 			     &res->where, err);
 	free(what);
 	if (r < 0)
 		goto out;
-	res->plaintext = !d->fpr;
+	res->plaintext = !om->fpr;
 	res->message_id = xstrdup(m.message_id);
-	l.d = d;
+	l.om = om;
 	l.message_id = m.message_id;
 	if ((r = core_write(ctx, log_event, &l, err)) < 0) {
-		err_prefix(err, "report %lld: the reply was sent but the event "
-			   "could not be recorded", (long long)d->id);
+		err_prefix(err, "report %lld: the mail was sent but the event "
+			   "could not be recorded", (long long)om->id);
 		goto out;
 	}
-	store_copy(ctx, d, &m, res);
+	store_copy(ctx, om->id, &m, res);
 out:
 	free(m.from);
 	free(m.officer_fpr);
 	if (m.buf)
 		wipe_free(m.buf, m.len);
 	free(m.message_id);
+	return r;
+}
+
+int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
+	       const char *text, struct reply_sent *res, struct err *err)
+{
+	struct outgoing_mail om;
+	char *what = xasprintf("cannot reply to report %lld", (long long)d->id);
+	char *detail;
+	int r;
+
+	memset(&om, 0, sizeof(om));
+	om.id = d->id;
+	om.what = what;
+	om.to_name = d->to_name;
+	om.to_email = d->to_email;
+	om.fpr = d->fpr;
+	om.subject = d->subject;
+	om.refs = (const char *const *)d->refs;
+	om.nrefs = d->nrefs;
+	om.text = text;
+	om.outbox = d->outbox;
+	om.sendmail = d->sendmail;
+	om.event_kind = d->fpr ? "reply-sent" : "reply-plaintext";
+	if (d->fpr)
+		detail = xasprintf("to %s (encrypted, signed; template %s)",
+				   d->to_email, d->template);
+	else
+		detail = xasprintf("to %s in the clear (no usable key: %s; "
+					    "--allow-plaintext; report not quoted; "
+					    "template %s)", d->to_email, d->why,
+					    d->template);
+	om.event_detail = detail;
+	r = outgoing_send(ctx, &om, res, err);
+	free(what);
+	free(detail);
 	return r;
 }
