@@ -49,9 +49,8 @@ static int list_templates(struct cmd_ctx *ctx)
 	return CMD_OK;
 }
 
-/* The text to send: the draft as the officer edits it, or as it is. */
-static int final_text(struct cmd_ctx *ctx, const struct reply_draft *d,
-		      bool yes, char **text)
+int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
+		   char **text)
 {
 	*text = NULL;
 	if (yes) {
@@ -60,11 +59,11 @@ static int final_text(struct cmd_ctx *ctx, const struct reply_draft *d,
 	}
 	if (ctx->interactive) {
 		err_setc(&ctx->err, ERR_INVALID,
-			 "reply from the : line sends without the editor: add "
-			 "--yes, or press r in the report view to edit it first");
+			 "from the : line mail goes without the editor: add "
+			 "--yes (or, for a reply, press r in the report view)");
 		return CMD_USAGE;
 	}
-	if (edit_text("reply", d->text, NULL, text, &ctx->err) < 0) {
+	if (edit_text(d->template, d->text, NULL, text, &ctx->err) < 0) {
 		err_prefix(&ctx->err, "nothing sent");
 		return CMD_FAILED;
 	}
@@ -73,31 +72,27 @@ static int final_text(struct cmd_ctx *ctx, const struct reply_draft *d,
 		wipe_free(*text, strlen(*text));
 		*text = NULL;
 		err_setc(&ctx->err, ERR_INVALID,
-			 "report %lld: the reply is empty: nothing sent",
+			 "report %lld: the mail is empty: nothing sent",
 			 (long long)d->id);
 		return CMD_FAILED;
 	}
 	return CMD_OK;
 }
 
-static int send_reply(struct cmd_ctx *ctx, int64_t id,
-		      const struct reply_opts *o, bool yes)
+int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
+		   int (*send)(struct cmd_ctx *, const struct reply_draft *,
+			       const char *, struct reply_sent *, struct err *))
 {
-	struct reply_draft d;
 	struct reply_sent s;
 	char *text = NULL;
 	int r;
 
 	memset(&s, 0, sizeof(s));
-	if (reply_prepare(ctx, id, o, &d, &ctx->err) < 0) {
-		reply_draft_release(&d);
-		return CMD_FAILED;
-	}
-	if ((r = final_text(ctx, &d, yes, &text)) == CMD_OK &&
-	    reply_send(ctx, &d, text, &s, &ctx->err) < 0)
+	if ((r = cmd_edit_draft(ctx, d, yes, &text)) == CMD_OK &&
+	    send(ctx, d, text, &s, &ctx->err) < 0)
 		r = CMD_FAILED;
 	if (s.where) {
-		char *t = safe_str(d.to_email), *w = safe_str(s.where),
+		char *t = safe_str(d->to_email), *w = safe_str(s.where),
 		     *m = safe_str(s.message_id);
 		fprintf(ctx->out, "%s\t%s\t%s\t<%s>\n", s.plaintext ? "plaintext" :
 			"encrypted", t, w, m);
@@ -107,13 +102,29 @@ static int send_reply(struct cmd_ctx *ctx, int64_t id,
 	}
 	if (r == CMD_OK && !s.stored) {
 		char *n = safe_str(s.store_note);
-		fprintf(ctx->errout, "warning: report %lld: the reply was sent but "
-			"its copy is not in the thread: %s\n", (long long)id, n);
+		fprintf(ctx->errout, "warning: report %lld: the mail was sent but "
+			"its copy is not in the thread: %s\n", (long long)d->id, n);
+		free(n);
+	}
+	if (r == CMD_OK && s.vendor_note) {
+		char *n = safe_str(s.vendor_note);
+		fprintf(ctx->errout, "warning: report %lld: %s\n", (long long)d->id, n);
 		free(n);
 	}
 	if (text)
 		wipe_free(text, strlen(text));
 	reply_sent_release(&s);
+	return r;
+}
+
+static int send_reply(struct cmd_ctx *ctx, int64_t id,
+		      const struct reply_opts *o, bool yes)
+{
+	struct reply_draft d;
+	int r = CMD_FAILED;
+
+	if (reply_prepare(ctx, id, o, &d, &ctx->err) == 0)
+		r = cmd_mail_draft(ctx, &d, yes, reply_send);
 	reply_draft_release(&d);
 	return r;
 }

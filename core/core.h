@@ -34,7 +34,8 @@
  *   forward.c         forwarding a report as signed, encrypted mail;
  *                     outgoing.h: its key rules and transports, shared
  *   reply.c           replies to the reporter; templates.c: the mail
- *                     templates of the config folder, shipped defaults
+ *                     templates of the config folder, shipped defaults;
+ *                     notice.c: the linux-distros notice, the announcement
  *   sender.c          a From mailbox shown address first, with warnings
  *   json.c            the JSON form of a report (show --json, list --json)
  */
@@ -112,6 +113,10 @@ struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
 int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		  struct import_result *res, struct err *err);
 void import_pending_free(struct import_pending *p);
+/* import_start (a copy of raw) for mail this program sent about report
+ * report_id: it joins that report whatever its References say. */
+struct import_pending *import_start_into(struct cmd_ctx *ctx, const char *raw,
+					 size_t len, int64_t report_id);
 
 /*
  * Batches: many messages in one transaction (one fsync), each message a
@@ -523,6 +528,8 @@ struct reply_sent {
 	char *where;            /* the Maildir file, or "sent via sendmail" */
 	bool stored;            /* the copy joined the report's thread */
 	char *store_note;       /* why not, when !stored */
+	char *vendor_note;      /* distros: why the list's status is not
+				 * recorded, or NULL */
 };
 /*
  * Everything checked and composed before the officer sees the text:
@@ -542,6 +549,35 @@ int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
 	       const char *text, struct reply_sent *res, struct err *err);
 void reply_draft_release(struct reply_draft *d);
 void reply_sent_release(struct reply_sent *s);
+/* The text a mail command sends (cmd-reply.c): the draft as the officer
+ * edits it in $VISUAL/$EDITOR, or as it is with yes.  CMD_OK with *text
+ * (wipe it), else CMD_FAILED/CMD_USAGE with ctx->err (an emptied text,
+ * the : line of the UI without yes). */
+int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
+		   char **text);
+/* cmd_edit_draft, then send, then the command's output line
+ * ("encrypted|plaintext <TAB> to <TAB> where <TAB> <Message-ID>") and its
+ * warnings.  Returns CMD_*. */
+int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
+		   int (*send)(struct cmd_ctx *, const struct reply_draft *,
+			       const char *, struct reply_sent *, struct err *));
+
+/* notice.c: the linux-distros notice and the oss-security announcement
+ * (drafts in a struct reply_draft; see notice.c for the rules) --------*/
+enum notice_kind { NOTICE_DISTROS, NOTICE_ANNOUNCE };
+/* ERR_REFUSED naming the rule the report breaks: distros: public,
+ * no fix ready, no date or one more than 14 days away, no usable list
+ * key; announce: still under embargo.  Release *d in any case. */
+int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
+		   const char *outbox, const char *sendmail, struct reply_draft *d,
+		   struct err *err);
+/* Sends text: distros encrypted to the list's key and the list's vendor
+ * marked notified; announce in the clear.  An event, a copy in the
+ * thread. */
+int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
+		const struct reply_draft *d, const char *text,
+		struct reply_sent *res, struct err *err);
+
 /* The transport the config names (forward.outbox, else forward.sendmail)
  * into o; ERR_INVALID when it names none. */
 int reply_transport_from_config(struct cmd_ctx *ctx, struct reply_opts *o,

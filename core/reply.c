@@ -47,6 +47,7 @@ void reply_sent_release(struct reply_sent *s)
 	free(s->message_id);
 	free(s->where);
 	free(s->store_note);
+	free(s->vendor_note);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -401,13 +402,13 @@ static int log_event(struct cmd_ctx *ctx, void *data, struct err *err)
 }
 
 /* The sent message into the store like incoming mail: sealed, verified,
- * in the report's thread (its In-Reply-To). */
+ * in the report's thread (by id: a notice may reference none of it). */
 static void store_copy(struct cmd_ctx *ctx, int64_t id,
 		       const struct outgoing *m, struct reply_sent *res)
 {
 	struct import_result ir;
 	struct err e = { 0, "" };
-	struct import_pending *p = import_start(ctx, m->buf, m->len, true);
+	struct import_pending *p = import_start_into(ctx, m->buf, m->len, id);
 
 	if (import_finish(ctx, p, &ir, &e) < 0)
 		res->store_note = xstrdup(e.msg);

@@ -57,6 +57,25 @@ static const struct {
 	  "Why: {date_reason}\n\n"
 	  "Please keep the issue private until then.\n\n"
 	  "Regards,\n{officer}\n{team}\n" },
+	{ "distros",
+	  "A security issue in the Linux kernel, under embargo until the\n"
+	  "proposed public date below; please keep it within the list.\n\n"
+	  "Summary:       {subject}\n"
+	  "Affected:      the Linux kernel: {affected}\n"
+	  "Fix:           {fix}\n"
+	  "Proposed date: {disclosure_date}\n"
+	  "Credit:        {credit}\n\n"
+	  "{officer}, for the security team ({team}), report {id}\n" },
+	{ "announce",
+	  "Linux kernel: {subject}\n\n"
+	  "Summary:   {subject}\n"
+	  "Affected:  the Linux kernel: {affected}\n"
+	  "Fix:       {fix}\n"
+	  "CVE:       {cve}\n"
+	  "Disclosed: {disclosure_date}\n"
+	  "Credit:    {credit}\n"
+	  "Exploit:   {exploit}\n\n"
+	  "{officer}, for the security team ({team})\n" },
 };
 
 static bool name_ok(const char *name)

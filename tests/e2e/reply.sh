@@ -84,7 +84,7 @@ tap_like "$(cf inner "$T/i2")" 'body: Report 1: \{not a field\} handled by Olga 
 printf '#!/bin/sh\n: > "$1"\n' > "$T/empty.sh"; chmod +x "$T/empty.sh"
 out=$(VISUAL= EDITOR="$T/empty.sh" st reply 1 --outbox "$T/o3" 2>&1); rc=$?
 tap_is "$rc" 1 "an emptied reply exits 1"
-tap_like "$out" "the reply is empty: nothing sent" "saying nothing was sent"
+tap_like "$out" "the mail is empty: nothing sent" "saying nothing was sent"
 tap_is "$(count "$T/o3")" 0 "outbox empty"
 
 # Refusals: each names the rule, exits 1, sends nothing.
