@@ -40,7 +40,7 @@ const struct cmd_entry cmd_table[] = {
 	{ "date", "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
 	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec,
 	  cmd_date_opts, REPORT, "propose set start-release show" },
-	{ "due", "[--within 2d] [--json]",
+	{ "due", "[--within 2d] [--json] | --mail [--dry-run] [--outbox MAILDIR | --sendmail]",
 	  "reports due or overdue, silent vendors, unacknowledged participants",
 	  cmd_due_exec, cmd_due_opts, NONE, NULL },
 	{ "export", "(ID... | --all | --state S) --format FORMAT [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",

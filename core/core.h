@@ -578,6 +578,19 @@ int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
 		const struct reply_draft *d, const char *text,
 		struct reply_sent *res, struct err *err);
 
+/* reminders.c: `due --mail` (see reminders.c for who gets what) ------*/
+struct due_mail_opts {
+	bool dry_run;           /* print who would get what, send nothing */
+	const char *outbox;     /* Maildir to deliver into, or NULL: */
+	const char *sendmail;   /* the command mail is piped into */
+};
+/* Sends (or lists) the reminders due now, each recipient at most once
+ * per report per 2 working days; one line per message on ctx->out,
+ * warnings (no key, no officer address) on ctx->errout.  Negative only
+ * when the store fails. */
+int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
+	     size_t *sent, size_t *skipped, struct err *err);
+
 /* The transport the config names (forward.outbox, else forward.sendmail)
  * into o; ERR_INVALID when it names none. */
 int reply_transport_from_config(struct cmd_ctx *ctx, struct reply_opts *o,

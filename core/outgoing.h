@@ -53,6 +53,10 @@ struct outgoing_mail {
 	const char *outbox, *sendmail;
 	const char *event_kind; /* logged with event_detail + " <Message-ID>" */
 	const char *event_detail;
+	const int64_t *also;    /* more reports the event is logged on */
+	size_t nalso;
+	bool no_copy;           /* no copy in the thread (a digest spans
+				 * several reports) */
 };
 /* Builds om (signed by the officer; encrypted to om->fpr, the officer
  * and the roster unless plain), delivers it, logs the event and stores a

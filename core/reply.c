@@ -397,6 +397,9 @@ static int log_event(struct cmd_ctx *ctx, void *data, struct err *err)
 	int r = store_event_add(ctx->store, l->om->id, ctx->officer,
 				l->om->event_kind, detail, err);
 
+	for (size_t i = 0; i < l->om->nalso && r == 0; i++)
+		r = store_event_add(ctx->store, l->om->also[i], ctx->officer,
+				    l->om->event_kind, detail, err);
 	free(detail);
 	return r;
 }
@@ -455,7 +458,10 @@ int outgoing_send(struct cmd_ctx *ctx, const struct outgoing_mail *om,
 			   "could not be recorded", (long long)om->id);
 		goto out;
 	}
-	store_copy(ctx, om->id, &m, res);
+	if (!om->no_copy)
+		store_copy(ctx, om->id, &m, res);
+	else
+		res->stored = true;     /* nothing to store: not a failure */
 out:
 	free(m.from);
 	free(m.officer_fpr);
