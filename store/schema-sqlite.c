@@ -178,8 +178,9 @@ const char *const schema_sqlite[] = {
 
 	/* 5: when each recipient was last reminded about each report (due
 	 * --mail sends at most one per 2 working days, however often cron
-	 * runs it) */
-	"CREATE TABLE reminders ("
+	 * runs it); IF NOT EXISTS: a database whose version was set back by
+	 * hand keeps its table */
+	"CREATE TABLE IF NOT EXISTS reminders ("
 	"  report_id INTEGER NOT NULL REFERENCES reports(id),"
 	"  recipient TEXT NOT NULL,"
 	"  kind TEXT NOT NULL,"
