@@ -63,14 +63,45 @@ int reply_transport_from_config(struct cmd_ctx *ctx, struct reply_opts *o,
 	return 0;
 }
 
-/* The recipient: --to, else the reporter. */
-static int recipient(struct reply_draft *d, const struct report *r,
-		     const struct reply_opts *o, struct err *err)
+/* True when email wrote to the report's thread or is a participant:
+ * the reply quotes the report, so it goes to no one else. */
+static bool in_report(struct cmd_ctx *ctx, const struct dossier *dos,
+		      const char *email, char **name)
 {
+	struct participant p;
+	struct err e = { 0, "" };
+
+	/* A participant's stored name when none was given. */
+	if (store_participant_get(ctx->store, dos->f.r.id, email, &p, &e) == 0) {
+		if (!*name && p.name)
+			*name = xstrdup(p.name);
+		participant_release(&p);
+		return true;
+	}
+	for (size_t i = 0; i < dos->f.nmsgs; i++)
+		if (dos->f.msgs[i].from_email &&
+		    !str_cmp_ci(dos->f.msgs[i].from_email, email))
+			return true;
+	return false;
+}
+
+/* The recipient: --to (someone of the report), else the reporter. */
+static int recipient(struct cmd_ctx *ctx, struct reply_draft *d,
+		     const struct dossier *dos, const struct reply_opts *o,
+		     struct err *err)
+{
+	const struct report *r = &dos->f.r;
+
 	if (o->to) {
 		if (participant_parse_address(o->to, &d->to_name, &d->to_email, err) < 0)
 			return err_prefix(err, "cannot reply to report %lld",
 					  (long long)d->id);
+		if (!in_report(ctx, dos, d->to_email, &d->to_name))
+			return err_setc(err, ERR_REFUSED,
+					"cannot reply to report %lld: '%s' neither wrote "
+					"to its thread nor is a participant (maintainers "
+					"%lld --add '%s' to bring them in)", (long long)d->id,
+					d->to_email, (long long)d->id, d->to_email);
 		return 0;
 	}
 	if (!r->reporter_email || !participant_email_valid(r->reporter_email))
@@ -263,7 +294,7 @@ int reply_prepare(struct cmd_ctx *ctx, int64_t id, const struct reply_opts *o,
 				"sendmail command", (long long)id);
 	if ((r = dossier_load(ctx, id, &dos, err)) < 0)
 		goto out;
-	if ((r = recipient(d, &dos.f.r, o, err)) < 0 ||
+	if ((r = recipient(ctx, d, &dos, o, err)) < 0 ||
 	    (r = find_key(ctx, d, &dos, o->allow_plaintext, err)) < 0 ||
 	    (r = compose(ctx, d, &dos, err)) < 0)
 		goto out;

@@ -101,6 +101,16 @@ tap_is "$(count "$T/o4")" 0 "outbox empty"
 out=$(st reply 1 --template nosuch --yes --outbox "$T/o4" 2>&1); rc=$?
 tap_like "$rc:$out" "^1:.*no template 'nosuch'" "an unknown template exits 1 naming it"
 
+# --to: someone of the report only (the reply quotes it).
+out=$(st reply 1 --to 'Sam <sam@example.com>' --yes --outbox "$T/o4" 2>&1); rc=$?
+tap_is "$rc" 1 "--to someone outside the report exits 1"
+tap_like "$out" "'sam@example.com' neither wrote to its thread nor is a participant" "naming them"
+tap_is "$(count "$T/o4")" 0 "outbox empty"
+st maintainers 1 --add 'Mia Maintainer <mia@example.org>' >/dev/null
+out=$(st reply 1 --to mia@example.org --template need-info --yes --outbox "$T/o7" 2>&1); rc=$?
+tap_is "$rc" 0 "--to a participant" "$out"
+tap_like "$(cf encrypted "$(find "$T/o7/new" -type f)" "$T/a7.asc")" '^To: "?Mia Maintainer"? <mia@example.org>$' 	"To: the participant, by the name stored"
+
 # A reporter without a usable key (Uma's key is not in the keyring).
 UMA="Uma Unknown <uma@unknown.example>"
 mk --kind plain --from "$UMA" --subject "plain report" --body "PLAIN-CANARY-5d2a" \
