@@ -93,5 +93,10 @@ if "$SECTEAM_BIN" --help | grep -q '^  export'; then
 	vg export-json export 1 --format json -o "$T/e.json"
 	vg export-md export --all --format md -o "$T/e.md"
 fi
+# Outgoing mail (issue 14): a reply (encrypt, deliver, event, the copy
+# through import), a refused one, and the reminders.
+vg reply reply 1 --yes --outbox "$T/ob"
+vg reply-refused reply 1 --template nosuch --yes --outbox "$T/ob"
+vg due-mail due --mail --outbox "$T/ob"
 tap_is "$(cut -f 2 "$T/out.import-encrypted" | tr '\n' ' ')" "valid not-signed " "imports under valgrind give the usual verdicts"
 tap_done
