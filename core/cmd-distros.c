@@ -1,11 +1,10 @@
 /*
  * `distros ID [--yes] [--outbox MAILDIR | --sendmail]`: the notice to the
- * linux-distros list, and `announce ID [--yes] [--outbox MAILDIR |
- * --sendmail]`: the public post for oss-security (see notice.c for the
- * rules each follows).  Both open the composed text in $VISUAL/$EDITOR
- * unless --yes, and print one line as reply does.  Mail goes into
- * --outbox (else config forward.outbox), or through --sendmail (config
- * forward.sendmail, default "sendmail -t -oi").
+ * linux-distros list (see notice.c for the list's rules); cmd-announce.c
+ * runs `announce` the same way.  The composed text opens in
+ * $VISUAL/$EDITOR unless --yes; one line is printed as reply does.  Mail
+ * goes into --outbox (else config forward.outbox), or through --sendmail
+ * (config forward.sendmail, default "sendmail -t -oi").
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -26,14 +25,10 @@ static int send_distros(struct cmd_ctx *ctx, const struct reply_draft *d,
 	return notice_send(ctx, NOTICE_DISTROS, d, text, s, err);
 }
 
-static int send_announce(struct cmd_ctx *ctx, const struct reply_draft *d,
-			 const char *text, struct reply_sent *s, struct err *err)
-{
-	return notice_send(ctx, NOTICE_ANNOUNCE, d, text, s, err);
-}
-
-static int notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
-		       const char *name, enum notice_kind k)
+int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
+		    const char *name, enum notice_kind k,
+		    int (*send)(struct cmd_ctx *, const struct reply_draft *,
+				const char *, struct reply_sent *, struct err *))
 {
 	struct reply_draft d;
 	const char *outbox = NULL, *sendmail = NULL;
@@ -64,18 +59,13 @@ static int notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 		return CMD_USAGE;
 	}
 	if (notice_prepare(ctx, id, k, outbox, sendmail, &d, &ctx->err) == 0)
-		r = cmd_mail_draft(ctx, &d, yes, k == NOTICE_DISTROS ? send_distros
-								 : send_announce);
+		r = cmd_mail_draft(ctx, &d, yes, send);
 	reply_draft_release(&d);
 	return r;
 }
 
 int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	return notice_exec(ctx, argc, argv, "distros", NOTICE_DISTROS);
-}
-
-int cmd_announce_exec(struct cmd_ctx *ctx, int argc, char **argv)
-{
-	return notice_exec(ctx, argc, argv, "announce", NOTICE_ANNOUNCE);
+	return cmd_notice_exec(ctx, argc, argv, "distros", NOTICE_DISTROS,
+			       send_distros);
 }

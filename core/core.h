@@ -591,6 +591,13 @@ struct due_mail_opts {
 int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
 	     size_t *sent, size_t *skipped, struct err *err);
 
+/* `distros` and `announce` (cmd-distros.c): the arguments parsed, the
+ * draft made (notice_prepare), edited and sent with send.  CMD_*. */
+int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
+		    const char *name, enum notice_kind k,
+		    int (*send)(struct cmd_ctx *, const struct reply_draft *,
+				const char *, struct reply_sent *, struct err *));
+
 /* The transport the config names (forward.outbox, else forward.sendmail)
  * into o; ERR_INVALID when it names none. */
 int reply_transport_from_config(struct cmd_ctx *ctx, struct reply_opts *o,
