@@ -358,8 +358,7 @@ static void run_release(struct remind_run *m)
 int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
 	     size_t *sent, size_t *skipped, struct err *err)
 {
-	/* By id: the deadline order's query does not run on PostgreSQL
-	 * (an alias in an ORDER BY expression). */
+	/* By id: every open report is looked at, in no particular order. */
 	struct report_filter f = { NULL, true, "id" };
 	struct remind_run m;
 	struct ids ids = { NULL, 0 };
