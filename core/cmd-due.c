@@ -7,7 +7,11 @@
  * brought in who have not acknowledged.  And every disclosed report
  * (state disclosed or closed, public, or its date passed) whose CVE ID is
  * reserved but has no published record yet (fixcve.h).  Prints nothing
- * when all is well; always exits 0 unless the store fails.
+ * when all is well; always exits 0 unless the store fails.  With --mail
+ * it sends the reminders instead (reminders.c): one line per message
+ * ("sent" or, with --dry-run, "would send" <TAB> kind <TAB> recipient
+ * <TAB> report); exit 1 when a reminder could not be sent (no usable
+ * key, ...).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -158,18 +162,45 @@ static int unpublished(struct due_run *d)
 const struct option cmd_due_opts[] = {
 	{ "within", required_argument, NULL, 'w' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "mail", no_argument, NULL, 'm' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "outbox", required_argument, NULL, 'o' },
+	{ "sendmail", no_argument, NULL, 's' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* `due --mail [--dry-run] [--outbox MAILDIR | --sendmail]`. */
+static int mail_exec(struct cmd_ctx *ctx, struct due_mail_opts *o,
+		     bool use_sendmail)
+{
+	size_t sent = 0, skipped = 0;
+
+	if (use_sendmail)
+		o->sendmail = config_get(ctx->cfg, "forward.sendmail", "sendmail -t -oi");
+	else if (!o->outbox)
+		o->outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+	if (!o->dry_run && !o->outbox && !o->sendmail) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "due --mail: say where the mail goes: --outbox MAILDIR or "
+			 "--sendmail (or set forward.outbox in the config)");
+		return CMD_USAGE;
+	}
+	if (due_mail(ctx, o, &sent, &skipped, &ctx->err) < 0)
+		return CMD_FAILED;
+	return skipped ? CMD_FAILED : CMD_OK;
+}
 
 int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_filter f = { NULL, true, "deadline" };
 	struct due_run d;
-	bool json = false;
+	struct due_mail_opts mo;
+	bool json = false, mail = false, use_sendmail = false;
 	struct store *s;
 	int c, r = 0;
 
 	memset(&d, 0, sizeof(d));
+	memset(&mo, 0, sizeof(mo));
 	d.within = 2 * 86400;
 	while ((c = getopt_long(argc, argv, "", cmd_due_opts, NULL)) != -1) {
 		switch (c) {
@@ -183,11 +214,19 @@ int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			}
 			break;
 		case 'j': json = true; break;
+		case 'm': mail = true; break;
+		case 'n': mo.dry_run = true; break;
+		case 'o': mo.outbox = optarg; break;
+		case 's': use_sendmail = true; break;
 		default: return cmd_usage(ctx, "due");
 		}
 	}
-	if (optind != argc)
+	if (optind != argc || (mail && json) ||
+	    (!mail && (mo.dry_run || mo.outbox || use_sendmail)) ||
+	    (mo.outbox && use_sendmail))
 		return cmd_usage(ctx, "due");
+	if (mail)
+		return mail_exec(ctx, &mo, use_sendmail);
 	if (!(s = cmd_ctx_store(ctx)))
 		return CMD_FAILED;
 	d.ctx = ctx;

@@ -86,6 +86,10 @@ static const struct cmd_opt_help date_help[] = {
 static const struct cmd_opt_help due_help[] = {
 	{ "--within D", "the window ahead, e.g. 2d or 12h (default 2d)" },
 	{ "--json", "a JSON array of the items instead of lines" },
+	{ "--mail", "send the reminders (each recipient at most once per report per 2 working days)" },
+	{ "--dry-run", "with --mail: print who would get what, send and record nothing" },
+	{ "--outbox MAILDIR", "with --mail: deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "with --mail: deliver with forward.sendmail" },
 	{ NULL, NULL },
 };
 static const struct cmd_opt_help export_help[] = {
@@ -111,6 +115,22 @@ static const struct cmd_opt_help cve_help[] = {
 	{ "--reason TEXT", "why it is rejected" },
 	{ "--description", "write the record's description in $VISUAL or $EDITOR" },
 	{ "--cwe CWE-N", "the record's weakness" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help reply_help[] = {
+	{ "--template NAME", "the template (default ack); --list-templates lists them" },
+	{ "--to ADDR", "another recipient from the report's thread or its participants" },
+	{ "--allow-plaintext", "send in the clear when the reporter has no usable key (recorded; no quote)" },
+	{ "--yes", "send as filled, without $EDITOR or the question" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--list-templates", "the templates and where each comes from" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help notice_help[] = {
+	{ "--yes", "send as composed, without $EDITOR or the question" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
 	{ NULL, NULL },
 };
 static const struct cmd_opt_help forward_help[] = {
@@ -155,12 +175,15 @@ static const char *const date_ex[] = {
 	"date start-release 3",
 	"date show 3",
 	NULL };
-static const char *const due_ex[] = { "due --within 3d", NULL };
+static const char *const due_ex[] = { "due --within 3d", "due --mail --dry-run", NULL };
 static const char *const export_ex[] = {
 	"export 3 --format md -o report-3.md", NULL };
 static const char *const fix_ex[] = {
 	"fix 3 --commit 1a2b3c4d5e6f --introduced 0f1e2d3c4b5a --tree ~/linux", NULL };
 static const char *const cve_ex[] = { "cve 3 --assign CVE-2026-12345", NULL };
+static const char *const reply_ex[] = { "reply 3 --template need-info", NULL };
+static const char *const distros_ex[] = { "distros 3 --outbox ~/outbox", NULL };
+static const char *const announce_ex[] = { "announce 3", NULL };
 static const char *const forward_ex[] = {
 	"forward 3 --participants --outbox ~/outbox", NULL };
 static const char *const roster_ex[] = { "roster", "roster reseal", NULL };
@@ -204,7 +227,7 @@ const struct cmd_entry cmd_table[] = {
 	  cmd_date_opts, REPORT, "propose set start-release show",
 	  "propose set start-release show", date_help,
 	  "the policy refused the date, or no such report", date_ex },
-	{ "due", "[--within 2d] [--json]",
+	{ "due", "[--within 2d] [--json] | --mail [--dry-run] [--outbox MAILDIR | --sendmail]",
 	  "reports due or overdue, silent vendors, unacknowledged participants",
 	  cmd_due_exec, cmd_due_opts, NONE, NULL,
 	  NULL, due_help, FAILED, due_ex },
@@ -224,6 +247,19 @@ const struct cmd_entry cmd_table[] = {
 	  "forward a report to its participants as signed, encrypted PGP/MIME mail",
 	  cmd_forward_exec, cmd_forward_opts, REPORT, NULL,
 	  NULL, forward_help, "a recipient without a usable key, or delivery failed", forward_ex },
+	{ "reply", "ID [--template NAME] [--to ADDR] [--allow-plaintext] [--yes] [--outbox MAILDIR | --sendmail] | --list-templates",
+	  "reply to the reporter from a template, signed and encrypted, in the thread",
+	  cmd_reply_exec, cmd_reply_opts, REPORT, NULL,
+	  NULL, reply_help, "refused (no usable key, an encrypted report in the clear, an unknown field), or delivery failed",
+	  reply_ex },
+	{ "distros", "ID [--yes] [--outbox MAILDIR | --sendmail]",
+	  "the notice to the linux-distros list, encrypted to its key, under its rules",
+	  cmd_distros_exec, cmd_distros_opts, REPORT, NULL,
+	  NULL, notice_help, "a rule of the list refused the notice (named), or delivery failed", distros_ex },
+	{ "announce", "ID [--yes] [--outbox MAILDIR | --sendmail]",
+	  "the public post for oss-security once the embargo is over (never encrypted)",
+	  cmd_announce_exec, cmd_distros_opts, REPORT, NULL,
+	  NULL, notice_help, "the report is still under embargo, or delivery failed", announce_ex },
 	{ "roster", "[--json] | reseal",
 	  "the keys report bodies are encrypted to; reseal every body to them",
 	  cmd_roster_exec, NULL, NONE, NULL,

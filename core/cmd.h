@@ -233,10 +233,14 @@ int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_announce_exec(struct cmd_ctx *ctx, int argc, char **argv);
 extern const struct option cmd_import_opts[], cmd_list_opts[], cmd_show_opts[],
 	cmd_triage_opts[], cmd_maintainers_opts[], cmd_vendor_opts[],
 	cmd_date_opts[], cmd_due_opts[], cmd_export_opts[], cmd_forward_opts[],
-	cmd_team_opts[], cmd_fix_opts[], cmd_cve_opts[];
+	cmd_reply_opts[], cmd_distros_opts[], cmd_team_opts[], cmd_fix_opts[],
+	cmd_cve_opts[];
 int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv);
 /* `maintainers ID ...` (core/cmd-maintainers-report.c): suggestions for

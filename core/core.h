@@ -33,7 +33,11 @@
  *   disclosure.c      a report's dossier for exports; redaction
  *   export.c, .h      the table of export formats; export-*.c: one
  *                     format each; timeline.c: md's and txt's timeline
- *   forward.c         forwarding a report as signed, encrypted mail
+ *   forward.c         forwarding a report as signed, encrypted mail;
+ *                     outgoing.h: its key rules and transports, shared
+ *   reply.c           replies to the reporter; templates.c: the mail
+ *                     templates of the config folder, shipped defaults;
+ *                     notice.c: the linux-distros notice, the announcement
  *   sender.c          a From mailbox shown address first, with warnings
  *   json.c            the JSON form of a report (show --json, list --json)
  *   fixcve.c, .h      fix tracking and the CVE lifecycle, kept as events;
@@ -116,6 +120,10 @@ struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
 int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		  struct import_result *res, struct err *err);
 void import_pending_free(struct import_pending *p);
+/* import_start (a copy of raw) for mail this program sent about report
+ * report_id: it joins that report whatever its References say. */
+struct import_pending *import_start_into(struct cmd_ctx *ctx, const char *raw,
+					 size_t len, int64_t report_id);
 
 /*
  * Batches: many messages in one transaction (one fsync), each message a
@@ -484,5 +492,137 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 		   const struct forward_opts *o, struct forward_result *res,
 		   struct err *err);
 void forward_result_release(struct forward_result *res);
+
+/* templates.c: mail templates (templates/NAME beside the config file, or
+ * the shipped default) ------------------------------------------------*/
+struct template_info {
+	char *name;
+	char *source;           /* the file, or "shipped" */
+	char *text;
+};
+struct template_field {
+	const char *name;       /* "id" */
+	const char *value;      /* NULL: the report has none, see missing */
+	const char *missing;    /* "report 3 has no fix commit recorded" */
+};
+/* The folder templates are read from (caller frees). */
+char *template_dir(const struct cmd_ctx *ctx);
+/* Template name's text and where it came from (both the caller's);
+ * ERR_INVALID for a bad name, ERR_NOTFOUND for no such template. */
+int template_load(const struct cmd_ctx *ctx, const char *name, char **text,
+		  char **source, struct err *err);
+/* The shipped template names, each as template_load finds it. */
+int template_list(const struct cmd_ctx *ctx, struct template_info **out,
+		  size_t *n, struct err *err);
+void template_list_free(struct template_info *v, size_t n);
+/* text with each {field} replaced by its value; ERR_INVALID naming the
+ * template and the field for an unknown one, ERR_REFUSED (with the
+ * field's missing text) for one without a value. */
+int template_fill(const char *name, const char *text,
+		  const struct template_field *f, size_t nf, char **out,
+		  struct err *err);
+
+/* reply.c: a reply to the reporter, in the report's thread -------------*/
+struct reply_opts {
+	const char *template;   /* NULL: "ack" */
+	const char *to;         /* "addr" or "Name <addr>"; NULL: the reporter */
+	bool allow_plaintext;   /* no usable key: send it in the clear */
+	const char *outbox;     /* Maildir to deliver into, or NULL: */
+	const char *sendmail;   /* the command mail is piped into (-t -oi) */
+};
+struct reply_draft {
+	int64_t id;
+	char *template;
+	char *to_name;          /* or NULL */
+	char *to_email;
+	char *fpr;              /* the key it is encrypted to; NULL: plaintext */
+	char *why;              /* plaintext: why there is no key */
+	char *subject;
+	char **refs;            /* the thread's Message-IDs, oldest first */
+	size_t nrefs;
+	char *text;             /* the filled template (and quoted report):
+				 * plaintext in memory, wiped on release */
+	const char *outbox, *sendmail;
+};
+struct reply_sent {
+	bool plaintext;
+	char *message_id;
+	char *where;            /* the Maildir file, or "sent via sendmail" */
+	bool stored;            /* the copy joined the report's thread */
+	char *store_note;       /* why not, when !stored */
+	char *vendor_note;      /* distros: why the list's status is not
+				 * recorded, or NULL */
+};
+/*
+ * Everything checked and composed before the officer sees the text:
+ * the recipient's key (as forward finds it: confirmed, or certified for
+ * the address), the template's fields.  ERR_REFUSED naming the rule: no
+ * usable key without allow_plaintext, or a report that came in encrypted
+ * (never answered in the clear); a plaintext reply leaves out the quoted
+ * report.  Release *d in any case.
+ */
+int reply_prepare(struct cmd_ctx *ctx, int64_t id, const struct reply_opts *o,
+		  struct reply_draft *d, struct err *err);
+/* Sends text (the draft's, as the officer edited it): signed by the
+ * officer, encrypted to the recipient, the officer and the roster, with
+ * In-Reply-To/References into the thread; records the event with the
+ * Message-ID and stores a sealed copy in the report's thread. */
+int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
+	       const char *text, struct reply_sent *res, struct err *err);
+void reply_draft_release(struct reply_draft *d);
+void reply_sent_release(struct reply_sent *s);
+/* The text a mail command sends (cmd-reply.c): the draft as the officer
+ * edits it in $VISUAL/$EDITOR, or as it is with yes.  CMD_OK with *text
+ * (wipe it), else CMD_FAILED/CMD_USAGE with ctx->err (an emptied text,
+ * the : line of the UI without yes). */
+int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
+		   char **text);
+/* cmd_edit_draft, then send, then the command's output line
+ * ("encrypted|plaintext <TAB> to <TAB> where <TAB> <Message-ID>") and its
+ * warnings.  Returns CMD_*. */
+int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
+		   int (*send)(struct cmd_ctx *, const struct reply_draft *,
+			       const char *, struct reply_sent *, struct err *));
+
+/* notice.c: the linux-distros notice and the oss-security announcement
+ * (drafts in a struct reply_draft; see notice.c for the rules) --------*/
+enum notice_kind { NOTICE_DISTROS, NOTICE_ANNOUNCE };
+/* ERR_REFUSED naming the rule the report breaks: distros: public,
+ * no fix ready, no date or one more than 14 days away, no usable list
+ * key; announce: still under embargo.  Release *d in any case. */
+int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
+		   const char *outbox, const char *sendmail, struct reply_draft *d,
+		   struct err *err);
+/* Sends text: distros encrypted to the list's key and the list's vendor
+ * marked notified; announce in the clear.  An event, a copy in the
+ * thread. */
+int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
+		const struct reply_draft *d, const char *text,
+		struct reply_sent *res, struct err *err);
+
+/* reminders.c: `due --mail` (see reminders.c for who gets what) ------*/
+struct due_mail_opts {
+	bool dry_run;           /* print who would get what, send nothing */
+	const char *outbox;     /* Maildir to deliver into, or NULL: */
+	const char *sendmail;   /* the command mail is piped into */
+};
+/* Sends (or lists) the reminders due now, each recipient at most once
+ * per report per 2 working days; one line per message on ctx->out,
+ * warnings (no key, no officer address) on ctx->errout.  Negative only
+ * when the store fails. */
+int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
+	     size_t *sent, size_t *skipped, struct err *err);
+
+/* `distros` and `announce` (cmd-distros.c): the arguments parsed, the
+ * draft made (notice_prepare), edited and sent with send.  CMD_*. */
+int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
+		    const char *name, enum notice_kind k,
+		    int (*send)(struct cmd_ctx *, const struct reply_draft *,
+				const char *, struct reply_sent *, struct err *));
+
+/* The transport the config names (forward.outbox, else forward.sendmail)
+ * into o; ERR_INVALID when it names none. */
+int reply_transport_from_config(struct cmd_ctx *ctx, struct reply_opts *o,
+				struct err *err);
 
 #endif

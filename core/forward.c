@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 
 #include "core/core.h"
+#include "core/outgoing.h"
 #include "crypto/crypto.h"
 #include "mail/mail.h"
 #include "store/store.h"
@@ -175,14 +176,15 @@ static void free_list(char **v, size_t n)
 }
 
 /*
- * The key of one recipient into p->fpr (see the rules above).  0 with a
- * key; ERR_NOTFOUND with p->why when the person has no usable key at all
+ * The key of one recipient into *fpr (see the rules above).  0 with a
+ * key; ERR_NOTFOUND with *why_out when the person has no usable key at all
  * (a plain copy may then be allowed); ERR_REFUSED with err naming the
  * address and the key(s) when keys carry the address but the keyring
  * vouches for none, or for several; other codes when gpg fails.
  */
-static int resolve_one(struct fwd *f, struct crypto *c, struct rcpt *p,
-		       struct err *err)
+int outgoing_key(struct crypto *c, const char *verb, int64_t id,
+		 const char *email, const char *confirmed, char **fpr,
+		 char **why_out, struct err *err)
 {
 	struct err e = { 0, "" };
 	char **cand = NULL, **valid;
@@ -190,18 +192,18 @@ static int resolve_one(struct fwd *f, struct crypto *c, struct rcpt *p,
 	char *list;
 	int r;
 
-	if (p->confirmed) {
-		r = crypto_find_encryption_key(c, p->confirmed, &p->fpr, &e);
+	if (confirmed) {
+		r = crypto_find_encryption_key(c, confirmed, &*fpr, &e);
 		if (r == ERR_NOTFOUND) {
-			char *why = key_reason(e.msg, p->confirmed);
-			p->why = xasprintf("confirmed key %s: %s", p->confirmed, why);
+			char *why = key_reason(e.msg, confirmed);
+			*why_out = xasprintf("confirmed key %s: %s", confirmed, why);
 			free(why);
 		} else if (r < 0) {
 			*err = e;
 		}
 		return r;
 	}
-	if ((r = crypto_encryption_keys_for(c, p->email, &cand, &ncand, &e)) < 0) {
+	if ((r = crypto_encryption_keys_for(c, email, &cand, &ncand, &e)) < 0) {
 		free_list(cand, ncand);
 		*err = e;
 		return r;
@@ -209,21 +211,21 @@ static int resolve_one(struct fwd *f, struct crypto *c, struct rcpt *p,
 	if (!ncand) {
 		/* Only the reason: no key, key expired, key revoked. */
 		free(cand);
-		r = crypto_find_encryption_key(c, p->email, &p->fpr, &e);
+		r = crypto_find_encryption_key(c, email, &*fpr, &e);
 		if (r == 0) {
-			free(p->fpr);
-			p->fpr = NULL;
+			free(*fpr);
+			*fpr = NULL;
 		} else if (r != ERR_NOTFOUND) {
 			*err = e;
 			return r;
 		}
-		p->why = key_reason(e.msg, p->email);
+		*why_out = key_reason(e.msg, email);
 		return ERR_NOTFOUND;
 	}
 	valid = xcalloc(ncand + 1, sizeof(*valid));
 	for (size_t i = 0; i < ncand; i++) {
 		bool ok = false;
-		if ((r = crypto_key_uid_valid(c, cand[i], p->email, &ok, &e)) < 0) {
+		if ((r = crypto_key_uid_valid(c, cand[i], email, &ok, &e)) < 0) {
 			free(valid);
 			free_list(cand, ncand);
 			*err = e;
@@ -233,31 +235,38 @@ static int resolve_one(struct fwd *f, struct crypto *c, struct rcpt *p,
 			valid[nvalid++] = cand[i];
 	}
 	if (nvalid == 1) {
-		p->fpr = xstrdup(valid[0]);
+		*fpr = xstrdup(valid[0]);
 		r = 0;
 	} else if (nvalid > 1) {
 		list = key_list(valid, nvalid);
 		r = err_setc(err, ERR_REFUSED,
-			     "cannot forward report %lld: %zu keys carry a certified "
+			     "cannot %s report %lld: %zu keys carry a certified "
 			     "user ID for '%s' (%s); confirm the right one: "
-			     "maintainers %lld --add %s --key FPR", (long long)f->id,
-			     nvalid, p->email, list, (long long)f->id, p->email);
+			     "maintainers %lld --add %s --key FPR", verb, (long long)id,
+			     nvalid, email, list, (long long)id, email);
 		free(list);
 	} else {
 		list = key_list(cand, ncand);
 		r = err_setc(err, ERR_REFUSED,
-			     "cannot forward report %lld: %s %s %s '%s' in a user ID "
+			     "cannot %s report %lld: %s %s %s '%s' in a user ID "
 			     "nobody certified, so it may not be theirs; check the "
 			     "key with them, then certify it or confirm it: "
-			     "maintainers %lld --add %s --key FPR", (long long)f->id,
+			     "maintainers %lld --add %s --key FPR", verb, (long long)id,
 			     ncand > 1 ? "keys" : "key", list,
-			     ncand > 1 ? "carry" : "carries", p->email,
-			     (long long)f->id, p->email);
+			     ncand > 1 ? "carry" : "carries", email,
+			     (long long)id, email);
 		free(list);
 	}
 	free(valid);
 	free_list(cand, ncand);
 	return r;
+}
+
+static int resolve_one(struct fwd *f, struct crypto *c, struct rcpt *p,
+		       struct err *err)
+{
+	return outgoing_key(c, "forward", f->id, p->email, p->confirmed, &p->fpr,
+			    &p->why, err);
 }
 
 /* Finds every recipient's key; a missing one stops the forward unless
@@ -299,7 +308,7 @@ static int resolve_keys(struct fwd *f, struct crypto *c, bool allow_plain,
 /* --- content ------------------------------------------------------------*/
 
 /* One header-safe line: controls become spaces, valid UTF-8. */
-static char *one_line(const char *s)
+char *outgoing_one_line(const char *s)
 {
 	char *t = utf8_fix(s ? s : "", s ? strlen(s) : 0);
 
@@ -310,14 +319,14 @@ static char *one_line(const char *s)
 }
 
 /* "Name" <email>, the name quoted for RFC 5322 (or the bare address). */
-static char *mailbox(const char *name, const char *email)
+char *outgoing_mailbox(const char *name, const char *email)
 {
 	struct sbuf sb = SBUF_INIT;
 	char *n;
 
 	if (!name || !*name)
 		return xstrdup(email);
-	n = one_line(name);
+	n = outgoing_one_line(name);
 	sbuf_addch(&sb, '"');
 	for (const char *p = n; *p; p++) {
 		if (*p == '"' || *p == '\\')
@@ -329,7 +338,7 @@ static char *mailbox(const char *name, const char *email)
 	return sbuf_detach(&sb, NULL);
 }
 
-static bool msgid_ok(const char *s)
+bool outgoing_msgid_ok(const char *s)
 {
 	if (!s || !*s || strlen(s) > 900)
 		return false;
@@ -343,7 +352,7 @@ static bool msgid_ok(const char *s)
 /* One line, with the reporter redacted unless credited. */
 static char *redacted_line(const struct fwd *f, const char *s)
 {
-	char *t = export_redact(&f->d, s), *l = one_line(t);
+	char *t = export_redact(&f->d, s), *l = outgoing_one_line(t);
 
 	free(t);
 	return l;
@@ -367,7 +376,7 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 			  why ? why : "no key");
 	sbuf_addf(sb, "\nSubject:    %s\n", subj);
 	if (who) {
-		char *w = one_line(who);
+		char *w = outgoing_one_line(who);
 		sbuf_addf(sb, "Reporter:   %s\n", w);
 		free(w);
 	} else {
@@ -484,10 +493,10 @@ static void build_content(struct fwd *f, struct content *c, bool plaintext,
 		char when[32], *from, *text;
 
 		if (export_from_reporter(&f->d, m))
-			from = r->consent_credit ? one_line(m->from_email)
+			from = r->consent_credit ? outgoing_one_line(m->from_email)
 						 : xstrdup("the reporter");
 		else
-			from = one_line(m->from_email ? m->from_email : "unknown");
+			from = outgoing_one_line(m->from_email ? m->from_email : "unknown");
 		sbuf_addf(&c->body, "\n--- message %zu of %zu, %s, from %s ---\n\n",
 			  i + 1, f->nom, m->date ? fmt_rfc3339(m->date, when) : "no date",
 			  from);
@@ -640,14 +649,14 @@ static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
 		return err_prefix(err, "cannot forward report %lld",
 				  (long long)f->id);
 	}
-	from = mailbox(ctx->officer_name, from_addr);
+	from = outgoing_mailbox(ctx->officer_name, from_addr);
 	sub1 = redacted_line(f, f->d.f.r.subject);
 	subject = xasprintf("[SECURITY] %s", sub1);
 	free(sub1);
 	/* The reporter's Message-IDs carry their host: only with consent. */
 	refs = xcalloc(f->d.f.nmsgs + 1, sizeof(*refs));
 	for (size_t i = 0; i < f->d.f.nmsgs; i++)
-		if (msgid_ok(f->d.f.msgs[i].message_id) &&
+		if (outgoing_msgid_ok(f->d.f.msgs[i].message_id) &&
 		    (f->d.f.r.consent_credit ||
 		     !export_from_reporter(&f->d, &f->d.f.msgs[i])))
 			refs[nrefs++] = f->d.f.msgs[i].message_id;
@@ -658,7 +667,7 @@ static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
 	for (size_t i = 0; i < f->nr; i++)
 		if (f->r[i].fpr) {
 			keys[nkeys++] = f->r[i].fpr;
-			to[nto++] = mailbox(f->r[i].name, f->r[i].email);
+			to[nto++] = outgoing_mailbox(f->r[i].name, f->r[i].email);
 		}
 	if (nto) {
 		struct sbuf names = SBUF_INIT;
@@ -726,7 +735,7 @@ static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
 		content_release(&ct);
 		if (r < 0)
 			goto out;
-		one = mailbox(f->r[i].name, f->r[i].email);
+		one = outgoing_mailbox(f->r[i].name, f->r[i].email);
 		one_to[0] = one;
 		set_headers(&h, from, subject, refs, nrefs);
 		h.to = one_to;
@@ -755,17 +764,17 @@ out:
 
 /* --- delivery -----------------------------------------------------------*/
 
-static int deliver(struct fwd *f, const struct forward_opts *o,
-		   const struct outmsg *m, char **where, struct err *err)
+int outgoing_deliver(const char *outbox, const char *sendmail,
+		     const char *buf, size_t len, const char *what,
+		     char **where, struct err *err)
 {
 	FILE *p;
 	int st;
 
 	*where = NULL;
-	if (o->outbox) {
-		if (maildir_deliver(o->outbox, m->buf, m->len, where, err) < 0)
-			return err_prefix(err, "cannot forward report %lld to %s",
-					  (long long)f->id, m->to);
+	if (outbox) {
+		if (maildir_deliver(outbox, buf, len, where, err) < 0)
+			return err_prefix(err, "%s", what);
 		return 0;
 	}
 	/* A sendmail that exits early must fail this call, not kill us. */
@@ -773,23 +782,31 @@ static int deliver(struct fwd *f, const struct forward_opts *o,
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old);
-	if (!(p = popen(o->sendmail, "w"))) {
+	if (!(p = popen(sendmail, "w"))) {
 		sigaction(SIGPIPE, &old, NULL);
-		return err_setc(err, ERR_IO,
-				"cannot forward report %lld to %s: cannot run '%s'",
-				(long long)f->id, m->to, o->sendmail);
+		return err_setc(err, ERR_IO, "%s: cannot run '%s'", what, sendmail);
 	}
-	size_t w = fwrite(m->buf, 1, m->len, p);
+	size_t w = fwrite(buf, 1, len, p);
 	st = pclose(p);
 	sigaction(SIGPIPE, &old, NULL);
-	if (w != m->len || st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
-		return err_setc(err, ERR_IO,
-				"cannot forward report %lld to %s: '%s' failed "
-				"(exit status %d)", (long long)f->id, m->to,
-				o->sendmail, st != -1 && WIFEXITED(st) ?
+	if (w != len || st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return err_setc(err, ERR_IO, "%s: '%s' failed (exit status %d)",
+				what, sendmail, st != -1 && WIFEXITED(st) ?
 				WEXITSTATUS(st) : -1);
 	*where = xstrdup("sent via sendmail");
 	return 0;
+}
+
+static int deliver(struct fwd *f, const struct forward_opts *o,
+		   const struct outmsg *m, char **where, struct err *err)
+{
+	char *what = xasprintf("cannot forward report %lld to %s",
+			       (long long)f->id, m->to);
+	int r = outgoing_deliver(o->outbox, o->sendmail, m->buf, m->len, what,
+				 where, err);
+
+	free(what);
+	return r;
 }
 
 struct log_req {

@@ -203,6 +203,8 @@ struct import_pending {
 	char *hash;
 	bool duplicate;         /* already stored when started */
 	int64_t dup_report;
+	int64_t into;           /* joins this report whatever it references
+				 * (mail this program sent), or 0 */
 };
 
 struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
@@ -224,6 +226,15 @@ struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
 		return p;
 	}
 	pipeline_start(ctx, &p->po);
+	return p;
+}
+
+struct import_pending *import_start_into(struct cmd_ctx *ctx, const char *raw,
+					 size_t len, int64_t report_id)
+{
+	struct import_pending *p = import_start(ctx, raw, len, true);
+
+	p->into = report_id;
 	return p;
 }
 
@@ -298,7 +309,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		res->status = IMPORT_DUPLICATE;
 		goto out;
 	}
-	rid = find_thread(s, &po->msg, &ambiguous);
+	rid = p->into ? p->into : find_thread(s, &po->msg, &ambiguous);
 	res->status = rid ? IMPORT_REPLY : IMPORT_NEW;
 	if (!rid) {
 		struct report_new rn = {

@@ -246,6 +246,34 @@ const char *const schema_pg[] = {
 	"REVOKE EXECUTE ON FUNCTION secteam.team_grant() FROM PUBLIC;"
 	"REVOKE EXECUTE ON FUNCTION secteam.officer_add(text, text, text) FROM PUBLIC;"
 	"REVOKE EXECUTE ON FUNCTION secteam.officer_remove(text) FROM PUBLIC;",
+
+	/* 2: when each recipient was last reminded about each report (due
+	 * --mail: at most one per 2 working days), and officers may record
+	 * it (team_grant again, with the table; team init runs it) */
+	"CREATE TABLE secteam.reminders ("
+	"  report_id bigint NOT NULL REFERENCES secteam.reports(id),"
+	"  recipient text COLLATE \"C\" NOT NULL,"
+	"  kind text NOT NULL,"
+	"  sent_at bigint NOT NULL,"
+	"  PRIMARY KEY (report_id, recipient, kind)"
+	");"
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  BEGIN CREATE ROLE secteam_officers NOLOGIN;"
+	"  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;"
+	"  GRANT USAGE ON SCHEMA secteam TO secteam_officers;"
+	"  GRANT SELECT ON ALL TABLES IN SCHEMA secteam TO secteam_officers;"
+	"  GRANT INSERT ON secteam.reports, secteam.messages, secteam.signatures,"
+	"    secteam.report_files, secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors, secteam.proposals, secteam.decisions,"
+	"    secteam.events, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE (blob, blob_kind, blob_content) ON secteam.messages"
+	"    TO secteam_officers;"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
+	"  END $$;",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -175,6 +175,18 @@ const char *const schema_sqlite[] = {
 	 * of what was shown) rather than the message as received, so every
 	 * officer of the roster can read it */
 	"ALTER TABLE messages ADD COLUMN blob_content INTEGER NOT NULL DEFAULT 0;",
+
+	/* 5: when each recipient was last reminded about each report (due
+	 * --mail sends at most one per 2 working days, however often cron
+	 * runs it); IF NOT EXISTS: a database whose version was set back by
+	 * hand keeps its table */
+	"CREATE TABLE IF NOT EXISTS reminders ("
+	"  report_id INTEGER NOT NULL REFERENCES reports(id),"
+	"  recipient TEXT NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  sent_at INTEGER NOT NULL,"
+	"  PRIMARY KEY (report_id, recipient, kind)"
+	");",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

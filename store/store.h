@@ -302,4 +302,13 @@ int store_participants_get(struct store *s, int64_t report_id,
 			   bool with_removed, struct participant **out,
 			   size_t *n, struct err *err);
 
+/* reminder-repo.c: the last reminder about report_id of this kind to
+ * recipient (*at 0: none yet), and recording one (replacing the last). */
+int store_reminder_last(struct store *s, int64_t report_id,
+			const char *recipient, const char *kind, time_t *at,
+			struct err *err);
+int store_reminder_record(struct store *s, int64_t report_id,
+			  const char *recipient, const char *kind, time_t at,
+			  struct err *err);
+
 #endif

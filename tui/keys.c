@@ -235,6 +235,72 @@ static int h_note(struct tui *t, const char *a)
 	return TUI_RELOAD;
 }
 
+/* The report view of id, when on top, made again: its thread has grown
+ * (a reload rereads only the report's row). */
+static void reopen_report(struct tui *t, int64_t id)
+{
+	struct tui_view *v = tui_top(t);
+
+	if (v->id != V_REPORT || v->report_id != id)
+		return;
+	t->stack[--t->depth] = NULL;
+	v->ops->close(t, v);
+	free(v);
+	tui_push(t, view_report_new(t, id));
+}
+
+/* `r`: a reply to the reporter.  Core composes it (the template, the
+ * key, every refusal) before the editor opens; what the officer saves is
+ * sent after a question naming the recipient.  The argument, when given
+ * (a binding's "compose-reply need-info"), names the template. */
+static int h_reply(struct tui *t, const char *a)
+{
+	struct reply_opts o;
+	struct reply_draft d;
+	struct reply_sent s;
+	struct err err = { 0, "" };
+	int64_t id = tui_current_report(t);
+	char *text = NULL, *who, q[256];
+
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	memset(&o, 0, sizeof(o));
+	memset(&d, 0, sizeof(d));
+	memset(&s, 0, sizeof(s));
+	o.template = *a ? a : NULL;
+	if (reply_transport_from_config(t->ctx, &o, &err) < 0 ||
+	    reply_prepare(t->ctx, id, &o, &d, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		reply_draft_release(&d);
+		return TUI_REDRAW;
+	}
+	if (!(text = editor_edit(t, d.text))) {
+		reply_draft_release(&d);
+		return TUI_REDRAW;
+	}
+	str_trim(text);
+	who = safe_str(d.to_email);
+	snprintf(q, sizeof(q), "send the reply to %s, signed and encrypted?", who);
+	if (!*text)
+		tui_status(t, false, "empty reply: nothing sent");
+	else if (!tui_confirm(t, q))
+		tui_status(t, false, "reply not sent");
+	else if (reply_send(t->ctx, &d, text, &s, &err) < 0)
+		tui_status(t, true, "%s", err.msg);
+	else {
+		reopen_report(t, id);
+		tui_status(t, !s.stored, "reply sent to %s%s", who,
+			   s.stored ? ", in the thread" : "; its copy is not in the thread");
+	}
+	reply_sent_release(&s);
+	free(who);
+	wipe_free(text, strlen(text));
+	reply_draft_release(&d);
+	return TUI_RELOAD;
+}
+
 /* J and K in a report: the next or previous report of the list, in its
  * order, in place of this one. */
 static int step_report(struct tui *t, int dir)
@@ -357,6 +423,8 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "disclosure", "d", SEL | ONE, "the report's disclosure proposals and decided date", h_disclosure, NULL, NULL },
 	{ "calendar", "c", V_ALL, "the embargo calendar", h_calendar, NULL, NULL },
 	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", h_note, NULL, NULL },
+	{ "compose-reply", "r", SEL | ONE, "reply to the reporter: the template (ack; an argument names another) in $VISUAL/$EDITOR, then asks",
+	  h_reply, NULL, NULL },
 	{ "claim", "C", SEL | ONE, "claim the report", NULL, "triage --claim", NULL },
 	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage --state triaged", NULL },
 	{ "accept", "A", SEL | ONE, "accept the report (asks first)", NULL, "triage --state accepted",

@@ -10,6 +10,7 @@
  *   fileutil.c  whole-file reads with a size limit, reads that follow no
  *               symbolic link, private temp folders, files replaced whole
  *   secure.c    wiping memory, no core dumps, umask
+ *   edit.c      text edited in $VISUAL/$EDITOR on a private temporary file
  *   verdict.c   signature verdicts: names, order, classes (verdict.h)
  */
 #ifndef SECTEAM_UTIL_H
@@ -212,6 +213,15 @@ int atomic_file_commit(struct atomic_file *af, struct err *err);
 /* Drops the content: the temporary file is removed, the target left as
  * it was.  Safe on a released af. */
 void atomic_file_abort(struct atomic_file *af);
+
+/* edit.c: initial text edited in $VISUAL, else $EDITOR, else vi, as a
+ * file `name` in a private temporary folder (removed, its files wiped).
+ * around (may be NULL) is called with true before the editor runs and
+ * false after (the UI suspends curses).  Returns 0 with *text (caller
+ * wipes and frees), or negative with err saying why (the editor failed,
+ * the folder was replaced). */
+int edit_text(const char *name, const char *initial, void (*around)(bool before),
+	      char **text, struct err *err);
 
 /* secure.c */
 void wipe(void *p, size_t n);

@@ -23,10 +23,12 @@ trap 'exit 1' INT TERM HUP
 mkdir -p "$W/home" "$W/top/build"
 ln -s "$SECTEAM_BIN" "$W/top/build/secteam-tui"
 # tour_env CMD...: as a new officer's shell would run it: a fresh HOME,
-# no XDG or GnuPG settings of the caller's.
+# no XDG or GnuPG settings of the caller's; an editor that saves the
+# text as it is (reply opens one, with no terminal here).
 tour_env() {
 	env -u XDG_DATA_HOME -u XDG_CONFIG_HOME -u XDG_CACHE_HOME -u GNUPGHOME \
-		-u SECTEAM_DEMO_DIR -u SECTEAM_OFFICER HOME="$W/home" "$@"
+		-u SECTEAM_DEMO_DIR -u SECTEAM_OFFICER -u VISUAL EDITOR=true \
+		HOME="$W/home" "$@"
 }
 tour_env "$SECTEAM_TOP/scripts/demo.sh" "$SECTEAM_BIN" >"$W/demo.out" 2>&1 ||
 	{ echo "Bail out! scripts/demo.sh failed"; sed 's/^/# /' "$W/demo.out"; exit 1; }

@@ -94,6 +94,11 @@ if "$SECTEAM_BIN" --help | grep -q '^  export'; then
 	vg export-json export 1 --format json -o "$T/e.json"
 	vg export-md export --all --format md -o "$T/e.md"
 fi
+# Outgoing mail (issue 14): a reply (encrypt, deliver, event, the copy
+# through import), a refused one, and the reminders.
+vg reply reply 1 --yes --outbox "$T/ob"
+vg reply-refused reply 1 --template nosuch --yes --outbox "$T/ob"
+vg due-mail due --mail --outbox "$T/ob"
 # Fix tracking (git run as a subprocess), the CVE lifecycle and the
 # advisory exports of a disclosed report.
 if "$SECTEAM_BIN" --help | grep -q '^  fix'; then

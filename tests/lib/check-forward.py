@@ -17,7 +17,7 @@ Python's email package (not the project's own MIME code), for tests.
         each attachment; with DIR, also writes each attachment's decoded
         content to DIR/N (N = 1, 2, ... in order).
 
-Headers are printed as "Header: value" lines for From, To, Cc, Subject,
+Headers are printed as "Header: value" lines for From, To, Cc, Subject, Message-ID,
 In-Reply-To, References.  Exits 1 with "check-forward: ..." on stderr when
 an assertion fails.
 """
@@ -28,7 +28,7 @@ import hashlib
 import os
 import sys
 
-HEADERS = ("From", "To", "Cc", "Subject", "In-Reply-To", "References")
+HEADERS = ("From", "To", "Cc", "Subject", "Message-ID", "In-Reply-To", "References")
 
 
 def fail(msg):

@@ -268,6 +268,31 @@ static void test_sender_flags(void **state)
 }
 
 /* Lines of an opened body and which lie in the unsigned spans. */
+/* Mail templates: fields filled, "{{" a brace, an unknown field or one
+ * without a value refused naming the template and the field. */
+static void test_template_fill(void **state)
+{
+	(void)state;
+	struct template_field f[] = {
+		{ "id", "7", NULL },
+		{ "officer", "Olga", NULL },
+		{ "fix_commit", NULL, "report 7 has no fix commit recorded" },
+	};
+	struct err err = { 0, "" };
+	char *out = NULL;
+
+	assert_int_equal(template_fill("t", "#{id} by {officer} {{x}", f, 3, &out, &err), 0);
+	assert_string_equal(out, "#7 by Olga {x}");
+	free(out);
+	assert_int_equal(template_fill("ack", "hi {nope} there", f, 3, &out, &err), ERR_INVALID);
+	assert_null(out);
+	assert_non_null(strstr(err.msg, "template 'ack': unknown field '{nope}'"));
+	assert_int_equal(template_fill("ack", "open {id", f, 3, &out, &err), ERR_INVALID);
+	assert_int_equal(template_fill("fixed", "{fix_commit}", f, 3, &out, &err), ERR_REFUSED);
+	assert_string_equal(err.msg, "template 'fixed' uses {fix_commit}, but report 7 "
+			    "has no fix commit recorded");
+}
+
 static void test_opened_lines(void **state)
 {
 	char body[] = "signed\nunsigned 1\nunsigned 2\nsigned again\nlast";
@@ -365,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_opened_lines),
 		cmocka_unit_test(test_cmd_help_rows),
 		cmocka_unit_test(test_cmd_usage_of),
+		cmocka_unit_test(test_template_fill),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -343,6 +343,34 @@ static void test_events_since(void **state)
 
 /* Vendors: names match in any case; a second add is a clear duplicate;
  * the listing sorts without regard to case. */
+/* Reminders: none at first, the last one recorded, replaced by the next,
+ * kept apart per report, recipient and kind. */
+static void test_reminders(void **state)
+{
+	(void)state;
+	struct store *s = open_db("reminders.db");
+	struct err err;
+	struct report_new rn = { "s", NULL, NULL, 1 };
+	int64_t id;
+	time_t at = 99;
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+	assert_int_equal(store_reminder_last(s, id, "vic@x", "vendor", &at, &err), 0);
+	assert_int_equal(at, 0);
+	assert_int_equal(store_reminder_record(s, id, "vic@x", "vendor", 1000, &err), 0);
+	assert_int_equal(store_reminder_record(s, id, "vic@x", "vendor", 2000, &err), 0);
+	assert_int_equal(store_reminder_record(s, id, "vic@x", "digest", 3000, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_reminder_last(s, id, "vic@x", "vendor", &at, &err), 0);
+	assert_int_equal(at, 2000);
+	assert_int_equal(store_reminder_last(s, id, "vic@x", "digest", &at, &err), 0);
+	assert_int_equal(at, 3000);
+	assert_int_equal(store_reminder_last(s, id, "mia@x", "vendor", &at, &err), 0);
+	assert_int_equal(at, 0);
+	store_close(s);
+}
+
 static void test_vendors(void **state)
 {
 	(void)state;
@@ -494,7 +522,7 @@ static void test_upgrade_from_1(void **state)
 	sqlite3_close(db);
 
 	s = open_db("v1-msg.db");
-	assert_int_equal(store_schema_version(s), 4);
+	assert_int_equal(store_schema_version(s), 5);
 	struct message *ms;
 	size_t n;
 	assert_int_equal(store_messages_get(s, 3, false, &ms, &n, &err), 0);
@@ -565,7 +593,7 @@ static void test_migrate_participant_key(void **state)
 		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	s = open_db("v1.db");
-	assert_int_equal(store_schema_version(s), 4);
+	assert_int_equal(store_schema_version(s), 5);
 	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
 	assert_null(p.key_fpr);
 	participant_release(&p);
@@ -729,6 +757,7 @@ int main(void)
 		UNIT_BOTH(test_listing_orders),
 		UNIT_BOTH(test_events_since),
 		UNIT_BOTH(test_vendors),
+		UNIT_BOTH(test_reminders),
 		UNIT_BOTH(test_report_keys),
 		UNIT_BOTH(test_whoami),
 	};

@@ -1,0 +1,71 @@
+/*
+ * `distros ID [--yes] [--outbox MAILDIR | --sendmail]`: the notice to the
+ * linux-distros list (see notice.c for the list's rules); cmd-announce.c
+ * runs `announce` the same way.  The composed text opens in
+ * $VISUAL/$EDITOR unless --yes; one line is printed as reply does.  Mail
+ * goes into --outbox (else config forward.outbox), or through --sendmail
+ * (config forward.sendmail, default "sendmail -t -oi").
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+const struct option cmd_distros_opts[] = {
+	{ "yes", no_argument, NULL, 'y' },
+	{ "outbox", required_argument, NULL, 'o' },
+	{ "sendmail", no_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int send_distros(struct cmd_ctx *ctx, const struct reply_draft *d,
+			const char *text, struct reply_sent *s, struct err *err)
+{
+	return notice_send(ctx, NOTICE_DISTROS, d, text, s, err);
+}
+
+int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
+		    const char *name, enum notice_kind k,
+		    int (*send)(struct cmd_ctx *, const struct reply_draft *,
+				const char *, struct reply_sent *, struct err *))
+{
+	struct reply_draft d;
+	const char *outbox = NULL, *sendmail = NULL;
+	bool yes = false, use_sendmail = false;
+	int64_t id;
+	int c, r = CMD_FAILED;
+
+	while ((c = getopt_long(argc, argv, "", cmd_distros_opts, NULL)) != -1) {
+		switch (c) {
+		case 'y': yes = true; break;
+		case 'o': outbox = optarg; break;
+		case 's': use_sendmail = true; break;
+		default: return cmd_usage(ctx, name);
+		}
+	}
+	if (optind + 1 != argc || (outbox && use_sendmail))
+		return cmd_usage(ctx, name);
+	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
+		return CMD_USAGE;
+	if (use_sendmail)
+		sendmail = config_get(ctx->cfg, "forward.sendmail", "sendmail -t -oi");
+	else if (!outbox)
+		outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+	if (!outbox && !sendmail) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "%s: say where the mail goes: --outbox MAILDIR or "
+			 "--sendmail (or set forward.outbox in the config)", name);
+		return CMD_USAGE;
+	}
+	if (notice_prepare(ctx, id, k, outbox, sendmail, &d, &ctx->err) == 0)
+		r = cmd_mail_draft(ctx, &d, yes, send);
+	reply_draft_release(&d);
+	return r;
+}
+
+int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return cmd_notice_exec(ctx, argc, argv, "distros", NOTICE_DISTROS,
+			       send_distros);
+}

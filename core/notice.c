@@ -1,0 +1,346 @@
+/*
+ * The two notices about a report beyond its thread's people:
+ *
+ * distros: the notice to the linux-distros list, under embargo.  The
+ * list's rules, each refusing the notice by name: the report is not
+ * public (a public issue goes to oss-security: announce), its fix is not
+ * in a released tree (`fix --tree` found a tag holding it: announce
+ * too), a fix exists (state fix-ready, or `fix --commit` recorded), and
+ * the proposed public date is at most 14 days away.  The list is a vendor of the
+ * directory (distros.vendor, default "linux-distros"): its contact and
+ * key, unless distros.address / distros.key say otherwise.  The notice
+ * is encrypted to the list's key (and the officer's and the roster's for
+ * the stored copy), its subject tagged (distros.subject_tag, "[vs]"),
+ * its body the `distros` template; sending it records the list's vendor
+ * status as notified, which starts its clock.
+ *
+ * announce: the public post for oss-security once the embargo is over:
+ * refused while the report is embargoed, never encrypted, the `announce`
+ * template; credit only as consented, exploit code never attached.
+ *
+ * Both are redacted as the exports are: no reporter identity without
+ * consent, and no References to the reporter's messages.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/fixcve.h"
+#include "core/outgoing.h"
+#include "core/vendor.h"
+
+#define DISTROS_MAX_DAYS 14
+
+static const char *verb(enum notice_kind k)
+{
+	return k == NOTICE_DISTROS ? "send report %lld to linux-distros"
+				   : "announce report %lld";
+}
+
+static char *what(enum notice_kind k, int64_t id)
+{
+	char *v = xasprintf(verb(k), (long long)id), *w = xasprintf("cannot %s", v);
+
+	free(v);
+	return w;
+}
+
+/* The proposed public date: the decided one, else the latest proposal. */
+static time_t proposed_date(const struct dossier *dos)
+{
+	if (dos->f.r.disclosure)
+		return dos->f.r.disclosure;
+	return dos->nproposals ? dos->proposals[dos->nproposals - 1].date : 0;
+}
+
+static int distros_rules(struct cmd_ctx *ctx, const struct dossier *dos,
+			 struct err *err)
+{
+	const struct report *r = &dos->f.r;
+	struct fixcve fc;
+	bool has_fix = false, released = false;
+	char tag[64] = "";
+	long long id = (long long)r->id;
+	time_t date = proposed_date(dos);
+	char when[32];
+
+	if (r->public || !strcmp(r->state, "disclosed") || !strcmp(r->state, "closed"))
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule "
+				"'not public': the report is %s, and the list only "
+				"takes issues under embargo; post it to oss-security "
+				"instead: announce %lld", id,
+				r->public ? "marked public" : r->state, id);
+	if (fixcve_get(ctx, r->id, &fc, err) < 0)
+		return -1;
+	has_fix = fc.has_fix;
+	/* Checked in the kernel tree and in a tagged release: public. */
+	if (fc.has_fix && fc.tree_checked && fc.fix.tag) {
+		released = true;
+		snprintf(tag, sizeof(tag), "%s", fc.fix.tag);
+	}
+	fixcve_release(&fc);
+	if (released)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'fix "
+				"not public': its fix is in the released tree (%s), so "
+				"the issue is public; post it to oss-security instead: "
+				"announce %lld", id, tag, id);
+	if (strcmp(r->state, "fix-ready") && !has_fix)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'a fix "
+				"must exist': the report is %s, not fix-ready, and no fix "
+				"is recorded (fix %lld --commit SHA, or triage %lld "
+				"--state fix-ready)", id, r->state, id, id);
+	if (!date)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'a "
+				"proposed public date': the report has none (date "
+				"propose %lld DATE ... or date set %lld DATE)", id, id, id);
+	if (date > dos->now + (time_t)DISTROS_MAX_DAYS * 86400)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'at "
+				"most %d days': the proposed public date %s is %ld days "
+				"from now", id, DISTROS_MAX_DAYS, fmt_rfc3339(date, when),
+				/* rounded up: 19 days and 23 hours is 20 */
+				(long)((date - dos->now + 86399) / 86400));
+	return 0;
+}
+
+/* The list: its address and key (the directory's vendor, the config). */
+static int distros_list(struct cmd_ctx *ctx, const struct dossier *dos,
+			struct reply_draft *d, struct err *err)
+{
+	struct vendor v;
+	struct err e = { 0, "" };
+	const char *name = config_get(ctx->cfg, "distros.vendor", "linux-distros");
+	const char *addr = config_get(ctx->cfg, "distros.address", NULL);
+	const char *key = config_get(ctx->cfg, "distros.key", NULL);
+	char *why = NULL;
+	int r;
+
+	memset(&v, 0, sizeof(v));
+	if (vendors_get(ctx, name, &v, &e) == 0) {
+		addr = addr ? addr : v.contact;
+		key = key ? key : v.key_fpr;
+	}
+	d->to_email = xstrdup(addr ? addr : "linux-distros@vs.openwall.org");
+	if (!key) {
+		vendor_release(&v);
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: no key for "
+				"the list: set distros.key in the config, or vendor add "
+				"%s --contact %s --key FPR --kind distro",
+				(long long)dos->f.r.id, name, d->to_email);
+	}
+	r = outgoing_key(cmd_ctx_crypto(ctx), "send to linux-distros", dos->f.r.id,
+			 d->to_email, key, &d->fpr, &why, err);
+	if (r == ERR_NOTFOUND)
+		r = err_setc(err, ERR_REFUSED,
+			     "cannot send report %lld to linux-distros: the list's "
+			     "key is not usable (%s)", (long long)dos->f.r.id, why);
+	free(why);
+	vendor_release(&v);
+	return r;
+}
+
+static char *files_text(const struct dossier *dos)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < dos->f.nfiles; i++)
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", dos->f.files[i]);
+	if (!sb.len)
+		sbuf_adds(&sb, "files not recorded");
+	return sbuf_detach(&sb, NULL);
+}
+
+/* The recorded fix as "SHA (TAG)" (NULL for none) and, in *cve, the
+ * report's CVE ID unless rejected (NULL for none); both the caller's. */
+static char *fix_commit_text(struct cmd_ctx *ctx, int64_t id, char **cve)
+{
+	struct fixcve fc;
+	struct err err = { 0, "" };
+	char *r = NULL;
+
+	*cve = NULL;
+	if (fixcve_get(ctx, id, &fc, &err) < 0)
+		return NULL;
+	if (fc.has_fix && fc.fix.sha)
+		r = fc.fix.tag ? xasprintf("%s (%s)", fc.fix.sha, fc.fix.tag) :
+				 xstrdup(fc.fix.sha);
+	if (fc.cve_id && !(fc.cve_state && !strcmp(fc.cve_state, "rejected")))
+		*cve = xstrdup(fc.cve_id);
+	fixcve_release(&fc);
+	return r;
+}
+
+/* The template's fields; strings kept in keep[] (freed by the caller). */
+static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
+		     struct template_field *f, char **keep)
+{
+	const struct report *r = &dos->f.r;
+	time_t date = proposed_date(dos);
+	char *who = export_reporter(dos);
+	size_t n = 0;
+
+	keep[0] = xasprintf("%lld", (long long)r->id);
+	keep[1] = export_redact(dos, r->subject ? r->subject : "");
+	keep[2] = files_text(dos);
+	keep[8] = fix_commit_text(ctx, r->id, &keep[9]);
+	keep[3] = keep[8] ? xasprintf("commit %s", keep[8]) :
+		  !strcmp(r->state, "fix-ready") ? xstrdup("a fix is ready (its commit "
+			"is not recorded: fix ID --commit SHA)") :
+		  xasprintf("report state %s", r->state);
+	keep[4] = date ? xasprintf("%.10s", fmt_rfc3339(date, (char[32]){ 0 })) : NULL;
+	keep[5] = who ? who : xstrdup("the reporter, who is not named without "
+				      "their consent");
+	keep[6] = xstrdup(r->consent_exploit ? "the reporter consented to its "
+			  "publication; it is not attached here" :
+			  "withheld (no consent from the reporter)");
+	keep[7] = xasprintf("report %lld has no decided or proposed date",
+			    (long long)r->id);
+	f[n++] = (struct template_field){ "id", keep[0], NULL };
+	f[n++] = (struct template_field){ "subject", keep[1], NULL };
+	f[n++] = (struct template_field){ "officer", ctx->officer_name, NULL };
+	f[n++] = (struct template_field){ "team", config_get(ctx->cfg,
+		"team.address", "security@kernel.org"), NULL };
+	f[n++] = (struct template_field){ "affected", keep[2], NULL };
+	f[n++] = (struct template_field){ "fix", keep[3], NULL };
+	f[n++] = (struct template_field){ "fix_commit", keep[8],
+		"no fix commit is recorded for the report (fix ID --commit SHA)" };
+	f[n++] = (struct template_field){ "cve", keep[9] ? keep[9] : "none recorded", NULL };
+	f[n++] = (struct template_field){ "disclosure_date", keep[4], keep[7] };
+	f[n++] = (struct template_field){ "credit", keep[5], NULL };
+	f[n++] = (struct template_field){ "exploit", keep[6], NULL };
+	return n;
+}
+
+static int compose(struct cmd_ctx *ctx, enum notice_kind k,
+		   const struct dossier *dos, struct reply_draft *d,
+		   struct err *err)
+{
+	struct template_field f[16];
+	char *keep[10] = { 0 }, *text = NULL, *src = NULL;
+	size_t nf = fields(ctx, dos, f, keep);
+	const char *tag = k == NOTICE_DISTROS ?
+		config_get(ctx->cfg, "distros.subject_tag", "[vs]") :
+		config_get(ctx->cfg, "announce.subject_tag", "");
+	char *subj = outgoing_one_line(keep[1]);
+	int r;
+
+	d->subject = xasprintf("%s%sLinux kernel: %s", tag, *tag ? " " : "", subj);
+	free(subj);
+	if ((r = template_load(ctx, d->template, &text, &src, err)) == 0)
+		r = template_fill(d->template, text, f, nf, &d->text, err);
+	free(text);
+	free(src);
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+		free(keep[i]);
+	if (r < 0) {
+		char *w = what(k, d->id);
+		err_prefix(err, "%s", w);
+		free(w);
+	}
+	return r;
+}
+
+/* The References: the thread's messages that do not name the reporter
+ * (all of them with consent to credit), as forward chooses them. */
+static void refs(struct reply_draft *d, const struct dossier *dos)
+{
+	d->refs = xcalloc(dos->f.nmsgs + 1, sizeof(*d->refs));
+	for (size_t i = 0; i < dos->f.nmsgs; i++)
+		if (outgoing_msgid_ok(dos->f.msgs[i].message_id) &&
+		    (dos->f.r.consent_credit || !export_from_reporter(dos, &dos->f.msgs[i])))
+			d->refs[d->nrefs++] = xstrdup(dos->f.msgs[i].message_id);
+}
+
+int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
+		   const char *outbox, const char *sendmail, struct reply_draft *d,
+		   struct err *err)
+{
+	struct dossier dos;
+	char when[32];
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	d->id = id;
+	d->template = xstrdup(k == NOTICE_DISTROS ? "distros" : "announce");
+	d->outbox = outbox;
+	d->sendmail = sendmail;
+	if ((r = dossier_load(ctx, id, &dos, err)) < 0)
+		goto out;
+	if (k == NOTICE_DISTROS) {
+		if ((r = distros_rules(ctx, &dos, err)) < 0 ||
+		    (r = distros_list(ctx, &dos, d, err)) < 0)
+			goto out;
+	} else {
+		if (dossier_embargoed(&dos)) {
+			r = err_setc(err, ERR_REFUSED,
+				     "cannot announce report %lld: it is still under "
+				     "embargo (%s%s); announce once it is over",
+				     (long long)id, dos.f.r.disclosure ? "until " :
+				     "no date decided", dos.f.r.disclosure ?
+				     fmt_rfc3339(dos.f.r.disclosure, when) : "");
+			goto out;
+		}
+		d->to_email = xstrdup(config_get(ctx->cfg, "announce.address",
+						 "oss-security@lists.openwall.com"));
+	}
+	if ((r = compose(ctx, k, &dos, d, err)) < 0)
+		goto out;
+	refs(d, &dos);
+out:
+	dossier_release(&dos);
+	return r;
+}
+
+/* The list's vendor status: notified (its clock starts). */
+static void mark_notified(struct cmd_ctx *ctx, int64_t id, struct reply_sent *res)
+{
+	struct vendor_change c;
+	struct err e = { 0, "" };
+	char *summary = NULL;
+
+	memset(&c, 0, sizeof(c));
+	c.report = id;
+	c.vendor = config_get(ctx->cfg, "distros.vendor", "linux-distros");
+	c.notify = true;
+	if (vendor_change(ctx, &c, &summary, &e) < 0)
+		res->vendor_note = xstrdup(e.msg);
+	free(summary);
+}
+
+int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
+		const struct reply_draft *d, const char *text,
+		struct reply_sent *res, struct err *err)
+{
+	struct outgoing_mail om;
+	char *w = what(k, d->id), *detail;
+	int r;
+
+	memset(&om, 0, sizeof(om));
+	om.id = d->id;
+	om.what = w;
+	om.to_email = d->to_email;
+	om.fpr = k == NOTICE_DISTROS ? d->fpr : NULL;
+	om.subject = d->subject;
+	om.refs = (const char *const *)d->refs;
+	om.nrefs = d->nrefs;
+	om.text = text;
+	om.outbox = d->outbox;
+	om.sendmail = d->sendmail;
+	om.event_kind = k == NOTICE_DISTROS ? "distros-notice" : "announce";
+	detail = k == NOTICE_DISTROS ?
+		xasprintf("to %s (encrypted to the list's key %s, signed)",
+			  d->to_email, d->fpr) :
+		xasprintf("public post to %s (not encrypted)", d->to_email);
+	om.event_detail = detail;
+	r = outgoing_send(ctx, &om, res, err);
+	if (r == 0 && k == NOTICE_DISTROS)
+		mark_notified(ctx, d->id, res);
+	free(w);
+	free(detail);
+	return r;
+}

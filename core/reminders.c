@@ -1,0 +1,390 @@
+/*
+ * `due --mail`: the reminders behind what `due` lists.
+ *
+ *   - every vendor notified and silent for 5 working days gets a signed,
+ *     encrypted reminder (to its confirmed key, else its certified one);
+ *   - every participant brought in and not acknowledged after 2 working
+ *     days gets one;
+ *   - every officer gets one digest of the reports they claimed that are
+ *     overdue or due within 2 days (their address: config
+ *     officers.NAME).
+ *
+ * Each recipient gets at most one reminder per report per 2 working
+ * days: the last one sent is stored (table reminders) after delivery, so
+ * running it every hour from cron sends nothing new.  A recipient
+ * without a usable key gets nothing (reminders are never sent in the
+ * clear): a warning names them.  Working days are Monday to Friday, UTC
+ * (working_days_between).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/outgoing.h"
+#include "store/store.h"
+
+#define VENDOR_SILENT_DAYS 5
+#define PARTICIPANT_DAYS 2
+#define REMIND_EVERY_DAYS 2
+#define DIGEST_WITHIN (2 * 86400)
+
+struct remind_run {
+	struct cmd_ctx *ctx;
+	const struct due_mail_opts *o;
+	time_t now;
+	struct policy pol;
+	struct report_vendor *vendors;
+	size_t nvendors;
+	struct pending_participant *parts;
+	size_t nparts;
+	struct digest {
+		char *officer;
+		struct sbuf text;
+		int64_t *ids;
+		size_t nids;
+	} *dg;
+	size_t ndg;
+	size_t sent, skipped;
+};
+
+/* True when recipient may be reminded about report id now. */
+static bool may_remind(struct remind_run *m, int64_t id, const char *recipient,
+		       const char *kind)
+{
+	struct err e = { 0, "" };
+	time_t last = 0;
+
+	if (store_reminder_last(m->ctx->store, id, recipient, kind, &last, &e) < 0) {
+		fprintf(m->ctx->errout, "warning: %s\n", e.msg);
+		return false;
+	}
+	return !last || working_days_between(last, m->now) >= REMIND_EVERY_DAYS;
+}
+
+struct record_req {
+	const int64_t *ids;
+	size_t n;
+	const char *recipient, *kind;
+	time_t at;
+};
+
+static int record(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	struct record_req *q = data;
+	int r = 0;
+
+	for (size_t i = 0; i < q->n && r == 0; i++)
+		r = store_reminder_record(ctx->store, q->ids[i], q->recipient,
+					  q->kind, q->at, err);
+	return r;
+}
+
+/* Sends text to email about the reports ids (the first one's thread),
+ * records it; a line of output either way. */
+static void send_one(struct remind_run *m, const char *kind, const char *email,
+		     const char *confirmed, const int64_t *ids, size_t nids,
+		     const char *subject, const char *text)
+{
+	struct cmd_ctx *ctx = m->ctx;
+	struct outgoing_mail om;
+	struct reply_sent res;
+	struct record_req q = { ids, nids, email, kind, m->now };
+	struct err e = { 0, "" };
+	char *fpr = NULL, *why = NULL, *what, *detail, *to = safe_str(email);
+	int r;
+
+	if (m->o->dry_run) {
+		fprintf(ctx->out, "would send\t%s\t%s\treport %lld%s\n", kind, to,
+			(long long)ids[0], nids > 1 ? " and more" : "");
+		free(to);
+		m->sent++;
+		return;
+	}
+	r = outgoing_key(cmd_ctx_crypto(ctx), "remind about", ids[0], email,
+			 confirmed, &fpr, &why, &e);
+	if (r < 0) {
+		char *w = safe_str(r == ERR_NOTFOUND ? why : e.msg);
+		fprintf(ctx->errout, "warning: report %lld: no %s reminder to %s: %s "
+			"(reminders are never sent in the clear)\n", (long long)ids[0],
+			kind, to, w);
+		free(w);
+		free(why);
+		free(to);
+		m->skipped++;
+		return;
+	}
+	memset(&om, 0, sizeof(om));
+	what = xasprintf("cannot remind %s about report %lld", email, (long long)ids[0]);
+	detail = xasprintf("%s reminder to %s (encrypted, signed)", kind, email);
+	om.id = ids[0];
+	om.also = ids + 1;
+	om.nalso = nids - 1;
+	om.no_copy = nids > 1;
+	om.what = what;
+	om.to_email = email;
+	om.no_cc = true;
+	om.fpr = fpr;
+	om.subject = subject;
+	om.text = text;
+	om.outbox = m->o->outbox;
+	om.sendmail = m->o->sendmail;
+	om.event_kind = "reminder";
+	om.event_detail = detail;
+	if (outgoing_send(ctx, &om, &res, &e) < 0 ||
+	    core_write(ctx, record, &q, &e) < 0) {
+		char *w = safe_str(e.msg);
+		fprintf(ctx->errout, "warning: %s\n", w);
+		free(w);
+		m->skipped++;
+	} else {
+		char *mid = safe_str(res.message_id);
+		fprintf(ctx->out, "sent\t%s\t%s\treport %lld%s\t<%s>\n", kind, to,
+			(long long)ids[0], nids > 1 ? " and more" : "", mid);
+		free(mid);
+		m->sent++;
+	}
+	reply_sent_release(&res);
+	free(what);
+	free(detail);
+	free(fpr);
+	free(to);
+}
+
+/* The report's subject as others may see it (redacted unless credit). */
+static char *shown_subject(struct cmd_ctx *ctx, const struct report *r)
+{
+	struct dossier d;
+	struct err e = { 0, "" };
+	char *s, *l;
+
+	if (dossier_load(ctx, r->id, &d, &e) < 0) {
+		dossier_release(&d);
+		return xstrdup("(subject withheld)");
+	}
+	s = export_redact(&d, r->subject ? r->subject : "");
+	l = outgoing_one_line(s);
+	free(s);
+	dossier_release(&d);
+	return l;
+}
+
+static void remind_vendors(struct remind_run *m, const struct report *r,
+			   const char *subj)
+{
+	char when[32];
+
+	for (size_t i = 0; i < m->nvendors; i++) {
+		const struct report_vendor *v = &m->vendors[i];
+		char *text, *subject;
+		long wd;
+
+		if (v->report_id != r->id || strcmp(v->status, "notified") ||
+		    !v->notified_at || !v->contact)
+			continue;
+		wd = working_days_between(v->notified_at, m->now);
+		if (wd < VENDOR_SILENT_DAYS || !may_remind(m, r->id, v->contact, "vendor"))
+			continue;
+		subject = xasprintf("[SECURITY] Reminder: report %lld: %s",
+				    (long long)r->id, subj);
+		text = xasprintf("Hello,\n\nThe security team told %s about report %lld "
+				 "(\"%s\") on %s\nand has heard nothing for %ld working "
+				 "days. Please acknowledge it and tell us\nwhether you "
+				 "are affected, by replying to this mail.\n\n%s\n%s\n",
+				 v->name, (long long)r->id, subj,
+				 fmt_rfc3339(v->notified_at, when), wd,
+				 m->ctx->officer_name, config_get(m->ctx->cfg,
+				 "team.address", "security@kernel.org"));
+		send_one(m, "vendor", v->contact, v->key_fpr, &r->id, 1, subject, text);
+		free(subject);
+		wipe_free(text, strlen(text));
+	}
+}
+
+static void remind_participants(struct remind_run *m, const struct report *r,
+				const char *subj)
+{
+	char when[32];
+
+	for (size_t i = 0; i < m->nparts; i++) {
+		const struct pending_participant *p = &m->parts[i];
+		struct participant pp;
+		struct err e = { 0, "" };
+		char *text, *subject, *key = NULL;
+
+		if (p->report_id != r->id ||
+		    working_days_between(p->added_at, m->now) < PARTICIPANT_DAYS ||
+		    !may_remind(m, r->id, p->email, "participant"))
+			continue;
+		if (store_participant_get(m->ctx->store, r->id, p->email, &pp, &e) == 0) {
+			key = pp.key_fpr ? xstrdup(pp.key_fpr) : NULL;
+			participant_release(&pp);
+		}
+		subject = xasprintf("[SECURITY] Reminder: report %lld: %s",
+				    (long long)r->id, subj);
+		text = xasprintf("Hello,\n\nYou were brought into report %lld (\"%s\") "
+				 "on %s\nand have not acknowledged it yet. Please "
+				 "confirm that you have it\nand are looking at it, by "
+				 "replying to this mail.\n\n%s\n%s\n", (long long)r->id,
+				 subj, fmt_rfc3339(p->added_at, when),
+				 m->ctx->officer_name, config_get(m->ctx->cfg,
+				 "team.address", "security@kernel.org"));
+		send_one(m, "participant", p->email, key, &r->id, 1, subject, text);
+		free(key);
+		free(subject);
+		wipe_free(text, strlen(text));
+	}
+}
+
+/* The report's deadline for the digest: its date, else the policy's. */
+static time_t deadline(struct remind_run *m, const struct report *r)
+{
+	struct policy_answer a;
+
+	if (r->disclosure)
+		return r->disclosure;
+	policy_check(&m->pol, r, m->now, false, false, m->now, &a);
+	return a.policy_date;
+}
+
+static void add_to_digest(struct remind_run *m, const struct report *r,
+			  const char *subj)
+{
+	time_t when = deadline(m, r);
+	struct digest *d = NULL;
+	char buf[32];
+
+	if (!r->claimed_by || !*r->claimed_by || when > m->now + DIGEST_WITHIN)
+		return;
+	for (size_t i = 0; i < m->ndg && !d; i++)
+		if (!strcmp(m->dg[i].officer, r->claimed_by))
+			d = &m->dg[i];
+	if (!d) {
+		m->dg = xrealloc(m->dg, (m->ndg + 1) * sizeof(*m->dg));
+		d = &m->dg[m->ndg++];
+		memset(d, 0, sizeof(*d));
+		d->officer = xstrdup(r->claimed_by);
+	}
+	d->ids = xrealloc(d->ids, (d->nids + 1) * sizeof(*d->ids));
+	d->ids[d->nids++] = r->id;
+	sbuf_addf(&d->text, "  #%lld %s\n      %s %s%s\n", (long long)r->id, subj,
+		  when < m->now ? "overdue since" : "due", fmt_rfc3339(when, buf),
+		  r->disclosure ? "" : " (no date decided: the policy's default)");
+}
+
+/* The open reports' ids first: mail is sent (and written down) only
+ * once the listing's query is done. */
+struct ids {
+	int64_t *v;
+	size_t n;
+};
+
+static int collect(const struct report *r, void *data)
+{
+	struct ids *ids = data;
+
+	ids->v = xrealloc(ids->v, (ids->n + 1) * sizeof(*ids->v));
+	ids->v[ids->n++] = r->id;
+	return 0;
+}
+
+static int each_report(struct remind_run *m, int64_t id, struct err *err)
+{
+	struct report r;
+	char *subj;
+	int rc;
+
+	if ((rc = report_get(m->ctx, id, &r, err)) < 0)
+		return rc == ERR_NOTFOUND ? 0 : rc;
+	subj = shown_subject(m->ctx, &r);
+	remind_vendors(m, &r, subj);
+	remind_participants(m, &r, subj);
+	add_to_digest(m, &r, subj);
+	free(subj);
+	report_release(&r);
+	return 0;
+}
+
+/* One digest per officer, of the reports not in one of the last 2
+ * working days. */
+static void send_digests(struct remind_run *m)
+{
+	for (size_t i = 0; i < m->ndg; i++) {
+		struct digest *d = &m->dg[i];
+		char *key = xasprintf("officers.%s", d->officer), *subject, *text;
+		const char *addr = config_get(m->ctx->cfg, key, NULL);
+		int64_t *ids = xcalloc(d->nids + 1, sizeof(*ids));
+		size_t n = 0;
+
+		if (!addr || !participant_email_valid(addr)) {
+			char *o = safe_str(d->officer);
+			fprintf(m->ctx->errout, "warning: no digest for officer %s: set "
+				"officers.%s to their address in the config\n", o, o);
+			free(o);
+		} else {
+			for (size_t k = 0; k < d->nids; k++)
+				if (may_remind(m, d->ids[k], addr, "digest"))
+					ids[n++] = d->ids[k];
+		}
+		if (n) {
+			subject = xasprintf("[SECURITY] Your reports due: %zu", n);
+			text = xasprintf("Hello %s,\n\nReports you claimed that are overdue "
+					 "or due within 2 days:\n\n%s\n-- \nsecteam-tui due "
+					 "--mail\n", d->officer, d->text.buf);
+			send_one(m, "digest", addr, NULL, ids, n, subject, text);
+			free(subject);
+			wipe_free(text, strlen(text));
+		}
+		free(ids);
+		free(key);
+	}
+}
+
+static void run_release(struct remind_run *m)
+{
+	for (size_t i = 0; i < m->nvendors; i++)
+		report_vendor_release(&m->vendors[i]);
+	free(m->vendors);
+	for (size_t i = 0; i < m->nparts; i++)
+		pending_participant_release(&m->parts[i]);
+	free(m->parts);
+	for (size_t i = 0; i < m->ndg; i++) {
+		free(m->dg[i].officer);
+		sbuf_wipe(&m->dg[i].text);
+		free(m->dg[i].ids);
+	}
+	free(m->dg);
+}
+
+int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
+	     size_t *sent, size_t *skipped, struct err *err)
+{
+	/* By id: every open report is looked at, in no particular order. */
+	struct report_filter f = { NULL, true, "id" };
+	struct remind_run m;
+	struct ids ids = { NULL, 0 };
+	struct store *s = cmd_ctx_store(ctx);
+	int r;
+
+	memset(&m, 0, sizeof(m));
+	if (!s) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	m.ctx = ctx;
+	m.o = o;
+	m.now = util_now();
+	policy_from_config(ctx->cfg, &m.pol);
+	if ((r = store_report_vendors_get(s, 0, &m.vendors, &m.nvendors, err)) == 0 &&
+	    (r = store_participants_unacked(s, 0, &m.parts, &m.nparts, err)) == 0 &&
+	    (r = store_report_each(s, &f, collect, &ids, err)) == 0) {
+		for (size_t i = 0; i < ids.n && r == 0; i++)
+			r = each_report(&m, ids.v[i], err);
+		if (r == 0)
+			send_digests(&m);
+	}
+	free(ids.v);
+	*sent = m.sent;
+	*skipped = m.skipped;
+	run_release(&m);
+	return r;
+}

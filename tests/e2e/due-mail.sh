@@ -1,0 +1,103 @@
+#!/bin/sh
+# engines: sqlite pg
+# End to end: `due --mail` (issue 14), the reminders behind `due`, with
+# time pinned by SECTEAM_NOW.  A vendor silent for 5 working days, a
+# participant who has not acknowledged after 2, and the officer's digest
+# of their claimed reports due within 2 days: run three times in one day
+# (as cron would), exactly one message per recipient; the next working
+# day nothing; two working days later one more each.  The reminders are
+# decrypted and verified with the recipient's key (gpg), are events with
+# their Message-IDs, and --dry-run sends and records nothing.
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup due-mail
+st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
+cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
+count() { find "$T/out" -type f 2>/dev/null | wc -l | tr -d ' '; }
+to_of() { for f in $(find "$T/out/new" -type f 2>/dev/null); do grep -m1 '^To:' "$f"; done | sort | uniq -c | sed 's/^ *//'; }
+at() { SECTEAM_NOW=$1; export SECTEAM_NOW; }
+cat > "$T/config" <<EOF
+[team]
+	address = security@example.org
+[officers]
+	$E2E_OFFICER = security@example.org
+EOF
+
+at 2026-11-30T10:00:00Z
+mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+   --to "$OFFICER_FPR" --subject "tcp overflow" --body "a heap overflow" \
+   --message-id "m1@example.net" --date "Mon, 30 Nov 2026 09:00:00 +0000" > "$T/r1.eml"
+st import "$T/r1.eml" >/dev/null
+st vendor add vic --contact vic@vendor.example --key "$VENDOR_FPR" >/dev/null
+st vendor notify 1 vic >/dev/null
+st triage 1 --claim >/dev/null
+st date set 1 2026-12-08T12:00:00Z --reason "the fix lands in rc1" --override >/dev/null
+at 2026-12-03T10:00:00Z
+st maintainers 1 --add "Mia Maintainer <mia@example.org>" >/dev/null
+
+# Nothing is due yet on Friday: the vendor silent for 4 working days, the
+# participant brought in 1 working day ago, the date 4 days away.
+at 2026-12-04T09:00:00Z
+out=$(st due --mail --outbox "$T/out" 2>&1); rc=$?
+tap_is "$rc:$(count)" "0:0" "Friday: no reminder is due yet" "$out"
+
+# Monday: 5 working days of silence, 2 without acknowledgement, the date
+# within 2 days; a dry run first.
+at 2026-12-07T09:00:00Z
+out=$(st due --mail --dry-run 2>&1); rc=$?
+tap_is "$rc" 0 "--dry-run exits 0"
+tap_like "$out" "^would send	vendor	vic@vendor.example	report 1\$" "dry run: the silent vendor"
+tap_like "$out" "^would send	participant	mia@example.org	report 1\$" "dry run: the participant"
+tap_like "$out" "^would send	digest	security@example.org	report 1\$" "dry run: the officer's digest"
+tap_is "$(count):$(st show 1 --json | jq '[.events[] | select(.kind == "reminder")] | length')" "0:0" \
+	"the dry run sends and records nothing"
+for h in 09 13 17; do
+	at "2026-12-07T$h:00:00Z"
+	st due --mail --outbox "$T/out" >"$T/run$h" 2>&1 || echo "rc=$?" >>"$T/run$h"
+done
+tap_is "$(count)" 3 "three runs on Monday: three messages" "$(cat "$T/run09" "$T/run13" "$T/run17")"
+tap_is "$(to_of)" "$(printf '1 To: mia@example.org\n1 To: security@example.org\n1 To: vic@vendor.example')" \
+	"exactly one per recipient"
+tap_is "$(cat "$T/run13" "$T/run17")" "" "the later runs send nothing and say nothing"
+tap_is "$(st show 1 --json | jq '[.events[] | select(.kind == "reminder")] | length')" 3 "three reminder events"
+
+vic=$(grep -l '^To: vic@vendor.example' $(find "$T/out/new" -type f))
+cf encrypted "$vic" "$T/v.asc" > "$T/vh"; rc=$?
+tap_is "$rc" 0 "the vendor's reminder is RFC 3156 (Python email)"
+tap_like "$(cat "$T/vh")" '^Subject: \[SECURITY\] Reminder: report 1: ' "its subject names the report"
+gpg --homedir "$S" --batch --status-fd 1 --decrypt "$T/v.asc" > "$T/vg" 2>/dev/null
+tap_like "$(cat "$T/vg")" "GOODSIG" "Vic's key decrypts it, the officer's signature verifies"
+mid=$(grep -i -m1 '^Message-ID:' "$vic" | sed 's/^[^<]*<//; s/>.*//')
+tap_like "$(st show 1 --json | jq -r '.events[] | select(.kind == "reminder") | .detail')" \
+	"^vendor reminder to vic@vendor.example \(encrypted, signed\) <$mid>\$" "the event names the recipient and the Message-ID"
+tap_is "$(st show 1 --json | jq -r --arg m "$mid" '[.messages_detail[] | select(.message_id == $m)] | length')" 1 \
+	"its copy is in the thread"
+dg=$(grep -l '^To: security@example.org' $(find "$T/out/new" -type f))
+cf encrypted "$dg" "$T/d.asc" >/dev/null
+gpg --homedir "$H" --batch --decrypt "$T/d.asc" > "$T/di" 2>/dev/null
+tap_like "$(cf inner "$T/di")" 'body:   #1 ' "the digest lists the claimed report"
+tap_like "$(cf inner "$T/di")" 'body:       due 2026-12-08T12:00:00Z' "with its date"
+
+# Tuesday: one working day later, nothing new.
+at 2026-12-08T09:00:00Z
+st due --mail --outbox "$T/out" >"$T/tue" 2>&1
+tap_is "$(count):$(cat "$T/tue")" "3:" "Tuesday: nothing new"
+
+# Wednesday: two working days later, one more each.
+at 2026-12-09T09:00:00Z
+st due --mail --outbox "$T/out" >"$T/wed" 2>&1
+st due --mail --outbox "$T/out" >>"$T/wed" 2>&1
+tap_is "$(count)" 6 "Wednesday: three more (one per recipient), however often it runs" "$(cat "$T/wed")"
+tap_is "$(to_of)" "$(printf '2 To: mia@example.org\n2 To: security@example.org\n2 To: vic@vendor.example')" \
+	"two per recipient in all"
+
+# An acknowledgement stops the participant's reminders; no key, no reminder.
+st maintainers 1 --ack mia@example.org >/dev/null
+st vendor add uma --contact uma@unknown.example >/dev/null
+st vendor notify 1 uma >/dev/null
+at 2026-12-16T09:00:00Z
+out=$(st due --mail --outbox "$T/out" 2>&1); rc=$?
+tap_is "$rc" 1 "a reminder that cannot be sent: exit 1"
+tap_like "$out" "no vendor reminder to uma@unknown.example: .*never sent in the clear" "naming the recipient and why"
+tap_unlike "$out" "participant	mia@example.org" "an acknowledged participant is not reminded"
+tap_like "$out" "^sent	vendor	vic@vendor.example" "the others still are"
+tap_done
