@@ -41,6 +41,10 @@
 # the lock is held, non-zero (with a message on stderr) if it was not
 # within 10 s.
 # db_write_unlock: ends it (the EXIT trap does, if the test stops before).
+# e2e_run WANT DESC ARGS...: st ARGS, its output in $T/out and $T/err;
+# one check "DESC (exit RC)" that it exited WANT.
+# e2e_ok STATUS DESC: tap_ok showing $T/err (the last e2e_run's
+# stderr) as the diagnostic when STATUS is not 0.
 # e2e_mbox OUT FILE...: an mbox of the message files, in that order
 # (Python's mailbox module: "From " quoting done the standard way).
 #
@@ -197,6 +201,22 @@ db_write_unlock() {
 	kill "$_e2e_locker" 2>/dev/null
 	wait "$_e2e_locker" 2>/dev/null
 	_e2e_locker=""
+}
+
+e2e_ok() {
+	if [ "$1" -ne 0 ] && [ -s "$T/err" ]; then
+		tap_ok "$1" "$2" "$(cat "$T/err")"
+	else
+		tap_ok "$1" "$2"
+	fi
+}
+
+e2e_run() {
+	_e2e_want=$1 _e2e_d=$2; shift 2
+	st "$@" >"$T/out" 2>"$T/err"
+	_e2e_rc=$?
+	[ "$_e2e_rc" -eq "$_e2e_want" ]
+	e2e_ok $? "$_e2e_d (exit $_e2e_rc)"
 }
 
 e2e_mbox() {
