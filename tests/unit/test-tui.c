@@ -5,6 +5,9 @@
  * key names both ways), and cmd_join/cmd_split round trips (the prompts
  * prefilled with a name).
  */
+#include <ctype.h>
+#include <locale.h>
+
 #include "unit.h"
 
 #include "core/core.h"
@@ -186,6 +189,229 @@ static void test_binds(void **state)
 	keys_free_binds(&t);
 }
 
+/* Which row (its name, or the command it runs) a key reaches in a view:
+ * a panel's own row wins over the row every view shares, a row of one
+ * view is nowhere else, and config binds win over the table. */
+static void test_key_lookup(void **state)
+{
+	static const struct {
+		enum tui_view_id view;
+		const char *key, *want;  /* want NULL: the key does nothing */
+	} t[] = {
+		{ V_PARTICIPANTS, "Space", "check" },
+		{ V_REPORTS, "Space", "page-down" },
+		{ V_REPORT, "Space", "page-down" },
+		{ V_PARTICIPANTS, "x", "remove" },
+		{ V_VENDORS, "x", NULL },
+		{ V_VENDORS, "M", "notify" },
+		{ V_REPORTS, "M", NULL },
+		{ V_REPORTS, "Enter", "open" },
+		{ V_CALENDAR, "Enter", "open" },
+		{ V_REPORT, "Enter", NULL },
+		{ V_REPORTS, "5", "jump" },
+		{ V_REPORT, "5", NULL },
+		{ V_REPORT, "J", "next-report" },
+		{ V_REPORTS, "J", NULL },
+		{ V_REPORTS, "A", "triage --state accepted" },
+		{ V_REPORT, "C", "triage --claim" },
+		{ V_TIMELINE, "C", "triage --claim" },
+		{ V_HELP, "C", NULL },
+		{ V_PAGER, "C", NULL },
+		{ V_PARTICIPANTS, "F", "forward --participants" },
+		{ V_DISCLOSURE, "P", "prompt date propose" },
+		{ V_REPORTS, "P", NULL },
+		{ V_HELP, "C-l", "reload" },
+		{ V_PAGER, "Down", "down" },
+		{ V_PAGER, "F1", "help" },
+		{ V_REPORTS, "F12", NULL },
+	};
+	struct tui tu;
+	const struct tui_key_entry *e;
+
+	(void)state;
+	memset(&tu, 0, sizeof(tu));
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		int k = keys_from_name(t[i].key);
+		const char *got = keys_lookup(&tu, t[i].view, k, &e);
+
+		assert_true(k > 0);
+		if (!t[i].want && got)
+			fail_msg("%s in view %s: got %s, want nothing", t[i].key,
+				 keys_view_name(t[i].view), got);
+		if (t[i].want && (!got || strcmp(got, t[i].want)))
+			fail_msg("%s in view %s: got %s, want %s", t[i].key,
+				 keys_view_name(t[i].view), got ? got : "nothing", t[i].want);
+		/* The row returned is the table's row for that key. */
+		assert_ptr_equal(e, got ? keys_table_row(t[i].view, k) : NULL);
+	}
+}
+
+/* Two binds for one key: the later wins; a view's bind stays in it. */
+static void test_binds_order(void **state)
+{
+	struct tui tu;
+	struct config cfg;
+	struct cmd_ctx ctx;
+	const struct tui_key_entry *e;
+	char *binds[] = { (char *)"all X due", (char *)"report X show --json",
+			  (char *)"all X list --open" };
+
+	(void)state;
+	memset(&tu, 0, sizeof(tu));
+	memset(&cfg, 0, sizeof(cfg));
+	unit_ctx_init(&ctx, NULL, NULL, NULL);
+	cfg.binds = binds;
+	cfg.nbinds = ARRAY_SIZE(binds);
+	ctx.cfg = &cfg;
+	tu.ctx = &ctx;
+	keys_parse_binds(&tu);
+	assert_int_equal(tu.nbinds, 3);
+	assert_string_equal(keys_lookup(&tu, V_REPORT, 'X', &e), "list --open");
+	assert_null(e);
+	assert_string_equal(keys_lookup(&tu, V_VENDORS, 'X', &e), "list --open");
+	keys_free_binds(&tu);
+	ctx.cfg = NULL;
+	unit_ctx_release(&ctx);
+}
+
+/* A word of a usage text, as a whole word. */
+static bool usage_has(const char *usage, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(usage, word); p; p = strstr(p + 1, word))
+		if ((p == usage || (!isalnum((unsigned char)p[-1]) && p[-1] != '-')) &&
+		    !isalnum((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* The id target a command declares matches the usage it shows: a
+ * command whose usage names an ID declares where the report goes (so
+ * the UI passes it), after exactly the sub-commands that take one. */
+static void test_target_spec(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cmd_table_len; i++) {
+		const struct cmd_entry *e = &cmd_table[i];
+		bool has_id = usage_has(e->usage, "ID");
+
+		if (e->target == CMD_TARGET_NONE) {
+			if (has_id)
+				fail_msg("%s: its usage names an ID, it declares no target", e->name);
+			continue;
+		}
+		if (!has_id)
+			fail_msg("%s: it declares a target, its usage names no ID", e->name);
+		if (!e->target_subs)
+			continue;
+		char *subs = xstrdup(e->target_subs), *save = NULL;
+		for (char *w = strtok_r(subs, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+			char *want = xasprintf("%s ID", w);
+			if (!usage_has(e->usage, want))
+				fail_msg("%s: sub-command %s takes the report, usage lacks '%s'",
+					 e->name, w, want);
+			free(want);
+		}
+		free(subs);
+		/* and every "SUB ID" of the usage is a declared sub-command */
+		for (const char *p = strstr(e->usage, " ID"); p; p = strstr(p + 1, " ID")) {
+			const char *b = p;
+			while (b > e->usage && b[-1] != ' ' && b[-1] != '|')
+				b--;
+			char *sub = xstrndup(b, (size_t)(p - b));
+			if (*sub && !usage_has(e->target_subs, sub))
+				fail_msg("%s: usage has '%s ID', not a target sub-command", e->name, sub);
+			free(sub);
+		}
+	}
+}
+
+/* Every key row that runs a command on "the current report" gets that
+ * report as the command's target. */
+static void test_key_rows_target(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < tui_key_table_len; i++) {
+		const struct tui_key_entry *r = &tui_key_table[i];
+		char **argv, **out;
+		int argc, n;
+		struct err err;
+
+		if (!r->command || !strncmp(r->command, "prompt ", 7))
+			continue;
+		assert_int_equal(cmd_split(r->command, &argv, &argc, &err), 0);
+		out = cmd_target_argv(cmd_find(argv[0]), argc, argv, 7, &n);
+		if (!out)
+			fail_msg("key row %s: '%s' takes no report", r->name, r->command);
+		assert_int_equal(n, argc + 1);
+		bool seen = false;
+		for (int j = 0; j < n; j++)
+			seen |= !strcmp(out[j], "7");
+		assert_true(seen);
+		cmd_split_free(out, n);
+		cmd_split_free(argv, argc);
+	}
+}
+
+/* The pager's column layout: lines wrap at the display width, wide
+ * characters count two columns and never straddle the edge, tabs go to
+ * the next multiple of 8 (cut at the edge), a newline starts another
+ * logical line, and every display line knows its logical line. */
+static void test_wrap(void **state)
+{
+	static const struct {
+		const char *text;
+		int width;
+		const char *want;  /* display lines joined by '|' */
+		const char *src;   /* their logical lines */
+	} t[] = {
+		{ "abcdefghijklmnop", 10, "abcdefghij|klmnop", "00" },
+		{ "abcdefghij", 10, "abcdefghij", "0" },
+		{ "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 5,
+		  "\xe6\xbc\xa2\xe5\xad\x97|\xe6\xbc\xa2\xe5\xad\x97|\xe6\xbc\xa2", "000" },
+		{ "a\xe6\xbc\xa2\xe5\xad\x97", 4, "a\xe6\xbc\xa2|\xe5\xad\x97", "00" },
+		{ "a\tb", 20, "a       b", "0" },
+		{ "abcdefghi\tX", 10, "abcdefghi |X", "00" },
+		{ "one\ntwo\n", 10, "one|two", "01" },
+		{ "one\n\nthree", 10, "one||three", "012" },
+		{ "", 10, "", "0" },
+		{ "abc", 0, "a|b|c", "000" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct tui_lines l;
+		struct sbuf got = SBUF_INIT, src = SBUF_INIT;
+
+		memset(&l, 0, sizeof(l));
+		lines_add_wrapped(&l, t[i].text, t[i].width, 0, 0);
+		for (size_t j = 0; j < l.n; j++) {
+			sbuf_addf(&got, "%s%s", j ? "|" : "", l.line[j]);
+			sbuf_addf(&src, "%zu", l.src[j]);
+			if (t[i].width > 0 && text_width(l.line[j]) > t[i].width)
+				fail_msg("case %zu: line %zu is wider than %d", i, j, t[i].width);
+		}
+		if (strcmp(got.buf ? got.buf : "", t[i].want) || strcmp(src.buf, t[i].src))
+			fail_msg("case %zu: got '%s' (%s), want '%s' (%s)", i,
+				 got.buf ? got.buf : "", src.buf, t[i].want, t[i].src);
+		sbuf_release(&got);
+		sbuf_release(&src);
+		lines_release(&l);
+	}
+}
+
+/* Display widths the layout counts with. */
+static void test_text_width(void **state)
+{
+	(void)state;
+	assert_int_equal(text_width(""), 0);
+	assert_int_equal(text_width("abc"), 3);
+	assert_int_equal(text_width("\xe6\xbc\xa2" "a"), 3);        /* wide */
+	assert_int_equal(text_width("e\xcc\x81"), 1);               /* combining */
+	assert_int_equal(text_width("\xff" "a"), 2);                /* bad byte: one '?' */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +420,14 @@ int main(void)
 		cmocka_unit_test(test_key_table),
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_binds),
+		cmocka_unit_test(test_key_lookup),
+		cmocka_unit_test(test_binds_order),
+		cmocka_unit_test(test_target_spec),
+		cmocka_unit_test(test_key_rows_target),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_text_width),
 	};
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		return 1;
 	return cmocka_run_group_tests_name("tui", tests, NULL, NULL);
 }
