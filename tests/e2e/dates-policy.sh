@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # dates-policy.sh: vendors, disclosure dates under the embargo policy and
 # `due`, end to end with the real binary (TAP).  Data is made with real
 # commands: keys from tests/lib/gpg-env.sh, a mail from mkpgp.py, then
@@ -79,9 +80,11 @@ jqt "disclosure verdict and reason" '.disclosure.policy_verdict == "refused" and
 jqt "disclosure history keeps every decision" '[.disclosure.history[].policy_verdict] == ["ok", "needs-reason", "needs-reason", "refused"]'
 jqt "disclosure proposals" '(.disclosure.proposals | length) == 2 and .disclosure.proposals[0].by == "vendor:Acme" and .disclosure.proposals[0].reason == "needs backports" and .disclosure.proposals[0].at == "2026-12-01T10:00:00Z"'
 jqt "disclosure policy limits" '.disclosure.policy | .default_days == 7 and .max_days == 14 and .default_limit == "2026-12-08T23:59:59Z" and .max_limit == "2026-12-15T23:59:59Z"'
-sqlite3 "$DB" "UPDATE decisions SET date = 0" 2>&1 | grep -q "decisions are never edited"
+# SQLite's triggers say "never edited", the team server's "append-only".
+e2e_sqlite && frozen="are never edited" || frozen="are append-only"
+db_sql "UPDATE decisions SET date = 0" 2>&1 | grep -q "decisions $frozen"
 e2e_ok $? "decisions cannot be edited"
-sqlite3 "$DB" "UPDATE proposals SET reason = 'x'" 2>&1 | grep -q "proposals are never edited"
+db_sql "UPDATE proposals SET reason = 'x'" 2>&1 | grep -q "proposals $frozen"
 e2e_ok $? "proposals cannot be edited"
 TZ=Europe/Berlin st date show 1 >"$tmp/out" 2>"$tmp/err"
 has out "2026-12-16T12:00:00Z (2026-12-16 13:00 CET)" "date show gives UTC and local time"
@@ -125,10 +128,10 @@ export SECTEAM_NOW=2026-12-10T10:00:00Z
 e2e_run 0 "due after 5 working days" due
 has out "#2 vendor Beta notified 2026-12-03T09:00:00Z, silent for 5 working days" "Beta is silent after 5 working days"
 has out "#2 overdue since 2026-12-04T12:00:00Z" "due lists the overdue report"
-sqlite3 "$DB" "INSERT INTO participants (report_id, name, email, role, added_by, added_at) VALUES (2, 'Mia Maintainer', 'mia@example.org', 'maintainer', 'olga', 1796205600)"
+db_sql "INSERT INTO participants (report_id, name, email, role, added_by, added_at) VALUES (2, 'Mia Maintainer', 'mia@example.org', 'maintainer', 'olga', 1796205600)"
 e2e_run 0 "due with a participant brought in" due --json
 jqt "an unacknowledged participant is listed" '[.items[] | select(.kind == "participant-unacknowledged" and .who == "mia@example.org" and .report == 2)] | length == 1'
-sqlite3 "$DB" "UPDATE participants SET acknowledged_at = 1796292000"
+db_sql "UPDATE participants SET acknowledged_at = 1796292000"
 e2e_run 0 "due after the participant acknowledged" due --json
 jqt "an acknowledging participant is no longer listed" '[.items[] | select(.kind == "participant-unacknowledged")] | length == 0'
 e2e_run 0 "vendor status Beta acknowledged" vendor status 2 Beta acknowledged
