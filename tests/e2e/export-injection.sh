@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # export-injection.sh: hostile text (CRLF, END:VEVENT, quotes, commas,
 # control characters, U+202E, formula prefixes) in every field an outsider
 # or an officer can fill still exports valid ICS, CSV, JSON and CVE
