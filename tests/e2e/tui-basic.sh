@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # The officers' UI end to end, driven through tmux: the list, a report and
 # its pager, search, a state change through the `:` line and its event in
 # the timeline, resizing from 120x40 to 80x24, the help screen listing

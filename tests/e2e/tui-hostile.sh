@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # A hostile report in the UI: its subject, sender name, body and
 # attachment name carry ESC[2J, an OSC 0 title, an OSC 52 clipboard write,
 # a CSI as the C1 control U+009B, U+202E, zero-width characters, "%n" and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # The report's panels in the UI, driven through tmux.  Participants: with
 # a synthetic kernel tree (config kernel.tree) the panel lists the
 # suggested maintainers with check boxes, Space checks one, `a` asks,
