@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # What the report view says about trust (issue 12, items 1 and 3-6), in
 # tmux: the signature bar's words and color for a spoofed signature
 # (bad, red), for a valid key whose user ID for From nobody certified
@@ -12,7 +13,7 @@ e2e_setup tuitrust
 e2e_tmux_setup
 g() { gpg --homedir "$S" --batch --no-tty --yes --trust-model always "$@" 2>/dev/null; }
 # case NAME: a fresh database for the next import
-case_db() { DB="$T/$1.db"; }
+case_db() { e2e_new_db "$1" || { echo "Bail out! no database for $1"; exit 1; }; }
 open_first() { tui_start 140 30; wait_for "secteam-tui: reports"; keys Enter; wait_re "^ [✔▲✘] SIGNATURE"; }
 bar() { screen | grep -E "^ [✔▲✘] SIGNATURE"; }
 bar_e() { screen_e | grep -F " SIGNATURE "; }

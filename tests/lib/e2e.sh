@@ -36,6 +36,9 @@
 #   db_sql SQL   runs SQL on DB as its owner; rows as sqlite3 prints them
 #   db_ok        prints "ok" when DB answers (and passes integrity_check)
 #   e2e_admin ARGS...  secteam-tui as the team's administrator (pg)
+#   e2e_new_db NAME    DB becomes a fresh database of its own, the same
+#                officer's: $T/NAME.db on SQLite, another database of
+#                the run's server (dropped at exit) on PostgreSQL
 # db_write_lock DB SECONDS: another connection holds DB's write lock
 # (BEGIN EXCLUSIVE, in the background) for at most SECONDS; returns once
 # the lock is held, non-zero (with a message on stderr) if it was not
@@ -86,6 +89,7 @@
 . "$SECTEAM_TOP/tests/lib/gpg-env.sh"
 
 _e2e_on_exit=""
+_e2e_pgdbs=""
 _e2e_locker=""
 
 e2e_engine() { echo "${SECTEAM_TEST_ENGINE:-sqlite}"; }
@@ -121,6 +125,18 @@ _e2e_pg_setup() {
 	export PGUSER
 }
 
+e2e_new_db() {
+	if e2e_sqlite; then
+		DB=$T/${1:?e2e_new_db needs a name}.db
+		return 0
+	fi
+	_e2e_db=${E2E_PGDB}_$(printf '%s' "${1:?e2e_new_db needs a name}" | tr -c 'a-z0-9\n' _)
+	PGUSER=$E2E_ADMIN createdb "$_e2e_db" || return 1
+	_e2e_pgdbs="$_e2e_pgdbs $_e2e_db"
+	DB="dbname=$_e2e_db"
+	e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" >/dev/null
+}
+
 e2e_admin() {
 	PGUSER=$E2E_ADMIN "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"
 }
@@ -129,7 +145,7 @@ db_sql() {
 	if e2e_sqlite; then
 		sqlite3 "$DB" "$1"
 	else
-		PGUSER=$E2E_ADMIN psql -X -q -At -v ON_ERROR_STOP=1 -d "$E2E_PGDB" \
+		PGUSER=$E2E_ADMIN psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" \
 			-c "SET search_path = secteam" -c "$1"
 	fi
 }
@@ -152,6 +168,9 @@ _e2e_exit() {
 	eval "$_e2e_on_exit"
 	db_write_unlock
 	if [ -n "${E2E_PGDB:-}" ]; then
+		for _e2e_db in $_e2e_pgdbs; do
+			PGUSER=$E2E_ADMIN dropdb --if-exists "$_e2e_db" >/dev/null 2>&1
+		done
 		PGUSER=$E2E_ADMIN dropdb --if-exists "$E2E_PGDB" >/dev/null 2>&1
 		PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "DROP ROLE IF EXISTS $E2E_OFFICER" >/dev/null 2>&1
 	fi
@@ -182,7 +201,7 @@ time.sleep(float(sys.argv[3]))
 		  printf 'BEGIN;\nSELECT pg_advisory_xact_lock(5363746561);\n'
 		  printf '\\! touch %s\n' "$_e2e_ready"
 		  printf 'SELECT pg_sleep(%s);\n' "${2:-60}"; } |
-			PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" >/dev/null 2>&1 &
+			PGUSER=$E2E_ADMIN psql -X -q -d "$DB" >/dev/null 2>&1 &
 	fi
 	_e2e_locker=$!
 	_e2e_i=0
