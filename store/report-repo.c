@@ -29,10 +29,8 @@ static const char sql_get[] = REPORT_COLS "WHERE r.id = ?1";
 static const char sql_by_id[] = REPORT_COLS REPORT_WHERE "ORDER BY r.id";
 static const char sql_by_received[] =
 	REPORT_COLS REPORT_WHERE "ORDER BY r.received DESC, r.id DESC";
-/* NULLS LAST on the bare alias: PostgreSQL does not see an output
- * column's alias inside an expression ("disclosure IS NULL"). */
 static const char sql_by_deadline[] =
-	REPORT_COLS REPORT_WHERE "ORDER BY disclosure NULLS LAST, r.id";
+	REPORT_COLS REPORT_WHERE "ORDER BY disclosure IS NULL, disclosure, r.id";
 static const char sql_by_state[] = REPORT_COLS REPORT_WHERE
 	"ORDER BY CASE r.state WHEN 'new' THEN 0 WHEN 'triaged' THEN 1"
 	" WHEN 'accepted' THEN 2 WHEN 'fixing' THEN 3 WHEN 'fix-ready' THEN 4"
