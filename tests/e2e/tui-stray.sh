@@ -11,7 +11,8 @@
 #     would): they scroll into the pane's scrollback, and the screen the
 #     UI redraws shows none of them, so only the scrollback check sees it;
 #   - one short line printed then: it stays on the normal screen hidden
-#     behind the UI's alternate screen.
+#     behind the UI's alternate screen, and is all that is left on the
+#     terminal once the UI quits; a UI that quits leaving nothing passes.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuistray
 e2e_tmux_setup
@@ -65,5 +66,20 @@ why=$(tui_stray_check); rc=$?
 tap_ok $? "one short line printed while suspended is caught" "$why"
 tap_like "$(printf '%s' "$why" | tr '\n' ' ')" "^on the normal screen behind the UI: STRAY-FROM-THE-EDITOR 1( |$)" \
 	"on the normal screen behind the alternate one"
+# Once the UI has ended, that line is all that is left on the terminal.
+keys Q
+why=$(tui_stray_check); rc=$?
+[ $rc -ne 0 ]
+tap_ok $? "after the UI quits, the line left on the terminal is caught" "$why"
+tap_like "$(printf '%s' "$why" | tr '\n' ' ')" "^the UI ended, leaving on the terminal: STRAY-FROM-THE-EDITOR 1 EXITED:0" \
+	"as what the UI left behind"
+tui_kill
+
+# A UI that quits leaving nothing passes.
+tui_start 100 30
+wait_for "stray report 1" 10
+keys Q
+why=$(tui_stray_check); rc=$?
+tap_ok $rc "a UI that quits and leaves nothing passes" "$why"
 tui_kill
 tap_done

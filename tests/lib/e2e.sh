@@ -52,8 +52,9 @@
 # (Python's mailbox module: "From " quoting done the standard way).
 #
 # The UI through tmux.  e2e_tmux_setup (after e2e_setup) gives the test a
-# private tmux server (killed at exit); the real binary runs in it on
-# $DB, $H and the config file $T/config (made empty if missing), is typed
+# private tmux server (killed at exit) and an empty config file $T/config
+# (sectui and the UI read it); the real binary runs in it on $DB, $H and
+# that config file, is typed
 # at with send-keys and read back with capture-pane:
 #   tui_start COLS LINES [VAR=VALUE...]  the UI in a fresh session "t";
 #                the environment is LANG/LC_ALL C.UTF-8, TERM
@@ -79,8 +80,8 @@
 #                hidden behind the UI's alternate screen (capture-pane -a),
 #                or a screen that differs from what curses itself draws
 #                (C-l makes the UI repaint every cell; every row but the
-#                status line must stay as it was).  Fails too when the UI
-#                is no longer on its alternate screen (it exited).
+#                status line must stay as it was).  When the test has
+#                quit the UI: the terminal must hold nothing but EXITED:0.
 # Fixtures: mail_pgp NAME SUBJECT BODY [KIND] writes $T/mail/NAME.eml, an
 # encrypted and signed (or KIND) report from Rita to the officer;
 # e2e_import FILES... imports them (shows the output when it fails);
@@ -255,6 +256,7 @@ box.flush()
 e2e_tmux_setup() {
 	E2E_TMUX=e2e$$
 	mkdir -p "$T/mail"
+	: >>"$T/config"
 	e2e_on_exit 'tmux -L "$E2E_TMUX" kill-server 2>/dev/null'
 }
 
@@ -357,9 +359,8 @@ _e2e_inked() { grep -v '^[[:space:]]*$'; }
 tui_stray_check() {
 	_e2e_p=${1:-t}
 	if [ "$(tmx display -p -t "$_e2e_p" '#{alternate_on}')" != 1 ]; then
-		echo "the UI is not on its alternate screen (it exited?):"
-		tmx capture-pane -p -t "$_e2e_p" | _e2e_inked
-		return 1
+		_tui_exited_check "$_e2e_p"
+		return
 	fi
 	# (-E -1 on an empty history would capture the screen's first row.)
 	_e2e_out=
@@ -377,6 +378,22 @@ tui_stray_check() {
 	_tui_repaint_check "$_e2e_p"
 }
 
+# A UI that has ended (the test quit it): what curses drew went with its
+# alternate screen, so the terminal holds nothing but tui_start's
+# EXITED:0 (history included); anything else was written outside curses,
+# or the UI failed.
+_tui_exited_check() {
+	_t=60
+	while [ $_t -gt 0 ] && ! tmx capture-pane -p -t "$1" | grep -q '^EXITED:'; do
+		sleep 0.05
+		_t=$((_t - 1))
+	done
+	_e2e_out=$(tmx capture-pane -p -S - -t "$1" | _e2e_inked)
+	[ "$_e2e_out" = EXITED:0 ] && return 0
+	printf 'the UI ended, leaving on the terminal:\n%s\n' "$_e2e_out"
+	return 1
+}
+
 # The screen but its last row (the status line, which C-l sets).
 _e2e_rows() { tmx capture-pane -p -t "$1" | sed '$d'; }
 
@@ -392,6 +409,11 @@ _tui_repaint_check() {
 		_t=$((_t - 1))
 	done
 	if [ $_t -eq 0 ]; then
+		# the test had just quit the UI
+		if [ "$(tmx display -p -t "$1" '#{alternate_on}')" != 1 ]; then
+			_tui_exited_check "$1"
+			return
+		fi
 		echo "C-l did not redraw the screen (no \"reloaded\")"
 		return 1
 	fi
