@@ -5,10 +5,10 @@
 # quits (q) or the terminal goes away (tmux kill-server: SIGHUP).  The
 # checks that an agent is up while the UI runs show the later checks can
 # see one.  TAP output.
-. "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
-
-tap_plan 7
-DEMO="$WORK/demo"
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup demorun
+e2e_tmux_setup
+DEMO="$T/demo"
 export SECTEAM_DEMO_DIR="$DEMO"
 H="$DEMO/keys/home"
 # agent_pid HOME: the pid of the gpg-agent serving HOME, empty when none
@@ -21,14 +21,13 @@ _demo_cleanup() { # the agents a failing check may have left
 	for _h in "$DEMO/keys/home" "$DEMO/keys/senders"; do
 		[ -d "$_h" ] && gpgconf --homedir "$_h" --kill all 2>/dev/null
 	done
-	_cleanup
 }
-trap _demo_cleanup EXIT
+e2e_on_exit _demo_cleanup
 
-"$SECTEAM_TOP/scripts/demo.sh" "$SECTEAM_BIN" >"$WORK/demo.out" 2>&1 ||
-	{ echo "Bail out! scripts/demo.sh failed"; sed 's/^/# /' "$WORK/demo.out"; exit 1; }
-check "the demo's set-up leaves no agent in the officer's home" test -z "$(agent_pid "$H")"
-check "nor in the senders' home" test -z "$(agent_pid "$DEMO/keys/senders")"
+"$SECTEAM_TOP/scripts/demo.sh" "$SECTEAM_BIN" >"$T/demo.out" 2>&1 ||
+	{ echo "Bail out! scripts/demo.sh failed"; sed 's/^/# /' "$T/demo.out"; exit 1; }
+tui_check "the demo's set-up leaves no agent in the officer's home" test -z "$(agent_pid "$H")"
+tui_check "nor in the senders' home" test -z "$(agent_pid "$DEMO/keys/senders")"
 
 # run_ui: scripts/demo-run.sh (what `make run` runs) in a tmux pane.
 run_ui() {
@@ -53,18 +52,18 @@ wait_no_agent() {
 
 run_ui
 if open_report && [ -n "$(agent_pid "$H")" ]; then
-	ok "while the UI runs, a gpg-agent serves the demo's home"
-else not_ok "while the UI runs, a gpg-agent serves the demo's home"; fi
+	tui_ok 0 "while the UI runs, a gpg-agent serves the demo's home"
+else tui_ok 1 "while the UI runs, a gpg-agent serves the demo's home"; fi
 keys q; keys q
-check "q, q: the UI quits and make run's script ends with 0" wait_for "EXITED:0" 10
-check "after quitting no gpg-agent is left in the demo's home" wait_no_agent
+tui_check "q, q: the UI quits and make run's script ends with 0" wait_for "EXITED:0" 10
+tui_check "after quitting no gpg-agent is left in the demo's home" wait_no_agent
 tui_stop
 
 # The terminal goes away under the UI: tmux sends SIGHUP.
 run_ui
 if open_report && [ -n "$(agent_pid "$H")" ]; then
-	ok "the UI again, its agent up"
-else not_ok "the UI again, its agent up"; fi
+	tui_ok 0 "the UI again, its agent up"
+else tui_ok 1 "the UI again, its agent up"; fi
 tui_stop
-check "after the terminal closed no gpg-agent is left either" wait_no_agent
+tui_check "after the terminal closed no gpg-agent is left either" wait_no_agent
 tap_done

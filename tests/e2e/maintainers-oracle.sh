@@ -21,21 +21,19 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/maint-oracle.XXXXXX") || exit 1
 [ -n "${ORACLE_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT INT TERM
 export XDG_CONFIG_HOME="$work/config" # no officer's config in the way
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+. "$top/tests/lib/tap.sh"
 diag() { sed 's/^/# /' "$@"; }
 
 tree=$(sh "$top/scripts/kernel-tree.sh" 2>"$work/tree.err")
 if [ -z "$tree" ] || [ ! -f "$tree/scripts/get_maintainer.pl" ]; then
-	echo "1..1"
-	notok "a kernel tree from scripts/kernel-tree.sh"
+	tap_ok 1 "a kernel tree from scripts/kernel-tree.sh"
 	diag "$work/tree.err"
+	tap_done
 	exit 1
 fi
 if [ ! -x "$bin" ]; then
-	echo "1..1"
-	notok "secteam-tui binary at $bin (set SECTEAM_BIN)"
+	tap_ok 1 "secteam-tui binary at $bin (set SECTEAM_BIN)"
+	tap_done
 	exit 1
 fi
 
@@ -234,8 +232,7 @@ compare() {
 
 group=25
 ngroups=$(((nfiles + group - 1) / group))
-echo "1..$((1 + ngroups + 20))"
-ok "tree $tree, $nfiles files, 20 patches; get_maintainer.pl $((mid - start))s, secteam-tui $((end - mid))s ($jobs jobs)"
+tap_ok 0 "tree $tree, $nfiles files, 20 patches; get_maintainer.pl $((mid - start))s, secteam-tui $((end - mid))s ($jobs jobs)"
 total_diff=0
 g=0
 while [ $g -lt $ngroups ]; do
@@ -251,9 +248,9 @@ while [ $g -lt $ngroups ]; do
 	done
 	total_diff=$((total_diff + bad))
 	if [ $bad -eq 0 ]; then
-		ok "files $lo-$hi: same addresses as get_maintainer.pl"
+		tap_ok 0 "files $lo-$hi: same addresses as get_maintainer.pl"
 	else
-		notok "files $lo-$hi: $bad of $((hi - lo + 1)) differ from get_maintainer.pl"
+		tap_ok 1 "files $lo-$hi: $bad of $((hi - lo + 1)) differ from get_maintainer.pl"
 		diag "$work/d"
 	fi
 	g=$((g + 1))
@@ -263,14 +260,14 @@ while [ $j -le 20 ]; do
 	: >"$work/d"
 	nf=$(grep -c '^+++ ' "$work/patches/$j.patch")
 	if compare "P$j" "patch $j" "$work/patches/$j.patch"; then
-		ok "patch $j ($nf diffs): same addresses as get_maintainer.pl"
+		tap_ok 0 "patch $j ($nf diffs): same addresses as get_maintainer.pl"
 	else
 		total_diff=$((total_diff + 1))
-		notok "patch $j ($nf diffs) differs from get_maintainer.pl"
+		tap_ok 1 "patch $j ($nf diffs) differs from get_maintainer.pl"
 		diag "$work/d"
 		[ -n "${ORACLE_KEEP:-}" ] && echo "# patch kept in $work/patches/$j.patch"
 	fi
 	j=$((j + 1))
 done
 echo "# $total_diff of $((nfiles + 20)) lookups differ"
-[ $total_diff -eq 0 ]
+tap_done

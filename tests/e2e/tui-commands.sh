@@ -13,9 +13,7 @@
 #     in the list opens report 2; J and K step through the list's reports.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuicmd
-sock=cmd$$
-tmx() { tmux -L "$sock" "$@"; }
-e2e_on_exit 'tmux -L "$sock" kill-server 2>/dev/null'
+e2e_tmux_setup
 for i in 1 2 3; do
 	printf 'From: Rita <rita@example.net>\nSubject: cmd report %s\nMessage-ID: <cmd%s@example.net>\nDate: %s\n\nbody of report %s\nline two of %s\n' \
 		"$i" "$i" "$(date -R)" "$i" "$i" >"$T/$i.eml"
@@ -27,19 +25,7 @@ cat >"$T/editor" <<'EOF'
 printf 'note-from-the-editor-XYZ\n' >"$1"
 EOF
 chmod +x "$T/editor"
-: >"$T/config"
-tmx -f /dev/null new-session -d -s t -x 110 -y 30 \
-	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color EDITOR='$T/editor' VISUAL= PGUSER=${PGUSER:-} '$SECTEAM_BIN' --db '$DB' --gnupghome '$H' --config '$T/config'"
-screen() { tmx capture-pane -p -t t; }
-wait_re() { # REGEX [SECONDS]
-	_t=$(( ${2:-5} * 20 ))
-	while [ $_t -gt 0 ]; do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.05
-		_t=$((_t - 1))
-	done
-	return 1
-}
+tui_start 110 30 "EDITOR=$T/editor"
 cmd() { tmx send-keys -t t ":"; tmx send-keys -t t -l "$1"; tmx send-keys -t t Enter; }
 wait_re "cmd report 3" 10
 tap_ok $? "the list shows the reports"
@@ -96,4 +82,5 @@ tap_like "$(screen | head -n 1)" "^ report 3" "J opens the next report of the li
 tmx send-keys -t t K
 wait_re "^ report 2" 3
 tap_like "$(screen | head -n 1)" "^ report 2" "K the previous one"
+tui_stop
 tap_done

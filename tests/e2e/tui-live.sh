@@ -8,18 +8,14 @@
 # server the news comes by LISTEN/NOTIFY, on SQLite by data_version.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuilive
-sock=live$$
-tmx() { tmux -L "$sock" "$@"; }
-e2e_on_exit 'tmux -L "$sock" kill-server 2>/dev/null'
+e2e_tmux_setup
 for i in 1 2 3; do
 	printf 'From: Rita <rita@example.net>\nSubject: live report %s\nMessage-ID: <live%s@example.net>\nDate: %s\n\nbody %s\n' \
 		"$i" "$i" "$(date -R)" "$i" >"$T/$i.eml"
 done
 st import "$T/1.eml" "$T/2.eml" "$T/3.eml" >/dev/null || { echo "Bail out! import failed"; exit 1; }
-: >"$T/config"
-ui="env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color EDITOR=true PGUSER=${PGUSER:-} '$SECTEAM_BIN' --db '$DB' --gnupghome '$H' --config '$T/config'"
-tmx -f /dev/null new-session -d -s t -x 110 -y 50 "$ui"
-tmx split-window -v -t t "$ui"
+tui_start 110 50
+tmx split-window -v -t t "$(tui_cmd)"
 pane() { tmx capture-pane -p -t "t.$1"; }
 wait_pane() { # PANE REGEX SECONDS: until the pane shows it; prints ms taken
 	_s=$(date +%s%N)
@@ -78,4 +74,7 @@ tap_ok $rc "the open report shows its new state ($ms ms)"
 # summary names the note) is in neither pane's scrollback.
 sb=$(tmx capture-pane -p -S -500 -E -1 -t t.0; tmx capture-pane -p -S -500 -E -1 -t t.1)
 tap_unlike "$sb" "from-the-other-ui" "no command output leaked outside curses"
+tui_no_stray t.0
+tui_no_stray t.1
+tui_kill
 tap_done

@@ -3,12 +3,12 @@
 # WHEN is as wide as the dates below it, a long kind (participant-add)
 # widens KIND instead of running into DETAIL, and every detail starts
 # under the DETAIL header.  Driven through tmux; TAP output.
-. "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
-
-tap_plan 5
-fixture_setup
+export SECTEAM_NOW=${SECTEAM_NOW:-2026-12-02T12:00:00Z}
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup tuitimeline
+e2e_tmux_setup
 mail_pgp t1 "UAF in tcp" "a use-after-free in net/ipv4/tcp_input.c"
-import "$WORK/mail/t1.eml" || { echo "Bail out! import failed"; exit 1; }
+e2e_import "$T/mail/t1.eml" || { echo "Bail out! import failed"; exit 1; }
 sectui triage 1 --state triaged >/dev/null 2>&1
 sectui maintainers 1 --add 'Dev Eloper <dev@example.org>' >/dev/null 2>&1 ||
 	{ echo "Bail out! maintainers --add failed"; exit 1; }
@@ -17,26 +17,26 @@ sectui maintainers 1 --add 'Dev Eloper <dev@example.org>' >/dev/null 2>&1 ||
 col() { python3 -c 'import sys; print(sys.argv[1].find(sys.argv[2]))' "$1" "$2"; }
 
 tui_start 120 30
-wait_for "UAF in tcp" || diag "the list did not show"
+wait_for "UAF in tcp" || tap_diag "the list did not show"
 keys t
-if wait_for "timeline of report 1" && wait_for "participant-add"; then ok "t opens the timeline with the participant-add event"
-else not_ok "t opens the timeline with the participant-add event"; fi
+if wait_for "timeline of report 1" && wait_for "participant-add"; then tui_ok 0 "t opens the timeline with the participant-add event"
+else tui_ok 1 "t opens the timeline with the participant-add event"; fi
 head=$(line_of "DETAIL")
 row=$(line_of "participant-add")
 imp=$(line_of "report from")
-diag "header: $head"
-diag "row:    $row"
+tap_diag "header: $head"
+tap_diag "row:    $row"
 # A row starts with the date ("2026-12-02 09:00 UTC"): OFFICER begins
 # two columns after its end.
 date_end=$(printf '%s\n' "$row" | python3 -c 'import re, sys; m = re.match(r"\s*\S+ \S+ \S+", sys.stdin.read()); print(m.end() if m else -1)')
-if [ "$(col "$head" OFFICER)" -eq $((date_end + 2)) ]; then ok "the WHEN header is as wide as the dates"
-else not_ok "the WHEN header is as wide as the dates" "OFFICER at $(col "$head" OFFICER), dates end at $date_end"; fi
-if printf '%s' "$row" | grep -q "participant-add  Dev Eloper"; then ok "participant-add is whole, two spaces before its detail"
-else not_ok "participant-add is whole, two spaces before its detail"; fi
-if [ "$(col "$row" "Dev Eloper")" = "$(col "$head" DETAIL)" ]; then ok "the detail of participant-add is under DETAIL"
-else not_ok "the detail of participant-add is under DETAIL"; fi
-if [ "$(col "$imp" "report from")" = "$(col "$head" DETAIL)" ]; then ok "the import's detail is under DETAIL too"
-else not_ok "the import's detail is under DETAIL too"; fi
+if [ "$(col "$head" OFFICER)" -eq $((date_end + 2)) ]; then tui_ok 0 "the WHEN header is as wide as the dates"
+else tui_ok 1 "the WHEN header is as wide as the dates" "OFFICER at $(col "$head" OFFICER), dates end at $date_end"; fi
+if printf '%s' "$row" | grep -q "participant-add  Dev Eloper"; then tui_ok 0 "participant-add is whole, two spaces before its detail"
+else tui_ok 1 "participant-add is whole, two spaces before its detail"; fi
+if [ "$(col "$row" "Dev Eloper")" = "$(col "$head" DETAIL)" ]; then tui_ok 0 "the detail of participant-add is under DETAIL"
+else tui_ok 1 "the detail of participant-add is under DETAIL"; fi
+if [ "$(col "$imp" "report from")" = "$(col "$head" DETAIL)" ]; then tui_ok 0 "the import's detail is under DETAIL too"
+else tui_ok 1 "the import's detail is under DETAIL too"; fi
 keys q q
 tui_stop
 tap_done

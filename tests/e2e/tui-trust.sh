@@ -1,4 +1,5 @@
 #!/bin/sh
+# engines: sqlite pg
 # What the report view says about trust (issue 12, items 1 and 3-6), in
 # tmux: the signature bar's words and color for a spoofed signature
 # (bad, red), for a valid key whose user ID for From nobody certified
@@ -6,13 +7,13 @@
 # the mark on attachments an inline signature does not cover, and a From
 # row that puts the address before a display name that holds another
 # address behind no-break spaces.  Each case has a database of its own.
-. "$SECTEAM_TOP/tests/e2e/lib-tmux.sh"
-
-tap_plan 9
-fixture_setup
-g() { gpg --homedir "$SENDERS" --batch --no-tty --yes --trust-model always "$@" 2>/dev/null; }
+export SECTEAM_NOW=2026-12-02T12:00:00Z
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup tuitrust
+e2e_tmux_setup
+g() { gpg --homedir "$S" --batch --no-tty --yes --trust-model always "$@" 2>/dev/null; }
 # case NAME: a fresh database for the next import
-case_db() { DB="$WORK/$1.db"; }
+case_db() { e2e_new_db "$1" || { echo "Bail out! no database for $1"; exit 1; }; }
 open_first() { tui_start 140 30; wait_for "secteam-tui: reports"; keys Enter; wait_re "^ [✔▲✘] SIGNATURE"; }
 bar() { screen | grep -E "^ [✔▲✘] SIGNATURE"; }
 bar_e() { screen_e | grep -F " SIGNATURE "; }
@@ -20,7 +21,7 @@ bar_e() { screen_e | grep -F " SIGNATURE "; }
 # 1-2: the signature spoof: a genuine multipart/signed whose first
 # delimiter is rewritten "--B" CR "X", with the attacker's part added.
 mail_pgp genuine "spoofed report" "GENUINE text by Rita" signed
-$PY - "$WORK/mail/genuine.eml" "$WORK/mail/spoof.eml" <<'PYEOF'
+/usr/bin/python3 - "$T/mail/genuine.eml" "$T/mail/spoof.eml" <<'PYEOF'
 import sys
 raw = open(sys.argv[1]).read()
 b = raw.split('boundary="', 1)[1].split('"', 1)[0]
@@ -32,44 +33,44 @@ raw = (raw[:i] + "--" + b + "\rX\n" + raw[i + len(d):j] + d +
 open(sys.argv[2], "w").write(raw)
 PYEOF
 case_db spoof
-import "$WORK/mail/spoof.eml" || { echo "Bail out! import failed"; exit 1; }
+e2e_import "$T/mail/spoof.eml" || { echo "Bail out! import failed"; exit 1; }
 open_first
 if bar | grep -qF " ✘ SIGNATURE bad | does NOT match the text: key of Rita Reporter <rita@example.net> |" &&
-   bar_e | grep -q '\[41m'; then ok "a spoofed multipart/signed: the bar says bad, in red"
-else not_ok "a spoofed multipart/signed: the bar says bad, in red"; fi
+   bar_e | grep -q '\[41m'; then tui_ok 0 "a spoofed multipart/signed: the bar says bad, in red"
+else tui_ok 1 "a spoofed multipart/signed: the bar says bad, in red"; fi
 if screen | grep -qF "│ ATTACKER text" && ! screen | grep -q "GENUINE"; then
-	ok "what is shown is what was checked: the attacker's part"
-else not_ok "what is shown is what was checked: the attacker's part"; fi
+	tui_ok 0 "what is shown is what was checked: the attacker's part"
+else tui_ok 1 "what is shown is what was checked: the attacker's part"; fi
 tui_stop
 
 # 3-4: a valid key (Sam's, now certified) with a user ID for Rita's
 # address that nobody certified: valid, but From does not match and the
 # bar names Sam by his certified user ID, in yellow.
-gpg --homedir "$GHOME" --batch --yes --default-key "$OFFICER_FPR" \
+gpg --homedir "$H" --batch --yes --default-key "$OFFICER_FPR" \
 	--quick-sign-key "$STRANGER_FPR" >/dev/null 2>&1
 g --quick-add-uid "$STRANGER_FPR" "Rita Reporter <rita@example.net>"
-g --export "$STRANGER_FPR" >"$WORK/sam.pub"
-gpg --homedir "$GHOME" --batch --yes --import "$WORK/sam.pub" >/dev/null 2>&1
-gpg --homedir "$GHOME" --batch --yes --check-trustdb >/dev/null 2>&1
-$PY "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$SENDERS" --kind signed \
+g --export "$STRANGER_FPR" >"$T/sam.pub"
+gpg --homedir "$H" --batch --yes --import "$T/sam.pub" >/dev/null 2>&1
+gpg --homedir "$H" --batch --yes --check-trustdb >/dev/null 2>&1
+/usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" --kind signed \
 	--from "Rita Reporter <rita@example.net>" --sign-as "$STRANGER_FPR" \
-	--subject "as rita" --body "signed by Sam as Rita" >"$WORK/mail/as-rita.eml"
+	--subject "as rita" --body "signed by Sam as Rita" >"$T/mail/as-rita.eml"
 case_db uid
-import "$WORK/mail/as-rita.eml" || { echo "Bail out! import failed"; exit 1; }
+e2e_import "$T/mail/as-rita.eml" || { echo "Bail out! import failed"; exit 1; }
 open_first
 if bar | grep -qF " ▲ SIGNATURE valid | signed by Sam Stranger <sam@example.com> (valid) | From DOES NOT MATCH" &&
-   bar_e | grep -q '\[43m'; then ok "an uncertified user ID for From: yellow, named by the certified one"
-else not_ok "an uncertified user ID for From: yellow, named by the certified one"; fi
-if ! bar | grep -q "rita@"; then ok "the uncertified user ID is not on the bar"
-else not_ok "the uncertified user ID is not on the bar"; fi
+   bar_e | grep -q '\[43m'; then tui_ok 0 "an uncertified user ID for From: yellow, named by the certified one"
+else tui_ok 1 "an uncertified user ID for From: yellow, named by the certified one"; fi
+if ! bar | grep -q "rita@"; then tui_ok 0 "the uncertified user ID is not on the bar"
+else tui_ok 1 "the uncertified user ID is not on the bar"; fi
 tui_stop
 
 # 5-7: inline PGP with text after the block and an unsigned patch: partial,
 # "!" gutter on the unsigned lines, the attachment marked.
-g --local-user "$REPORTER_FPR" --clearsign >"$WORK/clear.asc" <<'EOF'
+g --local-user "$REPORTER_FPR" --clearsign >"$T/clear.asc" <<'EOF'
 SIGNED inline text by Rita
 EOF
-$PY - "$WORK/clear.asc" "$WORK/mail/inline.eml" <<'PYEOF'
+/usr/bin/python3 - "$T/clear.asc" "$T/mail/inline.eml" <<'PYEOF'
 import sys
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
@@ -87,23 +88,23 @@ m.attach(a)
 open(sys.argv[2], "wb").write(m.as_bytes())
 PYEOF
 case_db inline
-import "$WORK/mail/inline.eml" || { echo "Bail out! import failed"; exit 1; }
+e2e_import "$T/mail/inline.eml" || { echo "Bail out! import failed"; exit 1; }
 open_first
 if bar | grep -qF " ▲ SIGNATURE partial" && screen | grep -qF "│ SIGNED inline text by Rita" &&
    screen | grep -qF "! UNSIGNED trailer line" &&
    screen | grep -qF "! [--- end of unprotected text ---]"; then
-	ok "inline PGP: partial, unsigned lines behind the ! gutter, a forged end marker too"
-else not_ok "inline PGP: partial, unsigned lines behind the ! gutter, a forged end marker too"; fi
+	tui_ok 0 "inline PGP: partial, unsigned lines behind the ! gutter, a forged end marker too"
+else tui_ok 1 "inline PGP: partial, unsigned lines behind the ! gutter, a forged end marker too"; fi
 if screen | grep -qF "attachment 1: fix.patch" && line_of "attachment 1: fix.patch" | grep -qF "[!] NOT SIGNED"; then
-	ok "the attachment an inline signature does not cover is marked NOT SIGNED"
-else not_ok "the attachment an inline signature does not cover is marked NOT SIGNED"; fi
-if wait_re "^Files +-   \[!\] unsigned: mm/slub.c"; then ok "its file is listed apart, marked unsigned"
-else not_ok "its file is listed apart, marked unsigned"; fi
+	tui_ok 0 "the attachment an inline signature does not cover is marked NOT SIGNED"
+else tui_ok 1 "the attachment an inline signature does not cover is marked NOT SIGNED"; fi
+if wait_re "^Files +-   \[!\] unsigned: mm/slub.c"; then tui_ok 0 "its file is listed apart, marked unsigned"
+else tui_ok 1 "its file is listed apart, marked unsigned"; fi
 tui_stop
 
 # 8-9: a display name holding another address, padded with no-break
 # spaces so that a header row would cut the real address off.
-$PY - "$WORK/mail/name.eml" <<'PYEOF'
+/usr/bin/python3 - "$T/mail/name.eml" <<'PYEOF'
 import sys
 from email.mime.text import MIMEText
 from email.header import Header
@@ -117,13 +118,13 @@ m["Date"] = "Wed, 02 Dec 2026 08:00:00 +0000"
 open(sys.argv[1], "wb").write(m.as_bytes())
 PYEOF
 case_db name
-import "$WORK/mail/name.eml" || { echo "Bail out! import failed"; exit 1; }
+e2e_import "$T/mail/name.eml" || { echo "Bail out! import failed"; exit 1; }
 open_first
 if wait_re '^From +eve@evil\.example  \[!\] display name holds another address  \[!\] invisible spacing in display name  "manager@corp\.example<U\+00A0>'; then
-	ok "the From row shows the address first and flags the name"
-else not_ok "the From row shows the address first and flags the name"; fi
+	tui_ok 0 "the From row shows the address first and flags the name"
+else tui_ok 1 "the From row shows the address first and flags the name"; fi
 if screen | grep -qF "message 1 of 1, from eve@evil.example  [!] display name holds another address"; then
-	ok "the message separator shows the address first too"
-else not_ok "the message separator shows the address first too"; fi
+	tui_ok 0 "the message separator shows the address first too"
+else tui_ok 1 "the message separator shows the address first too"; fi
 tui_stop
 tap_done

@@ -36,17 +36,61 @@
 #   db_sql SQL   runs SQL on DB as its owner; rows as sqlite3 prints them
 #   db_ok        prints "ok" when DB answers (and passes integrity_check)
 #   e2e_admin ARGS...  secteam-tui as the team's administrator (pg)
+#   e2e_new_db NAME    DB becomes a fresh database of its own, the same
+#                officer's: $T/NAME.db on SQLite, another database of
+#                the run's server (dropped at exit) on PostgreSQL
 # db_write_lock DB SECONDS: another connection holds DB's write lock
 # (BEGIN EXCLUSIVE, in the background) for at most SECONDS; returns once
 # the lock is held, non-zero (with a message on stderr) if it was not
 # within 10 s.
 # db_write_unlock: ends it (the EXIT trap does, if the test stops before).
+# e2e_run WANT DESC ARGS...: st ARGS, its output in $T/out and $T/err;
+# one check "DESC (exit RC)" that it exited WANT.
+# e2e_ok STATUS DESC: tap_ok showing $T/err (the last e2e_run's
+# stderr) as the diagnostic when STATUS is not 0.
 # e2e_mbox OUT FILE...: an mbox of the message files, in that order
 # (Python's mailbox module: "From " quoting done the standard way).
+#
+# The UI through tmux.  e2e_tmux_setup (after e2e_setup) gives the test a
+# private tmux server (killed at exit) and an empty config file $T/config
+# (sectui and the UI read it); the real binary runs in it on $DB, $H and
+# that config file, is typed
+# at with send-keys and read back with capture-pane:
+#   tui_start COLS LINES [VAR=VALUE...]  the UI in a fresh session "t";
+#                the environment is LANG/LC_ALL C.UTF-8, TERM
+#                screen-256color, EDITOR=true, VISUAL empty, PGUSER and
+#                SECTEAM_NOW as the test has them, then VAR=VALUE...
+#   tui_cmd [VAR=VALUE...]  that command line (for tmx split-window)
+#   tui_stop     asserts tui_no_stray (one TAP check), then ends the
+#                server and waits until it is gone
+#   tui_kill     the same without the check
+#   tmx ARGS...  tmux on the test's server
+#   keys KEYS... send-keys to the pane; type_text TEXT: literal text
+#   screen, screen_e     capture-pane -p (-e: with attributes)
+#   wait_for TEXT [S], wait_gone TEXT [S], wait_re REGEX [S]: poll the
+#                screen (default 5 s), never a fixed sleep
+#   line_of TEXT the first screen line holding TEXT
+#   tui_ok STATUS DESC [DIAG...]  tap_ok; a failure also shows the screen
+#   tui_check DESC CMD...         tui_ok on the command's status
+#   tui_no_stray [PANE]  one TAP check that the UI wrote nothing outside
+#                curses (tui_stray_check below)
+#   tui_stray_check [PANE]  non-zero, naming what it found, when a byte
+#                reached the terminal outside curses: lines in the pane's
+#                scrollback (capture-pane -S -), text on the normal screen
+#                hidden behind the UI's alternate screen (capture-pane -a),
+#                or a screen that differs from what curses itself draws
+#                (C-l makes the UI repaint every cell; every row but the
+#                status line must stay as it was).  When the test has
+#                quit the UI: the terminal must hold nothing but EXITED:0.
+# Fixtures: mail_pgp NAME SUBJECT BODY [KIND] writes $T/mail/NAME.eml, an
+# encrypted and signed (or KIND) report from Rita to the officer;
+# e2e_import FILES... imports them (shows the output when it fails);
+# sectui ARGS... is st with --config "$T/config".
 . "$SECTEAM_TOP/tests/lib/tap.sh"
 . "$SECTEAM_TOP/tests/lib/gpg-env.sh"
 
 _e2e_on_exit=""
+_e2e_pgdbs=""
 _e2e_locker=""
 
 e2e_engine() { echo "${SECTEAM_TEST_ENGINE:-sqlite}"; }
@@ -82,6 +126,18 @@ _e2e_pg_setup() {
 	export PGUSER
 }
 
+e2e_new_db() {
+	if e2e_sqlite; then
+		DB=$T/${1:?e2e_new_db needs a name}.db
+		return 0
+	fi
+	_e2e_db=${E2E_PGDB}_$(printf '%s' "${1:?e2e_new_db needs a name}" | tr -c 'a-z0-9\n' _)
+	PGUSER=$E2E_ADMIN createdb "$_e2e_db" || return 1
+	_e2e_pgdbs="$_e2e_pgdbs $_e2e_db"
+	DB="dbname=$_e2e_db"
+	e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" >/dev/null
+}
+
 e2e_admin() {
 	PGUSER=$E2E_ADMIN "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"
 }
@@ -90,7 +146,7 @@ db_sql() {
 	if e2e_sqlite; then
 		sqlite3 "$DB" "$1"
 	else
-		PGUSER=$E2E_ADMIN psql -X -q -At -v ON_ERROR_STOP=1 -d "$E2E_PGDB" \
+		PGUSER=$E2E_ADMIN psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" \
 			-c "SET search_path = secteam" -c "$1"
 	fi
 }
@@ -113,6 +169,9 @@ _e2e_exit() {
 	eval "$_e2e_on_exit"
 	db_write_unlock
 	if [ -n "${E2E_PGDB:-}" ]; then
+		for _e2e_db in $_e2e_pgdbs; do
+			PGUSER=$E2E_ADMIN dropdb --if-exists "$_e2e_db" >/dev/null 2>&1
+		done
 		PGUSER=$E2E_ADMIN dropdb --if-exists "$E2E_PGDB" >/dev/null 2>&1
 		PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "DROP ROLE IF EXISTS $E2E_OFFICER" >/dev/null 2>&1
 	fi
@@ -143,7 +202,7 @@ time.sleep(float(sys.argv[3]))
 		  printf 'BEGIN;\nSELECT pg_advisory_xact_lock(5363746561);\n'
 		  printf '\\! touch %s\n' "$_e2e_ready"
 		  printf 'SELECT pg_sleep(%s);\n' "${2:-60}"; } |
-			PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" >/dev/null 2>&1 &
+			PGUSER=$E2E_ADMIN psql -X -q -d "$DB" >/dev/null 2>&1 &
 	fi
 	_e2e_locker=$!
 	_e2e_i=0
@@ -164,6 +223,22 @@ db_write_unlock() {
 	_e2e_locker=""
 }
 
+e2e_ok() {
+	if [ "$1" -ne 0 ] && [ -s "$T/err" ]; then
+		tap_ok "$1" "$2" "$(cat "$T/err")"
+	else
+		tap_ok "$1" "$2"
+	fi
+}
+
+e2e_run() {
+	_e2e_want=$1 _e2e_d=$2; shift 2
+	st "$@" >"$T/out" 2>"$T/err"
+	_e2e_rc=$?
+	[ "$_e2e_rc" -eq "$_e2e_want" ]
+	e2e_ok $? "$_e2e_d (exit $_e2e_rc)"
+}
+
 e2e_mbox() {
 	_e2e_out=${1:?e2e_mbox needs an output file}
 	shift
@@ -175,4 +250,178 @@ for name in sys.argv[2:]:
         box.add(email.message_from_binary_file(f))
 box.flush()
 ' "$_e2e_out" "$@"
+}
+
+# --- the UI through tmux ---------------------------------------------------
+e2e_tmux_setup() {
+	E2E_TMUX=e2e$$
+	mkdir -p "$T/mail"
+	: >>"$T/config"
+	e2e_on_exit 'tmux -L "$E2E_TMUX" kill-server 2>/dev/null'
+}
+
+tmx() { tmux -L "$E2E_TMUX" "$@"; }
+
+sectui() { st --config "$T/config" "$@"; }
+
+mail_pgp() {
+	mk --kind "${4:-encrypted-signed}" --from "Rita Reporter <rita@example.net>" \
+		--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" --subject "$2" --body "$3" \
+		--message-id "$1@example.net" --date "Wed, 02 Dec 2026 09:00:00 +0000" \
+		>"$T/mail/$1.eml"
+}
+
+e2e_import() {
+	st import "$@" >"$T/import.out" 2>&1 ||
+		{ echo "# import failed:"; sed 's/^/# /' "$T/import.out"; return 1; }
+}
+
+tui_cmd() {
+	_e2e_now=
+	[ -n "${SECTEAM_NOW:-}" ] && _e2e_now="SECTEAM_NOW=$SECTEAM_NOW"
+	printf "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color EDITOR=true VISUAL= PGUSER=%s %s %s '%s' --db '%s' --gnupghome '%s' --config '%s'" \
+		"${PGUSER:-}" "$_e2e_now" "$*" "$SECTEAM_BIN" "$DB" "$H" "$T/config"
+}
+
+# The pane stays (remain-on-exit) with EXITED:STATUS after the UI, so a
+# crash is on the screen, not a vanished session.
+tui_start() {
+	_w=$1; _h=$2; shift 2
+	: >>"$T/config"
+	tmx -f /dev/null new-session -d -s t -x "$_w" -y "$_h" \
+		"$(tui_cmd "$@"); echo EXITED:\$?; sleep 30"
+	tmx set-option -g remain-on-exit on >/dev/null 2>&1
+	tmx resize-window -t t -x "$_w" -y "$_h" >/dev/null 2>&1
+}
+
+tui_kill() {
+	tmx kill-server 2>/dev/null
+	_t=100
+	while [ $_t -gt 0 ] && tmx ls >/dev/null 2>&1; do sleep 0.05; _t=$((_t - 1)); done
+}
+
+tui_stop() {
+	tui_no_stray
+	tui_kill
+}
+
+screen() { tmx capture-pane -p -t "${E2E_PANE:-t}"; }
+screen_e() { tmx capture-pane -p -e -t "${E2E_PANE:-t}"; }
+keys() { tmx send-keys -t "${E2E_PANE:-t}" "$@"; }
+type_text() { tmx send-keys -t "${E2E_PANE:-t}" -l "$1"; }
+
+# _e2e_poll GREP-FLAGS PATTERN SECONDS: until grep FLAGS matches the screen.
+_e2e_poll() {
+	_t=$(( $3 * 20 ))
+	while [ $_t -gt 0 ]; do
+		screen | grep -q"$1" -- "$2" && return 0
+		sleep 0.05
+		_t=$((_t - 1))
+	done
+	return 1
+}
+wait_for() { _e2e_poll F "$1" "${2:-5}"; }
+wait_re() { _e2e_poll E "$1" "${2:-5}"; }
+wait_gone() {
+	_t=$(( ${2:-5} * 20 ))
+	while [ $_t -gt 0 ]; do
+		screen | grep -qF -- "$1" || return 0
+		sleep 0.05
+		_t=$((_t - 1))
+	done
+	return 1
+}
+line_of() { screen | grep -F -- "$1" | head -n 1; }
+
+tui_ok() { # status description [diag...]
+	_e2e_st=$1; _e2e_d=$2; shift 2
+	if [ "$_e2e_st" -eq 0 ]; then
+		tap_ok 0 "$_e2e_d"
+	else
+		tap_ok 1 "$_e2e_d" "$@" "the screen:" "$(screen 2>/dev/null | sed 's/^/| /')"
+	fi
+}
+
+tui_check() { # description command...
+	_e2e_d=$1; shift
+	"$@"
+	tui_ok $? "$_e2e_d"
+}
+
+tui_no_stray() {
+	_e2e_why=$(tui_stray_check "$@")
+	tap_ok $? "nothing was written outside curses (${1:-t})" "$_e2e_why"
+}
+
+# Rows that are not blank, from stdin.
+_e2e_inked() { grep -v '^[[:space:]]*$'; }
+
+tui_stray_check() {
+	_e2e_p=${1:-t}
+	if [ "$(tmx display -p -t "$_e2e_p" '#{alternate_on}')" != 1 ]; then
+		_tui_exited_check "$_e2e_p"
+		return
+	fi
+	# (-E -1 on an empty history would capture the screen's first row.)
+	_e2e_out=
+	[ "$(tmx display -p -t "$_e2e_p" '#{history_size}')" -gt 0 ] &&
+		_e2e_out=$(tmx capture-pane -p -S - -E -1 -t "$_e2e_p" | _e2e_inked)
+	if [ -n "$_e2e_out" ]; then
+		printf 'in the scrollback:\n%s\n' "$_e2e_out"
+		return 1
+	fi
+	_e2e_out=$(tmx capture-pane -p -a -t "$_e2e_p" | _e2e_inked)
+	if [ -n "$_e2e_out" ]; then
+		printf 'on the normal screen behind the UI:\n%s\n' "$_e2e_out"
+		return 1
+	fi
+	_tui_repaint_check "$_e2e_p"
+}
+
+# A UI that has ended (the test quit it): what curses drew went with its
+# alternate screen, so the terminal holds nothing but tui_start's
+# EXITED:0 (history included); anything else was written outside curses,
+# or the UI failed.
+_tui_exited_check() {
+	_t=60
+	while [ $_t -gt 0 ] && ! tmx capture-pane -p -t "$1" | grep -q '^EXITED:'; do
+		sleep 0.05
+		_t=$((_t - 1))
+	done
+	_e2e_out=$(tmx capture-pane -p -S - -t "$1" | _e2e_inked)
+	[ "$_e2e_out" = EXITED:0 ] && return 0
+	printf 'the UI ended, leaving on the terminal:\n%s\n' "$_e2e_out"
+	return 1
+}
+
+# The screen but its last row (the status line, which C-l sets).
+_e2e_rows() { tmx capture-pane -p -t "$1" | sed '$d'; }
+
+# C-l: the UI repaints every cell from its own picture of the screen; a
+# byte written behind curses' back shows as a difference.
+_tui_repaint_check() {
+	_e2e_before=$(_e2e_rows "$1")
+	tmx send-keys -t "$1" C-l
+	_t=60
+	while [ $_t -gt 0 ]; do
+		tmx capture-pane -p -t "$1" | tail -n 1 | grep -q '^reloaded' && break
+		sleep 0.05
+		_t=$((_t - 1))
+	done
+	if [ $_t -eq 0 ]; then
+		# the test had just quit the UI
+		if [ "$(tmx display -p -t "$1" '#{alternate_on}')" != 1 ]; then
+			_tui_exited_check "$1"
+			return
+		fi
+		echo "C-l did not redraw the screen (no \"reloaded\")"
+		return 1
+	fi
+	_e2e_after=$(_e2e_rows "$1")
+	[ "$_e2e_before" = "$_e2e_after" ] && return 0
+	echo "the screen differs from what curses redraws (< before, > after C-l):"
+	printf '%s\n' "$_e2e_before" >"$T/.stray-before"
+	printf '%s\n' "$_e2e_after" >"$T/.stray-after"
+	diff "$T/.stray-before" "$T/.stray-after" | grep '^[<>]'
+	return 1
 }

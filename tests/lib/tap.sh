@@ -2,6 +2,7 @@
 #   tap_ok COND_STATUS "description" [diagnostic...]
 #   tap_is GOT WANT "description"
 #   tap_like GOT REGEX "description"
+#   tap_skip "description" "reason"; tap_diag TEXT (a "# " line)
 #   tap_done       prints the plan; exit status = number of failures (max 1)
 # Tests run with SECTEAM_BIN (the binary) and SECTEAM_TOP (the repo root).
 _tap_n=0
@@ -46,4 +47,8 @@ tap_skip() { # description reason
 tap_done() {
 	echo "1..$_tap_n"
 	[ "$_tap_fail" -eq 0 ]
+}
+
+tap_diag() { # text...: a diagnostic line
+	printf '%s\n' "$*" | sed 's/^/# /'
 }

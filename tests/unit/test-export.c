@@ -64,10 +64,10 @@ static char *run_opts(export_fn fn, struct dossier *d, bool with_notes)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.errout = stderr;
+	unit_ctx_init(&ctx, NULL, NULL, stderr);
 	assert_int_equal(fn(&ctx, f, list, 1, &o, &err), 0);
 	fclose(f);
+	unit_ctx_release(&ctx);
 	return buf;
 }
 
@@ -224,28 +224,15 @@ static void test_json_reporter(void **state)
 		"abc.1@", "x9@", "home-lan", "656453E2", "quoted",
 	};
 
-	const char *td = getenv("TMPDIR");
-	char *tmp = xasprintf("%s/secteam-export-XXXXXX", td && *td ? td : "/tmp");
-	char *db, *rm;
-
 	make_thread(&d);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.errout = stderr;
 	/* The participants and vendors of show --json come from a store: an
-	 * empty one of our own, never the default database. */
-	assert_non_null(mkdtemp(tmp));
-	db = xasprintf("%s/e.db", tmp);
-	ctx.db_path = db;
+	 * empty one of our own (on the engine under test), never the
+	 * default database. */
+	unit_ctx_init(&ctx, "json-reporter.db", NULL, stderr);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(exporter("json")(&ctx, f, list, 1, &o, &err), 0);
 	fclose(f);
-	store_close(ctx.store);
-	free(ctx.officer);
-	rm = xasprintf("rm -rf '%s'", tmp);
-	assert_int_equal(system(rm), 0);
-	free(rm);
-	free(db);
-	free(tmp);
+	unit_ctx_release(&ctx);
 	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
 		if (strcasestr(buf, gone[i]))
 			fail_msg("'%s' in the JSON export:\n%s", gone[i], buf);
@@ -322,15 +309,14 @@ static void test_registry_texts(void **state)
 	char *want;
 	FILE *f;
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.out = stdout;
-	ctx.errout = open_memstream(&usage, &ulen);
+	unit_ctx_init(&ctx, NULL, stdout, open_memstream(&usage, &ulen));
 	assert_int_equal(cmd_run(&ctx, 4, bad), CMD_USAGE);
 	want = xasprintf("unknown export format 'pdf' (%s)", names);
 	assert_string_equal(ctx.err.msg, want);
 	free(want);
 	assert_int_equal(cmd_run(&ctx, 2, none), CMD_USAGE);
 	fclose(ctx.errout);
+	unit_ctx_release(&ctx);
 	assert_non_null(strstr(usage, "usage: secteam-tui export "));
 	assert_non_null(strstr(usage, "--format FORMAT"));
 	f = open_memstream(&roff, &rlen);
@@ -383,10 +369,10 @@ int main(void)
 		cmocka_unit_test(test_md),
 		cmocka_unit_test(test_ics),
 		cmocka_unit_test(test_redact_reporter),
-		cmocka_unit_test(test_json_reporter),
+		UNIT_BOTH(test_json_reporter),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_registry_texts),
 		cmocka_unit_test(test_registry_roff),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run("export", tests, ARRAY_SIZE(tests));
 }

@@ -8,20 +8,6 @@
 #include "core/core.h"
 #include "store/store.h"
 
-/* A fresh database (on the engine under test) holding one report; *id
- * gets its id. */
-static struct store *open_with_report(const char *name, int64_t *id)
-{
-	struct store *s = unit_store_open(name);
-	struct err err = { 0, "" };
-	struct report_new rn = { "a report", NULL, NULL, 1000 };
-
-	assert_int_equal(store_begin(s, &err), 0);
-	assert_int_equal(store_report_insert(s, &rn, id, &err), 0);
-	assert_int_equal(store_commit(s, &err), 0);
-	return s;
-}
-
 static int add(struct store *s, int64_t rid, const char *name,
 	       const char *email, const char *role, struct err *err)
 {
@@ -46,7 +32,7 @@ static void test_add_duplicate_remove_readd(void **state)
 	struct participant p;
 	size_t n;
 	int64_t rid;
-	struct store *s = open_with_report("a.db", &rid);
+	struct store *s = unit_store_with_report("a.db", &rid);
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(add(s, rid, "Mia Maintainer", "Mia@Example.org",
@@ -114,7 +100,7 @@ static void test_ack(void **state)
 	struct err err = { 0, "" };
 	struct participant p;
 	int64_t rid;
-	struct store *s = open_with_report("b.db", &rid);
+	struct store *s = unit_store_with_report("b.db", &rid);
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(add(s, rid, "Mia", "mia@example.org", "maintainer", &err), 0);
@@ -135,7 +121,7 @@ static void test_empty_address_refused(void **state)
 	(void)state;
 	struct err err = { 0, "" };
 	int64_t rid;
-	struct store *s = open_with_report("c.db", &rid);
+	struct store *s = unit_store_with_report("c.db", &rid);
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(add(s, rid, "Nobody", "", NULL, &err), ERR_INVALID);

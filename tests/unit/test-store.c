@@ -13,19 +13,13 @@
 #include "unit.h"
 #include "store/store.h"
 
-static char *dir = unit_dir;
-
-static struct store *open_db(const char *name)
-{
-	return unit_store_open(name);
-}
 
 static void test_modes_whatever_umask(void **state)
 {
 	(void)state;
 	struct stat st;
 	mode_t old = umask(0);
-	char *path = xasprintf("%s/sub/dir/t.db", dir);
+	char *path = unit_path("sub/dir/t.db");
 	struct store *s = NULL;
 	struct err err;
 
@@ -41,7 +35,7 @@ static void test_modes_whatever_umask(void **state)
 	char *wal = xasprintf("%s-wal", path);
 	assert_int_equal(stat(wal, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
-	char *d = xasprintf("%s/sub/dir", dir);
+	char *d = unit_path("sub/dir");
 	assert_int_equal(stat(d, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0700);
 	assert_true(store_schema_version(s) >= 1);
@@ -63,7 +57,7 @@ static void test_modes_whatever_umask(void **state)
 static void test_reopen_keeps_data(void **state)
 {
 	(void)state;
-	struct store *s = open_db("reopen.db");
+	struct store *s = unit_store_open("reopen.db");
 	struct err err;
 	int64_t id;
 	struct report_new rn = { "Overflow in tcp", "Rita", "rita@example.net", 1000 };
@@ -91,7 +85,7 @@ static void test_reopen_keeps_data(void **state)
 static void test_rollback(void **state)
 {
 	(void)state;
-	struct store *s = open_db("rollback.db");
+	struct store *s = unit_store_open("rollback.db");
 	struct err err;
 	int64_t id;
 	struct report_new rn = { "x", NULL, NULL, 1 };
@@ -108,7 +102,7 @@ static void test_rollback(void **state)
 static void test_events_append_only(void **state)
 {
 	(void)state;
-	struct store *s = open_db("events.db");
+	struct store *s = unit_store_open("events.db");
 	struct err err;
 	char *out;
 
@@ -137,7 +131,7 @@ static void test_events_append_only(void **state)
 static void test_message_unique(void **state)
 {
 	(void)state;
-	struct store *s = open_db("msg.db");
+	struct store *s = unit_store_open("msg.db");
 	struct err err;
 	int64_t rid, rid2, mid, mid2, mid3, found;
 	struct report_new rn = { "x", NULL, NULL, 1 };
@@ -228,7 +222,7 @@ static int collect_two(const struct report *r, void *data)
 static void test_listing_orders(void **state)
 {
 	(void)state;
-	struct store *s = open_db("list.db");
+	struct store *s = unit_store_open("list.db");
 	struct err err;
 	int64_t id;
 	const char *sev[] = { "low", "critical", "none", "high" };
@@ -287,7 +281,7 @@ static void test_listing_orders(void **state)
 static void test_not_a_database(void **state)
 {
 	(void)state;
-	char *path = xasprintf("%s/garbage.db", dir);
+	char *path = unit_path("garbage.db");
 
 	FILE *f = fopen(path, "w");
 	fputs("this is not a database, just some text that is long enough...", f);
@@ -304,7 +298,7 @@ static void test_not_a_database(void **state)
 static void test_events_since(void **state)
 {
 	(void)state;
-	struct store *s = open_db("since.db");
+	struct store *s = unit_store_open("since.db");
 	struct err err;
 	int64_t a, b, last, *ids;
 	size_t n;
@@ -348,7 +342,7 @@ static void test_events_since(void **state)
 static void test_reminders(void **state)
 {
 	(void)state;
-	struct store *s = open_db("reminders.db");
+	struct store *s = unit_store_open("reminders.db");
 	struct err err;
 	struct report_new rn = { "s", NULL, NULL, 1 };
 	int64_t id;
@@ -374,7 +368,7 @@ static void test_reminders(void **state)
 static void test_vendors(void **state)
 {
 	(void)state;
-	struct store *s = open_db("vendors.db");
+	struct store *s = unit_store_open("vendors.db");
 	struct err err;
 	struct vendor v = { 0 }, got;
 	struct vendor *all;
@@ -413,7 +407,7 @@ static void test_vendors(void **state)
 static void test_report_keys(void **state)
 {
 	(void)state;
-	struct store *s = open_db("keys.db");
+	struct store *s = unit_store_open("keys.db");
 	struct err err;
 	int64_t a, b;
 	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100 };
@@ -473,7 +467,7 @@ static void test_report_keys(void **state)
 static void test_whoami(void **state)
 {
 	(void)state;
-	struct store *s = open_db("who.db");
+	struct store *s = unit_store_open("who.db");
 	char *who = store_whoami(s);
 
 	assert_non_null(who);
@@ -487,8 +481,8 @@ static void test_whoami(void **state)
 static void test_upgrade_from_1(void **state)
 {
 	(void)state;
-	char *path = xasprintf("%s/v1-msg.db", dir);
-	struct store *s = open_db("v1-msg.db");
+	char *path = unit_path("v1-msg.db");
+	struct store *s = unit_store_open("v1-msg.db");
 	struct err err;
 	sqlite3 *db;
 	sqlite3_stmt *st;
@@ -521,7 +515,7 @@ static void test_upgrade_from_1(void **state)
 		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 
-	s = open_db("v1-msg.db");
+	s = unit_store_open("v1-msg.db");
 	assert_int_equal(store_schema_version(s), 5);
 	struct message *ms;
 	size_t n;
@@ -572,9 +566,9 @@ static void test_upgrade_from_1(void **state)
 static void test_migrate_participant_key(void **state)
 {
 	(void)state;
-	struct store *s = open_db("v1.db");
+	struct store *s = unit_store_open("v1.db");
 	struct err err;
-	char *path = xasprintf("%s/v1.db", dir);
+	char *path = unit_path("v1.db");
 	struct report_new rn = { "s", NULL, NULL, 1 };
 	struct participant p;
 	int64_t id;
@@ -592,7 +586,7 @@ static void test_migrate_participant_key(void **state)
 		"  VALUES (1, 'mia@example.org', 'alice', 5);"
 		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	s = open_db("v1.db");
+	s = unit_store_open("v1.db");
 	assert_int_equal(store_schema_version(s), 5);
 	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
 	assert_null(p.key_fpr);
@@ -614,7 +608,7 @@ static void test_migrate_participant_key(void **state)
 /* A folder under the test's folder with the given mode (umask aside). */
 static char *mk_sub(const char *name, int mode)
 {
-	char *d = xasprintf("%s/%s", dir, name);
+	char *d = unit_path(name);
 	assert_int_equal(mkdir(d, 0700), 0);
 	assert_int_equal(chmod(d, (mode_t)mode), 0);
 	return d;
@@ -659,7 +653,7 @@ static void test_folder_others_can_write(void **state)
 
 	/* Sticky and ours (a private /tmp-like folder): allowed. */
 	chmod(d, 01777);
-	struct store *s = open_db("open/team.db");
+	struct store *s = unit_store_open("open/team.db");
 	store_close(s);
 	free(path);
 	free(d);
@@ -699,7 +693,7 @@ static void test_planted_files(void **state)
 	rmdir(journal);
 
 	/* Clean: it opens, and the files it made pass the same checks. */
-	struct store *s = open_db("planted/team.db");
+	struct store *s = unit_store_open("planted/team.db");
 	struct err err;
 	assert_int_equal(store_check_files(path, NULL, &err), 0);
 	store_close(s);

@@ -9,6 +9,18 @@
  * started (PGHOST and friends in the environment; SECTEAM_TEST_PG=1).
  * unit_pg_available() says whether that server is there; a test group
  * that needs it fails, not skips, when the run promised one.
+ * unit_store_with_report(NAME, &id) is that store holding one report;
+ * unit_path(NAME) a file name in the temporary folder (caller frees).
+ *
+ * The cmd_ctx fixture: unit_ctx_init(&ctx, NAME, out, errout) is a
+ * context as the shell makes one, but with no config file read: output
+ * to out and errout (stdout and stderr when NULL) and, when NAME is not
+ * NULL, the fresh store NAME on the engine under test, opened with the
+ * officer it records (store_whoami, as cmd_ctx_store does).  A NULL NAME
+ * leaves the store unopened (a command that needs one opens the default
+ * database: do not).  unit_ctx_release(&ctx) closes and frees it all but
+ * the streams.  Groups using either fixture run through unit_run, whose
+ * setup makes the temporary folder.
  */
 #ifndef SECTEAM_UNIT_H
 #define SECTEAM_UNIT_H
@@ -23,6 +35,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/cmd.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -163,6 +176,43 @@ static UNIT_UNUSED struct store *unit_store_reopen(const char *name)
 		fail_msg("%s: %s", where, err.msg);
 	free(where);
 	return s;
+}
+
+/* A fresh store NAME holding one report, "a report", received at 1000;
+ * *id gets its id. */
+static UNIT_UNUSED struct store *unit_store_with_report(const char *name, int64_t *id)
+{
+	struct store *s = unit_store_open(name);
+	struct err err = { 0, "" };
+	struct report_new rn = { "a report", NULL, NULL, 1000 };
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, id, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	return s;
+}
+
+static UNIT_UNUSED char *unit_path(const char *name)
+{
+	return xasprintf("%s/%s", unit_dir, name);
+}
+
+static UNIT_UNUSED void unit_ctx_init(struct cmd_ctx *ctx, const char *name,
+				      FILE *out, FILE *errout)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->out = out ? out : stdout;
+	ctx->errout = errout ? errout : stderr;
+	if (!name)
+		return;
+	ctx->store = unit_store_open(name);
+	ctx->officer = store_whoami(ctx->store);
+	assert_non_null(ctx->officer);
+}
+
+static UNIT_UNUSED void unit_ctx_release(struct cmd_ctx *ctx)
+{
+	cmd_ctx_release(ctx);
 }
 
 /* Runs SQL on store NAME behind the program's back (sqlite3 or psql);
