@@ -34,10 +34,15 @@ tests=""
 for t in "$top/$B"/tests/test-*; do [ -x "$t" ] && tests="$tests $t"; done
 for t in "$top"/tests/e2e/*.bats "$top"/tests/e2e/*.sh; do
 	case "$(basename "$t")" in lib-*) continue ;; esac  # sourced helpers
+	case " ${SECTEAM_E2E_EXCLUDE:-} " in *" $(basename "$t") "*) continue ;; esac
 	[ -f "$t" ] || continue
 	engines=$(sed -n 's/^# engines: *//p' "$t" | head -n 1)
-	case " ${engines:-sqlite} " in *" sqlite "*) tests="$tests $t" ;; esac
-	if case " $engines " in *" pg "*) true ;; *) false ;; esac; then
+	want=" ${SECTEAM_E2E_ENGINES:-sqlite pg} "
+	case " ${engines:-sqlite} " in *" sqlite "*)
+		case $want in *" sqlite "*) tests="$tests $t" ;; esac ;;
+	esac
+	if case " $engines " in *" pg "*) true ;; *) false ;; esac &&
+		case $want in *" pg "*) true ;; *) false ;; esac; then
 		w="$pgtests/$(basename "$t")"
 		cat >"$w" <<-WRAP
 		#!/bin/sh
