@@ -95,6 +95,8 @@ tap_like "$pm" 'body: Credit: +the reporter, who is not named without their cons
 tap_like "$pm" 'body: Exploit: +withheld' "no exploit code without consent"
 tap_unlike "$pm" 'rita|Rita|EXPLOIT-CANARY|^attachment:' "the reporter is named nowhere"
 tap_like "$(events announce)" '^public post to oss-security@lists.openwall.com \(not encrypted\) <' "the announcement is an event"
+tap_is "$(st show 1 --json | jq -r '[.events[] | select(.kind == "reply")] | length')" 0 \
+	"the copies of the notice and the post add no import 'reply' event"
 st triage 1 --consent credit >/dev/null
 st announce 1 --yes --outbox "$T/o3" >/dev/null 2>&1
 tap_like "$(cf plain "$(find "$T/o3/new" -type f)")" 'body: Credit: +Rita Reporter <rita@example.net>' \

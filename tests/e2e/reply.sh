@@ -61,6 +61,8 @@ tap_like "$(events 1 reply-sent)" "^to rita@example.net \(encrypted, signed; tem
 	"the event names the recipient, the template and the Message-ID"
 thread=$(st show 1 --json)
 tap_is "$(printf '%s' "$thread" | jq -r '.messages')" 3 "the copy is the thread's third message"
+tap_is "$(printf '%s' "$thread" | jq -r '[.events[] | select(.kind == "reply")] | length')" 1 \
+	"one outgoing message, one timeline entry: the copy adds no import 'reply' event"
 tap_is "$(printf '%s' "$thread" | jq -r '.messages_detail[2] | [.message_id, .from, .verdict, .encrypted] | @tsv')" \
 	"$(printf '%s\tsecurity@example.org\tvalid\ttrue' "$mid")" "stored encrypted, verified, from the officer"
 tap_like "$(st show 1)" "track it as report 1; Olga Officer" "the report view shows the reply's text"
@@ -143,4 +145,6 @@ tap_unlike "$pm" 'PLAIN-CANARY' "without the quoted report"
 tap_like "$(events 2 reply-plaintext)" "^to uma@unknown.example in the clear \(no usable key: .*--allow-plaintext; report not quoted; template ack\) <" \
 	"the plaintext reply is recorded"
 tap_is "$(st show 2 --json | jq -r '.messages')" 2 "and its copy is in the thread"
+tap_is "$(st show 2 --json | jq -r '[.events[] | select(.kind == "reply")] | length')" 0 \
+	"and only the reply-plaintext event records it"
 tap_done
