@@ -137,8 +137,14 @@ tap_like "$out" "came in encrypted, so it is never answered in the clear" "namin
 tap_is "$(count "$T/o5")" 0 "outbox empty"
 out=$(st reply 2 --yes --allow-plaintext --outbox "$T/o6" 2>&1); rc=$?
 tap_is "$rc" 0 "--allow-plaintext sends a plain reply" "$out"
-pm=$(cf plain "$(find "$T/o6/new" -type f)"); rc=$?
-tap_is "$rc" 0 "a plain message (Python email)"
+pm=$(cf signed "$(find "$T/o6/new" -type f)" "$T/p6.data" "$T/p6.sig" 2>&1); rc=$?
+tap_is "$rc" 0 "a plain message, PGP/MIME signed: multipart/signed, 2 parts, pgp-signature (Python email)" "$pm"
+gpg --homedir "$S" --batch --status-fd 1 --verify "$T/p6.sig" "$T/p6.data" > "$T/gpgv6" 2>/dev/null
+tap_like "$(cat "$T/gpgv6")" "VALIDSIG $OFFICER_FPR" "gpg (the reporter's keyring) verifies the officer's signature"
+sqop verify "$T/p6.sig" "$T/officer.cert" < "$T/p6.data" > "$T/v6" 2>&1
+tap_like "$(cat "$T/v6")" "$OFFICER_FPR" "sqop verifies it with the officer's certificate"
+tap_is "$(st show 2 --json | jq -r '.messages_detail[1] | [.verdict, .encrypted] | @tsv')" \
+	"$(printf 'valid\tfalse')" "its copy is stored signed (valid), not encrypted"
 tap_like "$pm" '^In-Reply-To: <u1@unknown.example>$' "in the thread"
 tap_like "$pm" 'body: track it as report 2' "with the template"
 tap_unlike "$pm" 'PLAIN-CANARY' "without the quoted report"
