@@ -106,6 +106,11 @@ st due --mail --outbox "$T/out" >>"$T/wed" 2>&1
 tap_is "$(count)" 6 "Wednesday: three more (one per recipient), however often it runs" "$(cat "$T/wed")"
 tap_is "$(to_of)" "$(printf '2 To: mia@example.org\n2 To: security@example.org\n2 To: vic@vendor.example')" \
 	"two per recipient in all"
+bad=0
+for f in $(find "$T/out/new" -type f); do cf encrypted "$f" "$T/any.asc" >/dev/null 2>&1 || bad=$((bad + 1)); done
+tap_is "$bad" 0 "all six are RFC 3156 multipart/encrypted (Python email)"
+tap_is "$(grep -h -i -m1 '^Message-ID:' $(find "$T/out/new" -type f) | sort -u | wc -l | tr -d ' ')" 6 \
+	"six distinct Message-IDs: Wednesday's are new messages"
 
 # An acknowledgement stops the participant's reminders; no key, no reminder.
 st maintainers 1 --ack mia@example.org >/dev/null
