@@ -11,7 +11,8 @@
  * it sends the reminders instead (reminders.c): one line per message
  * ("sent" or, with --dry-run, "would send" <TAB> kind <TAB> recipient
  * <TAB> report); exit 1 when a reminder could not be sent (no usable
- * key, ...).
+ * key, ...).  The dry run checks the keys too, so it warns of, and exits
+ * 1 for, the same skips as the real run.
  */
 #include <getopt.h>
 #include <stdlib.h>

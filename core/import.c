@@ -365,9 +365,12 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 			   po->msg.from_email : "(no address)",
 			   sig_verdict_name(res->verdict),
 			   po->encrypted ? ", encrypted" : "");
-	if ((r = store_event_add(s, rid, ctx->officer,
-				 res->status == IMPORT_NEW ? "import" : "reply",
-				 detail, err)) < 0 ||
+	/* A copy of mail this program sent (p->into) is already in the
+	 * timeline as its reply-sent/notice event: one message, one entry. */
+	if ((!p->into &&
+	     (r = store_event_add(s, rid, ctx->officer,
+				  res->status == IMPORT_NEW ? "import" : "reply",
+				  detail, err)) < 0) ||
 	    (ambiguous && (r = store_event_add(s, rid, ctx->officer,
 					       "message-id-reused", ambiguous,
 					       err)) < 0) ||

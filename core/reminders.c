@@ -93,13 +93,8 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 	char *fpr = NULL, *why = NULL, *what, *detail, *to = safe_str(email);
 	int r;
 
-	if (m->o->dry_run) {
-		fprintf(ctx->out, "would send\t%s\t%s\treport %lld%s\n", kind, to,
-			(long long)ids[0], nids > 1 ? " and more" : "");
-		free(to);
-		m->sent++;
-		return;
-	}
+	/* The key first, even for --dry-run: the dry run lists what the
+	 * real run would do, skips included. */
 	r = outgoing_key(cmd_ctx_crypto(ctx), "remind about", ids[0], email,
 			 confirmed, &fpr, &why, &e);
 	if (r < 0) {
@@ -111,6 +106,14 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 		free(why);
 		free(to);
 		m->skipped++;
+		return;
+	}
+	if (m->o->dry_run) {
+		fprintf(ctx->out, "would send\t%s\t%s\treport %lld%s\n", kind, to,
+			(long long)ids[0], nids > 1 ? " and more" : "");
+		free(fpr);
+		free(to);
+		m->sent++;
 		return;
 	}
 	memset(&om, 0, sizeof(om));

@@ -5,8 +5,9 @@
  * the stored copy stays readable).  The recipient's key is found as
  * forward finds one (outgoing_key: confirmed, or certified for the
  * address).  Without a usable key the reply is refused with the reason;
- * --allow-plaintext sends it in the clear, without the quoted report,
- * and says so in the timeline, but never for a report that came in
+ * --allow-plaintext sends it in the clear (still signed: PGP/MIME
+ * multipart/signed), without the quoted report, and says so in the
+ * timeline, but never for a report that came in
  * encrypted: whoever encrypted their report is answered encrypted.
  *
  * The reply joins the thread (In-Reply-To the newest message, References
@@ -390,6 +391,26 @@ static int encrypt_entity(struct cmd_ctx *ctx, struct crypto *c,
 	return r;
 }
 
+/* Mail in the clear is still signed by the officer (PGP/MIME
+ * multipart/signed, RFC 3156), so the reader can tell it is ours. */
+static int build_signed(struct crypto *c, struct outgoing *m,
+			const struct mail_compose *h, const char *ent,
+			size_t elen, struct err *err)
+{
+	unsigned char *sig = NULL;
+	size_t slen = 0;
+	char *micalg = NULL;
+	int r = crypto_sign_detached(c, m->officer_fpr, ent, elen, &sig, &slen,
+				     &micalg, err);
+
+	if (r == 0)
+		r = mail_build_signed(h, ent, elen, (const char *)sig, slen,
+				      micalg, &m->buf, &m->len, err);
+	free(sig);
+	free(micalg);
+	return r;
+}
+
 /* The whole message into m->buf, its Message-ID into m->message_id. */
 static int build(struct cmd_ctx *ctx, struct crypto *c,
 		 const struct outgoing_mail *om, struct outgoing *m,
@@ -422,7 +443,7 @@ static int build(struct cmd_ctx *ctx, struct crypto *c,
 	if (r == 0)
 		r = om->fpr ? mail_build_encrypted(&h, (const char *)cipher, clen,
 						   &m->buf, &m->len, err)
-			    : mail_build_plain(&h, ent, elen, &m->buf, &m->len, err);
+			    : build_signed(c, m, &h, ent, elen, err);
 	free(to);
 	free(cipher);
 	if (ent)

@@ -146,6 +146,15 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
 		   struct err *err);
 
 /*
+ * A detached, ASCII-armored signature over data by the secret key sign_as
+ * (PGP/MIME multipart/signed, RFC 3156); *micalg (caller frees) is the
+ * hash it used as the micalg parameter names it ("pgp-sha256").
+ */
+int crypto_sign_detached(struct crypto *c, const char *sign_as,
+			 const void *data, size_t len, unsigned char **sig,
+			 size_t *siglen, char **micalg, struct err *err);
+
+/*
  * Finds the usable (not expired, revoked, disabled or invalid) encryption
  * key for who (an e-mail address or fingerprint).  *fpr gets its
  * fingerprint (caller frees).  ERR_NOTFOUND when none, with a message

@@ -110,3 +110,67 @@ out:
 	release_keys(rcpt, nkeys);
 	return r;
 }
+
+/* "pgp-sha256" for RFC 3156's micalg, from the signature gpg made. */
+static char *micalg_of(gpgme_ctx_t ctx)
+{
+	gpgme_sign_result_t sr = gpgme_op_sign_result(ctx);
+	const char *name = sr && sr->signatures ?
+		gpgme_hash_algo_name(sr->signatures->hash_algo) : NULL;
+	char *m = xasprintf("pgp-%s", name ? name : "sha256");
+
+	for (char *p = m; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return m;
+}
+
+/*
+ * Returns 0 with *sig (caller frees) the armored detached signature over
+ * data by sign_as and *micalg (caller frees) its hash for RFC 3156, or a
+ * negative code with err: ERR_NOTFOUND when sign_as has no usable secret
+ * key, ERR_CRYPTO when gpg fails.
+ */
+int crypto_sign_detached(struct crypto *c, const char *sign_as,
+			 const void *data, size_t len, unsigned char **sig,
+			 size_t *siglen, char **micalg, struct err *err)
+{
+	gpgme_key_t signer = NULL;
+	gpgme_data_t in = NULL, out = NULL;
+	struct crypto_sink sink;
+	gpgme_error_t e;
+	int r;
+
+	*sig = NULL;
+	*siglen = 0;
+	*micalg = NULL;
+	if ((r = crypto_resolve_secret_key(c, sign_as, &signer, err)) < 0)
+		return r;
+	crypto_ctx_reset(c);
+	gpgme_set_armor(c->ctx, 1);
+	e = gpgme_signers_add(c->ctx, signer);
+	if (!e)
+		e = gpgme_data_new_from_mem(&in, data, len, 0);
+	if (e) {
+		r = crypto_gpg_err(err, e, "cannot prepare signing");
+		goto out;
+	}
+	if ((r = crypto_sink_data(&sink, &out, err)) < 0)
+		goto out;
+	e = gpgme_op_sign(c->ctx, in, out, GPGME_SIG_MODE_DETACH);
+	gpgme_data_release(out);
+	if (e) {
+		r = crypto_gpg_err(err, e, "cannot sign as '%s'", sign_as);
+		crypto_sink_wipe(&sink);
+		goto out;
+	}
+	*micalg = micalg_of(c->ctx);
+	*sig = sink.buf ? sink.buf : xcalloc(1, 1);
+	*siglen = sink.len;
+	r = 0;
+out:
+	gpgme_data_release(in);
+	crypto_ctx_reset(c);
+	gpgme_key_unref(signer);
+	return r;
+}

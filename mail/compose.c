@@ -319,3 +319,64 @@ int mail_build_plain(const struct mail_compose *hdr, const char *entity,
 	g_object_unref(top);
 	return ret;
 }
+
+/* Returns 0 with *out (caller frees), ERR_INVALID as mail_build_plain,
+ * or ERR_GENERIC when entity would not be written back byte for byte
+ * (the signature would not verify). */
+int mail_build_signed(const struct mail_compose *hdr, const char *entity,
+		      size_t entity_len, const char *sig, size_t sig_len,
+		      const char *micalg, char **out, size_t *len,
+		      struct err *err)
+{
+	GMimeStream *st;
+	GMimeParser *parser;
+	GMimeObject *top;
+	char *again;
+	size_t again_len;
+	int ret;
+
+	*out = NULL;
+	*len = 0;
+	mail_init();
+	for (size_t i = 0; i < sig_len; i++)
+		if ((unsigned char)sig[i] >= 0x80 || sig[i] == '\0')
+			return err_setc(err, ERR_INVALID,
+					"signature is not ASCII armored");
+	st = g_mime_stream_mem_new_with_buffer(entity, entity_len);
+	parser = g_mime_parser_new_with_stream(st);
+	top = g_mime_parser_construct_part(parser, NULL);
+	g_object_unref(parser);
+	g_object_unref(st);
+	if (!top)
+		return err_setc(err, ERR_INVALID,
+				"message entity is not a MIME part");
+	/* The signature covers the entity's canonical bytes: the part must
+	 * be written back exactly as signed. */
+	again = serialize(top, true, &again_len);
+	ret = again_len != entity_len || memcmp(again, entity, entity_len);
+	wipe_free(again, again_len);
+	if (ret) {
+		g_object_unref(top);
+		return err_setc(err, ERR_GENERIC, "the signed part would not "
+				"be sent as signed");
+	}
+
+	GMimeMultipart *mp = GMIME_MULTIPART(g_mime_multipart_signed_new());
+	g_mime_object_set_content_type_parameter(GMIME_OBJECT(mp), "protocol",
+						 "application/pgp-signature");
+	g_mime_object_set_content_type_parameter(GMIME_OBJECT(mp), "micalg",
+						 micalg);
+	g_mime_multipart_set_boundary(mp, NULL);
+	GMimePart *sp = leaf("application", "pgp-signature", sig, sig_len,
+			     GMIME_CONTENT_ENCODING_7BIT);
+	g_mime_part_set_filename(sp, "signature.asc");
+	g_mime_object_set_header(GMIME_OBJECT(sp), "Content-Description",
+				 "OpenPGP digital signature", NULL);
+	g_mime_multipart_add(mp, top);
+	g_mime_multipart_add(mp, GMIME_OBJECT(sp));
+	g_object_unref(top);
+	g_object_unref(sp);
+	ret = build_message(hdr, GMIME_OBJECT(mp), out, len, err);
+	g_object_unref(mp);
+	return ret;
+}

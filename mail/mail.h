@@ -224,6 +224,13 @@ int mail_build_encrypted(const struct mail_compose *hdr, const char *armored,
 int mail_build_plain(const struct mail_compose *hdr, const char *entity,
 		     size_t entity_len, char **out, size_t *len,
 		     struct err *err);
+/* A PGP/MIME multipart/signed message (RFC 3156): entity (canonical CRLF
+ * bytes, as mail_build_entity made them) and sig, its armored detached
+ * signature, with micalg ("pgp-sha256"). */
+int mail_build_signed(const struct mail_compose *hdr, const char *entity,
+		      size_t entity_len, const char *sig, size_t sig_len,
+		      const char *micalg, char **out, size_t *len,
+		      struct err *err);
 
 /* content.c ---------------------------------------------------------------*/
 /* What an officer was shown of one message (see content.c). */

@@ -90,11 +90,16 @@ out=$(st announce 1 --yes --outbox "$T/o2" 2>&1); rc=$?
 tap_is "$rc" 0 "announce exits 0 once public" "$out"
 pm=$(cf plain "$(find "$T/o2/new" -type f)"); rc=$?
 tap_is "$rc" 0 "the announcement is not encrypted (Python email)"
+cf signed "$(find "$T/o2/new" -type f)" "$T/a2.data" "$T/a2.sig" >/dev/null 2>&1
+tap_like "$(sqop verify "$T/a2.sig" "$T/officer.cert" < "$T/a2.data" 2>&1)" "$OFFICER_FPR" \
+	"but PGP/MIME signed by the officer (Python email, sqop verify)"
 tap_like "$pm" '^To: oss-security@lists.openwall.com$' "To: oss-security"
 tap_like "$pm" 'body: Credit: +the reporter, who is not named without their consent' "no credit without consent"
 tap_like "$pm" 'body: Exploit: +withheld' "no exploit code without consent"
 tap_unlike "$pm" 'rita|Rita|EXPLOIT-CANARY|^attachment:' "the reporter is named nowhere"
 tap_like "$(events announce)" '^public post to oss-security@lists.openwall.com \(not encrypted\) <' "the announcement is an event"
+tap_is "$(st show 1 --json | jq -r '[.events[] | select(.kind == "reply")] | length')" 0 \
+	"the copies of the notice and the post add no import 'reply' event"
 st triage 1 --consent credit >/dev/null
 st announce 1 --yes --outbox "$T/o3" >/dev/null 2>&1
 tap_like "$(cf plain "$(find "$T/o3/new" -type f)")" 'body: Credit: +Rita Reporter <rita@example.net>' \

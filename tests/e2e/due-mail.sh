@@ -6,8 +6,10 @@
 # of their claimed reports due within 2 days: run three times in one day
 # (as cron would), exactly one message per recipient; the next working
 # day nothing; two working days later one more each.  The reminders are
-# decrypted and verified with the recipient's key (gpg), are events with
-# their Message-IDs, and --dry-run sends and records nothing.
+# decrypted and verified with the recipient's key (gpg and sqop), their
+# structure read by Python's email package, are
+# events with their Message-IDs; --dry-run sends and records nothing, and
+# warns of the same skips (no usable key) as the real run.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup due-mail
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
@@ -66,6 +68,21 @@ tap_is "$rc" 0 "the vendor's reminder is RFC 3156 (Python email)"
 tap_like "$(cat "$T/vh")" '^Subject: \[SECURITY\] Reminder: report 1: ' "its subject names the report"
 gpg --homedir "$S" --batch --status-fd 1 --decrypt "$T/v.asc" > "$T/vg" 2>/dev/null
 tap_like "$(cat "$T/vg")" "GOODSIG" "Vic's key decrypts it, the officer's signature verifies"
+tap_like "$(cat "$T/vh")" '^To: vic@vendor.example$' "To: the vendor's contact"
+gpg --homedir "$S" --batch --export-secret-keys "$VENDOR_FPR" > "$T/vic.key"
+gpg --homedir "$H" --batch --export "$OFFICER_FPR" > "$T/officer.cert"
+sqop decrypt --verifications-out="$T/vv" --verify-with="$T/officer.cert" "$T/vic.key" \
+	< "$T/v.asc" > "$T/vi" 2>"$T/sqerr"; rc=$?
+tap_is "$rc" 0 "sqop decrypts it with Vic's key" "$(cat "$T/sqerr")"
+tap_like "$(cat "$T/vv")" "$OFFICER_FPR" "sqop verifies the officer's signature"
+vin=$(cf inner "$T/vi" 2>&1)
+tap_like "$vin" '^body: .*report 1' "the decrypted entity is text/plain naming the report (Python email)"
+tap_unlike "$vin" '^attachment:' "with nothing attached"
+mia=$(grep -l '^To: mia@example.org' $(find "$T/out/new" -type f))
+cf encrypted "$mia" "$T/m.asc" >/dev/null
+gpg --homedir "$S" --batch --status-fd 1 --decrypt "$T/m.asc" > "$T/mg" 2>/dev/null
+tap_like "$(grep "GOODSIG\|VALIDSIG" "$T/mg" | tr '\n' ' ')" "GOODSIG.*VALIDSIG $OFFICER_FPR|VALIDSIG $OFFICER_FPR.*GOODSIG" \
+	"Mia's key decrypts the participant's reminder, the officer's signature verifies"
 mid=$(grep -i -m1 '^Message-ID:' "$vic" | sed 's/^[^<]*<//; s/>.*//')
 tap_like "$(st show 1 --json | jq -r '.events[] | select(.kind == "reminder") | .detail')" \
 	"^vendor reminder to vic@vendor.example \(encrypted, signed\) <$mid>\$" "the event names the recipient and the Message-ID"
@@ -89,12 +106,25 @@ st due --mail --outbox "$T/out" >>"$T/wed" 2>&1
 tap_is "$(count)" 6 "Wednesday: three more (one per recipient), however often it runs" "$(cat "$T/wed")"
 tap_is "$(to_of)" "$(printf '2 To: mia@example.org\n2 To: security@example.org\n2 To: vic@vendor.example')" \
 	"two per recipient in all"
+bad=0
+for f in $(find "$T/out/new" -type f); do cf encrypted "$f" "$T/any.asc" >/dev/null 2>&1 || bad=$((bad + 1)); done
+tap_is "$bad" 0 "all six are RFC 3156 multipart/encrypted (Python email)"
+tap_is "$(grep -h -i -m1 '^Message-ID:' $(find "$T/out/new" -type f) | sort -u | wc -l | tr -d ' ')" 6 \
+	"six distinct Message-IDs: Wednesday's are new messages"
 
 # An acknowledgement stops the participant's reminders; no key, no reminder.
 st maintainers 1 --ack mia@example.org >/dev/null
 st vendor add uma --contact uma@unknown.example >/dev/null
 st vendor notify 1 uma >/dev/null
 at 2026-12-16T09:00:00Z
+before=$(count)
+dry=$(st due --mail --dry-run 2>&1); rc=$?
+tap_is "$rc" 1 "--dry-run: exit 1 too when a reminder would be skipped" "$dry"
+tap_like "$dry" "no vendor reminder to uma@unknown.example: .*never sent in the clear" \
+	"the dry run names the skip and why, as the real run does"
+tap_unlike "$dry" "would send	vendor	uma@unknown.example" "and does not claim it would send it"
+tap_like "$dry" "^would send	vendor	vic@vendor.example	report 1\$" "the others it would send"
+tap_is "$(count)" "$before" "the dry run sends nothing"
 out=$(st due --mail --outbox "$T/out" 2>&1); rc=$?
 tap_is "$rc" 1 "a reminder that cannot be sent: exit 1"
 tap_like "$out" "no vendor reminder to uma@unknown.example: .*never sent in the clear" "naming the recipient and why"

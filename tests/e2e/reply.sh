@@ -61,6 +61,8 @@ tap_like "$(events 1 reply-sent)" "^to rita@example.net \(encrypted, signed; tem
 	"the event names the recipient, the template and the Message-ID"
 thread=$(st show 1 --json)
 tap_is "$(printf '%s' "$thread" | jq -r '.messages')" 3 "the copy is the thread's third message"
+tap_is "$(printf '%s' "$thread" | jq -r '[.events[] | select(.kind == "reply")] | length')" 1 \
+	"one outgoing message, one timeline entry: the copy adds no import 'reply' event"
 tap_is "$(printf '%s' "$thread" | jq -r '.messages_detail[2] | [.message_id, .from, .verdict, .encrypted] | @tsv')" \
 	"$(printf '%s\tsecurity@example.org\tvalid\ttrue' "$mid")" "stored encrypted, verified, from the officer"
 tap_like "$(st show 1)" "track it as report 1; Olga Officer" "the report view shows the reply's text"
@@ -135,12 +137,20 @@ tap_like "$out" "came in encrypted, so it is never answered in the clear" "namin
 tap_is "$(count "$T/o5")" 0 "outbox empty"
 out=$(st reply 2 --yes --allow-plaintext --outbox "$T/o6" 2>&1); rc=$?
 tap_is "$rc" 0 "--allow-plaintext sends a plain reply" "$out"
-pm=$(cf plain "$(find "$T/o6/new" -type f)"); rc=$?
-tap_is "$rc" 0 "a plain message (Python email)"
+pm=$(cf signed "$(find "$T/o6/new" -type f)" "$T/p6.data" "$T/p6.sig" 2>&1); rc=$?
+tap_is "$rc" 0 "a plain message, PGP/MIME signed: multipart/signed, 2 parts, pgp-signature (Python email)" "$pm"
+gpg --homedir "$S" --batch --status-fd 1 --verify "$T/p6.sig" "$T/p6.data" > "$T/gpgv6" 2>/dev/null
+tap_like "$(cat "$T/gpgv6")" "VALIDSIG $OFFICER_FPR" "gpg (the reporter's keyring) verifies the officer's signature"
+sqop verify "$T/p6.sig" "$T/officer.cert" < "$T/p6.data" > "$T/v6" 2>&1
+tap_like "$(cat "$T/v6")" "$OFFICER_FPR" "sqop verifies it with the officer's certificate"
+tap_is "$(st show 2 --json | jq -r '.messages_detail[1] | [.verdict, .encrypted] | @tsv')" \
+	"$(printf 'valid\tfalse')" "its copy is stored signed (valid), not encrypted"
 tap_like "$pm" '^In-Reply-To: <u1@unknown.example>$' "in the thread"
 tap_like "$pm" 'body: track it as report 2' "with the template"
 tap_unlike "$pm" 'PLAIN-CANARY' "without the quoted report"
 tap_like "$(events 2 reply-plaintext)" "^to uma@unknown.example in the clear \(no usable key: .*--allow-plaintext; report not quoted; template ack\) <" \
 	"the plaintext reply is recorded"
 tap_is "$(st show 2 --json | jq -r '.messages')" 2 "and its copy is in the thread"
+tap_is "$(st show 2 --json | jq -r '[.events[] | select(.kind == "reply")] | length')" 0 \
+	"and only the reply-plaintext event records it"
 tap_done

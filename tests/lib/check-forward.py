@@ -11,6 +11,14 @@ Python's email package (not the project's own MIME code), for tests.
     check-forward.py plain MSG
         Asserts a message that is not encrypted; prints its headers and
         content as `inner` does.
+    check-forward.py signed MSG DATA_OUT SIG_OUT
+        Asserts a PGP/MIME signed message (RFC 3156): multipart/signed with
+        protocol="application/pgp-signature" and a pgp-* micalg, exactly two
+        parts, the second application/pgp-signature holding one armored PGP
+        SIGNATURE.  Writes the first part's bytes exactly as they stand in the
+        message, in canonical CRLF form (what the signature covers), to
+        DATA_OUT and the signature to SIG_OUT; prints headers and content as
+        `plain` does.
     check-forward.py inner FILE [DIR]
         Reads a decrypted MIME entity and prints "body: LINE" for each line
         of its text/plain part(s) and "attachment: NAME TYPE SIZE SHA256" for
@@ -51,7 +59,9 @@ def print_headers(msg):
 
 def leaves(part):
     """The parts of a message in order; an attached message is one part."""
-    if part.get_content_type() != "message/rfc822" and part.is_multipart():
+    if part.get_content_type() == "multipart/signed" and part.is_multipart():
+        yield from leaves(part.get_payload()[0])   # not the signature
+    elif part.get_content_type() != "message/rfc822" and part.is_multipart():
         for p in part.get_payload():
             yield from leaves(p)
     else:
@@ -123,6 +133,46 @@ def check_plain(path):
     print_content(msg)
 
 
+def signed_bytes(raw, boundary):
+    """The first part as it stands between its boundary lines (RFC 2046:
+    the line break before a boundary belongs to the boundary), CRLF."""
+    raw = raw.replace(b"\r\n", b"\n")
+    delim = b"\n--" + boundary.encode("ascii")
+    start = raw.find(delim + b"\n")
+    if start < 0:
+        fail("no first boundary line")
+    start += len(delim) + 1
+    end = raw.find(delim, start)
+    if end < 0:
+        fail("no second boundary line")
+    return raw[start:end].replace(b"\n", b"\r\n")
+
+
+def check_signed(path, data_out, sig_out):
+    msg, raw = load(path)
+    if msg.get_content_type() != "multipart/signed":
+        fail("%s: content type is %s, not multipart/signed"
+             % (path, msg.get_content_type()))
+    if msg.get_param("protocol") != "application/pgp-signature":
+        fail("%s: protocol is %r" % (path, msg.get_param("protocol")))
+    if not str(msg.get_param("micalg") or "").startswith("pgp-"):
+        fail("%s: micalg is %r" % (path, msg.get_param("micalg")))
+    parts = msg.get_payload()
+    if not isinstance(parts, list) or len(parts) != 2:
+        fail("%s: %s parts, not 2" % (path, len(parts) if isinstance(parts, list) else "no"))
+    if parts[1].get_content_type() != "application/pgp-signature":
+        fail("%s: second part is %s" % (path, parts[1].get_content_type()))
+    sig = parts[1].get_payload(decode=True).decode("ascii")
+    if not sig.lstrip().startswith("-----BEGIN PGP SIGNATURE-----"):
+        fail("%s: second part is not an armored PGP SIGNATURE" % path)
+    with open(data_out, "wb") as f:
+        f.write(signed_bytes(raw, msg.get_boundary()))
+    with open(sig_out, "w") as f:
+        f.write(sig)
+    print_headers(msg)
+    print_content(msg)
+
+
 def check_inner(path, outdir=None):
     msg, _ = load(path)
     print_content(msg, outdir)
@@ -133,10 +183,13 @@ def main(argv):
         check_encrypted(argv[2], argv[3])
     elif len(argv) == 3 and argv[1] == "plain":
         check_plain(argv[2])
+    elif len(argv) == 5 and argv[1] == "signed":
+        check_signed(argv[2], argv[3], argv[4])
     elif len(argv) in (3, 4) and argv[1] == "inner":
         check_inner(argv[2], argv[3] if len(argv) == 4 else None)
     else:
-        fail("usage: check-forward.py encrypted MSG ARMOR_OUT | plain MSG | inner FILE [DIR]")
+        fail("usage: check-forward.py encrypted MSG ARMOR_OUT | plain MSG | "
+             "signed MSG DATA_OUT SIG_OUT | inner FILE [DIR]")
 
 
 if __name__ == "__main__":

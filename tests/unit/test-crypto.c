@@ -646,6 +646,41 @@ static void test_combined_detached(void **state)
 	detached_pair("valid-unknown.sig", SIG_UNKNOWN_KEY, SIG_UNKNOWN_KEY);
 }
 
+/* crypto_sign_detached: an armored signature by the officer that
+ * verifies over exactly the data, with the micalg RFC 3156 wants. */
+static void test_sign_detached(void **state)
+{
+	static const char data[] = "Content-Type: text/plain\r\n\r\nhi\r\n";
+	unsigned char *sig;
+	size_t siglen;
+	char *micalg;
+	struct crypto_result res;
+	struct err err;
+
+	(void)state;
+	if (crypto_sign_detached(W.c, W.officer_fpr, data, strlen(data), &sig,
+				 &siglen, &micalg, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_true(str_starts((char *)sig, "-----BEGIN PGP SIGNATURE-----"));
+	assert_true(str_starts(micalg, "pgp-sha"));
+	assert_int_equal(crypto_verify_detached(W.c, data, strlen(data), sig,
+						siglen, &res, &err), 0);
+	assert_int_equal(res.verdict, SIG_VALID);
+	assert_string_equal(res.sigs[0].fingerprint, W.officer_fpr);
+	crypto_result_release(&res);
+	/* One byte changed: no longer good. */
+	assert_int_equal(crypto_verify_detached(W.c, "Content-Type: text/plain\r\n"
+						"\r\nhI\r\n", strlen(data), sig,
+						siglen, &res, &err), 0);
+	assert_int_equal(res.verdict, SIG_BAD);
+	crypto_result_release(&res);
+	free(sig);
+	free(micalg);
+	assert_true(crypto_sign_detached(W.c, "nobody@nowhere.example", "x", 1,
+					 &sig, &siglen, &micalg, &err) < 0);
+	assert_null(sig);
+}
+
 static void test_clearsigned_and_opaque(void **state)
 {
 	struct crypto_result res = opaque_fx("inline.eml", NULL);
@@ -1034,6 +1069,7 @@ int main(void)
 		cmocka_unit_test(test_revoked_key),
 		cmocka_unit_test(test_combined_verdicts),
 		cmocka_unit_test(test_combined_detached),
+		cmocka_unit_test(test_sign_detached),
 		cmocka_unit_test(test_clearsigned_and_opaque),
 		cmocka_unit_test(test_pgp_mime_signed),
 		cmocka_unit_test(test_detached_crlf),
