@@ -249,22 +249,151 @@ void import_pending_free(struct import_pending *p)
 	free(p);
 }
 
+/* What seal() made of a message: the bytes stored and what they are. */
+struct sealed {
+	unsigned char *blob;
+	size_t len;
+	const char *kind;
+	bool content;
+};
+
+/* The message row of p, in report rid, with its sealed body. */
+static void message_row(const struct import_pending *p, int64_t rid,
+			enum sig_verdict verdict, const struct sealed *b,
+			time_t now, struct message *m)
+{
+	const struct pipeline_out *po = &p->po;
+
+	memset(m, 0, sizeof(*m));
+	m->report_id = rid;
+	m->message_id = po->msg.message_id;
+	m->content_hash = p->hash;
+	m->in_reply_to = po->msg.in_reply_to;
+	m->from_name = po->msg.from_name;
+	m->from_email = po->msg.from_email;
+	m->subject = po->msg.subject;
+	m->date = po->msg.date;
+	m->imported = now;
+	m->encrypted = po->encrypted;
+	m->verdict = verdict;
+	m->fingerprint = po->fingerprint;
+	m->signer_matches_from = po->signer_matches_from;
+	m->blob = b->blob;
+	m->blob_len = b->len;
+	m->blob_kind = (char *)b->kind;
+	m->blob_content = b->content;
+}
+
+/* The report p joins, or a new one (*rid); res->status says which. */
+static int report_of(struct store *s, const struct import_pending *p,
+		     struct import_result *res, time_t now, int64_t *rid,
+		     char **ambiguous, struct err *err)
+{
+	const struct pipeline_out *po = &p->po;
+	struct report_new rn = {
+		.subject = po->msg.subject,
+		.reporter_name = po->msg.from_name,
+		.reporter_email = po->msg.from_email,
+		.received = po->msg.date > 0 && po->msg.date <= now ?
+				    po->msg.date : now,
+	};
+
+	*rid = p->into ? p->into : find_thread(s, &po->msg, ambiguous);
+	res->status = *rid ? IMPORT_REPLY : IMPORT_NEW;
+	return *rid ? 0 : store_report_insert(s, &rn, rid, err);
+}
+
+/* The message's signatures, the report's files and the timeline. */
+static int record(struct cmd_ctx *ctx, struct store *s,
+		  const struct import_pending *p, const struct import_result *res,
+		  int64_t rid, int64_t mrow, char **files, size_t nfiles,
+		  const char *ambiguous, struct err *err)
+{
+	const struct pipeline_out *po = &p->po;
+	char *detail;
+	int r;
+
+	for (size_t i = 0; i < po->nsigs; i++)
+		if ((r = store_signature_add(s, mrow, po->sigs[i].verdict,
+					     po->sigs[i].fingerprint,
+					     po->sigs[i].created, err)) < 0)
+			return r;
+	if ((r = store_files_add(s, rid, files, nfiles, err)) < 0)
+		return r;
+	detail = xasprintf("%s from %s, %s%s", res->status == IMPORT_NEW ?
+			   "report" : "reply", po->msg.from_email ?
+			   po->msg.from_email : "(no address)",
+			   sig_verdict_name(res->verdict),
+			   po->encrypted ? ", encrypted" : "");
+	/* A copy of mail this program sent (p->into) is already in the
+	 * timeline as its reply-sent/notice event: one message, one entry. */
+	r = 0;
+	if ((!p->into &&
+	     (r = store_event_add(s, rid, ctx->officer,
+				  res->status == IMPORT_NEW ? "import" : "reply",
+				  detail, err)) < 0) ||
+	    (ambiguous && (r = store_event_add(s, rid, ctx->officer,
+					       "message-id-reused", ambiguous,
+					       err)) < 0))
+		goto out;
+	r = note_reused_id(s, ctx->officer, rid, mrow, po->msg.message_id, err);
+out:
+	free(detail);
+	return r < 0 ? r : 0;
+}
+
+/*
+ * Stores p inside the open transaction or savepoint: 0 when stored
+ * (res->report_id set), 1 when it is a duplicate (res says of what;
+ * the caller undoes), < 0 on error (the caller rolls back).
+ */
+static int store_rows(struct cmd_ctx *ctx, struct store *s,
+		      struct import_pending *p, struct import_result *res,
+		      const struct sealed *b, char **files, size_t nfiles,
+		      struct err *err)
+{
+	struct message m;
+	char *ambiguous = NULL;
+	int64_t rid = 0, mrow;
+	time_t now = util_now();
+	int r;
+
+	/* Stored since it was read ahead (earlier in this import): say so
+	 * before a report row is made, which on a team server would spend
+	 * a report number for nothing.  Another officer's import racing
+	 * this one is still caught by the unique key below. */
+	if (store_message_find(s, NULL, p->hash, &res->report_id, NULL) == 0)
+		return 1;
+	if ((r = report_of(s, p, res, now, &rid, &ambiguous, err)) < 0)
+		goto out;
+	message_row(p, rid, res->verdict, b, now, &m);
+	r = store_message_insert(s, &m, &mrow, err);
+	if (r == ERR_DUPLICATE) {
+		/* Stored a moment ago: by another officer, or earlier in
+		 * this same import (started before that one was stored). */
+		err_clear(err);
+		store_message_find(s, NULL, p->hash, &res->report_id, NULL);
+		r = 1;
+		goto out;
+	}
+	if (r < 0 || (r = record(ctx, s, p, res, rid, mrow, files, nfiles,
+				 ambiguous, err)) < 0)
+		goto out;
+	res->report_id = rid;
+out:
+	free(ambiguous);
+	return r;
+}
+
 int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		  struct import_result *res, struct err *err)
 {
 	struct store *s = cmd_ctx_store(ctx);
 	struct pipeline_out *po = &p->po;
 	struct err perr = { 0, "" };
-	struct message m;
-	char **files = NULL, **ufiles = NULL, *detail = NULL, *ambiguous = NULL;
-	const char *raw = p->raw;
-	size_t len = p->len;
-	unsigned char *blob = NULL;
-	size_t nfiles = 0, nufiles = 0, blob_len = 0;
-	const char *blob_kind = NULL;
-	bool blob_content = false;
-	int64_t rid = 0, mrow;
-	time_t now = util_now();
+	struct sealed b = { NULL, 0, NULL, false };
+	char **files = NULL, **ufiles = NULL;
+	size_t nfiles = 0, nufiles = 0;
 	bool batched = false;
 	int r;
 
@@ -288,7 +417,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	if (pipeline_process(ctx, po, &perr) < 0)
 		goto bad;
 	res->verdict = po->verdict;
-	if (seal(ctx, po, raw, len, &blob, &blob_len, &blob_kind, &blob_content,
+	if (seal(ctx, po, p->raw, p->len, &b.blob, &b.len, &b.kind, &b.content,
 		 &perr) < 0)
 		goto bad;
 	/* Only files the verdict covers are the report's; those of unsigned
@@ -300,86 +429,16 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	batched = store_in_tx(s);
 	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
-	/* Stored since it was read ahead (earlier in this import): say so
-	 * before a report row is made, which on a team server would spend
-	 * a report number for nothing.  Another officer's import racing
-	 * this one is still caught by the unique key below. */
-	if (store_message_find(s, NULL, p->hash, &res->report_id, NULL) == 0) {
+	r = store_rows(ctx, s, p, res, &b, files, nfiles, err);
+	if (r == 1) {
 		undo(s, batched);
-		res->status = IMPORT_DUPLICATE;
-		goto out;
-	}
-	rid = p->into ? p->into : find_thread(s, &po->msg, &ambiguous);
-	res->status = rid ? IMPORT_REPLY : IMPORT_NEW;
-	if (!rid) {
-		struct report_new rn = {
-			.subject = po->msg.subject,
-			.reporter_name = po->msg.from_name,
-			.reporter_email = po->msg.from_email,
-			.received = po->msg.date > 0 && po->msg.date <= now ?
-					    po->msg.date : now,
-		};
-		if ((r = store_report_insert(s, &rn, &rid, err)) < 0)
-			goto rollback;
-	}
-	memset(&m, 0, sizeof(m));
-	m.report_id = rid;
-	m.message_id = po->msg.message_id;
-	m.content_hash = p->hash;
-	m.in_reply_to = po->msg.in_reply_to;
-	m.from_name = po->msg.from_name;
-	m.from_email = po->msg.from_email;
-	m.subject = po->msg.subject;
-	m.date = po->msg.date;
-	m.imported = now;
-	m.encrypted = po->encrypted;
-	m.verdict = res->verdict;
-	m.fingerprint = po->fingerprint;
-	m.signer_matches_from = po->signer_matches_from;
-	m.blob = blob;
-	m.blob_len = blob_len;
-	m.blob_kind = (char *)blob_kind;
-	m.blob_content = blob_content;
-	r = store_message_insert(s, &m, &mrow, err);
-	if (r == ERR_DUPLICATE) {
-		/* Stored a moment ago: by another officer, or earlier in
-		 * this same import (started before that one was stored). */
-		undo(s, batched);
-		err_clear(err);
-		store_message_find(s, NULL, p->hash, &res->report_id, NULL);
 		res->status = IMPORT_DUPLICATE;
 		goto out;
 	}
 	if (r < 0)
 		goto rollback;
-	for (size_t i = 0; i < po->nsigs; i++)
-		if ((r = store_signature_add(s, mrow,
-					     po->sigs[i].verdict,
-					     po->sigs[i].fingerprint,
-					     po->sigs[i].created, err)) < 0)
-			goto rollback;
-	if ((r = store_files_add(s, rid, files, nfiles, err)) < 0)
-		goto rollback;
-	detail = xasprintf("%s from %s, %s%s", res->status == IMPORT_NEW ?
-			   "report" : "reply", po->msg.from_email ?
-			   po->msg.from_email : "(no address)",
-			   sig_verdict_name(res->verdict),
-			   po->encrypted ? ", encrypted" : "");
-	/* A copy of mail this program sent (p->into) is already in the
-	 * timeline as its reply-sent/notice event: one message, one entry. */
-	if ((!p->into &&
-	     (r = store_event_add(s, rid, ctx->officer,
-				  res->status == IMPORT_NEW ? "import" : "reply",
-				  detail, err)) < 0) ||
-	    (ambiguous && (r = store_event_add(s, rid, ctx->officer,
-					       "message-id-reused", ambiguous,
-					       err)) < 0) ||
-	    (r = note_reused_id(s, ctx->officer, rid, mrow, po->msg.message_id,
-				err)) < 0)
-		goto rollback;
 	if ((r = batched ? store_savepoint_release(s, err) : store_commit(s, err)) < 0)
 		goto fail;
-	res->report_id = rid;
 	goto out;
 
 bad:
@@ -392,19 +451,18 @@ rollback:
 fail:
 	res->status = IMPORT_ERROR;
 	res->error = xstrdup(err->msg);
+	res->report_id = 0;
 	goto done;
 out:
 	r = 0;
 done:
 	import_pending_free(p);
-	free(blob);
+	free(b.blob);
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);
 	for (size_t i = 0; i < nufiles; i++)
 		free(ufiles[i]);
 	free(ufiles);
-	free(detail);
-	free(ambiguous);
 	return r;
 }
