@@ -129,21 +129,6 @@ struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view)
 	return v;
 }
 
-/* Escapes a roff text line: backslashes, and a leading dot or quote. */
-static void roff_text(FILE *out, const char *s)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", out);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", out);
-		else if (*s == '-')
-			fputs("\\-", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 void tui_keys_roff(FILE *out)
 {
 	for (size_t i = 0; i < tui_key_table_len; i++) {
@@ -156,15 +141,15 @@ void tui_keys_roff(FILE *out)
 				sbuf_addf(&views, "%s%s", views.len ? ", " : "",
 					  keys_view_name((enum tui_view_id)v));
 		fputs(".TP\n.B ", out);
-		roff_text(out, e->keys);
+		cmd_roff_text(out, e->keys);
 		fputs("\n", out);
-		roff_text(out, e->help);
+		cmd_roff_text(out, e->help);
 		fputs(" (", out);
-		roff_text(out, views.buf ? views.buf : "");
+		cmd_roff_text(out, views.buf ? views.buf : "");
 		fputs(")", out);
 		if (e->command) {
 			fputs(": runs\n.BR \"", out);
-			roff_text(out, e->command);
+			cmd_roff_text(out, e->command);
 			fputs("\" .", out);
 		}
 		fputs("\n", out);
