@@ -222,6 +222,11 @@ void cmd_options_roff(FILE *out);
  * start of a line (the man page's command and key sections). */
 void cmd_roff_text(FILE *out, const char *s);
 
+/* One line per mail forward_report() sent: plaintext or encrypted, to,
+ * where (display-safe); `forward` and `vendor notify --forward`. */
+struct forward_result;
+void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res);
+
 /* The exec functions, one per core/cmd-*.c */
 int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv);
