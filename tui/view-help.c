@@ -117,14 +117,11 @@ static const struct tui_view_ops help_ops = {
 
 struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view)
 {
-	struct tui_view *v = xcalloc(1, sizeof(*v));
 	struct help *p = xcalloc(1, sizeof(*p));
+	struct tui_view *v = tui_view_alloc(V_HELP, &help_ops, p, 0);
 
 	p->lines.hl = -1;
 	p->for_view = for_view;
-	v->id = V_HELP;
-	v->ops = &help_ops;
-	v->priv = p;
 	build(t, p);
 	return v;
 }

@@ -14,6 +14,7 @@
  * The output is pure printable text, so sanitizing twice changes nothing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -151,6 +152,14 @@ static size_t fix_put(struct sbuf *sb, const unsigned char *s, size_t len,
 	}
 	sbuf_add(sb, s, len);
 	return len;
+}
+
+char *safe_vformat(const char *fmt, va_list ap)
+{
+	char *raw = xvasprintf(fmt, ap), *safe = safe_str(raw);
+
+	free(raw);
+	return safe;
 }
 
 char *utf8_fix(const char *str, size_t n)

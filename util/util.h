@@ -109,6 +109,8 @@ enum {
 };
 char *safe_text(const char *s, size_t len, unsigned flags);
 char *safe_str(const char *s); /* one line: nothing kept; NULL gives "" */
+/* safe_str of the formatted text (messages that quote a file or a report). */
+char *safe_vformat(const char *fmt, va_list ap);
 /* A copy of s (len bytes) that is valid UTF-8: each invalid byte becomes
  * U+FFFD; nothing else changes.  For JSON and other structured output. */
 char *utf8_fix(const char *s, size_t len);
