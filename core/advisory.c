@@ -7,6 +7,7 @@
 
 #include "core/core.h"
 #include "core/fixcve.h"
+#include "core/json.h"
 
 #define DEFAULT_COMMIT_URL "https://git.kernel.org/stable/c/"
 #define DEFAULT_REFERENCE \
@@ -81,4 +82,26 @@ char *advisory_description(const struct dossier *d, const struct fixcve *fc)
 	if (fc->description)
 		return export_redact(d, fc->description);
 	return export_text(d, d->f.r.subject);
+}
+
+int advisory_write_json(struct cmd_ctx *ctx, FILE *out,
+			struct dossier *const *d, size_t n, const char *what,
+			advisory_record_fn rec, void *arg, struct err *err)
+{
+	json_t *all = n == 1 ? NULL : json_array(), *one = NULL;
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fixcve fc;
+		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
+		one = rec(ctx, d[i], &fc, arg);
+		fixcve_release(&fc);
+		if (all)
+			json_array_append_new(all, one);
+	}
+	r = json_print(out, all ? all : one);
+	json_decref(all ? all : one);
+	if (r < 0)
+		return err_setc(err, ERR_IO, "cannot write the %s", what);
+	return 0;
 }

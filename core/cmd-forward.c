@@ -28,6 +28,17 @@ const struct option cmd_forward_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res)
+{
+	for (size_t i = 0; i < res->nsent; i++) {
+		char *t = safe_str(res->sent[i].to), *w = safe_str(res->sent[i].where);
+		fprintf(ctx->out, "%s\t%s\t%s\n",
+			res->sent[i].plaintext ? "plaintext" : "encrypted", t, w);
+		free(t);
+		free(w);
+	}
+}
+
 int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct forward_opts o;
@@ -110,13 +121,7 @@ int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	o.to = to;
 	if (forward_report(ctx, id, &o, &res, &ctx->err) == 0)
 		r = CMD_OK;
-	for (size_t i = 0; i < res.nsent; i++) {
-		char *t = safe_str(res.sent[i].to), *w = safe_str(res.sent[i].where);
-		fprintf(ctx->out, "%s\t%s\t%s\n",
-			res.sent[i].plaintext ? "plaintext" : "encrypted", t, w);
-		free(t);
-		free(w);
-	}
+	cmd_forward_print(ctx, &res);
 	if (r == CMD_OK && res.withheld)
 		fprintf(ctx->errout,
 			"report %lld: %zu attachment%s withheld (without the "

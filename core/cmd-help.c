@@ -179,9 +179,7 @@ bool cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
 	return false;
 }
 
-/* Text as roff: backslashes escaped, '-' a minus sign, no request at the
- * start of a line. */
-static void roff_text(FILE *out, const char *s)
+void cmd_roff_text(FILE *out, const char *s)
 {
 	if (*s == '.' || *s == '\'')
 		fputs("\\&", out);
@@ -199,7 +197,7 @@ static void roff_text(FILE *out, const char *s)
 static void roff_opt(FILE *out, const char *opt)
 {
 	fputs(".B \"", out);
-	roff_text(out, opt);
+	cmd_roff_text(out, opt);
 	fputs("\"\n", out);
 }
 
@@ -209,17 +207,17 @@ void cmd_options_roff(FILE *out)
 		const struct cmd_entry *e = &cmd_table[i];
 
 		fprintf(out, ".TP\n.B %s\n", e->name);
-		roff_text(out, e->help);
+		cmd_roff_text(out, e->help);
 		fputs(".\n.RS\n", out);
 		for (const struct cmd_opt_help *o = e->opt_help; o && o->opt; o++) {
 			fputs(".TP\n", out);
 			roff_opt(out, o->opt);
-			roff_text(out, o->text);
+			cmd_roff_text(out, o->text);
 			fputc('\n', out);
 		}
 		fputs(".TP\n.B \\-\\-help\nthis help\n", out);
 		fputs(".PP\nExit status 1: ", out);
-		roff_text(out, e->exit1);
+		cmd_roff_text(out, e->exit1);
 		fputs(".\n.RE\n", out);
 	}
 }

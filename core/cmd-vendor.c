@@ -76,13 +76,7 @@ static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
 		fo->outbox = config_get(ctx->cfg, "forward.outbox", NULL);
 	memset(&res, 0, sizeof(res));
 	r = forward_report(ctx, id, fo, &res, &ctx->err);
-	for (size_t i = 0; i < res.nsent; i++) {
-		char *t = safe_str(res.sent[i].to), *w = safe_str(res.sent[i].where);
-		fprintf(ctx->out, "%s\t%s\t%s\n",
-			res.sent[i].plaintext ? "plaintext" : "encrypted", t, w);
-		free(t);
-		free(w);
-	}
+	cmd_forward_print(ctx, &res);
 	forward_result_release(&res);
 	vendor_release(&vd);
 	return r;

@@ -218,6 +218,14 @@ char *cmd_usage_of(const struct cmd_entry *e, const char *sub);
 const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv);
 /* The options of every command, in roff, for the man page. */
 void cmd_options_roff(FILE *out);
+/* Text as roff: backslashes escaped, '-' a minus sign, no request at the
+ * start of a line (the man page's command and key sections). */
+void cmd_roff_text(FILE *out, const char *s);
+
+/* One line per mail forward_report() sent: plaintext or encrypted, to,
+ * where (display-safe); `forward` and `vendor notify --forward`. */
+struct forward_result;
+void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res);
 
 /* The exec functions, one per core/cmd-*.c */
 int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv);

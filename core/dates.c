@@ -50,102 +50,114 @@ static int check_when(struct date_req *d, const struct report *r,
 	return 0;
 }
 
-static int apply_propose(struct cmd_ctx *ctx, void *data, struct err *err)
+/* Each step reads the report, checks and records its change, and says
+ * in d->detail what the event logs. */
+typedef int (*date_step)(struct cmd_ctx *ctx, struct date_req *d,
+			 struct report *r, struct err *err);
+
+static int propose_step(struct cmd_ctx *ctx, struct date_req *d,
+			struct report *r, struct err *err)
 {
-	struct date_req *d = data;
-	struct report r;
 	struct proposal p = { 0, d->id, (char *)d->by, d->date, (char *)d->reason,
 			      ctx->officer, d->now };
 	char when[32];
 	int rc;
 
-	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
+	if ((rc = check_when(d, r, err)) < 0)
 		return rc;
-	if ((rc = check_when(d, &r, err)) < 0)
-		goto out;
 	if (str_starts(d->by, "vendor:")) {
 		struct vendor v;
 		if ((rc = store_vendor_get(ctx->store, d->by + 7, &v, err)) < 0)
-			goto out;
+			return rc;
 		vendor_release(&v);
 	}
-	policy_check(&d->pol, &r, d->date, true, false, d->now, &d->ans);
+	policy_check(&d->pol, r, d->date, true, false, d->now, &d->ans);
 	if ((rc = store_proposal_add(ctx->store, &p, err)) < 0)
-		goto out;
+		return rc;
 	d->detail = xasprintf("%s proposed %s (policy: %s%s): %s", d->by,
 			      fmt_rfc3339(d->date, when),
 			      policy_verdict_name(d->ans.verdict),
 			      d->past ? "; in the past, overridden" : "", d->reason);
-	rc = store_event_add(ctx->store, d->id, ctx->officer, "date-propose",
-			     d->detail, err);
-out:
-	report_release(&r);
-	return rc;
+	return 0;
 }
 
-static int apply_set(struct cmd_ctx *ctx, void *data, struct err *err)
+static int set_step(struct cmd_ctx *ctx, struct date_req *d,
+		    struct report *r, struct err *err)
 {
-	struct date_req *d = data;
-	struct report r;
 	struct decision dc;
 	char when[32];
 	int rc;
 
-	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
+	if ((rc = check_when(d, r, err)) < 0)
 		return rc;
-	if ((rc = check_when(d, &r, err)) < 0)
-		goto out;
-	policy_check(&d->pol, &r, d->date, d->reason != NULL, d->override,
+	policy_check(&d->pol, r, d->date, d->reason != NULL, d->override,
 		     d->now, &d->ans);
-	if (!d->ans.allowed) {
-		rc = err_setc(err, ERR_REFUSED, "%s", d->ans.msg);
-		goto out;
-	}
+	if (!d->ans.allowed)
+		return err_setc(err, ERR_REFUSED, "%s", d->ans.msg);
 	dc = (struct decision){ 0, d->id, d->date,
 				(char *)policy_verdict_name(d->ans.verdict),
 				(char *)d->reason, d->override, ctx->officer, d->now };
 	if ((rc = store_decision_add(ctx->store, &dc, err)) < 0)
-		goto out;
+		return rc;
 	d->detail = xasprintf("disclosure date set to %s (policy: %s%s%s)%s%s",
 			      fmt_rfc3339(d->date, when),
 			      policy_verdict_name(d->ans.verdict),
 			      d->override ? ", overridden" : "",
 			      d->past ? "; in the past" : "",
 			      d->reason ? ": " : "", d->reason ? d->reason : "");
-	rc = store_event_add(ctx->store, d->id, ctx->officer, "date-set",
-			     d->detail, err);
-out:
-	report_release(&r);
-	return rc;
+	return 0;
 }
 
-static int apply_start(struct cmd_ctx *ctx, void *data, struct err *err)
+static int start_step(struct cmd_ctx *ctx, struct date_req *d,
+		      struct report *r, struct err *err)
 {
-	struct date_req *d = data;
-	struct report r;
 	struct report_update u = { NULL, NULL, NULL, -1, -1, -1, d->now };
 	char when[32];
 	int rc;
 
-	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
-		return rc;
-	if (r.release_started) {
-		rc = err_setc(err, ERR_REFUSED,
-			      "report %lld: the release process started already, at %s",
-			      (long long)d->id, fmt_rfc3339(r.release_started, when));
-		goto out;
-	}
+	if (r->release_started)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld: the release process started already, at %s",
+				(long long)d->id, fmt_rfc3339(r->release_started, when));
 	if ((rc = store_report_update(ctx->store, d->id, &u, err)) < 0)
-		goto out;
-	r.release_started = d->now;
-	policy_check(&d->pol, &r, d->now, false, false, d->now, &d->ans);
+		return rc;
+	r->release_started = d->now;
+	policy_check(&d->pol, r, d->now, false, false, d->now, &d->ans);
 	d->detail = xasprintf("release process started: the policy clock now runs from %s",
 			      fmt_rfc3339(d->now, when));
-	rc = store_event_add(ctx->store, d->id, ctx->officer, "release-start",
-			     d->detail, err);
-out:
+	return 0;
+}
+
+/* The step on report d->id, then its event of kind (in core_write's
+ * transaction: all or nothing). */
+static int apply_step(struct cmd_ctx *ctx, struct date_req *d, date_step step,
+		      const char *kind, struct err *err)
+{
+	struct report r;
+	int rc;
+
+	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
+		return rc;
+	if ((rc = step(ctx, d, &r, err)) >= 0)
+		rc = store_event_add(ctx->store, d->id, ctx->officer, kind,
+				     d->detail, err);
 	report_release(&r);
 	return rc;
+}
+
+static int apply_propose(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	return apply_step(ctx, data, propose_step, "date-propose", err);
+}
+
+static int apply_set(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	return apply_step(ctx, data, set_step, "date-set", err);
+}
+
+static int apply_start(struct cmd_ctx *ctx, void *data, struct err *err)
+{
+	return apply_step(ctx, data, start_step, "release-start", err);
 }
 
 static bool valid_by(const char *by)

@@ -224,32 +224,24 @@ static json_t *document(struct cmd_ctx *ctx, const struct dossier *d,
 	return doc;
 }
 
+static json_t *csaf_advisory(struct cmd_ctx *ctx, const struct dossier *d,
+			     const struct fixcve *fc, void *arg)
+{
+	(void)arg;
+	return json_pack("{s:o, s:o, s:[o]}", "document", document(ctx, d, fc),
+			 "product_tree", product_tree(fc),
+			 "vulnerabilities", vulnerability(ctx, d, fc));
+}
+
 static int export_csaf_write(struct cmd_ctx *ctx, FILE *out,
 			     struct dossier *const *d, size_t n,
 			     const struct export_opts *o, struct err *err)
 {
-	json_t *all, *rec = NULL;
-	int r;
-
 	(void)o;
 	if (advisory_refuse_embargoed(d, n, "CSAF advisory", err) < 0)
 		return err->code;
-	all = n == 1 ? NULL : json_array();
-	for (size_t i = 0; i < n; i++) {
-		struct fixcve fc;
-		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
-		rec = json_pack("{s:o, s:o, s:[o]}", "document", document(ctx, d[i], &fc),
-				"product_tree", product_tree(&fc),
-				"vulnerabilities", vulnerability(ctx, d[i], &fc));
-		fixcve_release(&fc);
-		if (all)
-			json_array_append_new(all, rec);
-	}
-	r = json_print(out, all ? all : rec);
-	json_decref(all ? all : rec);
-	if (r < 0)
-		return err_setc(err, ERR_IO, "cannot write the CSAF advisory");
-	return 0;
+	return advisory_write_json(ctx, out, d, n, "CSAF advisory",
+				   csaf_advisory, NULL, err);
 }
 
 const struct exporter export_csaf_entry = {

@@ -292,44 +292,42 @@ static const char *record_id(struct cmd_ctx *ctx, const struct dossier *d,
 	return PLACEHOLDER_CVE;
 }
 
+struct cve_args {
+	const struct export_opts *o;
+	const char *org;
+};
+
+/* A rejected ID gets the REJECTED record, unless --cve-id names another. */
+static json_t *cve_record_of(struct cmd_ctx *ctx, const struct dossier *d,
+			     const struct fixcve *fc, void *arg)
+{
+	const struct cve_args *a = arg;
+	const char *id = record_id(ctx, d, fc, a->o);
+
+	if (fc->cve_state && !strcmp(fc->cve_state, "rejected") && !a->o->cve_id)
+		return rejected(d, fc, id, a->org);
+	return record(ctx, d, fc, id, a->org);
+}
+
 static int export_cve_write(struct cmd_ctx *ctx, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
 {
-	const char *org = config_get(ctx->cfg, "cve.org_id", NULL);
-	json_t *all, *rec = NULL;
-	int r;
+	struct cve_args a = { o, config_get(ctx->cfg, "cve.org_id", NULL) };
 
 	if (advisory_refuse_embargoed(d, n, "CVE record", err) < 0)
 		return err->code;
 
-	if (org && !matches("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$", org))
+	if (a.org && !matches("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$", a.org))
 		return err_setc(err, ERR_INVALID,
-				"config cve.org_id '%s' is not a version 4 UUID", org);
-	if (!org) {
+				"config cve.org_id '%s' is not a version 4 UUID", a.org);
+	if (!a.org) {
 		fprintf(ctx->errout, "warning: no cve.org_id in the config; using the placeholder %s\n",
 			PLACEHOLDER_ORG);
-		org = PLACEHOLDER_ORG;
+		a.org = PLACEHOLDER_ORG;
 	}
-	all = n == 1 ? NULL : json_array();
-	for (size_t i = 0; i < n; i++) {
-		struct fixcve fc;
-		const char *id;
-		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
-		id = record_id(ctx, d[i], &fc, o);
-		if (fc.cve_state && !strcmp(fc.cve_state, "rejected") && !o->cve_id)
-			rec = rejected(d[i], &fc, id, org);
-		else
-			rec = record(ctx, d[i], &fc, id, org);
-		fixcve_release(&fc);
-		if (all)
-			json_array_append_new(all, rec);
-	}
-	r = json_print(out, all ? all : rec);
-	json_decref(all ? all : rec);
-	if (r < 0)
-		return err_setc(err, ERR_IO, "cannot write the CVE record");
-	return 0;
+	return advisory_write_json(ctx, out, d, n, "CVE record",
+				   cve_record_of, &a, err);
 }
 
 /* Once written: each reserved ID whose PUBLISHED record this was is

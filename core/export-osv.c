@@ -128,34 +128,27 @@ static json_t *osv_record(struct cmd_ctx *ctx, const struct dossier *d,
 	return o;
 }
 
+/* The record, with a warning when the fix cannot make a GIT range. */
+static json_t *osv_checked(struct cmd_ctx *ctx, const struct dossier *d,
+			   const struct fixcve *fc, void *arg)
+{
+	(void)arg;
+	if (fc->has_fix && !full_sha(fc->fix.sha))
+		fprintf(ctx->errout,
+			"warning: report %lld: the fix %s is not a full SHA (recorded without a tree): no GIT range\n",
+			(long long)d->f.r.id, fc->fix.sha);
+	return osv_record(ctx, d, fc);
+}
+
 static int export_osv_write(struct cmd_ctx *ctx, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
 {
-	json_t *all, *rec = NULL;
-	int r;
-
 	(void)o;
 	if (advisory_refuse_embargoed(d, n, "OSV record", err) < 0)
 		return err->code;
-	all = n == 1 ? NULL : json_array();
-	for (size_t i = 0; i < n; i++) {
-		struct fixcve fc;
-		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
-		if (fc.has_fix && !full_sha(fc.fix.sha))
-			fprintf(ctx->errout,
-				"warning: report %lld: the fix %s is not a full SHA (recorded without a tree): no GIT range\n",
-				(long long)d[i]->f.r.id, fc.fix.sha);
-		rec = osv_record(ctx, d[i], &fc);
-		fixcve_release(&fc);
-		if (all)
-			json_array_append_new(all, rec);
-	}
-	r = json_print(out, all ? all : rec);
-	json_decref(all ? all : rec);
-	if (r < 0)
-		return err_setc(err, ERR_IO, "cannot write the OSV record");
-	return 0;
+	return advisory_write_json(ctx, out, d, n, "OSV record",
+				   osv_checked, NULL, err);
 }
 
 const struct exporter export_osv_entry = {

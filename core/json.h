@@ -19,4 +19,16 @@ void embargo_json(const struct embargo *e, json_t *o);
 /* Pretty, ASCII-only, with a final newline. */
 int json_print(FILE *out, json_t *j);
 
+/* advisory.c: the loop the JSON advisory exports (csaf, osv, cve) share.
+ * One record of dossier d, whose events are folded into fc. */
+struct fixcve;
+typedef json_t *(*advisory_record_fn)(struct cmd_ctx *ctx,
+				      const struct dossier *d,
+				      const struct fixcve *fc, void *arg);
+/* Writes to out the record of each of the n dossiers (one: the object,
+ * several: an array); ERR_IO "cannot write the WHAT" when out fails. */
+int advisory_write_json(struct cmd_ctx *ctx, FILE *out,
+			struct dossier *const *d, size_t n, const char *what,
+			advisory_record_fn rec, void *arg, struct err *err);
+
 #endif

@@ -320,17 +320,10 @@ int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
 	char *w = what(k, d->id), *detail;
 	int r;
 
-	memset(&om, 0, sizeof(om));
-	om.id = d->id;
-	om.what = w;
-	om.to_email = d->to_email;
+	outgoing_from_draft(&om, d, w, text);
+	/* A notice goes to a list by address; only distros is encrypted. */
+	om.to_name = NULL;
 	om.fpr = k == NOTICE_DISTROS ? d->fpr : NULL;
-	om.subject = d->subject;
-	om.refs = (const char *const *)d->refs;
-	om.nrefs = d->nrefs;
-	om.text = text;
-	om.outbox = d->outbox;
-	om.sendmail = d->sendmail;
 	om.event_kind = k == NOTICE_DISTROS ? "distros-notice" : "announce";
 	detail = k == NOTICE_DISTROS ?
 		xasprintf("to %s (encrypted to the list's key %s, signed)",

@@ -58,6 +58,10 @@ struct outgoing_mail {
 	bool no_copy;           /* no copy in the thread (a digest spans
 				 * several reports) */
 };
+/* om filled from draft d (report, recipient, key, subject, thread,
+ * transport) with text and the error prefix what; the rest zero. */
+void outgoing_from_draft(struct outgoing_mail *om, const struct reply_draft *d,
+			 const char *what, const char *text);
 /* Builds om (signed by the officer; encrypted to om->fpr, the officer
  * and the roster unless plain), delivers it, logs the event and stores a
  * copy in the report's thread through the import pipeline. */

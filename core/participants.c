@@ -154,6 +154,15 @@ int participant_set_key(struct cmd_ctx *ctx, int64_t report_id,
 	return r;
 }
 
+/* The participant email of report_id, inside the caller's transaction. */
+static int participant_load(struct cmd_ctx *ctx, int64_t report_id,
+			    const char *email, struct participant *p,
+			    struct err *err)
+{
+	assert(ctx->store && store_in_tx(ctx->store));
+	return store_participant_get(ctx->store, report_id, email, p, err);
+}
+
 int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
 		       const char *email, struct err *err)
 {
@@ -161,8 +170,7 @@ int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
 	char *detail;
 	int r;
 
-	assert(ctx->store && store_in_tx(ctx->store));
-	if ((r = store_participant_get(ctx->store, report_id, email, &p, err)) < 0)
+	if ((r = participant_load(ctx, report_id, email, &p, err)) < 0)
 		return r;
 	r = store_participant_remove(ctx->store, report_id, email, ctx->officer,
 				     0, err);
@@ -185,8 +193,7 @@ int participant_ack(struct cmd_ctx *ctx, int64_t report_id, const char *email,
 	char *detail;
 	int r;
 
-	assert(ctx->store && store_in_tx(ctx->store));
-	if ((r = store_participant_get(ctx->store, report_id, email, &p, err)) < 0)
+	if ((r = participant_load(ctx, report_id, email, &p, err)) < 0)
 		return r;
 	if (p.acknowledged_at) {
 		participant_release(&p);

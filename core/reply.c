@@ -546,6 +546,23 @@ out:
 	return r;
 }
 
+void outgoing_from_draft(struct outgoing_mail *om, const struct reply_draft *d,
+			 const char *what, const char *text)
+{
+	memset(om, 0, sizeof(*om));
+	om->id = d->id;
+	om->what = what;
+	om->to_name = d->to_name;
+	om->to_email = d->to_email;
+	om->fpr = d->fpr;
+	om->subject = d->subject;
+	om->refs = (const char *const *)d->refs;
+	om->nrefs = d->nrefs;
+	om->text = text;
+	om->outbox = d->outbox;
+	om->sendmail = d->sendmail;
+}
+
 int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
 	       const char *text, struct reply_sent *res, struct err *err)
 {
@@ -554,18 +571,7 @@ int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
 	char *detail;
 	int r;
 
-	memset(&om, 0, sizeof(om));
-	om.id = d->id;
-	om.what = what;
-	om.to_name = d->to_name;
-	om.to_email = d->to_email;
-	om.fpr = d->fpr;
-	om.subject = d->subject;
-	om.refs = (const char *const *)d->refs;
-	om.nrefs = d->nrefs;
-	om.text = text;
-	om.outbox = d->outbox;
-	om.sendmail = d->sendmail;
+	outgoing_from_draft(&om, d, what, text);
 	om.event_kind = d->fpr ? "reply-sent" : "reply-plaintext";
 	if (d->fpr)
 		detail = xasprintf("to %s (encrypted, signed; template %s)",

@@ -47,13 +47,8 @@ static void read_proposal(struct stmt *st, void *elem)
 {
 	struct proposal *p = elem;
 
-	p->id = db_col_int(st, 0);
-	p->report_id = db_col_int(st, 1);
-	p->by = db_col_str(st, 2);
-	p->date = (time_t)db_col_int(st, 3);
-	p->reason = db_col_str(st, 4);
-	p->officer = db_col_str(st, 5);
-	p->at = (time_t)db_col_int(st, 6);
+	db_cols(st, "IIstsst", &p->id, &p->report_id, &p->by, &p->date,
+		&p->reason, &p->officer, &p->at);
 }
 
 static void release_proposal(void *elem)

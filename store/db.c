@@ -5,6 +5,7 @@
  * one place a database error becomes a message.
  */
 #include <assert.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,24 @@ enum sig_verdict db_col_verdict(struct stmt *st, int i)
 	if (st->s->eng->col_null(st, i))
 		return SIG_NONE;
 	return sig_verdict_from_name(st->s->eng->col_text(st, i));
+}
+
+void db_cols(struct stmt *st, const char *spec, ...)
+{
+	va_list ap;
+
+	va_start(ap, spec);
+	for (int i = 0; spec[i]; i++) {
+		switch (spec[i]) {
+		case 'I': *va_arg(ap, int64_t *) = db_col_int(st, i); break;
+		case 't': *va_arg(ap, time_t *) = (time_t)db_col_int(st, i); break;
+		case 'b': *va_arg(ap, bool *) = db_col_int(st, i) != 0; break;
+		case 's': *va_arg(ap, char **) = db_col_str(st, i); break;
+		case 'v': *va_arg(ap, enum sig_verdict *) = db_col_verdict(st, i); break;
+		default: assert(!"db_cols: unknown column letter");
+		}
+	}
+	va_end(ap);
 }
 
 void db_col_copy(struct stmt *st, int i, char *dst, size_t size)

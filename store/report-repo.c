@@ -59,22 +59,11 @@ static void read_report(struct stmt *st, void *elem)
 	struct report *r = elem;
 
 	memset(r, 0, sizeof(*r));
-	r->id = db_col_int(st, 0);
-	r->subject = db_col_str(st, 1);
-	r->reporter_name = db_col_str(st, 2);
-	r->reporter_email = db_col_str(st, 3);
-	r->received = (time_t)db_col_int(st, 4);
-	r->state = db_col_str(st, 5);
-	r->severity = db_col_str(st, 6);
-	r->claimed_by = db_col_str(st, 7);
-	r->public = db_col_int(st, 8);
-	r->consent_credit = db_col_int(st, 9);
-	r->consent_exploit = db_col_int(st, 10);
-	r->release_started = (time_t)db_col_int(st, 11);
-	r->verdict = db_col_verdict(st, 12);
-	r->encrypted = db_col_int(st, 13);
-	r->disclosure = (time_t)db_col_int(st, 14);
-	r->nmessages = db_col_int(st, 15);
+	db_cols(st, "IssstsssbbbtvbtI", &r->id, &r->subject, &r->reporter_name,
+		&r->reporter_email, &r->received, &r->state, &r->severity,
+		&r->claimed_by, &r->public, &r->consent_credit,
+		&r->consent_exploit, &r->release_started, &r->verdict,
+		&r->encrypted, &r->disclosure, &r->nmessages);
 }
 
 int store_report_insert(struct store *s, const struct report_new *r,

@@ -82,11 +82,8 @@ static void read_officer(struct stmt *st, void *elem)
 {
 	struct officer *o = elem;
 
-	o->role = db_col_str(st, 0);
-	o->name = db_col_str(st, 1);
-	o->key_fpr = db_col_str(st, 2);
-	o->added_at = (time_t)db_col_int(st, 3);
-	o->active = db_col_int(st, 4);
+	db_cols(st, "ssstb", &o->role, &o->name, &o->key_fpr, &o->added_at,
+		&o->active);
 }
 
 static void release_officer(void *elem)

@@ -14,15 +14,13 @@
 void panel_add(struct tui_lines *l, attr_t a, const char *fmt, ...)
 {
 	va_list ap;
-	char *s, *safe;
+	char *safe;
 
 	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
+	safe = safe_vformat(fmt, ap);
 	va_end(ap);
-	safe = safe_str(s);
 	lines_add(l, safe, a, 1);
 	free(safe);
-	free(s);
 }
 
 void panel_item(struct panel *p, enum item_kind kind, const char *key,
@@ -192,16 +190,12 @@ struct tui_view *panel_new(struct tui *t, int64_t id, enum tui_view_id vid,
 			   const char *title,
 			   void (*fill)(struct tui *, struct tui_view *, struct panel *))
 {
-	struct tui_view *v = xcalloc(1, sizeof(*v));
 	struct panel *p = xcalloc(1, sizeof(*p));
+	struct tui_view *v = tui_view_alloc(vid, &panel_ops, p, id);
 
 	p->lines.hl = -1;
 	p->fill = fill;
 	p->title = title;
-	v->id = vid;
-	v->ops = &panel_ops;
-	v->priv = p;
-	v->report_id = id;
 	panel_reload(t, v);
 	return v;
 }

@@ -202,6 +202,10 @@ void history_free(struct tui_history *h);
 char *editor_edit(struct tui *t, const char *initial);
 
 /* One constructor per view file. */
+/* A new view of kind id on ops with its state priv (report_id 0: none). */
+struct tui_view *tui_view_alloc(enum tui_view_id id,
+				const struct tui_view_ops *ops, void *priv,
+				int64_t report_id);
 struct tui_view *view_reports_new(struct tui *t);
 struct tui_view *view_report_new(struct tui *t, int64_t id);
 struct tui_view *view_timeline_new(struct tui *t, int64_t id);

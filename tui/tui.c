@@ -51,19 +51,30 @@ void tui_trace_mark(struct tui *t, const char *what)
 	tui_trace(t, what, 0);
 }
 
+struct tui_view *tui_view_alloc(enum tui_view_id id,
+				const struct tui_view_ops *ops, void *priv,
+				int64_t report_id)
+{
+	struct tui_view *v = xcalloc(1, sizeof(*v));
+
+	v->id = id;
+	v->ops = ops;
+	v->priv = priv;
+	v->report_id = report_id;
+	return v;
+}
+
 void tui_status(struct tui *t, bool error, const char *fmt, ...)
 {
 	va_list ap;
-	char *raw, *safe;
+	char *safe;
 
-	va_start(ap, fmt);
-	raw = xvasprintf(fmt, ap);
-	va_end(ap);
 	/* Messages may quote what a command printed, or a file name. */
-	safe = safe_str(raw);
+	va_start(ap, fmt);
+	safe = safe_vformat(fmt, ap);
+	va_end(ap);
 	snprintf(t->status, sizeof(t->status), "%s", safe);
 	t->status_error = error;
-	free(raw);
 	free(safe);
 }
 

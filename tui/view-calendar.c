@@ -295,11 +295,9 @@ static const struct tui_view_ops cal_ops = {
 
 struct tui_view *view_calendar_new(struct tui *t)
 {
-	struct tui_view *v = xcalloc(1, sizeof(*v));
+	struct tui_view *v = tui_view_alloc(V_CALENDAR, &cal_ops,
+					    xcalloc(1, sizeof(struct calendar)), 0);
 
-	v->id = V_CALENDAR;
-	v->ops = &cal_ops;
-	v->priv = xcalloc(1, sizeof(struct calendar));
 	cal_reload(t, v);
 	return v;
 }

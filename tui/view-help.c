@@ -117,31 +117,13 @@ static const struct tui_view_ops help_ops = {
 
 struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view)
 {
-	struct tui_view *v = xcalloc(1, sizeof(*v));
 	struct help *p = xcalloc(1, sizeof(*p));
+	struct tui_view *v = tui_view_alloc(V_HELP, &help_ops, p, 0);
 
 	p->lines.hl = -1;
 	p->for_view = for_view;
-	v->id = V_HELP;
-	v->ops = &help_ops;
-	v->priv = p;
 	build(t, p);
 	return v;
-}
-
-/* Escapes a roff text line: backslashes, and a leading dot or quote. */
-static void roff_text(FILE *out, const char *s)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", out);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", out);
-		else if (*s == '-')
-			fputs("\\-", out);
-		else
-			fputc(*s, out);
-	}
 }
 
 void tui_keys_roff(FILE *out)
@@ -156,15 +138,15 @@ void tui_keys_roff(FILE *out)
 				sbuf_addf(&views, "%s%s", views.len ? ", " : "",
 					  keys_view_name((enum tui_view_id)v));
 		fputs(".TP\n.B ", out);
-		roff_text(out, e->keys);
+		cmd_roff_text(out, e->keys);
 		fputs("\n", out);
-		roff_text(out, e->help);
+		cmd_roff_text(out, e->help);
 		fputs(" (", out);
-		roff_text(out, views.buf ? views.buf : "");
+		cmd_roff_text(out, views.buf ? views.buf : "");
 		fputs(")", out);
 		if (e->command) {
 			fputs(": runs\n.BR \"", out);
-			roff_text(out, e->command);
+			cmd_roff_text(out, e->command);
 			fputs("\" .", out);
 		}
 		fputs("\n", out);

@@ -61,7 +61,6 @@ static const struct tui_view_ops pager_ops = {
 struct tui_view *view_pager_new(struct tui *t, const char *title,
 				const char *text, size_t len)
 {
-	struct tui_view *v = xcalloc(1, sizeof(*v));
 	struct pager *p = xcalloc(1, sizeof(*p));
 	char *safe = safe_text(text ? text : "", len,
 			       SAFE_KEEP_NEWLINE | SAFE_KEEP_TAB);
@@ -73,8 +72,5 @@ struct tui_view *view_pager_new(struct tui *t, const char *title,
 	lines_add_wrapped(&p->lines, safe, COLS > 10 ? COLS : 10, A_NORMAL,
 			  LINE_BODY);
 	wipe_free(safe, strlen(safe));
-	v->id = V_PAGER;
-	v->ops = &pager_ops;
-	v->priv = p;
-	return v;
+	return tui_view_alloc(V_PAGER, &pager_ops, p, 0);
 }

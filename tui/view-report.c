@@ -385,13 +385,9 @@ static const struct tui_view_ops report_ops = {
 
 struct tui_view *view_report_new(struct tui *t, int64_t id)
 {
-	struct tui_view *v = xcalloc(1, sizeof(*v));
 	struct report_view *p = xcalloc(1, sizeof(*p));
+	struct tui_view *v = tui_view_alloc(V_REPORT, &report_ops, p, id);
 
-	v->id = V_REPORT;
-	v->ops = &report_ops;
-	v->priv = p;
-	v->report_id = id;
 	p->lines.hl = -1;
 	p->lines.wipe = true;
 	tui_status(t, false, "opening report %lld...", (long long)id);

@@ -511,17 +511,14 @@ int64_t reports_step(struct tui *t, struct tui_view *v, int64_t from, int dir)
 
 struct tui_view *view_reports_new(struct tui *t)
 {
-	struct tui_view *v = xcalloc(1, sizeof(*v));
 	struct reports *p = xcalloc(1, sizeof(*p));
+	struct tui_view *v = tui_view_alloc(V_REPORTS, &reports_ops, p, 0);
 	const char *s = config_get(t->ctx->cfg, "ui.sort", "deadline");
 
 	for (int i = 0; i < SORT_N; i++)
 		if (!strcmp(sort_names[i], s))
 			p->sort = i;
 	policy_from_config(t->ctx->cfg, &p->pol);
-	v->id = V_REPORTS;
-	v->ops = &reports_ops;
-	v->priv = p;
 	if (p->sort == SORT_DEADLINE || p->sort == SORT_RECEIVED) {
 		struct err err = { 0, "" };
 		if (report_first_ids(t->ctx, sort_names[p->sort], (size_t)list_height(),

@@ -123,14 +123,10 @@ static const struct tui_view_ops timeline_ops = {
 
 struct tui_view *view_timeline_new(struct tui *t, int64_t id)
 {
-	struct tui_view *v = xcalloc(1, sizeof(*v));
 	struct timeline *p = xcalloc(1, sizeof(*p));
+	struct tui_view *v = tui_view_alloc(V_TIMELINE, &timeline_ops, p, id);
 
 	p->lines.hl = -1;
-	v->id = V_TIMELINE;
-	v->ops = &timeline_ops;
-	v->priv = p;
-	v->report_id = id;
 	timeline_reload(t, v);
 	return v;
 }

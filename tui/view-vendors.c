@@ -74,14 +74,20 @@ static void fill_vendors(struct tui *t, struct tui_view *v, struct panel *p)
 }
 
 /* Asks question, then applies c; the answer goes to the status line. */
-static int change(struct tui *t, const char *question,
-		  const struct vendor_change *c)
+/* Records change c of vendor on the report on top, once the officer
+ * says yes to question (freed here). */
+static int change(struct tui *t, char *question, const char *vendor,
+		  struct vendor_change *c)
 {
 	struct err err = { 0, "" };
 	char *summary = NULL;
+	bool yes = tui_confirm(t, question);
 
-	if (!tui_confirm(t, question))
+	free(question);
+	if (!yes)
 		return TUI_REDRAW;
+	c->report = tui_top(t)->report_id;
+	c->vendor = vendor;
 	if (vendor_change(t->ctx, c, &summary, &err) < 0)
 		tui_status(t, true, "%s", err.msg);
 	else
@@ -109,11 +115,8 @@ int vendors_notify(struct tui *t, const char *args)
 	name = safe_str(it->key);
 	q = xasprintf("record that %s (%s) is notified of report %lld? (the mail itself: :vendor notify --forward)",
 		      name, contact, (long long)tui_top(t)->report_id);
-	c.report = tui_top(t)->report_id;
-	c.vendor = it->key;
 	c.notify = true;
-	r = change(t, q, &c);
-	free(q);
+	r = change(t, q, it->key, &c);
 	free(name);
 	free(contact);
 	vendor_release(&ven);
@@ -133,11 +136,8 @@ int vendors_nda(struct tui *t, const char *args)
 	name = safe_str(it->key);
 	q = xasprintf("record that %s asked for an NDA on report %lld? (the policy: %s)",
 		      name, (long long)tui_top(t)->report_id, policy_nda_answer());
-	c.report = tui_top(t)->report_id;
-	c.vendor = it->key;
 	c.nda = true;
-	r = change(t, q, &c);
-	free(q);
+	r = change(t, q, it->key, &c);
 	free(name);
 	return r;
 }

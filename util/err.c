@@ -17,17 +17,6 @@ static int err_vset(struct err *err, int code, const char *fmt, va_list ap)
 	return code;
 }
 
-int err_set(struct err *err, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = err_vset(err, ERR_GENERIC, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 int err_setc(struct err *err, int code, const char *fmt, ...)
 {
 	va_list ap;

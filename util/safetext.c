@@ -14,6 +14,7 @@
  * The output is pure printable text, so sanitizing twice changes nothing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -87,36 +88,52 @@ size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-char *safe_text(const char *str, size_t n, unsigned flags)
+/* What stands in sb for the character cp, len bytes at s (len 0: the
+ * byte at s does not decode); returns how many bytes it used. */
+typedef size_t (*utf8_put)(struct sbuf *sb, const unsigned char *s,
+			   size_t len, uint32_t cp, unsigned flags);
+
+/* The n bytes at str, character by character through put. */
+static char *utf8_map(const char *str, size_t n, utf8_put put, unsigned flags)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	struct sbuf sb = SBUF_INIT;
-	size_t i = 0, len;
+	size_t i = 0;
 	uint32_t cp;
 
 	sbuf_grow(&sb, n);
 	while (i < n) {
-		len = utf8_decode(s + i, n - i, &cp);
-		if (!len) {
-			sbuf_addf(&sb, "\\x%02X", s[i]);
-			i++;
-			continue;
-		}
-		if ((cp == '\n' && (flags & SAFE_KEEP_NEWLINE)) ||
-		    (cp == '\t' && (flags & SAFE_KEEP_TAB)) ||
-		    !safe_is_hostile_cp(cp)) {
-			sbuf_add(&sb, s + i, len);
-		} else if (cp < 0x20) {
-			sbuf_addch(&sb, '^');
-			sbuf_addch(&sb, (int)(cp + 0x40));
-		} else if (cp == 0x7f) {
-			sbuf_adds(&sb, "^?");
-		} else {
-			sbuf_addf(&sb, "<U+%04X>", (unsigned)cp);
-		}
-		i += len;
+		size_t len = utf8_decode(s + i, n - i, &cp);
+		i += put(&sb, s + i, len, cp, flags);
 	}
 	return sbuf_detach(&sb, NULL);
+}
+
+static size_t safe_put(struct sbuf *sb, const unsigned char *s, size_t len,
+		       uint32_t cp, unsigned flags)
+{
+	if (!len) {
+		sbuf_addf(sb, "\\x%02X", s[0]);
+		return 1;
+	}
+	if ((cp == '\n' && (flags & SAFE_KEEP_NEWLINE)) ||
+	    (cp == '\t' && (flags & SAFE_KEEP_TAB)) ||
+	    !safe_is_hostile_cp(cp)) {
+		sbuf_add(sb, s, len);
+	} else if (cp < 0x20) {
+		sbuf_addch(sb, '^');
+		sbuf_addch(sb, (int)(cp + 0x40));
+	} else if (cp == 0x7f) {
+		sbuf_adds(sb, "^?");
+	} else {
+		sbuf_addf(sb, "<U+%04X>", (unsigned)cp);
+	}
+	return len;
+}
+
+char *safe_text(const char *str, size_t n, unsigned flags)
+{
+	return utf8_map(str, n, safe_put, flags);
 }
 
 char *safe_str(const char *s)
@@ -124,23 +141,28 @@ char *safe_str(const char *s)
 	return s ? safe_text(s, strlen(s), 0) : xstrdup("");
 }
 
+/* A byte that does not decode becomes U+FFFD; NUL is dropped. */
+static size_t fix_put(struct sbuf *sb, const unsigned char *s, size_t len,
+		      uint32_t cp, unsigned flags)
+{
+	(void)flags;
+	if (!len || cp == 0) {
+		sbuf_adds(sb, len ? "" : "\xEF\xBF\xBD");
+		return len ? len : 1;
+	}
+	sbuf_add(sb, s, len);
+	return len;
+}
+
+char *safe_vformat(const char *fmt, va_list ap)
+{
+	char *raw = xvasprintf(fmt, ap), *safe = safe_str(raw);
+
+	free(raw);
+	return safe;
+}
+
 char *utf8_fix(const char *str, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	struct sbuf sb = SBUF_INIT;
-	size_t i = 0, len;
-	uint32_t cp;
-
-	sbuf_grow(&sb, n);
-	while (i < n) {
-		len = utf8_decode(s + i, n - i, &cp);
-		if (!len || cp == 0) {
-			sbuf_adds(&sb, len ? "" : "\xEF\xBF\xBD");
-			i += len ? len : 1;
-			continue;
-		}
-		sbuf_add(&sb, s + i, len);
-		i += len;
-	}
-	return sbuf_detach(&sb, NULL);
+	return utf8_map(str, n, fix_put, 0);
 }

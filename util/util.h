@@ -67,8 +67,9 @@ enum {
 	ERR_BUSY = -8,      /* another officer holds the lock too long */
 };
 
-int err_set(struct err *err, const char *fmt, ...) UTIL_PRINTF(2, 3);
 int err_setc(struct err *err, int code, const char *fmt, ...) UTIL_PRINTF(3, 4);
+/* err_setc with ERR_GENERIC. */
+#define err_set(err, ...) err_setc((err), ERR_GENERIC, __VA_ARGS__)
 /* Prefixes the current message: "importing 'a.eml': <old message>". */
 int err_prefix(struct err *err, const char *fmt, ...) UTIL_PRINTF(2, 3);
 void err_clear(struct err *err);
@@ -108,6 +109,8 @@ enum {
 };
 char *safe_text(const char *s, size_t len, unsigned flags);
 char *safe_str(const char *s); /* one line: nothing kept; NULL gives "" */
+/* safe_str of the formatted text (messages that quote a file or a report). */
+char *safe_vformat(const char *fmt, va_list ap);
 /* A copy of s (len bytes) that is valid UTF-8: each invalid byte becomes
  * U+FFFD; nothing else changes.  For JSON and other structured output. */
 char *utf8_fix(const char *s, size_t len);
