@@ -251,6 +251,29 @@ out:
 	return ret;
 }
 
+/* ERR_INVALID naming what when data is not ASCII armor (no 8-bit, no NUL). */
+static int armored_only(const char *data, size_t len, const char *what,
+			struct err *err)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)data[i] >= 0x80 || data[i] == '\0')
+			return err_setc(err, ERR_INVALID, "%s is not ASCII armored",
+					what);
+	return 0;
+}
+
+/* The MIME part in entity (the caller unrefs it), or NULL. */
+static GMimeObject *parse_entity(const char *entity, size_t entity_len)
+{
+	GMimeStream *st = g_mime_stream_mem_new_with_buffer(entity, entity_len);
+	GMimeParser *parser = g_mime_parser_new_with_stream(st);
+	GMimeObject *top = g_mime_parser_construct_part(parser, NULL);
+
+	g_object_unref(parser);
+	g_object_unref(st);
+	return top;
+}
+
 /* Returns 0 with *out (caller frees), or ERR_INVALID for data that is not
  * ASCII, or a header that would not be safe (line breaks, bad addresses,
  * Message-IDs with brackets or blanks). */
@@ -264,10 +287,8 @@ int mail_build_encrypted(const struct mail_compose *hdr, const char *armored,
 	*out = NULL;
 	*len = 0;
 	mail_init();
-	for (size_t i = 0; i < armored_len; i++)
-		if ((unsigned char)armored[i] >= 0x80 || armored[i] == '\0')
-			return err_setc(err, ERR_INVALID,
-					"encrypted data is not ASCII armored");
+	if (armored_only(armored, armored_len, "encrypted data", err) < 0)
+		return ERR_INVALID;
 
 	GMimeMultipart *mp = GMIME_MULTIPART(g_mime_multipart_encrypted_new());
 	g_mime_object_set_content_type_parameter(GMIME_OBJECT(mp), "protocol",
@@ -299,19 +320,13 @@ int mail_build_plain(const struct mail_compose *hdr, const char *entity,
 		     size_t entity_len, char **out, size_t *len,
 		     struct err *err)
 {
-	GMimeStream *st;
-	GMimeParser *parser;
 	GMimeObject *top;
 	int ret;
 
 	*out = NULL;
 	*len = 0;
 	mail_init();
-	st = g_mime_stream_mem_new_with_buffer(entity, entity_len);
-	parser = g_mime_parser_new_with_stream(st);
-	top = g_mime_parser_construct_part(parser, NULL);
-	g_object_unref(parser);
-	g_object_unref(st);
+	top = parse_entity(entity, entity_len);
 	if (!top)
 		return err_setc(err, ERR_INVALID,
 				"message entity is not a MIME part");
@@ -328,8 +343,6 @@ int mail_build_signed(const struct mail_compose *hdr, const char *entity,
 		      const char *micalg, char **out, size_t *len,
 		      struct err *err)
 {
-	GMimeStream *st;
-	GMimeParser *parser;
 	GMimeObject *top;
 	char *again;
 	size_t again_len;
@@ -338,15 +351,9 @@ int mail_build_signed(const struct mail_compose *hdr, const char *entity,
 	*out = NULL;
 	*len = 0;
 	mail_init();
-	for (size_t i = 0; i < sig_len; i++)
-		if ((unsigned char)sig[i] >= 0x80 || sig[i] == '\0')
-			return err_setc(err, ERR_INVALID,
-					"signature is not ASCII armored");
-	st = g_mime_stream_mem_new_with_buffer(entity, entity_len);
-	parser = g_mime_parser_new_with_stream(st);
-	top = g_mime_parser_construct_part(parser, NULL);
-	g_object_unref(parser);
-	g_object_unref(st);
+	if (armored_only(sig, sig_len, "signature", err) < 0)
+		return ERR_INVALID;
+	top = parse_entity(entity, entity_len);
 	if (!top)
 		return err_setc(err, ERR_INVALID,
 				"message entity is not a MIME part");
