@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/export.h"
 
 void cmd_help_global(FILE *out)
 {
@@ -145,6 +146,12 @@ int cmd_help(FILE *out, const char *name, const char *sub)
 	}
 	fprintf(out, "%s\n", e->help);
 	help_options(out, e, sub ? alt : NULL);
+	/* The exporter registry is the one list of formats. */
+	if (!strcmp(e->name, "export")) {
+		char *names = export_names(", ");
+		fprintf(out, "\nFormats: %s\n", names);
+		free(names);
+	}
 	fprintf(out, "\nExit status:\n  0  success\n  1  %s\n  2  usage error\n",
 		e->exit1);
 	help_examples(out, e, sub);

@@ -95,7 +95,7 @@ static const struct cmd_opt_help due_help[] = {
 static const struct cmd_opt_help export_help[] = {
 	{ "--all", "every report" },
 	{ "--state S", "the reports in state S" },
-	{ "--format FORMAT", "md, txt, json, csv, ics, cve, dyad, osv or csaf" },
+	{ "--format FORMAT", "an export format (export --help lists them; so does the export entry of the man page)" },
 	{ "--cve-id CVE-YYYY-N", "the CVE ID of a cve record" },
 	{ "--with-notes", "include the internal notes (still redacted)" },
 	{ "-o, --output FILE", "write FILE (replaced whole) instead of standard output" },
