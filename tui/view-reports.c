@@ -304,31 +304,38 @@ static void due_text(const struct reports *p, const struct report *r,
 	snprintf(buf, size, "%5s%c", d, mark);
 }
 
-/* The FIX/CVE cell, 36 columns: the report's own events, read for the
- * visible lines only.  Returns the column after it. */
-static int draw_fixcve(struct tui *t, int row, int x, int64_t id, attr_t base)
+/* The FIX/CVE cells of the visible lines (the reports' own events, read
+ * for those lines only), in labels[0..h), and the column's width: as
+ * wide as its widest cell or its title, at most 36. */
+static int fixcve_cells(struct tui *t, struct reports *p, size_t nshown, int h,
+			char **labels)
 {
-	struct fixcve fc;
-	struct err err = { 0, "" };
-	char *label;
+	int w = (int)strlen("FIX/CVE");
 
-	if (fixcve_get(t->ctx, id, &fc, &err) < 0) {
-		draw_text(row, x, 36, "?", base);
-		return x + 37;
+	for (int y = 0; y < h && p->top + (size_t)y < nshown; y++) {
+		struct fixcve fc;
+		struct err err = { 0, "" };
+
+		if (fixcve_get(t->ctx, row_id(p, p->top + (size_t)y), &fc, &err) < 0) {
+			labels[y] = xstrdup("?");
+			continue;
+		}
+		labels[y] = fixcve_label(&fc);
+		fixcve_release(&fc);
+		if (text_width(labels[y]) > w)
+			w = text_width(labels[y]);
 	}
-	label = fixcve_label(&fc);
-	draw_untrusted(row, x, 36, label, base);
-	free(label);
-	fixcve_release(&fc);
-	return x + 37;
+	return w > 36 ? 36 : w;
 }
 
 static void reports_draw(struct tui *t, struct tui_view *v)
 {
 	struct reports *p = P(v);
 	int h = list_height();
-	char fbuf[128] = "";
+	char fbuf[128] = "", head[160];
+	char **labels = NULL;
 	bool fixcol;
+	int fw = 0;
 
 	size_t nshown = shown(p);
 
@@ -351,9 +358,13 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s", nshown ? p->sel + 1 : 0,
 			  p->nrows, sort_names[p->sort], fbuf);
 	fixcol = COLS >= 130 && config_get_bool(t->ctx->cfg, "list.fix_cve", true);
-	draw_text(1, 0, COLS, fixcol ?
-		  "    ID STATE     SEVERITY V    DUE  CLAIMED    FIX/CVE                              SUBJECT" :
-		  "    ID STATE     SEVERITY V    DUE  CLAIMED    SUBJECT", A_BOLD | A_UNDERLINE);
+	if (fixcol) {
+		labels = xcalloc((size_t)h + 1, sizeof(*labels));
+		fw = fixcve_cells(t, p, nshown, h, labels);
+	}
+	snprintf(head, sizeof(head), "    ID STATE     SEVERITY V    DUE  CLAIMED    %-*s%s",
+		 fixcol ? fw + 1 : 0, fixcol ? "FIX/CVE" : "", "SUBJECT");
+	draw_text(1, 0, COLS, head, A_BOLD | A_UNDERLINE);
 	for (int y = 0; y < h && p->top + (size_t)y < nshown; y++) {
 		size_t i = p->top + (size_t)y;
 		int64_t id = row_id(p, i);
@@ -383,8 +394,10 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 		x++;
 		draw_untrusted(row, x, 10, r.claimed_by && *r.claimed_by ? r.claimed_by : "-", base);
 		x += 11;
-		if (fixcol)
-			x = draw_fixcve(t, row, x, id, base);
+		if (fixcol) {
+			draw_untrusted(row, x, fw, labels[y] ? labels[y] : "", base);
+			x += fw + 1;
+		}
 		draw_untrusted(row, x, COLS - x, r.subject, base);
 		report_release(&r);
 	}
@@ -393,6 +406,9 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 			  p->nkeys ? "no report matches the filter (:filter clears it)"
 				   : "no reports yet: :import FILE (or secteam-tui import) brings them in",
 			  A_DIM);
+	for (int y = 0; labels && y < h; y++)
+		free(labels[y]);
+	free(labels);
 }
 
 static int reports_move(struct tui *t, struct tui_view *v, enum tui_motion m)

@@ -20,6 +20,18 @@ if wait_for "UAF in tcp" && line_of "UAF in tcp" | grep -qF "0123456789ab/CVE-20
 else tui_ok 1 "report 1: short SHA (no tree), CVE ID and state"; fi
 if line_of "Race in af_packet" | grep -qF -- " -/- "; then tui_ok 0 "report 2: nothing recorded"
 else tui_ok 1 "report 2: nothing recorded"; fi
+# The column is as wide as its widest cell: SUBJECT starts one column
+# after "0123456789ab/CVE-2026-12345:reserved" (36), in the header too.
+col() { # FILE TEXT: the column (in characters) where TEXT first starts
+	/usr/bin/python3 -c 'import sys
+for l in open(sys.argv[1], encoding="utf-8"):
+    if sys.argv[2] in l:
+        print(l.index(sys.argv[2])); break' "$1" "$2"
+}
+screen >"$T/s1"
+h=$(col "$T/s1" "SUBJECT"); f=$(col "$T/s1" "FIX/CVE"); r=$(col "$T/s1" "Race in af_packet")
+tui_check "SUBJECT in the header is over the subjects ($h = $r)" test "$h" = "$r"
+tui_check "the column is the widest cell plus one ($((h - f)) = 37)" test "$((h - f))" = 37
 tui_stop
 
 tui_start 120 30
@@ -32,4 +44,16 @@ tui_start 140 30
 if wait_for "UAF in tcp" && ! screen | grep -qF "CVE-2026-12345"; then tui_ok 0 "list.fix_cve = false hides it"
 else tui_ok 1 "list.fix_cve = false hides it"; fi
 tui_stop
+# With nothing recorded the column is only as wide as its title.
+: >"$T/config"
+e2e_new_db nofix
+e2e_import "$T/mail/f2.eml" || { echo "Bail out! import failed"; exit 1; }
+tui_start 140 30
+wait_for "Race in af_packet" >/dev/null
+screen >"$T/s2"
+h=$(col "$T/s2" "SUBJECT"); f=$(col "$T/s2" "FIX/CVE"); r=$(col "$T/s2" "Race in af_packet")
+tui_check "no fix or CVE: the column is 'FIX/CVE' plus one ($((h - f)) = 8)" test "$((h - f))" = 8
+tui_check "and SUBJECT is still over the subjects ($h = $r)" test "$h" = "$r"
+tui_stop
+
 tap_done
