@@ -54,4 +54,15 @@ for t in "$top"/tests/e2e/*.bats "$top"/tests/e2e/*.sh; do
 	fi
 done
 [ -n "${SECTEAM_TESTS_EXTRA:-}" ] && tests="$tests $SECTEAM_TESTS_EXTRA"
+# The longest tests first, so that prove's parallel runs end together
+# instead of one of them starting a long test near the end.
+long=""
+short=""
+for t in $tests; do
+	case " team.sh concurrency.sh hostile.sh valgrind.sh maintainers-oracle.sh " in
+	*" $(basename "$t") "*) long="$long $t" ;;
+	*) short="$short $t" ;;
+	esac
+done
+tests="$long$short"
 prove --timer -j"${TEST_JOBS:-2}" --exec "$top/scripts/tap-exec" $tests
