@@ -502,6 +502,25 @@ void fixcve_rows_free(struct fixcve_row *rows, size_t n)
 	free(rows);
 }
 
+char *fixcve_fix_text(struct cmd_ctx *ctx, int64_t id, char **cve)
+{
+	struct fixcve fc;
+	struct err err = { 0, "" };
+	char *r = NULL;
+
+	if (cve)
+		*cve = NULL;
+	if (fixcve_get(ctx, id, &fc, &err) < 0)
+		return NULL;
+	if (fc.has_fix && fc.fix.sha)
+		r = fc.fix.tag ? xasprintf("%s (%s)", fc.fix.sha, fc.fix.tag) :
+				 xstrdup(fc.fix.sha);
+	if (cve && fc.cve_id && !(fc.cve_state && !strcmp(fc.cve_state, "rejected")))
+		*cve = xstrdup(fc.cve_id);
+	fixcve_release(&fc);
+	return r;
+}
+
 char *fixcve_label(const struct fixcve *fc)
 {
 	const char *fix = "-";

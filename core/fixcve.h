@@ -76,6 +76,10 @@ void fixcve_rows_free(struct fixcve_row *rows, size_t n);
 /* The list's FIX/CVE cell: "TAG|SHA12|-" "/" "CVE-...:STATE|-" (caller
  * frees; tags and IDs are validated text).  fc may be NULL. */
 char *fixcve_label(const struct fixcve *fc);
+/* Report id's recorded fix as "SHA (TAG)" for mail (NULL: none) and, when
+ * cve is not NULL, in *cve its CVE ID unless rejected (NULL: none); the
+ * caller frees both. */
+char *fixcve_fix_text(struct cmd_ctx *ctx, int64_t id, char **cve);
 /* A tag as a version: "v1.1" gives "1.1" (points into tag). */
 const char *fix_version(const char *tag);
 

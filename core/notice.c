@@ -155,26 +155,6 @@ static char *files_text(const struct dossier *dos)
 	return sbuf_detach(&sb, NULL);
 }
 
-/* The recorded fix as "SHA (TAG)" (NULL for none) and, in *cve, the
- * report's CVE ID unless rejected (NULL for none); both the caller's. */
-static char *fix_commit_text(struct cmd_ctx *ctx, int64_t id, char **cve)
-{
-	struct fixcve fc;
-	struct err err = { 0, "" };
-	char *r = NULL;
-
-	*cve = NULL;
-	if (fixcve_get(ctx, id, &fc, &err) < 0)
-		return NULL;
-	if (fc.has_fix && fc.fix.sha)
-		r = fc.fix.tag ? xasprintf("%s (%s)", fc.fix.sha, fc.fix.tag) :
-				 xstrdup(fc.fix.sha);
-	if (fc.cve_id && !(fc.cve_state && !strcmp(fc.cve_state, "rejected")))
-		*cve = xstrdup(fc.cve_id);
-	fixcve_release(&fc);
-	return r;
-}
-
 /* The template's fields; strings kept in keep[] (freed by the caller). */
 static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 		     struct template_field *f, char **keep)
@@ -187,7 +167,7 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 	keep[0] = xasprintf("%lld", (long long)r->id);
 	keep[1] = export_redact(dos, r->subject ? r->subject : "");
 	keep[2] = files_text(dos);
-	keep[8] = fix_commit_text(ctx, r->id, &keep[9]);
+	keep[8] = fixcve_fix_text(ctx, r->id, &keep[9]);
 	keep[3] = keep[8] ? xasprintf("commit %s", keep[8]) :
 		  !strcmp(r->state, "fix-ready") ? xstrdup("a fix is ready (its commit "
 			"is not recorded: fix ID --commit SHA)") :

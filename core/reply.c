@@ -169,21 +169,13 @@ static int find_key(struct cmd_ctx *ctx, struct reply_draft *d,
 /* The report's recorded fix as "SHA (TAG)" in b, or NULL for none. */
 static const char *fix_text(struct cmd_ctx *ctx, int64_t id, char *b)
 {
-	struct fixcve fc;
-	struct err err = { 0, "" };
-	const char *r = NULL;
+	char *t = fixcve_fix_text(ctx, id, NULL);
 
-	if (fixcve_get(ctx, id, &fc, &err) < 0)
+	if (!t)
 		return NULL;
-	if (fc.has_fix && fc.fix.sha) {
-		if (fc.fix.tag)
-			snprintf(b, 160, "%s (%s)", fc.fix.sha, fc.fix.tag);
-		else
-			snprintf(b, 160, "%s", fc.fix.sha);
-		r = b;
-	}
-	fixcve_release(&fc);
-	return r;
+	snprintf(b, 160, "%s", t);
+	free(t);
+	return b;
 }
 
 /* The fields a template may use, and their values (strings in buf). */
