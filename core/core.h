@@ -271,6 +271,10 @@ int report_keys(struct cmd_ctx *ctx, struct report_key **out, size_t *n,
 /* One report's row with its derived fields; ERR_NOTFOUND when absent. */
 int report_get(struct cmd_ctx *ctx, int64_t id, struct report *r,
 	       struct err *err);
+/* The rows of a screen's reports in one read: out[i] is ids[i]'s, id 0
+ * when absent; 0, or negative with err set and out empty. */
+int report_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
+		struct report *out, struct err *err);
 /* Ids, ascending, of reports whose subject or reporter contains needle. */
 int report_search(struct cmd_ctx *ctx, const char *needle, int64_t **ids,
 		  size_t *n, struct err *err);

@@ -4,6 +4,8 @@
  * one full row for each visible line, and the ids a search matches.
  * Thin: the queries live in store/page-repo.c.
  */
+#include <string.h>
+
 #include "core/core.h"
 #include "store/store.h"
 
@@ -32,6 +34,18 @@ int report_get(struct cmd_ctx *ctx, int64_t id, struct report *r,
 	struct store *s = store_or_err(ctx, err);
 
 	return s ? store_report_get(s, id, r, err) : ERR_IO;
+}
+
+int report_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
+		struct report *out, struct err *err)
+{
+	struct store *s = store_or_err(ctx, err);
+
+	if (!s) {
+		memset(out, 0, n * sizeof(*out));
+		return ERR_IO;
+	}
+	return store_report_page(s, ids, n, out, err);
 }
 
 int report_search(struct cmd_ctx *ctx, const char *needle, int64_t **ids,

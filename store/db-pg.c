@@ -25,7 +25,7 @@
 #include "store/schema.h"
 #include "store/store-int.h"
 
-#define PG_MAX_PARAMS 24
+#define PG_MAX_PARAMS 64
 /* The advisory lock every writer takes (any constant the team's
  * database does not use for something else). */
 #define PG_WRITE_LOCK "5363746561" /* "Sctea" */

@@ -122,9 +122,9 @@ int store_report_first_ids(struct store *s, const char *order, size_t limit,
 		/* The reports with a decided date come first, by that date;
 		 * then the others by id. */
 		st = db_stmt(s,
-			"SELECT d.report_id FROM decisions d WHERE d.id IN"
-			" (SELECT max(id) FROM decisions GROUP BY report_id)"
-			" ORDER BY d.date, d.report_id LIMIT ?1", err);
+			"SELECT d.report_id FROM decisions d WHERE NOT EXISTS"
+			" (SELECT 1 FROM decisions e WHERE e.report_id = d.report_id"
+			" AND e.id > d.id) ORDER BY d.date, d.report_id LIMIT ?1", err);
 		if (!st)
 			return ERR_IO;
 		db_int(st, 1, (int64_t)limit);

@@ -117,6 +117,11 @@ int store_report_insert(struct store *s, const struct report_new *r,
 /* ERR_NOTFOUND when there is no report id. */
 int store_report_get(struct store *s, int64_t id, struct report *r,
 		     struct err *err);
+/* The rows of n reports at once (a screen's page; the ids distinct):
+ * out[i] is ids[i]'s, with id 0 when there is no such report.  0, or
+ * negative with err set and nothing in out. */
+int store_report_page(struct store *s, const int64_t *ids, size_t n,
+		      struct report *out, struct err *err);
 
 /* Calls fn for each report in order; fn returns non-zero to stop. */
 int store_report_each(struct store *s, const struct report_filter *f,

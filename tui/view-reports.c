@@ -336,8 +336,10 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 	char **labels = NULL;
 	bool fixcol;
 	int fw = 0;
-
-	size_t nshown = shown(p);
+	size_t nshown = shown(p), nvis;
+	int64_t *ids;
+	struct report *rows;
+	struct err err = { 0, "" };
 
 	p->now = util_now();
 	if (p->sel >= nshown)
@@ -365,42 +367,54 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 	snprintf(head, sizeof(head), "    ID STATE     SEVERITY V    DUE  CLAIMED    %-*s%s",
 		 fixcol ? fw + 1 : 0, fixcol ? "FIX/CVE" : "", "SUBJECT");
 	draw_text(1, 0, COLS, head, A_BOLD | A_UNDERLINE);
-	for (int y = 0; y < h && p->top + (size_t)y < nshown; y++) {
+	/* The visible lines' rows in one read (one round trip to a team
+	 * server, not one per line). */
+	nvis = nshown > p->top ? nshown - p->top : 0;
+	nvis = nvis < (size_t)h ? nvis : (size_t)h;
+	ids = xcalloc(nvis + 1, sizeof(*ids));
+	rows = xcalloc(nvis + 1, sizeof(*rows));
+	for (size_t y = 0; y < nvis; y++)
+		ids[y] = row_id(p, p->top + y);
+	if (report_page(t->ctx, ids, nvis, rows, &err) < 0)
+		draw_text(2, 0, COLS, err.msg, draw_color(t, CP_RED));
+	for (int y = 0; err.code == 0 && (size_t)y < nvis; y++) {
 		size_t i = p->top + (size_t)y;
-		int64_t id = row_id(p, i);
-		struct report r;
-		struct err err = { 0, "" };
+		int64_t id = ids[y];
+		struct report *r = &rows[y];
 		attr_t base = i == p->sel ? A_REVERSE : A_NORMAL;
 		char buf[64], due[32];
 		int row = y + 2, x, pair;
 		const char *mark;
 
-		memset(&r, 0, sizeof(r));
 		if (i == p->sel)
 			draw_fill(row, 0, COLS, A_REVERSE);
-		if (report_get(t->ctx, id, &r, &err) < 0) {
-			draw_text(row, 0, COLS, err.msg, base | draw_color(t, CP_RED));
+		if (!r->id) {
+			snprintf(buf, sizeof(buf), "no report %lld", (long long)id);
+			draw_text(row, 0, COLS, buf, base | draw_color(t, CP_RED));
 			continue;
 		}
-		snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r.state, r.severity);
+		snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r->state, r->severity);
 		x = draw_text(row, 0, COLS, buf, base);
-		mark = verdict_mark(t, r.verdict, &pair);
+		mark = verdict_mark(t, r->verdict, &pair);
 		draw_text(row, x, 1, mark, base | draw_color(t, pair) | (pair == CP_RED ? A_BOLD : 0));
 		x += 2;
-		due_text(p, &r, due, sizeof(due), &pair);
+		due_text(p, r, due, sizeof(due), &pair);
 		draw_text(row, x, 7, due, base | draw_color(t, pair) | (pair ? A_BOLD : 0));
 		x += 7;
 		draw_text(row, x, 1, " ", base);
 		x++;
-		draw_untrusted(row, x, 10, r.claimed_by && *r.claimed_by ? r.claimed_by : "-", base);
+		draw_untrusted(row, x, 10, r->claimed_by && *r->claimed_by ? r->claimed_by : "-", base);
 		x += 11;
 		if (fixcol) {
 			draw_untrusted(row, x, fw, labels[y] ? labels[y] : "", base);
 			x += fw + 1;
 		}
-		draw_untrusted(row, x, COLS - x, r.subject, base);
-		report_release(&r);
+		draw_untrusted(row, x, COLS - x, r->subject, base);
 	}
+	for (size_t y = 0; y < nvis; y++)
+		report_release(&rows[y]);
+	free(rows);
+	free(ids);
 	if (!nshown)
 		draw_text(3, 2, COLS - 2,
 			  p->nkeys ? "no report matches the filter (:filter clears it)"

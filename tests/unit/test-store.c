@@ -463,6 +463,76 @@ static void test_report_keys(void **state)
 	store_close(s);
 }
 
+/* A screen's page of rows in one read: each (distinct) id's row in its
+ * own slot, id 0 for an id with no report, pages longer than one
+ * query's ids. */
+static void test_report_page(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("page.db");
+	struct err err;
+	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100 };
+	struct decision d = { 0 };
+	int64_t id[70], want[71];
+	struct report out[71];
+	char subj[32];
+
+	assert_int_equal(store_begin(s, &err), 0);
+	for (int i = 0; i < 70; i++) {
+		snprintf(subj, sizeof(subj), "Report %d", i);
+		rn.subject = subj;
+		assert_int_equal(store_report_insert(s, &rn, &id[i], &err), 0);
+	}
+	/* The latest decision counts, for the page and the first screen. */
+	d.verdict = (char *)"ok";
+	d.report_id = id[1];
+	d.date = 5000;
+	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	d.date = 9000;
+	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	d.report_id = id[2];
+	d.date = 7000;
+	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+
+	/* 71 distinct ids, more than one query takes, in no order. */
+	int idx[71], k = 2;
+	want[0] = id[5];
+	idx[0] = 5;
+	want[1] = id[69] + 1000;  /* no such report */
+	idx[1] = -1;
+	for (int j = 0; j < 70; j++)
+		if ((j * 3) % 70 != 5) {
+			idx[k] = (j * 3) % 70;
+			want[k] = id[idx[k]];
+			k++;
+		}
+	assert_int_equal(k, 71);
+	assert_int_equal(store_report_page(s, want, 71, out, &err), 0);
+	assert_int_equal(out[1].id, 0);
+	for (int i = 0; i < 71; i++) {
+		if (i == 1)
+			continue;
+		snprintf(subj, sizeof(subj), "Report %d", idx[i]);
+		assert_int_equal(out[i].id, want[i]);
+		assert_string_equal(out[i].subject, subj);
+		assert_int_equal(out[i].disclosure,
+				 idx[i] == 1 ? 9000 : idx[i] == 2 ? 7000 : 0);
+	}
+	for (int i = 0; i < 71; i++)
+		report_release(&out[i]);
+
+	int64_t *ids;
+	size_t n;
+	assert_int_equal(store_report_first_ids(s, "deadline", 3, &ids, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(ids[0], id[2]);  /* 7000 */
+	assert_int_equal(ids[1], id[1]);  /* 9000, not its older 5000 */
+	assert_int_equal(ids[2], id[0]);  /* undecided, by id */
+	free(ids);
+	store_close(s);
+}
+
 /* Who acts is the store's to say, not the caller's. */
 static void test_whoami(void **state)
 {
@@ -753,6 +823,7 @@ int main(void)
 		UNIT_BOTH(test_vendors),
 		UNIT_BOTH(test_reminders),
 		UNIT_BOTH(test_report_keys),
+		UNIT_BOTH(test_report_page),
 		UNIT_BOTH(test_whoami),
 	};
 
