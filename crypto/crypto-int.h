@@ -59,6 +59,10 @@ int crypto_sink_data(struct crypto_sink *sink, gpgme_data_t *dh,
 		     struct err *err);
 /* Wipes and frees the sink's buffer. */
 void crypto_sink_wipe(struct crypto_sink *sink);
+/* Hands the sink's bytes to the caller (*buf, caller frees; an empty
+ * buffer when none came) and leaves the sink empty. */
+void crypto_sink_take(struct crypto_sink *sink, unsigned char **buf,
+		      size_t *len);
 
 /* Sets err to "<what>: <gpgme's message, lowercase>" with code ERR_CRYPTO;
  * returns ERR_CRYPTO. */

@@ -72,6 +72,14 @@ void crypto_sink_wipe(struct crypto_sink *sink)
 	memset(sink, 0, sizeof(*sink));
 }
 
+void crypto_sink_take(struct crypto_sink *sink, unsigned char **buf,
+		      size_t *len)
+{
+	*buf = sink->buf ? sink->buf : xcalloc(1, 1);
+	*len = sink->len;
+	memset(sink, 0, sizeof(*sink));
+}
+
 /* GPGME's and strerror's messages start with a capital letter. */
 static void lower_first(char *s)
 {

@@ -99,8 +99,7 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
 		crypto_sink_wipe(&sink);
 		goto out;
 	}
-	*out = sink.buf ? sink.buf : xcalloc(1, 1);
-	*outlen = sink.len;
+	crypto_sink_take(&sink, out, outlen);
 	r = 0;
 out:
 	gpgme_data_release(in);
@@ -165,8 +164,7 @@ int crypto_sign_detached(struct crypto *c, const char *sign_as,
 		goto out;
 	}
 	*micalg = micalg_of(c->ctx);
-	*sig = sink.buf ? sink.buf : xcalloc(1, 1);
-	*siglen = sink.len;
+	crypto_sink_take(&sink, sig, siglen);
 	r = 0;
 out:
 	gpgme_data_release(in);

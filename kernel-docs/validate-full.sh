@@ -26,12 +26,7 @@ KC_TOP=$REPO
 KD=$REPO/kernel-docs
 PATCHES=$KD/patches
 README=$KD/README.md
-JOBS=${KERNEL_CHECK_JOBS:-2}
-export PYTHONDONTWRITEBYTECODE=1 LC_ALL=C.UTF-8 PERL_HASH_SEED=0
-SECURITY_DOCS="Documentation/admin-guide/security-bugs.rst
-Documentation/process/embargoed-hardware-issues.rst
-Documentation/admin-guide/reporting-issues.rst
-Documentation/admin-guide/hw-vuln/"
+kc_check_settings
 mkdir -p "$KC"
 exec 9>"$KC/lock-full"
 flock -n 9 || { echo "kernel-check-full: waiting for another kernel-check-full"; flock 9; }

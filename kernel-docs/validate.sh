@@ -43,14 +43,8 @@ KD=$REPO/kernel-docs
 PATCHES=$KD/patches
 FRAGMENT=$KD/qemu/kernel.config
 INIT=$KD/qemu/init
-JOBS=${KERNEL_CHECK_JOBS:-2}
 BOOT_TIMEOUT=${KERNEL_CHECK_BOOT_TIMEOUT:-180}
-export PYTHONDONTWRITEBYTECODE=1 LC_ALL=C.UTF-8 PERL_HASH_SEED=0
-# The security documents whose get_maintainer.pl answer the series may change.
-SECURITY_DOCS="Documentation/admin-guide/security-bugs.rst
-Documentation/process/embargoed-hardware-issues.rst
-Documentation/admin-guide/reporting-issues.rst
-Documentation/admin-guide/hw-vuln/"
+kc_check_settings
 mkdir -p "$KC"
 RUN=$KC/run
 
@@ -524,23 +518,25 @@ verdicts() { # verdicts NAME: "STEP PASS|FAIL|MISSING detail" per expected step
 verdicts patched >"$RUN/verdicts-patched"
 verdicts pristine >"$RUN/verdicts-pristine"
 names=$(cut -d' ' -f1 "$RUN/verdicts-patched" | paste -sd' ')
-pass=$(grep -c '^[^ ]* PASS' "$RUN/verdicts-patched")
-if [ "$pass" = "$nsteps" ]; then
-	ok "guest patched" "$tb0" "$pass of $nsteps checks pass: $names"
-else
-	grep -v '^[^ ]* PASS' "$RUN/verdicts-patched" | cut -c1-220 | sed 's/^/    /'
-	fail "guest patched" "$tb0" "$pass of $nsteps checks pass"
-fi
+# expect_all NAME FILE WORD LEAD OK WHY: every check in FILE says WORD;
+# the line says how many do ("LEAD<n> of <m> checks OK"), and on failure
+# the checks that do not, and why that matters (WHY).
+expect_all() {
+	_n=$(grep -c "^[^ ]* $3" "$2")
+	if [ "$_n" = "$nsteps" ]; then
+		ok "$1" "$tb0" "$4$_n of $nsteps checks $5"
+	else
+		grep -v "^[^ ]* $3" "$2" | cut -c1-220 | sed 's/^/    /'
+		fail "$1" "$tb0" "$4only $_n of $nsteps checks say $3; $6"
+	fi
+}
+expect_all "guest patched" "$RUN/verdicts-patched" PASS "" "pass: $names" \
+	"the series does not do what it says"
 # The negative control: the same checks on the kernel built from the
 # pristine tree.  Each check is about something the series changes, so
 # each must fail there; one that passes does not tell the two apart.
-nfail=$(grep -c '^[^ ]* FAIL' "$RUN/verdicts-pristine")
-if [ "$nfail" = "$nsteps" ]; then
-	ok "guest pristine" "$tb0" "negative control: $nfail of $nsteps checks fail, as they must"
-else
-	grep -v '^[^ ]* FAIL' "$RUN/verdicts-pristine" | cut -c1-220 | sed 's/^/    /'
-	fail "guest pristine" "$tb0" "negative control: only $nfail of $nsteps checks fail; the others do not tell the patched tree from the pristine one"
-fi
+expect_all "guest pristine" "$RUN/verdicts-pristine" FAIL "negative control: " \
+	"fail, as they must" "the others do not tell the patched tree from the pristine one"
 
 if [ "$FAILED" = 0 ]; then
 	echo "kernel-check: total ok ($(since "$T0"))"

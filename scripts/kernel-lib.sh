@@ -26,6 +26,20 @@ kgit() {
 		-c init.defaultBranch=master "$@"
 }
 
+# kc_check_settings: what both kernel checks (validate.sh, validate-full.sh)
+# share: make's -j ($JOBS), an environment that gives the same output on
+# every machine, and the security documents whose get_maintainer.pl answer
+# the series may change ($SECURITY_DOCS, a line each; part of the cache
+# keys).
+kc_check_settings() {
+	JOBS=${KERNEL_CHECK_JOBS:-2}
+	export PYTHONDONTWRITEBYTECODE=1 LC_ALL=C.UTF-8 PERL_HASH_SEED=0
+	SECURITY_DOCS="Documentation/admin-guide/security-bugs.rst
+Documentation/process/embargoed-hardware-issues.rst
+Documentation/admin-guide/reporting-issues.rst
+Documentation/admin-guide/hw-vuln/"
+}
+
 # kc_hash: the first 16 hex digits of the SHA-256 of stdin.
 kc_hash() { sha256sum | cut -c1-16; }
 
