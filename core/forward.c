@@ -616,149 +616,206 @@ static void add_out(struct fwd *f, bool plaintext, char *to, char *why,
 	f->nout++;
 }
 
-static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
+/* What every copy of a forward shares: its sender, subject, thread and
+ * the key it is signed with. */
+struct fwd_head {
+	const char *team;
+	char *from, *subject, *officer_fpr;
+	const char **refs;
+	size_t nrefs;
+	const char *const *roster;
+	size_t nroster;
+};
+
+static void fwd_head_release(struct fwd_head *hd)
+{
+	free(hd->refs);
+	free(hd->subject);
+	free(hd->from);
+	free(hd->officer_fpr);
+	memset(hd, 0, sizeof(*hd));
+}
+
+static int fwd_head_init(struct fwd *f, struct crypto *c, struct fwd_head *hd,
+			 struct err *err)
 {
 	struct cmd_ctx *ctx = f->ctx;
-	const char *team = config_get(ctx->cfg, "team.address",
-				      "security@kernel.org");
-	const char *from_addr = config_get(ctx->cfg, "officer.email", team);
-	const char *sign_key = config_get(ctx->cfg, "officer.key", NULL);
-	const char *const *roster;
-	size_t nroster = 0, nrefs = 0, nkeys = 0, nto = 0;
-	char *officer_fpr = NULL, *from = NULL, *subject = NULL, *sub1;
-	const char **refs = NULL, **keys = NULL, **to = NULL;
-	struct mail_compose h;
-	struct content ct;
-	int r = 0;
+	const char *from_addr, *sign_key;
+	char *sub1;
+	int r;
 
-	if (!participant_email_valid(team) || !participant_email_valid(from_addr))
+	memset(hd, 0, sizeof(*hd));
+	hd->team = config_get(ctx->cfg, "team.address", "security@kernel.org");
+	from_addr = config_get(ctx->cfg, "officer.email", hd->team);
+	sign_key = config_get(ctx->cfg, "officer.key", NULL);
+	if (!participant_email_valid(hd->team) || !participant_email_valid(from_addr))
 		return err_setc(err, ERR_INVALID,
 				"cannot forward report %lld: invalid team.address "
 				"or officer.email '%s' in the config",
 				(long long)f->id,
-				participant_email_valid(team) ? from_addr : team);
+				participant_email_valid(hd->team) ? from_addr : hd->team);
 	if (sign_key) {
-		officer_fpr = xstrdup(sign_key);
-	} else if ((r = crypto_default_secret_key(c, &officer_fpr, err)) < 0) {
+		hd->officer_fpr = xstrdup(sign_key);
+	} else if ((r = crypto_default_secret_key(c, &hd->officer_fpr, err)) < 0) {
 		return err_prefix(err, "cannot forward report %lld: no key to "
 				  "sign with", (long long)f->id);
 	}
-	if (!(roster = cmd_ctx_roster(ctx, &nroster))) {
+	if (!(hd->roster = cmd_ctx_roster(ctx, &hd->nroster))) {
 		*err = ctx->err;
-		free(officer_fpr);
+		fwd_head_release(hd);
 		return err_prefix(err, "cannot forward report %lld",
 				  (long long)f->id);
 	}
-	from = outgoing_mailbox(ctx->officer_name, from_addr);
+	hd->from = outgoing_mailbox(ctx->officer_name, from_addr);
 	sub1 = redacted_line(f, f->d.f.r.subject);
-	subject = xasprintf("[SECURITY] %s", sub1);
+	hd->subject = xasprintf("[SECURITY] %s", sub1);
 	free(sub1);
 	/* The reporter's Message-IDs carry their host: only with consent. */
-	refs = xcalloc(f->d.f.nmsgs + 1, sizeof(*refs));
+	hd->refs = xcalloc(f->d.f.nmsgs + 1, sizeof(*hd->refs));
 	for (size_t i = 0; i < f->d.f.nmsgs; i++)
 		if (outgoing_msgid_ok(f->d.f.msgs[i].message_id) &&
 		    (f->d.f.r.consent_credit ||
 		     !export_from_reporter(&f->d, &f->d.f.msgs[i])))
-			refs[nrefs++] = f->d.f.msgs[i].message_id;
+			hd->refs[hd->nrefs++] = f->d.f.msgs[i].message_id;
+	return 0;
+}
 
-	/* The encrypted message, to everyone with a key. */
-	keys = xcalloc(f->nr + nroster + 2, sizeof(*keys));
-	to = xcalloc(f->nr + 1, sizeof(*to));
+/* The signed, encrypted message to every recipient with a key (also
+ * encrypted to the roster and this officer), as canonical MIME in
+ * *msg; *cipher and the entity are gone when it returns. */
+static int encrypted_message(struct fwd *f, struct crypto *c,
+			     const struct fwd_head *hd, const char **keys,
+			     size_t nkeys, const char **to, size_t nto,
+			     char **msg, size_t *mlen, struct err *err)
+{
+	struct mail_compose h;
+	struct content ct;
+	const char *cc[1] = { hd->team };
+	char *ent = NULL;
+	unsigned char *cipher = NULL;
+	size_t elen = 0, clen = 0;
+	int r;
+
+	build_content(f, &ct, false, NULL);
+	f->withheld = ct.withheld;
+	f->attached = ct.natt;
+	r = make_entity(f, &ct, &ent, &elen, err);
+	content_release(&ct);
+	if (r < 0)
+		return r;  /* make_entity named the report */
+	r = crypto_encrypt(c, keys, nkeys, hd->officer_fpr, true, ent, elen,
+			   &cipher, &clen, err);
+	wipe_free(ent, elen);
+	if (r == 0) {
+		set_headers(&h, hd->from, hd->subject, hd->refs, hd->nrefs);
+		h.to = to;
+		h.nto = nto;
+		h.cc = cc;
+		h.ncc = 1;
+		r = mail_build_encrypted(&h, (const char *)cipher, clen, msg,
+					 mlen, err);
+	}
+	free(cipher);
+	if (r < 0)
+		err_prefix(err, "cannot forward report %lld", (long long)f->id);
+	return r;
+}
+
+/* The encrypted copy, when any recipient has a key: *nto gets how many. */
+static int encrypted_copy(struct fwd *f, struct crypto *c,
+			  const struct fwd_head *hd, size_t *nto,
+			  struct err *err)
+{
+	const char **keys = xcalloc(f->nr + hd->nroster + 2, sizeof(*keys));
+	const char **to = xcalloc(f->nr + 1, sizeof(*to));
+	struct sbuf names = SBUF_INIT;
+	size_t nkeys = 0;
+	char *msg = NULL;
+	size_t mlen = 0;
+	int r = 0;
+
+	*nto = 0;
 	for (size_t i = 0; i < f->nr; i++)
 		if (f->r[i].fpr) {
 			keys[nkeys++] = f->r[i].fpr;
-			to[nto++] = outgoing_mailbox(f->r[i].name, f->r[i].email);
+			to[(*nto)++] = outgoing_mailbox(f->r[i].name, f->r[i].email);
+			sbuf_addf(&names, "%s%s", names.len ? ", " : "",
+				  f->r[i].email);
 		}
-	if (nto) {
-		struct sbuf names = SBUF_INIT;
-		char *ent = NULL, *msg = NULL;
-		unsigned char *cipher = NULL;
-		size_t elen = 0, clen = 0, mlen = 0;
-
-		for (size_t i = 0; i <= nroster; i++) {
-			const char *k = i < nroster ? roster[i] : officer_fpr;
+	if (*nto) {
+		for (size_t i = 0; i <= hd->nroster; i++) {
+			const char *k = i < hd->nroster ? hd->roster[i] : hd->officer_fpr;
 			bool dup = false;
 			for (size_t j = 0; j < nkeys && !dup; j++)
 				dup = !str_cmp_ci(keys[j], k);
 			if (!dup)
 				keys[nkeys++] = k;
 		}
-		build_content(f, &ct, false, NULL);
-		f->withheld = ct.withheld;
-		f->attached = ct.natt;
-		r = make_entity(f, &ct, &ent, &elen, err);
-		content_release(&ct);
-		if (r == 0 &&
-		    (r = crypto_encrypt(c, keys, nkeys, officer_fpr, true, ent, elen,
-					&cipher, &clen, err)) < 0)
-			err_prefix(err, "cannot forward report %lld",
-				   (long long)f->id);
-		if (ent)
-			wipe_free(ent, elen);
-		if (r == 0) {
-			set_headers(&h, from, subject, refs, nrefs);
-			h.to = to;
-			h.nto = nto;
-			h.cc = &team;
-			h.ncc = 1;
-			r = mail_build_encrypted(&h, (const char *)cipher, clen, &msg,
-						 &mlen, err);
-			if (r < 0)
-				err_prefix(err, "cannot forward report %lld",
-					   (long long)f->id);
-		}
-		free(cipher);
-		if (r < 0)
-			goto out;
-		for (size_t i = 0; i < f->nr; i++)
-			if (f->r[i].fpr)
-				sbuf_addf(&names, "%s%s", names.len ? ", " : "",
-					  f->r[i].email);
-		add_out(f, false, sbuf_detach(&names, NULL), NULL,
-			forced_list(f, true, 0), msg, mlen);
+		r = encrypted_message(f, c, hd, keys, nkeys, to, *nto, &msg,
+				      &mlen, err);
+		if (r == 0)
+			add_out(f, false, sbuf_detach(&names, NULL), NULL,
+				forced_list(f, true, 0), msg, mlen);
 	}
-
-	/* A plain copy for each person without a key (allowed by now). */
-	for (size_t i = 0; i < f->nr; i++) {
-		char *ent = NULL, *msg = NULL, *one;
-		size_t elen = 0, mlen = 0;
-		const char *one_to[1];
-
-		if (f->r[i].fpr)
-			continue;
-		build_content(f, &ct, true, f->r[i].why);
-		r = make_entity(f, &ct, &ent, &elen, err);
-		if (!nto) {
-			f->withheld = ct.withheld;
-			f->attached = ct.natt;
-		}
-		content_release(&ct);
-		if (r < 0)
-			goto out;
-		one = outgoing_mailbox(f->r[i].name, f->r[i].email);
-		one_to[0] = one;
-		set_headers(&h, from, subject, refs, nrefs);
-		h.to = one_to;
-		h.nto = 1;
-		r = mail_build_plain(&h, ent, elen, &msg, &mlen, err);
-		wipe_free(ent, elen);
-		free(one);
-		if (r < 0) {
-			err_prefix(err, "cannot forward report %lld", (long long)f->id);
-			goto out;
-		}
-		add_out(f, true, xstrdup(f->r[i].email), xstrdup(f->r[i].why),
-			forced_list(f, false, i), msg, mlen);
-	}
-out:
-	for (size_t i = 0; i < nto; i++)
+	for (size_t i = 0; i < *nto; i++)
 		free((char *)to[i]);
 	free(to);
 	free(keys);
-	free(refs);
-	free(subject);
-	free(from);
-	free(officer_fpr);
+	sbuf_release(&names);
+	return r;
+}
+
+/* The plain copy to recipient i, who has no key (allowed by now); the
+ * first such copy, without an encrypted one, says what was withheld. */
+static int plain_copy(struct fwd *f, const struct fwd_head *hd, size_t i,
+		      bool says_withheld, struct err *err)
+{
+	struct mail_compose h;
+	struct content ct;
+	char *ent = NULL, *msg = NULL, *one;
+	size_t elen = 0, mlen = 0;
+	const char *one_to[1];
+	int r;
+
+	build_content(f, &ct, true, f->r[i].why);
+	r = make_entity(f, &ct, &ent, &elen, err);
+	if (says_withheld) {
+		f->withheld = ct.withheld;
+		f->attached = ct.natt;
+	}
+	content_release(&ct);
+	if (r < 0)
+		return r;
+	one = outgoing_mailbox(f->r[i].name, f->r[i].email);
+	one_to[0] = one;
+	set_headers(&h, hd->from, hd->subject, hd->refs, hd->nrefs);
+	h.to = one_to;
+	h.nto = 1;
+	r = mail_build_plain(&h, ent, elen, &msg, &mlen, err);
+	wipe_free(ent, elen);
+	free(one);
+	if (r < 0)
+		return err_prefix(err, "cannot forward report %lld", (long long)f->id);
+	add_out(f, true, xstrdup(f->r[i].email), xstrdup(f->r[i].why),
+		forced_list(f, false, i), msg, mlen);
+	return 0;
+}
+
+/* Every copy of the forward: one encrypted to all with a key, and a
+ * plain one to each without. */
+static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
+{
+	struct fwd_head hd;
+	size_t nto = 0;
+	int r;
+
+	if ((r = fwd_head_init(f, c, &hd, err)) < 0)
+		return r;
+	r = encrypted_copy(f, c, &hd, &nto, err);
+	for (size_t i = 0; r == 0 && i < f->nr; i++)
+		if (!f->r[i].fpr)
+			r = plain_copy(f, &hd, i, !nto, err);
+	fwd_head_release(&hd);
 	return r;
 }
 
