@@ -478,6 +478,38 @@ int fixcve_get(struct cmd_ctx *ctx, int64_t report_id, struct fixcve *fc,
 	return 0;
 }
 
+int fixcve_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
+		struct fixcve *out, struct err *err)
+{
+	struct store *s = cmd_ctx_store(ctx);
+	struct event *ev = NULL;
+	size_t nev = 0, i = 0;
+	int rc;
+
+	memset(out, 0, n * sizeof(*out));
+	if (!s) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	if ((rc = store_events_fixcve_page(s, ids, n, &ev, &nev, err)) < 0)
+		return rc;
+	while (i < nev) {
+		size_t j = i;
+		while (j < nev && ev[j].report_id == ev[i].report_id)
+			j++;
+		for (size_t k = 0; k < n; k++)
+			if (ids[k] == ev[i].report_id) {
+				fixcve_fold(ev + i, j - i, &out[k]);
+				break;
+			}
+		i = j;
+	}
+	for (i = 0; i < nev; i++)
+		event_release(&ev[i]);
+	free(ev);
+	return 0;
+}
+
 const struct fixcve *fixcve_find(const struct fixcve_row *rows, size_t n,
 				 int64_t report_id)
 {

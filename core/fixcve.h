@@ -69,6 +69,10 @@ int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
 /* One report's fix and CVE state (fixcve_release it); 0 or negative. */
 int fixcve_get(struct cmd_ctx *ctx, int64_t report_id, struct fixcve *fc,
 	       struct err *err);
+/* The states of a page of reports (the ids distinct) in one read: out[i]
+ * is ids[i]'s (fixcve_release each); 0, or negative with out empty. */
+int fixcve_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
+		struct fixcve *out, struct err *err);
 /* Report id's state in rows, or NULL. */
 const struct fixcve *fixcve_find(const struct fixcve_row *rows, size_t n,
 				 int64_t report_id);

@@ -223,6 +223,12 @@ int db_rows(struct store *s, struct stmt *st, void **arr, size_t *n,
 	return rc;
 }
 
+void db_ids(struct stmt *st, const int64_t *ids, size_t n)
+{
+	for (size_t i = 0; i < DB_IDS_MAX; i++)
+		db_int(st, (int)i + 1, i < n ? ids[i] : 0);
+}
+
 int64_t db_count(struct stmt *st)
 {
 	int64_t n = -1;

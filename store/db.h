@@ -85,6 +85,24 @@ struct engine {
 extern const struct engine db_sqlite_engine;
 extern const struct engine db_pg_engine;
 
+/*
+ * A page of ids in one statement: "... IN (" DB_IDS ")" takes up to
+ * DB_IDS_MAX ids as parameters ?1..?64, and db_ids() binds a chunk of
+ * them (the unused ones to 0, which no row's id is).  Callers loop over
+ * chunks of DB_IDS_MAX.
+ */
+enum { DB_IDS_MAX = 64 };
+#define DB_IDS \
+	"?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, " \
+	"?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, " \
+	"?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, " \
+	"?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, " \
+	"?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, " \
+	"?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48, " \
+	"?49, ?50, ?51, ?52, ?53, ?54, ?55, ?56, " \
+	"?57, ?58, ?59, ?60, ?61, ?62, ?63, ?64"
+void db_ids(struct stmt *st, const int64_t *ids, size_t n);
+
 /* The cached statement for sql (a string literal), reset, bindings
  * cleared; NULL with err set when it cannot be prepared. */
 struct stmt *db_stmt(struct store *s, const char *sql, struct err *err);

@@ -26,19 +26,7 @@
 	" r.state NOT IN ('disclosed', 'closed', 'rejected', 'duplicate')) "
 
 static const char sql_get[] = REPORT_COLS "WHERE r.id = ?1";
-/* A page of reports by id: PAGE_IDS placeholders, the unused ones bound to
- * 0, which no report has. */
-enum { PAGE_IDS = 64 };
-static const char sql_page[] = REPORT_COLS
-	"WHERE r.id IN ("
-	"?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-	"?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-	"?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, "
-	"?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
-	"?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, "
-	"?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48, "
-	"?49, ?50, ?51, ?52, ?53, ?54, ?55, ?56, "
-	"?57, ?58, ?59, ?60, ?61, ?62, ?63, ?64)";
+static const char sql_page[] = REPORT_COLS "WHERE r.id IN (" DB_IDS ")";
 static const char sql_by_id[] = REPORT_COLS REPORT_WHERE "ORDER BY r.id";
 static const char sql_by_received[] =
 	REPORT_COLS REPORT_WHERE "ORDER BY r.received DESC, r.id DESC";
@@ -138,8 +126,8 @@ int store_report_page(struct store *s, const int64_t *ids, size_t n,
 	int rc = 0;
 
 	memset(out, 0, n * sizeof(*out));
-	for (size_t at = 0; at < n && rc == 0; at += PAGE_IDS) {
-		size_t m = n - at < PAGE_IDS ? n - at : PAGE_IDS;
+	for (size_t at = 0; at < n && rc == 0; at += DB_IDS_MAX) {
+		size_t m = n - at < DB_IDS_MAX ? n - at : DB_IDS_MAX;
 		struct page pg = { ids + at, m, out + at };
 		struct stmt *st = db_stmt(s, sql_page, err);
 
@@ -147,8 +135,7 @@ int store_report_page(struct store *s, const int64_t *ids, size_t n,
 			rc = ERR_IO;
 			break;
 		}
-		for (size_t i = 0; i < PAGE_IDS; i++)
-			db_int(st, (int)i + 1, i < m ? ids[at + i] : 0);
+		db_ids(st, ids + at, m);
 		rc = db_each(s, st, page_row, &pg, "cannot read reports", err);
 	}
 	if (rc < 0)

@@ -185,6 +185,10 @@ int64_t store_event_count(struct store *s, int64_t report_id);
  * every event. */
 int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
 			size_t *n, struct err *err);
+/* The same for a page of reports (the ids distinct), in one read per 64:
+ * their events grouped by report, oldest first. */
+int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
+			     struct event **out, size_t *nout, struct err *err);
 /* The highest event id (0 with none) into *last; 0 or negative. */
 int store_event_last(struct store *s, int64_t *last, struct err *err);
 /* The reports (0: a team-wide event) of the events after event id

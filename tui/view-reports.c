@@ -305,26 +305,23 @@ static void due_text(const struct reports *p, const struct report *r,
 }
 
 /* The FIX/CVE cells of the visible lines (the reports' own events, read
- * for those lines only), in labels[0..h), and the column's width: as
- * wide as its widest cell or its title, at most 36. */
-static int fixcve_cells(struct tui *t, struct reports *p, size_t nshown, int h,
+ * for those lines only, in one read), in labels[0..n), and the column's
+ * width: as wide as its widest cell or its title, at most 36. */
+static int fixcve_cells(struct tui *t, const int64_t *ids, size_t n,
 			char **labels)
 {
+	struct fixcve *fc = xcalloc(n + 1, sizeof(*fc));
+	struct err err = { 0, "" };
 	int w = (int)strlen("FIX/CVE");
+	bool ok = fixcve_page(t->ctx, ids, n, fc, &err) == 0;
 
-	for (int y = 0; y < h && p->top + (size_t)y < nshown; y++) {
-		struct fixcve fc;
-		struct err err = { 0, "" };
-
-		if (fixcve_get(t->ctx, row_id(p, p->top + (size_t)y), &fc, &err) < 0) {
-			labels[y] = xstrdup("?");
-			continue;
-		}
-		labels[y] = fixcve_label(&fc);
-		fixcve_release(&fc);
+	for (size_t y = 0; y < n; y++) {
+		labels[y] = ok ? fixcve_label(&fc[y]) : xstrdup("?");
+		fixcve_release(&fc[y]);
 		if (text_width(labels[y]) > w)
 			w = text_width(labels[y]);
 	}
+	free(fc);
 	return w > 36 ? 36 : w;
 }
 
@@ -359,22 +356,22 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 	else
 		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s", nshown ? p->sel + 1 : 0,
 			  p->nrows, sort_names[p->sort], fbuf);
-	fixcol = COLS >= 130 && config_get_bool(t->ctx->cfg, "list.fix_cve", true);
-	if (fixcol) {
-		labels = xcalloc((size_t)h + 1, sizeof(*labels));
-		fw = fixcve_cells(t, p, nshown, h, labels);
-	}
-	snprintf(head, sizeof(head), "    ID STATE     SEVERITY V    DUE  CLAIMED    %-*s%s",
-		 fixcol ? fw + 1 : 0, fixcol ? "FIX/CVE" : "", "SUBJECT");
-	draw_text(1, 0, COLS, head, A_BOLD | A_UNDERLINE);
 	/* The visible lines' rows in one read (one round trip to a team
-	 * server, not one per line). */
+	 * server, not one per line), and their FIX/CVE cells in another. */
 	nvis = nshown > p->top ? nshown - p->top : 0;
 	nvis = nvis < (size_t)h ? nvis : (size_t)h;
 	ids = xcalloc(nvis + 1, sizeof(*ids));
 	rows = xcalloc(nvis + 1, sizeof(*rows));
 	for (size_t y = 0; y < nvis; y++)
 		ids[y] = row_id(p, p->top + y);
+	fixcol = COLS >= 130 && config_get_bool(t->ctx->cfg, "list.fix_cve", true);
+	if (fixcol) {
+		labels = xcalloc(nvis + 1, sizeof(*labels));
+		fw = fixcve_cells(t, ids, nvis, labels);
+	}
+	snprintf(head, sizeof(head), "    ID STATE     SEVERITY V    DUE  CLAIMED    %-*s%s",
+		 fixcol ? fw + 1 : 0, fixcol ? "FIX/CVE" : "", "SUBJECT");
+	draw_text(1, 0, COLS, head, A_BOLD | A_UNDERLINE);
 	if (report_page(t->ctx, ids, nvis, rows, &err) < 0)
 		draw_text(2, 0, COLS, err.msg, draw_color(t, CP_RED));
 	for (int y = 0; err.code == 0 && (size_t)y < nvis; y++) {
@@ -420,7 +417,7 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 			  p->nkeys ? "no report matches the filter (:filter clears it)"
 				   : "no reports yet: :import FILE (or secteam-tui import) brings them in",
 			  A_DIM);
-	for (int y = 0; labels && y < h; y++)
+	for (size_t y = 0; labels && y < nvis; y++)
 		free(labels[y]);
 	free(labels);
 }

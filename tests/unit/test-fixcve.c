@@ -116,12 +116,66 @@ static void test_checks(void **state)
 	assert_string_equal(fix_version("stable-1"), "stable-1");
 }
 
+/* The list's page: each report's state from its own events, in one
+ * read, the same as one report at a time; more reports than one query
+ * takes; a report without fix or CVE events has none. */
+static void test_page(void **state)
+{
+	struct cmd_ctx ctx;
+	struct err err;
+	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100 };
+	int64_t id[70];
+	struct fixcve fc[70], one;
+
+	(void)state;
+	unit_ctx_init(&ctx, "page.db", NULL, NULL);
+	assert_int_equal(store_begin(ctx.store, &err), 0);
+	for (int i = 0; i < 70; i++)
+		assert_int_equal(store_report_insert(ctx.store, &rn, &id[i], &err), 0);
+	/* Reversed ids, so a page is not in id order. */
+	for (int i = 0; i < 35; i++) {
+		int64_t t = id[i];
+		id[i] = id[69 - i];
+		id[69 - i] = t;
+	}
+	assert_int_equal(store_event_add(ctx.store, id[3], "olga", "fix",
+					 "commit=" SHA_A " tag=v1.0 tree=checked", &err), 0);
+	assert_int_equal(store_event_add(ctx.store, id[3], "olga", "note", "x", &err), 0);
+	assert_int_equal(store_event_add(ctx.store, id[66], "olga", "cve-assign",
+					 "CVE-2026-1234", &err), 0);
+	assert_int_equal(store_event_add(ctx.store, id[66], "olga", "fix",
+					 "commit=" SHA_B " tag=- tree=unchecked", &err), 0);
+	assert_int_equal(store_event_add(ctx.store, id[3], "olga", "cve-assign",
+					 "CVE-2026-7777", &err), 0);
+	assert_int_equal(store_commit(ctx.store, &err), 0);
+
+	assert_int_equal(fixcve_page(&ctx, id, 70, fc, &err), 0);
+	for (int i = 0; i < 70; i++) {
+		char *a = fixcve_label(&fc[i]), *b;
+		assert_int_equal(fixcve_get(&ctx, id[i], &one, &err), 0);
+		b = fixcve_label(&one);
+		assert_string_equal(a, b);
+		if (i == 3)
+			assert_string_equal(a, "v1.0/CVE-2026-7777:reserved");
+		else if (i == 66)
+			assert_string_equal(a, "18f3b1d359a9/CVE-2026-1234:reserved");
+		else
+			assert_false(fc[i].has_fix || fc[i].cve_id);
+		free(a);
+		free(b);
+		fixcve_release(&one);
+		fixcve_release(&fc[i]);
+	}
+	unit_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_fix),
 		cmocka_unit_test(test_fold_cve),
 		cmocka_unit_test(test_checks),
+		UNIT_BOTH(test_page),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run("fixcve", tests, ARRAY_SIZE(tests));
 }
