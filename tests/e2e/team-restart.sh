@@ -19,12 +19,12 @@ N=80
 i=0
 : >"$T/list"
 while [ "$i" -lt "$N" ]; do
-	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
-		--to "$OFFICER_FPR" --subject "restart $i" --message-id "<restart$i@example.net>" \
-		--body "report $i" >"$T/r$i.eml"
+	mk_line "$T/r$i.eml" --kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
+		--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" --subject "restart $i" \
+		--message-id "<restart$i@example.net>" --body "report $i"
 	echo "$T/r$i.eml" >>"$T/list"
 	i=$((i + 1))
-done
+done | mk_batch || { echo "Bail out! cannot make the test mails"; exit 1; }
 e2e_mbox "$T/all.mbox" $(cat "$T/list")
 stored() { db_sql "SELECT count(*) FROM messages WHERE subject LIKE 'restart %'"; }
 

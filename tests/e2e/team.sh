@@ -82,12 +82,12 @@ tap_like "$err" "append-only" "the trigger says why"
 i=0
 : >"$T/list"
 while [ "$i" -lt 200 ]; do
-	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
-		--to "$OFFICER_FPR" --to "$BOB" --subject "bulk $i" --message-id "<bulk$i@example.net>" \
-		--body "report $i" >"$T/b$i.eml"
+	mk_line "$T/b$i.eml" --kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
+		--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" --to "$BOB" --subject "bulk $i" \
+		--message-id "<bulk$i@example.net>" --body "report $i"
 	echo "$T/b$i.eml" >>"$T/list"
 	i=$((i + 1))
-done
+done | mk_batch || { echo "Bail out! cannot make the test mails"; exit 1; }
 e2e_mbox "$T/bulk.mbox" $(cat "$T/list")
 sta import --mbox "$T/bulk.mbox" >"$T/ia" 2>"$T/iae" &
 pa=$!
@@ -197,12 +197,12 @@ fi
 i=0
 : >"$T/list"
 while [ "$i" -lt 60 ]; do
-	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
-		--to "$OFFICER_FPR" --subject "killed $i" --message-id "<killed$i@example.net>" \
-		--body "report $i" >"$T/k$i.eml"
+	mk_line "$T/k$i.eml" --kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
+		--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" --subject "killed $i" \
+		--message-id "<killed$i@example.net>" --body "report $i"
 	echo "$T/k$i.eml" >>"$T/list"
 	i=$((i + 1))
-done
+done | mk_batch || { echo "Bail out! cannot make the test mails"; exit 1; }
 e2e_mbox "$T/killed.mbox" $(cat "$T/list")
 PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" import --jobs 1 --mbox "$T/killed.mbox" >/dev/null 2>&1 &
 ip=$!

@@ -181,6 +181,10 @@ _e2e_exit() {
 
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
 mk() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" "$@"; }
+# mk_line OUT ARGS...: one line for mk_batch (the file OUT, mk's options).
+mk_line() { printf '%s\t' "$@"; echo; }
+# mk_batch: the messages of mk_line's lines on stdin, in one process.
+mk_batch() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/mkpgp.py" --gnupghome "$S" --batch; }
 
 db_write_lock() {
 	_e2e_ready=$T/.db-write-lock.ready

@@ -37,6 +37,11 @@ for this run only (--trust-model always): this is a test tool.  The To header
 names the --to keys' first user IDs (the officer when there is no --to).
 The message is written to stdout with LF line endings, as mail is stored
 on disk.  Exits 1 with a message on stderr when gpg fails.
+
+    mkpgp.py --gnupghome H --batch < lines
+
+makes many messages in one process: each line of stdin is a file to write
+and the options above, all separated by tabs ("OUT\t--kind\tplain\t...").
 """
 
 import argparse
@@ -65,7 +70,16 @@ def gpg(args, home, data):
     return p.stdout
 
 
+_uids = {}
+
+
 def first_uid(home, fpr):
+    if (home, fpr) not in _uids:
+        _uids[(home, fpr)] = lookup_uid(home, fpr)
+    return _uids[(home, fpr)]
+
+
+def lookup_uid(home, fpr):
     out = subprocess.run(["gpg", "--homedir", home, "--batch",
                           "--with-colons", "--list-keys", fpr],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -218,7 +232,7 @@ def wrap_around(out, kind, text):
             % (b, b, text, b, entity, b))
 
 
-def main():
+def parser():
     ap = argparse.ArgumentParser(description="build PGP test mails")
     ap.add_argument("--gnupghome", required=True)
     ap.add_argument("--kind", required=True, choices=KINDS)
@@ -234,7 +248,11 @@ def main():
     ap.add_argument("--in-reply-to")
     ap.add_argument("--date")
     ap.add_argument("--around")
-    args = ap.parse_args()
+    return ap
+
+
+def build(args):
+    """The message args ask for, as text."""
     k = args.kind
 
     if args.around is not None and k == "plain":
@@ -283,7 +301,30 @@ def main():
         out = multipart_encrypted(args, armor(binary))
     if args.around is not None:
         out = wrap_around(out, k, args.around)
-    sys.stdout.write(out)
+    return out
+
+
+def batch(home):
+    """--batch: one message a line of stdin, "OUT<TAB>ARG<TAB>ARG...",
+    written to the file OUT; one process for many messages (starting
+    Python costs more than the message)."""
+    ap = parser()
+    for line in sys.stdin:
+        fields = line.rstrip("\n").split("\t")
+        if fields and fields[-1] == "":
+            fields.pop()  # the tab after the last argument
+        if not fields:
+            continue
+        args = ap.parse_args(["--gnupghome", home] + fields[1:])
+        with open(fields[0], "w") as f:
+            f.write(build(args))
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--gnupghome" and sys.argv[3] == "--batch":
+        batch(sys.argv[2])
+        return
+    sys.stdout.write(build(parser().parse_args()))
 
 
 if __name__ == "__main__":
