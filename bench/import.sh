@@ -11,19 +11,11 @@ N=${N:-200}
 RUNS=${RUNS:-3}
 W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-bench.XXXXXX")
 . "$top/tests/lib/gpg-env.sh"
+. "$top/bench/lib.sh"
 trap 'gpg_env_teardown "$W/keys" >/dev/null 2>&1; rm -rf "$W"' EXIT
 gpg_env_setup "$W/keys" >/dev/null
 mkdir -p "$W/md/new" "$W/md/cur"
-i=0
-while [ $i -lt "$N" ]; do
-	i=$((i + 1))
-	/usr/bin/python3 "$top/tests/lib/mkpgp.py" --gnupghome "$W/keys/senders" \
-		--kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
-		--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
-		--subject "Report $i: overflow in net/core/skbuff.c" \
-		--body "Report number $i touches net/core/skbuff.c and include/linux/skbuff.h." \
-		--message-id "bench-$i@example.net" > "$W/md/new/$i.eml"
-done
+bench_reports "$W/md/new" "$N" "net/core/skbuff.c and include/linux/skbuff.h" || exit 1
 H=$W/keys/home
 now() { date +%s.%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

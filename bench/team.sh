@@ -31,6 +31,7 @@ tmx_stop() {
 }
 . "$top/tests/lib/gpg-env.sh"
 . "$top/tests/lib/pg.sh"
+. "$top/bench/lib.sh"
 trap 'tmx kill-server 2>/dev/null; pg_stop; gpg_env_teardown "$W/keys" >/dev/null 2>&1; rm -rf "$W"' EXIT
 trap 'exit 1' INT TERM
 gpg_env_setup "$W/keys" >/dev/null || exit 1
@@ -56,16 +57,7 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- import ------------------------------------------------------------
 mkdir -p "$W/md/new" "$W/md/cur"
-i=0
-while [ $i -lt "$N" ]; do
-	i=$((i + 1))
-	/usr/bin/python3 "$top/tests/lib/mkpgp.py" --gnupghome "$W/keys/senders" \
-		--kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
-		--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
-		--subject "Report $i: overflow in net/core/skbuff.c" \
-		--body "Report number $i touches net/core/skbuff.c." \
-		--message-id "bench-$i@example.net" >"$W/md/new/$i.eml"
-done
+bench_reports "$W/md/new" "$N" "net/core/skbuff.c" || exit 1
 : >"$W/pg"; : >"$W/lite"
 r=0
 while [ $r -lt "$RUNS" ]; do

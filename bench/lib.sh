@@ -1,0 +1,20 @@
+# bench/lib.sh: what the benchmarks share (sourced, POSIX sh; $top is the
+# source tree, gpg-env.sh's keys are set up).
+#
+# bench_reports DIR N WHAT: N encrypted, signed reports from the reporter
+# to the officer, DIR/1.eml .. DIR/N.eml, each "Report I" touching WHAT,
+# made in one mkpgp.py process.
+bench_reports() {
+	_i=0
+	while [ "$_i" -lt "$2" ]; do
+		_i=$((_i + 1))
+		printf '%s\t' "$1/$_i.eml" --kind encrypted-signed \
+			--from "Rita Reporter <rita@example.net>" \
+			--sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+			--subject "Report $_i: overflow in net/core/skbuff.c" \
+			--body "Report number $_i touches $3." \
+			--message-id "bench-$_i@example.net"
+		echo
+	done | /usr/bin/python3 "$top/tests/lib/mkpgp.py" \
+		--gnupghome "$GNUPG_SENDERS_HOME" --batch
+}
