@@ -541,18 +541,13 @@ out:
 void outgoing_from_draft(struct outgoing_mail *om, const struct reply_draft *d,
 			 const char *what, const char *text)
 {
-	memset(om, 0, sizeof(*om));
-	om->id = d->id;
-	om->what = what;
-	om->to_name = d->to_name;
-	om->to_email = d->to_email;
-	om->fpr = d->fpr;
-	om->subject = d->subject;
-	om->refs = (const char *const *)d->refs;
-	om->nrefs = d->nrefs;
-	om->text = text;
-	om->outbox = d->outbox;
-	om->sendmail = d->sendmail;
+	*om = (struct outgoing_mail){
+		.id = d->id, .what = what, .text = text,
+		.to_name = d->to_name, .to_email = d->to_email, .fpr = d->fpr,
+		.subject = d->subject,
+		.refs = (const char *const *)d->refs, .nrefs = d->nrefs,
+		.outbox = d->outbox, .sendmail = d->sendmail,
+	};
 }
 
 int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,

@@ -13,12 +13,9 @@
 
 void panel_add(struct tui_lines *l, attr_t a, const char *fmt, ...)
 {
-	va_list ap;
 	char *safe;
 
-	va_start(ap, fmt);
-	safe = safe_vformat(fmt, ap);
-	va_end(ap);
+	SAFE_VARGS(safe, fmt);
 	lines_add(l, safe, a, 1);
 	free(safe);
 }
