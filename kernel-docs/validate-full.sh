@@ -28,16 +28,9 @@ PATCHES=$KD/patches
 README=$KD/README.md
 kc_check_settings
 mkdir -p "$KC"
-exec 9>"$KC/lock-full"
-flock -n 9 || { echo "kernel-check-full: waiting for another kernel-check-full"; flock 9; }
 
-T0=$(date +%s.%N)
-FAILED=0
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0fs", b - a }'; }
-ok() { echo "kernel-check-full: $1 ok ($(since "$2"))${3:+ $3}"; }
-fail() { echo "kernel-check-full: $1 FAIL ($(since "$2"))${3:+ $3}"; FAILED=1; }
-die() { fail "$@"; echo "kernel-check-full: total FAIL ($(since "$T0"))"; exit 1; }
+kc_stages kernel-check-full 0
+kc_lock "$KC/lock-full"
 
 # --- the whole tree, as a git repository (the checks use git grep) -------------
 t=$(now)

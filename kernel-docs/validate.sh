@@ -48,17 +48,7 @@ kc_check_settings
 mkdir -p "$KC"
 RUN=$KC/run
 
-T0=$(date +%s.%N)
-FAILED=0
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
-ok() { echo "kernel-check: $1 ok ($(since "$2"))${3:+ $3}"; }
-fail() { echo "kernel-check: $1 FAIL ($(since "$2"))${3:+ $3}"; FAILED=1; }
-die() {
-	fail "$@"
-	echo "kernel-check: total FAIL ($(since "$T0"))"
-	exit 1
-}
+kc_stages kernel-check 1
 log_tail() { [ -f "$1" ] && tail -n "${2:-15}" "$1" | sed 's/^/    /'; }
 # The kernel and Sphinx stages run in the background; on an early exit
 # they are stopped, with every process they started.
@@ -67,12 +57,7 @@ kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill 
 cleanup() { local p; for p in $LANES; do kill_tree "$p"; done; }
 trap cleanup EXIT
 
-# One run at a time per cache: the cached tree is switched between states.
-exec 9>"$KC/lock"
-if ! flock -n 9; then
-	echo "kernel-check: waiting for another kernel-check using $KC"
-	flock 9
-fi
+kc_lock "$KC/lock"
 export KC_LOCKED=1 # for scripts/kernel-series.sh --check
 rm -rf "$RUN" && mkdir -p "$RUN"
 

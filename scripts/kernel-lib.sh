@@ -40,6 +40,36 @@ Documentation/admin-guide/reporting-issues.rst
 Documentation/admin-guide/hw-vuln/"
 }
 
+# kc_stages NAME DIGITS: the stage reporting of a check called NAME:
+# ok/fail STAGE START [DETAIL] print "NAME: STAGE ok (1.2s) DETAIL" with
+# the time since START (a `now`), DIGITS decimals; fail sets FAILED=1;
+# die is fail, then the total, then exit 1.  T0 is the check's start.
+kc_stages() {
+	KC_NAME=$1
+	KC_DIGITS=$2
+	T0=$(now)
+	FAILED=0
+}
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" -v d="$KC_DIGITS" 'BEGIN { printf "%.*fs", d, b - a }'; }
+ok() { echo "$KC_NAME: $1 ok ($(since "$2"))${3:+ $3}"; }
+fail() { echo "$KC_NAME: $1 FAIL ($(since "$2"))${3:+ $3}"; FAILED=1; }
+die() {
+	fail "$@"
+	echo "$KC_NAME: total FAIL ($(since "$T0"))"
+	exit 1
+}
+
+# kc_lock FILE: one run at a time per cache (the cached tree is switched
+# between states); waits, saying so, while another run holds FILE.
+kc_lock() {
+	exec 9>"$1"
+	if ! flock -n 9; then
+		echo "$KC_NAME: waiting for another $KC_NAME using $KC"
+		flock 9
+	fi
+}
+
 # kc_hash: the first 16 hex digits of the SHA-256 of stdin.
 kc_hash() { sha256sum | cut -c1-16; }
 
