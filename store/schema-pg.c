@@ -20,6 +20,19 @@
 #include "store/schema.h"
 #include "util/util.h"
 
+/* The opening of secteam.team_grant(), up to the tables officers may add
+ * rows to, as migration 1 made it and migration 2 remade it with one more
+ * table.  Part of both migrations' text: never edit. */
+#define TEAM_GRANT_BEGIN \
+	"  LANGUAGE plpgsql AS $$ BEGIN" \
+	"  BEGIN CREATE ROLE secteam_officers NOLOGIN;" \
+	"  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;" \
+	"  GRANT USAGE ON SCHEMA secteam TO secteam_officers;" \
+	"  GRANT SELECT ON ALL TABLES IN SCHEMA secteam TO secteam_officers;" \
+	"  GRANT INSERT ON secteam.reports, secteam.messages, secteam.signatures," \
+	"    secteam.report_files, secteam.participants, secteam.vendors," \
+	"    secteam.report_vendors, secteam.proposals, secteam.decisions,"
+
 const char *const schema_pg[] = {
 	/* 1: the first team schema */
 	"CREATE SCHEMA IF NOT EXISTS secteam;"
@@ -209,14 +222,7 @@ const char *const schema_pg[] = {
 	 * decisions, signatures or the officers table.
 	 */
 	"CREATE FUNCTION secteam.team_grant() RETURNS void"
-	"  LANGUAGE plpgsql AS $$ BEGIN"
-	"  BEGIN CREATE ROLE secteam_officers NOLOGIN;"
-	"  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;"
-	"  GRANT USAGE ON SCHEMA secteam TO secteam_officers;"
-	"  GRANT SELECT ON ALL TABLES IN SCHEMA secteam TO secteam_officers;"
-	"  GRANT INSERT ON secteam.reports, secteam.messages, secteam.signatures,"
-	"    secteam.report_files, secteam.participants, secteam.vendors,"
-	"    secteam.report_vendors, secteam.proposals, secteam.decisions,"
+	TEAM_GRANT_BEGIN
 	"    secteam.events TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
 	"    secteam.report_vendors TO secteam_officers;"
@@ -258,14 +264,7 @@ const char *const schema_pg[] = {
 	"  PRIMARY KEY (report_id, recipient, kind)"
 	");"
 	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
-	"  LANGUAGE plpgsql AS $$ BEGIN"
-	"  BEGIN CREATE ROLE secteam_officers NOLOGIN;"
-	"  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;"
-	"  GRANT USAGE ON SCHEMA secteam TO secteam_officers;"
-	"  GRANT SELECT ON ALL TABLES IN SCHEMA secteam TO secteam_officers;"
-	"  GRANT INSERT ON secteam.reports, secteam.messages, secteam.signatures,"
-	"    secteam.report_files, secteam.participants, secteam.vendors,"
-	"    secteam.report_vendors, secteam.proposals, secteam.decisions,"
+	TEAM_GRANT_BEGIN
 	"    secteam.events, secteam.reminders TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
 	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"

@@ -15,6 +15,25 @@
 #include "store/schema.h"
 #include "util/util.h"
 
+/* The columns of messages after message_id, as migration 1 made them and
+ * migration 3's rebuild keeps them (part of both migrations' text: never
+ * edit). */
+#define MESSAGES_AFTER_MESSAGE_ID \
+	"  content_hash TEXT NOT NULL UNIQUE," \
+	"  in_reply_to TEXT," \
+	"  from_name TEXT," \
+	"  from_email TEXT," \
+	"  subject TEXT," \
+	"  date INTEGER," \
+	"  imported INTEGER NOT NULL," \
+	"  encrypted INTEGER NOT NULL DEFAULT 0," \
+	"  verdict TEXT NOT NULL," \
+	"  fingerprint TEXT," \
+	"  signer_matches_from INTEGER NOT NULL DEFAULT 0," \
+	"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed'))," \
+	"  blob BLOB NOT NULL" \
+	");"
+
 const char *const schema_sqlite[] = {
 	/* 1: the whole first schema */
 	"CREATE TABLE reports ("
@@ -37,20 +56,7 @@ const char *const schema_sqlite[] = {
 	"  id INTEGER PRIMARY KEY,"
 	"  report_id INTEGER NOT NULL REFERENCES reports(id),"
 	"  message_id TEXT UNIQUE,"
-	"  content_hash TEXT NOT NULL UNIQUE,"
-	"  in_reply_to TEXT,"
-	"  from_name TEXT,"
-	"  from_email TEXT,"
-	"  subject TEXT,"
-	"  date INTEGER,"
-	"  imported INTEGER NOT NULL,"
-	"  encrypted INTEGER NOT NULL DEFAULT 0,"
-	"  verdict TEXT NOT NULL,"
-	"  fingerprint TEXT,"
-	"  signer_matches_from INTEGER NOT NULL DEFAULT 0,"
-	"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed')),"
-	"  blob BLOB NOT NULL"
-	");"
+	MESSAGES_AFTER_MESSAGE_ID
 	"CREATE INDEX messages_report ON messages(report_id);"
 	"CREATE TABLE signatures ("
 	"  id INTEGER PRIMARY KEY,"
@@ -149,20 +155,7 @@ const char *const schema_sqlite[] = {
 	"  id INTEGER PRIMARY KEY,"
 	"  report_id INTEGER NOT NULL REFERENCES reports(id),"
 	"  message_id TEXT,"
-	"  content_hash TEXT NOT NULL UNIQUE,"
-	"  in_reply_to TEXT,"
-	"  from_name TEXT,"
-	"  from_email TEXT,"
-	"  subject TEXT,"
-	"  date INTEGER,"
-	"  imported INTEGER NOT NULL,"
-	"  encrypted INTEGER NOT NULL DEFAULT 0,"
-	"  verdict TEXT NOT NULL,"
-	"  fingerprint TEXT,"
-	"  signer_matches_from INTEGER NOT NULL DEFAULT 0,"
-	"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed')),"
-	"  blob BLOB NOT NULL"
-	");"
+	MESSAGES_AFTER_MESSAGE_ID
 	"INSERT INTO messages_v2 SELECT id, report_id, message_id, content_hash,"
 	"  in_reply_to, from_name, from_email, subject, date, imported, encrypted,"
 	"  verdict, fingerprint, signer_matches_from, blob_kind, blob FROM messages;"

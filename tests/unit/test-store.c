@@ -6,11 +6,13 @@
  * group), with the same assertions.  The team server's own rules (who
  * did it, grants) are tested in test-team.c.
  */
+#include <glib.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit.h"
+#include "store/schema.h"
 #include "store/store.h"
 
 
@@ -802,10 +804,47 @@ static void test_planted_files_foreign(void **state)
 }
 
 
+/* A migration that has shipped never changes (schema-sqlite.c): a store
+ * made by an older build would not get the edit.  The first 16 hex digits
+ * of each one's SHA-256; a new migration adds its line here. */
+static void test_migrations_frozen(void **state)
+{
+	(void)state;
+	static const char *const sqlite_sha[] = {
+		"7aed2eaf434a019b", "06760d69447c033c", "f055d03847efe1ae",
+		"c6102771f071d596", "d13b63849c928e7d",
+	};
+	static const char *const pg_sha[] = {
+		"23070e3e858e2688", "7bb57eccba3a7a30",
+	};
+	struct {
+		const char *const *text, *const *sha;
+		size_t n, nsha;
+	} engines[] = {
+		{ schema_sqlite, sqlite_sha, schema_sqlite_count, ARRAY_SIZE(sqlite_sha) },
+		{ schema_pg, pg_sha, schema_pg_count, ARRAY_SIZE(pg_sha) },
+	};
+
+	for (size_t e = 0; e < ARRAY_SIZE(engines); e++) {
+		assert_true(engines[e].n >= engines[e].nsha);
+		for (size_t i = 0; i < engines[e].nsha; i++) {
+			char *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256,
+								engines[e].text[i], -1);
+			h[16] = '\0';
+			if (strcmp(h, engines[e].sha[i]) != 0)
+				fail_msg("%s migration %zu changed: %s, shipped as %s",
+					 e ? "PostgreSQL" : "SQLite", i + 1, h,
+					 engines[e].sha[i]);
+			g_free(h);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		/* SQLite only: the file and its modes */
+		cmocka_unit_test(test_migrations_frozen),
 		cmocka_unit_test_setup(test_modes_whatever_umask, unit_on_sqlite),
 		cmocka_unit_test_setup(test_not_a_database, unit_on_sqlite),
 		cmocka_unit_test_setup(test_upgrade_from_1, unit_on_sqlite),
