@@ -179,8 +179,12 @@ static void panel_close(struct tui *t, struct tui_view *v)
 }
 
 static const struct tui_view_ops panel_ops = {
-	"panel", panel_draw, panel_move, NULL, panel_search, panel_reload, panel_close, NULL,
-	NULL,
+	.name = "panel",
+	.draw = panel_draw,
+	.motion = panel_move,
+	.search = panel_search,
+	.reload = panel_reload,
+	.close = panel_close,
 };
 
 struct tui_view *panel_new(struct tui *t, int64_t id, enum tui_view_id vid,

@@ -289,8 +289,14 @@ static void cal_close(struct tui *t, struct tui_view *v)
 }
 
 static const struct tui_view_ops cal_ops = {
-	"calendar", cal_draw, cal_move, cal_open, NULL, cal_reload, cal_close, cal_current,
-	cal_changed,
+	.name = "calendar",
+	.draw = cal_draw,
+	.motion = cal_move,
+	.open = cal_open,
+	.reload = cal_reload,
+	.close = cal_close,
+	.current = cal_current,
+	.changed = cal_changed,
 };
 
 struct tui_view *view_calendar_new(struct tui *t)

@@ -111,8 +111,12 @@ static int64_t help_current(struct tui *t, struct tui_view *v)
 }
 
 static const struct tui_view_ops help_ops = {
-	"help", help_draw, help_move, NULL, help_search, NULL, help_close, help_current,
-	NULL,
+	.name = "help",
+	.draw = help_draw,
+	.motion = help_move,
+	.search = help_search,
+	.close = help_close,
+	.current = help_current,
 };
 
 struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view)

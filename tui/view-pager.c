@@ -54,8 +54,11 @@ static void pager_close(struct tui *t, struct tui_view *v)
 }
 
 static const struct tui_view_ops pager_ops = {
-	"pager", pager_draw, pager_move, NULL, pager_search, NULL, pager_close,
-	NULL, NULL,
+	.name = "pager",
+	.draw = pager_draw,
+	.motion = pager_move,
+	.search = pager_search,
+	.close = pager_close,
 };
 
 struct tui_view *view_pager_new(struct tui *t, const char *title,

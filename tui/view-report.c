@@ -379,8 +379,12 @@ static void report_close(struct tui *t, struct tui_view *v)
 }
 
 static const struct tui_view_ops report_ops = {
-	"report", report_draw, report_move, NULL, rv_search,
-	report_reload, report_close, NULL, NULL,
+	.name = "report",
+	.draw = report_draw,
+	.motion = report_move,
+	.search = rv_search,
+	.reload = report_reload,
+	.close = report_close,
 };
 
 struct tui_view *view_report_new(struct tui *t, int64_t id)

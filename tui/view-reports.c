@@ -515,8 +515,15 @@ static int64_t reports_current(struct tui *t, struct tui_view *v)
 }
 
 static const struct tui_view_ops reports_ops = {
-	"reports", reports_draw, reports_move, reports_open, reports_search,
-	reports_reload, reports_close, reports_current, reports_changed,
+	.name = "reports",
+	.draw = reports_draw,
+	.motion = reports_move,
+	.open = reports_open,
+	.search = reports_search,
+	.reload = reports_reload,
+	.close = reports_close,
+	.current = reports_current,
+	.changed = reports_changed,
 };
 
 int64_t reports_step(struct tui *t, struct tui_view *v, int64_t from, int dir)

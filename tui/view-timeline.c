@@ -117,8 +117,12 @@ static void timeline_close(struct tui *t, struct tui_view *v)
 }
 
 static const struct tui_view_ops timeline_ops = {
-	"timeline", timeline_draw, timeline_move, NULL, timeline_search,
-	timeline_reload, timeline_close, NULL, NULL,
+	.name = "timeline",
+	.draw = timeline_draw,
+	.motion = timeline_move,
+	.search = timeline_search,
+	.reload = timeline_reload,
+	.close = timeline_close,
 };
 
 struct tui_view *view_timeline_new(struct tui *t, int64_t id)
