@@ -11,8 +11,22 @@ static int send_announce(struct cmd_ctx *ctx, const struct reply_draft *d,
 	return notice_send(ctx, NOTICE_ANNOUNCE, d, text, s, err);
 }
 
-int cmd_announce_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_announce_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	return cmd_notice_exec(ctx, argc, argv, "announce", NOTICE_ANNOUNCE,
 			       send_announce);
 }
+
+/* `announce` in the command table (core/cmd.c). */
+static const char *const examples[] = { "announce 3", NULL };
+const struct cmd_entry cmd_announce_entry = {
+	.name = "announce",
+	.usage = "ID [--yes] [--outbox MAILDIR | --sendmail]",
+	.help = "the public post for oss-security once the embargo is over (never encrypted)",
+	.exec = cmd_announce_exec,
+	.opts = cmd_distros_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = cmd_notice_help,
+	.exit1 = "the report is still under embargo, or delivery failed",
+	.examples = examples,
+};

@@ -19,7 +19,7 @@
 
 #define DESC_FILE "description.txt"
 
-const struct option cmd_cve_opts[] = {
+static const struct option cmd_cve_opts[] = {
 	{ "assign", required_argument, NULL, 'a' },
 	{ "reject", no_argument, NULL, 'r' },
 	{ "reason", required_argument, NULL, 'R' },
@@ -168,7 +168,7 @@ static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 	return CMD_USAGE;
 }
 
-int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct cve_args a = { NULL, NULL, NULL, false, false, 0 };
 	int c, r;
@@ -207,3 +207,25 @@ int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_say(ctx, "report %lld: %s recorded", (long long)a.id, a.cwe);
 	return CMD_OK;
 }
+
+/* `cve` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--assign CVE-YYYY-NNNN", "the ID the CNA reserved for this report" },
+	{ "--reject", "the ID is rejected (with --reason)" },
+	{ "--reason TEXT", "why it is rejected" },
+	{ "--description", "write the record's description in $VISUAL or $EDITOR" },
+	{ "--cwe CWE-N", "the record's weakness" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "cve 3 --assign CVE-2026-12345", NULL };
+const struct cmd_entry cmd_cve_entry = {
+	.name = "cve",
+	.usage = "ID (--assign CVE-YYYY-NNNN | --reject --reason TEXT | --description | --cwe CWE-N)",
+	.help = "the report's CVE ID: reserved, rejected; the record's description and CWE",
+	.exec = cmd_cve_exec,
+	.opts = cmd_cve_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "a change the CVE's state refuses, no such report, or the editor failed",
+	.examples = examples,
+};

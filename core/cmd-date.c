@@ -131,9 +131,9 @@ static bool negative_date(struct cmd_ctx *ctx, int argc, char **argv)
 	return false;
 }
 
-/* The options of `date`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_date_opts[] = {
+/* The options of `date`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_date_opts[] = {
 	{ "by", required_argument, NULL, 'b' },
 	{ "reason", required_argument, NULL, 'r' },
 	{ "override", no_argument, NULL, 'o' },
@@ -141,7 +141,7 @@ const struct option cmd_date_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *sub, *by = NULL, *reason = NULL;
 	bool override = false, json = false;
@@ -215,3 +215,31 @@ int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	date_outcome_release(&o);
 	return CMD_OK;
 }
+
+/* `date` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--by WHO", "who proposes: reporter, officer, vendor:NAME or maintainer:EMAIL" },
+	{ "--reason TEXT", "why (needed past the policy's default)" },
+	{ "--override", "a date past the policy's maximum (with --reason), or in the past" },
+	{ "--json", "with show: a JSON object" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"date propose 3 +10d --by reporter --reason 'needs a backport'",
+	"date set 3 2026-12-09 --reason 'the fix is merged'",
+	"date start-release 3",
+	"date show 3",
+	NULL };
+const struct cmd_entry cmd_date_entry = {
+	.name = "date",
+	.usage = "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT [--override] | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
+	.help = "propose, set and show disclosure dates under the embargo policy",
+	.exec = cmd_date_exec,
+	.opts = cmd_date_opts,
+	.target = CMD_TARGET_REPORT,
+	.target_subs = "propose set start-release show",
+	.subs = "propose set start-release show",
+	.opt_help = opt_help,
+	.exit1 = "the policy refused the date, or no such report",
+	.examples = examples,
+};

@@ -64,8 +64,29 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 	return r;
 }
 
-int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	return cmd_notice_exec(ctx, argc, argv, "distros", NOTICE_DISTROS,
 			       send_distros);
 }
+
+/* `distros` in the command table (core/cmd.c); `announce` shares its
+ * options. */
+const struct cmd_opt_help cmd_notice_help[] = {
+	{ "--yes", "send as composed, without $EDITOR or the question" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "distros 3 --outbox ~/outbox", NULL };
+const struct cmd_entry cmd_distros_entry = {
+	.name = "distros",
+	.usage = "ID [--yes] [--outbox MAILDIR | --sendmail]",
+	.help = "the notice to the linux-distros list, encrypted to its key, under its rules",
+	.exec = cmd_distros_exec,
+	.opts = cmd_distros_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = cmd_notice_help,
+	.exit1 = "a rule of the list refused the notice (named), or delivery failed",
+	.examples = examples,
+};

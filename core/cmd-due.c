@@ -158,9 +158,9 @@ static int unpublished(struct due_run *d)
 	return rc < 0 ? -1 : 0;
 }
 
-/* The options of `due`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_due_opts[] = {
+/* The options of `due`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_due_opts[] = {
 	{ "within", required_argument, NULL, 'w' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "mail", no_argument, NULL, 'm' },
@@ -191,7 +191,7 @@ static int mail_exec(struct cmd_ctx *ctx, struct due_mail_opts *o,
 	return skipped ? CMD_FAILED : CMD_OK;
 }
 
-int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_filter f = { NULL, true, "deadline" };
 	struct due_run d;
@@ -256,3 +256,26 @@ int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	free(d.parts);
 	return r < 0 ? CMD_FAILED : CMD_OK;
 }
+
+/* `due` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--within D", "the window ahead, e.g. 2d or 12h (default 2d)" },
+	{ "--json", "a JSON array of the items instead of lines" },
+	{ "--mail", "send the reminders (each recipient at most once per report per 2 working days)" },
+	{ "--dry-run", "with --mail: print who would get what, send and record nothing" },
+	{ "--outbox MAILDIR", "with --mail: deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "with --mail: deliver with forward.sendmail" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "due --within 3d", "due --mail --dry-run", NULL };
+const struct cmd_entry cmd_due_entry = {
+	.name = "due",
+	.usage = "[--within 2d] [--json] | --mail [--dry-run] [--outbox MAILDIR | --sendmail]",
+	.help = "reports due or overdue, silent vendors, unacknowledged participants",
+	.exec = cmd_due_exec,
+	.opts = cmd_due_opts,
+	.target = CMD_TARGET_NONE,
+	.opt_help = opt_help,
+	.exit1 = "an action or input failed (refused, not found, cannot open)",
+	.examples = examples,
+};

@@ -68,9 +68,9 @@ static int usage(struct cmd_ctx *ctx)
 	return CMD_USAGE;
 }
 
-/* The options of `export`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_export_opts[] = {
+/* The options of `export`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_export_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "state", required_argument, NULL, 's' },
 	{ "format", required_argument, NULL, 'f' },
@@ -81,7 +81,7 @@ const struct option cmd_export_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct atomic_file af = { NULL, NULL, NULL };
 	struct export_opts eo = { NULL, false };
@@ -197,3 +197,28 @@ out:
 	free(ids.v);
 	return rc;
 }
+
+/* `export` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--all", "every report" },
+	{ "--state S", "the reports in state S" },
+	{ "--format FORMAT", "an export format (export --help lists them; so does the export entry of the man page)" },
+	{ "--cve-id CVE-YYYY-N", "the CVE ID of a cve record" },
+	{ "--with-notes", "include the internal notes (still redacted)" },
+	{ "-o, --output FILE", "write FILE (replaced whole) instead of standard output" },
+	{ "--mode MODE", "with -o: the file's mode, octal (default 0600)" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"export 3 --format md -o report-3.md", NULL };
+const struct cmd_entry cmd_export_entry = {
+	.name = "export",
+	.usage = "(ID... | --all | --state S) --format FORMAT [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
+	.help = "export timelines, dates and CVE records (redacted unless consent)",
+	.exec = cmd_export_exec,
+	.opts = cmd_export_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "no such report, under embargo (cve, osv, csaf), or FILE cannot be written",
+	.examples = examples,
+};

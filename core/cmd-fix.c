@@ -13,7 +13,7 @@
 #include "core/core.h"
 #include "core/fixcve.h"
 
-const struct option cmd_fix_opts[] = {
+static const struct option cmd_fix_opts[] = {
 	{ "commit", required_argument, NULL, 'c' },
 	{ "introduced", required_argument, NULL, 'i' },
 	{ "tree", required_argument, NULL, 't' },
@@ -28,7 +28,7 @@ static void add(const char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = s;
 }
 
-int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct fix_request rq = { 0, NULL, NULL, 0, NULL, NULL, 0 };
 	const char **intro = NULL, **stable = NULL;
@@ -70,3 +70,25 @@ int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	free(stable);
 	return rc;
 }
+
+/* `fix` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--commit SHA", "the commit that fixes the report (7 to 40 hex digits)" },
+	{ "--introduced SHA", "a commit that brought the bug in (repeatable)" },
+	{ "--tree GITDIR", "a kernel git tree to check the commits in (else kernel.git)" },
+	{ "--stable BRANCH", "a stable branch to search for backports (repeatable)" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"fix 3 --commit 1a2b3c4d5e6f --introduced 0f1e2d3c4b5a --tree ~/linux", NULL };
+const struct cmd_entry cmd_fix_entry = {
+	.name = "fix",
+	.usage = "ID --commit SHA [--introduced SHA]... [--tree GITDIR] [--stable BRANCH]...",
+	.help = "record the fixing and introducing commits; with a tree, their first tags and stable backports",
+	.exec = cmd_fix_exec,
+	.opts = cmd_fix_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "a commit or branch not in the tree, no such report, or git failed",
+	.examples = examples,
+};

@@ -15,9 +15,9 @@
 
 #include "core/core.h"
 
-/* The options of `forward`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_forward_opts[] = {
+/* The options of `forward`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_forward_opts[] = {
 	{ "to", required_argument, NULL, 't' },
 	{ "participants", no_argument, NULL, 'P' },
 	{ "outbox", required_argument, NULL, 'o' },
@@ -39,7 +39,7 @@ void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res)
 	}
 }
 
-int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct forward_opts o;
 	struct forward_result res;
@@ -140,3 +140,28 @@ out:
 	free(rel);
 	return r;
 }
+
+/* `forward` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--to ADDR", "a recipient (repeatable)" },
+	{ "--participants", "every participant brought in" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--allow-plaintext", "a plain copy for a recipient without a usable key" },
+	{ "--force-recipient", "a recipient who is not a participant" },
+	{ "--release-attachment NAME", "send the attachment NAME too (repeatable)" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"forward 3 --participants --outbox ~/outbox", NULL };
+const struct cmd_entry cmd_forward_entry = {
+	.name = "forward",
+	.usage = "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
+	.help = "forward a report to its participants as signed, encrypted PGP/MIME mail",
+	.exec = cmd_forward_exec,
+	.opts = cmd_forward_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "a recipient without a usable key, or delivery failed",
+	.examples = examples,
+};

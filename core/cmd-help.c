@@ -19,7 +19,7 @@ void cmd_help_global(FILE *out)
 	      "\nWithout a command, opens the officers' interactive UI.\n\nCommands:\n",
 	      out);
 	for (size_t i = 0; i < cmd_table_len; i++)
-		fprintf(out, "  %-12s %s\n", cmd_table[i].name, cmd_table[i].help);
+		fprintf(out, "  %-12s %s\n", cmd_table[i]->name, cmd_table[i]->help);
 	fprintf(out, "  %-12s %s\n", "help", "a command's usage, options and an example");
 	fputs("\nOptions:\n"
 	      "  --db PATH         database (default $XDG_DATA_HOME/secteam/secteam.db)\n"
@@ -211,7 +211,7 @@ static void roff_opt(FILE *out, const char *opt)
 void cmd_options_roff(FILE *out)
 {
 	for (size_t i = 0; i < cmd_table_len; i++) {
-		const struct cmd_entry *e = &cmd_table[i];
+		const struct cmd_entry *e = cmd_table[i];
 
 		fprintf(out, ".TP\n.B %s\n", e->name);
 		cmd_roff_text(out, e->help);

@@ -444,9 +444,9 @@ static int do_maildir(struct import_run *ir, const char *dir, bool must_maildir)
 	return r;
 }
 
-/* The options of `import`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_import_opts[] = {
+/* The options of `import`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_import_opts[] = {
 	{ "mbox", no_argument, NULL, 'm' },
 	{ "maildir", no_argument, NULL, 'd' },
 	{ "jobs", required_argument, NULL, 'j' },
@@ -454,7 +454,7 @@ const struct option cmd_import_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct import_run ir;
 	const char *delay;
@@ -563,3 +563,23 @@ int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	return CMD_OK;
 }
+
+/* `import` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--mbox", "read each PATH as an mbox (mboxo or mboxrd)" },
+	{ "--maildir", "read each PATH as a Maildir (cur/ and new/)" },
+	{ "--jobs N", "decrypt up to N messages at once (1 to 8, default 4)" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "import --maildir ~/Mail/security", NULL };
+const struct cmd_entry cmd_import_entry = {
+	.name = "import",
+	.usage = "[--mbox|--maildir] [--jobs N] PATH... | -",
+	.help = "import report mails (.eml, mbox, Maildir, or standard input)",
+	.exec = cmd_import_exec,
+	.opts = cmd_import_opts,
+	.target = CMD_TARGET_NONE,
+	.opt_help = opt_help,
+	.exit1 = "some message could not be imported",
+	.examples = examples,
+};

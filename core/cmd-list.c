@@ -83,9 +83,9 @@ static int add_row(const struct report *r, void *data)
 	return 0;
 }
 
-/* The options of `list`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_list_opts[] = {
+/* The options of `list`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_list_opts[] = {
 	{ "state", required_argument, NULL, 's' },
 	{ "open", no_argument, NULL, 'o' },
 	{ "sort", required_argument, NULL, 'S' },
@@ -93,7 +93,7 @@ const struct option cmd_list_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_filter f = { NULL, false, NULL };
 	struct list_out lo = { .ctx = ctx, .now = util_now(), .fix_cve = true };
@@ -146,3 +146,24 @@ int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	text_table_release(&lo.tab);
 	return r < 0 ? (r == ERR_INVALID ? CMD_USAGE : CMD_FAILED) : CMD_OK;
 }
+
+/* `list` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--state S", "only reports in state S (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)" },
+	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
+	{ "--sort KEY", "order by deadline, received, state or severity (default: id)" },
+	{ "--json", "an array of JSON objects instead of the table" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "list --open --sort deadline", NULL };
+const struct cmd_entry cmd_list_entry = {
+	.name = "list",
+	.usage = "[--state S] [--open] [--sort deadline|received|state|severity] [--json]",
+	.help = "list reports",
+	.exec = cmd_list_exec,
+	.opts = cmd_list_opts,
+	.target = CMD_TARGET_NONE,
+	.opt_help = opt_help,
+	.exit1 = "the database cannot be read",
+	.examples = examples,
+};

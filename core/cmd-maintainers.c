@@ -112,9 +112,9 @@ static int lookup_each(struct cmd_ctx *ctx, const struct maint_db *db,
 	return 0;
 }
 
-/* The options of `maintainers`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_maintainers_opts[] = {
+/* The options of `maintainers`; its row at the end of this file names them
+ * too (where the report id goes, for the UI). */
+static const struct option cmd_maintainers_opts[] = {
 	{ "tree", required_argument, NULL, 't' },
 	{ "file", required_argument, NULL, 'f' },
 	{ "patch", required_argument, NULL, 'p' },
@@ -123,7 +123,7 @@ const struct option cmd_maintainers_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *tree_opt = NULL, *patch = NULL;
 	const char **files = NULL;
@@ -236,3 +236,32 @@ out:
 	free(files);
 	return r;
 }
+
+/* `maintainers` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--tree DIR", "the kernel tree whose MAINTAINERS to read (else kernel.tree, /usr/src/linux-*)" },
+	{ "--file PATH", "the maintainers of PATH (repeatable)" },
+	{ "--each", "with --file: answer for each file separately" },
+	{ "--patch FILE", "the maintainers of the files a patch touches" },
+	{ "--add ADDR", "bring in a suggested address, or \"Name <addr>\" (repeatable)" },
+	{ "--key FPR", "with one --add: the key confirmed for that person" },
+	{ "--add-all", "bring in every suggested person (lists only when named)" },
+	{ "--remove ADDR", "record that ADDR is no longer a participant" },
+	{ "--ack ADDR", "record that ADDR acknowledged the report" },
+	{ "--with-catch-all", "also suggest catch-all lists and the SECURITY CONTACT" },
+	{ "--json", "JSON objects instead of lines" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"maintainers --file drivers/net/tun.c", NULL };
+const struct cmd_entry cmd_maintainers_entry = {
+	.name = "maintainers",
+	.usage = "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
+	.help = "find the maintainers for files, a patch or a report; bring them in",
+	.exec = cmd_maintainers_exec,
+	.opts = cmd_maintainers_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "no MAINTAINERS file, or a refused change",
+	.examples = examples,
+};

@@ -16,7 +16,7 @@
 
 #include "core/core.h"
 
-const struct option cmd_reply_opts[] = {
+static const struct option cmd_reply_opts[] = {
 	{ "template", required_argument, NULL, 'T' },
 	{ "to", required_argument, NULL, 't' },
 	{ "allow-plaintext", no_argument, NULL, 'a' },
@@ -129,7 +129,7 @@ static int send_reply(struct cmd_ctx *ctx, int64_t id,
 	return r;
 }
 
-int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct reply_opts o;
 	bool yes = false, list = false, use_sendmail = false;
@@ -167,3 +167,27 @@ int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	return send_reply(ctx, id, &o, yes);
 }
+
+/* `reply` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--template NAME", "the template (default ack); --list-templates lists them" },
+	{ "--to ADDR", "another recipient from the report's thread or its participants" },
+	{ "--allow-plaintext", "send in the clear when the reporter has no usable key (recorded; no quote)" },
+	{ "--yes", "send as filled, without $EDITOR or the question" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--list-templates", "the templates and where each comes from" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "reply 3 --template need-info", NULL };
+const struct cmd_entry cmd_reply_entry = {
+	.name = "reply",
+	.usage = "ID [--template NAME] [--to ADDR] [--allow-plaintext] [--yes] [--outbox MAILDIR | --sendmail] | --list-templates",
+	.help = "reply to the reporter from a template, signed and encrypted, in the thread",
+	.exec = cmd_reply_exec,
+	.opts = cmd_reply_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "refused (no usable key, an encrypted report in the clear, an unknown field), or delivery failed",
+	.examples = examples,
+};

@@ -86,7 +86,7 @@ static int reseal(struct cmd_ctx *ctx)
 	return r;
 }
 
-int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	if (argc == 1)
 		return show(ctx, false);
@@ -96,3 +96,21 @@ int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return reseal(ctx);
 	return cmd_usage(ctx, "roster");
 }
+
+/* `roster` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--json", "the keys as a JSON array" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "roster", "roster reseal", NULL };
+const struct cmd_entry cmd_roster_entry = {
+	.name = "roster",
+	.usage = "[--json] | reseal",
+	.help = "the keys report bodies are encrypted to; reseal every body to them",
+	.exec = cmd_roster_exec,
+	.target = CMD_TARGET_NONE,
+	.subs = "reseal",
+	.opt_help = opt_help,
+	.exit1 = "no key to seal to, or a body cannot be resealed",
+	.examples = examples,
+};

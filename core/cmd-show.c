@@ -318,14 +318,14 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 	json_object_set_new(o, "files_unsigned", unsigned_files);
 }
 
-/* The options of `show`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_show_opts[] = {
+/* The options of `show`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_show_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_full rf;
 	struct opened o;
@@ -360,3 +360,21 @@ int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	report_full_release(&rf);
 	return CMD_OK;
 }
+
+/* `show` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--json", "a JSON object (without the body) instead of the text" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "show 3", NULL };
+const struct cmd_entry cmd_show_entry = {
+	.name = "show",
+	.usage = "ID [--json]",
+	.help = "show a report: headers, verdict, decrypted body, files, events",
+	.exec = cmd_show_exec,
+	.opts = cmd_show_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "no such report, or it cannot be read",
+	.examples = examples,
+};

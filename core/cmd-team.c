@@ -61,9 +61,9 @@ static int list(struct cmd_ctx *ctx, bool json)
 	return CMD_OK;
 }
 
-/* The options of `team`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_team_opts[] = {
+/* The options of `team`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_team_opts[] = {
 	{ "officer", required_argument, NULL, 'o' },
 	{ "name", required_argument, NULL, 'n' },
 	{ "key", required_argument, NULL, 'k' },
@@ -71,7 +71,7 @@ const struct option cmd_team_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	const char *role = NULL, *name = NULL, *key = NULL;
@@ -130,3 +130,30 @@ int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		 sub);
 	return CMD_USAGE;
 }
+
+/* `team` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--officer ROLE", "with init: the first officer's role (default: the login role)" },
+	{ "--name NAME", "the officer's display name" },
+	{ "--key FPR", "the officer's OpenPGP key (full fingerprint)" },
+	{ "--json", "with list: a JSON array" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"team init --name 'Ada Officer' --key 0123456789ABCDEF0123456789ABCDEF01234567",
+	"team add-officer bob --key 89ABCDEF0123456789ABCDEF0123456789ABCDEF",
+	"team remove-officer bob",
+	"team list",
+	NULL };
+const struct cmd_entry cmd_team_entry = {
+	.name = "team",
+	.usage = "init [--officer ROLE] [--name NAME] --key FPR | add-officer ROLE --key FPR [--name NAME] | remove-officer ROLE | list [--json]",
+	.help = "the officers of a team server (PostgreSQL)",
+	.exec = cmd_team_exec,
+	.opts = cmd_team_opts,
+	.target = CMD_TARGET_NONE,
+	.subs = "init add-officer remove-officer list",
+	.opt_help = opt_help,
+	.exit1 = "not a team server, or the change was refused",
+	.examples = examples,
+};

@@ -10,9 +10,9 @@
 
 #include "core/core.h"
 
-/* The options of `triage`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_triage_opts[] = {
+/* The options of `triage`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_triage_opts[] = {
 	{ "state", required_argument, NULL, 's' },
 	{ "severity", required_argument, NULL, 'v' },
 	{ "claim", no_argument, NULL, 'c' },
@@ -23,7 +23,7 @@ const struct option cmd_triage_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct triage_change t;
 	char *summary;
@@ -67,3 +67,28 @@ int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	free(summary);
 	return CMD_OK;
 }
+
+/* `triage` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--state S", "move the report to state S (the allowed moves only)" },
+	{ "--severity S", "none, low, medium, high or critical" },
+	{ "--claim", "make the officer running it the report's owner" },
+	{ "--unclaim", "leave the report without an owner" },
+	{ "--public", "mark the report already public (its policy date is now)" },
+	{ "--consent credit|exploit", "record the reporter's consent to be credited, or to release exploit code" },
+	{ "--note TEXT", "add an internal note to the timeline" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"triage 3 --state triaged --severity high --claim", NULL };
+const struct cmd_entry cmd_triage_entry = {
+	.name = "triage",
+	.usage = "ID [--state S] [--severity S] [--claim|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
+	.help = "change a report's state, severity, owner or flags",
+	.exec = cmd_triage_exec,
+	.opts = cmd_triage_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "a refused move, or no such report",
+	.examples = examples,
+};

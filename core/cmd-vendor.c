@@ -82,9 +82,9 @@ static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
 	return r;
 }
 
-/* The options of `vendor`; cmd_table[] names them too (where the report
- * id goes, for the UI). */
-const struct option cmd_vendor_opts[] = {
+/* The options of `vendor`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_vendor_opts[] = {
 	{ "contact", required_argument, NULL, 'c' },
 	{ "key", required_argument, NULL, 'k' },
 	{ "kind", required_argument, NULL, 't' },
@@ -100,7 +100,7 @@ const struct option cmd_vendor_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct forward_opts fo;
 	struct vendor_change vc;
@@ -180,3 +180,40 @@ int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->out, "policy: %s\n", policy_nda_answer());
 	return CMD_OK;
 }
+
+/* `vendor` in the command table (core/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--contact EMAIL", "the address notifications go to" },
+	{ "--key FPR", "the vendor's OpenPGP key (full fingerprint)" },
+	{ "--kind K", "vendor, distro or hardware" },
+	{ "--forward", "with notify: also forward the report to the vendor" },
+	{ "--outbox MAILDIR", "deliver the forward into MAILDIR" },
+	{ "--sendmail", "deliver the forward with forward.sendmail" },
+	{ "--allow-plaintext", "send a plain copy to a vendor without a usable key" },
+	{ "--correct", "put a wrong status right (recorded as a correction)" },
+	{ "--note TEXT", "an internal note with the status" },
+	{ "--statement TEXT", "the vendor's statement, for the advisory" },
+	{ "--nda-requested", "record that the vendor asked for an NDA (the team cannot enter one)" },
+	{ "--json", "with list: a JSON array" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"vendor add acme --contact security@acme.example --kind distro",
+	"vendor list",
+	"vendor edit acme --key 0123456789ABCDEF0123456789ABCDEF01234567",
+	"vendor notify 3 acme --forward --outbox ~/outbox",
+	"vendor status 3 acme acknowledged",
+	NULL };
+const struct cmd_entry cmd_vendor_entry = {
+	.name = "vendor",
+	.usage = "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
+	.help = "the vendor directory and each vendor's status on a report",
+	.exec = cmd_vendor_exec,
+	.opts = cmd_vendor_opts,
+	.target = CMD_TARGET_REPORT,
+	.target_subs = "notify status",
+	.subs = "add list edit notify status",
+	.opt_help = opt_help,
+	.exit1 = "a refused status change, an unknown vendor, or the forward failed",
+	.examples = examples,
+};

@@ -17,269 +17,33 @@
 #include "crypto/crypto.h"
 #include "store/store.h"
 
-/* The options of each command, for its --help and the man page.  The
- * option parsers are in core/cmd-NAME.c; tests/e2e/help.sh checks that
- * these, the usage lines and the man page name the same options. */
-static const struct cmd_opt_help import_help[] = {
-	{ "--mbox", "read each PATH as an mbox (mboxo or mboxrd)" },
-	{ "--maildir", "read each PATH as a Maildir (cur/ and new/)" },
-	{ "--jobs N", "decrypt up to N messages at once (1 to 8, default 4)" },
-	{ NULL, NULL },
+/* tmux's cmd_table[]: each command's row is in its core/cmd-NAME.c. */
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_import_entry,
+	&cmd_list_entry,
+	&cmd_show_entry,
+	&cmd_triage_entry,
+	&cmd_maintainers_entry,
+	&cmd_vendor_entry,
+	&cmd_date_entry,
+	&cmd_due_entry,
+	&cmd_export_entry,
+	&cmd_fix_entry,
+	&cmd_cve_entry,
+	&cmd_forward_entry,
+	&cmd_reply_entry,
+	&cmd_distros_entry,
+	&cmd_announce_entry,
+	&cmd_roster_entry,
+	&cmd_team_entry,
 };
-static const struct cmd_opt_help list_help[] = {
-	{ "--state S", "only reports in state S (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)" },
-	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
-	{ "--sort KEY", "order by deadline, received, state or severity (default: id)" },
-	{ "--json", "an array of JSON objects instead of the table" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help show_help[] = {
-	{ "--json", "a JSON object (without the body) instead of the text" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help triage_help[] = {
-	{ "--state S", "move the report to state S (the allowed moves only)" },
-	{ "--severity S", "none, low, medium, high or critical" },
-	{ "--claim", "make the officer running it the report's owner" },
-	{ "--unclaim", "leave the report without an owner" },
-	{ "--public", "mark the report already public (its policy date is now)" },
-	{ "--consent credit|exploit", "record the reporter's consent to be credited, or to release exploit code" },
-	{ "--note TEXT", "add an internal note to the timeline" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help maintainers_help[] = {
-	{ "--tree DIR", "the kernel tree whose MAINTAINERS to read (else kernel.tree, /usr/src/linux-*)" },
-	{ "--file PATH", "the maintainers of PATH (repeatable)" },
-	{ "--each", "with --file: answer for each file separately" },
-	{ "--patch FILE", "the maintainers of the files a patch touches" },
-	{ "--add ADDR", "bring in a suggested address, or \"Name <addr>\" (repeatable)" },
-	{ "--key FPR", "with one --add: the key confirmed for that person" },
-	{ "--add-all", "bring in every suggested person (lists only when named)" },
-	{ "--remove ADDR", "record that ADDR is no longer a participant" },
-	{ "--ack ADDR", "record that ADDR acknowledged the report" },
-	{ "--with-catch-all", "also suggest catch-all lists and the SECURITY CONTACT" },
-	{ "--json", "JSON objects instead of lines" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help vendor_help[] = {
-	{ "--contact EMAIL", "the address notifications go to" },
-	{ "--key FPR", "the vendor's OpenPGP key (full fingerprint)" },
-	{ "--kind K", "vendor, distro or hardware" },
-	{ "--forward", "with notify: also forward the report to the vendor" },
-	{ "--outbox MAILDIR", "deliver the forward into MAILDIR" },
-	{ "--sendmail", "deliver the forward with forward.sendmail" },
-	{ "--allow-plaintext", "send a plain copy to a vendor without a usable key" },
-	{ "--correct", "put a wrong status right (recorded as a correction)" },
-	{ "--note TEXT", "an internal note with the status" },
-	{ "--statement TEXT", "the vendor's statement, for the advisory" },
-	{ "--nda-requested", "record that the vendor asked for an NDA (the team cannot enter one)" },
-	{ "--json", "with list: a JSON array" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help date_help[] = {
-	{ "--by WHO", "who proposes: reporter, officer, vendor:NAME or maintainer:EMAIL" },
-	{ "--reason TEXT", "why (needed past the policy's default)" },
-	{ "--override", "a date past the policy's maximum (with --reason), or in the past" },
-	{ "--json", "with show: a JSON object" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help due_help[] = {
-	{ "--within D", "the window ahead, e.g. 2d or 12h (default 2d)" },
-	{ "--json", "a JSON array of the items instead of lines" },
-	{ "--mail", "send the reminders (each recipient at most once per report per 2 working days)" },
-	{ "--dry-run", "with --mail: print who would get what, send and record nothing" },
-	{ "--outbox MAILDIR", "with --mail: deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail", "with --mail: deliver with forward.sendmail" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help export_help[] = {
-	{ "--all", "every report" },
-	{ "--state S", "the reports in state S" },
-	{ "--format FORMAT", "an export format (export --help lists them; so does the export entry of the man page)" },
-	{ "--cve-id CVE-YYYY-N", "the CVE ID of a cve record" },
-	{ "--with-notes", "include the internal notes (still redacted)" },
-	{ "-o, --output FILE", "write FILE (replaced whole) instead of standard output" },
-	{ "--mode MODE", "with -o: the file's mode, octal (default 0600)" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help fix_help[] = {
-	{ "--commit SHA", "the commit that fixes the report (7 to 40 hex digits)" },
-	{ "--introduced SHA", "a commit that brought the bug in (repeatable)" },
-	{ "--tree GITDIR", "a kernel git tree to check the commits in (else kernel.git)" },
-	{ "--stable BRANCH", "a stable branch to search for backports (repeatable)" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help cve_help[] = {
-	{ "--assign CVE-YYYY-NNNN", "the ID the CNA reserved for this report" },
-	{ "--reject", "the ID is rejected (with --reason)" },
-	{ "--reason TEXT", "why it is rejected" },
-	{ "--description", "write the record's description in $VISUAL or $EDITOR" },
-	{ "--cwe CWE-N", "the record's weakness" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help reply_help[] = {
-	{ "--template NAME", "the template (default ack); --list-templates lists them" },
-	{ "--to ADDR", "another recipient from the report's thread or its participants" },
-	{ "--allow-plaintext", "send in the clear when the reporter has no usable key (recorded; no quote)" },
-	{ "--yes", "send as filled, without $EDITOR or the question" },
-	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
-	{ "--list-templates", "the templates and where each comes from" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help notice_help[] = {
-	{ "--yes", "send as composed, without $EDITOR or the question" },
-	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help forward_help[] = {
-	{ "--to ADDR", "a recipient (repeatable)" },
-	{ "--participants", "every participant brought in" },
-	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
-	{ "--allow-plaintext", "a plain copy for a recipient without a usable key" },
-	{ "--force-recipient", "a recipient who is not a participant" },
-	{ "--release-attachment NAME", "send the attachment NAME too (repeatable)" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help roster_help[] = {
-	{ "--json", "the keys as a JSON array" },
-	{ NULL, NULL },
-};
-static const struct cmd_opt_help team_help[] = {
-	{ "--officer ROLE", "with init: the first officer's role (default: the login role)" },
-	{ "--name NAME", "the officer's display name" },
-	{ "--key FPR", "the officer's OpenPGP key (full fingerprint)" },
-	{ "--json", "with list: a JSON array" },
-	{ NULL, NULL },
-};
-
-static const char *const import_ex[] = { "import --maildir ~/Mail/security", NULL };
-static const char *const list_ex[] = { "list --open --sort deadline", NULL };
-static const char *const show_ex[] = { "show 3", NULL };
-static const char *const triage_ex[] = {
-	"triage 3 --state triaged --severity high --claim", NULL };
-static const char *const maintainers_ex[] = {
-	"maintainers --file drivers/net/tun.c", NULL };
-static const char *const vendor_ex[] = {
-	"vendor add acme --contact security@acme.example --kind distro",
-	"vendor list",
-	"vendor edit acme --key 0123456789ABCDEF0123456789ABCDEF01234567",
-	"vendor notify 3 acme --forward --outbox ~/outbox",
-	"vendor status 3 acme acknowledged",
-	NULL };
-static const char *const date_ex[] = {
-	"date propose 3 +10d --by reporter --reason 'needs a backport'",
-	"date set 3 2026-12-09 --reason 'the fix is merged'",
-	"date start-release 3",
-	"date show 3",
-	NULL };
-static const char *const due_ex[] = { "due --within 3d", "due --mail --dry-run", NULL };
-static const char *const export_ex[] = {
-	"export 3 --format md -o report-3.md", NULL };
-static const char *const fix_ex[] = {
-	"fix 3 --commit 1a2b3c4d5e6f --introduced 0f1e2d3c4b5a --tree ~/linux", NULL };
-static const char *const cve_ex[] = { "cve 3 --assign CVE-2026-12345", NULL };
-static const char *const reply_ex[] = { "reply 3 --template need-info", NULL };
-static const char *const distros_ex[] = { "distros 3 --outbox ~/outbox", NULL };
-static const char *const announce_ex[] = { "announce 3", NULL };
-static const char *const forward_ex[] = {
-	"forward 3 --participants --outbox ~/outbox", NULL };
-static const char *const roster_ex[] = { "roster", "roster reseal", NULL };
-static const char *const team_ex[] = {
-	"team init --name 'Ada Officer' --key 0123456789ABCDEF0123456789ABCDEF01234567",
-	"team add-officer bob --key 89ABCDEF0123456789ABCDEF0123456789ABCDEF",
-	"team remove-officer bob",
-	"team list",
-	NULL };
-
-#define REPORT CMD_TARGET_REPORT
-#define NONE CMD_TARGET_NONE
-#define FAILED "an action or input failed (refused, not found, cannot open)"
-const struct cmd_entry cmd_table[] = {
-	{ "import", "[--mbox|--maildir] [--jobs N] PATH... | -",
-	  "import report mails (.eml, mbox, Maildir, or standard input)",
-	  cmd_import_exec, cmd_import_opts, NONE, NULL,
-	  NULL, import_help, "some message could not be imported", import_ex },
-	{ "list", "[--state S] [--open] [--sort deadline|received|state|severity] [--json]",
-	  "list reports", cmd_list_exec, cmd_list_opts, NONE, NULL,
-	  NULL, list_help, "the database cannot be read", list_ex },
-	{ "show", "ID [--json]",
-	  "show a report: headers, verdict, decrypted body, files, events",
-	  cmd_show_exec, cmd_show_opts, REPORT, NULL,
-	  NULL, show_help, "no such report, or it cannot be read", show_ex },
-	{ "triage", "ID [--state S] [--severity S] [--claim|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
-	  "change a report's state, severity, owner or flags", cmd_triage_exec,
-	  cmd_triage_opts, REPORT, NULL,
-	  NULL, triage_help, "a refused move, or no such report", triage_ex },
-	{ "maintainers", "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
-	  "find the maintainers for files, a patch or a report; bring them in",
-	  cmd_maintainers_exec, cmd_maintainers_opts, REPORT, NULL,
-	  NULL, maintainers_help, "no MAINTAINERS file, or a refused change", maintainers_ex },
-	{ "vendor", "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
-	  "the vendor directory and each vendor's status on a report", cmd_vendor_exec,
-	  cmd_vendor_opts, REPORT, "notify status",
-	  "add list edit notify status", vendor_help,
-	  "a refused status change, an unknown vendor, or the forward failed", vendor_ex },
-	{ "date", "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT [--override] | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
-	  "propose, set and show disclosure dates under the embargo policy", cmd_date_exec,
-	  cmd_date_opts, REPORT, "propose set start-release show",
-	  "propose set start-release show", date_help,
-	  "the policy refused the date, or no such report", date_ex },
-	{ "due", "[--within 2d] [--json] | --mail [--dry-run] [--outbox MAILDIR | --sendmail]",
-	  "reports due or overdue, silent vendors, unacknowledged participants",
-	  cmd_due_exec, cmd_due_opts, NONE, NULL,
-	  NULL, due_help, FAILED, due_ex },
-	{ "export", "(ID... | --all | --state S) --format FORMAT [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
-	  "export timelines, dates and CVE records (redacted unless consent)",
-	  cmd_export_exec, cmd_export_opts, REPORT, NULL,
-	  NULL, export_help, "no such report, under embargo (cve, osv, csaf), or FILE cannot be written", export_ex },
-	{ "fix", "ID --commit SHA [--introduced SHA]... [--tree GITDIR] [--stable BRANCH]...",
-	  "record the fixing and introducing commits; with a tree, their first tags and stable backports",
-	  cmd_fix_exec, cmd_fix_opts, REPORT, NULL,
-	  NULL, fix_help, "a commit or branch not in the tree, no such report, or git failed", fix_ex },
-	{ "cve", "ID (--assign CVE-YYYY-NNNN | --reject --reason TEXT | --description | --cwe CWE-N)",
-	  "the report's CVE ID: reserved, rejected; the record's description and CWE",
-	  cmd_cve_exec, cmd_cve_opts, REPORT, NULL,
-	  NULL, cve_help, "a change the CVE's state refuses, no such report, or the editor failed", cve_ex },
-	{ "forward", "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
-	  "forward a report to its participants as signed, encrypted PGP/MIME mail",
-	  cmd_forward_exec, cmd_forward_opts, REPORT, NULL,
-	  NULL, forward_help, "a recipient without a usable key, or delivery failed", forward_ex },
-	{ "reply", "ID [--template NAME] [--to ADDR] [--allow-plaintext] [--yes] [--outbox MAILDIR | --sendmail] | --list-templates",
-	  "reply to the reporter from a template, signed and encrypted, in the thread",
-	  cmd_reply_exec, cmd_reply_opts, REPORT, NULL,
-	  NULL, reply_help, "refused (no usable key, an encrypted report in the clear, an unknown field), or delivery failed",
-	  reply_ex },
-	{ "distros", "ID [--yes] [--outbox MAILDIR | --sendmail]",
-	  "the notice to the linux-distros list, encrypted to its key, under its rules",
-	  cmd_distros_exec, cmd_distros_opts, REPORT, NULL,
-	  NULL, notice_help, "a rule of the list refused the notice (named), or delivery failed", distros_ex },
-	{ "announce", "ID [--yes] [--outbox MAILDIR | --sendmail]",
-	  "the public post for oss-security once the embargo is over (never encrypted)",
-	  cmd_announce_exec, cmd_distros_opts, REPORT, NULL,
-	  NULL, notice_help, "the report is still under embargo, or delivery failed", announce_ex },
-	{ "roster", "[--json] | reseal",
-	  "the keys report bodies are encrypted to; reseal every body to them",
-	  cmd_roster_exec, NULL, NONE, NULL,
-	  "reseal", roster_help, "no key to seal to, or a body cannot be resealed", roster_ex },
-	{ "team", "init [--officer ROLE] [--name NAME] --key FPR | add-officer ROLE --key FPR [--name NAME] | remove-officer ROLE | list [--json]",
-	  "the officers of a team server (PostgreSQL)", cmd_team_exec,
-	  cmd_team_opts, NONE, NULL,
-	  "init add-officer remove-officer list", team_help,
-	  "not a team server, or the change was refused", team_ex },
-};
-#undef FAILED
-#undef REPORT
-#undef NONE
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
 
 const struct cmd_entry *cmd_find(const char *name)
 {
 	for (size_t i = 0; i < cmd_table_len; i++)
-		if (!strcmp(cmd_table[i].name, name))
-			return &cmd_table[i];
+		if (!strcmp(cmd_table[i]->name, name))
+			return cmd_table[i];
 	return NULL;
 }
 

@@ -16,7 +16,7 @@
  * the lines through to its stdout; the UI runs commands with cmd_capture,
  * which keeps them (struct cmd_result): nothing reaches the terminal
  * behind curses.  One file per command: core/cmd-NAME.c holds
- * cmd_NAME_exec() and cmd_NAME_opts[].
+ * its parser, its options and its row, cmd_NAME_entry.
  */
 #ifndef SECTEAM_CMD_H
 #define SECTEAM_CMD_H
@@ -123,7 +123,7 @@ struct cmd_entry {
 				      * sub-command ("vendor status 3 ...") */
 };
 
-extern const struct cmd_entry cmd_table[];
+extern const struct cmd_entry *const cmd_table[];
 extern const size_t cmd_table_len;
 
 const struct cmd_entry *cmd_find(const char *name);
@@ -227,30 +227,15 @@ void cmd_roff_text(FILE *out, const char *s);
 struct forward_result;
 void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res);
 
-/* The exec functions, one per core/cmd-*.c */
-int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv);
-
-int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_announce_exec(struct cmd_ctx *ctx, int argc, char **argv);
-extern const struct option cmd_import_opts[], cmd_list_opts[], cmd_show_opts[],
-	cmd_triage_opts[], cmd_maintainers_opts[], cmd_vendor_opts[],
-	cmd_date_opts[], cmd_due_opts[], cmd_export_opts[], cmd_forward_opts[],
-	cmd_reply_opts[], cmd_distros_opts[], cmd_team_opts[], cmd_fix_opts[],
-	cmd_cve_opts[];
-int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv);
+/* The rows of cmd_table[], one per core/cmd-NAME.c. */
+extern const struct cmd_entry cmd_import_entry, cmd_list_entry,
+	cmd_show_entry, cmd_triage_entry, cmd_maintainers_entry, cmd_vendor_entry,
+	cmd_date_entry, cmd_due_entry, cmd_export_entry, cmd_fix_entry,
+	cmd_cve_entry, cmd_forward_entry, cmd_reply_entry, cmd_distros_entry,
+	cmd_announce_entry, cmd_roster_entry, cmd_team_entry;
+/* core/cmd-distros.c: what `distros` and `announce` share. */
+extern const struct option cmd_distros_opts[];
+extern const struct cmd_opt_help cmd_notice_help[];
 /* `maintainers ID ...` (core/cmd-maintainers-report.c): suggestions for
  * report id, and bringing people in; argv is the whole command line
  * (options are parsed again, optind reset).  Returns CMD_*. */

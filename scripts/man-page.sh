@@ -4,7 +4,7 @@
 # `.\" NAME-end`):
 #   keys      the UI's key table      secteam-tui --keys-roff    (tui/keys.c)
 #   formats   the export formats      secteam-tui --formats-roff (core/export.c)
-#   options   each command's options  secteam-tui --options-roff (core/cmd.c)
+#   options   each command's options  secteam-tui --options-roff (core/cmd-*.c)
 #   scripts/man-page.sh [BIN]          update the page (make man)
 #   scripts/man-page.sh --check BIN    fail (TAP) when the page is stale
 set -eu

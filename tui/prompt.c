@@ -71,8 +71,8 @@ static size_t candidates(const char *prefix, const char **out, size_t max)
 	size_t n = 0, len = strlen(prefix);
 
 	for (size_t i = 0; i < cmd_table_len && n < max; i++)
-		if (!strncmp(cmd_table[i].name, prefix, len))
-			out[n++] = cmd_table[i].name;
+		if (!strncmp(cmd_table[i]->name, prefix, len))
+			out[n++] = cmd_table[i]->name;
 	for (size_t i = 0; i < tui_key_table_len && n < max; i++)
 		if (tui_key_table[i].handler && !strncmp(tui_key_table[i].name, prefix, len))
 			out[n++] = tui_key_table[i].name;

@@ -65,7 +65,7 @@ static void build(struct tui *t, struct help *p)
 	lines_add(&p->lines, "", A_NORMAL, 1);
 	add(p, A_BOLD, "secteam-tui commands for the : line (the open report's id is added when omitted)");
 	for (size_t i = 0; i < cmd_table_len; i++)
-		add(p, A_NORMAL, "  :%-15s %s", cmd_table[i].name, cmd_table[i].help);
+		add(p, A_NORMAL, "  :%-15s %s", cmd_table[i]->name, cmd_table[i]->help);
 	lines_add(&p->lines, "", A_NORMAL, 1);
 	add(p, A_DIM, "Rebind in the config: bind VIEW KEY COMMAND (views: reports report participants");
 	add(p, A_DIM, "vendors disclosure timeline calendar help all; %%i is the current report)");

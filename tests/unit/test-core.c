@@ -322,7 +322,7 @@ static void test_cmd_help_rows(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < cmd_table_len; i++) {
-		const struct cmd_entry *e = &cmd_table[i];
+		const struct cmd_entry *e = cmd_table[i];
 
 		assert_non_null(e->exit1);
 		assert_non_null(e->examples);

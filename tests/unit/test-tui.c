@@ -351,7 +351,7 @@ static void test_target_spec(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < cmd_table_len; i++) {
-		const struct cmd_entry *e = &cmd_table[i];
+		const struct cmd_entry *e = cmd_table[i];
 		bool has_id = usage_has(e->usage, "ID");
 
 		if (e->target == CMD_TARGET_NONE) {
