@@ -31,10 +31,15 @@ static int show(struct cmd_ctx *ctx, bool json)
 		json_print(ctx->out, arr);
 		json_decref(arr);
 	} else {
-		fprintf(ctx->out, "%-40s %-12s %-6s %-10s %s\n", "FINGERPRINT",
-			"OFFICER", "SECRET", "EXPIRES", "USER ID");
+		static const char *const head[] = {
+			"FINGERPRINT", "OFFICER", "SECRET", "EXPIRES", "USER ID",
+		};
+		struct text_table tab;
+
+		text_table_init(&tab, ARRAY_SIZE(head), head, NULL);
 		for (size_t i = 0; i < n; i++) {
-			char *uid = safe_str(e[i].uid), *off = safe_str(e[i].officer);
+			char *fpr = safe_str(e[i].fpr), *uid = safe_str(e[i].uid);
+			char *off = safe_str(e[i].officer), *last;
 			const char *exp = "never";
 
 			if (e[i].expires) {
@@ -43,16 +48,21 @@ static int show(struct cmd_ctx *ctx, bool json)
 				exp = when;
 			}
 			if (!e[i].in_keyring)
-				fprintf(ctx->out, "%-40s %-12s %-6s %-10s (not in your keyring: import it, or sealing fails)\n",
-					e[i].fpr, *off ? off : "-", "-", "-");
+				last = xstrdup("(not in your keyring: import it, or sealing fails)");
 			else
-				fprintf(ctx->out, "%-40s %-12s %-6s %-10s %s%s\n", e[i].fpr,
-					*off ? off : "-", e[i].secret ? "yes" : "no",
-					exp, uid, e[i].can_encrypt ? "" :
-					" (cannot be encrypted to)");
+				last = xasprintf("%s%s", uid, e[i].can_encrypt ? "" :
+						 " (cannot be encrypted to)");
+			text_table_add(&tab, (const char *const[]){
+				fpr, *off ? off : "-",
+				!e[i].in_keyring ? "-" : e[i].secret ? "yes" : "no",
+				!e[i].in_keyring ? "-" : exp, last });
+			free(last);
+			free(fpr);
 			free(uid);
 			free(off);
 		}
+		text_table_print(&tab, ctx->out);
+		text_table_release(&tab);
 	}
 	for (size_t i = 0; i < n; i++)
 		roster_entry_release(&e[i]);

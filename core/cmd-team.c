@@ -42,18 +42,26 @@ static int list(struct cmd_ctx *ctx, bool json)
 		json_print(ctx->out, arr);
 		json_decref(arr);
 	} else {
-		fprintf(ctx->out, "%-16s %-40s %-10s %s\n", "OFFICER", "KEY",
-			"SINCE", "NAME");
+		static const char *const head[] = { "OFFICER", "KEY", "SINCE", "NAME" };
+		struct text_table tab;
+
+		text_table_init(&tab, ARRAY_SIZE(head), head, NULL);
 		for (size_t i = 0; i < n; i++) {
 			char *role = safe_str(o[i].role), *name = safe_str(o[i].name);
+			char *key = o[i].key_fpr ? safe_str(o[i].key_fpr) : xstrdup("-");
+			char *last = xasprintf("%s%s", name, o[i].active ? "" : " (removed)");
+
 			fmt_rfc3339(o[i].added_at, when);
 			when[10] = '\0';
-			fprintf(ctx->out, "%-16s %-40s %-10s %s%s\n", role,
-				o[i].key_fpr ? o[i].key_fpr : "-", when, name,
-				o[i].active ? "" : " (removed)");
+			text_table_add(&tab, (const char *const[]){
+				role, key, when, last });
+			free(last);
+			free(key);
 			free(role);
 			free(name);
 		}
+		text_table_print(&tab, ctx->out);
+		text_table_release(&tab);
 	}
 	for (size_t i = 0; i < n; i++)
 		officer_release(&o[i]);

@@ -139,6 +139,18 @@ tap_like "$out" "left alone: $total" "a second reseal leaves them alone"
 # Bob leaves.
 e2e_admin team remove-officer "$BR" >/dev/null
 tap_is "$(sta roster --json | jq -r 'length')" 2 "the roster no longer has bob's key"
+# The plain listings: a header row, each column as wide as its widest
+# cell, the removed officer marked.
+out=$(sta team list)
+hd=$(printf '%s\n' "$out" | sed -n 1p)
+row=$(printf '%s\n' "$out" | grep -F "$BOB")
+tap_like "$hd" "^OFFICER +KEY +SINCE +NAME$" "team list: a header row"
+tap_like "$row" "^$BR +$BOB  [0-9]{4}-[0-9]{2}-[0-9]{2}  Bob \\(removed\\)$" "team list: bob is there, marked removed"
+tap_is "$(awk -v s="$row" -v k="$BOB" 'BEGIN { print index(s, k) }')" \
+	"$(awk -v s="$hd" 'BEGIN { print index(s, "KEY") }')" "team list: the key is under KEY"
+out=$(sta roster)
+tap_like "$(printf '%s\n' "$out" | sed -n 1p)" "^FINGERPRINT +OFFICER +SECRET +EXPIRES +USER ID$" "roster: a header row"
+tap_like "$(printf '%s\n' "$out" | grep -F "$CAROL")" "^$CAROL  $CR +no +never +carol <carol@team.example>$" "roster: carol's key, not this officer's secret"
 # A reseal killed midway, then run again.
 PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" roster reseal >/dev/null 2>&1 &
 rp=$!
