@@ -10,7 +10,6 @@
  * internal notes out unless --with-notes, and warn on stderr for each
  * report still under embargo.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -83,15 +82,12 @@ static const struct option cmd_export_opts[] = {
 
 static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct atomic_file af = { NULL, NULL, NULL };
 	struct export_opts eo = { NULL, false };
 	const char *format = NULL, *state = NULL, *path = NULL, *mode_arg = NULL;
 	const struct exporter *ex;
-	struct dossier **ds = NULL;
 	struct ids ids = { NULL, 0 };
 	bool all = false;
-	FILE *out = ctx->out;
-	int c, mode = 0600, rc = CMD_OK;
+	int c, mode = 0600, rc;
 
 	while ((c = getopt_long(argc, argv, "o:", cmd_export_opts, NULL)) != -1) {
 		switch (c) {
@@ -157,43 +153,7 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(ids.v);
 		return CMD_USAGE;
 	}
-	ds = xcalloc(ids.n ? ids.n : 1, sizeof(*ds));
-	for (size_t i = 0; i < ids.n; i++) {
-		ds[i] = xcalloc(1, sizeof(**ds));
-		if (dossier_load(ctx, ids.v[i], ds[i], &ctx->err) < 0) {
-			rc = CMD_FAILED;
-			goto out;
-		}
-		export_warn_embargo(ctx, ds[i]);
-	}
-	if (path) {
-		if (atomic_file_open(&af, path, mode, &ctx->err) < 0) {
-			rc = CMD_FAILED;
-			goto out;
-		}
-		out = af.f;
-	}
-	if (ex->write(ctx, out, ds, ids.n, &eo, &ctx->err) < 0)
-		rc = CMD_FAILED;
-	if (path) {
-		/* A failed export leaves any earlier file as it was. */
-		if (rc != CMD_OK)
-			atomic_file_abort(&af);
-		else if (atomic_file_commit(&af, &ctx->err) < 0)
-			rc = CMD_FAILED;
-	} else if (fflush(out) != 0 && rc == CMD_OK) {
-		err_setc(&ctx->err, ERR_IO, "cannot write the export: %s", strerror(errno));
-		rc = CMD_FAILED;
-	}
-	if (rc == CMD_OK && ex->done && ex->done(ctx, ds, ids.n, &eo, &ctx->err) < 0)
-		rc = CMD_FAILED;
-out:
-	for (size_t i = 0; i < ids.n; i++) {
-		if (ds[i])
-			dossier_release(ds[i]);
-		free(ds[i]);
-	}
-	free(ds);
+	rc = export_write(ctx, ex, ids.v, ids.n, &eo, path, mode) < 0 ? CMD_FAILED : CMD_OK;
 	free(ids.v);
 	return rc;
 }

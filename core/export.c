@@ -4,9 +4,11 @@
  * them; and what the usage and the man page say of them.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "core/export.h"
 
 extern const struct exporter export_md_entry, export_txt_entry,
@@ -87,4 +89,52 @@ void export_roff(FILE *out)
 		roff_doc(out, e->doc);
 		fputc('\n', out);
 	}
+}
+
+int export_write(struct cmd_ctx *ctx, const struct exporter *ex,
+		 const int64_t *ids, size_t n, const struct export_opts *o,
+		 const char *path, int mode)
+{
+	struct atomic_file af = { NULL, NULL, NULL };
+	struct dossier **ds = xcalloc(n ? n : 1, sizeof(*ds));
+	FILE *out = ctx->out;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		ds[i] = xcalloc(1, sizeof(**ds));
+		if (dossier_load(ctx, ids[i], ds[i], &ctx->err) < 0) {
+			rc = -1;
+			goto out;
+		}
+		export_warn_embargo(ctx, ds[i]);
+	}
+	if (path) {
+		if (atomic_file_open(&af, path, mode, &ctx->err) < 0) {
+			rc = -1;
+			goto out;
+		}
+		out = af.f;
+	}
+	if (ex->write(ctx, out, ds, n, o, &ctx->err) < 0)
+		rc = -1;
+	if (path) {
+		/* A failed export leaves any earlier file as it was. */
+		if (rc < 0)
+			atomic_file_abort(&af);
+		else if (atomic_file_commit(&af, &ctx->err) < 0)
+			rc = -1;
+	} else if (fflush(out) != 0 && rc == 0) {
+		err_setc(&ctx->err, ERR_IO, "cannot write the export: %s", strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && ex->done && ex->done(ctx, ds, n, o, &ctx->err) < 0)
+		rc = -1;
+out:
+	for (size_t i = 0; i < n; i++) {
+		if (ds[i])
+			dossier_release(ds[i]);
+		free(ds[i]);
+	}
+	free(ds);
+	return rc;
 }

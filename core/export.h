@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/util.h"
@@ -58,6 +59,13 @@ char *export_names(const char *sep);
 void export_usage(FILE *out);
 /* The man page's list of formats: a .TP paragraph each. */
 void export_roff(FILE *out);
+/* `export`'s work: loads the reports ids[0..n), warns of any still under
+ * embargo, and writes them in format ex to the file path (made mode,
+ * replaced atomically: as it was when anything fails) or, path NULL, to
+ * ctx->out; then runs ex->done.  0, or -1 with ctx->err set. */
+int export_write(struct cmd_ctx *ctx, const struct exporter *ex,
+		 const int64_t *ids, size_t n, const struct export_opts *o,
+		 const char *path, int mode);
 
 /* For the two timeline formats (md, txt): how timeline.c writes. */
 struct timeline_style {
