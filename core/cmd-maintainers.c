@@ -112,6 +112,54 @@ static int lookup_each(struct cmd_ctx *ctx, const struct maint_db *db,
 	return 0;
 }
 
+/* The patch at path, for maint_lookup (caller frees); NULL with ctx->err
+ * set.  Warns when it names no file. */
+static char *read_patch(struct cmd_ctx *ctx, const char *path)
+{
+	char *text, **pf;
+	size_t len, npf;
+
+	if (read_file(path, 256u << 20, &text, &len, &ctx->err) < 0) {
+		err_prefix(&ctx->err, "cannot read the patch");
+		return NULL;
+	}
+	/* NUL ends a C string, not a Perl line: make it a byte that no
+	 * keyword, \s or \w tells apart from NUL */
+	for (char *z = memchr(text, '\0', len); z;
+	     z = memchr(z, '\0', len - (size_t)(z - text)))
+		*z = '\x01';
+	npf = maint_patch_files(text, &pf);
+	if (!npf) {
+		char *sp = safe_str(path);
+		fprintf(ctx->errout,
+			"warning: '%s' does not look like a patch: no file names in it\n",
+			sp);
+		free(sp);
+	}
+	for (size_t i = 0; i < npf; i++)
+		free(pf[i]);
+	free(pf);
+	return text;
+}
+
+/* --file names that are not in the tree still match by name: say so. */
+static void warn_not_in_tree(struct cmd_ctx *ctx, const char *tree,
+			     const char **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *p = files[i][0] == '/' ? xstrdup(files[i])
+					     : xasprintf("%s/%s", tree, files[i]);
+		if (access(p, F_OK) < 0) {
+			char *s = safe_str(files[i]);
+			fprintf(ctx->errout,
+				"warning: '%s' is not in the tree; matched by its name only\n",
+				s);
+			free(s);
+		}
+		free(p);
+	}
+}
+
 /* The options of `maintainers`; its row at the end of this file names them
  * too (where the report id goes, for the UI). */
 static const struct option cmd_maintainers_opts[] = {
@@ -177,42 +225,10 @@ static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (maint_db_load(mpath, &db, &ctx->err) < 0)
 		goto out;
 	if (patch) {
-		size_t len;
-		if (read_file(patch, 256u << 20, &text, &len, &ctx->err) < 0) {
-			err_prefix(&ctx->err, "cannot read the patch");
+		if (!(text = read_patch(ctx, patch)))
 			goto out;
-		}
-		/* NUL ends a C string, not a Perl line: make it a byte that
-		 * no keyword, \s or \w tells apart from NUL */
-		for (char *z = memchr(text, '\0', len); z;
-		     z = memchr(z, '\0', len - (size_t)(z - text)))
-			*z = '\x01';
-		char **pf;
-		size_t npf = maint_patch_files(text, &pf);
-		if (!npf) {
-			char *sp = safe_str(patch);
-			fprintf(ctx->errout,
-				"warning: '%s' does not look like a patch: no "
-				"file names in it\n", sp);
-			free(sp);
-		}
-		for (size_t i = 0; i < npf; i++)
-			free(pf[i]);
-		free(pf);
 	} else {
-		for (size_t i = 0; i < nfiles; i++) {
-			char *p = files[i][0] == '/'
-					  ? xstrdup(files[i])
-					  : xasprintf("%s/%s", tree, files[i]);
-			if (access(p, F_OK) < 0) {
-				char *s = safe_str(files[i]);
-				fprintf(ctx->errout,
-					"warning: '%s' is not in the tree; matched "
-					"by its name only\n", s);
-				free(s);
-			}
-			free(p);
-		}
+		warn_not_in_tree(ctx, tree, files, nfiles);
 	}
 	if (each) {
 		if (lookup_each(ctx, db, tree, files, nfiles, json) < 0)

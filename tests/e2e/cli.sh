@@ -99,4 +99,22 @@ tap_is "$rc" 1 "a group-shared database without store.shared_group is refused"
 printf '[store]\nshared_group = no-such-group-here\n' > "$T/badgroup.conf"
 "$SECTEAM_BIN" --config "$T/badgroup.conf" --db "$T/g2/t.db" list >/dev/null 2>"$T/err"; rc=$?
 tap_like "$rc $(cat "$T/err")" "^1 .*store.shared_group 'no-such-group-here' is not a group" "unknown shared group: named"
+# maintainers, outside a report: a small tree of our own.
+mkdir -p "$T/tree/drivers/net"
+printf 'TUN DRIVER\nM:\tTina Tun <tina@example.org>\nL:\tnetdev@vger.example.org\nS:\tMaintained\nF:\tdrivers/net/tun.c\n' >"$T/tree/MAINTAINERS"
+: >"$T/tree/drivers/net/tun.c"
+out=$(st maintainers --tree "$T/tree" --file drivers/net/tun.c 2>"$T/err"); rc=$?
+tap_like "$rc $out" "^0 .*tina@example.org" "maintainers --file: the section's maintainer"
+tap_is "$(cat "$T/err")" "" "maintainers --file: a file in the tree, no warning"
+out=$(st maintainers --tree "$T/tree" --file drivers/net/gone.c 2>"$T/err"); rc=$?
+tap_like "$rc $(cat "$T/err")" "^0 warning: 'drivers/net/gone.c' is not in the tree; matched by its name only$" "maintainers --file: a file not in the tree is named"
+printf 'no diff in here\n' >"$T/not.patch"
+out=$(st maintainers --tree "$T/tree" --patch "$T/not.patch" 2>"$T/err"); rc=$?
+tap_like "$rc $(cat "$T/err")" "^0 warning: '.*not.patch' does not look like a patch: no file names in it$" "maintainers --patch: a file that is not a patch is named"
+printf -- '--- a/drivers/net/tun.c\n+++ b/drivers/net/tun.c\n@@ -1 +1 @@\n-a\n+b\n' >"$T/tun.patch"
+out=$(st maintainers --tree "$T/tree" --patch "$T/tun.patch" 2>"$T/err"); rc=$?
+tap_like "$rc $out" "^0 .*tina@example.org" "maintainers --patch: the patched file's maintainer"
+tap_is "$(cat "$T/err")" "" "maintainers --patch: a patch, no warning"
+st maintainers --tree "$T/tree" --patch "$T/none.patch" >/dev/null 2>"$T/err"; rc=$?
+tap_like "$rc $(cat "$T/err")" "^1 .*cannot read the patch" "maintainers --patch: a missing patch is an error"
 tap_done
