@@ -133,25 +133,141 @@ static time_t day_of(time_t t)
 	return t - ((t % DAY) + DAY) % DAY;
 }
 
+/* What every row of one drawing shares: the days shown, the policy's
+ * limits and the glyphs of this terminal. */
+struct cal_axis {
+	time_t today, axis0;    /* the first day shown: two days ago */
+	int ndays, cw;          /* how many days, cells per day */
+	struct policy pol;
+	char lim1[8], lim2[8];  /* the limits, as the axis marks them */
+	const char *full, *mid, *light, *vline;
+};
+
+static void axis_init(struct tui *t, struct cal_axis *ax)
+{
+	int avail = COLS - LABEL_W;
+
+	ax->today = day_of(util_now());
+	ax->axis0 = ax->today - 2 * DAY;
+	ax->cw = avail >= 2 * 21 ? 2 : 1;
+	ax->ndays = avail / ax->cw > 1 ? avail / ax->cw : 1;
+	policy_from_config(t->ctx->cfg, &ax->pol);
+	snprintf(ax->lim1, sizeof(ax->lim1), "%ld", ax->pol.default_days);
+	snprintf(ax->lim2, sizeof(ax->lim2), "%ld", ax->pol.max_days);
+	ax->full = t->utf8 ? "\xe2\x96\x88" : "#";   /* within 7 days */
+	ax->mid = t->utf8 ? "\xe2\x96\x93" : "=";    /* 7..14 days */
+	ax->light = t->utf8 ? "\xe2\x96\x91" : ".";  /* undecided */
+	ax->vline = t->utf8 ? "\xe2\x94\x82" : "|";
+}
+
+/* Day numbers every 7 days and at today; the marks on the next row. */
+static void draw_axis(struct tui *t, const struct cal_axis *ax)
+{
+	char buf[16];
+
+	draw_text(1, 0, LABEL_W, "    ID END   SUBJECT", A_BOLD);
+	draw_text(2, 0, LABEL_W, "", A_NORMAL);
+	for (int d = 0; d < ax->ndays; d++) {
+		time_t day = ax->axis0 + (time_t)d * DAY;
+		long rel = (long)((day - ax->today) / DAY);
+		int x = LABEL_W + d * ax->cw;
+		struct tm tm;
+
+		gmtime_r(&day, &tm);
+		if (rel >= 0 && rel % 7 == 0 && x + 5 <= COLS) {
+			snprintf(buf, sizeof(buf), "%02d-%02d", tm.tm_mon + 1, tm.tm_mday);
+			draw_text(1, x, COLS - x, buf, A_BOLD);
+		}
+		if (rel == 0)
+			draw_text(2, x, ax->cw, "T", A_BOLD | A_REVERSE | draw_color(t, CP_CYAN));
+		else if (rel == ax->pol.default_days)
+			draw_text(2, x, ax->cw, ax->lim1, A_BOLD | draw_color(t, CP_YELLOW));
+		else if (rel == ax->pol.max_days)
+			draw_text(2, x, ax->cw, ax->lim2, A_BOLD | draw_color(t, CP_RED));
+		else
+			draw_text(2, x, ax->cw, ax->cw == 2 ? "--" : "-", A_DIM);
+	}
+}
+
+/* Report r's glyph on day, and its attribute in *a; NULL: none. */
+static const char *day_glyph(struct tui *t, const struct cal_axis *ax,
+			     const struct cal_row *r, time_t day, attr_t *a)
+{
+	long age = (long)((day - day_of(r->start)) / DAY);
+	const char *g;
+
+	if (r->overdue && day > day_of(r->end) && day <= ax->today) {
+		/* Past the deadline, not disclosed: up to today. */
+		*a = draw_color(t, CP_RED) | A_BOLD | A_REVERSE;
+		return "!";
+	}
+	if (day < day_of(r->start) || day > day_of(r->end))
+		return NULL;
+	if (!r->decided) {
+		*a = A_DIM;
+		return ax->light;
+	}
+	if (age > ax->pol.max_days) {
+		/* Day N counts as policy_check counts: day 7 is still
+		 * within a 7-day default. */
+		g = "!";
+		*a = draw_color(t, CP_RED) | A_BOLD;
+	} else if (age > ax->pol.default_days) {
+		g = ax->mid;
+		*a = draw_color(t, CP_YELLOW);
+	} else {
+		g = ax->full;
+		*a = draw_color(t, CP_GREEN);
+	}
+	if (day == day_of(r->end))
+		*a |= A_BOLD;
+	return g;
+}
+
+/* Report r on screen row row: its id, end and subject, then its days. */
+static void draw_row(struct tui *t, const struct cal_axis *ax,
+		     const struct cal_row *r, int row, attr_t sel)
+{
+	struct report rep;
+	struct err err = { 0, "" };
+	char buf[64];
+	struct tm tm;
+	int x;
+
+	gmtime_r(&r->end, &tm);
+	snprintf(buf, sizeof(buf), "%6lld %02d-%02d%s ", (long long)r->id, tm.tm_mon + 1,
+		 tm.tm_mday, r->overdue ? "!" : r->decided ? " " : "?");
+	draw_fill(row, 0, LABEL_W, sel);
+	x = draw_text(row, 0, LABEL_W, buf, sel);
+	memset(&rep, 0, sizeof(rep));
+	if (report_get(t->ctx, r->id, &rep, &err) == 0)
+		draw_untrusted(row, x, LABEL_W - x - 1, rep.subject, sel);
+	report_release(&rep);
+	for (int d = 0; d < ax->ndays; d++) {
+		time_t day = ax->axis0 + (time_t)d * DAY;
+		long rel = (long)((day - ax->today) / DAY);
+		int cx = LABEL_W + d * ax->cw;
+		attr_t a = A_NORMAL;
+		const char *g = day_glyph(t, ax, r, day, &a);
+
+		if (g) {
+			for (int c = 0; c < ax->cw; c++)
+				draw_text(row, cx + c, 1, g, a);
+		} else if (rel == 0 || rel == ax->pol.default_days ||
+			   rel == ax->pol.max_days) {
+			draw_text(row, cx, 1, ax->vline,
+				  rel == 0 ? (draw_color(t, CP_CYAN) | A_BOLD) : A_DIM);
+		}
+	}
+}
+
 static void cal_draw(struct tui *t, struct tui_view *v)
 {
 	struct calendar *p = v->priv;
-	time_t now = util_now(), today = day_of(now);
-	int avail = COLS - LABEL_W, cw = avail >= 2 * 21 ? 2 : 1, ndays = avail / cw;
-	time_t axis0 = today - 2 * DAY;
+	struct cal_axis ax;
 	int h = height();
-	char buf[64], lim1[8], lim2[8];
-	struct policy pol;
-	const char *full = t->utf8 ? "\xe2\x96\x88" : "#",     /* within 7 days */
-		   *mid = t->utf8 ? "\xe2\x96\x93" : "=",      /* 7..14 days */
-		   *light = t->utf8 ? "\xe2\x96\x91" : ".",    /* undecided */
-		   *vline = t->utf8 ? "\xe2\x94\x82" : "|";
 
-	if (ndays < 1)
-		ndays = 1;
-	policy_from_config(t->ctx->cfg, &pol);
-	snprintf(lim1, sizeof(lim1), "%ld", pol.default_days);
-	snprintf(lim2, sizeof(lim2), "%ld", pol.max_days);
+	axis_init(t, &ax);
 	if (p->sel >= p->n)
 		p->sel = p->n ? p->n - 1 : 0;
 	if (p->sel < p->top)
@@ -159,85 +275,12 @@ static void cal_draw(struct tui *t, struct tui_view *v)
 	if (p->sel >= p->top + (size_t)h)
 		p->top = p->sel - (size_t)h + 1;
 	tui_title(t, " embargo calendar: %zu open report%s  (T today, %ld and %ld: policy limits from today)",
-		  p->n, p->n == 1 ? "" : "s", pol.default_days, pol.max_days);
-	/* Axis: day numbers every 7 days and at today; marks on the next row. */
-	draw_text(1, 0, LABEL_W, "    ID END   SUBJECT", A_BOLD);
-	draw_text(2, 0, LABEL_W, "", A_NORMAL);
-	for (int d = 0; d < ndays; d++) {
-		time_t day = axis0 + (time_t)d * DAY;
-		long rel = (long)((day - today) / DAY);
-		int x = LABEL_W + d * cw;
-		struct tm tm;
-		gmtime_r(&day, &tm);
-		if (rel >= 0 && rel % 7 == 0 && x + 5 <= COLS) {
-			snprintf(buf, sizeof(buf), "%02d-%02d", tm.tm_mon + 1, tm.tm_mday);
-			draw_text(1, x, COLS - x, buf, A_BOLD);
-		}
-		if (rel == 0)
-			draw_text(2, x, cw, "T", A_BOLD | A_REVERSE | draw_color(t, CP_CYAN));
-		else if (rel == pol.default_days)
-			draw_text(2, x, cw, lim1, A_BOLD | draw_color(t, CP_YELLOW));
-		else if (rel == pol.max_days)
-			draw_text(2, x, cw, lim2, A_BOLD | draw_color(t, CP_RED));
-		else
-			draw_text(2, x, cw, cw == 2 ? "--" : "-", A_DIM);
-	}
+		  p->n, p->n == 1 ? "" : "s", ax.pol.default_days, ax.pol.max_days);
+	draw_axis(t, &ax);
 	for (int y = 0; y < h && p->top + (size_t)y < p->n; y++) {
 		size_t i = p->top + (size_t)y;
-		const struct cal_row *r = &p->rows[i];
-		struct report rep;
-		struct err err = { 0, "" };
-		int row = y + 3, x;
-		attr_t sel = i == p->sel ? A_REVERSE : A_NORMAL;
-		struct tm tm;
 
-		gmtime_r(&r->end, &tm);
-		snprintf(buf, sizeof(buf), "%6lld %02d-%02d%s ", (long long)r->id, tm.tm_mon + 1,
-			 tm.tm_mday, r->overdue ? "!" : r->decided ? " " : "?");
-		draw_fill(row, 0, LABEL_W, sel);
-		x = draw_text(row, 0, LABEL_W, buf, sel);
-		memset(&rep, 0, sizeof(rep));
-		if (report_get(t->ctx, r->id, &rep, &err) == 0)
-			draw_untrusted(row, x, LABEL_W - x - 1, rep.subject, sel);
-		report_release(&rep);
-		for (int d = 0; d < ndays; d++) {
-			time_t day = axis0 + (time_t)d * DAY;
-			long rel = (long)((day - today) / DAY);
-			long age = (long)((day - day_of(r->start)) / DAY);
-			int cx = LABEL_W + d * cw;
-			const char *g = NULL;
-			attr_t a = A_NORMAL;
-			if (r->overdue && day > day_of(r->end) && day <= today) {
-				/* Past the deadline, not disclosed: up to today. */
-				g = "!";
-				a = draw_color(t, CP_RED) | A_BOLD | A_REVERSE;
-			} else if (day >= day_of(r->start) && day <= day_of(r->end)) {
-				if (!r->decided) {
-					g = light;
-					a = A_DIM;
-				} else if (age > pol.max_days) {
-					/* Day N counts as policy_check counts: day 7
-					 * is still within a 7-day default. */
-					g = "!";
-					a = draw_color(t, CP_RED) | A_BOLD;
-				} else if (age > pol.default_days) {
-					g = mid;
-					a = draw_color(t, CP_YELLOW);
-				} else {
-					g = full;
-					a = draw_color(t, CP_GREEN);
-				}
-				if (day == day_of(r->end) && r->decided)
-					a |= A_BOLD;
-			}
-			if (g) {
-				for (int c = 0; c < cw; c++)
-					draw_text(row, cx + c, 1, g, a);
-			} else if (rel == 0 || rel == pol.default_days || rel == pol.max_days) {
-				draw_text(row, cx, 1, vline,
-					  rel == 0 ? (draw_color(t, CP_CYAN) | A_BOLD) : A_DIM);
-			}
-		}
+		draw_row(t, &ax, &p->rows[i], y + 3, i == p->sel ? A_REVERSE : A_NORMAL);
 	}
 	if (!p->n)
 		draw_text(4, 2, COLS - 2, "no open embargo", A_DIM);
