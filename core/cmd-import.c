@@ -444,6 +444,58 @@ static int do_maildir(struct import_run *ir, const char *dir, bool must_maildir)
 	return r;
 }
 
+/* Each input path in turn: a file, a Maildir, an mbox or "-" (standard
+ * input), as mode ('d', 'm' or 0: by what it is) says.  0, or negative
+ * once the store failed (an input that fails alone is an error line). */
+static int import_inputs(struct import_run *ir, int mode, char **paths, int n)
+{
+	int r = 0;
+
+	for (int i = 0; i < n && r >= 0; i++) {
+		const char *p = paths[i];
+		struct stat st;
+
+		if (strcmp(p, "-") && stat(p, &st) < 0) {
+			r = input_error(ir, p, "no such file or directory");
+			continue;
+		}
+		if (mode == 'd' || (mode == 0 && strcmp(p, "-") && S_ISDIR(st.st_mode)))
+			r = do_maildir(ir, p, mode == 'd');
+		else if (mode == 'm')
+			r = do_mbox(ir, p);
+		else if (!strcmp(p, "-"))
+			r = do_stdin(ir);
+		else
+			r = do_file(ir, p);
+	}
+	return r;
+}
+
+/* The store failed (r): nothing of the open batch was stored, nor the
+ * lost messages read ahead; one line says so, with the cause.  Outside a
+ * batch the waiting lines are errors, and are printed.  CMD_FAILED. */
+static int import_stopped(struct import_run *ir, int r, size_t lost)
+{
+	struct cmd_ctx *ctx = ir->ctx;
+	const char *cause = ir->fatal[0] ? ir->fatal : "the database failed";
+	char *m = safe_str(cause);
+
+	progress_clear(ir);
+	if (ir->in_batch) {
+		import_batch_abort(ctx);
+		lost += ir->batched;
+		sbuf_reset(&ir->pending);
+	}
+	fwrite(ir->pending.buf ? ir->pending.buf : "", 1, ir->pending.len, ctx->out);
+	if (lost)
+		fprintf(ctx->out, "error\t(the last %zu message(s))\tnot stored: %s\n",
+			lost, m);
+	free(m);
+	sbuf_release(&ir->pending);
+	err_setc(&ctx->err, r, "import stopped: %s", cause);
+	return CMD_FAILED;
+}
+
 /* The options of `import`; its row at the end of this file names them too
  * (where the report id goes, for the UI). */
 static const struct option cmd_import_opts[] = {
@@ -458,7 +510,8 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct import_run ir;
 	const char *delay;
-	int mode = 0, c, r = 0;
+	size_t lost;
+	int mode = 0, c, r;
 
 	memset(&ir, 0, sizeof(ir));
 	ir.ctx = ctx;
@@ -493,48 +546,13 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		if (end != delay && !*end && d >= 0)
 			ir.delay = d;
 	}
-	for (int i = optind; i < argc && r >= 0; i++) {
-		const char *p = argv[i];
-		struct stat st;
-		if (strcmp(p, "-") && stat(p, &st) < 0) {
-			r = input_error(&ir, p, "no such file or directory");
-			continue;
-		}
-		if (mode == 'd' || (mode == 0 && strcmp(p, "-") && S_ISDIR(st.st_mode)))
-			r = do_maildir(&ir, p, mode == 'd');
-		else if (mode == 'm')
-			r = do_mbox(&ir, p);
-		else if (!strcmp(p, "-"))
-			r = do_stdin(&ir);
-		else
-			r = do_file(&ir, p);
-	}
+	r = import_inputs(&ir, mode, argv + optind, argc - optind);
 	if (r == 0)
 		r = drain(&ir);
-	size_t lost = ir.nahead;
+	lost = ir.nahead;
 	drop_ahead(&ir);
-	if (r < 0) {
-		/* Nothing of the open batch was stored, nor anything read
-		 * ahead: one line says so, with the cause.  Outside a batch
-		 * the waiting lines are errors, and are printed. */
-		char *m = safe_str(ir.fatal[0] ? ir.fatal : "the database failed");
-		progress_clear(&ir);
-		if (ir.in_batch) {
-			import_batch_abort(ctx);
-			lost += ir.batched;
-			sbuf_reset(&ir.pending);
-		}
-		fwrite(ir.pending.buf ? ir.pending.buf : "", 1, ir.pending.len,
-		       ctx->out);
-		if (lost)
-			fprintf(ctx->out, "error\t(the last %zu message(s))\tnot stored: %s\n",
-				lost, m);
-		free(m);
-		sbuf_release(&ir.pending);
-		err_setc(&ctx->err, r, "import stopped: %s",
-			 ir.fatal[0] ? ir.fatal : "the database failed");
-		return CMD_FAILED;
-	}
+	if (r < 0)
+		return import_stopped(&ir, r, lost);
 	if (flush_batch(&ir) < 0) {
 		sbuf_release(&ir.pending);
 		err_setc(&ctx->err, ERR_IO, "import stopped: %s", ir.fatal);
