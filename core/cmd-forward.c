@@ -39,6 +39,24 @@ void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res)
 	}
 }
 
+/* Where the mail goes: --outbox, --sendmail (forward.sendmail), or the
+ * config's forward.outbox.  0, or CMD_USAGE with ctx->err set. */
+static int forward_where(struct cmd_ctx *ctx, struct forward_opts *o,
+			 bool use_sendmail)
+{
+	if (use_sendmail)
+		o->sendmail = config_get(ctx->cfg, "forward.sendmail",
+					 "sendmail -t -oi");
+	else if (!o->outbox)
+		o->outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+	if (o->outbox || o->sendmail)
+		return 0;
+	err_setc(&ctx->err, ERR_INVALID,
+		 "forward: say where the mail goes: --outbox MAILDIR or "
+		 "--sendmail (or set forward.outbox in the config)");
+	return CMD_USAGE;
+}
+
 static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct forward_opts o;
@@ -65,37 +83,22 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 's': use_sendmail = true; break;
 		case 'a': o.allow_plaintext = true; break;
 		case 'f': o.force_recipient = true; break;
-		default:
-			free(to);
-			free(rel);
-			return cmd_usage(ctx, "forward");
+		default: r = cmd_usage(ctx, "forward"); goto out;
 		}
 	}
 	if (optind >= argc || (o.outbox && use_sendmail)) {
-		free(to);
-		free(rel);
-		return cmd_usage(ctx, "forward");
+		r = cmd_usage(ctx, "forward");
+		goto out;
 	}
 	if (parse_report_id(argv[optind], &id, &ctx->err) < 0) {
-		free(to);
-		free(rel);
-		return CMD_USAGE;
+		r = CMD_USAGE;
+		goto out;
 	}
 	for (int i = optind + 1; i < argc; i++)
 		to[o.nto++] = argv[i];
-	if (use_sendmail)
-		o.sendmail = config_get(ctx->cfg, "forward.sendmail",
-					"sendmail -t -oi");
-	else if (!o.outbox)
-		o.outbox = config_get(ctx->cfg, "forward.outbox", NULL);
-	if (!o.outbox && !o.sendmail) {
-		free(to);
-		free(rel);
-		err_setc(&ctx->err, ERR_INVALID,
-			 "forward: say where the mail goes: --outbox MAILDIR or "
-			 "--sendmail (or set forward.outbox in the config)");
-		return CMD_USAGE;
-	}
+	if ((r = forward_where(ctx, &o, use_sendmail)) != 0)
+		goto out;
+	r = CMD_FAILED;
 	if (all) {
 		if (participants_list(ctx, id, false, &pv, &np, &ctx->err) < 0)
 			goto out;

@@ -59,6 +59,10 @@ st import "$T/r1.eml" "$T/r2.eml" >/dev/null
 tap_is "$(st show 1 --json | jq -r '.messages')" 2 "report with two messages imported"
 
 # Only participants receive it.
+st forward 1 --to mia@example.org >/dev/null 2>"$T/err"; rc=$?
+tap_like "$rc $(cat "$T/err")" "^2 .*say where the mail goes: --outbox MAILDIR or --sendmail" "forward with nowhere to deliver: a usage error that says where to"
+st forward 1 --to mia@example.org --outbox "$T/o0" --sendmail >/dev/null 2>&1; rc=$?
+tap_is "$rc" 2 "forward with both --outbox and --sendmail: a usage error"
 out=$(st forward 1 --to mia@example.org --outbox "$T/o0" 2>&1); rc=$?
 tap_is "$rc" 1 "forward to a non-participant fails"
 tap_like "$out" "'mia@example.org' is not a participant of the report.*--add" "naming them, with a hint"
