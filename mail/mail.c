@@ -515,6 +515,65 @@ static size_t count_ci(const char *buf, size_t len, const char *needle)
 	return c;
 }
 
+/* What kind of mail the walk found (PGP/MIME encrypted or signed, inline
+ * PGP, plain), with the PGP/MIME entity's parts taken out: the
+ * ciphertext, or the signature and the bytes it covers.  0, or negative
+ * with w->err set. */
+static int classify(struct walk *w, GMimeObject *top)
+{
+	struct mail_msg *msg = w->msg;
+	struct err *err = w->err;
+	int ret = 0;
+
+	msg->kind = MAIL_PLAIN;
+	if (w->pgp && GMIME_IS_MULTIPART(w->pgp)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(w->pgp);
+		GMimeObject *second = g_mime_multipart_get_part(mp, 1);
+		GByteArray *ba;
+
+		/* Below the top, or with parts beyond the two RFC 3156 allows:
+		 * something shown is not covered by the signature. */
+		msg->partial = w->pgp != top || g_mime_multipart_get_count(mp) != 2;
+		if (is_pgp_encrypted(w->pgp)) {
+			msg->kind = MAIL_PGP_ENCRYPTED;
+			if (!GMIME_IS_PART(second))
+				return err_setc(err, ERR_INVALID,
+						"multipart/encrypted without an encrypted part");
+			ba = part_bytes(GMIME_PART(second));
+			msg->ciphertext = take_bytes(ba, &msg->ciphertext_len);
+		} else {
+			msg->kind = MAIL_PGP_SIGNED;
+			if (!GMIME_IS_PART(second))
+				return err_setc(err, ERR_INVALID,
+						"multipart/signed without a signature part");
+			ba = part_bytes(GMIME_PART(second));
+			msg->signature = take_bytes(ba, &msg->signature_len);
+			if ((ret = signed_part_bytes(w->pgp, msg, err)) < 0)
+				return ret;
+		}
+	} else if (w->body.len) {
+		struct pgp_block *blocks = NULL;
+		bool outside = false;
+		size_t nb = pgp_find_blocks(w->body.buf, w->body.len, &blocks,
+					    &outside);
+
+		if (nb) {
+			msg->kind = MAIL_INLINE_PGP;
+			msg->partial = outside;
+		}
+		free(blocks);
+	}
+	if (msg->kind != MAIL_PGP_SIGNED && msg->kind != MAIL_PGP_ENCRYPTED) {
+		/* "outside" means outside a PGP/MIME entity; there is none. */
+		free(msg->outside);
+		msg->outside = NULL;
+		msg->noutside = 0;
+		for (size_t i = 0; i < msg->nattachments; i++)
+			msg->attachments[i].outside = false;
+	}
+	return 0;
+}
+
 /*
  * Returns 0 with *msg filled (every string NUL-terminated, binary fields
  * too, one byte past their length), or negative with err set and *msg
@@ -575,57 +634,9 @@ int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
 	if (ret < 0)
 		goto out;
 
-	msg->kind = MAIL_PLAIN;
-	if (w.pgp && GMIME_IS_MULTIPART(w.pgp)) {
-		GMimeMultipart *mp = GMIME_MULTIPART(w.pgp);
-		GMimeObject *second = g_mime_multipart_get_part(mp, 1);
-		GByteArray *ba;
-
-		/* Below the top, or with parts beyond the two RFC 3156 allows:
-		 * something shown is not covered by the signature. */
-		msg->partial = w.pgp != top || g_mime_multipart_get_count(mp) != 2;
-		if (is_pgp_encrypted(w.pgp)) {
-			msg->kind = MAIL_PGP_ENCRYPTED;
-			if (!GMIME_IS_PART(second)) {
-				ret = err_setc(err, ERR_INVALID,
-					       "multipart/encrypted without an encrypted part");
-				goto out;
-			}
-			ba = part_bytes(GMIME_PART(second));
-			msg->ciphertext = take_bytes(ba, &msg->ciphertext_len);
-		} else {
-			msg->kind = MAIL_PGP_SIGNED;
-			if (!GMIME_IS_PART(second)) {
-				ret = err_setc(err, ERR_INVALID,
-					       "multipart/signed without a signature part");
-				goto out;
-			}
-			ba = part_bytes(GMIME_PART(second));
-			msg->signature = take_bytes(ba, &msg->signature_len);
-			ret = signed_part_bytes(w.pgp, msg, err);
-			if (ret < 0)
-				goto out;
-		}
-	} else if (w.body.len) {
-		struct pgp_block *blocks = NULL;
-		bool outside = false;
-		size_t nb = pgp_find_blocks(w.body.buf, w.body.len, &blocks,
-					    &outside);
-
-		if (nb) {
-			msg->kind = MAIL_INLINE_PGP;
-			msg->partial = outside;
-		}
-		free(blocks);
-	}
-	if (msg->kind != MAIL_PGP_SIGNED && msg->kind != MAIL_PGP_ENCRYPTED) {
-		/* "outside" means outside a PGP/MIME entity; there is none. */
-		free(msg->outside);
-		msg->outside = NULL;
-		msg->noutside = 0;
-		for (size_t i = 0; i < msg->nattachments; i++)
-			msg->attachments[i].outside = false;
-	}
+	ret = classify(&w, top);
+	if (ret < 0)
+		goto out;
 	if (!w.body.buf)
 		sbuf_grow(&w.body, 1);
 	msg->body_text = sbuf_detach(&w.body, &msg->body_len);
