@@ -107,21 +107,20 @@ PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" -c CHECKPOINT >/dev/null 2>&1
 tap_is "$(grep -rl -a "$CANARY" "$PGHOST/data" 2>/dev/null | wc -l)" 0 "the server's data directory holds no report plaintext"
 
 # 5. Roster changes and reseal.
-blobs() { # DIR: writes each stored body as DIR/ID.gpg
+blobs() { # DIR: writes each stored body as DIR/ID.gpg (one query)
 	mkdir -p "$1"
-	for _id in $(db_sql "SELECT id FROM messages ORDER BY id"); do
-		db_sql "SELECT encode(blob, 'base64') FROM messages WHERE id = $_id" |
-			base64 -d >"$1/$_id.gpg"
-	done
+	db_sql "SELECT id || ' ' || translate(encode(blob, 'base64'), E'\\n', '') FROM messages ORDER BY id" |
+		while read -r _id _b; do
+			printf '%s' "$_b" | base64 -d >"$1/$_id.gpg"
+		done
 }
-opens() { # HOME DIR: how many bodies of DIR that home's key opens
-	_n=0
-	for _f in "$1"/*.gpg; do :; done
-	for _f in "$2"/*.gpg; do
-		gpg --homedir "$1" --batch --pinentry-mode loopback --passphrase '' \
-			--decrypt "$_f" >/dev/null 2>&1 && _n=$((_n + 1))
-	done
-	echo "$_n"
+opens() { # HOME DIR: how many bodies of DIR that home's key opens (one
+	# gpg for them all: its status line DECRYPTION_OKAY, given once the
+	# integrity check passed, for each body it opens)
+	gpg --homedir "$1" --batch --yes --pinentry-mode loopback --passphrase '' \
+		--status-fd 1 --decrypt-files "$2"/*.gpg 2>/dev/null |
+		grep -c '^\[GNUPG:\] DECRYPTION_OKAY'
+	for _f in "$2"/*.gpg; do rm -f "${_f%.gpg}"; done
 }
 CAROL=$(newofficer carol "$T/carol") || { echo "Bail out! no key for carol"; exit 1; }
 e2e_admin team add-officer "$CR" --key "$CAROL" >/dev/null
