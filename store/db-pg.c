@@ -152,6 +152,41 @@ static void pg_notice(void *arg, const PGresult *res)
 	(void)res;
 }
 
+/*
+ * libpq's connection error as one line: what it tried and why, e.g.
+ *   connection to server on socket "/run/x/.s.PGSQL.5432" failed: No such
+ *   file or directory\n\tIs the server running locally and accepting ...?
+ * becomes 'on socket "..." failed: No such file or directory (is the
+ * server running locally and accepting ...?)'; a server's "FATAL:  "
+ * goes (caller frees).
+ */
+static char *connect_error(const char *m)
+{
+	struct sbuf b = SBUF_INIT;
+	const char *hint, *fatal;
+	size_t n;
+
+	if (!strncmp(m, "connection to server ", 21))
+		m += 21;
+	n = strcspn(m, "\n");
+	fatal = strstr(m, "FATAL:  ");
+	if (fatal && (size_t)(fatal - m) < n) {
+		sbuf_add(&b, m, (size_t)(fatal - m));
+		n -= (size_t)(fatal - m) + 8;
+		m = fatal + 8;
+	}
+	sbuf_add(&b, m, n);
+	hint = m[n] == '\n' && m[n + 1] == '\t' ? m + n + 2 : NULL;
+	if (hint && *hint) {
+		size_t h = strcspn(hint, "\n");
+		sbuf_addf(&b, " (%c%.*s)", tolower((unsigned char)*hint),
+			  (int)(h - 1), hint + 1);
+	}
+	if (!b.buf)
+		sbuf_grow(&b, 1);
+	return sbuf_detach(&b, NULL);
+}
+
 static int pg_open(struct store *s, const char *where,
 		   const struct store_opts *o, struct err *err)
 {
@@ -165,14 +200,7 @@ static int pg_open(struct store *s, const char *where,
 	if (!p->conn)
 		return err_setc(err, ERR_IO, "cannot reach the team server: out of memory");
 	if (PQstatus(p->conn) != CONNECTION_OK) {
-		const char *m = PQerrorMessage(p->conn);
-		size_t n;
-
-		/* libpq's message names the host and port it tried. */
-		if (!strncmp(m, "connection to server ", 21))
-			m += 21;
-		n = strcspn(m, "\n");
-		msg = xstrndup(m, n);
+		msg = connect_error(PQerrorMessage(p->conn));
 		s->where = server_name(p->conn);
 		r = err_setc(err, ERR_IO, "cannot reach the %s: %s", s->where,
 			     msg);

@@ -182,6 +182,10 @@ out=$("$SECTEAM_BIN" --db "host=$T/nowhere dbname=x" --gnupghome "$H" list 2>&1)
 tap_is "$rc" 1 "server down: exit 1"
 tap_like "$out" "^secteam-tui: cannot reach the team server '$T/nowhere:5432/x': " "server down: one line naming the server"
 tap_is "$(printf '%s\n' "$out" | wc -l)" 1 "server down: one line"
+tap_like "$out" "No such file or directory \\(is the server running locally" "server down: the cause, and libpq's hint on the same line"
+out=$("$SECTEAM_BIN" --db "dbname=nosuch_$$" --gnupghome "$H" list 2>&1); rc=$?
+tap_like "$rc $out" "^1 secteam-tui: cannot reach the team server '.*/nosuch_$$': .*database \"nosuch_$$\" does not exist$" "no such database: exit 1, named"
+tap_unlike "$out" "FATAL" "no such database: without the server's FATAL prefix"
 PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "CREATE ROLE nogrant_$$ LOGIN" >/dev/null
 before=$(db_sql "SELECT count(*) FROM events")
 out=$(PGUSER=nogrant_$$ "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" triage 1 --note x 2>&1); rc=$?
@@ -201,6 +205,7 @@ if [ -w "$hba" ] || [ "$(id -u)" = 0 ]; then
 	PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "SELECT pg_reload_conf()" >/dev/null
 	tap_is "$rc" 1 "wrong password: exit 1"
 	tap_like "$out" "cannot reach the team server '.*/$E2E_PGDB': .*password authentication failed" "wrong password: named"
+	tap_is "$(printf '%s\n' "$out" | wc -l)" 1 "wrong password: one line"
 fi
 
 # 7. An import killed with -9 once some of it is committed, then run
