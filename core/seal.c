@@ -21,8 +21,11 @@ int seal_bytes(struct cmd_ctx *ctx, const void *data, size_t len,
 		*err = ctx->err;
 		return ERR_CRYPTO;
 	}
-	return crypto_encrypt(c, roster, nroster, NULL, false, data, len, blob,
-			      blob_len, err);
+	if (crypto_encrypt(c, roster, nroster, NULL, false, data, len, blob,
+			   blob_len, err) < 0)
+		/* Most often a colleague's key missing from this keyring. */
+		return err_prefix(err, "cannot seal to the roster (see secteam-tui roster)");
+	return 0;
 }
 
 int seal_content(struct cmd_ctx *ctx, const struct pipeline_out *po,

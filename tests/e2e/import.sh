@@ -192,4 +192,19 @@ if e2e_sqlite; then
 	tap_like "$out" "refusing database.*0644" "world-readable database: clear message"
 	chmod 600 "$DB"
 fi
+# A roster key missing from this officer's keyring (a colleague's key
+# not imported yet): roster says so, and an import stores nothing and
+# says why.  (On a team server the roster is the officers table.)
+if e2e_sqlite; then
+	GONE=0123456789ABCDEF0123456789ABCDEF01234567
+	printf '[team]\n\troster = %s %s\n' "$OFFICER_FPR" "$GONE" >"$T/missing.conf"
+	out=$(st --config "$T/missing.conf" roster); rc=$?
+	tap_like "$rc $(printf '%s\n' "$out" | grep -F "$GONE")" "^0 $GONE +- +- +- +\\(not in your keyring: import it, or sealing fails\\)$" "roster: a key not in the keyring is marked"
+	before=$(st list --json | jq length)
+	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+		--to "$OFFICER_FPR" --subject "sealed to a missing key" --body "in net/x.c" >"$T/miss.eml"
+	out=$(st --config "$T/missing.conf" import "$T/miss.eml" 2>/dev/null); rc=$?
+	tap_like "$rc $out" "^1 error	.*cannot seal to the roster \\(see secteam-tui roster\\): no usable encryption key for '$GONE'" "import: a roster key not in the keyring, named, exit 1"
+	tap_is "$(st list --json | jq length)" "$before" "import: nothing stored"
+fi
 tap_done
