@@ -17,7 +17,14 @@
 #include "crypto/crypto.h"
 #include "store/store.h"
 
-/* tmux's cmd_table[]: each command's row is in its core/cmd-NAME.c. */
+/* tmux's cmd_table[]: each command's row is in its core/cmd-NAME.c, so
+ * a new command is that file plus its name here, declared and listed. */
+extern const struct cmd_entry cmd_import_entry, cmd_list_entry,
+	cmd_show_entry, cmd_triage_entry, cmd_maintainers_entry, cmd_vendor_entry,
+	cmd_date_entry, cmd_due_entry, cmd_export_entry, cmd_fix_entry,
+	cmd_cve_entry, cmd_forward_entry, cmd_reply_entry, cmd_distros_entry,
+	cmd_announce_entry, cmd_roster_entry, cmd_team_entry;
+
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_import_entry,
 	&cmd_list_entry,

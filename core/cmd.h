@@ -227,12 +227,6 @@ void cmd_roff_text(FILE *out, const char *s);
 struct forward_result;
 void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res);
 
-/* The rows of cmd_table[], one per core/cmd-NAME.c. */
-extern const struct cmd_entry cmd_import_entry, cmd_list_entry,
-	cmd_show_entry, cmd_triage_entry, cmd_maintainers_entry, cmd_vendor_entry,
-	cmd_date_entry, cmd_due_entry, cmd_export_entry, cmd_fix_entry,
-	cmd_cve_entry, cmd_forward_entry, cmd_reply_entry, cmd_distros_entry,
-	cmd_announce_entry, cmd_roster_entry, cmd_team_entry;
 /* core/cmd-distros.c: what `distros` and `announce` share. */
 extern const struct option cmd_distros_opts[];
 extern const struct cmd_opt_help cmd_notice_help[];
