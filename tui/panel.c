@@ -13,9 +13,12 @@
 
 void panel_add(struct tui_lines *l, attr_t a, const char *fmt, ...)
 {
+	va_list ap;
 	char *safe;
 
-	SAFE_VARGS(safe, fmt);
+	va_start(ap, fmt);
+	safe = safe_vformat(fmt, ap);
+	va_end(ap);
 	lines_add(l, safe, a, 1);
 	free(safe);
 }

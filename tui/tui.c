@@ -66,10 +66,13 @@ struct tui_view *tui_view_alloc(enum tui_view_id id,
 
 void tui_status(struct tui *t, bool error, const char *fmt, ...)
 {
+	va_list ap;
 	char *safe;
 
 	/* Messages may quote what a command printed, or a file name. */
-	SAFE_VARGS(safe, fmt);
+	va_start(ap, fmt);
+	safe = safe_vformat(fmt, ap);
+	va_end(ap);
 	snprintf(t->status, sizeof(t->status), "%s", safe);
 	t->status_error = error;
 	free(safe);

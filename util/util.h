@@ -111,15 +111,6 @@ char *safe_text(const char *s, size_t len, unsigned flags);
 char *safe_str(const char *s); /* one line: nothing kept; NULL gives "" */
 /* safe_str of the formatted text (messages that quote a file or a report). */
 char *safe_vformat(const char *fmt, va_list ap);
-/* In a variadic function whose last named parameter is fmt: out gets
- * safe_vformat of fmt and the function's arguments (caller frees). */
-#define SAFE_VARGS(out, fmt)                                                \
-	do {                                                                \
-		va_list ap_;                                                \
-		va_start(ap_, fmt);                                         \
-		(out) = safe_vformat((fmt), ap_);                           \
-		va_end(ap_);                                                \
-	} while (0)
 /* A copy of s (len bytes) that is valid UTF-8: each invalid byte becomes
  * U+FFFD; nothing else changes.  For JSON and other structured output. */
 char *utf8_fix(const char *s, size_t len);
