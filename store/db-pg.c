@@ -177,10 +177,10 @@ static char *connect_error(const char *m)
 	}
 	sbuf_add(&b, m, n);
 	hint = m[n] == '\n' && m[n + 1] == '\t' ? m + n + 2 : NULL;
-	if (hint && *hint) {
-		size_t h = strcspn(hint, "\n");
-		sbuf_addf(&b, " (%c%.*s)", tolower((unsigned char)*hint),
-			  (int)(h - 1), hint + 1);
+	if (hint && *hint && *hint != '\n') {
+		int h = (int)strcspn(hint, "\n");
+		sbuf_addf(&b, " (%c%.*s)", tolower((unsigned char)*hint), h - 1,
+			  hint + 1);
 	}
 	if (!b.buf)
 		sbuf_grow(&b, 1);
