@@ -44,6 +44,8 @@ static int do_move(struct tui *t, enum tui_motion m)
 {
 	struct tui_view *v = tui_top(t);
 
+	if (v->lines)
+		return lines_move(v->lines, v->ops->height(), m);
 	return v->ops->motion ? v->ops->motion(t, v, m) : TUI_OK;
 }
 static int h_down(struct tui *t, const char *a) { (void)a; return do_move(t, M_DOWN); }
@@ -107,6 +109,20 @@ static int h_help(struct tui *t, const char *a)
 	return TUI_REDRAW;
 }
 
+/* A pager view's search: its lines are safe text, so the needle is too. */
+static int search_lines(struct tui *t, struct tui_lines *l, int dir, bool fresh)
+{
+	char *needle = safe_str(t->search);
+	int i = lines_search(l, needle, dir, fresh);
+
+	free(needle);
+	if (i < 0)
+		tui_status(t, true, "not found: %s", t->search);
+	else
+		tui_status(t, false, "/%s: line %d", t->search, i + 1);
+	return TUI_REDRAW;
+}
+
 static int do_search(struct tui *t, int dir, bool fresh)
 {
 	struct tui_view *v = tui_top(t);
@@ -115,6 +131,8 @@ static int do_search(struct tui *t, int dir, bool fresh)
 		tui_status(t, true, "no search yet: type / first");
 		return TUI_OK;
 	}
+	if (v->lines)
+		return search_lines(t, v->lines, dir, fresh);
 	return v->ops->search ? v->ops->search(t, v, dir, fresh) : TUI_OK;
 }
 

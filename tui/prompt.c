@@ -122,7 +122,7 @@ static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 		tui_status(t, false, "%s", sb.buf);
 		sbuf_release(&sb);
 	} else {
-		t->status[0] = 0;
+		tui_status_clear(t);
 	}
 	free(word);
 }
@@ -146,7 +146,7 @@ static void draw_prompt(struct tui *t, const char *prefix, const wchar_t *buf,
 		}
 		start++;
 	}
-	if (t->status[0]) {
+	if (t->status && *t->status) {
 		/* Completion candidates or errors above the prompt line. */
 		move(y - 1, 0);
 		clrtoeol();
@@ -170,7 +170,7 @@ char *prompt_read(struct tui *t, const char *prefix, const char *initial,
 	size_t hi = h->n;
 	char *res = NULL;
 
-	t->status[0] = 0;
+	tui_status_clear(t);
 	curs_set(1);
 	for (;;) {
 		int k;
@@ -241,6 +241,6 @@ char *prompt_read(struct tui *t, const char *prefix, const char *initial,
 	}
 	curs_set(0);
 	if (!res)
-		t->status[0] = 0;
+		tui_status_clear(t);
 	return res;
 }

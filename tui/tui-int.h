@@ -49,10 +49,15 @@ enum tui_motion { M_DOWN, M_UP, M_PGDN, M_PGUP, M_TOP, M_BOTTOM, M_HALFDN, M_HAL
 
 struct tui;
 struct tui_view;
+struct tui_lines;
 
 struct tui_view_ops {
 	const char *name;  /* in bind lines and the help screen */
 	void (*draw)(struct tui *t, struct tui_view *v);
+	/* Pager views (v->lines set) give height, the rows their text has
+	 * on screen; keys.c moves and searches the text.  The others give
+	 * motion and search. */
+	int (*height)(void);
 	int (*motion)(struct tui *t, struct tui_view *v, enum tui_motion m);
 	/* Enter; may push a view. */
 	int (*open)(struct tui *t, struct tui_view *v);
@@ -77,6 +82,7 @@ struct tui_view {
 	int64_t report_id;  /* for one-report views */
 	unsigned gen;       /* t->gen when last loaded */
 	void *priv;
+	struct tui_lines *lines; /* a pager view's text (in priv), or NULL */
 };
 
 /* One row of the key table: an action. */
@@ -117,7 +123,7 @@ struct tui {
 	size_t depth;
 	unsigned gen;         /* bumped when data changes */
 	bool color, utf8;
-	char status[512];     /* already safe for display */
+	char *status;         /* already safe for display, or NULL */
 	bool status_error;
 	char *search;         /* the last search needle (typed by the officer) */
 	struct tui_history cmd_hist, search_hist;
@@ -139,6 +145,7 @@ struct tui {
 /* With SECTEAM_TUI_TRACE=FILE, appends "WHAT NANOSECONDS" to it. */
 void tui_trace_mark(struct tui *t, const char *what);
 void tui_status(struct tui *t, bool error, const char *fmt, ...) UTIL_PRINTF(3, 4);
+void tui_status_clear(struct tui *t);
 struct tui_view *tui_top(struct tui *t);
 void tui_push(struct tui *t, struct tui_view *v);
 /* Runs a command string (a `:` line or a binding) in view v. */
@@ -206,6 +213,10 @@ char *editor_edit(struct tui *t, const char *initial);
 struct tui_view *tui_view_alloc(enum tui_view_id id,
 				const struct tui_view_ops *ops, void *priv,
 				int64_t report_id);
+/* The same for a pager view: its text is lines, inside priv. */
+struct tui_view *tui_pager_alloc(enum tui_view_id id,
+				 const struct tui_view_ops *ops, void *priv,
+				 int64_t report_id, struct tui_lines *lines);
 struct tui_view *view_reports_new(struct tui *t);
 struct tui_view *view_report_new(struct tui *t, int64_t id);
 struct tui_view *view_timeline_new(struct tui *t, int64_t id);

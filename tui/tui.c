@@ -64,18 +64,34 @@ struct tui_view *tui_view_alloc(enum tui_view_id id,
 	return v;
 }
 
+struct tui_view *tui_pager_alloc(enum tui_view_id id,
+				 const struct tui_view_ops *ops, void *priv,
+				 int64_t report_id, struct tui_lines *lines)
+{
+	struct tui_view *v = tui_view_alloc(id, ops, priv, report_id);
+
+	lines->hl = -1;
+	v->lines = lines;
+	return v;
+}
+
 void tui_status(struct tui *t, bool error, const char *fmt, ...)
 {
 	va_list ap;
-	char *safe;
 
 	/* Messages may quote what a command printed, or a file name. */
 	va_start(ap, fmt);
-	safe = safe_vformat(fmt, ap);
+	free(t->status);
+	t->status = safe_vformat(fmt, ap);
 	va_end(ap);
-	snprintf(t->status, sizeof(t->status), "%s", safe);
 	t->status_error = error;
-	free(safe);
+}
+
+void tui_status_clear(struct tui *t)
+{
+	free(t->status);
+	t->status = NULL;
+	t->status_error = false;
 }
 
 static void draw_status(struct tui *t)
@@ -84,7 +100,7 @@ static void draw_status(struct tui *t)
 
 	move(y, 0);
 	clrtoeol();
-	if (t->status[0]) {
+	if (t->status && *t->status) {
 		attr_t a = t->status_error ? (draw_color(t, CP_ERROR) | A_BOLD) : A_NORMAL;
 		int x = 0;
 		if (t->status_error)
@@ -511,8 +527,7 @@ int tui_main(struct cmd_ctx *ctx)
 			flags = TUI_REDRAW;
 			continue;
 		}
-		t.status[0] = 0;
-		t.status_error = false;
+		tui_status_clear(&t);
 		t.last_key = key;
 		flags = run_key(&t, key);
 		if (t.trace && !(flags & TUI_QUIT)) {
@@ -534,6 +549,7 @@ int tui_main(struct cmd_ctx *ctx)
 	history_free(&t.cmd_hist);
 	history_free(&t.search_hist);
 	free(t.search);
+	tui_status_clear(&t);
 	if (t.trace)
 		fclose(t.trace);
 	return CMD_OK;

@@ -81,19 +81,6 @@ static void help_draw(struct tui *t, struct tui_view *v)
 	lines_draw(t, &p->lines, 1, height(), 0);
 }
 
-static int help_move(struct tui *t, struct tui_view *v, enum tui_motion m)
-{
-	(void)t;
-	return lines_move(&((struct help *)v->priv)->lines, height(), m);
-}
-
-static int help_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
-{
-	if (lines_search(&((struct help *)v->priv)->lines, t->search, dir, fresh) < 0)
-		tui_status(t, true, "not found: %s", t->search);
-	return TUI_REDRAW;
-}
-
 static void help_close(struct tui *t, struct tui_view *v)
 {
 	(void)t;
@@ -113,8 +100,7 @@ static int64_t help_current(struct tui *t, struct tui_view *v)
 static const struct tui_view_ops help_ops = {
 	.name = "help",
 	.draw = help_draw,
-	.motion = help_move,
-	.search = help_search,
+	.height = height,
 	.close = help_close,
 	.current = help_current,
 };
@@ -122,9 +108,8 @@ static const struct tui_view_ops help_ops = {
 struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view)
 {
 	struct help *p = xcalloc(1, sizeof(*p));
-	struct tui_view *v = tui_view_alloc(V_HELP, &help_ops, p, 0);
+	struct tui_view *v = tui_pager_alloc(V_HELP, &help_ops, p, 0, &p->lines);
 
-	p->lines.hl = -1;
 	p->for_view = for_view;
 	build(t, p);
 	return v;

@@ -26,23 +26,6 @@ static void pager_draw(struct tui *t, struct tui_view *v)
 	lines_draw(t, &p->lines, 1, height(), 0);
 }
 
-static int pager_move(struct tui *t, struct tui_view *v, enum tui_motion m)
-{
-	(void)t;
-	return lines_move(&((struct pager *)v->priv)->lines, height(), m);
-}
-
-static int pager_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
-{
-	struct pager *p = v->priv;
-
-	if (lines_search(&p->lines, t->search, dir, fresh) < 0)
-		tui_status(t, true, "not found: %s", t->search);
-	else
-		tui_status(t, false, "/%s: line %ld", t->search, p->lines.hl + 1);
-	return TUI_REDRAW;
-}
-
 static void pager_close(struct tui *t, struct tui_view *v)
 {
 	struct pager *p = v->priv;
@@ -56,8 +39,7 @@ static void pager_close(struct tui *t, struct tui_view *v)
 static const struct tui_view_ops pager_ops = {
 	.name = "pager",
 	.draw = pager_draw,
-	.motion = pager_move,
-	.search = pager_search,
+	.height = height,
 	.close = pager_close,
 };
 
@@ -69,11 +51,10 @@ struct tui_view *view_pager_new(struct tui *t, const char *title,
 			       SAFE_KEEP_NEWLINE | SAFE_KEEP_TAB);
 
 	(void)t;
-	p->lines.hl = -1;
 	p->lines.wipe = true;
 	p->title = xstrdup(title);
 	lines_add_wrapped(&p->lines, safe, COLS > 10 ? COLS : 10, A_NORMAL,
 			  LINE_BODY);
 	wipe_free(safe, strlen(safe));
-	return tui_view_alloc(V_PAGER, &pager_ops, p, 0);
+	return tui_pager_alloc(V_PAGER, &pager_ops, p, 0, &p->lines);
 }

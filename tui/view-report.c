@@ -324,27 +324,6 @@ static void report_draw(struct tui *t, struct tui_view *v)
 	draw_trust(t, p);
 }
 
-static int report_move(struct tui *t, struct tui_view *v, enum tui_motion m)
-{
-	(void)t;
-	return lines_move(&P(v)->lines, pane_height(), m);
-}
-
-static int rv_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
-{
-	struct report_view *p = P(v);
-	char *needle = safe_str(t->search);
-	int i = lines_search(&p->lines, needle, dir, fresh);
-
-	free(needle);
-	if (i < 0) {
-		tui_status(t, true, "not found: %s", t->search);
-		return TUI_REDRAW;
-	}
-	tui_status(t, false, "/%s: line %d", t->search, i + 1);
-	return TUI_REDRAW;
-}
-
 static void report_reload(struct tui *t, struct tui_view *v)
 {
 	load_row(t, v);
@@ -381,8 +360,7 @@ static void report_close(struct tui *t, struct tui_view *v)
 static const struct tui_view_ops report_ops = {
 	.name = "report",
 	.draw = report_draw,
-	.motion = report_move,
-	.search = rv_search,
+	.height = pane_height,
 	.reload = report_reload,
 	.close = report_close,
 };
@@ -390,9 +368,8 @@ static const struct tui_view_ops report_ops = {
 struct tui_view *view_report_new(struct tui *t, int64_t id)
 {
 	struct report_view *p = xcalloc(1, sizeof(*p));
-	struct tui_view *v = tui_view_alloc(V_REPORT, &report_ops, p, id);
+	struct tui_view *v = tui_pager_alloc(V_REPORT, &report_ops, p, id, &p->lines);
 
-	p->lines.hl = -1;
 	p->lines.wipe = true;
 	tui_status(t, false, "opening report %lld...", (long long)id);
 	load_row(t, v);

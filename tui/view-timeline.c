@@ -93,21 +93,6 @@ static void timeline_draw(struct tui *t, struct tui_view *v)
 	lines_draw(t, &p->lines, 2, height(), 0);
 }
 
-static int timeline_move(struct tui *t, struct tui_view *v, enum tui_motion m)
-{
-	(void)t;
-	return lines_move(&((struct timeline *)v->priv)->lines, height(), m);
-}
-
-static int timeline_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
-{
-	struct timeline *p = v->priv;
-
-	if (lines_search(&p->lines, t->search, dir, fresh) < 0)
-		tui_status(t, true, "not found: %s", t->search);
-	return TUI_REDRAW;
-}
-
 static void timeline_close(struct tui *t, struct tui_view *v)
 {
 	(void)t;
@@ -119,8 +104,7 @@ static void timeline_close(struct tui *t, struct tui_view *v)
 static const struct tui_view_ops timeline_ops = {
 	.name = "timeline",
 	.draw = timeline_draw,
-	.motion = timeline_move,
-	.search = timeline_search,
+	.height = height,
 	.reload = timeline_reload,
 	.close = timeline_close,
 };
@@ -128,9 +112,9 @@ static const struct tui_view_ops timeline_ops = {
 struct tui_view *view_timeline_new(struct tui *t, int64_t id)
 {
 	struct timeline *p = xcalloc(1, sizeof(*p));
-	struct tui_view *v = tui_view_alloc(V_TIMELINE, &timeline_ops, p, id);
+	struct tui_view *v = tui_pager_alloc(V_TIMELINE, &timeline_ops, p, id,
+					     &p->lines);
 
-	p->lines.hl = -1;
 	timeline_reload(t, v);
 	return v;
 }

@@ -37,6 +37,19 @@ if [ "$(col "$row" "Dev Eloper")" = "$(col "$head" DETAIL)" ]; then tui_ok 0 "th
 else tui_ok 1 "the detail of participant-add is under DETAIL"; fi
 if [ "$(col "$imp" "report from")" = "$(col "$head" DETAIL)" ]; then tui_ok 0 "the import's detail is under DETAIL too"
 else tui_ok 1 "the import's detail is under DETAIL too"; fi
-keys q q
+# The timeline, the help screen and the pager search the same way
+# (keys.c): the line found, or "not found".
+tmx send-keys -t t / ; tmx send-keys -t t -l "Dev Eloper"; tmx send-keys -t t Enter
+wait_re "/Dev Eloper: line [0-9]+"
+tap_ok $? "/ in the timeline names the line it found" "$(screen | tail -n 2)"
+tmx send-keys -t t / ; tmx send-keys -t t -l "no such words"; tmx send-keys -t t Enter
+wait_re "not found: no such words"
+tap_ok $? "/ in the timeline says what it did not find" "$(screen | tail -n 2)"
+keys '?'
+wait_for "help: timeline view" || tap_diag "no help screen"
+tmx send-keys -t t / ; tmx send-keys -t t -l "quit at once"; tmx send-keys -t t Enter
+wait_re "/quit at once: line [0-9]+"
+tap_ok $? "/ in the help screen names the line it found" "$(screen | tail -n 2)"
+keys q q q
 tui_stop
 tap_done

@@ -178,6 +178,7 @@ static void test_binds(void **state)
 	keys_parse_binds(&t);
 	assert_int_equal(t.nbinds, 2);  /* the bad line is refused */
 	assert_non_null(strstr(t.status, "bad bind line"));
+	tui_status_clear(&t);
 	cmd = keys_lookup(&t, V_REPORTS, 'A', &e);
 	assert_string_equal(cmd, "triage %i --state accepted");
 	assert_null(e);
@@ -617,6 +618,28 @@ static void test_list_columns(void **state)
 	unit_ctx_release(&ctx);
 }
 
+/* The status line keeps a long message whole, made safe: a report's
+ * subject may be long, multibyte and hostile. */
+static void test_status(void **state)
+{
+	struct tui t;
+	struct sbuf sb = SBUF_INIT;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	for (int i = 0; i < 400; i++)
+		sbuf_adds(&sb, "\xc3\xa9");    /* é: 800 bytes */
+	tui_status(&t, true, "subject: %s\x1b[2J", sb.buf);
+	assert_true(t.status_error);
+	assert_int_equal(strlen(t.status), strlen("subject: ") + 800 + strlen("^[[2J"));
+	assert_non_null(strstr(t.status, sb.buf));
+	assert_null(strchr(t.status, 0x1b));
+	tui_status_clear(&t);
+	assert_null(t.status);
+	assert_false(t.status_error);
+	sbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -632,6 +655,7 @@ int main(void)
 		cmocka_unit_test(test_key_rows_target),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_text_width),
+		cmocka_unit_test(test_status),
 		UNIT_BOTH(test_list_columns),
 	};
 	if (!setlocale(LC_ALL, "C.UTF-8"))
