@@ -66,6 +66,18 @@ start() {
 		"sh -c 'date +%s%N >$W/t0; exec $1'"
 }
 
+# Ten PgDn presses; for each, the ms until the screen's third row
+# changed, appended to $1.
+pgdn_seen() {
+	for k in 1 2 3 4 5 6 7 8 9 10; do
+		before=$(cap | sed -n 3p)
+		ts=$(now_ns)
+		tmx send-keys -t b PgDn
+		te=$(poll_until '[ "$(cap | sed -n 3p)" != "$before" ]' 5)
+		echo "$te $ts" | awk '{printf "%.2f\n", ($1 - $2) / 1e6}' >>"$1"
+	done
+}
+
 ours_run() {
 	rm -f "$W/trace"
 	start "env LANG=C.UTF-8 TERM=screen-256color SECTEAM_TUI_TRACE=$W/trace '$bin' --db '$cache/bench.db' --config /dev/null"
@@ -76,13 +88,7 @@ ours_run() {
 	awk -v t0="$t0" '$1 == "first-screen" {printf "%.2f\n", ($2 - t0) / 1e6}' "$W/trace" >>"$W/o.first"
 	awk -v t0="$t0" '$1 == "keys-sorted" {printf "%.2f\n", ($2 - t0) / 1e6}' "$W/trace" >>"$W/o.full"
 	echo "$seen $t0" | awk '{printf "%.2f\n", ($1 - $2) / 1e6}' >>"$W/o.seen"
-	for k in 1 2 3 4 5 6 7 8 9 10; do
-		before=$(cap | sed -n 3p)
-		ts=$(now_ns)
-		tmx send-keys -t b PgDn
-		te=$(poll_until '[ "$(cap | sed -n 3p)" != "$before" ]' 5)
-		echo "$te $ts" | awk '{printf "%.2f\n", ($1 - $2) / 1e6}' >>"$W/o.pgseen"
-	done
+	pgdn_seen "$W/o.pgseen"
 	awk '$1 == "PgDn" {printf "%.3f\n", ($3 - $2) / 1e6}' "$W/trace" >>"$W/o.pgdn"
 	pid=$(tmx display -p -t b '#{pane_pid}')
 	rss_mb "$pid" >>"$W/o.rss"; echo >>"$W/o.rss"
@@ -96,13 +102,7 @@ peer_run() {
 	seen=$(poll_until 'cap | grep -q "Msgs:" && cap | sed -n 38p | grep -q "bench report"' 120)
 	t0=$(cat "$W/t0")
 	echo "$seen $t0" | awk '{printf "%.2f\n", ($1 - $2) / 1e6}' >>"$W/p.seen"
-	for k in 1 2 3 4 5 6 7 8 9 10; do
-		before=$(cap | sed -n 3p)
-		ts=$(now_ns)
-		tmx send-keys -t b PgDn
-		te=$(poll_until '[ "$(cap | sed -n 3p)" != "$before" ]' 5)
-		echo "$te $ts" | awk '{printf "%.2f\n", ($1 - $2) / 1e6}' >>"$W/p.pgseen"
-	done
+	pgdn_seen "$W/p.pgseen"
 	pid=$(tmx display -p -t b '#{pane_pid}')
 	rss_mb "$pid" >>"$W/p.rss"; echo >>"$W/p.rss"
 	tmx kill-server 2>/dev/null
