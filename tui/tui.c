@@ -460,13 +460,105 @@ static int run_key(struct tui *t, int key)
 	return run_line(t, cmd, true);
 }
 
+/* The terminal in raw mode, colors and the user's bindings; false (said
+ * on stderr) when the terminal cannot be used. */
+static bool curses_start(struct tui *t)
+{
+	setlocale(LC_ALL, "");
+	t->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	if (!newterm(NULL, stdout, stdin)) {
+		fprintf(stderr, "secteam-tui: cannot start the terminal UI (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return false;
+	}
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	draw_init_colors(t);
+	keys_parse_binds(t);
+	return true;
+}
+
+/* Keys until one quits: each runs, then the screen is redrawn. */
+static void tui_loop(struct tui *t)
+{
+	bool first = true, drawn = false;
+	int flags = TUI_REDRAW;
+
+	t->live_cursor = -1;
+	while (!(flags & TUI_QUIT)) {
+		int key;
+		long long t0;
+		if (flags & TUI_RELOAD)
+			t->gen++;
+		if (!drawn)
+			redraw(t);
+		drawn = false;
+		if (first) {
+			/* The list drew its first page from a quick query;
+			 * now it loads every report's key, then redraws. */
+			tui_trace(t, "first-screen", 0);
+			first = false;
+			/* From now on, colleagues' changes are news. */
+			live_apply(t);
+			t->gen++;
+			continue;
+		}
+		key = getkey_live(t);
+		t0 = now_ns();
+		if (key < 0)
+			break;
+		if (key == TUI_KEY_FN(KEY_RESIZE) || key == TUI_KEY_LIVE) {
+			flags = TUI_REDRAW;
+			continue;
+		}
+		tui_status_clear(t);
+		t->last_key = key;
+		flags = run_key(t, key);
+		if (t->trace && !(flags & TUI_QUIT)) {
+			if (flags & TUI_RELOAD)
+				t->gen++;
+			flags &= ~TUI_RELOAD;
+			redraw(t);
+			drawn = true;
+			tui_trace(t, keys_name(key), t0);
+		}
+	}
+}
+
+/* Every view closed (plaintext wiped), the terminal given back. */
+static void tui_end(struct tui *t)
+{
+	while (t->depth) {
+		struct tui_view *v = t->stack[--t->depth];
+		v->ops->close(t, v);
+		free(v);
+	}
+	endwin();
+	keys_free_binds(t);
+	history_free(&t->cmd_hist);
+	history_free(&t->search_hist);
+	free(t->search);
+	tui_status_clear(t);
+}
+
 int tui_main(struct cmd_ctx *ctx)
 {
 	struct tui t;
 	const char *tr = getenv("SECTEAM_TUI_TRACE");
-	bool first = true, drawn = false;
-	int flags = TUI_REDRAW;
+	int rc = CMD_FAILED;
 
+	/* Curses on a pipe writes escape sequences into it, and a key read
+	 * from a file is no officer's. */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "secteam-tui: the UI needs a terminal, and standard %s is "
+			"not one (commands such as 'secteam-tui list' need none)\n",
+			isatty(STDIN_FILENO) ? "output" : "input");
+		return CMD_FAILED;
+	}
 	memset(&t, 0, sizeof(t));
 	t.ctx = ctx;
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -475,82 +567,18 @@ int tui_main(struct cmd_ctx *ctx)
 	tui_trace(&t, "start", 0);
 	if (!cmd_ctx_store(ctx)) {
 		fprintf(stderr, "secteam-tui: %s\n", ctx->err.msg);
-		if (t.trace)
-			fclose(t.trace);
-		return CMD_FAILED;
-	}
-	tui_trace(&t, "store-open", 0);
-	ctx->interactive = true;
-	setlocale(LC_ALL, "");
-	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	if (!newterm(NULL, stdout, stdin)) {
-		fprintf(stderr, "secteam-tui: cannot start the terminal UI (TERM=%s)\n",
-			getenv("TERM") ? getenv("TERM") : "");
-		return CMD_FAILED;
-	}
-	raw();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	draw_init_colors(&t);
-	keys_parse_binds(&t);
-	tui_trace(&t, "curses-ready", 0);
-	tui_push(&t, view_reports_new(&t));
-	t.live_cursor = -1;
-	while (!(flags & TUI_QUIT)) {
-		int key;
-		long long t0;
-		if (flags & TUI_RELOAD)
-			t.gen++;
-		if (!drawn)
-			redraw(&t);
-		drawn = false;
-		if (first) {
-			/* The list drew its first page from a quick query;
-			 * now it loads every report's key, then redraws. */
-			tui_trace(&t, "first-screen", 0);
-			first = false;
-			/* From now on, colleagues' changes are news. */
-			live_apply(&t);
-			t.gen++;
-			continue;
-		}
-		key = getkey_live(&t);
-		t0 = now_ns();
-		if (key < 0) {
-			flags = TUI_QUIT;
-			break;
-		}
-		if (key == TUI_KEY_FN(KEY_RESIZE) || key == TUI_KEY_LIVE) {
-			flags = TUI_REDRAW;
-			continue;
-		}
-		tui_status_clear(&t);
-		t.last_key = key;
-		flags = run_key(&t, key);
-		if (t.trace && !(flags & TUI_QUIT)) {
-			if (flags & TUI_RELOAD)
-				t.gen++;
-			flags &= ~TUI_RELOAD;
-			redraw(&t);
-			drawn = true;
-			tui_trace(&t, keys_name(key), t0);
+	} else {
+		tui_trace(&t, "store-open", 0);
+		ctx->interactive = true;
+		if (curses_start(&t)) {
+			tui_trace(&t, "curses-ready", 0);
+			tui_push(&t, view_reports_new(&t));
+			tui_loop(&t);
+			tui_end(&t);
+			rc = CMD_OK;
 		}
 	}
-	while (t.depth) {
-		struct tui_view *v = t.stack[--t.depth];
-		v->ops->close(&t, v);
-		free(v);
-	}
-	endwin();
-	keys_free_binds(&t);
-	history_free(&t.cmd_hist);
-	history_free(&t.search_hist);
-	free(t.search);
-	tui_status_clear(&t);
 	if (t.trace)
 		fclose(t.trace);
-	return CMD_OK;
+	return rc;
 }

@@ -82,4 +82,24 @@ keys Q
 why=$(tui_stray_check); rc=$?
 tap_ok $rc "a UI that quits and leaves nothing passes" "$why"
 tui_kill
+
+# Curses on a pipe or a file would write its escape sequences there: the
+# UI refuses to start, names the stream that is not a terminal, and
+# writes nothing to standard output.
+out=$(sectui </dev/null 2>"$T/err"); rc=$?
+[ $rc -eq 1 ] && [ -z "$out" ]
+tap_ok $? "standard input not a terminal: the UI exits 1, nothing on stdout" "rc=$rc, stdout: $out"
+tap_like "$(cat "$T/err")" "needs a terminal, and standard input is not one" "the message names standard input"
+cat >"$T/to-file.sh" <<EOS
+"$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" >"$T/to-file.out" 2>"$T/to-file.err"
+echo \$? >"$T/to-file.rc"
+EOS
+tmx -f /dev/null new-session -d -s f -x 80 -y 24 "sh '$T/to-file.sh'"
+i=0
+while [ ! -s "$T/to-file.rc" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ "$(cat "$T/to-file.rc" 2>/dev/null)" = 1 ] && [ ! -s "$T/to-file.out" ]
+tap_ok $? "standard output a file: the UI exits 1 and the file stays empty" \
+	"rc=$(cat "$T/to-file.rc" 2>/dev/null), $(wc -c <"$T/to-file.out") bytes written"
+tap_like "$(cat "$T/to-file.err")" "needs a terminal, and standard output is not one" "the message names standard output"
+tmx kill-server 2>/dev/null
 tap_done
