@@ -325,20 +325,11 @@ static int fixcve_cells(struct tui *t, const int64_t *ids, size_t n,
 	return w > 36 ? 36 : w;
 }
 
-static void reports_draw(struct tui *t, struct tui_view *v)
+/* The selection kept on screen, and the title: position, sort, filter. */
+static void list_title(struct tui *t, struct reports *p, size_t nshown, int h)
 {
-	struct reports *p = P(v);
-	int h = list_height();
-	char fbuf[128] = "", head[160];
-	char **labels = NULL;
-	bool fixcol;
-	int fw = 0;
-	size_t nshown = shown(p), nvis;
-	int64_t *ids;
-	struct report *rows;
-	struct err err = { 0, "" };
+	char fbuf[128] = "";
 
-	p->now = util_now();
 	if (p->sel >= nshown)
 		p->sel = nshown ? nshown - 1 : 0;
 	if (p->sel < p->top)
@@ -356,60 +347,80 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 	else
 		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s", nshown ? p->sel + 1 : 0,
 			  p->nrows, sort_names[p->sort], fbuf);
+}
+
+/* Screen row y + 2: the report id (row r, all zero when it is gone);
+ * the FIX/CVE column fw wide with label, or none when fw < 0. */
+static void list_row(struct tui *t, struct reports *p, int y, int64_t id,
+		     const struct report *r, int fw, const char *label)
+{
+	attr_t base = p->top + (size_t)y == p->sel ? A_REVERSE : A_NORMAL;
+	char buf[64], due[32];
+	int row = y + 2, x, pair;
+	const char *mark;
+
+	if (base == A_REVERSE)
+		draw_fill(row, 0, COLS, A_REVERSE);
+	if (!r->id) {
+		snprintf(buf, sizeof(buf), "no report %lld", (long long)id);
+		draw_text(row, 0, COLS, buf, base | draw_color(t, CP_RED));
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r->state, r->severity);
+	x = draw_text(row, 0, COLS, buf, base);
+	mark = verdict_mark(t, r->verdict, &pair);
+	draw_text(row, x, 1, mark, base | draw_color(t, pair) | (pair == CP_RED ? A_BOLD : 0));
+	x += 2;
+	due_text(p, r, due, sizeof(due), &pair);
+	draw_text(row, x, 7, due, base | draw_color(t, pair) | (pair ? A_BOLD : 0));
+	x += 7;
+	draw_text(row, x, 1, " ", base);
+	x++;
+	draw_untrusted(row, x, 10, r->claimed_by && *r->claimed_by ? r->claimed_by : "-", base);
+	x += 11;
+	if (fw >= 0) {
+		draw_untrusted(row, x, fw, label ? label : "", base);
+		x += fw + 1;
+	}
+	draw_untrusted(row, x, COLS - x, r->subject, base);
+}
+
+static void reports_draw(struct tui *t, struct tui_view *v)
+{
+	struct reports *p = P(v);
+	int h = list_height(), fw = -1;
+	char head[160];
+	char **labels = NULL;
+	size_t nshown = shown(p), nvis;
+	int64_t *ids;
+	struct report *rows;
+	struct err err = { 0, "" };
+
+	p->now = util_now();
+	list_title(t, p, nshown, h);
 	/* The visible lines' rows in one read (one round trip to a team
 	 * server, not one per line), and their FIX/CVE cells in another. */
 	nvis = nshown > p->top ? nshown - p->top : 0;
 	nvis = nvis < (size_t)h ? nvis : (size_t)h;
 	ids = xcalloc(nvis + 1, sizeof(*ids));
 	rows = xcalloc(nvis + 1, sizeof(*rows));
+	labels = xcalloc(nvis + 1, sizeof(*labels));
 	for (size_t y = 0; y < nvis; y++)
 		ids[y] = row_id(p, p->top + y);
-	fixcol = COLS >= 130 && config_get_bool(t->ctx->cfg, "list.fix_cve", true);
-	if (fixcol) {
-		labels = xcalloc(nvis + 1, sizeof(*labels));
+	if (COLS >= 130 && config_get_bool(t->ctx->cfg, "list.fix_cve", true))
 		fw = fixcve_cells(t, ids, nvis, labels);
-	}
 	snprintf(head, sizeof(head), "    ID STATE     SEVERITY V    DUE  CLAIMED    %-*s%s",
-		 fixcol ? fw + 1 : 0, fixcol ? "FIX/CVE" : "", "SUBJECT");
+		 fw >= 0 ? fw + 1 : 0, fw >= 0 ? "FIX/CVE" : "", "SUBJECT");
 	draw_text(1, 0, COLS, head, A_BOLD | A_UNDERLINE);
 	if (report_page(t->ctx, ids, nvis, rows, &err) < 0)
 		draw_text(2, 0, COLS, err.msg, draw_color(t, CP_RED));
-	for (int y = 0; err.code == 0 && (size_t)y < nvis; y++) {
-		size_t i = p->top + (size_t)y;
-		int64_t id = ids[y];
-		struct report *r = &rows[y];
-		attr_t base = i == p->sel ? A_REVERSE : A_NORMAL;
-		char buf[64], due[32];
-		int row = y + 2, x, pair;
-		const char *mark;
-
-		if (i == p->sel)
-			draw_fill(row, 0, COLS, A_REVERSE);
-		if (!r->id) {
-			snprintf(buf, sizeof(buf), "no report %lld", (long long)id);
-			draw_text(row, 0, COLS, buf, base | draw_color(t, CP_RED));
-			continue;
-		}
-		snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r->state, r->severity);
-		x = draw_text(row, 0, COLS, buf, base);
-		mark = verdict_mark(t, r->verdict, &pair);
-		draw_text(row, x, 1, mark, base | draw_color(t, pair) | (pair == CP_RED ? A_BOLD : 0));
-		x += 2;
-		due_text(p, r, due, sizeof(due), &pair);
-		draw_text(row, x, 7, due, base | draw_color(t, pair) | (pair ? A_BOLD : 0));
-		x += 7;
-		draw_text(row, x, 1, " ", base);
-		x++;
-		draw_untrusted(row, x, 10, r->claimed_by && *r->claimed_by ? r->claimed_by : "-", base);
-		x += 11;
-		if (fixcol) {
-			draw_untrusted(row, x, fw, labels[y] ? labels[y] : "", base);
-			x += fw + 1;
-		}
-		draw_untrusted(row, x, COLS - x, r->subject, base);
-	}
-	for (size_t y = 0; y < nvis; y++)
+	for (size_t y = 0; err.code == 0 && y < nvis; y++)
+		list_row(t, p, (int)y, ids[y], &rows[y], fw, labels[y]);
+	for (size_t y = 0; y < nvis; y++) {
 		report_release(&rows[y]);
+		free(labels[y]);
+	}
+	free(labels);
 	free(rows);
 	free(ids);
 	if (!nshown)
@@ -417,9 +428,6 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 			  p->nkeys ? "no report matches the filter (:filter clears it)"
 				   : "no reports yet: :import FILE (or secteam-tui import) brings them in",
 			  A_DIM);
-	for (size_t y = 0; labels && y < nvis; y++)
-		free(labels[y]);
-	free(labels);
 }
 
 static int reports_move(struct tui *t, struct tui_view *v, enum tui_motion m)
