@@ -235,6 +235,60 @@ bool attachment_is_patch(const char *filename, const char *content_type,
 	return has_line(data, len, "+++ ") || has_line(data, len, "diff --git ");
 }
 
+/* What the pipeline read of a message, copied into om: its signer, the
+ * spans and files outside the signature, the From mailboxes, the body
+ * and the attachments (marked exploit, patch, unsigned). */
+static void opened_from(struct opened_message *om, struct pipeline_out *po)
+{
+	const struct crypto_uid *u = pipeline_signer(po);
+	char **files;
+	size_t nfiles;
+
+	pipeline_files(po, &files, &nfiles, &om->files_unsigned, &om->nfiles_unsigned);
+	for (size_t i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	if (u) {
+		om->signer = xstrdup(u->uid);
+		om->signer_valid = u->valid;
+	}
+	om->nunsigned = po->nunsigned;
+	om->unsigned_spans = xcalloc(po->nunsigned + 1, sizeof(*om->unsigned_spans));
+	for (size_t i = 0; i < po->nunsigned; i++) {
+		om->unsigned_spans[i].start = po->unsigned_spans[i].start;
+		om->unsigned_spans[i].end = po->unsigned_spans[i].end;
+	}
+	om->nfrom = po->msg.nfrom;
+	om->from = xcalloc(po->msg.nfrom + 1, sizeof(*om->from));
+	for (size_t i = 0; i < po->msg.nfrom; i++) {
+		const struct mail_mailbox *f = &po->msg.from[i];
+		om->from[i].name = f->name ? xstrdup(f->name) : NULL;
+		om->from[i].email = f->email ? xstrdup(f->email) : NULL;
+	}
+	/* A From no mailbox could be read from is still shown, as a name
+	 * without an address (and flagged like one). */
+	if (!po->msg.nfrom && po->msg.from_header && *po->msg.from_header) {
+		om->from[0].name = xstrdup(po->msg.from_header);
+		om->nfrom = 1;
+	}
+	om->body = sbuf_detach(&po->body, &om->body_len);
+	om->natt = po->natt;
+	om->att = xcalloc(po->natt + 1, sizeof(*om->att));
+	for (size_t i = 0; i < po->natt; i++) {
+		struct attachment_info *a = &om->att[i];
+		a->filename = po->att[i].filename ? xstrdup(po->att[i].filename) : NULL;
+		a->content_type = xstrdup(po->att[i].content_type ?
+					  po->att[i].content_type : "application/octet-stream");
+		a->size = po->att[i].len;
+		a->data = xmemdup(po->att[i].data ? po->att[i].data : (const unsigned char *)"",
+				  po->att[i].len);
+		a->exploit = attachment_is_exploit(a->filename, a->content_type);
+		a->unsigned_part = po->att[i].outside;
+		a->patch = attachment_is_patch(a->filename, a->content_type,
+					       a->data, a->size);
+	}
+}
+
 int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 			struct opened_message *om, struct err *err)
 {
@@ -272,56 +326,7 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 		pipeline_out_release(&po);
 		goto out;
 	}
-	{
-		char **files;
-		size_t nfiles;
-		const struct crypto_uid *u = pipeline_signer(&po);
-
-		pipeline_files(&po, &files, &nfiles, &om->files_unsigned,
-			       &om->nfiles_unsigned);
-		for (size_t i = 0; i < nfiles; i++)
-			free(files[i]);
-		free(files);
-		if (u) {
-			om->signer = xstrdup(u->uid);
-			om->signer_valid = u->valid;
-		}
-	}
-	om->nunsigned = po.nunsigned;
-	om->unsigned_spans = xcalloc(po.nunsigned + 1, sizeof(*om->unsigned_spans));
-	for (size_t i = 0; i < po.nunsigned; i++) {
-		om->unsigned_spans[i].start = po.unsigned_spans[i].start;
-		om->unsigned_spans[i].end = po.unsigned_spans[i].end;
-	}
-	om->nfrom = po.msg.nfrom;
-	om->from = xcalloc(po.msg.nfrom + 1, sizeof(*om->from));
-	for (size_t i = 0; i < po.msg.nfrom; i++) {
-		const struct mail_mailbox *f = &po.msg.from[i];
-		om->from[i].name = f->name ? xstrdup(f->name) : NULL;
-		om->from[i].email = f->email ? xstrdup(f->email) : NULL;
-	}
-	/* A From no mailbox could be read from is still shown, as a name
-	 * without an address (and flagged like one). */
-	if (!po.msg.nfrom && po.msg.from_header && *po.msg.from_header) {
-		om->from[0].name = xstrdup(po.msg.from_header);
-		om->nfrom = 1;
-	}
-	om->body = sbuf_detach(&po.body, &om->body_len);
-	om->natt = po.natt;
-	om->att = xcalloc(po.natt + 1, sizeof(*om->att));
-	for (size_t i = 0; i < po.natt; i++) {
-		struct attachment_info *a = &om->att[i];
-		a->filename = po.att[i].filename ? xstrdup(po.att[i].filename) : NULL;
-		a->content_type = xstrdup(po.att[i].content_type ?
-					  po.att[i].content_type : "application/octet-stream");
-		a->size = po.att[i].len;
-		a->data = xmemdup(po.att[i].data ? po.att[i].data : (const unsigned char *)"",
-				  po.att[i].len);
-		a->exploit = attachment_is_exploit(a->filename, a->content_type);
-		a->unsigned_part = po.att[i].outside;
-		a->patch = attachment_is_patch(a->filename, a->content_type,
-					       a->data, a->size);
-	}
+	opened_from(om, &po);
 	pipeline_out_release(&po);
 out:
 	crypto_result_release(&res);
