@@ -445,90 +445,111 @@ static void add_host(struct sbuf *sb)
 
 /* Returns 0, or negative (ERR_IO) with err naming the file or folder that
  * failed; a half-written file is removed from tmp/. */
-int maildir_deliver(const char *dir, const char *buf, size_t len,
-		    char **path_out, struct err *err)
+/* dir with its tmp, new and cur folders, made 0700 where missing. */
+static int maildir_make(const char *dir, struct err *err)
 {
-	static unsigned long seq;
-	struct sbuf name = SBUF_INIT;
-	struct timeval tv;
-	char *tmp = NULL, *dst = NULL, *sub;
-	int fd = -1, ret = 0;
+	static const char *const subs[] = { "tmp", "new", "cur" };
+	int ret;
 
-	if (path_out)
-		*path_out = NULL;
 	if ((ret = mkdir_p(dir, 0700, err)) < 0)
 		return ret;
-	const char *subs[] = { "tmp", "new", "cur" };
-	for (size_t i = 0; i < ARRAY_SIZE(subs); i++) {
-		sub = xasprintf("%s/%s", dir, subs[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(subs) && ret == 0; i++) {
+		char *sub = xasprintf("%s/%s", dir, subs[i]);
 		ret = ensure_dir(sub, err);
 		free(sub);
-		if (ret < 0)
-			return ret;
 	}
+	return ret;
+}
+
+/* A new file in dir/tmp with a name unique to this delivery (time,
+ * process, a counter, the host): its descriptor, the name in *name and
+ * the path in *tmp; or negative with err set. */
+static int maildir_tmp_file(const char *dir, struct sbuf *name, char **tmp,
+			    struct err *err)
+{
+	static unsigned long seq;
+	struct timeval tv;
+	int fd = -1;
+
 	for (int attempt = 0; attempt < 100; attempt++) {
 		gettimeofday(&tv, NULL);
-		sbuf_reset(&name);
-		sbuf_addf(&name, "%lld.M%ldP%ldQ%lu.", (long long)tv.tv_sec,
+		sbuf_reset(name);
+		sbuf_addf(name, "%lld.M%ldP%ldQ%lu.", (long long)tv.tv_sec,
 			  (long)tv.tv_usec, (long)getpid(), ++seq);
-		add_host(&name);
-		free(tmp);
-		tmp = xasprintf("%s/tmp/%s", dir, name.buf);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		add_host(name);
+		free(*tmp);
+		*tmp = xasprintf("%s/tmp/%s", dir, name->buf);
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
-	if (fd < 0) {
-		ret = err_setc(err, ERR_IO, "cannot create '%s': %s", tmp,
-			       strerror(errno));
-		goto out;
-	}
+	if (fd < 0)
+		return err_setc(err, ERR_IO, "cannot create '%s': %s", *tmp,
+				strerror(errno));
+	return fd;
+}
+
+/* All of buf written to fd, synced to disk; fd is closed in any case. */
+static int write_synced(int fd, const char *buf, size_t len, const char *path,
+			struct err *err)
+{
 	for (size_t off = 0; off < len;) {
 		ssize_t w = write(fd, buf + off, len - off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			ret = err_setc(err, ERR_IO, "cannot write '%s': %s",
-				       tmp, strerror(errno));
-			goto fail;
+			int e = w < 0 ? errno : EIO;
+			close(fd);
+			return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
+					strerror(e));
 		}
 		off += (size_t)w;
 	}
 	if (fsync(fd)) {
-		ret = err_setc(err, ERR_IO, "cannot sync '%s': %s", tmp,
-			       strerror(errno));
-		goto fail;
+		int e = errno;
+		close(fd);
+		return err_setc(err, ERR_IO, "cannot sync '%s': %s", path, strerror(e));
 	}
-	if (close(fd)) {
-		fd = -1;
-		ret = err_setc(err, ERR_IO, "cannot write '%s': %s", tmp,
-			       strerror(errno));
-		goto fail;
+	if (close(fd))
+		return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
+				strerror(errno));
+	return 0;
+}
+
+int maildir_deliver(const char *dir, const char *buf, size_t len,
+		    char **path_out, struct err *err)
+{
+	struct sbuf name = SBUF_INIT;
+	char *tmp = NULL, *dst = NULL, *sub;
+	int fd, ret;
+
+	if (path_out)
+		*path_out = NULL;
+	if ((ret = maildir_make(dir, err)) < 0)
+		return ret;
+	if ((fd = maildir_tmp_file(dir, &name, &tmp, err)) < 0) {
+		ret = fd;
+		goto out;
 	}
-	fd = -1;
+	if ((ret = write_synced(fd, buf, len, tmp, err)) < 0) {
+		unlink(tmp);
+		goto out;
+	}
 	dst = xasprintf("%s/new/%s", dir, name.buf);
 	if (rename(tmp, dst)) {
 		ret = err_setc(err, ERR_IO, "cannot move '%s' to '%s': %s",
 			       tmp, dst, strerror(errno));
-		goto fail;
+		unlink(tmp);
+		goto out;
 	}
 	sub = xasprintf("%s/new", dir);
-	int dfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
+	fsync_dir(sub);
 	free(sub);
 	if (path_out) {
 		*path_out = dst;
 		dst = NULL;
 	}
-	goto out;
-fail:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
 out:
 	free(tmp);
 	free(dst);

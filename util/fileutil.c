@@ -229,7 +229,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, int mode,
 
 int atomic_file_commit(struct atomic_file *af, struct err *err)
 {
-	int e = 0, dfd;
+	int e = 0;
 	char *copy;
 
 	if (fflush(af->f) != 0 || fsync(fileno(af->f)) != 0)
@@ -248,13 +248,20 @@ int atomic_file_commit(struct atomic_file *af, struct err *err)
 		return ERR_IO;
 	}
 	copy = xstrdup(af->path);
-	if ((dfd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
+	fsync_dir(dirname(copy));
 	free(copy);
 	atomic_file_release(af);
 	return 0;
+}
+
+void fsync_dir(const char *dir)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
 }
 
 void atomic_file_abort(struct atomic_file *af)

@@ -186,6 +186,9 @@ int read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 int open_beneath(const char *dir, const char *rel, struct err *err);
 /* mkdir -p with mode for each created component. */
 int mkdir_p(const char *path, int mode, struct err *err);
+/* Syncs the folder dir, so that a file just renamed into it stays there
+ * after a crash; best effort (a folder that cannot be opened is left). */
+void fsync_dir(const char *dir);
 /* Creates a new 0700 folder under $TMPDIR (mkdtemp) and returns a
  * descriptor of it (to reach what is inside even if the name is moved
  * away: $TMPDIR may let others rename entries), its path in *path; or

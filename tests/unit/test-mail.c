@@ -6,6 +6,7 @@
  */
 #include "unit.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -823,6 +824,29 @@ static void test_maildir_deliver(void **state)
 	assert_int_equal(f.n, 2);
 	mail_folder_release(&f);
 	free(dir);
+
+	/* new/ is a file: the delivery fails naming it, and leaves nothing
+	 * behind in tmp/. */
+	char *bad = fixture_path("Delivered/bad"), *s;
+	assert_int_equal(mkdir_p(bad, 0700, &err), 0);
+	s = xasprintf("%s/new", bad);
+	write_file(s, "", 0);
+	path = NULL;
+	assert_true(maildir_deliver(bad, "x\n", 2, &path, &err) < 0);
+	assert_null(path);
+	assert_non_null(strstr(err.msg, s));
+	free(s);
+	s = xasprintf("%s/tmp", bad);
+	DIR *d = opendir(s);
+	struct dirent *de;
+	int n = 0;
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(n, 0);
+	free(s);
+	free(bad);
 }
 
 /* ---- inline PGP ----------------------------------------------------------*/
