@@ -202,8 +202,11 @@ static int list(struct cmd_ctx *ctx, struct mr *m, const char *tree_opt,
 	return CMD_OK;
 }
 
-int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
-			    char **argv)
+/* The options and operands into pc (add, rem and ack have room for argc
+ * addresses) and *json; CMD_USAGE when they do not go together. */
+static int parse_change(int argc, char **argv, int64_t id,
+			struct participants_change *pc, const char **add,
+			const char **rem, const char **ack, bool *json)
 {
 	static const struct option opts[] = {
 		{ "tree", required_argument, NULL, 't' },
@@ -216,35 +219,24 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 		{ "key", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct participants_change pc;
-	const char **add, **rem, **ack;
-	char *done = NULL, *notes = NULL;
-	struct mr m;
-	bool json = false;
-	int c, r = CMD_FAILED, first;
+	int c, first;
 
-	memset(&m, 0, sizeof(m));
-	memset(&pc, 0, sizeof(pc));
-	m.id = id;
-	add = xcalloc((size_t)argc + 1, sizeof(*add));
-	rem = xcalloc((size_t)argc + 1, sizeof(*rem));
-	ack = xcalloc((size_t)argc + 1, sizeof(*ack));
-	pc.add = add;
-	pc.remove = rem;
-	pc.ack = ack;
+	pc->add = add;
+	pc->remove = rem;
+	pc->ack = ack;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 't': pc.tree_opt = optarg; break;
-		case 'a': add[pc.nadd++] = optarg; break;
-		case 'A': pc.add_all = true; break;
-		case 'r': rem[pc.nremove++] = optarg; break;
-		case 'k': ack[pc.nack++] = optarg; break;
-		case 'c': pc.catch_all = true; break;
-		case 'j': json = true; break;
-		case 'K': pc.key = optarg; break;
-		default: goto usage;
+		case 't': pc->tree_opt = optarg; break;
+		case 'a': add[pc->nadd++] = optarg; break;
+		case 'A': pc->add_all = true; break;
+		case 'r': rem[pc->nremove++] = optarg; break;
+		case 'k': ack[pc->nack++] = optarg; break;
+		case 'c': pc->catch_all = true; break;
+		case 'j': *json = true; break;
+		case 'K': pc->key = optarg; break;
+		default: return CMD_USAGE;
 		}
 	}
 	/* The ID is the first operand (when the caller left it in argv);
@@ -256,11 +248,30 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 		if (parse_report_id(argv[first], &v, &e) == 0 && v == id)
 			first++;
 	}
-	if (first < argc && !pc.nadd)
-		goto usage;
+	if (first < argc && !pc->nadd)
+		return CMD_USAGE;
 	for (int i = first; i < argc; i++)
-		add[pc.nadd++] = argv[i];
-	if (pc.add_all && pc.nadd)
+		add[pc->nadd++] = argv[i];
+	return pc->add_all && pc->nadd ? CMD_USAGE : 0;
+}
+
+int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
+			    char **argv)
+{
+	struct participants_change pc;
+	const char **add, **rem, **ack;
+	char *done = NULL, *notes = NULL;
+	struct mr m;
+	bool json = false;
+	int r = CMD_FAILED;
+
+	memset(&m, 0, sizeof(m));
+	memset(&pc, 0, sizeof(pc));
+	m.id = id;
+	add = xcalloc((size_t)argc + 1, sizeof(*add));
+	rem = xcalloc((size_t)argc + 1, sizeof(*rem));
+	ack = xcalloc((size_t)argc + 1, sizeof(*ack));
+	if (parse_change(argc, argv, id, &pc, add, rem, ack, &json) == CMD_USAGE)
 		goto usage;
 	if (config_get_bool(ctx->cfg, "maintainers.include_catch_all", false))
 		pc.catch_all = true;
