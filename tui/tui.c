@@ -15,6 +15,7 @@
  * they close, and all report text reaches the screen through draw.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -545,6 +546,18 @@ static void tui_end(struct tui *t)
 	tui_status_clear(t);
 }
 
+/* The trace file (SECTEAM_TUI_TRACE): appended to, 0600 when new, never
+ * through a symbolic link (it may be in a shared folder). */
+static FILE *trace_open(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 int tui_main(struct cmd_ctx *ctx)
 {
 	struct tui t;
@@ -562,7 +575,7 @@ int tui_main(struct cmd_ctx *ctx)
 	memset(&t, 0, sizeof(t));
 	t.ctx = ctx;
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (tr && *tr && !(t.trace = fopen(tr, "a")))
+	if (tr && *tr && !(t.trace = trace_open(tr)))
 		fprintf(stderr, "secteam-tui: cannot open trace file '%s': %s\n", tr, strerror(errno));
 	tui_trace(&t, "start", 0);
 	if (!cmd_ctx_store(ctx)) {

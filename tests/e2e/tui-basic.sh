@@ -223,4 +223,18 @@ keys : ; type_text "import $T/mail/m4.eml $T/mail/none.eml"; keys Enter
 tui_check ":import with a missing file: the status line names it" \
 	wait_for "1 input(s) could not be imported; the first: $T/mail/none.eml: no such file or directory"
 tui_stop
+
+# 35-36: the trace file is made 0600, and a trace path that is a symbolic
+# link is not followed (the UI says so before it starts, and runs).
+mode=$(stat -c %a "$T/trace")
+[ "$mode" = 600 ]
+tap_ok $? "the trace file is 0600" "mode $mode"
+ln -s "$T/trace-target" "$T/trace-link"
+tui_start 100 30 "SECTEAM_TUI_TRACE='$T/trace-link'"
+wait_for "UAF in tcp" || tap_diag "the list did not show"
+keys Q
+wait_for "EXITED:0" || tap_diag "the UI did not end"
+[ ! -e "$T/trace-target" ] && screen | grep -q "cannot open trace file '$T/trace-link'"
+tap_ok $? "a trace path that is a symbolic link is refused, not followed" "$(screen | head -3)"
+tui_kill
 tap_done
