@@ -7,6 +7,16 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${DEMO_BIN:-$top/${B:-build}/secteam-tui}
 D=$("$top/scripts/demo.sh" ${DEMO_RESET:+--reset} "$BIN")
+# Without a terminal (a pipe, a script, a CI job) the UI cannot open: the
+# demo is ready all the same, and this says how to open it.
+if ! [ -t 0 ] || ! [ -t 1 ]; then
+	cat >&2 <<EOS
+make run: the demo team is ready, but the UI needs a terminal and this is
+not one.  From a terminal, run 'make run' again, or:
+  $BIN --db '$D/secteam.db' --gnupghome '$D/keys/home' --config '$D/config'
+EOS
+	exit 0
+fi
 stop_agent() {
 	GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
 }

@@ -66,4 +66,16 @@ if open_report && [ -n "$(agent_pid "$H")" ]; then
 else tui_ok 1 "the UI again, its agent up"; fi
 tui_stop
 tui_check "after the terminal closed no gpg-agent is left either" wait_no_agent
+
+# Without a terminal (a pipe, a CI job) the demo is still set up, the UI
+# does not start, and the script says how to open it from a terminal.
+SECTEAM_DEMO_DIR=$DEMO DEMO_BIN=$SECTEAM_BIN sh "$SECTEAM_TOP/scripts/demo-run.sh" \
+	</dev/null >"$T/notty.out" 2>"$T/notty.err"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/notty.out" ]
+tap_ok $? "make run without a terminal: exit 0, nothing on stdout (no escape sequences)" \
+	"rc=$rc, stdout: $(head -c 100 "$T/notty.out" | od -c | head -2)"
+tap_like "$(cat "$T/notty.err")" "the UI needs a terminal" "it says the UI needs a terminal"
+tap_like "$(cat "$T/notty.err")" "--db '$DEMO/secteam.db'" "and gives the command that opens the demo"
+tui_check "and leaves no gpg-agent" wait_no_agent
 tap_done
