@@ -10,6 +10,9 @@
 # second run reuses it unless --reset.
 #   scripts/demo.sh [--reset] BIN     prints the demo directory
 set -eu
+# Nobody else may write what the demo makes: secteam-tui refuses a config
+# others can write, whatever the umask of the one who runs make run.
+umask 022
 top=$(cd "$(dirname "$0")/.." && pwd)
 reset=0
 [ "${1:-}" = "--reset" ] && { reset=1; shift; }

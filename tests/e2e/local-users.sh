@@ -10,7 +10,9 @@
 #   import      follows no symbolic link inside a Maildir or a folder of
 #               .eml files, and names what it skipped;
 #   the UI's note editor  reads the note back from a private folder, not
-#               from a name in a $TMPDIR the attacker can write.
+#               from a name in a $TMPDIR the attacker can write;
+#   the config  refused when another user owns it or can write it (it
+#               names commands secteam-tui runs, keys it encrypts to).
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 . "$SECTEAM_TOP/tests/lib/users.sh"
 e2e_setup users
@@ -206,5 +208,51 @@ tap_is "$(ls "$TD" | grep -v '^secteam-note-[A-Za-z0-9]*\(\.gone\)\?$')" "" \
 	"nothing else left in TMPDIR"
 tap_is "$(ls -d "$TD"/secteam-note-* | wc -l | tr -d ' ')" 2 "only the attacker's folder and the moved one remain"
 tmx kill-server 2>/dev/null
+
+# --- the config ---------------------------------------------------------------
+# Whoever writes the config chooses the command forward --sendmail runs,
+# the keys reports are encrypted to and the server they go to.
+printf '[forward]\n\tsendmail = sh -c "touch %s/pwned"\n' "$SH" >"$SH/team.conf"
+chown "$ATTACKER_USER:" "$SH/team.conf"
+chmod 644 "$SH/team.conf"
+fwd() { sto "$@" forward 1 --to dev@example.org --force-recipient --sendmail --allow-plaintext; }
+out=$(fwd --config "$SH/team.conf" 2>&1); rc=$?
+tap_is "$rc" 1 "a config the attacker owns: exit 1"
+tap_is "$out" "secteam-tui: refusing the config '$SH/team.conf': it belongs to another user (uid $ATTACKER_UID), who could make secteam-tui run commands as you" \
+	"a config the attacker owns: refused, naming it and its owner"
+OC=$U/off/.config/secteam
+as_officer mkdir -p "$OC"
+printf '[officer]\n\tname = Officer\n' | as_officer sh -c 'cat >"$1"' sh "$OC/config"
+as_officer chmod 666 "$OC/config"
+out=$(sto list 2>&1); rc=$?
+tap_is "$rc" 1 "the officer's own config, writable by anyone: exit 1"
+tap_is "$out" "secteam-tui: refusing the config '$OC/config': anyone can write it (mode 0666); chmod o-w it" \
+	"writable by anyone: refused, saying how to fix it"
+chgrp "$(id -gn "$ATTACKER_USER")" "$OC/config"
+as_officer chmod 664 "$OC/config"
+out=$(sto list 2>&1); rc=$?
+tap_is "$rc" 1 "the officer's config, writable by the attacker's group: exit 1"
+tap_like "$out" "refusing the config '$OC/config': group '$(id -gn "$ATTACKER_USER")' can write it \(mode 0664\)" \
+	"writable by a group: refused, naming the group"
+# Debian's user private groups (umask 002): the officer's own group, with
+# no other member, may write it.
+og=$(id -gn "$OFFICER_USER")
+if [ "$og" = "$OFFICER_USER" ] && [ -z "$(getent group "$og" | cut -d: -f4)" ]; then
+	chgrp "$og" "$OC/config"
+	out=$(sto list 2>&1 >/dev/null); rc=$?
+	tap_is "$rc:$out" "0:" "group-writable by the officer's private group: accepted"
+else
+	tap_skip "group-writable by the officer's private group: accepted" "useradd made no private group"
+fi
+as_officer chmod 644 "$OC/config"
+out=$(sto list 2>&1 >/dev/null); rc=$?
+tap_is "$rc:$out" "0:" "the officer's 0644 config: accepted (the control)"
+[ ! -e "$SH/pwned" ]
+tap_ok $? "the planted config's command never ran"
+# The control: the same lines in a config the officer owns do run it.
+as_officer sh -c 'cat "$1" >>"$2"' sh "$SH/team.conf" "$OC/config"
+fwd >"$T/fwd.out" 2>&1 || sed "s/^/# /" "$T/fwd.out"
+[ -e "$SH/pwned" ]
+tap_ok $? "the same sendmail line in the officer's own config runs (the check above can fail)"
 
 tap_done

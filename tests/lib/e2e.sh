@@ -97,6 +97,9 @@ e2e_engine() { echo "${SECTEAM_TEST_ENGINE:-sqlite}"; }
 e2e_sqlite() { [ "$(e2e_engine)" = sqlite ]; }
 
 e2e_setup() {
+	# Files the tests write (configs among them) are nobody else's to
+	# write, whatever umask the test runner has.
+	umask 022
 	_e2e_name=${1:?e2e_setup needs a name}
 	T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-$_e2e_name.XXXXXX") ||
 		{ echo "Bail out! mktemp failed"; exit 1; }
@@ -292,8 +295,16 @@ tui_cmd() {
 tui_start() {
 	_w=$1; _h=$2; shift 2
 	: >>"$T/config"
-	tmx -f /dev/null new-session -d -s t -x "$_w" -y "$_h" \
-		"$(tui_cmd "$@"); echo EXITED:\$?; sleep 30"
+	# tmux's server has once died while starting ("server exited
+	# unexpectedly", on a loaded machine): one more try.  What runs in
+	# the pane cannot cause that; its crash shows as EXITED:STATUS.
+	for _try in 1 2; do
+		tmx -f /dev/null new-session -d -s t -x "$_w" -y "$_h" \
+			"$(tui_cmd "$@"); echo EXITED:\$?; sleep 30" &&
+			tmx has-session -t t 2>/dev/null && break
+		tap_diag "tmux did not start (try $_try)"
+		sleep 0.5
+	done
 	tmx set-option -g remain-on-exit on >/dev/null 2>&1
 	tmx resize-window -t t -x "$_w" -y "$_h" >/dev/null 2>&1
 }

@@ -1,5 +1,8 @@
 /* core/: the config file, the triage lifecycle, command strings. */
 #include "unit.h"
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "core/core.h"
 
 static void test_config_parse(void **state)
@@ -112,6 +115,38 @@ static void test_config_missing_file(void **state)
 	assert_int_equal(cfg.n, 0);
 	assert_int_equal(config_load(&cfg, "/nonexistent/secteam/config", true, &err), ERR_NOTFOUND);
 	assert_non_null(strstr(err.msg, "/nonexistent/secteam/config"));
+}
+
+/* A config anyone can write is refused (it names the commands
+ * secteam-tui runs); the same file 0644 loads. */
+static void test_config_writable(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/secteam-config-XXXXXX", *path;
+	struct config cfg;
+	struct err err = { 0, "" };
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/config", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("[officer]\n\tname = A\n", f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(config_load(&cfg, path, true, &err), ERR_REFUSED);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "anyone can write it (mode 0666)"));
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(config_load(&cfg, path, true, &err), 0);
+	assert_string_equal(config_get(&cfg, "officer.name", ""), "A");
+	config_release(&cfg);
+	/* Not a regular file, and root's: /dev/null is an empty config. */
+	assert_int_equal(config_load(&cfg, "/dev/null", true, &err), 0);
+	assert_int_equal(cfg.n, 0);
+	config_release(&cfg);
+	unlink(path);
+	rmdir(dir);
+	free(path);
 }
 
 static void test_triage_lifecycle(void **state)
@@ -381,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_config_ranges_edges),
 		cmocka_unit_test(test_config_missing_file),
+		cmocka_unit_test(test_config_writable),
 		cmocka_unit_test(test_triage_lifecycle),
 		cmocka_unit_test(test_cmd_string),
 		cmocka_unit_test(test_cmd_split),
