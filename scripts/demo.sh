@@ -19,6 +19,8 @@ reset=0
 BIN=${1:-$top/build/secteam-tui}
 D=${SECTEAM_DEMO_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/secteam-demo}
 if [ -f "$D/ready" ] && [ $reset = 0 ]; then
+	# A demo made before the umask above may have a group-writable config.
+	chmod go-w "$D/config" 2>/dev/null || true
 	echo "$D"
 	exit 0
 fi
