@@ -16,7 +16,7 @@
 void cmd_help_global(FILE *out)
 {
 	fputs("usage: secteam-tui [--db PATH] [--gnupghome DIR] [--config FILE] [COMMAND [ARGS]]\n"
-	      "\nWithout a command, opens the officers' interactive UI.\n\nCommands:\n",
+	      "\nWithout a command, opens the officers' interactive UI (on a terminal).\n\nCommands:\n",
 	      out);
 	for (size_t i = 0; i < cmd_table_len; i++)
 		fprintf(out, "  %-12s %s\n", cmd_table[i]->name, cmd_table[i]->help);
