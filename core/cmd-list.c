@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 #include "core/fixcve.h"
@@ -142,6 +143,12 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	} else if (r == 0 && lo.tab.nrows) {
 		/* Widths from every row: the table is printed at the end. */
 		text_table_print(&lo.tab, ctx->out);
+	} else if (r == 0 && isatty(fileno(ctx->out))) {
+		/* Someone at a terminal learns why nothing shows; a script
+		 * still gets an empty output. */
+		fputs(f.state || f.open_only ? "no report matches\n"
+					     : "no reports yet: 'secteam-tui import FILE' brings them in\n",
+		      ctx->errout);
 	}
 	text_table_release(&lo.tab);
 	return r < 0 ? (r == ERR_INVALID ? CMD_USAGE : CMD_FAILED) : CMD_OK;

@@ -117,4 +117,17 @@ tap_like "$rc $out" "^0 .*tina@example.org" "maintainers --patch: the patched fi
 tap_is "$(cat "$T/err")" "" "maintainers --patch: a patch, no warning"
 st maintainers --tree "$T/tree" --patch "$T/none.patch" >/dev/null 2>"$T/err"; rc=$?
 tap_like "$rc $(cat "$T/err")" "^1 .*cannot read the patch" "maintainers --patch: a missing patch is an error"
+
+# An empty list: at a terminal it says why nothing shows; to a script it
+# stays empty (list's stdout and stderr both).
+script -qec "'$SECTEAM_BIN' --db '$T/empty.db' --gnupghome '$H' --config /dev/null list; echo rc=\$?" \
+	"$T/empty.tty" </dev/null >/dev/null 2>&1
+tty=$(tr -d '\r' <"$T/empty.tty")
+tap_like "$tty" "^no reports yet: 'secteam-tui import FILE' brings them in$" "list at a terminal, no reports: it says how to bring them in"
+tap_like "$tty" "^rc=0$" "and exits 0"
+script -qec "'$SECTEAM_BIN' --db '$T/empty.db' --gnupghome '$H' --config /dev/null list --open" \
+	"$T/empty2.tty" </dev/null >/dev/null 2>&1
+tap_like "$(tr -d '\r' <"$T/empty2.tty")" "^no report matches$" "list --open at a terminal, none open: no report matches"
+out=$("$SECTEAM_BIN" --db "$T/empty.db" --gnupghome "$H" --config /dev/null list 2>&1); rc=$?
+tap_is "$rc:$out" "0:" "list to a pipe, no reports: nothing at all, exit 0"
 tap_done
