@@ -16,7 +16,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -228,10 +227,8 @@ static int config_read(const char *path, char **text, size_t *len, struct err *e
 
 	if (!strcmp(path, "-"))
 		return read_file(path, 1 << 20, text, len, err);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return err_setc(err, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
-				"cannot open '%s': %s", path, strerror(errno));
+	if ((fd = open_read(path, err)) < 0)
+		return fd;
 	if (fstat(fd, &st) < 0)
 		r = err_setc(err, ERR_IO, "cannot read '%s': %s", path, strerror(errno));
 	else if ((r = config_trusted(path, &st, err)) == 0)

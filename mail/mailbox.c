@@ -443,8 +443,6 @@ static void add_host(struct sbuf *sb)
 	}
 }
 
-/* Returns 0, or negative (ERR_IO) with err naming the file or folder that
- * failed; a half-written file is removed from tmp/. */
 /* dir with its tmp, new and cur folders, made 0700 where missing. */
 static int maildir_make(const char *dir, struct err *err)
 {
@@ -517,6 +515,8 @@ static int write_synced(int fd, const char *buf, size_t len, const char *path,
 	return 0;
 }
 
+/* Returns 0, or negative (ERR_IO) with err naming the file or folder that
+ * failed; a half-written file is removed from tmp/. */
 int maildir_deliver(const char *dir, const char *buf, size_t len,
 		    char **path_out, struct err *err)
 {

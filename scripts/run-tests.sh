@@ -12,9 +12,6 @@
 # server), or both.  A server that
 # cannot start is a failure, not a skip.
 set -u
-# What the tests write is nobody else's to write (secteam-tui refuses a
-# config others can write), whatever the caller's umask.
-umask 022
 B=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 export SECTEAM_BIN="$top/$B/secteam-tui"

@@ -47,6 +47,16 @@ int read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 	return 0;
 }
 
+int open_read(const char *path, struct err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return err_setc(err, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
+				"cannot open '%s': %s", path, strerror(errno));
+	return fd;
+}
+
 int read_file(const char *path, size_t max, char **out, size_t *len,
 	      struct err *err)
 {
@@ -54,10 +64,8 @@ int read_file(const char *path, size_t max, char **out, size_t *len,
 
 	if (!strcmp(path, "-"))
 		return read_fd(0, "standard input", max, out, len, err);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return err_setc(err, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
-				"cannot open '%s': %s", path, strerror(errno));
+	if ((fd = open_read(path, err)) < 0)
+		return fd;
 	r = read_fd(fd, path, max, out, len, err);
 	close(fd);
 	return r;

@@ -176,6 +176,9 @@ int read_file(const char *path, size_t max, char **out, size_t *len,
 	      struct err *err);
 int read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 	    struct err *err);
+/* A descriptor of path for reading, or negative with err naming it
+ * (ERR_NOTFOUND when it does not exist). */
+int open_read(const char *path, struct err *err);
 /*
  * Opens rel (relative, no "..") inside the folder dir for reading, with
  * no symbolic link followed anywhere in rel (dir itself may be one): for
