@@ -144,22 +144,4 @@ char *advisory_credit(const struct dossier *d);
  * the subject as one line (caller frees). */
 char *advisory_description(const struct dossier *d, const struct fixcve *fc);
 
-/* git.c: the kernel tree, read through git as a subprocess -------------*/
-/* 0 when dir is a git repository; ERR_NOTFOUND naming it otherwise. */
-int git_check_tree(const char *dir, struct err *err);
-/* The full SHA of commit `rev` (hex, validated by the caller) into *full
- * (caller frees); ERR_NOTFOUND naming it when the tree has no such
- * commit. */
-int git_commit(const char *dir, const char *rev, char **full,
-	       struct err *err);
-/* The first tag (version order) containing sha, or NULL (caller frees). */
-char *git_first_tag(const char *dir, const char *sha);
-/* 0 when branch names a branch (or ref) of the tree; ERR_NOTFOUND. */
-int git_check_branch(const char *dir, const char *branch, struct err *err);
-/* The commits of branch whose message carries "commit SHA upstream" or
- * "Fixes: SHA12" for sha (full); *out is the caller's (each and the
- * array).  0 or negative. */
-int git_backports(const char *dir, const char *branch, const char *sha,
-		  char ***out, size_t *n, struct err *err);
-
 #endif
