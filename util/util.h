@@ -165,7 +165,7 @@ char *fmt_rfc3339(time_t t, char buf[static 32]);
 char *fmt_local(time_t t, char buf[static 64]);
 int parse_date(const char *s, time_t now, time_t *out, struct err *err);
 int parse_duration(const char *s, long *seconds, struct err *err);
-/* The current time, or $SECTEAM_NOW (RFC 3339) when set, for tests. */
+/* The current time: the real clock, never the environment. */
 time_t util_now(void);
 /* Whole days from a to b, rounded toward negative infinity. */
 long days_between(time_t a, time_t b);

@@ -3,7 +3,7 @@
 # End to end: one report taken through the whole path, from import to
 # its published advisory, with every format against its golden file in
 # tests/golden/advisory-1.* (SECTEAM_UPDATE_GOLDEN=1 rewrites them).
-# Time is pinned (SECTEAM_NOW) and the git tree's SHAs are fixed
+# Time is pinned (SECTEAM_TEST_NOW) and the git tree's SHAs are fixed
 # (tests/lib/gitrepo.sh); fingerprints and the officer are replaced by
 # names.  Import; fix with the tree (introduced in v1.0, first in
 # v1.1-rc1, backported to linux-1.0.y as v1.0.1); CVE-2026-12345 assigned,
@@ -20,7 +20,7 @@
 e2e_setup advisory
 schemas=$SECTEAM_TOP/../shared/schemas
 golden=$SECTEAM_TOP/tests/golden
-export TZ=UTC SECTEAM_NOW=2026-12-01T10:00:00Z
+export TZ=UTC SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 cat > "$T/config" <<'CFG'
 [officer]
 	name = olga
@@ -90,7 +90,7 @@ st export 1 --format md --with-notes -o "$T/early.md" 2>/dev/null
 tap_like "$(cat "$T/early.md")" "touchy" "md: the note with --with-notes"
 
 # Disclosed (the date passed and the state says so).
-export SECTEAM_NOW=2026-12-05T13:00:00Z
+export SECTEAM_TEST_NOW=2026-12-05T13:00:00Z
 st triage 1 --state disclosed >/dev/null
 tap_like "$(st due 2>&1)" "^#1 CVE-2026-12345 reserved and the report disclosed, but no record published \(export --format cve\): frobnicator overflow 1$" \
 	"due: the disclosed report's reserved ID has no record"
@@ -158,7 +158,7 @@ tap_is "$(jq -r '.document.tracking.revision_history[0] | .number + " " + .date'
 tap_is "$(jq -r '.document.acknowledgments[0].names[0]' "$c")" "Rita Reporter" "CSAF: acknowledgments with consent"
 
 # A later change to the fix is a new revision of the CSAF advisory.
-export SECTEAM_NOW=2026-12-06T09:00:00Z
+export SECTEAM_TEST_NOW=2026-12-06T09:00:00Z
 st fix 1 --commit "$FIX" --introduced "$INTRO" --tree "$G" --stable linux-1.0.y >/dev/null
 tap_is "$(st export 1 --format csaf | jq -r '.document.tracking | .version + " " + .current_release_date + " " + .revision_history[1].summary')" \
 	"2 2026-12-06T09:00:00Z Updated: fix" "CSAF: the timeline's later change is revision 2"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # engines: sqlite pg
 # End to end: `due --mail` (issue 14), the reminders behind `due`, with
-# time pinned by SECTEAM_NOW.  A vendor silent for 5 working days, a
+# time pinned by SECTEAM_TEST_NOW.  A vendor silent for 5 working days, a
 # participant who has not acknowledged after 2, and the officer's digest
 # of their claimed reports due within 2 days: run three times in one day
 # (as cron would), exactly one message per recipient; the next working
@@ -16,7 +16,7 @@ st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
 count() { find "$T/out" -type f 2>/dev/null | wc -l | tr -d ' '; }
 to_of() { for f in $(find "$T/out/new" -type f 2>/dev/null); do grep -m1 '^To:' "$f"; done | sort | uniq -c | sed 's/^ *//'; }
-at() { SECTEAM_NOW=$1; export SECTEAM_NOW; }
+at() { SECTEAM_TEST_NOW=$1; export SECTEAM_TEST_NOW; }
 cat > "$T/config" <<EOF
 [team]
 	address = security@example.org
