@@ -394,6 +394,12 @@ static void test_open_trusted(void **state)
 	assert_int_equal(symlink("f", p), 0);
 	assert_true((fd = open_trusted(p, &err)) >= 0);
 	close(fd);
+	/* ... to a file that does not pass: the file is named. */
+	chmod(f, 0666);
+	want = xasprintf("file '%s' is writable by others (mode 0666; run: chmod go-w '%s')", f, f);
+	refused(p, ERR_REFUSED, want);
+	free(want);
+	chmod(f, 0644);
 	free(p);
 
 	/* A folder others can write: refused, sticky or not, as the file's. */
