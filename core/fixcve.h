@@ -122,10 +122,10 @@ int cve_record(struct cmd_ctx *ctx, int64_t id, enum cve_action a,
 
 /* advisory.c: what the advisory exports share ------------------------*/
 struct dossier;
-/* ERR_REFUSED naming the first of the n reports still under embargo and
- * its disclosure date (or that none is set), "no WHAT before disclosure";
- * 0 when none is. */
-int advisory_refuse_embargoed(struct dossier *const *d, size_t n,
+/* dossier_refuse_unreleased for each of the n reports: ERR_REFUSED
+ * naming the first still under embargo, rejected, a duplicate or closed
+ * undisclosed; 0 when every one may have its public record. */
+int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
 			      const char *what, struct err *err);
 /* The address of a commit: config cve.commit_url (default the kernel's
  * https://git.kernel.org/stable/c/) followed by sha (caller frees). */

@@ -130,13 +130,13 @@ tap_is "$(jq -r '[.containers.cna.references[].url] | join(" ")' "$r")" \
 tap_like "$(jq -r '.containers.cna.descriptions[0].value' "$r")" '^In the Linux kernel, the frobnicator did not check a length,' "the officer's description"
 tap_is "$(jq -r '.containers.cna.problemTypes[0].descriptions[0].cweId' "$r")" CWE-787 "the CWE"
 tap_is "$(jq -r '.containers.cna.credits[0].value' "$r")" "Rita Reporter" "credits with consent"
-tap_is "$(jq -r '.containers.cna.datePublic' "$r")" 2026-12-05T12:00:00Z "datePublic is the disclosure date"
+tap_is "$(jq -r '.containers.cna.datePublic' "$r")" 2026-12-05T13:00:00Z "datePublic is when it was disclosed (not the decided date)"
 
 # OSV, read back.
 o=$T/a.osv.json
 v=$(validate "$schemas/osv-schema.json" "$o" 2>&1)
 tap_ok $? "python3-jsonschema validates the OSV record" "$v"
-tap_is "$(jq -r '.id + " " + .published' "$o")" "CVE-2026-12345 2026-12-05T12:00:00Z" "OSV: the CVE ID, published at disclosure"
+tap_is "$(jq -r '.id + " " + .published' "$o")" "CVE-2026-12345 2026-12-05T13:00:00Z" "OSV: the CVE ID, published at disclosure"
 tap_is "$(jq -c '.affected[0].ranges[] | select(.type == "GIT") | .events' "$o")" \
 	"[{\"introduced\":\"$INTRO\"},{\"fixed\":\"$FIX\"},{\"fixed\":\"$BP\"}]" "OSV: GIT range, introduced and both fixes"
 tap_is "$(jq -c '[.affected[0].ranges[] | select(.type == "ECOSYSTEM") | .events]' "$o")" \
@@ -154,7 +154,7 @@ tap_is "$(jq -c '.vulnerabilities[0].product_status' "$c")" \
 tap_is "$(jq -r '[.product_tree.branches[0].branches[0].branches[].name] | join(",")' "$c")" "1.0,1.1-rc1,1.0.1" "CSAF: the kernel versions in the product tree"
 tap_is "$(jq -r '.vulnerabilities[0].remediations[0] | .category + " " + .url' "$c")" \
 	"vendor_fix https://git.kernel.org/stable/c/$FIX" "CSAF: the remediation points at the fix commit"
-tap_is "$(jq -r '.document.tracking.revision_history[0] | .number + " " + .date' "$c")" "1 2026-12-05T12:00:00Z" "CSAF: revision 1 at disclosure"
+tap_is "$(jq -r '.document.tracking.revision_history[0] | .number + " " + .date' "$c")" "1 2026-12-05T13:00:00Z" "CSAF: revision 1 at disclosure"
 tap_is "$(jq -r '.document.acknowledgments[0].names[0]' "$c")" "Rita Reporter" "CSAF: acknowledgments with consent"
 
 # A later change to the fix is a new revision of the CSAF advisory.

@@ -49,7 +49,7 @@ refused "distros without a date" "rule 'a proposed public date': the report has 
 st date propose 1 +20d --by reporter --reason "conference talk" >/dev/null
 refused "distros more than 14 days ahead" "rule 'at most 14 days': the proposed public date .* is 20 days from now" distros 1
 st date set 1 +5d >/dev/null
-refused "announce under embargo" "cannot announce report 1: it is still under embargo \(until " announce 1
+refused "announce under embargo" "cannot announce report 1: report 1 is under embargo until .*: no announcement before disclosure" announce 1
 
 # The notice.
 out=$(st distros 1 --yes --outbox "$T/o1" 2>"$T/err"); rc=$?
