@@ -671,12 +671,7 @@ static int fwd_head_init(struct fwd *f, struct crypto *c, struct fwd_head *hd,
 	hd->subject = xasprintf("[SECURITY] %s", sub1);
 	free(sub1);
 	/* The reporter's Message-IDs carry their host: only with consent. */
-	hd->refs = xcalloc(f->d.f.nmsgs + 1, sizeof(*hd->refs));
-	for (size_t i = 0; i < f->d.f.nmsgs; i++)
-		if (outgoing_msgid_ok(f->d.f.msgs[i].message_id) &&
-		    (f->d.f.r.consent_credit ||
-		     !export_from_reporter(&f->d, &f->d.f.msgs[i])))
-			hd->refs[hd->nrefs++] = f->d.f.msgs[i].message_id;
+	hd->nrefs = outgoing_thread_refs(ctx, &f->d, true, &hd->refs);
 	return 0;
 }
 

@@ -225,15 +225,18 @@ static int compose(struct cmd_ctx *ctx, enum notice_kind k,
 	return r;
 }
 
-/* The References: the thread's messages that do not name the reporter
- * (all of them with consent to credit), as forward chooses them. */
-static void refs(struct reply_draft *d, const struct dossier *dos)
+/* The References: as forward chooses them (outgoing_thread_refs), none
+ * of the reporter's without consent to credit. */
+static void refs(struct cmd_ctx *ctx, struct reply_draft *d,
+		 const struct dossier *dos)
 {
-	d->refs = xcalloc(dos->f.nmsgs + 1, sizeof(*d->refs));
-	for (size_t i = 0; i < dos->f.nmsgs; i++)
-		if (outgoing_msgid_ok(dos->f.msgs[i].message_id) &&
-		    (dos->f.r.consent_credit || !export_from_reporter(dos, &dos->f.msgs[i])))
-			d->refs[d->nrefs++] = xstrdup(dos->f.msgs[i].message_id);
+	const char **v;
+
+	d->nrefs = outgoing_thread_refs(ctx, dos, true, &v);
+	d->refs = xcalloc(d->nrefs + 1, sizeof(*d->refs));
+	for (size_t i = 0; i < d->nrefs; i++)
+		d->refs[i] = xstrdup(v[i]);
+	free(v);
 }
 
 int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
@@ -270,7 +273,7 @@ int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 	}
 	if ((r = compose(ctx, k, &dos, d, err)) < 0)
 		goto out;
-	refs(d, &dos);
+	refs(ctx, d, &dos);
 out:
 	dossier_release(&dos);
 	return r;

@@ -10,8 +10,9 @@
  * timeline, but never for a report that came in
  * encrypted: whoever encrypted their report is answered encrypted.
  *
- * The reply joins the thread (In-Reply-To the newest message, References
- * all of them), is logged with its Message-ID, and a copy goes through
+ * The reply joins the thread (References its first message and the
+ * newest ones the reporter or the team signed, outgoing_thread_refs;
+ * In-Reply-To the last of them), is logged with its Message-ID, and a copy goes through
  * the import pipeline like incoming mail: decrypted with the officer's
  * key, verified, stored sealed in the report's thread, so the report
  * view shows both directions.
@@ -251,18 +252,21 @@ static int quote_report(struct cmd_ctx *ctx, const struct dossier *dos,
 	return 0;
 }
 
-static void thread_refs(struct reply_draft *d, const struct dossier *dos)
+static void thread_refs(struct cmd_ctx *ctx, struct reply_draft *d,
+			const struct dossier *dos)
 {
 	const char *subj = dos->f.r.subject ? dos->f.r.subject : "";
 	char *s = outgoing_one_line(subj);
+	const char **refs;
 
 	d->subject = str_starts(s, "Re:") || str_starts(s, "RE:") ||
 		     str_starts(s, "re:") ? xstrdup(s) : xasprintf("Re: %s", s);
 	free(s);
-	d->refs = xcalloc(dos->f.nmsgs + 1, sizeof(*d->refs));
-	for (size_t i = 0; i < dos->f.nmsgs; i++)
-		if (outgoing_msgid_ok(dos->f.msgs[i].message_id))
-			d->refs[d->nrefs++] = xstrdup(dos->f.msgs[i].message_id);
+	d->nrefs = outgoing_thread_refs(ctx, dos, false, &refs);
+	d->refs = xcalloc(d->nrefs + 1, sizeof(*d->refs));
+	for (size_t i = 0; i < d->nrefs; i++)
+		d->refs[i] = xstrdup(refs[i]);
+	free(refs);
 }
 
 static int compose(struct cmd_ctx *ctx, struct reply_draft *d,
@@ -314,7 +318,7 @@ int reply_prepare(struct cmd_ctx *ctx, int64_t id, const struct reply_opts *o,
 	    (r = find_key(ctx, d, &dos, o->allow_plaintext, err)) < 0 ||
 	    (r = compose(ctx, d, &dos, err)) < 0)
 		goto out;
-	thread_refs(d, &dos);
+	thread_refs(ctx, d, &dos);
 out:
 	dossier_release(&dos);
 	return r;
