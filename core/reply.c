@@ -407,35 +407,64 @@ static int build_signed(struct crypto *c, struct outgoing *m,
 	return r;
 }
 
+/* The entity with the headers inside (header protection: the subject
+ * is not sent in the clear), encrypted as encrypt_entity does. */
+static int protect_encrypt(struct cmd_ctx *ctx, struct crypto *c,
+			   const struct outgoing_mail *om, struct outgoing *m,
+			   const struct mail_compose *h, const char *ent,
+			   size_t elen, unsigned char **cipher, size_t *clen,
+			   struct err *err)
+{
+	char *prot = NULL;
+	size_t plen = 0;
+	int r = mail_protect_entity(h, ent, elen, &prot, &plen, err);
+
+	if (r == 0)
+		r = encrypt_entity(ctx, c, om, m, prot, plen, cipher, clen, err);
+	if (prot)
+		wipe_free(prot, plen);
+	return r;
+}
+
+/* The headers of om from m (to, the one recipient), fixed before the
+ * entity is built: the encrypted part carries them too. */
+static void headers(struct mail_compose *h, const struct outgoing_mail *om,
+		    struct outgoing *m, const char **to)
+{
+	memset(h, 0, sizeof(*h));
+	h->from = m->from;
+	h->to = to;
+	h->nto = 1;
+	h->cc = &m->team;
+	h->ncc = om->no_cc ? 0 : 1;
+	h->subject = om->subject;
+	h->references = (const char **)om->refs;
+	h->nreferences = om->nrefs;
+	h->in_reply_to = om->nrefs ? om->refs[om->nrefs - 1] : NULL;
+	h->date = util_now();
+	h->message_id = m->message_id;
+}
+
 /* The whole message into m->buf, its Message-ID into m->message_id. */
 static int build(struct cmd_ctx *ctx, struct crypto *c,
 		 const struct outgoing_mail *om, struct outgoing *m,
 		 struct err *err)
 {
 	struct mail_compose h;
-	struct mail_msg parsed;
-	char *body = utf8_fix(om->text, strlen(om->text)), *ent = NULL, *to;
-	const char *one_to[1];
+	char *body = utf8_fix(om->text, strlen(om->text)), *ent = NULL;
+	char *to = outgoing_mailbox(om->to_name, om->to_email);
+	const char *one_to[1] = { to };
 	unsigned char *cipher = NULL;
 	size_t elen = 0, clen = 0;
 	int r;
 
+	m->message_id = mail_new_message_id(m->from);
+	headers(&h, om, m, one_to);
 	r = mail_build_entity(body, NULL, 0, &ent, &elen, err);
 	wipe_free(body, strlen(body));
 	if (r == 0 && om->fpr)
-		r = encrypt_entity(ctx, c, om, m, ent, elen, &cipher, &clen, err);
-	to = outgoing_mailbox(om->to_name, om->to_email);
-	one_to[0] = to;
-	memset(&h, 0, sizeof(h));
-	h.from = m->from;
-	h.to = one_to;
-	h.nto = 1;
-	h.cc = &m->team;
-	h.ncc = om->no_cc ? 0 : 1;
-	h.subject = om->subject;
-	h.references = (const char **)om->refs;
-	h.nreferences = om->nrefs;
-	h.in_reply_to = om->nrefs ? om->refs[om->nrefs - 1] : NULL;
+		r = protect_encrypt(ctx, c, om, m, &h, ent, elen, &cipher, &clen,
+				    err);
 	if (r == 0)
 		r = om->fpr ? mail_build_encrypted(&h, (const char *)cipher, clen,
 						   &m->buf, &m->len, err)
@@ -446,13 +475,6 @@ static int build(struct cmd_ctx *ctx, struct crypto *c,
 		wipe_free(ent, elen);
 	if (r < 0)
 		return err_prefix(err, "%s", om->what);
-	memset(&parsed, 0, sizeof(parsed));
-	if (mail_parse(m->buf, m->len, &parsed, err) == 0 && parsed.message_id)
-		m->message_id = xstrdup(parsed.message_id);
-	mail_msg_release(&parsed);
-	if (!m->message_id)
-		return err_setc(err, ERR_GENERIC, "%s: the message built has no "
-				"Message-ID", om->what);
 	return 0;
 }
 
