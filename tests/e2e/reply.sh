@@ -69,6 +69,8 @@ tap_is "$(printf '%s' "$thread" | jq -r '[.events[] | select(.kind == "reply")] 
 	"one outgoing message, one timeline entry: the copy adds no import 'reply' event"
 tap_is "$(printf '%s' "$thread" | jq -r '.messages_detail[2] | [.message_id, .from, .verdict, .encrypted] | @tsv')" \
 	"$(printf '%s\tsecurity@example.org\tvalid\ttrue' "$mid")" "stored encrypted, verified, from the officer"
+tap_is "$(printf '%s' "$thread" | jq -r '.messages_detail[2].subject')" "Re: tcp overflow" \
+	"the stored copy shows the real subject (read from the protected headers), not '...'"
 tap_like "$(st show 1)" "track it as report 1; Olga Officer" "the report view shows the reply's text"
 
 # The officer's own template, and the editor before sending.
