@@ -225,20 +225,6 @@ static int compose(struct cmd_ctx *ctx, enum notice_kind k,
 	return r;
 }
 
-/* The References: as forward chooses them (outgoing_thread_refs), none
- * of the reporter's without consent to credit. */
-static void refs(struct cmd_ctx *ctx, struct reply_draft *d,
-		 const struct dossier *dos)
-{
-	const char **v;
-
-	d->nrefs = outgoing_thread_refs(ctx, dos, true, &v);
-	d->refs = xcalloc(d->nrefs + 1, sizeof(*d->refs));
-	for (size_t i = 0; i < d->nrefs; i++)
-		d->refs[i] = xstrdup(v[i]);
-	free(v);
-}
-
 int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 		   const char *outbox, const char *sendmail, struct reply_draft *d,
 		   struct err *err)
@@ -273,7 +259,9 @@ int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 	}
 	if ((r = compose(ctx, k, &dos, d, err)) < 0)
 		goto out;
-	refs(ctx, d, &dos);
+	/* The References as forward chooses them: none of the reporter's
+	 * without consent to credit. */
+	d->nrefs = outgoing_thread_refs_copy(ctx, &dos, true, &d->refs);
 out:
 	dossier_release(&dos);
 	return r;

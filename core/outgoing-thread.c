@@ -173,3 +173,16 @@ size_t outgoing_thread_refs(struct cmd_ctx *ctx, const struct dossier *dos,
 	trust_release(&t);
 	return n;
 }
+
+size_t outgoing_thread_refs_copy(struct cmd_ctx *ctx, const struct dossier *dos,
+				 bool hide_reporter, char ***refs)
+{
+	const char **v;
+	size_t n = outgoing_thread_refs(ctx, dos, hide_reporter, &v);
+
+	*refs = xcalloc(n + 1, sizeof(**refs));
+	for (size_t i = 0; i < n; i++)
+		(*refs)[i] = xstrdup(v[i]);
+	free(v);
+	return n;
+}

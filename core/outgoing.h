@@ -51,6 +51,9 @@ struct dossier;
  */
 size_t outgoing_thread_refs(struct cmd_ctx *ctx, const struct dossier *dos,
 			    bool hide_reporter, const char ***refs);
+/* The same, the strings copied: free each and the array. */
+size_t outgoing_thread_refs_copy(struct cmd_ctx *ctx, const struct dossier *dos,
+				 bool hide_reporter, char ***refs);
 
 /* One message to one recipient, in a report's thread (reply.c). */
 struct outgoing_mail {

@@ -257,16 +257,11 @@ static void thread_refs(struct cmd_ctx *ctx, struct reply_draft *d,
 {
 	const char *subj = dos->f.r.subject ? dos->f.r.subject : "";
 	char *s = outgoing_one_line(subj);
-	const char **refs;
 
 	d->subject = str_starts(s, "Re:") || str_starts(s, "RE:") ||
 		     str_starts(s, "re:") ? xstrdup(s) : xasprintf("Re: %s", s);
 	free(s);
-	d->nrefs = outgoing_thread_refs(ctx, dos, false, &refs);
-	d->refs = xcalloc(d->nrefs + 1, sizeof(*d->refs));
-	for (size_t i = 0; i < d->nrefs; i++)
-		d->refs[i] = xstrdup(refs[i]);
-	free(refs);
+	d->nrefs = outgoing_thread_refs_copy(ctx, dos, false, &d->refs);
 }
 
 static int compose(struct cmd_ctx *ctx, struct reply_draft *d,
