@@ -34,7 +34,8 @@
  *   export.c, .h      the table of export formats; export-*.c: one
  *                     format each; timeline.c: md's and txt's timeline
  *   forward.c         forwarding a report as signed, encrypted mail;
- *                     outgoing.h: its key rules and transports, shared
+ *                     outgoing.h: its key rules and transports, shared;
+ *                     outgoing-thread.c: the thread headers mail names
  *   reply.c           replies to the reporter; templates.c: the mail
  *                     templates of the config folder, shipped defaults;
  *                     notice.c: the linux-distros notice, the announcement

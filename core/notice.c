@@ -240,17 +240,6 @@ static int compose(struct cmd_ctx *ctx, enum notice_kind k,
 	return r;
 }
 
-/* The References: the thread's messages that do not name the reporter
- * (all of them with consent to credit), as forward chooses them. */
-static void refs(struct reply_draft *d, const struct dossier *dos)
-{
-	d->refs = xcalloc(dos->f.nmsgs + 1, sizeof(*d->refs));
-	for (size_t i = 0; i < dos->f.nmsgs; i++)
-		if (outgoing_msgid_ok(dos->f.msgs[i].message_id) &&
-		    (dos->f.r.consent_credit || !export_from_reporter(dos, &dos->f.msgs[i])))
-			d->refs[d->nrefs++] = xstrdup(dos->f.msgs[i].message_id);
-}
-
 int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 		   const char *outbox, const char *sendmail, struct reply_draft *d,
 		   struct err *err)
@@ -279,7 +268,9 @@ int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 	}
 	if ((r = compose(ctx, k, &dos, d, err)) < 0)
 		goto out;
-	refs(d, &dos);
+	/* The References as forward chooses them: none of the reporter's
+	 * without consent to credit. */
+	d->nrefs = outgoing_thread_refs_copy(ctx, &dos, true, &d->refs);
 out:
 	dossier_release(&dos);
 	return r;
