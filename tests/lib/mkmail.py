@@ -231,14 +231,14 @@ def encrypted(d):
     m.attach(MIMEApplication(ARMORED, "octet-stream", encode_7or8bit))
     outer = headers(MIMEMultipart("mixed"), "Encrypted between parts",
                     name="around-enc")
-    outer.attach(MIMEText("Before.\n"))
+    att = {}
     for name in ("a.bin", "b.bin"):
-        a = MIMEApplication(name.encode(), "octet-stream")
-        a.add_header("Content-Disposition", "attachment", filename=name)
-        if name == "b.bin":
-            outer.attach(m)
-            outer.attach(MIMEText("After.\n"))
-        outer.attach(a)
+        att[name] = MIMEApplication(name.encode(), "octet-stream")
+        att[name].add_header("Content-Disposition", "attachment",
+                             filename=name)
+    for part in (MIMEText("Before.\n"), att["a.bin"], m,
+                 MIMEText("After.\n"), att["b.bin"]):
+        outer.attach(part)
     write(d, "around-encrypted.eml", as_bytes(outer))
 
 
