@@ -278,6 +278,16 @@ static json_t *senders_json(const struct opened_message *om)
 	return a;
 }
 
+/* Stretches of text and attachments the verdict does not cover. */
+static size_t unsigned_parts(const struct opened_message *om)
+{
+	size_t n = om->nunsigned;
+
+	for (size_t k = 0; k < om->natt; k++)
+		n += om->att[k].unsigned_part;
+	return n;
+}
+
 /* What only opening the messages tells, added to report_full_json's. */
 static void add_opened_json(json_t *o, const struct report_full *rf,
 			    const struct opened *op)
@@ -303,6 +313,8 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 		json_object_set_new(m, "signer", json_text(om->signer));
 		json_object_set_new(m, "signer_valid", json_boolean(om->signer_valid));
 		json_object_set_new(m, "unsigned_text", json_boolean(om->nunsigned > 0));
+		json_object_set_new(m, "unsigned_parts",
+				    json_integer((json_int_t)unsigned_parts(om)));
 		json_object_set_new(m, "files_unsigned",
 				    files_json(om->files_unsigned, om->nfiles_unsigned));
 		for (size_t k = 0; k < om->nfiles_unsigned; k++)

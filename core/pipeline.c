@@ -8,10 +8,11 @@
  * Encryption without any signature shows as `not-signed` (or `partial`
  * when only part of what is shown was encrypted).  What is shown but not
  * covered (text beside an inline block, an attachment of an inline-signed
- * mail, a part beside the multipart/signed) is recorded as ranges of the
- * body and flags on the attachments, never as marks inside the text,
- * which the sender could write too; displays mark it line by line, and
- * the files it touches are kept apart as unsigned.
+ * mail, a part beside the multipart/signed or the multipart/encrypted,
+ * shown where it stands) is recorded as ranges of the body and flags on
+ * the attachments, never as marks inside the text, which the sender
+ * could write too; displays mark it line by line, and the files it
+ * touches are kept apart as unsigned.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,24 @@ static void add_unsigned(struct pipeline_out *out, size_t start, size_t end)
 	out->unsigned_spans[out->nunsigned++].end = end;
 }
 
+/* Appends n bytes of text on lines of their own; unprotected text is
+ * recorded as such (never marked inside the text, where the sender could
+ * write the same marks). */
+static void add_lines(struct pipeline_out *out, const char *s, size_t n,
+		      bool unprotected)
+{
+	size_t start;
+
+	if (out->body.len && out->body.buf[out->body.len - 1] != '\n')
+		sbuf_addch(&out->body, '\n');
+	start = out->body.len;
+	sbuf_add(&out->body, s, n);
+	if (n && s[n - 1] != '\n')
+		sbuf_addch(&out->body, '\n');
+	if (unprotected)
+		add_unsigned(out, start, out->body.len);
+}
+
 static void use_content(struct pipeline_out *out, const struct mail_msg *m)
 {
 	size_t base = out->body.len;
@@ -59,6 +78,61 @@ static void use_content(struct pipeline_out *out, const struct mail_msg *m)
 			     base + m->outside[i].end);
 	out->att = m->attachments;
 	out->natt = m->nattachments;
+}
+
+/* The outer message's text spans [from, to), each on lines of its own,
+ * as not covered. */
+static void add_outer_spans(struct pipeline_out *out, size_t from, size_t to)
+{
+	const struct mail_msg *m = &out->msg;
+
+	for (size_t i = from; i < to; i++)
+		add_lines(out, m->body_text + m->outside[i].start,
+			  m->outside[i].end - m->outside[i].start, true);
+}
+
+/* The outer message's attachments, not covered, around the decrypted
+ * entity's, in the order of their parts. */
+static void join_attachments(struct pipeline_out *out)
+{
+	const struct mail_msg *m = &out->msg, *in = &out->inner;
+	size_t at = m->pgp_att_at, n = 0;
+	struct mail_attachment *a;
+
+	if (!m->nattachments)
+		return;
+	a = xcalloc(m->nattachments + in->nattachments + 1, sizeof(*a));
+	for (size_t i = 0; i < m->nattachments; i++) {
+		if (i == at)
+			for (size_t k = 0; k < in->nattachments; k++)
+				a[n++] = in->attachments[k];
+		a[n] = m->attachments[i];
+		a[n++].outside = true;
+	}
+	if (at >= m->nattachments)
+		for (size_t k = 0; k < in->nattachments; k++)
+			a[n++] = in->attachments[k];
+	out->att_joined = a;
+	out->att = a;
+	out->natt = n;
+}
+
+/*
+ * What was decrypted, shown where the multipart/encrypted stands among
+ * the parts next to it: those are outside the encryption and whatever
+ * it signs (mail.h), so every one of them is shown as not covered.
+ */
+static void use_decrypted(struct pipeline_out *out)
+{
+	const struct mail_msg *m = &out->msg;
+	size_t before = 0;
+
+	while (before < m->noutside && m->outside[before].start < m->pgp_text_at)
+		before++;
+	add_outer_spans(out, 0, before);
+	use_content(out, &out->inner);
+	add_outer_spans(out, before, m->noutside);
+	join_attachments(out);
 }
 
 static int run_encrypted(struct cmd_ctx *ctx, struct crypto *c,
@@ -123,7 +197,7 @@ static int run_encrypted(struct cmd_ctx *ctx, struct crypto *c,
 		 * is shown is not covered by what was checked. */
 		*partial = true;
 	}
-	use_content(out, &out->inner);
+	use_decrypted(out);
 	return 0;
 }
 
@@ -133,24 +207,6 @@ static bool blank(const char *s, size_t n)
 		if (s[i] != ' ' && s[i] != '\n' && s[i] != '\r' && s[i] != '\t')
 			return false;
 	return true;
-}
-
-/* Appends n bytes of text on lines of their own; unprotected text is
- * recorded as such (never marked inside the text, where the sender could
- * write the same marks). */
-static void add_lines(struct pipeline_out *out, const char *s, size_t n,
-		      bool unprotected)
-{
-	size_t start;
-
-	if (out->body.len && out->body.buf[out->body.len - 1] != '\n')
-		sbuf_addch(&out->body, '\n');
-	start = out->body.len;
-	sbuf_add(&out->body, s, n);
-	if (n && s[n - 1] != '\n')
-		sbuf_addch(&out->body, '\n');
-	if (unprotected)
-		add_unsigned(out, start, out->body.len);
 }
 
 /*
@@ -391,6 +447,7 @@ void pipeline_out_release(struct pipeline_out *out)
 		free(out->recipients[i]);
 	free(out->recipients);
 	free(out->att_filtered);
+	free(out->att_joined);
 	memset(out, 0, sizeof(*out));
 }
 

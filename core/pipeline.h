@@ -32,6 +32,8 @@ struct pipeline_out {
 	size_t nsigs;
 	char **recipients;          /* key IDs it was encrypted to */
 	size_t nrecipients;
+	/* The message's attachments around the decrypted entity's. */
+	struct mail_attachment *att_joined;   /* owns only the array */
 	struct mail_attachment *att_filtered; /* owns only the array */
 	struct crypto_job *job;     /* the decryption pipeline_start began */
 	struct crypto *job_crypto;  /* ... on this context */

@@ -356,6 +356,8 @@ static int walk(struct walk *w, GMimeObject *obj, int depth)
 		GMimeMultipart *mp = GMIME_MULTIPART(obj);
 
 		w->pgp = obj;
+		w->msg->pgp_text_at = w->body.len;
+		w->msg->pgp_att_at = w->msg->nattachments;
 		if (is_pgp_encrypted(obj))
 			w->skip[0] = g_mime_multipart_get_part(mp, 0);
 		else
@@ -578,6 +580,7 @@ static int classify(struct walk *w, GMimeObject *top)
 		free(msg->outside);
 		msg->outside = NULL;
 		msg->noutside = 0;
+		msg->pgp_text_at = msg->pgp_att_at = 0;
 		for (size_t i = 0; i < msg->nattachments; i++)
 			msg->attachments[i].outside = false;
 	}

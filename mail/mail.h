@@ -106,6 +106,12 @@ struct mail_msg {
 	 * Nothing is outside for the other kinds. */
 	struct mail_span *outside;
 	size_t noutside;
+	/* MAIL_PGP_ENCRYPTED: where the multipart/encrypted stands among
+	 * the parts next to it, for its decrypted content to be shown in
+	 * its place: the spans of outside that start before pgp_text_at
+	 * come before it, and so do attachments[0, pgp_att_at). */
+	size_t pgp_text_at;
+	size_t pgp_att_at;
 
 	struct mail_attachment *attachments;
 	size_t nattachments;

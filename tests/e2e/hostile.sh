@@ -129,6 +129,20 @@ while IFS="$tab" read -r name outcome props what; do
 			grep '^! ' "$o.show.$first_id" 2>/dev/null |
 				grep -qF -- "${p#marked-unsigned:}" ||
 				bad="$bad|'${p#marked-unsigned:}' not on a line marked unsigned" ;;
+		marked-covered:*)
+			grep '^| ' "$o.show.$first_id" 2>/dev/null |
+				grep -qF -- "${p#marked-covered:}" ||
+				bad="$bad|'${p#marked-covered:}' not on a line marked covered" ;;
+		attachment-unsigned:*)
+			grep '^\[attachment ' "$o.show.$first_id" 2>/dev/null |
+				grep -F -- "${p#attachment-unsigned:}" | grep -qF ', NOT SIGNED]' ||
+				bad="$bad|no attachment '${p#attachment-unsigned:}' listed NOT SIGNED" ;;
+		order:*)
+			a=${p#order:}
+			la=$(grep -nF -- "${a%%,*}" "$o.show.$first_id" 2>/dev/null | head -n 1 | cut -d: -f 1)
+			lb=$(grep -nF -- "${a#*,}" "$o.show.$first_id" 2>/dev/null | head -n 1 | cut -d: -f 1)
+			[ -n "$la" ] && [ -n "$lb" ] && [ "$la" -lt "$lb" ] ||
+				bad="$bad|show does not print '${a%%,*}' before '${a#*,}'" ;;
 		shows:*)
 			grep -qF -- "${p#shows:}" "$o.show.$first_id" 2>/dev/null ||
 				bad="$bad|show does not show '${p#shows:}'" ;;

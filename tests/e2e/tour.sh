@@ -42,6 +42,11 @@ tap_is "$(st list --json | jq -r '[.[].verdict] | unique | join(" ")')" \
 tap_is "$(st list --json | jq -r '.[] | select(.id >= 13) | "\(.id):\(.verdict)"' | tr '\n' ' ')" \
 	"13:bad 14:unknown-key 15:revoked-key 16:partial 17:expired-key " \
 	"reports 13 to 17 are the ones the README names"
+tap_is "$(st show 16 | grep '^[!|] ' | cut -d : -f 1)" '! Unsigned text someone added around the signed part
+| Signed and encrypted by Rita' \
+	"partial report 16 shows the text beside its encrypted part, marked '! ', before the signed text"
+tap_is "$(st show 16 --json | jq -c '[.messages_detail[0].unsigned_text, .messages_detail[0].unsigned_parts, .files_unsigned]')" \
+	'[true,1,["fs/ext4/super.c"]]' "show 16 --json: unsigned_text, unsigned_parts, files_unsigned"
 tap_like "$(st show 1)" 'attachment 1: sack-repro\.c, text/x-csrc, [0-9]+ bytes, EXPLOIT CODE' \
 	"the reply that says 'Reproducer attached' carries sack-repro.c, marked as exploit code"
 tap_like "$(st show 1 --json | jq -r '.events[] | select(.kind == "forward") | .detail')" \

@@ -6,7 +6,8 @@
 # (yellow, named by the certified user ID), the "!" gutter on text and
 # the mark on attachments an inline signature does not cover, and a From
 # row that puts the address before a display name that holds another
-# address behind no-break spaces.  Each case has a database of its own.
+# address behind no-break spaces; and (issue 24) the parts beside a
+# multipart/encrypted, shown and marked.  Each case has a database of its own.
 export SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuitrust
@@ -102,7 +103,44 @@ if wait_re "^Files +-   \[!\] unsigned: mm/slub.c"; then tui_ok 0 "its file is l
 else tui_ok 1 "its file is listed apart, marked unsigned"; fi
 tui_stop
 
-# 8-9: a display name holding another address, padded with no-break
+# 8-10: issue 24, item 2 (the demo's report 16): a multipart/encrypted,
+# signed inside, in a multipart/mixed between unsigned text before it and
+# an unsigned patch after it.  The unsigned text is shown, behind the !
+# gutter, before the signed text; the patch is marked NOT SIGNED and its
+# file listed apart.
+mail_pgp around "encrypted between unsigned parts" "SIGNED and encrypted by Rita: fs/ext4/inode.c"
+/usr/bin/python3 - "$T/mail/around.eml" <<'PYEOF'
+import sys
+raw = open(sys.argv[1]).read()
+mark = "\nMIME-Version: 1.0\n"
+i = raw.index(mark) + len(mark)
+head, entity = raw[:i], raw[i:]
+open(sys.argv[1], "w").write(
+    head + 'Content-Type: multipart/mixed; boundary="mix"\n\n'
+    "--mix\nContent-Type: text/plain; charset=utf-8\n\n"
+    "UNSIGNED text added around it: see fs/ext4/super.c\n"
+    "--mix\n" + entity + "\n--mix\n"
+    'Content-Type: text/x-diff; name="evil.patch"\n'
+    'Content-Disposition: attachment; filename="evil.patch"\n\n'
+    "--- a/mm/slub.c\n+++ b/mm/slub.c\n@@ -1 +1 @@\n-a\n+b\n--mix--\n")
+PYEOF
+case_db around
+e2e_import "$T/mail/around.eml" || { echo "Bail out! import failed"; exit 1; }
+open_first
+u=$(screen | grep -nF "! UNSIGNED text added around it" | cut -d: -f 1)
+c=$(screen | grep -nF "│ SIGNED and encrypted by Rita" | cut -d: -f 1)
+if bar | grep -qF " ▲ SIGNATURE partial" && [ -n "$u" ] && [ -n "$c" ] && [ "$u" -lt "$c" ]; then
+	tui_ok 0 "encrypted beside unsigned text: partial, the unsigned text shown first behind the ! gutter"
+else tui_ok 1 "encrypted beside unsigned text: partial, the unsigned text shown first behind the ! gutter"; fi
+if line_of "attachment 1: evil.patch" | grep -qF "[!] NOT SIGNED"; then
+	tui_ok 0 "the patch beside the encrypted part is marked NOT SIGNED"
+else tui_ok 1 "the patch beside the encrypted part is marked NOT SIGNED"; fi
+if wait_re "^Files +fs/ext4/inode.c   \[!\] unsigned: (fs/ext4/super.c mm/slub.c|mm/slub.c fs/ext4/super.c)"; then
+	tui_ok 0 "the files only the unsigned parts touch are listed apart"
+else tui_ok 1 "the files only the unsigned parts touch are listed apart"; fi
+tui_stop
+
+# 11-12: a display name holding another address, padded with no-break
 # spaces so that a header row would cut the real address off.
 /usr/bin/python3 - "$T/mail/name.eml" <<'PYEOF'
 import sys

@@ -461,6 +461,59 @@ def build(c):
         "inline-forged-end-marker", "text after a block forging our marker",
         clear + "[--- end of unprotected text ---]\nATTACKER says: trust this\n")
 
+    # --- parts outside a PGP/MIME entity (issue 24, item 2) ---------------
+    # Every part beside the multipart/encrypted or multipart/signed, before
+    # or after it, nested or not, text, HTML or a patch, is shown and
+    # marked as not signed; the signed text is not.
+    def pgp_entity(raw):
+        mark = "\nMIME-Version: 1.0\n"
+        return raw[raw.index(mark) + len(mark):]
+
+    enc = pgp_entity(mk(c, "encrypted-signed", "outside-enc", "x",
+                        "SIGNED-ENCRYPTED report about net/ipv4/tcp_input.c",
+                        sign_as=R, to=O))
+    sgn = pgp_entity(mk(c, "signed", "outside-sig", "x",
+                        "SIGNED-CLEAR report about net/ipv4/tcp_input.c",
+                        sign_as=R))
+
+    def text(t):
+        return "Content-Type: text/plain; charset=utf-8\n\n%s\n" % t
+
+    html = ("Content-Type: text/html; charset=utf-8\n\n"
+            "<html><body><p>UNSIGNED-HTML: forward this to "
+            "all vendors</p></body></html>\n")
+    patch = ('Content-Type: text/x-diff; name="evil.patch"\n'
+             'Content-Disposition: attachment; filename="evil.patch"\n\n' +
+             slub)
+
+    def mixed(b, *parts):
+        return ('Content-Type: multipart/mixed; boundary="%s"\n\n' % b +
+                "".join("--%s\n%s\n" % (b, p) for p in parts) +
+                "--%s--\n" % b)
+
+    before = text("UNSIGNED-BEFORE: see fs/ext4/super.c")
+    after = text("UNSIGNED-AFTER: see fs/ext4/super.c")
+    for name, subject, body in (
+            ("outside-enc-text-before", "unsigned text, then encrypted",
+             mixed("o", before, enc)),
+            ("outside-enc-text-after", "encrypted, then unsigned text",
+             mixed("o", enc, after)),
+            ("outside-sig-text-after", "signed, then unsigned text",
+             mixed("o", sgn, after)),
+            ("outside-enc-nested", "unsigned text around a nested mixed",
+             mixed("o", before, mixed("n", enc, text("UNSIGNED-NESTED")))),
+            ("outside-sig-nested", "signed inside a nested mixed",
+             mixed("o", mixed("n", text("UNSIGNED-NESTED"), sgn), after)),
+            ("outside-enc-html", "an unsigned HTML part, then encrypted",
+             mixed("o", html, enc)),
+            ("outside-sig-html", "signed, then an unsigned HTML part",
+             mixed("o", sgn, html)),
+            ("outside-enc-patch", "encrypted, then an unsigned patch",
+             mixed("o", enc, patch)),
+            ("outside-sig-patch", "signed, then an unsigned patch",
+             mixed("o", sgn, patch))):
+        m[name] = hdr(name, subject) + body
+
     # --- senders (issue 12, item 4) ----------------------------------------
     m["from-name-address"] = plain(
         "from-name-address", "display name holding an address", "x\n",

@@ -225,6 +225,21 @@ def encrypted(d):
     outer.attach(MIMEText("Unencrypted note.\n"))
     outer.attach(m)
     write(d, "partial-encrypted.eml", as_bytes(outer))
+    # and between parts: text and an attachment on either side
+    m = MIMEMultipart("encrypted", protocol="application/pgp-encrypted")
+    m.attach(MIMEApplication("Version: 1\n", "pgp-encrypted", encode_7or8bit))
+    m.attach(MIMEApplication(ARMORED, "octet-stream", encode_7or8bit))
+    outer = headers(MIMEMultipart("mixed"), "Encrypted between parts",
+                    name="around-enc")
+    att = {}
+    for name in ("a.bin", "b.bin"):
+        att[name] = MIMEApplication(name.encode(), "octet-stream")
+        att[name].add_header("Content-Disposition", "attachment",
+                             filename=name)
+    for part in (MIMEText("Before.\n"), att["a.bin"], m,
+                 MIMEText("After.\n"), att["b.bin"]):
+        outer.attach(part)
+    write(d, "around-encrypted.eml", as_bytes(outer))
 
 
 def inline(d):

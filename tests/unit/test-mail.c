@@ -335,6 +335,21 @@ static void test_parse_encrypted(void **state)
 	assert_string_equal(m.body_text, "Unencrypted note.\n");
 	assert_int_equal(m.nattachments, 0);
 	mail_msg_release(&m);
+
+	/* Where it stands among the parts around it, for core/ to show
+	 * the decrypted content there. */
+	parse_ok("around-encrypted.eml", &m);
+	assert_int_equal(m.kind, MAIL_PGP_ENCRYPTED);
+	assert_true(m.partial);
+	assert_string_equal(m.body_text, "Before.\n\nAfter.\n");
+	assert_int_equal(m.noutside, 2);
+	assert_int_equal(m.pgp_text_at, strlen("Before.\n"));
+	assert_true(m.outside[1].start >= m.pgp_text_at);
+	assert_int_equal(m.nattachments, 2);
+	assert_int_equal(m.pgp_att_at, 1);
+	assert_string_equal(m.attachments[0].filename, "a.bin");
+	assert_true(m.attachments[0].outside && m.attachments[1].outside);
+	mail_msg_release(&m);
 }
 
 static void test_parse_inline(void **state)
