@@ -302,6 +302,11 @@ int report_key(struct cmd_ctx *ctx, int64_t id, struct report_key *k,
 int report_watch_fd(struct cmd_ctx *ctx);
 int report_changes(struct cmd_ctx *ctx, int64_t *cursor, int64_t **ids,
 		   size_t *n, struct err *err);
+/* Whether the team server is reachable (always true on SQLite), and one
+ * try to reach it again: 0, or ERR_IO with err saying why.  Once back,
+ * report_changes() gives what changed while it was away. */
+bool report_store_up(struct cmd_ctx *ctx);
+int report_store_reconnect(struct cmd_ctx *ctx, struct err *err);
 
 /* policy.c: the embargo policy, one rule for every date change ----------*/
 struct policy {

@@ -86,6 +86,20 @@ int report_watch_fd(struct cmd_ctx *ctx)
 	return s ? store_watch_fd(s) : -1;
 }
 
+bool report_store_up(struct cmd_ctx *ctx)
+{
+	struct store *s = cmd_ctx_store(ctx);
+
+	return !s || store_connected(s);
+}
+
+int report_store_reconnect(struct cmd_ctx *ctx, struct err *err)
+{
+	struct store *s = store_or_err(ctx, err);
+
+	return s ? store_reconnect(s, err) : ERR_IO;
+}
+
 int report_changes(struct cmd_ctx *ctx, int64_t *cursor, int64_t **ids,
 		   size_t *n, struct err *err)
 {

@@ -36,6 +36,10 @@ struct pg {
 	enum db_fault fault;
 	char *errmsg;
 	bool listening;
+	unsigned gen;           /* connections so far: statements prepared
+				 * on an earlier one are prepared again */
+	bool catch_up;          /* reconnected: what changed meanwhile was
+				 * not notified */
 };
 
 struct pg_stmt {
@@ -47,6 +51,8 @@ struct pg_stmt {
 	int formats[PG_MAX_PARAMS];
 	bool owned[PG_MAX_PARAMS];
 	PGresult *res;
+	char *query;            /* as prepared, for a new connection */
+	unsigned gen;           /* the connection it was prepared on */
 	int row, nrows;         /* the current row is row - 1 */
 	unsigned char *blob;    /* the last decoded bytea column */
 	int64_t changes;
@@ -187,11 +193,27 @@ static char *connect_error(const char *m)
 	return sbuf_detach(&b, NULL);
 }
 
+/* One round trip for the whole session set-up. */
+static int session_setup(struct store *s)
+{
+	char *msg;
+	int r;
+
+	PQsetClientEncoding(PG(s)->conn, "UTF8");
+	msg = xasprintf("SET search_path = secteam, pg_catalog;"
+			"SET application_name = 'secteam-tui';"
+			"SET client_min_messages = warning;"
+			"SET lock_timeout = %d;", s->busy_timeout_ms);
+	r = pg_exec(s, msg);
+	free(msg);
+	return r;
+}
+
 static int pg_open(struct store *s, const char *where,
 		   const struct store_opts *o, struct err *err)
 {
 	struct pg *p = xcalloc(1, sizeof(*p));
-	char *msg, lt[64];
+	char *msg;
 	int r;
 
 	(void)o;
@@ -209,17 +231,34 @@ static int pg_open(struct store *s, const char *where,
 	}
 	s->where = server_name(p->conn);
 	PQsetNoticeReceiver(p->conn, pg_notice, NULL);
-	PQsetClientEncoding(p->conn, "UTF8");
-	/* One round trip for the whole session set-up. */
-	snprintf(lt, sizeof(lt), "SET lock_timeout = %d;", s->busy_timeout_ms);
-	msg = xasprintf("SET search_path = secteam, pg_catalog;"
-			"SET application_name = 'secteam-tui';"
-			"SET client_min_messages = warning;%s", lt);
-	r = pg_exec(s, msg);
-	free(msg);
-	if (r < 0)
+	if (session_setup(s) < 0)
 		return store_dberr(s, err, "cannot set up the session");
 	return 0;
+}
+
+/* The connection's lost: one try to make it again, with the session set
+ * up as at open; the statements are prepared again when next used, and
+ * the next poll_changed says "changed" (nothing was notified meanwhile). */
+static int pg_reconnect(struct store *s)
+{
+	struct pg *p = PG(s);
+
+	if (PQstatus(p->conn) == CONNECTION_OK)
+		return 0;
+	PQreset(p->conn);
+	if (PQstatus(p->conn) != CONNECTION_OK) {
+		note(s, NULL);
+		return -1;
+	}
+	p->gen++;
+	p->listening = false;
+	p->catch_up = true;
+	return session_setup(s);
+}
+
+static bool pg_connected(struct store *s)
+{
+	return PQstatus(PG(s)->conn) == CONNECTION_OK;
 }
 
 static void pg_close(struct store *s)
@@ -290,11 +329,13 @@ static struct stmt *pg_prepare(struct store *s, const char *sql)
 	assert(ps->nparams <= PG_MAX_PARAMS);
 	ps->base.s = s;
 	snprintf(ps->name, sizeof(ps->name), "st%u", p->nstmt++);
+	ps->query = q;
+	ps->gen = p->gen;
 	r = PQprepare(p->conn, ps->name, q, 0, NULL);
-	free(q);
 	if (!ok_status(r)) {
 		note(s, r);
 		PQclear(r);
+		free(ps->query);
 		free(ps);
 		return NULL;
 	}
@@ -329,7 +370,28 @@ static void pg_finalize(struct stmt *x)
 {
 	pg_reset(x);
 	/* The connection's prepared statements end with it. */
+	free(PST(x)->query);
 	free(x);
+}
+
+/* A statement prepared on an earlier connection, prepared on this one. */
+static int reprepare(struct pg_stmt *ps)
+{
+	struct store *s = ps->base.s;
+	struct pg *p = PG(s);
+	PGresult *r;
+
+	if (ps->gen == p->gen)
+		return 0;
+	r = PQprepare(p->conn, ps->name, ps->query, 0, NULL);
+	if (!ok_status(r)) {
+		note(s, r);
+		PQclear(r);
+		return -1;
+	}
+	PQclear(r);
+	ps->gen = p->gen;
+	return 0;
 }
 
 static void set_param(struct stmt *x, int i, char *v, bool owned, int len,
@@ -372,6 +434,8 @@ static int pg_step(struct stmt *x)
 	struct store *s = x->s;
 
 	if (!ps->res) {
+		if (reprepare(ps) < 0)
+			return -1;
 		ps->res = PQexecPrepared(PG(s)->conn, ps->name, ps->nparams,
 					 (const char *const *)ps->values,
 					 ps->lengths, ps->formats, 0);
@@ -596,6 +660,10 @@ static bool pg_poll_changed(struct store *s)
 	PGnotify *n;
 	bool changed = false;
 
+	if (p->catch_up) {
+		p->catch_up = false;
+		return true;
+	}
 	if (!p->listening && pg_watch_fd(s) < 0)
 		return false;
 	PQconsumeInput(p->conn);
@@ -635,4 +703,6 @@ const struct engine db_pg_engine = {
 	.whoami = pg_whoami,
 	.watch_fd = pg_watch_fd,
 	.poll_changed = pg_poll_changed,
+	.connected = pg_connected,
+	.reconnect = pg_reconnect,
 };

@@ -80,6 +80,10 @@ struct engine {
 	/* Change notification: see store_watch() in store.h. */
 	int (*watch_fd)(struct store *s);
 	bool (*poll_changed)(struct store *s);
+	/* The connection: whether it is up, and one try to bring it back
+	 * (0 when up again); NULL for an engine that cannot lose it. */
+	bool (*connected)(struct store *s);
+	int (*reconnect)(struct store *s);
 };
 
 extern const struct engine db_sqlite_engine;

@@ -106,6 +106,10 @@ int store_begin(struct store *s, struct err *err)
 	if (s->in_tx)
 		return err_setc(err, ERR_GENERIC, "nested transaction in %s",
 				s->where);
+	/* A connection lost since the last write (a server restart): one
+	 * try to make it again before saying so; nothing is written. */
+	if (!store_connected(s) && store_reconnect(s, err) < 0)
+		return err_prefix(err, "nothing was changed");
 	if (s->eng->begin(s) < 0)
 		return store_dberr(s, err, "cannot start a transaction");
 	s->in_tx = true;
@@ -177,4 +181,16 @@ int store_watch_fd(struct store *s)
 bool store_poll_changed(struct store *s)
 {
 	return s->eng->poll_changed(s);
+}
+
+bool store_connected(struct store *s)
+{
+	return !s->eng->connected || s->eng->connected(s);
+}
+
+int store_reconnect(struct store *s, struct err *err)
+{
+	if (!s->eng->reconnect || s->eng->reconnect(s) == 0)
+		return 0;
+	return store_dberr(s, err, "cannot reconnect");
 }

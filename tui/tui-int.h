@@ -125,6 +125,8 @@ struct tui {
 	bool color, utf8;
 	char *status;         /* already safe for display, or NULL */
 	bool status_error;
+	int reconnect_ms;     /* the team server is away: the wait before
+			       * the next try (0: not away) */
 	char *search;         /* the last search needle (typed by the officer) */
 	struct tui_history cmd_hist, search_hist;
 	struct tui_bind *binds;

@@ -202,6 +202,9 @@ int tui_getkey(struct tui *t)
 
 /* How often a UI on SQLite looks for a colleague's commit, in ms. */
 #define LIVE_POLL_MS 250
+/* Retrying a lost team server: the first wait, doubling up to the last. */
+#define RECONNECT_FIRST_MS 500
+#define RECONNECT_MAX_MS 4000
 
 /*
  * Colleagues' changes since the last look: every view is told which
@@ -239,11 +242,44 @@ static bool live_apply(struct tui *t)
  * server's notification, or every LIVE_POLL_MS on SQLite) is applied and
  * reported as TUI_KEY_LIVE so the screen is redrawn.
  */
+/*
+ * The team server went away (a restart, a network cut): say so, and try
+ * to reach it again after `*wait_ms` (doubling up to RECONNECT_MAX_MS),
+ * waiting on the keyboard only, so no CPU is spent meanwhile.  True once
+ * it is back: the views reload, and the live changes catch up on what
+ * happened while it was away.
+ */
+static bool reconnect_now(struct tui *t, int *wait_ms)
+{
+	struct err err = { 0, "" };
+
+	if (report_store_reconnect(t->ctx, &err) == 0) {
+		*wait_ms = 0;
+		t->gen++;
+		tui_status(t, false, "team server reachable again: up to date");
+		return true;
+	}
+	/* Said once, when it goes: the answer to an action taken meanwhile
+	 * stays on the status line. */
+	if (!*wait_ms) {
+		tui_status(t, true, "team server unreachable, retrying... (what you do "
+			   "meanwhile is refused, not kept)");
+		draw_status(t);
+		refresh();
+	}
+	*wait_ms = *wait_ms ? *wait_ms * 2 : RECONNECT_FIRST_MS;
+	if (*wait_ms > RECONNECT_MAX_MS)
+		*wait_ms = RECONNECT_MAX_MS;
+	return false;
+}
+
 static int getkey_live(struct tui *t)
 {
-	int fd = report_watch_fd(t->ctx);
+	int *wait_ms = &t->reconnect_ms;
 
 	for (;;) {
+		bool up = report_store_up(t->ctx);
+		int fd = up ? report_watch_fd(t->ctx) : -1;
 		struct pollfd pf[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
 					{ .fd = fd, .events = POLLIN } };
 		int r;
@@ -254,12 +290,20 @@ static int getkey_live(struct tui *t)
 		nodelay(stdscr, FALSE);
 		if (r != TUI_KEY_NONE)
 			return r;
-		r = poll(pf, fd >= 0 ? 2 : 1, fd >= 0 ? -1 : LIVE_POLL_MS);
+		if (!up && !*wait_ms && reconnect_now(t, wait_ms))
+			return TUI_KEY_LIVE;
+		r = poll(pf, fd >= 0 ? 2 : 1,
+			 !up ? *wait_ms : fd >= 0 ? -1 : LIVE_POLL_MS);
 		if (r < 0 && errno != EINTR)
 			return -1;
 		/* Input (or its end): read it the usual way. */
 		if (r > 0 && pf[0].revents)
 			return tui_getkey(t);
+		if (!up) {
+			if (r == 0 && reconnect_now(t, wait_ms))
+				return TUI_KEY_LIVE;
+			continue;
+		}
 		if (live_apply(t))
 			return TUI_KEY_LIVE;
 	}

@@ -170,12 +170,24 @@ static void load(struct tui *t, struct reports *p)
 	 * query does not know. */
 	int64_t keep = p->pending && p->sel == 0 ? 0 : sel_id(p);
 	struct err err = { 0, "" };
+	struct report_key *keys = NULL;
+	size_t nkeys = 0;
 
+	/* A failed load (the team server away) keeps the list as it was. */
+	if (report_keys(t->ctx, &keys, &nkeys, &err) < 0) {
+		free(keys);
+		if (!t->status_error)  /* an action's own error stays */
+			tui_status(t, true, "%s", err.msg);
+		if (p->rows)
+			return;
+		keys = NULL;
+		nkeys = 0;
+	}
 	free_loaded(p);
+	p->keys = keys;
+	p->nkeys = nkeys;
 	p->pending = false;
 	policy_from_config(t->ctx->cfg, &p->pol);
-	if (report_keys(t->ctx, &p->keys, &p->nkeys, &err) < 0)
-		tui_status(t, true, "%s", err.msg);
 	tui_trace_mark(t, "keys-loaded");
 	p->srank = xmalloc(p->nkeys + 1);
 	p->vrank = xmalloc(p->nkeys + 1);
