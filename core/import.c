@@ -207,6 +207,18 @@ struct import_pending {
 				 * (mail this program sent), or 0 */
 };
 
+/* A message stored before transport fields were left out of the hash
+ * carries the hash of all its bytes. */
+static bool legacy_duplicate(struct store *s, struct import_pending *p)
+{
+	char *raw = mail_raw_hash(p->raw, p->len);
+	bool dup = strcmp(raw, p->hash) &&
+		   store_message_find(s, NULL, raw, &p->dup_report, NULL) == 0;
+
+	free(raw);
+	return dup;
+}
+
 struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
 				    size_t len, bool copy)
 {
@@ -220,8 +232,10 @@ struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
 		return p;
 	p->parsed = true;
 	p->hash = mail_content_hash(p->raw, len);
-	/* The same content is a duplicate; the same Message-ID alone is not. */
-	if (s && store_message_find(s, NULL, p->hash, &p->dup_report, NULL) == 0) {
+	/* The same content is a duplicate, however it was delivered; the
+	 * same Message-ID alone is not. */
+	if (s && (store_message_find(s, NULL, p->hash, &p->dup_report, NULL) == 0 ||
+		  legacy_duplicate(s, p))) {
 		p->duplicate = true;
 		return p;
 	}

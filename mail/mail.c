@@ -698,12 +698,10 @@ void mail_msg_release(struct mail_msg *msg)
 	memset(msg, 0, sizeof(*msg));
 }
 
-/* Returns 64 lowercase hex digits (caller frees); cannot fail. */
-char *mail_content_hash(const char *buf, size_t len)
+/* Adds buf[0..len) to ck with CRLF normalized to LF. */
+static void hash_lf(GChecksum *ck, const char *buf, size_t len)
 {
-	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
 	size_t from = 0;
-	char *r;
 
 	for (size_t i = 0; i < len; i++) {
 		if (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n') {
@@ -713,7 +711,74 @@ char *mail_content_hash(const char *buf, size_t len)
 		}
 	}
 	g_checksum_update(ck, (const guchar *)buf + from, (gssize)(len - from));
-	r = xstrdup(g_checksum_get_string(ck));
+}
+
+static char *hash_done(GChecksum *ck)
+{
+	char *r = xstrdup(g_checksum_get_string(ck));
+
 	g_checksum_free(ck);
 	return r;
+}
+
+/* Returns 64 lowercase hex digits (caller frees); cannot fail. */
+char *mail_raw_hash(const char *buf, size_t len)
+{
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+
+	hash_lf(ck, buf, len);
+	return hash_done(ck);
+}
+
+/* Header fields a message gathers on its way, one per relay, mailbox or
+ * list: none is the sender's. */
+static bool transport_field(const char *name, size_t n)
+{
+	static const char *const exact[] = {
+		"delivered-to", "received", "x-received", "return-path", "x-original-to",
+		"envelope-to", "dkim-signature", "authentication-results",
+		"received-spf", "status", "x-status", "x-keywords", "x-uid", "lines",
+		"content-length", "precedence", "mailing-list", "x-mailing-list",
+		"x-beenthere", "x-loop", "x-original-sender", "errors-to", "sender",
+		NULL,
+	};
+	static const char *const prefix[] = { "list-", "arc-", "x-spam-", "x-google-", NULL };
+
+	for (size_t i = 0; exact[i]; i++)
+		if (strlen(exact[i]) == n && !g_ascii_strncasecmp(name, exact[i], n))
+			return true;
+	for (size_t i = 0; prefix[i]; i++)
+		if (n > strlen(prefix[i]) &&
+		    !g_ascii_strncasecmp(name, prefix[i], strlen(prefix[i])))
+			return true;
+	return false;
+}
+
+/* The length of the header field at p (its continuation lines too). */
+static size_t field_len(const char *p, const char *end)
+{
+	const char *q = p;
+
+	do {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		q = nl ? nl + 1 : end;
+	} while (q < end && (*q == ' ' || *q == '\t'));
+	return (size_t)(q - p);
+}
+
+char *mail_content_hash(const char *buf, size_t len)
+{
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+	const char *p = buf, *end = buf + len;
+
+	/* The header block, up to its empty line, without what transport
+	 * added; then the rest as it is. */
+	while (p < end && *p != '\n' && !(*p == '\r' && p + 1 < end && p[1] == '\n')) {
+		size_t n = field_len(p, end), name = strcspn(p, ":\n");
+		if (!(name < n && p[name] == ':' && transport_field(p, name)))
+			hash_lf(ck, p, n);
+		p += n;
+	}
+	hash_lf(ck, p, (size_t)(end - p));
+	return hash_done(ck);
 }

@@ -128,10 +128,17 @@ int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
 void mail_msg_release(struct mail_msg *msg);
 
 /*
- * A message identity for duplicates when Message-ID is missing: the hex
- * SHA-256 of the raw bytes with CRLF normalized to LF.  Caller frees.
+ * A message's identity for duplicates (a Message-ID alone proves
+ * nothing): the hex SHA-256 of the message with CRLF normalized to LF
+ * and without the header fields transport adds on the way (Received,
+ * Delivered-To, Return-Path, X-Original-To, List-*, DKIM and ARC
+ * signatures, mailbox flags), so that two officers' copies of one list
+ * mail are one message.  Caller frees.
  */
 char *mail_content_hash(const char *buf, size_t len);
+/* The same over every byte: the identity stored before transport
+ * fields were left out, still looked up for messages stored then. */
+char *mail_raw_hash(const char *buf, size_t len);
 
 /* mailbox.c ---------------------------------------------------------------*/
 enum mbox_format { MBOX_AUTO, MBOX_O, MBOX_RD };

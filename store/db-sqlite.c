@@ -173,6 +173,9 @@ static int prepare_file(const char *path, const struct store_opts *o,
 	if (lstat(path, &st) == 0)
 		return 0;
 	fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST)
+		/* Another command made it a moment ago: checked as any file. */
+		return store_check_files(path, group, err);
 	if (fd < 0)
 		return err_setc(err, ERR_IO, "cannot create database '%s': %s",
 				path, strerror(errno));

@@ -160,6 +160,54 @@ static void test_parse_subjects(void **state)
 	}
 }
 
+/* Two officers' copies of one list mail: each relay, mailbox and list
+ * added its own fields (folded ones too); the message is the same.  What
+ * the sender wrote still counts. */
+static void test_hash_transport(void **state)
+{
+	static const char *const msgs[] = {
+		/* 0, 1: the same mail as two officers received it */
+		"Return-Path: <list-bounces@vger.example>\r\n"
+		"Delivered-To: alice@team.example\r\n"
+		"Received: from mx1.example (mx1.example [192.0.2.1])\r\n"
+		"\tby mail.team.example; Fri, 4 Dec 2026 10:00:00 +0000\r\n"
+		"DKIM-Signature: v=1; a=rsa-sha256; d=vger.example;\r\n"
+		" b=AAAA\r\n"
+		"From: Rita <rita@example.net>\r\nSubject: oops\r\n"
+		"Message-ID: <l1@example.net>\r\nList-Id: <sec.vger.example>\r\n"
+		"\r\nbody\r\nReceived: not a header here\r\n",
+		"delivered-to: bob@team.example\n"
+		"X-Original-To: security@team.example\n"
+		"RECEIVED: from mx2.example\n\tby mail2.team.example\n"
+		"ARC-Seal: i=1; a=rsa-sha256; cv=none\n"
+		"From: Rita <rita@example.net>\nSubject: oops\n"
+		"Message-ID: <l1@example.net>\nList-Unsubscribe: <mailto:x@y>\n"
+		"Status: RO\n\nbody\nReceived: not a header here\n",
+		/* 2, 3, 4: what the sender wrote differs */
+		"From: Mallory <rita@example.net>\nSubject: oops\n"
+		"Message-ID: <l1@example.net>\n\nbody\nReceived: not a header here\n",
+		"From: Rita <rita@example.net>\nSubject: oops\n"
+		"Message-ID: <l1@example.net>\n\nbody\n",
+		"From: Rita <rita@example.net>\nSubject: oops!\n"
+		"Message-ID: <l1@example.net>\n\nbody\nReceived: not a header here\n",
+	};
+	char *h[5], *r0, *r1;
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		h[i] = mail_content_hash(msgs[i], strlen(msgs[i]));
+	assert_string_equal(h[0], h[1]);
+	for (size_t i = 2; i < 5; i++)
+		assert_string_not_equal(h[0], h[i]);
+	r0 = mail_raw_hash(msgs[0], strlen(msgs[0]));
+	r1 = mail_raw_hash(msgs[1], strlen(msgs[1]));
+	assert_string_not_equal(r0, r1);
+	free(r0);
+	free(r1);
+	for (size_t i = 0; i < 5; i++)
+		free(h[i]);
+}
+
 static void test_parse_crlf_and_hash(void **state)
 {
 	struct mail_msg m;
@@ -1239,6 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_parse_plain),
 		cmocka_unit_test(test_parse_subjects),
 		cmocka_unit_test(test_parse_crlf_and_hash),
+		cmocka_unit_test(test_hash_transport),
 		cmocka_unit_test(test_parse_nested),
 		cmocka_unit_test(test_parse_signed),
 		cmocka_unit_test(test_parse_signed_spoof),
