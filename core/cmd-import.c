@@ -10,10 +10,13 @@
  * whoever runs the command set one (the shell on a terminal draws a bar,
  * the UI its status line); this file draws nothing.
  *
- * Messages are committed in batches (up to BATCH_MAX messages or
- * BATCH_SECONDS, whichever comes first) so a mailbox does not pay one
- * fsync per message; a line is printed only once the commit holding its
- * message has succeeded, so whatever was reported survives a kill.
+ * Messages are committed in batches (up to BATCH_MAX messages,
+ * BATCH_BYTES or BATCH_SECONDS, whichever comes first) so a mailbox does
+ * not pay one fsync per message; a line is printed only once the commit
+ * holding its message has succeeded, so whatever was reported survives a
+ * kill.  A batch's messages are verified and sealed first (import_prepare)
+ * and the store's write lock is taken only to write them: a colleague's
+ * command never waits behind gpg.
  *
  * Reading runs ahead of storing: up to --jobs messages (default 4, at
  * most AHEAD; AHEAD_BYTES in all) are parsed and decrypting in the
@@ -41,6 +44,7 @@ _Static_assert(CRYPTO_MAX_PLAIN == MAIL_MAX_SIZE,
 
 #define BATCH_MAX 100
 #define BATCH_SECONDS 0.5
+#define BATCH_BYTES (16u << 20)
 #define AHEAD CRYPTO_JOBS_MAX   /* the most --jobs allows */
 #define JOBS_DEFAULT 4
 #define AHEAD_BYTES (8u << 20)
@@ -66,6 +70,12 @@ struct import_run {
 	double start, last_progress;
 	bool shown;            /* progress was reported (and may be on
 				* the screen) */
+	struct ready {         /* prepared, to be written in one batch */
+		char *name;
+		struct import_pending *p;
+	} *ready;
+	size_t nready, ready_bytes;
+	double ready_start;
 	struct mbox_reader *mbox; /* the mbox being read, for progress */
 	double read_frac;      /* of the last mbox, once it is all read */
 	double delay;          /* PROGRESS_DELAY, or the environment's */
@@ -178,32 +188,15 @@ static void file_error(struct import_run *ir, const char *name, const char *msg)
 	ir->failed++;
 }
 
-/* Finishes (verifies, stores) the oldest message read. */
-static int finish_oldest(struct import_run *ir)
+/* Stores one prepared message in the open batch: its line waits for
+ * the commit.  Negative when the store failed. */
+static int store_one(struct import_run *ir, char *name, struct import_pending *p)
 {
 	struct import_result res;
 	struct err err = { 0, "" };
 	struct sbuf *out = &ir->pending;
-	char *name = ir->ahead[ir->first].name;
-	struct import_pending *p = ir->ahead[ir->first].p;
-	int r;
+	int r = import_finish(ir->ctx, p, &res, &err);
 
-	ir->ahead_bytes -= ir->ahead[ir->first].len;
-	ir->first = (ir->first + 1) % AHEAD;
-	ir->nahead--;
-	if (!ir->in_batch) {
-		if ((r = import_batch_begin(ir->ctx, &err)) < 0) {
-			import_pending_free(p);
-			snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
-			file_error(ir, name, err.msg);
-			free(name);
-			return r;
-		}
-		ir->in_batch = true;
-		ir->batch_start = mono();
-	}
-	r = import_finish(ir->ctx, p, &res, &err);
-	ir->done++;
 	ir->batched++;
 	if (r < 0) {
 		/* The store failed: the whole open batch is lost. */
@@ -233,14 +226,71 @@ static int finish_oldest(struct import_run *ir)
 	}
 	import_result_release(&res);
 	free(name);
-	if (ir->batched >= BATCH_MAX || mono() - ir->batch_start >= BATCH_SECONDS)
-		if ((r = flush_batch(ir)) < 0)
+	return 0;
+}
+
+/* Writes the prepared messages in one transaction and commits it (their
+ * lines printed then).  Negative when the store failed: what was not
+ * written is counted lost by the caller (ir->nready). */
+static int store_ready(struct import_run *ir)
+{
+	struct err err = { 0, "" };
+	size_t i;
+	int r = 0;
+
+	if (!ir->nready)
+		return 0;
+	if ((r = import_batch_begin(ir->ctx, &err)) < 0) {
+		/* The first message's line says why; the rest are lost. */
+		snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
+		file_error(ir, ir->ready[0].name, err.msg);
+		import_pending_free(ir->ready[0].p);
+		free(ir->ready[0].name);
+		memmove(ir->ready, ir->ready + 1, (ir->nready - 1) * sizeof(*ir->ready));
+		ir->nready--;
+		return r;
+	}
+	ir->in_batch = true;
+	for (i = 0; i < ir->nready && r == 0; i++)
+		r = store_one(ir, ir->ready[i].name, ir->ready[i].p);
+	/* What the failure left unwritten is dropped. */
+	memmove(ir->ready, ir->ready + i, (ir->nready - i) * sizeof(*ir->ready));
+	ir->nready -= i;
+	ir->ready_bytes = 0;
+	return r < 0 ? r : flush_batch(ir);
+}
+
+/* Finishes the oldest message read: verified and sealed now, with no
+ * lock held; written with the others of its batch. */
+static int finish_oldest(struct import_run *ir)
+{
+	char *name = ir->ahead[ir->first].name;
+	struct import_pending *p = ir->ahead[ir->first].p;
+	size_t len = ir->ahead[ir->first].len;
+
+	ir->ahead_bytes -= len;
+	ir->first = (ir->first + 1) % AHEAD;
+	ir->nahead--;
+	import_prepare(ir->ctx, p);
+	if (!ir->nready)
+		ir->ready_start = mono();
+	ir->ready = xrealloc(ir->ready, (ir->nready + 1) * sizeof(*ir->ready));
+	ir->ready[ir->nready].name = name;
+	ir->ready[ir->nready].p = p;
+	ir->nready++;
+	ir->ready_bytes += len;
+	ir->done++;
+	if (ir->nready >= BATCH_MAX || ir->ready_bytes >= BATCH_BYTES ||
+	    mono() - ir->ready_start >= BATCH_SECONDS) {
+		int r = store_ready(ir);
+		if (r < 0)
 			return r;
+	}
 	progress(ir);
 	return 0;
 }
 
-/* Finishes every message read so far, oldest first. */
+/* Finishes every message read so far, oldest first, and writes them. */
 static int drain(struct import_run *ir)
 {
 	int r;
@@ -248,10 +298,11 @@ static int drain(struct import_run *ir)
 	while (ir->nahead)
 		if ((r = finish_oldest(ir)) < 0)
 			return r;
-	return 0;
+	return store_ready(ir);
 }
 
-/* After a fatal error: what was read but not finished is dropped. */
+/* After a fatal error: what was read or prepared but not written is
+ * dropped. */
 static void drop_ahead(struct import_run *ir)
 {
 	while (ir->nahead) {
@@ -261,6 +312,11 @@ static void drop_ahead(struct import_run *ir)
 		ir->nahead--;
 	}
 	ir->ahead_bytes = 0;
+	for (size_t i = 0; i < ir->nready; i++) {
+		import_pending_free(ir->ready[i].p);
+		free(ir->ready[i].name);
+	}
+	ir->nready = 0;
 }
 
 /* An input that yields no message: its line comes after those of the
@@ -549,8 +605,9 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	r = import_inputs(&ir, mode, argv + optind, argc - optind);
 	if (r == 0)
 		r = drain(&ir);
-	lost = ir.nahead;
+	lost = ir.nahead + ir.nready;
 	drop_ahead(&ir);
+	free(ir.ready);
 	if (r < 0)
 		return import_stopped(&ir, r, lost);
 	if (flush_batch(&ir) < 0) {

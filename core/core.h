@@ -125,6 +125,12 @@ struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
 				    size_t len, bool copy);
 int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		  struct import_result *res, struct err *err);
+/* The half of import_finish that needs no store lock: waits for the
+ * decryption, verifies and seals (never fails: a bad message is kept to
+ * be reported by import_finish).  A batch prepares its messages first
+ * and then holds the store only for the writes, so no colleague's
+ * command waits behind the cryptography. */
+void import_prepare(struct cmd_ctx *ctx, struct import_pending *p);
 void import_pending_free(struct import_pending *p);
 /* import_start (a copy of raw) for mail this program sent about report
  * report_id: it joins that report whatever its References say. */

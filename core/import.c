@@ -193,6 +193,14 @@ void import_batch_abort(struct cmd_ctx *ctx)
 		store_rollback(ctx->store);
 }
 
+/* What seal() made of a message: the bytes stored and what they are. */
+struct sealed {
+	unsigned char *blob;
+	size_t len;
+	const char *kind;
+	bool content;
+};
+
 struct import_pending {
 	char *raw;              /* the bytes (the job reads its ciphertext) */
 	size_t len;
@@ -205,6 +213,11 @@ struct import_pending {
 	int64_t dup_report;
 	int64_t into;           /* joins this report whatever it references
 				 * (mail this program sent), or 0 */
+	/* import_prepare: what goes into the store, made before it is held */
+	bool prepared, bad;     /* bad: not to be stored, perr says why */
+	struct sealed b;
+	char **files, **ufiles;
+	size_t nfiles, nufiles;
 };
 
 /* A message stored before transport fields were left out of the hash
@@ -258,18 +271,17 @@ void import_pending_free(struct import_pending *p)
 		return;
 	pipeline_out_release(&p->po);
 	free(p->hash);
+	free(p->b.blob);
+	for (size_t i = 0; i < p->nfiles; i++)
+		free(p->files[i]);
+	free(p->files);
+	for (size_t i = 0; i < p->nufiles; i++)
+		free(p->ufiles[i]);
+	free(p->ufiles);
 	if (p->own)
 		wipe_free(p->raw, p->len);
 	free(p);
 }
-
-/* What seal() made of a message: the bytes stored and what they are. */
-struct sealed {
-	unsigned char *blob;
-	size_t len;
-	const char *kind;
-	bool content;
-};
 
 /* The message row of p, in report rid, with its sealed body. */
 static void message_row(const struct import_pending *p, int64_t rid,
@@ -399,15 +411,35 @@ out:
 	return r;
 }
 
+void import_prepare(struct cmd_ctx *ctx, struct import_pending *p)
+{
+	struct pipeline_out *po = &p->po;
+
+	if (p->prepared)
+		return;
+	p->prepared = true;
+	if (!p->parsed) {
+		p->bad = true;
+		return;
+	}
+	if (p->duplicate)
+		return;
+	/* Only files the verdict covers are the report's; those of unsigned
+	 * parts are listed apart when the message is shown. */
+	if (pipeline_process(ctx, po, &p->perr) < 0 ||
+	    seal(ctx, po, p->raw, p->len, &p->b.blob, &p->b.len, &p->b.kind, &p->b.content,
+		 &p->perr) < 0) {
+		p->bad = true;
+		return;
+	}
+	pipeline_files(po, &p->files, &p->nfiles, &p->ufiles, &p->nufiles);
+}
+
 int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		  struct import_result *res, struct err *err)
 {
 	struct store *s = cmd_ctx_store(ctx);
 	struct pipeline_out *po = &p->po;
-	struct err perr = { 0, "" };
-	struct sealed b = { NULL, 0, NULL, false };
-	char **files = NULL, **ufiles = NULL;
-	size_t nfiles = 0, nufiles = 0;
 	bool batched = false;
 	int r;
 
@@ -418,32 +450,23 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 		import_pending_free(p);
 		return ERR_IO;
 	}
-	if (!p->parsed) {
-		perr = p->perr;
+	import_prepare(ctx, p);
+	if (p->bad)
 		goto bad;
-	}
 	res->subject = safe_str(po->msg.subject ? po->msg.subject : "");
 	if (p->duplicate) {
 		res->status = IMPORT_DUPLICATE;
 		res->report_id = p->dup_report;
 		goto out;
 	}
-	if (pipeline_process(ctx, po, &perr) < 0)
-		goto bad;
 	res->verdict = po->verdict;
-	if (seal(ctx, po, p->raw, p->len, &b.blob, &b.len, &b.kind, &b.content,
-		 &perr) < 0)
-		goto bad;
-	/* Only files the verdict covers are the report's; those of unsigned
-	 * parts are listed apart when the message is shown. */
-	pipeline_files(po, &files, &nfiles, &ufiles, &nufiles);
 
 	/* Inside a batch (import_batch_begin) the message is a savepoint of
 	 * the batch's transaction; alone it is its own transaction. */
 	batched = store_in_tx(s);
 	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
-	r = store_rows(ctx, s, p, res, &b, files, nfiles, err);
+	r = store_rows(ctx, s, p, res, &p->b, p->files, p->nfiles, err);
 	if (r == 1) {
 		undo(s, batched);
 		res->status = IMPORT_DUPLICATE;
@@ -456,8 +479,10 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	goto out;
 
 bad:
+	free(res->subject);
+	res->subject = p->parsed ? safe_str(po->msg.subject ? po->msg.subject : "") : NULL;
 	res->status = IMPORT_ERROR;
-	res->error = xstrdup(perr.msg);
+	res->error = xstrdup(p->perr.msg);
 	res->verdict = SIG_ERROR;
 	goto out;
 rollback:
@@ -471,12 +496,5 @@ out:
 	r = 0;
 done:
 	import_pending_free(p);
-	free(b.blob);
-	for (size_t i = 0; i < nfiles; i++)
-		free(files[i]);
-	free(files);
-	for (size_t i = 0; i < nufiles; i++)
-		free(ufiles[i]);
-	free(ufiles);
 	return r;
 }

@@ -106,10 +106,12 @@ int store_begin(struct store *s, struct err *err)
 	if (s->in_tx)
 		return err_setc(err, ERR_GENERIC, "nested transaction in %s",
 				s->where);
-	/* A connection lost since the last write (a server restart): one
-	 * try to make it again before saying so; nothing is written. */
-	if (!store_connected(s) && store_reconnect(s, err) < 0)
-		return err_prefix(err, "nothing was changed");
+	/* A connection lost (a server restart): refused as such, never
+	 * half-done; the UI reconnects on its own, and a command run again
+	 * opens a new one. */
+	if (!store_connected(s))
+		return err_setc(err, ERR_IO, "nothing was changed: %s unreachable (the "
+				"connection was lost)", s->where);
 	if (s->eng->begin(s) < 0)
 		return store_dberr(s, err, "cannot start a transaction");
 	s->in_tx = true;

@@ -95,8 +95,8 @@ int store_watch_fd(struct store *s);
 bool store_poll_changed(struct store *s);
 /* Whether the connection is up (always, on SQLite).  store_reconnect
  * makes one try to bring a lost one back: 0, or ERR_IO saying the
- * server is unreachable.  store_begin tries once by itself, so a write
- * after a server restart goes through or is refused, never lost. */
+ * server is unreachable.  store_begin refuses on a lost connection
+ * ("nothing was changed"), so a write is done or refused, never lost. */
 bool store_connected(struct store *s);
 int store_reconnect(struct store *s, struct err *err);
 
