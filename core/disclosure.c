@@ -142,11 +142,12 @@ json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r)
  * message of the thread that shares an address or a signing key with
  * them (a reply from their other address, signed by the same key).  What
  * names the reporter: those messages' addresses, display names and the
- * words of those names, the addresses' local parts (but role mailboxes
- * like security@), their domains, the Message-IDs and the hosts in them,
- * and the signing keys.  Each is replaced, whole words only (so "Ann"
- * leaves "annual" alone), case-insensitively, in one pass, longest first:
- * an address goes before the name or domain inside it.
+ * words of those names (also run together: "ritareporter"), the
+ * addresses' local parts (but role mailboxes like security@), their
+ * domains, the Message-IDs and the hosts in them, and the signing keys.
+ * Each is replaced, whole words only (so "Ann" leaves "annual" alone),
+ * case-insensitively, in one pass, longest first: an address goes before
+ * the name or domain inside it.
  */
 struct needle {
 	char *s;
@@ -188,10 +189,15 @@ static void needle_add(struct needles *nv, const char *s, size_t len,
 
 static void add_address(struct needles *nv, const char *addr);
 
-/* A name, and each word of it (a "name" that is an address: as one). */
+/* A name, each word of it, and its words run together as handles and
+ * paths write them ("ritareporter", "rita.reporter", "rita_reporter",
+ * "rita-reporter"); a "name" that is an address: as one. */
 static void add_name(struct needles *nv, const char *name)
 {
+	static const char *const joins[] = { "", ".", "_", "-" };
+	struct sbuf run[ARRAY_SIZE(joins)];
 	const char *p = name;
+	size_t words = 0;
 
 	if (!name)
 		return;
@@ -200,13 +206,28 @@ static void add_name(struct needles *nv, const char *name)
 		return;
 	}
 	needle_add(nv, name, strlen(name), R_WHO);
+	for (size_t j = 0; j < ARRAY_SIZE(joins); j++)
+		sbuf_init(&run[j]);
 	while (*p) {
 		const char *w;
 		while (*p && !word_byte((unsigned char)*p))
 			p++;
 		for (w = p; *p && word_byte((unsigned char)*p); p++)
 			;
+		if (p == w)
+			continue;
 		needle_add(nv, w, (size_t)(p - w), R_WHO);
+		for (size_t j = 0; j < ARRAY_SIZE(joins); j++) {
+			if (words)
+				sbuf_adds(&run[j], joins[j]);
+			sbuf_add(&run[j], w, (size_t)(p - w));
+		}
+		words++;
+	}
+	for (size_t j = 0; j < ARRAY_SIZE(joins); j++) {
+		if (words > 1)
+			needle_add(nv, run[j].buf, run[j].len, R_WHO);
+		sbuf_release(&run[j]);
 	}
 }
 
