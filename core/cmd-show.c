@@ -39,7 +39,7 @@ static void open_all(struct cmd_ctx *ctx, const struct report_full *rf,
 	for (size_t i = 0; i < o->n; i++) {
 		struct err err = { 0, "" };
 
-		if (report_open_message(ctx, rf->msgs[i].id, &o->om[i], &err) < 0)
+		if (report_open_thread(ctx, rf, i, &o->om[i], &err) < 0)
 			o->why[i] = xstrdup(err.msg);
 	}
 }

@@ -4,7 +4,9 @@
  * about them now, loaded together with the report, its vendors and its
  * timeline as a "dossier" for `date show`, show --json and the exports.
  * Also the redaction every export applies: the reporter's identity is
- * withheld unless the reporter consented to credit.
+ * withheld unless the reporter consented to credit; and the files the
+ * public texts name (dossier_public_files): only the reporter's signed
+ * text's, redacted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "core/export.h"
 #include "core/json.h"
 #include "store/store.h"
+#include "touched/touched.h"
 
 static struct needles *reporter_needles(const struct dossier *d);
 static void needles_free(struct needles *nv);
@@ -461,6 +464,43 @@ char *export_reporter(const struct dossier *d)
 	if (r->reporter_name && *r->reporter_name)
 		return xstrdup(r->reporter_name);
 	return r->reporter_email ? xstrdup(r->reporter_email) : NULL;
+}
+
+/* Adds path to *v (n of them, NULL-terminated) unless already there;
+ * takes path. */
+static void file_add(char ***v, size_t *n, char *path)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], path)) {
+			free(path);
+			return;
+		}
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = path;
+	(*v)[*n] = NULL;
+}
+
+size_t dossier_public_files(struct cmd_ctx *ctx, const struct dossier *d,
+			    char ***files)
+{
+	const struct report_full *rf = &d->f;
+	size_t n = 0;
+
+	*files = xcalloc(1, sizeof(**files));
+	for (size_t i = 0; i < rf->nmsgs; i++) {
+		struct opened_message om;
+		struct err e = { 0, "" };
+
+		if (!report_reporter_signed(&rf->r, &rf->msgs[i]))
+			continue;
+		if (report_open_message(ctx, rf->msgs[i].id, &om, &e) == 0)
+			for (size_t k = 0; k < om.nfiles; k++)
+				if (touched_path_plausible(om.files[k]))
+					file_add(files, &n,
+						 export_text(d, om.files[k]));
+		opened_message_release(&om);
+	}
+	return n;
 }
 
 char *export_text(const struct dossier *d, const char *text)
