@@ -431,8 +431,9 @@ char *export_reporter(const struct dossier *d);
 char *export_text(const struct dossier *d, const char *text);
 /*
  * The report's files as the public texts name them (distros, announce,
- * CVE, OSV, CSAF): those the reporter's signed text touches
- * (report_reporter_signed: never an unsigned or a third party's reply),
+ * CVE, OSV, CSAF): those the fix changes when `fix --tree` recorded them
+ * (fixcve.h), else those the reporter's signed text touches
+ * (report_reporter_signed: never an unsigned or a third party's reply);
  * only plausible paths (touched_path_plausible), each through
  * export_text (redacted, display-safe), distinct, in first-seen order.
  * A message that cannot be opened adds none.  *files is the caller's,

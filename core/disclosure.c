@@ -16,6 +16,7 @@
 
 #include "core/core.h"
 #include "core/export.h"
+#include "core/fixcve.h"
 #include "core/json.h"
 #include "store/store.h"
 #include "touched/touched.h"
@@ -484,9 +485,17 @@ size_t dossier_public_files(struct cmd_ctx *ctx, const struct dossier *d,
 			    char ***files)
 {
 	const struct report_full *rf = &d->f;
+	struct fixcve fc;
 	size_t n = 0;
 
 	*files = xcalloc(1, sizeof(**files));
+	fixcve_fold(rf->events, rf->nevents, &fc);
+	for (size_t k = 0; k < fc.fix.nfiles; k++)
+		if (touched_path_plausible(fc.fix.files[k]))
+			file_add(files, &n, export_text(d, fc.fix.files[k]));
+	fixcve_release(&fc);
+	if (n)
+		return n;
 	for (size_t i = 0; i < rf->nmsgs; i++) {
 		struct opened_message om;
 		struct err e = { 0, "" };

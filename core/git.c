@@ -166,3 +166,32 @@ int git_backports(const char *dir, const char *branch, const char *sha,
 	free(text);
 	return 0;
 }
+
+int git_commit_files(const char *dir, const char *sha, char ***files,
+		     size_t *n, struct err *err)
+{
+	const char *args[] = { "diff-tree", "--no-commit-id", "--name-only", "-r",
+			       "--root", "--no-ext-diff", "--no-textconv", sha,
+			       NULL };
+	char *text, *p;
+	int r = git_run(dir, args, &text);
+
+	*files = xcalloc(1, sizeof(**files));
+	*n = 0;
+	if (r) {
+		free(text);
+		return err_setc(err, ERR_IO, "git diff-tree of %s in '%s' failed",
+				sha, dir);
+	}
+	for (p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		if (len) {
+			*files = xrealloc(*files, (*n + 2) * sizeof(**files));
+			(*files)[(*n)++] = xstrndup(p, len);
+			(*files)[*n] = NULL;
+		}
+		p += len + (p[len] == '\n');
+	}
+	free(text);
+	return 0;
+}

@@ -10,6 +10,8 @@
 # and the CVE, OSV and CSAF records name only the files of Rita's signed
 # text, redacted (no "ritareporter"), and none of the others; `show`
 # lists the stranger's files apart as unsigned, not among the report's.
+# Once `fix --tree` has recorded the fix with the files it changes, those
+# are the files the public texts name.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup public-files
 export TZ=UTC SECTEAM_NOW=2026-12-01T10:00:00Z
@@ -92,4 +94,33 @@ done
 tap_is "$(jq -c '[.containers.cna.affected[0].programFiles[]]' "$T/a.cve.json")" \
 	'["net/ipv4/tcp_input.c","tools/testing/selftests/[reporter]/x.c","net/ipv4/tcp_output.c"]' \
 	"cve: programFiles are the reporter's signed text's, redacted"
+
+# A fix `fix --tree` recorded with its files: the public texts name the
+# files it changes (plausible paths only, redacted), not the report's.
+G=$T/linux
+(
+	set -e
+	export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org GIT_COMMITTER_NAME=Dev \
+		GIT_COMMITTER_EMAIL=dev@example.org GIT_CONFIG_NOSYSTEM=1 HOME=$G.home
+	mkdir -p "$G/net/ipv4" "$G/drivers" "$G/tools/testing/selftests/ritareporter" "$G.home"
+	cd "$G"; git init -q -b master .
+	echo a > net/ipv4/tcp_input.c; git add -A; git commit -q -m initial
+	echo b > net/ipv4/tcp_input.c; echo c > "drivers/URGENT: see https:"
+	echo d > tools/testing/selftests/ritareporter/y.c
+	git add -A; git commit -q -m "tcp: fix the use-after-free"
+) || { echo "Bail out! cannot build the git tree"; exit 1; }
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+   --subject "frob overflow" --body "overflow in net/core/frob.c" \
+   --message-id "m3@example.net" --date "Sat, 05 Dec 2026 09:00:00 +0000" > "$T/r6.eml"
+st import "$T/r6.eml" >/dev/null
+st fix 2 --commit "$(git -C "$G" rev-parse HEAD)" --tree "$G" >"$T/out" 2>&1
+tap_ok $? "fix --tree records the fix" "$(cat "$T/out")"
+st date set 2 2026-12-08 >/dev/null
+st distros 2 --yes --outbox "$T/o3" >"$T/out" 2>&1
+tap_ok $? "distros of the second report exits 0" "$(cat "$T/out")"
+cf encrypted "$(find "$T/o3/new" -type f)" "$T/a3.asc" >/dev/null
+gpg --homedir "$S" --batch --decrypt "$T/a3.asc" > "$T/i3" 2>/dev/null
+tap_like "$(cf inner "$T/i3" | grep 'Affected:')" \
+	'Affected: +the Linux kernel: net/ipv4/tcp_input\.c, tools/testing/selftests/\[reporter\]/y\.c$' \
+	"distros: Affected names the fix's files, redacted, not the report's, no implausible path"
 tap_done
