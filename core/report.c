@@ -1,7 +1,10 @@
 /*
  * Reading a report back: its row, thread, touched files and events, and
  * on demand the decrypted content of one message.  Plaintext exists only
- * in struct opened_message, which is wiped on release.
+ * in struct opened_message, which is wiped on release.  Also the rule of
+ * whose files are the report's: the first message's (the report) and
+ * those of the reporter's signed replies (report_files_count), which
+ * import and every view of the thread follow.
  */
 #include <ctype.h>
 #include <stdlib.h>
