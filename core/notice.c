@@ -157,7 +157,8 @@ static char *files_text(struct cmd_ctx *ctx, const struct dossier *dos)
 	}
 	free(files);
 	if (!sb.len)
-		sbuf_adds(&sb, "files not recorded");
+		sbuf_adds(&sb, "files not named (neither by a fix recorded with "
+			  "its tree nor by the reporter's signed mail)");
 	return sbuf_detach(&sb, NULL);
 }
 

@@ -11,7 +11,8 @@
 # text, redacted (no "ritareporter"), and none of the others; `show`
 # lists the stranger's files apart as unsigned, not among the report's.
 # Once `fix --tree` has recorded the fix with the files it changes, those
-# are the files the public texts name.
+# are the files the public texts name; an unsigned report's files are
+# named by none.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup public-files
 export TZ=UTC SECTEAM_NOW=2026-12-01T10:00:00Z
@@ -125,4 +126,21 @@ gpg --homedir "$S" --batch --decrypt "$T/a3.asc" > "$T/i3" 2>/dev/null
 tap_like "$(cf inner "$T/i3" | grep 'Affected:')" \
 	'Affected: +the Linux kernel: net/ipv4/tcp_input\.c, tools/testing/selftests/\[reporter\]/y\.c$' \
 	"distros: Affected names the fix's files, redacted, not the report's, no implausible path"
+
+# An unsigned report: its files are the report's for the team (show),
+# but no public text names them.
+mk --kind plain --from "Sam Stranger <sam@example.com>" --subject "sctp crash" \
+   --body "+++ b/net/sctp/input.c" --message-id "u1@example.com" \
+   --date "Sat, 05 Dec 2026 10:00:00 +0000" > "$T/r7.eml"
+st import "$T/r7.eml" >/dev/null
+tap_like "$(st show 3 | grep '^Files ')" 'net/sctp/input\.c' "show: the unsigned report's file is the report's"
+st fix 3 --commit abcdef1 >/dev/null
+st date set 3 2026-12-08 >/dev/null
+st distros 3 --yes --outbox "$T/o4" >"$T/out" 2>&1
+tap_ok $? "distros of the unsigned report exits 0" "$(cat "$T/out")"
+cf encrypted "$(find "$T/o4/new" -type f)" "$T/a4.asc" >/dev/null
+gpg --homedir "$S" --batch --decrypt "$T/a4.asc" > "$T/i4" 2>/dev/null
+tap_like "$(cf inner "$T/i4" | grep 'Affected:')" \
+	"the Linux kernel: files not named \(neither by a fix recorded with its tree nor by the reporter's signed mail\)" \
+	"distros: no file from unsigned mail, and the notice says why"
 tap_done
