@@ -15,13 +15,9 @@
  * line.
  */
 #include <ctype.h>
-#include <errno.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config/config.h"
@@ -172,67 +168,25 @@ int config_parse(struct config *cfg, const char *name, const char *text,
 	return r;
 }
 
-/* True when gid is uid's own group (named after the user, no other
- * members): Debian's user private groups, where umask 002 makes every
- * new file group-writable. */
-static bool private_group(gid_t gid, uid_t uid)
-{
-	struct passwd *pw = getpwuid(uid);
-	char *name = pw ? xstrdup(pw->pw_name) : NULL;
-	gid_t primary = pw ? pw->pw_gid : (gid_t)-1;
-	struct group *gr = getgrgid(gid);
-	bool own = name && gr && primary == gid && !strcmp(gr->gr_name, name) &&
-		   (!gr->gr_mem || !gr->gr_mem[0]);
-
-	free(name);
-	return own;
-}
-
 /*
  * Whoever can write the config can make secteam-tui run a command as its
  * user (forward.sendmail), encrypt reports to their key (team.roster) or
  * send them to their server (store.url): as ssh does with its own, the
- * file must be the user's or root's, and writable by nobody else.
+ * file, its folder and the folders above must be the user's or root's,
+ * and writable by nobody else (open_trusted).
  */
-static int config_trusted(const char *path, const struct stat *st, struct err *err)
-{
-	uid_t me = geteuid();
-	struct group *gr;
-
-	if (st->st_uid != me && st->st_uid != 0)
-		return err_setc(err, ERR_REFUSED,
-				"refusing the config '%s': it belongs to another user (uid %lu), "
-				"who could make secteam-tui run commands as you",
-				path, (unsigned long)st->st_uid);
-	if (!S_ISREG(st->st_mode))
-		return 0;
-	if (st->st_mode & S_IWOTH)
-		return err_setc(err, ERR_REFUSED,
-				"refusing the config '%s': anyone can write it (mode %04o); "
-				"chmod o-w it", path, (unsigned)(st->st_mode & 07777));
-	if ((st->st_mode & S_IWGRP) && !private_group(st->st_gid, me)) {
-		gr = getgrgid(st->st_gid);
-		return err_setc(err, ERR_REFUSED,
-				"refusing the config '%s': group '%s' can write it (mode %04o); "
-				"chmod g-w it", path, gr ? gr->gr_name : "?",
-				(unsigned)(st->st_mode & 07777));
-	}
-	return 0;
-}
-
 static int config_read(const char *path, char **text, size_t *len, struct err *err)
 {
-	struct stat st;
 	int fd, r;
 
 	if (!strcmp(path, "-"))
 		return read_file(path, 1 << 20, text, len, err);
-	if ((fd = open_read(path, err)) < 0)
+	if ((fd = open_trusted(path, err)) < 0) {
+		if (fd == ERR_REFUSED)
+			err_prefix(err, "refusing the config '%s'", path);
 		return fd;
-	if (fstat(fd, &st) < 0)
-		r = err_setc(err, ERR_IO, "cannot read '%s': %s", path, strerror(errno));
-	else if ((r = config_trusted(path, &st, err)) == 0)
-		r = read_fd(fd, path, 1 << 20, text, len, err);
+	}
+	r = read_fd(fd, path, 1 << 20, text, len, err);
 	close(fd);
 	return r;
 }

@@ -13,23 +13,12 @@
 #define DEFAULT_REFERENCE \
 	"https://www.kernel.org/doc/html/latest/process/security-bugs.html"
 
-int advisory_refuse_embargoed(struct dossier *const *d, size_t n,
+int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
 			      const char *what, struct err *err)
 {
-	char when[32];
-
-	for (size_t i = 0; i < n; i++) {
-		const struct report *r = &d[i]->f.r;
-		if (!dossier_embargoed(d[i]))
-			continue;
-		if (r->disclosure)
-			return err_setc(err, ERR_REFUSED,
-					"report %lld is under embargo until %s: no %s before disclosure",
-					(long long)r->id, fmt_rfc3339(r->disclosure, when), what);
-		return err_setc(err, ERR_REFUSED,
-				"report %lld is under embargo with no disclosure date set: no %s before disclosure",
-				(long long)r->id, what);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (dossier_refuse_unreleased(d[i], what, err) < 0)
+			return err->code;
 	return 0;
 }
 

@@ -89,6 +89,6 @@ const struct cmd_entry cmd_fix_entry = {
 	.opts = cmd_fix_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "a commit or branch not in the tree, no such report, or git failed",
+	.exit1 = "a commit or branch not in the tree, no such report, or the tree cannot be read",
 	.examples = examples,
 };

@@ -1,6 +1,6 @@
 /*
  * `triage ID [--state S] [--severity S] [--claim|--unclaim] [--public]
- *  [--consent credit|exploit] [--note TEXT]`: parses the arguments and
+ *  [--consent credit|exploit] [--note TEXT] [--early --reason TEXT]`: parses the arguments and
  * hands them to triage_apply() (triage.c), which checks, stores and logs
  * every change in one transaction.
  */
@@ -20,6 +20,8 @@ static const struct option cmd_triage_opts[] = {
 	{ "public", no_argument, NULL, 'p' },
 	{ "consent", required_argument, NULL, 'C' },
 	{ "note", required_argument, NULL, 'n' },
+	{ "early", no_argument, NULL, 'e' },
+	{ "reason", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -38,6 +40,8 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'u': t.unclaim = true; break;
 		case 'p': t.public = true; break;
 		case 'n': t.note = optarg; break;
+		case 'e': t.early = true; break;
+		case 'r': t.reason = optarg; break;
 		case 'C':
 			if (!strcmp(optarg, "credit"))
 				t.consent_credit = true;
@@ -68,6 +72,16 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
+/* The UI asks before an early disclosure: it breaks the team's word and
+ * cannot be undone. */
+static const char *cmd_triage_ask(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--early"))
+			return "disclose the report before its decided date? (cannot be undone)";
+	return NULL;
+}
+
 /* `triage` in the command table (core/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
 	{ "--state S", "move the report to state S (the allowed moves only)" },
@@ -77,18 +91,21 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--public", "mark the report already public (its policy date is now)" },
 	{ "--consent credit|exploit", "record the reporter's consent to be credited, or to release exploit code" },
 	{ "--note TEXT", "add an internal note to the timeline" },
+	{ "--early", "with --state disclosed and --reason: disclose before the decided date (an event)" },
+	{ "--reason TEXT", "why the report is disclosed early" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = {
 	"triage 3 --state triaged --severity high --claim", NULL };
 const struct cmd_entry cmd_triage_entry = {
 	.name = "triage",
-	.usage = "ID [--state S] [--severity S] [--claim|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
+	.usage = "ID [--state S [--early --reason TEXT]] [--severity S] [--claim|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
 	.help = "change a report's state, severity, owner or flags",
 	.exec = cmd_triage_exec,
 	.opts = cmd_triage_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "a refused move, or no such report",
+	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), or no such report",
 	.examples = examples,
+	.ask = cmd_triage_ask,
 };

@@ -119,6 +119,9 @@ struct cmd_entry {
 	const char *subs;   /* its sub-commands ("add list ..."), or NULL */
 	const struct cmd_opt_help *opt_help; /* ends with { NULL, NULL } */
 	const char *exit1;  /* what exit status 1 means for it */
+	/* The question the UI asks before running argv (a step that cannot
+	 * be undone), or NULL to run it at once; NULL: never asks. */
+	const char *(*ask)(int argc, char **argv);
 	const char *const *examples; /* NULL-terminated: one, or one per
 				      * sub-command ("vendor status 3 ...") */
 };

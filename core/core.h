@@ -34,14 +34,15 @@
  *   export.c, .h      the table of export formats; export-*.c: one
  *                     format each; timeline.c: md's and txt's timeline
  *   forward.c         forwarding a report as signed, encrypted mail;
- *                     outgoing.h: its key rules and transports, shared
+ *                     outgoing.h: its key rules and transports, shared;
+ *                     outgoing-thread.c: the thread headers mail names
  *   reply.c           replies to the reporter; templates.c: the mail
  *                     templates of the config folder, shipped defaults;
  *                     notice.c: the linux-distros notice, the announcement
  *   sender.c          a From mailbox shown address first, with warnings
  *   json.c            the JSON form of a report (show --json, list --json)
  *   fixcve.c, .h      fix tracking and the CVE lifecycle, kept as events;
- *                     git.c: the kernel tree read through git; advisory.c:
+ *                     ktree.c: the kernel tree read with libgit2; advisory.c:
  *                     what the advisory exports (cve, osv, csaf) share
  */
 #ifndef SECTEAM_CORE_H
@@ -77,6 +78,10 @@ struct triage_change {
 	const char *severity;
 	bool claim, unclaim, public, consent_credit, consent_exploit;
 	const char *note;
+	/* A move to disclosed before the decided date: refused unless early,
+	 * with the reason (an event of its own). */
+	bool early;
+	const char *reason;
 };
 /*
  * Applies c: each change checked (the lifecycle, known severities, a
@@ -84,7 +89,8 @@ struct triage_change {
  * Returns 0 with *summary (caller frees; display-safe) "report N: what
  * changed", or negative with err naming the report and the problem
  * (ERR_INVALID for bad values, ERR_REFUSED for a move the lifecycle does
- * not allow, ERR_NOTFOUND for no such report); nothing is written then.
+ * not allow or a disclosure before the decided date without early and a
+ * reason, ERR_NOTFOUND for no such report); nothing is written then.
  */
 int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
 		 char **summary, struct err *err);
@@ -407,6 +413,16 @@ struct json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r);
 /* True while the report is under embargo (embargo_active): not
  * disclosed, closed or public, whether its deadline passed or not. */
 bool dossier_embargoed(const struct dossier *d);
+/* When the report became public: the time of its move to disclosed (an
+ * early one too), else of its "already public" mark; 0 while it is not.
+ * Public records and the announcement carry this, never a decided date
+ * that may still be ahead. */
+time_t dossier_released_at(const struct dossier *d);
+/* The one gate of every public text (CVE, OSV, CSAF, dyad, announce):
+ * 0 for a report disclosed or already public; ERR_REFUSED naming the
+ * report and `what` for one under embargo, rejected, a duplicate, or
+ * closed without disclosure. */
+int dossier_refuse_unreleased(const struct dossier *d, const char *what, struct err *err);
 
 /* For the exporters (core/export.h): redaction and the shared rules ----*/
 struct export_opts;

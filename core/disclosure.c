@@ -70,6 +70,50 @@ bool dossier_embargoed(const struct dossier *d)
 	return embargo_active(&d->emb);
 }
 
+time_t dossier_released_at(const struct dossier *d)
+{
+	time_t disclosed = 0, public = 0;
+
+	for (size_t i = 0; i < d->f.nevents; i++) {
+		const struct event *e = &d->f.events[i];
+		if (!strcmp(e->kind, "state") && e->detail && str_ends(e->detail, "-> disclosed"))
+			disclosed = e->at;
+		else if (!strcmp(e->kind, "public") && !public)
+			public = e->at;
+	}
+	if (disclosed)
+		return disclosed;
+	return d->f.r.public ? (public ? public : d->f.r.received) : 0;
+}
+
+int dossier_refuse_unreleased(const struct dossier *d, const char *what, struct err *err)
+{
+	const struct report *r = &d->f.r;
+	long long id = (long long)r->id;
+	char when[32];
+
+	if (!strcmp(r->state, "rejected"))
+		return err_setc(err, ERR_REFUSED,
+				"report %lld is rejected: a rejected report gets no %s", id, what);
+	if (!strcmp(r->state, "duplicate"))
+		return err_setc(err, ERR_REFUSED,
+				"report %lld is a duplicate: it gets no %s of its own (its "
+				"original's covers it)", id, what);
+	if (!strcmp(r->state, "closed") && !dossier_released_at(d))
+		return err_setc(err, ERR_REFUSED,
+				"report %lld was closed without being disclosed: it gets no %s",
+				id, what);
+	if (!dossier_embargoed(d))
+		return 0;
+	if (r->disclosure)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld is under embargo until %s: no %s before disclosure",
+				id, fmt_rfc3339(r->disclosure, when), what);
+	return err_setc(err, ERR_REFUSED,
+			"report %lld is under embargo with no disclosure date set: no %s "
+			"before disclosure", id, what);
+}
+
 json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r)
 {
 	struct store *s = cmd_ctx_store(ctx);

@@ -6,7 +6,7 @@
  *                       kernel security team"), csaf.namespace (else
  *                       https://TEAM.DOMAIN, else https://www.kernel.org)
  *   document.tracking   id: the CVE ID, else secteam-N; the revision
- *                       history from the timeline: the disclosure date is
+ *                       history from the timeline: the moment it was disclosed is
  *                       revision 1, then each later moment the fix or CVE
  *                       changed (its events' kinds as the summary)
  *   product_tree        vendor Linux > product Linux kernel > a version
@@ -159,7 +159,7 @@ static json_t *revisions(const struct dossier *d, time_t *last)
 {
 	json_t *h = json_array();
 	char b[32], num[24];
-	time_t at = d->f.r.disclosure ? d->f.r.disclosure : d->now;
+	time_t at = dossier_released_at(d) ? dossier_released_at(d) : d->now;
 	int n = 1;
 
 	json_array_append_new(h, json_pack("{s:s, s:s, s:s}", "date", fmt_rfc3339(at, b),
@@ -190,7 +190,7 @@ static json_t *tracking(const struct dossier *d, const struct fixcve *fc)
 	t = json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:{s:{s:s}}}", "id", id,
 		      "status", "final", "version", ver,
 		      "initial_release_date",
-		      fmt_rfc3339(d->f.r.disclosure ? d->f.r.disclosure : d->now, b1),
+		      fmt_rfc3339(dossier_released_at(d) ? dossier_released_at(d) : d->now, b1),
 		      "revision_history", h, "current_release_date", fmt_rfc3339(last, b2),
 		      "generator", "engine", "name", "secteam-tui");
 	free(id);
@@ -238,7 +238,7 @@ static int export_csaf_write(struct cmd_ctx *ctx, FILE *out,
 			     const struct export_opts *o, struct err *err)
 {
 	(void)o;
-	if (advisory_refuse_embargoed(d, n, "CSAF advisory", err) < 0)
+	if (advisory_refuse_unreleased(d, n, "CSAF advisory", err) < 0)
 		return err->code;
 	return advisory_write_json(ctx, out, d, n, "CSAF advisory",
 				   csaf_advisory, NULL, err);

@@ -28,7 +28,7 @@
  *                 git.kernel.org/stable/c/), then config cve.reference_url
  *                 (when it ends in '/', the CVE ID, or report-N without
  *                 one, is appended), else the kernel's security-bugs page
- *   datePublic    the disclosure date
+ *   datePublic    when the report was disclosed (dossier_released_at)
  *   credits       the reporter's name (else address), only with credit
  *                 consent
  * Several reports give a JSON array of records.
@@ -265,10 +265,10 @@ static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
 			"type", "finder"));
 		free(w);
 	}
-	if (r->disclosure) {
+	if (dossier_released_at(d)) {
 		char b[32];
 		json_object_set_new(cna, "datePublic",
-				    json_string(fmt_rfc3339(r->disclosure, b)));
+				    json_string(fmt_rfc3339(dossier_released_at(d), b)));
 	}
 	meta = json_pack("{s:s, s:s, s:s}", "cveId", cve_id, "assignerOrgId", org,
 			 "state", "PUBLISHED");
@@ -317,7 +317,7 @@ static int export_cve_write(struct cmd_ctx *ctx, FILE *out,
 {
 	struct cve_args a = { o, config_get(ctx->cfg, "cve.org_id", NULL) };
 
-	if (advisory_refuse_embargoed(d, n, "CVE record", err) < 0)
+	if (advisory_refuse_unreleased(d, n, "CVE record", err) < 0)
 		return err->code;
 
 	if (a.org && !matches("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$", a.org))

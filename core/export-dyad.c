@@ -5,8 +5,9 @@
  * versions without the tag's "v", 0 for what is not known (no
  * introducing commit recorded, no tag containing the fix yet).  The
  * mainline fix comes first, then each stable backport; comment lines
- * start with '#'.  Read from the report's fix events (fixcve.h).  A
- * tag is text from the tree: written as every export writes text
+ * start with '#'.  Read from the report's fix events (fixcve.h); like
+ * every public record, only once the report is disclosed.  A tag is
+ * text from the tree: written as every export writes text
  * (export_text), so a bidi or other control in its name is escaped.
  */
 #include <stdlib.h>
@@ -56,6 +57,8 @@ static int export_dyad_write(struct cmd_ctx *ctx, FILE *out,
 
 	(void)ctx;
 	(void)o;
+	/* The pairs name the fix: public like the other records. */
+	rc = advisory_refuse_unreleased(d, n, "dyad", err);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc[i]);
 		if (!fc[i].has_fix)

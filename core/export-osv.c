@@ -3,7 +3,7 @@
  * osv-schema.json; several reports give a JSON array.  Refused while a
  * report is under embargo (advisory.c).
  *   id          the CVE ID (`cve --assign`), else x_secteam-N
- *   modified    now; published: the disclosure date; withdrawn: now, for
+ *   modified    now; published: when it was disclosed; withdrawn: now, for
  *               a rejected CVE ID
  *   summary     the subject; details: the officer's description
  *   affected    package Linux/Kernel; a GIT range (config cve.repo):
@@ -107,8 +107,9 @@ static json_t *osv_record(struct cmd_ctx *ctx, const struct dossier *d,
 	json_t *o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0", "id", id,
 			      "modified", fmt_rfc3339(d->now, b));
 
-	if (r->disclosure)
-		json_object_set_new(o, "published", json_string(fmt_rfc3339(r->disclosure, b)));
+	if (dossier_released_at(d))
+		json_object_set_new(o, "published",
+				    json_string(fmt_rfc3339(dossier_released_at(d), b)));
 	if (fc->cve_state && !strcmp(fc->cve_state, "rejected"))
 		json_object_set_new(o, "withdrawn", json_string(fmt_rfc3339(d->now, b)));
 	json_object_set_new(o, "summary", json_text(summary));
@@ -145,7 +146,7 @@ static int export_osv_write(struct cmd_ctx *ctx, FILE *out,
 			    const struct export_opts *o, struct err *err)
 {
 	(void)o;
-	if (advisory_refuse_embargoed(d, n, "OSV record", err) < 0)
+	if (advisory_refuse_unreleased(d, n, "OSV record", err) < 0)
 		return err->code;
 	return advisory_write_json(ctx, out, d, n, "OSV record",
 				   osv_checked, NULL, err);

@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "core/fixcve.h"
 #include "core/json.h"
+#include "core/ktree.h"
 #include "store/store.h"
 #include "touched/touched.h"
 
@@ -236,13 +237,14 @@ void fixcve_add_json(json_t *o, const struct fixcve *fc)
 
 struct fix_job {
 	const struct fix_request *rq;
+	struct ktree *tree;
 	struct fix_commit fix;
 	struct fix_commit *intro, *bp;
 	size_t nintro, nbp;
 };
 
 /* One commit as given, or resolved in the tree with its first tag. */
-static int resolve(const char *tree, const char *sha, struct fix_commit *c,
+static int resolve(struct ktree *tree, const char *sha, struct fix_commit *c,
 		   struct err *err)
 {
 	memset(c, 0, sizeof(*c));
@@ -250,9 +252,9 @@ static int resolve(const char *tree, const char *sha, struct fix_commit *c,
 		c->sha = str_lower(xstrdup(sha));
 		return 0;
 	}
-	if (git_commit(tree, sha, &c->sha, err) < 0)
+	if (ktree_commit(tree, sha, &c->sha, err) < 0)
 		return ERR_NOTFOUND;
-	c->tag = git_first_tag(tree, c->sha);
+	c->tag = ktree_first_tag(tree, c->sha);
 	return 0;
 }
 
@@ -263,11 +265,10 @@ static int find_backports(struct fix_job *j, struct err *err)
 	for (size_t b = 0; b < rq->nstable; b++) {
 		char **shas;
 		size_t n;
-		if (git_check_branch(rq->tree, rq->stable[b], err) < 0 ||
-		    git_backports(rq->tree, rq->stable[b], j->fix.sha, &shas, &n, err) < 0)
-			return ERR_NOTFOUND;
+		if (ktree_backports(j->tree, rq->stable[b], j->fix.sha, &shas, &n, err) < 0)
+			return err->code;
 		for (size_t i = 0; i < n; i++) {
-			struct fix_commit c = { shas[i], git_first_tag(rq->tree, shas[i]),
+			struct fix_commit c = { shas[i], ktree_first_tag(j->tree, shas[i]),
 						xstrdup(rq->stable[b]), xstrdup(j->fix.sha), NULL, 0 };
 			j->bp = xrealloc(j->bp, (j->nbp + 1) * sizeof(*j->bp));
 			j->bp[j->nbp++] = c;
@@ -284,8 +285,8 @@ static int fix_files(struct fix_job *j, struct err *err)
 	char **v;
 	size_t n, keep = 0;
 
-	if (git_commit_files(j->rq->tree, j->fix.sha, &v, &n, err) < 0)
-		return ERR_IO;
+	if (ktree_commit_files(j->tree, j->fix.sha, &v, &n, err) < 0)
+		return err->code;
 	for (size_t i = 0; i < n; i++) {
 		if (touched_path_plausible(v[i]) && n <= FIX_FILES_MAX)
 			v[keep++] = v[i];
@@ -303,15 +304,15 @@ static int fix_prepare(struct fix_job *j, struct err *err)
 {
 	const struct fix_request *rq = j->rq;
 
-	if (rq->tree && git_check_tree(rq->tree, err) < 0)
+	if (rq->tree && ktree_open(rq->tree, &j->tree, err) < 0)
 		return err->code;
-	if (resolve(rq->tree, rq->commit, &j->fix, err) < 0)
+	if (resolve(j->tree, rq->commit, &j->fix, err) < 0)
 		return ERR_NOTFOUND;
 	if (rq->tree && fix_files(j, err) < 0)
-		return ERR_IO;
+		return err->code;
 	j->intro = xcalloc(rq->nintroduced + 1, sizeof(*j->intro));
 	for (size_t i = 0; i < rq->nintroduced; i++, j->nintro++)
-		if (resolve(rq->tree, rq->introduced[i], &j->intro[i], err) < 0)
+		if (resolve(j->tree, rq->introduced[i], &j->intro[i], err) < 0)
 			return ERR_NOTFOUND;
 	return rq->tree ? find_backports(j, err) : 0;
 }
@@ -374,7 +375,7 @@ static char *fix_summary(const struct fix_job *j)
 int fix_record(struct cmd_ctx *ctx, const struct fix_request *rq,
 	       char **summary, struct err *err)
 {
-	struct fix_job j = { rq, { 0 }, NULL, NULL, 0, 0 };
+	struct fix_job j = { rq, NULL, { 0 }, NULL, NULL, 0, 0 };
 	int r;
 
 	*summary = NULL;
@@ -392,6 +393,7 @@ int fix_record(struct cmd_ctx *ctx, const struct fix_request *rq,
 	commit_release(&j.fix);
 	commits_free(j.intro, j.nintro);
 	commits_free(j.bp, j.nbp);
+	ktree_free(j.tree);
 	return r;
 }
 

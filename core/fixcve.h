@@ -1,5 +1,5 @@
 /*
- * Fix tracking and the CVE lifecycle of a report (fixcve.c, git.c).
+ * Fix tracking and the CVE lifecycle of a report (fixcve.c, ktree.c).
  *
  * Both are kept as events only (append-only, same on both engines):
  *   fix             "commit=SHA tag=TAG tree=checked|unchecked
@@ -134,10 +134,10 @@ int cve_record(struct cmd_ctx *ctx, int64_t id, enum cve_action a,
 
 /* advisory.c: what the advisory exports share ------------------------*/
 struct dossier;
-/* ERR_REFUSED naming the first of the n reports still under embargo and
- * its disclosure date (or that none is set), "no WHAT before disclosure";
- * 0 when none is. */
-int advisory_refuse_embargoed(struct dossier *const *d, size_t n,
+/* dossier_refuse_unreleased for each of the n reports: ERR_REFUSED
+ * naming the first still under embargo, rejected, a duplicate or closed
+ * undisclosed; 0 when every one may have its public record. */
+int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
 			      const char *what, struct err *err);
 /* The address of a commit: config cve.commit_url (default the kernel's
  * https://git.kernel.org/stable/c/) followed by sha (caller frees). */
@@ -155,28 +155,5 @@ char *advisory_credit(const struct dossier *d);
 /* The description: the officer's (`cve --description`), redacted, else
  * the subject as one line (caller frees). */
 char *advisory_description(const struct dossier *d, const struct fixcve *fc);
-
-/* git.c: the kernel tree, read through git as a subprocess -------------*/
-/* 0 when dir is a git repository; ERR_NOTFOUND naming it otherwise. */
-int git_check_tree(const char *dir, struct err *err);
-/* The full SHA of commit `rev` (hex, validated by the caller) into *full
- * (caller frees); ERR_NOTFOUND naming it when the tree has no such
- * commit. */
-int git_commit(const char *dir, const char *rev, char **full,
-	       struct err *err);
-/* The first tag (version order) containing sha, or NULL (caller frees). */
-char *git_first_tag(const char *dir, const char *sha);
-/* The files commit sha (hex) changes, as git names them (a name git
- * quotes stays quoted), into *files (NULL-terminated, the caller's, each
- * string too); ERR_IO naming the commit when git fails. */
-int git_commit_files(const char *dir, const char *sha, char ***files,
-		     size_t *n, struct err *err);
-/* 0 when branch names a branch (or ref) of the tree; ERR_NOTFOUND. */
-int git_check_branch(const char *dir, const char *branch, struct err *err);
-/* The commits of branch whose message carries "commit SHA upstream" or
- * "Fixes: SHA12" for sha (full); *out is the caller's (each and the
- * array).  0 or negative. */
-int git_backports(const char *dir, const char *branch, const char *sha,
-		  char ***out, size_t *n, struct err *err);
 
 #endif

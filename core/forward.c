@@ -671,12 +671,7 @@ static int fwd_head_init(struct fwd *f, struct crypto *c, struct fwd_head *hd,
 	hd->subject = xasprintf("[SECURITY] %s", sub1);
 	free(sub1);
 	/* The reporter's Message-IDs carry their host: only with consent. */
-	hd->refs = xcalloc(f->d.f.nmsgs + 1, sizeof(*hd->refs));
-	for (size_t i = 0; i < f->d.f.nmsgs; i++)
-		if (outgoing_msgid_ok(f->d.f.msgs[i].message_id) &&
-		    (f->d.f.r.consent_credit ||
-		     !export_from_reporter(&f->d, &f->d.f.msgs[i])))
-			hd->refs[hd->nrefs++] = f->d.f.msgs[i].message_id;
+	hd->nrefs = outgoing_thread_refs(ctx, &f->d, true, &hd->refs);
 	return 0;
 }
 
@@ -691,9 +686,9 @@ static int encrypted_message(struct fwd *f, struct crypto *c,
 	struct mail_compose h;
 	struct content ct;
 	const char *cc[1] = { hd->team };
-	char *ent = NULL;
+	char *ent = NULL, *prot = NULL, *mid;
 	unsigned char *cipher = NULL;
-	size_t elen = 0, clen = 0;
+	size_t elen = 0, clen = 0, plen = 0;
 	int r;
 
 	build_content(f, &ct, false, NULL);
@@ -703,19 +698,26 @@ static int encrypted_message(struct fwd *f, struct crypto *c,
 	content_release(&ct);
 	if (r < 0)
 		return r;  /* make_entity named the report */
-	r = crypto_encrypt(c, keys, nkeys, hd->officer_fpr, true, ent, elen,
-			   &cipher, &clen, err);
+	/* The headers go inside too (header protection): fixed first. */
+	set_headers(&h, hd->from, hd->subject, hd->refs, hd->nrefs);
+	h.to = to;
+	h.nto = nto;
+	h.cc = cc;
+	h.ncc = 1;
+	h.date = util_now();
+	h.message_id = mid = mail_new_message_id(hd->from);
+	r = mail_protect_entity(&h, ent, elen, &prot, &plen, err);
 	wipe_free(ent, elen);
-	if (r == 0) {
-		set_headers(&h, hd->from, hd->subject, hd->refs, hd->nrefs);
-		h.to = to;
-		h.nto = nto;
-		h.cc = cc;
-		h.ncc = 1;
+	if (r == 0)
+		r = crypto_encrypt(c, keys, nkeys, hd->officer_fpr, true, prot,
+				   plen, &cipher, &clen, err);
+	if (prot)
+		wipe_free(prot, plen);
+	if (r == 0)
 		r = mail_build_encrypted(&h, (const char *)cipher, clen, msg,
 					 mlen, err);
-	}
 	free(cipher);
+	free(mid);
 	if (r < 0)
 		err_prefix(err, "cannot forward report %lld", (long long)f->id);
 	return r;

@@ -71,6 +71,19 @@ static int distros_rules(struct cmd_ctx *ctx, const struct dossier *dos,
 				"takes issues under embargo; post it to oss-security "
 				"instead: announce %lld", id,
 				r->public ? "marked public" : r->state, id);
+	if (!strcmp(r->state, "rejected") || !strcmp(r->state, "duplicate"))
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'an "
+				"open issue': the report is %s; there is nothing to "
+				"coordinate", id, r->state);
+	if (date && date < dos->now)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'a "
+				"date ahead': its public date %s passed %ld day%s ago, "
+				"so the embargo is due; disclose it and post it to "
+				"oss-security instead: announce %lld", id,
+				fmt_rfc3339(date, when), days_between(date, dos->now),
+				days_between(date, dos->now) == 1 ? "" : "s", id);
 	if (fixcve_get(ctx, r->id, &fc, err) < 0)
 		return -1;
 	has_fix = fc.has_fix;
@@ -167,7 +180,9 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 		     struct template_field *f, char **keep)
 {
 	const struct report *r = &dos->f.r;
-	time_t date = proposed_date(dos);
+	/* Once public (the announcement), when it was disclosed; before (the
+	 * distros notice), the date proposed. */
+	time_t date = dossier_released_at(dos) ? dossier_released_at(dos) : proposed_date(dos);
 	char *who = export_reporter(dos);
 	size_t n = 0;
 
@@ -232,23 +247,11 @@ static int compose(struct cmd_ctx *ctx, enum notice_kind k,
 	return r;
 }
 
-/* The References: the thread's messages that do not name the reporter
- * (all of them with consent to credit), as forward chooses them. */
-static void refs(struct reply_draft *d, const struct dossier *dos)
-{
-	d->refs = xcalloc(dos->f.nmsgs + 1, sizeof(*d->refs));
-	for (size_t i = 0; i < dos->f.nmsgs; i++)
-		if (outgoing_msgid_ok(dos->f.msgs[i].message_id) &&
-		    (dos->f.r.consent_credit || !export_from_reporter(dos, &dos->f.msgs[i])))
-			d->refs[d->nrefs++] = xstrdup(dos->f.msgs[i].message_id);
-}
-
 int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 		   const char *outbox, const char *sendmail, struct reply_draft *d,
 		   struct err *err)
 {
 	struct dossier dos;
-	char when[32];
 	int r;
 
 	memset(d, 0, sizeof(*d));
@@ -263,13 +266,8 @@ int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 		    (r = distros_list(ctx, &dos, d, err)) < 0)
 			goto out;
 	} else {
-		if (dossier_embargoed(&dos)) {
-			r = err_setc(err, ERR_REFUSED,
-				     "cannot announce report %lld: it is still under "
-				     "embargo (%s%s); announce once it is over",
-				     (long long)id, dos.f.r.disclosure ? "until " :
-				     "no date decided", dos.f.r.disclosure ?
-				     fmt_rfc3339(dos.f.r.disclosure, when) : "");
+		if ((r = dossier_refuse_unreleased(&dos, "announcement", err)) < 0) {
+			err_prefix(err, "cannot announce report %lld", (long long)id);
 			goto out;
 		}
 		d->to_email = xstrdup(config_get(ctx->cfg, "announce.address",
@@ -277,7 +275,9 @@ int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 	}
 	if ((r = compose(ctx, k, &dos, d, err)) < 0)
 		goto out;
-	refs(d, &dos);
+	/* The References as forward chooses them: none of the reporter's
+	 * without consent to credit. */
+	d->nrefs = outgoing_thread_refs_copy(ctx, &dos, true, &d->refs);
 out:
 	dossier_release(&dos);
 	return r;

@@ -38,6 +38,23 @@ char *outgoing_mailbox(const char *name, const char *email);
 /* A Message-ID fit for In-Reply-To and References. */
 bool outgoing_msgid_ok(const char *s);
 
+#define OUTGOING_REFS_MAX 10      /* Message-IDs in References */
+#define OUTGOING_REFS_BYTES 2000  /* and the bytes they take */
+struct dossier;
+/*
+ * The References of mail about report dos (outgoing-thread.c), oldest
+ * first: its first message, then the newest messages the reporter or the
+ * team signed, at most OUTGOING_REFS_MAX and OUTGOING_REFS_BYTES; a
+ * stranger's reply is never among them.  hide_reporter leaves out the
+ * reporter's messages unless they consented to be credited.  Returns how
+ * many, in *refs (the array the caller's to free, the strings dos's).
+ */
+size_t outgoing_thread_refs(struct cmd_ctx *ctx, const struct dossier *dos,
+			    bool hide_reporter, const char ***refs);
+/* The same, the strings copied: free each and the array. */
+size_t outgoing_thread_refs_copy(struct cmd_ctx *ctx, const struct dossier *dos,
+				 bool hide_reporter, char ***refs);
+
 /* One message to one recipient, in a report's thread (reply.c). */
 struct outgoing_mail {
 	int64_t id;             /* the report */

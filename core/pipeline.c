@@ -97,6 +97,11 @@ static int run_encrypted(struct cmd_ctx *ctx, struct crypto *c,
 		return err_prefix(err, "decrypted content");
 	if (out->inner.partial)
 		*partial = true;
+	/* Header protection: the real subject is inside, "..." outside. */
+	if (out->inner.protected_headers && out->inner.subject) {
+		free(out->msg.subject);
+		out->msg.subject = xstrdup(out->inner.subject);
+	}
 	if (out->inner.kind == MAIL_PGP_SIGNED) {
 		/* Encrypted, then signed in its own MIME layer (RFC 3156 5). */
 		struct crypto_result vres;

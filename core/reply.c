@@ -10,8 +10,9 @@
  * timeline, but never for a report that came in
  * encrypted: whoever encrypted their report is answered encrypted.
  *
- * The reply joins the thread (In-Reply-To the newest message, References
- * all of them), is logged with its Message-ID, and a copy goes through
+ * The reply joins the thread (References its first message and the
+ * newest ones the reporter or the team signed, outgoing_thread_refs;
+ * In-Reply-To the last of them), is logged with its Message-ID, and a copy goes through
  * the import pipeline like incoming mail: decrypted with the officer's
  * key, verified, stored sealed in the report's thread, so the report
  * view shows both directions.
@@ -251,7 +252,8 @@ static int quote_report(struct cmd_ctx *ctx, const struct dossier *dos,
 	return 0;
 }
 
-static void thread_refs(struct reply_draft *d, const struct dossier *dos)
+static void thread_refs(struct cmd_ctx *ctx, struct reply_draft *d,
+			const struct dossier *dos)
 {
 	const char *subj = dos->f.r.subject ? dos->f.r.subject : "";
 	char *s = outgoing_one_line(subj);
@@ -259,10 +261,7 @@ static void thread_refs(struct reply_draft *d, const struct dossier *dos)
 	d->subject = str_starts(s, "Re:") || str_starts(s, "RE:") ||
 		     str_starts(s, "re:") ? xstrdup(s) : xasprintf("Re: %s", s);
 	free(s);
-	d->refs = xcalloc(dos->f.nmsgs + 1, sizeof(*d->refs));
-	for (size_t i = 0; i < dos->f.nmsgs; i++)
-		if (outgoing_msgid_ok(dos->f.msgs[i].message_id))
-			d->refs[d->nrefs++] = xstrdup(dos->f.msgs[i].message_id);
+	d->nrefs = outgoing_thread_refs_copy(ctx, dos, false, &d->refs);
 }
 
 static int compose(struct cmd_ctx *ctx, struct reply_draft *d,
@@ -314,7 +313,7 @@ int reply_prepare(struct cmd_ctx *ctx, int64_t id, const struct reply_opts *o,
 	    (r = find_key(ctx, d, &dos, o->allow_plaintext, err)) < 0 ||
 	    (r = compose(ctx, d, &dos, err)) < 0)
 		goto out;
-	thread_refs(d, &dos);
+	thread_refs(ctx, d, &dos);
 out:
 	dossier_release(&dos);
 	return r;
@@ -403,35 +402,64 @@ static int build_signed(struct crypto *c, struct outgoing *m,
 	return r;
 }
 
+/* The entity with the headers inside (header protection: the subject
+ * is not sent in the clear), encrypted as encrypt_entity does. */
+static int protect_encrypt(struct cmd_ctx *ctx, struct crypto *c,
+			   const struct outgoing_mail *om, struct outgoing *m,
+			   const struct mail_compose *h, const char *ent,
+			   size_t elen, unsigned char **cipher, size_t *clen,
+			   struct err *err)
+{
+	char *prot = NULL;
+	size_t plen = 0;
+	int r = mail_protect_entity(h, ent, elen, &prot, &plen, err);
+
+	if (r == 0)
+		r = encrypt_entity(ctx, c, om, m, prot, plen, cipher, clen, err);
+	if (prot)
+		wipe_free(prot, plen);
+	return r;
+}
+
+/* The headers of om from m (to, the one recipient), fixed before the
+ * entity is built: the encrypted part carries them too. */
+static void headers(struct mail_compose *h, const struct outgoing_mail *om,
+		    struct outgoing *m, const char **to)
+{
+	memset(h, 0, sizeof(*h));
+	h->from = m->from;
+	h->to = to;
+	h->nto = 1;
+	h->cc = &m->team;
+	h->ncc = om->no_cc ? 0 : 1;
+	h->subject = om->subject;
+	h->references = (const char **)om->refs;
+	h->nreferences = om->nrefs;
+	h->in_reply_to = om->nrefs ? om->refs[om->nrefs - 1] : NULL;
+	h->date = util_now();
+	h->message_id = m->message_id;
+}
+
 /* The whole message into m->buf, its Message-ID into m->message_id. */
 static int build(struct cmd_ctx *ctx, struct crypto *c,
 		 const struct outgoing_mail *om, struct outgoing *m,
 		 struct err *err)
 {
 	struct mail_compose h;
-	struct mail_msg parsed;
-	char *body = utf8_fix(om->text, strlen(om->text)), *ent = NULL, *to;
-	const char *one_to[1];
+	char *body = utf8_fix(om->text, strlen(om->text)), *ent = NULL;
+	char *to = outgoing_mailbox(om->to_name, om->to_email);
+	const char *one_to[1] = { to };
 	unsigned char *cipher = NULL;
 	size_t elen = 0, clen = 0;
 	int r;
 
+	m->message_id = mail_new_message_id(m->from);
+	headers(&h, om, m, one_to);
 	r = mail_build_entity(body, NULL, 0, &ent, &elen, err);
 	wipe_free(body, strlen(body));
 	if (r == 0 && om->fpr)
-		r = encrypt_entity(ctx, c, om, m, ent, elen, &cipher, &clen, err);
-	to = outgoing_mailbox(om->to_name, om->to_email);
-	one_to[0] = to;
-	memset(&h, 0, sizeof(h));
-	h.from = m->from;
-	h.to = one_to;
-	h.nto = 1;
-	h.cc = &m->team;
-	h.ncc = om->no_cc ? 0 : 1;
-	h.subject = om->subject;
-	h.references = (const char **)om->refs;
-	h.nreferences = om->nrefs;
-	h.in_reply_to = om->nrefs ? om->refs[om->nrefs - 1] : NULL;
+		r = protect_encrypt(ctx, c, om, m, &h, ent, elen, &cipher, &clen,
+				    err);
 	if (r == 0)
 		r = om->fpr ? mail_build_encrypted(&h, (const char *)cipher, clen,
 						   &m->buf, &m->len, err)
@@ -442,13 +470,6 @@ static int build(struct cmd_ctx *ctx, struct crypto *c,
 		wipe_free(ent, elen);
 	if (r < 0)
 		return err_prefix(err, "%s", om->what);
-	memset(&parsed, 0, sizeof(parsed));
-	if (mail_parse(m->buf, m->len, &parsed, err) == 0 && parsed.message_id)
-		m->message_id = xstrdup(parsed.message_id);
-	mail_msg_release(&parsed);
-	if (!m->message_id)
-		return err_setc(err, ERR_GENERIC, "%s: the message built has no "
-				"Message-ID", om->what);
 	return 0;
 }
 

@@ -1,16 +1,16 @@
 /*
  * Mail templates: plain text files in the config folder's templates/
- * (beside the config file), else the defaults shipped here.  A template
+ * (beside the config file), else the defaults shipped here.  A file
+ * there is read only when nobody but the officer and root can have
+ * written it, folders and links included (open_trusted), as the config.  A template
  * names report fields as {field}; "{{" stands for a literal "{".  Every
  * field is checked before anything is composed: an unknown field, or one
  * the report has no value for (no fix recorded, no date decided), is an
  * error naming the template and the field, so nothing is ever sent with
  * a hole in it.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -114,7 +114,6 @@ int template_load(const struct cmd_ctx *ctx, const char *name, char **text,
 		  char **source, struct err *err)
 {
 	char *dir, *path;
-	struct stat st;
 	size_t len;
 	int fd, r;
 
@@ -126,28 +125,27 @@ int template_load(const struct cmd_ctx *ctx, const char *name, char **text,
 				"and '-' (see reply --list-templates)", name);
 	dir = template_dir(ctx);
 	path = xasprintf("%s/%s", dir, name);
-	if (lstat(path, &st) == 0 || errno != ENOENT) {
-		/* The officer's own file (a symbolic link is not followed). */
-		if ((fd = open_beneath(dir, name, err)) < 0)
-			r = fd;
-		else {
-			r = read_fd(fd, path, 1 << 16, text, &len, err);
-			close(fd);
-		}
-		free(dir);
+	free(dir);
+	/* The officer's own file, checked as the config is: its text is
+	 * signed and sent in the officer's name. */
+	if ((fd = open_trusted(path, err)) >= 0) {
+		r = read_fd(fd, path, 1 << 16, text, &len, err);
+		close(fd);
 		if (r == 0)
 			*source = path;
 		else
 			free(path);
 		return r;
 	}
-	free(dir);
-	if (!shipped_text(name)) {
-		r = err_setc(err, ERR_NOTFOUND,
-			     "no template '%s' (no file '%s' and no shipped "
-			     "default; see reply --list-templates)", name, path);
+	if (fd == ERR_REFUSED)
+		err_prefix(err, "refusing the template '%s'", path);
+	if (fd != ERR_NOTFOUND || !shipped_text(name)) {
+		if (fd == ERR_NOTFOUND)
+			err_setc(err, ERR_NOTFOUND,
+				 "no template '%s' (no file '%s' and no shipped "
+				 "default; see reply --list-templates)", name, path);
 		free(path);
-		return r;
+		return fd;
 	}
 	free(path);
 	*text = xstrdup(shipped_text(name));

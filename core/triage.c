@@ -126,6 +126,32 @@ static int note_event(struct cmd_ctx *ctx, struct triage_run *t,
 	return rc;
 }
 
+/* A move to disclosed while the decided date is ahead: only with early
+ * and a reason, recorded as an "early-disclosure" event.  The date is
+ * the team's word to the reporter and the vendors; breaking it is said. */
+static int check_early(struct cmd_ctx *ctx, struct triage_run *t,
+		       const struct report *r, struct err *err)
+{
+	const struct triage_change *c = t->c;
+	time_t now = util_now();
+	long long id = (long long)c->id;
+	char when[32];
+	long days;
+
+	if (strcmp(c->state, "disclosed") || !r->disclosure || r->disclosure <= now)
+		return 0;
+	fmt_rfc3339(r->disclosure, when);
+	days = (long)((r->disclosure - now + 86399) / 86400);
+	if (!c->early)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld: its decided disclosure date %s is %ld day%s "
+				"ahead; disclosing before it needs --early --reason TEXT",
+				id, when, days, days == 1 ? "" : "s");
+	return note_event(ctx, t, "early-disclosure",
+			  xasprintf("disclosed %ld day%s before the decided date %s: %s",
+				    days, days == 1 ? "" : "s", when, c->reason), err);
+}
+
 static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 {
 	struct triage_run *t = data;
@@ -139,6 +165,7 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 		return rc;
 	if (c->state) {
 		if ((rc = triage_check_transition(r.state, c->state, err)) < 0 ||
+		    (rc = check_early(ctx, t, &r, err)) < 0 ||
 		    (rc = note_event(ctx, t, "state",
 				     xasprintf("%s -> %s", r.state, c->state), err)) < 0)
 			goto out;
@@ -216,6 +243,11 @@ int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
 		return err_setc(err, ERR_INVALID,
 				"report %lld: claim or release, not both",
 				(long long)c->id);
+	if ((c->early || c->reason) &&
+	    (!c->state || strcmp(c->state, "disclosed") || !c->early || !c->reason || !*c->reason))
+		return err_setc(err, ERR_INVALID,
+				"report %lld: --early and --reason TEXT go together, with "
+				"--state disclosed", (long long)c->id);
 	r = core_write(ctx, apply, &t, err);
 	if (r == 0) {
 		char *safe = safe_str(t.summary.len ? t.summary.buf : "nothing changed");

@@ -9,6 +9,13 @@
  * whole messages are written with LF line ends, as local mail tools
  * (sendmail, Maildir) expect.  Header values given to us must not carry
  * line breaks; Message-IDs must be bare (no brackets or blanks).
+ *
+ * Encrypted mail protects its headers (header protection, as neomutt and
+ * Thunderbird write it): the entity encrypted carries From, To, Cc,
+ * Subject, Date, Message-ID and the thread headers, its Content-Type
+ * marked protected-headers="v1", and the outer Subject is "...", so a
+ * report's subject never travels in the clear.  Mail that is only
+ * signed keeps its subject.
  */
 #include <string.h>
 
@@ -158,11 +165,9 @@ static int add_addresses(InternetAddressList *l, const char *what,
 	return 0;
 }
 
-/* The domain of the first From address, for the Message-ID. */
-static char *from_domain(GMimeMessage *m)
+/* The domain of the first mailbox of l, for a Message-ID. */
+static char *first_domain(InternetAddressList *l)
 {
-	InternetAddressList *l = g_mime_message_get_from(m);
-
 	for (int i = 0; l && i < internet_address_list_length(l); i++) {
 		InternetAddress *a = internet_address_list_get_address(l, i);
 		const char *addr, *at;
@@ -178,13 +183,27 @@ static char *from_domain(GMimeMessage *m)
 	return xstrdup("localhost");
 }
 
-/* A message with hdr's headers and top as its MIME part, serialised. */
-static int build_message(const struct mail_compose *hdr, GMimeObject *top,
-			 char **out, size_t *len, struct err *err)
+char *mail_new_message_id(const char *from)
 {
-	GMimeMessage *m;
-	int ret = 0;
+	InternetAddressList *l;
+	char *domain, *id, *ret;
 
+	mail_init();
+	l = from && !has_line_break(from) ? internet_address_list_parse(NULL, from)
+					  : NULL;
+	domain = first_domain(l);
+	if (l)
+		g_object_unref(l);
+	id = g_mime_utils_generate_message_id(domain);
+	ret = xstrdup(id);
+	g_free(id);
+	free(domain);
+	return ret;
+}
+
+/* ERR_INVALID naming the first of hdr's headers that is not safe. */
+static int check_headers(const struct mail_compose *hdr, struct err *err)
+{
 	if (!hdr->from || has_line_break(hdr->from))
 		return err_setc(err, ERR_INVALID, "invalid From address '%s'",
 				hdr->from ? hdr->from : "");
@@ -193,6 +212,9 @@ static int build_message(const struct mail_compose *hdr, GMimeObject *top,
 				"subject contains a line break");
 	if (hdr->subject && !g_utf8_validate(hdr->subject, -1, NULL))
 		return err_setc(err, ERR_INVALID, "subject is not valid UTF-8");
+	if (hdr->message_id && bad_msgid(hdr->message_id))
+		return err_setc(err, ERR_INVALID, "invalid Message-ID '%s'",
+				hdr->message_id);
 	if (hdr->in_reply_to && bad_msgid(hdr->in_reply_to))
 		return err_setc(err, ERR_INVALID, "invalid In-Reply-To '%s'",
 				hdr->in_reply_to);
@@ -202,34 +224,16 @@ static int build_message(const struct mail_compose *hdr, GMimeObject *top,
 					"invalid reference '%s'",
 					hdr->references[i] ? hdr->references[i]
 							   : "");
+	return 0;
+}
 
-	m = g_mime_message_new(TRUE);
-	const char *from[] = { hdr->from };
-	if ((ret = add_addresses(g_mime_message_get_from(m), "From", from, 1,
-				 err)) < 0 ||
-	    (ret = add_addresses(g_mime_message_get_to(m), "To", hdr->to,
-				 hdr->nto, err)) < 0 ||
-	    (ret = add_addresses(g_mime_message_get_cc(m), "Cc", hdr->cc,
-				 hdr->ncc, err)) < 0)
-		goto out;
-	g_mime_message_set_subject(m, hdr->subject ? hdr->subject : "",
-				   "utf-8");
-	GDateTime *dt = g_date_time_new_from_unix_utc(
-		(gint64)(hdr->date ? hdr->date : util_now()));
-	g_mime_message_set_date(m, dt);
-	g_date_time_unref(dt);
-
-	char *domain = from_domain(m);
-	char *id = g_mime_utils_generate_message_id(domain);
-	g_mime_message_set_message_id(m, id);
-	g_free(id);
-	free(domain);
-
+/* In-Reply-To and References of hdr on o. */
+static void set_thread(GMimeObject *o, const struct mail_compose *hdr)
+{
 	if (hdr->in_reply_to) {
 		char *v = xasprintf("<%s>", hdr->in_reply_to);
 
-		g_mime_object_set_header(GMIME_OBJECT(m), "In-Reply-To", v,
-					 NULL);
+		g_mime_object_set_header(o, "In-Reply-To", v, NULL);
 		free(v);
 	}
 	if (hdr->nreferences) {
@@ -238,17 +242,65 @@ static int build_message(const struct mail_compose *hdr, GMimeObject *top,
 		for (size_t i = 0; i < hdr->nreferences; i++)
 			sbuf_addf(&sb, "%s<%s>", i ? " " : "",
 				  hdr->references[i]);
-		g_mime_object_set_header(GMIME_OBJECT(m), "References", sb.buf,
-					 NULL);
+		g_mime_object_set_header(o, "References", sb.buf, NULL);
 		sbuf_release(&sb);
 	}
+}
+
+/* A message without content carrying hdr's headers, its Subject
+ * subject; 0 with *out (the caller unrefs it), or ERR_INVALID. */
+static int header_message(const struct mail_compose *hdr, const char *subject,
+			  GMimeMessage **out, struct err *err)
+{
+	GMimeMessage *m;
+	const char *from[] = { hdr->from };
+	char *id;
+	int ret;
+
+	*out = NULL;
+	if ((ret = check_headers(hdr, err)) < 0)
+		return ret;
+	m = g_mime_message_new(TRUE);
+	if ((ret = add_addresses(g_mime_message_get_from(m), "From", from, 1,
+				 err)) < 0 ||
+	    (ret = add_addresses(g_mime_message_get_to(m), "To", hdr->to,
+				 hdr->nto, err)) < 0 ||
+	    (ret = add_addresses(g_mime_message_get_cc(m), "Cc", hdr->cc,
+				 hdr->ncc, err)) < 0) {
+		g_object_unref(m);
+		return ret;
+	}
+	g_mime_message_set_subject(m, subject ? subject : "", "utf-8");
+	GDateTime *dt = g_date_time_new_from_unix_utc(
+		(gint64)(hdr->date ? hdr->date : util_now()));
+	g_mime_message_set_date(m, dt);
+	g_date_time_unref(dt);
+	id = hdr->message_id ? xstrdup(hdr->message_id)
+			     : mail_new_message_id(hdr->from);
+	g_mime_message_set_message_id(m, id);
+	free(id);
+	set_thread(GMIME_OBJECT(m), hdr);
+	*out = m;
+	return 0;
+}
+
+/* A message with hdr's headers (its Subject subject) and top as its
+ * MIME part, serialised. */
+static int build_message(const struct mail_compose *hdr, const char *subject,
+			 GMimeObject *top, char **out, size_t *len,
+			 struct err *err)
+{
+	GMimeMessage *m;
+	int ret;
+
+	if ((ret = header_message(hdr, subject, &m, err)) < 0)
+		return ret;
 	g_mime_object_set_header(GMIME_OBJECT(m), "MIME-Version", "1.0",
 				 NULL);
 	g_mime_message_set_mime_part(m, top);
 	*out = serialize(GMIME_OBJECT(m), false, len);
-out:
 	g_object_unref(m);
-	return ret;
+	return 0;
 }
 
 /* ERR_INVALID naming what when data is not ASCII armor (no 8-bit, no NUL). */
@@ -272,6 +324,51 @@ static GMimeObject *parse_entity(const char *entity, size_t entity_len)
 	g_object_unref(parser);
 	g_object_unref(st);
 	return top;
+}
+
+/* The headers an encrypted message carries inside (header protection,
+ * as neomutt writes them); outside, its Subject is neutral. */
+static const char *const protected_names[] = {
+	"From", "To", "Cc", "Subject", "Date", "Message-ID", "In-Reply-To",
+	"References",
+};
+
+/* Returns 0 with *out (caller frees), or ERR_INVALID when entity is not a
+ * MIME part or a header is refused as for mail_build_encrypted. */
+int mail_protect_entity(const struct mail_compose *hdr, const char *entity,
+			size_t entity_len, char **out, size_t *len,
+			struct err *err)
+{
+	GMimeMessage *m;
+	GMimeHeaderList *hl;
+	GMimeObject *top;
+	int ret;
+
+	*out = NULL;
+	*len = 0;
+	mail_init();
+	if ((ret = header_message(hdr, hdr->subject, &m, err)) < 0)
+		return ret;
+	if (!(top = parse_entity(entity, entity_len))) {
+		g_object_unref(m);
+		return err_setc(err, ERR_INVALID,
+				"message entity is not a MIME part");
+	}
+	hl = g_mime_object_get_header_list(GMIME_OBJECT(m));
+	for (size_t i = 0; i < ARRAY_SIZE(protected_names); i++) {
+		GMimeHeader *h = g_mime_header_list_get_header(hl,
+							       protected_names[i]);
+		const char *v = h ? g_mime_header_get_value(h) : NULL;
+
+		if (v && *v)
+			g_mime_object_append_header(top, protected_names[i], v,
+						    "utf-8");
+	}
+	g_mime_object_set_content_type_parameter(top, "protected-headers", "v1");
+	*out = serialize(top, true, len);
+	g_object_unref(top);
+	g_object_unref(m);
+	return 0;
 }
 
 /* Returns 0 with *out (caller frees), or ERR_INVALID for data that is not
@@ -309,7 +406,8 @@ int mail_build_encrypted(const struct mail_compose *hdr, const char *armored,
 	g_mime_multipart_add(mp, GMIME_OBJECT(data));
 	g_object_unref(ctl);
 	g_object_unref(data);
-	ret = build_message(hdr, GMIME_OBJECT(mp), out, len, err);
+	ret = build_message(hdr, MAIL_PROTECTED_SUBJECT, GMIME_OBJECT(mp), out,
+			    len, err);
 	g_object_unref(mp);
 	return ret;
 }
@@ -330,7 +428,7 @@ int mail_build_plain(const struct mail_compose *hdr, const char *entity,
 	if (!top)
 		return err_setc(err, ERR_INVALID,
 				"message entity is not a MIME part");
-	ret = build_message(hdr, top, out, len, err);
+	ret = build_message(hdr, hdr->subject, top, out, len, err);
 	g_object_unref(top);
 	return ret;
 }
@@ -383,7 +481,7 @@ int mail_build_signed(const struct mail_compose *hdr, const char *entity,
 	g_mime_multipart_add(mp, GMIME_OBJECT(sp));
 	g_object_unref(top);
 	g_object_unref(sp);
-	ret = build_message(hdr, GMIME_OBJECT(mp), out, len, err);
+	ret = build_message(hdr, hdr->subject, GMIME_OBJECT(mp), out, len, err);
 	g_object_unref(mp);
 	return ret;
 }

@@ -501,6 +501,16 @@ static void fill_headers(GMimeMessage *m, struct mail_msg *msg)
 		msg->date = (time_t)g_date_time_to_unix(dt);
 }
 
+/* True when part is marked as carrying protected headers, version 1. */
+static bool protected_v1(GMimeObject *part)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(part);
+	const char *v = ct ? g_mime_content_type_get_parameter(
+				     ct, "protected-headers") : NULL;
+
+	return v && !g_ascii_strcasecmp(v, "v1");
+}
+
 /* ---- the entry points --------------------------------------------------*/
 
 /* Occurrences of needle (ASCII, lowercase) in buf, case-insensitively. */
@@ -629,6 +639,7 @@ int mail_parse(const char *buf, size_t len, struct mail_msg *msg,
 		goto out;
 	}
 	fill_headers(m, msg);
+	msg->protected_headers = protected_v1(top);
 
 	ret = walk(&w, top, 1);
 	if (ret < 0)

@@ -72,6 +72,10 @@ struct mail_msg {
 	time_t date;        /* 0 when absent or unparsable */
 
 	enum mail_kind kind;
+	bool protected_headers; /* its top part is marked
+			     * protected-headers="v1" (header protection):
+			     * for a decrypted entity, the headers above are
+			     * the sender's real ones */
 
 	/* MAIL_PGP_ENCRYPTED: the content of the application/octet-stream part. */
 	unsigned char *ciphertext;
@@ -203,8 +207,28 @@ struct mail_compose {
 	const char *in_reply_to;/* without brackets, or NULL */
 	const char **references;
 	size_t nreferences;
-	time_t date;
+	time_t date;            /* 0: now */
+	const char *message_id; /* without brackets; NULL: a new one */
 };
+
+/* The Subject outside an encrypted message (its real one is inside). */
+#define MAIL_PROTECTED_SUBJECT "..."
+
+/* A new Message-ID (without brackets) on the domain of address from
+ * ("localhost" without one); caller frees. */
+char *mail_new_message_id(const char *from);
+/*
+ * The entity (as mail_build_entity made it) with hdr's headers on its
+ * top part, marked protected-headers="v1" (header protection), as
+ * canonical CRLF bytes: what gets encrypted, so that the real Subject
+ * travels only inside.  Give the same hdr, with its date and message_id
+ * set, to mail_build_encrypted.  0 with *out (caller frees), or
+ * ERR_INVALID for a header refused as mail_build_encrypted refuses it
+ * or an entity that is not a MIME part.
+ */
+int mail_protect_entity(const struct mail_compose *hdr, const char *entity,
+			size_t entity_len, char **out, size_t *len,
+			struct err *err);
 
 /*
  * Builds the inner MIME entity to be encrypted: a text/plain body plus
@@ -214,8 +238,10 @@ int mail_build_entity(const char *body, const struct mail_attachment *att,
 		      size_t natt, char **out, size_t *len, struct err *err);
 /*
  * Wraps already-encrypted ASCII-armored OpenPGP data in an RFC 3156
- * multipart/encrypted message with the given headers (a fresh
- * Message-ID).  *out is the whole message, caller frees.
+ * multipart/encrypted message with the given headers (hdr->message_id,
+ * else a fresh one), its Subject MAIL_PROTECTED_SUBJECT: the real one
+ * goes inside (mail_protect_entity).  *out is the whole message, caller
+ * frees.
  */
 int mail_build_encrypted(const struct mail_compose *hdr, const char *armored,
 			 size_t armored_len, char **out, size_t *len,

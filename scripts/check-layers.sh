@@ -17,6 +17,9 @@ only_in '\bPQ[a-zA-Z]+\(|<libpq-fe\.h>' store
 only_in 'gpgme_|<gpgme\.h>' crypto
 only_in 'g_mime_|<gmime/' mail
 only_in 'pcre2_|<pcre2\.h>' maint
+# libgit2 reads the kernel tree in one file: nothing else opens a tree.
+hits=$(grep -l -E '<git2\.h>|git_(repository|revwalk|commit|oid|reference)_' main.c */*.c */*.h | grep -v -E '^(core/ktree\.c$|tests/|bench/)')
+[ -z "$hits" ] || bad "libgit2 used outside core/ktree.c: $hits"
 only_in '<n?curses(w)?\.h>|<ncursesw/|\bwrefresh\(|\bmvwprintw\(' tui
 no_include() { # dir forbidden-dirs...
 	d=$1; shift

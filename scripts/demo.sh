@@ -11,7 +11,8 @@
 #   scripts/demo.sh [--reset] BIN     prints the demo directory
 set -eu
 # Nobody else may write what the demo makes: secteam-tui refuses a config
-# others can write, whatever the umask of the one who runs make run.
+# others can write, or one in a folder they can write, whatever the umask
+# of the one who runs make run.
 umask 022
 top=$(cd "$(dirname "$0")/.." && pwd)
 reset=0
@@ -19,8 +20,9 @@ reset=0
 BIN=${1:-$top/build/secteam-tui}
 D=${SECTEAM_DEMO_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/secteam-demo}
 if [ -f "$D/ready" ] && [ $reset = 0 ]; then
-	# A demo made before the umask above may have a group-writable config.
-	chmod go-w "$D/config" 2>/dev/null || true
+	# A demo made before the umask above may have a group-writable config
+	# (its folder is made 0700 below).
+	chmod go-w "$D" "$D/config" 2>/dev/null || true
 	echo "$D"
 	exit 0
 fi

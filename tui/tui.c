@@ -332,6 +332,13 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 {
 	struct cmd_result res;
 	int64_t id = tui_current_report(t);
+	const struct cmd_entry *e = cmd_find(argv[0]);
+	const char *q = e && e->ask ? e->ask(argc, argv) : NULL;
+
+	if (q && !tui_confirm(t, q)) {
+		tui_status(t, false, "nothing done: %s", title);
+		return TUI_REDRAW;
+	}
 
 	tui_status(t, false, "running: %s", title);
 	draw_status(t);

@@ -2,7 +2,8 @@
  * Time.  Everything stored is UTC seconds.  The DATE syntax officers type
  * (2026-12-09, 2026-12-09T12:00Z, +7d, now) is parsed here; a bare date
  * means 12:00 UTC on that day so it is the same calendar day in every
- * timezone from UTC-11 to UTC+11.  SECTEAM_NOW pins "now" for tests.
+ * timezone from UTC-11 to UTC+11.  The clock is the real one
+ * (the tests pin it from outside: tests/lib/clock-shim.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -74,11 +75,6 @@ bad:
 
 time_t util_now(void)
 {
-	const char *e = getenv("SECTEAM_NOW");
-	time_t t;
-
-	if (e && *e && parse_date(e, 0, &t, NULL) == 0)
-		return t;
 	return time(NULL);
 }
 

@@ -9,6 +9,8 @@
  *   timeutil.c  RFC 3339 formatting and the DATE syntax (2026-12-09, +7d, now)
  *   fileutil.c  whole-file reads with a size limit, reads that follow no
  *               symbolic link, private temp folders, files replaced whole
+ *   trusted.c   files only their user (or root) can have written: the
+ *               config, templates
  *   secure.c    wiping memory, no core dumps, umask
  *   edit.c      text edited in $VISUAL/$EDITOR on a private temporary file
  *   verdict.c   signature verdicts: names, order, classes (verdict.h)
@@ -165,7 +167,7 @@ char *fmt_rfc3339(time_t t, char buf[static 32]);
 char *fmt_local(time_t t, char buf[static 64]);
 int parse_date(const char *s, time_t now, time_t *out, struct err *err);
 int parse_duration(const char *s, long *seconds, struct err *err);
-/* The current time, or $SECTEAM_NOW (RFC 3339) when set, for tests. */
+/* The current time: the real clock, never the environment. */
 time_t util_now(void);
 /* Whole days from a to b, rounded toward negative infinity. */
 long days_between(time_t a, time_t b);
@@ -187,6 +189,21 @@ int open_read(const char *path, struct err *err);
  * symbolic link: not followed", "not a regular file", ...).
  */
 int open_beneath(const char *dir, const char *rel, struct err *err);
+/*
+ * trusted.c: opens path (a config, a template: what decides the commands
+ * run and the mail sent) for reading when nobody but the user and root
+ * can have written it.  The file, every folder from the root down to it
+ * and every symbolic link followed must be the user's or root's and
+ * writable by nobody else (a group only when nobody else is in it: no
+ * other user has it as primary group or is listed in it); a sticky
+ * folder others can write (/tmp) may be passed through, but may hold
+ * neither the file nor a link.  Returns the descriptor, checked with
+ * fstat; ERR_NOTFOUND when a name is missing (after the folders before
+ * it passed); ERR_REFUSED with err naming the file, folder or link and
+ * what is wrong, e.g. "folder '/x' is writable by others (mode 0777;
+ * run: chmod go-w '/x')"; ERR_IO or ERR_INVALID otherwise.
+ */
+int open_trusted(const char *path, struct err *err);
 /* mkdir -p with mode for each created component. */
 int mkdir_p(const char *path, int mode, struct err *err);
 /* Syncs the folder dir, so that a file just renamed into it stays there

@@ -3,7 +3,7 @@
 # End to end: one report taken through the whole path, from import to
 # its published advisory, with every format against its golden file in
 # tests/golden/advisory-1.* (SECTEAM_UPDATE_GOLDEN=1 rewrites them).
-# Time is pinned (SECTEAM_NOW) and the git tree's SHAs are fixed
+# Time is pinned (SECTEAM_TEST_NOW) and the git tree's SHAs are fixed
 # (tests/lib/gitrepo.sh); fingerprints and the officer are replaced by
 # names.  Import; fix with the tree (introduced in v1.0, first in
 # v1.1-rc1, backported to linux-1.0.y as v1.0.1); CVE-2026-12345 assigned,
@@ -20,7 +20,7 @@
 e2e_setup advisory
 schemas=$SECTEAM_TOP/../shared/schemas
 golden=$SECTEAM_TOP/tests/golden
-export TZ=UTC SECTEAM_NOW=2026-12-01T10:00:00Z
+export TZ=UTC SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 cat > "$T/config" <<'CFG'
 [officer]
 	name = olga
@@ -90,7 +90,7 @@ st export 1 --format md --with-notes -o "$T/early.md" 2>/dev/null
 tap_like "$(cat "$T/early.md")" "touchy" "md: the note with --with-notes"
 
 # Disclosed (the date passed and the state says so).
-export SECTEAM_NOW=2026-12-05T13:00:00Z
+export SECTEAM_TEST_NOW=2026-12-05T13:00:00Z
 st triage 1 --state disclosed >/dev/null
 tap_like "$(st due 2>&1)" "^#1 CVE-2026-12345 reserved and the report disclosed, but no record published \(export --format cve\): frobnicator overflow 1$" \
 	"due: the disclosed report's reserved ID has no record"
@@ -130,13 +130,13 @@ tap_is "$(jq -r '[.containers.cna.references[].url] | join(" ")' "$r")" \
 tap_like "$(jq -r '.containers.cna.descriptions[0].value' "$r")" '^In the Linux kernel, the frobnicator did not check a length,' "the officer's description"
 tap_is "$(jq -r '.containers.cna.problemTypes[0].descriptions[0].cweId' "$r")" CWE-787 "the CWE"
 tap_is "$(jq -r '.containers.cna.credits[0].value' "$r")" "Rita Reporter" "credits with consent"
-tap_is "$(jq -r '.containers.cna.datePublic' "$r")" 2026-12-05T12:00:00Z "datePublic is the disclosure date"
+tap_is "$(jq -r '.containers.cna.datePublic' "$r")" 2026-12-05T13:00:00Z "datePublic is when it was disclosed (not the decided date)"
 
 # OSV, read back.
 o=$T/a.osv.json
 v=$(validate "$schemas/osv-schema.json" "$o" 2>&1)
 tap_ok $? "python3-jsonschema validates the OSV record" "$v"
-tap_is "$(jq -r '.id + " " + .published' "$o")" "CVE-2026-12345 2026-12-05T12:00:00Z" "OSV: the CVE ID, published at disclosure"
+tap_is "$(jq -r '.id + " " + .published' "$o")" "CVE-2026-12345 2026-12-05T13:00:00Z" "OSV: the CVE ID, published at disclosure"
 tap_is "$(jq -c '.affected[0].ranges[] | select(.type == "GIT") | .events' "$o")" \
 	"[{\"introduced\":\"$INTRO\"},{\"fixed\":\"$FIX\"},{\"fixed\":\"$BP\"}]" "OSV: GIT range, introduced and both fixes"
 tap_is "$(jq -c '[.affected[0].ranges[] | select(.type == "ECOSYSTEM") | .events]' "$o")" \
@@ -154,11 +154,11 @@ tap_is "$(jq -c '.vulnerabilities[0].product_status' "$c")" \
 tap_is "$(jq -r '[.product_tree.branches[0].branches[0].branches[].name] | join(",")' "$c")" "1.0,1.1-rc1,1.0.1" "CSAF: the kernel versions in the product tree"
 tap_is "$(jq -r '.vulnerabilities[0].remediations[0] | .category + " " + .url' "$c")" \
 	"vendor_fix https://git.kernel.org/stable/c/$FIX" "CSAF: the remediation points at the fix commit"
-tap_is "$(jq -r '.document.tracking.revision_history[0] | .number + " " + .date' "$c")" "1 2026-12-05T12:00:00Z" "CSAF: revision 1 at disclosure"
+tap_is "$(jq -r '.document.tracking.revision_history[0] | .number + " " + .date' "$c")" "1 2026-12-05T13:00:00Z" "CSAF: revision 1 at disclosure"
 tap_is "$(jq -r '.document.acknowledgments[0].names[0]' "$c")" "Rita Reporter" "CSAF: acknowledgments with consent"
 
 # A later change to the fix is a new revision of the CSAF advisory.
-export SECTEAM_NOW=2026-12-06T09:00:00Z
+export SECTEAM_TEST_NOW=2026-12-06T09:00:00Z
 st fix 1 --commit "$FIX" --introduced "$INTRO" --tree "$G" --stable linux-1.0.y >/dev/null
 tap_is "$(st export 1 --format csaf | jq -r '.document.tracking | .version + " " + .current_release_date + " " + .revision_history[1].summary')" \
 	"2 2026-12-06T09:00:00Z Updated: fix" "CSAF: the timeline's later change is revision 2"

@@ -31,8 +31,8 @@ st show abc >/dev/null 2>"$T/err"; rc=$?
 tap_is "$rc" 2 "show with a bad id: exit 2"
 tap_like "$(cat "$T/err")" "'abc' is not a report id" "show with a bad id: says so"
 
-SECTEAM_NOW=2026-12-02T12:00:00Z
-export SECTEAM_NOW
+SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
+export SECTEAM_TEST_NOW
 mkmsg a1@example.net "First" > "$T/a1.eml"
 mkmsg a2@example.net "Second" > "$T/a2.eml"
 tap_is "$(st import "$T/a1.eml" "$T/a2.eml" | cut -f1,2 | tr '\t\n' ' ')" "1 not-signed 2 not-signed " "plain messages import (sealed to the officer's key)"

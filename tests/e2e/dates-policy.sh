@@ -3,7 +3,7 @@
 # dates-policy.sh: vendors, disclosure dates under the embargo policy and
 # `due`, end to end with the real binary (TAP).  Data is made with real
 # commands: keys from tests/lib/gpg-env.sh, a mail from mkpgp.py, then
-# import, vendor, date, triage.  Time is pinned with SECTEAM_NOW.
+# import, vendor, date, triage.  Time is pinned with SECTEAM_TEST_NOW.
 set -u
 top=${SECTEAM_TOP:?SECTEAM_TOP is not set}
 bin=${SECTEAM_BIN:?SECTEAM_BIN is not set}
@@ -11,7 +11,7 @@ bin=${SECTEAM_BIN:?SECTEAM_BIN is not set}
 e2e_setup dates
 tmp=$T
 export XDG_CONFIG_HOME="$tmp/cfg" XDG_DATA_HOME="$tmp/data" TZ=UTC
-export SECTEAM_NOW=2026-12-01T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 printf '[officer]\n\tname = olga\n' >"$tmp/config"
 
 st() { "$bin" --db "$DB" --gnupghome "$H" --config "$tmp/config" "$@"; }
@@ -91,7 +91,7 @@ has out "2026-12-16T12:00:00Z (2026-12-16 13:00 CET)" "date show gives UTC and l
 has out "vendor:Acme" "date show lists the proposals"
 
 # --- the release process moves the clock ------------------------------------
-export SECTEAM_NOW=2026-12-03T09:00:00Z
+export SECTEAM_TEST_NOW=2026-12-03T09:00:00Z
 e2e_run 0 "date start-release" date start-release 1
 e2e_run 1 "date start-release twice is refused" date start-release 1
 e2e_run 0 "date set day 7 from the release start" date set 1 2026-12-10
@@ -123,11 +123,11 @@ e2e_run 0 "due --within 1h" due --within 1h
 has out "#1 due 2026-12-03T09:00:00Z" "the public report is due now"
 e2e_run 0 "due --within 2d" due --within 2d --json
 jqt "report 2 is due" '[.items[] | select(.report == 2 and .kind == "due")] | length == 1'
-export SECTEAM_NOW=2026-12-09T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-09T10:00:00Z
 e2e_run 0 "due after 4 working days" due --json
 jqt "report 2 is overdue" '[.items[] | select(.report == 2 and .kind == "overdue")] | length == 1'
 jqt "Beta is not yet silent after 4 working days" '[.items[] | select(.kind == "vendor-silent")] | length == 0'
-export SECTEAM_NOW=2026-12-10T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-10T10:00:00Z
 e2e_run 0 "due after 5 working days" due
 has out "#2 vendor Beta notified 2026-12-03T09:00:00Z, silent for 5 working days" "Beta is silent after 5 working days"
 has out "#2 overdue since 2026-12-04T12:00:00Z" "due lists the overdue report"

@@ -8,7 +8,7 @@
 # timeline shows when the mail was received apart from when it was
 # imported; `date set`/`date propose` refuse a date before the receipt,
 # a date in the past unless --override (recorded), and name a bad date.
-# Time is pinned with SECTEAM_NOW.
+# Time is pinned with SECTEAM_TEST_NOW.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup deadlines
 export TZ=UTC XDG_CONFIG_HOME="$T/cfg" XDG_DATA_HOME="$T/data"
@@ -42,7 +42,7 @@ jqt() { # jqt DESCRIPTION FILTER: the filter is true on $T/out
 # queue): received 2026-11-24, its 7-day default ends 2026-12-01.
 # Report 2: received and imported 1 December.  Report 3: mailed
 # 20 November.
-export SECTEAM_NOW=2026-12-01T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 mail r1 "UAF in net/sched" "Tue, 24 Nov 2026 09:00:00 +0000"
 mail r2 "Overflow in fs/ext4" "Tue, 01 Dec 2026 09:00:00 +0000"
 mail r3 "Leak in mm/slub" "Fri, 20 Nov 2026 09:00:00 +0000"
@@ -87,7 +87,7 @@ jqt "the event says the date was in the past" \
 run 0 "date set for report 2, 5 days on" date set 2 2026-12-06
 
 # --- three days later: the states --------------------------------------------
-export SECTEAM_NOW=2026-12-04T12:00:00Z
+export SECTEAM_TEST_NOW=2026-12-04T12:00:00Z
 run 0 "list" list
 grep -E '^1 .* -3d! ' "$T/out" >/dev/null
 tap_ok $? "list: report 1 (no date, default passed 3 days ago) is -3d!" "$(cat "$T/out")"

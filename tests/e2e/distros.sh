@@ -49,7 +49,7 @@ refused "distros without a date" "rule 'a proposed public date': the report has 
 st date propose 1 +20d --by reporter --reason "conference talk" >/dev/null
 refused "distros more than 14 days ahead" "rule 'at most 14 days': the proposed public date .* is 20 days from now" distros 1
 st date set 1 +5d >/dev/null
-refused "announce under embargo" "cannot announce report 1: it is still under embargo \(until " announce 1
+refused "announce under embargo" "cannot announce report 1: report 1 is under embargo until .*: no announcement before disclosure" announce 1
 
 # The notice.
 out=$(st distros 1 --yes --outbox "$T/o1" 2>"$T/err"); rc=$?
@@ -60,7 +60,11 @@ mid=$(printf '%s' "$out" | cut -f4 | tr -d '<>')
 hdr=$(cf encrypted "$msg" "$T/a1.asc"); rc=$?
 tap_is "$rc" 0 "RFC 3156 structure (Python email)"
 tap_like "$hdr" '^To: linux-distros@vs.openwall.org$' "To: the list (the directory's contact)"
-tap_like "$hdr" '^Subject: \[vs\] Linux kernel: tcp overflow$' "Subject: the list's tag"
+tap_like "$hdr" '^Subject: \.\.\.$' "outer Subject: '...' (the real one is inside)"
+gpg --homedir "$S" --batch --quiet --decrypt "$T/a1.asc" > "$T/p1" 2>/dev/null
+out=$(cf protected "$msg" "$T/p1" "[vs] Linux kernel: tcp overflow" 2>&1)
+tap_is "$out" "Subject: [vs] Linux kernel: tcp overflow" \
+	"header protection: Subject: the list's tag and the report's subject inside (protected-headers=\"v1\"), not outside"
 tap_like "$hdr" "^Message-ID: <$mid>\$" "its Message-ID is the one printed"
 tap_unlike "$hdr" 'example.net' "no References to the reporter's messages (no credit consent)"
 tap_unlike "$(cat "$msg")" 'BODY-CANARY|Proposed' "nothing in the clear"

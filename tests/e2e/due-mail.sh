@@ -1,7 +1,7 @@
 #!/bin/sh
 # engines: sqlite pg
 # End to end: `due --mail` (issue 14), the reminders behind `due`, with
-# time pinned by SECTEAM_NOW.  A vendor silent for 5 working days, a
+# time pinned by SECTEAM_TEST_NOW.  A vendor silent for 5 working days, a
 # participant who has not acknowledged after 2, and the officer's digest
 # of their claimed reports due within 2 days: run three times in one day
 # (as cron would), exactly one message per recipient; the next working
@@ -16,7 +16,7 @@ st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
 count() { find "$T/out" -type f 2>/dev/null | wc -l | tr -d ' '; }
 to_of() { for f in $(find "$T/out/new" -type f 2>/dev/null); do grep -m1 '^To:' "$f"; done | sort | uniq -c | sed 's/^ *//'; }
-at() { SECTEAM_NOW=$1; export SECTEAM_NOW; }
+at() { SECTEAM_TEST_NOW=$1; export SECTEAM_TEST_NOW; }
 cat > "$T/config" <<EOF
 [team]
 	address = security@example.org
@@ -65,8 +65,14 @@ tap_is "$(st show 1 --json | jq '[.events[] | select(.kind == "reminder")] | len
 vic=$(grep -l '^To: vic@vendor.example' $(find "$T/out/new" -type f))
 cf encrypted "$vic" "$T/v.asc" > "$T/vh"; rc=$?
 tap_is "$rc" 0 "the vendor's reminder is RFC 3156 (Python email)"
-tap_like "$(cat "$T/vh")" '^Subject: \[SECURITY\] Reminder: report 1: ' "its subject names the report"
+tap_like "$(cat "$T/vh")" '^Subject: \.\.\.$' "outer Subject: '...' (the real one is inside)"
 gpg --homedir "$S" --batch --status-fd 1 --decrypt "$T/v.asc" > "$T/vg" 2>/dev/null
+gpg --homedir "$S" --batch --quiet --decrypt "$T/v.asc" > "$T/vp" 2>/dev/null
+subj=$(/usr/bin/python3 -c 'import email,sys; print(email.message_from_binary_file(open(sys.argv[1],"rb")).get("Subject"))' "$T/vp")
+tap_like "$subj" '^\[SECURITY\] Reminder: report 1: ' "its subject names the report (inside)"
+out=$(cf protected "$vic" "$T/vp" "$subj" 2>&1)
+tap_is "$out" "Subject: $subj" \
+	"header protection: the subject inside (protected-headers=\"v1\"), not outside"
 tap_like "$(cat "$T/vg")" "GOODSIG" "Vic's key decrypts it, the officer's signature verifies"
 tap_like "$(cat "$T/vh")" '^To: vic@vendor.example$' "To: the vendor's contact"
 gpg --homedir "$S" --batch --export-secret-keys "$VENDOR_FPR" > "$T/vic.key"

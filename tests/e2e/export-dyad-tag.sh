@@ -9,7 +9,7 @@
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 . "$SECTEAM_TOP/tests/lib/gitrepo.sh"
 e2e_setup dyad-tag
-export TZ=UTC SECTEAM_NOW=2026-12-01T10:00:00Z
+export TZ=UTC SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 : > "$T/config"
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 
@@ -32,7 +32,7 @@ st import "$T/r1.eml" >/dev/null
 st fix 1 --commit "$FIX" --introduced "$(git -C "$G" rev-parse v1.0)" --tree "$G" >"$T/out" 2>&1
 tap_ok $? "fix --tree with the hostile tag exits 0" "$(cat "$T/out")"
 st date set 1 2026-12-05 >/dev/null
-export SECTEAM_NOW=2026-12-05T13:00:00Z
+export SECTEAM_TEST_NOW=2026-12-05T13:00:00Z
 for s in triaged accepted fixing fix-ready disclosed; do st triage 1 --state $s >/dev/null; done
 tap_is "$(st show 1 --json | jq -r .state)" disclosed "the report is disclosed"
 

@@ -4,7 +4,7 @@
 # tests/golden/, read back by real parsers (python3-icalendar, calcurse -i,
 # python3-jsonschema with the CVE 5 schema, Python's csv, jq), and the
 # redaction and embargo rules (TAP).  SECTEAM_UPDATE_GOLDEN=1 rewrites the
-# golden files instead of comparing.  Time is pinned (SECTEAM_NOW, TZ);
+# golden files instead of comparing.  Time is pinned (SECTEAM_TEST_NOW, TZ);
 # key fingerprints, the only random part, are replaced by their names.
 set -u
 top=${SECTEAM_TOP:?SECTEAM_TOP is not set}
@@ -16,7 +16,7 @@ py=/usr/bin/python3
 e2e_setup export
 tmp=$T
 export XDG_CONFIG_HOME="$tmp/cfg" XDG_DATA_HOME="$tmp/data" TZ=UTC
-export SECTEAM_NOW=2026-12-01T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 cat >"$tmp/config" <<'CFG'
 [officer]
 	name = olga
@@ -63,7 +63,7 @@ st triage 1 --state triaged --severity high >/dev/null 2>&1
 st triage 1 --state accepted >/dev/null 2>&1
 st vendor add Acme --contact sec@acme.example --kind distro --key "$VENDOR_FPR" >/dev/null 2>&1
 st vendor notify 1 Acme >/dev/null 2>&1
-export SECTEAM_NOW=2026-12-02T08:30:00Z
+export SECTEAM_TEST_NOW=2026-12-02T08:30:00Z
 st vendor status 1 Acme affected --statement "6.1 and later" --nda-requested >/dev/null 2>&1
 st date propose 1 2026-12-10 --by vendor:Acme --reason "backports for 6.1" >/dev/null 2>&1
 st date set 1 2026-12-10 --reason "vendor backports" >/dev/null 2>&1
@@ -85,7 +85,7 @@ grep -q "report 1 is under embargo until 2026-12-10T12:00:00Z: no CVE record bef
 e2e_ok $? "the refusal names the disclosure date"
 [ ! -e "$tmp/r1.cve.json" ]
 e2e_ok $? "no file written under embargo"
-export SECTEAM_NOW=2026-12-02T08:30:00Z
+export SECTEAM_TEST_NOW=2026-12-02T08:30:00Z
 e2e_run 0 "export 2 --format md (credit consent)" export 2 --format md -o "$tmp/r2.md"
 golden export-2.md "$tmp/r2.md"
 e2e_run 0 "export --all --format csv" export --all --format csv -o "$tmp/all.csv"
@@ -98,7 +98,7 @@ e2e_run 2 "export refuses a bad --cve-id" export 1 --format cve --cve-id CVE-26-
 e2e_run 1 "export of a missing report" export 9 --format md
 # After both disclosure dates, once the officers have marked them
 # disclosed (a passed date alone does not lift an embargo: embargo.c).
-export SECTEAM_NOW=2026-12-11T08:00:00Z
+export SECTEAM_TEST_NOW=2026-12-11T08:00:00Z
 e2e_run 1 "a passed date alone is not a disclosure" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/r1.cve.json"
 for s in fix-ready disclosed; do
 	e2e_run 0 "report 1 marked $s" triage 1 --state $s
@@ -166,7 +166,7 @@ e2e_ok $? "the timeline names the reporter who consented"
 e2e_ok $? "no credits without consent"
 
 # --- the embargo warning ----------------------------------------------------
-export SECTEAM_NOW=2026-12-11T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-11T10:00:00Z
 st triage 1 --state fix-ready >/dev/null 2>&1
 st triage 1 --state disclosed >/dev/null 2>&1
 e2e_run 0 "export a disclosed report" export 1 --format txt

@@ -13,7 +13,7 @@ py=/usr/bin/python3
 e2e_setup inject
 tmp=$T
 export XDG_CONFIG_HOME="$tmp/cfg" XDG_DATA_HOME="$tmp/data" TZ=UTC
-export SECTEAM_NOW=2026-12-01T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 printf '[officer]\n\tname = olga\n' >"$tmp/config"
 st() { "$bin" --db "$DB" --gnupghome "$H" --config "$tmp/config" "$@"; }
 
@@ -42,13 +42,13 @@ for f in md txt json csv ics; do
 	e2e_run 0 "export --format $f --with-notes" export 1 --format $f --with-notes -o "$tmp/x.$f"
 done
 e2e_run 1 "export --format cve is refused under embargo" export 1 --format cve -o "$tmp/x.cve.json"
-export SECTEAM_NOW=2026-12-31T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-31T10:00:00Z
 # A passed date alone lifts no embargo (embargo.c): the officers mark it.
 for s in triaged accepted fixing fix-ready disclosed; do
 	e2e_run 0 "report 1 marked $s" triage 1 --state $s
 done
 e2e_run 0 "export --format cve after disclosure" export 1 --format cve -o "$tmp/x.cve.json"
-export SECTEAM_NOW=2026-12-01T10:00:00Z
+export SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 
 $py - "$tmp/x.ics" >"$tmp/err" 2>&1 <<'PY'
 import sys, icalendar

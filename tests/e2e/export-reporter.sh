@@ -45,7 +45,7 @@ export_all() { # SUFFIX [OPTIONS...]
 	_s=$1; shift
 	for f in md txt json csv ics cve; do
 		# A CVE record only after disclosure: read it a year on.
-		( [ "$f" != cve ] || export SECTEAM_NOW=2027-12-01T00:00:00Z
+		( [ "$f" != cve ] || export SECTEAM_TEST_NOW=2027-12-01T00:00:00Z
 		  st export 1 --format "$f" "$@" -o "$T/e$_s.$f" 2>"$T/err" ) ||
 			tap_ok 1 "export --format $f $*" "$(cat "$T/err")"
 	done

@@ -9,6 +9,7 @@
 # tree the SHAs are recorded as given, unchecked; a SHA the tree lacks, a
 # branch it lacks or a non-hex SHA is refused by name with nothing
 # recorded; config kernel.git stands for --tree; `export --format dyad`
+# (once the report is public)
 # prints the pairs.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 . "$SECTEAM_TOP/tests/lib/gitrepo.sh"
@@ -71,7 +72,11 @@ tap_is "$(printf '%s' "$j" | jq -r '.fix.introduced | map(.commit + " " + .tag) 
 tap_is "$(printf '%s' "$j" | jq -r '.fix.backports | map(.commit + " " + .tag + " " + .branch) | join(",")')" \
 	"$BP v1.0.1 linux-1.0.y" "the stable backport found, first in v1.0.1"
 
-# The dyad pairs.
+# The dyad pairs: public, like every record, so not under embargo.
+out=$(st export 1 --format dyad 2>&1); rc=$?
+tap_is "$rc" 1 "export --format dyad under embargo exits 1"
+tap_like "$out" "report 1 is under embargo .*: no dyad before disclosure" "saying why"
+st triage 1 --public >/dev/null
 out=$(st export 1 --format dyad 2>/dev/null); rc=$?
 tap_is "$rc" 0 "export --format dyad exits 0"
 tap_is "$(printf '%s\n' "$out" | grep -v '^#')" "$(printf '1.0:%s:1.1-rc1:%s\n1.0:%s:1.0.1:%s' "$INTRO" "$FIX" "$INTRO" "$BP")" "dyad: mainline and stable pairs"

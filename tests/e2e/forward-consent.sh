@@ -89,7 +89,10 @@ tap_unlike "$(lower "$T/c1" "$T/d1/"*)" "$LEAKS" "nothing names the reporter or 
 found=$(grep -liE "$LEAKS" "$T/i1" "$T/c1" "$T/d1/"* 2>/dev/null)
 tap_is "$found" "" "no reporter string anywhere in the decrypted mail (case-insensitive)"
 tap_like "$inner" 'body: --- message 2 of 2, .*, from the reporter ---' "the reply from the other address is 'from the reporter'"
-tap_like "$hdr" '^Subject: \[SECURITY\] UAF in net/core found by \[reporter\]$' "the Subject is redacted"
+tap_like "$hdr" '^Subject: \.\.\.$' "the outer Subject is '...'"
+out=$(cf protected "$(find "$T/o1/new" -type f)" "$T/i1" "[SECURITY] UAF in net/core found by [reporter]" 2>&1)
+tap_is "$out" "Subject: [SECURITY] UAF in net/core found by [reporter]" \
+	"the Subject inside (protected headers) is redacted"
 tap_unlike "$hdr" '^(References|In-Reply-To):' "no References to the reporter's Message-IDs"
 tap_unlike "$(lower "$(find "$T/o1/new" -type f)")" "$LEAKS|body-canary" "the mail on disk holds nothing in clear"
 

@@ -80,7 +80,11 @@ hdr=$(cf encrypted "$msg" "$T/a1.asc"); rc=$?
 tap_is "$rc" 0 "RFC 3156 structure (Python email: multipart/encrypted, 2 parts, Version: 1)"
 tap_like "$hdr" '^To: Mia Maintainer <mia@example.org>$' "To: the participant"
 tap_like "$hdr" '^Cc: security@example.org$' "Cc: team.address"
-tap_like "$hdr" '^Subject: \[SECURITY\] tcp overflow$' "Subject: [SECURITY] + the report's subject"
+tap_like "$hdr" '^Subject: \.\.\.$' "outer Subject: '...' (the real one is inside)"
+gpg --homedir "$S" --batch --quiet --decrypt "$T/a1.asc" > "$T/p1" 2>/dev/null
+out=$(cf protected "$msg" "$T/p1" "[SECURITY] tcp overflow" 2>&1)
+tap_is "$out" "Subject: [SECURITY] tcp overflow" \
+	"header protection: Subject: [SECURITY] + the report's subject inside (protected-headers=\"v1\"), not outside"
 tap_unlike "$hdr" '^(References|In-Reply-To):' "no References to the reporter's messages (their Message-IDs name the reporter's host)"
 tap_unlike "$(cat "$msg")" 'BODY-CANARY|EXPLOIT-CANARY' "no plaintext in the mail"
 

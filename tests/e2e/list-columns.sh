@@ -7,8 +7,8 @@
 # engines: sqlite pg
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup list-columns
-SECTEAM_NOW=2026-12-02T12:00:00Z
-export SECTEAM_NOW
+SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
+export SECTEAM_TEST_NOW
 mkmsg() { # id subject
 	printf 'From: Rita Reporter <rita@example.net>\nTo: security@example.org\nSubject: %s\nDate: Mon, 30 Nov 2026 10:00:00 +0000\nMessage-ID: <%s>\n\nThe bug is in drivers/net/tun.c.\n' "$2" "$1"
 }

@@ -217,22 +217,22 @@ chown "$ATTACKER_USER:" "$SH/team.conf"
 chmod 644 "$SH/team.conf"
 fwd() { sto "$@" forward 1 --to dev@example.org --force-recipient --sendmail --allow-plaintext; }
 out=$(fwd --config "$SH/team.conf" 2>&1); rc=$?
-tap_is "$rc" 1 "a config the attacker owns: exit 1"
-tap_is "$out" "secteam-tui: refusing the config '$SH/team.conf': it belongs to another user (uid $ATTACKER_UID), who could make secteam-tui run commands as you" \
-	"a config the attacker owns: refused, naming it and its owner"
+tap_is "$rc" 1 "a config the attacker owns, in a folder anyone can write: exit 1"
+tap_is "$out" "secteam-tui: refusing the config '$SH/team.conf': folder '$SH' is writable by others (mode 0777; run: chmod go-w '$SH')" \
+	"a config in a folder anyone can write: refused, naming the folder"
 OC=$U/off/.config/secteam
 as_officer mkdir -p "$OC"
 printf '[officer]\n\tname = Officer\n' | as_officer sh -c 'cat >"$1"' sh "$OC/config"
 as_officer chmod 666 "$OC/config"
 out=$(sto list 2>&1); rc=$?
 tap_is "$rc" 1 "the officer's own config, writable by anyone: exit 1"
-tap_is "$out" "secteam-tui: refusing the config '$OC/config': anyone can write it (mode 0666); chmod o-w it" \
+tap_is "$out" "secteam-tui: refusing the config '$OC/config': it is writable by others (mode 0666; run: chmod go-w '$OC/config')" \
 	"writable by anyone: refused, saying how to fix it"
 chgrp "$(id -gn "$ATTACKER_USER")" "$OC/config"
 as_officer chmod 664 "$OC/config"
 out=$(sto list 2>&1); rc=$?
 tap_is "$rc" 1 "the officer's config, writable by the attacker's group: exit 1"
-tap_like "$out" "refusing the config '$OC/config': group '$(id -gn "$ATTACKER_USER")' can write it \(mode 0664\)" \
+tap_like "$out" "refusing the config '$OC/config': it is writable by group '$(id -gn "$ATTACKER_USER")' \(mode 0664;" \
 	"writable by a group: refused, naming the group"
 # Debian's user private groups (umask 002): the officer's own group, with
 # no other member, may write it.

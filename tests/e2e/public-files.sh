@@ -15,7 +15,7 @@
 # named by none.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup public-files
-export TZ=UTC SECTEAM_NOW=2026-12-01T10:00:00Z
+export TZ=UTC SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
 printf '[team]\n\taddress = security@example.org\n' > "$T/config"
@@ -82,7 +82,7 @@ tap_like "$aff" 'net/ipv4/tcp_output.c' "distros: and the reporter's signed repl
 tap_unlike "$inner" "$BAD" "distros: nothing of the stranger, the spoof, the third party or the reporter's name"
 
 # Disclosed: the announcement and the records.
-export SECTEAM_NOW=2026-12-05T13:00:00Z
+export SECTEAM_TEST_NOW=2026-12-05T13:00:00Z
 st triage 1 --state disclosed >/dev/null
 st announce 1 --yes --outbox "$T/o2" >"$T/out" 2>&1
 tap_ok $? "announce exits 0" "$(cat "$T/out")"

@@ -40,7 +40,11 @@ hdr=$(cf encrypted "$msg" "$T/a1.asc"); rc=$?
 tap_is "$rc" 0 "RFC 3156 structure (Python email: multipart/encrypted, 2 parts, Version: 1)"
 tap_like "$hdr" '^From: Olga Officer <security@example.org>$' "From: the officer"
 tap_like "$hdr" '^To: Rita Reporter <rita@example.net>$' "To: the reporter"
-tap_like "$hdr" '^Subject: Re: tcp overflow$' "Subject: Re: the report's subject"
+tap_like "$hdr" '^Subject: \.\.\.$' "outer Subject: '...' (the real one is inside)"
+gpg --homedir "$S" --batch --quiet --decrypt "$T/a1.asc" > "$T/p1" 2>/dev/null
+out=$(cf protected "$msg" "$T/p1" "Re: tcp overflow" 2>&1)
+tap_is "$out" "Subject: Re: tcp overflow" \
+	"header protection: Subject: Re: the report's subject inside (protected-headers=\"v1\"), not outside"
 tap_like "$hdr" "^Message-ID: <$mid>\$" "the Message-ID printed is the mail's"
 tap_like "$hdr" '^In-Reply-To: <m2@example.net>$' "In-Reply-To: the thread's newest message"
 tap_like "$hdr" '^References: <m1@example.net> <m2@example.net>$' "References: the whole thread"
@@ -65,6 +69,8 @@ tap_is "$(printf '%s' "$thread" | jq -r '[.events[] | select(.kind == "reply")] 
 	"one outgoing message, one timeline entry: the copy adds no import 'reply' event"
 tap_is "$(printf '%s' "$thread" | jq -r '.messages_detail[2] | [.message_id, .from, .verdict, .encrypted] | @tsv')" \
 	"$(printf '%s\tsecurity@example.org\tvalid\ttrue' "$mid")" "stored encrypted, verified, from the officer"
+tap_is "$(printf '%s' "$thread" | jq -r '.messages_detail[2].subject')" "Re: tcp overflow" \
+	"the stored copy shows the real subject (read from the protected headers), not '...'"
 tap_like "$(st show 1)" "track it as report 1; Olga Officer" "the report view shows the reply's text"
 
 # The officer's own template, and the editor before sending.

@@ -7,7 +7,7 @@
 # moving when a date changes, and :import's summary in the status line
 # after its progress (which core reports through a callback).
 # TAP output.
-export SECTEAM_NOW=${SECTEAM_NOW:-2026-12-02T12:00:00Z}
+export SECTEAM_TEST_NOW=${SECTEAM_TEST_NOW:-2026-12-02T12:00:00Z}
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuibasic
 e2e_tmux_setup

@@ -8,8 +8,8 @@
 # shows when the mail was received apart from when it was imported; the
 # calendar marks it overdue ("!") and draws its bar on to today instead
 # of leaving it blank, and draws a date on day 7 as within the default,
-# as the policy counts.  Time is pinned with SECTEAM_NOW.  TAP output.
-export SECTEAM_NOW=${SECTEAM_NOW:-2026-12-02T12:00:00Z}
+# as the policy counts.  Time is pinned with SECTEAM_TEST_NOW.  TAP output.
+export SECTEAM_TEST_NOW=${SECTEAM_TEST_NOW:-2026-12-02T12:00:00Z}
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuideadlines
 e2e_tmux_setup
@@ -23,7 +23,7 @@ mail_at() { # mail_at NAME SUBJECT DATE
 }
 
 # Imported on 1 December; report 1 was mailed on 24 November.
-SECTEAM_NOW=2026-12-01T10:00:00Z
+SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 mail_at m1 "undated overdue" "Tue, 24 Nov 2026 09:00:00 +0000"
 mail_at m2 "decided date" "Tue, 01 Dec 2026 09:00:00 +0000"
 mail_at m3 "undated fresh" "Tue, 01 Dec 2026 09:30:00 +0000"
@@ -32,7 +32,7 @@ e2e_import "$T/mail/m1.eml" "$T/mail/m2.eml" "$T/mail/m3.eml" ||
 sectui date set 2 2026-12-08 >/dev/null 2>&1 || { echo "Bail out! date set failed"; exit 1; }
 
 # Three and a half days later.
-SECTEAM_NOW=2026-12-04T12:00:00Z
+SECTEAM_TEST_NOW=2026-12-04T12:00:00Z
 sectui export 1 --format md -o "$T/r1.md" 2>/dev/null
 embargo=$(sed -n 's/^- \*\*Embargo:\*\* //p' "$T/r1.md")
 

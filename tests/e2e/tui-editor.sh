@@ -6,7 +6,7 @@
 # the hints back, and the note is recorded.  From the list and from the
 # report view, with an editor that draws on the terminal's alternate
 # screen as vi does, and with one that fails.  TAP output.
-export SECTEAM_NOW=${SECTEAM_NOW:-2026-12-02T12:00:00Z}
+export SECTEAM_TEST_NOW=${SECTEAM_TEST_NOW:-2026-12-02T12:00:00Z}
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuieditor
 e2e_tmux_setup

@@ -3,7 +3,7 @@
 # short SHA, the CVE ID and its state) on a screen 130 columns wide or
 # more, and hides it on narrower ones or with config list.fix_cve = false.
 # The data come from the shell's `fix` and `cve`.  TAP output.
-export SECTEAM_NOW=${SECTEAM_NOW:-2026-12-02T12:00:00Z}
+export SECTEAM_TEST_NOW=${SECTEAM_TEST_NOW:-2026-12-02T12:00:00Z}
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuifixcve
 e2e_tmux_setup

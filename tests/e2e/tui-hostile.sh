@@ -7,7 +7,7 @@
 # `capture-pane -e` carries no sequence from the report, the screen is
 # neither cleared nor retitled, nothing reaches the clipboard, and the
 # body cannot imitate the trusted bar.  Also: NO_COLOR leaves no color.
-export SECTEAM_NOW=2026-12-02T12:00:00Z
+export SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuihostile
 e2e_tmux_setup

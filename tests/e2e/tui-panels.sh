@@ -14,7 +14,7 @@
 # passes it as a value, never through a command string).
 # Disclosure: the policy's limits and a proposal made from the shell with
 # its verdict.  Without a kernel tree the panel says so.  TAP output.
-export SECTEAM_NOW=2026-12-02T12:00:00Z
+export SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuipanels
 e2e_tmux_setup

@@ -4,7 +4,7 @@
 # officer saves is sent after a question naming the recipient, lands in
 # the outbox encrypted, and shows in the report's thread; answering no
 # sends nothing.  TAP output.
-export SECTEAM_NOW=${SECTEAM_NOW:-2026-12-02T12:00:00Z}
+export SECTEAM_TEST_NOW=${SECTEAM_TEST_NOW:-2026-12-02T12:00:00Z}
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuireply
 e2e_tmux_setup

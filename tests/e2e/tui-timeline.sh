@@ -3,7 +3,7 @@
 # WHEN is as wide as the dates below it, a long kind (participant-add)
 # widens KIND instead of running into DETAIL, and every detail starts
 # under the DETAIL header.  Driven through tmux; TAP output.
-export SECTEAM_NOW=${SECTEAM_NOW:-2026-12-02T12:00:00Z}
+export SECTEAM_TEST_NOW=${SECTEAM_TEST_NOW:-2026-12-02T12:00:00Z}
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuitimeline
 e2e_tmux_setup

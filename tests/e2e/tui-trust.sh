@@ -7,7 +7,7 @@
 # the mark on attachments an inline signature does not cover, and a From
 # row that puts the address before a display name that holds another
 # address behind no-break spaces.  Each case has a database of its own.
-export SECTEAM_NOW=2026-12-02T12:00:00Z
+export SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuitrust
 e2e_tmux_setup

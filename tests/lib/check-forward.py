@@ -23,7 +23,16 @@ Python's email package (not the project's own MIME code), for tests.
         Reads a decrypted MIME entity and prints "body: LINE" for each line
         of its text/plain part(s) and "attachment: NAME TYPE SIZE SHA256" for
         each attachment; with DIR, also writes each attachment's decoded
-        content to DIR/N (N = 1, 2, ... in order).
+        content to DIR/N (N = 1, 2, ... in order).  When its Content-Type
+        carries protected-headers (header protection), first prints
+        "protected-headers: VALUE" and "protected: Header: value" for the
+        headers below and Date, as the entity carries them.
+    check-forward.py protected MSG DECRYPTED SUBJECT
+        Asserts header protection (neomutt's, Thunderbird's): MSG's outer
+        Subject is "..." and SUBJECT is nowhere in its headers; DECRYPTED,
+        its decrypted entity, is marked protected-headers="v1" and carries
+        Subject: SUBJECT and the same From, To, Cc, Date, Message-ID,
+        In-Reply-To and References as MSG.  Prints "Subject: SUBJECT".
 
 Headers are printed as "Header: value" lines for From, To, Cc, Subject, Message-ID,
 In-Reply-To, References.  Exits 1 with "check-forward: ..." on stderr when
@@ -175,7 +184,37 @@ def check_signed(path, data_out, sig_out):
 
 def check_inner(path, outdir=None):
     msg, _ = load(path)
+    if msg.get_param("protected-headers") is not None:
+        print("protected-headers: %s" % msg.get_param("protected-headers"))
+        for h in HEADERS + ("Date",):
+            v = msg.get(h)
+            if v is not None:
+                print("protected: %s: %s" % (h, " ".join(str(v).split())))
     print_content(msg, outdir)
+
+
+def check_protected(path, inner_path, subject):
+    """Header protection: the outer Subject is "...", the real one (and
+    From, To, Message-ID, the thread) is on the decrypted entity, marked
+    protected-headers="v1"."""
+    msg, raw = load(path)
+    inner, _ = load(inner_path)
+    if msg.get("Subject") != "...":
+        fail("%s: outer Subject is %r, not '...'" % (path, msg.get("Subject")))
+    head = raw.split(b"\n\n", 1)[0].decode("ascii", "replace")
+    if subject in " ".join(head.split()):
+        fail("%s: the subject %r is in the outer headers" % (path, subject))
+    if inner.get_param("protected-headers") != "v1":
+        fail("%s: protected-headers is %r, not 'v1'"
+             % (inner_path, inner.get_param("protected-headers")))
+    if inner.get("Subject") != subject:
+        fail("%s: inner Subject is %r, not %r" % (inner_path, inner.get("Subject"), subject))
+    for h in ("From", "To", "Cc", "Date", "Message-ID", "In-Reply-To", "References"):
+        a = " ".join(str(msg.get(h) or "").split())
+        b = " ".join(str(inner.get(h) or "").split())
+        if a != b:
+            fail("%s: inner %s %r differs from the outer %r" % (inner_path, h, b, a))
+    print("Subject: %s" % inner.get("Subject"))
 
 
 def main(argv):
@@ -185,11 +224,14 @@ def main(argv):
         check_plain(argv[2])
     elif len(argv) == 5 and argv[1] == "signed":
         check_signed(argv[2], argv[3], argv[4])
+    elif len(argv) == 5 and argv[1] == "protected":
+        check_protected(argv[2], argv[3], argv[4])
     elif len(argv) in (3, 4) and argv[1] == "inner":
         check_inner(argv[2], argv[3] if len(argv) == 4 else None)
     else:
         fail("usage: check-forward.py encrypted MSG ARMOR_OUT | plain MSG | "
-             "signed MSG DATA_OUT SIG_OUT | inner FILE [DIR]")
+             "signed MSG DATA_OUT SIG_OUT | inner FILE [DIR] | "
+             "protected MSG DECRYPTED SUBJECT")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@
 #   tui_start COLS LINES [VAR=VALUE...]  the UI in a fresh session "t";
 #                the environment is LANG/LC_ALL C.UTF-8, TERM
 #                screen-256color, EDITOR=true, VISUAL empty, PGUSER and
-#                SECTEAM_NOW as the test has them, then VAR=VALUE...
+#                SECTEAM_TEST_NOW as the test has them, then VAR=VALUE...
 #   tui_cmd [VAR=VALUE...]  that command line (for tmx split-window)
 #   tui_stop     asserts tui_no_stray (one TAP check), then ends the
 #                server and waits until it is gone
@@ -86,8 +86,16 @@
 # encrypted and signed (or KIND) report from Rita to the officer;
 # e2e_import FILES... imports them (shows the output when it fails);
 # sectui ARGS... is st with --config "$T/config".
+# The clock.  The program reads the real clock only; a test pins "now"
+# with SECTEAM_TEST_NOW=2026-12-02T12:00:00Z (RFC 3339, UTC), which the
+# build's tests/clock-shim.so (preloaded here, for every command the
+# test runs) answers for the secteam-tui process alone.
 . "$SECTEAM_TOP/tests/lib/tap.sh"
 . "$SECTEAM_TOP/tests/lib/gpg-env.sh"
+_e2e_shim=$(dirname "$SECTEAM_BIN")/tests/clock-shim.so
+[ -r "$_e2e_shim" ] || { echo "Bail out! no $_e2e_shim (make units builds it)"; exit 1; }
+LD_PRELOAD=$_e2e_shim${LD_PRELOAD:+ $LD_PRELOAD}
+export LD_PRELOAD
 
 _e2e_on_exit=""
 _e2e_pgdbs=""
@@ -285,7 +293,7 @@ e2e_import() {
 
 tui_cmd() {
 	_e2e_now=
-	[ -n "${SECTEAM_NOW:-}" ] && _e2e_now="SECTEAM_NOW=$SECTEAM_NOW"
+	[ -n "${SECTEAM_TEST_NOW:-}" ] && _e2e_now="SECTEAM_TEST_NOW=$SECTEAM_TEST_NOW LD_PRELOAD=${LD_PRELOAD:-}"
 	printf "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color EDITOR=true VISUAL= PGUSER=%s %s %s '%s' --db '%s' --gnupghome '%s' --config '%s'" \
 		"${PGUSER:-}" "$_e2e_now" "$*" "$SECTEAM_BIN" "$DB" "$H" "$T/config"
 }

@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "core/core.h"
 #include "core/fixcve.h"
+#include "core/ktree.h"
 
 #define SHA_A "d10b2afb2fd09cdd580ac963c375be3bbd580770"
 #define SHA_B "18f3b1d359a9f2ba2ab59cd1956c6f6701961190"
@@ -176,12 +177,32 @@ static void test_page(void **state)
 	unit_ctx_release(&ctx);
 }
 
+/* Tag order as git's versionsort with versionsort.suffix=-rc: an -rc
+ * before its release, numbers as numbers. */
+static void test_version_order(void **state)
+{
+	static const char *const sorted[] = {
+		"v1.0", "v1.0.1", "v1.0.10", "v1.1-rc1", "v1.1-rc2", "v1.1-rc10",
+		"v1.1", "v1.1.1", "v1.9", "v1.10-rc1", "v1.10", "v2.6.12", "v6.1",
+	};
+	size_t n = ARRAY_SIZE(sorted);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int c = ktree_version_cmp(sorted[i], sorted[j]);
+			if ((i < j && c >= 0) || (i > j && c <= 0) || (i == j && c))
+				fail_msg("%s vs %s: %d", sorted[i], sorted[j], c);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_fix),
 		cmocka_unit_test(test_fold_cve),
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_version_order),
 		UNIT_BOTH(test_page),
 	};
 	return unit_run("fixcve", tests, ARRAY_SIZE(tests));

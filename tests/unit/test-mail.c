@@ -1085,14 +1085,14 @@ static void test_build_encrypted(void **state)
 	(void)state;
 	assert_int_equal(mail_build_encrypted(&hdr, ARMOR, strlen(ARMOR), &out,
 					      &len, &err), 0);
-	/* non-ASCII subject is RFC 2047 encoded on the wire */
-	assert_null(strstr(out, "Caf\xc3\xa9"));
-	assert_non_null(strstr(out, "Subject: =?"));
+	/* the subject travels inside only (mail_protect_entity) */
+	assert_null(strstr(out, "Caf"));
+	assert_non_null(strstr(out, "\nSubject: ...\n"));
 	assert_int_equal(mail_parse(out, len, &m, &err), 0);
 	assert_int_equal(m.kind, MAIL_PGP_ENCRYPTED);
 	assert_false(m.partial);
 	assert_bytes(m.ciphertext, m.ciphertext_len, ARMOR, strlen(ARMOR));
-	assert_string_equal(m.subject, hdr.subject);
+	assert_string_equal(m.subject, MAIL_PROTECTED_SUBJECT);
 	assert_string_equal(m.from_email, "alice@example.org");
 	assert_string_equal(m.from_name, "Alice Example");
 	assert_string_equal(m.in_reply_to, "parent@example.org");
@@ -1127,6 +1127,54 @@ static void test_build_encrypted(void **state)
 	assert_true(mail_build_encrypted(&hdr, ARMOR, strlen(ARMOR), &out, &len,
 					 &err) < 0);
 	assert_string_equal(err.msg, "invalid In-Reply-To 'a> <b'");
+}
+
+/* Header protection: the entity carries the headers, the real subject
+ * RFC 2047 encoded, marked protected-headers="v1"; the envelope built
+ * from the same headers has the same Message-ID and "..." outside. */
+static void test_protect_entity(void **state)
+{
+	const char *to[] = { "Bob <bob@example.net>" };
+	const char *refs[] = { "root@example.org" };
+	struct mail_compose hdr = {
+		.from = "Alice Example <alice@example.org>",
+		.to = to, .nto = 1,
+		.subject = "Caf\xc3\xa9 [vs] UAF in net/sched",
+		.in_reply_to = "root@example.org",
+		.references = refs, .nreferences = 1,
+		.date = 1796205600,
+		.message_id = "fixed.1@example.org",
+	};
+	struct mail_msg m;
+	struct err err = { 0 };
+	char *ent, *out, *env;
+	size_t elen, len, envlen;
+
+	(void)state;
+	assert_int_equal(mail_build_entity("hello\n", NULL, 0, &ent, &elen, &err), 0);
+	assert_int_equal(mail_protect_entity(&hdr, ent, elen, &out, &len, &err), 0);
+	assert_non_null(strstr(out, "protected-headers="));
+	assert_null(strstr(out, "Caf\xc3\xa9"));
+	assert_non_null(strstr(out, "\r\n"));
+	assert_int_equal(mail_parse(out, len, &m, &err), 0);
+	assert_true(m.protected_headers);
+	assert_string_equal(m.subject, hdr.subject);
+	assert_string_equal(m.message_id, "fixed.1@example.org");
+	assert_string_equal(m.in_reply_to, "root@example.org");
+	assert_string_equal(m.from_email, "alice@example.org");
+	assert_int_equal(m.date, 1796205600);
+	assert_string_equal(m.body_text, "hello\n");
+	mail_msg_release(&m);
+	assert_int_equal(mail_build_encrypted(&hdr, ARMOR, strlen(ARMOR), &env,
+					      &envlen, &err), 0);
+	assert_null(strstr(env, "UAF"));
+	assert_non_null(strstr(env, "<fixed.1@example.org>"));
+	free(env);
+	free(out);
+
+	hdr.message_id = "bad id";
+	assert_true(mail_protect_entity(&hdr, ent, elen, &out, &len, &err) < 0);
+	free(ent);
 }
 
 static void test_build_plain(void **state)
@@ -1221,6 +1269,7 @@ int main(void)
 		cmocka_unit_test(test_touched_plausible),
 		cmocka_unit_test(test_build_entity),
 		cmocka_unit_test(test_build_encrypted),
+		cmocka_unit_test(test_protect_entity),
 		cmocka_unit_test(test_build_plain),
 		cmocka_unit_test(test_build_signed),
 	};

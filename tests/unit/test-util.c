@@ -355,6 +355,137 @@ static void test_open_beneath(void **state)
 	rm_dir(d);
 }
 
+/* Expects open_trusted(path) to fail with code, err.msg being want. */
+static void refused(const char *path, int code, const char *want)
+{
+	struct err err = { 0, "" };
+
+	assert_int_equal(open_trusted(path, &err), code);
+	assert_string_equal(err.msg, want);
+}
+
+/* What decides the commands run and the mail sent is read only when
+ * nobody else can have written it: the file, every folder down to it,
+ * every link followed.  A sticky folder others can write may be passed
+ * through, never hold the file or a link. */
+static void test_open_trusted(void **state)
+{
+	(void)state;
+	char *d = mk_dir(), *f = xasprintf("%s/f", d), *w = xasprintf("%s/w", d);
+	char *p, *q, *want, *buf;
+	struct err err;
+	size_t len;
+	int fd;
+
+	spit(f, "x\n", 0600);
+	assert_true((fd = open_trusted(f, &err)) >= 0);
+	assert_int_equal(read_fd(fd, f, 100, &buf, &len, &err), 0);
+	assert_string_equal(buf, "x\n");
+	free(buf);
+	close(fd);
+	chmod(f, 0666);
+	want = xasprintf("it is writable by others (mode 0666; run: chmod go-w '%s')", f);
+	refused(f, ERR_REFUSED, want);
+	free(want);
+	chmod(f, 0644);
+
+	/* The officer's own link to a good file: followed. */
+	p = xasprintf("%s/l", d);
+	assert_int_equal(symlink("f", p), 0);
+	assert_true((fd = open_trusted(p, &err)) >= 0);
+	close(fd);
+	/* ... to a file that does not pass: the file is named. */
+	chmod(f, 0666);
+	want = xasprintf("file '%s' is writable by others (mode 0666; run: chmod go-w '%s')", f, f);
+	refused(p, ERR_REFUSED, want);
+	free(want);
+	chmod(f, 0644);
+	free(p);
+
+	/* A folder others can write: refused, sticky or not, as the file's. */
+	assert_int_equal(mkdir(w, 0700), 0);
+	chmod(w, 0777);
+	p = xasprintf("%s/f", w);
+	spit(p, "x\n", 0644);
+	want = xasprintf("folder '%s' is writable by others (mode 0777; run: chmod go-w '%s')", w, w);
+	refused(p, ERR_REFUSED, want);
+	q = xasprintf("%s/none", w); /* missing, but others could add it */
+	refused(q, ERR_REFUSED, want);
+	free(want);
+	free(q);
+	chmod(w, 01777);
+	want = xasprintf("folder '%s' is writable by others (mode 1777); use a private folder", w);
+	refused(p, ERR_REFUSED, want);
+	free(want);
+	free(p);
+	/* ... passed through when sticky (/tmp), to a private folder in it. */
+	p = xasprintf("%s/ok", w);
+	assert_int_equal(mkdir(p, 0700), 0);
+	free(p);
+	p = xasprintf("%s/ok/f", w);
+	spit(p, "x\n", 0600);
+	assert_true((fd = open_trusted(p, &err)) >= 0);
+	close(fd);
+	free(p);
+	/* ... but a link in it is not followed, even the officer's own. */
+	p = xasprintf("%s/l", w);
+	assert_int_equal(symlink(f, p), 0);
+	want = xasprintf("symbolic link '%s' is in folder '%s', which others can write", p, w);
+	refused(p, ERR_REFUSED, want);
+	free(want);
+	free(p);
+
+	/* Missing, a folder, a path through a file, "..", a loop. */
+	p = xasprintf("%s/none", d);
+	want = xasprintf("cannot open '%s': No such file or directory", p);
+	refused(p, ERR_NOTFOUND, want);
+	free(want);
+	free(p);
+	want = xasprintf("'%s' is a folder, not a file", d);
+	refused(d, ERR_INVALID, want);
+	free(want);
+	p = xasprintf("%s/x", f);
+	want = xasprintf("cannot open '%s': '%s' is not a folder", p, f);
+	refused(p, ERR_INVALID, want);
+	free(want);
+	free(p);
+	p = xasprintf("%s/../%s/f", d, strrchr(d, '/') + 1);
+	assert_true((fd = open_trusted(p, &err)) >= 0);
+	close(fd);
+	free(p);
+	p = xasprintf("%s/loop", d);
+	assert_int_equal(symlink("loop", p), 0);
+	want = xasprintf("'%s': too many symbolic links", p);
+	refused(p, ERR_REFUSED, want);
+	free(want);
+	free(p);
+	/* Root's device, writable by all, reads empty. */
+	assert_true((fd = open_trusted("/dev/null", &err)) >= 0);
+	close(fd);
+
+	/* Another user's link, file or folder (root can make them). */
+	if (geteuid() == 0) {
+		p = xasprintf("%s/l", d);
+		assert_int_equal(lchown(p, 65534, 65534), 0);
+		want = xasprintf("symbolic link '%s' belongs to another user (uid 65534)", p);
+		refused(p, ERR_REFUSED, want);
+		free(want);
+		free(p);
+		assert_int_equal(chown(f, 65534, 65534), 0);
+		want = xasprintf("it belongs to another user (uid 65534)");
+		refused(f, ERR_REFUSED, want);
+		free(want);
+		assert_int_equal(chown(f, 0, 0), 0);
+		assert_int_equal(chown(d, 65534, 65534), 0);
+		want = xasprintf("folder '%s' belongs to another user (uid 65534)", d);
+		refused(f, ERR_REFUSED, want);
+		free(want);
+	}
+	free(f);
+	free(w);
+	rm_dir(d);
+}
+
 /* Text in columns: fitted to a width by columns, not bytes; cut with a
  * visible "…"; a table's header and rows share widths. */
 static void test_columns(void **state)
@@ -456,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_file_refuses),
 		cmocka_unit_test(test_atomic_file_foreign_owner),
 		cmocka_unit_test(test_open_beneath),
+		cmocka_unit_test(test_open_trusted),
 		cmocka_unit_test(test_verdict_rules),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
