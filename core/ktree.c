@@ -380,7 +380,8 @@ char *ktree_first_tag(struct ktree *t, const char *sha)
 	w.target = &from;
 	w.cutoff = when - DATE_SLOP;
 	tags_read(t->repo, &tags);
-	qsort(tags.v, tags.n, sizeof(*tags.v), tag_order);
+	if (tags.n)   /* a tree without tags has no array to sort */
+		qsort(tags.v, tags.n, sizeof(*tags.v), tag_order);
 	/* In version order, the first tag whose walk meets sha: what a
 	 * failed walk saw cannot lead to sha, and stays seen. */
 	for (size_t i = 0; i < tags.n && !out; i++)
