@@ -12,8 +12,9 @@
  *
  * --json gives the structured form (no body: the JSON is for scripts and
  * status bars, the body stays behind `show`); like `show`, it re-opens
- * the messages to name the signer, every From mailbox and the files only
- * unsigned parts touch.
+ * the messages to name the signer, every From mailbox and the files that
+ * are not the report's: those only unsigned parts touch, and those of a
+ * reply that is not the reporter's signed text (report_open_thread).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static void open_all(struct cmd_ctx *ctx, const struct report_full *rf,
 	for (size_t i = 0; i < o->n; i++) {
 		struct err err = { 0, "" };
 
-		if (report_open_message(ctx, rf->msgs[i].id, &o->om[i], &err) < 0)
+		if (report_open_thread(ctx, rf, i, &o->om[i], &err) < 0)
 			o->why[i] = xstrdup(err.msg);
 	}
 }
@@ -246,9 +247,15 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	print_embargo(ctx, &rf->r);
 	print_fixcve(out, rf);
 	print_files(out, "Files", rf->files, rf->nfiles);
+	/* Apart: the files of unsigned parts and of unsigned replies; a
+	 * reply signed by someone else than the reporter is not unsigned,
+	 * and its files are not the report's either. */
 	for (size_t i = 0; i < o->n; i++)
 		if (o->om[i].nfiles_unsigned) {
-			char *name = xasprintf("Unsigned files (%zu)", i + 1);
+			enum sig_verdict v = rf->msgs[i].verdict;
+			char *name = xasprintf(v == SIG_VALID || v == SIG_GOOD ?
+					       "Others' files (%zu)" :
+					       "Unsigned files (%zu)", i + 1);
 			print_files(out, name, o->om[i].files_unsigned,
 				    o->om[i].nfiles_unsigned);
 			free(name);

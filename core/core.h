@@ -42,7 +42,7 @@
  *   sender.c          a From mailbox shown address first, with warnings
  *   json.c            the JSON form of a report (show --json, list --json)
  *   fixcve.c, .h      fix tracking and the CVE lifecycle, kept as events;
- *                     git.c: the kernel tree read through git; advisory.c:
+ *                     ktree.c: the kernel tree read with libgit2; advisory.c:
  *                     what the advisory exports (cve, osv, csaf) share
  */
 #ifndef SECTEAM_CORE_H
@@ -211,8 +211,13 @@ struct opened_message {
 	 * key is unknown.  Untrusted text.  Looked up in the keyring now. */
 	char *signer;
 	bool signer_valid;
+	/* The files what the verdict speaks of covers. */
+	char **files;
+	size_t nfiles;
 	/* Files only unsigned parts touch: not the report's files (import
-	 * leaves them out), listed apart and marked. */
+	 * leaves them out), listed apart and marked.  report_open_thread
+	 * adds every file of a message whose files are not the report's
+	 * (report_files_count). */
 	char **files_unsigned;
 	size_t nfiles_unsigned;
 };
@@ -225,6 +230,26 @@ struct opened_message {
 int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 			struct opened_message *om, struct err *err);
 void opened_message_release(struct opened_message *om);
+/*
+ * True when m is the reporter's signed text: its verdict valid or good,
+ * the signing key's user ID holding From's address, and that address the
+ * report's reporter's.  Anyone who knows a Message-ID can reply into a
+ * thread; only such a message speaks for the reporter.
+ */
+bool report_reporter_signed(const struct report *r, const struct message *m);
+/*
+ * True when the files message m touches are report r's: m is its first
+ * message (the report itself, first true) or the reporter's signed text.
+ * Import stores only those as the report's files; the files of other
+ * replies (unsigned, or a third party's) are listed apart.
+ */
+bool report_files_count(const struct report *r, const struct message *m,
+			bool first);
+/* report_open_message for message i of rf, the files of a message whose
+ * files are not the report's (report_files_count) moved to
+ * files_unsigned. */
+int report_open_thread(struct cmd_ctx *ctx, const struct report_full *rf,
+		       size_t i, struct opened_message *om, struct err *err);
 /* One line of a body, without its '\n', pointing into the body. */
 struct body_line {
 	const char *s;
@@ -431,6 +456,18 @@ char *export_reporter(const struct dossier *d);
 /* export_redact() then safe_str(): one line of display-safe text (caller
  * frees); NULL gives "". */
 char *export_text(const struct dossier *d, const char *text);
+/*
+ * The report's files as the public texts name them (distros, announce,
+ * CVE, OSV, CSAF): those the fix changes when `fix --tree` recorded them
+ * (fixcve.h), else those the reporter's signed text touches
+ * (report_reporter_signed: never an unsigned or a third party's reply);
+ * only plausible paths (touched_path_plausible), each through
+ * export_text (redacted, display-safe), distinct, in first-seen order.
+ * A message that cannot be opened adds none.  *files is the caller's,
+ * NULL-terminated (each string too); returns how many.  Never fails.
+ */
+size_t dossier_public_files(struct cmd_ctx *ctx, const struct dossier *d,
+			    char ***files);
 /* Writes the "warning: report N is still under embargo" line when so. */
 void export_warn_embargo(struct cmd_ctx *ctx, const struct dossier *d);
 

@@ -4,7 +4,9 @@
  * about them now, loaded together with the report, its vendors and its
  * timeline as a "dossier" for `date show`, show --json and the exports.
  * Also the redaction every export applies: the reporter's identity is
- * withheld unless the reporter consented to credit.
+ * withheld unless the reporter consented to credit; and the files the
+ * public texts name (dossier_public_files): only the reporter's signed
+ * text's, redacted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +16,10 @@
 
 #include "core/core.h"
 #include "core/export.h"
+#include "core/fixcve.h"
 #include "core/json.h"
 #include "store/store.h"
+#include "touched/touched.h"
 
 static struct needles *reporter_needles(const struct dossier *d);
 static void needles_free(struct needles *nv);
@@ -186,11 +190,12 @@ json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r)
  * message of the thread that shares an address or a signing key with
  * them (a reply from their other address, signed by the same key).  What
  * names the reporter: those messages' addresses, display names and the
- * words of those names, the addresses' local parts (but role mailboxes
- * like security@), their domains, the Message-IDs and the hosts in them,
- * and the signing keys.  Each is replaced, whole words only (so "Ann"
- * leaves "annual" alone), case-insensitively, in one pass, longest first:
- * an address goes before the name or domain inside it.
+ * words of those names (also run together: "ritareporter"), the
+ * addresses' local parts (but role mailboxes like security@), their
+ * domains, the Message-IDs and the hosts in them, and the signing keys.
+ * Each is replaced, whole words only (so "Ann" leaves "annual" alone),
+ * case-insensitively, in one pass, longest first: an address goes before
+ * the name or domain inside it.
  */
 struct needle {
 	char *s;
@@ -232,10 +237,15 @@ static void needle_add(struct needles *nv, const char *s, size_t len,
 
 static void add_address(struct needles *nv, const char *addr);
 
-/* A name, and each word of it (a "name" that is an address: as one). */
+/* A name, each word of it, and its words run together as handles and
+ * paths write them ("ritareporter", "rita.reporter", "rita_reporter",
+ * "rita-reporter"); a "name" that is an address: as one. */
 static void add_name(struct needles *nv, const char *name)
 {
+	static const char *const joins[] = { "", ".", "_", "-" };
+	struct sbuf run[ARRAY_SIZE(joins)];
 	const char *p = name;
+	size_t words = 0;
 
 	if (!name)
 		return;
@@ -244,13 +254,28 @@ static void add_name(struct needles *nv, const char *name)
 		return;
 	}
 	needle_add(nv, name, strlen(name), R_WHO);
+	for (size_t j = 0; j < ARRAY_SIZE(joins); j++)
+		sbuf_init(&run[j]);
 	while (*p) {
 		const char *w;
 		while (*p && !word_byte((unsigned char)*p))
 			p++;
 		for (w = p; *p && word_byte((unsigned char)*p); p++)
 			;
+		if (p == w)
+			continue;
 		needle_add(nv, w, (size_t)(p - w), R_WHO);
+		for (size_t j = 0; j < ARRAY_SIZE(joins); j++) {
+			if (words)
+				sbuf_adds(&run[j], joins[j]);
+			sbuf_add(&run[j], w, (size_t)(p - w));
+		}
+		words++;
+	}
+	for (size_t j = 0; j < ARRAY_SIZE(joins); j++) {
+		if (words > 1)
+			needle_add(nv, run[j].buf, run[j].len, R_WHO);
+		sbuf_release(&run[j]);
 	}
 }
 
@@ -484,6 +509,51 @@ char *export_reporter(const struct dossier *d)
 	if (r->reporter_name && *r->reporter_name)
 		return xstrdup(r->reporter_name);
 	return r->reporter_email ? xstrdup(r->reporter_email) : NULL;
+}
+
+/* Adds path to *v (n of them, NULL-terminated) unless already there;
+ * takes path. */
+static void file_add(char ***v, size_t *n, char *path)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], path)) {
+			free(path);
+			return;
+		}
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = path;
+	(*v)[*n] = NULL;
+}
+
+size_t dossier_public_files(struct cmd_ctx *ctx, const struct dossier *d,
+			    char ***files)
+{
+	const struct report_full *rf = &d->f;
+	struct fixcve fc;
+	size_t n = 0;
+
+	*files = xcalloc(1, sizeof(**files));
+	fixcve_fold(rf->events, rf->nevents, &fc);
+	for (size_t k = 0; k < fc.fix.nfiles; k++)
+		if (touched_path_plausible(fc.fix.files[k]))
+			file_add(files, &n, export_text(d, fc.fix.files[k]));
+	fixcve_release(&fc);
+	if (n)
+		return n;
+	for (size_t i = 0; i < rf->nmsgs; i++) {
+		struct opened_message om;
+		struct err e = { 0, "" };
+
+		if (!report_reporter_signed(&rf->r, &rf->msgs[i]))
+			continue;
+		if (report_open_message(ctx, rf->msgs[i].id, &om, &e) == 0)
+			for (size_t k = 0; k < om.nfiles; k++)
+				if (touched_path_plausible(om.files[k]))
+					file_add(files, &n,
+						 export_text(d, om.files[k]));
+		opened_message_release(&om);
+	}
+	return n;
 }
 
 char *export_text(const struct dossier *d, const char *text)

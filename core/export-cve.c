@@ -10,9 +10,10 @@
  *                 ID to published (a cve-publish event)
  *   orgId         config cve.org_id (a UUID), else the placeholder
  *                 00000000-0000-4000-8000-000000000000 (with a warning)
- *   affected      vendor/product "Linux", the touched files as
- *                 programFiles.  With a fix recorded (`fix`), as the
- *                 kernel CNA writes them: one entry of git ranges
+ *   affected      vendor/product "Linux", the public files
+ *                 (dossier_public_files) as programFiles.  With a fix
+ *                 recorded (`fix`), as the kernel CNA writes them: one
+ *                 entry of git ranges
  *                 (introducing commit, lessThan the fix and each
  *                 backport; "0" when no introducing commit is known,
  *                 defaultStatus unaffected), one of versions from the
@@ -169,13 +170,14 @@ static json_t *affected(struct cmd_ctx *ctx, const struct dossier *d,
 			const struct fixcve *fc)
 {
 	json_t *files = json_array(), *a = json_array(), *sv;
+	char **pf;
+	size_t npf = dossier_public_files(ctx, d, &pf);
 
-	for (size_t i = 0; i < d->f.nfiles; i++) {
-		char *f = export_text(d, d->f.files[i]);
-		if (*f)
-			json_array_append_new(files, bounded(f, 1024, "-"));
-		free(f);
+	for (size_t i = 0; i < npf; i++) {
+		json_array_append_new(files, bounded(pf[i], 1024, "-"));
+		free(pf[i]);
 	}
+	free(pf);
 	if (!fc->has_fix) {
 		json_array_append_new(a, product(ctx, files, "unknown", NULL));
 	} else {

@@ -6,7 +6,9 @@
  * introducing commit recorded, no tag containing the fix yet).  The
  * mainline fix comes first, then each stable backport; comment lines
  * start with '#'.  Read from the report's fix events (fixcve.h); like
- * every public record, only once the report is disclosed.
+ * every public record, only once the report is disclosed.  A tag is
+ * text from the tree: written as every export writes text
+ * (export_text), so a bidi or other control in its name is escaped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,21 +17,35 @@
 #include "core/export.h"
 #include "core/fixcve.h"
 
-static const char *or0(const char *s)
+/* A tag as the version of a pair, as every export writes text
+ * (export_text: redacted, controls and bidi escaped); "0" for none
+ * (caller frees). */
+static char *version(const struct dossier *d, const struct fix_commit *c)
 {
-	return s && *s ? s : "0";
+	const char *v = c ? fix_version(c->tag) : NULL;
+
+	return export_text(d, v && *v ? v : "0");
 }
 
-static void pairs(FILE *out, const struct fix_commit *in, const struct fixcve *fc)
+static void pair(FILE *out, const char *iv, const char *is,
+		 const struct dossier *d, const struct fix_commit *fixed)
 {
-	const char *iv = in ? or0(fix_version(in->tag)) : "0";
+	char *fv = version(d, fixed);
+
+	fprintf(out, "%s:%s:%s:%s\n", iv, is, fv, fixed->sha);
+	free(fv);
+}
+
+static void pairs(FILE *out, const struct dossier *d,
+		  const struct fix_commit *in, const struct fixcve *fc)
+{
+	char *iv = version(d, in);
 	const char *is = in ? in->sha : "0";
 
-	fprintf(out, "%s:%s:%s:%s\n", iv, is, or0(fix_version(fc->fix.tag)),
-		fc->fix.sha);
+	pair(out, iv, is, d, &fc->fix);
 	for (size_t b = 0; b < fc->nbackports; b++)
-		fprintf(out, "%s:%s:%s:%s\n", iv, is,
-			or0(fix_version(fc->backports[b].tag)), fc->backports[b].sha);
+		pair(out, iv, is, d, &fc->backports[b]);
+	free(iv);
 }
 
 static int export_dyad_write(struct cmd_ctx *ctx, FILE *out,
@@ -54,9 +70,9 @@ static int export_dyad_write(struct cmd_ctx *ctx, FILE *out,
 		fprintf(out, "# dyad of report %lld: fix %s%s\n", (long long)d[i]->f.r.id,
 			fc[i].fix.sha, fc[i].tree_checked ? "" : " (not checked in a tree)");
 		if (!fc[i].nintroduced)
-			pairs(out, NULL, &fc[i]);
+			pairs(out, d[i], NULL, &fc[i]);
 		for (size_t k = 0; k < fc[i].nintroduced; k++)
-			pairs(out, &fc[i].introduced[k], &fc[i]);
+			pairs(out, d[i], &fc[i].introduced[k], &fc[i]);
 	}
 	for (size_t i = 0; i < n; i++)
 		fixcve_release(&fc[i]);

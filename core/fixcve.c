@@ -13,6 +13,7 @@
 #include "core/json.h"
 #include "core/ktree.h"
 #include "store/store.h"
+#include "touched/touched.h"
 
 static bool digits(const char *s, size_t min, size_t max)
 {
@@ -77,6 +78,9 @@ static void commit_release(struct fix_commit *c)
 	free(c->tag);
 	free(c->branch);
 	free(c->upstream);
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -87,11 +91,30 @@ static void commits_free(struct fix_commit *v, size_t n)
 	free(v);
 }
 
+/* The paths of a "files=A:B" field (none without one). */
+static void files_parse(const char *detail, struct fix_commit *c)
+{
+	char *v = field(detail, "files");
+
+	for (char *p = v; p && *p;) {
+		size_t len = strcspn(p, ":");
+		if (len) {
+			c->files = xrealloc(c->files, (c->nfiles + 2) * sizeof(*c->files));
+			c->files[c->nfiles++] = xstrndup(p, len);
+			c->files[c->nfiles] = NULL;
+		}
+		p += len + (p[len] == ':');
+	}
+	free(v);
+}
+
 static struct fix_commit commit_parse(const char *detail)
 {
 	struct fix_commit c = { field(detail, "commit"), field(detail, "tag"),
-				field(detail, "branch"), field(detail, "upstream") };
+				field(detail, "branch"), field(detail, "upstream"),
+				NULL, 0 };
 
+	files_parse(detail, &c);
 	return c;
 }
 
@@ -246,12 +269,33 @@ static int find_backports(struct fix_job *j, struct err *err)
 			return err->code;
 		for (size_t i = 0; i < n; i++) {
 			struct fix_commit c = { shas[i], ktree_first_tag(j->tree, shas[i]),
-						xstrdup(rq->stable[b]), xstrdup(j->fix.sha) };
+						xstrdup(rq->stable[b]), xstrdup(j->fix.sha), NULL, 0 };
 			j->bp = xrealloc(j->bp, (j->nbp + 1) * sizeof(*j->bp));
 			j->bp[j->nbp++] = c;
 		}
 		free(shas);
 	}
+	return 0;
+}
+
+/* The files the fix changes, as its event records them: plausible
+ * paths only, none past FIX_FILES_MAX. */
+static int fix_files(struct fix_job *j, struct err *err)
+{
+	char **v;
+	size_t n, keep = 0;
+
+	if (ktree_commit_files(j->tree, j->fix.sha, &v, &n, err) < 0)
+		return err->code;
+	for (size_t i = 0; i < n; i++) {
+		if (touched_path_plausible(v[i]) && n <= FIX_FILES_MAX)
+			v[keep++] = v[i];
+		else
+			free(v[i]);
+	}
+	v[keep] = NULL;
+	j->fix.files = v;
+	j->fix.nfiles = keep;
 	return 0;
 }
 
@@ -264,6 +308,8 @@ static int fix_prepare(struct fix_job *j, struct err *err)
 		return err->code;
 	if (resolve(j->tree, rq->commit, &j->fix, err) < 0)
 		return ERR_NOTFOUND;
+	if (rq->tree && fix_files(j, err) < 0)
+		return err->code;
 	j->intro = xcalloc(rq->nintroduced + 1, sizeof(*j->intro));
 	for (size_t i = 0; i < rq->nintroduced; i++, j->nintro++)
 		if (resolve(j->tree, rq->introduced[i], &j->intro[i], err) < 0)
@@ -276,14 +322,19 @@ static int fix_store(struct cmd_ctx *ctx, void *data, struct err *err)
 	struct fix_job *j = data;
 	const char *tree = j->rq->tree ? "checked" : "unchecked";
 	struct report r;
+	struct sbuf sb;
 	char *d;
 	int rc;
 
 	if ((rc = store_report_get(ctx->store, j->rq->id, &r, err)) < 0)
 		return rc;
 	report_release(&r);
-	d = xasprintf("commit=%s tag=%s tree=%s", j->fix.sha,
-		      j->fix.tag ? j->fix.tag : "-", tree);
+	sbuf_init(&sb);
+	sbuf_addf(&sb, "commit=%s tag=%s tree=%s", j->fix.sha,
+		  j->fix.tag ? j->fix.tag : "-", tree);
+	for (size_t i = 0; i < j->fix.nfiles; i++)
+		sbuf_addf(&sb, "%s%s", i ? ":" : " files=", j->fix.files[i]);
+	d = sbuf_detach(&sb, NULL);
 	rc = store_event_add(ctx->store, j->rq->id, ctx->officer, "fix", d, err);
 	free(d);
 	for (size_t i = 0; rc == 0 && i < j->nintro; i++) {

@@ -1,10 +1,14 @@
 /*
- * Fix tracking and the CVE lifecycle of a report (fixcve.c, git.c).
+ * Fix tracking and the CVE lifecycle of a report (fixcve.c, ktree.c).
  *
  * Both are kept as events only (append-only, same on both engines):
- *   fix             "commit=SHA tag=TAG tree=checked|unchecked": the
- *                   fixing commit; starts a new fix (earlier introduced
- *                   and backport events no longer count)
+ *   fix             "commit=SHA tag=TAG tree=checked|unchecked
+ *                   [files=PATH:PATH...]": the fixing commit and, checked
+ *                   in a tree, the files it changes (plausible paths
+ *                   only, touched_path_plausible; at most
+ *                   FIX_FILES_MAX, else none); starts a new fix
+ *                   (earlier introduced and backport events no longer
+ *                   count)
  *   fix-introduced  "commit=SHA tag=TAG tree=..." a commit that brought
  *                   the bug in
  *   fix-backport    "commit=SHA tag=TAG branch=B upstream=SHA" a stable
@@ -35,6 +39,10 @@ struct fix_commit {
 	char *tag;       /* first tag containing it, or NULL */
 	char *branch;    /* backports: the stable branch */
 	char *upstream;  /* backports: the mainline fix it carries */
+	char **files;    /* the fix: the files it changes, as the tree
+			  * gave them at `fix --tree` (NULL-terminated;
+			  * none when unchecked or not recorded) */
+	size_t nfiles;
 };
 
 struct fixcve {
@@ -86,6 +94,10 @@ char *fixcve_label(const struct fixcve *fc);
 char *fixcve_fix_text(struct cmd_ctx *ctx, int64_t id, char **cve);
 /* A tag as a version: "v1.1" gives "1.1" (points into tag). */
 const char *fix_version(const char *tag);
+
+/* A fix changing more files than this records none (a tree-wide change
+ * names no file in particular). */
+#define FIX_FILES_MAX 64
 
 /* True for 7 to 40 hexadecimal digits. */
 bool fix_sha_valid(const char *s);

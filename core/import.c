@@ -368,6 +368,27 @@ out:
 	return r < 0 ? r : 0;
 }
 
+/* A reply's files are the report's only when report_files_count says
+ * so (the reporter's signed text); else *nfiles becomes 0 and they are
+ * listed apart when the message is shown. */
+static int reply_files(struct store *s, const struct import_result *res,
+		       int64_t rid, const struct message *m, size_t *nfiles,
+		       struct err *err)
+{
+	struct report rep;
+	int r;
+
+	if (res->status == IMPORT_NEW || !*nfiles)
+		return 0;
+	memset(&rep, 0, sizeof(rep));
+	if ((r = store_report_get(s, rid, &rep, err)) < 0)
+		return r;
+	if (!report_files_count(&rep, m, false))
+		*nfiles = 0;
+	report_release(&rep);
+	return 0;
+}
+
 /*
  * Stores p inside the open transaction or savepoint: 0 when stored
  * (res->report_id set), 1 when it is a duplicate (res says of what;
@@ -402,8 +423,9 @@ static int store_rows(struct cmd_ctx *ctx, struct store *s,
 		r = 1;
 		goto out;
 	}
-	if (r < 0 || (r = record(ctx, s, p, res, rid, mrow, files, nfiles,
-				 ambiguous, err)) < 0)
+	if (r < 0 || (r = reply_files(s, res, rid, &m, &nfiles, err)) < 0 ||
+	    (r = record(ctx, s, p, res, rid, mrow, files, nfiles,
+			ambiguous, err)) < 0)
 		goto out;
 	res->report_id = rid;
 out:
@@ -424,7 +446,8 @@ void import_prepare(struct cmd_ctx *ctx, struct import_pending *p)
 	}
 	if (p->duplicate)
 		return;
-	/* Only files the verdict covers are the report's; those of unsigned
+	/* Only files the verdict covers are the report's (and of a reply,
+	 * only the reporter's signed text's: reply_files); those of unsigned
 	 * parts are listed apart when the message is shown. */
 	if (pipeline_process(ctx, po, &p->perr) < 0 ||
 	    seal(ctx, po, p->raw, p->len, &p->b.blob, &p->b.len, &p->b.kind, &p->b.content,

@@ -170,6 +170,61 @@ int ktree_commit(struct ktree *t, const char *rev, char **full, struct err *err)
 	return 0;
 }
 
+/* Adds path to *v (n of them, NULL-terminated) unless already there. */
+static void path_add(char ***v, size_t *n, const char *path)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], path))
+			return;
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(path);
+	(*v)[*n] = NULL;
+}
+
+int ktree_commit_files(struct ktree *t, const char *sha, char ***files,
+		       size_t *n, struct err *err)
+{
+	git_oid id;
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *new_tree = NULL, *old_tree = NULL;
+	git_diff *diff = NULL;
+	git_diff_options opts;
+	int r = 0;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	*files = xcalloc(1, sizeof(**files));
+	*n = 0;
+	if (git_oid_fromstr(&id, sha) < 0 || git_commit_lookup(&c, t->repo, &id) < 0)
+		return err_setc(err, ERR_NOTFOUND, "commit %s is not in the tree '%s'",
+				sha, t->dir);
+	/* A merge changes nothing of its own. */
+	if (git_commit_parentcount(c) > 1)
+		goto out;
+	if (git_commit_tree(&new_tree, c) < 0 ||
+	    (git_commit_parentcount(c) == 1 &&
+	     (git_commit_parent(&parent, c, 0) < 0 ||
+	      git_commit_tree(&old_tree, parent) < 0)) ||
+	    git_diff_tree_to_tree(&diff, t->repo, old_tree, new_tree, &opts) < 0) {
+		r = err_setc(err, ERR_IO, "cannot read the files of commit %s in '%s': %s",
+			     sha, t->dir, git_message());
+		goto out;
+	}
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path
+								   : d->new_file.path;
+		if (path)
+			path_add(files, n, path);
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(old_tree);
+	git_tree_free(new_tree);
+	git_commit_free(parent);
+	git_commit_free(c);
+	return r;
+}
+
 /* --- tags -----------------------------------------------------------------*/
 
 struct tag {
@@ -325,7 +380,8 @@ char *ktree_first_tag(struct ktree *t, const char *sha)
 	w.target = &from;
 	w.cutoff = when - DATE_SLOP;
 	tags_read(t->repo, &tags);
-	qsort(tags.v, tags.n, sizeof(*tags.v), tag_order);
+	if (tags.n)   /* a tree without tags has no array to sort */
+		qsort(tags.v, tags.n, sizeof(*tags.v), tag_order);
 	/* In version order, the first tag whose walk meets sha: what a
 	 * failed walk saw cannot lead to sha, and stays seen. */
 	for (size_t i = 0; i < tags.n && !out; i++)

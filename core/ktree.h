@@ -29,6 +29,13 @@ void ktree_free(struct ktree *t);
  * tree has no such commit or the prefix is ambiguous. */
 int ktree_commit(struct ktree *t, const char *rev, char **full, struct err *err);
 
+/* The files commit sha (full) changes against its parent (every file of
+ * a root commit, none of a merge), as the tree names them, into *files
+ * (NULL-terminated, the caller's, each string too).  ERR_NOTFOUND naming
+ * it when the tree has no such commit, ERR_IO when it cannot be read. */
+int ktree_commit_files(struct ktree *t, const char *sha, char ***files,
+		       size_t *n, struct err *err);
+
 /* The first tag in version order (v1.1-rc1 < v1.1 < v1.1.1 < v1.10)
  * whose commit holds sha (full), or NULL (caller frees). */
 char *ktree_first_tag(struct ktree *t, const char *sha);

@@ -157,14 +157,21 @@ static int distros_list(struct cmd_ctx *ctx, const struct dossier *dos,
 	return r;
 }
 
-static char *files_text(const struct dossier *dos)
+/* The Affected line: the report's public files (dossier_public_files). */
+static char *files_text(struct cmd_ctx *ctx, const struct dossier *dos)
 {
 	struct sbuf sb = SBUF_INIT;
+	char **files;
+	size_t n = dossier_public_files(ctx, dos, &files);
 
-	for (size_t i = 0; i < dos->f.nfiles; i++)
-		sbuf_addf(&sb, "%s%s", i ? ", " : "", dos->f.files[i]);
+	for (size_t i = 0; i < n; i++) {
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", files[i]);
+		free(files[i]);
+	}
+	free(files);
 	if (!sb.len)
-		sbuf_adds(&sb, "files not recorded");
+		sbuf_adds(&sb, "files not named (neither by a fix recorded with "
+			  "its tree nor by the reporter's signed mail)");
 	return sbuf_detach(&sb, NULL);
 }
 
@@ -181,7 +188,7 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 
 	keep[0] = xasprintf("%lld", (long long)r->id);
 	keep[1] = export_redact(dos, r->subject ? r->subject : "");
-	keep[2] = files_text(dos);
+	keep[2] = files_text(ctx, dos);
 	keep[8] = fixcve_fix_text(ctx, r->id, &keep[9]);
 	keep[3] = keep[8] ? xasprintf("commit %s", keep[8]) :
 		  !strcmp(r->state, "fix-ready") ? xstrdup("a fix is ready (its commit "

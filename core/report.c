@@ -1,11 +1,15 @@
 /*
  * Reading a report back: its row, thread, touched files and events, and
  * on demand the decrypted content of one message.  Plaintext exists only
- * in struct opened_message, which is wiped on release.
+ * in struct opened_message, which is wiped on release.  Also the rule of
+ * whose files are the report's: the first message's (the report) and
+ * those of the reporter's signed replies (report_files_count), which
+ * import and every view of the thread follow.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/pipeline.h"
 #include "store/store.h"
@@ -241,13 +245,9 @@ bool attachment_is_patch(const char *filename, const char *content_type,
 static void opened_from(struct opened_message *om, struct pipeline_out *po)
 {
 	const struct crypto_uid *u = pipeline_signer(po);
-	char **files;
-	size_t nfiles;
 
-	pipeline_files(po, &files, &nfiles, &om->files_unsigned, &om->nfiles_unsigned);
-	for (size_t i = 0; i < nfiles; i++)
-		free(files[i]);
-	free(files);
+	pipeline_files(po, &om->files, &om->nfiles, &om->files_unsigned,
+		       &om->nfiles_unsigned);
 	if (u) {
 		om->signer = xstrdup(u->uid);
 		om->signer_valid = u->valid;
@@ -350,10 +350,45 @@ void opened_message_release(struct opened_message *om)
 	}
 	free(om->from);
 	free(om->signer);
+	for (size_t i = 0; i < om->nfiles; i++)
+		free(om->files[i]);
+	free(om->files);
 	for (size_t i = 0; i < om->nfiles_unsigned; i++)
 		free(om->files_unsigned[i]);
 	free(om->files_unsigned);
 	memset(om, 0, sizeof(*om));
+}
+
+bool report_reporter_signed(const struct report *r, const struct message *m)
+{
+	return (m->verdict == SIG_VALID || m->verdict == SIG_GOOD) &&
+	       m->signer_matches_from && m->from_email && r->reporter_email &&
+	       *m->from_email && !strcasecmp(m->from_email, r->reporter_email);
+}
+
+bool report_files_count(const struct report *r, const struct message *m,
+			bool first)
+{
+	return first || report_reporter_signed(r, m);
+}
+
+int report_open_thread(struct cmd_ctx *ctx, const struct report_full *rf,
+		       size_t i, struct opened_message *om, struct err *err)
+{
+	int r = report_open_message(ctx, rf->msgs[i].id, om, err);
+
+	if (r < 0 || report_files_count(&rf->r, &rf->msgs[i], i == 0))
+		return r;
+	for (size_t k = 0; k < om->nfiles; k++) {
+		om->files_unsigned = xrealloc(om->files_unsigned,
+					      (om->nfiles_unsigned + 2) *
+					      sizeof(*om->files_unsigned));
+		om->files_unsigned[om->nfiles_unsigned++] = om->files[k];
+		om->files_unsigned[om->nfiles_unsigned] = NULL;
+	}
+	om->files[0] = NULL;
+	om->nfiles = 0;
+	return 0;
 }
 
 size_t opened_message_lines(const struct opened_message *om,

@@ -132,7 +132,7 @@ static void thread_text(struct cmd_ctx *ctx, const struct report_full *rf,
 		struct body_line *bl;
 		size_t n;
 
-		if (report_open_message(ctx, rf->msgs[i].id, &om, &e) < 0) {
+		if (report_open_thread(ctx, rf, i, &om, &e) < 0) {
 			char *s = safe_str(e.msg);
 			sbuf_addf(warn, "warning: report %lld: message %lld not "
 				  "read for the lookup: %s\n", (long long)rf->r.id,

@@ -254,3 +254,13 @@ size_t touched_files(const char *text, size_t len, char ***paths)
 	*paths = f.v;
 	return f.n;
 }
+
+bool touched_path_plausible(const char *path)
+{
+	if (!path || !*path)
+		return false;
+	for (const char *p = path; *p; p++)
+		if (!path_char(*p))
+			return false;
+	return true;
+}

@@ -12,6 +12,7 @@
 #ifndef SECTEAM_TOUCHED_H
 #define SECTEAM_TOUCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Longest path kept; longer ones are dropped. */
@@ -28,5 +29,13 @@
  * a leading '/' is stripped only from a kernel path.  Cannot fail.
  */
 size_t touched_files(const char *text, size_t len, char ***paths);
+
+/*
+ * True when path could be a file of a source tree: made only of the
+ * characters a path in running text is (letters, digits and . _ / - + ,
+ * @ ~), so no blank, colon, quote or URL.  Diff headers are taken as
+ * they are by touched_files; a text that goes out checks them with this.
+ */
+bool touched_path_plausible(const char *path);
 
 #endif

@@ -153,7 +153,7 @@ static void open_bodies(struct tui *t, struct report_view *p)
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		struct opened_message om;
 		struct err err = { 0, "" };
-		if (report_open_message(t->ctx, p->rf.msgs[i].id, &om, &err) < 0) {
+		if (report_open_thread(t->ctx, &p->rf, i, &om, &err) < 0) {
 			p->msg[i].err = safe_str(err.msg);
 			opened_message_release(&om);
 			continue;

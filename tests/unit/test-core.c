@@ -235,6 +235,42 @@ static void test_report_id(void **state)
 	assert_int_equal(parse_report_id("", &id, &err), ERR_INVALID);
 }
 
+/* Whose files are the report's: the first message's, and the replies
+ * that are the reporter's signed text. */
+static void test_reporter_signed(void **state)
+{
+	static const struct {
+		const char *from;
+		enum sig_verdict v;
+		bool matches;   /* signer matches From */
+		bool signed_by_reporter;
+	} rows[] = {
+		{ "rita@example.net", SIG_VALID, true, true },
+		{ "RITA@example.net", SIG_GOOD, true, true },
+		{ "rita@example.net", SIG_GOOD, false, false },  /* another key */
+		{ "rita@example.net", SIG_NOT_SIGNED, false, false }, /* a spoof */
+		{ "rita@example.net", SIG_PARTIAL, true, false },
+		{ "rita@example.net", SIG_UNKNOWN_KEY, false, false },
+		{ "rita@example.net", SIG_BAD, true, false },
+		{ "sam@example.com", SIG_VALID, true, false },   /* a third party */
+		{ "sam@example.com", SIG_NOT_SIGNED, false, false },
+		{ NULL, SIG_VALID, true, false },
+	};
+	struct report r = { .reporter_email = (char *)"rita@example.net" };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct message m = { .from_email = (char *)rows[i].from,
+				     .verdict = rows[i].v,
+				     .signer_matches_from = rows[i].matches };
+		if (report_reporter_signed(&r, &m) != rows[i].signed_by_reporter)
+			fail_msg("row %zu: want %d", i, rows[i].signed_by_reporter);
+		assert_true(report_files_count(&r, &m, true));
+		assert_int_equal(report_files_count(&r, &m, false),
+				 rows[i].signed_by_reporter);
+	}
+}
+
 static void test_exploit_heuristic(void **state)
 {
 	(void)state;
@@ -414,6 +450,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_parse),
+		cmocka_unit_test(test_reporter_signed),
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_config_ranges_edges),
 		cmocka_unit_test(test_config_missing_file),

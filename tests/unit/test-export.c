@@ -188,6 +188,11 @@ static void test_redact_reporter(void **state)
 	redacted(&d, "reply from johanna.doevenbrook@fastmail.example (Johanna Doevenbrook)",
 		 "reply from [reporter] ([reporter])");
 	redacted(&d, "Doevenbrook said", "[reporter] said");
+	/* The name's words run together, as handles and paths have them. */
+	redacted(&d, "tools/testing/selftests/johannadoevenbrook/x.c",
+		 "tools/testing/selftests/[reporter]/x.c");
+	redacted(&d, "johanna_doevenbrook, Johanna-Doevenbrook",
+		 "[reporter], [reporter]");
 	/* Message-IDs and the hosts in them. */
 	redacted(&d, "In-Reply-To: <abc.1@mx1.acme-secret.io>",
 		 "In-Reply-To: <[reporter's message]>");

@@ -23,7 +23,8 @@ static void test_fold_fix(void **state)
 		ev("fix-introduced", "commit=abcdef0 tag=- tree=unchecked"),
 		ev("note", "commit=ffffff0"),
 		/* A new fix starts afresh: the earlier introduced is dropped. */
-		ev("fix", "commit=" SHA_B " tag=v1.1-rc1 tree=checked"),
+		ev("fix", "commit=" SHA_B " tag=v1.1-rc1 tree=checked "
+		   "files=net/ipv4/tcp_input.c::include/net/tcp.h"),
 		ev("fix-introduced", "commit=" SHA_A " tag=v1.0 tree=checked"),
 		ev("fix-backport", "commit=" SHA_C " tag=v1.0.1 branch=linux-1.0.y upstream=" SHA_B),
 	};
@@ -36,6 +37,7 @@ static void test_fold_fix(void **state)
 	assert_false(fc.tree_checked);
 	assert_string_equal(fc.fix.sha, "0123456");
 	assert_null(fc.fix.tag);
+	assert_int_equal(fc.fix.nfiles, 0);
 	assert_int_equal(fc.nintroduced, 1);
 	fixcve_release(&fc);
 
@@ -43,6 +45,11 @@ static void test_fold_fix(void **state)
 	assert_true(fc.tree_checked);
 	assert_string_equal(fc.fix.sha, SHA_B);
 	assert_string_equal(fc.fix.tag, "v1.1-rc1");
+	/* The files fix --tree recorded, an empty one skipped. */
+	assert_int_equal(fc.fix.nfiles, 2);
+	assert_string_equal(fc.fix.files[0], "net/ipv4/tcp_input.c");
+	assert_string_equal(fc.fix.files[1], "include/net/tcp.h");
+	assert_null(fc.fix.files[2]);
 	assert_int_equal(fc.nintroduced, 1);
 	assert_string_equal(fc.introduced[0].sha, SHA_A);
 	assert_string_equal(fc.introduced[0].tag, "v1.0");

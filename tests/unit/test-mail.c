@@ -1045,6 +1045,29 @@ static void test_touched(void **state)
 	sbuf_release(&sb);
 }
 
+/* What may go out as a path: the characters of a kernel path only. */
+static void test_touched_plausible(void **state)
+{
+	static const char *const yes[] = {
+		"net/ipv4/tcp_input.c", "MAINTAINERS", "drivers/gpu/drm/i915/i915_gem.c",
+		"Documentation/devicetree/bindings/ti,am654-x.yaml", "lib/c++/x~",
+	};
+	static const char *const no[] = {
+		"", "drivers/URGENT: distros, the real fix is at https:/evil.example/fix.sh",
+		"old name.c", "a:b", "https://evil.example/x.c", "\"quoted\"",
+		"x\ty", "net/\xe2\x80\xaex.c", "a<b>", "$(rm)", "a;b",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!touched_path_plausible(yes[i]))
+			fail_msg("'%s' is a plausible path", yes[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++)
+		if (touched_path_plausible(no[i]))
+			fail_msg("'%s' is not a plausible path", no[i]);
+	assert_false(touched_path_plausible(NULL));
+}
+
 /* ---- composing -----------------------------------------------------------*/
 
 static void assert_crlf(const char *s, size_t len)
@@ -1307,6 +1330,7 @@ int main(void)
 		cmocka_unit_test(test_maildir_deliver),
 		cmocka_unit_test(test_pgp_blocks),
 		cmocka_unit_test(test_touched),
+		cmocka_unit_test(test_touched_plausible),
 		cmocka_unit_test(test_build_entity),
 		cmocka_unit_test(test_build_encrypted),
 		cmocka_unit_test(test_protect_entity),
