@@ -52,9 +52,11 @@ export_all() { # SUFFIX [OPTIONS...]
 }
 # Disclosed (the CVE record exists only then), so the md and txt exports
 # carry their advisory section too.
-for s in accepted fixing fix-ready disclosed; do
+for s in accepted fixing fix-ready; do
 	st triage 1 --state $s >/dev/null || tap_ok 1 "report 1 marked $s"
 done
+st triage 1 --state disclosed --early --reason "the fix went public" >/dev/null ||
+	tap_ok 1 "report 1 marked disclosed (early)"
 export_all ""
 export_all n --with-notes
 for f in md txt json csv ics cve; do
