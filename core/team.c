@@ -144,6 +144,11 @@ int team_remove_officer(struct cmd_ctx *ctx, const char *role,
 			struct err *err)
 {
 	struct officer_req q = { .o = { .role = (char *)role }, .remove = true };
+	int64_t ended;
+	int r = change(ctx, &q, NULL, err);
 
-	return change(ctx, &q, NULL, err);
+	/* Committed: the role cannot log in; now its sessions end. */
+	if (r == 0)
+		r = store_officer_disconnect(ctx->store, q.o.role, &ended, err);
+	return r;
 }

@@ -247,7 +247,15 @@ static int pg_reconnect(struct store *s)
 		return 0;
 	PQreset(p->conn);
 	if (PQstatus(p->conn) != CONNECTION_OK) {
+		const char *m = PQerrorMessage(p->conn);
+		/* Not away but shut out: no retry will help. */
+		bool shut = strstr(m, "is not permitted to log in") ||
+			    strstr(m, "permission denied for database") ||
+			    strstr(m, "password authentication failed") ||
+			    (strstr(m, "role \"") && strstr(m, "\" does not exist"));
 		note(s, NULL);
+		if (shut)
+			p->fault = DB_FAULT_PERM;
 		return -1;
 	}
 	p->gen++;

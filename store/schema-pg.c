@@ -273,6 +273,86 @@ const char *const schema_pg[] = {
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
 	"  END $$;",
+
+	/* 3: who may reach the team's database at all, and what leaves it.
+	 * - Only officers (and the owner) connect: no other role of the
+	 *   server can LISTEN to the team's changes or read its catalogue.
+	 * - A notification says only "something changed" (the UI asks the
+	 *   store what), never a report's id.
+	 * - Removing an officer cuts them off at once: their role can no
+	 *   longer log in and their sessions end (a session that ran SET
+	 *   ROLE secteam_officers too: it is still their login's).  The
+	 *   administrator is made a member of the role for the moment it
+	 *   takes to end them, as pg_terminate_backend asks. */
+	"CREATE OR REPLACE FUNCTION secteam.notify_event() RETURNS trigger"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  PERFORM pg_notify('secteam', '');"
+	"  RETURN NULL; END $$;"
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
+	TEAM_GRANT_BEGIN
+	"    secteam.events, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE (blob, blob_kind, blob_content) ON secteam.messages"
+	"    TO secteam_officers;"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
+	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
+	"    current_database());"
+	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
+	"    current_database());"
+	"  END $$;"
+	"CREATE OR REPLACE FUNCTION secteam.officer_add(r text, n text, k text) RETURNS void"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = r) THEN"
+	"    EXECUTE format('CREATE ROLE %I LOGIN', r);"
+	"  ELSE"
+	"    EXECUTE format('ALTER ROLE %I LOGIN', r);"
+	"  END IF;"
+	"  EXECUTE format('GRANT secteam_officers TO %I', r);"
+	"  INSERT INTO secteam.officers (role, name, key_fpr) VALUES (r, n, k)"
+	"    ON CONFLICT (role) DO UPDATE SET name = excluded.name,"
+	"    key_fpr = excluded.key_fpr, active = 1;"
+	"  END $$;"
+	"CREATE OR REPLACE FUNCTION secteam.officer_remove(r text) RETURNS integer"
+	"  LANGUAGE plpgsql AS $$ DECLARE c integer; BEGIN"
+	"  UPDATE secteam.officers SET active = 0 WHERE role = r AND active = 1;"
+	"  GET DIAGNOSTICS c = ROW_COUNT;"
+	"  IF c > 0 AND EXISTS (SELECT FROM pg_roles WHERE rolname = r) THEN"
+	"    EXECUTE format('REVOKE secteam_officers FROM %I', r);"
+	"    EXECUTE format('ALTER ROLE %I NOLOGIN', r);"
+	"  END IF;"
+	"  RETURN c; END $$;"
+	/* Run once the removal is committed, so that a session it ends
+	 * cannot log in again in between. */
+	"CREATE FUNCTION secteam.officer_disconnect(r text) RETURNS integer"
+	"  LANGUAGE plpgsql AS $$ DECLARE c integer; member boolean; BEGIN"
+	"  IF EXISTS (SELECT FROM secteam.officers WHERE role = r AND active = 1) THEN"
+	"    RETURN 0;"
+	"  END IF;"
+	"  member := pg_has_role(current_user, r, 'MEMBER');"
+	"  IF NOT member THEN EXECUTE format('GRANT %I TO %I', r, current_user); END IF;"
+	"  SELECT count(pg_terminate_backend(pid)) INTO c FROM pg_stat_activity"
+	"    WHERE usename = r AND pid <> pg_backend_pid();"
+	"  IF NOT member THEN EXECUTE format('REVOKE %I FROM %I', r, current_user); END IF;"
+	"  RETURN c; END $$;"
+	"REVOKE EXECUTE ON FUNCTION secteam.officer_disconnect(text) FROM PUBLIC;"
+	"REVOKE EXECUTE ON FUNCTION secteam.officer_add(text, text, text) FROM PUBLIC;"
+	"REVOKE EXECUTE ON FUNCTION secteam.officer_remove(text) FROM PUBLIC;"
+	/* Set a password from its SCRAM verifier, made by the client: the
+	 * password itself never reaches the server or its log. */
+	"CREATE FUNCTION secteam.officer_password(r text, v text) RETURNS void"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  IF NOT EXISTS (SELECT FROM secteam.officers WHERE role = r AND active = 1) THEN"
+	"    RAISE EXCEPTION 'no officer %', r USING ERRCODE = '23514';"
+	"  END IF;"
+	"  EXECUTE format('ALTER ROLE %I PASSWORD %L', r, v);"
+	"  END $$;"
+	"REVOKE EXECUTE ON FUNCTION secteam.officer_password(text, text) FROM PUBLIC;"
+	/* An existing team gets the new grants now (only its administrator
+	 * can run this migration: the functions are theirs). */
+	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
+	"  WHERE rolname = 'secteam_officers');",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

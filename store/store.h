@@ -263,6 +263,11 @@ int store_officer_add(struct store *s, const struct officer *o,
 /* Marks the officer removed and takes the group role away from them;
  * ERR_NOTFOUND when role is not an active officer. */
 int store_officer_remove(struct store *s, const char *role, struct err *err);
+/* After a removal is committed: ends every session of role (its open
+ * UIs, a psql that ran SET ROLE); *ended says how many.  The role can no
+ * longer log in by then, so none comes back. */
+int store_officer_disconnect(struct store *s, const char *role, int64_t *ended,
+			     struct err *err);
 /* The team's officers by role (the removed ones too when with_inactive);
  * none on SQLite.  *out is the caller's (officer_release each). */
 int store_officers_list(struct store *s, bool with_inactive,

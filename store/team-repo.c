@@ -78,6 +78,21 @@ int store_officer_remove(struct store *s, const char *role, struct err *err)
 	return 0;
 }
 
+int store_officer_disconnect(struct store *s, const char *role, int64_t *ended,
+			     struct err *err)
+{
+	struct stmt *st;
+	int r;
+
+	*ended = 0;
+	if ((r = need_server(s, "ending an officer's sessions", err)) < 0)
+		return r;
+	if (!(st = db_stmt(s, "SELECT secteam.officer_disconnect(?1)", err)))
+		return ERR_IO;
+	db_text(st, 1, role);
+	return db_run(s, st, ended, "cannot end the removed officer's sessions", NULL, err);
+}
+
 static void read_officer(struct stmt *st, void *elem)
 {
 	struct officer *o = elem;

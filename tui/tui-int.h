@@ -127,6 +127,8 @@ struct tui {
 	bool status_error;
 	int reconnect_ms;     /* the team server is away: the wait before
 			       * the next try (0: not away) */
+	char *shut_out;       /* the server refuses this officer now (removed
+			       * from the team): why, said after the UI ends */
 	char *search;         /* the last search needle (typed by the officer) */
 	struct tui_history cmd_hist, search_hist;
 	struct tui_bind *binds;

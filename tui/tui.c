@@ -259,6 +259,11 @@ static bool reconnect_now(struct tui *t, int *wait_ms)
 		tui_status(t, false, "team server reachable again: up to date");
 		return true;
 	}
+	if (err.code == ERR_REFUSED) {
+		/* Removed from the team: nothing to wait for. */
+		t->shut_out = xstrdup(err.msg);
+		return false;
+	}
 	/* Said once, when it goes: the answer to an action taken meanwhile
 	 * stays on the status line. */
 	if (!*wait_ms) {
@@ -292,6 +297,8 @@ static int getkey_live(struct tui *t)
 			return r;
 		if (!up && !*wait_ms && reconnect_now(t, wait_ms))
 			return TUI_KEY_LIVE;
+		if (t->shut_out)
+			return -1;
 		r = poll(pf, fd >= 0 ? 2 : 1,
 			 !up ? *wait_ms : fd >= 0 ? -1 : LIVE_POLL_MS);
 		if (r < 0 && errno != EINTR)
@@ -302,6 +309,8 @@ static int getkey_live(struct tui *t)
 		if (!up) {
 			if (r == 0 && reconnect_now(t, wait_ms))
 				return TUI_KEY_LIVE;
+			if (t->shut_out)
+				return -1;
 			continue;
 		}
 		if (live_apply(t))
@@ -640,6 +649,14 @@ int tui_main(struct cmd_ctx *ctx)
 			tui_loop(&t);
 			tui_end(&t);
 			rc = CMD_OK;
+			if (t.shut_out) {
+				char *m = safe_str(t.shut_out);
+				fprintf(stderr, "secteam-tui: the team server no longer lets you in "
+					"(removed from the team?): %s\n", m);
+				free(m);
+				free(t.shut_out);
+				rc = CMD_FAILED;
+			}
 		}
 	}
 	if (t.trace)

@@ -175,7 +175,7 @@ if command -v sqop >/dev/null; then
 fi
 out=$(stb list 2>&1); rc=$?
 tap_is "$rc" 1 "the removed officer's role can no longer read the team's database"
-tap_like "$out" "permission denied" "and is told so"
+tap_like "$out" "role \"bob_[0-9]*\" is not permitted to log in" "and is told so: the role cannot log in any more"
 
 # 6. A bad server.
 out=$("$SECTEAM_BIN" --db "host=$T/nowhere dbname=x" --gnupghome "$H" list 2>&1); rc=$?
