@@ -76,14 +76,41 @@ static const struct option cmd_team_opts[] = {
 	{ "name", required_argument, NULL, 'n' },
 	{ "key", required_argument, NULL, 'k' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "password", no_argument, NULL, 'p' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* After init or add-officer: the officer's way in.  With --password a
+ * new one, shown once; else how they log in without one. */
+static int way_in(struct cmd_ctx *ctx, const char *role, bool password)
+{
+	char *pw, *r = safe_str(role);
+
+	if (!password) {
+		fprintf(ctx->out, "%s has no password: on the server's own host it logs in over "
+			"the Unix socket as the Unix user of that name (peer authentication), "
+			"or with a client certificate; for a password: "
+			"secteam-tui team add-officer %s --key FPR --password\n", r, r);
+		free(r);
+		return CMD_OK;
+	}
+	if (team_set_password(ctx, role, &pw, &ctx->err) < 0) {
+		free(r);
+		return CMD_FAILED;
+	}
+	fprintf(ctx->out, "initial password of %s: %s\n(hand it over privately; they "
+		"change it with psql's \\password; the server got only its SCRAM verifier)\n",
+		r, pw);
+	wipe_free(pw, strlen(pw));
+	free(r);
+	return CMD_OK;
+}
 
 static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	const char *role = NULL, *name = NULL, *key = NULL;
-	bool json = false;
+	bool json = false, password = false;
 	int c, r;
 
 	if (!sub)
@@ -98,11 +125,12 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'n': name = optarg; break;
 		case 'k': key = optarg; break;
 		case 'j': json = true; break;
+		case 'p': password = true; break;
 		default: return cmd_usage(ctx, "team");
 		}
 	}
 	if (!strcmp(sub, "list")) {
-		if (optind != argc || role || name || key)
+		if (optind != argc || role || name || key || password)
 			return cmd_usage(ctx, "team");
 		return list(ctx, json);
 	}
@@ -110,22 +138,24 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		if (optind != argc || !key || json)
 			return cmd_usage(ctx, "team");
 		r = team_init(ctx, role, name, key, &ctx->err);
-		if (r == 0)
-			fprintf(ctx->out, "team ready on %s; first officer: %s\n",
-				store_where(ctx->store), role ? role : ctx->officer);
-		return r < 0 ? CMD_FAILED : CMD_OK;
+		if (r < 0)
+			return CMD_FAILED;
+		fprintf(ctx->out, "team ready on %s; first officer: %s\n",
+			store_where(ctx->store), role ? role : ctx->officer);
+		return role && strcmp(role, ctx->officer) ? way_in(ctx, role, password) : CMD_OK;
 	}
 	if (!strcmp(sub, "add-officer")) {
 		if (optind != argc - 1 || !key || role || json)
 			return cmd_usage(ctx, "team");
 		r = team_add_officer(ctx, argv[optind], name, key, &ctx->err);
-		if (r == 0)
-			fprintf(ctx->out, "officer %s added; run 'secteam-tui roster reseal' so their key opens the reports already stored\n",
-				argv[optind]);
-		return r < 0 ? CMD_FAILED : CMD_OK;
+		if (r < 0)
+			return CMD_FAILED;
+		fprintf(ctx->out, "officer %s added; run 'secteam-tui roster reseal' so their key opens the reports already stored\n",
+			argv[optind]);
+		return way_in(ctx, argv[optind], password);
 	}
 	if (!strcmp(sub, "remove-officer")) {
-		if (optind != argc - 1 || key || role || name || json)
+		if (optind != argc - 1 || key || role || name || json || password)
 			return cmd_usage(ctx, "team");
 		r = team_remove_officer(ctx, argv[optind], &ctx->err);
 		if (r == 0)
@@ -145,17 +175,18 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--name NAME", "the officer's display name" },
 	{ "--key FPR", "the officer's OpenPGP key (full fingerprint)" },
 	{ "--json", "with list: a JSON array" },
+	{ "--password", "with init (for --officer) and add-officer: give the officer a new random login password, shown once (the server gets only its SCRAM verifier)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = {
 	"team init --name 'Ada Officer' --key 0123456789ABCDEF0123456789ABCDEF01234567",
-	"team add-officer bob --key 89ABCDEF0123456789ABCDEF0123456789ABCDEF",
+	"team add-officer bob --key 89ABCDEF0123456789ABCDEF0123456789ABCDEF --password",
 	"team remove-officer bob",
 	"team list",
 	NULL };
 const struct cmd_entry cmd_team_entry = {
 	.name = "team",
-	.usage = "init [--officer ROLE] [--name NAME] --key FPR | add-officer ROLE --key FPR [--name NAME] | remove-officer ROLE | list [--json]",
+	.usage = "init [--officer ROLE] [--name NAME] --key FPR [--password] | add-officer ROLE --key FPR [--name NAME] [--password] | remove-officer ROLE | list [--json]",
 	.help = "the officers of a team server (PostgreSQL)",
 	.exec = cmd_team_exec,
 	.opts = cmd_team_opts,

@@ -4,6 +4,8 @@
  * (the administrator's login), and grants decide who may.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <sys/random.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,5 +152,44 @@ int team_remove_officer(struct cmd_ctx *ctx, const char *role,
 	/* Committed: the role cannot log in; now its sessions end. */
 	if (r == 0)
 		r = store_officer_disconnect(ctx->store, q.o.role, &ended, err);
+	return r;
+}
+
+/* 24 characters from an alphabet without look-alikes (about 120 bits). */
+static int random_password(char **out, struct err *err)
+{
+	static const char abc[] = "abcdefghijkmnpqrstuvwxyzACDEFGHJKLMNPQRTUVWXY3479";
+	unsigned char raw[24];
+	char *p = xmalloc(sizeof(raw) + 1);
+
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
+		free(p);
+		return err_setc(err, ERR_IO, "cannot read random bytes for a password: %s",
+				strerror(errno));
+	}
+	for (size_t i = 0; i < sizeof(raw); i++)
+		p[i] = abc[raw[i] % (sizeof(abc) - 1)];
+	p[sizeof(raw)] = '\0';
+	explicit_bzero(raw, sizeof(raw));
+	*out = p;
+	return 0;
+}
+
+int team_set_password(struct cmd_ctx *ctx, const char *role, char **password,
+		      struct err *err)
+{
+	int r;
+
+	*password = NULL;
+	if (!cmd_ctx_store(ctx)) {
+		*err = ctx->err;
+		return ERR_IO;
+	}
+	if ((r = random_password(password, err)) < 0)
+		return r;
+	if ((r = store_officer_password(ctx->store, role, *password, err)) < 0) {
+		wipe_free(*password, strlen(*password));
+		*password = NULL;
+	}
 	return r;
 }

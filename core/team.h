@@ -31,6 +31,12 @@ int team_init(struct cmd_ctx *ctx, const char *role, const char *name,
  * its name and key; logs "officer-add". */
 int team_add_officer(struct cmd_ctx *ctx, const char *role, const char *name,
 		     const char *key, struct err *err);
+/* Gives role, an active officer, a new random login password (set from
+ * its SCRAM verifier: the server never sees it) into *password (caller
+ * wipes and frees), to hand to the officer once; they change it with
+ * psql's \password.  0 or negative with err. */
+int team_set_password(struct cmd_ctx *ctx, const char *role, char **password,
+		      struct err *err);
 /* Removes officer role (the row is kept, marked removed); logs
  * "officer-remove".  Their key leaves the roster: run `roster reseal`. */
 int team_remove_officer(struct cmd_ctx *ctx, const char *role,

@@ -264,6 +264,17 @@ static int pg_reconnect(struct store *s)
 	return session_setup(s);
 }
 
+static char *pg_password_verifier(struct store *s, const char *role, const char *password)
+{
+	char *v = PQencryptPasswordConn(PG(s)->conn, password, role, "scram-sha-256");
+	char *out = v ? xstrdup(v) : NULL;
+
+	if (!v)
+		note(s, NULL);
+	PQfreemem(v);
+	return out;
+}
+
 static bool pg_connected(struct store *s)
 {
 	return PQstatus(PG(s)->conn) == CONNECTION_OK;
@@ -713,4 +724,5 @@ const struct engine db_pg_engine = {
 	.poll_changed = pg_poll_changed,
 	.connected = pg_connected,
 	.reconnect = pg_reconnect,
+	.password_verifier = pg_password_verifier,
 };

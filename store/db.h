@@ -84,6 +84,10 @@ struct engine {
 	 * (0 when up again); NULL for an engine that cannot lose it. */
 	bool (*connected)(struct store *s);
 	int (*reconnect)(struct store *s);
+	/* A login password's verifier (SCRAM), made here so the password
+	 * never reaches the server (caller frees), or NULL; NULL for an
+	 * engine without logins. */
+	char *(*password_verifier)(struct store *s, const char *role, const char *password);
 };
 
 extern const struct engine db_sqlite_engine;

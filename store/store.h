@@ -268,6 +268,10 @@ int store_officer_remove(struct store *s, const char *role, struct err *err);
  * longer log in by then, so none comes back. */
 int store_officer_disconnect(struct store *s, const char *role, int64_t *ended,
 			     struct err *err);
+/* Sets role's login password: the server gets its SCRAM verifier only.
+ * ERR_CHECK-like refusal when role is no active officer. */
+int store_officer_password(struct store *s, const char *role, const char *password,
+			   struct err *err);
 /* The team's officers by role (the removed ones too when with_inactive);
  * none on SQLite.  *out is the caller's (officer_release each). */
 int store_officers_list(struct store *s, bool with_inactive,

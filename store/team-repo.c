@@ -128,3 +128,25 @@ bool store_has_team(const struct store *s)
 {
 	return s->kind == STORE_POSTGRESQL;
 }
+
+int store_officer_password(struct store *s, const char *role, const char *password,
+			   struct err *err)
+{
+	struct stmt *st;
+	char *v;
+	int r;
+
+	if ((r = need_server(s, "setting an officer's password", err)) < 0)
+		return r;
+	if (!(v = s->eng->password_verifier(s, role, password)))
+		return store_dberr(s, err, "cannot make the password's verifier");
+	if (!(st = db_stmt(s, "SELECT secteam.officer_password(?1, ?2)", err))) {
+		free(v);
+		return ERR_IO;
+	}
+	db_text(st, 1, role);
+	db_text(st, 2, v);
+	r = db_run(s, st, NULL, "cannot set the officer's password", NULL, err);
+	wipe_free(v, strlen(v));
+	return r;
+}

@@ -63,4 +63,30 @@ wait_re "EXITED:1" 15
 tui_ok $? "bob's UI exits by itself (status 1)"
 tap_like "$(screen)" "no longer lets you in" "  saying that the team server no longer lets bob in"
 tui_kill
+
+# A new officer's way in: with --password a random one, shown once, of
+# which the server holds only the SCRAM verifier; without, how they log
+# in with none.
+PR=pw_$$
+e2e_on_exit 'PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "DROP ROLE IF EXISTS $PR" >/dev/null 2>&1'
+out=$(e2e_admin team add-officer "$PR" --key "$OFFICER_FPR" --password 2>&1); rc=$?
+tap_is "$rc" 0 "add-officer --password: exit 0" "$out"
+pw=$(printf '%s\n' "$out" | sed -n "s/^initial password of $PR: //p")
+tap_like "$pw" '^[A-Za-z0-9]{24}$' "a 24-character password, shown once"
+ver=$(adm -c "SELECT rolpassword FROM pg_authid WHERE rolname = '$PR'")
+tap_like "$ver" '^SCRAM-SHA-256\$' "the server holds a SCRAM verifier"
+ok=$(/usr/bin/python3 - "$pw" "$ver" <<'PY'
+import base64, hashlib, hmac, sys
+pw, ver = sys.argv[1], sys.argv[2]
+head, keys = ver.split("$", 1)[1].split("$")
+it, salt = head.split(":")
+stored, server = keys.split(":")
+salted = hashlib.pbkdf2_hmac("sha256", pw.encode(), base64.b64decode(salt), int(it))
+print("ok" if hmac.new(salted, b"Server Key", hashlib.sha256).digest() == base64.b64decode(server) else "no")
+PY
+)
+tap_is "$ok" ok "the verifier is the shown password's (checked apart, in Python)"
+tap_unlike "$ver" "$pw" "  and does not hold the password itself"
+out=$(e2e_admin team add-officer "$PR" --key "$OFFICER_FPR" 2>&1)
+tap_like "$out" "peer authentication" "without --password: how the officer logs in with none"
 tap_done
