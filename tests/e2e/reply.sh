@@ -83,6 +83,15 @@ cf encrypted "$(find "$T/o2/new" -type f)" "$T/a2.asc" >/dev/null
 gpg --homedir "$S" --batch --decrypt "$T/a2.asc" > "$T/i2" 2>/dev/null
 tap_like "$(cf inner "$T/i2")" 'body: Report 1: \{not a field\} handled by Olga Officer, EDITED-CANARY-91c0' \
 	"what the editor saved is sent ({{ writes a brace)"
+printf '#!/bin/sh\nprintf "\\n" >> "$1"\n' > "$T/same.sh"; chmod +x "$T/same.sh"
+for ed in true "$T/same.sh"; do
+	out=$(VISUAL= EDITOR="$ed" st reply 1 --outbox "$T/o5" 2>&1); rc=$?
+	tap_is "$rc" 1 "an unchanged reply ($(basename "$ed"): :q, or a blank line added) exits 1" "$out"
+	tap_like "$out" "report 1: nothing sent: the draft was not changed" "saying nothing was sent"
+	tap_is "$(count "$T/o5")" 0 "outbox empty"
+done
+tap_like "$(st help reply)" "--yes +send the template as filled: no .EDITOR, so no check that the draft was changed" \
+	"--yes says what it skips"
 printf '#!/bin/sh\n: > "$1"\n' > "$T/empty.sh"; chmod +x "$T/empty.sh"
 out=$(VISUAL= EDITOR="$T/empty.sh" st reply 1 --outbox "$T/o3" 2>&1); rc=$?
 tap_is "$rc" 1 "an emptied reply exits 1"
