@@ -352,6 +352,52 @@ static int h_jump(struct tui *t, const char *a)
 	return tui_prompt_run(t, init);
 }
 
+/* `C`: claim the current report.  Nothing when it is the officer's
+ * already; another officer's report is taken over only after a
+ * question naming them. */
+static int h_claim(struct tui *t, const char *a)
+{
+	struct report r;
+	struct err err = { 0, "" };
+	int64_t id = tui_current_report(t);
+	char line[64], q[256];
+	int rc;
+
+	(void)a;
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	if (report_get(t->ctx, id, &r, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
+	}
+	snprintf(line, sizeof(line), "triage %lld --claim", (long long)id);
+	if (r.claimed_by && !strcmp(r.claimed_by, t->ctx->officer)) {
+		tui_status(t, false, "report %lld is yours already: nothing changed",
+			   (long long)id);
+		report_release(&r);
+		return TUI_OK;
+	}
+	if (r.claimed_by && *r.claimed_by) {
+		char *who = safe_str(r.claimed_by);
+
+		snprintf(q, sizeof(q), "report %lld is claimed by %s: take it over?",
+			 (long long)id, who);
+		free(who);
+		if (!tui_confirm(t, q)) {
+			tui_status(t, false, "nothing done: report %lld stays with its holder",
+				   (long long)id);
+			report_release(&r);
+			return TUI_OK;
+		}
+		snprintf(line, sizeof(line), "triage %lld --claim --take", (long long)id);
+	}
+	report_release(&r);
+	rc = tui_run_line(t, line);
+	return rc;
+}
+
 /* `open [ID]`: the selected report, or report ID. */
 static int h_open_id(struct tui *t, const char *a)
 {
@@ -443,7 +489,8 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", h_note, NULL, NULL },
 	{ "compose-reply", "r", SEL | ONE, "reply to the reporter: the template (ack; an argument names another) in $VISUAL/$EDITOR, then asks",
 	  h_reply, NULL, NULL },
-	{ "claim", "C", SEL | ONE, "claim the report", NULL, "triage --claim", NULL },
+	{ "claim", "C", SEL | ONE, "claim the report (another officer's: asks first, naming them)",
+	  h_claim, NULL, NULL },
 	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage --state triaged", NULL },
 	{ "accept", "A", SEL | ONE, "accept the report (asks first)", NULL, "triage --state accepted",
 	  "accept report %lld?" },
