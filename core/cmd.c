@@ -501,12 +501,16 @@ struct store *cmd_ctx_store(struct cmd_ctx *ctx)
 		path = config_get(ctx->cfg, "store.url", NULL);
 	if (!path)
 		path = config_get(ctx->cfg, "store.path", NULL);
+	def = store_default_path();
 	if (!path)
-		path = def = store_default_path();
+		path = def;
 	o.shared_group = config_get(ctx->cfg, "store.shared_group", NULL);
 	/* 1 to 3600 when set: config_parse checks the range. */
 	o.busy_timeout_ms = (int)config_get_long(ctx->cfg, "store.busy_timeout", 0) * 1000;
 	o.create = ctx->store_create;
+	/* Only the default location's folder is made: a mistyped --db
+	 * or store.path is refused, not created. */
+	o.make_folder = !strcmp(path, def);
 	if (store_open(path, &o, &ctx->store, &ctx->err) == 0) {
 		/* The login role on a team server, the Unix user on SQLite:
 		 * never a name from the environment or the config. */
