@@ -90,12 +90,15 @@ static int h_quit(struct tui *t, const char *a)
 }
 
 /* C-z: the terminal is in raw mode, so the UI stops itself. */
+/* C-z: the whole process group stops, as a shell's job does, so that a
+ * parent waiting for us in the foreground (make run, a script) stops
+ * too and the shell gets the terminal back; fg continues all of it. */
 static int h_suspend(struct tui *t, const char *a)
 {
 	(void)t;
 	(void)a;
 	tui_suspend();
-	kill(getpid(), SIGTSTP);
+	kill(0, SIGTSTP);
 	tui_resume();
 	return TUI_REDRAW;
 }
