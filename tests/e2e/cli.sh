@@ -131,6 +131,16 @@ script -qec "'$SECTEAM_BIN' --db '$T/empty.db' --gnupghome '$H' --config /dev/nu
 tap_like "$(tr -d '\r' <"$T/empty2.tty")" "^no report matches$" "list --open at a terminal, none open: no report matches"
 out=$("$SECTEAM_BIN" --db "$T/empty.db" --gnupghome "$H" --config /dev/null list 2>&1); rc=$?
 tap_is "$rc:$out" "0:" "list to a pipe, no reports: nothing at all, exit 0"
+# A refused option is named, before the usage (issue 29).
+"$SECTEAM_BIN" --db "$DB" list --bogus >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 2 "list --bogus exits 2"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui list: unknown option '--bogus'" "naming the option"
+tap_like "$(sed -n 2p "$T/err")" "^usage: secteam-tui list " "then the usage"
+"$SECTEAM_BIN" --db "$DB" list --s >/dev/null 2>"$T/err"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui list: ambiguous option '--s'" "an ambiguous abbreviation is said so"
+"$SECTEAM_BIN" --db "$DB" triage 1 --state >/dev/null 2>"$T/err"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui triage: option '--state' needs a value" "an option without its value"
+
 # A mistyped --db creates nothing: its folder must exist (issue 29); only
 # the default location is made.
 "$SECTEAM_BIN" --db "$T/no/such/dir/x.db" list >"$T/out" 2>"$T/err"; rc=$?
