@@ -89,7 +89,6 @@ static int h_quit(struct tui *t, const char *a)
 	return TUI_QUIT;
 }
 
-/* C-z: the terminal is in raw mode, so the UI stops itself. */
 /* C-z: the whole process group stops, as a shell's job does, so that a
  * parent waiting for us in the foreground (make run, a script) stops
  * too and the shell gets the terminal back; fg continues all of it. */
@@ -401,7 +400,7 @@ static int h_claim(struct tui *t, const char *a)
 	return rc;
 }
 
-/* `open [ID]`: the selected report, or report ID. */
+/* `open [ID]`: the selected report, or report ID (over the list). */
 static int h_open_id(struct tui *t, const char *a)
 {
 	struct report r;
@@ -419,6 +418,10 @@ static int h_open_id(struct tui *t, const char *a)
 		return TUI_OK;
 	}
 	report_release(&r);
+	/* As mutt and tig return to the index: q from it goes to the list,
+	 * not back through every view opened before. */
+	while (t->depth > 1)
+		pop(t);
 	tui_push(t, view_report_new(t, id));
 	return TUI_REDRAW;
 }
