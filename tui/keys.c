@@ -400,6 +400,39 @@ static int h_claim(struct tui *t, const char *a)
 	return rc;
 }
 
+/* A move of the current report that asks first (accept, reject): a move
+ * the lifecycle refuses is said at once, before any question. */
+static int ask_move(struct tui *t, const char *to, const char *verb)
+{
+	struct report r;
+	struct err err = { 0, "" };
+	int64_t id = tui_current_report(t);
+	char line[64], q[64];
+	int rc;
+
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	if (report_get(t->ctx, id, &r, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
+	}
+	rc = triage_check_transition(r.state, to, &err);
+	report_release(&r);
+	if (rc < 0) {
+		tui_status(t, true, "report %lld: %s", (long long)id, err.msg);
+		return TUI_OK;
+	}
+	snprintf(q, sizeof(q), "%s report %lld?", verb, (long long)id);
+	if (!tui_confirm(t, q))
+		return TUI_OK;
+	snprintf(line, sizeof(line), "triage %lld --state %s", (long long)id, to);
+	return tui_run_line(t, line);
+}
+static int h_accept(struct tui *t, const char *a) { (void)a; return ask_move(t, "accepted", "accept"); }
+static int h_reject(struct tui *t, const char *a) { (void)a; return ask_move(t, "rejected", "reject"); }
+
 /* `open [ID]`: the selected report, or report ID (over the list). */
 static int h_open_id(struct tui *t, const char *a)
 {
@@ -498,10 +531,10 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "claim", "C", SEL | ONE, "claim the report (another officer's: asks first, naming them)",
 	  h_claim, NULL, NULL },
 	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage --state triaged", NULL },
-	{ "accept", "A", SEL | ONE, "accept the report (asks first)", NULL, "triage --state accepted",
-	  "accept report %lld?" },
-	{ "reject", "R", SEL | ONE, "reject the report (asks first)", NULL, "triage --state rejected",
-	  "reject report %lld?" },
+	{ "accept", "A", SEL | ONE, "accept the report (asks first, when the move is allowed)",
+	  h_accept, NULL, NULL },
+	{ "reject", "R", SEL | ONE, "reject the report (asks first, when the move is allowed)",
+	  h_reject, NULL, NULL },
 	{ "severity", "S", SEL | ONE, "set the severity: the : line, prefilled", NULL,
 	  "prompt triage --severity", NULL },
 	{ "set-date", "D", SEL | ONE, "set the disclosure date: the : line, prefilled", NULL,

@@ -94,5 +94,10 @@ tap_ok $? ":open 1 from the timeline opens report 1" "$(screen | head -n 1)"
 tmx send-keys -t t q
 wait_re "secteam-tui: reports" 3
 tap_ok $? "q from it returns to the list" "$(screen | head -n 1)"
+# A on a new report: the move is not allowed, said at once, no question.
+tmx send-keys -t t A
+wait_re "cannot go from new to accepted" 3
+tap_ok $? "A on a new report says the move is not allowed" "$(screen | tail -n 1)"
+tap_unlike "$(screen | tail -n 1)" "y/N" "without asking first"
 tui_stop
 tap_done
