@@ -315,13 +315,14 @@ static void due_text(const struct reports *p, const struct report *r,
 
 /* The FIX/CVE cells of the visible lines (the reports' own events, read
  * for those lines only, in one read), in labels[0..n), and the column's
- * width: as wide as its widest cell or its title, at most 36. */
+ * width: as wide as its widest cell or its title, at most 36 or what
+ * leaves the subject 33 columns, whichever is more. */
 static int fixcve_cells(struct tui *t, const int64_t *ids, size_t n,
 			char **labels)
 {
 	struct fixcve *fc = xcalloc(n + 1, sizeof(*fc));
 	struct err err = { 0, "" };
-	int w = (int)strlen("FIX/CVE");
+	int w = (int)strlen("FIX/CVE"), most = COLS - 80 > 36 ? COLS - 80 : 36;
 	bool ok = fixcve_page(t->ctx, ids, n, fc, &err) == 0;
 
 	for (size_t y = 0; y < n; y++) {
@@ -331,7 +332,7 @@ static int fixcve_cells(struct tui *t, const int64_t *ids, size_t n,
 			w = text_width(labels[y]);
 	}
 	free(fc);
-	return w > 36 ? 36 : w;
+	return w > most ? most : w;
 }
 
 /* The selection kept on screen, and the title: position, sort, filter. */
