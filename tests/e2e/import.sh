@@ -207,4 +207,13 @@ if e2e_sqlite; then
 	tap_like "$rc $out" "^1 error	.*cannot seal to the roster \\(see secteam-tui roster\\): no usable encryption key for '$GONE'" "import: a roster key not in the keyring, named, exit 1"
 	tap_is "$(st list --json | jq length)" "$before" "import: nothing stored"
 fi
+# Inline PGP whose plaintext has CRLF line ends (issue 29): shown with LF
+# ends, no ^M at the end of each line.
+{ printf 'From: %s\nSubject: CRLF inside\nMessage-ID: <crlf@example.net>\nDate: %s\n\n' "$RITA" "$(date -R)"
+  printf 'crlf line one\r\ncrlf line two\r\n' | gpg --homedir "$S" --batch --trust-model always \
+	--local-user "$REPORTER_FPR" --sign --encrypt -r "$OFFICER_FPR" --armor 2>/dev/null; } >"$T/crlf.eml"
+id=$(st import "$T/crlf.eml" | cut -f1)
+out=$(st show "$id")
+tap_like "$out" "crlf line one$" "a CRLF line is shown without its CR"
+tap_unlike "$out" '\^M' "no ^M in the body"
 tap_done
