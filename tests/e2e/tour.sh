@@ -88,6 +88,8 @@ tap_is "$(st show 1 --json | jq -r '[.events[] | select(.kind == "attachment-rel
 	"after consent the reproducer is released once (an event)"
 tap_like "$(st show 3 --json | jq -r '.events[] | select(.kind == "forward") | .detail')" \
 	'kira@kvm\.example\.org.*max@example\.org' "report 3 went to the maintainers from the excerpt and Max"
+tap_like "$(cat "$W/tour.out")" "^would send	digest	security@example.org	report " \
+	"due --mail --dry-run lists the officer's digest (the demo names the officer's address)"
 tap_ok "$([ -s "$D/embargoes.ics" ]; echo $?)" "embargoes.ics was written, in the demo's folder"
 tap_is "$(ls -A "$W/top")" build "the tour writes nothing into the repository (issue 29)"
 tap_done
