@@ -198,8 +198,10 @@ fi
 if e2e_sqlite; then
 	GONE=0123456789ABCDEF0123456789ABCDEF01234567
 	printf '[team]\n\troster = %s %s\n' "$OFFICER_FPR" "$GONE" >"$T/missing.conf"
-	out=$(st --config "$T/missing.conf" roster); rc=$?
-	tap_like "$rc $(printf '%s\n' "$out" | grep -F "$GONE")" "^0 $GONE +- +- +- +\\(not in your keyring: import it, or sealing fails\\)$" "roster: a key not in the keyring is marked"
+	out=$(st --config "$T/missing.conf" roster 2>"$T/err"); rc=$?
+	tap_like "$(cat "$T/err")" "roster: 1 key cannot be sealed to: $GONE \\(not in your keyring\\); import it" \
+		"roster: the missing key is named on stderr (issue 29)"
+	tap_like "$rc $(printf '%s\n' "$out" | grep -F "$GONE")" "^1 $GONE +- +- +- +\\(not in your keyring: import it, or sealing fails\\)$" "roster: a key not in the keyring is marked"
 	before=$(st list --json | jq length)
 	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
 		--to "$OFFICER_FPR" --subject "sealed to a missing key" --body "in net/x.c" >"$T/miss.eml"
