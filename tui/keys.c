@@ -363,7 +363,6 @@ static int h_claim(struct tui *t, const char *a)
 	struct err err = { 0, "" };
 	int64_t id = tui_current_report(t);
 	char line[64], q[256];
-	int rc;
 
 	(void)a;
 	if (!id) {
@@ -396,8 +395,7 @@ static int h_claim(struct tui *t, const char *a)
 		snprintf(line, sizeof(line), "triage %lld --claim --take", (long long)id);
 	}
 	report_release(&r);
-	rc = tui_run_line(t, line);
-	return rc;
+	return tui_run_line(t, line);
 }
 
 /* A move of the current report that asks first (accept, reject): a move
