@@ -104,6 +104,7 @@ int main(int argc, char **argv)
 		{ "keys-roff", no_argument, NULL, 'K' }, /* for the man page */
 		{ "formats-roff", no_argument, NULL, 'F' }, /* for the man page */
 		{ "options-roff", no_argument, NULL, 'O' }, /* for the man page */
+		{ "marks-roff", no_argument, NULL, 'M' }, /* for the man page */
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_ctx ctx;
@@ -124,6 +125,7 @@ int main(int argc, char **argv)
 		case 'K': tui_keys_roff(stdout); return 0;
 		case 'F': export_roff(stdout); return 0;
 		case 'O': cmd_options_roff(stdout); return 0;
+		case 'M': tui_marks_roff(stdout); return 0;
 		default:
 			fputs("secteam-tui: unknown option (see 'secteam-tui --help')\n", stderr);
 			return CMD_USAGE;

@@ -2,7 +2,7 @@
  * `distros ID [--yes] [--outbox MAILDIR | --sendmail]`: the notice to the
  * linux-distros list (see notice.c for the list's rules); cmd-announce.c
  * runs `announce` the same way.  The composed text opens in
- * $VISUAL/$EDITOR unless --yes; one line is printed as reply does.  Mail
+ * $VISUAL/$EDITOR unless --yes (unchanged, it sends nothing); one line is printed as reply does.  Mail
  * goes into --outbox (else config forward.outbox), or through --sendmail
  * (config forward.sendmail, default "sendmail -t -oi").
  */
@@ -73,7 +73,7 @@ static int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
 /* `distros` in the command table (core/cmd.c); `announce` shares its
  * options. */
 const struct cmd_opt_help cmd_notice_help[] = {
-	{ "--yes", "send as composed, without $EDITOR or the question" },
+	{ "--yes", "send the text as composed: no $EDITOR, so no check that the draft was changed" },
 	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
 	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
 	{ NULL, NULL },

@@ -22,7 +22,8 @@ void cmd_help_global(FILE *out)
 		fprintf(out, "  %-12s %s\n", cmd_table[i]->name, cmd_table[i]->help);
 	fprintf(out, "  %-12s %s\n", "help", "a command's usage, options and an example");
 	fputs("\nOptions:\n"
-	      "  --db PATH         database (default $XDG_DATA_HOME/secteam/secteam.db)\n"
+	      "  --db PATH         database (default $XDG_DATA_HOME/secteam/secteam.db);\n"
+	      "                    its folder must exist, but the default's is made\n"
 	      "  --gnupghome DIR   OpenPGP keys (default $GNUPGHOME)\n"
 	      "  --config FILE     config (default $XDG_CONFIG_HOME/secteam/config)\n"
 	      "  --help, --version\n"

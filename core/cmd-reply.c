@@ -2,8 +2,8 @@
  * `reply ID [--template NAME] [--to ADDR] [--allow-plaintext] [--yes]
  *  [--outbox MAILDIR | --sendmail]` and `reply --list-templates`: a reply
  * to the reporter (see reply.c for the rules).  The filled template is
- * opened in $VISUAL/$EDITOR first; what is saved is sent, an empty text
- * sends nothing.  --yes sends the template as filled (for scripts; the
+ * opened in $VISUAL/$EDITOR first; what is saved is sent, an empty or
+ * unchanged text sends nothing.  --yes sends the template as filled (for scripts; the
  * UI's `:` line needs it, its `r` key edits first).  Mail goes into
  * --outbox (else config forward.outbox), or through --sendmail (config
  * forward.sendmail, default "sendmail -t -oi").  Prints one line:
@@ -49,6 +49,20 @@ static int list_templates(struct cmd_ctx *ctx)
 	return CMD_OK;
 }
 
+/* True when the edited text is the draft as composed, blanks at either
+ * end aside: the editor was left without a change (mutt's
+ * abort_unmodified). */
+static bool draft_unchanged(const char *draft, const char *edited)
+{
+	char *d = xstrdup(draft);
+	bool same;
+
+	str_trim(d);
+	same = strcmp(d, edited) == 0;
+	wipe_free(d, strlen(d));
+	return same;
+}
+
 int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
 		   char **text)
 {
@@ -68,6 +82,15 @@ int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
 		return CMD_FAILED;
 	}
 	str_trim(*text);
+	if (**text && draft_unchanged(d->text, *text)) {
+		wipe_free(*text, strlen(*text));
+		*text = NULL;
+		err_setc(&ctx->err, ERR_INVALID,
+			 "report %lld: nothing sent: the draft was not changed "
+			 "(edit it, or send it as filled with --yes)",
+			 (long long)d->id);
+		return CMD_FAILED;
+	}
 	if (!**text) {
 		wipe_free(*text, strlen(*text));
 		*text = NULL;
@@ -173,7 +196,7 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--template NAME", "the template (default ack); --list-templates lists them" },
 	{ "--to ADDR", "another recipient from the report's thread or its participants" },
 	{ "--allow-plaintext", "send in the clear when the reporter has no usable key (recorded; no quote)" },
-	{ "--yes", "send as filled, without $EDITOR or the question" },
+	{ "--yes", "send the template as filled: no $EDITOR, so no check that the draft was changed" },
 	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
 	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
 	{ "--list-templates", "the templates and where each comes from" },

@@ -1,6 +1,7 @@
 /*
  * `roster [--json]`: the keys report bodies are encrypted to, with what
- * this officer's keyring knows of each.  `roster reseal`: encrypt every
+ * this officer's keyring knows of each; exit 1, naming them, when one is
+ * missing or cannot be encrypted to.  `roster reseal`: encrypt every
  * stored body again to the roster as it is now (roster.c).
  */
 #include <stdlib.h>
@@ -11,11 +12,37 @@
 #include "core/json.h"
 #include "core/team.h"
 
+/* CMD_FAILED, naming them, when a key of the roster is missing from the
+ * keyring or cannot be encrypted to: every import would fail to seal. */
+static int unusable(struct cmd_ctx *ctx, const struct roster_entry *e, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].in_keyring && e[i].can_encrypt)
+			continue;
+		sbuf_addf(&sb, "%s%s (%s)", bad++ ? ", " : "", e[i].fpr,
+			  e[i].in_keyring ? "cannot be encrypted to" : "not in your keyring");
+	}
+	if (bad) {
+		char *safe = safe_str(sb.buf);
+		err_setc(&ctx->err, ERR_CRYPTO,
+			 "roster: %zu key%s cannot be sealed to: %s; import %s, or "
+			 "sealing fails", bad, bad == 1 ? "" : "s", safe,
+			 bad == 1 ? "it" : "them");
+		free(safe);
+	}
+	sbuf_release(&sb);
+	return bad ? CMD_FAILED : CMD_OK;
+}
+
 static int show(struct cmd_ctx *ctx, bool json)
 {
 	struct roster_entry *e;
 	size_t n;
 	char when[32];
+	int r;
 
 	if (roster_list(ctx, &e, &n, &ctx->err) < 0)
 		return CMD_FAILED;
@@ -64,10 +91,11 @@ static int show(struct cmd_ctx *ctx, bool json)
 		text_table_print(&tab, ctx->out);
 		text_table_release(&tab);
 	}
+	r = unusable(ctx, e, n);
 	for (size_t i = 0; i < n; i++)
 		roster_entry_release(&e[i]);
 	free(e);
-	return CMD_OK;
+	return r;
 }
 
 static int reseal(struct cmd_ctx *ctx)
@@ -121,6 +149,6 @@ const struct cmd_entry cmd_roster_entry = {
 	.target = CMD_TARGET_NONE,
 	.subs = "reseal",
 	.opt_help = opt_help,
-	.exit1 = "no key to seal to, or a body cannot be resealed",
+	.exit1 = "a key of the roster is not in your keyring or cannot be encrypted to (named), no key to seal to, or a body cannot be resealed",
 	.examples = examples,
 };

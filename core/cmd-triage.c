@@ -1,5 +1,5 @@
 /*
- * `triage ID [--state S] [--severity S] [--claim|--unclaim] [--public]
+ * `triage ID [--state S] [--severity S] [--claim [--take]|--unclaim] [--public]
  *  [--consent credit|exploit] [--note TEXT] [--early --reason TEXT]`: parses the arguments and
  * hands them to triage_apply() (triage.c), which checks, stores and logs
  * every change in one transaction.
@@ -16,6 +16,7 @@ static const struct option cmd_triage_opts[] = {
 	{ "state", required_argument, NULL, 's' },
 	{ "severity", required_argument, NULL, 'v' },
 	{ "claim", no_argument, NULL, 'c' },
+	{ "take", no_argument, NULL, 't' },
 	{ "unclaim", no_argument, NULL, 'u' },
 	{ "public", no_argument, NULL, 'p' },
 	{ "consent", required_argument, NULL, 'C' },
@@ -37,6 +38,7 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 's': t.state = optarg; break;
 		case 'v': t.severity = optarg; break;
 		case 'c': t.claim = true; break;
+		case 't': t.take = true; break;
 		case 'u': t.unclaim = true; break;
 		case 'p': t.public = true; break;
 		case 'n': t.note = optarg; break;
@@ -86,7 +88,8 @@ static const char *cmd_triage_ask(int argc, char **argv)
 static const struct cmd_opt_help opt_help[] = {
 	{ "--state S", "move the report to state S (the allowed moves only)" },
 	{ "--severity S", "none, low, medium, high or critical" },
-	{ "--claim", "make the officer running it the report's owner" },
+	{ "--claim", "make the officer running it the report's owner (refused, naming them, when another officer holds it)" },
+	{ "--take", "with --claim: take the report over from the officer who holds it" },
 	{ "--unclaim", "leave the report without an owner" },
 	{ "--public", "mark the report already public (its policy date is now)" },
 	{ "--consent credit|exploit", "record the reporter's consent to be credited, or to release exploit code" },
@@ -99,13 +102,13 @@ static const char *const examples[] = {
 	"triage 3 --state triaged --severity high --claim", NULL };
 const struct cmd_entry cmd_triage_entry = {
 	.name = "triage",
-	.usage = "ID [--state S [--early --reason TEXT]] [--severity S] [--claim|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
+	.usage = "ID [--state S [--early --reason TEXT]] [--severity S] [--claim [--take]|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
 	.help = "change a report's state, severity, owner or flags",
 	.exec = cmd_triage_exec,
 	.opts = cmd_triage_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), or no such report",
+	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), or no such report",
 	.examples = examples,
 	.ask = cmd_triage_ask,
 };

@@ -54,6 +54,62 @@ const struct cmd_entry *cmd_find(const char *name)
 	return NULL;
 }
 
+/* True when opts has an option whose value is c (a short option the
+ * command takes, such as export's -o). */
+static bool opts_have_val(const struct option *opts, int c)
+{
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			return true;
+	return false;
+}
+
+/* How many long options word ("--sta", "--sta=x") abbreviates. */
+static int opts_prefixed(const struct option *opts, const char *word)
+{
+	size_t n;
+	int k = 0;
+
+	if (strncmp(word, "--", 2))
+		return 0;
+	word += 2;
+	n = strcspn(word, "=");
+	for (; opts->name; opts++)
+		k += n && !strncmp(opts->name, word, n);
+	return k;
+}
+
+/* Names the first word of the command line its options refuse (unknown,
+ * ambiguous, or missing its value), if any, on errout. */
+static void usage_culprit(struct cmd_ctx *ctx, const struct cmd_entry *e)
+{
+	char *w = NULL;
+	int c;
+
+	if (!e->opts || !ctx->argv || ctx->argc < 1)
+		return;
+	optind = 0;
+	opterr = 0;
+	while (!w && (c = getopt_long(ctx->argc, ctx->argv, ":", e->opts, NULL)) != -1) {
+		if (c == '?' && optopt && opts_have_val(e->opts, optopt))
+			continue;
+		if (c == '?' && optopt)
+			w = xasprintf("unknown option '-%c'", optopt);
+		else if (c == '?')
+			w = xasprintf("%s option '%s'",
+				      opts_prefixed(e->opts, ctx->argv[optind - 1]) > 1 ?
+				      "ambiguous" : "unknown", ctx->argv[optind - 1]);
+		else if (c == ':')
+			w = xasprintf("option '%s' needs a value", ctx->argv[optind - 1]);
+	}
+	if (w) {
+		char *safe = safe_str(w);
+		fprintf(ctx->errout, "secteam-tui %s: %s\n", e->name, safe);
+		free(safe);
+		free(w);
+	}
+}
+
 int cmd_usage(struct cmd_ctx *ctx, const char *name)
 {
 	const struct cmd_entry *e = cmd_find(name);
@@ -61,6 +117,7 @@ int cmd_usage(struct cmd_ctx *ctx, const char *name)
 
 	if (!e || ctx->usage_said)
 		return CMD_USAGE;
+	usage_culprit(ctx, e);
 	u = cmd_usage_of(e, ctx->sub);
 	fprintf(ctx->errout, "usage: secteam-tui %s %s\nsee 'secteam-tui %s --help'\n",
 		e->name, u, e->name);
@@ -72,6 +129,7 @@ int cmd_usage(struct cmd_ctx *ctx, const char *name)
 int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const struct cmd_entry *e;
+	int r;
 
 	err_clear(&ctx->err);
 	if (argc < 1)
@@ -89,7 +147,12 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	optind = 0;
 	opterr = 0;
-	return e->exec(ctx, argc, argv);
+	ctx->argc = argc;
+	ctx->argv = argv;
+	r = e->exec(ctx, argc, argv);
+	ctx->argc = 0;
+	ctx->argv = NULL;
+	return r;
 }
 
 /* The first positional argument of argv[from..] under opts, as getopt
@@ -501,12 +564,16 @@ struct store *cmd_ctx_store(struct cmd_ctx *ctx)
 		path = config_get(ctx->cfg, "store.url", NULL);
 	if (!path)
 		path = config_get(ctx->cfg, "store.path", NULL);
+	def = store_default_path();
 	if (!path)
-		path = def = store_default_path();
+		path = def;
 	o.shared_group = config_get(ctx->cfg, "store.shared_group", NULL);
 	/* 1 to 3600 when set: config_parse checks the range. */
 	o.busy_timeout_ms = (int)config_get_long(ctx->cfg, "store.busy_timeout", 0) * 1000;
 	o.create = ctx->store_create;
+	/* Only the default location's folder is made: a mistyped --db
+	 * or store.path is refused, not created. */
+	o.make_folder = !strcmp(path, def);
 	if (store_open(path, &o, &ctx->store, &ctx->err) == 0) {
 		/* The login role on a team server, the Unix user on SQLite:
 		 * never a name from the environment or the config. */

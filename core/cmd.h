@@ -85,6 +85,8 @@ struct cmd_ctx {
 	const char *sub;         /* the sub-command being run (cmd_run), for
 				  * its usage line; NULL when none */
 	bool usage_said;         /* cmd_usage printed the usage this run */
+	int argc;                /* the command line being run (cmd_run), */
+	char **argv;             /* for cmd_usage to name a bad option */
 	cmd_progress_fn *progress; /* NULL: no progress is reported */
 	void *progress_data;
 };

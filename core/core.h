@@ -78,6 +78,9 @@ struct triage_change {
 	const char *severity;
 	bool claim, unclaim, public, consent_credit, consent_exploit;
 	const char *note;
+	/* With claim: take the report over from the officer who holds it
+	 * (without it, that is refused naming them). */
+	bool take;
 	/* A move to disclosed before the decided date: refused unless early,
 	 * with the reason (an event of its own). */
 	bool early;
@@ -89,8 +92,8 @@ struct triage_change {
  * Returns 0 with *summary (caller frees; display-safe) "report N: what
  * changed", or negative with err naming the report and the problem
  * (ERR_INVALID for bad values, ERR_REFUSED for a move the lifecycle does
- * not allow or a disclosure before the decided date without early and a
- * reason, ERR_NOTFOUND for no such report); nothing is written then.
+ * not allow, a disclosure before the decided date without early and a
+ * reason, or a claim on another officer's report without take, ERR_NOTFOUND for no such report); nothing is written then.
  */
 int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
 		 char **summary, struct err *err);

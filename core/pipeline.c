@@ -60,7 +60,13 @@ static void add_lines(struct pipeline_out *out, const char *s, size_t n,
 	if (out->body.len && out->body.buf[out->body.len - 1] != '\n')
 		sbuf_addch(&out->body, '\n');
 	start = out->body.len;
-	sbuf_add(&out->body, s, n);
+	/* Kept with LF line ends, as mail.c keeps text parts: a CR before
+	 * LF (a decrypted CRLF text) is no character to show. */
+	sbuf_grow(&out->body, n);
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] == '\r' && i + 1 < n && s[i + 1] == '\n'))
+			out->body.buf[out->body.len++] = s[i];
+	out->body.buf[out->body.len] = '\0';
 	if (n && s[n - 1] != '\n')
 		sbuf_addch(&out->body, '\n');
 	if (unprotected)

@@ -323,6 +323,7 @@ static void send_digests(struct remind_run *m)
 			fprintf(m->ctx->errout, "warning: no digest for officer %s: set "
 				"officers.%s to their address in the config\n", o, o);
 			free(o);
+			m->skipped++;
 		} else {
 			for (size_t k = 0; k < d->nids; k++)
 				if (may_remind(m, d->ids[k], addr, "digest"))

@@ -1,13 +1,14 @@
 /*
  * Mail templates: plain text files in the config folder's templates/
- * (beside the config file), else the defaults shipped here.  A file
- * there is read only when nobody but the officer and root can have
- * written it, folders and links included (open_trusted), as the config.  A template
- * names report fields as {field}; "{{" stands for a literal "{".  Every
- * field is checked before anything is composed: an unknown field, or one
- * the report has no value for (no fix recorded, no date decided), is an
- * error naming the template and the field, so nothing is ever sent with
- * a hole in it.
+ * (beside the config file), else the defaults shipped here, in which
+ * the subject stands on a line of its own so that a long one makes no
+ * long line of the others.  A file there is read only when nobody but
+ * the officer and root can have written it, folders and links included
+ * (open_trusted), as the config.  A template names report fields as
+ * {field}; "{{" stands for a literal "{".  Every field is checked
+ * before anything is composed: an unknown field, or one the report has
+ * no value for (no fix recorded, no date decided), is an error naming
+ * the template and the field, so nothing is ever sent with a hole in it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,10 @@ static const struct {
 } shipped[] = {
 	{ "ack",
 	  "Hello,\n\n"
-	  "Thank you for your report \"{subject}\". We have received it and\n"
-	  "track it as report {id}; {officer} of the security team handles it.\n\n"
+	  "Thank you for your report:\n\n"
+	  "  {subject}\n\n"
+	  "We have received it and track it as report {id}; {officer} of the\n"
+	  "security team handles it.\n\n"
 	  "The security team keeps reports private until a fix is available and\n"
 	  "disclosed, for at most {default_days} days by default and {max_days} in\n"
 	  "exceptional cases, and works with the maintainers concerned to fix\n"
@@ -31,20 +34,24 @@ static const struct {
 	  "Regards,\n{officer}\n{team}\n" },
 	{ "need-info",
 	  "Hello,\n\n"
-	  "Thank you for report {id} (\"{subject}\"). To reproduce and fix it we\n"
-	  "need more information:\n\n"
+	  "Thank you for report {id}:\n\n"
+	  "  {subject}\n\n"
+	  "To reproduce and fix it we need more information:\n\n"
 	  "  - the kernel version and configuration where it happens\n"
 	  "  - the exact steps, or a reproducer\n"
 	  "  - what you expected and what happened instead\n\n"
 	  "Regards,\n{officer}\n{team}\n" },
 	{ "fixed",
 	  "Hello,\n\n"
-	  "Report {id} (\"{subject}\") is fixed by commit {fix_commit}.\n\n"
+	  "Report {id} is fixed by commit {fix_commit}:\n\n"
+	  "  {subject}\n\n"
 	  "Thank you for reporting it.\n\n"
 	  "Regards,\n{officer}\n{team}\n" },
 	{ "credit",
 	  "Hello,\n\n"
-	  "As we prepare the fix for report {id} (\"{subject}\"), two questions:\n\n"
+	  "As we prepare the fix for report {id},\n\n"
+	  "  {subject}\n\n"
+	  "two questions:\n\n"
 	  "  1. How would you like to be credited (name and address, a name\n"
 	  "     only, an organisation, or not at all)?\n"
 	  "  2. May the exploit code you sent be published after disclosure?\n\n"
@@ -53,7 +60,9 @@ static const struct {
 	  "Regards,\n{officer}\n{team}\n" },
 	{ "date",
 	  "Hello,\n\n"
-	  "The disclosure date of report {id} (\"{subject}\") is {disclosure_date}.\n"
+	  "The disclosure date of report {id},\n\n"
+	  "  {subject}\n\n"
+	  "is {disclosure_date}.\n"
 	  "Why: {date_reason}\n\n"
 	  "Please keep the issue private until then.\n\n"
 	  "Regards,\n{officer}\n{team}\n" },

@@ -77,7 +77,7 @@ static void facts(const struct tl *t)
 {
 	const struct dossier *d = t->d;
 	const struct report *r = &d->f.r;
-	char b1[32], eb[160];
+	char b1[32], b2[64], eb[160];
 	char *s, *h, *who;
 
 	s = text(t, r->subject);
@@ -93,7 +93,15 @@ static void facts(const struct tl *t)
 	fact(t, "Reporter", s);
 	free(s);
 	free(who);
-	fact(t, "Public", r->public ? "yes, already public" : "no");
+	/* Disclosed is public too, since the move (dossier_released_at). */
+	if (r->public)
+		snprintf(b2, sizeof(b2), "yes, already public");
+	else if (dossier_released_at(d))
+		snprintf(b2, sizeof(b2), "yes, disclosed %s",
+			 fmt_rfc3339(dossier_released_at(d), b1));
+	else
+		snprintf(b2, sizeof(b2), "no");
+	fact(t, "Public", b2);
 	fact(t, "Embargo", embargo_describe(&d->emb, eb));
 	if (d->f.nfiles) {
 		struct sbuf sb = SBUF_INIT;

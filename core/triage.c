@@ -152,6 +152,33 @@ static int check_early(struct cmd_ctx *ctx, struct triage_run *t,
 				    days, days == 1 ? "" : "s", when, c->reason), err);
 }
 
+/* A claim: none when the officer holds the report already; another
+ * officer's report only with take, the event naming whom it was taken
+ * from. */
+static int claim(struct cmd_ctx *ctx, struct triage_run *t,
+		 const struct report *r, struct report_update *u,
+		 struct err *err)
+{
+	const char *held = r->claimed_by ? r->claimed_by : "";
+
+	if (!strcmp(held, ctx->officer)) {
+		sbuf_addf(&t->summary, "%salready claimed by %s",
+			  t->summary.len ? "; " : "", held);
+		return 0;
+	}
+	if (*held && !t->c->take)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld is claimed by %s: --claim --take takes "
+				"it over", (long long)t->c->id, held);
+	u->claimed_by = ctx->officer;
+	if (*held)
+		return note_event(ctx, t, "claim",
+				  xasprintf("claimed by %s, taken over from %s",
+					    ctx->officer, held), err);
+	return note_event(ctx, t, "claim",
+			  xasprintf("claimed by %s", ctx->officer), err);
+}
+
 static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 {
 	struct triage_run *t = data;
@@ -178,12 +205,8 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 				     err)) < 0)
 			goto out;
 	}
-	if (c->claim) {
-		u.claimed_by = ctx->officer;
-		if ((rc = note_event(ctx, t, "claim",
-				     xasprintf("claimed by %s", ctx->officer), err)) < 0)
-			goto out;
-	}
+	if (c->claim && (rc = claim(ctx, t, &r, &u, err)) < 0)
+		goto out;
 	if (c->unclaim) {
 		u.claimed_by = "";
 		if ((rc = note_event(ctx, t, "claim",
@@ -242,6 +265,10 @@ int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
 	if (c->claim && c->unclaim)
 		return err_setc(err, ERR_INVALID,
 				"report %lld: claim or release, not both",
+				(long long)c->id);
+	if (c->take && !c->claim)
+		return err_setc(err, ERR_INVALID,
+				"report %lld: --take goes with --claim",
 				(long long)c->id);
 	if ((c->early || c->reason) &&
 	    (!c->state || strcmp(c->state, "disclosed") || !c->early || !c->reason || !*c->reason))

@@ -43,6 +43,14 @@ echo "demo: making keys and reports in $D" >&2
 gpg_env_setup "$D/keys" >/dev/null
 mkdir -p "$D/linux"
 cp "$top/scripts/demo/MAINTAINERS" "$D/linux/MAINTAINERS"
+# The officer's digest (due --mail) goes to the officer's address: the
+# officer is the Unix user (a name the config can hold as a key).
+demo_officer_line() {
+	case $(id -un) in
+	*[!A-Za-z0-9_-]*) ;;
+	*) printf '[officers]\n\t%s = security@example.org\n' "$(id -un)" ;;
+	esac
+}
 cat > "$D/config" <<CFG
 # The demo team's configuration (see secteam-tui(1), CONFIGURATION).
 [officer]
@@ -55,6 +63,7 @@ cat > "$D/config" <<CFG
 	max_days = 14
 [forward]
 	outbox = $D/outbox
+$(demo_officer_line)
 [kernel]
 	tree = $D/linux
 CFG

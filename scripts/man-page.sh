@@ -5,6 +5,7 @@
 #   keys      the UI's key table      secteam-tui --keys-roff    (tui/keys.c)
 #   formats   the export formats      secteam-tui --formats-roff (core/export.c)
 #   options   each command's options  secteam-tui --options-roff (core/cmd-*.c)
+#   marks     the list's signature marks  secteam-tui --marks-roff (tui/view-reports.c)
 #   scripts/man-page.sh [BIN]          update the page (make man)
 #   scripts/man-page.sh --check BIN    fail (TAP) when the page is stale
 set -eu
@@ -17,7 +18,7 @@ new=$(mktemp)
 tmp=$(mktemp)
 trap 'rm -f "$new" "$tmp"' EXIT
 cp "$page" "$new"
-for part in keys formats options; do
+for part in keys formats options marks; do
 	# The text goes through the environment: awk -v would read its
 	# backslashes as escapes.
 	MAN_PART=$part MAN_TEXT=$("$BIN" --$part-roff) awk '
@@ -33,7 +34,7 @@ done
 if [ $check = 1 ]; then
 	echo "1..1"
 	if cmp -s "$new" "$page"; then
-		echo "ok 1 - secteam-tui.1 lists the key table, the export formats and the options as they are"
+		echo "ok 1 - secteam-tui.1 lists the key table, the export formats, the options and the signature marks as they are"
 	else
 		echo "not ok 1 - secteam-tui.1 is stale: run make man"
 		diff "$page" "$new" | sed 's/^/# /' | head -20

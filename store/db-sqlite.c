@@ -158,6 +158,14 @@ static int prepare_file(const char *path, const struct store_opts *o,
 	}
 	d = dirname(dir);
 	if (lstat(path, &st) < 0 && errno == ENOENT && stat(d, &st) < 0) {
+		if (!o || !o->make_folder) {
+			r = err_setc(err, ERR_NOTFOUND,
+				     "cannot open database '%s': its folder '%s' does "
+				     "not exist (only the default location is created)",
+				     path, d);
+			free(dir);
+			return r;
+		}
 		if (mkdir_p(d, dmode, err) < 0) {
 			free(dir);
 			return ERR_IO;

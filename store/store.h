@@ -48,6 +48,8 @@ struct store_opts {
 	int busy_timeout_ms;      /* 0: the default (10 s) */
 	bool create;              /* PostgreSQL: create the schema when the
 				   * database has none (team init) */
+	bool make_folder;         /* SQLite: make the file's folder when it
+				   * is missing (else refused, naming it) */
 };
 
 /* $XDG_DATA_HOME/secteam/secteam.db (caller frees). */

@@ -89,13 +89,15 @@ static int h_quit(struct tui *t, const char *a)
 	return TUI_QUIT;
 }
 
-/* C-z: the terminal is in raw mode, so the UI stops itself. */
+/* C-z: the whole process group stops, as a shell's job does, so that a
+ * parent waiting for us in the foreground (make run, a script) stops
+ * too and the shell gets the terminal back; fg continues all of it. */
 static int h_suspend(struct tui *t, const char *a)
 {
 	(void)t;
 	(void)a;
 	tui_suspend();
-	kill(getpid(), SIGTSTP);
+	kill(0, SIGTSTP);
 	tui_resume();
 	return TUI_REDRAW;
 }
@@ -352,7 +354,84 @@ static int h_jump(struct tui *t, const char *a)
 	return tui_prompt_run(t, init);
 }
 
-/* `open [ID]`: the selected report, or report ID. */
+/* `C`: claim the current report.  Nothing when it is the officer's
+ * already; another officer's report is taken over only after a
+ * question naming them. */
+static int h_claim(struct tui *t, const char *a)
+{
+	struct report r;
+	struct err err = { 0, "" };
+	int64_t id = tui_current_report(t);
+	char line[64], q[256];
+
+	(void)a;
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	if (report_get(t->ctx, id, &r, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
+	}
+	snprintf(line, sizeof(line), "triage %lld --claim", (long long)id);
+	if (r.claimed_by && !strcmp(r.claimed_by, t->ctx->officer)) {
+		tui_status(t, false, "report %lld is yours already: nothing changed",
+			   (long long)id);
+		report_release(&r);
+		return TUI_OK;
+	}
+	if (r.claimed_by && *r.claimed_by) {
+		char *who = safe_str(r.claimed_by);
+
+		snprintf(q, sizeof(q), "report %lld is claimed by %s: take it over?",
+			 (long long)id, who);
+		free(who);
+		if (!tui_confirm(t, q)) {
+			tui_status(t, false, "nothing done: report %lld stays with its holder",
+				   (long long)id);
+			report_release(&r);
+			return TUI_OK;
+		}
+		snprintf(line, sizeof(line), "triage %lld --claim --take", (long long)id);
+	}
+	report_release(&r);
+	return tui_run_line(t, line);
+}
+
+/* A move of the current report that asks first (accept, reject): a move
+ * the lifecycle refuses is said at once, before any question. */
+static int ask_move(struct tui *t, const char *to, const char *verb)
+{
+	struct report r;
+	struct err err = { 0, "" };
+	int64_t id = tui_current_report(t);
+	char line[64], q[64];
+	int rc;
+
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	if (report_get(t->ctx, id, &r, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
+	}
+	rc = triage_check_transition(r.state, to, &err);
+	report_release(&r);
+	if (rc < 0) {
+		tui_status(t, true, "report %lld: %s", (long long)id, err.msg);
+		return TUI_OK;
+	}
+	snprintf(q, sizeof(q), "%s report %lld?", verb, (long long)id);
+	if (!tui_confirm(t, q))
+		return TUI_OK;
+	snprintf(line, sizeof(line), "triage %lld --state %s", (long long)id, to);
+	return tui_run_line(t, line);
+}
+static int h_accept(struct tui *t, const char *a) { (void)a; return ask_move(t, "accepted", "accept"); }
+static int h_reject(struct tui *t, const char *a) { (void)a; return ask_move(t, "rejected", "reject"); }
+
+/* `open [ID]`: the selected report, or report ID (over the list). */
 static int h_open_id(struct tui *t, const char *a)
 {
 	struct report r;
@@ -370,6 +449,10 @@ static int h_open_id(struct tui *t, const char *a)
 		return TUI_OK;
 	}
 	report_release(&r);
+	/* As mutt and tig return to the index: q from it goes to the list,
+	 * not back through every view opened before. */
+	while (t->depth > 1)
+		pop(t);
 	tui_push(t, view_report_new(t, id));
 	return TUI_REDRAW;
 }
@@ -443,12 +526,13 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", h_note, NULL, NULL },
 	{ "compose-reply", "r", SEL | ONE, "reply to the reporter: the template (ack; an argument names another) in $VISUAL/$EDITOR, then asks",
 	  h_reply, NULL, NULL },
-	{ "claim", "C", SEL | ONE, "claim the report", NULL, "triage --claim", NULL },
+	{ "claim", "C", SEL | ONE, "claim the report (another officer's: asks first, naming them)",
+	  h_claim, NULL, NULL },
 	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage --state triaged", NULL },
-	{ "accept", "A", SEL | ONE, "accept the report (asks first)", NULL, "triage --state accepted",
-	  "accept report %lld?" },
-	{ "reject", "R", SEL | ONE, "reject the report (asks first)", NULL, "triage --state rejected",
-	  "reject report %lld?" },
+	{ "accept", "A", SEL | ONE, "accept the report (asks first, when the move is allowed)",
+	  h_accept, NULL, NULL },
+	{ "reject", "R", SEL | ONE, "reject the report (asks first, when the move is allowed)",
+	  h_reject, NULL, NULL },
 	{ "severity", "S", SEL | ONE, "set the severity: the : line, prefilled", NULL,
 	  "prompt triage --severity", NULL },
 	{ "set-date", "D", SEL | ONE, "set the disclosure date: the : line, prefilled", NULL,

@@ -102,6 +102,16 @@ struct tui_key_entry {
 extern const struct tui_key_entry tui_key_table[];
 extern const size_t tui_key_table_len;
 
+/* The report list's signature marks, one per verdict (view-reports.c):
+ * the list draws them, the help screen and the man page explain them. */
+struct tui_verdict_mark {
+	enum sig_verdict verdict;
+	const char *utf8, *ascii;  /* the mark on a UTF-8 terminal, else */
+	const char *meaning;       /* "the key has expired", for the legend */
+};
+extern const struct tui_verdict_mark tui_verdict_marks[];
+extern const size_t tui_verdict_marks_len;
+
 /* A user binding from the config (bind VIEW KEY COMMAND). */
 struct tui_bind {
 	unsigned views;

@@ -27,5 +27,7 @@
 int tui_main(struct cmd_ctx *ctx);
 /* Writes the key table as man page (roff) paragraphs, for secteam-tui.1. */
 void tui_keys_roff(FILE *out);
+/* Writes the list's signature marks and their meanings as roff. */
+void tui_marks_roff(FILE *out);
 
 #endif

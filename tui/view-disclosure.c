@@ -54,7 +54,7 @@ static void fill_disclosure(struct tui *t, struct tui_view *v, struct panel *p)
 	}
 	panel_add(l, A_NORMAL, "%s", "");
 	panel_add(l, A_BOLD | A_UNDERLINE, "Policy limits");
-	panel_add(l, A_NORMAL, "  Clock start     %s (%s)", panel_day(d.ans.clock_start, b1),
+	panel_add(l, A_NORMAL, "  Clock start   %s (%s)", panel_day(d.ans.clock_start, b1),
 	    r->release_started ? "release process started" : "report received");
 	panel_add(l, A_NORMAL, "  %2ld-day limit  %s (the default; later needs a recorded reason)",
 	    d.pol.default_days, panel_day(d.ans.default_limit, b1));

@@ -28,10 +28,23 @@ static void add(struct help *p, attr_t a, const char *fmt, ...)
 	free(s);
 }
 
+/* The list's V column, first in the list's help: what each mark says. */
+static void add_marks(struct tui *t, struct help *p)
+{
+	add(p, A_BOLD, "Signature marks in the V column");
+	for (size_t i = 0; i < tui_verdict_marks_len; i++) {
+		const struct tui_verdict_mark *m = &tui_verdict_marks[i];
+		add(p, A_NORMAL, "  %s  %s", t->utf8 ? m->utf8 : m->ascii, m->meaning);
+	}
+	lines_add(&p->lines, "", A_NORMAL, 1);
+}
+
 static void build(struct tui *t, struct help *p)
 {
 	unsigned bit = VBIT(p->for_view);
 
+	if (p->for_view == V_REPORTS)
+		add_marks(t, p);
 	add(p, A_BOLD, "Keys in the %s view", keys_view_name(p->for_view));
 	for (size_t i = 0; i < t->nbinds; i++)
 		if (t->binds[i].views & bit)
@@ -140,5 +153,39 @@ void tui_keys_roff(FILE *out)
 		}
 		fputs("\n", out);
 		sbuf_release(&views);
+	}
+}
+
+/* A mark as roff: ASCII as text, a UTF-8 character as \[uXXXX]. */
+static void roff_mark(FILE *out, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (u[0] < 0x80) {
+		cmd_roff_text(out, s);
+		return;
+	}
+	if ((u[0] & 0xf0) == 0xe0 && u[1] && u[2])
+		fprintf(out, "\\[u%04X]", ((u[0] & 0x0fu) << 12) |
+			((u[1] & 0x3fu) << 6) | (u[2] & 0x3fu));
+	else if ((u[0] & 0xe0) == 0xc0 && u[1])
+		fprintf(out, "\\[u%04X]", ((u[0] & 0x1fu) << 6) | (u[1] & 0x3fu));
+}
+
+void tui_marks_roff(FILE *out)
+{
+	for (size_t i = 0; i < tui_verdict_marks_len; i++) {
+		const struct tui_verdict_mark *m = &tui_verdict_marks[i];
+
+		fputs(".TP\n.B ", out);
+		roff_mark(out, m->utf8);
+		if (strcmp(m->utf8, m->ascii)) {
+			fputs(" \\fR(", out);
+			cmd_roff_text(out, m->ascii);
+			fputs(" without UTF\\-8)", out);
+		}
+		fputs("\n", out);
+		cmd_roff_text(out, m->meaning);
+		fputs("\n", out);
 	}
 }

@@ -270,6 +270,21 @@ static int list_height(void)
 	return LINES - 3 > 1 ? LINES - 3 : 1;
 }
 
+/* One mark per verdict, each its own: the legend (`?`, the man page)
+ * is made from this table. */
+const struct tui_verdict_mark tui_verdict_marks[] = {
+	{ SIG_VALID, "\xe2\x9c\x93", "V", "valid: a good signature, the key certified in your keyring" },
+	{ SIG_GOOD, "~", "~", "good: a good signature, the key not certified" },
+	{ SIG_NOT_SIGNED, "-", "-", "not-signed: no signature" },
+	{ SIG_PARTIAL, "p", "p", "partial: only part of the message is signed or encrypted" },
+	{ SIG_UNKNOWN_KEY, "?", "?", "unknown-key: signed by a key not in your keyring" },
+	{ SIG_EXPIRED_KEY, "e", "e", "expired-key: signed by a key that has expired" },
+	{ SIG_REVOKED_KEY, "!", "!", "revoked-key: signed by a key that was revoked" },
+	{ SIG_BAD, "\xe2\x9c\x97", "X", "bad: the signature does not match the message" },
+	{ SIG_ERROR, "#", "#", "error: the signature could not be checked" },
+};
+const size_t tui_verdict_marks_len = ARRAY_SIZE(tui_verdict_marks);
+
 /* The verdict as one mark, coloured by its class (sig_verdict_class);
  * the word is on the report's own screen. */
 static const char *verdict_mark(struct tui *t, enum sig_verdict v, int *pair)
@@ -281,18 +296,12 @@ static const char *verdict_mark(struct tui *t, enum sig_verdict v, int *pair)
 	};
 
 	*pair = class_pair[sig_verdict_class(v)];
-	switch (v) {
-	case SIG_VALID: return t->utf8 ? "\xe2\x9c\x93" : "V";
-	case SIG_GOOD: return "~";
-	case SIG_NONE:
-	case SIG_NOT_SIGNED: return "-";
-	case SIG_BAD: return t->utf8 ? "\xe2\x9c\x97" : "X";
-	case SIG_UNKNOWN_KEY: return "?";
-	case SIG_PARTIAL: return "p";
-	case SIG_EXPIRED_KEY:
-	case SIG_REVOKED_KEY: return "!";
-	default: return "E";
-	}
+	if (v == SIG_NONE)
+		v = SIG_NOT_SIGNED;
+	for (size_t i = 0; i < tui_verdict_marks_len; i++)
+		if (tui_verdict_marks[i].verdict == v)
+			return t->utf8 ? tui_verdict_marks[i].utf8 : tui_verdict_marks[i].ascii;
+	return "#";
 }
 
 /* The DUE column (embargo_due): " -3d!" overdue, " +2d?" no date
@@ -318,13 +327,14 @@ static void due_text(const struct reports *p, const struct report *r,
 
 /* The FIX/CVE cells of the visible lines (the reports' own events, read
  * for those lines only, in one read), in labels[0..n), and the column's
- * width: as wide as its widest cell or its title, at most 36. */
+ * width: as wide as its widest cell or its title, at most 36 or what
+ * leaves the subject 33 columns, whichever is more. */
 static int fixcve_cells(struct tui *t, const int64_t *ids, size_t n,
 			char **labels)
 {
 	struct fixcve *fc = xcalloc(n + 1, sizeof(*fc));
 	struct err err = { 0, "" };
-	int w = (int)strlen("FIX/CVE");
+	int w = (int)strlen("FIX/CVE"), most = COLS - 80 > 36 ? COLS - 80 : 36;
 	bool ok = fixcve_page(t->ctx, ids, n, fc, &err) == 0;
 
 	for (size_t y = 0; y < n; y++) {
@@ -334,7 +344,7 @@ static int fixcve_cells(struct tui *t, const int64_t *ids, size_t n,
 			w = text_width(labels[y]);
 	}
 	free(fc);
-	return w > 36 ? 36 : w;
+	return w > most ? most : w;
 }
 
 /* The selection kept on screen, and the title: position, sort, filter. */

@@ -81,10 +81,11 @@ tap_is "$(st show 1 --json | jq -r '.events[-1].officer')" "$E2E_OFFICER" "offic
 # A team sharing one database through a Unix group.
 grp=$(id -gn)
 printf '[store]\nshared_group = %s\n' "$grp" > "$T/shared.conf"
-SDB=$T/shared/team.db
-"$SECTEAM_BIN" --config "$T/shared.conf" --db "$SDB" import "$T/a1.eml" >/dev/null
+# The default location (an explicit --db's folder must exist).
+SDB=$T/shared/secteam/secteam.db
+XDG_DATA_HOME=$T/shared "$SECTEAM_BIN" --config "$T/shared.conf" import "$T/a1.eml" >/dev/null
 tap_is "$(stat -c '%a %G' "$SDB")" "660 $grp" "store.shared_group: the database is 0660 and the group's"
-tap_is "$(stat -c '%a %G' "$T/shared")" "2770 $grp" "store.shared_group: its directory is 2770"
+tap_is "$(stat -c '%a %G' "$T/shared/secteam")" "2770 $grp" "store.shared_group: its directory is 2770"
 # Keep a reader connected so the -wal and -shm files outlive our process.
 mkfifo "$T/hold"
 sqlite3 "$SDB" < "$T/hold" > /dev/null 2>&1 &
@@ -130,4 +131,24 @@ script -qec "'$SECTEAM_BIN' --db '$T/empty.db' --gnupghome '$H' --config /dev/nu
 tap_like "$(tr -d '\r' <"$T/empty2.tty")" "^no report matches$" "list --open at a terminal, none open: no report matches"
 out=$("$SECTEAM_BIN" --db "$T/empty.db" --gnupghome "$H" --config /dev/null list 2>&1); rc=$?
 tap_is "$rc:$out" "0:" "list to a pipe, no reports: nothing at all, exit 0"
+# A refused option is named, before the usage (issue 29).
+"$SECTEAM_BIN" --db "$DB" list --bogus >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 2 "list --bogus exits 2"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui list: unknown option '--bogus'" "naming the option"
+tap_like "$(sed -n 2p "$T/err")" "^usage: secteam-tui list " "then the usage"
+"$SECTEAM_BIN" --db "$DB" list --s >/dev/null 2>"$T/err"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui list: ambiguous option '--s'" "an ambiguous abbreviation is said so"
+"$SECTEAM_BIN" --db "$DB" triage 1 --state >/dev/null 2>"$T/err"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui triage: option '--state' needs a value" "an option without its value"
+
+# A mistyped --db creates nothing: its folder must exist (issue 29); only
+# the default location is made.
+"$SECTEAM_BIN" --db "$T/no/such/dir/x.db" list >"$T/out" 2>"$T/err"; rc=$?
+tap_is "$rc" 1 "--db in a folder that does not exist exits 1" "$(cat "$T/err")"
+tap_like "$(cat "$T/err")" "cannot open database '$T/no/such/dir/x.db': its folder '$T/no/such/dir' does not exist" \
+	"the error names the folder"
+tap_ok "$([ ! -e "$T/no" ]; echo $?)" "and nothing was made"
+XDG_DATA_HOME=$T/xdg "$SECTEAM_BIN" --gnupghome "$H" list >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc" 0 "the default location is made" "$(cat "$T/err")"
+tap_ok "$([ -f "$T/xdg/secteam/secteam.db" ]; echo $?)" "its database is there"
 tap_done

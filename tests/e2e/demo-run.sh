@@ -67,6 +67,31 @@ else tui_ok 1 "the UI again, its agent up"; fi
 tui_stop
 tui_check "after the terminal closed no gpg-agent is left either" wait_no_agent
 
+# C-z under make (issue 29): make waits in the foreground, so the UI
+# stops its whole process group; the shell gets the terminal back and
+# fg brings the UI back.  A Makefile whose run target is `make run`'s,
+# in an interactive bash with job control.
+printf 'run:\n\t@SECTEAM_DEMO_DIR=%s DEMO_BIN=%s sh %s/scripts/demo-run.sh\n' \
+	"$DEMO" "$SECTEAM_BIN" "$SECTEAM_TOP" >"$T/Makefile"
+tmx -f /dev/null new-session -d -s t -x 120 -y 40 \
+	"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color EDITOR=true VISUAL= \
+	 PS1='PROMPT> ' bash --norc --noprofile -i"
+wait_for "PROMPT>" 10
+type_text "make -s -f '$T/Makefile' run"; keys Enter
+tui_check "make run opens the UI" wait_for "Heap overflow in net/ipv4" 10
+keys C-z
+tui_check "C-z: the shell has the terminal again, make stopped" wait_re "Stopped +make -s -f" 10
+type_text "jobs"; keys Enter
+tui_check "the job is make, stopped (jobs)" wait_re "^\[1\]\+ +Stopped +make" 5
+type_text "fg"; keys Enter
+tui_check "fg: the UI is back" wait_for "secteam-tui: reports" 10
+keys q
+wait_gone "secteam-tui: reports" 10
+type_text "echo MAKE-EXITED:\$?"; keys Enter
+tui_check "q: the UI quits and make ends with 0" wait_for "MAKE-EXITED:0" 10
+tui_check "and no gpg-agent is left" wait_no_agent
+tui_kill
+
 # Without a terminal (a pipe, a CI job) the demo is still set up, the UI
 # does not start, and the script says how to open it from a terminal.
 SECTEAM_DEMO_DIR=$DEMO DEMO_BIN=$SECTEAM_BIN sh "$SECTEAM_TOP/scripts/demo-run.sh" \

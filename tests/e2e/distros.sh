@@ -51,6 +51,13 @@ refused "distros more than 14 days ahead" "rule 'at most 14 days': the proposed 
 st date set 1 +5d >/dev/null
 refused "announce under embargo" "cannot announce report 1: report 1 is under embargo until .*: no announcement before disclosure" announce 1
 
+# An editor left without a change (vi's :q) sends nothing (issue 29).
+out=$(VISUAL= EDITOR=true st distros 1 --outbox "$T/o0" 2>&1); rc=$?
+tap_is "$rc" 1 "distros: an unchanged draft exits 1" "$out"
+tap_like "$out" "nothing sent: the draft was not changed" "saying the draft was not changed"
+tap_is "$(count "$T/o0")" 0 "outbox empty"
+tap_is "$(events distros-notice)" "" "no distros-notice event"
+
 # The notice.
 out=$(st distros 1 --yes --outbox "$T/o1" 2>"$T/err"); rc=$?
 tap_is "$rc" 0 "distros exits 0" "$(cat "$T/err")"
@@ -90,6 +97,10 @@ tap_is "$(st show 1 --json | jq -r --arg m "$mid" '[.messages_detail[] | select(
 # Public now: no distros notice, the announcement instead.
 st triage 1 --public >/dev/null
 refused "distros for a public report" "rule 'not public': the report is marked public.*announce 1" distros 1
+out=$(VISUAL= EDITOR=true st announce 1 --outbox "$T/o2" 2>&1); rc=$?
+tap_is "$rc" 1 "announce: an unchanged draft exits 1" "$out"
+tap_like "$out" "nothing sent: the draft was not changed" "saying the draft was not changed"
+tap_is "$(count "$T/o2")" 0 "outbox empty"
 out=$(st announce 1 --yes --outbox "$T/o2" 2>&1); rc=$?
 tap_is "$rc" 0 "announce exits 0 once public" "$out"
 pm=$(cf plain "$(find "$T/o2/new" -type f)"); rc=$?

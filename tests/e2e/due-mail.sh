@@ -52,6 +52,13 @@ tap_like "$out" "^would send	participant	mia@example.org	report 1\$" "dry run: t
 tap_like "$out" "^would send	digest	security@example.org	report 1\$" "dry run: the officer's digest"
 tap_is "$(count):$(st show 1 --json | jq '[.events[] | select(.kind == "reminder")] | length')" "0:0" \
 	"the dry run sends and records nothing"
+# An officer's digest without their address is a skip too (issue 29: the
+# dry run warned and exited 0): exit 1, the others still listed.
+printf '[team]\n\taddress = security@example.org\n' >"$T/noaddr.conf"
+out=$("$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/noaddr.conf" due --mail --dry-run 2>&1); rc=$?
+tap_is "$rc" 1 "--dry-run without the officer's address exits 1" "$out"
+tap_like "$out" "warning: no digest for officer $E2E_OFFICER: set officers.$E2E_OFFICER" "saying why"
+tap_like "$out" "^would send	vendor	vic@vendor.example	report 1\$" "and what it would send"
 for h in 09 13 17; do
 	at "2026-12-07T$h:00:00Z"
 	st due --mail --outbox "$T/out" >"$T/run$h" 2>&1 || echo "rc=$?" >>"$T/run$h"

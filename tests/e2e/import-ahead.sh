@@ -45,6 +45,7 @@ tap_is "$(printf '%s\n' "$out" | grep -c '	valid	')" 9 "every stored message ver
 
 # --jobs 1 (one decryption at a time) and --jobs 8 print the same lines.
 for j in 1 8; do
+	mkdir "$T/j$j"
 	out_j=$("$SECTEAM_BIN" --db "$T/j$j/secteam.db" --gnupghome "$H" import --jobs $j \
 		"$T/a.mbox" "$T/missing.eml" "$T/m/8.eml" 2>"$T/err")
 	tap_is "$out_j" "$out" "--jobs $j: the same lines as the default"

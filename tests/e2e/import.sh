@@ -198,8 +198,10 @@ fi
 if e2e_sqlite; then
 	GONE=0123456789ABCDEF0123456789ABCDEF01234567
 	printf '[team]\n\troster = %s %s\n' "$OFFICER_FPR" "$GONE" >"$T/missing.conf"
-	out=$(st --config "$T/missing.conf" roster); rc=$?
-	tap_like "$rc $(printf '%s\n' "$out" | grep -F "$GONE")" "^0 $GONE +- +- +- +\\(not in your keyring: import it, or sealing fails\\)$" "roster: a key not in the keyring is marked"
+	out=$(st --config "$T/missing.conf" roster 2>"$T/err"); rc=$?
+	tap_like "$(cat "$T/err")" "roster: 1 key cannot be sealed to: $GONE \\(not in your keyring\\); import it" \
+		"roster: the missing key is named on stderr (issue 29)"
+	tap_like "$rc $(printf '%s\n' "$out" | grep -F "$GONE")" "^1 $GONE +- +- +- +\\(not in your keyring: import it, or sealing fails\\)$" "roster: a key not in the keyring is marked"
 	before=$(st list --json | jq length)
 	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
 		--to "$OFFICER_FPR" --subject "sealed to a missing key" --body "in net/x.c" >"$T/miss.eml"
@@ -207,4 +209,13 @@ if e2e_sqlite; then
 	tap_like "$rc $out" "^1 error	.*cannot seal to the roster \\(see secteam-tui roster\\): no usable encryption key for '$GONE'" "import: a roster key not in the keyring, named, exit 1"
 	tap_is "$(st list --json | jq length)" "$before" "import: nothing stored"
 fi
+# Inline PGP whose plaintext has CRLF line ends (issue 29): shown with LF
+# ends, no ^M at the end of each line.
+{ printf 'From: %s\nSubject: CRLF inside\nMessage-ID: <crlf@example.net>\nDate: %s\n\n' "$RITA" "$(date -R)"
+  printf 'crlf line one\r\ncrlf line two\r\n' | gpg --homedir "$S" --batch --trust-model always \
+	--local-user "$REPORTER_FPR" --sign --encrypt -r "$OFFICER_FPR" --armor 2>/dev/null; } >"$T/crlf.eml"
+id=$(st import "$T/crlf.eml" | cut -f1)
+out=$(st show "$id")
+tap_like "$out" "crlf line one$" "a CRLF line is shown without its CR"
+tap_unlike "$out" '\^M' "no ^M in the body"
 tap_done

@@ -57,7 +57,7 @@ tap_like "$(cat "$T/v1")" "$OFFICER_FPR" "sqop verifies the officer's signature"
 gpg --homedir "$S" --batch --status-fd 1 --decrypt "$T/a1.asc" > "$T/gpgout" 2>/dev/null
 tap_like "$(cat "$T/gpgout")" "GOODSIG" "gpg (the reporter's keyring) decrypts and verifies it"
 inner=$(cf inner "$T/i1")
-tap_like "$inner" 'body: track it as report 1; Olga Officer of the security team handles it' \
+tap_like "$inner" 'body: We have received it and track it as report 1; Olga Officer of the' \
 	"the ack template, filled in from the report"
 tap_like "$inner" 'body: disclosed, for at most 7 days by default and 14 in' "the policy, from the config's numbers"
 tap_like "$inner" 'body: > BODY-CANARY-3b1e: heap overflow' "the report is quoted"
@@ -89,6 +89,15 @@ cf encrypted "$(find "$T/o2/new" -type f)" "$T/a2.asc" >/dev/null
 gpg --homedir "$S" --batch --decrypt "$T/a2.asc" > "$T/i2" 2>/dev/null
 tap_like "$(cf inner "$T/i2")" 'body: Report 1: \{not a field\} handled by Olga Officer, EDITED-CANARY-91c0' \
 	"what the editor saved is sent ({{ writes a brace)"
+printf '#!/bin/sh\nprintf "\\n" >> "$1"\n' > "$T/same.sh"; chmod +x "$T/same.sh"
+for ed in true "$T/same.sh"; do
+	out=$(VISUAL= EDITOR="$ed" st reply 1 --outbox "$T/o5" 2>&1); rc=$?
+	tap_is "$rc" 1 "an unchanged reply ($(basename "$ed"): :q, or a blank line added) exits 1" "$out"
+	tap_like "$out" "report 1: nothing sent: the draft was not changed" "saying nothing was sent"
+	tap_is "$(count "$T/o5")" 0 "outbox empty"
+done
+tap_like "$(st help reply)" "--yes +send the template as filled: no .EDITOR, so no check that the draft was changed" \
+	"--yes says what it skips"
 printf '#!/bin/sh\n: > "$1"\n' > "$T/empty.sh"; chmod +x "$T/empty.sh"
 out=$(VISUAL= EDITOR="$T/empty.sh" st reply 1 --outbox "$T/o3" 2>&1); rc=$?
 tap_is "$rc" 1 "an emptied reply exits 1"
@@ -152,11 +161,27 @@ tap_like "$(cat "$T/v6")" "$OFFICER_FPR" "sqop verifies it with the officer's ce
 tap_is "$(st show 2 --json | jq -r '.messages_detail[1] | [.verdict, .encrypted] | @tsv')" \
 	"$(printf 'valid\tfalse')" "its copy is stored signed (valid), not encrypted"
 tap_like "$pm" '^In-Reply-To: <u1@unknown.example>$' "in the thread"
-tap_like "$pm" 'body: track it as report 2' "with the template"
+tap_like "$pm" 'body: We have received it and track it as report 2' "with the template"
 tap_unlike "$pm" 'PLAIN-CANARY' "without the quoted report"
 tap_like "$(events 2 reply-plaintext)" "^to uma@unknown.example in the clear \(no usable key: .*--allow-plaintext; report not quoted; template ack\) <" \
 	"the plaintext reply is recorded"
 tap_is "$(st show 2 --json | jq -r '.messages')" 2 "and its copy is in the thread"
 tap_is "$(st show 2 --json | jq -r '[.events[] | select(.kind == "reply")] | length')" 0 \
 	"and only the reply-plaintext event records it"
+# A long subject makes no long line (issue 29: the ack had a line of
+# 110 characters): it stands on a line of its own (indented) in every
+# template, and no other line is over 76.
+LONGSUBJ="Heap overflow in net/ipv4/tcp_input.c SACK handling of reneging"
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" --to "$OFFICER_FPR" \
+   --subject "$LONGSUBJ" --body "long" --message-id "long@example.net" > "$T/long.eml"
+lid=$(st import "$T/long.eml" | cut -f1)
+for tpl in ack need-info fixed credit; do
+	[ "$tpl" = fixed ] && st fix "$lid" --commit 1a2b3c4d5e6f >/dev/null
+	out=$(st reply "$lid" --template $tpl --yes --outbox "$T/ol-$tpl" 2>&1)
+	tap_is "$?" 0 "template $tpl: sent" "$out"
+	cf encrypted "$(find "$T/ol-$tpl/new" -type f)" "$T/l.asc" >/dev/null
+	sqop decrypt "$T/rita.key" <"$T/l.asc" >"$T/l.inner" 2>/dev/null
+	long=$(cf inner "$T/l.inner" | sed -n 's/^body: //p' | grep -vxF "  $LONGSUBJ" | awk 'length > 76')
+	tap_is "$long" "" "template $tpl with a ${#LONGSUBJ}-character subject: no line over 76"
+done
 tap_done

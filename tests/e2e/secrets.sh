@@ -28,7 +28,7 @@ holder=""
 e2e_on_exit '[ -n "$holder" ] && kill "$holder" 2>/dev/null'
 umask 022
 R=$T/run
-DB=$R/db/secteam.db
+DB=$R/xdg/data/secteam/secteam.db    # the default location: its folder is made
 mkdir -p "$R/work" "$R/tmp" "$R/home" "$R/xdg/data" "$R/xdg/config" \
 	"$R/xdg/cache" "$R/xdg/state" "$T/m" "$T/trace"
 CANARY1=CANARY-body-$$-b7e1

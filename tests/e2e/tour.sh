@@ -23,11 +23,14 @@ trap 'exit 1' INT TERM HUP
 mkdir -p "$W/home" "$W/top/build"
 ln -s "$SECTEAM_BIN" "$W/top/build/secteam-tui"
 # tour_env CMD...: as a new officer's shell would run it: a fresh HOME,
-# no XDG or GnuPG settings of the caller's; an editor that saves the
-# text as it is (reply opens one, with no terminal here).
+# no XDG or GnuPG settings of the caller's; an editor that adds a line
+# to the text (reply opens one, with no terminal here; a draft left
+# unchanged sends nothing).
+printf '#!/bin/sh\nprintf "Thanks again.\\n" >> "$1"\n' > "$W/edit.sh"
+chmod +x "$W/edit.sh"
 tour_env() {
 	env -u XDG_DATA_HOME -u XDG_CONFIG_HOME -u XDG_CACHE_HOME -u GNUPGHOME \
-		-u SECTEAM_DEMO_DIR -u SECTEAM_OFFICER -u VISUAL EDITOR=true \
+		-u SECTEAM_DEMO_DIR -u SECTEAM_OFFICER -u VISUAL EDITOR="$W/edit.sh" \
 		HOME="$W/home" "$@"
 }
 tour_env "$SECTEAM_TOP/scripts/demo.sh" "$SECTEAM_BIN" >"$W/demo.out" 2>&1 ||
@@ -90,5 +93,8 @@ tap_is "$(st show 1 --json | jq -r '[.events[] | select(.kind == "attachment-rel
 	"after consent the reproducer is released once (an event)"
 tap_like "$(st show 3 --json | jq -r '.events[] | select(.kind == "forward") | .detail')" \
 	'kira@kvm\.example\.org.*max@example\.org' "report 3 went to the maintainers from the excerpt and Max"
-tap_ok "$([ -s "$W/top/embargoes.ics" ]; echo $?)" "embargoes.ics was written"
+tap_like "$(cat "$W/tour.out")" "^would send	digest	security@example.org	report " \
+	"due --mail --dry-run lists the officer's digest (the demo names the officer's address)"
+tap_ok "$([ -s "$D/embargoes.ics" ]; echo $?)" "embargoes.ics was written, in the demo's folder"
+tap_is "$(ls -A "$W/top")" build "the tour writes nothing into the repository (issue 29)"
 tap_done

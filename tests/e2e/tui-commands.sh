@@ -10,7 +10,8 @@
 #     command without capturing it);
 #   - `E` (a note through $EDITOR) records the note and prints nothing;
 #   - `:open 3` opens report 3 whatever is selected; typing 2 then Enter
-#     in the list opens report 2; J and K step through the list's reports.
+#     in the list opens report 2; J and K step through the list's reports;
+#     q from a report `:open` opened returns to the list.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuicmd
 e2e_tmux_setup
@@ -82,5 +83,21 @@ tap_like "$(screen | head -n 1)" "^ report 3" "J opens the next report of the li
 tmx send-keys -t t K
 wait_re "^ report 2" 3
 tap_like "$(screen | head -n 1)" "^ report 2" "K the previous one"
+# :open from deep in the views, then q: back to the list (issue 29), as
+# mutt and tig return to the index, not through every view before.
+tmx send-keys -t t t
+wait_re "^ timeline" 3
+tap_ok $? "t opens report 2's timeline" "$(screen | head -n 1)"
+cmd "open 1"
+wait_re "^ report 1" 3
+tap_ok $? ":open 1 from the timeline opens report 1" "$(screen | head -n 1)"
+tmx send-keys -t t q
+wait_re "secteam-tui: reports" 3
+tap_ok $? "q from it returns to the list" "$(screen | head -n 1)"
+# A on a new report: the move is not allowed, said at once, no question.
+tmx send-keys -t t A
+wait_re "cannot go from new to accepted" 3
+tap_ok $? "A on a new report says the move is not allowed" "$(screen | tail -n 1)"
+tap_unlike "$(screen | tail -n 1)" "y/N" "without asking first"
 tui_stop
 tap_done

@@ -44,6 +44,19 @@ tui_start 140 30
 if wait_for "UAF in tcp" && ! screen | grep -qF "CVE-2026-12345"; then tui_ok 0 "list.fix_cve = false hides it"
 else tui_ok 1 "list.fix_cve = false hides it"; fi
 tui_stop
+# A published CVE (37 columns with the short SHA) is not cut on a wide
+# screen (issue 29: the column stopped at 36, "CVE-2026-12345:publishe").
+: >"$T/config"
+for s in triaged accepted fixing fix-ready disclosed; do
+	sectui triage 1 --state $s >/dev/null || { echo "Bail out! triage failed"; exit 1; }
+done
+sectui export 1 --format cve >/dev/null || { echo "Bail out! export failed"; exit 1; }
+tui_start 200 30
+if wait_for "UAF in tcp" && line_of "UAF in tcp" | grep -qF "0123456789ab/CVE-2026-12345:published "; then
+	tui_ok 0 "200 columns: the published CVE's cell whole"
+else tui_ok 1 "200 columns: the published CVE's cell whole"; fi
+tui_stop
+
 # With nothing recorded the column is only as wide as its title.
 : >"$T/config"
 e2e_new_db nofix

@@ -117,6 +117,7 @@ e2e_setup() {
 	H=$T/keys/home
 	if e2e_sqlite; then
 		DB=$T/db/secteam.db
+		mkdir -m 700 "$T/db"
 		E2E_OFFICER=$(id -un)
 		return 0
 	fi

@@ -38,13 +38,13 @@ users_setup() {
 	U=$(mktemp -d "${TMPDIR:-/tmp}/secteam-users.XXXXXX") ||
 		{ echo "Bail out! mktemp failed"; exit 1; }
 	chmod 755 "$U"
-	mkdir -p "$U/bin" "$U/off"
+	mkdir -p "$U/bin" "$U/off/db"
 	cp "$SECTEAM_BIN" "$U/bin/secteam-tui"
 	chmod 755 "$U/bin/secteam-tui"
 	cp -r "$H" "$U/off/gnupg"
 	rm -f "$U/off/gnupg"/S.* "$U/off/gnupg"/*.lock
 	chown -R "$OFFICER_USER:" "$U/off"
-	chmod 700 "$U/off" "$U/off/gnupg"
+	chmod 700 "$U/off" "$U/off/gnupg" "$U/off/db"
 	ODB=$U/off/db/secteam.db
 }
 

@@ -23,9 +23,14 @@ static void test_modes_whatever_umask(void **state)
 	mode_t old = umask(0);
 	char *path = unit_path("sub/dir/t.db");
 	struct store *s = NULL;
+	struct store_opts mk = { .make_folder = true };
 	struct err err;
 
-	assert_int_equal(store_open(path, NULL, &s, &err), 0);
+	/* A folder that does not exist is made only when asked (the
+	 * default location), else refused by name. */
+	assert_int_equal(store_open(path, NULL, &s, &err), ERR_NOTFOUND);
+	assert_non_null(strstr(err.msg, "sub/dir' does not exist"));
+	assert_int_equal(store_open(path, &mk, &s, &err), 0);
 	struct report_new rn = { "s", NULL, NULL, 1 };
 	int64_t id;
 	assert_int_equal(store_begin(s, &err), 0);

@@ -135,9 +135,12 @@ static void test_key_table(void **state)
 		if (!cmd_find(verb))
 			fail_msg("key row %s runs unknown verb '%s'", r->name, verb);
 	}
-	/* Rejecting and accepting ask first, naming the report. */
-	assert_non_null(strstr(keys_table_row(V_REPORT, 'R')->confirm, "%lld"));
-	assert_non_null(strstr(keys_table_row(V_REPORT, 'A')->confirm, "%lld"));
+	/* Rejecting and accepting check the move, then ask, naming the
+	 * report (their handlers; tests/e2e/tui-basic.sh sees the question). */
+	assert_non_null(keys_table_row(V_REPORT, 'R')->handler);
+	assert_string_equal(keys_table_row(V_REPORT, 'R')->name, "reject");
+	assert_non_null(keys_table_row(V_REPORT, 'A')->handler);
+	assert_string_equal(keys_table_row(V_REPORT, 'A')->name, "accept");
 }
 
 static void test_key_names(void **state)
@@ -183,7 +186,7 @@ static void test_binds(void **state)
 	assert_string_equal(cmd, "triage %i --state accepted");
 	assert_null(e);
 	cmd = keys_lookup(&t, V_REPORT, 'A', &e);
-	assert_string_equal(cmd, "triage --state accepted");
+	assert_string_equal(cmd, "accept");
 	assert_non_null(e);
 	cmd = keys_lookup(&t, V_CALENDAR, 'Z', &e);
 	assert_string_equal(cmd, "due");
@@ -271,9 +274,9 @@ static void test_key_lookup(void **state)
 		{ V_REPORT, "5", NULL },
 		{ V_REPORT, "J", "next-report" },
 		{ V_REPORTS, "J", NULL },
-		{ V_REPORTS, "A", "triage --state accepted" },
-		{ V_REPORT, "C", "triage --claim" },
-		{ V_TIMELINE, "C", "triage --claim" },
+		{ V_REPORTS, "A", "accept" },
+		{ V_REPORT, "C", "claim" },
+		{ V_TIMELINE, "C", "claim" },
 		{ V_HELP, "C", NULL },
 		{ V_PAGER, "C", NULL },
 		{ V_PARTICIPANTS, "F", "forward --participants" },
