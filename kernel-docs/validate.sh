@@ -359,7 +359,7 @@ mkdir -p "$ROOT"/{bin,usr/bin,dev,check,tree,pristine}
 cp "$BUSYBOX" "$ROOT/bin/busybox"
 install -m 755 "$KD/qemu/init" "$ROOT/init"
 install -m 755 "$KD/qemu/check.sh" "$ROOT/check/check.sh"
-cp "$KD/qemu/rstlint.awk" "$KD/qemu/fpatterns.awk" "$EXPECTATIONS" "$ROOT/check/"
+cp "$KD/qemu/"*.awk "$EXPECTATIONS" "$ROOT/check/"
 # tree FROM DEST: the files the guest reads, from the patched tree (git's
 # branch checked: its objects, and the pristine files it does not track)
 # or from the pristine one
@@ -503,10 +503,9 @@ verdicts() { # verdicts TAG: "STEP PASS|FAIL|MISSING detail" per expected step
 	done
 }
 verdicts tree >"$RUN/verdicts-patched"
-npass=$(grep -c '^[^ ]* PASS\|^section:.* PASS' "$RUN/verdicts-patched")
 bad=$(grep -v ' PASS ' "$RUN/verdicts-patched")
 if [ -z "$bad" ]; then
-	ok guest "$t" "all $nsteps checks pass on the patched tree: $(cut -d' ' -f1 "$RUN/verdicts-patched" | paste -sd' ')"
+	ok guest "$t" "all $nsteps checks pass on the patched tree: $(sed 's/ PASS .*//' "$RUN/verdicts-patched" | paste -sd' ')"
 else
 	printf '%s\n' "$bad" | cut -c1-300 | sed 's/^/    /'
 	fail guest "$t" "$(printf '%s\n' "$bad" | grep -c .) of $nsteps checks fail on the patched tree: $(printf '%s\n' "$bad" | sed 's/ \(FAIL\|MISSING\) .*//' | paste -sd' ')"
