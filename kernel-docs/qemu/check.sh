@@ -134,11 +134,11 @@ route() {
 	want=${1#* -> }
 	name=route:$(echo $files | tr ' ' ',')
 	# one file: its answer from the --each run below
+	# shellcheck disable=SC2086 # the file list is words
 	if [ "$files" = "${files%% *}" ] && [ -n "$each_ok" ] &&
 		awk -v f="$files" '$0 == "== " f { on = 1; found = 1; next } /^== / { on = 0 } on { print }
 			END { exit !found }' "$W/each.out" >"$W/route.out"; then
 		:
-	# shellcheck disable=SC2086 # the file list is words
 	elif ! timeout 60 secteam-tui maintainers --tree "$T" --file $files >"$W/route.out" 2>"$W/route.err"; then
 		step "$name" FAIL "secteam-tui: $(head -c 150 "$W/route.err")"
 		return
