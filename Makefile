@@ -98,6 +98,11 @@ man: all
 kernel-check: all
 	@kernel-docs/validate.sh $(B)
 
+# Wrong series, each of which `make kernel-check` (its guest alone) must
+# fail; after kernel-check, whose kernel it reuses (part of make check).
+kernel-mutations: all
+	@tests/kernel/mutations.sh $(B)
+
 kernel-check-full:
 	@kernel-docs/validate-full.sh
 
@@ -113,5 +118,5 @@ clean:
 	rm -rf build build-asan build-fuzz
 
 .PHONY: all units deps deps-quiet run check test check-layers asan fuzz \
-	fuzz-replay stress bench man kernel-check kernel-check-full kernel-series \
+	fuzz-replay stress bench man kernel-check kernel-mutations kernel-check-full kernel-series \
 	install clean

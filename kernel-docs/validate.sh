@@ -2,34 +2,43 @@
 # kernel-docs/validate.sh BUILD_DIR: `make kernel-check` (part of `make check`).
 #
 # Checks the kernel patch series in kernel-docs/patches against Debian's
-# linux-source-6.1, then boots a kernel built from the patched tree in QEMU
-# (software emulation) and checks, inside the guest, only what the series
-# changes; the same guest check on a kernel built from the pristine tree is
-# the negative control and must fail.  Run from the repository root;
-# BUILD_DIR holds the built secteam-tui.  One line per stage with its time:
+# linux-source-6.1, then boots a kernel in QEMU (software emulation) with
+# the patched tree's files in its initrd, and checks inside the guest what
+# kernel-docs/expectations.txt says the documents must say and who reports
+# must reach: facts written independently of the series.  The same checks
+# on the pristine tree, in the same guest, are the control: they must fail
+# somewhere (the expectations see what the series changes).  Run from the
+# repository root; BUILD_DIR holds the built secteam-tui.  One line per
+# stage with its time:
 #   deps        the tools it needs (apt-get install when root and missing)
-#   tree        the pristine tree, partly unpacked (scripts/kernel-tree.sh --partial)
+#   tree        the pristine tree, partly unpacked (scripts/kernel-tree.sh
+#               --partial), and the list of every file of the whole tree
 #   series      kernel-docs/patches is what `make kernel-series` makes
 #   apply       git am of the committed patches on the pristine tree
 #   checkpatch  scripts/checkpatch.pl --strict: no error, no warning
 #   maintainers get_maintainer.pl before and after the series on the security
-#               documents and the files the series touches or adds to MAINTAINERS
-#   kernel      tinyconfig + qemu/kernel.config, built once from the patched
-#               tree and once more (only what changed) from the pristine one;
-#               each image embeds MAINTAINERS and the documents of the tree
-#               it was built from
+#               documents and the files the series touches: nobody is lost
+#   kernel      tinyconfig + qemu/kernel.config, built once (the series may
+#               change only documentation, so one kernel serves every series)
 #   sphinx      make SPHINXDIRS=... htmldocs of the touched folders: no new
 #               warning, and the new text is in the HTML (runs beside the
 #               kernel build)
-#   initramfs   busybox, secteam-tui and its libraries, the expected answers
-#   boot        both kernels, the same initrd, side by side
-#   guest patched / guest pristine   one line each
+#   initramfs   busybox, secteam-tui and its libraries, the checks, the
+#               expectations, the patched and the pristine tree's files
+#   boot        the kernel with that initrd
+#   guest       every check passes on the patched tree
+#   control     the same checks on the pristine tree: some fail
 # Everything it builds lives in the cache, never in the repository:
 #   ${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}/kernel-check
 # and is keyed by what it was made from, so a rerun takes seconds.
 # Environment: SECTEAM_CACHE, KERNEL_TARBALL (see scripts/kernel-tree.sh),
 # KERNEL_CHECK_JOBS (make -j, default 2), KERNEL_CHECK_BOOT_TIMEOUT
-# (default 180 s), KERNEL_CHECK_SPHINX=0 to skip the Sphinx stage.
+# (default 180 s), KERNEL_CHECK_PATCHES (the series to check, default
+# kernel-docs/patches), and, each =0 to switch a stage off:
+# KERNEL_CHECK_SERIES, KERNEL_CHECK_CHECKPATCH, KERNEL_CHECK_MAINTAINERS,
+# KERNEL_CHECK_SPHINX, KERNEL_CHECK_CONTROL; KERNEL_CHECK_RUN, where the
+# run's logs and console go (default $KC/run, emptied first).  The guest cannot be switched
+# off; tests/kernel/mutations.sh runs it alone on wrong series.
 set -u
 umask 022
 
@@ -40,18 +49,20 @@ BUILD=$(cd "$BUILD" 2>/dev/null && pwd) || { echo "kernel-check: no build direct
 KC_TOP=$REPO
 . "$REPO/scripts/kernel-lib.sh"
 KD=$REPO/kernel-docs
-PATCHES=$KD/patches
+PATCHES=${KERNEL_CHECK_PATCHES:-$KD/patches}
+PATCHES=$(cd "$PATCHES" 2>/dev/null && pwd) || { echo "kernel-check: no patch directory ${KERNEL_CHECK_PATCHES:-}" >&2; exit 1; }
 FRAGMENT=$KD/qemu/kernel.config
-INIT=$KD/qemu/init
+EXPECTATIONS=$KD/expectations.txt
 BOOT_TIMEOUT=${KERNEL_CHECK_BOOT_TIMEOUT:-180}
+on() { [ "$(eval echo "\${KERNEL_CHECK_$1:-1}")" != 0 ]; }
 kc_check_settings
 mkdir -p "$KC"
-RUN=$KC/run
+RUN=${KERNEL_CHECK_RUN:-$KC/run}
 
 kc_stages kernel-check 1
 log_tail() { [ -f "$1" ] && tail -n "${2:-15}" "$1" | sed 's/^/    /'; }
-# The kernel and Sphinx stages run in the background; on an early exit
-# they are stopped, with every process they started.
+# The kernel, Sphinx and file-list lanes run in the background; on an early
+# exit they are stopped, with every process they started.
 LANES=
 kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null; }
 cleanup() { local p; for p in $LANES; do kill_tree "$p"; done; }
@@ -66,11 +77,9 @@ t=$(now)
 PKGS="linux-source-6.1 qemu-system-x86 busybox-static python3-sphinx
 python3-sphinx-rtd-theme flex bison bc libelf-dev libssl-dev cpio gcc make
 perl git xz-utils python3"
-missing=
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing="$missing $p"
-done
+# shellcheck disable=SC2086 # one query for all of them
+missing=$(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null | awk '/ ok installed$/ { print $1 }' |
+	awk 'NR == FNR { have[$1]; next } !($1 in have) { printf " %s", $1 }' - <(printf '%s\n' $PKGS))
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ]; then
 		export DEBIAN_FRONTEND=noninteractive
@@ -98,11 +107,20 @@ KV=$(sed -n -e 's/^VERSION = //p' -e 's/^PATCHLEVEL = //p' -e 's/^SUBLEVEL = //p
 BASE=$(basename "$PRISTINE")
 TK=${BASE#src-}
 if [ -n "$cached" ]; then cached="(cached)"; else cached="($(du -sm "$PRISTINE" | cut -f1) MB unpacked)"; fi
+# The list of every file of the whole tree, for the guest's MAINTAINERS
+# pattern check: the tarball read once more (beside the kernel build).
+( "$REPO/scripts/kernel-tree.sh" --files >"$RUN/files.path" 2>"$RUN/files.log"; echo $? >"$RUN/files.rc" ) &
+FILES_LANE=$!
+LANES="$LANES $FILES_LANE"
 ok tree "$t" "linux $KV, partial tree $cached"
 
 # --- series ------------------------------------------------------------------
 t=$(now)
-if "$REPO/scripts/kernel-series.sh" --check >"$RUN/series.log" 2>&1; then
+if ! on SERIES; then
+	echo "kernel-check: series skipped (KERNEL_CHECK_SERIES=0)"
+elif [ "$PATCHES" != "$KD/patches" ]; then
+	echo "kernel-check: series skipped (KERNEL_CHECK_PATCHES: not the generated series)"
+elif "$REPO/scripts/kernel-series.sh" --check >"$RUN/series.log" 2>&1; then
 	ok series "$t" "$(tail -n 1 "$RUN/series.log")"
 else
 	sed 's/^/    /' "$RUN/series.log" | head -n 45
@@ -135,59 +153,33 @@ for f in $TOUCHED; do
 	[ "$R/$f" -ef "$PRISTINE/$f" ] && die apply "$t" "$f is shared with the pristine tree"
 	case $f in
 	MAINTAINERS | Documentation/*) ;;
-	*) die apply "$t" "$f is not documentation: the kernel the guest runs would differ" ;;
+	*) die apply "$t" "$f is not documentation: the kernel would differ from the one built once" ;;
 	esac
 done
 ok apply "$t" "$(echo "$SERIES" | wc -l) patches on linux $KV (git am; branch checked$same); touched: $(echo $TOUCHED)"
 
-# The files of the tree that the guest reads, as each kernel embeds them
-# (see "kernel" below): MAINTAINERS and .mailmap for the lookups, the
-# touched files, and every candidate of the lookups.  A directory is
-# embedded with its files.
-ADDED_F=$(kgit diff pristine checked -- MAINTAINERS | sed -n 's/^+F:[[:space:]]*//p' |
-	grep -v '[*?]' | while read -r f; do [ -e "$R/$f" ] && echo "$f"; done)
-CANDIDATES=$( { printf '%s\n' "$SECURITY_DOCS"; printf '%s\n' "$TOUCHED" | grep -vx MAINTAINERS
-	printf '%s\n' "$ADDED_F"; } | grep . | awk '!seen[$0]++')
+# The files of the tree that the guest reads: MAINTAINERS and .mailmap for
+# the lookups, every file the expectations name (documents and the files
+# of the sample reports), and the touched files.
 EMBED=$( { echo MAINTAINERS; echo .mailmap; printf '%s\n' "$TOUCHED"
-	for c in $CANDIDATES; do
-		if [ -d "$R/$c" ]; then (cd "$R" && find "${c%/}" -type f); else echo "$c"; fi
-	done; } | sort -u)
+	awk '$1 == "file" { print $2 }
+	     $1 == "route" { for (i = 2; i <= NF && $i != "->"; i++) print $i }' "$EXPECTATIONS"; } |
+	grep . | sort -u)
 
 # --- kernel (background) -------------------------------------------------------
-# One build directory per pristine tree, its source tree the cached tree.
-# The image built with the cached tree at branch checked embeds the patched
-# files; the tree is then switched to pristine (git replaces only the
-# touched files) and make rebuilds the built-in initramfs and relinks: that
-# image embeds the pristine files.  CONFIG_INITRAMFS_SOURCE names
-# tree.list, whose lines say "${srctree}/PATH": the kernel build itself
-# reads each file from the tree it builds, so the guest sees the files of
-# that tree and nothing the host copied.
-CK=$(kc_hash <"$FRAGMENT")
+# Built once per pristine tree and configuration, from the pristine tree:
+# the series may change only MAINTAINERS and Documentation/ (see apply),
+# which no kernel build reads, so the kernel is the same for every series.
+CK=$( { cat "$FRAGMENT"; echo "$TK"; } | kc_hash)
 O=$KC/kbuild-$TK
-LIST=$( { echo "dir /dev 0755 0 0"; echo "nod /dev/console 0600 0 0 c 5 1"; echo "dir /tree 0755 0 0"
-	printf '%s\n' "$EMBED" | while read -r f; do
-		d=$(dirname "$f")
-		while [ "$d" != . ]; do echo "dir /tree/$d 0755 0 0"; d=$(dirname "$d"); done
-	done | sort -u
-	# shellcheck disable=SC2016 # ${srctree} is for gen_init_cpio, not the shell
-	printf '%s\n' "$EMBED" | awk '{ print "file /tree/" $0 " ${srctree}/" $0 " 0644 0 0" }'; })
-image_key() { { printf '%s\n' "$CK" "$LIST"; kgit ls-tree -r "$1"; } | kc_hash; }
-IMG_PATCHED=$KC/bzImage-$TK-$(image_key checked)
-IMG_PRISTINE=$KC/bzImage-$TK-$(image_key pristine)
-kernel_make() { # kernel_make NAME IMAGE: make bzImage at the tree's current state
-	local tb
-	tb=$(now)
-	(cd "$R" && make O="$O" ARCH=x86_64 LOCALVERSION= -j"$JOBS" bzImage) >"$RUN/kernel-$1.log" 2>&1 ||
-		{ log_tail "$RUN/kernel-$1.log"; echo "make bzImage failed for the $1 tree (log: $RUN/kernel-$1.log)" >"$RUN/kernel.err"; return 1; }
-	cp "$O/arch/x86/boot/bzImage" "$2.tmp" && mv "$2.tmp" "$2"
-	echo "$1 $(du -k "$2" | cut -f1) KiB in $(since "$tb")" >>"$RUN/kernel.info"
-}
+IMG=$KC/bzImage-$TK-$CK
 kernel_lane() {
+	local tb
 	if [ "$(cat "$O/.fragment" 2>/dev/null)" != "$CK" ]; then
 		rm -rf "$O" && mkdir -p "$O"
 		(
 			set -e
-			cd "$R"
+			cd "$PRISTINE"
 			make O="$O" ARCH=x86_64 tinyconfig
 			scripts/kconfig/merge_config.sh -m -O "$O" "$O/.config" "$FRAGMENT"
 			make O="$O" ARCH=x86_64 olddefconfig
@@ -200,28 +192,18 @@ kernel_lane() {
 		done
 		echo "$CK" >"$O/.fragment"
 	fi
-	# Rewritten only when it changes, so that make sees what changed.
-	printf '%s\n' "$LIST" | cmp -s - "$O/tree.list" || printf '%s\n' "$LIST" >"$O/tree.list"
-	if [ ! -f "$IMG_PATCHED" ]; then
-		kernel_make patched "$IMG_PATCHED" || return 1
-	fi
-	# The other stages read the patched tree until they are done.
-	while [ ! -f "$RUN/tree-free" ]; do sleep 1; done
-	if [ ! -f "$IMG_PRISTINE" ]; then
-		kgit checkout -q -f pristine || { echo "git checkout pristine failed" >"$RUN/kernel.err"; return 1; }
-		kernel_make pristine "$IMG_PRISTINE"
-		local rc=$?
-		kgit checkout -q -f checked
-		return $rc
-	fi
+	tb=$(now)
+	(cd "$PRISTINE" && make O="$O" ARCH=x86_64 LOCALVERSION= -j"$JOBS" bzImage) >"$RUN/kernel.log" 2>&1 ||
+		{ log_tail "$RUN/kernel.log"; echo "make bzImage failed (log: $RUN/kernel.log)" >"$RUN/kernel.err"; return 1; }
+	cp "$O/arch/x86/boot/bzImage" "$IMG.tmp" && mv "$IMG.tmp" "$IMG"
+	echo "$(du -k "$IMG" | cut -f1) KiB in $(since "$tb")" >>"$RUN/kernel.info"
 }
 tk=$(now)
 : >"$RUN/kernel.info"
-if [ ! -f "$IMG_PATCHED" ] || [ ! -f "$IMG_PRISTINE" ]; then
+if [ ! -f "$IMG" ]; then
 	( kernel_lane; echo $? >"$RUN/kernel.rc"; since "$tk" >"$RUN/kernel.time" ) &
 	LANES="$LANES $!"
 fi
-
 # --- sphinx (background) -------------------------------------------------------
 # make htmldocs of the folders of the touched documents: for each, the
 # deepest folder above it with an index.rst (process/ for MAINTAINERS,
@@ -278,13 +260,14 @@ sphinx_lane() {
 	touch "$SP.complete"
 }
 ts=$(now)
-if [ "${KERNEL_CHECK_SPHINX:-1}" != 0 ] && [ -n "$SPHINXDIRS" ] && [ ! -f "$SP.complete" ]; then
+if on SPHINX && [ -n "$SPHINXDIRS" ] && [ ! -f "$SP.complete" ]; then
 	( sphinx_lane; echo $? >"$RUN/sphinx.rc"; since "$ts" >"$RUN/sphinx.time" ) &
 	LANES="$LANES $!"
 fi
 
 # --- checkpatch --------------------------------------------------------------
 t=$(now)
+if on CHECKPATCH; then
 cp_bad=0
 cp_sum=
 for p in $SERIES; do
@@ -302,62 +285,64 @@ for p in $SERIES; do
 	fi
 done
 if [ "$cp_bad" = 0 ]; then ok checkpatch "$t" "--strict:$cp_sum"; else fail checkpatch "$t" "--strict:$cp_sum"; fi
+else
+	echo "kernel-check: checkpatch skipped (KERNEL_CHECK_CHECKPATCH=0)"
+fi
 
 # --- maintainers -------------------------------------------------------------
 t=$(now)
-# get_maintainer.pl on the pristine tree and on the patched one.  The files
-# whose answer the series changes are the guest's lookups; the answers on
-# the patched tree are what the guest must print.
-EXPECT=$RUN/expect
-mkdir -p "$EXPECT"
-: >"$EXPECT/files"
-GK=$( { cat "$R/scripts/get_maintainer.pl"; kgit ls-tree -r checked; printf '%s\n' "$CANDIDATES"; } | kc_hash)
-GM=$KC/gm-$TK-$GK
-if [ ! -f "$GM.complete" ]; then
-	rm -rf "$GM" && mkdir -p "$GM"
+# get_maintainer.pl on the pristine tree and on the patched one, for the
+# security documents and the files the series touches or names in F: lines
+# it adds.  A series about how reports reach the right people must not
+# make anyone unreachable: an address that a lookup loses fails the stage.
+ADDED_F=$(kgit diff pristine checked -- MAINTAINERS | sed -n 's/^+F:[[:space:]]*//p' |
+	grep -v '[*?]' | while read -r f; do [ -e "$R/$f" ] && echo "$f"; done)
+CANDIDATES=$( { printf '%s\n' "$SECURITY_DOCS"; printf '%s\n' "$TOUCHED" | grep -vx MAINTAINERS
+	printf '%s\n' "$ADDED_F"; } | grep . | awk '!seen[$0]++')
+if ! on MAINTAINERS; then
+	echo "kernel-check: maintainers skipped (KERNEL_CHECK_MAINTAINERS=0)"
+else
+	GK=$( { cat "$R/scripts/get_maintainer.pl"; kgit ls-tree -r checked; printf '%s\n' "$CANDIDATES"; } | kc_hash)
+	GM=$KC/gm-$TK-$GK
+	if [ ! -f "$GM.complete" ]; then
+		rm -rf "$GM" && mkdir -p "$GM"
+		n=0
+		for c in $CANDIDATES; do
+			n=$((n + 1))
+			(cd "$PRISTINE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$c") >"$GM/$n.before" 2>"$GM/$n.before.err"
+			(cd "$R" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$c") >"$GM/$n.after" 2>"$GM/$n.after.err"
+		done
+		touch "$GM.complete"
+		cached=
+	else
+		cached=" (cached)"
+	fi
 	n=0
+	changed=0
+	gm_bad=
+	addrs() { sed -e 's/ (.*//' -e 's/.*<\(.*\)>.*/\1/' "$1" | sort -u; }
 	for c in $CANDIDATES; do
 		n=$((n + 1))
-		(cd "$PRISTINE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$c") >"$GM/$n.before" 2>"$GM/$n.before.err"
-		(cd "$R" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$c") >"$GM/$n.after" 2>"$GM/$n.after.err"
+		if [ ! -s "$GM/$n.after" ]; then
+			echo "    $c: get_maintainer.pl printed nothing: $(head -c 200 "$GM/$n.after.err")"
+			gm_bad="$gm_bad $c"
+		elif cmp -s "$GM/$n.before" "$GM/$n.after"; then
+			echo "    $c: unchanged ($(wc -l <"$GM/$n.after") lines)"
+		else
+			changed=$((changed + 1))
+			# who is new, who is gone (by address; a changed role is neither)
+			add=$(comm -13 <(addrs "$GM/$n.before") <(addrs "$GM/$n.after") | paste -sd' ')
+			gone=$(comm -23 <(addrs "$GM/$n.before") <(addrs "$GM/$n.after") | paste -sd' ')
+			echo "    $c: changed${add:+; added: $add}${gone:+; removed: $gone}"
+			[ -z "$gone" ] || gm_bad="$gm_bad $c"
+		fi
 	done
-	touch "$GM.complete"
-	cached=
-else
-	cached=" (cached)"
-fi
-n=0
-changed=0
-gm_bad=0
-for c in $CANDIDATES; do
-	n=$((n + 1))
-	if [ ! -s "$GM/$n.after" ]; then
-		echo "    $c: get_maintainer.pl printed nothing: $(head -c 200 "$GM/$n.after.err")"
-		gm_bad=1
-	elif cmp -s "$GM/$n.before" "$GM/$n.after"; then
-		echo "    $c: unchanged ($(wc -l <"$GM/$n.after") lines)"
+	if [ -n "$gm_bad" ]; then
+		fail maintainers "$t" "a lookup failed or lost an address:$gm_bad"
 	else
-		changed=$((changed + 1))
-		# who is new, who is gone (by address; a changed role is neither)
-		addrs() { sed -e 's/ (.*//' -e 's/.*<\(.*\)>.*/\1/' "$1" | sort -u; }
-		add=$(comm -13 <(addrs "$GM/$n.before") <(addrs "$GM/$n.after") | paste -sd' ')
-		gone=$(comm -23 <(addrs "$GM/$n.before") <(addrs "$GM/$n.after") | paste -sd' ')
-		echo "    $c: changed${add:+; added: $add}${gone:+; removed: $gone}"
-		echo "$c" >>"$EXPECT/files"
-		cp "$GM/$n.after" "$EXPECT/$changed"
+		ok maintainers "$t" "$changed of $(echo "$CANDIDATES" | wc -l) lookups changed by the series, nobody lost$cached"
 	fi
-done
-if [ "$gm_bad" = 1 ]; then
-	fail maintainers "$t" "get_maintainer.pl failed"
-elif printf '%s\n' "$TOUCHED" | grep -qx MAINTAINERS && [ "$changed" = 0 ]; then
-	fail maintainers "$t" "the series changes MAINTAINERS but no lookup of $(echo $CANDIDATES)"
-else
-	ok maintainers "$t" "$changed of $(echo "$CANDIDATES" | wc -l) lookups changed by the series$cached"
 fi
-
-
-# Nothing else reads the patched tree any more: the kernel lane may switch it.
-touch "$RUN/tree-free"
 
 # --- initramfs -----------------------------------------------------------------
 t=$(now)
@@ -367,17 +352,39 @@ if [ ! -x "$GEN" ]; then
 	cc -O2 -o "$GEN.tmp" "$PRISTINE/usr/gen_init_cpio.c" >"$RUN/gen.log" 2>&1 &&
 		mv "$GEN.tmp" "$GEN" || { log_tail "$RUN/gen.log"; die initramfs "$t" "gen_init_cpio build failed"; }
 fi
-# The expected files: SHA-256 of each touched file as the patched tree (the
-# git objects of branch checked) has it.
-for f in $TOUCHED; do
-	if kgit cat-file -e "checked:$f" 2>/dev/null; then
-		echo "$(kgit show "checked:$f" | sha256sum | cut -d' ' -f1)  $f"
-	fi
-done >"$EXPECT/docs"
-mkdir -p "$ROOT"/{bin,usr/bin,dev}
+wait "$FILES_LANE"
+[ "$(cat "$RUN/files.rc")" = 0 ] || { log_tail "$RUN/files.log"; die initramfs "$t" "scripts/kernel-tree.sh --files failed"; }
+ALLFILES=$(cat "$RUN/files.path")
+mkdir -p "$ROOT"/{bin,usr/bin,dev,check,tree,pristine}
 cp "$BUSYBOX" "$ROOT/bin/busybox"
-install -m 755 "$INIT" "$ROOT/init"
-cp -r "$EXPECT" "$ROOT/expect"
+install -m 755 "$KD/qemu/init" "$ROOT/init"
+install -m 755 "$KD/qemu/check.sh" "$ROOT/check/check.sh"
+cp "$KD/qemu/"*.awk "$EXPECTATIONS" "$ROOT/check/"
+# tree FROM DEST: the files the guest reads, from the patched tree (git's
+# branch checked: its objects, and the pristine files it does not track)
+# or from the pristine one
+missing=
+while read -r f; do
+	if kgit cat-file -e "checked:$f" 2>/dev/null; then
+		mkdir -p "$ROOT/tree/$(dirname "$f")" && kgit show "checked:$f" >"$ROOT/tree/$f"
+	elif [ -f "$PRISTINE/$f" ] && ! printf '%s\n' "$TOUCHED" | grep -qxF -- "$f"; then
+		mkdir -p "$ROOT/tree/$(dirname "$f")" && cp "$PRISTINE/$f" "$ROOT/tree/$f"
+	else
+		missing="$missing $f"
+	fi
+	if [ -f "$PRISTINE/$f" ]; then
+		mkdir -p "$ROOT/pristine/$(dirname "$f")" && cp "$PRISTINE/$f" "$ROOT/pristine/$f"
+	fi
+done <<<"$EMBED"
+# Every file of each tree: the whole pristine tree's, and for the patched
+# one with the files the series adds or deletes.
+cp "$ALLFILES" "$ROOT/check/files.pristine"
+{ grep -vxF -f <(kgit diff --name-only --diff-filter=D pristine checked; echo /) "$ALLFILES"
+	kgit diff --name-only --diff-filter=A pristine checked; } | LC_ALL=C sort -u >"$ROOT/check/files"
+# the .rst files the series changes: each is linted in the guest
+printf '%s\n' "$TOUCHED" | grep '\.rst$' >"$ROOT/check/rsts"
+: >"$ROOT/check/control"
+on CONTROL && echo 1 >"$ROOT/check/control"
 copy_elf() {
 	# copy_elf FILE DEST: the binary at DEST, and every library ldd lists
 	# (and the dynamic loader) at the path ldd gives.
@@ -400,27 +407,26 @@ copy_elf "$BUILD/secteam-tui" /usr/bin/secteam-tui || die initramfs "$t" "sectea
 		else echo "file $p $ROOT$p $m 0 0"; fi
 	done
 } >"$RUN/initrd.list"
-# The tree the guest checks comes from the kernel image only.
-grep -q ' /tree' "$RUN/initrd.list" && die initramfs "$t" "the initrd holds /tree"
 "$GEN" "$RUN/initrd.list" >"$RUN/initrd.cpio" 2>"$RUN/gen.log" ||
 	{ log_tail "$RUN/gen.log"; die initramfs "$t" "gen_init_cpio failed"; }
-ok initramfs "$t" "$(du -k "$RUN/initrd.cpio" | cut -f1) KiB, $(grep -c '^file' "$RUN/initrd.list") files; expects $(wc -l <"$EXPECT/docs") files and $(wc -l <"$EXPECT/files") lookups"
+[ -z "$missing" ] || echo "    not in the patched tree:$missing"
+ok initramfs "$t" "$(du -k "$RUN/initrd.cpio" | cut -f1) KiB, $(grep -c '^file' "$RUN/initrd.list") files; the patched and the pristine tree's $(echo "$EMBED" | wc -l) files, $(grep -vc '^#\|^$' "$EXPECTATIONS") expectation lines"
 
 # --- waiting for the kernel and the documents ----------------------------------
 # Each lane wrote its time; the stage lines print them.
 # shellcheck disable=SC2086
-[ -z "$LANES" ] || wait $LANES
+[ -z "$LANES" ] || wait $LANES 2>/dev/null
 LANES=
 lane_time() { if [ -f "$RUN/$1.time" ]; then cat "$RUN/$1.time"; else echo 0.0s; fi; }
 if [ ! -f "$RUN/kernel.rc" ]; then
-	echo "kernel-check: kernel ok (cached) both images: $(du -k "$IMG_PATCHED" | cut -f1) KiB and $(du -k "$IMG_PRISTINE" | cut -f1) KiB"
+	echo "kernel-check: kernel ok (cached) $(du -k "$IMG" | cut -f1) KiB"
 elif [ "$(cat "$RUN/kernel.rc")" = 0 ]; then
-	echo "kernel-check: kernel ok ($(lane_time kernel)) $(paste -sd';' "$RUN/kernel.info" | sed 's/;/; /g')"
+	echo "kernel-check: kernel ok ($(lane_time kernel)) $(cat "$RUN/kernel.info")"
 else
 	echo "kernel-check: kernel FAIL ($(lane_time kernel)) $(cat "$RUN/kernel.err" 2>/dev/null)"
 	FAILED=1
 fi
-if [ "${KERNEL_CHECK_SPHINX:-1}" = 0 ]; then
+if ! on SPHINX; then
 	echo "kernel-check: sphinx skipped (KERNEL_CHECK_SPHINX=0)"
 elif [ -z "$SPHINXDIRS" ]; then
 	echo "kernel-check: sphinx skipped (no documentation touched)"
@@ -445,83 +451,79 @@ else
 		echo "kernel-check: sphinx ok ($stime) SPHINXDIRS=\"$SPHINXDIRS\": make htmldocs on the pristine tree $(cat "$SP/base.time"), then on the patched one (incremental) $(cat "$SP/patched.time"); 0 new warnings, $(printf '%s' "$fixed" | grep -c .) fixed; $(grep -c '^found' "$SP/htmlcheck") changes found in the HTML"
 	fi
 fi
-[ -f "$IMG_PATCHED" ] && [ -f "$IMG_PRISTINE" ] || { echo "kernel-check: total FAIL ($(since "$T0"))"; exit 1; }
+[ -f "$IMG" ] || { echo "kernel-check: total FAIL ($(since "$T0"))"; exit 1; }
 
 # --- boot ----------------------------------------------------------------------
 t=$(now)
-boot() { # boot NAME IMAGE: QEMU until SECTEAM-DONE, its exit or the timeout
-	local c=$RUN/console-$1 pid end how=timeout
-	qemu-system-x86_64 -m 512 -cpu max -smp 1 -nographic -no-reboot -net none \
-		-kernel "$2" -initrd "$RUN/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 quiet" </dev/null >"$c.log" 2>"$c.err" &
-	pid=$!
-	end=$(( $(date +%s) + BOOT_TIMEOUT ))
-	while [ "$(date +%s)" -lt "$end" ]; do
-		if ! kill -0 "$pid" 2>/dev/null; then how=exited; break; fi
-		if grep -q 'SECTEAM-DONE' "$c.log" 2>/dev/null; then
-			for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-			how=finished
-			break
-		fi
-		sleep 0.5
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill "$pid" 2>/dev/null; sleep 1; kill -9 "$pid" 2>/dev/null
+C=$RUN/console
+qemu-system-x86_64 -m 512 -cpu max -smp 1 -nographic -no-reboot -net none \
+	-kernel "$IMG" -initrd "$RUN/initrd.cpio" \
+	-append "console=ttyS0 panic=-1 quiet" </dev/null >"$C.log" 2>"$C.err" &
+qpid=$!
+end=$(( $(date +%s) + BOOT_TIMEOUT ))
+how=timeout
+while [ "$(date +%s)" -lt "$end" ]; do
+	if ! kill -0 "$qpid" 2>/dev/null; then how=exited; break; fi
+	if grep -q 'SECTEAM-DONE' "$C.log" 2>/dev/null; then
+		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$qpid" 2>/dev/null || break; sleep 1; done
+		how=finished
+		break
 	fi
-	wait "$pid" 2>/dev/null
-	tr -d '\r' <"$c.log" >"$c.txt"
-	echo "$how" >"$c.how"
-}
-tb0=$(now)
-boot patched "$IMG_PATCHED" &
-b1=$!
-boot pristine "$IMG_PRISTINE" &
-b2=$!
-wait "$b1" "$b2"
-bad_boot=
-for k in patched pristine; do
-	grep -q 'SECTEAM-DONE' "$RUN/console-$k.txt" || bad_boot="$bad_boot $k ($(cat "$RUN/console-$k.how"))"
+	sleep 0.3
 done
-if [ -n "$bad_boot" ]; then
-	for k in patched pristine; do log_tail "$RUN/console-$k.txt" 8; done
-	fail boot "$t" "no SECTEAM-DONE from:$bad_boot (consoles: $RUN/console-*.txt)"
-else
-	ok boot "$t" "both guests ran: $(sed -n 's/.*SECTEAM-BEGIN //p' "$RUN/console-patched.txt" | head -n 1)"
+if kill -0 "$qpid" 2>/dev/null; then
+	kill "$qpid" 2>/dev/null; sleep 1; kill -9 "$qpid" 2>/dev/null
 fi
+wait "$qpid" 2>/dev/null
+tr -d '\r' <"$C.log" >"$C.txt"
+if ! grep -q 'SECTEAM-DONE' "$C.txt"; then
+	log_tail "$C.txt" 10
+	die boot "$t" "no SECTEAM-DONE ($how; console: $C.txt)"
+fi
+ok boot "$t" "$(sed -n 's/.*SECTEAM-BEGIN //p' "$C.txt" | head -n 1); guest times: $(sed -n 's/.*SECTEAM-TIME //p' "$C.txt" | paste -sd' ')"
 
-# --- the guests' verdicts ------------------------------------------------------
-STEPS=$( { sed 's/^[^ ]*  /doc:/' "$EXPECT/docs"; sed 's/^/maintainers:/' "$EXPECT/files"; } )
+# --- the guest's verdicts --------------------------------------------------------
+# The checks the guest must have run, from the expectations (one per file,
+# section, patterns and route line) and the touched .rst files that no
+# "file" block lints.
+STEPS=$(awk '
+	$1 == "file" { f = $2; print "file:" f }
+	$1 == "rst" && f != "" { linted[f] }
+	$1 == "section" { sub(/^section /, ""); print "section:" $0; f = "" }
+	$1 == "patterns" { print "patterns"; f = "" }
+	$1 == "route" { r = ""; for (i = 2; i <= NF && $i != "->"; i++) r = r (r == "" ? "" : ",") $i; print "route:" r; f = "" }
+	END { while ((getline l < rsts) > 0) if (l != "" && !(l in linted)) print "rst:" l }
+' rsts="$ROOT/check/rsts" "$EXPECTATIONS")
 nsteps=$(printf '%s\n' "$STEPS" | grep -c .)
-[ "$nsteps" -gt 0 ] || die guest "$t" "nothing to check in the guest: the series changes no file"
-verdicts() { # verdicts NAME: "STEP PASS|FAIL|MISSING detail" per expected step
+verdicts() { # verdicts TAG: "STEP PASS|FAIL|MISSING detail" per expected step
 	local s line
-	printf '%s\n' "$STEPS" | while read -r s; do
-		line=$(grep -F "SECTEAM-STEP $s " "$RUN/console-$1.txt" | tail -n 1 | sed 's/.*SECTEAM-STEP //')
+	printf '%s\n' "$STEPS" | while IFS= read -r s; do
+		line=$(grep -F "SECTEAM-STEP $1 $s " "$C.txt" | tail -n 1 | sed "s/.*SECTEAM-STEP $1 //")
 		if [ -z "$line" ]; then echo "$s MISSING (no line on the console)"; else echo "$line"; fi
 	done
 }
-verdicts patched >"$RUN/verdicts-patched"
-verdicts pristine >"$RUN/verdicts-pristine"
-names=$(cut -d' ' -f1 "$RUN/verdicts-patched" | paste -sd' ')
-# expect_all NAME FILE WORD LEAD OK WHY: every check in FILE says WORD;
-# the line says how many do ("LEAD<n> of <m> checks OK"), and on failure
-# the checks that do not, and why that matters (WHY).
-expect_all() {
-	_n=$(grep -c "^[^ ]* $3" "$2")
-	if [ "$_n" = "$nsteps" ]; then
-		ok "$1" "$tb0" "$4$_n of $nsteps checks $5"
+verdicts tree >"$RUN/verdicts-patched"
+bad=$(grep -v ' PASS ' "$RUN/verdicts-patched")
+if [ -z "$bad" ]; then
+	ok guest "$t" "all $nsteps checks pass on the patched tree: $(sed 's/ PASS .*//' "$RUN/verdicts-patched" | paste -sd' ')"
+else
+	printf '%s\n' "$bad" | cut -c1-300 | sed 's/^/    /'
+	fail guest "$t" "$(printf '%s\n' "$bad" | grep -c .) of $nsteps checks fail on the patched tree: $(printf '%s\n' "$bad" | sed 's/ \(FAIL\|MISSING\) .*//' | paste -sd' ')"
+fi
+# The control: the same checks on the pristine tree.  The expectations
+# describe the documents after the series; if they hold on the pristine
+# tree too, they do not see what the series changes.
+if on CONTROL; then
+	verdicts pristine >"$RUN/verdicts-pristine"
+	cfail=$(grep -v ' PASS ' "$RUN/verdicts-pristine" | sed 's/ \(FAIL\|MISSING\) .*//' | paste -sd' ')
+	if [ -n "$cfail" ]; then
+		ok control "$t" "on the pristine tree $(echo $cfail | wc -w) of $nsteps checks fail, as the series is needed for them: $cfail"
 	else
-		grep -v "^[^ ]* $3" "$2" | cut -c1-220 | sed 's/^/    /'
-		fail "$1" "$tb0" "$4only $_n of $nsteps checks say $3; $6"
+		fail control "$t" "every check passes on the pristine tree too: the expectations do not see what the series changes"
 	fi
-}
-expect_all "guest patched" "$RUN/verdicts-patched" PASS "" "pass: $names" \
-	"the series does not do what it says"
-# The negative control: the same checks on the kernel built from the
-# pristine tree.  Each check is about something the series changes, so
-# each must fail there; one that passes does not tell the two apart.
-expect_all "guest pristine" "$RUN/verdicts-pristine" FAIL "negative control: " \
-	"fail, as they must" "the others do not tell the patched tree from the pristine one"
+else
+	echo "kernel-check: control skipped (KERNEL_CHECK_CONTROL=0)"
+fi
 
 if [ "$FAILED" = 0 ]; then
 	echo "kernel-check: total ok ($(since "$T0"))"

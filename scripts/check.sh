@@ -74,6 +74,7 @@ SECTEAM_E2E_EXCLUDE="valgrind.sh maintainers-oracle.sh tour.sh demo-run.sh" \
 	proved asan scripts/run-tests.sh build-asan
 if [ -x kernel-docs/validate.sh ] && [ "${SECTEAM_SKIP_KERNEL:-}" != 1 ]; then
 	single kernel-check kernel-docs/validate.sh build
+	single kernel-mutations tests/kernel/mutations.sh build
 fi
 
 echo

@@ -7,8 +7,12 @@
 # tree; kernel-docs/series/cover is the branch description.  Then
 #   git format-patch --cover-letter --cover-from-description=subject
 # writes kernel-docs/patches/ (and patches/series, the patches in order).
-# To and Cc are what scripts/get_maintainer.pl of the patched tree says
-# for the series: the people (maintainers, reviewers) in To, the lists in Cc.
+# The mails are addressed where the patches would be applied: To and Cc are
+# what scripts/get_maintainer.pl of the pristine tree (never the patched
+# one: a series must not address itself) says for the series, the people
+# (maintainers, reviewers) in To, the lists in Cc; a series for a stable
+# tree ($STABLE) goes to the stable list too, in To.  A source's Cc: headers
+# (the upstream author of a backport) are added to Cc.
 #
 # Who sends the series signs it off: the author of the commits and their
 # Signed-off-by are `git config user.name` and `user.email` of this
@@ -21,6 +25,7 @@
 #   Author: Name <address>        only for a backport: its original author
 #   Author-Date: RFC 2822 date    the same
 #   Command: CMD                  the check whose output the message quotes
+#   Cc: Name <address>            also Cc'ed on the mails (repeatable)
 # In the message, a line "@BEFORE@" or "@AFTER@" (with leading blanks) is
 # replaced by the output of CMD, run with bash at the top of the tree
 # before and after the change, each line indented as the placeholder;
@@ -39,6 +44,10 @@ umask 022
 SRC=$KC_TOP/kernel-docs/series
 PATCHES=$KC_TOP/kernel-docs/patches
 SUBJECT_PREFIX="PATCH 6.1"
+# 6.1 is a stable tree: its patches go to the stable list
+# (Documentation/process/stable-kernel-rules.rst), each with a line
+# "commit <sha> upstream." (checked below).
+STABLE=stable@vger.kernel.org
 check=
 case ${1:-} in
 --check) check=1 ;;
@@ -115,6 +124,7 @@ fill() {
 	END { if (!signed) { print ""; print signoff } }' "$1"
 }
 
+: >"$WORK/cc-extra"
 n=0
 for src in "$SRC"/*.in; do
 	n=$((n + 1))
@@ -128,6 +138,11 @@ for src in "$SRC"/*.in; do
 	awk 'h && /^---$/ { exit } h { print } /^$/ { h = 1 }' "$src" >"$WORK/msg"
 	awk 'd { print } /^---$/ { d = 1 }' "$src" >"$WORK/diff"
 	[ -s "$WORK/diff" ] || die "$name: no diff after the line ---"
+	if [ -n "$STABLE" ]; then
+		grep -Eq '^commit [0-9a-f]{12,40} upstream\.$' "$WORK/msg" ||
+			die "$name: a patch for a stable tree needs a line 'commit <sha> upstream.'"
+	fi
+	sed -n '1,/^$/s/^Cc: //p' "$src" >>"$WORK/cc-extra"
 	live=
 	grep -Eq '^[[:space:]]*@(BEFORE|AFTER)@[[:space:]]*$' "$WORK/msg" && live=1
 	if [ -n "$live" ]; then
@@ -164,11 +179,12 @@ fp() {
 }
 mkdir -p "$WORK/draft" "$WORK/out"
 GIT_COMMITTER_DATE="$KC_DATE" fp -o "$WORK/draft" || die "git format-patch failed"
-gm() { (cd "$KC_REPO" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --norolestats "$@" \
+# get_maintainer.pl of the pristine tree, where the patches would be applied
+gm() { (cd "$PRISTINE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --norolestats "$@" \
 	"$WORK"/draft/0*.patch 2>"$WORK/gm.err") || die "get_maintainer.pl failed: $(head -c 300 "$WORK/gm.err")"; }
-to=$(gm --nol)
-cc=$(gm --nom --nor)
-[ -n "$to" ] || die "get_maintainer.pl names nobody for the series"
+to=$( { [ -z "$STABLE" ] || echo "$STABLE"; gm --nol; } )
+cc=$( { sort -u "$WORK/cc-extra"; gm --nom --nor; } | awk '!seen[$0]++')
+[ -n "$(gm --nol)" ] || die "get_maintainer.pl names nobody for the series"
 args=()
 while IFS= read -r a; do [ -n "$a" ] && args+=("--to=$a"); done <<<"$to"
 while IFS= read -r a; do [ -n "$a" ] && args+=("--cc=$a"); done <<<"$cc"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernel-tree.sh [--partial]: prints the path of a pristine kernel tree
+# kernel-tree.sh [--partial|--files]: prints the path of a pristine kernel tree
 # unpacked from Debian's linux-source tarball into the cache (outside the
 # repository), unpacking it the first time.  The cache key is the tarball's
 # hash, so a new linux-source package gives a new tree.  Installs
@@ -17,14 +17,19 @@
 # folders that the guest's configuration never builds (GPU, networking,
 # media, sound, ...), perf and the selftests.
 # About a third of the tree; the tarball is still read once from end to end.
+# --files: not a tree but a file, $cache/linux-KEY.files: every file of the
+# whole tree (what `tar -t` lists but directories), one a line, sorted in C
+# order; what `make kernel-check` matches MAINTAINERS patterns against.
 #   SECTEAM_CACHE   cache directory (default $XDG_CACHE_HOME/secteam-tui)
 #   KERNEL_TARBALL  tarball to use (default the newest /usr/src/linux-source-*.tar.xz)
 set -eu
 partial=
+files=
 case ${1:-} in
 --partial) partial=1 ;;
+--files) files=1 ;;
 '') ;;
-*) echo "usage: kernel-tree.sh [--partial]" >&2; exit 2 ;;
+*) echo "usage: kernel-tree.sh [--partial|--files]" >&2; exit 2 ;;
 esac
 cache=${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}
 tarball=${KERNEL_TARBALL:-$(ls -1 /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)}
@@ -40,7 +45,28 @@ if [ -z "$tarball" ]; then
 	fi
 fi
 [ -r "$tarball" ] || { echo "kernel-tree: cannot read tarball '$tarball'" >&2; exit 1; }
-key=$(sha256sum "$tarball" | cut -c1-16)
+# The key: the tarball's hash, remembered for its path, size and time (a
+# rerun does not read 150 MB again for it)
+stamp="$tarball $(stat -c '%s %Y' "$tarball")"
+key=
+[ -f "$cache/tarball.keys" ] && key=$(awk -v s="$stamp" 'substr($0, 1, length(s) + 1) == s " " { k = $NF } END { print k }' "$cache/tarball.keys")
+if [ -z "$key" ]; then
+	key=$(sha256sum "$tarball" | cut -c1-16)
+	mkdir -p "$cache" && echo "$stamp $key" >>"$cache/tarball.keys"
+fi
+
+if [ -n "$files" ]; then
+	list="$cache/linux-$key.files"
+	if [ ! -f "$list" ]; then
+		mkdir -p "$cache"
+		echo "kernel-tree: listing $(basename "$tarball") into $list" >&2
+		# the top directory left out, as --strip-components=1 does
+		tar -tJf "$tarball" | sed -n 's|^[^/]*/\(.*[^/]\)$|\1|p' | LC_ALL=C sort >"$list.tmp.$$" &&
+			mv "$list.tmp.$$" "$list" || { rm -f "$list.tmp.$$"; exit 1; }
+	fi
+	echo "$list"
+	exit 0
+fi
 
 # Patterns for tar --exclude, relative to the tree's top directory; a
 # pattern matches at any depth below the folder it names.

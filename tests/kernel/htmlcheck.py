@@ -10,6 +10,8 @@ HTMLDIR/<dir>/<name>.html must hold it (tags stripped, entities decoded,
 white space collapsed; lines with inline markup are skipped).  A line
 ending in "::" introduces a literal block: its text is looked for with one
 colon, and the block that follows it in TREE must be in a <pre> element.
+A line whose only markup is ``inline literals`` is looked for without the
+backquotes, and each literal must be the text of a <code> element.
 For every F:, M:, R: or L: line a patch adds to MAINTAINERS, the entry's
 section of HTMLDIR/process/maintainers.html must name the file or address.
 Prints one line per check; exits 1 when something is missing, 2 when
@@ -31,20 +33,29 @@ class Text(html.parser.HTMLParser):
         self.parts = []
         self.pres = []
         self.in_pre = 0
+        self.codes = []
+        self.in_code = 0
 
     def handle_starttag(self, tag, attrs):
         if tag == "pre":
             self.in_pre += 1
             self.pres.append([])
+        if tag == "code":
+            self.in_code += 1
+            self.codes.append([])
 
     def handle_endtag(self, tag):
         if tag == "pre" and self.in_pre:
             self.in_pre -= 1
+        if tag == "code" and self.in_code:
+            self.in_code -= 1
 
     def handle_data(self, data):
         self.parts.append(data)
         if self.in_pre:
             self.pres[-1].append(data)
+        if self.in_code:
+            self.codes[-1].append(data)
 
 
 def norm(s):
@@ -66,6 +77,13 @@ def html_pres(path):
     with open(path, encoding="utf-8") as f:
         p.feed(f.read())
     return [norm("".join(x)) for x in p.pres]
+
+
+def html_codes(path):
+    p = Text()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    return [norm("".join(x)) for x in p.codes]
 
 
 def literal_block(tree, path, line):
@@ -137,7 +155,20 @@ def main():
     for patch in patches:
         for path, line, hunk_title in added_lines(patch):
             text = norm(line)
-            if path.startswith("Documentation/") and path.endswith(".rst"):
+            inline = re.findall(r"``([^`]+)``", text)
+            if path.startswith("Documentation/") and path.endswith(".rst") and \
+                    inline and "`" not in re.sub(r"``[^`]+``", "", text) and "*" not in text:
+                rel = path[len("Documentation/"):-4] + ".html"
+                h = os.path.join(out, rel)
+                shown = text.replace("``", "")
+                codes = html_codes(h) if os.path.exists(h) else []
+                # the page's text pieces are joined with blanks, and a
+                # <code> is a piece of its own: compared without blanks
+                ok = os.path.exists(h) and \
+                    re.sub(r"\s", "", shown) in re.sub(r"\s", "", html_text(h)) and \
+                    all(x in codes for x in inline)
+                what, where = "%s + <code> %s" % (shown, ", ".join(inline)), rel
+            elif path.startswith("Documentation/") and path.endswith(".rst"):
                 if not text or "`" in text or "*" in text or \
                         re.fullmatch(r"[-=~^.:_ ]+", text) or text.startswith(".."):
                     continue

@@ -1,0 +1,160 @@
+#!/bin/bash
+# tests/kernel/mutations.sh BUILD_DIR: the kernel check can fail.
+#
+# Each mutation below is a wrong series: the real one (kernel-docs/patches)
+# plus one patch that breaks a fact of kernel-docs/expectations.txt, made
+# with git on the pristine files and written out with git format-patch.
+# For each, `make kernel-check` (kernel-docs/validate.sh) runs with every
+# stage that can be switched off switched off (series, checkpatch,
+# maintainers, sphinx, control), so only the guest can catch it, and must:
+#   - exit non-zero, with apply, kernel and boot ok and the guest FAIL;
+#   - the checks named for the mutation must be among those that fail,
+#     each with the reason given (so that a mutation caught by accident,
+#     for another reason, does not count).
+# Run from the repository root, after `make kernel-check` (the kernel it
+# built is reused: a series changes only the initrd); `make
+# kernel-mutations`, part of `make check`.  A mutation's
+# verdict is cached under the hash of everything it depends on (its
+# patches, the expectations, the guest's files, validate.sh, this script,
+# secteam-tui and the kernel), so a rerun with nothing changed boots
+# nothing.  Prints one line per mutation and a total; exits 1 when a wrong
+# series passes.  KERNEL_CHECK_MUTATIONS=NAME,... runs only those.
+set -u
+umask 022
+BUILD=${1:?usage: tests/kernel/mutations.sh BUILD_DIR}
+[ -f kernel-docs/validate.sh ] || { echo "mutations: run from the repository root" >&2; exit 2; }
+REPO=$(pwd)
+BUILD=$(cd "$BUILD" && pwd) || exit 1
+KC_TOP=$REPO
+. "$REPO/scripts/kernel-lib.sh"
+KD=$REPO/kernel-docs
+T0=$(now)
+KC_DIGITS=1
+
+PRISTINE=$("$REPO/scripts/kernel-tree.sh" --partial 2>/dev/null) || { echo "mutations: no tree" >&2; exit 1; }
+W=$(mktemp -d "${TMPDIR:-/tmp}/kernel-mutations.XXXXXX") || exit 1
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$KC/mutations"
+
+# --- the mutations ---------------------------------------------------------------
+# NAME|WHAT|CHECKS: CHECKS are "STEP=REASON" separated by ";", REASON a
+# text the failing check's detail must hold.
+SD=Documentation/admin-guide/security-bugs.rst
+RSB=Documentation/admin-guide/hw-vuln/cross-thread-rsb.rst
+MUTATIONS="\
+address-typo|security@kernel.org misspelt as security@kernel.og in SECURITY CONTACT and $SD|section:SECURITY CONTACT=security@kernel.og;file:$SD=does not say;route:$SD=does not reach: security@kernel.org
+contact-removed|the SECURITY CONTACT section removed from MAINTAINERS|section:SECURITY CONTACT=no section;route:$SD=does not reach: security@kernel.org
+embargo-30-days|$SD: an embargo of up to 30 days from the report, which contradicts the 7 and 14 days from the start of the release process|file:$SD=sets other periods: 30 days
+dead-pattern|MAINTAINERS: a new section whose F: pattern matches no file (hw-vulns/ for hw-vuln/)|patterns=Documentation/admin-guide/hw-vulns/
+hunk-reverted|the real series with its hunk in $RSB reverted|file:$RSB=does not say
+broken-rst|$SD: a title underline shorter than its title|file:$SD=Title underline too short"
+
+# mutate NAME: the change of mutation NAME, in the current directory (a tree
+# with the real series applied)
+mutate() {
+	case $1 in
+	address-typo)
+		sed -i 's/^M:\tSecurity Officers <security@kernel.org>$/M:\tSecurity Officers <security@kernel.og>/' MAINTAINERS
+		sed -i 's/<security@kernel.org>/<security@kernel.og>/' "$SD" ;;
+	contact-removed)
+		awk '$0 == "SECURITY CONTACT" { skip = 1 } skip && /^$/ { skip = 0; next } !skip' MAINTAINERS >M.new &&
+			mv M.new MAINTAINERS ;;
+	embargo-30-days)
+		awk '{ print } /^coordination\.$/ && !done { print ""; print "Fixes for bugs reported to the security team are embargoed for up to 30 days"; print "from the report."; done = 1 }' "$SD" >S.new &&
+			mv S.new "$SD" ;;
+	dead-pattern)
+		awk '$0 == "X86 MCE INFRASTRUCTURE" { print "X86 HARDWARE VULNERABILITIES"; print "M:\tThomas Gleixner <tglx@linutronix.de>"; print "S:\tMaintained"; print "F:\tDocumentation/admin-guide/hw-vulns/"; print "" } { print }' MAINTAINERS >M.new &&
+			mv M.new MAINTAINERS ;;
+	hunk-reverted)
+		# the reverse of the real series' hunk in cross-thread-rsb.rst
+		G diff -R pristine HEAD -- "$RSB" | G apply ;;
+	broken-rst)
+		sed -i 's/^------------------------------------$/--------------/' "$SD" ;;
+	esac
+}
+
+# --- a scratch repository: the pristine files the mutations touch ----------------
+# (a fixed date: the same mutation is the same series, whose verdict is cached)
+G() { GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' \
+	GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' git -C "$W/tree" -c user.name=mutation \
+	-c user.email=mutation@localhost -c core.abbrev=12 "$@"; }
+mkdir -p "$W/tree"
+SERIES=$(grep -v '^[[:space:]]*\(#\|$\)' "$KD/patches/series")
+for f in MAINTAINERS "$SD" "$RSB" $(kc_series_paths "$KD/patches" "$KD/series"); do
+	[ -f "$W/tree/$f" ] && continue
+	mkdir -p "$W/tree/$(dirname "$f")" && cp "$PRISTINE/$f" "$W/tree/$f"
+done
+{
+	G init -q && G add -A && G commit -q -m pristine && G tag pristine &&
+		for p in $SERIES; do G am -q "$KD/patches/$p" || exit 1; done && G tag real
+} >"$W/git.log" 2>&1 || { cat "$W/git.log"; echo "mutations: the real series does not apply" >&2; exit 1; }
+
+# --- what a verdict depends on -----------------------------------------------------
+IMG=$(ls "$KC"/bzImage-* 2>/dev/null | head -n 1)
+BASEKEY=$( { cat "$KD/expectations.txt" "$KD/qemu"/* "$KD/validate.sh" "$0" "$REPO/scripts/kernel-lib.sh"
+	sha256sum "$BUILD/secteam-tui" /bin/busybox; basename "$PRISTINE"; echo "$IMG"; } | kc_hash)
+
+total=0
+failed=0
+only=${KERNEL_CHECK_MUTATIONS:-}
+while IFS='|' read -r name what checks; do
+	[ -n "$name" ] || continue
+	case ",${only:-$name}," in *",$name,"*) ;; *) continue ;; esac
+	total=$((total + 1))
+	t=$(now)
+	# the wrong series
+	out=$W/series-$name
+	mkdir -p "$out"
+	(
+		cd "$W/tree" && G checkout -q -f -B "m-$name" real && mutate "$name" &&
+			G commit -q -a -m "mutation: $name" -m "$what" &&
+			G format-patch -q --zero-commit -o "$out" pristine.. &&
+			(cd "$out" && ls 0*.patch >series)
+	) >"$W/m.log" 2>&1 || { cat "$W/m.log"; echo "mutations: $name: the mutation failed"; failed=$((failed + 1)); continue; }
+	key=$( { echo "$BASEKEY $name $checks"; cat "$out"/*.patch; } | kc_hash)
+	M=$KC/mutations/$name
+	if [ -f "$M.$key" ]; then
+		echo "mutations: $name ok (cached) $(cat "$M.$key")"
+		continue
+	fi
+	rm -f "$M".*
+	rm -rf "$M" && mkdir -p "$M"
+	KERNEL_CHECK_PATCHES=$out KERNEL_CHECK_RUN=$M/run KERNEL_CHECK_SERIES=0 KERNEL_CHECK_CHECKPATCH=0 \
+		KERNEL_CHECK_MAINTAINERS=0 KERNEL_CHECK_SPHINX=0 KERNEL_CHECK_CONTROL=0 \
+		make -s --no-print-directory kernel-check B="$BUILD" >"$M/out" 2>&1
+	rc=$?
+	why=
+	[ "$rc" != 0 ] || why="$why; make kernel-check passed"
+	for s in apply kernel boot; do
+		grep -q "^kernel-check: $s ok" "$M/out" || why="$why; stage $s not ok"
+	done
+	grep -q '^kernel-check: guest FAIL' "$M/out" || why="$why; the guest did not fail"
+	caught=
+	IFS=';' read -ra cs <<<"$checks"
+	for c in "${cs[@]}"; do
+		step=${c%%=*}
+		reason=${c#*=}
+		line=$(grep -F "$step " "$M/run/verdicts-patched" 2>/dev/null | grep -F -- " FAIL " | head -n 1)
+		if [ -z "$line" ]; then
+			why="$why; $step does not fail"
+		elif ! printf '%s\n' "$line" | grep -qF -- "$reason"; then
+			why="$why; $step fails, but not with \"$reason\": $(printf '%s' "$line" | cut -c1-200)"
+		else
+			caught="$caught $step"
+		fi
+	done
+	if [ -n "$why" ]; then
+		failed=$((failed + 1))
+		sed 's/^/    /' "$M/out" | tail -n 25
+		echo "mutations: $name FAIL ($(since "$t")) $what:${why#;}"
+	else
+		echo "the wrong series fails the guest:$caught" >"$M.$key"
+		echo "mutations: $name ok ($(since "$t")) $what: the wrong series fails the guest:$caught"
+	fi
+done <<<"$MUTATIONS"
+if [ "$failed" = 0 ] && [ "$total" -gt 0 ]; then
+	echo "mutations: total ok ($(since "$T0")) $total wrong series, each caught by the guest"
+	exit 0
+fi
+echo "mutations: total FAIL ($(since "$T0")) $failed of $total not caught as they must be"
+exit 1
