@@ -331,7 +331,8 @@ def importer(ph, k, procs):
 
 
 def run_phase(ph, watcher, state, importing):
-    watcher.phase = ph
+    if watcher:
+        watcher.phase = ph
     stop = threading.Event()
     ws = [threading.Thread(target=worker, args=(ph, w, stop, watcher, state))
           for w in range(1, 5)]
@@ -360,7 +361,7 @@ def run_phase(ph, watcher, state, importing):
     for t in ws:
         t.join()
     ph.secs = time.monotonic() - t0
-    while watcher.busy():
+    while watcher and watcher.busy():
         time.sleep(0.05)
 
 
@@ -509,9 +510,11 @@ def main():
         start_uis()
         wt = threading.Thread(target=watcher.run)
         wt.start()
-    print("officers: off1-off4 import (nice %d, --jobs %s), off1-off%d have "
-          "the UI open, off5-off8 run commands"
-          % (NICE, JOBS or "default", UIS))
+    print("officers: off1-off4 import (nice %d, --jobs %s), %s, "
+          "off5-off8 run commands"
+          % (NICE, JOBS or "default",
+             "off1-off%d have the UI open (live update: tmux capture-pane)"
+             % UIS if UIS else "no UI open (LOAD_UIS=0: no live update)"))
     state = {"sev": 0}
     p1 = Phase("4 officers' commands, no imports")
     p2 = Phase("4 officers' commands, 4 officers importing")

@@ -41,7 +41,9 @@ chmod 755 "$W"
 LOAD_TMUX=benchload$$
 . "$top/tests/lib/gpg-env.sh"
 . "$top/tests/lib/pg.sh"
+driver=
 cleanup() {
+	[ -n "$driver" ] && kill "$driver" 2>/dev/null
 	tmux -L "$LOAD_TMUX" kill-server 2>/dev/null
 	pg_stop
 	for h in "$W"/o*; do
@@ -75,4 +77,10 @@ while [ $k -le 8 ]; do
 done
 LOAD_BIN=$BIN LOAD_DIR=$W LOAD_TOP=$top LOAD_TMUX=$LOAD_TMUX
 export LOAD_BIN LOAD_DIR LOAD_TOP LOAD_TMUX
-/usr/bin/python3 "$top/bench/load.py"
+# In the background, so that a signal ends the run (and its cleanup) now.
+/usr/bin/python3 "$top/bench/load.py" &
+driver=$!
+wait "$driver"
+rc=$?
+driver=
+exit $rc
