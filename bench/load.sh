@@ -75,7 +75,7 @@ while [ $k -le 8 ]; do
 		add-officer "off$k" --key "$OFFICER_FPR" >/dev/null || exit 1
 	k=$((k + 1))
 done
-LOAD_BIN=$BIN LOAD_DIR=$W LOAD_TOP=$top LOAD_TMUX=$LOAD_TMUX
+LOAD_BIN=$BIN LOAD_DIR=$W LOAD_TOP=$top
 export LOAD_BIN LOAD_DIR LOAD_TOP LOAD_TMUX
 # In the background, so that a signal ends the run (and its cleanup) now.
 /usr/bin/python3 "$top/bench/load.py" &
