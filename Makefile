@@ -90,6 +90,11 @@ stress: all
 bench: all
 	@bench/run.sh $(B)
 
+# The team under load alone (also part of `make bench`): knobs LOAD_*,
+# see bench/load.sh.
+bench-load: all
+	@sh bench/load.sh $(B)/secteam-tui
+
 # The man page's key table and export formats, from the code's tables
 # (tests/e2e/man.sh fails while the committed page differs).
 man: all
@@ -118,5 +123,6 @@ clean:
 	rm -rf build build-asan build-fuzz
 
 .PHONY: all units deps deps-quiet run check test check-layers asan fuzz \
-	fuzz-replay stress bench man kernel-check kernel-mutations kernel-check-full kernel-series \
+	fuzz-replay stress bench bench-load man kernel-check kernel-mutations kernel-check-full \
+	kernel-series \
 	install clean
