@@ -183,6 +183,31 @@ struct attachment_info {
 	bool patch;            /* a patch (attachment_is_patch) */
 	unsigned char *data;
 };
+/* attachment.c: a report's attachments, numbered across its thread. */
+struct report_attachment {
+	size_t number;         /* 1, 2, ... over every message, in order */
+	size_t message;        /* the message it came in, from 1 */
+	bool is_signed;        /* inside what a valid or good signature covers */
+	struct attachment_info info;  /* with its data */
+};
+/* Every attachment of report id (each message decrypted now).  0 with
+ * *out (report_attachments_free), or negative with err naming the report
+ * and the message that cannot be opened. */
+int report_attachments(struct cmd_ctx *ctx, int64_t id,
+		       struct report_attachment **out, size_t *n,
+		       struct err *err);
+void report_attachments_free(struct report_attachment *v, size_t n);
+/* Writes data to path, mode 0600, never through a symbolic link: a new
+ * file (O_EXCL), or with force the existing one replaced by a renamed
+ * temporary file.  0, or ERR_REFUSED (a link; a file exists without
+ * force) or ERR_IO, naming path. */
+int attachment_write_file(const char *path, const unsigned char *data,
+			  size_t len, bool force, struct err *err);
+/* Records that a was saved, when it is exploit code (an event
+ * "attachment-saved"); 0 otherwise.  0 or negative. */
+int attachment_saved(struct cmd_ctx *ctx, int64_t id,
+		     const struct report_attachment *a, struct err *err);
+
 /* A From mailbox (sender.c shows it). */
 struct sender {
 	char *name;            /* display name, untrusted; NULL when none */
