@@ -273,6 +273,11 @@ const char *const schema_pg[] = {
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
 	"  END $$;",
+
+	/* 3: the events `stats` and `due` read for every report at once
+	 * (store_report_milestones), in a covering index of their own */
+	"CREATE INDEX events_milestones ON secteam.events(report_id, kind, at, detail)"
+	"  WHERE kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext');",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);
