@@ -47,36 +47,33 @@ static void take(struct report_attachment **v, size_t *n,
 
 int report_attachments(struct cmd_ctx *ctx, int64_t id,
 		       struct report_attachment **out, size_t *n,
-		       struct err *err)
+		       size_t *unopened, struct err *err)
 {
 	struct report_full rf;
 	int r;
 
 	*out = NULL;
 	*n = 0;
+	*unopened = 0;
 	if ((r = report_load(ctx, id, &rf, err)) < 0) {
 		report_full_release(&rf);
 		return r;
 	}
 	for (size_t i = 0; i < rf.nmsgs; i++) {
 		struct opened_message om;
+		struct err e = { 0, "" };
 		enum sig_verdict v = rf.msgs[i].verdict;
 
-		r = report_open_thread(ctx, &rf, i, &om, err);
-		if (r == 0)
+		/* A message that cannot be opened shows no attachment in
+		 * `show` either: the numbers stay the same. */
+		if (report_open_thread(ctx, &rf, i, &om, &e) == 0)
 			take(out, n, &om, i + 1, v == SIG_VALID || v == SIG_GOOD);
+		else
+			(*unopened)++;
 		opened_message_release(&om);
-		if (r < 0) {
-			err_prefix(err, "report %lld: cannot open message %zu",
-				   (long long)id, i + 1);
-			report_attachments_free(*out, *n);
-			*out = NULL;
-			*n = 0;
-			break;
-		}
 	}
 	report_full_release(&rf);
-	return r;
+	return 0;
 }
 
 /* Writes all of data to fd; 0 or errno. */

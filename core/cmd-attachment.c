@@ -117,7 +117,7 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct report_attachment *v;
 	const char *out = NULL;
 	bool json = false, force = false;
-	size_t n;
+	size_t n, unopened;
 	int64_t id;
 	int c, rc;
 
@@ -140,8 +140,13 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "attachment");
 	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
 		return CMD_USAGE;
-	if (report_attachments(ctx, id, &v, &n, &ctx->err) < 0)
+	if (report_attachments(ctx, id, &v, &n, &unopened, &ctx->err) < 0)
 		return CMD_FAILED;
+	if (unopened)
+		fprintf(ctx->errout, "warning: report %lld: %zu message%s cannot be "
+			"opened (see show %lld); %s attachments are not here\n",
+			(long long)id, unopened, unopened == 1 ? "" : "s",
+			(long long)id, unopened == 1 ? "its" : "their");
 	rc = CMD_OK;
 	if (out)
 		rc = save(ctx, id, v, n, argv[optind + 1], out, force);

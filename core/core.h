@@ -190,12 +190,13 @@ struct report_attachment {
 	bool is_signed;        /* inside what a valid or good signature covers */
 	struct attachment_info info;  /* with its data */
 };
-/* Every attachment of report id (each message decrypted now).  0 with
- * *out (report_attachments_free), or negative with err naming the report
- * and the message that cannot be opened. */
+/* Every attachment of report id (each message decrypted now; one that
+ * cannot be opened adds none, counted in *unopened, as `show` leaves
+ * its attachments out).  0 with *out (report_attachments_free), or
+ * negative with err set (no such report, the store failed). */
 int report_attachments(struct cmd_ctx *ctx, int64_t id,
 		       struct report_attachment **out, size_t *n,
-		       struct err *err);
+		       size_t *unopened, struct err *err);
 void report_attachments_free(struct report_attachment *v, size_t n);
 /* Writes data to path, mode 0600, never through a symbolic link: a new
  * file (O_EXCL), or with force the existing one replaced by a renamed
