@@ -163,7 +163,7 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--json", "the list as a JSON array" },
 	{ NULL, NULL },
 };
-static const char *const examples[] = { "attachment 3 1 -o /tmp/repro.c", NULL };
+static const char *const examples[] = { "attachment 3 2 -o repro-3.c", NULL };
 const struct cmd_entry cmd_attachment_entry = {
 	.name = "attachment",
 	.usage = "ID [--json] | ID N -o FILE [--force]",
