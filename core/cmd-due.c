@@ -4,7 +4,8 @@
  * overdue or due within the window (or, with no date decided, the
  * policy's default limit, from policy_check()); vendors notified and
  * silent for 5 working days (Monday to Friday, UTC); participants
- * brought in who have not acknowledged.  And every disclosed report
+ * brought in who have not acknowledged; reporters who have had no
+ * reply after 2 working days (reporter_waiting).  And every disclosed report
  * (state disclosed or closed, public, or its date passed) whose CVE ID is
  * reserved but has no published record yet (fixcve.h).  Prints nothing
  * when all is well; always exits 0 unless the store fails.  With --mail
@@ -37,6 +38,8 @@ struct due_run {
 	size_t nvendors;
 	struct pending_participant *parts;
 	size_t nparts;
+	struct report_milestones *ms;
+	size_t nms;
 };
 
 static void item(struct due_run *d, const struct report *r, const char *kind,
@@ -97,6 +100,14 @@ static int each(const struct report *r, void *data)
 	char *text;
 
 	deadline_item(d, r);
+	if (reporter_waiting(r, d->ms, d->nms, d->now)) {
+		long wd = working_days_between(r->received, d->now);
+		text = xasprintf("reporter waiting: received %s, no reply for %ld "
+				 "working days (reply %lld)", fmt_rfc3339(r->received, when),
+				 wd, (long long)r->id);
+		item(d, r, "reporter-waiting", r->received, NULL, text);
+		free(text);
+	}
 	for (size_t i = 0; i < d->nvendors; i++) {
 		const struct report_vendor *v = &d->vendors[i];
 		long wd;
@@ -237,6 +248,7 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		d.items = json_array();
 	if (store_report_vendors_get(s, 0, &d.vendors, &d.nvendors, &ctx->err) < 0 ||
 	    store_participants_unacked(s, 0, &d.parts, &d.nparts, &ctx->err) < 0 ||
+	    store_report_milestones(s, &d.ms, &d.nms, &ctx->err) < 0 ||
 	    report_each(ctx, &f, each, &d, &ctx->err) < 0 ||
 	    unpublished(&d) < 0)
 		r = -1;
@@ -254,6 +266,7 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < d.nparts; i++)
 		pending_participant_release(&d.parts[i]);
 	free(d.parts);
+	free(d.ms);
 	return r < 0 ? CMD_FAILED : CMD_OK;
 }
 
@@ -271,7 +284,7 @@ static const char *const examples[] = { "due --within 3d", "due --mail --dry-run
 const struct cmd_entry cmd_due_entry = {
 	.name = "due",
 	.usage = "[--within 2d] [--json] | --mail [--dry-run] [--outbox MAILDIR | --sendmail]",
-	.help = "reports due or overdue, silent vendors, unacknowledged participants",
+	.help = "reports due or overdue, silent vendors, unacknowledged participants, waiting reporters",
 	.exec = cmd_due_exec,
 	.opts = cmd_due_opts,
 	.target = CMD_TARGET_NONE,

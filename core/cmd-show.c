@@ -123,8 +123,10 @@ static void print_files(FILE *out, const char *name, char *const *files,
 	fputc('\n', out);
 }
 
+/* Attachments are numbered across the thread (`attachment ID N`):
+ * *natt is how many earlier messages showed. */
 static void print_message(FILE *out, const struct message *m, size_t i,
-			  size_t n, const struct opened *o)
+			  size_t n, const struct opened *o, size_t *natt)
 {
 	const struct opened_message *om = &o->om[i];
 	struct body_line *lines;
@@ -165,7 +167,7 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 		const struct attachment_info *a = &om->att[k];
 		char *fn = safe_str(a->filename ? a->filename : "(unnamed)");
 		char *ct = safe_str(a->content_type);
-		fprintf(out, "[attachment %zu: %s, %s, %zu bytes%s%s]\n", k + 1, fn,
+		fprintf(out, "[attachment %zu: %s, %s, %zu bytes%s%s]\n", ++*natt, fn,
 			ct, a->size, a->exploit ? ", EXPLOIT CODE" : "",
 			a->unsigned_part ? ", NOT SIGNED" : "");
 		free(fn);
@@ -260,8 +262,8 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 				    o->om[i].nfiles_unsigned);
 			free(name);
 		}
-	for (size_t i = 0; i < rf->nmsgs; i++)
-		print_message(out, &rf->msgs[i], i, rf->nmsgs, o);
+	for (size_t i = 0, natt = 0; i < rf->nmsgs; i++)
+		print_message(out, &rf->msgs[i], i, rf->nmsgs, o, &natt);
 	fputs("\n--- events ---\n", out);
 	print_events(out, rf);
 }

@@ -186,6 +186,32 @@ struct attachment_info {
 	bool patch;            /* a patch (attachment_is_patch) */
 	unsigned char *data;
 };
+/* attachment.c: a report's attachments, numbered across its thread. */
+struct report_attachment {
+	size_t number;         /* 1, 2, ... over every message, in order */
+	size_t message;        /* the message it came in, from 1 */
+	bool is_signed;        /* inside what a valid or good signature covers */
+	struct attachment_info info;  /* with its data */
+};
+/* Every attachment of report id (each message decrypted now; one that
+ * cannot be opened adds none, counted in *unopened, as `show` leaves
+ * its attachments out).  0 with *out (report_attachments_free), or
+ * negative with err set (no such report, the store failed). */
+int report_attachments(struct cmd_ctx *ctx, int64_t id,
+		       struct report_attachment **out, size_t *n,
+		       size_t *unopened, struct err *err);
+void report_attachments_free(struct report_attachment *v, size_t n);
+/* Writes data to path, mode 0600, never through a symbolic link: a new
+ * file (O_EXCL), or with force the existing one replaced by a renamed
+ * temporary file.  0, or ERR_REFUSED (a link; a file exists without
+ * force) or ERR_IO, naming path. */
+int attachment_write_file(const char *path, const unsigned char *data,
+			  size_t len, bool force, struct err *err);
+/* Records that a was saved, when it is exploit code (an event
+ * "attachment-saved"); 0 otherwise.  0 or negative. */
+int attachment_saved(struct cmd_ctx *ctx, int64_t id,
+		     const struct report_attachment *a, struct err *err);
+
 /* A From mailbox (sender.c shows it). */
 struct sender {
 	char *name;            /* display name, untrusted; NULL when none */
@@ -672,6 +698,13 @@ int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
 		struct reply_sent *res, struct err *err);
 
 /* reminders.c: `due --mail` (see reminders.c for who gets what) ------*/
+/* The time the reporter of r has been waiting since (r->received) when
+ * no reply was sent to them (the `ack` template or any other: a
+ * reply-sent or reply-plaintext event, in ms, by report id) and 2
+ * working days or more have passed by now; else 0. */
+time_t reporter_waiting(const struct report *r,
+			const struct report_milestones *ms, size_t nms,
+			time_t now);
 struct due_mail_opts {
 	bool dry_run;           /* print who would get what, send nothing */
 	const char *outbox;     /* Maildir to deliver into, or NULL: */

@@ -7,7 +7,9 @@
  *     days gets one;
  *   - every officer gets one digest of the reports they claimed that are
  *     overdue or due within 2 days (their address: config
- *     officers.NAME).
+ *     officers.NAME);
+ *   - the officer who claimed a report whose reporter has had no reply
+ *     after 2 working days (reporter_waiting) gets a reminder of it.
  *
  * Each recipient gets at most one reminder per report per 2 working
  * days: the last one sent is stored (table reminders) after delivery, so
@@ -27,6 +29,7 @@
 #define PARTICIPANT_DAYS 2
 #define REMIND_EVERY_DAYS 2
 #define DIGEST_WITHIN (2 * 86400)
+#define REPORTER_WAIT_DAYS 2
 
 struct remind_run {
 	struct cmd_ctx *ctx;
@@ -37,6 +40,8 @@ struct remind_run {
 	size_t nvendors;
 	struct pending_participant *parts;
 	size_t nparts;
+	struct report_milestones *ms;
+	size_t nms;
 	struct digest {
 		char *officer;
 		struct sbuf text;
@@ -46,6 +51,27 @@ struct remind_run {
 	size_t ndg;
 	size_t sent, skipped;
 };
+
+static int by_report(const void *key, const void *elem)
+{
+	int64_t a = *(const int64_t *)key;
+	int64_t b = ((const struct report_milestones *)elem)->report_id;
+
+	return a < b ? -1 : a > b;
+}
+
+time_t reporter_waiting(const struct report *r,
+			const struct report_milestones *ms, size_t nms,
+			time_t now)
+{
+	const struct report_milestones *m =
+		nms ? bsearch(&r->id, ms, nms, sizeof(*ms), by_report) : NULL;
+
+	if ((m && m->replied) || !r->received ||
+	    working_days_between(r->received, now) < REPORTER_WAIT_DAYS)
+		return 0;
+	return r->received;
+}
 
 /* True when recipient may be reminded about report id now. */
 static bool may_remind(struct remind_run *m, int64_t id, const char *recipient,
@@ -238,6 +264,41 @@ static void remind_participants(struct remind_run *m, const struct report *r,
 	}
 }
 
+/* The officer who claimed r, when its reporter waits for a reply. */
+static void remind_waiting(struct remind_run *m, const struct report *r,
+			   const char *subj)
+{
+	time_t since = reporter_waiting(r, m->ms, m->nms, m->now);
+	char *key, *subject, *text, when[32];
+	const char *addr;
+
+	if (!since || !r->claimed_by || !*r->claimed_by)
+		return;
+	key = xasprintf("officers.%s", r->claimed_by);
+	addr = config_get(m->ctx->cfg, key, NULL);
+	free(key);
+	if (!addr || !participant_email_valid(addr)) {
+		char *o = safe_str(r->claimed_by);
+		fprintf(m->ctx->errout, "warning: no reporter-waiting reminder for "
+			"officer %s: set officers.%s to their address in the config\n",
+			o, o);
+		free(o);
+		return;
+	}
+	if (!may_remind(m, r->id, addr, "reporter-waiting"))
+		return;
+	subject = xasprintf("[SECURITY] Reporter waiting: report %lld", (long long)r->id);
+	text = xasprintf("Hello %s,\n\nThe reporter of report %lld (\"%s\"),\n"
+			 "which you claimed, sent it on %s\nand has had no reply "
+			 "for %ld working days.\nSend one: secteam-tui reply %lld "
+			 "(the ack template).\n\n-- \nsecteam-tui due --mail\n",
+			 r->claimed_by, (long long)r->id, subj, fmt_rfc3339(since, when),
+			 working_days_between(since, m->now), (long long)r->id);
+	send_one(m, "reporter-waiting", addr, NULL, &r->id, 1, subject, text);
+	free(subject);
+	wipe_free(text, strlen(text));
+}
+
 /* The report's deadline for the digest: its date, else the policy's. */
 static time_t deadline(struct remind_run *m, const struct report *r)
 {
@@ -301,6 +362,7 @@ static int each_report(struct remind_run *m, int64_t id, struct err *err)
 	subj = shown_subject(m->ctx, &r);
 	remind_vendors(m, &r, subj);
 	remind_participants(m, &r, subj);
+	remind_waiting(m, &r, subj);
 	add_to_digest(m, &r, subj);
 	free(subj);
 	report_release(&r);
@@ -351,6 +413,7 @@ static void run_release(struct remind_run *m)
 	for (size_t i = 0; i < m->nparts; i++)
 		pending_participant_release(&m->parts[i]);
 	free(m->parts);
+	free(m->ms);
 	for (size_t i = 0; i < m->ndg; i++) {
 		free(m->dg[i].officer);
 		sbuf_wipe(&m->dg[i].text);
@@ -380,6 +443,7 @@ int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
 	policy_from_config(ctx->cfg, &m.pol);
 	if ((r = store_report_vendors_get(s, 0, &m.vendors, &m.nvendors, err)) == 0 &&
 	    (r = store_participants_unacked(s, 0, &m.parts, &m.nparts, err)) == 0 &&
+	    (r = store_report_milestones(s, &m.ms, &m.nms, err)) == 0 &&
 	    (r = store_report_each(s, &f, collect, &ids, err)) == 0) {
 		for (size_t i = 0; i < ids.n && r == 0; i++)
 			r = each_report(&m, ids.v[i], err);

@@ -43,6 +43,7 @@ static const struct {
 	{ "date-set", "date set" },
 	{ "release-start", "release process started" },
 	{ "attachment-release", "attachment released" },
+	{ "attachment-saved", "attachment saved" },
 };
 
 /* Text for the output: redacted, one line, in the style's markup. */

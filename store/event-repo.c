@@ -131,6 +131,46 @@ int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
 	return rc;
 }
 
+static void read_milestones(struct stmt *st, void *elem)
+{
+	struct report_milestones *m = elem;
+
+	m->report_id = db_col_int(st, 0);
+	m->triaged = (time_t)db_col_int(st, 1);
+	m->fixed = (time_t)db_col_int(st, 2);
+	m->disclosed = (time_t)db_col_int(st, 3);
+	m->replied = (time_t)db_col_int(st, 4);
+}
+
+int store_report_milestones(struct store *s, struct report_milestones **out,
+			    size_t *n, struct err *err)
+{
+	/* triage.c writes a state change as "FROM -> TO"; reply.c a reply
+	 * to the reporter as reply-sent (or reply-plaintext).  The kinds
+	 * are those of the partial index events_milestones (schema-*.c),
+	 * which covers the query. */
+	struct stmt *st = db_stmt(s,
+		"SELECT report_id,"
+		" coalesce(min(CASE WHEN kind = 'state' AND detail LIKE 'new -> %'"
+		"  THEN at END), 0),"
+		" coalesce(min(CASE WHEN kind = 'fix' OR (kind = 'state'"
+		"  AND detail LIKE '% -> fix-ready') THEN at END), 0),"
+		" coalesce(min(CASE WHEN kind = 'state' AND detail LIKE '% -> disclosed'"
+		"  THEN at END), 0),"
+		" coalesce(min(CASE WHEN kind IN ('reply-sent', 'reply-plaintext')"
+		"  THEN at END), 0)"
+		" FROM events WHERE report_id IS NOT NULL"
+		" AND kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext')"
+		" GROUP BY report_id ORDER BY report_id", err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_milestones,
+		       NULL, "cannot read the reports' milestones", err);
+}
+
 int64_t store_event_count(struct store *s, int64_t report_id)
 {
 	struct stmt *st = db_stmt(s,

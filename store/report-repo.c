@@ -272,3 +272,32 @@ int store_files_get(struct store *s, int64_t report_id, char ***paths,
 	return db_rows(s, st, (void **)paths, n, sizeof(**paths), read_path,
 		       release_path, "cannot read touched files", err);
 }
+
+struct files_each {
+	int (*fn)(int64_t report_id, const char *path, void *data);
+	void *data;
+};
+
+static int file_row(struct stmt *st, void *data)
+{
+	struct files_each *fe = data;
+	char *path = db_col_str(st, 1);
+	int r = fe->fn(db_col_int(st, 0), path ? path : "", fe->data);
+
+	free(path);
+	return r;
+}
+
+int store_files_each(struct store *s,
+		     int (*fn)(int64_t report_id, const char *path, void *data),
+		     void *data, struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+		"SELECT report_id, path FROM report_files ORDER BY report_id, path",
+		err);
+	struct files_each fe = { fn, data };
+
+	if (!st)
+		return ERR_IO;
+	return db_each(s, st, file_row, &fe, "cannot read touched files", err);
+}

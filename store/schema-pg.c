@@ -353,6 +353,11 @@ const char *const schema_pg[] = {
 	 * can run this migration: the functions are theirs). */
 	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
 	"  WHERE rolname = 'secteam_officers');",
+
+	/* 4: the events `stats` and `due` read for every report at once
+	 * (store_report_milestones), in a covering index of their own */
+	"CREATE INDEX events_milestones ON secteam.events(report_id, kind, at, detail)"
+	"  WHERE kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext');",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -180,6 +180,12 @@ const char *const schema_sqlite[] = {
 	"  sent_at INTEGER NOT NULL,"
 	"  PRIMARY KEY (report_id, recipient, kind)"
 	");",
+
+	/* 6: the events `stats` and `due` read for every report at once
+	 * (store_report_milestones), in a covering index of their own */
+	"CREATE INDEX IF NOT EXISTS events_milestones"
+	"  ON events(report_id, kind, at, detail)"
+	"  WHERE kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext');",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

@@ -146,6 +146,12 @@ int store_files_add(struct store *s, int64_t report_id, char *const *paths,
 int store_files_get(struct store *s, int64_t report_id, char ***paths,
 		    size_t *n, struct err *err);
 
+/* Calls fn with every touched file of every report, by report then path
+ * (one read); fn returns non-zero to stop.  0 or negative. */
+int store_files_each(struct store *s,
+		     int (*fn)(int64_t report_id, const char *path, void *data),
+		     void *data, struct err *err);
+
 /* --- messages ------------------------------------------------------------*/
 
 /* Returns the report id holding a message with this Message-ID or content
@@ -197,6 +203,11 @@ int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
  * their events grouped by report, oldest first. */
 int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
 			     struct event **out, size_t *nout, struct err *err);
+/* Every report's milestones (types.h) in one read, by report id; a
+ * report with none of those events is left out.  *out is the caller's
+ * to free.  0, or negative with err set (nothing allocated). */
+int store_report_milestones(struct store *s, struct report_milestones **out,
+			    size_t *n, struct err *err);
 /* The highest event id (0 with none) into *last; 0 or negative. */
 int store_event_last(struct store *s, int64_t *last, struct err *err);
 /* The reports (0: a team-wide event) of the events after event id

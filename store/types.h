@@ -200,6 +200,16 @@ struct report_key {
 	char severity[10];
 };
 
+/* When a report first reached each milestone, from its events (0: not
+ * yet), for `stats` and `due`. */
+struct report_milestones {
+	int64_t report_id;
+	time_t triaged;         /* the first state change away from new */
+	time_t fixed;           /* the first fix event or move to fix-ready */
+	time_t disclosed;       /* the first move to disclosed */
+	time_t replied;         /* the first reply sent to the reporter */
+};
+
 struct participant {
 	int64_t id;
 	int64_t report_id;

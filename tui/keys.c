@@ -21,7 +21,7 @@ static const char *const view_names[V_COUNT] = {
 	[V_PARTICIPANTS] = "participants", [V_VENDORS] = "vendors",
 	[V_DISCLOSURE] = "disclosure", [V_TIMELINE] = "timeline",
 	[V_CALENDAR] = "calendar",   [V_HELP] = "help",
-	[V_PAGER] = "pager",
+	[V_PAGER] = "pager",         [V_STATS] = "stats",
 };
 
 const char *keys_view_name(enum tui_view_id v)
@@ -217,6 +217,52 @@ static int h_calendar(struct tui *t, const char *a)
 		return TUI_OK;
 	tui_push(t, view_calendar_new(t));
 	return TUI_REDRAW;
+}
+
+/* `#` or `:stats`: the team's numbers as bar charts. */
+static int h_stats(struct tui *t, const char *a)
+{
+	(void)a;
+	if (tui_top(t)->id == V_STATS)
+		return TUI_OK;
+	tui_push(t, view_stats_new(t));
+	return TUI_REDRAW;
+}
+
+/* `s` in a report: attachment N saved to a file the officer names (on
+ * the prompt line); `attachment` says what went wrong. */
+static int h_save_attachment(struct tui *t, const char *a)
+{
+	int64_t id = tui_current_report(t);
+	struct tui_history hist = { { NULL }, 0 };
+	char *n, *path, *line, idbuf[24];
+	int r;
+
+	(void)a;
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	if (!(n = prompt_read(t, "save attachment number: ", "", &hist, false)))
+		return TUI_REDRAW;
+	str_trim(n);
+	if (!*n || !(path = prompt_read(t, "save it to the file: ", "", &hist, false))) {
+		history_free(&hist);
+		free(n);
+		return TUI_REDRAW;
+	}
+	history_free(&hist);
+	str_trim(path);
+	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)id);
+	{
+		char *argv[] = { (char *)"attachment", idbuf, n, (char *)"-o", path };
+		line = cmd_join(ARRAY_SIZE(argv), argv);
+	}
+	r = *path ? tui_run_line(t, line) : TUI_REDRAW;
+	free(line);
+	free(path);
+	free(n);
+	return r;
 }
 
 static int h_note(struct tui *t, const char *a)
@@ -523,6 +569,9 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "vendors", "v", SEL | ONE, "the report's vendors and their statuses", h_vendors, NULL, NULL },
 	{ "disclosure", "d", SEL | ONE, "the report's disclosure proposals and decided date", h_disclosure, NULL, NULL },
 	{ "calendar", "c", V_ALL, "the embargo calendar", h_calendar, NULL, NULL },
+	{ "stats", "#", V_ALL, "the team's numbers as bar charts (stats --json: the figures)", h_stats, NULL, NULL },
+	{ "save-attachment", "s", VBIT(V_REPORT), "save attachment N to a file: asks the number, then the file",
+	  h_save_attachment, NULL, NULL },
 	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", h_note, NULL, NULL },
 	{ "compose-reply", "r", SEL | ONE, "reply to the reporter: the template (ack; an argument names another) in $VISUAL/$EDITOR, then asks",
 	  h_reply, NULL, NULL },

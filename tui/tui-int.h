@@ -28,6 +28,7 @@ enum tui_view_id {
 	V_CALENDAR,
 	V_HELP,
 	V_PAGER,
+	V_STATS,
 	V_COUNT
 };
 #define VBIT(v) (1u << (v))
@@ -236,6 +237,7 @@ struct tui_view *view_report_new(struct tui *t, int64_t id);
 struct tui_view *view_timeline_new(struct tui *t, int64_t id);
 
 struct tui_view *view_calendar_new(struct tui *t);
+struct tui_view *view_stats_new(struct tui *t);
 struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view);
 struct tui_view *view_participants_new(struct tui *t, int64_t id);
 struct tui_view *view_vendors_new(struct tui *t, int64_t id);

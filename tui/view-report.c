@@ -53,6 +53,7 @@ static void layout(struct tui *t, struct report_view *p)
 	long hl_src = p->lines.hl >= 0 ? (long)p->lines.src[p->lines.hl] : -1;
 	int w = COLS - 2 > 10 ? COLS - 2 : 10;
 	char when[32];
+	size_t natt = 0;    /* attachments are numbered across the thread */
 
 	lines_release(&p->lines);
 	p->lines.wipe = true;
@@ -86,7 +87,7 @@ static void layout(struct tui *t, struct report_view *p)
 			const struct attachment_info *a = &sm->att[j];
 			char *fn = safe_str(a->filename ? a->filename : "(unnamed)");
 			char *ct = safe_str(a->content_type);
-			char *s = xasprintf("attachment %zu: %s, %s, %zu bytes%s%s", j + 1, fn, ct,
+			char *s = xasprintf("attachment %zu: %s, %s, %zu bytes%s%s", ++natt, fn, ct,
 					    a->size, a->unsigned_part ? "  [!] NOT SIGNED" : "",
 					    a->exploit ? "  [!] EXPLOIT CODE: not to be released without consent" : "");
 			lines_add_wrapped(&p->lines, s, w,

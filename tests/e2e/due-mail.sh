@@ -29,6 +29,9 @@ mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "
    --to "$OFFICER_FPR" --subject "tcp overflow" --body "a heap overflow" \
    --message-id "m1@example.net" --date "Mon, 30 Nov 2026 09:00:00 +0000" > "$T/r1.eml"
 st import "$T/r1.eml" >/dev/null
+# The reporter is answered at once: no reporter-waiting reminder here
+# (tests/e2e/due-reporter.sh has those).
+st reply 1 --yes --outbox "$T/replies" >/dev/null
 st vendor add vic --contact vic@vendor.example --key "$VENDOR_FPR" >/dev/null
 st vendor notify 1 vic >/dev/null
 st triage 1 --claim >/dev/null

@@ -342,6 +342,68 @@ static void test_events_since(void **state)
 	store_close(s);
 }
 
+/* store_report_milestones: each report's first triage (a state change
+ * from new), fix (a fix event or a move to fix-ready), disclosure and
+ * reply to the reporter, in one query; a report with none is left out.
+ * store_files_each: every touched file, by report then path. */
+static int file_seen(int64_t report_id, const char *path, void *data)
+{
+	struct sbuf *sb = data;
+
+	sbuf_addf(sb, "%lld:%s ", (long long)report_id, path);
+	return 0;
+}
+
+static void test_milestones(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("milestones.db");
+	struct err err;
+	struct report_milestones *m;
+	struct report_new rn = { "x", NULL, NULL, 1 };
+	struct sbuf sb = SBUF_INIT;
+	char p1[] = "net/ipv4/tcp.c", p2[] = "mm/slub.c", p3[] = "fs/inode.c";
+	char *fa[] = { p1, p2 }, *fb[] = { p3 };
+	int64_t a, b, c;
+	size_t n;
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &a, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &b, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &c, &err), 0);
+	assert_int_equal(store_event_add(s, a, "alice", "state", "new -> triaged", &err), 0);
+	assert_int_equal(store_event_add(s, a, "alice", "state", "triaged -> accepted", &err), 0);
+	assert_int_equal(store_event_add(s, a, "alice", "fix", "abc", &err), 0);
+	assert_int_equal(store_event_add(s, a, "alice", "reply-sent", "to r", &err), 0);
+	assert_int_equal(store_event_add(s, b, "alice", "state", "accepted -> fixing", &err), 0);
+	assert_int_equal(store_event_add(s, b, "alice", "state", "fixing -> fix-ready", &err), 0);
+	assert_int_equal(store_event_add(s, b, "alice", "state", "fix-ready -> disclosed", &err), 0);
+	assert_int_equal(store_event_add(s, b, "alice", "reply", "from r", &err), 0);
+	assert_int_equal(store_event_add(s, c, "alice", "note", "new -> triaged", &err), 0);
+	assert_int_equal(store_files_add(s, a, fa, 2, &err), 0);
+	assert_int_equal(store_files_add(s, b, fb, 1, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+
+	assert_int_equal(store_report_milestones(s, &m, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(m[0].report_id, a);
+	assert_true(m[0].triaged > 0 && m[0].fixed > 0 && m[0].replied > 0);
+	assert_int_equal(m[0].disclosed, 0);
+	assert_int_equal(m[1].report_id, b);
+	assert_int_equal(m[1].triaged, 0);   /* not from new */
+	assert_true(m[1].fixed > 0 && m[1].disclosed > 0);
+	assert_int_equal(m[1].replied, 0);   /* an incoming reply is none */
+	free(m);
+
+	assert_int_equal(store_files_each(s, file_seen, &sb, &err), 0);
+	char *want = xasprintf("%lld:mm/slub.c %lld:net/ipv4/tcp.c %lld:fs/inode.c ",
+			       (long long)a, (long long)a, (long long)b);
+	assert_string_equal(sb.buf, want);
+	free(want);
+	sbuf_release(&sb);
+	store_close(s);
+}
+
 /* Vendors: names match in any case; a second add is a clear duplicate;
  * the listing sorts without regard to case. */
 /* Reminders: none at first, the last one recorded, replaced by the next,
@@ -593,7 +655,7 @@ static void test_upgrade_from_1(void **state)
 	sqlite3_close(db);
 
 	s = unit_store_open("v1-msg.db");
-	assert_int_equal(store_schema_version(s), 5);
+	assert_int_equal(store_schema_version(s), 6);
 	struct message *ms;
 	size_t n;
 	assert_int_equal(store_messages_get(s, 3, false, &ms, &n, &err), 0);
@@ -664,7 +726,7 @@ static void test_migrate_participant_key(void **state)
 		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	s = unit_store_open("v1.db");
-	assert_int_equal(store_schema_version(s), 5);
+	assert_int_equal(store_schema_version(s), 6);
 	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
 	assert_null(p.key_fpr);
 	participant_release(&p);
@@ -817,10 +879,11 @@ static void test_migrations_frozen(void **state)
 	(void)state;
 	static const char *const sqlite_sha[] = {
 		"7aed2eaf434a019b", "06760d69447c033c", "f055d03847efe1ae",
-		"c6102771f071d596", "d13b63849c928e7d",
+		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
 	};
 	static const char *const pg_sha[] = {
-		"23070e3e858e2688", "7bb57eccba3a7a30",
+		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
+		"bc81571a6656b438",
 	};
 	struct {
 		const char *const *text, *const *sha;
@@ -864,6 +927,7 @@ int main(void)
 		UNIT_BOTH(test_message_unique),
 		UNIT_BOTH(test_listing_orders),
 		UNIT_BOTH(test_events_since),
+		UNIT_BOTH(test_milestones),
 		UNIT_BOTH(test_vendors),
 		UNIT_BOTH(test_reminders),
 		UNIT_BOTH(test_report_keys),

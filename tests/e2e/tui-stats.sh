@@ -1,0 +1,57 @@
+#!/bin/sh
+# engines: sqlite pg
+# The UI's side of issue 28: `#` opens the team's numbers as bar charts,
+# readable at 80x24 (and `:stats` opens the same view); in a report `s`
+# asks for an attachment's number and a file on the prompt line and
+# saves it (0600), an error (the file exists) in the status line.
+export SECTEAM_TEST_NOW=${SECTEAM_TEST_NOW:-2026-12-02T12:00:00Z}
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup tuistats
+e2e_tmux_setup
+mkdir "$T/a" "$T/o"
+printf 'int main(void) { return 1; }\n' >"$T/a/poc.c"
+mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+	--to "$OFFICER_FPR" --subject "UAF in tcp" --body "see net/ipv4/tcp_input.c" \
+	--attach "$T/a/poc.c" --message-id "u1@example.net" --date "Wed, 02 Dec 2026 09:00:00 +0000" >"$T/m1.eml"
+mail_pgp m2 "Overflow in ext4" "ext4: a heap overflow in fs/ext4/xattr.c"
+e2e_import "$T/m1.eml" "$T/mail/m2.eml" || { echo "Bail out! import failed"; exit 1; }
+st triage 2 --state triaged >/dev/null
+
+tui_start 80 24
+wait_for "UAF in tcp" >/dev/null
+keys '#'
+if wait_for "Reports per month received" && line_of "2026-12" | grep -qE '^  2026-12 +2 █+' &&
+   line_of "triaged" | grep -qE '^  triaged +1 █+' && line_of "  net " | grep -qE '^  net +1 █+'; then
+	tui_ok 0 "# draws the numbers as bar charts at 80x24"
+else tui_ok 1 "# draws the numbers as bar charts at 80x24"; fi
+w=$(screen | sed 's/█/#/g' | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+tui_ok "$([ "$w" -le 80 ] && echo 0 || echo 1)" "no line is wider than the window" "widest: $w"
+keys G
+tui_check "the days to triage are there, below" wait_for "to triage"
+keys q
+wait_for "UAF in tcp" >/dev/null
+keys : ; type_text "stats"; keys Enter
+tui_check ":stats opens the same view" wait_for "Reports per month received"
+keys q
+
+keys Enter
+wait_for "attachment 1: poc.c" >/dev/null
+keys s
+tui_check "s asks for the attachment's number" wait_for "save attachment number:"
+type_text 1; keys Enter
+tui_check "then for the file" wait_for "save it to the file:"
+type_text "$T/o/poc.c"; keys Enter
+if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/o/poc.c" &&
+   [ "$(stat -c %a "$T/o/poc.c")" = 600 ]; then
+	tui_ok 0 "s saves the attachment, 0600, and says so"
+else tui_ok 1 "s saves the attachment, 0600, and says so"; fi
+keys s; wait_for "save attachment number:" >/dev/null
+type_text 1; keys Enter; wait_for "save it to the file:" >/dev/null
+type_text "$T/o/poc.c"; keys Enter
+tui_check "a second save to the same file: the error in the status line" wait_for "it exists"
+tap_is "$(st show 1 --json | jq '[.events[] | select(.kind == "attachment-saved")] | length')" 1 \
+	"the saved exploit code is an event"
+keys Q
+wait_for "EXITED:0" || tap_diag "the UI did not end"
+tui_stop
+tap_done
