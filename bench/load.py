@@ -283,8 +283,9 @@ def worker(ph, w, stop, watcher, state):
             run_cmd(ph, "triage --note", k,
                     ["triage", str(r), "--note", "load w%d.%d" % (w, n)])
         elif step == 1:
+            # Officers share reports: taking one over is explicit (--take).
             run_cmd(ph, "triage --claim/--unclaim", k,
-                    ["triage", str(r), "--claim" if n % 2 else "--unclaim"])
+                    ["triage", str(r)] + (["--claim", "--take"] if n % 2 else ["--unclaim"]))
         elif step == 2:
             run_cmd(ph, "triage --severity", k,
                     ["triage", str(r), "--severity",
