@@ -157,6 +157,17 @@ static const struct cmd_opt_help opt_help[] = {
 };
 static const char *const examples[] = {
 	"forward 3 --participants --outbox ~/outbox", NULL };
+/* The UI asks before mail goes (keys and the : line alike). */
+static char *cmd_forward_ask(int argc, char **argv, int64_t report)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--participants"))
+			return xasprintf("forward report %lld, encrypted, to all its participants?",
+					 (long long)report);
+	return xasprintf("forward report %lld, encrypted, to the addresses given?",
+			 (long long)report);
+}
+
 const struct cmd_entry cmd_forward_entry = {
 	.name = "forward",
 	.usage = "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
@@ -167,4 +178,5 @@ const struct cmd_entry cmd_forward_entry = {
 	.opt_help = opt_help,
 	.exit1 = "a recipient without a usable key, or delivery failed",
 	.examples = examples,
+	.ask = cmd_forward_ask,
 };

@@ -74,13 +74,34 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-/* The UI asks before an early disclosure: it breaks the team's word and
- * cannot be undone. */
-static const char *cmd_triage_ask(int argc, char **argv)
+/* What `triage` asks first in the UI (keys and the : line alike): the
+ * moves that end a report or make it public, which cannot be undone, and
+ * accepting it. */
+static char *cmd_triage_ask(int argc, char **argv, int64_t report)
 {
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--early"))
-			return "disclose the report before its decided date? (cannot be undone)";
+	const char *state = NULL;
+	bool early = false, public = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--state") && i + 1 < argc)
+			state = argv[++i];
+		else if (!strncmp(argv[i], "--state=", 8))
+			state = argv[i] + 8;
+		else if (!strcmp(argv[i], "--early"))
+			early = true;
+		else if (!strcmp(argv[i], "--public"))
+			public = true;
+	}
+	if (state && !strcmp(state, "disclosed"))
+		return xasprintf("disclose report %lld%s? (cannot be undone)", (long long)report,
+				 early ? " before its decided date" : "");
+	if (state && !strcmp(state, "rejected"))
+		return xasprintf("reject report %lld?", (long long)report);
+	if (state && !strcmp(state, "accepted"))
+		return xasprintf("accept report %lld?", (long long)report);
+	if (public)
+		return xasprintf("mark report %lld already public? (cannot be undone)",
+				 (long long)report);
 	return NULL;
 }
 

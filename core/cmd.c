@@ -237,6 +237,27 @@ char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
 	return out;
 }
 
+int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv, int64_t report)
+{
+	int at = e && e->target_subs ? 2 : 1, pos;
+	struct err ignore;
+	int64_t id;
+
+	if (!e || e->target != CMD_TARGET_REPORT || argc < at)
+		return report;
+	pos = first_positional(e->opts, argc, argv, at);
+	return pos >= 0 && parse_report_id(argv[pos], &id, &ignore) == 0 ? id : report;
+}
+
+char *cmd_question(int argc, char **argv, int64_t report)
+{
+	const struct cmd_entry *e = argc > 0 ? cmd_find(argv[0]) : NULL;
+
+	if (!e || !e->ask || cmd_wants_help(e, argc, argv))
+		return NULL;
+	return e->ask(argc, argv, cmd_target_of(e, argc, argv, report));
+}
+
 int cmd_run_target(struct cmd_ctx *ctx, int argc, char **argv,
 		   int64_t report)
 {

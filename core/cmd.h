@@ -121,9 +121,11 @@ struct cmd_entry {
 	const char *subs;   /* its sub-commands ("add list ..."), or NULL */
 	const struct cmd_opt_help *opt_help; /* ends with { NULL, NULL } */
 	const char *exit1;  /* what exit status 1 means for it */
-	/* The question the UI asks before running argv (a step that cannot
-	 * be undone), or NULL to run it at once; NULL: never asks. */
-	const char *(*ask)(int argc, char **argv);
+	/* The question the UI asks before running argv on report `report`
+	 * (a step that sends mail or cannot be undone; caller frees), or
+	 * NULL to run it at once; NULL: never asks.  Keys and the : line
+	 * ask through this one place. */
+	char *(*ask)(int argc, char **argv, int64_t report);
 	const char *const *examples; /* NULL-terminated: one, or one per
 				      * sub-command ("vendor status 3 ...") */
 };
@@ -173,6 +175,11 @@ void cmd_result_release(struct cmd_result *r);
  * called with each line written to errout as it comes (progress, for a
  * status line).  Returns res->status.
  */
+/* The report a command line acts on: the one it names, else report. */
+int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv, int64_t report);
+/* The question to ask before running argv on report (cmd_entry.ask), or
+ * NULL (caller frees). */
+char *cmd_question(int argc, char **argv, int64_t report);
 int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 		void (*line)(const char *text, void *data), void *data,
 		struct cmd_result *res);

@@ -446,12 +446,12 @@ static int h_claim(struct tui *t, const char *a)
 
 /* A move of the current report that asks first (accept, reject): a move
  * the lifecycle refuses is said at once, before any question. */
-static int ask_move(struct tui *t, const char *to, const char *verb)
+static int ask_move(struct tui *t, const char *to)
 {
 	struct report r;
 	struct err err = { 0, "" };
 	int64_t id = tui_current_report(t);
-	char line[64], q[64];
+	char line[64];
 	int rc;
 
 	if (!id) {
@@ -468,14 +468,12 @@ static int ask_move(struct tui *t, const char *to, const char *verb)
 		tui_status(t, true, "report %lld: %s", (long long)id, err.msg);
 		return TUI_OK;
 	}
-	snprintf(q, sizeof(q), "%s report %lld?", verb, (long long)id);
-	if (!tui_confirm(t, q))
-		return TUI_OK;
+	/* The question is the command's own, as on the : line. */
 	snprintf(line, sizeof(line), "triage %lld --state %s", (long long)id, to);
 	return tui_run_line(t, line);
 }
-static int h_accept(struct tui *t, const char *a) { (void)a; return ask_move(t, "accepted", "accept"); }
-static int h_reject(struct tui *t, const char *a) { (void)a; return ask_move(t, "rejected", "reject"); }
+static int h_accept(struct tui *t, const char *a) { (void)a; return ask_move(t, "accepted"); }
+static int h_reject(struct tui *t, const char *a) { (void)a; return ask_move(t, "rejected"); }
 
 /* `open [ID]`: the selected report, or report ID (over the list). */
 static int h_open_id(struct tui *t, const char *a)
@@ -527,7 +525,7 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "bring-in", "a", PART, "bring in the checked suggestions (asks first, naming them)",
 	  panel_bring_in, NULL, NULL },
 	{ "forward-all", "F", PART, "forward the report to all its participants (asks first)", NULL,
-	  "forward --participants", "forward report %lld, encrypted, to all its participants?" },
+	  "forward --participants", NULL },
 	{ "remove", "x", PART, "remove the participant under the cursor (asks first)",
 	  panel_remove, NULL, NULL },
 	{ "notify", "M", VEND, "record that the vendor under the cursor is notified (asks first)",

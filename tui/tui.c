@@ -385,10 +385,11 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 {
 	struct cmd_result res;
 	int64_t id = tui_current_report(t);
-	const struct cmd_entry *e = cmd_find(argv[0]);
-	const char *q = e && e->ask ? e->ask(argc, argv) : NULL;
+	char *q = cmd_question(argc, argv, id);
+	bool no = q && !tui_confirm(t, q);
 
-	if (q && !tui_confirm(t, q)) {
+	free(q);
+	if (no) {
 		tui_status(t, false, "nothing done: %s", title);
 		return TUI_REDRAW;
 	}
