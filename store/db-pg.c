@@ -146,6 +146,40 @@ static char *server_name(PGconn *c)
 			 db ? db : "?");
 }
 
+/* The service a connection string names (service=NAME, else
+ * $PGSERVICE), or NULL (caller frees). */
+static char *service_of(const char *where)
+{
+	PQconninfoOption *opts = PQconninfoParse(where, NULL);
+	char *svc = NULL;
+
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (!strcmp(o->keyword, "service") && o->val && *o->val)
+			svc = xstrdup(o->val);
+	PQconninfoFree(opts);
+	if (!svc && getenv("PGSERVICE") && *getenv("PGSERVICE"))
+		svc = xstrdup(getenv("PGSERVICE"));
+	return svc;
+}
+
+static char *service_where(const char *svc)
+{
+	return xasprintf("team server of service '%s'", svc);
+}
+
+/* Where libpq looked the service up, for the error (static text). */
+static const char *service_files(void)
+{
+	static char buf[1024];
+	const char *user = getenv("PGSERVICEFILE"), *sys = getenv("PGSYSCONFDIR");
+	const char *home = getenv("HOME");
+
+	snprintf(buf, sizeof(buf), " (looked up in '%s%s' and in '%s/pg_service.conf')",
+		 user ? user : home ? home : "~", user ? "" : "/.pg_service.conf",
+		 sys ? sys : "/etc/postgresql-common");
+	return buf;
+}
+
 /*
  * The server's notices ("role ... is already a member", "truncate
  * cascades to ...") are about our own DDL and would land on a terminal
@@ -222,10 +256,12 @@ static int pg_open(struct store *s, const char *where,
 	if (!p->conn)
 		return err_setc(err, ERR_IO, "cannot reach the team server: out of memory");
 	if (PQstatus(p->conn) != CONNECTION_OK) {
+		char *svc = service_of(where);
 		msg = connect_error(PQerrorMessage(p->conn));
-		s->where = server_name(p->conn);
-		r = err_setc(err, ERR_IO, "cannot reach the %s: %s", s->where,
-			     msg);
+		s->where = svc && strstr(msg, "service") ? service_where(svc) : server_name(p->conn);
+		r = err_setc(err, ERR_IO, "cannot reach the %s: %s%s", s->where, msg,
+			     svc && strstr(msg, "service") ? service_files() : "");
+		free(svc);
 		free(msg);
 		return r;
 	}

@@ -151,4 +151,10 @@ tap_ok "$([ ! -e "$T/no" ]; echo $?)" "and nothing was made"
 XDG_DATA_HOME=$T/xdg "$SECTEAM_BIN" --gnupghome "$H" list >/dev/null 2>"$T/err"; rc=$?
 tap_is "$rc" 0 "the default location is made" "$(cat "$T/err")"
 tap_ok "$([ -f "$T/xdg/secteam/secteam.db" ]; echo $?)" "its database is there"
+# A team server named by a service that is nowhere: the service and the
+# files it was looked up in are named (not "team server 'local/?'").
+out=$(env -u PGSERVICEFILE -u PGSERVICE HOME="$T" "$SECTEAM_BIN" --db service=nosuch list 2>&1); rc=$?
+tap_is "$rc" 1 "an unknown service: exit 1"
+tap_like "$out" "team server of service 'nosuch': definition of service \"nosuch\" not found \(looked up in '$T/.pg_service.conf' and in " \
+	"  naming the service and the files it was looked up in"
 tap_done
