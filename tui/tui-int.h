@@ -136,6 +136,7 @@ struct tui {
 	bool color, utf8;
 	char *status;         /* already safe for display, or NULL */
 	bool status_error;
+	bool status_asks;     /* a y/N question: its keys always shown */
 	int reconnect_ms;     /* the team server is away: the wait before
 			       * the next try (0: not away) */
 	char *shut_out;       /* the server refuses this officer now (removed

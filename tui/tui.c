@@ -80,12 +80,21 @@ void tui_status(struct tui *t, bool error, const char *fmt, ...)
 {
 	va_list ap;
 
-	/* Messages may quote what a command printed, or a file name. */
+	char *raw;
+
+	/* Messages may quote what a command printed, or a file name; a tab
+	 * of a command's output is a space here, not "^I". */
 	va_start(ap, fmt);
-	free(t->status);
-	t->status = safe_vformat(fmt, ap);
+	raw = xvasprintf(fmt, ap);
 	va_end(ap);
+	for (char *p = raw; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	free(t->status);
+	t->status = safe_str(raw);
+	free(raw);
 	t->status_error = error;
+	t->status_asks = false;
 }
 
 void tui_status_clear(struct tui *t)
@@ -103,10 +112,13 @@ static void draw_status(struct tui *t)
 	clrtoeol();
 	if (t->status && *t->status) {
 		attr_t a = t->status_error ? (draw_color(t, CP_ERROR) | A_BOLD) : A_NORMAL;
-		int x = 0;
+		/* A question keeps its answer's keys, however long it is. */
+		int x = 0, keep = t->status_asks ? 7 : 0;
 		if (t->status_error)
 			x = draw_text(y, 0, COLS, "error: ", a);
-		draw_text(y, x, COLS - x - 1, t->status, a);
+		x += draw_text(y, x, COLS - x - 1 - keep, t->status, a);
+		if (keep)
+			draw_text(y, x, COLS - x - 1, " [y/N]", a | A_BOLD);
 	} else {
 		draw_text(y, 0, COLS, "?:help  q:back  :command", A_DIM);
 	}
@@ -322,7 +334,8 @@ bool tui_confirm(struct tui *t, const char *question)
 {
 	int k;
 
-	tui_status(t, false, "%s [y/N]", question);
+	tui_status(t, false, "%s", question);
+	t->status_asks = true;
 	draw_status(t);
 	refresh();
 	k = tui_getkey(t);
@@ -545,6 +558,25 @@ static bool curses_start(struct tui *t)
 }
 
 /* Keys until one quits: each runs, then the screen is redrawn. */
+/* An error longer than the status line opens whole in a pager, and the
+ * status line says so: an error is never cut. */
+static int status_to_pager(struct tui *t)
+{
+	char *text;
+	int w;
+
+	if (!t->status || t->status_asks || !t->status_error)
+		return 0;
+	w = text_width(t->status) + (t->status_error ? 7 : 0);
+	if (w < COLS - 1)
+		return 0;
+	text = xasprintf("error: %s\n", t->status);
+	tui_push(t, view_pager_new(t, "the whole error", text, strlen(text)));
+	free(text);
+	tui_status(t, true, "%s", "the whole error is above (q goes back)");
+	return TUI_REDRAW;
+}
+
 static void tui_loop(struct tui *t)
 {
 	bool first = true, drawn = false;
@@ -580,6 +612,7 @@ static void tui_loop(struct tui *t)
 		tui_status_clear(t);
 		t->last_key = key;
 		flags = run_key(t, key);
+		flags |= status_to_pager(t);
 		if (t->trace && !(flags & TUI_QUIT)) {
 			if (flags & TUI_RELOAD)
 				t->gen++;

@@ -172,7 +172,12 @@ static void open_bodies(struct tui *t, struct report_view *p)
 	sbuf_release(&uf);
 }
 
-static int pane_top(void) { return 1 + HEADER_ROWS + 1; }
+/* The signature bar takes a second row when one would cut it: its
+ * trust fields are never cut (TRUST_WIDE: the columns one row needs for
+ * a usual signer). */
+#define TRUST_WIDE 120
+static int trust_rows(void) { return COLS < TRUST_WIDE ? 2 : 1; }
+static int pane_top(void) { return 1 + HEADER_ROWS + trust_rows(); }
 static int pane_height(void)
 {
 	int h = LINES - 1 - pane_top();
@@ -275,7 +280,7 @@ static void draw_trust(struct tui *t, struct report_view *p)
 	/* The long key id when the full fingerprint does not fit. */
 	char *fpr = f ? safe_str(COLS < 160 && strlen(f) > 16 ? f + strlen(f) - 16 : f) : NULL;
 	char *who, *s;
-	int y = pane_top() - 1;
+	int y = pane_top() - trust_rows();
 	attr_t a = A_BOLD | (t->color ? draw_color(t, pair[tc]) : A_REVERSE);
 
 	if (!m || m->verdict == SIG_NOT_SIGNED)
@@ -294,12 +299,29 @@ static void draw_trust(struct tui *t, struct report_view *p)
 	const char *from = !m || m->verdict == SIG_NOT_SIGNED ? ""
 			   : m->signer_matches_from ? " | From matches"
 						    : " | From DOES NOT MATCH";
-	s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
-		      (t->utf8 ? mark_utf8 : mark_ascii)[tc], m ? sig_verdict_name(m->verdict) : "none", who,
-		      from, p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
-		      fpr ? fpr : "");
-	draw_fill(y, 0, COLS, a);
-	draw_text(y, 0, COLS, s, a);
+	if (trust_rows() == 1) {
+		s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
+			      (t->utf8 ? mark_utf8 : mark_ascii)[tc],
+			      m ? sig_verdict_name(m->verdict) : "none", who, from,
+			      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
+			      fpr ? fpr : "");
+		draw_fill(y, 0, COLS, a);
+		draw_text(y, 0, COLS, s, a);
+	} else {
+		/* Narrow: the verdict, From and encryption first, whole; the
+		 * signer, the longest, on the row below. */
+		s = xasprintf(" %s SIGNATURE %s%s | encrypted: %s%s%s ",
+			      (t->utf8 ? mark_utf8 : mark_ascii)[tc],
+			      m ? sig_verdict_name(m->verdict) : "none", from,
+			      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
+			      fpr ? fpr : "");
+		draw_fill(y, 0, COLS, a);
+		draw_text(y, 0, COLS, s, a);
+		free(s);
+		s = xasprintf("   %s ", who);
+		draw_fill(y + 1, 0, COLS, a);
+		draw_text(y + 1, 0, COLS, s, a);
+	}
 	free(s);
 	free(who);
 	free(fpr);

@@ -37,6 +37,8 @@ tap_ok "$([ $((c1 - c0)) -le 30 ]; echo $?)" "no CPU spent while it waits ($((c1
 tmx send-keys -t t ":"; tmx send-keys -t t -l "triage 1 --note while-away"; tmx send-keys -t t Enter
 wait_re "nothing was changed" 10
 tui_ok $? "an action while away is refused, saying nothing was changed" "$(screen | tail -n 1)"
+# A long error opens whole in a pager: back to the list.
+screen | grep -q "the whole error" && tmx send-keys -t t q
 
 pgctl start
 tap_ok $? "the server starts again"
