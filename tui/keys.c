@@ -367,6 +367,59 @@ static int h_reply(struct tui *t, const char *a)
 	return TUI_RELOAD;
 }
 
+/* `:distros` and `:announce` in the UI: the notice or the post is
+ * composed by core (every rule checked first), shown in the editor, and
+ * sent only after a question naming where it goes (the shell's command
+ * needs --yes or an editor; the UI shows the draft instead). */
+static int ui_notice(struct tui *t, enum notice_kind k)
+{
+	struct reply_opts o;
+	struct reply_draft d;
+	struct reply_sent s;
+	struct err err = { 0, "" };
+	int64_t id = tui_current_report(t);
+	char *text = NULL, *who, q[256];
+
+	if (!id) {
+		tui_status(t, true, "no report selected");
+		return TUI_OK;
+	}
+	memset(&o, 0, sizeof(o));
+	memset(&d, 0, sizeof(d));
+	memset(&s, 0, sizeof(s));
+	if (reply_transport_from_config(t->ctx, &o, &err) < 0 ||
+	    notice_prepare(t->ctx, id, k, o.outbox, o.sendmail, &d, &err) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		reply_draft_release(&d);
+		return TUI_REDRAW;
+	}
+	if (!(text = editor_edit(t, d.text))) {
+		reply_draft_release(&d);
+		return TUI_REDRAW;
+	}
+	str_trim(text);
+	who = safe_str(d.to_email);
+	snprintf(q, sizeof(q), k == NOTICE_DISTROS ?
+		 "send the notice of report %lld to %s, signed and encrypted?" :
+		 "post report %lld to %s, signed, in the clear?", (long long)id, who);
+	if (!*text)
+		tui_status(t, false, "empty draft: nothing sent");
+	else if (!tui_confirm(t, q))
+		tui_status(t, false, "nothing sent");
+	else if (notice_send(t->ctx, k, &d, text, &s, &err) < 0)
+		tui_status(t, true, "%s", err.msg);
+	else
+		tui_status(t, false, "report %lld: %s sent to %s", (long long)id,
+			   k == NOTICE_DISTROS ? "the notice" : "the announcement", who);
+	reply_sent_release(&s);
+	free(who);
+	wipe_free(text, strlen(text));
+	reply_draft_release(&d);
+	return TUI_RELOAD;
+}
+static int h_distros(struct tui *t, const char *a) { (void)a; return ui_notice(t, NOTICE_DISTROS); }
+static int h_announce(struct tui *t, const char *a) { (void)a; return ui_notice(t, NOTICE_ANNOUNCE); }
+
 /* J and K in a report: the next or previous report of the list, in its
  * order, in place of this one. */
 static int step_report(struct tui *t, int dir)
@@ -571,6 +624,10 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "save-attachment", "s", VBIT(V_REPORT), "save attachment N to a file: asks the number, then the file",
 	  h_save_attachment, NULL, NULL },
 	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", h_note, NULL, NULL },
+	{ "distros", "", SEL | ONE, "the linux-distros notice: the draft in $VISUAL/$EDITOR, then asks",
+	  h_distros, NULL, NULL },
+	{ "announce", "", SEL | ONE, "the oss-security announcement: the draft in $VISUAL/$EDITOR, then asks",
+	  h_announce, NULL, NULL },
 	{ "compose-reply", "r", SEL | ONE, "reply to the reporter: the template (ack; an argument names another) in $VISUAL/$EDITOR, then asks",
 	  h_reply, NULL, NULL },
 	{ "claim", "C", SEL | ONE, "claim the report (another officer's: asks first, naming them)",
