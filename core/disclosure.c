@@ -195,12 +195,17 @@ json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r)
  * domains, the Message-IDs and the hosts in them, and the signing keys.
  * Each is replaced, whole words only (so "Ann" leaves "annual" alone),
  * case-insensitively, in one pass, longest first: an address goes before
- * the name or domain inside it.
+ * the name or domain inside it.  A single word of a name is replaced
+ * where it is written as a name, with a capital (so "Rita Reporter"
+ * leaves "reporter talk" alone) unless it is also an address's part.
  */
 struct needle {
 	char *s;
 	size_t len;
 	const char *with;
+	bool proper;   /* one word of a name: matched where it is written as
+			* a name (capital first letter), so that "Reporter"
+			* in "Rita Reporter" leaves "reporter talk" alone */
 };
 
 struct needles {
@@ -220,19 +225,29 @@ static bool word_byte(unsigned char c)
 	       (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
 }
 
-static void needle_add(struct needles *nv, const char *s, size_t len,
-		       const char *with)
+static void needle_put(struct needles *nv, const char *s, size_t len,
+		       const char *with, bool proper)
 {
 	if (!s || len < 3)
 		return;
 	for (size_t i = 0; i < nv->n; i++)
-		if (nv->v[i].len == len && !strncasecmp(nv->v[i].s, s, len))
+		if (nv->v[i].len == len && !strncasecmp(nv->v[i].s, s, len)) {
+			/* Also an address's part: matched however written. */
+			nv->v[i].proper = nv->v[i].proper && proper;
 			return;
+		}
 	nv->v = xrealloc(nv->v, (nv->n + 1) * sizeof(*nv->v));
 	nv->v[nv->n].s = xstrndup(s, len);
 	nv->v[nv->n].len = len;
 	nv->v[nv->n].with = with;
+	nv->v[nv->n].proper = proper;
 	nv->n++;
+}
+
+static void needle_add(struct needles *nv, const char *s, size_t len,
+		       const char *with)
+{
+	needle_put(nv, s, len, with, false);
 }
 
 static void add_address(struct needles *nv, const char *addr);
@@ -264,7 +279,7 @@ static void add_name(struct needles *nv, const char *name)
 			;
 		if (p == w)
 			continue;
-		needle_add(nv, w, (size_t)(p - w), R_WHO);
+		needle_put(nv, w, (size_t)(p - w), R_WHO, true);
 		for (size_t j = 0; j < ARRAY_SIZE(joins); j++) {
 			if (words)
 				sbuf_adds(&run[j], joins[j]);
@@ -428,6 +443,9 @@ static const struct needle *needle_at(const struct needles *nv,
 	for (size_t i = 0; i < nv->n; i++) {
 		const struct needle *w = &nv->v[i];
 		if (strncasecmp(p, w->s, w->len))
+			continue;
+		/* A name's word where it is an ordinary word ("reporter"). */
+		if (w->proper && *p >= 'a' && *p <= 'z')
 			continue;
 		if (word_byte((unsigned char)w->s[0]) && p > start &&
 		    word_byte((unsigned char)p[-1]))

@@ -1,5 +1,5 @@
 /*
- * The embargo calendar: every open report as a horizontal bar on a day
+ * The embargo calendar: every report under embargo as a horizontal bar on a day
  * axis, from the start of its embargo (the release process, else the day
  * it was received) to its decided disclosure date, or to the policy's
  * default (start + 7 days, drawn lighter) when none is decided.  Today is
@@ -41,8 +41,10 @@ static int cmp_rows(const void *a, const void *b)
 }
 
 /* A report's bar from its key: the clock start to the deadline that
- * embargo.c gives (the decided date, else the policy's default). */
-static void row_of(const struct policy *pol, const struct report_key *k,
+ * embargo.c gives (the decided date, else the policy's default).  False
+ * for a report under no embargo (closed, disclosed, already public):
+ * it has no bar. */
+static bool row_of(const struct policy *pol, const struct report_key *k,
 		   time_t now, struct cal_row *r)
 {
 	struct embargo e;
@@ -53,6 +55,7 @@ static void row_of(const struct policy *pol, const struct report_key *k,
 	r->decided = e.decided;
 	r->end = e.deadline;
 	r->overdue = e.state == EMBARGO_OVERDUE;
+	return embargo_active(&e);
 }
 
 static void cal_reload(struct tui *t, struct tui_view *v)
@@ -74,13 +77,9 @@ static void cal_reload(struct tui *t, struct tui_view *v)
 		return;
 	}
 	p->rows = xcalloc(n + 1, sizeof(*p->rows));
-	for (size_t i = 0; i < n; i++) {
-		struct cal_row *r;
-		if (triage_state_closed(k[i].state))
-			continue;
-		r = &p->rows[p->n++];
-		row_of(&pol, &k[i], now, r);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (row_of(&pol, &k[i], now, &p->rows[p->n]))
+			p->n++;
 	free(k);
 	qsort(p->rows, p->n, sizeof(*p->rows), cmp_rows);
 	p->sel = 0;
@@ -111,11 +110,11 @@ static void cal_changed(struct tui *t, struct tui_view *v, const int64_t *ids,
 			j++;
 		if (j < p->n)
 			p->rows[j] = p->rows[--p->n];
-		if (report_key(t->ctx, ids[i], &k, &err) < 0 ||
-		    triage_state_closed(k.state))
+		if (report_key(t->ctx, ids[i], &k, &err) < 0)
 			continue;
 		p->rows = xrealloc(p->rows, (p->n + 1) * sizeof(*p->rows));
-		row_of(&pol, &k, now, &p->rows[p->n++]);
+		if (row_of(&pol, &k, now, &p->rows[p->n]))
+			p->n++;
 	}
 	qsort(p->rows, p->n, sizeof(*p->rows), cmp_rows);
 	p->sel = 0;

@@ -72,6 +72,8 @@ while IFS= read -r line; do
 	printf '%s\necho "%d $?" >&3\n' "$line" "$i" >>"$W/tour.sh"
 done <"$W/lines"
 (cd "$W/top" && tour_env sh "$W/tour.sh" >"$W/tour.out" 2>&1 3>"$W/rcs")
+# Before the checks below (their commands start an agent again).
+agents=$(pgrep -f -- "gpg-agent --homedir $D/keys/home" | wc -l | tr -d ' ')
 i=0
 while IFS= read -r line; do
 	i=$((i + 1))
@@ -97,4 +99,5 @@ tap_like "$(cat "$W/tour.out")" "^would send	digest	security@example.org	report 
 	"due --mail --dry-run lists the officer's digest (the demo names the officer's address)"
 tap_ok "$([ -s "$D/embargoes.ics" ]; echo $?)" "embargoes.ics was written, in the demo's folder"
 tap_is "$(ls -A "$W/top")" build "the tour writes nothing into the repository (issue 29)"
+tap_is "$agents" 0 "the tour's last line leaves no gpg-agent of the demo's running (issue 29)"
 tap_done

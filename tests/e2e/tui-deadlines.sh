@@ -88,5 +88,10 @@ case $line2 in
 *"$full"*) tui_ok 0 "a date on day 7 is drawn within the default, as the policy counts" ;;
 *) tui_ok 1 "a date on day 7 is drawn within the default (no bar: $line2)" ;;
 esac
+# An already public report is under no embargo: it leaves the calendar
+# (issue 29: it was drawn as an undecided embargo).
+tui_check "the calendar shows the undated fresh report" wait_for "undated fresh"
+sectui triage 3 --public >/dev/null
+tui_check "marked public, it leaves the calendar" wait_gone "undated fresh"
 tui_stop
 tap_done
