@@ -68,6 +68,7 @@ tap_like "$(printf '%s' "$why" | tr '\n' ' ')" "^on the normal screen behind the
 	"on the normal screen behind the alternate one"
 # Once the UI has ended, that line is all that is left on the terminal.
 keys Q
+wait_for "EXITED:0" 10   # the UI has ended (checking before raced it)
 why=$(tui_stray_check); rc=$?
 [ $rc -ne 0 ]
 tap_ok $? "after the UI quits, the line left on the terminal is caught" "$why"
@@ -79,6 +80,7 @@ tui_kill
 tui_start 100 30
 wait_for "stray report 1" 10
 keys Q
+wait_for "EXITED:0" 10
 why=$(tui_stray_check); rc=$?
 tap_ok $rc "a UI that quits and leaves nothing passes" "$why"
 tui_kill
