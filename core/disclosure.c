@@ -348,23 +348,6 @@ static void add_key(struct needles *nv, const char *fpr)
 		needle_add(nv, fpr + n - 16, 16, R_KEY);
 }
 
-/* Two fingerprints (or a fingerprint and the long key ID a signature
- * gave instead) naming the same key. */
-static bool same_key(const char *a, const char *b)
-{
-	size_t la, lb;
-
-	if (!a || !b || !*a || !*b)
-		return false;
-	la = strlen(a);
-	lb = strlen(b);
-	if (la == lb)
-		return !strcasecmp(a, b);
-	if (la > lb)
-		return lb >= 16 && !strcasecmp(a + la - lb, b);
-	return la >= 16 && !strcasecmp(a, b + lb - la);
-}
-
 static bool same_address(const char *a, const char *b)
 {
 	return a && b && *a && !strcasecmp(a, b);
@@ -387,7 +370,7 @@ static bool *reporter_messages(const struct dossier *d)
 			for (size_t j = 0; j < n && !hit; j++)
 				hit = mine[j] &&
 				      (same_address(m[i].from_email, m[j].from_email) ||
-				       same_key(m[i].fingerprint, m[j].fingerprint));
+				       fpr_same_key(m[i].fingerprint, m[j].fingerprint));
 			if (hit && !mine[i])
 				mine[i] = grew = true;
 		}

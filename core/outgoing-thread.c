@@ -43,22 +43,6 @@ static void trust_release(struct trust *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Two fingerprints (or a fingerprint and a long key ID) of one key. */
-static bool same_key(const char *a, const char *b)
-{
-	size_t la, lb;
-
-	if (!a || !b || !*a || !*b)
-		return false;
-	la = strlen(a);
-	lb = strlen(b);
-	if (la == lb)
-		return !strcasecmp(a, b);
-	if (la > lb)
-		return lb >= 16 && !strcasecmp(a + la - lb, b);
-	return la >= 16 && !strcasecmp(a, b + lb - la);
-}
-
 static bool signed_ok(const struct message *m)
 {
 	return (m->verdict == SIG_VALID || m->verdict == SIG_GOOD) &&
@@ -105,7 +89,7 @@ static bool trusted(const struct trust *t, const struct message *m)
 	if (!signed_ok(m))
 		return false;
 	for (size_t i = 0; i < t->nkeys; i++)
-		if (same_key(t->keys[i], m->fingerprint))
+		if (fpr_same_key(t->keys[i], m->fingerprint))
 			return true;
 	return m->verdict == SIG_VALID && m->signer_matches_from &&
 	       t->reporter_email && m->from_email &&

@@ -1,6 +1,7 @@
 /* Small string helpers that libc lacks. */
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util.h"
 
@@ -14,6 +15,21 @@ bool str_ends(const char *s, const char *suffix)
 	size_t a = strlen(s), b = strlen(suffix);
 
 	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+bool fpr_same_key(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	if (!a || !b || !*a || !*b)
+		return false;
+	la = strlen(a);
+	lb = strlen(b);
+	if (la == lb)
+		return !strcasecmp(a, b);
+	if (la > lb)
+		return lb >= 16 && !strcasecmp(a + la - lb, b);
+	return la >= 16 && !strcasecmp(a, b + lb - la);
 }
 
 char *str_trim(char *s)

@@ -258,6 +258,10 @@ void secure_process_init(void);
 /* strutil.c */
 bool str_starts(const char *s, const char *prefix);
 bool str_ends(const char *s, const char *suffix);
+/* Two OpenPGP fingerprints, or a fingerprint and the long key ID (its
+ * last 16 hex digits) a signature gave instead, naming the same key
+ * (case-insensitive); false when either is empty. */
+bool fpr_same_key(const char *a, const char *b);
 char *str_trim(char *s);
 char *str_lower(char *s);
 int str_cmp_ci(const char *a, const char *b);
