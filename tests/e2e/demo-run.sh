@@ -40,9 +40,10 @@ run_ui() {
 open_report() {
 	wait_for "Heap overflow in net/ipv4" 10 && keys Enter && wait_for "SIGNATURE" 10
 }
-# wait_no_agent: the agent is gone within a few seconds.
+# wait_no_agent: the agent is gone within a few seconds (15 at most: on
+# a loaded machine gpgconf --kill takes its time).
 wait_no_agent() {
-	_t=100
+	_t=300
 	while [ $_t -gt 0 ]; do
 		[ -z "$(agent_pid "$H")" ] && return 0
 		sleep 0.05; _t=$((_t - 1))
