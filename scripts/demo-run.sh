@@ -19,6 +19,10 @@ EOS
 fi
 stop_agent() {
 	GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
+	# A gpg the UI started may still be finishing when the terminal goes
+	# (SIGHUP) and start the agent again: once more, a moment later.
+	sleep 0.3
+	GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
 }
 trap stop_agent EXIT
 # A signal ends the script through exit, which runs the EXIT trap; the
