@@ -17,12 +17,16 @@ not one.  From a terminal, run 'make run' again, or:
 EOS
 	exit 0
 fi
+# Stops the demo's agent, and again while one answers (for up to 3 s): a
+# gpg the UI started may still be finishing when the terminal goes
+# (SIGHUP) and start it again.
 stop_agent() {
-	GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
-	# A gpg the UI started may still be finishing when the terminal goes
-	# (SIGHUP) and start the agent again: once more, a moment later.
-	sleep 0.3
-	GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
+		sleep 0.3
+		gpg-connect-agent --homedir "$D/keys/home" --no-autostart /bye \
+			>/dev/null 2>&1 || break
+	done
 }
 trap stop_agent EXIT
 # A signal ends the script through exit, which runs the EXIT trap; the
