@@ -315,6 +315,35 @@ static void reopen_report(struct tui *t, int64_t id)
 	tui_push(t, view_report_new(t, id));
 }
 
+/* The end of `r`, `:distros` and `:announce`: the draft core composed
+ * (every refusal already said) in the editor, then question q, then
+ * send.  True when sent (the caller says where); the status line says
+ * why not otherwise. */
+typedef int draft_send_fn(struct cmd_ctx *ctx, const struct reply_draft *d, const char *text,
+			  struct reply_sent *res, struct err *err);
+static bool edit_ask_send(struct tui *t, const struct reply_draft *d, const char *q,
+			  const char *what, const char *declined, draft_send_fn *send,
+			  struct reply_sent *s)
+{
+	struct err err = { 0, "" };
+	char *text = editor_edit(t, d->text);
+	bool sent = false;
+
+	if (!text)
+		return false;
+	str_trim(text);
+	if (!*text)
+		tui_status(t, false, "empty %s: nothing sent", what);
+	else if (!tui_confirm(t, q))
+		tui_status(t, false, "%s", declined);
+	else if (send(t->ctx, d, text, s, &err) < 0)
+		tui_status(t, true, "%s", err.msg);
+	else
+		sent = true;
+	wipe_free(text, strlen(text));
+	return sent;
+}
+
 /* `r`: a reply to the reporter.  Core composes it (the template, the
  * key, every refusal) before the editor opens; what the officer saves is
  * sent after a question naming the recipient.  The argument, when given
@@ -326,7 +355,7 @@ static int h_reply(struct tui *t, const char *a)
 	struct reply_sent s;
 	struct err err = { 0, "" };
 	int64_t id = tui_current_report(t);
-	char *text = NULL, *who, q[256];
+	char *who, q[256];
 
 	if (!id) {
 		tui_status(t, true, "no report selected");
@@ -342,29 +371,29 @@ static int h_reply(struct tui *t, const char *a)
 		reply_draft_release(&d);
 		return TUI_REDRAW;
 	}
-	if (!(text = editor_edit(t, d.text))) {
-		reply_draft_release(&d);
-		return TUI_REDRAW;
-	}
-	str_trim(text);
 	who = safe_str(d.to_email);
 	snprintf(q, sizeof(q), "send the reply to %s, signed and encrypted?", who);
-	if (!*text)
-		tui_status(t, false, "empty reply: nothing sent");
-	else if (!tui_confirm(t, q))
-		tui_status(t, false, "reply not sent");
-	else if (reply_send(t->ctx, &d, text, &s, &err) < 0)
-		tui_status(t, true, "%s", err.msg);
-	else {
+	if (edit_ask_send(t, &d, q, "reply", "reply not sent", reply_send, &s)) {
 		reopen_report(t, id);
 		tui_status(t, !s.stored, "reply sent to %s%s", who,
 			   s.stored ? ", in the thread" : "; its copy is not in the thread");
 	}
 	reply_sent_release(&s);
 	free(who);
-	wipe_free(text, strlen(text));
 	reply_draft_release(&d);
 	return TUI_RELOAD;
+}
+
+static int send_distros(struct cmd_ctx *ctx, const struct reply_draft *d, const char *text,
+			struct reply_sent *res, struct err *err)
+{
+	return notice_send(ctx, NOTICE_DISTROS, d, text, res, err);
+}
+
+static int send_announce(struct cmd_ctx *ctx, const struct reply_draft *d, const char *text,
+			 struct reply_sent *res, struct err *err)
+{
+	return notice_send(ctx, NOTICE_ANNOUNCE, d, text, res, err);
 }
 
 /* `:distros` and `:announce` in the UI: the notice or the post is
@@ -378,7 +407,7 @@ static int ui_notice(struct tui *t, enum notice_kind k)
 	struct reply_sent s;
 	struct err err = { 0, "" };
 	int64_t id = tui_current_report(t);
-	char *text = NULL, *who, q[256];
+	char *who, q[256];
 
 	if (!id) {
 		tui_status(t, true, "no report selected");
@@ -393,27 +422,15 @@ static int ui_notice(struct tui *t, enum notice_kind k)
 		reply_draft_release(&d);
 		return TUI_REDRAW;
 	}
-	if (!(text = editor_edit(t, d.text))) {
-		reply_draft_release(&d);
-		return TUI_REDRAW;
-	}
-	str_trim(text);
 	who = safe_str(d.to_email);
 	snprintf(q, sizeof(q), k == NOTICE_DISTROS ?
 		 "send the notice of report %lld to %s, signed and encrypted?" :
 		 "post report %lld to %s, signed, in the clear?", (long long)id, who);
-	if (!*text)
-		tui_status(t, false, "empty draft: nothing sent");
-	else if (!tui_confirm(t, q))
-		tui_status(t, false, "nothing sent");
-	else if (notice_send(t->ctx, k, &d, text, &s, &err) < 0)
-		tui_status(t, true, "%s", err.msg);
-	else
+	if (edit_ask_send(t, &d, q, "draft", "nothing sent", k == NOTICE_DISTROS ? send_distros : send_announce, &s))
 		tui_status(t, false, "report %lld: %s sent to %s", (long long)id,
 			   k == NOTICE_DISTROS ? "the notice" : "the announcement", who);
 	reply_sent_release(&s);
 	free(who);
-	wipe_free(text, strlen(text));
 	reply_draft_release(&d);
 	return TUI_RELOAD;
 }
