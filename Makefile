@@ -29,10 +29,20 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
 all: $(B)/secteam-tui
 
-$(B)/%.o: %.c $(wildcard */*.h) | deps-quiet
+# Each object depends on the headers it includes, as the compiler lists
+# them (-MMD -MP): a changed header rebuilds its users and nothing else.
+# The packages are looked at once per build folder (a stamp), not on every
+# build: `make deps`, `run` and `check` install what is missing.
+$(B)/%.o: %.c | $(B)/.pkgs
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) -DSECTEAM_VERSION='"$(VERSION)"' -c -o $@ $<
+	@$(CC) $(CFLAGS) -MMD -MP -DSECTEAM_VERSION='"$(VERSION)"' -c -o $@ $<
+
+$(B)/.pkgs:
+	@pkg-config --exists $(PKGS) || { \
+	  echo "make: missing development packages ($(PKGS));" \
+	       "run 'make deps' (or 'make run' / 'make check', which install them)" >&2; exit 1; }
+	@mkdir -p $(@D) && touch $@
 
 $(B)/libsecteam.a: $(LIB_OBJ)
 	@rm -f $@
@@ -41,9 +51,9 @@ $(B)/libsecteam.a: $(LIB_OBJ)
 $(B)/secteam-tui: $(B)/main.o $(B)/libsecteam.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(EXTRA_OBJS) $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libsecteam.a
+$(B)/tests/%: tests/unit/%.c $(B)/libsecteam.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) -lcmocka
 
 # The tests' clock (tests/lib/clock-shim.c), preloaded by the e2e tests.
 $(B)/tests/clock-shim.so: tests/lib/clock-shim.c
@@ -59,8 +69,11 @@ deps:
 deps-quiet:
 	@scripts/deps.sh --quiet run
 
+-include $(LIB_OBJ:.o=.d) $(B)/main.d $(UNIT_BIN:=.d)
+
 # --- running ----------------------------------------------------------------
-run: all
+run: deps-quiet
+	@$(MAKE) --no-print-directory all
 	@scripts/demo-run.sh
 
 # --- tests ------------------------------------------------------------------
