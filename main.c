@@ -107,19 +107,22 @@ int main(int argc, char **argv)
 		{ "marks-roff", no_argument, NULL, 'M' }, /* for the man page */
 		{ NULL, 0, NULL, 0 },
 	};
+	struct session sess;
 	struct cmd_ctx ctx;
 	struct err err = { 0, "" };
 	const char *verb;
 	int c, r;
 
 	secure_process_init();
+	memset(&sess, 0, sizeof(sess));
 	memset(&ctx, 0, sizeof(ctx));
+	ctx.sess = &sess;
 	/* '+': stop at the first non-option, the command's own options follow. */
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': ctx.db_path = optarg; break;
-		case 'g': ctx.gnupghome = optarg; break;
-		case 'c': ctx.config_path = optarg; break;
+		case 'd': ctx.sess->db_path = optarg; break;
+		case 'g': ctx.sess->gnupghome = optarg; break;
+		case 'c': ctx.sess->config_path = optarg; break;
 		case 'h': cmd_help_global(stdout); return 0;
 		case 'V': printf("secteam-tui %s\n", SECTEAM_VERSION); return 0;
 		case 'K': tui_keys_roff(stdout); return 0;

@@ -22,22 +22,22 @@ int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
 	return 0;
 }
 
-char *advisory_commit_url(struct cmd_ctx *ctx, const char *sha)
+char *advisory_commit_url(struct session *sess, const char *sha)
 {
-	return xasprintf("%s%s", config_get(ctx->cfg, "cve.commit_url",
+	return xasprintf("%s%s", config_get(sess->cfg, "cve.commit_url",
 					    DEFAULT_COMMIT_URL), sha);
 }
 
-const char *advisory_repo(struct cmd_ctx *ctx)
+const char *advisory_repo(struct session *sess)
 {
-	return config_get(ctx->cfg, "cve.repo",
+	return config_get(sess->cfg, "cve.repo",
 			  "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git");
 }
 
-char *advisory_reference_url(struct cmd_ctx *ctx, int64_t report_id,
+char *advisory_reference_url(struct session *sess, int64_t report_id,
 			     const char *cve_id)
 {
-	const char *base = config_get(ctx->cfg, "cve.reference_url", DEFAULT_REFERENCE);
+	const char *base = config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
 
 	if (!str_ends(base, "/"))
 		return xstrdup(base);
@@ -73,7 +73,7 @@ char *advisory_description(const struct dossier *d, const struct fixcve *fc)
 	return export_text(d, d->f.r.subject);
 }
 
-int advisory_write_json(struct cmd_ctx *ctx, FILE *out,
+int advisory_write_json(struct session *sess, FILE *out,
 			struct dossier *const *d, size_t n, const char *what,
 			advisory_record_fn rec, void *arg, struct err *err)
 {
@@ -83,7 +83,7 @@ int advisory_write_json(struct cmd_ctx *ctx, FILE *out,
 	for (size_t i = 0; i < n; i++) {
 		struct fixcve fc;
 		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
-		one = rec(ctx, d[i], &fc, arg);
+		one = rec(sess, d[i], &fc, arg);
 		fixcve_release(&fc);
 		if (all)
 			json_array_append_new(all, one);

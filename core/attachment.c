@@ -45,7 +45,7 @@ static void take(struct report_attachment **v, size_t *n,
 	}
 }
 
-int report_attachments(struct cmd_ctx *ctx, int64_t id,
+int report_attachments(struct session *sess, int64_t id,
 		       struct report_attachment **out, size_t *n,
 		       size_t *unopened, struct err *err)
 {
@@ -55,7 +55,7 @@ int report_attachments(struct cmd_ctx *ctx, int64_t id,
 	*out = NULL;
 	*n = 0;
 	*unopened = 0;
-	if ((r = report_load(ctx, id, &rf, err)) < 0) {
+	if ((r = report_load(sess, id, &rf, err)) < 0) {
 		report_full_release(&rf);
 		return r;
 	}
@@ -66,7 +66,7 @@ int report_attachments(struct cmd_ctx *ctx, int64_t id,
 
 		/* A message that cannot be opened shows no attachment in
 		 * `show` either: the numbers stay the same. */
-		if (report_open_thread(ctx, &rf, i, &om, &e) == 0)
+		if (report_open_thread(sess, &rf, i, &om, &e) == 0)
 			take(out, n, &om, i + 1, v == SIG_VALID || v == SIG_GOOD);
 		else
 			(*unopened)++;
@@ -144,25 +144,25 @@ struct saved_req {
 	const struct report_attachment *a;
 };
 
-static int saved_event(struct cmd_ctx *ctx, void *data, struct err *err)
+static int saved_event(struct session *sess, void *data, struct err *err)
 {
 	struct saved_req *q = data;
 	char *d = xasprintf("attachment %zu (message %zu, %zu bytes) saved to a "
 			    "file: exploit code", q->a->number, q->a->message,
 			    q->a->info.size);
-	int r = store_event_add(ctx->store, q->id, ctx->officer,
+	int r = store_event_add(sess->store, q->id, sess->officer,
 				"attachment-saved", d, err);
 
 	free(d);
 	return r;
 }
 
-int attachment_saved(struct cmd_ctx *ctx, int64_t id,
+int attachment_saved(struct session *sess, int64_t id,
 		     const struct report_attachment *a, struct err *err)
 {
 	struct saved_req q = { id, a };
 
 	if (!a->info.exploit)
 		return 0;
-	return core_write(ctx, saved_event, &q, err);
+	return core_write(sess, saved_event, &q, err);
 }

@@ -5,10 +5,10 @@
  */
 #include "core/core.h"
 
-static int send_announce(struct cmd_ctx *ctx, const struct reply_draft *d,
+static int send_announce(struct session *sess, const struct reply_draft *d,
 			 const char *text, struct reply_sent *s, struct err *err)
 {
-	return notice_send(ctx, NOTICE_ANNOUNCE, d, text, s, err);
+	return notice_send(sess, NOTICE_ANNOUNCE, d, text, s, err);
 }
 
 static int cmd_announce_exec(struct cmd_ctx *ctx, int argc, char **argv)

@@ -100,7 +100,7 @@ static int save(struct cmd_ctx *ctx, int64_t id, struct report_attachment *v,
 	else
 		rc = attachment_write_file(path, a->info.data, a->info.size, force,
 					   &ctx->err) < 0 ? CMD_FAILED : CMD_OK;
-	if (rc == CMD_OK && attachment_saved(ctx, id, a, &ctx->err) < 0)
+	if (rc == CMD_OK && attachment_saved(ctx->sess, id, a, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (rc == CMD_OK && strcmp(path, "-")) {
 		char *o = safe_str(path);
@@ -140,7 +140,7 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "attachment");
 	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
 		return CMD_USAGE;
-	if (report_attachments(ctx, id, &v, &n, &unopened, &ctx->err) < 0)
+	if (report_attachments(ctx->sess, id, &v, &n, &unopened, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (unopened)
 		fprintf(ctx->errout, "warning: report %lld: %zu message%s cannot be "

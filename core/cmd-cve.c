@@ -106,7 +106,7 @@ static char *current_description(struct cmd_ctx *ctx, int64_t id)
 	struct fixcve fc;
 	char *d;
 
-	if (report_load(ctx, id, &rf, &ctx->err) < 0) {
+	if (report_load(ctx->sess, id, &rf, &ctx->err) < 0) {
 		report_full_release(&rf);
 		return NULL;
 	}
@@ -137,7 +137,7 @@ static int describe(struct cmd_ctx *ctx, int64_t id)
 	free(old);
 	if (!text)
 		return CMD_FAILED;
-	r = cve_record(ctx, id, CVE_DESCRIBE, text, &ctx->err);
+	r = cve_record(ctx->sess, id, CVE_DESCRIBE, text, &ctx->err);
 	free(text);
 	if (r < 0)
 		return CMD_FAILED;
@@ -192,11 +192,11 @@ static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (a.description)
 		return describe(ctx, a.id);
 	if (a.assign)
-		r = cve_record(ctx, a.id, CVE_ASSIGN, a.assign, &ctx->err);
+		r = cve_record(ctx->sess, a.id, CVE_ASSIGN, a.assign, &ctx->err);
 	else if (a.reject)
-		r = cve_record(ctx, a.id, CVE_REJECT, a.reason, &ctx->err);
+		r = cve_record(ctx->sess, a.id, CVE_REJECT, a.reason, &ctx->err);
 	else
-		r = cve_record(ctx, a.id, CVE_CWE, a.cwe, &ctx->err);
+		r = cve_record(ctx->sess, a.id, CVE_CWE, a.cwe, &ctx->err);
 	if (r < 0)
 		return CMD_FAILED;
 	if (a.assign)

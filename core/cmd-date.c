@@ -30,13 +30,13 @@ static int do_show(struct cmd_ctx *ctx, int64_t id, bool json)
 	FILE *out = ctx->out;
 	char b[128];
 
-	if (dossier_load(ctx, id, &ds, &ctx->err) < 0) {
+	if (dossier_load(ctx->sess, id, &ds, &ctx->err) < 0) {
 		dossier_release(&ds);
 		return CMD_FAILED;
 	}
 	r = &ds.f.r;
 	if (json) {
-		json_t *j = disclosure_json(ctx, r);
+		json_t *j = disclosure_json(ctx->sess, r);
 		json_object_set_new(j, "id", json_integer((json_int_t)r->id));
 		json_print(out, j);
 		json_decref(j);
@@ -185,12 +185,12 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return cmd_usage(ctx, "date");
 		if (parse_date(pos[1], util_now(), &date, &ctx->err) < 0)
 			return CMD_USAGE;
-		r = propose ? date_propose(ctx, id, date, by, reason, override, &o, &ctx->err)
-			    : date_set(ctx, id, date, reason, override, &o, &ctx->err);
+		r = propose ? date_propose(ctx->sess, id, date, by, reason, override, &o, &ctx->err)
+			    : date_set(ctx->sess, id, date, reason, override, &o, &ctx->err);
 	} else if (!strcmp(sub, "start-release")) {
 		if (npos != 1 || by || reason || override)
 			return cmd_usage(ctx, "date");
-		r = date_start_release(ctx, id, &o, &ctx->err);
+		r = date_start_release(ctx->sess, id, &o, &ctx->err);
 	} else {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "unknown date command '%s' (propose, set, start-release, show)",

@@ -19,15 +19,15 @@ const struct option cmd_distros_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int send_distros(struct cmd_ctx *ctx, const struct reply_draft *d,
+static int send_distros(struct session *sess, const struct reply_draft *d,
 			const char *text, struct reply_sent *s, struct err *err)
 {
-	return notice_send(ctx, NOTICE_DISTROS, d, text, s, err);
+	return notice_send(sess, NOTICE_DISTROS, d, text, s, err);
 }
 
 int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 		    const char *name, enum notice_kind k,
-		    int (*send)(struct cmd_ctx *, const struct reply_draft *,
+		    int (*send)(struct session *, const struct reply_draft *,
 				const char *, struct reply_sent *, struct err *))
 {
 	struct reply_draft d;
@@ -49,16 +49,16 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
 		return CMD_USAGE;
 	if (use_sendmail)
-		sendmail = config_get(ctx->cfg, "forward.sendmail", "sendmail -t -oi");
+		sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
 	else if (!outbox)
-		outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+		outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	if (!outbox && !sendmail) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%s: say where the mail goes: --outbox MAILDIR or "
 			 "--sendmail (or set forward.outbox in the config)", name);
 		return CMD_USAGE;
 	}
-	if (notice_prepare(ctx, id, k, outbox, sendmail, &d, &ctx->err) == 0)
+	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, &d, &ctx->err) == 0)
 		r = cmd_mail_draft(ctx, &d, yes, send);
 	reply_draft_release(&d);
 	return r;

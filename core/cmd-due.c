@@ -147,7 +147,7 @@ static int unpublished(struct due_run *d)
 	size_t n;
 	int rc = 0;
 
-	if (fixcve_all(d->ctx, &rows, &n, &d->ctx->err) < 0)
+	if (fixcve_all(d->ctx->sess, &rows, &n, &d->ctx->err) < 0)
 		return -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct fixcve *fc = &rows[i].fc;
@@ -155,7 +155,7 @@ static int unpublished(struct due_run *d)
 		char *text;
 		if (!fc->cve_id || strcmp(fc->cve_state, "reserved"))
 			continue;
-		if ((rc = report_get(d->ctx, rows[i].report_id, &r, &d->ctx->err)) < 0)
+		if ((rc = report_get(d->ctx->sess, rows[i].report_id, &r, &d->ctx->err)) < 0)
 			break;
 		if (disclosed(&r, d->now)) {
 			text = xasprintf("%s reserved and the report disclosed, but no record published (export --format cve)",
@@ -185,21 +185,42 @@ static const struct option cmd_due_opts[] = {
 static int mail_exec(struct cmd_ctx *ctx, struct due_mail_opts *o,
 		     bool use_sendmail)
 {
-	size_t sent = 0, skipped = 0;
+	struct due_mail_result res;
+	int rc;
 
 	if (use_sendmail)
-		o->sendmail = config_get(ctx->cfg, "forward.sendmail", "sendmail -t -oi");
+		o->sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
 	else if (!o->outbox)
-		o->outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+		o->outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	if (!o->dry_run && !o->outbox && !o->sendmail) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "due --mail: say where the mail goes: --outbox MAILDIR or "
 			 "--sendmail (or set forward.outbox in the config)");
 		return CMD_USAGE;
 	}
-	if (due_mail(ctx, o, &sent, &skipped, &ctx->err) < 0)
+	if (due_mail(ctx->sess, o, &res, &ctx->err) < 0) {
+		due_mail_result_release(&res);
 		return CMD_FAILED;
-	return skipped ? CMD_FAILED : CMD_OK;
+	}
+	for (size_t i = 0; i < res.n; i++) {
+		const struct due_mail_line *l = &res.v[i];
+
+		switch (l->what) {
+		case DUE_MAIL_SENT:
+			fprintf(ctx->out, "sent\t%s\n", l->text);
+			break;
+		case DUE_MAIL_WOULD_SEND:
+			fprintf(ctx->out, "would send\t%s\n", l->text);
+			break;
+		case DUE_MAIL_SKIPPED:
+		case DUE_MAIL_WARNING:
+			fprintf(ctx->errout, "warning: %s\n", l->text);
+			break;
+		}
+	}
+	rc = res.skipped ? CMD_FAILED : CMD_OK;
+	due_mail_result_release(&res);
+	return rc;
 }
 
 static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
@@ -239,17 +260,17 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "due");
 	if (mail)
 		return mail_exec(ctx, &mo, use_sendmail);
-	if (!(s = cmd_ctx_store(ctx)))
+	if (!(s = cmd_store(ctx)))
 		return CMD_FAILED;
 	d.ctx = ctx;
 	d.now = util_now();
-	policy_from_config(ctx->cfg, &d.pol);
+	policy_from_config(ctx->sess->cfg, &d.pol);
 	if (json)
 		d.items = json_array();
 	if (store_report_vendors_get(s, 0, &d.vendors, &d.nvendors, &ctx->err) < 0 ||
 	    store_participants_unacked(s, 0, &d.parts, &d.nparts, &ctx->err) < 0 ||
 	    store_report_milestones(s, &d.ms, &d.nms, &ctx->err) < 0 ||
-	    report_each(ctx, &f, each, &d, &ctx->err) < 0 ||
+	    report_each(ctx->sess, &f, each, &d, &ctx->err) < 0 ||
 	    unpublished(&d) < 0)
 		r = -1;
 	if (r == 0 && json) {

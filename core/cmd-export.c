@@ -82,7 +82,7 @@ static const struct option cmd_export_opts[] = {
 
 static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct export_opts eo = { NULL, false };
+	struct export_opts eo = { NULL, false, ctx->errout };
 	const char *format = NULL, *state = NULL, *path = NULL, *mode_arg = NULL;
 	const struct exporter *ex;
 	struct ids ids = { NULL, 0 };
@@ -143,7 +143,7 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (optind == argc) {
 		struct report_filter f = { state, false, "id" };
-		if (report_each(ctx, &f, add_id, &ids, &ctx->err) < 0) {
+		if (report_each(ctx->sess, &f, add_id, &ids, &ctx->err) < 0) {
 			free(ids.v);
 			return CMD_FAILED;
 		}
@@ -153,7 +153,8 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(ids.v);
 		return CMD_USAGE;
 	}
-	rc = export_write(ctx, ex, ids.v, ids.n, &eo, path, mode) < 0 ? CMD_FAILED : CMD_OK;
+	rc = export_write(ctx->sess, ex, ids.v, ids.n, &eo, path, mode,
+			  ctx->out, &ctx->err) < 0 ? CMD_FAILED : CMD_OK;
 	free(ids.v);
 	return rc;
 }

@@ -51,14 +51,14 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc == CMD_OK && parse_report_id(argv[optind], &rq.id, &ctx->err) < 0)
 		rc = CMD_USAGE;
 	if (rc == CMD_OK && !rq.tree)
-		rq.tree = config_get(ctx->cfg, "kernel.git", NULL);
+		rq.tree = config_get(ctx->sess->cfg, "kernel.git", NULL);
 	if (rc == CMD_OK && rq.nstable && !rq.tree) {
 		err_setc(&ctx->err, ERR_INVALID, "fix --stable needs a tree (--tree or kernel.git)");
 		rc = CMD_USAGE;
 	}
 	if (rc == CMD_USAGE && !ctx->err.msg[0])
 		cmd_usage(ctx, "fix");
-	if (rc == CMD_OK && fix_record(ctx, &rq, &summary, &ctx->err) < 0)
+	if (rc == CMD_OK && fix_record(ctx->sess, &rq, &summary, &ctx->err) < 0)
 		rc = ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
 	if (rc == CMD_OK) {
 		char *s = safe_str(summary);

@@ -45,10 +45,10 @@ static int forward_where(struct cmd_ctx *ctx, struct forward_opts *o,
 			 bool use_sendmail)
 {
 	if (use_sendmail)
-		o->sendmail = config_get(ctx->cfg, "forward.sendmail",
+		o->sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
 					 "sendmail -t -oi");
 	else if (!o->outbox)
-		o->outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+		o->outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	if (o->outbox || o->sendmail)
 		return 0;
 	err_setc(&ctx->err, ERR_INVALID,
@@ -100,7 +100,7 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	r = CMD_FAILED;
 	if (all) {
-		if (participants_list(ctx, id, false, &pv, &np, &ctx->err) < 0)
+		if (participants_list(ctx->sess, id, false, &pv, &np, &ctx->err) < 0)
 			goto out;
 		to = xrealloc(to, ((size_t)argc + np + 1) * sizeof(*to));
 		owned = xcalloc(np + 1, sizeof(*owned));
@@ -122,7 +122,7 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	o.to = to;
-	if (forward_report(ctx, id, &o, &res, &ctx->err) == 0)
+	if (forward_report(ctx->sess, id, &o, &res, &ctx->err) == 0)
 		r = CMD_OK;
 	cmd_forward_print(ctx, &res);
 	if (r == CMD_OK && res.withheld)

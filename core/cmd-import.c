@@ -101,7 +101,7 @@ static int flush_batch(struct import_run *ir)
 	int r = 0;
 
 	if (ir->in_batch) {
-		r = import_batch_commit(ir->ctx, &err);
+		r = import_batch_commit(ir->ctx->sess, &err);
 		ir->in_batch = false;
 		if (r < 0) {
 			char *m = safe_str(err.msg);
@@ -195,7 +195,7 @@ static int store_one(struct import_run *ir, char *name, struct import_pending *p
 	struct import_result res;
 	struct err err = { 0, "" };
 	struct sbuf *out = &ir->pending;
-	int r = import_finish(ir->ctx, p, &res, &err);
+	int r = import_finish(ir->ctx->sess, p, &res, &err);
 
 	ir->batched++;
 	if (r < 0) {
@@ -240,7 +240,7 @@ static int store_ready(struct import_run *ir)
 
 	if (!ir->nready)
 		return 0;
-	if ((r = import_batch_begin(ir->ctx, &err)) < 0) {
+	if ((r = import_batch_begin(ir->ctx->sess, &err)) < 0) {
 		/* The first message's line says why; the rest are lost. */
 		snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
 		file_error(ir, ir->ready[0].name, err.msg);
@@ -271,7 +271,7 @@ static int finish_oldest(struct import_run *ir)
 	ir->ahead_bytes -= len;
 	ir->first = (ir->first + 1) % AHEAD;
 	ir->nahead--;
-	import_prepare(ir->ctx, p);
+	import_prepare(ir->ctx->sess, p);
 	if (!ir->nready)
 		ir->ready_start = mono();
 	ir->ready = xrealloc(ir->ready, (ir->nready + 1) * sizeof(*ir->ready));
@@ -347,7 +347,7 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 			return r;
 	slot = (ir->first + ir->nahead) % AHEAD;
 	ir->ahead[slot].name = xstrdup(name);
-	ir->ahead[slot].p = import_start(ir->ctx, buf, len, !big);
+	ir->ahead[slot].p = import_start(ir->ctx->sess, buf, len, !big);
 	ir->ahead[slot].len = len;
 	ir->ahead_bytes += len;
 	ir->nahead++;
@@ -538,7 +538,7 @@ static int import_stopped(struct import_run *ir, int r, size_t lost)
 
 	progress_clear(ir);
 	if (ir->in_batch) {
-		import_batch_abort(ctx);
+		import_batch_abort(ctx->sess);
 		lost += ir->batched;
 		sbuf_reset(&ir->pending);
 	}
@@ -591,7 +591,7 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cmd_usage(ctx, "import");
-	if (!cmd_ctx_store(ctx))
+	if (!cmd_store(ctx))
 		return CMD_FAILED;
 	ir.start = mono();
 	ir.read_frac = -1;

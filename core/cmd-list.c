@@ -120,13 +120,13 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(valid);
 		return CMD_USAGE;
 	}
-	if (!(s = cmd_ctx_store(ctx)))
+	if (!(s = cmd_store(ctx)))
 		return CMD_FAILED;
-	policy_from_config(ctx->cfg, &lo.pol);
+	policy_from_config(ctx->sess->cfg, &lo.pol);
 	if (json)
 		lo.arr = json_array();
-	lo.fix_cve = config_get_bool(ctx->cfg, "list.fix_cve", true);
-	if ((lo.fix_cve || json) && fixcve_all(ctx, &lo.fc, &lo.nfc, &ctx->err) < 0) {
+	lo.fix_cve = config_get_bool(ctx->sess->cfg, "list.fix_cve", true);
+	if ((lo.fix_cve || json) && fixcve_all(ctx->sess, &lo.fc, &lo.nfc, &ctx->err) < 0) {
 		json_decref(lo.arr);
 		return CMD_FAILED;
 	}
@@ -134,7 +134,7 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		text_table_init(&lo.tab, ARRAY_SIZE(list_head), list_head, list_max);
 	else
 		text_table_init(&lo.tab, ARRAY_SIZE(list_head) - 1, list_head_nofix, list_max_nofix);
-	r = report_each(ctx, &f, add_row, &lo, &ctx->err);
+	r = report_each(ctx->sess, &f, add_row, &lo, &ctx->err);
 	fixcve_rows_free(lo.fc, lo.nfc);
 	if (json) {
 		if (r == 0)

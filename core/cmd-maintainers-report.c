@@ -172,7 +172,7 @@ static void print_json(struct cmd_ctx *ctx, struct mr *m)
 	json_object_set_new(o, "files", files);
 	json_object_set_new(o, "suggestions", a);
 	json_object_set_new(o, "catch_all_left_out", json_integer((json_int_t)left));
-	json_object_set_new(o, "participants", participants_json(ctx, m->id));
+	json_object_set_new(o, "participants", participants_json(ctx->sess, m->id));
 	json_print(ctx->out, o);
 	json_decref(o);
 }
@@ -181,7 +181,7 @@ static void print_json(struct cmd_ctx *ctx, struct mr *m)
 static int list(struct cmd_ctx *ctx, struct mr *m, const char *tree_opt,
 		bool json)
 {
-	int r = maintainers_suggest(ctx, m->id, tree_opt, m->catch_all, &m->s,
+	int r = maintainers_suggest(ctx->sess, m->id, tree_opt, m->catch_all, &m->s,
 				    &ctx->err);
 
 	if (m->s.warnings)
@@ -192,8 +192,8 @@ static int list(struct cmd_ctx *ctx, struct mr *m, const char *tree_opt,
 	m->sug = xcalloc(m->s.res.n + 1, sizeof(*m->sug));
 	for (size_t i = 0; i < m->s.res.n; i++)
 		m->sug[m->nsug++] = &m->s.res.v[i];
-	if (report_load(ctx, m->id, &m->rf, &ctx->err) < 0 ||
-	    participants_list(ctx, m->id, false, &m->pv, &m->np, &ctx->err) < 0)
+	if (report_load(ctx->sess, m->id, &m->rf, &ctx->err) < 0 ||
+	    participants_list(ctx->sess, m->id, false, &m->pv, &m->np, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (json)
 		print_json(ctx, m);
@@ -273,7 +273,7 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 	ack = xcalloc((size_t)argc + 1, sizeof(*ack));
 	if (parse_change(argc, argv, id, &pc, add, rem, ack, &json) == CMD_USAGE)
 		goto usage;
-	if (config_get_bool(ctx->cfg, "maintainers.include_catch_all", false))
+	if (config_get_bool(ctx->sess->cfg, "maintainers.include_catch_all", false))
 		pc.catch_all = true;
 	m.catch_all = pc.catch_all;
 	if (!pc.nadd && !pc.add_all && !pc.nremove && !pc.nack) {
@@ -282,7 +282,7 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 	}
 	if (json || (pc.key && pc.nadd != 1))
 		goto usage;
-	if (participants_change(ctx, id, &pc, &done, &notes, &ctx->err) < 0)
+	if (participants_change(ctx->sess, id, &pc, &done, &notes, &ctx->err) < 0)
 		goto out;
 	fputs(done, ctx->out);
 	fputs(notes, ctx->errout);

@@ -219,7 +219,7 @@ static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "maintainers");
 	}
 
-	if (!(tree = maintainers_find_tree(ctx, tree_opt, &ctx->err)))
+	if (!(tree = maintainers_find_tree(ctx->sess, tree_opt, &ctx->err)))
 		goto out;
 	mpath = xasprintf("%s/MAINTAINERS", tree);
 	if (maint_db_load(mpath, &db, &ctx->err) < 0)

@@ -31,10 +31,10 @@ static int list_templates(struct cmd_ctx *ctx)
 {
 	struct template_info *v;
 	size_t n;
-	char *dir = template_dir(ctx), *d = safe_str(dir);
+	char *dir = template_dir(ctx->sess), *d = safe_str(dir);
 
 	free(dir);
-	if (template_list(ctx, &v, &n, &ctx->err) < 0) {
+	if (template_list(ctx->sess, &v, &n, &ctx->err) < 0) {
 		free(d);
 		return CMD_FAILED;
 	}
@@ -103,7 +103,7 @@ int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
 }
 
 int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
-		   int (*send)(struct cmd_ctx *, const struct reply_draft *,
+		   int (*send)(struct session *, const struct reply_draft *,
 			       const char *, struct reply_sent *, struct err *))
 {
 	struct reply_sent s;
@@ -112,7 +112,7 @@ int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
 
 	memset(&s, 0, sizeof(s));
 	if ((r = cmd_edit_draft(ctx, d, yes, &text)) == CMD_OK &&
-	    send(ctx, d, text, &s, &ctx->err) < 0)
+	    send(ctx->sess, d, text, &s, &ctx->err) < 0)
 		r = CMD_FAILED;
 	if (s.where) {
 		char *t = safe_str(d->to_email), *w = safe_str(s.where),
@@ -146,7 +146,7 @@ static int send_reply(struct cmd_ctx *ctx, int64_t id,
 	struct reply_draft d;
 	int r = CMD_FAILED;
 
-	if (reply_prepare(ctx, id, o, &d, &ctx->err) == 0)
+	if (reply_prepare(ctx->sess, id, o, &d, &ctx->err) == 0)
 		r = cmd_mail_draft(ctx, &d, yes, reply_send);
 	reply_draft_release(&d);
 	return r;
@@ -179,9 +179,9 @@ static int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
 		return CMD_USAGE;
 	if (use_sendmail)
-		o.sendmail = config_get(ctx->cfg, "forward.sendmail", "sendmail -t -oi");
+		o.sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
 	else if (!o.outbox)
-		o.outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+		o.outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	if (!o.outbox && !o.sendmail) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "reply: say where the mail goes: --outbox MAILDIR or "

@@ -44,7 +44,7 @@ static int show(struct cmd_ctx *ctx, bool json)
 	char when[32];
 	int r;
 
-	if (roster_list(ctx, &e, &n, &ctx->err) < 0)
+	if (roster_list(ctx->sess, &e, &n, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (json) {
 		json_t *arr = json_array();
@@ -101,7 +101,7 @@ static int show(struct cmd_ctx *ctx, bool json)
 static int reseal(struct cmd_ctx *ctx)
 {
 	struct reseal_result res;
-	int r = roster_reseal(ctx, &res, NULL, NULL, &ctx->err);
+	int r = roster_reseal(ctx->sess, &res, NULL, NULL, &ctx->err);
 
 	if (r < 0) {
 		err_prefix(&ctx->err, "roster reseal stopped after %zu resealed (run it again to finish)",

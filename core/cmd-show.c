@@ -40,7 +40,7 @@ static void open_all(struct cmd_ctx *ctx, const struct report_full *rf,
 	for (size_t i = 0; i < o->n; i++) {
 		struct err err = { 0, "" };
 
-		if (report_open_thread(ctx, rf, i, &o->om[i], &err) < 0)
+		if (report_open_thread(ctx->sess, rf, i, &o->om[i], &err) < 0)
 			o->why[i] = xstrdup(err.msg);
 	}
 }
@@ -182,7 +182,7 @@ static void print_embargo(struct cmd_ctx *ctx, const struct report *r)
 	struct embargo e;
 	char b[160];
 
-	policy_from_config(ctx->cfg, &pol);
+	policy_from_config(ctx->sess->cfg, &pol);
 	embargo_of_report(&pol, r, util_now(), &e);
 	field(ctx->out, "Embargo", embargo_describe(&e, b));
 }
@@ -364,13 +364,13 @@ static int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "show");
 	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
 		return CMD_USAGE;
-	if (report_load(ctx, id, &rf, &ctx->err) < 0) {
+	if (report_load(ctx->sess, id, &rf, &ctx->err) < 0) {
 		report_full_release(&rf);
 		return CMD_FAILED;
 	}
 	open_all(ctx, &rf, &o);
 	if (json) {
-		json_t *j = report_full_json(ctx, &rf);
+		json_t *j = report_full_json(ctx->sess, &rf);
 		add_opened_json(j, &rf, &o);
 		json_print(ctx->out, j);
 		json_decref(j);

@@ -117,7 +117,7 @@ static int cmd_stats_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (optind != argc)
 		return cmd_usage(ctx, "stats");
-	if (team_stats_compute(ctx, &st, &ctx->err) < 0)
+	if (team_stats_compute(ctx->sess, &st, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (json) {
 		json_t *j = stats_json(&st);

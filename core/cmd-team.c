@@ -22,15 +22,15 @@ static int list(struct cmd_ctx *ctx, bool json)
 	size_t n;
 	char when[32];
 
-	if (!cmd_ctx_store(ctx))
+	if (!cmd_store(ctx))
 		return CMD_FAILED;
-	if (!store_has_team(ctx->store)) {
+	if (!store_has_team(ctx->sess->store)) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%s is a SQLite file: its officer is the Unix user (%s); a team needs a team server",
-			 store_where(ctx->store), ctx->officer);
+			 store_where(ctx->sess->store), ctx->sess->officer);
 		return CMD_FAILED;
 	}
-	if (store_officers_list(ctx->store, true, &o, &n, &ctx->err) < 0)
+	if (store_officers_list(ctx->sess->store, true, &o, &n, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (json) {
 		json_t *arr = json_array();
@@ -94,7 +94,7 @@ static int way_in(struct cmd_ctx *ctx, const char *role, bool password)
 		free(r);
 		return CMD_OK;
 	}
-	if (team_set_password(ctx, role, &pw, &ctx->err) < 0) {
+	if (team_set_password(ctx->sess, role, &pw, &ctx->err) < 0) {
 		free(r);
 		return CMD_FAILED;
 	}
@@ -137,17 +137,17 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!strcmp(sub, "init")) {
 		if (optind != argc || !key || json)
 			return cmd_usage(ctx, "team");
-		r = team_init(ctx, role, name, key, &ctx->err);
+		r = team_init(ctx->sess, role, name, key, &ctx->err);
 		if (r < 0)
 			return CMD_FAILED;
 		fprintf(ctx->out, "team ready on %s; first officer: %s\n",
-			store_where(ctx->store), role ? role : ctx->officer);
-		return role && strcmp(role, ctx->officer) ? way_in(ctx, role, password) : CMD_OK;
+			store_where(ctx->sess->store), role ? role : ctx->sess->officer);
+		return role && strcmp(role, ctx->sess->officer) ? way_in(ctx, role, password) : CMD_OK;
 	}
 	if (!strcmp(sub, "add-officer")) {
 		if (optind != argc - 1 || !key || role || json)
 			return cmd_usage(ctx, "team");
-		r = team_add_officer(ctx, argv[optind], name, key, &ctx->err);
+		r = team_add_officer(ctx->sess, argv[optind], name, key, &ctx->err);
 		if (r < 0)
 			return CMD_FAILED;
 		fprintf(ctx->out, "officer %s added; run 'secteam-tui roster reseal' so their key opens the reports already stored\n",
@@ -157,7 +157,7 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!strcmp(sub, "remove-officer")) {
 		if (optind != argc - 1 || key || role || name || json || password)
 			return cmd_usage(ctx, "team");
-		r = team_remove_officer(ctx, argv[optind], &ctx->err);
+		r = team_remove_officer(ctx->sess, argv[optind], &ctx->err);
 		if (r == 0)
 			fprintf(ctx->out, "officer %s removed; run 'secteam-tui roster reseal' so their key opens no stored report\n",
 				argv[optind]);

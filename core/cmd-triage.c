@@ -67,7 +67,7 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!t.state && !t.severity && !t.claim && !t.unclaim && !t.public &&
 	    !t.consent_credit && !t.consent_exploit && !t.note)
 		return cmd_usage(ctx, "triage");
-	if (triage_apply(ctx, &t, &summary, &ctx->err) < 0)
+	if (triage_apply(ctx->sess, &t, &summary, &ctx->err) < 0)
 		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
 	cmd_say(ctx, "%s", summary);
 	free(summary);

@@ -17,7 +17,7 @@
 
 static int do_list(struct cmd_ctx *ctx, bool json)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = cmd_store(ctx);
 	struct vendor *list = NULL;
 	size_t n = 0;
 	json_t *a = json ? json_array() : NULL;
@@ -56,7 +56,7 @@ static int do_list(struct cmd_ctx *ctx, bool json)
 static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
 			struct forward_opts *fo)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = cmd_store(ctx);
 	struct forward_result res;
 	struct vendor vd;
 	const char *to[1], *keys[1];
@@ -73,9 +73,9 @@ static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
 	fo->nto = 1;
 	fo->force_recipient = true;  /* vendors are not participants */
 	if (!fo->outbox && !fo->sendmail)
-		fo->outbox = config_get(ctx->cfg, "forward.outbox", NULL);
+		fo->outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	memset(&res, 0, sizeof(res));
-	r = forward_report(ctx, id, fo, &res, &ctx->err);
+	r = forward_report(ctx->sess, id, fo, &res, &ctx->err);
 	cmd_forward_print(ctx, &res);
 	forward_result_release(&res);
 	vendor_release(&vd);
@@ -126,7 +126,7 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'j': json = true; break;
 		case 'F': forward = true; break;
 		case 'o': fo.outbox = optarg; break;
-		case 'S': fo.sendmail = config_get(ctx->cfg, "forward.sendmail",
+		case 'S': fo.sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
 						   "sendmail -t -oi");
 			  break;
 		case 'P': fo.allow_plaintext = true; break;
@@ -149,8 +149,8 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		if (npos != 1 || vc.note || vc.statement || vc.nda || vc.correct)
 			return cmd_usage(ctx, "vendor");
 		r = !strcmp(sub, "add") ?
-			vendor_directory_add(ctx, pos[0], contact, key, kind, &summary, &ctx->err) :
-			vendor_directory_edit(ctx, pos[0], contact, key, kind, &summary, &ctx->err);
+			vendor_directory_add(ctx->sess, pos[0], contact, key, kind, &summary, &ctx->err) :
+			vendor_directory_edit(ctx->sess, pos[0], contact, key, kind, &summary, &ctx->err);
 	} else if (!strcmp(sub, "notify") || !strcmp(sub, "status")) {
 		vc.notify = !strcmp(sub, "notify");
 		if (contact || key || kind)
@@ -165,7 +165,7 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		 * as a maintainer, sent before the notification is recorded. */
 		if (forward && send_forward(ctx, vc.report, vc.vendor, &fo) < 0)
 			return CMD_FAILED;
-		r = vendor_change(ctx, &vc, &summary, &ctx->err);
+		r = vendor_change(ctx->sess, &vc, &summary, &ctx->err);
 	} else {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "unknown vendor command '%s' (add, list, edit, notify, status)",

@@ -518,177 +518,26 @@ void cmd_split_free(char **argv, int argc)
 
 int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err)
 {
-	char *path = ctx->config_path ? NULL : config_default_path();
-	const char *who;
-	int r;
-
-	ctx->cfg = xcalloc(1, sizeof(*ctx->cfg));
-	r = config_load(ctx->cfg, ctx->config_path ? ctx->config_path : path,
-			ctx->config_path != NULL, err);
-	free(path);
-	if (r < 0)
-		return r;
 	if (!ctx->out)
 		ctx->out = stdout;
 	if (!ctx->errout)
 		ctx->errout = stderr;
-	/* Only a display name (mail From, the UI): who an action is
-	 * recorded as is the store's to say (cmd_ctx_store). */
-	who = config_get(ctx->cfg, "officer.name", NULL);
-	if (!who) {
-		struct passwd *pw = getpwuid(geteuid());
-		who = pw ? pw->pw_name : "officer";
-	}
-	ctx->officer_name = xstrdup(who);
-	return 0;
+	return session_open(ctx->sess, err);
 }
 
 void cmd_ctx_release(struct cmd_ctx *ctx)
 {
-	store_close(ctx->store);
-	crypto_close(ctx->crypto);
-	if (ctx->cfg) {
-		config_release(ctx->cfg);
-		free(ctx->cfg);
-	}
-	for (size_t i = 0; i < ctx->nroster; i++) {
-		free(ctx->roster[i]);
-		if (ctx->roster_subkeys) {
-			for (size_t j = 0; j < ctx->roster_nsubkeys[i]; j++)
-				free(ctx->roster_subkeys[i][j]);
-			free(ctx->roster_subkeys[i]);
-		}
-	}
-	free(ctx->roster_subkeys);
-	free(ctx->roster_nsubkeys);
-	ctx->roster_subkeys = NULL;
-	ctx->roster_nsubkeys = NULL;
-	free(ctx->roster);
-	free(ctx->officer);
-	free(ctx->officer_name);
-	ctx->officer_name = NULL;
+	session_close(ctx->sess);
 	free(ctx->summary);
 	ctx->summary = NULL;
-	ctx->store = NULL;
-	ctx->crypto = NULL;
-	ctx->cfg = NULL;
-	ctx->officer = NULL;
-	ctx->roster = NULL;
 }
 
-struct store *cmd_ctx_store(struct cmd_ctx *ctx)
+struct store *cmd_store(struct cmd_ctx *ctx)
 {
-	struct store_opts o = { 0 };
-	char *def = NULL;
-	const char *path = ctx->db_path;
-
-	if (ctx->store)
-		return ctx->store;
-	if (!path)
-		path = config_get(ctx->cfg, "store.url", NULL);
-	if (!path)
-		path = config_get(ctx->cfg, "store.path", NULL);
-	def = store_default_path();
-	if (!path)
-		path = def;
-	o.shared_group = config_get(ctx->cfg, "store.shared_group", NULL);
-	/* 1 to 3600 when set: config_parse checks the range. */
-	o.busy_timeout_ms = (int)config_get_long(ctx->cfg, "store.busy_timeout", 0) * 1000;
-	o.create = ctx->store_create;
-	/* Only the default location's folder is made: a mistyped --db
-	 * or store.path is refused, not created. */
-	o.make_folder = !strcmp(path, def);
-	if (store_open(path, &o, &ctx->store, &ctx->err) == 0) {
-		/* The login role on a team server, the Unix user on SQLite:
-		 * never a name from the environment or the config. */
-		free(ctx->officer);
-		ctx->officer = store_whoami(ctx->store);
-		if (!ctx->officer) {
-			err_setc(&ctx->err, ERR_IO, "cannot tell who is logged in to %s",
-				 store_where(ctx->store));
-			store_close(ctx->store);
-			ctx->store = NULL;
-		}
-	}
-	free(def);
-	return ctx->store;
+	return session_store(ctx->sess, &ctx->err);
 }
 
-struct crypto *cmd_ctx_crypto(struct cmd_ctx *ctx)
+struct crypto *cmd_crypto(struct cmd_ctx *ctx)
 {
-	const char *home = ctx->gnupghome;
-
-	if (ctx->crypto)
-		return ctx->crypto;
-	if (!home)
-		home = config_get(ctx->cfg, "gnupg.home", NULL);
-	crypto_open(home, &ctx->crypto, &ctx->err);
-	return ctx->crypto;
-}
-
-const char *const *cmd_ctx_roster(struct cmd_ctx *ctx, size_t *n)
-{
-	const char *v;
-
-	if (!ctx->roster) {
-		struct store *s = cmd_ctx_store(ctx);
-
-		if (!s)
-			return NULL;
-		if (store_has_team(s)) {
-			/* A team server: the active officers' keys. */
-			struct officer *o;
-			size_t no;
-
-			if (store_officers_list(s, false, &o, &no, &ctx->err) < 0)
-				return NULL;
-			for (size_t i = 0; i < no; i++) {
-				bool dup = false;
-
-				for (size_t j = 0; j < ctx->nroster && o[i].key_fpr; j++)
-					dup |= !str_cmp_ci(ctx->roster[j], o[i].key_fpr);
-				if (o[i].key_fpr && *o[i].key_fpr && !dup) {
-					ctx->roster = xrealloc(ctx->roster,
-							       (ctx->nroster + 1) * sizeof(char *));
-					ctx->roster[ctx->nroster++] = xstrdup(o[i].key_fpr);
-				}
-				officer_release(&o[i]);
-			}
-			free(o);
-			if (!ctx->nroster) {
-				err_setc(&ctx->err, ERR_NOTFOUND,
-					 "%s has no officer with a key: the team's administrator runs 'secteam-tui team add-officer ROLE --key FPR'",
-					 store_where(s));
-				return NULL;
-			}
-			*n = ctx->nroster;
-			return (const char *const *)ctx->roster;
-		}
-		v = config_get(ctx->cfg, "team.roster", NULL);
-		if (v) {
-			char *copy = xstrdup(v), *save = NULL;
-			for (char *t = strtok_r(copy, " ,\t", &save); t;
-			     t = strtok_r(NULL, " ,\t", &save)) {
-				ctx->roster = xrealloc(ctx->roster,
-						       (ctx->nroster + 1) * sizeof(char *));
-				ctx->roster[ctx->nroster++] = xstrdup(t);
-			}
-			free(copy);
-		}
-		if (!ctx->nroster) {
-			struct crypto *c = cmd_ctx_crypto(ctx);
-			char *fpr;
-			if (!c)
-				return NULL;
-			if (crypto_default_secret_key(c, &fpr, &ctx->err) < 0) {
-				err_prefix(&ctx->err,
-					   "no team.roster in the config and no secret key to seal reports to");
-				return NULL;
-			}
-			ctx->roster = xcalloc(1, sizeof(char *));
-			ctx->roster[ctx->nroster++] = fpr;
-		}
-	}
-	*n = ctx->nroster;
-	return (const char *const *)ctx->roster;
+	return session_crypto(ctx->sess, &ctx->err);
 }

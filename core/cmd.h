@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/session.h"
 #include "util/util.h"
 
 struct store;
@@ -59,28 +60,11 @@ struct cmd_progress {
 typedef void cmd_progress_fn(const struct cmd_progress *p, void *data);
 
 struct cmd_ctx {
-	const char *db_path;     /* --db, or NULL for the default */
-	const char *gnupghome;   /* --gnupghome, or NULL */
-	const char *config_path; /* --config, or NULL for the default */
-	struct config *cfg;      /* loaded by cmd_ctx_init */
-	struct store *store;     /* opened on first use by cmd_ctx_store() */
-	struct crypto *crypto;   /* opened on first use by cmd_ctx_crypto() */
+	struct session *sess;    /* what the use cases work with */
 	FILE *out;               /* normal output */
 	FILE *errout;            /* warnings, progress */
 	bool interactive;        /* run from the UI */
-	char *officer;           /* who acts, as the store records it (the
-				  * login role, or the Unix user); set when
-				  * the store opens */
-	char *officer_name;      /* display name: config officer.name, or
-				  * the Unix user */
-	bool store_create;       /* team init: create the team schema */
-	char **roster;           /* team.roster fingerprints, or the
-				  * officer's own key; see cmd_ctx_roster */
-	size_t nroster;
-	char ***roster_subkeys;  /* per roster key, its encryption subkey
-				  * IDs (filled once by import.c) */
-	size_t *roster_nsubkeys;
-	struct err err;
+	struct err err;          /* why the command failed (CMD_FAILED) */
 	char *summary;           /* the command's one-line result (cmd_say) */
 	const char *sub;         /* the sub-command being run (cmd_run), for
 				  * its usage line; NULL when none */
@@ -198,14 +182,12 @@ void cmd_split_free(char **argv, int argc);
  * needs to be, so that cmd_split gives argv back (caller frees). */
 char *cmd_join(int argc, char *const *argv);
 
+/* Opens ctx->sess (session_open) and sets the output streams. */
 int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err);
 void cmd_ctx_release(struct cmd_ctx *ctx);
-/* Open the database / the keyring on first use; NULL with ctx->err set. */
-struct store *cmd_ctx_store(struct cmd_ctx *ctx);
-struct crypto *cmd_ctx_crypto(struct cmd_ctx *ctx);
-
-/* The keys report bodies are sealed to; NULL with ctx->err set. */
-const char *const *cmd_ctx_roster(struct cmd_ctx *ctx, size_t *n);
+/* The session's store / keyring; NULL with ctx->err set. */
+struct store *cmd_store(struct cmd_ctx *ctx);
+struct crypto *cmd_crypto(struct cmd_ctx *ctx);
 
 /*
  * Prints the usage line of NAME (of the sub-command being run, when it

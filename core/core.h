@@ -95,7 +95,7 @@ struct triage_change {
  * not allow, a disclosure before the decided date without early and a
  * reason, or a claim on another officer's report without take, ERR_NOTFOUND for no such report); nothing is written then.
  */
-int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
+int triage_apply(struct session *sess, const struct triage_change *c,
 		 char **summary, struct err *err);
 
 /* import.c ---------------------------------------------------------------*/
@@ -124,20 +124,20 @@ void import_result_release(struct import_result *r);
  * CRYPTO_JOBS_MAX messages decrypt at once; more are decrypted in line.
  */
 struct import_pending;
-struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
+struct import_pending *import_start(struct session *sess, const char *raw,
 				    size_t len, bool copy);
-int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
+int import_finish(struct session *sess, struct import_pending *p,
 		  struct import_result *res, struct err *err);
 /* The half of import_finish that needs no store lock: waits for the
  * decryption, verifies and seals (never fails: a bad message is kept to
  * be reported by import_finish).  A batch prepares its messages first
  * and then holds the store only for the writes, so no colleague's
  * command waits behind the cryptography. */
-void import_prepare(struct cmd_ctx *ctx, struct import_pending *p);
+void import_prepare(struct session *sess, struct import_pending *p);
 void import_pending_free(struct import_pending *p);
 /* import_start (a copy of raw) for mail this program sent about report
  * report_id: it joins that report whatever its References say. */
-struct import_pending *import_start_into(struct cmd_ctx *ctx, const char *raw,
+struct import_pending *import_start_into(struct session *sess, const char *raw,
 					 size_t len, int64_t report_id);
 
 /*
@@ -146,9 +146,9 @@ struct import_pending *import_start_into(struct cmd_ctx *ctx, const char *raw,
  * durable before import_batch_commit, so callers report a message as
  * imported only after the commit that holds it.
  */
-int import_batch_begin(struct cmd_ctx *ctx, struct err *err);
-int import_batch_commit(struct cmd_ctx *ctx, struct err *err);
-void import_batch_abort(struct cmd_ctx *ctx);
+int import_batch_begin(struct session *sess, struct err *err);
+int import_batch_commit(struct session *sess, struct err *err);
+void import_batch_abort(struct session *sess);
 
 /* report.c ---------------------------------------------------------------*/
 struct report_full {
@@ -160,7 +160,7 @@ struct report_full {
 	struct event *events;
 	size_t nevents;
 };
-int report_load(struct cmd_ctx *ctx, int64_t id, struct report_full *rf,
+int report_load(struct session *sess, int64_t id, struct report_full *rf,
 		struct err *err);
 void report_full_release(struct report_full *rf);
 /* Where rf->r.received comes from, for a "received" timeline line apart
@@ -171,7 +171,7 @@ const char *report_received_source(const struct report_full *rf);
 /* Calls fn for each report matching f (NULL: all, by id); see store.h.
  * Order "deadline" is by embargo deadline (embargo.c: undated reports
  * at their policy default), earliest first, finished embargoes last. */
-int report_each(struct cmd_ctx *ctx, const struct report_filter *f,
+int report_each(struct session *sess, const struct report_filter *f,
 		int (*fn)(const struct report *r, void *data), void *data,
 		struct err *err);
 
@@ -197,7 +197,7 @@ struct report_attachment {
  * cannot be opened adds none, counted in *unopened, as `show` leaves
  * its attachments out).  0 with *out (report_attachments_free), or
  * negative with err set (no such report, the store failed). */
-int report_attachments(struct cmd_ctx *ctx, int64_t id,
+int report_attachments(struct session *sess, int64_t id,
 		       struct report_attachment **out, size_t *n,
 		       size_t *unopened, struct err *err);
 void report_attachments_free(struct report_attachment *v, size_t n);
@@ -209,7 +209,7 @@ int attachment_write_file(const char *path, const unsigned char *data,
 			  size_t len, bool force, struct err *err);
 /* Records that a was saved, when it is exploit code (an event
  * "attachment-saved"); 0 otherwise.  0 or negative. */
-int attachment_saved(struct cmd_ctx *ctx, int64_t id,
+int attachment_saved(struct session *sess, int64_t id,
 		     const struct report_attachment *a, struct err *err);
 
 /* A From mailbox (sender.c shows it). */
@@ -256,7 +256,7 @@ struct opened_message {
  * message: the sealed copy cannot be decrypted, the message cannot be
  * parsed.
  */
-int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
+int report_open_message(struct session *sess, int64_t message_row,
 			struct opened_message *om, struct err *err);
 void opened_message_release(struct opened_message *om);
 /*
@@ -277,7 +277,7 @@ bool report_files_count(const struct report *r, const struct message *m,
 /* report_open_message for message i of rf, the files of a message whose
  * files are not the report's (report_files_count) moved to
  * files_unsigned. */
-int report_open_thread(struct cmd_ctx *ctx, const struct report_full *rf,
+int report_open_thread(struct session *sess, const struct report_full *rf,
 		       size_t i, struct opened_message *om, struct err *err);
 /* One line of a body, without its '\n', pointing into the body. */
 struct body_line {
@@ -325,30 +325,30 @@ bool attachment_is_patch(const char *filename, const char *content_type,
 int parse_report_id(const char *s, int64_t *id, struct err *err);
 
 /* Runs fn inside BEGIN IMMEDIATE ... COMMIT (rollback on failure). */
-int core_write(struct cmd_ctx *ctx,
-	       int (*fn)(struct cmd_ctx *ctx, void *data, struct err *err),
+int core_write(struct session *sess,
+	       int (*fn)(struct session *sess, void *data, struct err *err),
 	       void *data, struct err *err);
 
 /* view-data.c: what the UI pages through ----------------------------------*/
 /* Every report's compact key (see store.h), by id; caller frees *out.
  * 0, or negative with err set. */
-int report_keys(struct cmd_ctx *ctx, struct report_key **out, size_t *n,
+int report_keys(struct session *sess, struct report_key **out, size_t *n,
 		struct err *err);
 /* One report's row with its derived fields; ERR_NOTFOUND when absent. */
-int report_get(struct cmd_ctx *ctx, int64_t id, struct report *r,
+int report_get(struct session *sess, int64_t id, struct report *r,
 	       struct err *err);
 /* The rows of a screen's reports in one read: out[i] is ids[i]'s, id 0
  * when absent; 0, or negative with err set and out empty. */
-int report_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
+int report_page(struct session *sess, const int64_t *ids, size_t n,
 		struct report *out, struct err *err);
 /* Ids, ascending, of reports whose subject or reporter contains needle. */
-int report_search(struct cmd_ctx *ctx, const char *needle, int64_t **ids,
+int report_search(struct session *sess, const char *needle, int64_t **ids,
 		  size_t *n, struct err *err);
 /* The first `limit` ids in a listing order, for a quick first screen. */
-int report_first_ids(struct cmd_ctx *ctx, const char *order, size_t limit,
+int report_first_ids(struct session *sess, const char *order, size_t limit,
 		     int64_t **ids, size_t *n, struct err *err);
 /* One report's compact key; ERR_NOTFOUND when absent. */
-int report_key(struct cmd_ctx *ctx, int64_t id, struct report_key *k,
+int report_key(struct session *sess, int64_t id, struct report_key *k,
 	       struct err *err);
 /*
  * A colleague's changes, for an open UI.  report_watch_fd() is a
@@ -359,14 +359,14 @@ int report_key(struct cmd_ctx *ctx, int64_t id, struct report_key *k,
  * -1: the first call only sets it), each once (0: a team-wide change),
  * and moves the cursor; *ids is the caller's.  0, or negative with err.
  */
-int report_watch_fd(struct cmd_ctx *ctx);
-int report_changes(struct cmd_ctx *ctx, int64_t *cursor, int64_t **ids,
+int report_watch_fd(struct session *sess);
+int report_changes(struct session *sess, int64_t *cursor, int64_t **ids,
 		   size_t *n, struct err *err);
 /* Whether the team server is reachable (always true on SQLite), and one
  * try to reach it again: 0, or ERR_IO with err saying why.  Once back,
  * report_changes() gives what changed while it was away. */
-bool report_store_up(struct cmd_ctx *ctx);
-int report_store_reconnect(struct cmd_ctx *ctx, struct err *err);
+bool report_store_up(struct session *sess);
+int report_store_reconnect(struct session *sess, struct err *err);
 
 /* policy.c: the embargo policy, one rule for every date change ----------*/
 struct policy {
@@ -423,7 +423,7 @@ bool vendor_status_valid(const char *status);
 int vendor_check_transition(const char *vendor, const char *from,
 			    const char *to, struct err *err);
 /* The "vendors" array of show --json for report id (empty on error). */
-struct json_t *vendors_json(struct cmd_ctx *ctx, int64_t report_id);
+struct json_t *vendors_json(struct session *sess, int64_t report_id);
 
 /* disclosure.c: everything known about a report's date, for commands,
  * show --json and exports -------------------------------------------------*/
@@ -445,11 +445,11 @@ struct dossier {
 };
 /* Loads report id with its vendors, proposals and decisions; negative
  * with err set (ERR_NOTFOUND for no such report).  Release in any case. */
-int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
+int dossier_load(struct session *sess, int64_t id, struct dossier *d,
 		 struct err *err);
 void dossier_release(struct dossier *d);
 /* The "disclosure" object of show --json (minimal object on error). */
-struct json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r);
+struct json_t *disclosure_json(struct session *sess, const struct report *r);
 /* True while the report is under embargo (embargo_active): not
  * disclosed, closed or public, whether its deadline passed or not. */
 bool dossier_embargoed(const struct dossier *d);
@@ -495,10 +495,8 @@ char *export_text(const struct dossier *d, const char *text);
  * A message that cannot be opened adds none.  *files is the caller's,
  * NULL-terminated (each string too); returns how many.  Never fails.
  */
-size_t dossier_public_files(struct cmd_ctx *ctx, const struct dossier *d,
+size_t dossier_public_files(struct session *sess, const struct dossier *d,
 			    char ***files);
-/* Writes the "warning: report N is still under embargo" line when so. */
-void export_warn_embargo(struct cmd_ctx *ctx, const struct dossier *d);
 
 /* participants.c: people brought into a report (struct participant in
  * store.h); add/remove/ack run inside core_write and log their event ----*/
@@ -515,33 +513,33 @@ char *participant_format(const struct participant *p);
 /* Adds email to report_id (with key_fpr, when not NULL, as the key the
  * officer confirmed for them) and logs "participant-add"; ERR_DUPLICATE
  * when already an active participant (nothing written). */
-int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
+int participant_add(struct session *sess, int64_t report_id, const char *name,
 		    const char *email, const char *role, const char *section,
 		    const char *key_fpr, struct err *err);
 /* Records key_fpr as the key the officer confirmed for the active
  * participant email and logs "participant-key"; ERR_NOTFOUND naming them
  * when there is none. */
-int participant_set_key(struct cmd_ctx *ctx, int64_t report_id,
+int participant_set_key(struct session *sess, int64_t report_id,
 			const char *email, const char *key_fpr, struct err *err);
 /* Removes the active participant and logs "participant-remove";
  * ERR_NOTFOUND naming them when there is none. */
-int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
+int participant_remove(struct session *sess, int64_t report_id,
 		       const char *email, struct err *err);
 /* Records the acknowledgement and logs "participant-ack"; ERR_NOTFOUND,
  * or ERR_DUPLICATE when already acknowledged. */
-int participant_ack(struct cmd_ctx *ctx, int64_t report_id, const char *email,
+int participant_ack(struct session *sess, int64_t report_id, const char *email,
 		    struct err *err);
 /* A report's participants (removed ones too when with_removed); release
  * with participants_free.  0 or negative with err set. */
-int participants_list(struct cmd_ctx *ctx, int64_t report_id,
+int participants_list(struct session *sess, int64_t report_id,
 		      bool with_removed, struct participant **out, size_t *n,
 		      struct err *err);
 /* The "participants" array of show --json (empty on error). */
-struct json_t *participants_json(struct cmd_ctx *ctx, int64_t report_id);
+struct json_t *participants_json(struct session *sess, int64_t report_id);
 
 /* vendor.c: the vendor directory, by name (caller frees each with
  * vendor_release and the array); negative with err when the store fails. */
-int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
+int vendors_list(struct session *sess, struct vendor **out, size_t *n,
 		 struct err *err);
 
 /* forward.c: a report forwarded to participants as PGP/MIME mail --------*/
@@ -585,7 +583,7 @@ struct forward_result {
  * without consent; ERR_NOTFOUND for a released name that is no attachment;
  * ERR_IO when delivery fails (res says what was sent).
  */
-int forward_report(struct cmd_ctx *ctx, int64_t id,
+int forward_report(struct session *sess, int64_t id,
 		   const struct forward_opts *o, struct forward_result *res,
 		   struct err *err);
 void forward_result_release(struct forward_result *res);
@@ -603,13 +601,13 @@ struct template_field {
 	const char *missing;    /* "report 3 has no fix commit recorded" */
 };
 /* The folder templates are read from (caller frees). */
-char *template_dir(const struct cmd_ctx *ctx);
+char *template_dir(const struct session *sess);
 /* Template name's text and where it came from (both the caller's);
  * ERR_INVALID for a bad name, ERR_NOTFOUND for no such template. */
-int template_load(const struct cmd_ctx *ctx, const char *name, char **text,
+int template_load(const struct session *sess, const char *name, char **text,
 		  char **source, struct err *err);
 /* The shipped template names, each as template_load finds it. */
-int template_list(const struct cmd_ctx *ctx, struct template_info **out,
+int template_list(const struct session *sess, struct template_info **out,
 		  size_t *n, struct err *err);
 void template_list_free(struct template_info *v, size_t n);
 /* text with each {field} replaced by its value; ERR_INVALID naming the
@@ -658,13 +656,13 @@ struct reply_sent {
  * (never answered in the clear); a plaintext reply leaves out the quoted
  * report.  Release *d in any case.
  */
-int reply_prepare(struct cmd_ctx *ctx, int64_t id, const struct reply_opts *o,
+int reply_prepare(struct session *sess, int64_t id, const struct reply_opts *o,
 		  struct reply_draft *d, struct err *err);
 /* Sends text (the draft's, as the officer edited it): signed by the
  * officer, encrypted to the recipient, the officer and the roster, with
  * In-Reply-To/References into the thread; records the event with the
  * Message-ID and stores a sealed copy in the report's thread. */
-int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
+int reply_send(struct session *sess, const struct reply_draft *d,
 	       const char *text, struct reply_sent *res, struct err *err);
 void reply_draft_release(struct reply_draft *d);
 void reply_sent_release(struct reply_sent *s);
@@ -678,7 +676,7 @@ int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
  * ("encrypted|plaintext <TAB> to <TAB> where <TAB> <Message-ID>") and its
  * warnings.  Returns CMD_*. */
 int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
-		   int (*send)(struct cmd_ctx *, const struct reply_draft *,
+		   int (*send)(struct session *, const struct reply_draft *,
 			       const char *, struct reply_sent *, struct err *));
 
 /* notice.c: the linux-distros notice and the oss-security announcement
@@ -687,13 +685,13 @@ enum notice_kind { NOTICE_DISTROS, NOTICE_ANNOUNCE };
 /* ERR_REFUSED naming the rule the report breaks: distros: public,
  * no fix ready, no date or one more than 14 days away, no usable list
  * key; announce: still under embargo.  Release *d in any case. */
-int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
+int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
 		   const char *outbox, const char *sendmail, struct reply_draft *d,
 		   struct err *err);
 /* Sends text: distros encrypted to the list's key and the list's vendor
  * marked notified; announce in the clear.  An event, a copy in the
  * thread. */
-int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
+int notice_send(struct session *sess, enum notice_kind k,
 		const struct reply_draft *d, const char *text,
 		struct reply_sent *res, struct err *err);
 
@@ -710,23 +708,39 @@ struct due_mail_opts {
 	const char *outbox;     /* Maildir to deliver into, or NULL: */
 	const char *sendmail;   /* the command mail is piped into */
 };
+/* What due_mail did, a line each, in order. */
+enum due_mail_what {
+	DUE_MAIL_SENT,       /* "KIND\tTO\treport N[ and more]\t<MSGID>" */
+	DUE_MAIL_WOULD_SEND, /* --dry-run: "KIND\tTO\treport N[ and more]" */
+	DUE_MAIL_SKIPPED,    /* why a reminder due was not sent (no key,
+			      * no officer address, a store error) */
+	DUE_MAIL_WARNING,    /* a warning that skips nothing counted */
+};
+struct due_mail_result {
+	struct due_mail_line {
+		enum due_mail_what what;
+		char *text;  /* display-safe */
+	} *v;
+	size_t n;
+	size_t sent, skipped;  /* sent (or would be), and skipped */
+};
+void due_mail_result_release(struct due_mail_result *res);
 /* Sends (or lists) the reminders due now, each recipient at most once
- * per report per 2 working days; one line per message on ctx->out,
- * warnings (no key, no officer address) on ctx->errout.  Negative only
- * when the store fails. */
-int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
-	     size_t *sent, size_t *skipped, struct err *err);
+ * per report per 2 working days, into *res (release it either way).
+ * Negative only when the store fails. */
+int due_mail(struct session *sess, const struct due_mail_opts *o,
+	     struct due_mail_result *res, struct err *err);
 
 /* `distros` and `announce` (cmd-distros.c): the arguments parsed, the
  * draft made (notice_prepare), edited and sent with send.  CMD_*. */
 int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 		    const char *name, enum notice_kind k,
-		    int (*send)(struct cmd_ctx *, const struct reply_draft *,
+		    int (*send)(struct session *, const struct reply_draft *,
 				const char *, struct reply_sent *, struct err *));
 
 /* The transport the config names (forward.outbox, else forward.sendmail)
  * into o; ERR_INVALID when it names none. */
-int reply_transport_from_config(struct cmd_ctx *ctx, struct reply_opts *o,
+int reply_transport_from_config(struct session *sess, struct reply_opts *o,
 				struct err *err);
 
 #endif

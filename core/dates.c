@@ -52,14 +52,14 @@ static int check_when(struct date_req *d, const struct report *r,
 
 /* Each step reads the report, checks and records its change, and says
  * in d->detail what the event logs. */
-typedef int (*date_step)(struct cmd_ctx *ctx, struct date_req *d,
+typedef int (*date_step)(struct session *sess, struct date_req *d,
 			 struct report *r, struct err *err);
 
-static int propose_step(struct cmd_ctx *ctx, struct date_req *d,
+static int propose_step(struct session *sess, struct date_req *d,
 			struct report *r, struct err *err)
 {
 	struct proposal p = { 0, d->id, (char *)d->by, d->date, (char *)d->reason,
-			      ctx->officer, d->now };
+			      sess->officer, d->now };
 	char when[32];
 	int rc;
 
@@ -67,12 +67,12 @@ static int propose_step(struct cmd_ctx *ctx, struct date_req *d,
 		return rc;
 	if (str_starts(d->by, "vendor:")) {
 		struct vendor v;
-		if ((rc = store_vendor_get(ctx->store, d->by + 7, &v, err)) < 0)
+		if ((rc = store_vendor_get(sess->store, d->by + 7, &v, err)) < 0)
 			return rc;
 		vendor_release(&v);
 	}
 	policy_check(&d->pol, r, d->date, true, false, d->now, &d->ans);
-	if ((rc = store_proposal_add(ctx->store, &p, err)) < 0)
+	if ((rc = store_proposal_add(sess->store, &p, err)) < 0)
 		return rc;
 	d->detail = xasprintf("%s proposed %s (policy: %s%s): %s", d->by,
 			      fmt_rfc3339(d->date, when),
@@ -81,7 +81,7 @@ static int propose_step(struct cmd_ctx *ctx, struct date_req *d,
 	return 0;
 }
 
-static int set_step(struct cmd_ctx *ctx, struct date_req *d,
+static int set_step(struct session *sess, struct date_req *d,
 		    struct report *r, struct err *err)
 {
 	struct decision dc;
@@ -96,8 +96,8 @@ static int set_step(struct cmd_ctx *ctx, struct date_req *d,
 		return err_setc(err, ERR_REFUSED, "%s", d->ans.msg);
 	dc = (struct decision){ 0, d->id, d->date,
 				(char *)policy_verdict_name(d->ans.verdict),
-				(char *)d->reason, d->override, ctx->officer, d->now };
-	if ((rc = store_decision_add(ctx->store, &dc, err)) < 0)
+				(char *)d->reason, d->override, sess->officer, d->now };
+	if ((rc = store_decision_add(sess->store, &dc, err)) < 0)
 		return rc;
 	d->detail = xasprintf("disclosure date set to %s (policy: %s%s%s)%s%s",
 			      fmt_rfc3339(d->date, when),
@@ -108,7 +108,7 @@ static int set_step(struct cmd_ctx *ctx, struct date_req *d,
 	return 0;
 }
 
-static int start_step(struct cmd_ctx *ctx, struct date_req *d,
+static int start_step(struct session *sess, struct date_req *d,
 		      struct report *r, struct err *err)
 {
 	struct report_update u = { NULL, NULL, NULL, -1, -1, -1, d->now };
@@ -119,7 +119,7 @@ static int start_step(struct cmd_ctx *ctx, struct date_req *d,
 		return err_setc(err, ERR_REFUSED,
 				"report %lld: the release process started already, at %s",
 				(long long)d->id, fmt_rfc3339(r->release_started, when));
-	if ((rc = store_report_update(ctx->store, d->id, &u, err)) < 0)
+	if ((rc = store_report_update(sess->store, d->id, &u, err)) < 0)
 		return rc;
 	r->release_started = d->now;
 	policy_check(&d->pol, r, d->now, false, false, d->now, &d->ans);
@@ -130,34 +130,34 @@ static int start_step(struct cmd_ctx *ctx, struct date_req *d,
 
 /* The step on report d->id, then its event of kind (in core_write's
  * transaction: all or nothing). */
-static int apply_step(struct cmd_ctx *ctx, struct date_req *d, date_step step,
+static int apply_step(struct session *sess, struct date_req *d, date_step step,
 		      const char *kind, struct err *err)
 {
 	struct report r;
 	int rc;
 
-	if ((rc = store_report_get(ctx->store, d->id, &r, err)) < 0)
+	if ((rc = store_report_get(sess->store, d->id, &r, err)) < 0)
 		return rc;
-	if ((rc = step(ctx, d, &r, err)) >= 0)
-		rc = store_event_add(ctx->store, d->id, ctx->officer, kind,
+	if ((rc = step(sess, d, &r, err)) >= 0)
+		rc = store_event_add(sess->store, d->id, sess->officer, kind,
 				     d->detail, err);
 	report_release(&r);
 	return rc;
 }
 
-static int apply_propose(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply_propose(struct session *sess, void *data, struct err *err)
 {
-	return apply_step(ctx, data, propose_step, "date-propose", err);
+	return apply_step(sess, data, propose_step, "date-propose", err);
 }
 
-static int apply_set(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply_set(struct session *sess, void *data, struct err *err)
 {
-	return apply_step(ctx, data, set_step, "date-set", err);
+	return apply_step(sess, data, set_step, "date-set", err);
 }
 
-static int apply_start(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply_start(struct session *sess, void *data, struct err *err)
 {
-	return apply_step(ctx, data, start_step, "release-start", err);
+	return apply_step(sess, data, start_step, "release-start", err);
 }
 
 static bool valid_by(const char *by)
@@ -172,22 +172,22 @@ static bool valid_by(const char *by)
 }
 
 /* Runs fn on a request made from the arguments; fills out. */
-static int run(struct cmd_ctx *ctx, struct date_req *d,
-	       int (*fn)(struct cmd_ctx *, void *, struct err *),
+static int run(struct session *sess, struct date_req *d,
+	       int (*fn)(struct session *, void *, struct err *),
 	       struct date_outcome *out, struct err *err)
 {
 	int r;
 
 	d->now = util_now();
-	policy_from_config(ctx->cfg, &d->pol);
-	r = core_write(ctx, fn, d, err);
+	policy_from_config(sess->cfg, &d->pol);
+	r = core_write(sess, fn, d, err);
 	out->ans = d->ans;
 	out->date = d->date;
 	out->detail = d->detail;
 	return r;
 }
 
-int date_propose(struct cmd_ctx *ctx, int64_t id, time_t date, const char *by,
+int date_propose(struct session *sess, int64_t id, time_t date, const char *by,
 		 const char *reason, bool override, struct date_outcome *out,
 		 struct err *err)
 {
@@ -202,10 +202,10 @@ int date_propose(struct cmd_ctx *ctx, int64_t id, time_t date, const char *by,
 	if (!reason || !*reason)
 		return err_setc(err, ERR_INVALID,
 				"report %lld: a proposal needs a reason", (long long)id);
-	return run(ctx, &d, apply_propose, out, err);
+	return run(sess, &d, apply_propose, out, err);
 }
 
-int date_set(struct cmd_ctx *ctx, int64_t id, time_t date, const char *reason,
+int date_set(struct session *sess, int64_t id, time_t date, const char *reason,
 	     bool override, struct date_outcome *out, struct err *err)
 {
 	struct date_req d = { .id = id, .date = date, .reason = reason,
@@ -215,16 +215,16 @@ int date_set(struct cmd_ctx *ctx, int64_t id, time_t date, const char *reason,
 	if (reason && !*reason)
 		return err_setc(err, ERR_INVALID, "report %lld: empty reason",
 				(long long)id);
-	return run(ctx, &d, apply_set, out, err);
+	return run(sess, &d, apply_set, out, err);
 }
 
-int date_start_release(struct cmd_ctx *ctx, int64_t id,
+int date_start_release(struct session *sess, int64_t id,
 		       struct date_outcome *out, struct err *err)
 {
 	struct date_req d = { .id = id };
 
 	memset(out, 0, sizeof(*out));
-	return run(ctx, &d, apply_start, out, err);
+	return run(sess, &d, apply_start, out, err);
 }
 
 void date_outcome_release(struct date_outcome *out)

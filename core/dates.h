@@ -25,17 +25,17 @@ void date_outcome_release(struct date_outcome *out);
  * proposes date for report id, for reason (required).  Never refused by
  * the policy (out->ans says what it thinks).  ERR_INVALID for a bad `by`
  * or no reason, ERR_NOTFOUND for no such report or vendor. */
-int date_propose(struct cmd_ctx *ctx, int64_t id, time_t date, const char *by,
+int date_propose(struct session *sess, int64_t id, time_t date, const char *by,
 		 const char *reason, bool override, struct date_outcome *out,
 		 struct err *err);
 /* Sets report id's disclosure date; ERR_REFUSED with the policy's words
  * when it needs a reason (past the default) or an override and a reason
  * (past the maximum) it was not given.  Nothing is written then. */
-int date_set(struct cmd_ctx *ctx, int64_t id, time_t date, const char *reason,
+int date_set(struct session *sess, int64_t id, time_t date, const char *reason,
 	     bool override, struct date_outcome *out, struct err *err);
 /* Starts the release process now: the policy clock runs from here.
  * ERR_REFUSED when it was started already. */
-int date_start_release(struct cmd_ctx *ctx, int64_t id,
+int date_start_release(struct session *sess, int64_t id,
 		       struct date_outcome *out, struct err *err);
 
 #endif

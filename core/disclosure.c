@@ -24,7 +24,7 @@
 static struct needles *reporter_needles(const struct dossier *d);
 static void needles_free(struct needles *nv);
 
-int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
+int dossier_load(struct session *sess, int64_t id, struct dossier *d,
 		 struct err *err)
 {
 	struct store *s;
@@ -32,10 +32,10 @@ int dossier_load(struct cmd_ctx *ctx, int64_t id, struct dossier *d,
 
 	memset(d, 0, sizeof(*d));
 	d->now = util_now();
-	policy_from_config(ctx->cfg, &d->pol);
-	if ((r = report_load(ctx, id, &d->f, err)) < 0)
+	policy_from_config(sess->cfg, &d->pol);
+	if ((r = report_load(sess, id, &d->f, err)) < 0)
 		return r;
-	s = ctx->store;
+	s = sess->store;
 	if ((r = store_report_vendors_get(s, id, &d->vendors, &d->nvendors, err)) < 0 ||
 	    (r = store_proposals_get(s, id, &d->proposals, &d->nproposals, err)) < 0 ||
 	    (r = store_decisions_get(s, id, &d->decisions, &d->ndecisions, err)) < 0)
@@ -114,9 +114,9 @@ int dossier_refuse_unreleased(const struct dossier *d, const char *what, struct 
 			"before disclosure", id, what);
 }
 
-json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r)
+json_t *disclosure_json(struct session *sess, const struct report *r)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, NULL);
 	struct proposal *p = NULL;
 	struct decision *dc = NULL;
 	size_t np = 0, nd = 0;
@@ -127,7 +127,7 @@ json_t *disclosure_json(struct cmd_ctx *ctx, const struct report *r)
 	json_t *o, *props = json_array(), *hist = json_array();
 	const struct decision *last;
 
-	policy_from_config(ctx->cfg, &pol);
+	policy_from_config(sess->cfg, &pol);
 	if (s) {
 		if (store_proposals_get(s, r->id, &p, &np, &err) < 0)
 			np = 0;
@@ -526,7 +526,7 @@ static void file_add(char ***v, size_t *n, char *path)
 	(*v)[*n] = NULL;
 }
 
-size_t dossier_public_files(struct cmd_ctx *ctx, const struct dossier *d,
+size_t dossier_public_files(struct session *sess, const struct dossier *d,
 			    char ***files)
 {
 	const struct report_full *rf = &d->f;
@@ -547,7 +547,7 @@ size_t dossier_public_files(struct cmd_ctx *ctx, const struct dossier *d,
 
 		if (!report_reporter_signed(&rf->r, &rf->msgs[i]))
 			continue;
-		if (report_open_message(ctx, rf->msgs[i].id, &om, &e) == 0)
+		if (report_open_message(sess, rf->msgs[i].id, &om, &e) == 0)
 			for (size_t k = 0; k < om.nfiles; k++)
 				if (touched_path_plausible(om.files[k]))
 					file_add(files, &n,
@@ -563,11 +563,4 @@ char *export_text(const struct dossier *d, const char *text)
 
 	free(r);
 	return s;
-}
-
-void export_warn_embargo(struct cmd_ctx *ctx, const struct dossier *d)
-{
-	if (dossier_embargoed(d))
-		fprintf(ctx->errout, "warning: report %lld is still under embargo\n",
-			(long long)d->f.r.id);
 }

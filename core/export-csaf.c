@@ -96,10 +96,10 @@ static json_t *product_status(const struct fixcve *fc)
 	return st;
 }
 
-static json_t *remediation(struct cmd_ctx *ctx, const struct fix_commit *c,
+static json_t *remediation(struct session *sess, const struct fix_commit *c,
 			   const char *what)
 {
-	char *url = advisory_commit_url(ctx, c->sha);
+	char *url = advisory_commit_url(sess, c->sha);
 	char *details = xasprintf("%s: commit %s%s%s", what, c->sha,
 				  c->tag ? ", first in " : "", c->tag ? c->tag : "");
 	json_t *r = json_pack("{s:s, s:s, s:s, s:[o]}", "category", "vendor_fix",
@@ -111,10 +111,10 @@ static json_t *remediation(struct cmd_ctx *ctx, const struct fix_commit *c,
 	return r;
 }
 
-static json_t *vulnerability(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *vulnerability(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc)
 {
-	char *desc = advisory_description(d, fc), *ref = advisory_reference_url(ctx, d->f.r.id, fc->cve_id);
+	char *desc = advisory_description(d, fc), *ref = advisory_reference_url(sess, d->f.r.id, fc->cve_id);
 	json_t *v = json_object(), *rem = json_array(), *refs = json_array();
 
 	if (fc->cve_id)
@@ -126,15 +126,15 @@ static json_t *vulnerability(struct cmd_ctx *ctx, const struct dossier *d,
 		"description", "title", "Description", "text", json_text(desc)));
 	json_object_set_new(v, "product_status", product_status(fc));
 	if (fc->has_fix) {
-		json_array_append_new(rem, remediation(ctx, &fc->fix, "Fixed upstream"));
+		json_array_append_new(rem, remediation(sess, &fc->fix, "Fixed upstream"));
 		for (size_t b = 0; b < fc->nbackports; b++) {
 			char *what = xasprintf("Backported to %s", fc->backports[b].branch);
-			json_array_append_new(rem, remediation(ctx, &fc->backports[b], what));
+			json_array_append_new(rem, remediation(sess, &fc->backports[b], what));
 			free(what);
 		}
 		for (size_t b = 0; b <= fc->nbackports; b++) {
 			const char *sha = b < fc->nbackports ? fc->backports[b].sha : fc->fix.sha;
-			char *url = advisory_commit_url(ctx, sha), *sum = xasprintf("commit %s", sha);
+			char *url = advisory_commit_url(sess, sha), *sum = xasprintf("commit %s", sha);
 			json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category",
 				"external", "summary", sum, "url", url));
 			free(url);
@@ -197,18 +197,18 @@ static json_t *tracking(const struct dossier *d, const struct fixcve *fc)
 	return t;
 }
 
-static json_t *document(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *document(struct session *sess, const struct dossier *d,
 			const struct fixcve *fc)
 {
-	const char *dom = config_get(ctx->cfg, "team.domain", NULL);
+	const char *dom = config_get(sess->cfg, "team.domain", NULL);
 	char *ns = dom ? xasprintf("https://%s", dom) : xstrdup("https://www.kernel.org");
 	char *title = export_text(d, d->f.r.subject), *desc = advisory_description(d, fc);
-	char *who = advisory_credit(d), *ref = advisory_reference_url(ctx, d->f.r.id, fc->cve_id);
+	char *who = advisory_credit(d), *ref = advisory_reference_url(sess, d->f.r.id, fc->cve_id);
 	json_t *doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:s}, s:o, s:[{s:s, s:s, s:o}], s:[{s:s, s:s, s:s}], s:o}",
 		"category", "csaf_security_advisory", "csaf_version", "2.0", "lang", "en",
 		"publisher", "category", "coordinator",
-		"name", config_get(ctx->cfg, "csaf.publisher", "Linux kernel security team"),
-		"namespace", config_get(ctx->cfg, "csaf.namespace", ns),
+		"name", config_get(sess->cfg, "csaf.publisher", "Linux kernel security team"),
+		"namespace", config_get(sess->cfg, "csaf.namespace", ns),
 		"title", json_text(*title ? title : "Linux kernel vulnerability"),
 		"notes", "category", "summary", "title", "Summary", "text", json_text(desc),
 		"references", "category", "self", "summary", "the advisory", "url", ref,
@@ -224,23 +224,23 @@ static json_t *document(struct cmd_ctx *ctx, const struct dossier *d,
 	return doc;
 }
 
-static json_t *csaf_advisory(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *csaf_advisory(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
 	(void)arg;
-	return json_pack("{s:o, s:o, s:[o]}", "document", document(ctx, d, fc),
+	return json_pack("{s:o, s:o, s:[o]}", "document", document(sess, d, fc),
 			 "product_tree", product_tree(fc),
-			 "vulnerabilities", vulnerability(ctx, d, fc));
+			 "vulnerabilities", vulnerability(sess, d, fc));
 }
 
-static int export_csaf_write(struct cmd_ctx *ctx, FILE *out,
+static int export_csaf_write(struct session *sess, FILE *out,
 			     struct dossier *const *d, size_t n,
 			     const struct export_opts *o, struct err *err)
 {
 	(void)o;
 	if (advisory_refuse_unreleased(d, n, "CSAF advisory", err) < 0)
 		return err->code;
-	return advisory_write_json(ctx, out, d, n, "CSAF advisory",
+	return advisory_write_json(sess, out, d, n, "CSAF advisory",
 				   csaf_advisory, NULL, err);
 }
 

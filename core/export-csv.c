@@ -29,11 +29,11 @@ static void field(FILE *out, const struct dossier *d, const char *s, bool last)
 	free(t);
 }
 
-static int export_csv_write(struct cmd_ctx *ctx, FILE *out,
+static int export_csv_write(struct session *sess, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
 {
-	(void)ctx;
+	(void)sess;
 	(void)err;
 	fputs("report,at,officer,kind,detail\r\n", out);
 	for (size_t i = 0; i < n; i++) {

@@ -149,12 +149,12 @@ static json_t *semver_versions(const struct fixcve *fc)
 	return a;
 }
 
-static json_t *product(struct cmd_ctx *ctx, json_t *files, const char *status,
+static json_t *product(struct session *sess, json_t *files, const char *status,
 		       json_t *versions)
 {
 	json_t *p = json_pack("{s:s, s:s, s:s, s:s}", "vendor", "Linux",
 			      "product", "Linux", "repo",
-			      config_get(ctx->cfg, "cve.repo",
+			      config_get(sess->cfg, "cve.repo",
 					 "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git"),
 			      "defaultStatus", status);
 
@@ -166,12 +166,12 @@ static json_t *product(struct cmd_ctx *ctx, json_t *files, const char *status,
 	return p;
 }
 
-static json_t *affected(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *affected(struct session *sess, const struct dossier *d,
 			const struct fixcve *fc)
 {
 	json_t *files = json_array(), *a = json_array(), *sv;
 	char **pf;
-	size_t npf = dossier_public_files(ctx, d, &pf);
+	size_t npf = dossier_public_files(sess, d, &pf);
 
 	for (size_t i = 0; i < npf; i++) {
 		json_array_append_new(files, bounded(pf[i], 1024, "-"));
@@ -179,12 +179,12 @@ static json_t *affected(struct cmd_ctx *ctx, const struct dossier *d,
 	}
 	free(pf);
 	if (!fc->has_fix) {
-		json_array_append_new(a, product(ctx, files, "unknown", NULL));
+		json_array_append_new(a, product(sess, files, "unknown", NULL));
 	} else {
-		json_array_append_new(a, product(ctx, files, "unaffected", git_versions(fc)));
+		json_array_append_new(a, product(sess, files, "unaffected", git_versions(fc)));
 		sv = semver_versions(fc);
 		if (json_array_size(sv))
-			json_array_append_new(a, product(ctx, files, "affected", sv));
+			json_array_append_new(a, product(sess, files, "affected", sv));
 		else
 			json_decref(sv);
 	}
@@ -192,14 +192,14 @@ static json_t *affected(struct cmd_ctx *ctx, const struct dossier *d,
 	return a;
 }
 
-static json_t *references(struct cmd_ctx *ctx, const struct fixcve *fc,
+static json_t *references(struct session *sess, const struct fixcve *fc,
 			  const char *ref)
 {
 	json_t *a = json_array();
 
 	for (size_t b = 0; fc->has_fix && b <= fc->nbackports; b++) {
 		const char *sha = b < fc->nbackports ? fc->backports[b].sha : fc->fix.sha;
-		char *url = advisory_commit_url(ctx, sha);
+		char *url = advisory_commit_url(sess, sha);
 		json_array_append_new(a, json_pack("{s:s}", "url", url));
 		free(url);
 	}
@@ -235,11 +235,11 @@ static json_t *rejected(const struct dossier *d, const struct fixcve *fc,
 	return rec;
 }
 
-static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *record(struct session *sess, const struct dossier *d,
 		      const struct fixcve *fc, const char *cve_id, const char *org)
 {
 	const struct report *r = &d->f.r;
-	const char *base = config_get(ctx->cfg, "cve.reference_url", DEFAULT_REFERENCE);
+	const char *base = config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
 	char *ref = str_ends(base, "/") ?
 		(strcmp(cve_id, PLACEHOLDER_CVE) ? xasprintf("%s%s", base, cve_id) :
 		 xasprintf("%sreport-%lld", base, (long long)r->id)) : xstrdup(base);
@@ -252,8 +252,8 @@ static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
 			"providerMetadata", "orgId", org,
 			"title", bounded(subject, 256, "Linux kernel vulnerability"),
 			"descriptions", "lang", "en", "value", description(d, fc, subject),
-			"affected", affected(ctx, d, fc),
-			"references", references(ctx, fc, ref));
+			"affected", affected(sess, d, fc),
+			"references", references(sess, fc, ref));
 	if (fc->cwe)
 		json_object_set_new(cna, "problemTypes", json_pack(
 			"[{s:[{s:s, s:s, s:s, s:s}]}]", "descriptions", "lang", "en",
@@ -281,14 +281,14 @@ static json_t *record(struct cmd_ctx *ctx, const struct dossier *d,
 }
 
 /* The record's ID: --cve-id, the assigned one, or the placeholder. */
-static const char *record_id(struct cmd_ctx *ctx, const struct dossier *d,
+static const char *record_id(const struct dossier *d,
 			     const struct fixcve *fc, const struct export_opts *o)
 {
 	if (o->cve_id)
 		return o->cve_id;
 	if (fc->cve_id)
 		return fc->cve_id;
-	fprintf(ctx->errout,
+	fprintf(o->warn,
 		"warning: report %lld has no CVE ID; using the placeholder %s (cve ID --assign, or --cve-id)\n",
 		(long long)d->f.r.id, PLACEHOLDER_CVE);
 	return PLACEHOLDER_CVE;
@@ -300,22 +300,22 @@ struct cve_args {
 };
 
 /* A rejected ID gets the REJECTED record, unless --cve-id names another. */
-static json_t *cve_record_of(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *cve_record_of(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
 	const struct cve_args *a = arg;
-	const char *id = record_id(ctx, d, fc, a->o);
+	const char *id = record_id(d, fc, a->o);
 
 	if (fc->cve_state && !strcmp(fc->cve_state, "rejected") && !a->o->cve_id)
 		return rejected(d, fc, id, a->org);
-	return record(ctx, d, fc, id, a->org);
+	return record(sess, d, fc, id, a->org);
 }
 
-static int export_cve_write(struct cmd_ctx *ctx, FILE *out,
+static int export_cve_write(struct session *sess, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
 {
-	struct cve_args a = { o, config_get(ctx->cfg, "cve.org_id", NULL) };
+	struct cve_args a = { o, config_get(sess->cfg, "cve.org_id", NULL) };
 
 	if (advisory_refuse_unreleased(d, n, "CVE record", err) < 0)
 		return err->code;
@@ -324,17 +324,17 @@ static int export_cve_write(struct cmd_ctx *ctx, FILE *out,
 		return err_setc(err, ERR_INVALID,
 				"config cve.org_id '%s' is not a version 4 UUID", a.org);
 	if (!a.org) {
-		fprintf(ctx->errout, "warning: no cve.org_id in the config; using the placeholder %s\n",
+		fprintf(o->warn, "warning: no cve.org_id in the config; using the placeholder %s\n",
 			PLACEHOLDER_ORG);
 		a.org = PLACEHOLDER_ORG;
 	}
-	return advisory_write_json(ctx, out, d, n, "CVE record",
+	return advisory_write_json(sess, out, d, n, "CVE record",
 				   cve_record_of, &a, err);
 }
 
 /* Once written: each reserved ID whose PUBLISHED record this was is
  * published from now on. */
-static int export_cve_done(struct cmd_ctx *ctx, struct dossier *const *d,
+static int export_cve_done(struct session *sess, struct dossier *const *d,
 			   size_t n, const struct export_opts *o, struct err *err)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -343,9 +343,9 @@ static int export_cve_done(struct cmd_ctx *ctx, struct dossier *const *d,
 		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
 		if (fc.cve_id && !strcmp(fc.cve_state, "reserved") &&
 		    (!o->cve_id || !strcmp(o->cve_id, fc.cve_id))) {
-			r = cve_record(ctx, d[i]->f.r.id, CVE_PUBLISH, NULL, err);
+			r = cve_record(sess, d[i]->f.r.id, CVE_PUBLISH, NULL, err);
 			if (r == 0)
-				fprintf(ctx->errout, "report %lld: %s published (its record was written)\n",
+				fprintf(o->warn, "report %lld: %s published (its record was written)\n",
 					(long long)d[i]->f.r.id, fc.cve_id);
 		}
 		fixcve_release(&fc);

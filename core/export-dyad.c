@@ -48,14 +48,14 @@ static void pairs(FILE *out, const struct dossier *d,
 	free(iv);
 }
 
-static int export_dyad_write(struct cmd_ctx *ctx, FILE *out,
+static int export_dyad_write(struct session *sess, FILE *out,
 			     struct dossier *const *d, size_t n,
 			     const struct export_opts *o, struct err *err)
 {
 	struct fixcve *fc = xcalloc(n ? n : 1, sizeof(*fc));
 	int rc = 0;
 
-	(void)ctx;
+	(void)sess;
 	(void)o;
 	/* The pairs name the fix: public like the other records. */
 	rc = advisory_refuse_unreleased(d, n, "dyad", err);

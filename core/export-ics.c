@@ -119,12 +119,12 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 	free(subject);
 }
 
-static int export_ics_write(struct cmd_ctx *ctx, FILE *out,
+static int export_ics_write(struct session *sess, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
 {
 	icalcomponent *cal = icalcomponent_new_vcalendar();
-	char *domain = safe_str(config_get(ctx->cfg, "team.domain", "secteam.invalid"));
+	char *domain = safe_str(config_get(sess->cfg, "team.domain", "secteam.invalid"));
 	char *s;
 	int r = 0;
 

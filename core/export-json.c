@@ -75,10 +75,10 @@ static void drop_notes(json_t *o)
 			json_object_set_new(v, "note", json_null());
 }
 
-static json_t *export_json_one(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *export_json_one(struct session *sess, const struct dossier *d,
 			       const struct export_opts *eo)
 {
-	json_t *o = report_full_json(ctx, &d->f);
+	json_t *o = report_full_json(sess, &d->f);
 
 	if (!eo->with_notes)
 		drop_notes(o);
@@ -93,7 +93,7 @@ static json_t *export_json_one(struct cmd_ctx *ctx, const struct dossier *d,
 	return o;
 }
 
-static int export_json_write(struct cmd_ctx *ctx, FILE *out,
+static int export_json_write(struct session *sess, FILE *out,
 			     struct dossier *const *d, size_t n,
 			     const struct export_opts *o, struct err *err)
 {
@@ -101,7 +101,7 @@ static int export_json_write(struct cmd_ctx *ctx, FILE *out,
 	int r;
 
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, export_json_one(ctx, d[i], o));
+		json_array_append_new(a, export_json_one(sess, d[i], o));
 	r = json_print(out, a);
 	json_decref(a);
 	if (r < 0)

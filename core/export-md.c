@@ -32,11 +32,11 @@ static const struct timeline_style md_style = {
 	md_markup, md_heading, "- **", 0, ":**", "- ", ": ", "**", "---\n\n", true,
 };
 
-static int export_md_write(struct cmd_ctx *ctx, FILE *out,
+static int export_md_write(struct session *sess, FILE *out,
 			   struct dossier *const *d, size_t n,
 			   const struct export_opts *o, struct err *err)
 {
-	(void)ctx;
+	(void)sess;
 	(void)err;
 	timeline_write(&md_style, out, d, n, o);
 	return 0;

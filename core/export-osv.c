@@ -30,7 +30,7 @@ static bool full_sha(const char *s)
 	return s && strlen(s) == 40 && fix_sha_valid(s);
 }
 
-static json_t *git_range(struct cmd_ctx *ctx, const struct fixcve *fc)
+static json_t *git_range(struct session *sess, const struct fixcve *fc)
 {
 	json_t *ev = json_array();
 
@@ -45,7 +45,7 @@ static json_t *git_range(struct cmd_ctx *ctx, const struct fixcve *fc)
 		if (full_sha(fc->backports[b].sha))
 			json_array_append_new(ev, json_pack("{s:s}", "fixed",
 							    fc->backports[b].sha));
-	return json_pack("{s:s, s:s, s:o}", "type", "GIT", "repo", advisory_repo(ctx),
+	return json_pack("{s:s, s:s, s:o}", "type", "GIT", "repo", advisory_repo(sess),
 			 "events", ev);
 }
 
@@ -63,12 +63,12 @@ static json_t *eco_range(const struct fixcve *fc, const char *fixed)
 			 "introduced", in, "fixed", fixed);
 }
 
-static json_t *affected(struct cmd_ctx *ctx, const struct fixcve *fc)
+static json_t *affected(struct session *sess, const struct fixcve *fc)
 {
 	json_t *ranges = json_array();
 
 	if (fc->has_fix && full_sha(fc->fix.sha))
-		json_array_append_new(ranges, git_range(ctx, fc));
+		json_array_append_new(ranges, git_range(sess, fc));
 	if (fc->has_fix && fc->fix.tag)
 		json_array_append_new(ranges, eco_range(fc, fix_version(fc->fix.tag)));
 	for (size_t b = 0; fc->has_fix && b < fc->nbackports; b++)
@@ -79,25 +79,25 @@ static json_t *affected(struct cmd_ctx *ctx, const struct fixcve *fc)
 			 "name", "Kernel", "ranges", ranges);
 }
 
-static json_t *references(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *references(struct session *sess, const struct dossier *d,
 			  const struct fixcve *fc)
 {
 	json_t *a = json_array();
 	char *url;
 
 	for (size_t b = 0; fc->has_fix && b <= fc->nbackports; b++) {
-		url = advisory_commit_url(ctx, b < fc->nbackports ? fc->backports[b].sha
+		url = advisory_commit_url(sess, b < fc->nbackports ? fc->backports[b].sha
 								  : fc->fix.sha);
 		json_array_append_new(a, json_pack("{s:s, s:s}", "type", "FIX", "url", url));
 		free(url);
 	}
-	url = advisory_reference_url(ctx, d->f.r.id, fc->cve_id);
+	url = advisory_reference_url(sess, d->f.r.id, fc->cve_id);
 	json_array_append_new(a, json_pack("{s:s, s:s}", "type", "ADVISORY", "url", url));
 	free(url);
 	return a;
 }
 
-static json_t *osv_record(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *osv_record(struct session *sess, const struct dossier *d,
 			  const struct fixcve *fc)
 {
 	const struct report *r = &d->f.r;
@@ -114,8 +114,8 @@ static json_t *osv_record(struct cmd_ctx *ctx, const struct dossier *d,
 		json_object_set_new(o, "withdrawn", json_string(fmt_rfc3339(d->now, b)));
 	json_object_set_new(o, "summary", json_text(summary));
 	json_object_set_new(o, "details", json_text(details));
-	json_object_set_new(o, "affected", affected(ctx, fc));
-	json_object_set_new(o, "references", references(ctx, d, fc));
+	json_object_set_new(o, "affected", affected(sess, fc));
+	json_object_set_new(o, "references", references(sess, d, fc));
 	if (who)
 		json_object_set_new(o, "credits", json_pack("[{s:s, s:s}]", "name", who,
 							    "type", "FINDER"));
@@ -130,26 +130,27 @@ static json_t *osv_record(struct cmd_ctx *ctx, const struct dossier *d,
 }
 
 /* The record, with a warning when the fix cannot make a GIT range. */
-static json_t *osv_checked(struct cmd_ctx *ctx, const struct dossier *d,
+static json_t *osv_checked(struct session *sess, const struct dossier *d,
 			   const struct fixcve *fc, void *arg)
 {
-	(void)arg;
+	const struct export_opts *o = arg;
+
 	if (fc->has_fix && !full_sha(fc->fix.sha))
-		fprintf(ctx->errout,
+		fprintf(o->warn,
 			"warning: report %lld: the fix %s is not a full SHA (recorded without a tree): no GIT range\n",
 			(long long)d->f.r.id, fc->fix.sha);
-	return osv_record(ctx, d, fc);
+	return osv_record(sess, d, fc);
 }
 
-static int export_osv_write(struct cmd_ctx *ctx, FILE *out,
+static int export_osv_write(struct session *sess, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
 {
 	(void)o;
 	if (advisory_refuse_unreleased(d, n, "OSV record", err) < 0)
 		return err->code;
-	return advisory_write_json(ctx, out, d, n, "OSV record",
-				   osv_checked, NULL, err);
+	return advisory_write_json(sess, out, d, n, "OSV record",
+				   osv_checked, (void *)o, err);
 }
 
 const struct exporter export_osv_entry = {

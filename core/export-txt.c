@@ -19,11 +19,11 @@ static const struct timeline_style txt_style = {
 	NULL, txt_heading, "  ", 12, "", "  ", "  ", "", "\n", true,
 };
 
-static int export_txt_write(struct cmd_ctx *ctx, FILE *out,
+static int export_txt_write(struct session *sess, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
 {
-	(void)ctx;
+	(void)sess;
 	(void)err;
 	timeline_write(&txt_style, out, d, n, o);
 	return 0;

@@ -91,43 +91,44 @@ void export_roff(FILE *out)
 	}
 }
 
-int export_write(struct cmd_ctx *ctx, const struct exporter *ex,
+int export_write(struct session *sess, const struct exporter *ex,
 		 const int64_t *ids, size_t n, const struct export_opts *o,
-		 const char *path, int mode)
+		 const char *path, int mode, FILE *out, struct err *err)
 {
 	struct atomic_file af = { NULL, NULL, NULL };
 	struct dossier **ds = xcalloc(n ? n : 1, sizeof(*ds));
-	FILE *out = ctx->out;
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		ds[i] = xcalloc(1, sizeof(**ds));
-		if (dossier_load(ctx, ids[i], ds[i], &ctx->err) < 0) {
+		if (dossier_load(sess, ids[i], ds[i], err) < 0) {
 			rc = -1;
 			goto out;
 		}
-		export_warn_embargo(ctx, ds[i]);
+		if (dossier_embargoed(ds[i]))
+			fprintf(o->warn, "warning: report %lld is still under embargo\n",
+				(long long)ids[i]);
 	}
 	if (path) {
-		if (atomic_file_open(&af, path, mode, &ctx->err) < 0) {
+		if (atomic_file_open(&af, path, mode, err) < 0) {
 			rc = -1;
 			goto out;
 		}
 		out = af.f;
 	}
-	if (ex->write(ctx, out, ds, n, o, &ctx->err) < 0)
+	if (ex->write(sess, out, ds, n, o, err) < 0)
 		rc = -1;
 	if (path) {
 		/* A failed export leaves any earlier file as it was. */
 		if (rc < 0)
 			atomic_file_abort(&af);
-		else if (atomic_file_commit(&af, &ctx->err) < 0)
+		else if (atomic_file_commit(&af, err) < 0)
 			rc = -1;
 	} else if (fflush(out) != 0 && rc == 0) {
-		err_setc(&ctx->err, ERR_IO, "cannot write the export: %s", strerror(errno));
+		err_setc(err, ERR_IO, "cannot write the export: %s", strerror(errno));
 		rc = -1;
 	}
-	if (rc == 0 && ex->done && ex->done(ctx, ds, n, o, &ctx->err) < 0)
+	if (rc == 0 && ex->done && ex->done(sess, ds, n, o, err) < 0)
 		rc = -1;
 out:
 	for (size_t i = 0; i < n; i++) {

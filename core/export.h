@@ -21,16 +21,17 @@
 
 #include "util/util.h"
 
-struct cmd_ctx;
+struct session;
 struct dossier;
 
 struct export_opts {
 	const char *cve_id;     /* --cve-id, or NULL for config/placeholder */
 	bool with_notes;        /* --with-notes: internal notes included */
+	FILE *warn;             /* where warnings go (the caller's stderr) */
 };
 
 /* Writes the n dossiers d to out; 0, or negative with err set. */
-typedef int (*export_fn)(struct cmd_ctx *ctx, FILE *out,
+typedef int (*export_fn)(struct session *sess, FILE *out,
 			 struct dossier *const *d, size_t n,
 			 const struct export_opts *o, struct err *err);
 
@@ -43,7 +44,7 @@ struct exporter {
 	export_fn write;
 	/* Optional: run once the export is written (a file committed, or
 	 * standard output flushed), to record what writing it means. */
-	int (*done)(struct cmd_ctx *ctx, struct dossier *const *d, size_t n,
+	int (*done)(struct session *sess, struct dossier *const *d, size_t n,
 		    const struct export_opts *o, struct err *err);
 };
 
@@ -60,12 +61,12 @@ void export_usage(FILE *out);
 /* The man page's list of formats: a .TP paragraph each. */
 void export_roff(FILE *out);
 /* `export`'s work: loads the reports ids[0..n), warns of any still under
- * embargo, and writes them in format ex to the file path (made mode,
- * replaced atomically: as it was when anything fails) or, path NULL, to
- * ctx->out; then runs ex->done.  0, or -1 with ctx->err set. */
-int export_write(struct cmd_ctx *ctx, const struct exporter *ex,
+ * embargo (to o->warn), and writes them in format ex to the file path
+ * (made mode, replaced atomically: as it was when anything fails) or,
+ * path NULL, to out; then runs ex->done.  0, or -1 with err set. */
+int export_write(struct session *sess, const struct exporter *ex,
 		 const int64_t *ids, size_t n, const struct export_opts *o,
-		 const char *path, int mode);
+		 const char *path, int mode, FILE *out, struct err *err);
 
 /* For the two timeline formats (md, txt): how timeline.c writes. */
 struct timeline_style {

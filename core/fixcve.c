@@ -317,7 +317,7 @@ static int fix_prepare(struct fix_job *j, struct err *err)
 	return rq->tree ? find_backports(j, err) : 0;
 }
 
-static int fix_store(struct cmd_ctx *ctx, void *data, struct err *err)
+static int fix_store(struct session *sess, void *data, struct err *err)
 {
 	struct fix_job *j = data;
 	const char *tree = j->rq->tree ? "checked" : "unchecked";
@@ -326,7 +326,7 @@ static int fix_store(struct cmd_ctx *ctx, void *data, struct err *err)
 	char *d;
 	int rc;
 
-	if ((rc = store_report_get(ctx->store, j->rq->id, &r, err)) < 0)
+	if ((rc = store_report_get(sess->store, j->rq->id, &r, err)) < 0)
 		return rc;
 	report_release(&r);
 	sbuf_init(&sb);
@@ -335,12 +335,12 @@ static int fix_store(struct cmd_ctx *ctx, void *data, struct err *err)
 	for (size_t i = 0; i < j->fix.nfiles; i++)
 		sbuf_addf(&sb, "%s%s", i ? ":" : " files=", j->fix.files[i]);
 	d = sbuf_detach(&sb, NULL);
-	rc = store_event_add(ctx->store, j->rq->id, ctx->officer, "fix", d, err);
+	rc = store_event_add(sess->store, j->rq->id, sess->officer, "fix", d, err);
 	free(d);
 	for (size_t i = 0; rc == 0 && i < j->nintro; i++) {
 		d = xasprintf("commit=%s tag=%s tree=%s", j->intro[i].sha,
 			      j->intro[i].tag ? j->intro[i].tag : "-", tree);
-		rc = store_event_add(ctx->store, j->rq->id, ctx->officer,
+		rc = store_event_add(sess->store, j->rq->id, sess->officer,
 				     "fix-introduced", d, err);
 		free(d);
 	}
@@ -348,7 +348,7 @@ static int fix_store(struct cmd_ctx *ctx, void *data, struct err *err)
 		d = xasprintf("commit=%s tag=%s branch=%s upstream=%s", j->bp[i].sha,
 			      j->bp[i].tag ? j->bp[i].tag : "-", j->bp[i].branch,
 			      j->fix.sha);
-		rc = store_event_add(ctx->store, j->rq->id, ctx->officer,
+		rc = store_event_add(sess->store, j->rq->id, sess->officer,
 				     "fix-backport", d, err);
 		free(d);
 	}
@@ -372,7 +372,7 @@ static char *fix_summary(const struct fix_job *j)
 	return sbuf_detach(&sb, NULL);
 }
 
-int fix_record(struct cmd_ctx *ctx, const struct fix_request *rq,
+int fix_record(struct session *sess, const struct fix_request *rq,
 	       char **summary, struct err *err)
 {
 	struct fix_job j = { rq, NULL, { 0 }, NULL, NULL, 0, 0 };
@@ -388,7 +388,7 @@ int fix_record(struct cmd_ctx *ctx, const struct fix_request *rq,
 					"fix --introduced '%s': not a commit SHA (7 to 40 hex digits)",
 					rq->introduced[i]);
 	r = fix_prepare(&j, err);
-	if (r == 0 && (r = core_write(ctx, fix_store, &j, err)) == 0)
+	if (r == 0 && (r = core_write(sess, fix_store, &j, err)) == 0)
 		*summary = fix_summary(&j);
 	commit_release(&j.fix);
 	commits_free(j.intro, j.nintro);
@@ -436,7 +436,7 @@ static int cve_check(const struct cve_job *j, const struct fixcve *fc,
 	}
 }
 
-static int cve_store(struct cmd_ctx *ctx, void *data, struct err *err)
+static int cve_store(struct session *sess, void *data, struct err *err)
 {
 	struct cve_job *j = data;
 	struct event *ev = NULL;
@@ -444,7 +444,7 @@ static int cve_store(struct cmd_ctx *ctx, void *data, struct err *err)
 	size_t n = 0;
 	int rc;
 
-	if ((rc = store_events_get(ctx->store, j->id, &ev, &n, err)) < 0)
+	if ((rc = store_events_get(sess->store, j->id, &ev, &n, err)) < 0)
 		return rc;
 	fixcve_fold(ev, n, &fc);
 	for (size_t i = 0; i < n; i++)
@@ -452,45 +452,41 @@ static int cve_store(struct cmd_ctx *ctx, void *data, struct err *err)
 	free(ev);
 	rc = cve_check(j, &fc, err);
 	if (rc == 0)
-		rc = store_event_add(ctx->store, j->id, ctx->officer, cve_kinds[j->a],
+		rc = store_event_add(sess->store, j->id, sess->officer, cve_kinds[j->a],
 				     j->a == CVE_PUBLISH ? fc.cve_id : j->value, err);
 	fixcve_release(&fc);
 	return rc;
 }
 
-int cve_record(struct cmd_ctx *ctx, int64_t id, enum cve_action a,
+int cve_record(struct session *sess, int64_t id, enum cve_action a,
 	       const char *value, struct err *err)
 {
 	struct cve_job j = { id, a, value };
 	struct report r;
 	int rc;
 
-	if (!cmd_ctx_store(ctx)) {
-		*err = ctx->err;
+	if (!session_store(sess, err))
 		return ERR_IO;
-	}
-	if ((rc = store_report_get(ctx->store, id, &r, err)) < 0)
+	if ((rc = store_report_get(sess->store, id, &r, err)) < 0)
 		return rc;
 	report_release(&r);
-	return core_write(ctx, cve_store, &j, err);
+	return core_write(sess, cve_store, &j, err);
 }
 
 /* --- every report at once, for the list ---------------------------------*/
 
-int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
+int fixcve_all(struct session *sess, struct fixcve_row **out, size_t *n,
 	       struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	struct event *ev = NULL;
 	size_t nev = 0, i = 0;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	if ((rc = store_events_fixcve(s, 0, &ev, &nev, err)) < 0)
 		return rc;
 	while (i < nev) {
@@ -509,19 +505,17 @@ int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
 	return 0;
 }
 
-int fixcve_get(struct cmd_ctx *ctx, int64_t report_id, struct fixcve *fc,
+int fixcve_get(struct session *sess, int64_t report_id, struct fixcve *fc,
 	       struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	struct event *ev = NULL;
 	size_t n = 0;
 	int rc;
 
 	memset(fc, 0, sizeof(*fc));
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	if ((rc = store_events_fixcve(s, report_id, &ev, &n, err)) < 0)
 		return rc;
 	fixcve_fold(ev, n, fc);
@@ -531,19 +525,17 @@ int fixcve_get(struct cmd_ctx *ctx, int64_t report_id, struct fixcve *fc,
 	return 0;
 }
 
-int fixcve_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
+int fixcve_page(struct session *sess, const int64_t *ids, size_t n,
 		struct fixcve *out, struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	struct event *ev = NULL;
 	size_t nev = 0, i = 0;
 	int rc;
 
 	memset(out, 0, n * sizeof(*out));
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	if ((rc = store_events_fixcve_page(s, ids, n, &ev, &nev, err)) < 0)
 		return rc;
 	while (i < nev) {
@@ -587,7 +579,7 @@ void fixcve_rows_free(struct fixcve_row *rows, size_t n)
 	free(rows);
 }
 
-char *fixcve_fix_text(struct cmd_ctx *ctx, int64_t id, char **cve)
+char *fixcve_fix_text(struct session *sess, int64_t id, char **cve)
 {
 	struct fixcve fc;
 	struct err err = { 0, "" };
@@ -595,7 +587,7 @@ char *fixcve_fix_text(struct cmd_ctx *ctx, int64_t id, char **cve)
 
 	if (cve)
 		*cve = NULL;
-	if (fixcve_get(ctx, id, &fc, &err) < 0)
+	if (fixcve_get(sess, id, &fc, &err) < 0)
 		return NULL;
 	if (fc.has_fix && fc.fix.sha)
 		r = fc.fix.tag ? xasprintf("%s (%s)", fc.fix.sha, fc.fix.tag) :

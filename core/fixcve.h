@@ -31,7 +31,7 @@
 #include "store/types.h"
 #include "util/util.h"
 
-struct cmd_ctx;
+struct session;
 struct json_t;
 
 struct fix_commit {
@@ -72,14 +72,14 @@ struct fixcve_row {
 	int64_t report_id;
 	struct fixcve fc;
 };
-int fixcve_all(struct cmd_ctx *ctx, struct fixcve_row **out, size_t *n,
+int fixcve_all(struct session *sess, struct fixcve_row **out, size_t *n,
 	       struct err *err);
 /* One report's fix and CVE state (fixcve_release it); 0 or negative. */
-int fixcve_get(struct cmd_ctx *ctx, int64_t report_id, struct fixcve *fc,
+int fixcve_get(struct session *sess, int64_t report_id, struct fixcve *fc,
 	       struct err *err);
 /* The states of a page of reports (the ids distinct) in one read: out[i]
  * is ids[i]'s (fixcve_release each); 0, or negative with out empty. */
-int fixcve_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
+int fixcve_page(struct session *sess, const int64_t *ids, size_t n,
 		struct fixcve *out, struct err *err);
 /* Report id's state in rows, or NULL. */
 const struct fixcve *fixcve_find(const struct fixcve_row *rows, size_t n,
@@ -91,7 +91,7 @@ char *fixcve_label(const struct fixcve *fc);
 /* Report id's recorded fix as "SHA (TAG)" for mail (NULL: none) and, when
  * cve is not NULL, in *cve its CVE ID unless rejected (NULL: none); the
  * caller frees both. */
-char *fixcve_fix_text(struct cmd_ctx *ctx, int64_t id, char **cve);
+char *fixcve_fix_text(struct session *sess, int64_t id, char **cve);
 /* A tag as a version: "v1.1" gives "1.1" (points into tag). */
 const char *fix_version(const char *tag);
 
@@ -122,14 +122,14 @@ struct fix_request {
  * Nothing is written unless all is well.  *summary (caller frees) says
  * what was recorded.
  */
-int fix_record(struct cmd_ctx *ctx, const struct fix_request *rq,
+int fix_record(struct session *sess, const struct fix_request *rq,
 	       char **summary, struct err *err);
 
 enum cve_action { CVE_ASSIGN, CVE_REJECT, CVE_DESCRIBE, CVE_CWE, CVE_PUBLISH };
 /* Records one CVE change of report id as its event, after checking it
  * fits the current state (ERR_REFUSED: no ID to reject, one already
  * assigned, ...). */
-int cve_record(struct cmd_ctx *ctx, int64_t id, enum cve_action a,
+int cve_record(struct session *sess, int64_t id, enum cve_action a,
 	       const char *value, struct err *err);
 
 /* advisory.c: what the advisory exports share ------------------------*/
@@ -141,13 +141,13 @@ int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
 			      const char *what, struct err *err);
 /* The address of a commit: config cve.commit_url (default the kernel's
  * https://git.kernel.org/stable/c/) followed by sha (caller frees). */
-char *advisory_commit_url(struct cmd_ctx *ctx, const char *sha);
+char *advisory_commit_url(struct session *sess, const char *sha);
 /* The tree's address for records: config cve.repo, else Linus's tree. */
-const char *advisory_repo(struct cmd_ctx *ctx);
+const char *advisory_repo(struct session *sess);
 /* The advisory's address: config cve.reference_url (when it ends in '/',
  * the CVE ID, or report-N with cve_id NULL, is appended), else the
  * kernel's security-bugs page (caller frees). */
-char *advisory_reference_url(struct cmd_ctx *ctx, int64_t report_id,
+char *advisory_reference_url(struct session *sess, int64_t report_id,
 			     const char *cve_id);
 /* The reporter to credit, display-safe, only with credit consent: their
  * name, else their address; NULL otherwise (caller frees). */

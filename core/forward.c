@@ -74,7 +74,7 @@ struct outmsg {
 };
 
 struct fwd {
-	struct cmd_ctx *ctx;
+	struct session *sess;
 	int64_t id;
 	struct dossier d;
 	struct opened_message *om;   /* one per message of the thread */
@@ -122,7 +122,7 @@ static int add_recipient(struct fwd *f, const char *given, const char *key,
 			free(confirmed);
 			return 0;
 		}
-	r = store_participant_get(f->ctx->store, f->id, email, &p, &e);
+	r = store_participant_get(f->sess->store, f->id, email, &p, &e);
 	if (r == 0 && !name && p.name)
 		name = xstrdup(p.name);
 	if (r == 0 && !confirmed && p.key_fpr)
@@ -366,7 +366,7 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 	char when[32];
 
 	sbuf_addf(sb, "Report %lld of the security team, forwarded by %s.\n",
-		  (long long)r->id, f->ctx->officer_name);
+		  (long long)r->id, f->sess->officer_name);
 	sbuf_adds(sb, "This report is under embargo: keep it to the people on "
 		      "this mail\nand the security team until it is disclosed.\n");
 	if (plaintext)
@@ -639,15 +639,15 @@ static void fwd_head_release(struct fwd_head *hd)
 static int fwd_head_init(struct fwd *f, struct crypto *c, struct fwd_head *hd,
 			 struct err *err)
 {
-	struct cmd_ctx *ctx = f->ctx;
+	struct session *sess = f->sess;
 	const char *from_addr, *sign_key;
 	char *sub1;
 	int r;
 
 	memset(hd, 0, sizeof(*hd));
-	hd->team = config_get(ctx->cfg, "team.address", "security@kernel.org");
-	from_addr = config_get(ctx->cfg, "officer.email", hd->team);
-	sign_key = config_get(ctx->cfg, "officer.key", NULL);
+	hd->team = config_get(sess->cfg, "team.address", "security@kernel.org");
+	from_addr = config_get(sess->cfg, "officer.email", hd->team);
+	sign_key = config_get(sess->cfg, "officer.key", NULL);
 	if (!participant_email_valid(hd->team) || !participant_email_valid(from_addr))
 		return err_setc(err, ERR_INVALID,
 				"cannot forward report %lld: invalid team.address "
@@ -660,18 +660,17 @@ static int fwd_head_init(struct fwd *f, struct crypto *c, struct fwd_head *hd,
 		return err_prefix(err, "cannot forward report %lld: no key to "
 				  "sign with", (long long)f->id);
 	}
-	if (!(hd->roster = cmd_ctx_roster(ctx, &hd->nroster))) {
-		*err = ctx->err;
+	if (!(hd->roster = session_roster(sess, &hd->nroster, err))) {
 		fwd_head_release(hd);
 		return err_prefix(err, "cannot forward report %lld",
 				  (long long)f->id);
 	}
-	hd->from = outgoing_mailbox(ctx->officer_name, from_addr);
+	hd->from = outgoing_mailbox(sess->officer_name, from_addr);
 	sub1 = redacted_line(f, f->d.f.r.subject);
 	hd->subject = xasprintf("[SECURITY] %s", sub1);
 	free(sub1);
 	/* The reporter's Message-IDs carry their host: only with consent. */
-	hd->nrefs = outgoing_thread_refs(ctx, &f->d, true, &hd->refs);
+	hd->nrefs = outgoing_thread_refs(sess, &f->d, true, &hd->refs);
 	return 0;
 }
 
@@ -873,7 +872,7 @@ struct log_req {
 	size_t n;       /* the first n messages of f->out were delivered */
 };
 
-static int log_events(struct cmd_ctx *ctx, void *data, struct err *err)
+static int log_events(struct session *sess, void *data, struct err *err)
 {
 	struct log_req *l = data;
 	struct fwd *f = l->f;
@@ -888,7 +887,7 @@ static int log_events(struct cmd_ctx *ctx, void *data, struct err *err)
 					   "--allow-plaintext%s)", m->to, m->why,
 					   m->forced ? "; not a participant: "
 					   "--force-recipient" : "");
-			r = store_event_add(ctx->store, f->id, ctx->officer,
+			r = store_event_add(sess->store, f->id, sess->officer,
 					    "forward-plaintext", detail, err);
 		} else {
 			struct sbuf sb = SBUF_INIT;
@@ -904,14 +903,14 @@ static int log_events(struct cmd_ctx *ctx, void *data, struct err *err)
 					  m->forced);
 			sbuf_addch(&sb, ')');
 			detail = sbuf_detach(&sb, NULL);
-			r = store_event_add(ctx->store, f->id, ctx->officer,
+			r = store_event_add(sess->store, f->id, sess->officer,
 					    "forward", detail, err);
 			for (size_t k = 0; k < f->nrel && r == 0; k++) {
 				char *d = xasprintf("'%s' (message %zu, %zu bytes) "
 						    "released to %s (--release-attachment)",
 						    f->rel[k].name, f->rel[k].msg,
 						    f->rel[k].size, m->to);
-				r = store_event_add(ctx->store, f->id, ctx->officer,
+				r = store_event_add(sess->store, f->id, sess->officer,
 						    "attachment-release", d, err);
 				free(d);
 			}
@@ -960,7 +959,7 @@ void forward_result_release(struct forward_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-int forward_report(struct cmd_ctx *ctx, int64_t id,
+int forward_report(struct session *sess, int64_t id,
 		   const struct forward_opts *o, struct forward_result *res,
 		   struct err *err)
 {
@@ -971,7 +970,7 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 
 	memset(res, 0, sizeof(*res));
 	memset(&f, 0, sizeof(f));
-	f.ctx = ctx;
+	f.sess = sess;
 	f.id = id;
 	f.o = o;
 	if (!o->nto)
@@ -982,10 +981,9 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 		return err_setc(err, ERR_INVALID,
 				"cannot forward report %lld: no outbox and no "
 				"sendmail command", (long long)id);
-	if ((r = dossier_load(ctx, id, &f.d, err)) < 0)
+	if ((r = dossier_load(sess, id, &f.d, err)) < 0)
 		goto out;
-	if (!(c = cmd_ctx_crypto(ctx))) {
-		*err = ctx->err;
+	if (!(c = session_crypto(sess, err))) {
 		r = ERR_CRYPTO;
 		goto out;
 	}
@@ -997,7 +995,7 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 		goto out;
 	f.om = xcalloc(f.d.f.nmsgs + 1, sizeof(*f.om));
 	for (size_t i = 0; i < f.d.f.nmsgs; i++, f.nom++)
-		if ((r = report_open_message(ctx, f.d.f.msgs[i].id, &f.om[i],
+		if ((r = report_open_message(sess, f.d.f.msgs[i].id, &f.om[i],
 					     err)) < 0) {
 			err_prefix(err, "cannot forward report %lld",
 				   (long long)id);
@@ -1022,7 +1020,7 @@ int forward_report(struct cmd_ctx *ctx, int64_t id,
 	l.f = &f;
 	if (l.n) {
 		struct err e2 = { 0, "" };
-		int r2 = core_write(ctx, log_events, &l, &e2);
+		int r2 = core_write(sess, log_events, &l, &e2);
 		if (r2 < 0 && r == 0) {
 			*err = e2;
 			err_prefix(err, "report %lld was forwarded but the event "

@@ -142,7 +142,7 @@ static bool fully_encrypted(const struct pipeline_out *po)
  * the message as received, sealed.  Everything a report brings is stored
  * encrypted.
  */
-static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
+static int seal(struct session *sess, const struct pipeline_out *po,
 		const char *raw, size_t len, unsigned char **blob,
 		size_t *blob_len, const char **kind, bool *content,
 		struct err *err)
@@ -150,7 +150,7 @@ static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
 	*kind = "sealed";
 	*content = false;
 	if (fully_encrypted(po) &&
-	    seal_covers_roster(ctx, po->recipients, po->nrecipients, false)) {
+	    seal_covers_roster(sess, po->recipients, po->nrecipients, false)) {
 		*blob = xmemdup(raw, len);
 		*blob_len = len;
 		*kind = "original";
@@ -158,9 +158,9 @@ static int seal(struct cmd_ctx *ctx, const struct pipeline_out *po,
 	}
 	if (po->encrypted) {
 		*content = true;
-		return seal_content(ctx, po, blob, blob_len, err);
+		return seal_content(sess, po, blob, blob_len, err);
 	}
-	return seal_bytes(ctx, raw, len, blob, blob_len, err);
+	return seal_bytes(sess, raw, len, blob, blob_len, err);
 }
 
 static void undo(struct store *s, bool batched)
@@ -171,26 +171,24 @@ static void undo(struct store *s, bool batched)
 		store_rollback(s);
 }
 
-int import_batch_begin(struct cmd_ctx *ctx, struct err *err)
+int import_batch_begin(struct session *sess, struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	return store_begin(s, err);
 }
 
-int import_batch_commit(struct cmd_ctx *ctx, struct err *err)
+int import_batch_commit(struct session *sess, struct err *err)
 {
-	return store_commit(ctx->store, err);
+	return store_commit(sess->store, err);
 }
 
-void import_batch_abort(struct cmd_ctx *ctx)
+void import_batch_abort(struct session *sess)
 {
-	if (ctx->store)
-		store_rollback(ctx->store);
+	if (sess->store)
+		store_rollback(sess->store);
 }
 
 /* What seal() made of a message: the bytes stored and what they are. */
@@ -232,11 +230,11 @@ static bool legacy_duplicate(struct store *s, struct import_pending *p)
 	return dup;
 }
 
-struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
+struct import_pending *import_start(struct session *sess, const char *raw,
 				    size_t len, bool copy)
 {
 	struct import_pending *p = xcalloc(1, sizeof(*p));
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, NULL);
 
 	p->raw = copy ? xmemdup(raw, len) : (char *)raw;
 	p->own = copy;
@@ -252,14 +250,14 @@ struct import_pending *import_start(struct cmd_ctx *ctx, const char *raw,
 		p->duplicate = true;
 		return p;
 	}
-	pipeline_start(ctx, &p->po);
+	pipeline_start(sess, &p->po);
 	return p;
 }
 
-struct import_pending *import_start_into(struct cmd_ctx *ctx, const char *raw,
+struct import_pending *import_start_into(struct session *sess, const char *raw,
 					 size_t len, int64_t report_id)
 {
-	struct import_pending *p = import_start(ctx, raw, len, true);
+	struct import_pending *p = import_start(sess, raw, len, true);
 
 	p->into = report_id;
 	return p;
@@ -330,7 +328,7 @@ static int report_of(struct store *s, const struct import_pending *p,
 }
 
 /* The message's signatures, the report's files and the timeline. */
-static int record(struct cmd_ctx *ctx, struct store *s,
+static int record(struct session *sess, struct store *s,
 		  const struct import_pending *p, const struct import_result *res,
 		  int64_t rid, int64_t mrow, char **files, size_t nfiles,
 		  const char *ambiguous, struct err *err)
@@ -355,14 +353,14 @@ static int record(struct cmd_ctx *ctx, struct store *s,
 	 * timeline as its reply-sent/notice event: one message, one entry. */
 	r = 0;
 	if ((!p->into &&
-	     (r = store_event_add(s, rid, ctx->officer,
+	     (r = store_event_add(s, rid, sess->officer,
 				  res->status == IMPORT_NEW ? "import" : "reply",
 				  detail, err)) < 0) ||
-	    (ambiguous && (r = store_event_add(s, rid, ctx->officer,
+	    (ambiguous && (r = store_event_add(s, rid, sess->officer,
 					       "message-id-reused", ambiguous,
 					       err)) < 0))
 		goto out;
-	r = note_reused_id(s, ctx->officer, rid, mrow, po->msg.message_id, err);
+	r = note_reused_id(s, sess->officer, rid, mrow, po->msg.message_id, err);
 out:
 	free(detail);
 	return r < 0 ? r : 0;
@@ -394,7 +392,7 @@ static int reply_files(struct store *s, const struct import_result *res,
  * (res->report_id set), 1 when it is a duplicate (res says of what;
  * the caller undoes), < 0 on error (the caller rolls back).
  */
-static int store_rows(struct cmd_ctx *ctx, struct store *s,
+static int store_rows(struct session *sess, struct store *s,
 		      struct import_pending *p, struct import_result *res,
 		      const struct sealed *b, char **files, size_t nfiles,
 		      struct err *err)
@@ -424,7 +422,7 @@ static int store_rows(struct cmd_ctx *ctx, struct store *s,
 		goto out;
 	}
 	if (r < 0 || (r = reply_files(s, res, rid, &m, &nfiles, err)) < 0 ||
-	    (r = record(ctx, s, p, res, rid, mrow, files, nfiles,
+	    (r = record(sess, s, p, res, rid, mrow, files, nfiles,
 			ambiguous, err)) < 0)
 		goto out;
 	res->report_id = rid;
@@ -433,7 +431,7 @@ out:
 	return r;
 }
 
-void import_prepare(struct cmd_ctx *ctx, struct import_pending *p)
+void import_prepare(struct session *sess, struct import_pending *p)
 {
 	struct pipeline_out *po = &p->po;
 
@@ -449,8 +447,8 @@ void import_prepare(struct cmd_ctx *ctx, struct import_pending *p)
 	/* Only files the verdict covers are the report's (and of a reply,
 	 * only the reporter's signed text's: reply_files); those of unsigned
 	 * parts are listed apart when the message is shown. */
-	if (pipeline_process(ctx, po, &p->perr) < 0 ||
-	    seal(ctx, po, p->raw, p->len, &p->b.blob, &p->b.len, &p->b.kind, &p->b.content,
+	if (pipeline_process(sess, po, &p->perr) < 0 ||
+	    seal(sess, po, p->raw, p->len, &p->b.blob, &p->b.len, &p->b.kind, &p->b.content,
 		 &p->perr) < 0) {
 		p->bad = true;
 		return;
@@ -458,10 +456,10 @@ void import_prepare(struct cmd_ctx *ctx, struct import_pending *p)
 	pipeline_files(po, &p->files, &p->nfiles, &p->ufiles, &p->nufiles);
 }
 
-int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
+int import_finish(struct session *sess, struct import_pending *p,
 		  struct import_result *res, struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	struct pipeline_out *po = &p->po;
 	bool batched = false;
 	int r;
@@ -469,11 +467,10 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	memset(res, 0, sizeof(*res));
 	res->verdict = SIG_NONE;
 	if (!s) {
-		*err = ctx->err;
 		import_pending_free(p);
 		return ERR_IO;
 	}
-	import_prepare(ctx, p);
+	import_prepare(sess, p);
 	if (p->bad)
 		goto bad;
 	res->subject = safe_str(po->msg.subject ? po->msg.subject : "");
@@ -489,7 +486,7 @@ int import_finish(struct cmd_ctx *ctx, struct import_pending *p,
 	batched = store_in_tx(s);
 	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
-	r = store_rows(ctx, s, p, res, &p->b, p->files, p->nfiles, err);
+	r = store_rows(sess, s, p, res, &p->b, p->files, p->nfiles, err);
 	if (r == 1) {
 		undo(s, batched);
 		res->status = IMPORT_DUPLICATE;

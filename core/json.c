@@ -56,7 +56,7 @@ void embargo_json(const struct embargo *e, json_t *o)
 	json_object_set_new(o, "deadline", json_time(e->deadline));
 }
 
-json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
+json_t *report_full_json(struct session *sess, const struct report_full *rf)
 {
 	const struct report *r = &rf->r;
 	const struct message *first = rf->nmsgs ? &rf->msgs[0] : NULL;
@@ -80,7 +80,7 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 			    json_pack("{s:b, s:b}", "credit", r->consent_credit,
 				      "exploit", r->consent_exploit));
 	json_object_set_new(o, "release_started", json_time(r->release_started));
-	policy_from_config(ctx->cfg, &pol);
+	policy_from_config(sess->cfg, &pol);
 	embargo_of_report(&pol, r, util_now(), &e);
 	embargo_json(&e, o);
 	for (size_t i = 0; i < rf->nfiles; i++)
@@ -103,9 +103,9 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 			"signer_matches_from", m->signer_matches_from));
 	}
 	json_object_set_new(o, "messages_detail", msgs);
-	json_object_set_new(o, "participants", participants_json(ctx, r->id));
-	json_object_set_new(o, "vendors", vendors_json(ctx, r->id));
-	json_object_set_new(o, "disclosure", disclosure_json(ctx, r));
+	json_object_set_new(o, "participants", participants_json(sess, r->id));
+	json_object_set_new(o, "vendors", vendors_json(sess, r->id));
+	json_object_set_new(o, "disclosure", disclosure_json(sess, r));
 	for (size_t i = 0; i < rf->nevents; i++) {
 		const struct event *e = &rf->events[i];
 		json_array_append_new(events, json_pack(
@@ -117,7 +117,7 @@ json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf)
 	fixcve_fold(rf->events, rf->nevents, &fc);
 	fixcve_add_json(o, &fc);
 	fixcve_release(&fc);
-	(void)ctx;
+	(void)sess;
 	return o;
 }
 

@@ -12,7 +12,7 @@ json_t *json_text(const char *s);
 /* RFC 3339 UTC, or null for 0. */
 json_t *json_time(time_t t);
 json_t *report_summary_json(const struct report *r);
-json_t *report_full_json(struct cmd_ctx *ctx, const struct report_full *rf);
+json_t *report_full_json(struct session *sess, const struct report_full *rf);
 /* Adds "embargo_state" and "deadline" (embargo.c) to o: show --json,
  * list --json and the json export carry them. */
 void embargo_json(const struct embargo *e, json_t *o);
@@ -22,12 +22,12 @@ int json_print(FILE *out, json_t *j);
 /* advisory.c: the loop the JSON advisory exports (csaf, osv, cve) share.
  * One record of dossier d, whose events are folded into fc. */
 struct fixcve;
-typedef json_t *(*advisory_record_fn)(struct cmd_ctx *ctx,
+typedef json_t *(*advisory_record_fn)(struct session *sess,
 				      const struct dossier *d,
 				      const struct fixcve *fc, void *arg);
 /* Writes to out the record of each of the n dossiers (one: the object,
  * several: an array); ERR_IO "cannot write the WHAT" when out fails. */
-int advisory_write_json(struct cmd_ctx *ctx, FILE *out,
+int advisory_write_json(struct session *sess, FILE *out,
 			struct dossier *const *d, size_t n, const char *what,
 			advisory_record_fn rec, void *arg, struct err *err);
 

@@ -53,7 +53,7 @@ static time_t proposed_date(const struct dossier *dos)
 	return dos->nproposals ? dos->proposals[dos->nproposals - 1].date : 0;
 }
 
-static int distros_rules(struct cmd_ctx *ctx, const struct dossier *dos,
+static int distros_rules(struct session *sess, const struct dossier *dos,
 			 struct err *err)
 {
 	const struct report *r = &dos->f.r;
@@ -84,7 +84,7 @@ static int distros_rules(struct cmd_ctx *ctx, const struct dossier *dos,
 				"oss-security instead: announce %lld", id,
 				fmt_rfc3339(date, when), days_between(date, dos->now),
 				days_between(date, dos->now) == 1 ? "" : "s", id);
-	if (fixcve_get(ctx, r->id, &fc, err) < 0)
+	if (fixcve_get(sess, r->id, &fc, err) < 0)
 		return -1;
 	has_fix = fc.has_fix;
 	/* Checked in the kernel tree and in a tagged release: public. */
@@ -121,19 +121,19 @@ static int distros_rules(struct cmd_ctx *ctx, const struct dossier *dos,
 }
 
 /* The list: its address and key (the directory's vendor, the config). */
-static int distros_list(struct cmd_ctx *ctx, const struct dossier *dos,
+static int distros_list(struct session *sess, const struct dossier *dos,
 			struct reply_draft *d, struct err *err)
 {
 	struct vendor v;
 	struct err e = { 0, "" };
-	const char *name = config_get(ctx->cfg, "distros.vendor", "linux-distros");
-	const char *addr = config_get(ctx->cfg, "distros.address", NULL);
-	const char *key = config_get(ctx->cfg, "distros.key", NULL);
+	const char *name = config_get(sess->cfg, "distros.vendor", "linux-distros");
+	const char *addr = config_get(sess->cfg, "distros.address", NULL);
+	const char *key = config_get(sess->cfg, "distros.key", NULL);
 	char *why = NULL;
 	int r;
 
 	memset(&v, 0, sizeof(v));
-	if (vendors_get(ctx, name, &v, &e) == 0) {
+	if (vendors_get(sess, name, &v, &e) == 0) {
 		addr = addr ? addr : v.contact;
 		key = key ? key : v.key_fpr;
 	}
@@ -146,7 +146,7 @@ static int distros_list(struct cmd_ctx *ctx, const struct dossier *dos,
 				"%s --contact %s --key FPR --kind distro",
 				(long long)dos->f.r.id, name, d->to_email);
 	}
-	r = outgoing_key(cmd_ctx_crypto(ctx), "send to linux-distros", dos->f.r.id,
+	r = outgoing_key(session_crypto(sess, err), "send to linux-distros", dos->f.r.id,
 			 d->to_email, key, &d->fpr, &why, err);
 	if (r == ERR_NOTFOUND)
 		r = err_setc(err, ERR_REFUSED,
@@ -158,11 +158,11 @@ static int distros_list(struct cmd_ctx *ctx, const struct dossier *dos,
 }
 
 /* The Affected line: the report's public files (dossier_public_files). */
-static char *files_text(struct cmd_ctx *ctx, const struct dossier *dos)
+static char *files_text(struct session *sess, const struct dossier *dos)
 {
 	struct sbuf sb = SBUF_INIT;
 	char **files;
-	size_t n = dossier_public_files(ctx, dos, &files);
+	size_t n = dossier_public_files(sess, dos, &files);
 
 	for (size_t i = 0; i < n; i++) {
 		sbuf_addf(&sb, "%s%s", i ? ", " : "", files[i]);
@@ -176,7 +176,7 @@ static char *files_text(struct cmd_ctx *ctx, const struct dossier *dos)
 }
 
 /* The template's fields; strings kept in keep[] (freed by the caller). */
-static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
+static size_t fields(struct session *sess, const struct dossier *dos,
 		     struct template_field *f, char **keep)
 {
 	const struct report *r = &dos->f.r;
@@ -188,8 +188,8 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 
 	keep[0] = xasprintf("%lld", (long long)r->id);
 	keep[1] = export_redact(dos, r->subject ? r->subject : "");
-	keep[2] = files_text(ctx, dos);
-	keep[8] = fixcve_fix_text(ctx, r->id, &keep[9]);
+	keep[2] = files_text(sess, dos);
+	keep[8] = fixcve_fix_text(sess, r->id, &keep[9]);
 	keep[3] = keep[8] ? xasprintf("commit %s", keep[8]) :
 		  !strcmp(r->state, "fix-ready") ? xstrdup("a fix is ready (its commit "
 			"is not recorded: fix ID --commit SHA)") :
@@ -204,8 +204,8 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 			    (long long)r->id);
 	f[n++] = (struct template_field){ "id", keep[0], NULL };
 	f[n++] = (struct template_field){ "subject", keep[1], NULL };
-	f[n++] = (struct template_field){ "officer", ctx->officer_name, NULL };
-	f[n++] = (struct template_field){ "team", config_get(ctx->cfg,
+	f[n++] = (struct template_field){ "officer", sess->officer_name, NULL };
+	f[n++] = (struct template_field){ "team", config_get(sess->cfg,
 		"team.address", "security@kernel.org"), NULL };
 	f[n++] = (struct template_field){ "affected", keep[2], NULL };
 	f[n++] = (struct template_field){ "fix", keep[3], NULL };
@@ -218,22 +218,22 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 	return n;
 }
 
-static int compose(struct cmd_ctx *ctx, enum notice_kind k,
+static int compose(struct session *sess, enum notice_kind k,
 		   const struct dossier *dos, struct reply_draft *d,
 		   struct err *err)
 {
 	struct template_field f[16];
 	char *keep[10] = { 0 }, *text = NULL, *src = NULL;
-	size_t nf = fields(ctx, dos, f, keep);
+	size_t nf = fields(sess, dos, f, keep);
 	const char *tag = k == NOTICE_DISTROS ?
-		config_get(ctx->cfg, "distros.subject_tag", "[vs]") :
-		config_get(ctx->cfg, "announce.subject_tag", "");
+		config_get(sess->cfg, "distros.subject_tag", "[vs]") :
+		config_get(sess->cfg, "announce.subject_tag", "");
 	char *subj = outgoing_one_line(keep[1]);
 	int r;
 
 	d->subject = xasprintf("%s%sLinux kernel: %s", tag, *tag ? " " : "", subj);
 	free(subj);
-	if ((r = template_load(ctx, d->template, &text, &src, err)) == 0)
+	if ((r = template_load(sess, d->template, &text, &src, err)) == 0)
 		r = template_fill(d->template, text, f, nf, &d->text, err);
 	free(text);
 	free(src);
@@ -247,7 +247,7 @@ static int compose(struct cmd_ctx *ctx, enum notice_kind k,
 	return r;
 }
 
-int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
+int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
 		   const char *outbox, const char *sendmail, struct reply_draft *d,
 		   struct err *err)
 {
@@ -259,32 +259,32 @@ int notice_prepare(struct cmd_ctx *ctx, int64_t id, enum notice_kind k,
 	d->template = xstrdup(k == NOTICE_DISTROS ? "distros" : "announce");
 	d->outbox = outbox;
 	d->sendmail = sendmail;
-	if ((r = dossier_load(ctx, id, &dos, err)) < 0)
+	if ((r = dossier_load(sess, id, &dos, err)) < 0)
 		goto out;
 	if (k == NOTICE_DISTROS) {
-		if ((r = distros_rules(ctx, &dos, err)) < 0 ||
-		    (r = distros_list(ctx, &dos, d, err)) < 0)
+		if ((r = distros_rules(sess, &dos, err)) < 0 ||
+		    (r = distros_list(sess, &dos, d, err)) < 0)
 			goto out;
 	} else {
 		if ((r = dossier_refuse_unreleased(&dos, "announcement", err)) < 0) {
 			err_prefix(err, "cannot announce report %lld", (long long)id);
 			goto out;
 		}
-		d->to_email = xstrdup(config_get(ctx->cfg, "announce.address",
+		d->to_email = xstrdup(config_get(sess->cfg, "announce.address",
 						 "oss-security@lists.openwall.com"));
 	}
-	if ((r = compose(ctx, k, &dos, d, err)) < 0)
+	if ((r = compose(sess, k, &dos, d, err)) < 0)
 		goto out;
 	/* The References as forward chooses them: none of the reporter's
 	 * without consent to credit. */
-	d->nrefs = outgoing_thread_refs_copy(ctx, &dos, true, &d->refs);
+	d->nrefs = outgoing_thread_refs_copy(sess, &dos, true, &d->refs);
 out:
 	dossier_release(&dos);
 	return r;
 }
 
 /* The list's vendor status: notified (its clock starts). */
-static void mark_notified(struct cmd_ctx *ctx, int64_t id, struct reply_sent *res)
+static void mark_notified(struct session *sess, int64_t id, struct reply_sent *res)
 {
 	struct vendor_change c;
 	struct err e = { 0, "" };
@@ -292,14 +292,14 @@ static void mark_notified(struct cmd_ctx *ctx, int64_t id, struct reply_sent *re
 
 	memset(&c, 0, sizeof(c));
 	c.report = id;
-	c.vendor = config_get(ctx->cfg, "distros.vendor", "linux-distros");
+	c.vendor = config_get(sess->cfg, "distros.vendor", "linux-distros");
 	c.notify = true;
-	if (vendor_change(ctx, &c, &summary, &e) < 0)
+	if (vendor_change(sess, &c, &summary, &e) < 0)
 		res->vendor_note = xstrdup(e.msg);
 	free(summary);
 }
 
-int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
+int notice_send(struct session *sess, enum notice_kind k,
 		const struct reply_draft *d, const char *text,
 		struct reply_sent *res, struct err *err)
 {
@@ -317,9 +317,9 @@ int notice_send(struct cmd_ctx *ctx, enum notice_kind k,
 			  d->to_email, d->fpr) :
 		xasprintf("public post to %s (not encrypted)", d->to_email);
 	om.event_detail = detail;
-	r = outgoing_send(ctx, &om, res, err);
+	r = outgoing_send(sess, &om, res, err);
 	if (r == 0 && k == NOTICE_DISTROS)
-		mark_notified(ctx, d->id, res);
+		mark_notified(sess, d->id, res);
 	free(w);
 	free(detail);
 	return r;

@@ -51,19 +51,19 @@ static bool signed_ok(const struct message *m)
 
 /* The team's keys (roster, officers past and present) and the
  * reporter's (the report's signer, the confirmed one) into t. */
-static void trust_init(struct cmd_ctx *ctx, const struct dossier *dos,
+static void trust_init(struct session *sess, const struct dossier *dos,
 		       struct trust *t)
 {
 	const char *const *roster;
 	struct officer *o = NULL;
 	struct participant p;
 	struct err e = { 0, "" };
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, &e);
 	size_t n = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->reporter_email = dos->f.r.reporter_email;
-	if ((roster = cmd_ctx_roster(ctx, &n)))
+	if ((roster = session_roster(sess, &n, &e)))
 		for (size_t i = 0; i < n; i++)
 			trust_add(t, roster[i]);
 	if (s && store_officers_list(s, true, &o, &n, &e) == 0) {
@@ -120,7 +120,7 @@ static size_t ref_bytes(const char *id)
 	return strlen(id) + 3;
 }
 
-size_t outgoing_thread_refs(struct cmd_ctx *ctx, const struct dossier *dos,
+size_t outgoing_thread_refs(struct session *sess, const struct dossier *dos,
 			    bool hide_reporter, const char ***out)
 {
 	struct trust t;
@@ -133,7 +133,7 @@ size_t outgoing_thread_refs(struct cmd_ctx *ctx, const struct dossier *dos,
 		free(newest);
 		return 0;
 	}
-	trust_init(ctx, dos, &t);
+	trust_init(sess, dos, &t);
 	if (nameable(dos, 0, hide_reporter, refs, 0)) {
 		refs[n++] = dos->f.msgs[0].message_id;
 		bytes = ref_bytes(refs[0]);
@@ -158,11 +158,11 @@ size_t outgoing_thread_refs(struct cmd_ctx *ctx, const struct dossier *dos,
 	return n;
 }
 
-size_t outgoing_thread_refs_copy(struct cmd_ctx *ctx, const struct dossier *dos,
+size_t outgoing_thread_refs_copy(struct session *sess, const struct dossier *dos,
 				 bool hide_reporter, char ***refs)
 {
 	const char **v;
-	size_t n = outgoing_thread_refs(ctx, dos, hide_reporter, &v);
+	size_t n = outgoing_thread_refs(sess, dos, hide_reporter, &v);
 
 	*refs = xcalloc(n + 1, sizeof(**refs));
 	for (size_t i = 0; i < n; i++)

@@ -49,10 +49,10 @@ struct dossier;
  * reporter's messages unless they consented to be credited.  Returns how
  * many, in *refs (the array the caller's to free, the strings dos's).
  */
-size_t outgoing_thread_refs(struct cmd_ctx *ctx, const struct dossier *dos,
+size_t outgoing_thread_refs(struct session *sess, const struct dossier *dos,
 			    bool hide_reporter, const char ***refs);
 /* The same, the strings copied: free each and the array. */
-size_t outgoing_thread_refs_copy(struct cmd_ctx *ctx, const struct dossier *dos,
+size_t outgoing_thread_refs_copy(struct session *sess, const struct dossier *dos,
 				 bool hide_reporter, char ***refs);
 
 /* One message to one recipient, in a report's thread (reply.c). */
@@ -82,7 +82,7 @@ void outgoing_from_draft(struct outgoing_mail *om, const struct reply_draft *d,
 /* Builds om (signed by the officer; encrypted to om->fpr, the officer
  * and the roster unless plain), delivers it, logs the event and stores a
  * copy in the report's thread through the import pipeline. */
-int outgoing_send(struct cmd_ctx *ctx, const struct outgoing_mail *om,
+int outgoing_send(struct session *sess, const struct outgoing_mail *om,
 		  struct reply_sent *res, struct err *err);
 
 #endif

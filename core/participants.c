@@ -106,7 +106,7 @@ char *participant_format(const struct participant *p)
 	return sbuf_detach(&sb, NULL);
 }
 
-int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
+int participant_add(struct session *sess, int64_t report_id, const char *name,
 		    const char *email, const char *role, const char *section,
 		    const char *key_fpr, struct err *err)
 {
@@ -114,22 +114,22 @@ int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
 	char *detail;
 	int r;
 
-	assert(ctx->store && store_in_tx(ctx->store));
+	assert(sess->store && store_in_tx(sess->store));
 	memset(&p, 0, sizeof(p));
 	p.report_id = report_id;
 	p.name = (char *)name;
 	p.email = str_lower(xstrdup(email));
 	p.role = (char *)role;
 	p.section = (char *)section;
-	p.added_by = ctx->officer;
+	p.added_by = sess->officer;
 	p.key_fpr = (char *)key_fpr;
-	r = store_participant_add(ctx->store, &p, NULL, err);
+	r = store_participant_add(sess->store, &p, NULL, err);
 	if (r == 0) {
 		char *who = participant_format(&p);
 		detail = key_fpr ? xasprintf("%s, key %s confirmed", who, key_fpr)
 				 : xstrdup(who);
 		free(who);
-		r = store_event_add(ctx->store, report_id, ctx->officer,
+		r = store_event_add(sess->store, report_id, sess->officer,
 				    "participant-add", detail, err);
 		free(detail);
 	}
@@ -137,17 +137,17 @@ int participant_add(struct cmd_ctx *ctx, int64_t report_id, const char *name,
 	return r;
 }
 
-int participant_set_key(struct cmd_ctx *ctx, int64_t report_id,
+int participant_set_key(struct session *sess, int64_t report_id,
 			const char *email, const char *key_fpr, struct err *err)
 {
 	char *detail;
 	int r;
 
-	assert(ctx->store && store_in_tx(ctx->store));
-	r = store_participant_set_key(ctx->store, report_id, email, key_fpr, err);
+	assert(sess->store && store_in_tx(sess->store));
+	r = store_participant_set_key(sess->store, report_id, email, key_fpr, err);
 	if (r == 0) {
 		detail = xasprintf("%s: key %s confirmed", email, key_fpr);
-		r = store_event_add(ctx->store, report_id, ctx->officer,
+		r = store_event_add(sess->store, report_id, sess->officer,
 				    "participant-key", detail, err);
 		free(detail);
 	}
@@ -155,29 +155,29 @@ int participant_set_key(struct cmd_ctx *ctx, int64_t report_id,
 }
 
 /* The participant email of report_id, inside the caller's transaction. */
-static int participant_load(struct cmd_ctx *ctx, int64_t report_id,
+static int participant_load(struct session *sess, int64_t report_id,
 			    const char *email, struct participant *p,
 			    struct err *err)
 {
-	assert(ctx->store && store_in_tx(ctx->store));
-	return store_participant_get(ctx->store, report_id, email, p, err);
+	assert(sess->store && store_in_tx(sess->store));
+	return store_participant_get(sess->store, report_id, email, p, err);
 }
 
-int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
+int participant_remove(struct session *sess, int64_t report_id,
 		       const char *email, struct err *err)
 {
 	struct participant p;
 	char *detail;
 	int r;
 
-	if ((r = participant_load(ctx, report_id, email, &p, err)) < 0)
+	if ((r = participant_load(sess, report_id, email, &p, err)) < 0)
 		return r;
-	r = store_participant_remove(ctx->store, report_id, email, ctx->officer,
+	r = store_participant_remove(sess->store, report_id, email, sess->officer,
 				     0, err);
 	if (r == 0) {
 		char *who = participant_format(&p);
 		detail = xasprintf("%s removed", who);
-		r = store_event_add(ctx->store, report_id, ctx->officer,
+		r = store_event_add(sess->store, report_id, sess->officer,
 				    "participant-remove", detail, err);
 		free(detail);
 		free(who);
@@ -186,14 +186,14 @@ int participant_remove(struct cmd_ctx *ctx, int64_t report_id,
 	return r;
 }
 
-int participant_ack(struct cmd_ctx *ctx, int64_t report_id, const char *email,
+int participant_ack(struct session *sess, int64_t report_id, const char *email,
 		    struct err *err)
 {
 	struct participant p;
 	char *detail;
 	int r;
 
-	if ((r = participant_load(ctx, report_id, email, &p, err)) < 0)
+	if ((r = participant_load(sess, report_id, email, &p, err)) < 0)
 		return r;
 	if (p.acknowledged_at) {
 		participant_release(&p);
@@ -201,12 +201,12 @@ int participant_ack(struct cmd_ctx *ctx, int64_t report_id, const char *email,
 				"'%s' already acknowledged report %lld", email,
 				(long long)report_id);
 	}
-	r = store_participant_ack(ctx->store, report_id, email, 0, err);
+	r = store_participant_ack(sess->store, report_id, email, 0, err);
 	if (r == 0) {
 		detail = xasprintf("%s%s%s%s acknowledged",
 				   p.name ? p.name : "", p.name ? " <" : "",
 				   p.email, p.name ? ">" : "");
-		r = store_event_add(ctx->store, report_id, ctx->officer,
+		r = store_event_add(sess->store, report_id, sess->officer,
 				    "participant-ack", detail, err);
 		free(detail);
 	}
@@ -214,29 +214,27 @@ int participant_ack(struct cmd_ctx *ctx, int64_t report_id, const char *email,
 	return r;
 }
 
-int participants_list(struct cmd_ctx *ctx, int64_t report_id,
+int participants_list(struct session *sess, int64_t report_id,
 		      bool with_removed, struct participant **out, size_t *n,
 		      struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 
 	*out = NULL;
 	*n = 0;
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	return store_participants_get(s, report_id, with_removed, out, n, err);
 }
 
-json_t *participants_json(struct cmd_ctx *ctx, int64_t report_id)
+json_t *participants_json(struct session *sess, int64_t report_id)
 {
 	struct participant *v = NULL;
 	struct err err = { 0, "" };
 	json_t *a = json_array();
 	size_t n = 0;
 
-	if (participants_list(ctx, report_id, true, &v, &n, &err) < 0)
+	if (participants_list(sess, report_id, true, &v, &n, &err) < 0)
 		return a;
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_pack(

@@ -141,13 +141,13 @@ static void use_decrypted(struct pipeline_out *out)
 	join_attachments(out);
 }
 
-static int run_encrypted(struct cmd_ctx *ctx, struct crypto *c,
+static int run_encrypted(struct session *sess, struct crypto *c,
 			 struct pipeline_out *out, bool *partial, struct err *err)
 {
 	struct crypto_result res;
 	int r;
 
-	(void)ctx;
+	(void)sess;
 	memset(&res, 0, sizeof(res));
 	if (out->job) {
 		r = crypto_decrypt_finish(c, out->job, &res, err);
@@ -314,27 +314,27 @@ int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
 	return mail_parse(raw, len, &out->msg, err);
 }
 
-int pipeline_run(struct cmd_ctx *ctx, const char *raw, size_t len,
+int pipeline_run(struct session *sess, const char *raw, size_t len,
 		 struct pipeline_out *out, struct err *err)
 {
 	int r = pipeline_parse(raw, len, out, err);
 
-	return r < 0 ? r : pipeline_process(ctx, out, err);
+	return r < 0 ? r : pipeline_process(sess, out, err);
 }
 
-void pipeline_start(struct cmd_ctx *ctx, struct pipeline_out *out)
+void pipeline_start(struct session *sess, struct pipeline_out *out)
 {
 	struct crypto *c;
 
 	if (out->job || out->msg.kind != MAIL_PGP_ENCRYPTED ||
-	    !out->msg.ciphertext || !(c = cmd_ctx_crypto(ctx)))
+	    !out->msg.ciphertext || !(c = session_crypto(sess, NULL)))
 		return;
 	out->job = crypto_decrypt_start(c, out->msg.ciphertext,
 					out->msg.ciphertext_len);
 	out->job_crypto = c;
 }
 
-int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
+int pipeline_process(struct session *sess, struct pipeline_out *out,
 		     struct err *err)
 {
 	struct crypto *c = NULL;
@@ -342,8 +342,7 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 	int r = 0;
 
 	partial = out->msg.partial;
-	if (out->msg.kind != MAIL_PLAIN && !(c = cmd_ctx_crypto(ctx))) {
-		*err = ctx->err;
+	if (out->msg.kind != MAIL_PLAIN && !(c = session_crypto(sess, err))) {
 		return ERR_CRYPTO;
 	}
 	switch (out->msg.kind) {
@@ -352,7 +351,7 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 		use_content(out, &out->msg);
 		break;
 	case MAIL_PGP_ENCRYPTED:
-		r = run_encrypted(ctx, c, out, &partial, err);
+		r = run_encrypted(sess, c, out, &partial, err);
 		break;
 	case MAIL_PGP_SIGNED: {
 		struct crypto_result res;
@@ -406,7 +405,7 @@ int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
 	return 0;
 }
 
-int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
+int pipeline_load_content(struct session *sess, const char *buf, size_t len,
 			  const struct message *m, struct pipeline_out *out,
 			  struct err *err)
 {
@@ -426,7 +425,7 @@ int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
 	out->signer_matches_from = m->signer_matches_from;
 	if (m->fingerprint) {
 		out->fingerprint = xstrdup(m->fingerprint);
-		if ((c = cmd_ctx_crypto(ctx))) {
+		if ((c = session_crypto(sess, err))) {
 			out->sigs = xcalloc(1, sizeof(*out->sigs));
 			crypto_sig_from_key(c, m->fingerprint, out->verdict,
 					    &out->sigs[0]);

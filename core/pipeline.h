@@ -45,20 +45,20 @@ struct pipeline_out {
  * negative with err when the message cannot be taken at all (not mail,
  * no MDC, cannot decrypt).
  */
-int pipeline_run(struct cmd_ctx *ctx, const char *raw, size_t len,
+int pipeline_run(struct session *sess, const char *raw, size_t len,
 		 struct pipeline_out *out, struct err *err);
 /* pipeline_run in two steps, so import can spot a duplicate from its
  * headers before paying for decryption. */
 int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
 		   struct err *err);
-int pipeline_process(struct cmd_ctx *ctx, struct pipeline_out *out,
+int pipeline_process(struct session *sess, struct pipeline_out *out,
 		     struct err *err);
 /* Between the two: starts decrypting a PGP/MIME encrypted message in the
  * background (crypto_decrypt_start), for pipeline_process to collect;
  * does nothing for other messages.  Lets import keep several gpg
  * processes busy.  pipeline_out_release waits for and wipes a job that
  * was never collected. */
-void pipeline_start(struct cmd_ctx *ctx, struct pipeline_out *out);
+void pipeline_start(struct session *sess, struct pipeline_out *out);
 void pipeline_out_release(struct pipeline_out *out);
 /*
  * What pipeline_run gave at import, from a body kept as its content (a
@@ -68,7 +68,7 @@ void pipeline_out_release(struct pipeline_out *out);
  * now.  Nothing is decrypted or verified again.  0, or negative with err
  * naming the message; release out in any case.
  */
-int pipeline_load_content(struct cmd_ctx *ctx, const char *buf, size_t len,
+int pipeline_load_content(struct session *sess, const char *buf, size_t len,
 			  const struct message *m, struct pipeline_out *out,
 			  struct err *err);
 

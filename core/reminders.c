@@ -32,7 +32,7 @@
 #define REPORTER_WAIT_DAYS 2
 
 struct remind_run {
-	struct cmd_ctx *ctx;
+	struct session *sess;
 	const struct due_mail_opts *o;
 	time_t now;
 	struct policy pol;
@@ -49,8 +49,30 @@ struct remind_run {
 		size_t nids;
 	} *dg;
 	size_t ndg;
-	size_t sent, skipped;
+	struct due_mail_result *res;
 };
+
+/* One line of the result (takes the strings). */
+static void say(struct remind_run *m, enum due_mail_what what, char *text)
+{
+	struct due_mail_result *res = m->res;
+
+	res->v = xrealloc(res->v, (res->n + 1) * sizeof(*res->v));
+	res->v[res->n].what = what;
+	res->v[res->n++].text = text;
+	if (what == DUE_MAIL_SKIPPED)
+		res->skipped++;
+	else if (what != DUE_MAIL_WARNING)
+		res->sent++;
+}
+
+void due_mail_result_release(struct due_mail_result *res)
+{
+	for (size_t i = 0; i < res->n; i++)
+		free(res->v[i].text);
+	free(res->v);
+	memset(res, 0, sizeof(*res));
+}
 
 static int by_report(const void *key, const void *elem)
 {
@@ -80,8 +102,8 @@ static bool may_remind(struct remind_run *m, int64_t id, const char *recipient,
 	struct err e = { 0, "" };
 	time_t last = 0;
 
-	if (store_reminder_last(m->ctx->store, id, recipient, kind, &last, &e) < 0) {
-		fprintf(m->ctx->errout, "warning: %s\n", e.msg);
+	if (store_reminder_last(m->sess->store, id, recipient, kind, &last, &e) < 0) {
+		say(m, DUE_MAIL_SKIPPED, safe_str(e.msg));
 		return false;
 	}
 	return !last || working_days_between(last, m->now) >= REMIND_EVERY_DAYS;
@@ -94,13 +116,13 @@ struct record_req {
 	time_t at;
 };
 
-static int record(struct cmd_ctx *ctx, void *data, struct err *err)
+static int record(struct session *sess, void *data, struct err *err)
 {
 	struct record_req *q = data;
 	int r = 0;
 
 	for (size_t i = 0; i < q->n && r == 0; i++)
-		r = store_reminder_record(ctx->store, q->ids[i], q->recipient,
+		r = store_reminder_record(sess->store, q->ids[i], q->recipient,
 					  q->kind, q->at, err);
 	return r;
 }
@@ -111,7 +133,7 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 		     const char *confirmed, const int64_t *ids, size_t nids,
 		     const char *subject, const char *text)
 {
-	struct cmd_ctx *ctx = m->ctx;
+	struct session *sess = m->sess;
 	struct outgoing_mail om;
 	struct reply_sent res;
 	struct record_req q = { ids, nids, email, kind, m->now };
@@ -121,25 +143,27 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 
 	/* The key first, even for --dry-run: the dry run lists what the
 	 * real run would do, skips included. */
-	r = outgoing_key(cmd_ctx_crypto(ctx), "remind about", ids[0], email,
-			 confirmed, &fpr, &why, &e);
+	struct crypto *c = session_crypto(sess, &e);
+
+	r = c ? outgoing_key(c, "remind about", ids[0], email, confirmed, &fpr,
+			     &why, &e)
+	      : e.code;
 	if (r < 0) {
 		char *w = safe_str(r == ERR_NOTFOUND ? why : e.msg);
-		fprintf(ctx->errout, "warning: report %lld: no %s reminder to %s: %s "
-			"(reminders are never sent in the clear)\n", (long long)ids[0],
-			kind, to, w);
+		say(m, DUE_MAIL_SKIPPED,
+		    xasprintf("report %lld: no %s reminder to %s: %s (reminders are "
+			      "never sent in the clear)", (long long)ids[0], kind, to, w));
 		free(w);
 		free(why);
 		free(to);
-		m->skipped++;
 		return;
 	}
 	if (m->o->dry_run) {
-		fprintf(ctx->out, "would send\t%s\t%s\treport %lld%s\n", kind, to,
-			(long long)ids[0], nids > 1 ? " and more" : "");
+		say(m, DUE_MAIL_WOULD_SEND,
+		    xasprintf("%s\t%s\treport %lld%s", kind, to, (long long)ids[0],
+			      nids > 1 ? " and more" : ""));
 		free(fpr);
 		free(to);
-		m->sent++;
 		return;
 	}
 	memset(&om, 0, sizeof(om));
@@ -159,18 +183,15 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 	om.sendmail = m->o->sendmail;
 	om.event_kind = "reminder";
 	om.event_detail = detail;
-	if (outgoing_send(ctx, &om, &res, &e) < 0 ||
-	    core_write(ctx, record, &q, &e) < 0) {
-		char *w = safe_str(e.msg);
-		fprintf(ctx->errout, "warning: %s\n", w);
-		free(w);
-		m->skipped++;
+	if (outgoing_send(sess, &om, &res, &e) < 0 ||
+	    core_write(sess, record, &q, &e) < 0) {
+		say(m, DUE_MAIL_SKIPPED, safe_str(e.msg));
 	} else {
 		char *mid = safe_str(res.message_id);
-		fprintf(ctx->out, "sent\t%s\t%s\treport %lld%s\t<%s>\n", kind, to,
-			(long long)ids[0], nids > 1 ? " and more" : "", mid);
+		say(m, DUE_MAIL_SENT,
+		    xasprintf("%s\t%s\treport %lld%s\t<%s>", kind, to,
+			      (long long)ids[0], nids > 1 ? " and more" : "", mid));
 		free(mid);
-		m->sent++;
 	}
 	reply_sent_release(&res);
 	free(what);
@@ -180,13 +201,13 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 }
 
 /* The report's subject as others may see it (redacted unless credit). */
-static char *shown_subject(struct cmd_ctx *ctx, const struct report *r)
+static char *shown_subject(struct session *sess, const struct report *r)
 {
 	struct dossier d;
 	struct err e = { 0, "" };
 	char *s, *l;
 
-	if (dossier_load(ctx, r->id, &d, &e) < 0) {
+	if (dossier_load(sess, r->id, &d, &e) < 0) {
 		dossier_release(&d);
 		return xstrdup("(subject withheld)");
 	}
@@ -221,7 +242,7 @@ static void remind_vendors(struct remind_run *m, const struct report *r,
 				 "are affected, by replying to this mail.\n\n%s\n%s\n",
 				 v->name, (long long)r->id, subj,
 				 fmt_rfc3339(v->notified_at, when), wd,
-				 m->ctx->officer_name, config_get(m->ctx->cfg,
+				 m->sess->officer_name, config_get(m->sess->cfg,
 				 "team.address", "security@kernel.org"));
 		send_one(m, "vendor", v->contact, v->key_fpr, &r->id, 1, subject, text);
 		free(subject);
@@ -244,7 +265,7 @@ static void remind_participants(struct remind_run *m, const struct report *r,
 		    working_days_between(p->added_at, m->now) < PARTICIPANT_DAYS ||
 		    !may_remind(m, r->id, p->email, "participant"))
 			continue;
-		if (store_participant_get(m->ctx->store, r->id, p->email, &pp, &e) == 0) {
+		if (store_participant_get(m->sess->store, r->id, p->email, &pp, &e) == 0) {
 			key = pp.key_fpr ? xstrdup(pp.key_fpr) : NULL;
 			participant_release(&pp);
 		}
@@ -255,7 +276,7 @@ static void remind_participants(struct remind_run *m, const struct report *r,
 				 "confirm that you have it\nand are looking at it, by "
 				 "replying to this mail.\n\n%s\n%s\n", (long long)r->id,
 				 subj, fmt_rfc3339(p->added_at, when),
-				 m->ctx->officer_name, config_get(m->ctx->cfg,
+				 m->sess->officer_name, config_get(m->sess->cfg,
 				 "team.address", "security@kernel.org"));
 		send_one(m, "participant", p->email, key, &r->id, 1, subject, text);
 		free(key);
@@ -275,13 +296,13 @@ static void remind_waiting(struct remind_run *m, const struct report *r,
 	if (!since || !r->claimed_by || !*r->claimed_by)
 		return;
 	key = xasprintf("officers.%s", r->claimed_by);
-	addr = config_get(m->ctx->cfg, key, NULL);
+	addr = config_get(m->sess->cfg, key, NULL);
 	free(key);
 	if (!addr || !participant_email_valid(addr)) {
 		char *o = safe_str(r->claimed_by);
-		fprintf(m->ctx->errout, "warning: no reporter-waiting reminder for "
-			"officer %s: set officers.%s to their address in the config\n",
-			o, o);
+		say(m, DUE_MAIL_WARNING,
+		    xasprintf("no reporter-waiting reminder for officer %s: set "
+			      "officers.%s to their address in the config", o, o));
 		free(o);
 		return;
 	}
@@ -357,9 +378,9 @@ static int each_report(struct remind_run *m, int64_t id, struct err *err)
 	char *subj;
 	int rc;
 
-	if ((rc = report_get(m->ctx, id, &r, err)) < 0)
+	if ((rc = report_get(m->sess, id, &r, err)) < 0)
 		return rc == ERR_NOTFOUND ? 0 : rc;
-	subj = shown_subject(m->ctx, &r);
+	subj = shown_subject(m->sess, &r);
 	remind_vendors(m, &r, subj);
 	remind_participants(m, &r, subj);
 	remind_waiting(m, &r, subj);
@@ -376,16 +397,16 @@ static void send_digests(struct remind_run *m)
 	for (size_t i = 0; i < m->ndg; i++) {
 		struct digest *d = &m->dg[i];
 		char *key = xasprintf("officers.%s", d->officer), *subject, *text;
-		const char *addr = config_get(m->ctx->cfg, key, NULL);
+		const char *addr = config_get(m->sess->cfg, key, NULL);
 		int64_t *ids = xcalloc(d->nids + 1, sizeof(*ids));
 		size_t n = 0;
 
 		if (!addr || !participant_email_valid(addr)) {
 			char *o = safe_str(d->officer);
-			fprintf(m->ctx->errout, "warning: no digest for officer %s: set "
-				"officers.%s to their address in the config\n", o, o);
+			say(m, DUE_MAIL_SKIPPED,
+			    xasprintf("no digest for officer %s: set officers.%s to "
+				      "their address in the config", o, o));
 			free(o);
-			m->skipped++;
 		} else {
 			for (size_t k = 0; k < d->nids; k++)
 				if (may_remind(m, d->ids[k], addr, "digest"))
@@ -422,25 +443,25 @@ static void run_release(struct remind_run *m)
 	free(m->dg);
 }
 
-int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
-	     size_t *sent, size_t *skipped, struct err *err)
+int due_mail(struct session *sess, const struct due_mail_opts *o,
+	     struct due_mail_result *res, struct err *err)
 {
 	/* By id: every open report is looked at, in no particular order. */
 	struct report_filter f = { NULL, true, "id" };
 	struct remind_run m;
 	struct ids ids = { NULL, 0 };
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	int r;
 
 	memset(&m, 0, sizeof(m));
-	if (!s) {
-		*err = ctx->err;
-		return ERR_IO;
-	}
-	m.ctx = ctx;
+	memset(res, 0, sizeof(*res));
+	if (!s)
+		return err->code;
+	m.sess = sess;
+	m.res = res;
 	m.o = o;
 	m.now = util_now();
-	policy_from_config(ctx->cfg, &m.pol);
+	policy_from_config(sess->cfg, &m.pol);
 	if ((r = store_report_vendors_get(s, 0, &m.vendors, &m.nvendors, err)) == 0 &&
 	    (r = store_participants_unacked(s, 0, &m.parts, &m.nparts, err)) == 0 &&
 	    (r = store_report_milestones(s, &m.ms, &m.nms, err)) == 0 &&
@@ -451,8 +472,6 @@ int due_mail(struct cmd_ctx *ctx, const struct due_mail_opts *o,
 			send_digests(&m);
 	}
 	free(ids.v);
-	*sent = m.sent;
-	*skipped = m.skipped;
 	run_release(&m);
 	return r;
 }

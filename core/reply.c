@@ -54,11 +54,11 @@ void reply_sent_release(struct reply_sent *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int reply_transport_from_config(struct cmd_ctx *ctx, struct reply_opts *o,
+int reply_transport_from_config(struct session *sess, struct reply_opts *o,
 				struct err *err)
 {
-	o->outbox = config_get(ctx->cfg, "forward.outbox", NULL);
-	o->sendmail = o->outbox ? NULL : config_get(ctx->cfg, "forward.sendmail", NULL);
+	o->outbox = config_get(sess->cfg, "forward.outbox", NULL);
+	o->sendmail = o->outbox ? NULL : config_get(sess->cfg, "forward.sendmail", NULL);
 	if (!o->outbox && !o->sendmail)
 		return err_setc(err, ERR_INVALID,
 				"say where mail goes: set forward.outbox (a Maildir) "
@@ -68,14 +68,14 @@ int reply_transport_from_config(struct cmd_ctx *ctx, struct reply_opts *o,
 
 /* True when email wrote to the report's thread or is a participant:
  * the reply quotes the report, so it goes to no one else. */
-static bool in_report(struct cmd_ctx *ctx, const struct dossier *dos,
+static bool in_report(struct session *sess, const struct dossier *dos,
 		      const char *email, char **name)
 {
 	struct participant p;
 	struct err e = { 0, "" };
 
 	/* A participant's stored name when none was given. */
-	if (store_participant_get(ctx->store, dos->f.r.id, email, &p, &e) == 0) {
+	if (store_participant_get(sess->store, dos->f.r.id, email, &p, &e) == 0) {
 		if (!*name && p.name)
 			*name = xstrdup(p.name);
 		participant_release(&p);
@@ -89,7 +89,7 @@ static bool in_report(struct cmd_ctx *ctx, const struct dossier *dos,
 }
 
 /* The recipient: --to (someone of the report), else the reporter. */
-static int recipient(struct cmd_ctx *ctx, struct reply_draft *d,
+static int recipient(struct session *sess, struct reply_draft *d,
 		     const struct dossier *dos, const struct reply_opts *o,
 		     struct err *err)
 {
@@ -99,7 +99,7 @@ static int recipient(struct cmd_ctx *ctx, struct reply_draft *d,
 		if (participant_parse_address(o->to, &d->to_name, &d->to_email, err) < 0)
 			return err_prefix(err, "cannot reply to report %lld",
 					  (long long)d->id);
-		if (!in_report(ctx, dos, d->to_email, &d->to_name))
+		if (!in_report(sess, dos, d->to_email, &d->to_name))
 			return err_setc(err, ERR_REFUSED,
 					"cannot reply to report %lld: '%s' neither wrote "
 					"to its thread nor is a participant (maintainers "
@@ -129,20 +129,19 @@ static bool came_encrypted(const struct dossier *dos)
 }
 
 /* The recipient's key into d->fpr, or the rule that refuses the reply. */
-static int find_key(struct cmd_ctx *ctx, struct reply_draft *d,
+static int find_key(struct session *sess, struct reply_draft *d,
 		    const struct dossier *dos, bool allow_plain, struct err *err)
 {
 	struct participant p;
 	struct err e = { 0, "" };
-	struct crypto *c = cmd_ctx_crypto(ctx);
+	struct crypto *c = session_crypto(sess, err);
 	char *confirmed = NULL;
 	int r;
 
 	if (!c) {
-		*err = ctx->err;
 		return ERR_CRYPTO;
 	}
-	if (store_participant_get(ctx->store, d->id, d->to_email, &p, &e) == 0) {
+	if (store_participant_get(sess->store, d->id, d->to_email, &p, &e) == 0) {
 		confirmed = p.key_fpr ? xstrdup(p.key_fpr) : NULL;
 		participant_release(&p);
 	}
@@ -168,9 +167,9 @@ static int find_key(struct cmd_ctx *ctx, struct reply_draft *d,
 }
 
 /* The report's recorded fix as "SHA (TAG)" in b, or NULL for none. */
-static const char *fix_text(struct cmd_ctx *ctx, int64_t id, char *b)
+static const char *fix_text(struct session *sess, int64_t id, char *b)
 {
-	char *t = fixcve_fix_text(ctx, id, NULL);
+	char *t = fixcve_fix_text(sess, id, NULL);
 
 	if (!t)
 		return NULL;
@@ -180,7 +179,7 @@ static const char *fix_text(struct cmd_ctx *ctx, int64_t id, char *b)
 }
 
 /* The fields a template may use, and their values (strings in buf). */
-static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
+static size_t fields(struct session *sess, const struct dossier *dos,
 		     struct template_field *f, char (*buf)[160])
 {
 	const struct report *r = &dos->f.r;
@@ -201,8 +200,8 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 			reason = dos->decisions[i].reason;
 	f[n++] = (struct template_field){ "id", buf[0], NULL };
 	f[n++] = (struct template_field){ "subject", r->subject ? r->subject : "", NULL };
-	f[n++] = (struct template_field){ "officer", ctx->officer_name, NULL };
-	f[n++] = (struct template_field){ "team", config_get(ctx->cfg,
+	f[n++] = (struct template_field){ "officer", sess->officer_name, NULL };
+	f[n++] = (struct template_field){ "team", config_get(sess->cfg,
 		"team.address", "security@kernel.org"), NULL };
 	f[n++] = (struct template_field){ "reporter", r->reporter_name &&
 		*r->reporter_name ? r->reporter_name : r->reporter_email ?
@@ -213,7 +212,7 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 	f[n++] = (struct template_field){ "severity", r->severity ? r->severity : "none", NULL };
 	/* {fix_commit} from `fix ID --commit` (fixcve.h): the commit and,
 	 * when a tree was checked, the first tag that holds it. */
-	f[n++] = (struct template_field){ "fix_commit", fix_text(ctx, r->id, buf[6]),
+	f[n++] = (struct template_field){ "fix_commit", fix_text(sess, r->id, buf[6]),
 					  buf[1] };
 	f[n++] = (struct template_field){ "disclosure_date", r->disclosure ?
 		buf[3] : NULL, buf[2] };
@@ -223,7 +222,7 @@ static size_t fields(struct cmd_ctx *ctx, const struct dossier *dos,
 }
 
 /* The report's first message, quoted ("> "), after the filled template. */
-static int quote_report(struct cmd_ctx *ctx, const struct dossier *dos,
+static int quote_report(struct session *sess, const struct dossier *dos,
 			struct sbuf *sb, struct err *err)
 {
 	struct opened_message om;
@@ -234,7 +233,7 @@ static int quote_report(struct cmd_ctx *ctx, const struct dossier *dos,
 
 	if (!dos->f.nmsgs)
 		return 0;
-	if (report_open_message(ctx, m->id, &om, err) < 0) {
+	if (report_open_message(sess, m->id, &om, err) < 0) {
 		opened_message_release(&om);
 		return err_prefix(err, "cannot reply to report %lld",
 				  (long long)dos->f.r.id);
@@ -252,7 +251,7 @@ static int quote_report(struct cmd_ctx *ctx, const struct dossier *dos,
 	return 0;
 }
 
-static void thread_refs(struct cmd_ctx *ctx, struct reply_draft *d,
+static void thread_refs(struct session *sess, struct reply_draft *d,
 			const struct dossier *dos)
 {
 	const char *subj = dos->f.r.subject ? dos->f.r.subject : "";
@@ -261,19 +260,19 @@ static void thread_refs(struct cmd_ctx *ctx, struct reply_draft *d,
 	d->subject = str_starts(s, "Re:") || str_starts(s, "RE:") ||
 		     str_starts(s, "re:") ? xstrdup(s) : xasprintf("Re: %s", s);
 	free(s);
-	d->nrefs = outgoing_thread_refs_copy(ctx, dos, false, &d->refs);
+	d->nrefs = outgoing_thread_refs_copy(sess, dos, false, &d->refs);
 }
 
-static int compose(struct cmd_ctx *ctx, struct reply_draft *d,
+static int compose(struct session *sess, struct reply_draft *d,
 		   const struct dossier *dos, struct err *err)
 {
 	struct template_field f[16];
 	char buf[7][160], *text = NULL, *src = NULL, *filled = NULL;
 	struct sbuf sb = SBUF_INIT;
-	size_t nf = fields(ctx, dos, f, buf);
+	size_t nf = fields(sess, dos, f, buf);
 	int r;
 
-	if ((r = template_load(ctx, d->template, &text, &src, err)) < 0 ||
+	if ((r = template_load(sess, d->template, &text, &src, err)) < 0 ||
 	    (r = template_fill(d->template, text, f, nf, &filled, err)) < 0) {
 		free(text);
 		free(src);
@@ -284,7 +283,7 @@ static int compose(struct cmd_ctx *ctx, struct reply_draft *d,
 	sbuf_adds(&sb, filled);
 	wipe_free(filled, strlen(filled));
 	/* A plain reply carries nothing of the report. */
-	if (d->fpr && (r = quote_report(ctx, dos, &sb, err)) < 0) {
+	if (d->fpr && (r = quote_report(sess, dos, &sb, err)) < 0) {
 		sbuf_wipe(&sb);
 		return r;
 	}
@@ -292,7 +291,7 @@ static int compose(struct cmd_ctx *ctx, struct reply_draft *d,
 	return 0;
 }
 
-int reply_prepare(struct cmd_ctx *ctx, int64_t id, const struct reply_opts *o,
+int reply_prepare(struct session *sess, int64_t id, const struct reply_opts *o,
 		  struct reply_draft *d, struct err *err)
 {
 	struct dossier dos;
@@ -307,13 +306,13 @@ int reply_prepare(struct cmd_ctx *ctx, int64_t id, const struct reply_opts *o,
 		return err_setc(err, ERR_INVALID,
 				"cannot reply to report %lld: no outbox and no "
 				"sendmail command", (long long)id);
-	if ((r = dossier_load(ctx, id, &dos, err)) < 0)
+	if ((r = dossier_load(sess, id, &dos, err)) < 0)
 		goto out;
-	if ((r = recipient(ctx, d, &dos, o, err)) < 0 ||
-	    (r = find_key(ctx, d, &dos, o->allow_plaintext, err)) < 0 ||
-	    (r = compose(ctx, d, &dos, err)) < 0)
+	if ((r = recipient(sess, d, &dos, o, err)) < 0 ||
+	    (r = find_key(sess, d, &dos, o->allow_plaintext, err)) < 0 ||
+	    (r = compose(sess, d, &dos, err)) < 0)
 		goto out;
-	thread_refs(ctx, d, &dos);
+	thread_refs(sess, d, &dos);
 out:
 	dossier_release(&dos);
 	return r;
@@ -330,13 +329,13 @@ struct outgoing {
 	char *message_id;
 };
 
-static int sender(struct cmd_ctx *ctx, struct crypto *c, int64_t id,
+static int sender(struct session *sess, struct crypto *c, int64_t id,
 		  struct outgoing *m, struct err *err)
 {
-	const char *from_addr, *sign_key = config_get(ctx->cfg, "officer.key", NULL);
+	const char *from_addr, *sign_key = config_get(sess->cfg, "officer.key", NULL);
 
-	m->team = config_get(ctx->cfg, "team.address", "security@kernel.org");
-	from_addr = config_get(ctx->cfg, "officer.email", m->team);
+	m->team = config_get(sess->cfg, "team.address", "security@kernel.org");
+	from_addr = config_get(sess->cfg, "officer.email", m->team);
 	if (!participant_email_valid(m->team) || !participant_email_valid(from_addr))
 		return err_setc(err, ERR_INVALID,
 				"cannot reply to report %lld: invalid team.address "
@@ -347,12 +346,12 @@ static int sender(struct cmd_ctx *ctx, struct crypto *c, int64_t id,
 	else if (crypto_default_secret_key(c, &m->officer_fpr, err) < 0)
 		return err_prefix(err, "cannot reply to report %lld: no key to sign "
 				  "with", (long long)id);
-	m->from = outgoing_mailbox(ctx->officer_name, from_addr);
+	m->from = outgoing_mailbox(sess->officer_name, from_addr);
 	return 0;
 }
 
 /* The entity, encrypted to the recipient, the officer and the roster. */
-static int encrypt_entity(struct cmd_ctx *ctx, struct crypto *c,
+static int encrypt_entity(struct session *sess, struct crypto *c,
 			  const struct outgoing_mail *om, struct outgoing *m,
 			  const char *ent, size_t elen, unsigned char **cipher,
 			  size_t *clen, struct err *err)
@@ -362,8 +361,7 @@ static int encrypt_entity(struct cmd_ctx *ctx, struct crypto *c,
 	size_t nroster = 0, nkeys = 0;
 	int r;
 
-	if (!(roster = cmd_ctx_roster(ctx, &nroster))) {
-		*err = ctx->err;
+	if (!(roster = session_roster(sess, &nroster, err))) {
 		return ERR_CRYPTO;
 	}
 	keys = xcalloc(nroster + 3, sizeof(*keys));
@@ -404,7 +402,7 @@ static int build_signed(struct crypto *c, struct outgoing *m,
 
 /* The entity with the headers inside (header protection: the subject
  * is not sent in the clear), encrypted as encrypt_entity does. */
-static int protect_encrypt(struct cmd_ctx *ctx, struct crypto *c,
+static int protect_encrypt(struct session *sess, struct crypto *c,
 			   const struct outgoing_mail *om, struct outgoing *m,
 			   const struct mail_compose *h, const char *ent,
 			   size_t elen, unsigned char **cipher, size_t *clen,
@@ -415,7 +413,7 @@ static int protect_encrypt(struct cmd_ctx *ctx, struct crypto *c,
 	int r = mail_protect_entity(h, ent, elen, &prot, &plen, err);
 
 	if (r == 0)
-		r = encrypt_entity(ctx, c, om, m, prot, plen, cipher, clen, err);
+		r = encrypt_entity(sess, c, om, m, prot, plen, cipher, clen, err);
 	if (prot)
 		wipe_free(prot, plen);
 	return r;
@@ -441,7 +439,7 @@ static void headers(struct mail_compose *h, const struct outgoing_mail *om,
 }
 
 /* The whole message into m->buf, its Message-ID into m->message_id. */
-static int build(struct cmd_ctx *ctx, struct crypto *c,
+static int build(struct session *sess, struct crypto *c,
 		 const struct outgoing_mail *om, struct outgoing *m,
 		 struct err *err)
 {
@@ -458,7 +456,7 @@ static int build(struct cmd_ctx *ctx, struct crypto *c,
 	r = mail_build_entity(body, NULL, 0, &ent, &elen, err);
 	wipe_free(body, strlen(body));
 	if (r == 0 && om->fpr)
-		r = protect_encrypt(ctx, c, om, m, &h, ent, elen, &cipher, &clen,
+		r = protect_encrypt(sess, c, om, m, &h, ent, elen, &cipher, &clen,
 				    err);
 	if (r == 0)
 		r = om->fpr ? mail_build_encrypted(&h, (const char *)cipher, clen,
@@ -478,15 +476,15 @@ struct log_req {
 	const char *message_id;
 };
 
-static int log_event(struct cmd_ctx *ctx, void *data, struct err *err)
+static int log_event(struct session *sess, void *data, struct err *err)
 {
 	struct log_req *l = data;
 	char *detail = xasprintf("%s <%s>", l->om->event_detail, l->message_id);
-	int r = store_event_add(ctx->store, l->om->id, ctx->officer,
+	int r = store_event_add(sess->store, l->om->id, sess->officer,
 				l->om->event_kind, detail, err);
 
 	for (size_t i = 0; i < l->om->nalso && r == 0; i++)
-		r = store_event_add(ctx->store, l->om->also[i], ctx->officer,
+		r = store_event_add(sess->store, l->om->also[i], sess->officer,
 				    l->om->event_kind, detail, err);
 	free(detail);
 	return r;
@@ -494,14 +492,14 @@ static int log_event(struct cmd_ctx *ctx, void *data, struct err *err)
 
 /* The sent message into the store like incoming mail: sealed, verified,
  * in the report's thread (by id: a notice may reference none of it). */
-static void store_copy(struct cmd_ctx *ctx, int64_t id,
+static void store_copy(struct session *sess, int64_t id,
 		       const struct outgoing *m, struct reply_sent *res)
 {
 	struct import_result ir;
 	struct err e = { 0, "" };
-	struct import_pending *p = import_start_into(ctx, m->buf, m->len, id);
+	struct import_pending *p = import_start_into(sess, m->buf, m->len, id);
 
-	if (import_finish(ctx, p, &ir, &e) < 0)
+	if (import_finish(sess, p, &ir, &e) < 0)
 		res->store_note = xstrdup(e.msg);
 	else if (ir.status == IMPORT_ERROR)
 		res->store_note = xstrdup(ir.error ? ir.error : "import failed");
@@ -513,11 +511,11 @@ static void store_copy(struct cmd_ctx *ctx, int64_t id,
 	import_result_release(&ir);
 }
 
-int outgoing_send(struct cmd_ctx *ctx, const struct outgoing_mail *om,
+int outgoing_send(struct session *sess, const struct outgoing_mail *om,
 		  struct reply_sent *res, struct err *err)
 {
 	struct outgoing m;
-	struct crypto *c = cmd_ctx_crypto(ctx);
+	struct crypto *c = session_crypto(sess, err);
 	struct log_req l;
 	char *what;
 	int r;
@@ -525,11 +523,10 @@ int outgoing_send(struct cmd_ctx *ctx, const struct outgoing_mail *om,
 	memset(res, 0, sizeof(*res));
 	memset(&m, 0, sizeof(m));
 	if (!c) {
-		*err = ctx->err;
 		return ERR_CRYPTO;
 	}
-	if ((r = sender(ctx, c, om->id, &m, err)) < 0 ||
-	    (r = build(ctx, c, om, &m, err)) < 0)
+	if ((r = sender(sess, c, om->id, &m, err)) < 0 ||
+	    (r = build(sess, c, om, &m, err)) < 0)
 		goto out;
 	what = xasprintf("%s to %s", om->what, om->to_email);
 	r = outgoing_deliver(om->outbox, om->sendmail, m.buf, m.len, what,
@@ -541,13 +538,13 @@ int outgoing_send(struct cmd_ctx *ctx, const struct outgoing_mail *om,
 	res->message_id = xstrdup(m.message_id);
 	l.om = om;
 	l.message_id = m.message_id;
-	if ((r = core_write(ctx, log_event, &l, err)) < 0) {
+	if ((r = core_write(sess, log_event, &l, err)) < 0) {
 		err_prefix(err, "report %lld: the mail was sent but the event "
 			   "could not be recorded", (long long)om->id);
 		goto out;
 	}
 	if (!om->no_copy)
-		store_copy(ctx, om->id, &m, res);
+		store_copy(sess, om->id, &m, res);
 	else
 		res->stored = true;     /* nothing to store: not a failure */
 out:
@@ -571,7 +568,7 @@ void outgoing_from_draft(struct outgoing_mail *om, const struct reply_draft *d,
 	};
 }
 
-int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
+int reply_send(struct session *sess, const struct reply_draft *d,
 	       const char *text, struct reply_sent *res, struct err *err)
 {
 	struct outgoing_mail om;
@@ -590,7 +587,7 @@ int reply_send(struct cmd_ctx *ctx, const struct reply_draft *d,
 					    "template %s)", d->to_email, d->why,
 					    d->template);
 	om.event_detail = detail;
-	r = outgoing_send(ctx, &om, res, err);
+	r = outgoing_send(sess, &om, res, err);
 	free(what);
 	free(detail);
 	return r;

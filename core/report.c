@@ -32,20 +32,18 @@ bad:
 	return err_setc(err, ERR_INVALID, "'%s' is not a report id", s);
 }
 
-int core_write(struct cmd_ctx *ctx,
-	       int (*fn)(struct cmd_ctx *ctx, void *data, struct err *err),
+int core_write(struct session *sess,
+	       int (*fn)(struct session *sess, void *data, struct err *err),
 	       void *data, struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	int r;
 
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	if ((r = store_begin(s, err)) < 0)
 		return r;
-	if ((r = fn(ctx, data, err)) < 0) {
+	if ((r = fn(sess, data, err)) < 0) {
 		store_rollback(s);
 		return r;
 	}
@@ -101,7 +99,7 @@ static int cmp_deadline(const void *x, const void *y, void *data)
 
 /* Order "deadline" is the embargo deadline (embargo.c), which the store
  * does not know for undated reports: read by id, sort here. */
-static int each_by_deadline(struct cmd_ctx *ctx, struct store *s,
+static int each_by_deadline(struct session *sess, struct store *s,
 			    const struct report_filter *f,
 			    int (*fn)(const struct report *r, void *data),
 			    void *data, struct err *err)
@@ -111,7 +109,7 @@ static int each_by_deadline(struct cmd_ctx *ctx, struct store *s,
 	size_t *order;
 	int r;
 
-	policy_from_config(ctx->cfg, &b.pol);
+	policy_from_config(sess->cfg, &b.pol);
 	r = store_report_each(s, &byid, keep_report, &b, err);
 	order = xcalloc(b.n + 1, sizeof(*order));
 	for (size_t i = 0; i < b.n; i++)
@@ -128,32 +126,28 @@ static int each_by_deadline(struct cmd_ctx *ctx, struct store *s,
 	return r;
 }
 
-int report_each(struct cmd_ctx *ctx, const struct report_filter *f,
+int report_each(struct session *sess, const struct report_filter *f,
 		int (*fn)(const struct report *r, void *data), void *data,
 		struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	if (f && f->order && !strcmp(f->order, "deadline"))
-		return each_by_deadline(ctx, s, f, fn, data, err);
+		return each_by_deadline(sess, s, f, fn, data, err);
 	return store_report_each(s, f, fn, data, err);
 }
 
-int report_load(struct cmd_ctx *ctx, int64_t id, struct report_full *rf,
+int report_load(struct session *sess, int64_t id, struct report_full *rf,
 		struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	int r;
 
 	memset(rf, 0, sizeof(*rf));
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	if ((r = store_report_get(s, id, &rf->r, err)) < 0 ||
 	    (r = store_messages_get(s, id, false, &rf->msgs, &rf->nmsgs, err)) < 0 ||
 	    (r = store_files_get(s, id, &rf->files, &rf->nfiles, err)) < 0 ||
@@ -289,10 +283,10 @@ static void opened_from(struct opened_message *om, struct pipeline_out *po)
 	}
 }
 
-int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
+int report_open_message(struct session *sess, int64_t message_row,
 			struct opened_message *om, struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	struct crypto *c;
 	struct message m;
 	struct crypto_result res;
@@ -302,10 +296,8 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 	memset(om, 0, sizeof(*om));
 	memset(&res, 0, sizeof(res));
 	memset(&m, 0, sizeof(m));
-	if (!s || !(c = cmd_ctx_crypto(ctx))) {
-		*err = ctx->err;
+	if (!s || !(c = session_crypto(sess, err)))
 		return ERR_IO;
-	}
 	if ((r = store_message_get(s, message_row, &m, err)) < 0)
 		goto out;
 	const char *raw = (const char *)m.blob;
@@ -321,8 +313,8 @@ int report_open_message(struct cmd_ctx *ctx, int64_t message_row,
 	}
 	/* Kept as its content (what was shown at import, its verdict
 	 * recorded): nothing to decrypt or verify again. */
-	if ((r = m.blob_content ? pipeline_load_content(ctx, raw, len, &m, &po, err)
-				: pipeline_run(ctx, raw, len, &po, err)) < 0) {
+	if ((r = m.blob_content ? pipeline_load_content(sess, raw, len, &m, &po, err)
+				: pipeline_run(sess, raw, len, &po, err)) < 0) {
 		pipeline_out_release(&po);
 		goto out;
 	}
@@ -372,10 +364,10 @@ bool report_files_count(const struct report *r, const struct message *m,
 	return first || report_reporter_signed(r, m);
 }
 
-int report_open_thread(struct cmd_ctx *ctx, const struct report_full *rf,
+int report_open_thread(struct session *sess, const struct report_full *rf,
 		       size_t i, struct opened_message *om, struct err *err)
 {
-	int r = report_open_message(ctx, rf->msgs[i].id, om, err);
+	int r = report_open_message(sess, rf->msgs[i].id, om, err);
 
 	if (r < 0 || report_files_count(&rf->r, &rf->msgs[i], i == 0))
 		return r;

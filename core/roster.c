@@ -25,7 +25,7 @@ void roster_entry_release(struct roster_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-int roster_list(struct cmd_ctx *ctx, struct roster_entry **out, size_t *n,
+int roster_list(struct session *sess, struct roster_entry **out, size_t *n,
 		struct err *err)
 {
 	struct crypto *c;
@@ -37,9 +37,8 @@ int roster_list(struct cmd_ctx *ctx, struct roster_entry **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	if (!(s = cmd_ctx_store(ctx)) || !(c = cmd_ctx_crypto(ctx)) ||
-	    !(roster = cmd_ctx_roster(ctx, &nroster))) {
-		*err = ctx->err;
+	if (!(s = session_store(sess, err)) || !(c = session_crypto(sess, err)) ||
+	    !(roster = session_roster(sess, &nroster, err))) {
 		return ERR_IO;
 	}
 	if ((r = store_officers_list(s, false, &o, &no, err)) < 0)
@@ -88,11 +87,11 @@ struct reseal_one {
 	bool content;
 };
 
-static int store_one(struct cmd_ctx *ctx, void *data, struct err *err)
+static int store_one(struct session *sess, void *data, struct err *err)
 {
 	struct reseal_one *o = data;
 
-	return store_message_set_blob(ctx->store, o->row, o->blob, o->len,
+	return store_message_set_blob(sess->store, o->row, o->blob, o->len,
 				      "sealed", o->content, err);
 }
 
@@ -103,7 +102,7 @@ enum reseal_outcome { RESEAL_DONE, RESEAL_KEPT, RESEAL_UNOPENED };
  * encrypted too), decides, and replaces it.  Negative only when the
  * store or the roster fails; a body we cannot open is an outcome.
  */
-static int reseal_message(struct cmd_ctx *ctx, struct crypto *c,
+static int reseal_message(struct session *sess, struct crypto *c,
 			  const struct message *m, enum reseal_outcome *out,
 			  struct err *err)
 {
@@ -126,12 +125,12 @@ static int reseal_message(struct cmd_ctx *ctx, struct crypto *c,
 		len = res.plain_len;
 		if (m->blob_content) {
 			/* Already the content: only the seal may be stale. */
-			if (seal_covers_roster(ctx, res.recipients,
+			if (seal_covers_roster(sess, res.recipients,
 					       res.nrecipients, true)) {
 				*out = RESEAL_KEPT;
 				goto done;
 			}
-			if ((r = seal_bytes(ctx, raw, len, &one.blob, &one.len,
+			if ((r = seal_bytes(sess, raw, len, &one.blob, &one.len,
 					    err)) < 0)
 				goto done;
 			one.content = true;
@@ -139,24 +138,24 @@ static int reseal_message(struct cmd_ctx *ctx, struct crypto *c,
 		}
 	}
 	/* The message as received: read it the way import did. */
-	if (pipeline_run(ctx, raw, len, &po, &perr) < 0)
+	if (pipeline_run(sess, raw, len, &po, &perr) < 0)
 		goto done;
 	if (po.encrypted || !sealed) {
 		/* Encrypted inside (to whoever it was sent to), or kept as
 		 * received: from now on, the content sealed to the roster. */
-		if ((r = seal_content(ctx, &po, &one.blob, &one.len, err)) < 0)
+		if ((r = seal_content(sess, &po, &one.blob, &one.len, err)) < 0)
 			goto done;
 		one.content = true;
-	} else if (seal_covers_roster(ctx, res.recipients, res.nrecipients,
+	} else if (seal_covers_roster(sess, res.recipients, res.nrecipients,
 				      true)) {
 		*out = RESEAL_KEPT;
 		goto done;
-	} else if ((r = seal_bytes(ctx, raw, len, &one.blob, &one.len,
+	} else if ((r = seal_bytes(sess, raw, len, &one.blob, &one.len,
 				   err)) < 0) {
 		goto done;
 	}
 store:
-	if ((r = core_write(ctx, store_one, &one, err)) == 0)
+	if ((r = core_write(sess, store_one, &one, err)) == 0)
 		*out = RESEAL_DONE;
 done:
 	pipeline_out_release(&po);
@@ -165,13 +164,13 @@ done:
 	return r;
 }
 
-static int log_reseal(struct cmd_ctx *ctx, void *data, struct err *err)
+static int log_reseal(struct session *sess, void *data, struct err *err)
 {
-	return store_event_add(ctx->store, 0, ctx->officer, "roster-reseal",
+	return store_event_add(sess->store, 0, sess->officer, "roster-reseal",
 			       data, err);
 }
 
-int roster_reseal(struct cmd_ctx *ctx, struct reseal_result *res,
+int roster_reseal(struct session *sess, struct reseal_result *res,
 		  void (*progress)(size_t done, size_t total, void *data),
 		  void *data, struct err *err)
 {
@@ -182,9 +181,8 @@ int roster_reseal(struct cmd_ctx *ctx, struct reseal_result *res,
 	int r;
 
 	memset(res, 0, sizeof(*res));
-	if (!(s = cmd_ctx_store(ctx)) || !(c = cmd_ctx_crypto(ctx)) ||
-	    !cmd_ctx_roster(ctx, &nroster)) {
-		*err = ctx->err;
+	if (!(s = session_store(sess, err)) || !(c = session_crypto(sess, err)) ||
+	    !session_roster(sess, &nroster, err)) {
 		return ERR_IO;
 	}
 	if ((r = store_message_ids(s, &ids, &n, err)) < 0)
@@ -196,7 +194,7 @@ int roster_reseal(struct cmd_ctx *ctx, struct reseal_result *res,
 
 		if ((r = store_message_get(s, ids[i], &m, err)) < 0)
 			break;
-		r = reseal_message(ctx, c, &m, &o, err);
+		r = reseal_message(sess, c, &m, &o, err);
 		if (r == 0) {
 			if (o == RESEAL_DONE)
 				res->resealed++;
@@ -221,7 +219,7 @@ int roster_reseal(struct cmd_ctx *ctx, struct reseal_result *res,
 	if (r == 0) {
 		char *detail = xasprintf("%zu resealed, %zu already sealed to the roster, %zu not opened",
 					 res->resealed, res->kept, res->nunopened);
-		r = core_write(ctx, log_reseal, detail, err);
+		r = core_write(sess, log_reseal, detail, err);
 		free(detail);
 	}
 	return r;

@@ -8,17 +8,16 @@
 
 #include "core/seal.h"
 
-int seal_bytes(struct cmd_ctx *ctx, const void *data, size_t len,
+int seal_bytes(struct session *sess, const void *data, size_t len,
 	       unsigned char **blob, size_t *blob_len, struct err *err)
 {
-	struct crypto *c = cmd_ctx_crypto(ctx);
+	struct crypto *c = session_crypto(sess, err);
 	size_t nroster;
-	const char *const *roster = c ? cmd_ctx_roster(ctx, &nroster) : NULL;
+	const char *const *roster = c ? session_roster(sess, &nroster, NULL) : NULL;
 
 	*blob = NULL;
 	*blob_len = 0;
 	if (!c || !roster) {
-		*err = ctx->err;
 		return ERR_CRYPTO;
 	}
 	if (crypto_encrypt(c, roster, nroster, NULL, false, data, len, blob,
@@ -28,7 +27,7 @@ int seal_bytes(struct cmd_ctx *ctx, const void *data, size_t len,
 	return 0;
 }
 
-int seal_content(struct cmd_ctx *ctx, const struct pipeline_out *po,
+int seal_content(struct session *sess, const struct pipeline_out *po,
 		 unsigned char **blob, size_t *blob_len, struct err *err)
 {
 	struct mail_content mc = {
@@ -50,51 +49,51 @@ int seal_content(struct cmd_ctx *ctx, const struct pipeline_out *po,
 	*blob_len = 0;
 	if ((r = mail_build_content(&mc, &entity, &elen, err)) < 0)
 		return r;
-	r = seal_bytes(ctx, entity, elen, blob, blob_len, err);
+	r = seal_bytes(sess, entity, elen, blob, blob_len, err);
 	wipe_free(entity, elen);
 	return r;
 }
 
-static void roster_subkeys(struct cmd_ctx *ctx, struct crypto *c,
+static void roster_subkeys(struct session *sess, struct crypto *c,
 			   size_t nroster, const char *const *roster)
 {
-	if (ctx->roster_subkeys)
+	if (sess->roster_subkeys)
 		return;
-	ctx->roster_subkeys = xcalloc(nroster, sizeof(char **));
-	ctx->roster_nsubkeys = xcalloc(nroster, sizeof(size_t));
+	sess->roster_subkeys = xcalloc(nroster, sizeof(char **));
+	sess->roster_nsubkeys = xcalloc(nroster, sizeof(size_t));
 	for (size_t i = 0; i < nroster; i++)
 		crypto_encryption_subkey_ids(c, roster[i],
-					     &ctx->roster_subkeys[i],
-					     &ctx->roster_nsubkeys[i], NULL);
+					     &sess->roster_subkeys[i],
+					     &sess->roster_nsubkeys[i], NULL);
 }
 
-static bool is_roster_subkey(struct cmd_ctx *ctx, size_t nroster,
+static bool is_roster_subkey(struct session *sess, size_t nroster,
 			     const char *id, size_t *which)
 {
 	for (size_t i = 0; i < nroster; i++)
-		for (size_t j = 0; j < ctx->roster_nsubkeys[i]; j++)
-			if (!str_cmp_ci(ctx->roster_subkeys[i][j], id)) {
+		for (size_t j = 0; j < sess->roster_nsubkeys[i]; j++)
+			if (!str_cmp_ci(sess->roster_subkeys[i][j], id)) {
 				*which = i;
 				return true;
 			}
 	return false;
 }
 
-bool seal_covers_roster(struct cmd_ctx *ctx, char *const *recipients,
+bool seal_covers_roster(struct session *sess, char *const *recipients,
 			size_t n, bool exact)
 {
-	struct crypto *c = cmd_ctx_crypto(ctx);
+	struct crypto *c = session_crypto(sess, NULL);
 	size_t nroster;
-	const char *const *roster = c ? cmd_ctx_roster(ctx, &nroster) : NULL;
+	const char *const *roster = c ? session_roster(sess, &nroster, NULL) : NULL;
 	bool *hit, all = true;
 
 	if (!roster || !n)
 		return false;
-	roster_subkeys(ctx, c, nroster, roster);
+	roster_subkeys(sess, c, nroster, roster);
 	hit = xcalloc(nroster + 1, sizeof(*hit));
 	for (size_t k = 0; k < n; k++) {
 		size_t which;
-		if (is_roster_subkey(ctx, nroster, recipients[k], &which))
+		if (is_roster_subkey(sess, nroster, recipients[k], &which))
 			hit[which] = true;
 		else if (exact)
 			all = false;

@@ -12,15 +12,15 @@
 #include "core/pipeline.h"
 
 /* Encrypts data to every roster key; *blob is the caller's. */
-int seal_bytes(struct cmd_ctx *ctx, const void *data, size_t len,
+int seal_bytes(struct session *sess, const void *data, size_t len,
 	       unsigned char **blob, size_t *blob_len, struct err *err);
 /* Builds the content entity of po (its shown text and attachments) and
  * seals it. */
-int seal_content(struct cmd_ctx *ctx, const struct pipeline_out *po,
+int seal_content(struct session *sess, const struct pipeline_out *po,
 		 unsigned char **blob, size_t *blob_len, struct err *err);
 /* True when the key IDs recipients (as a decryption reports them) cover
  * every roster key; with exact, also when none is outside the roster. */
-bool seal_covers_roster(struct cmd_ctx *ctx, char *const *recipients,
+bool seal_covers_roster(struct session *sess, char *const *recipients,
 			size_t n, bool exact);
 
 #endif

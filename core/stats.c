@@ -137,11 +137,11 @@ static int cmp_count(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int by_subsystem(struct cmd_ctx *ctx, struct team_stats *st,
+static int by_subsystem(struct session *sess, struct team_stats *st,
 			struct err *err)
 {
 	struct dirs d = { NULL, 0, 0, 0, 0 };
-	int r = store_files_each(ctx->store, dir_row, &d, err);
+	int r = store_files_each(sess->store, dir_row, &d, err);
 
 	if (r == 0) {
 		qsort(d.v, d.n, sizeof(*d.v), cmp_month);
@@ -209,10 +209,10 @@ static void durations(struct team_stats *st, const struct report_key *k,
 		free(v[j]);
 }
 
-int team_stats_compute(struct cmd_ctx *ctx, struct team_stats *st,
+int team_stats_compute(struct session *sess, struct team_stats *st,
 		       struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 	struct report_key *keys = NULL;
 	struct report_milestones *ms = NULL;
 	struct policy pol;
@@ -220,15 +220,13 @@ int team_stats_compute(struct cmd_ctx *ctx, struct team_stats *st,
 	int r;
 
 	memset(st, 0, sizeof(*st));
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	st->now = util_now();
-	policy_from_config(ctx->cfg, &pol);
+	policy_from_config(sess->cfg, &pol);
 	if ((r = store_report_keys(s, &keys, &n, err)) == 0 &&
 	    (r = store_report_milestones(s, &ms, &nms, err)) == 0 &&
-	    (r = by_subsystem(ctx, st, err)) == 0) {
+	    (r = by_subsystem(sess, st, err)) == 0) {
 		st->reports = n;
 		by_month(st, keys, n);
 		by_state(st, keys, n);

@@ -17,7 +17,7 @@
 
 #include "util/util.h"
 
-struct cmd_ctx;
+struct session;
 
 struct stats_count {
 	char *name;          /* "2026-11", "triaged", "net": untrusted for
@@ -53,7 +53,7 @@ struct team_stats {
 
 /* Computes the numbers at util_now().  0 with *st filled (release it),
  * or negative with err set (the store failed); *st is empty then. */
-int team_stats_compute(struct cmd_ctx *ctx, struct team_stats *st,
+int team_stats_compute(struct session *sess, struct team_stats *st,
 		       struct err *err);
 void team_stats_release(struct team_stats *st);
 

@@ -78,10 +78,10 @@ static char *pick_tree(const char *parent, bool by_version)
 	return best;
 }
 
-char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
+char *maintainers_find_tree(struct session *sess, const char *opt,
 			    struct err *err)
 {
-	const char *cfg = ctx->cfg ? config_get(ctx->cfg, "kernel.tree", NULL)
+	const char *cfg = sess->cfg ? config_get(sess->cfg, "kernel.tree", NULL)
 				   : NULL;
 	const char *given = opt ? opt : cfg;
 	char *t;
@@ -120,7 +120,7 @@ char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
  * *signed_text what the verdicts cover, *unsigned_text the rest, and the
  * files only unsigned parts touch into out.  A message that cannot be
  * opened is skipped with a warning in *warn. */
-static void thread_text(struct cmd_ctx *ctx, const struct report_full *rf,
+static void thread_text(struct session *sess, const struct report_full *rf,
 			struct sbuf *warn, char **signed_text,
 			char **unsigned_text, struct maint_suggestions *out)
 {
@@ -132,7 +132,7 @@ static void thread_text(struct cmd_ctx *ctx, const struct report_full *rf,
 		struct body_line *bl;
 		size_t n;
 
-		if (report_open_thread(ctx, rf, i, &om, &e) < 0) {
+		if (report_open_thread(sess, rf, i, &om, &e) < 0) {
 			char *s = safe_str(e.msg);
 			sbuf_addf(warn, "warning: report %lld: message %lld not "
 				  "read for the lookup: %s\n", (long long)rf->r.id,
@@ -212,7 +212,7 @@ static int patch_lookup(struct maint_db *db, const char *tree, const char *text,
 	return npf ? maint_lookup(db, tree, NULL, 0, text, res, err) : 0;
 }
 
-int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
+int maintainers_suggest(struct session *sess, int64_t id, const char *tree_opt,
 			bool with_catch_all, struct maint_suggestions *out,
 			struct err *err)
 {
@@ -226,12 +226,12 @@ int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
 
 	memset(out, 0, sizeof(*out));
 	out->catch_all = with_catch_all ||
-		config_get_bool(ctx->cfg, "maintainers.include_catch_all", false);
-	if ((r = report_load(ctx, id, &rf, err)) < 0) {
+		config_get_bool(sess->cfg, "maintainers.include_catch_all", false);
+	if ((r = report_load(sess, id, &rf, err)) < 0) {
 		report_full_release(&rf);
 		return r;
 	}
-	if (!(out->tree = maintainers_find_tree(ctx, tree_opt, err))) {
+	if (!(out->tree = maintainers_find_tree(sess, tree_opt, err))) {
 		report_full_release(&rf);
 		return err->code ? err->code : ERR_NOTFOUND;
 	}
@@ -242,7 +242,7 @@ int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
 		report_full_release(&rf);
 		return r;
 	}
-	thread_text(ctx, &rf, &warn, &text, &utext, out);
+	thread_text(sess, &rf, &warn, &text, &utext, out);
 	r = patch_lookup(db, out->tree, text, &res[0], err);
 	if (r == 0 && rf.nfiles)
 		r = maint_lookup(db, out->tree, (const char *const *)rf.files,
@@ -319,13 +319,13 @@ static const struct maint_entry *find_sug(const struct mr *m, const char *email)
 	return NULL;
 }
 
-static int add_one(struct cmd_ctx *ctx, struct mr *m, const char *name,
+static int add_one(struct session *sess, struct mr *m, const char *name,
 		   const char *email, const char *role, const char *section,
 		   struct err *err)
 {
 	struct participant p = { 0 };
 	char *line;
-	int r = participant_add(ctx, m->id, name, email, role, section, m->key,
+	int r = participant_add(sess, m->id, name, email, role, section, m->key,
 				err);
 
 	p.name = (char *)name;
@@ -335,7 +335,7 @@ static int add_one(struct cmd_ctx *ctx, struct mr *m, const char *name,
 	line = participant_format(&p);
 	if (r == ERR_DUPLICATE && m->key) {
 		err_clear(err);
-		if ((r = participant_set_key(ctx, m->id, email, m->key, err)) == 0)
+		if ((r = participant_set_key(sess, m->id, email, m->key, err)) == 0)
 			sbuf_addf(&m->done, "report %lld: key %s confirmed for %s\n",
 				  (long long)m->id, m->key, email);
 	} else if (r == ERR_DUPLICATE) {
@@ -351,7 +351,7 @@ static int add_one(struct cmd_ctx *ctx, struct mr *m, const char *name,
 	return r;
 }
 
-static int add_named(struct cmd_ctx *ctx, struct mr *m, const char *arg,
+static int add_named(struct session *sess, struct mr *m, const char *arg,
 		     struct err *err)
 {
 	const struct maint_entry *e;
@@ -373,17 +373,17 @@ static int add_named(struct cmd_ctx *ctx, struct mr *m, const char *arg,
 			sbuf_addf(&m->notes, "warning: %s is a mailing list; "
 				  "forwarding to it may make the report public\n",
 				  e->email);
-		r = add_one(ctx, m, name ? name : (*e->name ? e->name : NULL),
+		r = add_one(sess, m, name ? name : (*e->name ? e->name : NULL),
 			    email, e->role, e->section, err);
 	} else {
-		r = add_one(ctx, m, name, email, "other", NULL, err);
+		r = add_one(sess, m, name, email, "other", NULL, err);
 	}
 	free(name);
 	free(email);
 	return r;
 }
 
-static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply(struct session *sess, void *data, struct err *err)
 {
 	struct mr *m = data;
 	size_t lists = 0, unsig = 0;
@@ -394,10 +394,10 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 		struct participant p;
 		if ((r = participant_parse_address(m->c->remove[i], &n, &e, err)) < 0)
 			return r;
-		r = store_participant_get(ctx->store, m->id, e, &p, err);
+		r = store_participant_get(sess->store, m->id, e, &p, err);
 		if (r == 0) {
 			char *line = participant_format(&p);
-			r = participant_remove(ctx, m->id, e, err);
+			r = participant_remove(sess, m->id, e, err);
 			sbuf_addf(&m->done, "report %lld: removed %s\n",
 				  (long long)m->id, line);
 			free(line);
@@ -411,7 +411,7 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 	for (size_t i = 0; i < m->c->nack; i++) {
 		char *n = NULL, *e = NULL;
 		if ((r = participant_parse_address(m->c->ack[i], &n, &e, err)) == 0 &&
-		    (r = participant_ack(ctx, m->id, e, err)) == 0)
+		    (r = participant_ack(sess, m->id, e, err)) == 0)
 			sbuf_addf(&m->done, "report %lld: %s acknowledged\n",
 				  (long long)m->id, e);
 		free(n);
@@ -431,7 +431,7 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 			unsig++;
 			continue;
 		}
-		if ((r = add_one(ctx, m, *e->name ? e->name : NULL, e->email,
+		if ((r = add_one(sess, m, *e->name ? e->name : NULL, e->email,
 				 e->role, e->section, err)) < 0)
 			return r;
 	}
@@ -444,14 +444,14 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 			  "unsigned parts not added (add by address with --add)\n",
 			  (long long)m->id, unsig, unsig > 1 ? "s" : "");
 	for (size_t i = 0; i < m->c->nadd; i++)
-		if ((r = add_named(ctx, m, m->c->add[i], err)) < 0)
+		if ((r = add_named(sess, m, m->c->add[i], err)) < 0)
 			return r;
 	return 0;
 }
 
 /* --key: a full fingerprint (kept uppercase in m->key, which owns it)
  * of a usable encryption key in the officer's keyring. */
-static int check_key(struct cmd_ctx *ctx, struct mr *m, const char *given,
+static int check_key(struct session *sess, struct mr *m, const char *given,
 		     struct err *err)
 {
 	size_t n = strspn(given, "0123456789abcdefABCDEF");
@@ -464,8 +464,7 @@ static int check_key(struct cmd_ctx *ctx, struct mr *m, const char *given,
 				"cannot add to report %lld: --key '%s' is not a "
 				"full key fingerprint (40 or 64 hex digits)",
 				(long long)m->id, given);
-	if (!(c = cmd_ctx_crypto(ctx))) {
-		*err = ctx->err;
+	if (!(c = session_crypto(sess, err))) {
 		return ERR_CRYPTO;
 	}
 	if ((r = crypto_find_encryption_key(c, given, &fpr, err)) < 0)
@@ -483,9 +482,9 @@ static int check_key(struct cmd_ctx *ctx, struct mr *m, const char *given,
 	return 0;
 }
 
-static int fill_sug(struct cmd_ctx *ctx, struct mr *m, struct err *err)
+static int fill_sug(struct session *sess, struct mr *m, struct err *err)
 {
-	int r = maintainers_suggest(ctx, m->id, m->c->tree_opt, m->catch_all,
+	int r = maintainers_suggest(sess, m->id, m->c->tree_opt, m->catch_all,
 				    &m->s, err);
 
 	if (m->s.warnings)
@@ -499,7 +498,7 @@ static int fill_sug(struct cmd_ctx *ctx, struct mr *m, struct err *err)
 	return 0;
 }
 
-int participants_change(struct cmd_ctx *ctx, int64_t id,
+int participants_change(struct session *sess, int64_t id,
 			const struct participants_change *c, char **done,
 			char **notes, struct err *err)
 {
@@ -513,7 +512,7 @@ int participants_change(struct cmd_ctx *ctx, int64_t id,
 	m.id = id;
 	m.c = c;
 	m.catch_all = c->catch_all ||
-		config_get_bool(ctx->cfg, "maintainers.include_catch_all", false);
+		config_get_bool(sess->cfg, "maintainers.include_catch_all", false);
 	sbuf_init(&m.done);
 	sbuf_init(&m.notes);
 	for (size_t i = 0; i < c->nadd; i++)
@@ -525,17 +524,17 @@ int participants_change(struct cmd_ctx *ctx, int64_t id,
 			     (long long)id);
 		goto out;
 	}
-	if (c->key && (r = check_key(ctx, &m, c->key, err)) < 0)
+	if (c->key && (r = check_key(sess, &m, c->key, err)) < 0)
 		goto out;
 	if (need_tree || c->nadd) {
 		/* Adding "Name <addr>" needs no tree: without one it is
 		 * added with role "other". */
 		struct err e = { 0, "" };
-		if ((r = fill_sug(ctx, &m, need_tree ? err : &e)) < 0 && need_tree)
+		if ((r = fill_sug(sess, &m, need_tree ? err : &e)) < 0 && need_tree)
 			goto out;
 		r = 0;
 	}
-	r = core_write(ctx, apply, &m, err);
+	r = core_write(sess, apply, &m, err);
 	if (r == 0) {
 		*done = safe_text(m.done.buf ? m.done.buf : "", m.done.len,
 				  SAFE_KEEP_NEWLINE);

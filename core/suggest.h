@@ -14,7 +14,7 @@
  * --tree), else config kernel.tree, else the newest /usr/src/linux-*
  * holding MAINTAINERS, else the newest tree unpacked into the cache by
  * scripts/kernel-tree.sh.  Caller frees; NULL with err set when none. */
-char *maintainers_find_tree(struct cmd_ctx *ctx, const char *opt,
+char *maintainers_find_tree(struct session *sess, const char *opt,
 			    struct err *err);
 
 /* What MAINTAINERS suggests for a report, from
@@ -40,7 +40,7 @@ struct maint_suggestions {
 /* Fills *out (release it in any case) and returns 0; negative with err
  * set when the report, the tree (out->tree NULL: "no kernel tree ...")
  * or its MAINTAINERS cannot be read.  tree_opt as maintainers_find_tree. */
-int maintainers_suggest(struct cmd_ctx *ctx, int64_t id, const char *tree_opt,
+int maintainers_suggest(struct session *sess, int64_t id, const char *tree_opt,
 			bool with_catch_all, struct maint_suggestions *out,
 			struct err *err);
 void maint_suggestions_release(struct maint_suggestions *s);
@@ -74,7 +74,7 @@ struct participants_change {
  * named, suggestions left out), both the caller's; negative with err
  * naming the report and the person, nothing written.
  */
-int participants_change(struct cmd_ctx *ctx, int64_t id,
+int participants_change(struct session *sess, int64_t id,
 			const struct participants_change *c, char **done,
 			char **notes, struct err *err);
 

@@ -13,7 +13,7 @@
 #include "crypto/crypto.h"
 #include "store/store.h"
 
-int team_check_key(struct cmd_ctx *ctx, const char *fpr, char **out,
+int team_check_key(struct session *sess, const char *fpr, char **out,
 		   struct err *err)
 {
 	struct crypto *c;
@@ -39,9 +39,8 @@ int team_check_key(struct cmd_ctx *ctx, const char *fpr, char **out,
 				"'%s' is not a full key fingerprint (40 hexadecimal digits)",
 				fpr ? fpr : "");
 	}
-	if (!(c = cmd_ctx_crypto(ctx))) {
+	if (!(c = session_crypto(sess, err))) {
 		sbuf_release(&sb);
-		*err = ctx->err;
 		return ERR_CRYPTO;
 	}
 	if ((r = crypto_key_describe(c, sb.buf, &d, err)) < 0) {
@@ -69,89 +68,88 @@ struct officer_req {
 	bool remove;
 };
 
-static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply(struct session *sess, void *data, struct err *err)
 {
 	struct officer_req *q = data;
 	char *detail;
 	int r;
 
-	if (q->grant && (r = store_team_grant(ctx->store, err)) < 0)
+	if (q->grant && (r = store_team_grant(sess->store, err)) < 0)
 		return r;
 	if (q->remove) {
-		if ((r = store_officer_remove(ctx->store, q->o.role, err)) < 0)
+		if ((r = store_officer_remove(sess->store, q->o.role, err)) < 0)
 			return r;
 		detail = xasprintf("%s removed from the team", q->o.role);
 	} else {
-		if ((r = store_officer_add(ctx->store, &q->o, err)) < 0)
+		if ((r = store_officer_add(sess->store, &q->o, err)) < 0)
 			return r;
 		detail = xasprintf("%s%s%s%s joins the team, key %s", q->o.role,
 				   q->o.name ? " (" : "", q->o.name ? q->o.name : "",
 				   q->o.name ? ")" : "", q->o.key_fpr);
 	}
-	r = store_event_add(ctx->store, 0, ctx->officer,
+	r = store_event_add(sess->store, 0, sess->officer,
 			    q->remove ? "officer-remove" : "officer-add",
 			    detail, err);
 	free(detail);
 	return r;
 }
 
-static int change(struct cmd_ctx *ctx, struct officer_req *q, const char *key,
+static int change(struct session *sess, struct officer_req *q, const char *key,
 		  struct err *err)
 {
 	char *fpr = NULL;
 	int r;
 
-	if (key && (r = team_check_key(ctx, key, &fpr, err)) < 0)
+	if (key && (r = team_check_key(sess, key, &fpr, err)) < 0)
 		return r;
-	if (!cmd_ctx_store(ctx)) {
+	if (!session_store(sess, err)) {
 		free(fpr);
-		*err = ctx->err;
 		return ERR_IO;
 	}
-	if (!store_has_team(ctx->store)) {
+	if (!store_has_team(sess->store)) {
 		free(fpr);
 		return err_setc(err, ERR_INVALID,
 				"%s is a SQLite file: a team needs a team server (--db postgresql://HOST/DB, or store.url in the config); on SQLite the officer is the Unix user and the roster is team.roster",
-				store_where(ctx->store));
+				store_where(sess->store));
 	}
 	if (!q->o.role)
-		q->o.role = ctx->officer;
+		q->o.role = sess->officer;
 	q->o.key_fpr = fpr;
-	r = core_write(ctx, apply, q, err);
+	r = core_write(sess, apply, q, err);
 	free(fpr);
 	return r;
 }
 
-int team_init(struct cmd_ctx *ctx, const char *role, const char *name,
+int team_init(struct session *sess, const char *role, const char *name,
 	      const char *key, struct err *err)
 {
 	struct officer_req q = { .o = { .role = (char *)role,
 					.name = (char *)name },
 				 .grant = true };
 
-	ctx->store_create = true;
-	return change(ctx, &q, key, err);
+	sess->store_create = true;
+	return change(sess, &q, key, err);
 }
 
-int team_add_officer(struct cmd_ctx *ctx, const char *role, const char *name,
+int team_add_officer(struct session *sess, const char *role, const char *name,
 		     const char *key, struct err *err)
 {
 	struct officer_req q = { .o = { .role = (char *)role,
 					.name = (char *)name } };
 
-	return change(ctx, &q, key, err);
+	return change(sess, &q, key, err);
 }
 
-int team_remove_officer(struct cmd_ctx *ctx, const char *role,
+int team_remove_officer(struct session *sess, const char *role,
 			struct err *err)
 {
 	struct officer_req q = { .o = { .role = (char *)role }, .remove = true };
 	int64_t ended;
-	int r = change(ctx, &q, NULL, err);
+	int r = change(sess, &q, NULL, err);
 
 	/* Committed: the role cannot log in; now its sessions end. */
 	if (r == 0)
-		r = store_officer_disconnect(ctx->store, q.o.role, &ended, err);
+		r = store_officer_disconnect(sess->store, q.o.role, &ended, err);
 	return r;
 }
 
@@ -175,19 +173,17 @@ static int random_password(char **out, struct err *err)
 	return 0;
 }
 
-int team_set_password(struct cmd_ctx *ctx, const char *role, char **password,
+int team_set_password(struct session *sess, const char *role, char **password,
 		      struct err *err)
 {
 	int r;
 
 	*password = NULL;
-	if (!cmd_ctx_store(ctx)) {
-		*err = ctx->err;
+	if (!session_store(sess, err))
 		return ERR_IO;
-	}
 	if ((r = random_password(password, err)) < 0)
 		return r;
-	if ((r = store_officer_password(ctx->store, role, *password, err)) < 0) {
+	if ((r = store_officer_password(sess->store, role, *password, err)) < 0) {
 		wipe_free(*password, strlen(*password));
 		*password = NULL;
 	}

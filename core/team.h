@@ -19,27 +19,27 @@
  * key in the officer's keyring with a usable encryption subkey; *out gets
  * it normalised (uppercase, no spaces; caller frees).  ERR_INVALID or
  * ERR_NOTFOUND naming fpr. */
-int team_check_key(struct cmd_ctx *ctx, const char *fpr, char **out,
+int team_check_key(struct session *sess, const char *fpr, char **out,
 		   struct err *err);
 
 /* team init: creates the schema (when missing), the officers' role and
  * grants, and the first officer (role; default: the login running it),
  * with its key.  Idempotent.  Negative with err naming the server. */
-int team_init(struct cmd_ctx *ctx, const char *role, const char *name,
+int team_init(struct session *sess, const char *role, const char *name,
 	      const char *key, struct err *err);
 /* Adds officer role (creating the login role when missing) or updates
  * its name and key; logs "officer-add". */
-int team_add_officer(struct cmd_ctx *ctx, const char *role, const char *name,
+int team_add_officer(struct session *sess, const char *role, const char *name,
 		     const char *key, struct err *err);
 /* Gives role, an active officer, a new random login password (set from
  * its SCRAM verifier: the server never sees it) into *password (caller
  * wipes and frees), to hand to the officer once; they change it with
  * psql's \password.  0 or negative with err. */
-int team_set_password(struct cmd_ctx *ctx, const char *role, char **password,
+int team_set_password(struct session *sess, const char *role, char **password,
 		      struct err *err);
 /* Removes officer role (the row is kept, marked removed); logs
  * "officer-remove".  Their key leaves the roster: run `roster reseal`. */
-int team_remove_officer(struct cmd_ctx *ctx, const char *role,
+int team_remove_officer(struct session *sess, const char *role,
 			struct err *err);
 
 /* One roster key as `roster` shows it. */
@@ -54,7 +54,7 @@ struct roster_entry {
 };
 void roster_entry_release(struct roster_entry *e);
 /* The roster with what this officer's keyring says of each key. */
-int roster_list(struct cmd_ctx *ctx, struct roster_entry **out, size_t *n,
+int roster_list(struct session *sess, struct roster_entry **out, size_t *n,
 		struct err *err);
 
 struct reseal_result {
@@ -77,7 +77,7 @@ void reseal_result_release(struct reseal_result *r);
  * are listed, not an error), negative when the store or the roster
  * fails.
  */
-int roster_reseal(struct cmd_ctx *ctx, struct reseal_result *res,
+int roster_reseal(struct session *sess, struct reseal_result *res,
 		  void (*progress)(size_t done, size_t total, void *data),
 		  void *data, struct err *err);
 

@@ -98,9 +98,9 @@ static bool name_ok(const char *name)
 	return true;
 }
 
-char *template_dir(const struct cmd_ctx *ctx)
+char *template_dir(const struct session *sess)
 {
-	char *cfg = ctx->config_path ? xstrdup(ctx->config_path)
+	char *cfg = sess->config_path ? xstrdup(sess->config_path)
 				     : config_default_path();
 	char *slash = strrchr(cfg, '/'), *dir;
 
@@ -119,7 +119,7 @@ static const char *shipped_text(const char *name)
 	return NULL;
 }
 
-int template_load(const struct cmd_ctx *ctx, const char *name, char **text,
+int template_load(const struct session *sess, const char *name, char **text,
 		  char **source, struct err *err)
 {
 	char *dir, *path;
@@ -132,7 +132,7 @@ int template_load(const struct cmd_ctx *ctx, const char *name, char **text,
 		return err_setc(err, ERR_INVALID,
 				"invalid template name '%s': use letters, digits "
 				"and '-' (see reply --list-templates)", name);
-	dir = template_dir(ctx);
+	dir = template_dir(sess);
 	path = xasprintf("%s/%s", dir, name);
 	free(dir);
 	/* The officer's own file, checked as the config is: its text is
@@ -162,7 +162,7 @@ int template_load(const struct cmd_ctx *ctx, const char *name, char **text,
 	return 0;
 }
 
-int template_list(const struct cmd_ctx *ctx, struct template_info **out,
+int template_list(const struct session *sess, struct template_info **out,
 		  size_t *n, struct err *err)
 {
 	struct template_info *v = NULL;
@@ -170,7 +170,7 @@ int template_list(const struct cmd_ctx *ctx, struct template_info **out,
 
 	for (size_t i = 0; i < ARRAY_SIZE(shipped); i++) {
 		char *text, *src;
-		if (template_load(ctx, shipped[i].name, &text, &src, err) < 0) {
+		if (template_load(sess, shipped[i].name, &text, &src, err) < 0) {
 			template_list_free(v, k);
 			return err->code;
 		}

@@ -114,10 +114,10 @@ struct triage_run {
 };
 
 /* Logs one event and adds its detail to the summary. */
-static int note_event(struct cmd_ctx *ctx, struct triage_run *t,
+static int note_event(struct session *sess, struct triage_run *t,
 		      const char *kind, char *detail, struct err *err)
 {
-	int rc = store_event_add(ctx->store, t->c->id, ctx->officer, kind,
+	int rc = store_event_add(sess->store, t->c->id, sess->officer, kind,
 				 detail, err);
 
 	if (rc == 0)
@@ -129,7 +129,7 @@ static int note_event(struct cmd_ctx *ctx, struct triage_run *t,
 /* A move to disclosed while the decided date is ahead: only with early
  * and a reason, recorded as an "early-disclosure" event.  The date is
  * the team's word to the reporter and the vendors; breaking it is said. */
-static int check_early(struct cmd_ctx *ctx, struct triage_run *t,
+static int check_early(struct session *sess, struct triage_run *t,
 		       const struct report *r, struct err *err)
 {
 	const struct triage_change *c = t->c;
@@ -147,7 +147,7 @@ static int check_early(struct cmd_ctx *ctx, struct triage_run *t,
 				"report %lld: its decided disclosure date %s is %ld day%s "
 				"ahead; disclosing before it needs --early --reason TEXT",
 				id, when, days, days == 1 ? "" : "s");
-	return note_event(ctx, t, "early-disclosure",
+	return note_event(sess, t, "early-disclosure",
 			  xasprintf("disclosed %ld day%s before the decided date %s: %s",
 				    days, days == 1 ? "" : "s", when, c->reason), err);
 }
@@ -155,13 +155,13 @@ static int check_early(struct cmd_ctx *ctx, struct triage_run *t,
 /* A claim: none when the officer holds the report already; another
  * officer's report only with take, the event naming whom it was taken
  * from. */
-static int claim(struct cmd_ctx *ctx, struct triage_run *t,
+static int claim(struct session *sess, struct triage_run *t,
 		 const struct report *r, struct report_update *u,
 		 struct err *err)
 {
 	const char *held = r->claimed_by ? r->claimed_by : "";
 
-	if (!strcmp(held, ctx->officer)) {
+	if (!strcmp(held, sess->officer)) {
 		sbuf_addf(&t->summary, "%salready claimed by %s",
 			  t->summary.len ? "; " : "", held);
 		return 0;
@@ -170,20 +170,20 @@ static int claim(struct cmd_ctx *ctx, struct triage_run *t,
 		return err_setc(err, ERR_REFUSED,
 				"report %lld is claimed by %s: --claim --take takes "
 				"it over", (long long)t->c->id, held);
-	u->claimed_by = ctx->officer;
+	u->claimed_by = sess->officer;
 	if (*held)
-		return note_event(ctx, t, "claim",
+		return note_event(sess, t, "claim",
 				  xasprintf("claimed by %s, taken over from %s",
-					    ctx->officer, held), err);
-	return note_event(ctx, t, "claim",
-			  xasprintf("claimed by %s", ctx->officer), err);
+					    sess->officer, held), err);
+	return note_event(sess, t, "claim",
+			  xasprintf("claimed by %s", sess->officer), err);
 }
 
-static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply(struct session *sess, void *data, struct err *err)
 {
 	struct triage_run *t = data;
 	const struct triage_change *c = t->c;
-	struct store *s = ctx->store;
+	struct store *s = sess->store;
 	struct report r;
 	struct report_update u = { NULL, NULL, NULL, -1, -1, -1, 0 };
 	int rc;
@@ -192,43 +192,43 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 		return rc;
 	if (c->state) {
 		if ((rc = triage_check_transition(r.state, c->state, err)) < 0 ||
-		    (rc = check_early(ctx, t, &r, err)) < 0 ||
-		    (rc = note_event(ctx, t, "state",
+		    (rc = check_early(sess, t, &r, err)) < 0 ||
+		    (rc = note_event(sess, t, "state",
 				     xasprintf("%s -> %s", r.state, c->state), err)) < 0)
 			goto out;
 		u.state = c->state;
 	}
 	if (c->severity && strcmp(c->severity, r.severity)) {
 		u.severity = c->severity;
-		if ((rc = note_event(ctx, t, "severity",
+		if ((rc = note_event(sess, t, "severity",
 				     xasprintf("%s -> %s", r.severity, c->severity),
 				     err)) < 0)
 			goto out;
 	}
-	if (c->claim && (rc = claim(ctx, t, &r, &u, err)) < 0)
+	if (c->claim && (rc = claim(sess, t, &r, &u, err)) < 0)
 		goto out;
 	if (c->unclaim) {
 		u.claimed_by = "";
-		if ((rc = note_event(ctx, t, "claim",
-				     xasprintf("released by %s", ctx->officer), err)) < 0)
+		if ((rc = note_event(sess, t, "claim",
+				     xasprintf("released by %s", sess->officer), err)) < 0)
 			goto out;
 	}
 	if (c->public && !r.public) {
 		u.public = 1;
-		if ((rc = note_event(ctx, t, "public",
+		if ((rc = note_event(sess, t, "public",
 				     xstrdup("marked already public: the policy date is now"),
 				     err)) < 0)
 			goto out;
 	}
 	if (c->consent_credit && !r.consent_credit) {
 		u.consent_credit = 1;
-		if ((rc = note_event(ctx, t, "consent",
+		if ((rc = note_event(sess, t, "consent",
 				     xstrdup("reporter consents to be credited"), err)) < 0)
 			goto out;
 	}
 	if (c->consent_exploit && !r.consent_exploit) {
 		u.consent_exploit = 1;
-		if ((rc = note_event(ctx, t, "consent",
+		if ((rc = note_event(sess, t, "consent",
 				     xstrdup("reporter consents to the release of exploit code"),
 				     err)) < 0)
 			goto out;
@@ -236,13 +236,13 @@ static int apply(struct cmd_ctx *ctx, void *data, struct err *err)
 	if ((rc = store_report_update(s, c->id, &u, err)) < 0)
 		goto out;
 	if (c->note)
-		rc = note_event(ctx, t, "note", xstrdup(c->note), err);
+		rc = note_event(sess, t, "note", xstrdup(c->note), err);
 out:
 	report_release(&r);
 	return rc;
 }
 
-int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
+int triage_apply(struct session *sess, const struct triage_change *c,
 		 char **summary, struct err *err)
 {
 	struct triage_run t = { c, SBUF_INIT };
@@ -275,7 +275,7 @@ int triage_apply(struct cmd_ctx *ctx, const struct triage_change *c,
 		return err_setc(err, ERR_INVALID,
 				"report %lld: --early and --reason TEXT go together, with "
 				"--state disclosed", (long long)c->id);
-	r = core_write(ctx, apply, &t, err);
+	r = core_write(sess, apply, &t, err);
 	if (r == 0) {
 		char *safe = safe_str(t.summary.len ? t.summary.buf : "nothing changed");
 		*summary = xasprintf("report %lld: %s", (long long)c->id, safe);

@@ -77,9 +77,9 @@ int vendor_check_transition(const char *vendor, const char *from,
 	return r;
 }
 
-json_t *vendors_json(struct cmd_ctx *ctx, int64_t report_id)
+json_t *vendors_json(struct session *sess, int64_t report_id)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, NULL);
 	struct report_vendor *rv = NULL;
 	struct err err = { 0, "" };
 	json_t *a = json_array();
@@ -104,31 +104,26 @@ json_t *vendors_json(struct cmd_ctx *ctx, int64_t report_id)
 	return a;
 }
 
-int vendors_get(struct cmd_ctx *ctx, const char *name, struct vendor *v,
+int vendors_get(struct session *sess, const char *name, struct vendor *v,
 		struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 
 	memset(v, 0, sizeof(*v));
-	if (!s) {
-		if (err)
-			*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	return store_vendor_get(s, name, v, err);
 }
 
-int vendors_list(struct cmd_ctx *ctx, struct vendor **out, size_t *n,
+int vendors_list(struct session *sess, struct vendor **out, size_t *n,
 		 struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 
 	*out = NULL;
 	*n = 0;
-	if (!s) {
-		*err = ctx->err;
+	if (!s)
 		return ERR_IO;
-	}
 	return store_vendors_list(s, out, n, err);
 }
 
@@ -149,10 +144,10 @@ static void say(struct vendor_req *v, const char *detail)
 	sbuf_addf(&v->summary, "%s%s", v->summary.len ? "; " : "", detail);
 }
 
-static int event(struct cmd_ctx *ctx, struct vendor_req *v, int64_t report,
+static int event(struct session *sess, struct vendor_req *v, int64_t report,
 		 const char *kind, char *detail, struct err *err)
 {
-	int rc = store_event_add(ctx->store, report, ctx->officer, kind, detail, err);
+	int rc = store_event_add(sess->store, report, sess->officer, kind, detail, err);
 
 	if (rc == 0)
 		say(v, detail);
@@ -160,7 +155,7 @@ static int event(struct cmd_ctx *ctx, struct vendor_req *v, int64_t report,
 	return rc;
 }
 
-static int apply_add(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply_add(struct session *sess, void *data, struct err *err)
 {
 	struct vendor_req *v = data;
 	struct vendor nv = { 0, (char *)v->name, (char *)v->contact,
@@ -168,22 +163,22 @@ static int apply_add(struct cmd_ctx *ctx, void *data, struct err *err)
 	struct vendor old;
 	int rc;
 
-	if (store_vendor_get(ctx->store, v->name, &old, NULL) == 0) {
+	if (store_vendor_get(sess->store, v->name, &old, NULL) == 0) {
 		rc = err_setc(err, ERR_DUPLICATE,
 			      "vendor '%s' is already in the directory (as '%s')",
 			      v->name, old.name);
 		vendor_release(&old);
 		return rc;
 	}
-	if ((rc = store_vendor_add(ctx->store, &nv, NULL, err)) < 0)
+	if ((rc = store_vendor_add(sess->store, &nv, NULL, err)) < 0)
 		return rc;
-	return event(ctx, v, 0, "vendor-add",
+	return event(sess, v, 0, "vendor-add",
 		     xasprintf("vendor %s (%s) added, contact %s%s%s", v->name,
 			       nv.kind, v->contact, v->key ? ", key " : "",
 			       v->key ? v->key : ""), err);
 }
 
-static int apply_edit(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply_edit(struct session *sess, void *data, struct err *err)
 {
 	struct vendor_req *v = data;
 	struct vendor old, nv = { 0, NULL, (char *)v->contact, (char *)v->key,
@@ -191,7 +186,7 @@ static int apply_edit(struct cmd_ctx *ctx, void *data, struct err *err)
 	struct sbuf d = SBUF_INIT;
 	int rc;
 
-	if ((rc = store_vendor_get(ctx->store, v->name, &old, err)) < 0)
+	if ((rc = store_vendor_get(sess->store, v->name, &old, err)) < 0)
 		return rc;
 	if (v->contact && strcmp(v->contact, old.contact))
 		sbuf_addf(&d, "%scontact %s -> %s", d.len ? ", " : "", old.contact, v->contact);
@@ -201,8 +196,8 @@ static int apply_edit(struct cmd_ctx *ctx, void *data, struct err *err)
 	if (v->kind && strcmp(v->kind, old.kind))
 		sbuf_addf(&d, "%skind %s -> %s", d.len ? ", " : "", old.kind, v->kind);
 	rc = 0;
-	if (d.len && (rc = store_vendor_update(ctx->store, old.id, &nv, err)) == 0)
-		rc = event(ctx, v, 0, "vendor-edit",
+	if (d.len && (rc = store_vendor_update(sess->store, old.id, &nv, err)) == 0)
+		rc = event(sess, v, 0, "vendor-edit",
 			   xasprintf("vendor %s: %s", old.name, d.buf), err);
 	sbuf_release(&d);
 	vendor_release(&old);
@@ -210,10 +205,10 @@ static int apply_edit(struct cmd_ctx *ctx, void *data, struct err *err)
 }
 
 /* notify and status: one vendor's row on one report. */
-static int apply_status(struct cmd_ctx *ctx, void *data, struct err *err)
+static int apply_status(struct session *sess, void *data, struct err *err)
 {
 	struct vendor_req *v = data;
-	struct store *s = ctx->store;
+	struct store *s = sess->store;
 	struct vendor ven;
 	struct report r;
 	struct report_vendor cur;
@@ -235,7 +230,7 @@ static int apply_status(struct cmd_ctx *ctx, void *data, struct err *err)
 		u.status = v->status;
 		if (!strcmp(v->status, "notified") && !cur.notified_at)
 			u.notified_at = u.updated_at;
-		rc = event(ctx, v, v->id, "vendor-status-correction",
+		rc = event(sess, v, v->id, "vendor-status-correction",
 			   xasprintf("vendor %s: %s corrected to %s", ven.name,
 				     from, v->status), err);
 		if (rc < 0)
@@ -246,11 +241,11 @@ static int apply_status(struct cmd_ctx *ctx, void *data, struct err *err)
 		u.status = v->status;
 		if (!strcmp(v->status, "notified")) {
 			u.notified_at = u.updated_at;
-			rc = event(ctx, v, v->id, "vendor-notify",
+			rc = event(sess, v, v->id, "vendor-notify",
 				   xasprintf("vendor %s notified (contact %s)",
 					     ven.name, ven.contact), err);
 		} else {
-			rc = event(ctx, v, v->id, "vendor-status",
+			rc = event(sess, v, v->id, "vendor-status",
 				   xasprintf("vendor %s: %s -> %s", ven.name, from,
 					     v->status), err);
 		}
@@ -264,21 +259,21 @@ static int apply_status(struct cmd_ctx *ctx, void *data, struct err *err)
 	}
 	if (v->statement) {
 		u.statement = v->statement;
-		if ((rc = event(ctx, v, v->id, "vendor-statement",
+		if ((rc = event(sess, v, v->id, "vendor-statement",
 				xasprintf("vendor %s statement: %s", ven.name,
 					  v->statement), err)) < 0)
 			goto out;
 	}
 	if (v->note) {
 		u.note = v->note;
-		if ((rc = event(ctx, v, v->id, "vendor-note",
+		if ((rc = event(sess, v, v->id, "vendor-note",
 				xasprintf("vendor %s note: %s", ven.name, v->note),
 				err)) < 0)
 			goto out;
 	}
 	if (v->nda) {
 		u.nda_requested = 1;
-		if ((rc = event(ctx, v, v->id, "nda-request",
+		if ((rc = event(sess, v, v->id, "nda-request",
 				xasprintf("vendor %s requested an NDA; policy: %s",
 					  ven.name, policy_nda_answer()), err)) < 0)
 			goto out;
@@ -334,8 +329,8 @@ static int check_fields(struct vendor_req *v, struct err *err)
 
 
 /* Checks, then runs fn in one transaction; *summary as the header says. */
-static int vendor_run(struct cmd_ctx *ctx, struct vendor_req *v,
-		      int (*fn)(struct cmd_ctx *, void *, struct err *),
+static int vendor_run(struct session *sess, struct vendor_req *v,
+		      int (*fn)(struct session *, void *, struct err *),
 		      char **summary, struct err *err)
 {
 	int r;
@@ -344,7 +339,7 @@ static int vendor_run(struct cmd_ctx *ctx, struct vendor_req *v,
 	if ((r = check_fields(v, err)) < 0)
 		return r;
 	sbuf_init(&v->summary);
-	r = core_write(ctx, fn, v, err);
+	r = core_write(sess, fn, v, err);
 	if (r == 0) {
 		char *s = safe_str(v->summary.len ? v->summary.buf : "nothing changed");
 		*summary = v->id ? xasprintf("report %lld: %s", (long long)v->id, s)
@@ -355,7 +350,7 @@ static int vendor_run(struct cmd_ctx *ctx, struct vendor_req *v,
 	return r;
 }
 
-int vendor_directory_add(struct cmd_ctx *ctx, const char *name,
+int vendor_directory_add(struct session *sess, const char *name,
 			 const char *contact, const char *key, const char *kind,
 			 char **summary, struct err *err)
 {
@@ -367,20 +362,20 @@ int vendor_directory_add(struct cmd_ctx *ctx, const char *name,
 		return err_setc(err, ERR_INVALID, "vendor %s: a contact is required",
 				name);
 	}
-	return vendor_run(ctx, &v, apply_add, summary, err);
+	return vendor_run(sess, &v, apply_add, summary, err);
 }
 
-int vendor_directory_edit(struct cmd_ctx *ctx, const char *name,
+int vendor_directory_edit(struct session *sess, const char *name,
 			  const char *contact, const char *key,
 			  const char *kind, char **summary, struct err *err)
 {
 	struct vendor_req v = { .name = name, .contact = contact, .key = key,
 				.kind = kind };
 
-	return vendor_run(ctx, &v, apply_edit, summary, err);
+	return vendor_run(sess, &v, apply_edit, summary, err);
 }
 
-int vendor_change(struct cmd_ctx *ctx, const struct vendor_change *c,
+int vendor_change(struct session *sess, const struct vendor_change *c,
 		  char **summary, struct err *err)
 {
 	struct vendor_req v = { .notify = c->notify, .id = c->report,
@@ -401,5 +396,5 @@ int vendor_change(struct cmd_ctx *ctx, const struct vendor_change *c,
 				"report %lld: vendor %s: --correct needs the right status",
 				(long long)c->report, c->vendor);
 	}
-	return vendor_run(ctx, &v, apply_status, summary, err);
+	return vendor_run(sess, &v, apply_status, summary, err);
 }

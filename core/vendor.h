@@ -14,17 +14,17 @@
 /* Adds a vendor to the directory.  Returns 0 with *summary (caller frees;
  * display-safe), or ERR_INVALID (a bad name, address, key or kind),
  * ERR_DUPLICATE (the name is taken, in any case). */
-int vendor_directory_add(struct cmd_ctx *ctx, const char *name,
+int vendor_directory_add(struct session *sess, const char *name,
 			 const char *contact, const char *key, const char *kind,
 			 char **summary, struct err *err);
 /* Changes a vendor's contact, key or kind (NULL: unchanged). */
-int vendor_directory_edit(struct cmd_ctx *ctx, const char *name,
+int vendor_directory_edit(struct session *sess, const char *name,
 			  const char *contact, const char *key,
 			  const char *kind, char **summary, struct err *err);
 
 /* The directory's entry for name (any case) into *v (release it);
  * ERR_NOTFOUND naming it. */
-int vendors_get(struct cmd_ctx *ctx, const char *name, struct vendor *v,
+int vendors_get(struct session *sess, const char *name, struct vendor *v,
 		struct err *err);
 
 /* What changes for one vendor on one report. */
@@ -43,7 +43,7 @@ struct vendor_change {
  * err naming the report and the vendor: ERR_REFUSED for a move the
  * lifecycle does not allow, ERR_NOTFOUND for no such report or vendor,
  * ERR_INVALID for nothing to change or a bad value. */
-int vendor_change(struct cmd_ctx *ctx, const struct vendor_change *c,
+int vendor_change(struct session *sess, const struct vendor_change *c,
 		  char **summary, struct err *err);
 
 #endif

@@ -9,37 +9,35 @@
 #include "core/core.h"
 #include "store/store.h"
 
-static struct store *store_or_err(struct cmd_ctx *ctx, struct err *err)
+static struct store *store_or_err(struct session *sess, struct err *err)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, err);
 
-	if (!s)
-		*err = ctx->err;
 	return s;
 }
 
-int report_keys(struct cmd_ctx *ctx, struct report_key **out, size_t *n,
+int report_keys(struct session *sess, struct report_key **out, size_t *n,
 		struct err *err)
 {
-	struct store *s = store_or_err(ctx, err);
+	struct store *s = store_or_err(sess, err);
 
 	*out = NULL;
 	*n = 0;
 	return s ? store_report_keys(s, out, n, err) : ERR_IO;
 }
 
-int report_get(struct cmd_ctx *ctx, int64_t id, struct report *r,
+int report_get(struct session *sess, int64_t id, struct report *r,
 	       struct err *err)
 {
-	struct store *s = store_or_err(ctx, err);
+	struct store *s = store_or_err(sess, err);
 
 	return s ? store_report_get(s, id, r, err) : ERR_IO;
 }
 
-int report_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
+int report_page(struct session *sess, const int64_t *ids, size_t n,
 		struct report *out, struct err *err)
 {
-	struct store *s = store_or_err(ctx, err);
+	struct store *s = store_or_err(sess, err);
 
 	if (!s) {
 		memset(out, 0, n * sizeof(*out));
@@ -48,20 +46,20 @@ int report_page(struct cmd_ctx *ctx, const int64_t *ids, size_t n,
 	return store_report_page(s, ids, n, out, err);
 }
 
-int report_search(struct cmd_ctx *ctx, const char *needle, int64_t **ids,
+int report_search(struct session *sess, const char *needle, int64_t **ids,
 		  size_t *n, struct err *err)
 {
-	struct store *s = store_or_err(ctx, err);
+	struct store *s = store_or_err(sess, err);
 
 	*ids = NULL;
 	*n = 0;
 	return s ? store_report_search(s, needle, ids, n, err) : ERR_IO;
 }
 
-int report_first_ids(struct cmd_ctx *ctx, const char *order, size_t limit,
+int report_first_ids(struct session *sess, const char *order, size_t limit,
 		     int64_t **ids, size_t *n, struct err *err)
 {
-	struct store *s = store_or_err(ctx, err);
+	struct store *s = store_or_err(sess, err);
 
 	if (!s) {
 		*ids = xcalloc(1, sizeof(**ids));
@@ -71,39 +69,39 @@ int report_first_ids(struct cmd_ctx *ctx, const char *order, size_t limit,
 	return store_report_first_ids(s, order, limit, ids, n, err);
 }
 
-int report_key(struct cmd_ctx *ctx, int64_t id, struct report_key *k,
+int report_key(struct session *sess, int64_t id, struct report_key *k,
 	       struct err *err)
 {
-	struct store *s = store_or_err(ctx, err);
+	struct store *s = store_or_err(sess, err);
 
 	return s ? store_report_key(s, id, k, err) : ERR_IO;
 }
 
-int report_watch_fd(struct cmd_ctx *ctx)
+int report_watch_fd(struct session *sess)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, NULL);
 
 	return s ? store_watch_fd(s) : -1;
 }
 
-bool report_store_up(struct cmd_ctx *ctx)
+bool report_store_up(struct session *sess)
 {
-	struct store *s = cmd_ctx_store(ctx);
+	struct store *s = session_store(sess, NULL);
 
 	return !s || store_connected(s);
 }
 
-int report_store_reconnect(struct cmd_ctx *ctx, struct err *err)
+int report_store_reconnect(struct session *sess, struct err *err)
 {
-	struct store *s = store_or_err(ctx, err);
+	struct store *s = store_or_err(sess, err);
 
 	return s ? store_reconnect(s, err) : ERR_IO;
 }
 
-int report_changes(struct cmd_ctx *ctx, int64_t *cursor, int64_t **ids,
+int report_changes(struct session *sess, int64_t *cursor, int64_t **ids,
 		   size_t *n, struct err *err)
 {
-	struct store *s = store_or_err(ctx, err);
+	struct store *s = store_or_err(sess, err);
 	int64_t last;
 
 	*ids = NULL;

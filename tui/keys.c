@@ -292,7 +292,7 @@ static int h_note(struct tui *t, const char *a)
 	memset(&c, 0, sizeof(c));
 	c.id = id;
 	c.note = text;
-	if (triage_apply(t->ctx, &c, &summary, &err) < 0)
+	if (triage_apply(t->ctx->sess, &c, &summary, &err) < 0)
 		tui_status(t, true, "%s", err.msg);
 	else
 		tui_status(t, false, "note added to report %lld", (long long)id);
@@ -319,7 +319,7 @@ static void reopen_report(struct tui *t, int64_t id)
  * (every refusal already said) in the editor, then question q, then
  * send.  True when sent (the caller says where); the status line says
  * why not otherwise. */
-typedef int draft_send_fn(struct cmd_ctx *ctx, const struct reply_draft *d, const char *text,
+typedef int draft_send_fn(struct session *sess, const struct reply_draft *d, const char *text,
 			  struct reply_sent *res, struct err *err);
 static bool edit_ask_send(struct tui *t, const struct reply_draft *d, const char *q,
 			  const char *what, const char *declined, draft_send_fn *send,
@@ -336,7 +336,7 @@ static bool edit_ask_send(struct tui *t, const struct reply_draft *d, const char
 		tui_status(t, false, "empty %s: nothing sent", what);
 	else if (!tui_confirm(t, q))
 		tui_status(t, false, "%s", declined);
-	else if (send(t->ctx, d, text, s, &err) < 0)
+	else if (send(t->ctx->sess, d, text, s, &err) < 0)
 		tui_status(t, true, "%s", err.msg);
 	else
 		sent = true;
@@ -365,8 +365,8 @@ static int h_reply(struct tui *t, const char *a)
 	memset(&d, 0, sizeof(d));
 	memset(&s, 0, sizeof(s));
 	o.template = *a ? a : NULL;
-	if (reply_transport_from_config(t->ctx, &o, &err) < 0 ||
-	    reply_prepare(t->ctx, id, &o, &d, &err) < 0) {
+	if (reply_transport_from_config(t->ctx->sess, &o, &err) < 0 ||
+	    reply_prepare(t->ctx->sess, id, &o, &d, &err) < 0) {
 		tui_status(t, true, "%s", err.msg);
 		reply_draft_release(&d);
 		return TUI_REDRAW;
@@ -384,16 +384,16 @@ static int h_reply(struct tui *t, const char *a)
 	return TUI_RELOAD;
 }
 
-static int send_distros(struct cmd_ctx *ctx, const struct reply_draft *d, const char *text,
+static int send_distros(struct session *sess, const struct reply_draft *d, const char *text,
 			struct reply_sent *res, struct err *err)
 {
-	return notice_send(ctx, NOTICE_DISTROS, d, text, res, err);
+	return notice_send(sess, NOTICE_DISTROS, d, text, res, err);
 }
 
-static int send_announce(struct cmd_ctx *ctx, const struct reply_draft *d, const char *text,
+static int send_announce(struct session *sess, const struct reply_draft *d, const char *text,
 			 struct reply_sent *res, struct err *err)
 {
-	return notice_send(ctx, NOTICE_ANNOUNCE, d, text, res, err);
+	return notice_send(sess, NOTICE_ANNOUNCE, d, text, res, err);
 }
 
 /* `:distros` and `:announce` in the UI: the notice or the post is
@@ -416,8 +416,8 @@ static int ui_notice(struct tui *t, enum notice_kind k)
 	memset(&o, 0, sizeof(o));
 	memset(&d, 0, sizeof(d));
 	memset(&s, 0, sizeof(s));
-	if (reply_transport_from_config(t->ctx, &o, &err) < 0 ||
-	    notice_prepare(t->ctx, id, k, o.outbox, o.sendmail, &d, &err) < 0) {
+	if (reply_transport_from_config(t->ctx->sess, &o, &err) < 0 ||
+	    notice_prepare(t->ctx->sess, id, k, o.outbox, o.sendmail, &d, &err) < 0) {
 		tui_status(t, true, "%s", err.msg);
 		reply_draft_release(&d);
 		return TUI_REDRAW;
@@ -485,12 +485,12 @@ static int h_claim(struct tui *t, const char *a)
 		tui_status(t, true, "no report selected");
 		return TUI_OK;
 	}
-	if (report_get(t->ctx, id, &r, &err) < 0) {
+	if (report_get(t->ctx->sess, id, &r, &err) < 0) {
 		tui_status(t, true, "%s", err.msg);
 		return TUI_OK;
 	}
 	snprintf(line, sizeof(line), "triage %lld --claim", (long long)id);
-	if (r.claimed_by && !strcmp(r.claimed_by, t->ctx->officer)) {
+	if (r.claimed_by && !strcmp(r.claimed_by, t->ctx->sess->officer)) {
 		tui_status(t, false, "report %lld is yours already: nothing changed",
 			   (long long)id);
 		report_release(&r);
@@ -528,7 +528,7 @@ static int ask_move(struct tui *t, const char *to)
 		tui_status(t, true, "no report selected");
 		return TUI_OK;
 	}
-	if (report_get(t->ctx, id, &r, &err) < 0) {
+	if (report_get(t->ctx->sess, id, &r, &err) < 0) {
 		tui_status(t, true, "%s", err.msg);
 		return TUI_OK;
 	}
@@ -558,7 +558,7 @@ static int h_open_id(struct tui *t, const char *a)
 		tui_status(t, true, "%s", err.msg);
 		return TUI_OK;
 	}
-	if (report_get(t->ctx, id, &r, &err) < 0) {
+	if (report_get(t->ctx->sess, id, &r, &err) < 0) {
 		tui_status(t, true, "%s", err.msg);
 		return TUI_OK;
 	}
@@ -776,7 +776,7 @@ const char *keys_lookup(struct tui *t, enum tui_view_id view, int key,
 
 int keys_parse_binds(struct tui *t)
 {
-	const struct config *cfg = t->ctx->cfg;
+	const struct config *cfg = t->ctx->sess->cfg;
 
 	for (size_t i = 0; cfg && i < cfg->nbinds; i++) {
 		char *copy = xstrdup(cfg->binds[i]), *save = NULL;

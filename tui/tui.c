@@ -229,7 +229,7 @@ static bool live_apply(struct tui *t)
 	int64_t *ids = NULL;
 	size_t n = 0;
 
-	if (report_changes(t->ctx, &t->live_cursor, &ids, &n, &err) < 0 || !n) {
+	if (report_changes(t->ctx->sess, &t->live_cursor, &ids, &n, &err) < 0 || !n) {
 		free(ids);
 		return false;
 	}
@@ -265,7 +265,7 @@ static bool reconnect_now(struct tui *t, int *wait_ms)
 {
 	struct err err = { 0, "" };
 
-	if (report_store_reconnect(t->ctx, &err) == 0) {
+	if (report_store_reconnect(t->ctx->sess, &err) == 0) {
 		*wait_ms = 0;
 		t->gen++;
 		tui_status(t, false, "team server reachable again: up to date");
@@ -295,8 +295,8 @@ static int getkey_live(struct tui *t)
 	int *wait_ms = &t->reconnect_ms;
 
 	for (;;) {
-		bool up = report_store_up(t->ctx);
-		int fd = up ? report_watch_fd(t->ctx) : -1;
+		bool up = report_store_up(t->ctx->sess);
+		int fd = up ? report_watch_fd(t->ctx->sess) : -1;
 		struct pollfd pf[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
 					{ .fd = fd, .events = POLLIN } };
 		int r;
@@ -672,7 +672,7 @@ int tui_main(struct cmd_ctx *ctx)
 	if (tr && *tr && !(t.trace = trace_open(tr)))
 		fprintf(stderr, "secteam-tui: cannot open trace file '%s': %s\n", tr, strerror(errno));
 	tui_trace(&t, "start", 0);
-	if (!cmd_ctx_store(ctx)) {
+	if (!cmd_store(ctx)) {
 		fprintf(stderr, "secteam-tui: %s\n", ctx->err.msg);
 	} else {
 		tui_trace(&t, "store-open", 0);

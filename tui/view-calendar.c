@@ -68,11 +68,11 @@ static void cal_reload(struct tui *t, struct tui_view *v)
 	struct policy pol;
 	time_t now = util_now();
 
-	policy_from_config(t->ctx->cfg, &pol);
+	policy_from_config(t->ctx->sess->cfg, &pol);
 	free(p->rows);
 	p->rows = NULL;
 	p->n = 0;
-	if (report_keys(t->ctx, &k, &n, &err) < 0) {
+	if (report_keys(t->ctx->sess, &k, &n, &err) < 0) {
 		tui_status(t, true, "%s", err.msg);
 		return;
 	}
@@ -98,7 +98,7 @@ static void cal_changed(struct tui *t, struct tui_view *v, const int64_t *ids,
 	struct policy pol;
 	time_t now = util_now();
 
-	policy_from_config(t->ctx->cfg, &pol);
+	policy_from_config(t->ctx->sess->cfg, &pol);
 	for (size_t i = 0; i < n; i++) {
 		struct report_key k;
 		struct err err = { 0, "" };
@@ -110,7 +110,7 @@ static void cal_changed(struct tui *t, struct tui_view *v, const int64_t *ids,
 			j++;
 		if (j < p->n)
 			p->rows[j] = p->rows[--p->n];
-		if (report_key(t->ctx, ids[i], &k, &err) < 0)
+		if (report_key(t->ctx->sess, ids[i], &k, &err) < 0)
 			continue;
 		p->rows = xrealloc(p->rows, (p->n + 1) * sizeof(*p->rows));
 		if (row_of(&pol, &k, now, &p->rows[p->n]))
@@ -150,7 +150,7 @@ static void axis_init(struct tui *t, struct cal_axis *ax)
 	ax->axis0 = ax->today - 2 * DAY;
 	ax->cw = avail >= 2 * 21 ? 2 : 1;
 	ax->ndays = avail / ax->cw > 1 ? avail / ax->cw : 1;
-	policy_from_config(t->ctx->cfg, &ax->pol);
+	policy_from_config(t->ctx->sess->cfg, &ax->pol);
 	snprintf(ax->lim1, sizeof(ax->lim1), "%ld", ax->pol.default_days);
 	snprintf(ax->lim2, sizeof(ax->lim2), "%ld", ax->pol.max_days);
 	ax->full = t->utf8 ? "\xe2\x96\x88" : "#";   /* within 7 days */
@@ -239,7 +239,7 @@ static void draw_row(struct tui *t, const struct cal_axis *ax,
 	draw_fill(row, 0, LABEL_W, sel);
 	x = draw_text(row, 0, LABEL_W, buf, sel);
 	memset(&rep, 0, sizeof(rep));
-	if (report_get(t->ctx, r->id, &rep, &err) == 0)
+	if (report_get(t->ctx->sess, r->id, &rep, &err) == 0)
 		draw_untrusted(row, x, LABEL_W - x - 1, rep.subject, sel);
 	report_release(&rep);
 	for (int d = 0; d < ax->ndays; d++) {

@@ -25,7 +25,7 @@ static void fill_disclosure(struct tui *t, struct tui_view *v, struct panel *p)
 	char b1[32], b2[32], b3[160];
 	const struct report *r;
 
-	if (dossier_load(t->ctx, v->report_id, &d, &err) < 0) {
+	if (dossier_load(t->ctx->sess, v->report_id, &d, &err) < 0) {
 		panel_add(l, A_BOLD | draw_color(t, CP_RED), "%s", err.msg);
 		dossier_release(&d);
 		return;

@@ -30,7 +30,7 @@ static void fill_suggestions(struct tui *t, struct tui_view *v, struct panel *p,
 
 	if (!p->sug_loaded) {
 		struct err err = { 0, "" };
-		p->sug_rc = maintainers_suggest(t->ctx, v->report_id, NULL, false, &p->sug, &err);
+		p->sug_rc = maintainers_suggest(t->ctx->sess, v->report_id, NULL, false, &p->sug, &err);
 		snprintf(p->sug_err, sizeof(p->sug_err), "%s", err.msg);
 		p->sug_loaded = true;
 	}
@@ -81,7 +81,7 @@ static void fill_participants(struct tui *t, struct tui_view *v, struct panel *p
 	size_t n = 0, nactive = 0;
 	char b1[32], b2[32], b3[32];
 
-	if (participants_list(t->ctx, v->report_id, true, &pv, &n, &err) < 0)
+	if (participants_list(t->ctx->sess, v->report_id, true, &pv, &n, &err) < 0)
 		panel_add(l, A_BOLD | draw_color(t, CP_RED), "%s", err.msg);
 	for (size_t i = 0; i < n; i++)
 		nactive += !pv[i].removed_at;
@@ -107,7 +107,7 @@ static void fill_participants(struct tui *t, struct tui_view *v, struct panel *p
 	panel_add(l, A_NORMAL, "%s", "");
 	fill_suggestions(t, v, p, pv, n);
 	participants_free(pv, n);
-	if (report_load(t->ctx, v->report_id, &rf, &err) == 0) {
+	if (report_load(t->ctx->sess, v->report_id, &rf, &err) == 0) {
 		panel_add(l, A_NORMAL, "%s", "");
 		panel_add(l, A_BOLD | A_UNDERLINE, "Files this report touches (what :maintainers looks up)");
 		for (size_t i = 0; i < rf.nfiles; i++)
@@ -213,7 +213,7 @@ int panel_bring_in(struct tui *t, const char *args)
 		return TUI_REDRAW;
 	}
 	pc.add = add;
-	r = participants_change(t->ctx, v->report_id, &pc, &done, &notes, &err);
+	r = participants_change(t->ctx->sess, v->report_id, &pc, &done, &notes, &err);
 	free(add);
 	say_change(t, r, &err, done, notes);
 	if (r == 0)
@@ -245,7 +245,7 @@ int panel_remove(struct tui *t, const char *args)
 	rem[0] = it->key;
 	pc.remove = rem;
 	pc.nremove = 1;
-	r = participants_change(t->ctx, tui_top(t)->report_id, &pc, &done, &notes, &err);
+	r = participants_change(t->ctx->sess, tui_top(t)->report_id, &pc, &done, &notes, &err);
 	say_change(t, r, &err, done, notes);
 	return TUI_RELOAD;
 }

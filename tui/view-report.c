@@ -109,7 +109,7 @@ static void load_row(struct tui *t, struct tui_view *v)
 	struct report_full rf;
 	struct err err = { 0, "" };
 
-	if (report_load(t->ctx, v->report_id, &rf, &err) < 0) {
+	if (report_load(t->ctx->sess, v->report_id, &rf, &err) < 0) {
 		report_full_release(&rf);
 		tui_status(t, true, "%s", err.msg);
 		return;
@@ -154,7 +154,7 @@ static void open_bodies(struct tui *t, struct report_view *p)
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		struct opened_message om;
 		struct err err = { 0, "" };
-		if (report_open_thread(t->ctx, &p->rf, i, &om, &err) < 0) {
+		if (report_open_thread(t->ctx->sess, &p->rf, i, &om, &err) < 0) {
 			p->msg[i].err = safe_str(err.msg);
 			opened_message_release(&om);
 			continue;
@@ -199,7 +199,7 @@ static void draw_embargo(struct tui *t, const struct report *r, time_t now)
 	char b[160], *s;
 	bool over, soon;
 
-	policy_from_config(t->ctx->cfg, &pol);
+	policy_from_config(t->ctx->sess->cfg, &pol);
 	embargo_of_report(&pol, r, now, &e);
 	over = e.state == EMBARGO_OVERDUE;
 	soon = embargo_active(&e) && !over && e.soon;

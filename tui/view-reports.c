@@ -174,7 +174,7 @@ static void load(struct tui *t, struct reports *p)
 	size_t nkeys = 0;
 
 	/* A failed load (the team server away) keeps the list as it was. */
-	if (report_keys(t->ctx, &keys, &nkeys, &err) < 0) {
+	if (report_keys(t->ctx->sess, &keys, &nkeys, &err) < 0) {
 		free(keys);
 		if (!t->status_error)  /* an action's own error stays */
 			tui_status(t, true, "%s", err.msg);
@@ -187,7 +187,7 @@ static void load(struct tui *t, struct reports *p)
 	p->keys = keys;
 	p->nkeys = nkeys;
 	p->pending = false;
-	policy_from_config(t->ctx->cfg, &p->pol);
+	policy_from_config(t->ctx->sess->cfg, &p->pol);
 	tui_trace_mark(t, "keys-loaded");
 	p->srank = xmalloc(p->nkeys + 1);
 	p->vrank = xmalloc(p->nkeys + 1);
@@ -229,7 +229,7 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 		struct err err = { 0, "" };
 		size_t j;
 
-		if (!ids[i] || report_key(t->ctx, ids[i], &k, &err) < 0)
+		if (!ids[i] || report_key(t->ctx->sess, ids[i], &k, &err) < 0)
 			continue;
 		at = p->nkeys ? bsearch(&k, p->keys, p->nkeys, sizeof(k),
 					cmp_key_id) : NULL;
@@ -335,7 +335,7 @@ static int fixcve_cells(struct tui *t, const int64_t *ids, size_t n,
 	struct fixcve *fc = xcalloc(n + 1, sizeof(*fc));
 	struct err err = { 0, "" };
 	int w = (int)strlen("FIX/CVE"), most = COLS - 80 > 36 ? COLS - 80 : 36;
-	bool ok = fixcve_page(t->ctx, ids, n, fc, &err) == 0;
+	bool ok = fixcve_page(t->ctx->sess, ids, n, fc, &err) == 0;
 
 	for (size_t y = 0; y < n; y++) {
 		labels[y] = ok ? fixcve_label(&fc[y]) : xstrdup("?");
@@ -429,12 +429,12 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 	labels = xcalloc(nvis + 1, sizeof(*labels));
 	for (size_t y = 0; y < nvis; y++)
 		ids[y] = row_id(p, p->top + y);
-	if (COLS >= 130 && config_get_bool(t->ctx->cfg, "list.fix_cve", true))
+	if (COLS >= 130 && config_get_bool(t->ctx->sess->cfg, "list.fix_cve", true))
 		fw = fixcve_cells(t, ids, nvis, labels);
 	snprintf(head, sizeof(head), "    ID STATE     SEVERITY V    DUE  CLAIMED    %-*s%s",
 		 fw >= 0 ? fw + 1 : 0, fw >= 0 ? "FIX/CVE" : "", "SUBJECT");
 	draw_text(1, 0, COLS, head, A_BOLD | A_UNDERLINE);
-	if (report_page(t->ctx, ids, nvis, rows, &err) < 0)
+	if (report_page(t->ctx->sess, ids, nvis, rows, &err) < 0)
 		draw_text(2, 0, COLS, err.msg, draw_color(t, CP_RED));
 	for (size_t y = 0; err.code == 0 && y < nvis; y++)
 		list_row(t, p, (int)y, ids[y], &rows[y], fw, labels[y]);
@@ -505,7 +505,7 @@ static int reports_search(struct tui *t, struct tui_view *v, int dir, bool fresh
 		p->match = NULL;
 		p->nmatch = 0;
 		p->match_for = xstrdup(t->search);
-		if (report_search(t->ctx, t->search, &p->match, &p->nmatch, &err) < 0) {
+		if (report_search(t->ctx->sess, t->search, &p->match, &p->nmatch, &err) < 0) {
 			tui_status(t, true, "%s", err.msg);
 			return TUI_OK;
 		}
@@ -577,15 +577,15 @@ struct tui_view *view_reports_new(struct tui *t)
 {
 	struct reports *p = xcalloc(1, sizeof(*p));
 	struct tui_view *v = tui_view_alloc(V_REPORTS, &reports_ops, p, 0);
-	const char *s = config_get(t->ctx->cfg, "ui.sort", "deadline");
+	const char *s = config_get(t->ctx->sess->cfg, "ui.sort", "deadline");
 
 	for (int i = 0; i < SORT_N; i++)
 		if (!strcmp(sort_names[i], s))
 			p->sort = i;
-	policy_from_config(t->ctx->cfg, &p->pol);
+	policy_from_config(t->ctx->sess->cfg, &p->pol);
 	if (p->sort == SORT_DEADLINE || p->sort == SORT_RECEIVED) {
 		struct err err = { 0, "" };
-		if (report_first_ids(t->ctx, sort_names[p->sort], (size_t)list_height(),
+		if (report_first_ids(t->ctx->sess, sort_names[p->sort], (size_t)list_height(),
 				     &p->preview, &p->npreview, &err) == 0) {
 			p->pending = true;
 			return v;

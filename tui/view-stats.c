@@ -105,7 +105,7 @@ static void build(struct tui *t, struct stats_view *p)
 
 	lines_release(&p->lines);
 	p->width = COLS;
-	if (team_stats_compute(t->ctx, &st, &err) < 0) {
+	if (team_stats_compute(t->ctx->sess, &st, &err) < 0) {
 		char *e = safe_str(err.msg);
 		add(p, draw_color(t, CP_RED) | A_BOLD, "cannot compute the numbers: %s", e);
 		free(e);

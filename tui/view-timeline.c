@@ -67,7 +67,7 @@ static void timeline_reload(struct tui *t, struct tui_view *v)
 	size_t top = p->lines.top;
 
 	lines_release(&p->lines);
-	if (report_load(t->ctx, v->report_id, &rf, &err) < 0) {
+	if (report_load(t->ctx->sess, v->report_id, &rf, &err) < 0) {
 		tui_status(t, true, "%s", err.msg);
 		report_full_release(&rf);
 		return;

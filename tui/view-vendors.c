@@ -38,7 +38,7 @@ static void fill_vendors(struct tui *t, struct tui_view *v, struct panel *p)
 	struct vendor *dir = NULL;
 	size_t ndir = 0, others = 0;
 
-	if (dossier_load(t->ctx, v->report_id, &d, &err) < 0) {
+	if (dossier_load(t->ctx->sess, v->report_id, &d, &err) < 0) {
 		panel_add(l, A_BOLD | draw_color(t, CP_RED), "%s", err.msg);
 		dossier_release(&d);
 		return;
@@ -47,7 +47,7 @@ static void fill_vendors(struct tui *t, struct tui_view *v, struct panel *p)
 	    "STATUS", "NOTIFIED", "UPDATED", "NDA", "NOTE / STATEMENT");
 	for (size_t i = 0; i < d.nvendors; i++)
 		vendor_line(t, p, &d.vendors[i]);
-	if (vendors_list(t->ctx, &dir, &ndir, &err) < 0)
+	if (vendors_list(t->ctx->sess, &dir, &ndir, &err) < 0)
 		panel_add(l, A_BOLD | draw_color(t, CP_RED), "%s", err.msg);
 	for (size_t i = 0; i < ndir; i++) {
 		bool on = false;
@@ -88,7 +88,7 @@ static int change(struct tui *t, char *question, const char *vendor,
 		return TUI_REDRAW;
 	c->report = tui_top(t)->report_id;
 	c->vendor = vendor;
-	if (vendor_change(t->ctx, c, &summary, &err) < 0)
+	if (vendor_change(t->ctx->sess, c, &summary, &err) < 0)
 		tui_status(t, true, "%s", err.msg);
 	else
 		tui_status(t, false, "%s", summary);
@@ -108,7 +108,7 @@ int vendors_notify(struct tui *t, const char *args)
 	if (!it)
 		return TUI_OK;
 	memset(&ven, 0, sizeof(ven));
-	if (vendors_get(t->ctx, it->key, &ven, NULL) == 0)
+	if (vendors_get(t->ctx->sess, it->key, &ven, NULL) == 0)
 		contact = safe_str(ven.contact);
 	else
 		contact = xstrdup("?");

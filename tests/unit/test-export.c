@@ -57,7 +57,7 @@ static export_fn exporter(const char *name)
 static char *run_opts(export_fn fn, struct dossier *d, bool with_notes)
 {
 	struct cmd_ctx ctx;
-	struct export_opts o = { NULL, with_notes };
+	struct export_opts o = { NULL, with_notes, stderr };
 	struct err err = { 0, "" };
 	struct dossier *list[1] = { d };
 	char *buf = NULL;
@@ -65,7 +65,7 @@ static char *run_opts(export_fn fn, struct dossier *d, bool with_notes)
 	FILE *f = open_memstream(&buf, &len);
 
 	unit_ctx_init(&ctx, NULL, NULL, stderr);
-	assert_int_equal(fn(&ctx, f, list, 1, &o, &err), 0);
+	assert_int_equal(fn(ctx.sess, f, list, 1, &o, &err), 0);
 	fclose(f);
 	unit_ctx_release(&ctx);
 	return buf;
@@ -223,7 +223,7 @@ static void test_json_reporter(void **state)
 	(void)state;
 	struct dossier d;
 	struct cmd_ctx ctx;
-	struct export_opts o = { NULL, false };
+	struct export_opts o = { NULL, false, stderr };
 	struct err err = { 0, "" };
 	struct dossier *list[1] = { &d };
 	char *buf = NULL;
@@ -240,7 +240,7 @@ static void test_json_reporter(void **state)
 	 * default database. */
 	unit_ctx_init(&ctx, "json-reporter.db", NULL, stderr);
 	f = open_memstream(&buf, &len);
-	assert_int_equal(exporter("json")(&ctx, f, list, 1, &o, &err), 0);
+	assert_int_equal(exporter("json")(ctx.sess, f, list, 1, &o, &err), 0);
 	fclose(f);
 	unit_ctx_release(&ctx);
 	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)

@@ -137,30 +137,30 @@ static void test_page(void **state)
 
 	(void)state;
 	unit_ctx_init(&ctx, "page.db", NULL, NULL);
-	assert_int_equal(store_begin(ctx.store, &err), 0);
+	assert_int_equal(store_begin(ctx.sess->store, &err), 0);
 	for (int i = 0; i < 70; i++)
-		assert_int_equal(store_report_insert(ctx.store, &rn, &id[i], &err), 0);
+		assert_int_equal(store_report_insert(ctx.sess->store, &rn, &id[i], &err), 0);
 	/* Reversed ids, so a page is not in id order. */
 	for (int i = 0; i < 35; i++) {
 		int64_t t = id[i];
 		id[i] = id[69 - i];
 		id[69 - i] = t;
 	}
-	assert_int_equal(store_event_add(ctx.store, id[3], "olga", "fix",
+	assert_int_equal(store_event_add(ctx.sess->store, id[3], "olga", "fix",
 					 "commit=" SHA_A " tag=v1.0 tree=checked", &err), 0);
-	assert_int_equal(store_event_add(ctx.store, id[3], "olga", "note", "x", &err), 0);
-	assert_int_equal(store_event_add(ctx.store, id[66], "olga", "cve-assign",
+	assert_int_equal(store_event_add(ctx.sess->store, id[3], "olga", "note", "x", &err), 0);
+	assert_int_equal(store_event_add(ctx.sess->store, id[66], "olga", "cve-assign",
 					 "CVE-2026-1234", &err), 0);
-	assert_int_equal(store_event_add(ctx.store, id[66], "olga", "fix",
+	assert_int_equal(store_event_add(ctx.sess->store, id[66], "olga", "fix",
 					 "commit=" SHA_B " tag=- tree=unchecked", &err), 0);
-	assert_int_equal(store_event_add(ctx.store, id[3], "olga", "cve-assign",
+	assert_int_equal(store_event_add(ctx.sess->store, id[3], "olga", "cve-assign",
 					 "CVE-2026-7777", &err), 0);
-	assert_int_equal(store_commit(ctx.store, &err), 0);
+	assert_int_equal(store_commit(ctx.sess->store, &err), 0);
 
-	assert_int_equal(fixcve_page(&ctx, id, 70, fc, &err), 0);
+	assert_int_equal(fixcve_page(ctx.sess, id, 70, fc, &err), 0);
 	for (int i = 0; i < 70; i++) {
 		char *a = fixcve_label(&fc[i]), *b;
-		assert_int_equal(fixcve_get(&ctx, id[i], &one, &err), 0);
+		assert_int_equal(fixcve_get(ctx.sess, id[i], &one, &err), 0);
 		b = fixcve_label(&one);
 		assert_string_equal(a, b);
 		if (i == 3)

@@ -174,9 +174,12 @@ static void test_binds(void **state)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.binds = binds;
 	cfg.nbinds = ARRAY_SIZE(binds);
+	struct session sess;
 	struct cmd_ctx ctx;
+	memset(&sess, 0, sizeof(sess));
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.cfg = &cfg;
+	ctx.sess = &sess;
+	ctx.sess->cfg = &cfg;
 	t.ctx = &ctx;
 	keys_parse_binds(&t);
 	assert_int_equal(t.nbinds, 2);  /* the bad line is refused */
@@ -324,7 +327,7 @@ static void test_binds_order(void **state)
 	unit_ctx_init(&ctx, NULL, NULL, NULL);
 	cfg.binds = binds;
 	cfg.nbinds = ARRAY_SIZE(binds);
-	ctx.cfg = &cfg;
+	ctx.sess->cfg = &cfg;
 	tu.ctx = &ctx;
 	keys_parse_binds(&tu);
 	assert_int_equal(tu.nbinds, 3);
@@ -332,7 +335,7 @@ static void test_binds_order(void **state)
 	assert_null(e);
 	assert_string_equal(keys_lookup(&tu, V_VENDORS, 'X', &e), "list --open");
 	keys_free_binds(&tu);
-	ctx.cfg = NULL;
+	ctx.sess->cfg = NULL;
 	unit_ctx_release(&ctx);
 }
 
@@ -545,11 +548,11 @@ static void test_list_columns(void **state)
 
 	(void)state;
 	unit_ctx_init(&ctx, "list.db", NULL, NULL);
-	add_report(ctx.store, "UAF in tcp", "high", "olga");
-	add_report(ctx.store, "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2"
+	add_report(ctx.sess->store, "UAF in tcp", "high", "olga");
+	add_report(ctx.sess->store, "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2"
 		   "\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97", "low",
 		   "a\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97");
-	add_report(ctx.store, "e \x1b[2J", "none", NULL);
+	add_report(ctx.sess->store, "e \x1b[2J", "none", NULL);
 	assert_non_null(out);
 	assert_non_null(in);
 	scr = newterm("xterm", out, in);
@@ -582,7 +585,7 @@ static void test_list_columns(void **state)
 		 * role that made the change), cut at its column's 10 cells. */
 		struct report r;
 		struct err err = { 0, "" };
-		assert_int_equal(report_get(&ctx, id, &r, &err), 0);
+		assert_int_equal(report_get(ctx.sess, id, &r, &err), 0);
 		if (id != 2 || unit_pg) {
 			char *claim = xasprintf("%.10s ", r.claimed_by && *r.claimed_by ?
 						r.claimed_by : "-");

@@ -201,18 +201,21 @@ static UNIT_UNUSED void unit_ctx_init(struct cmd_ctx *ctx, const char *name,
 				      FILE *out, FILE *errout)
 {
 	memset(ctx, 0, sizeof(*ctx));
+	ctx->sess = xcalloc(1, sizeof(*ctx->sess));
 	ctx->out = out ? out : stdout;
 	ctx->errout = errout ? errout : stderr;
 	if (!name)
 		return;
-	ctx->store = unit_store_open(name);
-	ctx->officer = store_whoami(ctx->store);
-	assert_non_null(ctx->officer);
+	ctx->sess->store = unit_store_open(name);
+	ctx->sess->officer = store_whoami(ctx->sess->store);
+	assert_non_null(ctx->sess->officer);
 }
 
 static UNIT_UNUSED void unit_ctx_release(struct cmd_ctx *ctx)
 {
 	cmd_ctx_release(ctx);
+	free(ctx->sess);
+	ctx->sess = NULL;
 }
 
 /* Runs SQL on store NAME behind the program's back (sqlite3 or psql);
