@@ -18,7 +18,7 @@ CFLAGS  ?=
 CFLAGS  += $(OPT) $(DEVFLAGS) -I. $(PKG_CFLAGS) $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) $(SANFLAGS) -lm
 
-MODULES = util config touched maint mail crypto store core tui
+MODULES = util config touched maint mail crypto store core export outgoing cmd tui
 LIB_SRC = $(foreach m,$(MODULES),$(sort $(wildcard $(m)/*.c)))
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
@@ -46,7 +46,7 @@ $(B)/.pkgs:
 
 $(B)/libsecteam.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcsT $@ $^
 
 $(B)/secteam-tui: $(B)/main.o $(B)/libsecteam.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(EXTRA_OBJS) $(LDLIBS)

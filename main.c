@@ -2,7 +2,7 @@
  * secteam-tui: the security officers' terminal.
  *
  * Parses the global options, then runs one command from the table in
- * core/cmd.c, or opens the interactive UI when no command is given.
+ * cmd/cmd.c, or opens the interactive UI when no command is given.
  * Exit codes: 0 success, 1 some input or action failed, 2 usage error.
  */
 #include <getopt.h>
@@ -11,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/cmd.h"
 #include "core/core.h"
-#include "core/export.h"
+#include "export/export.h"
 #include "tui/tui.h"
 
 #ifndef SECTEAM_VERSION

@@ -15,7 +15,6 @@
 #include <jansson.h>
 
 #include "core/core.h"
-#include "core/export.h"
 #include "core/fixcve.h"
 #include "core/json.h"
 #include "store/store.h"
@@ -468,7 +467,7 @@ static char *redact_with(const struct needles *all, const char *text)
 	return sbuf_detach(&sb, NULL);
 }
 
-char *export_redact(const struct dossier *d, const char *text)
+char *dossier_redact(const struct dossier *d, const char *text)
 {
 	struct needles *nv;
 	char *t;
@@ -482,7 +481,7 @@ char *export_redact(const struct dossier *d, const char *text)
 	return t;
 }
 
-bool export_from_reporter(const struct dossier *d, const struct message *m)
+bool dossier_from_reporter(const struct dossier *d, const struct message *m)
 {
 	bool *mine = reporter_messages(d), hit = false;
 
@@ -493,13 +492,7 @@ bool export_from_reporter(const struct dossier *d, const struct message *m)
 	return hit;
 }
 
-bool export_event_shown(const struct export_opts *o, const struct event *e)
-{
-	return (o && o->with_notes) ||
-	       (strcmp(e->kind, "note") && strcmp(e->kind, "vendor-note"));
-}
-
-char *export_reporter(const struct dossier *d)
+char *dossier_reporter(const struct dossier *d)
 {
 	const struct report *r = &d->f.r;
 
@@ -537,7 +530,7 @@ size_t dossier_public_files(struct session *sess, const struct dossier *d,
 	fixcve_fold(rf->events, rf->nevents, &fc);
 	for (size_t k = 0; k < fc.fix.nfiles; k++)
 		if (touched_path_plausible(fc.fix.files[k]))
-			file_add(files, &n, export_text(d, fc.fix.files[k]));
+			file_add(files, &n, dossier_text(d, fc.fix.files[k]));
 	fixcve_release(&fc);
 	if (n)
 		return n;
@@ -551,15 +544,15 @@ size_t dossier_public_files(struct session *sess, const struct dossier *d,
 			for (size_t k = 0; k < om.nfiles; k++)
 				if (touched_path_plausible(om.files[k]))
 					file_add(files, &n,
-						 export_text(d, om.files[k]));
+						 dossier_text(d, om.files[k]));
 		opened_message_release(&om);
 	}
 	return n;
 }
 
-char *export_text(const struct dossier *d, const char *text)
+char *dossier_text(const struct dossier *d, const char *text)
 {
-	char *r = export_redact(d, text), *s = safe_str(r);
+	char *r = dossier_redact(d, text), *s = safe_str(r);
 
 	free(r);
 	return s;

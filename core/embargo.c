@@ -30,9 +30,9 @@ static void embargo_of(const struct policy *p, const struct report *r,
 		out->deadline = policy_default_limit(p, policy_clock_start(r));
 	out->days = days_between(now, out->deadline);
 	out->soon = out->deadline >= now && out->deadline - now < DAY;
-	if (!strcmp(state, "disclosed") || !strcmp(state, "closed"))
+	if (report_state_class(state) == STATE_RELEASED)
 		out->state = EMBARGO_DISCLOSED;
-	else if (triage_state_closed(state))
+	else if (report_state_class(state) == STATE_DROPPED)
 		out->state = EMBARGO_CLOSED;
 	else if (r->public)
 		out->state = EMBARGO_PUBLIC;

@@ -120,11 +120,3 @@ json_t *report_full_json(struct session *sess, const struct report_full *rf)
 	(void)sess;
 	return o;
 }
-
-int json_print(FILE *out, json_t *j)
-{
-	int r = json_dumpf(j, out, JSON_INDENT(2) | JSON_ENSURE_ASCII |
-				   JSON_PRESERVE_ORDER);
-	fputc('\n', out);
-	return r;
-}

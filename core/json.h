@@ -16,8 +16,6 @@ json_t *report_full_json(struct session *sess, const struct report_full *rf);
 /* Adds "embargo_state" and "deadline" (embargo.c) to o: show --json,
  * list --json and the json export carry them. */
 void embargo_json(const struct embargo *e, json_t *o);
-/* Pretty, ASCII-only, with a final newline. */
-int json_print(FILE *out, json_t *j);
 
 /* advisory.c: the loop the JSON advisory exports (csaf, osv, cve) share.
  * One record of dossier d, whose events are folded into fc. */

@@ -82,7 +82,7 @@ static int keep_report(const struct report *r, void *data)
 	c->claimed_by = dup_or_null(r->claimed_by);
 	embargo_of_report(&b->pol, c, b->now, &e);
 	/* Finished embargoes last; the rest earliest deadline first. */
-	b->deadline[b->n++] = embargo_active(&e) ? e.deadline : (time_t)INT64_MAX;
+	b->deadline[b->n++] = report_deadline_key(&e);
 	return 0;
 }
 
@@ -104,7 +104,7 @@ static int each_by_deadline(struct session *sess, struct store *s,
 			    int (*fn)(const struct report *r, void *data),
 			    void *data, struct err *err)
 {
-	struct report_filter byid = { f->state, f->open_only, "id" };
+	struct report_filter byid = *f;
 	struct by_deadline b = { NULL, NULL, 0, { 0, 0 }, util_now() };
 	size_t *order;
 	int r;
@@ -132,11 +132,24 @@ int report_each(struct session *sess, const struct report_filter *f,
 {
 	struct store *s = session_store(sess, err);
 
+	struct report_filter rf = { NULL, false, NULL, NULL, NULL };
+
 	if (!s)
 		return ERR_IO;
-	if (f && f->order && !strcmp(f->order, "deadline"))
-		return each_by_deadline(sess, s, f, fn, data, err);
-	return store_report_each(s, f, fn, data, err);
+	/* The rules are core's: the store is given them as values. */
+	if (f)
+		rf = *f;
+	rf.finished = report_finished_states;
+	rf.rank = NULL;
+	if (rf.order && !strcmp(rf.order, "state"))
+		rf.rank = report_states;
+	else if (rf.order && !strcmp(rf.order, "severity"))
+		rf.rank = report_severity_order;
+	else if (rf.order && !strcmp(rf.order, "deadline")) {
+		rf.order = "id";
+		return each_by_deadline(sess, s, &rf, fn, data, err);
+	}
+	return store_report_each(s, &rf, fn, data, err);
 }
 
 int report_load(struct session *sess, int64_t id, struct report_full *rf,

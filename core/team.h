@@ -8,7 +8,7 @@
  * roster is the config's team.roster (or the officer's own key).  Files:
  *   team.c        team init / add-officer / remove-officer / listing
  *   roster.c      the roster listing and `roster reseal`
- *   cmd-team.c, cmd-roster.c   the commands over them
+ *   cmd/team.c, cmd/roster.c   the commands over them
  */
 #ifndef SECTEAM_TEAM_H
 #define SECTEAM_TEAM_H

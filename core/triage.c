@@ -25,9 +25,63 @@ const char *const report_states[] = {
 	"fix-ready", "disclosed", "closed", NULL,
 };
 
+/* Each state's class, in report_states' order: the one place that says
+ * which states are finished. */
+static const enum state_class state_classes[] = {
+	STATE_OPEN, STATE_OPEN, STATE_OPEN, STATE_DROPPED, STATE_DROPPED,
+	STATE_OPEN, STATE_OPEN, STATE_RELEASED, STATE_RELEASED,
+};
+
+/* The finished states (state_classes), for the store's open_only. */
+const char *const report_finished_states[] = {
+	"rejected", "duplicate", "disclosed", "closed", NULL,
+};
+
 const char *const report_severities[] = {
 	"none", "low", "medium", "high", "critical", NULL,
 };
+
+/* The severities as listings order them: highest first. */
+const char *const report_severity_order[] = {
+	"critical", "high", "medium", "low", "none", NULL,
+};
+
+static size_t index_in(const char *const *list, const char *s)
+{
+	size_t i = 0;
+
+	for (; list[i]; i++)
+		if (s && !strcmp(list[i], s))
+			return i;
+	return i;
+}
+
+unsigned report_state_rank(const char *state)
+{
+	return (unsigned)index_in(report_states, state);
+}
+
+unsigned report_severity_rank(const char *severity)
+{
+	return (unsigned)index_in(report_severity_order, severity);
+}
+
+enum state_class report_state_class(const char *state)
+{
+	size_t i = index_in(report_states, state);
+
+	return report_states[i] ? state_classes[i] : STATE_OPEN;
+}
+
+bool report_finished(const char *state)
+{
+	return report_state_class(state) != STATE_OPEN;
+}
+
+time_t report_deadline_key(const struct embargo *e)
+{
+	return embargo_active(e) ? e->deadline : (time_t)INT64_MAX;
+}
 
 static const struct {
 	const char *from;
@@ -74,11 +128,6 @@ bool triage_severity_valid(const char *severity)
 	return severity && in_list(report_severities, severity);
 }
 
-bool triage_state_closed(const char *state)
-{
-	return !strcmp(state, "disclosed") || !strcmp(state, "closed") ||
-	       !strcmp(state, "rejected") || !strcmp(state, "duplicate");
-}
 
 int triage_check_transition(const char *from, const char *to,
 			    struct err *err)

@@ -5,7 +5,7 @@
  *                                               fixed | declined
  * A vendor may skip ahead (answer "affected" without acknowledging
  * first) but never go back, except that an affected vendor may later
- * report it fixed.  Every change is an event (cmd-vendor.c).
+ * report it fixed.  Every change is an event (cmd/vendor.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -11,6 +11,25 @@
 
 #include "core/core.h"
 
+struct json_t;
+
+/* Vendor kinds and the per-report status lifecycle. */
+extern const char *const vendor_kinds[];     /* NULL-terminated */
+extern const char *const vendor_statuses[];  /* NULL-terminated, in order */
+bool vendor_kind_valid(const char *kind);
+bool vendor_status_valid(const char *status);
+/* 0 when a vendor may go from -> to; ERR_REFUSED naming the vendor and
+ * what is allowed otherwise. */
+int vendor_check_transition(const char *vendor, const char *from,
+			    const char *to, struct err *err);
+/* The "vendors" array of show --json for report id (empty on error). */
+struct json_t *vendors_json(struct session *sess, int64_t report_id);
+
+/* vendor.c: the vendor directory, by name (caller frees each with
+ * vendor_release and the array); negative with err when the store fails. */
+int vendors_list(struct session *sess, struct vendor **out, size_t *n,
+		 struct err *err);
+
 /* Adds a vendor to the directory.  Returns 0 with *summary (caller frees;
  * display-safe), or ERR_INVALID (a bad name, address, key or kind),
  * ERR_DUPLICATE (the name is taken, in any case). */

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Each library is used in its own folder only, and dependencies point one
-# way: main -> tui -> core -> {store, crypto, mail} -> util.  The libraries
+# way: main -> tui -> cmd -> {export, outgoing} -> core -> {store, crypto,
+# mail} -> util.  core/ is the domain: it neither prints nor knows the
+# command layer (no cmd_ctx); export/ writes to the FILE * it is given;
+# outgoing/ builds and sends mail.  The libraries
 # that depend on util/ alone (maint/, touched/, config/) sit beside util/:
 # core/ and above may include them, store/, crypto/ and mail/ may not.
 # Only tui/ and main.c draw: lower layers neither print nor write
@@ -39,7 +42,13 @@ done
 no_include store mail crypto core tui $libs
 no_include crypto mail store core tui $libs
 no_include mail crypto store core tui $libs
-no_include core tui
+no_include core tui cmd export outgoing
+no_include export tui cmd outgoing
+no_include outgoing tui cmd export
+no_include cmd tui
+# The domain knows no command: no cmd_ctx in core/.
+hits=$(grep -l 'cmd_ctx' core/*.c core/*.h 2>/dev/null)
+[ -z "$hits" ] || bad "core/ must not know the command layer (cmd_ctx): $hits"
 # The UI talks to core only: no store, crypto or mail header, and core's
 # public headers give it the store's records (store/types.h), not the
 # store's functions (store/store.h).
@@ -62,5 +71,10 @@ hits=$(LC_ALL=C grep -l -E "$esc" */*.c */*.h 2>/dev/null | grep -v -E '^(tui|te
 hits=$(grep -n -E '\b(printf|puts|fprintf\(stderr|fputs\([^,]*, *stderr)' store/*.c crypto/*.c mail/*.c \
 	maint/*.c touched/*.c config/*.c 2>/dev/null)
 [ -z "$hits" ] || bad "lower layers must not print: $hits"
+# Nor does the domain or outgoing mail: they return results (a file is
+# written with fwrite; exporters and commands print).
+hits=$(grep -n -E '\b(printf|puts|putchar|fprintf|fputs|fputc|vfprintf)\(|\b(stdout|stderr)\b' \
+	core/*.c outgoing/*.c 2>/dev/null)
+[ -z "$hits" ] || bad "core/ and outgoing/ must not print: $hits"
 [ $fail = 0 ] && echo "check-layers: ok"
 exit $fail

@@ -3,8 +3,8 @@
 # written between its markers in secteam-tui.1 (`.\" NAME-begin` and
 # `.\" NAME-end`):
 #   keys      the UI's key table      secteam-tui --keys-roff    (tui/keys.c)
-#   formats   the export formats      secteam-tui --formats-roff (core/export.c)
-#   options   each command's options  secteam-tui --options-roff (core/cmd-*.c)
+#   formats   the export formats      secteam-tui --formats-roff (export/export.c)
+#   options   each command's options  secteam-tui --options-roff (cmd/*.c)
 #   marks     the list's signature marks  secteam-tui --marks-roff (tui/view-reports.c)
 #   scripts/man-page.sh [BIN]          update the page (make man)
 #   scripts/man-page.sh --check BIN    fail (TAP) when the page is stale

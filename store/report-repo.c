@@ -21,28 +21,26 @@
 	" (SELECT count(*) FROM messages m WHERE m.report_id = r.id)"        \
 	" FROM reports r "
 
+/* ?3..?10: the finished states (struct report_filter), '' when unused. */
+#define FINISHED_MAX 8
 #define REPORT_WHERE                                                         \
 	"WHERE (CAST(?1 AS TEXT) IS NULL OR r.state = ?1) AND (?2 = 0 OR"   \
-	" r.state NOT IN ('disclosed', 'closed', 'rejected', 'duplicate')) "
+	" r.state NOT IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)) "
+/* ?11..?22: the values of an order, first first (struct report_filter). */
+#define RANK_MAX 12
+#define RANK_OF(col)                                                         \
+	"ORDER BY CASE " col " WHEN ?11 THEN 0 WHEN ?12 THEN 1 WHEN ?13"    \
+	" THEN 2 WHEN ?14 THEN 3 WHEN ?15 THEN 4 WHEN ?16 THEN 5 WHEN ?17"   \
+	" THEN 6 WHEN ?18 THEN 7 WHEN ?19 THEN 8 WHEN ?20 THEN 9 WHEN ?21"   \
+	" THEN 10 WHEN ?22 THEN 11 ELSE 12 END, r.id"
 
 static const char sql_get[] = REPORT_COLS "WHERE r.id = ?1";
 static const char sql_page[] = REPORT_COLS "WHERE r.id IN (" DB_IDS ")";
 static const char sql_by_id[] = REPORT_COLS REPORT_WHERE "ORDER BY r.id";
 static const char sql_by_received[] =
 	REPORT_COLS REPORT_WHERE "ORDER BY r.received DESC, r.id DESC";
-/* PostgreSQL takes an output column's name in ORDER BY only alone, not
- * in an expression: the listing is wrapped so "disclosure" is a column. */
-static const char sql_by_deadline[] =
-	"SELECT * FROM (" REPORT_COLS REPORT_WHERE ") q"
-	" ORDER BY q.disclosure IS NULL, q.disclosure, q.id";
-static const char sql_by_state[] = REPORT_COLS REPORT_WHERE
-	"ORDER BY CASE r.state WHEN 'new' THEN 0 WHEN 'triaged' THEN 1"
-	" WHEN 'accepted' THEN 2 WHEN 'fixing' THEN 3 WHEN 'fix-ready' THEN 4"
-	" WHEN 'disclosed' THEN 5 WHEN 'closed' THEN 6 WHEN 'rejected' THEN 7"
-	" ELSE 8 END, r.id";
-static const char sql_by_severity[] = REPORT_COLS REPORT_WHERE
-	"ORDER BY CASE r.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1"
-	" WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END, r.id";
+static const char sql_by_state[] = REPORT_COLS REPORT_WHERE RANK_OF("r.state");
+static const char sql_by_severity[] = REPORT_COLS REPORT_WHERE RANK_OF("r.severity");
 
 void report_release(struct report *r)
 {
@@ -150,6 +148,15 @@ struct each {
 	void *data;
 };
 
+static size_t list_len(const char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
 static int each_row(struct stmt *st, void *data)
 {
 	struct each *e = data;
@@ -168,25 +175,38 @@ int store_report_each(struct store *s, const struct report_filter *f,
 {
 	const char *sql = sql_by_id;
 	const char *order = f && f->order ? f->order : "id";
+	const char *const *fin = f ? f->finished : NULL;
+	const char *const *rank = f ? f->rank : NULL;
+	bool ranked = false;
 	struct each e = { fn, data };
 	struct stmt *st;
+	size_t i;
 
 	if (!strcmp(order, "received"))
 		sql = sql_by_received;
-	else if (!strcmp(order, "deadline"))
-		sql = sql_by_deadline;
-	else if (!strcmp(order, "state"))
+	else if ((ranked = !strcmp(order, "state")))
 		sql = sql_by_state;
-	else if (!strcmp(order, "severity"))
+	else if ((ranked = !strcmp(order, "severity")))
 		sql = sql_by_severity;
 	else if (strcmp(order, "id"))
 		return err_setc(err, ERR_INVALID,
-				"unknown order '%s' (id, deadline, received, state, severity)",
+				"unknown order '%s' (id, received, state, severity)",
 				order);
+	if (ranked && !rank)
+		return err_setc(err, ERR_INVALID, "order '%s' needs its values", order);
+	if (f && f->open_only && !fin)
+		return err_setc(err, ERR_INVALID, "open_only needs the finished states");
+	if (list_len(fin) > FINISHED_MAX || (ranked && list_len(rank) > RANK_MAX))
+		return err_setc(err, ERR_INVALID, "too many states or values to bind");
 	if (!(st = db_stmt(s, sql, err)))
 		return ERR_IO;
 	db_text(st, 1, f ? f->state : NULL);
 	db_int(st, 2, f && f->open_only);
+	/* '' matches no state: the slots a shorter list leaves. */
+	for (i = 0; i < FINISHED_MAX; i++)
+		db_text(st, 3 + (int)i, fin && *fin ? *fin++ : "");
+	for (i = 0; ranked && i < RANK_MAX; i++)
+		db_text(st, 11 + (int)i, rank && *rank ? *rank++ : "");
 	return db_each(s, st, each_row, &e, "cannot list reports", err);
 }
 

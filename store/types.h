@@ -45,9 +45,16 @@ struct report_new {
 
 struct report_filter {
 	const char *state;     /* or NULL */
-	bool open_only;        /* not disclosed, closed, rejected, duplicate */
-	const char *order;     /* "id", "deadline", "received", "state",
-				* "severity"; NULL = id */
+	bool open_only;        /* leave out the finished states */
+	const char *order;     /* "id", "received", "state", "severity";
+				* NULL = id ("deadline" is core's) */
+	/* The rules are core's (core/triage.h), bound as values: the store
+	 * decides no order or state of its own. */
+	const char *const *finished; /* NULL-terminated: what open_only
+				      * leaves out (at most 8) */
+	const char *const *rank;     /* NULL-terminated: order "state" or
+				      * "severity", first first; others
+				      * after them (at most 12) */
 };
 
 /* Triage fields; NULL/negative arguments leave a field unchanged. */

@@ -20,6 +20,7 @@
 
 #include <stdio.h>
 
+#include "cmd/cmd.h"
 #include "core/core.h"
 
 /* Runs the UI until the officer quits; returns an exit code (CMD_FAILED

@@ -49,16 +49,6 @@ struct reports {
 
 static struct reports *P(struct tui_view *v) { return v->priv; }
 
-static unsigned char rank_of(const char *const *list, const char *s)
-{
-	unsigned char i = 0;
-
-	for (; list[i]; i++)
-		if (!strcmp(list[i], s))
-			return i;
-	return i;
-}
-
 static int cmp_rows(const void *a, const void *b, void *data)
 {
 	const struct reports *p = data;
@@ -81,9 +71,9 @@ static int cmp_rows(const void *a, const void *b, void *data)
 			return p->srank[i] < p->srank[j] ? -1 : 1;
 		break;
 	case SORT_SEVERITY:
-		/* report_severities runs none..critical: highest first */
+		/* report_severity_rank: highest first */
 		if (p->vrank[i] != p->vrank[j])
-			return p->vrank[i] > p->vrank[j] ? -1 : 1;
+			return p->vrank[i] < p->vrank[j] ? -1 : 1;
 		break;
 	}
 	return x->id < y->id ? -1 : x->id > y->id;
@@ -113,7 +103,7 @@ static void deadlines(struct reports *p)
 	for (size_t i = 0; i < p->nkeys; i++) {
 		struct embargo e;
 		embargo_of_key(&p->pol, &p->keys[i], now, &e);
-		p->deadline[i] = embargo_active(&e) ? e.deadline : (time_t)INT64_MAX;
+		p->deadline[i] = report_deadline_key(&e);
 	}
 }
 
@@ -128,7 +118,7 @@ static void arrange(struct reports *p, int64_t keep)
 			continue;
 		if (p->f_sev && strcmp(k->severity, p->f_sev))
 			continue;
-		if (p->f_open && triage_state_closed(k->state))
+		if (p->f_open && report_finished(k->state))
 			continue;
 		p->rows[p->nrows++] = (uint32_t)i;
 	}
@@ -192,8 +182,8 @@ static void load(struct tui *t, struct reports *p)
 	p->srank = xmalloc(p->nkeys + 1);
 	p->vrank = xmalloc(p->nkeys + 1);
 	for (size_t i = 0; i < p->nkeys; i++) {
-		p->srank[i] = rank_of(report_states, p->keys[i].state);
-		p->vrank[i] = rank_of(report_severities, p->keys[i].severity);
+		p->srank[i] = report_state_rank(p->keys[i].state);
+		p->vrank[i] = report_severity_rank(p->keys[i].severity);
 	}
 	p->rows = xmalloc((p->nkeys + 1) * sizeof(*p->rows));
 	arrange(p, keep);
@@ -243,8 +233,8 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 		}
 		*at = k;
 		j = (size_t)(at - p->keys);
-		p->srank[j] = rank_of(report_states, k.state);
-		p->vrank[j] = rank_of(report_severities, k.severity);
+		p->srank[j] = report_state_rank(k.state);
+		p->vrank[j] = report_severity_rank(k.severity);
 	}
 	if (added) {
 		/* Keys stay ordered by id for bsearch: a new id is nearly
@@ -252,8 +242,8 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 		struct report_key *sorted = xmemdup(p->keys, p->nkeys * sizeof(*p->keys));
 		qsort(sorted, p->nkeys, sizeof(*sorted), cmp_key_id);
 		for (size_t i = 0; i < p->nkeys; i++) {
-			p->srank[i] = rank_of(report_states, sorted[i].state);
-			p->vrank[i] = rank_of(report_severities, sorted[i].severity);
+			p->srank[i] = report_state_rank(sorted[i].state);
+			p->vrank[i] = report_severity_rank(sorted[i].severity);
 		}
 		free(p->keys);
 		p->keys = sorted;

@@ -14,7 +14,7 @@ tap_ok $? "the tree keeps its layers" "$out"
 # fresh: a minimal tree where every rule holds.
 fresh() {
 	rm -rf "$T/t"
-	for d in scripts util maint touched config mail crypto store core tui; do
+	for d in scripts util maint touched config mail crypto store core export outgoing cmd tui; do
 		mkdir -p "$T/t/$d"
 	done
 	cp "$SECTEAM_TOP/scripts/check-layers.sh" "$T/t/scripts/"
@@ -23,7 +23,10 @@ fresh() {
 	printf '#include "touched/touched.h"\n' >"$T/t/touched/touched.c"
 	printf '#include "config/config.h"\n' >"$T/t/config/config.c"
 	printf '#include "core/core.h"\n#include "maint/maint.h"\n#include "config/config.h"\n' >"$T/t/core/suggest.c"
-	printf '#include "core/core.h"\n' >"$T/t/tui/tui.c"
+	printf '#include "core/core.h"\n' >"$T/t/export/export.c"
+	printf '#include "core/core.h"\n' >"$T/t/outgoing/reply.c"
+	printf '#include "export/export.h"\n#include "outgoing/outgoing.h"\n' >"$T/t/cmd/cmd.c"
+	printf '#include "cmd/cmd.h"\n#include "core/core.h"\n' >"$T/t/tui/tui.c"
 	printf '#include "tui/tui.h"\n' >"$T/t/main.c"
 	# The files the escape rule still allows must draw something.
 	for f in $allowed; do
@@ -74,6 +77,36 @@ fresh
 printf 'static void f(void) { printf("x"); }\n' >>"$T/t/maint/lookup.c"
 fails "a library beside util/ that prints is flagged" "must not print: maint/lookup.c"
 
+# --- the command layer, exports and outgoing mail above the domain ----------
+while IFS='	' read -r file inc; do
+	fresh
+	printf '#include "%s"\n' "$inc" >>"$T/t/$file"
+	dir=${file%%/*}
+	fails "$dir/ including ${inc%%/*}/ is flagged" "$dir/ must not include ${inc%%/*}/: $file"
+done <<'CASES'
+core/report.c	cmd/cmd.h
+core/report.c	export/export.h
+core/report.c	outgoing/outgoing.h
+export/csaf.c	outgoing/outgoing.h
+export/csaf.c	cmd/cmd.h
+outgoing/reply.c	export/export.h
+outgoing/reply.c	cmd/cmd.h
+cmd/show.c	tui/tui.h
+CASES
+fresh
+printf 'int f(struct cmd_ctx *ctx);\n' >>"$T/t/core/suggest.c"
+fails "core/ naming cmd_ctx is flagged" "must not know the command layer \\(cmd_ctx\\): core/suggest.c"
+while IFS='	' read -r file code; do
+	fresh
+	printf '%s\n' "$code" >>"$T/t/$file"
+	fails "${file%%/*}/ printing ($code) is flagged" "core/ and outgoing/ must not print: $file"
+done <<'CASES'
+core/report.c	static void f(void) { printf("x"); }
+core/report.c	static void f(FILE *o) { fprintf(o, "x"); }
+outgoing/reply.c	static void f(void) { fputs("x", stderr); }
+outgoing/reply.c	static FILE *f(void) { return stdout; }
+CASES
+
 # --- terminal escape sequences ----------------------------------------------
 # plant FILE CODE: a fresh tree with the C line CODE added to FILE.
 plant() {
@@ -104,9 +137,9 @@ fails "a raw CSI (U+009B) in mail/ is flagged" "escape sequences outside tui/ an
 plant maint/format.c 'fputs("\x1b[K", f);'
 fails "maint/ writing ESC is flagged" "escape sequences outside tui/ and main.c: maint/format.c"
 while IFS='	' read -r what code; do
-	plant core/export.c "$code"
+	plant export/export.c "$code"
 	out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
-	tap_ok $? "core/ writing $what passes" "$out"
+	tap_ok $? "export/ writing $what passes" "$out"
 done <<'CASES'
 roff's backslash	fputs("\\e", out);
 a backslash, then 033	fputs("\\033", f);

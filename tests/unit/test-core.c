@@ -180,8 +180,8 @@ static void test_triage_lifecycle(void **state)
 	assert_int_equal(triage_check_transition("new", "bogus", &err), ERR_INVALID);
 	assert_true(triage_severity_valid("critical"));
 	assert_false(triage_severity_valid("urgent"));
-	assert_true(triage_state_closed("rejected"));
-	assert_false(triage_state_closed("fixing"));
+	assert_true(report_finished("rejected"));
+	assert_false(report_finished("fixing"));
 }
 
 static void test_cmd_string(void **state)

@@ -1,11 +1,11 @@
-/* core/export-*.c through the table of export.c, and the redaction in
+/* The exporters (export/NAME.c) through the table of export/export.c, and the redaction in
  * disclosure.c, on in-memory dossiers (no database): quoting, escaping,
  * redaction, ICS structure. */
 #include <libical/ical.h>
 
 #include "unit.h"
 #include "core/core.h"
-#include "core/export.h"
+#include "export/export.h"
 
 static struct event ev[3];
 static struct message msg;
@@ -83,18 +83,18 @@ static void test_redact(void **state)
 	char *t;
 
 	make(&d, false);
-	t = export_redact(&d, ev[0].detail);
+	t = dossier_redact(&d, ev[0].detail);
 	assert_string_equal(t, "report from [reporter], key [reporter's key]");
 	free(t);
-	t = export_text(&d, d.f.r.subject);
+	t = dossier_text(&d, d.f.r.subject);
 	assert_string_equal(t, "Leak <U+202E>by [reporter], \"x\"");
 	free(t);
-	assert_null(export_reporter(&d));
+	assert_null(dossier_reporter(&d));
 	make(&d, true);
-	t = export_redact(&d, ev[0].detail);
+	t = dossier_redact(&d, ev[0].detail);
 	assert_string_equal(t, ev[0].detail);
 	free(t);
-	t = export_reporter(&d);
+	t = dossier_reporter(&d);
 	assert_string_equal(t, "Rita Reporter <rita@example.net>");
 	free(t);
 }
@@ -166,7 +166,7 @@ static void make_thread(struct dossier *d)
 
 static void redacted(const struct dossier *d, const char *in, const char *want)
 {
-	char *t = export_redact(d, in);
+	char *t = dossier_redact(d, in);
 
 	assert_string_equal(t, want);
 	free(t);
@@ -208,9 +208,9 @@ static void test_redact_reporter(void **state)
 	/* Whole words only; the maintainer is not the reporter. */
 	redacted(&d, "jdoex and fastmail.example.org and mia@kernel.example",
 		 "jdoex and [reporter's domain].org and mia@kernel.example");
-	assert_true(export_from_reporter(&d, &thread[0]));
-	assert_true(export_from_reporter(&d, &thread[1]));
-	assert_false(export_from_reporter(&d, &thread[2]));
+	assert_true(dossier_from_reporter(&d, &thread[0]));
+	assert_true(dossier_from_reporter(&d, &thread[1]));
+	assert_false(dossier_from_reporter(&d, &thread[2]));
 	/* With consent nothing changes. */
 	d.f.r.consent_credit = true;
 	redacted(&d, "jdoe <jdoe@acme-secret.io>", "jdoe <jdoe@acme-secret.io>");

@@ -35,7 +35,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/cmd.h"
+#include "cmd/cmd.h"
 #include "store/store.h"
 #include "util/util.h"
 

@@ -1,0 +1,544 @@
+/*
+ * The command table (tmux's cmd_table[]) and the session every command
+ * runs in.  The shell, the UI's `:` line, key bindings and config `bind`
+ * lines all end in cmd_run(), so every action is scriptable and every
+ * key is a command string.  The database and the keyring are opened on
+ * first use: `secteam-tui maintainers --file F` touches neither.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "core/core.h"
+#include "crypto/crypto.h"
+#include "store/store.h"
+
+/* tmux's cmd_table[]: each command's row is in its cmd/NAME.c, so
+ * a new command is that file plus its name here, declared and listed. */
+extern const struct cmd_entry cmd_import_entry, cmd_list_entry,
+	cmd_show_entry, cmd_triage_entry, cmd_maintainers_entry, cmd_vendor_entry,
+	cmd_date_entry, cmd_due_entry, cmd_export_entry, cmd_fix_entry,
+	cmd_cve_entry, cmd_forward_entry, cmd_reply_entry, cmd_distros_entry,
+	cmd_announce_entry, cmd_roster_entry, cmd_team_entry,
+	cmd_attachment_entry, cmd_stats_entry;
+
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_import_entry,
+	&cmd_list_entry,
+	&cmd_show_entry,
+	&cmd_triage_entry,
+	&cmd_maintainers_entry,
+	&cmd_vendor_entry,
+	&cmd_date_entry,
+	&cmd_due_entry,
+	&cmd_export_entry,
+	&cmd_fix_entry,
+	&cmd_cve_entry,
+	&cmd_forward_entry,
+	&cmd_reply_entry,
+	&cmd_distros_entry,
+	&cmd_announce_entry,
+	&cmd_roster_entry,
+	&cmd_team_entry,
+	&cmd_attachment_entry,
+	&cmd_stats_entry,
+};
+const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
+
+const struct cmd_entry *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < cmd_table_len; i++)
+		if (!strcmp(cmd_table[i]->name, name))
+			return cmd_table[i];
+	return NULL;
+}
+
+/* True when opts has an option whose value is c (a short option the
+ * command takes, such as export's -o). */
+static bool opts_have_val(const struct option *opts, int c)
+{
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			return true;
+	return false;
+}
+
+/* How many long options word ("--sta", "--sta=x") abbreviates. */
+static int opts_prefixed(const struct option *opts, const char *word)
+{
+	size_t n;
+	int k = 0;
+
+	if (strncmp(word, "--", 2))
+		return 0;
+	word += 2;
+	n = strcspn(word, "=");
+	for (; opts->name; opts++)
+		k += n && !strncmp(opts->name, word, n);
+	return k;
+}
+
+/* Names the first word of the command line its options refuse (unknown,
+ * ambiguous, or missing its value), if any, on errout. */
+static void usage_culprit(struct cmd_ctx *ctx, const struct cmd_entry *e)
+{
+	char *w = NULL;
+	int c;
+
+	if (!e->opts || !ctx->argv || ctx->argc < 1)
+		return;
+	optind = 0;
+	opterr = 0;
+	while (!w && (c = getopt_long(ctx->argc, ctx->argv, ":", e->opts, NULL)) != -1) {
+		if (c == '?' && optopt && opts_have_val(e->opts, optopt))
+			continue;
+		if (c == '?' && optopt)
+			w = xasprintf("unknown option '-%c'", optopt);
+		else if (c == '?')
+			w = xasprintf("%s option '%s'",
+				      opts_prefixed(e->opts, ctx->argv[optind - 1]) > 1 ?
+				      "ambiguous" : "unknown", ctx->argv[optind - 1]);
+		else if (c == ':')
+			w = xasprintf("option '%s' needs a value", ctx->argv[optind - 1]);
+	}
+	if (w) {
+		char *safe = safe_str(w);
+		fprintf(ctx->errout, "secteam-tui %s: %s\n", e->name, safe);
+		free(safe);
+		free(w);
+	}
+}
+
+int cmd_usage(struct cmd_ctx *ctx, const char *name)
+{
+	const struct cmd_entry *e = cmd_find(name);
+	char *u;
+
+	if (!e || ctx->usage_said)
+		return CMD_USAGE;
+	usage_culprit(ctx, e);
+	u = cmd_usage_of(e, ctx->sub);
+	fprintf(ctx->errout, "usage: secteam-tui %s %s\nsee 'secteam-tui %s --help'\n",
+		e->name, u, e->name);
+	free(u);
+	ctx->usage_said = true;
+	return CMD_USAGE;
+}
+
+int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct cmd_entry *e;
+	int r;
+
+	err_clear(&ctx->err);
+	if (argc < 1)
+		return CMD_USAGE;
+	if (!(e = cmd_find(argv[0]))) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "unknown command '%s' (see secteam-tui --help)", argv[0]);
+		return CMD_USAGE;
+	}
+	ctx->sub = cmd_sub_of(e, argc, argv);
+	ctx->usage_said = false;
+	if (cmd_wants_help(e, argc, argv)) {
+		cmd_help(ctx->out, e->name, ctx->sub);
+		return CMD_OK;
+	}
+	optind = 0;
+	opterr = 0;
+	ctx->argc = argc;
+	ctx->argv = argv;
+	r = e->exec(ctx, argc, argv);
+	ctx->argc = 0;
+	ctx->argv = NULL;
+	return r;
+}
+
+/* The first positional argument of argv[from..] under opts, as getopt
+ * would find it (options' arguments skipped; "--" ends them), or -1. */
+static int first_positional(const struct option *opts, int argc, char **argv,
+			    int from)
+{
+	for (int i = from; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (!strcmp(w, "--"))
+			return i + 1 < argc ? i + 1 : -1;
+		if (w[0] != '-' || !w[1])
+			return i;
+		if (w[1] != '-') {
+			/* Short options: only export's -o takes an argument. */
+			if (w[1] == 'o' && !w[2])
+				i++;
+			continue;
+		}
+		const char *name = w + 2, *eq = strchr(name, '=');
+		size_t n = eq ? (size_t)(eq - name) : strlen(name);
+		for (const struct option *o = opts; o && o->name; o++)
+			if (strlen(o->name) == n && !strncmp(o->name, name, n)) {
+				if (o->has_arg == required_argument && !eq)
+					i++;
+				break;
+			}
+	}
+	return -1;
+}
+
+static bool word_in(const char *list, const char *w);
+
+const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv)
+{
+	return e->subs && argc >= 2 && word_in(e->subs, argv[1]) ? argv[1] : NULL;
+}
+
+static bool word_in(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, " ");
+		if (k == n && !strncmp(p, w, n))
+			return true;
+		p += k;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
+		       int64_t report, int *argc_out)
+{
+	int at = 1, pos, n = 0;
+	char **out;
+	struct err ignore;
+	int64_t id;
+
+	if (!e || e->target != CMD_TARGET_REPORT || report <= 0)
+		return NULL;
+	if (e->target_subs) {
+		if (argc < 2 || !word_in(e->target_subs, argv[1]))
+			return NULL;
+		at = 2;
+	}
+	pos = first_positional(e->opts, argc, argv, at);
+	if (pos >= 0 && parse_report_id(argv[pos], &id, &ignore) == 0)
+		return NULL;   /* the line names its report */
+	out = xcalloc((size_t)argc + 2, sizeof(*out));
+	for (int i = 0; i < argc; i++) {
+		out[n++] = xstrdup(argv[i]);
+		if (i == at - 1)
+			out[n++] = xasprintf("%lld", (long long)report);
+	}
+	*argc_out = n;
+	return out;
+}
+
+int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv, int64_t report)
+{
+	int at = e && e->target_subs ? 2 : 1, pos;
+	struct err ignore;
+	int64_t id;
+
+	if (!e || e->target != CMD_TARGET_REPORT || argc < at)
+		return report;
+	pos = first_positional(e->opts, argc, argv, at);
+	return pos >= 0 && parse_report_id(argv[pos], &id, &ignore) == 0 ? id : report;
+}
+
+char *cmd_question(int argc, char **argv, int64_t report)
+{
+	const struct cmd_entry *e = argc > 0 ? cmd_find(argv[0]) : NULL;
+
+	if (!e || !e->ask || cmd_wants_help(e, argc, argv))
+		return NULL;
+	return e->ask(argc, argv, cmd_target_of(e, argc, argv, report));
+}
+
+int cmd_run_target(struct cmd_ctx *ctx, int argc, char **argv,
+		   int64_t report)
+{
+	const struct cmd_entry *e = argc > 0 ? cmd_find(argv[0]) : NULL;
+	int n, r;
+	char **v = cmd_target_argv(e, argc, argv, report, &n);
+
+	if (!v)
+		return cmd_run(ctx, argc, argv);
+	r = cmd_run(ctx, n, v);
+	cmd_split_free(v, n);
+	return r;
+}
+
+void cmd_say(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(ctx->summary);
+	va_start(ap, fmt);
+	ctx->summary = xvasprintf(fmt, ap);
+	va_end(ap);
+	fprintf(ctx->out, "%s\n", ctx->summary);
+}
+
+void cmd_result_release(struct cmd_result *r)
+{
+	free(r->summary);
+	if (r->output)
+		wipe_free(r->output, r->output_len);
+	free(r->warnings);
+	memset(r, 0, sizeof(*r));
+}
+
+/* errout of a captured command: kept, and each line handed on. */
+struct capture_err {
+	struct sbuf all, cur;
+	void (*line)(const char *text, void *data);
+	void *data;
+};
+
+static ssize_t capture_write(void *cookie, const char *buf, size_t n)
+{
+	struct capture_err *c = cookie;
+
+	sbuf_add(&c->all, buf, n);
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n' || buf[i] == '\r') {
+			if (c->cur.len && c->line) {
+				char *s = safe_str(c->cur.buf);
+				c->line(s, c->data);
+				free(s);
+			}
+			sbuf_reset(&c->cur);
+		} else {
+			sbuf_addch(&c->cur, buf[i]);
+		}
+	}
+	return (ssize_t)n;
+}
+
+/* The last non-empty line of buf, display-safe (caller frees). */
+static char *last_line(const char *buf, size_t len)
+{
+	size_t end = len, start;
+	char *raw, *s;
+
+	while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
+		end--;
+	start = end;
+	while (start && buf[start - 1] != '\n')
+		start--;
+	raw = xstrndup(buf + start, end - start);
+	s = safe_str(raw);
+	free(raw);
+	return s;
+}
+
+/* The first line of s, display-safe (caller frees). */
+static char *first_line(const char *s)
+{
+	char *raw = xstrndup(s, strcspn(s, "\r\n")), *safe = safe_str(raw);
+
+	free(raw);
+	return safe;
+}
+
+int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
+		void (*line)(const char *text, void *data), void *data,
+		struct cmd_result *res)
+{
+	FILE *save_out = ctx->out, *save_err = ctx->errout, *out, *err;
+	struct capture_err ce = { SBUF_INIT, SBUF_INIT, line, data };
+	cookie_io_functions_t io = { NULL, capture_write, NULL, NULL };
+	char *obuf = NULL;
+	size_t olen = 0;
+
+	memset(res, 0, sizeof(*res));
+	free(ctx->summary);
+	ctx->summary = NULL;
+	out = open_memstream(&obuf, &olen);
+	err = out ? fopencookie(&ce, "w", io) : NULL;
+	if (!out || !err) {
+		if (out)
+			fclose(out);
+		res->status = CMD_FAILED;
+		res->summary = xasprintf("cannot capture the command's output: %s",
+					 strerror(errno));
+		return res->status;
+	}
+	setvbuf(err, NULL, _IONBF, 0);
+	ctx->out = out;
+	ctx->errout = err;
+	res->status = cmd_run_target(ctx, argc, argv, report);
+	fclose(out);
+	fclose(err);
+	ctx->out = save_out;
+	ctx->errout = save_err;
+	if (ce.cur.len)
+		capture_write(&ce, "\n", 1);
+	sbuf_release(&ce.cur);
+	res->output = obuf;
+	res->output_len = olen;
+	for (size_t i = 0; i < olen; i++)
+		res->output_lines += obuf[i] == '\n';
+	if (olen && obuf[olen - 1] != '\n')
+		res->output_lines++;
+	res->warnings = ce.all.len ? sbuf_detach(&ce.all, NULL) : NULL;
+	sbuf_release(&ce.all);
+	if (res->status != CMD_OK && ctx->err.msg[0])
+		res->summary = safe_str(ctx->err.msg);
+	else if (ctx->summary) {
+		res->summary = safe_str(ctx->summary);
+		res->said = true;
+	}
+	else if (olen)
+		res->summary = last_line(obuf, olen);
+	else if (res->warnings && res->status == CMD_USAGE)
+		/* The usage line, not the hint to --help after it. */
+		res->summary = first_line(res->warnings);
+	else if (res->warnings)
+		res->summary = last_line(res->warnings, strlen(res->warnings));
+	else
+		res->summary = xstrdup(res->status == CMD_OK ? "done" : "command failed");
+	return res->status;
+}
+
+int cmd_split(const char *line, char ***argv_out, int *argc_out,
+	      struct err *err)
+{
+	struct sbuf word = SBUF_INIT;
+	char **argv = NULL;
+	int argc = 0;
+	bool in_word = false;
+	const char *p = line;
+
+	for (;;) {
+		char c = *p;
+		if (!c || c == ' ' || c == '\t' || c == '\n') {
+			if (in_word) {
+				argv = xrealloc(argv, (size_t)(argc + 2) * sizeof(*argv));
+				argv[argc++] = sbuf_detach(&word, NULL);
+				argv[argc] = NULL;
+				in_word = false;
+			}
+			if (!c)
+				break;
+			p++;
+			continue;
+		}
+		in_word = true;
+		if (c == '\'') {
+			const char *q = strchr(p + 1, '\'');
+			if (!q)
+				goto unterminated;
+			sbuf_add(&word, p + 1, (size_t)(q - p - 1));
+			p = q + 1;
+		} else if (c == '"') {
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+					p++;
+				sbuf_addch(&word, *p);
+			}
+			if (!*p)
+				goto unterminated;
+			p++;
+		} else if (c == '\\' && p[1]) {
+			sbuf_addch(&word, p[1]);
+			p += 2;
+		} else {
+			sbuf_addch(&word, c);
+			p++;
+		}
+	}
+	if (!argv)
+		argv = xcalloc(1, sizeof(*argv));
+	*argv_out = argv;
+	*argc_out = argc;
+	return 0;
+unterminated:
+	sbuf_release(&word);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	return err_setc(err, ERR_INVALID, "unterminated quote in '%s'", line);
+}
+
+int cmd_run_string(struct cmd_ctx *ctx, const char *line)
+{
+	char **argv = NULL;
+	int argc = 0, r;
+
+	if (cmd_split(line, &argv, &argc, &ctx->err) < 0)
+		return CMD_USAGE;
+	r = argc ? cmd_run(ctx, argc, argv) : CMD_OK;
+	cmd_split_free(argv, argc);
+	return r;
+}
+
+char *cmd_join(int argc, char *const *argv)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		bool plain = *w != '\0';
+
+		for (const char *c = w; *c && plain; c++)
+			plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				       "0123456789@._+-=/:,#", *c) != NULL;
+		if (i)
+			sbuf_addch(&sb, ' ');
+		if (plain) {
+			sbuf_adds(&sb, w);
+			continue;
+		}
+		/* '...' keeps everything but a quote, which becomes '\''. */
+		sbuf_addch(&sb, '\'');
+		for (const char *c = w; *c; c++) {
+			if (*c == '\'')
+				sbuf_adds(&sb, "'\\''");
+			else
+				sbuf_addch(&sb, *c);
+		}
+		sbuf_addch(&sb, '\'');
+	}
+	if (!sb.buf)
+		sbuf_grow(&sb, 1);
+	return sbuf_detach(&sb, NULL);
+}
+
+void cmd_split_free(char **argv, int argc)
+{
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err)
+{
+	if (!ctx->out)
+		ctx->out = stdout;
+	if (!ctx->errout)
+		ctx->errout = stderr;
+	return session_open(ctx->sess, err);
+}
+
+void cmd_ctx_release(struct cmd_ctx *ctx)
+{
+	session_close(ctx->sess);
+	free(ctx->summary);
+	ctx->summary = NULL;
+}
+
+struct store *cmd_store(struct cmd_ctx *ctx)
+{
+	return session_store(ctx->sess, &ctx->err);
+}
+
+struct crypto *cmd_crypto(struct cmd_ctx *ctx)
+{
+	return session_crypto(ctx->sess, &ctx->err);
+}

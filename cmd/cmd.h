@@ -1,0 +1,255 @@
+/*
+ * Commands: every action an officer can take, as a table.
+ *
+ * The command line (`secteam-tui VERB ...`), the UI's `:` line and every
+ * key binding run the same rows of cmd_table[].  A row declares, as
+ * tmux's cmd_entry does, its options and where its target goes: which
+ * positional argument is the report id, after which sub-commands.  So the
+ * UI runs a command on the current report by passing the report as a
+ * value (cmd_run_target inserts it as one argv element), never by
+ * pasting text into a command string.
+ *
+ * A command parses its own arguments (getopt_long over its option table,
+ * optind reset by the caller), writes its output lines to ctx->out (its
+ * one-line result through cmd_say), warnings to ctx->errout, and returns
+ * CMD_OK, CMD_FAILED (ctx->err says why) or CMD_USAGE.  The shell lets
+ * the lines through to its stdout; the UI runs commands with cmd_capture,
+ * which keeps them (struct cmd_result): nothing reaches the terminal
+ * behind curses.  One file per command: cmd/NAME.c holds
+ * its parser, its options and its row, cmd_NAME_entry.
+ */
+#ifndef SECTEAM_CMD_H
+#define SECTEAM_CMD_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/session.h"
+#include "outgoing/outgoing.h"
+#include "util/util.h"
+
+struct store;
+struct crypto;
+struct config;
+
+enum { CMD_OK = 0, CMD_FAILED = 1, CMD_USAGE = 2 };
+
+/*
+ * Progress of a long command (import), reported to whoever runs it: the
+ * shell draws a bar on a terminal, the UI its status line.  Core says
+ * how far it is and never draws.  A command reports nothing until it has
+ * run for a moment, and at most a few times a second.
+ */
+enum cmd_progress_event {
+	CMD_PROGRESS_UPDATE,  /* how far it is now */
+	CMD_PROGRESS_CLEAR,   /* result lines follow on ctx->out: take the
+			       * progress off the screen (it comes back
+			       * with the next update) */
+	CMD_PROGRESS_DONE,    /* the last call: the work is done */
+};
+struct cmd_progress {
+	enum cmd_progress_event event;
+	const char *what;     /* "importing" */
+	const char *unit;     /* "message(s)" */
+	size_t done;          /* so many units so far */
+	double frac;          /* the share done, 0 to 1; negative when it
+			       * cannot be known (standard input) */
+	double seconds;       /* since the start */
+};
+typedef void cmd_progress_fn(const struct cmd_progress *p, void *data);
+
+struct cmd_ctx {
+	struct session *sess;    /* what the use cases work with */
+	FILE *out;               /* normal output */
+	FILE *errout;            /* warnings, progress */
+	bool interactive;        /* run from the UI */
+	struct err err;          /* why the command failed (CMD_FAILED) */
+	char *summary;           /* the command's one-line result (cmd_say) */
+	const char *sub;         /* the sub-command being run (cmd_run), for
+				  * its usage line; NULL when none */
+	bool usage_said;         /* cmd_usage printed the usage this run */
+	int argc;                /* the command line being run (cmd_run), */
+	char **argv;             /* for cmd_usage to name a bad option */
+	cmd_progress_fn *progress; /* NULL: no progress is reported */
+	void *progress_data;
+};
+
+/* Where a command's report goes. */
+enum cmd_target {
+	CMD_TARGET_NONE,     /* it takes no report */
+	CMD_TARGET_REPORT,   /* its first positional argument is a report id
+			      * (after a sub-command of target_subs, when set) */
+};
+
+/* One option of a command, as its --help and the man page show it. */
+struct cmd_opt_help {
+	const char *opt;    /* as typed: "--state S", "-o, --output FILE" */
+	const char *text;   /* what it does, one line */
+};
+
+struct cmd_entry {
+	const char *name;
+	const char *usage;  /* "ID --state S [--severity S] ..."; with
+			     * sub-commands, one alternative each, " | "
+			     * between them, each starting with its name */
+	const char *help;   /* one line */
+	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
+	const struct option *opts;  /* its options (NULL: none) */
+	enum cmd_target target;
+	const char *target_subs;    /* the sub-commands taking the report
+				     * ("set propose ..."); NULL: the command
+				     * itself takes it */
+	/* Its --help (cmd/help.c) and the man page's options list
+	 * (scripts/man-page.sh) are made from these and usage. */
+	const char *subs;   /* its sub-commands ("add list ..."), or NULL */
+	const struct cmd_opt_help *opt_help; /* ends with { NULL, NULL } */
+	const char *exit1;  /* what exit status 1 means for it */
+	/* The question the UI asks before running argv on report `report`
+	 * (a step that sends mail or cannot be undone; caller frees), or
+	 * NULL to run it at once; NULL: never asks.  Keys and the : line
+	 * ask through this one place. */
+	char *(*ask)(int argc, char **argv, int64_t report);
+	const char *const *examples; /* NULL-terminated: one, or one per
+				      * sub-command ("vendor status 3 ...") */
+};
+
+extern const struct cmd_entry *const cmd_table[];
+extern const size_t cmd_table_len;
+
+const struct cmd_entry *cmd_find(const char *name);
+/* Runs argv[0] with its arguments; unknown verbs give CMD_USAGE. */
+int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
+/*
+ * cmd_run on report `report` (0: none): when the command takes a report
+ * and argv names none where it goes, the report is inserted there as an
+ * argument of its own.  A report named in argv wins (`show 9` in report
+ * 3's view shows 9).
+ */
+int cmd_run_target(struct cmd_ctx *ctx, int argc, char **argv,
+		   int64_t report);
+/* The argv cmd_run_target would run (a new array of new strings; free
+ * with cmd_split_free), or NULL when the command takes no report or
+ * argv already names one; for tests and the UI's prompts. */
+char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
+		       int64_t report, int *argc_out);
+
+/* Splits a command string as a shell would (quotes, backslashes; no
+ * expansion) and runs it (cmd_run). */
+int cmd_run_string(struct cmd_ctx *ctx, const char *line);
+
+/* What a command run for the UI gave back. */
+struct cmd_result {
+	int status;             /* CMD_OK, CMD_FAILED, CMD_USAGE */
+	char *summary;          /* one display-safe line: the command's
+				 * cmd_say, its error, or its last line */
+	bool said;              /* summary is the command's own result line
+				 * (cmd_say): the output is its receipt,
+				 * not something to read */
+	char *output;           /* everything it wrote to ctx->out (may hold
+				 * plaintext: wiped on release), or NULL */
+	size_t output_len;
+	size_t output_lines;
+	char *warnings;         /* what it wrote to ctx->errout, or NULL */
+};
+void cmd_result_release(struct cmd_result *r);
+/*
+ * Runs argv (cmd_run_target) with ctx->out and ctx->errout captured into
+ * *res instead of the process's stdout and stderr; line (may be NULL) is
+ * called with each line written to errout as it comes (progress, for a
+ * status line).  Returns res->status.
+ */
+/* The report a command line acts on: the one it names, else report. */
+int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv, int64_t report);
+/* The question to ask before running argv on report (cmd_entry.ask), or
+ * NULL (caller frees). */
+char *cmd_question(int argc, char **argv, int64_t report);
+int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
+		void (*line)(const char *text, void *data), void *data,
+		struct cmd_result *res);
+/* A command's one-line result: printed to ctx->out as a line of its own
+ * (display-safe: untrusted parts made safe by the caller) and kept as
+ * ctx->summary for the UI's status line. */
+void cmd_say(struct cmd_ctx *ctx, const char *fmt, ...) UTIL_PRINTF(2, 3);
+/*
+ * Splits like a POSIX shell without expansion: '...' literal, "..." with
+ * \" and \\, backslash escapes outside.  Returns 0 with a NULL-terminated
+ * *argv (free with cmd_split_free), or ERR_INVALID for an open quote.
+ */
+int cmd_split(const char *line, char ***argv, int *argc, struct err *err);
+void cmd_split_free(char **argv, int argc);
+/* The inverse of cmd_split: argv as one line, each word quoted when it
+ * needs to be, so that cmd_split gives argv back (caller frees). */
+char *cmd_join(int argc, char *const *argv);
+
+/* Opens ctx->sess (session_open) and sets the output streams. */
+int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err);
+void cmd_ctx_release(struct cmd_ctx *ctx);
+/* The session's store / keyring; NULL with ctx->err set. */
+struct store *cmd_store(struct cmd_ctx *ctx);
+struct crypto *cmd_crypto(struct cmd_ctx *ctx);
+
+/*
+ * Prints the usage line of NAME (of the sub-command being run, when it
+ * has them: ctx->sub) and a hint to its --help to errout, once per run;
+ * returns CMD_USAGE.
+ */
+int cmd_usage(struct cmd_ctx *ctx, const char *name);
+
+/* cmd/help.c: the help of the command line, from cmd_table[]. */
+/* The global help: options and the commands. */
+void cmd_help_global(FILE *out);
+/* NAME's --help (of its sub-command sub, when one of its subs; else the
+ * whole command's).  Returns 0, or -1 when NAME is no command. */
+int cmd_help(FILE *out, const char *name, const char *sub);
+/* argv asks for help: a --help (or -h) among its options, before any
+ * "--", not an option's argument. */
+bool cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
+/* The usage of e's sub-command sub (its alternative of e->usage, as a
+ * new string), or of the whole command when sub is NULL or not one. */
+char *cmd_usage_of(const struct cmd_entry *e, const char *sub);
+/* argv[1] when it names one of e's sub-commands, else NULL. */
+const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv);
+/* The options of every command, in roff, for the man page. */
+void cmd_options_roff(FILE *out);
+/* Text as roff: backslashes escaped, '-' a minus sign, no request at the
+ * start of a line (the man page's command and key sections). */
+void cmd_roff_text(FILE *out, const char *s);
+
+/* One line per mail forward_report() sent: plaintext or encrypted, to,
+ * where (display-safe); `forward` and `vendor notify --forward`. */
+struct forward_result;
+void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res);
+
+/* cmd/distros.c: what `distros` and `announce` share. */
+extern const struct option cmd_distros_opts[];
+extern const struct cmd_opt_help cmd_notice_help[];
+/* `maintainers ID ...` (cmd/maintainers-report.c): suggestions for
+ * report id, and bringing people in; argv is the whole command line
+ * (options are parsed again, optind reset).  Returns CMD_*. */
+int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
+			    char **argv);
+
+/* cmd/reply.c, cmd/distros.c: what the mail commands share. */
+/* The text a mail command sends (cmd/reply.c): the draft as the officer
+ * edits it in $VISUAL/$EDITOR, or as it is with yes.  CMD_OK with *text
+ * (wipe it), else CMD_FAILED/CMD_USAGE with ctx->err (an emptied text,
+ * the : line of the UI without yes). */
+int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
+		   char **text);
+/* cmd_edit_draft, then send, then the command's output line
+ * ("encrypted|plaintext <TAB> to <TAB> where <TAB> <Message-ID>") and its
+ * warnings.  Returns CMD_*. */
+int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
+		   int (*send)(struct session *, const struct reply_draft *,
+			       const char *, struct reply_sent *, struct err *));
+
+/* `distros` and `announce` (cmd/distros.c): the arguments parsed, the
+ * draft made (notice_prepare), edited and sent with send.  CMD_*. */
+int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
+		    const char *name, enum notice_kind k,
+		    int (*send)(struct session *, const struct reply_draft *,
+				const char *, struct reply_sent *, struct err *));
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * `distros ID [--yes] [--outbox MAILDIR | --sendmail]`: the notice to the
+ * linux-distros list (see notice.c for the list's rules); cmd/announce.c
+ * runs `announce` the same way.  The composed text opens in
+ * $VISUAL/$EDITOR unless --yes (unchanged, it sends nothing); one line is printed as reply does.  Mail
+ * goes into --outbox (else config forward.outbox), or through --sendmail
+ * (config forward.sendmail, default "sendmail -t -oi").
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/core.h"
+
+const struct option cmd_distros_opts[] = {
+	{ "yes", no_argument, NULL, 'y' },
+	{ "outbox", required_argument, NULL, 'o' },
+	{ "sendmail", no_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int send_distros(struct session *sess, const struct reply_draft *d,
+			const char *text, struct reply_sent *s, struct err *err)
+{
+	return notice_send(sess, NOTICE_DISTROS, d, text, s, err);
+}
+
+int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
+		    const char *name, enum notice_kind k,
+		    int (*send)(struct session *, const struct reply_draft *,
+				const char *, struct reply_sent *, struct err *))
+{
+	struct reply_draft d;
+	const char *outbox = NULL, *sendmail = NULL;
+	bool yes = false, use_sendmail = false;
+	int64_t id;
+	int c, r = CMD_FAILED;
+
+	while ((c = getopt_long(argc, argv, "", cmd_distros_opts, NULL)) != -1) {
+		switch (c) {
+		case 'y': yes = true; break;
+		case 'o': outbox = optarg; break;
+		case 's': use_sendmail = true; break;
+		default: return cmd_usage(ctx, name);
+		}
+	}
+	if (optind + 1 != argc || (outbox && use_sendmail))
+		return cmd_usage(ctx, name);
+	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
+		return CMD_USAGE;
+	if (use_sendmail)
+		sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
+	else if (!outbox)
+		outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
+	if (!outbox && !sendmail) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "%s: say where the mail goes: --outbox MAILDIR or "
+			 "--sendmail (or set forward.outbox in the config)", name);
+		return CMD_USAGE;
+	}
+	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, &d, &ctx->err) == 0)
+		r = cmd_mail_draft(ctx, &d, yes, send);
+	reply_draft_release(&d);
+	return r;
+}
+
+static int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return cmd_notice_exec(ctx, argc, argv, "distros", NOTICE_DISTROS,
+			       send_distros);
+}
+
+/* `distros` in the command table (cmd/cmd.c); `announce` shares its
+ * options. */
+const struct cmd_opt_help cmd_notice_help[] = {
+	{ "--yes", "send the text as composed: no $EDITOR, so no check that the draft was changed" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "distros 3 --outbox ~/outbox", NULL };
+const struct cmd_entry cmd_distros_entry = {
+	.name = "distros",
+	.usage = "ID [--yes] [--outbox MAILDIR | --sendmail]",
+	.help = "the notice to the linux-distros list, encrypted to its key, under its rules",
+	.exec = cmd_distros_exec,
+	.opts = cmd_distros_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = cmd_notice_help,
+	.exit1 = "a rule of the list refused the notice (named), or delivery failed",
+	.examples = examples,
+};

@@ -1,0 +1,183 @@
+/*
+ * `forward ID (--to ADDR... | --participants) [--outbox MAILDIR |
+ *  --sendmail] [--allow-plaintext] [--force-recipient]
+ *  [--release-attachment NAME...]`: sends the report to people brought
+ * into it, as PGP/MIME mail (see forward.c for the rules).  ADDR is user@host or "Name <user@host>"; addresses after the
+ * ID count as more --to.  Mail goes into --outbox (else config
+ * forward.outbox), or through --sendmail (config forward.sendmail, default
+ * "sendmail -t -oi").  Prints one line per delivered message:
+ * "encrypted|plaintext <TAB> recipients <TAB> Maildir file or 'sent via
+ * sendmail'".
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/core.h"
+
+/* The options of `forward`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_forward_opts[] = {
+	{ "to", required_argument, NULL, 't' },
+	{ "participants", no_argument, NULL, 'P' },
+	{ "outbox", required_argument, NULL, 'o' },
+	{ "sendmail", no_argument, NULL, 's' },
+	{ "allow-plaintext", no_argument, NULL, 'a' },
+	{ "force-recipient", no_argument, NULL, 'f' },
+	{ "release-attachment", required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res)
+{
+	for (size_t i = 0; i < res->nsent; i++) {
+		char *t = safe_str(res->sent[i].to), *w = safe_str(res->sent[i].where);
+		fprintf(ctx->out, "%s\t%s\t%s\n",
+			res->sent[i].plaintext ? "plaintext" : "encrypted", t, w);
+		free(t);
+		free(w);
+	}
+}
+
+/* Where the mail goes: --outbox, --sendmail (forward.sendmail), or the
+ * config's forward.outbox.  0, or CMD_USAGE with ctx->err set. */
+static int forward_where(struct cmd_ctx *ctx, struct forward_opts *o,
+			 bool use_sendmail)
+{
+	if (use_sendmail)
+		o->sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
+					 "sendmail -t -oi");
+	else if (!o->outbox)
+		o->outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
+	if (o->outbox || o->sendmail)
+		return 0;
+	err_setc(&ctx->err, ERR_INVALID,
+		 "forward: say where the mail goes: --outbox MAILDIR or "
+		 "--sendmail (or set forward.outbox in the config)");
+	return CMD_USAGE;
+}
+
+static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct forward_opts o;
+	struct forward_result res;
+	struct participant *pv = NULL;
+	size_t np = 0;
+	const char **to, **rel;
+	char **owned = NULL;
+	bool all = false, use_sendmail = false;
+	int64_t id;
+	int c, r = CMD_FAILED;
+
+	memset(&o, 0, sizeof(o));
+	memset(&res, 0, sizeof(res));
+	to = xcalloc((size_t)argc + 1, sizeof(*to));
+	rel = xcalloc((size_t)argc + 1, sizeof(*rel));
+	o.release = rel;
+	while ((c = getopt_long(argc, argv, "", cmd_forward_opts, NULL)) != -1) {
+		switch (c) {
+		case 't': to[o.nto++] = optarg; break;
+		case 'r': rel[o.nrelease++] = optarg; break;
+		case 'P': all = true; break;
+		case 'o': o.outbox = optarg; break;
+		case 's': use_sendmail = true; break;
+		case 'a': o.allow_plaintext = true; break;
+		case 'f': o.force_recipient = true; break;
+		default: r = cmd_usage(ctx, "forward"); goto out;
+		}
+	}
+	if (optind >= argc || (o.outbox && use_sendmail)) {
+		r = cmd_usage(ctx, "forward");
+		goto out;
+	}
+	if (parse_report_id(argv[optind], &id, &ctx->err) < 0) {
+		r = CMD_USAGE;
+		goto out;
+	}
+	for (int i = optind + 1; i < argc; i++)
+		to[o.nto++] = argv[i];
+	if ((r = forward_where(ctx, &o, use_sendmail)) != 0)
+		goto out;
+	r = CMD_FAILED;
+	if (all) {
+		if (participants_list(ctx->sess, id, false, &pv, &np, &ctx->err) < 0)
+			goto out;
+		to = xrealloc(to, ((size_t)argc + np + 1) * sizeof(*to));
+		owned = xcalloc(np + 1, sizeof(*owned));
+		for (size_t i = 0; i < np; i++) {
+			/* Their address only: the stored name comes back in
+			 * forward.c, quoted properly. */
+			owned[i] = xstrdup(pv[i].email);
+			to[o.nto++] = owned[i];
+		}
+	}
+	if (!o.nto) {
+		if (all)
+			err_setc(&ctx->err, ERR_INVALID,
+				 "cannot forward report %lld: it has no participants "
+				 "(see maintainers %lld --add)", (long long)id,
+				 (long long)id);
+		else
+			r = cmd_usage(ctx, "forward");
+		goto out;
+	}
+	o.to = to;
+	if (forward_report(ctx->sess, id, &o, &res, &ctx->err) == 0)
+		r = CMD_OK;
+	cmd_forward_print(ctx, &res);
+	if (r == CMD_OK && res.withheld)
+		fprintf(ctx->errout,
+			"report %lld: %zu attachment%s withheld (without the "
+			"reporter's consent to release exploit code and to be "
+			"credited, only patches go; send one with "
+			"--release-attachment NAME)\n",
+			(long long)id, res.withheld, res.withheld > 1 ? "s" : "");
+out:
+	forward_result_release(&res);
+	participants_free(pv, np);
+	if (owned)
+		for (size_t i = 0; i < np; i++)
+			free(owned[i]);
+	free(owned);
+	free(to);
+	free(rel);
+	return r;
+}
+
+/* `forward` in the command table (cmd/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--to ADDR", "a recipient (repeatable)" },
+	{ "--participants", "every participant brought in" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--allow-plaintext", "a plain copy for a recipient without a usable key" },
+	{ "--force-recipient", "a recipient who is not a participant" },
+	{ "--release-attachment NAME", "send the attachment NAME too (repeatable)" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"forward 3 --participants --outbox ~/outbox", NULL };
+/* The UI asks before mail goes (keys and the : line alike). */
+static char *cmd_forward_ask(int argc, char **argv, int64_t report)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--participants"))
+			return xasprintf("forward report %lld, encrypted, to all its participants?",
+					 (long long)report);
+	return xasprintf("forward report %lld, encrypted, to the addresses given?",
+			 (long long)report);
+}
+
+const struct cmd_entry cmd_forward_entry = {
+	.name = "forward",
+	.usage = "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
+	.help = "forward a report to its participants as signed, encrypted PGP/MIME mail",
+	.exec = cmd_forward_exec,
+	.opts = cmd_forward_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "a recipient without a usable key, or delivery failed",
+	.examples = examples,
+	.ask = cmd_forward_ask,
+};

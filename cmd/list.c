@@ -1,0 +1,178 @@
+/*
+ * `list [--state S] [--open] [--sort KEY] [--json]`: a header row, then
+ * one line per report,
+ *   ID  STATE  SEVERITY  VERDICT  DUE  CLAIMED  FIX/CVE  SUBJECT
+ * in columns as wide as their widest value (CLAIMED at most 16, cut
+ * with "…").
+ * DUE is the number of days to the embargo deadline (embargo.c: the
+ * decided date, else the policy default): "-3d!" overdue, "+2d?" no date
+ * decided, "+5d" decided, "-" when the embargo is over.  FIX/CVE is the
+ * fix's first tag (or its short SHA) and the CVE ID with its state
+ * (fixcve.h), "-" for none; config list.fix_cve = false hides the
+ * column.  Subjects are sanitized for display.  --json carries "fix" and
+ * "cve" as show --json does.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "export/export.h"
+#include "core/core.h"
+#include "core/fixcve.h"
+#include "core/json.h"
+#include "store/store.h"
+
+struct list_out {
+	struct cmd_ctx *ctx;
+	json_t *arr;
+	time_t now;
+	struct policy pol;
+	bool fix_cve;            /* the FIX/CVE column shown */
+	struct fixcve_row *fc;   /* every report's fix and CVE state */
+	size_t nfc;
+	struct text_table tab;
+};
+
+/* The table's columns; an officer's name is cut (with "…") past 16
+ * columns, so a long one cannot push the subjects out of line. */
+static const char *const list_head[] = {
+	"ID", "STATE", "SEVERITY", "VERDICT", "DUE", "CLAIMED", "FIX/CVE", "SUBJECT",
+};
+static const int list_max[] = { 0, 0, 0, 0, 0, 16, 0, 0 };
+/* With config list.fix_cve = false. */
+static const char *const list_head_nofix[] = {
+	"ID", "STATE", "SEVERITY", "VERDICT", "DUE", "CLAIMED", "SUBJECT",
+};
+static const int list_max_nofix[] = { 0, 0, 0, 0, 0, 16, 0 };
+
+static int add_row(const struct report *r, void *data)
+{
+	struct list_out *lo = data;
+	const struct fixcve *fc = fixcve_find(lo->fc, lo->nfc, r->id);
+	struct fixcve none;
+	struct embargo e;
+	char id[24], due[32];
+
+	embargo_of_report(&lo->pol, r, lo->now, &e);
+	if (lo->arr) {
+		json_t *o = report_summary_json(r);
+		embargo_json(&e, o);
+		memset(&none, 0, sizeof(none));
+		fixcve_add_json(o, fc ? fc : &none);
+		json_array_append_new(lo->arr, o);
+		return 0;
+	}
+	embargo_due(&e, due);
+	snprintf(id, sizeof(id), "%lld", (long long)r->id);
+	char *subj = safe_str(r->subject), *who = safe_str(r->claimed_by),
+	     *state = safe_str(r->state), *sev = safe_str(r->severity),
+	     *ver = safe_str(sig_verdict_name(r->verdict));
+	char *raw = lo->fix_cve ? fixcve_label(fc) : NULL;
+	char *label = safe_str(raw ? raw : "-");
+	const char *row[] = { id, state, sev, ver, due, *who ? who : "-", label, subj };
+
+	if (!lo->fix_cve)
+		row[6] = subj;  /* the column is hidden: SUBJECT takes its place */
+	text_table_add(&lo->tab, row);
+	free(raw);
+	free(label);
+	free(subj);
+	free(who);
+	free(state);
+	free(sev);
+	free(ver);
+	return 0;
+}
+
+/* The options of `list`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_list_opts[] = {
+	{ "state", required_argument, NULL, 's' },
+	{ "open", no_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, 'S' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct report_filter f = { NULL, false, NULL, NULL, NULL };
+	struct list_out lo = { .ctx = ctx, .now = util_now(), .fix_cve = true };
+	struct store *s;
+	bool json = false;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "", cmd_list_opts, NULL)) != -1) {
+		switch (c) {
+		case 's': f.state = optarg; break;
+		case 'o': f.open_only = true; break;
+		case 'S': f.order = optarg; break;
+		case 'j': json = true; break;
+		default: return cmd_usage(ctx, "list");
+		}
+	}
+	if (optind != argc)
+		return cmd_usage(ctx, "list");
+	if (f.state && !triage_state_valid(f.state)) {
+		char *valid = triage_state_names(", ");
+		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s' (valid states: %s)",
+			 f.state, valid);
+		free(valid);
+		return CMD_USAGE;
+	}
+	if (!(s = cmd_store(ctx)))
+		return CMD_FAILED;
+	policy_from_config(ctx->sess->cfg, &lo.pol);
+	if (json)
+		lo.arr = json_array();
+	lo.fix_cve = config_get_bool(ctx->sess->cfg, "list.fix_cve", true);
+	if ((lo.fix_cve || json) && fixcve_all(ctx->sess, &lo.fc, &lo.nfc, &ctx->err) < 0) {
+		json_decref(lo.arr);
+		return CMD_FAILED;
+	}
+	if (lo.fix_cve)
+		text_table_init(&lo.tab, ARRAY_SIZE(list_head), list_head, list_max);
+	else
+		text_table_init(&lo.tab, ARRAY_SIZE(list_head) - 1, list_head_nofix, list_max_nofix);
+	r = report_each(ctx->sess, &f, add_row, &lo, &ctx->err);
+	fixcve_rows_free(lo.fc, lo.nfc);
+	if (json) {
+		if (r == 0)
+			json_print(ctx->out, lo.arr);
+		json_decref(lo.arr);
+	} else if (r == 0 && lo.tab.nrows) {
+		/* Widths from every row: the table is printed at the end. */
+		text_table_print(&lo.tab, ctx->out);
+	} else if (r == 0 && isatty(fileno(ctx->out))) {
+		/* Someone at a terminal learns why nothing shows; a script
+		 * still gets an empty output. */
+		fputs(f.state || f.open_only ? "no report matches\n"
+					     : "no reports yet: 'secteam-tui import FILE' brings them in\n",
+		      ctx->errout);
+	}
+	text_table_release(&lo.tab);
+	return r < 0 ? (r == ERR_INVALID ? CMD_USAGE : CMD_FAILED) : CMD_OK;
+}
+
+/* `list` in the command table (cmd/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--state S", "only reports in state S (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)" },
+	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
+	{ "--sort KEY", "order by deadline, received, state or severity (default: id)" },
+	{ "--json", "an array of JSON objects instead of the table" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "list --open --sort deadline", NULL };
+const struct cmd_entry cmd_list_entry = {
+	.name = "list",
+	.usage = "[--state S] [--open] [--sort deadline|received|state|severity] [--json]",
+	.help = "list reports",
+	.exec = cmd_list_exec,
+	.opts = cmd_list_opts,
+	.target = CMD_TARGET_NONE,
+	.opt_help = opt_help,
+	.exit1 = "the database cannot be read",
+	.examples = examples,
+};

@@ -1,0 +1,156 @@
+/*
+ * `roster [--json]`: the keys report bodies are encrypted to, with what
+ * this officer's keyring knows of each; exit 1, naming them, when one is
+ * missing or cannot be encrypted to.  `roster reseal`: encrypt every
+ * stored body again to the roster as it is now (roster.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd/cmd.h"
+#include "export/export.h"
+#include "core/json.h"
+#include "core/team.h"
+
+/* CMD_FAILED, naming them, when a key of the roster is missing from the
+ * keyring or cannot be encrypted to: every import would fail to seal. */
+static int unusable(struct cmd_ctx *ctx, const struct roster_entry *e, size_t n)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].in_keyring && e[i].can_encrypt)
+			continue;
+		sbuf_addf(&sb, "%s%s (%s)", bad++ ? ", " : "", e[i].fpr,
+			  e[i].in_keyring ? "cannot be encrypted to" : "not in your keyring");
+	}
+	if (bad) {
+		char *safe = safe_str(sb.buf);
+		err_setc(&ctx->err, ERR_CRYPTO,
+			 "roster: %zu key%s cannot be sealed to: %s; import %s, or "
+			 "sealing fails", bad, bad == 1 ? "" : "s", safe,
+			 bad == 1 ? "it" : "them");
+		free(safe);
+	}
+	sbuf_release(&sb);
+	return bad ? CMD_FAILED : CMD_OK;
+}
+
+static int show(struct cmd_ctx *ctx, bool json)
+{
+	struct roster_entry *e;
+	size_t n;
+	char when[32];
+	int r;
+
+	if (roster_list(ctx->sess, &e, &n, &ctx->err) < 0)
+		return CMD_FAILED;
+	if (json) {
+		json_t *arr = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(arr, json_pack(
+				"{s:s, s:o, s:o, s:o, s:b, s:b, s:b}",
+				"fingerprint", e[i].fpr, "officer", json_text(e[i].officer),
+				"uid", json_text(e[i].uid), "expires", json_time(e[i].expires),
+				"in_keyring", e[i].in_keyring, "can_encrypt", e[i].can_encrypt,
+				"secret", e[i].secret));
+		json_print(ctx->out, arr);
+		json_decref(arr);
+	} else {
+		static const char *const head[] = {
+			"FINGERPRINT", "OFFICER", "SECRET", "EXPIRES", "USER ID",
+		};
+		struct text_table tab;
+
+		text_table_init(&tab, ARRAY_SIZE(head), head, NULL);
+		for (size_t i = 0; i < n; i++) {
+			char *fpr = safe_str(e[i].fpr), *uid = safe_str(e[i].uid);
+			char *off = safe_str(e[i].officer), *last;
+			const char *exp = "never";
+
+			if (e[i].expires) {
+				fmt_rfc3339(e[i].expires, when);
+				when[10] = '\0';
+				exp = when;
+			}
+			if (!e[i].in_keyring)
+				last = xstrdup("(not in your keyring: import it, or sealing fails)");
+			else
+				last = xasprintf("%s%s", uid, e[i].can_encrypt ? "" :
+						 " (cannot be encrypted to)");
+			text_table_add(&tab, (const char *const[]){
+				fpr, *off ? off : "-",
+				!e[i].in_keyring ? "-" : e[i].secret ? "yes" : "no",
+				!e[i].in_keyring ? "-" : exp, last });
+			free(last);
+			free(fpr);
+			free(uid);
+			free(off);
+		}
+		text_table_print(&tab, ctx->out);
+		text_table_release(&tab);
+	}
+	r = unusable(ctx, e, n);
+	for (size_t i = 0; i < n; i++)
+		roster_entry_release(&e[i]);
+	free(e);
+	return r;
+}
+
+static int reseal(struct cmd_ctx *ctx)
+{
+	struct reseal_result res;
+	int r = roster_reseal(ctx->sess, &res, NULL, NULL, &ctx->err);
+
+	if (r < 0) {
+		err_prefix(&ctx->err, "roster reseal stopped after %zu resealed (run it again to finish)",
+			   res.resealed);
+		reseal_result_release(&res);
+		return CMD_FAILED;
+	}
+	fprintf(ctx->out, "resealed: %zu\nleft alone: %zu\nnot opened by your keys: %zu\n",
+		res.resealed, res.kept, res.nunopened);
+	for (size_t i = 0; i < res.nunopened; i++)
+		fprintf(ctx->out, "  message %lld of report %lld\n",
+			(long long)res.unopened[i],
+			(long long)res.unopened_reports[i]);
+	if (res.nunopened)
+		err_setc(&ctx->err, ERR_CRYPTO,
+			 "%zu bod%s not resealed: an officer whose key opens them runs 'secteam-tui roster reseal'",
+			 res.nunopened, res.nunopened == 1 ? "y" : "ies");
+	r = res.nunopened ? CMD_FAILED : CMD_OK;
+	reseal_result_release(&res);
+	return r;
+}
+
+static int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	if (argc == 1)
+		return show(ctx, false);
+	if (argc == 2 && !strcmp(argv[1], "--json"))
+		return show(ctx, true);
+	if (argc == 2 && !strcmp(argv[1], "reseal"))
+		return reseal(ctx);
+	return cmd_usage(ctx, "roster");
+}
+
+/* `roster` in the command table (cmd/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--json", "the keys as a JSON array" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = { "roster", "roster reseal", NULL };
+const struct cmd_entry cmd_roster_entry = {
+	.name = "roster",
+	.usage = "[--json] | reseal",
+	.help = "the keys report bodies are encrypted to; reseal every body to them",
+	.exec = cmd_roster_exec,
+	.target = CMD_TARGET_NONE,
+	.subs = "reseal",
+	.opt_help = opt_help,
+	.exit1 = "a key of the roster is not in your keyring or cannot be encrypted to (named), no key to seal to, or a body cannot be resealed",
+	.examples = examples,
+};

@@ -1,0 +1,136 @@
+/*
+ * `triage ID [--state S] [--severity S] [--claim [--take]|--unclaim] [--public]
+ *  [--consent credit|exploit] [--note TEXT] [--early --reason TEXT]`: parses the arguments and
+ * hands them to triage_apply() (triage.c), which checks, stores and logs
+ * every change in one transaction.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/core.h"
+
+/* The options of `triage`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_triage_opts[] = {
+	{ "state", required_argument, NULL, 's' },
+	{ "severity", required_argument, NULL, 'v' },
+	{ "claim", no_argument, NULL, 'c' },
+	{ "take", no_argument, NULL, 't' },
+	{ "unclaim", no_argument, NULL, 'u' },
+	{ "public", no_argument, NULL, 'p' },
+	{ "consent", required_argument, NULL, 'C' },
+	{ "note", required_argument, NULL, 'n' },
+	{ "early", no_argument, NULL, 'e' },
+	{ "reason", required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct triage_change t;
+	char *summary;
+	int c;
+
+	memset(&t, 0, sizeof(t));
+	while ((c = getopt_long(argc, argv, "", cmd_triage_opts, NULL)) != -1) {
+		switch (c) {
+		case 's': t.state = optarg; break;
+		case 'v': t.severity = optarg; break;
+		case 'c': t.claim = true; break;
+		case 't': t.take = true; break;
+		case 'u': t.unclaim = true; break;
+		case 'p': t.public = true; break;
+		case 'n': t.note = optarg; break;
+		case 'e': t.early = true; break;
+		case 'r': t.reason = optarg; break;
+		case 'C':
+			if (!strcmp(optarg, "credit"))
+				t.consent_credit = true;
+			else if (!strcmp(optarg, "exploit"))
+				t.consent_exploit = true;
+			else {
+				err_setc(&ctx->err, ERR_INVALID,
+					 "unknown consent '%s' (credit or exploit)", optarg);
+				return CMD_USAGE;
+			}
+			break;
+		default: return cmd_usage(ctx, "triage");
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage(ctx, "triage");
+	if (parse_report_id(argv[optind], &t.id, &ctx->err) < 0)
+		return CMD_USAGE;
+	if (t.claim && t.unclaim)
+		return cmd_usage(ctx, "triage");
+	if (!t.state && !t.severity && !t.claim && !t.unclaim && !t.public &&
+	    !t.consent_credit && !t.consent_exploit && !t.note)
+		return cmd_usage(ctx, "triage");
+	if (triage_apply(ctx->sess, &t, &summary, &ctx->err) < 0)
+		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
+	cmd_say(ctx, "%s", summary);
+	free(summary);
+	return CMD_OK;
+}
+
+/* What `triage` asks first in the UI (keys and the : line alike): the
+ * moves that end a report or make it public, which cannot be undone, and
+ * accepting it. */
+static char *cmd_triage_ask(int argc, char **argv, int64_t report)
+{
+	const char *state = NULL;
+	bool early = false, public = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--state") && i + 1 < argc)
+			state = argv[++i];
+		else if (!strncmp(argv[i], "--state=", 8))
+			state = argv[i] + 8;
+		else if (!strcmp(argv[i], "--early"))
+			early = true;
+		else if (!strcmp(argv[i], "--public"))
+			public = true;
+	}
+	if (state && !strcmp(state, "disclosed"))
+		return xasprintf("disclose report %lld%s? (cannot be undone)", (long long)report,
+				 early ? " before its decided date" : "");
+	if (state && !strcmp(state, "rejected"))
+		return xasprintf("reject report %lld?", (long long)report);
+	if (state && !strcmp(state, "accepted"))
+		return xasprintf("accept report %lld?", (long long)report);
+	if (public)
+		return xasprintf("mark report %lld already public? (cannot be undone)",
+				 (long long)report);
+	return NULL;
+}
+
+/* `triage` in the command table (cmd/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--state S", "move the report to state S (the allowed moves only)" },
+	{ "--severity S", "none, low, medium, high or critical" },
+	{ "--claim", "make the officer running it the report's owner (refused, naming them, when another officer holds it)" },
+	{ "--take", "with --claim: take the report over from the officer who holds it" },
+	{ "--unclaim", "leave the report without an owner" },
+	{ "--public", "mark the report already public (its policy date is now)" },
+	{ "--consent credit|exploit", "record the reporter's consent to be credited, or to release exploit code" },
+	{ "--note TEXT", "add an internal note to the timeline" },
+	{ "--early", "with --state disclosed and --reason: disclose before the decided date (an event)" },
+	{ "--reason TEXT", "why the report is disclosed early" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"triage 3 --state triaged --severity high --claim", NULL };
+const struct cmd_entry cmd_triage_entry = {
+	.name = "triage",
+	.usage = "ID [--state S [--early --reason TEXT]] [--severity S] [--claim [--take]|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
+	.help = "change a report's state, severity, owner or flags",
+	.exec = cmd_triage_exec,
+	.opts = cmd_triage_opts,
+	.target = CMD_TARGET_REPORT,
+	.opt_help = opt_help,
+	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), or no such report",
+	.examples = examples,
+	.ask = cmd_triage_ask,
+};

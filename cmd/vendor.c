@@ -1,0 +1,221 @@
+/*
+ * `vendor add|list|edit|notify|status`: the vendor directory and each
+ * vendor's status on a report.  Parses the arguments for the use cases of
+ * vendor.c (which check, store and log every change) and prints their
+ * answer; notify --forward first sends the report through forward.c,
+ * encrypted to the vendor's --key when the directory has one.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd/cmd.h"
+#include "export/export.h"
+#include "core/json.h"
+#include "core/vendor.h"
+#include "store/store.h"
+
+static int do_list(struct cmd_ctx *ctx, bool json)
+{
+	struct store *s = cmd_store(ctx);
+	struct vendor *list = NULL;
+	size_t n = 0;
+	json_t *a = json ? json_array() : NULL;
+
+	if (!s)
+		return CMD_FAILED;
+	if (store_vendors_list(s, &list, &n, &ctx->err) < 0)
+		return CMD_FAILED;
+	if (!a && n)
+		fprintf(ctx->out, "%-20s %-9s %-32s %s\n", "NAME", "KIND", "CONTACT", "KEY");
+	for (size_t i = 0; i < n; i++) {
+		if (a) {
+			json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}",
+				"name", json_text(list[i].name),
+				"kind", json_text(list[i].kind),
+				"contact", json_text(list[i].contact),
+				"key", json_text(list[i].key_fpr)));
+		} else {
+			char *nm = safe_str(list[i].name), *c = safe_str(list[i].contact),
+			     *k = safe_str(list[i].key_fpr ? list[i].key_fpr : "-");
+			fprintf(ctx->out, "%-20s %-9s %-32s %s\n", nm, list[i].kind, c, k);
+			free(nm);
+			free(c);
+			free(k);
+		}
+		vendor_release(&list[i]);
+	}
+	free(list);
+	if (a) {
+		json_print(ctx->out, a);
+		json_decref(a);
+	}
+	return CMD_OK;
+}
+
+static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
+			struct forward_opts *fo)
+{
+	struct store *s = cmd_store(ctx);
+	struct forward_result res;
+	struct vendor vd;
+	const char *to[1], *keys[1];
+	int r;
+
+	if (!s)
+		return ERR_IO;
+	if (store_vendor_get(s, name, &vd, &ctx->err) < 0)
+		return ERR_NOTFOUND;
+	to[0] = vd.contact;
+	keys[0] = vd.key_fpr;   /* the key the officer gave the directory */
+	fo->to = to;
+	fo->keys = keys;
+	fo->nto = 1;
+	fo->force_recipient = true;  /* vendors are not participants */
+	if (!fo->outbox && !fo->sendmail)
+		fo->outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
+	memset(&res, 0, sizeof(res));
+	r = forward_report(ctx->sess, id, fo, &res, &ctx->err);
+	cmd_forward_print(ctx, &res);
+	forward_result_release(&res);
+	vendor_release(&vd);
+	return r;
+}
+
+/* The options of `vendor`; its row at the end of this file names them too
+ * (where the report id goes, for the UI). */
+static const struct option cmd_vendor_opts[] = {
+	{ "contact", required_argument, NULL, 'c' },
+	{ "key", required_argument, NULL, 'k' },
+	{ "kind", required_argument, NULL, 't' },
+	{ "note", required_argument, NULL, 'n' },
+	{ "statement", required_argument, NULL, 's' },
+	{ "nda-requested", no_argument, NULL, 'N' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "forward", no_argument, NULL, 'F' },
+	{ "outbox", required_argument, NULL, 'o' },
+	{ "sendmail", no_argument, NULL, 'S' },
+	{ "allow-plaintext", no_argument, NULL, 'P' },
+	{ "correct", no_argument, NULL, 'C' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct forward_opts fo;
+	struct vendor_change vc;
+	const char *sub, *contact = NULL, *key = NULL, *kind = NULL;
+	bool forward = false, json = false;
+	char **pos, *summary = NULL;
+	int c, npos, r;
+
+	memset(&vc, 0, sizeof(vc));
+	memset(&fo, 0, sizeof(fo));
+	if (argc < 2)
+		return cmd_usage(ctx, "vendor");
+	sub = argv[1];
+	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_vendor_opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': contact = optarg; break;
+		case 'k': key = optarg; break;
+		case 't': kind = optarg; break;
+		case 'n': vc.note = optarg; break;
+		case 's': vc.statement = optarg; break;
+		case 'N': vc.nda = true; break;
+		case 'C': vc.correct = true; break;
+		case 'j': json = true; break;
+		case 'F': forward = true; break;
+		case 'o': fo.outbox = optarg; break;
+		case 'S': fo.sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
+						   "sendmail -t -oi");
+			  break;
+		case 'P': fo.allow_plaintext = true; break;
+		default: return cmd_usage(ctx, "vendor");
+		}
+	}
+	pos = argv + 1 + optind;
+	npos = argc - 1 - optind;
+	if (!strcmp(sub, "list")) {
+		if (npos)
+			return cmd_usage(ctx, "vendor");
+		return do_list(ctx, json);
+	}
+	if (json)
+		return cmd_usage(ctx, "vendor");
+	if ((forward || fo.outbox || fo.sendmail || fo.allow_plaintext) &&
+	    strcmp(sub, "notify"))
+		return cmd_usage(ctx, "vendor");
+	if (!strcmp(sub, "add") || !strcmp(sub, "edit")) {
+		if (npos != 1 || vc.note || vc.statement || vc.nda || vc.correct)
+			return cmd_usage(ctx, "vendor");
+		r = !strcmp(sub, "add") ?
+			vendor_directory_add(ctx->sess, pos[0], contact, key, kind, &summary, &ctx->err) :
+			vendor_directory_edit(ctx->sess, pos[0], contact, key, kind, &summary, &ctx->err);
+	} else if (!strcmp(sub, "notify") || !strcmp(sub, "status")) {
+		vc.notify = !strcmp(sub, "notify");
+		if (contact || key || kind)
+			return cmd_usage(ctx, "vendor");
+		if (vc.notify ? npos != 2 || vc.correct : (npos != 3 && npos != 2))
+			return cmd_usage(ctx, "vendor");
+		if (parse_report_id(pos[0], &vc.report, &ctx->err) < 0)
+			return CMD_USAGE;
+		vc.vendor = pos[1];
+		vc.status = !vc.notify && npos == 3 ? pos[2] : NULL;
+		/* notify --forward: the vendor gets the same encrypted forward
+		 * as a maintainer, sent before the notification is recorded. */
+		if (forward && send_forward(ctx, vc.report, vc.vendor, &fo) < 0)
+			return CMD_FAILED;
+		r = vendor_change(ctx->sess, &vc, &summary, &ctx->err);
+	} else {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "unknown vendor command '%s' (add, list, edit, notify, status)",
+			 sub);
+		return CMD_USAGE;
+	}
+	if (r < 0)
+		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
+	cmd_say(ctx, "%s", summary);
+	free(summary);
+	if (vc.nda)
+		fprintf(ctx->out, "policy: %s\n", policy_nda_answer());
+	return CMD_OK;
+}
+
+/* `vendor` in the command table (cmd/cmd.c). */
+static const struct cmd_opt_help opt_help[] = {
+	{ "--contact EMAIL", "the address notifications go to" },
+	{ "--key FPR", "the vendor's OpenPGP key (full fingerprint)" },
+	{ "--kind K", "vendor, distro or hardware" },
+	{ "--forward", "with notify: also forward the report to the vendor" },
+	{ "--outbox MAILDIR", "deliver the forward into MAILDIR" },
+	{ "--sendmail", "deliver the forward with forward.sendmail" },
+	{ "--allow-plaintext", "send a plain copy to a vendor without a usable key" },
+	{ "--correct", "put a wrong status right (recorded as a correction)" },
+	{ "--note TEXT", "an internal note with the status" },
+	{ "--statement TEXT", "the vendor's statement, for the advisory" },
+	{ "--nda-requested", "record that the vendor asked for an NDA (the team cannot enter one)" },
+	{ "--json", "with list: a JSON array" },
+	{ NULL, NULL },
+};
+static const char *const examples[] = {
+	"vendor add acme --contact security@acme.example --kind distro",
+	"vendor list",
+	"vendor edit acme --key 0123456789ABCDEF0123456789ABCDEF01234567",
+	"vendor notify 3 acme --forward --outbox ~/outbox",
+	"vendor status 3 acme acknowledged",
+	NULL };
+const struct cmd_entry cmd_vendor_entry = {
+	.name = "vendor",
+	.usage = "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
+	.help = "the vendor directory and each vendor's status on a report",
+	.exec = cmd_vendor_exec,
+	.opts = cmd_vendor_opts,
+	.target = CMD_TARGET_REPORT,
+	.target_subs = "notify status",
+	.subs = "add list edit notify status",
+	.opt_help = opt_help,
+	.exit1 = "a refused status change, an unknown vendor, or the forward failed",
+	.examples = examples,
+};

@@ -1,0 +1,80 @@
+/*
+ * Triage (triage.c): the report states and their order, severities,
+ * the lifecycle, and triage_apply, which changes a report's triage
+ * fields as events.
+ */
+#ifndef SECTEAM_CORE_TRIAGE_H
+#define SECTEAM_CORE_TRIAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/session.h"
+#include "store/types.h"
+#include "util/util.h"
+
+struct embargo;
+
+/*
+ * The one place for each rule about states and their order; every
+ * listing, view, export and the store (as bound values) use these.
+ */
+extern const char *const report_states[];   /* NULL-terminated, in order */
+extern const char *const report_severities[]; /* none .. critical */
+/* The severities highest first, as listings order them. */
+extern const char *const report_severity_order[];
+/* The finished states (report_finished), NULL-terminated. */
+extern const char *const report_finished_states[];
+enum state_class {
+	STATE_OPEN,      /* under work: the embargo holds */
+	STATE_RELEASED,  /* disclosed, or closed after it */
+	STATE_DROPPED,   /* rejected or a duplicate: no embargo to keep */
+};
+enum state_class report_state_class(const char *state);
+/* Finished: released or dropped, the embargo over or moot. */
+bool report_finished(const char *state);
+/* A state's place in report_states, a severity's in
+ * report_severity_order (unknown values last). */
+unsigned report_state_rank(const char *state);
+unsigned report_severity_rank(const char *severity);
+/* The deadline sort's key: the embargo deadline while it holds, else
+ * the largest time (finished embargoes last). */
+time_t report_deadline_key(const struct embargo *e);
+bool triage_state_valid(const char *state);
+/* The states, in order, sep between them (caller frees). */
+char *triage_state_names(const char *sep);
+bool triage_severity_valid(const char *severity);
+/* 0 when PRODUCT.md's lifecycle allows from -> to; else ERR_REFUSED with
+ * a message listing what is allowed from `from`. */
+int triage_check_transition(const char *from, const char *to,
+			    struct err *err);
+/* A change of a report's triage fields; NULL/false fields stay. */
+struct triage_change {
+	int64_t id;
+	const char *state;
+	const char *severity;
+	bool claim, unclaim, public, consent_credit, consent_exploit;
+	const char *note;
+	/* With claim: take the report over from the officer who holds it
+	 * (without it, that is refused naming them). */
+	bool take;
+	/* A move to disclosed before the decided date: refused unless early,
+	 * with the reason (an event of its own). */
+	bool early;
+	const char *reason;
+};
+/*
+ * Applies c: each change checked (the lifecycle, known severities, a
+ * non-empty note), stored and logged as an event, in one transaction.
+ * Returns 0 with *summary (caller frees; display-safe) "report N: what
+ * changed", or negative with err naming the report and the problem
+ * (ERR_INVALID for bad values, ERR_REFUSED for a move the lifecycle does
+ * not allow, a disclosure before the decided date without early and a
+ * reason, or a claim on another officer's report without take, ERR_NOTFOUND for no such report); nothing is written then.
+ */
+int triage_apply(struct session *sess, const struct triage_change *c,
+		 char **summary, struct err *err);
+
+#endif

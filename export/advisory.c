@@ -1,0 +1,97 @@
+/*
+ * What the advisory exports (CVE record, OSV, CSAF, md's advisory
+ * section) share: the embargo refusal and the fix commits' addresses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "export/export.h"
+#include "core/fixcve.h"
+#include "core/json.h"
+
+#define DEFAULT_COMMIT_URL "https://git.kernel.org/stable/c/"
+#define DEFAULT_REFERENCE \
+	"https://www.kernel.org/doc/html/latest/process/security-bugs.html"
+
+int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
+			      const char *what, struct err *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (dossier_refuse_unreleased(d[i], what, err) < 0)
+			return err->code;
+	return 0;
+}
+
+char *advisory_commit_url(struct session *sess, const char *sha)
+{
+	return xasprintf("%s%s", config_get(sess->cfg, "cve.commit_url",
+					    DEFAULT_COMMIT_URL), sha);
+}
+
+const char *advisory_repo(struct session *sess)
+{
+	return config_get(sess->cfg, "cve.repo",
+			  "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git");
+}
+
+char *advisory_reference_url(struct session *sess, int64_t report_id,
+			     const char *cve_id)
+{
+	const char *base = config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
+
+	if (!str_ends(base, "/"))
+		return xstrdup(base);
+	if (cve_id)
+		return xasprintf("%s%s", base, cve_id);
+	return xasprintf("%sreport-%lld", base, (long long)report_id);
+}
+
+char *advisory_credit(const struct dossier *d)
+{
+	const struct report *r = &d->f.r;
+	char *who, *safe;
+
+	if (!r->consent_credit)
+		return NULL;
+	who = r->reporter_name && *r->reporter_name ? xstrdup(r->reporter_name)
+						    : dossier_reporter(d);
+	if (!who)
+		return NULL;
+	safe = safe_str(who);
+	free(who);
+	if (!*safe) {
+		free(safe);
+		return NULL;
+	}
+	return safe;
+}
+
+char *advisory_description(const struct dossier *d, const struct fixcve *fc)
+{
+	if (fc->description)
+		return dossier_redact(d, fc->description);
+	return dossier_text(d, d->f.r.subject);
+}
+
+int advisory_write_json(struct session *sess, FILE *out,
+			struct dossier *const *d, size_t n, const char *what,
+			advisory_record_fn rec, void *arg, struct err *err)
+{
+	json_t *all = n == 1 ? NULL : json_array(), *one = NULL;
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fixcve fc;
+		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
+		one = rec(sess, d[i], &fc, arg);
+		fixcve_release(&fc);
+		if (all)
+			json_array_append_new(all, one);
+	}
+	r = json_print(out, all ? all : one);
+	json_decref(all ? all : one);
+	if (r < 0)
+		return err_setc(err, ERR_IO, "cannot write the %s", what);
+	return 0;
+}

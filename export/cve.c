@@ -1,0 +1,369 @@
+/*
+ * The CVE JSON 5 export: one CVE record (dataVersion 5.1) per report,
+ * valid against CVE_Record_Format_bundled.json.  None while a report is
+ * under embargo: the export is refused (advisory.c), naming the date.
+ *   cveId         --cve-id, else the ID `cve --assign` reserved, else the
+ *                 placeholder CVE-0000-0000 (it matches the schema's
+ *                 pattern; a warning says to replace it)
+ *   state         REJECTED with its reason when `cve --reject` rejected
+ *                 the ID; else PUBLISHED, and writing it moves a reserved
+ *                 ID to published (a cve-publish event)
+ *   orgId         config cve.org_id (a UUID), else the placeholder
+ *                 00000000-0000-4000-8000-000000000000 (with a warning)
+ *   affected      vendor/product "Linux", the public files
+ *                 (dossier_public_files) as programFiles.  With a fix
+ *                 recorded (`fix`), as the kernel CNA writes them: one
+ *                 entry of git ranges
+ *                 (introducing commit, lessThan the fix and each
+ *                 backport; "0" when no introducing commit is known,
+ *                 defaultStatus unaffected), one of versions from the
+ *                 tags (defaultStatus affected: the introducing version
+ *                 affected, "0" lessThan it unaffected, each backport
+ *                 lessThanOrEqual its series ("1.0.*"), the fix's
+ *                 version lessThanOrEqual "*" as original_commit_for_fix).
+ *                 Without a fix, defaultStatus "unknown".
+ *   descriptions  `cve --description` (redacted), else the subject
+ *   problemTypes  `cve --cwe`, when given
+ *   references    each fix commit (config cve.commit_url, default
+ *                 git.kernel.org/stable/c/), then config cve.reference_url
+ *                 (when it ends in '/', the CVE ID, or report-N without
+ *                 one, is appended), else the kernel's security-bugs page
+ *   datePublic    when the report was disclosed (dossier_released_at)
+ *   credits       the reporter's name (else address), only with credit
+ *                 consent
+ * Several reports give a JSON array of records.
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/core.h"
+#include "export/export.h"
+#include "core/fixcve.h"
+#include "core/json.h"
+
+#define PLACEHOLDER_CVE "CVE-0000-0000"
+#define PLACEHOLDER_ORG "00000000-0000-4000-8000-000000000000"
+#define DEFAULT_REFERENCE \
+	"https://www.kernel.org/doc/html/latest/process/security-bugs.html"
+
+static bool matches(const char *pattern, const char *s)
+{
+	regex_t re;
+	bool ok;
+
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB))
+		return false;
+	ok = regexec(&re, s, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+/* At most max bytes of s, cut on a UTF-8 character boundary. */
+static json_t *bounded(const char *s, size_t max, const char *fallback)
+{
+	size_t n = strlen(s);
+	char *t;
+	json_t *j;
+
+	if (!n)
+		return json_string(fallback);
+	if (n > max) {
+		n = max;
+		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	t = xstrndup(s, n);
+	j = json_text(t);
+	free(t);
+	return j;
+}
+
+/* A version entry; less_op NULL for a single version. */
+static json_t *ver(const char *version, const char *less_op, const char *less,
+		   const char *status, const char *type)
+{
+	json_t *v = json_pack("{s:s}", "version", version);
+
+	if (less_op)
+		json_object_set_new(v, less_op, json_string(less));
+	json_object_set_new(v, "status", json_string(status));
+	if (type)
+		json_object_set_new(v, "versionType", json_string(type));
+	return v;
+}
+
+/* The git ranges: from each introducing commit to the fix and to each
+ * backport. */
+static json_t *git_versions(const struct fixcve *fc)
+{
+	json_t *a = json_array();
+	size_t ni = fc->nintroduced ? fc->nintroduced : 1;
+
+	for (size_t i = 0; i < ni; i++) {
+		const char *in = fc->nintroduced ? fc->introduced[i].sha : "0";
+		for (size_t b = 0; b < fc->nbackports; b++)
+			json_array_append_new(a, ver(in, "lessThan", fc->backports[b].sha,
+						     "affected", "git"));
+		json_array_append_new(a, ver(in, "lessThan", fc->fix.sha, "affected", "git"));
+	}
+	return a;
+}
+
+/* "1.0.1" gives "1.0.*": the stable series a backport fixes. */
+static char *series(const char *v)
+{
+	const char *dot = strchr(v, '.');
+	const char *dot2 = dot ? strchr(dot + 1, '.') : NULL;
+
+	return dot2 ? xasprintf("%.*s.*", (int)(dot2 - v), v) : xasprintf("%s.*", v);
+}
+
+/* The versions from the tags, as the kernel CNA writes them; an empty
+ * array when no tag is known. */
+static json_t *semver_versions(const struct fixcve *fc)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < fc->nintroduced; i++) {
+		const char *v = fix_version(fc->introduced[i].tag);
+		if (!v)
+			continue;
+		json_array_append_new(a, ver(v, NULL, NULL, "affected", NULL));
+		json_array_append_new(a, ver("0", "lessThan", v, "unaffected", "semver"));
+	}
+	for (size_t b = 0; b < fc->nbackports; b++) {
+		const char *v = fix_version(fc->backports[b].tag);
+		char *ser;
+		if (!v)
+			continue;
+		ser = series(v);
+		json_array_append_new(a, ver(v, "lessThanOrEqual", ser, "unaffected", "semver"));
+		free(ser);
+	}
+	if (fc->fix.tag)
+		json_array_append_new(a, ver(fix_version(fc->fix.tag), "lessThanOrEqual", "*",
+					     "unaffected", "original_commit_for_fix"));
+	return a;
+}
+
+static json_t *product(struct session *sess, json_t *files, const char *status,
+		       json_t *versions)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:s}", "vendor", "Linux",
+			      "product", "Linux", "repo",
+			      config_get(sess->cfg, "cve.repo",
+					 "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git"),
+			      "defaultStatus", status);
+
+	if (json_array_size(files))
+		json_object_set(p, "programFiles", files);
+	if (versions && json_array_size(versions))
+		json_object_set(p, "versions", versions);
+	json_decref(versions);
+	return p;
+}
+
+static json_t *affected(struct session *sess, const struct dossier *d,
+			const struct fixcve *fc)
+{
+	json_t *files = json_array(), *a = json_array(), *sv;
+	char **pf;
+	size_t npf = dossier_public_files(sess, d, &pf);
+
+	for (size_t i = 0; i < npf; i++) {
+		json_array_append_new(files, bounded(pf[i], 1024, "-"));
+		free(pf[i]);
+	}
+	free(pf);
+	if (!fc->has_fix) {
+		json_array_append_new(a, product(sess, files, "unknown", NULL));
+	} else {
+		json_array_append_new(a, product(sess, files, "unaffected", git_versions(fc)));
+		sv = semver_versions(fc);
+		if (json_array_size(sv))
+			json_array_append_new(a, product(sess, files, "affected", sv));
+		else
+			json_decref(sv);
+	}
+	json_decref(files);
+	return a;
+}
+
+static json_t *references(struct session *sess, const struct fixcve *fc,
+			  const char *ref)
+{
+	json_t *a = json_array();
+
+	for (size_t b = 0; fc->has_fix && b <= fc->nbackports; b++) {
+		const char *sha = b < fc->nbackports ? fc->backports[b].sha : fc->fix.sha;
+		char *url = advisory_commit_url(sess, sha);
+		json_array_append_new(a, json_pack("{s:s}", "url", url));
+		free(url);
+	}
+	json_array_append_new(a, json_pack("{s:s}", "url", ref));
+	return a;
+}
+
+static json_t *description(const struct dossier *d, const struct fixcve *fc,
+			   const char *subject)
+{
+	char *t;
+	json_t *j;
+
+	if (!fc->description)
+		return bounded(subject, 4096, "Linux kernel vulnerability");
+	t = dossier_redact(d, fc->description);
+	j = bounded(t, 4096, "Linux kernel vulnerability");
+	free(t);
+	return j;
+}
+
+static json_t *rejected(const struct dossier *d, const struct fixcve *fc,
+			const char *cve_id, const char *org)
+{
+	char *why = dossier_redact(d, fc->reject_reason);
+	json_t *rec = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}, s:[{s:s, s:o}]}}}",
+		"dataType", "CVE_RECORD", "dataVersion", "5.1",
+		"cveMetadata", "cveId", cve_id, "assignerOrgId", org, "state", "REJECTED",
+		"containers", "cna", "providerMetadata", "orgId", org,
+		"rejectedReasons", "lang", "en", "value", bounded(why, 4096, "rejected"));
+
+	free(why);
+	return rec;
+}
+
+static json_t *record(struct session *sess, const struct dossier *d,
+		      const struct fixcve *fc, const char *cve_id, const char *org)
+{
+	const struct report *r = &d->f.r;
+	const char *base = config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
+	char *ref = str_ends(base, "/") ?
+		(strcmp(cve_id, PLACEHOLDER_CVE) ? xasprintf("%s%s", base, cve_id) :
+		 xasprintf("%sreport-%lld", base, (long long)r->id)) : xstrdup(base);
+	char *subject = dossier_text(d, r->subject);
+	char *who = r->consent_credit && r->reporter_name && *r->reporter_name ?
+		xstrdup(r->reporter_name) : dossier_reporter(d);
+	json_t *cna, *meta;
+
+	cna = json_pack("{s:{s:s}, s:o, s:[{s:s, s:o}], s:o, s:o}",
+			"providerMetadata", "orgId", org,
+			"title", bounded(subject, 256, "Linux kernel vulnerability"),
+			"descriptions", "lang", "en", "value", description(d, fc, subject),
+			"affected", affected(sess, d, fc),
+			"references", references(sess, fc, ref));
+	if (fc->cwe)
+		json_object_set_new(cna, "problemTypes", json_pack(
+			"[{s:[{s:s, s:s, s:s, s:s}]}]", "descriptions", "lang", "en",
+			"cweId", fc->cwe, "description", fc->cwe, "type", "CWE"));
+	if (who) {
+		char *w = safe_str(who);
+		json_object_set_new(cna, "credits", json_pack("[{s:s, s:o, s:s}]",
+			"lang", "en", "value", bounded(w, 4096, "reporter"),
+			"type", "finder"));
+		free(w);
+	}
+	if (dossier_released_at(d)) {
+		char b[32];
+		json_object_set_new(cna, "datePublic",
+				    json_string(fmt_rfc3339(dossier_released_at(d), b)));
+	}
+	meta = json_pack("{s:s, s:s, s:s}", "cveId", cve_id, "assignerOrgId", org,
+			 "state", "PUBLISHED");
+	free(subject);
+	free(who);
+	free(ref);
+	return json_pack("{s:s, s:s, s:o, s:{s:o}}", "dataType", "CVE_RECORD",
+			 "dataVersion", "5.1", "cveMetadata", meta,
+			 "containers", "cna", cna);
+}
+
+/* The record's ID: --cve-id, the assigned one, or the placeholder. */
+static const char *record_id(const struct dossier *d,
+			     const struct fixcve *fc, const struct export_opts *o)
+{
+	if (o->cve_id)
+		return o->cve_id;
+	if (fc->cve_id)
+		return fc->cve_id;
+	fprintf(o->warn,
+		"warning: report %lld has no CVE ID; using the placeholder %s (cve ID --assign, or --cve-id)\n",
+		(long long)d->f.r.id, PLACEHOLDER_CVE);
+	return PLACEHOLDER_CVE;
+}
+
+struct cve_args {
+	const struct export_opts *o;
+	const char *org;
+};
+
+/* A rejected ID gets the REJECTED record, unless --cve-id names another. */
+static json_t *cve_record_of(struct session *sess, const struct dossier *d,
+			     const struct fixcve *fc, void *arg)
+{
+	const struct cve_args *a = arg;
+	const char *id = record_id(d, fc, a->o);
+
+	if (fc->cve_state && !strcmp(fc->cve_state, "rejected") && !a->o->cve_id)
+		return rejected(d, fc, id, a->org);
+	return record(sess, d, fc, id, a->org);
+}
+
+static int export_cve_write(struct session *sess, FILE *out,
+			    struct dossier *const *d, size_t n,
+			    const struct export_opts *o, struct err *err)
+{
+	struct cve_args a = { o, config_get(sess->cfg, "cve.org_id", NULL) };
+
+	if (advisory_refuse_unreleased(d, n, "CVE record", err) < 0)
+		return err->code;
+
+	if (a.org && !matches("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$", a.org))
+		return err_setc(err, ERR_INVALID,
+				"config cve.org_id '%s' is not a version 4 UUID", a.org);
+	if (!a.org) {
+		fprintf(o->warn, "warning: no cve.org_id in the config; using the placeholder %s\n",
+			PLACEHOLDER_ORG);
+		a.org = PLACEHOLDER_ORG;
+	}
+	return advisory_write_json(sess, out, d, n, "CVE record",
+				   cve_record_of, &a, err);
+}
+
+/* Once written: each reserved ID whose PUBLISHED record this was is
+ * published from now on. */
+static int export_cve_done(struct session *sess, struct dossier *const *d,
+			   size_t n, const struct export_opts *o, struct err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct fixcve fc;
+		int r = 0;
+		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
+		if (fc.cve_id && !strcmp(fc.cve_state, "reserved") &&
+		    (!o->cve_id || !strcmp(o->cve_id, fc.cve_id))) {
+			r = cve_record(sess, d[i]->f.r.id, CVE_PUBLISH, NULL, err);
+			if (r == 0)
+				fprintf(o->warn, "report %lld: %s published (its record was written)\n",
+					(long long)d[i]->f.r.id, fc.cve_id);
+		}
+		fixcve_release(&fc);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+const struct exporter export_cve_entry = {
+	"cve", "json", "a CVE JSON 5 record",
+	"a CVE JSON 5 record (several: an array), refused while a report is "
+	"under embargo; the CVE ID from `--cve-id`, else `cve --assign`, else "
+	"the placeholder CVE-0000-0000; REJECTED for a rejected ID, else "
+	"PUBLISHED (the ID's state becomes published), with the affected "
+	"ranges from `fix` (git commits and tag versions, as the kernel CNA "
+	"writes them), the fix commits as references, the `cve --description` "
+	"and `--cwe`; `cve.org_id`, `cve.reference_url`, `cve.repo`, "
+	"`cve.commit_url`.",
+	export_cve_write, export_cve_done,
+};

@@ -1,0 +1,162 @@
+/*
+ * The OSV export: one OSV record (schema 1.6) per report, valid against
+ * osv-schema.json; several reports give a JSON array.  Refused while a
+ * report is under embargo (advisory.c).
+ *   id          the CVE ID (`cve --assign`), else x_secteam-N
+ *   modified    now; published: when it was disclosed; withdrawn: now, for
+ *               a rejected CVE ID
+ *   summary     the subject; details: the officer's description
+ *   affected    package Linux/Kernel; a GIT range (config cve.repo):
+ *               introduced each introducing commit (else 0), fixed the
+ *               fix and each backport, full SHAs only (a fix recorded
+ *               unchecked with a short SHA gets no GIT range); an
+ *               ECOSYSTEM range per fixed version from the tags
+ *   references  FIX: each fix commit; ADVISORY: cve.reference_url
+ *   credits     the reporter, FINDER, only with credit consent
+ *   database_specific  {"cwe_ids": [...]} when a CWE is given
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/core.h"
+#include "export/export.h"
+#include "core/fixcve.h"
+#include "core/json.h"
+
+static bool full_sha(const char *s)
+{
+	return s && strlen(s) == 40 && fix_sha_valid(s);
+}
+
+static json_t *git_range(struct session *sess, const struct fixcve *fc)
+{
+	json_t *ev = json_array();
+
+	for (size_t i = 0; i < fc->nintroduced; i++)
+		if (full_sha(fc->introduced[i].sha))
+			json_array_append_new(ev, json_pack("{s:s}", "introduced",
+							    fc->introduced[i].sha));
+	if (!json_array_size(ev))
+		json_array_append_new(ev, json_pack("{s:s}", "introduced", "0"));
+	json_array_append_new(ev, json_pack("{s:s}", "fixed", fc->fix.sha));
+	for (size_t b = 0; b < fc->nbackports; b++)
+		if (full_sha(fc->backports[b].sha))
+			json_array_append_new(ev, json_pack("{s:s}", "fixed",
+							    fc->backports[b].sha));
+	return json_pack("{s:s, s:s, s:o}", "type", "GIT", "repo", advisory_repo(sess),
+			 "events", ev);
+}
+
+/* introduced: the first introducing version (else 0), fixed: v. */
+static json_t *eco_range(const struct fixcve *fc, const char *fixed)
+{
+	const char *in = "0";
+
+	for (size_t i = 0; i < fc->nintroduced; i++)
+		if (fc->introduced[i].tag) {
+			in = fix_version(fc->introduced[i].tag);
+			break;
+		}
+	return json_pack("{s:s, s:[{s:s}, {s:s}]}", "type", "ECOSYSTEM", "events",
+			 "introduced", in, "fixed", fixed);
+}
+
+static json_t *affected(struct session *sess, const struct fixcve *fc)
+{
+	json_t *ranges = json_array();
+
+	if (fc->has_fix && full_sha(fc->fix.sha))
+		json_array_append_new(ranges, git_range(sess, fc));
+	if (fc->has_fix && fc->fix.tag)
+		json_array_append_new(ranges, eco_range(fc, fix_version(fc->fix.tag)));
+	for (size_t b = 0; fc->has_fix && b < fc->nbackports; b++)
+		if (fc->backports[b].tag)
+			json_array_append_new(ranges,
+				eco_range(fc, fix_version(fc->backports[b].tag)));
+	return json_pack("[{s:{s:s, s:s}, s:o}]", "package", "ecosystem", "Linux",
+			 "name", "Kernel", "ranges", ranges);
+}
+
+static json_t *references(struct session *sess, const struct dossier *d,
+			  const struct fixcve *fc)
+{
+	json_t *a = json_array();
+	char *url;
+
+	for (size_t b = 0; fc->has_fix && b <= fc->nbackports; b++) {
+		url = advisory_commit_url(sess, b < fc->nbackports ? fc->backports[b].sha
+								  : fc->fix.sha);
+		json_array_append_new(a, json_pack("{s:s, s:s}", "type", "FIX", "url", url));
+		free(url);
+	}
+	url = advisory_reference_url(sess, d->f.r.id, fc->cve_id);
+	json_array_append_new(a, json_pack("{s:s, s:s}", "type", "ADVISORY", "url", url));
+	free(url);
+	return a;
+}
+
+static json_t *osv_record(struct session *sess, const struct dossier *d,
+			  const struct fixcve *fc)
+{
+	const struct report *r = &d->f.r;
+	char *id = fc->cve_id ? xstrdup(fc->cve_id) : xasprintf("x_secteam-%lld", (long long)r->id);
+	char *summary = dossier_text(d, r->subject), *details = advisory_description(d, fc);
+	char *who = advisory_credit(d), b[32];
+	json_t *o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0", "id", id,
+			      "modified", fmt_rfc3339(d->now, b));
+
+	if (dossier_released_at(d))
+		json_object_set_new(o, "published",
+				    json_string(fmt_rfc3339(dossier_released_at(d), b)));
+	if (fc->cve_state && !strcmp(fc->cve_state, "rejected"))
+		json_object_set_new(o, "withdrawn", json_string(fmt_rfc3339(d->now, b)));
+	json_object_set_new(o, "summary", json_text(summary));
+	json_object_set_new(o, "details", json_text(details));
+	json_object_set_new(o, "affected", affected(sess, fc));
+	json_object_set_new(o, "references", references(sess, d, fc));
+	if (who)
+		json_object_set_new(o, "credits", json_pack("[{s:s, s:s}]", "name", who,
+							    "type", "FINDER"));
+	if (fc->cwe)
+		json_object_set_new(o, "database_specific",
+				    json_pack("{s:[s]}", "cwe_ids", fc->cwe));
+	free(id);
+	free(summary);
+	free(details);
+	free(who);
+	return o;
+}
+
+/* The record, with a warning when the fix cannot make a GIT range. */
+static json_t *osv_checked(struct session *sess, const struct dossier *d,
+			   const struct fixcve *fc, void *arg)
+{
+	const struct export_opts *o = arg;
+
+	if (fc->has_fix && !full_sha(fc->fix.sha))
+		fprintf(o->warn,
+			"warning: report %lld: the fix %s is not a full SHA (recorded without a tree): no GIT range\n",
+			(long long)d->f.r.id, fc->fix.sha);
+	return osv_record(sess, d, fc);
+}
+
+static int export_osv_write(struct session *sess, FILE *out,
+			    struct dossier *const *d, size_t n,
+			    const struct export_opts *o, struct err *err)
+{
+	(void)o;
+	if (advisory_refuse_unreleased(d, n, "OSV record", err) < 0)
+		return err->code;
+	return advisory_write_json(sess, out, d, n, "OSV record",
+				   osv_checked, (void *)o, err);
+}
+
+const struct exporter export_osv_entry = {
+	"osv", "json", "an OSV record",
+	"an OSV record (several: an array), refused while a report is under "
+	"embargo: the CVE ID (else x_secteam-N), GIT and ECOSYSTEM ranges from "
+	"`fix`, the fix commits as FIX references, credits only with consent.",
+	export_osv_write, NULL,
+};

@@ -1,0 +1,326 @@
+/*
+ * The two notices about a report beyond its thread's people:
+ *
+ * distros: the notice to the linux-distros list, under embargo.  The
+ * list's rules, each refusing the notice by name: the report is not
+ * public (a public issue goes to oss-security: announce), its fix is not
+ * in a released tree (`fix --tree` found a tag holding it: announce
+ * too), a fix exists (state fix-ready, or `fix --commit` recorded), and
+ * the proposed public date is at most 14 days away.  The list is a vendor of the
+ * directory (distros.vendor, default "linux-distros"): its contact and
+ * key, unless distros.address / distros.key say otherwise.  The notice
+ * is encrypted to the list's key (and the officer's and the roster's for
+ * the stored copy), its subject tagged (distros.subject_tag, "[vs]"),
+ * its body the `distros` template; sending it records the list's vendor
+ * status as notified, which starts its clock.
+ *
+ * announce: the public post for oss-security once the embargo is over:
+ * refused while the report is embargoed, never encrypted, the `announce`
+ * template; credit only as consented, exploit code never attached.
+ *
+ * Both are redacted as the exports are: no reporter identity without
+ * consent, and no References to the reporter's messages.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/fixcve.h"
+#include "outgoing/send.h"
+#include "core/vendor.h"
+
+#define DISTROS_MAX_DAYS 14
+
+static const char *verb(enum notice_kind k)
+{
+	return k == NOTICE_DISTROS ? "send report %lld to linux-distros"
+				   : "announce report %lld";
+}
+
+static char *what(enum notice_kind k, int64_t id)
+{
+	char *v = xasprintf(verb(k), (long long)id), *w = xasprintf("cannot %s", v);
+
+	free(v);
+	return w;
+}
+
+/* The proposed public date: the decided one, else the latest proposal. */
+static time_t proposed_date(const struct dossier *dos)
+{
+	if (dos->f.r.disclosure)
+		return dos->f.r.disclosure;
+	return dos->nproposals ? dos->proposals[dos->nproposals - 1].date : 0;
+}
+
+static int distros_rules(struct session *sess, const struct dossier *dos,
+			 struct err *err)
+{
+	const struct report *r = &dos->f.r;
+	struct fixcve fc;
+	bool has_fix = false, released = false;
+	char tag[64] = "";
+	long long id = (long long)r->id;
+	time_t date = proposed_date(dos);
+	char when[32];
+
+	if (r->public || report_state_class(r->state) == STATE_RELEASED)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule "
+				"'not public': the report is %s, and the list only "
+				"takes issues under embargo; post it to oss-security "
+				"instead: announce %lld", id,
+				r->public ? "marked public" : r->state, id);
+	if (report_state_class(r->state) == STATE_DROPPED)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'an "
+				"open issue': the report is %s; there is nothing to "
+				"coordinate", id, r->state);
+	if (date && date < dos->now)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'a "
+				"date ahead': its public date %s passed %ld day%s ago, "
+				"so the embargo is due; disclose it and post it to "
+				"oss-security instead: announce %lld", id,
+				fmt_rfc3339(date, when), days_between(date, dos->now),
+				days_between(date, dos->now) == 1 ? "" : "s", id);
+	if (fixcve_get(sess, r->id, &fc, err) < 0)
+		return -1;
+	has_fix = fc.has_fix;
+	/* Checked in the kernel tree and in a tagged release: public. */
+	if (fc.has_fix && fc.tree_checked && fc.fix.tag) {
+		released = true;
+		snprintf(tag, sizeof(tag), "%s", fc.fix.tag);
+	}
+	fixcve_release(&fc);
+	if (released)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'fix "
+				"not public': its fix is in the released tree (%s), so "
+				"the issue is public; post it to oss-security instead: "
+				"announce %lld", id, tag, id);
+	if (strcmp(r->state, "fix-ready") && !has_fix)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'a fix "
+				"must exist': the report is %s, not fix-ready, and no fix "
+				"is recorded (fix %lld --commit SHA, or triage %lld "
+				"--state fix-ready)", id, r->state, id, id);
+	if (!date)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'a "
+				"proposed public date': the report has none (date "
+				"propose %lld DATE ... or date set %lld DATE)", id, id, id);
+	if (date > dos->now + (time_t)DISTROS_MAX_DAYS * 86400)
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: rule 'at "
+				"most %d days': the proposed public date %s is %ld days "
+				"from now", id, DISTROS_MAX_DAYS, fmt_rfc3339(date, when),
+				/* rounded up: 19 days and 23 hours is 20 */
+				(long)((date - dos->now + 86399) / 86400));
+	return 0;
+}
+
+/* The list: its address and key (the directory's vendor, the config). */
+static int distros_list(struct session *sess, const struct dossier *dos,
+			struct reply_draft *d, struct err *err)
+{
+	struct vendor v;
+	struct err e = { 0, "" };
+	const char *name = config_get(sess->cfg, "distros.vendor", "linux-distros");
+	const char *addr = config_get(sess->cfg, "distros.address", NULL);
+	const char *key = config_get(sess->cfg, "distros.key", NULL);
+	char *why = NULL;
+	int r;
+
+	memset(&v, 0, sizeof(v));
+	if (vendors_get(sess, name, &v, &e) == 0) {
+		addr = addr ? addr : v.contact;
+		key = key ? key : v.key_fpr;
+	}
+	d->to_email = xstrdup(addr ? addr : "linux-distros@vs.openwall.org");
+	if (!key) {
+		vendor_release(&v);
+		return err_setc(err, ERR_REFUSED,
+				"cannot send report %lld to linux-distros: no key for "
+				"the list: set distros.key in the config, or vendor add "
+				"%s --contact %s --key FPR --kind distro",
+				(long long)dos->f.r.id, name, d->to_email);
+	}
+	r = outgoing_key(session_crypto(sess, err), "send to linux-distros", dos->f.r.id,
+			 d->to_email, key, &d->fpr, &why, err);
+	if (r == ERR_NOTFOUND)
+		r = err_setc(err, ERR_REFUSED,
+			     "cannot send report %lld to linux-distros: the list's "
+			     "key is not usable (%s)", (long long)dos->f.r.id, why);
+	free(why);
+	vendor_release(&v);
+	return r;
+}
+
+/* The Affected line: the report's public files (dossier_public_files). */
+static char *files_text(struct session *sess, const struct dossier *dos)
+{
+	struct sbuf sb = SBUF_INIT;
+	char **files;
+	size_t n = dossier_public_files(sess, dos, &files);
+
+	for (size_t i = 0; i < n; i++) {
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", files[i]);
+		free(files[i]);
+	}
+	free(files);
+	if (!sb.len)
+		sbuf_adds(&sb, "files not named (neither by a fix recorded with "
+			  "its tree nor by the reporter's signed mail)");
+	return sbuf_detach(&sb, NULL);
+}
+
+/* The template's fields; strings kept in keep[] (freed by the caller). */
+static size_t fields(struct session *sess, const struct dossier *dos,
+		     struct template_field *f, char **keep)
+{
+	const struct report *r = &dos->f.r;
+	/* Once public (the announcement), when it was disclosed; before (the
+	 * distros notice), the date proposed. */
+	time_t date = dossier_released_at(dos) ? dossier_released_at(dos) : proposed_date(dos);
+	char *who = dossier_reporter(dos);
+	size_t n = 0;
+
+	keep[0] = xasprintf("%lld", (long long)r->id);
+	keep[1] = dossier_redact(dos, r->subject ? r->subject : "");
+	keep[2] = files_text(sess, dos);
+	keep[8] = fixcve_fix_text(sess, r->id, &keep[9]);
+	keep[3] = keep[8] ? xasprintf("commit %s", keep[8]) :
+		  !strcmp(r->state, "fix-ready") ? xstrdup("a fix is ready (its commit "
+			"is not recorded: fix ID --commit SHA)") :
+		  xasprintf("report state %s", r->state);
+	keep[4] = date ? xasprintf("%.10s", fmt_rfc3339(date, (char[32]){ 0 })) : NULL;
+	keep[5] = who ? who : xstrdup("the reporter, who is not named without "
+				      "their consent");
+	keep[6] = xstrdup(r->consent_exploit ? "the reporter consented to its "
+			  "publication; it is not attached here" :
+			  "withheld (no consent from the reporter)");
+	keep[7] = xasprintf("report %lld has no decided or proposed date",
+			    (long long)r->id);
+	f[n++] = (struct template_field){ "id", keep[0], NULL };
+	f[n++] = (struct template_field){ "subject", keep[1], NULL };
+	f[n++] = (struct template_field){ "officer", sess->officer_name, NULL };
+	f[n++] = (struct template_field){ "team", config_get(sess->cfg,
+		"team.address", "security@kernel.org"), NULL };
+	f[n++] = (struct template_field){ "affected", keep[2], NULL };
+	f[n++] = (struct template_field){ "fix", keep[3], NULL };
+	f[n++] = (struct template_field){ "fix_commit", keep[8],
+		"no fix commit is recorded for the report (fix ID --commit SHA)" };
+	f[n++] = (struct template_field){ "cve", keep[9] ? keep[9] : "none recorded", NULL };
+	f[n++] = (struct template_field){ "disclosure_date", keep[4], keep[7] };
+	f[n++] = (struct template_field){ "credit", keep[5], NULL };
+	f[n++] = (struct template_field){ "exploit", keep[6], NULL };
+	return n;
+}
+
+static int compose(struct session *sess, enum notice_kind k,
+		   const struct dossier *dos, struct reply_draft *d,
+		   struct err *err)
+{
+	struct template_field f[16];
+	char *keep[10] = { 0 }, *text = NULL, *src = NULL;
+	size_t nf = fields(sess, dos, f, keep);
+	const char *tag = k == NOTICE_DISTROS ?
+		config_get(sess->cfg, "distros.subject_tag", "[vs]") :
+		config_get(sess->cfg, "announce.subject_tag", "");
+	char *subj = outgoing_one_line(keep[1]);
+	int r;
+
+	d->subject = xasprintf("%s%sLinux kernel: %s", tag, *tag ? " " : "", subj);
+	free(subj);
+	if ((r = template_load(sess, d->template, &text, &src, err)) == 0)
+		r = template_fill(d->template, text, f, nf, &d->text, err);
+	free(text);
+	free(src);
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+		free(keep[i]);
+	if (r < 0) {
+		char *w = what(k, d->id);
+		err_prefix(err, "%s", w);
+		free(w);
+	}
+	return r;
+}
+
+int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
+		   const char *outbox, const char *sendmail, struct reply_draft *d,
+		   struct err *err)
+{
+	struct dossier dos;
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	d->id = id;
+	d->template = xstrdup(k == NOTICE_DISTROS ? "distros" : "announce");
+	d->outbox = outbox;
+	d->sendmail = sendmail;
+	if ((r = dossier_load(sess, id, &dos, err)) < 0)
+		goto out;
+	if (k == NOTICE_DISTROS) {
+		if ((r = distros_rules(sess, &dos, err)) < 0 ||
+		    (r = distros_list(sess, &dos, d, err)) < 0)
+			goto out;
+	} else {
+		if ((r = dossier_refuse_unreleased(&dos, "announcement", err)) < 0) {
+			err_prefix(err, "cannot announce report %lld", (long long)id);
+			goto out;
+		}
+		d->to_email = xstrdup(config_get(sess->cfg, "announce.address",
+						 "oss-security@lists.openwall.com"));
+	}
+	if ((r = compose(sess, k, &dos, d, err)) < 0)
+		goto out;
+	/* The References as forward chooses them: none of the reporter's
+	 * without consent to credit. */
+	d->nrefs = outgoing_thread_refs_copy(sess, &dos, true, &d->refs);
+out:
+	dossier_release(&dos);
+	return r;
+}
+
+/* The list's vendor status: notified (its clock starts). */
+static void mark_notified(struct session *sess, int64_t id, struct reply_sent *res)
+{
+	struct vendor_change c;
+	struct err e = { 0, "" };
+	char *summary = NULL;
+
+	memset(&c, 0, sizeof(c));
+	c.report = id;
+	c.vendor = config_get(sess->cfg, "distros.vendor", "linux-distros");
+	c.notify = true;
+	if (vendor_change(sess, &c, &summary, &e) < 0)
+		res->vendor_note = xstrdup(e.msg);
+	free(summary);
+}
+
+int notice_send(struct session *sess, enum notice_kind k,
+		const struct reply_draft *d, const char *text,
+		struct reply_sent *res, struct err *err)
+{
+	struct outgoing_mail om;
+	char *w = what(k, d->id), *detail;
+	int r;
+
+	outgoing_from_draft(&om, d, w, text);
+	/* A notice goes to a list by address; only distros is encrypted. */
+	om.to_name = NULL;
+	om.fpr = k == NOTICE_DISTROS ? d->fpr : NULL;
+	om.event_kind = k == NOTICE_DISTROS ? "distros-notice" : "announce";
+	detail = k == NOTICE_DISTROS ?
+		xasprintf("to %s (encrypted to the list's key %s, signed)",
+			  d->to_email, d->fpr) :
+		xasprintf("public post to %s (not encrypted)", d->to_email);
+	om.event_detail = detail;
+	r = outgoing_send(sess, &om, res, err);
+	if (r == 0 && k == NOTICE_DISTROS)
+		mark_notified(sess, d->id, res);
+	free(w);
+	free(detail);
+	return r;
+}
