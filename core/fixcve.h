@@ -105,6 +105,10 @@ bool fix_sha_valid(const char *s);
 bool cve_id_valid(const char *s);
 /* True for CWE-N. */
 bool cwe_id_valid(const char *s);
+/* The name the CWE catalogue (data/cwe-names.tsv) gives weakness id
+ * ("CWE-787": "Out-of-bounds Write"), or NULL when id is no weakness
+ * of the catalogue (a category, a view, a retired or unknown ID). */
+const char *cwe_name(const char *id);
 
 struct fix_request {
 	int64_t id;
