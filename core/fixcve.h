@@ -3,10 +3,12 @@
  *
  * Both are kept as events only (append-only, same on both engines):
  *   fix             "commit=SHA tag=TAG tree=checked|unchecked
- *                   [files=PATH:PATH...]": the fixing commit and, checked
+ *                   [files=PATH:PATH...] [subject=TEXT]": the fixing
+ *                   commit and, checked
  *                   in a tree, the files it changes (plausible paths
  *                   only, touched_path_plausible; at most
- *                   FIX_FILES_MAX, else none); starts a new fix
+ *                   FIX_FILES_MAX, else none) and its subject (the
+ *                   rest of the line, display-safe, last); starts a new fix
  *                   (earlier introduced and backport events no longer
  *                   count)
  *   fix-introduced  "commit=SHA tag=TAG tree=..." a commit that brought
@@ -43,6 +45,9 @@ struct fix_commit {
 			  * gave them at `fix --tree` (NULL-terminated;
 			  * none when unchecked or not recorded) */
 	size_t nfiles;
+	char *subject;   /* the fix: its commit's subject, as the tree gave
+			  * it at `fix --tree` (NULL: unchecked, or
+			  * recorded before subjects were) */
 };
 
 struct fixcve {
@@ -153,6 +158,33 @@ const char *advisory_repo(struct cmd_ctx *ctx);
  * kernel's security-bugs page (caller frees). */
 char *advisory_reference_url(struct cmd_ctx *ctx, int64_t report_id,
 			     const char *cve_id);
+/* The tree's address for records that name a stable backport: config
+ * cve.stable_repo, else the kernel's stable tree (it holds the mainline
+ * commits too).  advisory_git_repo gives it when fc has a backport, else
+ * advisory_repo. */
+const char *advisory_stable_repo(struct cmd_ctx *ctx);
+const char *advisory_git_repo(struct cmd_ctx *ctx, const struct fixcve *fc);
+/* A version as a release: "1.2-rc3" gives "1.2" (caller frees). */
+char *advisory_release(const char *version);
+/*
+ * The versions the bug is in, from the tags of fc's commits, as
+ * half-open ranges [introduced, fixed) in version order (ktree's: an -rc
+ * before its release): from the first introducing version ("0" when
+ * none is known) to the fix's; a stable series a backport fixes leaves
+ * the range at the backport's version, and the range starts again at
+ * the next series' first -rc ("a.b" is followed by "a.(b+1)", or by
+ * the fix's series when that is "(a+1).0").  fixed is NULL for a range
+ * with no end (a fix without a tag).  None without a fix.  Returns how
+ * many; free with advisory_ranges_free.
+ */
+struct advisory_range {
+	char *introduced;
+	char *fixed;
+	const struct fix_commit *by; /* the commit whose version ends it */
+};
+size_t advisory_ranges(const struct fixcve *fc, struct advisory_range **out);
+void advisory_ranges_free(struct advisory_range *r, size_t n);
+
 /* The reporter to credit, display-safe, only with credit consent: their
  * name, else their address; NULL otherwise (caller frees). */
 char *advisory_credit(const struct dossier *d);
