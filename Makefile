@@ -44,6 +44,14 @@ $(B)/.pkgs:
 	       "run 'make deps' (or 'make run' / 'make check', which install them)" >&2; exit 1; }
 	@mkdir -p $(@D) && touch $@
 
+# The CWE catalogue (data/cwe-names.tsv) as core/cwe.c's table.
+$(B)/gen/cwe-names.inc: data/cwe-names.tsv scripts/cwe-names.sh
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	@scripts/cwe-names.sh data/cwe-names.tsv > $@.tmp && mv $@.tmp $@
+$(B)/core/cwe.o: $(B)/gen/cwe-names.inc
+$(B)/core/cwe.o: CFLAGS += -I$(B)/gen
+
 $(B)/libsecteam.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcsT $@ $^

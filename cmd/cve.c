@@ -162,6 +162,10 @@ static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 			 a->assign);
 	else if (a->cwe && !cwe_id_valid(a->cwe))
 		err_setc(&ctx->err, ERR_INVALID, "cve --cwe '%s': not a CWE ID (CWE-NNN)", a->cwe);
+	else if (a->cwe && !cwe_name(a->cwe))
+		err_setc(&ctx->err, ERR_INVALID,
+			 "cve --cwe '%s': no weakness with this ID in the CWE catalogue (data/cwe-names.tsv: CWE 4.17; a category or view is no weakness)",
+			 a->cwe);
 	else if (a->reject && (!a->reason || !*a->reason))
 		err_setc(&ctx->err, ERR_INVALID, "cve --reject needs --reason TEXT");
 	else

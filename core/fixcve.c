@@ -54,13 +54,16 @@ const char *fix_version(const char *tag)
 /* --- reading the events back -------------------------------------------*/
 
 /* The value of key=VALUE in a "k=v k=v" detail (caller frees), or NULL;
- * "-" counts as none. */
+ * "-" counts as none.  A "subject=" field is the last: its text (the
+ * rest of the detail) is no field. */
 static char *field(const char *detail, const char *key)
 {
 	size_t kl = strlen(key);
 
 	for (const char *p = detail; p && *p;) {
 		size_t len = strcspn(p, " ");
+		if (str_starts(p, "subject="))
+			return strcmp(key, "subject") ? NULL : xstrdup(p + 8);
 		if (len > kl && !strncmp(p, key, kl) && p[kl] == '=') {
 			if (len == kl + 2 && p[kl + 1] == '-')
 				return NULL;
@@ -78,6 +81,7 @@ static void commit_release(struct fix_commit *c)
 	free(c->tag);
 	free(c->branch);
 	free(c->upstream);
+	free(c->subject);
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
 	free(c->files);
@@ -112,7 +116,7 @@ static struct fix_commit commit_parse(const char *detail)
 {
 	struct fix_commit c = { field(detail, "commit"), field(detail, "tag"),
 				field(detail, "branch"), field(detail, "upstream"),
-				NULL, 0 };
+				NULL, 0, field(detail, "subject") };
 
 	files_parse(detail, &c);
 	return c;
@@ -258,6 +262,31 @@ static int resolve(struct ktree *tree, const char *sha, struct fix_commit *c,
 	return 0;
 }
 
+/* The fix's subject as its event keeps it: one display-safe line, at
+ * most 256 bytes (a CVE record's title), cut on a character. */
+static char *subject_of(struct ktree *tree, const char *sha)
+{
+	char *raw = ktree_commit_subject(tree, sha), *s;
+	size_t n;
+
+	if (!raw)
+		return NULL;
+	s = safe_str(raw);
+	free(raw);
+	n = strlen(s);
+	if (n > 256) {
+		n = 256;
+		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+		s[n] = '\0';
+	}
+	if (!*s) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 static int find_backports(struct fix_job *j, struct err *err)
 {
 	const struct fix_request *rq = j->rq;
@@ -269,7 +298,8 @@ static int find_backports(struct fix_job *j, struct err *err)
 			return err->code;
 		for (size_t i = 0; i < n; i++) {
 			struct fix_commit c = { shas[i], ktree_first_tag(j->tree, shas[i]),
-						xstrdup(rq->stable[b]), xstrdup(j->fix.sha), NULL, 0 };
+						xstrdup(rq->stable[b]), xstrdup(j->fix.sha), NULL, 0,
+						NULL };
 			j->bp = xrealloc(j->bp, (j->nbp + 1) * sizeof(*j->bp));
 			j->bp[j->nbp++] = c;
 		}
@@ -310,6 +340,8 @@ static int fix_prepare(struct fix_job *j, struct err *err)
 		return ERR_NOTFOUND;
 	if (rq->tree && fix_files(j, err) < 0)
 		return err->code;
+	if (rq->tree)
+		j->fix.subject = subject_of(j->tree, j->fix.sha);
 	j->intro = xcalloc(rq->nintroduced + 1, sizeof(*j->intro));
 	for (size_t i = 0; i < rq->nintroduced; i++, j->nintro++)
 		if (resolve(j->tree, rq->introduced[i], &j->intro[i], err) < 0)
@@ -334,6 +366,8 @@ static int fix_store(struct session *sess, void *data, struct err *err)
 		  j->fix.tag ? j->fix.tag : "-", tree);
 	for (size_t i = 0; i < j->fix.nfiles; i++)
 		sbuf_addf(&sb, "%s%s", i ? ":" : " files=", j->fix.files[i]);
+	if (j->fix.subject)
+		sbuf_addf(&sb, " subject=%s", j->fix.subject);
 	d = sbuf_detach(&sb, NULL);
 	rc = store_event_add(sess->store, j->rq->id, sess->officer, "fix", d, err);
 	free(d);

@@ -3,10 +3,12 @@
  *
  * Both are kept as events only (append-only, same on both engines):
  *   fix             "commit=SHA tag=TAG tree=checked|unchecked
- *                   [files=PATH:PATH...]": the fixing commit and, checked
+ *                   [files=PATH:PATH...] [subject=TEXT]": the fixing
+ *                   commit and, checked
  *                   in a tree, the files it changes (plausible paths
  *                   only, touched_path_plausible; at most
- *                   FIX_FILES_MAX, else none); starts a new fix
+ *                   FIX_FILES_MAX, else none) and its subject (the
+ *                   rest of the line, display-safe, last); starts a new fix
  *                   (earlier introduced and backport events no longer
  *                   count)
  *   fix-introduced  "commit=SHA tag=TAG tree=..." a commit that brought
@@ -43,6 +45,9 @@ struct fix_commit {
 			  * gave them at `fix --tree` (NULL-terminated;
 			  * none when unchecked or not recorded) */
 	size_t nfiles;
+	char *subject;   /* the fix: its commit's subject, as the tree gave
+			  * it at `fix --tree` (NULL: unchecked, or
+			  * recorded before subjects were) */
 };
 
 struct fixcve {
@@ -105,6 +110,10 @@ bool fix_sha_valid(const char *s);
 bool cve_id_valid(const char *s);
 /* True for CWE-N. */
 bool cwe_id_valid(const char *s);
+/* The name the CWE catalogue (data/cwe-names.tsv) gives weakness id
+ * ("CWE-787": "Out-of-bounds Write"), or NULL when id is no weakness
+ * of the catalogue (a category, a view, a retired or unknown ID). */
+const char *cwe_name(const char *id);
 
 struct fix_request {
 	int64_t id;
@@ -131,29 +140,5 @@ enum cve_action { CVE_ASSIGN, CVE_REJECT, CVE_DESCRIBE, CVE_CWE, CVE_PUBLISH };
  * assigned, ...). */
 int cve_record(struct session *sess, int64_t id, enum cve_action a,
 	       const char *value, struct err *err);
-
-/* advisory.c: what the advisory exports share ------------------------*/
-struct dossier;
-/* dossier_refuse_unreleased for each of the n reports: ERR_REFUSED
- * naming the first still under embargo, rejected, a duplicate or closed
- * undisclosed; 0 when every one may have its public record. */
-int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
-			      const char *what, struct err *err);
-/* The address of a commit: config cve.commit_url (default the kernel's
- * https://git.kernel.org/stable/c/) followed by sha (caller frees). */
-char *advisory_commit_url(struct session *sess, const char *sha);
-/* The tree's address for records: config cve.repo, else Linus's tree. */
-const char *advisory_repo(struct session *sess);
-/* The advisory's address: config cve.reference_url (when it ends in '/',
- * the CVE ID, or report-N with cve_id NULL, is appended), else the
- * kernel's security-bugs page (caller frees). */
-char *advisory_reference_url(struct session *sess, int64_t report_id,
-			     const char *cve_id);
-/* The reporter to credit, display-safe, only with credit consent: their
- * name, else their address; NULL otherwise (caller frees). */
-char *advisory_credit(const struct dossier *d);
-/* The description: the officer's (`cve --description`), redacted, else
- * the subject as one line (caller frees). */
-char *advisory_description(const struct dossier *d, const struct fixcve *fc);
 
 #endif

@@ -170,6 +170,20 @@ int ktree_commit(struct ktree *t, const char *rev, char **full, struct err *err)
 	return 0;
 }
 
+char *ktree_commit_subject(struct ktree *t, const char *sha)
+{
+	git_oid id;
+	git_commit *c = NULL;
+	const char *sum;
+	char *r = NULL;
+
+	if (git_oid_fromstr(&id, sha) == 0 && git_commit_lookup(&c, t->repo, &id) == 0 &&
+	    (sum = git_commit_summary(c)) != NULL)
+		r = xstrdup(sum);
+	git_commit_free(c);
+	return r;
+}
+
 /* Adds path to *v (n of them, NULL-terminated) unless already there. */
 static void path_add(char ***v, size_t *n, const char *path)
 {

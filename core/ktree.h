@@ -29,6 +29,11 @@ void ktree_free(struct ktree *t);
  * tree has no such commit or the prefix is ambiguous. */
 int ktree_commit(struct ktree *t, const char *rev, char **full, struct err *err);
 
+/* The subject of commit sha (full): its message's first paragraph as
+ * one line (git's summary), as the tree gives it; NULL when the tree
+ * has no such commit (caller frees). */
+char *ktree_commit_subject(struct ktree *t, const char *sha);
+
 /* The files commit sha (full) changes against its parent (every file of
  * a root commit, none of a merge), as the tree names them, into *files
  * (NULL-terminated, the caller's, each string too).  ERR_NOTFOUND naming

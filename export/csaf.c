@@ -1,92 +1,204 @@
 /*
  * The CSAF export: a CSAF 2.0 csaf_security_advisory document per report
- * (several: a JSON array), valid against csaf_json_schema.json.  Refused
- * while a report is under embargo (advisory.c).
+ * (several: a JSON array), valid against csaf_json_schema.json and
+ * passing every mandatory test of the CSAF validator library, and its
+ * recommended tests where the data exist (tests/lib/csaf-validate.mjs).
+ * Refused while a report is under embargo (advisory.c).  Keys sorted
+ * (test 6.2.13).
  *   document.publisher  coordinator; config csaf.publisher (else "Linux
  *                       kernel security team"), csaf.namespace (else
  *                       https://TEAM.DOMAIN, else https://www.kernel.org)
+ *   document.distribution  the TLP label, config csaf.tlp (default
+ *                       CLEAR, written WHITE: CSAF 2.0 uses TLP 1.0's
+ *                       names; GREEN, AMBER, RED)
+ *   document.references self: the canonical URL, config csaf.base_url
+ *                       and the file name of the tracking id (none
+ *                       without it); external: the advisory's page
  *   document.tracking   id: the CVE ID, else secteam-N; the revision
  *                       history from the timeline: the moment it was disclosed is
  *                       revision 1, then each later moment the fix or CVE
  *                       changed (its events' kinds as the summary)
- *   product_tree        vendor Linux > product Linux kernel > a version
- *                       per tag known: the introducing versions, the
- *                       fix's, each backport's (product_id linux-VERSION);
- *                       "linux" (the kernel, versions unknown) without tags
- *   vulnerabilities     cve, cwe, the description as a note, product_status
- *                       known_affected / fixed, a vendor_fix remediation
- *                       per fix commit, the fix commits as references
+ *   product_tree        vendor Linux > product Linux kernel > a
+ *                       product_version_range per range of affected
+ *                       versions (advisory_ranges, as a vers: range,
+ *                       product_id linux-affected-N) and a
+ *                       product_version per fixed version (the fix's,
+ *                       each backport's: linux-VERSION), each with its
+ *                       CPE; "linux" (the kernel, versions unknown)
+ *                       without tags
+ *   vulnerabilities     cve, cwe (its catalogue name), the description as
+ *                       a note, product_status known_affected (the
+ *                       ranges) / fixed, a vendor_fix remediation per
+ *                       fix commit for the version it is first in and
+ *                       the ranges it ends (none_available without a
+ *                       fix), the fix commits as references.  No score:
+ *                       no CVSS is recorded (test 6.2.3 warns).
  *   acknowledgments     the reporter, only with credit consent
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
 #include "core/core.h"
 #include "export/export.h"
+#include "export/export.h"
 #include "core/fixcve.h"
+#include "export/advisory.h"
 #include "core/json.h"
 
+#define KERNEL_CPE "cpe:2.3:o:linux:linux_kernel:%s:%s:*:*:*:*:*:*"
+
+/* The CPE of one version: "1.2-rc1" is version 1.2, update rc1. */
+static char *version_cpe(const char *v)
+{
+	char *rel = advisory_release(v), *cpe;
+	const char *rc = strstr(v, "-rc");
+
+	cpe = xasprintf(KERNEL_CPE, rel, rc ? rc + 1 : "*");
+	free(rel);
+	return cpe;
+}
+
+static json_t *product(const char *name, const char *id, const char *cpe)
+{
+	return json_pack("{s:s, s:s, s:{s:s}}", "name", name, "product_id", id,
+			 "product_identification_helper", "cpe", cpe);
+}
+
+/* The product id of a fixed version: linux-VERSION. */
+static char *version_id(const char *tag)
+{
+	return xasprintf("linux-%s", fix_version(tag));
+}
+
+/* The product id of affected range i: linux-affected-N (1-based). */
+static char *range_id(size_t i)
+{
+	return xasprintf("linux-affected-%zu", i + 1);
+}
+
+/* A fixed version's branch, once per version. */
 static void add_version(json_t *branches, const char *tag)
 {
 	const char *v = fix_version(tag);
-	char *name = xasprintf("Linux kernel %s", v), *id = xasprintf("linux-%s", v);
+	char *name = xasprintf("Linux kernel %s", v), *id = version_id(tag);
+	char *cpe = version_cpe(v);
+	size_t i;
+	json_t *b;
 
-	json_array_append_new(branches, json_pack("{s:s, s:s, s:{s:s, s:s}}",
+	json_array_foreach(branches, i, b)
+		if (!strcmp(json_string_value(json_object_get(b, "name")), v))
+			goto out;
+	json_array_append_new(branches, json_pack("{s:s, s:s, s:o}",
 		"category", "product_version", "name", v, "product",
-		"name", name, "product_id", id));
+		product(name, id, cpe)));
+out:
 	free(name);
 	free(id);
+	free(cpe);
+}
+
+/* An affected range's branch: its versions as a vers range. */
+static void add_range(json_t *branches, const struct advisory_range *r, size_t i)
+{
+	char *vers = r->fixed ?
+		(strcmp(r->introduced, "0") ?
+		 xasprintf("vers:generic/>=%s|<%s", r->introduced, r->fixed) :
+		 xasprintf("vers:generic/<%s", r->fixed)) :
+		(strcmp(r->introduced, "0") ? xasprintf("vers:generic/>=%s", r->introduced) :
+		 xstrdup("vers:generic/*"));
+	char *name = xasprintf("Linux kernel %s", vers + strlen("vers:generic/"));
+	char *id = range_id(i);
+	char *cpe = xasprintf(KERNEL_CPE, "*", "*");
+
+	json_array_append_new(branches, json_pack("{s:s, s:s, s:o}",
+		"category", "product_version_range", "name", vers, "product",
+		product(name, id, cpe)));
+	free(vers);
+	free(name);
+	free(id);
+	free(cpe);
+}
+
+/* Whether the fix and its backports have tags: the versions known. */
+static bool versions_known(const struct fixcve *fc)
+{
+	return fc->has_fix && fc->fix.tag;
 }
 
 static json_t *product_tree(const struct fixcve *fc)
 {
 	json_t *v = json_array();
+	struct advisory_range *r;
+	size_t n = versions_known(fc) ? advisory_ranges(fc, &r) : 0;
 
-	for (size_t i = 0; i < fc->nintroduced; i++)
-		if (fc->introduced[i].tag)
-			add_version(v, fc->introduced[i].tag);
-	if (fc->has_fix && fc->fix.tag)
+	for (size_t i = 0; i < n; i++)
+		add_range(v, &r[i], i);
+	if (n)
+		advisory_ranges_free(r, n);
+	if (versions_known(fc)) {
+		for (size_t b = 0; b < fc->nbackports; b++)
+			if (fc->backports[b].tag)
+				add_version(v, fc->backports[b].tag);
 		add_version(v, fc->fix.tag);
-	for (size_t b = 0; b < fc->nbackports; b++)
-		if (fc->backports[b].tag)
-			add_version(v, fc->backports[b].tag);
+	}
 	if (!json_array_size(v)) {
+		char *cpe = xasprintf(KERNEL_CPE, "*", "*");
+		json_t *t;
 		json_decref(v);
-		return json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:{s:s, s:s}}]}]}", "branches",
-				 "category", "vendor", "name", "Linux", "branches",
-				 "category", "product_name", "name", "Linux kernel",
-				 "product", "name", "Linux kernel", "product_id", "linux");
+		t = json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:o}]}]}", "branches",
+			      "category", "vendor", "name", "Linux", "branches",
+			      "category", "product_name", "name", "Linux kernel",
+			      "product", product("Linux kernel", "linux", cpe));
+		free(cpe);
+		return t;
 	}
 	return json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:o}]}]}", "branches",
 			 "category", "vendor", "name", "Linux", "branches",
 			 "category", "product_name", "name", "Linux kernel", "branches", v);
 }
 
-static json_t *pid(const char *tag)
+static void add_id(json_t *a, const char *id)
 {
-	char *id = xasprintf("linux-%s", fix_version(tag));
-	json_t *j = json_string(id);
+	size_t i;
+	json_t *e;
 
-	free(id);
-	return j;
+	json_array_foreach(a, i, e)
+		if (!strcmp(json_string_value(e), id))
+			return;
+	json_array_append_new(a, json_string(id));
 }
 
+/* known_affected: each range (else "linux"), fixed: each fixed version. */
 static json_t *product_status(const struct fixcve *fc)
 {
 	json_t *aff = json_array(), *fixed = json_array(), *st = json_object();
+	struct advisory_range *r;
+	size_t n = versions_known(fc) ? advisory_ranges(fc, &r) : 0;
 
-	for (size_t i = 0; i < fc->nintroduced; i++)
-		if (fc->introduced[i].tag)
-			json_array_append_new(aff, pid(fc->introduced[i].tag));
-	if (fc->has_fix && fc->fix.tag)
-		json_array_append_new(fixed, pid(fc->fix.tag));
-	for (size_t b = 0; b < fc->nbackports; b++)
-		if (fc->backports[b].tag)
-			json_array_append_new(fixed, pid(fc->backports[b].tag));
+	for (size_t i = 0; i < n; i++) {
+		char *id = range_id(i);
+		add_id(aff, id);
+		free(id);
+	}
+	if (n)
+		advisory_ranges_free(r, n);
+	if (versions_known(fc)) {
+		for (size_t b = 0; b < fc->nbackports; b++)
+			if (fc->backports[b].tag) {
+				char *id = version_id(fc->backports[b].tag);
+				add_id(fixed, id);
+				free(id);
+			}
+		char *id = version_id(fc->fix.tag);
+		add_id(fixed, id);
+		free(id);
+	}
 	if (!json_array_size(aff) && !json_array_size(fixed))
-		json_array_append_new(aff, json_string("linux"));
+		add_id(aff, "linux");
 	if (json_array_size(aff))
 		json_object_set(st, "known_affected", aff);
 	if (json_array_size(fixed))
@@ -96,19 +208,38 @@ static json_t *product_status(const struct fixcve *fc)
 	return st;
 }
 
-static json_t *remediation(struct session *sess, const struct fix_commit *c,
-			   const char *what)
+/* A vendor_fix for commit c: the version it is first in, and each
+ * affected range it ends (the fix: every range no backport ends). */
+static json_t *remediation(struct session *sess, const struct fixcve *fc,
+			   const struct fix_commit *c, const char *what)
 {
 	char *url = advisory_commit_url(sess, c->sha);
 	char *details = xasprintf("%s: commit %s%s%s", what, c->sha,
 				  c->tag ? ", first in " : "", c->tag ? c->tag : "");
-	json_t *r = json_pack("{s:s, s:s, s:s, s:[o]}", "category", "vendor_fix",
-			      "details", details, "url", url, "product_ids",
-			      c->tag ? pid(c->tag) : json_string("linux"));
+	json_t *ids = json_array(), *rem;
+	struct advisory_range *r;
+	size_t n = versions_known(fc) ? advisory_ranges(fc, &r) : 0;
 
+	for (size_t i = 0; i < n; i++)
+		if (r[i].by == c || (c == &fc->fix && r[i].by == NULL)) {
+			char *id = range_id(i);
+			add_id(ids, id);
+			free(id);
+		}
+	if (n)
+		advisory_ranges_free(r, n);
+	if (versions_known(fc) && c->tag) {
+		char *id = version_id(c->tag);
+		add_id(ids, id);
+		free(id);
+	}
+	if (!json_array_size(ids))
+		add_id(ids, "linux");
+	rem = json_pack("{s:s, s:s, s:s, s:o}", "category", "vendor_fix",
+			"details", details, "url", url, "product_ids", ids);
 	free(url);
 	free(details);
-	return r;
+	return rem;
 }
 
 static json_t *vulnerability(struct session *sess, const struct dossier *d,
@@ -119,17 +250,17 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 
 	if (fc->cve_id)
 		json_object_set_new(v, "cve", json_string(fc->cve_id));
-	if (fc->cwe)
+	if (fc->cwe && cwe_name(fc->cwe))
 		json_object_set_new(v, "cwe", json_pack("{s:s, s:s}", "id", fc->cwe,
-							"name", fc->cwe));
+							"name", cwe_name(fc->cwe)));
 	json_object_set_new(v, "notes", json_pack("[{s:s, s:s, s:o}]", "category",
 		"description", "title", "Description", "text", json_text(desc)));
 	json_object_set_new(v, "product_status", product_status(fc));
 	if (fc->has_fix) {
-		json_array_append_new(rem, remediation(sess, &fc->fix, "Fixed upstream"));
+		json_array_append_new(rem, remediation(sess, fc, &fc->fix, "Fixed upstream"));
 		for (size_t b = 0; b < fc->nbackports; b++) {
 			char *what = xasprintf("Backported to %s", fc->backports[b].branch);
-			json_array_append_new(rem, remediation(sess, &fc->backports[b], what));
+			json_array_append_new(rem, remediation(sess, fc, &fc->backports[b], what));
 			free(what);
 		}
 		for (size_t b = 0; b <= fc->nbackports; b++) {
@@ -141,9 +272,13 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 			free(sum);
 		}
 	}
+	if (!fc->has_fix)
+		json_array_append_new(rem, json_pack("{s:s, s:s, s:[s]}", "category",
+			"none_available", "details", "No fix is available yet.",
+			"product_ids", "linux"));
 	if (json_array_size(rem))
 		json_object_set(v, "remediations", rem);
-	json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category", "self",
+	json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category", "external",
 					      "summary", "the advisory", "url", ref));
 	json_object_set_new(v, "references", refs);
 	json_decref(rem);
@@ -197,6 +332,78 @@ static json_t *tracking(const struct dossier *d, const struct fixcve *fc)
 	return t;
 }
 
+/* CSAF 2.0's TLP label for config csaf.tlp (default CLEAR): TLP 2.0's
+ * CLEAR is TLP 1.0's WHITE, which CSAF 2.0 names; NULL for another
+ * value (export_csaf_write refuses it). */
+static const char *tlp_label(struct session *sess)
+{
+	static const char *const names[][2] = {
+		{ "CLEAR", "WHITE" }, { "WHITE", "WHITE" }, { "GREEN", "GREEN" },
+		{ "AMBER", "AMBER" }, { "RED", "RED" },
+	};
+	const char *v = config_get(sess->cfg, "csaf.tlp", "CLEAR");
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(v, names[i][0]))
+			return names[i][1];
+	return NULL;
+}
+
+/* The canonical URL: config csaf.base_url, '/', the file name CSAF
+ * gives the tracking id (lowercase, each character but [+-a-z0-9] an
+ * '_', ".json"); NULL without csaf.base_url (caller frees). */
+static char *canonical_url(struct session *sess, const char *tracking_id)
+{
+	const char *base = config_get(sess->cfg, "csaf.base_url", NULL);
+	char *name = xstrdup(tracking_id), *url;
+
+	if (!base)
+		goto none;
+	for (char *p = name; *p; p++) {
+		*p = (char)tolower((unsigned char)*p);
+		if (!strchr("+-abcdefghijklmnopqrstuvwxyz0123456789", *p))
+			*p = '_';
+	}
+	url = xasprintf("%s%s%s.json", base, str_ends(base, "/") ? "" : "/", name);
+	free(name);
+	return url;
+none:
+	free(name);
+	return NULL;
+}
+
+/* A copy of j with every object's keys in order (CSAF's test 6.2.13). */
+static int key_order(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static json_t *sorted(json_t *j)
+{
+	json_t *r, *v;
+	const char *k, **keys;
+	size_t i = 0, n;
+
+	if (json_is_array(j)) {
+		r = json_array();
+		json_array_foreach(j, i, v)
+			json_array_append_new(r, sorted(v));
+		return r;
+	}
+	if (!json_is_object(j))
+		return json_incref(j);
+	n = json_object_size(j);
+	keys = xcalloc(n + 1, sizeof(*keys));
+	json_object_foreach(j, k, v)
+		keys[i++] = k;
+	qsort(keys, n, sizeof(*keys), key_order);
+	r = json_object();
+	for (i = 0; i < n; i++)
+		json_object_set_new(r, keys[i], sorted(json_object_get(j, keys[i])));
+	free(keys);
+	return r;
+}
+
 static json_t *document(struct session *sess, const struct dossier *d,
 			const struct fixcve *fc)
 {
@@ -211,8 +418,18 @@ static json_t *document(struct session *sess, const struct dossier *d,
 		"namespace", config_get(sess->cfg, "csaf.namespace", ns),
 		"title", json_text(*title ? title : "Linux kernel vulnerability"),
 		"notes", "category", "summary", "title", "Summary", "text", json_text(desc),
-		"references", "category", "self", "summary", "the advisory", "url", ref,
+		"references", "category", "external", "summary", "the advisory", "url", ref,
 		"tracking", tracking(d, fc));
+	const char *tid = json_string_value(json_object_get(json_object_get(doc, "tracking"), "id"));
+	char *canon = canonical_url(sess, tid);
+
+	if (canon)
+		json_array_insert_new(json_object_get(doc, "references"), 0,
+			json_pack("{s:s, s:s, s:s}", "category", "self", "summary",
+				  "the canonical URL of this advisory", "url", canon));
+	free(canon);
+	json_object_set_new(doc, "distribution", json_pack("{s:{s:s, s:s}}", "tlp",
+		"label", tlp_label(sess), "url", "https://www.first.org/tlp/"));
 
 	if (who)
 		json_object_set_new(doc, "acknowledgments", json_pack("[{s:[s]}]", "names", who));
@@ -227,10 +444,14 @@ static json_t *document(struct session *sess, const struct dossier *d,
 static json_t *csaf_advisory(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
+	json_t *doc = json_pack("{s:o, s:o, s:[o]}", "document", document(sess, d, fc),
+				"product_tree", product_tree(fc),
+				"vulnerabilities", vulnerability(sess, d, fc));
+	json_t *r = sorted(doc);
+
 	(void)arg;
-	return json_pack("{s:o, s:o, s:[o]}", "document", document(sess, d, fc),
-			 "product_tree", product_tree(fc),
-			 "vulnerabilities", vulnerability(sess, d, fc));
+	json_decref(doc);
+	return r;
 }
 
 static int export_csaf_write(struct session *sess, FILE *out,
@@ -240,6 +461,23 @@ static int export_csaf_write(struct session *sess, FILE *out,
 	(void)o;
 	if (advisory_refuse_unreleased(d, n, "CSAF advisory", err) < 0)
 		return err->code;
+	if (!tlp_label(sess))
+		return err_setc(err, ERR_INVALID,
+				"config csaf.tlp '%s' is no TLP label CSAF 2.0 knows (CLEAR, WHITE, GREEN, AMBER or RED)",
+				config_get(sess->cfg, "csaf.tlp", ""));
+	for (size_t i = 0; i < n; i++) {
+		struct fixcve fc;
+		int bad;
+		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
+		bad = fc.cwe && !cwe_name(fc.cwe);
+		if (bad)
+			err_setc(err, ERR_INVALID,
+				 "report %lld: its CWE %s names no weakness of the CWE catalogue (data/cwe-names.tsv); record another with cve %lld --cwe CWE-N",
+				 (long long)d[i]->f.r.id, fc.cwe, (long long)d[i]->f.r.id);
+		fixcve_release(&fc);
+		if (bad)
+			return err->code;
+	}
 	return advisory_write_json(sess, out, d, n, "CSAF advisory",
 				   csaf_advisory, NULL, err);
 }
@@ -247,9 +485,12 @@ static int export_csaf_write(struct session *sess, FILE *out,
 const struct exporter export_csaf_entry = {
 	"csaf", "json", "a CSAF 2.0 security advisory",
 	"a CSAF 2.0 `csaf_security_advisory` (several: an array), refused while "
-	"a report is under embargo: the kernel versions from `fix` in the "
-	"product tree, known_affected and fixed, a vendor_fix remediation per "
-	"fix commit, the revision history from the timeline; `csaf.publisher`, "
-	"`csaf.namespace` (else https://`team.domain`).",
+	"a report is under embargo: the ranges of affected kernel versions "
+	"and the fixed versions from `fix` in the product tree (with CPEs), "
+	"known_affected and fixed, a vendor_fix remediation per fix commit, "
+	"the CWE's catalogue name, the revision history from the timeline; "
+	"`csaf.publisher`, `csaf.namespace` (else https://`team.domain`), "
+	"`csaf.tlp` (CLEAR, the default, WHITE, GREEN, AMBER or RED), "
+	"`csaf.base_url` (the canonical URL's folder).",
 	export_csaf_write, NULL,
 };

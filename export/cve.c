@@ -2,28 +2,37 @@
  * The CVE JSON 5 export: one CVE record (dataVersion 5.1) per report,
  * valid against CVE_Record_Format_bundled.json.  None while a report is
  * under embargo: the export is refused (advisory.c), naming the date.
- *   cveId         --cve-id, else the ID `cve --assign` reserved, else the
- *                 placeholder CVE-0000-0000 (it matches the schema's
- *                 pattern; a warning says to replace it)
+ *   cveId         --cve-id, else the ID `cve --assign` reserved; a report
+ *                 with neither is refused (no placeholder ID)
  *   state         REJECTED with its reason when `cve --reject` rejected
  *                 the ID; else PUBLISHED, and writing it moves a reserved
  *                 ID to published (a cve-publish event)
- *   orgId         config cve.org_id (a UUID), else the placeholder
- *                 00000000-0000-4000-8000-000000000000 (with a warning)
+ *   orgId         config cve.org_id (a version 4 UUID); refused, naming
+ *                 the key, when unset
+ *   title         the fix commit's subject (as `fix --tree` read it),
+ *                 else the report's subject
  *   affected      vendor/product "Linux", the public files
- *                 (dossier_public_files) as programFiles.  With a fix
- *                 recorded (`fix`), as the kernel CNA writes them: one
+ *                 (dossier_public_files) as programFiles, the repository
+ *                 that holds every SHA named (config cve.stable_repo when
+ *                 a backport is, else cve.repo).  With a fix recorded
+ *                 (`fix`), as the kernel CNA's bippy writes them: one
  *                 entry of git ranges
  *                 (introducing commit, lessThan the fix and each
  *                 backport; "0" when no introducing commit is known,
  *                 defaultStatus unaffected), one of versions from the
  *                 tags (defaultStatus affected: the introducing version
  *                 affected, "0" lessThan it unaffected, each backport
- *                 lessThanOrEqual its series ("1.0.*"), the fix's
- *                 version lessThanOrEqual "*" as original_commit_for_fix).
+ *                 lessThanOrEqual its series ("1.0.*"), the release the
+ *                 fix is first in (1.1 for a fix in 1.1-rc1)
+ *                 lessThanOrEqual "*" as original_commit_for_fix).
  *                 Without a fix, defaultStatus "unknown".
+ *   cpeApplicability  the kernel's CPE, vulnerable from each range's
+ *                 first release to the release that fixes it
+ *                 (advisory_ranges), with a fix tag
+ *   x_generator   {"engine": "secteam-tui-VERSION"}
  *   descriptions  `cve --description` (redacted), else the subject
- *   problemTypes  `cve --cwe`, when given
+ *   problemTypes  `cve --cwe`, when given, with its catalogue name
+ *                 (cwe_name; an ID the catalogue lacks is refused)
  *   references    each fix commit (config cve.commit_url, default
  *                 git.kernel.org/stable/c/), then config cve.reference_url
  *                 (when it ends in '/', the CVE ID, or report-N without
@@ -41,11 +50,12 @@
 
 #include "core/core.h"
 #include "export/export.h"
+#include "export/export.h"
 #include "core/fixcve.h"
+#include "export/advisory.h"
 #include "core/json.h"
 
-#define PLACEHOLDER_CVE "CVE-0000-0000"
-#define PLACEHOLDER_ORG "00000000-0000-4000-8000-000000000000"
+#define KERNEL_CPE "cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*"
 #define DEFAULT_REFERENCE \
 	"https://www.kernel.org/doc/html/latest/process/security-bugs.html"
 
@@ -143,19 +153,20 @@ static json_t *semver_versions(const struct fixcve *fc)
 		json_array_append_new(a, ver(v, "lessThanOrEqual", ser, "unaffected", "semver"));
 		free(ser);
 	}
-	if (fc->fix.tag)
-		json_array_append_new(a, ver(fix_version(fc->fix.tag), "lessThanOrEqual", "*",
-					     "unaffected", "original_commit_for_fix"));
+	if (fc->fix.tag) {
+		char *rel = advisory_release(fix_version(fc->fix.tag));
+		json_array_append_new(a, ver(rel, "lessThanOrEqual", "*", "unaffected",
+					     "original_commit_for_fix"));
+		free(rel);
+	}
 	return a;
 }
 
-static json_t *product(struct session *sess, json_t *files, const char *status,
-		       json_t *versions)
+static json_t *product(struct session *sess, const struct fixcve *fc, json_t *files,
+		       const char *status, json_t *versions)
 {
 	json_t *p = json_pack("{s:s, s:s, s:s, s:s}", "vendor", "Linux",
-			      "product", "Linux", "repo",
-			      config_get(sess->cfg, "cve.repo",
-					 "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git"),
+			      "product", "Linux", "repo", advisory_git_repo(sess, fc),
 			      "defaultStatus", status);
 
 	if (json_array_size(files))
@@ -179,17 +190,50 @@ static json_t *affected(struct session *sess, const struct dossier *d,
 	}
 	free(pf);
 	if (!fc->has_fix) {
-		json_array_append_new(a, product(sess, files, "unknown", NULL));
+		json_array_append_new(a, product(sess, fc, files, "unknown", NULL));
 	} else {
-		json_array_append_new(a, product(sess, files, "unaffected", git_versions(fc)));
+		json_array_append_new(a, product(sess, fc, files, "unaffected", git_versions(fc)));
 		sv = semver_versions(fc);
 		if (json_array_size(sv))
-			json_array_append_new(a, product(sess, files, "affected", sv));
+			json_array_append_new(a, product(sess, fc, files, "affected", sv));
 		else
 			json_decref(sv);
 	}
 	json_decref(files);
 	return a;
+}
+
+/* The kernel's CPE, vulnerable over each range of releases: from a
+ * range's first release to the release that fixes it (as
+ * original_commit_for_fix, an -rc counts as its release); NULL without
+ * a fix tag. */
+static json_t *cpe_applicability(const struct fixcve *fc)
+{
+	struct advisory_range *r;
+	size_t n = advisory_ranges(fc, &r);
+	json_t *m = json_array();
+
+	for (size_t i = 0; fc->fix.tag && i < n; i++) {
+		char *in = advisory_release(r[i].introduced);
+		char *end = advisory_release(r[i].fixed);
+		json_t *e = json_pack("{s:b, s:s}", "vulnerable", 1, "criteria", KERNEL_CPE);
+		if (strcmp(in, "0"))
+			json_object_set_new(e, "versionStartIncluding", json_string(in));
+		json_object_set_new(e, "versionEndExcluding", json_string(end));
+		if (strcmp(in, end))
+			json_array_append_new(m, e);
+		else
+			json_decref(e);
+		free(in);
+		free(end);
+	}
+	advisory_ranges_free(r, n);
+	if (!json_array_size(m)) {
+		json_decref(m);
+		return NULL;
+	}
+	return json_pack("[{s:[{s:s, s:b, s:o}]}]", "nodes", "operator", "OR",
+			 "negate", 0, "cpeMatch", m);
 }
 
 static json_t *references(struct session *sess, const struct fixcve *fc,
@@ -240,24 +284,26 @@ static json_t *record(struct session *sess, const struct dossier *d,
 {
 	const struct report *r = &d->f.r;
 	const char *base = config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
-	char *ref = str_ends(base, "/") ?
-		(strcmp(cve_id, PLACEHOLDER_CVE) ? xasprintf("%s%s", base, cve_id) :
-		 xasprintf("%sreport-%lld", base, (long long)r->id)) : xstrdup(base);
+	char *ref = str_ends(base, "/") ? xasprintf("%s%s", base, cve_id) : xstrdup(base);
 	char *subject = dossier_text(d, r->subject);
 	char *who = r->consent_credit && r->reporter_name && *r->reporter_name ?
 		xstrdup(r->reporter_name) : dossier_reporter(d);
-	json_t *cna, *meta;
+	json_t *cna, *meta, *cpe = cpe_applicability(fc);
 
 	cna = json_pack("{s:{s:s}, s:o, s:[{s:s, s:o}], s:o, s:o}",
 			"providerMetadata", "orgId", org,
-			"title", bounded(subject, 256, "Linux kernel vulnerability"),
+			"title", bounded(fc->fix.subject ? fc->fix.subject : subject, 256,
+					 "Linux kernel vulnerability"),
 			"descriptions", "lang", "en", "value", description(d, fc, subject),
 			"affected", affected(sess, d, fc),
 			"references", references(sess, fc, ref));
-	if (fc->cwe)
+	if (cpe)
+		json_object_set_new(cna, "cpeApplicability", cpe);
+	if (fc->cwe && cwe_name(fc->cwe))
 		json_object_set_new(cna, "problemTypes", json_pack(
-			"[{s:[{s:s, s:s, s:s, s:s}]}]", "descriptions", "lang", "en",
-			"cweId", fc->cwe, "description", fc->cwe, "type", "CWE"));
+			"[{s:[{s:s, s:s, s:s++, s:s}]}]", "descriptions", "lang", "en",
+			"cweId", fc->cwe, "description", fc->cwe, " ", cwe_name(fc->cwe),
+			"type", "CWE"));
 	if (who) {
 		char *w = safe_str(who);
 		json_object_set_new(cna, "credits", json_pack("[{s:s, s:o, s:s}]",
@@ -270,6 +316,8 @@ static json_t *record(struct session *sess, const struct dossier *d,
 		json_object_set_new(cna, "datePublic",
 				    json_string(fmt_rfc3339(dossier_released_at(d), b)));
 	}
+	json_object_set_new(cna, "x_generator",
+			    json_pack("{s:s}", "engine", "secteam-tui-" SECTEAM_VERSION));
 	meta = json_pack("{s:s, s:s, s:s}", "cveId", cve_id, "assignerOrgId", org,
 			 "state", "PUBLISHED");
 	free(subject);
@@ -280,18 +328,33 @@ static json_t *record(struct session *sess, const struct dossier *d,
 			 "containers", "cna", cna);
 }
 
-/* The record's ID: --cve-id, the assigned one, or the placeholder. */
-static const char *record_id(const struct dossier *d,
-			     const struct fixcve *fc, const struct export_opts *o)
+/* The record's ID: --cve-id, else the assigned one (export_cve_write
+ * refused a report without). */
+static const char *record_id(const struct fixcve *fc, const struct export_opts *o)
 {
-	if (o->cve_id)
-		return o->cve_id;
-	if (fc->cve_id)
-		return fc->cve_id;
-	fprintf(o->warn,
-		"warning: report %lld has no CVE ID; using the placeholder %s (cve ID --assign, or --cve-id)\n",
-		(long long)d->f.r.id, PLACEHOLDER_CVE);
-	return PLACEHOLDER_CVE;
+	return o->cve_id ? o->cve_id : fc->cve_id;
+}
+
+/* ERR_REFUSED naming the report when it has no CVE ID (and --cve-id
+ * names none), ERR_INVALID naming a recorded CWE the catalogue lacks. */
+static int cve_refuse_incomplete(const struct dossier *d, const struct export_opts *o,
+				 struct err *err)
+{
+	struct fixcve fc;
+	long long id = (long long)d->f.r.id;
+	int r = 0;
+
+	fixcve_fold(d->f.events, d->f.nevents, &fc);
+	if (!o->cve_id && !fc.cve_id)
+		r = err_setc(err, ERR_REFUSED,
+			     "report %lld has no CVE ID: no record without one (cve %lld --assign CVE-YYYY-NNNN, or --cve-id)",
+			     id, id);
+	else if (fc.cwe && !cwe_name(fc.cwe))
+		r = err_setc(err, ERR_INVALID,
+			     "report %lld: its CWE %s names no weakness of the CWE catalogue (data/cwe-names.tsv); record another with cve %lld --cwe CWE-N",
+			     id, fc.cwe, id);
+	fixcve_release(&fc);
+	return r;
 }
 
 struct cve_args {
@@ -304,7 +367,7 @@ static json_t *cve_record_of(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
 	const struct cve_args *a = arg;
-	const char *id = record_id(d, fc, a->o);
+	const char *id = record_id(fc, a->o);
 
 	if (fc->cve_state && !strcmp(fc->cve_state, "rejected") && !a->o->cve_id)
 		return rejected(d, fc, id, a->org);
@@ -320,14 +383,15 @@ static int export_cve_write(struct session *sess, FILE *out,
 	if (advisory_refuse_unreleased(d, n, "CVE record", err) < 0)
 		return err->code;
 
-	if (a.org && !matches("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$", a.org))
+	if (!a.org)
+		return err_setc(err, ERR_INVALID,
+				"config cve.org_id is not set: a CVE record names its CNA by that UUID (the CNA's, from the CVE Program)");
+	if (!matches("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$", a.org))
 		return err_setc(err, ERR_INVALID,
 				"config cve.org_id '%s' is not a version 4 UUID", a.org);
-	if (!a.org) {
-		fprintf(o->warn, "warning: no cve.org_id in the config; using the placeholder %s\n",
-			PLACEHOLDER_ORG);
-		a.org = PLACEHOLDER_ORG;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (cve_refuse_incomplete(d[i], o, err) < 0)
+			return err->code;
 	return advisory_write_json(sess, out, d, n, "CVE record",
 				   cve_record_of, &a, err);
 }
@@ -358,12 +422,15 @@ static int export_cve_done(struct session *sess, struct dossier *const *d,
 const struct exporter export_cve_entry = {
 	"cve", "json", "a CVE JSON 5 record",
 	"a CVE JSON 5 record (several: an array), refused while a report is "
-	"under embargo; the CVE ID from `--cve-id`, else `cve --assign`, else "
-	"the placeholder CVE-0000-0000; REJECTED for a rejected ID, else "
-	"PUBLISHED (the ID's state becomes published), with the affected "
-	"ranges from `fix` (git commits and tag versions, as the kernel CNA "
-	"writes them), the fix commits as references, the `cve --description` "
-	"and `--cwe`; `cve.org_id`, `cve.reference_url`, `cve.repo`, "
-	"`cve.commit_url`.",
+	"under embargo, without a CVE ID and without `cve.org_id`; the CVE ID "
+	"from `--cve-id`, else `cve --assign`; REJECTED for a rejected ID, else "
+	"PUBLISHED (the ID's state becomes published), as the kernel CNA's "
+	"bippy writes it: the fix commit's subject as the title, the affected "
+	"ranges from `fix` (git commits and tag versions, the release the fix "
+	"is first in as original_commit_for_fix), cpeApplicability, "
+	"x_generator, the fix commits as references, the `cve --description` "
+	"and `--cwe` with its catalogue name; `cve.org_id`, "
+	"`cve.reference_url`, `cve.repo`, `cve.stable_repo` (the repository "
+	"named when a backport is), `cve.commit_url`.",
 	export_cve_write, export_cve_done,
 };

@@ -16,6 +16,7 @@
 #include "core/core.h"
 #include "export/export.h"
 #include "core/fixcve.h"
+#include "export/advisory.h"
 
 /* A tag as the version of a pair, as every export writes text
  * (dossier_text: redacted, controls and bidi escaped); "0" for none

@@ -1,16 +1,26 @@
 /*
  * The OSV export: one OSV record (schema 1.6) per report, valid against
  * osv-schema.json; several reports give a JSON array.  Refused while a
- * report is under embargo (advisory.c).
- *   id          the CVE ID (`cve --assign`), else x_secteam-N
+ * report is under embargo (advisory.c), and for a report with no CVE ID
+ * (an OSV id is a registered database's: ours is the CVE ID) or no fix
+ * to give the affected versions from (an OSV record without ranges says
+ * nothing a scanner can use).
+ *   id          the CVE ID (`cve --assign`)
  *   modified    now; published: when it was disclosed; withdrawn: now, for
  *               a rejected CVE ID
  *   summary     the subject; details: the officer's description
- *   affected    package Linux/Kernel; a GIT range (config cve.repo):
+ *   affected    package Linux/Kernel, read by OSV's rules (a version is
+ *               affected when any range says so): one GIT range, in the
+ *               repository that holds every SHA it names (config
+ *               cve.stable_repo when a backport is named, else cve.repo):
  *               introduced each introducing commit (else 0), fixed the
  *               fix and each backport, full SHAs only (a fix recorded
- *               unchecked with a short SHA gets no GIT range); an
- *               ECOSYSTEM range per fixed version from the tags
+ *               unchecked with a short SHA gets no GIT range); one
+ *               ECOSYSTEM range from the tags (advisory_ranges): from
+ *               the introducing version, fixed in each stable series at
+ *               its backport and introduced again at the next series,
+ *               fixed at the fix's version, so no later stable release
+ *               comes out affected
  *   references  FIX: each fix commit; ADVISORY: cve.reference_url
  *   credits     the reporter, FINDER, only with credit consent
  *   database_specific  {"cwe_ids": [...]} when a CWE is given
@@ -22,7 +32,9 @@
 
 #include "core/core.h"
 #include "export/export.h"
+#include "export/export.h"
 #include "core/fixcve.h"
+#include "export/advisory.h"
 #include "core/json.h"
 
 static bool full_sha(const char *s)
@@ -45,36 +57,39 @@ static json_t *git_range(struct session *sess, const struct fixcve *fc)
 		if (full_sha(fc->backports[b].sha))
 			json_array_append_new(ev, json_pack("{s:s}", "fixed",
 							    fc->backports[b].sha));
-	return json_pack("{s:s, s:s, s:o}", "type", "GIT", "repo", advisory_repo(sess),
-			 "events", ev);
+	return json_pack("{s:s, s:s, s:o}", "type", "GIT", "repo",
+			 advisory_git_repo(sess, fc), "events", ev);
 }
 
-/* introduced: the first introducing version (else 0), fixed: v. */
-static json_t *eco_range(const struct fixcve *fc, const char *fixed)
+/* The tags' versions as one range of introduced/fixed pairs; NULL when
+ * the fix has no tag (the versions are not known). */
+static json_t *eco_range(const struct fixcve *fc)
 {
-	const char *in = "0";
+	struct advisory_range *r;
+	size_t n = advisory_ranges(fc, &r);
+	json_t *ev = json_array();
 
-	for (size_t i = 0; i < fc->nintroduced; i++)
-		if (fc->introduced[i].tag) {
-			in = fix_version(fc->introduced[i].tag);
-			break;
-		}
-	return json_pack("{s:s, s:[{s:s}, {s:s}]}", "type", "ECOSYSTEM", "events",
-			 "introduced", in, "fixed", fixed);
+	for (size_t i = 0; fc->fix.tag && i < n; i++) {
+		json_array_append_new(ev, json_pack("{s:s}", "introduced", r[i].introduced));
+		if (r[i].fixed)
+			json_array_append_new(ev, json_pack("{s:s}", "fixed", r[i].fixed));
+	}
+	advisory_ranges_free(r, n);
+	if (!json_array_size(ev)) {
+		json_decref(ev);
+		return NULL;
+	}
+	return json_pack("{s:s, s:o}", "type", "ECOSYSTEM", "events", ev);
 }
 
 static json_t *affected(struct session *sess, const struct fixcve *fc)
 {
-	json_t *ranges = json_array();
+	json_t *ranges = json_array(), *eco = eco_range(fc);
 
 	if (fc->has_fix && full_sha(fc->fix.sha))
 		json_array_append_new(ranges, git_range(sess, fc));
-	if (fc->has_fix && fc->fix.tag)
-		json_array_append_new(ranges, eco_range(fc, fix_version(fc->fix.tag)));
-	for (size_t b = 0; fc->has_fix && b < fc->nbackports; b++)
-		if (fc->backports[b].tag)
-			json_array_append_new(ranges,
-				eco_range(fc, fix_version(fc->backports[b].tag)));
+	if (eco)
+		json_array_append_new(ranges, eco);
 	return json_pack("[{s:{s:s, s:s}, s:o}]", "package", "ecosystem", "Linux",
 			 "name", "Kernel", "ranges", ranges);
 }
@@ -101,7 +116,7 @@ static json_t *osv_record(struct session *sess, const struct dossier *d,
 			  const struct fixcve *fc)
 {
 	const struct report *r = &d->f.r;
-	char *id = fc->cve_id ? xstrdup(fc->cve_id) : xasprintf("x_secteam-%lld", (long long)r->id);
+	char *id = xstrdup(fc->cve_id);
 	char *summary = dossier_text(d, r->subject), *details = advisory_description(d, fc);
 	char *who = advisory_credit(d), b[32];
 	json_t *o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0", "id", id,
@@ -142,6 +157,32 @@ static json_t *osv_checked(struct session *sess, const struct dossier *d,
 	return osv_record(sess, d, fc);
 }
 
+/* ERR_REFUSED naming the report when it has no CVE ID or no version
+ * range to give (no fix, or one recorded without a tree and with a short
+ * SHA); 0 when its record can be written. */
+static int osv_refuse_incomplete(const struct dossier *d, struct err *err)
+{
+	struct fixcve fc;
+	long long id = (long long)d->f.r.id;
+	int r = 0;
+
+	fixcve_fold(d->f.events, d->f.nevents, &fc);
+	if (!fc.cve_id)
+		r = err_setc(err, ERR_REFUSED,
+			     "report %lld has no CVE ID: an OSV record's id is its CVE ID (cve %lld --assign CVE-YYYY-NNNN)",
+			     id, id);
+	else if (!fc.has_fix)
+		r = err_setc(err, ERR_REFUSED,
+			     "report %lld has no fix recorded: an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
+			     id, id);
+	else if (!full_sha(fc.fix.sha) && !fc.fix.tag)
+		r = err_setc(err, ERR_REFUSED,
+			     "report %lld: the fix %s was recorded without a tree (a short SHA, no tag): an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
+			     id, fc.fix.sha, id);
+	fixcve_release(&fc);
+	return r;
+}
+
 static int export_osv_write(struct session *sess, FILE *out,
 			    struct dossier *const *d, size_t n,
 			    const struct export_opts *o, struct err *err)
@@ -149,6 +190,9 @@ static int export_osv_write(struct session *sess, FILE *out,
 	(void)o;
 	if (advisory_refuse_unreleased(d, n, "OSV record", err) < 0)
 		return err->code;
+	for (size_t i = 0; i < n; i++)
+		if (osv_refuse_incomplete(d[i], err) < 0)
+			return err->code;
 	return advisory_write_json(sess, out, d, n, "OSV record",
 				   osv_checked, (void *)o, err);
 }
@@ -156,7 +200,11 @@ static int export_osv_write(struct session *sess, FILE *out,
 const struct exporter export_osv_entry = {
 	"osv", "json", "an OSV record",
 	"an OSV record (several: an array), refused while a report is under "
-	"embargo: the CVE ID (else x_secteam-N), GIT and ECOSYSTEM ranges from "
-	"`fix`, the fix commits as FIX references, credits only with consent.",
+	"embargo and for a report without a CVE ID or a fix: the CVE ID as its "
+	"id; a GIT range from `fix` in the repository that holds its commits "
+	"(`cve.stable_repo` when a backport is named, else `cve.repo`) and an "
+	"ECOSYSTEM range from the tags that ends at each stable series' "
+	"backport, so that by OSV's rules no fixed release is affected; the "
+	"fix commits as FIX references, credits only with consent.",
 	export_osv_write, NULL,
 };

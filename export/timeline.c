@@ -15,6 +15,7 @@
 #include "core/core.h"
 #include "export/export.h"
 #include "core/fixcve.h"
+#include "export/advisory.h"
 
 struct tl {
 	const struct timeline_style *st;

@@ -4,7 +4,8 @@
 # exact command to run.  --quiet: only act when something is missing.
 #   scripts/deps.sh [--quiet] [run|check]
 # run: what building and the demo team need (make run); check (the
-# default): also the test peers, fuzzing, memory checkers and the kernel.
+# default): also the test peers, fuzzing, memory checkers and the kernel,
+# then the npm validators into the cache (scripts/npm-validators.sh).
 set -u
 quiet=""
 [ "${1:-}" = "--quiet" ] && { quiet=1; shift; }
@@ -17,6 +18,8 @@ if [ "$level" = check ]; then
 # tests: peers and parsers that check our output, fuzzing, memory checkers
 PKGS="$PKGS tmux jq sqop calcurse sqlite3 clang libclang-rt-14-dev valgrind bc
 python3 python3-icalendar python3-jsonschema perl"
+# the CSAF validator (npm, installed into the cache by npm-validators.sh)
+PKGS="$PKGS nodejs npm"
 # the team server's tests start a throwaway PostgreSQL of their own
 PKGS="$PKGS postgresql"
 # the kernel series: the tree, its build, its docs, and QEMU to boot it
@@ -25,14 +28,23 @@ qemu-system-x86 busybox-static python3-sphinx python3-sphinx-rtd-theme"
 fi
 [ -n "${SECTEAM_EXTRA_PKGS:-}" ] && PKGS="$PKGS $SECTEAM_EXTRA_PKGS"
 
+# After the packages, at the check level: the npm validators.
+npm_validators() {
+	[ "$level" = check ] || return 0
+	sh "$(dirname "$0")/npm-validators.sh" ${quiet:+--quiet}
+}
+
 missing=""
 for p in $PKGS; do
+	# NodeSource's nodejs provides npm (and conflicts with Debian's).
+	[ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
 if [ -z "$missing" ]; then
 	[ -n "$quiet" ] || echo "deps: all packages present"
-	exit 0
+	npm_validators
+	exit
 fi
 cmd="apt-get install -y --no-install-recommends$missing"
 # The tests start PostgreSQL servers of their own and stop them: a first
@@ -48,12 +60,14 @@ if [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing" >&2
 	nocluster ""
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends -o Dpkg::Options::=--force-confold $missing >&2 && exit 0
+	apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends -o Dpkg::Options::=--force-confold $missing >&2 &&
+		{ npm_validators; exit; }
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 	echo "deps: installing$missing (sudo)" >&2
 	nocluster sudo
 	sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
-		sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -o Dpkg::Options::=--force-confold $missing >&2 && exit 0
+		sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -o Dpkg::Options::=--force-confold $missing >&2 &&
+		{ npm_validators; exit; }
 fi
 echo "deps: missing packages:$missing" >&2
 echo "deps: run as root:  apt-get update && $cmd" >&2

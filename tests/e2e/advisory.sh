@@ -29,14 +29,19 @@ cat > "$T/config" <<'CFG'
 [cve]
 	org_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f
 	reference_url = https://security.example.org/advisories/
+[csaf]
+	base_url = https://security.example.org/.well-known/csaf/white/
 CFG
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 validate() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$@"; }
 # The officer as md escapes it too (officer\_123 on PostgreSQL).
 officer_md=$(printf '%s' "$E2E_OFFICER" | sed 's/_/\\\\_/g')
+# The CVE record's x_generator names the program's version: VERSION.
+version=$(cat "$SECTEAM_TOP/VERSION")
 normalise() {
 	sed -e "s/$REPORTER_FPR/REPORTER_FPR/g" -e "s/$OFFICER_FPR/OFFICER_FPR/g" \
-		-e "s/\b$E2E_OFFICER\b/OFFICER/g" -e "s/\b$officer_md\b/OFFICER/g" "$1"
+		-e "s/\b$E2E_OFFICER\b/OFFICER/g" -e "s/\b$officer_md\b/OFFICER/g" \
+		-e "s/\"secteam-tui-$version\"/\"secteam-tui-VERSION\"/" "$1"
 }
 golden() { # NAME FILE
 	normalise "$2" > "$T/norm"
@@ -121,14 +126,21 @@ tap_is "$(jq -r '.cveMetadata.cveId + " " + .cveMetadata.state' "$r")" "CVE-2026
 tap_is "$(jq -c '[.containers.cna.affected[0].versions[] | [.version, .lessThan, .versionType]]' "$r")" \
 	"[[\"$INTRO\",\"$BP\",\"git\"],[\"$INTRO\",\"$FIX\",\"git\"]]" "git ranges: introduced, lessThan the backport and the fix"
 tap_is "$(jq -c '[.containers.cna.affected[1].versions[] | [.version, .status, (.lessThan // .lessThanOrEqual // null), (.versionType // null)]]' "$r")" \
-	'[["1.0","affected",null,null],["0","unaffected","1.0","semver"],["1.0.1","unaffected","1.0.*","semver"],["1.1-rc1","unaffected","*","original_commit_for_fix"]]' \
-	"tag versions as the kernel CNA writes them"
+	'[["1.0","affected",null,null],["0","unaffected","1.0","semver"],["1.0.1","unaffected","1.0.*","semver"],["1.1","unaffected","*","original_commit_for_fix"]]' \
+	"tag versions as the kernel CNA writes them (the release the fix is first in, not its -rc)"
 tap_is "$(jq -r '.containers.cna.affected[1].defaultStatus' "$r")" affected "defaultStatus affected for the versions"
+tap_is "$(jq -r '[.containers.cna.affected[].repo] | unique | join(" ")' "$r")" \
+	"https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git" "the repository that holds the backport: the stable tree"
+tap_is "$(jq -r '.containers.cna.title' "$r")" "net: fix the frobnicator overflow" "the title is the fix commit's subject"
+tap_is "$(jq -c '.containers.cna.cpeApplicability[0].nodes[0] | [.operator, .negate, [.cpeMatch[] | [.vulnerable, .criteria, .versionStartIncluding, .versionEndExcluding]]]' "$r")" \
+	'["OR",false,[[true,"cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*","1.0","1.0.1"]]]' "cpeApplicability: the kernel's CPE, from 1.0 until the backport's 1.0.1"
+tap_is "$(jq -r '.containers.cna.x_generator.engine' "$r")" "secteam-tui-$version" "x_generator names the program"
 tap_is "$(jq -r '[.containers.cna.references[].url] | join(" ")' "$r")" \
 	"https://git.kernel.org/stable/c/$BP https://git.kernel.org/stable/c/$FIX https://security.example.org/advisories/CVE-2026-12345" \
 	"references: the fix commits, then the advisory"
 tap_like "$(jq -r '.containers.cna.descriptions[0].value' "$r")" '^In the Linux kernel, the frobnicator did not check a length,' "the officer's description"
-tap_is "$(jq -r '.containers.cna.problemTypes[0].descriptions[0].cweId' "$r")" CWE-787 "the CWE"
+tap_is "$(jq -r '.containers.cna.problemTypes[0].descriptions[0] | .cweId + " " + .description' "$r")" \
+	"CWE-787 CWE-787 Out-of-bounds Write" "the CWE, with its catalogue name"
 tap_is "$(jq -r '.containers.cna.credits[0].value' "$r")" "Rita Reporter" "credits with consent"
 tap_is "$(jq -r '.containers.cna.datePublic' "$r")" 2026-12-05T13:00:00Z "datePublic is when it was disclosed (not the decided date)"
 
@@ -139,8 +151,10 @@ tap_ok $? "python3-jsonschema validates the OSV record" "$v"
 tap_is "$(jq -r '.id + " " + .published' "$o")" "CVE-2026-12345 2026-12-05T13:00:00Z" "OSV: the CVE ID, published at disclosure"
 tap_is "$(jq -c '.affected[0].ranges[] | select(.type == "GIT") | .events' "$o")" \
 	"[{\"introduced\":\"$INTRO\"},{\"fixed\":\"$FIX\"},{\"fixed\":\"$BP\"}]" "OSV: GIT range, introduced and both fixes"
+tap_is "$(jq -r '.affected[0].ranges[] | select(.type == "GIT") | .repo' "$o")" \
+	"https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git" "OSV: the GIT range names the stable tree, which holds the backport"
 tap_is "$(jq -c '[.affected[0].ranges[] | select(.type == "ECOSYSTEM") | .events]' "$o")" \
-	'[[{"introduced":"1.0"},{"fixed":"1.1-rc1"}],[{"introduced":"1.0"},{"fixed":"1.0.1"}]]' "OSV: ECOSYSTEM ranges from the tags"
+	'[[{"introduced":"1.0"},{"fixed":"1.0.1"}]]' "OSV: one ECOSYSTEM range, ending at the backport (1.0.2 and 1.1 not affected)"
 tap_is "$(jq -r '[.references[] | .type] | join(",")' "$o")" "FIX,FIX,ADVISORY" "OSV: the fix commits as FIX references"
 tap_is "$(jq -r '.credits[0].name + " " + .credits[0].type' "$o")" "Rita Reporter FINDER" "OSV: credits with consent"
 
@@ -150,8 +164,16 @@ v=$(validate "$schemas/csaf_json_schema.json" "$c" 2>&1)
 tap_ok $? "python3-jsonschema validates the CSAF advisory (FIRST schemas offline)" "$v"
 tap_is "$(jq -r '.document.category + " " + .document.tracking.id' "$c")" "csaf_security_advisory CVE-2026-12345" "CSAF: a security advisory for the CVE"
 tap_is "$(jq -c '.vulnerabilities[0].product_status' "$c")" \
-	'{"known_affected":["linux-1.0"],"fixed":["linux-1.1-rc1","linux-1.0.1"]}' "CSAF: known_affected and fixed versions"
-tap_is "$(jq -r '[.product_tree.branches[0].branches[0].branches[].name] | join(",")' "$c")" "1.0,1.1-rc1,1.0.1" "CSAF: the kernel versions in the product tree"
+	'{"fixed":["linux-1.0.1","linux-1.1-rc1"],"known_affected":["linux-affected-1"]}' "CSAF: known_affected range and fixed versions"
+tap_is "$(jq -r '[.product_tree.branches[0].branches[0].branches[].name] | join(",")' "$c")" \
+	"vers:generic/>=1.0|<1.0.1,1.0.1,1.1-rc1" "CSAF: the affected range and the fixed versions in the product tree"
+tap_is "$(jq -r '.vulnerabilities[0].cwe | .id + " " + .name' "$c")" "CWE-787 Out-of-bounds Write" "CSAF: the CWE's catalogue name"
+tap_is "$(jq -r '.document.distribution.tlp.label' "$c")" WHITE "CSAF: TLP CLEAR by default (CSAF 2.0 calls it WHITE)"
+tap_is "$(jq -r '.document.references[] | select(.category == "self") | .url' "$c")" \
+	"https://security.example.org/.well-known/csaf/white/cve-2026-12345.json" "CSAF: the canonical URL from csaf.base_url"
+v=$(node "$SECTEAM_TOP/tests/lib/csaf-validate.mjs" --allow 6.2.3 "$c" 2>&1)
+tap_ok $? "csaf-validator-lib: every mandatory test passes, and every recommended one but 6.2.3 (no CVSS score is recorded)" "$v"
+tap_like "$v" "0 mandatory errors, 1 recommended warnings \(1 allowed\)" "  the one warning is 6.2.3's"
 tap_is "$(jq -r '.vulnerabilities[0].remediations[0] | .category + " " + .url' "$c")" \
 	"vendor_fix https://git.kernel.org/stable/c/$FIX" "CSAF: the remediation points at the fix commit"
 tap_is "$(jq -r '.document.tracking.revision_history[0] | .number + " " + .date' "$c")" "1 2026-12-05T13:00:00Z" "CSAF: revision 1 at disclosure"
@@ -163,16 +185,30 @@ st fix 1 --commit "$FIX" --introduced "$INTRO" --tree "$G" --stable linux-1.0.y 
 tap_is "$(st export 1 --format csaf | jq -r '.document.tracking | .version + " " + .current_release_date + " " + .revision_history[1].summary')" \
 	"2 2026-12-06T09:00:00Z Updated: fix" "CSAF: the timeline's later change is revision 2"
 
-# A rejected ID gives a REJECTED record.
-# A public report without fix or CVE ID: x_secteam-N, versions unknown.
+# A public report without fix or CVE ID: no OSV record (its id would be
+# no registered database's, its ranges empty); a CSAF advisory with the
+# kernel known affected and no fix available.
 st triage 2 --public >/dev/null
-st export 2 --format osv -o "$T/b.osv.json" 2>/dev/null && st export 2 --format csaf -o "$T/b.csaf.json" 2>/dev/null
-tap_ok $? "OSV and CSAF of a report without fix or CVE ID"
-tap_is "$(jq -r '.id + " " + (.affected[0].ranges | length | tostring)' "$T/b.osv.json")" "x_secteam-2 0" "OSV id x_secteam-2, no ranges"
+out=$(st export 2 --format osv -o "$T/b.osv.json" 2>&1); rc=$?
+tap_is "$rc" 1 "OSV of a report without a CVE ID is refused"
+tap_like "$out" "report 2 has no CVE ID: an OSV record's id is its CVE ID" "  saying why"
+[ ! -e "$T/b.osv.json" ]; tap_ok $? "  and writes no file"
+out=$(st export 2 --format cve -o "$T/b.cve.json" 2>&1); rc=$?
+tap_is "$rc" 1 "a CVE record of a report without a CVE ID is refused (no CVE-0000-0000)"
+tap_like "$out" "report 2 has no CVE ID: no record without one" "  saying why"
+[ ! -e "$T/b.cve.json" ]; tap_ok $? "  and writes no file"
+st export 2 --format csaf -o "$T/b.csaf.json" 2>/dev/null
+tap_ok $? "CSAF of a report without fix or CVE ID"
 tap_is "$(jq -c '.vulnerabilities[0].product_status' "$T/b.csaf.json")" '{"known_affected":["linux"]}' "CSAF: the kernel, versions unknown, known affected"
-v=$(validate "$schemas/osv-schema.json" "$T/b.osv.json" 2>&1 && validate "$schemas/csaf_json_schema.json" "$T/b.csaf.json" 2>&1)
-tap_ok $? "both validate" "$v"
+tap_is "$(jq -r '.vulnerabilities[0].remediations[0].category' "$T/b.csaf.json")" none_available "CSAF: no fix available, said as a remediation"
+v=$(validate "$schemas/csaf_json_schema.json" "$T/b.csaf.json" 2>&1 &&
+	node "$SECTEAM_TOP/tests/lib/csaf-validate.mjs" --allow 6.2.3 "$T/b.csaf.json" 2>&1)
+tap_ok $? "it validates (schema, csaf-validator-lib)" "$v"
 st cve 2 --assign CVE-2026-22222 >/dev/null
+out=$(st export 2 --format osv -o "$T/b.osv.json" 2>&1); rc=$?
+tap_is "$rc" 1 "OSV of a report with a CVE ID but no fix is refused"
+tap_like "$out" "report 2 has no fix recorded: an OSV record needs the affected versions" "  saying why"
+# A rejected ID gives a REJECTED record.
 st cve 2 --reject --reason "duplicate of CVE-2026-12345" >/dev/null
 st export 2 --format cve -o "$T/rej.cve.json" 2>"$T/err"
 tap_ok $? "export of a rejected ID" "$(cat "$T/err")"

@@ -65,6 +65,12 @@ st cve 1 --cwe CWE-787 >/dev/null
 tap_is "$(st show 1 --json | jq -r .cve.cwe)" CWE-787 "cve --cwe recorded"
 out=$(st cve 1 --cwe 787 2>&1); rc=$?
 tap_is "$rc" 2 "a malformed CWE is a usage error"
+for w in CWE-99999 CWE-399; do
+	out=$(st cve 1 --cwe $w 2>&1); rc=$?
+	tap_is "$rc" 2 "cve --cwe $w (no weakness of the CWE catalogue) is refused"
+	tap_like "$out" "cve --cwe '$w': no weakness with this ID in the CWE catalogue" "  naming the ID"
+done
+tap_is "$(st show 1 --json | jq -r .cve.cwe)" CWE-787 "  and the recorded CWE stays"
 
 # Rejection, then a new ID.
 out=$(st cve 1 --reject --reason "duplicate of CVE-2026-11111" 2>&1); rc=$?

@@ -12,7 +12,7 @@
 #    (announce instead).
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup embargo-date
-printf '[team]\n\taddress = security@example.org\n' > "$T/config"
+printf '[team]\n\taddress = security@example.org\n[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' > "$T/config"
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 export SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 for i in 1 2 3; do
@@ -21,7 +21,7 @@ for i in 1 2 3; do
 	   --message-id "e$i@example.net" > "$T/r$i.eml"
 	st import "$T/r$i.eml" >/dev/null
 	st triage $i --state triaged >/dev/null
-	st fix $i --commit 1a2b3c4d5e6f$i >/dev/null
+	st fix $i --commit 1a2b3c4d5e6f1a2b3c4d5e6f1a2b3c4d5e6f1a2$i >/dev/null
 	st cve $i --assign CVE-2026-1000$i >/dev/null
 	st date set $i 2026-12-11 --reason "a distro release" >/dev/null    # ten days ahead
 done
@@ -110,7 +110,7 @@ st triage 5 --state triaged >/dev/null; st triage 5 --state accepted >/dev/null
 st triage 5 --state fix-ready >/dev/null
 st date set 5 +5d >/dev/null
 e2e_tmux_setup
-printf '[team]\n\taddress = security@example.org\n' > "$T/config"
+printf '[team]\n\taddress = security@example.org\n[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' > "$T/config"
 tui_start 110 30
 wait_re "ui early" 10
 cmd() { tmx send-keys -t t ":"; tmx send-keys -t t -l "$1"; tmx send-keys -t t Enter; }

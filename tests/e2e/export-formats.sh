@@ -39,10 +39,12 @@ mail() { # mail ID SUBJECT DATE FROM
 # user, or the team server's role): OFFICER in the golden files, also
 # where Markdown escaped the role's "_" as "\_".
 md_officer=$(printf '%s' "$E2E_OFFICER" | sed 's/_/\\\\_/g')
+# The CVE record's x_generator names the program's version: VERSION.
+version=$(cat "$top/VERSION")
 normalise() {
 	sed -e "s/$REPORTER_FPR/REPORTER_FPR/g" -e "s/$OFFICER_FPR/OFFICER_FPR/g" \
 		-e "s/$VENDOR_FPR/VENDOR_FPR/g" -e "s/\b$E2E_OFFICER\b/OFFICER/g" \
-		-e "s/\b$md_officer\b/OFFICER/g" "$1"
+		-e "s/\b$md_officer\b/OFFICER/g" -e "s/\"secteam-tui-$version\"/\"secteam-tui-VERSION\"/" "$1"
 }
 # golden NAME FILE: compares (or with SECTEAM_UPDATE_GOLDEN=1 writes)
 golden() {
@@ -108,10 +110,19 @@ for s in accepted fixing fix-ready disclosed; do
 done
 e2e_run 0 "export 1 --format cve" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/r1.cve.json"
 golden export-1.cve.json "$tmp/r1.cve.json"
-e2e_run 0 "export 2 --format cve (credit consent)" export 2 --format cve -o "$tmp/r2.cve.json"
-grep -q "no CVE ID; using the placeholder CVE-0000-0000" "$tmp/err"
-e2e_ok $? "a missing CVE ID is a warning with the placeholder"
+e2e_run 1 "export 2 --format cve without a CVE ID is refused" export 2 --format cve -o "$tmp/r2.cve.json"
+grep -q "report 2 has no CVE ID: no record without one" "$tmp/err" && ! grep -q CVE-0000 "$tmp/err"
+e2e_ok $? "  naming the report, no placeholder ID"
+[ ! -e "$tmp/r2.cve.json" ]
+e2e_ok $? "  and writing no file"
+e2e_run 0 "export 2 --format cve --cve-id (credit consent)" export 2 --format cve --cve-id CVE-2026-22222 -o "$tmp/r2.cve.json"
 golden export-2.cve.json "$tmp/r2.cve.json"
+grep -v org_id "$tmp/config" >"$tmp/config.noorg"
+"$bin" --db "$DB" --gnupghome "$H" --config "$tmp/config.noorg" export 1 --format cve \
+	--cve-id CVE-2026-12345 -o "$tmp/noorg.cve.json" >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "config cve.org_id is not set" "$tmp/err" && [ ! -e "$tmp/noorg.cve.json" ] &&
+	! grep -q 00000000-0000 "$tmp/err"
+e2e_ok $? "export --format cve without cve.org_id is refused, naming the key (no placeholder)"
 
 # --- real parsers -----------------------------------------------------------
 $py - "$tmp/r1.ics" >"$tmp/err" 2>&1 <<'PY'

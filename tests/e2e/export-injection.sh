@@ -14,7 +14,7 @@ e2e_setup inject
 tmp=$T
 export XDG_CONFIG_HOME="$tmp/cfg" XDG_DATA_HOME="$tmp/data" TZ=UTC
 export SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
-printf '[officer]\n\tname = olga\n' >"$tmp/config"
+printf '[officer]\n\tname = olga\n[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' >"$tmp/config"
 st() { "$bin" --db "$DB" --gnupghome "$H" --config "$tmp/config" "$@"; }
 
 esc=$(printf '\033')
@@ -47,7 +47,7 @@ export SECTEAM_TEST_NOW=2026-12-31T10:00:00Z
 for s in triaged accepted fixing fix-ready disclosed; do
 	e2e_run 0 "report 1 marked $s" triage 1 --state $s
 done
-e2e_run 0 "export --format cve after disclosure" export 1 --format cve -o "$tmp/x.cve.json"
+e2e_run 0 "export --format cve after disclosure" export 1 --format cve --cve-id CVE-2026-12345 -o "$tmp/x.cve.json"
 export SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 
 $py - "$tmp/x.ics" >"$tmp/err" 2>&1 <<'PY'

@@ -11,6 +11,9 @@
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup export-reporter
 export SECTEAM_OFFICER=olga
+# A CVE record names its CNA (cve.org_id) and its CVE ID.
+printf '[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' >"$T/config"
+st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 # The first address holds the name (jdoe <jdoe@...>); the reply comes
 # from another address with a full name, signed by the same key.
 R1="zquixxotl <zquixxotl@acme-secret-9f.io>"
@@ -29,6 +32,7 @@ mk --kind encrypted-signed --from "Mia Maintainer <mia@example.org>" --sign-as "
 out=$(st import "$T/r1.eml" "$T/r2.eml" "$T/r3.eml"); rc=$?
 tap_is "$rc:$(printf '%s\n' "$out" | cut -f 1 | sort -u | tr '\n' ' ')" "0:1 " \
 	"a report, a reply from the reporter's other address, a maintainer's reply"
+st cve 1 --assign CVE-2026-12345 >/dev/null
 st triage 1 --state triaged --note "NOTE-CANARY-71 phoned Zebulon Quixxotl at zquixxotl@acme-secret-9f.io" >/dev/null
 st vendor add Acme --contact sec@acme.example >/dev/null
 st vendor notify 1 Acme >/dev/null

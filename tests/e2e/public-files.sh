@@ -18,7 +18,7 @@ e2e_setup public-files
 export TZ=UTC SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
-printf '[team]\n\taddress = security@example.org\n' > "$T/config"
+printf '[team]\n\taddress = security@example.org\n[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' > "$T/config"
 gpg --homedir "$S" --batch --export-secret-keys "$VENDOR_FPR" > "$T/list.key"
 
 RITA="Rita Reporter <rita@example.net>"
@@ -68,7 +68,8 @@ tap_is "$(st show 1 --json | jq -r '[.files[] | select(test("URGENT|spoofed|mia"
 st vendor add linux-distros --contact linux-distros@vs.openwall.org --key "$VENDOR_FPR" \
 	--kind distro >/dev/null
 for s in triaged accepted fixing fix-ready; do st triage 1 --state $s >/dev/null; done
-st fix 1 --commit 1a2b3c4d5e6f >/dev/null
+st fix 1 --commit 1a2b3c4d5e6f1a2b3c4d5e6f1a2b3c4d5e6f1a2b >/dev/null
+st cve 1 --assign CVE-2026-10001 >/dev/null
 st date set 1 2026-12-05 >/dev/null
 st distros 1 --yes --outbox "$T/o1" >"$T/out" 2>&1
 tap_ok $? "distros exits 0" "$(cat "$T/out")"

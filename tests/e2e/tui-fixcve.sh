@@ -46,7 +46,7 @@ else tui_ok 1 "list.fix_cve = false hides it"; fi
 tui_stop
 # A published CVE (37 columns with the short SHA) is not cut on a wide
 # screen (issue 29: the column stopped at 36, "CVE-2026-12345:publishe").
-: >"$T/config"
+printf '[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' >"$T/config"
 for s in triaged accepted fixing fix-ready disclosed; do
 	sectui triage 1 --state $s >/dev/null || { echo "Bail out! triage failed"; exit 1; }
 done

@@ -109,8 +109,9 @@ if "$SECTEAM_BIN" --help | grep -q '^  fix'; then
 	vg cve-assign cve 1 --assign CVE-2026-12345
 	"$SECTEAM_BIN" --db "$DB" --gnupghome "$H" triage 1 --public >/dev/null
 	vg list-fixcve list
+	printf '[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' > "$T/cve.config"
 	for f in cve osv csaf dyad md; do
-		vg export-$f export 1 --format $f -o "$T/adv.$f"
+		vg export-$f --config "$T/cve.config" export 1 --format $f -o "$T/adv.$f"
 	done
 	vg due due
 fi

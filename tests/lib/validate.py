@@ -4,7 +4,14 @@ with python3-jsonschema (format checks on), offline: a $ref to the FIRST
 CVSS schemas (https://www.first.org/cvss/cvss-v*.json?QUERY, as the CSAF
 schema writes them) is resolved, query dropped, to the copy in first/
 beside SCHEMA (see SOURCE.md there).  Prints the first error of each bad
-file and exits 1; exit 0 when all are valid."""
+file and exits 1; exit 0 when all are valid.
+
+The CVE schema in ../shared/schemas (5.1.0) predates the CNA container's
+cpeApplicability (CVE schema 5.1.1), which the kernel CNA's records
+carry: when the schema lacks it, it is added as 5.1.1 defines it (an
+array of {operator, negate, nodes: [{operator, negate, cpeMatch:
+[{vulnerable, criteria, matchCriteriaId, versionStart/End...}]}]}),
+nothing else loosened."""
 import json
 import os
 import sys
@@ -41,9 +48,53 @@ def validator(schema, local):
         return cls(schema, resolver=res, format_checker=cls.FORMAT_CHECKER)
 
 
+VERSION = {"type": "string", "minLength": 1, "maxLength": 1024}
+CPE_APPLICABILITY = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["nodes"],
+        "properties": {
+            "operator": {"type": "string", "enum": ["AND", "OR"]},
+            "negate": {"type": "boolean"},
+            "nodes": {"type": "array", "items": {
+                "type": "object",
+                "required": ["operator", "cpeMatch"],
+                "properties": {
+                    "operator": {"type": "string", "enum": ["AND", "OR"]},
+                    "negate": {"type": "boolean"},
+                    "cpeMatch": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["vulnerable", "criteria"],
+                        "properties": {
+                            "vulnerable": {"type": "boolean"},
+                            "criteria": {"type": "string",
+                                         "pattern": "^cpe:2\\.3:[aho\\*\\-]:",
+                                         "minLength": 1, "maxLength": 2048},
+                            "matchCriteriaId": {"type": "string", "format": "uuid"},
+                            "versionStartExcluding": VERSION,
+                            "versionStartIncluding": VERSION,
+                            "versionEndExcluding": VERSION,
+                            "versionEndIncluding": VERSION,
+                        },
+                        "additionalProperties": False}},
+                },
+                "additionalProperties": False}},
+        },
+        "additionalProperties": False},
+}
+
+
+def with_cpe_applicability(schema):
+    cna = schema.get("definitions", {}).get("cnaPublishedContainer")
+    if cna and "cpeApplicability" not in cna.get("properties", {}):
+        cna["properties"]["cpeApplicability"] = CPE_APPLICABILITY
+    return schema
+
+
 def main():
     with open(sys.argv[1]) as f:
-        schema = json.load(f)
+        schema = with_cpe_applicability(json.load(f))
     v = validator(schema, local_schemas(os.path.dirname(sys.argv[1])))
     bad = 0
     for path in sys.argv[2:]:

@@ -120,6 +120,20 @@ static void test_checks(void **state)
 	assert_true(cwe_id_valid("CWE-416"));
 	assert_false(cwe_id_valid("CWE-0416"));
 	assert_false(cwe_id_valid("CWE-123456"));
+	/* The catalogue: weaknesses by their names; categories (CWE-16,
+	 * CWE-399), views and unknown IDs have none. */
+	assert_string_equal(cwe_name("CWE-787"), "Out-of-bounds Write");
+	assert_string_equal(cwe_name("CWE-5"),
+			    "J2EE Misconfiguration: Data Transmission Without Encryption");
+	assert_string_equal(cwe_name("CWE-53"),
+			    "Path Equivalence: '\\multiple\\\\internal\\backslash'");
+	assert_string_equal(cwe_name("CWE-200"),
+			    "Exposure of Sensitive Information to an Unauthorized Actor");
+	assert_null(cwe_name("CWE-16"));
+	assert_null(cwe_name("CWE-399"));
+	assert_null(cwe_name("CWE-99999"));
+	assert_null(cwe_name("CWE-0787"));
+	assert_null(cwe_name(NULL));
 	assert_string_equal(fix_version("v6.8-rc1"), "6.8-rc1");
 	assert_string_equal(fix_version("stable-1"), "stable-1");
 }

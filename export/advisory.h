@@ -1,0 +1,65 @@
+/*
+ * What the advisory exports (cve, osv, csaf, and the timelines'
+ * advisory section) share (advisory.c): the gate, the addresses of
+ * commits and trees, affected version ranges, credit and description.
+ */
+#ifndef SECTEAM_EXPORT_ADVISORY_H
+#define SECTEAM_EXPORT_ADVISORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "core/fixcve.h"
+
+struct dossier;
+/* dossier_refuse_unreleased for each of the n reports: ERR_REFUSED
+ * naming the first still under embargo, rejected, a duplicate or closed
+ * undisclosed; 0 when every one may have its public record. */
+int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
+			      const char *what, struct err *err);
+/* The address of a commit: config cve.commit_url (default the kernel's
+ * https://git.kernel.org/stable/c/) followed by sha (caller frees). */
+char *advisory_commit_url(struct session *sess, const char *sha);
+/* The tree's address for records: config cve.repo, else Linus's tree. */
+const char *advisory_repo(struct session *sess);
+/* The advisory's address: config cve.reference_url (when it ends in '/',
+ * the CVE ID, or report-N with cve_id NULL, is appended), else the
+ * kernel's security-bugs page (caller frees). */
+char *advisory_reference_url(struct session *sess, int64_t report_id,
+			     const char *cve_id);
+/* The tree's address for records that name a stable backport: config
+ * cve.stable_repo, else the kernel's stable tree (it holds the mainline
+ * commits too).  advisory_git_repo gives it when fc has a backport, else
+ * advisory_repo. */
+const char *advisory_stable_repo(struct session *sess);
+const char *advisory_git_repo(struct session *sess, const struct fixcve *fc);
+/* A version as a release: "1.2-rc3" gives "1.2" (caller frees). */
+char *advisory_release(const char *version);
+/*
+ * The versions the bug is in, from the tags of fc's commits, as
+ * half-open ranges [introduced, fixed) in version order (ktree's: an -rc
+ * before its release): from the first introducing version ("0" when
+ * none is known) to the fix's; a stable series a backport fixes leaves
+ * the range at the backport's version, and the range starts again at
+ * the next series' first -rc ("a.b" is followed by "a.(b+1)", or by
+ * the fix's series when that is "(a+1).0").  fixed is NULL for a range
+ * with no end (a fix without a tag).  None without a fix.  Returns how
+ * many; free with advisory_ranges_free.
+ */
+struct advisory_range {
+	char *introduced;
+	char *fixed;
+	const struct fix_commit *by; /* the commit whose version ends it */
+};
+size_t advisory_ranges(const struct fixcve *fc, struct advisory_range **out);
+void advisory_ranges_free(struct advisory_range *r, size_t n);
+
+/* The reporter to credit, display-safe, only with credit consent: their
+ * name, else their address; NULL otherwise (caller frees). */
+char *advisory_credit(const struct dossier *d);
+/* The description: the officer's (`cve --description`), redacted, else
+ * the subject as one line (caller frees). */
+char *advisory_description(const struct dossier *d, const struct fixcve *fc);
+
+#endif
