@@ -94,6 +94,12 @@ test: all units check-layers
 check-layers:
 	@scripts/check-layers.sh
 
+# As git's `make style`: what .clang-format would change in the lines
+# you changed (against HEAD, or STYLE_BASE); it changes nothing itself.
+STYLE_BASE ?= HEAD
+style:
+	@git clang-format --style file --diff --extensions c,h $(STYLE_BASE)
+
 asan:
 	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" all units
@@ -143,7 +149,7 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all units deps deps-quiet run check test check-layers asan fuzz \
+.PHONY: all units deps deps-quiet run check test check-layers style asan fuzz \
 	fuzz-replay stress bench bench-load man kernel-check kernel-mutations kernel-check-full \
 	kernel-series \
 	install clean

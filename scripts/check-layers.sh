@@ -76,5 +76,13 @@ hits=$(grep -n -E '\b(printf|puts|fprintf\(stderr|fputs\([^,]*, *stderr)' store/
 hits=$(grep -n -E '\b(printf|puts|putchar|fprintf|fputs|fputc|vfprintf)\(|\b(stdout|stderr)\b' \
 	core/*.c outgoing/*.c 2>/dev/null)
 [ -z "$hits" ] || bad "core/ and outgoing/ must not print: $hits"
+# The C sources keep .editorconfig: tabs indent (a comment's " *" aside),
+# no trailing blanks, a final newline.  (.clang-format is the style of
+# new lines: `make style` shows what it would change in yours.)
+hits=$(grep -n -E '[[:space:]]+$|^ +[^ *]' main.c */*.c */*.h 2>/dev/null | grep -v -E '^(tests|bench)/')
+[ -z "$hits" ] || bad "blanks against .editorconfig (trailing, or spaces indenting): $hits"
+for f in main.c */*.c */*.h; do
+	[ -f "$f" ] && [ -s "$f" ] && [ -n "$(tail -c 1 "$f")" ] && bad "no final newline: $f"
+done
 [ $fail = 0 ] && echo "check-layers: ok"
 exit $fail

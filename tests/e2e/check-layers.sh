@@ -107,6 +107,21 @@ outgoing/reply.c	static void f(void) { fputs("x", stderr); }
 outgoing/reply.c	static FILE *f(void) { return stdout; }
 CASES
 
+# --- .editorconfig's blanks ---------------------------------------------------
+fresh
+printf 'int x; \n' >>"$T/t/core/suggest.c"
+fails "a trailing blank is flagged" "against .editorconfig.*core/suggest.c"
+fresh
+printf '    int x;\n' >>"$T/t/cmd/cmd.c"
+fails "spaces indenting a line are flagged" "against .editorconfig.*cmd/cmd.c"
+fresh
+printf 'int x;' >>"$T/t/export/export.c"
+fails "a missing final newline is flagged" "no final newline: export/export.c"
+fresh
+printf '/*\n * a comment\n */\n' >>"$T/t/core/suggest.c"
+out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+tap_ok $? "a comment's ' *' lines pass" "$out"
+
 # --- terminal escape sequences ----------------------------------------------
 # plant FILE CODE: a fresh tree with the C line CODE added to FILE.
 plant() {
