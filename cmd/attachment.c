@@ -19,6 +19,8 @@
 #include "core/core.h"
 #include "core/json.h"
 
+/* Its short options (getopt's string): the runner reads them too. */
+static const char cmd_attachment_shortopts[] = "o:";
 static const struct option cmd_attachment_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, 'f' },
@@ -123,7 +125,7 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int64_t id;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "o:", cmd_attachment_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_attachment_shortopts, cmd_attachment_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'f': force = true; break;
@@ -131,17 +133,17 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		default: return cmd_usage(ctx, "attachment");
 		}
 	}
-	if (argc - optind == 2 && !out) {
+	if ((c = cmd_report(ctx, "attachment", argc, argv, &id)) != 0)
+		return c;
+	if (argc - optind == 1 && !out) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "attachment: say where it goes: -o FILE (a name of your "
 			 "choosing; -o - for standard output)");
 		return CMD_USAGE;
 	}
-	if ((argc - optind != 1 && argc - optind != 2) ||
-	    (argc - optind == 1 && (out || force)) || (out && json))
+	if ((argc - optind != 0 && argc - optind != 1) ||
+	    (argc - optind == 0 && (out || force)) || (out && json))
 		return cmd_usage(ctx, "attachment");
-	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
-		return CMD_USAGE;
 	if (report_attachments(ctx->sess, id, &v, &n, &unopened, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (unopened)
@@ -151,7 +153,7 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			(long long)id, unopened == 1 ? "its" : "their");
 	rc = CMD_OK;
 	if (out)
-		rc = save(ctx, id, v, n, argv[optind + 1], out, force);
+		rc = save(ctx, id, v, n, argv[optind], out, force);
 	else
 		print_list(ctx, v, n, json);
 	report_attachments_free(v, n);
@@ -172,6 +174,7 @@ const struct cmd_entry cmd_attachment_entry = {
 	.help = "list a report's attachments, or save one to a file",
 	.exec = cmd_attachment_exec,
 	.opts = cmd_attachment_opts,
+	.shortopts = cmd_attachment_shortopts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
 	.exit1 = "no such report or attachment, the file exists or is a link, or it cannot be written",

@@ -130,66 +130,9 @@ int cmd_usage(struct cmd_ctx *ctx, const char *name)
 	return CMD_USAGE;
 }
 
-int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
-{
-	const struct cmd_entry *e;
-	int r;
-
-	err_clear(&ctx->err);
-	if (argc < 1)
-		return CMD_USAGE;
-	if (!(e = cmd_find(argv[0]))) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "unknown command '%s' (see secteam-tui --help)", argv[0]);
-		return CMD_USAGE;
-	}
-	ctx->sub = cmd_sub_of(e, argc, argv);
-	ctx->usage_said = false;
-	if (cmd_wants_help(e, argc, argv)) {
-		cmd_help(ctx->out, e->name, ctx->sub);
-		return CMD_OK;
-	}
-	optind = 0;
-	opterr = 0;
-	ctx->argc = argc;
-	ctx->argv = argv;
-	r = e->exec(ctx, argc, argv);
-	ctx->argc = 0;
-	ctx->argv = NULL;
-	return r;
-}
-
-/* The first positional argument of argv[from..] under opts, as getopt
- * would find it (options' arguments skipped; "--" ends them), or -1. */
-static int first_positional(const struct option *opts, int argc, char **argv,
-			    int from)
-{
-	for (int i = from; i < argc; i++) {
-		const char *w = argv[i];
-
-		if (!strcmp(w, "--"))
-			return i + 1 < argc ? i + 1 : -1;
-		if (w[0] != '-' || !w[1])
-			return i;
-		if (w[1] != '-') {
-			/* Short options: only export's -o takes an argument. */
-			if (w[1] == 'o' && !w[2])
-				i++;
-			continue;
-		}
-		const char *name = w + 2, *eq = strchr(name, '=');
-		size_t n = eq ? (size_t)(eq - name) : strlen(name);
-		for (const struct option *o = opts; o && o->name; o++)
-			if (strlen(o->name) == n && !strncmp(o->name, name, n)) {
-				if (o->has_arg == required_argument && !eq)
-					i++;
-				break;
-			}
-	}
-	return -1;
-}
-
 static bool word_in(const char *list, const char *w);
+static void resolve_target(struct cmd_ctx *ctx, const struct cmd_entry *e,
+			   int argc, char **argv, int64_t report);
 
 const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv)
 {
@@ -210,44 +153,153 @@ static bool word_in(const char *list, const char *w)
 	return false;
 }
 
-char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
-		       int64_t report, int *argc_out)
+/*
+ * The index in argv of the first positional argument from argv[from] on,
+ * as the command's own getopt finds it with e's options (their
+ * arguments skipped, "--" ending them), or -1.  getopt itself reads the
+ * table, in its return-in-order mode, so the runner and the command
+ * can never disagree.
+ */
+static int target_position(const struct cmd_entry *e, int argc, char **argv,
+			    int from)
 {
-	int at = 1, pos, n = 0;
-	char **out;
+	char *spec = xasprintf("-:%s", e->shortopts ? e->shortopts : "");
+	int pos = -1, c;
+
+	if (from >= argc) {
+		free(spec);
+		return -1;
+	}
+	/* argv + from - 1: getopt skips its argv[0]. */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc - from + 1, argv + from - 1, spec,
+				e->opts, NULL)) != -1)
+		if (c == 1) {
+			pos = optind - 1 + from - 1;
+			break;
+		}
+	if (c == -1 && optind < argc - from + 1)
+		pos = optind + from - 1;   /* after "--" */
+	optind = 0;
+	free(spec);
+	return pos;
+}
+
+void cmd_resolve_target(const struct cmd_entry *e, int argc, char **argv,
+			int64_t report, int64_t *target, bool *named)
+{
+	struct cmd_ctx probe;
+
+	memset(&probe, 0, sizeof(probe));
+	resolve_target(&probe, e, argc, argv, report);
+	*target = probe.target;
+	*named = probe.target_named;
+}
+
+/* ctx->target for argv on the caller's report (see cmd_run_at). */
+static void resolve_target(struct cmd_ctx *ctx, const struct cmd_entry *e,
+			   int argc, char **argv, int64_t report)
+{
+	int at = 1, pos;
 	struct err ignore;
 	int64_t id;
 
-	if (!e || e->target != CMD_TARGET_REPORT || report <= 0)
-		return NULL;
+	ctx->target = 0;
+	ctx->target_named = false;
+	if (!e || e->target != CMD_TARGET_REPORT)
+		return;
 	if (e->target_subs) {
 		if (argc < 2 || !word_in(e->target_subs, argv[1]))
-			return NULL;
+			return;
 		at = 2;
 	}
-	pos = first_positional(e->opts, argc, argv, at);
-	if (pos >= 0 && parse_report_id(argv[pos], &id, &ignore) == 0)
-		return NULL;   /* the line names its report */
-	out = xcalloc((size_t)argc + 2, sizeof(*out));
-	for (int i = 0; i < argc; i++) {
-		out[n++] = xstrdup(argv[i]);
-		if (i == at - 1)
-			out[n++] = xasprintf("%lld", (long long)report);
+	pos = target_position(e, argc, argv, at);
+	if (pos >= 0 && !strcmp(argv[pos], "%i")) {
+		/* A key binding's "the current report". */
+		ctx->target_named = true;
+		ctx->target = report > 0 ? report : 0;
+	} else if (pos >= 0 && parse_report_id(argv[pos], &id, &ignore) == 0) {
+		ctx->target_named = true;
+		ctx->target = id;
+	} else {
+		ctx->target = report > 0 ? report : 0;
 	}
-	*argc_out = n;
-	return out;
+}
+
+int cmd_run_at(struct cmd_ctx *ctx, int argc, char **argv, int64_t report)
+{
+	const struct cmd_entry *e;
+	int r;
+
+	err_clear(&ctx->err);
+	if (argc < 1)
+		return CMD_USAGE;
+	if (!(e = cmd_find(argv[0]))) {
+		err_setc(&ctx->err, ERR_INVALID,
+			 "unknown command '%s' (see secteam-tui --help)", argv[0]);
+		return CMD_USAGE;
+	}
+	ctx->sub = cmd_sub_of(e, argc, argv);
+	ctx->usage_said = false;
+	if (cmd_wants_help(e, argc, argv)) {
+		cmd_help(ctx->out, e->name, ctx->sub);
+		return CMD_OK;
+	}
+	resolve_target(ctx, e, argc, argv, report);
+	optind = 0;
+	opterr = 0;
+	ctx->argc = argc;
+	ctx->argv = argv;
+	r = e->exec(ctx, argc, argv);
+	ctx->argc = 0;
+	ctx->argv = NULL;
+	ctx->target = 0;
+	ctx->target_named = false;
+	return r;
+}
+
+int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	return cmd_run_at(ctx, argc, argv, 0);
+}
+
+int cmd_report(struct cmd_ctx *ctx, const char *name, int argc, char **argv,
+	       int64_t *id)
+{
+	if (ctx->target_named) {
+		if (optind < argc)
+			optind++;
+		if (!ctx->target) {
+			err_setc(&ctx->err, ERR_INVALID, "no report selected for %%i");
+			return CMD_FAILED;
+		}
+		*id = ctx->target;
+		return 0;
+	}
+	if (ctx->target > 0) {
+		*id = ctx->target;
+		return 0;
+	}
+	/* Nothing resolved: the word where the id goes says what is wrong. */
+	if (optind < argc) {
+		if (parse_report_id(argv[optind], id, &ctx->err) < 0)
+			return CMD_USAGE;
+		optind++;
+		return 0;
+	}
+	return cmd_usage(ctx, name);
 }
 
 int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv, int64_t report)
 {
-	int at = e && e->target_subs ? 2 : 1, pos;
-	struct err ignore;
 	int64_t id;
+	bool named;
 
-	if (!e || e->target != CMD_TARGET_REPORT || argc < at)
+	if (!e || argc < 1 || e->target != CMD_TARGET_REPORT)
 		return report;
-	pos = first_positional(e->opts, argc, argv, at);
-	return pos >= 0 && parse_report_id(argv[pos], &id, &ignore) == 0 ? id : report;
+	cmd_resolve_target(e, argc, argv, report, &id, &named);
+	return id;
 }
 
 char *cmd_question(int argc, char **argv, int64_t report)
@@ -257,20 +309,6 @@ char *cmd_question(int argc, char **argv, int64_t report)
 	if (!e || !e->ask || cmd_wants_help(e, argc, argv))
 		return NULL;
 	return e->ask(argc, argv, cmd_target_of(e, argc, argv, report));
-}
-
-int cmd_run_target(struct cmd_ctx *ctx, int argc, char **argv,
-		   int64_t report)
-{
-	const struct cmd_entry *e = argc > 0 ? cmd_find(argv[0]) : NULL;
-	int n, r;
-	char **v = cmd_target_argv(e, argc, argv, report, &n);
-
-	if (!v)
-		return cmd_run(ctx, argc, argv);
-	r = cmd_run(ctx, n, v);
-	cmd_split_free(v, n);
-	return r;
 }
 
 void cmd_say(struct cmd_ctx *ctx, const char *fmt, ...)
@@ -372,7 +410,7 @@ int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 	setvbuf(err, NULL, _IONBF, 0);
 	ctx->out = out;
 	ctx->errout = err;
-	res->status = cmd_run_target(ctx, argc, argv, report);
+	res->status = cmd_run_at(ctx, argc, argv, report);
 	fclose(out);
 	fclose(err);
 	ctx->out = save_out;

@@ -72,6 +72,13 @@ struct cmd_ctx {
 	bool usage_said;         /* cmd_usage printed the usage this run */
 	int argc;                /* the command line being run (cmd_run), */
 	char **argv;             /* for cmd_usage to name a bad option */
+	/* The report the command acts on, resolved by the runner before it
+	 * runs (cmd_run_at): the id argv names where the command's row says
+	 * the report goes (target_named; "%i" there is the caller's
+	 * report), else the caller's current report, else 0.  Commands
+	 * take it with cmd_report. */
+	int64_t target;
+	bool target_named;
 	cmd_progress_fn *progress; /* NULL: no progress is reported */
 	void *progress_data;
 };
@@ -97,6 +104,8 @@ struct cmd_entry {
 	const char *help;   /* one line */
 	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
 	const struct option *opts;  /* its options (NULL: none) */
+	const char *shortopts;      /* its short options, getopt's string
+				     * ("o:"); NULL: none */
 	enum cmd_target target;
 	const char *target_subs;    /* the sub-commands taking the report
 				     * ("set propose ..."); NULL: the command
@@ -119,21 +128,26 @@ extern const struct cmd_entry *const cmd_table[];
 extern const size_t cmd_table_len;
 
 const struct cmd_entry *cmd_find(const char *name);
-/* Runs argv[0] with its arguments; unknown verbs give CMD_USAGE. */
+/*
+ * The runner, as tmux's command queue: runs argv[0] with its arguments
+ * on the caller's current report `report` (0: none).  Before the command
+ * runs, its options are read with its row's table and its report is
+ * resolved (ctx->target): the id argv names where the row says the
+ * report goes wins (`show 9` in report 3's view shows 9), else report.
+ * Unknown verbs give CMD_USAGE.  cmd_run is cmd_run_at with no report.
+ */
+int cmd_run_at(struct cmd_ctx *ctx, int argc, char **argv, int64_t report);
 int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
 /*
- * cmd_run on report `report` (0: none): when the command takes a report
- * and argv names none where it goes, the report is inserted there as an
- * argument of its own.  A report named in argv wins (`show 9` in report
- * 3's view shows 9).
+ * The report command `name` acts on (ctx->target), for its exec after
+ * its own getopt: when argv names it, argv[optind] is that word and is
+ * consumed (optind moves past it).  0 with *id; CMD_USAGE when there is
+ * none (no id in argv, no current report: the usage is printed) or the
+ * word is no report id (ctx->err says so); CMD_FAILED for "%i" with no
+ * current report.
  */
-int cmd_run_target(struct cmd_ctx *ctx, int argc, char **argv,
-		   int64_t report);
-/* The argv cmd_run_target would run (a new array of new strings; free
- * with cmd_split_free), or NULL when the command takes no report or
- * argv already names one; for tests and the UI's prompts. */
-char **cmd_target_argv(const struct cmd_entry *e, int argc, char **argv,
-		       int64_t report, int *argc_out);
+int cmd_report(struct cmd_ctx *ctx, const char *name, int argc, char **argv,
+	       int64_t *id);
 
 /* Splits a command string as a shell would (quotes, backslashes; no
  * expansion) and runs it (cmd_run). */
@@ -160,7 +174,12 @@ void cmd_result_release(struct cmd_result *r);
  * called with each line written to errout as it comes (progress, for a
  * status line).  Returns res->status.
  */
-/* The report a command line acts on: the one it names, else report. */
+/* How cmd_run_at resolves argv's report on the caller's report: *target
+ * (0: none) and whether argv named it (an id, or "%i"). */
+void cmd_resolve_target(const struct cmd_entry *e, int argc, char **argv,
+			int64_t report, int64_t *target, bool *named);
+/* The report a command line acts on (as cmd_run_at resolves it): the
+ * one it names, else report. */
 int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv, int64_t report);
 /* The question to ask before running argv on report (cmd_entry.ask), or
  * NULL (caller frees). */

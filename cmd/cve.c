@@ -188,10 +188,10 @@ static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		default: return cmd_usage(ctx, "cve");
 		}
 	}
-	if (optind != argc - 1)
+	if ((c = cmd_report(ctx, "cve", argc, argv, &a.id)) != 0)
+		return c;
+	if (optind != argc)
 		return cmd_usage(ctx, "cve");
-	if (parse_report_id(argv[optind], &a.id, &ctx->err) < 0)
-		return CMD_USAGE;
 	if ((r = check_args(ctx, &a)) != CMD_OK)
 		return r;
 	if (a.description)

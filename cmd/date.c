@@ -168,14 +168,12 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		default: return cmd_usage(ctx, "date");
 		}
 	}
+	if ((c = cmd_report(ctx, "date", argc - 1, argv + 1, &id)) != 0)
+		return c;
 	pos = argv + 1 + optind;
 	npos = argc - 1 - optind;
-	if (npos < 1)
-		return cmd_usage(ctx, "date");
-	if (parse_report_id(pos[0], &id, &ctx->err) < 0)
-		return CMD_USAGE;
 	if (!strcmp(sub, "show")) {
-		if (npos != 1 || by || reason || override)
+		if (npos != 0 || by || reason || override)
 			return cmd_usage(ctx, "date");
 		return do_show(ctx, id, json);
 	}
@@ -183,14 +181,14 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "date");
 	if (!strcmp(sub, "propose") || !strcmp(sub, "set")) {
 		bool propose = !strcmp(sub, "propose");
-		if (npos != 2 || (!propose && by))
+		if (npos != 1 || (!propose && by))
 			return cmd_usage(ctx, "date");
-		if (parse_date(pos[1], util_now(), &date, &ctx->err) < 0)
+		if (parse_date(pos[0], util_now(), &date, &ctx->err) < 0)
 			return CMD_USAGE;
 		r = propose ? date_propose(ctx->sess, id, date, by, reason, override, &o, &ctx->err)
 			    : date_set(ctx->sess, id, date, reason, override, &o, &ctx->err);
 	} else if (!strcmp(sub, "start-release")) {
-		if (npos != 1 || by || reason || override)
+		if (npos != 0 || by || reason || override)
 			return cmd_usage(ctx, "date");
 		r = date_start_release(ctx->sess, id, &o, &ctx->err);
 	} else {

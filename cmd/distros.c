@@ -45,10 +45,10 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 		default: return cmd_usage(ctx, name);
 		}
 	}
-	if (optind + 1 != argc || (outbox && use_sendmail))
+	if ((c = cmd_report(ctx, name, argc, argv, &id)) != 0)
+		return c;
+	if (optind != argc || (outbox && use_sendmail))
 		return cmd_usage(ctx, name);
-	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
-		return CMD_USAGE;
 	if (use_sendmail)
 		sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
 	else if (!outbox)

@@ -70,6 +70,8 @@ static int usage(struct cmd_ctx *ctx)
 
 /* The options of `export`; its row at the end of this file names them too
  * (where the report id goes, for the UI). */
+/* Its short options (getopt's string): the runner reads them too. */
+static const char cmd_export_shortopts[] = "o:";
 static const struct option cmd_export_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "state", required_argument, NULL, 's' },
@@ -87,10 +89,10 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	const char *format = NULL, *state = NULL, *path = NULL, *mode_arg = NULL;
 	const struct exporter *ex;
 	struct ids ids = { NULL, 0 };
-	bool all = false;
+	bool all = false, have_ids;
 	int c, mode = 0600, rc;
 
-	while ((c = getopt_long(argc, argv, "o:", cmd_export_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_export_shortopts, cmd_export_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = true; break;
 		case 's': state = optarg; break;
@@ -102,7 +104,10 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		default: return usage(ctx);
 		}
 	}
-	if (!format || (all + (state != NULL) + (optind < argc)) != 1)
+	/* The reports: --all, --state, or ids (the first may be the
+	 * caller's report, resolved by the runner). */
+	have_ids = optind < argc || (ctx->target > 0 && !all && !state);
+	if (!format || (all + (state != NULL) + have_ids) != 1)
 		return usage(ctx);
 	if (!(ex = export_find(format))) {
 		char *names = export_names(", ");
@@ -133,6 +138,13 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			 "'%s' is not a CVE ID (CVE-YYYY-NNNN)", eo.cve_id);
 		return CMD_USAGE;
 	}
+	if (have_ids) {
+		int64_t id;
+		if ((c = cmd_report(ctx, "export", argc, argv, &id)) != 0)
+			return c;
+		ids.v = xrealloc(ids.v, sizeof(*ids.v));
+		ids.v[ids.n++] = id;
+	}
 	for (int i = optind; i < argc; i++) {
 		int64_t id;
 		if (parse_report_id(argv[i], &id, &ctx->err) < 0) {
@@ -142,7 +154,7 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		ids.v = xrealloc(ids.v, (ids.n + 1) * sizeof(*ids.v));
 		ids.v[ids.n++] = id;
 	}
-	if (optind == argc) {
+	if (!have_ids) {
 		struct report_filter f = { state, false, "id", NULL, NULL };
 		if (report_each(ctx->sess, &f, add_id, &ids, &ctx->err) < 0) {
 			free(ids.v);
@@ -179,6 +191,7 @@ const struct cmd_entry cmd_export_entry = {
 	.help = "export timelines, dates and CVE records (redacted unless consent)",
 	.exec = cmd_export_exec,
 	.opts = cmd_export_opts,
+	.shortopts = cmd_export_shortopts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
 	.exit1 = "no such report, under embargo (cve, osv, csaf), or FILE cannot be written",

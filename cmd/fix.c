@@ -47,9 +47,9 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	rq.introduced = intro;
 	rq.stable = stable;
-	if (rc == CMD_OK && (optind != argc - 1 || !rq.commit))
-		rc = CMD_USAGE;
-	if (rc == CMD_OK && parse_report_id(argv[optind], &rq.id, &ctx->err) < 0)
+	if (rc == CMD_OK)
+		rc = cmd_report(ctx, "fix", argc, argv, &rq.id);
+	if (rc == CMD_OK && (optind != argc || !rq.commit))
 		rc = CMD_USAGE;
 	if (rc == CMD_OK && !rq.tree)
 		rq.tree = config_get(ctx->sess->cfg, "kernel.git", NULL);

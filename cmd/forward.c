@@ -87,15 +87,13 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		default: r = cmd_usage(ctx, "forward"); goto out;
 		}
 	}
-	if (optind >= argc || (o.outbox && use_sendmail)) {
+	if (o.outbox && use_sendmail) {
 		r = cmd_usage(ctx, "forward");
 		goto out;
 	}
-	if (parse_report_id(argv[optind], &id, &ctx->err) < 0) {
-		r = CMD_USAGE;
+	if ((r = cmd_report(ctx, "forward", argc, argv, &id)) != 0)
 		goto out;
-	}
-	for (int i = optind + 1; i < argc; i++)
+	for (int i = optind; i < argc; i++)
 		to[o.nto++] = argv[i];
 	if ((r = forward_where(ctx, &o, use_sendmail)) != 0)
 		goto out;

@@ -555,6 +555,8 @@ static int import_stopped(struct import_run *ir, int r, size_t lost)
 
 /* The options of `import`; its row at the end of this file names them too
  * (where the report id goes, for the UI). */
+/* Its short options (getopt's string): the runner reads them too. */
+static const char cmd_import_shortopts[] = "j:";
 static const struct option cmd_import_opts[] = {
 	{ "mbox", no_argument, NULL, 'm' },
 	{ "maildir", no_argument, NULL, 'd' },
@@ -573,7 +575,7 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	memset(&ir, 0, sizeof(ir));
 	ir.ctx = ctx;
 	ir.jobs = JOBS_DEFAULT;
-	while ((c = getopt_long(argc, argv, "j:", cmd_import_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_import_shortopts, cmd_import_opts, NULL)) != -1) {
 		if (c == 'm' || c == 'd') {
 			mode = c;
 		} else if (c == 'j') {
@@ -654,6 +656,7 @@ const struct cmd_entry cmd_import_entry = {
 	.help = "import report mails (.eml, mbox, Maildir, or standard input)",
 	.exec = cmd_import_exec,
 	.opts = cmd_import_opts,
+	.shortopts = cmd_import_shortopts,
 	.target = CMD_TARGET_NONE,
 	.opt_help = opt_help,
 	.exit1 = "some message could not be imported",

@@ -247,7 +247,8 @@ static int parse_change(int argc, char **argv, int64_t id,
 	if (first < argc) {
 		int64_t v;
 		struct err e = { 0, "" };
-		if (parse_report_id(argv[first], &v, &e) == 0 && v == id)
+		if (!strcmp(argv[first], "%i") ||
+		    (parse_report_id(argv[first], &v, &e) == 0 && v == id))
 			first++;
 	}
 	if (first < argc && !pc->nadd)

@@ -183,8 +183,9 @@ static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct maint_db *db = NULL;
 	struct maint_result res = { NULL, 0 };
 
-	/* maintainers ID ...: suggestions and participants of a report. */
-	if (argc > 1 && parse_report_id(argv[1], &rid, NULL) == 0)
+	/* maintainers ID ...: suggestions and participants of a report
+	 * (the one named, or the caller's: the runner resolved it). */
+	if ((rid = ctx->target) > 0)
 		return maintainers_report_exec(ctx, rid, argc, argv);
 
 	files = xcalloc((size_t)argc + 1, sizeof(*files));

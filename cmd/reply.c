@@ -175,10 +175,10 @@ static int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (list)
 		return list_templates(ctx);
-	if (optind + 1 != argc || (o.outbox && use_sendmail))
+	if ((c = cmd_report(ctx, "reply", argc, argv, &id)) != 0)
+		return c;
+	if (optind != argc || (o.outbox && use_sendmail))
 		return cmd_usage(ctx, "reply");
-	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
-		return CMD_USAGE;
 	if (use_sendmail)
 		o.sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
 	else if (!o.outbox)

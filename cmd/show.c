@@ -236,12 +236,17 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	field(out, "Severity", rf->r.severity);
 	field(out, "Claimed by", rf->r.claimed_by);
 	field(out, "Already public", rf->r.public ? "yes" : "no");
-	field(out, "Verdict", first ? sig_verdict_name(first->verdict) : "-");
+	/* This opening's verdict (verified again from the stored bytes),
+	 * and its trust class: the rule every display follows. */
+	enum sig_verdict v = fom ? fom->verdict : first ? first->verdict : SIG_NONE;
+	bool matches = fom ? fom->signer_matches_from : first && first->signer_matches_from;
+	field(out, "Verdict", first ? sig_verdict_name(v) : "-");
 	s = fom ? signer_text(fom) : NULL;
 	field_safe(out, "Signer", s);
 	free(s);
 	field(out, "Fingerprint", first ? first->fingerprint : NULL);
-	field(out, "Signer matches From", first && first->signer_matches_from ? "yes" : "no");
+	field(out, "Signer matches From", first && matches ? "yes" : "no");
+	field(out, "Trust", first ? report_trust_name(report_trust_class(v, matches)) : NULL);
 	field(out, "Encrypted", rf->r.encrypted ? "yes" : "no");
 	if (rf->r.disclosure)
 		fprintf(out, "%-20s %s (%s)\n", "Disclosure", fmt_rfc3339(rf->r.disclosure, buf),
@@ -362,10 +367,10 @@ static int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		else
 			return cmd_usage(ctx, "show");
 	}
-	if (optind != argc - 1)
+	if ((c = cmd_report(ctx, "show", argc, argv, &id)) != 0)
+		return c;
+	if (optind != argc)
 		return cmd_usage(ctx, "show");
-	if (parse_report_id(argv[optind], &id, &ctx->err) < 0)
-		return CMD_USAGE;
 	if (report_load(ctx->sess, id, &rf, &ctx->err) < 0) {
 		report_full_release(&rf);
 		return CMD_FAILED;

@@ -59,10 +59,10 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		default: return cmd_usage(ctx, "triage");
 		}
 	}
-	if (optind != argc - 1)
+	if ((c = cmd_report(ctx, "triage", argc, argv, &t.id)) != 0)
+		return c;
+	if (optind != argc)
 		return cmd_usage(ctx, "triage");
-	if (parse_report_id(argv[optind], &t.id, &ctx->err) < 0)
-		return CMD_USAGE;
 	if (t.claim && t.unclaim)
 		return cmd_usage(ctx, "triage");
 	if (!t.state && !t.severity && !t.claim && !t.unclaim && !t.public &&

@@ -157,12 +157,14 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		vc.notify = !strcmp(sub, "notify");
 		if (contact || key || kind)
 			return cmd_usage(ctx, "vendor");
-		if (vc.notify ? npos != 2 || vc.correct : (npos != 3 && npos != 2))
+		if ((c = cmd_report(ctx, "vendor", argc - 1, argv + 1, &vc.report)) != 0)
+			return c;
+		pos = argv + 1 + optind;
+		npos = argc - 1 - optind;
+		if (vc.notify ? npos != 1 || vc.correct : (npos != 2 && npos != 1))
 			return cmd_usage(ctx, "vendor");
-		if (parse_report_id(pos[0], &vc.report, &ctx->err) < 0)
-			return CMD_USAGE;
-		vc.vendor = pos[1];
-		vc.status = !vc.notify && npos == 3 ? pos[2] : NULL;
+		vc.vendor = pos[0];
+		vc.status = !vc.notify && npos == 2 ? pos[1] : NULL;
 		/* notify --forward: the vendor gets the same encrypted forward
 		 * as a maintainer, sent before the notification is recorded. */
 		if (forward && send_forward(ctx, vc.report, vc.vendor, &fo) < 0)

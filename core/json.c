@@ -36,13 +36,16 @@ json_t *json_time(time_t t)
 
 json_t *report_summary_json(const struct report *r)
 {
-	return json_pack("{s:I, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:I}",
+	return json_pack("{s:I, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:I}",
 			 "id", (json_int_t)r->id,
 			 "subject", json_text(r->subject),
 			 "state", r->state,
 			 "severity", r->severity,
 			 "verdict", r->verdict == SIG_NONE ? json_null()
 							    : json_string(sig_verdict_name(r->verdict)),
+			 "trust", r->verdict == SIG_NONE ? json_null() :
+				json_string(report_trust_name(report_trust_class(
+					r->verdict, r->signer_matches_from))),
 			 "received", json_time(r->received),
 			 "disclosure_date", json_time(r->disclosure),
 			 "claimed_by", json_text(r->claimed_by),
@@ -71,11 +74,14 @@ json_t *report_full_json(struct session *sess, const struct report_full *rf)
 				      "email", json_text(r->reporter_email)));
 	json_object_set_new(o, "encrypted", json_boolean(r->encrypted));
 	json_object_set_new(o, "signature",
-			    json_pack("{s:o, s:o, s:b}",
+			    json_pack("{s:o, s:o, s:b, s:s}",
 				      "verdict", json_string(sig_verdict_name(first ? first->verdict : SIG_NOT_SIGNED)),
 				      "fingerprint", json_text(first ? first->fingerprint : NULL),
 				      "signer_matches_from",
-				      first ? first->signer_matches_from : 0));
+				      first ? first->signer_matches_from : 0,
+				      "trust", report_trust_name(report_trust_class(
+					      first ? first->verdict : SIG_NOT_SIGNED,
+					      first && first->signer_matches_from))));
 	json_object_set_new(o, "consent",
 			    json_pack("{s:b, s:b}", "credit", r->consent_credit,
 				      "exploit", r->consent_exploit));

@@ -332,6 +332,9 @@ int report_open_message(struct session *sess, int64_t message_row,
 		goto out;
 	}
 	opened_from(om, &po);
+	om->verdict = po.verdict;
+	om->signer_matches_from = po.signer_matches_from;
+	om->verified_now = !m.blob_content;
 	pipeline_out_release(&po);
 out:
 	crypto_result_release(&res);
@@ -362,6 +365,24 @@ void opened_message_release(struct opened_message *om)
 		free(om->files_unsigned[i]);
 	free(om->files_unsigned);
 	memset(om, 0, sizeof(*om));
+}
+
+enum verdict_class report_trust_class(enum sig_verdict v,
+				      bool signer_matches_from)
+{
+	enum verdict_class c = sig_verdict_class(v);
+
+	return c == VERDICT_TRUSTED && !signer_matches_from ? VERDICT_WARNING : c;
+}
+
+const char *report_trust_name(enum verdict_class c)
+{
+	switch (c) {
+	case VERDICT_TRUSTED: return "trusted";
+	case VERDICT_WARNING: return "warning";
+	case VERDICT_BAD: return "bad";
+	}
+	return "bad";
 }
 
 bool report_reporter_signed(const struct report *r, const struct message *m)

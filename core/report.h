@@ -61,6 +61,13 @@ struct text_span {
 	size_t start, end;
 };
 struct opened_message {
+	/* The verdict of this opening: verified again from the stored bytes
+	 * (verified_now), or, for a message kept as its content, the one
+	 * recorded at import.  Displays use this, never the stored row's
+	 * alone. */
+	enum sig_verdict verdict;
+	bool signer_matches_from;
+	bool verified_now;
 	char *body;            /* untrusted UTF-8; wiped on release */
 	size_t body_len;
 	/* Ranges of body that what the verdict speaks of does not cover:
@@ -98,6 +105,15 @@ struct opened_message {
 int report_open_message(struct session *sess, int64_t message_row,
 			struct opened_message *om, struct err *err);
 void opened_message_release(struct opened_message *om);
+/*
+ * The trust class of a verdict, the one rule every display follows (the
+ * list's mark, the report bar, show and --json): a valid signature
+ * whose signer is not From's is a warning, not trusted.
+ */
+enum verdict_class report_trust_class(enum sig_verdict v,
+				      bool signer_matches_from);
+/* Its name in show and --json: "trusted", "warning", "bad". */
+const char *report_trust_name(enum verdict_class c);
 /*
  * True when m is the reporter's signed text: its verdict valid or good,
  * the signing key's user ID holding From's address, and that address the

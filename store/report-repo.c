@@ -16,6 +16,8 @@
 	"   ORDER BY m.id LIMIT 1),"                                         \
 	" (SELECT encrypted FROM messages m WHERE m.report_id = r.id"        \
 	"   ORDER BY m.id LIMIT 1),"                                         \
+	" (SELECT signer_matches_from FROM messages m"                       \
+	"   WHERE m.report_id = r.id ORDER BY m.id LIMIT 1),"                \
 	" (SELECT date FROM decisions d WHERE d.report_id = r.id"            \
 	"   ORDER BY d.id DESC LIMIT 1) AS disclosure,"                      \
 	" (SELECT count(*) FROM messages m WHERE m.report_id = r.id)"        \
@@ -58,11 +60,12 @@ static void read_report(struct stmt *st, void *elem)
 	struct report *r = elem;
 
 	memset(r, 0, sizeof(*r));
-	db_cols(st, "IssstsssbbbtvbtI", &r->id, &r->subject, &r->reporter_name,
+	db_cols(st, "IssstsssbbbtvbbtI", &r->id, &r->subject, &r->reporter_name,
 		&r->reporter_email, &r->received, &r->state, &r->severity,
 		&r->claimed_by, &r->public, &r->consent_credit,
 		&r->consent_exploit, &r->release_started, &r->verdict,
-		&r->encrypted, &r->disclosure, &r->nmessages);
+		&r->encrypted, &r->signer_matches_from, &r->disclosure,
+		&r->nmessages);
 }
 
 int store_report_insert(struct store *s, const struct report_new *r,

@@ -30,6 +30,7 @@ struct report {
 	/* Derived by the listing query, not stored in the reports table: */
 	enum sig_verdict verdict; /* of the first message; SIG_NONE without */
 	bool encrypted;         /* first message arrived encrypted */
+	bool signer_matches_from; /* first message: its signer is From's */
 	time_t disclosure;      /* the latest decided date, or 0 */
 	int64_t nmessages;
 };

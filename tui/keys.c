@@ -164,31 +164,14 @@ static int h_command(struct tui *t, const char *a)
 	return tui_prompt_run(t, "");
 }
 
-/* `prompt TEXT`: the `:` line, prefilled with TEXT and, when its
- * command takes a report, the current one (so the officer sees it and
- * may change it). */
+/* `prompt TEXT`: the `:` line, prefilled with TEXT; the line runs on
+ * the current report (its label names it, "#7:") unless it names
+ * another. */
 static int h_prompt(struct tui *t, const char *a)
 {
-	struct err err = { 0, "" };
-	char **argv, **full, *init = NULL;
-	int argc, n, r;
+	char *init = xasprintf("%s ", a);
+	int r = tui_prompt_run_on(t, init, true);
 
-	if (cmd_split(a, &argv, &argc, &err) < 0) {
-		tui_status(t, true, "%s", err.msg);
-		return TUI_OK;
-	}
-	full = argc ? cmd_target_argv(cmd_find(argv[0]), argc, argv,
-				      tui_current_report(t), &n) : NULL;
-	if (full) {
-		char *j = cmd_join(n, full);
-		init = xasprintf("%s ", j);
-		free(j);
-		cmd_split_free(full, n);
-	} else {
-		init = xstrdup(a);
-	}
-	cmd_split_free(argv, argc);
-	r = tui_prompt_run(t, init);
 	free(init);
 	return r;
 }

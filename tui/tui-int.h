@@ -169,6 +169,9 @@ int tui_run_line(struct tui *t, const char *line);
 /* The `:` line, begun with init for the officer to edit, then run as
  * typed (nothing when cancelled).  Returns the flags to act on. */
 int tui_prompt_run(struct tui *t, const char *init);
+/* The same, its label naming the current report ("#7:") when
+ * name_report: a key's prompt for a command that runs on it. */
+int tui_prompt_run_on(struct tui *t, const char *init, bool name_report);
 /* The report the current view is about, or 0. */
 int64_t tui_current_report(struct tui *t);
 /* Asks a y/n question in the status line; true for y. */
@@ -182,8 +185,10 @@ void tui_suspend(void);
 void tui_resume(void);
 
 /* draw.c: the only way text reaches the screen. */
-enum { CP_DEFAULT, CP_RED, CP_YELLOW, CP_GREEN, CP_CYAN, CP_MAGENTA, CP_ERROR,
-       CP_BAR_OK, CP_BAR_WARN, CP_BAR_BAD };
+enum {
+	CP_DEFAULT, CP_RED, CP_YELLOW, CP_GREEN, CP_CYAN, CP_MAGENTA, CP_ERROR,
+	CP_BAR_OK, CP_BAR_WARN, CP_BAR_BAD
+};
 void draw_init_colors(struct tui *t);
 attr_t draw_color(struct tui *t, int pair);
 /* Draws text that is already safe (our own, or from safe_text()) at y, x,

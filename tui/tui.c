@@ -426,13 +426,13 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 
 /*
  * Runs argv: one of the UI's own verbs (a key table row with a handler,
- * given the rest of the line as typed), or a core command.  For bindings
- * (the key table's commands, the config's bind lines) a word "%i" alone
- * is the current report, as a word of its own; typed lines keep "%i" as
- * text.
+ * given the rest of the line as typed), or a command, handed to the
+ * runner with the current report as a value (run_core): the runner
+ * puts it where the command's row says, and takes a "%i" there (a bind
+ * line's) for it too.
  */
 static int run_argv(struct tui *t, int argc, char **argv, const char *rest,
-		    const char *title, bool binding)
+		    const char *title)
 {
 	const struct tui_key_entry *e;
 
@@ -448,23 +448,10 @@ static int run_argv(struct tui *t, int argc, char **argv, const char *rest,
 		free(v);
 		return TUI_OK;
 	}
-	if (binding) {
-		int64_t id = tui_current_report(t);
-		for (int i = 1; i < argc; i++) {
-			if (strcmp(argv[i], "%i"))
-				continue;
-			if (!id) {
-				tui_status(t, true, "no report selected");
-				return TUI_OK;
-			}
-			free(argv[i]);
-			argv[i] = xasprintf("%lld", (long long)id);
-		}
-	}
 	return run_core(t, argc, argv, title);
 }
 
-static int run_line(struct tui *t, const char *raw, bool binding)
+static int run_line(struct tui *t, const char *raw)
 {
 	const char *p = raw + strspn(raw, " \t:"), *rest;
 	struct err err = { 0, "" };
@@ -480,7 +467,7 @@ static int run_line(struct tui *t, const char *raw, bool binding)
 	rest = p + strcspn(p, " \t");
 	rest += strspn(rest, " \t");
 	title = safe_str(p);
-	r = run_argv(t, argc, argv, rest, title, binding);
+	r = run_argv(t, argc, argv, rest, title);
 	free(title);
 	cmd_split_free(argv, argc);
 	return r;
@@ -488,14 +475,24 @@ static int run_line(struct tui *t, const char *raw, bool binding)
 
 int tui_run_line(struct tui *t, const char *raw)
 {
-	return run_line(t, raw, false);
+	return run_line(t, raw);
 }
 
 int tui_prompt_run(struct tui *t, const char *init)
 {
-	char *line = prompt_read(t, ":", init, &t->cmd_hist, true);
+	return tui_prompt_run_on(t, init, false);
+}
+
+int tui_prompt_run_on(struct tui *t, const char *init, bool name_report)
+{
+	/* The report a command line runs on when it names none (the
+	 * runner's): named in the label, "#7:", never pasted into the text. */
+	int64_t id = name_report ? tui_current_report(t) : 0;
+	char *label = id ? xasprintf("#%lld:", (long long)id) : xstrdup(":");
+	char *line = prompt_read(t, label, init, &t->cmd_hist, true);
 	int r;
 
+	free(label);
 	if (!line)
 		return TUI_REDRAW;
 	r = tui_run_line(t, line);
@@ -532,7 +529,7 @@ static int run_key(struct tui *t, int key)
 		if (!tui_confirm(t, q))
 			return TUI_OK;
 	}
-	return run_line(t, cmd, true);
+	return run_line(t, cmd);
 }
 
 /* The terminal in raw mode, colors and the user's bindings; false (said

@@ -81,7 +81,7 @@ static void build(struct tui *t, struct help *p)
 		add(p, A_NORMAL, "  :%-15s %s", cmd_table[i]->name, cmd_table[i]->help);
 	lines_add(&p->lines, "", A_NORMAL, 1);
 	add(p, A_DIM, "Rebind in the config: bind VIEW KEY COMMAND (views: reports report participants");
-	add(p, A_DIM, "vendors disclosure timeline calendar help all; %%i is the current report)");
+	add(p, A_DIM, "vendors disclosure timeline calendar help all); commands run on the current report");
 }
 
 static int height(void) { return LINES - 2 > 1 ? LINES - 2 : 1; }

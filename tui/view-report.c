@@ -40,6 +40,12 @@ struct report_view {
 	size_t nmsgs;
 	char *signer;         /* the first message's signer (safe), or NULL */
 	bool signer_valid;
+	/* The first message's verdict as this opening found it (struct
+	 * opened_message: verified again from the stored bytes); opened
+	 * false when it could not be opened (the stored row's then). */
+	bool opened;
+	enum sig_verdict verdict;
+	bool signer_matches_from;
 	char *unsigned_files; /* files only unsigned parts touch (safe) */
 	struct tui_lines lines;
 	int width;            /* the width lines were wrapped for */
@@ -160,6 +166,11 @@ static void open_bodies(struct tui *t, struct report_view *p)
 			continue;
 		}
 		take_shown(&p->msg[i], &om);
+		if (i == 0) {
+			p->opened = true;
+			p->verdict = om.verdict;
+			p->signer_matches_from = om.signer_matches_from;
+		}
 		if (i == 0 && om.signer) {
 			p->signer = safe_str(om.signer);
 			p->signer_valid = om.signer_valid;
@@ -249,18 +260,6 @@ static void draw_headers(struct tui *t, struct report_view *p)
 	free(files);
 }
 
-/* The verdict's class (sig_verdict_class), except that a valid
- * signature is trusted only when its key speaks for every From address;
- * no message at all is a warning. */
-static enum verdict_class trust_class(const struct message *m)
-{
-	enum verdict_class c;
-
-	if (!m)
-		return VERDICT_WARNING;
-	c = sig_verdict_class(m->verdict);
-	return c == VERDICT_TRUSTED && !m->signer_matches_from ? VERDICT_WARNING : c;
-}
 
 /*
  * The signature bar: our own verification of the first message, on its
@@ -272,7 +271,11 @@ static enum verdict_class trust_class(const struct message *m)
 static void draw_trust(struct tui *t, struct report_view *p)
 {
 	const struct message *m = p->rf.nmsgs ? &p->rf.msgs[0] : NULL;
-	enum verdict_class tc = trust_class(m);
+	/* This opening's verdict (report_trust_class: the one rule); no
+	 * message at all is a warning. */
+	enum sig_verdict v = p->opened ? p->verdict : m ? m->verdict : SIG_NONE;
+	bool matches = p->opened ? p->signer_matches_from : m && m->signer_matches_from;
+	enum verdict_class tc = m ? report_trust_class(v, matches) : VERDICT_WARNING;
 	static const char *const mark_utf8[] = { "\xe2\x9c\x94", "\xe2\x96\xb2", "\xe2\x9c\x98" };
 	static const char *const mark_ascii[] = { "+", "!", "X" };
 	static const int pair[] = { CP_BAR_OK, CP_BAR_WARN, CP_BAR_BAD };
@@ -283,11 +286,11 @@ static void draw_trust(struct tui *t, struct report_view *p)
 	int y = pane_top() - trust_rows();
 	attr_t a = A_BOLD | (t->color ? draw_color(t, pair[tc]) : A_REVERSE);
 
-	if (!m || m->verdict == SIG_NOT_SIGNED)
+	if (!m || v == SIG_NOT_SIGNED)
 		who = xstrdup("not signed");
-	else if (m->verdict == SIG_BAD && p->signer && p->signer_valid)
+	else if (v == SIG_BAD && p->signer && p->signer_valid)
 		who = xasprintf("does NOT match the text: key of %s", p->signer);
-	else if (m->verdict == SIG_BAD)
+	else if (v == SIG_BAD)
 		who = xasprintf("does NOT match the text: key %s", fpr ? fpr : "unknown");
 	else if (p->signer && p->signer_valid)
 		who = xasprintf("signed by %s (valid)", p->signer);
@@ -296,13 +299,13 @@ static void draw_trust(struct tui *t, struct report_view *p)
 	else
 		who = xstrdup("signer unknown");
 	/* Whether the key speaks for From means nothing without a key. */
-	const char *from = !m || m->verdict == SIG_NOT_SIGNED ? ""
-			   : m->signer_matches_from ? " | From matches"
+	const char *from = !m || v == SIG_NOT_SIGNED ? ""
+			   : matches ? " | From matches"
 						    : " | From DOES NOT MATCH";
 	if (trust_rows() == 1) {
 		s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
 			      (t->utf8 ? mark_utf8 : mark_ascii)[tc],
-			      m ? sig_verdict_name(m->verdict) : "none", who, from,
+			      m ? sig_verdict_name(v) : "none", who, from,
 			      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
 			      fpr ? fpr : "");
 		draw_fill(y, 0, COLS, a);
@@ -312,7 +315,7 @@ static void draw_trust(struct tui *t, struct report_view *p)
 		 * signer, the longest, on the row below. */
 		s = xasprintf(" %s SIGNATURE %s%s | encrypted: %s%s%s ",
 			      (t->utf8 ? mark_utf8 : mark_ascii)[tc],
-			      m ? sig_verdict_name(m->verdict) : "none", from,
+			      m ? sig_verdict_name(v) : "none", from,
 			      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
 			      fpr ? fpr : "");
 		draw_fill(y, 0, COLS, a);

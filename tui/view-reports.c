@@ -275,9 +275,12 @@ const struct tui_verdict_mark tui_verdict_marks[] = {
 };
 const size_t tui_verdict_marks_len = ARRAY_SIZE(tui_verdict_marks);
 
-/* The verdict as one mark, coloured by its class (sig_verdict_class);
- * the word is on the report's own screen. */
-static const char *verdict_mark(struct tui *t, enum sig_verdict v, int *pair)
+/* The verdict as one mark, coloured by its trust class (core's
+ * report_trust_class, as on the report's own bar: a valid signature by
+ * a key that is not From's is a warning); the word is on the report's
+ * own screen. */
+static const char *verdict_mark(struct tui *t, enum sig_verdict v,
+				bool matches, int *pair)
 {
 	static const int class_pair[] = {
 		[VERDICT_TRUSTED] = CP_GREEN,
@@ -285,7 +288,7 @@ static const char *verdict_mark(struct tui *t, enum sig_verdict v, int *pair)
 		[VERDICT_BAD] = CP_RED,
 	};
 
-	*pair = class_pair[sig_verdict_class(v)];
+	*pair = class_pair[report_trust_class(v, matches)];
 	if (v == SIG_NONE)
 		v = SIG_NOT_SIGNED;
 	for (size_t i = 0; i < tui_verdict_marks_len; i++)
@@ -380,7 +383,7 @@ static void list_row(struct tui *t, struct reports *p, int y, int64_t id,
 	}
 	snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r->state, r->severity);
 	x = draw_text(row, 0, COLS, buf, base);
-	mark = verdict_mark(t, r->verdict, &pair);
+	mark = verdict_mark(t, r->verdict, r->signer_matches_from, &pair);
 	draw_text(row, x, 1, mark, base | draw_color(t, pair) | (pair == CP_RED ? A_BOLD : 0));
 	x += 2;
 	due_text(p, r, due, sizeof(due), &pair);

@@ -48,6 +48,15 @@ id=$(imp as-rita --kind signed --from "Rita Reporter <rita@example.net>" --sign-
 tap_is "$(j "$id" '.signature.verdict + " " + (.signature.signer_matches_from | tostring)')" \
 	"valid false" "an uncertified user ID with Rita's address does not match From"
 tap_like "$(st show "$id")" "Signer matches From +no" "show says no"
+# One trust rule (core's report_trust_class) for every display: valid but
+# not From's is a warning in show, show --json and the list (whose mark
+# was once a green check for it), never "trusted".
+tap_like "$(st show "$id")" "Trust +warning" "show's trust: warning"
+tap_is "$(j "$id" '.signature.trust')" "warning" "show --json's trust: warning"
+tap_is "$(st list --json | jq -r --argjson i "$id" '.[] | select(.id == $i) | .trust')" \
+	"warning" "list --json's trust (the list's mark) for it: warning"
+tap_is "$(st list --json | jq -r '[.[] | select(.trust == "trusted") | .subject] | sort | join(" ")')" \
+	"mallory rita" "only the reports whose signer is From's are trusted in the list"
 
 id=$(imp as-rita-encrypted --kind encrypted-signed --from "Rita Reporter <rita@example.net>" \
 	--sign-as "$MAL" --to "$OFFICER_FPR")

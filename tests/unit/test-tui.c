@@ -1,6 +1,7 @@
 /*
- * The UI's pieces that need no terminal: where a command's report goes
- * (core's cmd_target_argv, which every key and `:` line goes through),
+ * The UI's pieces that need no terminal: which report a command runs on
+ * (the runner's cmd_resolve_target, which every key and `:` line goes
+ * through),
  * the key table (which row a key runs in which view, config binds first,
  * key names both ways), and cmd_join/cmd_split round trips (the prompts
  * prefilled with a name).
@@ -13,26 +14,28 @@
 #include "core/core.h"
 #include "tui/tui-int.h"
 
-/* argv of a command line, run through cmd_target_argv for report 7;
- * returns the words joined by '|' ("-" when nothing is inserted). */
-static char *target(const char *line)
+/* The report the runner gives a command line on current report `cur`:
+ * "7" (the current one), "9 named" (the line names it), "-" (none). */
+static char *target_at(const char *line, int64_t cur)
 {
-	char **argv, **out;
-	int argc, n;
+	char **argv;
+	int argc;
 	struct err err;
-	struct sbuf sb = SBUF_INIT;
+	int64_t id;
+	bool named;
+	char *r;
 
 	assert_int_equal(cmd_split(line, &argv, &argc, &err), 0);
-	out = cmd_target_argv(cmd_find(argv[0]), argc, argv, 7, &n);
-	if (!out) {
-		cmd_split_free(argv, argc);
-		return xstrdup("-");
-	}
-	for (int i = 0; i < n; i++)
-		sbuf_addf(&sb, "%s%s", i ? "|" : "", out[i]);
-	cmd_split_free(out, n);
+	cmd_resolve_target(cmd_find(argv[0]), argc, argv, cur, &id, &named);
+	r = id ? xasprintf("%lld%s", (long long)id, named ? " named" : "")
+	       : xstrdup("-");
 	cmd_split_free(argv, argc);
-	return sbuf_detach(&sb, NULL);
+	return r;
+}
+
+static char *target(const char *line)
+{
+	return target_at(line, 7);
 }
 
 static void test_target(void **state)
@@ -40,25 +43,30 @@ static void test_target(void **state)
 	static const struct {
 		const char *line, *want;
 	} t[] = {
-		/* the report goes where the command wants it */
-		{ "show", "show|7" },
-		{ "show --json", "show|7|--json" },
-		{ "triage --severity high", "triage|7|--severity|high" },
-		{ "triage --note 42", "triage|7|--note|42" },     /* 42 is the note */
-		{ "triage --note=42", "triage|7|--note=42" },
-		{ "date set 2026-12-20", "date|set|7|2026-12-20" },
-		{ "date propose +10d --by reporter --reason r", "date|propose|7|+10d|--by|reporter|--reason|r" },
-		{ "date show", "date|show|7" },
-		{ "vendor notify Debian", "vendor|notify|7|Debian" },
-		{ "vendor status 'Acme%iCorp' fixed", "vendor|status|7|Acme%iCorp|fixed" },
-		{ "export --format md", "export|7|--format|md" },
-		{ "export -o out.md --format md", "export|7|-o|out.md|--format|md" },
+		/* the current report, where the line names none */
+		{ "show", "7" },
+		{ "show --json", "7" },
+		{ "triage --severity high", "7" },
+		{ "triage --note 42", "7" },     /* 42 is the note */
+		{ "triage --note=42", "7" },
+		{ "date set 2026-12-20", "7" },
+		{ "date propose +10d --by reporter --reason r", "7" },
+		{ "date show", "7" },
+		{ "vendor notify Debian", "7" },
+		{ "vendor status 'Acme%iCorp' fixed", "7" },
+		{ "export --format md", "7" },
+		{ "export -o 9 --format md", "7" },        /* 9 is -o's file */
+		{ "attachment -o 9", "7" },
+		{ "import -j 9 x.eml", "-" },
 		/* a report named in the line wins */
-		{ "show 9", "-" },
-		{ "show #9", "-" },
-		{ "triage 9 --state triaged", "-" },
-		{ "triage --state triaged 9", "-" },
-		{ "date set 9 2026-12-20", "-" },
+		{ "show 9", "9 named" },
+		{ "show #9", "9 named" },
+		{ "triage 9 --state triaged", "9 named" },
+		{ "triage --state triaged 9", "9 named" },
+		{ "date set 9 2026-12-20", "9 named" },
+		{ "show -- 9", "9 named" },
+		/* a bind line's %i is the current report */
+		{ "triage %i --state accepted", "7 named" },
 		/* commands and sub-commands that take no report */
 		{ "list --open", "-" },
 		{ "import x.eml", "-" },
@@ -73,10 +81,13 @@ static void test_target(void **state)
 			fail_msg("'%s': got %s, want %s", t[i].line, got, t[i].want);
 		free(got);
 	}
-	/* No report, no insertion. */
-	char *argv[] = { (char *)"show", NULL };
-	int n;
-	assert_null(cmd_target_argv(cmd_find("show"), 1, argv, 0, &n));
+	/* No current report: only what the line names. */
+	char *got = target_at("show", 0);
+	assert_string_equal(got, "-");
+	free(got);
+	got = target_at("show 4", 0);
+	assert_string_equal(got, "4 named");
+	free(got);
 }
 
 static void test_join_split(void **state)
@@ -399,23 +410,15 @@ static void test_key_rows_target(void **state)
 	(void)state;
 	for (size_t i = 0; i < tui_key_table_len; i++) {
 		const struct tui_key_entry *r = &tui_key_table[i];
-		char **argv, **out;
-		int argc, n;
-		struct err err;
+		char *got;
 
 		if (!r->command || !strncmp(r->command, "prompt ", 7))
 			continue;
-		assert_int_equal(cmd_split(r->command, &argv, &argc, &err), 0);
-		out = cmd_target_argv(cmd_find(argv[0]), argc, argv, 7, &n);
-		if (!out)
-			fail_msg("key row %s: '%s' takes no report", r->name, r->command);
-		assert_int_equal(n, argc + 1);
-		bool seen = false;
-		for (int j = 0; j < n; j++)
-			seen |= !strcmp(out[j], "7");
-		assert_true(seen);
-		cmd_split_free(out, n);
-		cmd_split_free(argv, argc);
+		got = target(r->command);
+		if (strcmp(got, "7"))
+			fail_msg("key row %s: '%s' runs on %s, not the current report",
+				 r->name, r->command, got);
+		free(got);
 	}
 }
 
