@@ -214,6 +214,24 @@ static void print_events(FILE *out, const struct report_full *rf)
 	text_table_release(&tab);
 }
 
+/* "Duplicate of N" for a duplicate (one marked before links were
+ * recorded says so), "Duplicates 4, 7" for an original. */
+static void print_duplicates(FILE *out, const struct report_full *rf)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (rf->duplicate_of)
+		fprintf(out, "%-20s %lld\n", "Duplicate of", (long long)rf->duplicate_of);
+	else if (!strcmp(rf->r.state, "duplicate"))
+		fprintf(out, "%-20s not recorded (triage %lld --of N records it)\n",
+			"Duplicate of", (long long)rf->r.id);
+	for (size_t i = 0; i < rf->nduplicates; i++)
+		sbuf_addf(&sb, "%s%lld", i ? ", " : "", (long long)rf->duplicates[i]);
+	if (sb.len)
+		fprintf(out, "%-20s %s\n", "Duplicates", sb.buf);
+	sbuf_release(&sb);
+}
+
 static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 		       const struct opened *o)
 {
@@ -233,6 +251,7 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	fprintf(out, "%-20s %s (%s)\n", "Received", fmt_rfc3339(rf->r.received, buf),
 		fmt_local(rf->r.received, lbuf));
 	field(out, "State", rf->r.state);
+	print_duplicates(out, rf);
 	field(out, "Severity", rf->r.severity);
 	field(out, "Claimed by", rf->r.claimed_by);
 	field(out, "Already public", rf->r.public ? "yes" : "no");

@@ -1,5 +1,5 @@
 /*
- * `triage ID [--state S] [--severity S] [--claim [--take]|--unclaim] [--public]
+ * `triage ID [--state S [--of N]] [--severity S] [--claim [--take]|--unclaim] [--public]
  *  [--consent credit|exploit] [--note TEXT] [--early --reason TEXT]`: parses the arguments and
  * hands them to triage_apply() (triage.c), which checks, stores and logs
  * every change in one transaction.
@@ -24,6 +24,7 @@ static const struct option cmd_triage_opts[] = {
 	{ "note", required_argument, NULL, 'n' },
 	{ "early", no_argument, NULL, 'e' },
 	{ "reason", required_argument, NULL, 'r' },
+	{ "of", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -45,6 +46,10 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'n': t.note = optarg; break;
 		case 'e': t.early = true; break;
 		case 'r': t.reason = optarg; break;
+		case 'o':
+			if (parse_report_id(optarg, &t.of, &ctx->err) < 0)
+				return CMD_USAGE;
+			break;
 		case 'C':
 			if (!strcmp(optarg, "credit"))
 				t.consent_credit = true;
@@ -66,7 +71,7 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (t.claim && t.unclaim)
 		return cmd_usage(ctx, "triage");
 	if (!t.state && !t.severity && !t.claim && !t.unclaim && !t.public &&
-	    !t.consent_credit && !t.consent_exploit && !t.note)
+	    !t.consent_credit && !t.consent_exploit && !t.note && !t.of)
 		return cmd_usage(ctx, "triage");
 	if (triage_apply(ctx->sess, &t, &summary, &ctx->err) < 0)
 		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
@@ -109,6 +114,7 @@ static char *cmd_triage_ask(int argc, char **argv, int64_t report)
 /* `triage` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
 	{ "--state S", "move the report to state S (the allowed moves only)" },
+	{ "--of N", "with --state duplicate (required there): the report this one duplicates; alone, records or changes the link of a report already a duplicate" },
 	{ "--severity S", "none, low, medium, high or critical" },
 	{ "--claim", "make the officer running it the report's owner (refused, naming them, when another officer holds it)" },
 	{ "--take", "with --claim: take the report over from the officer who holds it" },
@@ -121,16 +127,17 @@ static const struct cmd_opt_help opt_help[] = {
 	{ NULL, NULL },
 };
 static const char *const examples[] = {
-	"triage 3 --state triaged --severity high --claim", NULL };
+	"triage 3 --state triaged --severity high --claim",
+	"triage 7 --state duplicate --of 3", NULL };
 const struct cmd_entry cmd_triage_entry = {
 	.name = "triage",
-	.usage = "ID [--state S [--early --reason TEXT]] [--severity S] [--claim [--take]|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
+	.usage = "ID [--state S [--early --reason TEXT]] [--of N] [--severity S] [--claim [--take]|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
 	.help = "change a report's state, severity, owner or flags",
 	.exec = cmd_triage_exec,
 	.opts = cmd_triage_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), or no such report",
+	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), a refused duplicate link (of itself, of a duplicate, of no such report), or no such report",
 	.examples = examples,
 	.ask = cmd_triage_ask,
 };

@@ -44,6 +44,9 @@ int dossier_load(struct session *sess, int64_t id, struct dossier *d,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].override,
 		     d->now, &d->ans);
 	embargo_of_report(&d->pol, &d->f.r, d->now, &d->emb);
+	if (d->f.duplicate_of &&
+	    (r = triage_original(sess, d->f.duplicate_of, &d->original, err)) < 0)
+		return r;
 	d->redact = reporter_needles(d);
 	return 0;
 }
@@ -89,15 +92,26 @@ int dossier_refuse_unreleased(const struct dossier *d, const char *what, struct 
 {
 	const struct report *r = &d->f.r;
 	long long id = (long long)r->id;
+	long long of = (long long)d->f.duplicate_of, orig = (long long)d->original;
 	char when[32];
 
+	if (of && orig != of)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld is a duplicate of report %lld, itself a "
+				"duplicate of report %lld: it gets no %s of its own; "
+				"export report %lld's instead", id, of, orig, what, orig);
+	if (of)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld is a duplicate of report %lld: it gets no %s "
+				"of its own; export report %lld's instead", id, of, what, of);
 	if (!strcmp(r->state, "rejected"))
 		return err_setc(err, ERR_REFUSED,
 				"report %lld is rejected: a rejected report gets no %s", id, what);
 	if (!strcmp(r->state, "duplicate"))
 		return err_setc(err, ERR_REFUSED,
 				"report %lld is a duplicate: it gets no %s of its own (its "
-				"original's covers it)", id, what);
+				"original's covers it; which report that is is not "
+				"recorded: triage %lld --of N records it)", id, what, id);
 	if (!strcmp(r->state, "closed") && !dossier_released_at(d))
 		return err_setc(err, ERR_REFUSED,
 				"report %lld was closed without being disclosed: it gets no %s",

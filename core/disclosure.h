@@ -33,6 +33,10 @@ struct dossier {
 	struct policy_answer ans; /* the current date (or none) checked now */
 	struct embargo emb;       /* the embargo state now (embargo.c) */
 	time_t now;
+	int64_t original;         /* for a duplicate (f.duplicate_of): the
+				   * report whose record covers it, at the
+				   * end of the links (triage_original);
+				   * else 0 */
 	struct needles *redact;   /* what names the reporter (disclosure.c),
 				   * made by dossier_load; NULL: made on each
 				   * dossier_redact call */
@@ -54,8 +58,9 @@ bool dossier_embargoed(const struct dossier *d);
 time_t dossier_released_at(const struct dossier *d);
 /* The one gate of every public text (CVE, OSV, CSAF, dyad, announce):
  * 0 for a report disclosed or already public; ERR_REFUSED naming the
- * report and `what` for one under embargo, rejected, a duplicate, or
- * closed without disclosure. */
+ * report and `what` for one under embargo, rejected, a duplicate (naming
+ * the original whose record to export instead), or closed without
+ * disclosure. */
 int dossier_refuse_unreleased(const struct dossier *d, const char *what, struct err *err);
 
 /* Redaction, for exports, forwards and notices --------------------------*/

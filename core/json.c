@@ -65,6 +65,7 @@ json_t *report_full_json(struct session *sess, const struct report_full *rf)
 	const struct message *first = rf->nmsgs ? &rf->msgs[0] : NULL;
 	json_t *o = report_summary_json(r);
 	json_t *files = json_array(), *events = json_array(), *msgs = json_array();
+	json_t *dups = json_array();
 	struct policy pol;
 	struct embargo e;
 	struct fixcve fc;
@@ -120,6 +121,11 @@ json_t *report_full_json(struct session *sess, const struct report_full *rf)
 			"detail", json_text(e->detail)));
 	}
 	json_object_set_new(o, "events", events);
+	json_object_set_new(o, "duplicate_of", rf->duplicate_of ?
+			    json_integer((json_int_t)rf->duplicate_of) : json_null());
+	for (size_t i = 0; i < rf->nduplicates; i++)
+		json_array_append_new(dups, json_integer((json_int_t)rf->duplicates[i]));
+	json_object_set_new(o, "duplicates", dups);
 	fixcve_fold(rf->events, rf->nevents, &fc);
 	fixcve_add_json(o, &fc);
 	fixcve_release(&fc);

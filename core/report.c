@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "core/pipeline.h"
+#include "core/triage.h"
 #include "store/store.h"
 
 int parse_report_id(const char *s, int64_t *id, struct err *err)
@@ -164,8 +165,10 @@ int report_load(struct session *sess, int64_t id, struct report_full *rf,
 	if ((r = store_report_get(s, id, &rf->r, err)) < 0 ||
 	    (r = store_messages_get(s, id, false, &rf->msgs, &rf->nmsgs, err)) < 0 ||
 	    (r = store_files_get(s, id, &rf->files, &rf->nfiles, err)) < 0 ||
-	    (r = store_events_get(s, id, &rf->events, &rf->nevents, err)) < 0)
+	    (r = store_events_get(s, id, &rf->events, &rf->nevents, err)) < 0 ||
+	    (r = triage_duplicates(sess, id, &rf->duplicates, &rf->nduplicates, err)) < 0)
 		return r;
+	rf->duplicate_of = triage_duplicate_of(rf->events, rf->nevents);
 	return 0;
 }
 
@@ -192,6 +195,7 @@ void report_full_release(struct report_full *rf)
 	for (size_t i = 0; i < rf->nevents; i++)
 		event_release(&rf->events[i]);
 	free(rf->events);
+	free(rf->duplicates);
 	memset(rf, 0, sizeof(*rf));
 }
 

@@ -24,6 +24,11 @@ struct report_full {
 	size_t nfiles;
 	struct event *events;
 	size_t nevents;
+	/* Derived from the events (triage.h): the report this one
+	 * duplicates (0: none recorded), and its own duplicates. */
+	int64_t duplicate_of;
+	int64_t *duplicates;
+	size_t nduplicates;
 };
 int report_load(struct session *sess, int64_t id, struct report_full *rf,
 		struct err *err);

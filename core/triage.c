@@ -14,6 +14,7 @@
  * `triage` command and the UI's keys alike: every change is checked,
  * stored and logged as an event in one transaction.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +229,154 @@ static int claim(struct session *sess, struct triage_run *t,
 			  xasprintf("claimed by %s", sess->officer), err);
 }
 
+/* --- duplicates -------------------------------------------------------*/
+
+#define DUP_KIND "duplicate-of" /* the store's events_links index names it too */
+
+/* The report a duplicate-of event's detail links to ("duplicate of
+ * report N", exactly), else 0 (an unlink, or another text). */
+static int64_t link_target(const char *detail)
+{
+	char buf[64];
+	long long v;
+
+	if (!detail || sscanf(detail, "duplicate of report %lld", &v) != 1 || v <= 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "duplicate of report %lld", v);
+	return strcmp(buf, detail) ? 0 : (int64_t)v;
+}
+
+int64_t triage_duplicate_of(const struct event *ev, size_t n)
+{
+	int64_t of = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ev[i].kind, DUP_KIND))
+			of = link_target(ev[i].detail);
+	return of;
+}
+
+int triage_duplicates(struct session *sess, int64_t id, int64_t **ids,
+		      size_t *n, struct err *err)
+{
+	struct store *s = session_store(sess, err);
+	struct event *ev = NULL;
+	size_t nev = 0;
+	char *detail;
+	int rc;
+
+	*ids = xcalloc(1, sizeof(**ids));
+	*n = 0;
+	if (!s)
+		return ERR_IO;
+	detail = xasprintf("duplicate of report %lld", (long long)id);
+	rc = store_events_linked(s, detail, &ev, &nev, err);
+	free(detail);
+	/* By report, oldest first: the last event of each report holds. */
+	for (size_t i = 0; rc == 0 && i < nev; i++)
+		if ((i + 1 == nev || ev[i + 1].report_id != ev[i].report_id) &&
+		    link_target(ev[i].detail) == id) {
+			*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+			(*ids)[(*n)++] = ev[i].report_id;
+		}
+	for (size_t i = 0; i < nev; i++)
+		event_release(&ev[i]);
+	free(ev);
+	return rc;
+}
+
+/* The link of report id now (0: none) into *of. */
+static int link_of(struct store *s, int64_t id, int64_t *of, struct err *err)
+{
+	struct event *ev;
+	size_t n;
+	int rc = store_events_get(s, id, &ev, &n, err);
+
+	*of = rc == 0 ? triage_duplicate_of(ev, n) : 0;
+	for (size_t i = 0; i < n; i++)
+		event_release(&ev[i]);
+	free(ev);
+	return rc;
+}
+
+int triage_original(struct session *sess, int64_t of, int64_t *original,
+		    struct err *err)
+{
+	struct store *s = session_store(sess, err);
+	int64_t next;
+	int rc;
+
+	*original = of;
+	if (!s)
+		return ERR_IO;
+	for (int hops = 0; of && hops < 16; hops++) {
+		if ((rc = link_of(s, of, &next, err)) < 0)
+			return rc;
+		if (!next || next == *original)
+			break;
+		*original = of = next;
+	}
+	return 0;
+}
+
+/* The move to duplicate, or a new link for a report already one: the
+ * report it names exists, is not this one and is no duplicate itself
+ * (so links never make a cycle).  Records the link as an event unless
+ * it is the one already recorded. */
+static int link_duplicate(struct session *sess, struct triage_run *t,
+			  const struct report *r, int64_t linked,
+			  struct err *err)
+{
+	const struct triage_change *c = t->c;
+	long long id = (long long)c->id, of = (long long)c->of;
+	struct report o;
+	int64_t theirs;
+	int rc;
+
+	if (!c->state && strcmp(r->state, "duplicate"))
+		return err_setc(err, ERR_REFUSED,
+				"report %lld is %s, not a duplicate: --state duplicate "
+				"--of %lld marks it one", id, r->state, of);
+	if (c->of == c->id)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld cannot be a duplicate of itself", id);
+	if ((rc = store_report_get(sess->store, c->of, &o, err)) < 0) {
+		if (rc == ERR_NOTFOUND)
+			err_setc(err, ERR_NOTFOUND,
+				 "report %lld cannot be a duplicate of report %lld: "
+				 "there is no report %lld", id, of, of);
+		return rc;
+	}
+	rc = link_of(sess->store, c->of, &theirs, err);
+	if (rc == 0 && theirs == c->id)
+		rc = err_setc(err, ERR_REFUSED,
+			      "report %lld cannot be a duplicate of report %lld: "
+			      "report %lld is itself a duplicate of report %lld",
+			      id, of, of, id);
+	else if (rc == 0 && theirs)
+		rc = err_setc(err, ERR_REFUSED,
+			      "report %lld cannot be a duplicate of report %lld: "
+			      "report %lld is itself a duplicate of report %lld "
+			      "(--of %lld names the original)",
+			      id, of, of, (long long)theirs, (long long)theirs);
+	else if (rc == 0 && !strcmp(o.state, "duplicate"))
+		rc = err_setc(err, ERR_REFUSED,
+			      "report %lld cannot be a duplicate of report %lld: "
+			      "report %lld is itself a duplicate (of a report not "
+			      "recorded; triage %lld --of N records it)",
+			      id, of, of, of);
+	report_release(&o);
+	if (rc < 0)
+		return rc;
+	if (linked == c->of) {
+		sbuf_addf(&t->summary, "%salready a duplicate of report %lld",
+			  t->summary.len ? "; " : "", of);
+		return 0;
+	}
+	return note_event(sess, t, DUP_KIND,
+			  xasprintf("duplicate of report %lld", of), err);
+}
+
 static int apply(struct session *sess, void *data, struct err *err)
 {
 	struct triage_run *t = data;
@@ -235,10 +384,13 @@ static int apply(struct session *sess, void *data, struct err *err)
 	struct store *s = sess->store;
 	struct report r;
 	struct report_update u = { NULL, NULL, NULL, -1, -1, -1, 0 };
+	int64_t linked;
 	int rc;
 
 	if ((rc = store_report_get(s, c->id, &r, err)) < 0)
 		return rc;
+	if ((rc = link_of(s, c->id, &linked, err)) < 0)
+		goto out;
 	if (c->state) {
 		if ((rc = triage_check_transition(r.state, c->state, err)) < 0 ||
 		    (rc = check_early(sess, t, &r, err)) < 0 ||
@@ -246,7 +398,15 @@ static int apply(struct session *sess, void *data, struct err *err)
 				     xasprintf("%s -> %s", r.state, c->state), err)) < 0)
 			goto out;
 		u.state = c->state;
+		/* Back to triaged: the link ends (closing keeps it). */
+		if (linked && !strcmp(r.state, "duplicate") && strcmp(c->state, "closed") &&
+		    (rc = note_event(sess, t, DUP_KIND,
+				     xasprintf("no longer a duplicate of report %lld",
+					       (long long)linked), err)) < 0)
+			goto out;
 	}
+	if (c->of && (rc = link_duplicate(sess, t, &r, linked, err)) < 0)
+		goto out;
 	if (c->severity && strcmp(c->severity, r.severity)) {
 		u.severity = c->severity;
 		if ((rc = note_event(sess, t, "severity",
@@ -308,6 +468,14 @@ int triage_apply(struct session *sess, const struct triage_change *c,
 			err->code = ERR_INVALID;
 		return ERR_INVALID;
 	}
+	if (c->state && !strcmp(c->state, "duplicate") && !c->of)
+		return err_setc(err, ERR_INVALID,
+				"report %lld: --state duplicate needs --of N, the "
+				"report it duplicates", (long long)c->id);
+	if (c->of && c->state && strcmp(c->state, "duplicate"))
+		return err_setc(err, ERR_INVALID,
+				"report %lld: --of N goes with --state duplicate, not "
+				"--state %s", (long long)c->id, c->state);
 	if (c->note && !*c->note)
 		return err_setc(err, ERR_INVALID, "report %lld: empty note",
 				(long long)c->id);

@@ -64,6 +64,10 @@ struct triage_change {
 	 * with the reason (an event of its own). */
 	bool early;
 	const char *reason;
+	/* The report this one duplicates: required with state "duplicate";
+	 * alone, it records or changes the link of a report already a
+	 * duplicate (one marked before links were recorded). */
+	int64_t of;
 };
 /*
  * Applies c: each change checked (the lifecycle, known severities, a
@@ -72,9 +76,30 @@ struct triage_change {
  * changed", or negative with err naming the report and the problem
  * (ERR_INVALID for bad values, ERR_REFUSED for a move the lifecycle does
  * not allow, a disclosure before the decided date without early and a
- * reason, or a claim on another officer's report without take, ERR_NOTFOUND for no such report); nothing is written then.
+ * reason, or a claim on another officer's report without take, a
+ * duplicate of itself, of a report that is itself a duplicate, or
+ * `of` without the duplicate state; ERR_NOTFOUND for no such report or
+ * no report `of`); nothing is written then.
  */
 int triage_apply(struct session *sess, const struct triage_change *c,
 		 char **summary, struct err *err);
+
+/*
+ * Duplicates, derived from the events alone: triage_apply records a
+ * link as a "duplicate-of" event "duplicate of report N", and its end
+ * (the report moved back to triaged) as "no longer a duplicate of
+ * report N"; the latest one holds.  Closing a duplicate keeps its link.
+ */
+/* The report events ev (one report's, oldest first) link to, or 0. */
+int64_t triage_duplicate_of(const struct event *ev, size_t n);
+/* The reports linked as duplicates of id now, ascending, into *ids (the
+ * caller's, allocated even when none).  0, or negative with err set. */
+int triage_duplicates(struct session *sess, int64_t id, int64_t **ids,
+		      size_t *n, struct err *err);
+/* The original whose record covers a duplicate of `of`: `of` itself,
+ * or the report at the end of its own links when it became a duplicate
+ * later (at most 16 links followed).  0, or negative with err set. */
+int triage_original(struct session *sess, int64_t of, int64_t *original,
+		    struct err *err);
 
 #endif

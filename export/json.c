@@ -90,6 +90,9 @@ static json_t *export_json_one(struct session *sess, const struct dossier *d,
 		redact_tree(d, o);
 	}
 	json_object_set_new(o, "embargoed", json_boolean(dossier_embargoed(d)));
+	/* A duplicate's record is its original's. */
+	json_object_set_new(o, "original", d->original ?
+			    json_integer((json_int_t)d->original) : json_null());
 	return o;
 }
 
@@ -122,6 +125,8 @@ const struct exporter export_json_entry = {
 	"`clock`, `default_limit`, `max_limit`, `policy_date`, "
 	"`current_verdict`, `current_allowed`}, `proposals` [{`by`, `date`, "
 	"`reason`, `at`, `officer`, `policy_verdict`}], `history` [{`date`, "
-	"`policy_verdict`, `reason`, `override`, `officer`, `at`}]}.",
+	"`policy_verdict`, `reason`, `override`, `officer`, `at`}]}; "
+	"`original` is, for a duplicate, the report whose record covers it "
+	"(the end of its `duplicate_of` links), else null.",
 	export_json_write, NULL,
 };

@@ -45,6 +45,7 @@ static const struct {
 	{ "release-start", "release process started" },
 	{ "attachment-release", "attachment released" },
 	{ "attachment-saved", "attachment saved" },
+	{ "duplicate-of", "duplicate" },
 };
 
 /* Text for the output: redacted, one line, in the style's markup. */
@@ -75,6 +76,30 @@ static void UTIL_PRINTF(3, 4) item(const struct tl *t, const char *at,
 	va_end(ap);
 }
 
+/* A duplicate names the report whose record covers it; an original
+ * lists its duplicates. */
+static void duplicate_facts(const struct tl *t)
+{
+	const struct dossier *d = t->d;
+	struct sbuf sb = SBUF_INIT;
+
+	if (d->f.duplicate_of && d->original != d->f.duplicate_of)
+		sbuf_addf(&sb, "report %lld (itself a duplicate of report %lld): the "
+			  "record is report %lld's", (long long)d->f.duplicate_of,
+			  (long long)d->original, (long long)d->original);
+	else if (d->f.duplicate_of)
+		sbuf_addf(&sb, "report %lld: the record is report %lld's",
+			  (long long)d->f.duplicate_of, (long long)d->f.duplicate_of);
+	if (sb.len)
+		fact(t, "Duplicate of", sb.buf);
+	sbuf_reset(&sb);
+	for (size_t i = 0; i < d->f.nduplicates; i++)
+		sbuf_addf(&sb, "%s%lld", i ? ", " : "reports ", (long long)d->f.duplicates[i]);
+	if (sb.len)
+		fact(t, "Duplicates", sb.buf);
+	sbuf_release(&sb);
+}
+
 static void facts(const struct tl *t)
 {
 	const struct dossier *d = t->d;
@@ -88,6 +113,7 @@ static void facts(const struct tl *t)
 	free(h);
 	free(s);
 	fact(t, "State", r->state);
+	duplicate_facts(t);
 	fact(t, "Severity", r->severity);
 	fact(t, "Received", fmt_rfc3339(r->received, b1));
 	who = dossier_reporter(d);

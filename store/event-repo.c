@@ -131,6 +131,27 @@ int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
 	return rc;
 }
 
+int store_events_linked(struct store *s, const char *detail, struct event **out,
+			size_t *n, struct err *err)
+{
+	/* The kind is written out, not bound: so the partial index
+	 * events_links (schema-*.c) finds the reports; events_report their
+	 * events. */
+	struct stmt *st = db_stmt(s,
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
+		" WHERE kind = 'duplicate-of' AND report_id IN (SELECT report_id FROM events"
+		"  WHERE kind = 'duplicate-of' AND detail = ?1 AND report_id IS NOT NULL)"
+		" ORDER BY report_id, id", err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	db_text(st, 1, detail);
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_event,
+		       release_event, "cannot read events", err);
+}
+
 static void read_milestones(struct stmt *st, void *elem)
 {
 	struct report_milestones *m = elem;

@@ -358,6 +358,11 @@ const char *const schema_pg[] = {
 	 * (store_report_milestones), in a covering index of their own */
 	"CREATE INDEX events_milestones ON secteam.events(report_id, kind, at, detail)"
 	"  WHERE kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext');",
+
+	/* 5: the links between reports (core's duplicate-of events), found
+	 * from the report they name (store_events_linked) */
+	"CREATE INDEX events_links ON secteam.events(detail, report_id)"
+	"  WHERE kind = 'duplicate-of';",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

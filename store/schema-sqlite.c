@@ -186,6 +186,11 @@ const char *const schema_sqlite[] = {
 	"CREATE INDEX IF NOT EXISTS events_milestones"
 	"  ON events(report_id, kind, at, detail)"
 	"  WHERE kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext');",
+
+	/* 7: the links between reports (core's duplicate-of events), found
+	 * from the report they name (store_events_linked) */
+	"CREATE INDEX IF NOT EXISTS events_links ON events(detail, report_id)"
+	"  WHERE kind = 'duplicate-of';",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

@@ -203,6 +203,11 @@ int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
  * their events grouped by report, oldest first. */
 int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
 			     struct event **out, size_t *nout, struct err *err);
+/* The links between reports: the duplicate-of events (core/triage.c
+ * writes them) of every report that has one whose detail is `detail`
+ * exactly, by report then id.  0, or negative with err set. */
+int store_events_linked(struct store *s, const char *detail, struct event **out,
+			size_t *n, struct err *err);
 /* Every report's milestones (types.h) in one read, by report id; a
  * report with none of those events is left out.  *out is the caller's
  * to free.  0, or negative with err set (nothing allocated). */

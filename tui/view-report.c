@@ -226,7 +226,7 @@ static void draw_headers(struct tui *t, struct report_view *p)
 {
 	const struct report *r = &p->rf.r;
 	char b1[32], b2[64], *s, *claimed, *files;
-	struct sbuf sb = SBUF_INIT;
+	struct sbuf sb = SBUF_INIT, links = SBUF_INIT;
 	time_t now = util_now();
 
 	s = safe_str(r->subject);
@@ -241,7 +241,18 @@ static void draw_headers(struct tui *t, struct report_view *p)
 	header(3, "Received", s, A_NORMAL);
 	free(s);
 	claimed = safe_str(r->claimed_by && *r->claimed_by ? r->claimed_by : "nobody");
-	s = xasprintf("%s   severity %s   claimed by %s", r->state, r->severity, claimed);
+	/* The duplicate links (triage.h): of which report, and which
+	 * reports duplicate this one. */
+	if (p->rf.duplicate_of)
+		sbuf_addf(&links, "   duplicate of #%lld", (long long)p->rf.duplicate_of);
+	else if (!strcmp(r->state, "duplicate"))
+		sbuf_adds(&links, "   duplicate of (not recorded)");
+	for (size_t i = 0; i < p->rf.nduplicates; i++)
+		sbuf_addf(&links, "%s#%lld", i ? ", " : "   duplicates: ",
+			  (long long)p->rf.duplicates[i]);
+	s = xasprintf("%s   severity %s   claimed by %s%s", r->state, r->severity, claimed,
+		      links.len ? links.buf : "");
+	sbuf_release(&links);
 	header(4, "State", s, A_NORMAL);
 	free(s);
 	free(claimed);

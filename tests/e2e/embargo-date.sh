@@ -45,8 +45,8 @@ records 1 "under embargo" "report 1 is under embargo until 2026-12-11T12:00:00Z"
 # Rejected and duplicate reports: no public record, whatever their date.
 st triage 2 --state rejected >/dev/null
 records 2 "rejected" "report 2 is rejected: a rejected report gets no"
-st triage 3 --state duplicate >/dev/null
-records 3 "duplicate" "report 3 is a duplicate: it gets no .* of its own"
+st triage 3 --state duplicate --of 1 >/dev/null
+records 3 "duplicate" "report 3 is a duplicate of report 1: it gets no .* of its own; export report 1's instead"
 st triage 2 --state closed >/dev/null
 records 2 "rejected, then closed" "report 2 was closed without being disclosed"
 out=$(st distros 3 --yes --outbox "$T/d3" 2>&1); rc=$?

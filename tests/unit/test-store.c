@@ -669,7 +669,7 @@ static void test_upgrade_from_1(void **state)
 	sqlite3_close(db);
 
 	s = unit_store_open("v1-msg.db");
-	assert_int_equal(store_schema_version(s), 6);
+	assert_int_equal(store_schema_version(s), 7);
 	struct message *ms;
 	size_t n;
 	assert_int_equal(store_messages_get(s, 3, false, &ms, &n, &err), 0);
@@ -740,7 +740,7 @@ static void test_migrate_participant_key(void **state)
 		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	s = unit_store_open("v1.db");
-	assert_int_equal(store_schema_version(s), 6);
+	assert_int_equal(store_schema_version(s), 7);
 	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
 	assert_null(p.key_fpr);
 	participant_release(&p);
