@@ -35,6 +35,7 @@
  *   fixcve.c, .h        fix tracking and the CVE lifecycle, as events;
  *                       ktree.c, .h: the kernel tree read with libgit2
  *   stats.c, .h         the team's numbers
+ *   search.c, .h        searching reports: fields, then bodies in memory
  *   json.c, .h          the JSON form of a report (show --json, list)
  */
 #ifndef SECTEAM_CORE_H

@@ -138,12 +138,17 @@ static int do_search(struct tui *t, int dir, bool fresh)
 	return v->ops->search ? v->ops->search(t, v, dir, fresh) : TUI_OK;
 }
 
+/* /: the prompt, then the next match in this view.  With a query (the
+ * : line's "search QUERY", a bind line): the report list shows only the
+ * reports matching it (reports_set_search), from any view. */
 static int h_search(struct tui *t, const char *a)
 {
 	char *s;
 
 	if (*a) {
-		s = xstrdup(a);
+		while (t->depth > 1)
+			pop(t);
+		return reports_set_search(t, a);
 	} else if (!(s = prompt_read(t, "/", "", &t->search_hist, false))) {
 		return TUI_REDRAW;
 	}
@@ -608,7 +613,8 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "interrupt", "C-c", V_ALL, "quit, after asking", h_quit, NULL, "quit secteam-tui?" },
 	{ "suspend", "C-z", V_ALL, "suspend to the shell (fg comes back)", h_suspend, NULL, NULL },
 	{ "help", "? F1", V_ALL, "show the keys of this view", h_help, NULL, NULL },
-	{ "search", "/", V_ALL, "search (the list: subject and reporter; pagers: the text)", h_search, NULL, NULL },
+	{ "search", "/", V_ALL, "search (the list: the next report matching, bodies too, as the search command reads a query; pagers: the text); :search QUERY shows the list of the matching reports only",
+	  h_search, NULL, NULL },
 	{ "search-next", "n", V_ALL, "next match", h_next, NULL, NULL },
 	{ "search-prev", "N", V_ALL, "previous match", h_prev, NULL, NULL },
 	{ "command", ":", V_ALL, "run a command (any secteam-tui verb; Tab completes)", h_command, NULL, NULL },

@@ -174,6 +174,9 @@ int tui_prompt_run(struct tui *t, const char *init);
 int tui_prompt_run_on(struct tui *t, const char *init, bool name_report);
 /* The report the current view is about, or 0. */
 int64_t tui_current_report(struct tui *t);
+/* Shows text (display-safe) in the status line at once, while a long
+ * action runs (a search opening bodies). */
+void tui_show_progress(struct tui *t, const char *text);
 /* Asks a y/n question in the status line; true for y. */
 bool tui_confirm(struct tui *t, const char *question);
 /* Draws the title bar (our own text) and a view's frame. */
@@ -259,6 +262,10 @@ int64_t reports_step(struct tui *t, struct tui_view *v, int64_t from, int dir);
 /* Handlers of the list view, used by the key table. */
 int reports_cycle_sort(struct tui *t, const char *args);
 int reports_set_filter(struct tui *t, const char *args);
+/* :search QUERY: the list shows only the reports matching it
+ * (core/search.h, bodies opened with the progress in the status line);
+ * an empty query clears it. */
+int reports_set_search(struct tui *t, const char *query);
 /* Handlers of the panels (view-participants.c, view-vendors.c): they act
  * on the item under the cursor of the panel on top, through core's use
  * cases, with values. */

@@ -369,6 +369,11 @@ static void progress_line(const char *text, void *data)
 	refresh();
 }
 
+void tui_show_progress(struct tui *t, const char *text)
+{
+	progress_line(text, t);
+}
+
 /* A command's progress in the status line, "importing: N message(s),
  * P%", as it comes; the command's result replaces it.  The trace
  * (SECTEAM_TUI_TRACE) records each, for tests: it is gone too soon to

@@ -16,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 #include "core/fixcve.h"
+#include "core/search.h"
 #include "tui/tui-int.h"
 
 enum { SORT_DEADLINE, SORT_RECEIVED, SORT_STATE, SORT_SEVERITY, SORT_N };
@@ -36,9 +39,15 @@ struct reports {
 	time_t *deadline;        /* per key, for the deadline sort: the
 				  * embargo deadline, or INT64_MAX when the
 				  * embargo is over (those go last) */
-	int64_t *match;          /* ids matching t->search, ascending */
-	size_t nmatch;
+	/* The list's / (t->search): per key, 0 not known yet, 1 no match,
+	 * 2 a match, for the query match_for (parsed in match_q). */
+	unsigned char *known;
+	struct search_query match_q;
 	char *match_for;
+	/* :search QUERY: only these ids (ascending) are shown. */
+	int64_t *f_ids;
+	size_t nf_ids;
+	char *f_query;
 	time_t now;
 	/* Until the keys are loaded (right after the first screen), the
 	 * first page comes from a cheap query. */
@@ -107,6 +116,13 @@ static void deadlines(struct reports *p)
 	}
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Filters and sorts the keys, keeping `keep` selected when shown. */
 static void arrange(struct reports *p, int64_t keep)
 {
@@ -120,6 +136,8 @@ static void arrange(struct reports *p, int64_t keep)
 			continue;
 		if (p->f_open && report_finished(k->state))
 			continue;
+		if (p->f_query && !bsearch(&k->id, p->f_ids, p->nf_ids, sizeof(k->id), cmp_id))
+			continue;
 		p->rows[p->nrows++] = (uint32_t)i;
 	}
 	qsort_r(p->rows, p->nrows, sizeof(*p->rows), cmp_rows, p);
@@ -131,6 +149,16 @@ static void arrange(struct reports *p, int64_t keep)
 		}
 }
 
+/* The / search's answers, forgotten when the query or the keys change. */
+static void forget_matches(struct reports *p)
+{
+	free(p->known);
+	p->known = NULL;
+	free(p->match_for);
+	p->match_for = NULL;
+	search_query_release(&p->match_q);
+}
+
 /* Frees what a load builds (the keys, their ranks and order, the search
  * matches, the preview) and leaves none. */
 static void free_loaded(struct reports *p)
@@ -140,16 +168,12 @@ static void free_loaded(struct reports *p)
 	free(p->vrank);
 	free(p->deadline);
 	free(p->rows);
-	free(p->match);
-	free(p->match_for);
+	forget_matches(p);
 	free(p->preview);
 	p->keys = NULL;
 	p->deadline = NULL;
 	p->srank = p->vrank = NULL;
 	p->rows = NULL;
-	p->match = NULL;
-	p->match_for = NULL;
-	p->nmatch = 0;
 	p->preview = NULL;
 }
 
@@ -249,8 +273,7 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 		p->keys = sorted;
 	}
 	/* A search's matches may have changed with the subjects. */
-	free(p->match_for);
-	p->match_for = NULL;
+	forget_matches(p);
 	arrange(p, keep);
 	v->gen = t->gen;
 }
@@ -343,7 +366,7 @@ static int fixcve_cells(struct tui *t, const int64_t *ids, size_t n,
 /* The selection kept on screen, and the title: position, sort, filter. */
 static void list_title(struct tui *t, struct reports *p, size_t nshown, int h)
 {
-	char fbuf[128] = "";
+	char fbuf[128] = "", *sq = p->f_query ? safe_str(p->f_query) : NULL;
 
 	if (p->sel >= nshown)
 		p->sel = nshown ? nshown - 1 : 0;
@@ -360,8 +383,9 @@ static void list_title(struct tui *t, struct reports *p, size_t nshown, int h)
 		tui_title(t, " secteam-tui: reports %zu/...  sort: %s  (counting)", nshown ? p->sel + 1 : 0,
 			  sort_names[p->sort]);
 	else
-		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s", nshown ? p->sel + 1 : 0,
-			  p->nrows, sort_names[p->sort], fbuf);
+		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s%s%s", nshown ? p->sel + 1 : 0,
+			  p->nrows, sort_names[p->sort], fbuf, sq ? "  search: " : "", sq ? sq : "");
+	free(sq);
 }
 
 /* Screen row y + 2: the report id (row r, all zero when it is gone);
@@ -480,44 +504,86 @@ static int reports_open(struct tui *t, struct tui_view *v)
 	return TUI_REDRAW;
 }
 
-static int cmp_id(const void *a, const void *b)
+static double mono(void)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	struct timespec ts;
 
-	return x < y ? -1 : x > y;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Whether row i matches the / query: known, else asked (its bodies
+ * opened only when its fields leave a word unmatched). */
+static int row_matches(struct tui *t, struct reports *p, size_t i, bool *match)
+{
+	uint32_t k = p->rows[i];
+	struct err err = { 0, "" };
+
+	if (!p->known[k]) {
+		if (search_report(t->ctx->sess, &p->match_q, p->keys[k].id, match, &err) < 0) {
+			tui_status(t, true, "%s", err.msg);
+			return -1;
+		}
+		p->known[k] = *match ? 2 : 1;
+	}
+	*match = p->known[k] == 2;
+	return 0;
+}
+
+/*
+ * The list's /: the next report in the list's order matching t->search
+ * as `search` reads a query (core/search.h).  Reports are asked one by
+ * one from the selection on, so only those up to the next match are
+ * opened; a long walk shows its progress.  The answers are kept for n
+ * and N until the query or the reports change.
+ */
 static int reports_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
 {
 	struct reports *p = P(v);
 	struct err err = { 0, "" };
+	double start = mono(), last = 0;
+	size_t asked = 0;
 
 	if (fresh || !p->match_for || strcmp(p->match_for, t->search)) {
-		free(p->match);
-		free(p->match_for);
-		p->match = NULL;
-		p->nmatch = 0;
-		p->match_for = xstrdup(t->search);
-		if (report_search(t->ctx->sess, t->search, &p->match, &p->nmatch, &err) < 0) {
+		forget_matches(p);
+		if (search_parse(t->search, &p->match_q, &err) < 0) {
+			search_query_release(&p->match_q);
 			tui_status(t, true, "%s", err.msg);
 			return TUI_OK;
 		}
+		p->match_for = xstrdup(t->search);
+		p->known = xcalloc(p->nkeys + 1, 1);
 	}
 	for (size_t k = fresh ? 0 : 1; k <= p->nrows && p->nrows; k++) {
 		size_t i = dir > 0 ? (p->sel + k) % p->nrows
 				   : (p->sel + p->nrows - k % p->nrows) % p->nrows;
-		int64_t id = p->keys[p->rows[i]].id;
-		if (p->nmatch && bsearch(&id, p->match, p->nmatch, sizeof(id), cmp_id)) {
+		bool match;
+		double now;
+
+		if (!p->known[p->rows[i]])
+			asked++;
+		if (row_matches(t, p, i, &match) < 0)
+			return TUI_REDRAW;
+		now = mono();
+		if (now - start > 0.5 && now - last > 0.1) {
+			char *q = safe_str(t->search), *line;
+			last = now;
+			line = xasprintf("/%s: searching, %zu report(s) asked", q, asked);
+			tui_show_progress(t, line);
+			free(line);
+			free(q);
+		}
+		if (match) {
 			if (!fresh && i == p->sel)
 				break;
 			p->sel = i;
-			tui_status(t, false, "/%s: report %lld (%zu matching)", t->search,
-				   (long long)id, p->nmatch);
+			tui_status(t, false, "/%s: report %lld", t->search,
+				   (long long)p->keys[p->rows[i]].id);
 			return TUI_REDRAW;
 		}
 	}
 	tui_status(t, true, "not found: %s", t->search);
-	return TUI_OK;
+	return TUI_REDRAW;
 }
 
 static void reports_close(struct tui *t, struct tui_view *v)
@@ -528,6 +594,8 @@ static void reports_close(struct tui *t, struct tui_view *v)
 	free_loaded(p);
 	free(p->f_state);
 	free(p->f_sev);
+	free(p->f_ids);
+	free(p->f_query);
 	free(p);
 }
 
@@ -643,8 +711,72 @@ int reports_set_filter(struct tui *t, const char *args)
 	p->f_state = state;
 	p->f_sev = sev;
 	p->f_open = open;
+	if (!*args) {
+		free(p->f_ids);
+		free(p->f_query);
+		p->f_ids = NULL;
+		p->f_query = NULL;
+		p->nf_ids = 0;
+	}
 	arrange(p, keep);
 	tui_status(t, false, "%zu of %zu reports shown%s", p->nrows, p->nkeys,
 		   *args ? "" : " (filter cleared)");
+	return TUI_REDRAW;
+}
+
+/* The status line while :search opens bodies, at most ten times a
+ * second. */
+struct search_status {
+	struct tui *t;
+	double last;
+};
+
+static void search_progress(size_t done, size_t total, void *data)
+{
+	struct search_status *ss = data;
+	double now = mono();
+	char *line;
+
+	if (done < total && now - ss->last < 0.1)
+		return;
+	ss->last = now;
+	line = xasprintf("searching: %zu of %zu report(s) opened", done, total);
+	tui_show_progress(ss->t, line);
+	free(line);
+}
+
+int reports_set_search(struct tui *t, const char *query)
+{
+	struct reports *p = P(t->stack[0]);
+	struct search_status ss = { t, 0 };
+	struct search_query q;
+	struct search_result res;
+	struct err err = { 0, "" };
+	int64_t keep = sel_id(p);
+	char *sq;
+
+	if (!*query)
+		return reports_set_filter(t, "");
+	if (search_parse(query, &q, &err) < 0 ||
+	    search_run(t->ctx->sess, &q, search_progress, &ss, &res, &err) < 0) {
+		search_query_release(&q);
+		tui_status(t, true, "%s", err.msg);
+		return TUI_REDRAW;
+	}
+	search_query_release(&q);
+	free(p->f_ids);
+	free(p->f_query);
+	p->nf_ids = res.n;
+	p->f_ids = xcalloc(res.n + 1, sizeof(*p->f_ids));
+	for (size_t i = 0; i < res.n; i++)
+		p->f_ids[i] = res.hits[i].r.id;  /* by id: ascending */
+	p->f_query = xstrdup(query);
+	arrange(p, keep);
+	sq = safe_str(query);
+	tui_status(t, false, "%zu of %zu reports match %s (%zu opened%s%s)", res.n, p->nkeys, sq,
+		   res.opened, res.unreadable ? ", some messages could not be opened" : "",
+		   "; :filter clears it");
+	free(sq);
+	search_result_release(&res);
 	return TUI_REDRAW;
 }

@@ -1,0 +1,689 @@
+/*
+ * Searching reports (search.h): the query's keys and the fields the
+ * store holds (subject, reporter, state, received, touched files) pick
+ * the candidates without a passphrase; only then are the candidates'
+ * messages decrypted, one at a time, in memory, for the words the
+ * fields did not hold.  Each opened text is copied once into a buffer
+ * sized for it up front (so no reallocation leaves a copy behind),
+ * searched, and wiped with the opened message.  Nothing is written.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/core.h"
+#include "core/search.h"
+#include "store/store.h"
+
+/* --- the query --------------------------------------------------------*/
+
+static void push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+/* s[0..len) lowercase (ASCII), white space runs made one space, trimmed. */
+static char *fold(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1), *o = out;
+	bool space = true;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (isspace(c)) {
+			if (!space)
+				*o++ = ' ';
+			space = true;
+			continue;
+		}
+		*o++ = (char)tolower(c);
+		space = false;
+	}
+	if (o > out && o[-1] == ' ')
+		o--;
+	*o = '\0';
+	return out;
+}
+
+/* "YYYY-MM-DD" as the UTC midnight starting that day. */
+static int parse_day(const char *s, size_t len, time_t *out)
+{
+	struct tm tm;
+	char buf[16], *end;
+
+	if (len != 10)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(buf, "%Y-%m-%d", &tm);
+	if (!end || *end)
+		return -1;
+	*out = timegm(&tm);
+	return 0;
+}
+
+/* received:A..B, A.., ..B or A: [after, before) in whole UTC days. */
+static int parse_received(struct search_query *q, const char *v, struct err *err)
+{
+	const char *dots = strstr(v, "..");
+	size_t alen = dots ? (size_t)(dots - v) : strlen(v);
+	const char *b = dots ? dots + 2 : NULL;
+	time_t t;
+
+	if (alen && parse_day(v, alen, &t) < 0)
+		goto bad;
+	if (alen)
+		q->after = t;
+	if (!dots) {
+		if (!alen)
+			goto bad;
+		q->before = t + 86400;
+		return 0;
+	}
+	if (*b && parse_day(b, strlen(b), &t) < 0)
+		goto bad;
+	if (*b)
+		q->before = t + 86400;
+	if (!alen && !*b)
+		goto bad;
+	if (q->after && q->before && q->before <= q->after)
+		return err_setc(err, ERR_INVALID,
+				"search: received:%s ends before it starts", v);
+	return 0;
+bad:
+	return err_setc(err, ERR_INVALID,
+			"search: received:%s is not a date range (YYYY-MM-DD..YYYY-MM-DD, "
+			"either end may be left out)", v);
+}
+
+static int parse_states(struct search_query *q, const char *v, struct err *err)
+{
+	char **set = NULL, *copy = xstrdup(v), *save = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		char *low = fold(s, strlen(s));
+		if (strcmp(low, "open") && !triage_state_valid(low)) {
+			char *names = triage_state_names(", ");
+			rc = err_setc(err, ERR_INVALID,
+				      "search: unknown state '%s' in state:%s (%s, or open)",
+				      s, v, names);
+			free(names);
+			free(low);
+			break;
+		}
+		push(&set, &n, low);
+	}
+	free(copy);
+	if (rc == 0 && !n)
+		rc = err_setc(err, ERR_INVALID, "search: state: needs a state");
+	if (rc < 0) {
+		for (size_t i = 0; i < n; i++)
+			free(set[i]);
+		free(set);
+		return rc;
+	}
+	q->states = xrealloc(q->states, (q->nstates + 1) * sizeof(*q->states));
+	q->states[q->nstates++] = set;
+	return 0;
+}
+
+/* One quoted or bare value at *p (moved past it) into *out. */
+static int take_value(const char **p, char **out, const char *query,
+		      struct err *err)
+{
+	const char *s = *p, *e;
+
+	if (*s == '"') {
+		if (!(e = strchr(s + 1, '"')))
+			return err_setc(err, ERR_INVALID,
+					"search: unclosed quote in '%s'", query);
+		*out = xstrndup(s + 1, (size_t)(e - s - 1));
+		*p = e + 1;
+		return 0;
+	}
+	e = s + strcspn(s, " \t\r\n");
+	*out = xstrndup(s, (size_t)(e - s));
+	*p = e;
+	return 0;
+}
+
+static const char *const keys[] = { "file", "from", "state", "received" };
+
+int search_parse(const char *query, struct search_query *q, struct err *err)
+{
+	const char *p = query;
+	int rc = 0;
+
+	memset(q, 0, sizeof(*q));
+	while (rc == 0) {
+		size_t k, klen = 0;
+		char *v = NULL;
+
+		p += strspn(p, " \t\r\n");
+		if (!*p)
+			break;
+		for (k = 0; k < ARRAY_SIZE(keys); k++) {
+			klen = strlen(keys[k]);
+			if (!strncasecmp(p, keys[k], klen) && p[klen] == ':')
+				break;
+		}
+		if (k == ARRAY_SIZE(keys)) {
+			/* A word or a "phrase". */
+			if ((rc = take_value(&p, &v, query, err)) < 0)
+				break;
+			char *w = fold(v, strlen(v));
+			free(v);
+			if (*w)
+				push(&q->words, &q->nwords, w);
+			else
+				free(w);
+			continue;
+		}
+		p += klen + 1;
+		if ((rc = take_value(&p, &v, query, err)) < 0)
+			break;
+		if (!*v) {
+			rc = err_setc(err, ERR_INVALID, "search: %s: needs a value", keys[k]);
+		} else if (k == 0) {
+			push(&q->files, &q->nfiles, fold(v, strlen(v)));
+		} else if (k == 1) {
+			push(&q->from, &q->nfrom, fold(v, strlen(v)));
+		} else if (k == 2) {
+			rc = parse_states(q, v, err);
+		} else {
+			rc = parse_received(q, v, err);
+		}
+		free(v);
+	}
+	if (rc == 0 && !q->nwords && !q->nfiles && !q->nfrom && !q->nstates &&
+	    !q->after && !q->before)
+		rc = err_setc(err, ERR_INVALID, "search: an empty query");
+	return rc;
+}
+
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void search_query_release(struct search_query *q)
+{
+	strv_free(q->words, q->nwords);
+	strv_free(q->files, q->nfiles);
+	strv_free(q->from, q->nfrom);
+	for (size_t i = 0; i < q->nstates; i++) {
+		for (char **s = q->states[i]; *s; s++)
+			free(*s);
+		free(q->states[i]);
+	}
+	free(q->states);
+	memset(q, 0, sizeof(*q));
+}
+
+/* --- matching ---------------------------------------------------------*/
+
+/*
+ * A text made searchable: `shown` keeps its case with every white space
+ * run one space, `low` is the same lowercase (ASCII), byte for byte, so
+ * an offset found in low cuts shown.  Sized once: nothing is copied by
+ * a reallocation, and both are wiped (text_release) when from a body.
+ */
+struct text {
+	char *shown, *low;
+	size_t len, alloc;
+};
+
+static void text_init(struct text *t, size_t cap)
+{
+	t->alloc = cap + 1;
+	t->shown = xmalloc(t->alloc);
+	t->low = xmalloc(t->alloc);
+	t->len = 0;
+	t->shown[0] = t->low[0] = '\0';
+}
+
+/* Appends s[0..len) (and a space before it unless at the start). */
+static void text_add(struct text *t, const char *s, size_t len)
+{
+	bool space = t->len == 0 || t->shown[t->len - 1] == ' ';
+
+	if (t->len && !space && t->len + 1 < t->alloc) {
+		t->shown[t->len] = t->low[t->len] = ' ';
+		t->len++;
+		space = true;
+	}
+	for (size_t i = 0; i < len && t->len + 1 < t->alloc; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (isspace(c)) {
+			if (space)
+				continue;
+			c = ' ';
+			space = true;
+		} else {
+			space = false;
+		}
+		t->shown[t->len] = (char)c;
+		t->low[t->len] = (char)tolower(c);
+		t->len++;
+	}
+	t->shown[t->len] = t->low[t->len] = '\0';
+}
+
+static void text_release(struct text *t)
+{
+	wipe_free(t->shown, t->alloc);
+	wipe_free(t->low, t->alloc);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Back to the start of a UTF-8 sequence at or before i (but not below lo). */
+static size_t utf8_back(const char *s, size_t i, size_t lo)
+{
+	while (i > lo && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+#define SNIPPET_BEFORE 30
+#define SNIPPET_AFTER 50
+
+/* One display-safe line of t around [at, at + mlen). */
+static char *snippet(const struct text *t, size_t at, size_t mlen)
+{
+	size_t start = at > SNIPPET_BEFORE ? at - SNIPPET_BEFORE : 0;
+	size_t end = at + mlen + SNIPPET_AFTER < t->len ? at + mlen + SNIPPET_AFTER : t->len;
+	struct sbuf sb = SBUF_INIT;
+	char *safe, *out;
+
+	start = utf8_back(t->shown, start, 0);
+	if (end < t->len)
+		end = utf8_back(t->shown, end, start);
+	safe = safe_text(t->shown + start, end - start, 0);
+	sbuf_grow(&sb, strlen(safe) + 8);
+	sbuf_addf(&sb, "%s%s%s", start ? "…" : "", safe, end < t->len ? "…" : "");
+	wipe_free(safe, strlen(safe));
+	out = xstrdup(sb.buf);
+	sbuf_wipe(&sb);
+	return out;
+}
+
+/* Where needle is in t, or -1. */
+static long text_find(const struct text *t, const char *needle)
+{
+	const char *hit = strstr(t->low, needle);
+
+	return hit ? (long)(hit - t->low) : -1;
+}
+
+/* The words t holds: matched[i] set for each; the first hit (in word
+ * order) gives the snippet when none is yet. */
+static void match_words(const struct search_query *q, const struct text *t,
+			bool *matched, const char *where, struct search_hit *h)
+{
+	for (size_t i = 0; i < q->nwords; i++) {
+		long at;
+		if (matched[i] || (at = text_find(t, q->words[i])) < 0)
+			continue;
+		matched[i] = true;
+		if (!h->snippet) {
+			h->where = where;
+			h->snippet = snippet(t, (size_t)at, strlen(q->words[i]));
+		}
+	}
+}
+
+/* A field of the store (not secret: released without wiping, as the
+ * store's own strings are). */
+static void field_words(const struct search_query *q, const char *s,
+			bool *matched, const char *where, struct search_hit *h)
+{
+	struct text t;
+	size_t len = s ? strlen(s) : 0;
+
+	if (!len)
+		return;
+	text_init(&t, len);
+	text_add(&t, s, len);
+	match_words(q, &t, matched, where, h);
+	free(t.shown);
+	free(t.low);
+}
+
+static bool contains(const char *hay, const char *needle)
+{
+	char *low = fold(hay ? hay : "", hay ? strlen(hay) : 0);
+	bool r = strstr(low, needle) != NULL;
+
+	free(low);
+	return r;
+}
+
+/* --- the candidates ---------------------------------------------------*/
+
+struct file_row {
+	int64_t id;
+	char *path;
+};
+
+struct run {
+	const struct search_query *q;
+	struct search_hit *cand;
+	size_t ncand;
+	struct file_row *files;
+	size_t nfiles;
+};
+
+static int keep_file(int64_t id, const char *path, void *data)
+{
+	struct run *r = data;
+
+	if (!(r->nfiles & (r->nfiles + 1)))  /* 0, 1, 3, 7, ...: grow */
+		r->files = xrealloc(r->files, (2 * r->nfiles + 2) * sizeof(*r->files));
+	r->files[r->nfiles].id = id;
+	r->files[r->nfiles++].path = xstrdup(path);
+	return 0;
+}
+
+/* Report id's files: [*first, *first + return). */
+static size_t files_of(const struct run *r, int64_t id, size_t *first)
+{
+	size_t lo = 0, hi = r->nfiles, n = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->files[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < r->nfiles && r->files[lo + n].id == id)
+		n++;
+	return n;
+}
+
+static bool state_in(char *const *set, const char *state)
+{
+	for (; *set; set++)
+		if (!strcmp(*set, state) || (!strcmp(*set, "open") && !report_finished(state)))
+			return true;
+	return false;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The keys the store's fields answer: state, received, from, file. */
+static int keep_report(const struct report *rep, void *data)
+{
+	struct run *r = data;
+	const struct search_query *q = r->q;
+	size_t first, nf = files_of(r, rep->id, &first);
+	struct search_hit *h;
+	char *who;
+
+	for (size_t i = 0; i < q->nstates; i++)
+		if (!state_in(q->states[i], rep->state))
+			return 0;
+	if ((q->after && rep->received < q->after) || (q->before && rep->received >= q->before))
+		return 0;
+	who = xasprintf("%s <%s>", rep->reporter_name ? rep->reporter_name : "",
+			rep->reporter_email ? rep->reporter_email : "");
+	for (size_t i = 0; i < q->nfrom; i++)
+		if (!contains(who, q->from[i])) {
+			free(who);
+			return 0;
+		}
+	free(who);
+	for (size_t i = 0; i < q->nfiles; i++) {
+		bool any = false;
+		for (size_t k = 0; !any && k < nf; k++)
+			any = contains(r->files[first + k].path, q->files[i]);
+		if (!any)
+			return 0;
+	}
+	r->cand = xrealloc(r->cand, (r->ncand + 1) * sizeof(*r->cand));
+	h = &r->cand[r->ncand++];
+	memset(h, 0, sizeof(*h));
+	h->r = *rep;
+	h->r.subject = dup_or_null(rep->subject);
+	h->r.reporter_name = dup_or_null(rep->reporter_name);
+	h->r.reporter_email = dup_or_null(rep->reporter_email);
+	h->r.state = dup_or_null(rep->state);
+	h->r.severity = dup_or_null(rep->severity);
+	h->r.claimed_by = dup_or_null(rep->claimed_by);
+	return 0;
+}
+
+/* A report matched by its keys alone: the snippet shows the one that
+ * chose it (a file, the reporter), else the subject. */
+static void key_snippet(const struct run *r, struct search_hit *h)
+{
+	const struct search_query *q = r->q;
+	size_t first, nf = files_of(r, h->r.id, &first);
+
+	for (size_t k = 0; q->nfiles && k < nf; k++)
+		if (contains(r->files[first + k].path, q->files[0])) {
+			h->where = "file";
+			h->snippet = safe_str(r->files[first + k].path);
+			return;
+		}
+	if (q->nfrom) {
+		h->where = "from";
+		h->snippet = sender_format(h->r.reporter_name, h->r.reporter_email);
+		return;
+	}
+	h->where = "subject";
+	h->snippet = safe_str(h->r.subject);
+}
+
+/* The words the store's fields hold; true when that is all of them. */
+static bool fields_match(const struct run *r, struct search_hit *h, bool *matched)
+{
+	const struct search_query *q = r->q;
+	size_t first, nf = files_of(r, h->r.id, &first);
+	char *who = xasprintf("%s <%s>", h->r.reporter_name ? h->r.reporter_name : "",
+			      h->r.reporter_email ? h->r.reporter_email : "");
+	bool all = true;
+
+	field_words(q, h->r.subject, matched, "subject", h);
+	field_words(q, who, matched, "from", h);
+	free(who);
+	for (size_t k = 0; k < nf; k++)
+		field_words(q, r->files[first + k].path, matched, "file", h);
+	for (size_t i = 0; i < q->nwords; i++)
+		all = all && matched[i];
+	return all;
+}
+
+/* Opens report h's messages one by one for the words still unmatched;
+ * true when every word is found.  A snippet from a field is replaced by
+ * the text's when a word only the text holds comes first. */
+static bool text_match(struct session *sess, const struct run *r,
+		       struct search_hit *h, bool *matched, size_t *unreadable)
+{
+	const struct search_query *q = r->q;
+	struct message *msgs = NULL;
+	size_t nmsgs = 0;
+	struct err err = { 0, "" };
+	bool all = false;
+
+	if (store_messages_get(sess->store, h->r.id, false, &msgs, &nmsgs, &err) < 0) {
+		(*unreadable)++;
+		return false;
+	}
+	for (size_t i = 0; i < nmsgs && !all; i++) {
+		struct opened_message om;
+		struct text t;
+		size_t cap;
+
+		if (report_open_message(sess, msgs[i].id, &om, &err) < 0) {
+			opened_message_release(&om);
+			(*unreadable)++;
+			continue;
+		}
+		cap = om.body_len + 1;
+		for (size_t k = 0; k < om.natt; k++)
+			if (om.att[k].patch)
+				cap += om.att[k].size + 1;
+		text_init(&t, cap);
+		text_add(&t, om.body ? om.body : "", om.body_len);
+		for (size_t k = 0; k < om.natt; k++)
+			if (om.att[k].patch)
+				text_add(&t, (const char *)om.att[k].data, om.att[k].size);
+		opened_message_release(&om);
+		match_words(q, &t, matched, "text", h);
+		text_release(&t);
+		all = true;
+		for (size_t w = 0; w < q->nwords; w++)
+			all = all && matched[w];
+	}
+	for (size_t i = 0; i < nmsgs; i++)
+		message_release(&msgs[i]);
+	free(msgs);
+	return all;
+}
+
+static void hit_release(struct search_hit *h)
+{
+	report_release(&h->r);
+	if (h->snippet)
+		wipe_free(h->snippet, strlen(h->snippet));
+	memset(h, 0, sizeof(*h));
+}
+
+int search_run(struct session *sess, const struct search_query *q,
+	       search_progress_fn *progress, void *data,
+	       struct search_result *res, struct err *err)
+{
+	struct store *s = session_store(sess, err);
+	struct run r = { q, NULL, 0, NULL, 0 };
+	size_t *need = NULL, nneed = 0;
+	bool *matched;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!s)
+		return ERR_IO;
+	if ((rc = store_files_each(s, keep_file, &r, err)) < 0 ||
+	    (rc = report_each(sess, NULL, keep_report, &r, err)) < 0)
+		goto out;
+	matched = xcalloc(q->nwords + 1, sizeof(*matched));
+	need = xcalloc(r.ncand + 1, sizeof(*need));
+	/* The fields first: a report they answer is not opened. */
+	for (size_t i = 0; i < r.ncand; i++) {
+		struct search_hit *h = &r.cand[i];
+
+		if (!q->nwords) {
+			key_snippet(&r, h);
+			continue;
+		}
+		memset(matched, 0, (q->nwords + 1) * sizeof(*matched));
+		if (!fields_match(&r, h, matched))
+			need[nneed++] = i;
+	}
+	/* Then the texts of those the fields left undecided; the text's
+	 * snippet is the one that tells, the field's stays without it. */
+	for (size_t j = 0; j < nneed; j++) {
+		struct search_hit *h = &r.cand[need[j]];
+		char *fs;
+		const char *fw;
+
+		memset(matched, 0, (q->nwords + 1) * sizeof(*matched));
+		fields_match(&r, h, matched);
+		fs = h->snippet;
+		fw = h->where;
+		h->snippet = NULL;
+		if (text_match(sess, &r, h, matched, &res->unreadable)) {
+			if (h->snippet) {
+				free(fs);
+			} else {
+				h->snippet = fs;
+				h->where = fw;
+			}
+		} else {
+			free(fs);
+			hit_release(h);  /* id 0: no match */
+		}
+		res->opened++;
+		if (progress)
+			progress(j + 1, nneed, data);
+	}
+	free(matched);
+	for (size_t i = 0; i < r.ncand; i++) {
+		if (!r.cand[i].r.id)
+			continue;
+		res->hits = xrealloc(res->hits, (res->n + 1) * sizeof(*res->hits));
+		res->hits[res->n++] = r.cand[i];
+	}
+	free(r.cand);
+	r.cand = NULL;
+	r.ncand = 0;
+out:
+	free(need);
+	for (size_t i = 0; i < r.ncand; i++)
+		hit_release(&r.cand[i]);
+	free(r.cand);
+	for (size_t i = 0; i < r.nfiles; i++)
+		free(r.files[i].path);
+	free(r.files);
+	return rc;
+}
+
+int search_report(struct session *sess, const struct search_query *q,
+		  int64_t id, bool *match, struct err *err)
+{
+	struct store *s = session_store(sess, err);
+	struct run r = { q, NULL, 0, NULL, 0 };
+	struct report rep;
+	char **paths = NULL;
+	size_t npaths = 0, unreadable = 0;
+	int rc;
+
+	*match = false;
+	if (!s)
+		return ERR_IO;
+	if ((rc = store_report_get(s, id, &rep, err)) < 0)
+		return rc;
+	if ((rc = store_files_get(s, id, &paths, &npaths, err)) < 0) {
+		report_release(&rep);
+		return rc;
+	}
+	for (size_t i = 0; i < npaths; i++)
+		keep_file(id, paths[i], &r);
+	keep_report(&rep, &r);
+	report_release(&rep);
+	if (r.ncand) {
+		bool *matched = xcalloc(q->nwords + 1, sizeof(*matched));
+		*match = !q->nwords || fields_match(&r, &r.cand[0], matched) ||
+			 text_match(sess, &r, &r.cand[0], matched, &unreadable);
+		free(matched);
+		hit_release(&r.cand[0]);
+	}
+	free(r.cand);
+	for (size_t i = 0; i < npaths; i++)
+		free(paths[i]);
+	free(paths);
+	for (size_t i = 0; i < r.nfiles; i++)
+		free(r.files[i].path);
+	free(r.files);
+	return 0;
+}
+
+void search_result_release(struct search_result *res)
+{
+	for (size_t i = 0; i < res->n; i++)
+		hit_release(&res->hits[i]);
+	free(res->hits);
+	memset(res, 0, sizeof(*res));
+}
