@@ -45,12 +45,16 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void send_progress(struct search_progress *sp, enum cmd_progress_event ev,
-			  size_t done, double frac)
+static void send_progress(struct search_progress *sp,
+			  enum cmd_progress_event ev, size_t done, double frac)
 {
 	struct cmd_progress p = {
-		.event = ev, .what = "searching", .unit = "report(s) opened",
-		.done = done, .frac = frac, .seconds = mono() - sp->start,
+		.event = ev,
+		.what = "searching",
+		.unit = "report(s) opened",
+		.done = done,
+		.frac = frac,
+		.seconds = mono() - sp->start,
 	};
 
 	sp->ctx->progress(&p, sp->ctx->progress_data);
@@ -64,28 +68,33 @@ static void on_progress(size_t done, size_t total, void *data)
 
 	if (!sp->ctx->progress)
 		return;
-	if (done < total && (now - sp->start < sp->delay || now - sp->last < PROGRESS_EVERY))
+	if (done < total &&
+	    (now - sp->start < sp->delay || now - sp->last < PROGRESS_EVERY))
 		return;
 	if (done == total && !sp->shown)
 		return;
 	sp->last = now;
 	sp->shown = true;
-	send_progress(sp, done == total ? CMD_PROGRESS_DONE : CMD_PROGRESS_UPDATE, done,
-		      total ? (double)done / (double)total : 1);
+	send_progress(sp,
+		      done == total ? CMD_PROGRESS_DONE : CMD_PROGRESS_UPDATE,
+		      done, total ? (double)done / (double)total : 1);
 }
 
 static void print_text(FILE *out, const struct search_result *res)
 {
-	static const char *const head[] = { "ID", "STATE", "RECEIVED", "SUBJECT", "MATCH" };
+	static const char *const head[] = { "ID", "STATE", "RECEIVED",
+					    "SUBJECT", "MATCH" };
 	static const int max[] = { 0, 0, 0, 60, 0 };
 	struct text_table tab;
 
 	text_table_init(&tab, 5, head, max);
 	for (size_t i = 0; i < res->n; i++) {
 		const struct search_hit *h = &res->hits[i];
-		char id[24], day[32], *subj = safe_str(h->r.subject),
-		     *state = safe_str(h->r.state);
-		char *match = xasprintf("%s: %s", h->where, h->snippet ? h->snippet : "");
+		char id[24], day[32];
+		char *subj = safe_str(h->r.subject);
+		char *state = safe_str(h->r.state);
+		char *match = xasprintf("%s: %s", h->where,
+					h->snippet ? h->snippet : "");
 		const char *row[] = { id, state, day, subj, match };
 
 		snprintf(id, sizeof(id), "%lld", (long long)h->r.id);
@@ -107,8 +116,10 @@ static json_t *result_json(const struct search_result *res)
 
 	for (size_t i = 0; i < res->n; i++) {
 		json_t *o = report_summary_json(&res->hits[i].r);
-		json_object_set_new(o, "match", json_string(res->hits[i].where));
-		json_object_set_new(o, "snippet", json_text(res->hits[i].snippet));
+		json_object_set_new(o, "match",
+				    json_string(res->hits[i].where));
+		json_object_set_new(o, "snippet",
+				    json_text(res->hits[i].snippet));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -162,17 +173,20 @@ static int cmd_search_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (res.unreadable)
 		fprintf(ctx->errout,
 			"warning: %zu message(s) could not be opened and were not searched "
-			"(show names why)\n", res.unreadable);
+			"(show names why)\n",
+			res.unreadable);
 	if (!json)
-		cmd_say(ctx, "%zu report(s) match; %zu opened to search their text", res.n,
-			res.opened);
+		cmd_say(ctx,
+			"%zu report(s) match; %zu opened to search their text",
+			res.n, res.opened);
 	search_result_release(&res);
 	return CMD_OK;
 }
 
 /* `search` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--json", "a JSON array of the show --json summaries, each with match and snippet" },
+	{ "--json",
+	  "a JSON array of the show --json summaries, each with match and snippet" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = {

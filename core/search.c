@@ -67,7 +67,8 @@ static int parse_day(const char *s, size_t len, time_t *out)
 }
 
 /* received:A..B, A.., ..B or A: [after, before) in whole UTC days. */
-static int parse_received(struct search_query *q, const char *v, struct err *err)
+static int parse_received(struct search_query *q, const char *v,
+			  struct err *err)
 {
 	const char *dots = strstr(v, "..");
 	size_t alen = dots ? (size_t)(dots - v) : strlen(v);
@@ -95,9 +96,11 @@ static int parse_received(struct search_query *q, const char *v, struct err *err
 				"search: received:%s ends before it starts", v);
 	return 0;
 bad:
-	return err_setc(err, ERR_INVALID,
-			"search: received:%s is not a date range (YYYY-MM-DD..YYYY-MM-DD, "
-			"either end may be left out)", v);
+	return err_setc(
+		err, ERR_INVALID,
+		"search: received:%s is not a date range (YYYY-MM-DD..YYYY-MM-DD, "
+		"either end may be left out)",
+		v);
 }
 
 static int parse_states(struct search_query *q, const char *v, struct err *err)
@@ -106,13 +109,15 @@ static int parse_states(struct search_query *q, const char *v, struct err *err)
 	size_t n = 0;
 	int rc = 0;
 
-	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+	for (char *s = strtok_r(copy, ",", &save); s;
+	     s = strtok_r(NULL, ",", &save)) {
 		char *low = fold(s, strlen(s));
 		if (strcmp(low, "open") && !triage_state_valid(low)) {
 			char *names = triage_state_names(", ");
-			rc = err_setc(err, ERR_INVALID,
-				      "search: unknown state '%s' in state:%s (%s, or open)",
-				      s, v, names);
+			rc = err_setc(
+				err, ERR_INVALID,
+				"search: unknown state '%s' in state:%s (%s, or open)",
+				s, v, names);
 			free(names);
 			free(low);
 			break;
@@ -142,7 +147,8 @@ static int take_value(const char **p, char **out, const char *query,
 	if (*s == '"') {
 		if (!(e = strchr(s + 1, '"')))
 			return err_setc(err, ERR_INVALID,
-					"search: unclosed quote in '%s'", query);
+					"search: unclosed quote in '%s'",
+					query);
 		*out = xstrndup(s + 1, (size_t)(e - s - 1));
 		*p = e + 1;
 		return 0;
@@ -189,7 +195,8 @@ int search_parse(const char *query, struct search_query *q, struct err *err)
 		if ((rc = take_value(&p, &v, query, err)) < 0)
 			break;
 		if (!*v) {
-			rc = err_setc(err, ERR_INVALID, "search: %s: needs a value", keys[k]);
+			rc = err_setc(err, ERR_INVALID,
+				      "search: %s: needs a value", keys[k]);
 		} else if (k == 0) {
 			push(&q->files, &q->nfiles, fold(v, strlen(v)));
 		} else if (k == 1) {
@@ -299,7 +306,9 @@ static size_t utf8_back(const char *s, size_t i, size_t lo)
 static char *snippet(const struct text *t, size_t at, size_t mlen)
 {
 	size_t start = at > SNIPPET_BEFORE ? at - SNIPPET_BEFORE : 0;
-	size_t end = at + mlen + SNIPPET_AFTER < t->len ? at + mlen + SNIPPET_AFTER : t->len;
+	size_t end = at + mlen + SNIPPET_AFTER < t->len
+		? at + mlen + SNIPPET_AFTER
+		: t->len;
 	struct sbuf sb = SBUF_INIT;
 	char *safe, *out;
 
@@ -308,7 +317,8 @@ static char *snippet(const struct text *t, size_t at, size_t mlen)
 		end = utf8_back(t->shown, end, start);
 	safe = safe_text(t->shown + start, end - start, 0);
 	sbuf_grow(&sb, strlen(safe) + 8);
-	sbuf_addf(&sb, "%s%s%s", start ? "…" : "", safe, end < t->len ? "…" : "");
+	sbuf_addf(&sb, "%s%s%s", start ? "…" : "", safe,
+		  end < t->len ? "…" : "");
 	wipe_free(safe, strlen(safe));
 	out = xstrdup(sb.buf);
 	sbuf_wipe(&sb);
@@ -335,7 +345,8 @@ static void match_words(const struct search_query *q, const struct text *t,
 		matched[i] = true;
 		if (!h->snippet) {
 			h->where = where;
-			h->snippet = snippet(t, (size_t)at, strlen(q->words[i]));
+			h->snippet =
+				snippet(t, (size_t)at, strlen(q->words[i]));
 		}
 	}
 }
@@ -385,8 +396,9 @@ static int keep_file(int64_t id, const char *path, void *data)
 {
 	struct run *r = data;
 
-	if (!(r->nfiles & (r->nfiles + 1)))  /* 0, 1, 3, 7, ...: grow */
-		r->files = xrealloc(r->files, (2 * r->nfiles + 2) * sizeof(*r->files));
+	if (!(r->nfiles & (r->nfiles + 1))) /* 0, 1, 3, 7, ...: grow */
+		r->files = xrealloc(r->files,
+				    (2 * r->nfiles + 2) * sizeof(*r->files));
 	r->files[r->nfiles].id = id;
 	r->files[r->nfiles++].path = xstrdup(path);
 	return 0;
@@ -413,7 +425,8 @@ static size_t files_of(const struct run *r, int64_t id, size_t *first)
 static bool state_in(char *const *set, const char *state)
 {
 	for (; *set; set++)
-		if (!strcmp(*set, state) || (!strcmp(*set, "open") && !report_finished(state)))
+		if (!strcmp(*set, state) ||
+		    (!strcmp(*set, "open") && !report_finished(state)))
 			return true;
 	return false;
 }
@@ -435,7 +448,8 @@ static int keep_report(const struct report *rep, void *data)
 	for (size_t i = 0; i < q->nstates; i++)
 		if (!state_in(q->states[i], rep->state))
 			return 0;
-	if ((q->after && rep->received < q->after) || (q->before && rep->received >= q->before))
+	if ((q->after && rep->received < q->after) ||
+	    (q->before && rep->received >= q->before))
 		return 0;
 	who = xasprintf("%s <%s>", rep->reporter_name ? rep->reporter_name : "",
 			rep->reporter_email ? rep->reporter_email : "");
@@ -480,7 +494,8 @@ static void key_snippet(const struct run *r, struct search_hit *h)
 		}
 	if (q->nfrom) {
 		h->where = "from";
-		h->snippet = sender_format(h->r.reporter_name, h->r.reporter_email);
+		h->snippet =
+			sender_format(h->r.reporter_name, h->r.reporter_email);
 		return;
 	}
 	h->where = "subject";
@@ -488,11 +503,13 @@ static void key_snippet(const struct run *r, struct search_hit *h)
 }
 
 /* The words the store's fields hold; true when that is all of them. */
-static bool fields_match(const struct run *r, struct search_hit *h, bool *matched)
+static bool fields_match(const struct run *r, struct search_hit *h,
+			 bool *matched)
 {
 	const struct search_query *q = r->q;
 	size_t first, nf = files_of(r, h->r.id, &first);
-	char *who = xasprintf("%s <%s>", h->r.reporter_name ? h->r.reporter_name : "",
+	char *who = xasprintf("%s <%s>",
+			      h->r.reporter_name ? h->r.reporter_name : "",
 			      h->r.reporter_email ? h->r.reporter_email : "");
 	bool all = true;
 
@@ -518,7 +535,8 @@ static bool text_match(struct session *sess, const struct run *r,
 	struct err err = { 0, "" };
 	bool all = false;
 
-	if (store_messages_get(sess->store, h->r.id, false, &msgs, &nmsgs, &err) < 0) {
+	if (store_messages_get(sess->store, h->r.id, false, &msgs, &nmsgs,
+			       &err) < 0) {
 		(*unreadable)++;
 		return false;
 	}
@@ -540,7 +558,8 @@ static bool text_match(struct session *sess, const struct run *r,
 		text_add(&t, om.body ? om.body : "", om.body_len);
 		for (size_t k = 0; k < om.natt; k++)
 			if (om.att[k].patch)
-				text_add(&t, (const char *)om.att[k].data, om.att[k].size);
+				text_add(&t, (const char *)om.att[k].data,
+					 om.att[k].size);
 		opened_message_release(&om);
 		match_words(q, &t, matched, "text", h);
 		text_release(&t);
@@ -613,7 +632,7 @@ int search_run(struct session *sess, const struct search_query *q,
 			}
 		} else {
 			free(fs);
-			hit_release(h);  /* id 0: no match */
+			hit_release(h); /* id 0: no match */
 		}
 		res->opened++;
 		if (progress)
@@ -623,7 +642,8 @@ int search_run(struct session *sess, const struct search_query *q,
 	for (size_t i = 0; i < r.ncand; i++) {
 		if (!r.cand[i].r.id)
 			continue;
-		res->hits = xrealloc(res->hits, (res->n + 1) * sizeof(*res->hits));
+		res->hits =
+			xrealloc(res->hits, (res->n + 1) * sizeof(*res->hits));
 		res->hits[res->n++] = r.cand[i];
 	}
 	free(r.cand);
@@ -666,7 +686,7 @@ int search_report(struct session *sess, const struct search_query *q,
 	if (r.ncand) {
 		bool *matched = xcalloc(q->nwords + 1, sizeof(*matched));
 		*match = !q->nwords || fields_match(&r, &r.cand[0], matched) ||
-			 text_match(sess, &r, &r.cand[0], matched, &unreadable);
+			text_match(sess, &r, &r.cand[0], matched, &unreadable);
 		free(matched);
 		hit_release(&r.cand[0]);
 	}

@@ -27,13 +27,13 @@
 #include "util/util.h"
 
 struct search_query {
-	char **words;           /* words and phrases, lowercase, spaces single */
+	char **words; /* words and phrases, lowercase, spaces single */
 	size_t nwords;
-	char **files, **from;   /* file: and from: values, lowercase */
+	char **files, **from; /* file: and from: values, lowercase */
 	size_t nfiles, nfrom;
-	char ***states;         /* each state: term's states (NULL-ended) */
+	char ***states; /* each state: term's states (NULL-ended) */
 	size_t nstates;
-	time_t after, before;   /* received in [after, before); 0: open */
+	time_t after, before; /* received in [after, before); 0: open */
 };
 /* Parses q.  0, or ERR_INVALID with err naming the query's bad part
  * (an unclosed quote, an unknown state, a bad date, an empty value or
@@ -52,8 +52,8 @@ struct search_hit {
 struct search_result {
 	struct search_hit *hits; /* by report id */
 	size_t n;
-	size_t opened;          /* reports whose messages were decrypted */
-	size_t unreadable;      /* messages that could not be opened (not
+	size_t opened; /* reports whose messages were decrypted */
+	size_t unreadable; /* messages that could not be opened (not
 				 * searched; no key of ours, say) */
 };
 /* Called as reports are opened: done of total so far. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # End to end under valgrind memcheck: import (encrypted and signed,
 # encrypted only, signed, inline-signed, plain, an mbox), list, show,
-# show --json, triage and export when it exists, fix, cve, the advisory
+# show --json, triage (a duplicate link too), search, and export when it exists, fix, cve, the advisory
 # exports (cve, osv, csaf, dyad, md) and due, each with
 # --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite:
 # any memory error or definite leak fails.  "Possibly lost" and "still
@@ -87,6 +87,12 @@ vg show-encrypted show 1
 vg show-json show 1 --json
 vg show-signed show 3
 vg triage triage 1 --state triaged --severity high --note "vg note"
+# Search (issue 28): the fields, then bodies opened in memory; duplicates.
+vg search search tcp_input '"see net"' state:triaged
+vg search-json search --json plain received:2026-01-01..
+vg duplicate triage 3 --state duplicate --of 2
+vg duplicate-refused triage 2 --state duplicate --of 3
+vg show-duplicates show 2 --json
 if "$SECTEAM_BIN" --help | grep -q '^  date'; then
 	vg date-propose date propose 1 +5d --by reporter --reason "vg"
 fi
