@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "core/search.h"
 
 static void test_triage_lifecycle(void **state)
 {
@@ -183,6 +184,56 @@ static void test_opened_lines(void **state)
 	free(l);
 }
 
+/* search_parse: words, phrases and keys, and the refusals naming the
+ * bad part. */
+static void test_search_parse(void **state)
+{
+	static const struct {
+		const char *q;
+		int ok;
+		const char *words;  /* joined with '|' */
+		time_t after, before;
+		const char *err;
+	} t[] = {
+		{ "Overflow  NET", 1, "overflow|net", 0, 0, NULL },
+		{ "\"Use  After\tFree\" x", 1, "use after free|x", 0, 0, NULL },
+		{ "file:net/sctp from:\"Rita R\" state:new,open", 1, "", 0, 0, NULL },
+		{ "received:2026-11-01..2026-11-30", 1, "", 1793491200, 1796083200, NULL },
+		{ "received:2026-11-01", 1, "", 1793491200, 1793577600, NULL },
+		{ "received:..2026-11-01", 1, "", 0, 1793577600, NULL },
+		{ "received:2026-11-01..", 1, "", 1793491200, 0, NULL },
+		{ "http://example.org/x", 1, "http://example.org/x", 0, 0, NULL },
+		{ "received:2026-12-01..2026-11-01", 0, NULL, 0, 0, "ends before it starts" },
+		{ "received:2026-13-01", 0, NULL, 0, 0, "is not a date range" },
+		{ "received:..", 0, NULL, 0, 0, "is not a date range" },
+		{ "state:bogus", 0, NULL, 0, 0, "unknown state 'bogus'" },
+		{ "\"unclosed", 0, NULL, 0, 0, "unclosed quote" },
+		{ "file:", 0, NULL, 0, 0, "file: needs a value" },
+		{ "   ", 0, NULL, 0, 0, "an empty query" },
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct search_query q;
+		struct err err = { 0, "" };
+		int r = search_parse(t[i].q, &q, &err);
+
+		if (t[i].ok != (r == 0))
+			fail_msg("'%s': %d (%s)", t[i].q, r, err.msg);
+		if (r == 0) {
+			struct sbuf sb = SBUF_INIT;
+			for (size_t k = 0; k < q.nwords; k++)
+				sbuf_addf(&sb, "%s%s", k ? "|" : "", q.words[k]);
+			assert_string_equal(sb.buf ? sb.buf : "", t[i].words);
+			sbuf_release(&sb);
+			assert_int_equal(q.after, t[i].after);
+			assert_int_equal(q.before, t[i].before);
+		} else {
+			assert_non_null(strstr(err.msg, t[i].err));
+		}
+		search_query_release(&q);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_exploit_heuristic),
 		cmocka_unit_test(test_sender_flags),
 		cmocka_unit_test(test_opened_lines),
+		cmocka_unit_test(test_search_parse),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
