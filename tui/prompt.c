@@ -74,7 +74,9 @@ static size_t candidates(const char *prefix, const char **out, size_t max)
 		if (!strncmp(cmd_table[i]->name, prefix, len))
 			out[n++] = cmd_table[i]->name;
 	for (size_t i = 0; i < tui_key_table_len && n < max; i++)
-		if (tui_key_table[i].handler && !strncmp(tui_key_table[i].name, prefix, len))
+		/* A UI verb that is a command's name too (search) once. */
+		if (tui_key_table[i].handler && !strncmp(tui_key_table[i].name, prefix, len) &&
+		    !cmd_find(tui_key_table[i].name))
 			out[n++] = tui_key_table[i].name;
 	return n;
 }

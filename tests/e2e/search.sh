@@ -121,6 +121,11 @@ keys / ; type_text '"use after free"'; keys Enter
 tui_check "/ finds a phrase in a body" wait_for '/"use after free": report 2'
 keys :; type_text "search state:bogus"; keys Enter
 tui_check ":search with a bad query says why" wait_for "unknown state 'bogus'"
+keys :; type_text "sea"; keys Tab
+tui_check "Tab offers search once (a command and a UI verb)" \
+	sh -c "tmux -L '$E2E_TMUX' capture-pane -p -t t | grep -qx ' *search search-next search-prev *'"
+keys BSpace BSpace BSpace BSpace BSpace BSpace Enter
+wait_for "secteam-tui: reports"
 tui_stop
 
 # Nothing of a body in clear at rest after all these searches.
