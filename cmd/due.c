@@ -221,6 +221,12 @@ static int mail_exec(struct cmd_ctx *ctx, struct due_mail_opts *o,
 		}
 	}
 	rc = res.skipped ? CMD_FAILED : CMD_OK;
+	cmd_summary(ctx, "%zu reminder%s %s, %zu skipped", res.sent,
+		    res.sent == 1 ? "" : "s", o->dry_run ? "would be sent" : "sent",
+		    res.skipped);
+	if (res.skipped)
+		err_setc(&ctx->err, ERR_IO, "%zu reminder%s due not sent (see the warnings)",
+			 res.skipped, res.skipped == 1 ? "" : "s");
 	due_mail_result_release(&res);
 	return rc;
 }

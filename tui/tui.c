@@ -416,9 +416,13 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 	cmd_capture(t->ctx, argc, argv, id, progress_line, t, &res);
 	t->ctx->progress = NULL;
 	/* What a command shows (show, list, export, ...) is read in a
-	 * pager; what a command does is said in the status line. */
-	if (res.status == CMD_OK && !res.said && res.output_lines > 1)
+	 * pager; what a command does is said in the status line (its
+	 * summary); a command that said nothing but warned, or a usage
+	 * mistake, shows its warnings in the pager. */
+	if (res.status == CMD_OK && !res.said && res.output_len)
 		tui_push(t, view_pager_new(t, title, res.output, res.output_len));
+	else if (!res.said && !res.output_len && res.warnings && res.status == CMD_OK)
+		tui_push(t, view_pager_new(t, title, res.warnings, strlen(res.warnings)));
 	tui_status(t, res.status != CMD_OK, "%s", res.summary);
 	cmd_result_release(&res);
 	return TUI_RELOAD;
