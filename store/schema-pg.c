@@ -563,7 +563,25 @@ const char *const schema_pg[] = {
 	"ALTER TABLE secteam.messages ADD COLUMN plain_sha256 text;"
 	"CREATE CONSTRAINT TRIGGER messages_recorded AFTER UPDATE ON secteam.messages"
 	"  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION secteam.message_guard();"
-	"REVOKE ALL ON secteam.settings FROM PUBLIC;",
+	"REVOKE ALL ON secteam.settings FROM PUBLIC;"
+	/* A reseal that makes a message its content records the content's
+	 * digest (message_guard allows only that change). */
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
+	TEAM_GRANT_BEGIN
+	"    secteam.events, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256) ON secteam.messages"
+	"    TO secteam_officers;"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
+	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
+	"    current_database());"
+	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
+	"    current_database());"
+	"  END $$;"
+	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
+	"  WHERE rolname = 'secteam_officers');",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);
