@@ -325,6 +325,9 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 			json_object_set_new(m, "open_error", json_text(op->why[i]));
 			continue;
 		}
+		/* The verdict of this opening (verified again, or tampered),
+		 * over the stored one. */
+		json_object_set_new(m, "verdict", json_string(sig_verdict_name(om->verdict)));
 		json_object_set_new(m, "senders", senders_json(om));
 		json_object_set_new(m, "signer", json_text(om->signer));
 		json_object_set_new(m, "signer_valid", json_boolean(om->signer_valid));
@@ -337,6 +340,12 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 			json_array_append_new(unsigned_files,
 					      json_text(om->files_unsigned[k]));
 		if (i == 0) {
+			json_object_set_new(sig, "verdict",
+					    json_string(sig_verdict_name(om->verdict)));
+			json_object_set_new(sig, "signer_matches_from",
+					    json_boolean(om->signer_matches_from));
+			json_object_set_new(sig, "trust", json_string(report_trust_name(
+				report_trust_class(om->verdict, om->signer_matches_from))));
 			json_object_set_new(o, "senders", senders_json(om));
 			json_object_set_new(sig, "signer", json_text(om->signer));
 			json_object_set_new(sig, "signer_valid",
