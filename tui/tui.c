@@ -5,10 +5,10 @@
  * Every key is looked up in the key table (keys.c) or the config's bind
  * lines; its command is split into words and run either as one of the
  * UI's own verbs (a table row with a handler) or as a core command with
- * cmd_capture(): the current report is passed as a value (the command
- * table says where it goes), and the command's output is kept, never
- * written behind curses: its summary goes to the status line, and output
- * of more than one line opens a pager.  After a command the data may have
+ * cmd_capture(): the current report is passed as a value (the runner
+ * puts it where the command's row says), and the command's output is
+ * kept, never written behind curses: its result (a value, never a line
+ * read back) goes to the status line, and output to read opens a pager.  After a command the data may have
  * changed: every view reloads (keeping its place) before the next draw.
  *
  * Safety: core dumps are off while the UI runs, views wipe plaintext when
@@ -389,10 +389,10 @@ static void progress_status(const struct cmd_progress *p, void *data)
 }
 
 /*
- * Runs a core command on the current report (passed as a value: the
- * command table says where it goes) with its output kept, never written
- * to the terminal: the command's result line goes to the status line,
- * and output to read (more than one line of it) opens a pager.
+ * Runs a command on the current report (passed as a value: the runner
+ * puts it where the command's row says) with its output kept, never
+ * written to the terminal: the command's result goes to the status line,
+ * and output to read opens a pager.
  */
 static int run_core(struct tui *t, int argc, char **argv, const char *title)
 {
