@@ -86,12 +86,13 @@ static int distros_rules(struct session *sess, const struct dossier *dos,
 				days_between(date, dos->now) == 1 ? "" : "s", id);
 	if (fixcve_get(sess, r->id, &fc, err) < 0)
 		return -1;
-	has_fix = fc.has_fix;
-	/* Checked in the kernel tree and in a tagged release: public. */
-	if (fc.has_fix && fc.tree_checked && fc.fix.tag) {
-		released = true;
-		snprintf(tag, sizeof(tag), "%s", fc.fix.tag);
-	}
+	has_fix = fc.nfixes > 0;
+	/* A fix checked in the kernel tree and in a tagged release: public. */
+	for (size_t i = 0; i < fc.nfixes && !released; i++)
+		if (fc.fixes[i].tree_checked && fc.fixes[i].fix.tag) {
+			released = true;
+			snprintf(tag, sizeof(tag), "%s", fc.fixes[i].fix.tag);
+		}
 	fixcve_release(&fc);
 	if (released)
 		return err_setc(err, ERR_REFUSED,
