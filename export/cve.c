@@ -24,7 +24,8 @@
  *                 each fix (a version is affected when any entry says
  *                 so: it lacks one of the fixes, affected.h): one
  *                 entry of git ranges
- *                 (introducing commit, lessThan the fix and each
+ *                 (each of the bug's introducing commits, those any fix
+ *                 names, lessThan the fix and each
  *                 backport; "0" when no introducing commit is known,
  *                 defaultStatus unaffected), one of versions from the
  *                 tags (defaultStatus affected: the introducing version
@@ -112,15 +113,39 @@ static json_t *ver(const char *version, const char *less_op, const char *less,
 	return v;
 }
 
-/* Fix f's git ranges: from each introducing commit to the fix and to
- * each backport. */
-static json_t *git_versions(const struct fix_entry *f)
+/* The bug's introducing commits: those every fix of fc names, each
+ * once (*n of them; the array is the caller's, its commits fc's). */
+static const struct fix_commit **bug_introduced(const struct fixcve *fc, size_t *n)
+{
+	size_t max = 1;
+	const struct fix_commit **v;
+
+	for (size_t k = 0; k < fc->nfixes; k++)
+		max += fc->fixes[k].nintroduced;
+	v = xcalloc(max, sizeof(*v));
+	*n = 0;
+	for (size_t k = 0; k < fc->nfixes; k++)
+		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++) {
+			const struct fix_commit *c = &fc->fixes[k].introduced[i];
+			size_t j = 0;
+			while (j < *n && strcmp(v[j]->sha, c->sha))
+				j++;
+			if (j == *n)
+				v[(*n)++] = c;
+		}
+	return v;
+}
+
+/* Fix f's git ranges: from each of the bug's introducing commits to the
+ * fix and to each backport. */
+static json_t *git_versions(const struct fix_entry *f, const struct fix_commit **intro,
+			    size_t nintro)
 {
 	json_t *a = json_array();
-	size_t ni = f->nintroduced ? f->nintroduced : 1;
+	size_t ni = nintro ? nintro : 1;
 
 	for (size_t i = 0; i < ni; i++) {
-		const char *in = f->nintroduced ? f->introduced[i].sha : "0";
+		const char *in = nintro ? intro[i]->sha : "0";
 		for (size_t b = 0; b < f->nbackports; b++)
 			json_array_append_new(a, ver(in, "lessThan", f->backports[b].sha,
 						     "affected", "git"));
@@ -138,14 +163,15 @@ static char *series(const char *v)
 	return dot2 ? xasprintf("%.*s.*", (int)(dot2 - v), v) : xasprintf("%s.*", v);
 }
 
-/* Fix f's versions from the tags, as the kernel CNA writes them; an
- * empty array when no tag is known. */
-static json_t *semver_versions(const struct fix_entry *f)
+/* Fix f's versions from the tags (from the bug's introducing commits),
+ * as the kernel CNA writes them; an empty array when no tag is known. */
+static json_t *semver_versions(const struct fix_entry *f, const struct fix_commit **intro,
+			       size_t nintro)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; i < f->nintroduced; i++) {
-		const char *v = fix_version(f->introduced[i].tag);
+	for (size_t i = 0; i < nintro; i++) {
+		const char *v = fix_version(intro[i]->tag);
 		if (!v)
 			continue;
 		json_array_append_new(a, ver(v, NULL, NULL, "affected", NULL));
@@ -189,7 +215,8 @@ static json_t *affected(struct session *sess, const struct dossier *d,
 {
 	json_t *files = json_array(), *a = json_array(), *sv;
 	char **pf;
-	size_t npf = dossier_public_files(sess, d, &pf);
+	size_t npf = dossier_public_files(sess, d, &pf), nin;
+	const struct fix_commit **in = bug_introduced(fc, &nin);
 
 	for (size_t i = 0; i < npf; i++) {
 		json_array_append_new(files, bounded(pf[i], 1024, "-"));
@@ -202,15 +229,16 @@ static json_t *affected(struct session *sess, const struct dossier *d,
 	 * (it lacks one of the fixes, affected_ranges). */
 	for (size_t k = 0; k < fc->nfixes; k++)
 		json_array_append_new(a, product(sess, fc, files, "unaffected",
-						 git_versions(&fc->fixes[k])));
+						 git_versions(&fc->fixes[k], in, nin)));
 	for (size_t k = 0; k < fc->nfixes; k++) {
-		sv = semver_versions(&fc->fixes[k]);
+		sv = semver_versions(&fc->fixes[k], in, nin);
 		if (json_array_size(sv))
 			json_array_append_new(a, product(sess, fc, files, "affected", sv));
 		else
 			json_decref(sv);
 	}
 	json_decref(files);
+	free(in);
 	return a;
 }
 
