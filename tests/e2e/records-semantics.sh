@@ -195,4 +195,17 @@ tap_ok $? "CVE-2026-30003 (the follow-up only): every tag as by git ancestry" "$
 tap_like "$(tail -n 1 "$T/sem3")" "^[1-9][0-9]* passed, 0 failed$" "  $(tail -n 1 "$T/sem3")"
 tap_is "$(jq -r '[.containers.cna.references[].url | select(contains("/c/"))] | length' "$T/r2.1.cve.json")" 3 \
 	"CVE-2026-30003 names the follow-up and its backports only"
+tap_is "$(st show 2 --json | jq -c '[.cves[].state]')" '["published","published"]' \
+	"writing the records published both IDs"
+tap_is "$(st export 2 --format cve --cve-id CVE-2026-30003 2>/dev/null | jq -r '.cveMetadata.cveId')" CVE-2026-30003 \
+	"export --cve-id picks one of the report's IDs: one record"
+md=$(st export 2 --format md 2>/dev/null)
+tap_like "$md" "CVE-2026-30002 \(published\), CVE-2026-30003 \(published\)" "md: both CVE IDs"
+tap_like "$md" "Fix.*$FIX .*$FIX2 " "md: both fixes"
+tap_like "$md" "Affected.*until 1\.2-rc1.*and until 1\.3-rc2" "md: until every fix is in"
+st cve 2 --reject --id CVE-2026-30003 --reason "a duplicate of CVE-2026-30002" >/dev/null
+tap_is "$(st export 2 --format cve 2>/dev/null | jq -c '[.[] | .cveMetadata.state]')" '["PUBLISHED","REJECTED"]' \
+	"CVE: a rejected ID among several gets its REJECTED record"
+tap_is "$(st export 2 --format osv 2>/dev/null | jq -c '[.[] | has("withdrawn")]')" '[false,true]' \
+	"OSV: and is withdrawn"
 tap_done
