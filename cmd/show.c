@@ -94,11 +94,13 @@ static void print_fixcve(FILE *out, const struct report_full *rf)
 	for (size_t i = 0; i < fc.ncves; i++) {
 		const struct cve_entry *c = &fc.cves[i];
 		struct sbuf sb = SBUF_INIT;
+		const char *sep = "; fixes ";
 		sbuf_addf(&sb, "%s (%s", c->id, c->state);
 		for (size_t k = 0; c->nfixes && k < fc.nfixes; k++)
-			if (fixcve_covers(c, fc.fixes[k].fix.sha))
-				sbuf_addf(&sb, "%s%.12s", sb.len && strchr(sb.buf, ';') ? ", " :
-					  "; fixes ", fc.fixes[k].fix.sha);
+			if (fixcve_covers(c, fc.fixes[k].fix.sha)) {
+				sbuf_addf(&sb, "%s%.12s", sep, fc.fixes[k].fix.sha);
+				sep = ", ";
+			}
 		sbuf_addch(&sb, ')');
 		field(out, "CVE", sb.buf);
 		sbuf_release(&sb);

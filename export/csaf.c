@@ -26,7 +26,8 @@
  *                       each backport's: linux-VERSION), each with its
  *                       CPE; "linux" (the kernel, versions unknown)
  *                       without tags
- *   vulnerabilities     one per CVE ID (one without an ID), with the
+ *   vulnerabilities     one per CVE ID not rejected (with every one
+ *                       rejected, one each; one without an ID), with the
  *                       fixes the ID covers (fixcve.h): a version is
  *                       fixed once it holds all of them (affected.h);
  *                       cve, cwe (its catalogue name), the description as
@@ -507,10 +508,16 @@ static json_t *csaf_advisory(struct session *sess, const struct dossier *d,
 	json_t *doc, *vulns = json_array(), *r;
 
 	(void)arg;
-	c.nviews = fc->ncves ? fc->ncves : 1;
-	c.views = xcalloc(c.nviews, sizeof(*c.views));
-	for (size_t i = 0; i < c.nviews; i++)
-		fixcve_view(fc, fc->ncves ? &fc->cves[i] : NULL, &c.views[i]);
+	/* A vulnerability per live ID; with none live, per ID (as REJECTED
+	 * once was), else one without an ID. */
+	c.views = xcalloc(fc->ncves + 1, sizeof(*c.views));
+	for (size_t i = 0; i < fc->ncves; i++)
+		if (strcmp(fc->cves[i].state, "rejected"))
+			fixcve_view(fc, &fc->cves[i], &c.views[c.nviews++]);
+	for (size_t i = 0; !c.nviews && i < fc->ncves; i++)
+		fixcve_view(fc, &fc->cves[i], &c.views[c.nviews++]);
+	if (!c.nviews)
+		fixcve_view(fc, NULL, &c.views[c.nviews++]);
 	doc = json_pack("{s:o, s:o}", "document", document(sess, d, fc),
 			"product_tree", product_tree(&c));
 	for (size_t i = 0; i < c.nviews; i++)

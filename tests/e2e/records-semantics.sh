@@ -208,4 +208,7 @@ tap_is "$(st export 2 --format cve 2>/dev/null | jq -c '[.[] | .cveMetadata.stat
 	"CVE: a rejected ID among several gets its REJECTED record"
 tap_is "$(st export 2 --format osv 2>/dev/null | jq -c '[.[] | has("withdrawn")]')" '[false,true]' \
 	"OSV: and is withdrawn"
+tap_is "$(st export 2 --format csaf 2>/dev/null | jq -c '[.vulnerabilities[].cve]')" '["CVE-2026-30002"]' \
+	"CSAF: and is no vulnerability of the advisory"
+tap_like "$(st show 2)" 'CVE +CVE-2026-30003 \(rejected; fixes [0-9a-f]{12}\)' "show: an ID's line names the fixes it covers"
 tap_done
