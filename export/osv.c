@@ -218,6 +218,16 @@ static int osv_refuse_incomplete(const struct dossier *d, struct err *err)
 		r = err_setc(err, ERR_REFUSED,
 			     "report %lld has no fix recorded: an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
 			     id, id);
+	for (size_t i = 0; r == 0 && fc.nfixes && i < fc.ncves; i++) {
+		const struct cve_entry *c = &fc.cves[i];
+		size_t n = 0;
+		for (size_t k = 0; k < fc.nfixes; k++)
+			n += fixcve_covers(c, fc.fixes[k].fix.sha);
+		if (!n)
+			r = err_setc(err, ERR_REFUSED,
+				     "report %lld: %s covers none of its fixes (those it named were dropped): an OSV record needs the affected versions (cve %lld --assign %s --fix SHA)",
+				     id, c->id, id, c->id);
+	}
 	for (size_t k = 0; r == 0 && k < fc.nfixes; k++) {
 		const struct fix_commit *f = &fc.fixes[k].fix;
 		if (!full_sha(f->sha) && !f->tag)

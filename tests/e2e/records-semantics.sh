@@ -211,4 +211,8 @@ tap_is "$(st export 2 --format osv 2>/dev/null | jq -c '[.[] | has("withdrawn")]
 tap_is "$(st export 2 --format csaf 2>/dev/null | jq -c '[.vulnerabilities[].cve]')" '["CVE-2026-30002"]' \
 	"CSAF: and is no vulnerability of the advisory"
 tap_like "$(st show 2)" 'CVE +CVE-2026-30003 \(rejected; fixes [0-9a-f]{12}\)' "show: an ID's line names the fixes it covers"
+st fix 2 --drop "$FIX2" >/dev/null
+out=$(st export 2 --format osv 2>&1); rc=$?
+tap_is "$rc" 1 "OSV: an ID whose fixes were all dropped is refused"
+tap_like "$out" "report 2: CVE-2026-30003 covers none of its fixes" "  naming the ID"
 tap_done
