@@ -110,6 +110,8 @@ static void usage_culprit(struct cmd_ctx *ctx, const struct cmd_entry *e)
 	if (w) {
 		char *safe = safe_str(w);
 		fprintf(ctx->errout, "secteam-tui %s: %s\n", e->name, safe);
+		free(ctx->usage_text);
+		ctx->usage_text = xasprintf("%s: %s", e->name, safe);
 		free(safe);
 		free(w);
 	}
@@ -122,10 +124,16 @@ int cmd_usage(struct cmd_ctx *ctx, const char *name)
 
 	if (!e || ctx->usage_said)
 		return CMD_USAGE;
+	free(ctx->usage_text);
+	ctx->usage_text = NULL;
 	usage_culprit(ctx, e);
 	u = cmd_usage_of(e, ctx->sub);
 	fprintf(ctx->errout, "usage: secteam-tui %s %s\nsee 'secteam-tui %s --help'\n",
 		e->name, u, e->name);
+	/* The UI's status line: the mistake (when there is one), else the
+	 * usage; the whole text is in the pager. */
+	if (!ctx->usage_text)
+		ctx->usage_text = xasprintf("usage: secteam-tui %s %s", e->name, u);
 	free(u);
 	ctx->usage_said = true;
 	return CMD_USAGE;
@@ -312,6 +320,16 @@ char *cmd_question(int argc, char **argv, int64_t report)
 	return e->ask(argc, argv, cmd_target_of(e, argc, argv, report));
 }
 
+void cmd_summary(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(ctx->summary);
+	va_start(ap, fmt);
+	ctx->summary = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
 void cmd_say(struct cmd_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
@@ -359,32 +377,6 @@ static ssize_t capture_write(void *cookie, const char *buf, size_t n)
 	return (ssize_t)n;
 }
 
-/* The last non-empty line of buf, display-safe (caller frees). */
-static char *last_line(const char *buf, size_t len)
-{
-	size_t end = len, start;
-	char *raw, *s;
-
-	while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
-		end--;
-	start = end;
-	while (start && buf[start - 1] != '\n')
-		start--;
-	raw = xstrndup(buf + start, end - start);
-	s = safe_str(raw);
-	free(raw);
-	return s;
-}
-
-/* The first line of s, display-safe (caller frees). */
-static char *first_line(const char *s)
-{
-	char *raw = xstrndup(s, strcspn(s, "\r\n")), *safe = safe_str(raw);
-
-	free(raw);
-	return safe;
-}
-
 int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 		void (*line)(const char *text, void *data), void *data,
 		struct cmd_result *res)
@@ -398,6 +390,8 @@ int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 	memset(res, 0, sizeof(*res));
 	free(ctx->summary);
 	ctx->summary = NULL;
+	free(ctx->usage_text);
+	ctx->usage_text = NULL;
 	out = open_memstream(&obuf, &olen);
 	err = out ? fopencookie(&ce, "w", io) : NULL;
 	if (!out || !err) {
@@ -427,19 +421,21 @@ int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 		res->output_lines++;
 	res->warnings = ce.all.len ? sbuf_detach(&ce.all, NULL) : NULL;
 	sbuf_release(&ce.all);
+	/* The result as values: the error, the command's own result line,
+	 * its usage; never a line read back from what it wrote. */
 	if (res->status != CMD_OK && ctx->err.msg[0])
 		res->summary = safe_str(ctx->err.msg);
 	else if (ctx->summary) {
 		res->summary = safe_str(ctx->summary);
 		res->said = true;
-	}
+	} else if (res->status == CMD_USAGE && ctx->usage_text)
+		res->summary = safe_str(ctx->usage_text);
 	else if (olen)
-		res->summary = last_line(obuf, olen);
-	else if (res->warnings && res->status == CMD_USAGE)
-		/* The usage line, not the hint to --help after it. */
-		res->summary = first_line(res->warnings);
+		res->summary = xasprintf("%zu line%s", res->output_lines,
+					 res->output_lines == 1 ? "" : "s");
 	else if (res->warnings)
-		res->summary = last_line(res->warnings, strlen(res->warnings));
+		res->summary = xstrdup(res->status == CMD_OK ? "done, with warnings"
+					 : "command failed");
 	else
 		res->summary = xstrdup(res->status == CMD_OK ? "done" : "command failed");
 	return res->status;
@@ -570,6 +566,8 @@ void cmd_ctx_release(struct cmd_ctx *ctx)
 	session_close(ctx->sess);
 	free(ctx->summary);
 	ctx->summary = NULL;
+	free(ctx->usage_text);
+	ctx->usage_text = NULL;
 }
 
 struct store *cmd_store(struct cmd_ctx *ctx)

@@ -66,7 +66,10 @@ struct cmd_ctx {
 	FILE *errout;            /* warnings, progress */
 	bool interactive;        /* run from the UI */
 	struct err err;          /* why the command failed (CMD_FAILED) */
-	char *summary;           /* the command's one-line result (cmd_say) */
+	char *summary;           /* the command's one-line result (cmd_say,
+				  * cmd_summary) */
+	char *usage_text;        /* the usage, one line, when cmd_usage
+				  * explained a mistake (for the UI) */
 	const char *sub;         /* the sub-command being run (cmd_run), for
 				  * its usage line; NULL when none */
 	bool usage_said;         /* cmd_usage printed the usage this run */
@@ -157,7 +160,9 @@ int cmd_run_string(struct cmd_ctx *ctx, const char *line);
 struct cmd_result {
 	int status;             /* CMD_OK, CMD_FAILED, CMD_USAGE */
 	char *summary;          /* one display-safe line: the command's
-				 * cmd_say, its error, or its last line */
+				 * cmd_say or cmd_summary, its error, its
+				 * usage, or what the output is ("12
+				 * lines"): never read from its output */
 	bool said;              /* summary is the command's own result line
 				 * (cmd_say): the output is its receipt,
 				 * not something to read */
@@ -191,6 +196,9 @@ int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
  * (display-safe: untrusted parts made safe by the caller) and kept as
  * ctx->summary for the UI's status line. */
 void cmd_say(struct cmd_ctx *ctx, const char *fmt, ...) UTIL_PRINTF(2, 3);
+/* The same result, kept for the UI without a line of its own: for a
+ * command whose output lines already say it (in other words). */
+void cmd_summary(struct cmd_ctx *ctx, const char *fmt, ...) UTIL_PRINTF(2, 3);
 /*
  * Splits like a POSIX shell without expansion: '...' literal, "..." with
  * \" and \\, backslash escapes outside.  Returns 0 with a NULL-terminated

@@ -1,7 +1,12 @@
 /*
- * `cve ID (--assign CVE-YYYY-NNNN | --reject --reason TEXT | --description
- *  | --cwe CWE-N)`: the CVE lifecycle of a report (cve_record, fixcve.c),
- * each change an event.  --description opens $VISUAL, else $EDITOR, on a
+ * `cve ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN |
+ *  --reject [--id CVE-YYYY-NNNN] --reason TEXT | --description |
+ *  --cwe CWE-N)`: the CVE lifecycle of a report (cve_request_record,
+ * fixcve.c), each change an event.  A report may have several IDs: each
+ * --assign adds one, covering the fixes --fix names (every fix without
+ * one); --assign of an ID already there with --fix changes the fixes it
+ * covers; --drop takes back an ID recorded by mistake (a rejected one
+ * stays, as REJECTED); --reject needs --id when several are live.  --description opens $VISUAL, else $EDITOR, on a
  * private temporary file holding the current description; what is saved
  * becomes the record's description.  It needs a terminal of its own, so
  * the UI's `:` line refuses it.
@@ -26,6 +31,9 @@ static const struct option cmd_cve_opts[] = {
 	{ "reason", required_argument, NULL, 'R' },
 	{ "description", no_argument, NULL, 'd' },
 	{ "cwe", required_argument, NULL, 'w' },
+	{ "fix", required_argument, NULL, 'f' },
+	{ "drop", required_argument, NULL, 'D' },
+	{ "id", required_argument, NULL, 'i' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -147,19 +155,28 @@ static int describe(struct cmd_ctx *ctx, int64_t id)
 }
 
 struct cve_args {
-	const char *assign, *reason, *cwe;
+	const char *assign, *reason, *cwe, *drop, *which;
 	bool reject, description;
 	int64_t id;
+	const char **fixes;
+	size_t nfixes;
 };
 
 static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 {
-	if ((a->assign != NULL) + a->reject + a->description + (a->cwe != NULL) != 1 ||
-	    (a->reason && !a->reject))
+	if ((a->assign != NULL) + a->reject + a->description + (a->cwe != NULL) +
+	    (a->drop != NULL) != 1 || (a->reason && !a->reject) ||
+	    (a->which && !a->reject) || (a->nfixes && !a->assign))
 		return cmd_usage(ctx, "cve");
 	if (a->assign && !cve_id_valid(a->assign))
 		err_setc(&ctx->err, ERR_INVALID, "cve --assign '%s': not a CVE ID (CVE-YYYY-NNNN)",
 			 a->assign);
+	else if (a->drop && !cve_id_valid(a->drop))
+		err_setc(&ctx->err, ERR_INVALID, "cve --drop '%s': not a CVE ID (CVE-YYYY-NNNN)",
+			 a->drop);
+	else if (a->which && !cve_id_valid(a->which))
+		err_setc(&ctx->err, ERR_INVALID, "cve --id '%s': not a CVE ID (CVE-YYYY-NNNN)",
+			 a->which);
 	else if (a->cwe && !cwe_id_valid(a->cwe))
 		err_setc(&ctx->err, ERR_INVALID, "cve --cwe '%s': not a CWE ID (CWE-NNN)", a->cwe);
 	else if (a->cwe && !cwe_name(a->cwe))
@@ -173,9 +190,39 @@ static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 	return CMD_USAGE;
 }
 
+static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
+{
+	struct cve_request rq = { a->id, CVE_CWE, a->cwe, NULL, a->fixes, a->nfixes };
+	long long id = (long long)a->id;
+
+	if (a->assign) {
+		rq.a = CVE_ASSIGN;
+		rq.value = a->assign;
+	} else if (a->drop) {
+		rq.a = CVE_DROP;
+		rq.value = a->drop;
+	} else if (a->reject) {
+		rq.a = CVE_REJECT;
+		rq.value = a->reason;
+		rq.cve = a->which;
+	}
+	if (cve_request_record(ctx->sess, &rq, &ctx->err) < 0)
+		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
+	if (a->assign)
+		cmd_say(ctx, "report %lld: %s reserved%s", id, a->assign,
+			a->nfixes ? " for the fixes named" : "");
+	else if (a->drop)
+		cmd_say(ctx, "report %lld: %s dropped", id, a->drop);
+	else if (a->reject)
+		cmd_say(ctx, "report %lld: CVE ID rejected", id);
+	else
+		cmd_say(ctx, "report %lld: %s recorded", id, a->cwe);
+	return CMD_OK;
+}
+
 static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct cve_args a = { NULL, NULL, NULL, false, false, 0 };
+	struct cve_args a = { NULL, NULL, NULL, NULL, NULL, false, false, 0, NULL, 0 };
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "", cmd_cve_opts, NULL)) != -1) {
@@ -185,48 +232,46 @@ static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'R': a.reason = optarg; break;
 		case 'd': a.description = true; break;
 		case 'w': a.cwe = optarg; break;
-		default: return cmd_usage(ctx, "cve");
+		case 'D': a.drop = optarg; break;
+		case 'i': a.which = optarg; break;
+		case 'f':
+			a.fixes = xrealloc(a.fixes, (a.nfixes + 1) * sizeof(*a.fixes));
+			a.fixes[a.nfixes++] = optarg;
+			break;
+		default: free(a.fixes); return cmd_usage(ctx, "cve");
 		}
 	}
-	if ((c = cmd_report(ctx, "cve", argc, argv, &a.id)) != 0)
-		return c;
-	if (optind != argc)
-		return cmd_usage(ctx, "cve");
-	if ((r = check_args(ctx, &a)) != CMD_OK)
-		return r;
-	if (a.description)
-		return describe(ctx, a.id);
-	if (a.assign)
-		r = cve_record(ctx->sess, a.id, CVE_ASSIGN, a.assign, &ctx->err);
-	else if (a.reject)
-		r = cve_record(ctx->sess, a.id, CVE_REJECT, a.reason, &ctx->err);
-	else
-		r = cve_record(ctx->sess, a.id, CVE_CWE, a.cwe, &ctx->err);
-	if (r < 0)
-		return CMD_FAILED;
-	if (a.assign)
-		cmd_say(ctx, "report %lld: %s reserved", (long long)a.id, a.assign);
-	else if (a.reject)
-		cmd_say(ctx, "report %lld: CVE ID rejected", (long long)a.id);
-	else
-		cmd_say(ctx, "report %lld: %s recorded", (long long)a.id, a.cwe);
-	return CMD_OK;
+	if ((r = cmd_report(ctx, "cve", argc, argv, &a.id)) == 0 && optind != argc)
+		r = cmd_usage(ctx, "cve");
+	if (r == CMD_OK)
+		r = check_args(ctx, &a);
+	if (r == CMD_OK)
+		r = a.description ? describe(ctx, a.id) : cve_run(ctx, &a);
+	free(a.fixes);
+	return r;
 }
 
 /* `cve` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--assign CVE-YYYY-NNNN", "the ID the CNA reserved for this report" },
+	{ "--assign CVE-YYYY-NNNN", "an ID the CNA reserved for this report (a report may have several)" },
+	{ "--fix SHA", "with --assign: a recorded fix the ID covers (repeatable; default every fix)" },
+	{ "--drop CVE-YYYY-NNNN", "an ID recorded by mistake is no longer the report's" },
 	{ "--reject", "the ID is rejected (with --reason)" },
+	{ "--id CVE-YYYY-NNNN", "with --reject: which ID, when the report has several" },
 	{ "--reason TEXT", "why it is rejected" },
 	{ "--description", "write the record's description in $VISUAL or $EDITOR" },
 	{ "--cwe CWE-N", "the record's weakness" },
 	{ NULL, NULL },
 };
-static const char *const examples[] = { "cve 3 --assign CVE-2026-12345", NULL };
+static const char *const examples[] = {
+	"cve 3 --assign CVE-2026-12345",
+	"cve 3 --assign CVE-2026-12346 --fix 2b3c4d5e6f7a",
+	"cve 3 --reject --id CVE-2026-12346 --reason 'a duplicate of CVE-2026-12345'",
+	NULL };
 const struct cmd_entry cmd_cve_entry = {
 	.name = "cve",
-	.usage = "ID (--assign CVE-YYYY-NNNN | --reject --reason TEXT | --description | --cwe CWE-N)",
-	.help = "the report's CVE ID: reserved, rejected; the record's description and CWE",
+	.usage = "ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN | --reject [--id CVE-YYYY-NNNN] --reason TEXT | --description | --cwe CWE-N)",
+	.help = "the report's CVE IDs (one or several): reserved, rejected, dropped; the records' description and CWE",
 	.exec = cmd_cve_exec,
 	.opts = cmd_cve_opts,
 	.target = CMD_TARGET_REPORT,

@@ -153,18 +153,25 @@ static int unpublished(struct due_run *d)
 		return -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct fixcve *fc = &rows[i].fc;
+		struct sbuf ids = SBUF_INIT;
 		struct report r;
 		char *text;
-		if (!fc->cve_id || strcmp(fc->cve_state, "reserved"))
+		for (size_t k = 0; k < fc->ncves; k++)
+			if (!strcmp(fc->cves[k].state, "reserved"))
+				sbuf_addf(&ids, "%s%s", ids.len ? ", " : "", fc->cves[k].id);
+		if (!ids.len)
 			continue;
-		if ((rc = report_get(d->ctx->sess, rows[i].report_id, &r, &d->ctx->err)) < 0)
+		if ((rc = report_get(d->ctx->sess, rows[i].report_id, &r, &d->ctx->err)) < 0) {
+			sbuf_release(&ids);
 			break;
+		}
 		if (disclosed(&r, d->now)) {
 			text = xasprintf("%s reserved and the report disclosed, but no record published (export --format cve)",
-					 fc->cve_id);
+					 ids.buf);
 			item(d, &r, "cve-unpublished", r.disclosure, NULL, text);
 			free(text);
 		}
+		sbuf_release(&ids);
 		report_release(&r);
 	}
 	fixcve_rows_free(rows, n);
@@ -221,6 +228,12 @@ static int mail_exec(struct cmd_ctx *ctx, struct due_mail_opts *o,
 		}
 	}
 	rc = res.skipped ? CMD_FAILED : CMD_OK;
+	cmd_summary(ctx, "%zu reminder%s %s, %zu skipped", res.sent,
+		    res.sent == 1 ? "" : "s", o->dry_run ? "would be sent" : "sent",
+		    res.skipped);
+	if (res.skipped)
+		err_setc(&ctx->err, ERR_IO, "%zu reminder%s due not sent (see the warnings)",
+			 res.skipped, res.skipped == 1 ? "" : "s");
 	due_mail_result_release(&res);
 	return rc;
 }

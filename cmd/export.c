@@ -168,6 +168,12 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	rc = export_write(ctx->sess, ex, ids.v, ids.n, &eo, path, mode,
 			  ctx->out, &ctx->err) < 0 ? CMD_FAILED : CMD_OK;
+	if (rc == CMD_OK && path) {
+		char *p = safe_str(path);
+		cmd_summary(ctx, "%zu report%s written to %s (%s)", ids.n,
+			    ids.n == 1 ? "" : "s", p, ex->name);
+		free(p);
+	}
 	free(ids.v);
 	return rc;
 }

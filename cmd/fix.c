@@ -1,10 +1,14 @@
 /*
- * `fix ID --commit SHA [--introduced SHA]... [--tree GITDIR]
- *  [--stable BRANCH]...`: records the commit that fixes a report and the
- * commits that brought the bug in (fix_record, fixcve.c).  The tree is
- * --tree, else config kernel.git; with one, each SHA must be a commit
- * there and gets its first tag, and the stable branches named are
- * searched for backports.  Without one the SHAs are recorded unchecked.
+ * `fix ID --commit SHA [--add] [--introduced SHA]... [--tree GITDIR]
+ *  [--stable BRANCH]...` and `fix ID --drop SHA`: records the commit that
+ * fixes a report and the commits that brought the bug in (fix_record,
+ * fixcve.c).  --commit alone replaces every fix recorded before (as it
+ * always did); with --add it is one more (a fix in another subsystem, a
+ * follow-up), or the same fix checked again.  --drop takes one back.
+ * The tree is --tree, else config kernel.git; with one, each SHA must be
+ * a commit there and gets its first tag, and the stable branches named
+ * are searched for backports.  Without one the SHAs are recorded
+ * unchecked.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -19,6 +23,8 @@ static const struct option cmd_fix_opts[] = {
 	{ "introduced", required_argument, NULL, 'i' },
 	{ "tree", required_argument, NULL, 't' },
 	{ "stable", required_argument, NULL, 's' },
+	{ "add", no_argument, NULL, 'a' },
+	{ "drop", required_argument, NULL, 'd' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -31,8 +37,9 @@ static void add(const char ***v, size_t *n, const char *s)
 
 static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct fix_request rq = { 0, NULL, NULL, 0, NULL, NULL, 0 };
-	const char **intro = NULL, **stable = NULL;
+	struct fix_request rq = { 0, FIX_SET, NULL, NULL, 0, NULL, NULL, 0 };
+	const char **intro = NULL, **stable = NULL, *drop = NULL;
+	bool more = false;
 	char *summary = NULL;
 	int c, rc = CMD_OK;
 
@@ -42,6 +49,8 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'i': add(&intro, &rq.nintroduced, optarg); break;
 		case 't': rq.tree = optarg; break;
 		case 's': add(&stable, &rq.nstable, optarg); break;
+		case 'a': more = true; break;
+		case 'd': drop = optarg; break;
 		default: rc = CMD_USAGE; break;
 		}
 	}
@@ -49,9 +58,17 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	rq.stable = stable;
 	if (rc == CMD_OK)
 		rc = cmd_report(ctx, "fix", argc, argv, &rq.id);
-	if (rc == CMD_OK && (optind != argc || !rq.commit))
+	/* --commit [--add ...] or --drop alone. */
+	if (rc == CMD_OK && (optind != argc || !rq.commit == !drop ||
+			     (drop && (more || rq.nintroduced || rq.tree || rq.nstable))))
 		rc = CMD_USAGE;
-	if (rc == CMD_OK && !rq.tree)
+	if (drop) {
+		rq.how = FIX_DROP;
+		rq.commit = drop;
+	} else if (more) {
+		rq.how = FIX_ADD;
+	}
+	if (rc == CMD_OK && !rq.tree && !drop)
 		rq.tree = config_get(ctx->sess->cfg, "kernel.git", NULL);
 	if (rc == CMD_OK && rq.nstable && !rq.tree) {
 		err_setc(&ctx->err, ERR_INVALID, "fix --stable needs a tree (--tree or kernel.git)");
@@ -74,22 +91,26 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `fix` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--commit SHA", "the commit that fixes the report (7 to 40 hex digits)" },
+	{ "--commit SHA", "the commit that fixes the report (7 to 40 hex digits); replaces the fixes recorded before" },
+	{ "--add", "with --commit: one more fix (another subsystem, a follow-up), or the same one checked again" },
+	{ "--drop SHA", "the recorded fix SHA (or a prefix) is no longer one of the report's (alone)" },
 	{ "--introduced SHA", "a commit that brought the bug in (repeatable)" },
 	{ "--tree GITDIR", "a kernel git tree to check the commits in (else kernel.git)" },
 	{ "--stable BRANCH", "a stable branch to search for backports (repeatable)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = {
-	"fix 3 --commit 1a2b3c4d5e6f --introduced 0f1e2d3c4b5a --tree ~/linux", NULL };
+	"fix 3 --commit 1a2b3c4d5e6f --introduced 0f1e2d3c4b5a --tree ~/linux",
+	"fix 3 --commit 2b3c4d5e6f7a --add --tree ~/linux --stable linux-6.6.y",
+	"fix 3 --drop 2b3c4d5e", NULL };
 const struct cmd_entry cmd_fix_entry = {
 	.name = "fix",
-	.usage = "ID --commit SHA [--introduced SHA]... [--tree GITDIR] [--stable BRANCH]...",
-	.help = "record the fixing and introducing commits; with a tree, their first tags and stable backports",
+	.usage = "ID (--commit SHA [--add] [--introduced SHA]... [--tree GITDIR] [--stable BRANCH]... | --drop SHA)",
+	.help = "record the fixing commits (one or several) and the introducing ones; with a tree, their first tags and stable backports",
 	.exec = cmd_fix_exec,
 	.opts = cmd_fix_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "a commit or branch not in the tree, no such report, or the tree cannot be read",
+	.exit1 = "a commit or branch not in the tree, a fix to drop the report lacks, no such report, or the tree cannot be read",
 	.examples = examples,
 };

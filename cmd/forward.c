@@ -124,6 +124,10 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (forward_report(ctx->sess, id, &o, &res, &ctx->err) == 0)
 		r = CMD_OK;
 	cmd_forward_print(ctx, &res);
+	if (r == CMD_OK)
+		cmd_summary(ctx, "report %lld forwarded in %zu message%s%s", (long long)id,
+			    res.nsent, res.nsent == 1 ? "" : "s",
+			    res.withheld ? "; attachments withheld (see the warnings)" : "");
 	if (r == CMD_OK && res.withheld)
 		fprintf(ctx->errout,
 			"report %lld: %zu attachment%s withheld (without the "

@@ -621,12 +621,9 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	sbuf_release(&ir.pending);
 	if (ir.shown)
 		report_progress(&ir, CMD_PROGRESS_DONE, 1);
-	if (ctx->interactive) {
-		/* The UI shows the last line in its status line. */
-		fprintf(ctx->out, "imported: %zu new, %zu repl%s, %zu duplicate(s), %zu error(s)\n",
-			ir.nnew, ir.nreply, ir.nreply == 1 ? "y" : "ies", ir.ndup,
-			ir.failed);
-	}
+	cmd_summary(ctx, "imported: %zu new, %zu repl%s, %zu duplicate(s), %zu error(s)",
+		    ir.nnew, ir.nreply, ir.nreply == 1 ? "y" : "ies", ir.ndup,
+		    ir.failed);
 	if (ir.failed && ctx->interactive) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%zu input(s) could not be imported; the first: %s",

@@ -289,6 +289,11 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 		goto out;
 	fputs(done, ctx->out);
 	fputs(notes, ctx->errout);
+	/* The change, one line, as the use case said it. */
+	for (char *p = done; *p; p++)
+		if (*p == '\n')
+			*p = p[1] ? ';' : '\0';
+	cmd_summary(ctx, "report %lld: %s", (long long)id, done);
 	r = CMD_OK;
 out:
 	free(done);

@@ -120,6 +120,8 @@ int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
 		     *m = safe_str(s.message_id);
 		fprintf(ctx->out, "%s\t%s\t%s\t<%s>\n", s.plaintext ? "plaintext" :
 			"encrypted", t, w, m);
+		cmd_summary(ctx, "sent to %s, %s (%s)", t,
+			    s.plaintext ? "in the clear" : "signed and encrypted", w);
 		free(t);
 		free(w);
 		free(m);

@@ -113,6 +113,8 @@ static int reseal(struct cmd_ctx *ctx)
 	}
 	fprintf(ctx->out, "resealed: %zu\nleft alone: %zu\nnot opened by your keys: %zu\n",
 		res.resealed, res.kept, res.nunopened);
+	cmd_summary(ctx, "resealed %zu, left alone %zu, not opened by your keys %zu",
+		    res.resealed, res.kept, res.nunopened);
 	for (size_t i = 0; i < res.nunopened; i++)
 		fprintf(ctx->out, "  message %lld of report %lld\n",
 			(long long)res.unopened[i],

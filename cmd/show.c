@@ -71,27 +71,42 @@ static void field_safe(FILE *out, const char *name, const char *v)
 	fprintf(out, "%-20s %s\n", name, v && *v ? v : "-");
 }
 
-/* "Fix" and "CVE": the fix's commit and first tag, the CVE ID and its
- * state (fixcve.h). */
+/* "Fix" and "CVE": each fix's commit and first tag, each CVE ID with
+ * its state and, when it names some, the fixes it covers (fixcve.h);
+ * one line each. */
 static void print_fixcve(FILE *out, const struct report_full *rf)
 {
 	struct fixcve fc;
 	char *s;
 
 	fixcve_fold(rf->events, rf->nevents, &fc);
-	if (fc.has_fix) {
-		s = xasprintf("%s (%s%s, %zu introducing, %zu backports)", fc.fix.sha,
-			      fc.fix.tag ? "first in " : "",
-			      fc.fix.tag ? fc.fix.tag : fc.tree_checked ? "no tag yet" : "unchecked",
-			      fc.nintroduced, fc.nbackports);
+	for (size_t i = 0; i < fc.nfixes; i++) {
+		const struct fix_entry *f = &fc.fixes[i];
+		s = xasprintf("%s (%s%s, %zu introducing, %zu backports)", f->fix.sha,
+			      f->fix.tag ? "first in " : "",
+			      f->fix.tag ? f->fix.tag : f->tree_checked ? "no tag yet" : "unchecked",
+			      f->nintroduced, f->nbackports);
 		field(out, "Fix", s);
 		free(s);
-	} else {
-		field(out, "Fix", NULL);
 	}
-	s = fc.cve_id ? xasprintf("%s (%s)", fc.cve_id, fc.cve_state) : NULL;
-	field(out, "CVE", s);
-	free(s);
+	if (!fc.nfixes)
+		field(out, "Fix", NULL);
+	for (size_t i = 0; i < fc.ncves; i++) {
+		const struct cve_entry *c = &fc.cves[i];
+		struct sbuf sb = SBUF_INIT;
+		const char *sep = "; fixes ";
+		sbuf_addf(&sb, "%s (%s", c->id, c->state);
+		for (size_t k = 0; c->nfixes && k < fc.nfixes; k++)
+			if (fixcve_covers(c, fc.fixes[k].fix.sha)) {
+				sbuf_addf(&sb, "%s%.12s", sep, fc.fixes[k].fix.sha);
+				sep = ", ";
+			}
+		sbuf_addch(&sb, ')');
+		field(out, "CVE", sb.buf);
+		sbuf_release(&sb);
+	}
+	if (!fc.ncves)
+		field(out, "CVE", NULL);
 	fixcve_release(&fc);
 }
 
@@ -344,6 +359,9 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 			json_object_set_new(m, "open_error", json_text(op->why[i]));
 			continue;
 		}
+		/* The verdict of this opening (verified again, or tampered),
+		 * over the stored one. */
+		json_object_set_new(m, "verdict", json_string(sig_verdict_name(om->verdict)));
 		json_object_set_new(m, "senders", senders_json(om));
 		json_object_set_new(m, "signer", json_text(om->signer));
 		json_object_set_new(m, "signer_valid", json_boolean(om->signer_valid));
@@ -356,6 +374,12 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 			json_array_append_new(unsigned_files,
 					      json_text(om->files_unsigned[k]));
 		if (i == 0) {
+			json_object_set_new(sig, "verdict",
+					    json_string(sig_verdict_name(om->verdict)));
+			json_object_set_new(sig, "signer_matches_from",
+					    json_boolean(om->signer_matches_from));
+			json_object_set_new(sig, "trust", json_string(report_trust_name(
+				report_trust_class(om->verdict, om->signer_matches_from))));
 			json_object_set_new(o, "senders", senders_json(om));
 			json_object_set_new(sig, "signer", json_text(om->signer));
 			json_object_set_new(sig, "signer_valid",

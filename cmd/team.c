@@ -108,6 +108,24 @@ static int way_in(struct cmd_ctx *ctx, const char *role, bool password)
 	return CMD_OK;
 }
 
+/* An existing team's schema upgraded by this init: what it did. */
+static void schema_said(struct cmd_ctx *ctx)
+{
+	struct store *s = ctx->sess->store;
+	int from = store_schema_found(s), to = store_schema_version(s);
+
+	if (from <= 0 || from >= to)
+		return;
+	fprintf(ctx->out, "schema of %s upgraded from version %d to %d, every "
+		"event kept\n", store_where(s), from, to);
+	if (from < 5)
+		fprintf(ctx->out, "  from now on: ids and event times are the "
+			"server's; a change of a report, participant, vendor or "
+			"stored body that no event records is refused; each new "
+			"message keeps the digest every opening checks (older ones "
+			"have none to check)\n");
+}
+
 static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : NULL;
@@ -142,6 +160,7 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		r = team_init(ctx->sess, role, name, key, &ctx->err);
 		if (r < 0)
 			return CMD_FAILED;
+		schema_said(ctx);
 		fprintf(ctx->out, "team ready on %s; first officer: %s\n",
 			store_where(ctx->sess->store), role ? role : ctx->sess->officer);
 		return role && strcmp(role, ctx->sess->officer) ? way_in(ctx, role, password) : CMD_OK;

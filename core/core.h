@@ -33,7 +33,8 @@
  *   team.c, .h          a team server's officers; roster.c: the roster
  *                       and roster reseal (team.h)
  *   fixcve.c, .h        fix tracking and the CVE lifecycle, as events;
- *                       ktree.c, .h: the kernel tree read with libgit2
+ *                       ktree.c, .h: the kernel tree read with libgit2;
+ *                       affected.c, .h: the versions the bug is in
  *   stats.c, .h         the team's numbers
  *   search.c, .h        searching reports: fields, then bodies in memory
  *   json.c, .h          the JSON form of a report (show --json, list)

@@ -542,9 +542,10 @@ size_t dossier_public_files(struct session *sess, const struct dossier *d,
 
 	*files = xcalloc(1, sizeof(**files));
 	fixcve_fold(rf->events, rf->nevents, &fc);
-	for (size_t k = 0; k < fc.fix.nfiles; k++)
-		if (touched_path_plausible(fc.fix.files[k]))
-			file_add(files, &n, dossier_text(d, fc.fix.files[k]));
+	for (size_t i = 0; i < fc.nfixes; i++)
+		for (size_t k = 0; k < fc.fixes[i].fix.nfiles; k++)
+			if (touched_path_plausible(fc.fixes[i].fix.files[k]))
+				file_add(files, &n, dossier_text(d, fc.fixes[i].fix.files[k]));
 	fixcve_release(&fc);
 	if (n)
 		return n;

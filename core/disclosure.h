@@ -82,7 +82,7 @@ char *dossier_reporter(const struct dossier *d);
 char *dossier_text(const struct dossier *d, const char *text);
 /*
  * The report's files as the public texts name them (distros, announce,
- * CVE, OSV, CSAF): those the fix changes when `fix --tree` recorded them
+ * CVE, OSV, CSAF): those the fixes change when `fix --tree` recorded them
  * (fixcve.h), else those the reporter's signed text touches
  * (report_reporter_signed: never an unsigned or a third party's reply);
  * only plausible paths (touched_path_plausible), each through

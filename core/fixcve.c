@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -134,41 +135,203 @@ static void set_str(char **dst, const char *s)
 	*dst = xstrdup(s);
 }
 
-static void fold_fix(const struct event *e, struct fixcve *fc)
+static void entry_release(struct fix_entry *f)
 {
-	char *tree;
+	commit_release(&f->fix);
+	commits_free(f->introduced, f->nintroduced);
+	commits_free(f->backports, f->nbackports);
+	memset(f, 0, sizeof(*f));
+}
 
-	if (!strcmp(e->kind, "fix")) {
-		commit_release(&fc->fix);
-		commits_free(fc->introduced, fc->nintroduced);
-		commits_free(fc->backports, fc->nbackports);
-		fc->introduced = fc->backports = NULL;
-		fc->nintroduced = fc->nbackports = 0;
-		fc->fix = commit_parse(e->detail);
-		fc->has_fix = fc->fix.sha != NULL;
+static void cve_entry_release(struct cve_entry *c)
+{
+	free(c->id);
+	free(c->reject_reason);
+	for (size_t i = 0; i < c->nfixes; i++)
+		free(c->fixes[i]);
+	free(c->fixes);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Whether SHAs a and b name the same commit: one is the other's prefix
+ * (a fix recorded unchecked may be short). */
+static bool same_sha(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	if (!a || !b)
+		return false;
+	la = strlen(a);
+	lb = strlen(b);
+	return !strncasecmp(a, b, la < lb ? la : lb);
+}
+
+/* The index of the fix whose SHA is sha, or nfixes. */
+static size_t fix_index(const struct fixcve *fc, const char *sha)
+{
+	size_t i;
+
+	for (i = 0; sha && i < fc->nfixes; i++)
+		if (same_sha(fc->fixes[i].fix.sha, sha))
+			break;
+	return i;
+}
+
+static void fix_remove(struct fixcve *fc, size_t i)
+{
+	entry_release(&fc->fixes[i]);
+	memmove(&fc->fixes[i], &fc->fixes[i + 1],
+		(fc->nfixes - i - 1) * sizeof(*fc->fixes));
+	fc->nfixes--;
+}
+
+/* fix, fix-add and fix-drop; *cur is the fix that fix-introduced and
+ * fix-backport events after it belong to (nfixes: none). */
+static void fold_fix(const struct event *e, struct fixcve *fc, size_t *cur)
+{
+	struct fix_commit c;
+	struct fix_entry *f;
+	char *tree, *up;
+	size_t i;
+
+	if (!strcmp(e->kind, "fix") || !strcmp(e->kind, "fix-add")) {
+		c = commit_parse(e->detail);
+		if (!c.sha) {
+			commit_release(&c);
+			*cur = fc->nfixes;
+			return;
+		}
+		if (!strcmp(e->kind, "fix"))
+			while (fc->nfixes)
+				fix_remove(fc, fc->nfixes - 1);
+		i = fix_index(fc, c.sha);
+		if (i == fc->nfixes) {
+			fc->fixes = xrealloc(fc->fixes, (fc->nfixes + 1) * sizeof(*fc->fixes));
+			fc->nfixes++;
+		} else {
+			entry_release(&fc->fixes[i]);
+		}
+		f = &fc->fixes[i];
+		memset(f, 0, sizeof(*f));
+		f->fix = c;
 		tree = field(e->detail, "tree");
-		fc->tree_checked = tree && !strcmp(tree, "checked");
+		f->tree_checked = tree && !strcmp(tree, "checked");
 		free(tree);
-	} else if (!strcmp(e->kind, "fix-introduced") && fc->has_fix) {
-		push(&fc->introduced, &fc->nintroduced, e->detail);
-	} else if (!strcmp(e->kind, "fix-backport") && fc->has_fix) {
-		push(&fc->backports, &fc->nbackports, e->detail);
+		*cur = i;
+	} else if (!strcmp(e->kind, "fix-drop")) {
+		c = commit_parse(e->detail);
+		i = fix_index(fc, c.sha);
+		if (i < fc->nfixes)
+			fix_remove(fc, i);
+		commit_release(&c);
+		*cur = fc->nfixes;
+	} else if (!strcmp(e->kind, "fix-introduced") && *cur < fc->nfixes) {
+		f = &fc->fixes[*cur];
+		push(&f->introduced, &f->nintroduced, e->detail);
+	} else if (!strcmp(e->kind, "fix-backport")) {
+		up = field(e->detail, "upstream");
+		i = up ? fix_index(fc, up) : fc->nfixes;
+		free(up);
+		if (i == fc->nfixes)
+			i = *cur;
+		if (i < fc->nfixes) {
+			f = &fc->fixes[i];
+			push(&f->backports, &f->nbackports, e->detail);
+		}
 	}
+}
+
+static struct cve_entry *cve_entry(struct fixcve *fc, const char *id)
+{
+	for (size_t i = 0; id && i < fc->ncves; i++)
+		if (!strcmp(fc->cves[i].id, id))
+			return &fc->cves[i];
+	return NULL;
+}
+
+/* The ID of a "CVE-... rest" detail (caller frees). */
+static char *first_word(const char *detail)
+{
+	return xstrndup(detail, strcspn(detail, " "));
+}
+
+static struct cve_entry *cve_push(struct fixcve *fc, const char *id)
+{
+	struct cve_entry *c;
+
+	fc->cves = xrealloc(fc->cves, (fc->ncves + 1) * sizeof(*fc->cves));
+	c = &fc->cves[fc->ncves++];
+	memset(c, 0, sizeof(*c));
+	c->id = xstrdup(id);
+	c->state = "reserved";
+	return c;
+}
+
+static void cve_reject(struct cve_entry *c, const char *reason)
+{
+	if (!c)
+		return;
+	set_str(&c->reject_reason, reason);
+	c->state = "rejected";
+}
+
+/* cve-add: the ID, again reserved when it was rejected, covering the
+ * fixes it names. */
+static void fold_cve_add(const char *detail, struct fixcve *fc)
+{
+	char *id = first_word(detail), *v = field(detail, "fixes");
+	struct cve_entry *c = cve_entry(fc, id);
+
+	if (!c) {
+		c = cve_push(fc, id);
+	} else if (!strcmp(c->state, "rejected")) {
+		c->state = "reserved";
+		free(c->reject_reason);
+		c->reject_reason = NULL;
+	}
+	for (size_t i = 0; i < c->nfixes; i++)
+		free(c->fixes[i]);
+	c->nfixes = 0;
+	for (char *p = v; p && *p;) {
+		size_t len = strcspn(p, ":");
+		if (len) {
+			c->fixes = xrealloc(c->fixes, (c->nfixes + 1) * sizeof(*c->fixes));
+			c->fixes[c->nfixes++] = xstrndup(p, len);
+		}
+		p += len + (p[len] == ':');
+	}
+	free(v);
+	free(id);
 }
 
 static void fold_cve(const struct event *e, struct fixcve *fc)
 {
+	struct cve_entry *c;
+	char *id;
+
 	if (!strcmp(e->kind, "cve-assign")) {
-		set_str(&fc->cve_id, e->detail);
-		fc->cve_state = "reserved";
-		free(fc->reject_reason);
-		fc->reject_reason = NULL;
-	} else if (!strcmp(e->kind, "cve-reject") && fc->cve_id) {
-		set_str(&fc->reject_reason, e->detail);
-		fc->cve_state = "rejected";
-	} else if (!strcmp(e->kind, "cve-publish") && fc->cve_id &&
-		   strcmp(fc->cve_state, "rejected")) {
-		fc->cve_state = "published";
+		while (fc->ncves)
+			cve_entry_release(&fc->cves[--fc->ncves]);
+		cve_push(fc, e->detail);
+	} else if (!strcmp(e->kind, "cve-add")) {
+		fold_cve_add(e->detail, fc);
+	} else if (!strcmp(e->kind, "cve-drop") && (c = cve_entry(fc, e->detail))) {
+		size_t i = (size_t)(c - fc->cves);
+		cve_entry_release(c);
+		memmove(&fc->cves[i], &fc->cves[i + 1],
+			(fc->ncves - i - 1) * sizeof(*fc->cves));
+		fc->ncves--;
+	} else if (!strcmp(e->kind, "cve-reject") && fc->ncves) {
+		cve_reject(&fc->cves[fc->ncves - 1], e->detail);
+	} else if (!strcmp(e->kind, "cve-reject-id")) {
+		const char *why = e->detail + strcspn(e->detail, " ");
+		id = first_word(e->detail);
+		cve_reject(cve_entry(fc, id), why + strspn(why, " "));
+		free(id);
+	} else if (!strcmp(e->kind, "cve-publish")) {
+		c = cve_entry(fc, e->detail);
+		if (c && strcmp(c->state, "rejected"))
+			c->state = "published";
 	} else if (!strcmp(e->kind, "cve-description")) {
 		set_str(&fc->description, e->detail);
 	} else if (!strcmp(e->kind, "cve-cwe")) {
@@ -178,12 +341,14 @@ static void fold_cve(const struct event *e, struct fixcve *fc)
 
 void fixcve_fold(const struct event *ev, size_t n, struct fixcve *fc)
 {
+	size_t cur = 0;
+
 	memset(fc, 0, sizeof(*fc));
 	for (size_t i = 0; i < n; i++) {
 		if (!ev[i].kind || !ev[i].detail)
 			continue;
 		if (str_starts(ev[i].kind, "fix"))
-			fold_fix(&ev[i], fc);
+			fold_fix(&ev[i], fc, &cur);
 		else if (str_starts(ev[i].kind, "cve-"))
 			fold_cve(&ev[i], fc);
 	}
@@ -191,14 +356,97 @@ void fixcve_fold(const struct event *ev, size_t n, struct fixcve *fc)
 
 void fixcve_release(struct fixcve *fc)
 {
-	commit_release(&fc->fix);
-	commits_free(fc->introduced, fc->nintroduced);
-	commits_free(fc->backports, fc->nbackports);
-	free(fc->cve_id);
-	free(fc->reject_reason);
+	for (size_t i = 0; i < fc->nfixes; i++)
+		entry_release(&fc->fixes[i]);
+	free(fc->fixes);
+	for (size_t i = 0; i < fc->ncves; i++)
+		cve_entry_release(&fc->cves[i]);
+	free(fc->cves);
 	free(fc->description);
 	free(fc->cwe);
 	memset(fc, 0, sizeof(*fc));
+}
+
+bool fixcve_covers(const struct cve_entry *c, const char *sha)
+{
+	if (!c || !c->nfixes)
+		return true;
+	for (size_t i = 0; i < c->nfixes; i++)
+		if (same_sha(c->fixes[i], sha))
+			return true;
+	return false;
+}
+
+const struct cve_entry *fixcve_cve(const struct fixcve *fc, const char *id)
+{
+	return cve_entry((struct fixcve *)fc, id);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void commit_copy(struct fix_commit *d, const struct fix_commit *s)
+{
+	d->sha = dup_or_null(s->sha);
+	d->tag = dup_or_null(s->tag);
+	d->branch = dup_or_null(s->branch);
+	d->upstream = dup_or_null(s->upstream);
+	d->subject = dup_or_null(s->subject);
+	d->nfiles = s->nfiles;
+	d->files = NULL;
+	if (s->files) {
+		d->files = xcalloc(s->nfiles + 1, sizeof(*d->files));
+		for (size_t i = 0; i < s->nfiles; i++)
+			d->files[i] = xstrdup(s->files[i]);
+	}
+}
+
+static struct fix_commit *commits_copy(const struct fix_commit *v, size_t n)
+{
+	struct fix_commit *r = n ? xcalloc(n, sizeof(*r)) : NULL;
+
+	for (size_t i = 0; i < n; i++)
+		commit_copy(&r[i], &v[i]);
+	return r;
+}
+
+static void cve_copy(struct cve_entry *d, const struct cve_entry *s)
+{
+	d->id = xstrdup(s->id);
+	d->state = s->state;
+	d->reject_reason = dup_or_null(s->reject_reason);
+	d->nfixes = s->nfixes;
+	d->fixes = s->nfixes ? xcalloc(s->nfixes, sizeof(*d->fixes)) : NULL;
+	for (size_t i = 0; i < s->nfixes; i++)
+		d->fixes[i] = xstrdup(s->fixes[i]);
+}
+
+void fixcve_view(const struct fixcve *fc, const struct cve_entry *c,
+		 struct fixcve *view)
+{
+	memset(view, 0, sizeof(*view));
+	view->fixes = xcalloc(fc->nfixes + 1, sizeof(*view->fixes));
+	for (size_t i = 0; i < fc->nfixes; i++) {
+		const struct fix_entry *f = &fc->fixes[i];
+		struct fix_entry *t = &view->fixes[view->nfixes];
+		if (c && !fixcve_covers(c, f->fix.sha))
+			continue;
+		commit_copy(&t->fix, &f->fix);
+		t->tree_checked = f->tree_checked;
+		t->introduced = commits_copy(f->introduced, f->nintroduced);
+		t->nintroduced = f->nintroduced;
+		t->backports = commits_copy(f->backports, f->nbackports);
+		t->nbackports = f->nbackports;
+		view->nfixes++;
+	}
+	view->cves = xcalloc(fc->ncves + 1, sizeof(*view->cves));
+	for (size_t i = 0; i < fc->ncves; i++)
+		if (!c || &fc->cves[i] == c || !strcmp(fc->cves[i].id, c->id))
+			cve_copy(&view->cves[view->ncves++], &fc->cves[i]);
+	view->description = dup_or_null(fc->description);
+	view->cwe = dup_or_null(fc->cwe);
 }
 
 static json_t *commit_json(const struct fix_commit *c)
@@ -211,30 +459,50 @@ static json_t *commit_json(const struct fix_commit *c)
 	return o;
 }
 
+static json_t *entry_json(const struct fix_entry *f)
+{
+	json_t *in = json_array(), *bp = json_array();
+
+	for (size_t i = 0; i < f->nintroduced; i++)
+		json_array_append_new(in, commit_json(&f->introduced[i]));
+	for (size_t i = 0; i < f->nbackports; i++)
+		json_array_append_new(bp, commit_json(&f->backports[i]));
+	return json_pack("{s:o, s:o, s:o, s:o, s:b}", "commit", json_text(f->fix.sha),
+			 "tag", json_text(f->fix.tag), "introduced", in,
+			 "backports", bp, "tree_checked", f->tree_checked);
+}
+
 void fixcve_add_json(json_t *o, const struct fixcve *fc)
 {
 	json_t *fix = json_null(), *cve = json_null();
+	json_t *fixes = json_array(), *cves = json_array();
+	const struct cve_entry *c0 = fc->ncves ? &fc->cves[0] : NULL;
 
-	if (fc->has_fix) {
-		json_t *in = json_array(), *bp = json_array();
-		for (size_t i = 0; i < fc->nintroduced; i++)
-			json_array_append_new(in, commit_json(&fc->introduced[i]));
-		for (size_t i = 0; i < fc->nbackports; i++)
-			json_array_append_new(bp, commit_json(&fc->backports[i]));
-		fix = json_pack("{s:o, s:o, s:o, s:o, s:b}",
-				"commit", json_text(fc->fix.sha),
-				"tag", json_text(fc->fix.tag), "introduced", in,
-				"backports", bp, "tree_checked", fc->tree_checked);
+	for (size_t i = 0; i < fc->nfixes; i++)
+		json_array_append_new(fixes, entry_json(&fc->fixes[i]));
+	for (size_t i = 0; i < fc->ncves; i++) {
+		const struct cve_entry *c = &fc->cves[i];
+		json_t *cf = json_array();
+		for (size_t k = 0; k < fc->nfixes; k++)
+			if (fixcve_covers(c, fc->fixes[k].fix.sha))
+				json_array_append_new(cf, json_text(fc->fixes[k].fix.sha));
+		json_array_append_new(cves, json_pack("{s:o, s:o, s:o, s:o}",
+			"id", json_text(c->id), "state", json_text(c->state),
+			"reason", json_text(c->reject_reason), "fixes", cf));
 	}
-	if (fc->cve_id || fc->description || fc->cwe)
+	if (fc->nfixes)
+		fix = entry_json(&fc->fixes[0]);
+	if (c0 || fc->description || fc->cwe)
 		cve = json_pack("{s:o, s:o, s:o, s:o, s:o}",
-				"id", json_text(fc->cve_id),
-				"state", json_text(fc->cve_state),
-				"reason", json_text(fc->reject_reason),
+				"id", json_text(c0 ? c0->id : NULL),
+				"state", json_text(c0 ? c0->state : NULL),
+				"reason", json_text(c0 ? c0->reject_reason : NULL),
 				"cwe", json_text(fc->cwe),
 				"description", json_text(fc->description));
 	json_object_set_new(o, "fix", fix);
 	json_object_set_new(o, "cve", cve);
+	json_object_set_new(o, "fixes", fixes);
+	json_object_set_new(o, "cves", cves);
 }
 
 /* --- recording ----------------------------------------------------------*/
@@ -245,6 +513,8 @@ struct fix_job {
 	struct fix_commit fix;
 	struct fix_commit *intro, *bp;
 	size_t nintro, nbp;
+	char *dropped;  /* FIX_DROP: the SHA of the fix dropped */
+	size_t nleft;   /* FIX_DROP: the fixes left */
 };
 
 /* One commit as given, or resolved in the tree with its first tag. */
@@ -349,10 +619,91 @@ static int fix_prepare(struct fix_job *j, struct err *err)
 	return rq->tree ? find_backports(j, err) : 0;
 }
 
+/* The report's state as its events tell it now, inside the write. */
+static int fold_now(struct session *sess, int64_t id, struct fixcve *fc,
+		    struct err *err)
+{
+	struct event *ev = NULL;
+	size_t n = 0;
+	int rc;
+
+	memset(fc, 0, sizeof(*fc));
+	if ((rc = store_events_fixcve(sess->store, id, &ev, &n, err)) < 0)
+		return rc;
+	fixcve_fold(ev, n, fc);
+	for (size_t i = 0; i < n; i++)
+		event_release(&ev[i]);
+	free(ev);
+	return 0;
+}
+
+/* The one recorded fix sha names (ERR_NOTFOUND, or ERR_INVALID when
+ * several do), for fix --drop and cve --fix. */
+static int fix_named(const struct fixcve *fc, int64_t id, const char *what,
+		     const char *sha, const struct fix_entry **out,
+		     struct err *err)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < fc->nfixes; i++)
+		if (same_sha(fc->fixes[i].fix.sha, sha)) {
+			*out = &fc->fixes[i];
+			n++;
+		}
+	if (n == 1)
+		return 0;
+	if (n)
+		return err_setc(err, ERR_INVALID,
+				"%s '%s': names %zu fixes of report %lld; give more digits",
+				what, sha, n, (long long)id);
+	return err_setc(err, ERR_NOTFOUND, "%s '%s': no fix of report %lld has this SHA%s",
+			what, sha, (long long)id, fc->nfixes ? "" : " (it has none)");
+}
+
+static int fix_drop(struct session *sess, struct fix_job *j, struct err *err)
+{
+	const struct fix_entry *f;
+	struct fixcve fc;
+	char *d;
+	int rc;
+
+	if ((rc = fold_now(sess, j->rq->id, &fc, err)) < 0)
+		return rc;
+	rc = fix_named(&fc, j->rq->id, "fix --drop", j->rq->commit, &f, err);
+	if (rc == 0) {
+		j->dropped = xstrdup(f->fix.sha);
+		j->nleft = fc.nfixes - 1;
+		d = xasprintf("commit=%s", f->fix.sha);
+		rc = store_event_add(sess->store, j->rq->id, sess->officer, "fix-drop", d, err);
+		free(d);
+	}
+	fixcve_release(&fc);
+	return rc;
+}
+
+/* "fix" for FIX_SET, and for FIX_ADD to a report with no fix yet (the
+ * milestone a report's first fix is); else "fix-add". */
+static const char *fix_kind(struct session *sess, const struct fix_job *j,
+			    struct err *err)
+{
+	struct fixcve fc;
+	const char *k = "fix";
+
+	if (j->rq->how != FIX_ADD)
+		return k;
+	if (fold_now(sess, j->rq->id, &fc, err) < 0)
+		return NULL;
+	if (fc.nfixes)
+		k = "fix-add";
+	fixcve_release(&fc);
+	return k;
+}
+
 static int fix_store(struct session *sess, void *data, struct err *err)
 {
 	struct fix_job *j = data;
-	const char *tree = j->rq->tree ? "checked" : "unchecked";
+	const char *tree = j->rq->tree ? "checked" : "unchecked", *kind;
 	struct report r;
 	struct sbuf sb;
 	char *d;
@@ -361,6 +712,10 @@ static int fix_store(struct session *sess, void *data, struct err *err)
 	if ((rc = store_report_get(sess->store, j->rq->id, &r, err)) < 0)
 		return rc;
 	report_release(&r);
+	if (j->rq->how == FIX_DROP)
+		return fix_drop(sess, j, err);
+	if (!(kind = fix_kind(sess, j, err)))
+		return err->code;
 	sbuf_init(&sb);
 	sbuf_addf(&sb, "commit=%s tag=%s tree=%s", j->fix.sha,
 		  j->fix.tag ? j->fix.tag : "-", tree);
@@ -369,7 +724,7 @@ static int fix_store(struct session *sess, void *data, struct err *err)
 	if (j->fix.subject)
 		sbuf_addf(&sb, " subject=%s", j->fix.subject);
 	d = sbuf_detach(&sb, NULL);
-	rc = store_event_add(sess->store, j->rq->id, sess->officer, "fix", d, err);
+	rc = store_event_add(sess->store, j->rq->id, sess->officer, kind, d, err);
 	free(d);
 	for (size_t i = 0; rc == 0 && i < j->nintro; i++) {
 		d = xasprintf("commit=%s tag=%s tree=%s", j->intro[i].sha,
@@ -393,8 +748,12 @@ static char *fix_summary(const struct fix_job *j)
 {
 	struct sbuf sb;
 
+	if (j->rq->how == FIX_DROP)
+		return xasprintf("report %lld: fix %.12s dropped (%zu left)",
+				 (long long)j->rq->id, j->dropped, j->nleft);
 	sbuf_init(&sb);
-	sbuf_addf(&sb, "report %lld: fix %.12s (%s)", (long long)j->rq->id,
+	sbuf_addf(&sb, "report %lld: %sfix %.12s (%s)", (long long)j->rq->id,
+		  j->rq->how == FIX_ADD ? "added " : "",
 		  j->fix.sha, j->rq->tree ? (j->fix.tag ? j->fix.tag : "no tag yet")
 		  : "unchecked: no tree");
 	for (size_t i = 0; i < j->nintro; i++)
@@ -409,102 +768,190 @@ static char *fix_summary(const struct fix_job *j)
 int fix_record(struct session *sess, const struct fix_request *rq,
 	       char **summary, struct err *err)
 {
-	struct fix_job j = { rq, NULL, { 0 }, NULL, NULL, 0, 0 };
+	struct fix_job j = { rq, NULL, { 0 }, NULL, NULL, 0, 0, NULL, 0 };
+	const char *opt = rq->how == FIX_DROP ? "--drop" : "--commit";
 	int r;
 
 	*summary = NULL;
 	if (!fix_sha_valid(rq->commit))
-		return err_setc(err, ERR_INVALID, "fix --commit '%s': not a commit SHA (7 to 40 hex digits)",
-				rq->commit);
+		return err_setc(err, ERR_INVALID, "fix %s '%s': not a commit SHA (7 to 40 hex digits)",
+				opt, rq->commit);
 	for (size_t i = 0; i < rq->nintroduced; i++)
 		if (!fix_sha_valid(rq->introduced[i]))
 			return err_setc(err, ERR_INVALID,
 					"fix --introduced '%s': not a commit SHA (7 to 40 hex digits)",
 					rq->introduced[i]);
-	r = fix_prepare(&j, err);
+	r = rq->how == FIX_DROP ? 0 : fix_prepare(&j, err);
 	if (r == 0 && (r = core_write(sess, fix_store, &j, err)) == 0)
 		*summary = fix_summary(&j);
 	commit_release(&j.fix);
 	commits_free(j.intro, j.nintro);
 	commits_free(j.bp, j.nbp);
+	free(j.dropped);
 	ktree_free(j.tree);
 	return r;
 }
 
 /* --- the CVE lifecycle --------------------------------------------------*/
 
-struct cve_job {
-	int64_t id;
-	enum cve_action a;
-	const char *value;
-};
-
-static const char *const cve_kinds[] = {
-	"cve-assign", "cve-reject", "cve-description", "cve-cwe", "cve-publish",
-};
-
-static int cve_check(const struct cve_job *j, const struct fixcve *fc,
-		     struct err *err)
+/* The IDs of fc that are not rejected: how many, and the last. */
+static size_t live_ids(const struct fixcve *fc, const struct cve_entry **last)
 {
-	long long id = (long long)j->id;
+	size_t n = 0;
 
-	switch (j->a) {
-	case CVE_ASSIGN:
-		if (fc->cve_id && strcmp(fc->cve_state, "rejected"))
-			return err_setc(err, ERR_REFUSED,
-					"report %lld already has %s (%s); reject it first",
-					id, fc->cve_id, fc->cve_state);
-		return 0;
-	case CVE_REJECT:
-		if (!fc->cve_id || !strcmp(fc->cve_state, "rejected"))
-			return err_setc(err, ERR_REFUSED,
-					"report %lld has no CVE ID to reject", id);
-		return 0;
-	case CVE_PUBLISH:
-		if (!fc->cve_id || strcmp(fc->cve_state, "reserved"))
-			return err_setc(err, ERR_REFUSED,
-					"report %lld has no reserved CVE ID", id);
-		return 0;
-	default:
-		return 0;
+	*last = NULL;
+	for (size_t i = 0; i < fc->ncves; i++)
+		if (strcmp(fc->cves[i].state, "rejected")) {
+			*last = &fc->cves[i];
+			n++;
+		}
+	return n;
+}
+
+/* ASSIGN: "cve-assign ID" for a report's first ID covering every fix
+ * (the event as it always was), else "cve-add ID [fixes=...]". */
+static int cve_assign(const struct cve_request *rq, const struct fixcve *fc,
+		      const char **kind, struct sbuf *d, struct err *err)
+{
+	const struct cve_entry *c = fixcve_cve(fc, rq->value);
+	long long id = (long long)rq->id;
+
+	if (c && strcmp(c->state, "rejected") && !rq->nfixes)
+		return err_setc(err, ERR_REFUSED,
+				"report %lld already has %s (%s); cve %lld --drop %s if it was recorded by mistake",
+				id, c->id, c->state, id, c->id);
+	*kind = !fc->ncves && !rq->nfixes ? "cve-assign" : "cve-add";
+	sbuf_adds(d, rq->value);
+	for (size_t i = 0; i < rq->nfixes; i++) {
+		const struct fix_entry *f;
+		if (fix_named(fc, rq->id, "cve --fix", rq->fixes[i], &f, err) < 0)
+			return err->code;
+		sbuf_addf(d, "%s%s", i ? ":" : " fixes=", f->fix.sha);
 	}
+	return 0;
+}
+
+/* REJECT: the ID named, else the report's only live one. */
+static int cve_reject_check(const struct cve_request *rq, const struct fixcve *fc,
+			    const char **kind, struct sbuf *d, struct err *err)
+{
+	const struct cve_entry *c, *last;
+	long long id = (long long)rq->id;
+	size_t n = live_ids(fc, &last);
+
+	if (rq->cve) {
+		c = fixcve_cve(fc, rq->cve);
+		if (!c || !strcmp(c->state, "rejected"))
+			return err_setc(err, ERR_REFUSED, "report %lld has no %s to reject%s",
+					id, rq->cve, c ? " (it is rejected already)" : "");
+	} else if (n == 1) {
+		c = last;
+	} else {
+		return err_setc(err, ERR_REFUSED, n ?
+				"report %lld has %zu CVE IDs: name the one to reject (--id CVE-YYYY-NNNN)" :
+				"report %lld has no CVE ID to reject", id, n);
+	}
+	if (c == &fc->cves[fc->ncves - 1]) {
+		*kind = "cve-reject";
+		sbuf_adds(d, rq->value);
+	} else {
+		*kind = "cve-reject-id";
+		sbuf_addf(d, "%s %s", c->id, rq->value);
+	}
+	return 0;
+}
+
+/* PUBLISH: the ID named (else the only reserved one), reserved. */
+static int cve_publish_check(const struct cve_request *rq, const struct fixcve *fc,
+			     struct sbuf *d, struct err *err)
+{
+	const struct cve_entry *c = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < fc->ncves; i++)
+		if (!strcmp(fc->cves[i].state, "reserved") &&
+		    (!rq->value || !strcmp(rq->value, fc->cves[i].id))) {
+			c = &fc->cves[i];
+			n++;
+		}
+	if (n != 1)
+		return err_setc(err, ERR_REFUSED, "report %lld has no reserved CVE ID%s%s",
+				(long long)rq->id, rq->value ? " " : "",
+				rq->value ? rq->value : "");
+	sbuf_adds(d, c->id);
+	return 0;
+}
+
+static int cve_check(const struct cve_request *rq, const struct fixcve *fc,
+		     const char **kind, struct sbuf *d, struct err *err)
+{
+	long long id = (long long)rq->id;
+
+	switch (rq->a) {
+	case CVE_ASSIGN:
+		return cve_assign(rq, fc, kind, d, err);
+	case CVE_REJECT:
+		return cve_reject_check(rq, fc, kind, d, err);
+	case CVE_PUBLISH:
+		*kind = "cve-publish";
+		return cve_publish_check(rq, fc, d, err);
+	case CVE_DROP:
+		if (!fixcve_cve(fc, rq->value))
+			return err_setc(err, ERR_REFUSED, "report %lld has no %s to drop",
+					id, rq->value);
+		*kind = "cve-drop";
+		break;
+	case CVE_DESCRIBE:
+		*kind = "cve-description";
+		break;
+	case CVE_CWE:
+		*kind = "cve-cwe";
+		break;
+	}
+	sbuf_adds(d, rq->value);
+	return 0;
 }
 
 static int cve_store(struct session *sess, void *data, struct err *err)
 {
-	struct cve_job *j = data;
-	struct event *ev = NULL;
+	const struct cve_request *rq = data;
+	const char *kind = NULL;
 	struct fixcve fc;
-	size_t n = 0;
+	struct sbuf d;
 	int rc;
 
-	if ((rc = store_events_get(sess->store, j->id, &ev, &n, err)) < 0)
+	if ((rc = fold_now(sess, rq->id, &fc, err)) < 0)
 		return rc;
-	fixcve_fold(ev, n, &fc);
-	for (size_t i = 0; i < n; i++)
-		event_release(&ev[i]);
-	free(ev);
-	rc = cve_check(j, &fc, err);
+	sbuf_init(&d);
+	rc = cve_check(rq, &fc, &kind, &d, err);
 	if (rc == 0)
-		rc = store_event_add(sess->store, j->id, sess->officer, cve_kinds[j->a],
-				     j->a == CVE_PUBLISH ? fc.cve_id : j->value, err);
+		rc = store_event_add(sess->store, rq->id, sess->officer, kind,
+				     d.buf ? d.buf : "", err);
+	sbuf_release(&d);
 	fixcve_release(&fc);
 	return rc;
 }
 
-int cve_record(struct session *sess, int64_t id, enum cve_action a,
-	       const char *value, struct err *err)
+int cve_request_record(struct session *sess, const struct cve_request *rq,
+		       struct err *err)
 {
-	struct cve_job j = { id, a, value };
 	struct report r;
 	int rc;
 
 	if (!session_store(sess, err))
 		return ERR_IO;
-	if ((rc = store_report_get(sess->store, id, &r, err)) < 0)
+	if ((rc = store_report_get(sess->store, rq->id, &r, err)) < 0)
 		return rc;
 	report_release(&r);
-	return core_write(sess, cve_store, &j, err);
+	return core_write(sess, cve_store, (void *)rq, err);
+}
+
+int cve_record(struct session *sess, int64_t id, enum cve_action a,
+	       const char *value, struct err *err)
+{
+	struct cve_request rq = { id, a, value, NULL, NULL, 0 };
+
+	return cve_request_record(sess, &rq, err);
 }
 
 /* --- every report at once, for the list ---------------------------------*/
@@ -617,31 +1064,54 @@ char *fixcve_fix_text(struct session *sess, int64_t id, char **cve)
 {
 	struct fixcve fc;
 	struct err err = { 0, "" };
-	char *r = NULL;
+	struct sbuf sb, sc;
 
 	if (cve)
 		*cve = NULL;
 	if (fixcve_get(sess, id, &fc, &err) < 0)
 		return NULL;
-	if (fc.has_fix && fc.fix.sha)
-		r = fc.fix.tag ? xasprintf("%s (%s)", fc.fix.sha, fc.fix.tag) :
-				 xstrdup(fc.fix.sha);
-	if (cve && fc.cve_id && !(fc.cve_state && !strcmp(fc.cve_state, "rejected")))
-		*cve = xstrdup(fc.cve_id);
+	sbuf_init(&sb);
+	sbuf_init(&sc);
+	for (size_t i = 0; i < fc.nfixes; i++) {
+		const struct fix_commit *f = &fc.fixes[i].fix;
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", f->sha);
+		if (f->tag)
+			sbuf_addf(&sb, " (%s)", f->tag);
+	}
+	for (size_t i = 0; i < fc.ncves; i++)
+		if (strcmp(fc.cves[i].state, "rejected"))
+			sbuf_addf(&sc, "%s%s", sc.len ? ", " : "", fc.cves[i].id);
+	if (cve && sc.len)
+		*cve = sbuf_detach(&sc, NULL);
+	sbuf_release(&sc);
 	fixcve_release(&fc);
-	return r;
+	if (!sb.len) {
+		sbuf_release(&sb);
+		return NULL;
+	}
+	return sbuf_detach(&sb, NULL);
 }
 
 char *fixcve_label(const struct fixcve *fc)
 {
-	const char *fix = "-";
-	char sha[13];
+	struct sbuf sb;
 
-	if (fc && fc->has_fix) {
-		snprintf(sha, sizeof(sha), "%.12s", fc->fix.sha);
-		fix = fc->fix.tag ? fc->fix.tag : sha;
+	sbuf_init(&sb);
+	for (size_t i = 0; fc && i < fc->nfixes; i++) {
+		const struct fix_commit *f = &fc->fixes[i].fix;
+		if (i)
+			sbuf_addch(&sb, ',');
+		if (f->tag)
+			sbuf_adds(&sb, f->tag);
+		else
+			sbuf_addf(&sb, "%.12s", f->sha);
 	}
-	if (!fc || !fc->cve_id)
-		return xasprintf("%s/-", fix);
-	return xasprintf("%s/%s:%s", fix, fc->cve_id, fc->cve_state);
+	if (!sb.len)
+		sbuf_addch(&sb, '-');
+	sbuf_addch(&sb, '/');
+	for (size_t i = 0; fc && i < fc->ncves; i++)
+		sbuf_addf(&sb, "%s%s:%s", i ? "," : "", fc->cves[i].id, fc->cves[i].state);
+	if (!fc || !fc->ncves)
+		sbuf_addch(&sb, '-');
+	return sbuf_detach(&sb, NULL);
 }

@@ -8,18 +8,40 @@
  *                   in a tree, the files it changes (plausible paths
  *                   only, touched_path_plausible; at most
  *                   FIX_FILES_MAX, else none) and its subject (the
- *                   rest of the line, display-safe, last); starts a new fix
- *                   (earlier introduced and backport events no longer
- *                   count)
+ *                   rest of the line, display-safe, last); the report's
+ *                   fix from now on: it replaces every earlier fix (with
+ *                   their introduced and backport events), as it always
+ *                   did, so a database written when a report had one
+ *                   fix folds the same
+ *   fix-add         the same detail: one more fix (a fix in another
+ *                   subsystem, a follow-up); a fix of the same SHA is
+ *                   replaced where it stands (checked again in a tree).
+ *                   `fix --add` writes "fix" when the report has none yet
+ *   fix-drop        "commit=SHA": that fix is no longer the report's
  *   fix-introduced  "commit=SHA tag=TAG tree=..." a commit that brought
- *                   the bug in
+ *                   the bug in, of the fix or fix-add just before it
  *   fix-backport    "commit=SHA tag=TAG branch=B upstream=SHA" a stable
- *                   backport of the fix found in the tree
- *   cve-assign      "CVE-YYYY-NNNN" the ID the CNA reserved for us
- *   cve-reject      the reason the ID was rejected
+ *                   backport of the fix named upstream (else of the one
+ *                   just before it) found in the tree
+ *   cve-assign      "CVE-YYYY-NNNN" the ID the CNA reserved for us: the
+ *                   report's only ID, replacing earlier ones (as it
+ *                   always did); written for a report's first ID
+ *   cve-add         "CVE-YYYY-NNNN [fixes=SHA:SHA...]" one more ID (a
+ *                   second bug fixed by the same commits, ...), or again
+ *                   an ID already there: its fixes are those named (a
+ *                   rejected one is reserved again)
+ *   cve-drop        "CVE-YYYY-NNNN" an ID recorded by mistake: gone (a
+ *                   rejected ID stays, as REJECTED)
+ *   cve-reject      the reason the ID was rejected: the newest ID's (a
+ *                   report had one when this was all there was)
+ *   cve-reject-id   "CVE-YYYY-NNNN REASON": that ID rejected
  *   cve-description the description for the record (the officer's text)
  *   cve-cwe         "CWE-NNN"
- *   cve-publish     "CVE-..." a PUBLISHED record was written
+ *   cve-publish     "CVE-..." a PUBLISHED record of that ID was written
+ * A CVE ID covers the fixes its cve-add names (SHAs, or prefixes, of the
+ * report's fixes; a dropped one no longer counts), and every fix of the
+ * report when it names none (cve-assign never does); the description and
+ * the CWE are the report's, shared by its IDs.
  * TAG is the first tag containing the commit, or "-" (none, or no tree).
  * The state of a report is the fold of its events (fixcve_fold).
  */
@@ -50,17 +72,30 @@ struct fix_commit {
 			  * recorded before subjects were) */
 };
 
-struct fixcve {
-	bool has_fix;
-	bool tree_checked;
+/* One fix commit of a report, and what the tree told of it. */
+struct fix_entry {
 	struct fix_commit fix;
+	bool tree_checked;
 	struct fix_commit *introduced;
 	size_t nintroduced;
 	struct fix_commit *backports;
 	size_t nbackports;
-	char *cve_id;          /* NULL until assigned */
-	const char *cve_state; /* NULL, "reserved", "published", "rejected" */
+};
+
+/* One CVE ID of a report. */
+struct cve_entry {
+	char *id;
+	const char *state;     /* "reserved", "published", "rejected" */
 	char *reject_reason;
+	char **fixes;          /* the fixes' SHAs it names; none: every fix */
+	size_t nfixes;
+};
+
+struct fixcve {
+	struct fix_entry *fixes;  /* in the order they were first recorded */
+	size_t nfixes;
+	struct cve_entry *cves;   /* in the order they were assigned */
+	size_t ncves;
 	char *description;
 	char *cwe;
 };
@@ -68,8 +103,11 @@ struct fixcve {
 /* The fix and CVE state told by a report's events (oldest first). */
 void fixcve_fold(const struct event *ev, size_t n, struct fixcve *fc);
 void fixcve_release(struct fixcve *fc);
-/* Adds "fix" {commit, tag, introduced[], backports[], tree_checked} (or
- * null) and "cve" {id, state, reason, cwe, description} (or null) to o. */
+/* Adds to o "fixes": [{commit, tag, introduced[], backports[],
+ * tree_checked}...] and "cves": [{id, state, reason, fixes[]}...] (fixes
+ * the commits the ID covers), and as before "fix" (the first fix, or
+ * null) and "cve" {id, state, reason (the first ID's), cwe,
+ * description} (or null). */
 void fixcve_add_json(struct json_t *o, const struct fixcve *fc);
 /* Every report's fix and CVE state, by report id (reports without fix
  * or CVE events left out); free with fixcve_rows_free. */
@@ -90,12 +128,21 @@ int fixcve_page(struct session *sess, const int64_t *ids, size_t n,
 const struct fixcve *fixcve_find(const struct fixcve_row *rows, size_t n,
 				 int64_t report_id);
 void fixcve_rows_free(struct fixcve_row *rows, size_t n);
-/* The list's FIX/CVE cell: "TAG|SHA12|-" "/" "CVE-...:STATE|-" (caller
+/* The list's FIX/CVE cell: each fix's "TAG|SHA12", ","-separated, or
+ * "-", then "/" and each "CVE-...:STATE", ","-separated, or "-" (caller
  * frees; tags and IDs are validated text).  fc may be NULL. */
 char *fixcve_label(const struct fixcve *fc);
-/* Report id's recorded fix as "SHA (TAG)" for mail (NULL: none) and, when
- * cve is not NULL, in *cve its CVE ID unless rejected (NULL: none); the
- * caller frees both. */
+/* Whether CVE c covers the fix whose SHA is sha (it names it, or none). */
+bool fixcve_covers(const struct cve_entry *c, const char *sha);
+/* A copy of fc (fixcve_release it) with only the fixes CVE c covers and
+ * c as its only ID; with c NULL every fix and every ID. */
+void fixcve_view(const struct fixcve *fc, const struct cve_entry *c,
+		 struct fixcve *view);
+/* The ID id of fc, or NULL. */
+const struct cve_entry *fixcve_cve(const struct fixcve *fc, const char *id);
+/* Report id's recorded fixes as "SHA (TAG)", ", "-separated, for mail
+ * (NULL: none) and, when cve is not NULL, in *cve its CVE IDs but the
+ * rejected ones, ", "-separated (NULL: none); the caller frees both. */
 char *fixcve_fix_text(struct session *sess, int64_t id, char **cve);
 /* A tag as a version: "v1.1" gives "1.1" (points into tag). */
 const char *fix_version(const char *tag);
@@ -115,8 +162,15 @@ bool cwe_id_valid(const char *s);
  * of the catalogue (a category, a view, a retired or unknown ID). */
 const char *cwe_name(const char *id);
 
+enum fix_how {
+	FIX_SET,  /* the report's fix: replaces every earlier one ("fix") */
+	FIX_ADD,  /* one more fix ("fix-add"), or this one checked again */
+	FIX_DROP, /* commit no longer a fix of the report ("fix-drop") */
+};
+
 struct fix_request {
 	int64_t id;
+	enum fix_how how;
 	const char *commit;
 	const char *const *introduced;
 	size_t nintroduced;
@@ -128,16 +182,36 @@ struct fix_request {
  * Records a report's fix.  With a tree every SHA must name a commit there
  * (ERR_NOTFOUND naming it) and gets its first tag; backports are looked
  * for on the stable branches (ERR_NOTFOUND naming a missing branch).
- * Nothing is written unless all is well.  *summary (caller frees) says
- * what was recorded.
+ * Nothing is written unless all is well.  FIX_DROP takes commit alone
+ * (a SHA or prefix naming one recorded fix: ERR_NOTFOUND naming it
+ * when none does, ERR_INVALID when several do).  *summary (caller frees)
+ * says what was recorded.
  */
 int fix_record(struct session *sess, const struct fix_request *rq,
 	       char **summary, struct err *err);
 
-enum cve_action { CVE_ASSIGN, CVE_REJECT, CVE_DESCRIBE, CVE_CWE, CVE_PUBLISH };
-/* Records one CVE change of report id as its event, after checking it
- * fits the current state (ERR_REFUSED: no ID to reject, one already
- * assigned, ...). */
+enum cve_action {
+	CVE_ASSIGN, CVE_REJECT, CVE_DESCRIBE, CVE_CWE, CVE_PUBLISH, CVE_DROP,
+};
+struct cve_request {
+	int64_t id;
+	enum cve_action a;
+	const char *value;  /* the ID (assign, drop), the reason (reject),
+			     * the description, the CWE; publish: the ID,
+			     * NULL for the only reserved one */
+	const char *cve;    /* reject: the ID (NULL: the report's only
+			     * live one) */
+	const char *const *fixes; /* assign: the fixes the ID covers (SHAs or
+				   * prefixes of recorded fixes) */
+	size_t nfixes;
+};
+/* Records one CVE change as its event, after checking it fits the
+ * current state (ERR_REFUSED naming the report: the ID already there, no
+ * such ID to reject or drop, several to choose from, ...; ERR_NOTFOUND
+ * naming a fix the report does not have). */
+int cve_request_record(struct session *sess, const struct cve_request *rq,
+		       struct err *err);
+/* cve_request_record of {id, a, value}. */
 int cve_record(struct session *sess, int64_t id, enum cve_action a,
 	       const char *value, struct err *err);
 

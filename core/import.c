@@ -145,22 +145,29 @@ static bool fully_encrypted(const struct pipeline_out *po)
 static int seal(struct session *sess, const struct pipeline_out *po,
 		const char *raw, size_t len, unsigned char **blob,
 		size_t *blob_len, const char **kind, bool *content,
-		struct err *err)
+		char **digest, struct err *err)
 {
+	int r;
+
 	*kind = "sealed";
 	*content = false;
+	*digest = NULL;
 	if (fully_encrypted(po) &&
 	    seal_covers_roster(sess, po->recipients, po->nrecipients, false)) {
 		*blob = xmemdup(raw, len);
 		*blob_len = len;
 		*kind = "original";
+		*digest = mail_raw_hash(raw, len);
 		return 0;
 	}
 	if (po->encrypted) {
 		*content = true;
-		return seal_content(sess, po, blob, blob_len, err);
+		return seal_content(sess, po, blob, blob_len, digest, err);
 	}
-	return seal_bytes(sess, raw, len, blob, blob_len, err);
+	/* What every opening checks the blob against: the bytes verified. */
+	if ((r = seal_bytes(sess, raw, len, blob, blob_len, err)) == 0)
+		*digest = mail_raw_hash(raw, len);
+	return r;
 }
 
 static void undo(struct store *s, bool batched)
@@ -197,6 +204,7 @@ struct sealed {
 	size_t len;
 	const char *kind;
 	bool content;
+	char *digest;           /* SHA-256 of what the blob opens to */
 };
 
 struct import_pending {
@@ -270,6 +278,7 @@ void import_pending_free(struct import_pending *p)
 	pipeline_out_release(&p->po);
 	free(p->hash);
 	free(p->b.blob);
+	free(p->b.digest);
 	for (size_t i = 0; i < p->nfiles; i++)
 		free(p->files[i]);
 	free(p->files);
@@ -306,6 +315,7 @@ static void message_row(const struct import_pending *p, int64_t rid,
 	m->blob_len = b->len;
 	m->blob_kind = (char *)b->kind;
 	m->blob_content = b->content;
+	m->plain_sha256 = b->digest;
 }
 
 /* The report p joins, or a new one (*rid); res->status says which. */
@@ -449,7 +459,7 @@ void import_prepare(struct session *sess, struct import_pending *p)
 	 * parts are listed apart when the message is shown. */
 	if (pipeline_process(sess, po, &p->perr) < 0 ||
 	    seal(sess, po, p->raw, p->len, &p->b.blob, &p->b.len, &p->b.kind, &p->b.content,
-		 &p->perr) < 0) {
+		 &p->b.digest, &p->perr) < 0) {
 		p->bad = true;
 		return;
 	}

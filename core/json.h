@@ -23,8 +23,9 @@ struct fixcve;
 typedef json_t *(*advisory_record_fn)(struct session *sess,
 				      const struct dossier *d,
 				      const struct fixcve *fc, void *arg);
-/* Writes to out the record of each of the n dossiers (one: the object,
- * several: an array); ERR_IO "cannot write the WHAT" when out fails. */
+/* Writes to out the records of each of the n dossiers (rec may give an
+ * array: several records; one record in all: the object, several: an
+ * array); ERR_IO "cannot write the WHAT" when out fails. */
 int advisory_write_json(struct session *sess, FILE *out,
 			struct dossier *const *d, size_t n, const char *what,
 			advisory_record_fn rec, void *arg, struct err *err);

@@ -308,6 +308,7 @@ int report_open_message(struct session *sess, int64_t message_row,
 	struct message m;
 	struct crypto_result res;
 	struct pipeline_out po;
+	bool tampered = false;
 	int r;
 
 	memset(om, 0, sizeof(*om));
@@ -328,6 +329,13 @@ int report_open_message(struct session *sess, int64_t message_row,
 		raw = (const char *)res.plain;
 		len = res.plain_len;
 	}
+	/* The bytes the import verified, or others put in their place?
+	 * (NULL: a message stored before the digest was kept.) */
+	if (m.plain_sha256) {
+		char *h = mail_raw_hash(raw, len);
+		tampered = strcmp(h, m.plain_sha256) != 0;
+		free(h);
+	}
 	/* Kept as its content (what was shown at import, its verdict
 	 * recorded): nothing to decrypt or verify again. */
 	if ((r = m.blob_content ? pipeline_load_content(sess, raw, len, &m, &po, err)
@@ -339,6 +347,26 @@ int report_open_message(struct session *sess, int64_t message_row,
 	om->verdict = po.verdict;
 	om->signer_matches_from = po.signer_matches_from;
 	om->verified_now = !m.blob_content;
+	if (tampered) {
+		/* Never the reporter's signed text: no signer, every line and
+		 * attachment outside what a signature covers, no files. */
+		om->verdict = SIG_TAMPERED;
+		om->signer_matches_from = false;
+		om->tampered = true;
+		free(om->signer);
+		om->signer = NULL;
+		om->signer_valid = false;
+		free(om->unsigned_spans);
+		om->unsigned_spans = xcalloc(1, sizeof(*om->unsigned_spans));
+		om->unsigned_spans[0].start = 0;
+		om->unsigned_spans[0].end = om->body_len;
+		om->nunsigned = 1;
+		for (size_t i = 0; i < om->natt; i++)
+			om->att[i].unsigned_part = true;
+		for (size_t i = 0; i < om->nfiles; i++)
+			free(om->files[i]);
+		om->nfiles = 0;
+	}
 	pipeline_out_release(&po);
 out:
 	crypto_result_release(&res);

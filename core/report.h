@@ -73,6 +73,8 @@ struct opened_message {
 	enum sig_verdict verdict;
 	bool signer_matches_from;
 	bool verified_now;
+	bool tampered;         /* what the blob opens to is not what the
+				* import verified (verdict SIG_TAMPERED) */
 	char *body;            /* untrusted UTF-8; wiped on release */
 	size_t body_len;
 	/* Ranges of body that what the verdict speaks of does not cover:

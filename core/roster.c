@@ -81,18 +81,28 @@ void reseal_result_release(struct reseal_result *r)
 }
 
 struct reseal_one {
-	int64_t row;
+	int64_t row, report_id;
 	unsigned char *blob;
 	size_t len;
 	bool content;
+	char *digest;           /* a new content's, else NULL */
 };
 
+/* The new body and its event: a body changes only with one (the team
+ * server refuses it otherwise). */
 static int store_one(struct session *sess, void *data, struct err *err)
 {
 	struct reseal_one *o = data;
+	char *detail = xasprintf("message %lld sealed again to the roster%s",
+				 (long long)o->row,
+				 o->digest ? ", as its content" : "");
+	int r = store_event_add(sess->store, o->report_id, sess->officer,
+				"reseal", detail, err);
 
-	return store_message_set_blob(sess->store, o->row, o->blob, o->len,
-				      "sealed", o->content, err);
+	free(detail);
+	return r < 0 ? r : store_message_set_blob(sess->store, o->row, o->blob,
+						  o->len, "sealed", o->content,
+						  o->digest, err);
 }
 
 enum reseal_outcome { RESEAL_DONE, RESEAL_KEPT, RESEAL_UNOPENED };
@@ -108,7 +118,7 @@ static int reseal_message(struct session *sess, struct crypto *c,
 {
 	struct crypto_result res;
 	struct pipeline_out po;
-	struct reseal_one one = { .row = m->id };
+	struct reseal_one one = { .row = m->id, .report_id = m->report_id };
 	const char *raw = (const char *)m->blob;
 	size_t len = m->blob_len;
 	struct err perr;
@@ -143,7 +153,8 @@ static int reseal_message(struct session *sess, struct crypto *c,
 	if (po.encrypted || !sealed) {
 		/* Encrypted inside (to whoever it was sent to), or kept as
 		 * received: from now on, the content sealed to the roster. */
-		if ((r = seal_content(sess, &po, &one.blob, &one.len, err)) < 0)
+		if ((r = seal_content(sess, &po, &one.blob, &one.len,
+				      &one.digest, err)) < 0)
 			goto done;
 		one.content = true;
 	} else if (seal_covers_roster(sess, res.recipients, res.nrecipients,
@@ -161,6 +172,7 @@ done:
 	pipeline_out_release(&po);
 	crypto_result_release(&res);
 	free(one.blob);
+	free(one.digest);
 	return r;
 }
 

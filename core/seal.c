@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/seal.h"
+#include "mail/mail.h"
 
 int seal_bytes(struct session *sess, const void *data, size_t len,
 	       unsigned char **blob, size_t *blob_len, struct err *err)
@@ -28,7 +29,8 @@ int seal_bytes(struct session *sess, const void *data, size_t len,
 }
 
 int seal_content(struct session *sess, const struct pipeline_out *po,
-		 unsigned char **blob, size_t *blob_len, struct err *err)
+		 unsigned char **blob, size_t *blob_len, char **digest,
+		 struct err *err)
 {
 	struct mail_content mc = {
 		.from = po->msg.from,
@@ -50,6 +52,7 @@ int seal_content(struct session *sess, const struct pipeline_out *po,
 	if ((r = mail_build_content(&mc, &entity, &elen, err)) < 0)
 		return r;
 	r = seal_bytes(sess, entity, elen, blob, blob_len, err);
+	*digest = r == 0 ? mail_raw_hash(entity, elen) : NULL;
 	wipe_free(entity, elen);
 	return r;
 }

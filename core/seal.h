@@ -15,9 +15,11 @@
 int seal_bytes(struct session *sess, const void *data, size_t len,
 	       unsigned char **blob, size_t *blob_len, struct err *err);
 /* Builds the content entity of po (its shown text and attachments) and
- * seals it. */
+ * seals it; *digest (caller frees) is the SHA-256 of the entity, what
+ * the blob opens to. */
 int seal_content(struct session *sess, const struct pipeline_out *po,
-		 unsigned char **blob, size_t *blob_len, struct err *err);
+		 unsigned char **blob, size_t *blob_len, char **digest,
+		 struct err *err);
 /* True when the key IDs recipients (as a decryption reports them) cover
  * every roster key; with exact, also when none is outside the roster. */
 bool seal_covers_roster(struct session *sess, char *const *recipients,

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "core/affected.h"
 #include "core/fixcve.h"
 
 struct dossier;
@@ -34,27 +35,6 @@ char *advisory_reference_url(struct session *sess, int64_t report_id,
  * advisory_repo. */
 const char *advisory_stable_repo(struct session *sess);
 const char *advisory_git_repo(struct session *sess, const struct fixcve *fc);
-/* A version as a release: "1.2-rc3" gives "1.2" (caller frees). */
-char *advisory_release(const char *version);
-/*
- * The versions the bug is in, from the tags of fc's commits, as
- * half-open ranges [introduced, fixed) in version order (ktree's: an -rc
- * before its release): from the first introducing version ("0" when
- * none is known) to the fix's; a stable series a backport fixes leaves
- * the range at the backport's version, and the range starts again at
- * the next series' first -rc ("a.b" is followed by "a.(b+1)", or by
- * the fix's series when that is "(a+1).0").  fixed is NULL for a range
- * with no end (a fix without a tag).  None without a fix.  Returns how
- * many; free with advisory_ranges_free.
- */
-struct advisory_range {
-	char *introduced;
-	char *fixed;
-	const struct fix_commit *by; /* the commit whose version ends it */
-};
-size_t advisory_ranges(const struct fixcve *fc, struct advisory_range **out);
-void advisory_ranges_free(struct advisory_range *r, size_t n);
-
 /* The reporter to credit, display-safe, only with credit consent: their
  * name, else their address; NULL otherwise (caller frees). */
 char *advisory_credit(const struct dossier *d);

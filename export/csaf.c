@@ -20,13 +20,17 @@
  *                       changed (its events' kinds as the summary)
  *   product_tree        vendor Linux > product Linux kernel > a
  *                       product_version_range per range of affected
- *                       versions (advisory_ranges, as a vers: range,
+ *                       versions (affected_ranges, as a vers: range,
  *                       product_id linux-affected-N) and a
  *                       product_version per fixed version (the fix's,
  *                       each backport's: linux-VERSION), each with its
  *                       CPE; "linux" (the kernel, versions unknown)
  *                       without tags
- *   vulnerabilities     cve, cwe (its catalogue name), the description as
+ *   vulnerabilities     one per CVE ID not rejected (with every one
+ *                       rejected, one each; one without an ID), with the
+ *                       fixes the ID covers (fixcve.h): a version is
+ *                       fixed once it holds all of them (affected.h);
+ *                       cve, cwe (its catalogue name), the description as
  *                       a note, product_status known_affected (the
  *                       ranges) / fixed, a vendor_fix remediation per
  *                       fix commit for the version it is first in and
@@ -54,7 +58,7 @@
 /* The CPE of one version: "1.2-rc1" is version 1.2, update rc1. */
 static char *version_cpe(const char *v)
 {
-	char *rel = advisory_release(v), *cpe;
+	char *rel = version_release(v), *cpe;
 	const char *rc = strstr(v, "-rc");
 
 	cpe = xasprintf(KERNEL_CPE, rel, rc ? rc + 1 : "*");
@@ -74,9 +78,46 @@ static char *version_id(const char *tag)
 	return xasprintf("linux-%s", fix_version(tag));
 }
 
-/* The product id of affected range i: linux-affected-N (1-based). */
-static char *range_id(size_t i)
+/*
+ * The advisory's vulnerabilities are one per CVE ID (one with none
+ * without an ID), each with the fixes its ID covers (fixcve_view); their
+ * ranges and fixed versions share one product tree.  A range's product
+ * id is linux-affected-N, N its place among the distinct ranges.
+ */
+struct csaf {
+	struct fixcve *views;
+	size_t nviews;
+	bool known;     /* every fix has a tag: the versions are known */
+	json_t *vers;   /* the ranges' vers names, in product id order */
+};
+
+/* A range as a vers name (caller frees). */
+static char *range_vers(const struct affected_range *r)
 {
+	if (r->fixed)
+		return strcmp(r->introduced, "0") ?
+		       xasprintf("vers:generic/>=%s|<%s", r->introduced, r->fixed) :
+		       xasprintf("vers:generic/<%s", r->fixed);
+	return strcmp(r->introduced, "0") ? xasprintf("vers:generic/>=%s", r->introduced) :
+	       xstrdup("vers:generic/*");
+}
+
+/* The product id of range r (caller frees); *added when it is new. */
+static char *range_id(struct csaf *c, const struct affected_range *r, bool *added)
+{
+	char *vers = range_vers(r);
+	size_t i;
+	json_t *e;
+
+	*added = false;
+	json_array_foreach(c->vers, i, e)
+		if (!strcmp(json_string_value(e), vers))
+			break;
+	if (i == json_array_size(c->vers)) {
+		json_array_append_new(c->vers, json_string(vers));
+		*added = true;
+	}
+	free(vers);
 	return xasprintf("linux-affected-%zu", i + 1);
 }
 
@@ -102,16 +143,10 @@ out:
 }
 
 /* An affected range's branch: its versions as a vers range. */
-static void add_range(json_t *branches, const struct advisory_range *r, size_t i)
+static void add_range(json_t *branches, const struct affected_range *r, const char *id)
 {
-	char *vers = r->fixed ?
-		(strcmp(r->introduced, "0") ?
-		 xasprintf("vers:generic/>=%s|<%s", r->introduced, r->fixed) :
-		 xasprintf("vers:generic/<%s", r->fixed)) :
-		(strcmp(r->introduced, "0") ? xasprintf("vers:generic/>=%s", r->introduced) :
-		 xstrdup("vers:generic/*"));
+	char *vers = range_vers(r);
 	char *name = xasprintf("Linux kernel %s", vers + strlen("vers:generic/"));
-	char *id = range_id(i);
 	char *cpe = xasprintf(KERNEL_CPE, "*", "*");
 
 	json_array_append_new(branches, json_pack("{s:s, s:s, s:o}",
@@ -119,31 +154,44 @@ static void add_range(json_t *branches, const struct advisory_range *r, size_t i
 		product(name, id, cpe)));
 	free(vers);
 	free(name);
-	free(id);
 	free(cpe);
 }
 
-/* Whether the fix and its backports have tags: the versions known. */
-static bool versions_known(const struct fixcve *fc)
+/* Whether the version of commit c (with a tag) is fixed in view fc:
+ * in none of its ranges r. */
+static bool fixed_in(const struct fix_commit *c, const struct affected_range *r,
+		     size_t n)
 {
-	return fc->has_fix && fc->fix.tag;
+	return c->tag && !affected_in_ranges(r, n, fix_version(c->tag));
 }
 
-static json_t *product_tree(const struct fixcve *fc)
+/* Each fix commit of fc in turn as c: each backport, then the fix. */
+#define EACH_COMMIT(fc, k, b, c)                                              \
+	for (size_t k = 0; k < (fc)->nfixes; k++)                             \
+		for (size_t b = 0; b <= (fc)->fixes[k].nbackports; b++)       \
+			if (((c) = b < (fc)->fixes[k].nbackports ?            \
+				   &(fc)->fixes[k].backports[b] :             \
+				   &(fc)->fixes[k].fix), 1)
+
+static json_t *product_tree(struct csaf *c)
 {
 	json_t *v = json_array();
-	struct advisory_range *r;
-	size_t n = versions_known(fc) ? advisory_ranges(fc, &r) : 0;
+	const struct fix_commit *fx;
 
-	for (size_t i = 0; i < n; i++)
-		add_range(v, &r[i], i);
-	if (n)
-		advisory_ranges_free(r, n);
-	if (versions_known(fc)) {
-		for (size_t b = 0; b < fc->nbackports; b++)
-			if (fc->backports[b].tag)
-				add_version(v, fc->backports[b].tag);
-		add_version(v, fc->fix.tag);
+	for (size_t w = 0; c->known && w < c->nviews; w++) {
+		struct affected_range *r;
+		size_t n = affected_ranges(&c->views[w], &r);
+		for (size_t i = 0; i < n; i++) {
+			bool added;
+			char *id = range_id(c, &r[i], &added);
+			if (added)
+				add_range(v, &r[i], id);
+			free(id);
+		}
+		EACH_COMMIT(&c->views[w], k, b, fx)
+			if (fixed_in(fx, r, n))
+				add_version(v, fx->tag);
+		affected_ranges_free(r, n);
 	}
 	if (!json_array_size(v)) {
 		char *cpe = xasprintf(KERNEL_CPE, "*", "*");
@@ -172,31 +220,30 @@ static void add_id(json_t *a, const char *id)
 	json_array_append_new(a, json_string(id));
 }
 
-/* known_affected: each range (else "linux"), fixed: each fixed version. */
-static json_t *product_status(const struct fixcve *fc)
+/* known_affected: each range of view fc (else "linux"), fixed: each
+ * fixed version. */
+static json_t *product_status(struct csaf *c, const struct fixcve *fc)
 {
 	json_t *aff = json_array(), *fixed = json_array(), *st = json_object();
-	struct advisory_range *r;
-	size_t n = versions_known(fc) ? advisory_ranges(fc, &r) : 0;
+	const struct fix_commit *fx;
+	struct affected_range *r;
+	size_t n = c->known ? affected_ranges(fc, &r) : 0;
 
 	for (size_t i = 0; i < n; i++) {
-		char *id = range_id(i);
+		bool added;
+		char *id = range_id(c, &r[i], &added);
 		add_id(aff, id);
 		free(id);
 	}
-	if (n)
-		advisory_ranges_free(r, n);
-	if (versions_known(fc)) {
-		for (size_t b = 0; b < fc->nbackports; b++)
-			if (fc->backports[b].tag) {
-				char *id = version_id(fc->backports[b].tag);
+	if (c->known)
+		EACH_COMMIT(fc, k, b, fx)
+			if (fixed_in(fx, r, n)) {
+				char *id = version_id(fx->tag);
 				add_id(fixed, id);
 				free(id);
 			}
-		char *id = version_id(fc->fix.tag);
-		add_id(fixed, id);
-		free(id);
-	}
+	if (n)
+		affected_ranges_free(r, n);
 	if (!json_array_size(aff) && !json_array_size(fixed))
 		add_id(aff, "linux");
 	if (json_array_size(aff))
@@ -208,33 +255,40 @@ static json_t *product_status(const struct fixcve *fc)
 	return st;
 }
 
-/* A vendor_fix for commit c: the version it is first in, and each
- * affected range it ends (the fix: every range no backport ends). */
-static json_t *remediation(struct session *sess, const struct fixcve *fc,
-			   const struct fix_commit *c, const char *what)
+/* A vendor_fix for commit fx of view fc: the version it is first in
+ * (when fixed), and each affected range it ends; NULL when it names no
+ * product (a range another commit ends, its version still affected). */
+static json_t *remediation(struct session *sess, struct csaf *c, const struct fixcve *fc,
+			   const struct fix_commit *fx, const char *what)
 {
-	char *url = advisory_commit_url(sess, c->sha);
-	char *details = xasprintf("%s: commit %s%s%s", what, c->sha,
-				  c->tag ? ", first in " : "", c->tag ? c->tag : "");
+	char *url, *details;
 	json_t *ids = json_array(), *rem;
-	struct advisory_range *r;
-	size_t n = versions_known(fc) ? advisory_ranges(fc, &r) : 0;
+	struct affected_range *r;
+	size_t n = c->known ? affected_ranges(fc, &r) : 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (r[i].by == c || (c == &fc->fix && r[i].by == NULL)) {
-			char *id = range_id(i);
+		if (r[i].by == fx) {
+			bool added;
+			char *id = range_id(c, &r[i], &added);
 			add_id(ids, id);
 			free(id);
 		}
-	if (n)
-		advisory_ranges_free(r, n);
-	if (versions_known(fc) && c->tag) {
-		char *id = version_id(c->tag);
+	if (c->known && fixed_in(fx, r, n)) {
+		char *id = version_id(fx->tag);
 		add_id(ids, id);
 		free(id);
 	}
-	if (!json_array_size(ids))
+	if (n)
+		affected_ranges_free(r, n);
+	if (!c->known)
 		add_id(ids, "linux");
+	if (!json_array_size(ids)) {
+		json_decref(ids);
+		return NULL;
+	}
+	url = advisory_commit_url(sess, fx->sha);
+	details = xasprintf("%s: commit %s%s%s", what, fx->sha,
+			    fx->tag ? ", first in " : "", fx->tag ? fx->tag : "");
 	rem = json_pack("{s:s, s:s, s:s, s:o}", "category", "vendor_fix",
 			"details", details, "url", url, "product_ids", ids);
 	free(url);
@@ -243,36 +297,40 @@ static json_t *remediation(struct session *sess, const struct fixcve *fc,
 }
 
 static json_t *vulnerability(struct session *sess, const struct dossier *d,
-			     const struct fixcve *fc)
+			     struct csaf *c, const struct fixcve *fc)
 {
-	char *desc = advisory_description(d, fc), *ref = advisory_reference_url(sess, d->f.r.id, fc->cve_id);
-	json_t *v = json_object(), *rem = json_array(), *refs = json_array();
+	const char *cve = fc->ncves ? fc->cves[0].id : NULL;
+	char *desc = advisory_description(d, fc), *ref = advisory_reference_url(sess, d->f.r.id, cve);
+	json_t *v = json_object(), *rem = json_array(), *refs = json_array(), *one;
+	const struct fix_commit *fx;
 
-	if (fc->cve_id)
-		json_object_set_new(v, "cve", json_string(fc->cve_id));
+	if (cve)
+		json_object_set_new(v, "cve", json_string(cve));
 	if (fc->cwe && cwe_name(fc->cwe))
 		json_object_set_new(v, "cwe", json_pack("{s:s, s:s}", "id", fc->cwe,
 							"name", cwe_name(fc->cwe)));
 	json_object_set_new(v, "notes", json_pack("[{s:s, s:s, s:o}]", "category",
 		"description", "title", "Description", "text", json_text(desc)));
-	json_object_set_new(v, "product_status", product_status(fc));
-	if (fc->has_fix) {
-		json_array_append_new(rem, remediation(sess, fc, &fc->fix, "Fixed upstream"));
-		for (size_t b = 0; b < fc->nbackports; b++) {
-			char *what = xasprintf("Backported to %s", fc->backports[b].branch);
-			json_array_append_new(rem, remediation(sess, fc, &fc->backports[b], what));
+	json_object_set_new(v, "product_status", product_status(c, fc));
+	for (size_t k = 0; k < fc->nfixes; k++) {
+		const struct fix_entry *f = &fc->fixes[k];
+		if ((one = remediation(sess, c, fc, &f->fix, "Fixed upstream")))
+			json_array_append_new(rem, one);
+		for (size_t b = 0; b < f->nbackports; b++) {
+			char *what = xasprintf("Backported to %s", f->backports[b].branch);
+			if ((one = remediation(sess, c, fc, &f->backports[b], what)))
+				json_array_append_new(rem, one);
 			free(what);
 		}
-		for (size_t b = 0; b <= fc->nbackports; b++) {
-			const char *sha = b < fc->nbackports ? fc->backports[b].sha : fc->fix.sha;
-			char *url = advisory_commit_url(sess, sha), *sum = xasprintf("commit %s", sha);
-			json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category",
-				"external", "summary", sum, "url", url));
-			free(url);
-			free(sum);
-		}
 	}
-	if (!fc->has_fix)
+	EACH_COMMIT(fc, k, b, fx) {
+		char *url = advisory_commit_url(sess, fx->sha), *sum = xasprintf("commit %s", fx->sha);
+		json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category",
+			"external", "summary", sum, "url", url));
+		free(url);
+		free(sum);
+	}
+	if (!fc->nfixes)
 		json_array_append_new(rem, json_pack("{s:s, s:s, s:[s]}", "category",
 			"none_available", "details", "No fix is available yet.",
 			"product_ids", "linux"));
@@ -318,7 +376,8 @@ static json_t *tracking(const struct dossier *d, const struct fixcve *fc)
 	time_t last;
 	json_t *h = revisions(d, &last);
 	char b1[32], b2[32], ver[24];
-	char *id = fc->cve_id ? xstrdup(fc->cve_id) : xasprintf("secteam-%lld", (long long)d->f.r.id);
+	char *id = fc->ncves ? xstrdup(fc->cves[0].id) :
+		   xasprintf("secteam-%lld", (long long)d->f.r.id);
 	json_t *t;
 
 	snprintf(ver, sizeof(ver), "%zu", json_array_size(h));
@@ -410,7 +469,8 @@ static json_t *document(struct session *sess, const struct dossier *d,
 	const char *dom = config_get(sess->cfg, "team.domain", NULL);
 	char *ns = dom ? xasprintf("https://%s", dom) : xstrdup("https://www.kernel.org");
 	char *title = dossier_text(d, d->f.r.subject), *desc = advisory_description(d, fc);
-	char *who = advisory_credit(d), *ref = advisory_reference_url(sess, d->f.r.id, fc->cve_id);
+	char *who = advisory_credit(d);
+	char *ref = advisory_reference_url(sess, d->f.r.id, fc->ncves ? fc->cves[0].id : NULL);
 	json_t *doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:s}, s:o, s:[{s:s, s:s, s:o}], s:[{s:s, s:s, s:s}], s:o}",
 		"category", "csaf_security_advisory", "csaf_version", "2.0", "lang", "en",
 		"publisher", "category", "coordinator",
@@ -444,13 +504,31 @@ static json_t *document(struct session *sess, const struct dossier *d,
 static json_t *csaf_advisory(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
-	json_t *doc = json_pack("{s:o, s:o, s:[o]}", "document", document(sess, d, fc),
-				"product_tree", product_tree(fc),
-				"vulnerabilities", vulnerability(sess, d, fc));
-	json_t *r = sorted(doc);
+	struct csaf c = { NULL, 0, affected_versions_known(fc), json_array() };
+	json_t *doc, *vulns = json_array(), *r;
 
 	(void)arg;
+	/* A vulnerability per live ID; with none live, per ID (as REJECTED
+	 * once was), else one without an ID. */
+	c.views = xcalloc(fc->ncves + 1, sizeof(*c.views));
+	for (size_t i = 0; i < fc->ncves; i++)
+		if (strcmp(fc->cves[i].state, "rejected"))
+			fixcve_view(fc, &fc->cves[i], &c.views[c.nviews++]);
+	for (size_t i = 0; !c.nviews && i < fc->ncves; i++)
+		fixcve_view(fc, &fc->cves[i], &c.views[c.nviews++]);
+	if (!c.nviews)
+		fixcve_view(fc, NULL, &c.views[c.nviews++]);
+	doc = json_pack("{s:o, s:o}", "document", document(sess, d, fc),
+			"product_tree", product_tree(&c));
+	for (size_t i = 0; i < c.nviews; i++)
+		json_array_append_new(vulns, vulnerability(sess, d, &c, &c.views[i]));
+	json_object_set_new(doc, "vulnerabilities", vulns);
+	r = sorted(doc);
 	json_decref(doc);
+	for (size_t i = 0; i < c.nviews; i++)
+		fixcve_release(&c.views[i]);
+	free(c.views);
+	json_decref(c.vers);
 	return r;
 }
 
@@ -487,7 +565,8 @@ const struct exporter export_csaf_entry = {
 	"a CSAF 2.0 `csaf_security_advisory` (several: an array), refused while "
 	"a report is under embargo: the ranges of affected kernel versions "
 	"and the fixed versions from `fix` in the product tree (with CPEs), "
-	"known_affected and fixed, a vendor_fix remediation per fix commit, "
+	"one vulnerability per CVE ID with its known_affected and fixed and a "
+	"vendor_fix remediation per fix commit it covers, "
 	"the CWE's catalogue name, the revision history from the timeline; "
 	"`csaf.publisher`, `csaf.namespace` (else https://`team.domain`), "
 	"`csaf.tlp` (CLEAR, the default, WHITE, GREEN, AMBER or RED), "

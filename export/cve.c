@@ -1,23 +1,31 @@
 /*
- * The CVE JSON 5 export: one CVE record (dataVersion 5.1) per report,
- * valid against CVE_Record_Format_bundled.json.  None while a report is
+ * The CVE JSON 5 export: one CVE record (dataVersion 5.1) per CVE ID of
+ * a report (a report may have several: `cve --assign` each), valid
+ * against CVE_Record_Format_bundled.json.  Each record gives the fixes
+ * its ID covers (`cve --assign ID --fix SHA`; every fix of the report
+ * when it names none).  None while a report is
  * under embargo: the export is refused (advisory.c), naming the date.
- *   cveId         --cve-id, else the ID `cve --assign` reserved; a report
- *                 with neither is refused (no placeholder ID)
+ *   cveId         the ID `cve --assign` reserved; --cve-id: only that
+ *                 ID's record when the report has it, else one record
+ *                 under that ID of every fix; a report with neither is
+ *                 refused (no placeholder ID)
  *   state         REJECTED with its reason when `cve --reject` rejected
  *                 the ID; else PUBLISHED, and writing it moves a reserved
  *                 ID to published (a cve-publish event)
  *   orgId         config cve.org_id (a version 4 UUID); refused, naming
  *                 the key, when unset
- *   title         the fix commit's subject (as `fix --tree` read it),
+ *   title         the first fix commit's subject (as `fix --tree` read it),
  *                 else the report's subject
  *   affected      vendor/product "Linux", the public files
  *                 (dossier_public_files) as programFiles, the repository
  *                 that holds every SHA named (config cve.stable_repo when
  *                 a backport is, else cve.repo).  With a fix recorded
- *                 (`fix`), as the kernel CNA's bippy writes them: one
+ *                 (`fix`), as the kernel CNA's bippy writes them, for
+ *                 each fix (a version is affected when any entry says
+ *                 so: it lacks one of the fixes, affected.h): one
  *                 entry of git ranges
- *                 (introducing commit, lessThan the fix and each
+ *                 (each of the bug's introducing commits, those any fix
+ *                 names, lessThan the fix and each
  *                 backport; "0" when no introducing commit is known,
  *                 defaultStatus unaffected), one of versions from the
  *                 tags (defaultStatus affected: the introducing version
@@ -28,12 +36,12 @@
  *                 Without a fix, defaultStatus "unknown".
  *   cpeApplicability  the kernel's CPE, vulnerable from each range's
  *                 first release to the release that fixes it
- *                 (advisory_ranges), with a fix tag
+ *                 (affected_ranges), with a fix tag
  *   x_generator   {"engine": "secteam-tui-VERSION"}
  *   descriptions  `cve --description` (redacted), else the subject
  *   problemTypes  `cve --cwe`, when given, with its catalogue name
  *                 (cwe_name; an ID the catalogue lacks is refused)
- *   references    each fix commit (config cve.commit_url, default
+ *   references    each fix commit and backport (config cve.commit_url, default
  *                 git.kernel.org/stable/c/), then config cve.reference_url
  *                 (when it ends in '/', the CVE ID, or report-N without
  *                 one, is appended), else the kernel's security-bugs page
@@ -105,19 +113,43 @@ static json_t *ver(const char *version, const char *less_op, const char *less,
 	return v;
 }
 
-/* The git ranges: from each introducing commit to the fix and to each
- * backport. */
-static json_t *git_versions(const struct fixcve *fc)
+/* The bug's introducing commits: those every fix of fc names, each
+ * once (*n of them; the array is the caller's, its commits fc's). */
+static const struct fix_commit **bug_introduced(const struct fixcve *fc, size_t *n)
+{
+	size_t max = 1;
+	const struct fix_commit **v;
+
+	for (size_t k = 0; k < fc->nfixes; k++)
+		max += fc->fixes[k].nintroduced;
+	v = xcalloc(max, sizeof(*v));
+	*n = 0;
+	for (size_t k = 0; k < fc->nfixes; k++)
+		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++) {
+			const struct fix_commit *c = &fc->fixes[k].introduced[i];
+			size_t j = 0;
+			while (j < *n && strcmp(v[j]->sha, c->sha))
+				j++;
+			if (j == *n)
+				v[(*n)++] = c;
+		}
+	return v;
+}
+
+/* Fix f's git ranges: from each of the bug's introducing commits to the
+ * fix and to each backport. */
+static json_t *git_versions(const struct fix_entry *f, const struct fix_commit **intro,
+			    size_t nintro)
 {
 	json_t *a = json_array();
-	size_t ni = fc->nintroduced ? fc->nintroduced : 1;
+	size_t ni = nintro ? nintro : 1;
 
 	for (size_t i = 0; i < ni; i++) {
-		const char *in = fc->nintroduced ? fc->introduced[i].sha : "0";
-		for (size_t b = 0; b < fc->nbackports; b++)
-			json_array_append_new(a, ver(in, "lessThan", fc->backports[b].sha,
+		const char *in = nintro ? intro[i]->sha : "0";
+		for (size_t b = 0; b < f->nbackports; b++)
+			json_array_append_new(a, ver(in, "lessThan", f->backports[b].sha,
 						     "affected", "git"));
-		json_array_append_new(a, ver(in, "lessThan", fc->fix.sha, "affected", "git"));
+		json_array_append_new(a, ver(in, "lessThan", f->fix.sha, "affected", "git"));
 	}
 	return a;
 }
@@ -131,21 +163,22 @@ static char *series(const char *v)
 	return dot2 ? xasprintf("%.*s.*", (int)(dot2 - v), v) : xasprintf("%s.*", v);
 }
 
-/* The versions from the tags, as the kernel CNA writes them; an empty
- * array when no tag is known. */
-static json_t *semver_versions(const struct fixcve *fc)
+/* Fix f's versions from the tags (from the bug's introducing commits),
+ * as the kernel CNA writes them; an empty array when no tag is known. */
+static json_t *semver_versions(const struct fix_entry *f, const struct fix_commit **intro,
+			       size_t nintro)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; i < fc->nintroduced; i++) {
-		const char *v = fix_version(fc->introduced[i].tag);
+	for (size_t i = 0; i < nintro; i++) {
+		const char *v = fix_version(intro[i]->tag);
 		if (!v)
 			continue;
 		json_array_append_new(a, ver(v, NULL, NULL, "affected", NULL));
 		json_array_append_new(a, ver("0", "lessThan", v, "unaffected", "semver"));
 	}
-	for (size_t b = 0; b < fc->nbackports; b++) {
-		const char *v = fix_version(fc->backports[b].tag);
+	for (size_t b = 0; b < f->nbackports; b++) {
+		const char *v = fix_version(f->backports[b].tag);
 		char *ser;
 		if (!v)
 			continue;
@@ -153,8 +186,8 @@ static json_t *semver_versions(const struct fixcve *fc)
 		json_array_append_new(a, ver(v, "lessThanOrEqual", ser, "unaffected", "semver"));
 		free(ser);
 	}
-	if (fc->fix.tag) {
-		char *rel = advisory_release(fix_version(fc->fix.tag));
+	if (f->fix.tag) {
+		char *rel = version_release(fix_version(f->fix.tag));
 		json_array_append_new(a, ver(rel, "lessThanOrEqual", "*", "unaffected",
 					     "original_commit_for_fix"));
 		free(rel);
@@ -182,24 +215,30 @@ static json_t *affected(struct session *sess, const struct dossier *d,
 {
 	json_t *files = json_array(), *a = json_array(), *sv;
 	char **pf;
-	size_t npf = dossier_public_files(sess, d, &pf);
+	size_t npf = dossier_public_files(sess, d, &pf), nin;
+	const struct fix_commit **in = bug_introduced(fc, &nin);
 
 	for (size_t i = 0; i < npf; i++) {
 		json_array_append_new(files, bounded(pf[i], 1024, "-"));
 		free(pf[i]);
 	}
 	free(pf);
-	if (!fc->has_fix) {
+	if (!fc->nfixes)
 		json_array_append_new(a, product(sess, fc, files, "unknown", NULL));
-	} else {
-		json_array_append_new(a, product(sess, fc, files, "unaffected", git_versions(fc)));
-		sv = semver_versions(fc);
+	/* Each fix its own entries: a version is affected when any says so
+	 * (it lacks one of the fixes, affected_ranges). */
+	for (size_t k = 0; k < fc->nfixes; k++)
+		json_array_append_new(a, product(sess, fc, files, "unaffected",
+						 git_versions(&fc->fixes[k], in, nin)));
+	for (size_t k = 0; k < fc->nfixes; k++) {
+		sv = semver_versions(&fc->fixes[k], in, nin);
 		if (json_array_size(sv))
 			json_array_append_new(a, product(sess, fc, files, "affected", sv));
 		else
 			json_decref(sv);
 	}
 	json_decref(files);
+	free(in);
 	return a;
 }
 
@@ -209,13 +248,13 @@ static json_t *affected(struct session *sess, const struct dossier *d,
  * a fix tag. */
 static json_t *cpe_applicability(const struct fixcve *fc)
 {
-	struct advisory_range *r;
-	size_t n = advisory_ranges(fc, &r);
+	struct affected_range *r;
+	size_t n = affected_ranges(fc, &r);
 	json_t *m = json_array();
 
-	for (size_t i = 0; fc->fix.tag && i < n; i++) {
-		char *in = advisory_release(r[i].introduced);
-		char *end = advisory_release(r[i].fixed);
+	for (size_t i = 0; affected_versions_known(fc) && i < n; i++) {
+		char *in = version_release(r[i].introduced);
+		char *end = version_release(r[i].fixed);
 		json_t *e = json_pack("{s:b, s:s}", "vulnerable", 1, "criteria", KERNEL_CPE);
 		if (strcmp(in, "0"))
 			json_object_set_new(e, "versionStartIncluding", json_string(in));
@@ -227,7 +266,7 @@ static json_t *cpe_applicability(const struct fixcve *fc)
 		free(in);
 		free(end);
 	}
-	advisory_ranges_free(r, n);
+	affected_ranges_free(r, n);
 	if (!json_array_size(m)) {
 		json_decref(m);
 		return NULL;
@@ -241,11 +280,14 @@ static json_t *references(struct session *sess, const struct fixcve *fc,
 {
 	json_t *a = json_array();
 
-	for (size_t b = 0; fc->has_fix && b <= fc->nbackports; b++) {
-		const char *sha = b < fc->nbackports ? fc->backports[b].sha : fc->fix.sha;
-		char *url = advisory_commit_url(sess, sha);
-		json_array_append_new(a, json_pack("{s:s}", "url", url));
-		free(url);
+	for (size_t k = 0; k < fc->nfixes; k++) {
+		const struct fix_entry *f = &fc->fixes[k];
+		for (size_t b = 0; b <= f->nbackports; b++) {
+			const char *sha = b < f->nbackports ? f->backports[b].sha : f->fix.sha;
+			char *url = advisory_commit_url(sess, sha);
+			json_array_append_new(a, json_pack("{s:s}", "url", url));
+			free(url);
+		}
 	}
 	json_array_append_new(a, json_pack("{s:s}", "url", ref));
 	return a;
@@ -265,10 +307,11 @@ static json_t *description(const struct dossier *d, const struct fixcve *fc,
 	return j;
 }
 
-static json_t *rejected(const struct dossier *d, const struct fixcve *fc,
-			const char *cve_id, const char *org)
+static json_t *rejected(const struct dossier *d, const struct cve_entry *c,
+			const char *org)
 {
-	char *why = dossier_redact(d, fc->reject_reason);
+	const char *cve_id = c->id;
+	char *why = dossier_redact(d, c->reject_reason);
 	json_t *rec = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}, s:[{s:s, s:o}]}}}",
 		"dataType", "CVE_RECORD", "dataVersion", "5.1",
 		"cveMetadata", "cveId", cve_id, "assignerOrgId", org, "state", "REJECTED",
@@ -292,7 +335,8 @@ static json_t *record(struct session *sess, const struct dossier *d,
 
 	cna = json_pack("{s:{s:s}, s:o, s:[{s:s, s:o}], s:o, s:o}",
 			"providerMetadata", "orgId", org,
-			"title", bounded(fc->fix.subject ? fc->fix.subject : subject, 256,
+			"title", bounded(fc->nfixes && fc->fixes[0].fix.subject ?
+					 fc->fixes[0].fix.subject : subject, 256,
 					 "Linux kernel vulnerability"),
 			"descriptions", "lang", "en", "value", description(d, fc, subject),
 			"affected", affected(sess, d, fc),
@@ -328,13 +372,6 @@ static json_t *record(struct session *sess, const struct dossier *d,
 			 "containers", "cna", cna);
 }
 
-/* The record's ID: --cve-id, else the assigned one (export_cve_write
- * refused a report without). */
-static const char *record_id(const struct fixcve *fc, const struct export_opts *o)
-{
-	return o->cve_id ? o->cve_id : fc->cve_id;
-}
-
 /* ERR_REFUSED naming the report when it has no CVE ID (and --cve-id
  * names none), ERR_INVALID naming a recorded CWE the catalogue lacks. */
 static int cve_refuse_incomplete(const struct dossier *d, const struct export_opts *o,
@@ -345,7 +382,7 @@ static int cve_refuse_incomplete(const struct dossier *d, const struct export_op
 	int r = 0;
 
 	fixcve_fold(d->f.events, d->f.nevents, &fc);
-	if (!o->cve_id && !fc.cve_id)
+	if (!o->cve_id && !fc.ncves)
 		r = err_setc(err, ERR_REFUSED,
 			     "report %lld has no CVE ID: no record without one (cve %lld --assign CVE-YYYY-NNNN, or --cve-id)",
 			     id, id);
@@ -362,16 +399,42 @@ struct cve_args {
 	const char *org;
 };
 
-/* A rejected ID gets the REJECTED record, unless --cve-id names another. */
+/* The record of CVE c (its fixes only): REJECTED for a rejected ID. */
+static json_t *one_record(struct session *sess, const struct dossier *d,
+			  const struct fixcve *fc, const struct cve_entry *c,
+			  const char *org)
+{
+	struct fixcve view;
+	json_t *rec;
+
+	if (!strcmp(c->state, "rejected"))
+		return rejected(d, c, org);
+	fixcve_view(fc, c, &view);
+	rec = record(sess, d, &view, c->id, org);
+	fixcve_release(&view);
+	return rec;
+}
+
+/* One record per CVE ID of the report, each with the fixes it covers
+ * (an array for several); --cve-id: the record of that ID when the
+ * report has it, else one PUBLISHED record under that ID of every fix. */
 static json_t *cve_record_of(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
 	const struct cve_args *a = arg;
-	const char *id = record_id(fc, a->o);
+	const struct cve_entry *c = a->o->cve_id ? fixcve_cve(fc, a->o->cve_id) : NULL;
+	json_t *all;
 
-	if (fc->cve_state && !strcmp(fc->cve_state, "rejected") && !a->o->cve_id)
-		return rejected(d, fc, id, a->org);
-	return record(sess, d, fc, id, a->org);
+	if (c)
+		return one_record(sess, d, fc, c, a->org);
+	if (a->o->cve_id)
+		return record(sess, d, fc, a->o->cve_id, a->org);
+	if (fc->ncves == 1)
+		return one_record(sess, d, fc, &fc->cves[0], a->org);
+	all = json_array();
+	for (size_t i = 0; i < fc->ncves; i++)
+		json_array_append_new(all, one_record(sess, d, fc, &fc->cves[i], a->org));
+	return all;
 }
 
 static int export_cve_write(struct session *sess, FILE *out,
@@ -405,12 +468,15 @@ static int export_cve_done(struct session *sess, struct dossier *const *d,
 		struct fixcve fc;
 		int r = 0;
 		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
-		if (fc.cve_id && !strcmp(fc.cve_state, "reserved") &&
-		    (!o->cve_id || !strcmp(o->cve_id, fc.cve_id))) {
-			r = cve_record(sess, d[i]->f.r.id, CVE_PUBLISH, NULL, err);
+		for (size_t k = 0; r == 0 && k < fc.ncves; k++) {
+			const char *id = fc.cves[k].id;
+			if (strcmp(fc.cves[k].state, "reserved") ||
+			    (o->cve_id && strcmp(o->cve_id, id)))
+				continue;
+			r = cve_record(sess, d[i]->f.r.id, CVE_PUBLISH, id, err);
 			if (r == 0)
 				fprintf(o->warn, "report %lld: %s published (its record was written)\n",
-					(long long)d[i]->f.r.id, fc.cve_id);
+					(long long)d[i]->f.r.id, id);
 		}
 		fixcve_release(&fc);
 		if (r < 0)
@@ -421,12 +487,14 @@ static int export_cve_done(struct session *sess, struct dossier *const *d,
 
 const struct exporter export_cve_entry = {
 	"cve", "json", "a CVE JSON 5 record",
-	"a CVE JSON 5 record (several: an array), refused while a report is "
-	"under embargo, without a CVE ID and without `cve.org_id`; the CVE ID "
-	"from `--cve-id`, else `cve --assign`; REJECTED for a rejected ID, else "
+	"a CVE JSON 5 record per CVE ID (several: an array), refused while a "
+	"report is under embargo, without a CVE ID and without `cve.org_id`; "
+	"each ID's record gives the fixes it covers (`cve --assign ID --fix "
+	"SHA`, default every fix); `--cve-id` picks one of the report's IDs, "
+	"or names the record of a report without one; REJECTED for a rejected ID, else "
 	"PUBLISHED (the ID's state becomes published), as the kernel CNA's "
 	"bippy writes it: the fix commit's subject as the title, the affected "
-	"ranges from `fix` (git commits and tag versions, the release the fix "
+	"ranges of each fix from `fix` (git commits and tag versions, the release the fix "
 	"is first in as original_commit_for_fix), cpeApplicability, "
 	"x_generator, the fix commits as references, the `cve --description` "
 	"and `--cwe` with its catalogue name; `cve.org_id`, "

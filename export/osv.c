@@ -1,6 +1,8 @@
 /*
- * The OSV export: one OSV record (schema 1.6) per report, valid against
- * osv-schema.json; several reports give a JSON array.  Refused while a
+ * The OSV export: one OSV record (schema 1.6) per CVE ID of a report,
+ * with the fixes that ID covers (fixcve.h: every fix unless `cve --assign
+ * --fix` names some), valid against osv-schema.json; several give a
+ * JSON array.  Refused while a
  * report is under embargo (advisory.c), and for a report with no CVE ID
  * (an OSV id is a registered database's: ours is the CVE ID) or no fix
  * to give the affected versions from (an OSV record without ranges says
@@ -10,17 +12,18 @@
  *               a rejected CVE ID
  *   summary     the subject; details: the officer's description
  *   affected    package Linux/Kernel, read by OSV's rules (a version is
- *               affected when any range says so): one GIT range, in the
+ *               affected when any range says so), for each fix (a
+ *               version is fixed once it holds every fix): one GIT range, in the
  *               repository that holds every SHA it names (config
  *               cve.stable_repo when a backport is named, else cve.repo):
  *               introduced each introducing commit (else 0), fixed the
  *               fix and each backport, full SHAs only (a fix recorded
  *               unchecked with a short SHA gets no GIT range); one
- *               ECOSYSTEM range from the tags (advisory_ranges): from
+ *               ECOSYSTEM range from the tags (affected_ranges): from
  *               the introducing version, fixed in each stable series at
  *               its backport and introduced again at the next series,
  *               fixed at the fix's version, so no later stable release
- *               comes out affected
+ *               comes out affected (affected_ranges)
  *   references  FIX: each fix commit; ADVISORY: cve.reference_url
  *   credits     the reporter, FINDER, only with credit consent
  *   database_specific  {"cwe_ids": [...]} when a CWE is given
@@ -42,54 +45,76 @@ static bool full_sha(const char *s)
 	return s && strlen(s) == 40 && fix_sha_valid(s);
 }
 
-static json_t *git_range(struct session *sess, const struct fixcve *fc)
+/* Fix f's GIT range: from the bug's introducing commits (those every
+ * fix of fc names) to the fix and its backports. */
+static json_t *git_range(struct session *sess, const struct fixcve *fc,
+			 const struct fix_entry *f)
 {
 	json_t *ev = json_array();
 
-	for (size_t i = 0; i < fc->nintroduced; i++)
-		if (full_sha(fc->introduced[i].sha))
-			json_array_append_new(ev, json_pack("{s:s}", "introduced",
-							    fc->introduced[i].sha));
+	for (size_t k = 0; k < fc->nfixes; k++)
+		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++) {
+			const char *sha = fc->fixes[k].introduced[i].sha;
+			json_t *e = json_pack("{s:s}", "introduced", sha);
+			size_t j;
+			json_t *x;
+			bool dup = false;
+			json_array_foreach(ev, j, x)
+				dup = dup || json_equal(x, e);
+			if (full_sha(sha) && !dup)
+				json_array_append(ev, e);
+			json_decref(e);
+		}
 	if (!json_array_size(ev))
 		json_array_append_new(ev, json_pack("{s:s}", "introduced", "0"));
-	json_array_append_new(ev, json_pack("{s:s}", "fixed", fc->fix.sha));
-	for (size_t b = 0; b < fc->nbackports; b++)
-		if (full_sha(fc->backports[b].sha))
+	json_array_append_new(ev, json_pack("{s:s}", "fixed", f->fix.sha));
+	for (size_t b = 0; b < f->nbackports; b++)
+		if (full_sha(f->backports[b].sha))
 			json_array_append_new(ev, json_pack("{s:s}", "fixed",
-							    fc->backports[b].sha));
+							    f->backports[b].sha));
 	return json_pack("{s:s, s:s, s:o}", "type", "GIT", "repo",
 			 advisory_git_repo(sess, fc), "events", ev);
 }
 
-/* The tags' versions as one range of introduced/fixed pairs; NULL when
- * the fix has no tag (the versions are not known). */
-static json_t *eco_range(const struct fixcve *fc)
+/* The tags' versions as ranges of introduced/fixed pairs, one ECOSYSTEM
+ * range per fix (by OSV's rules a version is affected when any range
+ * says so: when it lacks one of the fixes); none when a fix has no tag
+ * (the versions are not known). */
+static void eco_ranges(const struct fixcve *fc, json_t *ranges)
 {
-	struct advisory_range *r;
-	size_t n = advisory_ranges(fc, &r);
-	json_t *ev = json_array();
+	struct affected_range *r;
+	size_t n = affected_ranges(fc, &r);
 
-	for (size_t i = 0; fc->fix.tag && i < n; i++) {
-		json_array_append_new(ev, json_pack("{s:s}", "introduced", r[i].introduced));
-		if (r[i].fixed)
-			json_array_append_new(ev, json_pack("{s:s}", "fixed", r[i].fixed));
+	for (size_t k = 0; affected_versions_known(fc) && k < fc->nfixes; k++) {
+		const struct fix_entry *f = &fc->fixes[k];
+		json_t *ev = json_array();
+		for (size_t i = 0; i < n; i++) {
+			bool mine = r[i].by == &f->fix;
+			for (size_t b = 0; b < f->nbackports; b++)
+				mine = mine || r[i].by == &f->backports[b];
+			if (!mine)
+				continue;
+			json_array_append_new(ev, json_pack("{s:s}", "introduced", r[i].introduced));
+			if (r[i].fixed)
+				json_array_append_new(ev, json_pack("{s:s}", "fixed", r[i].fixed));
+		}
+		if (json_array_size(ev))
+			json_array_append_new(ranges, json_pack("{s:s, s:o}", "type",
+								"ECOSYSTEM", "events", ev));
+		else
+			json_decref(ev);
 	}
-	advisory_ranges_free(r, n);
-	if (!json_array_size(ev)) {
-		json_decref(ev);
-		return NULL;
-	}
-	return json_pack("{s:s, s:o}", "type", "ECOSYSTEM", "events", ev);
+	affected_ranges_free(r, n);
 }
 
 static json_t *affected(struct session *sess, const struct fixcve *fc)
 {
-	json_t *ranges = json_array(), *eco = eco_range(fc);
+	json_t *ranges = json_array();
 
-	if (fc->has_fix && full_sha(fc->fix.sha))
-		json_array_append_new(ranges, git_range(sess, fc));
-	if (eco)
-		json_array_append_new(ranges, eco);
+	for (size_t k = 0; k < fc->nfixes; k++)
+		if (full_sha(fc->fixes[k].fix.sha))
+			json_array_append_new(ranges, git_range(sess, fc, &fc->fixes[k]));
+	eco_ranges(fc, ranges);
 	return json_pack("[{s:{s:s, s:s}, s:o}]", "package", "ecosystem", "Linux",
 			 "name", "Kernel", "ranges", ranges);
 }
@@ -100,23 +125,28 @@ static json_t *references(struct session *sess, const struct dossier *d,
 	json_t *a = json_array();
 	char *url;
 
-	for (size_t b = 0; fc->has_fix && b <= fc->nbackports; b++) {
-		url = advisory_commit_url(sess, b < fc->nbackports ? fc->backports[b].sha
-								  : fc->fix.sha);
-		json_array_append_new(a, json_pack("{s:s, s:s}", "type", "FIX", "url", url));
-		free(url);
+	for (size_t k = 0; k < fc->nfixes; k++) {
+		const struct fix_entry *f = &fc->fixes[k];
+		for (size_t b = 0; b <= f->nbackports; b++) {
+			url = advisory_commit_url(sess, b < f->nbackports ? f->backports[b].sha
+									 : f->fix.sha);
+			json_array_append_new(a, json_pack("{s:s, s:s}", "type", "FIX",
+							   "url", url));
+			free(url);
+		}
 	}
-	url = advisory_reference_url(sess, d->f.r.id, fc->cve_id);
+	url = advisory_reference_url(sess, d->f.r.id, fc->cves[0].id);
 	json_array_append_new(a, json_pack("{s:s, s:s}", "type", "ADVISORY", "url", url));
 	free(url);
 	return a;
 }
 
+/* The record of fc, a view of one CVE ID (fixcve_view). */
 static json_t *osv_record(struct session *sess, const struct dossier *d,
 			  const struct fixcve *fc)
 {
 	const struct report *r = &d->f.r;
-	char *id = xstrdup(fc->cve_id);
+	char *id = xstrdup(fc->cves[0].id);
 	char *summary = dossier_text(d, r->subject), *details = advisory_description(d, fc);
 	char *who = advisory_credit(d), b[32];
 	json_t *o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0", "id", id,
@@ -125,7 +155,7 @@ static json_t *osv_record(struct session *sess, const struct dossier *d,
 	if (dossier_released_at(d))
 		json_object_set_new(o, "published",
 				    json_string(fmt_rfc3339(dossier_released_at(d), b)));
-	if (fc->cve_state && !strcmp(fc->cve_state, "rejected"))
+	if (!strcmp(fc->cves[0].state, "rejected"))
 		json_object_set_new(o, "withdrawn", json_string(fmt_rfc3339(d->now, b)));
 	json_object_set_new(o, "summary", json_text(summary));
 	json_object_set_new(o, "details", json_text(details));
@@ -144,17 +174,30 @@ static json_t *osv_record(struct session *sess, const struct dossier *d,
 	return o;
 }
 
-/* The record, with a warning when the fix cannot make a GIT range. */
+/* One record per CVE ID, each with the fixes it covers (an array for
+ * several), with a warning for a fix that cannot make a GIT range. */
 static json_t *osv_checked(struct session *sess, const struct dossier *d,
 			   const struct fixcve *fc, void *arg)
 {
 	const struct export_opts *o = arg;
+	json_t *all = json_array(), *one;
 
-	if (fc->has_fix && !full_sha(fc->fix.sha))
-		fprintf(o->warn,
-			"warning: report %lld: the fix %s is not a full SHA (recorded without a tree): no GIT range\n",
-			(long long)d->f.r.id, fc->fix.sha);
-	return osv_record(sess, d, fc);
+	for (size_t k = 0; k < fc->nfixes; k++)
+		if (!full_sha(fc->fixes[k].fix.sha))
+			fprintf(o->warn,
+				"warning: report %lld: the fix %s is not a full SHA (recorded without a tree): no GIT range\n",
+				(long long)d->f.r.id, fc->fixes[k].fix.sha);
+	for (size_t i = 0; i < fc->ncves; i++) {
+		struct fixcve view;
+		fixcve_view(fc, &fc->cves[i], &view);
+		json_array_append_new(all, osv_record(sess, d, &view));
+		fixcve_release(&view);
+	}
+	if (json_array_size(all) != 1)
+		return all;
+	one = json_incref(json_array_get(all, 0));
+	json_decref(all);
+	return one;
 }
 
 /* ERR_REFUSED naming the report when it has no CVE ID or no version
@@ -167,18 +210,31 @@ static int osv_refuse_incomplete(const struct dossier *d, struct err *err)
 	int r = 0;
 
 	fixcve_fold(d->f.events, d->f.nevents, &fc);
-	if (!fc.cve_id)
+	if (!fc.ncves)
 		r = err_setc(err, ERR_REFUSED,
 			     "report %lld has no CVE ID: an OSV record's id is its CVE ID (cve %lld --assign CVE-YYYY-NNNN)",
 			     id, id);
-	else if (!fc.has_fix)
+	else if (!fc.nfixes)
 		r = err_setc(err, ERR_REFUSED,
 			     "report %lld has no fix recorded: an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
 			     id, id);
-	else if (!full_sha(fc.fix.sha) && !fc.fix.tag)
-		r = err_setc(err, ERR_REFUSED,
-			     "report %lld: the fix %s was recorded without a tree (a short SHA, no tag): an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
-			     id, fc.fix.sha, id);
+	for (size_t i = 0; r == 0 && fc.nfixes && i < fc.ncves; i++) {
+		const struct cve_entry *c = &fc.cves[i];
+		size_t n = 0;
+		for (size_t k = 0; k < fc.nfixes; k++)
+			n += fixcve_covers(c, fc.fixes[k].fix.sha);
+		if (!n)
+			r = err_setc(err, ERR_REFUSED,
+				     "report %lld: %s covers none of its fixes (those it named were dropped): an OSV record needs the affected versions (cve %lld --assign %s --fix SHA)",
+				     id, c->id, id, c->id);
+	}
+	for (size_t k = 0; r == 0 && k < fc.nfixes; k++) {
+		const struct fix_commit *f = &fc.fixes[k].fix;
+		if (!full_sha(f->sha) && !f->tag)
+			r = err_setc(err, ERR_REFUSED,
+				     "report %lld: the fix %s was recorded without a tree (a short SHA, no tag): an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
+				     id, f->sha, id);
+	}
 	fixcve_release(&fc);
 	return r;
 }
@@ -199,9 +255,9 @@ static int export_osv_write(struct session *sess, FILE *out,
 
 const struct exporter export_osv_entry = {
 	"osv", "json", "an OSV record",
-	"an OSV record (several: an array), refused while a report is under "
-	"embargo and for a report without a CVE ID or a fix: the CVE ID as its "
-	"id; a GIT range from `fix` in the repository that holds its commits "
+	"an OSV record per CVE ID (several: an array), refused while a report is "
+	"under embargo and for a report without a CVE ID or a fix: the CVE ID as "
+	"its id; for each fix the ID covers a GIT range from `fix` in the repository that holds its commits "
 	"(`cve.stable_repo` when a backport is named, else `cve.repo`) and an "
 	"ECOSYSTEM range from the tags that ends at each stable series' "
 	"backport, so that by OSV's rules no fixed release is affected; the "

@@ -277,51 +277,84 @@ static char *commits(const struct tl *t, const struct fix_commit *c, size_t n)
 	return sbuf_detach(&sb, NULL);
 }
 
-/* "from 1.0 until 1.1-rc1; fixed in 1.0.1 (linux-1.0.y)" (caller frees). */
+/* "from 1.0 until 1.1-rc1; fixed in 1.0.1 (linux-1.0.y)"; with several
+ * fixes one such clause each, "and until", for a version is affected
+ * until it holds every fix (caller frees). */
 static char *affected_versions(const struct tl *t, const struct fixcve *fc)
 {
 	struct sbuf sb = SBUF_INIT;
 	char *s, *m;
 
-	sbuf_adds(&sb, "from ");
-	for (size_t i = 0, k = 0; i < fc->nintroduced; i++)
-		if (fc->introduced[i].tag)
-			sbuf_addf(&sb, "%s%s", k++ ? " or " : "", fix_version(fc->introduced[i].tag));
-	if (!strcmp(sb.buf, "from "))
-		sbuf_adds(&sb, "an unknown version");
-	sbuf_addf(&sb, " until %s", fc->fix.tag ? fix_version(fc->fix.tag) : "the fix is released");
-	for (size_t b = 0; b < fc->nbackports; b++)
-		if (fc->backports[b].tag)
-			sbuf_addf(&sb, "; fixed in %s (%s)", fix_version(fc->backports[b].tag),
-				  fc->backports[b].branch);
+	for (size_t k = 0; k < fc->nfixes; k++) {
+		const struct fix_entry *f = &fc->fixes[k];
+		size_t any = 0;
+		sbuf_adds(&sb, k ? "; and " : "from ");
+		for (size_t i = 0; i < f->nintroduced; i++)
+			if (f->introduced[i].tag)
+				sbuf_addf(&sb, "%s%s", any++ ? " or " : k ? "from " : "",
+					  fix_version(f->introduced[i].tag));
+		if (!any && !k)
+			sbuf_adds(&sb, "an unknown version");
+		sbuf_addf(&sb, "%suntil %s", any || !k ? " " : "",
+			  f->fix.tag ? fix_version(f->fix.tag) : "the fix is released");
+		for (size_t b = 0; b < f->nbackports; b++)
+			if (f->backports[b].tag)
+				sbuf_addf(&sb, "; fixed in %s (%s)", fix_version(f->backports[b].tag),
+					  f->backports[b].branch);
+	}
 	s = sbuf_detach(&sb, NULL);
 	m = text(t, s);
 	free(s);
 	return m;
 }
 
+/* Each fix's commits, then its introducing commits and backports. */
+static char *fix_commits(const struct tl *t, const struct fixcve *fc, int which)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t k = 0; k < fc->nfixes; k++) {
+		const struct fix_entry *f = &fc->fixes[k];
+		char *s = which == 0 ? commits(t, &f->fix, 1) :
+			  which == 1 ? commits(t, f->introduced, f->nintroduced) :
+			  commits(t, f->backports, f->nbackports);
+		if (*s)
+			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", s);
+		free(s);
+	}
+	return sb.len ? sbuf_detach(&sb, NULL) : (sbuf_release(&sb), NULL);
+}
+
+/* "CVE-... (STATE)", ", "-separated. */
+static void sb_cve(struct sbuf *sb, const struct cve_entry *c)
+{
+	sbuf_addf(sb, "%s%s (%s)", sb->len ? ", " : "", c->id, c->state);
+}
+
 /* The advisory section: only once the embargo is over. */
 static void advisory(const struct tl *t)
 {
 	struct fixcve fc;
+	struct sbuf cves = SBUF_INIT;
 	char *s, *who;
 
 	if (!t->st->advisory || dossier_embargoed(t->d))
 		return;
 	fixcve_fold(t->d->f.events, t->d->f.nevents, &fc);
 	t->st->heading(t->out, 2, "Advisory");
-	s = fc.cve_id ? xasprintf("%s (%s)", fc.cve_id, fc.cve_state) : xstrdup("none assigned");
-	fact(t, "CVE", s);
-	free(s);
-	if (fc.has_fix) {
-		fact(t, "Fix", (s = commits(t, &fc.fix, 1)));
+	for (size_t i = 0; i < fc.ncves; i++)
+		sb_cve(&cves, &fc.cves[i]);
+	fact(t, "CVE", cves.len ? cves.buf : "none assigned");
+	sbuf_release(&cves);
+	if (fc.nfixes) {
+		fact(t, "Fix", (s = fix_commits(t, &fc, 0)));
 		free(s);
-		if (fc.nintroduced) {
-			fact(t, "Introduced", (s = commits(t, fc.introduced, fc.nintroduced)));
+		if ((s = fix_commits(t, &fc, 1))) {
+			fact(t, "Introduced", s);
 			free(s);
 		}
-		if (fc.nbackports) {
-			fact(t, "Backports", (s = commits(t, fc.backports, fc.nbackports)));
+		if ((s = fix_commits(t, &fc, 2))) {
+			fact(t, "Backports", s);
 			free(s);
 		}
 		fact(t, "Affected", (s = affected_versions(t, &fc)));

@@ -20,10 +20,30 @@
  *
  * Both are redacted as the exports are: no reporter identity without
  * consent, and no References to the reporter's messages.
+ *
+ * What those lists expect, as template fields (beside id, subject,
+ * officer, team, affected (the files), fix, fix_commit, cve,
+ * disclosure_date, credit, exploit):
+ *   description  the record's description (`cve --description`),
+ *                redacted, else the subject
+ *   versions     the versions affected, read from the tree's tags
+ *                (affected_text: a version is fixed once it holds every
+ *                fix), or why they are not known
+ *   fixes        each fix commit, one a line, with the first tag that
+ *                holds it (or why none) and its subject, then its stable
+ *                backports with theirs
+ *   cves         each CVE ID with its state (rejected ones too)
+ *   timeline     one line a step, oldest first: reported, each fix
+ *                recorded, each CVE ID reserved, the list notified,
+ *                disclosed, announced; then the proposed public date
+ *                while it is ahead
+ * Each always has a value, so the shipped templates compose in every
+ * state the rules let through.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/affected.h"
 #include "core/core.h"
 #include "core/fixcve.h"
 #include "outgoing/send.h"
@@ -86,12 +106,13 @@ static int distros_rules(struct session *sess, const struct dossier *dos,
 				days_between(date, dos->now) == 1 ? "" : "s", id);
 	if (fixcve_get(sess, r->id, &fc, err) < 0)
 		return -1;
-	has_fix = fc.has_fix;
-	/* Checked in the kernel tree and in a tagged release: public. */
-	if (fc.has_fix && fc.tree_checked && fc.fix.tag) {
-		released = true;
-		snprintf(tag, sizeof(tag), "%s", fc.fix.tag);
-	}
+	has_fix = fc.nfixes > 0;
+	/* A fix checked in the kernel tree and in a tagged release: public. */
+	for (size_t i = 0; i < fc.nfixes && !released; i++)
+		if (fc.fixes[i].tree_checked && fc.fixes[i].fix.tag) {
+			released = true;
+			snprintf(tag, sizeof(tag), "%s", fc.fixes[i].fix.tag);
+		}
 	fixcve_release(&fc);
 	if (released)
 		return err_setc(err, ERR_REFUSED,
@@ -175,6 +196,117 @@ static char *files_text(struct session *sess, const struct dossier *dos)
 	return sbuf_detach(&sb, NULL);
 }
 
+/* A commit and its first tag, for {fixes}. */
+static void commit_line(struct sbuf *sb, const char *indent, const char *what,
+			const struct fix_commit *c, bool checked)
+{
+	sbuf_addf(sb, "%s%s%s (%s%s", indent, what, c->sha,
+		  c->tag ? "first in " : "",
+		  c->tag ? c->tag : checked ? "in no tagged release yet" :
+		  "not checked in a kernel tree");
+	if (c->branch)
+		sbuf_addf(sb, ", %s", c->branch);
+	sbuf_adds(sb, ")");
+	if (c->subject)
+		sbuf_addf(sb, " %s", c->subject);
+	sbuf_addch(sb, '\n');
+}
+
+/* {fixes}: each fix commit, then its backports, one a line. */
+static char *fixes_text(const struct fixcve *fc)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < fc->nfixes; i++) {
+		const struct fix_entry *f = &fc->fixes[i];
+		commit_line(&sb, "  ", "", &f->fix, f->tree_checked);
+		for (size_t b = 0; b < f->nbackports; b++)
+			commit_line(&sb, "    ", "backport ", &f->backports[b], true);
+	}
+	if (!sb.len)
+		sbuf_adds(&sb, "  none recorded yet\n");
+	sb.buf[--sb.len] = '\0';
+	return sbuf_detach(&sb, NULL);
+}
+
+/* {versions}: from the tree's tags, when a fix was checked in one. */
+static char *versions_text(const struct fixcve *fc)
+{
+	bool checked = false;
+	char *t;
+
+	for (size_t i = 0; i < fc->nfixes; i++)
+		checked = checked || fc->fixes[i].tree_checked;
+	if (!checked)
+		return xstrdup(fc->nfixes ? "not known: the fix was not checked in a kernel tree" :
+			       "not known: no fix is recorded");
+	t = affected_text(fc);
+	return t ? t : xstrdup("not known");
+}
+
+/* {cves}: "CVE-... (state), ..." or "none assigned". */
+static char *cves_text(const struct fixcve *fc)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < fc->ncves; i++)
+		sbuf_addf(&sb, "%s%s (%s)", i ? ", " : "", fc->cves[i].id, fc->cves[i].state);
+	if (!sb.len)
+		sbuf_adds(&sb, "none assigned");
+	return sbuf_detach(&sb, NULL);
+}
+
+static void step(struct sbuf *sb, time_t at, const char *fmt, const char *arg)
+{
+	char b[32];
+
+	sbuf_addf(sb, "  %.10s  ", fmt_rfc3339(at, b));
+	sbuf_addf(sb, fmt, arg);
+	sbuf_addch(sb, '\n');
+}
+
+/* {timeline}: the report's steps the lists care about, oldest first;
+ * nothing of the reporter's but the date they reported. */
+static char *timeline_text(const struct dossier *dos, time_t date)
+{
+	const struct report *r = &dos->f.r;
+	struct sbuf sb = SBUF_INIT, seen = SBUF_INIT;
+	bool disclosed = false;
+
+	step(&sb, r->received, "%sreported to the security team", "");
+	for (size_t i = 0; i < dos->f.nevents; i++) {
+		const struct event *e = &dos->f.events[i];
+		char *w;
+		if (!e->kind || !e->detail)
+			continue;
+		if ((!strcmp(e->kind, "fix") || !strcmp(e->kind, "fix-add")) &&
+		    str_starts(e->detail, "commit=")) {
+			w = xasprintf(" %.12s ", e->detail + 7);
+			if (!seen.buf || !strstr(seen.buf, w)) {
+				sbuf_adds(&seen, w);
+				step(&sb, e->at, "fix %.12s recorded", e->detail + 7);
+			}
+			free(w);
+		} else if (!strcmp(e->kind, "cve-assign") || !strcmp(e->kind, "cve-add")) {
+			w = xstrndup(e->detail, strcspn(e->detail, " "));
+			step(&sb, e->at, "%s reserved", w);
+			free(w);
+		} else if (!strcmp(e->kind, "distros-notice")) {
+			step(&sb, e->at, "%sthe linux-distros list notified", "");
+		} else if (!strcmp(e->kind, "state") && str_ends(e->detail, "-> disclosed")) {
+			step(&sb, e->at, "%sdisclosed", "");
+			disclosed = true;
+		} else if (!strcmp(e->kind, "announce")) {
+			step(&sb, e->at, "%sannounced on oss-security", "");
+		}
+	}
+	if (!disclosed && date && date > dos->now)
+		step(&sb, date, "%sproposed public date", "");
+	sbuf_release(&seen);
+	sb.buf[--sb.len] = '\0';
+	return sbuf_detach(&sb, NULL);
+}
+
 /* The template's fields; strings kept in keep[] (freed by the caller). */
 static size_t fields(struct session *sess, const struct dossier *dos,
 		     struct template_field *f, char **keep)
@@ -184,8 +316,10 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	 * distros notice), the date proposed. */
 	time_t date = dossier_released_at(dos) ? dossier_released_at(dos) : proposed_date(dos);
 	char *who = dossier_reporter(dos);
+	struct fixcve fc;
 	size_t n = 0;
 
+	fixcve_fold(dos->f.events, dos->f.nevents, &fc);
 	keep[0] = xasprintf("%lld", (long long)r->id);
 	keep[1] = dossier_redact(dos, r->subject ? r->subject : "");
 	keep[2] = files_text(sess, dos);
@@ -202,6 +336,12 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 			  "withheld (no consent from the reporter)");
 	keep[7] = xasprintf("report %lld has no decided or proposed date",
 			    (long long)r->id);
+	keep[10] = dossier_redact(dos, fc.description ? fc.description : keep[1]);
+	keep[11] = versions_text(&fc);
+	keep[12] = fixes_text(&fc);
+	keep[13] = cves_text(&fc);
+	keep[14] = timeline_text(dos, date);
+	fixcve_release(&fc);
 	f[n++] = (struct template_field){ "id", keep[0], NULL };
 	f[n++] = (struct template_field){ "subject", keep[1], NULL };
 	f[n++] = (struct template_field){ "officer", sess->officer_name, NULL };
@@ -215,6 +355,11 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	f[n++] = (struct template_field){ "disclosure_date", keep[4], keep[7] };
 	f[n++] = (struct template_field){ "credit", keep[5], NULL };
 	f[n++] = (struct template_field){ "exploit", keep[6], NULL };
+	f[n++] = (struct template_field){ "description", keep[10], NULL };
+	f[n++] = (struct template_field){ "versions", keep[11], NULL };
+	f[n++] = (struct template_field){ "fixes", keep[12], NULL };
+	f[n++] = (struct template_field){ "cves", keep[13], NULL };
+	f[n++] = (struct template_field){ "timeline", keep[14], NULL };
 	return n;
 }
 
@@ -222,8 +367,8 @@ static int compose(struct session *sess, enum notice_kind k,
 		   const struct dossier *dos, struct reply_draft *d,
 		   struct err *err)
 {
-	struct template_field f[16];
-	char *keep[10] = { 0 }, *text = NULL, *src = NULL;
+	struct template_field f[24];
+	char *keep[16] = { 0 }, *text = NULL, *src = NULL;
 	size_t nf = fields(sess, dos, f, keep);
 	const char *tag = k == NOTICE_DISTROS ?
 		config_get(sess->cfg, "distros.subject_tag", "[vs]") :

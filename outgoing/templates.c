@@ -72,19 +72,28 @@ static const struct {
 	  "proposed public date below; please keep it within the list.\n\n"
 	  "Summary:       {subject}\n"
 	  "Affected:      the Linux kernel: {affected}\n"
+	  "Versions:      {versions}\n"
 	  "Fix:           {fix}\n"
+	  "CVE:           {cve}\n"
 	  "Proposed date: {disclosure_date}\n"
 	  "Credit:        {credit}\n\n"
+	  "Description:\n\n{description}\n\n"
+	  "Fix commits:\n{fixes}\n\n"
+	  "Timeline:\n{timeline}\n\n"
 	  "{officer}, for the security team ({team}), report {id}\n" },
 	{ "announce",
 	  "Linux kernel: {subject}\n\n"
 	  "Summary:   {subject}\n"
 	  "Affected:  the Linux kernel: {affected}\n"
+	  "Versions:  {versions}\n"
 	  "Fix:       {fix}\n"
 	  "CVE:       {cve}\n"
 	  "Disclosed: {disclosure_date}\n"
 	  "Credit:    {credit}\n"
 	  "Exploit:   {exploit}\n\n"
+	  "Description:\n\n{description}\n\n"
+	  "Fix commits:\n{fixes}\n\n"
+	  "Timeline:\n{timeline}\n\n"
 	  "{officer}, for the security team ({team})\n" },
 };
 

@@ -23,6 +23,7 @@ void message_release(struct message *m)
 	free(m->fingerprint);
 	free(m->blob);
 	free(m->blob_kind);
+	free(m->plain_sha256);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -93,8 +94,8 @@ int store_message_insert(struct store *s, const struct message *m,
 		"INSERT INTO messages (report_id, message_id, content_hash,"
 		" in_reply_to, from_name, from_email, subject, date, imported,"
 		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
-		" blob_content) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-		" ?12, ?13, ?14, ?15, ?16)"
+		" blob_content, plain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+		" ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
 		" ON CONFLICT DO NOTHING RETURNING id", err);
 	int64_t got = 0;
 	int r;
@@ -117,6 +118,7 @@ int store_message_insert(struct store *s, const struct message *m,
 	db_text(st, 14, m->blob_kind);
 	db_blob(st, 15, m->blob, m->blob_len);
 	db_int(st, 16, m->blob_content);
+	db_text(st, 17, m->plain_sha256);
 	/* A conflict returns no row (and leaves a PostgreSQL transaction
 	 * usable, which an error would not). */
 	if ((r = db_run(s, st, &got, "cannot store the message",
@@ -150,8 +152,9 @@ static void read_message(struct stmt *st, void *elem)
 	m->blob_kind = db_col_str(st, 14);
 	m->blob_content = db_col_int(st, 15);
 	m->message_id_reused = db_col_int(st, 16);
-	if (!db_col_null(st, 17))
-		m->blob = db_col_bytes(st, 17, &m->blob_len);
+	m->plain_sha256 = db_col_str(st, 17);
+	if (!db_col_null(st, 18))
+		m->blob = db_col_bytes(st, 18, &m->blob_len);
 }
 
 /* Whether another message carries m's Message-ID (read_message's 16;
@@ -172,7 +175,7 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
 		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
-		" CASE WHEN ?2 <> 0 THEN blob END"
+		" plain_sha256, CASE WHEN ?2 <> 0 THEN blob END"
 		" FROM messages m WHERE report_id = ?1 ORDER BY id", err);
 
 	*out = NULL;
@@ -239,7 +242,7 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
 		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
-		" blob FROM messages m WHERE id = ?1", err);
+		" plain_sha256, blob FROM messages m WHERE id = ?1", err);
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -255,11 +258,12 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 
 int store_message_set_blob(struct store *s, int64_t row,
 			   const unsigned char *blob, size_t len,
-			   const char *kind, bool content, struct err *err)
+			   const char *kind, bool content, const char *digest,
+			   struct err *err)
 {
 	struct stmt *st = db_stmt(s,
-		"UPDATE messages SET blob = ?2, blob_kind = ?3, blob_content = ?4"
-		" WHERE id = ?1", err);
+		"UPDATE messages SET blob = ?2, blob_kind = ?3, blob_content = ?4,"
+		" plain_sha256 = coalesce(?5, plain_sha256) WHERE id = ?1", err);
 	int r;
 
 	if (!st)
@@ -268,6 +272,7 @@ int store_message_set_blob(struct store *s, int64_t row,
 	db_blob(st, 2, blob, len);
 	db_text(st, 3, kind);
 	db_int(st, 4, content);
+	db_text(st, 5, digest);
 	if ((r = db_run(s, st, NULL, "cannot replace a stored body", NULL,
 			err)) < 0)
 		return r;

@@ -186,8 +186,36 @@ const char *const schema_sqlite[] = {
 	"CREATE INDEX IF NOT EXISTS events_milestones"
 	"  ON events(report_id, kind, at, detail)"
 	"  WHERE kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext');",
+	/* 7: what the import verified never changes, and ids are the
+	 * store's (see schema-pg.c's migration 5 for the team server):
+	 * - each message keeps the SHA-256 of what its blob opens to, which
+	 *   every opening checks (a body put in its place shows as
+	 *   tampered); only the blob itself may change (roster reseal), and
+	 *   the digest with it only when a message kept as received becomes
+	 *   its content;
+	 * - events, proposals and decisions refuse an id an INSERT names
+	 *   (one chosen ahead would be "the latest" for ever). */
+	"ALTER TABLE messages ADD COLUMN plain_sha256 TEXT;"
+	"CREATE TRIGGER messages_recorded BEFORE UPDATE OF id, report_id,"
+	"  message_id, content_hash, in_reply_to, from_name, from_email, subject,"
+	"  date, imported, encrypted, verdict, fingerprint, signer_matches_from"
+	"  ON messages"
+	"  BEGIN SELECT RAISE(ABORT, 'what the import verified and recorded never changes'); END;"
+	"CREATE TRIGGER messages_digest BEFORE UPDATE OF plain_sha256 ON messages"
+	"  WHEN NEW.plain_sha256 IS NOT OLD.plain_sha256"
+	"    AND NOT (OLD.blob_content = 0 AND NEW.blob_content = 1)"
+	"  BEGIN SELECT RAISE(ABORT, 'what the import verified and recorded never changes'); END;"
+	"CREATE TRIGGER events_server_id BEFORE INSERT ON events"
+	"  WHEN NEW.id IS NOT NULL AND NEW.id <> -1"
+	"  BEGIN SELECT RAISE(ABORT, 'event ids are the store''s'); END;"
+	"CREATE TRIGGER proposals_server_id BEFORE INSERT ON proposals"
+	"  WHEN NEW.id IS NOT NULL AND NEW.id <> -1"
+	"  BEGIN SELECT RAISE(ABORT, 'proposal ids are the store''s'); END;"
+	"CREATE TRIGGER decisions_server_id BEFORE INSERT ON decisions"
+	"  WHEN NEW.id IS NOT NULL AND NEW.id <> -1"
+	"  BEGIN SELECT RAISE(ABORT, 'decision ids are the store''s'); END;",
 
-	/* 7: the links between reports (core's duplicate-of events), found
+	/* 8: the links between reports (core's duplicate-of events), found
 	 * from the report they name (store_events_linked) */
 	"CREATE INDEX IF NOT EXISTS events_links ON events(detail, report_id)"
 	"  WHERE kind = 'duplicate-of';",

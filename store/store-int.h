@@ -17,6 +17,7 @@ struct store {
 	enum store_engine kind;
 	bool in_tx;
 	int busy_timeout_ms;
+	int found_version;      /* the schema version store_open found */
 	struct {
 		const char *sql;
 		struct stmt *st;

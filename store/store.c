@@ -76,6 +76,7 @@ int store_open(const char *where, const struct store_opts *opts,
 			return r;
 		}
 	}
+	s->found_version = s->eng->schema_version(s);
 	if ((r = s->eng->migrate(s, err)) < 0) {
 		store_close(s);
 		return r;
@@ -163,6 +164,11 @@ void store_savepoint_rollback(struct store *s)
 int store_check(struct store *s, struct err *err)
 {
 	return s->eng->check(s, err);
+}
+
+int store_schema_found(struct store *s)
+{
+	return s->found_version;
 }
 
 int store_schema_version(struct store *s)

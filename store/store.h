@@ -79,6 +79,9 @@ int store_open(const char *where, const struct store_opts *opts,
 	       struct store **out, struct err *err);
 void store_close(struct store *s);
 int store_schema_version(struct store *s);
+/* The version store_open found before migrating (0: a new database;
+ * negative: unknown), so that who upgraded can say what it did. */
+int store_schema_found(struct store *s);
 /* "database 'PATH'" or "team server 'HOST:PORT/DB'", for messages. */
 const char *store_where(const struct store *s);
 /* Who this connection acts as (caller frees): the login role on the team
@@ -179,10 +182,13 @@ int store_message_ids(struct store *s, int64_t **ids, size_t *n,
 /* One message by row id, with its blob; ERR_NOTFOUND naming it. */
 int store_message_get(struct store *s, int64_t row, struct message *m,
 		      struct err *err);
-/* Replaces a message's body at rest (roster reseal); ERR_NOTFOUND. */
+/* Replaces a message's body at rest (roster reseal); digest, when not
+ * NULL, is what the new blob opens to (a message kept as received
+ * becoming its content).  ERR_NOTFOUND. */
 int store_message_set_blob(struct store *s, int64_t row,
 			   const unsigned char *blob, size_t len,
-			   const char *kind, bool content, struct err *err);
+			   const char *kind, bool content, const char *digest,
+			   struct err *err);
 /* All messages of a report, oldest first, blobs included when with_blob. */
 int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		       struct message **out, size_t *n, struct err *err);

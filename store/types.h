@@ -90,6 +90,10 @@ struct message {
 				 * already encrypted to the roster;
 				 * "sealed": encrypted to the roster on
 				 * import (or by roster reseal) */
+	char *plain_sha256;     /* the hex SHA-256 of what the blob opens
+				 * to (the bytes the import verified), or
+				 * NULL for a message stored before it was
+				 * kept: every opening checks it */
 	bool blob_content;      /* sealed: the blob holds the decrypted
 				 * content (a MIME entity of what was shown,
 				 * its verdict recorded above), not the

@@ -5,10 +5,10 @@
  * Every key is looked up in the key table (keys.c) or the config's bind
  * lines; its command is split into words and run either as one of the
  * UI's own verbs (a table row with a handler) or as a core command with
- * cmd_capture(): the current report is passed as a value (the command
- * table says where it goes), and the command's output is kept, never
- * written behind curses: its summary goes to the status line, and output
- * of more than one line opens a pager.  After a command the data may have
+ * cmd_capture(): the current report is passed as a value (the runner
+ * puts it where the command's row says), and the command's output is
+ * kept, never written behind curses: its result (a value, never a line
+ * read back) goes to the status line, and output to read opens a pager.  After a command the data may have
  * changed: every view reloads (keeping its place) before the next draw.
  *
  * Safety: core dumps are off while the UI runs, views wipe plaintext when
@@ -394,10 +394,10 @@ static void progress_status(const struct cmd_progress *p, void *data)
 }
 
 /*
- * Runs a core command on the current report (passed as a value: the
- * command table says where it goes) with its output kept, never written
- * to the terminal: the command's result line goes to the status line,
- * and output to read (more than one line of it) opens a pager.
+ * Runs a command on the current report (passed as a value: the runner
+ * puts it where the command's row says) with its output kept, never
+ * written to the terminal: the command's result goes to the status line,
+ * and output to read opens a pager.
  */
 static int run_core(struct tui *t, int argc, char **argv, const char *title)
 {
@@ -421,9 +421,13 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 	cmd_capture(t->ctx, argc, argv, id, progress_line, t, &res);
 	t->ctx->progress = NULL;
 	/* What a command shows (show, list, export, ...) is read in a
-	 * pager; what a command does is said in the status line. */
-	if (res.status == CMD_OK && !res.said && res.output_lines > 1)
+	 * pager; what a command does is said in the status line (its
+	 * summary); a command that said nothing but warned, or a usage
+	 * mistake, shows its warnings in the pager. */
+	if (res.status == CMD_OK && !res.said && res.output_len)
 		tui_push(t, view_pager_new(t, title, res.output, res.output_len));
+	else if (!res.said && !res.output_len && res.warnings && res.status == CMD_OK)
+		tui_push(t, view_pager_new(t, title, res.warnings, strlen(res.warnings)));
 	tui_status(t, res.status != CMD_OK, "%s", res.summary);
 	cmd_result_release(&res);
 	return TUI_RELOAD;

@@ -1,5 +1,5 @@
 /*
- * The pager: the output of a `:` command that printed more than one line
+ * The pager: the output of a `:` command that printed what it shows
  * (`:show 3`, `:list --open`, `:export 1 --format md`), as mutt shows a
  * command's output.  j/k and the page keys move, / and n/N search, q goes
  * back.  The text is made safe line by line (it may quote a report) and

@@ -295,6 +295,7 @@ const struct tui_verdict_mark tui_verdict_marks[] = {
 	{ SIG_REVOKED_KEY, "!", "!", "revoked-key: signed by a key that was revoked" },
 	{ SIG_BAD, "\xe2\x9c\x97", "X", "bad: the signature does not match the message" },
 	{ SIG_ERROR, "#", "#", "error: the signature could not be checked" },
+	{ SIG_TAMPERED, "T", "T", "tampered: the stored body is not what the import verified" },
 };
 const size_t tui_verdict_marks_len = ARRAY_SIZE(tui_verdict_marks);
 

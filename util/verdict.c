@@ -16,6 +16,7 @@ static const char *const verdict_names[SIG__COUNT] = {
 	[SIG_NOT_SIGNED] = "not-signed",
 	[SIG_PARTIAL] = "partial",
 	[SIG_ERROR] = "error",
+	[SIG_TAMPERED] = "tampered",
 };
 
 const char *sig_verdict_name(enum sig_verdict v)
@@ -61,6 +62,7 @@ static int verdict_rank(enum sig_verdict v)
 	case SIG_EXPIRED_KEY: return 6;
 	case SIG_REVOKED_KEY: return 7;
 	case SIG_BAD: return 8;
+	case SIG_TAMPERED: return 9;
 	default: return 4;
 	}
 }

@@ -21,6 +21,8 @@ enum sig_verdict {
 	SIG_NOT_SIGNED,  /* no signature at all */
 	SIG_PARTIAL,     /* only part of what is shown is signed/encrypted */
 	SIG_ERROR,       /* could not be checked */
+	SIG_TAMPERED,    /* the stored body is not what the import verified
+			  * (its digest differs): never shown as signed */
 	SIG__COUNT
 };
 

@@ -131,10 +131,11 @@ export SECTEAM_TEST_NOW=2026-12-10T10:00:00Z
 e2e_run 0 "due after 5 working days" due
 has out "#2 vendor Beta notified 2026-12-03T09:00:00Z, silent for 5 working days" "Beta is silent after 5 working days"
 has out "#2 overdue since 2026-12-04T12:00:00Z" "due lists the overdue report"
-db_sql "INSERT INTO participants (report_id, name, email, role, added_by, added_at) VALUES (2, 'Mia Maintainer', 'mia@example.org', 'maintainer', 'olga', 1796205600)"
+# (with its event: the team server refuses a participant no event records)
+db_sql "INSERT INTO events (report_id, at, officer, kind, detail) VALUES (2, 1796205600, 'olga', 'participant-add', 'Mia Maintainer <mia@example.org> brought in'); INSERT INTO participants (report_id, name, email, role, added_by, added_at) VALUES (2, 'Mia Maintainer', 'mia@example.org', 'maintainer', 'olga', 1796205600)"
 e2e_run 0 "due with a participant brought in" due --json
 jqt "an unacknowledged participant is listed" '[.items[] | select(.kind == "participant-unacknowledged" and .who == "mia@example.org" and .report == 2)] | length == 1'
-db_sql "UPDATE participants SET acknowledged_at = 1796292000"
+db_sql "INSERT INTO events (report_id, at, officer, kind, detail) VALUES (2, 1796292000, 'olga', 'participant-ack', 'mia@example.org acknowledged'); UPDATE participants SET acknowledged_at = 1796292000"
 e2e_run 0 "due after the participant acknowledged" due --json
 jqt "an acknowledging participant is no longer listed" '[.items[] | select(.kind == "participant-unacknowledged")] | length == 0'
 e2e_run 0 "vendor status Beta acknowledged" vendor status 2 Beta acknowledged

@@ -10,7 +10,10 @@
 # branch it lacks or a non-hex SHA is refused by name with nothing
 # recorded; config kernel.git stands for --tree; `export --format dyad`
 # (once the report is public)
-# prints the pairs.
+# prints the pairs.  Several fixes (issue 27): `--add` records one more
+# (the same SHA again replaces it where it stands), `--drop` takes one
+# back; show, show --json, the list's column and dyad give them all; the
+# first --add of a report is a "fix" event (the milestone stats reads).
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 . "$SECTEAM_TOP/tests/lib/gitrepo.sh"
 e2e_setup fix
@@ -88,4 +91,46 @@ tap_is "$rc" 0 "fix with kernel.git exits 0"
 j=$(st show 1 --json)
 tap_is "$(printf '%s' "$j" | jq -r '.fix.tag + " " + (.fix.tree_checked|tostring) + " " + (.fix.introduced|length|tostring)')" "v1.1 true 0" "checked in kernel.git's tree; the new fix starts afresh"
 tap_is "$(st export 1 --format dyad 2>/dev/null | grep -v '^#')" "0:0:1.1:$(rev v1.1)" "dyad without an introducing commit: 0:0"
+
+# Several fixes: --add, --drop.
+out=$(st fix 1 --commit "$FIX" --add --introduced "$INTRO" --stable linux-1.0.y 2>&1); rc=$?
+tap_is "$rc" 0 "fix --add exits 0"
+tap_like "$out" "^report 1: added fix $(printf %.12s "$FIX") \(v1.1-rc1\)" "  and says so"
+j=$(st show 1 --json)
+tap_is "$(printf '%s' "$j" | jq -r '.events[-3].kind')" fix-add "  a fix-add event (then its introduced and backport)"
+tap_is "$(printf '%s' "$j" | jq -c '[.fixes[] | [.tag, (.introduced | length), (.backports | length)]]')" \
+	'[["v1.1",0,0],["v1.1-rc1",1,1]]' "show --json: both fixes, each with its own commits"
+tap_is "$(printf '%s' "$j" | jq -r '.fix.tag')" v1.1 "  .fix is still the first"
+tap_is "$(st show 1 | grep -c '^Fix ')" 2 "show: a Fix line each"
+tap_like "$(st list)" '^1 .* v1.1,v1.1-rc1/- +frobnicator overflow$' "list: both in the FIX/CVE column"
+tap_is "$(st list --json | jq -r '[.[0].fixes[].tag] | join(" ")')" "v1.1 v1.1-rc1" "list --json: both"
+tap_is "$(st export 1 --format dyad 2>/dev/null | grep -v '^#')" \
+	"$(printf '0:0:1.1:%s\n1.0:%s:1.1-rc1:%s\n1.0:%s:1.0.1:%s' "$(rev v1.1)" "$INTRO" "$FIX" "$INTRO" "$BP")" \
+	"dyad: the pairs of each fix"
+st fix 1 --commit "$FIX" --add --introduced "$INTRO" >/dev/null 2>&1
+tap_is "$(st show 1 --json | jq -c '[.fixes[] | [.tag, (.backports | length)]]')" '[["v1.1",0],["v1.1-rc1",0]]' \
+	"the same SHA again with --add replaces it where it stands"
+before=$(nev)
+out=$(st fix 1 --drop 0123abcd 2>&1); rc=$?
+tap_is "$rc" 1 "dropping a fix the report lacks is refused"
+tap_like "$out" "fix --drop '0123abcd': no fix of report 1 has this SHA" "  naming it"
+out=$(st fix 1 --drop "$FIX" --add 2>&1); rc=$?
+tap_is "$rc" 2 "--drop with --add is a usage error"
+out=$(st fix 1 --drop "$FIX" --commit "$FIX" 2>&1); rc=$?
+tap_is "$rc" 2 "--drop with --commit is a usage error"
+tap_is "$(nev)" "$before" "  nothing recorded"
+out=$(st fix 1 --drop "$(rev v1.1 | cut -c1-10)" 2>&1); rc=$?
+tap_is "$rc:$out" "0:report 1: fix $(rev v1.1 | cut -c1-12) dropped (1 left)" "fix --drop by a prefix"
+j=$(st show 1 --json)
+tap_is "$(printf '%s' "$j" | jq -r '.events[-1].kind + " " + .events[-1].detail')" "fix-drop commit=$(rev v1.1)" "  a fix-drop event"
+tap_is "$(printf '%s' "$j" | jq -r '[.fixes[].commit] | join(" ")')" "$FIX" "  the other fix stays"
+
+# A report's first --add is a "fix" event.
+mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+   --to "$OFFICER_FPR" --subject "another overflow" --body "overflow in net/core/frob.c" \
+   --message-id "f2@example.net" > "$T/r2.eml"
+st import "$T/r2.eml" >/dev/null
+st fix 2 --commit "$FIX" --add >/dev/null 2>&1
+tap_is "$(st show 2 --json | jq -r '[.events[] | select(.kind | startswith("fix")) | .kind] | join(" ")')" fix \
+	"fix --add on a report without a fix writes a fix event"
 tap_done

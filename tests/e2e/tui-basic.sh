@@ -83,7 +83,7 @@ keys g n
 tui_check "n finds the next match" wait_for "/af_packet: report 3"
 
 # 12: help lists every key of the reports view, from the key table
-tmx resize-window -t t -x 120 -y 50
+tmx resize-window -t t -x 120 -y 60
 keys '?'
 wait_for "Keys in the reports view"
 wait_for "UI commands for the : line"

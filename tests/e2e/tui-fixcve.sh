@@ -1,6 +1,6 @@
 #!/bin/sh
-# The UI's report list shows the FIX/CVE cell (the fix's first tag or
-# short SHA, the CVE ID and its state) on a screen 130 columns wide or
+# The UI's report list shows the FIX/CVE cell (each fix's first tag or
+# short SHA, each CVE ID and its state) on a screen 130 columns wide or
 # more, and hides it on narrower ones or with config list.fix_cve = false.
 # The data come from the shell's `fix` and `cve`.  TAP output.
 export SECTEAM_TEST_NOW=${SECTEAM_TEST_NOW:-2026-12-02T12:00:00Z}
@@ -55,6 +55,16 @@ tui_start 200 30
 if wait_for "UAF in tcp" && line_of "UAF in tcp" | grep -qF "0123456789ab/CVE-2026-12345:published "; then
 	tui_ok 0 "200 columns: the published CVE's cell whole"
 else tui_ok 1 "200 columns: the published CVE's cell whole"; fi
+tui_stop
+
+# Several fixes and CVE IDs (issue 27): the cell names them all.
+sectui fix 1 --commit 89abcdef0123456789abcdef0123456789abcdef --add >/dev/null &&
+	sectui cve 1 --assign CVE-2026-12346 >/dev/null || { echo "Bail out! fix/cve --add failed"; exit 1; }
+tui_start 200 30
+if wait_for "UAF in tcp" && line_of "UAF in tcp" |
+	grep -qF "0123456789ab,89abcdef0123/CVE-2026-12345:published,CVE-2026-12346:reserved "; then
+	tui_ok 0 "two fixes and two CVE IDs: the cell names each"
+else tui_ok 1 "two fixes and two CVE IDs: the cell names each"; fi
 tui_stop
 
 # With nothing recorded the column is only as wide as its title.

@@ -26,7 +26,7 @@ tap_is "$(mark "revoked key report")" ! "a revoked key another"
 tap_is "$(mark "unsigned report")" - "no signature a third"
 keys '?'
 # Until the legend's last line is drawn (the heading alone raced it).
-wait_re "Signature marks in the V column" && wait_re "error: the signature could not be checked"
+wait_re "Signature marks in the V column" && wait_re "tampered: the stored body is not what the import verified"
 tap_ok $? "? opens on a legend of the marks" "$(screen)"
 tap_like "$(screen)" "  e +expired-key: signed by a key that has expired" "e: expired key"
 tap_like "$(screen)" "  ! +revoked-key: signed by a key that was revoked" "!: revoked key"

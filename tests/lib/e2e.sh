@@ -134,6 +134,7 @@ _e2e_pg_setup() {
 	DB="dbname=$E2E_PGDB"
 	e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" >/dev/null ||
 		return 1
+	e2e_client_clock "$E2E_PGDB" || return 1
 	PGUSER=$E2E_OFFICER
 	export PGUSER
 }
@@ -147,7 +148,16 @@ e2e_new_db() {
 	PGUSER=$E2E_ADMIN createdb "$_e2e_db" || return 1
 	_e2e_pgdbs="$_e2e_pgdbs $_e2e_db"
 	DB="dbname=$_e2e_db"
-	e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" >/dev/null
+	e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" >/dev/null &&
+		e2e_client_clock "$_e2e_db"
+}
+
+# The team server times events itself; a test's database takes the
+# time the program gives (the test's pinned clock) instead: a setting
+# only the administrator can make (secteam.settings, migration 5).
+e2e_client_clock() {
+	PGUSER=$E2E_ADMIN psql -X -q -v ON_ERROR_STOP=1 -d "$1" \
+		-c "UPDATE secteam.settings SET client_clock = 1" >/dev/null
 }
 
 e2e_admin() {

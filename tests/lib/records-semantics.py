@@ -1,9 +1,15 @@
 #!/usr/bin/python3
-"""records-semantics.py GITDIR INTRO FIX BACKPORT... -- CVE OSV CSAF:
+"""records-semantics.py GITDIR INTRO FIX BACKPORT... [+ FIX BACKPORT...]...
+-- CVE OSV CSAF:
 reads each public record by its own format's rules and says, for every
 tag of the git tree GITDIR, whether it comes out affected; compares each
 answer with the truth from git ancestry: a tag is affected when it holds
 the introducing commit INTRO and neither the fix FIX nor any BACKPORT.
+With several fixes ("+" between them, each with its backports) the
+kernel CNA's rule: a tag is fixed only when it holds every fix (each as
+itself or as one of its backports), so it is affected when it holds
+INTRO and lacks one of them.  The CSAF advisory's vulnerability read is
+the one whose cve is the CVE record's ID (else its first).
 
 The rules, each as its format defines it:
   OSV GIT        a commit is affected when an `introduced` commit ("0":
@@ -157,9 +163,11 @@ def in_vers(vers, v):
     return True
 
 
-def csaf_affected(doc, v):
+def csaf_affected(doc, v, cve_id):
     prods = csaf_products(doc["product_tree"])
-    for pid in doc["vulnerabilities"][0]["product_status"].get("known_affected", []):
+    vulns = [x for x in doc["vulnerabilities"] if x.get("cve") == cve_id]
+    vuln = vulns[0] if vulns else doc["vulnerabilities"][0]
+    for pid in vuln["product_status"].get("known_affected", []):
         cat, name = prods[pid]
         if cat == "product_version_range" and in_vers(name, v):
             return True
@@ -171,8 +179,15 @@ def csaf_affected(doc, v):
 def main():
     argv = sys.argv[1:]
     sep = argv.index("--")
-    gitdir, intro, fix, backports = argv[0], argv[1], argv[2], argv[3:sep]
+    gitdir, intro = argv[0], argv[1]
+    groups = [[]]
+    for a in argv[2:sep]:
+        if a == "+":
+            groups.append([])
+        else:
+            groups[-1].append(a)
     cve, osv, csaf = (json.load(open(p)) for p in argv[sep + 1:sep + 4])
+    cve_id = cve["cveMetadata"]["cveId"]
     cna = cve["containers"]["cna"]
     git_block = [p for p in cna["affected"]
                  if any(e.get("versionType") == "git" for e in p.get("versions", []))]
@@ -182,15 +197,15 @@ def main():
     for tag in git(gitdir, "tag").stdout.split():
         commit = git(gitdir, "rev-parse", tag + "^{commit}").stdout.strip()
         v = tag[1:]
-        truth = ancestor(gitdir, intro, commit) and not any(
-            ancestor(gitdir, c, commit) for c in [fix] + backports)
+        truth = ancestor(gitdir, intro, commit) and any(
+            not any(ancestor(gitdir, c, commit) for c in g) for g in groups)
         answers = {
             "OSV": any(osv_git(gitdir, r, commit) if r["type"] == "GIT" else osv_eco(r, v)
                        for r in ranges),
             "OSV GIT": any(osv_git(gitdir, r, commit) for r in ranges if r["type"] == "GIT"),
             "OSV ECOSYSTEM": any(osv_eco(r, v) for r in ranges if r["type"] == "ECOSYSTEM"),
             "CVE git": any(cve_git(gitdir, p, commit) for p in git_block),
-            "CSAF": csaf_affected(csaf, v),
+            "CSAF": csaf_affected(csaf, v, cve_id),
         }
         if not is_rc(v):
             answers["CVE versions"] = any(cve_semver(p, v) for p in ver_block)

@@ -23,6 +23,37 @@ static void test_cmd_string(void **state)
 	fclose(devnull);
 }
 
+/* What the UI gets from a command (cmd_capture) are values: the error,
+ * the command's own result, its usage mistake, or what its output is
+ * ("N lines", for the pager); never a line read back from the output. */
+static void test_capture_result(void **state)
+{
+	struct cmd_ctx ctx;
+	struct cmd_result res;
+	char *help[] = { (char *)"show", (char *)"--help", NULL };
+	char *bad[] = { (char *)"list", (char *)"--bogus", NULL };
+	char *bad2[] = { (char *)"triage", NULL };
+
+	(void)state;
+	memset(&ctx, 0, sizeof(ctx));
+	assert_int_equal(cmd_capture(&ctx, 2, help, 0, NULL, NULL, &res), CMD_OK);
+	assert_false(res.said);
+	assert_true(res.output_lines > 1);
+	char *want = xasprintf("%zu lines", res.output_lines);
+	assert_string_equal(res.summary, want);
+	free(want);
+	cmd_result_release(&res);
+	assert_int_equal(cmd_capture(&ctx, 2, bad, 0, NULL, NULL, &res), CMD_USAGE);
+	assert_string_equal(res.summary, "list: unknown option '--bogus'");
+	assert_non_null(strstr(res.warnings, "usage: secteam-tui list"));
+	cmd_result_release(&res);
+	/* No mistake to name: the usage itself (not the --help hint). */
+	assert_int_equal(cmd_capture(&ctx, 1, bad2, 0, NULL, NULL, &res), CMD_USAGE);
+	assert_non_null(strstr(res.summary, "usage: secteam-tui triage"));
+	cmd_result_release(&res);
+	cmd_ctx_release(&ctx);
+}
+
 static void test_cmd_split(void **state)
 {
 	(void)state;
@@ -103,6 +134,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cmd_string),
+		cmocka_unit_test(test_capture_result),
 		cmocka_unit_test(test_cmd_split),
 		cmocka_unit_test(test_cmd_help_rows),
 		cmocka_unit_test(test_cmd_usage_of),

@@ -315,7 +315,7 @@ static void test_verdict_names(void **state)
 {
 	static const char *names[] = { "valid", "good", "bad", "unknown-key",
 				       "expired-key", "revoked-key",
-				       "not-signed", "partial", "error" };
+				       "not-signed", "partial", "error", "tampered" };
 	(void)state;
 	assert_int_equal(ARRAY_SIZE(names), SIG__COUNT);
 	for (int v = 0; v < SIG__COUNT; v++) {

@@ -33,30 +33,33 @@ static void test_fold_fix(void **state)
 
 	(void)state;
 	fixcve_fold(e, 3, &fc);
-	assert_true(fc.has_fix);
-	assert_false(fc.tree_checked);
-	assert_string_equal(fc.fix.sha, "0123456");
-	assert_null(fc.fix.tag);
-	assert_int_equal(fc.fix.nfiles, 0);
-	assert_int_equal(fc.nintroduced, 1);
+	assert_int_equal(fc.nfixes, 1);
+	assert_false(fc.fixes[0].tree_checked);
+	assert_string_equal(fc.fixes[0].fix.sha, "0123456");
+	assert_null(fc.fixes[0].fix.tag);
+	assert_int_equal(fc.fixes[0].fix.nfiles, 0);
+	assert_int_equal(fc.fixes[0].nintroduced, 1);
 	fixcve_release(&fc);
 
+	/* A second "fix" event (all there was before fix-add) replaces the
+	 * first: an old database folds the same. */
 	fixcve_fold(e, 6, &fc);
-	assert_true(fc.tree_checked);
-	assert_string_equal(fc.fix.sha, SHA_B);
-	assert_string_equal(fc.fix.tag, "v1.1-rc1");
+	assert_int_equal(fc.nfixes, 1);
+	assert_true(fc.fixes[0].tree_checked);
+	assert_string_equal(fc.fixes[0].fix.sha, SHA_B);
+	assert_string_equal(fc.fixes[0].fix.tag, "v1.1-rc1");
 	/* The files fix --tree recorded, an empty one skipped. */
-	assert_int_equal(fc.fix.nfiles, 2);
-	assert_string_equal(fc.fix.files[0], "net/ipv4/tcp_input.c");
-	assert_string_equal(fc.fix.files[1], "include/net/tcp.h");
-	assert_null(fc.fix.files[2]);
-	assert_int_equal(fc.nintroduced, 1);
-	assert_string_equal(fc.introduced[0].sha, SHA_A);
-	assert_string_equal(fc.introduced[0].tag, "v1.0");
-	assert_int_equal(fc.nbackports, 1);
-	assert_string_equal(fc.backports[0].branch, "linux-1.0.y");
-	assert_string_equal(fc.backports[0].upstream, SHA_B);
-	assert_null(fc.cve_id);
+	assert_int_equal(fc.fixes[0].fix.nfiles, 2);
+	assert_string_equal(fc.fixes[0].fix.files[0], "net/ipv4/tcp_input.c");
+	assert_string_equal(fc.fixes[0].fix.files[1], "include/net/tcp.h");
+	assert_null(fc.fixes[0].fix.files[2]);
+	assert_int_equal(fc.fixes[0].nintroduced, 1);
+	assert_string_equal(fc.fixes[0].introduced[0].sha, SHA_A);
+	assert_string_equal(fc.fixes[0].introduced[0].tag, "v1.0");
+	assert_int_equal(fc.fixes[0].nbackports, 1);
+	assert_string_equal(fc.fixes[0].backports[0].branch, "linux-1.0.y");
+	assert_string_equal(fc.fixes[0].backports[0].upstream, SHA_B);
+	assert_int_equal(fc.ncves, 0);
 	label = fixcve_label(&fc);
 	assert_string_equal(label, "v1.1-rc1/-");
 	free(label);
@@ -81,25 +84,121 @@ static void test_fold_cve(void **state)
 
 	(void)state;
 	fixcve_fold(e, 1, &fc);
-	assert_null(fc.cve_id);
-	assert_null(fc.cve_state);
+	assert_int_equal(fc.ncves, 0);
 	fixcve_release(&fc);
 	fixcve_fold(e, 3, &fc);
-	assert_string_equal(fc.cve_state, "published");
+	assert_string_equal(fc.cves[0].state, "published");
 	fixcve_release(&fc);
 	fixcve_fold(e, 5, &fc);
-	assert_string_equal(fc.cve_state, "rejected");
-	assert_string_equal(fc.reject_reason, "duplicate");
+	assert_string_equal(fc.cves[0].state, "rejected");
+	assert_string_equal(fc.cves[0].reject_reason, "duplicate");
 	fixcve_release(&fc);
+	/* cve-assign (all there was before cve-add) replaces the ID: an
+	 * old database folds the same. */
 	fixcve_fold(e, 9, &fc);
-	assert_string_equal(fc.cve_id, "CVE-2026-2222");
-	assert_string_equal(fc.cve_state, "reserved");
-	assert_null(fc.reject_reason);
+	assert_int_equal(fc.ncves, 1);
+	assert_string_equal(fc.cves[0].id, "CVE-2026-2222");
+	assert_string_equal(fc.cves[0].state, "reserved");
+	assert_null(fc.cves[0].reject_reason);
 	assert_string_equal(fc.cwe, "CWE-416");
 	assert_string_equal(fc.description, "second");
 	label = fixcve_label(&fc);
 	assert_string_equal(label, "-/CVE-2026-2222:reserved");
 	free(label);
+	fixcve_release(&fc);
+}
+
+/* Several fixes: fix-add adds one (the same SHA again replaces it where
+ * it stands), introduced and backport events belong to their fix,
+ * fix-drop takes one back; "fix" still replaces them all. */
+static void test_fold_fixes(void **state)
+{
+	struct event e[] = {
+		ev("fix", "commit=" SHA_B " tag=v1.1-rc1 tree=checked"),
+		ev("fix-introduced", "commit=" SHA_A " tag=v1.0 tree=checked"),
+		ev("fix-add", "commit=" SHA_C " tag=- tree=unchecked"),
+		ev("fix-backport", "commit=0123abcd tag=v1.0.1 branch=linux-1.0.y upstream=" SHA_B),
+		ev("fix-add", "commit=" SHA_C " tag=v1.2 tree=checked"),
+		ev("fix-introduced", "commit=" SHA_B " tag=v1.1-rc1 tree=checked"),
+		ev("fix-drop", "commit=" SHA_B),
+		ev("fix", "commit=" SHA_A " tag=- tree=unchecked"),
+	};
+	struct fixcve fc;
+	char *label;
+
+	(void)state;
+	fixcve_fold(e, 6, &fc);
+	assert_int_equal(fc.nfixes, 2);
+	assert_string_equal(fc.fixes[0].fix.sha, SHA_B);
+	assert_int_equal(fc.fixes[0].nintroduced, 1);
+	/* The backport names its upstream: the first fix's. */
+	assert_int_equal(fc.fixes[0].nbackports, 1);
+	assert_string_equal(fc.fixes[1].fix.sha, SHA_C);
+	assert_string_equal(fc.fixes[1].fix.tag, "v1.2");
+	assert_true(fc.fixes[1].tree_checked);
+	assert_int_equal(fc.fixes[1].nintroduced, 1);
+	assert_string_equal(fc.fixes[1].introduced[0].sha, SHA_B);
+	label = fixcve_label(&fc);
+	assert_string_equal(label, "v1.1-rc1,v1.2/-");
+	free(label);
+	fixcve_release(&fc);
+	fixcve_fold(e, 7, &fc);
+	assert_int_equal(fc.nfixes, 1);
+	assert_string_equal(fc.fixes[0].fix.sha, SHA_C);
+	fixcve_release(&fc);
+	fixcve_fold(e, 8, &fc);
+	assert_int_equal(fc.nfixes, 1);
+	assert_string_equal(fc.fixes[0].fix.sha, SHA_A);
+	fixcve_release(&fc);
+}
+
+/* Several IDs: cve-add adds one covering the fixes it names, a
+ * rejected one reserved again; cve-reject-id rejects the one named,
+ * cve-reject the newest; cve-publish the one named; cve-drop removes
+ * one; a view keeps the fixes its ID covers. */
+static void test_fold_cves(void **state)
+{
+	struct event e[] = {
+		ev("fix", "commit=" SHA_B " tag=v1.1-rc1 tree=checked"),
+		ev("fix-add", "commit=" SHA_C " tag=v1.2 tree=checked"),
+		ev("cve-assign", "CVE-2026-1111"),
+		ev("cve-add", "CVE-2026-2222 fixes=" SHA_C),
+		ev("cve-add", "CVE-2026-3333"),
+		ev("cve-reject-id", "CVE-2026-1111 a duplicate of another"),
+		ev("cve-reject", "recorded twice"),
+		ev("cve-publish", "CVE-2026-2222"),
+		ev("cve-drop", "CVE-2026-3333"),
+	};
+	struct fixcve fc, view;
+	char *label;
+
+	(void)state;
+	fixcve_fold(e, 9, &fc);
+	assert_int_equal(fc.ncves, 2);
+	assert_string_equal(fc.cves[0].id, "CVE-2026-1111");
+	assert_string_equal(fc.cves[0].state, "rejected");
+	assert_string_equal(fc.cves[0].reject_reason, "a duplicate of another");
+	assert_string_equal(fc.cves[1].id, "CVE-2026-2222");
+	assert_string_equal(fc.cves[1].state, "published");
+	assert_true(fixcve_covers(&fc.cves[0], SHA_B));
+	assert_true(fixcve_covers(&fc.cves[0], SHA_C));
+	assert_false(fixcve_covers(&fc.cves[1], SHA_B));
+	assert_true(fixcve_covers(&fc.cves[1], SHA_C));
+	label = fixcve_label(&fc);
+	assert_string_equal(label, "v1.1-rc1,v1.2/CVE-2026-1111:rejected,CVE-2026-2222:published");
+	free(label);
+	fixcve_view(&fc, &fc.cves[1], &view);
+	assert_int_equal(view.nfixes, 1);
+	assert_string_equal(view.fixes[0].fix.sha, SHA_C);
+	assert_int_equal(view.ncves, 1);
+	assert_string_equal(view.cves[0].id, "CVE-2026-2222");
+	fixcve_release(&view);
+	fixcve_release(&fc);
+	/* Before the drop, the plain cve-reject rejected the newest. */
+	fixcve_fold(e, 7, &fc);
+	assert_string_equal(fc.cves[2].state, "rejected");
+	assert_string_equal(fc.cves[2].reject_reason, "recorded twice");
+	assert_string_equal(fc.cves[1].state, "reserved");
 	fixcve_release(&fc);
 }
 
@@ -182,7 +281,7 @@ static void test_page(void **state)
 		else if (i == 66)
 			assert_string_equal(a, "18f3b1d359a9/CVE-2026-1234:reserved");
 		else
-			assert_false(fc[i].has_fix || fc[i].cve_id);
+			assert_false(fc[i].nfixes || fc[i].ncves);
 		free(a);
 		free(b);
 		fixcve_release(&one);
@@ -215,6 +314,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_fix),
 		cmocka_unit_test(test_fold_cve),
+		cmocka_unit_test(test_fold_fixes),
+		cmocka_unit_test(test_fold_cves),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_version_order),
 		UNIT_BOTH(test_page),

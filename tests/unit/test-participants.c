@@ -8,6 +8,15 @@
 #include "core/core.h"
 #include "store/store.h"
 
+/* What these changes need recorded on the team server (unit_event). */
+static void participant_events(struct store *s, int64_t rid)
+{
+	unit_event(s, rid, "participant-add", "unit");
+	unit_event(s, rid, "participant-ack", "unit");
+	unit_event(s, rid, "participant-remove", "unit");
+	unit_event(s, rid, "participant-key", "unit");
+}
+
 static int add(struct store *s, int64_t rid, const char *name,
 	       const char *email, const char *role, struct err *err)
 {
@@ -35,6 +44,7 @@ static void test_add_duplicate_remove_readd(void **state)
 	struct store *s = unit_store_with_report("a.db", &rid);
 
 	assert_int_equal(store_begin(s, &err), 0);
+	participant_events(s, rid);
 	assert_int_equal(add(s, rid, "Mia Maintainer", "Mia@Example.org",
 			     "maintainer", &err), 0);
 	/* The same address in another case is the same person. */
@@ -62,6 +72,7 @@ static void test_add_duplicate_remove_readd(void **state)
 	participants_free(v, n);
 
 	assert_int_equal(store_begin(s, &err), 0);
+	participant_events(s, rid);
 	assert_int_equal(store_participant_remove(s, rid, "MIA@example.org", "bob",
 						  3000, &err), 0);
 	assert_int_equal(store_participant_remove(s, rid, "mia@example.org", "bob",
@@ -103,6 +114,7 @@ static void test_ack(void **state)
 	struct store *s = unit_store_with_report("b.db", &rid);
 
 	assert_int_equal(store_begin(s, &err), 0);
+	participant_events(s, rid);
 	assert_int_equal(add(s, rid, "Mia", "mia@example.org", "maintainer", &err), 0);
 	assert_int_equal(store_participant_ack(s, rid, "mia@example.org", 4000, &err), 0);
 	/* The first acknowledgement is kept. */
@@ -124,6 +136,7 @@ static void test_empty_address_refused(void **state)
 	struct store *s = unit_store_with_report("c.db", &rid);
 
 	assert_int_equal(store_begin(s, &err), 0);
+	participant_events(s, rid);
 	assert_int_equal(add(s, rid, "Nobody", "", NULL, &err), ERR_INVALID);
 	store_rollback(s);
 	store_close(s);

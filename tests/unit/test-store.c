@@ -240,10 +240,14 @@ static void test_listing_orders(void **state)
 	for (int i = 0; i < 4; i++) {
 		struct report_new rn = { "r", NULL, NULL, 100 + i };
 		struct report_update u = { NULL, sev[i], NULL, -1, -1, -1, 0 };
+		char *sevchange = xasprintf("none -> %s", sev[i]);
 		assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+		unit_event(s, id, "severity", sevchange);
+		free(sevchange);
 		assert_int_equal(store_report_update(s, id, &u, &err), 0);
 	}
 	struct report_update closed = { "closed", NULL, NULL, -1, -1, -1, 0 };
+	unit_event(s, 3, "state", "new -> closed");
 	assert_int_equal(store_report_update(s, 3, &closed, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 
@@ -459,6 +463,7 @@ static void test_vendors(void **state)
 	int64_t id;
 
 	assert_int_equal(store_begin(s, &err), 0);
+	unit_event(s, 0, "vendor-add", "unit");
 	v.name = (char *)"debian";
 	v.contact = (char *)"security@debian.org";
 	assert_int_equal(store_vendor_add(s, &v, &id, &err), 0);
@@ -521,7 +526,10 @@ static void test_report_keys(void **state)
 	/* The key says whether the report is already public (embargo.c
 	 * needs it for the list and the calendar). */
 	struct report_update pub = { NULL, NULL, NULL, 1, -1, -1, 0 };
+	assert_int_equal(store_begin(s, &err), 0);
+	unit_event(s, a, "public", "unit");
 	assert_int_equal(store_report_update(s, a, &pub, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
 	struct report_key one;
 	assert_int_equal(store_report_key(s, a, &one, &err), 0);
 	assert_true(one.public);
@@ -643,6 +651,8 @@ static void test_upgrade_from_1(void **state)
 	store_close(s);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
+		"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
+		"DROP TRIGGER decisions_server_id;"
 		"ALTER TABLE participants DROP COLUMN key_fpr;"
 		"DROP TABLE signatures; DROP TABLE messages;"
 		"CREATE TABLE messages ("
@@ -669,7 +679,7 @@ static void test_upgrade_from_1(void **state)
 	sqlite3_close(db);
 
 	s = unit_store_open("v1-msg.db");
-	assert_int_equal(store_schema_version(s), 7);
+	assert_int_equal(store_schema_version(s), (int)schema_sqlite_count);
 	struct message *ms;
 	size_t n;
 	assert_int_equal(store_messages_get(s, 3, false, &ms, &n, &err), 0);
@@ -734,13 +744,15 @@ static void test_migrate_participant_key(void **state)
 	/* Back to schema 1, as an older secteam-tui left it. */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
+		"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
+		"DROP TRIGGER decisions_server_id;"
 		"ALTER TABLE participants DROP COLUMN key_fpr;"
 		"INSERT INTO participants (report_id, email, added_by, added_at)"
 		"  VALUES (1, 'mia@example.org', 'alice', 5);"
 		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	s = unit_store_open("v1.db");
-	assert_int_equal(store_schema_version(s), 7);
+	assert_int_equal(store_schema_version(s), (int)schema_sqlite_count);
 	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
 	assert_null(p.key_fpr);
 	participant_release(&p);
@@ -894,10 +906,11 @@ static void test_migrations_frozen(void **state)
 	static const char *const sqlite_sha[] = {
 		"7aed2eaf434a019b", "06760d69447c033c", "f055d03847efe1ae",
 		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
+		"27b116774c727879",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
-		"bc81571a6656b438",
+		"bc81571a6656b438", "879f2f7e630fcac7",
 	};
 	struct {
 		const char *const *text, *const *sha;

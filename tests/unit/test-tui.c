@@ -525,6 +525,13 @@ static int64_t add_report(struct store *s, const char *subject, const char *sev,
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+	if (sev) {
+		char *change = xasprintf("none -> %s", sev);
+		unit_event(s, id, "severity", change);
+		free(change);
+	}
+	if (claimed)
+		unit_event(s, id, "claim", "unit");
 	assert_int_equal(store_report_update(s, id, &u, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	return id;

@@ -1,0 +1,158 @@
+#!/bin/sh
+# engines: sqlite pg
+# The team record, played as the attacker (issue 25, points 1-5): a
+# second officer (bob) with psql on the team server, or anyone with the
+# sqlite3 shell on a lone officer's file, tries to change what the record
+# says without the program:
+#  - flip consent, skip the lifecycle, add a report already disclosed
+#    and claimed by a colleague, swap a participant's key (the server
+#    refuses a change no event of its kind records, in the same
+#    transaction: with one, the change is in the timeline, bob's);
+#  - backdate an event, give it the largest id ("the latest" for ever),
+#    take the next 1000 ids ahead of colleagues, sign as a colleague
+#    (ids, times and the officer are the server's);
+#  - rewrite a message's verdict, or put another body in a signed
+#    message's place: the verdict shown is computed from the bytes shown
+#    (tampered, never the reporter's signed text).
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+e2e_setup teamrecord
+mkdir -p "$T/mail"
+mail_pgp r1 "signed report one" "the reporter's own words about tcp"
+mail_pgp r2 "another report" "text of another report altogether"
+e2e_import "$T/mail/r1.eml" "$T/mail/r2.eml" || { echo "Bail out! import failed"; exit 1; }
+st maintainers 1 --add "Dev One <dev@example.org>" >"$T/m.out" 2>&1 || { cat "$T/m.out"; false; } ||
+	{ echo "Bail out! cannot add a participant"; exit 1; }
+j() { st show "$1" --json | jq -r "$2"; }
+tap_is "$(j 1 '.signature.verdict + " " + .signature.trust')" "valid trusted" \
+	"control: report 1 is Rita's signed text"
+
+if e2e_sqlite; then
+	# The file's own triggers, whoever opens it with the sqlite3 shell.
+	sq() { sqlite3 "$DB" "$1" 2>&1; }
+	out=$(sq "UPDATE events SET detail = 'rewritten' WHERE id = 1"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: an UPDATE of an event is refused" "$out"
+	out=$(sq "DELETE FROM events"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a DELETE of events is refused" "$out"
+	out=$(sq "INSERT INTO events (id, report_id, at, officer, kind, detail)
+		VALUES (9223372036854775807, 1, 1577836800, 'bob', 'note', 'latest')"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: an event with a chosen id is refused" "$out"
+	tap_like "$out" "ids are the store's" "  saying whose ids they are"
+	out=$(sq "UPDATE messages SET verdict = 'valid' WHERE id = 2"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a message's verdict cannot be rewritten" "$out"
+	out=$(sq "UPDATE messages SET plain_sha256 = 'x' WHERE id = 1"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: nor its digest" "$out"
+	sq "UPDATE messages SET blob = (SELECT blob FROM messages WHERE id = 2) WHERE id = 1" >/dev/null
+	tap_is "$(j 1 '.signature.verdict + " " + .messages_detail[0].verdict')" "tampered tampered" \
+		"sqlite3: another body in report 1's place opens as tampered"
+	out=$(st show 1)
+	tap_like "$out" "Verdict +tampered" "  show: Verdict tampered"
+	tap_like "$out" "Trust +bad" "  show: Trust bad"
+	tap_unlike "$out" "Signer +Rita" "  and no signer is named for it"
+	tap_done
+	exit
+fi
+
+BR=bob_$$
+e2e_on_exit 'PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "DROP OWNED BY $BR" -c "DROP ROLE IF EXISTS $BR" >/dev/null 2>&1'
+e2e_admin team add-officer "$BR" --name Bob --key "$OFFICER_FPR" >/dev/null 2>&1 ||
+	{ echo "Bail out! cannot add bob"; exit 1; }
+adm() { PGUSER=$E2E_ADMIN psql -X -q -At -d "$DB" -c "SET search_path = secteam" -c "$1"; }
+bob() { PGUSER=$BR psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" -c "SET search_path = secteam" -c "$1" 2>&1; }
+# This database takes the server's clock, as a real team's does (the
+# tests' databases take the pinned one: e2e_client_clock).
+adm "UPDATE settings SET client_clock = 0"
+out=$(bob "UPDATE settings SET client_clock = 1"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "bob cannot give the server his clock" "$out"
+
+# 1. Consent, without an event.
+out=$(bob "UPDATE reports SET consent_credit = 1 WHERE id = 1"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "1: flipping consent without an event is refused" "$out"
+tap_like "$out" "changed without an event \\(consent\\)" "  the server says what is missing"
+tap_is "$(adm "SELECT consent_credit FROM reports WHERE id = 1")" 0 "  consent is as it was"
+# With an event of its kind in the same transaction, it is in the record.
+out=$(bob "BEGIN; INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 0, 'x', 'consent', 'reporter consents to be credited');
+	UPDATE reports SET consent_credit = 1 WHERE id = 1; COMMIT;"); rc=$?
+tap_is "$rc" 0 "  with its event, the change goes through" "$out"
+tap_is "$(adm "SELECT officer FROM events WHERE kind = 'consent' ORDER BY id DESC LIMIT 1")" \
+	"$BR" "  and the timeline names bob, whatever he wrote"
+
+# 2. The lifecycle, a made-up report, a participant's key.
+out=$(bob "UPDATE reports SET state = 'disclosed' WHERE id = 1"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "2: a state set without an event is refused" "$out"
+tap_is "$(adm "SELECT state FROM reports WHERE id = 1")" "new" "  the report is still new"
+out=$(bob "INSERT INTO reports (subject, received, state, claimed_by, consent_exploit)
+	VALUES ('made up', 1, 'disclosed', '$E2E_OFFICER', 1) RETURNING state, coalesce(claimed_by, '-'), consent_exploit")
+tap_is "$out" "new|-|0" "  a report bob inserts starts new, unclaimed, without consent"
+out=$(bob "UPDATE participants SET key_fpr = 'EVE0000000000000000000000000000000000000' WHERE report_id = 1"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a participant's key swapped without an event is refused" "$out"
+tap_is "$(adm "SELECT coalesce(key_fpr, '-') FROM participants WHERE report_id = 1")" "-" \
+	"  the participant's key is as it was"
+out=$(bob "UPDATE participants SET email = 'eve@evil.example' WHERE report_id = 1"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  nor can the address of someone brought in change" "$out"
+
+# 3. Time, ids and the officer are the server's.
+now=$(date +%s)
+out=$(bob "INSERT INTO events (id, report_id, at, officer, kind, detail)
+	VALUES (9223372036854775807, 1, 1577836800, '$E2E_OFFICER', 'note', 'backdated')
+	RETURNING id, at, officer")
+id=${out%%|*}; rest=${out#*|}; at=${rest%%|*}; who=${rest#*|}
+tap_ok "$([ "$id" -lt 1000000 ]; echo $?)" "3: an event's id is the server's, not 2^63-1" "$out"
+tap_ok "$([ "$at" -ge "$((now - 60))" ] && [ "$at" -le "$((now + 60))" ]; echo $?)" \
+	"  its time is the server's clock, not 2020" "$out"
+tap_is "$who" "$BR" "  its officer is bob's login, not the colleague he named"
+out=$(bob "INSERT INTO decisions (id, report_id, date, verdict, officer, at)
+	VALUES (9223372036854775806, 2, 1577836800, 'ok', 'x', 0) RETURNING id")
+tap_ok "$([ "${out:-0}" -lt 1000000 ]; echo $?)" "  a decision's id too" "$out"
+
+# 4. Ids taken ahead block nobody.
+out=$(bob "INSERT INTO events (id, report_id, at, officer, kind, detail)
+	SELECT g, 2, 0, 'x', 'note', 'ahead' FROM generate_series(
+	  (SELECT max(id) FROM events WHERE id < 1000000000) + 1,
+	  (SELECT max(id) FROM events WHERE id < 1000000000) + 1000) g")
+out=$(st triage 2 --note "still writing" 2>&1); rc=$?
+tap_is "$rc" 0 "4: after 1000 ids taken ahead, a colleague's write goes through" "$out"
+
+# 5. A message: its verdict never changes, another body shows as tampered.
+out=$(bob "UPDATE messages SET verdict = 'valid', signer_matches_from = 1 WHERE id = 2"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "5: a message's verdict cannot be rewritten" "$out"
+out=$(bob "UPDATE messages SET blob = (SELECT blob FROM messages WHERE id = 2) WHERE id = 1"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a body replaced without a reseal event is refused" "$out"
+out=$(bob "BEGIN; INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 0, 'x', 'reseal', 'nothing to see');
+	UPDATE messages SET blob = (SELECT blob FROM messages WHERE id = 2) WHERE id = 1; COMMIT;"); rc=$?
+tap_is "$rc" 0 "  with a reseal event of his own, bob replaces it" "$out"
+out=$(st show 1)
+tap_like "$out" "Verdict +tampered" "  show says tampered, computed from the bytes shown"
+tap_like "$out" "Trust +bad" "  and Trust bad"
+tap_unlike "$out" "Signer +Rita" "  naming no signer for it"
+tap_is "$(j 1 '[.events[] | select(.kind == "reseal") | .officer] | join(" ")')" "$BR" \
+	"  the reseal is in the timeline, bob's"
+tap_is "$(j 2 '.signature.verdict + " " + .signature.trust')" "valid trusted" \
+	"  the message it came from is untouched"
+
+# An existing team database (schema 4, before the server kept the
+# record) migrates with every event kept, and team init says what it did.
+DB1=$DB
+e2e_new_db old || { echo "Bail out! no second database"; exit 1; }
+e2e_import "$T/mail/r1.eml" || { echo "Bail out! import failed"; exit 1; }
+st triage 1 --note "before the upgrade" >/dev/null
+adm "DROP TABLE settings; ALTER TABLE events DROP COLUMN xact;
+	ALTER TABLE messages DROP COLUMN plain_sha256;
+	DROP FUNCTION server_id, server_time, has_event, unrecorded, report_new,
+	  report_guard, participant_guard, vendor_guard, message_guard CASCADE;
+	DELETE FROM schema_info WHERE version = 5" >/dev/null 2>&1
+tap_is "$(adm "SELECT max(version) FROM schema_info")" 4 "an old team database, at schema 4"
+before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
+last=${before#*:}
+out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
+tap_is "$rc" 0 "team init upgrades it" "$out"
+tap_like "$out" "upgraded from version 4 to 5, every event kept" "  and says so"
+tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \
+	"  every event is kept"
+out=$(PGUSER=$E2E_OFFICER psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" \
+	-c "UPDATE secteam.reports SET consent_credit = 1 WHERE id = 1" 2>&1); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  and from now on refuses a change without its event" "$out"
+tap_like "$(st show 1)" "Verdict +valid" "  its old message (no digest kept) still opens as it was"
+DB=$DB1
+tap_done
