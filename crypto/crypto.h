@@ -11,6 +11,8 @@
  *   encrypt.c   encryption (and signing) to a list of keys
  *   keys.c      key lookup: usable encryption keys, user-ID e-mails
  *   uid.c       which user IDs the keyring vouches for (full/ultimate)
+ *   teamkey.c, .h  the team key (libsodium): wrapped to the roster,
+ *               sealing fields to their place, keyed hashes
  *   crypto-int.h  what these files share (not for other modules)
  */
 #ifndef SECTEAM_CRYPTO_H
@@ -150,7 +152,7 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
  * (PGP/MIME multipart/signed, RFC 3156); *micalg (caller frees) is the
  * hash it used as the micalg parameter names it ("pgp-sha256").
  */
-int crypto_sign_detached(struct crypto *c, const char *sign_as,
+int crypto_pgp_sign_detached(struct crypto *c, const char *sign_as,
 			 const void *data, size_t len, unsigned char **sig,
 			 size_t *siglen, char **micalg, struct err *err);
 

@@ -130,7 +130,7 @@ static char *micalg_of(gpgme_ctx_t ctx)
  * negative code with err: ERR_NOTFOUND when sign_as has no usable secret
  * key, ERR_CRYPTO when gpg fails.
  */
-int crypto_sign_detached(struct crypto *c, const char *sign_as,
+int crypto_pgp_sign_detached(struct crypto *c, const char *sign_as,
 			 const void *data, size_t len, unsigned char **sig,
 			 size_t *siglen, char **micalg, struct err *err)
 {

@@ -389,7 +389,7 @@ static int build_signed(struct crypto *c, struct outgoing *m,
 	unsigned char *sig = NULL;
 	size_t slen = 0;
 	char *micalg = NULL;
-	int r = crypto_sign_detached(c, m->officer_fpr, ent, elen, &sig, &slen,
+	int r = crypto_pgp_sign_detached(c, m->officer_fpr, ent, elen, &sig, &slen,
 				     &micalg, err);
 
 	if (r == 0)

@@ -18,6 +18,9 @@ only_in() { # pattern dir
 only_in 'sqlite3_|<sqlite3\.h>' store
 only_in '\bPQ[a-zA-Z]+\(|<libpq-fe\.h>' store
 only_in 'gpgme_|<gpgme\.h>' crypto
+# libsodium (the team key, crypto/teamkey.c): its names share crypto_*
+# with ours, so it stays in crypto/, where they are told apart.
+only_in 'sodium_|<sodium\.h>|randombytes_' crypto
 only_in 'g_mime_|<gmime/' mail
 only_in 'pcre2_|<pcre2\.h>' maint
 # libgit2 reads the kernel tree in one file: nothing else opens a tree.

@@ -71,6 +71,9 @@ fresh
 printf '#include "touched/touched.h"\n' >"$T/t/util/strutil.c"
 fails "util/ including touched/ is flagged" "util/ must not include touched/: util/strutil.c"
 fresh
+printf '#include <sodium.h>\n' >"$T/t/core/json.c"
+fails "libsodium outside crypto/ is flagged" "used outside crypto/: core/json.c"
+fresh
 printf '#include <pcre2.h>\n' >"$T/t/core/json.c"
 fails "PCRE2 outside maint/ is flagged" "used outside maint/: core/json.c"
 fresh

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "crypto/crypto.h"
+#include "crypto/teamkey.h"
 #include "util/util.h"
 
 struct world {
@@ -646,7 +647,7 @@ static void test_combined_detached(void **state)
 	detached_pair("valid-unknown.sig", SIG_UNKNOWN_KEY, SIG_UNKNOWN_KEY);
 }
 
-/* crypto_sign_detached: an armored signature by the officer that
+/* crypto_pgp_sign_detached: an armored signature by the officer that
  * verifies over exactly the data, with the micalg RFC 3156 wants. */
 static void test_sign_detached(void **state)
 {
@@ -658,7 +659,7 @@ static void test_sign_detached(void **state)
 	struct err err;
 
 	(void)state;
-	if (crypto_sign_detached(W.c, W.officer_fpr, data, strlen(data), &sig,
+	if (crypto_pgp_sign_detached(W.c, W.officer_fpr, data, strlen(data), &sig,
 				 &siglen, &micalg, &err) != 0)
 		fail_msg("%s", err.msg);
 	assert_true(str_starts((char *)sig, "-----BEGIN PGP SIGNATURE-----"));
@@ -676,7 +677,7 @@ static void test_sign_detached(void **state)
 	crypto_result_release(&res);
 	free(sig);
 	free(micalg);
-	assert_true(crypto_sign_detached(W.c, "nobody@nowhere.example", "x", 1,
+	assert_true(crypto_pgp_sign_detached(W.c, "nobody@nowhere.example", "x", 1,
 					 &sig, &siglen, &micalg, &err) < 0);
 	assert_null(sig);
 }
@@ -1051,6 +1052,90 @@ static void test_decrypted_size_limit(void **state)
 	crypto_result_release(&res);
 }
 
+/* The team key (teamkey.h): wrapped to the officer's key and opened by
+ * it alone; a sealed value opens only where it was sealed (table,
+ * column, row, generation) and unaltered; the keyed hash is stable per
+ * key and purpose and tells nothing without the key. */
+static void test_team_key(void **state)
+{
+	struct team_key *k, *back, *other;
+	const char *to[] = { W.officer_fpr };
+	const char *stranger[] = { W.reporter_fpr };
+	unsigned char *blob, *sealed, *plain;
+	size_t blen, slen, plen;
+	unsigned char m1[TEAM_MAC_BYTES], m2[TEAM_MAC_BYTES], m3[TEAM_MAC_BYTES];
+	const char *subject = "UAF in tcp_v4_rcv, embargoed";
+	struct err err;
+
+	(void)state;
+	assert_int_equal(team_key_new(0, &k, &err), ERR_INVALID);
+	assert_int_equal(team_key_new(3, &k, &err), 0);
+	assert_int_equal(team_key_generation(k), 3);
+	/* Wrapped to the officer: this keyring opens it, to the same key. */
+	assert_int_equal(team_key_wrap(W.c, k, to, 1, &blob, &blen, &err), 0);
+	assert_null(memmem(blob, blen, "STK1", 4));
+	assert_int_equal(team_key_unwrap(W.c, blob, blen, &back, &err), 0);
+	assert_int_equal(team_key_generation(back), 3);
+	team_key_seal(k, "reports", "subject", 7, subject, strlen(subject),
+		      &sealed, &slen);
+	assert_null(memmem(sealed, slen, "tcp_v4", 6));
+	assert_int_equal(team_key_sealed_generation(sealed, slen), 3);
+	assert_int_equal(team_key_open(back, "reports", "subject", 7, sealed, slen,
+				       &plain, &plen, &err), 0);
+	assert_int_equal(plen, strlen(subject));
+	assert_string_equal((char *)plain, subject);
+	wipe_free(plain, plen);
+	free(blob);
+	/* Wrapped to someone else's key only: this keyring cannot open it. */
+	assert_int_equal(team_key_wrap(W.c, k, stranger, 1, &blob, &blen, &err), 0);
+	assert_true(team_key_unwrap(W.c, blob, blen, &other, &err) < 0);
+	assert_null(other);
+	assert_non_null(strstr(err.msg, "cannot unwrap the team key"));
+	free(blob);
+	/* Moved to another row, another column, or altered: it does not
+	 * open, and the message names the place. */
+	assert_int_equal(team_key_open(k, "reports", "subject", 8, sealed, slen,
+				       &plain, &plen, &err), ERR_CRYPTO);
+	assert_non_null(strstr(err.msg, "reports.subject of row 8"));
+	assert_int_equal(team_key_open(k, "reports", "reporter_name", 7, sealed,
+				       slen, &plain, &plen, &err), ERR_CRYPTO);
+	assert_int_equal(team_key_open(k, "events", "subject", 7, sealed, slen,
+				       &plain, &plen, &err), ERR_CRYPTO);
+	sealed[slen - 1] ^= 1;
+	assert_int_equal(team_key_open(k, "reports", "subject", 7, sealed, slen,
+				       &plain, &plen, &err), ERR_CRYPTO);
+	sealed[slen - 1] ^= 1;
+	assert_int_equal(team_key_open(k, "reports", "subject", 7, "clear text", 10,
+				       &plain, &plen, &err), ERR_INVALID);
+	/* Another generation's key refuses it, naming both. */
+	assert_int_equal(team_key_new(4, &other, &err), 0);
+	assert_int_equal(team_key_open(other, "reports", "subject", 7, sealed, slen,
+				       &plain, &plen, &err), ERR_CRYPTO);
+	assert_non_null(strstr(err.msg, "generation 3"));
+	/* Two seals of one value differ (random nonces). */
+	unsigned char *again;
+	size_t alen;
+	team_key_seal(k, "reports", "subject", 7, subject, strlen(subject),
+		      &again, &alen);
+	assert_int_equal(alen, slen);
+	assert_true(memcmp(again, sealed, slen) != 0);
+	free(again);
+	free(sealed);
+	/* The keyed hash: stable for a key and purpose, different across
+	 * purposes and keys. */
+	team_key_mac(k, "message-id", "a@x", 3, m1);
+	team_key_mac(back, "message-id", "a@x", 3, m2);
+	assert_memory_equal(m1, m2, TEAM_MAC_BYTES);
+	team_key_mac(k, "content", "a@x", 3, m2);
+	assert_memory_not_equal(m1, m2, TEAM_MAC_BYTES);
+	team_key_mac(other, "message-id", "a@x", 3, m3);
+	assert_memory_not_equal(m1, m3, TEAM_MAC_BYTES);
+	team_key_free(other);
+	team_key_free(back);
+	team_key_free(k);
+	team_key_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1081,6 +1166,7 @@ int main(void)
 		cmocka_unit_test(test_default_secret_key),
 		cmocka_unit_test(test_key_uid_valid),
 		cmocka_unit_test(test_decrypted_size_limit),
+		cmocka_unit_test(test_team_key),
 	};
 	return cmocka_run_group_tests_name("crypto", tests, setup, teardown);
 }

@@ -1,0 +1,240 @@
+/*
+ * The team key: wrapping, sealing, keyed hashes (see teamkey.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "crypto/teamkey.h"
+
+#define SEALED_MAGIC "SK1"
+#define SEALED_HEAD (3 + 4 + crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+#define WRAP_MAGIC "STK1"
+#define WRAP_LEN (4 + 4 + TEAM_KEY_BYTES)
+
+struct team_key {
+	unsigned char *k;       /* sodium_malloc: locked, guarded */
+	unsigned char *mac_key; /* the keyed hash's own subkey, the same */
+	uint32_t gen;
+};
+
+static int ready(struct err *err)
+{
+	if (sodium_init() < 0)
+		return err_setc(err, ERR_CRYPTO, "libsodium cannot start");
+	return 0;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* A key of generation gen over the bytes key (copied), with its subkey. */
+static int make(uint32_t gen, const unsigned char *key, struct team_key **out,
+		struct err *err)
+{
+	struct team_key *t;
+
+	*out = NULL;
+	if (ready(err) < 0)
+		return ERR_CRYPTO;
+	t = xcalloc(1, sizeof(*t));
+	t->k = sodium_malloc(TEAM_KEY_BYTES);
+	t->mac_key = sodium_malloc(TEAM_KEY_BYTES);
+	if (!t->k || !t->mac_key) {
+		team_key_free(t);
+		return err_setc(err, ERR_CRYPTO,
+				"cannot lock memory for the team key (RLIMIT_MEMLOCK?)");
+	}
+	if (key)
+		memcpy(t->k, key, TEAM_KEY_BYTES);
+	else
+		randombytes_buf(t->k, TEAM_KEY_BYTES);
+	crypto_kdf_derive_from_key(t->mac_key, TEAM_KEY_BYTES, 1, "secteam_", t->k);
+	t->gen = gen;
+	*out = t;
+	return 0;
+}
+
+int team_key_new(uint32_t gen, struct team_key **out, struct err *err)
+{
+	if (gen < 1)
+		return err_setc(err, ERR_INVALID, "a team key generation starts at 1");
+	return make(gen, NULL, out, err);
+}
+
+void team_key_free(struct team_key *k)
+{
+	if (!k)
+		return;
+	sodium_free(k->k);       /* zeroes, unlocks, frees */
+	sodium_free(k->mac_key);
+	free(k);
+}
+
+uint32_t team_key_generation(const struct team_key *k)
+{
+	return k->gen;
+}
+
+int team_key_wrap(struct crypto *c, const struct team_key *k,
+		  const char *const *fprs, size_t n, unsigned char **blob,
+		  size_t *len, struct err *err)
+{
+	unsigned char *plain = sodium_malloc(WRAP_LEN);
+	int r;
+
+	*blob = NULL;
+	*len = 0;
+	if (!plain)
+		return err_setc(err, ERR_CRYPTO, "cannot lock memory for the team key");
+	memcpy(plain, WRAP_MAGIC, 4);
+	put32(plain + 4, k->gen);
+	memcpy(plain + 8, k->k, TEAM_KEY_BYTES);
+	r = crypto_encrypt(c, fprs, n, NULL, false, plain, WRAP_LEN, blob, len, err);
+	sodium_free(plain);
+	if (r < 0)
+		return err_prefix(err, "cannot wrap the team key");
+	return 0;
+}
+
+int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
+		    struct team_key **out, struct err *err)
+{
+	struct crypto_result res;
+	int r;
+
+	*out = NULL;
+	memset(&res, 0, sizeof(res));
+	if (crypto_decrypt_verify(c, blob, len, &res, err) < 0) {
+		crypto_result_release(&res);
+		return err_prefix(err, "cannot unwrap the team key (no secret key of "
+				  "this keyring opens it: is your key on the roster, "
+				  "and was the key resealed since?)");
+	}
+	if (!res.encrypted || res.plain_len != WRAP_LEN ||
+	    memcmp(res.plain, WRAP_MAGIC, 4) || get32(res.plain + 4) < 1) {
+		crypto_result_release(&res);
+		return err_setc(err, ERR_INVALID, "the wrapped team key is no team key");
+	}
+	r = make(get32(res.plain + 4), res.plain + 8, out, err);
+	crypto_result_release(&res);   /* wipes the plaintext */
+	return r;
+}
+
+/* The associated data: what a sealed value belongs to. */
+static unsigned char *assoc(const char *table, const char *column,
+			    int64_t row, uint32_t gen, size_t *n)
+{
+	size_t lt = strlen(table), lc = strlen(column);
+	unsigned char *ad = xmalloc(16 + lt + 1 + lc + 1 + 8 + 4), *p = ad;
+
+	memcpy(p, "secteam-seal/1", 15); /* with its NUL */
+	p += 15;
+	memcpy(p, table, lt + 1);
+	p += lt + 1;
+	memcpy(p, column, lc + 1);
+	p += lc + 1;
+	put32(p, (uint32_t)((uint64_t)row >> 32));
+	put32(p + 4, (uint32_t)row);
+	put32(p + 8, gen);
+	p += 12;
+	*n = (size_t)(p - ad);
+	return ad;
+}
+
+void team_key_seal(const struct team_key *k, const char *table,
+		   const char *column, int64_t row, const void *plain,
+		   size_t len, unsigned char **out, size_t *outlen)
+{
+	size_t adlen;
+	unsigned char *ad = assoc(table, column, row, k->gen, &adlen);
+	unsigned char *o = xmalloc(SEALED_HEAD + len +
+				   crypto_aead_xchacha20poly1305_ietf_ABYTES);
+	unsigned long long clen;
+
+	memcpy(o, SEALED_MAGIC, 3);
+	put32(o + 3, k->gen);
+	randombytes_buf(o + 7, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES);
+	crypto_aead_xchacha20poly1305_ietf_encrypt(o + SEALED_HEAD, &clen, plain,
+						   len, ad, adlen, NULL, o + 7, k->k);
+	free(ad);
+	*out = o;
+	*outlen = SEALED_HEAD + (size_t)clen;
+}
+
+uint32_t team_key_sealed_generation(const void *sealed, size_t len)
+{
+	const unsigned char *s = sealed;
+
+	if (len < SEALED_HEAD + crypto_aead_xchacha20poly1305_ietf_ABYTES ||
+	    memcmp(s, SEALED_MAGIC, 3))
+		return 0;
+	return get32(s + 3);
+}
+
+int team_key_open(const struct team_key *k, const char *table,
+		  const char *column, int64_t row, const void *sealed,
+		  size_t len, unsigned char **out, size_t *outlen,
+		  struct err *err)
+{
+	const unsigned char *s = sealed;
+	uint32_t gen = team_key_sealed_generation(sealed, len);
+	size_t adlen, plen;
+	unsigned char *ad, *p;
+	unsigned long long got;
+	int r;
+
+	*out = NULL;
+	*outlen = 0;
+	if (!gen)
+		return err_setc(err, ERR_INVALID, "%s.%s of row %lld is no sealed value",
+				table, column, (long long)row);
+	if (gen != k->gen)
+		return err_setc(err, ERR_CRYPTO,
+				"%s.%s of row %lld is sealed under team key generation %u; "
+				"this session holds generation %u",
+				table, column, (long long)row, gen, k->gen);
+	plen = len - SEALED_HEAD - crypto_aead_xchacha20poly1305_ietf_ABYTES;
+	p = xmalloc(plen + 1);
+	ad = assoc(table, column, row, gen, &adlen);
+	r = crypto_aead_xchacha20poly1305_ietf_decrypt(p, &got, NULL, s + SEALED_HEAD,
+						       len - SEALED_HEAD, ad, adlen,
+						       s + 7, k->k);
+	free(ad);
+	if (r != 0) {
+		free(p);
+		return err_setc(err, ERR_CRYPTO,
+				"%s.%s of row %lld does not open with the team key: "
+				"it was altered, or moved there from another row or column",
+				table, column, (long long)row);
+	}
+	p[got] = '\0';
+	*out = p;
+	*outlen = (size_t)got;
+	return 0;
+}
+
+void team_key_mac(const struct team_key *k, const char *purpose,
+		  const void *data, size_t len,
+		  unsigned char mac[TEAM_MAC_BYTES])
+{
+	crypto_generichash_state st;
+
+	crypto_generichash_init(&st, k->mac_key, TEAM_KEY_BYTES, TEAM_MAC_BYTES);
+	crypto_generichash_update(&st, (const unsigned char *)purpose, strlen(purpose) + 1);
+	crypto_generichash_update(&st, data, len);
+	crypto_generichash_final(&st, mac, TEAM_MAC_BYTES);
+	sodium_memzero(&st, sizeof(st));
+}

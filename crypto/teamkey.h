@@ -1,0 +1,74 @@
+/*
+ * The team key (issue 26's sealed record): 32 random bytes per
+ * generation, wrapped (OpenPGP-encrypted) to every officer's key and
+ * stored beside the record; an officer unwraps it once per session
+ * through gpg-agent into memory that is locked (never swapped), kept out
+ * of core dumps and wiped when freed (libsodium's guarded allocations).
+ *
+ * A field is sealed with XChaCha20-Poly1305 (IETF) under a random nonce;
+ * the associated data names the table, the column, the row and the key
+ * generation, so a sealed value copied into another row or column, or
+ * presented under another generation, does not open.  Lookups that must
+ * match without the clear value (a duplicate's Message-ID, a content
+ * hash) use a keyed hash: team_key_mac, under a subkey of its own.
+ *
+ * A sealed value, as bytes: "SK1" | generation (4, big-endian) | nonce
+ * (24) | ciphertext and tag.  Only crypto/ includes <sodium.h>.
+ */
+#ifndef SECTEAM_TEAMKEY_H
+#define SECTEAM_TEAMKEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/crypto.h"
+#include "util/util.h"
+
+#define TEAM_KEY_BYTES 32
+#define TEAM_MAC_BYTES 32
+
+struct team_key;
+
+/* A new random key of generation gen (>= 1).  0, or ERR_CRYPTO when
+ * locked memory cannot be had. */
+int team_key_new(uint32_t gen, struct team_key **out, struct err *err);
+/* Wipes and frees k (NULL is fine). */
+void team_key_free(struct team_key *k);
+uint32_t team_key_generation(const struct team_key *k);
+
+/* k wrapped to the keys fprs (OpenPGP, as crypto_encrypt: each must be a
+ * usable key); *blob is the caller's. */
+int team_key_wrap(struct crypto *c, const struct team_key *k,
+		  const char *const *fprs, size_t n, unsigned char **blob,
+		  size_t *len, struct err *err);
+/* The key a wrapped blob holds, decrypted through the officer's
+ * gpg-agent.  ERR_CRYPTO naming what is missing when no secret key of
+ * this keyring opens it; ERR_INVALID for a blob that is no team key. */
+int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
+		    struct team_key **out, struct err *err);
+
+/* plain (len bytes) sealed for table.column of row; *out is the
+ * caller's.  Never fails but for memory. */
+void team_key_seal(const struct team_key *k, const char *table,
+		   const char *column, int64_t row, const void *plain,
+		   size_t len, unsigned char **out, size_t *outlen);
+/* The clear value of a sealed one (*out NUL-terminated, wiped by the
+ * caller: wipe_free).  ERR_CRYPTO naming the place when it does not open
+ * there (moved from another row or column, another generation, altered),
+ * ERR_INVALID when it is no sealed value. */
+int team_key_open(const struct team_key *k, const char *table,
+		  const char *column, int64_t row, const void *sealed,
+		  size_t len, unsigned char **out, size_t *outlen,
+		  struct err *err);
+/* The generation a sealed value says it is under, or 0 when it is no
+ * sealed value (which key to open it with). */
+uint32_t team_key_sealed_generation(const void *sealed, size_t len);
+
+/* A keyed hash of data for purpose ("message-id", "content"), the same
+ * for the same key, purpose and data: an equality lookup that tells the
+ * server nothing. */
+void team_key_mac(const struct team_key *k, const char *purpose,
+		  const void *data, size_t len,
+		  unsigned char mac[TEAM_MAC_BYTES]);
+
+#endif
