@@ -906,11 +906,11 @@ static void test_migrations_frozen(void **state)
 	static const char *const sqlite_sha[] = {
 		"7aed2eaf434a019b", "06760d69447c033c", "f055d03847efe1ae",
 		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
-		"27b116774c727879",
+		"27b116774c727879", "ff043948b38d8cf8",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
-		"bc81571a6656b438", "879f2f7e630fcac7",
+		"bc81571a6656b438", "879f2f7e630fcac7", "54ce0dc3a6a46ee2",
 	};
 	struct {
 		const char *const *text, *const *sha;
