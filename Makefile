@@ -98,6 +98,8 @@ check-layers:
 # you changed (against HEAD, or STYLE_BASE); it changes nothing itself.
 STYLE_BASE ?= HEAD
 style:
+	@command -v git-clang-format >/dev/null || \
+	  { echo "make style: no git-clang-format ('make deps' installs clang-format)" >&2; exit 1; }
 	@git clang-format --style file --diff --extensions c,h $(STYLE_BASE)
 
 asan:

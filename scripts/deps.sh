@@ -17,7 +17,7 @@ libsodium-dev
 gnupg gpg-agent python3"
 if [ "$level" = check ]; then
 # tests: peers and parsers that check our output, fuzzing, memory checkers
-PKGS="$PKGS clang-format-14 tmux jq sqop calcurse sqlite3 clang libclang-rt-14-dev valgrind bc
+PKGS="$PKGS clang-format tmux jq sqop calcurse sqlite3 clang libclang-rt-14-dev valgrind bc
 python3 python3-icalendar python3-jsonschema perl"
 # the CSAF validator (npm, installed into the cache by npm-validators.sh)
 PKGS="$PKGS nodejs npm"
