@@ -107,12 +107,22 @@ static int reseal(struct cmd_ctx *ctx)
 
 	if (r < 0) {
 		err_prefix(&ctx->err, "roster reseal stopped after %zu resealed (run it again to finish)",
-			   res.resealed);
+			   res.resealed + res.rekeyed);
 		reseal_result_release(&res);
 		return CMD_FAILED;
 	}
 	fprintf(ctx->out, "resealed: %zu\nleft alone: %zu\nnot opened by your keys: %zu\n",
 		res.resealed, res.kept, res.nunopened);
+	if (res.rotated)
+		fprintf(ctx->out, "new team key generation (an officer left the "
+			"roster: their copy of the key opens nothing sealed from "
+			"now on)\n");
+	if (res.rekeyed)
+		fprintf(ctx->out, "sealed again under the latest team key: %zu "
+			"report(s)\n", res.rekeyed);
+	if (res.shared)
+		fprintf(ctx->out, "team key shared with %zu new officer key(s)\n",
+			res.shared);
 	cmd_summary(ctx, "resealed %zu, left alone %zu, not opened by your keys %zu",
 		    res.resealed, res.kept, res.nunopened);
 	for (size_t i = 0; i < res.nunopened; i++)

@@ -272,8 +272,10 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	field(out, "Already public", rf->r.public ? "yes" : "no");
 	/* This opening's verdict (verified again from the stored bytes),
 	 * and its trust class: the rule every display follows. */
-	enum sig_verdict v = fom ? fom->verdict : first ? first->verdict : SIG_NONE;
-	bool matches = fom ? fom->signer_matches_from : first && first->signer_matches_from;
+	/* A first message that does not open (moved, altered, no key) is
+	 * checked by nobody: never the verdict its row claims. */
+	enum sig_verdict v = fom ? fom->verdict : first ? SIG_ERROR : SIG_NONE;
+	bool matches = fom && fom->signer_matches_from;
 	field(out, "Verdict", first ? sig_verdict_name(v) : "-");
 	s = fom ? signer_text(fom) : NULL;
 	field_safe(out, "Signer", s);
@@ -357,6 +359,12 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 
 		if (op->why[i]) {
 			json_object_set_new(m, "open_error", json_text(op->why[i]));
+			if (i == 0) {
+				/* Checked by nobody: not the row's verdict. */
+				json_object_set_new(sig, "verdict", json_string("error"));
+				json_object_set_new(sig, "signer_matches_from", json_false());
+				json_object_set_new(sig, "trust", json_string("bad"));
+			}
 			continue;
 		}
 		/* The verdict of this opening (verified again, or tampered),

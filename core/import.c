@@ -135,39 +135,41 @@ static bool fully_encrypted(const struct pipeline_out *po)
 }
 
 /*
- * The body at rest (see seal.h): the original when it is one whole
- * encrypted message already encrypted to every key of the roster (no
- * second gpg run); the decrypted content sealed to the roster when it
- * was encrypted to some keys only (so every officer can read it); else
- * the message as received, sealed.  Everything a report brings is stored
- * encrypted.
+ * The body at rest: sealed by the store under the team key for its row
+ * (crypto/teamkey.h), so an import costs no second OpenPGP run.  What is
+ * sealed: the message as received when it is one whole encrypted message
+ * to every roster key (it opens again to be verified again); its
+ * decrypted content when it was encrypted to some keys only (so every
+ * officer can read it); else the message as received.  *plain (the
+ * caller's, wiped) is that, *digest its SHA-256.
  */
 static int seal(struct session *sess, const struct pipeline_out *po,
-		const char *raw, size_t len, unsigned char **blob,
-		size_t *blob_len, const char **kind, bool *content,
-		char **digest, struct err *err)
+		const char *raw, size_t len, unsigned char **plain,
+		size_t *plain_len, bool *content, char **digest,
+		struct err *err)
 {
 	int r;
 
-	*kind = "sealed";
 	*content = false;
 	*digest = NULL;
-	if (fully_encrypted(po) &&
-	    seal_covers_roster(sess, po->recipients, po->nrecipients, false)) {
-		*blob = xmemdup(raw, len);
-		*blob_len = len;
-		*kind = "original";
-		*digest = mail_raw_hash(raw, len);
-		return 0;
-	}
-	if (po->encrypted) {
+	*plain = NULL;
+	*plain_len = 0;
+	if (po->encrypted && !(fully_encrypted(po) &&
+	      seal_covers_roster(sess, po->recipients, po->nrecipients, false))) {
+		char *entity;
+		size_t elen;
+
+		if ((r = seal_content_entity(po, &entity, &elen, err)) < 0)
+			return r;
 		*content = true;
-		return seal_content(sess, po, blob, blob_len, digest, err);
+		*plain = (unsigned char *)entity;
+		*plain_len = elen;
+	} else {
+		*plain = xmemdup(raw, len);
+		*plain_len = len;
 	}
-	/* What every opening checks the blob against: the bytes verified. */
-	if ((r = seal_bytes(sess, raw, len, blob, blob_len, err)) == 0)
-		*digest = mail_raw_hash(raw, len);
-	return r;
+	*digest = mail_raw_hash((const char *)*plain, *plain_len);
+	return 0;
 }
 
 static void undo(struct store *s, bool batched)
@@ -200,9 +202,8 @@ void import_batch_abort(struct session *sess)
 
 /* What seal() made of a message: the bytes stored and what they are. */
 struct sealed {
-	unsigned char *blob;
+	unsigned char *plain;   /* what the store seals (wiped) */
 	size_t len;
-	const char *kind;
 	bool content;
 	char *digest;           /* SHA-256 of what the blob opens to */
 };
@@ -277,7 +278,7 @@ void import_pending_free(struct import_pending *p)
 		return;
 	pipeline_out_release(&p->po);
 	free(p->hash);
-	free(p->b.blob);
+	wipe_free(p->b.plain, p->b.len);
 	free(p->b.digest);
 	for (size_t i = 0; i < p->nfiles; i++)
 		free(p->files[i]);
@@ -311,9 +312,9 @@ static void message_row(const struct import_pending *p, int64_t rid,
 	m->verdict = verdict;
 	m->fingerprint = po->fingerprint;
 	m->signer_matches_from = po->signer_matches_from;
-	m->blob = b->blob;
-	m->blob_len = b->len;
-	m->blob_kind = (char *)b->kind;
+	m->blob_plain = b->plain;
+	m->blob_plain_len = b->len;
+	m->blob_kind = (char *)"sealed";
 	m->blob_content = b->content;
 	m->plain_sha256 = b->digest;
 }
@@ -458,7 +459,8 @@ void import_prepare(struct session *sess, struct import_pending *p)
 	 * only the reporter's signed text's: reply_files); those of unsigned
 	 * parts are listed apart when the message is shown. */
 	if (pipeline_process(sess, po, &p->perr) < 0 ||
-	    seal(sess, po, p->raw, p->len, &p->b.blob, &p->b.len, &p->b.kind, &p->b.content,
+	    session_team_key_ready(sess, &p->perr) < 0 ||
+	    seal(sess, po, p->raw, p->len, &p->b.plain, &p->b.len, &p->b.content,
 		 &p->b.digest, &p->perr) < 0) {
 		p->bad = true;
 		return;

@@ -308,6 +308,8 @@ int report_open_message(struct session *sess, int64_t message_row,
 	struct message m;
 	struct crypto_result res;
 	struct pipeline_out po;
+	unsigned char *team_plain = NULL;
+	size_t team_len = 0;
 	bool tampered = false;
 	int r;
 
@@ -320,7 +322,17 @@ int report_open_message(struct session *sess, int64_t message_row,
 		goto out;
 	const char *raw = (const char *)m.blob;
 	size_t len = m.blob_len;
-	if (!strcmp(m.blob_kind, "sealed")) {
+	if (!strcmp(m.blob_kind, "sealed") && session_is_team_sealed(m.blob, m.blob_len)) {
+		/* Sealed by the store under the team key, for this row. */
+		if ((r = session_open_sealed(sess, "messages", "blob", m.id, m.blob,
+					     m.blob_len, &team_plain, &team_len, err)) < 0) {
+			err_prefix(err, "cannot open the sealed copy of message %lld",
+				   (long long)message_row);
+			goto out;
+		}
+		raw = (const char *)team_plain;
+		len = team_len;
+	} else if (!strcmp(m.blob_kind, "sealed")) {
 		if ((r = crypto_decrypt_verify(c, m.blob, m.blob_len, &res, err)) < 0) {
 			err_prefix(err, "cannot open the sealed copy of message %lld",
 				   (long long)message_row);
@@ -370,6 +382,8 @@ int report_open_message(struct session *sess, int64_t message_row,
 	pipeline_out_release(&po);
 out:
 	crypto_result_release(&res);
+	if (team_plain)
+		wipe_free(team_plain, team_len);
 	message_release(&m);
 	return r;
 }

@@ -82,7 +82,7 @@ void reseal_result_release(struct reseal_result *r)
 
 struct reseal_one {
 	int64_t row, report_id;
-	unsigned char *blob;
+	const unsigned char *plain; /* what the new blob opens to */
 	size_t len;
 	bool content;
 	char *digest;           /* a new content's, else NULL */
@@ -93,24 +93,27 @@ struct reseal_one {
 static int store_one(struct session *sess, void *data, struct err *err)
 {
 	struct reseal_one *o = data;
-	char *detail = xasprintf("message %lld sealed again to the roster%s",
+	char *detail = xasprintf("message %lld sealed again under the team key%s",
 				 (long long)o->row,
 				 o->digest ? ", as its content" : "");
 	int r = store_event_add(sess->store, o->report_id, sess->officer,
 				"reseal", detail, err);
 
 	free(detail);
-	return r < 0 ? r : store_message_set_blob(sess->store, o->row, o->blob,
-						  o->len, "sealed", o->content,
-						  o->digest, err);
+	return r < 0 ? r : store_message_set_blob_plain(sess->store, o->row, o->plain,
+							o->len, o->content,
+							o->digest, err);
 }
 
 enum reseal_outcome { RESEAL_DONE, RESEAL_KEPT, RESEAL_UNOPENED };
 
 /*
- * One body: opens it (its seal, then the message inside when that is
- * encrypted too), decides, and replaces it.  Negative only when the
- * store or the roster fails; a body we cannot open is an outcome.
+ * One body stored before the team key (OpenPGP-sealed, or kept as
+ * received): opened (its seal, then the message inside when that is
+ * encrypted too) and stored again sealed under the team key, as import
+ * stores it now.  A body the team key seals already is left alone here
+ * (a new generation is store_reseal_report's).  Negative only when the
+ * store fails; a body we cannot open is an outcome.
  */
 static int reseal_message(struct session *sess, struct crypto *c,
 			  const struct message *m, enum reseal_outcome *out,
@@ -121,6 +124,10 @@ static int reseal_message(struct session *sess, struct crypto *c,
 	struct reseal_one one = { .row = m->id, .report_id = m->report_id };
 	const char *raw = (const char *)m->blob;
 	size_t len = m->blob_len;
+	char *entity = NULL;
+	size_t elen = 0;
+	unsigned char *team_plain = NULL;
+	size_t team_len = 0;
 	struct err perr;
 	bool sealed = !strcmp(m->blob_kind, "sealed");
 	int r = 0;
@@ -128,21 +135,36 @@ static int reseal_message(struct session *sess, struct crypto *c,
 	memset(&res, 0, sizeof(res));
 	memset(&po, 0, sizeof(po));
 	*out = RESEAL_UNOPENED;
+	if (sealed && session_is_team_sealed(m->blob, m->blob_len)) {
+		/* Its content: the team key opens it for every officer.  A
+		 * message as received: when it is encrypted inside to a
+		 * roster that since changed, from now on its content. */
+		if (m->blob_content) {
+			*out = RESEAL_KEPT;
+			return 0;
+		}
+		if (session_open_sealed(sess, "messages", "blob", m->id, m->blob,
+					m->blob_len, &team_plain, &team_len, &perr) < 0)
+			goto done;
+		raw = (const char *)team_plain;
+		len = team_len;
+		if (pipeline_run(sess, raw, len, &po, &perr) < 0)
+			goto done;
+		if (!po.encrypted || seal_covers_roster(sess, po.recipients,
+							 po.nrecipients, true)) {
+			*out = RESEAL_KEPT;
+			goto done;
+		}
+		goto content;
+	}
 	if (sealed) {
 		if (crypto_decrypt_verify(c, m->blob, m->blob_len, &res, &perr) < 0)
 			goto done;
 		raw = (const char *)res.plain;
 		len = res.plain_len;
 		if (m->blob_content) {
-			/* Already the content: only the seal may be stale. */
-			if (seal_covers_roster(sess, res.recipients,
-					       res.nrecipients, true)) {
-				*out = RESEAL_KEPT;
-				goto done;
-			}
-			if ((r = seal_bytes(sess, raw, len, &one.blob, &one.len,
-					    err)) < 0)
-				goto done;
+			one.plain = (const unsigned char *)raw;
+			one.len = len;
 			one.content = true;
 			goto store;
 		}
@@ -150,20 +172,20 @@ static int reseal_message(struct session *sess, struct crypto *c,
 	/* The message as received: read it the way import did. */
 	if (pipeline_run(sess, raw, len, &po, &perr) < 0)
 		goto done;
-	if (po.encrypted || !sealed) {
-		/* Encrypted inside (to whoever it was sent to), or kept as
-		 * received: from now on, the content sealed to the roster. */
-		if ((r = seal_content(sess, &po, &one.blob, &one.len,
-				      &one.digest, err)) < 0)
+	if (po.encrypted && !seal_covers_roster(sess, po.recipients,
+						 po.nrecipients, true)) {
+		/* Encrypted inside to a roster that changed: from now on,
+		 * its content. */
+content:
+		if ((r = seal_content_entity(&po, &entity, &elen, err)) < 0)
 			goto done;
+		one.plain = (const unsigned char *)entity;
+		one.len = elen;
 		one.content = true;
-	} else if (seal_covers_roster(sess, res.recipients, res.nrecipients,
-				      true)) {
-		*out = RESEAL_KEPT;
-		goto done;
-	} else if ((r = seal_bytes(sess, raw, len, &one.blob, &one.len,
-				   err)) < 0) {
-		goto done;
+		one.digest = mail_raw_hash(entity, elen);
+	} else {
+		one.plain = (const unsigned char *)raw;
+		one.len = len;
 	}
 store:
 	if ((r = core_write(sess, store_one, &one, err)) == 0)
@@ -171,8 +193,31 @@ store:
 done:
 	pipeline_out_release(&po);
 	crypto_result_release(&res);
-	free(one.blob);
+	if (entity)
+		wipe_free(entity, elen);
+	if (team_plain)
+		wipe_free(team_plain, team_len);
 	free(one.digest);
+	return r;
+}
+
+/* A report's fields and team-sealed bodies under the latest generation,
+ * with the reseal event the team server asks for. */
+struct reseal_report {
+	int64_t id;
+	bool changed;
+};
+
+static int reseal_report(struct session *sess, void *data, struct err *err)
+{
+	struct reseal_report *q = data;
+	int r = store_reseal_report(sess->store, q->id, &q->changed, err);
+
+	/* The team server checks at commit that an event records it. */
+	if (r == 0 && q->changed)
+		r = store_event_add(sess->store, q->id, sess->officer, "reseal",
+				    "sealed again under the team key's latest generation",
+				    err);
 	return r;
 }
 
@@ -197,6 +242,11 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 	    !session_roster(sess, &nroster, err)) {
 		return ERR_IO;
 	}
+	/* The team key first: a new generation when an officer left the
+	 * roster, a wrapped copy for each one who joined it. */
+	if ((r = session_team_key_rotate(sess, &res->rotated, err)) < 0 ||
+	    (r = session_team_key_share(sess, &res->shared, err)) < 0)
+		return r;
 	if ((r = store_message_ids(s, &ids, &n, err)) < 0)
 		return r;
 	res->total = n;
@@ -228,6 +278,22 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 			progress(i + 1, n, data);
 	}
 	free(ids);
+	/* Then everything sealed under an older generation, report by
+	 * report (after a rotation, or to finish one a run left midway). */
+	if (r == 0) {
+		struct report_key *keys = NULL;
+		size_t nk = 0;
+
+		r = report_keys(sess, &keys, &nk, err);
+		for (size_t i = 0; r == 0 && i < nk; i++) {
+			struct reseal_report q = { keys[i].id, false };
+
+			r = core_write(sess, reseal_report, &q, err);
+			if (r == 0 && q.changed)
+				res->rekeyed++;
+		}
+		free(keys);
+	}
 	if (r == 0) {
 		char *detail = xasprintf("%zu resealed, %zu already sealed to the roster, %zu not opened",
 					 res->resealed, res->kept, res->nunopened);

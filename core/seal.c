@@ -28,6 +28,26 @@ int seal_bytes(struct session *sess, const void *data, size_t len,
 	return 0;
 }
 
+int seal_content_entity(const struct pipeline_out *po, char **entity,
+			size_t *len, struct err *err)
+{
+	struct mail_content mc = {
+		.from = po->msg.from,
+		.nfrom = po->msg.nfrom,
+		.from_text = po->msg.from_header,
+		.text = po->body.buf ? po->body.buf : "",
+		.text_len = po->body.len,
+		.unsigned_spans = po->unsigned_spans,
+		.nunsigned = po->nunsigned,
+		.att = po->att,
+		.natt = po->natt,
+	};
+
+	*entity = NULL;
+	*len = 0;
+	return mail_build_content(&mc, entity, len, err);
+}
+
 int seal_content(struct session *sess, const struct pipeline_out *po,
 		 unsigned char **blob, size_t *blob_len, char **digest,
 		 struct err *err)

@@ -20,6 +20,10 @@ int seal_bytes(struct session *sess, const void *data, size_t len,
 int seal_content(struct session *sess, const struct pipeline_out *po,
 		 unsigned char **blob, size_t *blob_len, char **digest,
 		 struct err *err);
+/* The content entity of po (its shown text and attachments, a MIME
+ * entity) that seal_content would seal; *entity is the caller's to wipe. */
+int seal_content_entity(const struct pipeline_out *po, char **entity,
+			size_t *len, struct err *err);
 /* True when the key IDs recipients (as a decryption reports them) cover
  * every roster key; with exact, also when none is outside the roster. */
 bool seal_covers_roster(struct session *sess, char *const *recipients,

@@ -10,7 +10,358 @@
 #include "config/config.h"
 #include "core/session.h"
 #include "crypto/crypto.h"
+#include "crypto/teamkey.h"
 #include "store/store.h"
+
+/*
+ * The team key of this session (issue 26, crypto/teamkey.h): unwrapped
+ * from the store's wrapped copies through gpg-agent on first use, or,
+ * for a team that has none yet, made at its first sealed write (one
+ * wrapped copy per roster key, in that write's transaction).  The store
+ * seals and opens fields through it (store_set_sealer).
+ */
+struct session_seal {
+	struct session *sess;
+	struct team_key *key;     /* the latest generation: what seals */
+	struct team_key **old;    /* older ones unwrapped to open values */
+	size_t nold;
+	char *failed;             /* why no key could be had (said once) */
+	struct store_sealer z;
+};
+
+/* Generation gen's key, from its wrapped copies, or NULL with *why. */
+static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
+{
+	struct err e = { 0, "" };
+	struct wrapped_key *w = NULL;
+	size_t n = 0;
+	struct team_key *k = NULL;
+	struct crypto *c = session_crypto(sess, &e);
+
+	if (c && store_team_keys(sess->store, gen, &w, &n, &e) == 0)
+		for (size_t i = 0; i < n && !k; i++)
+			team_key_unwrap(c, w[i].wrapped, w[i].len, &k, &e);
+	for (size_t i = 0; i < n; i++)
+		wrapped_key_release(&w[i]);
+	free(w);
+	if (!k)
+		*why = xasprintf("no wrapped copy of team key generation %d opens with "
+				 "this keyring%s%s", gen, e.msg[0] ? ": " : "", e.msg);
+	return k;
+}
+
+static struct team_key *team_key_of(struct session *sess, bool create,
+				    char **why)
+{
+	struct session_seal *z = sess->seal;
+	struct err e = { 0, "" };
+	struct wrapped_key *w = NULL;
+	size_t n = 0;
+	struct crypto *c;
+
+	if (z->key)
+		return z->key;
+	if (z->failed && !create) {
+		*why = xstrdup(z->failed);
+		return NULL;
+	}
+	if (!(c = session_crypto(sess, &e)) ||
+	    store_team_keys(sess->store, 0, &w, &n, &e) < 0)
+		goto fail;
+	for (size_t i = 0; i < n && !z->key; i++)
+		team_key_unwrap(c, w[i].wrapped, w[i].len, &z->key, &e);
+	if (!z->key && n) {
+		err_setc(&e, ERR_CRYPTO, "no wrapped copy of the team key on %s opens "
+			 "with this keyring: an officer whose key has one runs "
+			 "'secteam-tui roster reseal'", store_where(sess->store));
+	} else if (!z->key && create) {
+		/* The team's first sealed write: generation 1. */
+		size_t nr;
+		const char *const *roster = session_roster(sess, &nr, &e);
+
+		/* Every wrapped copy in one transaction, in roster order: a
+		 * colleague making it at the same moment waits on the first
+		 * row and then fails (ERR_DUPLICATE), and unwraps ours; never
+		 * two keys of one generation. */
+		bool tx = !store_in_tx(sess->store);
+
+		if (roster && team_key_new(1, &z->key, &e) == 0 &&
+		    (!tx || store_begin(sess->store, &e) == 0)) {
+			for (size_t i = 0; i < nr && z->key; i++) {
+				unsigned char *b = NULL;
+				size_t bl;
+				if (team_key_wrap(c, z->key, &roster[i], 1, &b, &bl, &e) < 0 ||
+				    store_team_key_add(sess->store, 1, roster[i], b, bl,
+						       util_now(), &e) < 0) {
+					team_key_free(z->key);
+					z->key = NULL;
+				}
+				free(b);
+			}
+			if (tx && z->key && store_commit(sess->store, &e) < 0) {
+				team_key_free(z->key);
+				z->key = NULL;
+			} else if (tx && !z->key) {
+				store_rollback(sess->store);
+			}
+		} else if (z->key) {
+			team_key_free(z->key);
+			z->key = NULL;
+		}
+	} else if (!z->key) {
+		err_setc(&e, ERR_NOTFOUND, "%s has no team key yet", store_where(sess->store));
+	}
+	for (size_t i = 0; i < n; i++)
+		wrapped_key_release(&w[i]);
+	free(w);
+	if (z->key)
+		return z->key;
+fail:
+	free(z->failed);
+	z->failed = xstrdup(e.msg[0] ? e.msg : "no team key");
+	*why = xstrdup(z->failed);
+	return NULL;
+}
+
+static struct team_key *key_for(struct session *sess, const void *sealed,
+				size_t n, char **why);
+
+static unsigned char *seal_cb(void *data, const char *table, const char *column,
+			      int64_t row, const void *plain, size_t len, size_t *n,
+			      char **why)
+{
+	struct session *sess = data;
+	struct team_key *k = team_key_of(sess, true, why);
+	unsigned char *out = NULL;
+
+	if (k)
+		team_key_seal(k, table, column, row, plain, len, &out, n);
+	return out;
+}
+
+int session_team_key_ready(struct session *sess, struct err *err)
+{
+	char *why = NULL;
+
+	if (!session_store(sess, err))
+		return err->code;
+	if (team_key_of(sess, true, &why))
+		return 0;
+	/* A colleague made it meanwhile: theirs opens. */
+	free(sess->seal->failed);
+	sess->seal->failed = NULL;
+	free(why);
+	why = NULL;
+	if (team_key_of(sess, false, &why))
+		return 0;
+	err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
+	free(why);
+	return ERR_CRYPTO;
+}
+
+int session_open_sealed(struct session *sess, const char *table,
+			const char *column, int64_t row, const void *sealed,
+			size_t n, unsigned char **out, size_t *outlen,
+			struct err *err)
+{
+	char *why = NULL;
+	struct team_key *k;
+
+	*out = NULL;
+	*outlen = 0;
+	if (!session_store(sess, err))
+		return err->code;
+	if (!(k = key_for(sess, sealed, n, &why))) {
+		err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
+		free(why);
+		return ERR_CRYPTO;
+	}
+	return team_key_open(k, table, column, row, sealed, n, out, outlen, err);
+}
+
+bool session_is_team_sealed(const void *blob, size_t n)
+{
+	return team_key_sealed_generation(blob, n) != 0;
+}
+
+/* The key that opens sealed (its generation's), or NULL with *why. */
+static struct team_key *key_for(struct session *sess, const void *sealed,
+				size_t n, char **why)
+{
+	struct session_seal *z = sess->seal;
+	uint32_t gen = team_key_sealed_generation(sealed, n);
+	struct team_key *k = team_key_of(sess, false, why);
+
+	if (!k || !gen || team_key_generation(k) == gen)
+		return k;
+	free(*why);
+	*why = NULL;
+	for (size_t i = 0; i < z->nold; i++)
+		if (team_key_generation(z->old[i]) == gen)
+			return z->old[i];
+	if (!(k = unwrap_gen(sess, (int)gen, why)))
+		return NULL;
+	z->old = xrealloc(z->old, (z->nold + 1) * sizeof(*z->old));
+	z->old[z->nold++] = k;
+	return k;
+}
+
+static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
+{
+	struct session *sess = data;
+	char *why = NULL;
+	struct team_key *k = team_key_of(sess, false, &why);
+	uint32_t gen = team_key_sealed_generation(sealed, n);
+
+	free(why);
+	return k && gen && gen != team_key_generation(k);
+}
+
+static char *open_cb(void *data, const char *table, const char *column,
+		     int64_t row, const unsigned char *sealed, size_t n, char **why)
+{
+	struct session *sess = data;
+	struct team_key *k = key_for(sess, sealed, n, why);
+	struct err e = { 0, "" };
+	unsigned char *clear;
+	size_t len;
+
+	if (!k)
+		return NULL;
+	if (team_key_open(k, table, column, row, sealed, n, &clear, &len, &e) < 0) {
+		*why = xstrdup(e.msg);
+		return NULL;
+	}
+	return (char *)clear;
+}
+
+static void seal_install(struct session *sess)
+{
+	if (!sess->seal) {
+		sess->seal = xcalloc(1, sizeof(*sess->seal));
+		sess->seal->sess = sess;
+		sess->seal->z.data = sess;
+		sess->seal->z.seal = seal_cb;
+		sess->seal->z.open = open_cb;
+		sess->seal->z.stale = stale_cb;
+	}
+	store_set_sealer(sess->store, &sess->seal->z);
+}
+
+int session_team_key_rotate(struct session *sess, bool *rotated,
+			    struct err *err)
+{
+	struct session_seal *z;
+	struct wrapped_key *w = NULL;
+	size_t n = 0, nr;
+	const char *const *roster;
+	struct crypto *c;
+	struct team_key *k, *next = NULL;
+	char *why = NULL;
+	bool gone = false;
+	int r;
+
+	*rotated = false;
+	if (!session_store(sess, err) || !(c = session_crypto(sess, err)) ||
+	    !(roster = session_roster(sess, &nr, err)))
+		return err->code ? err->code : ERR_IO;
+	z = sess->seal;
+	if (!(k = team_key_of(sess, false, &why))) {
+		bool none = z->failed && strstr(z->failed, "no team key yet");
+		r = none ? 0 : err_setc(err, ERR_CRYPTO, "%s", why);
+		free(why);
+		return r;
+	}
+	if ((r = store_team_keys(sess->store, 0, &w, &n, err)) < 0)
+		return r;
+	/* A copy for a key no longer on the roster: its holder must open
+	 * nothing sealed from now on. */
+	for (size_t j = 0; j < n; j++) {
+		bool on = false;
+		for (size_t i = 0; i < nr; i++)
+			on |= !str_cmp_ci(w[j].fingerprint, roster[i]);
+		gone |= !on;
+	}
+	for (size_t j = 0; j < n; j++)
+		wrapped_key_release(&w[j]);
+	free(w);
+	if (!gone)
+		return 0;
+	if ((r = team_key_new(team_key_generation(k) + 1, &next, err)) < 0)
+		return r;
+	if ((r = store_begin(sess->store, err)) < 0) {
+		team_key_free(next);
+		return r;
+	}
+	for (size_t i = 0; i < nr && r == 0; i++) {
+		unsigned char *b;
+		size_t bl;
+		if ((r = team_key_wrap(c, next, &roster[i], 1, &b, &bl, err)) == 0) {
+			r = store_team_key_add(sess->store, (int)team_key_generation(next),
+					       roster[i], b, bl, util_now(), err);
+			free(b);
+		}
+	}
+	if (r == 0)
+		r = store_commit(sess->store, err);
+	else
+		store_rollback(sess->store);
+	if (r < 0) {
+		team_key_free(next);
+		return r;
+	}
+	z->old = xrealloc(z->old, (z->nold + 1) * sizeof(*z->old));
+	z->old[z->nold++] = z->key;
+	z->key = next;
+	*rotated = true;
+	return 0;
+}
+
+int session_team_key_share(struct session *sess, size_t *added,
+			   struct err *err)
+{
+	struct wrapped_key *w = NULL;
+	size_t n = 0, nr;
+	const char *const *roster;
+	struct crypto *c;
+	char *why = NULL;
+	struct team_key *k;
+	int r = 0;
+
+	*added = 0;
+	if (!session_store(sess, err) || !(c = session_crypto(sess, err)) ||
+	    !(roster = session_roster(sess, &nr, err)))
+		return err->code ? err->code : ERR_IO;
+	if (!(k = team_key_of(sess, false, &why))) {
+		/* No team key yet: nothing is sealed, nothing to share. */
+		int none = sess->seal->failed && strstr(sess->seal->failed, "no team key yet");
+		r = none ? 0 : err_setc(err, ERR_CRYPTO, "%s", why);
+		free(why);
+		return r;
+	}
+	if ((r = store_team_keys(sess->store, 0, &w, &n, err)) < 0)
+		return r;
+	for (size_t i = 0; i < nr && r == 0; i++) {
+		bool has = false;
+		unsigned char *b;
+		size_t bl;
+
+		for (size_t j = 0; j < n; j++)
+			has |= !str_cmp_ci(w[j].fingerprint, roster[i]);
+		if (has)
+			continue;
+		if ((r = team_key_wrap(c, k, &roster[i], 1, &b, &bl, err)) == 0) {
+			r = store_team_key_add(sess->store, (int)team_key_generation(k),
+					       roster[i], b, bl, util_now(), err);
+			free(b);
+			*added += r == 0;
+		}
+	}
+	for (size_t j = 0; j < n; j++)
+		wrapped_key_release(&w[j]);
+	free(w);
+	return r;
+}
 
 int session_open(struct session *sess, struct err *err)
 {
@@ -41,6 +392,15 @@ void session_close(struct session *sess)
 		return;
 	store_close(sess->store);
 	crypto_close(sess->crypto);
+	if (sess->seal) {
+		team_key_free(sess->seal->key);
+		for (size_t i = 0; i < sess->seal->nold; i++)
+			team_key_free(sess->seal->old[i]);
+		free(sess->seal->old);
+		free(sess->seal->failed);
+		free(sess->seal);
+		sess->seal = NULL;
+	}
 	if (sess->cfg) {
 		config_release(sess->cfg);
 		free(sess->cfg);
@@ -101,6 +461,8 @@ struct store *session_store(struct session *sess, struct err *err)
 				 store_where(sess->store));
 			store_close(sess->store);
 			sess->store = NULL;
+		} else {
+			seal_install(sess);
 		}
 	}
 	free(def);

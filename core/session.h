@@ -38,6 +38,8 @@ struct session {
 	char ***roster_subkeys;  /* per roster key, its encryption subkey
 				  * IDs (filled once by seal.c) */
 	size_t *roster_nsubkeys;
+	struct session_seal *seal; /* the team key and the store's sealer
+				    * (session.c), unwrapped on first use */
 };
 
 /* Loads the config (sess->config_path, else the default). */
@@ -49,5 +51,26 @@ struct crypto *session_crypto(struct session *sess, struct err *err);
 /* The keys report bodies are sealed to; NULL with err set. */
 const char *const *session_roster(struct session *sess, size_t *n,
 				  struct err *err);
+/* Opens a value the store sealed under the team key for table.column of
+ * row (a message's blob); *out is the caller's to wipe. */
+int session_open_sealed(struct session *sess, const char *table,
+			const char *column, int64_t row, const void *sealed,
+			size_t n, unsigned char **out, size_t *outlen,
+			struct err *err);
+/* The team key, unwrapped (or made, for a team's first write) now: 0, or
+ * ERR_CRYPTO naming what is missing. */
+int session_team_key_ready(struct session *sess, struct err *err);
+/* True for bytes the team key sealed (not OpenPGP). */
+bool session_is_team_sealed(const void *blob, size_t n);
+/* When a wrapped copy of the team key belongs to a key no longer on the
+ * roster (an officer removed): a new generation, wrapped to the roster,
+ * from now on what seals (*rotated); what was sealed before is sealed
+ * again by roster reseal.  0, or negative with err. */
+int session_team_key_rotate(struct session *sess, bool *rotated,
+			    struct err *err);
+/* Wraps the team key for every roster key that has no copy of it yet
+ * (a new officer); *added says how many.  0, or negative with err. */
+int session_team_key_share(struct session *sess, size_t *added,
+			   struct err *err);
 
 #endif

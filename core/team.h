@@ -64,6 +64,12 @@ struct reseal_result {
 	int64_t *unopened;      /* message rows no key of ours opens */
 	size_t nunopened;
 	int64_t *unopened_reports;  /* their reports, same order */
+	bool rotated;           /* a new team key generation was made (an
+				 * officer left the roster) */
+	size_t shared;          /* wrapped copies of the team key added for
+				 * officers who joined */
+	size_t rekeyed;         /* reports sealed again under the new
+				 * generation */
 };
 void reseal_result_release(struct reseal_result *r);
 /*

@@ -17,15 +17,23 @@ not one.  From a terminal, run 'make run' again, or:
 EOS
 	exit 0
 fi
-# Stops the demo's agent, and again while one answers (for up to 3 s): a
-# gpg the UI started may still be finishing when the terminal goes
-# (SIGHUP) and start it again.
+# Stops the demo's agent, and again while one answers (for up to 10 s,
+# until none has answered for a second): a gpg the UI started (the team
+# key's unwrapping, a body's decryption) may still be finishing when the
+# terminal goes (SIGHUP) and start it again.
 stop_agent() {
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
+	_quiet=0
+	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 \
+		  21 22 23 24 25 26 27 28 29 30 31 32 33; do
+		if gpg-connect-agent --homedir "$D/keys/home" --no-autostart /bye \
+			>/dev/null 2>&1; then
+			_quiet=0
+			GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
+		else
+			_quiet=$((_quiet + 1))
+			[ "$_quiet" -ge 4 ] && break
+		fi
 		sleep 0.3
-		gpg-connect-agent --homedir "$D/keys/home" --no-autostart /bye \
-			>/dev/null 2>&1 || break
 	done
 }
 trap stop_agent EXIT

@@ -87,47 +87,101 @@ int store_message_id_holders(struct store *s, const char *message_id,
 	return 0;
 }
 
+/* A message's sealed fields (the report's are in report-repo.c). */
+static void open_message(struct store *s, struct message *m)
+{
+	store_open_field(s, "messages", "subject", m->id, &m->subject);
+	store_open_field(s, "messages", "from_name", m->id, &m->from_name);
+	store_open_field(s, "messages", "from_email", m->id, &m->from_email);
+}
+
 int store_message_insert(struct store *s, const struct message *m,
 			 int64_t *id, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st;
+	int64_t got = 0, row = 0;
+	char *subj = NULL, *name = NULL, *email = NULL, *why = NULL;
+	unsigned char *blob = NULL;
+	size_t blob_len = m->blob_len;
+	bool f1 = false, f2 = false, f3 = false;
+	int r;
+
+	if (m->blob_plain && !s->sealer)
+		return err_setc(err, ERR_CRYPTO, "cannot seal a message without a team key");
+	if (s->sealer && (r = store_next_id(s, "messages", &row, err)) < 0)
+		return r;
+	if (m->blob_plain &&
+	    !(blob = s->sealer->seal(s->sealer->data, "messages", "blob", row,
+				     m->blob_plain, m->blob_plain_len, &blob_len,
+				     &why))) {
+		r = err_setc(err, ERR_CRYPTO, "cannot seal the message: %s",
+			     why ? why : "no team key");
+		free(why);
+		return r;
+	}
+	subj = store_seal_field(s, "messages", "subject", row, m->subject, &f1, err);
+	name = f1 ? NULL : store_seal_field(s, "messages", "from_name", row,
+					     m->from_name, &f2, err);
+	email = f1 || f2 ? NULL : store_seal_field(s, "messages", "from_email", row,
+						   m->from_email, &f3, err);
+	if (f1 || f2 || f3) {
+		r = err->code;
+		goto out;
+	}
+	st = row ? db_stmt(s,
+		"INSERT INTO messages (report_id, message_id, content_hash,"
+		" in_reply_to, from_name, from_email, subject, date, imported,"
+		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
+		" blob_content, plain_sha256, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+		" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+		" ON CONFLICT DO NOTHING RETURNING id", err)
+		 : db_stmt(s,
 		"INSERT INTO messages (report_id, message_id, content_hash,"
 		" in_reply_to, from_name, from_email, subject, date, imported,"
 		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
 		" blob_content, plain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
 		" ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
 		" ON CONFLICT DO NOTHING RETURNING id", err);
-	int64_t got = 0;
-	int r;
-
-	if (!st)
-		return ERR_IO;
+	if (!st) {
+		r = ERR_IO;
+		goto out;
+	}
 	db_int(st, 1, m->report_id);
 	db_text(st, 2, m->message_id);
 	db_text(st, 3, m->content_hash);
 	db_text(st, 4, m->in_reply_to);
-	db_text(st, 5, m->from_name);
-	db_text(st, 6, m->from_email);
-	db_text(st, 7, m->subject);
+	db_text(st, 5, name);
+	db_text(st, 6, email);
+	db_text(st, 7, subj);
 	db_int(st, 8, (int64_t)m->date);
 	db_int(st, 9, (int64_t)m->imported);
 	db_int(st, 10, m->encrypted);
 	db_text(st, 11, sig_verdict_name(m->verdict));
 	db_text(st, 12, m->fingerprint);
 	db_int(st, 13, m->signer_matches_from);
-	db_text(st, 14, m->blob_kind);
-	db_blob(st, 15, m->blob, m->blob_len);
+	db_text(st, 14, blob ? "sealed" : m->blob_kind);
+	db_blob(st, 15, blob ? blob : m->blob, blob_len);
 	db_int(st, 16, m->blob_content);
 	db_text(st, 17, m->plain_sha256);
+	if (row)
+		db_int(st, 18, row);
 	/* A conflict returns no row (and leaves a PostgreSQL transaction
 	 * usable, which an error would not). */
 	if ((r = db_run(s, st, &got, "cannot store the message",
 			"message already stored", err)) < 0)
-		return r;
-	if (!got)
-		return err_setc(err, ERR_DUPLICATE, "message already stored");
+		goto out;
+	if (!got) {
+		r = err_setc(err, ERR_DUPLICATE, "message already stored");
+		goto out;
+	}
 	*id = got;
-	return 0;
+	r = 0;
+out:
+	free(subj);
+	free(name);
+	free(email);
+	free(blob);
+	return r;
 }
 
 /* The blob column comes last: read only when asked for. */
@@ -184,8 +238,12 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		return ERR_IO;
 	db_int(st, 1, report_id);
 	db_int(st, 2, with_blob);
-	return db_rows(s, st, (void **)out, n, sizeof(**out), read_message,
-		       release_message, "cannot read messages", err);
+	int rc = db_rows(s, st, (void **)out, n, sizeof(**out), read_message,
+			 release_message, "cannot read messages", err);
+
+	for (size_t i = 0; rc == 0 && i < *n; i++)
+		open_message(s, &(*out)[i]);
+	return rc;
 }
 
 int store_signature_add(struct store *s, int64_t message_row,
@@ -253,7 +311,34 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND, "no message %lld",
 				(long long)row);
+	if (rc == 0)
+		open_message(s, m);
 	return rc;
+}
+
+int store_message_set_blob_plain(struct store *s, int64_t row,
+				 const unsigned char *plain, size_t len,
+				 bool content, const char *digest,
+				 struct err *err)
+{
+	char *why = NULL;
+	unsigned char *blob;
+	size_t n;
+	int r;
+
+	if (!s->sealer)
+		return err_setc(err, ERR_CRYPTO, "cannot seal message %lld without a team key",
+				(long long)row);
+	if (!(blob = s->sealer->seal(s->sealer->data, "messages", "blob", row, plain,
+				     len, &n, &why))) {
+		r = err_setc(err, ERR_CRYPTO, "cannot seal message %lld: %s",
+			     (long long)row, why ? why : "no team key");
+		free(why);
+		return r;
+	}
+	r = store_message_set_blob(s, row, blob, n, "sealed", content, digest, err);
+	free(blob);
+	return r;
 }
 
 int store_message_set_blob(struct store *s, int64_t row,

@@ -66,10 +66,68 @@ static void read_id(struct stmt *st, void *elem)
 	*(int64_t *)elem = db_col_int(st, 0);
 }
 
+/* Sealed subjects and reporters are searched here, after opening: the
+ * server holds nothing to match them against. */
+struct sealed_search {
+	struct store *s;
+	char *needle;           /* lowercase */
+	int64_t *ids;
+	size_t n;
+};
+
+static bool has_ci(char *field, const char *needle)
+{
+	bool hit = field && strstr(str_lower(field), needle);
+
+	return hit;
+}
+
+static int search_row(struct stmt *st, void *data)
+{
+	struct sealed_search *q = data;
+	int64_t id = db_col_int(st, 0);
+	char *f[3] = { db_col_str(st, 1), db_col_str(st, 2), db_col_str(st, 3) };
+	static const char *const col[3] = { "subject", "reporter_name", "reporter_email" };
+	bool hit = false;
+
+	for (int i = 0; i < 3; i++) {
+		store_open_field(q->s, "reports", col[i], id, &f[i]);
+		hit = hit || has_ci(f[i], q->needle);
+	}
+	for (int i = 0; i < 3; i++)
+		wipe_free(f[i], f[i] ? strlen(f[i]) : 0);
+	if (hit) {
+		q->ids = xrealloc(q->ids, (q->n + 1) * sizeof(*q->ids));
+		q->ids[q->n++] = id;
+	}
+	return 0;
+}
+
 int store_report_search(struct store *s, const char *needle, int64_t **ids,
 			size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st;
+
+	if (s->sealer) {
+		struct sealed_search q = { s, str_lower(xstrdup(needle)), NULL, 0 };
+		int rc;
+
+		*ids = NULL;
+		*n = 0;
+		st = db_stmt(s, "SELECT id, subject, reporter_name, reporter_email"
+			     " FROM reports ORDER BY id", err);
+		rc = st ? db_each(s, st, search_row, &q, "cannot search reports", err)
+			: ERR_IO;
+		free(q.needle);
+		if (rc < 0) {
+			free(q.ids);
+			return rc;
+		}
+		*ids = q.ids;
+		*n = q.n;
+		return 0;
+	}
+	st = db_stmt(s,
 		"SELECT id FROM reports WHERE instr(lower(subject), lower(?1)) > 0"
 		" OR instr(lower(coalesce(reporter_name, '')), lower(?1)) > 0"
 		" OR instr(lower(coalesce(reporter_email, '')), lower(?1)) > 0"

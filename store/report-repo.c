@@ -68,20 +68,58 @@ static void read_report(struct stmt *st, void *elem)
 		&r->nmessages);
 }
 
+/* What a report's sealed fields are sealed to: the row, drawn first. */
+static void open_report(struct store *s, struct report *r)
+{
+	store_open_field(s, "reports", "subject", r->id, &r->subject);
+	store_open_field(s, "reports", "reporter_name", r->id, &r->reporter_name);
+	store_open_field(s, "reports", "reporter_email", r->id, &r->reporter_email);
+}
+
 int store_report_insert(struct store *s, const struct report_new *r,
 			int64_t *id, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"INSERT INTO reports (subject, reporter_name, reporter_email, received)"
-		" VALUES (?1, ?2, ?3, ?4) RETURNING id", err);
+	struct stmt *st;
+	char *subj = NULL, *name = NULL, *email = NULL;
+	int64_t row = 0;
+	bool f1 = false, f2 = false, f3 = false;
+	int rc;
 
-	if (!st)
-		return ERR_IO;
-	db_text(st, 1, r->subject ? r->subject : "");
-	db_text(st, 2, r->reporter_name);
-	db_text(st, 3, r->reporter_email);
+	/* Sealed, the fields name their row: its id is drawn first. */
+	if (s->sealer && (rc = store_next_id(s, "reports", &row, err)) < 0)
+		return rc;
+	subj = store_seal_field(s, "reports", "subject", row,
+				r->subject ? r->subject : "", &f1, err);
+	name = f1 ? NULL : store_seal_field(s, "reports", "reporter_name", row,
+					     r->reporter_name, &f2, err);
+	email = f1 || f2 ? NULL : store_seal_field(s, "reports", "reporter_email",
+						   row, r->reporter_email, &f3, err);
+	if (f1 || f2 || f3) {
+		rc = err->code;
+		goto out;
+	}
+	st = row ? db_stmt(s, "INSERT INTO reports (subject, reporter_name,"
+			   " reporter_email, received, id) VALUES (?1, ?2, ?3, ?4, ?5)"
+			   " RETURNING id", err)
+		 : db_stmt(s, "INSERT INTO reports (subject, reporter_name,"
+			   " reporter_email, received) VALUES (?1, ?2, ?3, ?4)"
+			   " RETURNING id", err);
+	if (!st) {
+		rc = ERR_IO;
+		goto out;
+	}
+	db_text(st, 1, subj);
+	db_text(st, 2, name);
+	db_text(st, 3, email);
 	db_int(st, 4, (int64_t)r->received);
-	return db_run(s, st, id, "cannot store the report", NULL, err);
+	if (row)
+		db_int(st, 5, row);
+	rc = db_run(s, st, id, "cannot store the report", NULL, err);
+out:
+	free(subj);
+	free(name);
+	free(email);
+	return rc;
 }
 
 int store_report_get(struct store *s, int64_t id, struct report *r,
@@ -96,11 +134,14 @@ int store_report_get(struct store *s, int64_t id, struct report *r,
 	rc = db_row(s, st, r, read_report, "cannot read report", err);
 	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
+	if (rc == 0)
+		open_report(s, r);
 	return rc;
 }
 
 /* store_report_page's callback: each row to the slot of its id. */
 struct page {
+	struct store *s;
 	const int64_t *ids;
 	size_t n;
 	struct report *out;
@@ -112,6 +153,7 @@ static int page_row(struct stmt *st, void *data)
 	struct report r;
 
 	read_report(st, &r);
+	open_report(pg->s, &r);
 	for (size_t i = 0; i < pg->n; i++)
 		if (pg->ids[i] == r.id && !pg->out[i].id) {
 			pg->out[i] = r;
@@ -129,7 +171,7 @@ int store_report_page(struct store *s, const int64_t *ids, size_t n,
 	memset(out, 0, n * sizeof(*out));
 	for (size_t at = 0; at < n && rc == 0; at += DB_IDS_MAX) {
 		size_t m = n - at < DB_IDS_MAX ? n - at : DB_IDS_MAX;
-		struct page pg = { ids + at, m, out + at };
+		struct page pg = { s, ids + at, m, out + at };
 		struct stmt *st = db_stmt(s, sql_page, err);
 
 		if (!st) {
@@ -147,6 +189,7 @@ int store_report_page(struct store *s, const int64_t *ids, size_t n,
 
 /* store_report_each's callback, over db_each. */
 struct each {
+	struct store *s;
 	int (*fn)(const struct report *r, void *data);
 	void *data;
 };
@@ -167,6 +210,7 @@ static int each_row(struct stmt *st, void *data)
 	int stop;
 
 	read_report(st, &r);
+	open_report(e->s, &r);
 	stop = e->fn(&r, e->data);
 	report_release(&r);
 	return stop;
@@ -181,7 +225,7 @@ int store_report_each(struct store *s, const struct report_filter *f,
 	const char *const *fin = f ? f->finished : NULL;
 	const char *const *rank = f ? f->rank : NULL;
 	bool ranked = false;
-	struct each e = { fn, data };
+	struct each e = { s, fn, data };
 	struct stmt *st;
 	size_t i;
 

@@ -451,11 +451,17 @@ const char *const schema_pg[] = {
 	"CREATE FUNCTION secteam.report_guard() RETURNS trigger"
 	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
 	"  AS $$ BEGIN"
-	"  IF NEW.id <> OLD.id OR NEW.subject IS DISTINCT FROM OLD.subject"
-	"     OR NEW.reporter_name IS DISTINCT FROM OLD.reporter_name"
-	"     OR NEW.reporter_email IS DISTINCT FROM OLD.reporter_email"
-	"     OR NEW.received IS DISTINCT FROM OLD.received THEN"
-	"    RAISE EXCEPTION 'report %: its subject, reporter and receipt are the import''s',"
+	"  IF NEW.id <> OLD.id OR NEW.received IS DISTINCT FROM OLD.received THEN"
+	"    RAISE EXCEPTION 'report %: its receipt is the import''s',"
+	"      OLD.id USING ERRCODE = '42501';"
+	"  END IF;"
+	/* Sealed again under a new team key generation (roster reseal),
+	 * with its event; never otherwise. */
+	"  IF (NEW.subject IS DISTINCT FROM OLD.subject"
+	"      OR NEW.reporter_name IS DISTINCT FROM OLD.reporter_name"
+	"      OR NEW.reporter_email IS DISTINCT FROM OLD.reporter_email)"
+	"     AND NOT secteam.has_event(OLD.id, 'reseal', NULL) THEN"
+	"    RAISE EXCEPTION 'report %: its subject and reporter are the import''s',"
 	"      OLD.id USING ERRCODE = '42501';"
 	"  END IF;"
 	"  IF NEW.state IS DISTINCT FROM OLD.state AND NOT secteam.has_event(OLD.id,"
@@ -534,8 +540,10 @@ const char *const schema_pg[] = {
 	"CREATE CONSTRAINT TRIGGER report_vendors_recorded AFTER INSERT OR UPDATE"
 	"  ON secteam.report_vendors DEFERRABLE INITIALLY DEFERRED"
 	"  FOR EACH ROW EXECUTE FUNCTION secteam.vendor_guard();"
-	/* A stored message: only its sealed copy changes (roster reseal,
-	 * an event); what the import verified and recorded never does.  Its
+	/* A stored message: only its sealed copy (and its sealed subject
+	 * and sender, under a new team key generation) changes (roster
+	 * reseal, an event); what the import verified and recorded never
+	 * does.  Its
 	 * digest changes only when a message kept as received becomes its
 	 * content (a reseal for a new roster: the resealer vouches for that
 	 * content; keeping the signed object instead is still to come). */
@@ -546,9 +554,7 @@ const char *const schema_pg[] = {
 	"     OR NEW.content_hash <> OLD.content_hash"
 	"     OR NEW.message_id IS DISTINCT FROM OLD.message_id"
 	"     OR NEW.in_reply_to IS DISTINCT FROM OLD.in_reply_to"
-	"     OR NEW.from_name IS DISTINCT FROM OLD.from_name"
-	"     OR NEW.from_email IS DISTINCT FROM OLD.from_email"
-	"     OR NEW.subject IS DISTINCT FROM OLD.subject OR NEW.date IS DISTINCT FROM OLD.date"
+	"     OR NEW.date IS DISTINCT FROM OLD.date"
 	"     OR NEW.imported <> OLD.imported OR NEW.encrypted <> OLD.encrypted"
 	"     OR NEW.verdict <> OLD.verdict OR NEW.fingerprint IS DISTINCT FROM OLD.fingerprint"
 	"     OR NEW.signer_matches_from <> OLD.signer_matches_from"
@@ -587,6 +593,39 @@ const char *const schema_pg[] = {
 	 * from the report they name (store_events_linked) */
 	"CREATE INDEX events_links ON secteam.events(detail, report_id)"
 	"  WHERE kind = 'duplicate-of';",
+
+	/* 7: the team key (issue 26), wrapped to each roster key: the
+	 * wrapped copies of each generation, never edited; officers add
+	 * them (the first officer to write makes generation 1), and draw a
+	 * row's id before its insert, so that its sealed fields name it */
+	"CREATE TABLE secteam.team_keys ("
+	"  generation integer NOT NULL,"
+	"  fingerprint text NOT NULL,"
+	"  wrapped bytea NOT NULL,"
+	"  at bigint NOT NULL,"
+	"  PRIMARY KEY (generation, fingerprint)"
+	");"
+	"CREATE TRIGGER team_keys_append_only BEFORE UPDATE OR DELETE ON secteam.team_keys"
+	"  FOR EACH ROW EXECUTE FUNCTION secteam.refuse_change();"
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
+	TEAM_GRANT_BEGIN
+	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
+	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
+	"    from_name, from_email) ON secteam.messages TO secteam_officers;"
+	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
+	"    pg_get_serial_sequence('secteam.reports', 'id'),"
+	"    pg_get_serial_sequence('secteam.messages', 'id'));"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;"
+	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
+	"    current_database());"
+	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
+	"    current_database());"
+	"  END $$;"
+	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
+	"  WHERE rolname = 'secteam_officers');",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -197,9 +197,8 @@ const char *const schema_sqlite[] = {
 	 *   (one chosen ahead would be "the latest" for ever). */
 	"ALTER TABLE messages ADD COLUMN plain_sha256 TEXT;"
 	"CREATE TRIGGER messages_recorded BEFORE UPDATE OF id, report_id,"
-	"  message_id, content_hash, in_reply_to, from_name, from_email, subject,"
-	"  date, imported, encrypted, verdict, fingerprint, signer_matches_from"
-	"  ON messages"
+	"  message_id, content_hash, in_reply_to, date, imported, encrypted,"
+	"  verdict, fingerprint, signer_matches_from ON messages"
 	"  BEGIN SELECT RAISE(ABORT, 'what the import verified and recorded never changes'); END;"
 	"CREATE TRIGGER messages_digest BEFORE UPDATE OF plain_sha256 ON messages"
 	"  WHEN NEW.plain_sha256 IS NOT OLD.plain_sha256"
@@ -219,6 +218,18 @@ const char *const schema_sqlite[] = {
 	 * from the report they name (store_events_linked) */
 	"CREATE INDEX IF NOT EXISTS events_links ON events(detail, report_id)"
 	"  WHERE kind = 'duplicate-of';",
+
+	/* 9: the team key (issue 26), wrapped to each roster key: the
+	 * wrapped copies of each generation, never edited */
+	"CREATE TABLE team_keys ("
+	"  generation INTEGER NOT NULL,"
+	"  fingerprint TEXT NOT NULL,"
+	"  wrapped BLOB NOT NULL,"
+	"  at INTEGER NOT NULL,"
+	"  PRIMARY KEY (generation, fingerprint)"
+	");"
+	"CREATE TRIGGER team_keys_no_update BEFORE UPDATE ON team_keys"
+	"  BEGIN SELECT RAISE(ABORT, 'a wrapped team key is never edited'); END;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

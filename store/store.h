@@ -79,6 +79,61 @@ int store_open(const char *where, const struct store_opts *opts,
 	       struct store **out, struct err *err);
 void store_close(struct store *s);
 int store_schema_version(struct store *s);
+
+/*
+ * Sealed fields (issue 26): with a sealer set, the store seals what names
+ * an embargo before it is written (a report's subject and reporter, a
+ * message's subject and sender) and opens it when read, for the row it
+ * is in: the store never sees the key, only these two calls, which core
+ * makes with the team key (crypto/teamkey.h).  A stored sealed field is
+ * the text STORE_SEALED_PREFIX and base64.  A value that does not open
+ * there reads as STORE_UNOPENED followed by why, never as another's text;
+ * a clear value (written before sealing began, or without a sealer)
+ * reads as it is.
+ */
+#define STORE_SEALED_PREFIX "s1:"
+#define STORE_UNOPENED "[sealed value that does not open here: "
+struct store_sealer {
+	void *data;
+	/* plain (len bytes) sealed for table.column of row (bytes, *n), or
+	 * NULL with *why (caller frees) */
+	unsigned char *(*seal)(void *data, const char *table, const char *column,
+			       int64_t row, const void *plain, size_t len,
+			       size_t *n, char **why);
+	/* the clear text of sealed bytes (a new string), or NULL with *why */
+	char *(*open)(void *data, const char *table, const char *column,
+		      int64_t row, const unsigned char *sealed, size_t n,
+		      char **why);
+	/* true when sealed bytes are under an older generation than the
+	 * one seal uses (store_reseal_fields seals them again) */
+	bool (*stale)(void *data, const unsigned char *sealed, size_t n);
+};
+/* Sets (or, NULL, clears) the sealer; z must outlive the store. */
+void store_set_sealer(struct store *s, const struct store_sealer *z);
+/* Report id's sealed fields and its messages' (fields and team-sealed
+ * bodies) sealed again under the sealer's generation where they are
+ * under an older one (roster reseal after a rotation); *changed when
+ * anything was (the caller records the reseal event in the same
+ * transaction). */
+int store_reseal_report(struct store *s, int64_t id, bool *changed,
+			struct err *err);
+/* The team key, wrapped to one roster key (its fingerprint). */
+struct wrapped_key {
+	int generation;
+	char *fingerprint;
+	unsigned char *wrapped;
+	size_t len;
+};
+void wrapped_key_release(struct wrapped_key *k);
+/* The wrapped copies of a generation (0: the latest; *n 0: none, or no
+ * team key yet). */
+int store_team_keys(struct store *s, int generation, struct wrapped_key **out,
+		    size_t *n, struct err *err);
+/* One more wrapped copy; ERR_DUPLICATE when the generation already has
+ * one for fpr (a colleague made it at the same moment). */
+int store_team_key_add(struct store *s, int generation, const char *fpr,
+		       const unsigned char *wrapped, size_t len, time_t at,
+		       struct err *err);
 /* The version store_open found before migrating (0: a new database;
  * negative: unknown), so that who upgraded can say what it did. */
 int store_schema_found(struct store *s);
@@ -182,6 +237,12 @@ int store_message_ids(struct store *s, int64_t **ids, size_t *n,
 /* One message by row id, with its blob; ERR_NOTFOUND naming it. */
 int store_message_get(struct store *s, int64_t row, struct message *m,
 		      struct err *err);
+/* The same with what the new blob opens to, sealed by the store under
+ * the team key for the row. */
+int store_message_set_blob_plain(struct store *s, int64_t row,
+				 const unsigned char *plain, size_t len,
+				 bool content, const char *digest,
+				 struct err *err);
 /* Replaces a message's body at rest (roster reseal); digest, when not
  * NULL, is what the new blob opens to (a message kept as received
  * becoming its content).  ERR_NOTFOUND. */

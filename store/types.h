@@ -90,6 +90,11 @@ struct message {
 				 * already encrypted to the roster;
 				 * "sealed": encrypted to the roster on
 				 * import (or by roster reseal) */
+	/* For store_message_insert only (not owned): what the blob is to
+	 * open to, sealed by the store under the team key for the row it
+	 * gets (blob is then ignored). */
+	const unsigned char *blob_plain;
+	size_t blob_plain_len;
 	char *plain_sha256;     /* the hex SHA-256 of what the blob opens
 				 * to (the bytes the import verified), or
 				 * NULL for a message stored before it was

@@ -284,8 +284,10 @@ static void draw_trust(struct tui *t, struct report_view *p)
 	const struct message *m = p->rf.nmsgs ? &p->rf.msgs[0] : NULL;
 	/* This opening's verdict (report_trust_class: the one rule); no
 	 * message at all is a warning. */
-	enum sig_verdict v = p->opened ? p->verdict : m ? m->verdict : SIG_NONE;
-	bool matches = p->opened ? p->signer_matches_from : m && m->signer_matches_from;
+	/* A first message that does not open is checked by nobody: never
+	 * the verdict its row claims. */
+	enum sig_verdict v = p->opened ? p->verdict : m ? SIG_ERROR : SIG_NONE;
+	bool matches = p->opened && p->signer_matches_from;
 	enum verdict_class tc = m ? report_trust_class(v, matches) : VERDICT_WARNING;
 	static const char *const mark_utf8[] = { "\xe2\x9c\x94", "\xe2\x96\xb2", "\xe2\x9c\x98" };
 	static const char *const mark_ascii[] = { "+", "!", "X" };

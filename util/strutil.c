@@ -1,5 +1,6 @@
 /* Small string helpers that libc lacks. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -58,4 +59,66 @@ int str_cmp_ci(const char *a, const char *b)
 		if (ca != cb || !ca)
 			return ca - cb;
 	}
+}
+
+static const char b64[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+char *base64_encode(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	char *out = xmalloc((len + 2) / 3 * 4 + 1), *o = out;
+
+	for (size_t i = 0; i < len; i += 3) {
+		unsigned v = (unsigned)p[i] << 16;
+		if (i + 1 < len)
+			v |= (unsigned)p[i + 1] << 8;
+		if (i + 2 < len)
+			v |= p[i + 2];
+		*o++ = b64[v >> 18 & 63];
+		*o++ = b64[v >> 12 & 63];
+		*o++ = i + 1 < len ? b64[v >> 6 & 63] : '=';
+		*o++ = i + 2 < len ? b64[v & 63] : '=';
+	}
+	*o = '\0';
+	return out;
+}
+
+static int b64_value(char c)
+{
+	const char *p = c ? strchr(b64, c) : NULL;
+
+	return p ? (int)(p - b64) : -1;
+}
+
+int base64_decode(const char *s, unsigned char **out, size_t *outlen)
+{
+	size_t n = strlen(s), k = 0;
+	unsigned char *o;
+
+	*out = NULL;
+	*outlen = 0;
+	if (n % 4)
+		return -1;
+	o = xmalloc(n / 4 * 3 + 1);
+	for (size_t i = 0; i < n; i += 4) {
+		int a = b64_value(s[i]), b = b64_value(s[i + 1]);
+		int c = s[i + 2] == '=' ? -2 : b64_value(s[i + 2]);
+		int d = s[i + 3] == '=' ? -2 : b64_value(s[i + 3]);
+		bool last = i + 4 == n;
+
+		if (a < 0 || b < 0 || c == -1 || d == -1 ||
+		    ((c == -2 || d == -2) && !last) || (c == -2 && d != -2)) {
+			free(o);
+			return -1;
+		}
+		o[k++] = (unsigned char)(a << 2 | b >> 4);
+		if (c >= 0)
+			o[k++] = (unsigned char)((b & 15) << 4 | c >> 2);
+		if (d >= 0)
+			o[k++] = (unsigned char)((c & 3) << 6 | d);
+	}
+	*out = o;
+	*outlen = k;
+	return 0;
 }

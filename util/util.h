@@ -256,6 +256,11 @@ void wipe_free(void *p, size_t n);
 void secure_process_init(void);
 
 /* strutil.c */
+/* RFC 4648 base64 of len bytes (a new string, no line breaks); and back:
+ * 0 with *out (caller frees) and *outlen, or -1 for text that is not
+ * base64 (bad character, bad length or padding). */
+char *base64_encode(const void *data, size_t len);
+int base64_decode(const char *s, unsigned char **out, size_t *outlen);
 bool str_starts(const char *s, const char *prefix);
 bool str_ends(const char *s, const char *suffix);
 /* Two OpenPGP fingerprints, or a fingerprint and the long key ID (its

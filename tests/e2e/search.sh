@@ -131,9 +131,12 @@ tui_stop
 # Nothing of a body in clear at rest after all these searches.
 leak() { grep -rla -e zanzibarquux -e escapeword -e "use after" "$@" 2>/dev/null; }
 if e2e_sqlite; then where=$T/db; else where=$PGHOST; fi
-# The same grep sees what is stored in clear (a subject): it can read there.
-[ -n "$(grep -rla "kernel report two" "$where" 2>/dev/null)" ]
-tap_ok $? "the check reads the database's files (a subject is found there)"
+# The same grep sees what is stored in clear (a Message-ID; subjects are
+# sealed under the team key): it can read there.
+[ -n "$(grep -rla "r3@builder.example" "$where" 2>/dev/null)" ]
+tap_ok $? "the check reads the database's files (a Message-ID is found there)"
+tap_ok "$([ -z "$(grep -rla "kernel report two" "$where" 2>/dev/null)" ]; echo $?)" \
+	"a subject is not there in clear (sealed)"
 tap_is "$(leak "$where")" "" "the database's files hold no body word in clear"
 tap_is "$(leak "$T/cache")" "" "the cache folder holds none"
 tap_is "$(ls -A "$T/tmp" | grep -v '^secteam-pg' ; leak "$T/tmp")" "" "the temporary folder holds nothing"

