@@ -33,10 +33,15 @@ all: $(B)/secteam-tui
 # them (-MMD -MP): a changed header rebuilds its users and nothing else.
 # The packages are looked at once per build folder (a stamp), not on every
 # build: `make deps`, `run` and `check` install what is missing.
-$(B)/%.o: %.c | $(B)/.pkgs
+# An object without its .d (built before the lists existed) is built
+# again: it cannot say which headers it was built with.
+$(B)/%.o: %.c $(B)/%.d | $(B)/.pkgs
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -MMD -MP -DSECTEAM_VERSION='"$(VERSION)"' -c -o $@ $<
+
+$(B)/%.d: ;
+.PRECIOUS: $(B)/%.d
 
 $(B)/.pkgs:
 	@pkg-config --exists $(PKGS) || { \
