@@ -182,10 +182,13 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, id);
-	if (db_step(st) != 1) {
+	if ((r = db_step(st)) != 1) {
 		db_reset(st);
-		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
+		/* A lost connection is said as such, not as no report. */
+		return r < 0 ? store_dberr(s, err, "cannot read a report to seal again")
+			     : err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
 	}
+	r = 0;
 	for (int i = 0; i < 3; i++)
 		f[i] = db_col_str(st, i);
 	db_reset(st);
@@ -214,11 +217,16 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, id);
-	while (db_step(st) == 1) {
+	while ((r = db_step(st)) == 1) {
 		mids = xrealloc(mids, (nm + 1) * sizeof(*mids));
 		mids[nm++] = db_col_int(st, 0);
 	}
 	db_reset(st);
+	if (r < 0) {
+		free(mids);
+		return store_dberr(s, err, "cannot list a report's messages to seal again");
+	}
+	r = 0;
 	for (size_t k = 0; k < nm && r == 0; k++) {
 		unsigned char *blob = NULL;
 		size_t blen = 0;
@@ -231,10 +239,16 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 			break;
 		}
 		db_int(st, 1, mids[k]);
-		if (db_step(st) != 1) {
+		if ((r = db_step(st)) != 1) {
 			db_reset(st);
+			if (r < 0) {
+				r = store_dberr(s, err, "cannot read a message to seal again");
+				break;
+			}
+			r = 0;
 			continue;
 		}
+		r = 0;
 		for (int i = 0; i < 3; i++)
 			f[i] = db_col_str(st, i);
 		blob = db_col_bytes(st, 3, &blen);
