@@ -9,25 +9,6 @@
 #include "core/seal.h"
 #include "mail/mail.h"
 
-int seal_bytes(struct session *sess, const void *data, size_t len,
-	       unsigned char **blob, size_t *blob_len, struct err *err)
-{
-	struct crypto *c = session_crypto(sess, err);
-	size_t nroster;
-	const char *const *roster = c ? session_roster(sess, &nroster, NULL) : NULL;
-
-	*blob = NULL;
-	*blob_len = 0;
-	if (!c || !roster) {
-		return ERR_CRYPTO;
-	}
-	if (crypto_encrypt(c, roster, nroster, NULL, false, data, len, blob,
-			   blob_len, err) < 0)
-		/* Most often a colleague's key missing from this keyring. */
-		return err_prefix(err, "cannot seal to the roster (see secteam-tui roster)");
-	return 0;
-}
-
 int seal_content_entity(const struct pipeline_out *po, char **entity,
 			size_t *len, struct err *err)
 {
@@ -46,35 +27,6 @@ int seal_content_entity(const struct pipeline_out *po, char **entity,
 	*entity = NULL;
 	*len = 0;
 	return mail_build_content(&mc, entity, len, err);
-}
-
-int seal_content(struct session *sess, const struct pipeline_out *po,
-		 unsigned char **blob, size_t *blob_len, char **digest,
-		 struct err *err)
-{
-	struct mail_content mc = {
-		.from = po->msg.from,
-		.nfrom = po->msg.nfrom,
-		.from_text = po->msg.from_header,
-		.text = po->body.buf ? po->body.buf : "",
-		.text_len = po->body.len,
-		.unsigned_spans = po->unsigned_spans,
-		.nunsigned = po->nunsigned,
-		.att = po->att,
-		.natt = po->natt,
-	};
-	char *entity = NULL;
-	size_t elen = 0;
-	int r;
-
-	*blob = NULL;
-	*blob_len = 0;
-	if ((r = mail_build_content(&mc, &entity, &elen, err)) < 0)
-		return r;
-	r = seal_bytes(sess, entity, elen, blob, blob_len, err);
-	*digest = r == 0 ? mail_raw_hash(entity, elen) : NULL;
-	wipe_free(entity, elen);
-	return r;
 }
 
 static void roster_subkeys(struct session *sess, struct crypto *c,

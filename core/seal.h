@@ -11,17 +11,9 @@
 
 #include "core/pipeline.h"
 
-/* Encrypts data to every roster key; *blob is the caller's. */
-int seal_bytes(struct session *sess, const void *data, size_t len,
-	       unsigned char **blob, size_t *blob_len, struct err *err);
-/* Builds the content entity of po (its shown text and attachments) and
- * seals it; *digest (caller frees) is the SHA-256 of the entity, what
- * the blob opens to. */
-int seal_content(struct session *sess, const struct pipeline_out *po,
-		 unsigned char **blob, size_t *blob_len, char **digest,
-		 struct err *err);
 /* The content entity of po (its shown text and attachments, a MIME
- * entity) that seal_content would seal; *entity is the caller's to wipe. */
+ * entity) that the store seals in place of the message; *entity is the
+ * caller's to wipe. */
 int seal_content_entity(const struct pipeline_out *po, char **entity,
 			size_t *len, struct err *err);
 /* True when the key IDs recipients (as a decryption reports them) cover
