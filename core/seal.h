@@ -1,10 +1,8 @@
 /*
- * Bodies at rest (internal to core/): everything a report brings is kept
- * only encrypted to the team roster.  A message already encrypted to
- * every roster key may be kept as received; anything else is sealed:
- * the message as received when no key is needed to read it, or, when it
- * was encrypted to some keys only, its decrypted content (what was
- * shown, as a MIME entity) so every officer of the roster can read it.
+ * Bodies at rest (internal to core/): the store seals each under the
+ * team key for its row (crypto/teamkey.h): the message as received, or,
+ * when it was encrypted to some roster keys only, its decrypted content
+ * (what was shown, as a MIME entity), so every officer can read it.
  */
 #ifndef SECTEAM_SEAL_H
 #define SECTEAM_SEAL_H
