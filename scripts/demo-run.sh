@@ -20,8 +20,12 @@ fi
 # Stops the demo's agent, and again while one answers (for up to 10 s,
 # until none has answered for a second): a gpg the UI started (the team
 # key's unwrapping, a body's decryption) may still be finishing when the
-# terminal goes (SIGHUP) and start it again.
+# terminal goes (SIGHUP) and start it again.  A closed terminal sends
+# more than one signal (tmux: SIGHUP, then SIGTERM to the pane's group);
+# each would run its trap's exit inside this one and cut the loop short,
+# leaving the agent, so they are ignored while it runs.
 stop_agent() {
+	trap '' HUP INT TERM
 	_quiet=0
 	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 \
 		  21 22 23 24 25 26 27 28 29 30 31 32 33; do
