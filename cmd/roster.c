@@ -118,8 +118,9 @@ static int reseal(struct cmd_ctx *ctx)
 			"roster: their copy of the key opens nothing sealed from "
 			"now on)\n");
 	if (res.rekeyed)
-		fprintf(ctx->out, "sealed again under the latest team key: %zu "
-			"report(s)\n", res.rekeyed);
+		fprintf(ctx->out, "sealed under the latest team key (fields left "
+			"clear by an older version, keyed lookups, or an older "
+			"generation's): %zu report(s)\n", res.rekeyed);
 	if (res.shared)
 		fprintf(ctx->out, "team key shared with %zu new officer key(s)\n",
 			res.shared);

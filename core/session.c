@@ -3,6 +3,7 @@
  * opened once (core/session.h).
  */
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +30,8 @@ struct session_seal {
 	struct store_sealer z;
 };
 
+static struct team_key *key_of_gen(struct session *sess, int gen, char **why);
+
 /* Generation gen's key, from its wrapped copies, or NULL with *why. */
 static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 {
@@ -40,7 +43,21 @@ static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 
 	if (c && store_team_keys(sess->store, gen, &w, &n, &e) == 0)
 		for (size_t i = 0; i < n && !k; i++)
-			team_key_unwrap(c, w[i].wrapped, w[i].len, &k, &e);
+			if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
+				team_key_unwrap(c, w[i].wrapped, w[i].len, &k, &e);
+	/* Else through the next generation's key: its chained copy. */
+	for (size_t i = 0; i < n && !k; i++) {
+		struct team_key *next;
+		char *nwhy = NULL;
+
+		if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
+			continue;
+		if ((next = key_of_gen(sess, gen + 1, &nwhy)))
+			team_key_unchain(next, (uint32_t)gen, w[i].wrapped, w[i].len, &k, &e);
+		else
+			err_setc(&e, ERR_CRYPTO, "%s", nwhy);
+		free(nwhy);
+	}
 	for (size_t i = 0; i < n; i++)
 		wrapped_key_release(&w[i]);
 	free(w);
@@ -69,7 +86,8 @@ static struct team_key *team_key_of(struct session *sess, bool create,
 	    store_team_keys(sess->store, 0, &w, &n, &e) < 0)
 		goto fail;
 	for (size_t i = 0; i < n && !z->key; i++)
-		team_key_unwrap(c, w[i].wrapped, w[i].len, &z->key, &e);
+		if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
+			team_key_unwrap(c, w[i].wrapped, w[i].len, &z->key, &e);
 	if (!z->key && n) {
 		err_setc(&e, ERR_CRYPTO, "no wrapped copy of the team key on %s opens "
 			 "with this keyring: an officer whose key has one runs "
@@ -184,26 +202,34 @@ bool session_is_team_sealed(const void *blob, size_t n)
 	return team_key_sealed_generation(blob, n) != 0;
 }
 
-/* The key that opens sealed (its generation's), or NULL with *why. */
-static struct team_key *key_for(struct session *sess, const void *sealed,
-				size_t n, char **why)
+/* Generation gen's key (0: the latest), or NULL with *why. */
+static struct team_key *key_of_gen(struct session *sess, int gen, char **why)
 {
 	struct session_seal *z = sess->seal;
-	uint32_t gen = team_key_sealed_generation(sealed, n);
 	struct team_key *k = team_key_of(sess, false, why);
 
-	if (!k || !gen || team_key_generation(k) == gen)
+	if (!k || !gen || team_key_generation(k) == (uint32_t)gen)
 		return k;
-	free(*why);
-	*why = NULL;
+	if ((uint32_t)gen > team_key_generation(k)) {
+		*why = xasprintf("team key generation %d is newer than this "
+				 "session's %u", gen, team_key_generation(k));
+		return NULL;
+	}
 	for (size_t i = 0; i < z->nold; i++)
-		if (team_key_generation(z->old[i]) == gen)
+		if (team_key_generation(z->old[i]) == (uint32_t)gen)
 			return z->old[i];
-	if (!(k = unwrap_gen(sess, (int)gen, why)))
+	if (!(k = unwrap_gen(sess, gen, why)))
 		return NULL;
 	z->old = xrealloc(z->old, (z->nold + 1) * sizeof(*z->old));
 	z->old[z->nold++] = k;
 	return k;
+}
+
+/* The key that opens sealed (its generation's), or NULL with *why. */
+static struct team_key *key_for(struct session *sess, const void *sealed,
+				size_t n, char **why)
+{
+	return key_of_gen(sess, (int)team_key_sealed_generation(sealed, n), why);
 }
 
 static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
@@ -235,6 +261,26 @@ static char *open_cb(void *data, const char *table, const char *column,
 	return (char *)clear;
 }
 
+/* Keyed lookups use the first generation's hash key, which every later
+ * generation reaches through the chain: a value keyed before a roster
+ * change is found by the same value after it. */
+static char *mac_cb(void *data, const char *purpose, const char *value,
+		    char **why)
+{
+	struct session *sess = data;
+	struct team_key *k;
+	unsigned char mac[TEAM_MAC_BYTES];
+	char *hex;
+
+	if (!team_key_of(sess, true, why) || !(k = key_of_gen(sess, 1, why)))
+		return NULL;
+	team_key_mac(k, purpose, value, strlen(value), mac);
+	hex = xmalloc(2 * TEAM_MAC_BYTES + 1);
+	for (size_t i = 0; i < TEAM_MAC_BYTES; i++)
+		snprintf(hex + 2 * i, 3, "%02x", mac[i]);
+	return hex;
+}
+
 static void seal_install(struct session *sess)
 {
 	if (!sess->seal) {
@@ -244,6 +290,7 @@ static void seal_install(struct session *sess)
 		sess->seal->z.seal = seal_cb;
 		sess->seal->z.open = open_cb;
 		sess->seal->z.stale = stale_cb;
+		sess->seal->z.mac = mac_cb;
 	}
 	store_set_sealer(sess->store, &sess->seal->z);
 }
@@ -292,6 +339,17 @@ int session_team_key_rotate(struct session *sess, bool *rotated,
 	if ((r = store_begin(sess->store, err)) < 0) {
 		team_key_free(next);
 		return r;
+	}
+	/* The key being replaced, sealed under the next: append-only values
+	 * (events) stay under the generation they were written in. */
+	if (r == 0) {
+		unsigned char *b;
+		size_t bl;
+
+		team_key_chain(next, k, &b, &bl);
+		r = store_team_key_add(sess->store, (int)team_key_generation(k),
+				       STORE_TEAM_KEY_CHAIN, b, bl, util_now(), err);
+		free(b);
 	}
 	for (size_t i = 0; i < nr && r == 0; i++) {
 		unsigned char *b;

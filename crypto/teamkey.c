@@ -238,3 +238,47 @@ void team_key_mac(const struct team_key *k, const char *purpose,
 	crypto_generichash_final(&st, mac, TEAM_MAC_BYTES);
 	sodium_memzero(&st, sizeof(st));
 }
+
+void team_key_chain(const struct team_key *next, const struct team_key *prev,
+		    unsigned char **out, size_t *outlen)
+{
+	team_key_seal(next, "team_keys", "chain", prev->gen, prev->k,
+		      TEAM_KEY_BYTES, out, outlen);
+}
+
+int team_key_unchain(const struct team_key *next, uint32_t gen,
+		     const void *chained, size_t len, struct team_key **out,
+		     struct err *err)
+{
+	const unsigned char *s = chained;
+	unsigned char *k, *ad;
+	unsigned long long got;
+	size_t adlen;
+	int r;
+
+	*out = NULL;
+	if (ready(err) < 0)
+		return ERR_CRYPTO;
+	if (team_key_sealed_generation(chained, len) != next->gen ||
+	    len != SEALED_HEAD + TEAM_KEY_BYTES + crypto_aead_xchacha20poly1305_ietf_ABYTES)
+		return err_setc(err, ERR_INVALID,
+				"the chained copy of team key generation %u is no "
+				"key sealed under generation %u", gen, next->gen);
+	/* Straight into locked memory: the key never sits in the heap. */
+	if (!(k = sodium_malloc(TEAM_KEY_BYTES)))
+		return err_setc(err, ERR_CRYPTO,
+				"cannot lock memory for the team key (RLIMIT_MEMLOCK?)");
+	ad = assoc("team_keys", "chain", gen, next->gen, &adlen);
+	r = crypto_aead_xchacha20poly1305_ietf_decrypt(k, &got, NULL, s + SEALED_HEAD,
+						       len - SEALED_HEAD, ad, adlen,
+						       s + 7, next->k);
+	free(ad);
+	if (r == 0 && got == TEAM_KEY_BYTES)
+		r = make(gen, k, out, err);
+	else
+		r = err_setc(err, ERR_CRYPTO,
+			     "the chained copy of team key generation %u does not "
+			     "open with generation %u", gen, next->gen);
+	sodium_free(k);
+	return r;
+}

@@ -71,4 +71,18 @@ void team_key_mac(const struct team_key *k, const char *purpose,
 		  const void *data, size_t len,
 		  unsigned char mac[TEAM_MAC_BYTES]);
 
+/* Each generation keeps the one before it, sealed under its own key
+ * (team_keys' "chain" row of the older generation): whoever holds the
+ * latest opens every older value, also those never resealed (the events,
+ * which are append-only), while a key of an older generation opens
+ * nothing sealed after it.  *out is the caller's. */
+void team_key_chain(const struct team_key *next, const struct team_key *prev,
+		    unsigned char **out, size_t *outlen);
+/* Generation gen's key from its chained copy under next.  ERR_CRYPTO when
+ * it does not open (altered, or under another key), ERR_INVALID when it
+ * is no chained key. */
+int team_key_unchain(const struct team_key *next, uint32_t gen,
+		     const void *chained, size_t len, struct team_key **out,
+		     struct err *err);
+
 #endif

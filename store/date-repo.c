@@ -28,19 +28,36 @@ void decision_release(struct decision *d)
 int store_proposal_add(struct store *s, const struct proposal *p,
 		       struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"INSERT INTO proposals (report_id, by, date, reason, officer, at)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err);
+	struct stmt *st;
+	char *by, *reason = NULL;
+	bool failed;
+	int r;
 
-	if (!st)
+	/* Who proposed and why are sealed (issue 26) under the report. */
+	if (!(by = store_seal_field(s, "proposals", "by", p->report_id, p->by,
+				    &failed, err)) && failed)
+		return ERR_CRYPTO;
+	if (!(reason = store_seal_field(s, "proposals", "reason", p->report_id,
+					p->reason, &failed, err)) && failed) {
+		free(by);
+		return ERR_CRYPTO;
+	}
+	if (!(st = db_stmt(s, "INSERT INTO proposals (report_id, by, date, reason,"
+			   " officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err))) {
+		free(by);
+		free(reason);
 		return ERR_IO;
+	}
 	db_int(st, 1, p->report_id);
-	db_text(st, 2, p->by);
+	db_text(st, 2, by);
 	db_int(st, 3, (int64_t)p->date);
-	db_text(st, 4, p->reason);
+	db_text(st, 4, reason);
 	db_text(st, 5, p->officer ? p->officer : "unknown");
 	db_int(st, 6, (int64_t)p->at);
-	return db_run(s, st, NULL, "cannot store the proposal", NULL, err);
+	r = db_run(s, st, NULL, "cannot store the proposal", NULL, err);
+	free(by);
+	free(reason);
+	return r;
 }
 
 static void read_proposal(struct stmt *st, void *elem)
@@ -62,33 +79,50 @@ int store_proposals_get(struct store *s, int64_t report_id,
 	struct stmt *st = db_stmt(s,
 		"SELECT id, report_id, by, date, reason, officer, at FROM proposals"
 		" WHERE report_id = ?1 ORDER BY id", err);
+	int r;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, report_id);
-	return db_rows(s, st, (void **)out, n, sizeof(**out), read_proposal,
-		       release_proposal, "cannot read proposals", err);
+	if ((r = db_rows(s, st, (void **)out, n, sizeof(**out), read_proposal,
+			 release_proposal, "cannot read proposals", err)) < 0)
+		return r;
+	for (size_t i = 0; i < *n; i++) {
+		store_open_field(s, "proposals", "by", report_id, &(*out)[i].by);
+		store_open_field(s, "proposals", "reason", report_id, &(*out)[i].reason);
+	}
+	return 0;
 }
 
 int store_decision_add(struct store *s, const struct decision *d,
 		       struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"INSERT INTO decisions (report_id, date, verdict, reason, override,"
-		" officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", err);
+	struct stmt *st;
+	char *reason;
+	bool failed;
+	int r;
 
-	if (!st)
+	if (!(reason = store_seal_field(s, "decisions", "reason", d->report_id,
+					d->reason, &failed, err)) && failed)
+		return ERR_CRYPTO;
+	if (!(st = db_stmt(s, "INSERT INTO decisions (report_id, date, verdict, reason,"
+			   " override, officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+			   err))) {
+		free(reason);
 		return ERR_IO;
+	}
 	db_int(st, 1, d->report_id);
 	db_int(st, 2, (int64_t)d->date);
 	db_text(st, 3, d->verdict);
-	db_text(st, 4, d->reason);
+	db_text(st, 4, reason);
 	db_int(st, 5, d->override);
 	db_text(st, 6, d->officer ? d->officer : "unknown");
 	db_int(st, 7, (int64_t)d->at);
-	return db_run(s, st, NULL, "cannot store the decision", NULL, err);
+	r = db_run(s, st, NULL, "cannot store the decision", NULL, err);
+	free(reason);
+	return r;
 }
 
 static void read_decision(struct stmt *st, void *elem)
@@ -116,12 +150,17 @@ int store_decisions_get(struct store *s, int64_t report_id,
 	struct stmt *st = db_stmt(s,
 		"SELECT id, report_id, date, verdict, reason, override, officer, at"
 		" FROM decisions WHERE report_id = ?1 ORDER BY id", err);
+	int r;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, report_id);
-	return db_rows(s, st, (void **)out, n, sizeof(**out), read_decision,
-		       release_decision, "cannot read decisions", err);
+	if ((r = db_rows(s, st, (void **)out, n, sizeof(**out), read_decision,
+			 release_decision, "cannot read decisions", err)) < 0)
+		return r;
+	for (size_t i = 0; i < *n; i++)
+		store_open_field(s, "decisions", "reason", report_id, &(*out)[i].reason);
+	return 0;
 }

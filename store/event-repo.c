@@ -5,6 +5,7 @@
  * the team server the officer column is set by the server to the login
  * role, whatever the client sends.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,21 +19,74 @@ void event_release(struct event *e)
 	memset(e, 0, sizeof(*e));
 }
 
+/*
+ * An event's detail is sealed (issue 26), under the report and the kind
+ * (an event's id is the server's, drawn as it is stored), except for the
+ * kinds whose detail the server itself reads: a state or severity change
+ * ("FROM -> TO") and consent, which its guards match against the report's
+ * row (schema-pg.c), and a duplicate link (a report id), which
+ * events_links finds; and a reseal, whose detail is the program's own
+ * sentence.  None of these names what the report is about.
+ * The team's own events (no report: officers and vendors added, keys
+ * shared) stay clear: they name no embargo, and `team init` writes them
+ * before any officer holds a team key.
+ */
+static bool detail_clear(const char *kind)
+{
+	static const char *const clear[] = { "state", "severity", "consent",
+					     "duplicate-of", "reseal" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(clear); i++)
+		if (!strcmp(kind, clear[i]))
+			return true;
+	return false;
+}
+
+static void detail_column(char *buf, size_t n, const char *kind)
+{
+	snprintf(buf, n, "detail:%s", kind);
+}
+
 int store_event_add(struct store *s, int64_t report_id, const char *officer,
 		    const char *kind, const char *detail, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"INSERT INTO events (report_id, at, officer, kind, detail)"
-		" VALUES (nullif(?1, 0), ?2, ?3, ?4, ?5)", err);
+	struct stmt *st;
+	char col[96], *sealed = NULL;
+	bool failed = false;
+	int r;
 
-	if (!st)
+	if (report_id && detail && *detail && !detail_clear(kind)) {
+		detail_column(col, sizeof(col), kind);
+		if (!(sealed = store_seal_field(s, "events", col, report_id, detail,
+						&failed, err)) && failed)
+			return ERR_CRYPTO;
+	}
+	if (!(st = db_stmt(s, "INSERT INTO events (report_id, at, officer, kind, detail)"
+			   " VALUES (nullif(?1, 0), ?2, ?3, ?4, ?5)", err))) {
+		free(sealed);
 		return ERR_IO;
+	}
 	db_int(st, 1, report_id);
 	db_int(st, 2, (int64_t)util_now());
 	db_text(st, 3, officer ? officer : "unknown");
 	db_text(st, 4, kind);
-	db_text(st, 5, detail ? detail : "");
-	return db_run(s, st, NULL, "cannot record the event", NULL, err);
+	db_text(st, 5, sealed ? sealed : detail ? detail : "");
+	r = db_run(s, st, NULL, "cannot record the event", NULL, err);
+	free(sealed);
+	return r;
+}
+
+/* The sealed details of events read, opened in place. */
+static void open_details(struct store *s, struct event *ev, size_t n)
+{
+	char col[96];
+
+	for (size_t i = 0; i < n; i++) {
+		if (!ev[i].kind || detail_clear(ev[i].kind))
+			continue;
+		detail_column(col, sizeof(col), ev[i].kind);
+		store_open_field(s, "events", col, ev[i].report_id, &ev[i].detail);
+	}
 }
 
 static void read_id_col(struct stmt *st, void *elem)
@@ -57,6 +111,17 @@ static void release_event(void *elem)
 	event_release(elem);
 }
 
+static int events_rows(struct store *s, struct stmt *st, struct event **out,
+		       size_t *n, struct err *err)
+{
+	int r = db_rows(s, st, (void **)out, n, sizeof(**out), read_event,
+			release_event, "cannot read events", err);
+
+	if (r == 0)
+		open_details(s, *out, *n);
+	return r;
+}
+
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err)
 {
@@ -69,8 +134,7 @@ int store_events_get(struct store *s, int64_t report_id, struct event **out,
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, report_id);
-	return db_rows(s, st, (void **)out, n, sizeof(**out), read_event,
-		       release_event, "cannot read events", err);
+	return events_rows(s, st, out, n, err);
 }
 
 int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
@@ -87,8 +151,7 @@ int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, report_id);
-	return db_rows(s, st, (void **)out, n, sizeof(**out), read_event,
-		       release_event, "cannot read events", err);
+	return events_rows(s, st, out, n, err);
 }
 
 int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
@@ -112,8 +175,7 @@ int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
 			break;
 		}
 		db_ids(st, ids + at, k);
-		rc = db_rows(s, st, (void **)&ev, &m, sizeof(*ev), read_event,
-			     release_event, "cannot read events", err);
+		rc = events_rows(s, st, &ev, &m, err);
 		if (rc == 0 && m) {
 			*out = xrealloc(*out, (*nout + m) * sizeof(**out));
 			memcpy(*out + *nout, ev, m * sizeof(*ev));
@@ -148,8 +210,7 @@ int store_events_linked(struct store *s, const char *detail, struct event **out,
 	if (!st)
 		return ERR_IO;
 	db_text(st, 1, detail);
-	return db_rows(s, st, (void **)out, n, sizeof(**out), read_event,
-		       release_event, "cannot read events", err);
+	return events_rows(s, st, out, n, err);
 }
 
 static void read_milestones(struct stmt *st, void *elem)

@@ -24,6 +24,7 @@ void message_release(struct message *m)
 	free(m->blob);
 	free(m->blob_kind);
 	free(m->plain_sha256);
+	free(m->ids_sealed);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -36,19 +37,41 @@ int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT report_id FROM messages"
-		" WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)"
-		" OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"
-		" ORDER BY id LIMIT 1",
-		err);
+	struct stmt *st;
+	char *kid, *khash;
+	bool failed, clear;
+	int r;
 
-	if (!st)
+	/* Keyed (issue 26): the server sees neither value.  Messages stored
+	 * before keyed lookups are found by the clear ones (?3, ?4) until a
+	 * roster reseal has keyed them.  All of it before the statement:
+	 * making the keyed values may use the store (the team key), and a
+	 * statement drawn earlier could be gone from the cache by then. */
+	if (!(kid = store_keyed(s, "message-id", message_id, &failed, err)) && failed)
+		return ERR_CRYPTO;
+	if (!(khash = store_keyed(s, "content", content_hash, &failed, err)) && failed) {
+		free(kid);
+		return ERR_CRYPTO;
+	}
+	clear = s->sealer && store_has_clear_ids(s);
+	if (!(st = db_stmt(s, "SELECT report_id FROM messages"
+			   " WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)"
+			   " OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"
+			   " OR (CAST(?3 AS TEXT) IS NOT NULL AND message_id = ?3)"
+			   " OR (CAST(?4 AS TEXT) IS NOT NULL AND content_hash = ?4)"
+			   " ORDER BY id LIMIT 1", err))) {
+		free(kid);
+		free(khash);
 		return ERR_IO;
-	db_text(st, 1, message_id);
-	db_text(st, 2, content_hash);
-	return db_row(s, st, report_id, read_id, "cannot look up a message",
-		      err);
+	}
+	db_text(st, 1, kid);
+	db_text(st, 2, khash);
+	db_text(st, 3, clear ? message_id : NULL);
+	db_text(st, 4, clear ? content_hash : NULL);
+	r = db_row(s, st, report_id, read_id, "cannot look up a message", err);
+	free(kid);
+	free(khash);
+	return r;
 }
 
 static void read_ref(struct stmt *st, void *elem)
@@ -63,22 +86,32 @@ int store_message_id_holders(struct store *s, const char *message_id,
 			     int64_t except_row, struct message_ref *out,
 			     size_t max, size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT id, report_id FROM messages WHERE message_id = ?1"
-		" AND id <> ?2 ORDER BY id", err);
+	struct stmt *st;
 	struct message_ref *all;
 	size_t k;
+	char *kid;
+	bool failed, clear;
 	int r;
 
 	*n = 0;
-	if (!st)
-		return ERR_IO;
 	if (!message_id)
 		return 0;
-	db_text(st, 1, message_id);
+	/* Before the statement, as store_message_find. */
+	if (!(kid = store_keyed(s, "message-id", message_id, &failed, err)))
+		return ERR_CRYPTO;
+	clear = s->sealer && store_has_clear_ids(s);
+	if (!(st = db_stmt(s, "SELECT id, report_id FROM messages WHERE (message_id = ?1"
+			   " OR message_id = ?3) AND id <> ?2 ORDER BY id", err))) {
+		free(kid);
+		return ERR_IO;
+	}
+	db_text(st, 1, kid);
 	db_int(st, 2, except_row);
-	if ((r = db_rows(s, st, (void **)&all, &k, sizeof(*all), read_ref, NULL,
-			 "cannot look up a Message-ID", err)) < 0)
+	db_text(st, 3, clear ? message_id : NULL);
+	r = db_rows(s, st, (void **)&all, &k, sizeof(*all), read_ref, NULL,
+		    "cannot look up a Message-ID", err);
+	free(kid);
+	if (r < 0)
 		return r;
 	for (size_t i = 0; i < k && i < max; i++)
 		out[i] = all[i];
@@ -87,12 +120,51 @@ int store_message_id_holders(struct store *s, const char *message_id,
 	return 0;
 }
 
+/*
+ * A message's Message-ID and In-Reply-To are stored keyed, for lookups,
+ * and sealed together (ids_sealed) for what needs them clear (a reply's
+ * References, the JSON): "+ID" or "-" for none, a line each.
+ */
+char *message_ids_text(const char *message_id, const char *in_reply_to)
+{
+	return xasprintf("%s%s\n%s%s", message_id ? "+" : "-",
+			 message_id ? message_id : "", in_reply_to ? "+" : "-",
+			 in_reply_to ? in_reply_to : "");
+}
+
+static void ids_from_text(struct message *m, const char *text)
+{
+	const char *nl = strchr(text, '\n');
+
+	free(m->message_id);
+	free(m->in_reply_to);
+	m->message_id = m->in_reply_to = NULL;
+	if (!nl)
+		return;
+	if (text[0] == '+')
+		m->message_id = xstrndup(text + 1, (size_t)(nl - text - 1));
+	if (nl[1] == '+')
+		m->in_reply_to = xstrdup(nl + 2);
+}
+
 /* A message's sealed fields (the report's are in report-repo.c). */
-static void open_message(struct store *s, struct message *m)
+static void open_message(struct store *s, struct message *m, char *ids)
 {
 	store_open_field(s, "messages", "subject", m->id, &m->subject);
 	store_open_field(s, "messages", "from_name", m->id, &m->from_name);
 	store_open_field(s, "messages", "from_email", m->id, &m->from_email);
+	if (ids) {
+		store_open_field(s, "messages", "ids", m->id, &ids);
+		if (str_starts(ids, STORE_UNOPENED)) {
+			free(m->message_id);
+			m->message_id = xstrdup(ids);
+			free(m->in_reply_to);
+			m->in_reply_to = NULL;
+		} else {
+			ids_from_text(m, ids);
+		}
+		free(ids);
+	}
 }
 
 int store_message_insert(struct store *s, const struct message *m,
@@ -101,6 +173,7 @@ int store_message_insert(struct store *s, const struct message *m,
 	struct stmt *st;
 	int64_t got = 0, row = 0;
 	char *subj = NULL, *name = NULL, *email = NULL, *why = NULL;
+	char *kid = NULL, *khash = NULL, *kirt = NULL, *ids = NULL, *clear_ids;
 	unsigned char *blob = NULL;
 	size_t blob_len = m->blob_len;
 	bool f1 = false, f2 = false, f3 = false;
@@ -125,15 +198,31 @@ int store_message_insert(struct store *s, const struct message *m,
 	email = f1 || f2 ? NULL : store_seal_field(s, "messages", "from_email", row,
 						   m->from_email, &f3, err);
 	if (f1 || f2 || f3) {
-		r = err->code;
+		r = ERR_CRYPTO;
 		goto out;
+	}
+	/* Lookups keyed, the clear Message-IDs sealed (issue 26). */
+	if (s->sealer) {
+		clear_ids = message_ids_text(m->message_id, m->in_reply_to);
+		ids = store_seal_field(s, "messages", "ids", row, clear_ids, &f1, err);
+		free(clear_ids);
+		if (!f1)
+			kid = store_keyed(s, "message-id", m->message_id, &f1, err);
+		if (!f1)
+			kirt = store_keyed(s, "message-id", m->in_reply_to, &f1, err);
+		if (!f1)
+			khash = store_keyed(s, "content", m->content_hash, &f1, err);
+		if (f1) {
+			r = ERR_CRYPTO;
+			goto out;
+		}
 	}
 	st = row ? db_stmt(s,
 		"INSERT INTO messages (report_id, message_id, content_hash,"
 		" in_reply_to, from_name, from_email, subject, date, imported,"
 		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
-		" blob_content, plain_sha256, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-		" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+		" blob_content, plain_sha256, id, ids_sealed) VALUES (?1, ?2, ?3, ?4,"
+		" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
 		" ON CONFLICT DO NOTHING RETURNING id", err)
 		 : db_stmt(s,
 		"INSERT INTO messages (report_id, message_id, content_hash,"
@@ -147,9 +236,9 @@ int store_message_insert(struct store *s, const struct message *m,
 		goto out;
 	}
 	db_int(st, 1, m->report_id);
-	db_text(st, 2, m->message_id);
-	db_text(st, 3, m->content_hash);
-	db_text(st, 4, m->in_reply_to);
+	db_text(st, 2, s->sealer ? kid : m->message_id);
+	db_text(st, 3, s->sealer ? khash : m->content_hash);
+	db_text(st, 4, s->sealer ? kirt : m->in_reply_to);
 	db_text(st, 5, name);
 	db_text(st, 6, email);
 	db_text(st, 7, subj);
@@ -163,8 +252,10 @@ int store_message_insert(struct store *s, const struct message *m,
 	db_blob(st, 15, blob ? blob : m->blob, blob_len);
 	db_int(st, 16, m->blob_content);
 	db_text(st, 17, m->plain_sha256);
-	if (row)
+	if (row) {
 		db_int(st, 18, row);
+		db_text(st, 19, ids);
+	}
 	/* A conflict returns no row (and leaves a PostgreSQL transaction
 	 * usable, which an error would not). */
 	if ((r = db_run(s, st, &got, "cannot store the message",
@@ -180,6 +271,10 @@ out:
 	free(subj);
 	free(name);
 	free(email);
+	free(kid);
+	free(kirt);
+	free(khash);
+	free(ids);
 	free(blob);
 	return r;
 }
@@ -207,8 +302,9 @@ static void read_message(struct stmt *st, void *elem)
 	m->blob_content = db_col_int(st, 15);
 	m->message_id_reused = db_col_int(st, 16);
 	m->plain_sha256 = db_col_str(st, 17);
-	if (!db_col_null(st, 18))
-		m->blob = db_col_bytes(st, 18, &m->blob_len);
+	m->ids_sealed = db_col_str(st, 18);
+	if (!db_col_null(st, 19))
+		m->blob = db_col_bytes(st, 19, &m->blob_len);
 }
 
 /* Whether another message carries m's Message-ID (read_message's 16;
@@ -229,7 +325,7 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
 		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
-		" plain_sha256, CASE WHEN ?2 <> 0 THEN blob END"
+		" plain_sha256, ids_sealed, CASE WHEN ?2 <> 0 THEN blob END"
 		" FROM messages m WHERE report_id = ?1 ORDER BY id", err);
 
 	*out = NULL;
@@ -241,8 +337,10 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 	int rc = db_rows(s, st, (void **)out, n, sizeof(**out), read_message,
 			 release_message, "cannot read messages", err);
 
-	for (size_t i = 0; rc == 0 && i < *n; i++)
-		open_message(s, &(*out)[i]);
+	for (size_t i = 0; rc == 0 && i < *n; i++) {
+		open_message(s, &(*out)[i], (*out)[i].ids_sealed);
+		(*out)[i].ids_sealed = NULL;
+	}
 	return rc;
 }
 
@@ -300,7 +398,7 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
 		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
-		" plain_sha256, blob FROM messages m WHERE id = ?1", err);
+		" plain_sha256, ids_sealed, blob FROM messages m WHERE id = ?1", err);
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -311,8 +409,10 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND, "no message %lld",
 				(long long)row);
-	if (rc == 0)
-		open_message(s, m);
+	if (rc == 0) {
+		open_message(s, m, m->ids_sealed);
+		m->ids_sealed = NULL;
+	}
 	return rc;
 }
 

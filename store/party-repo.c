@@ -6,6 +6,7 @@
  * `due` needs (who was brought in and has not acknowledged).  Vendor
  * names are matched without regard to ASCII case.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,22 @@ static void release_rv(void *elem)
 	report_vendor_release(elem);
 }
 
+void rv_column(char *buf, size_t n, const char *what, int64_t vendor_id)
+{
+	snprintf(buf, n, "%s:%lld", what, (long long)vendor_id);
+}
+
+/* A vendor status's sealed note and statement, opened in place. */
+static void open_rv(struct store *s, struct report_vendor *rv)
+{
+	char col[48];
+
+	rv_column(col, sizeof(col), "note", rv->vendor_id);
+	store_open_field(s, "report_vendors", col, rv->report_id, &rv->note);
+	rv_column(col, sizeof(col), "statement", rv->vendor_id);
+	store_open_field(s, "report_vendors", col, rv->report_id, &rv->statement);
+}
+
 int store_report_vendor_get(struct store *s, int64_t report_id,
 			    int64_t vendor_id, struct report_vendor *rv,
 			    struct err *err)
@@ -174,6 +191,8 @@ int store_report_vendor_get(struct store *s, int64_t report_id,
 	db_int(st, 1, report_id);
 	db_int(st, 2, vendor_id);
 	rc = db_row(s, st, rv, read_rv, "cannot read the vendor status", err);
+	if (rc == 0)
+		open_rv(s, rv);
 	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND,
 				"report %lld: vendor %lld was never notified",
@@ -185,7 +204,24 @@ int store_report_vendor_set(struct store *s, int64_t report_id,
 			    int64_t vendor_id, const struct report_vendor_set *u,
 			    struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	char col[2][48], *note = NULL, *statement = NULL;
+	bool failed = false;
+	struct stmt *st;
+	int r;
+
+	/* The note and statement are sealed (issue 26) under the report and
+	 * the vendor (rv_column). */
+	rv_column(col[0], sizeof(col[0]), "note", vendor_id);
+	rv_column(col[1], sizeof(col[1]), "statement", vendor_id);
+	if ((u->note && !(note = store_seal_field(s, "report_vendors", col[0], report_id,
+						   u->note, &failed, err))) ||
+	    (u->statement &&
+	     !(statement = store_seal_field(s, "report_vendors", col[1], report_id,
+					    u->statement, &failed, err)))) {
+		free(note);
+		return failed ? ERR_CRYPTO : ERR_IO;
+	}
+	st = db_stmt(s,
 		"INSERT INTO report_vendors (report_id, vendor_id, status,"
 		"  notified_at, updated_at, nda_requested, note, statement)"
 		" VALUES (?1, ?2, coalesce(?3, 'not-notified'), nullif(?4, 0), ?5,"
@@ -199,17 +235,23 @@ int store_report_vendor_set(struct store *s, int64_t report_id,
 		"  note = coalesce(?7, report_vendors.note),"
 		"  statement = coalesce(?8, report_vendors.statement)", err);
 
-	if (!st)
+	if (!st) {
+		free(note);
+		free(statement);
 		return ERR_IO;
+	}
 	db_int(st, 1, report_id);
 	db_int(st, 2, vendor_id);
 	db_text(st, 3, u->status);
 	db_int(st, 4, (int64_t)u->notified_at);
 	db_int(st, 5, (int64_t)u->updated_at);
 	db_int(st, 6, u->nda_requested);
-	db_text(st, 7, u->note);
-	db_text(st, 8, u->statement);
-	return db_run(s, st, NULL, "cannot store the vendor status", NULL, err);
+	db_text(st, 7, note);
+	db_text(st, 8, statement);
+	r = db_run(s, st, NULL, "cannot store the vendor status", NULL, err);
+	free(note);
+	free(statement);
+	return r;
 }
 
 int store_report_vendors_get(struct store *s, int64_t report_id,
@@ -219,14 +261,19 @@ int store_report_vendors_get(struct store *s, int64_t report_id,
 	struct stmt *st = db_stmt(s, RV_COLS
 		"WHERE ?1 = 0 OR rv.report_id = ?1"
 		" ORDER BY rv.report_id, lower(v.name), v.name", err);
+	int r;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, report_id);
-	return db_rows(s, st, (void **)out, n, sizeof(**out), read_rv,
-		       release_rv, "cannot read vendor statuses", err);
+	if ((r = db_rows(s, st, (void **)out, n, sizeof(**out), read_rv,
+			 release_rv, "cannot read vendor statuses", err)) < 0)
+		return r;
+	for (size_t i = 0; i < *n; i++)
+		open_rv(s, &(*out)[i]);
+	return 0;
 }
 
 void pending_participant_release(struct pending_participant *p)

@@ -95,7 +95,7 @@ int store_report_insert(struct store *s, const struct report_new *r,
 	email = f1 || f2 ? NULL : store_seal_field(s, "reports", "reporter_email",
 						   row, r->reporter_email, &f3, err);
 	if (f1 || f2 || f3) {
-		rc = err->code;
+		rc = ERR_CRYPTO;
 		goto out;
 	}
 	st = row ? db_stmt(s, "INSERT INTO reports (subject, reporter_name,"
@@ -294,24 +294,55 @@ int store_report_update(struct store *s, int64_t id,
 	return 0;
 }
 
+/*
+ * Touched files are sealed (issue 26) under the report: each path under a
+ * nonce of its own, so the table's key no longer makes them unique; the
+ * store keeps one of each by reading the report's files first, and sorts
+ * them once opened.
+ */
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 int store_files_add(struct store *s, int64_t report_id, char *const *paths,
 		    size_t n, struct err *err)
 {
 	struct stmt *st;
+	char **have = NULL, *sealed;
+	size_t nh = 0;
+	bool failed;
 	int r;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!(st = db_stmt(s,
-			"INSERT INTO report_files (report_id, path)"
-			" VALUES (?1, ?2) ON CONFLICT DO NOTHING", err)))
-			return ERR_IO;
+	if ((r = store_files_get(s, report_id, &have, &nh, err)) < 0)
+		return r;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		bool dup = nh && bsearch(&paths[i], have, nh, sizeof(*have), path_cmp);
+
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(paths[i], paths[j]);
+		if (dup)
+			continue;
+		if (!(sealed = store_seal_field(s, "report_files", "path", report_id,
+						paths[i], &failed, err))) {
+			r = failed ? ERR_CRYPTO : ERR_IO;
+			break;
+		}
+		if (!(st = db_stmt(s, "INSERT INTO report_files (report_id, path)"
+				   " VALUES (?1, ?2) ON CONFLICT DO NOTHING", err))) {
+			free(sealed);
+			r = ERR_IO;
+			break;
+		}
 		db_int(st, 1, report_id);
-		db_text(st, 2, paths[i]);
-		if ((r = db_run(s, st, NULL, "cannot store touched files", NULL,
-				err)) < 0)
-			return r;
+		db_text(st, 2, sealed);
+		r = db_run(s, st, NULL, "cannot store touched files", NULL, err);
+		free(sealed);
 	}
-	return 0;
+	for (size_t i = 0; i < nh; i++)
+		free(have[i]);
+	free(have);
+	return r < 0 ? r : 0;
 }
 
 static void read_path(struct stmt *st, void *elem)
@@ -328,30 +359,61 @@ int store_files_get(struct store *s, int64_t report_id, char ***paths,
 		    size_t *n, struct err *err)
 {
 	struct stmt *st = db_stmt(s,
-		"SELECT path FROM report_files WHERE report_id = ?1 ORDER BY path",
-		err);
+		"SELECT path FROM report_files WHERE report_id = ?1", err);
+	int r;
 
 	*paths = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, report_id);
-	return db_rows(s, st, (void **)paths, n, sizeof(**paths), read_path,
-		       release_path, "cannot read touched files", err);
+	if ((r = db_rows(s, st, (void **)paths, n, sizeof(**paths), read_path,
+			 release_path, "cannot read touched files", err)) < 0)
+		return r;
+	for (size_t i = 0; i < *n; i++)
+		store_open_field(s, "report_files", "path", report_id, &(*paths)[i]);
+	if (*n > 1)
+		qsort(*paths, *n, sizeof(**paths), path_cmp);
+	return 0;
 }
 
 struct files_each {
+	struct store *s;
 	int (*fn)(int64_t report_id, const char *path, void *data);
 	void *data;
+	int64_t report;  /* the report whose paths are gathered */
+	char **paths;
+	size_t n;
+	bool stop;       /* fn asked to stop */
 };
+
+/* The gathered report's paths, opened and in order, to fn. */
+static int files_flush(struct files_each *fe)
+{
+	if (fe->n > 1)
+		qsort(fe->paths, fe->n, sizeof(*fe->paths), path_cmp);
+	for (size_t i = 0; i < fe->n; i++) {
+		if (!fe->stop && fe->fn(fe->report, fe->paths[i], fe->data))
+			fe->stop = true;
+		free(fe->paths[i]);
+	}
+	fe->n = 0;
+	return fe->stop;
+}
 
 static int file_row(struct stmt *st, void *data)
 {
 	struct files_each *fe = data;
+	int64_t id = db_col_int(st, 0);
 	char *path = db_col_str(st, 1);
-	int r = fe->fn(db_col_int(st, 0), path ? path : "", fe->data);
+	int r = 0;
 
-	free(path);
+	if (id != fe->report && fe->n)
+		r = files_flush(fe);
+	fe->report = id;
+	store_open_field(fe->s, "report_files", "path", id, &path);
+	fe->paths = xrealloc(fe->paths, (fe->n + 1) * sizeof(*fe->paths));
+	fe->paths[fe->n++] = path ? path : xstrdup("");
 	return r;
 }
 
@@ -360,11 +422,14 @@ int store_files_each(struct store *s,
 		     void *data, struct err *err)
 {
 	struct stmt *st = db_stmt(s,
-		"SELECT report_id, path FROM report_files ORDER BY report_id, path",
-		err);
-	struct files_each fe = { fn, data };
+		"SELECT report_id, path FROM report_files ORDER BY report_id", err);
+	struct files_each fe = { s, fn, data, 0, NULL, 0, false };
+	int r;
 
 	if (!st)
 		return ERR_IO;
-	return db_each(s, st, file_row, &fe, "cannot read touched files", err);
+	r = db_each(s, st, file_row, &fe, "cannot read touched files", err);
+	files_flush(&fe);
+	free(fe.paths);
+	return r;
 }

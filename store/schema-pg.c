@@ -626,6 +626,53 @@ const char *const schema_pg[] = {
 	"  END $$;"
 	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
 	"  WHERE rolname = 'secteam_officers');",
+
+	/* 8: Message-IDs and content hashes kept keyed (see schema-sqlite.c's
+	 * migration 10): a message stored before keeps its clear ones until
+	 * roster reseal keys them, clear to keyed only, with its event) */
+	"ALTER TABLE secteam.messages ADD COLUMN ids_sealed text;"
+	"CREATE OR REPLACE FUNCTION secteam.keyed_ok(o text, n text) RETURNS boolean"
+	"  LANGUAGE sql IMMUTABLE AS $$ SELECT n IS NOT DISTINCT FROM o"
+	"    OR (o NOT LIKE 'k1:%' AND n LIKE 'k1:%') $$;"
+	"CREATE OR REPLACE FUNCTION secteam.message_guard() RETURNS trigger"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
+	"  AS $$ BEGIN"
+	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id"
+	"     OR NOT secteam.keyed_ok(OLD.content_hash, NEW.content_hash)"
+	"     OR NOT secteam.keyed_ok(OLD.message_id, NEW.message_id)"
+	"     OR NOT secteam.keyed_ok(OLD.in_reply_to, NEW.in_reply_to)"
+	"     OR NEW.date IS DISTINCT FROM OLD.date"
+	"     OR NEW.imported <> OLD.imported OR NEW.encrypted <> OLD.encrypted"
+	"     OR NEW.verdict <> OLD.verdict OR NEW.fingerprint IS DISTINCT FROM OLD.fingerprint"
+	"     OR NEW.signer_matches_from <> OLD.signer_matches_from"
+	"     OR (NEW.plain_sha256 IS DISTINCT FROM OLD.plain_sha256"
+	"         AND NOT (OLD.blob_content = 0 AND NEW.blob_content = 1)) THEN"
+	"    RAISE EXCEPTION 'message %: what the import verified and recorded never changes',"
+	"      OLD.id USING ERRCODE = '42501';"
+	"  END IF;"
+	"  IF NOT secteam.has_event(OLD.report_id, 'reseal', NULL) THEN"
+	"    PERFORM secteam.unrecorded('message', OLD.id, 'reseal'); END IF;"
+	"  RETURN NULL; END $$;"
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
+	TEAM_GRANT_BEGIN
+	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
+	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
+	"    from_name, from_email, message_id, content_hash, in_reply_to, ids_sealed)"
+	"    ON secteam.messages TO secteam_officers;"
+	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
+	"    pg_get_serial_sequence('secteam.reports', 'id'),"
+	"    pg_get_serial_sequence('secteam.messages', 'id'));"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;"
+	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
+	"    current_database());"
+	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
+	"    current_database());"
+	"  END $$;"
+	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
+	"  WHERE rolname = 'secteam_officers');",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

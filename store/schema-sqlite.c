@@ -230,6 +230,27 @@ const char *const schema_sqlite[] = {
 	");"
 	"CREATE TRIGGER team_keys_no_update BEFORE UPDATE ON team_keys"
 	"  BEGIN SELECT RAISE(ABORT, 'a wrapped team key is never edited'); END;",
+
+	/* 10: Message-IDs and content hashes are kept keyed (the team key's
+	 * keyed hash, "k1:"), for lookups, and the clear Message-IDs sealed
+	 * (ids_sealed).  A message stored before keeps its clear ones until
+	 * roster reseal keys them: that change, clear to keyed, is the only
+	 * one the import's record allows. */
+	"ALTER TABLE messages ADD COLUMN ids_sealed TEXT;"
+	"DROP TRIGGER messages_recorded;"
+	"CREATE TRIGGER messages_recorded BEFORE UPDATE OF id, report_id,"
+	"  date, imported, encrypted, verdict, fingerprint, signer_matches_from ON messages"
+	"  BEGIN SELECT RAISE(ABORT, 'what the import verified and recorded never changes'); END;"
+	"CREATE TRIGGER messages_keyed BEFORE UPDATE OF message_id, content_hash,"
+	"  in_reply_to, ids_sealed ON messages"
+	"  WHEN NOT ((NEW.message_id IS OLD.message_id OR (OLD.message_id NOT LIKE 'k1:%'"
+	"      AND NEW.message_id LIKE 'k1:%'))"
+	"    AND (NEW.content_hash IS OLD.content_hash OR (OLD.content_hash NOT LIKE 'k1:%'"
+	"      AND NEW.content_hash LIKE 'k1:%'))"
+	"    AND (NEW.in_reply_to IS OLD.in_reply_to OR (OLD.in_reply_to NOT LIKE 'k1:%'"
+	"      AND NEW.in_reply_to LIKE 'k1:%'))"
+	"    AND (NEW.ids_sealed IS OLD.ids_sealed OR NEW.ids_sealed LIKE 's1:%'))"
+	"  BEGIN SELECT RAISE(ABORT, 'what the import verified and recorded never changes'); END;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

@@ -68,6 +68,42 @@ void store_open_field(struct store *s, const char *table, const char *column,
 	free(why);
 }
 
+char *store_keyed(struct store *s, const char *purpose, const char *value,
+		  bool *failed, struct err *err)
+{
+	char *why = NULL, *hex, *out;
+
+	*failed = false;
+	if (!value)
+		return NULL;
+	if (!s->sealer)
+		return xstrdup(value);
+	if (!(hex = s->sealer->mac(s->sealer->data, purpose, value, &why))) {
+		err_setc(err, ERR_CRYPTO, "cannot make the keyed %s: %s", purpose,
+			 why ? why : "no team key");
+		free(why);
+		*failed = true;
+		return NULL;
+	}
+	out = xasprintf("%s%s", STORE_KEYED_PREFIX, hex);
+	free(hex);
+	return out;
+}
+
+bool store_has_clear_ids(struct store *s)
+{
+	struct stmt *st;
+
+	if (!s->sealer)
+		return true;
+	if (s->clear_ids < 0 &&
+	    (st = db_stmt(s, "SELECT count(*) FROM (SELECT 1 FROM messages"
+			  " WHERE message_id NOT LIKE 'k1:%' OR content_hash NOT LIKE 'k1:%'"
+			  " OR in_reply_to NOT LIKE 'k1:%' LIMIT 1) x", NULL)))
+		s->clear_ids = db_count(st) != 0;
+	return s->clear_ids != 0;
+}
+
 int store_next_id(struct store *s, const char *table, int64_t *id,
 		  struct err *err)
 {
@@ -89,7 +125,9 @@ int store_next_id(struct store *s, const char *table, int64_t *id,
 }
 
 /* *field (raw, as stored) sealed again under the sealer's generation
- * when it is sealed under an older one; *changed then. */
+ * when it is sealed under an older one, or sealed when it was stored
+ * clear (before sealing began: a database from before the team key);
+ * *changed then. */
 static int reseal_text(struct store *s, const char *table, const char *column,
 		       int64_t row, char **field, bool *changed, struct err *err)
 {
@@ -98,6 +136,14 @@ static int reseal_text(struct store *s, const char *table, const char *column,
 	char *why = NULL, *clear, *again;
 	bool failed;
 
+	if (s->sealer && *field && **field && !str_starts(*field, STORE_SEALED_PREFIX)) {
+		if (!(again = store_seal_field(s, table, column, row, *field, &failed, err)))
+			return ERR_CRYPTO;
+		free(*field);
+		*field = again;
+		*changed = true;
+		return 0;
+	}
 	if (!*field || !str_starts(*field, STORE_SEALED_PREFIX) || !s->sealer ||
 	    base64_decode(*field + strlen(STORE_SEALED_PREFIX), &b, &n) < 0)
 		return 0;
@@ -116,7 +162,7 @@ static int reseal_text(struct store *s, const char *table, const char *column,
 	again = store_seal_field(s, table, column, row, clear, &failed, err);
 	wipe_free(clear, strlen(clear));
 	if (failed)
-		return err->code;
+		return ERR_CRYPTO;
 	free(*field);
 	*field = again;
 	*changed = true;
@@ -161,6 +207,45 @@ static int reseal_blob(struct store *s, int64_t row, unsigned char **blob,
 	free(*blob);
 	*blob = again;
 	*len = n;
+	*changed = true;
+	return 0;
+}
+
+/* A message's lookups (ids: message_id, in_reply_to, content_hash, as
+ * stored, and ids_sealed) keyed when stored before keyed lookups, with
+ * the clear Message-IDs sealed; the sealed ones sealed again when under
+ * an older generation.  *changed then. */
+static int key_ids(struct store *s, int64_t row, char *ids[4], bool *changed,
+		   struct err *err)
+{
+	static const char *const purpose[3] = { "message-id", "message-id", "content" };
+	bool clear = false, failed = false;
+	char *text, *k[3] = { NULL, NULL, NULL };
+
+	for (int i = 0; i < 3; i++)
+		clear |= ids[i] && !str_starts(ids[i], STORE_KEYED_PREFIX);
+	if (!clear || !s->sealer)
+		return reseal_text(s, "messages", "ids", row, &ids[3], changed, err);
+	for (int i = 0; i < 3 && !failed; i++)
+		k[i] = ids[i] && !str_starts(ids[i], STORE_KEYED_PREFIX)
+			       ? store_keyed(s, purpose[i], ids[i], &failed, err)
+			       : ids[i] ? xstrdup(ids[i]) : NULL;
+	if (!failed) {
+		text = message_ids_text(ids[0], ids[1]);
+		free(ids[3]);
+		ids[3] = store_seal_field(s, "messages", "ids", row, text, &failed, err);
+		free(text);
+	}
+	for (int i = 0; i < 3; i++) {
+		if (failed) {
+			free(k[i]);
+			continue;
+		}
+		free(ids[i]);
+		ids[i] = k[i];
+	}
+	if (failed)
+		return ERR_CRYPTO;
 	*changed = true;
 	return 0;
 }
@@ -231,8 +316,10 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 		unsigned char *blob = NULL;
 		size_t blen = 0;
 		bool ch = false;
+		char *ids[4] = { NULL, NULL, NULL, NULL };
 
-		st = db_stmt(s, "SELECT subject, from_name, from_email, blob FROM messages"
+		st = db_stmt(s, "SELECT subject, from_name, from_email, blob, message_id,"
+			     " in_reply_to, content_hash, ids_sealed FROM messages"
 			     " WHERE id = ?1", err);
 		if (!st) {
 			r = ERR_IO;
@@ -252,14 +339,20 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 		for (int i = 0; i < 3; i++)
 			f[i] = db_col_str(st, i);
 		blob = db_col_bytes(st, 3, &blen);
+		for (int i = 0; i < 4; i++)
+			ids[i] = db_col_str(st, 4 + i);
 		db_reset(st);
 		for (int i = 0; i < 3 && r == 0; i++)
 			r = reseal_text(s, "messages", mcol[i], mids[k], &f[i], &ch, err);
 		if (r == 0 && team_sealed_blob(blob, blen))
 			r = reseal_blob(s, mids[k], &blob, &blen, &ch, err);
+		if (r == 0)
+			r = key_ids(s, mids[k], ids, &ch, err);
 		if (r == 0 && ch) {
 			st = db_stmt(s, "UPDATE messages SET subject = ?2, from_name = ?3,"
-				     " from_email = ?4, blob = ?5 WHERE id = ?1", err);
+				     " from_email = ?4, blob = ?5, message_id = ?6,"
+				     " in_reply_to = ?7, content_hash = ?8, ids_sealed = ?9"
+				     " WHERE id = ?1", err);
 			if (!st)
 				r = ERR_IO;
 			else {
@@ -268,6 +361,8 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 				db_text(st, 3, f[1]);
 				db_text(st, 4, f[2]);
 				db_blob(st, 5, blob, blen);
+				for (int i = 0; i < 4; i++)
+					db_text(st, 6 + i, ids[i]);
 				r = db_run(s, st, NULL, "cannot seal a message again", NULL, err);
 			}
 			*changed = true;
@@ -275,6 +370,10 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 		for (int i = 0; i < 3; i++) {
 			free(f[i]);
 			f[i] = NULL;
+		}
+		for (int i = 0; i < 4; i++) {
+			free(ids[i]);
+			ids[i] = NULL;
 		}
 		free(blob);
 	}

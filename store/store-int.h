@@ -19,6 +19,8 @@ struct store {
 	int busy_timeout_ms;
 	int found_version;      /* the schema version store_open found */
 	const struct store_sealer *sealer; /* NULL: fields stored clear */
+	int clear_ids;          /* messages with a clear Message-ID or content
+				 * hash (before keyed lookups): -1 unknown */
 	struct {
 		const char *sql;
 		struct stmt *st;
@@ -29,6 +31,14 @@ struct store {
 /* Fills err from the engine's last error, naming the database; returns
  * ERR_BUSY, ERR_REFUSED (a missing grant), ERR_DUPLICATE or ERR_IO. */
 int store_dberr(struct store *s, struct err *err, const char *what);
+
+/* party-repo.c: the column a vendor status's note or statement is sealed
+ * under ("note:VENDOR"), so that it opens for no other vendor. */
+void rv_column(char *buf, size_t n, const char *what, int64_t vendor_id);
+
+/* message-repo.c: a message's Message-ID and In-Reply-To as the text
+ * sealed in its ids_sealed column. */
+char *message_ids_text(const char *message_id, const char *in_reply_to);
 
 /* seal.c: the sealed fields (store.h).  store_seal_field gives the text
  * to store (a new string: the sealed value, or a copy of text without a
@@ -41,6 +51,16 @@ char *store_seal_field(struct store *s, const char *table, const char *column,
 		       struct err *err);
 void store_open_field(struct store *s, const char *table, const char *column,
 		      int64_t row, char **field);
+/* The keyed form of value for purpose ("message-id", "content"):
+ * STORE_KEYED_PREFIX and the team's keyed hash, the same for the same
+ * value whoever stores or looks it up; without a sealer, a copy of value.
+ * NULL value stays NULL; NULL with *failed and err when it cannot be had. */
+char *store_keyed(struct store *s, const char *purpose, const char *value,
+		  bool *failed, struct err *err);
+/* Whether messages stored before keyed lookups (their Message-IDs and
+ * content hashes clear) remain: lookups then also try the clear value,
+ * until a roster reseal has keyed them all. */
+bool store_has_clear_ids(struct store *s);
 int store_next_id(struct store *s, const char *table, int64_t *id,
 		  struct err *err);
 

@@ -107,7 +107,14 @@ struct store_sealer {
 	/* true when sealed bytes are under an older generation than the
 	 * one seal uses (store_reseal_fields seals them again) */
 	bool (*stale)(void *data, const unsigned char *sealed, size_t n);
+	/* the keyed hash of value for purpose, in hex (a new string), the
+	 * same for every officer and generation; NULL with *why */
+	char *(*mac)(void *data, const char *purpose, const char *value,
+		     char **why);
 };
+/* A keyed lookup value (a Message-ID, a content hash): the prefix and
+ * the hex of the team's keyed hash. */
+#define STORE_KEYED_PREFIX "k1:"
 /* Sets (or, NULL, clears) the sealer; z must outlive the store. */
 void store_set_sealer(struct store *s, const struct store_sealer *z);
 /* Report id's sealed fields and its messages' (fields and team-sealed
@@ -125,6 +132,9 @@ struct wrapped_key {
 	size_t len;
 };
 void wrapped_key_release(struct wrapped_key *k);
+/* The fingerprint of a generation's chained copy: the key sealed under
+ * the next generation's (crypto/teamkey.h's team_key_chain). */
+#define STORE_TEAM_KEY_CHAIN "chain"
 /* The wrapped copies of a generation (0: the latest; *n 0: none, or no
  * team key yet). */
 int store_team_keys(struct store *s, int generation, struct wrapped_key **out,

@@ -1,11 +1,13 @@
 #!/bin/sh
 # engines: sqlite pg
-# The sealed record (issue 26, its first fields): a report's subject and
-# reporter, and each message's subject and sender, are sealed under the
-# team key before they reach the database, and opened by the officer's
-# session alone.
-#  - canaries in the subject and the reporter's name are nowhere in the
-#    SQLite file or a pg_dump of the team server;
+# The sealed record (issue 26): everything that names an embargo is
+# sealed under the team key before it reaches the database, and opened by
+# the officer's session alone.
+#  - canaries in every sealed column (subject, reporter, touched files,
+#    note, decision and proposal reasons, vendor note and statement, the
+#    CVE description, the import line's address) are nowhere in the
+#    SQLite file or a pg_dump of the team server, and the officer reads
+#    each of them back;
 #  - the officer sees them (list, show, search);
 #  - a sealed value moved into another row does not open there, says
 #    so, and shows nothing of the other report;
@@ -17,14 +19,46 @@ mkdir -p "$T/mail"
 SUBJ="CANARY-SUBJECT-q7z"
 NAME="Canaryname Reporterperson"
 mk --kind encrypted-signed --from "$NAME <rita@example.net>" --sign-as "$REPORTER_FPR" \
-	--to "$OFFICER_FPR" --subject "$SUBJ overflow" --body "first report" \
+	--to "$OFFICER_FPR" --subject "$SUBJ overflow" --body "first report
+
+--- a/drivers/canaryfilexq/frob.c
++++ b/drivers/canaryfilexq/frob.c
+@@ -1 +1 @@
+-old
++new" \
 	--message-id "<s1@example.net>" >"$T/mail/1.eml"
 mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
 	--to "$OFFICER_FPR" --subject "second report" --body "second report" \
 	--message-id "<s2@example.net>" >"$T/mail/2.eml"
 e2e_import "$T/mail/1.eml" "$T/mail/2.eml" || { echo "Bail out! import failed"; exit 1; }
 
+# A canary in each free-text column an officer writes.
+st triage 1 --note "CANARY-NOTE-k3v internal" >/dev/null || echo "# note failed"
+st date propose 1 +9d --by reporter --reason "CANARY-PROPOSAL-w8e" >/dev/null || echo "# propose failed"
+st date set 1 +5d --reason "CANARY-DECISION-p2m" >/dev/null || echo "# date set failed"
+st vendor add Acme --contact sec@acme.example >/dev/null
+st vendor notify 1 Acme >/dev/null || echo "# notify failed"
+st vendor status 1 Acme acknowledged --note "CANARY-VNOTE-j5t" \
+	--statement "CANARY-STATEMENT-h4b" >/dev/null || echo "# vendor status failed"
+cat >"$T/editor" <<'ED'
+#!/bin/sh
+printf 'CANARY-CVEDESC-r9n: a length was not checked.\n' >> "$1"
+ED
+chmod +x "$T/editor"
+EDITOR="$T/editor" VISUAL= st cve 1 --description >/dev/null || echo "# cve --description failed"
+
 tap_like "$(st list)" "$SUBJ overflow" "the officer's list shows the subject"
+show=$(st show 1)
+json=$(st show 1 --json)
+tap_like "$show" "canaryfilexq/frob.c" "show lists the touched file (opened)"
+tap_like "$show" "CANARY-NOTE-k3v" "show has the note"
+tap_like "$(st date show 1)" "CANARY-PROPOSAL-w8e" "date show has the proposal's reason"
+tap_like "$(st date show 1)" "CANARY-DECISION-p2m" "date show has the decision's reason"
+tap_like "$json" "CANARY-VNOTE-j5t" "show --json has the vendor note"
+tap_like "$json" "CANARY-STATEMENT-h4b" "show --json has the vendor statement"
+tap_is "$(printf '%s' "$json" | jq -r .cve.description)" "CANARY-CVEDESC-r9n: a length was not checked." \
+	"the CVE description opens"
+tap_like "$show" "rita@example.net" "the import line's address opens"
 tap_like "$(st show 1)" "$NAME" "show names the reporter"
 tap_like "$(st search "$SUBJ")" "^1 +new" "search finds the subject (opened in the client)"
 if e2e_sqlite; then
@@ -37,8 +71,20 @@ fi
 tap_like "$dump" "s1:" "$where holds sealed values (control)"
 tap_unlike "$dump" "$SUBJ" "the subject's canary is nowhere in $where"
 tap_unlike "$dump" "Canaryname" "the reporter's name is nowhere in $where"
+for c in canaryfilexq CANARY-NOTE-k3v CANARY-PROPOSAL-w8e CANARY-DECISION-p2m \
+	CANARY-VNOTE-j5t CANARY-STATEMENT-h4b CANARY-CVEDESC-r9n rita@example.net \
+	s1@example.net s2@example.net; do
+	tap_unlike "$dump" "$c" "$c is nowhere in $where"
+done
 tap_ok "$([ "$(db_sql "SELECT count(*) FROM team_keys")" -ge 1 ]; echo $?)" \
 	"the team key is there, wrapped"
+tap_is "$(db_sql "SELECT count(*) FROM messages WHERE message_id NOT LIKE 'k1:%'
+	OR content_hash NOT LIKE 'k1:%' OR ids_sealed NOT LIKE 's1:%'")" 0 \
+	"Message-IDs and content hashes are kept keyed, the clear Message-IDs sealed"
+tap_like "$(st show 1 --json | jq -r '.messages_detail[0].message_id')" "^s1@example.net$" \
+	"  and the officer reads the Message-ID"
+# The same mail again: found by its keyed hash, a duplicate.
+tap_like "$(st import "$T/mail/1.eml" 2>&1)" "^duplicate" "a mail imported again is a duplicate (keyed lookup)"
 
 # A sealed subject moved into another row does not open there.
 if e2e_sqlite; then
@@ -53,6 +99,34 @@ out=$(st show 2)
 tap_like "$out" "does not open here" "a subject moved to report 2 does not open there"
 tap_like "$out" "row 2" "  the message names the row"
 tap_unlike "$out" "$SUBJ" "  and nothing of report 1's subject shows"
+
+# A database from before sealing: report 2's subject and its message's
+# Message-ID and content hash clear, as an old version stored them (put
+# back past the record's guards, as only the owner could).  roster reseal
+# seals and keys them in place, and says so.
+legacy_sql() {
+	if e2e_sqlite; then
+		sqlite3 "$DB" "DROP TRIGGER IF EXISTS messages_keyed; $1"
+	else
+		PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" -c "SET search_path = secteam" \
+			-c "SET session_replication_role = replica" -c "$1" >/dev/null
+	fi
+}
+legacy_sql "UPDATE reports SET subject = 'LEGACYSUBJ-t6y' WHERE id = 2;
+	UPDATE messages SET message_id = 's2@example.net', content_hash = 'c0ffee', ids_sealed = NULL
+	WHERE report_id = 2"
+tap_like "$(st list)" "LEGACYSUBJ-t6y" "(a clear subject from before sealing still reads)"
+out=$(st roster reseal 2>&1); rc=$?
+tap_is "$rc" 0 "roster reseal on it: exit 0" "$out"
+tap_like "$out" "sealed under the latest team key .*: 1 report" "  and it says what it did"
+if e2e_sqlite; then dump=$(cat "$DB"* | strings); else dump=$(PGUSER=$E2E_ADMIN pg_dump -d "$E2E_PGDB" 2>/dev/null); fi
+tap_unlike "$dump" "LEGACYSUBJ-t6y" "the clear subject is sealed in place"
+tap_unlike "$dump" "s2@example.net" "the clear Message-ID is keyed in place"
+tap_is "$(db_sql "SELECT count(*) FROM messages WHERE message_id NOT LIKE 'k1:%' OR content_hash NOT LIKE 'k1:%'")" 0 \
+	"  every lookup value keyed"
+tap_like "$(st list)" "LEGACYSUBJ-t6y" "the officer still reads the subject"
+tap_is "$(st show 2 --json | jq -r '.messages_detail[0].message_id')" "s2@example.net" \
+	"  and the Message-ID"
 
 # A keyring with no wrapped copy of the team key.
 G=$T/nokey

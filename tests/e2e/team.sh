@@ -93,6 +93,7 @@ while [ "$i" -lt 200 ]; do
 	i=$((i + 1))
 done | mk_batch || { echo "Bail out! cannot make the test mails"; exit 1; }
 e2e_mbox "$T/bulk.mbox" $(cat "$T/list")
+before=$(db_sql "SELECT coalesce(max(id), 0) FROM messages")   # (Message-IDs are keyed)
 sta import --mbox "$T/bulk.mbox" >"$T/ia" 2>"$T/iae" &
 pa=$!
 stb import --mbox "$T/bulk.mbox" >"$T/ib" 2>"$T/ibe" &
@@ -100,8 +101,8 @@ pb=$!
 wait $pa; ra=$?
 wait $pb; rb=$?
 tap_is "$ra $rb" "0 0" "both imports exit 0"
-tap_is "$(db_sql "SELECT count(*) FROM messages WHERE message_id LIKE 'bulk%'")" 200 "200 messages stored, each once"
-tap_is "$(db_sql "SELECT count(DISTINCT report_id) FROM messages WHERE message_id LIKE 'bulk%'")" 200 "200 reports"
+tap_is "$(db_sql "SELECT count(*) FROM messages WHERE id > $before")" 200 "200 messages stored, each once"
+tap_is "$(db_sql "SELECT count(DISTINCT report_id) FROM messages WHERE id > $before")" 200 "200 reports"
 tap_is "$(cat "$T/ia" "$T/ib" | grep -c '^duplicate')" 200 "every message is a duplicate for one of the two"
 tap_is "$(cat "$T/ia" "$T/ib" | grep -cE '^[0-9]+	[a-z-]+	bulk [0-9]+$')" 200 "and new for the other"
 
@@ -140,6 +141,9 @@ tap_is "$(opens "$T/carol")" "$total" "after it, carol's key opens every body"
 tap_is "$(opens "$T/bob")" "$total" "and bob's"
 out=$(sta roster reseal 2>&1)
 tap_like "$out" "left alone: $total" "a second reseal leaves them alone"
+# A note written under this generation of the team key (events are
+# append-only: never sealed again).
+sta triage 1 --note "CHAINNOTE written before bob left" >/dev/null
 # Bob leaves.
 e2e_admin team remove-officer "$BR" >/dev/null
 tap_is "$(sta roster --json | jq -r 'length')" 2 "the roster no longer has bob's key"
@@ -168,6 +172,20 @@ blobs "$T/gone"
 tap_is "$(opens "$T/bob")" 0 "the removed officer's key opens no stored body (a new team key generation)"
 tap_is "$(opens "$T/carol")" "$total" "the roster's keys open all of them"
 tap_is "$(opens "$H")" "$total" "(alice's too)"
+# Dave joins after the rotation: his copy is of the new generation only,
+# and he reads the note sealed under the old one through the chain.
+DR=dave_$$
+e2e_on_exit 'PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "DROP ROLE IF EXISTS $DR" >/dev/null 2>&1'
+e2e_on_exit 'gpgconf --homedir "$T/dave" --kill all 2>/dev/null'
+DAVE=$(newofficer dave "$T/dave") || { echo "Bail out! no key for dave"; exit 1; }
+e2e_admin team add-officer "$DR" --key "$DAVE" >/dev/null
+sta roster reseal >/dev/null 2>&1
+tap_is "$(db_sql "SELECT count(*) FROM team_keys WHERE fingerprint = '$DAVE' AND generation = 1")" 0 \
+	"dave has no copy of the first generation"
+out=$(PGUSER=$DR "$SECTEAM_BIN" --db "$DB" --gnupghome "$T/dave" show 1 2>&1)
+tap_like "$out" "CHAINNOTE written before bob left" \
+	"a note sealed before the rotation opens for an officer who joined after it (the chain)"
+tap_unlike "$out" "does not open" "  and nothing shows as unopened"
 if command -v sqop >/dev/null; then
 	gpg --homedir "$T/bob" --batch --pinentry-mode loopback --passphrase '' \
 		--export-secret-keys "$BOB" | sqop dearmor >"$T/bob.key" 2>/dev/null
@@ -224,19 +242,21 @@ while [ "$i" -lt 60 ]; do
 	i=$((i + 1))
 done | mk_batch || { echo "Bail out! cannot make the test mails"; exit 1; }
 e2e_mbox "$T/killed.mbox" $(cat "$T/list")
+kbase=$(db_sql "SELECT count(*) FROM messages")
+killed() { echo $(( $(db_sql "SELECT count(*) FROM messages") - kbase )); }
 PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" import --jobs 1 --mbox "$T/killed.mbox" >/dev/null 2>&1 &
 ip=$!
 i=0
-while [ "$i" -lt 200 ] && [ "$(db_sql "SELECT count(*) FROM messages WHERE message_id LIKE 'killed%'")" = 0 ]; do
+while [ "$i" -lt 200 ] && [ "$(killed)" = 0 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
 kill -9 "$ip" 2>/dev/null
 wait "$ip" 2>/dev/null
-mid=$(db_sql "SELECT count(*) FROM messages WHERE message_id LIKE 'killed%'")
+mid=$(killed)
 sta import --mbox "$T/killed.mbox" >"$T/again" 2>&1; rc=$?
 tap_is "$rc" 0 "the import run again: exit 0"
-tap_is "$(db_sql "SELECT count(*) FROM messages WHERE message_id LIKE 'killed%'")" 60 "every message stored once (killed after $mid)"
+tap_is "$(killed)" 60 "every message stored once (killed after $mid)"
 tap_is "$(grep -c '^duplicate' "$T/again")" "$mid" "the ones stored before the kill are duplicates"
 tap_is "$(db_ok)" ok "the database answers"
 tap_done
