@@ -128,6 +128,46 @@ tap_like "$(st list)" "LEGACYSUBJ-t6y" "the officer still reads the subject"
 tap_is "$(st show 2 --json | jq -r '.messages_detail[0].message_id')" "s2@example.net" \
 	"  and the Message-ID"
 
+# The team key never touches the disk in clear.  Its bytes are taken
+# from this officer's wrapped copy (gpg opens it), then looked for, raw,
+# in hex and in base64, in the database (its file, or a dump and the
+# server's data directory), and in the home, cache and temporary folders
+# the program ran with.  A planted copy shows the search finds it.
+mkdir -p "$T/home" "$T/cache" "$T/tmp"
+sth() { HOME=$T/home XDG_CACHE_HOME=$T/cache TMPDIR=$T/tmp st "$@"; }
+sth list >/dev/null; sth show 1 >/dev/null; sth search CANARY >/dev/null
+sth triage 1 --note "another note" >/dev/null
+sth import "$T/mail/2.eml" >/dev/null 2>&1
+if e2e_sqlite; then
+	wrapped=$(db_sql "SELECT hex(wrapped) FROM team_keys WHERE fingerprint = '$OFFICER_FPR' ORDER BY generation DESC LIMIT 1")
+else
+	wrapped=$(db_sql "SELECT encode(wrapped, 'hex') FROM team_keys WHERE fingerprint = '$OFFICER_FPR' ORDER BY generation DESC LIMIT 1")
+fi
+keyhex=$(printf '%s' "$wrapped" | perl -ne 'print pack("H*", $_)' |
+	gpg --homedir "$H" --batch --quiet --decrypt 2>/dev/null |
+	perl -e 'local $/; my $b = <STDIN>; print unpack("H*", substr($b, 8, 32)) if length($b) == 40')
+tap_is "${#keyhex}" 64 "(the test reads the team key from its wrapped copy)"
+# findkey DIR...: the files holding the key, raw, in hex or in base64
+findkey() {
+	find "$@" -type f 2>/dev/null | KEY=$keyhex perl -MMIME::Base64 -ne '
+		BEGIN { $k = pack("H*", $ENV{KEY}); @n = ($k, $ENV{KEY}, uc $ENV{KEY},
+			substr(encode_base64($k, ""), 0, 40)); }
+		chomp; open(my $f, "<", $_) or next; binmode $f; local $/; my $d = <$f>;
+		for my $n (@n) { if (index($d, $n) >= 0) { print "$_\n"; last } }'
+}
+where="$T/home $T/cache $T/tmp"
+if e2e_sqlite; then
+	where="$where $(dirname "$DB")"
+else
+	PGUSER=$E2E_ADMIN pg_dump -d "$E2E_PGDB" >"$T/tmp/dump.sql" 2>/dev/null
+	PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" -c CHECKPOINT >/dev/null 2>&1
+	where="$where $PGHOST/data"
+fi
+printf '%s' "$keyhex" | perl -ne 'print pack("H*", $_)' >"$T/cache/planted"
+tap_like "$(findkey $where)" "planted" "(a planted copy of the key is found)"
+rm -f "$T/cache/planted"
+tap_is "$(findkey $where)" "" "the team key is nowhere on disk in clear (database, home, cache, temporary files)"
+
 # A keyring with no wrapped copy of the team key.
 G=$T/nokey
 mkdir -m 700 "$G"
