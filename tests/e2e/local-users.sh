@@ -171,7 +171,13 @@ chmod 755 "$U/bin/ed.sh" "$U/bin/swap.sh"
 SOCK=stusers$$
 tmx() { tmux -L "$SOCK" "$@"; }
 e2e_on_exit 'tmux -L "$SOCK" kill-server 2>/dev/null'
-notes() { sqlite3 "$ODB" "SELECT detail FROM events WHERE kind = 'note' ORDER BY id" | tr '\n' '|'; }
+notes() { # the notes of every report, read back by the officer (they are sealed)
+	as_officer env HOME="$U/off" "$U/bin/secteam-tui" --db "$ODB" --gnupghome "$U/off/gnupg" \
+		list --json 2>/dev/null | jq -r '.[].id' | while read -r _id; do
+		as_officer env HOME="$U/off" "$U/bin/secteam-tui" --db "$ODB" --gnupghome "$U/off/gnupg" \
+			show "$_id" --json 2>/dev/null | jq -r '.events[] | select(.kind == "note") | .detail'
+	done | tr '\n' '|'
+}
 wait_screen() { # TEXT: until the pane shows it (10 s at most)
 	_i=0
 	while [ $_i -lt 200 ]; do

@@ -131,10 +131,14 @@ tui_stop
 # Nothing of a body in clear at rest after all these searches.
 leak() { grep -rla -e zanzibarquux -e escapeword -e "use after" "$@" 2>/dev/null; }
 if e2e_sqlite; then where=$T/db; else where=$PGHOST; fi
-# The same grep sees what is stored in clear (a Message-ID; subjects are
-# sealed under the team key): it can read there.
-[ -n "$(grep -rla "r3@builder.example" "$where" 2>/dev/null)" ]
-tap_ok $? "the check reads the database's files (a Message-ID is found there)"
+# The same grep sees what is stored in clear (the vendor directory;
+# subjects and Message-IDs are sealed or keyed under the team key): it
+# can read there.
+st vendor add Qorvendorzz --contact sec@qorvendorzz.example >/dev/null
+e2e_sqlite || PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" -c CHECKPOINT >/dev/null 2>&1
+[ -n "$(grep -rla "Qorvendorzz" "$where" 2>/dev/null)" ]
+tap_ok $? "the check reads the database's files (a vendor's name, kept clear, is found there)"
+tap_is "$(grep -rla "r3@builder.example" "$where" 2>/dev/null)" "" "a Message-ID is not there in clear (keyed)"
 tap_ok "$([ -z "$(grep -rla "kernel report two" "$where" 2>/dev/null)" ]; echo $?)" \
 	"a subject is not there in clear (sealed)"
 tap_is "$(leak "$where")" "" "the database's files hold no body word in clear"

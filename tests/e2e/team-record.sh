@@ -147,8 +147,9 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	DROP TABLE settings; DROP TABLE team_keys;
 	ALTER TABLE events DROP COLUMN xact;
 	ALTER TABLE messages DROP COLUMN plain_sha256;
+	ALTER TABLE messages DROP COLUMN ids_sealed;
 	DROP FUNCTION server_id, server_time, has_event, unrecorded, report_new,
-	  report_guard, participant_guard, vendor_guard, message_guard CASCADE;
+	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok CASCADE;
 	DROP INDEX events_links;
 	DELETE FROM schema_info WHERE version >= 5" >/dev/null 2>&1
 tap_is "$(adm "SELECT max(version) FROM schema_info")" 4 "an old team database, at schema 4"
@@ -156,7 +157,7 @@ before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
 last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
-tap_like "$out" "upgraded from version 4 to 7, every event kept" "  and says so"
+tap_like "$out" "upgraded from version 4 to 8, every event kept" "  and says so"
 adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \
 	"  every event is kept"
