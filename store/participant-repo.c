@@ -8,11 +8,96 @@
  * confirmed for that person (`maintainers ID --add ADDR --key FPR`).
  * (`due`'s query for participants who have not acknowledged lives in
  * party-repo.c.)
+ *
+ * Sealed (issue 26): who a participant is names the embargo's area.  The
+ * address is stored as its keyed hash (store_keyed, "address"), which
+ * the unique index and every lookup use; the name, the address and the
+ * MAINTAINERS section are sealed together in the name column, under the
+ * report and that keyed address, so that they open for no other row.  A
+ * row stored before sealing keeps its clear values, and is found by them.
  */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store-int.h"
+
+/* addr lowercased (a new string) */
+static char *lower_addr(const char *addr)
+{
+	char *l = xstrdup(addr);
+
+	for (char *c = l; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return l;
+}
+
+/* The address as stored: keyed (or, with no sealer, lowercase). */
+static char *addr_key(struct store *s, const char *email, bool *failed,
+		      struct err *err)
+{
+	char *l = lower_addr(email), *k = store_keyed(s, "address", l, failed, err);
+
+	free(l);
+	return k;
+}
+
+static void who_column(char *buf, size_t n, const char *key)
+{
+	snprintf(buf, n, "who:%s", key);
+}
+
+/* Whether rows stored before sealing (a clear address) remain: lookups
+ * then try the clear address too.  Asked once per store. */
+static bool clear_addresses(struct store *s)
+{
+	static const char q[] = "SELECT count(*) FROM (SELECT 1 FROM participants"
+				" WHERE email NOT LIKE 'k1:%' LIMIT 1) x";
+	struct stmt *st;
+
+	if (!s->sealer)
+		return true;
+	if (s->clear_addrs < 0 && (st = db_stmt(s, q, NULL)))
+		s->clear_addrs = db_count(st) != 0;
+	return s->clear_addrs != 0;
+}
+
+/* "+name\n+address\n+section" ("-" for none), as sealed in name. */
+static char *who_text(const char *name, const char *email, const char *section)
+{
+	return xasprintf("%s%s\n+%s\n%s%s", name && *name ? "+" : "-",
+			 name ? name : "", email, section && *section ? "+" : "-",
+			 section ? section : "");
+}
+
+/* A row's sealed name column opened into name, email and section. */
+static void open_who(struct store *s, int64_t report_id, char **name,
+		     char **email, char **section)
+{
+	char col[96], *t = *name, *nl1, *nl2;
+
+	if (!t || !str_starts(t, STORE_SEALED_PREFIX) || !*email)
+		return;
+	who_column(col, sizeof(col), *email);
+	store_open_field(s, "participants", col, report_id, &t);
+	*name = NULL;
+	if (str_starts(t, STORE_UNOPENED) || !(nl1 = strchr(t, '\n')) ||
+	    !(nl2 = strchr(nl1 + 1, '\n'))) {
+		free(*email);
+		*email = t;     /* says why it does not open, never another's */
+		return;
+	}
+	if (t[0] == '+')
+		*name = xstrndup(t + 1, (size_t)(nl1 - t - 1));
+	free(*email);
+	*email = xstrndup(nl1 + 2, (size_t)(nl2 - nl1 - 2));
+	if (section) {
+		free(*section);
+		*section = nl2[1] == '+' ? xstrdup(nl2 + 2) : NULL;
+	}
+	free(t);
+}
 
 #define PARTICIPANT_COLS                                                     \
 	"SELECT id, report_id, name, email, role, section, added_by,"       \
@@ -73,13 +158,28 @@ static int not_participant(struct err *err, const char *email,
 /* Runs an UPDATE of a current participant (?1 report, ?2 address: bound
  * here; the caller binds the rest): ERR_NOTFOUND naming them when no
  * such participant is there. */
+/* The WHERE of a current participant: ?2 the address's keyed form,
+ * CLEAR (the statement's last parameter: PostgreSQL wants no gap) the
+ * clear one while rows from before sealing remain. */
+#define WHERE_CURRENT(clear) \
+	" WHERE report_id = ?1 AND (email = ?2 OR email = lower(" clear "))" \
+	" AND removed_at IS NULL"
+
+static void bind_current(struct store *s, struct stmt *st, int64_t report_id,
+			 const char *key, const char *email, int clear)
+{
+	db_int(st, 1, report_id);
+	db_text(st, 2, key);
+	db_text(st, clear, s->sealer && clear_addresses(s) ? email : NULL);
+}
+
 static int update_current(struct store *s, struct stmt *st, int64_t report_id,
-			  const char *email, const char *what, struct err *err)
+			  const char *key, const char *email, int clear,
+			  const char *what, struct err *err)
 {
 	int r;
 
-	db_int(st, 1, report_id);
-	db_text(st, 2, email);
+	bind_current(s, st, report_id, key, email, clear);
 	if ((r = db_run(s, st, NULL, what, NULL, err)) < 0)
 		return r;
 	if (db_changes(st) == 0)
@@ -90,30 +190,52 @@ static int update_current(struct store *s, struct stmt *st, int64_t report_id,
 int store_participant_add(struct store *s, const struct participant *p,
 			  int64_t *id, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"INSERT INTO participants (report_id, name, email, role, section,"
-		"  added_by, added_at, key_fpr) VALUES (?1, nullif(?2, ''),"
-		"  lower(?3), nullif(?4, ''), nullif(?5, ''), ?6, ?7,"
-		"  nullif(?8, '')) ON CONFLICT DO NOTHING RETURNING id", err);
+	struct stmt *st;
 	int64_t got = 0;
+	char col[96], *key, *who = NULL, *text, *l;
+	bool failed = false;
 	int r;
 
-	if (!st)
-		return ERR_IO;
 	if (!p->email || !*p->email)
 		return err_setc(err, ERR_INVALID,
 				"cannot add a participant to report %lld: no address",
 				(long long)p->report_id);
+	if (!(key = addr_key(s, p->email, &failed, err)))
+		return ERR_CRYPTO;
+	if (s->sealer) {
+		l = lower_addr(p->email);
+		text = who_text(p->name, l, p->section);
+		who_column(col, sizeof(col), key);
+		who = store_seal_field(s, "participants", col, p->report_id, text,
+				       &failed, err);
+		wipe_free(text, strlen(text));
+		free(l);
+		if (failed) {
+			free(key);
+			return ERR_CRYPTO;
+		}
+	}
+	if (!(st = db_stmt(s, "INSERT INTO participants (report_id, name, email, role,"
+			   "  section, added_by, added_at, key_fpr) VALUES (?1,"
+			   "  nullif(?2, ''), lower(?3), nullif(?4, ''), nullif(?5, ''),"
+			   "  ?6, ?7, nullif(?8, '')) ON CONFLICT DO NOTHING RETURNING id",
+			   err))) {
+		free(key);
+		free(who);
+		return ERR_IO;
+	}
 	db_int(st, 1, p->report_id);
-	db_text(st, 2, p->name);
-	db_text(st, 3, p->email);
+	db_text(st, 2, who ? who : p->name);
+	db_text(st, 3, key);
 	db_text(st, 4, p->role);
-	db_text(st, 5, p->section);
+	db_text(st, 5, who ? NULL : p->section);
 	db_text(st, 6, p->added_by ? p->added_by : "unknown");
 	db_int(st, 7, (int64_t)(p->added_at ? p->added_at : util_now()));
 	db_text(st, 8, p->key_fpr);
-	if ((r = db_run(s, st, &got, "cannot store the participant", NULL,
-			err)) < 0)
+	r = db_run(s, st, &got, "cannot store the participant", NULL, err);
+	free(key);
+	free(who);
+	if (r < 0)
 		return r;
 	if (!got)
 		return err_setc(err, ERR_DUPLICATE,
@@ -128,69 +250,95 @@ int store_participant_remove(struct store *s, int64_t report_id,
 			     const char *email, const char *officer, time_t at,
 			     struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"UPDATE participants SET removed_at = ?3, removed_by = ?4"
-		" WHERE report_id = ?1 AND email = lower(?2)"
-		" AND removed_at IS NULL", err);
+	struct stmt *st;
+	bool failed;
+	char *key = addr_key(s, email, &failed, err);
+	int r;
 
-	if (!st)
+	if (!key)
+		return ERR_CRYPTO;
+	if (!(st = db_stmt(s, "UPDATE participants SET removed_at = ?3, removed_by = ?4"
+			   WHERE_CURRENT("?5"), err))) {
+		free(key);
 		return ERR_IO;
+	}
 	db_int(st, 3, (int64_t)(at ? at : util_now()));
 	db_text(st, 4, officer ? officer : "unknown");
-	return update_current(s, st, report_id, email,
-			      "cannot remove the participant", err);
+	r = update_current(s, st, report_id, key, email, 5,
+			   "cannot remove the participant", err);
+	free(key);
+	return r;
 }
 
 int store_participant_set_key(struct store *s, int64_t report_id,
 			      const char *email, const char *key_fpr,
 			      struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"UPDATE participants SET key_fpr = nullif(?3, '')"
-		" WHERE report_id = ?1 AND email = lower(?2)"
-		" AND removed_at IS NULL", err);
+	struct stmt *st;
+	bool failed;
+	char *key = addr_key(s, email, &failed, err);
+	int r;
 
-	if (!st)
+	if (!key)
+		return ERR_CRYPTO;
+	if (!(st = db_stmt(s, "UPDATE participants SET key_fpr = nullif(?3, '')"
+			   WHERE_CURRENT("?4"), err))) {
+		free(key);
 		return ERR_IO;
+	}
 	db_text(st, 3, key_fpr);
-	return update_current(s, st, report_id, email,
-			      "cannot record the participant's key", err);
+	r = update_current(s, st, report_id, key, email, 4,
+			   "cannot record the participant's key", err);
+	free(key);
+	return r;
 }
 
 int store_participant_ack(struct store *s, int64_t report_id,
 			  const char *email, time_t at, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"UPDATE participants SET acknowledged_at ="
-		"  coalesce(acknowledged_at, ?3)"
-		" WHERE report_id = ?1 AND email = lower(?2)"
-		" AND removed_at IS NULL", err);
+	struct stmt *st;
+	bool failed;
+	char *key = addr_key(s, email, &failed, err);
+	int r;
 
-	if (!st)
+	if (!key)
+		return ERR_CRYPTO;
+	if (!(st = db_stmt(s, "UPDATE participants SET acknowledged_at ="
+			   "  coalesce(acknowledged_at, ?3)" WHERE_CURRENT("?4"), err))) {
+		free(key);
 		return ERR_IO;
+	}
 	db_int(st, 3, (int64_t)(at ? at : util_now()));
-	return update_current(s, st, report_id, email,
-			      "cannot record the acknowledgement", err);
+	r = update_current(s, st, report_id, key, email, 4,
+			   "cannot record the acknowledgement", err);
+	free(key);
+	return r;
 }
 
 int store_participant_get(struct store *s, int64_t report_id,
 			  const char *email, struct participant *p,
 			  struct err *err)
 {
-	struct stmt *st = db_stmt(s, PARTICIPANT_COLS
-		"WHERE report_id = ?1 AND email = lower(?2)"
-		" AND removed_at IS NULL", err);
+	struct stmt *st;
+	bool failed;
+	char *key;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (!st)
+	if (!(key = addr_key(s, email, &failed, err)))
+		return ERR_CRYPTO;
+	if (!(st = db_stmt(s, PARTICIPANT_COLS WHERE_CURRENT("?3"), err))) {
+		free(key);
 		return ERR_IO;
-	db_int(st, 1, report_id);
-	db_text(st, 2, email);
+	}
+	bind_current(s, st, report_id, key, email, 3);
 	rc = db_row(s, st, p, read_participant, "cannot read the participant",
 		    err);
+	free(key);
 	if (rc == ERR_NOTFOUND)
 		return not_participant(err, email, report_id);
+	if (rc == 0)
+		open_who(s, p->report_id, &p->name, &p->email, &p->section);
 	return rc;
 }
 
@@ -201,6 +349,7 @@ int store_participants_get(struct store *s, int64_t report_id,
 	struct stmt *st = db_stmt(s, PARTICIPANT_COLS
 		"WHERE report_id = ?1 AND (?2 <> 0 OR removed_at IS NULL)"
 		" ORDER BY added_at, id", err);
+	int r;
 
 	*out = NULL;
 	*n = 0;
@@ -208,7 +357,16 @@ int store_participants_get(struct store *s, int64_t report_id,
 		return ERR_IO;
 	db_int(st, 1, report_id);
 	db_int(st, 2, with_removed);
-	return db_rows(s, st, (void **)out, n, sizeof(**out),
-		       read_participant, release_participant,
-		       "cannot read participants", err);
+	if ((r = db_rows(s, st, (void **)out, n, sizeof(**out), read_participant,
+			 release_participant, "cannot read participants", err)) < 0)
+		return r;
+	for (size_t i = 0; i < *n; i++)
+		open_who(s, (*out)[i].report_id, &(*out)[i].name, &(*out)[i].email,
+			 &(*out)[i].section);
+	return 0;
+}
+
+void participant_open_pending(struct store *s, struct pending_participant *p)
+{
+	open_who(s, p->report_id, &p->name, &p->email, NULL);
 }

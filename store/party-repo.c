@@ -306,12 +306,17 @@ int store_participants_unacked(struct store *s, int64_t report_id,
 		"SELECT report_id, name, email, added_at FROM participants"
 		" WHERE (?1 = 0 OR report_id = ?1) AND removed_at IS NULL"
 		" AND acknowledged_at IS NULL ORDER BY report_id, added_at, id", err);
+	int r;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, report_id);
-	return db_rows(s, st, (void **)out, n, sizeof(**out), read_pending,
-		       release_pending, "cannot read participants", err);
+	if ((r = db_rows(s, st, (void **)out, n, sizeof(**out), read_pending,
+			 release_pending, "cannot read participants", err)) < 0)
+		return r;
+	for (size_t i = 0; i < *n; i++)
+		participant_open_pending(s, &(*out)[i]);
+	return 0;
 }

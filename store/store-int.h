@@ -21,6 +21,7 @@ struct store {
 	const struct store_sealer *sealer; /* NULL: fields stored clear */
 	int clear_ids;          /* messages with a clear Message-ID or content
 				 * hash (before keyed lookups): -1 unknown */
+	int clear_addrs;        /* participants with a clear address: the same */
 	struct {
 		const char *sql;
 		struct stmt *st;
@@ -35,6 +36,10 @@ int store_dberr(struct store *s, struct err *err, const char *what);
 /* party-repo.c: the column a vendor status's note or statement is sealed
  * under ("note:VENDOR"), so that it opens for no other vendor. */
 void rv_column(char *buf, size_t n, const char *what, int64_t vendor_id);
+
+/* participant-repo.c: a pending participant's sealed name and address
+ * opened in place (party-repo.c reads them). */
+void participant_open_pending(struct store *s, struct pending_participant *p);
 
 /* message-repo.c: a message's Message-ID and In-Reply-To as the text
  * sealed in its ids_sealed column. */

@@ -40,6 +40,9 @@ st vendor add Acme --contact sec@acme.example >/dev/null
 st vendor notify 1 Acme >/dev/null || echo "# notify failed"
 st vendor status 1 Acme acknowledged --note "CANARY-VNOTE-j5t" \
 	--statement "CANARY-STATEMENT-h4b" >/dev/null || echo "# vendor status failed"
+st maintainers 1 --add "Canarymaint Personx <canarymaint@example.org>" >/dev/null ||
+	echo "# maintainers --add failed"
+st maintainers 1 --ack "Canarymaint@Example.org" >/dev/null || echo "# --ack failed"
 cat >"$T/editor" <<'ED'
 #!/bin/sh
 printf 'CANARY-CVEDESC-r9n: a length was not checked.\n' >> "$1"
@@ -59,6 +62,10 @@ tap_like "$json" "CANARY-STATEMENT-h4b" "show --json has the vendor statement"
 tap_is "$(printf '%s' "$json" | jq -r .cve.description)" "CANARY-CVEDESC-r9n: a length was not checked." \
 	"the CVE description opens"
 tap_like "$show" "rita@example.net" "the import line's address opens"
+tap_is "$(printf '%s' "$json" | jq -r '.participants[0] | .name + " <" + .email + ">"')" \
+	"Canarymaint Personx <canarymaint@example.org>" "the participant's name and address open"
+tap_is "$(printf '%s' "$json" | jq -r '.participants[0].acknowledged_at > 0')" true \
+	"  found by a differently cased address, through its keyed lookup (acknowledged)"
 tap_like "$(st show 1)" "$NAME" "show names the reporter"
 tap_like "$(st search "$SUBJ")" "^1 +new" "search finds the subject (opened in the client)"
 if e2e_sqlite; then
@@ -73,7 +80,7 @@ tap_unlike "$dump" "$SUBJ" "the subject's canary is nowhere in $where"
 tap_unlike "$dump" "Canaryname" "the reporter's name is nowhere in $where"
 for c in canaryfilexq CANARY-NOTE-k3v CANARY-PROPOSAL-w8e CANARY-DECISION-p2m \
 	CANARY-VNOTE-j5t CANARY-STATEMENT-h4b CANARY-CVEDESC-r9n rita@example.net \
-	s1@example.net s2@example.net; do
+	s1@example.net s2@example.net Canarymaint canarymaint; do
 	tap_unlike "$dump" "$c" "$c is nowhere in $where"
 done
 tap_ok "$([ "$(db_sql "SELECT count(*) FROM team_keys")" -ge 1 ]; echo $?)" \
