@@ -273,10 +273,13 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    (!mail && (mo.dry_run || mo.outbox || use_sendmail)) ||
 	    (mo.outbox && use_sendmail))
 		return cmd_usage(ctx, "due");
+	/* A run from cron reads sealed names and addresses: without the
+	 * team key it stops here, in one line, rather than mail or print
+	 * what does not open. */
+	if (!(s = cmd_store(ctx)) || session_team_key_open(ctx->sess, &ctx->err) < 0)
+		return CMD_FAILED;
 	if (mail)
 		return mail_exec(ctx, &mo, use_sendmail);
-	if (!(s = cmd_store(ctx)))
-		return CMD_FAILED;
 	d.ctx = ctx;
 	d.now = util_now();
 	policy_from_config(ctx->sess->cfg, &d.pol);

@@ -177,6 +177,26 @@ int session_team_key_ready(struct session *sess, struct err *err)
 	return ERR_CRYPTO;
 }
 
+int session_team_key_open(struct session *sess, struct err *err)
+{
+	struct wrapped_key *w = NULL;
+	size_t n = 0;
+	char *why = NULL;
+
+	if (!session_store(sess, err))
+		return err->code;
+	if (store_team_keys(sess->store, 0, &w, &n, err) < 0)
+		return err->code;
+	for (size_t i = 0; i < n; i++)
+		wrapped_key_release(&w[i]);
+	free(w);
+	if (!n || team_key_of(sess, false, &why))
+		return 0;
+	err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
+	free(why);
+	return ERR_CRYPTO;
+}
+
 int session_open_sealed(struct session *sess, const char *table,
 			const char *column, int64_t row, const void *sealed,
 			size_t n, unsigned char **out, size_t *outlen,

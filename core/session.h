@@ -60,6 +60,10 @@ int session_open_sealed(struct session *sess, const char *table,
 /* The team key, unwrapped (or made, for a team's first write) now: 0, or
  * ERR_CRYPTO naming what is missing. */
 int session_team_key_ready(struct session *sess, struct err *err);
+/* The team key unwrapped now, when the record has one (none yet: 0, as
+ * nothing is sealed): 0, or ERR_CRYPTO naming what is missing.  For runs
+ * that must not go on without it (due from cron). */
+int session_team_key_open(struct session *sess, struct err *err);
 /* True for bytes the team key sealed (not OpenPGP). */
 bool session_is_team_sealed(const void *blob, size_t n);
 /* When a wrapped copy of the team key belongs to a key no longer on the

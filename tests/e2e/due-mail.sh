@@ -146,4 +146,16 @@ tap_is "$rc" 1 "a reminder that cannot be sent: exit 1"
 tap_like "$out" "no vendor reminder to uma@unknown.example: .*never sent in the clear" "naming the recipient and why"
 tap_unlike "$out" "participant	mia@example.org" "an acknowledged participant is not reminded"
 tap_like "$out" "^sent	vendor	vic@vendor.example" "the others still are"
+# Unattended (cron) with an agent that cannot unwrap the team key: one
+# line saying what is missing, exit 1, nothing sent, never clear text in
+# place of what is sealed.
+mkdir -m 700 "$T/nokey"
+before=$(count)
+out=$(at 2026-12-09T09:00:00Z; "$SECTEAM_BIN" --db "$DB" --gnupghome "$T/nokey" --config "$T/config" \
+	due --mail --outbox "$T/out" 2>&1 </dev/null); rc=$?
+tap_is "$rc" 1 "due --mail with no key to unwrap the team key: exit 1" "$out"
+tap_is "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 1 "  in one line" "$out"
+tap_like "$out" "team key" "  naming what is missing"
+tap_unlike "$out" "tcp overflow|Mia|mia@example.org" "  and nothing sealed shows"
+tap_is "$(count)" "$before" "  and nothing is sent"
 tap_done
