@@ -124,6 +124,9 @@ static int reseal(struct cmd_ctx *ctx)
 	if (res.shared)
 		fprintf(ctx->out, "team key shared with %zu new officer key(s)\n",
 			res.shared);
+	if (res.dropped)
+		fprintf(ctx->out, "older team key generations' wrapped copies dropped: "
+			"%zu (the latest generation keeps those keys)\n", res.dropped);
 	cmd_summary(ctx, "resealed %zu, left alone %zu, not opened by your keys %zu",
 		    res.resealed, res.kept, res.nunopened);
 	for (size_t i = 0; i < res.nunopened; i++)

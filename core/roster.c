@@ -221,10 +221,21 @@ static int reseal_report(struct session *sess, void *data, struct err *err)
 	return r;
 }
 
+struct reseal_log {
+	const char *detail;
+	size_t dropped;
+};
+
+/* The run's event, and (every report now sealed under the latest
+ * generation) the older generations' wrapped copies dropped: the chain
+ * keeps them for the roster. */
 static int log_reseal(struct session *sess, void *data, struct err *err)
 {
-	return store_event_add(sess->store, 0, sess->officer, "roster-reseal",
-			       data, err);
+	struct reseal_log *l = data;
+	int r = store_event_add(sess->store, 0, sess->officer, "roster-reseal",
+				l->detail, err);
+
+	return r < 0 ? r : store_team_keys_drop_old(sess->store, &l->dropped, err);
 }
 
 int roster_reseal(struct session *sess, struct reseal_result *res,
@@ -297,7 +308,10 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 	if (r == 0) {
 		char *detail = xasprintf("%zu resealed, %zu already sealed to the roster, %zu not opened",
 					 res->resealed, res->kept, res->nunopened);
-		r = core_write(sess, log_reseal, detail, err);
+		struct reseal_log l = { detail, 0 };
+
+		r = core_write(sess, log_reseal, &l, err);
+		res->dropped = l.dropped;
 		free(detail);
 	}
 	return r;

@@ -631,6 +631,26 @@ const char *const schema_pg[] = {
 	 * migration 10): a message stored before keeps its clear ones until
 	 * roster reseal keys them, clear to keyed only, with its event) */
 	"ALTER TABLE secteam.messages ADD COLUMN ids_sealed text;"
+	/* A wrapped copy of an older generation whose key the next keeps
+	 * (its chain row) may go, with a roster reseal's event; nothing
+	 * else in team_keys ever changes. */
+	"DROP TRIGGER team_keys_append_only ON secteam.team_keys;"
+	"CREATE TRIGGER team_keys_never_edited BEFORE UPDATE ON secteam.team_keys"
+	"  FOR EACH ROW EXECUTE FUNCTION secteam.refuse_change();"
+	"CREATE FUNCTION secteam.team_key_drop() RETURNS trigger"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
+	"  AS $$ BEGIN"
+	"  IF OLD.fingerprint = 'chain'"
+	"     OR OLD.generation >= (SELECT max(generation) FROM secteam.team_keys)"
+	"     OR NOT EXISTS (SELECT FROM secteam.team_keys k"
+	"       WHERE k.generation = OLD.generation AND k.fingerprint = 'chain')"
+	"     OR NOT secteam.has_event(NULL, 'roster-reseal', NULL) THEN"
+	"    RAISE EXCEPTION 'team key generation %: only an older generation''s"
+	" wrapped copies go, by roster reseal', OLD.generation USING ERRCODE = '42501';"
+	"  END IF;"
+	"  RETURN OLD; END $$;"
+	"CREATE TRIGGER team_keys_drop BEFORE DELETE ON secteam.team_keys"
+	"  FOR EACH ROW EXECUTE FUNCTION secteam.team_key_drop();"
 	"CREATE OR REPLACE FUNCTION secteam.keyed_ok(o text, n text) RETURNS boolean"
 	"  LANGUAGE sql IMMUTABLE AS $$ SELECT n IS NOT DISTINCT FROM o"
 	"    OR (o NOT LIKE 'k1:%' AND n LIKE 'k1:%') $$;"
@@ -661,6 +681,7 @@ const char *const schema_pg[] = {
 	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
 	"    from_name, from_email, message_id, content_hash, in_reply_to, ids_sealed)"
 	"    ON secteam.messages TO secteam_officers;"
+	"  GRANT DELETE ON secteam.team_keys TO secteam_officers;"
 	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
 	"    pg_get_serial_sequence('secteam.reports', 'id'),"
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"

@@ -237,6 +237,15 @@ const char *const schema_sqlite[] = {
 	 * roster reseal keys them: that change, clear to keyed, is the only
 	 * one the import's record allows. */
 	"ALTER TABLE messages ADD COLUMN ids_sealed TEXT;"
+	/* and only an older generation's wrapped copies, whose key the
+	 * next keeps (its chain row), ever go from team_keys (roster
+	 * reseal drops them) */
+	"CREATE TRIGGER team_keys_drop BEFORE DELETE ON team_keys"
+	"  WHEN OLD.fingerprint = 'chain'"
+	"    OR OLD.generation >= (SELECT max(generation) FROM team_keys)"
+	"    OR NOT EXISTS (SELECT 1 FROM team_keys k WHERE k.generation = OLD.generation"
+	"      AND k.fingerprint = 'chain')"
+	"  BEGIN SELECT RAISE(ABORT, 'only an older generation''s wrapped team keys go'); END;"
 	"DROP TRIGGER messages_recorded;"
 	"CREATE TRIGGER messages_recorded BEFORE UPDATE OF id, report_id,"
 	"  date, imported, encrypted, verdict, fingerprint, signer_matches_from ON messages"

@@ -139,6 +139,11 @@ void wrapped_key_release(struct wrapped_key *k);
  * team key yet). */
 int store_team_keys(struct store *s, int generation, struct wrapped_key **out,
 		    size_t *n, struct err *err);
+/* The wrapped copies of every generation older than the latest whose key
+ * the next one keeps (its chain row): after a reseal, the roster reaches
+ * them through the chain, and a removed officer's copies go.  *n: how
+ * many were dropped. */
+int store_team_keys_drop_old(struct store *s, size_t *n, struct err *err);
 /* One more wrapped copy; ERR_DUPLICATE when the generation already has
  * one for fpr (a colleague made it at the same moment). */
 int store_team_key_add(struct store *s, int generation, const char *fpr,

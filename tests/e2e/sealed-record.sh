@@ -93,6 +93,16 @@ tap_like "$(st show 1 --json | jq -r '.messages_detail[0].message_id')" "^s1@exa
 # The same mail again: found by its keyed hash, a duplicate.
 tap_like "$(st import "$T/mail/1.eml" 2>&1)" "^duplicate" "a mail imported again is a duplicate (keyed lookup)"
 
+# The latest generation's wrapped copies never go (only an older
+# generation's, once the next keeps its key), not even by hand.
+if e2e_sqlite; then
+	err=$(sqlite3 "$DB" "DELETE FROM team_keys" 2>&1)
+else
+	err=$(PGUSER=$E2E_OFFICER psql -X -q -d "$E2E_PGDB" -c "DELETE FROM secteam.team_keys" 2>&1)
+fi
+tap_ok "$([ "$(db_sql "SELECT count(*) FROM team_keys")" -ge 1 ]; echo $?)" \
+	"deleting the team key's wrapped copies is refused" "$err"
+
 # A sealed subject moved into another row does not open there.
 if e2e_sqlite; then
 	sqlite3 "$DB" "UPDATE reports SET subject = (SELECT subject FROM reports WHERE id = 1) WHERE id = 2"

@@ -149,7 +149,8 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	ALTER TABLE messages DROP COLUMN plain_sha256;
 	ALTER TABLE messages DROP COLUMN ids_sealed;
 	DROP FUNCTION server_id, server_time, has_event, unrecorded, report_new,
-	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok CASCADE;
+	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok,
+	  team_key_drop CASCADE;
 	DROP INDEX events_links;
 	DELETE FROM schema_info WHERE version >= 5" >/dev/null 2>&1
 tap_is "$(adm "SELECT max(version) FROM schema_info")" 4 "an old team database, at schema 4"

@@ -172,6 +172,13 @@ blobs "$T/gone"
 tap_is "$(opens "$T/bob")" 0 "the removed officer's key opens no stored body (a new team key generation)"
 tap_is "$(opens "$T/carol")" "$total" "the roster's keys open all of them"
 tap_is "$(opens "$H")" "$total" "(alice's too)"
+tap_is "$(db_sql "SELECT count(*) FROM team_keys WHERE fingerprint = '$BOB'")" 0 \
+	"the reseal dropped the old generation's wrapped copies: none is bob's"
+tap_is "$(db_sql "SELECT count(*) FROM team_keys WHERE fingerprint = 'chain'")" 1 \
+	"  the new generation keeps the old one's key (its chain row)"
+err=$(PGUSER=$A psql -X -q -d "$E2E_PGDB" -c "DELETE FROM secteam.team_keys" 2>&1); rc=$?
+tap_ok "$([ $rc -ne 0 ] && [ "$(db_sql "SELECT count(*) FROM team_keys")" -ge 3 ]; echo $?)" \
+	"an officer cannot delete the latest wrapped copies or the chain with psql" "$err"
 # Dave joins after the rotation: his copy is of the new generation only,
 # and he reads the note sealed under the old one through the chain.
 DR=dave_$$
