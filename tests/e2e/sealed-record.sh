@@ -116,6 +116,13 @@ out=$(st show 2)
 tap_like "$out" "does not open here" "a subject moved to report 2 does not open there"
 tap_like "$out" "row 2" "  the message names the row"
 tap_unlike "$out" "$SUBJ" "  and nothing of report 1's subject shows"
+# An event's sealed note copied into another report's timeline (an
+# INSERT any officer could make) does not open there either.
+db_sql "INSERT INTO events (report_id, at, officer, kind, detail)
+	SELECT 2, at, officer, kind, detail FROM events WHERE report_id = 1 AND kind = 'note'" >/dev/null
+out=$(st show 2)
+tap_like "$out" "note +\[sealed value that does not open here" "a note copied to report 2 does not open there"
+tap_unlike "$out" "CANARY-NOTE" "  and nothing of report 1's note shows"
 
 # A database from before sealing: report 2's subject and its message's
 # Message-ID and content hash clear, as an old version stored them (put
