@@ -159,6 +159,7 @@ last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
 tap_like "$out" "upgraded from version 4 to 8, every event kept" "  and says so"
+tap_like "$out" "sealed in place by 'secteam-tui roster reseal'" "  and how what is clear gets sealed"
 adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \
 	"  every event is kept"
