@@ -276,7 +276,8 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	/* A run from cron reads sealed names and addresses: without the
 	 * team key it stops here, in one line, rather than mail or print
 	 * what does not open. */
-	if (!(s = cmd_store(ctx)) || session_team_key_open(ctx->sess, &ctx->err) < 0)
+	if (!(s = cmd_store(ctx)) ||
+	    session_team_key_open(ctx->sess, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (mail)
 		return mail_exec(ctx, &mo, use_sendmail);

@@ -118,15 +118,19 @@ static int reseal(struct cmd_ctx *ctx)
 			"roster: their copy of the key opens nothing sealed from "
 			"now on)\n");
 	if (res.rekeyed)
-		fprintf(ctx->out, "sealed under the latest team key (fields left "
+		fprintf(ctx->out,
+			"sealed under the latest team key (fields left "
 			"clear by an older version, keyed lookups, or an older "
-			"generation's): %zu report(s)\n", res.rekeyed);
+			"generation's): %zu report(s)\n",
+			res.rekeyed);
 	if (res.shared)
 		fprintf(ctx->out, "team key shared with %zu new officer key(s)\n",
 			res.shared);
 	if (res.dropped)
-		fprintf(ctx->out, "older team key generations' wrapped copies dropped: "
-			"%zu (the latest generation keeps those keys)\n", res.dropped);
+		fprintf(ctx->out,
+			"older team key generations' wrapped copies dropped: "
+			"%zu (the latest generation keeps those keys)\n",
+			res.dropped);
 	cmd_summary(ctx, "resealed %zu, left alone %zu, not opened by your keys %zu",
 		    res.resealed, res.kept, res.nunopened);
 	for (size_t i = 0; i < res.nunopened; i++)

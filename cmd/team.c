@@ -125,7 +125,8 @@ static void schema_said(struct cmd_ctx *ctx)
 			"message keeps the digest every opening checks (older ones "
 			"have none to check)\n");
 	if (from < 8)
-		fprintf(ctx->out, "  from now on: subjects, senders, notes, reasons, "
+		fprintf(ctx->out,
+			"  from now on: subjects, senders, notes, reasons, "
 			"files, participants and the CVE text are sealed under the "
 			"team key, and Message-IDs kept as keyed hashes; what is "
 			"stored in clear from before is sealed in place by "

@@ -235,7 +235,8 @@ static int log_reseal(struct session *sess, void *data, struct err *err)
 	int r = store_event_add(sess->store, 0, sess->officer, "roster-reseal",
 				l->detail, err);
 
-	return r < 0 ? r : store_team_keys_drop_old(sess->store, &l->dropped, err);
+	return r < 0 ? r
+		     : store_team_keys_drop_old(sess->store, &l->dropped, err);
 }
 
 int roster_reseal(struct session *sess, struct reseal_result *res,

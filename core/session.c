@@ -44,7 +44,8 @@ static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 	if (c && store_team_keys(sess->store, gen, &w, &n, &e) == 0)
 		for (size_t i = 0; i < n && !k; i++)
 			if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
-				team_key_unwrap(c, w[i].wrapped, w[i].len, &k, &e);
+				team_key_unwrap(c, w[i].wrapped, w[i].len, &k,
+						&e);
 	/* Else through the next generation's key: its chained copy. */
 	for (size_t i = 0; i < n && !k; i++) {
 		struct team_key *next;
@@ -53,7 +54,8 @@ static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 		if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
 			continue;
 		if ((next = key_of_gen(sess, gen + 1, &nwhy)))
-			team_key_unchain(next, (uint32_t)gen, w[i].wrapped, w[i].len, &k, &e);
+			team_key_unchain(next, (uint32_t)gen, w[i].wrapped,
+					 w[i].len, &k, &e);
 		else
 			err_setc(&e, ERR_CRYPTO, "%s", nwhy);
 		free(nwhy);
@@ -232,7 +234,8 @@ static struct team_key *key_of_gen(struct session *sess, int gen, char **why)
 		return k;
 	if ((uint32_t)gen > team_key_generation(k)) {
 		*why = xasprintf("team key generation %d is newer than this "
-				 "session's %u", gen, team_key_generation(k));
+				 "session's %u",
+				 gen, team_key_generation(k));
 		return NULL;
 	}
 	for (size_t i = 0; i < z->nold; i++)
@@ -249,7 +252,8 @@ static struct team_key *key_of_gen(struct session *sess, int gen, char **why)
 static struct team_key *key_for(struct session *sess, const void *sealed,
 				size_t n, char **why)
 {
-	return key_of_gen(sess, (int)team_key_sealed_generation(sealed, n), why);
+	return key_of_gen(sess, (int)team_key_sealed_generation(sealed, n),
+			  why);
 }
 
 static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
@@ -368,7 +372,8 @@ int session_team_key_rotate(struct session *sess, bool *rotated,
 
 		team_key_chain(next, k, &b, &bl);
 		r = store_team_key_add(sess->store, (int)team_key_generation(k),
-				       STORE_TEAM_KEY_CHAIN, b, bl, util_now(), err);
+				       STORE_TEAM_KEY_CHAIN, b, bl, util_now(),
+				       err);
 		free(b);
 	}
 	for (size_t i = 0; i < nr && r == 0; i++) {

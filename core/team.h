@@ -70,7 +70,7 @@ struct reseal_result {
 				 * officers who joined */
 	size_t rekeyed;         /* reports sealed again under the new
 				 * generation */
-	size_t dropped;         /* older generations' wrapped copies dropped
+	size_t dropped; /* older generations' wrapped copies dropped
 				 * (the chain keeps those keys) */
 };
 void reseal_result_release(struct reseal_result *r);

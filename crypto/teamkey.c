@@ -260,25 +260,33 @@ int team_key_unchain(const struct team_key *next, uint32_t gen,
 	if (ready(err) < 0)
 		return ERR_CRYPTO;
 	if (team_key_sealed_generation(chained, len) != next->gen ||
-	    len != SEALED_HEAD + TEAM_KEY_BYTES + crypto_aead_xchacha20poly1305_ietf_ABYTES)
-		return err_setc(err, ERR_INVALID,
-				"the chained copy of team key generation %u is no "
-				"key sealed under generation %u", gen, next->gen);
+	    len !=
+		    SEALED_HEAD + TEAM_KEY_BYTES +
+			    crypto_aead_xchacha20poly1305_ietf_ABYTES)
+		return err_setc(
+			err, ERR_INVALID,
+			"the chained copy of team key generation %u is no "
+			"key sealed under generation %u",
+			gen, next->gen);
 	/* Straight into locked memory: the key never sits in the heap. */
 	if (!(k = sodium_malloc(TEAM_KEY_BYTES)))
-		return err_setc(err, ERR_CRYPTO,
-				"cannot lock memory for the team key (RLIMIT_MEMLOCK?)");
+		return err_setc(
+			err, ERR_CRYPTO,
+			"cannot lock memory for the team key (RLIMIT_MEMLOCK?)");
 	ad = assoc("team_keys", "chain", gen, next->gen, &adlen);
-	r = crypto_aead_xchacha20poly1305_ietf_decrypt(k, &got, NULL, s + SEALED_HEAD,
-						       len - SEALED_HEAD, ad, adlen,
-						       s + 7, next->k);
+	r = crypto_aead_xchacha20poly1305_ietf_decrypt(k, &got, NULL,
+						       s + SEALED_HEAD,
+						       len - SEALED_HEAD, ad,
+						       adlen, s + 7, next->k);
 	free(ad);
 	if (r == 0 && got == TEAM_KEY_BYTES)
 		r = make(gen, k, out, err);
 	else
-		r = err_setc(err, ERR_CRYPTO,
-			     "the chained copy of team key generation %u does not "
-			     "open with generation %u", gen, next->gen);
+		r = err_setc(
+			err, ERR_CRYPTO,
+			"the chained copy of team key generation %u does not "
+			"open with generation %u",
+			gen, next->gen);
 	sodium_free(k);
 	return r;
 }

@@ -35,15 +35,19 @@ int store_proposal_add(struct store *s, const struct proposal *p,
 
 	/* Who proposed and why are sealed (issue 26) under the report. */
 	if (!(by = store_seal_field(s, "proposals", "by", p->report_id, p->by,
-				    &failed, err)) && failed)
+				    &failed, err)) &&
+	    failed)
 		return ERR_CRYPTO;
 	if (!(reason = store_seal_field(s, "proposals", "reason", p->report_id,
-					p->reason, &failed, err)) && failed) {
+					p->reason, &failed, err)) &&
+	    failed) {
 		free(by);
 		return ERR_CRYPTO;
 	}
-	if (!(st = db_stmt(s, "INSERT INTO proposals (report_id, by, date, reason,"
-			   " officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err))) {
+	if (!(st = db_stmt(s,
+			   "INSERT INTO proposals (report_id, by, date, reason,"
+			   " officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+			   err))) {
 		free(by);
 		free(reason);
 		return ERR_IO;
@@ -90,8 +94,10 @@ int store_proposals_get(struct store *s, int64_t report_id,
 			 release_proposal, "cannot read proposals", err)) < 0)
 		return r;
 	for (size_t i = 0; i < *n; i++) {
-		store_open_field(s, "proposals", "by", report_id, &(*out)[i].by);
-		store_open_field(s, "proposals", "reason", report_id, &(*out)[i].reason);
+		store_open_field(s, "proposals", "by", report_id,
+				 &(*out)[i].by);
+		store_open_field(s, "proposals", "reason", report_id,
+				 &(*out)[i].reason);
 	}
 	return 0;
 }
@@ -105,11 +111,14 @@ int store_decision_add(struct store *s, const struct decision *d,
 	int r;
 
 	if (!(reason = store_seal_field(s, "decisions", "reason", d->report_id,
-					d->reason, &failed, err)) && failed)
+					d->reason, &failed, err)) &&
+	    failed)
 		return ERR_CRYPTO;
-	if (!(st = db_stmt(s, "INSERT INTO decisions (report_id, date, verdict, reason,"
-			   " override, officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-			   err))) {
+	if (!(st = db_stmt(
+		      s,
+		      "INSERT INTO decisions (report_id, date, verdict, reason,"
+		      " override, officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		      err))) {
 		free(reason);
 		return ERR_IO;
 	}
@@ -161,6 +170,7 @@ int store_decisions_get(struct store *s, int64_t report_id,
 			 release_decision, "cannot read decisions", err)) < 0)
 		return r;
 	for (size_t i = 0; i < *n; i++)
-		store_open_field(s, "decisions", "reason", report_id, &(*out)[i].reason);
+		store_open_field(s, "decisions", "reason", report_id,
+				 &(*out)[i].reason);
 	return 0;
 }

@@ -57,12 +57,16 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 
 	if (report_id && detail && *detail && !detail_clear(kind)) {
 		detail_column(col, sizeof(col), kind);
-		if (!(sealed = store_seal_field(s, "events", col, report_id, detail,
-						&failed, err)) && failed)
+		if (!(sealed = store_seal_field(s, "events", col, report_id,
+						detail, &failed, err)) &&
+		    failed)
 			return ERR_CRYPTO;
 	}
-	if (!(st = db_stmt(s, "INSERT INTO events (report_id, at, officer, kind, detail)"
-			   " VALUES (nullif(?1, 0), ?2, ?3, ?4, ?5)", err))) {
+	if (!(st = db_stmt(
+		      s,
+		      "INSERT INTO events (report_id, at, officer, kind, detail)"
+		      " VALUES (nullif(?1, 0), ?2, ?3, ?4, ?5)",
+		      err))) {
 		free(sealed);
 		return ERR_IO;
 	}
@@ -85,7 +89,8 @@ static void open_details(struct store *s, struct event *ev, size_t n)
 		if (!ev[i].kind || detail_clear(ev[i].kind))
 			continue;
 		detail_column(col, sizeof(col), ev[i].kind);
-		store_open_field(s, "events", col, ev[i].report_id, &ev[i].detail);
+		store_open_field(s, "events", col, ev[i].report_id,
+				 &ev[i].detail);
 	}
 }
 

@@ -47,19 +47,24 @@ int store_message_find(struct store *s, const char *message_id,
 	 * roster reseal has keyed them.  All of it before the statement:
 	 * making the keyed values may use the store (the team key), and a
 	 * statement drawn earlier could be gone from the cache by then. */
-	if (!(kid = store_keyed(s, "message-id", message_id, &failed, err)) && failed)
+	if (!(kid = store_keyed(s, "message-id", message_id, &failed, err)) &&
+	    failed)
 		return ERR_CRYPTO;
-	if (!(khash = store_keyed(s, "content", content_hash, &failed, err)) && failed) {
+	if (!(khash = store_keyed(s, "content", content_hash, &failed, err)) &&
+	    failed) {
 		free(kid);
 		return ERR_CRYPTO;
 	}
 	clear = s->sealer && store_has_clear_ids(s);
-	if (!(st = db_stmt(s, "SELECT report_id FROM messages"
-			   " WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)"
-			   " OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"
-			   " OR (CAST(?3 AS TEXT) IS NOT NULL AND message_id = ?3)"
-			   " OR (CAST(?4 AS TEXT) IS NOT NULL AND content_hash = ?4)"
-			   " ORDER BY id LIMIT 1", err))) {
+	if (!(st = db_stmt(
+		      s,
+		      "SELECT report_id FROM messages"
+		      " WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)"
+		      " OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"
+		      " OR (CAST(?3 AS TEXT) IS NOT NULL AND message_id = ?3)"
+		      " OR (CAST(?4 AS TEXT) IS NOT NULL AND content_hash = ?4)"
+		      " ORDER BY id LIMIT 1",
+		      err))) {
 		free(kid);
 		free(khash);
 		return ERR_IO;
@@ -100,8 +105,11 @@ int store_message_id_holders(struct store *s, const char *message_id,
 	if (!(kid = store_keyed(s, "message-id", message_id, &failed, err)))
 		return ERR_CRYPTO;
 	clear = s->sealer && store_has_clear_ids(s);
-	if (!(st = db_stmt(s, "SELECT id, report_id FROM messages WHERE (message_id = ?1"
-			   " OR message_id = ?3) AND id <> ?2 ORDER BY id", err))) {
+	if (!(st = db_stmt(
+		      s,
+		      "SELECT id, report_id FROM messages WHERE (message_id = ?1"
+		      " OR message_id = ?3) AND id <> ?2 ORDER BY id",
+		      err))) {
 		free(kid);
 		return ERR_IO;
 	}
@@ -204,33 +212,40 @@ int store_message_insert(struct store *s, const struct message *m,
 	/* Lookups keyed, the clear Message-IDs sealed (issue 26). */
 	if (s->sealer) {
 		clear_ids = message_ids_text(m->message_id, m->in_reply_to);
-		ids = store_seal_field(s, "messages", "ids", row, clear_ids, &f1, err);
+		ids = store_seal_field(s, "messages", "ids", row, clear_ids,
+				       &f1, err);
 		free(clear_ids);
 		if (!f1)
-			kid = store_keyed(s, "message-id", m->message_id, &f1, err);
+			kid = store_keyed(s, "message-id", m->message_id, &f1,
+					  err);
 		if (!f1)
-			kirt = store_keyed(s, "message-id", m->in_reply_to, &f1, err);
+			kirt = store_keyed(s, "message-id", m->in_reply_to, &f1,
+					   err);
 		if (!f1)
-			khash = store_keyed(s, "content", m->content_hash, &f1, err);
+			khash = store_keyed(s, "content", m->content_hash, &f1,
+					    err);
 		if (f1) {
 			r = ERR_CRYPTO;
 			goto out;
 		}
 	}
-	st = row ? db_stmt(s,
-		"INSERT INTO messages (report_id, message_id, content_hash,"
-		" in_reply_to, from_name, from_email, subject, date, imported,"
-		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
-		" blob_content, plain_sha256, id, ids_sealed) VALUES (?1, ?2, ?3, ?4,"
-		" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
-		" ON CONFLICT DO NOTHING RETURNING id", err)
-		 : db_stmt(s,
-		"INSERT INTO messages (report_id, message_id, content_hash,"
-		" in_reply_to, from_name, from_email, subject, date, imported,"
-		" encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
-		" blob_content, plain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-		" ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
-		" ON CONFLICT DO NOTHING RETURNING id", err);
+	st = row
+		? db_stmt(s,
+			  "INSERT INTO messages (report_id, message_id, content_hash,"
+			  " in_reply_to, from_name, from_email, subject, date, imported,"
+			  " encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
+			  " blob_content, plain_sha256, id, ids_sealed) VALUES (?1, ?2, ?3, ?4,"
+			  " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
+			  " ON CONFLICT DO NOTHING RETURNING id",
+			  err)
+		: db_stmt(s,
+			  "INSERT INTO messages (report_id, message_id, content_hash,"
+			  " in_reply_to, from_name, from_email, subject, date, imported,"
+			  " encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
+			  " blob_content, plain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+			  " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+			  " ON CONFLICT DO NOTHING RETURNING id",
+			  err);
 	if (!st) {
 		r = ERR_IO;
 		goto out;
@@ -321,12 +336,14 @@ static void release_message(void *elem)
 int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 		       struct message **out, size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
 		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
 		" plain_sha256, ids_sealed, CASE WHEN ?2 <> 0 THEN blob END"
-		" FROM messages m WHERE report_id = ?1 ORDER BY id", err);
+		" FROM messages m WHERE report_id = ?1 ORDER BY id",
+		err);
 
 	*out = NULL;
 	*n = 0;
@@ -394,11 +411,13 @@ int store_message_ids(struct store *s, int64_t **ids, size_t *n,
 int store_message_get(struct store *s, int64_t row, struct message *m,
 		      struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
 		" from_name, from_email, subject, date, imported, encrypted, verdict,"
 		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
-		" plain_sha256, ids_sealed, blob FROM messages m WHERE id = ?1", err);
+		" plain_sha256, ids_sealed, blob FROM messages m WHERE id = ?1",
+		err);
 	int rc;
 
 	memset(m, 0, sizeof(*m));

@@ -37,7 +37,8 @@ static char *lower_addr(const char *addr)
 static char *addr_key(struct store *s, const char *email, bool *failed,
 		      struct err *err)
 {
-	char *l = lower_addr(email), *k = store_keyed(s, "address", l, failed, err);
+	char *l = lower_addr(email),
+	     *k = store_keyed(s, "address", l, failed, err);
 
 	free(l);
 	return k;
@@ -52,8 +53,9 @@ static void who_column(char *buf, size_t n, const char *key)
  * then try the clear address too.  Asked once per store. */
 static bool clear_addresses(struct store *s)
 {
-	static const char q[] = "SELECT count(*) FROM (SELECT 1 FROM participants"
-				" WHERE email NOT LIKE 'k1:%' LIMIT 1) x";
+	static const char q[] =
+		"SELECT count(*) FROM (SELECT 1 FROM participants"
+		" WHERE email NOT LIKE 'k1:%' LIMIT 1) x";
 	struct stmt *st;
 
 	if (!s->sealer)
@@ -67,7 +69,8 @@ static bool clear_addresses(struct store *s)
 static char *who_text(const char *name, const char *email, const char *section)
 {
 	return xasprintf("%s%s\n+%s\n%s%s", name && *name ? "+" : "-",
-			 name ? name : "", email, section && *section ? "+" : "-",
+			 name ? name : "", email,
+			 section && *section ? "+" : "-",
 			 section ? section : "");
 }
 
@@ -85,7 +88,7 @@ static void open_who(struct store *s, int64_t report_id, char **name,
 	if (str_starts(t, STORE_UNOPENED) || !(nl1 = strchr(t, '\n')) ||
 	    !(nl2 = strchr(nl1 + 1, '\n'))) {
 		free(*email);
-		*email = t;     /* says why it does not open, never another's */
+		*email = t; /* says why it does not open, never another's */
 		return;
 	}
 	if (t[0] == '+')
@@ -161,7 +164,7 @@ static int not_participant(struct err *err, const char *email,
 /* The WHERE of a current participant: ?2 the address's keyed form,
  * CLEAR (the statement's last parameter: PostgreSQL wants no gap) the
  * clear one while rows from before sealing remain. */
-#define WHERE_CURRENT(clear) \
+#define WHERE_CURRENT(clear)                                                 \
 	" WHERE report_id = ?1 AND (email = ?2 OR email = lower(" clear "))" \
 	" AND removed_at IS NULL"
 
@@ -206,8 +209,8 @@ int store_participant_add(struct store *s, const struct participant *p,
 		l = lower_addr(p->email);
 		text = who_text(p->name, l, p->section);
 		who_column(col, sizeof(col), key);
-		who = store_seal_field(s, "participants", col, p->report_id, text,
-				       &failed, err);
+		who = store_seal_field(s, "participants", col, p->report_id,
+				       text, &failed, err);
 		wipe_free(text, strlen(text));
 		free(l);
 		if (failed) {
@@ -215,11 +218,13 @@ int store_participant_add(struct store *s, const struct participant *p,
 			return ERR_CRYPTO;
 		}
 	}
-	if (!(st = db_stmt(s, "INSERT INTO participants (report_id, name, email, role,"
-			   "  section, added_by, added_at, key_fpr) VALUES (?1,"
-			   "  nullif(?2, ''), lower(?3), nullif(?4, ''), nullif(?5, ''),"
-			   "  ?6, ?7, nullif(?8, '')) ON CONFLICT DO NOTHING RETURNING id",
-			   err))) {
+	if (!(st = db_stmt(
+		      s,
+		      "INSERT INTO participants (report_id, name, email, role,"
+		      "  section, added_by, added_at, key_fpr) VALUES (?1,"
+		      "  nullif(?2, ''), lower(?3), nullif(?4, ''), nullif(?5, ''),"
+		      "  ?6, ?7, nullif(?8, '')) ON CONFLICT DO NOTHING RETURNING id",
+		      err))) {
 		free(key);
 		free(who);
 		return ERR_IO;
@@ -257,8 +262,11 @@ int store_participant_remove(struct store *s, int64_t report_id,
 
 	if (!key)
 		return ERR_CRYPTO;
-	if (!(st = db_stmt(s, "UPDATE participants SET removed_at = ?3, removed_by = ?4"
-			   WHERE_CURRENT("?5"), err))) {
+	if (!(st = db_stmt(
+		      s,
+		      "UPDATE participants SET removed_at = ?3, removed_by = ?4" WHERE_CURRENT(
+			      "?5"),
+		      err))) {
 		free(key);
 		return ERR_IO;
 	}
@@ -281,8 +289,11 @@ int store_participant_set_key(struct store *s, int64_t report_id,
 
 	if (!key)
 		return ERR_CRYPTO;
-	if (!(st = db_stmt(s, "UPDATE participants SET key_fpr = nullif(?3, '')"
-			   WHERE_CURRENT("?4"), err))) {
+	if (!(st = db_stmt(
+		      s,
+		      "UPDATE participants SET key_fpr = nullif(?3, '')" WHERE_CURRENT(
+			      "?4"),
+		      err))) {
 		free(key);
 		return ERR_IO;
 	}
@@ -303,8 +314,10 @@ int store_participant_ack(struct store *s, int64_t report_id,
 
 	if (!key)
 		return ERR_CRYPTO;
-	if (!(st = db_stmt(s, "UPDATE participants SET acknowledged_at ="
-			   "  coalesce(acknowledged_at, ?3)" WHERE_CURRENT("?4"), err))) {
+	if (!(st = db_stmt(s,
+			   "UPDATE participants SET acknowledged_at ="
+			   "  coalesce(acknowledged_at, ?3)" WHERE_CURRENT("?4"),
+			   err))) {
 		free(key);
 		return ERR_IO;
 	}
@@ -357,12 +370,13 @@ int store_participants_get(struct store *s, int64_t report_id,
 		return ERR_IO;
 	db_int(st, 1, report_id);
 	db_int(st, 2, with_removed);
-	if ((r = db_rows(s, st, (void **)out, n, sizeof(**out), read_participant,
-			 release_participant, "cannot read participants", err)) < 0)
+	if ((r = db_rows(s, st, (void **)out, n, sizeof(**out),
+			 read_participant, release_participant,
+			 "cannot read participants", err)) < 0)
 		return r;
 	for (size_t i = 0; i < *n; i++)
-		open_who(s, (*out)[i].report_id, &(*out)[i].name, &(*out)[i].email,
-			 &(*out)[i].section);
+		open_who(s, (*out)[i].report_id, &(*out)[i].name,
+			 &(*out)[i].email, &(*out)[i].section);
 	return 0;
 }
 

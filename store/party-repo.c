@@ -174,7 +174,8 @@ static void open_rv(struct store *s, struct report_vendor *rv)
 	rv_column(col, sizeof(col), "note", rv->vendor_id);
 	store_open_field(s, "report_vendors", col, rv->report_id, &rv->note);
 	rv_column(col, sizeof(col), "statement", rv->vendor_id);
-	store_open_field(s, "report_vendors", col, rv->report_id, &rv->statement);
+	store_open_field(s, "report_vendors", col, rv->report_id,
+			 &rv->statement);
 }
 
 int store_report_vendor_get(struct store *s, int64_t report_id,
@@ -213,15 +214,18 @@ int store_report_vendor_set(struct store *s, int64_t report_id,
 	 * the vendor (rv_column). */
 	rv_column(col[0], sizeof(col[0]), "note", vendor_id);
 	rv_column(col[1], sizeof(col[1]), "statement", vendor_id);
-	if ((u->note && !(note = store_seal_field(s, "report_vendors", col[0], report_id,
-						   u->note, &failed, err))) ||
+	if ((u->note &&
+	     !(note = store_seal_field(s, "report_vendors", col[0], report_id,
+				       u->note, &failed, err))) ||
 	    (u->statement &&
-	     !(statement = store_seal_field(s, "report_vendors", col[1], report_id,
-					    u->statement, &failed, err)))) {
+	     !(statement = store_seal_field(s, "report_vendors", col[1],
+					    report_id, u->statement, &failed,
+					    err)))) {
 		free(note);
 		return failed ? ERR_CRYPTO : ERR_IO;
 	}
-	st = db_stmt(s,
+	st = db_stmt(
+		s,
 		"INSERT INTO report_vendors (report_id, vendor_id, status,"
 		"  notified_at, updated_at, nda_requested, note, statement)"
 		" VALUES (?1, ?2, coalesce(?3, 'not-notified'), nullif(?4, 0), ?5,"
@@ -233,7 +237,8 @@ int store_report_vendor_set(struct store *s, int64_t report_id,
 		"  nda_requested = CASE WHEN ?6 < 0 THEN report_vendors.nda_requested"
 		"   ELSE ?6 END,"
 		"  note = coalesce(?7, report_vendors.note),"
-		"  statement = coalesce(?8, report_vendors.statement)", err);
+		"  statement = coalesce(?8, report_vendors.statement)",
+		err);
 
 	if (!st) {
 		free(note);

@@ -317,26 +317,31 @@ int store_files_add(struct store *s, int64_t report_id, char *const *paths,
 	if ((r = store_files_get(s, report_id, &have, &nh, err)) < 0)
 		return r;
 	for (size_t i = 0; i < n && r == 0; i++) {
-		bool dup = nh && bsearch(&paths[i], have, nh, sizeof(*have), path_cmp);
+		bool dup = nh &&
+			bsearch(&paths[i], have, nh, sizeof(*have), path_cmp);
 
 		for (size_t j = 0; j < i && !dup; j++)
 			dup = !strcmp(paths[i], paths[j]);
 		if (dup)
 			continue;
-		if (!(sealed = store_seal_field(s, "report_files", "path", report_id,
-						paths[i], &failed, err))) {
+		if (!(sealed = store_seal_field(s, "report_files", "path",
+						report_id, paths[i], &failed,
+						err))) {
 			r = failed ? ERR_CRYPTO : ERR_IO;
 			break;
 		}
-		if (!(st = db_stmt(s, "INSERT INTO report_files (report_id, path)"
-				   " VALUES (?1, ?2) ON CONFLICT DO NOTHING", err))) {
+		if (!(st = db_stmt(s,
+				   "INSERT INTO report_files (report_id, path)"
+				   " VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+				   err))) {
 			free(sealed);
 			r = ERR_IO;
 			break;
 		}
 		db_int(st, 1, report_id);
 		db_text(st, 2, sealed);
-		r = db_run(s, st, NULL, "cannot store touched files", NULL, err);
+		r = db_run(s, st, NULL, "cannot store touched files", NULL,
+			   err);
 		free(sealed);
 	}
 	for (size_t i = 0; i < nh; i++)
@@ -358,8 +363,8 @@ static void release_path(void *elem)
 int store_files_get(struct store *s, int64_t report_id, char ***paths,
 		    size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT path FROM report_files WHERE report_id = ?1", err);
+	struct stmt *st = db_stmt(
+		s, "SELECT path FROM report_files WHERE report_id = ?1", err);
 	int r;
 
 	*paths = NULL;
@@ -371,7 +376,8 @@ int store_files_get(struct store *s, int64_t report_id, char ***paths,
 			 release_path, "cannot read touched files", err)) < 0)
 		return r;
 	for (size_t i = 0; i < *n; i++)
-		store_open_field(s, "report_files", "path", report_id, &(*paths)[i]);
+		store_open_field(s, "report_files", "path", report_id,
+				 &(*paths)[i]);
 	if (*n > 1)
 		qsort(*paths, *n, sizeof(**paths), path_cmp);
 	return 0;
@@ -381,10 +387,10 @@ struct files_each {
 	struct store *s;
 	int (*fn)(int64_t report_id, const char *path, void *data);
 	void *data;
-	int64_t report;  /* the report whose paths are gathered */
+	int64_t report; /* the report whose paths are gathered */
 	char **paths;
 	size_t n;
-	bool stop;       /* fn asked to stop */
+	bool stop; /* fn asked to stop */
 };
 
 /* The gathered report's paths, opened and in order, to fn. */
@@ -421,8 +427,10 @@ int store_files_each(struct store *s,
 		     int (*fn)(int64_t report_id, const char *path, void *data),
 		     void *data, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT report_id, path FROM report_files ORDER BY report_id", err);
+	struct stmt *st = db_stmt(
+		s,
+		"SELECT report_id, path FROM report_files ORDER BY report_id",
+		err);
 	struct files_each fe = { s, fn, data, 0, NULL, 0, false };
 	int r;
 

@@ -221,8 +221,7 @@ const char *const schema_pg[] = {
 	 * only the columns their work changes; never events, proposals,
 	 * decisions, signatures or the officers table.
 	 */
-	"CREATE FUNCTION secteam.team_grant() RETURNS void"
-	TEAM_GRANT_BEGIN
+	"CREATE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
 	"    secteam.events TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
 	"    secteam.report_vendors TO secteam_officers;"
@@ -263,8 +262,7 @@ const char *const schema_pg[] = {
 	"  sent_at bigint NOT NULL,"
 	"  PRIMARY KEY (report_id, recipient, kind)"
 	");"
-	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
-	TEAM_GRANT_BEGIN
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
 	"    secteam.events, secteam.reminders TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
 	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
@@ -288,8 +286,7 @@ const char *const schema_pg[] = {
 	"  LANGUAGE plpgsql AS $$ BEGIN"
 	"  PERFORM pg_notify('secteam', '');"
 	"  RETURN NULL; END $$;"
-	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
-	TEAM_GRANT_BEGIN
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
 	"    secteam.events, secteam.reminders TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
 	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
@@ -572,8 +569,7 @@ const char *const schema_pg[] = {
 	"REVOKE ALL ON secteam.settings FROM PUBLIC;"
 	/* A reseal that makes a message its content records the content's
 	 * digest (message_guard allows only that change). */
-	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
-	TEAM_GRANT_BEGIN
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
 	"    secteam.events, secteam.reminders TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
 	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
@@ -607,8 +603,7 @@ const char *const schema_pg[] = {
 	");"
 	"CREATE TRIGGER team_keys_append_only BEFORE UPDATE OR DELETE ON secteam.team_keys"
 	"  FOR EACH ROW EXECUTE FUNCTION secteam.refuse_change();"
-	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
-	TEAM_GRANT_BEGIN
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
 	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
 	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
@@ -673,8 +668,7 @@ const char *const schema_pg[] = {
 	"  IF NOT secteam.has_event(OLD.report_id, 'reseal', NULL) THEN"
 	"    PERFORM secteam.unrecorded('message', OLD.id, 'reseal'); END IF;"
 	"  RETURN NULL; END $$;"
-	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void"
-	TEAM_GRANT_BEGIN
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
 	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
 	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"

@@ -55,8 +55,7 @@ const char *const schema_sqlite[] = {
 	"CREATE TABLE messages ("
 	"  id INTEGER PRIMARY KEY,"
 	"  report_id INTEGER NOT NULL REFERENCES reports(id),"
-	"  message_id TEXT UNIQUE,"
-	MESSAGES_AFTER_MESSAGE_ID
+	"  message_id TEXT UNIQUE," MESSAGES_AFTER_MESSAGE_ID
 	"CREATE INDEX messages_report ON messages(report_id);"
 	"CREATE TABLE signatures ("
 	"  id INTEGER PRIMARY KEY,"
@@ -154,8 +153,7 @@ const char *const schema_sqlite[] = {
 	"CREATE TABLE messages_v2 ("
 	"  id INTEGER PRIMARY KEY,"
 	"  report_id INTEGER NOT NULL REFERENCES reports(id),"
-	"  message_id TEXT,"
-	MESSAGES_AFTER_MESSAGE_ID
+	"  message_id TEXT," MESSAGES_AFTER_MESSAGE_ID
 	"INSERT INTO messages_v2 SELECT id, report_id, message_id, content_hash,"
 	"  in_reply_to, from_name, from_email, subject, date, imported, encrypted,"
 	"  verdict, fingerprint, signer_matches_from, blob_kind, blob FROM messages;"

@@ -79,8 +79,8 @@ char *store_keyed(struct store *s, const char *purpose, const char *value,
 	if (!s->sealer)
 		return xstrdup(value);
 	if (!(hex = s->sealer->mac(s->sealer->data, purpose, value, &why))) {
-		err_setc(err, ERR_CRYPTO, "cannot make the keyed %s: %s", purpose,
-			 why ? why : "no team key");
+		err_setc(err, ERR_CRYPTO, "cannot make the keyed %s: %s",
+			 purpose, why ? why : "no team key");
 		free(why);
 		*failed = true;
 		return NULL;
@@ -97,9 +97,12 @@ bool store_has_clear_ids(struct store *s)
 	if (!s->sealer)
 		return true;
 	if (s->clear_ids < 0 &&
-	    (st = db_stmt(s, "SELECT count(*) FROM (SELECT 1 FROM messages"
-			  " WHERE message_id NOT LIKE 'k1:%' OR content_hash NOT LIKE 'k1:%'"
-			  " OR in_reply_to NOT LIKE 'k1:%' LIMIT 1) x", NULL)))
+	    (st = db_stmt(
+		     s,
+		     "SELECT count(*) FROM (SELECT 1 FROM messages"
+		     " WHERE message_id NOT LIKE 'k1:%' OR content_hash NOT LIKE 'k1:%'"
+		     " OR in_reply_to NOT LIKE 'k1:%' LIMIT 1) x",
+		     NULL)))
 		s->clear_ids = db_count(st) != 0;
 	return s->clear_ids != 0;
 }
@@ -136,8 +139,10 @@ static int reseal_text(struct store *s, const char *table, const char *column,
 	char *why = NULL, *clear, *again;
 	bool failed;
 
-	if (s->sealer && *field && **field && !str_starts(*field, STORE_SEALED_PREFIX)) {
-		if (!(again = store_seal_field(s, table, column, row, *field, &failed, err)))
+	if (s->sealer && *field && **field &&
+	    !str_starts(*field, STORE_SEALED_PREFIX)) {
+		if (!(again = store_seal_field(s, table, column, row, *field,
+					       &failed, err)))
 			return ERR_CRYPTO;
 		free(*field);
 		*field = again;
@@ -218,22 +223,26 @@ static int reseal_blob(struct store *s, int64_t row, unsigned char **blob,
 static int key_ids(struct store *s, int64_t row, char *ids[4], bool *changed,
 		   struct err *err)
 {
-	static const char *const purpose[3] = { "message-id", "message-id", "content" };
+	static const char *const purpose[3] = { "message-id", "message-id",
+						"content" };
 	bool clear = false, failed = false;
 	char *text, *k[3] = { NULL, NULL, NULL };
 
 	for (int i = 0; i < 3; i++)
 		clear |= ids[i] && !str_starts(ids[i], STORE_KEYED_PREFIX);
 	if (!clear || !s->sealer)
-		return reseal_text(s, "messages", "ids", row, &ids[3], changed, err);
+		return reseal_text(s, "messages", "ids", row, &ids[3], changed,
+				   err);
 	for (int i = 0; i < 3 && !failed; i++)
 		k[i] = ids[i] && !str_starts(ids[i], STORE_KEYED_PREFIX)
-			       ? store_keyed(s, purpose[i], ids[i], &failed, err)
-			       : ids[i] ? xstrdup(ids[i]) : NULL;
+			? store_keyed(s, purpose[i], ids[i], &failed, err)
+			: ids[i] ? xstrdup(ids[i])
+				 : NULL;
 	if (!failed) {
 		text = message_ids_text(ids[0], ids[1]);
 		free(ids[3]);
-		ids[3] = store_seal_field(s, "messages", "ids", row, text, &failed, err);
+		ids[3] = store_seal_field(s, "messages", "ids", row, text,
+					  &failed, err);
 		free(text);
 	}
 	for (int i = 0; i < 3; i++) {
@@ -318,9 +327,12 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 		bool ch = false;
 		char *ids[4] = { NULL, NULL, NULL, NULL };
 
-		st = db_stmt(s, "SELECT subject, from_name, from_email, blob, message_id,"
-			     " in_reply_to, content_hash, ids_sealed FROM messages"
-			     " WHERE id = ?1", err);
+		st = db_stmt(
+			s,
+			"SELECT subject, from_name, from_email, blob, message_id,"
+			" in_reply_to, content_hash, ids_sealed FROM messages"
+			" WHERE id = ?1",
+			err);
 		if (!st) {
 			r = ERR_IO;
 			break;
@@ -349,10 +361,13 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 		if (r == 0)
 			r = key_ids(s, mids[k], ids, &ch, err);
 		if (r == 0 && ch) {
-			st = db_stmt(s, "UPDATE messages SET subject = ?2, from_name = ?3,"
-				     " from_email = ?4, blob = ?5, message_id = ?6,"
-				     " in_reply_to = ?7, content_hash = ?8, ids_sealed = ?9"
-				     " WHERE id = ?1", err);
+			st = db_stmt(
+				s,
+				"UPDATE messages SET subject = ?2, from_name = ?3,"
+				" from_email = ?4, blob = ?5, message_id = ?6,"
+				" in_reply_to = ?7, content_hash = ?8, ids_sealed = ?9"
+				" WHERE id = ?1",
+				err);
 			if (!st)
 				r = ERR_IO;
 			else {

@@ -99,7 +99,7 @@ struct message {
 				 * to (the bytes the import verified), or
 				 * NULL for a message stored before it was
 				 * kept: every opening checks it */
-	char *ids_sealed;       /* the store's own: the sealed Message-IDs
+	char *ids_sealed; /* the store's own: the sealed Message-IDs
 				 * while a row is read */
 	bool blob_content;      /* sealed: the blob holds the decrypted
 				 * content (a MIME entity of what was shown,

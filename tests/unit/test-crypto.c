@@ -1152,29 +1152,37 @@ static void test_team_key_chain(void **state)
 	assert_int_equal(team_key_new(1, &g1, &err), 0);
 	assert_int_equal(team_key_new(2, &g2, &err), 0);
 	assert_int_equal(team_key_new(3, &g3, &err), 0);
-	team_key_seal(g1, "events", "detail:note", 4, note, strlen(note), &sealed, &slen);
+	team_key_seal(g1, "events", "detail:note", 4, note, strlen(note),
+		      &sealed, &slen);
 	team_key_chain(g2, g1, &chain, &clen);
 	assert_int_equal(team_key_unchain(g2, 1, chain, clen, &back, &err), 0);
 	assert_int_equal(team_key_generation(back), 1);
-	assert_int_equal(team_key_open(back, "events", "detail:note", 4, sealed, slen,
-				       &plain, &plen, &err), 0);
+	assert_int_equal(team_key_open(back, "events", "detail:note", 4, sealed,
+				       slen, &plain, &plen, &err),
+			 0);
 	assert_string_equal((char *)plain, note);
 	wipe_free(plain, plen);
 	team_key_free(back);
 	free(sealed);
 	/* Under another key, as another generation, or altered: refused. */
-	assert_int_equal(team_key_unchain(g3, 1, chain, clen, &back, &err), ERR_INVALID);
+	assert_int_equal(team_key_unchain(g3, 1, chain, clen, &back, &err),
+			 ERR_INVALID);
 	assert_null(back);
-	assert_int_equal(team_key_unchain(g2, 0, chain, clen, &back, &err), ERR_CRYPTO);
+	assert_int_equal(team_key_unchain(g2, 0, chain, clen, &back, &err),
+			 ERR_CRYPTO);
 	assert_non_null(strstr(err.msg, "does not open"));
 	chain[clen - 1] ^= 1;
-	assert_int_equal(team_key_unchain(g2, 1, chain, clen, &back, &err), ERR_CRYPTO);
-	assert_int_equal(team_key_unchain(g2, 1, chain, 10, &back, &err), ERR_INVALID);
+	assert_int_equal(team_key_unchain(g2, 1, chain, clen, &back, &err),
+			 ERR_CRYPTO);
+	assert_int_equal(team_key_unchain(g2, 1, chain, 10, &back, &err),
+			 ERR_INVALID);
 	free(chain);
 	/* The older key opens nothing the newer one sealed. */
-	team_key_seal(g2, "events", "detail:note", 4, note, strlen(note), &sealed, &slen);
-	assert_int_equal(team_key_open(g1, "events", "detail:note", 4, sealed, slen,
-				       &plain, &plen, &err), ERR_CRYPTO);
+	team_key_seal(g2, "events", "detail:note", 4, note, strlen(note),
+		      &sealed, &slen);
+	assert_int_equal(team_key_open(g1, "events", "detail:note", 4, sealed,
+				       slen, &plain, &plen, &err),
+			 ERR_CRYPTO);
 	free(sealed);
 	team_key_free(g1);
 	team_key_free(g2);
