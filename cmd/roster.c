@@ -100,10 +100,13 @@ static int show(struct cmd_ctx *ctx, bool json)
 	return r;
 }
 
-static int reseal(struct cmd_ctx *ctx)
+static int reseal(struct cmd_ctx *ctx, size_t batch)
 {
 	struct reseal_result res;
-	int r = roster_reseal(ctx->sess, &res, NULL, NULL, &ctx->err);
+	int r;
+
+	res.batch = batch;
+	r = roster_reseal(ctx->sess, &res, NULL, NULL, &ctx->err);
 
 	if (r < 0) {
 		err_prefix(&ctx->err, "roster reseal stopped after %zu resealed (run it again to finish)",
@@ -153,19 +156,32 @@ static int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "--json"))
 		return show(ctx, true);
 	if (argc == 2 && !strcmp(argv[1], "reseal"))
-		return reseal(ctx);
+		return reseal(ctx, 0);
+	if (argc == 4 && !strcmp(argv[1], "reseal") && !strcmp(argv[2], "--batch")) {
+		char *end;
+		unsigned long b = strtoul(argv[3], &end, 10);
+
+		if (!*argv[3] || *end || b < 1 || b > 100000) {
+			err_setc(&ctx->err, ERR_INVALID,
+				 "roster reseal --batch '%s': a number of reports from 1 to 100000",
+				 argv[3]);
+			return CMD_USAGE;
+		}
+		return reseal(ctx, (size_t)b);
+	}
 	return cmd_usage(ctx, "roster");
 }
 
 /* `roster` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
 	{ "--json", "the keys as a JSON array" },
+	{ "--batch N", "with reseal: reports sealed again per transaction (default 256)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = { "roster", "roster reseal", NULL };
 const struct cmd_entry cmd_roster_entry = {
 	.name = "roster",
-	.usage = "[--json] | reseal",
+	.usage = "[--json] | reseal [--batch N]",
 	.help = "the keys report bodies are encrypted to; reseal every body to them",
 	.exec = cmd_roster_exec,
 	.target = CMD_TARGET_NONE,

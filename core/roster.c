@@ -201,23 +201,38 @@ done:
 	return r;
 }
 
-/* A report's fields and team-sealed bodies under the latest generation,
- * with the reseal event the team server asks for. */
-struct reseal_report {
-	int64_t id;
-	bool changed;
+/* A batch of reports' fields and team-sealed bodies under the latest
+ * generation, each with the reseal event the team server asks for, in
+ * one transaction (one commit per report made a reseal of 100k reports
+ * wait on 100k commits).  A run stopped midway loses at most the batch
+ * it was in; run again, it finds those reports still to do. */
+#define RESEAL_BATCH 256
+
+struct reseal_batch {
+	const struct report_key *keys;
+	size_t n;
+	size_t changed;         /* reports sealed again in this batch */
 };
 
-static int reseal_report(struct session *sess, void *data, struct err *err)
+static int reseal_batch(struct session *sess, void *data, struct err *err)
 {
-	struct reseal_report *q = data;
-	int r = store_reseal_report(sess->store, q->id, &q->changed, err);
+	struct reseal_batch *q = data;
+	int r = 0;
 
-	/* The team server checks at commit that an event records it. */
-	if (r == 0 && q->changed)
-		r = store_event_add(sess->store, q->id, sess->officer, "reseal",
-				    "sealed again under the team key's latest generation",
-				    err);
+	q->changed = 0;
+	for (size_t i = 0; i < q->n && r == 0; i++) {
+		bool changed = false;
+
+		r = store_reseal_report(sess->store, q->keys[i].id, &changed, err);
+		/* The team server checks at commit that an event records it. */
+		if (r == 0 && changed) {
+			r = store_event_add(sess->store, q->keys[i].id, sess->officer,
+					    "reseal",
+					    "sealed again under the team key's latest generation",
+					    err);
+			q->changed++;
+		}
+	}
 	return r;
 }
 
@@ -245,11 +260,13 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 {
 	struct store *s;
 	struct crypto *c;
-	size_t nroster, n = 0;
+	size_t nroster, n = 0, batch;
 	int64_t *ids = NULL;
 	int r;
 
+	batch = res->batch ? res->batch : RESEAL_BATCH;
 	memset(res, 0, sizeof(*res));
+	res->batch = batch;
 	if (!(s = session_store(sess, err)) || !(c = session_crypto(sess, err)) ||
 	    !session_roster(sess, &nroster, err)) {
 		return ERR_IO;
@@ -297,12 +314,11 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 		size_t nk = 0;
 
 		r = report_keys(sess, &keys, &nk, err);
-		for (size_t i = 0; r == 0 && i < nk; i++) {
-			struct reseal_report q = { keys[i].id, false };
+		for (size_t i = 0; r == 0 && i < nk; i += batch) {
+			struct reseal_batch q = { keys + i, nk - i < batch ? nk - i : batch, 0 };
 
-			r = core_write(sess, reseal_report, &q, err);
-			if (r == 0 && q.changed)
-				res->rekeyed++;
+			if ((r = core_write(sess, reseal_batch, &q, err)) == 0)
+				res->rekeyed += q.changed;
 		}
 		free(keys);
 	}

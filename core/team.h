@@ -72,6 +72,8 @@ struct reseal_result {
 				 * generation */
 	size_t dropped; /* older generations' wrapped copies dropped
 				 * (the chain keeps those keys) */
+	size_t batch;   /* in: reports sealed again per transaction (0:
+			 * the default, 256) */
 };
 void reseal_result_release(struct reseal_result *r);
 /*

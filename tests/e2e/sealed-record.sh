@@ -140,6 +140,9 @@ legacy_sql "UPDATE reports SET subject = 'LEGACYSUBJ-t6y' WHERE id = 2;
 	UPDATE messages SET message_id = 's2@example.net', content_hash = 'c0ffee', ids_sealed = NULL
 	WHERE report_id = 2"
 tap_like "$(st list)" "LEGACYSUBJ-t6y" "(a clear subject from before sealing still reads)"
+out=$(st roster reseal --batch 0 2>&1); rc=$?
+tap_is "$rc" 2 "roster reseal --batch 0: a usage error"
+tap_like "$out" "--batch '0': a number of reports from 1 to 100000" "  naming the value"
 out=$(st roster reseal 2>&1); rc=$?
 tap_is "$rc" 0 "roster reseal on it: exit 0" "$out"
 tap_like "$out" "sealed under the latest team key .*: 1 report" "  and it says what it did"

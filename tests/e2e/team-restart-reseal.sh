@@ -47,7 +47,9 @@ resealed() { # the reports sealed again under the new generation
 	db_sql "SELECT count(*) FROM events WHERE kind = 'reseal' AND detail LIKE 'sealed again%'"
 }
 
-st roster reseal >"$T/first" 2>"$T/first.err" &
+# One report per transaction (--batch 1), so that the restart lands
+# between commits, as it would amid a large team's default batches.
+st roster reseal --batch 1 >"$T/first" 2>"$T/first.err" &
 rp=$!
 i=0
 while [ "$i" -lt 400 ] && [ "$(resealed)" -lt 1 ]; do
