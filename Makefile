@@ -75,6 +75,12 @@ $(B)/tests/clock-shim.so: tests/lib/clock-shim.c
 
 units: $(UNIT_BIN) $(B)/tests/clock-shim.so
 
+# The sealed benchmark's fixture (bench/mksealed.c, run by bench/sealed.sh):
+# built like a unit test, against the library.
+$(B)/bench/mksealed: bench/mksealed.c $(B)/libsecteam.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -o $@ $< $(B)/libsecteam.a $(LDLIBS)
+
 # --- set-up -----------------------------------------------------------------
 deps:
 	@scripts/deps.sh
@@ -82,7 +88,7 @@ deps:
 deps-quiet:
 	@scripts/deps.sh --quiet run
 
--include $(LIB_OBJ:.o=.d) $(B)/main.d $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(B)/main.d $(UNIT_BIN:=.d) $(B)/bench/mksealed.d
 
 # --- running ----------------------------------------------------------------
 run: deps-quiet
@@ -121,7 +127,7 @@ fuzz-replay:
 stress: all
 	@tests/stress/run.sh $(B)
 
-bench: all
+bench: all $(B)/bench/mksealed
 	@bench/run.sh $(B)
 
 # The team under load alone (also part of `make bench`): knobs LOAD_*,
