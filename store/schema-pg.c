@@ -626,6 +626,10 @@ const char *const schema_pg[] = {
 	 * migration 10): a message stored before keeps its clear ones until
 	 * roster reseal keys them, clear to keyed only, with its event) */
 	"ALTER TABLE secteam.messages ADD COLUMN ids_sealed text;"
+	/* has_event looks for this transaction's events: an index on the
+	 * transaction id finds them, where report_id IS NOT DISTINCT FROM
+	 * scanned every event (96 ms a check at 1M events). */
+	"CREATE INDEX events_xact ON secteam.events(xact) WHERE xact IS NOT NULL;"
 	/* A wrapped copy of an older generation whose key the next keeps
 	 * (its chain row) may go, with a roster reseal's event; nothing
 	 * else in team_keys ever changes. */

@@ -912,7 +912,7 @@ static void test_migrations_frozen(void **state)
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
-		"362fd2f67fa91161", "9758521ae4aa7612",
+		"362fd2f67fa91161", "98f8db7d44fcca4e",
 	};
 	struct {
 		const char *const *text, *const *sha;
