@@ -158,9 +158,6 @@ static int not_participant(struct err *err, const char *email,
 			(long long)report_id);
 }
 
-/* Runs an UPDATE of a current participant (?1 report, ?2 address: bound
- * here; the caller binds the rest): ERR_NOTFOUND naming them when no
- * such participant is there. */
 /* The WHERE of a current participant: ?2 the address's keyed form,
  * CLEAR (the statement's last parameter: PostgreSQL wants no gap) the
  * clear one while rows from before sealing remain. */
@@ -168,21 +165,44 @@ static int not_participant(struct err *err, const char *email,
 	" WHERE report_id = ?1 AND (email = ?2 OR email = lower(" clear "))" \
 	" AND removed_at IS NULL"
 
-static void bind_current(struct store *s, struct stmt *st, int64_t report_id,
-			 const char *key, const char *email, int clear)
+/* A statement about the current participant email of report_id: sql
+ * (ending in WHERE_CURRENT with parameter clear), its ?1, ?2 and clear
+ * bound; the caller binds the rest.  The keyed address and whether clear
+ * rows remain are had before the statement: either may use the store,
+ * and a statement drawn earlier could be gone from its cache by then. */
+static struct stmt *current_stmt(struct store *s, const char *sql,
+				 int64_t report_id, const char *email,
+				 int clear, int *rc, struct err *err)
 {
+	bool failed;
+	char *key = addr_key(s, email, &failed, err);
+	bool by_clear = s->sealer && clear_addresses(s);
+	struct stmt *st;
+
+	*rc = 0;
+	if (!key) {
+		*rc = ERR_CRYPTO;
+		return NULL;
+	}
+	if (!(st = db_stmt(s, sql, err))) {
+		free(key);
+		*rc = ERR_IO;
+		return NULL;
+	}
 	db_int(st, 1, report_id);
 	db_text(st, 2, key);
-	db_text(st, clear, s->sealer && clear_addresses(s) ? email : NULL);
+	db_text(st, clear, by_clear ? email : NULL);
+	free(key);      /* bound: the engine keeps its copy */
+	return st;
 }
 
+/* Runs an UPDATE from current_stmt: ERR_NOTFOUND naming them when no
+ * such participant is there. */
 static int update_current(struct store *s, struct stmt *st, int64_t report_id,
-			  const char *key, const char *email, int clear,
-			  const char *what, struct err *err)
+			  const char *email, const char *what, struct err *err)
 {
 	int r;
 
-	bind_current(s, st, report_id, key, email, clear);
 	if ((r = db_run(s, st, NULL, what, NULL, err)) < 0)
 		return r;
 	if (db_changes(st) == 0)
@@ -255,99 +275,62 @@ int store_participant_remove(struct store *s, int64_t report_id,
 			     const char *email, const char *officer, time_t at,
 			     struct err *err)
 {
-	struct stmt *st;
-	bool failed;
-	char *key = addr_key(s, email, &failed, err);
 	int r;
+	struct stmt *st = current_stmt(
+		s, "UPDATE participants SET removed_at = ?3, removed_by = ?4" WHERE_CURRENT("?5"),
+		report_id, email, 5, &r, err);
 
-	if (!key)
-		return ERR_CRYPTO;
-	if (!(st = db_stmt(
-		      s,
-		      "UPDATE participants SET removed_at = ?3, removed_by = ?4" WHERE_CURRENT(
-			      "?5"),
-		      err))) {
-		free(key);
-		return ERR_IO;
-	}
+	if (!st)
+		return r;
 	db_int(st, 3, (int64_t)(at ? at : util_now()));
 	db_text(st, 4, officer ? officer : "unknown");
-	r = update_current(s, st, report_id, key, email, 5,
-			   "cannot remove the participant", err);
-	free(key);
-	return r;
+	return update_current(s, st, report_id, email, "cannot remove the participant", err);
 }
 
 int store_participant_set_key(struct store *s, int64_t report_id,
 			      const char *email, const char *key_fpr,
 			      struct err *err)
 {
-	struct stmt *st;
-	bool failed;
-	char *key = addr_key(s, email, &failed, err);
 	int r;
+	struct stmt *st = current_stmt(
+		s, "UPDATE participants SET key_fpr = nullif(?3, '')" WHERE_CURRENT("?4"),
+		report_id, email, 4, &r, err);
 
-	if (!key)
-		return ERR_CRYPTO;
-	if (!(st = db_stmt(
-		      s,
-		      "UPDATE participants SET key_fpr = nullif(?3, '')" WHERE_CURRENT(
-			      "?4"),
-		      err))) {
-		free(key);
-		return ERR_IO;
-	}
+	if (!st)
+		return r;
 	db_text(st, 3, key_fpr);
-	r = update_current(s, st, report_id, key, email, 4,
-			   "cannot record the participant's key", err);
-	free(key);
-	return r;
+	return update_current(s, st, report_id, email,
+			      "cannot record the participant's key", err);
 }
 
 int store_participant_ack(struct store *s, int64_t report_id,
 			  const char *email, time_t at, struct err *err)
 {
-	struct stmt *st;
-	bool failed;
-	char *key = addr_key(s, email, &failed, err);
 	int r;
+	struct stmt *st = current_stmt(s, "UPDATE participants SET acknowledged_at ="
+				       " coalesce(acknowledged_at, ?3)" WHERE_CURRENT("?4"),
+				       report_id, email, 4, &r, err);
 
-	if (!key)
-		return ERR_CRYPTO;
-	if (!(st = db_stmt(s,
-			   "UPDATE participants SET acknowledged_at ="
-			   "  coalesce(acknowledged_at, ?3)" WHERE_CURRENT("?4"),
-			   err))) {
-		free(key);
-		return ERR_IO;
-	}
+	if (!st)
+		return r;
 	db_int(st, 3, (int64_t)(at ? at : util_now()));
-	r = update_current(s, st, report_id, key, email, 4,
-			   "cannot record the acknowledgement", err);
-	free(key);
-	return r;
+	return update_current(s, st, report_id, email,
+			      "cannot record the acknowledgement", err);
 }
 
 int store_participant_get(struct store *s, int64_t report_id,
 			  const char *email, struct participant *p,
 			  struct err *err)
 {
-	struct stmt *st;
-	bool failed;
-	char *key;
 	int rc;
+	struct stmt *st;
 
 	memset(p, 0, sizeof(*p));
-	if (!(key = addr_key(s, email, &failed, err)))
-		return ERR_CRYPTO;
-	if (!(st = db_stmt(s, PARTICIPANT_COLS WHERE_CURRENT("?3"), err))) {
-		free(key);
-		return ERR_IO;
-	}
-	bind_current(s, st, report_id, key, email, 3);
+	if (!(st = current_stmt(s, PARTICIPANT_COLS WHERE_CURRENT("?3"), report_id,
+				email, 3, &rc, err)))
+		return rc;
 	rc = db_row(s, st, p, read_participant, "cannot read the participant",
 		    err);
-	free(key);
 	if (rc == ERR_NOTFOUND)
 		return not_participant(err, email, report_id);
 	if (rc == 0)
