@@ -45,8 +45,8 @@ int store_message_find(struct store *s, const char *message_id,
 	/* Keyed (issue 26): the server sees neither value.  Messages stored
 	 * before keyed lookups are found by the clear ones (?3, ?4) until a
 	 * roster reseal has keyed them.  All of it before the statement:
-	 * making the keyed values may use the store (the team key), and a
-	 * statement drawn earlier could be gone from the cache by then. */
+	 * making the keyed values may read the store (the team key's wrapped
+	 * copies), and a failure there then leaves no statement half bound. */
 	if (!(kid = store_keyed(s, "message-id", message_id, &failed, err)) &&
 	    failed)
 		return ERR_CRYPTO;

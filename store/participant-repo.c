@@ -168,8 +168,8 @@ static int not_participant(struct err *err, const char *email,
 /* A statement about the current participant email of report_id: sql
  * (ending in WHERE_CURRENT with parameter clear), its ?1, ?2 and clear
  * bound; the caller binds the rest.  The keyed address and whether clear
- * rows remain are had before the statement: either may use the store,
- * and a statement drawn earlier could be gone from its cache by then. */
+ * rows remain are had before the statement: either may read the store,
+ * and a failure there then leaves no statement half bound. */
 static struct stmt *current_stmt(struct store *s, const char *sql,
 				 int64_t report_id, const char *email,
 				 int clear, int *rc, struct err *err)
