@@ -160,14 +160,14 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 static const struct cmd_opt_help opt_help[] = {
 	{ "--state S", "only reports in state S (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)" },
 	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
-	{ "--sort KEY", "order by deadline, received, state or severity (default: id)" },
+	{ "--sort KEY", "order by deadline, received, state, severity or subject (default: id)" },
 	{ "--json", "an array of JSON objects instead of the table" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = { "list --open --sort deadline", NULL };
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.usage = "[--state S] [--open] [--sort deadline|received|state|severity] [--json]",
+	.usage = "[--state S] [--open] [--sort deadline|received|state|severity|subject] [--json]",
 	.help = "list reports",
 	.exec = cmd_list_exec,
 	.opts = cmd_list_opts,

@@ -51,13 +51,15 @@ int core_write(struct session *sess,
 	return store_commit(s, err);
 }
 
-/* The reports of a listing, kept for sorting by embargo deadline. */
+/* The reports of a listing, kept for sorting by embargo deadline or by
+ * subject (both unknown to the store: a sealed subject opens here). */
 struct by_deadline {
 	struct report *v;
 	time_t *deadline;
 	size_t n;
 	struct policy pol;
 	time_t now;
+	bool by_subject;
 };
 
 static char *dup_or_null(const char *s)
@@ -92,8 +94,13 @@ static int cmp_deadline(const void *x, const void *y, void *data)
 {
 	const struct by_deadline *b = data;
 	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c;
 
-	if (b->deadline[i] != b->deadline[j])
+	if (b->by_subject &&
+	    (c = strcasecmp(b->v[i].subject ? b->v[i].subject : "",
+			    b->v[j].subject ? b->v[j].subject : "")))
+		return c;
+	if (!b->by_subject && b->deadline[i] != b->deadline[j])
 		return b->deadline[i] < b->deadline[j] ? -1 : 1;
 	return b->v[i].id < b->v[j].id ? -1 : b->v[i].id > b->v[j].id;
 }
@@ -101,12 +108,12 @@ static int cmp_deadline(const void *x, const void *y, void *data)
 /* Order "deadline" is the embargo deadline (embargo.c), which the store
  * does not know for undated reports: read by id, sort here. */
 static int each_by_deadline(struct session *sess, struct store *s,
-			    const struct report_filter *f,
+			    const struct report_filter *f, bool by_subject,
 			    int (*fn)(const struct report *r, void *data),
 			    void *data, struct err *err)
 {
 	struct report_filter byid = *f;
-	struct by_deadline b = { NULL, NULL, 0, { 0, 0 }, util_now() };
+	struct by_deadline b = { NULL, NULL, 0, { 0, 0 }, util_now(), by_subject };
 	size_t *order;
 	int r;
 
@@ -142,13 +149,21 @@ int report_each(struct session *sess, const struct report_filter *f,
 		rf = *f;
 	rf.finished = report_finished_states;
 	rf.rank = NULL;
+	if (rf.order && strcmp(rf.order, "id") && strcmp(rf.order, "received") &&
+	    strcmp(rf.order, "state") && strcmp(rf.order, "severity") &&
+	    strcmp(rf.order, "deadline") && strcmp(rf.order, "subject"))
+		return err_setc(err, ERR_INVALID,
+				"unknown order '%s' (id, received, state, severity, "
+				"deadline, subject)", rf.order);
 	if (rf.order && !strcmp(rf.order, "state"))
 		rf.rank = report_states;
 	else if (rf.order && !strcmp(rf.order, "severity"))
 		rf.rank = report_severity_order;
-	else if (rf.order && !strcmp(rf.order, "deadline")) {
+	else if (rf.order && (!strcmp(rf.order, "deadline") || !strcmp(rf.order, "subject"))) {
+		bool subj = !strcmp(rf.order, "subject");
+
 		rf.order = "id";
-		return each_by_deadline(sess, s, &rf, fn, data, err);
+		return each_by_deadline(sess, s, &rf, subj, fn, data, err);
 	}
 	return store_report_each(s, &rf, fn, data, err);
 }

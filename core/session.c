@@ -2,6 +2,7 @@
  * The session: the config, the store, the keyring and the roster, each
  * opened once (core/session.h).
  */
+#include <pthread.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,9 @@ struct session_seal {
 	size_t nold;
 	char *failed;             /* why no key could be had (said once) */
 	struct store_sealer z;
+	/* open_cb runs on several threads at once (store_open_fields):
+	 * finding a key, which may unwrap one, is one at a time */
+	pthread_mutex_t lock;
 };
 
 static struct team_key *key_of_gen(struct session *sess, int gen, char **why);
@@ -271,11 +275,19 @@ static char *open_cb(void *data, const char *table, const char *column,
 		     int64_t row, const unsigned char *sealed, size_t n, char **why)
 {
 	struct session *sess = data;
-	struct team_key *k = key_for(sess, sealed, n, why);
+	struct team_key *k;
 	struct err e = { 0, "" };
 	unsigned char *clear;
 	size_t len;
 
+	/* The latest generation's key, once had, stays for the session (a
+	 * rotation is no time to open): no lock for it. */
+	k = sess->seal->key;
+	if (!k || team_key_generation(k) != team_key_sealed_generation(sealed, n)) {
+		pthread_mutex_lock(&sess->seal->lock);
+		k = key_for(sess, sealed, n, why);
+		pthread_mutex_unlock(&sess->seal->lock);
+	}
 	if (!k)
 		return NULL;
 	if (team_key_open(k, table, column, row, sealed, n, &clear, &len, &e) < 0) {
@@ -310,6 +322,7 @@ static void seal_install(struct session *sess)
 	if (!sess->seal) {
 		sess->seal = xcalloc(1, sizeof(*sess->seal));
 		sess->seal->sess = sess;
+		pthread_mutex_init(&sess->seal->lock, NULL);
 		sess->seal->z.data = sess;
 		sess->seal->z.seal = seal_cb;
 		sess->seal->z.open = open_cb;
@@ -481,6 +494,7 @@ void session_close(struct session *sess)
 			team_key_free(sess->seal->old[i]);
 		free(sess->seal->old);
 		free(sess->seal->failed);
+		pthread_mutex_destroy(&sess->seal->lock);
 		free(sess->seal);
 		sess->seal = NULL;
 	}

@@ -56,6 +56,16 @@ int report_search(struct session *sess, const char *needle, int64_t **ids,
 	return s ? store_report_search(s, needle, ids, n, err) : ERR_IO;
 }
 
+int report_subjects(struct session *sess, int64_t after,
+		    struct report_subject **out, size_t *n, struct err *err)
+{
+	struct store *s = store_or_err(sess, err);
+
+	*out = NULL;
+	*n = 0;
+	return s ? store_report_subjects(s, after, out, n, err) : ERR_IO;
+}
+
 int report_first_ids(struct session *sess, const char *order, size_t limit,
 		     int64_t **ids, size_t *n, struct err *err)
 {

@@ -28,6 +28,10 @@ int report_page(struct session *sess, const int64_t *ids, size_t n,
 /* Ids, ascending, of reports whose subject or reporter contains needle. */
 int report_search(struct session *sess, const char *needle, int64_t **ids,
 		  size_t *n, struct err *err);
+/* The subjects (opened) of the reports after id `after`, by id: the
+ * list's subject sort.  *out is the caller's (report_subjects_free). */
+int report_subjects(struct session *sess, int64_t after,
+		    struct report_subject **out, size_t *n, struct err *err);
 /* The first `limit` ids in a listing order, for a quick first screen. */
 int report_first_ids(struct session *sess, const char *order, size_t limit,
 		     int64_t **ids, size_t *n, struct err *err);

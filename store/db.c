@@ -121,6 +121,16 @@ char *db_col_str(struct stmt *st, int i)
 	return xstrdup(t ? t : "");
 }
 
+const char *db_col_text(struct stmt *st, int i)
+{
+	const char *t;
+
+	if (st->s->eng->col_null(st, i))
+		return NULL;
+	t = st->s->eng->col_text(st, i);
+	return t ? t : "";
+}
+
 enum sig_verdict db_col_verdict(struct stmt *st, int i)
 {
 	if (st->s->eng->col_null(st, i))

@@ -126,6 +126,9 @@ int64_t db_col_int(struct stmt *st, int i);
 bool db_col_null(struct stmt *st, int i);
 /* Column i as a new string, NULL for SQL NULL. */
 char *db_col_str(struct stmt *st, int i);
+/* Column i's text as the engine holds it, until the next step or reset;
+ * NULL for SQL NULL. */
+const char *db_col_text(struct stmt *st, int i);
 /* Column i, a verdict's stored name: SIG_NONE for SQL NULL, SIG_ERROR
  * for a name this program does not know. */
 enum sig_verdict db_col_verdict(struct stmt *st, int i);

@@ -66,41 +66,119 @@ static void read_id(struct stmt *st, void *elem)
 	*(int64_t *)elem = db_col_int(st, 0);
 }
 
-/* Sealed subjects and reporters are searched here, after opening: the
- * server holds nothing to match them against. */
-struct sealed_search {
-	struct store *s;
-	char *needle;           /* lowercase */
+/*
+ * Sealed subjects and reporters are searched here, after opening: the
+ * server holds nothing to match them against.  The rows are read first,
+ * as stored, into one pool (a string each would be 300,000 allocations
+ * freed again), then opened on every processor (store_parallel), each
+ * thread allocating and freeing only its own.
+ */
+#define NO_TEXT SIZE_MAX
+struct sealed_rows {
 	int64_t *ids;
-	size_t n;
+	size_t *off;             /* per row, ncol offsets into pool */
+	int ncol;
+	char *pool;
+	size_t plen, pcap;
+	size_t n, cap;
 };
+
+static int sealed_row(struct stmt *st, void *data)
+{
+	struct sealed_rows *q = data;
+
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 4096;
+		q->ids = xrealloc(q->ids, q->cap * sizeof(*q->ids));
+		q->off = xrealloc(q->off, q->cap * (size_t)q->ncol * sizeof(*q->off));
+	}
+	q->ids[q->n] = db_col_int(st, 0);
+	for (int c = 0; c < q->ncol; c++) {
+		const char *t = db_col_text(st, 1 + c);
+		size_t len = t ? strlen(t) + 1 : 0;
+
+		q->off[q->n * (size_t)q->ncol + (size_t)c] = t ? q->plen : NO_TEXT;
+		if (!t)
+			continue;
+		if (q->plen + len > q->pcap) {
+			q->pcap = (q->plen + len) * 2;
+			q->pool = xrealloc(q->pool, q->pcap);
+		}
+		memcpy(q->pool + q->plen, t, len);
+		q->plen += len;
+	}
+	q->n++;
+	return 0;
+}
+
+static const char *row_text(const struct sealed_rows *q, size_t k, int c)
+{
+	size_t o = q->off[k * (size_t)q->ncol + (size_t)c];
+
+	return o == NO_TEXT ? NULL : q->pool + o;
+}
+
+static void sealed_rows_free(struct sealed_rows *q)
+{
+	free(q->ids);
+	free(q->off);
+	free(q->pool);
+}
 
 static bool has_ci(char *field, const char *needle)
 {
-	bool hit = field && strstr(str_lower(field), needle);
-
-	return hit;
+	return field && strstr(str_lower(field), needle);
 }
 
-static int search_row(struct stmt *st, void *data)
-{
-	struct sealed_search *q = data;
-	int64_t id = db_col_int(st, 0);
-	char *f[3] = { db_col_str(st, 1), db_col_str(st, 2), db_col_str(st, 3) };
-	static const char *const col[3] = { "subject", "reporter_name", "reporter_email" };
-	bool hit = false;
+struct search_share {
+	struct store *s;
+	struct sealed_rows *q;
+	const char *needle;      /* lowercase */
+	bool *hit;
+};
 
-	for (int i = 0; i < 3; i++) {
-		store_open_field(q->s, "reports", col[i], id, &f[i]);
-		hit = hit || has_ci(f[i], q->needle);
+/* Each row's fields opened, in column order, up to the first that
+ * matches; each wiped once looked at. */
+static void search_rows(size_t from, size_t to, void *data)
+{
+	static const char *const col[3] = { "subject", "reporter_name", "reporter_email" };
+	struct search_share *sh = data;
+
+	for (size_t k = from; k < to; k++)
+		for (int c = 0; c < 3 && !sh->hit[k]; c++) {
+			char *f = store_open_text(sh->s, "reports", col[c], sh->q->ids[k],
+						  row_text(sh->q, k, c));
+
+			sh->hit[k] = has_ci(f, sh->needle);
+			if (f)
+				wipe_free(f, strlen(f));
+		}
+}
+
+static int search_sealed(struct store *s, const char *needle, int64_t **ids,
+			 size_t *n, struct err *err)
+{
+	struct sealed_rows q = { .ncol = 3 };
+	struct stmt *st = db_stmt(s, "SELECT id, subject, reporter_name, reporter_email"
+				  " FROM reports ORDER BY id", err);
+	struct search_share sh = { s, &q, str_lower(xstrdup(needle)), NULL };
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	rc = st ? db_each(s, st, sealed_row, &q, "cannot search reports", err) : ERR_IO;
+	if (rc == 0 && q.n) {
+		sh.hit = xcalloc(q.n, sizeof(*sh.hit));
+		store_parallel(s, q.n, search_rows, &sh);
+		*ids = xmalloc(q.n * sizeof(**ids));
+		for (size_t k = 0; k < q.n; k++)
+			if (sh.hit[k])
+				(*ids)[(*n)++] = q.ids[k];
 	}
-	for (int i = 0; i < 3; i++)
-		wipe_free(f[i], f[i] ? strlen(f[i]) : 0);
-	if (hit) {
-		q->ids = xrealloc(q->ids, (q->n + 1) * sizeof(*q->ids));
-		q->ids[q->n++] = id;
-	}
-	return 0;
+	free(sh.hit);
+	free((char *)sh.needle);
+	sealed_rows_free(&q);
+	return rc;
 }
 
 int store_report_search(struct store *s, const char *needle, int64_t **ids,
@@ -108,25 +186,8 @@ int store_report_search(struct store *s, const char *needle, int64_t **ids,
 {
 	struct stmt *st;
 
-	if (s->sealer) {
-		struct sealed_search q = { s, str_lower(xstrdup(needle)), NULL, 0 };
-		int rc;
-
-		*ids = NULL;
-		*n = 0;
-		st = db_stmt(s, "SELECT id, subject, reporter_name, reporter_email"
-			     " FROM reports ORDER BY id", err);
-		rc = st ? db_each(s, st, search_row, &q, "cannot search reports", err)
-			: ERR_IO;
-		free(q.needle);
-		if (rc < 0) {
-			free(q.ids);
-			return rc;
-		}
-		*ids = q.ids;
-		*n = q.n;
-		return 0;
-	}
+	if (s->sealer)
+		return search_sealed(s, needle, ids, n, err);
 	st = db_stmt(s,
 		"SELECT id FROM reports WHERE instr(lower(subject), lower(?1)) > 0"
 		" OR instr(lower(coalesce(reporter_name, '')), lower(?1)) > 0"
@@ -166,6 +227,60 @@ static int collect_ids(struct store *s, struct stmt *st, int64_t **ids,
 		return 0;
 	}
 	return db_each(s, st, page_row, &pg, "cannot list reports", err);
+}
+
+/* store_report_subjects: every row read into a pool, as the search's,
+ * then opened on every processor. */
+struct subject_share {
+	struct store *s;
+	struct sealed_rows *q;
+	struct report_subject *v;
+};
+
+static void open_subjects(size_t from, size_t to, void *data)
+{
+	struct subject_share *sh = data;
+
+	for (size_t i = from; i < to; i++) {
+		const char *t = row_text(sh->q, i, 0);
+
+		sh->v[i].id = sh->q->ids[i];
+		sh->v[i].subject = t ? store_open_text(sh->s, "reports", "subject",
+						       sh->q->ids[i], t)
+				     : xstrdup("");
+	}
+}
+
+int store_report_subjects(struct store *s, int64_t after,
+			  struct report_subject **out, size_t *n,
+			  struct err *err)
+{
+	struct stmt *st = db_stmt(s, "SELECT id, subject FROM reports"
+				  " WHERE id > ?1 ORDER BY id", err);
+	struct sealed_rows q = { .ncol = 1 };
+	struct subject_share sh = { s, &q, NULL };
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, after);
+	if ((rc = db_each(s, st, sealed_row, &q, "cannot read subjects", err)) == 0) {
+		sh.v = xmalloc((q.n + 1) * sizeof(*sh.v));
+		store_parallel(s, q.n, open_subjects, &sh);
+		*out = sh.v;
+		*n = q.n;
+	}
+	sealed_rows_free(&q);
+	return rc;
+}
+
+void report_subjects_free(struct report_subject *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		wipe_free(v[i].subject, strlen(v[i].subject));
+	free(v);
 }
 
 int store_report_first_ids(struct store *s, const char *order, size_t limit,

@@ -2,8 +2,10 @@
  * Sealed fields (store.h): the store calls the sealer core gave it, and
  * keeps the result as text (STORE_SEALED_PREFIX and base64).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store/store-int.h"
 #include "store/db.h"
@@ -41,31 +43,85 @@ char *store_seal_field(struct store *s, const char *table, const char *column,
 	return out;
 }
 
-void store_open_field(struct store *s, const char *table, const char *column,
-		      int64_t row, char **field)
+char *store_open_text(struct store *s, const char *table, const char *column,
+		      int64_t row, const char *stored)
 {
 	unsigned char *b;
 	size_t n;
 	char *why = NULL, *clear;
 
-	if (!*field || !str_starts(*field, STORE_SEALED_PREFIX))
-		return;
+	if (!stored || !str_starts(stored, STORE_SEALED_PREFIX))
+		return stored ? xstrdup(stored) : NULL;
 	if (!s->sealer)
 		why = xstrdup("no team key in this session");
-	else if (base64_decode(*field + strlen(STORE_SEALED_PREFIX), &b, &n) < 0)
+	else if (base64_decode(stored + strlen(STORE_SEALED_PREFIX), &b, &n) < 0)
 		why = xstrdup("not a sealed value");
 	else {
 		clear = s->sealer->open(s->sealer->data, table, column, row, b, n, &why);
 		free(b);
-		if (clear) {
-			free(*field);
-			*field = clear;
-			return;
-		}
+		if (clear)
+			return clear;
 	}
-	free(*field);
-	*field = xasprintf("%s%s]", STORE_UNOPENED, why ? why : "unknown");
+	clear = xasprintf("%s%s]", STORE_UNOPENED, why ? why : "unknown");
 	free(why);
+	return clear;
+}
+
+void store_open_field(struct store *s, const char *table, const char *column,
+		      int64_t row, char **field)
+{
+	char *clear;
+
+	if (!*field || !str_starts(*field, STORE_SEALED_PREFIX))
+		return;
+	clear = store_open_text(s, table, column, row, *field);
+	free(*field);
+	*field = clear;
+}
+
+/* Below this, one thread: starting others costs more than it saves. */
+#define SHARE_MIN 4096
+#define THREADS_MAX 4
+
+struct share {
+	void (*fn)(size_t from, size_t to, void *data);
+	void *data;
+	size_t from, to;
+};
+
+static void *run_share(void *data)
+{
+	struct share *sh = data;
+
+	sh->fn(sh->from, sh->to, sh->data);
+	return NULL;
+}
+
+void store_parallel(struct store *s, size_t n,
+		    void (*fn)(size_t from, size_t to, void *data), void *data)
+{
+	struct share sh[THREADS_MAX];
+	pthread_t th[THREADS_MAX];
+	bool started[THREADS_MAX] = { false };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nt = cpus < 1 ? 1 : cpus > THREADS_MAX ? THREADS_MAX : (size_t)cpus;
+
+	/* Without a sealer there is nothing to open: one thread. */
+	if (!s->sealer || n < SHARE_MIN)
+		nt = 1;
+	for (size_t t = 0; t < nt; t++)
+		sh[t] = (struct share){ fn, data, n * t / nt, n * (t + 1) / nt };
+	/* The first share is this thread's; one that cannot start is done
+	 * here too. */
+	for (size_t t = 1; t < nt; t++)
+		started[t] = pthread_create(&th[t], NULL, run_share, &sh[t]) == 0;
+	run_share(&sh[0]);
+	for (size_t t = 1; t < nt; t++) {
+		if (started[t])
+			pthread_join(th[t], NULL);
+		else
+			run_share(&sh[t]);
+	}
 }
 
 char *store_keyed(struct store *s, const char *purpose, const char *value,

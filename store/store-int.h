@@ -56,6 +56,16 @@ char *store_seal_field(struct store *s, const char *table, const char *column,
 		       struct err *err);
 void store_open_field(struct store *s, const char *table, const char *column,
 		      int64_t row, char **field);
+/* What store_open_field would put in place of stored, as a new string
+ * (NULL for NULL), stored left as it is. */
+char *store_open_text(struct store *s, const char *table, const char *column,
+		      int64_t row, const char *stored);
+/* fn over [0, n) in shares, each on a thread of its own when n is large
+ * (as many as there are processors, at most 4; one without a sealer):
+ * opening many sealed fields at once (every subject for a sort).  fn may
+ * call store_open_field, not touch the store otherwise. */
+void store_parallel(struct store *s, size_t n,
+		    void (*fn)(size_t from, size_t to, void *data), void *data);
 /* The keyed form of value for purpose ("message-id", "content"):
  * STORE_KEYED_PREFIX and the team's keyed hash, the same for the same
  * value whoever stores or looks it up; without a sealer, a copy of value.

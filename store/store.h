@@ -100,7 +100,8 @@ struct store_sealer {
 	unsigned char *(*seal)(void *data, const char *table, const char *column,
 			       int64_t row, const void *plain, size_t len,
 			       size_t *n, char **why);
-	/* the clear text of sealed bytes (a new string), or NULL with *why */
+	/* the clear text of sealed bytes (a new string), or NULL with *why;
+	 * called from several threads at once (store_open_fields) */
 	char *(*open)(void *data, const char *table, const char *column,
 		      int64_t row, const unsigned char *sealed, size_t n,
 		      char **why);
@@ -389,6 +390,13 @@ int store_report_key(struct store *s, int64_t id, struct report_key *k,
  * ASCII case-insensitively; *ids is the caller's.  0 or negative. */
 int store_report_search(struct store *s, const char *needle, int64_t **ids,
 			size_t *n, struct err *err);
+/* The subjects of the reports whose id is above `after`, by id, opened
+ * (a sealed one that does not open reads as STORE_UNOPENED's text): what
+ * the list sorts by subject.  *out is the caller's (report_subjects_free).
+ * 0 or negative with err set (nothing allocated). */
+int store_report_subjects(struct store *s, int64_t after,
+			  struct report_subject **out, size_t *n,
+			  struct err *err);
 /* The first `limit` report ids in order "deadline" or "received" (else by
  * id), without reading every report: a first screen before the full keys
  * arrive.  *ids (caller frees) is allocated even on error. */

@@ -219,6 +219,14 @@ struct report_key {
 	char severity[10];
 };
 
+/* A report's subject, opened (store_report_subjects). */
+struct report_subject {
+	int64_t id;
+	char *subject;
+};
+/* Frees (wiped) v's n subjects and v. */
+void report_subjects_free(struct report_subject *v, size_t n);
+
 /* When a report first reached each milestone, from its events (0: not
  * yet), for `stats` and `due`. */
 struct report_milestones {

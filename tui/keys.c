@@ -619,7 +619,7 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "search-prev", "N", V_ALL, "previous match", h_prev, NULL, NULL },
 	{ "command", ":", V_ALL, "run a command (any secteam-tui verb; Tab completes)", h_command, NULL, NULL },
 	{ "prompt", "", V_ALL, "open the : line prefilled with the arguments", h_prompt, NULL, NULL },
-	{ "sort", "s", LIST, "cycle the sort: deadline, received, state, severity", reports_cycle_sort, NULL, NULL },
+	{ "sort", "s", LIST, "cycle the sort: deadline, received, state, severity, subject", reports_cycle_sort, NULL, NULL },
 	{ "filter", "", LIST, "filter the list: state=S severity=S open (none: clear)", reports_set_filter, NULL, NULL },
 	{ "timeline", "t", SEL | ONE, "the report's events, newest first", h_timeline, NULL, NULL },
 	{ "participants", "p", SEL | ONE, "the report's participants and suggested maintainers", h_participants, NULL, NULL },

@@ -22,8 +22,9 @@
 #include "core/search.h"
 #include "tui/tui-int.h"
 
-enum { SORT_DEADLINE, SORT_RECEIVED, SORT_STATE, SORT_SEVERITY, SORT_N };
-static const char *const sort_names[SORT_N] = { "deadline", "received", "state", "severity" };
+enum { SORT_DEADLINE, SORT_RECEIVED, SORT_STATE, SORT_SEVERITY, SORT_SUBJECT, SORT_N };
+static const char *const sort_names[SORT_N] = { "deadline", "received", "state", "severity",
+						"subject" };
 
 struct reports {
 	struct report_key *keys; /* every report, by id */
@@ -54,6 +55,15 @@ struct reports {
 	int64_t *preview;
 	size_t npreview;
 	bool pending;
+	/* The subject sort: every subject opened once (sealed: the store
+	 * cannot order them), by id, kept across loads (a subject never
+	 * changes; a new report's is read when it comes); each one's place
+	 * in subject order; and per key, its subject's place. */
+	struct session *sess;
+	struct report_subject *subj;
+	size_t nsubj;
+	uint32_t *subj_place, *kplace;
+	bool subj_failed;
 };
 
 static struct reports *P(struct tui_view *v) { return v->priv; }
@@ -83,6 +93,10 @@ static int cmp_rows(const void *a, const void *b, void *data)
 		/* report_severity_rank: highest first */
 		if (p->vrank[i] != p->vrank[j])
 			return p->vrank[i] < p->vrank[j] ? -1 : 1;
+		break;
+	case SORT_SUBJECT:
+		if (p->kplace[i] != p->kplace[j])
+			return p->kplace[i] < p->kplace[j] ? -1 : 1;
 		break;
 	}
 	return x->id < y->id ? -1 : x->id > y->id;
@@ -123,10 +137,71 @@ static int cmp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_subject(const void *a, const void *b, void *data)
+{
+	const struct report_subject *v = data;
+	const struct report_subject *x = &v[*(const uint32_t *)a];
+	const struct report_subject *y = &v[*(const uint32_t *)b];
+	int c = strcasecmp(x->subject, y->subject);
+
+	return c ? c : x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int cmp_subject_id(const void *a, const void *b)
+{
+	const struct report_subject *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The subjects not read yet (the reports after the last one read), and
+ * then each key's place in subject order.  Unread (the team server
+ * away): the keys keep their id order, said once in the status line. */
+static void subject_places(struct tui *t, struct reports *p)
+{
+	struct report_subject *more = NULL;
+	struct err err = { 0, "" };
+	size_t nmore = 0;
+	uint32_t *order;
+
+	if (report_subjects(p->sess, p->nsubj ? p->subj[p->nsubj - 1].id : 0,
+			    &more, &nmore, &err) < 0) {
+		if (t && !p->subj_failed)
+			tui_status(t, true, "cannot sort by subject: %s", err.msg);
+		p->subj_failed = true;
+	} else
+		p->subj_failed = false;
+	if (nmore || !p->subj_place) {
+		p->subj = xrealloc(p->subj, (p->nsubj + nmore + 1) * sizeof(*p->subj));
+		memcpy(p->subj + p->nsubj, more, nmore * sizeof(*more));
+		p->nsubj += nmore;
+		order = xmalloc((p->nsubj + 1) * sizeof(*order));
+		for (size_t i = 0; i < p->nsubj; i++)
+			order[i] = (uint32_t)i;
+		qsort_r(order, p->nsubj, sizeof(*order), cmp_subject, p->subj);
+		p->subj_place = xrealloc(p->subj_place, (p->nsubj + 1) * sizeof(*p->subj_place));
+		for (size_t i = 0; i < p->nsubj; i++)
+			p->subj_place[order[i]] = (uint32_t)i;
+		free(order);
+	}
+	free(more);
+	p->kplace = xrealloc(p->kplace, (p->nkeys + 1) * sizeof(*p->kplace));
+	for (size_t i = 0; i < p->nkeys; i++) {
+		struct report_subject k = { p->keys[i].id, NULL };
+		const struct report_subject *at =
+			p->nsubj ? bsearch(&k, p->subj, p->nsubj, sizeof(k), cmp_subject_id)
+				 : NULL;
+		/* One with no subject read goes last. */
+		p->kplace[i] = at ? p->subj_place[at - p->subj] : UINT32_MAX;
+	}
+}
+
 /* Filters and sorts the keys, keeping `keep` selected when shown. */
-static void arrange(struct reports *p, int64_t keep)
+static void arrange(struct tui *t, struct reports *p, int64_t keep)
 {
 	deadlines(p);
+	if (p->sort == SORT_SUBJECT)
+		subject_places(t, p);
 	p->nrows = 0;
 	for (size_t i = 0; i < p->nkeys; i++) {
 		const struct report_key *k = &p->keys[i];
@@ -210,7 +285,7 @@ static void load(struct tui *t, struct reports *p)
 		p->vrank[i] = report_severity_rank(p->keys[i].severity);
 	}
 	p->rows = xmalloc((p->nkeys + 1) * sizeof(*p->rows));
-	arrange(p, keep);
+	arrange(t, p, keep);
 	tui_trace_mark(t, "keys-sorted");
 }
 
@@ -274,7 +349,7 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 	}
 	/* A search's matches may have changed with the subjects. */
 	forget_matches(p);
-	arrange(p, keep);
+	arrange(t, p, keep);
 	v->gen = t->gen;
 }
 
@@ -593,6 +668,9 @@ static void reports_close(struct tui *t, struct tui_view *v)
 
 	(void)t;
 	free_loaded(p);
+	report_subjects_free(p->subj, p->nsubj);
+	free(p->subj_place);
+	free(p->kplace);
 	free(p->f_state);
 	free(p->f_sev);
 	free(p->f_ids);
@@ -641,6 +719,7 @@ struct tui_view *view_reports_new(struct tui *t)
 	struct tui_view *v = tui_view_alloc(V_REPORTS, &reports_ops, p, 0);
 	const char *s = config_get(t->ctx->sess->cfg, "ui.sort", "deadline");
 
+	p->sess = t->ctx->sess;
 	for (int i = 0; i < SORT_N; i++)
 		if (!strcmp(sort_names[i], s))
 			p->sort = i;
@@ -669,14 +748,14 @@ int reports_cycle_sort(struct tui *t, const char *args)
 		for (i = 0; i < SORT_N && strcmp(sort_names[i], args); i++)
 			;
 		if (i == SORT_N) {
-			tui_status(t, true, "unknown sort '%s' (deadline, received, state, severity)", args);
+			tui_status(t, true, "unknown sort '%s' (deadline, received, state, severity, subject)", args);
 			return TUI_OK;
 		}
 		p->sort = i;
 	} else {
 		p->sort = (p->sort + 1) % SORT_N;
 	}
-	arrange(p, keep);
+	arrange(t, p, keep);
 	tui_status(t, false, "sorted by %s", sort_names[p->sort]);
 	return TUI_REDRAW;
 }
@@ -719,7 +798,7 @@ int reports_set_filter(struct tui *t, const char *args)
 		p->f_query = NULL;
 		p->nf_ids = 0;
 	}
-	arrange(p, keep);
+	arrange(t, p, keep);
 	tui_status(t, false, "%zu of %zu reports shown%s", p->nrows, p->nkeys,
 		   *args ? "" : " (filter cleared)");
 	return TUI_REDRAW;
@@ -772,7 +851,7 @@ int reports_set_search(struct tui *t, const char *query)
 	for (size_t i = 0; i < res.n; i++)
 		p->f_ids[i] = res.hits[i].r.id;  /* by id: ascending */
 	p->f_query = xstrdup(query);
-	arrange(p, keep);
+	arrange(t, p, keep);
 	sq = safe_str(query);
 	tui_status(t, false, "%zu of %zu reports match %s (%zu opened%s%s)", res.n, p->nkeys, sq,
 		   res.opened, res.unreadable ? ", some messages could not be opened" : "",

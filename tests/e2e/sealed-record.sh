@@ -68,6 +68,14 @@ tap_is "$(printf '%s' "$json" | jq -r '.participants[0].acknowledged_at > 0')" t
 	"  found by a differently cased address, through its keyed lookup (acknowledged)"
 tap_like "$(st show 1)" "$NAME" "show names the reporter"
 tap_like "$(st search "$SUBJ")" "^1 +new" "search finds the subject (opened in the client)"
+# Sorted by subject in the client: "CANARY-..." (1) before "second" (2)
+# by id too, so a third report whose subject sorts first.
+mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
+	--to "$OFFICER_FPR" --subject "Aardvark report" --body "third report" \
+	--message-id "<s3@example.net>" >"$T/mail/3.eml"
+e2e_import "$T/mail/3.eml" >/dev/null || echo "# import of 3 failed"
+tap_is "$(st list --sort subject | awk 'NR > 1 {printf "%s ", $1}')" "3 1 2 " \
+	"list --sort subject orders by the opened subjects"
 if e2e_sqlite; then
 	dump=$(cat "$DB"* | strings)
 	where="the SQLite file"

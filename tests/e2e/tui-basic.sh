@@ -158,6 +158,16 @@ keys Escape
 # 21-24: sort, filter, confirmation, history
 keys s
 if wait_for "sort: received"; then tui_ok 0 "s cycles the sort"; else tui_ok 1 "s cycles the sort"; fi
+# By subject: the subjects are sealed, so the UI opens them to sort (the
+# order is neither by id, 1 2 3, nor received).
+keys : ; type_text "sort subject"; keys Enter
+if wait_for "sort: subject" &&
+   [ "$(screen | grep -oE 'Overflow in ext4|Race in af_packet|UAF in tcp' | tr '\n' ,)" = \
+     "Overflow in ext4,Race in af_packet,UAF in tcp," ]; then
+	tui_ok 0 ":sort subject orders the list by the opened subjects"
+else tui_ok 1 ":sort subject orders the list by the opened subjects"; fi
+keys : ; type_text "sort received"; keys Enter
+wait_for "sort: received"
 keys : ; type_text "filter state=new"; keys Enter
 if wait_for "filter: state=new" && wait_for "Overflow in ext4" && ! screen | grep -q "UAF in tcp"; then
 	tui_ok 0 ":filter state=new filters the list"

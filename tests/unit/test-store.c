@@ -554,6 +554,132 @@ static void test_report_keys(void **state)
 	store_close(s);
 }
 
+/* A stand-in for the team key (core/session.c's sealer): the value bound
+ * to its table, column and row, so one moved elsewhere does not open;
+ * pure, as store_parallel's threads need. */
+static char *fake_bound(const char *table, const char *column, int64_t row)
+{
+	return xasprintf("%s.%s.%lld|", table, column, (long long)row);
+}
+
+static unsigned char *fake_seal(void *data, const char *table,
+				const char *column, int64_t row,
+				const void *plain, size_t len, size_t *n,
+				char **why)
+{
+	char *b = fake_bound(table, column, row);
+	size_t bl = strlen(b);
+	unsigned char *out = xmalloc(bl + len + 1);
+
+	(void)data;
+	(void)why;
+	memcpy(out, b, bl);
+	for (size_t i = 0; i < len; i++)
+		out[bl + i] = ((const unsigned char *)plain)[i] ^ 0x5a;
+	*n = bl + len;
+	free(b);
+	return out;
+}
+
+static char *fake_open(void *data, const char *table, const char *column,
+		       int64_t row, const unsigned char *sealed, size_t n,
+		       char **why)
+{
+	char *b = fake_bound(table, column, row), *out = NULL;
+	size_t bl = strlen(b);
+
+	(void)data;
+	if (n < bl || memcmp(sealed, b, bl))
+		*why = xstrdup("moved from another row");
+	else {
+		out = xmalloc(n - bl + 1);
+		for (size_t i = 0; i < n - bl; i++)
+			out[i] = (char)(sealed[bl + i] ^ 0x5a);
+		out[n - bl] = '\0';
+	}
+	free(b);
+	return out;
+}
+
+static bool fake_stale(void *data, const unsigned char *sealed, size_t n)
+{
+	(void)data;
+	(void)sealed;
+	(void)n;
+	return false;
+}
+
+static char *fake_mac(void *data, const char *purpose, const char *value,
+		      char **why)
+{
+	(void)data;
+	(void)why;
+	return xasprintf("%s-%zu", purpose, strlen(value));
+}
+
+/* Sealed subjects and reporters, searched and sorted after opening: more
+ * reports than one thread opens (store_parallel shares them out), each
+ * match found once and none invented, in id order. */
+static void test_sealed_search(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("sealedsearch.db");
+	const struct store_sealer z = { NULL, fake_seal, fake_open, fake_stale, fake_mac };
+	struct report_subject *v;
+	struct err err;
+	int64_t *ids, id, want[6];
+	size_t n, nw = 0;
+	enum { N = 6000 };
+
+	store_set_sealer(s, &z);
+	assert_int_equal(store_begin(s, &err), 0);
+	for (int i = 1; i <= N; i++) {
+		char *subj = xasprintf(i % 1000 ? "report %05d" : "report %05d Needle", i);
+		char *mail = xasprintf(i == 2500 ? "NEEDLE%d@example.net" : "r%d@example.net", i);
+		struct report_new rn = { subj, "Rita", mail, 100 + i };
+
+		assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+		if (!(i % 1000) || i == 2500)
+			want[nw++] = id;
+		free(subj);
+		free(mail);
+	}
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_report_search(s, "needle", &ids, &n, &err), 0);
+	assert_int_equal(n, nw);
+	for (size_t i = 0; i < nw; i++)
+		assert_int_equal(ids[i], want[i]);
+	free(ids);
+	assert_int_equal(store_report_search(s, "no such word", &ids, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(ids);
+	assert_int_equal(store_report_subjects(s, 0, &v, &n, &err), 0);
+	assert_int_equal(n, N);
+	for (size_t i = 0; i < n; i++) {
+		char *w = xasprintf(i % 1000 == 999 ? "report %05zu Needle" : "report %05zu", i + 1);
+		assert_string_equal(v[i].subject, w);
+		free(w);
+	}
+	id = v[N - 10].id;
+	report_subjects_free(v, n);
+	/* After an id: only the newer ones (the list reads a new report's). */
+	assert_int_equal(store_report_subjects(s, id, &v, &n, &err), 0);
+	assert_int_equal(n, 9);
+	assert_string_equal(v[0].subject, "report 05992");
+	report_subjects_free(v, n);
+	/* They were stored sealed: without the sealer nothing opens, and
+	 * nothing matches (no clear subject to match). */
+	store_set_sealer(s, NULL);
+	assert_int_equal(store_report_search(s, "needle", &ids, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(ids);
+	assert_int_equal(store_report_subjects(s, id, &v, &n, &err), 0);
+	assert_int_equal(n, 9);
+	assert_true(str_starts(v[0].subject, STORE_UNOPENED));
+	report_subjects_free(v, n);
+	store_close(s);
+}
+
 /* A screen's page of rows in one read: each (distinct) id's row in its
  * own slot, id 0 for an id with no report, pages longer than one
  * query's ids. */
@@ -960,6 +1086,7 @@ int main(void)
 		UNIT_BOTH(test_vendors),
 		UNIT_BOTH(test_reminders),
 		UNIT_BOTH(test_report_keys),
+		UNIT_BOTH(test_sealed_search),
 		UNIT_BOTH(test_report_page),
 		UNIT_BOTH(test_whoami),
 	};
