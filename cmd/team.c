@@ -124,14 +124,16 @@ static void schema_said(struct cmd_ctx *ctx)
 			"stored body that no event records is refused; each new "
 			"message keeps the digest every opening checks (older ones "
 			"have none to check)\n");
-	if (from < 8)
+	if (from < 9)
 		fprintf(ctx->out,
 			"  from now on: subjects, senders, notes, reasons, "
 			"files, participants and the CVE text are sealed under the "
 			"team key, and Message-IDs kept as keyed hashes; what is "
-			"stored in clear from before is sealed in place by "
-			"'secteam-tui roster reseal', which an officer runs once "
-			"(events stay as written)\n");
+			"stored in clear from before (subjects, senders, Message-IDs, "
+			"event details, reasons, files, vendor notes, participants) "
+			"is sealed in place by 'secteam-tui roster reseal', which an "
+			"officer runs once: the one change the record allows those "
+			"rows, clear to sealed, with its reseal event\n");
 }
 
 static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)

@@ -31,7 +31,7 @@ void event_release(struct event *e)
  * shared) stay clear: they name no embargo, and `team init` writes them
  * before any officer holds a team key.
  */
-static bool detail_clear(const char *kind)
+bool store_event_detail_clear(const char *kind)
 {
 	static const char *const clear[] = { "state", "severity", "consent",
 					     "duplicate-of", "reseal" };
@@ -55,7 +55,7 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 	bool failed = false;
 	int r;
 
-	if (report_id && detail && *detail && !detail_clear(kind)) {
+	if (report_id && detail && *detail && !store_event_detail_clear(kind)) {
 		detail_column(col, sizeof(col), kind);
 		if (!(sealed = store_seal_field(s, "events", col, report_id,
 						detail, &failed, err)) &&
@@ -86,7 +86,7 @@ static void open_details(struct store *s, struct event *ev, size_t n)
 	char col[96];
 
 	for (size_t i = 0; i < n; i++) {
-		if (!ev[i].kind || detail_clear(ev[i].kind))
+		if (!ev[i].kind || store_event_detail_clear(ev[i].kind))
 			continue;
 		detail_column(col, sizeof(col), ev[i].kind);
 		store_open_field(s, "events", col, ev[i].report_id,

@@ -367,3 +367,88 @@ void participant_open_pending(struct store *s, struct pending_participant *p)
 {
 	open_who(s, p->report_id, &p->name, &p->email, NULL);
 }
+
+/* A participant stored before sealing (its address clear): the address
+ * keyed and who they are sealed, as store_participant_add stores them. */
+struct legacy_part {
+	int64_t id;
+	char *name, *email, *section;
+};
+
+static int legacy_part_row(struct stmt *st, void *data)
+{
+	struct legacy_part **v = data;
+	size_t n = 0;
+
+	while ((*v)[n].id)
+		n++;
+	*v = xrealloc(*v, (n + 2) * sizeof(**v));
+	(*v)[n].id = db_col_int(st, 0);
+	(*v)[n].name = db_col_str(st, 1);
+	(*v)[n].email = db_col_str(st, 2);
+	(*v)[n].section = db_col_str(st, 3);
+	memset(&(*v)[n + 1], 0, sizeof(**v));
+	return 0;
+}
+
+int store_participants_seal_legacy(struct store *s, int64_t report_id,
+				   bool *changed, struct err *err)
+{
+	struct stmt *st;
+	struct legacy_part *v = xcalloc(1, sizeof(*v));
+	char col[96], *key, *text, *who;
+	bool failed = false;
+	int r;
+
+	if (!s->sealer || !clear_addresses(s)) {
+		free(v);
+		return 0;
+	}
+	if (!(st = db_stmt(s, "SELECT id, name, email, section FROM participants"
+			   " WHERE report_id = ?1 AND email NOT LIKE 'k1:%' ORDER BY id",
+			   err))) {
+		free(v);
+		return ERR_IO;
+	}
+	db_int(st, 1, report_id);
+	r = db_each(s, st, legacy_part_row, &v, "cannot read participants to seal", err);
+	for (size_t i = 0; r == 0 && v[i].id; i++) {
+		if (!(key = addr_key(s, v[i].email, &failed, err))) {
+			r = ERR_CRYPTO;
+			break;
+		}
+		text = who_text(v[i].name, v[i].email, v[i].section);
+		who_column(col, sizeof(col), key);
+		who = store_seal_field(s, "participants", col, report_id, text,
+				       &failed, err);
+		wipe_free(text, strlen(text));
+		if (!who) {
+			free(key);
+			r = ERR_CRYPTO;
+			break;
+		}
+		if (!(st = db_stmt(s, "UPDATE participants SET name = ?2, email = ?3,"
+				   " section = NULL WHERE id = ?1 AND email = ?4", err)))
+			r = ERR_IO;
+		else {
+			db_int(st, 1, v[i].id);
+			db_text(st, 2, who);
+			db_text(st, 3, key);
+			db_text(st, 4, v[i].email);
+			r = db_run(s, st, NULL, "cannot seal a participant stored clear",
+				   NULL, err);
+		}
+		free(key);
+		free(who);
+		*changed = true;
+		/* Asked again: this may have been the last clear one. */
+		s->clear_addrs = -1;
+	}
+	for (size_t i = 0; v[i].id; i++) {
+		free(v[i].name);
+		free(v[i].email);
+		free(v[i].section);
+	}
+	free(v);
+	return r;
+}

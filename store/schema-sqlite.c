@@ -34,6 +34,15 @@
 	"  blob BLOB NOT NULL" \
 	");"
 
+/* n is o, or o clear and n its sealed form: "s1:", then the base64 of
+ * the text and 47 bytes (store/seal.c, crypto/teamkey.c). */
+#define SEALED_FROM_CLEAR(o, n)                                              \
+	"(" n " IS " o " OR (" o " IS NOT NULL AND " n " IS NOT NULL"        \
+	" AND " o " NOT LIKE 's1:%' AND " n " LIKE 's1:%'"                    \
+	" AND (length(" n ") - 3) / 4 * 3 - (CASE WHEN " n " LIKE '%==' THEN 2" \
+	" WHEN " n " LIKE '%=' THEN 1 ELSE 0 END) - 47"                      \
+	" = length(CAST(" o " AS BLOB))))"
+
 const char *const schema_sqlite[] = {
 	/* 1: the whole first schema */
 	"CREATE TABLE reports ("
@@ -258,6 +267,36 @@ const char *const schema_sqlite[] = {
 	"      AND NEW.in_reply_to LIKE 'k1:%'))"
 	"    AND (NEW.ids_sealed IS OLD.ids_sealed OR NEW.ids_sealed LIKE 's1:%'))"
 	"  BEGIN SELECT RAISE(ABORT, 'what the import verified and recorded never changes'); END;",
+
+	/* 11: what a database from before the sealed record keeps clear
+	 * (event details, proposal and decision reasons and who proposed)
+	 * is sealed in place by roster reseal (store/seal-legacy.c): the
+	 * one change these rows allow is a clear value becoming a sealed
+	 * one of the same length (a sealed value is "s1:" and the base64 of
+	 * its text and 47 bytes), of a kind whose detail is sealed */
+	"DROP TRIGGER events_no_update;"
+	"CREATE TRIGGER events_no_update BEFORE UPDATE ON events"
+	"  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
+	"    AND NEW.at IS OLD.at AND NEW.officer IS OLD.officer AND NEW.kind IS OLD.kind"
+	"    AND OLD.report_id IS NOT NULL"
+	"    AND OLD.kind NOT IN ('state', 'severity', 'consent', 'duplicate-of', 'reseal')"
+	"    AND " SEALED_FROM_CLEAR("OLD.detail", "NEW.detail") ")"
+	"  BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;"
+	"DROP TRIGGER proposals_no_update;"
+	"CREATE TRIGGER proposals_no_update BEFORE UPDATE ON proposals"
+	"  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
+	"    AND NEW.date IS OLD.date AND NEW.officer IS OLD.officer AND NEW.at IS OLD.at"
+	"    AND " SEALED_FROM_CLEAR("OLD.by", "NEW.by")
+	"    AND " SEALED_FROM_CLEAR("OLD.reason", "NEW.reason") ")"
+	"  BEGIN SELECT RAISE(ABORT, 'proposals are never edited'); END;"
+	"DROP TRIGGER decisions_no_update;"
+	"CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions"
+	"  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
+	"    AND NEW.date IS OLD.date AND NEW.verdict IS OLD.verdict"
+	"    AND NEW.override IS OLD.override AND NEW.officer IS OLD.officer"
+	"    AND NEW.at IS OLD.at"
+	"    AND " SEALED_FROM_CLEAR("OLD.reason", "NEW.reason") ")"
+	"  BEGIN SELECT RAISE(ABORT, 'decisions are never edited'); END;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

@@ -359,6 +359,10 @@ int store_reseal_report(struct store *s, int64_t id, bool *changed,
 	}
 	for (int i = 0; i < 3; i++)
 		free(f[i]);
+	/* What a database from before the sealed record holds clear about
+	 * it elsewhere. */
+	if (r == 0)
+		r = store_seal_legacy(s, id, &mine, err);
 	*changed = mine;
 	if (r < 0)
 		return r;

@@ -36,6 +36,16 @@ int store_dberr(struct store *s, struct err *err, const char *what);
 /* party-repo.c: the column a vendor status's note or statement is sealed
  * under ("note:VENDOR"), so that it opens for no other vendor. */
 void rv_column(char *buf, size_t n, const char *what, int64_t vendor_id);
+/* Whether an event of this kind keeps its detail clear (event-repo.c). */
+bool store_event_detail_clear(const char *kind);
+/* seal-legacy.c: report_id's values stored clear before the sealed
+ * record (event details, reasons, files, vendor notes, participants)
+ * sealed in place; *changed when any was.  participant-repo.c's share:
+ * its participants' addresses keyed and who they are sealed. */
+int store_seal_legacy(struct store *s, int64_t report_id, bool *changed,
+		      struct err *err);
+int store_participants_seal_legacy(struct store *s, int64_t report_id,
+				   bool *changed, struct err *err);
 
 /* participant-repo.c: a pending participant's sealed name and address
  * opened in place (party-repo.c reads them). */

@@ -144,10 +144,38 @@ legacy_sql() {
 			-c "SET session_replication_role = replica" -c "$1" >/dev/null
 	fi
 }
+# Everything else an old version stored clear about report 2 too: a note,
+# a proposal, a decision, a touched file, a vendor's note and statement,
+# a participant.
 legacy_sql "UPDATE reports SET subject = 'LEGACYSUBJ-t6y' WHERE id = 2;
 	UPDATE messages SET message_id = 's2@example.net', content_hash = 'c0ffee', ids_sealed = NULL
-	WHERE report_id = 2"
+	WHERE report_id = 2;
+	INSERT INTO events (report_id, at, officer, kind, detail)
+		VALUES (2, 1700000000, 'oldofficer', 'note', 'LEGACYNOTE-a1b');
+	INSERT INTO proposals (report_id, by, date, reason, officer, at)
+		VALUES (2, 'reporter', 1800000000, 'LEGACYPROP-c2d', 'oldofficer', 1700000000);
+	INSERT INTO decisions (report_id, date, verdict, reason, override, officer, at)
+		VALUES (2, 1800000000, 'ok', 'LEGACYDEC-e3f', 0, 'oldofficer', 1700000001);
+	INSERT INTO report_files (report_id, path) VALUES (2, 'drivers/legacyfile-g4h/x.c');
+	INSERT INTO report_vendors (report_id, vendor_id, status, notified_at, updated_at, note, statement)
+		SELECT 2, id, 'acknowledged', 1700000000, 1700000000, 'LEGACYVNOTE-i5j', 'LEGACYSTMT-k6l'
+		FROM vendors WHERE name = 'Acme';
+	INSERT INTO participants (report_id, name, email, role, section, added_by, added_at)
+		VALUES (2, 'Legacyname Personq', 'legacy-m7n@example.org', 'maintainer',
+			'LEGACYSECTION-o8p', 'oldofficer', 1700000000)"
 tap_like "$(st list)" "LEGACYSUBJ-t6y" "(a clear subject from before sealing still reads)"
+tap_like "$(st show 2)" "LEGACYNOTE-a1b" "(a clear note from before sealing still reads)"
+if ! e2e_sqlite; then
+	# On the team server, clear to sealed only with the report's reseal
+	# event: an officer with psql cannot slip in a value of their own
+	# (of the right length, even) outside a reseal.
+	fake="s1:$(head -c $((14 + 47)) /dev/urandom | base64 -w0)"
+	err=$(PGUSER=$E2E_OFFICER psql -X -q -d "$E2E_PGDB" -c "UPDATE secteam.events
+		SET detail = '$fake' WHERE report_id = 2 AND detail = 'LEGACYNOTE-a1b'" 2>&1)
+	tap_like "$err" "changed without an event \(reseal\)" \
+		"a clear note sealed outside a reseal is refused" "$err"
+	tap_like "$(st show 2)" "LEGACYNOTE-a1b" "  the note stays as it was"
+fi
 out=$(st roster reseal --batch 0 2>&1); rc=$?
 tap_is "$rc" 2 "roster reseal --batch 0: a usage error"
 tap_like "$out" "--batch '0': a number of reports from 1 to 100000" "  naming the value"
@@ -157,6 +185,46 @@ tap_like "$out" "sealed under the latest team key .*: 1 report" "  and it says w
 if e2e_sqlite; then dump=$(cat "$DB"* | strings); else dump=$(PGUSER=$E2E_ADMIN pg_dump -d "$E2E_PGDB" 2>/dev/null); fi
 tap_unlike "$dump" "LEGACYSUBJ-t6y" "the clear subject is sealed in place"
 tap_unlike "$dump" "s2@example.net" "the clear Message-ID is keyed in place"
+for c in LEGACYNOTE-a1b LEGACYPROP-c2d LEGACYDEC-e3f legacyfile-g4h LEGACYVNOTE-i5j \
+	LEGACYSTMT-k6l Legacyname legacy-m7n LEGACYSECTION-o8p; do
+	tap_unlike "$dump" "$c" "  $c, stored clear, is sealed in place"
+done
+tap_is "$(db_sql "SELECT count(*) FROM proposals WHERE by NOT LIKE 's1:%'")" 0 \
+	"  who proposed is sealed too"
+out=$(st show 2)
+json=$(st show 2 --json)
+dates=$(st date show 2)
+tap_like "$out" "LEGACYNOTE-a1b" "the officer reads the note, sealed in place"
+tap_like "$dates" "LEGACYPROP-c2d" "  the proposal's reason"
+tap_like "$dates" "LEGACYDEC-e3f" "  the decision's reason"
+tap_like "$out" "drivers/legacyfile-g4h/x.c" "  the touched file"
+tap_like "$json" "LEGACYVNOTE-i5j" "  the vendor's note"
+tap_like "$json" "LEGACYSTMT-k6l" "  and statement"
+tap_is "$(printf '%s' "$json" | jq -r '[.participants[] | select(.email == "legacy-m7n@example.org")
+	| .name + "|" + .section] | join(",")')" "Legacyname Personq|LEGACYSECTION-o8p" \
+	"  the participant's name, address and section"
+tap_like "$(st maintainers 2 --ack LEGACY-M7N@example.org 2>&1)" "." \
+	"  found by its address, now keyed (ack)"
+tap_is "$(st show 2 --json | jq -r '.participants[] | select(.email == "legacy-m7n@example.org")
+	| .acknowledged_at > 0')" true "  and acknowledged"
+# The one change the record allows these rows: clear to sealed.  A
+# sealed note is never rewritten, even with the team key at hand.
+note_sealed=$(db_sql "SELECT detail FROM events WHERE report_id = 1 AND kind = 'note' ORDER BY id LIMIT 1")
+if e2e_sqlite; then
+	err=$(sqlite3 "$DB" "UPDATE events SET detail = 'rewritten' WHERE report_id = 2 AND kind = 'note'" 2>&1)
+	err2=$(sqlite3 "$DB" "UPDATE events SET detail = '$note_sealed' WHERE report_id = 2 AND kind = 'note'
+		AND detail LIKE 's1:%' AND id = (SELECT max(id) FROM events WHERE report_id = 2 AND kind = 'note')" 2>&1)
+else
+	err=$(PGUSER=$E2E_OFFICER psql -X -q -d "$E2E_PGDB" -c "UPDATE secteam.events SET detail = 'rewritten'
+		WHERE report_id = 2 AND kind = 'note'" 2>&1)
+	err2=$(PGUSER=$E2E_OFFICER psql -X -q -d "$E2E_PGDB" -c "BEGIN" -c "INSERT INTO secteam.events
+		(report_id, at, officer, kind, detail) VALUES (2, 0, 'x', 'reseal', 'x')" -c "UPDATE secteam.events
+		SET detail = '$note_sealed' WHERE id = (SELECT max(id) FROM secteam.events WHERE report_id = 2
+		AND kind = 'note')" -c "COMMIT" 2>&1)
+fi
+tap_like "$err" "append-only|permission denied" "a note can not be rewritten in clear" "$err"
+tap_like "$err2" "append-only|permission denied" "  nor a sealed one replaced, a reseal event or not" "$err2"
+tap_like "$(st show 2)" "LEGACYNOTE-a1b" "  the note reads as it was"
 tap_is "$(db_sql "SELECT count(*) FROM messages WHERE message_id NOT LIKE 'k1:%' OR content_hash NOT LIKE 'k1:%'")" 0 \
 	"  every lookup value keyed"
 tap_like "$(st list)" "LEGACYSUBJ-t6y" "the officer still reads the subject"

@@ -150,7 +150,8 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	ALTER TABLE messages DROP COLUMN ids_sealed;
 	DROP FUNCTION server_id, server_time, has_event, unrecorded, report_new,
 	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok,
-	  team_key_drop CASCADE;
+	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded CASCADE;
+	DROP TRIGGER report_files_append_only ON report_files;
 	DROP INDEX events_links;
 	DELETE FROM schema_info WHERE version >= 5" >/dev/null 2>&1
 tap_is "$(adm "SELECT max(version) FROM schema_info")" 4 "an old team database, at schema 4"
@@ -158,7 +159,7 @@ before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
 last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
-tap_like "$out" "upgraded from version 4 to 8, every event kept" "  and says so"
+tap_like "$out" "upgraded from version 4 to 9, every event kept" "  and says so"
 tap_like "$out" "sealed in place by 'secteam-tui roster reseal'" "  and how what is clear gets sealed"
 adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \

@@ -1033,12 +1033,12 @@ static void test_migrations_frozen(void **state)
 		"7aed2eaf434a019b", "06760d69447c033c", "f055d03847efe1ae",
 		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
 		"62db9c21cca0a514", "ff043948b38d8cf8", "51625cf1a51e0b9e",
-		"2a05e9ae046fe763",
+		"2a05e9ae046fe763", "17c71dc56d5dbba3",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
-		"362fd2f67fa91161", "98f8db7d44fcca4e",
+		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
 	};
 	struct {
 		const char *const *text, *const *sha;

@@ -1,0 +1,196 @@
+/*
+ * Sealing in place what a database from before the sealed record holds
+ * in clear (roster reseal, store_reseal_report): event details, proposal
+ * and decision reasons, touched files, vendor notes and statements, and
+ * participants.  Each value is sealed exactly as a new one would be (the
+ * same table, column and report), so it opens the same way.
+ *
+ * The record refuses any other change to these rows: the schema lets a
+ * clear value become a sealed one of the same length (a sealed value is
+ * its text and a fixed 47 bytes, so the server checks that without the
+ * key), and nothing else, and on the team server only with the reseal
+ * event of that report in the same transaction.  A value already sealed
+ * is never rewritten: events, proposals and decisions stay under the
+ * generation they were written in (README: the sealed record).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store-int.h"
+#include "store/db.h"
+
+/* One table's clear values for a report. */
+struct legacy {
+	const char *table;    /* the sealed value's table */
+	const char *select;   /* ?1 report: key (int), value, aux */
+	const char *update;   /* ?1 key, ?2 sealed, ?3 report, ?4 old value */
+	/* the sealed value's column, from the row's key and aux; false:
+	 * this row's value stays clear */
+	bool (*column)(char *buf, size_t n, int64_t key, const char *aux);
+};
+
+struct legacy_rows {
+	int64_t *key;
+	char **value, **aux;
+	size_t n;
+};
+
+static int legacy_row(struct stmt *st, void *data)
+{
+	struct legacy_rows *q = data;
+
+	q->key = xrealloc(q->key, (q->n + 1) * sizeof(*q->key));
+	q->value = xrealloc(q->value, (q->n + 1) * sizeof(*q->value));
+	q->aux = xrealloc(q->aux, (q->n + 1) * sizeof(*q->aux));
+	q->key[q->n] = db_col_int(st, 0);
+	q->value[q->n] = db_col_str(st, 1);
+	q->aux[q->n] = db_col_str(st, 2);
+	q->n++;
+	return 0;
+}
+
+static bool fixed_col(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s", name);
+	return true;
+}
+
+static bool event_col(char *buf, size_t n, int64_t key, const char *kind)
+{
+	(void)key;
+	if (!kind || store_event_detail_clear(kind))
+		return false;
+	snprintf(buf, n, "detail:%s", kind);
+	return true;
+}
+
+static bool by_col(char *buf, size_t n, int64_t key, const char *aux)
+{
+	(void)key;
+	(void)aux;
+	return fixed_col(buf, n, "by");
+}
+
+static bool reason_col(char *buf, size_t n, int64_t key, const char *aux)
+{
+	(void)key;
+	(void)aux;
+	return fixed_col(buf, n, "reason");
+}
+
+static bool path_col(char *buf, size_t n, int64_t key, const char *aux)
+{
+	(void)key;
+	(void)aux;
+	return fixed_col(buf, n, "path");
+}
+
+static bool note_col(char *buf, size_t n, int64_t vendor, const char *aux)
+{
+	(void)aux;
+	rv_column(buf, n, "note", vendor);
+	return true;
+}
+
+static bool statement_col(char *buf, size_t n, int64_t vendor, const char *aux)
+{
+	(void)aux;
+	rv_column(buf, n, "statement", vendor);
+	return true;
+}
+
+#define CLEAR(col) " " col " IS NOT NULL AND " col " <> '' AND " col " NOT LIKE 's1:%'"
+
+static const struct legacy tables[] = {
+	{ "events",
+	  "SELECT id, detail, kind FROM events WHERE report_id = ?1 AND" CLEAR("detail"),
+	  "UPDATE events SET detail = ?2 WHERE id = ?1 AND report_id = ?3 AND detail = ?4",
+	  event_col },
+	{ "proposals",
+	  "SELECT id, by, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("by"),
+	  "UPDATE proposals SET by = ?2 WHERE id = ?1 AND report_id = ?3 AND by = ?4",
+	  by_col },
+	{ "proposals",
+	  "SELECT id, reason, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("reason"),
+	  "UPDATE proposals SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
+	  reason_col },
+	{ "decisions",
+	  "SELECT id, reason, NULL FROM decisions WHERE report_id = ?1 AND" CLEAR("reason"),
+	  "UPDATE decisions SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
+	  reason_col },
+	{ "report_files",
+	  "SELECT 0, path, NULL FROM report_files WHERE report_id = ?1 AND" CLEAR("path"),
+	  "UPDATE report_files SET path = ?2 WHERE ?1 = 0 AND report_id = ?3 AND path = ?4",
+	  path_col },
+	{ "report_vendors",
+	  "SELECT vendor_id, note, NULL FROM report_vendors WHERE report_id = ?1 AND" CLEAR("note"),
+	  "UPDATE report_vendors SET note = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
+	  " AND note = ?4",
+	  note_col },
+	{ "report_vendors",
+	  "SELECT vendor_id, statement, NULL FROM report_vendors WHERE report_id = ?1 AND"
+	  CLEAR("statement"),
+	  "UPDATE report_vendors SET statement = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
+	  " AND statement = ?4",
+	  statement_col },
+};
+
+static int seal_table(struct store *s, const struct legacy *t, int64_t report_id,
+		      bool *changed, struct err *err)
+{
+	struct legacy_rows q = { NULL, NULL, NULL, 0 };
+	struct stmt *st = db_stmt(s, t->select, err);
+	char col[96], *sealed;
+	bool failed;
+	int r;
+
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, report_id);
+	r = db_each(s, st, legacy_row, &q, "cannot read what to seal", err);
+	for (size_t i = 0; r == 0 && i < q.n; i++) {
+		if (!t->column(col, sizeof(col), q.key[i], q.aux[i]))
+			continue;
+		if (!(sealed = store_seal_field(s, t->table, col, report_id,
+						q.value[i], &failed, err))) {
+			r = ERR_CRYPTO;
+			break;
+		}
+		if (!(st = db_stmt(s, t->update, err))) {
+			free(sealed);
+			r = ERR_IO;
+			break;
+		}
+		db_int(st, 1, q.key[i]);
+		db_text(st, 2, sealed);
+		db_int(st, 3, report_id);
+		db_text(st, 4, q.value[i]);
+		r = db_run(s, st, NULL, "cannot seal a value stored clear", NULL, err);
+		free(sealed);
+		*changed = true;
+	}
+	for (size_t i = 0; i < q.n; i++) {
+		if (q.value[i])
+			wipe_free(q.value[i], strlen(q.value[i]));
+		free(q.aux[i]);
+	}
+	free(q.key);
+	free(q.value);
+	free(q.aux);
+	return r;
+}
+
+int store_seal_legacy(struct store *s, int64_t report_id, bool *changed,
+		      struct err *err)
+{
+	int r = 0;
+
+	if (!s->sealer)
+		return 0;
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(tables); i++)
+		r = seal_table(s, &tables[i], report_id, changed, err);
+	if (r == 0)
+		r = store_participants_seal_legacy(s, report_id, changed, err);
+	return r;
+}
