@@ -23,6 +23,7 @@
 /* One table's clear values for a report. */
 struct legacy {
 	const char *table;    /* the sealed value's table */
+	const char *any;      /* whether any row of the table holds one */
 	const char *select;   /* ?1 report: key (int), value, aux */
 	const char *update;   /* ?1 key, ?2 sealed, ?3 report, ?4 old value */
 	/* the sealed value's column, from the row's key and aux; false:
@@ -101,34 +102,38 @@ static bool statement_col(char *buf, size_t n, int64_t vendor, const char *aux)
 }
 
 #define CLEAR(col) " " col " IS NOT NULL AND " col " <> '' AND " col " NOT LIKE 's1:%'"
+#define ANY(table, where) "SELECT count(*) FROM (SELECT 1 FROM " table " WHERE " where " LIMIT 1) x"
+#define EVENT_SEALED_KINDS                                                   \
+	" report_id IS NOT NULL AND kind NOT IN ('state', 'severity', 'consent',"  \
+	" 'duplicate-of', 'reseal') AND"
 
 static const struct legacy tables[] = {
-	{ "events",
+	{ "events", ANY("events", EVENT_SEALED_KINDS CLEAR("detail")),
 	  "SELECT id, detail, kind FROM events WHERE report_id = ?1 AND" CLEAR("detail"),
 	  "UPDATE events SET detail = ?2 WHERE id = ?1 AND report_id = ?3 AND detail = ?4",
 	  event_col },
-	{ "proposals",
+	{ "proposals", ANY("proposals", CLEAR("by")),
 	  "SELECT id, by, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("by"),
 	  "UPDATE proposals SET by = ?2 WHERE id = ?1 AND report_id = ?3 AND by = ?4",
 	  by_col },
-	{ "proposals",
+	{ "proposals", ANY("proposals", CLEAR("reason")),
 	  "SELECT id, reason, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("reason"),
 	  "UPDATE proposals SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
 	  reason_col },
-	{ "decisions",
+	{ "decisions", ANY("decisions", CLEAR("reason")),
 	  "SELECT id, reason, NULL FROM decisions WHERE report_id = ?1 AND" CLEAR("reason"),
 	  "UPDATE decisions SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
 	  reason_col },
-	{ "report_files",
+	{ "report_files", ANY("report_files", CLEAR("path")),
 	  "SELECT 0, path, NULL FROM report_files WHERE report_id = ?1 AND" CLEAR("path"),
 	  "UPDATE report_files SET path = ?2 WHERE ?1 = 0 AND report_id = ?3 AND path = ?4",
 	  path_col },
-	{ "report_vendors",
+	{ "report_vendors", ANY("report_vendors", CLEAR("note")),
 	  "SELECT vendor_id, note, NULL FROM report_vendors WHERE report_id = ?1 AND" CLEAR("note"),
 	  "UPDATE report_vendors SET note = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
 	  " AND note = ?4",
 	  note_col },
-	{ "report_vendors",
+	{ "report_vendors", ANY("report_vendors", CLEAR("statement")),
 	  "SELECT vendor_id, statement, NULL FROM report_vendors WHERE report_id = ?1 AND"
 	  CLEAR("statement"),
 	  "UPDATE report_vendors SET statement = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
@@ -188,8 +193,28 @@ int store_seal_legacy(struct store *s, int64_t report_id, bool *changed,
 
 	if (!s->sealer)
 		return 0;
+	/* Asked once a store, a table at a time: a database sealed from
+	 * the start (every one made since) then costs a reseal nothing
+	 * here.  A row stored clear meanwhile (an older build writing) is
+	 * found by the next run. */
+	if (s->legacy < 0) {
+		s->legacy = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+			struct stmt *st = db_stmt(s, tables[i].any, err);
+			int64_t n = st ? db_count(st) : -1;
+
+			if (n < 0) {
+				s->legacy = -1;
+				return st ? store_dberr(s, err, "cannot look for values stored clear")
+					  : ERR_IO;
+			}
+			if (n)
+				s->legacy |= 1 << i;
+		}
+	}
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(tables); i++)
-		r = seal_table(s, &tables[i], report_id, changed, err);
+		if (s->legacy & (1 << i))
+			r = seal_table(s, &tables[i], report_id, changed, err);
 	if (r == 0)
 		r = store_participants_seal_legacy(s, report_id, changed, err);
 	return r;

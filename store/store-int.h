@@ -22,6 +22,8 @@ struct store {
 	int clear_ids; /* messages with a clear Message-ID or content
 				 * hash (before keyed lookups): -1 unknown */
 	int clear_addrs; /* participants with a clear address: the same */
+	int legacy;      /* seal-legacy.c: which of its tables hold values
+			  * stored clear (a bit each), -1 unknown */
 	struct {
 		const char *sql;
 		struct stmt *st;

@@ -54,6 +54,7 @@ int store_open(const char *where, const struct store_opts *opts,
 	s = xcalloc(1, sizeof(*s));
 	s->clear_ids = -1;
 	s->clear_addrs = -1;
+	s->legacy = -1;
 	s->kind = store_is_server(where) ? STORE_POSTGRESQL : STORE_SQLITE;
 	s->eng = s->kind == STORE_POSTGRESQL ? &db_pg_engine : &db_sqlite_engine;
 	s->busy_timeout_ms = opts && opts->busy_timeout_ms ?
