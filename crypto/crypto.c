@@ -108,6 +108,10 @@ void crypto_ctx_reset(struct crypto *c)
 	gpgme_signers_clear(c->ctx);
 }
 
+/* The home every new context gets without asking (gpgme_set_engine_info,
+ * for the whole process): the first crypto_open's. */
+static char *global_home;
+
 gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
 {
 	gpgme_error_t e = gpgme_new(ctx);
@@ -117,7 +121,9 @@ gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
 		return e;
 	}
 	e = gpgme_set_protocol(*ctx, GPGME_PROTOCOL_OpenPGP);
-	if (!e)
+	/* The process's default home (crypto_open) needs no setting: a
+	 * context's own costs a `gpg --version` each. */
+	if (!e && (!global_home || strcmp(home, global_home)))
 		e = gpgme_ctx_set_engine_info(*ctx, GPGME_PROTOCOL_OpenPGP,
 					      NULL, home);
 	if (!e)
@@ -167,6 +173,9 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 	char *home;
 
 	*out = NULL;
+	/* gpg where Debian puts it, not asked of gpgconf: three programs
+	 * fewer run by every command before its first gpg. */
+	gpgme_set_global_flag("disable-gpgconf", "1");
 	if (!gpgme_check_version(GPGME_VERSION))
 		return err_setc(err, ERR_CRYPTO,
 				"gpgme is older than version %s", GPGME_VERSION);
@@ -189,6 +198,9 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 		return ERR_CRYPTO;
 	}
 
+	if (!global_home &&
+	    !gpgme_set_engine_info(GPGME_PROTOCOL_OpenPGP, NULL, home))
+		global_home = xstrdup(home);
 	c = xcalloc(1, sizeof(*c));
 	c->home = home;
 	e = crypto_ctx_new(home, &c->ctx);
