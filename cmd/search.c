@@ -51,7 +51,7 @@ static void send_progress(struct search_progress *sp,
 	struct cmd_progress p = {
 		.event = ev,
 		.what = "searching",
-		.unit = "report(s) opened",
+		.unit = "report(s) searched",
 		.done = done,
 		.frac = frac,
 		.seconds = mono() - sp->start,
@@ -175,7 +175,12 @@ static int cmd_search_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			"warning: %zu message(s) could not be opened and were not searched "
 			"(show names why)\n",
 			res.unreadable);
-	if (!json)
+	if (!json && res.passed)
+		cmd_say(ctx,
+			"%zu report(s) match; %zu opened to search their text, %zu "
+			"passed over (their cached terms lack a word)",
+			res.n, res.opened, res.passed);
+	else if (!json)
 		cmd_say(ctx,
 			"%zu report(s) match; %zu opened to search their text",
 			res.n, res.opened);

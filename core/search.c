@@ -8,12 +8,16 @@
  * searched, and wiped with the opened message.  Nothing is written.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "core/core.h"
 #include "core/search.h"
+#include "core/terms.h"
 #include "store/store.h"
 
 /* --- the query --------------------------------------------------------*/
@@ -384,12 +388,33 @@ struct file_row {
 	char *path;
 };
 
+/*
+ * The terms filters (terms.h) of the messages, from the officer's own
+ * cache: a report none of whose messages can hold a word is passed over
+ * without opening any.  A message with no filter (new, or its body not
+ * the one the filter was made from) is opened, and its filter made from
+ * the very text searched and cached, sealed under the team key.  The
+ * cache is for speed alone: without it (no team key, a cache folder
+ * that is not the officer's), every candidate is opened as before.
+ */
+struct prefilter {
+	bool on;
+	struct message_key *keys; /* every message, by report then id */
+	size_t nkeys;
+	unsigned char **filter;   /* per key: its opened filter, or NULL */
+	size_t *flen;
+	struct terms_cache *tc;
+	struct terms_row *add;    /* filters made by this search */
+	size_t nadd;
+};
+
 struct run {
 	const struct search_query *q;
 	struct search_hit *cand;
 	size_t ncand;
 	struct file_row *files;
 	size_t nfiles;
+	struct prefilter *pf;
 };
 
 static int keep_file(int64_t id, const char *path, void *data)
@@ -437,35 +462,58 @@ static char *dup_or_null(const char *s)
 }
 
 /* The keys the store's fields answer: state, received, from, file. */
-static int keep_report(const struct report *rep, void *data)
+static bool keys_match(const struct run *r, const struct report *rep)
 {
-	struct run *r = data;
 	const struct search_query *q = r->q;
 	size_t first, nf = files_of(r, rep->id, &first);
-	struct search_hit *h;
 	char *who;
 
 	for (size_t i = 0; i < q->nstates; i++)
 		if (!state_in(q->states[i], rep->state))
-			return 0;
+			return false;
 	if ((q->after && rep->received < q->after) ||
 	    (q->before && rep->received >= q->before))
-		return 0;
-	who = xasprintf("%s <%s>", rep->reporter_name ? rep->reporter_name : "",
-			rep->reporter_email ? rep->reporter_email : "");
-	for (size_t i = 0; i < q->nfrom; i++)
-		if (!contains(who, q->from[i])) {
-			free(who);
-			return 0;
-		}
-	free(who);
+		return false;
+	if (q->nfrom) {
+		who = xasprintf("%s <%s>", rep->reporter_name ? rep->reporter_name : "",
+				rep->reporter_email ? rep->reporter_email : "");
+		for (size_t i = 0; i < q->nfrom; i++)
+			if (!contains(who, q->from[i])) {
+				free(who);
+				return false;
+			}
+		free(who);
+	}
 	for (size_t i = 0; i < q->nfiles; i++) {
 		bool any = false;
 		for (size_t k = 0; !any && k < nf; k++)
 			any = contains(r->files[first + k].path, q->files[i]);
 		if (!any)
-			return 0;
+			return false;
 	}
+	return true;
+}
+
+/* A candidate, rep's fields moved into it (rep left empty). */
+static void take_report(struct run *r, struct report *rep)
+{
+	struct search_hit *h;
+
+	if (!(r->ncand & (r->ncand + 1))) /* 0, 1, 3, 7, ...: grow */
+		r->cand = xrealloc(r->cand, (2 * r->ncand + 2) * sizeof(*r->cand));
+	h = &r->cand[r->ncand++];
+	memset(h, 0, sizeof(*h));
+	h->r = *rep;
+	memset(rep, 0, sizeof(*rep));
+}
+
+static int keep_report(const struct report *rep, void *data)
+{
+	struct run *r = data;
+	struct search_hit *h;
+
+	if (!keys_match(r, rep))
+		return 0;
 	r->cand = xrealloc(r->cand, (r->ncand + 1) * sizeof(*r->cand));
 	h = &r->cand[r->ncand++];
 	memset(h, 0, sizeof(*h));
@@ -523,6 +571,212 @@ static bool fields_match(const struct run *r, struct search_hit *h,
 	return all;
 }
 
+/* --- the terms filters --------------------------------------------------*/
+
+#define CACHE_TABLE "search-cache"
+
+/* The cache file of this store: one per database, named by a hash of
+ * where it is. */
+static char *cache_path(struct session *sess)
+{
+	const char *sc = getenv("SECTEAM_CACHE"), *xc = getenv("XDG_CACHE_HOME"),
+		   *home = getenv("HOME"), *where = store_where(sess->store);
+	char *dir, *path;
+	uint64_t h = 14695981039346656037ULL;
+
+	if (sc && *sc)
+		dir = xstrdup(sc);
+	else if (xc && *xc)
+		dir = xasprintf("%s/secteam-tui", xc);
+	else if (home && *home)
+		dir = xasprintf("%s/.cache/secteam-tui", home);
+	else
+		return NULL;
+	/* The folder made for the officer alone (an existing one is
+	 * checked by the file's own test: this user's, 0600). */
+	for (char *p = strchr(dir + 1, '/');; p = strchr(p + 1, '/')) {
+		if (p)
+			*p = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+			free(dir);
+			return NULL;
+		}
+		if (!p)
+			break;
+		*p = '/';
+	}
+	for (const char *c = where ? where : ""; *c; c++) {
+		h ^= (unsigned char)*c;
+		h *= 1099511628211ULL;
+	}
+	path = xasprintf("%s/search-%016llx.db", dir, (unsigned long long)h);
+	free(dir);
+	return path;
+}
+
+static int cmp_row_id(const void *a, const void *b)
+{
+	const struct terms_row *x = a, *y = b;
+
+	return x->message_id < y->message_id ? -1 : x->message_id > y->message_id;
+}
+
+static bool worth_filtering(const struct search_query *q)
+{
+	for (size_t i = 0; i < q->nwords; i++)
+		if (strlen(q->words[i]) >= 3)
+			return true;
+	return false;
+}
+
+/* The cached filters of a share of the messages opened, each only if
+ * made from the very body stored now and opening for its own row. */
+struct open_share {
+	struct session *sess;
+	struct prefilter *pf;
+	struct terms_row *rows;
+	size_t nrows;
+};
+
+static void open_filters(size_t from, size_t to, void *data)
+{
+	struct open_share *os = data;
+	struct prefilter *pf = os->pf;
+	struct err err = { 0, "" };
+
+	for (size_t i = from; i < to; i++) {
+		struct terms_row k = { .message_id = pf->keys[i].id };
+		struct terms_row *r = os->nrows ? bsearch(&k, os->rows, os->nrows, sizeof(k),
+							  cmp_row_id) : NULL;
+
+		if (!r || strcmp(r->key, pf->keys[i].key) ||
+		    session_open_sealed(os->sess, CACHE_TABLE, "terms", r->message_id,
+					r->sealed, r->len, &pf->filter[i],
+					&pf->flen[i], &err) < 0)
+			pf->filter[i] = NULL;
+	}
+}
+
+static void prefilter_load(struct session *sess, const struct search_query *q,
+			   struct prefilter *pf)
+{
+	struct err err = { 0, "" };
+	struct terms_row *rows = NULL;
+	size_t nrows = 0;
+	char *path;
+
+	memset(pf, 0, sizeof(*pf));
+	if (!worth_filtering(q) || !(path = cache_path(sess)))
+		return;
+	if (store_terms_cache_open(path, &pf->tc, &err) < 0 ||
+	    store_message_keys(sess->store, &pf->keys, &pf->nkeys, &err) < 0 ||
+	    store_terms_cache_all(pf->tc, &rows, &nrows, &err) < 0) {
+		free(path);
+		return;
+	}
+	free(path);
+	pf->filter = xcalloc(pf->nkeys + 1, sizeof(*pf->filter));
+	pf->flen = xcalloc(pf->nkeys + 1, sizeof(*pf->flen));
+	{
+		struct open_share os = { sess, pf, rows, nrows };
+
+		util_parallel(pf->nkeys, 4096, open_filters, &os);
+	}
+	terms_rows_free(rows, nrows);
+	pf->on = true;
+}
+
+/* Report id's messages: [*first, *first + return). */
+static size_t keys_of(const struct prefilter *pf, int64_t id, size_t *first)
+{
+	size_t lo = 0, hi = pf->nkeys, n = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pf->keys[mid].report_id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < pf->nkeys && pf->keys[lo + n].report_id == id)
+		n++;
+	return n;
+}
+
+/* Whether report id's messages may hold every word still unmatched: no
+ * when one word is in none of their filters (a message without one may
+ * hold anything). */
+static bool prefilter_may_match(const struct prefilter *pf, int64_t id,
+				const struct search_query *q, const bool *matched)
+{
+	size_t first, n;
+
+	if (!pf || !pf->on)
+		return true;
+	n = keys_of(pf, id, &first);
+	for (size_t w = 0; w < q->nwords; w++) {
+		bool may = false;
+
+		if (matched[w])
+			continue;
+		for (size_t m = first; !may && m < first + n; m++)
+			may = !pf->filter[m] ||
+			      terms_may_hold(pf->filter[m], pf->flen[m], q->words[w]);
+		if (!may)
+			return false;
+	}
+	return true;
+}
+
+/* A message just opened and searched: its filter made from that text,
+ * sealed, to be cached, when it had none. */
+static void prefilter_learn(struct session *sess, struct prefilter *pf,
+			    int64_t report_id, int64_t message_id,
+			    const struct text *t)
+{
+	struct err err = { 0, "" };
+	size_t first, n, flen, slen;
+	unsigned char *f, *sealed;
+
+	if (!pf || !pf->on)
+		return;
+	n = keys_of(pf, report_id, &first);
+	for (size_t m = first; m < first + n; m++) {
+		if (pf->keys[m].id != message_id || pf->filter[m])
+			continue;
+		f = terms_filter(t->low, t->len, &flen);
+		if (session_seal(sess, CACHE_TABLE, "terms", message_id, f, flen,
+				 &sealed, &slen, &err) == 0) {
+			pf->add = xrealloc(pf->add, (pf->nadd + 1) * sizeof(*pf->add));
+			pf->add[pf->nadd++] = (struct terms_row){
+				message_id, xstrdup(pf->keys[m].key), sealed, slen
+			};
+		}
+		pf->filter[m] = f;
+		pf->flen[m] = flen;
+		return;
+	}
+}
+
+/* The filters made kept (the cache is for speed: a failure to write
+ * it loses nothing), and everything freed. */
+static void prefilter_done(struct prefilter *pf)
+{
+	struct err err = { 0, "" };
+
+	if (pf->tc && pf->nadd)
+		store_terms_cache_put(pf->tc, pf->add, pf->nadd, &err);
+	store_terms_cache_close(pf->tc);
+	terms_rows_free(pf->add, pf->nadd);
+	for (size_t i = 0; pf->filter && i < pf->nkeys; i++)
+		free(pf->filter[i]);
+	free(pf->filter);
+	free(pf->flen);
+	free(pf->keys);
+	memset(pf, 0, sizeof(*pf));
+}
+
 /* Opens report h's messages one by one for the words still unmatched;
  * true when every word is found.  A snippet from a field is replaced by
  * the text's when a word only the text holds comes first. */
@@ -562,6 +816,7 @@ static bool text_match(struct session *sess, const struct run *r,
 					 om.att[k].size);
 		opened_message_release(&om);
 		match_words(q, &t, matched, "text", h);
+		prefilter_learn(sess, r->pf, h->r.id, msgs[i].id, &t);
 		text_release(&t);
 		all = true;
 		for (size_t w = 0; w < q->nwords; w++)
@@ -571,6 +826,30 @@ static bool text_match(struct session *sess, const struct run *r,
 		message_release(&msgs[i]);
 	free(msgs);
 	return all;
+}
+
+/* search_run's first pass, a share of the candidates on each thread:
+ * each one's own hit, its words in kept, whether it is undecided. */
+struct fields_share {
+	struct run *r;
+	bool *kept;
+	size_t nw;
+	bool *undecided;
+};
+
+static void fields_shares(size_t from, size_t to, void *data)
+{
+	struct fields_share *fs = data;
+	struct run *r = fs->r;
+
+	for (size_t i = from; i < to; i++) {
+		struct search_hit *h = &r->cand[i];
+
+		if (!r->q->nwords)
+			key_snippet(r, h);
+		else
+			fs->undecided[i] = !fields_match(r, h, fs->kept + i * fs->nw);
+	}
 }
 
 static void hit_release(struct search_hit *h)
@@ -586,43 +865,62 @@ int search_run(struct session *sess, const struct search_query *q,
 	       struct search_result *res, struct err *err)
 {
 	struct store *s = session_store(sess, err);
-	struct run r = { q, NULL, 0, NULL, 0 };
-	size_t *need = NULL, nneed = 0;
-	bool *matched;
+	struct prefilter pf;
+	struct run r = { q, NULL, 0, NULL, 0, &pf };
+	struct report *all = NULL;
+	size_t *need = NULL, nneed = 0, nall = 0, nw = q->nwords + 1;
+	bool *matched, *kept = NULL;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	memset(&pf, 0, sizeof(pf));
 	if (!s)
 		return ERR_IO;
+	/* Every report's own fields (those derived from other tables are
+	 * read for the matches alone, at the end). */
 	if ((rc = store_files_each(s, keep_file, &r, err)) < 0 ||
-	    (rc = report_each(sess, NULL, keep_report, &r, err)) < 0)
+	    (rc = store_report_basics(s, &all, &nall, err)) < 0)
 		goto out;
-	matched = xcalloc(q->nwords + 1, sizeof(*matched));
+	for (size_t i = 0; i < nall; i++)
+		if (keys_match(&r, &all[i]))
+			take_report(&r, &all[i]);
+	matched = xcalloc(nw, sizeof(*matched));
 	need = xcalloc(r.ncand + 1, sizeof(*need));
-	/* The fields first: a report they answer is not opened. */
-	for (size_t i = 0; i < r.ncand; i++) {
-		struct search_hit *h = &r.cand[i];
+	/* The fields first, on every processor: a report they answer is
+	 * not opened.  The words each one's fields hold are kept for its
+	 * text's turn. */
+	kept = xcalloc(r.ncand * nw + 1, sizeof(*kept));
+	{
+		struct fields_share fs = { &r, kept, nw, xcalloc(r.ncand + 1, sizeof(bool)) };
 
-		if (!q->nwords) {
-			key_snippet(&r, h);
-			continue;
-		}
-		memset(matched, 0, (q->nwords + 1) * sizeof(*matched));
-		if (!fields_match(&r, h, matched))
-			need[nneed++] = i;
+		util_parallel(r.ncand, 4096, fields_shares, &fs);
+		for (size_t i = 0; i < r.ncand; i++)
+			if (fs.undecided[i])
+				need[nneed++] = i;
+		free(fs.undecided);
 	}
-	/* Then the texts of those the fields left undecided; the text's
-	 * snippet is the one that tells, the field's stays without it. */
+	/* Then the texts of those the fields left undecided, but for the
+	 * ones their filters turn away; the text's snippet is the one that
+	 * tells, the field's stays without it. */
+	if (nneed)
+		prefilter_load(sess, q, &pf);
 	for (size_t j = 0; j < nneed; j++) {
 		struct search_hit *h = &r.cand[need[j]];
 		char *fs;
 		const char *fw;
 
-		memset(matched, 0, (q->nwords + 1) * sizeof(*matched));
-		fields_match(&r, h, matched);
+		memcpy(matched, kept + need[j] * nw, nw * sizeof(*matched));
 		fs = h->snippet;
 		fw = h->where;
 		h->snippet = NULL;
+		if (!prefilter_may_match(&pf, h->r.id, q, matched)) {
+			free(fs);
+			hit_release(h);
+			res->passed++;
+			if (progress)
+				progress(j + 1, nneed, data);
+			continue;
+		}
 		if (text_match(sess, &r, h, matched, &res->unreadable)) {
 			if (h->snippet) {
 				free(fs);
@@ -646,10 +944,38 @@ int search_run(struct session *sess, const struct search_query *q,
 			xrealloc(res->hits, (res->n + 1) * sizeof(*res->hits));
 		res->hits[res->n++] = r.cand[i];
 	}
+	/* The matches' whole rows (verdict, disclosure, messages). */
+	if (res->n) {
+		int64_t *ids = xmalloc(res->n * sizeof(*ids));
+		struct report *full = xcalloc(res->n, sizeof(*full));
+
+		for (size_t i = 0; i < res->n; i++)
+			ids[i] = res->hits[i].r.id;
+		if ((rc = store_report_page(s, ids, res->n, full, err)) == 0)
+			for (size_t i = 0; i < res->n; i++)
+				if (full[i].id) {
+					report_release(&res->hits[i].r);
+					res->hits[i].r = full[i];
+				}
+		free(ids);
+		free(full);
+		if (rc < 0) {
+			search_result_release(res);
+			free(r.cand);
+			r.cand = NULL;
+			r.ncand = 0;
+			goto out;
+		}
+	}
 	free(r.cand);
 	r.cand = NULL;
 	r.ncand = 0;
 out:
+	prefilter_done(&pf);
+	for (size_t i = 0; i < nall; i++)
+		report_release(&all[i]);
+	free(all);
+	free(kept);
 	free(need);
 	for (size_t i = 0; i < r.ncand; i++)
 		hit_release(&r.cand[i]);
@@ -664,7 +990,7 @@ int search_report(struct session *sess, const struct search_query *q,
 		  int64_t id, bool *match, struct err *err)
 {
 	struct store *s = session_store(sess, err);
-	struct run r = { q, NULL, 0, NULL, 0 };
+	struct run r = { q, NULL, 0, NULL, 0, NULL };
 	struct report rep;
 	char **paths = NULL;
 	size_t npaths = 0, unreadable = 0;

@@ -11,8 +11,10 @@
  *
  * The subject, reporter, state, files and dates come from the store;
  * only the reports that still match those are opened, each message
- * decrypted in memory (report_open_message), searched and wiped.  No
- * index and no copy of any text is written anywhere.
+ * decrypted in memory (report_open_message), searched and wiped, but
+ * for those whose terms filters (terms.h), kept in the officer's cache
+ * sealed under the team key, say a word is in none of their messages.
+ * No copy of any text, and nothing in clear, is written anywhere.
  */
 #ifndef SECTEAM_CORE_SEARCH_H
 #define SECTEAM_CORE_SEARCH_H
@@ -53,6 +55,8 @@ struct search_result {
 	struct search_hit *hits; /* by report id */
 	size_t n;
 	size_t opened; /* reports whose messages were decrypted */
+	size_t passed; /* reports passed over unopened: their messages'
+			* terms filters (terms.h) lack a word */
 	size_t unreadable; /* messages that could not be opened (not
 				 * searched; no key of ours, say) */
 };

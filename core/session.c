@@ -35,6 +35,8 @@ struct session_seal {
 };
 
 static struct team_key *key_of_gen(struct session *sess, int gen, char **why);
+static struct team_key *key_shared(struct session *sess, const void *sealed,
+				   size_t n, char **why);
 
 /* Generation gen's key, from its wrapped copies, or NULL with *why. */
 static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
@@ -215,12 +217,35 @@ int session_open_sealed(struct session *sess, const char *table,
 	*outlen = 0;
 	if (!session_store(sess, err))
 		return err->code;
-	if (!(k = key_for(sess, sealed, n, &why))) {
+	if (!(k = key_shared(sess, sealed, n, &why))) {
 		err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
 		free(why);
 		return ERR_CRYPTO;
 	}
 	return team_key_open(k, table, column, row, sealed, n, out, outlen, err);
+}
+
+int session_seal(struct session *sess, const char *table, const char *column,
+		 int64_t row, const void *plain, size_t len, unsigned char **out,
+		 size_t *outlen, struct err *err)
+{
+	char *why = NULL;
+	struct team_key *k;
+
+	*out = NULL;
+	*outlen = 0;
+	if (!session_store(sess, err))
+		return err->code;
+	pthread_mutex_lock(&sess->seal->lock);
+	k = team_key_of(sess, false, &why);
+	pthread_mutex_unlock(&sess->seal->lock);
+	if (!k) {
+		err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
+		free(why);
+		return ERR_CRYPTO;
+	}
+	team_key_seal(k, table, column, row, plain, len, out, outlen);
+	return 0;
 }
 
 bool session_is_team_sealed(const void *blob, size_t n)
@@ -260,6 +285,23 @@ static struct team_key *key_for(struct session *sess, const void *sealed,
 			  why);
 }
 
+/* key_for, from any thread (opening many values at once: the store's
+ * store_parallel, the search's filters).  The latest generation's key,
+ * once had, stays for the session (a rotation is no time to open): no
+ * lock for it; finding another, which may unwrap one, is one at a time. */
+static struct team_key *key_shared(struct session *sess, const void *sealed,
+				   size_t n, char **why)
+{
+	struct team_key *k = sess->seal->key;
+
+	if (!k || team_key_generation(k) != team_key_sealed_generation(sealed, n)) {
+		pthread_mutex_lock(&sess->seal->lock);
+		k = key_for(sess, sealed, n, why);
+		pthread_mutex_unlock(&sess->seal->lock);
+	}
+	return k;
+}
+
 static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
 {
 	struct session *sess = data;
@@ -275,19 +317,11 @@ static char *open_cb(void *data, const char *table, const char *column,
 		     int64_t row, const unsigned char *sealed, size_t n, char **why)
 {
 	struct session *sess = data;
-	struct team_key *k;
+	struct team_key *k = key_shared(sess, sealed, n, why);
 	struct err e = { 0, "" };
 	unsigned char *clear;
 	size_t len;
 
-	/* The latest generation's key, once had, stays for the session (a
-	 * rotation is no time to open): no lock for it. */
-	k = sess->seal->key;
-	if (!k || team_key_generation(k) != team_key_sealed_generation(sealed, n)) {
-		pthread_mutex_lock(&sess->seal->lock);
-		k = key_for(sess, sealed, n, why);
-		pthread_mutex_unlock(&sess->seal->lock);
-	}
 	if (!k)
 		return NULL;
 	if (team_key_open(k, table, column, row, sealed, n, &clear, &len, &e) < 0) {

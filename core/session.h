@@ -57,6 +57,12 @@ int session_open_sealed(struct session *sess, const char *table,
 			const char *column, int64_t row, const void *sealed,
 			size_t n, unsigned char **out, size_t *outlen,
 			struct err *err);
+/* Seals plain under the team key (it must exist: none is made here) for
+ * table.column of row: what the officer keeps apart from the store (the
+ * search cache).  *out is the caller's. */
+int session_seal(struct session *sess, const char *table, const char *column,
+		 int64_t row, const void *plain, size_t len, unsigned char **out,
+		 size_t *outlen, struct err *err);
 /* The team key, unwrapped (or made, for a team's first write) now: 0, or
  * ERR_CRYPTO naming what is missing. */
 int session_team_key_ready(struct session *sess, struct err *err);

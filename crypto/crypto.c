@@ -173,7 +173,7 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 	char *home;
 
 	*out = NULL;
-	/* gpg where Debian puts it, not asked of gpgconf: three programs
+	/* gpg where Debian installs it, not asked of gpgconf: three programs
 	 * fewer run by every command before its first gpg. */
 	gpgme_set_global_flag("disable-gpgconf", "1");
 	if (!gpgme_check_version(GPGME_VERSION))

@@ -408,6 +408,35 @@ int store_message_ids(struct store *s, int64_t **ids, size_t *n,
 		       "cannot list messages", err);
 }
 
+static void read_message_key(struct stmt *st, void *elem)
+{
+	struct message_key *k = elem;
+
+	k->report_id = db_col_int(st, 0);
+	k->id = db_col_int(st, 1);
+	db_col_copy(st, 2, k->key, sizeof(k->key));
+}
+
+int store_message_keys(struct store *s, struct message_key **out, size_t *n,
+		       struct err *err)
+{
+	/* What the message opens to (the import's digest), how it is kept
+	 * and its size: another body stored in its place changes the size
+	 * or the kind, and a filter made from the old one is not used. */
+	struct stmt *st = db_stmt(
+		s,
+		"SELECT report_id, id, coalesce(plain_sha256, '-') || ':' || blob_kind"
+		" || ':' || CAST(length(blob) AS TEXT) FROM messages ORDER BY report_id, id",
+		err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_message_key,
+		       NULL, "cannot list messages", err);
+}
+
 int store_message_get(struct store *s, int64_t row, struct message *m,
 		      struct err *err)
 {

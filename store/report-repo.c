@@ -139,6 +139,71 @@ int store_report_get(struct store *s, int64_t id, struct report *r,
 	return rc;
 }
 
+/* store_report_basics: the rows without what is derived from other
+ * tables, read first (the fields as stored), then the sealed ones
+ * opened on every processor (store_parallel), each thread allocating
+ * its own; the stored copies are freed here after. */
+static void read_basic(struct stmt *st, void *elem)
+{
+	struct report *r = elem;
+
+	memset(r, 0, sizeof(*r));
+	db_cols(st, "Issstsssbbbt", &r->id, &r->subject, &r->reporter_name,
+		&r->reporter_email, &r->received, &r->state, &r->severity,
+		&r->claimed_by, &r->public, &r->consent_credit,
+		&r->consent_exploit, &r->release_started);
+}
+
+struct basics {
+	struct store *s;
+	struct report *v;
+	char **was;             /* per report, its 3 fields as stored */
+};
+
+static void open_basics(size_t from, size_t to, void *data)
+{
+	static const char *const col[3] = { "subject", "reporter_name", "reporter_email" };
+	struct basics *b = data;
+
+	for (size_t i = from; i < to; i++) {
+		char **f[3] = { &b->v[i].subject, &b->v[i].reporter_name,
+				&b->v[i].reporter_email };
+
+		for (int c = 0; c < 3; c++) {
+			b->was[3 * i + (size_t)c] = *f[c];
+			*f[c] = store_open_text(b->s, "reports", col[c], b->v[i].id, *f[c]);
+		}
+	}
+}
+
+int store_report_basics(struct store *s, struct report **out, size_t *n,
+			struct err *err)
+{
+	struct stmt *st = db_stmt(
+		s,
+		"SELECT id, subject, reporter_name, reporter_email, received, state,"
+		" severity, claimed_by, public, consent_credit, consent_exploit,"
+		" coalesce(release_started, 0) FROM reports ORDER BY id",
+		err);
+	struct basics b = { s, NULL, NULL };
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	if ((rc = db_rows(s, st, (void **)out, n, sizeof(**out), read_basic,
+			  NULL, "cannot list reports", err)) < 0)
+		return rc;
+	b.v = *out;
+	b.was = xcalloc(3 * *n + 1, sizeof(*b.was));
+	store_parallel(s, *n, open_basics, &b);
+	for (size_t i = 0; i < 3 * *n; i++)
+		free(b.was[i]);
+	free(b.was);
+	return 0;
+}
+
 /* store_report_page's callback: each row to the slot of its id. */
 struct page {
 	struct store *s;

@@ -2,10 +2,8 @@
  * Sealed fields (store.h): the store calls the sealer core gave it, and
  * keeps the result as text (STORE_SEALED_PREFIX and base64).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "store/store-int.h"
 #include "store/db.h"
@@ -81,47 +79,12 @@ void store_open_field(struct store *s, const char *table, const char *column,
 
 /* Below this, one thread: starting others costs more than it saves. */
 #define SHARE_MIN 4096
-#define THREADS_MAX 4
-
-struct share {
-	void (*fn)(size_t from, size_t to, void *data);
-	void *data;
-	size_t from, to;
-};
-
-static void *run_share(void *data)
-{
-	struct share *sh = data;
-
-	sh->fn(sh->from, sh->to, sh->data);
-	return NULL;
-}
 
 void store_parallel(struct store *s, size_t n,
 		    void (*fn)(size_t from, size_t to, void *data), void *data)
 {
-	struct share sh[THREADS_MAX];
-	pthread_t th[THREADS_MAX];
-	bool started[THREADS_MAX] = { false };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nt = cpus < 1 ? 1 : cpus > THREADS_MAX ? THREADS_MAX : (size_t)cpus;
-
 	/* Without a sealer there is nothing to open: one thread. */
-	if (!s->sealer || n < SHARE_MIN)
-		nt = 1;
-	for (size_t t = 0; t < nt; t++)
-		sh[t] = (struct share){ fn, data, n * t / nt, n * (t + 1) / nt };
-	/* The first share is this thread's; one that cannot start is done
-	 * here too. */
-	for (size_t t = 1; t < nt; t++)
-		started[t] = pthread_create(&th[t], NULL, run_share, &sh[t]) == 0;
-	run_share(&sh[0]);
-	for (size_t t = 1; t < nt; t++) {
-		if (started[t])
-			pthread_join(th[t], NULL);
-		else
-			run_share(&sh[t]);
-	}
+	util_parallel(n, s->sealer ? SHARE_MIN : SIZE_MAX, fn, data);
 }
 
 char *store_keyed(struct store *s, const char *purpose, const char *value,

@@ -248,6 +248,11 @@ int store_signature_add(struct store *s, int64_t message_row,
 			enum sig_verdict verdict, const char *fingerprint,
 			time_t created, struct err *err);
 /* Every message row id, ascending; *ids is the caller's. */
+/* Every message's report, id and key (what it opens to, how it is kept
+ * and its size: struct message_key), by report then id; *out is the
+ * caller's.  0 or negative. */
+int store_message_keys(struct store *s, struct message_key **out, size_t *n,
+		       struct err *err);
 int store_message_ids(struct store *s, int64_t **ids, size_t *n,
 		      struct err *err);
 /* One message by row id, with its blob; ERR_NOTFOUND naming it. */
@@ -378,6 +383,19 @@ int store_officer_password(struct store *s, const char *role, const char *passwo
 int store_officers_list(struct store *s, bool with_inactive,
 			struct officer **out, size_t *n, struct err *err);
 
+/* --- terms-cache.c: the officer's own cache of sealed terms filters ----*/
+/* Opens (creating, 0600) the cache at path: a file that is not this
+ * user's alone (or a link) is refused, and is then simply not used. */
+int store_terms_cache_open(const char *path, struct terms_cache **out,
+			   struct err *err);
+void store_terms_cache_close(struct terms_cache *tc);
+/* Every row, by message id; *rows is the caller's (terms_rows_free). */
+int store_terms_cache_all(struct terms_cache *tc, struct terms_row **rows,
+			  size_t *n, struct err *err);
+/* Rows stored (each replacing its message's), in one transaction. */
+int store_terms_cache_put(struct terms_cache *tc, const struct terms_row *rows,
+			  size_t n, struct err *err);
+
 /* --- page-repo.c: compact keys for paging through every report ----------*/
 /* Every report's key, by id; *out is the caller's to free.  Returns 0, or
  * negative with err set (nothing allocated). */
@@ -386,6 +404,11 @@ int store_report_keys(struct store *s, struct report_key **out, size_t *n,
 /* One report's key; ERR_NOTFOUND naming it. */
 int store_report_key(struct store *s, int64_t id, struct report_key *k,
 		     struct err *err);
+/* Every report's row, by id, with its sealed fields opened, but without
+ * what is derived from other tables (verdict, disclosure, messages: 0):
+ * what a search sifts.  *out is the caller's (report_release each). */
+int store_report_basics(struct store *s, struct report **out, size_t *n,
+			struct err *err);
 /* Ids (ascending) of reports whose subject or reporter contains needle,
  * ASCII case-insensitively; *ids is the caller's.  0 or negative. */
 int store_report_search(struct store *s, const char *needle, int64_t **ids,

@@ -219,6 +219,23 @@ struct report_key {
 	char severity[10];
 };
 
+/* A message's place and what identifies its stored body (store.h's
+ * store_message_keys). */
+struct message_key {
+	int64_t report_id, id;
+	char key[112];
+};
+/* A row of the terms cache (store_terms_cache_*): a message's filter,
+ * sealed by the caller, and the key of the body it was made from. */
+struct terms_cache;
+struct terms_row {
+	int64_t message_id;
+	char *key;
+	unsigned char *sealed;
+	size_t len;
+};
+void terms_rows_free(struct terms_row *rows, size_t n);
+
 /* A report's subject, opened (store_report_subjects). */
 struct report_subject {
 	int64_t id;

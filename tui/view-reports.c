@@ -820,7 +820,7 @@ static void search_progress(size_t done, size_t total, void *data)
 	if (done < total && now - ss->last < 0.1)
 		return;
 	ss->last = now;
-	line = xasprintf("searching: %zu of %zu report(s) opened", done, total);
+	line = xasprintf("searching: %zu of %zu report(s) searched", done, total);
 	tui_show_progress(ss->t, line);
 	free(line);
 }

@@ -252,6 +252,13 @@ int edit_text(const char *name, const char *initial, void (*around)(bool before)
 /* secure.c */
 void wipe(void *p, size_t n);
 void wipe_free(void *p, size_t n);
+
+/* fn over [0, n) in shares, one thread each (as many as there are
+ * processors, at most 4; one below min items), the first share on the
+ * calling thread; returns when every share is done.  fn must touch
+ * nothing another share does. */
+void util_parallel(size_t n, size_t min,
+		   void (*fn)(size_t from, size_t to, void *data), void *data);
 /* No core dumps, umask 077: called first thing by main(). */
 void secure_process_init(void);
 

@@ -75,8 +75,36 @@ out=$(st search state:new 2>&1)
 tap_like "$out" "; 0 opened" "keys alone open nothing"
 out=$(st search report file:net 2>&1)
 tap_like "$out" "2 report\(s\) match; 0 opened" "words the subjects hold open nothing"
+# A word the other subjects lack: their texts are searched.  With no
+# cache, each is opened; with the officer's cache of terms filters (made
+# by the searches above), they are passed over unopened: their filters
+# lack the word.
+out=$(SECTEAM_CACHE="$T/cache-empty" st search report one 2>&1)
+tap_like "$out" "1 report\(s\) match; 3 opened" "a word the other subjects lack: with no cache, their texts are opened"
 out=$(st search report one 2>&1)
-tap_like "$out" "1 report\(s\) match; 3 opened" "a word the other subjects lack: their texts are opened"
+tap_like "$out" "1 report\(s\) match; 0 opened to search their text, 3 passed over" \
+	"  with the cache, passed over unopened (their cached terms lack it)"
+tap_is "$(q zanzibarquux)" 1 "  and the word one body holds is still found through the cache"
+tap_is "$(q '"use after free"')" 2 "  a phrase across a line break too"
+tap_is "$(q sctp)" "2 3" "  and one two bodies hold"
+cache=$(ls "$T/cache/secteam-tui/"search-*.db)
+tap_is "$(stat -c %a "$cache")" 600 "the cache is the officer's alone (0600)"
+tap_unlike "$(strings "$cache")" "zanzibarquux|sctp|crash" "  and holds no word in clear (the filters are sealed)"
+# A filter moved to another message does not open there (sealed for its
+# row): that message is opened and searched as if it had none.
+sqlite3 "$cache" "CREATE TEMP TABLE x AS SELECT message_id, filter FROM terms;
+	UPDATE terms SET filter = coalesce((SELECT filter FROM x WHERE x.message_id =
+		(SELECT min(message_id) FROM x WHERE x.message_id > terms.message_id)),
+		(SELECT filter FROM x ORDER BY message_id LIMIT 1))" 2>&1
+tap_is "$(sqlite3 "$cache" "SELECT count(*) FROM terms")" 4 "(the four filters, each moved to the next message)"
+out=$(st search zanzibarquux 2>&1)
+tap_like "$out" "^1 +new .*zanzibarquux" "filters moved between messages: the word is still found" "$out"
+tap_like "$out" "1 report\(s\) match; 4 opened" "  every message opened: no moved filter opens" "$out"
+# A cache another user could write is not used: searching still works.
+chmod 644 "$cache"
+out=$(st search zanzibarquux 2>&1)
+tap_like "$out" "1 report\(s\) match; 4 opened" "a cache others can read is not used: every text opened" "$out"
+chmod 600 "$cache"
 
 # Escaped: a subject and a body with terminal escapes.
 out=$(st search escapeword 2>&1)
@@ -100,8 +128,8 @@ SECTEAM_PROGRESS_DELAY=0 script -qec \
 	"'$SECTEAM_BIN' --db '$DB' --gnupghome '$H' search zanzibarquux > '$T/o/tty.out'" \
 	"$T/o/tty" </dev/null >/dev/null 2>&1
 tty=$(tr '\r' '\n' <"$T/o/tty")
-tap_like "$tty" "searching \[#+ *\] +[0-9]+%  [0-9] report\(s\) opened" "a progress bar while bodies are opened"
-tap_like "$tty" "100%  4 report\(s\) opened, done in" "ending with the count"
+tap_like "$tty" "searching \[#+ *\] +[0-9]+%  [0-9] report\(s\) searched" "a progress bar while bodies are searched"
+tap_like "$tty" "100%  4 report\(s\) searched, done in" "ending with the count"
 tap_unlike "$(cat "$T/o/tty.out")" "$ESC" "the results carry no escape"
 
 # The UI: :search filters the list, / reaches the bodies.

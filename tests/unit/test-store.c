@@ -627,7 +627,7 @@ static void test_sealed_search(void **state)
 	const struct store_sealer z = { NULL, fake_seal, fake_open, fake_stale, fake_mac };
 	struct report_subject *v;
 	struct err err;
-	int64_t *ids, id, want[6];
+	int64_t *ids, id, want[8];
 	size_t n, nw = 0;
 	enum { N = 6000 };
 
