@@ -108,8 +108,9 @@ void crypto_ctx_reset(struct crypto *c)
 	gpgme_signers_clear(c->ctx);
 }
 
-/* The home every new context gets without asking (gpgme_set_engine_info,
- * for the whole process): the first crypto_open's. */
+/* The home every new context gets without asking: the first
+ * crypto_open's, which gpg finds in GNUPGHOME (a context given a home of
+ * its own, or gpgme_set_engine_info, costs a `gpg --version` each). */
 static char *global_home;
 
 gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
@@ -198,8 +199,7 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 		return ERR_CRYPTO;
 	}
 
-	if (!global_home &&
-	    !gpgme_set_engine_info(GPGME_PROTOCOL_OpenPGP, NULL, home))
+	if (!global_home && setenv("GNUPGHOME", home, 1) == 0)
 		global_home = xstrdup(home);
 	c = xcalloc(1, sizeof(*c));
 	c->home = home;
