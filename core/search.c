@@ -8,12 +8,10 @@
  * searched, and wiped with the opened message.  Nothing is written.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "core/core.h"
 #include "core/search.h"
@@ -579,31 +577,16 @@ static bool fields_match(const struct run *r, struct search_hit *h,
  * where it is. */
 static char *cache_path(struct session *sess)
 {
-	const char *sc = getenv("SECTEAM_CACHE"), *xc = getenv("XDG_CACHE_HOME"),
-		   *home = getenv("HOME"), *where = store_where(sess->store);
-	char *dir, *path;
+	const char *where = store_where(sess->store);
+	char *dir = cache_dir(), *path;
+	struct err err = { 0, "" };
 	uint64_t h = 14695981039346656037ULL;
 
-	if (sc && *sc)
-		dir = xstrdup(sc);
-	else if (xc && *xc)
-		dir = xasprintf("%s/secteam-tui", xc);
-	else if (home && *home)
-		dir = xasprintf("%s/.cache/secteam-tui", home);
-	else
-		return NULL;
 	/* The folder made for the officer alone (an existing one is
 	 * checked by the file's own test: this user's, 0600). */
-	for (char *p = strchr(dir + 1, '/');; p = strchr(p + 1, '/')) {
-		if (p)
-			*p = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			free(dir);
-			return NULL;
-		}
-		if (!p)
-			break;
-		*p = '/';
+	if (!dir || mkdir_p(dir, 0700, &err) < 0) {
+		free(dir);
+		return NULL;
 	}
 	for (const char *c = where ? where : ""; *c; c++) {
 		h ^= (unsigned char)*c;

@@ -97,17 +97,9 @@ char *maintainers_find_tree(struct session *sess, const char *opt,
 	}
 	if ((t = pick_tree("/usr/src", true)))
 		return t;
-	char *cache;
-	const char *sc = getenv("SECTEAM_CACHE");
-	const char *xc = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	if (sc && *sc)
-		cache = xstrdup(sc);
-	else if (xc && *xc)
-		cache = xasprintf("%s/secteam-tui", xc);
-	else
-		cache = xasprintf("%s/.cache/secteam-tui", home ? home : "");
-	t = pick_tree(cache, false);
+	char *cache = cache_dir();
+
+	t = cache ? pick_tree(cache, false) : NULL;
 	free(cache);
 	if (!t)
 		err_setc(err, ERR_NOTFOUND,

@@ -127,6 +127,20 @@ int open_beneath(const char *dir, const char *rel, struct err *err)
 	return fd;
 }
 
+char *cache_dir(void)
+{
+	const char *sc = getenv("SECTEAM_CACHE"), *xc = getenv("XDG_CACHE_HOME"),
+		   *home = getenv("HOME");
+
+	if (sc && *sc)
+		return xstrdup(sc);
+	if (xc && *xc)
+		return xasprintf("%s/secteam-tui", xc);
+	if (home && *home)
+		return xasprintf("%s/.cache/secteam-tui", home);
+	return NULL;
+}
+
 int mkdir_p(const char *path, int mode, struct err *err)
 {
 	char *p = xstrdup(path), *s;

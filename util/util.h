@@ -206,6 +206,10 @@ int open_beneath(const char *dir, const char *rel, struct err *err);
 int open_trusted(const char *path, struct err *err);
 /* mkdir -p with mode for each created component. */
 int mkdir_p(const char *path, int mode, struct err *err);
+/* The program's cache folder (a new string): $SECTEAM_CACHE, else
+ * $XDG_CACHE_HOME/secteam-tui, else $HOME/.cache/secteam-tui; NULL with
+ * none of them set.  Not created. */
+char *cache_dir(void);
 /* Syncs the folder dir, so that a file just renamed into it stays there
  * after a crash; best effort (a folder that cannot be opened is left). */
 void fsync_dir(const char *dir);
