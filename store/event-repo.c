@@ -42,7 +42,7 @@ bool store_event_detail_clear(const char *kind)
 	return false;
 }
 
-static void detail_column(char *buf, size_t n, const char *kind)
+void event_detail_column(char *buf, size_t n, const char *kind)
 {
 	snprintf(buf, n, "detail:%s", kind);
 }
@@ -56,7 +56,7 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 	int r;
 
 	if (report_id && detail && *detail && !store_event_detail_clear(kind)) {
-		detail_column(col, sizeof(col), kind);
+		event_detail_column(col, sizeof(col), kind);
 		if (!(sealed = store_seal_field(s, "events", col, report_id,
 						detail, &failed, err)) &&
 		    failed)
@@ -88,7 +88,7 @@ static void open_details(struct store *s, struct event *ev, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!ev[i].kind || store_event_detail_clear(ev[i].kind))
 			continue;
-		detail_column(col, sizeof(col), ev[i].kind);
+		event_detail_column(col, sizeof(col), ev[i].kind);
 		store_open_field(s, "events", col, ev[i].report_id,
 				 &ev[i].detail);
 	}

@@ -26,9 +26,12 @@ struct legacy {
 	const char *any;      /* whether any row of the table holds one */
 	const char *select;   /* ?1 report: key (int), value, aux */
 	const char *update;   /* ?1 key, ?2 sealed, ?3 report, ?4 old value */
-	/* the sealed value's column, from the row's key and aux; false:
-	 * this row's value stays clear */
-	bool (*column)(char *buf, size_t n, int64_t key, const char *aux);
+	const char *column;   /* the sealed value's column, as its writer names it: */
+	enum {
+		COL_AS_IS,    /* column */
+		COL_KIND,     /* an event's (event_detail_column), aux its kind */
+		COL_VENDOR,   /* "note:VENDOR" (rv_column), the key the vendor */
+	} how;
 };
 
 struct legacy_rows {
@@ -51,53 +54,25 @@ static int legacy_row(struct stmt *st, void *data)
 	return 0;
 }
 
-static bool fixed_col(char *buf, size_t n, const char *name)
+/* The column row's value is sealed under, as its writer seals a new
+ * one; false when this row's value stays clear (an event kind the
+ * server reads). */
+static bool column_of(const struct legacy *t, int64_t key, const char *aux,
+		      char *buf, size_t n)
 {
-	snprintf(buf, n, "%s", name);
-	return true;
-}
-
-static bool event_col(char *buf, size_t n, int64_t key, const char *kind)
-{
-	(void)key;
-	if (!kind || store_event_detail_clear(kind))
-		return false;
-	snprintf(buf, n, "detail:%s", kind);
-	return true;
-}
-
-static bool by_col(char *buf, size_t n, int64_t key, const char *aux)
-{
-	(void)key;
-	(void)aux;
-	return fixed_col(buf, n, "by");
-}
-
-static bool reason_col(char *buf, size_t n, int64_t key, const char *aux)
-{
-	(void)key;
-	(void)aux;
-	return fixed_col(buf, n, "reason");
-}
-
-static bool path_col(char *buf, size_t n, int64_t key, const char *aux)
-{
-	(void)key;
-	(void)aux;
-	return fixed_col(buf, n, "path");
-}
-
-static bool note_col(char *buf, size_t n, int64_t vendor, const char *aux)
-{
-	(void)aux;
-	rv_column(buf, n, "note", vendor);
-	return true;
-}
-
-static bool statement_col(char *buf, size_t n, int64_t vendor, const char *aux)
-{
-	(void)aux;
-	rv_column(buf, n, "statement", vendor);
+	switch (t->how) {
+	case COL_KIND:
+		if (!aux || store_event_detail_clear(aux))
+			return false;
+		event_detail_column(buf, n, aux);
+		return true;
+	case COL_VENDOR:
+		rv_column(buf, n, t->column, key);
+		return true;
+	case COL_AS_IS:
+		break;
+	}
+	snprintf(buf, n, "%s", t->column);
 	return true;
 }
 
@@ -111,34 +86,34 @@ static const struct legacy tables[] = {
 	{ "events", ANY("events", EVENT_SEALED_KINDS CLEAR("detail")),
 	  "SELECT id, detail, kind FROM events WHERE report_id = ?1 AND" CLEAR("detail"),
 	  "UPDATE events SET detail = ?2 WHERE id = ?1 AND report_id = ?3 AND detail = ?4",
-	  event_col },
+	  "detail", COL_KIND },
 	{ "proposals", ANY("proposals", CLEAR("by")),
 	  "SELECT id, by, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("by"),
 	  "UPDATE proposals SET by = ?2 WHERE id = ?1 AND report_id = ?3 AND by = ?4",
-	  by_col },
+	  "by", COL_AS_IS },
 	{ "proposals", ANY("proposals", CLEAR("reason")),
 	  "SELECT id, reason, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("reason"),
 	  "UPDATE proposals SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
-	  reason_col },
+	  "reason", COL_AS_IS },
 	{ "decisions", ANY("decisions", CLEAR("reason")),
 	  "SELECT id, reason, NULL FROM decisions WHERE report_id = ?1 AND" CLEAR("reason"),
 	  "UPDATE decisions SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
-	  reason_col },
+	  "reason", COL_AS_IS },
 	{ "report_files", ANY("report_files", CLEAR("path")),
 	  "SELECT 0, path, NULL FROM report_files WHERE report_id = ?1 AND" CLEAR("path"),
 	  "UPDATE report_files SET path = ?2 WHERE ?1 = 0 AND report_id = ?3 AND path = ?4",
-	  path_col },
+	  "path", COL_AS_IS },
 	{ "report_vendors", ANY("report_vendors", CLEAR("note")),
 	  "SELECT vendor_id, note, NULL FROM report_vendors WHERE report_id = ?1 AND" CLEAR("note"),
 	  "UPDATE report_vendors SET note = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
 	  " AND note = ?4",
-	  note_col },
+	  "note", COL_VENDOR },
 	{ "report_vendors", ANY("report_vendors", CLEAR("statement")),
 	  "SELECT vendor_id, statement, NULL FROM report_vendors WHERE report_id = ?1 AND"
 	  CLEAR("statement"),
 	  "UPDATE report_vendors SET statement = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
 	  " AND statement = ?4",
-	  statement_col },
+	  "statement", COL_VENDOR },
 };
 
 static int seal_table(struct store *s, const struct legacy *t, int64_t report_id,
@@ -155,7 +130,7 @@ static int seal_table(struct store *s, const struct legacy *t, int64_t report_id
 	db_int(st, 1, report_id);
 	r = db_each(s, st, legacy_row, &q, "cannot read what to seal", err);
 	for (size_t i = 0; r == 0 && i < q.n; i++) {
-		if (!t->column(col, sizeof(col), q.key[i], q.aux[i]))
+		if (!column_of(t, q.key[i], q.aux[i], col, sizeof(col)))
 			continue;
 		if (!(sealed = store_seal_field(s, t->table, col, report_id,
 						q.value[i], &failed, err))) {

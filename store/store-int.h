@@ -38,8 +38,10 @@ int store_dberr(struct store *s, struct err *err, const char *what);
 /* party-repo.c: the column a vendor status's note or statement is sealed
  * under ("note:VENDOR"), so that it opens for no other vendor. */
 void rv_column(char *buf, size_t n, const char *what, int64_t vendor_id);
-/* Whether an event of this kind keeps its detail clear (event-repo.c). */
+/* Whether an event of this kind keeps its detail clear, and the column
+ * its detail is sealed under (event-repo.c). */
 bool store_event_detail_clear(const char *kind);
+void event_detail_column(char *buf, size_t n, const char *kind);
 /* seal-legacy.c: report_id's values stored clear before the sealed
  * record (event details, reasons, files, vendor notes, participants)
  * sealed in place; *changed when any was.  participant-repo.c's share:
