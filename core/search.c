@@ -8,6 +8,7 @@
  * searched, and wiped with the opened message.  Nothing is written.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,22 +428,34 @@ static int keep_file(int64_t id, const char *path, void *data)
 	return 0;
 }
 
-/* Report id's files: [*first, *first + return). */
-static size_t files_of(const struct run *r, int64_t id, size_t *first)
+/* In v (n elements of size bytes, sorted by the int64_t at offset off),
+ * the run of elements whose one is id: [*first, *first + return). */
+static size_t id_run(const void *v, size_t n, size_t size, size_t off,
+		     int64_t id, size_t *first)
 {
-	size_t lo = 0, hi = r->nfiles, n = 0;
+	const char *b = v;
+	size_t lo = 0, hi = n, k = 0;
 
+#define ID_AT(i) (*(const int64_t *)(b + (i) * size + off))
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (r->files[mid].id < id)
+		if (ID_AT(mid) < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	*first = lo;
-	while (lo + n < r->nfiles && r->files[lo + n].id == id)
-		n++;
-	return n;
+	while (lo + k < n && ID_AT(lo + k) == id)
+		k++;
+#undef ID_AT
+	return k;
+}
+
+/* Report id's files: [*first, *first + return). */
+static size_t files_of(const struct run *r, int64_t id, size_t *first)
+{
+	return id_run(r->files, r->nfiles, sizeof(*r->files),
+		      offsetof(struct file_row, id), id, first);
 }
 
 static bool state_in(char *const *set, const char *state)
@@ -672,19 +685,8 @@ static void prefilter_load(struct session *sess, const struct search_query *q,
 /* Report id's messages: [*first, *first + return). */
 static size_t keys_of(const struct prefilter *pf, int64_t id, size_t *first)
 {
-	size_t lo = 0, hi = pf->nkeys, n = 0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (pf->keys[mid].report_id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*first = lo;
-	while (lo + n < pf->nkeys && pf->keys[lo + n].report_id == id)
-		n++;
-	return n;
+	return id_run(pf->keys, pf->nkeys, sizeof(*pf->keys),
+		      offsetof(struct message_key, report_id), id, first);
 }
 
 /* Whether report id's messages may hold every word still unmatched: no
