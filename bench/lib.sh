@@ -18,3 +18,13 @@ bench_reports() {
 	done | /usr/bin/python3 "$top/tests/lib/mkpgp.py" \
 		--gnupghome "$GNUPG_SENDERS_HOME" --batch
 }
+
+# tmx ARGS...: tmux on the benchmark's own server (named by $sock).
+# tmx_stop: ends that server and waits until it is gone, so the next
+# session does not reach a server on its way out.
+tmx() { tmux -L "$sock" "$@"; }
+tmx_stop() {
+	tmx kill-server 2>/dev/null
+	_i=0
+	while [ $_i -lt 100 ] && tmx ls >/dev/null 2>&1; do sleep 0.05; _i=$((_i + 1)); done
+}

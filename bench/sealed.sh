@@ -57,14 +57,9 @@ cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/secteam-bench}
 sc=$cache/sealed-v1-$N-$NE
 W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-bench-sealed.XXXXXX")
 sock=benchsealed$$
-tmx() { tmux -L "$sock" "$@"; }
-tmx_stop() {
-	tmx kill-server 2>/dev/null
-	_i=0
-	while [ $_i -lt 100 ] && tmx ls >/dev/null 2>&1; do sleep 0.05; _i=$((_i + 1)); done
-}
 . "$top/tests/lib/gpg-env.sh"
 . "$top/tests/lib/pg.sh"
+. "$top/bench/lib.sh"
 # The GnuPG homes stay with the cached fixture: only their agents stop.
 trap 'tmx kill-server 2>/dev/null; pg_stop
 	for h in "$sc/keys/home" "$sc/keys/senders"; do

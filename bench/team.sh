@@ -21,14 +21,6 @@ RUNS=${RUNS:-3}
 UIRUNS=${BENCH_RUNS:-5}
 W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-bench-team.XXXXXX")
 sock=benchteam$$
-tmx() { tmux -L "$sock" "$@"; }
-# Ends the tmux server and waits until it is gone, so the next session
-# does not reach a server on its way out.
-tmx_stop() {
-	tmx kill-server 2>/dev/null
-	_i=0
-	while [ $_i -lt 100 ] && tmx ls >/dev/null 2>&1; do sleep 0.05; _i=$((_i + 1)); done
-}
 . "$top/tests/lib/gpg-env.sh"
 . "$top/tests/lib/pg.sh"
 . "$top/bench/lib.sh"

@@ -27,7 +27,7 @@ runs=${BENCH_RUNS:-5}
 cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/secteam-bench}
 W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-benchrun.XXXXXX")
 sock=bench$$
-tmx() { tmux -L "$sock" "$@"; }
+. "$top/bench/lib.sh"
 trap 'tmx kill-server 2>/dev/null; rm -rf "$W"' EXIT
 trap 'exit 1' INT TERM
 
