@@ -51,5 +51,8 @@ tmx send-keys -t t / ; tmx send-keys -t t -l "quit at once"; tmx send-keys -t t 
 wait_re "/quit at once: line [0-9]+"
 tap_ok $? "/ in the help screen names the line it found" "$(screen | tail -n 2)"
 keys q q q
+# The UI has ended before the stray check (checking while it quits
+# raced it: the check's C-l reached the shell), as tui-basic.sh waits.
+wait_for "EXITED:0" 10 || tap_diag "the UI did not end"
 tui_stop
 tap_done
