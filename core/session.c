@@ -351,6 +351,18 @@ static char *mac_cb(void *data, const char *purpose, const char *value,
 	return hex;
 }
 
+/* Before a write transaction: the key, when the team has one, so that
+ * its unwrap is not done under the write lock (store_sealer.ready). */
+static void ready_cb(void *data)
+{
+	struct session *sess = data;
+	char *why = NULL;
+
+	if (!sess->seal->key && !sess->seal->failed)
+		team_key_of(sess, false, &why);
+	free(why);
+}
+
 static void seal_install(struct session *sess)
 {
 	if (!sess->seal) {
@@ -362,6 +374,7 @@ static void seal_install(struct session *sess)
 		sess->seal->z.open = open_cb;
 		sess->seal->z.stale = stale_cb;
 		sess->seal->z.mac = mac_cb;
+		sess->seal->z.ready = ready_cb;
 	}
 	store_set_sealer(sess->store, &sess->seal->z);
 }

@@ -116,6 +116,8 @@ int store_begin(struct store *s, struct err *err)
 	if (!store_connected(s))
 		return err_setc(err, ERR_IO, "nothing was changed: %s unreachable (the "
 				"connection was lost)", s->where);
+	if (s->sealer && s->sealer->ready)
+		s->sealer->ready(s->sealer->data);
 	if (s->eng->begin(s) < 0)
 		return store_dberr(s, err, "cannot start a transaction");
 	s->in_tx = true;

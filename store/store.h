@@ -112,6 +112,12 @@ struct store_sealer {
 	 * same for every officer and generation; NULL with *why */
 	char *(*mac)(void *data, const char *purpose, const char *value,
 		     char **why);
+	/* called before a write transaction starts (NULL: none): the key
+	 * is had then, its unwrap (a private-key operation through the
+	 * officer's agent) never inside the transaction, where the
+	 * server's write lock would make colleagues wait for it.  A
+	 * failure is the first seal's or open's to tell. */
+	void (*ready)(void *data);
 };
 /* A keyed lookup value (a Message-ID, a content hash): the prefix and
  * the hex of the team's keyed hash. */

@@ -617,6 +617,19 @@ static char *fake_mac(void *data, const char *purpose, const char *value,
 	return xasprintf("%s-%zu", purpose, strlen(value));
 }
 
+/* The sealer's ready hook: how often it ran, and whether any run was
+ * inside a transaction (it must not be: the key's unwrap would then hold
+ * the server's write lock). */
+static struct store *ready_store;
+static int ready_calls, ready_in_tx;
+
+static void fake_ready(void *data)
+{
+	(void)data;
+	ready_calls++;
+	ready_in_tx += store_in_tx(ready_store);
+}
+
 /* Sealed subjects and reporters, searched and sorted after opening: more
  * reports than one thread opens (store_parallel shares them out), each
  * match found once and none invented, in id order. */
@@ -624,7 +637,7 @@ static void test_sealed_search(void **state)
 {
 	(void)state;
 	struct store *s = unit_store_open("sealedsearch.db");
-	const struct store_sealer z = { NULL, fake_seal, fake_open, fake_stale, fake_mac };
+	const struct store_sealer z = { NULL, fake_seal, fake_open, fake_stale, fake_mac, fake_ready };
 	struct report_subject *v;
 	struct err err;
 	int64_t *ids, id, want[8];
@@ -632,7 +645,12 @@ static void test_sealed_search(void **state)
 	enum { N = 6000 };
 
 	store_set_sealer(s, &z);
+	ready_store = s;
+	ready_calls = ready_in_tx = 0;
 	assert_int_equal(store_begin(s, &err), 0);
+	/* The key is had before the transaction, never in it. */
+	assert_int_equal(ready_calls, 1);
+	assert_int_equal(ready_in_tx, 0);
 	for (int i = 1; i <= N; i++) {
 		char *subj = xasprintf(i % 1000 ? "report %05d" : "report %05d Needle", i);
 		char *mail = xasprintf(i == 2500 ? "NEEDLE%d@example.net" : "r%d@example.net", i);
