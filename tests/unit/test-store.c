@@ -637,7 +637,8 @@ static void test_sealed_search(void **state)
 {
 	(void)state;
 	struct store *s = unit_store_open("sealedsearch.db");
-	const struct store_sealer z = { NULL, fake_seal, fake_open, fake_stale, fake_mac, fake_ready };
+	const struct store_sealer z = { NULL,	    fake_seal, fake_open,
+					fake_stale, fake_mac,  fake_ready };
 	struct report_subject *v;
 	struct err err;
 	int64_t *ids, id, want[8];
