@@ -47,6 +47,7 @@ pg_start() {
 	full_page_writes = off
 	synchronous_commit = off
 	max_connections = 60
+	shared_preload_libraries = 'plpgsql'
 	CONF
 	_pg_as "$_pgctl" -D "$_pgd/data" -l "$_pgd/server.log" -w -t 60 start \
 		>/dev/null 2>&1 ||
