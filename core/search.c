@@ -586,28 +586,10 @@ static bool fields_match(const struct run *r, struct search_hit *h,
 
 #define CACHE_TABLE "search-cache"
 
-/* The cache file of this store: one per database, named by a hash of
- * where it is. */
+/* The cache file of this store: one per database. */
 static char *cache_path(struct session *sess)
 {
-	const char *where = store_where(sess->store);
-	char *dir = cache_dir(), *path;
-	struct err err = { 0, "" };
-	uint64_t h = 14695981039346656037ULL;
-
-	/* The folder made for the officer alone (an existing one is
-	 * checked by the file's own test: this user's, 0600). */
-	if (!dir || mkdir_p(dir, 0700, &err) < 0) {
-		free(dir);
-		return NULL;
-	}
-	for (const char *c = where ? where : ""; *c; c++) {
-		h ^= (unsigned char)*c;
-		h *= 1099511628211ULL;
-	}
-	path = xasprintf("%s/search-%016llx.db", dir, (unsigned long long)h);
-	free(dir);
-	return path;
+	return cache_file("search", store_where(sess->store), "db");
 }
 
 static int cmp_row_id(const void *a, const void *b)

@@ -3,6 +3,7 @@
  * opened once (core/session.h).
  */
 #include <pthread.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,88 @@ static struct team_key *key_of_gen(struct session *sess, int gen, char **why);
 static struct team_key *key_shared(struct session *sess, const void *sealed,
 				   size_t n, char **why);
 
+/*
+ * Which wrapped copy opens here: each copy tried costs a gpg process
+ * (one that fails on a copy for a colleague's key, then the next), so
+ * the one that opened last time is tried first.  Its fingerprint (public,
+ * as the server's is) is kept in the officer's cache; a missing, stale
+ * or tampered hint only changes the order of the tries.
+ */
+static char *hint_path(struct session *sess)
+{
+	return cache_file("unwrap", store_where(sess->store), "fpr");
+}
+
+static char *hint_read(struct session *sess)
+{
+	char *path = hint_path(sess), buf[129];
+	ssize_t n = -1;
+	int fd;
+
+	if (path && (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	free(path);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	buf[strspn(buf, "0123456789ABCDEFabcdef")] = '\0';
+	return buf[0] ? xstrdup(buf) : NULL;
+}
+
+static void hint_write(struct session *sess, const char *fpr)
+{
+	char *was = hint_read(sess), *path, *tmp;
+	int fd;
+
+	if ((was && !strcmp(was, fpr)) || !(path = hint_path(sess))) {
+		free(was);
+		return;
+	}
+	free(was);
+	tmp = xasprintf("%s.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		bool ok = write(fd, fpr, strlen(fpr)) == (ssize_t)strlen(fpr);
+		if (close(fd) < 0 || !ok || rename(tmp, path) < 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+}
+
+/* The copy the hint names first in w (the others keep their order). */
+static void hint_first(struct session *sess, struct wrapped_key *w, size_t n)
+{
+	char *hint = n > 1 ? hint_read(sess) : NULL;
+
+	for (size_t i = 1; hint && i < n; i++)
+		if (!str_cmp_ci(w[i].fingerprint, hint)) {
+			struct wrapped_key t = w[i];
+			memmove(w + 1, w, i * sizeof(*w));
+			w[0] = t;
+			break;
+		}
+	free(hint);
+}
+
+/* Tries w's copies (not the chain) in turn; the first that opens. */
+static struct team_key *unwrap_any(struct session *sess, struct crypto *c,
+				   struct wrapped_key *w, size_t n,
+				   struct err *e)
+{
+	struct team_key *k = NULL;
+
+	hint_first(sess, w, n);
+	for (size_t i = 0; i < n && !k; i++)
+		if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN) &&
+		    team_key_unwrap(c, w[i].wrapped, w[i].len, &k, e) == 0 && k &&
+		    n > 1)
+			hint_write(sess, w[i].fingerprint);
+	return k;
+}
+
 /* Generation gen's key, from its wrapped copies, or NULL with *why. */
 static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 {
@@ -48,10 +131,7 @@ static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 	struct crypto *c = session_crypto(sess, &e);
 
 	if (c && store_team_keys(sess->store, gen, &w, &n, &e) == 0)
-		for (size_t i = 0; i < n && !k; i++)
-			if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
-				team_key_unwrap(c, w[i].wrapped, w[i].len, &k,
-						&e);
+		k = unwrap_any(sess, c, w, n, &e);
 	/* Else through the next generation's key: its chained copy. */
 	for (size_t i = 0; i < n && !k; i++) {
 		struct team_key *next;
@@ -93,9 +173,7 @@ static struct team_key *team_key_of(struct session *sess, bool create,
 	if (!(c = session_crypto(sess, &e)) ||
 	    store_team_keys(sess->store, 0, &w, &n, &e) < 0)
 		goto fail;
-	for (size_t i = 0; i < n && !z->key; i++)
-		if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
-			team_key_unwrap(c, w[i].wrapped, w[i].len, &z->key, &e);
+	z->key = unwrap_any(sess, c, w, n, &e);
 	if (!z->key && n) {
 		err_setc(&e, ERR_CRYPTO, "no wrapped copy of the team key on %s opens "
 			 "with this keyring: an officer whose key has one runs "

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -139,6 +140,28 @@ char *cache_dir(void)
 	if (home && *home)
 		return xasprintf("%s/.cache/secteam-tui", home);
 	return NULL;
+}
+
+char *cache_file(const char *kind, const char *where, const char *suffix)
+{
+	char *dir = cache_dir(), *path;
+	struct err err = { 0, "" };
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+
+	/* The folder made for the officer alone (an existing one is
+	 * checked by each file's own reader: this user's, 0600). */
+	if (!dir || mkdir_p(dir, 0700, &err) < 0) {
+		free(dir);
+		return NULL;
+	}
+	for (const char *c = where ? where : ""; *c; c++) {
+		h ^= (unsigned char)*c;
+		h *= 1099511628211ULL;
+	}
+	path = xasprintf("%s/%s-%016llx.%s", dir, kind, (unsigned long long)h,
+			 suffix);
+	free(dir);
+	return path;
 }
 
 int mkdir_p(const char *path, int mode, struct err *err)

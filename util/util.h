@@ -210,6 +210,10 @@ int mkdir_p(const char *path, int mode, struct err *err);
  * $XDG_CACHE_HOME/secteam-tui, else $HOME/.cache/secteam-tui; NULL with
  * none of them set.  Not created. */
 char *cache_dir(void);
+/* The cache file of one database: cache_dir()/KIND-HASH.SUFFIX, HASH of
+ * where (the database's path or connection), the folder made (0700) if
+ * missing; NULL without a cache folder. */
+char *cache_file(const char *kind, const char *where, const char *suffix);
 /* Syncs the folder dir, so that a file just renamed into it stays there
  * after a crash; best effort (a folder that cannot be opened is left). */
 void fsync_dir(const char *dir);

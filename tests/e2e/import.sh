@@ -214,6 +214,33 @@ if e2e_sqlite; then
 	tap_like "$rc $out" "^1 .*no usable encryption key for '$GONE'" \
 		"roster reseal: the key cannot be shared with the missing one, named, exit 1"
 fi
+# The wrapped copy that opens is tried first next time: a team of two
+# whose roster names the colleague first (each try of a copy for a key
+# this keyring lacks is a gpg run).  The hint is the fingerprint alone
+# (public), this user's 0600 file in the cache; one that is wrong, not a
+# fingerprint, or a link planted in its place changes nothing but the
+# order of the tries, and the link's target is never written.
+if e2e_sqlite; then
+	printf '[team]\n\troster = %s %s\n' "$MAINTAINER_FPR" "$OFFICER_FPR" >"$T/two.conf"
+	hs() { SECTEAM_CACHE="$T/hcache" "$SECTEAM_BIN" --db "$T/hint.db" --gnupghome "$H" \
+		--config "$T/two.conf" "$@"; }
+	hs import "$T/m/01.eml" >/dev/null 2>&1
+	tap_is "$(ls "$T/hcache/" 2>/dev/null | grep -c unwrap)" 0 "unwrap hint: none when the key was made here"
+	hs list >/dev/null 2>&1
+	hint=$(ls "$T/hcache/"unwrap-*.fpr 2>/dev/null)
+	tap_is "$(cat "$hint" 2>/dev/null)" "$OFFICER_FPR" "unwrap hint: the fingerprint whose copy opened, nothing else"
+	tap_is "$(stat -c %a "$hint" 2>/dev/null)" 600 "unwrap hint: mode 0600"
+	printf '%s' "$MAINTAINER_FPR" >"$hint"
+	tap_like "$(hs list 2>&1)" "UAF in tcp_input" "unwrap hint naming the colleague's copy: still opens"
+	tap_is "$(cat "$hint")" "$OFFICER_FPR" "and the hint is set right again"
+	printf 'not a fingerprint\n\033[2J' >"$hint"
+	tap_like "$(hs list 2>&1)" "UAF in tcp_input" "unwrap hint that is no fingerprint: still opens"
+	echo keep >"$T/victim"
+	rm -f "$hint" && ln -s "$T/victim" "$hint"
+	tap_like "$(hs list 2>&1)" "UAF in tcp_input" "unwrap hint replaced by a link: still opens"
+	tap_is "$(cat "$T/victim")" keep "the link's target is not written"
+	tap_is "$(test -L "$hint" && echo link || cat "$hint")" "$OFFICER_FPR" "the link is replaced by the hint"
+fi
 # Inline PGP whose plaintext has CRLF line ends (issue 29): shown with LF
 # ends, no ^M at the end of each line.
 { printf 'From: %s\nSubject: CRLF inside\nMessage-ID: <crlf@example.net>\nDate: %s\n\n' "$RITA" "$(date -R)"
