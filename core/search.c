@@ -162,7 +162,7 @@ static int take_value(const char **p, char **out, const char *query,
 	return 0;
 }
 
-static const char *const keys[] = { "file", "from", "state", "received" };
+static const char *const keys[] = { "file", "from", "state", "received", "subject" };
 
 int search_parse(const char *query, struct search_query *q, struct err *err)
 {
@@ -206,13 +206,15 @@ int search_parse(const char *query, struct search_query *q, struct err *err)
 			push(&q->from, &q->nfrom, fold(v, strlen(v)));
 		} else if (k == 2) {
 			rc = parse_states(q, v, err);
-		} else {
+		} else if (k == 3) {
 			rc = parse_received(q, v, err);
+		} else {
+			push(&q->subjects, &q->nsubjects, fold(v, strlen(v)));
 		}
 		free(v);
 	}
 	if (rc == 0 && !q->nwords && !q->nfiles && !q->nfrom && !q->nstates &&
-	    !q->after && !q->before)
+	    !q->nsubjects && !q->after && !q->before)
 		rc = err_setc(err, ERR_INVALID, "search: an empty query");
 	return rc;
 }
@@ -229,6 +231,7 @@ void search_query_release(struct search_query *q)
 	strv_free(q->words, q->nwords);
 	strv_free(q->files, q->nfiles);
 	strv_free(q->from, q->nfrom);
+	strv_free(q->subjects, q->nsubjects);
 	for (size_t i = 0; i < q->nstates; i++) {
 		for (char **s = q->states[i]; *s; s++)
 			free(*s);
@@ -472,7 +475,8 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* The keys the store's fields answer: state, received, from, file. */
+/* The keys the store's fields answer: state, received, from, subject,
+ * file. */
 static bool keys_match(const struct run *r, const struct report *rep)
 {
 	const struct search_query *q = r->q;
@@ -495,6 +499,9 @@ static bool keys_match(const struct run *r, const struct report *rep)
 			}
 		free(who);
 	}
+	for (size_t i = 0; i < q->nsubjects; i++)
+		if (!contains(rep->subject ? rep->subject : "", q->subjects[i]))
+			return false;
 	for (size_t i = 0; i < q->nfiles; i++) {
 		bool any = false;
 		for (size_t k = 0; !any && k < nf; k++)
@@ -557,8 +564,10 @@ static void key_snippet(const struct run *r, struct search_hit *h)
 			sender_format(h->r.reporter_name, h->r.reporter_email);
 		return;
 	}
+	/* (A subject not read for the search is filled in with the
+	 * match's whole row, at the end.) */
 	h->where = "subject";
-	h->snippet = safe_str(h->r.subject);
+	h->snippet = h->r.subject ? safe_str(h->r.subject) : NULL;
 }
 
 /* The words the store's fields hold; true when that is all of them. */
@@ -819,6 +828,35 @@ static void fields_shares(size_t from, size_t to, void *data)
 	}
 }
 
+/* The sealed fields a query needs opened for every report: words are
+ * looked for in the subject and the reporter, from: in the reporter,
+ * subject: in the subject; the rest (state, dates, files) needs none. */
+static unsigned basics_needed(const struct search_query *q)
+{
+	unsigned f = 0;
+
+	if (q->nwords || q->nsubjects)
+		f |= STORE_BASICS_SUBJECT;
+	if (q->nwords || q->nfrom)
+		f |= STORE_BASICS_REPORTER;
+	return f;
+}
+
+/* keys_match over every report, on every processor. */
+struct keys_share {
+	struct run *r;
+	struct report *all;
+	bool *match;
+};
+
+static void keys_shares(size_t from, size_t to, void *data)
+{
+	struct keys_share *ks = data;
+
+	for (size_t i = from; i < to; i++)
+		ks->match[i] = keys_match(ks->r, &ks->all[i]);
+}
+
 static void hit_release(struct search_hit *h)
 {
 	report_release(&h->r);
@@ -846,11 +884,17 @@ int search_run(struct session *sess, const struct search_query *q,
 	/* Every report's own fields (those derived from other tables are
 	 * read for the matches alone, at the end). */
 	if ((rc = store_files_each(s, keep_file, &r, err)) < 0 ||
-	    (rc = store_report_basics(s, &all, &nall, err)) < 0)
+	    (rc = store_report_basics(s, basics_needed(q), &all, &nall, err)) < 0)
 		goto out;
-	for (size_t i = 0; i < nall; i++)
-		if (keys_match(&r, &all[i]))
-			take_report(&r, &all[i]);
+	{
+		struct keys_share ks = { &r, all, xcalloc(nall + 1, sizeof(bool)) };
+
+		util_parallel(nall, 4096, keys_shares, &ks);
+		for (size_t i = 0; i < nall; i++)
+			if (ks.match[i])
+				take_report(&r, &all[i]);
+		free(ks.match);
+	}
 	matched = xcalloc(nw, sizeof(*matched));
 	need = xcalloc(r.ncand + 1, sizeof(*need));
 	/* The fields first, on every processor: a report they answer is
@@ -923,6 +967,9 @@ int search_run(struct session *sess, const struct search_query *q,
 				if (full[i].id) {
 					report_release(&res->hits[i].r);
 					res->hits[i].r = full[i];
+					if (!res->hits[i].snippet)
+						res->hits[i].snippet =
+							safe_str(full[i].subject);
 				}
 		free(ids);
 		free(full);

@@ -2,6 +2,7 @@
  * Searching reports (search.c): "have we seen this before?".  A query
  * holds words, "phrases" and keys: file:PATH (a touched file contains
  * it), from:TEXT (the reporter's name or address contains it),
+ * subject:TEXT (the subject contains it: no message is opened for it),
  * state:S[,S...] (one of those states, or "open": not finished) and
  * received:A..B (received from day A through day B, UTC; either end may
  * be left out, one day alone is that day).  Every term must match (AND),
@@ -31,8 +32,9 @@
 struct search_query {
 	char **words; /* words and phrases, lowercase, spaces single */
 	size_t nwords;
-	char **files, **from; /* file: and from: values, lowercase */
-	size_t nfiles, nfrom;
+	char **files, **from, **subjects; /* file:, from:, subject: values,
+					    lowercase */
+	size_t nfiles, nfrom, nsubjects;
 	char ***states; /* each state: term's states (NULL-ended) */
 	size_t nstates;
 	time_t after, before; /* received in [after, before); 0: open */

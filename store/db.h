@@ -134,8 +134,9 @@ const char *db_col_text(struct stmt *st, int i);
 enum sig_verdict db_col_verdict(struct stmt *st, int i);
 /* The row's columns from 0 on into the pointers that follow spec, one
  * per letter: 'I' int64_t, 't' time_t, 'b' bool, 's' char * (new, NULL
- * for SQL NULL), 'v' enum sig_verdict.  The readers of db_rows() name
- * their fields once this way. */
+ * for SQL NULL), 'v' enum sig_verdict, '.' none (a column the caller
+ * reads some other way).  The readers of db_rows() name their fields once
+ * this way. */
 void db_cols(struct stmt *st, const char *spec, ...);
 /* Column i copied into dst (size bytes, always terminated). */
 void db_col_copy(struct stmt *st, int i, char *dst, size_t size);

@@ -181,6 +181,92 @@ static int search_sealed(struct store *s, const char *needle, int64_t **ids,
 	return rc;
 }
 
+/*
+ * store_report_basics: the clear columns into each report, the sealed
+ * ones asked for into the pool as stored (no string each), then opened
+ * on every processor straight into the reports.
+ */
+#define BASICS_SQL(subject, reporter)                                        \
+	"SELECT id, " subject ", " reporter ", received, state, severity,"   \
+	" claimed_by, public, consent_credit, consent_exploit,"              \
+	" coalesce(release_started, 0) FROM reports ORDER BY id"
+/* By the fields asked for (db_stmt caches by literal): a sealed column
+ * not asked for is not read, NULL in its place. */
+static const char *const sql_basics[4] = {
+	BASICS_SQL("NULL", "NULL, NULL"),
+	BASICS_SQL("subject", "NULL, NULL"),
+	BASICS_SQL("NULL", "reporter_name, reporter_email"),
+	BASICS_SQL("subject", "reporter_name, reporter_email"),
+};
+
+struct basics {
+	struct store *s;
+	struct sealed_rows q;    /* id, subject, reporter_name, reporter_email */
+	struct report *v;
+	size_t n, cap;
+};
+
+static int basic_row(struct stmt *st, void *data)
+{
+	struct basics *b = data;
+	struct report *r;
+
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 4096;
+		b->v = xrealloc(b->v, b->cap * sizeof(*b->v));
+	}
+	r = &b->v[b->n++];
+	memset(r, 0, sizeof(*r));
+	db_cols(st, "I...tsssbbbt", &r->id, &r->received, &r->state,
+		&r->severity, &r->claimed_by, &r->public, &r->consent_credit,
+		&r->consent_exploit, &r->release_started);
+	return sealed_row(st, &b->q);
+}
+
+static void open_basics(size_t from, size_t to, void *data)
+{
+	static const char *const col[3] = { "subject", "reporter_name", "reporter_email" };
+	struct basics *b = data;
+
+	for (size_t i = from; i < to; i++) {
+		char **f[3] = { &b->v[i].subject, &b->v[i].reporter_name,
+				&b->v[i].reporter_email };
+
+		for (int c = 0; c < 3; c++) {
+			const char *t = row_text(&b->q, i, c);
+
+			*f[c] = t ? store_open_text(b->s, "reports", col[c], b->v[i].id, t)
+				  : NULL;
+		}
+	}
+}
+
+int store_report_basics(struct store *s, unsigned fields, struct report **out,
+			size_t *n, struct err *err)
+{
+	struct stmt *st = db_stmt(s, sql_basics[fields & 3], err);
+	struct basics b = { s, { .ncol = 3 }, NULL, 0, 0 };
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	rc = db_each(s, st, basic_row, &b, "cannot list reports", err);
+	if (rc == 0 && (fields & 3))
+		store_parallel(s, b.n, open_basics, &b);
+	sealed_rows_free(&b.q);
+	if (rc < 0) {
+		for (size_t i = 0; i < b.n; i++)
+			report_release(&b.v[i]);
+		free(b.v);
+		return rc;
+	}
+	*out = b.v;
+	*n = b.n;
+	return 0;
+}
+
 int store_report_search(struct store *s, const char *needle, int64_t **ids,
 			size_t *n, struct err *err)
 {

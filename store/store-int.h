@@ -5,7 +5,7 @@
 #include "store/db.h"
 #include "store/store.h"
 
-#define STMT_CACHE 96
+#define STMT_CACHE 128
 
 enum store_engine { STORE_SQLITE, STORE_POSTGRESQL };
 

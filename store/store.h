@@ -410,10 +410,17 @@ int store_report_keys(struct store *s, struct report_key **out, size_t *n,
 /* One report's key; ERR_NOTFOUND naming it. */
 int store_report_key(struct store *s, int64_t id, struct report_key *k,
 		     struct err *err);
-/* Every report's row, by id, with its sealed fields opened, but without
- * what is derived from other tables (verdict, disclosure, messages: 0):
- * what a search sifts.  *out is the caller's (report_release each). */
-int store_report_basics(struct store *s, struct report **out, size_t *n,
+/* Every report's row, by id, but without what is derived from other
+ * tables (verdict, disclosure, messages: 0): what a search sifts.  Of
+ * the sealed fields, only those asked for (STORE_BASICS_*) are read and
+ * opened; the others are NULL.  *out is the caller's (report_release
+ * each). */
+enum {
+	STORE_BASICS_SUBJECT = 1,  /* subject */
+	STORE_BASICS_REPORTER = 2, /* reporter_name, reporter_email */
+};
+int store_report_basics(struct store *s, unsigned fields, struct report **out,
+			size_t *n,
 			struct err *err);
 /* Ids (ascending) of reports whose subject or reporter contains needle,
  * ASCII case-insensitively; *ids is the caller's.  0 or negative. */

@@ -69,6 +69,20 @@ tap_is "$(q received:2026-11-01..2026-11-30)" "3" "received: a range"
 tap_is "$(q received:2026-12-02)" "1 2 4" "received: one day"
 tap_is "$(q received:..2026-12-01)" "3" "received: open at the start"
 tap_is "$(q received:2026-12-01.. sctp)" "2" "received: open at the end, with a word"
+# subject: the subject alone, never a body; its snippet is the subject,
+# as is a key match's that names no field (the subject read at the end).
+tap_is "$(q subject:REPORT)" "1 2 3" "subject: any case"
+tap_is "$(q 'subject:"report two"')" "2" "subject: a quoted phrase"
+tap_is "$(q subject:zanzibarquux)" "" "subject: a word only a body holds: nothing"
+out=$(st search subject:kernel 2>&1)
+tap_like "$out" "3 report\\(s\\) match; 0 opened" "subject: opens no message"
+tap_like "$out" "^3 +new +2026-11-16 +kernel report three +subject: kernel report three" \
+	"subject: the subject as the snippet"
+tap_like "$(st search received:2026-11-16 2>&1)" "kernel report three +subject: kernel report three" \
+	"a dates-only match: the subject as the snippet"
+out=$(st search subject: 2>&1); rc=$?
+tap_is "$rc" 2 "subject: with no value is a usage error"
+tap_like "$out" "subject: needs a value" "which names the key"
 out=$(st search free state:triaged 2>&1)
 tap_like "$out" "1 report\(s\) match; 1 opened" "the body of a report the keys leave out is not opened"
 out=$(st search state:new 2>&1)

@@ -204,6 +204,8 @@ static void test_search_parse(void **state)
 		{ "received:..2026-11-01", 1, "", 0, 1793577600, NULL },
 		{ "received:2026-11-01..", 1, "", 1793491200, 0, NULL },
 		{ "http://example.org/x", 1, "http://example.org/x", 0, 0, NULL },
+		{ "Subject:\"Heap  Overflow\" x", 1, "x", 0, 0, NULL },
+		{ "subject:", 0, NULL, 0, 0, "subject: needs a value" },
 		{ "received:2026-12-01..2026-11-01", 0, NULL, 0, 0, "ends before it starts" },
 		{ "received:2026-13-01", 0, NULL, 0, 0, "is not a date range" },
 		{ "received:..", 0, NULL, 0, 0, "is not a date range" },
@@ -228,6 +230,10 @@ static void test_search_parse(void **state)
 			sbuf_release(&sb);
 			assert_int_equal(q.after, t[i].after);
 			assert_int_equal(q.before, t[i].before);
+			if (strstr(t[i].q, "Subject:")) {
+				assert_int_equal(q.nsubjects, 1);
+				assert_string_equal(q.subjects[0], "heap overflow");
+			}
 		} else {
 			assert_non_null(strstr(err.msg, t[i].err));
 		}
