@@ -162,7 +162,8 @@ static int take_value(const char **p, char **out, const char *query,
 	return 0;
 }
 
-static const char *const keys[] = { "file", "from", "state", "received", "subject" };
+static const char *const keys[] = { "file", "from", "state", "received",
+				    "subject" };
 
 int search_parse(const char *query, struct search_query *q, struct err *err)
 {
@@ -884,10 +885,12 @@ int search_run(struct session *sess, const struct search_query *q,
 	/* Every report's own fields (those derived from other tables are
 	 * read for the matches alone, at the end). */
 	if ((rc = store_files_each(s, keep_file, &r, err)) < 0 ||
-	    (rc = store_report_basics(s, basics_needed(q), &all, &nall, err)) < 0)
+	    (rc = store_report_basics(s, basics_needed(q), &all, &nall, err)) <
+		    0)
 		goto out;
 	{
-		struct keys_share ks = { &r, all, xcalloc(nall + 1, sizeof(bool)) };
+		struct keys_share ks = { &r, all,
+					 xcalloc(nall + 1, sizeof(bool)) };
 
 		util_parallel(nall, 4096, keys_shares, &ks);
 		for (size_t i = 0; i < nall; i++)
@@ -968,8 +971,8 @@ int search_run(struct session *sess, const struct search_query *q,
 					report_release(&res->hits[i].r);
 					res->hits[i].r = full[i];
 					if (!res->hits[i].snippet)
-						res->hits[i].snippet =
-							safe_str(full[i].subject);
+						res->hits[i].snippet = safe_str(
+							full[i].subject);
 				}
 		free(ids);
 		free(full);

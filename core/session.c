@@ -80,7 +80,8 @@ static void hint_write(struct session *sess, const char *fpr)
 	}
 	free(was);
 	tmp = xasprintf("%s.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd >= 0) {
 		bool ok = write(fd, fpr, strlen(fpr)) == (ssize_t)strlen(fpr);
 		if (close(fd) < 0 || !ok || rename(tmp, path) < 0)
@@ -115,8 +116,8 @@ static struct team_key *unwrap_any(struct session *sess, struct crypto *c,
 	hint_first(sess, w, n);
 	for (size_t i = 0; i < n && !k; i++)
 		if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN) &&
-		    team_key_unwrap(c, w[i].wrapped, w[i].len, &k, e) == 0 && k &&
-		    n > 1)
+		    team_key_unwrap(c, w[i].wrapped, w[i].len, &k, e) == 0 &&
+		    k && n > 1)
 			hint_write(sess, w[i].fingerprint);
 	return k;
 }

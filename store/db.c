@@ -150,7 +150,8 @@ void db_cols(struct stmt *st, const char *spec, ...)
 		case 'b': *va_arg(ap, bool *) = db_col_int(st, i) != 0; break;
 		case 's': *va_arg(ap, char **) = db_col_str(st, i); break;
 		case 'v': *va_arg(ap, enum sig_verdict *) = db_col_verdict(st, i); break;
-		case '.': break; /* read by the caller some other way */
+		case '.':
+			break; /* read by the caller some other way */
 		default: assert(!"db_cols: unknown column letter");
 		}
 	}

@@ -186,9 +186,9 @@ static int search_sealed(struct store *s, const char *needle, int64_t **ids,
  * ones asked for into the pool as stored (no string each), then opened
  * on every processor straight into the reports.
  */
-#define BASICS_SQL(subject, reporter)                                        \
-	"SELECT id, " subject ", " reporter ", received, state, severity,"   \
-	" claimed_by, public, consent_credit, consent_exploit,"              \
+#define BASICS_SQL(subject, reporter)                                      \
+	"SELECT id, " subject ", " reporter ", received, state, severity," \
+	" claimed_by, public, consent_credit, consent_exploit,"            \
 	" coalesce(release_started, 0) FROM reports ORDER BY id"
 /* By the fields asked for (db_stmt caches by literal): a sealed column
  * not asked for is not read, NULL in its place. */
@@ -201,7 +201,7 @@ static const char *const sql_basics[4] = {
 
 struct basics {
 	struct store *s;
-	struct sealed_rows q;    /* id, subject, reporter_name, reporter_email */
+	struct sealed_rows q; /* id, subject, reporter_name, reporter_email */
 	struct report *v;
 	size_t n, cap;
 };
@@ -225,7 +225,8 @@ static int basic_row(struct stmt *st, void *data)
 
 static void open_basics(size_t from, size_t to, void *data)
 {
-	static const char *const col[3] = { "subject", "reporter_name", "reporter_email" };
+	static const char *const col[3] = { "subject", "reporter_name",
+					    "reporter_email" };
 	struct basics *b = data;
 
 	for (size_t i = from; i < to; i++) {
@@ -235,7 +236,8 @@ static void open_basics(size_t from, size_t to, void *data)
 		for (int c = 0; c < 3; c++) {
 			const char *t = row_text(&b->q, i, c);
 
-			*f[c] = t ? store_open_text(b->s, "reports", col[c], b->v[i].id, t)
+			*f[c] = t ? store_open_text(b->s, "reports", col[c],
+						    b->v[i].id, t)
 				  : NULL;
 		}
 	}

@@ -416,12 +416,11 @@ int store_report_key(struct store *s, int64_t id, struct report_key *k,
  * opened; the others are NULL.  *out is the caller's (report_release
  * each). */
 enum {
-	STORE_BASICS_SUBJECT = 1,  /* subject */
+	STORE_BASICS_SUBJECT = 1, /* subject */
 	STORE_BASICS_REPORTER = 2, /* reporter_name, reporter_email */
 };
 int store_report_basics(struct store *s, unsigned fields, struct report **out,
-			size_t *n,
-			struct err *err);
+			size_t *n, struct err *err);
 /* Ids (ascending) of reports whose subject or reporter contains needle,
  * ASCII case-insensitively; *ids is the caller's.  0 or negative. */
 int store_report_search(struct store *s, const char *needle, int64_t **ids,

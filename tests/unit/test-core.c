@@ -198,15 +198,19 @@ static void test_search_parse(void **state)
 	} t[] = {
 		{ "Overflow  NET", 1, "overflow|net", 0, 0, NULL },
 		{ "\"Use  After\tFree\" x", 1, "use after free|x", 0, 0, NULL },
-		{ "file:net/sctp from:\"Rita R\" state:new,open", 1, "", 0, 0, NULL },
-		{ "received:2026-11-01..2026-11-30", 1, "", 1793491200, 1796083200, NULL },
+		{ "file:net/sctp from:\"Rita R\" state:new,open", 1, "", 0, 0,
+		  NULL },
+		{ "received:2026-11-01..2026-11-30", 1, "", 1793491200,
+		  1796083200, NULL },
 		{ "received:2026-11-01", 1, "", 1793491200, 1793577600, NULL },
 		{ "received:..2026-11-01", 1, "", 0, 1793577600, NULL },
 		{ "received:2026-11-01..", 1, "", 1793491200, 0, NULL },
-		{ "http://example.org/x", 1, "http://example.org/x", 0, 0, NULL },
+		{ "http://example.org/x", 1, "http://example.org/x", 0, 0,
+		  NULL },
 		{ "Subject:\"Heap  Overflow\" x", 1, "x", 0, 0, NULL },
 		{ "subject:", 0, NULL, 0, 0, "subject: needs a value" },
-		{ "received:2026-12-01..2026-11-01", 0, NULL, 0, 0, "ends before it starts" },
+		{ "received:2026-12-01..2026-11-01", 0, NULL, 0, 0,
+		  "ends before it starts" },
 		{ "received:2026-13-01", 0, NULL, 0, 0, "is not a date range" },
 		{ "received:..", 0, NULL, 0, 0, "is not a date range" },
 		{ "state:bogus", 0, NULL, 0, 0, "unknown state 'bogus'" },
@@ -232,7 +236,8 @@ static void test_search_parse(void **state)
 			assert_int_equal(q.before, t[i].before);
 			if (strstr(t[i].q, "Subject:")) {
 				assert_int_equal(q.nsubjects, 1);
-				assert_string_equal(q.subjects[0], "heap overflow");
+				assert_string_equal(q.subjects[0],
+						    "heap overflow");
 			}
 		} else {
 			assert_non_null(strstr(err.msg, t[i].err));
