@@ -20,7 +20,9 @@
 #                 loaded to its keys sorted, by its trace; `list` (every
 #                 report, its sealed fields opened); `search bench` (a
 #                 word every subject holds: no body is opened; the time
-#                 is mostly 100,000 lines printed); and in process
+#                 is mostly 100,000 lines printed); `search subject:`
+#                 for a word one subject holds (the command's figure for
+#                 searching subjects) and one a seventh hold; and in process
 #                 (mksealed --subjects): every report read as list reads
 #                 them and sorted by subject (`list --sort subject`); the
 #                 subjects alone read and sorted, as the UI does; and the
@@ -180,6 +182,11 @@ cli_row() { # FIGURE TARGET ARGS...
 cli_row "list, every report (ms)" "-" list
 cli_row "search bench: all subjects, no body (ms)" "-" search bench
 cli_row "search from:reporter7@ (ms)" "-" search from:reporter7@
+# Searching subjects, the command (process, unwrap, every subject read
+# and opened, matched, the match printed): a word one report's subject
+# holds, and one a seventh's hold (each match printed, its row read).
+cli_row "search subject:\"report 4242:\" (ms)" "<= 200" search 'subject:"report 4242:"'
+cli_row "search subject:mremap, a seventh (ms)" "-" search subject:mremap
 # In process: "unwrap read sort search" in ms, per run.
 subj() { # DB
 	: >"$W/sub"

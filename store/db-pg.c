@@ -40,6 +40,8 @@ struct pg {
 				 * on an earlier one are prepared again */
 	bool catch_up;          /* reconnected: what changed meanwhile was
 				 * not notified */
+	bool piped;             /* in libpq's pipeline mode (pg_send) */
+	int pending;            /* statements sent whose results are unread */
 };
 
 struct pg_stmt {
@@ -122,11 +124,83 @@ static bool ok_status(const PGresult *r)
 	return t == PGRES_COMMAND_OK || t == PGRES_TUPLES_OK;
 }
 
+/*
+ * Pipelined writes (db_send): sent one after another without waiting,
+ * their results read at the next statement that waits (a read, a
+ * prepare, the commit), which fails when one of them failed, with the
+ * first error.  After an error the server skips the rest until the
+ * sync, and the transaction is lost: the commit says so.
+ */
+static int pipe_end(struct store *s)
+{
+	struct pg *p = PG(s);
+	int ret = 0, nulls = 0;
+	bool synced = false;
+
+	if (!p->piped)
+		return 0;
+	if (PQpipelineSync(p->conn) != 1) {
+		note(s, NULL);
+		ret = -1;
+	}
+	/* Each statement's results end with a NULL; the sync's with
+	 * PGRES_PIPELINE_SYNC.  A lost connection ends it too. */
+	while (ret == 0 && !synced && PQstatus(p->conn) == CONNECTION_OK) {
+		PGresult *r = PQgetResult(p->conn);
+
+		if (!r) {
+			if (++nulls > p->pending + 1)
+				break;
+			continue;
+		}
+		switch (PQresultStatus(r)) {
+		case PGRES_PIPELINE_SYNC:
+			synced = true;
+			break;
+		case PGRES_COMMAND_OK:
+		case PGRES_TUPLES_OK:
+		case PGRES_PIPELINE_ABORTED: /* after the error noted */
+			break;
+		default:
+			note(s, r);
+			ret = -1;
+			break;
+		}
+		PQclear(r);
+	}
+	/* Past an error, the rest up to the sync. */
+	while (!synced && PQstatus(p->conn) == CONNECTION_OK) {
+		PGresult *r = PQgetResult(p->conn);
+
+		if (!r) {
+			if (++nulls > p->pending + 2)
+				break;
+			continue;
+		}
+		synced = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+		PQclear(r);
+	}
+	if (!synced && ret == 0) {
+		note(s, NULL);
+		ret = -1;
+	}
+	if (PQexitPipelineMode(p->conn) != 1 && ret == 0) {
+		note(s, NULL);
+		ret = -1;
+	}
+	p->piped = false;
+	p->pending = 0;
+	return ret;
+}
+
 static int pg_exec(struct store *s, const char *sql)
 {
-	PGresult *r = PQexec(PG(s)->conn, sql);
+	PGresult *r;
 	int ret = 0;
 
+	if (pipe_end(s) < 0)
+		return -1;
+	r = PQexec(PG(s)->conn, sql);
 	if (!ok_status(r)) {
 		note(s, r);
 		ret = -1;
@@ -382,6 +456,11 @@ static struct stmt *pg_prepare(struct store *s, const char *sql)
 	PGresult *r;
 
 	assert(ps->nparams <= PG_MAX_PARAMS);
+	if (pipe_end(s) < 0) {
+		free(q);
+		free(ps);
+		return NULL;
+	}
 	ps->base.s = s;
 	snprintf(ps->name, sizeof(ps->name), "st%u", p->nstmt++);
 	ps->query = q;
@@ -438,6 +517,8 @@ static int reprepare(struct pg_stmt *ps)
 
 	if (ps->gen == p->gen)
 		return 0;
+	if (pipe_end(s) < 0)
+		return -1;
 	r = PQprepare(p->conn, ps->name, ps->query, 0, NULL);
 	if (!ok_status(r)) {
 		note(s, r);
@@ -489,7 +570,7 @@ static int pg_step(struct stmt *x)
 	struct store *s = x->s;
 
 	if (!ps->res) {
-		if (reprepare(ps) < 0)
+		if (reprepare(ps) < 0 || pipe_end(s) < 0)
 			return -1;
 		ps->res = PQexecPrepared(PG(s)->conn, ps->name, ps->nparams,
 					 (const char *const *)ps->values,
@@ -511,6 +592,36 @@ static int pg_step(struct stmt *x)
 		return 0;
 	ps->row++;
 	return 1;
+}
+
+/* Statements sent at most before their results are read: theirs are
+ * small, but the socket's buffer is not endless. */
+#define PIPE_MAX 256
+
+static int pg_send(struct stmt *x)
+{
+	struct pg_stmt *ps = PST(x);
+	struct store *s = x->s;
+	struct pg *p = PG(s);
+
+	if (reprepare(ps) < 0 || (p->pending >= PIPE_MAX && pipe_end(s) < 0))
+		return -1;
+	if (!p->piped) {
+		if (PQenterPipelineMode(p->conn) != 1) {
+			note(s, NULL);
+			return -1;
+		}
+		p->piped = true;
+	}
+	if (PQsendQueryPrepared(p->conn, ps->name, ps->nparams,
+				(const char *const *)ps->values, ps->lengths,
+				ps->formats, 0) != 1) {
+		note(s, NULL);
+		return -1;
+	}
+	p->pending++;
+	ps->changes = -1; /* not known: nothing reads it */
+	return 0;
 }
 
 static bool pg_col_null(struct stmt *x, int i)
@@ -576,8 +687,12 @@ static int pg_begin(struct store *s)
  * failure, not a success. */
 static int pg_commit(struct store *s)
 {
-	PGresult *r = PQexec(PG(s)->conn, "COMMIT");
+	PGresult *r;
 	int ret = 0;
+
+	if (pipe_end(s) < 0)
+		return -1;
+	r = PQexec(PG(s)->conn, "COMMIT");
 
 	if (!ok_status(r)) {
 		note(s, r);
@@ -593,15 +708,18 @@ static int pg_commit(struct store *s)
 
 static void pg_rollback(struct store *s)
 {
-	if (PQtransactionStatus(PG(s)->conn) != PQTRANS_IDLE) {
-		/* Keep the error that made us roll back. */
-		enum db_fault f = PG(s)->fault;
-		char *m = PG(s)->errmsg ? xstrdup(PG(s)->errmsg) : NULL;
+	/* Keep the error that made us roll back. */
+	enum db_fault f = PG(s)->fault;
+	char *m;
 
+	if (!PG(s)->piped && PQtransactionStatus(PG(s)->conn) == PQTRANS_IDLE)
+		return;
+	m = PG(s)->errmsg ? xstrdup(PG(s)->errmsg) : NULL;
+	pipe_end(s);
+	if (PQtransactionStatus(PG(s)->conn) != PQTRANS_IDLE)
 		pg_exec(s, "ROLLBACK");
-		set_fault(s, f, m);
-		free(m);
-	}
+	set_fault(s, f, m);
+	free(m);
 }
 
 static enum db_fault pg_fault(struct store *s)
@@ -617,9 +735,12 @@ static const char *pg_errmsg(struct store *s)
 /* Runs a one-value query; the value (caller frees) or NULL. */
 static char *pg_value(struct store *s, const char *sql)
 {
-	PGresult *r = PQexec(PG(s)->conn, sql);
+	PGresult *r;
 	char *v = NULL;
 
+	if (pipe_end(s) < 0)
+		return NULL;
+	r = PQexec(PG(s)->conn, sql);
 	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0 &&
 	    !PQgetisnull(r, 0, 0))
 		v = xstrdup(PQgetvalue(r, 0, 0));
@@ -761,4 +882,5 @@ const struct engine db_pg_engine = {
 	.connected = pg_connected,
 	.reconnect = pg_reconnect,
 	.password_verifier = pg_password_verifier,
+	.send = pg_send,
 };

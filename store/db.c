@@ -273,6 +273,18 @@ int db_row(struct store *s, struct stmt *st, void *elem,
 	return rc;
 }
 
+int db_send(struct store *s, struct stmt *st, const char *what,
+	    struct err *err)
+{
+	int rc;
+
+	if (!s->pipeline || !s->in_tx || !s->eng->send)
+		return db_run(s, st, NULL, what, NULL, err);
+	rc = s->eng->send(st);
+	db_reset(st);
+	return rc < 0 ? store_dberr(s, err, what) : 0;
+}
+
 int db_run(struct store *s, struct stmt *st, int64_t *id, const char *what,
 	   const char *dup_msg, struct err *err)
 {

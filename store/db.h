@@ -88,6 +88,12 @@ struct engine {
 	 * never reaches the server (caller frees), or NULL; NULL for an
 	 * engine without logins. */
 	char *(*password_verifier)(struct store *s, const char *role, const char *password);
+	/* Sends st (a write in a transaction) without waiting for its
+	 * result: an error is the next statement's, or the commit's (0, or
+	 * -1 when it cannot be sent); NULL for an engine without a
+	 * network round trip to save.  Anything else run after it waits
+	 * for what was sent first. */
+	int (*send)(struct stmt *st);
 };
 
 extern const struct engine db_sqlite_engine;
@@ -110,6 +116,14 @@ enum { DB_IDS_MAX = 64 };
 	"?49, ?50, ?51, ?52, ?53, ?54, ?55, ?56, " \
 	"?57, ?58, ?59, ?60, ?61, ?62, ?63, ?64"
 void db_ids(struct stmt *st, const int64_t *ids, size_t n);
+
+/* db_run for a write whose result nothing reads (no id, no count of
+ * rows changed), in a transaction: between store_pipeline(s, true) and
+ * the commit, on an engine that can, it is sent without waiting for the
+ * server (an error then fails what comes next, at the latest the
+ * commit); otherwise it is db_run. */
+int db_send(struct store *s, struct stmt *st, const char *what,
+	    struct err *err);
 
 /* The cached statement for sql (a string literal), reset, bindings
  * cleared; NULL with err set when it cannot be prepared. */

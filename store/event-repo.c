@@ -75,7 +75,7 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 	db_text(st, 3, officer ? officer : "unknown");
 	db_text(st, 4, kind);
 	db_text(st, 5, sealed ? sealed : detail ? detail : "");
-	r = db_run(s, st, NULL, "cannot record the event", NULL, err);
+	r = db_send(s, st, "cannot record the event", err);
 	free(sealed);
 	return r;
 }

@@ -1,6 +1,6 @@
 /*
  * Sealing in place what a database from before the sealed record holds
- * in clear (roster reseal, store_reseal_report): event details, proposal
+ * in clear (roster reseal, store_reseal_reports): event details, proposal
  * and decision reasons, touched files, vendor notes and statements, and
  * participants.  Each value is sealed exactly as a new one would be (the
  * same table, column and report), so it opens the same way.

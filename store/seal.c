@@ -278,143 +278,197 @@ static int key_ids(struct store *s, int64_t row, char *ids[4], bool *changed,
 	return 0;
 }
 
-int store_reseal_report(struct store *s, int64_t id, bool *changed,
-			struct err *err)
+/*
+ * store_reseal_reports: the rows of DB_IDS_MAX reports at a time, read in
+ * two queries (theirs, then all their messages), then each sealed again
+ * and written back; a reseal of 100k reports on a team server was six
+ * round trips a report, and is now the writes alone.
+ */
+struct reseal_msg {
+	int64_t id, report;
+	char *f[3];             /* subject, from_name, from_email */
+	unsigned char *blob;
+	size_t blen;
+	char *ids[4];           /* message_id, in_reply_to, content_hash, ids_sealed */
+};
+
+struct reseal_chunk {
+	const int64_t *ids;
+	size_t n;
+	char *(*f)[3];          /* per report: subject, reporter_name, _email */
+	bool *found;
+	struct reseal_msg *m;
+	size_t nm;
+};
+
+static void reseal_chunk_release(struct reseal_chunk *c)
 {
-	struct stmt *st = db_stmt(s, "SELECT subject, reporter_name, reporter_email"
-				  " FROM reports WHERE id = ?1", err);
-	char *f[3] = { NULL, NULL, NULL };
+	for (size_t i = 0; i < c->n; i++)
+		for (int k = 0; k < 3; k++)
+			free(c->f[i][k]);
+	for (size_t j = 0; j < c->nm; j++) {
+		for (int k = 0; k < 3; k++)
+			free(c->m[j].f[k]);
+		for (int k = 0; k < 4; k++)
+			free(c->m[j].ids[k]);
+		free(c->m[j].blob);
+	}
+	free(c->f);
+	free(c->found);
+	free(c->m);
+}
+
+static int reseal_read_report(struct stmt *st, void *data)
+{
+	struct reseal_chunk *c = data;
+	int64_t id = db_col_int(st, 0);
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->ids[i] == id && !c->found[i]) {
+			c->found[i] = true;
+			for (int k = 0; k < 3; k++)
+				c->f[i][k] = db_col_str(st, 1 + k);
+			break;
+		}
+	return 0;
+}
+
+static int reseal_read_message(struct stmt *st, void *data)
+{
+	struct reseal_chunk *c = data;
+	struct reseal_msg *m;
+
+	if (!(c->nm & (c->nm + 1))) /* 0, 1, 3, 7, ...: grow */
+		c->m = xrealloc(c->m, (2 * c->nm + 2) * sizeof(*c->m));
+	m = &c->m[c->nm++];
+	memset(m, 0, sizeof(*m));
+	m->id = db_col_int(st, 0);
+	m->report = db_col_int(st, 1);
+	for (int k = 0; k < 3; k++)
+		m->f[k] = db_col_str(st, 2 + k);
+	m->blob = db_col_bytes(st, 5, &m->blen);
+	for (int k = 0; k < 4; k++)
+		m->ids[k] = db_col_str(st, 6 + k);
+	return 0;
+}
+
+/* One report of the chunk, its messages being c->m[from, to). */
+static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
+		      size_t from, size_t to, bool *changed, struct err *err)
+{
 	static const char *const rcol[3] = { "subject", "reporter_name", "reporter_email" };
 	static const char *const mcol[3] = { "subject", "from_name", "from_email" };
+	int64_t id = c->ids[i];
 	bool mine = false;
-	int64_t *mids = NULL;
-	size_t nm = 0;
+	struct stmt *st;
 	int r = 0;
 
-	*changed = false;
-	if (!st)
-		return ERR_IO;
-	db_int(st, 1, id);
-	if ((r = db_step(st)) != 1) {
-		db_reset(st);
-		/* A lost connection is said as such, not as no report. */
-		return r < 0 ? store_dberr(s, err, "cannot read a report to seal again")
-			     : err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
-	}
-	r = 0;
-	for (int i = 0; i < 3; i++)
-		f[i] = db_col_str(st, i);
-	db_reset(st);
-	for (int i = 0; i < 3 && r == 0; i++)
-		r = reseal_text(s, "reports", rcol[i], id, &f[i], &mine, err);
+	for (int k = 0; k < 3 && r == 0; k++)
+		r = reseal_text(s, "reports", rcol[k], id, &c->f[i][k], &mine, err);
 	if (r == 0 && mine) {
 		st = db_stmt(s, "UPDATE reports SET subject = ?2, reporter_name = ?3,"
 			     " reporter_email = ?4 WHERE id = ?1", err);
 		if (!st)
-			r = ERR_IO;
-		else {
-			db_int(st, 1, id);
-			db_text(st, 2, f[0]);
-			db_text(st, 3, f[1]);
-			db_text(st, 4, f[2]);
-			r = db_run(s, st, NULL, "cannot seal a report again", NULL, err);
-		}
+			return ERR_IO;
+		db_int(st, 1, id);
+		for (int k = 0; k < 3; k++)
+			db_text(st, 2 + k, c->f[i][k]);
+		r = db_send(s, st, "cannot seal a report again", err);
 	}
-	for (int i = 0; i < 3; i++)
-		free(f[i]);
 	/* What a database from before the sealed record holds clear about
 	 * it elsewhere. */
 	if (r == 0)
 		r = store_seal_legacy(s, id, &mine, err);
-	*changed = mine;
-	if (r < 0)
-		return r;
-	/* Its messages. */
-	st = db_stmt(s, "SELECT id FROM messages WHERE report_id = ?1 ORDER BY id", err);
-	if (!st)
-		return ERR_IO;
-	db_int(st, 1, id);
-	while ((r = db_step(st)) == 1) {
-		mids = xrealloc(mids, (nm + 1) * sizeof(*mids));
-		mids[nm++] = db_col_int(st, 0);
-	}
-	db_reset(st);
-	if (r < 0) {
-		free(mids);
-		return store_dberr(s, err, "cannot list a report's messages to seal again");
-	}
-	r = 0;
-	for (size_t k = 0; k < nm && r == 0; k++) {
-		unsigned char *blob = NULL;
-		size_t blen = 0;
+	changed[i] = mine;
+	for (size_t j = from; j < to && r == 0; j++) {
+		struct reseal_msg *m = &c->m[j];
 		bool ch = false;
-		char *ids[4] = { NULL, NULL, NULL, NULL };
 
-		st = db_stmt(
-			s,
-			"SELECT subject, from_name, from_email, blob, message_id,"
-			" in_reply_to, content_hash, ids_sealed FROM messages"
-			" WHERE id = ?1",
-			err);
-		if (!st) {
-			r = ERR_IO;
-			break;
-		}
-		db_int(st, 1, mids[k]);
-		if ((r = db_step(st)) != 1) {
-			db_reset(st);
-			if (r < 0) {
-				r = store_dberr(s, err, "cannot read a message to seal again");
-				break;
-			}
-			r = 0;
-			continue;
-		}
-		r = 0;
-		for (int i = 0; i < 3; i++)
-			f[i] = db_col_str(st, i);
-		blob = db_col_bytes(st, 3, &blen);
-		for (int i = 0; i < 4; i++)
-			ids[i] = db_col_str(st, 4 + i);
-		db_reset(st);
-		for (int i = 0; i < 3 && r == 0; i++)
-			r = reseal_text(s, "messages", mcol[i], mids[k], &f[i], &ch, err);
-		if (r == 0 && team_sealed_blob(blob, blen))
-			r = reseal_blob(s, mids[k], &blob, &blen, &ch, err);
+		for (int k = 0; k < 3 && r == 0; k++)
+			r = reseal_text(s, "messages", mcol[k], m->id, &m->f[k], &ch, err);
+		if (r == 0 && team_sealed_blob(m->blob, m->blen))
+			r = reseal_blob(s, m->id, &m->blob, &m->blen, &ch, err);
 		if (r == 0)
-			r = key_ids(s, mids[k], ids, &ch, err);
-		if (r == 0 && ch) {
-			st = db_stmt(
-				s,
-				"UPDATE messages SET subject = ?2, from_name = ?3,"
-				" from_email = ?4, blob = ?5, message_id = ?6,"
-				" in_reply_to = ?7, content_hash = ?8, ids_sealed = ?9"
-				" WHERE id = ?1",
-				err);
-			if (!st)
-				r = ERR_IO;
-			else {
-				db_int(st, 1, mids[k]);
-				db_text(st, 2, f[0]);
-				db_text(st, 3, f[1]);
-				db_text(st, 4, f[2]);
-				db_blob(st, 5, blob, blen);
-				for (int i = 0; i < 4; i++)
-					db_text(st, 6 + i, ids[i]);
-				r = db_run(s, st, NULL, "cannot seal a message again", NULL, err);
-			}
-			*changed = true;
-		}
-		for (int i = 0; i < 3; i++) {
-			free(f[i]);
-			f[i] = NULL;
-		}
-		for (int i = 0; i < 4; i++) {
-			free(ids[i]);
-			ids[i] = NULL;
-		}
-		free(blob);
+			r = key_ids(s, m->id, m->ids, &ch, err);
+		if (r < 0 || !ch)
+			continue;
+		st = db_stmt(s,
+			     "UPDATE messages SET subject = ?2, from_name = ?3,"
+			     " from_email = ?4, blob = ?5, message_id = ?6,"
+			     " in_reply_to = ?7, content_hash = ?8, ids_sealed = ?9"
+			     " WHERE id = ?1",
+			     err);
+		if (!st)
+			return ERR_IO;
+		db_int(st, 1, m->id);
+		for (int k = 0; k < 3; k++)
+			db_text(st, 2 + k, m->f[k]);
+		db_blob(st, 5, m->blob, m->blen);
+		for (int k = 0; k < 4; k++)
+			db_text(st, 6 + k, m->ids[k]);
+		r = db_send(s, st, "cannot seal a message again", err);
+		changed[i] = true;
 	}
-	free(mids);
+	return r;
+}
+
+static int reseal_chunk(struct store *s, const int64_t *ids, size_t n,
+			bool *changed, struct err *err)
+{
+	struct reseal_chunk c = { ids, n, xcalloc(n, sizeof(*c.f)),
+				  xcalloc(n, sizeof(bool)), NULL, 0 };
+	struct stmt *st;
+	int r;
+
+	st = db_stmt(s, "SELECT id, subject, reporter_name, reporter_email"
+		     " FROM reports WHERE id IN (" DB_IDS ")", err);
+	if (!st) {
+		r = ERR_IO;
+		goto out;
+	}
+	db_ids(st, ids, n);
+	if ((r = db_each(s, st, reseal_read_report, &c,
+			 "cannot read reports to seal again", err)) < 0)
+		goto out;
+	/* By report, then id: each report's messages one run. */
+	st = db_stmt(s, "SELECT id, report_id, subject, from_name, from_email,"
+		     " blob, message_id, in_reply_to, content_hash, ids_sealed"
+		     " FROM messages WHERE report_id IN (" DB_IDS ")"
+		     " ORDER BY report_id, id", err);
+	if (!st) {
+		r = ERR_IO;
+		goto out;
+	}
+	db_ids(st, ids, n);
+	if ((r = db_each(s, st, reseal_read_message, &c,
+			 "cannot read messages to seal again", err)) < 0)
+		goto out;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		size_t from = 0, to;
+
+		changed[i] = false;
+		if (!c.found[i])
+			continue; /* no such report: nothing to do */
+		while (from < c.nm && c.m[from].report != ids[i])
+			from++;
+		for (to = from; to < c.nm && c.m[to].report == ids[i]; to++)
+			;
+		r = reseal_one(s, &c, i, from, to, changed, err);
+	}
+out:
+	reseal_chunk_release(&c);
+	return r;
+}
+
+int store_reseal_reports(struct store *s, const int64_t *ids, size_t n,
+			 bool *changed, struct err *err)
+{
+	int r = 0;
+
+	for (size_t at = 0; at < n && r == 0; at += DB_IDS_MAX) {
+		size_t m = n - at < DB_IDS_MAX ? n - at : DB_IDS_MAX;
+
+		r = reseal_chunk(s, ids + at, m, changed + at, err);
+	}
 	return r;
 }

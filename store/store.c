@@ -124,8 +124,15 @@ int store_begin(struct store *s, struct err *err)
 	return 0;
 }
 
+void store_pipeline(struct store *s)
+{
+	if (s->in_tx)
+		s->pipeline = true;
+}
+
 int store_commit(struct store *s, struct err *err)
 {
+	s->pipeline = false;
 	if (s->eng->commit(s) < 0) {
 		int r = store_dberr(s, err, "cannot commit");
 		store_rollback(s);
@@ -137,6 +144,7 @@ int store_commit(struct store *s, struct err *err)
 
 void store_rollback(struct store *s)
 {
+	s->pipeline = false;
 	s->eng->rollback(s);
 	s->in_tx = false;
 }

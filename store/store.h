@@ -124,13 +124,18 @@ struct store_sealer {
 #define STORE_KEYED_PREFIX "k1:"
 /* Sets (or, NULL, clears) the sealer; z must outlive the store. */
 void store_set_sealer(struct store *s, const struct store_sealer *z);
-/* Report id's sealed fields and its messages' (fields and team-sealed
+/* Reports ids' sealed fields and their messages' (fields and team-sealed
  * bodies) sealed again under the sealer's generation where they are
- * under an older one (roster reseal after a rotation); *changed when
- * anything was (the caller records the reseal event in the same
- * transaction). */
-int store_reseal_report(struct store *s, int64_t id, bool *changed,
-			struct err *err);
+ * under an older one (roster reseal after a rotation); changed[i] when
+ * anything of ids[i] was (the caller records each reseal event in the
+ * same transaction).  An id with no report changes nothing. */
+int store_reseal_reports(struct store *s, const int64_t *ids, size_t n,
+			 bool *changed, struct err *err);
+/* Until the transaction ends: the writes of long runs of them (a reseal,
+ * its events) sent to a team server without waiting for each result
+ * (db_send); an error fails the next read or the commit, and so the
+ * whole transaction.  Nothing on SQLite. */
+void store_pipeline(struct store *s);
 /* The team key, wrapped to one roster key (its fingerprint). */
 struct wrapped_key {
 	int generation;

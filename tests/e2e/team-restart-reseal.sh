@@ -75,4 +75,33 @@ tap_like "$(cat "$T/again")" "sealed under the latest team key .*: $((N - mid)) 
 tap_is "$(resealed)" "$N" "every report sealed again exactly once"
 tap_is "$(unopened "$H")" "" "the remaining officer's keyring opens every body"
 tap_is "$(unopened "$S")" "$N" "the one who left opens none"
+
+# The reseal's writes go to the server without waiting for each result
+# (libpq's pipeline): one the server refuses still fails its batch as a
+# whole, named, and the batches before it stay done.  Another officer
+# joins and leaves; the administrator's trigger refuses report 150.
+DV=dave_$$
+e2e_on_exit 'PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "DROP OWNED BY $DV" -c "DROP ROLE IF EXISTS $DV" >/dev/null 2>&1'
+e2e_admin team add-officer "$DV" --key "$MAINTAINER_FPR" >/dev/null 2>&1 &&
+	st roster reseal >/dev/null 2>&1 &&
+	e2e_admin team remove-officer "$DV" >/dev/null 2>&1 ||
+	{ echo "Bail out! cannot add and remove dave"; exit 1; }
+before=$(resealed)
+PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" \
+	-c "CREATE FUNCTION secteam.test_refuse() RETURNS trigger LANGUAGE plpgsql AS
+	    \$\$ BEGIN RAISE EXCEPTION 'refused by the test for report %', OLD.id; END \$\$" \
+	-c "CREATE TRIGGER zz_test_refuse BEFORE UPDATE ON secteam.reports
+	    FOR EACH ROW WHEN (OLD.id = 150) EXECUTE FUNCTION secteam.test_refuse()" >/dev/null ||
+	{ echo "Bail out! cannot make the refusing trigger"; exit 1; }
+out=$(st roster reseal --batch 100 2>&1); rc=$?
+tap_is "$rc" 1 "a write the server refuses mid-batch: exit 1" "$out"
+tap_like "$out" "refused by the test for report 150" "  the server's refusal is said"
+tap_like "$out" "roster reseal stopped after 100 resealed" "  the batch before it stays done, the failed one is undone"
+tap_is "$(($(resealed) - before))" 100 "  one reseal event per report of the batch that committed"
+PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" -c "DROP TRIGGER zz_test_refuse ON secteam.reports" \
+	-c "DROP FUNCTION secteam.test_refuse()" >/dev/null
+out=$(st roster reseal 2>&1); rc=$?
+tap_is "$rc" 0 "run again without the refusal: exit 0" "$out"
+tap_is "$(($(resealed) - before))" "$N" "  every report sealed again exactly once"
+tap_is "$(unopened "$H")" "" "  the remaining officer's keyring opens every body"
 tap_done
