@@ -40,8 +40,8 @@ struct pg {
 				 * on an earlier one are prepared again */
 	bool catch_up;          /* reconnected: what changed meanwhile was
 				 * not notified */
-	bool piped;             /* in libpq's pipeline mode (pg_send) */
-	int pending;            /* statements sent whose results are unread */
+	bool piped; /* in libpq's pipeline mode (pg_send) */
+	int pending; /* statements sent whose results are unread */
 };
 
 struct pg_stmt {

@@ -273,8 +273,7 @@ int db_row(struct store *s, struct stmt *st, void *elem,
 	return rc;
 }
 
-int db_send(struct store *s, struct stmt *st, const char *what,
-	    struct err *err)
+int db_send(struct store *s, struct stmt *st, const char *what, struct err *err)
 {
 	int rc;
 

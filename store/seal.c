@@ -286,16 +286,16 @@ static int key_ids(struct store *s, int64_t row, char *ids[4], bool *changed,
  */
 struct reseal_msg {
 	int64_t id, report;
-	char *f[3];             /* subject, from_name, from_email */
+	char *f[3]; /* subject, from_name, from_email */
 	unsigned char *blob;
 	size_t blen;
-	char *ids[4];           /* message_id, in_reply_to, content_hash, ids_sealed */
+	char *ids[4]; /* message_id, in_reply_to, content_hash, ids_sealed */
 };
 
 struct reseal_chunk {
 	const int64_t *ids;
 	size_t n;
-	char *(*f)[3];          /* per report: subject, reporter_name, _email */
+	char *(*f)[3]; /* per report: subject, reporter_name, _email */
 	bool *found;
 	struct reseal_msg *m;
 	size_t nm;
@@ -364,7 +364,8 @@ static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 	int r = 0;
 
 	for (int k = 0; k < 3 && r == 0; k++)
-		r = reseal_text(s, "reports", rcol[k], id, &c->f[i][k], &mine, err);
+		r = reseal_text(s, "reports", rcol[k], id, &c->f[i][k], &mine,
+				err);
 	if (r == 0 && mine) {
 		st = db_stmt(s, "UPDATE reports SET subject = ?2, reporter_name = ?3,"
 			     " reporter_email = ?4 WHERE id = ?1", err);
@@ -385,19 +386,21 @@ static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 		bool ch = false;
 
 		for (int k = 0; k < 3 && r == 0; k++)
-			r = reseal_text(s, "messages", mcol[k], m->id, &m->f[k], &ch, err);
+			r = reseal_text(s, "messages", mcol[k], m->id, &m->f[k],
+					&ch, err);
 		if (r == 0 && team_sealed_blob(m->blob, m->blen))
 			r = reseal_blob(s, m->id, &m->blob, &m->blen, &ch, err);
 		if (r == 0)
 			r = key_ids(s, m->id, m->ids, &ch, err);
 		if (r < 0 || !ch)
 			continue;
-		st = db_stmt(s,
-			     "UPDATE messages SET subject = ?2, from_name = ?3,"
-			     " from_email = ?4, blob = ?5, message_id = ?6,"
-			     " in_reply_to = ?7, content_hash = ?8, ids_sealed = ?9"
-			     " WHERE id = ?1",
-			     err);
+		st = db_stmt(
+			s,
+			"UPDATE messages SET subject = ?2, from_name = ?3,"
+			" from_email = ?4, blob = ?5, message_id = ?6,"
+			" in_reply_to = ?7, content_hash = ?8, ids_sealed = ?9"
+			" WHERE id = ?1",
+			err);
 		if (!st)
 			return ERR_IO;
 		db_int(st, 1, m->id);
@@ -415,13 +418,17 @@ static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 static int reseal_chunk(struct store *s, const int64_t *ids, size_t n,
 			bool *changed, struct err *err)
 {
-	struct reseal_chunk c = { ids, n, xcalloc(n, sizeof(*c.f)),
-				  xcalloc(n, sizeof(bool)), NULL, 0 };
+	struct reseal_chunk c = {
+		ids,  n, xcalloc(n, sizeof(*c.f)), xcalloc(n, sizeof(bool)),
+		NULL, 0
+	};
 	struct stmt *st;
 	int r;
 
-	st = db_stmt(s, "SELECT id, subject, reporter_name, reporter_email"
-		     " FROM reports WHERE id IN (" DB_IDS ")", err);
+	st = db_stmt(s,
+		     "SELECT id, subject, reporter_name, reporter_email"
+		     " FROM reports WHERE id IN (" DB_IDS ")",
+		     err);
 	if (!st) {
 		r = ERR_IO;
 		goto out;
@@ -431,10 +438,12 @@ static int reseal_chunk(struct store *s, const int64_t *ids, size_t n,
 			 "cannot read reports to seal again", err)) < 0)
 		goto out;
 	/* By report, then id: each report's messages one run. */
-	st = db_stmt(s, "SELECT id, report_id, subject, from_name, from_email,"
+	st = db_stmt(s,
+		     "SELECT id, report_id, subject, from_name, from_email,"
 		     " blob, message_id, in_reply_to, content_hash, ids_sealed"
 		     " FROM messages WHERE report_id IN (" DB_IDS ")"
-		     " ORDER BY report_id, id", err);
+		     " ORDER BY report_id, id",
+		     err);
 	if (!st) {
 		r = ERR_IO;
 		goto out;

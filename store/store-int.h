@@ -16,7 +16,7 @@ struct store {
 				 * path, or "team server 'host/db'" */
 	enum store_engine kind;
 	bool in_tx;
-	bool pipeline;          /* db_send may send without waiting
+	bool pipeline; /* db_send may send without waiting
 				 * (store_pipeline) */
 	int busy_timeout_ms;
 	int found_version;      /* the schema version store_open found */
