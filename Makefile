@@ -13,7 +13,10 @@ DEVFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Wstrict-prototypes \
            -Wvla -Wwrite-strings -Wno-overlength-strings -Werror
 OPT     ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libical is loaded by export/ics.c when it is needed (dlopen), not linked:
+# the tests that read its output link it themselves.
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libical,$(PKGS)) 2>/dev/null)
+ICAL_LIBS  := $(shell pkg-config --libs libical 2>/dev/null)
 CFLAGS  ?=
 CFLAGS  += $(OPT) $(DEVFLAGS) -I. $(PKG_CFLAGS) $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) $(SANFLAGS) -lm
@@ -66,7 +69,7 @@ $(B)/secteam-tui: $(B)/main.o $(B)/libsecteam.a
 
 $(B)/tests/%: tests/unit/%.c $(B)/libsecteam.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) $(ICAL_LIBS) -lcmocka
 
 # The tests' clock (tests/lib/clock-shim.c), preloaded by the e2e tests.
 $(B)/tests/clock-shim.so: tests/lib/clock-shim.c

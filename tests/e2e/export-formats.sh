@@ -198,4 +198,18 @@ assert "already public" in str(ev[0]["SUMMARY"]), ev[0]["SUMMARY"]
 PY
 e2e_ok $? "a public report with no date exports one event (the policy date: now)"
 
+# --- libical is loaded when an export needs it, not at start --------------
+# (export/ics.c): the program starts without it, and a libical.so.3 that
+# is not libical is refused, named, with nothing written.
+tap_unlike "$(ldd "$SECTEAM_BIN")" "libical" "the program is not linked to libical"
+mkdir -p "$tmp/fakelib"
+echo 'int not_libical(void) { return 0; }' >"$tmp/fakelib/f.c"
+cc -shared -fPIC -o "$tmp/fakelib/libical.so.3" "$tmp/fakelib/f.c"
+out=$(LD_LIBRARY_PATH=$tmp/fakelib st export 3 --format ics -o "$tmp/fake.ics" 2>&1); rc=$?
+tap_is "$rc" 1 "a libical.so.3 that is not libical: exit 1" "$out"
+tap_like "$out" "libical.so.3 has no icaltime_from_timet_with_zone: not the libical 3" "  naming the library and what it lacks"
+tap_ok "$(test ! -e "$tmp/fake.ics"; echo $?)" "  and writing nothing"
+out=$(LD_LIBRARY_PATH=$tmp/fakelib st export 3 --format md 2>&1); rc=$?
+tap_is "$rc" 0 "the other formats do not need it" "$out"
+
 tap_done
