@@ -198,6 +198,7 @@ static const char *const examples[] = {
 	"search overflow net/core",
 	"search '\"use after free\"' state:open",
 	"search file:net/sctp from:example.net received:2026-11-01..2026-12-01",
+	"search 'subject:\"heap overflow\"'",
 	NULL,
 };
 const struct cmd_entry cmd_search_entry = {
