@@ -27,29 +27,29 @@
 #error "libical 3 (libical.so.3) is what this file loads"
 #endif
 #define ICAL_SONAME "libical.so.3"
-#define ICAL_FNS(X) \
-	X(icaltime_from_timet_with_zone) \
-	X(icaltimezone_get_utc_timezone) \
-	X(icalcomponent_new_vevent) \
-	X(icalcomponent_new_valarm) \
-	X(icalcomponent_new_vcalendar) \
-	X(icalcomponent_add_property) \
-	X(icalcomponent_add_component) \
+#define ICAL_FNS(X)                       \
+	X(icaltime_from_timet_with_zone)  \
+	X(icaltimezone_get_utc_timezone)  \
+	X(icalcomponent_new_vevent)       \
+	X(icalcomponent_new_valarm)       \
+	X(icalcomponent_new_vcalendar)    \
+	X(icalcomponent_add_property)     \
+	X(icalcomponent_add_component)    \
 	X(icalcomponent_as_ical_string_r) \
-	X(icalcomponent_free) \
-	X(icalproperty_new_uid) \
-	X(icalproperty_new_dtstamp) \
-	X(icalproperty_new_summary) \
-	X(icalproperty_new_description) \
-	X(icalproperty_new_dtstart) \
-	X(icalproperty_new_dtend) \
-	X(icalproperty_new_categories) \
-	X(icalproperty_new_action) \
-	X(icalproperty_new_trigger) \
-	X(icaltriggertype_from_int) \
-	X(icalproperty_new_transp) \
-	X(icalproperty_new_prodid) \
-	X(icalproperty_new_version) \
+	X(icalcomponent_free)             \
+	X(icalproperty_new_uid)           \
+	X(icalproperty_new_dtstamp)       \
+	X(icalproperty_new_summary)       \
+	X(icalproperty_new_description)   \
+	X(icalproperty_new_dtstart)       \
+	X(icalproperty_new_dtend)         \
+	X(icalproperty_new_categories)    \
+	X(icalproperty_new_action)        \
+	X(icalproperty_new_trigger)       \
+	X(icaltriggertype_from_int)       \
+	X(icalproperty_new_transp)        \
+	X(icalproperty_new_prodid)        \
+	X(icalproperty_new_version)       \
 	X(icalproperty_new_calscale)
 
 static struct {
@@ -66,9 +66,10 @@ static int ical_load(struct err *err)
 	if (lib)
 		return 0;
 	if (!(lib = dlopen(ICAL_SONAME, RTLD_NOW | RTLD_LOCAL)))
-		return err_setc(err, ERR_IO, "the iCalendar export needs %s: %s",
+		return err_setc(err, ERR_IO,
+				"the iCalendar export needs %s: %s",
 				ICAL_SONAME, dlerror());
-#define ICAL_SYM(f)                                        \
+#define ICAL_SYM(f)                                            \
 	if (!missing && !(*(void **)&ical.f = dlsym(lib, #f))) \
 		missing = #f;
 	ICAL_FNS(ICAL_SYM)
@@ -76,21 +77,25 @@ static int ical_load(struct err *err)
 	if (missing) {
 		dlclose(lib);
 		lib = NULL;
-		return err_setc(err, ERR_IO, "%s has no %s: not the libical 3 this "
-				"program was built for", ICAL_SONAME, missing);
+		return err_setc(err, ERR_IO,
+				"%s has no %s: not the libical 3 this "
+				"program was built for",
+				ICAL_SONAME, missing);
 	}
 	return 0;
 }
 
 static struct icaltimetype utc(time_t t)
 {
-	return ical.icaltime_from_timet_with_zone(t, 0, ical.icaltimezone_get_utc_timezone());
+	return ical.icaltime_from_timet_with_zone(
+		t, 0, ical.icaltimezone_get_utc_timezone());
 }
 
 static struct icaltimetype day(time_t t, int plus)
 {
 	struct icaltimetype d = ical.icaltime_from_timet_with_zone(
-		t + (time_t)plus * 86400, 1, ical.icaltimezone_get_utc_timezone());
+		t + (time_t)plus * 86400, 1,
+		ical.icaltimezone_get_utc_timezone());
 
 	d.is_date = 1;
 	return d;
@@ -102,9 +107,12 @@ static icalcomponent *event(const char *uid, time_t stamp, const char *summary,
 	icalcomponent *ev = ical.icalcomponent_new_vevent();
 
 	ical.icalcomponent_add_property(ev, ical.icalproperty_new_uid(uid));
-	ical.icalcomponent_add_property(ev, ical.icalproperty_new_dtstamp(utc(stamp)));
-	ical.icalcomponent_add_property(ev, ical.icalproperty_new_summary(summary));
-	ical.icalcomponent_add_property(ev, ical.icalproperty_new_description(description));
+	ical.icalcomponent_add_property(
+		ev, ical.icalproperty_new_dtstamp(utc(stamp)));
+	ical.icalcomponent_add_property(ev,
+					ical.icalproperty_new_summary(summary));
+	ical.icalcomponent_add_property(
+		ev, ical.icalproperty_new_description(description));
 	return ev;
 }
 
@@ -129,15 +137,24 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 				 last->override ? ", overridden" : "",
 				 *reason ? "\nReason: " : "", reason);
 		ev = event(uid, d->now, summary, desc);
-		ical.icalcomponent_add_property(ev, ical.icalproperty_new_dtstart(utc(r->disclosure)));
-		ical.icalcomponent_add_property(ev, ical.icalproperty_new_dtend(utc(r->disclosure + 3600)));
-		ical.icalcomponent_add_property(ev, ical.icalproperty_new_categories("disclosure"));
-		ical.icalcomponent_add_property(alarm, ical.icalproperty_new_action(ICAL_ACTION_DISPLAY));
-		ical.icalcomponent_add_property(alarm, ical.icalproperty_new_trigger(
-			ical.icaltriggertype_from_int(-86400)));
+		ical.icalcomponent_add_property(
+			ev, ical.icalproperty_new_dtstart(utc(r->disclosure)));
+		ical.icalcomponent_add_property(
+			ev,
+			ical.icalproperty_new_dtend(utc(r->disclosure + 3600)));
+		ical.icalcomponent_add_property(
+			ev, ical.icalproperty_new_categories("disclosure"));
+		ical.icalcomponent_add_property(
+			alarm,
+			ical.icalproperty_new_action(ICAL_ACTION_DISPLAY));
+		ical.icalcomponent_add_property(
+			alarm,
+			ical.icalproperty_new_trigger(
+				ical.icaltriggertype_from_int(-86400)));
 		free(desc);
 		desc = xasprintf("Report %lld is disclosed tomorrow", id);
-		ical.icalcomponent_add_property(alarm, ical.icalproperty_new_description(desc));
+		ical.icalcomponent_add_property(
+			alarm, ical.icalproperty_new_description(desc));
 		ical.icalcomponent_add_component(ev, alarm);
 		ical.icalcomponent_add_component(cal, ev);
 		free(uid);
@@ -153,9 +170,12 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 				    id, subject);
 		ev = event(uid, d->now, summary,
 			   "The report is already public; the policy date is now.");
-		ical.icalcomponent_add_property(ev, ical.icalproperty_new_dtstart(day(d->now, 0)));
-		ical.icalcomponent_add_property(ev, ical.icalproperty_new_dtend(day(d->now, 1)));
-		ical.icalcomponent_add_property(ev, ical.icalproperty_new_categories("disclosure"));
+		ical.icalcomponent_add_property(
+			ev, ical.icalproperty_new_dtstart(day(d->now, 0)));
+		ical.icalcomponent_add_property(
+			ev, ical.icalproperty_new_dtend(day(d->now, 1)));
+		ical.icalcomponent_add_property(
+			ev, ical.icalproperty_new_categories("disclosure"));
 		ical.icalcomponent_add_component(cal, ev);
 		free(uid);
 		free(summary);
@@ -171,10 +191,19 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 			desc = xstrdup(i ? "Last day a disclosure date may be set with a reason; later needs an override." :
 					     "Last day of the policy's default embargo; later dates need a reason.");
 			ev = event(uid, d->now, summary, desc);
-			ical.icalcomponent_add_property(ev, ical.icalproperty_new_dtstart(day(limit, 0)));
-			ical.icalcomponent_add_property(ev, ical.icalproperty_new_dtend(day(limit, 1)));
-			ical.icalcomponent_add_property(ev, ical.icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT));
-			ical.icalcomponent_add_property(ev, ical.icalproperty_new_categories("embargo-policy"));
+			ical.icalcomponent_add_property(
+				ev,
+				ical.icalproperty_new_dtstart(day(limit, 0)));
+			ical.icalcomponent_add_property(
+				ev, ical.icalproperty_new_dtend(day(limit, 1)));
+			ical.icalcomponent_add_property(
+				ev,
+				ical.icalproperty_new_transp(
+					ICAL_TRANSP_TRANSPARENT));
+			ical.icalcomponent_add_property(
+				ev,
+				ical.icalproperty_new_categories(
+					"embargo-policy"));
 			ical.icalcomponent_add_component(cal, ev);
 			free(uid);
 			free(summary);
@@ -196,10 +225,16 @@ static int export_ics_write(struct session *sess, FILE *out,
 	if ((r = ical_load(err)) < 0)
 		return r;
 	cal = ical.icalcomponent_new_vcalendar();
-	domain = safe_str(config_get(sess->cfg, "team.domain", "secteam.invalid"));
-	ical.icalcomponent_add_property(cal, ical.icalproperty_new_prodid("-//secteam-tui//embargo calendar//EN"));
-	ical.icalcomponent_add_property(cal, ical.icalproperty_new_version("2.0"));
-	ical.icalcomponent_add_property(cal, ical.icalproperty_new_calscale("GREGORIAN"));
+	domain = safe_str(
+		config_get(sess->cfg, "team.domain", "secteam.invalid"));
+	ical.icalcomponent_add_property(
+		cal,
+		ical.icalproperty_new_prodid(
+			"-//secteam-tui//embargo calendar//EN"));
+	ical.icalcomponent_add_property(cal,
+					ical.icalproperty_new_version("2.0"));
+	ical.icalcomponent_add_property(
+		cal, ical.icalproperty_new_calscale("GREGORIAN"));
 	for (size_t i = 0; i < n; i++)
 		add_report(cal, d[i], domain);
 	s = ical.icalcomponent_as_ical_string_r(cal);
