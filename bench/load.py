@@ -33,6 +33,7 @@ MAXSEC = knob("LOAD_MAX_SECONDS", 150)
 UIS = min(knob("LOAD_UIS", 3), 4)
 JOBS = os.environ.get("LOAD_IMPORT_JOBS", "").strip()
 NICE = knob("LOAD_IMPORT_NICE", 0)
+KEY_CACHE = knob("LOAD_KEY_CACHE", 0)
 DB = "dbname=load"
 ROLES = ["off%d" % k for k in range(1, 9)]
 
@@ -44,9 +45,21 @@ def officer_env(k):
     return e
 
 
+def config_of(k):
+    """Officer k's config: team.key-cache with LOAD_KEY_CACHE, else none."""
+    if not KEY_CACHE:
+        return "/dev/null"
+    path = "%s/o%d/config" % (W, k)
+    if not os.path.exists(path):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, b"[team]\n\tkey-cache = %d\n" % KEY_CACHE)
+        os.close(fd)
+    return path
+
+
 def st_argv(k, *args):
     return [BIN, "--db", DB, "--gnupghome", "%s/o%d" % (W, k),
-            "--config", "/dev/null"] + list(args)
+            "--config", config_of(k)] + list(args)
 
 
 def psql(sql):
@@ -377,8 +390,8 @@ def start_uis():
     for u in range(1, UIS + 1):
         cmd = ("env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color "
                "EDITOR=true VISUAL= PGUSER=off%d '%s' --db '%s' "
-               "--gnupghome '%s/o%d' --config /dev/null"
-               % (u, BIN, DB, W, u))
+               "--gnupghome '%s/o%d' --config '%s'"
+               % (u, BIN, DB, W, u, config_of(u)))
         args = ["new-session", "-d", "-s", "ui%d" % u, "-x", "120", "-y",
                 "50", cmd]
         if u == 1:
@@ -512,10 +525,11 @@ def main():
         wt = threading.Thread(target=watcher.run)
         wt.start()
     print("officers: off1-off4 import (nice %d, --jobs %s), %s, "
-          "off5-off8 run commands"
+          "off5-off8 run commands; team.key-cache %s"
           % (NICE, JOBS or "default",
              "off1-off%d have the UI open (live update: tmux capture-pane)"
-             % UIS if UIS else "no UI open (LOAD_UIS=0: no live update)"))
+             % UIS if UIS else "no UI open (LOAD_UIS=0: no live update)",
+             "%d s" % KEY_CACHE if KEY_CACHE else "off"))
     state = {"sev": 0}
     p1 = Phase("4 officers' commands, no imports")
     p2 = Phase("4 officers' commands, 4 officers importing")

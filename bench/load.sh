@@ -30,7 +30,8 @@
 # empty: the program's default), LOAD_IMPORT_NICE=0 (nice level of the
 # importing officers: on one small machine their decryption competes with
 # the other officers' commands for the CPU, which a real team's separate
-# machines would not).
+# machines would not), LOAD_KEY_CACHE=0 (each officer's team.key-cache:
+# seconds the unwrapped team key is kept for their next commands).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${1:-$top/build/secteam-tui}

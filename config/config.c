@@ -44,6 +44,7 @@ static const struct {
 	{ "policy.default_days", 0, 365, "days" },
 	{ "policy.max_days", 0, 365, "days" },
 	{ "store.busy_timeout", 1, 3600, "seconds" },
+	{ "team.key-cache", 0, 86400, "seconds" },
 };
 
 /* 0 when key is not numeric or value is in its range; else ERR_INVALID. */

@@ -106,19 +106,77 @@ static void hint_first(struct session *sess, struct wrapped_key *w, size_t n)
 	free(hint);
 }
 
+/*
+ * team.key-cache = SECONDS (0, the default: off; at most a day): the key
+ * unwrapped here is kept that long in the kernel's keyring (crypto's
+ * team_key_cache_*), and the officer's next commands take it from there
+ * instead of asking gpg-agent, under the name of the copy and of the
+ * keyring that opened it.  Off by default: a key on a card that asks for
+ * a touch on every use would otherwise not be asked.
+ */
+static unsigned cache_seconds(struct session *sess)
+{
+	/* (0 to 86400: config.c refuses any other value) */
+	long v = config_get_long(sess->cfg, "team.key-cache", 0);
+
+	return v <= 0 ? 0 : v > 86400 ? 86400 : (unsigned)v;
+}
+
+/* The keyring that opens the copies, as one path (the cache's names). */
+static char *cache_home(struct session *sess)
+{
+	const char *h = sess->gnupghome, *env = getenv("GNUPGHOME"),
+		   *home = getenv("HOME");
+	char *given, *real;
+
+	if (!h)
+		h = config_get(sess->cfg, "gnupg.home", NULL);
+	given = h	      ? xstrdup(h)
+		: env && *env ? xstrdup(env)
+			      : xasprintf("%s/.gnupg", home ? home : "");
+	real = realpath(given, NULL);
+	if (real) {
+		free(given);
+		return real;
+	}
+	return given;
+}
+
 /* Tries w's copies (not the chain) in turn; the first that opens. */
-static struct team_key *unwrap_any(struct session *sess, struct crypto *c,
-				   struct wrapped_key *w, size_t n,
-				   struct err *e)
+static struct team_key *unwrap_any(struct session *sess, struct wrapped_key *w,
+				   size_t n, struct err *e)
 {
 	struct team_key *k = NULL;
+	struct crypto *c = NULL; /* opened (gpg run) only when needed */
+	unsigned ttl = cache_seconds(sess);
+	char *home = ttl ? cache_home(sess) : NULL, name[TEAM_KEY_CACHE_NAME];
 
 	hint_first(sess, w, n);
-	for (size_t i = 0; i < n && !k; i++)
-		if (strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN) &&
-		    team_key_unwrap(c, w[i].wrapped, w[i].len, &k, e) == 0 &&
-		    k && n > 1)
+	for (size_t i = 0; ttl && i < n && !k; i++) {
+		if (!strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
+			continue;
+		team_key_cache_name(home, w[i].wrapped, w[i].len, name);
+		k = team_key_cache_get(name);
+		if (k && team_key_generation(k) != (uint32_t)w[i].generation) {
+			team_key_free(k);
+			k = NULL;
+		}
+	}
+	for (size_t i = 0; i < n && !k; i++) {
+		if (!strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
+			continue;
+		if (!c && !(c = session_crypto(sess, e)))
+			break;
+		if (team_key_unwrap(c, w[i].wrapped, w[i].len, &k, e) < 0 || !k)
+			continue;
+		if (n > 1)
 			hint_write(sess, w[i].fingerprint);
+		if (ttl) {
+			team_key_cache_name(home, w[i].wrapped, w[i].len, name);
+			team_key_cache_put(k, name, ttl);
+		}
+	}
+	free(home);
 	return k;
 }
 
@@ -129,10 +187,9 @@ static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 	struct wrapped_key *w = NULL;
 	size_t n = 0;
 	struct team_key *k = NULL;
-	struct crypto *c = session_crypto(sess, &e);
 
-	if (c && store_team_keys(sess->store, gen, &w, &n, &e) == 0)
-		k = unwrap_any(sess, c, w, n, &e);
+	if (store_team_keys(sess->store, gen, &w, &n, &e) == 0)
+		k = unwrap_any(sess, w, n, &e);
 	/* Else through the next generation's key: its chained copy. */
 	for (size_t i = 0; i < n && !k; i++) {
 		struct team_key *next;
@@ -163,7 +220,7 @@ static struct team_key *team_key_of(struct session *sess, bool create,
 	struct err e = { 0, "" };
 	struct wrapped_key *w = NULL;
 	size_t n = 0;
-	struct crypto *c;
+	struct crypto *c = NULL;
 
 	if (z->key)
 		return z->key;
@@ -171,10 +228,9 @@ static struct team_key *team_key_of(struct session *sess, bool create,
 		*why = xstrdup(z->failed);
 		return NULL;
 	}
-	if (!(c = session_crypto(sess, &e)) ||
-	    store_team_keys(sess->store, 0, &w, &n, &e) < 0)
+	if (store_team_keys(sess->store, 0, &w, &n, &e) < 0)
 		goto fail;
-	z->key = unwrap_any(sess, c, w, n, &e);
+	z->key = unwrap_any(sess, w, n, &e);
 	if (!z->key && n) {
 		err_setc(&e, ERR_CRYPTO, "no wrapped copy of the team key on %s opens "
 			 "with this keyring: an officer whose key has one runs "
@@ -190,7 +246,8 @@ static struct team_key *team_key_of(struct session *sess, bool create,
 		 * two keys of one generation. */
 		bool tx = !store_in_tx(sess->store);
 
-		if (roster && team_key_new(1, &z->key, &e) == 0 &&
+		if (roster && (c = session_crypto(sess, &e)) &&
+		    team_key_new(1, &z->key, &e) == 0 &&
 		    (!tx || store_begin(sess->store, &e) == 0)) {
 			for (size_t i = 0; i < nr && z->key; i++) {
 				unsigned char *b = NULL;

@@ -133,6 +133,57 @@ int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
 	return r;
 }
 
+void team_key_cache_name(const char *home, const void *blob, size_t len,
+			 char name[TEAM_KEY_CACHE_NAME])
+{
+	unsigned char h[16];
+	crypto_generichash_state st;
+	struct err e = { 0, "" };
+
+	ready(&e); /* (a hash needs no more than sodium_init) */
+	crypto_generichash_init(&st, (const unsigned char *)"secteam-tui/cache",
+				17, sizeof(h));
+	crypto_generichash_update(&st,
+				  (const unsigned char *)(home ? home : ""),
+				  strlen(home ? home : "") + 1);
+	crypto_generichash_update(&st, blob, len);
+	crypto_generichash_final(&st, h, sizeof(h));
+	memcpy(name, "secteam-tui:", 13);
+	sodium_bin2hex(name + 12, TEAM_KEY_CACHE_NAME - 12, h, sizeof(h));
+}
+
+/* As the wrapped plaintext: magic, generation, key. */
+int team_key_cache_put(const struct team_key *k, const char *name,
+		       unsigned seconds)
+{
+	unsigned char *p = sodium_malloc(WRAP_LEN);
+	int r;
+
+	if (!p)
+		return -1;
+	memcpy(p, WRAP_MAGIC, 4);
+	put32(p + 4, k->gen);
+	memcpy(p + 8, k->k, TEAM_KEY_BYTES);
+	r = keyring_put(name, p, WRAP_LEN, seconds);
+	sodium_free(p);
+	return r;
+}
+
+struct team_key *team_key_cache_get(const char *name)
+{
+	struct team_key *k = NULL;
+	struct err e = { 0, "" };
+	unsigned char *p;
+
+	if (ready(&e) < 0 || !(p = sodium_malloc(WRAP_LEN)))
+		return NULL;
+	if (keyring_get(name, p, WRAP_LEN) == WRAP_LEN &&
+	    !memcmp(p, WRAP_MAGIC, 4) && get32(p + 4) >= 1)
+		make(get32(p + 4), p + 8, &k, &e);
+	sodium_free(p);
+	return k;
+}
+
 /* The associated data: what a sealed value belongs to. */
 static unsigned char *assoc(const char *table, const char *column,
 			    int64_t row, uint32_t gen, size_t *n)

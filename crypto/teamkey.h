@@ -47,6 +47,22 @@ int team_key_wrap(struct crypto *c, const struct team_key *k,
 int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
 		    struct team_key **out, struct err *err);
 
+/*
+ * The unwrapped key kept a while in the kernel's keyring (util's
+ * keyring_*, team.key-cache), so that the officer's next commands need
+ * no gpg-agent: named by a hash of the wrapped copy it came from and of
+ * the keyring (GnuPG home) that opened it, so that another home, or
+ * another copy (a new generation, another team), never finds it.
+ */
+#define TEAM_KEY_CACHE_NAME 64
+void team_key_cache_name(const char *home, const void *blob, size_t len,
+			 char name[TEAM_KEY_CACHE_NAME]);
+/* 0, or -1 with errno (the kernel refused: no keyring here). */
+int team_key_cache_put(const struct team_key *k, const char *name,
+		       unsigned seconds);
+/* The key kept under name, or NULL. */
+struct team_key *team_key_cache_get(const char *name);
+
 /* plain (len bytes) sealed for table.column of row; *out is the
  * caller's.  Never fails but for memory. */
 void team_key_seal(const struct team_key *k, const char *table,

@@ -71,6 +71,10 @@ static void test_config_errors(void **state)
 		  "f:2: store.busy_timeout '0': not a number of seconds from 1 to 3600" },
 		{ "[store]\nbusy_timeout = 3601\n",
 		  "f:2: store.busy_timeout '3601': not a number of seconds from 1 to 3600" },
+		{ "[team]\nkey-cache = 86401\n",
+		  "f:2: team.key-cache '86401': not a number of seconds from 0 to 86400" },
+		{ "[team]\nkey-cache = -1\n",
+		  "f:2: team.key-cache '-1': not a number of seconds from 0 to 86400" },
 		{ "[policy]\ndefault_days = 1\x1b[2J\n",
 		  "f:2: policy.default_days '1^[[2J': not a number of days from 0 to 365" },
 	};

@@ -1,0 +1,127 @@
+#!/bin/sh
+# team.key-cache (issue 32: a command's time is mostly its gpg-agent
+# round trip): with it, the team key an officer unwrapped is kept that
+# many seconds in the kernel's keyring (util/keyring.c) and the next
+# commands open sealed values without gpg-agent; without it (the
+# default) nothing is kept.  Played as the attacker: another local user
+# cannot find or read the kept key, even knowing its id; another GnuPG
+# home of the same user does not get it (a colleague's keyring without a
+# copy still gets the clear error); nothing of it is on disk.  Needs
+# root for the second user (tests/lib/users.sh).
+. "$SECTEAM_TOP/tests/lib/e2e.sh"
+. "$SECTEAM_TOP/tests/lib/users.sh"
+e2e_setup keycache
+users_setup
+
+# keyctl(2) from Python: "search NAME" prints the id; "read ID" the
+# payload's length; "forget NAME".
+cat >"$U/kr.py" <<'PY'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+SYS_add_key, SYS_keyctl = 248, 250
+USER_KEYRING, SEARCH, READ, INVALIDATE = -4, 10, 11, 21
+op, arg = sys.argv[1], sys.argv[2].encode()
+if op == "add":
+    r = libc.syscall(SYS_add_key, b"user", arg, b"x", 1, USER_KEYRING)
+    if r >= 0:
+        libc.syscall(SYS_keyctl, INVALIDATE, ctypes.c_long(r))
+elif op == "search":
+    r = libc.syscall(SYS_keyctl, SEARCH, USER_KEYRING, b"user", arg, 0)
+elif op == "read":
+    buf = ctypes.create_string_buffer(256)
+    r = libc.syscall(SYS_keyctl, READ, ctypes.c_long(int(sys.argv[2])), buf, 256)
+else:
+    r = -1
+print(r if r >= 0 else "error " + os.strerror(ctypes.get_errno()))
+PY
+chmod 644 "$U/kr.py"
+mine() { as_officer grep -c ' user *secteam-tui:' /proc/keys; }
+
+mail() { # FILE MSGID SUBJECT
+	printf 'From: Rita Reporter <rita@example.net>\nTo: security@example.org\nSubject: %s\nDate: Mon, 30 Nov 2026 10:00:00 +0000\nMessage-ID: <%s>\n\nbody\n' \
+		"$3" "$2" >"$1"
+	chmod 644 "$1"
+}
+mail "$U/r1.eml" r1@example.net "Embargoed kvm bug"
+as_officer sh -c 'umask 077; printf "[team]\n\tkey-cache = 120\n" >"$HOME/cache.conf"'
+CONF=$U/off/cache.conf
+sto --config /dev/null import "$U/r1.eml" >/dev/null 2>&1 || { echo "Bail out! import failed"; exit 1; }
+
+# Without the setting, nothing is kept.
+before=$(mine)
+sto --config /dev/null list >/dev/null 2>&1
+tap_is "$(mine)" "$before" "without team.key-cache nothing is put in the keyring"
+
+probe=$(as_officer /usr/bin/python3 "$U/kr.py" add secteam-probe)
+if [ "${probe#error}" != "$probe" ]; then
+	tap_skip "the key kept and used" "this kernel refuses keyrings here (keyrings(7))"
+	tap_done
+	exit 0
+fi
+
+# With it: the first command unwraps and keeps the key, with a timeout
+# and readable by its user alone.
+out=$(sto --config "$CONF" list 2>&1)
+tap_like "$out" "Embargoed kvm bug" "key-cache: the first command opens the subject (through gpg-agent)"
+tap_is "$(mine)" "$((before + 1))" "  and keeps one key in the officer's keyring"
+line=$(as_officer grep ' user *secteam-tui:' /proc/keys | tail -n 1)
+tap_like "$line" "^[0-9a-f]+ [^ ]+ +[0-9]+ +[0-9]+[ms] +3f0b0000 " \
+	"  with a timeout, readable by the officer's processes alone (3f0b0000)" "$line"
+id=$(printf '%d' "0x$(printf '%s' "$line" | cut -d' ' -f1)")
+name=$(printf '%s' "$line" | sed 's/.*\(secteam-tui:[0-9a-f]*\).*/\1/')
+
+# The next commands need neither the agent nor the secret key.
+as_officer gpgconf --homedir "$U/off/gnupg" --kill gpg-agent >/dev/null 2>&1
+mv "$U/off/gnupg/private-keys-v1.d" "$U/off/pk"
+out=$(sto --config "$CONF" list 2>&1)
+tap_like "$out" "Embargoed kvm bug" "key-cache: the next command opens it without agent or secret key"
+out=$(sto --config /dev/null list 2>&1)
+tap_like "$out" "no wrapped copy of the team key .* opens with this keyring" \
+	"  the same without the setting: the clear error" "$out"
+tap_unlike "$out" "Embargoed kvm bug" "  and no subject"
+
+# Another GnuPG home of the same user (a colleague's keyring, here one
+# with no copy): the kept key is not its.
+as_officer mkdir -m 700 "$U/off/other"
+as_officer cp "$U/off/gnupg/pubring.kbx" "$U/off/other/"
+out=$(as_officer "$U/bin/secteam-tui" --db "$ODB" --gnupghome "$U/off/other" --config "$CONF" list 2>&1)
+tap_like "$out" "no wrapped copy of the team key" "another GnuPG home does not get the kept key" "$out"
+mv "$U/off/pk" "$U/off/gnupg/private-keys-v1.d"
+
+# The attacker: another local user.
+tap_like "$(as_attacker /usr/bin/python3 "$U/kr.py" search "$name")" "^error" \
+	"another user does not find it by name"
+tap_like "$(as_attacker /usr/bin/python3 "$U/kr.py" read "$id")" "^error (Permission denied|Required key not available)" \
+	"another user cannot read it by its id"
+tap_is "$(as_attacker grep -c secteam-tui: /proc/keys)" 0 "another user does not see it in /proc/keys"
+tap_is "$(as_officer /usr/bin/python3 "$U/kr.py" read "$id")" 40 "(the officer can: 40 bytes)"
+
+# Nothing of it on disk: the database, the officer's folders, the
+# temporary folder hold no copy of the kept bytes.
+keyhex=$(as_officer /usr/bin/python3 -c '
+import ctypes, sys
+libc = ctypes.CDLL(None)
+buf = ctypes.create_string_buffer(64)
+n = libc.syscall(250, 11, ctypes.c_long(int(sys.argv[1])), buf, 64)
+print(buf.raw[8:n].hex())' "$id")
+tap_is "${#keyhex}" 64 "(the kept key read back: 32 bytes)"
+findkey() {
+	/usr/bin/python3 - "$keyhex" "$U" "$T" <<'PY'
+import os, sys
+key = bytes.fromhex(sys.argv[1])
+for top in sys.argv[2:]:
+    for d, _, files in os.walk(top):
+        for f in files:
+            p = os.path.join(d, f)
+            try:
+                if key in open(p, "rb").read():
+                    print(p)
+            except OSError:
+                pass
+PY
+}
+printf '%s' "$keyhex" | /usr/bin/python3 -c 'import sys; sys.stdout.buffer.write(b"x" + bytes.fromhex(sys.stdin.read()))' >"$T/planted"
+tap_like "$(findkey)" "planted" "(a planted copy of the key is found)"
+rm -f "$T/planted"
+tap_is "$(findkey)" "" "the key is in no file (database, home, cache, temporary folder)"
+tap_done
