@@ -494,8 +494,14 @@ static void ready_cb(void *data)
 	struct session *sess = data;
 	char *why = NULL;
 
-	if (!sess->seal->key && !sess->seal->failed)
-		team_key_of(sess, false, &why);
+	if (!sess->seal->key && !sess->seal->failed &&
+	    !team_key_of(sess, false, &why) && sess->seal->failed &&
+	    strstr(sess->seal->failed, "no team key yet")) {
+		/* None yet: the transaction may make it, or find a
+		 * colleague's made meanwhile; not a failure to keep. */
+		free(sess->seal->failed);
+		sess->seal->failed = NULL;
+	}
 	free(why);
 }
 
