@@ -231,6 +231,13 @@ static struct team_key *team_key_of(struct session *sess, bool create,
 	if (store_team_keys(sess->store, 0, &w, &n, &e) < 0)
 		goto fail;
 	z->key = unwrap_any(sess, w, n, &e);
+	if (!z->key && !sess->crypto && e.msg[0]) {
+		/* The keyring itself: its error names it. */
+		for (size_t i = 0; i < n; i++)
+			wrapped_key_release(&w[i]);
+		free(w);
+		goto fail;
+	}
 	if (!z->key && n) {
 		err_setc(&e, ERR_CRYPTO, "no wrapped copy of the team key on %s opens "
 			 "with this keyring: an officer whose key has one runs "

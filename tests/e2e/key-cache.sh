@@ -27,6 +27,15 @@ if op == "add":
         libc.syscall(SYS_keyctl, INVALIDATE, ctypes.c_long(r))
 elif op == "search":
     r = libc.syscall(SYS_keyctl, SEARCH, USER_KEYRING, b"user", arg, 0)
+elif op == "purge":
+    # Every secteam-tui: key this user can see, invalidated (a user made
+    # for a test may get the uid, and so the keyring, of an earlier one).
+    r = 0
+    for line in open("/proc/keys"):
+        f = line.split()
+        if len(f) >= 9 and f[7] == "user" and f[8].startswith(arg.decode()):
+            libc.syscall(SYS_keyctl, INVALIDATE, ctypes.c_long(int(f[0], 16)))
+            r += 1
 elif op == "read":
     buf = ctypes.create_string_buffer(256)
     r = libc.syscall(SYS_keyctl, READ, ctypes.c_long(int(sys.argv[2])), buf, 256)
@@ -35,7 +44,14 @@ else:
 print(r if r >= 0 else "error " + os.strerror(ctypes.get_errno()))
 PY
 chmod 644 "$U/kr.py"
-mine() { as_officer grep -c ' user *secteam-tui:' /proc/keys; }
+# The live ones (not revoked, dead or invalidated: flags R, D, i; not
+# expired: timeout "expd"; such keys are listed until collected).
+live() {
+	as_officer awk '$8 == "user" && $9 ~ /^secteam-tui:/ && $2 !~ /[RDi]/ &&
+		$4 != "expd"' /proc/keys
+}
+mine() { live | wc -l | tr -d ' '; }
+as_officer /usr/bin/python3 "$U/kr.py" purge secteam-tui: >/dev/null
 
 mail() { # FILE MSGID SUBJECT
 	printf 'From: Rita Reporter <rita@example.net>\nTo: security@example.org\nSubject: %s\nDate: Mon, 30 Nov 2026 10:00:00 +0000\nMessage-ID: <%s>\n\nbody\n' \
@@ -49,6 +65,7 @@ sto --config /dev/null import "$U/r1.eml" >/dev/null 2>&1 || { echo "Bail out! i
 
 # Without the setting, nothing is kept.
 before=$(mine)
+tap_is "$before" 0 "(the new officer's keyring holds no kept key)"
 sto --config /dev/null list >/dev/null 2>&1
 tap_is "$(mine)" "$before" "without team.key-cache nothing is put in the keyring"
 
@@ -64,7 +81,7 @@ fi
 out=$(sto --config "$CONF" list 2>&1)
 tap_like "$out" "Embargoed kvm bug" "key-cache: the first command opens the subject (through gpg-agent)"
 tap_is "$(mine)" "$((before + 1))" "  and keeps one key in the officer's keyring"
-line=$(as_officer grep ' user *secteam-tui:' /proc/keys | tail -n 1)
+line=$(live)
 tap_like "$line" "^[0-9a-f]+ [^ ]+ +[0-9]+ +[0-9]+[ms] +3f0b0000 " \
 	"  with a timeout, readable by the officer's processes alone (3f0b0000)" "$line"
 id=$(printf '%d' "0x$(printf '%s' "$line" | cut -d' ' -f1)")
