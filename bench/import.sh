@@ -1,7 +1,9 @@
 #!/bin/sh
 # Import 200 encrypted and signed PGP/MIME reports, against a shell loop
 # of `gpg --decrypt` over the same 200 messages, in the same run.  Prints
-# both times (median of RUNS runs) and the ratio.  Target: <= 1.2.
+# both times (median of RUNS runs) and the ratio.  Target: <= 0.7 (issue 26: the import reads ahead on every processor).
+# (Per message, GPGME runs gpg with two forks of this process, which costs
+# more than the loop's shell: see the issue 26 notes.)
 # Also times `import --jobs 1` (one decryption at a time, as the gpg loop
 # does) to show what the read-ahead buys.
 set -eu
@@ -45,7 +47,7 @@ imported1=$(grep -c '	valid	' "$W/out1" || true)
 ours=$(median < "$W/ours")
 ours1=$(median < "$W/ours1")
 peer=$(median < "$W/gpg")
-printf 'import %s encrypted+signed reports: secteam-tui %.2fs, gpg --decrypt loop %.2fs, ratio %.2f (target <= 1.20; %s imported as valid)\n' \
+printf 'import %s encrypted+signed reports: secteam-tui %.2fs, gpg --decrypt loop %.2fs, ratio %.2f (target <= 0.70; %s imported as valid)\n' \
 	"$N" "$ours" "$peer" "$(echo "$ours / $peer" | bc -l)" "$imported"
 printf '  with --jobs 1 (one decryption at a time): %.2fs, ratio %.2f (%s imported as valid)\n' \
 	"$ours1" "$(echo "$ours1 / $peer" | bc -l)" "$imported1"
