@@ -13,9 +13,9 @@ DEVFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Wstrict-prototypes \
            -Wvla -Wwrite-strings -Wno-overlength-strings -Werror
 OPT     ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libical is loaded by export/ics.c when it is needed (dlopen), not linked:
-# the tests that read its output link it themselves.
-PKG_LIBS   := $(shell pkg-config --libs $(filter-out libical,$(PKGS)) 2>/dev/null)
+# libical and libgit2 are loaded when they are needed (dlopen: export/ics.c,
+# core/ktree.c), not linked; the tests that read ics output link libical.
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libical libgit2,$(PKGS)) 2>/dev/null)
 ICAL_LIBS  := $(shell pkg-config --libs libical 2>/dev/null)
 CFLAGS  ?=
 CFLAGS  += $(OPT) $(DEVFLAGS) -I. $(PKG_CFLAGS) $(SANFLAGS)

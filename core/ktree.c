@@ -8,12 +8,90 @@
  * are found in a walk of the branch with the fix's history hidden, so a
  * stable branch costs what it adds to the release it forked from.
  */
+#include <dlfcn.h>
 #include <git2.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/ktree.h"
+
+/*
+ * libgit2 is loaded when a tree is first opened (dlopen), not by every
+ * start of the program: fix --tree is the only command that reads one,
+ * and libgit2 brings TLS, SSH and Kerberos libraries whose symbols every
+ * command would otherwise resolve at start.
+ */
+#define GIT2_SONAME "libgit2.so." LIBGIT2_SOVERSION
+#define GIT2_FNS(X)                        \
+	X(git_commit_free)                 \
+	X(git_commit_lookup)               \
+	X(git_commit_message)              \
+	X(git_commit_parent)               \
+	X(git_commit_parent_id)            \
+	X(git_commit_parentcount)          \
+	X(git_commit_summary)              \
+	X(git_commit_time)                 \
+	X(git_commit_tree)                 \
+	X(git_diff_free)                   \
+	X(git_diff_get_delta)              \
+	X(git_diff_num_deltas)             \
+	X(git_diff_options_init)           \
+	X(git_diff_tree_to_tree)           \
+	X(git_error_last)                  \
+	X(git_libgit2_init)                \
+	X(git_libgit2_opts)                \
+	X(git_object_free)                 \
+	X(git_object_id)                   \
+	X(git_object_lookup_prefix)        \
+	X(git_object_peel)                 \
+	X(git_oid_cpy)                     \
+	X(git_oid_equal)                   \
+	X(git_oid_fromstr)                 \
+	X(git_oid_fromstrn)                \
+	X(git_oid_tostr)                   \
+	X(git_reference_dwim)              \
+	X(git_reference_free)              \
+	X(git_reference_iterator_free)     \
+	X(git_reference_iterator_glob_new) \
+	X(git_reference_name)              \
+	X(git_reference_next)              \
+	X(git_reference_peel)              \
+	X(git_repository_free)             \
+	X(git_repository_open_ext)         \
+	X(git_tree_free)
+
+static struct {
+#define GIT2_FIELD(f) __typeof__(f) *f;
+	GIT2_FNS(GIT2_FIELD)
+#undef GIT2_FIELD
+} G;
+
+static int git2_load(struct err *err)
+{
+	static void *lib;
+	const char *missing = NULL;
+
+	if (lib)
+		return 0;
+	if (!(lib = dlopen(GIT2_SONAME, RTLD_NOW | RTLD_LOCAL)))
+		return err_setc(err, ERR_IO, "reading a git tree needs %s: %s",
+				GIT2_SONAME, dlerror());
+#define GIT2_SYM(f)                                         \
+	if (!missing && !(*(void **)&G.f = dlsym(lib, #f))) \
+		missing = #f;
+	GIT2_FNS(GIT2_SYM)
+#undef GIT2_SYM
+	if (missing) {
+		dlclose(lib);
+		lib = NULL;
+		return err_setc(err, ERR_IO,
+				"%s has no %s: not the libgit2 this "
+				"program was built for",
+				GIT2_SONAME, missing);
+	}
+	return 0;
+}
 
 struct ktree {
 	git_repository *repo;
@@ -43,7 +121,7 @@ static bool oidset_has(const struct oidset *s, const git_oid *id)
 	for (size_t i = oid_hash(id) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
 		if (!s->used[i])
 			return false;
-		if (git_oid_equal(&s->slot[i], id))
+		if (G.git_oid_equal(&s->slot[i], id))
 			return true;
 	}
 }
@@ -72,9 +150,9 @@ static void oidset_put(struct oidset *s, const git_oid *id)
 	if (2 * (s->n + 1) > s->cap)
 		oidset_grow(s);
 	for (i = oid_hash(id) & (s->cap - 1); s->used[i]; i = (i + 1) & (s->cap - 1))
-		if (git_oid_equal(&s->slot[i], id))
+		if (G.git_oid_equal(&s->slot[i], id))
 			return;
-	git_oid_cpy(&s->slot[i], id);
+	G.git_oid_cpy(&s->slot[i], id);
 	s->used[i] = 1;
 	s->n++;
 }
@@ -90,26 +168,34 @@ static void oidset_release(struct oidset *s)
 /* Once per process: no system, XDG or global config (the tree reads the
  * same for everyone), no owner check (nothing the tree names runs), and
  * partial clones open (a missing object is only missing). */
-static void ktree_lib_init(void)
+static int ktree_lib_init(struct err *err)
 {
 	static bool done;
 	static const char *ext[] = { "partialclone", "preciousobjects" };
+	int r;
 
 	if (done)
-		return;
+		return 0;
+	if ((r = git2_load(err)) < 0)
+		return r;
 	done = true;
-	git_libgit2_init();
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, "");
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, "");
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL, "");
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_PROGRAMDATA, "");
-	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
-	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext, sizeof(ext) / sizeof(*ext));
+	G.git_libgit2_init();
+	G.git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM,
+			   "");
+	G.git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, "");
+	G.git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
+			   "");
+	G.git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH,
+			   GIT_CONFIG_LEVEL_PROGRAMDATA, "");
+	G.git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+	G.git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext,
+			   sizeof(ext) / sizeof(*ext));
+	return 0;
 }
 
 static const char *git_message(void)
 {
-	const git_error *e = git_error_last();
+	const git_error *e = G.git_error_last();
 
 	return e && e->message ? e->message : "unknown error";
 }
@@ -117,12 +203,16 @@ static const char *git_message(void)
 int ktree_open(const char *dir, struct ktree **out, struct err *err)
 {
 	git_repository *repo;
+	int rc;
 
 	*out = NULL;
-	ktree_lib_init();
-	if (git_repository_open_ext(&repo, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+	if ((rc = ktree_lib_init(err)) < 0)
+		return rc;
+	if (G.git_repository_open_ext(&repo, dir, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				      NULL) < 0) {
 		char *why = safe_str(git_message());
-		int rc = err_setc(err, ERR_NOTFOUND, "'%s' is not a git tree (%s)", dir, why);
+		rc = err_setc(err, ERR_NOTFOUND, "'%s' is not a git tree (%s)",
+			      dir, why);
 		free(why);
 		return rc;
 	}
@@ -136,7 +226,7 @@ void ktree_free(struct ktree *t)
 {
 	if (!t)
 		return;
-	git_repository_free(t->repo);
+	G.git_repository_free(t->repo);
 	free(t->dir);
 	free(t);
 }
@@ -147,7 +237,7 @@ static char *oid_hex(const git_oid *id)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
-	git_oid_tostr(hex, sizeof(hex), id);
+	G.git_oid_tostr(hex, sizeof(hex), id);
 	return xstrdup(hex);
 }
 
@@ -158,12 +248,14 @@ int ktree_commit(struct ktree *t, const char *rev, char **full, struct err *err)
 	size_t len = strlen(rev);
 
 	*full = NULL;
-	if (len >= 4 && len <= GIT_OID_HEXSZ && git_oid_fromstrn(&id, rev, len) == 0 &&
-	    git_object_lookup_prefix(&obj, t->repo, &id, len, GIT_OBJECT_ANY) == 0 &&
-	    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) == 0)
-		*full = oid_hex(git_object_id(commit));
-	git_object_free(commit);
-	git_object_free(obj);
+	if (len >= 4 && len <= GIT_OID_HEXSZ &&
+	    G.git_oid_fromstrn(&id, rev, len) == 0 &&
+	    G.git_object_lookup_prefix(&obj, t->repo, &id, len,
+				       GIT_OBJECT_ANY) == 0 &&
+	    G.git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) == 0)
+		*full = oid_hex(G.git_object_id(commit));
+	G.git_object_free(commit);
+	G.git_object_free(obj);
 	if (!*full)
 		return err_setc(err, ERR_NOTFOUND, "commit %s is not in the tree '%s'",
 				rev, t->dir);
@@ -177,10 +269,11 @@ char *ktree_commit_subject(struct ktree *t, const char *sha)
 	const char *sum;
 	char *r = NULL;
 
-	if (git_oid_fromstr(&id, sha) == 0 && git_commit_lookup(&c, t->repo, &id) == 0 &&
-	    (sum = git_commit_summary(c)) != NULL)
+	if (G.git_oid_fromstr(&id, sha) == 0 &&
+	    G.git_commit_lookup(&c, t->repo, &id) == 0 &&
+	    (sum = G.git_commit_summary(c)) != NULL)
 		r = xstrdup(sum);
-	git_commit_free(c);
+	G.git_commit_free(c);
 	return r;
 }
 
@@ -205,37 +298,39 @@ int ktree_commit_files(struct ktree *t, const char *sha, char ***files,
 	git_diff_options opts;
 	int r = 0;
 
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	G.git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	*files = xcalloc(1, sizeof(**files));
 	*n = 0;
-	if (git_oid_fromstr(&id, sha) < 0 || git_commit_lookup(&c, t->repo, &id) < 0)
+	if (G.git_oid_fromstr(&id, sha) < 0 ||
+	    G.git_commit_lookup(&c, t->repo, &id) < 0)
 		return err_setc(err, ERR_NOTFOUND, "commit %s is not in the tree '%s'",
 				sha, t->dir);
 	/* A merge changes nothing of its own. */
-	if (git_commit_parentcount(c) > 1)
+	if (G.git_commit_parentcount(c) > 1)
 		goto out;
-	if (git_commit_tree(&new_tree, c) < 0 ||
-	    (git_commit_parentcount(c) == 1 &&
-	     (git_commit_parent(&parent, c, 0) < 0 ||
-	      git_commit_tree(&old_tree, parent) < 0)) ||
-	    git_diff_tree_to_tree(&diff, t->repo, old_tree, new_tree, &opts) < 0) {
+	if (G.git_commit_tree(&new_tree, c) < 0 ||
+	    (G.git_commit_parentcount(c) == 1 &&
+	     (G.git_commit_parent(&parent, c, 0) < 0 ||
+	      G.git_commit_tree(&old_tree, parent) < 0)) ||
+	    G.git_diff_tree_to_tree(&diff, t->repo, old_tree, new_tree, &opts) <
+		    0) {
 		r = err_setc(err, ERR_IO, "cannot read the files of commit %s in '%s': %s",
 			     sha, t->dir, git_message());
 		goto out;
 	}
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
+	for (size_t i = 0; i < G.git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = G.git_diff_get_delta(diff, i);
 		const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path
 								   : d->new_file.path;
 		if (path)
 			path_add(files, n, path);
 	}
 out:
-	git_diff_free(diff);
-	git_tree_free(old_tree);
-	git_tree_free(new_tree);
-	git_commit_free(parent);
-	git_commit_free(c);
+	G.git_diff_free(diff);
+	G.git_tree_free(old_tree);
+	G.git_tree_free(new_tree);
+	G.git_commit_free(parent);
+	G.git_commit_free(c);
 	return r;
 }
 
@@ -258,20 +353,23 @@ static void tags_read(git_repository *repo, struct tags *out)
 	git_reference *ref;
 
 	memset(out, 0, sizeof(*out));
-	if (git_reference_iterator_glob_new(&it, repo, "refs/tags/*") < 0)
+	if (G.git_reference_iterator_glob_new(&it, repo, "refs/tags/*") < 0)
 		return;
-	while (git_reference_next(&ref, it) == 0) {
+	while (G.git_reference_next(&ref, it) == 0) {
 		git_object *c = NULL;
-		if (git_reference_peel(&c, ref, GIT_OBJECT_COMMIT) == 0) {
+		if (G.git_reference_peel(&c, ref, GIT_OBJECT_COMMIT) == 0) {
 			out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
-			out->v[out->n].name = xstrdup(git_reference_name(ref) + strlen("refs/tags/"));
-			git_oid_cpy(&out->v[out->n].commit, git_object_id(c));
+			out->v[out->n].name =
+				xstrdup(G.git_reference_name(ref) +
+					strlen("refs/tags/"));
+			G.git_oid_cpy(&out->v[out->n].commit,
+				      G.git_object_id(c));
 			out->n++;
 		}
-		git_object_free(c);
-		git_reference_free(ref);
+		G.git_object_free(c);
+		G.git_reference_free(ref);
 	}
-	git_reference_iterator_free(it);
+	G.git_reference_iterator_free(it);
 }
 
 static void tags_release(struct tags *tags)
@@ -331,23 +429,25 @@ static bool walk_from(struct walk *w, const git_oid *tip)
 		return false;
 	oidset_put(w->seen, tip);
 	stack = xrealloc(stack, (cap = 64) * sizeof(*stack));
-	git_oid_cpy(&stack[n++], tip);
+	G.git_oid_cpy(&stack[n++], tip);
 	while (n && !stop) {
 		git_oid id = stack[--n];
 		git_commit *c;
-		if (git_commit_lookup(&c, w->repo, &id) < 0)
+		if (G.git_commit_lookup(&c, w->repo, &id) < 0)
 			continue;
 		stop = w->visit(w, &id, c);
-		for (unsigned p = 0; !stop && p < git_commit_parentcount(c); p++) {
-			const git_oid *pid = git_commit_parent_id(c, p);
-			if (oidset_has(w->seen, pid) || git_commit_time(c) < w->cutoff)
+		for (unsigned p = 0; !stop && p < G.git_commit_parentcount(c);
+		     p++) {
+			const git_oid *pid = G.git_commit_parent_id(c, p);
+			if (oidset_has(w->seen, pid) ||
+			    G.git_commit_time(c) < w->cutoff)
 				continue;
 			oidset_put(w->seen, pid);
 			if (n == cap)
 				stack = xrealloc(stack, (cap *= 2) * sizeof(*stack));
-			git_oid_cpy(&stack[n++], pid);
+			G.git_oid_cpy(&stack[n++], pid);
 		}
-		git_commit_free(c);
+		G.git_commit_free(c);
 	}
 	free(stack);
 	return stop;
@@ -362,17 +462,17 @@ static int64_t commit_time_of(git_repository *repo, const git_oid *id)
 	git_commit *c;
 	int64_t t;
 
-	if (git_commit_lookup(&c, repo, id) < 0)
+	if (G.git_commit_lookup(&c, repo, id) < 0)
 		return INT64_MIN;
-	t = git_commit_time(c);
-	git_commit_free(c);
+	t = G.git_commit_time(c);
+	G.git_commit_free(c);
 	return t;
 }
 
 static bool is_target(struct walk *w, const git_oid *id, git_commit *c)
 {
 	(void)c;
-	return git_oid_equal(id, w->target);
+	return G.git_oid_equal(id, w->target);
 }
 
 static int tag_order(const void *a, const void *b)
@@ -389,7 +489,8 @@ char *ktree_first_tag(struct ktree *t, const char *sha)
 	git_oid from;
 	int64_t when;
 
-	if (git_oid_fromstr(&from, sha) < 0 || (when = commit_time_of(t->repo, &from)) == INT64_MIN)
+	if (G.git_oid_fromstr(&from, sha) < 0 ||
+	    (when = commit_time_of(t->repo, &from)) == INT64_MIN)
 		return NULL;
 	w.target = &from;
 	w.cutoff = when - DATE_SLOP;
@@ -423,13 +524,13 @@ static int branch_commit(struct ktree *t, const char *branch, git_oid *out,
 
 	if (!ref_name_plain(branch))
 		return err_setc(err, ERR_INVALID, "'%s' is not a branch name", branch);
-	if (git_reference_dwim(&ref, t->repo, branch) == 0 &&
-	    git_reference_peel(&c, ref, GIT_OBJECT_COMMIT) == 0) {
-		git_oid_cpy(out, git_object_id(c));
+	if (G.git_reference_dwim(&ref, t->repo, branch) == 0 &&
+	    G.git_reference_peel(&c, ref, GIT_OBJECT_COMMIT) == 0) {
+		G.git_oid_cpy(out, G.git_object_id(c));
 		rc = 0;
 	}
-	git_object_free(c);
-	git_reference_free(ref);
+	G.git_object_free(c);
+	G.git_reference_free(ref);
 	if (rc)
 		return err_setc(err, ERR_NOTFOUND, "branch '%s' is not in the tree '%s'",
 				branch, t->dir);
@@ -459,7 +560,8 @@ static bool names_upstream(const char *msg, const char *sha)
 
 static bool collect_backport(struct walk *w, const git_oid *id, git_commit *c)
 {
-	if (!git_oid_equal(id, w->target) && names_upstream(git_commit_message(c), w->sha)) {
+	if (!G.git_oid_equal(id, w->target) &&
+	    names_upstream(G.git_commit_message(c), w->sha)) {
 		*w->out = xrealloc(*w->out, (*w->n + 1) * sizeof(**w->out));
 		(*w->out)[(*w->n)++] = oid_hex(id);
 	}
@@ -478,7 +580,8 @@ int ktree_backports(struct ktree *t, const char *branch, const char *sha,
 	*n = 0;
 	if (branch_commit(t, branch, &tip, err) < 0)
 		return err->code;
-	if (git_oid_fromstr(&fix, sha) < 0 || (when = commit_time_of(t->repo, &fix)) == INT64_MIN)
+	if (G.git_oid_fromstr(&fix, sha) < 0 ||
+	    (when = commit_time_of(t->repo, &fix)) == INT64_MIN)
 		return err_setc(err, ERR_NOTFOUND, "commit %s is not in the tree '%s'", sha, t->dir);
 	/* A backport is made after its fix: the branch is read back to the
 	 * fix's time, not to its start. */

@@ -133,4 +133,18 @@ st import "$T/r2.eml" >/dev/null
 st fix 2 --commit "$FIX" --add >/dev/null 2>&1
 tap_is "$(st show 2 --json | jq -r '[.events[] | select(.kind | startswith("fix")) | .kind] | join(" ")')" fix \
 	"fix --add on a report without a fix writes a fix event"
+
+# libgit2 is loaded when a tree is read (core/ktree.c), not at start: the
+# program runs without it, and a libgit2.so.1.5 that is not libgit2 is
+# refused, named, with nothing recorded.
+tap_unlike "$(ldd "$SECTEAM_BIN")" "libgit2" "the program is not linked to libgit2"
+mkdir -p "$T/fakelib"
+echo 'int not_libgit2(void) { return 0; }' >"$T/fakelib/f.c"
+cc -shared -fPIC -o "$T/fakelib/libgit2.so.1.5" "$T/fakelib/f.c"
+before=$(st show 2 --json | jq '.events | length')
+out=$(LD_LIBRARY_PATH=$T/fakelib st fix 2 --commit "$FIX" --tree "$G" 2>&1); rc=$?
+tap_is "$rc" 1 "a libgit2.so.1.5 that is not libgit2: exit 1" "$out"
+tap_like "$out" "libgit2.so.1.5 has no git_[a-z_]*: not the libgit2 this program was built for" \
+	"  naming the library and what it lacks"
+tap_is "$(st show 2 --json | jq '.events | length')" "$before" "  and recording nothing"
 tap_done
