@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <keyutils.h>
 #include <sodium.h>
 
 #include "crypto/teamkey.h"
@@ -150,6 +151,40 @@ void team_key_cache_name(const char *home, const void *blob, size_t len,
 	crypto_generichash_final(&st, h, sizeof(h));
 	memcpy(name, "secteam-tui:", 13);
 	sodium_bin2hex(name + 12, TEAM_KEY_CACHE_NAME - 12, h, sizeof(h));
+}
+
+/* The kernel's key retention service (keyrings(7), through libkeyutils):
+ * a "user" key in the user's keyring, readable by this user's processes
+ * alone, destroyed (and wiped) by the kernel at its timeout. */
+static int keyring_put(const char *name, const void *data, size_t len,
+		       unsigned seconds)
+{
+	key_serial_t id =
+		add_key("user", name, data, len, KEY_SPEC_USER_KEYRING);
+
+	if (id < 0)
+		return -1;
+	if (keyctl_setperm(id,
+			   KEY_POS_ALL | KEY_USR_VIEW | KEY_USR_READ |
+				   KEY_USR_SEARCH) < 0 ||
+	    keyctl_set_timeout(id, seconds) < 0) {
+		keyctl_invalidate(id);
+		return -1;
+	}
+	return 0;
+}
+
+/* Its bytes into buf (len), or -1: none, or not of that length. */
+static long keyring_get(const char *name, void *buf, size_t len)
+{
+	key_serial_t id = keyctl_search(KEY_SPEC_USER_KEYRING, "user", name, 0);
+	long n = id < 0 ? -1 : keyctl_read(id, buf, len);
+
+	if (n >= 0 && (size_t)n != len) {
+		sodium_memzero(buf, len);
+		return -1;
+	}
+	return n;
 }
 
 /* As the wrapped plaintext: magic, generation, key. */

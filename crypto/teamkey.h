@@ -48,8 +48,8 @@ int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
 		    struct team_key **out, struct err *err);
 
 /*
- * The unwrapped key kept a while in the kernel's keyring (util's
- * keyring_*, team.key-cache), so that the officer's next commands need
+ * The unwrapped key kept a while in the kernel's keyring (keyrings(7),
+ * through libkeyutils; team.key-cache), so that the officer's next commands need
  * no gpg-agent: named by a hash of the wrapped copy it came from and of
  * the keyring (GnuPG home) that opened it, so that another home, or
  * another copy (a new generation, another team), never finds it.

@@ -12,7 +12,6 @@
  *   trusted.c   files only their user (or root) can have written: the
  *               config, templates
  *   secure.c    wiping memory, no core dumps, umask
- *   keyring.c   small secrets kept a while in the kernel's keyring
  *   edit.c      text edited in $VISUAL/$EDITOR on a private temporary file
  *   verdict.c   signature verdicts: names, order, classes (verdict.h)
  */
@@ -261,15 +260,6 @@ int edit_text(const char *name, const char *initial, void (*around)(bool before)
 /* secure.c */
 void wipe(void *p, size_t n);
 void wipe_free(void *p, size_t n);
-
-/* keyring.c: data (len bytes) kept in the kernel under name (this user's
- * keyring, readable by this user's processes alone) for seconds; found
- * again into buf (its length, or -1 when none, or larger than len);
- * destroyed at once.  -1 with errno set where the kernel refuses. */
-int keyring_put(const char *name, const void *data, size_t len,
-		unsigned seconds);
-long keyring_get(const char *name, void *buf, size_t len);
-int keyring_forget(const char *name);
 
 /* fn over [0, n) in shares, one thread each (as many as there are
  * processors, at most 4; one below min items), the first share on the

@@ -1,8 +1,8 @@
 #!/bin/sh
 # team.key-cache (issue 32: a command's time is mostly its gpg-agent
 # round trip): with it, the team key an officer unwrapped is kept that
-# many seconds in the kernel's keyring (util/keyring.c) and the next
-# commands open sealed values without gpg-agent; without it (the
+# many seconds in the kernel's keyring (crypto/teamkey.c, libkeyutils)
+# and the next commands open sealed values without gpg-agent; without it (the
 # default) nothing is kept.  Played as the attacker: another local user
 # cannot find or read the kept key, even knowing its id; another GnuPG
 # home of the same user does not get it (a colleague's keyring without a
