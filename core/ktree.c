@@ -8,7 +8,6 @@
  * are found in a walk of the branch with the fix's history hidden, so a
  * stable branch costs what it adds to the release it forked from.
  */
-#include <dlfcn.h>
 #include <git2.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -70,27 +69,15 @@ static struct {
 static int git2_load(struct err *err)
 {
 	static void *lib;
-	const char *missing = NULL;
+#define GIT2_NAME(f) #f,
+#define GIT2_SLOT(f) (void **)&G.f,
+	static const char *const names[] = { GIT2_FNS(GIT2_NAME) };
+	void **const slots[] = { GIT2_FNS(GIT2_SLOT) };
+#undef GIT2_NAME
+#undef GIT2_SLOT
 
-	if (lib)
-		return 0;
-	if (!(lib = dlopen(GIT2_SONAME, RTLD_NOW | RTLD_LOCAL)))
-		return err_setc(err, ERR_IO, "reading a git tree needs %s: %s",
-				GIT2_SONAME, dlerror());
-#define GIT2_SYM(f)                                         \
-	if (!missing && !(*(void **)&G.f = dlsym(lib, #f))) \
-		missing = #f;
-	GIT2_FNS(GIT2_SYM)
-#undef GIT2_SYM
-	if (missing) {
-		dlclose(lib);
-		lib = NULL;
-		return err_setc(err, ERR_IO,
-				"%s has no %s: not the libgit2 this "
-				"program was built for",
-				GIT2_SONAME, missing);
-	}
-	return 0;
+	return dl_load(&lib, GIT2_SONAME, "reading a git tree", "libgit2",
+		       names, slots, ARRAY_SIZE(names), err);
 }
 
 struct ktree {

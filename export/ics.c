@@ -9,7 +9,6 @@
  * of control characters (dossier_text) before libical escapes and folds
  * it, so "END:VEVENT" or a CRLF in a subject stays inside its property.
  */
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,28 +60,15 @@ static struct {
 static int ical_load(struct err *err)
 {
 	static void *lib;
-	const char *missing = NULL;
+#define ICAL_NAME(f) #f,
+#define ICAL_SLOT(f) (void **)&ical.f,
+	static const char *const names[] = { ICAL_FNS(ICAL_NAME) };
+	void **const slots[] = { ICAL_FNS(ICAL_SLOT) };
+#undef ICAL_NAME
+#undef ICAL_SLOT
 
-	if (lib)
-		return 0;
-	if (!(lib = dlopen(ICAL_SONAME, RTLD_NOW | RTLD_LOCAL)))
-		return err_setc(err, ERR_IO,
-				"the iCalendar export needs %s: %s",
-				ICAL_SONAME, dlerror());
-#define ICAL_SYM(f)                                            \
-	if (!missing && !(*(void **)&ical.f = dlsym(lib, #f))) \
-		missing = #f;
-	ICAL_FNS(ICAL_SYM)
-#undef ICAL_SYM
-	if (missing) {
-		dlclose(lib);
-		lib = NULL;
-		return err_setc(err, ERR_IO,
-				"%s has no %s: not the libical 3 this "
-				"program was built for",
-				ICAL_SONAME, missing);
-	}
-	return 0;
+	return dl_load(&lib, ICAL_SONAME, "the iCalendar export", "libical 3",
+		       names, slots, ARRAY_SIZE(names), err);
 }
 
 static struct icaltimetype utc(time_t t)

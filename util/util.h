@@ -12,6 +12,7 @@
  *   trusted.c   files only their user (or root) can have written: the
  *               config, templates
  *   secure.c    wiping memory, no core dumps, umask
+ *   dl.c        libraries loaded when a feature first needs them
  *   edit.c      text edited in $VISUAL/$EDITOR on a private temporary file
  *   verdict.c   signature verdicts: names, order, classes (verdict.h)
  */
@@ -260,6 +261,14 @@ int edit_text(const char *name, const char *initial, void (*around)(bool before)
 /* secure.c */
 void wipe(void *p, size_t n);
 void wipe_free(void *p, size_t n);
+
+/* dl.c: soname loaded once (*lib, then kept) and each of names[0..n)
+ * into *slots[i] (a function pointer's address); 0, or ERR_IO: "WHAT
+ * needs SONAME: why", or "SONAME has no NAME: not the WHICH this program
+ * was built for". */
+int dl_load(void **lib, const char *soname, const char *what, const char *which,
+	    const char *const *names, void **const *slots, size_t n,
+	    struct err *err);
 
 /* fn over [0, n) in shares, one thread each (as many as there are
  * processors, at most 4; one below min items), the first share on the
