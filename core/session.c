@@ -122,24 +122,23 @@ static unsigned cache_seconds(struct session *sess)
 	return v <= 0 ? 0 : v > 86400 ? 86400 : (unsigned)v;
 }
 
+/* The GnuPG home: --gnupghome, else config gnupg.home (NULL: crypto's
+ * own default). */
+static const char *gnupg_home(struct session *sess)
+{
+	return sess->gnupghome ? sess->gnupghome
+			       : config_get(sess->cfg, "gnupg.home", NULL);
+}
+
 /* The keyring that opens the copies, as one path (the cache's names). */
 static char *cache_home(struct session *sess)
 {
-	const char *h = sess->gnupghome, *env = getenv("GNUPGHOME"),
-		   *home = getenv("HOME");
-	char *given, *real;
+	char *given = crypto_home(gnupg_home(sess)), *real;
 
-	if (!h)
-		h = config_get(sess->cfg, "gnupg.home", NULL);
-	given = h	      ? xstrdup(h)
-		: env && *env ? xstrdup(env)
-			      : xasprintf("%s/.gnupg", home ? home : "");
-	real = realpath(given, NULL);
-	if (real) {
-		free(given);
-		return real;
-	}
-	return given;
+	if (!given || !(real = realpath(given, NULL)))
+		return given;
+	free(given);
+	return real;
 }
 
 /* Tries w's copies (not the chain) in turn; the first that opens. */
@@ -764,13 +763,9 @@ struct store *session_store(struct session *sess, struct err *err)
 
 struct crypto *session_crypto(struct session *sess, struct err *err)
 {
-	const char *home = sess->gnupghome;
-
 	if (sess->crypto)
 		return sess->crypto;
-	if (!home)
-		home = config_get(sess->cfg, "gnupg.home", NULL);
-	crypto_open(home, &sess->crypto, err);
+	crypto_open(gnupg_home(sess), &sess->crypto, err);
 	return sess->crypto;
 }
 

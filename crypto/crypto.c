@@ -167,6 +167,17 @@ static int check_home(const char *home, struct err *err)
  * Returns 0 with *out set, or a negative code with err saying why: gpg
  * missing or too old, the home not a readable directory, GPGME failing.
  */
+char *crypto_home(const char *gnupghome)
+{
+	const char *env = getenv("GNUPGHOME");
+
+	if (gnupghome && *gnupghome)
+		return xstrdup(gnupghome);
+	if (env && *env)
+		return xstrdup(env);
+	return getenv("HOME") ? xasprintf("%s/.gnupg", getenv("HOME")) : NULL;
+}
+
 int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 {
 	struct crypto *c;
@@ -184,13 +195,7 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 	if (e)
 		return crypto_gpg_err(err, e, "gpg is not installed or not usable");
 
-	if (gnupghome && *gnupghome)
-		home = xstrdup(gnupghome);
-	else if (getenv("GNUPGHOME") && *getenv("GNUPGHOME"))
-		home = xstrdup(getenv("GNUPGHOME"));
-	else if (getenv("HOME"))
-		home = xasprintf("%s/.gnupg", getenv("HOME"));
-	else
+	if (!(home = crypto_home(gnupghome)))
 		return err_setc(err, ERR_CRYPTO,
 				"cannot find a gnupg home: neither GNUPGHOME nor "
 				"HOME is set");

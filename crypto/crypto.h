@@ -92,6 +92,9 @@ struct crypto;
  * home is unreadable.
  */
 int crypto_open(const char *gnupghome, struct crypto **out, struct err *err);
+/* The home crypto_open would use for gnupghome (a new string), or NULL
+ * when neither it, $GNUPGHOME nor $HOME is set. */
+char *crypto_home(const char *gnupghome);
 void crypto_close(struct crypto *c);
 
 /*
