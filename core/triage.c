@@ -163,7 +163,9 @@ struct triage_run {
 	struct sbuf summary;
 };
 
-/* Logs one event and adds its detail to the summary. */
+/* Logs one event and adds its detail to the summary.  The event is the
+ * change: the store applies a state, severity, claim, consent or public
+ * event to the report's row (or refuses it), nothing else writes it. */
 static int note_event(struct session *sess, struct triage_run *t,
 		      const char *kind, char *detail, struct err *err)
 {
@@ -206,8 +208,7 @@ static int check_early(struct session *sess, struct triage_run *t,
  * officer's report only with take, the event naming whom it was taken
  * from. */
 static int claim(struct session *sess, struct triage_run *t,
-		 const struct report *r, struct report_update *u,
-		 struct err *err)
+		 const struct report *r, struct err *err)
 {
 	const char *held = r->claimed_by ? r->claimed_by : "";
 
@@ -217,10 +218,11 @@ static int claim(struct session *sess, struct triage_run *t,
 		return 0;
 	}
 	if (*held && !t->c->take)
-		return err_setc(err, ERR_REFUSED,
-				"report %lld is claimed by %s: --claim --take takes "
-				"it over", (long long)t->c->id, held);
-	u->claimed_by = sess->officer;
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld is claimed by %s: --claim --take takes "
+			"it over",
+			(long long)t->c->id, held);
 	if (*held)
 		return note_event(sess, t, "claim",
 				  xasprintf("claimed by %s, taken over from %s",
@@ -383,7 +385,6 @@ static int apply(struct session *sess, void *data, struct err *err)
 	const struct triage_change *c = t->c;
 	struct store *s = sess->store;
 	struct report r;
-	struct report_update u = { NULL, NULL, NULL, -1, -1, -1, 0 };
 	int64_t linked;
 	int rc;
 
@@ -397,7 +398,6 @@ static int apply(struct session *sess, void *data, struct err *err)
 		    (rc = note_event(sess, t, "state",
 				     xasprintf("%s -> %s", r.state, c->state), err)) < 0)
 			goto out;
-		u.state = c->state;
 		/* Back to triaged: the link ends (closing keeps it). */
 		if (linked && !strcmp(r.state, "duplicate") && strcmp(c->state, "closed") &&
 		    (rc = note_event(sess, t, DUP_KIND,
@@ -408,42 +408,35 @@ static int apply(struct session *sess, void *data, struct err *err)
 	if (c->of && (rc = link_duplicate(sess, t, &r, linked, err)) < 0)
 		goto out;
 	if (c->severity && strcmp(c->severity, r.severity)) {
-		u.severity = c->severity;
 		if ((rc = note_event(sess, t, "severity",
 				     xasprintf("%s -> %s", r.severity, c->severity),
 				     err)) < 0)
 			goto out;
 	}
-	if (c->claim && (rc = claim(sess, t, &r, &u, err)) < 0)
+	if (c->claim && (rc = claim(sess, t, &r, err)) < 0)
 		goto out;
 	if (c->unclaim) {
-		u.claimed_by = "";
 		if ((rc = note_event(sess, t, "claim",
 				     xasprintf("released by %s", sess->officer), err)) < 0)
 			goto out;
 	}
 	if (c->public && !r.public) {
-		u.public = 1;
 		if ((rc = note_event(sess, t, "public",
 				     xstrdup("marked already public: the policy date is now"),
 				     err)) < 0)
 			goto out;
 	}
 	if (c->consent_credit && !r.consent_credit) {
-		u.consent_credit = 1;
 		if ((rc = note_event(sess, t, "consent",
 				     xstrdup("reporter consents to be credited"), err)) < 0)
 			goto out;
 	}
 	if (c->consent_exploit && !r.consent_exploit) {
-		u.consent_exploit = 1;
 		if ((rc = note_event(sess, t, "consent",
 				     xstrdup("reporter consents to the release of exploit code"),
 				     err)) < 0)
 			goto out;
 	}
-	if ((rc = store_report_update(s, c->id, &u, err)) < 0)
-		goto out;
 	if (c->note)
 		rc = note_event(sess, t, "note", xstrdup(c->note), err);
 out:

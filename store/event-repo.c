@@ -22,19 +22,20 @@ void event_release(struct event *e)
 /*
  * An event's detail is sealed (issue 26), under the report and the kind
  * (an event's id is the server's, drawn as it is stored), except for the
- * kinds whose detail the server itself reads: a state or severity change
- * ("FROM -> TO") and consent, which its guards match against the report's
- * row (schema-pg.c), and a duplicate link (a report id), which
- * events_links finds; and a reseal, whose detail is the program's own
- * sentence.  None of these names what the report is about.
+ * kinds whose detail the store itself reads: a state or severity change
+ * ("FROM -> TO"), consent and a claim ("claimed by OFFICER"), which the
+ * schema applies to the report's row (the row is what its events say),
+ * and a duplicate link (a report id), which events_links finds; and a
+ * reseal, whose detail is the program's own sentence.  None of these
+ * names what the report is about: a claim names only team members.
  * The team's own events (no report: officers and vendors added, keys
  * shared) stay clear: they name no embargo, and `team init` writes them
  * before any officer holds a team key.
  */
 bool store_event_detail_clear(const char *kind)
 {
-	static const char *const clear[] = { "state", "severity", "consent",
-					     "duplicate-of", "reseal" };
+	static const char *const clear[] = { "state", "severity",     "consent",
+					     "claim", "duplicate-of", "reseal" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(clear); i++)
 		if (!strcmp(kind, clear[i]))
@@ -86,7 +87,9 @@ static void open_details(struct store *s, struct event *ev, size_t n)
 	char col[96];
 
 	for (size_t i = 0; i < n; i++) {
-		if (!ev[i].kind || store_event_detail_clear(ev[i].kind))
+		/* A claim's detail was sealed before the store applied
+		 * it: whatever the kind, only a sealed value opens. */
+		if (!ev[i].kind)
 			continue;
 		event_detail_column(col, sizeof(col), ev[i].kind);
 		store_open_field(s, "events", col, ev[i].report_id,

@@ -262,38 +262,6 @@ int64_t store_report_count(struct store *s)
 	return db_count(db_stmt(s, "SELECT count(*) FROM reports", NULL));
 }
 
-int store_report_update(struct store *s, int64_t id,
-			const struct report_update *u, struct err *err)
-{
-	struct stmt *st = db_stmt(s,
-		"UPDATE reports SET"
-		" state = coalesce(?2, state),"
-		" severity = coalesce(?3, severity),"
-		" claimed_by = coalesce(?4, claimed_by),"
-		" public = CASE WHEN ?5 < 0 THEN public ELSE ?5 END,"
-		" consent_credit = CASE WHEN ?6 < 0 THEN consent_credit ELSE ?6 END,"
-		" consent_exploit = CASE WHEN ?7 < 0 THEN consent_exploit ELSE ?7 END,"
-		" release_started = CASE WHEN ?8 = 0 THEN release_started ELSE ?8 END"
-		" WHERE id = ?1", err);
-	int r;
-
-	if (!st)
-		return ERR_IO;
-	db_int(st, 1, id);
-	db_text(st, 2, u->state);
-	db_text(st, 3, u->severity);
-	db_text(st, 4, u->claimed_by);
-	db_int(st, 5, u->public);
-	db_int(st, 6, u->consent_credit);
-	db_int(st, 7, u->consent_exploit);
-	db_int(st, 8, (int64_t)u->release_started);
-	if ((r = db_run(s, st, NULL, "cannot update the report", NULL, err)) < 0)
-		return r;
-	if (db_changes(st) == 0)
-		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
-	return 0;
-}
-
 /*
  * Touched files are sealed (issue 26) under the report: each path under a
  * nonce of its own, so the table's key no longer makes them unique; the

@@ -857,6 +857,109 @@ const char *const schema_pg[] = {
 	"  END $$;"
 	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
 	"  WHERE rolname = 'secteam_officers');",
+
+	/* 10: a report's state, severity, claim, consent, "public" and
+	 * release start are what its events say (issue 25): officers no
+	 * longer UPDATE them (the grant goes); an event of those kinds is
+	 * applied to the report's row by the server, in the statement that
+	 * stores it, or refused:
+	 * - state "FROM -> TO": FROM is the report's state and the step is
+	 *   in the lifecycle (secteam.transitions, core/triage.c's table);
+	 * - severity "FROM -> TO": FROM is the report's, TO a known one;
+	 * - consent: one of its two sentences;
+	 * - claim: "claimed by ME[, taken over from X]" or "released by ME",
+	 *   ME the login role making it;
+	 * - public; release-start (once: its time is the event's).
+	 * Only a reseal (subject and reporter, sealed again) still updates a
+	 * report's row, with its event. */
+	"CREATE TABLE secteam.transitions ("
+	"  from_state text COLLATE \"C\" NOT NULL,"
+	"  to_state text COLLATE \"C\" NOT NULL,"
+	"  PRIMARY KEY (from_state, to_state)"
+	");"
+	"INSERT INTO secteam.transitions VALUES " TRANSITIONS ";"
+	"CREATE FUNCTION secteam.refused(rid bigint, what text) RETURNS void"
+	"  LANGUAGE plpgsql AS $$ BEGIN"
+	"  RAISE EXCEPTION 'report %: %', rid, what USING ERRCODE = '23514';"
+	"  END $$;"
+	"CREATE FUNCTION secteam.apply_event() RETURNS trigger"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
+	"  AS $$ DECLARE r record; me text := NEW.officer; BEGIN"
+	"  SELECT * INTO r FROM secteam.reports WHERE id = NEW.report_id FOR UPDATE;"
+	"  IF NOT FOUND THEN RETURN NULL; END IF;"
+	"  IF NEW.kind = 'state' THEN"
+	"    IF NOT EXISTS (SELECT FROM secteam.transitions t WHERE t.from_state = r.state"
+	"        AND NEW.detail = t.from_state || ' -> ' || t.to_state) THEN"
+	"      PERFORM secteam.refused(r.id, format('the state change \"%s\" is not a step of"
+	" the lifecycle from its state, %s', NEW.detail, r.state));"
+	"    END IF;"
+	"    UPDATE secteam.reports SET state = substr(NEW.detail, length(r.state) + 5)"
+	"      WHERE id = r.id;"
+	"  ELSIF NEW.kind = 'severity' THEN"
+	"    IF NOT EXISTS (SELECT FROM unnest(ARRAY[" SEVERITIES "]) v"
+	"        WHERE v <> r.severity AND NEW.detail = r.severity || ' -> ' || v) THEN"
+	"      PERFORM secteam.refused(r.id, format('the severity change \"%s\" does not"
+	" start from its severity, %s, or names none of " SEVERITY_NAMES "',"
+	" NEW.detail, r.severity));"
+	"    END IF;"
+	"    UPDATE secteam.reports SET severity = substr(NEW.detail, length(r.severity) + 5)"
+	"      WHERE id = r.id;"
+	"  ELSIF NEW.kind = 'consent' THEN"
+	"    IF NEW.detail = " CONSENT_CREDIT " THEN"
+	"      UPDATE secteam.reports SET consent_credit = 1 WHERE id = r.id;"
+	"    ELSIF NEW.detail = " CONSENT_EXPLOIT " THEN"
+	"      UPDATE secteam.reports SET consent_exploit = 1 WHERE id = r.id;"
+	"    ELSE PERFORM secteam.refused(r.id, 'a consent is one of its two sentences');"
+	"    END IF;"
+	"  ELSIF NEW.kind = 'claim' THEN"
+	"    IF NEW.detail = 'released by ' || me THEN"
+	"      UPDATE secteam.reports SET claimed_by = NULL WHERE id = r.id;"
+	"    ELSIF NEW.detail = 'claimed by ' || me"
+	"       OR starts_with(NEW.detail, 'claimed by ' || me || ', taken over from ') THEN"
+	"      UPDATE secteam.reports SET claimed_by = me WHERE id = r.id;"
+	"    ELSE PERFORM secteam.refused(r.id, format('a claim is \"claimed by %s\" or"
+	" \"released by %s\", made by its officer', me, me));"
+	"    END IF;"
+	"  ELSIF NEW.kind = 'public' THEN"
+	"    UPDATE secteam.reports SET public = 1 WHERE id = r.id;"
+	"  ELSIF NEW.kind = 'release-start' THEN"
+	"    IF r.release_started IS NOT NULL THEN"
+	"      PERFORM secteam.refused(r.id, 'its release process started already');"
+	"    END IF;"
+	"    UPDATE secteam.reports SET release_started = NEW.at WHERE id = r.id;"
+	"  END IF;"
+	"  RETURN NULL; END $$;"
+	"CREATE TRIGGER c_events_apply AFTER INSERT ON secteam.events FOR EACH ROW"
+	"  WHEN (NEW.report_id IS NOT NULL AND NEW.kind IN " APPLIED_KINDS ")"
+	"  EXECUTE FUNCTION secteam.apply_event();"
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
+	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
+	"  REVOKE UPDATE ON secteam.reports FROM secteam_officers;"
+	"  GRANT UPDATE (subject, reporter_name, reporter_email) ON secteam.reports"
+	"    TO secteam_officers;"
+	"  GRANT UPDATE ON secteam.participants, secteam.vendors,"
+	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
+	"    from_name, from_email, message_id, content_hash, in_reply_to, ids_sealed)"
+	"    ON secteam.messages TO secteam_officers;"
+	"  GRANT UPDATE (detail) ON secteam.events TO secteam_officers;"
+	"  GRANT UPDATE (by, reason) ON secteam.proposals TO secteam_officers;"
+	"  GRANT UPDATE (reason) ON secteam.decisions TO secteam_officers;"
+	"  GRANT UPDATE (path) ON secteam.report_files TO secteam_officers;"
+	"  GRANT DELETE ON secteam.team_keys TO secteam_officers;"
+	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
+	"    pg_get_serial_sequence('secteam.reports', 'id'),"
+	"    pg_get_serial_sequence('secteam.messages', 'id'));"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
+	"    secteam.transitions FROM PUBLIC;"
+	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
+	"    current_database());"
+	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
+	"    current_database());"
+	"  END $$;"
+	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
+	"  WHERE rolname = 'secteam_officers');",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -11,4 +11,27 @@ extern const size_t schema_sqlite_count;
 extern const char *const schema_pg[];
 extern const size_t schema_pg_count;
 
+/*
+ * What both engines' migrations that apply events to reports (SQLite 12,
+ * PostgreSQL 10) name: the lifecycle (core/triage.c's transitions, which
+ * test-store compares with it), the severities, consent's two sentences
+ * (core/triage.c writes them) and the kinds applied.  Part of those
+ * migrations' text: never edit; a change is a new migration.
+ */
+#define TRANSITIONS                                                      \
+	"('new', 'triaged'), ('new', 'rejected'), ('new', 'duplicate')," \
+	" ('triaged', 'accepted'), ('triaged', 'rejected'),"             \
+	" ('triaged', 'duplicate'), ('accepted', 'fixing'),"             \
+	" ('accepted', 'fix-ready'), ('accepted', 'rejected'),"          \
+	" ('fixing', 'fix-ready'), ('fix-ready', 'disclosed'),"          \
+	" ('fix-ready', 'fixing'), ('disclosed', 'closed'),"             \
+	" ('rejected', 'closed'), ('rejected', 'triaged'),"              \
+	" ('duplicate', 'closed'), ('duplicate', 'triaged')"
+#define SEVERITIES "'none', 'low', 'medium', 'high', 'critical'"
+#define SEVERITY_NAMES "none, low, medium, high, critical"
+#define CONSENT_CREDIT "'reporter consents to be credited'"
+#define CONSENT_EXPLOIT "'reporter consents to the release of exploit code'"
+#define APPLIED_KINDS \
+	"('state', 'severity', 'consent', 'claim', 'public', 'release-start')"
+
 #endif

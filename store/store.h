@@ -222,9 +222,6 @@ int store_report_each(struct store *s, const struct report_filter *f,
 		      struct err *err);
 int64_t store_report_count(struct store *s);
 
-int store_report_update(struct store *s, int64_t id,
-			const struct report_update *u, struct err *err);
-
 int store_files_add(struct store *s, int64_t report_id, char *const *paths,
 		    size_t n, struct err *err);
 /* *paths (caller frees each and the array). */

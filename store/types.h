@@ -58,17 +58,6 @@ struct report_filter {
 				      * after them (at most 12) */
 };
 
-/* Triage fields; NULL/negative arguments leave a field unchanged. */
-struct report_update {
-	const char *state;
-	const char *severity;
-	const char *claimed_by;
-	int public;          /* -1 unchanged */
-	int consent_credit;  /* -1 unchanged */
-	int consent_exploit; /* -1 unchanged */
-	time_t release_started; /* 0 unchanged */
-};
-
 struct message {
 	int64_t id;
 	int64_t report_id;

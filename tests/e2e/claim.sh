@@ -8,8 +8,9 @@
 #   - in the UI, `C` on another officer's report asks first, naming
 #     them (n leaves it; y takes it over); `C` on one's own report
 #     says so and logs nothing.
-# A colleague's claim is written into the database by hand: on SQLite
-# the officer is the Unix user, and the test has only one.
+# A colleague's claim is written into the database by hand, as her claim
+# event (the store applies it to the report): on SQLite the officer is
+# the Unix user, and the test has only one.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup claim
 e2e_tmux_setup
@@ -20,21 +21,23 @@ done
 st import "$T/1.eml" "$T/2.eml" >/dev/null || { echo "Bail out! import failed"; exit 1; }
 claims() { st show "$1" --json | jq -r '[.events[] | select(.kind == "claim")] | length'; }
 held() { st show "$1" --json | jq -r '.claimed_by'; }
-db_sql "UPDATE reports SET claimed_by = 'alice' WHERE id IN (1, 2)"
+db_sql "INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 1, 'alice', 'claim', 'claimed by alice'),
+	       (2, 1, 'alice', 'claim', 'claimed by alice')"
 
 e2e_run 1 "--claim on alice's report is refused" triage 1 --claim
 tap_like "$(cat "$T/err")" "report 1 is claimed by alice: --claim --take takes it over" \
 	"naming the holder and the way to take it over"
 tap_is "$(held 1)" alice "alice keeps it"
-tap_is "$(claims 1)" 0 "no claim event"
+tap_is "$(claims 1)" 1 "no claim event (alice's alone)"
 e2e_run 2 "--take alone is a usage error" triage 1 --take
 e2e_run 0 "--claim --take takes it over" triage 1 --claim --take
 tap_is "$(held 1)" "$E2E_OFFICER" "the report is the officer's"
-tap_like "$(st show 1 --json | jq -r '.events[] | select(.kind == "claim") | .detail')" \
+tap_like "$(st show 1 --json | jq -r '[.events[] | select(.kind == "claim")] | last | .detail')" \
 	"^claimed by $E2E_OFFICER, taken over from alice\$" "the event names whom it was taken from"
 e2e_run 0 "claiming one's own report again exits 0" triage 1 --claim
 tap_like "$(cat "$T/out")" "already claimed by $E2E_OFFICER" "saying it is already claimed"
-tap_is "$(claims 1)" 1 "and logging no second claim"
+tap_is "$(claims 1)" 2 "and logging no second claim of the officer's"
 
 # The UI: report 2 is alice's.
 tui_start 100 30
@@ -57,6 +60,6 @@ tap_is "$(held 2)" "$E2E_OFFICER" "report 2 is the officer's"
 keys C
 wait_re "report 2 is yours already: nothing changed"
 tap_ok $? "C again says the report is one's own already" "$(screen | tail -n 1)"
-tap_is "$(claims 2)" 1 "and logs no second claim"
+tap_is "$(claims 2)" 2 "and logs no second claim of the officer's"
 tui_stop
 tap_done

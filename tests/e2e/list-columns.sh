@@ -27,7 +27,8 @@ LONG=an-officer-with-a-rather-long-login-name
 # An officer with a long name: on PostgreSQL a trigger records the login
 # role as the claimer, so the table's owner sets it with triggers off.
 if e2e_sqlite; then
-	db_sql "UPDATE reports SET claimed_by = '$LONG' WHERE id = 2" >/dev/null
+	db_sql "INSERT INTO events (report_id, at, officer, kind, detail)
+		VALUES (2, 1, '$LONG', 'claim', 'claimed by $LONG')" >/dev/null
 else
 	db_sql "ALTER TABLE reports DISABLE TRIGGER USER; UPDATE reports SET claimed_by = '$LONG' WHERE id = 2; ALTER TABLE reports ENABLE TRIGGER USER" >/dev/null
 fi

@@ -37,6 +37,24 @@ if e2e_sqlite; then
 		VALUES (9223372036854775807, 1, 1577836800, 'bob', 'note', 'latest')"); rc=$?
 	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: an event with a chosen id is refused" "$out"
 	tap_like "$out" "ids are the store's" "  saying whose ids they are"
+	# A report's row: what its events say, nothing else.
+	out=$(sq "UPDATE reports SET consent_credit = 1 WHERE id = 1"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: flipping consent without an event is refused" "$out"
+	tap_like "$out" "a report changes only by its events" "  saying why"
+	out=$(sq "UPDATE reports SET state = 'disclosed' WHERE id = 1"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a state set without an event is refused" "$out"
+	out=$(sq "INSERT INTO events (report_id, at, officer, kind, detail)
+		VALUES (1, 1, 'bob', 'state', 'new -> disclosed')"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a state event that skips the lifecycle is refused" "$out"
+	out=$(sq "INSERT INTO reports (subject, received, state, claimed_by)
+		VALUES ('made up', 1, 'disclosed', 'alice')"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a report cannot start disclosed and claimed" "$out"
+	out=$(sq "INSERT INTO events (report_id, at, officer, kind, detail)
+		VALUES (1, 1, 'bob', 'consent', 'reporter consents to be credited')"); rc=$?
+	tap_is "$rc" 0 "sqlite3: a consent event is the change" "$out"
+	tap_is "$(j 1 '.consent.credit')" "true" "  and the report says so"
+	tap_is "$(j 1 '[.events[] | select(.kind == "consent") | .officer] | join(" ")')" "bob" \
+		"  with bob's event in its timeline"
 	out=$(sq "UPDATE messages SET verdict = 'valid' WHERE id = 2"); rc=$?
 	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a message's verdict cannot be rewritten" "$out"
 	out=$(sq "UPDATE messages SET plain_sha256 = 'x' WHERE id = 1"); rc=$?
@@ -68,23 +86,43 @@ adm "UPDATE settings SET client_clock = 0"
 out=$(bob "UPDATE settings SET client_clock = 1"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "bob cannot give the server his clock" "$out"
 
-# 1. Consent, without an event.
+# 1. Consent, without an event: officers cannot UPDATE a report at all
+# (its row is what its events say; only a reseal rewrites its subject).
 out=$(bob "UPDATE reports SET consent_credit = 1 WHERE id = 1"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "1: flipping consent without an event is refused" "$out"
-tap_like "$out" "changed without an event \\(consent\\)" "  the server says what is missing"
+tap_like "$out" "permission denied for table reports" "  officers hold no UPDATE of reports"
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 0, 'x', 'consent', 'not a sentence of consent')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a consent event that is not one of its sentences is refused" "$out"
 tap_is "$(adm "SELECT consent_credit FROM reports WHERE id = 1")" 0 "  consent is as it was"
-# With an event of its kind in the same transaction, it is in the record.
-out=$(bob "BEGIN; INSERT INTO events (report_id, at, officer, kind, detail)
-	VALUES (1, 0, 'x', 'consent', 'reporter consents to be credited');
-	UPDATE reports SET consent_credit = 1 WHERE id = 1; COMMIT;"); rc=$?
-tap_is "$rc" 0 "  with its event, the change goes through" "$out"
+# The event is the change: the server applies it, and it is in the record.
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 0, 'x', 'consent', 'reporter consents to be credited')"); rc=$?
+tap_is "$rc" 0 "  a consent event is the change" "$out"
+tap_is "$(adm "SELECT consent_credit FROM reports WHERE id = 1")" 1 "  the server applied it"
 tap_is "$(adm "SELECT officer FROM events WHERE kind = 'consent' ORDER BY id DESC LIMIT 1")" \
 	"$BR" "  and the timeline names bob, whatever he wrote"
 
 # 2. The lifecycle, a made-up report, a participant's key.
 out=$(bob "UPDATE reports SET state = 'disclosed' WHERE id = 1"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "2: a state set without an event is refused" "$out"
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 0, 'x', 'state', 'new -> disclosed')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a state event that skips the lifecycle is refused" "$out"
+tap_like "$out" "not a step of the lifecycle from its state, new" "  naming the lifecycle"
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 0, 'x', 'state', 'fix-ready -> disclosed')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  one that starts from another state than the report's too" "$out"
 tap_is "$(adm "SELECT state FROM reports WHERE id = 1")" "new" "  the report is still new"
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 0, '$E2E_OFFICER', 'claim', 'claimed by $E2E_OFFICER')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  bob cannot claim a report in a colleague's name" "$out"
+tap_is "$(adm "SELECT coalesce(claimed_by, '-') FROM reports WHERE id = 1")" "-" \
+	"  the report is unclaimed"
+out=$(st triage 1 --state triaged --severity high --claim 2>&1); rc=$?
+tap_is "$rc" 0 "  the program's triage goes through (its events are the change)" "$out"
+tap_is "$(adm "SELECT state || ' ' || severity || ' ' || claimed_by FROM reports WHERE id = 1")" \
+	"triaged high $E2E_OFFICER" "  and the report's row is what they say"
 out=$(bob "INSERT INTO reports (subject, received, state, claimed_by, consent_exploit)
 	VALUES ('made up', 1, 'disclosed', '$E2E_OFFICER', 1) RETURNING state, coalesce(claimed_by, '-'), consent_exploit")
 tap_is "$out" "new|-|0" "  a report bob inserts starts new, unclaimed, without consent"
@@ -150,7 +188,9 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	ALTER TABLE messages DROP COLUMN ids_sealed;
 	DROP FUNCTION server_id, server_time, has_event, unrecorded, report_new,
 	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok,
-	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded CASCADE;
+	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded,
+	  apply_event, refused CASCADE;
+	DROP TABLE transitions;
 	DROP TRIGGER report_files_append_only ON report_files;
 	DROP INDEX events_links;
 	DELETE FROM schema_info WHERE version >= 5" >/dev/null 2>&1
@@ -159,7 +199,7 @@ before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
 last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
-tap_like "$out" "upgraded from version 4 to 9, every event kept" "  and says so"
+tap_like "$out" "upgraded from version 4 to 10, every event kept" "  and says so"
 tap_like "$out" "sealed in place by 'secteam-tui roster reseal'" "  and how what is clear gets sealed"
 adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \

@@ -239,16 +239,14 @@ static void test_listing_orders(void **state)
 	assert_int_equal(store_begin(s, &err), 0);
 	for (int i = 0; i < 4; i++) {
 		struct report_new rn = { "r", NULL, NULL, 100 + i };
-		struct report_update u = { NULL, sev[i], NULL, -1, -1, -1, 0 };
 		char *sevchange = xasprintf("none -> %s", sev[i]);
 		assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
-		unit_event(s, id, "severity", sevchange);
+		if (strcmp(sev[i], "none"))
+			unit_event(s, id, "severity", sevchange);
 		free(sevchange);
-		assert_int_equal(store_report_update(s, id, &u, &err), 0);
 	}
-	struct report_update closed = { "closed", NULL, NULL, -1, -1, -1, 0 };
-	unit_event(s, 3, "state", "new -> closed");
-	assert_int_equal(store_report_update(s, 3, &closed, &err), 0);
+	unit_event(s, 3, "state", "new -> rejected");
+	unit_event(s, 3, "state", "rejected -> closed");
 	assert_int_equal(store_commit(s, &err), 0);
 
 	/* The orders and the finished states are core's, bound as values:
@@ -393,6 +391,14 @@ static void test_milestones(void **state)
 	assert_int_equal(store_event_add(s, a, "alice", "state", "triaged -> accepted", &err), 0);
 	assert_int_equal(store_event_add(s, a, "alice", "fix", "abc", &err), 0);
 	assert_int_equal(store_event_add(s, a, "alice", "reply-sent", "to r", &err), 0);
+	/* The store applies each step to the report: b goes the
+	 * lifecycle's way to disclosed. */
+	assert_int_equal(store_event_add(s, b, "alice", "state",
+					 "new -> triaged", &err),
+			 0);
+	assert_int_equal(store_event_add(s, b, "alice", "state",
+					 "triaged -> accepted", &err),
+			 0);
 	assert_int_equal(store_event_add(s, b, "alice", "state", "accepted -> fixing", &err), 0);
 	assert_int_equal(store_event_add(s, b, "alice", "state", "fixing -> fix-ready", &err), 0);
 	assert_int_equal(store_event_add(s, b, "alice", "state", "fix-ready -> disclosed", &err), 0);
@@ -408,7 +414,7 @@ static void test_milestones(void **state)
 	assert_true(m[0].triaged > 0 && m[0].fixed > 0 && m[0].replied > 0);
 	assert_int_equal(m[0].disclosed, 0);
 	assert_int_equal(m[1].report_id, b);
-	assert_int_equal(m[1].triaged, 0);   /* not from new */
+	assert_true(m[1].triaged > 0);
 	assert_true(m[1].fixed > 0 && m[1].disclosed > 0);
 	assert_int_equal(m[1].replied, 0);   /* an incoming reply is none */
 	free(m);
@@ -525,10 +531,8 @@ static void test_report_keys(void **state)
 	free(k);
 	/* The key says whether the report is already public (embargo.c
 	 * needs it for the list and the calendar). */
-	struct report_update pub = { NULL, NULL, NULL, 1, -1, -1, 0 };
 	assert_int_equal(store_begin(s, &err), 0);
 	unit_event(s, a, "public", "unit");
-	assert_int_equal(store_report_update(s, a, &pub, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	struct report_key one;
 	assert_int_equal(store_report_key(s, a, &one, &err), 0);
@@ -769,6 +773,150 @@ static void test_report_page(void **state)
 	store_close(s);
 }
 
+/* An event of kind and detail about report id, as officer, in a
+ * transaction of its own: 0, or the store's refusal (rolled back). */
+static int one_event(struct store *s, int64_t id, const char *officer,
+		     const char *kind, const char *detail, struct err *err)
+{
+	int r;
+
+	assert_int_equal(store_begin(s, err), 0);
+	if ((r = store_event_add(s, id, officer, kind, detail, err)) == 0 &&
+	    (r = store_commit(s, err)) == 0)
+		return 0;
+	store_rollback(s);
+	return r;
+}
+
+/* A report's row is what its events say: the store applies each state,
+ * severity, consent, claim, public and release-start event to it, and
+ * refuses one that does not follow from it (both engines, one rule). */
+static void test_events_make_the_report(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("apply.db");
+	struct report_new rn = { "r", NULL, NULL, 100 };
+	char *me = store_whoami(s), *claim = xasprintf("claimed by %s", me),
+	     *release = xasprintf("released by %s", me);
+	struct report r;
+	struct err err;
+	int64_t id;
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+
+	/* Refused, and nothing of it kept. */
+	assert_true(one_event(s, id, me, "state", "new -> disclosed", &err) <
+		    0);
+	assert_non_null(strstr(err.msg, "lifecycle"));
+	assert_true(one_event(s, id, me, "state", "triaged -> accepted", &err) <
+		    0);
+	assert_true(one_event(s, id, me, "state", "new -> new", &err) < 0);
+	assert_true(one_event(s, id, me, "severity", "none -> dire", &err) < 0);
+	assert_true(one_event(s, id, me, "severity", "low -> high", &err) < 0);
+	assert_true(one_event(s, id, me, "consent", "reporter consents", &err) <
+		    0);
+	assert_true(one_event(s, id, me, "claim", "claimed by someone-else",
+			      &err) < 0);
+	assert_true(one_event(s, id, me, "claim", "unit", &err) < 0);
+	assert_int_equal(store_report_get(s, id, &r, &err), 0);
+	assert_string_equal(r.state, "new");
+	assert_string_equal(r.severity, "none");
+	assert_null(r.claimed_by);
+	assert_false(r.consent_credit || r.consent_exploit || r.public ||
+		     r.release_started);
+	report_release(&r);
+	struct event *ev;
+	size_t n;
+	assert_int_equal(store_events_get(s, id, &ev, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(ev);
+
+	/* Applied, each as it is stored. */
+	assert_int_equal(one_event(s, id, me, "state", "new -> triaged", &err),
+			 0);
+	assert_int_equal(
+		one_event(s, id, me, "state", "triaged -> accepted", &err), 0);
+	assert_int_equal(one_event(s, id, me, "severity", "none -> high", &err),
+			 0);
+	assert_int_equal(one_event(s, id, me, "consent",
+				   "reporter consents to be credited", &err),
+			 0);
+	assert_int_equal(one_event(s, id, me, "claim", claim, &err), 0);
+	assert_int_equal(one_event(s, id, me, "public", "unit", &err), 0);
+	assert_int_equal(one_event(s, id, me, "release-start", "unit", &err),
+			 0);
+	assert_int_equal(store_report_get(s, id, &r, &err), 0);
+	assert_string_equal(r.state, "accepted");
+	assert_string_equal(r.severity, "high");
+	assert_string_equal(r.claimed_by, me);
+	assert_true(r.consent_credit && r.public && r.release_started > 0);
+	assert_false(r.consent_exploit);
+	report_release(&r);
+	assert_true(one_event(s, id, me, "release-start", "again", &err) < 0);
+	assert_non_null(strstr(err.msg, "started already"));
+	assert_int_equal(one_event(s, id, me, "claim", release, &err), 0);
+	assert_int_equal(
+		one_event(s, id, me, "consent",
+			  "reporter consents to the release of exploit code",
+			  &err),
+		0);
+	assert_int_equal(store_report_get(s, id, &r, &err), 0);
+	assert_null(r.claimed_by);
+	assert_true(r.consent_credit && r.consent_exploit);
+	report_release(&r);
+	free(claim);
+	free(release);
+	free(me);
+	store_close(s);
+}
+
+/* The store's lifecycle (the transitions table both engines' migrations
+ * fill) is core's, step for step. */
+static void test_lifecycle_is_cores(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("lifecycle.db");
+	char *path = unit_path("lifecycle.db");
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int rows = 0, steps = 0;
+
+	store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_prepare_v2(db,
+				   "SELECT 1 FROM transitions"
+				   " WHERE from_state = ?1 AND to_state = ?2",
+				   -1, &st, NULL),
+		SQLITE_OK);
+	for (const char *const *a = report_states; *a; a++)
+		for (const char *const *b = report_states; *b; b++) {
+			bool core = triage_check_transition(*a, *b, NULL) == 0;
+			sqlite3_bind_text(st, 1, *a, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, *b, -1, SQLITE_STATIC);
+			bool store = sqlite3_step(st) == SQLITE_ROW;
+			sqlite3_reset(st);
+			if (core != store)
+				fail_msg("%s -> %s: core %d, store %d", *a, *b,
+					 core, store);
+			steps += core;
+		}
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT count(*) FROM transitions",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	rows = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	assert_int_equal(rows, steps);
+	assert_true(steps > 10);
+	sqlite3_close(db);
+	free(path);
+}
+
 /* Who acts is the store's to say, not the caller's. */
 static void test_whoami(void **state)
 {
@@ -781,6 +929,15 @@ static void test_whoami(void **state)
 	free(who);
 	store_close(s);
 }
+
+/* What migration 12 adds, gone again (with what the tests below undo, a
+ * database as schema 1 left it). */
+#define UNDO_12                                                                  \
+	"DROP TABLE transitions; DROP TRIGGER reports_start_new;"                \
+	"DROP TRIGGER reports_by_events; DROP TRIGGER events_apply_state;"       \
+	"DROP TRIGGER events_apply_severity; DROP TRIGGER events_apply_consent;" \
+	"DROP TRIGGER events_apply_claim; DROP TRIGGER events_apply_public;"     \
+	"DROP TRIGGER events_apply_release_start;"
 
 /* A database of schema 1 (message_id UNIQUE) is upgraded in place: rows,
  * ids and signatures kept, foreign keys still enforced. */
@@ -795,32 +952,37 @@ static void test_upgrade_from_1(void **state)
 
 	store_close(s);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db,
-		"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
-		"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
-		"ALTER TABLE participants DROP COLUMN key_fpr;"
-		"DROP TABLE signatures; DROP TABLE messages;"
-		"CREATE TABLE messages ("
-		"  id INTEGER PRIMARY KEY,"
-		"  report_id INTEGER NOT NULL REFERENCES reports(id),"
-		"  message_id TEXT UNIQUE,"
-		"  content_hash TEXT NOT NULL UNIQUE,"
-		"  in_reply_to TEXT, from_name TEXT, from_email TEXT, subject TEXT,"
-		"  date INTEGER, imported INTEGER NOT NULL,"
-		"  encrypted INTEGER NOT NULL DEFAULT 0, verdict TEXT NOT NULL,"
-		"  fingerprint TEXT, signer_matches_from INTEGER NOT NULL DEFAULT 0,"
-		"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed')),"
-		"  blob BLOB NOT NULL);"
-		"CREATE INDEX messages_report ON messages(report_id);"
-		"CREATE TABLE signatures (id INTEGER PRIMARY KEY,"
-		"  message_id INTEGER NOT NULL REFERENCES messages(id),"
-		"  verdict TEXT NOT NULL, fingerprint TEXT, created INTEGER);"
-		"INSERT INTO reports (id, subject, received) VALUES (3, 'old', 1);"
-		"INSERT INTO messages (id, report_id, message_id, content_hash, imported,"
-		"  verdict, blob_kind, blob) VALUES (7, 3, 'a@x', 'h1', 1, 'valid',"
-		"  'sealed', x'00');"
-		"INSERT INTO signatures (message_id, verdict) VALUES (7, 'valid');"
-		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(
+			db,
+			UNDO_12
+			"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
+			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
+			"ALTER TABLE participants DROP COLUMN key_fpr;"
+			"DROP TABLE signatures; DROP TABLE messages;"
+			"CREATE TABLE messages ("
+			"  id INTEGER PRIMARY KEY,"
+			"  report_id INTEGER NOT NULL REFERENCES reports(id),"
+			"  message_id TEXT UNIQUE,"
+			"  content_hash TEXT NOT NULL UNIQUE,"
+			"  in_reply_to TEXT, from_name TEXT, from_email TEXT, subject TEXT,"
+			"  date INTEGER, imported INTEGER NOT NULL,"
+			"  encrypted INTEGER NOT NULL DEFAULT 0, verdict TEXT NOT NULL,"
+			"  fingerprint TEXT, signer_matches_from INTEGER NOT NULL DEFAULT 0,"
+			"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed')),"
+			"  blob BLOB NOT NULL);"
+			"CREATE INDEX messages_report ON messages(report_id);"
+			"CREATE TABLE signatures (id INTEGER PRIMARY KEY,"
+			"  message_id INTEGER NOT NULL REFERENCES messages(id),"
+			"  verdict TEXT NOT NULL, fingerprint TEXT, created INTEGER);"
+			"INSERT INTO reports (id, subject, received) VALUES (3, 'old', 1);"
+			"INSERT INTO messages (id, report_id, message_id, content_hash, imported,"
+			"  verdict, blob_kind, blob) VALUES (7, 3, 'a@x', 'h1', 1, 'valid',"
+			"  'sealed', x'00');"
+			"INSERT INTO signatures (message_id, verdict) VALUES (7, 'valid');"
+			"PRAGMA user_version = 1;",
+			NULL, NULL, NULL),
+		SQLITE_OK);
 	sqlite3_close(db);
 
 	s = unit_store_open("v1-msg.db");
@@ -888,13 +1050,18 @@ static void test_migrate_participant_key(void **state)
 	store_close(s);
 	/* Back to schema 1, as an older secteam-tui left it. */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db,
-		"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
-		"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
-		"ALTER TABLE participants DROP COLUMN key_fpr;"
-		"INSERT INTO participants (report_id, email, added_by, added_at)"
-		"  VALUES (1, 'mia@example.org', 'alice', 5);"
-		"PRAGMA user_version = 1;", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(
+			db,
+			UNDO_12
+			"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
+			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
+			"ALTER TABLE participants DROP COLUMN key_fpr;"
+			"INSERT INTO participants (report_id, email, added_by, added_at)"
+			"  VALUES (1, 'mia@example.org', 'alice', 5);"
+			"PRAGMA user_version = 1;",
+			NULL, NULL, NULL),
+		SQLITE_OK);
 	sqlite3_close(db);
 	s = unit_store_open("v1.db");
 	assert_int_equal(store_schema_version(s), (int)schema_sqlite_count);
@@ -1052,12 +1219,13 @@ static void test_migrations_frozen(void **state)
 		"7aed2eaf434a019b", "06760d69447c033c", "f055d03847efe1ae",
 		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
 		"62db9c21cca0a514", "ff043948b38d8cf8", "51625cf1a51e0b9e",
-		"2a05e9ae046fe763", "17c71dc56d5dbba3",
+		"2a05e9ae046fe763", "17c71dc56d5dbba3", "9d10fd3997267cc6",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
+		"27f87dd2d69b332a",
 	};
 	struct {
 		const char *const *text, *const *sha;
@@ -1087,13 +1255,18 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		/* SQLite only: the file and its modes */
 		cmocka_unit_test(test_migrations_frozen),
-		cmocka_unit_test_setup(test_modes_whatever_umask, unit_on_sqlite),
+		cmocka_unit_test_setup(test_modes_whatever_umask,
+				       unit_on_sqlite),
 		cmocka_unit_test_setup(test_not_a_database, unit_on_sqlite),
 		cmocka_unit_test_setup(test_upgrade_from_1, unit_on_sqlite),
-		cmocka_unit_test_setup(test_migrate_participant_key, unit_on_sqlite),
-		cmocka_unit_test_setup(test_folder_others_can_write, unit_on_sqlite),
+		cmocka_unit_test_setup(test_lifecycle_is_cores, unit_on_sqlite),
+		cmocka_unit_test_setup(test_migrate_participant_key,
+				       unit_on_sqlite),
+		cmocka_unit_test_setup(test_folder_others_can_write,
+				       unit_on_sqlite),
 		cmocka_unit_test_setup(test_planted_files, unit_on_sqlite),
-		cmocka_unit_test_setup(test_planted_files_foreign, unit_on_sqlite),
+		cmocka_unit_test_setup(test_planted_files_foreign,
+				       unit_on_sqlite),
 		/* each on SQLite, then on PostgreSQL */
 		UNIT_BOTH(test_reopen_keeps_data),
 		UNIT_BOTH(test_rollback),
@@ -1108,6 +1281,7 @@ int main(void)
 		UNIT_BOTH(test_sealed_search),
 		UNIT_BOTH(test_report_page),
 		UNIT_BOTH(test_whoami),
+		UNIT_BOTH(test_events_make_the_report),
 	};
 
 	return unit_run("store", tests, ARRAY_SIZE(tests));

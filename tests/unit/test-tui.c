@@ -520,19 +520,26 @@ static int64_t add_report(struct store *s, const char *subject, const char *sev,
 {
 	struct err err = { 0, "" };
 	struct report_new rn = { subject, NULL, NULL, 1000 };
-	struct report_update u = { NULL, sev, claimed, -1, -1, -1, 0 };
 	int64_t id;
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
-	if (sev) {
+	if (sev && strcmp(sev, "none")) {
 		char *change = xasprintf("none -> %s", sev);
 		unit_event(s, id, "severity", change);
 		free(change);
 	}
-	if (claimed)
-		unit_event(s, id, "claim", "unit");
-	assert_int_equal(store_report_update(s, id, &u, &err), 0);
+	if (claimed) {
+		/* Made by the officer it names: on the team server, the
+		 * login role whatever the claim says. */
+		char *me = unit_pg ? store_whoami(s) : xstrdup(claimed);
+		char *d = xasprintf("claimed by %s", me);
+
+		assert_int_equal(store_event_add(s, id, me, "claim", d, &err),
+				 0);
+		free(d);
+		free(me);
+	}
 	assert_int_equal(store_commit(s, &err), 0);
 	return id;
 }
