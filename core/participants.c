@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -137,6 +138,125 @@ int participant_add(struct session *sess, int64_t report_id, const char *name,
 	return r;
 }
 
+/* --- the key a participant's timeline confirms ------------------------*/
+
+/* "key FPR confirmed" at d: FPR, or NULL. */
+static char *key_confirmed(const char *d)
+{
+	size_t n;
+
+	if (!str_starts(d, "key "))
+		return NULL;
+	d += 4;
+	n = strlen(d);
+	if (n <= 10 || strcmp(d + n - 10, " confirmed"))
+		return NULL;
+	return xstrndup(d, n - 10);
+}
+
+/* Whether who (n bytes of a detail, as participant_format wrote it:
+ * "Name <email> (role:section)", "email (role)", "email") is email. */
+static bool who_is(const char *who, size_t n, const char *email)
+{
+	size_t el = strlen(email);
+	char *w = xstrndup(who, n), *lt;
+	bool is = false;
+
+	if (n >= el && !strncasecmp(w, email, el) &&
+	    (!w[el] || str_starts(w + el, " (")))
+		is = true;
+	for (lt = strchr(w, '<'); lt && !is; lt = strchr(lt + 1, '<'))
+		is = !strncasecmp(lt + 1, email, el) && lt[1 + el] == '>';
+	free(w);
+	return is;
+}
+
+/* The last occurrence of needle in s, or NULL. */
+static const char *last_of(const char *s, const char *needle)
+{
+	const char *at = NULL;
+
+	for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		at = p;
+	return at;
+}
+
+int participant_timeline_key(struct session *sess, int64_t report_id,
+			     const char *email, char **fpr, struct err *err)
+{
+	struct event *ev = NULL;
+	size_t n = 0, el = strlen(email);
+	const char *at;
+	int r;
+
+	*fpr = NULL;
+	if ((r = store_events_get(sess->store, report_id, &ev, &n, err)) < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		const char *k = ev[i].kind,
+			   *d = ev[i].detail ? ev[i].detail : "";
+		char *key;
+
+		if (!strcmp(k, "participant-key") &&
+		    !strncasecmp(d, email, el) && str_starts(d + el, ": ") &&
+		    (key = key_confirmed(d + el + 2))) {
+			free(*fpr);
+			*fpr = key;
+		} else if (!strcmp(k, "participant-add") &&
+			   (at = last_of(d, ", key ")) &&
+			   (key = key_confirmed(at + 2))) {
+			/* "WHO, key FPR confirmed" */
+			if (who_is(d, (size_t)(at - d), email)) {
+				free(*fpr);
+				*fpr = key;
+			} else {
+				free(key);
+			}
+		} else if (!strcmp(k, "participant-add") &&
+			   who_is(d, strlen(d), email)) {
+			free(*fpr);
+			*fpr = NULL;
+		} else if (!strcmp(k, "participant-remove") &&
+			   str_ends(d, " removed") &&
+			   who_is(d, strlen(d) - 8, email)) {
+			free(*fpr);
+			*fpr = NULL;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		event_release(&ev[i]);
+	free(ev);
+	return 0;
+}
+
+int participant_key(struct session *sess, int64_t report_id,
+		    const struct participant *p, char **fpr, struct err *err)
+{
+	int r = participant_timeline_key(sess, report_id, p->email, fpr, err);
+
+	if (r < 0)
+		return r;
+	if (!p->key_fpr != !*fpr || (*fpr && str_cmp_ci(p->key_fpr, *fpr))) {
+		char *who = safe_str(p->email),
+		     *have = safe_str(p->key_fpr ? p->key_fpr : "none");
+
+		err_setc(
+			err, ERR_REFUSED,
+			"report %lld: the key the record holds for %s (%s) is not "
+			"the one its timeline confirms (%s): the record was changed "
+			"without the program; nothing is sent to them until an "
+			"officer confirms their key again (maintainers %lld --key)",
+			(long long)report_id, who, have, *fpr ? *fpr : "none",
+			(long long)report_id);
+		free(who);
+		free(have);
+		free(*fpr);
+		*fpr = NULL;
+		return ERR_REFUSED;
+	}
+	return 0;
+}
+
 int participant_set_key(struct session *sess, int64_t report_id,
 			const char *email, const char *key_fpr, struct err *err)
 {
@@ -236,20 +356,36 @@ json_t *participants_json(struct session *sess, int64_t report_id)
 
 	if (participants_list(sess, report_id, true, &v, &n, &err) < 0)
 		return a;
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_pack(
-			"{s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o}",
-			"name", json_text(v[i].name),
-			"email", json_text(v[i].email),
-			"role", json_text(v[i].role),
-			"section", json_text(v[i].section),
-			"added_by", json_text(v[i].added_by),
-			"added_at", json_time(v[i].added_at),
-			"active", v[i].removed_at == 0,
-			"removed_at", json_time(v[i].removed_at),
-			"removed_by", json_text(v[i].removed_by),
-			"acknowledged_at", json_time(v[i].acknowledged_at),
-			"key", json_text(v[i].key_fpr)));
+	for (size_t i = 0; i < n; i++) {
+		char *tk = NULL;
+
+		/* The key their timeline confirms (what forward uses), and
+		 * whether the row's copy says another. */
+		if (!v[i].removed_at &&
+		    participant_timeline_key(sess, report_id, v[i].email, &tk,
+					     &err) < 0)
+			tk = NULL;
+		json_array_append_new(
+			a,
+			json_pack(
+				"{s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:b}",
+				"name", json_text(v[i].name), "email",
+				json_text(v[i].email), "role",
+				json_text(v[i].role), "section",
+				json_text(v[i].section), "added_by",
+				json_text(v[i].added_by), "added_at",
+				json_time(v[i].added_at), "active",
+				v[i].removed_at == 0, "removed_at",
+				json_time(v[i].removed_at), "removed_by",
+				json_text(v[i].removed_by), "acknowledged_at",
+				json_time(v[i].acknowledged_at), "key",
+				json_text(v[i].key_fpr), "key_confirmed",
+				json_text(tk), "key_mismatch",
+				!v[i].removed_at &&
+					(!tk != !v[i].key_fpr ||
+					 (tk && str_cmp_ci(tk, v[i].key_fpr)))));
+		free(tk);
+	}
 	participants_free(v, n);
 	return a;
 }

@@ -37,6 +37,17 @@ int participant_add(struct session *sess, int64_t report_id, const char *name,
  * when there is none. */
 int participant_set_key(struct session *sess, int64_t report_id,
 			const char *email, const char *key_fpr, struct err *err);
+/* The key the report's timeline last confirmed for email (its
+ * "participant-add … key FPR confirmed" or "participant-key" event, until
+ * a "participant-remove"): *fpr, NULL when none; 0 or negative with err
+ * set.  The key a participant's row holds is only a copy of it. */
+int participant_timeline_key(struct session *sess, int64_t report_id,
+			     const char *email, char **fpr, struct err *err);
+/* The key to encrypt to for participant p of report_id: the timeline's
+ * (*fpr, NULL when none), or ERR_REFUSED naming both when p's row holds
+ * another (a change no event records: never encrypt to it). */
+int participant_key(struct session *sess, int64_t report_id,
+		    const struct participant *p, char **fpr, struct err *err);
 /* Removes the active participant and logs "participant-remove";
  * ERR_NOTFOUND naming them when there is none. */
 int participant_remove(struct session *sess, int64_t report_id,

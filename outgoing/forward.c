@@ -125,8 +125,10 @@ static int add_recipient(struct fwd *f, const char *given, const char *key,
 	r = store_participant_get(f->sess->store, f->id, email, &p, &e);
 	if (r == 0 && !name && p.name)
 		name = xstrdup(p.name);
-	if (r == 0 && !confirmed && p.key_fpr)
-		confirmed = xstrdup(p.key_fpr);
+	/* The key their timeline confirms (never one only their row
+	 * holds: refused, below). */
+	if (r == 0 && !confirmed)
+		r = participant_key(f->sess, f->id, &p, &confirmed, &e);
 	participant_release(&p);
 	if (r == ERR_NOTFOUND && !force) {
 		err_setc(err, ERR_REFUSED,

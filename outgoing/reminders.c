@@ -266,8 +266,21 @@ static void remind_participants(struct remind_run *m, const struct report *r,
 		    !may_remind(m, r->id, p->email, "participant"))
 			continue;
 		if (store_participant_get(m->sess->store, r->id, p->email, &pp, &e) == 0) {
-			key = pp.key_fpr ? xstrdup(pp.key_fpr) : NULL;
+			int kr = participant_key(m->sess, r->id, &pp, &key, &e);
+
 			participant_release(&pp);
+			/* A key the timeline does not confirm: nothing sent
+			 * to them, and the reason said. */
+			if (kr < 0) {
+				char *w = safe_str(e.msg);
+
+				say(m, DUE_MAIL_SKIPPED,
+				    xasprintf(
+					    "report %lld: no participant reminder: %s",
+					    (long long)r->id, w));
+				free(w);
+				continue;
+			}
 		}
 		subject = xasprintf("[SECURITY] Reminder: report %lld: %s",
 				    (long long)r->id, subj);

@@ -142,8 +142,10 @@ static int find_key(struct session *sess, struct reply_draft *d,
 		return ERR_CRYPTO;
 	}
 	if (store_participant_get(sess->store, d->id, d->to_email, &p, &e) == 0) {
-		confirmed = p.key_fpr ? xstrdup(p.key_fpr) : NULL;
+		r = participant_key(sess, d->id, &p, &confirmed, err);
 		participant_release(&p);
+		if (r < 0)
+			return r;
 	}
 	r = outgoing_key(c, "reply to", d->id, d->to_email, confirmed, &d->fpr,
 			 &d->why, err);

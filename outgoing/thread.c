@@ -78,7 +78,12 @@ static void trust_init(struct session *sess, const struct dossier *dos,
 	if (s && t->reporter_email &&
 	    store_participant_get(s, dos->f.r.id, t->reporter_email,
 				  &p, &e) == 0) {
-		trust_add(t, p.key_fpr);
+		char *key = NULL;
+
+		/* Only a key their timeline confirms. */
+		if (participant_key(sess, dos->f.r.id, &p, &key, &e) == 0)
+			trust_add(t, key);
+		free(key);
 		participant_release(&p);
 	}
 }

@@ -113,4 +113,28 @@ tap_is "$rc" 0 "once the officer confirms Mia's key, it goes" "$out"
 armor 5
 sqop decrypt "$T/evil.key" <"$T/a5.asc" >/dev/null 2>&1; rc=$?
 tap_ok $((rc == 0)) "and the other key cannot decrypt it"
+
+# A key swapped in the record behind the program (an officer with psql or
+# the sqlite3 shell; on the team server with an event of the kind, which
+# says Max's own key was confirmed): the key a forward uses is the one the
+# timeline confirms, so it is refused, naming both, and nothing is sent.
+db_sql "BEGIN; INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 1, 'x', 'participant-key', 'max@example.org: key $MAX confirmed');
+	UPDATE participants SET key_fpr = '$EVIL' WHERE report_id = 1 AND key_fpr = '$MAX';
+	COMMIT" >/dev/null
+tap_is "$(st show 1 --json | jq -r '.participants[] | select(.email == "max@example.org") | .key')" "$EVIL" \
+	"the record now holds the attacker's key for Max"
+tap_is "$(st show 1 --json | jq -r '.participants[] | select(.email == "max@example.org") | "\(.key_confirmed) \(.key_mismatch)"')" \
+	"$MAX true" "show --json: the timeline confirms Max's own key, and says they differ"
+out=$(st forward 1 --to max@example.org --outbox "$T/o6" 2>&1); rc=$?
+tap_is "$rc:$(count "$T/o6")" "1:0" "a forward to Max is refused, nothing sent" "$out"
+tap_like "$out" "the key the record holds for max@example.org \\($EVIL\\) is not the one its timeline confirms \\($MAX\\)" \
+	"naming the record's key and the timeline's"
+out=$(st maintainers 1 --add 'Max Newcomer <max@example.org>' --key "$MAX" 2>&1); rc=$?
+tap_is "$rc" 0 "the officer confirms Max's key again" "$out"
+out=$(st forward 1 --to max@example.org --outbox "$T/o6" 2>&1); rc=$?
+tap_is "$rc" 0 "then the forward goes" "$out"
+armor 6
+sqop decrypt "$T/max.key" <"$T/a6.asc" 2>/dev/null | grep -q KEY-CANARY
+tap_ok $? "to Max's own key"
 tap_done

@@ -202,12 +202,96 @@ static void test_format(void **state)
 	free(s);
 }
 
+/* The key a participant's timeline confirms, as forward uses it: the
+ * last confirmation of their address, until they are removed; a row that
+ * holds another key is refused, naming both. */
+static void test_timeline_key(void **state)
+{
+	(void)state;
+	struct err err = { 0, "" };
+	int64_t rid;
+	struct store *s = unit_store_with_report("k.db", &rid);
+	struct session sess;
+	struct participant p = { 0 };
+	char *k = NULL;
+	static const struct {
+		const char *kind, *detail, *mia, *rex;
+	} steps[] = {
+		{ "participant-add", "Mia M <mia@example.org> (maintainer)",
+		  NULL, NULL },
+		{ "participant-key", "mia@example.org: key AAA confirmed",
+		  "AAA", NULL },
+		{ "participant-key", "mia@example.org.evil: key EEE confirmed",
+		  "AAA", NULL },
+		{ "participant-key", "mia@example.org: key FFF", "AAA", NULL },
+		{ "participant-add",
+		  "Rex R <rex@example.org> (other), key BBB confirmed", "AAA",
+		  "BBB" },
+		{ "participant-add",
+		  "Mia <mia@example.org.evil>, key EEE confirmed", "AAA",
+		  "BBB" },
+		{ "participant-key", "MIA@example.org: key CCC confirmed",
+		  "CCC", "BBB" },
+		{ "participant-remove",
+		  "Mia M <mia@example.org> (maintainer) removed", NULL, "BBB" },
+		{ "participant-add",
+		  "mia@example.org (reviewer), key DDD confirmed", "DDD",
+		  "BBB" },
+	};
+
+	memset(&sess, 0, sizeof(sess));
+	sess.store = s;
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		assert_int_equal(store_begin(s, &err), 0);
+		unit_event(s, rid, steps[i].kind, steps[i].detail);
+		assert_int_equal(store_commit(s, &err), 0);
+		assert_int_equal(participant_timeline_key(&sess, rid,
+							  "mia@example.org", &k,
+							  &err),
+				 0);
+		if (steps[i].mia)
+			assert_string_equal(k, steps[i].mia);
+		else
+			assert_null(k);
+		free(k);
+		assert_int_equal(participant_timeline_key(&sess, rid,
+							  "rex@example.org", &k,
+							  &err),
+				 0);
+		if (steps[i].rex)
+			assert_string_equal(k, steps[i].rex);
+		else
+			assert_null(k);
+		free(k);
+	}
+	p.email = (char *)"mia@example.org";
+	p.key_fpr = (char *)"DDD";
+	assert_int_equal(participant_key(&sess, rid, &p, &k, &err), 0);
+	assert_string_equal(k, "DDD");
+	free(k);
+	p.key_fpr = (char *)"EEE";
+	assert_int_equal(participant_key(&sess, rid, &p, &k, &err),
+			 ERR_REFUSED);
+	assert_null(k);
+	assert_non_null(strstr(
+		err.msg, "(EEE) is not the one its timeline confirms (DDD)"));
+	p.key_fpr = NULL;
+	assert_int_equal(participant_key(&sess, rid, &p, &k, &err),
+			 ERR_REFUSED);
+	p.email = (char *)"rex@example.org";
+	p.key_fpr = (char *)"BBB";
+	assert_int_equal(participant_key(&sess, rid, &p, &k, &err), 0);
+	free(k);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		UNIT_BOTH(test_add_duplicate_remove_readd),
 		UNIT_BOTH(test_ack),
 		UNIT_BOTH(test_empty_address_refused),
+		UNIT_BOTH(test_timeline_key),
 		cmocka_unit_test(test_parse_address),
 		cmocka_unit_test(test_format),
 	};
