@@ -33,6 +33,9 @@ MAXSEC = knob("LOAD_MAX_SECONDS", 150)
 UIS = min(knob("LOAD_UIS", 3), 4)
 JOBS = os.environ.get("LOAD_IMPORT_JOBS", "").strip()
 NICE = knob("LOAD_IMPORT_NICE", 0)
+# 1: the importing officers run at idle priority (chrt --idle): they get
+# only the processor the others leave, as on machines of their own.
+IDLE = knob("LOAD_IMPORT_IDLE", 0)
 KEY_CACHE = knob("LOAD_KEY_CACHE", 0)
 DB = "dbname=load"
 ROLES = ["off%d" % k for k in range(1, 9)]
@@ -324,6 +327,8 @@ def importer(ph, k, procs):
     argv += ["--maildir", "%s/md%d" % (W, k)]
     if NICE:
         argv = ["nice", "-n", str(NICE)] + argv
+    if IDLE:
+        argv = ["chrt", "--idle", "0"] + argv
     t0 = time.monotonic()
     with open("%s/import%d.out" % (W, k), "w") as out, \
             open("%s/import%d.err" % (W, k), "w") as err:
@@ -524,9 +529,9 @@ def main():
         start_uis()
         wt = threading.Thread(target=watcher.run)
         wt.start()
-    print("officers: off1-off4 import (nice %d, --jobs %s), %s, "
+    print("officers: off1-off4 import (nice %d%s, --jobs %s), %s, "
           "off5-off8 run commands; team.key-cache %s"
-          % (NICE, JOBS or "default",
+          % (NICE, ", idle priority" if IDLE else "", JOBS or "default",
              "off1-off%d have the UI open (live update: tmux capture-pane)"
              % UIS if UIS else "no UI open (LOAD_UIS=0: no live update)",
              "%d s" % KEY_CACHE if KEY_CACHE else "off"))

@@ -113,6 +113,7 @@ int participant_add(struct session *sess, int64_t report_id, const char *name,
 {
 	struct participant p;
 	char *detail;
+	int64_t row = 0;
 	int r;
 
 	assert(sess->store && store_in_tx(sess->store));
@@ -123,15 +124,16 @@ int participant_add(struct session *sess, int64_t report_id, const char *name,
 	p.role = (char *)role;
 	p.section = (char *)section;
 	p.added_by = sess->officer;
-	p.key_fpr = (char *)key_fpr;
-	r = store_participant_add(sess->store, &p, NULL, err);
+	r = store_participant_add(sess->store, &p, &row, err);
 	if (r == 0) {
 		char *who = participant_format(&p);
 		detail = key_fpr ? xasprintf("%s, key %s confirmed", who, key_fpr)
 				 : xstrdup(who);
 		free(who);
-		r = store_event_add(sess->store, report_id, sess->officer,
-				    "participant-add", detail, err);
+		/* The event names the row and the key: the store applies it. */
+		r = store_event_add_ref(sess->store, report_id, sess->officer,
+					"participant-add", detail, row, key_fpr,
+					err);
 		free(detail);
 	}
 	free(p.email);
@@ -260,17 +262,19 @@ int participant_key(struct session *sess, int64_t report_id,
 int participant_set_key(struct session *sess, int64_t report_id,
 			const char *email, const char *key_fpr, struct err *err)
 {
+	struct participant p;
 	char *detail;
 	int r;
 
 	assert(sess->store && store_in_tx(sess->store));
-	r = store_participant_set_key(sess->store, report_id, email, key_fpr, err);
-	if (r == 0) {
-		detail = xasprintf("%s: key %s confirmed", email, key_fpr);
-		r = store_event_add(sess->store, report_id, sess->officer,
-				    "participant-key", detail, err);
-		free(detail);
-	}
+	if ((r = store_participant_get(sess->store, report_id, email, &p,
+				       err)) < 0)
+		return r;
+	detail = xasprintf("%s: key %s confirmed", email, key_fpr);
+	r = store_event_add_ref(sess->store, report_id, sess->officer,
+				"participant-key", detail, p.id, key_fpr, err);
+	free(detail);
+	participant_release(&p);
 	return r;
 }
 
@@ -287,21 +291,17 @@ int participant_remove(struct session *sess, int64_t report_id,
 		       const char *email, struct err *err)
 {
 	struct participant p;
-	char *detail;
+	char *detail, *who;
 	int r;
 
 	if ((r = participant_load(sess, report_id, email, &p, err)) < 0)
 		return r;
-	r = store_participant_remove(sess->store, report_id, email, sess->officer,
-				     0, err);
-	if (r == 0) {
-		char *who = participant_format(&p);
-		detail = xasprintf("%s removed", who);
-		r = store_event_add(sess->store, report_id, sess->officer,
-				    "participant-remove", detail, err);
-		free(detail);
-		free(who);
-	}
+	who = participant_format(&p);
+	detail = xasprintf("%s removed", who);
+	r = store_event_add_ref(sess->store, report_id, sess->officer,
+				"participant-remove", detail, p.id, NULL, err);
+	free(detail);
+	free(who);
 	participant_release(&p);
 	return r;
 }
@@ -321,15 +321,11 @@ int participant_ack(struct session *sess, int64_t report_id, const char *email,
 				"'%s' already acknowledged report %lld", email,
 				(long long)report_id);
 	}
-	r = store_participant_ack(sess->store, report_id, email, 0, err);
-	if (r == 0) {
-		detail = xasprintf("%s%s%s%s acknowledged",
-				   p.name ? p.name : "", p.name ? " <" : "",
-				   p.email, p.name ? ">" : "");
-		r = store_event_add(sess->store, report_id, sess->officer,
-				    "participant-ack", detail, err);
-		free(detail);
-	}
+	detail = xasprintf("%s%s%s%s acknowledged", p.name ? p.name : "",
+			   p.name ? " <" : "", p.email, p.name ? ">" : "");
+	r = store_event_add_ref(sess->store, report_id, sess->officer,
+				"participant-ack", detail, p.id, NULL, err);
+	free(detail);
 	participant_release(&p);
 	return r;
 }

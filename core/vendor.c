@@ -204,7 +204,23 @@ static int apply_edit(struct session *sess, void *data, struct err *err)
 	return rc;
 }
 
-/* notify and status: one vendor's row on one report. */
+/* An event about vendor ven's row on report v->id, naming the vendor and
+ * value (the store applies it to the row, or refuses it). */
+static int vendor_event(struct session *sess, struct vendor_req *v,
+			const struct vendor *ven, const char *kind,
+			const char *value, char *detail, struct err *err)
+{
+	int rc = store_report_vendor_event(sess->store, v->id, ven->id,
+					   sess->officer, kind, detail, value,
+					   err);
+
+	if (rc == 0)
+		say(v, detail);
+	free(detail);
+	return rc;
+}
+
+/* notify and status: one vendor's row on one report, by its events. */
 static int apply_status(struct session *sess, void *data, struct err *err)
 {
 	struct vendor_req *v = data;
@@ -212,7 +228,6 @@ static int apply_status(struct session *sess, void *data, struct err *err)
 	struct vendor ven;
 	struct report r;
 	struct report_vendor cur;
-	struct report_vendor_set u = { NULL, 0, util_now(), -1, NULL, NULL };
 	const char *from;
 	int rc;
 
@@ -224,61 +239,52 @@ static int apply_status(struct session *sess, void *data, struct err *err)
 		return rc;
 	rc = store_report_vendor_get(s, v->id, ven.id, &cur, NULL);
 	from = rc == 0 ? cur.status : "not-notified";
+	rc = 0;
 	if (v->status && strcmp(v->status, from) && v->correct) {
 		/* A wrong status is put right by a recorded correction, never
 		 * by pretending it was not there. */
-		u.status = v->status;
-		if (!strcmp(v->status, "notified") && !cur.notified_at)
-			u.notified_at = u.updated_at;
-		rc = event(sess, v, v->id, "vendor-status-correction",
-			   xasprintf("vendor %s: %s corrected to %s", ven.name,
-				     from, v->status), err);
-		if (rc < 0)
-			goto out;
+		rc = vendor_event(sess, v, &ven, "vendor-status-correction",
+				  v->status,
+				  xasprintf("vendor %s: %s corrected to %s",
+					    ven.name, from, v->status),
+				  err);
 	} else if (v->status && strcmp(v->status, from)) {
 		if ((rc = vendor_check_transition(ven.name, from, v->status, err)) < 0)
 			goto out;
-		u.status = v->status;
-		if (!strcmp(v->status, "notified")) {
-			u.notified_at = u.updated_at;
-			rc = event(sess, v, v->id, "vendor-notify",
-				   xasprintf("vendor %s notified (contact %s)",
-					     ven.name, ven.contact), err);
-		} else {
-			rc = event(sess, v, v->id, "vendor-status",
-				   xasprintf("vendor %s: %s -> %s", ven.name, from,
-					     v->status), err);
-		}
-		if (rc < 0)
-			goto out;
+		if (!strcmp(v->status, "notified"))
+			rc = vendor_event(
+				sess, v, &ven, "vendor-notify", v->status,
+				xasprintf("vendor %s notified (contact %s)",
+					  ven.name, ven.contact),
+				err);
+		else
+			rc = vendor_event(sess, v, &ven, "vendor-status",
+					  v->status,
+					  xasprintf("vendor %s: %s -> %s",
+						    ven.name, from, v->status),
+					  err);
 	} else if (v->status && v->notify) {
 		rc = err_setc(err, ERR_REFUSED,
-			      "report %lld: vendor %s is already %s", (long long)v->id,
-			      ven.name, from);
-		goto out;
+			      "report %lld: vendor %s is already %s",
+			      (long long)v->id, ven.name, from);
 	}
-	if (v->statement) {
-		u.statement = v->statement;
-		if ((rc = event(sess, v, v->id, "vendor-statement",
-				xasprintf("vendor %s statement: %s", ven.name,
-					  v->statement), err)) < 0)
-			goto out;
-	}
-	if (v->note) {
-		u.note = v->note;
-		if ((rc = event(sess, v, v->id, "vendor-note",
-				xasprintf("vendor %s note: %s", ven.name, v->note),
-				err)) < 0)
-			goto out;
-	}
-	if (v->nda) {
-		u.nda_requested = 1;
-		if ((rc = event(sess, v, v->id, "nda-request",
-				xasprintf("vendor %s requested an NDA; policy: %s",
-					  ven.name, policy_nda_answer()), err)) < 0)
-			goto out;
-	}
-	rc = v->summary.len ? store_report_vendor_set(s, v->id, ven.id, &u, err) : 0;
+	if (rc == 0 && v->statement)
+		rc = vendor_event(sess, v, &ven, "vendor-statement",
+				  v->statement,
+				  xasprintf("vendor %s statement: %s", ven.name,
+					    v->statement),
+				  err);
+	if (rc == 0 && v->note)
+		rc = vendor_event(sess, v, &ven, "vendor-note", v->note,
+				  xasprintf("vendor %s note: %s", ven.name,
+					    v->note),
+				  err);
+	if (rc == 0 && v->nda)
+		rc = vendor_event(
+			sess, v, &ven, "nda-request", NULL,
+			xasprintf("vendor %s requested an NDA; policy: %s",
+				  ven.name, policy_nda_answer()),
+			err);
 out:
 	report_vendor_release(&cur);
 	vendor_release(&ven);

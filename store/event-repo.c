@@ -51,6 +51,14 @@ void event_detail_column(char *buf, size_t n, const char *kind)
 int store_event_add(struct store *s, int64_t report_id, const char *officer,
 		    const char *kind, const char *detail, struct err *err)
 {
+	return store_event_add_ref(s, report_id, officer, kind, detail, 0, NULL,
+				   err);
+}
+
+int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
+			const char *kind, const char *detail, int64_t ref,
+			const char *value, struct err *err)
+{
 	struct stmt *st;
 	char col[96], *sealed = NULL;
 	bool failed = false;
@@ -65,8 +73,9 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 	}
 	if (!(st = db_stmt(
 		      s,
-		      "INSERT INTO events (report_id, at, officer, kind, detail)"
-		      " VALUES (nullif(?1, 0), ?2, ?3, ?4, ?5)",
+		      "INSERT INTO events (report_id, at, officer, kind, detail,"
+		      " ref, value) VALUES (nullif(?1, 0), ?2, ?3, ?4, ?5,"
+		      " nullif(?6, 0), ?7)",
 		      err))) {
 		free(sealed);
 		return ERR_IO;
@@ -76,6 +85,8 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 	db_text(st, 3, officer ? officer : "unknown");
 	db_text(st, 4, kind);
 	db_text(st, 5, sealed ? sealed : detail ? detail : "");
+	db_int(st, 6, ref);
+	db_text(st, 7, value);
 	r = db_send(s, st, "cannot record the event", err);
 	free(sealed);
 	return r;

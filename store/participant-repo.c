@@ -6,6 +6,9 @@
  * address) is enforced by the partial unique index of schema.c;
  * addresses are stored lowercase.  key_fpr is the key the officer
  * confirmed for that person (`maintainers ID --add ADDR --key FPR`).
+ * The key, the acknowledgement and the removal are applied by the schema
+ * from the events that record them (store_event_add_ref), never written
+ * here.
  * (`due`'s query for participants who have not acknowledged lives in
  * party-repo.c.)
  *
@@ -196,20 +199,6 @@ static struct stmt *current_stmt(struct store *s, const char *sql,
 	return st;
 }
 
-/* Runs an UPDATE from current_stmt: ERR_NOTFOUND naming them when no
- * such participant is there. */
-static int update_current(struct store *s, struct stmt *st, int64_t report_id,
-			  const char *email, const char *what, struct err *err)
-{
-	int r;
-
-	if ((r = db_run(s, st, NULL, what, NULL, err)) < 0)
-		return r;
-	if (db_changes(st) == 0)
-		return not_participant(err, email, report_id);
-	return 0;
-}
-
 int store_participant_add(struct store *s, const struct participant *p,
 			  int64_t *id, struct err *err)
 {
@@ -241,9 +230,9 @@ int store_participant_add(struct store *s, const struct participant *p,
 	if (!(st = db_stmt(
 		      s,
 		      "INSERT INTO participants (report_id, name, email, role,"
-		      "  section, added_by, added_at, key_fpr) VALUES (?1,"
+		      "  section, added_by, added_at) VALUES (?1,"
 		      "  nullif(?2, ''), lower(?3), nullif(?4, ''), nullif(?5, ''),"
-		      "  ?6, ?7, nullif(?8, '')) ON CONFLICT DO NOTHING RETURNING id",
+		      "  ?6, ?7) ON CONFLICT DO NOTHING RETURNING id",
 		      err))) {
 		free(key);
 		free(who);
@@ -256,7 +245,6 @@ int store_participant_add(struct store *s, const struct participant *p,
 	db_text(st, 5, who ? NULL : p->section);
 	db_text(st, 6, p->added_by ? p->added_by : "unknown");
 	db_int(st, 7, (int64_t)(p->added_at ? p->added_at : util_now()));
-	db_text(st, 8, p->key_fpr);
 	r = db_run(s, st, &got, "cannot store the participant", NULL, err);
 	free(key);
 	free(who);
@@ -269,53 +257,6 @@ int store_participant_add(struct store *s, const struct participant *p,
 	if (id)
 		*id = got;
 	return 0;
-}
-
-int store_participant_remove(struct store *s, int64_t report_id,
-			     const char *email, const char *officer, time_t at,
-			     struct err *err)
-{
-	int r;
-	struct stmt *st = current_stmt(
-		s, "UPDATE participants SET removed_at = ?3, removed_by = ?4" WHERE_CURRENT("?5"),
-		report_id, email, 5, &r, err);
-
-	if (!st)
-		return r;
-	db_int(st, 3, (int64_t)(at ? at : util_now()));
-	db_text(st, 4, officer ? officer : "unknown");
-	return update_current(s, st, report_id, email, "cannot remove the participant", err);
-}
-
-int store_participant_set_key(struct store *s, int64_t report_id,
-			      const char *email, const char *key_fpr,
-			      struct err *err)
-{
-	int r;
-	struct stmt *st = current_stmt(
-		s, "UPDATE participants SET key_fpr = nullif(?3, '')" WHERE_CURRENT("?4"),
-		report_id, email, 4, &r, err);
-
-	if (!st)
-		return r;
-	db_text(st, 3, key_fpr);
-	return update_current(s, st, report_id, email,
-			      "cannot record the participant's key", err);
-}
-
-int store_participant_ack(struct store *s, int64_t report_id,
-			  const char *email, time_t at, struct err *err)
-{
-	int r;
-	struct stmt *st = current_stmt(s, "UPDATE participants SET acknowledged_at ="
-				       " coalesce(acknowledged_at, ?3)" WHERE_CURRENT("?4"),
-				       report_id, email, 4, &r, err);
-
-	if (!st)
-		return r;
-	db_int(st, 3, (int64_t)(at ? at : util_now()));
-	return update_current(s, st, report_id, email,
-			      "cannot record the acknowledgement", err);
 }
 
 int store_participant_get(struct store *s, int64_t report_id,

@@ -201,61 +201,30 @@ int store_report_vendor_get(struct store *s, int64_t report_id,
 	return rc;
 }
 
-int store_report_vendor_set(struct store *s, int64_t report_id,
-			    int64_t vendor_id, const struct report_vendor_set *u,
-			    struct err *err)
+int store_report_vendor_event(struct store *s, int64_t report_id,
+			      int64_t vendor_id, const char *officer,
+			      const char *kind, const char *detail,
+			      const char *value, struct err *err)
 {
-	char col[2][48], *note = NULL, *statement = NULL;
+	const char *what = !strcmp(kind, "vendor-note") ? "note"
+		: !strcmp(kind, "vendor-statement")	? "statement"
+							: NULL;
+	char col[48], *sealed = NULL;
 	bool failed = false;
-	struct stmt *st;
 	int r;
 
-	/* The note and statement are sealed (issue 26) under the report and
-	 * the vendor (rv_column). */
-	rv_column(col[0], sizeof(col[0]), "note", vendor_id);
-	rv_column(col[1], sizeof(col[1]), "statement", vendor_id);
-	if ((u->note &&
-	     !(note = store_seal_field(s, "report_vendors", col[0], report_id,
-				       u->note, &failed, err))) ||
-	    (u->statement &&
-	     !(statement = store_seal_field(s, "report_vendors", col[1],
-					    report_id, u->statement, &failed,
-					    err)))) {
-		free(note);
-		return failed ? ERR_CRYPTO : ERR_IO;
+	/* A note or statement goes in sealed as the row keeps it (issue
+	 * 26): under the report and the vendor (rv_column). */
+	if (what && value) {
+		rv_column(col, sizeof(col), what, vendor_id);
+		if (!(sealed = store_seal_field(s, "report_vendors", col,
+						report_id, value, &failed,
+						err)))
+			return failed ? ERR_CRYPTO : ERR_IO;
 	}
-	st = db_stmt(
-		s,
-		"INSERT INTO report_vendors (report_id, vendor_id, status,"
-		"  notified_at, updated_at, nda_requested, note, statement)"
-		" VALUES (?1, ?2, coalesce(?3, 'not-notified'), nullif(?4, 0), ?5,"
-		"  CASE WHEN ?6 < 0 THEN 0 ELSE ?6 END, ?7, ?8)"
-		" ON CONFLICT (report_id, vendor_id) DO UPDATE SET"
-		"  status = coalesce(?3, report_vendors.status),"
-		"  notified_at = coalesce(nullif(?4, 0), report_vendors.notified_at),"
-		"  updated_at = ?5,"
-		"  nda_requested = CASE WHEN ?6 < 0 THEN report_vendors.nda_requested"
-		"   ELSE ?6 END,"
-		"  note = coalesce(?7, report_vendors.note),"
-		"  statement = coalesce(?8, report_vendors.statement)",
-		err);
-
-	if (!st) {
-		free(note);
-		free(statement);
-		return ERR_IO;
-	}
-	db_int(st, 1, report_id);
-	db_int(st, 2, vendor_id);
-	db_text(st, 3, u->status);
-	db_int(st, 4, (int64_t)u->notified_at);
-	db_int(st, 5, (int64_t)u->updated_at);
-	db_int(st, 6, u->nda_requested);
-	db_text(st, 7, note);
-	db_text(st, 8, statement);
-	r = db_run(s, st, NULL, "cannot store the vendor status", NULL, err);
-	free(note);
-	free(statement);
+	r = store_event_add_ref(s, report_id, officer, kind, detail, vendor_id,
+				sealed ? sealed : value, err);
+	free(sealed);
 	return r;
 }
 

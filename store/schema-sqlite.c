@@ -391,6 +391,103 @@ const char *const schema_sqlite[] = {
 	"      IS NOT NULL;"
 	"  UPDATE reports SET release_started = NEW.at WHERE id = NEW.report_id;"
 	"  END;",
+
+	/* 13: a participant's key, acknowledgement and removal are what
+	 * their events say (schema-pg.c's migration 11, the same rules):
+	 * each event names the participant's row (ref) and, for a key, the
+	 * key (value); it is applied as it is stored, or refused. */
+	"ALTER TABLE events ADD COLUMN ref INTEGER;"
+	"ALTER TABLE events ADD COLUMN value TEXT;"
+	"CREATE TRIGGER events_ref_fixed BEFORE UPDATE OF ref, value ON events"
+	"  BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;"
+	"CREATE TRIGGER participants_start_bare BEFORE INSERT ON participants"
+	"  WHEN NEW.key_fpr IS NOT NULL OR NEW.acknowledged_at IS NOT NULL"
+	"    OR NEW.removed_at IS NOT NULL OR NEW.removed_by IS NOT NULL"
+	"  BEGIN SELECT RAISE(ABORT, 'a participant starts without a key,"
+	" acknowledgement or removal: their events record them'); END;"
+	"CREATE TRIGGER participants_by_events BEFORE UPDATE OF key_fpr,"
+	"  acknowledged_at, removed_at, removed_by ON participants"
+	"  WHEN NOT EXISTS (SELECT 1 FROM events e"
+	"    WHERE e.id = (SELECT max(id) FROM events) AND e.ref = OLD.id"
+	"      AND e.kind IN " PARTICIPANT_KINDS ")"
+	"  BEGIN SELECT RAISE(ABORT, 'a participant changes only by their events'); END;"
+	"CREATE TRIGGER events_apply_participant AFTER INSERT ON events"
+	"  WHEN NEW.ref IS NOT NULL AND NEW.kind IN " PARTICIPANT_KINDS " BEGIN"
+	"  SELECT RAISE(ABORT, 'the event names a participant who is not one of the"
+	" report''s (or was removed)')"
+	"    WHERE NOT EXISTS (SELECT 1 FROM participants WHERE id = NEW.ref"
+	"      AND report_id = NEW.report_id AND removed_at IS NULL);"
+	"  SELECT RAISE(ABORT, 'a participant-key event names the key')"
+	"    WHERE NEW.kind = 'participant-key' AND coalesce(NEW.value, '') = '';"
+	"  SELECT RAISE(ABORT, 'the participant acknowledged already')"
+	"    WHERE NEW.kind = 'participant-ack'"
+	"      AND (SELECT acknowledged_at FROM participants WHERE id = NEW.ref) IS NOT NULL;"
+	"  UPDATE participants SET"
+	"    key_fpr = CASE WHEN NEW.kind IN ('participant-add', 'participant-key')"
+	"      THEN nullif(NEW.value, '') ELSE key_fpr END,"
+	"    acknowledged_at = CASE WHEN NEW.kind = 'participant-ack' THEN NEW.at"
+	"      ELSE acknowledged_at END,"
+	"    removed_at = CASE WHEN NEW.kind = 'participant-remove' THEN NEW.at"
+	"      ELSE removed_at END,"
+	"    removed_by = CASE WHEN NEW.kind = 'participant-remove' THEN NEW.officer"
+	"      ELSE removed_by END"
+	"    WHERE id = NEW.ref;"
+	"  END;",
+
+	/* 14: a vendor's status on a report (and its note, statement, NDA
+	 * request) is what its events say (schema-pg.c's migration 12, the
+	 * same rules): applied as each is stored, or refused; the row
+	 * changes by nothing else but a clear note or statement sealed in
+	 * place. */
+	"CREATE TRIGGER report_vendors_by_events_insert BEFORE INSERT ON report_vendors"
+	"  WHEN NOT EXISTS (SELECT 1 FROM events e"
+	"    WHERE e.id = (SELECT max(id) FROM events) AND e.ref = NEW.vendor_id"
+	"      AND e.report_id = NEW.report_id AND e.kind IN " VENDOR_KINDS ")"
+	"    OR NEW.status IS NOT 'not-notified' OR NEW.notified_at IS NOT NULL"
+	"    OR NEW.nda_requested IS NOT 0 OR NEW.note IS NOT NULL"
+	"    OR NEW.statement IS NOT NULL"
+	"  BEGIN SELECT RAISE(ABORT, 'a vendor''s status changes only by its events'); END;"
+	"CREATE TRIGGER report_vendors_by_events BEFORE UPDATE ON report_vendors"
+	"  WHEN NOT EXISTS (SELECT 1 FROM events e"
+	"    WHERE e.id = (SELECT max(id) FROM events) AND e.ref = OLD.vendor_id"
+	"      AND e.report_id = OLD.report_id AND e.kind IN " VENDOR_KINDS ")"
+	"    AND NOT (NEW.report_id IS OLD.report_id AND NEW.vendor_id IS OLD.vendor_id"
+	"      AND NEW.status IS OLD.status AND NEW.notified_at IS OLD.notified_at"
+	"      AND NEW.updated_at IS OLD.updated_at"
+	"      AND NEW.nda_requested IS OLD.nda_requested"
+	"      AND " SEALED_FROM_CLEAR("OLD.note", "NEW.note") "      AND " SEALED_FROM_CLEAR(
+		"OLD.statement",
+		"NEW.statement") ")"
+				 "  BEGIN SELECT RAISE(ABORT, 'a vendor''s status changes only by its events'); END;"
+				 "CREATE TRIGGER events_apply_vendor AFTER INSERT ON events"
+				 "  WHEN NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
+				 "    AND NEW.kind IN " VENDOR_KINDS " BEGIN"
+				 "  INSERT OR IGNORE INTO report_vendors (report_id, vendor_id, updated_at)"
+				 "    VALUES (NEW.report_id, NEW.ref, NEW.at);"
+				 "  SELECT RAISE(ABORT, 'the vendor status does not follow from the vendor''s"
+				 " status on the report')"
+				 "    FROM report_vendors v WHERE v.report_id = NEW.report_id AND v.vendor_id = NEW.ref"
+				 "      AND NEW.kind IN ('vendor-notify', 'vendor-status', 'vendor-status-correction')"
+				 "      AND (NEW.value IS NULL OR NEW.value NOT IN (" VENDOR_STATUSES
+				 ")"
+				 "        OR NEW.value = v.status"
+				 "        OR (NEW.kind = 'vendor-notify' AND (NEW.value <> 'notified'"
+				 "            OR v.status <> 'not-notified'))"
+				 "        OR (NEW.kind = 'vendor-status' AND NOT (" VENDOR_RANK("NEW.value") "            > " VENDOR_RANK(
+					 "v.status") "            OR (v.status = 'affected' AND NEW.value = 'fixed'))));"
+						     "  UPDATE report_vendors SET"
+						     "    status = CASE WHEN NEW.kind IN ('vendor-notify', 'vendor-status',"
+						     "      'vendor-status-correction') THEN NEW.value ELSE status END,"
+						     "    notified_at = CASE WHEN NEW.value = 'notified' AND NEW.kind <> 'vendor-note'"
+						     "      AND NEW.kind <> 'vendor-statement' THEN coalesce(notified_at, NEW.at)"
+						     "      ELSE notified_at END,"
+						     "    updated_at = NEW.at,"
+						     "    nda_requested = CASE WHEN NEW.kind = 'nda-request' THEN 1 ELSE nda_requested END,"
+						     "    note = CASE WHEN NEW.kind = 'vendor-note' THEN NEW.value ELSE note END,"
+						     "    statement = CASE WHEN NEW.kind = 'vendor-statement' THEN NEW.value"
+						     "      ELSE statement END"
+						     "    WHERE report_id = NEW.report_id AND vendor_id = NEW.ref;"
+						     "  END;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

@@ -13,7 +13,8 @@ extern const size_t schema_pg_count;
 
 /*
  * What both engines' migrations that apply events to reports (SQLite 12,
- * PostgreSQL 10) name: the lifecycle (core/triage.c's transitions, which
+ * PostgreSQL 10), participants (13, 11) and vendor statuses (14, 12)
+ * name: the lifecycle (core/triage.c's transitions, which
  * test-store compares with it), the severities, consent's two sentences
  * (core/triage.c writes them) and the kinds applied.  Part of those
  * migrations' text: never edit; a change is a new migration.
@@ -31,6 +32,20 @@ extern const size_t schema_pg_count;
 #define SEVERITY_NAMES "none, low, medium, high, critical"
 #define CONSENT_CREDIT "'reporter consents to be credited'"
 #define CONSENT_EXPLOIT "'reporter consents to the release of exploit code'"
+#define PARTICIPANT_KINDS                                           \
+	"('participant-add', 'participant-key', 'participant-ack'," \
+	" 'participant-remove')"
+#define VENDOR_KINDS                                                     \
+	"('vendor-notify', 'vendor-status', 'vendor-status-correction'," \
+	" 'vendor-statement', 'vendor-note', 'nda-request')"
+#define VENDOR_STATUSES                                           \
+	"'not-notified', 'notified', 'acknowledged', 'affected'," \
+	" 'not-affected', 'fixed', 'declined'"
+/* core/vendor.c's order of statuses: a status moves only up it (or from
+ * affected to fixed), but by a correction. */
+#define VENDOR_RANK(x)                                                  \
+	"(CASE " x " WHEN 'not-notified' THEN 0 WHEN 'notified' THEN 1" \
+	" WHEN 'acknowledged' THEN 2 ELSE 3 END)"
 #define APPLIED_KINDS \
 	"('state', 'severity', 'consent', 'claim', 'public', 'release-start')"
 

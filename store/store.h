@@ -286,6 +286,13 @@ int store_messages_get(struct store *s, int64_t report_id, bool with_blob,
 /* --- events (append-only) ------------------------------------------------*/
 int store_event_add(struct store *s, int64_t report_id, const char *officer,
 		    const char *kind, const char *detail, struct err *err);
+/* The same, naming the row it changes (ref: a participant's id) and,
+ * for a key, the key (value), both stored clear: the schema applies a
+ * participant-add/-key/-ack/-remove event that names its row to that
+ * row, or refuses it. */
+int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
+			const char *kind, const char *detail, int64_t ref,
+			const char *value, struct err *err);
 /* Events of a report (report_id 0: all), oldest first. */
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);
@@ -334,10 +341,15 @@ int store_vendors_list(struct store *s, struct vendor **out, size_t *n,
 int store_report_vendor_get(struct store *s, int64_t report_id,
 			    int64_t vendor_id, struct report_vendor *rv,
 			    struct err *err);
-/* Creates or updates the vendor's row for the report. */
-int store_report_vendor_set(struct store *s, int64_t report_id,
-			    int64_t vendor_id, const struct report_vendor_set *u,
-			    struct err *err);
+/* The event of kind (vendor-notify, vendor-status,
+ * vendor-status-correction: value the status; vendor-note,
+ * vendor-statement: value the text, sealed here as the row keeps it;
+ * nda-request) about the vendor's row of the report: the schema applies
+ * it to the row (made at the first), or refuses it. */
+int store_report_vendor_event(struct store *s, int64_t report_id,
+			      int64_t vendor_id, const char *officer,
+			      const char *kind, const char *detail,
+			      const char *value, struct err *err);
 /* Of one report (0: every report), by report then vendor name. */
 int store_report_vendors_get(struct store *s, int64_t report_id,
 			     struct report_vendor **out, size_t *n,
@@ -441,25 +453,13 @@ int store_report_first_ids(struct store *s, const char *order, size_t limit,
 			   int64_t **ids, size_t *n, struct err *err);
 
 /* --- participant-repo.c: who was brought into a report -----------------*/
-/* Adds p to p->report_id (removed and acknowledged fields are ignored;
- * added_at 0 means now).  *id is optional.  ERR_DUPLICATE naming the
- * address when the report already has it as an active participant. */
+/* Adds p to p->report_id, without a key, acknowledgement or removal:
+ * those are their events' (store_event_add_ref naming the row *id, which
+ * the schema applies).  added_at 0 means now.  *id is optional.
+ * ERR_DUPLICATE naming the address when the report already has it as an
+ * active participant. */
 int store_participant_add(struct store *s, const struct participant *p,
 			  int64_t *id, struct err *err);
-/* Marks the active participant email (any case) removed by officer at
- * `at` (0: now); ERR_NOTFOUND naming them when there is none. */
-int store_participant_remove(struct store *s, int64_t report_id,
-			     const char *email, const char *officer, time_t at,
-			     struct err *err);
-/* Records when the active participant acknowledged (the first time is
- * kept); ERR_NOTFOUND naming them when there is none. */
-int store_participant_ack(struct store *s, int64_t report_id,
-			  const char *email, time_t at, struct err *err);
-/* Records key_fpr as the confirmed key of the active participant email;
- * ERR_NOTFOUND naming them when there is none. */
-int store_participant_set_key(struct store *s, int64_t report_id,
-			      const char *email, const char *key_fpr,
-			      struct err *err);
 /* The active participant email of a report into *p (release it);
  * ERR_NOTFOUND when there is none. */
 int store_participant_get(struct store *s, int64_t report_id,

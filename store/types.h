@@ -144,15 +144,6 @@ struct report_vendor {
 
 void report_vendor_release(struct report_vendor *rv);
 
-struct report_vendor_set {
-	const char *status;     /* NULL unchanged */
-	time_t notified_at;     /* 0 unchanged */
-	time_t updated_at;
-	int nda_requested;      /* -1 unchanged */
-	const char *note;       /* NULL unchanged */
-	const char *statement;  /* NULL unchanged */
-};
-
 /* Participants brought in and not (yet) acknowledged, for `due`. */
 struct pending_participant {
 	int64_t report_id;

@@ -135,7 +135,7 @@ has out "#2 overdue since 2026-12-04T12:00:00Z" "due lists the overdue report"
 db_sql "INSERT INTO events (report_id, at, officer, kind, detail) VALUES (2, 1796205600, 'olga', 'participant-add', 'Mia Maintainer <mia@example.org> brought in'); INSERT INTO participants (report_id, name, email, role, added_by, added_at) VALUES (2, 'Mia Maintainer', 'mia@example.org', 'maintainer', 'olga', 1796205600)"
 e2e_run 0 "due with a participant brought in" due --json
 jqt "an unacknowledged participant is listed" '[.items[] | select(.kind == "participant-unacknowledged" and .who == "mia@example.org" and .report == 2)] | length == 1'
-db_sql "INSERT INTO events (report_id, at, officer, kind, detail) VALUES (2, 1796292000, 'olga', 'participant-ack', 'mia@example.org acknowledged'); UPDATE participants SET acknowledged_at = 1796292000"
+db_sql "INSERT INTO events (report_id, at, officer, kind, detail, ref) VALUES (2, 1796292000, 'olga', 'participant-ack', 'mia@example.org acknowledged', (SELECT id FROM participants WHERE report_id = 2))"
 e2e_run 0 "due after the participant acknowledged" due --json
 jqt "an acknowledging participant is no longer listed" '[.items[] | select(.kind == "participant-unacknowledged")] | length == 0'
 e2e_run 0 "vendor status Beta acknowledged" vendor status 2 Beta acknowledged

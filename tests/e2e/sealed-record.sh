@@ -138,7 +138,8 @@ tap_unlike "$out" "CANARY-NOTE" "  and nothing of report 1's note shows"
 # seals and keys them in place, and says so.
 legacy_sql() {
 	if e2e_sqlite; then
-		sqlite3 "$DB" "DROP TRIGGER IF EXISTS messages_keyed; $1"
+		sqlite3 "$DB" "DROP TRIGGER IF EXISTS messages_keyed;
+			DROP TRIGGER IF EXISTS report_vendors_by_events_insert; $1"
 	else
 		PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" -c "SET search_path = secteam" \
 			-c "SET session_replication_role = replica" -c "$1" >/dev/null

@@ -55,6 +55,13 @@ if e2e_sqlite; then
 	tap_is "$(j 1 '.consent.credit')" "true" "  and the report says so"
 	tap_is "$(j 1 '[.events[] | select(.kind == "consent") | .officer] | join(" ")')" "bob" \
 		"  with bob's event in its timeline"
+	out=$(sq "UPDATE participants SET key_fpr = 'EVE0000000000000000000000000000000000000'"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a participant's key swapped without an event is refused" "$out"
+	tap_like "$out" "a participant changes only by their events" "  saying why"
+	out=$(sq "INSERT INTO events (report_id, at, officer, kind, detail, ref, value)
+		VALUES (2, 1, 'bob', 'participant-key', 'x', (SELECT id FROM participants LIMIT 1),
+		'EVE0000000000000000000000000000000000000')"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a key event naming another report's participant is refused" "$out"
 	out=$(sq "UPDATE messages SET verdict = 'valid' WHERE id = 2"); rc=$?
 	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a message's verdict cannot be rewritten" "$out"
 	out=$(sq "UPDATE messages SET plain_sha256 = 'x' WHERE id = 1"); rc=$?
@@ -128,10 +135,24 @@ out=$(bob "INSERT INTO reports (subject, received, state, claimed_by, consent_ex
 tap_is "$out" "new|-|0" "  a report bob inserts starts new, unclaimed, without consent"
 out=$(bob "UPDATE participants SET key_fpr = 'EVE0000000000000000000000000000000000000' WHERE report_id = 1"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a participant's key swapped without an event is refused" "$out"
+tap_like "$out" "permission denied for table participants" "  officers hold no UPDATE of a participant's key"
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail, ref, value)
+	VALUES (2, 0, 'x', 'participant-key', 'x',
+	  (SELECT id FROM participants WHERE report_id = 1), 'EVE0000000000000000000000000000000000000')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a key event naming another report's participant is refused" "$out"
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail, ref)
+	VALUES (1, 0, 'x', 'participant-key', 'x', (SELECT id FROM participants WHERE report_id = 1))"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a key event without a key is refused" "$out"
 tap_is "$(adm "SELECT coalesce(key_fpr, '-') FROM participants WHERE report_id = 1")" "-" \
 	"  the participant's key is as it was"
 out=$(bob "UPDATE participants SET email = 'eve@evil.example' WHERE report_id = 1"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "  nor can the address of someone brought in change" "$out"
+out=$(bob "BEGIN; INSERT INTO participants (report_id, email, added_by, added_at, key_fpr, acknowledged_at)
+	VALUES (1, 'k1:bobs-friend', 'x', 1, 'EVE0000000000000000000000000000000000000', 5);
+	INSERT INTO events (report_id, at, officer, kind, detail) VALUES (1, 0, 'x', 'participant-add', 'x');
+	COMMIT; SELECT coalesce(key_fpr, '-') || ' ' || coalesce(acknowledged_at, 0) FROM participants
+	WHERE email = 'k1:bobs-friend'"); rc=$?
+tap_is "$out" "- 0" "  a participant bob inserts starts without a key or acknowledgement"
 
 # 3. Time, ids and the officer are the server's.
 now=$(date +%s)
@@ -189,8 +210,9 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	DROP FUNCTION server_id, server_time, has_event, unrecorded, report_new,
 	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok,
 	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded,
-	  apply_event, refused CASCADE;
+	  apply_event, refused, participant_start, apply_participant, apply_vendor CASCADE;
 	DROP TABLE transitions;
+	ALTER TABLE events DROP COLUMN ref, DROP COLUMN value;
 	DROP TRIGGER report_files_append_only ON report_files;
 	DROP INDEX events_links;
 	DELETE FROM schema_info WHERE version >= 5" >/dev/null 2>&1
@@ -199,7 +221,7 @@ before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
 last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
-tap_like "$out" "upgraded from version 4 to 10, every event kept" "  and says so"
+tap_like "$out" "upgraded from version 4 to 12, every event kept" "  and says so"
 tap_like "$out" "sealed in place by 'secteam-tui roster reseal'" "  and how what is clear gets sealed"
 adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \

@@ -872,6 +872,60 @@ static void test_events_make_the_report(void **state)
 	store_close(s);
 }
 
+/* A vendor's status on a report is what its events say: applied, the
+ * row made at the first; a step down (but by a correction), a second
+ * notification, an unknown status refused. */
+static void test_vendor_events(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("vendor-events.db");
+	struct report_new rn = { "r", NULL, NULL, 100 };
+	struct vendor v = { 0, (char *)"Acme", (char *)"sec@acme.example", NULL,
+			    (char *)"vendor" };
+	struct report_vendor rv;
+	struct err err;
+	int64_t id, vid;
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+	unit_event(s, 0, "vendor-add", "Acme");
+	if (store_vendor_add(s, &v, &vid, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(store_commit(s, &err), 0);
+#define VE(kind, value)                                                      \
+	(store_begin(s, &err) == 0 &&                                        \
+			 store_report_vendor_event(s, id, vid, "unit", kind, \
+						   "d", value, &err) == 0 && \
+			 store_commit(s, &err) == 0                          \
+		 ? 0                                                         \
+		 : (store_rollback(s), -1))
+	assert_int_equal(VE("vendor-status", "acknowledged"), 0);
+	assert_int_equal(store_report_vendor_get(s, id, vid, &rv, &err), 0);
+	assert_string_equal(rv.status, "acknowledged");
+	assert_int_equal(rv.notified_at, 0);
+	report_vendor_release(&rv);
+	assert_int_equal(VE("vendor-status", "notified"), -1); /* down */
+	assert_int_equal(VE("vendor-notify", "notified"), -1); /* not first */
+	assert_int_equal(VE("vendor-status", "bribed"), -1); /* unknown */
+	assert_int_equal(VE("vendor-status", "acknowledged"),
+			 -1); /* no change */
+	assert_int_equal(VE("vendor-status-correction", "notified"), 0);
+	assert_int_equal(VE("vendor-status", "affected"), 0);
+	assert_int_equal(VE("vendor-status", "fixed"), 0);
+	assert_int_equal(VE("vendor-note", "called them"), 0);
+	assert_int_equal(VE("vendor-statement", "we are fixed"), 0);
+	assert_int_equal(VE("nda-request", NULL), 0);
+#undef VE
+	assert_int_equal(store_report_vendor_get(s, id, vid, &rv, &err), 0);
+	assert_string_equal(rv.status, "fixed");
+	assert_true(rv.notified_at > 0 && rv.updated_at > 0 &&
+		    rv.nda_requested);
+	assert_string_equal(rv.note, "called them");
+	assert_string_equal(rv.statement, "we are fixed");
+	report_vendor_release(&rv);
+	store_close(s);
+}
+
 /* The store's lifecycle (the transitions table both engines' migrations
  * fill) is core's, step for step. */
 static void test_lifecycle_is_cores(void **state)
@@ -930,8 +984,15 @@ static void test_whoami(void **state)
 	store_close(s);
 }
 
-/* What migration 12 adds, gone again (with what the tests below undo, a
+/* What migrations 12 to 14 add, gone again (with what the tests below undo, a
  * database as schema 1 left it). */
+#define UNDO_14                                         \
+	"DROP TRIGGER report_vendors_by_events_insert;" \
+	"DROP TRIGGER report_vendors_by_events; DROP TRIGGER events_apply_vendor;"
+#define UNDO_13                                                                       \
+	"DROP TRIGGER events_ref_fixed; DROP TRIGGER participants_start_bare;"        \
+	"DROP TRIGGER participants_by_events; DROP TRIGGER events_apply_participant;" \
+	"ALTER TABLE events DROP COLUMN ref; ALTER TABLE events DROP COLUMN value;"
 #define UNDO_12                                                                  \
 	"DROP TABLE transitions; DROP TRIGGER reports_start_new;"                \
 	"DROP TRIGGER reports_by_events; DROP TRIGGER events_apply_state;"       \
@@ -955,7 +1016,7 @@ static void test_upgrade_from_1(void **state)
 	assert_int_equal(
 		sqlite3_exec(
 			db,
-			UNDO_12
+			UNDO_14 UNDO_13 UNDO_12
 			"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
 			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
 			"ALTER TABLE participants DROP COLUMN key_fpr;"
@@ -1053,7 +1114,7 @@ static void test_migrate_participant_key(void **state)
 	assert_int_equal(
 		sqlite3_exec(
 			db,
-			UNDO_12
+			UNDO_14 UNDO_13 UNDO_12
 			"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
 			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
 			"ALTER TABLE participants DROP COLUMN key_fpr;"
@@ -1068,13 +1129,23 @@ static void test_migrate_participant_key(void **state)
 	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
 	assert_null(p.key_fpr);
 	participant_release(&p);
+	/* A key is its event, naming the row, which the store applies. */
+	assert_int_equal(
+		store_participant_get(s, id, "MIA@example.org", &p, &err), 0);
 	assert_int_equal(store_begin(s, &err), 0);
-	assert_int_equal(store_participant_set_key(s, id, "MIA@example.org",
-		"0123456789ABCDEF0123456789ABCDEF01234567", &err), 0);
-	assert_int_equal(store_participant_set_key(s, id, "rex@example.org",
-		"0123456789ABCDEF0123456789ABCDEF01234567", &err), ERR_NOTFOUND);
-	assert_string_equal(err.msg, "'rex@example.org' is not a participant of report 1");
+	assert_int_equal(
+		store_event_add_ref(
+			s, id, "unit", "participant-key",
+			"mia@example.org: key 0123456789ABCDEF0123456789ABCDEF01234567 confirmed",
+			p.id, "0123456789ABCDEF0123456789ABCDEF01234567", &err),
+		0);
 	assert_int_equal(store_commit(s, &err), 0);
+	participant_release(&p);
+	assert_int_equal(store_participant_get(s, id, "rex@example.org", &p,
+					       &err),
+			 ERR_NOTFOUND);
+	assert_string_equal(
+		err.msg, "'rex@example.org' is not a participant of report 1");
 	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
 	assert_string_equal(p.key_fpr, "0123456789ABCDEF0123456789ABCDEF01234567");
 	participant_release(&p);
@@ -1220,12 +1291,13 @@ static void test_migrations_frozen(void **state)
 		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
 		"62db9c21cca0a514", "ff043948b38d8cf8", "51625cf1a51e0b9e",
 		"2a05e9ae046fe763", "17c71dc56d5dbba3", "9d10fd3997267cc6",
+		"62ab8d224699f287", "84a2fc74081b191e",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
-		"27f87dd2d69b332a",
+		"27f87dd2d69b332a", "9e8f35f7ab3825b5", "2069fc98d75b182a",
 	};
 	struct {
 		const char *const *text, *const *sha;
@@ -1282,6 +1354,7 @@ int main(void)
 		UNIT_BOTH(test_report_page),
 		UNIT_BOTH(test_whoami),
 		UNIT_BOTH(test_events_make_the_report),
+		UNIT_BOTH(test_vendor_events),
 	};
 
 	return unit_run("store", tests, ARRAY_SIZE(tests));
