@@ -154,6 +154,19 @@ out=$(bob "BEGIN; INSERT INTO participants (report_id, email, added_by, added_at
 	WHERE email = 'k1:bobs-friend'"); rc=$?
 tap_is "$out" "- 0" "  a participant bob inserts starts without a key or acknowledgement"
 
+# A vendor's status on a report: only by its events, up the statuses.
+st vendor add Acme --contact sec@acme.example >/dev/null 2>&1
+st vendor status 1 Acme notified >/dev/null 2>&1
+out=$(bob "UPDATE report_vendors SET status = 'fixed'"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a vendor's status set without an event is refused" "$out"
+tap_like "$out" "permission denied for table report_vendors" "  officers hold no UPDATE of it"
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail, ref, value)
+	VALUES (1, 0, 'x', 'vendor-status', 'x', (SELECT id FROM vendors WHERE name = 'Acme'),
+	'not-notified')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a status event that steps down is refused" "$out"
+tap_is "$(adm "SELECT status FROM report_vendors WHERE report_id = 1")" "notified" \
+	"  the vendor is still notified"
+
 # 3. Time, ids and the officer are the server's.
 now=$(date +%s)
 out=$(bob "INSERT INTO events (id, report_id, at, officer, kind, detail)
