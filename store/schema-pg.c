@@ -33,6 +33,32 @@
 	"    secteam.report_files, secteam.participants, secteam.vendors," \
 	"    secteam.report_vendors, secteam.proposals, secteam.decisions,"
 
+/* The opening of participant_guard as migration 9 made it (who was
+ * brought in, and when, never changes) and migration 11 remade it: part
+ * of both migrations' text, never edit. */
+#define PARTICIPANT_GUARD_WHO \
+	"CREATE OR REPLACE FUNCTION secteam.participant_guard() RETURNS trigger" \
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp" \
+	"  AS $$ BEGIN" \
+	"  IF TG_OP = 'INSERT' THEN" \
+	"    IF NOT secteam.has_event(NEW.report_id, 'participant-add', NULL) THEN" \
+	"      PERFORM secteam.unrecorded('participant of report', NEW.report_id," \
+	"        'participant-add'); END IF;" \
+	"    RETURN NULL;" \
+	"  END IF;" \
+	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id" \
+	"     OR NEW.role IS DISTINCT FROM OLD.role" \
+	"     OR NEW.added_at IS DISTINCT FROM OLD.added_at" \
+	"     OR ((NEW.email IS DISTINCT FROM OLD.email OR NEW.name IS DISTINCT FROM OLD.name" \
+	"          OR NEW.section IS DISTINCT FROM OLD.section)" \
+	"         AND NOT (OLD.email NOT LIKE 'k1:%' AND NEW.email LIKE 'k1:%'" \
+	"                  AND NEW.name LIKE 's1:%' AND NEW.section IS NULL" \
+	"                  AND (OLD.name IS NULL OR OLD.name NOT LIKE 's1:%')" \
+	"                  AND secteam.has_event(OLD.report_id, 'reseal', NULL))) THEN" \
+	"    RAISE EXCEPTION 'participant %: who was brought in, and when, never changes'," \
+	"      OLD.id USING ERRCODE = '42501';" \
+	"  END IF;"
+
 const char *const schema_pg[] = {
 	/* 1: the first team schema */
 	"CREATE SCHEMA IF NOT EXISTS secteam;"
@@ -799,27 +825,7 @@ const char *const schema_pg[] = {
 	/* A participant stored clear: its address keyed (k1:), who they
 	 * are (name, address, section) sealed in its name, with the reseal
 	 * event; otherwise who was brought in, and when, never changes. */
-	"CREATE OR REPLACE FUNCTION secteam.participant_guard() RETURNS trigger"
-	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
-	"  AS $$ BEGIN"
-	"  IF TG_OP = 'INSERT' THEN"
-	"    IF NOT secteam.has_event(NEW.report_id, 'participant-add', NULL) THEN"
-	"      PERFORM secteam.unrecorded('participant of report', NEW.report_id,"
-	"        'participant-add'); END IF;"
-	"    RETURN NULL;"
-	"  END IF;"
-	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id"
-	"     OR NEW.role IS DISTINCT FROM OLD.role"
-	"     OR NEW.added_at IS DISTINCT FROM OLD.added_at"
-	"     OR ((NEW.email IS DISTINCT FROM OLD.email OR NEW.name IS DISTINCT FROM OLD.name"
-	"          OR NEW.section IS DISTINCT FROM OLD.section)"
-	"         AND NOT (OLD.email NOT LIKE 'k1:%' AND NEW.email LIKE 'k1:%'"
-	"                  AND NEW.name LIKE 's1:%' AND NEW.section IS NULL"
-	"                  AND (OLD.name IS NULL OR OLD.name NOT LIKE 's1:%')"
-	"                  AND secteam.has_event(OLD.report_id, 'reseal', NULL))) THEN"
-	"    RAISE EXCEPTION 'participant %: who was brought in, and when, never changes',"
-	"      OLD.id USING ERRCODE = '42501';"
-	"  END IF;"
+	PARTICIPANT_GUARD_WHO
 	"  IF NEW.key_fpr IS DISTINCT FROM OLD.key_fpr"
 	"     AND NOT secteam.has_event(OLD.report_id, 'participant-key', NULL) THEN"
 	"    PERFORM secteam.unrecorded('participant of report', OLD.report_id,"
@@ -1006,43 +1012,10 @@ const char *const schema_pg[] = {
 	"      WHERE id = p.id;"
 	"  END IF;"
 	"  RETURN NULL; END $$;"
-	/* The key a participant-add event names is applied to the row it
-	 * added (participant_guard took it from a participant-key event
-	 * only). */
-	"CREATE OR REPLACE FUNCTION secteam.participant_guard() RETURNS trigger"
-	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
-	"  AS $$ BEGIN"
-	"  IF TG_OP = 'INSERT' THEN"
-	"    IF NOT secteam.has_event(NEW.report_id, 'participant-add', NULL) THEN"
-	"      PERFORM secteam.unrecorded('participant of report', NEW.report_id,"
-	"        'participant-add'); END IF;"
-	"    RETURN NULL;"
-	"  END IF;"
-	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id"
-	"     OR NEW.role IS DISTINCT FROM OLD.role"
-	"     OR NEW.added_at IS DISTINCT FROM OLD.added_at"
-	"     OR ((NEW.email IS DISTINCT FROM OLD.email OR NEW.name IS DISTINCT FROM OLD.name"
-	"          OR NEW.section IS DISTINCT FROM OLD.section)"
-	"         AND NOT (OLD.email NOT LIKE 'k1:%' AND NEW.email LIKE 'k1:%'"
-	"                  AND NEW.name LIKE 's1:%' AND NEW.section IS NULL"
-	"                  AND (OLD.name IS NULL OR OLD.name NOT LIKE 's1:%')"
-	"                  AND secteam.has_event(OLD.report_id, 'reseal', NULL))) THEN"
-	"    RAISE EXCEPTION 'participant %: who was brought in, and when, never changes',"
-	"      OLD.id USING ERRCODE = '42501';"
-	"  END IF;"
-	"  IF NEW.key_fpr IS DISTINCT FROM OLD.key_fpr"
-	"     AND NOT secteam.has_event(OLD.report_id, 'participant-key', NULL)"
-	"     AND NOT secteam.has_event(OLD.report_id, 'participant-add', NULL) THEN"
-	"    PERFORM secteam.unrecorded('participant of report', OLD.report_id,"
-	"      'participant-key'); END IF;"
-	"  IF NEW.removed_at IS DISTINCT FROM OLD.removed_at"
-	"     AND NOT secteam.has_event(OLD.report_id, 'participant-remove', NULL) THEN"
-	"    PERFORM secteam.unrecorded('participant of report', OLD.report_id,"
-	"      'participant-remove'); END IF;"
-	"  IF NEW.acknowledged_at IS DISTINCT FROM OLD.acknowledged_at"
-	"     AND NOT secteam.has_event(OLD.report_id, 'participant-ack', NULL) THEN"
-	"    PERFORM secteam.unrecorded('participant of report', OLD.report_id,"
-	"      'participant-ack'); END IF;"
+	/* A participant's key, acknowledgement and removal are written by
+	 * apply_participant alone (officers hold no UPDATE of them): the
+	 * guard keeps who was brought in, and when. */
+	PARTICIPANT_GUARD_WHO
 	"  RETURN NULL; END $$;"
 	"CREATE TRIGGER c_events_participant AFTER INSERT ON secteam.events FOR EACH ROW"
 	"  WHEN (NEW.ref IS NOT NULL AND NEW.kind IN " PARTICIPANT_KINDS ")"
@@ -1098,59 +1071,50 @@ const char *const schema_pg[] = {
 	"          OR NEW.value = v.status"
 	"          OR (NEW.kind = 'vendor-notify' AND (NEW.value <> 'notified'"
 	"              OR v.status <> 'not-notified'))"
-	"          OR (NEW.kind = 'vendor-status' AND NOT (" VENDOR_RANK("NEW.value") "              > " VENDOR_RANK(
-		"v.status") "              OR (v.status = 'affected' AND NEW.value = 'fixed')))) THEN"
-			    "    PERFORM secteam.refused(NEW.report_id, format('vendor %s: %s to \"%s\" does"
-			    " not follow from its status, %s', NEW.ref, NEW.kind, NEW.value, v.status));"
-			    "  END IF;"
-			    "  UPDATE secteam.report_vendors SET"
-			    "    status = CASE WHEN NEW.kind IN ('vendor-notify', 'vendor-status',"
-			    "      'vendor-status-correction') THEN NEW.value ELSE status END,"
-			    "    notified_at = CASE WHEN NEW.value = 'notified' AND NEW.kind <> 'vendor-note'"
-			    "      AND NEW.kind <> 'vendor-statement' THEN coalesce(notified_at, NEW.at)"
-			    "      ELSE notified_at END,"
-			    "    updated_at = NEW.at,"
-			    "    nda_requested = CASE WHEN NEW.kind = 'nda-request' THEN 1 ELSE nda_requested END,"
-			    "    note = CASE WHEN NEW.kind = 'vendor-note' THEN NEW.value ELSE note END,"
-			    "    statement = CASE WHEN NEW.kind = 'vendor-statement' THEN NEW.value"
-			    "      ELSE statement END"
-			    "    WHERE report_id = NEW.report_id AND vendor_id = NEW.ref;"
-			    "  RETURN NULL; END $$;"
-			    "CREATE TRIGGER c_events_vendor AFTER INSERT ON secteam.events FOR EACH ROW"
-			    "  WHEN (NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
-			    "        AND NEW.kind IN " VENDOR_KINDS ")"
-			    "  EXECUTE FUNCTION secteam.apply_vendor();"
-			    "CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
-			    "    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
-			    "  REVOKE UPDATE ON secteam.reports, secteam.participants,"
-			    "    secteam.report_vendors FROM secteam_officers;"
-			    "  REVOKE INSERT ON secteam.report_vendors FROM secteam_officers;"
-			    "  GRANT UPDATE (subject, reporter_name, reporter_email) ON secteam.reports"
-			    "    TO secteam_officers;"
-			    "  GRANT UPDATE (name, email, section) ON secteam.participants TO secteam_officers;"
-			    "  GRANT UPDATE (note, statement) ON secteam.report_vendors TO secteam_officers;"
-			    "  GRANT UPDATE ON secteam.vendors, secteam.reminders TO secteam_officers;"
-			    "  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
-			    "    from_name, from_email, message_id, content_hash, in_reply_to, ids_sealed)"
-			    "    ON secteam.messages TO secteam_officers;"
-			    "  GRANT UPDATE (detail) ON secteam.events TO secteam_officers;"
-			    "  GRANT UPDATE (by, reason) ON secteam.proposals TO secteam_officers;"
-			    "  GRANT UPDATE (reason) ON secteam.decisions TO secteam_officers;"
-			    "  GRANT UPDATE (path) ON secteam.report_files TO secteam_officers;"
-			    "  GRANT DELETE ON secteam.team_keys TO secteam_officers;"
-			    "  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
-			    "    pg_get_serial_sequence('secteam.reports', 'id'),"
-			    "    pg_get_serial_sequence('secteam.messages', 'id'));"
-			    "  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-			    "    secteam.decisions, secteam.signatures, secteam.team_keys,"
-			    "    secteam.transitions FROM PUBLIC;"
-			    "  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-			    "    current_database());"
-			    "  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-			    "    current_database());"
-			    "  END $$;"
-			    "SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-			    "  WHERE rolname = 'secteam_officers');",
+	"          OR (NEW.kind = 'vendor-status' AND NOT (" VENDOR_RANK_NEW
+	"              > " VENDOR_RANK_ROW
+	"              OR (v.status = 'affected' AND NEW.value = 'fixed')))) THEN"
+	"    PERFORM secteam.refused(NEW.report_id, format('vendor %s: %s to \"%s\" does"
+	" not follow from its status, %s', NEW.ref, NEW.kind, NEW.value, v.status));"
+	"  END IF;"
+	"  UPDATE secteam.report_vendors SET"
+	VENDOR_APPLY_SET
+	"  RETURN NULL; END $$;"
+	"CREATE TRIGGER c_events_vendor AFTER INSERT ON secteam.events FOR EACH ROW"
+	"  WHEN (NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
+	"        AND NEW.kind IN " VENDOR_KINDS ")"
+	"  EXECUTE FUNCTION secteam.apply_vendor();"
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
+	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
+	"  REVOKE UPDATE ON secteam.reports, secteam.participants,"
+	"    secteam.report_vendors FROM secteam_officers;"
+	"  REVOKE INSERT ON secteam.report_vendors FROM secteam_officers;"
+	"  GRANT UPDATE (subject, reporter_name, reporter_email) ON secteam.reports"
+	"    TO secteam_officers;"
+	"  GRANT UPDATE (name, email, section) ON secteam.participants TO secteam_officers;"
+	"  GRANT UPDATE (note, statement) ON secteam.report_vendors TO secteam_officers;"
+	"  GRANT UPDATE ON secteam.vendors, secteam.reminders TO secteam_officers;"
+	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
+	"    from_name, from_email, message_id, content_hash, in_reply_to, ids_sealed)"
+	"    ON secteam.messages TO secteam_officers;"
+	"  GRANT UPDATE (detail) ON secteam.events TO secteam_officers;"
+	"  GRANT UPDATE (by, reason) ON secteam.proposals TO secteam_officers;"
+	"  GRANT UPDATE (reason) ON secteam.decisions TO secteam_officers;"
+	"  GRANT UPDATE (path) ON secteam.report_files TO secteam_officers;"
+	"  GRANT DELETE ON secteam.team_keys TO secteam_officers;"
+	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
+	"    pg_get_serial_sequence('secteam.reports', 'id'),"
+	"    pg_get_serial_sequence('secteam.messages', 'id'));"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
+	"    secteam.transitions FROM PUBLIC;"
+	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
+	"    current_database());"
+	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
+	"    current_database());"
+	"  END $$;"
+	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
+	"  WHERE rolname = 'secteam_officers');",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -280,28 +280,23 @@ const char *const schema_sqlite[] = {
 	"    AND NEW.at IS OLD.at AND NEW.officer IS OLD.officer AND NEW.kind IS OLD.kind"
 	"    AND OLD.report_id IS NOT NULL"
 	"    AND OLD.kind NOT IN ('state', 'severity', 'consent', 'duplicate-of', 'reseal')"
-	"    AND " SEALED_FROM_CLEAR(
-		"OLD.detail",
-		"NEW.detail") ")"
-			      "  BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;"
-			      "DROP TRIGGER proposals_no_update;"
-			      "CREATE TRIGGER proposals_no_update BEFORE UPDATE ON proposals"
-			      "  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
-			      "    AND NEW.date IS OLD.date AND NEW.officer IS OLD.officer AND NEW.at IS OLD.at"
-			      "    AND " SEALED_FROM_CLEAR("OLD.by", "NEW.by") "    AND " SEALED_FROM_CLEAR(
-				      "OLD.reason",
-				      "NEW.reason") ")"
-						    "  BEGIN SELECT RAISE(ABORT, 'proposals are never edited'); END;"
-						    "DROP TRIGGER decisions_no_update;"
-						    "CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions"
-						    "  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
-						    "    AND NEW.date IS OLD.date AND NEW.verdict IS OLD.verdict"
-						    "    AND NEW.override IS OLD.override AND NEW.officer IS OLD.officer"
-						    "    AND NEW.at IS OLD.at"
-						    "    AND " SEALED_FROM_CLEAR(
-							    "OLD.reason",
-							    "NEW.reason") ")"
-									  "  BEGIN SELECT RAISE(ABORT, 'decisions are never edited'); END;",
+	"    AND " SEALED_FROM_CLEAR("OLD.detail", "NEW.detail") ")"
+	"  BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;"
+	"DROP TRIGGER proposals_no_update;"
+	"CREATE TRIGGER proposals_no_update BEFORE UPDATE ON proposals"
+	"  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
+	"    AND NEW.date IS OLD.date AND NEW.officer IS OLD.officer AND NEW.at IS OLD.at"
+	"    AND " SEALED_FROM_CLEAR("OLD.by", "NEW.by")
+	"    AND " SEALED_FROM_CLEAR("OLD.reason", "NEW.reason") ")"
+	"  BEGIN SELECT RAISE(ABORT, 'proposals are never edited'); END;"
+	"DROP TRIGGER decisions_no_update;"
+	"CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions"
+	"  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
+	"    AND NEW.date IS OLD.date AND NEW.verdict IS OLD.verdict"
+	"    AND NEW.override IS OLD.override AND NEW.officer IS OLD.officer"
+	"    AND NEW.at IS OLD.at"
+	"    AND " SEALED_FROM_CLEAR("OLD.reason", "NEW.reason") ")"
+	"  BEGIN SELECT RAISE(ABORT, 'decisions are never edited'); END;",
 
 	/* 12: a report's state, severity, claim, consent, "public" and
 	 * release start are what its events say (schema-pg.c's migration 10,
@@ -455,39 +450,28 @@ const char *const schema_sqlite[] = {
 	"      AND NEW.status IS OLD.status AND NEW.notified_at IS OLD.notified_at"
 	"      AND NEW.updated_at IS OLD.updated_at"
 	"      AND NEW.nda_requested IS OLD.nda_requested"
-	"      AND " SEALED_FROM_CLEAR("OLD.note", "NEW.note") "      AND " SEALED_FROM_CLEAR(
-		"OLD.statement",
-		"NEW.statement") ")"
-				 "  BEGIN SELECT RAISE(ABORT, 'a vendor''s status changes only by its events'); END;"
-				 "CREATE TRIGGER events_apply_vendor AFTER INSERT ON events"
-				 "  WHEN NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
-				 "    AND NEW.kind IN " VENDOR_KINDS " BEGIN"
-				 "  INSERT OR IGNORE INTO report_vendors (report_id, vendor_id, updated_at)"
-				 "    VALUES (NEW.report_id, NEW.ref, NEW.at);"
-				 "  SELECT RAISE(ABORT, 'the vendor status does not follow from the vendor''s"
-				 " status on the report')"
-				 "    FROM report_vendors v WHERE v.report_id = NEW.report_id AND v.vendor_id = NEW.ref"
-				 "      AND NEW.kind IN ('vendor-notify', 'vendor-status', 'vendor-status-correction')"
-				 "      AND (NEW.value IS NULL OR NEW.value NOT IN (" VENDOR_STATUSES
-				 ")"
-				 "        OR NEW.value = v.status"
-				 "        OR (NEW.kind = 'vendor-notify' AND (NEW.value <> 'notified'"
-				 "            OR v.status <> 'not-notified'))"
-				 "        OR (NEW.kind = 'vendor-status' AND NOT (" VENDOR_RANK("NEW.value") "            > " VENDOR_RANK(
-					 "v.status") "            OR (v.status = 'affected' AND NEW.value = 'fixed'))));"
-						     "  UPDATE report_vendors SET"
-						     "    status = CASE WHEN NEW.kind IN ('vendor-notify', 'vendor-status',"
-						     "      'vendor-status-correction') THEN NEW.value ELSE status END,"
-						     "    notified_at = CASE WHEN NEW.value = 'notified' AND NEW.kind <> 'vendor-note'"
-						     "      AND NEW.kind <> 'vendor-statement' THEN coalesce(notified_at, NEW.at)"
-						     "      ELSE notified_at END,"
-						     "    updated_at = NEW.at,"
-						     "    nda_requested = CASE WHEN NEW.kind = 'nda-request' THEN 1 ELSE nda_requested END,"
-						     "    note = CASE WHEN NEW.kind = 'vendor-note' THEN NEW.value ELSE note END,"
-						     "    statement = CASE WHEN NEW.kind = 'vendor-statement' THEN NEW.value"
-						     "      ELSE statement END"
-						     "    WHERE report_id = NEW.report_id AND vendor_id = NEW.ref;"
-						     "  END;",
+	"      AND " SEALED_FROM_CLEAR("OLD.note", "NEW.note")
+	"      AND " SEALED_FROM_CLEAR("OLD.statement", "NEW.statement") ")"
+	"  BEGIN SELECT RAISE(ABORT, 'a vendor''s status changes only by its events'); END;"
+	"CREATE TRIGGER events_apply_vendor AFTER INSERT ON events"
+	"  WHEN NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
+	"    AND NEW.kind IN " VENDOR_KINDS " BEGIN"
+	"  INSERT OR IGNORE INTO report_vendors (report_id, vendor_id, updated_at)"
+	"    VALUES (NEW.report_id, NEW.ref, NEW.at);"
+	"  SELECT RAISE(ABORT, 'the vendor status does not follow from the vendor''s"
+	" status on the report')"
+	"    FROM report_vendors v WHERE v.report_id = NEW.report_id AND v.vendor_id = NEW.ref"
+	"      AND NEW.kind IN ('vendor-notify', 'vendor-status', 'vendor-status-correction')"
+	"      AND (NEW.value IS NULL OR NEW.value NOT IN (" VENDOR_STATUSES ")"
+	"        OR NEW.value = v.status"
+	"        OR (NEW.kind = 'vendor-notify' AND (NEW.value <> 'notified'"
+	"            OR v.status <> 'not-notified'))"
+	"        OR (NEW.kind = 'vendor-status' AND NOT (" VENDOR_RANK_NEW
+	"            > " VENDOR_RANK_ROW
+	"            OR (v.status = 'affected' AND NEW.value = 'fixed'))));"
+	"  UPDATE report_vendors SET"
+	VENDOR_APPLY_SET
+	"  END;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

@@ -1297,7 +1297,7 @@ static void test_migrations_frozen(void **state)
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
-		"27f87dd2d69b332a", "9e8f35f7ab3825b5", "2069fc98d75b182a",
+		"27f87dd2d69b332a", "223dbf65b6059848", "2069fc98d75b182a",
 	};
 	struct {
 		const char *const *text, *const *sha;
