@@ -284,6 +284,22 @@ int db_send(struct store *s, struct stmt *st, const char *what, struct err *err)
 	return rc < 0 ? store_dberr(s, err, what) : 0;
 }
 
+const char *db_write_sql(struct store *s, const char *sqlite, const char *pg)
+{
+	return s->kind == STORE_POSTGRESQL ? pg : sqlite;
+}
+
+int db_write(struct store *s, struct stmt *st, int64_t *changed,
+	     const char *what, struct err *err)
+{
+	int64_t got = 0;
+	int rc = db_run(s, st, &got, what, NULL, err);
+
+	if (rc == 0 && changed)
+		*changed = s->kind == STORE_POSTGRESQL ? got : db_changes(st);
+	return rc;
+}
+
 int db_run(struct store *s, struct stmt *st, int64_t *id, const char *what,
 	   const char *dup_msg, struct err *err)
 {

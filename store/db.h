@@ -194,4 +194,17 @@ int64_t db_count(struct stmt *st);
 int db_run(struct store *s, struct stmt *st, int64_t *id, const char *what,
 	   const char *dup_msg, struct err *err);
 
+/*
+ * A write officers make in place (a reseal, a clear value sealed, a
+ * vendor edited, a reminder, an old team key dropped): on SQLite the
+ * UPDATE or DELETE itself; on the team server, where officers hold no
+ * UPDATE or DELETE of any table, the administrator's function that makes
+ * it (SELECT secteam.f(...), schema-pg.c's migration 13), whose result is
+ * the rows it changed.  db_write_sql picks the text; db_write runs it,
+ * *changed (optional) the rows changed.
+ */
+const char *db_write_sql(struct store *s, const char *sqlite, const char *pg);
+int db_write(struct store *s, struct stmt *st, int64_t *changed,
+	     const char *what, struct err *err);
+
 #endif

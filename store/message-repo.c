@@ -494,9 +494,12 @@ int store_message_set_blob(struct store *s, int64_t row,
 			   const char *kind, bool content, const char *digest,
 			   struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	static const char lite[] =
 		"UPDATE messages SET blob = ?2, blob_kind = ?3, blob_content = ?4,"
-		" plain_sha256 = coalesce(?5, plain_sha256) WHERE id = ?1", err);
+		" plain_sha256 = coalesce(?5, plain_sha256) WHERE id = ?1";
+	static const char pg[] = "SELECT secteam.set_blob(?1, ?2, ?3, ?4, ?5)";
+	struct stmt *st = db_stmt(s, db_write_sql(s, lite, pg), err);
+	int64_t changed = 0;
 	int r;
 
 	if (!st)
@@ -506,10 +509,10 @@ int store_message_set_blob(struct store *s, int64_t row,
 	db_text(st, 3, kind);
 	db_int(st, 4, content);
 	db_text(st, 5, digest);
-	if ((r = db_run(s, st, NULL, "cannot replace a stored body", NULL,
-			err)) < 0)
+	if ((r = db_write(s, st, &changed, "cannot replace a stored body",
+			  err)) < 0)
 		return r;
-	if (db_changes(st) == 0)
+	if (changed == 0)
 		return err_setc(err, ERR_NOTFOUND, "no message %lld",
 				(long long)row);
 	return 0;

@@ -336,6 +336,11 @@ int store_participants_seal_legacy(struct store *s, int64_t report_id,
 				   bool *changed, struct err *err)
 {
 	struct stmt *st;
+	static const char lite[] =
+		"UPDATE participants SET name = ?2, email = ?3,"
+		" section = NULL WHERE id = ?1 AND email = ?4";
+	static const char pg[] =
+		"SELECT secteam.seal_participant(?1, ?2, ?3, ?4)";
 	struct legacy_part *v = xcalloc(1, sizeof(*v));
 	char col[96], *key, *text, *who;
 	bool failed = false;
@@ -368,16 +373,15 @@ int store_participants_seal_legacy(struct store *s, int64_t report_id,
 			r = ERR_CRYPTO;
 			break;
 		}
-		if (!(st = db_stmt(s, "UPDATE participants SET name = ?2, email = ?3,"
-				   " section = NULL WHERE id = ?1 AND email = ?4", err)))
+		if (!(st = db_stmt(s, db_write_sql(s, lite, pg), err)))
 			r = ERR_IO;
 		else {
 			db_int(st, 1, v[i].id);
 			db_text(st, 2, who);
 			db_text(st, 3, key);
 			db_text(st, 4, v[i].email);
-			r = db_run(s, st, NULL, "cannot seal a participant stored clear",
-				   NULL, err);
+			r = db_write(s, st, NULL, "cannot seal a participant",
+				     err);
 		}
 		free(key);
 		free(who);

@@ -98,10 +98,13 @@ int store_vendor_get(struct store *s, const char *name, struct vendor *v,
 int store_vendor_update(struct store *s, int64_t id, const struct vendor *v,
 			struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	static const char lite[] =
 		"UPDATE vendors SET contact = coalesce(?2, contact),"
 		" key_fpr = coalesce(?3, key_fpr), kind = coalesce(?4, kind)"
-		" WHERE id = ?1", err);
+		" WHERE id = ?1";
+	static const char pg[] = "SELECT secteam.vendor_edit(?1, ?2, ?3, ?4)";
+	struct stmt *st = db_stmt(s, db_write_sql(s, lite, pg), err);
+	int64_t changed = 0;
 	int r;
 
 	if (!st)
@@ -110,9 +113,10 @@ int store_vendor_update(struct store *s, int64_t id, const struct vendor *v,
 	db_text(st, 2, v->contact);
 	db_text(st, 3, v->key_fpr);
 	db_text(st, 4, v->kind);
-	if ((r = db_run(s, st, NULL, "cannot update the vendor", NULL, err)) < 0)
+	if ((r = db_write(s, st, &changed, "cannot update the vendor", err)) <
+	    0)
 		return r;
-	if (db_changes(st) == 0)
+	if (changed == 0)
 		return err_setc(err, ERR_NOTFOUND, "no vendor %lld", (long long)id);
 	return 0;
 }

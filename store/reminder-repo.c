@@ -35,11 +35,13 @@ int store_reminder_record(struct store *s, int64_t report_id,
 			  const char *recipient, const char *kind, time_t at,
 			  struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	static const char lite[] =
 		"INSERT INTO reminders (report_id, recipient, kind, sent_at)"
 		" VALUES (?1, ?2, ?3, ?4)"
 		" ON CONFLICT (report_id, recipient, kind)"
-		" DO UPDATE SET sent_at = excluded.sent_at", err);
+		" DO UPDATE SET sent_at = excluded.sent_at";
+	static const char pg[] = "SELECT secteam.reminded(?1, ?2, ?3, ?4)";
+	struct stmt *st = db_stmt(s, db_write_sql(s, lite, pg), err);
 
 	if (!st)
 		return ERR_IO;
@@ -47,5 +49,5 @@ int store_reminder_record(struct store *s, int64_t report_id,
 	db_text(st, 2, recipient);
 	db_text(st, 3, kind);
 	db_int(st, 4, (int64_t)at);
-	return db_run(s, st, NULL, "cannot record the reminder", NULL, err);
+	return db_write(s, st, NULL, "cannot record the reminder", err);
 }

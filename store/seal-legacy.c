@@ -26,6 +26,7 @@ struct legacy {
 	const char *any;      /* whether any row of the table holds one */
 	const char *select;   /* ?1 report: key (int), value, aux */
 	const char *update;   /* ?1 key, ?2 sealed, ?3 report, ?4 old value */
+	const char *pg_update; /* the same on the team server (db_write_sql) */
 	const char *column;   /* the sealed value's column, as its writer names it: */
 	enum {
 		COL_AS_IS,    /* column */
@@ -82,37 +83,47 @@ static bool column_of(const struct legacy *t, int64_t key, const char *aux,
 	" report_id IS NOT NULL AND kind NOT IN ('state', 'severity', 'consent',"  \
 	" 'duplicate-of', 'reseal') AND"
 
+#define SEAL_CLEAR(table, column)                                            \
+	"SELECT secteam.seal_clear('" table "', '" column "', ?1, ?2, ?3, ?4)"
+
 static const struct legacy tables[] = {
 	{ "events", ANY("events", EVENT_SEALED_KINDS CLEAR("detail")),
 	  "SELECT id, detail, kind FROM events WHERE report_id = ?1 AND" CLEAR("detail"),
 	  "UPDATE events SET detail = ?2 WHERE id = ?1 AND report_id = ?3 AND detail = ?4",
+	  SEAL_CLEAR("events", "detail"),
 	  "detail", COL_KIND },
 	{ "proposals", ANY("proposals", CLEAR("by")),
 	  "SELECT id, by, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("by"),
 	  "UPDATE proposals SET by = ?2 WHERE id = ?1 AND report_id = ?3 AND by = ?4",
+	  SEAL_CLEAR("proposals", "by"),
 	  "by", COL_AS_IS },
 	{ "proposals", ANY("proposals", CLEAR("reason")),
 	  "SELECT id, reason, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("reason"),
 	  "UPDATE proposals SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
+	  SEAL_CLEAR("proposals", "reason"),
 	  "reason", COL_AS_IS },
 	{ "decisions", ANY("decisions", CLEAR("reason")),
 	  "SELECT id, reason, NULL FROM decisions WHERE report_id = ?1 AND" CLEAR("reason"),
 	  "UPDATE decisions SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
+	  SEAL_CLEAR("decisions", "reason"),
 	  "reason", COL_AS_IS },
 	{ "report_files", ANY("report_files", CLEAR("path")),
 	  "SELECT 0, path, NULL FROM report_files WHERE report_id = ?1 AND" CLEAR("path"),
 	  "UPDATE report_files SET path = ?2 WHERE ?1 = 0 AND report_id = ?3 AND path = ?4",
+	  SEAL_CLEAR("report_files", "path"),
 	  "path", COL_AS_IS },
 	{ "report_vendors", ANY("report_vendors", CLEAR("note")),
 	  "SELECT vendor_id, note, NULL FROM report_vendors WHERE report_id = ?1 AND" CLEAR("note"),
 	  "UPDATE report_vendors SET note = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
 	  " AND note = ?4",
+	  SEAL_CLEAR("report_vendors", "note"),
 	  "note", COL_VENDOR },
 	{ "report_vendors", ANY("report_vendors", CLEAR("statement")),
 	  "SELECT vendor_id, statement, NULL FROM report_vendors WHERE report_id = ?1 AND"
 	  CLEAR("statement"),
 	  "UPDATE report_vendors SET statement = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
 	  " AND statement = ?4",
+	  SEAL_CLEAR("report_vendors", "statement"),
 	  "statement", COL_VENDOR },
 };
 
@@ -137,7 +148,8 @@ static int seal_table(struct store *s, const struct legacy *t, int64_t report_id
 			r = ERR_CRYPTO;
 			break;
 		}
-		if (!(st = db_stmt(s, t->update, err))) {
+		if (!(st = db_stmt(s, db_write_sql(s, t->update, t->pg_update),
+				   err))) {
 			free(sealed);
 			r = ERR_IO;
 			break;
@@ -146,7 +158,7 @@ static int seal_table(struct store *s, const struct legacy *t, int64_t report_id
 		db_text(st, 2, sealed);
 		db_int(st, 3, report_id);
 		db_text(st, 4, q.value[i]);
-		r = db_run(s, st, NULL, "cannot seal a value stored clear", NULL, err);
+		r = db_write(s, st, NULL, "cannot seal a value stored clear", err);
 		free(sealed);
 		*changed = true;
 	}

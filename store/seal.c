@@ -358,6 +358,18 @@ static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 {
 	static const char *const rcol[3] = { "subject", "reporter_name", "reporter_email" };
 	static const char *const mcol[3] = { "subject", "from_name", "from_email" };
+	static const char rlite[] = "UPDATE reports SET subject = ?2,"
+				    " reporter_name = ?3, reporter_email = ?4"
+				    " WHERE id = ?1";
+	static const char rpg[] =
+		"SELECT secteam.reseal_report(?1, ?2, ?3, ?4)";
+	static const char mlite[] =
+		"UPDATE messages SET subject = ?2, from_name = ?3,"
+		" from_email = ?4, blob = ?5, message_id = ?6, in_reply_to = ?7,"
+		" content_hash = ?8, ids_sealed = ?9 WHERE id = ?1";
+	static const char mpg[] =
+		"SELECT secteam.reseal_message(?1, ?2, ?3, ?4,"
+		" ?5, ?6, ?7, ?8, ?9)";
 	int64_t id = c->ids[i];
 	bool mine = false;
 	struct stmt *st;
@@ -367,8 +379,7 @@ static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 		r = reseal_text(s, "reports", rcol[k], id, &c->f[i][k], &mine,
 				err);
 	if (r == 0 && mine) {
-		st = db_stmt(s, "UPDATE reports SET subject = ?2, reporter_name = ?3,"
-			     " reporter_email = ?4 WHERE id = ?1", err);
+		st = db_stmt(s, db_write_sql(s, rlite, rpg), err);
 		if (!st)
 			return ERR_IO;
 		db_int(st, 1, id);
@@ -394,13 +405,7 @@ static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 			r = key_ids(s, m->id, m->ids, &ch, err);
 		if (r < 0 || !ch)
 			continue;
-		st = db_stmt(
-			s,
-			"UPDATE messages SET subject = ?2, from_name = ?3,"
-			" from_email = ?4, blob = ?5, message_id = ?6,"
-			" in_reply_to = ?7, content_hash = ?8, ids_sealed = ?9"
-			" WHERE id = ?1",
-			err);
+		st = db_stmt(s, db_write_sql(s, mlite, mpg), err);
 		if (!st)
 			return ERR_IO;
 		db_int(st, 1, m->id);

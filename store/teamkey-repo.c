@@ -49,22 +49,23 @@ int store_team_keys(struct store *s, int generation, struct wrapped_key **out,
 
 int store_team_keys_drop_old(struct store *s, size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(
-		s,
+	static const char lite[] =
 		"DELETE FROM team_keys WHERE fingerprint <> 'chain'"
 		" AND generation < (SELECT max(generation) FROM team_keys)"
 		" AND generation IN (SELECT generation FROM team_keys"
-		"  WHERE fingerprint = 'chain')",
-		err);
+		"  WHERE fingerprint = 'chain')";
+	static const char pg[] = "SELECT secteam.team_keys_drop_old()";
+	struct stmt *st = db_stmt(s, db_write_sql(s, lite, pg), err);
+	int64_t changed = 0;
 	int r;
 
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	if ((r = db_run(s, st, NULL, "cannot drop the old wrapped team keys",
-			NULL, err)) < 0)
+	if ((r = db_write(s, st, &changed,
+			  "cannot drop the old wrapped team keys", err)) < 0)
 		return r;
-	*n = (size_t)db_changes(st);
+	*n = (size_t)changed;
 	return 0;
 }
 

@@ -171,8 +171,9 @@ if ! e2e_sqlite; then
 	# event: an officer with psql cannot slip in a value of their own
 	# (of the right length, even) outside a reseal.
 	fake="s1:$(head -c $((14 + 47)) /dev/urandom | base64 -w0)"
-	err=$(PGUSER=$E2E_OFFICER psql -X -q -d "$E2E_PGDB" -c "UPDATE secteam.events
-		SET detail = '$fake' WHERE report_id = 2 AND detail = 'LEGACYNOTE-a1b'" 2>&1)
+	err=$(PGUSER=$E2E_OFFICER psql -X -q -d "$E2E_PGDB" -c "SELECT secteam.seal_clear('events',
+		'detail', (SELECT id FROM secteam.events WHERE report_id = 2 AND detail = 'LEGACYNOTE-a1b'),
+		'$fake', 2, 'LEGACYNOTE-a1b')" 2>&1)
 	tap_like "$err" "changed without an event \(reseal\)" \
 		"a clear note sealed outside a reseal is refused" "$err"
 	tap_like "$(st show 2)" "LEGACYNOTE-a1b" "  the note stays as it was"

@@ -167,6 +167,21 @@ tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a status event that steps down is refused"
 tap_is "$(adm "SELECT status FROM report_vendors WHERE report_id = 1")" "notified" \
 	"  the vendor is still notified"
 
+# No UPDATE or DELETE of any table: what officers change in place goes
+# through the administrator's functions, behind the same guards.
+tap_is "$(adm "SELECT count(*) FROM information_schema.role_table_grants
+	WHERE grantee = 'secteam_officers' AND privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE')")" 0 \
+	"officers hold no UPDATE, DELETE or TRUNCATE of any table"
+tap_is "$(adm "SELECT count(*) FROM information_schema.column_privileges
+	WHERE grantee = 'secteam_officers' AND privilege_type = 'UPDATE'")" 0 \
+	"  nor of any column"
+out=$(bob "SELECT secteam.reseal_report(1, 'x', 'y', 'z')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a report's subject rewritten through the reseal function, without a reseal, is refused" "$out"
+out=$(bob "SELECT secteam.seal_clear('reports', 'state', 1, 'disclosed', 1, 'new')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  the sealing function writes only its own few columns" "$out"
+out=$(bob "SELECT secteam.set_blob(1, 'x', 'sealed', 1, NULL)"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a body replaced through the blob function, without a reseal, is refused" "$out"
+
 # 3. Time, ids and the officer are the server's.
 now=$(date +%s)
 out=$(bob "INSERT INTO events (id, report_id, at, officer, kind, detail)
@@ -196,8 +211,9 @@ out=$(bob "UPDATE messages SET blob = (SELECT blob FROM messages WHERE id = 2) W
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a body replaced without a reseal event is refused" "$out"
 out=$(bob "BEGIN; INSERT INTO events (report_id, at, officer, kind, detail)
 	VALUES (1, 0, 'x', 'reseal', 'nothing to see');
-	UPDATE messages SET blob = (SELECT blob FROM messages WHERE id = 2) WHERE id = 1; COMMIT;"); rc=$?
-tap_is "$rc" 0 "  with a reseal event of his own, bob replaces it" "$out"
+	SELECT secteam.set_blob(1, (SELECT blob FROM messages WHERE id = 2), 'sealed',
+	  (SELECT blob_content FROM messages WHERE id = 1), NULL); COMMIT;"); rc=$?
+tap_is "$rc" 0 "  with a reseal event of his own, bob replaces it (the blob function, as a reseal)" "$out"
 out=$(st show 1)
 tap_like "$out" "Verdict +(tampered|error)" "  show says tampered (or that it does not open), never valid"
 tap_like "$out" "Trust +bad" "  and Trust bad"
@@ -223,7 +239,9 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	DROP FUNCTION server_id, server_time, has_event, unrecorded, report_new,
 	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok,
 	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded,
-	  apply_event, refused, participant_start, apply_participant, apply_vendor CASCADE;
+	  apply_event, refused, participant_start, apply_participant, apply_vendor,
+	  reseal_report, reseal_message, set_blob, seal_clear, seal_participant,
+	  vendor_edit, reminded, team_keys_drop_old CASCADE;
 	DROP TABLE transitions;
 	ALTER TABLE events DROP COLUMN ref, DROP COLUMN value;
 	DROP TRIGGER report_files_append_only ON report_files;
@@ -234,7 +252,7 @@ before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
 last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
-tap_like "$out" "upgraded from version 4 to 12, every event kept" "  and says so"
+tap_like "$out" "upgraded from version 4 to 13, every event kept" "  and says so"
 tap_like "$out" "sealed in place by 'secteam-tui roster reseal'" "  and how what is clear gets sealed"
 adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \

@@ -1298,6 +1298,7 @@ static void test_migrations_frozen(void **state)
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
 		"27f87dd2d69b332a", "223dbf65b6059848", "2069fc98d75b182a",
+		"0ba59ff2973f08b1",
 	};
 	struct {
 		const char *const *text, *const *sha;
