@@ -130,6 +130,10 @@ out=$(st triage 1 --state triaged --severity high --claim 2>&1); rc=$?
 tap_is "$rc" 0 "  the program's triage goes through (its events are the change)" "$out"
 tap_is "$(adm "SELECT state || ' ' || severity || ' ' || claimed_by FROM reports WHERE id = 1")" \
 	"triaged high $E2E_OFFICER" "  and the report's row is what they say"
+out=$(bob "INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 0, 'x', 'claim', 'claimed by $BR')"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  bob's plain claim of a colleague's report is refused" "$out"
+tap_like "$out" "claimed by $BR, taken over from $E2E_OFFICER" "  a takeover names the holder"
 out=$(bob "INSERT INTO reports (subject, received, state, claimed_by, consent_exploit)
 	VALUES ('made up', 1, 'disclosed', '$E2E_OFFICER', 1) RETURNING state, coalesce(claimed_by, '-'), consent_exploit")
 tap_is "$out" "new|-|0" "  a report bob inserts starts new, unclaimed, without consent"
