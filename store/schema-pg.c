@@ -877,7 +877,7 @@ const char *const schema_pg[] = {
 	 *   ME the login role making it;
 	 * - public; release-start (once: its time is the event's).
 	 * Only a reseal (subject and reporter, sealed again) still updates a
-	 * report's row, with its event. */
+	 * report's row, with its event.  (The grants: migration 13.) */
 	"CREATE TABLE secteam.transitions ("
 	"  from_state text COLLATE \"C\" NOT NULL,"
 	"  to_state text COLLATE \"C\" NOT NULL,"
@@ -942,35 +942,7 @@ const char *const schema_pg[] = {
 	"  RETURN NULL; END $$;"
 	"CREATE TRIGGER c_events_apply AFTER INSERT ON secteam.events FOR EACH ROW"
 	"  WHEN (NEW.report_id IS NOT NULL AND NEW.kind IN " APPLIED_KINDS ")"
-	"  EXECUTE FUNCTION secteam.apply_event();"
-	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
-	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
-	"  REVOKE UPDATE ON secteam.reports FROM secteam_officers;"
-	"  GRANT UPDATE (subject, reporter_name, reporter_email) ON secteam.reports"
-	"    TO secteam_officers;"
-	"  GRANT UPDATE ON secteam.participants, secteam.vendors,"
-	"    secteam.report_vendors, secteam.reminders TO secteam_officers;"
-	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
-	"    from_name, from_email, message_id, content_hash, in_reply_to, ids_sealed)"
-	"    ON secteam.messages TO secteam_officers;"
-	"  GRANT UPDATE (detail) ON secteam.events TO secteam_officers;"
-	"  GRANT UPDATE (by, reason) ON secteam.proposals TO secteam_officers;"
-	"  GRANT UPDATE (reason) ON secteam.decisions TO secteam_officers;"
-	"  GRANT UPDATE (path) ON secteam.report_files TO secteam_officers;"
-	"  GRANT DELETE ON secteam.team_keys TO secteam_officers;"
-	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
-	"    pg_get_serial_sequence('secteam.reports', 'id'),"
-	"    pg_get_serial_sequence('secteam.messages', 'id'));"
-	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
-	"    secteam.transitions FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	"  EXECUTE FUNCTION secteam.apply_event();",
 
 	/* 11: a participant's key, acknowledgement and removal are what
 	 * their events say (as a report's row, migration 10): each event
@@ -979,8 +951,8 @@ const char *const schema_pg[] = {
 	 * or refuses it for a participant not of the report or removed, a
 	 * second acknowledgement, a key event without a key.  A participant
 	 * starts without a key, acknowledgement or removal; officers no
-	 * longer UPDATE participants (but who they are, sealed in place by a
-	 * reseal, with its event: participant_guard).  What the timeline
+	 * longer UPDATE participants (migration 13: who they are is sealed
+	 * in place by a reseal, with its event: participant_guard).  What the timeline
 	 * shows (the sealed detail) is what forward encrypts to
 	 * (core/participants.c): a value that says another key stops it. */
 	"ALTER TABLE secteam.events ADD COLUMN ref bigint;"
@@ -1024,36 +996,7 @@ const char *const schema_pg[] = {
 	"  RETURN NULL; END $$;"
 	"CREATE TRIGGER c_events_participant AFTER INSERT ON secteam.events FOR EACH ROW"
 	"  WHEN (NEW.ref IS NOT NULL AND NEW.kind IN " PARTICIPANT_KINDS ")"
-	"  EXECUTE FUNCTION secteam.apply_participant();"
-	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
-	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
-	"  REVOKE UPDATE ON secteam.reports, secteam.participants FROM secteam_officers;"
-	"  GRANT UPDATE (subject, reporter_name, reporter_email) ON secteam.reports"
-	"    TO secteam_officers;"
-	"  GRANT UPDATE (name, email, section) ON secteam.participants TO secteam_officers;"
-	"  GRANT UPDATE ON secteam.vendors, secteam.report_vendors, secteam.reminders"
-	"    TO secteam_officers;"
-	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
-	"    from_name, from_email, message_id, content_hash, in_reply_to, ids_sealed)"
-	"    ON secteam.messages TO secteam_officers;"
-	"  GRANT UPDATE (detail) ON secteam.events TO secteam_officers;"
-	"  GRANT UPDATE (by, reason) ON secteam.proposals TO secteam_officers;"
-	"  GRANT UPDATE (reason) ON secteam.decisions TO secteam_officers;"
-	"  GRANT UPDATE (path) ON secteam.report_files TO secteam_officers;"
-	"  GRANT DELETE ON secteam.team_keys TO secteam_officers;"
-	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
-	"    pg_get_serial_sequence('secteam.reports', 'id'),"
-	"    pg_get_serial_sequence('secteam.messages', 'id'));"
-	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
-	"    secteam.transitions FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	"  EXECUTE FUNCTION secteam.apply_participant();",
 
 	/* 12: a vendor's status on a report (and its note, statement, NDA
 	 * request) is what its events say: each names the vendor (ref) and,
@@ -1062,8 +1005,8 @@ const char *const schema_pg[] = {
 	 * vendor's row of the report, made at the first, or refuses it: an
 	 * unknown status, a step down the statuses but by a correction, a
 	 * second notification.  Officers no longer add or update those rows
-	 * (but seal a clear note or statement in place, with a reseal's
-	 * event: vendor_guard). */
+	 * (migration 13: a clear note or statement is sealed in place, with
+	 * a reseal's event: vendor_guard). */
 	"CREATE FUNCTION secteam.apply_vendor() RETURNS trigger"
 	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
 	"  AS $$ DECLARE v record; BEGIN"
@@ -1072,13 +1015,7 @@ const char *const schema_pg[] = {
 	"  SELECT * INTO v FROM secteam.report_vendors"
 	"    WHERE report_id = NEW.report_id AND vendor_id = NEW.ref FOR UPDATE;"
 	"  IF NEW.kind IN ('vendor-notify', 'vendor-status', 'vendor-status-correction')"
-	"     AND (NEW.value IS NULL OR NEW.value NOT IN (" VENDOR_STATUSES ")"
-	"          OR NEW.value = v.status"
-	"          OR (NEW.kind = 'vendor-notify' AND (NEW.value <> 'notified'"
-	"              OR v.status <> 'not-notified'))"
-	"          OR (NEW.kind = 'vendor-status' AND NOT (" VENDOR_RANK_NEW
-	"              > " VENDOR_RANK_ROW
-	"              OR (v.status = 'affected' AND NEW.value = 'fixed')))) THEN"
+	"     AND " VENDOR_REFUSED " THEN"
 	"    PERFORM secteam.refused(NEW.report_id, format('vendor %s: %s to \"%s\" does"
 	" not follow from its status, %s', NEW.ref, NEW.kind, NEW.value, v.status));"
 	"  END IF;"
@@ -1088,38 +1025,7 @@ const char *const schema_pg[] = {
 	"CREATE TRIGGER c_events_vendor AFTER INSERT ON secteam.events FOR EACH ROW"
 	"  WHEN (NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
 	"        AND NEW.kind IN " VENDOR_KINDS ")"
-	"  EXECUTE FUNCTION secteam.apply_vendor();"
-	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
-	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
-	"  REVOKE UPDATE ON secteam.reports, secteam.participants,"
-	"    secteam.report_vendors FROM secteam_officers;"
-	"  REVOKE INSERT ON secteam.report_vendors FROM secteam_officers;"
-	"  GRANT UPDATE (subject, reporter_name, reporter_email) ON secteam.reports"
-	"    TO secteam_officers;"
-	"  GRANT UPDATE (name, email, section) ON secteam.participants TO secteam_officers;"
-	"  GRANT UPDATE (note, statement) ON secteam.report_vendors TO secteam_officers;"
-	"  GRANT UPDATE ON secteam.vendors, secteam.reminders TO secteam_officers;"
-	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256, subject,"
-	"    from_name, from_email, message_id, content_hash, in_reply_to, ids_sealed)"
-	"    ON secteam.messages TO secteam_officers;"
-	"  GRANT UPDATE (detail) ON secteam.events TO secteam_officers;"
-	"  GRANT UPDATE (by, reason) ON secteam.proposals TO secteam_officers;"
-	"  GRANT UPDATE (reason) ON secteam.decisions TO secteam_officers;"
-	"  GRANT UPDATE (path) ON secteam.report_files TO secteam_officers;"
-	"  GRANT DELETE ON secteam.team_keys TO secteam_officers;"
-	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
-	"    pg_get_serial_sequence('secteam.reports', 'id'),"
-	"    pg_get_serial_sequence('secteam.messages', 'id'));"
-	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
-	"    secteam.transitions FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	"  EXECUTE FUNCTION secteam.apply_vendor();",
 
 	/* 13: officers hold no UPDATE or DELETE of any table (issue 25).
 	 * What they still change in place goes through the functions below,

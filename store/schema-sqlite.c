@@ -464,13 +464,7 @@ const char *const schema_sqlite[] = {
 	" status on the report')"
 	"    FROM report_vendors v WHERE v.report_id = NEW.report_id AND v.vendor_id = NEW.ref"
 	"      AND NEW.kind IN ('vendor-notify', 'vendor-status', 'vendor-status-correction')"
-	"      AND (NEW.value IS NULL OR NEW.value NOT IN (" VENDOR_STATUSES ")"
-	"        OR NEW.value = v.status"
-	"        OR (NEW.kind = 'vendor-notify' AND (NEW.value <> 'notified'"
-	"            OR v.status <> 'not-notified'))"
-	"        OR (NEW.kind = 'vendor-status' AND NOT (" VENDOR_RANK_NEW
-	"            > " VENDOR_RANK_ROW
-	"            OR (v.status = 'affected' AND NEW.value = 'fixed'))));"
+	"      AND " VENDOR_REFUSED ";"
 	"  UPDATE report_vendors SET"
 	VENDOR_APPLY_SET
 	"  END;",

@@ -65,6 +65,16 @@ extern const size_t schema_pg_count;
 	"    statement = CASE WHEN NEW.kind = 'vendor-statement' THEN NEW.value" \
 	"      ELSE statement END" \
 	"    WHERE report_id = NEW.report_id AND vendor_id = NEW.ref;"
+/* When a status event of a vendor (row v of report_vendors) is refused:
+ * no status or an unknown one, no change, a notification that is not
+ * the first, a step down but by a correction. */
+#define VENDOR_REFUSED                                                       \
+	"(NEW.value IS NULL OR NEW.value NOT IN (" VENDOR_STATUSES ")"        \
+	" OR NEW.value = v.status"                                           \
+	" OR (NEW.kind = 'vendor-notify' AND (NEW.value <> 'notified'"        \
+	" OR v.status <> 'not-notified'))"                                   \
+	" OR (NEW.kind = 'vendor-status' AND NOT (" VENDOR_RANK_NEW " > "     \
+	VENDOR_RANK_ROW " OR (v.status = 'affected' AND NEW.value = 'fixed'))))"
 #define APPLIED_KINDS \
 	"('state', 'severity', 'consent', 'claim', 'public', 'release-start')"
 

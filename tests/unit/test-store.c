@@ -1315,13 +1315,13 @@ static void test_migrations_frozen(void **state)
 		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
 		"62db9c21cca0a514", "ff043948b38d8cf8", "51625cf1a51e0b9e",
 		"2a05e9ae046fe763", "17c71dc56d5dbba3", "dfa1e67c4279753b",
-		"62ab8d224699f287", "84a2fc74081b191e",
+		"62ab8d224699f287", "42808fc7b204b5a0",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
-		"02d69636055c646b", "223dbf65b6059848", "2069fc98d75b182a",
+		"1634e55be32833d6", "7c571db948d5ff53", "8438a73cd8b7b1d4",
 		"0ba59ff2973f08b1",
 	};
 	struct {
