@@ -34,13 +34,11 @@ void event_release(struct event *e)
  */
 bool store_event_detail_clear(const char *kind)
 {
-	static const char *const clear[] = { "state", "severity",     "consent",
-					     "claim", "duplicate-of", "reseal" };
+	char quoted[64];
 
-	for (size_t i = 0; i < ARRAY_SIZE(clear); i++)
-		if (!strcmp(kind, clear[i]))
-			return true;
-	return false;
+	snprintf(quoted, sizeof(quoted), "'%s'", kind);
+	return strlen(kind) < sizeof(quoted) - 2 &&
+		strstr(EVENT_CLEAR_KINDS, quoted) != NULL;
 }
 
 void event_detail_column(char *buf, size_t n, const char *kind)

@@ -80,8 +80,7 @@ static bool column_of(const struct legacy *t, int64_t key, const char *aux,
 #define CLEAR(col) " " col " IS NOT NULL AND " col " <> '' AND " col " NOT LIKE 's1:%'"
 #define ANY(table, where) "SELECT count(*) FROM (SELECT 1 FROM " table " WHERE " where " LIMIT 1) x"
 #define EVENT_SEALED_KINDS                                                   \
-	" report_id IS NOT NULL AND kind NOT IN ('state', 'severity', 'consent',"  \
-	" 'duplicate-of', 'reseal') AND"
+	" report_id IS NOT NULL AND kind NOT IN " EVENT_CLEAR_KINDS " AND"
 
 #define SEAL_CLEAR(table, column)                                            \
 	"SELECT secteam.seal_clear('" table "', '" column "', ?1, ?2, ?3, ?4)"

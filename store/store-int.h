@@ -40,6 +40,11 @@ int store_dberr(struct store *s, struct err *err, const char *what);
 /* party-repo.c: the column a vendor status's note or statement is sealed
  * under ("note:VENDOR"), so that it opens for no other vendor. */
 void rv_column(char *buf, size_t n, const char *what, int64_t vendor_id);
+/* The kinds of event whose detail stays clear (event-repo.c says why), as
+ * SQL: store_event_detail_clear answers from it, and seal-legacy.c's
+ * search for details stored clear leaves them out. */
+#define EVENT_CLEAR_KINDS \
+	"('state', 'severity', 'consent', 'claim', 'duplicate-of', 'reseal')"
 /* Whether an event of this kind keeps its detail clear, and the column
  * its detail is sealed under (event-repo.c). */
 bool store_event_detail_clear(const char *kind);
