@@ -631,9 +631,7 @@ static int fold_now(struct session *sess, int64_t id, struct fixcve *fc,
 	if ((rc = store_events_fixcve(sess->store, id, &ev, &n, err)) < 0)
 		return rc;
 	fixcve_fold(ev, n, fc);
-	for (size_t i = 0; i < n; i++)
-		event_release(&ev[i]);
-	free(ev);
+	events_free(ev, n);
 	return 0;
 }
 
@@ -1000,9 +998,7 @@ int fixcve_get(struct session *sess, int64_t report_id, struct fixcve *fc,
 	if ((rc = store_events_fixcve(s, report_id, &ev, &n, err)) < 0)
 		return rc;
 	fixcve_fold(ev, n, fc);
-	for (size_t i = 0; i < n; i++)
-		event_release(&ev[i]);
-	free(ev);
+	events_free(ev, n);
 	return 0;
 }
 

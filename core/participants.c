@@ -183,51 +183,66 @@ static const char *last_of(const char *s, const char *needle)
 	return at;
 }
 
-int participant_timeline_key(struct session *sess, int64_t report_id,
-			     const char *email, char **fpr, struct err *err)
+/* The key the events ev[0..n) (a report's, oldest first) last confirmed
+ * for email, or NULL (caller frees). */
+static char *timeline_key_in(const struct event *ev, size_t n,
+			     const char *email)
 {
-	struct event *ev = NULL;
-	size_t n = 0, el = strlen(email);
+	size_t el = strlen(email);
 	const char *at;
-	int r;
+	char *fpr = NULL, *key;
 
-	*fpr = NULL;
-	if ((r = store_events_get(sess->store, report_id, &ev, &n, err)) < 0)
-		return r;
 	for (size_t i = 0; i < n; i++) {
 		const char *k = ev[i].kind,
 			   *d = ev[i].detail ? ev[i].detail : "";
-		char *key;
 
 		if (!strcmp(k, "participant-key") &&
 		    !strncasecmp(d, email, el) && str_starts(d + el, ": ") &&
 		    (key = key_confirmed(d + el + 2))) {
-			free(*fpr);
-			*fpr = key;
+			free(fpr);
+			fpr = key;
 		} else if (!strcmp(k, "participant-add") &&
 			   (at = last_of(d, ", key ")) &&
 			   (key = key_confirmed(at + 2))) {
 			/* "WHO, key FPR confirmed" */
 			if (who_is(d, (size_t)(at - d), email)) {
-				free(*fpr);
-				*fpr = key;
+				free(fpr);
+				fpr = key;
 			} else {
 				free(key);
 			}
 		} else if (!strcmp(k, "participant-add") &&
 			   who_is(d, strlen(d), email)) {
-			free(*fpr);
-			*fpr = NULL;
+			free(fpr);
+			fpr = NULL;
 		} else if (!strcmp(k, "participant-remove") &&
 			   str_ends(d, " removed") &&
 			   who_is(d, strlen(d) - 8, email)) {
-			free(*fpr);
-			*fpr = NULL;
+			free(fpr);
+			fpr = NULL;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		event_release(&ev[i]);
-	free(ev);
+	return fpr;
+}
+
+/* Whether the key a participant's row holds is not the timeline's. */
+static bool key_differs(const char *row, const char *timeline)
+{
+	return !row != !timeline || (row && str_cmp_ci(row, timeline));
+}
+
+int participant_timeline_key(struct session *sess, int64_t report_id,
+			     const char *email, char **fpr, struct err *err)
+{
+	struct event *ev = NULL;
+	size_t n = 0;
+	int r;
+
+	*fpr = NULL;
+	if ((r = store_events_get(sess->store, report_id, &ev, &n, err)) < 0)
+		return r;
+	*fpr = timeline_key_in(ev, n, email);
+	events_free(ev, n);
 	return 0;
 }
 
@@ -238,7 +253,7 @@ int participant_key(struct session *sess, int64_t report_id,
 
 	if (r < 0)
 		return r;
-	if (!p->key_fpr != !*fpr || (*fpr && str_cmp_ci(p->key_fpr, *fpr))) {
+	if (key_differs(p->key_fpr, *fpr)) {
 		char *who = safe_str(p->email),
 		     *have = safe_str(p->key_fpr ? p->key_fpr : "none");
 
@@ -346,21 +361,22 @@ int participants_list(struct session *sess, int64_t report_id,
 json_t *participants_json(struct session *sess, int64_t report_id)
 {
 	struct participant *v = NULL;
+	struct event *ev = NULL;
 	struct err err = { 0, "" };
 	json_t *a = json_array();
-	size_t n = 0;
+	size_t n = 0, nev = 0;
 
 	if (participants_list(sess, report_id, true, &v, &n, &err) < 0)
 		return a;
+	/* The report's events once: the key each one's timeline confirms
+	 * (what forward uses), and whether the row's copy says another. */
+	if (store_events_get(sess->store, report_id, &ev, &nev, &err) < 0)
+		nev = 0;
 	for (size_t i = 0; i < n; i++) {
-		char *tk = NULL;
+		char *tk = v[i].removed_at
+			? NULL
+			: timeline_key_in(ev, nev, v[i].email);
 
-		/* The key their timeline confirms (what forward uses), and
-		 * whether the row's copy says another. */
-		if (!v[i].removed_at &&
-		    participant_timeline_key(sess, report_id, v[i].email, &tk,
-					     &err) < 0)
-			tk = NULL;
 		json_array_append_new(
 			a,
 			json_pack(
@@ -378,10 +394,10 @@ json_t *participants_json(struct session *sess, int64_t report_id)
 				json_text(v[i].key_fpr), "key_confirmed",
 				json_text(tk), "key_mismatch",
 				!v[i].removed_at &&
-					(!tk != !v[i].key_fpr ||
-					 (tk && str_cmp_ci(tk, v[i].key_fpr)))));
+					key_differs(v[i].key_fpr, tk)));
 		free(tk);
 	}
+	events_free(ev, nev);
 	participants_free(v, n);
 	return a;
 }

@@ -281,9 +281,7 @@ int triage_duplicates(struct session *sess, int64_t id, int64_t **ids,
 			*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
 			(*ids)[(*n)++] = ev[i].report_id;
 		}
-	for (size_t i = 0; i < nev; i++)
-		event_release(&ev[i]);
-	free(ev);
+	events_free(ev, nev);
 	return rc;
 }
 
@@ -295,9 +293,7 @@ static int link_of(struct store *s, int64_t id, int64_t *of, struct err *err)
 	int rc = store_events_get(s, id, &ev, &n, err);
 
 	*of = rc == 0 ? triage_duplicate_of(ev, n) : 0;
-	for (size_t i = 0; i < n; i++)
-		event_release(&ev[i]);
-	free(ev);
+	events_free(ev, n);
 	return rc;
 }
 

@@ -144,10 +144,12 @@ static void say(struct vendor_req *v, const char *detail)
 	sbuf_addf(&v->summary, "%s%s", v->summary.len ? "; " : "", detail);
 }
 
-static int event(struct session *sess, struct vendor_req *v, int64_t report,
-		 const char *kind, char *detail, struct err *err)
+/* A team event (the directory: no report), said in the summary. */
+static int event(struct session *sess, struct vendor_req *v, const char *kind,
+		 char *detail, struct err *err)
 {
-	int rc = store_event_add(sess->store, report, sess->officer, kind, detail, err);
+	int rc = store_event_add(sess->store, 0, sess->officer, kind, detail,
+				 err);
 
 	if (rc == 0)
 		say(v, detail);
@@ -172,10 +174,11 @@ static int apply_add(struct session *sess, void *data, struct err *err)
 	}
 	if ((rc = store_vendor_add(sess->store, &nv, NULL, err)) < 0)
 		return rc;
-	return event(sess, v, 0, "vendor-add",
+	return event(sess, v, "vendor-add",
 		     xasprintf("vendor %s (%s) added, contact %s%s%s", v->name,
 			       nv.kind, v->contact, v->key ? ", key " : "",
-			       v->key ? v->key : ""), err);
+			       v->key ? v->key : ""),
+		     err);
 }
 
 static int apply_edit(struct session *sess, void *data, struct err *err)
@@ -197,7 +200,7 @@ static int apply_edit(struct session *sess, void *data, struct err *err)
 		sbuf_addf(&d, "%skind %s -> %s", d.len ? ", " : "", old.kind, v->kind);
 	rc = 0;
 	if (d.len && (rc = store_vendor_update(sess->store, old.id, &nv, err)) == 0)
-		rc = event(sess, v, 0, "vendor-edit",
+		rc = event(sess, v, "vendor-edit",
 			   xasprintf("vendor %s: %s", old.name, d.buf), err);
 	sbuf_release(&d);
 	vendor_release(&old);

@@ -19,6 +19,13 @@ void event_release(struct event *e)
 	memset(e, 0, sizeof(*e));
 }
 
+void events_free(struct event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		event_release(&ev[i]);
+	free(ev);
+}
+
 /*
  * An event's detail is sealed (issue 26), under the report and the kind
  * (an event's id is the server's, drawn as it is stored), except for the

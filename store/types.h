@@ -119,6 +119,8 @@ struct event {
 };
 
 void event_release(struct event *e);
+/* Releases each of ev[0..n) and the array. */
+void events_free(struct event *ev, size_t n);
 
 struct vendor {
 	int64_t id;
