@@ -30,8 +30,11 @@
 # empty: the program's default), LOAD_IMPORT_NICE=0 (nice level of the
 # importing officers: on one small machine their decryption competes with
 # the other officers' commands for the CPU, which a real team's separate
-# machines would not), LOAD_KEY_CACHE=0 (each officer's team.key-cache:
-# seconds the unwrapped team key is kept for their next commands).
+# machines would not), LOAD_IMPORT_IDLE=0 (1: the importing officers run
+# at idle priority, chrt --idle, getting only the processor the others
+# leave, as on machines of their own), LOAD_KEY_CACHE=0 (each officer's
+# team.key-cache: seconds the unwrapped team key is kept for their next
+# commands).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${1:-$top/build/secteam-tui}
