@@ -9,7 +9,7 @@
 # the binary, BUILD/bench/mksealed): the rows go in through the store's
 # own sealing path, under a team key wrapped to two officers' keys (the
 # officer's and a colleague's: tests/lib/gpg-env.sh's officer and
-# maintainer).  It is cached in $BENCH_CACHE/sealed-v2-N-M with the GnuPG
+# maintainer).  It is cached in $BENCH_CACHE/sealed-v3-N-M with the GnuPG
 # homes that open it (v1: the fixture's version, for a change to it); the clear fixture is $BENCH_CACHE/bench.db, as
 # bench/tui.sh makes it.  (BENCH_CACHE: default $TMPDIR/secteam-bench.)
 #
@@ -56,7 +56,7 @@ NE=${SEALED_EVENTS:-1000000}
 RUNS=${BENCH_RUNS:-5}
 PG=${SEALED_PG:-1}
 cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/secteam-bench}
-sc=$cache/sealed-v2-$N-$NE
+sc=$cache/sealed-v3-$N-$NE
 W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-bench-sealed.XXXXXX")
 sock=benchsealed$$
 . "$top/tests/lib/gpg-env.sh"

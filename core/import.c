@@ -8,10 +8,9 @@
  * (message-id-reused).  A reply (In-Reply-To or References naming a
  * stored message) joins that message's report, unless that Message-ID is
  * on messages of several reports: then it joins none, and says so.  The
- * body is kept only encrypted to the team roster (seal.h): as received
- * when it already is; else sealed, as its decrypted content when it was
- * encrypted to some keys only, so that every officer of the roster can
- * read it.
+ * body is kept as received, sealed under the team key, with the session
+ * keys of what was encrypted (seal.h): every officer opens it and
+ * verifies it again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -122,53 +121,41 @@ static int note_reused_id(struct store *s, const char *officer, int64_t rid,
 }
 
 /*
- * True when the message as received is one whole multipart/encrypted
- * (RFC 3156): nothing next to the ciphertext but the MIME structure.
- * The structure is what counts, not the verdict: a message with clear
- * text beside its encrypted part is partial whatever its signature says
- * (unknown-key, bad, ...), and its clear text must not be stored as is.
- */
-static bool fully_encrypted(const struct pipeline_out *po)
-{
-	return po->msg.kind == MAIL_PGP_ENCRYPTED && !po->msg.partial &&
-	       po->verdict != SIG_PARTIAL;
-}
-
-/*
  * The body at rest: sealed by the store under the team key for its row
  * (crypto/teamkey.h), so an import costs no second OpenPGP run.  What is
- * sealed: the message as received when it is one whole encrypted message
- * to every roster key (it opens again to be verified again); its
- * decrypted content when it was encrypted to some keys only (so every
- * officer can read it); else the message as received.  *plain (the
- * caller's, wiped) is that, *digest its SHA-256.
+ * sealed is always the message as received, so that every opening
+ * verifies it again from its bytes (core/report.c); one that was
+ * encrypted comes after the session keys its decryptions gave, which
+ * open it for every officer, whoever it was encrypted to (seal.h).
+ * *plain (the caller's, wiped) is that, *digest the SHA-256 of the
+ * message.
  */
-static int seal(struct session *sess, const struct pipeline_out *po,
-		const char *raw, size_t len, unsigned char **plain,
-		size_t *plain_len, bool *content, char **digest,
-		struct err *err)
+static int seal(const struct pipeline_out *po, const char *raw, size_t len,
+		unsigned char **plain, size_t *plain_len,
+		enum blob_form *form, char **digest, struct err *err)
 {
-	int r;
+	bool any = false;
 
-	*content = false;
-	*digest = NULL;
-	*plain = NULL;
-	*plain_len = 0;
-	if (po->encrypted && !(fully_encrypted(po) &&
-	      seal_covers_roster(sess, po->recipients, po->nrecipients, false))) {
-		char *entity;
-		size_t elen;
-
-		if ((r = seal_content_entity(po, &entity, &elen, err)) < 0)
-			return r;
-		*content = true;
-		*plain = (unsigned char *)entity;
-		*plain_len = elen;
+	*form = BLOB_RECEIVED;
+	*digest = mail_raw_hash(raw, len);
+	for (size_t i = 0; i < po->nsession_keys; i++)
+		any = any || po->session_keys[i];
+	if (po->encrypted && !any) {
+		free(*digest);
+		*digest = NULL;
+		*plain = NULL;
+		return err_setc(err, ERR_CRYPTO,
+				"gpg gave no session key for the encrypted message: it could not be opened again");
+	}
+	if (po->encrypted) {
+		*form = BLOB_KEYED;
+		*plain = (unsigned char *)seal_keyed(po->session_keys,
+						     po->nsession_keys, raw,
+						     len, plain_len);
 	} else {
 		*plain = xmemdup(raw, len);
 		*plain_len = len;
 	}
-	*digest = mail_raw_hash((const char *)*plain, *plain_len);
 	return 0;
 }
 
@@ -204,8 +191,8 @@ void import_batch_abort(struct session *sess)
 struct sealed {
 	unsigned char *plain;   /* what the store seals (wiped) */
 	size_t len;
-	bool content;
-	char *digest;           /* SHA-256 of what the blob opens to */
+	enum blob_form form;
+	char *digest;           /* SHA-256 of the message as received */
 };
 
 struct import_pending {
@@ -315,7 +302,7 @@ static void message_row(const struct import_pending *p, int64_t rid,
 	m->blob_plain = b->plain;
 	m->blob_plain_len = b->len;
 	m->blob_kind = (char *)"sealed";
-	m->blob_content = b->content;
+	m->blob_form = b->form;
 	m->plain_sha256 = b->digest;
 }
 
@@ -460,7 +447,7 @@ void import_prepare(struct session *sess, struct import_pending *p)
 	 * parts are listed apart when the message is shown. */
 	if (pipeline_process(sess, po, &p->perr) < 0 ||
 	    session_team_key_ready(sess, &p->perr) < 0 ||
-	    seal(sess, po, p->raw, p->len, &p->b.plain, &p->b.len, &p->b.content,
+	    seal(po, p->raw, p->len, &p->b.plain, &p->b.len, &p->b.form,
 		 &p->b.digest, &p->perr) < 0) {
 		p->bad = true;
 		return;

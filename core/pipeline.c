@@ -141,6 +141,31 @@ static void use_decrypted(struct pipeline_out *out)
 	join_attachments(out);
 }
 
+/*
+ * The message's next decryption: with its session key when the caller
+ * gave one for it (pipeline_run_keys), else with a secret key; the
+ * session key it used is collected either way.
+ */
+static int decrypt_next(struct crypto *c, struct pipeline_out *out,
+			const void *data, size_t len, struct crypto_result *res,
+			struct err *err)
+{
+	size_t k = out->nsession_keys;
+	int r;
+
+	/* None kept for it (a signed-only block, a key gpg did not give):
+	 * this officer's secret key, or the signature alone. */
+	r = crypto_decrypt_verify_key(c, data, len,
+				      k < out->nuse_keys ? out->use_keys[k] : NULL,
+				      res, err);
+	out->session_keys = xrealloc(out->session_keys,
+				     (k + 1) * sizeof(*out->session_keys));
+	out->session_keys[k] = res->session_key ? xstrdup(res->session_key)
+						: NULL;
+	out->nsession_keys = k + 1;
+	return r;
+}
+
 static int run_encrypted(struct session *sess, struct crypto *c,
 			 struct pipeline_out *out, bool *partial, struct err *err)
 {
@@ -152,9 +177,13 @@ static int run_encrypted(struct session *sess, struct crypto *c,
 	if (out->job) {
 		r = crypto_decrypt_finish(c, out->job, &res, err);
 		out->job = NULL;
+		out->session_keys = xcalloc(1, sizeof(*out->session_keys));
+		out->session_keys[0] = res.session_key ? xstrdup(res.session_key)
+						       : NULL;
+		out->nsession_keys = 1;
 	} else {
-		r = crypto_decrypt_verify(c, out->msg.ciphertext,
-					  out->msg.ciphertext_len, &res, err);
+		r = decrypt_next(c, out, out->msg.ciphertext,
+				 out->msg.ciphertext_len, &res, err);
 	}
 	if (r < 0 || res.no_mdc || !res.plain) {
 		if (res.no_mdc && r >= 0)
@@ -241,7 +270,7 @@ static int run_inline(struct crypto *c, struct pipeline_out *out,
 			add_lines(out, text + pos, blocks[i].start - pos, true);
 		memset(&res, 0, sizeof(res));
 		if (blocks[i].kind == PGP_BLOCK_MESSAGE) {
-			r = crypto_decrypt_verify(c, b, blen, &res, err);
+			r = decrypt_next(c, out, b, blen, &res, err);
 			if (r < 0 || res.no_mdc) {
 				if (r >= 0)
 					err_setc(err, ERR_CRYPTO,
@@ -322,11 +351,24 @@ int pipeline_run(struct session *sess, const char *raw, size_t len,
 	return r < 0 ? r : pipeline_process(sess, out, err);
 }
 
+int pipeline_run_keys(struct session *sess, const char *raw, size_t len,
+		      char *const *keys, size_t nkeys,
+		      struct pipeline_out *out, struct err *err)
+{
+	int r = pipeline_parse(raw, len, out, err);
+
+	if (r < 0)
+		return r;
+	out->use_keys = keys;
+	out->nuse_keys = nkeys;
+	return pipeline_process(sess, out, err);
+}
+
 void pipeline_start(struct session *sess, struct pipeline_out *out)
 {
 	struct crypto *c;
 
-	if (out->job || out->msg.kind != MAIL_PGP_ENCRYPTED ||
+	if (out->job || out->use_keys || out->msg.kind != MAIL_PGP_ENCRYPTED ||
 	    !out->msg.ciphertext || !(c = session_crypto(sess, NULL)))
 		return;
 	out->job = crypto_decrypt_start(c, out->msg.ciphertext,
@@ -451,6 +493,11 @@ void pipeline_out_release(struct pipeline_out *out)
 	for (size_t i = 0; i < out->nrecipients; i++)
 		free(out->recipients[i]);
 	free(out->recipients);
+	for (size_t i = 0; i < out->nsession_keys; i++)
+		if (out->session_keys[i])
+			wipe_free(out->session_keys[i],
+				  strlen(out->session_keys[i]));
+	free(out->session_keys);
 	free(out->att_filtered);
 	free(out->att_joined);
 	memset(out, 0, sizeof(*out));

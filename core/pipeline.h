@@ -35,6 +35,15 @@ struct pipeline_out {
 	/* The message's attachments around the decrypted entity's. */
 	struct mail_attachment *att_joined;   /* owns only the array */
 	struct mail_attachment *att_filtered; /* owns only the array */
+	/* The session key of each decryption, in the order they ran (NULL
+	 * where gpg gave none): kept sealed with the message, they open it
+	 * again for every officer (seal.h).  Wiped on release. */
+	char **session_keys;
+	size_t nsession_keys;
+	/* Given by pipeline_run_keys (not owned): the keys to decrypt with,
+	 * in the same order, instead of a secret key. */
+	char *const *use_keys;
+	size_t nuse_keys;
 	struct crypto_job *job;     /* the decryption pipeline_start began */
 	struct crypto *job_crypto;  /* ... on this context */
 };
@@ -47,6 +56,13 @@ struct pipeline_out {
  */
 int pipeline_run(struct session *sess, const char *raw, size_t len,
 		 struct pipeline_out *out, struct err *err);
+/* pipeline_run, decrypting with the message's session keys (as an
+ * earlier run collected them in out->session_keys) instead of a secret
+ * key: a stored message opened and verified again by any officer.  A
+ * decryption past the last key fails. */
+int pipeline_run_keys(struct session *sess, const char *raw, size_t len,
+		      char *const *keys, size_t nkeys,
+		      struct pipeline_out *out, struct err *err);
 /* pipeline_run in two steps, so import can spot a duplicate from its
  * headers before paying for decryption. */
 int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
@@ -61,8 +77,8 @@ int pipeline_process(struct session *sess, struct pipeline_out *out,
 void pipeline_start(struct session *sess, struct pipeline_out *out);
 void pipeline_out_release(struct pipeline_out *out);
 /*
- * What pipeline_run gave at import, from a body kept as its content (a
- * mail_build_content entity, seal.c) and the message's stored row: the
+ * What pipeline_run gave at import, from a body an older version kept as
+ * its content (BLOB_CONTENT, mail/content.c) and the message's row: the
  * text, its unsigned spans, the attachments, the From mailboxes, the
  * recorded verdict, and the signer's user IDs as the keyring knows them
  * now.  Nothing is decrypted or verified again.  0, or negative with err

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "core/pipeline.h"
+#include "core/seal.h"
 #include "core/triage.h"
 #include "store/store.h"
 
@@ -324,7 +325,8 @@ int report_open_message(struct session *sess, int64_t message_row,
 	struct crypto_result res;
 	struct pipeline_out po;
 	unsigned char *team_plain = NULL;
-	size_t team_len = 0;
+	size_t team_len = 0, nkeys = 0;
+	char **keys = NULL;
 	bool tampered = false;
 	int r;
 
@@ -356,6 +358,12 @@ int report_open_message(struct session *sess, int64_t message_row,
 		raw = (const char *)res.plain;
 		len = res.plain_len;
 	}
+	/* Kept after its session keys: the message is what follows them. */
+	if (m.blob_form == BLOB_KEYED &&
+	    (r = seal_keyed_open(raw, len, &keys, &nkeys, &raw, &len, err)) < 0) {
+		err_prefix(err, "stored message %lld", (long long)message_row);
+		goto out;
+	}
 	/* The bytes the import verified, or others put in their place?
 	 * (NULL: a message stored before the digest was kept.) */
 	if (m.plain_sha256) {
@@ -363,17 +371,19 @@ int report_open_message(struct session *sess, int64_t message_row,
 		tampered = strcmp(h, m.plain_sha256) != 0;
 		free(h);
 	}
-	/* Kept as its content (what was shown at import, its verdict
-	 * recorded): nothing to decrypt or verify again. */
-	if ((r = m.blob_content ? pipeline_load_content(sess, raw, len, &m, &po, err)
-				: pipeline_run(sess, raw, len, &po, err)) < 0) {
+	/* Verified again from its bytes, decrypted with its session keys;
+	 * only a body an older version kept as its content (what was shown
+	 * at import) has nothing to verify, and shows the recorded verdict. */
+	if ((r = m.blob_form == BLOB_CONTENT ?
+			 pipeline_load_content(sess, raw, len, &m, &po, err) :
+			 pipeline_run_keys(sess, raw, len, keys, nkeys, &po, err)) < 0) {
 		pipeline_out_release(&po);
 		goto out;
 	}
 	opened_from(om, &po);
 	om->verdict = po.verdict;
 	om->signer_matches_from = po.signer_matches_from;
-	om->verified_now = !m.blob_content;
+	om->verified_now = m.blob_form != BLOB_CONTENT;
 	if (tampered) {
 		/* Never the reporter's signed text: no signer, every line and
 		 * attachment outside what a signature covers, no files. */
@@ -396,6 +406,7 @@ int report_open_message(struct session *sess, int64_t message_row,
 	}
 	pipeline_out_release(&po);
 out:
+	seal_keys_free(keys, nkeys);
 	crypto_result_release(&res);
 	if (team_plain)
 		wipe_free(team_plain, team_len);

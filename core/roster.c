@@ -2,13 +2,14 @@
  * The roster: the keys every stored body is encrypted to.  `roster`
  * shows them with what this officer's keyring knows of each; `roster
  * reseal` encrypts every stored body again to the roster as it is now,
- * after an officer joins or leaves, and repairs bodies an older version
- * sealed as received while they were encrypted to one officer only.
+ * after an officer joins or leaves, and gives encrypted messages an
+ * older version kept as received the session keys that open them for
+ * every officer.
  *
  * Reseal takes one body at a time, each in its own transaction: a kill
  * at any moment leaves every body either as it was or resealed, and a
- * re-run leaves the resealed ones alone (their recipients are exactly
- * the roster already).
+ * re-run leaves the resealed ones alone (sealed under the team key, with
+ * their session keys).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +85,8 @@ struct reseal_one {
 	int64_t row, report_id;
 	const unsigned char *plain; /* what the new blob opens to */
 	size_t len;
-	bool content;
-	char *digest;           /* a new content's, else NULL */
+	enum blob_form form;
+	bool keyed;             /* a message as received gets its keys */
 };
 
 /* The new body and its event: a body changes only with one (the team
@@ -95,25 +96,27 @@ static int store_one(struct session *sess, void *data, struct err *err)
 	struct reseal_one *o = data;
 	char *detail = xasprintf("message %lld sealed again under the team key%s",
 				 (long long)o->row,
-				 o->digest ? ", as its content" : "");
+				 o->keyed ? ", with its session keys" : "");
 	int r = store_event_add(sess->store, o->report_id, sess->officer,
 				"reseal", detail, err);
 
 	free(detail);
 	return r < 0 ? r : store_message_set_blob_plain(sess->store, o->row, o->plain,
-							o->len, o->content,
-							o->digest, err);
+							o->len, o->form, err);
 }
 
 enum reseal_outcome { RESEAL_DONE, RESEAL_KEPT, RESEAL_UNOPENED };
 
 /*
  * One body stored before the team key (OpenPGP-sealed, or kept as
- * received): opened (its seal, then the message inside when that is
- * encrypted too) and stored again sealed under the team key, as import
- * stores it now.  A body the team key seals already is left alone here
- * (a new generation is store_reseal_reports').  Negative only when the
- * store fails; a body we cannot open is an outcome.
+ * received), or an encrypted message kept as received without its
+ * session keys: opened (its seal, then the message inside when that is
+ * encrypted too) and stored again sealed under the team key, with the
+ * session keys of what is encrypted, as import stores it now: from then
+ * on every officer opens it, whatever the roster becomes.  A body the
+ * team key seals already with its keys, or as its content, is left alone
+ * here (a new generation is store_reseal_reports').  Negative only when
+ * the store fails; a body we cannot open is an outcome.
  */
 static int reseal_message(struct session *sess, struct crypto *c,
 			  const struct message *m, enum reseal_outcome *out,
@@ -121,11 +124,12 @@ static int reseal_message(struct session *sess, struct crypto *c,
 {
 	struct crypto_result res;
 	struct pipeline_out po;
-	struct reseal_one one = { .row = m->id, .report_id = m->report_id };
+	struct reseal_one one = { .row = m->id, .report_id = m->report_id,
+				  .form = m->blob_form };
 	const char *raw = (const char *)m->blob;
 	size_t len = m->blob_len;
-	char *entity = NULL;
-	size_t elen = 0;
+	char *keyed = NULL;
+	size_t klen = 0;
 	unsigned char *team_plain = NULL;
 	size_t team_len = 0;
 	struct err perr;
@@ -136,10 +140,7 @@ static int reseal_message(struct session *sess, struct crypto *c,
 	memset(&po, 0, sizeof(po));
 	*out = RESEAL_UNOPENED;
 	if (sealed && session_is_team_sealed(m->blob, m->blob_len)) {
-		/* Its content: the team key opens it for every officer.  A
-		 * message as received: when it is encrypted inside to a
-		 * roster that since changed, from now on its content. */
-		if (m->blob_content) {
+		if (m->blob_form != BLOB_RECEIVED) {
 			*out = RESEAL_KEPT;
 			return 0;
 		}
@@ -148,56 +149,39 @@ static int reseal_message(struct session *sess, struct crypto *c,
 			goto done;
 		raw = (const char *)team_plain;
 		len = team_len;
-		if (pipeline_run(sess, raw, len, &po, &perr) < 0)
-			goto done;
-		if (!po.encrypted || seal_covers_roster(sess, po.recipients,
-							 po.nrecipients, true)) {
-			*out = RESEAL_KEPT;
-			goto done;
-		}
-		goto content;
-	}
-	if (sealed) {
+	} else if (sealed) {
 		if (crypto_decrypt_verify(c, m->blob, m->blob_len, &res, &perr) < 0)
 			goto done;
 		raw = (const char *)res.plain;
 		len = res.plain_len;
-		if (m->blob_content) {
-			one.plain = (const unsigned char *)raw;
-			one.len = len;
-			one.content = true;
-			goto store;
+	}
+	if (m->blob_form == BLOB_RECEIVED) {
+		/* The message as received: read it the way import did. */
+		if (pipeline_run(sess, raw, len, &po, &perr) < 0)
+			goto done;
+		if (po.encrypted) {
+			one.keyed = true;
+			one.form = BLOB_KEYED;
+			keyed = seal_keyed(po.session_keys, po.nsession_keys, raw,
+					   len, &klen);
+			raw = keyed;
+			len = klen;
+		} else if (team_plain) {
+			*out = RESEAL_KEPT;
+			goto done;
 		}
 	}
-	/* The message as received: read it the way import did. */
-	if (pipeline_run(sess, raw, len, &po, &perr) < 0)
-		goto done;
-	if (po.encrypted && !seal_covers_roster(sess, po.recipients,
-						 po.nrecipients, true)) {
-		/* Encrypted inside to a roster that changed: from now on,
-		 * its content. */
-content:
-		if ((r = seal_content_entity(&po, &entity, &elen, err)) < 0)
-			goto done;
-		one.plain = (const unsigned char *)entity;
-		one.len = elen;
-		one.content = true;
-		one.digest = mail_raw_hash(entity, elen);
-	} else {
-		one.plain = (const unsigned char *)raw;
-		one.len = len;
-	}
-store:
+	one.plain = (const unsigned char *)raw;
+	one.len = len;
 	if ((r = core_write(sess, store_one, &one, err)) == 0)
 		*out = RESEAL_DONE;
 done:
 	pipeline_out_release(&po);
 	crypto_result_release(&res);
-	if (entity)
-		wipe_free(entity, elen);
+	if (keyed)
+		wipe_free(keyed, klen);
 	if (team_plain)
 		wipe_free(team_plain, team_len);
-	free(one.digest);
 	return r;
 }
 

@@ -1,81 +1,106 @@
 /*
- * Sealing bodies to the roster (see seal.h).  The roster's encryption
- * subkey IDs are listed once per session (a key listing costs a gpg run)
- * and compared with the recipients a decryption reports.
+ * The keyed form of a message (see seal.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/seal.h"
-#include "mail/mail.h"
 
-int seal_content_entity(const struct pipeline_out *po, char **entity,
-			size_t *len, struct err *err)
+#define KEYED_MAGIC "secteam-session-keys "
+#define KEYED_MAX 4096     /* keys: one per decryption (inline blocks) */
+#define KEY_MAX 256        /* "ALGO:HEX": 67 characters for AES-256 */
+
+char *seal_keyed(char *const *keys, size_t n, const char *raw, size_t len,
+		 size_t *out_len)
 {
-	struct mail_content mc = {
-		.from = po->msg.from,
-		.nfrom = po->msg.nfrom,
-		.from_text = po->msg.from_header,
-		.text = po->body.buf ? po->body.buf : "",
-		.text_len = po->body.len,
-		.unsigned_spans = po->unsigned_spans,
-		.nunsigned = po->nunsigned,
-		.att = po->att,
-		.natt = po->natt,
-	};
+	char head[sizeof(KEYED_MAGIC) + 24];
+	size_t total, at;
+	char *buf;
 
-	*entity = NULL;
-	*len = 0;
-	return mail_build_content(&mc, entity, len, err);
-}
-
-static void roster_subkeys(struct session *sess, struct crypto *c,
-			   size_t nroster, const char *const *roster)
-{
-	if (sess->roster_subkeys)
-		return;
-	sess->roster_subkeys = xcalloc(nroster, sizeof(char **));
-	sess->roster_nsubkeys = xcalloc(nroster, sizeof(size_t));
-	for (size_t i = 0; i < nroster; i++)
-		crypto_encryption_subkey_ids(c, roster[i],
-					     &sess->roster_subkeys[i],
-					     &sess->roster_nsubkeys[i], NULL);
-}
-
-static bool is_roster_subkey(struct session *sess, size_t nroster,
-			     const char *id, size_t *which)
-{
-	for (size_t i = 0; i < nroster; i++)
-		for (size_t j = 0; j < sess->roster_nsubkeys[i]; j++)
-			if (!str_cmp_ci(sess->roster_subkeys[i][j], id)) {
-				*which = i;
-				return true;
-			}
-	return false;
-}
-
-bool seal_covers_roster(struct session *sess, char *const *recipients,
-			size_t n, bool exact)
-{
-	struct crypto *c = session_crypto(sess, NULL);
-	size_t nroster;
-	const char *const *roster = c ? session_roster(sess, &nroster, NULL) : NULL;
-	bool *hit, all = true;
-
-	if (!roster || !n)
-		return false;
-	roster_subkeys(sess, c, nroster, roster);
-	hit = xcalloc(nroster + 1, sizeof(*hit));
-	for (size_t k = 0; k < n; k++) {
-		size_t which;
-		if (is_roster_subkey(sess, nroster, recipients[k], &which))
-			hit[which] = true;
-		else if (exact)
-			all = false;
+	/* Sized first: a buffer grown by copies would leave the message
+	 * and its keys behind in freed memory. */
+	at = (size_t)snprintf(head, sizeof(head), KEYED_MAGIC "%zu\n", n);
+	total = at + len;
+	for (size_t i = 0; i < n; i++)
+		total += (keys[i] ? strlen(keys[i]) : 1) + 1;
+	buf = xmalloc(total + 1);
+	memcpy(buf, head, at);
+	for (size_t i = 0; i < n; i++) {
+		size_t kl = keys[i] ? strlen(keys[i]) : 1;
+		memcpy(buf + at, keys[i] ? keys[i] : "-", kl);
+		at += kl;
+		buf[at++] = '\n';
 	}
-	for (size_t i = 0; i < nroster; i++)
-		if (!hit[i])
-			all = false;
-	free(hit);
-	return all;
+	memcpy(buf + at, raw, len);
+	buf[total] = '\0';
+	*out_len = total;
+	return buf;
+}
+
+void seal_keys_free(char **keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i])
+			wipe_free(keys[i], strlen(keys[i]));
+	free(keys);
+}
+
+/* A session key as gpg writes one: digits, a colon, hex digits. */
+static bool key_ok(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		i++;
+	if (!i || i >= n || p[i] != ':' || i + 1 == n)
+		return false;
+	for (i++; i < n; i++)
+		if (!strchr("0123456789ABCDEFabcdef", p[i]))
+			return false;
+	return true;
+}
+
+int seal_keyed_open(const char *buf, size_t len, char ***keys, size_t *nkeys,
+		    const char **raw, size_t *raw_len, struct err *err)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	unsigned long long n = 0;
+	char **k;
+
+	*keys = NULL;
+	*nkeys = 0;
+	if (len < sizeof(KEYED_MAGIC) - 1 ||
+	    memcmp(buf, KEYED_MAGIC, sizeof(KEYED_MAGIC) - 1))
+		return err_setc(err, ERR_INVALID, "no session keys before the message");
+	p += sizeof(KEYED_MAGIC) - 1;
+	if (!(nl = memchr(p, '\n', (size_t)(end - p))) || nl == p)
+		return err_setc(err, ERR_INVALID, "a damaged count of session keys");
+	for (; p < nl; p++) {
+		if (*p < '0' || *p > '9' || n > KEYED_MAX)
+			return err_setc(err, ERR_INVALID,
+					"a damaged count of session keys");
+		n = n * 10 + (unsigned)(*p - '0');
+	}
+	if (n > KEYED_MAX)
+		return err_setc(err, ERR_INVALID, "over %d session keys", KEYED_MAX);
+	p = nl + 1;
+	k = xcalloc((size_t)n + 1, sizeof(*k));
+	for (size_t i = 0; i < n; i++) {
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))) ||
+		    (size_t)(nl - p) > KEY_MAX ||
+		    (!(nl - p == 1 && *p == '-') && !key_ok(p, (size_t)(nl - p)))) {
+			seal_keys_free(k, i);
+			return err_setc(err, ERR_INVALID,
+					"session key %zu is damaged", i + 1);
+		}
+		if (*p != '-')
+			k[i] = xstrndup(p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+	*keys = k;
+	*nkeys = (size_t)n;
+	*raw = p;
+	*raw_len = (size_t)(end - p);
+	return 0;
 }

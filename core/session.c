@@ -697,18 +697,8 @@ void session_close(struct session *sess)
 		config_release(sess->cfg);
 		free(sess->cfg);
 	}
-	for (size_t i = 0; i < sess->nroster; i++) {
+	for (size_t i = 0; i < sess->nroster; i++)
 		free(sess->roster[i]);
-		if (sess->roster_subkeys) {
-			for (size_t j = 0; j < sess->roster_nsubkeys[i]; j++)
-				free(sess->roster_subkeys[i][j]);
-			free(sess->roster_subkeys[i]);
-		}
-	}
-	free(sess->roster_subkeys);
-	free(sess->roster_nsubkeys);
-	sess->roster_subkeys = NULL;
-	sess->roster_nsubkeys = NULL;
 	free(sess->roster);
 	sess->nroster = 0;
 	free(sess->officer);

@@ -35,9 +35,6 @@ struct session {
 	char **roster;           /* team.roster fingerprints, or the
 				  * officer's own key; see session_roster */
 	size_t nroster;
-	char ***roster_subkeys;  /* per roster key, its encryption subkey
-				  * IDs (filled once by seal.c) */
-	size_t *roster_nsubkeys;
 	struct session_seal *seal; /* the team key and the store's sealer
 				    * (session.c), unwrapped on first use */
 };

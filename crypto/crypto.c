@@ -106,6 +106,7 @@ void crypto_ctx_reset(struct crypto *c)
 	gpgme_set_armor(c->ctx, 0);
 	gpgme_set_textmode(c->ctx, 0);
 	gpgme_signers_clear(c->ctx);
+	gpgme_set_ctx_flag(c->ctx, "override-session-key", "");
 }
 
 /* The home every new context gets without asking: the first
@@ -131,6 +132,11 @@ gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
 		e = gpgme_set_keylist_mode(*ctx, GPGME_KEYLIST_MODE_LOCAL);
 	if (!e)
 		e = gpgme_set_ctx_flag(*ctx, "auto-key-retrieve", "0");
+	/* Every decryption gives its session key (crypto_result): stored
+	 * sealed with the message, it opens the message again for any
+	 * officer, to be verified again (core/import.c). */
+	if (!e)
+		e = gpgme_set_ctx_flag(*ctx, "export-session-key", "1");
 	if (e) {
 		gpgme_release(*ctx);
 		*ctx = NULL;

@@ -73,6 +73,11 @@ struct crypto_result {
 	size_t plain_len;
 	char **recipients;   /* key IDs the message was encrypted to */
 	size_t nrecipients;
+	/* A decryption's session key ("ALGO:HEX", as gpg gives it; NULL
+	 * when nothing was decrypted): with it, crypto_decrypt_verify_key
+	 * decrypts the same message again without any secret key.  Wiped on
+	 * release. */
+	char *session_key;
 };
 
 struct crypto;
@@ -106,6 +111,13 @@ void crypto_close(struct crypto *c);
  */
 int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 			  struct crypto_result *res, struct err *err);
+/* The same with the message's session key (crypto_result's) instead of
+ * a secret key: what opens a stored message for every officer, whoever
+ * it was encrypted to.  Its signatures are verified as always; a wrong
+ * key fails as a damaged message. */
+int crypto_decrypt_verify_key(struct crypto *c, const void *data, size_t len,
+			      const char *session_key,
+			      struct crypto_result *res, struct err *err);
 /*
  * crypto_decrypt_verify in two halves, so that several decryptions run at
  * once (one gpg process each, up to CRYPTO_JOBS_MAX) while the caller
@@ -190,13 +202,6 @@ int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err);
  */
 int crypto_key_uid_valid(struct crypto *c, const char *fpr, const char *email,
 			 bool *ok, struct err *err);
-
-/* roster.c: the long key IDs of who's usable encryption subkeys, as
- * struct crypto_result.recipients names them.  Returns 0 with *ids
- * allocated (caller frees each and the array), or ERR_NOTFOUND naming who
- * when who has no usable encryption key. */
-int crypto_encryption_subkey_ids(struct crypto *c, const char *who,
-				 char ***ids, size_t *n, struct err *err);
 
 /* roster.c: a signature known only by its fingerprint and recorded
  * verdict (a body kept as its content), with the signing key's user IDs

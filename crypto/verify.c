@@ -378,6 +378,8 @@ static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
 		return crypto_gpg_err(err, e, "cannot decrypt message");
 	}
 	take_plain(res, sink);
+	if (dr && dr->session_key && *dr->session_key)
+		res->session_key = xstrdup(dr->session_key);
 	fill_sigs(c, ctx, res);
 	return 0;
 }
@@ -397,6 +399,34 @@ int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 
 	if (op_run(c, OP_DECRYPT_VERIFY, data, len, &sink, &e, res, err) < 0)
 		return ERR_CRYPTO;
+	return decrypt_collect(c, c->ctx, e, data, len, &sink, res, err);
+}
+
+int crypto_decrypt_verify_key(struct crypto *c, const void *data, size_t len,
+			      const char *session_key,
+			      struct crypto_result *res, struct err *err)
+{
+	struct crypto_sink sink;
+	gpgme_data_t in, out;
+	gpgme_error_t e;
+
+	if (!session_key)
+		return crypto_decrypt_verify(c, data, len, res, err);
+	result_init(res);
+	crypto_ctx_reset(c);
+	/* GPGME hands it to gpg on a pipe (--override-session-key-fd),
+	 * never on the command line; crypto_ctx_reset clears it again. */
+	if ((e = gpgme_set_ctx_flag(c->ctx, "override-session-key",
+				    session_key)))
+		return crypto_gpg_err(err, e, "cannot use a session key");
+	if (io_new(data, len, &in, &out, &sink, "encrypted message", err) < 0) {
+		crypto_ctx_reset(c);
+		return ERR_CRYPTO;
+	}
+	e = gpgme_op_decrypt_verify(c->ctx, in, out);
+	gpgme_data_release(in);
+	gpgme_data_release(out);
+	crypto_ctx_reset(c);
 	return decrypt_collect(c, c->ctx, e, data, len, &sink, res, err);
 }
 
@@ -575,6 +605,8 @@ void crypto_result_release(struct crypto_result *res)
 	free(res->sigs);
 	if (res->plain)
 		wipe_free(res->plain, res->plain_len + 1);
+	if (res->session_key)
+		wipe_free(res->session_key, strlen(res->session_key));
 	for (size_t i = 0; i < res->nrecipients; i++)
 		free(res->recipients[i]);
 	free(res->recipients);

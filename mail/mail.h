@@ -272,23 +272,7 @@ int mail_build_signed(const struct mail_compose *hdr, const char *entity,
 		      struct err *err);
 
 /* content.c ---------------------------------------------------------------*/
-/* What an officer was shown of one message (see content.c). */
-struct mail_content {
-	const struct mail_mailbox *from;  /* its From mailboxes */
-	size_t nfrom;
-	const char *from_text;  /* the From header, when no mailbox was read */
-	const char *text;       /* the text shown, exact bytes */
-	size_t text_len;
-	const struct mail_span *unsigned_spans; /* of text, not covered */
-	size_t nunsigned;
-	const struct mail_attachment *att;      /* .outside kept */
-	size_t natt;
-};
-/* Writes c as one MIME message (*out the caller's).  ERR_INVALID for an
- * attachment whose content type is not "type/subtype". */
-int mail_build_content(const struct mail_content *c, char **out, size_t *len,
-		       struct err *err);
-/* Reads back what mail_build_content wrote: msg->from[], from_header,
+/* Reads a content entity an older version sealed: msg->from[], from_header,
  * body_text (the exact text), outside (the unsigned spans), attachments
  * (with .outside).  Only for bodies this program sealed: the headers it
  * trusts are never read from incoming mail.  ERR_INVALID when buf is not

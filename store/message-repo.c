@@ -265,7 +265,7 @@ int store_message_insert(struct store *s, const struct message *m,
 	db_int(st, 13, m->signer_matches_from);
 	db_text(st, 14, blob ? "sealed" : m->blob_kind);
 	db_blob(st, 15, blob ? blob : m->blob, blob_len);
-	db_int(st, 16, m->blob_content);
+	db_int(st, 16, m->blob_form);
 	db_text(st, 17, m->plain_sha256);
 	if (row) {
 		db_int(st, 18, row);
@@ -314,7 +314,7 @@ static void read_message(struct stmt *st, void *elem)
 	m->fingerprint = db_col_str(st, 12);
 	m->signer_matches_from = db_col_int(st, 13);
 	m->blob_kind = db_col_str(st, 14);
-	m->blob_content = db_col_int(st, 15);
+	m->blob_form = (enum blob_form)db_col_int(st, 15);
 	m->message_id_reused = db_col_int(st, 16);
 	m->plain_sha256 = db_col_str(st, 17);
 	m->ids_sealed = db_col_str(st, 18);
@@ -466,8 +466,7 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 
 int store_message_set_blob_plain(struct store *s, int64_t row,
 				 const unsigned char *plain, size_t len,
-				 bool content, const char *digest,
-				 struct err *err)
+				 enum blob_form form, struct err *err)
 {
 	char *why = NULL;
 	unsigned char *blob;
@@ -484,20 +483,22 @@ int store_message_set_blob_plain(struct store *s, int64_t row,
 		free(why);
 		return r;
 	}
-	r = store_message_set_blob(s, row, blob, n, "sealed", content, digest, err);
+	r = store_message_set_blob(s, row, blob, n, "sealed", form, err);
 	free(blob);
 	return r;
 }
 
 int store_message_set_blob(struct store *s, int64_t row,
 			   const unsigned char *blob, size_t len,
-			   const char *kind, bool content, const char *digest,
+			   const char *kind, enum blob_form form,
 			   struct err *err)
 {
+	/* The digest of what the import verified stays (the store refuses
+	 * another): a message only changes how it is kept. */
 	static const char lite[] =
-		"UPDATE messages SET blob = ?2, blob_kind = ?3, blob_content = ?4,"
-		" plain_sha256 = coalesce(?5, plain_sha256) WHERE id = ?1";
-	static const char pg[] = "SELECT secteam.set_blob(?1, ?2, ?3, ?4, ?5)";
+		"UPDATE messages SET blob = ?2, blob_kind = ?3, blob_content = ?4"
+		" WHERE id = ?1";
+	static const char pg[] = "SELECT secteam.set_blob(?1, ?2, ?3, ?4, NULL)";
 	struct stmt *st = db_stmt(s, db_write_sql(s, lite, pg), err);
 	int64_t changed = 0;
 	int r;
@@ -507,8 +508,7 @@ int store_message_set_blob(struct store *s, int64_t row,
 	db_int(st, 1, row);
 	db_blob(st, 2, blob, len);
 	db_text(st, 3, kind);
-	db_int(st, 4, content);
-	db_text(st, 5, digest);
+	db_int(st, 4, form);
 	if ((r = db_write(s, st, &changed, "cannot replace a stored body",
 			  err)) < 0)
 		return r;

@@ -20,6 +20,30 @@
 #include "store/schema.h"
 #include "util/util.h"
 
+/* secteam.message_guard() as migrations 10 and 14 make it, around the
+ * test of how the body may change: what the import verified and recorded
+ * never changes, and a change is refused at commit unless a reseal event
+ * records it.  Part of both migrations' text: never edit. */
+#define MESSAGE_GUARD_HEAD \
+	"CREATE OR REPLACE FUNCTION secteam.message_guard() RETURNS trigger" \
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp" \
+	"  AS $$ BEGIN" \
+	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id" \
+	"     OR NOT secteam.keyed_ok(OLD.content_hash, NEW.content_hash)" \
+	"     OR NOT secteam.keyed_ok(OLD.message_id, NEW.message_id)" \
+	"     OR NOT secteam.keyed_ok(OLD.in_reply_to, NEW.in_reply_to)" \
+	"     OR NEW.date IS DISTINCT FROM OLD.date" \
+	"     OR NEW.imported <> OLD.imported OR NEW.encrypted <> OLD.encrypted" \
+	"     OR NEW.verdict <> OLD.verdict OR NEW.fingerprint IS DISTINCT FROM OLD.fingerprint" \
+	"     OR NEW.signer_matches_from <> OLD.signer_matches_from"
+#define MESSAGE_GUARD_TAIL \
+	"    RAISE EXCEPTION 'message %: what the import verified and recorded never changes'," \
+	"      OLD.id USING ERRCODE = '42501';" \
+	"  END IF;" \
+	"  IF NOT secteam.has_event(OLD.report_id, 'reseal', NULL) THEN" \
+	"    PERFORM secteam.unrecorded('message', OLD.id, 'reseal'); END IF;" \
+	"  RETURN NULL; END $$;"
+
 /* The opening of secteam.team_grant(), up to the tables officers may add
  * rows to, as migration 1 made it and migration 2 remade it with one more
  * table.  Part of both migrations' text: never edit. */
@@ -679,25 +703,10 @@ const char *const schema_pg[] = {
 	"CREATE OR REPLACE FUNCTION secteam.keyed_ok(o text, n text) RETURNS boolean"
 	"  LANGUAGE sql IMMUTABLE AS $$ SELECT n IS NOT DISTINCT FROM o"
 	"    OR (o NOT LIKE 'k1:%' AND n LIKE 'k1:%') $$;"
-	"CREATE OR REPLACE FUNCTION secteam.message_guard() RETURNS trigger"
-	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
-	"  AS $$ BEGIN"
-	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id"
-	"     OR NOT secteam.keyed_ok(OLD.content_hash, NEW.content_hash)"
-	"     OR NOT secteam.keyed_ok(OLD.message_id, NEW.message_id)"
-	"     OR NOT secteam.keyed_ok(OLD.in_reply_to, NEW.in_reply_to)"
-	"     OR NEW.date IS DISTINCT FROM OLD.date"
-	"     OR NEW.imported <> OLD.imported OR NEW.encrypted <> OLD.encrypted"
-	"     OR NEW.verdict <> OLD.verdict OR NEW.fingerprint IS DISTINCT FROM OLD.fingerprint"
-	"     OR NEW.signer_matches_from <> OLD.signer_matches_from"
+	MESSAGE_GUARD_HEAD
 	"     OR (NEW.plain_sha256 IS DISTINCT FROM OLD.plain_sha256"
 	"         AND NOT (OLD.blob_content = 0 AND NEW.blob_content = 1)) THEN"
-	"    RAISE EXCEPTION 'message %: what the import verified and recorded never changes',"
-	"      OLD.id USING ERRCODE = '42501';"
-	"  END IF;"
-	"  IF NOT secteam.has_event(OLD.report_id, 'reseal', NULL) THEN"
-	"    PERFORM secteam.unrecorded('message', OLD.id, 'reseal'); END IF;"
-	"  RETURN NULL; END $$;"
+	MESSAGE_GUARD_TAIL
 	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
 	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
@@ -1151,6 +1160,28 @@ const char *const schema_pg[] = {
 	"  END $$;"
 	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
 	"  WHERE rolname = 'secteam_officers');",
+
+	/* 14: a body is kept as received, to be verified again on every
+	 * opening, with the session keys of what was encrypted
+	 * (blob_content 2); never again as its decrypted content alone
+	 * (1), whose verdict nothing could check: the server refuses such a
+	 * row, and a change to one.  What the import verified (its digest
+	 * included) never changes; a message kept as received only gets
+	 * its session keys. */
+	MESSAGE_GUARD_HEAD
+	"     OR NEW.plain_sha256 IS DISTINCT FROM OLD.plain_sha256"
+	"     OR NOT (NEW.blob_content = OLD.blob_content"
+	"       OR (OLD.blob_content = 0 AND NEW.blob_content = 2)) THEN"
+	MESSAGE_GUARD_TAIL
+	"CREATE FUNCTION secteam.message_as_received() RETURNS trigger"
+	"  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$ BEGIN"
+	"  IF NEW.blob_content NOT IN (0, 2) THEN"
+	"    RAISE EXCEPTION 'a message is kept as received, to be verified again,"
+	" never as its content alone' USING ERRCODE = '42501';"
+	"  END IF;"
+	"  RETURN NEW; END $$;"
+	"CREATE TRIGGER messages_as_received BEFORE INSERT ON secteam.messages"
+	"  FOR EACH ROW EXECUTE FUNCTION secteam.message_as_received();",
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -468,6 +468,24 @@ const char *const schema_sqlite[] = {
 	"  UPDATE report_vendors SET"
 	VENDOR_APPLY_SET
 	"  END;",
+
+	/* 15: a body is kept as received, to be verified again on every
+	 * opening, with the session keys of what was encrypted
+	 * (blob_content 2); never again as its decrypted content alone
+	 * (1), whose verdict nothing could check.  The digest of what the
+	 * import verified never changes; a message kept as received only
+	 * gets its session keys (schema-pg.c's migration 14). */
+	"DROP TRIGGER messages_digest;"
+	"CREATE TRIGGER messages_digest BEFORE UPDATE OF plain_sha256, blob_content"
+	"  ON messages"
+	"  WHEN NEW.plain_sha256 IS NOT OLD.plain_sha256"
+	"    OR NOT (NEW.blob_content IS OLD.blob_content"
+	"      OR (OLD.blob_content = 0 AND NEW.blob_content = 2))"
+	"  BEGIN SELECT RAISE(ABORT, 'what the import verified and recorded never changes'); END;"
+	"CREATE TRIGGER messages_as_received BEFORE INSERT ON messages"
+	"  WHEN NEW.blob_content NOT IN (0, 2)"
+	"  BEGIN SELECT RAISE(ABORT, 'a message is kept as received, to be verified again,"
+	" never as its content alone'); END;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

@@ -270,14 +270,14 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
  * the team key for the row. */
 int store_message_set_blob_plain(struct store *s, int64_t row,
 				 const unsigned char *plain, size_t len,
-				 bool content, const char *digest,
-				 struct err *err);
-/* Replaces a message's body at rest (roster reseal); digest, when not
- * NULL, is what the new blob opens to (a message kept as received
- * becoming its content).  ERR_NOTFOUND. */
+				 enum blob_form form, struct err *err);
+/* Replaces a message's body at rest (roster reseal), kept as form: the
+ * store refuses any change of form but a message as received getting
+ * its session keys (BLOB_RECEIVED to BLOB_KEYED), and the digest of what
+ * the import verified never changes.  ERR_NOTFOUND. */
 int store_message_set_blob(struct store *s, int64_t row,
 			   const unsigned char *blob, size_t len,
-			   const char *kind, bool content, const char *digest,
+			   const char *kind, enum blob_form form,
 			   struct err *err);
 /* All messages of a report, oldest first, blobs included when with_blob. */
 int store_messages_get(struct store *s, int64_t report_id, bool with_blob,

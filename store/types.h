@@ -58,6 +58,16 @@ struct report_filter {
 				      * after them (at most 12) */
 };
 
+/* What a message's sealed blob holds. */
+enum blob_form {
+	BLOB_RECEIVED = 0, /* the message as received */
+	BLOB_CONTENT = 1,  /* its decrypted content alone (a MIME entity of
+			    * what was shown), its verdict recorded: stored
+			    * by older versions, never written now */
+	BLOB_KEYED = 2,    /* the message as received after the session
+			    * keys that decrypt it (core/seal.h) */
+};
+
 struct message {
 	int64_t id;
 	int64_t report_id;
@@ -84,16 +94,15 @@ struct message {
 	 * gets (blob is then ignored). */
 	const unsigned char *blob_plain;
 	size_t blob_plain_len;
-	char *plain_sha256;     /* the hex SHA-256 of what the blob opens
-				 * to (the bytes the import verified), or
+	char *plain_sha256;     /* the hex SHA-256 of the bytes the import
+				 * verified: what the blob opens to, or for
+				 * BLOB_KEYED the message after its keys;
 				 * NULL for a message stored before it was
-				 * kept: every opening checks it */
+				 * kept.  Every opening checks it */
 	char *ids_sealed; /* the store's own: the sealed Message-IDs
 				 * while a row is read */
-	bool blob_content;      /* sealed: the blob holds the decrypted
-				 * content (a MIME entity of what was shown,
-				 * its verdict recorded above), not the
-				 * message as received */
+	enum blob_form blob_form; /* what the sealed blob holds (the
+				 * column blob_content) */
 	/* Derived by store_messages_get, not stored: another message (with
 	 * other content, since the content hash is unique) carries the same
 	 * Message-ID. */

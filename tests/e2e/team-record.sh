@@ -11,9 +11,11 @@
 #  - backdate an event, give it the largest id ("the latest" for ever),
 #    take the next 1000 ids ahead of colleagues, sign as a colleague
 #    (ids, times and the officer are the server's);
-#  - rewrite a message's verdict, or put another body in a signed
-#    message's place: the verdict shown is computed from the bytes shown
-#    (tampered, never the reporter's signed text).
+#  - rewrite a message's verdict, put another body in a signed
+#    message's place, or insert a message of his own whose row says
+#    "valid": the verdict shown is computed from the bytes shown
+#    (tampered, never the reporter's signed text), and a message kept as
+#    its content alone (a verdict nothing can check) is refused.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup teamrecord
 mkdir -p "$T/mail"
@@ -66,6 +68,12 @@ if e2e_sqlite; then
 	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a message's verdict cannot be rewritten" "$out"
 	out=$(sq "UPDATE messages SET plain_sha256 = 'x' WHERE id = 1"); rc=$?
 	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: nor its digest" "$out"
+	out=$(sq "UPDATE messages SET blob_content = 1 WHERE id = 1"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: nor can a message become its content alone" "$out"
+	out=$(sq "INSERT INTO messages (report_id, content_hash, imported, encrypted, verdict,
+		blob_kind, blob, blob_content) VALUES (2, 'forged', 0, 1, 'valid', 'sealed', 'x', 1)"); rc=$?
+	tap_ok "$([ $rc -ne 0 ]; echo $?)" "sqlite3: a message kept as its content alone is refused" "$out"
+	tap_like "$out" "kept as received" "  saying how a message is kept"
 	sq "UPDATE messages SET blob = (SELECT blob FROM messages WHERE id = 2) WHERE id = 1" >/dev/null
 	# Sealed under the team key for its own row, it does not open in
 	# another (a body sealed for the row but not the import's would
@@ -226,6 +234,29 @@ tap_is "$(j 1 '[.events[] | select(.kind == "reseal") | .officer] | join(" ")')"
 	"  the reseal is in the timeline, bob's"
 tap_is "$(j 2 '.signature.verdict + " " + .signature.trust')" "valid trusted" \
 	"  the message it came from is untouched"
+# A message of bob's own making: the row's verdict is only what he says.
+# One kept as its content alone (nothing to verify) is refused; one kept
+# as received is verified when opened, and shows what its bytes are.
+RFPR=$(j 2 '.signature.fingerprint')
+forge() { # FORM: bob's INSERT of a message claiming Rita's valid signature
+	bob "INSERT INTO messages (report_id, content_hash, imported, encrypted, verdict,
+	  fingerprint, signer_matches_from, from_email, blob_kind, blob, blob_content, plain_sha256)
+	  VALUES (2, 'k1:forged$1', 0, 1, 'valid', '$RFPR', 1, NULL, 'sealed',
+	  convert_to('From: rita@example.net', 'UTF8'), $1, NULL)"
+}
+out=$(forge 1); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a message kept as its content alone (a recorded verdict only) is refused" "$out"
+tap_like "$out" "kept as received" "  saying how a message is kept"
+out=$(bob "BEGIN; INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (2, 0, 'x', 'reseal', 'as content');
+	SELECT secteam.set_blob(2, (SELECT blob FROM messages WHERE id = 2), 'sealed', 1, NULL);
+	COMMIT;"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  nor can a reseal make a message its content" "$out"
+out=$(forge 0); rc=$?
+tap_is "$rc" 0 "  bob inserts a message kept as received, its row saying valid" "$out"
+tap_unlike "$(j 2 '[.messages_detail[] | .verdict // "error"] | join(" ")')" "valid valid" \
+	"  it is not shown valid: its verdict is computed from its bytes"
+tap_is "$(j 2 '.signature.verdict')" "valid" "  and report 2's own message still is"
 
 # An existing team database (schema 4, before the server kept the
 # record) migrates with every event kept, and team init says what it did.
@@ -245,7 +276,7 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded,
 	  apply_event, refused, participant_start, apply_participant, apply_vendor,
 	  reseal_report, reseal_message, set_blob, seal_clear, seal_participant,
-	  vendor_edit, reminded, team_keys_drop_old CASCADE;
+	  vendor_edit, reminded, team_keys_drop_old, message_as_received CASCADE;
 	DROP TABLE transitions;
 	ALTER TABLE events DROP COLUMN ref, DROP COLUMN value;
 	DROP TRIGGER report_files_append_only ON report_files;
@@ -256,7 +287,7 @@ before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
 last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
-tap_like "$out" "upgraded from version 4 to 13, every event kept" "  and says so"
+tap_like "$out" "upgraded from version 4 to 14, every event kept" "  and says so"
 tap_like "$out" "sealed in place by 'secteam-tui roster reseal'" "  and how what is clear gets sealed"
 adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \

@@ -6,6 +6,7 @@
 
 #include "core/core.h"
 #include "core/search.h"
+#include "core/seal.h"
 #include "core/terms.h"
 
 static void test_triage_lifecycle(void **state)
@@ -187,6 +188,54 @@ static void test_opened_lines(void **state)
 
 /* search_parse: words, phrases and keys, and the refusals naming the
  * bad part. */
+/* The keyed form a stored message opens to: its session keys, then the
+ * message as received, byte for byte; anything else is refused by name. */
+static void test_keyed_form(void **state)
+{
+	(void)state;
+	char *keys[] = { (char *)"9:0011AAff", NULL, (char *)"7:FEED" };
+	const char raw[] = "From: a@b\r\n\r\nsecteam-session-keys 1\n-\n\0x";
+	char **got = NULL, *buf;
+	const char *msg;
+	size_t n, len, mlen;
+	struct err err = { 0, "" };
+
+	buf = seal_keyed(keys, 3, raw, sizeof(raw) - 1, &len);
+	assert_int_equal(seal_keyed_open(buf, len, &got, &n, &msg, &mlen, &err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(got[0], "9:0011AAff");
+	assert_null(got[1]);
+	assert_string_equal(got[2], "7:FEED");
+	assert_int_equal(mlen, sizeof(raw) - 1);
+	assert_memory_equal(msg, raw, mlen);
+	seal_keys_free(got, n);
+	free(buf);
+
+	static const struct {
+		const char *in, *why;
+	} bad[] = {
+		{ "From: a@b\r\n\r\nhi", "no session keys" },
+		{ "secteam-session-keys \n", "damaged count" },
+		{ "secteam-session-keys 2x\n", "damaged count" },
+		{ "secteam-session-keys 99999999999999999999999\n", "damaged count" },
+		{ "secteam-session-keys 5000\n", "over 4096" },
+		{ "secteam-session-keys 2\n9:AB\n", "session key 2 is damaged" },
+		{ "secteam-session-keys 1\n9:XYZ\n", "session key 1 is damaged" },
+		{ "secteam-session-keys 1\n:AB\n", "session key 1 is damaged" },
+		{ "secteam-session-keys 1\n9:\n", "session key 1 is damaged" },
+		{ "secteam-session-keys 1\n--\n", "session key 1 is damaged" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		err.msg[0] = '\0';
+		assert_int_equal(seal_keyed_open(bad[i].in, strlen(bad[i].in), &got,
+						 &n, &msg, &mlen, &err),
+				 ERR_INVALID);
+		assert_null(got);
+		if (!strstr(err.msg, bad[i].why))
+			fail_msg("case %zu: %s", i, err.msg);
+	}
+}
+
 static void test_search_parse(void **state)
 {
 	static const struct {
@@ -306,6 +355,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reporter_signed),
+		cmocka_unit_test(test_keyed_form),
 		cmocka_unit_test(test_triage_lifecycle),
 		cmocka_unit_test(test_report_id),
 		cmocka_unit_test(test_exploit_heuristic),

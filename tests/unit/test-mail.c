@@ -1304,10 +1304,54 @@ static void test_build_signed(void **state)
 	free(ent);
 }
 
+/* A content entity as older versions sealed one (no longer written):
+ * read back with its exact text, unsigned spans, From and attachments,
+ * and nothing else taken for one. */
+static void test_legacy_content(void **state)
+{
+	(void)state;
+	static const char entity[] =
+		"From: Rita Reporter <rita@example.net>\r\n"
+		"X-Secteam-Content: 1\r\n"
+		"X-Secteam-Unsigned: 6-12 99-200\r\n"
+		"X-Secteam-Outside: 0\r\n"
+		"MIME-Version: 1.0\r\n"
+		"Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n"
+		"--b\r\nContent-Type: application/x-secteam-text\r\n"
+		"Content-Transfer-Encoding: base64\r\n\r\n"
+		"c2lnbmVkCnRhaWwK\r\n" /* "signed\ntail\n" */
+		"--b\r\nContent-Type: text/x-c; name=poc.c\r\n"
+		"Content-Disposition: attachment; filename=poc.c\r\n\r\n"
+		"return 0;\r\n"
+		"--b--\r\n";
+	static const char plain[] =
+		"From: x@example.net\r\nX-Secteam-Content: 1\r\n\r\nhi\r\n";
+	struct mail_msg m;
+	struct err err = { 0, "" };
+
+	assert_int_equal(mail_parse_content(entity, sizeof(entity) - 1, &m, &err), 0);
+	assert_int_equal(m.body_len, 12);
+	assert_memory_equal(m.body_text, "signed\ntail\n", 12);
+	assert_int_equal(m.noutside, 1); /* 99-200 is past the text */
+	assert_int_equal(m.outside[0].start, 6);
+	assert_int_equal(m.outside[0].end, 12);
+	assert_int_equal(m.nfrom, 1);
+	assert_string_equal(m.from[0].email, "rita@example.net");
+	assert_int_equal(m.nattachments, 1);
+	assert_string_equal(m.attachments[0].filename, "poc.c");
+	assert_true(m.attachments[0].outside);
+	mail_msg_release(&m);
+	/* A mail saying it is one is not: no text part. */
+	assert_int_equal(mail_parse_content(plain, sizeof(plain) - 1, &m, &err),
+			 ERR_INVALID);
+	mail_msg_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_plain),
+		cmocka_unit_test(test_legacy_content),
 		cmocka_unit_test(test_parse_subjects),
 		cmocka_unit_test(test_parse_crlf_and_hash),
 		cmocka_unit_test(test_hash_transport),

@@ -211,6 +211,73 @@ static void test_message_unique(void **state)
 	store_close(s);
 }
 
+/*
+ * How a body is kept (issue 25): as received, to be verified again on
+ * every opening, or with its session keys; never as its decrypted
+ * content alone, whose verdict nothing can check.  Whoever writes the
+ * rows (a second officer with psql, the sqlite3 shell), the store
+ * refuses a content-only message, a message made its content, and any
+ * other digest than the import's.
+ */
+static void test_messages_kept_as_received(void **state)
+{
+	(void)state;
+	int64_t rid;
+	struct store *s = unit_store_with_report("kept.db", &rid);
+	struct err err = { 0, "" };
+	unsigned char blob[] = "Subject: x\r\n\r\nforged words\r\n";
+	struct message m = { 0 }, got;
+	int64_t row, ignored;
+
+	m.report_id = rid;
+	m.content_hash = (char *)"h-content";
+	m.verdict = SIG_VALID;
+	m.fingerprint = (char *)"A1B2C3D4E5F60718293A4B5C6D7E8F9012345678";
+	m.signer_matches_from = true;
+	m.blob_kind = (char *)"original";
+	m.blob = blob;
+	m.blob_len = sizeof(blob) - 1;
+	m.plain_sha256 = (char *)"d-import";
+	m.blob_form = BLOB_CONTENT;
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_true(store_message_insert(s, &m, &ignored, &err) < 0);
+	assert_non_null(strstr(err.msg, "kept as received"));
+	store_rollback(s);
+
+	/* As received, then given its session keys, with a reseal. */
+	m.blob_form = BLOB_RECEIVED;
+	m.content_hash = (char *)"h-received";
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_message_insert(s, &m, &row, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_begin(s, &err), 0);
+	unit_event(s, rid, "reseal", "unit");
+	assert_true(store_message_set_blob(s, row, blob, sizeof(blob) - 1,
+					   "original", BLOB_CONTENT, &err) < 0 ||
+		    store_commit(s, &err) < 0);
+	store_rollback(s);
+	assert_int_equal(store_begin(s, &err), 0);
+	unit_event(s, rid, "reseal", "unit");
+	assert_int_equal(store_message_set_blob(s, row, blob, sizeof(blob) - 1,
+						"original", BLOB_KEYED, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_message_get(s, row, &got, &err), 0);
+	assert_int_equal(got.blob_form, BLOB_KEYED);
+	assert_string_equal(got.plain_sha256, "d-import");
+	message_release(&got);
+	/* Keyed stays keyed. */
+	assert_int_equal(store_begin(s, &err), 0);
+	unit_event(s, rid, "reseal", "unit");
+	assert_true(store_message_set_blob(s, row, blob, sizeof(blob) - 1,
+					   "original", BLOB_RECEIVED, &err) < 0 ||
+		    store_commit(s, &err) < 0);
+	store_rollback(s);
+	assert_int_equal(store_message_get(s, row, &got, &err), 0);
+	assert_int_equal(got.blob_form, BLOB_KEYED);
+	message_release(&got);
+	store_close(s);
+}
+
 static int collect(const struct report *r, void *data)
 {
 	struct sbuf *sb = data;
@@ -1315,14 +1382,14 @@ static void test_migrations_frozen(void **state)
 		"c6102771f071d596", "d13b63849c928e7d", "97e907b3b49416d0",
 		"62db9c21cca0a514", "ff043948b38d8cf8", "51625cf1a51e0b9e",
 		"2a05e9ae046fe763", "17c71dc56d5dbba3", "dfa1e67c4279753b",
-		"62ab8d224699f287", "42808fc7b204b5a0",
+		"62ab8d224699f287", "42808fc7b204b5a0", "373d7993b1dacc0a",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
 		"1634e55be32833d6", "7c571db948d5ff53", "8438a73cd8b7b1d4",
-		"0ba59ff2973f08b1",
+		"0ba59ff2973f08b1", "3f8c75430cb4972c",
 	};
 	struct {
 		const char *const *text, *const *sha;
@@ -1369,6 +1436,7 @@ int main(void)
 		UNIT_BOTH(test_rollback),
 		UNIT_BOTH(test_events_append_only),
 		UNIT_BOTH(test_message_unique),
+		UNIT_BOTH(test_messages_kept_as_received),
 		UNIT_BOTH(test_listing_orders),
 		UNIT_BOTH(test_events_since),
 		UNIT_BOTH(test_milestones),
