@@ -152,9 +152,10 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 
 	if (o->why[i]) {
 		char *f = safe_str(m->from_email), *e = safe_str(o->why[i]);
+		/* Checked by nobody: not the verdict its row claims. */
 		fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s ---\n",
 			i + 1, n, f, m->date ? fmt_rfc3339(m->date, when) : "no date",
-			sig_verdict_name(m->verdict), m->encrypted ? ", encrypted" : "");
+			sig_verdict_name(SIG_ERROR), m->encrypted ? ", encrypted" : "");
 		if (m->message_id_reused)
 			fputs("[warning: another message, with other content, carries this message's Message-ID: see the message-id-reused events]\n",
 			      out);
@@ -164,9 +165,12 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 		return;
 	}
 	from = senders_format(om->from, om->nfrom);
-	fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s%s ---\n", i + 1, n,
+	/* This opening's verdict, never the row's: the row's is only what
+	 * whoever stored it said. */
+	fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s%s%s ---\n", i + 1, n,
 		from, m->date ? fmt_rfc3339(m->date, when) : "no date",
-		sig_verdict_name(m->verdict),
+		sig_verdict_name(om->verdict),
+		om->verified_now ? "" : " (as recorded at import)",
 		m->encrypted ? ", encrypted" : "",
 		om->nunsigned ? "; lines marked ! are not signed" : "");
 	free(from);
@@ -297,7 +301,7 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	 * and its files are not the report's either. */
 	for (size_t i = 0; i < o->n; i++)
 		if (o->om[i].nfiles_unsigned) {
-			enum sig_verdict v = rf->msgs[i].verdict;
+			enum sig_verdict v = o->om[i].verdict;
 			char *name = xasprintf(v == SIG_VALID || v == SIG_GOOD ?
 					       "Others' files (%zu)" :
 					       "Unsigned files (%zu)", i + 1);
@@ -358,7 +362,10 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 		json_t *m = json_array_get(msgs, i);
 
 		if (op->why[i]) {
+			/* Checked by nobody: not the verdict its row claims. */
 			json_object_set_new(m, "open_error", json_text(op->why[i]));
+			json_object_set_new(m, "verdict", json_string("error"));
+			json_object_set_new(m, "verified", json_false());
 			if (i == 0) {
 				/* Checked by nobody: not the row's verdict. */
 				json_object_set_new(sig, "verdict", json_string("error"));
@@ -370,6 +377,7 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 		/* The verdict of this opening (verified again, or tampered),
 		 * over the stored one. */
 		json_object_set_new(m, "verdict", json_string(sig_verdict_name(om->verdict)));
+		json_object_set_new(m, "verified", json_boolean(om->verified_now));
 		json_object_set_new(m, "senders", senders_json(om));
 		json_object_set_new(m, "signer", json_text(om->signer));
 		json_object_set_new(m, "signer_valid", json_boolean(om->signer_valid));

@@ -62,12 +62,13 @@ int report_attachments(struct session *sess, int64_t id,
 	for (size_t i = 0; i < rf.nmsgs; i++) {
 		struct opened_message om;
 		struct err e = { 0, "" };
-		enum sig_verdict v = rf.msgs[i].verdict;
 
 		/* A message that cannot be opened shows no attachment in
-		 * `show` either: the numbers stay the same. */
+		 * `show` either: the numbers stay the same.  Signed is what
+		 * this opening verified. */
 		if (report_open_thread(sess, &rf, i, &om, &e) == 0)
-			take(out, n, &om, i + 1, v == SIG_VALID || v == SIG_GOOD);
+			take(out, n, &om, i + 1, om.verdict == SIG_VALID ||
+					     om.verdict == SIG_GOOD);
 		else
 			(*unopened)++;
 		opened_message_release(&om);

@@ -31,6 +31,10 @@ struct shown_msg {
 	struct attachment_info *att; /* data dropped */
 	size_t natt;
 	char *from;           /* every From mailbox, address first */
+	/* This opening's verdict (the stored row's when it did not open):
+	 * what the message's heading shows. */
+	enum sig_verdict verdict;
+	bool verified;        /* verified again, not as recorded at import */
 };
 
 struct report_view {
@@ -73,9 +77,11 @@ static void layout(struct tui *t, struct report_view *p)
 
 		for (size_t k = 0; k < sm->nline; k++)
 			uns = uns || sm->unsig[k];
-		sep = xasprintf("message %zu of %zu, from %s, %s, %s%s%s%s", i + 1, p->nmsgs,
+		sep = xasprintf("message %zu of %zu, from %s, %s, %s%s%s%s%s", i + 1, p->nmsgs,
 				from, m->date ? fmt_rfc3339(m->date, when) : "no date",
-				sig_verdict_name(m->verdict), m->encrypted ? ", encrypted" : "",
+				sig_verdict_name(sm->verdict),
+				sm->err || sm->verified ? "" : " (as recorded at import)",
+				m->encrypted ? ", encrypted" : "",
 				uns ? "; lines marked ! are not signed" : "",
 				m->message_id_reused ?
 					", MESSAGE-ID REUSED by another message (see the timeline)" : "");
@@ -141,6 +147,8 @@ static void take_shown(struct shown_msg *sm, const struct opened_message *om)
 	}
 	free(bl);
 	sm->from = om->nfrom ? senders_format(om->from, om->nfrom) : NULL;
+	sm->verdict = om->verdict;
+	sm->verified = om->verified_now;
 	sm->natt = om->natt;
 	sm->att = xcalloc(om->natt + 1, sizeof(*sm->att));
 	for (size_t j = 0; j < om->natt; j++) {
@@ -162,6 +170,7 @@ static void open_bodies(struct tui *t, struct report_view *p)
 		struct err err = { 0, "" };
 		if (report_open_thread(t->ctx->sess, &p->rf, i, &om, &err) < 0) {
 			p->msg[i].err = safe_str(err.msg);
+			p->msg[i].verdict = SIG_ERROR;
 			opened_message_release(&om);
 			continue;
 		}
