@@ -183,7 +183,13 @@ def main():
                         bool(block) and any(block in p for p in html_pres(h))
                     what, where = "%s + literal block %r" % (shown, block), rel
                 else:
-                    ok = os.path.exists(h) and text in html_text(h)
+                    # a link is a piece of its own too ("<URL>" reads
+                    # "< URL >" joined): then compared without blanks
+                    page = html_text(h) if os.path.exists(h) else None
+                    ok = page is not None and (
+                        text in page or
+                        ("<" in text and re.sub(r"\s", "", text) in
+                         re.sub(r"\s", "", page)))
                     what, where = text, rel
             elif path == "MAINTAINERS" and re.match(r"[FMRL]:\s", line):
                 title = hunk_title or entry_of(tree, line)

@@ -40,13 +40,12 @@ mkdir -p "$KC/mutations"
 # NAME|WHAT|CHECKS: CHECKS are "STEP=REASON" separated by ";", REASON a
 # text the failing check's detail must hold.
 SD=Documentation/admin-guide/security-bugs.rst
-RSB=Documentation/admin-guide/hw-vuln/cross-thread-rsb.rst
 MUTATIONS="\
 address-typo|security@kernel.org misspelt as security@kernel.og in SECURITY CONTACT and $SD|section:SECURITY CONTACT=security@kernel.og;file:$SD=does not say;route:$SD=does not reach: security@kernel.org
 contact-removed|the SECURITY CONTACT section removed from MAINTAINERS|section:SECURITY CONTACT=no section;route:$SD=does not reach: security@kernel.org
 embargo-30-days|$SD: an embargo of up to 30 days from the report, which contradicts the 7 and 14 days from the start of the release process|file:$SD=sets other periods: 30 days
 dead-pattern|MAINTAINERS: a new section whose F: pattern matches no file (hw-vulns/ for hw-vuln/)|patterns=Documentation/admin-guide/hw-vulns/
-hunk-reverted|the real series with its hunk in $RSB reverted|file:$RSB=does not say
+hunk-reverted|the real series with its hunk in $SD reverted|file:$SD=does not say
 broken-rst|$SD: a title underline shorter than its title|file:$SD=Title underline too short"
 
 # mutate NAME: the change of mutation NAME, in the current directory (a tree
@@ -66,8 +65,8 @@ mutate() {
 		awk '$0 == "X86 MCE INFRASTRUCTURE" { print "X86 HARDWARE VULNERABILITIES"; print "M:\tThomas Gleixner <tglx@linutronix.de>"; print "S:\tMaintained"; print "F:\tDocumentation/admin-guide/hw-vulns/"; print "" } { print }' MAINTAINERS >M.new &&
 			mv M.new MAINTAINERS ;;
 	hunk-reverted)
-		# the reverse of the real series' hunk in cross-thread-rsb.rst
-		G diff -R pristine HEAD -- "$RSB" | G apply ;;
+		# the reverse of the real series' hunk in security-bugs.rst
+		G diff -R pristine HEAD -- "$SD" | G apply ;;
 	broken-rst)
 		sed -i 's/^------------------------------------$/--------------/' "$SD" ;;
 	esac
@@ -80,7 +79,7 @@ G() { GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_DATE='2000-01
 	-c user.email=mutation@localhost -c core.abbrev=12 "$@"; }
 mkdir -p "$W/tree"
 SERIES=$(grep -v '^[[:space:]]*\(#\|$\)' "$KD/patches/series")
-for f in MAINTAINERS "$SD" "$RSB" $(kc_series_paths "$KD/patches" "$KD/series"); do
+for f in MAINTAINERS "$SD" $(kc_series_paths "$KD/patches" "$KD/series"); do
 	[ -f "$W/tree/$f" ] && continue
 	mkdir -p "$W/tree/$(dirname "$f")" && cp "$PRISTINE/$f" "$W/tree/$f"
 done
