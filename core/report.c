@@ -279,6 +279,7 @@ static void opened_from(struct opened_message *om, struct pipeline_out *po)
 		om->signer = xstrdup(u->uid);
 		om->signer_valid = u->valid;
 	}
+	om->fingerprint = po->fingerprint ? xstrdup(po->fingerprint) : NULL;
 	om->nunsigned = po->nunsigned;
 	om->unsigned_spans = xcalloc(po->nunsigned + 1, sizeof(*om->unsigned_spans));
 	for (size_t i = 0; i < po->nunsigned; i++) {
@@ -393,6 +394,8 @@ int report_open_message(struct session *sess, int64_t message_row,
 		free(om->signer);
 		om->signer = NULL;
 		om->signer_valid = false;
+		free(om->fingerprint);
+		om->fingerprint = NULL;
 		free(om->unsigned_spans);
 		om->unsigned_spans = xcalloc(1, sizeof(*om->unsigned_spans));
 		om->unsigned_spans[0].start = 0;
@@ -430,6 +433,7 @@ void opened_message_release(struct opened_message *om)
 	}
 	free(om->from);
 	free(om->signer);
+	free(om->fingerprint);
 	for (size_t i = 0; i < om->nfiles; i++)
 		free(om->files[i]);
 	free(om->files);

@@ -93,6 +93,9 @@ struct opened_message {
 	 * key is unknown.  Untrusted text.  Looked up in the keyring now. */
 	char *signer;
 	bool signer_valid;
+	/* The first signature's key as this opening verified it (the
+	 * primary's fingerprint), or NULL. */
+	char *fingerprint;
 	/* The files what the verdict speaks of covers. */
 	char **files;
 	size_t nfiles;

@@ -10,7 +10,8 @@
  * From).  A stranger's replies are never named, so a flood of them
  * neither grows the header nor becomes what we answer; and the header
  * is bounded in count and bytes (RFC 5322 3.6.4 lets References be
- * trimmed), keeping the first message and the newest ones.
+ * trimmed), keeping the first message and the newest ones.  A message
+ * counts as its opening verifies it, never as its row says.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,32 @@ static bool signed_ok(const struct message *m)
 	       m->fingerprint && *m->fingerprint;
 }
 
+/*
+ * Message i of the thread as this opening verifies it: *v is the row
+ * with the verdict, signer and signer-matches-From of the opening (the
+ * row's are only what whoever stored it said); *fpr (the caller's) holds
+ * the signer.  False when it does not open.
+ */
+static bool opened(struct session *sess, const struct dossier *dos, size_t i,
+		   struct message *v, char **fpr)
+{
+	struct opened_message om;
+	struct err e = { 0, "" };
+	bool ok = report_open_thread(sess, &dos->f, i, &om, &e) == 0;
+
+	*v = dos->f.msgs[i];
+	*fpr = NULL;
+	if (ok) {
+		v->verdict = om.verdict;
+		v->signer_matches_from = om.signer_matches_from;
+		*fpr = om.fingerprint;
+		om.fingerprint = NULL;
+		v->fingerprint = *fpr;
+	}
+	opened_message_release(&om);
+	return ok;
+}
+
 /* The team's keys (roster, officers past and present) and the
  * reporter's (the report's signer, the confirmed one) into t. */
 static void trust_init(struct session *sess, const struct dossier *dos,
@@ -73,8 +100,14 @@ static void trust_init(struct session *sess, const struct dossier *dos,
 		}
 		free(o);
 	}
-	if (dos->f.nmsgs && signed_ok(&dos->f.msgs[0]))
-		trust_add(t, dos->f.msgs[0].fingerprint);
+	if (dos->f.nmsgs && signed_ok(&dos->f.msgs[0])) {
+		struct message v;
+		char *fpr;
+
+		if (opened(sess, dos, 0, &v, &fpr) && signed_ok(&v))
+			trust_add(t, v.fingerprint);
+		free(fpr);
+	}
 	if (s && t->reporter_email &&
 	    store_participant_get(s, dos->f.r.id, t->reporter_email,
 				  &p, &e) == 0) {
@@ -148,8 +181,18 @@ size_t outgoing_thread_refs(struct session *sess, const struct dossier *dos,
 	for (size_t i = dos->f.nmsgs; i-- > 1 && n + nnew < OUTGOING_REFS_MAX;) {
 		const struct message *m = &dos->f.msgs[i];
 
+		struct message v;
+		char *fpr;
+		bool ok;
+
 		if (!trusted(&t, m) || !nameable(dos, i, hide_reporter, refs, n) ||
 		    !nameable(dos, i, hide_reporter, newest, nnew))
+			continue;
+		/* What its row says, verified again: only a message whose
+		 * row already claims trust costs an opening. */
+		ok = opened(sess, dos, i, &v, &fpr) && trusted(&t, &v);
+		free(fpr);
+		if (!ok)
 			continue;
 		if (nnew && bytes + ref_bytes(m->message_id) > OUTGOING_REFS_BYTES)
 			break;

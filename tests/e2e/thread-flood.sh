@@ -6,7 +6,8 @@
 # first message and the newest messages the reporter or the team signed:
 # its References stay small (a few Message-IDs, under 2 KB, whatever the
 # thread's length) and its In-Reply-To is never the stranger's.  The
-# forward follows the same rule.
+# forward follows the same rule.  A message counts as it verifies when
+# the mail is made, never as its row says.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup flood
 cf() { /usr/bin/python3 "$SECTEAM_TOP/tests/lib/check-forward.py" "$@"; }
@@ -79,4 +80,23 @@ refs=$(outer References "$msg")
 tap_is "$(printf '%s' "$refs" | cut -c1-200)" "$mid1 $(outer Message-ID "$(find "$T/o2/new" -type f)")" \
 	"forward: References name the team's two replies, no stranger's"
 tap_is "$(outer In-Reply-To "$msg")" "$mid1" "forward: In-Reply-To the first of them"
+
+# A message counts as it verifies now, not as its row says.  With the
+# reporter's consent to be credited, a forward names her signed reply;
+# once her key is gone from the keyring, that reply (recorded valid at
+# import) no longer verifies, and the next forward does not name it.
+stc triage 1 --consent credit >/dev/null
+fwd() { # VENDOR OUTBOX: forward report 1 to a new vendor; its References
+	stc vendor add "$1" --contact "$1@vendor.example" --key "$VENDOR_FPR" >/dev/null &&
+		stc vendor notify 1 "$1" --forward --outbox "$2" >/dev/null 2>&1 &&
+		outer References "$(find "$2/new" -type f)"
+}
+tap_like "$(fwd vince "$T/o4")" "rita2@example.net" \
+	"control: with consent, a forward names the reporter's signed reply"
+gpg --homedir "$H" --batch --yes --delete-keys "$REPORTER_FPR" >/dev/null 2>&1
+tap_is "$(stc show 1 --json | jq -r '.messages_detail[1].verdict')" "unknown-key" \
+	"with her key gone, her reply verifies as unknown-key (its row still says valid)"
+refs=$(fwd vera "$T/o5")
+tap_like "$refs" "$mid1" "  the next forward still names the team's own mail"
+tap_unlike "$refs" "rita2@example.net" "  but not her reply"
 tap_done
