@@ -774,7 +774,13 @@ char *mail_content_hash(const char *buf, size_t len)
 	/* The header block, up to its empty line, without what transport
 	 * added; then the rest as it is. */
 	while (p < end && *p != '\n' && !(*p == '\r' && p + 1 < end && p[1] == '\n')) {
-		size_t n = field_len(p, end), name = strcspn(p, ":\n");
+		size_t n = field_len(p, end), name = 0;
+
+		/* The name: up to ':' or the line's end, within the buffer
+		 * (which need not end in a NUL). */
+		while (name < n && p[name] != ':' && p[name] != '\n' &&
+		       p[name] != '\0')
+			name++;
 		if (!(name < n && p[name] == ':' && transport_field(p, name)))
 			hash_lf(ck, p, n);
 		p += n;
