@@ -56,7 +56,7 @@ static bool key_ok(const char *p, size_t n)
 	if (!i || i >= n || p[i] != ':' || i + 1 == n)
 		return false;
 	for (i++; i < n; i++)
-		if (!strchr("0123456789ABCDEFabcdef", p[i]))
+		if (!p[i] || !strchr("0123456789ABCDEFabcdef", p[i]))
 			return false;
 	return true;
 }

@@ -225,6 +225,8 @@ static void test_keyed_form(void **state)
 		{ "secteam-session-keys 1\n9:\n", "session key 1 is damaged" },
 		{ "secteam-session-keys 1\n--\n", "session key 1 is damaged" },
 	};
+	/* A NUL is no hex digit (fuzz-keyed found it taken for one). */
+	static const char nul[] = "secteam-session-keys 1\n9:\0AB\n";
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		err.msg[0] = '\0';
 		assert_int_equal(seal_keyed_open(bad[i].in, strlen(bad[i].in), &got,
@@ -234,6 +236,10 @@ static void test_keyed_form(void **state)
 		if (!strstr(err.msg, bad[i].why))
 			fail_msg("case %zu: %s", i, err.msg);
 	}
+	assert_int_equal(seal_keyed_open(nul, sizeof(nul) - 1, &got, &n, &msg,
+					 &mlen, &err),
+			 ERR_INVALID);
+	assert_non_null(strstr(err.msg, "session key 1 is damaged"));
 }
 
 static void test_search_parse(void **state)
