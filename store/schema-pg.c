@@ -20,6 +20,20 @@
 #include "store/schema.h"
 #include "util/util.h"
 
+/* The end of secteam.team_grant() since migration 3 (only officers may
+ * connect to the team's database), and the call that gives an existing
+ * team the grants a migration changed.  Part of those migrations' text:
+ * never edit. */
+#define TEAM_GRANT_END \
+	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC'," \
+	"    current_database());" \
+	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers'," \
+	"    current_database());" \
+	"  END $$;"
+#define TEAM_GRANT_NOW \
+	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles" \
+	"  WHERE rolname = 'secteam_officers');"
+
 /* secteam.message_guard() as migrations 10 and 14 make it, around the
  * test of how the body may change: what the import verified and recorded
  * never changes, and a change is refused at commit unless a reseal event
@@ -344,11 +358,7 @@ const char *const schema_pg[] = {
 	"    TO secteam_officers;"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
+	TEAM_GRANT_END
 	"CREATE OR REPLACE FUNCTION secteam.officer_add(r text, n text, k text) RETURNS void"
 	"  LANGUAGE plpgsql AS $$ BEGIN"
 	"  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = r) THEN"
@@ -398,8 +408,7 @@ const char *const schema_pg[] = {
 	"REVOKE EXECUTE ON FUNCTION secteam.officer_password(text, text) FROM PUBLIC;"
 	/* An existing team gets the new grants now (only its administrator
 	 * can run this migration: the functions are theirs). */
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	TEAM_GRANT_NOW,
 
 	/* 4: the events `stats` and `due` read for every report at once
 	 * (store_report_milestones), in a covering index of their own */
@@ -627,13 +636,8 @@ const char *const schema_pg[] = {
 	"    TO secteam_officers;"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	TEAM_GRANT_END
+	TEAM_GRANT_NOW,
 
 	/* 6: the links between reports (core's duplicate-of events), found
 	 * from the report they name (store_events_linked) */
@@ -664,13 +668,8 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	TEAM_GRANT_END
+	TEAM_GRANT_NOW,
 
 	/* 8: Message-IDs and content hashes kept keyed (see schema-sqlite.c's
 	 * migration 10): a message stored before keeps its clear ones until
@@ -720,13 +719,8 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	TEAM_GRANT_END
+	TEAM_GRANT_NOW,
 
 	/* 9: what a team database from before the sealed record keeps
 	 * clear (event details, proposal and decision reasons and who
@@ -865,13 +859,8 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	TEAM_GRANT_END
+	TEAM_GRANT_NOW,
 
 	/* 10: a report's state, severity, claim, consent, "public" and
 	 * release start are what its events say (issue 25): officers no
@@ -1153,13 +1142,8 @@ const char *const schema_pg[] = {
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
 	"    secteam.transitions FROM PUBLIC;"
-	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC',"
-	"    current_database());"
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"
-	"    current_database());"
-	"  END $$;"
-	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles"
-	"  WHERE rolname = 'secteam_officers');",
+	TEAM_GRANT_END
+	TEAM_GRANT_NOW,
 
 	/* 14: a body is kept as received, to be verified again on every
 	 * opening, with the session keys of what was encrypted
