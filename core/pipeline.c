@@ -141,6 +141,16 @@ static void use_decrypted(struct pipeline_out *out)
 	join_attachments(out);
 }
 
+/* The session key of a decryption, kept (NULL: gpg gave none). */
+static void keep_key(struct pipeline_out *out, const struct crypto_result *res)
+{
+	out->session_keys =
+		xrealloc(out->session_keys,
+			 (out->nsession_keys + 1) * sizeof(*out->session_keys));
+	out->session_keys[out->nsession_keys++] =
+		res->session_key ? xstrdup(res->session_key) : NULL;
+}
+
 /*
  * The message's next decryption: with its session key when the caller
  * gave one for it (pipeline_run_keys), else with a secret key; the
@@ -151,18 +161,13 @@ static int decrypt_next(struct crypto *c, struct pipeline_out *out,
 			struct err *err)
 {
 	size_t k = out->nsession_keys;
-	int r;
-
 	/* None kept for it (a signed-only block, a key gpg did not give):
 	 * this officer's secret key, or the signature alone. */
-	r = crypto_decrypt_verify_key(c, data, len,
-				      k < out->nuse_keys ? out->use_keys[k] : NULL,
-				      res, err);
-	out->session_keys = xrealloc(out->session_keys,
-				     (k + 1) * sizeof(*out->session_keys));
-	out->session_keys[k] = res->session_key ? xstrdup(res->session_key)
-						: NULL;
-	out->nsession_keys = k + 1;
+	int r = crypto_decrypt_verify_key(
+		c, data, len, k < out->nuse_keys ? out->use_keys[k] : NULL, res,
+		err);
+
+	keep_key(out, res);
 	return r;
 }
 
@@ -177,10 +182,7 @@ static int run_encrypted(struct session *sess, struct crypto *c,
 	if (out->job) {
 		r = crypto_decrypt_finish(c, out->job, &res, err);
 		out->job = NULL;
-		out->session_keys = xcalloc(1, sizeof(*out->session_keys));
-		out->session_keys[0] = res.session_key ? xstrdup(res.session_key)
-						       : NULL;
-		out->nsession_keys = 1;
+		keep_key(out, &res);
 	} else {
 		r = decrypt_next(c, out, out->msg.ciphertext,
 				 out->msg.ciphertext_len, &res, err);
@@ -346,9 +348,7 @@ int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,
 int pipeline_run(struct session *sess, const char *raw, size_t len,
 		 struct pipeline_out *out, struct err *err)
 {
-	int r = pipeline_parse(raw, len, out, err);
-
-	return r < 0 ? r : pipeline_process(sess, out, err);
+	return pipeline_run_keys(sess, raw, len, NULL, 0, out, err);
 }
 
 int pipeline_run_keys(struct session *sess, const char *raw, size_t len,
