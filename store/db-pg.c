@@ -5,8 +5,12 @@
  * records who did what (triggers of schema-pg.c set the officer columns
  * to session_user).  Writers take one transaction-scoped advisory lock,
  * so writes are serial as on SQLite and event ids grow in commit order;
- * readers never wait.  Statements are prepared once per connection; the
- * repositories' "?N" parameters become "$N" here.  Results are read in
+ * readers never wait.  A statement's first run on a connection goes
+ * unnamed (parse, bind and execute in one round trip), its second
+ * prepares it for the runs after: a command that runs each statement
+ * once waits on the server once per statement, and a long-lived UI or
+ * import still parses each just once.  The repositories' "?N" parameters
+ * become "$N" here.  Results are read in
  * text form (bytea as hex, decoded on demand).  LISTEN/NOTIFY tells an
  * open UI that a colleague changed something.
  *
@@ -36,8 +40,9 @@ struct pg {
 	enum db_fault fault;
 	char *errmsg;
 	bool listening;
-	unsigned gen;           /* connections so far: statements prepared
-				 * on an earlier one are prepared again */
+	unsigned gen;           /* connections so far, from 1: statements
+				 * prepared on an earlier one are prepared
+				 * again */
 	bool catch_up;          /* reconnected: what changed meanwhile was
 				 * not notified */
 	bool piped; /* in libpq's pipeline mode (pg_send) */
@@ -53,8 +58,9 @@ struct pg_stmt {
 	int formats[PG_MAX_PARAMS];
 	bool owned[PG_MAX_PARAMS];
 	PGresult *res;
-	char *query;            /* as prepared, for a new connection */
-	unsigned gen;           /* the connection it was prepared on */
+	char *query;            /* in the server's dialect */
+	unsigned gen;           /* the connection it is prepared on (0: none) */
+	unsigned ran_gen;       /* the connection it last ran on unnamed */
 	int row, nrows;         /* the current row is row - 1 */
 	unsigned char *blob;    /* the last decoded bytea column */
 	int64_t changes;
@@ -307,11 +313,13 @@ static int session_setup(struct store *s)
 	char *msg;
 	int r;
 
-	PQsetClientEncoding(PG(s)->conn, "UTF8");
-	msg = xasprintf("SET search_path = secteam, pg_catalog;"
+	/* libpq learns the encoding from the server's answer. */
+	msg = xasprintf("SET client_encoding = 'UTF8';"
+			"SET search_path = secteam, pg_catalog;"
 			"SET application_name = 'secteam-tui';"
 			"SET client_min_messages = warning;"
-			"SET lock_timeout = %d;", s->busy_timeout_ms);
+			"SET lock_timeout = %d;",
+			s->busy_timeout_ms);
 	r = pg_exec(s, msg);
 	free(msg);
 	return r;
@@ -326,6 +334,7 @@ static int pg_open(struct store *s, const char *where,
 
 	(void)o;
 	s->conn = p;
+	p->gen = 1;
 	p->conn = PQconnectdb(where);
 	if (!p->conn)
 		return err_setc(err, ERR_IO, "cannot reach the team server: out of memory");
@@ -452,28 +461,12 @@ static struct stmt *pg_prepare(struct store *s, const char *sql)
 {
 	struct pg *p = PG(s);
 	struct pg_stmt *ps = xcalloc(1, sizeof(*ps));
-	char *q = translate(sql, &ps->nparams);
-	PGresult *r;
 
+	ps->query = translate(sql, &ps->nparams);
 	assert(ps->nparams <= PG_MAX_PARAMS);
-	if (pipe_end(s) < 0) {
-		free(q);
-		free(ps);
-		return NULL;
-	}
 	ps->base.s = s;
 	snprintf(ps->name, sizeof(ps->name), "st%u", p->nstmt++);
-	ps->query = q;
-	ps->gen = p->gen;
-	r = PQprepare(p->conn, ps->name, q, 0, NULL);
-	if (!ok_status(r)) {
-		note(s, r);
-		PQclear(r);
-		free(ps->query);
-		free(ps);
-		return NULL;
-	}
-	PQclear(r);
+	/* Prepared on the server at its second run (run_unnamed). */
 	return &ps->base;
 }
 
@@ -508,7 +501,19 @@ static void pg_finalize(struct stmt *x)
 	free(x);
 }
 
-/* A statement prepared on an earlier connection, prepared on this one. */
+/* True when this run goes unnamed: the statement's first on this
+ * connection.  A statement that runs again is worth preparing. */
+static bool run_unnamed(struct pg_stmt *ps)
+{
+	struct pg *p = PG(ps->base.s);
+
+	if (ps->gen == p->gen || ps->ran_gen == p->gen)
+		return false;
+	ps->ran_gen = p->gen;
+	return true;
+}
+
+/* A statement not prepared on this connection yet, prepared. */
 static int reprepare(struct pg_stmt *ps)
 {
 	struct store *s = ps->base.s;
@@ -570,11 +575,20 @@ static int pg_step(struct stmt *x)
 	struct store *s = x->s;
 
 	if (!ps->res) {
-		if (reprepare(ps) < 0 || pipe_end(s) < 0)
+		if (pipe_end(s) < 0)
 			return -1;
-		ps->res = PQexecPrepared(PG(s)->conn, ps->name, ps->nparams,
-					 (const char *const *)ps->values,
-					 ps->lengths, ps->formats, 0);
+		if (run_unnamed(ps))
+			ps->res = PQexecParams(PG(s)->conn, ps->query,
+					       ps->nparams, NULL,
+					       (const char *const *)ps->values,
+					       ps->lengths, ps->formats, 0);
+		else if (reprepare(ps) < 0)
+			return -1;
+		else
+			ps->res = PQexecPrepared(
+				PG(s)->conn, ps->name, ps->nparams,
+				(const char *const *)ps->values, ps->lengths,
+				ps->formats, 0);
 		if (!ok_status(ps->res)) {
 			note(s, ps->res);
 			PQclear(ps->res);
@@ -604,7 +618,9 @@ static int pg_send(struct stmt *x)
 	struct store *s = x->s;
 	struct pg *p = PG(s);
 
-	if (reprepare(ps) < 0 || (p->pending >= PIPE_MAX && pipe_end(s) < 0))
+	int sent;
+
+	if (p->pending >= PIPE_MAX && pipe_end(s) < 0)
 		return -1;
 	if (!p->piped) {
 		if (PQenterPipelineMode(p->conn) != 1) {
@@ -613,9 +629,28 @@ static int pg_send(struct stmt *x)
 		}
 		p->piped = true;
 	}
-	if (PQsendQueryPrepared(p->conn, ps->name, ps->nparams,
-				(const char *const *)ps->values, ps->lengths,
-				ps->formats, 0) != 1) {
+	if (run_unnamed(ps)) {
+		sent = PQsendQueryParams(p->conn, ps->query, ps->nparams, NULL,
+					 (const char *const *)ps->values,
+					 ps->lengths, ps->formats, 0);
+	} else {
+		/* Prepared in the pipeline: no wait of its own.  Should it
+		 * fail, the pipeline fails with it, and so does the
+		 * transaction. */
+		if (ps->gen != p->gen) {
+			if (PQsendPrepare(p->conn, ps->name, ps->query, 0,
+					  NULL) != 1) {
+				note(s, NULL);
+				return -1;
+			}
+			p->pending++;
+			ps->gen = p->gen;
+		}
+		sent = PQsendQueryPrepared(p->conn, ps->name, ps->nparams,
+					   (const char *const *)ps->values,
+					   ps->lengths, ps->formats, 0);
+	}
+	if (sent != 1) {
 		note(s, NULL);
 		return -1;
 	}
@@ -669,9 +704,10 @@ static int64_t pg_changes(struct stmt *x)
 
 static int pg_begin(struct store *s)
 {
-	if (pg_exec(s, "BEGIN") < 0)
-		return -1;
-	if (pg_exec(s, "SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK ")") < 0) {
+	/* One round trip: the lock's failure is the answer's. */
+	if (pg_exec(s,
+		    "BEGIN; SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK
+		    ")") < 0) {
 		enum db_fault f = PG(s)->fault;
 		char *m = xstrdup(PG(s)->errmsg);
 
@@ -772,7 +808,8 @@ static int pg_schema_version(struct store *s)
 static int pg_migrate(struct store *s, struct err *err)
 {
 	size_t n = schema_pg_count;
-	int v = pg_schema_version(s), r;
+	/* As store_open read it. */
+	int v = s->found_version, r;
 
 	if (v < 0)
 		return store_dberr(s, err, "cannot read the schema version");
@@ -813,9 +850,13 @@ static int pg_check(struct store *s, struct err *err)
 	return 0;
 }
 
+/* The role this connection logged in as: session_user, which the
+ * server's triggers record, without asking the server. */
 static char *pg_whoami(struct store *s)
 {
-	return pg_value(s, "SELECT session_user");
+	const char *u = PQuser(PG(s)->conn);
+
+	return u && *u ? xstrdup(u) : pg_value(s, "SELECT session_user");
 }
 
 static int pg_watch_fd(struct store *s)

@@ -63,8 +63,10 @@ int store_open(const char *where, const struct store_opts *opts,
 		store_close(s);
 		return r;
 	}
+	/* Read once: the migration starts from it. */
+	s->found_version = s->eng->schema_version(s);
 	if (s->kind == STORE_POSTGRESQL && !(opts && opts->create)) {
-		int v = s->eng->schema_version(s);
+		int v = s->found_version;
 
 		if (v < 0) {
 			r = store_dberr(s, err, "cannot read the schema version");
@@ -79,7 +81,6 @@ int store_open(const char *where, const struct store_opts *opts,
 			return r;
 		}
 	}
-	s->found_version = s->eng->schema_version(s);
 	if ((r = s->eng->migrate(s, err)) < 0) {
 		store_close(s);
 		return r;
