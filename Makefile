@@ -13,9 +13,10 @@ DEVFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Wstrict-prototypes \
            -Wvla -Wwrite-strings -Wno-overlength-strings -Werror
 OPT     ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libical and libgit2 are loaded when they are needed (dlopen: export/ics.c,
-# core/ktree.c), not linked; the tests that read ics output link libical.
-PKG_LIBS   := $(shell pkg-config --libs $(filter-out libical libgit2,$(PKGS)) 2>/dev/null)
+# libical, libgit2 and libpq are loaded when they are needed (dlopen:
+# export/ics.c, core/ktree.c, store/db-pg.c), not linked; the tests that
+# read ics output link libical.
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libical libgit2 libpq,$(PKGS)) 2>/dev/null)
 ICAL_LIBS  := $(shell pkg-config --libs libical 2>/dev/null)
 CFLAGS  ?=
 CFLAGS  += $(OPT) $(DEVFLAGS) -I. $(PKG_CFLAGS) $(SANFLAGS)

@@ -29,6 +29,75 @@
 #include "store/schema.h"
 #include "store/store-int.h"
 
+/*
+ * libpq is loaded when a team server is first opened (dlopen, util/dl.c),
+ * not by every start of the program: it brings some twenty libraries
+ * (OpenSSL, Kerberos, LDAP, GnuTLS), whose symbols every command resolved
+ * at its start and whose mappings every fork copied (GPGME starts gpg with
+ * two per message), though an officer on SQLite never uses them.
+ */
+#define PQ_SONAME "libpq.so.5"
+#define PQ_FNS(X)                \
+	X(PQclear)               \
+	X(PQcmdStatus)           \
+	X(PQcmdTuples)           \
+	X(PQconnectdb)           \
+	X(PQconninfoFree)        \
+	X(PQconninfoParse)       \
+	X(PQconsumeInput)        \
+	X(PQdb)                  \
+	X(PQencryptPasswordConn) \
+	X(PQenterPipelineMode)   \
+	X(PQerrorMessage)        \
+	X(PQexec)                \
+	X(PQexecParams)          \
+	X(PQexecPrepared)        \
+	X(PQexitPipelineMode)    \
+	X(PQfinish)              \
+	X(PQfreemem)             \
+	X(PQgetResult)           \
+	X(PQgetisnull)           \
+	X(PQgetvalue)            \
+	X(PQhost)                \
+	X(PQnotifies)            \
+	X(PQntuples)             \
+	X(PQpipelineSync)        \
+	X(PQport)                \
+	X(PQprepare)             \
+	X(PQreset)               \
+	X(PQresultErrorField)    \
+	X(PQresultErrorMessage)  \
+	X(PQresultStatus)        \
+	X(PQsendPrepare)         \
+	X(PQsendQueryParams)     \
+	X(PQsendQueryPrepared)   \
+	X(PQsetNoticeReceiver)   \
+	X(PQsocket)              \
+	X(PQstatus)              \
+	X(PQtransactionStatus)   \
+	X(PQunescapeBytea)       \
+	X(PQuser)
+
+static struct {
+#define PQ_FIELD(f) __typeof__(f) *f;
+	PQ_FNS(PQ_FIELD)
+#undef PQ_FIELD
+} pq;
+
+static int pq_load(struct err *err)
+{
+	static void *lib;
+#define PQ_NAME(f) #f,
+#define PQ_SLOT(f) (void **)&pq.f,
+	static const char *const names[] = { PQ_FNS(PQ_NAME) };
+	void **const slots[] = { PQ_FNS(PQ_SLOT) };
+#undef PQ_NAME
+#undef PQ_SLOT
+
+	return dl_load(&lib, PQ_SONAME, "the team server", "libpq 14 or later",
+		       names, slots, ARRAY_SIZE(names), err);
+}
+
 #define PG_MAX_PARAMS 64
 /* The advisory lock every writer takes (any constant the team's
  * database does not use for something else). */
@@ -89,9 +158,10 @@ static void set_fault(struct store *s, enum db_fault f, const char *msg)
 
 static enum db_fault classify(PGconn *c, const PGresult *r)
 {
-	const char *code = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	const char *code = r ? pq.PQresultErrorField(r, PG_DIAG_SQLSTATE)
+			     : NULL;
 
-	if (PQstatus(c) == CONNECTION_BAD)
+	if (pq.PQstatus(c) == CONNECTION_BAD)
 		return DB_FAULT_CONN;
 	if (!code)
 		return DB_FAULT_OTHER;
@@ -116,16 +186,16 @@ static enum db_fault classify(PGconn *c, const PGresult *r)
 static void note(struct store *s, const PGresult *r)
 {
 	PGconn *c = PG(s)->conn;
-	const char *m = r ? PQresultErrorMessage(r) : NULL;
+	const char *m = r ? pq.PQresultErrorMessage(r) : NULL;
 
 	if (!m || !*m)
-		m = PQerrorMessage(c);
+		m = pq.PQerrorMessage(c);
 	set_fault(s, classify(c, r), m);
 }
 
 static bool ok_status(const PGresult *r)
 {
-	ExecStatusType t = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	ExecStatusType t = r ? pq.PQresultStatus(r) : PGRES_FATAL_ERROR;
 
 	return t == PGRES_COMMAND_OK || t == PGRES_TUPLES_OK;
 }
@@ -145,21 +215,21 @@ static int pipe_end(struct store *s)
 
 	if (!p->piped)
 		return 0;
-	if (PQpipelineSync(p->conn) != 1) {
+	if (pq.PQpipelineSync(p->conn) != 1) {
 		note(s, NULL);
 		ret = -1;
 	}
 	/* Each statement's results end with a NULL; the sync's with
 	 * PGRES_PIPELINE_SYNC.  A lost connection ends it too. */
-	while (ret == 0 && !synced && PQstatus(p->conn) == CONNECTION_OK) {
-		PGresult *r = PQgetResult(p->conn);
+	while (ret == 0 && !synced && pq.PQstatus(p->conn) == CONNECTION_OK) {
+		PGresult *r = pq.PQgetResult(p->conn);
 
 		if (!r) {
 			if (++nulls > p->pending + 1)
 				break;
 			continue;
 		}
-		switch (PQresultStatus(r)) {
+		switch (pq.PQresultStatus(r)) {
 		case PGRES_PIPELINE_SYNC:
 			synced = true;
 			break;
@@ -172,25 +242,25 @@ static int pipe_end(struct store *s)
 			ret = -1;
 			break;
 		}
-		PQclear(r);
+		pq.PQclear(r);
 	}
 	/* Past an error, the rest up to the sync. */
-	while (!synced && PQstatus(p->conn) == CONNECTION_OK) {
-		PGresult *r = PQgetResult(p->conn);
+	while (!synced && pq.PQstatus(p->conn) == CONNECTION_OK) {
+		PGresult *r = pq.PQgetResult(p->conn);
 
 		if (!r) {
 			if (++nulls > p->pending + 2)
 				break;
 			continue;
 		}
-		synced = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-		PQclear(r);
+		synced = pq.PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+		pq.PQclear(r);
 	}
 	if (!synced && ret == 0) {
 		note(s, NULL);
 		ret = -1;
 	}
-	if (PQexitPipelineMode(p->conn) != 1 && ret == 0) {
+	if (pq.PQexitPipelineMode(p->conn) != 1 && ret == 0) {
 		note(s, NULL);
 		ret = -1;
 	}
@@ -206,12 +276,12 @@ static int pg_exec(struct store *s, const char *sql)
 
 	if (pipe_end(s) < 0)
 		return -1;
-	r = PQexec(PG(s)->conn, sql);
+	r = pq.PQexec(PG(s)->conn, sql);
 	if (!ok_status(r)) {
 		note(s, r);
 		ret = -1;
 	}
-	PQclear(r);
+	pq.PQclear(r);
 	return ret;
 }
 
@@ -219,7 +289,7 @@ static int pg_exec(struct store *s, const char *sql)
  * connection string). */
 static char *server_name(PGconn *c)
 {
-	const char *host = PQhost(c), *port = PQport(c), *db = PQdb(c);
+	const char *host = pq.PQhost(c), *port = pq.PQport(c), *db = pq.PQdb(c);
 
 	return xasprintf("team server '%s%s%s/%s'", host && *host ? host : "local",
 			 port && *port ? ":" : "", port ? port : "",
@@ -230,13 +300,13 @@ static char *server_name(PGconn *c)
  * $PGSERVICE), or NULL (caller frees). */
 static char *service_of(const char *where)
 {
-	PQconninfoOption *opts = PQconninfoParse(where, NULL);
+	PQconninfoOption *opts = pq.PQconninfoParse(where, NULL);
 	char *svc = NULL;
 
 	for (PQconninfoOption *o = opts; o && o->keyword; o++)
 		if (!strcmp(o->keyword, "service") && o->val && *o->val)
 			svc = xstrdup(o->val);
-	PQconninfoFree(opts);
+	pq.PQconninfoFree(opts);
 	if (!svc && getenv("PGSERVICE") && *getenv("PGSERVICE"))
 		svc = xstrdup(getenv("PGSERVICE"));
 	return svc;
@@ -335,12 +405,14 @@ static int pg_open(struct store *s, const char *where,
 	(void)o;
 	s->conn = p;
 	p->gen = 1;
-	p->conn = PQconnectdb(where);
+	if (pq_load(err) < 0)
+		return -1;
+	p->conn = pq.PQconnectdb(where);
 	if (!p->conn)
 		return err_setc(err, ERR_IO, "cannot reach the team server: out of memory");
-	if (PQstatus(p->conn) != CONNECTION_OK) {
+	if (pq.PQstatus(p->conn) != CONNECTION_OK) {
 		char *svc = service_of(where);
-		msg = connect_error(PQerrorMessage(p->conn));
+		msg = connect_error(pq.PQerrorMessage(p->conn));
 		s->where = svc && strstr(msg, "service") ? service_where(svc) : server_name(p->conn);
 		r = err_setc(err, ERR_IO, "cannot reach the %s: %s%s", s->where, msg,
 			     svc && strstr(msg, "service") ? service_files() : "");
@@ -349,7 +421,7 @@ static int pg_open(struct store *s, const char *where,
 		return r;
 	}
 	s->where = server_name(p->conn);
-	PQsetNoticeReceiver(p->conn, pg_notice, NULL);
+	pq.PQsetNoticeReceiver(p->conn, pg_notice, NULL);
 	if (session_setup(s) < 0)
 		return store_dberr(s, err, "cannot set up the session");
 	return 0;
@@ -362,11 +434,11 @@ static int pg_reconnect(struct store *s)
 {
 	struct pg *p = PG(s);
 
-	if (PQstatus(p->conn) == CONNECTION_OK)
+	if (pq.PQstatus(p->conn) == CONNECTION_OK)
 		return 0;
-	PQreset(p->conn);
-	if (PQstatus(p->conn) != CONNECTION_OK) {
-		const char *m = PQerrorMessage(p->conn);
+	pq.PQreset(p->conn);
+	if (pq.PQstatus(p->conn) != CONNECTION_OK) {
+		const char *m = pq.PQerrorMessage(p->conn);
 		/* Not away but shut out: no retry will help. */
 		bool shut = strstr(m, "is not permitted to log in") ||
 			    strstr(m, "permission denied for database") ||
@@ -385,18 +457,19 @@ static int pg_reconnect(struct store *s)
 
 static char *pg_password_verifier(struct store *s, const char *role, const char *password)
 {
-	char *v = PQencryptPasswordConn(PG(s)->conn, password, role, "scram-sha-256");
+	char *v = pq.PQencryptPasswordConn(PG(s)->conn, password, role,
+					   "scram-sha-256");
 	char *out = v ? xstrdup(v) : NULL;
 
 	if (!v)
 		note(s, NULL);
-	PQfreemem(v);
+	pq.PQfreemem(v);
 	return out;
 }
 
 static bool pg_connected(struct store *s)
 {
-	return PQstatus(PG(s)->conn) == CONNECTION_OK;
+	return pq.PQstatus(PG(s)->conn) == CONNECTION_OK;
 }
 
 static void pg_close(struct store *s)
@@ -406,7 +479,7 @@ static void pg_close(struct store *s)
 	if (!p)
 		return;
 	if (p->conn)
-		PQfinish(p->conn);
+		pq.PQfinish(p->conn);
 	free(p->errmsg);
 	free(p);
 	s->conn = NULL;
@@ -486,10 +559,10 @@ static void pg_reset(struct stmt *x)
 
 	for (int i = 0; i < ps->nparams; i++)
 		clear_param(ps, i);
-	PQclear(ps->res);
+	pq.PQclear(ps->res);
 	ps->res = NULL;
 	ps->row = ps->nrows = 0;
-	PQfreemem(ps->blob);
+	pq.PQfreemem(ps->blob);
 	ps->blob = NULL;
 }
 
@@ -524,13 +597,13 @@ static int reprepare(struct pg_stmt *ps)
 		return 0;
 	if (pipe_end(s) < 0)
 		return -1;
-	r = PQprepare(p->conn, ps->name, ps->query, 0, NULL);
+	r = pq.PQprepare(p->conn, ps->name, ps->query, 0, NULL);
 	if (!ok_status(r)) {
 		note(s, r);
-		PQclear(r);
+		pq.PQclear(r);
 		return -1;
 	}
-	PQclear(r);
+	pq.PQclear(r);
 	ps->gen = p->gen;
 	return 0;
 }
@@ -578,29 +651,30 @@ static int pg_step(struct stmt *x)
 		if (pipe_end(s) < 0)
 			return -1;
 		if (run_unnamed(ps))
-			ps->res = PQexecParams(PG(s)->conn, ps->query,
-					       ps->nparams, NULL,
-					       (const char *const *)ps->values,
-					       ps->lengths, ps->formats, 0);
+			ps->res = pq.PQexecParams(
+				PG(s)->conn, ps->query, ps->nparams, NULL,
+				(const char *const *)ps->values, ps->lengths,
+				ps->formats, 0);
 		else if (reprepare(ps) < 0)
 			return -1;
 		else
-			ps->res = PQexecPrepared(
+			ps->res = pq.PQexecPrepared(
 				PG(s)->conn, ps->name, ps->nparams,
 				(const char *const *)ps->values, ps->lengths,
 				ps->formats, 0);
 		if (!ok_status(ps->res)) {
 			note(s, ps->res);
-			PQclear(ps->res);
+			pq.PQclear(ps->res);
 			ps->res = NULL;
 			return -1;
 		}
-		ps->nrows = PQresultStatus(ps->res) == PGRES_TUPLES_OK ?
-				    PQntuples(ps->res) : 0;
-		ps->changes = atoll(PQcmdTuples(ps->res));
+		ps->nrows = pq.PQresultStatus(ps->res) == PGRES_TUPLES_OK
+			? pq.PQntuples(ps->res)
+			: 0;
+		ps->changes = atoll(pq.PQcmdTuples(ps->res));
 		ps->row = 0;
 	}
-	PQfreemem(ps->blob);
+	pq.PQfreemem(ps->blob);
 	ps->blob = NULL;
 	if (ps->row >= ps->nrows)
 		return 0;
@@ -623,32 +697,33 @@ static int pg_send(struct stmt *x)
 	if (p->pending >= PIPE_MAX && pipe_end(s) < 0)
 		return -1;
 	if (!p->piped) {
-		if (PQenterPipelineMode(p->conn) != 1) {
+		if (pq.PQenterPipelineMode(p->conn) != 1) {
 			note(s, NULL);
 			return -1;
 		}
 		p->piped = true;
 	}
 	if (run_unnamed(ps)) {
-		sent = PQsendQueryParams(p->conn, ps->query, ps->nparams, NULL,
-					 (const char *const *)ps->values,
-					 ps->lengths, ps->formats, 0);
+		sent = pq.PQsendQueryParams(p->conn, ps->query, ps->nparams,
+					    NULL,
+					    (const char *const *)ps->values,
+					    ps->lengths, ps->formats, 0);
 	} else {
 		/* Prepared in the pipeline: no wait of its own.  Should it
 		 * fail, the pipeline fails with it, and so does the
 		 * transaction. */
 		if (ps->gen != p->gen) {
-			if (PQsendPrepare(p->conn, ps->name, ps->query, 0,
-					  NULL) != 1) {
+			if (pq.PQsendPrepare(p->conn, ps->name, ps->query, 0,
+					     NULL) != 1) {
 				note(s, NULL);
 				return -1;
 			}
 			p->pending++;
 			ps->gen = p->gen;
 		}
-		sent = PQsendQueryPrepared(p->conn, ps->name, ps->nparams,
-					   (const char *const *)ps->values,
-					   ps->lengths, ps->formats, 0);
+		sent = pq.PQsendQueryPrepared(p->conn, ps->name, ps->nparams,
+					      (const char *const *)ps->values,
+					      ps->lengths, ps->formats, 0);
 	}
 	if (sent != 1) {
 		note(s, NULL);
@@ -663,7 +738,8 @@ static bool pg_col_null(struct stmt *x, int i)
 {
 	struct pg_stmt *ps = PST(x);
 
-	return !ps->res || ps->row < 1 || PQgetisnull(ps->res, ps->row - 1, i);
+	return !ps->res || ps->row < 1 ||
+		pq.PQgetisnull(ps->res, ps->row - 1, i);
 }
 
 static const char *pg_col_text(struct stmt *x, int i)
@@ -672,7 +748,7 @@ static const char *pg_col_text(struct stmt *x, int i)
 
 	if (pg_col_null(x, i))
 		return NULL;
-	return PQgetvalue(ps->res, ps->row - 1, i);
+	return pq.PQgetvalue(ps->res, ps->row - 1, i);
 }
 
 static int64_t pg_col_int(struct stmt *x, int i)
@@ -690,8 +766,8 @@ static const void *pg_col_blob(struct stmt *x, int i, size_t *n)
 	*n = 0;
 	if (!t)
 		return NULL;
-	PQfreemem(ps->blob);
-	ps->blob = PQunescapeBytea((const unsigned char *)t, n);
+	pq.PQfreemem(ps->blob);
+	ps->blob = pq.PQunescapeBytea((const unsigned char *)t, n);
 	if (!ps->blob)
 		abort(); /* out of memory, as xmalloc would */
 	return ps->blob;
@@ -728,17 +804,17 @@ static int pg_commit(struct store *s)
 
 	if (pipe_end(s) < 0)
 		return -1;
-	r = PQexec(PG(s)->conn, "COMMIT");
+	r = pq.PQexec(PG(s)->conn, "COMMIT");
 
 	if (!ok_status(r)) {
 		note(s, r);
 		ret = -1;
-	} else if (strcmp(PQcmdStatus(r), "COMMIT")) {
+	} else if (strcmp(pq.PQcmdStatus(r), "COMMIT")) {
 		set_fault(s, DB_FAULT_OTHER,
 			  "the transaction was rolled back by the server");
 		ret = -1;
 	}
-	PQclear(r);
+	pq.PQclear(r);
 	return ret;
 }
 
@@ -748,11 +824,12 @@ static void pg_rollback(struct store *s)
 	enum db_fault f = PG(s)->fault;
 	char *m;
 
-	if (!PG(s)->piped && PQtransactionStatus(PG(s)->conn) == PQTRANS_IDLE)
+	if (!PG(s)->piped &&
+	    pq.PQtransactionStatus(PG(s)->conn) == PQTRANS_IDLE)
 		return;
 	m = PG(s)->errmsg ? xstrdup(PG(s)->errmsg) : NULL;
 	pipe_end(s);
-	if (PQtransactionStatus(PG(s)->conn) != PQTRANS_IDLE)
+	if (pq.PQtransactionStatus(PG(s)->conn) != PQTRANS_IDLE)
 		pg_exec(s, "ROLLBACK");
 	set_fault(s, f, m);
 	free(m);
@@ -776,13 +853,13 @@ static char *pg_value(struct store *s, const char *sql)
 
 	if (pipe_end(s) < 0)
 		return NULL;
-	r = PQexec(PG(s)->conn, sql);
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0 &&
-	    !PQgetisnull(r, 0, 0))
-		v = xstrdup(PQgetvalue(r, 0, 0));
+	r = pq.PQexec(PG(s)->conn, sql);
+	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) > 0 &&
+	    !pq.PQgetisnull(r, 0, 0))
+		v = xstrdup(pq.PQgetvalue(r, 0, 0));
 	else if (!ok_status(r))
 		note(s, r);
-	PQclear(r);
+	pq.PQclear(r);
 	return v;
 }
 
@@ -790,18 +867,19 @@ static char *pg_value(struct store *s, const char *sql)
  * (a database without the team schema), -1 on another error. */
 static int pg_schema_version(struct store *s)
 {
-	PGresult *r = PQexec(PG(s)->conn,
-			     "SELECT coalesce(max(version), 0) FROM secteam.schema_info");
-	const char *code = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	PGresult *r = pq.PQexec(
+		PG(s)->conn,
+		"SELECT coalesce(max(version), 0) FROM secteam.schema_info");
+	const char *code = pq.PQresultErrorField(r, PG_DIAG_SQLSTATE);
 	int n = -1;
 
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
-		n = atoi(PQgetvalue(r, 0, 0));
+	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) > 0)
+		n = atoi(pq.PQgetvalue(r, 0, 0));
 	else if (code && (!strcmp(code, "42P01") || !strcmp(code, "3F000")))
 		n = 0;  /* no such table, or no such schema */
 	else
 		note(s, r);
-	PQclear(r);
+	pq.PQclear(r);
 	return n;
 }
 
@@ -854,7 +932,7 @@ static int pg_check(struct store *s, struct err *err)
  * server's triggers record, without asking the server. */
 static char *pg_whoami(struct store *s)
 {
-	const char *u = PQuser(PG(s)->conn);
+	const char *u = pq.PQuser(PG(s)->conn);
 
 	return u && *u ? xstrdup(u) : pg_value(s, "SELECT session_user");
 }
@@ -868,7 +946,7 @@ static int pg_watch_fd(struct store *s)
 			return -1;
 		p->listening = true;
 	}
-	return PQsocket(p->conn);
+	return pq.PQsocket(p->conn);
 }
 
 static bool pg_poll_changed(struct store *s)
@@ -883,10 +961,10 @@ static bool pg_poll_changed(struct store *s)
 	}
 	if (!p->listening && pg_watch_fd(s) < 0)
 		return false;
-	PQconsumeInput(p->conn);
-	while ((n = PQnotifies(p->conn))) {
+	pq.PQconsumeInput(p->conn);
+	while ((n = pq.PQnotifies(p->conn))) {
 		changed = true;
-		PQfreemem(n);
+		pq.PQfreemem(n);
 	}
 	return changed;
 }

@@ -223,6 +223,20 @@ tap_like "$out" "No such file or directory \\(is the server running locally" "se
 out=$("$SECTEAM_BIN" --db "dbname=nosuch_$$" --gnupghome "$H" list 2>&1); rc=$?
 tap_like "$rc $out" "^1 secteam-tui: cannot reach the team server '.*/nosuch_$$': .*database \"nosuch_$$\" does not exist$" "no such database: exit 1, named"
 tap_unlike "$out" "FATAL" "no such database: without the server's FATAL prefix"
+# libpq is loaded when a team server is opened (store/db-pg.c), not at
+# start: an officer on SQLite never maps it; a libpq.so.5 that is not
+# libpq is refused, named, and nothing is written.
+tap_unlike "$(ldd "$SECTEAM_BIN")" "libpq" "the program is not linked to libpq"
+mkdir -p "$T/fakepq"
+echo 'int not_libpq(void) { return 0; }' >"$T/fakepq/f.c"
+cc -shared -fPIC -o "$T/fakepq/libpq.so.5" "$T/fakepq/f.c"
+before=$(db_sql "SELECT count(*) FROM events")
+out=$(LD_LIBRARY_PATH=$T/fakepq "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" triage 1 --note x 2>&1); rc=$?
+tap_is "$rc" 1 "a libpq.so.5 that is not libpq: exit 1" "$out"
+tap_like "$out" "libpq.so.5 has no PQ[a-zA-Z]*: not the libpq 14 or later" "  naming the library and what it lacks"
+tap_is "$(db_sql "SELECT count(*) FROM events")" "$before" "  and writing nothing"
+out=$(LD_LIBRARY_PATH=$T/fakepq "$SECTEAM_BIN" --db "$T/solo.db" --gnupghome "$H" list 2>&1); rc=$?
+tap_is "$rc" 0 "an officer on SQLite does not need it" "$out"
 PGUSER=$E2E_ADMIN psql -X -q -d postgres -c "CREATE ROLE nogrant_$$ LOGIN" >/dev/null
 before=$(db_sql "SELECT count(*) FROM events")
 out=$(PGUSER=nogrant_$$ "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" triage 1 --note x 2>&1); rc=$?
