@@ -248,7 +248,7 @@ class Watcher:
                     if row.search(self.pane(u)):
                         seen[u] = (time.monotonic() - t0) * 1000
                         left.discard(u)
-                time.sleep(0.01)
+                time.sleep(0.02)
             ph = self.phase
             with ph.lock:
                 ph.live += seen.values()

@@ -148,6 +148,10 @@ struct tui {
 	FILE *trace;
 	bool quit;
 	int64_t live_cursor;  /* the last event seen (report_changes) */
+	long long live_at;    /* when changes were last looked for (ms,
+			       * CLOCK_MONOTONIC) */
+	bool live_due;        /* the server told of changes not looked for
+			       * yet (held back: LIVE_MIN_MS) */
 	int last_key;         /* the key being handled */
 };
 

@@ -214,6 +214,11 @@ int tui_getkey(struct tui *t)
 
 /* How often a UI on SQLite looks for a colleague's commit, in ms. */
 #define LIVE_POLL_MS 250
+/* On a team server, a burst of changes (colleagues' imports commit twice
+ * a second, each officer's command is one) is looked for at most once
+ * per LIVE_MIN_MS: a lone change shows at once, a burst within this of
+ * its notice, and the UI does not ask the server again for each. */
+#define LIVE_MIN_MS 200
 /* Retrying a lost team server: the first wait, doubling up to the last. */
 #define RECONNECT_FIRST_MS 500
 #define RECONNECT_MAX_MS 4000
@@ -223,11 +228,22 @@ int tui_getkey(struct tui *t)
  * reports changed; a view that holds none of them is left alone.
  * Returns true when something changed.
  */
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static bool live_apply(struct tui *t)
 {
 	struct err err = { 0, "" };
 	int64_t *ids = NULL;
 	size_t n = 0;
+
+	t->live_at = mono_ms();
+	t->live_due = false;
 
 	if (report_changes(t->ctx->sess, &t->live_cursor, &ids, &n, &err) < 0 || !n) {
 		free(ids);
@@ -299,7 +315,8 @@ static int getkey_live(struct tui *t)
 		int fd = up ? report_watch_fd(t->ctx->sess) : -1;
 		struct pollfd pf[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
 					{ .fd = fd, .events = POLLIN } };
-		int r;
+		int r, ms = LIVE_POLL_MS; /* SQLite: a look now and then */
+		int hold = -1; /* ms before held-back changes are looked for */
 
 		/* Whatever curses has already read comes first. */
 		nodelay(stdscr, TRUE);
@@ -311,8 +328,25 @@ static int getkey_live(struct tui *t)
 			return TUI_KEY_LIVE;
 		if (t->shut_out)
 			return -1;
-		r = poll(pf, fd >= 0 ? 2 : 1,
-			 !up ? *wait_ms : fd >= 0 ? -1 : LIVE_POLL_MS);
+		if (fd >= 0 && t->live_due) {
+			long long left = t->live_at + LIVE_MIN_MS - mono_ms();
+
+			if (left <= 0) {
+				if (live_apply(t))
+					return TUI_KEY_LIVE;
+				continue;
+			}
+			hold = (int)left;
+		}
+		/* While changes are held back, the keyboard alone: the
+		 * server's socket stays readable until they are read. */
+		if (!up)
+			ms = *wait_ms;
+		else if (hold >= 0)
+			ms = hold;
+		else if (fd >= 0)
+			ms = -1;
+		r = poll(pf, fd >= 0 && hold < 0 ? 2 : 1, ms);
 		if (r < 0 && errno != EINTR)
 			return -1;
 		/* Input (or its end): read it the usual way. */
@@ -323,6 +357,12 @@ static int getkey_live(struct tui *t)
 				return TUI_KEY_LIVE;
 			if (t->shut_out)
 				return -1;
+			continue;
+		}
+		if (hold >= 0 || (r <= 0 && fd >= 0))
+			continue;
+		if (fd >= 0 && mono_ms() - t->live_at < LIVE_MIN_MS) {
+			t->live_due = true;
 			continue;
 		}
 		if (live_apply(t))

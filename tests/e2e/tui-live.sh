@@ -77,4 +77,30 @@ tap_unlike "$sb" "from-the-other-ui" "no command output leaked outside curses"
 tui_no_stray t.0
 tui_no_stray t.1
 tui_kill
+
+# A burst of colleagues' changes (a team server: a notice per commit) is
+# looked for at most once per 200 ms (tui.c, LIVE_MIN_MS), not once per
+# notice; the last of them still shows within a second.
+if [ "$(e2e_engine)" = pg ]; then
+	: >"$T/trace"
+	tui_start 110 50 "SECTEAM_TUI_TRACE='$T/trace'"
+	wait_pane 0 "live report 4" 10 >/dev/null
+	tap_ok $? "a UI with a trace shows the reports"
+	before=$(grep -c '^live ' "$T/trace")
+	s0=$(date +%s%N)
+	n=0
+	while [ $n -lt 30 ]; do
+		n=$((n + 1))
+		st triage 3 --note "burst $n" >/dev/null || break
+	done
+	st triage 3 --severity low >/dev/null
+	burst=$(( ($(date +%s%N) - s0) / 1000000 ))
+	ms=$(wait_pane 0 "^ +3 +new +low" 3); rc=$?
+	tap_ok $rc "the burst's last change shows ($ms ms after it)"
+	looks=$(( $(grep -c '^live ' "$T/trace") - before ))
+	most=$(( burst / 200 + 3 ))
+	[ "$looks" -le "$most" ]
+	tap_ok $? "31 changes in $burst ms: looked for $looks times (at most $most)"
+	tui_kill
+fi
 tap_done
