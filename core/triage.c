@@ -290,7 +290,9 @@ static int link_of(struct store *s, int64_t id, int64_t *of, struct err *err)
 {
 	struct event *ev;
 	size_t n;
-	int rc = store_events_get(s, id, &ev, &n, err);
+	/* Its duplicate-of events alone: a report's events can be many,
+	 * and each is opened. */
+	int rc = store_events_kind(s, id, DUP_KIND, &ev, &n, err);
 
 	*of = rc == 0 ? triage_duplicate_of(ev, n) : 0;
 	events_free(ev, n);

@@ -161,6 +161,26 @@ int store_events_get(struct store *s, int64_t report_id, struct event **out,
 	return events_rows(s, st, out, n, err);
 }
 
+int store_events_kind(struct store *s, int64_t report_id, const char *kind,
+		      struct event **out, size_t *n, struct err *err)
+{
+	/* events_report finds the report's; the server keeps those of the
+	 * kind, and only they are sent and opened. */
+	struct stmt *st = db_stmt(
+		s,
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
+		" WHERE report_id = ?1 AND kind = ?2 ORDER BY id",
+		err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, report_id);
+	db_text(st, 2, kind);
+	return events_rows(s, st, out, n, err);
+}
+
 int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
 			size_t *n, struct err *err)
 {

@@ -297,6 +297,10 @@ int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);
 int64_t store_event_count(struct store *s, int64_t report_id);
+/* The events of one kind of a report, oldest first: what a check needs
+ * of a report with many events, without reading (and opening) them all. */
+int store_events_kind(struct store *s, int64_t report_id, const char *kind,
+		      struct event **out, size_t *n, struct err *err);
 /* The fix and CVE events (kinds fix, fix-*, cve-*) of report_id (0:
  * every report), by report then id: what the report lists need without
  * every event. */

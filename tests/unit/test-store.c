@@ -425,6 +425,54 @@ static void test_events_since(void **state)
 	store_close(s);
 }
 
+/* store_events_kind: a report's events of one kind, oldest first, and
+ * none of another report's or of another kind. */
+static void test_events_kind(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("kind.db");
+	struct err err;
+	struct event *ev;
+	int64_t a, b;
+	size_t n;
+	struct report_new rn = { "x", NULL, NULL, 1 };
+
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &a, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &b, &err), 0);
+	assert_int_equal(store_event_add(s, a, "alice", "note", "first", &err),
+			 0);
+	assert_int_equal(store_event_add(s, a, "alice", "duplicate-of",
+					 "duplicate of report 9", &err),
+			 0);
+	assert_int_equal(store_event_add(s, b, "alice", "duplicate-of",
+					 "duplicate of report 8", &err),
+			 0);
+	assert_int_equal(store_event_add(s, a, "alice", "note", "second", &err),
+			 0);
+	assert_int_equal(store_event_add(s, a, "alice", "duplicate-of",
+					 "no longer a duplicate of report 9",
+					 &err),
+			 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_events_kind(s, a, "duplicate-of", &ev, &n, &err),
+			 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(ev[0].detail, "duplicate of report 9");
+	assert_string_equal(ev[1].detail, "no longer a duplicate of report 9");
+	assert_true(ev[0].id < ev[1].id);
+	assert_int_equal(ev[0].report_id, a);
+	events_free(ev, n);
+	assert_int_equal(store_events_kind(s, a, "note", &ev, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(ev[1].detail, "second");
+	events_free(ev, n);
+	assert_int_equal(store_events_kind(s, b, "note", &ev, &n, &err), 0);
+	assert_int_equal(n, 0);
+	events_free(ev, n);
+	store_close(s);
+}
+
 /* store_report_milestones: each report's first triage (a state change
  * from new), fix (a fix event or a move to fix-ready), disclosure and
  * reply to the reporter, in one query; a report with none is left out.
@@ -1439,6 +1487,7 @@ int main(void)
 		UNIT_BOTH(test_messages_kept_as_received),
 		UNIT_BOTH(test_listing_orders),
 		UNIT_BOTH(test_events_since),
+		UNIT_BOTH(test_events_kind),
 		UNIT_BOTH(test_milestones),
 		UNIT_BOTH(test_vendors),
 		UNIT_BOTH(test_reminders),
