@@ -87,6 +87,16 @@ int report_key(struct session *sess, int64_t id, struct report_key *k,
 	return s ? store_report_key(s, id, k, err) : ERR_IO;
 }
 
+int report_keys_of(struct session *sess, const int64_t *ids, size_t n,
+		   struct report_key **out, size_t *nout, struct err *err)
+{
+	struct store *s = store_or_err(sess, err);
+
+	*out = NULL;
+	*nout = 0;
+	return s ? store_report_keys_of(s, ids, n, out, nout, err) : ERR_IO;
+}
+
 int report_watch_fd(struct session *sess)
 {
 	struct store *s = session_store(sess, NULL);

@@ -38,6 +38,10 @@ int report_first_ids(struct session *sess, const char *order, size_t limit,
 /* One report's compact key; ERR_NOTFOUND when absent. */
 int report_key(struct session *sess, int64_t id, struct report_key *k,
 	       struct err *err);
+/* The compact keys of these reports (ids distinct) in a read per 64;
+ * an absent report has none.  *out is the caller's to free. */
+int report_keys_of(struct session *sess, const int64_t *ids, size_t n,
+		   struct report_key **out, size_t *nout, struct err *err);
 /*
  * A colleague's changes, for an open UI.  report_watch_fd() is a
  * descriptor that becomes readable when another officer commits (the

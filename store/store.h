@@ -428,6 +428,12 @@ int store_report_keys(struct store *s, struct report_key **out, size_t *n,
 /* One report's key; ERR_NOTFOUND naming it. */
 int store_report_key(struct store *s, int64_t id, struct report_key *k,
 		     struct err *err);
+/* The keys of these reports (ids distinct), in one read per 64, by id
+ * within each 64; an id with no report has no key.  *out is the
+ * caller's to free.  0, or negative with err set (nothing allocated). */
+int store_report_keys_of(struct store *s, const int64_t *ids, size_t n,
+			 struct report_key **out, size_t *nout,
+			 struct err *err);
 /* Every report's row, by id, but without what is derived from other
  * tables (verdict, disclosure, messages: 0): what a search sifts.  Of
  * the sealed fields, only those asked for (STORE_BASICS_*) are read and

@@ -311,15 +311,31 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 	int64_t keep = sel_id(p);
 	bool added = false;
 
+	struct report_key *got = NULL;
+	size_t ngot = 0, m = 0;
+	int64_t *want;
+	struct err err = { 0, "" };
+
 	if (p->pending)
 		return;  /* the keys are about to be loaded anyway */
-	for (size_t i = 0; i < n; i++) {
-		struct report_key k, *at;
-		struct err err = { 0, "" };
+	/* Their keys in one read (an import's batch names a hundred). */
+	want = xcalloc(n + 1, sizeof(*want));
+	for (size_t i = 0; i < n; i++)
+		if (ids[i])
+			want[m++] = ids[i];
+	qsort(want, m, sizeof(*want), cmp_id);
+	for (size_t i = 0; i < m; i++)
+		if (!ngot || want[ngot - 1] != want[i])
+			want[ngot++] = want[i];
+	m = ngot;
+	ngot = 0;
+	if (m && report_keys_of(t->ctx->sess, want, m, &got, &ngot, &err) < 0)
+		ngot = 0;
+	free(want);
+	for (size_t i = 0; i < ngot; i++) {
+		struct report_key k = got[i], *at;
 		size_t j;
 
-		if (!ids[i] || report_key(t->ctx->sess, ids[i], &k, &err) < 0)
-			continue;
 		at = p->nkeys ? bsearch(&k, p->keys, p->nkeys, sizeof(k),
 					cmp_key_id) : NULL;
 		if (!at) {
@@ -347,6 +363,7 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 		free(p->keys);
 		p->keys = sorted;
 	}
+	free(got);
 	/* A search's matches may have changed with the subjects. */
 	forget_matches(p);
 	arrange(t, p, keep);

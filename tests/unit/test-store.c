@@ -670,6 +670,34 @@ static void test_report_keys(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(ids[0], a);
 	free(ids);
+	/* Keys of many reports in one read per 64 (an open UI's changes):
+	 * 70 more, asked for with one that is not there, in no order. */
+	int64_t want[72], last = b;
+	assert_int_equal(store_begin(s, &err), 0);
+	for (int i = 0; i < 70; i++)
+		assert_int_equal(store_report_insert(s, &rn, &last, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	for (int i = 0; i < 70; i++)
+		want[i] = last - i;
+	want[70] = a;
+	want[71] = last + 1000;
+	assert_int_equal(store_report_keys_of(s, want, 72, &k, &n, &err), 0);
+	assert_int_equal(n, 71);
+	size_t seen_a = 0;
+	for (size_t i = 0; i < n; i++) {
+		assert_true(k[i].id == a || (k[i].id > b && k[i].id <= last));
+		assert_true(k[i].id != last + 1000);
+		if (k[i].id == a) {
+			seen_a++;
+			assert_true(k[i].public);
+			assert_string_equal(k[i].state, "new");
+		}
+	}
+	assert_int_equal(seen_a, 1);
+	free(k);
+	assert_int_equal(store_report_keys_of(s, want, 0, &k, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(k);
 	store_close(s);
 }
 
