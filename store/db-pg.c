@@ -94,8 +94,9 @@ static int pq_load(struct err *err)
 #undef PQ_NAME
 #undef PQ_SLOT
 
-	return dl_load(&lib, PQ_SONAME, "the team server", "libpq 14 or later",
-		       names, slots, ARRAY_SIZE(names), err);
+	return dl_load_deep(&lib, PQ_SONAME, "the team server",
+			    "libpq 14 or later", names, slots,
+			    ARRAY_SIZE(names), err);
 }
 
 #define PG_MAX_PARAMS 64

@@ -8,15 +8,15 @@
 
 #include "util.h"
 
-int dl_load(void **lib, const char *soname, const char *what, const char *which,
-	    const char *const *names, void **const *slots, size_t n,
-	    struct err *err)
+static int load(void **lib, int mode, const char *soname, const char *what,
+		const char *which, const char *const *names,
+		void **const *slots, size_t n, struct err *err)
 {
 	const char *missing = NULL;
 
 	if (*lib)
 		return 0;
-	if (!(*lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL)))
+	if (!(*lib = dlopen(soname, mode)))
 		return err_setc(err, ERR_IO, "%s needs %s: %s", what, soname,
 				dlerror());
 	for (size_t i = 0; i < n && !missing; i++)
@@ -31,4 +31,25 @@ int dl_load(void **lib, const char *soname, const char *what, const char *which,
 			soname, missing, which);
 	}
 	return 0;
+}
+
+int dl_load(void **lib, const char *soname, const char *what, const char *which,
+	    const char *const *names, void **const *slots, size_t n,
+	    struct err *err)
+{
+	return load(lib, RTLD_NOW | RTLD_LOCAL, soname, what, which, names,
+		    slots, n, err);
+}
+
+int dl_load_deep(void **lib, const char *soname, const char *what,
+		 const char *which, const char *const *names,
+		 void **const *slots, size_t n, struct err *err)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	int deep = 0;
+#else
+	int deep = RTLD_DEEPBIND;
+#endif
+	return load(lib, RTLD_NOW | RTLD_LOCAL | deep, soname, what, which,
+		    names, slots, n, err);
 }

@@ -269,6 +269,14 @@ void wipe_free(void *p, size_t n);
 int dl_load(void **lib, const char *soname, const char *what, const char *which,
 	    const char *const *names, void **const *slots, size_t n,
 	    struct err *err);
+/* The same, the library's own dependencies searched before the
+ * program's for its symbols (RTLD_DEEPBIND): for a C library that brings
+ * many of its own (libpq: OpenSSL, Kerberos, LDAP), whose thousands of
+ * symbols would otherwise each be looked for through every library the
+ * program links first.  Not under AddressSanitizer, which refuses it. */
+int dl_load_deep(void **lib, const char *soname, const char *what,
+		 const char *which, const char *const *names,
+		 void **const *slots, size_t n, struct err *err);
 
 /* fn over [0, n) in shares, one thread each (as many as there are
  * processors, at most 4; one below min items), the first share on the
