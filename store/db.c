@@ -235,6 +235,45 @@ int db_rows(struct store *s, struct stmt *st, void **arr, size_t *n,
 	return rc;
 }
 
+int db_rows_ids(struct store *s, const char *sql, const int64_t *ids, size_t n,
+		void **arr, size_t *nout, size_t elsize,
+		void (*read)(struct stmt *st, void *elem),
+		void (*release)(void *elem), const char *what, struct err *err)
+{
+	char *all = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	for (size_t at = 0; at < n && rc == 0; at += DB_IDS_MAX) {
+		size_t k = n - at < DB_IDS_MAX ? n - at : DB_IDS_MAX, m = 0;
+		void *got = NULL;
+		struct stmt *st = db_stmt(s, sql, err);
+
+		if (!st) {
+			rc = ERR_IO;
+			break;
+		}
+		db_ids(st, ids + at, k);
+		rc = db_rows(s, st, &got, &m, elsize, read, release, what, err);
+		if (rc == 0 && m) {
+			all = xrealloc(all, (len + m) * elsize);
+			memcpy(all + len * elsize, got, m * elsize);
+			len += m;
+		}
+		free(got);
+	}
+	if (rc < 0) {
+		for (size_t i = 0; release && i < len; i++)
+			release(all + i * elsize);
+		free(all);
+		all = NULL;
+		len = 0;
+	}
+	*arr = all;
+	*nout = len;
+	return rc;
+}
+
 void db_ids(struct stmt *st, const int64_t *ids, size_t n)
 {
 	for (size_t i = 0; i < DB_IDS_MAX; i++)

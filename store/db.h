@@ -116,6 +116,13 @@ enum { DB_IDS_MAX = 64 };
 	"?49, ?50, ?51, ?52, ?53, ?54, ?55, ?56, " \
 	"?57, ?58, ?59, ?60, ?61, ?62, ?63, ?64"
 void db_ids(struct stmt *st, const int64_t *ids, size_t n);
+/* db_rows() of sql (its "IN (" DB_IDS ")" taking the ids) for all of
+ * ids, a statement per DB_IDS_MAX of them, the rows in one array in the
+ * order they came. */
+int db_rows_ids(struct store *s, const char *sql, const int64_t *ids, size_t n,
+		void **arr, size_t *nout, size_t elsize,
+		void (*read)(struct stmt *st, void *elem),
+		void (*release)(void *elem), const char *what, struct err *err);
 
 /* db_run for a write whose result nothing reads (no id, no count of
  * rows changed), in a transaction: between store_pipeline(s, true) and

@@ -201,39 +201,17 @@ int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
 int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
 			     struct event **out, size_t *nout, struct err *err)
 {
-	int rc = 0;
+	int rc = db_rows_ids(
+		s,
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail"
+		" FROM events WHERE report_id IN (" DB_IDS ")"
+		" AND (kind = 'fix' OR kind LIKE 'fix-%' OR kind LIKE 'cve-%')"
+		" ORDER BY report_id, id",
+		ids, n, (void **)out, nout, sizeof(**out), read_event,
+		release_event, "cannot read events", err);
 
-	*out = NULL;
-	*nout = 0;
-	for (size_t at = 0; at < n && rc == 0; at += DB_IDS_MAX) {
-		size_t k = n - at < DB_IDS_MAX ? n - at : DB_IDS_MAX, m = 0;
-		struct event *ev = NULL;
-		struct stmt *st = db_stmt(s,
-			"SELECT id, coalesce(report_id, 0), at, officer, kind, detail"
-			" FROM events WHERE report_id IN (" DB_IDS ")"
-			" AND (kind = 'fix' OR kind LIKE 'fix-%' OR kind LIKE 'cve-%')"
-			" ORDER BY report_id, id", err);
-
-		if (!st) {
-			rc = ERR_IO;
-			break;
-		}
-		db_ids(st, ids + at, k);
-		rc = events_rows(s, st, &ev, &m, err);
-		if (rc == 0 && m) {
-			*out = xrealloc(*out, (*nout + m) * sizeof(**out));
-			memcpy(*out + *nout, ev, m * sizeof(*ev));
-			*nout += m;
-		}
-		free(ev);
-	}
-	if (rc < 0) {
-		for (size_t i = 0; i < *nout; i++)
-			event_release(&(*out)[i]);
-		free(*out);
-		*out = NULL;
-		*nout = 0;
-	}
+	if (rc == 0)
+		open_details(s, *out, *nout);
 	return rc;
 }
 

@@ -64,39 +64,11 @@ int store_report_key(struct store *s, int64_t id, struct report_key *k,
 int store_report_keys_of(struct store *s, const int64_t *ids, size_t n,
 			 struct report_key **out, size_t *nout, struct err *err)
 {
-	int rc = 0;
-
-	*out = NULL;
-	*nout = 0;
-	for (size_t at = 0; at < n && rc == 0; at += DB_IDS_MAX) {
-		size_t k = n - at < DB_IDS_MAX ? n - at : DB_IDS_MAX, m = 0;
-		struct report_key *got = NULL;
-		struct stmt *st = db_stmt(s,
-					  KEY_SELECT "WHERE r.id IN (" DB_IDS
-						     ")"
-						     " ORDER BY r.id",
-					  err);
-
-		if (!st) {
-			rc = ERR_IO;
-			break;
-		}
-		db_ids(st, ids + at, k);
-		rc = db_rows(s, st, (void **)&got, &m, sizeof(*got), read_key,
-			     NULL, "cannot read reports", err);
-		if (rc == 0 && m) {
-			*out = xrealloc(*out, (*nout + m) * sizeof(**out));
-			memcpy(*out + *nout, got, m * sizeof(*got));
-			*nout += m;
-		}
-		free(got);
-	}
-	if (rc < 0) {
-		free(*out);
-		*out = NULL;
-		*nout = 0;
-	}
-	return rc;
+	return db_rows_ids(s,
+			   KEY_SELECT "WHERE r.id IN (" DB_IDS
+				      ") ORDER BY r.id",
+			   ids, n, (void **)out, nout, sizeof(**out), read_key,
+			   NULL, "cannot read reports", err);
 }
 
 static void read_id(struct stmt *st, void *elem)
