@@ -134,7 +134,7 @@ static int apply_step(struct session *sess, struct date_req *d, date_step step,
 	struct report r;
 	int rc;
 
-	if ((rc = store_report_get(sess->store, d->id, &r, err)) < 0)
+	if ((rc = store_report_brief(sess->store, d->id, &r, err)) < 0)
 		return rc;
 	if ((rc = step(sess, d, &r, err)) >= 0)
 		rc = store_event_add(sess->store, d->id, sess->officer, kind,

@@ -386,7 +386,7 @@ static int apply(struct session *sess, void *data, struct err *err)
 	int64_t linked;
 	int rc;
 
-	if ((rc = store_report_get(s, c->id, &r, err)) < 0)
+	if ((rc = store_report_brief(s, c->id, &r, err)) < 0)
 		return rc;
 	if ((rc = link_of(s, c->id, &linked, err)) < 0)
 		goto out;

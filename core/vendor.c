@@ -235,7 +235,7 @@ static int apply_status(struct session *sess, void *data, struct err *err)
 	int rc;
 
 	memset(&cur, 0, sizeof(cur));
-	if ((rc = store_report_get(s, v->id, &r, err)) < 0)
+	if ((rc = store_report_brief(s, v->id, &r, err)) < 0)
 		return rc;
 	report_release(&r);
 	if ((rc = store_vendor_get(s, v->name, &ven, err)) < 0)

@@ -139,6 +139,39 @@ int store_report_get(struct store *s, int64_t id, struct report *r,
 	return rc;
 }
 
+static void read_brief(struct stmt *st, void *elem)
+{
+	struct report *r = elem;
+
+	memset(r, 0, sizeof(*r));
+	db_cols(st, "Itsssbbbtt", &r->id, &r->received, &r->state, &r->severity,
+		&r->claimed_by, &r->public, &r->consent_credit,
+		&r->consent_exploit, &r->release_started, &r->disclosure);
+}
+
+int store_report_brief(struct store *s, int64_t id, struct report *r,
+		       struct err *err)
+{
+	struct stmt *st = db_stmt(
+		s,
+		"SELECT r.id, r.received, r.state, r.severity, r.claimed_by,"
+		" r.public, r.consent_credit, r.consent_exploit,"
+		" r.release_started, (SELECT date FROM decisions d"
+		"  WHERE d.report_id = r.id ORDER BY d.id DESC LIMIT 1)"
+		" FROM reports r WHERE r.id = ?1",
+		err);
+	int rc;
+
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, id);
+	rc = db_row(s, st, r, read_brief, "cannot read report", err);
+	if (rc == ERR_NOTFOUND)
+		return err_setc(err, ERR_NOTFOUND, "no report %lld",
+				(long long)id);
+	return rc;
+}
+
 /* store_report_page's callback: each row to the slot of its id. */
 struct page {
 	struct store *s;

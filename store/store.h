@@ -210,6 +210,13 @@ int store_report_insert(struct store *s, const struct report_new *r,
 /* ERR_NOTFOUND when there is no report id. */
 int store_report_get(struct store *s, int64_t id, struct report *r,
 		     struct err *err);
+/* What a command checks before it writes: the row's own fields and its
+ * disclosure date, without what is derived from its messages (verdict,
+ * encrypted, signer, count: 0) or the sealed fields (subject, reporter:
+ * NULL), so without reading the messages or opening anything.
+ * ERR_NOTFOUND when there is no report id; report_release() after. */
+int store_report_brief(struct store *s, int64_t id, struct report *r,
+		       struct err *err);
 /* The rows of n reports at once (a screen's page; the ids distinct):
  * out[i] is ids[i]'s, with id 0 when there is no such report.  0, or
  * negative with err set and nothing in out. */
