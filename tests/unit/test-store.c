@@ -652,6 +652,27 @@ static void test_report_keys(void **state)
 	struct report_key one;
 	assert_int_equal(store_report_key(s, a, &one, &err), 0);
 	assert_true(one.public);
+	/* The brief row: the row's own fields and the latest decision's
+	 * date as the full one has them, nothing opened or counted. */
+	struct report full, brief;
+	assert_int_equal(store_report_get(s, b, &full, &err), 0);
+	assert_int_equal(store_report_brief(s, b, &brief, &err), 0);
+	assert_int_equal(brief.id, b);
+	assert_int_equal(brief.disclosure, 7000);
+	assert_int_equal(brief.received, full.received);
+	assert_string_equal(brief.state, full.state);
+	assert_int_equal(brief.public, full.public);
+	assert_null(brief.subject);
+	assert_null(brief.reporter_email);
+	assert_int_equal(brief.nmessages, 0);
+	report_release(&full);
+	report_release(&brief);
+	assert_int_equal(store_report_brief(s, a, &brief, &err), 0);
+	assert_true(brief.public);
+	report_release(&brief);
+	assert_int_equal(store_report_brief(s, b + 1000, &brief, &err),
+			 ERR_NOTFOUND);
+	assert_non_null(strstr(err.msg, "no report"));
 	assert_int_equal(store_report_search(s, "AFTER", &ids, &n, &err), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(ids[0], b);
