@@ -223,11 +223,6 @@ int tui_getkey(struct tui *t)
 #define RECONNECT_FIRST_MS 500
 #define RECONNECT_MAX_MS 4000
 
-/*
- * Colleagues' changes since the last look: every view is told which
- * reports changed; a view that holds none of them is left alone.
- * Returns true when something changed.
- */
 static long long mono_ms(void)
 {
 	struct timespec ts;
@@ -236,6 +231,11 @@ static long long mono_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * Colleagues' changes since the last look: every view is told which
+ * reports changed; a view that holds none of them is left alone.
+ * Returns true when something changed.
+ */
 static bool live_apply(struct tui *t)
 {
 	struct err err = { 0, "" };
