@@ -38,6 +38,13 @@
 
 static const char sql_get[] = REPORT_COLS "WHERE r.id = ?1";
 static const char sql_page[] = REPORT_COLS "WHERE r.id IN (" DB_IDS ")";
+/* store_report_brief: the row's own fields and the disclosure date. */
+static const char sql_brief[] =
+	"SELECT r.id, r.received, r.state, r.severity, r.claimed_by,"
+	" r.public, r.consent_credit, r.consent_exploit, r.release_started,"
+	" (SELECT date FROM decisions d WHERE d.report_id = r.id"
+	"  ORDER BY d.id DESC LIMIT 1)"
+	" FROM reports r WHERE r.id = ?1";
 static const char sql_by_id[] = REPORT_COLS REPORT_WHERE "ORDER BY r.id";
 static const char sql_by_received[] =
 	REPORT_COLS REPORT_WHERE "ORDER BY r.received DESC, r.id DESC";
@@ -122,18 +129,30 @@ out:
 	return rc;
 }
 
-int store_report_get(struct store *s, int64_t id, struct report *r,
-		     struct err *err)
+/* Report id's row by sql (?1 the id) through read: ERR_NOTFOUND saying
+ * "no report ID". */
+static int report_row(struct store *s, const char *sql, int64_t id,
+		      struct report *r,
+		      void (*read)(struct stmt *st, void *elem),
+		      struct err *err)
 {
-	struct stmt *st = db_stmt(s, sql_get, err);
+	struct stmt *st = db_stmt(s, sql, err);
 	int rc;
 
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, id);
-	rc = db_row(s, st, r, read_report, "cannot read report", err);
+	rc = db_row(s, st, r, read, "cannot read report", err);
 	if (rc == ERR_NOTFOUND)
 		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
+	return rc;
+}
+
+int store_report_get(struct store *s, int64_t id, struct report *r,
+		     struct err *err)
+{
+	int rc = report_row(s, sql_get, id, r, read_report, err);
+
 	if (rc == 0)
 		open_report(s, r);
 	return rc;
@@ -152,24 +171,7 @@ static void read_brief(struct stmt *st, void *elem)
 int store_report_brief(struct store *s, int64_t id, struct report *r,
 		       struct err *err)
 {
-	struct stmt *st = db_stmt(
-		s,
-		"SELECT r.id, r.received, r.state, r.severity, r.claimed_by,"
-		" r.public, r.consent_credit, r.consent_exploit,"
-		" r.release_started, (SELECT date FROM decisions d"
-		"  WHERE d.report_id = r.id ORDER BY d.id DESC LIMIT 1)"
-		" FROM reports r WHERE r.id = ?1",
-		err);
-	int rc;
-
-	if (!st)
-		return ERR_IO;
-	db_int(st, 1, id);
-	rc = db_row(s, st, r, read_brief, "cannot read report", err);
-	if (rc == ERR_NOTFOUND)
-		return err_setc(err, ERR_NOTFOUND, "no report %lld",
-				(long long)id);
-	return rc;
+	return report_row(s, sql_brief, id, r, read_brief, err);
 }
 
 /* store_report_page's callback: each row to the slot of its id. */
