@@ -5,6 +5,9 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man/man1
+# secteam-gpg, where crypto/crypto.c looks: ../lib/secteam-tui/ from the
+# binary's folder (or the binary's folder itself, as in build/).
+LIBEXECDIR = $(PREFIX)/lib/secteam-tui
 
 CC      ?= cc
 B       ?= build
@@ -31,7 +34,7 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 
-all: $(B)/secteam-tui
+all: $(B)/secteam-tui $(B)/secteam-gpg
 
 # Each object depends on the headers it includes, as the compiler lists
 # them (-MMD -MP): a changed header rebuilds its users and nothing else.
@@ -67,6 +70,12 @@ $(B)/libsecteam.a: $(LIB_OBJ)
 
 $(B)/secteam-tui: $(B)/main.o $(B)/libsecteam.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(EXTRA_OBJS) $(LDLIBS)
+
+# gpg told to be quiet (libexec/secteam-gpg.c): a static program of its
+# own, without the sanitizers, found by crypto/crypto.c beside the binary.
+$(B)/secteam-gpg: libexec/secteam-gpg.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -std=c11 -Wall -Wextra -Werror -static -o $@ $<
 
 $(B)/tests/%: tests/unit/%.c $(B)/libsecteam.a
 	@mkdir -p $(@D)
@@ -160,7 +169,9 @@ kernel-series:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(B)/secteam-tui $(DESTDIR)$(BINDIR)/secteam-tui
+	install -m 0755 $(B)/secteam-gpg $(DESTDIR)$(LIBEXECDIR)/secteam-gpg
 	install -m 0644 secteam-tui.1 $(DESTDIR)$(MANDIR)/secteam-tui.1
 
 clean:

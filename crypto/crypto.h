@@ -97,6 +97,11 @@ struct crypto;
  * home is unreadable.
  */
 int crypto_open(const char *gnupghome, struct crypto **out, struct err *err);
+/* The secteam-gpg that crypto_open has GPGME run instead of gpg, for the
+ * program at path exe (a new string): beside it or in
+ * ../lib/secteam-tui/, and only when nobody but its user or root can
+ * have written it; else NULL. */
+char *crypto_quiet_gpg(const char *exe);
 /* The home crypto_open would use for gnupghome (a new string), or NULL
  * when neither it, $GNUPGHOME nor $HOME is set. */
 char *crypto_home(const char *gnupghome);
