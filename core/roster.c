@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/seal.h"
+#include "crypto/teamkey.h"
 #include "core/team.h"
 #include "store/store.h"
 
@@ -253,7 +254,7 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 	struct store *s;
 	struct crypto *c;
 	size_t nroster, n = 0, batch;
-	int64_t *ids = NULL;
+	struct message_look *looks = NULL;
 	int r;
 
 	batch = res->batch ? res->batch : RESEAL_BATCH;
@@ -268,14 +269,25 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 	if ((r = session_team_key_rotate(sess, &res->rotated, err)) < 0 ||
 	    (r = session_team_key_share(sess, &res->shared, err)) < 0)
 		return r;
-	if ((r = store_message_ids(s, &ids, &n, err)) < 0)
+	/* Read only the bodies there may be something to do for: the list
+	 * says, from clear columns and the blob's first bytes, which of
+	 * them reseal_message would leave alone unopened. */
+	if ((r = store_message_reseal_list(s, TEAM_KEY_SEALED_MAGIC,
+					   TEAM_KEY_SEALED_MAGIC_LEN, &looks,
+					   &n, err)) < 0)
 		return r;
 	res->total = n;
 	for (size_t i = 0; i < n; i++) {
 		struct message m;
 		enum reseal_outcome o;
 
-		if ((r = store_message_get(s, ids[i], &m, err)) < 0)
+		if (!looks[i].look) {
+			res->kept++;
+			if (progress)
+				progress(i + 1, n, data);
+			continue;
+		}
+		if ((r = store_message_get(s, looks[i].id, &m, err)) < 0)
 			break;
 		r = reseal_message(sess, c, &m, &o, err);
 		if (r == 0) {
@@ -298,7 +310,7 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 		if (progress)
 			progress(i + 1, n, data);
 	}
-	free(ids);
+	free(looks);
 	/* Then everything sealed under an older generation, report by
 	 * report (after a rotation, or to finish one a run left midway). */
 	if (r == 0) {

@@ -9,8 +9,9 @@
 
 #include "crypto/teamkey.h"
 
-#define SEALED_MAGIC "SK1"
-#define SEALED_HEAD (3 + 4 + crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+#define SEALED_HEAD                      \
+	(TEAM_KEY_SEALED_MAGIC_LEN + 4 + \
+	 crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
 #define WRAP_MAGIC "STK1"
 #define WRAP_LEN (4 + 4 + TEAM_KEY_BYTES)
 
@@ -250,7 +251,7 @@ void team_key_seal(const struct team_key *k, const char *table,
 				   crypto_aead_xchacha20poly1305_ietf_ABYTES);
 	unsigned long long clen;
 
-	memcpy(o, SEALED_MAGIC, 3);
+	memcpy(o, TEAM_KEY_SEALED_MAGIC, TEAM_KEY_SEALED_MAGIC_LEN);
 	put32(o + 3, k->gen);
 	randombytes_buf(o + 7, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES);
 	crypto_aead_xchacha20poly1305_ietf_encrypt(o + SEALED_HEAD, &clen, plain,
@@ -265,7 +266,7 @@ uint32_t team_key_sealed_generation(const void *sealed, size_t len)
 	const unsigned char *s = sealed;
 
 	if (len < SEALED_HEAD + crypto_aead_xchacha20poly1305_ietf_ABYTES ||
-	    memcmp(s, SEALED_MAGIC, 3))
+	    memcmp(s, TEAM_KEY_SEALED_MAGIC, TEAM_KEY_SEALED_MAGIC_LEN))
 		return 0;
 	return get32(s + 3);
 }

@@ -76,6 +76,9 @@ int team_key_open(const struct team_key *k, const char *table,
 		  const char *column, int64_t row, const void *sealed,
 		  size_t len, unsigned char **out, size_t *outlen,
 		  struct err *err);
+/* What every sealed value starts with (then its generation). */
+#define TEAM_KEY_SEALED_MAGIC "SK1"
+#define TEAM_KEY_SEALED_MAGIC_LEN 3
 /* The generation a sealed value says it is under, or 0 when it is no
  * sealed value (which key to open it with). */
 uint32_t team_key_sealed_generation(const void *sealed, size_t len);

@@ -395,16 +395,36 @@ int store_message_report(struct store *s, int64_t message_row,
 	return rc;
 }
 
-int store_message_ids(struct store *s, int64_t **ids, size_t *n,
-		      struct err *err)
+static void read_look(struct stmt *st, void *elem)
 {
-	struct stmt *st = db_stmt(s, "SELECT id FROM messages ORDER BY id", err);
+	struct message_look *l = elem;
 
-	*ids = NULL;
+	l->id = db_col_int(st, 0);
+	l->look = db_col_int(st, 1) != 0;
+}
+
+int store_message_reseal_list(struct store *s, const void *sealed_prefix,
+			      size_t prefix_len, struct message_look **out,
+			      size_t *n, struct err *err)
+{
+	/* (substr counts bytes of a blob on both engines; the length is a
+	 * parameter of its own, as PostgreSQL would take length(?1) for
+	 * text's) */
+	struct stmt *st = db_stmt(
+		s,
+		"SELECT id, CASE WHEN blob_kind = 'sealed'"
+		" AND substr(blob, 1, ?2) = ?1"
+		" AND (blob_content <> 0 OR encrypted = 0) THEN 0 ELSE 1 END"
+		" FROM messages ORDER BY id",
+		err);
+
+	*out = NULL;
 	*n = 0;
 	if (!st)
 		return ERR_IO;
-	return db_rows(s, st, (void **)ids, n, sizeof(**ids), read_id, NULL,
+	db_blob(st, 1, sealed_prefix, prefix_len);
+	db_int(st, 2, (int64_t)prefix_len);
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_look, NULL,
 		       "cannot list messages", err);
 }
 

@@ -262,14 +262,19 @@ int store_message_report(struct store *s, int64_t message_row,
 int store_signature_add(struct store *s, int64_t message_row,
 			enum sig_verdict verdict, const char *fingerprint,
 			time_t created, struct err *err);
-/* Every message row id, ascending; *ids is the caller's. */
 /* Every message's report, id and key (what it opens to, how it is kept
  * and its size: struct message_key), by report then id; *out is the
  * caller's.  0 or negative. */
 int store_message_keys(struct store *s, struct message_key **out, size_t *n,
 		       struct err *err);
-int store_message_ids(struct store *s, int64_t **ids, size_t *n,
-		      struct err *err);
+/* Every message row id, ascending, and whether a reseal must read it
+ * (look): all but the sealed ones whose blob starts with sealed_prefix
+ * (a team-sealed value) and is either not as received (its content, or
+ * keyed) or as received but not encrypted.  One query, no blob read;
+ * *out is the caller's. */
+int store_message_reseal_list(struct store *s, const void *sealed_prefix,
+			      size_t prefix_len, struct message_look **out,
+			      size_t *n, struct err *err);
 /* One message by row id, with its blob; ERR_NOTFOUND naming it. */
 int store_message_get(struct store *s, int64_t row, struct message *m,
 		      struct err *err);

@@ -216,6 +216,12 @@ struct message_key {
 	int64_t report_id, id;
 	char key[112];
 };
+/* A message row, and whether a reseal has to read it
+ * (store_message_reseal_list). */
+struct message_look {
+	int64_t id;
+	bool look;
+};
 /* A row of the terms cache (store_terms_cache_*): a message's filter,
  * sealed by the caller, and the key of the body it was made from. */
 struct terms_cache;

@@ -278,6 +278,71 @@ static void test_messages_kept_as_received(void **state)
 	store_close(s);
 }
 
+/*
+ * Which bodies roster reseal reads (store_message_reseal_list): not a
+ * team-sealed one kept keyed (or as its content: older versions' rows,
+ * which the store refuses to write now), nor one as received that
+ * was not encrypted (it would read each and leave it alone); every other
+ * one, an OpenPGP-sealed body and a clear one among them.  A list that
+ * left one out would leave it without its session keys, or sealed to
+ * the old roster.
+ */
+static void test_reseal_list(void **state)
+{
+	(void)state;
+	int64_t rid, rows[5];
+	struct store *s = unit_store_with_report("reseal-list.db", &rid);
+	struct err err = { 0, "" };
+	struct message_look *l = NULL;
+	size_t n = 0;
+	static const struct {
+		const char *kind, *blob;
+		enum blob_form form;
+		int encrypted;
+		bool look;
+	} b[] = {
+		{ "sealed", "SK1\x01team-sealed, keyed", BLOB_KEYED, 1, false },
+		{ "sealed", "SK1\x01as received, clear mail", BLOB_RECEIVED, 0,
+		  false },
+		{ "sealed", "SK1\x01as received, encrypted", BLOB_RECEIVED, 1,
+		  true },
+		{ "sealed", "-----BEGIN PGP MESSAGE-----", BLOB_KEYED, 1,
+		  true },
+		{ "original", "SK1 but not sealed", BLOB_RECEIVED, 0, true },
+	};
+
+	assert_int_equal(store_begin(s, &err), 0);
+	for (size_t i = 0; i < 5; i++) {
+		struct message m = { 0 };
+		char hash[16];
+
+		snprintf(hash, sizeof(hash), "h-%zu", i);
+		m.report_id = rid;
+		m.content_hash = hash;
+		m.verdict = SIG_NOT_SIGNED;
+		m.blob_kind = (char *)b[i].kind;
+		m.blob = (unsigned char *)b[i].blob;
+		m.blob_len = strlen(b[i].blob);
+		m.blob_form = b[i].form;
+		m.encrypted = b[i].encrypted;
+		m.plain_sha256 = (char *)"d";
+		assert_int_equal(store_message_insert(s, &m, &rows[i], &err),
+				 0);
+	}
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_message_reseal_list(s, "SK1", 3, &l, &n, &err),
+			 0);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(l[i].id, rows[i]);
+		if (l[i].look != b[i].look)
+			fail_msg("message %zu (%s): look %d, want %d", i,
+				 b[i].blob, l[i].look, b[i].look);
+	}
+	free(l);
+	store_close(s);
+}
+
 static int collect(const struct report *r, void *data)
 {
 	struct sbuf *sb = data;
@@ -1534,6 +1599,7 @@ int main(void)
 		UNIT_BOTH(test_events_append_only),
 		UNIT_BOTH(test_message_unique),
 		UNIT_BOTH(test_messages_kept_as_received),
+		UNIT_BOTH(test_reseal_list),
 		UNIT_BOTH(test_listing_orders),
 		UNIT_BOTH(test_events_since),
 		UNIT_BOTH(test_events_kind),
