@@ -105,32 +105,62 @@ static int b64_value(char ch)
 	return b64_values[(unsigned char)ch] - 1;
 }
 
+/* The bytes of one group of four (the last may end with padding, '=',
+ * as -2): into o, returning how many, or -1 when it is no group. */
+static int b64_group(const char *g, bool last, unsigned char *o)
+{
+	int a = b64_value(g[0]), b = b64_value(g[1]);
+	int c = g[2] == '=' ? -2 : b64_value(g[2]);
+	int d = g[3] == '=' ? -2 : b64_value(g[3]);
+
+	if (a < 0 || b < 0 || c == -1 || d == -1 ||
+	    ((c == -2 || d == -2) && !last) || (c == -2 && d != -2))
+		return -1;
+	o[0] = (unsigned char)(a << 2 | b >> 4);
+	if (c < 0)
+		return 1;
+	o[1] = (unsigned char)((b & 15) << 4 | c >> 2);
+	if (d < 0)
+		return 2;
+	o[2] = (unsigned char)((c & 3) << 6 | d);
+	return 3;
+}
+
 int base64_decode(const char *s, unsigned char **out, size_t *outlen)
 {
-	size_t n = strlen(s), k = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), k = 0, i;
 	unsigned char *o;
+	int got;
 
 	*out = NULL;
 	*outlen = 0;
 	if (n % 4)
 		return -1;
 	o = xmalloc(n / 4 * 3 + 1);
-	for (size_t i = 0; i < n; i += 4) {
-		int a = b64_value(s[i]), b = b64_value(s[i + 1]);
-		int c = s[i + 2] == '=' ? -2 : b64_value(s[i + 2]);
-		int d = s[i + 3] == '=' ? -2 : b64_value(s[i + 3]);
-		bool last = i + 4 == n;
+	/* Every group before the last has no padding: four lookups, one
+	 * test (a byte outside the alphabet is 0 in the table, -1 here,
+	 * which no value of 6 bits is). */
+	for (i = 0; i + 4 < n; i += 4) {
+		unsigned a = b64_values[u[i]] - 1u,
+			 b = b64_values[u[i + 1]] - 1u;
+		unsigned c = b64_values[u[i + 2]] - 1u,
+			 d = b64_values[u[i + 3]] - 1u;
 
-		if (a < 0 || b < 0 || c == -1 || d == -1 ||
-		    ((c == -2 || d == -2) && !last) || (c == -2 && d != -2)) {
+		if ((a | b | c | d) > 63) {
 			free(o);
 			return -1;
 		}
 		o[k++] = (unsigned char)(a << 2 | b >> 4);
-		if (c >= 0)
-			o[k++] = (unsigned char)((b & 15) << 4 | c >> 2);
-		if (d >= 0)
-			o[k++] = (unsigned char)((c & 3) << 6 | d);
+		o[k++] = (unsigned char)((b & 15) << 4 | c >> 2);
+		o[k++] = (unsigned char)((c & 3) << 6 | d);
+	}
+	if (n) {
+		if ((got = b64_group(s + i, true, o + k)) < 0) {
+			free(o);
+			return -1;
+		}
+		k += (size_t)got;
 	}
 	*out = o;
 	*outlen = k;

@@ -608,6 +608,27 @@ static void test_base64(void **state)
 	assert_int_equal(base64_decode("Zg==Zm9v", &out, &n), -1);
 	assert_int_equal(base64_decode("Z=9v", &out, &n), -1);
 	assert_null(out);
+	/* A byte outside the alphabet in each place of a group before the
+	 * last, and in the last: '=', '!', a space, bytes above 127. */
+	static const char *const bad[] = {
+		"=m9vYmFy",    "Z=9vYmFy",    "Zm=vYmFy",	"Zm9=YmFy",
+		"Zm9vYm=y",    "!m9vYmFy",    "Zm\xc3\xa9YmFy", "Zm9v YmF",
+		"Zm9vYmF\xff", "Zm9v\x80mFy",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		out = (unsigned char *)"not reset";
+		if (base64_decode(bad[i], &out, &n) != -1 || out)
+			fail_msg("base64_decode('%s') was not refused", bad[i]);
+	}
+	/* Long input: the groups before the last and the last, each length. */
+	for (size_t len = 0; len < 64; len++) {
+		char *e2 = base64_encode(all + len, len);
+		assert_int_equal(base64_decode(e2, &out, &n), 0);
+		assert_int_equal(n, len);
+		assert_memory_equal(out, all + len, len);
+		free(out);
+		free(e2);
+	}
 }
 
 int main(void)
