@@ -201,6 +201,12 @@ class Phase:
         self.secs = 0.0
         self.stopped = False
         self.lock = threading.Lock()
+        # LockSampler: samples, and the sessions seen waiting for a lock
+        # (the team's write lock or a row's), commands' and imports'
+        self.samples = 0
+        self.wait_cmd = 0
+        self.wait_imp = 0
+        self.wait_cmd_max = 0
 
 
 SEVERITIES = ["low", "medium", "high", "critical"]
@@ -349,13 +355,63 @@ def importer(ph, k, procs):
             ph.import_fail += 1
 
 
-def run_phase(ph, watcher, state, importing):
+class LockSampler:
+    """Every 10 ms, from the server (pg_stat_activity, one psql session
+    kept open): how many of the command officers' (off5-off8) and the
+    importers' (off1-off4) sessions are waiting for a lock.  Their sum
+    times 10 ms is the time spent waiting: what "a command waits behind an
+    import" would show as."""
+    INTERVAL = 0.01
+    SQL = ("SELECT count(*) FILTER (WHERE usename IN "
+           "('off5','off6','off7','off8')) || ' ' || count(*) FILTER "
+           "(WHERE usename IN ('off1','off2','off3','off4')) "
+           "FROM pg_stat_activity WHERE datname = 'load' "
+           "AND wait_event_type = 'Lock';\n")
+
+    def __init__(self):
+        e = dict(os.environ)
+        e["PGUSER"] = "postgres"
+        self.p = subprocess.Popen(["psql", "-X", "-q", "-At", "-d", "load"],
+                                  env=e, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True,
+                                  bufsize=1)
+        self.phase = None
+        self.stop = threading.Event()
+
+    def run(self):
+        while not self.stop.is_set():
+            self.p.stdin.write(self.SQL)
+            self.p.stdin.flush()
+            line = self.p.stdout.readline()
+            ph = self.phase
+            if not line:
+                break
+            if ph:
+                c, i = (int(x) for x in line.split())
+                with ph.lock:
+                    ph.samples += 1
+                    ph.wait_cmd += c
+                    ph.wait_imp += i
+                    ph.wait_cmd_max = max(ph.wait_cmd_max, c)
+            time.sleep(self.INTERVAL)
+
+    def close(self):
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        self.p.wait()
+
+
+def run_phase(ph, watcher, state, importing, sampler=None):
     if watcher:
         watcher.phase = ph
     stop = threading.Event()
     ws = [threading.Thread(target=worker, args=(ph, w, stop, watcher, state))
           for w in range(1, 5)]
     t0 = time.monotonic()
+    if sampler:
+        sampler.phase = ph
     for t in ws:
         t.start()
     if importing:
@@ -380,6 +436,8 @@ def run_phase(ph, watcher, state, importing):
     for t in ws:
         t.join()
     ph.secs = time.monotonic() - t0
+    if sampler:
+        sampler.phase = None
     while watcher and watcher.busy():
         time.sleep(0.05)
 
@@ -447,6 +505,16 @@ def report(ph):
                                     "  (%d not seen in 10 s)"
                                     % ph.live_missed
                                     if ph.live_missed else ""))
+    if ph.samples:
+        tick = LockSampler.INTERVAL * 1000
+        print("  waiting for a lock on the server (sampled every %.0f ms, "
+              "%d samples):" % (tick, ph.samples))
+        print("    the command officers: %.0f ms in all, %.1f ms a command "
+              "(at most %d waiting at once)"
+              % (ph.wait_cmd * tick, ph.wait_cmd * tick / len(ph.lat)
+                 if ph.lat else 0, ph.wait_cmd_max))
+        print("    the importing officers: %.0f ms in all"
+              % (ph.wait_imp * tick))
     print("  failed commands: " + ", ".join(
         "%s %d" % (c, n) for c, n in ph.errors.items()))
     for c, e in sorted(ph.first_err.items()):
@@ -538,15 +606,21 @@ def main():
     state = {"sev": 0}
     p1 = Phase("4 officers' commands, no imports")
     p2 = Phase("4 officers' commands, 4 officers importing")
+    sampler = LockSampler()
+    st = threading.Thread(target=sampler.run)
+    st.start()
     try:
-        run_phase(p1, watcher if UIS else None, state, False)
-        run_phase(p2, watcher if UIS else None, state, True)
+        run_phase(p1, watcher if UIS else None, state, False, sampler)
+        run_phase(p2, watcher if UIS else None, state, True, sampler)
     finally:
         with watcher.cond:
             watcher.stop = True
             watcher.cond.notify()
         if wt:
             wt.join()
+        sampler.stop.set()
+        st.join()
+        sampler.close()
     for ph in (p1, p2):
         report(ph)
     for k in range(1, 5):
