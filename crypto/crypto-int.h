@@ -41,6 +41,9 @@ struct crypto {
 	 * on first use and kept: each costs a "gpg --version" to set up. */
 	gpgme_ctx_t jobctx[CRYPTO_JOBS_MAX];
 	bool jobbusy[CRYPTO_JOBS_MAX];
+	/* gpg itself, not secteam-gpg: a failed decryption done again to
+	 * learn why (verify.c loud_again); made on first use. */
+	gpgme_ctx_t loud;
 };
 
 /* A decryption running in GPGME's global event loop. */
@@ -72,6 +75,11 @@ int crypto_gpg_err(struct err *err, gpgme_error_t e, const char *fmt, ...)
 /* Makes a context set up as every one of ours is (OpenPGP, home, local
  * key listing, offline, no auto-key-retrieve). */
 gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx);
+/* The same, running gpg itself when GPGME's contexts run secteam-gpg
+ * (else it is crypto_ctx_new's). */
+gpgme_error_t crypto_ctx_new_loud(const char *home, gpgme_ctx_t *ctx);
+/* Whether GPGME runs secteam-gpg (gpg --quiet) in this process. */
+bool crypto_quiet(void);
 
 /* Resets the per-operation settings of the shared context (armor, signers,
  * text mode) so one operation cannot leak into the next. */

@@ -120,10 +120,12 @@ void crypto_ctx_reset(struct crypto *c)
  * its own, or gpgme_set_engine_info, costs a `gpg --version` each). */
 static char *global_home;
 /* The program GPGME runs for OpenPGP (gpg, or secteam-gpg): a context
- * with a home of its own gets it too. */
-static char *global_engine;
+ * with a home of its own gets it too.  plain_gpg: the gpg it stands
+ * for, when it is secteam-gpg. */
+static char *global_engine, *plain_gpg;
 
-gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
+static gpgme_error_t ctx_new(const char *home, const char *engine,
+			     gpgme_ctx_t *ctx)
 {
 	gpgme_error_t e = gpgme_new(ctx);
 
@@ -134,9 +136,11 @@ gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
 	e = gpgme_set_protocol(*ctx, GPGME_PROTOCOL_OpenPGP);
 	/* The process's default home (crypto_open) needs no setting: a
 	 * context's own costs a `gpg --version` each. */
-	if (!e && (!global_home || strcmp(home, global_home)))
+	if (!e &&
+	    (engine != global_engine || !global_home ||
+	     strcmp(home, global_home)))
 		e = gpgme_ctx_set_engine_info(*ctx, GPGME_PROTOCOL_OpenPGP,
-					      global_engine, home);
+					      engine, home);
 	if (!e)
 		e = gpgme_set_keylist_mode(*ctx, GPGME_KEYLIST_MODE_LOCAL);
 	if (!e)
@@ -153,6 +157,21 @@ gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
 	}
 	gpgme_set_offline(*ctx, 1);
 	return 0;
+}
+
+gpgme_error_t crypto_ctx_new(const char *home, gpgme_ctx_t *ctx)
+{
+	return ctx_new(home, global_engine, ctx);
+}
+
+gpgme_error_t crypto_ctx_new_loud(const char *home, gpgme_ctx_t *ctx)
+{
+	return ctx_new(home, plain_gpg ? plain_gpg : global_engine, ctx);
+}
+
+bool crypto_quiet(void)
+{
+	return plain_gpg != NULL;
 }
 
 /* Checks the home before gpg gets a chance to fail obscurely there. */
@@ -269,10 +288,11 @@ static void use_quiet_gpg(void)
 		/* It does not run: gpg itself, as GPGME found it. */
 		gpgme_set_engine_info(GPGME_PROTOCOL_OpenPGP, gpg, NULL);
 		free(shim);
+		free(gpg);
 	} else {
 		global_engine = shim;
+		plain_gpg = gpg;
 	}
-	free(gpg);
 }
 
 int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
@@ -335,6 +355,8 @@ void crypto_close(struct crypto *c)
 	for (int i = 0; i < CRYPTO_JOBS_MAX; i++)
 		if (c->jobctx[i])
 			gpgme_release(c->jobctx[i]);
+	if (c->loud)
+		gpgme_release(c->loud);
 	for (size_t i = 0; i < c->nkeys; i++)
 		keyinfo_release(&c->keys[i]);
 	free(c->keys);

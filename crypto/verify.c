@@ -314,6 +314,46 @@ static int op_run(struct crypto *c, enum gpg_op op, const void *data,
 }
 
 /*
+ * gpg --quiet (secteam-gpg) does not say why a decryption failed: gpg
+ * 2.2 writes NO_SECKEY and pkdecrypt_failed with the "encrypted with"
+ * lines that --quiet leaves out, and GPGME then reports "decryption
+ * failed" for a message to somebody else's key.  So a decryption that
+ * failed (but not for want of OpenPGP data, nor past the size limit) is
+ * done once more by gpg itself, and its error and results are the ones
+ * used: what a failure says never depends on secteam-gpg.  *ctx becomes
+ * that context; sink holds its output.
+ */
+static gpgme_error_t loud_again(struct crypto *c, const void *data, size_t len,
+				const char *session_key, gpgme_ctx_t *ctx,
+				struct crypto_sink *sink, gpgme_error_t e)
+{
+	gpgme_data_t in, out;
+	struct err err;
+
+	if (!e || !crypto_quiet() || sink->over ||
+	    gpgme_err_code(e) == GPG_ERR_NO_DATA)
+		return e;
+	if (!c->loud && crypto_ctx_new_loud(c->home, &c->loud)) {
+		c->loud = NULL;
+		return e;
+	}
+	if (session_key &&
+	    gpgme_set_ctx_flag(c->loud, "override-session-key", session_key))
+		return e;
+	crypto_sink_wipe(sink);
+	if (io_new(data, len, &in, &out, sink, "encrypted message", &err) ==
+	    0) {
+		e = gpgme_op_decrypt_verify(c->loud, in, out);
+		gpgme_data_release(in);
+		gpgme_data_release(out);
+		*ctx = c->loud;
+	}
+	if (session_key)
+		gpgme_set_ctx_flag(c->loud, "override-session-key", "");
+	return e;
+}
+
+/*
  * What a decryption that ended on ctx (c->ctx, or a job's) with error e
  * gives: res filled and the sink's plaintext moved into it, or wiped when
  * the message is refused.
@@ -397,9 +437,12 @@ int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 	struct crypto_sink sink;
 	gpgme_error_t e;
 
+	gpgme_ctx_t ctx = c->ctx;
+
 	if (op_run(c, OP_DECRYPT_VERIFY, data, len, &sink, &e, res, err) < 0)
 		return ERR_CRYPTO;
-	return decrypt_collect(c, c->ctx, e, data, len, &sink, res, err);
+	e = loud_again(c, data, len, NULL, &ctx, &sink, e);
+	return decrypt_collect(c, ctx, e, data, len, &sink, res, err);
 }
 
 int crypto_decrypt_verify_key(struct crypto *c, const void *data, size_t len,
@@ -409,6 +452,7 @@ int crypto_decrypt_verify_key(struct crypto *c, const void *data, size_t len,
 	struct crypto_sink sink;
 	gpgme_data_t in, out;
 	gpgme_error_t e;
+	gpgme_ctx_t ctx = c->ctx;
 
 	if (!session_key)
 		return crypto_decrypt_verify(c, data, len, res, err);
@@ -427,7 +471,8 @@ int crypto_decrypt_verify_key(struct crypto *c, const void *data, size_t len,
 	gpgme_data_release(in);
 	gpgme_data_release(out);
 	crypto_ctx_reset(c);
-	return decrypt_collect(c, c->ctx, e, data, len, &sink, res, err);
+	e = loud_again(c, data, len, session_key, &ctx, &sink, e);
+	return decrypt_collect(c, ctx, e, data, len, &sink, res, err);
 }
 
 /*
@@ -493,6 +538,7 @@ int crypto_decrypt_finish(struct crypto *c, struct crypto_job *j,
 			  struct crypto_result *res, struct err *err)
 {
 	gpgme_error_t e;
+	gpgme_ctx_t ctx;
 	int r;
 
 	if (j->slot < 0) {
@@ -502,8 +548,9 @@ int crypto_decrypt_finish(struct crypto *c, struct crypto_job *j,
 	}
 	result_init(res);
 	e = job_wait(c, j);
-	r = decrypt_collect(c, c->jobctx[j->slot], e, j->data, j->len,
-			    &j->sink, res, err);
+	ctx = c->jobctx[j->slot];
+	e = loud_again(c, j->data, j->len, NULL, &ctx, &j->sink, e);
+	r = decrypt_collect(c, ctx, e, j->data, j->len, &j->sink, res, err);
 	c->jobbusy[j->slot] = false;
 	free(j);
 	return r;

@@ -70,6 +70,19 @@ else
 	tap_skip "... and it was not run" "needs root (chown)"
 fi
 
+# A mail to somebody else's key: gpg --quiet does not say there is no
+# secret key for it (gpg 2.2 writes NO_SECKEY only with the lines
+# --quiet leaves out), so the failure is decrypted again by gpg itself,
+# and the error names the missing key, not damage.
+mk --kind encrypted-signed --from "$RITA" --sign-as "$REPORTER_FPR" \
+	--to "$UNKNOWN_FPR" --subject "not for us" --body "x" \
+	--message-id "nfu@example.net" > "$T/nfu.eml"
+rm -f "$T/ran"
+out=$(run import "$T/nfu.eml" 2>/dev/null)
+tap_like "$out" "^error	.*no secret key for any of its 1 recipients" \
+	"a mail to another key: 'no secret key', through secteam-gpg too"
+tap_ok "$(grep -q -- "--decrypt" "$T/ran" 2>/dev/null; echo $?)" "... which tried it first"
+
 # One that does not run gpg at all (its version check fails): gpg itself.
 printf '#!/bin/sh\necho "$*" >> "%s/ran"\nexit 1\n' "$T" > "$I/bin/secteam-gpg"
 rm -f "$T/ran"
