@@ -15,7 +15,9 @@
  * GPGME runs gpg through secteam-gpg (libexec/secteam-gpg.c: gpg with
  * --quiet, about a quarter less work per decryption) when that program
  * is installed with this one and nobody else can have written it; else
- * gpg itself, as before.
+ * gpg itself, as before.  A decryption that fails through it is done
+ * again by gpg itself (verify.c loud_again): --quiet also drops the
+ * statuses that say why.
  */
 #include <ctype.h>
 #include <errno.h>
