@@ -6,9 +6,12 @@
  * Exit codes: 0 success, 1 some input or action failed, 2 usage error.
  */
 #include <getopt.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -56,12 +59,28 @@ static int help(int argc, char **argv)
 	return CMD_OK;
 }
 
-/* r, or CMD_FAILED when standard output could not be written. */
+/* Whether standard output is a pipe nobody reads any more (`| head`
+ * that has had its lines): its write end then polls as an error. */
+static bool reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	struct stat st;
+
+	return fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode) &&
+		poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/* r, or CMD_FAILED when standard output could not be written: said on
+ * standard error, unless the reader of a pipe went away on purpose, as
+ * `| head` does (git is silent then too; GPGME ignores SIGPIPE, which
+ * would otherwise end us without a word). */
 static int output_written(int r)
 {
 	fflush(stdout);
 	if (ferror(stdout)) {
-		fprintf(stderr, "secteam-tui: cannot write the output\n");
+		if (!reader_gone())
+			fprintf(stderr,
+				"secteam-tui: cannot write the output\n");
 		return CMD_FAILED;
 	}
 	return r;

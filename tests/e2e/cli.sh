@@ -161,4 +161,20 @@ out=$(env -u PGSERVICEFILE -u PGSERVICE HOME="$T" "$SECTEAM_BIN" --db service=no
 tap_is "$rc" 1 "an unknown service: exit 1"
 tap_like "$out" "team server of service 'nosuch': definition of service \"nosuch\" not found \(looked up in '$T/.pg_service.conf' and in " \
 	"  naming the service and the files it was looked up in"
+
+# Output nobody reads: a pipe whose reader went away (`| head` with its
+# lines, here `| true`, gone before the list is written) ends the
+# command quietly; a full disk says so.  (The store's gpg use ignores
+# SIGPIPE, so the write fails rather than ending the process.)
+mkmsg pipe@example.net "Read by nobody" >"$T/pipe.eml"
+st import "$T/pipe.eml" >/dev/null 2>&1
+i=0
+while [ $i -lt 5 ]; do
+	i=$((i + 1))
+	{ st list 2>"$T/pipe.err"; echo $? >"$T/pipe.rc"; } | true
+	[ -s "$T/pipe.err" ] && break
+done
+tap_is "$(cat "$T/pipe.err")" "" "a pipe's reader gone: nothing said on stderr (5 tries)"
+out=$(st list 2>&1 >/dev/full); rc=$?
+tap_is "$rc $out" "1 secteam-tui: cannot write the output" "a full disk: exit 1, said"
 tap_done
