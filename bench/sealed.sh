@@ -365,11 +365,11 @@ if [ "$PG" = 1 ]; then
 	fi
 	# Where the server's time goes: its triggers (each change checked,
 	# at commit, to be recorded by an event: has_event), in seconds.
-	[ "${SEALED_PG_FN:-0}" = 1 ] && psql -X -Atq -F ' ' -d reseal -c "SELECT coalesce(sum(self_time), 0) / 1000,
-		coalesce(sum(total_time) FILTER (WHERE funcname = 'has_event'), 0) / 1000,
-		coalesce(sum(calls) FILTER (WHERE funcname = 'has_event'), 0)
-		FROM pg_stat_user_functions" >"$W/fn"
 	if [ "${SEALED_PG_FN:-0}" = 1 ]; then
+		psql -X -Atq -F ' ' -d reseal -c "SELECT coalesce(sum(self_time), 0) / 1000,
+			coalesce(sum(total_time) FILTER (WHERE funcname = 'has_event'), 0) / 1000,
+			coalesce(sum(calls) FILTER (WHERE funcname = 'has_event'), 0)
+			FROM pg_stat_user_functions" >"$W/fn"
 		read -r fn_s he_s he_n <"$W/fn"
 		row "  in the server's triggers (s)" "$(printf '%.1f' "$fn_s")" "-" "-"
 		row "  of which has_event, $he_n checks (s)" "$(printf '%.1f' "$he_s")" "-" "-"

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "core/seal.h"
-#include "crypto/teamkey.h"
 #include "core/team.h"
+#include "crypto/teamkey.h"
 #include "store/store.h"
 
 void roster_entry_release(struct roster_entry *e)

@@ -436,7 +436,6 @@ int crypto_decrypt_verify(struct crypto *c, const void *data, size_t len,
 {
 	struct crypto_sink sink;
 	gpgme_error_t e;
-
 	gpgme_ctx_t ctx = c->ctx;
 
 	if (op_run(c, OP_DECRYPT_VERIFY, data, len, &sink, &e, res, err) < 0)

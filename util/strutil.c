@@ -105,16 +105,15 @@ static int b64_value(char ch)
 	return b64_values[(unsigned char)ch] - 1;
 }
 
-/* The bytes of one group of four (the last may end with padding, '=',
- * as -2): into o, returning how many, or -1 when it is no group. */
-static int b64_group(const char *g, bool last, unsigned char *o)
+/* The bytes of the last group of four, which may end with padding
+ * ('=', as -2): into o, returning how many, or -1 when it is no group. */
+static int b64_last_group(const char *g, unsigned char *o)
 {
 	int a = b64_value(g[0]), b = b64_value(g[1]);
 	int c = g[2] == '=' ? -2 : b64_value(g[2]);
 	int d = g[3] == '=' ? -2 : b64_value(g[3]);
 
-	if (a < 0 || b < 0 || c == -1 || d == -1 ||
-	    ((c == -2 || d == -2) && !last) || (c == -2 && d != -2))
+	if (a < 0 || b < 0 || c == -1 || d == -1 || (c == -2 && d != -2))
 		return -1;
 	o[0] = (unsigned char)(a << 2 | b >> 4);
 	if (c < 0)
@@ -156,7 +155,7 @@ int base64_decode(const char *s, unsigned char **out, size_t *outlen)
 		o[k++] = (unsigned char)((c & 3) << 6 | d);
 	}
 	if (n) {
-		if ((got = b64_group(s + i, true, o + k)) < 0) {
+		if ((got = b64_last_group(s + i, o + k)) < 0) {
 			free(o);
 			return -1;
 		}
