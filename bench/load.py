@@ -36,7 +36,11 @@ NICE = knob("LOAD_IMPORT_NICE", 0)
 # 1: the importing officers run at idle priority (chrt --idle): they get
 # only the processor the others leave, as on machines of their own.
 IDLE = knob("LOAD_IMPORT_IDLE", 0)
-KEY_CACHE = knob("LOAD_KEY_CACHE", 0)
+# team.key-cache of every officer: "" (unset) the default (auto), else
+# what is given (0: off, seconds).
+KEY_CACHE = os.environ.get("LOAD_KEY_CACHE", "").strip()
+if KEY_CACHE and KEY_CACHE != "auto" and not KEY_CACHE.isdigit():
+    sys.exit("load: LOAD_KEY_CACHE '%s': auto, 0 or seconds" % KEY_CACHE)
 DB = "dbname=load"
 ROLES = ["off%d" % k for k in range(1, 9)]
 
@@ -50,12 +54,12 @@ def officer_env(k):
 
 def config_of(k):
     """Officer k's config: team.key-cache with LOAD_KEY_CACHE, else none."""
-    if not KEY_CACHE:
+    if KEY_CACHE == "":
         return "/dev/null"
     path = "%s/o%d/config" % (W, k)
     if not os.path.exists(path):
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        os.write(fd, b"[team]\n\tkey-cache = %d\n" % KEY_CACHE)
+        os.write(fd, b"[team]\n\tkey-cache = %s\n" % KEY_CACHE.encode())
         os.close(fd)
     return path
 
@@ -602,7 +606,8 @@ def main():
           % (NICE, ", idle priority" if IDLE else "", JOBS or "default",
              "off1-off%d have the UI open (live update: tmux capture-pane)"
              % UIS if UIS else "no UI open (LOAD_UIS=0: no live update)",
-             "%d s" % KEY_CACHE if KEY_CACHE else "off"))
+             {"": "auto (the default)", "0": "off", "auto": "auto"}.get(
+                 KEY_CACHE, "%s s" % KEY_CACHE)))
     state = {"sev": 0}
     p1 = Phase("4 officers' commands, no imports")
     p2 = Phase("4 officers' commands, 4 officers importing")

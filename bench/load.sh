@@ -32,9 +32,8 @@
 # the other officers' commands for the CPU, which a real team's separate
 # machines would not), LOAD_IMPORT_IDLE=0 (1: the importing officers run
 # at idle priority, chrt --idle, getting only the processor the others
-# leave, as on machines of their own), LOAD_KEY_CACHE=0 (each officer's
-# team.key-cache: seconds the unwrapped team key is kept for their next
-# commands).
+# leave, as on machines of their own), LOAD_KEY_CACHE (each officer's
+# team.key-cache; unset: the default, auto; 0: off; or seconds).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${1:-$top/build/secteam-tui}

@@ -40,11 +40,12 @@ static const struct {
 	const char *key;
 	long min, max;
 	const char *unit;
+	const char *word; /* a word also taken (NULL: none) */
 } ranges[] = {
-	{ "policy.default_days", 0, 365, "days" },
-	{ "policy.max_days", 0, 365, "days" },
-	{ "store.busy_timeout", 1, 3600, "seconds" },
-	{ "team.key-cache", 0, 86400, "seconds" },
+	{ "policy.default_days", 0, 365, "days", NULL },
+	{ "policy.max_days", 0, 365, "days", NULL },
+	{ "store.busy_timeout", 1, 3600, "seconds", NULL },
+	{ "team.key-cache", 0, 86400, "seconds", "auto" },
 };
 
 /* 0 when key is not numeric or value is in its range; else ERR_INVALID. */
@@ -58,6 +59,8 @@ static int check_range(const char *name, int lineno, const char *key,
 
 		if (str_cmp_ci(ranges[i].key, key))
 			continue;
+		if (ranges[i].word && !str_cmp_ci(value, ranges[i].word))
+			return 0;
 		if (*p == '-')
 			p++;
 		ok = ok && *p;
@@ -72,10 +75,13 @@ static int check_range(const char *name, int lineno, const char *key,
 			n = -n;
 		if (!ok || n < ranges[i].min || n > ranges[i].max) {
 			char *v = safe_str(value);
-			int r = err_setc(err, ERR_INVALID,
-					 "%s:%d: %s '%s': not a number of %s from %ld to %ld",
-					 name, lineno, ranges[i].key, v,
-					 ranges[i].unit, ranges[i].min, ranges[i].max);
+			int r = err_setc(
+				err, ERR_INVALID,
+				"%s:%d: %s '%s': not a number of %s from %ld to %ld%s%s",
+				name, lineno, ranges[i].key, v, ranges[i].unit,
+				ranges[i].min, ranges[i].max,
+				ranges[i].word ? ", or " : "",
+				ranges[i].word ? ranges[i].word : "");
 			free(v);
 			return r;
 		}

@@ -107,19 +107,35 @@ static void hint_first(struct session *sess, struct wrapped_key *w, size_t n)
 }
 
 /*
- * team.key-cache = SECONDS (0, the default: off; at most a day): the key
- * unwrapped here is kept that long in the kernel's keyring (crypto's
- * team_key_cache_*), and the officer's next commands take it from there
- * instead of asking gpg-agent, under the name of the copy and of the
- * keyring that opened it.  Off by default: a key on a card that asks for
- * a touch on every use would otherwise not be asked.
+ * team.key-cache: how the unwrapped team key is kept in the kernel's
+ * keyring (crypto's team_key_cache_*) for the officer's next commands,
+ * which then take it from there instead of running gpg to ask gpg-agent,
+ * under the name of the copy and of the keyring that opened it.
+ *   auto (the default): for KEY_CACHE_AUTO seconds, and used only while
+ *     the officer's gpg-agent says it would open the officer's key
+ *     without asking anything (crypto_agent_key_use: a key on disk with
+ *     no passphrase, or with its passphrase in the agent's cache), so
+ *     that it never outlives what the agent itself would give: once the
+ *     agent would ask (its cache expired or cleared, the agent gone), the
+ *     kept key is dropped and the agent asked.  A key on a card (its PIN
+ *     or touch asked at every use) is never kept.
+ *   0: never kept.
+ *   SECONDS (at most a day): kept that long, used without asking the
+ *     agent (the officer's choice).
  */
-static unsigned cache_seconds(struct session *sess)
-{
-	/* (0 to 86400: config.c refuses any other value) */
-	long v = config_get_long(sess->cfg, "team.key-cache", 0);
+#define KEY_CACHE_AUTO 600
 
-	return v <= 0 ? 0 : v > 86400 ? 86400 : (unsigned)v;
+static unsigned cache_seconds(struct session *sess, bool *ask_agent)
+{
+	const char *v = config_get(sess->cfg, "team.key-cache", "auto");
+	long n;
+
+	*ask_agent = !str_cmp_ci(v, "auto");
+	if (*ask_agent)
+		return KEY_CACHE_AUTO;
+	/* (0 to 86400 or auto: config.c refuses any other value) */
+	n = config_get_long(sess->cfg, "team.key-cache", 0);
+	return n <= 0 ? 0 : n > 86400 ? 86400 : (unsigned)n;
 }
 
 /* The GnuPG home: --gnupghome, else config gnupg.home (NULL: crypto's
@@ -141,39 +157,84 @@ static char *cache_home(struct session *sess)
 	return real;
 }
 
+/* A kept key's note (auto): the keygrip of the officer's subkey that
+ * opened the copy, a space, the agent's socket. */
+static bool agent_vouches(const char *note)
+{
+	const char *sp = note ? strchr(note, ' ') : NULL;
+	char grip[41];
+
+	if (!sp || sp - note != 40)
+		return false;
+	memcpy(grip, note, 40);
+	grip[40] = '\0';
+	return crypto_agent_key_use(sp + 1, grip) == CRYPTO_AGENT_SILENT;
+}
+
+/* The note to keep with a key just unwrapped through the subkey keyid
+ * (auto), or NULL when it may not be kept: on a card, or the agent would
+ * ask for it next time. */
+static char *agent_note(struct crypto *c, const char *keyid)
+{
+	struct err e = { 0, "" };
+	char grip[41], *sock, *note = NULL;
+	bool card;
+
+	if (!keyid || crypto_agent_key(c, keyid, grip, &card, &e) < 0 || card ||
+	    !(sock = crypto_agent_socket(c, &e)))
+		return NULL;
+	if (crypto_agent_key_use(sock, grip) == CRYPTO_AGENT_SILENT)
+		note = xasprintf("%s %s", grip, sock);
+	free(sock);
+	return note;
+}
+
 /* Tries w's copies (not the chain) in turn; the first that opens. */
 static struct team_key *unwrap_any(struct session *sess, struct wrapped_key *w,
 				   size_t n, struct err *e)
 {
 	struct team_key *k = NULL;
 	struct crypto *c = NULL; /* opened (gpg run) only when needed */
-	unsigned ttl = cache_seconds(sess);
+	bool ask_agent;
+	unsigned ttl = cache_seconds(sess, &ask_agent);
 	char *home = ttl ? cache_home(sess) : NULL, name[TEAM_KEY_CACHE_NAME];
 
 	hint_first(sess, w, n);
 	for (size_t i = 0; ttl && i < n && !k; i++) {
+		char *note = NULL;
+
 		if (!strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
 			continue;
 		team_key_cache_name(home, w[i].wrapped, w[i].len, name);
-		k = team_key_cache_get(name);
-		if (k && team_key_generation(k) != (uint32_t)w[i].generation) {
+		k = team_key_cache_get(name, &note);
+		if (k &&
+		    (team_key_generation(k) != (uint32_t)w[i].generation ||
+		     (ask_agent && !agent_vouches(note)))) {
 			team_key_free(k);
 			k = NULL;
+			team_key_cache_drop(name);
 		}
+		free(note);
 	}
 	for (size_t i = 0; i < n && !k; i++) {
+		char *keyid = NULL, *note = NULL;
+
 		if (!strcmp(w[i].fingerprint, STORE_TEAM_KEY_CHAIN))
 			continue;
 		if (!c && !(c = session_crypto(sess, e)))
 			break;
-		if (team_key_unwrap(c, w[i].wrapped, w[i].len, &k, e) < 0 || !k)
+		if (team_key_unwrap(c, w[i].wrapped, w[i].len, &k,
+				    ask_agent ? &keyid : NULL, e) < 0 ||
+		    !k)
 			continue;
 		if (n > 1)
 			hint_write(sess, w[i].fingerprint);
-		if (ttl) {
+		if (ttl && (!ask_agent || (note = agent_note(c, keyid)))) {
 			team_key_cache_name(home, w[i].wrapped, w[i].len, name);
-			team_key_cache_put(k, name, ttl);
+			team_key_cache_put(k, name, ttl, note);
 		}
+		free(keyid);
+		free(note);
 	}
 	free(home);
 	return k;

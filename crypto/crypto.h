@@ -232,4 +232,29 @@ int crypto_key_describe(struct crypto *c, const char *fpr,
 			struct crypto_keydesc *d, struct err *err);
 void crypto_keydesc_release(struct crypto_keydesc *d);
 
+/*
+ * agent.c: gpg-agent asked, over its socket and without gpg, what it
+ * would do with a secret key (team.key-cache = auto, core/session.c).
+ */
+enum crypto_agent_use {
+	CRYPTO_AGENT_UNKNOWN, /* no agent answered, or it has no such key */
+	CRYPTO_AGENT_SILENT, /* on disk, without a passphrase or with its
+			       * passphrase cached: used without asking */
+	CRYPTO_AGENT_ASKS, /* a passphrase, a card's PIN or touch */
+};
+/* The keygrip (40 hex digits) of the secret subkey keyid (a key ID or
+ * fingerprint, as a decryption names its recipient), and whether it is on
+ * a card.  One gpg run. */
+int crypto_agent_key(struct crypto *c, const char *keyid, char grip[41],
+		     bool *card, struct err *err);
+/* Where the agent of c's GnuPG home listens (gpgconf's answer), or NULL
+ * with err set. */
+char *crypto_agent_socket(struct crypto *c, struct err *err);
+/* What the agent at socket_path (a socket of this user, else UNKNOWN)
+ * says of the key with keygrip grip; at most 2 s. */
+enum crypto_agent_use crypto_agent_key_use(const char *socket_path,
+					   const char *grip);
+/* One "S KEYINFO" status line read for grip (exposed for its test). */
+enum crypto_agent_use crypto_agent_keyinfo(const char *line, const char *grip);
+
 #endif

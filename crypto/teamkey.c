@@ -112,7 +112,7 @@ int team_key_wrap(struct crypto *c, const struct team_key *k,
 }
 
 int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
-		    struct team_key **out, struct err *err)
+		    struct team_key **out, char **keyid, struct err *err)
 {
 	struct crypto_result res;
 	int r;
@@ -131,6 +131,9 @@ int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
 		return err_setc(err, ERR_INVALID, "the wrapped team key is no team key");
 	}
 	r = make(get32(res.plain + 4), res.plain + 8, out, err);
+	if (r == 0 && keyid)
+		*keyid = res.nrecipients == 1 ? xstrdup(res.recipients[0])
+					      : NULL;
 	crypto_result_release(&res);   /* wipes the plaintext */
 	return r;
 }
@@ -175,49 +178,68 @@ static int keyring_put(const char *name, const void *data, size_t len,
 	return 0;
 }
 
-/* Its bytes into buf (len), or -1: none, or not of that length. */
-static long keyring_get(const char *name, void *buf, size_t len)
+/* Its bytes into buf (at most size), or -1: none, or longer. */
+static long keyring_get(const char *name, void *buf, size_t size)
 {
 	key_serial_t id = keyctl_search(KEY_SPEC_USER_KEYRING, "user", name, 0);
-	long n = id < 0 ? -1 : keyctl_read(id, buf, len);
+	long n = id < 0 ? -1 : keyctl_read(id, buf, size);
 
-	if (n >= 0 && (size_t)n != len) {
-		sodium_memzero(buf, len);
+	if (n >= 0 && (size_t)n > size) {
+		sodium_memzero(buf, size);
 		return -1;
 	}
 	return n;
 }
 
-/* As the wrapped plaintext: magic, generation, key. */
+/* As the wrapped plaintext (magic, generation, key), then the note. */
 int team_key_cache_put(const struct team_key *k, const char *name,
-		       unsigned seconds)
+		       unsigned seconds, const char *note)
 {
-	unsigned char *p = sodium_malloc(WRAP_LEN);
+	size_t nl = note ? strlen(note) : 0;
+	unsigned char *p;
 	int r;
 
-	if (!p)
+	if (nl > TEAM_KEY_CACHE_NOTE || !(p = sodium_malloc(WRAP_LEN + nl)))
 		return -1;
 	memcpy(p, WRAP_MAGIC, 4);
 	put32(p + 4, k->gen);
 	memcpy(p + 8, k->k, TEAM_KEY_BYTES);
-	r = keyring_put(name, p, WRAP_LEN, seconds);
+	if (nl)
+		memcpy(p + WRAP_LEN, note, nl);
+	r = keyring_put(name, p, WRAP_LEN + nl, seconds);
 	sodium_free(p);
 	return r;
 }
 
-struct team_key *team_key_cache_get(const char *name)
+struct team_key *team_key_cache_get(const char *name, char **note)
 {
 	struct team_key *k = NULL;
 	struct err e = { 0, "" };
+	size_t size = WRAP_LEN + TEAM_KEY_CACHE_NOTE;
 	unsigned char *p;
+	long n;
 
-	if (ready(&e) < 0 || !(p = sodium_malloc(WRAP_LEN)))
+	if (note)
+		*note = NULL;
+	if (ready(&e) < 0 || !(p = sodium_malloc(size)))
 		return NULL;
-	if (keyring_get(name, p, WRAP_LEN) == WRAP_LEN &&
-	    !memcmp(p, WRAP_MAGIC, 4) && get32(p + 4) >= 1)
-		make(get32(p + 4), p + 8, &k, &e);
+	n = keyring_get(name, p, size);
+	if (n >= WRAP_LEN && !memcmp(p, WRAP_MAGIC, 4) && get32(p + 4) >= 1 &&
+	    make(get32(p + 4), p + 8, &k, &e) == 0 && note) {
+		*note = xmalloc((size_t)n - WRAP_LEN + 1);
+		memcpy(*note, p + WRAP_LEN, (size_t)n - WRAP_LEN);
+		(*note)[n - WRAP_LEN] = '\0';
+	}
 	sodium_free(p);
 	return k;
+}
+
+void team_key_cache_drop(const char *name)
+{
+	key_serial_t id = keyctl_search(KEY_SPEC_USER_KEYRING, "user", name, 0);
+
+	if (id >= 0)
+		keyctl_invalidate(id);
 }
 
 /* The associated data: what a sealed value belongs to. */

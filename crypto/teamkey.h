@@ -42,10 +42,12 @@ int team_key_wrap(struct crypto *c, const struct team_key *k,
 		  const char *const *fprs, size_t n, unsigned char **blob,
 		  size_t *len, struct err *err);
 /* The key a wrapped blob holds, decrypted through the officer's
- * gpg-agent.  ERR_CRYPTO naming what is missing when no secret key of
- * this keyring opens it; ERR_INVALID for a blob that is no team key. */
+ * gpg-agent, and (keyid not NULL) the key ID of the subkey the copy was
+ * wrapped to (NULL if not just one).  ERR_CRYPTO naming what is missing
+ * when no secret key of this keyring opens it; ERR_INVALID for a blob
+ * that is no team key. */
 int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
-		    struct team_key **out, struct err *err);
+		    struct team_key **out, char **keyid, struct err *err);
 
 /*
  * The unwrapped key kept a while in the kernel's keyring (keyrings(7),
@@ -57,11 +59,17 @@ int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
 #define TEAM_KEY_CACHE_NAME 64
 void team_key_cache_name(const char *home, const void *blob, size_t len,
 			 char name[TEAM_KEY_CACHE_NAME]);
+/* Kept with a note of at most this many bytes (the caller's: what
+ * decides whether the key may still be used, core/session.c). */
+#define TEAM_KEY_CACHE_NOTE 256
 /* 0, or -1 with errno (the kernel refused: no keyring here). */
 int team_key_cache_put(const struct team_key *k, const char *name,
-		       unsigned seconds);
-/* The key kept under name, or NULL. */
-struct team_key *team_key_cache_get(const char *name);
+		       unsigned seconds, const char *note);
+/* The key kept under name, or NULL; its note in *note (note not NULL:
+ * a new string, "" when none). */
+struct team_key *team_key_cache_get(const char *name, char **note);
+/* The key kept under name, if any, forgotten now. */
+void team_key_cache_drop(const char *name);
 
 /* plain (len bytes) sealed for table.column of row; *out is the
  * caller's.  Never fails but for memory. */

@@ -1,13 +1,18 @@
 #!/bin/sh
-# team.key-cache (issue 32: a command's time is mostly its gpg-agent
-# round trip): with it, the team key an officer unwrapped is kept that
-# many seconds in the kernel's keyring (crypto/teamkey.c, libkeyutils)
-# and the next commands open sealed values without gpg-agent; without it (the
-# default) nothing is kept.  Played as the attacker: another local user
-# cannot find or read the kept key, even knowing its id; another GnuPG
-# home of the same user does not get it (a colleague's keyring without a
-# copy still gets the clear error); nothing of it is on disk.  Needs
-# root for the second user (tests/lib/users.sh).
+# team.key-cache (issue 32: a command's time is mostly its gpg runs and
+# gpg-agent round trip): the team key an officer unwrapped is kept in the
+# kernel's keyring (crypto/teamkey.c, libkeyutils) and the next commands
+# open sealed values without running gpg.  auto (the default): kept, and
+# used only while the officer's gpg-agent says it would open the
+# officer's key without asking (crypto/agent.c); SECONDS: used for that
+# long whatever the agent says; 0: never kept.  Played as the attacker:
+# the kept key outlives neither the agent nor the passphrase in its cache
+# (a cleared cache, a stopped agent: the command asks the agent again and
+# fails as it would have); another local user cannot find or read the
+# kept key, even knowing its id; another GnuPG home of the same user does
+# not get it (a colleague's keyring without a copy still gets the clear
+# error); nothing of it is on disk.  Needs root for the second user
+# (tests/lib/users.sh).
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 . "$SECTEAM_TOP/tests/lib/users.sh"
 e2e_setup keycache
@@ -59,15 +64,17 @@ mail() { # FILE MSGID SUBJECT
 	chmod 644 "$1"
 }
 mail "$U/r1.eml" r1@example.net "Embargoed kvm bug"
-as_officer sh -c 'umask 077; printf "[team]\n\tkey-cache = 120\n" >"$HOME/cache.conf"'
+as_officer sh -c 'umask 077; printf "[team]\n\tkey-cache = 120\n" >"$HOME/cache.conf"
+	printf "[team]\n\tkey-cache = 0\n" >"$HOME/off.conf"'
 CONF=$U/off/cache.conf
-sto --config /dev/null import "$U/r1.eml" >/dev/null 2>&1 || { echo "Bail out! import failed"; exit 1; }
+OFF=$U/off/off.conf
+sto --config "$OFF" import "$U/r1.eml" >/dev/null 2>&1 || { echo "Bail out! import failed"; exit 1; }
 
-# Without the setting, nothing is kept.
+# With 0, nothing is kept.
 before=$(mine)
 tap_is "$before" 0 "(the new officer's keyring holds no kept key)"
-sto --config /dev/null list >/dev/null 2>&1
-tap_is "$(mine)" "$before" "without team.key-cache nothing is put in the keyring"
+sto --config "$OFF" list >/dev/null 2>&1
+tap_is "$(mine)" "$before" "with team.key-cache = 0 nothing is put in the keyring"
 
 probe=$(as_officer /usr/bin/python3 "$U/kr.py" add secteam-probe)
 if [ "${probe#error}" != "$probe" ]; then
@@ -76,25 +83,97 @@ if [ "${probe#error}" != "$probe" ]; then
 	exit 0
 fi
 
-# With it: the first command unwraps and keeps the key, with a timeout
+# auto, the default: the first command unwraps and keeps the key, with a
+# timeout, readable by its user alone, with what the agent is asked.
+out=$(sto --config /dev/null list 2>&1)
+tap_like "$out" "Embargoed kvm bug" "auto: the first command opens the subject (through gpg-agent)"
+tap_is "$(mine)" "$((before + 1))" "  and keeps one key in the officer's keyring"
+line=$(live)
+tap_like "$line" "^[0-9a-f]+ [^ ]+ +[0-9]+ +(10m|[0-9]m|[0-9]+s) +3f0b0000 " \
+	"  for ten minutes at most, readable by the officer's processes alone" "$line"
+aid=$(printf '%d' "0x$(printf '%s' "$line" | cut -d' ' -f1)")
+n=$(as_officer /usr/bin/python3 "$U/kr.py" read "$aid")
+tap_ok "$([ "$n" -gt 80 ] && echo 0 || echo 1)" "  with the keygrip and agent socket it asks ($n bytes)"
+# The next command runs no gpg: one that cannot start (a bad option in
+# gpg.conf) does not stop it.
+as_officer sh -c 'cp "$HOME/gnupg/gpg.conf" "$HOME/gpg.conf.good"; echo no-such-option-here >>"$HOME/gnupg/gpg.conf"'
+out=$(sto --config /dev/null list 2>&1)
+tap_like "$out" "Embargoed kvm bug" "auto: the next command opens it with the kept key, running no gpg" "$out"
+as_officer cp "$U/off/gpg.conf.good" "$U/off/gnupg/gpg.conf"
+
+# The attacker who finds the officer's agent without the passphrase: the
+# kept key is not used once the agent would ask.  The officer's key gets
+# a passphrase; the agent has it (preset), so the first command opens
+# and keeps; the agent's cache cleared, the next command fails as it
+# would without the kept key, which is dropped.
+GRIPS=$(as_officer gpg --homedir "$U/off/gnupg" --with-colons --with-keygrip -K 2>/dev/null |
+	awk -F: '$1 == "grp" { print $10 }')
+as_officer sh -c 'echo allow-preset-passphrase >>"$HOME/gnupg/gpg-agent.conf"
+	gpgconf --homedir "$HOME/gnupg" --kill gpg-agent
+	echo s3cret | gpg --homedir "$HOME/gnupg" --batch --pinentry-mode loopback \
+		--passphrase-fd 0 --passwd "$1" 2>/dev/null' sh "$OFFICER_FPR"
+as_officer /usr/bin/python3 "$U/kr.py" purge secteam-tui: >/dev/null
+# The secret keys moved back (an agent started meanwhile made an empty
+# folder in their place).
+keys_back() {
+	rm -rf "$U/off/gnupg/private-keys-v1.d"
+	mv "$U/off/pk" "$U/off/gnupg/private-keys-v1.d"
+}
+preset() {
+	for g in $GRIPS; do
+		as_officer env GNUPGHOME="$U/off/gnupg" /usr/lib/gnupg/gpg-preset-passphrase \
+			--preset -P s3cret "$g"
+	done
+}
+as_officer gpg-connect-agent --homedir "$U/off/gnupg" /bye >/dev/null 2>&1
+preset
+out=$(sto --config /dev/null list 2>&1)
+tap_like "$out" "Embargoed kvm bug" "auto, a passphrase in the agent's cache: the command opens" "$out"
+tap_is "$(mine)" 1 "  and keeps the key"
+for g in $GRIPS; do
+	as_officer gpg-connect-agent --homedir "$U/off/gnupg" \
+		"clear_passphrase --mode=normal $g" /bye >/dev/null 2>&1
+done
+out=$(sto --config /dev/null list 2>&1)
+tap_like "$out" "no wrapped copy of the team key .* opens with this keyring" \
+	"auto, the agent's cache cleared: the kept key is not used, the clear error" "$out"
+tap_unlike "$out" "Embargoed kvm bug" "  and no subject"
+tap_is "$(mine)" 0 "  and the kept key is dropped"
+preset
+out=$(sto --config /dev/null list 2>&1)
+tap_like "$out" "Embargoed kvm bug" "(the passphrase given again: it opens)" "$out"
+# The agent stopped, its keys gone: nothing vouches for the kept key.
+as_officer gpgconf --homedir "$U/off/gnupg" --kill gpg-agent >/dev/null 2>&1
+mv "$U/off/gnupg/private-keys-v1.d" "$U/off/pk"
+out=$(sto --config /dev/null list 2>&1)
+tap_like "$out" "no wrapped copy of the team key .* opens with this keyring" \
+	"auto, the agent stopped and the key gone: the clear error" "$out"
+tap_unlike "$out" "Embargoed kvm bug" "  and no subject"
+keys_back
+as_officer /usr/bin/python3 "$U/kr.py" purge secteam-tui: >/dev/null
+
+# SECONDS: the first command unwraps and keeps the key, with a timeout
 # and readable by its user alone.
+as_officer gpg-connect-agent --homedir "$U/off/gnupg" /bye >/dev/null 2>&1
+preset
 out=$(sto --config "$CONF" list 2>&1)
 tap_like "$out" "Embargoed kvm bug" "key-cache: the first command opens the subject (through gpg-agent)"
-tap_is "$(mine)" "$((before + 1))" "  and keeps one key in the officer's keyring"
+tap_is "$(mine)" 1 "  and keeps one key in the officer's keyring"
 line=$(live)
 tap_like "$line" "^[0-9a-f]+ [^ ]+ +[0-9]+ +[0-9]+[ms] +3f0b0000 " \
 	"  with a timeout, readable by the officer's processes alone (3f0b0000)" "$line"
 id=$(printf '%d' "0x$(printf '%s' "$line" | cut -d' ' -f1)")
 name=$(printf '%s' "$line" | sed 's/.*\(secteam-tui:[0-9a-f]*\).*/\1/')
 
-# The next commands need neither the agent nor the secret key.
+# The next commands need neither the agent nor the secret key: the
+# officer's choice.
 as_officer gpgconf --homedir "$U/off/gnupg" --kill gpg-agent >/dev/null 2>&1
 mv "$U/off/gnupg/private-keys-v1.d" "$U/off/pk"
 out=$(sto --config "$CONF" list 2>&1)
 tap_like "$out" "Embargoed kvm bug" "key-cache: the next command opens it without agent or secret key"
-out=$(sto --config /dev/null list 2>&1)
+out=$(sto --config "$OFF" list 2>&1)
 tap_like "$out" "no wrapped copy of the team key .* opens with this keyring" \
-	"  the same without the setting: the clear error" "$out"
+	"  the same with 0: the clear error" "$out"
 tap_unlike "$out" "Embargoed kvm bug" "  and no subject"
 
 # Another GnuPG home of the same user (a colleague's keyring, here one
@@ -103,7 +182,7 @@ as_officer mkdir -m 700 "$U/off/other"
 as_officer cp "$U/off/gnupg/pubring.kbx" "$U/off/other/"
 out=$(as_officer "$U/bin/secteam-tui" --db "$ODB" --gnupghome "$U/off/other" --config "$CONF" list 2>&1)
 tap_like "$out" "no wrapped copy of the team key" "another GnuPG home does not get the kept key" "$out"
-mv "$U/off/pk" "$U/off/gnupg/private-keys-v1.d"
+keys_back
 
 # The attacker: another local user.
 tap_like "$(as_attacker /usr/bin/python3 "$U/kr.py" search "$name")" "^error" \

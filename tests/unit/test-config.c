@@ -72,9 +72,11 @@ static void test_config_errors(void **state)
 		{ "[store]\nbusy_timeout = 3601\n",
 		  "f:2: store.busy_timeout '3601': not a number of seconds from 1 to 3600" },
 		{ "[team]\nkey-cache = 86401\n",
-		  "f:2: team.key-cache '86401': not a number of seconds from 0 to 86400" },
+		  "f:2: team.key-cache '86401': not a number of seconds from 0 to 86400, or auto" },
+		{ "[team]\nkey-cache = automatic\n",
+		  "f:2: team.key-cache 'automatic': not a number of seconds from 0 to 86400, or auto" },
 		{ "[team]\nkey-cache = -1\n",
-		  "f:2: team.key-cache '-1': not a number of seconds from 0 to 86400" },
+		  "f:2: team.key-cache '-1': not a number of seconds from 0 to 86400, or auto" },
 		{ "[policy]\ndefault_days = 1\x1b[2J\n",
 		  "f:2: policy.default_days '1^[[2J': not a number of days from 0 to 365" },
 	};
@@ -109,6 +111,18 @@ static void test_config_ranges_edges(void **state)
 				      &err), 0);
 	assert_int_equal(config_get_long(&cfg, "policy.max_days", 14), 7);
 	assert_int_equal(config_get_long(&cfg, "store.busy_timeout", 10), 3600);
+	config_release(&cfg);
+	/* team.key-cache: its word as well as its numbers. */
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(
+		config_parse(&cfg, "f", "[team]\nkey-cache = Auto\n", &err), 0);
+	assert_string_equal(config_get(&cfg, "team.key-cache", NULL), "Auto");
+	config_release(&cfg);
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(config_parse(&cfg, "f", "[team]\nkey-cache = 86400\n",
+				      &err),
+			 0);
+	assert_int_equal(config_get_long(&cfg, "team.key-cache", 0), 86400);
 	config_release(&cfg);
 }
 

@@ -1074,7 +1074,8 @@ static void test_team_key(void **state)
 	/* Wrapped to the officer: this keyring opens it, to the same key. */
 	assert_int_equal(team_key_wrap(W.c, k, to, 1, &blob, &blen, &err), 0);
 	assert_null(memmem(blob, blen, "STK1", 4));
-	assert_int_equal(team_key_unwrap(W.c, blob, blen, &back, &err), 0);
+	assert_int_equal(team_key_unwrap(W.c, blob, blen, &back, NULL, &err),
+			 0);
 	assert_int_equal(team_key_generation(back), 3);
 	team_key_seal(k, "reports", "subject", 7, subject, strlen(subject),
 		      &sealed, &slen);
@@ -1088,7 +1089,7 @@ static void test_team_key(void **state)
 	free(blob);
 	/* Wrapped to someone else's key only: this keyring cannot open it. */
 	assert_int_equal(team_key_wrap(W.c, k, stranger, 1, &blob, &blen, &err), 0);
-	assert_true(team_key_unwrap(W.c, blob, blen, &other, &err) < 0);
+	assert_true(team_key_unwrap(W.c, blob, blen, &other, NULL, &err) < 0);
 	assert_null(other);
 	assert_non_null(strstr(err.msg, "cannot unwrap the team key"));
 	free(blob);
@@ -1134,6 +1135,141 @@ static void test_team_key(void **state)
 	team_key_free(back);
 	team_key_free(k);
 	team_key_free(NULL);
+}
+
+/* What gpg-agent says of a key (team.key-cache = auto): its KEYINFO
+ * line read, then asked of real agents, for the officer's key without a
+ * passphrase and, in a copy of the home, with one: asks until the
+ * passphrase is in the agent's cache, asks again once it is cleared, and
+ * nothing is vouched for when the agent is gone or for another key. */
+static void test_agent_key_use(void **state)
+{
+	const char *g = "4FE28C002B168B8E04055755AD1FF97CEAB811FF";
+	const char *to[] = { W.officer_fpr };
+	struct team_key *k, *back;
+	unsigned char *blob;
+	size_t blen;
+	char grip[41], *keyid = NULL, *sock, *sock2, *cmd, *home2;
+	struct crypto *c2;
+	bool card = true;
+	struct err err;
+	struct stat st;
+
+	(void)state;
+	/* The line. */
+	assert_int_equal(
+		crypto_agent_keyinfo(
+			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - - C - - -",
+			g),
+		CRYPTO_AGENT_SILENT);
+	assert_int_equal(
+		crypto_agent_keyinfo(
+			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - 1 P - - -",
+			g),
+		CRYPTO_AGENT_SILENT);
+	assert_int_equal(
+		crypto_agent_keyinfo(
+			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - - P - - -",
+			g),
+		CRYPTO_AGENT_ASKS);
+	/* On a card: its PIN or touch, whatever the cache says. */
+	assert_int_equal(
+		crypto_agent_keyinfo(
+			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF T D2760001240102 OPENPGP.2 1 C - - -",
+			g),
+		CRYPTO_AGENT_ASKS);
+	assert_int_equal(
+		crypto_agent_keyinfo(
+			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF X - - - C - - -",
+			g),
+		CRYPTO_AGENT_ASKS);
+	assert_int_equal(
+		crypto_agent_keyinfo(
+			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FE D - - - C - - -",
+			g),
+		CRYPTO_AGENT_UNKNOWN);
+	assert_int_equal(
+		crypto_agent_keyinfo(
+			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF D",
+			g),
+		CRYPTO_AGENT_UNKNOWN);
+	assert_int_equal(crypto_agent_keyinfo("", g), CRYPTO_AGENT_UNKNOWN);
+
+	/* The officer's key, which has no passphrase: the copy names the
+	 * subkey it was wrapped to, and its agent opens it without asking. */
+	assert_int_equal(team_key_new(1, &k, &err), 0);
+	assert_int_equal(team_key_wrap(W.c, k, to, 1, &blob, &blen, &err), 0);
+	assert_int_equal(team_key_unwrap(W.c, blob, blen, &back, &keyid, &err),
+			 0);
+	assert_non_null(keyid);
+	assert_int_equal(strlen(keyid), 16);
+	assert_int_equal(crypto_agent_key(W.c, keyid, grip, &card, &err), 0);
+	assert_int_equal(strlen(grip), 40);
+	assert_false(card);
+	assert_true(crypto_agent_key(W.c, "0123456789ABCDEF", grip, &card,
+				     &err) < 0);
+	assert_int_equal(crypto_agent_key(W.c, keyid, grip, &card, &err), 0);
+	sock = crypto_agent_socket(W.c, &err);
+	assert_non_null(sock);
+	assert_non_null(strstr(sock, "/S.gpg-agent"));
+	assert_int_equal(crypto_agent_key_use(sock, grip), CRYPTO_AGENT_SILENT);
+	/* Another key's grip, a socket that is a file, no socket at all. */
+	assert_int_equal(crypto_agent_key_use(sock, g), CRYPTO_AGENT_UNKNOWN);
+	assert_int_equal(crypto_agent_key_use(sock, "not a grip"),
+			 CRYPTO_AGENT_UNKNOWN);
+	assert_int_equal(crypto_agent_key_use(W.officer_home, grip),
+			 CRYPTO_AGENT_UNKNOWN);
+	assert_int_equal(crypto_agent_key_use(NULL, grip),
+			 CRYPTO_AGENT_UNKNOWN);
+
+	/* The same key with a passphrase, in a home of its own. */
+	home2 = xasprintf("%s/pw", W.dir);
+	cmd = xasprintf(
+		"set -e; H='%s'; mkdir -m 700 \"$H\"; "
+		"cp -R '%s/pubring.kbx' '%s/trustdb.gpg' '%s/private-keys-v1.d' \"$H/\"; "
+		"echo allow-preset-passphrase >\"$H/gpg-agent.conf\"; "
+		"echo s3cret | gpg --homedir \"$H\" --batch --pinentry-mode loopback "
+		"--passphrase-fd 0 --passwd %s 2>/dev/null",
+		home2, W.officer_home, W.officer_home, W.officer_home,
+		W.officer_fpr);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(crypto_open(home2, &c2, &err), 0);
+	sock2 = crypto_agent_socket(c2, &err);
+	assert_non_null(sock2);
+	assert_string_not_equal(sock, sock2);
+	cmd = xasprintf("gpg-connect-agent --homedir '%s' /bye >/dev/null 2>&1",
+			home2);
+	assert_int_equal(system(cmd), 0); /* (its agent started) */
+	free(cmd);
+	assert_int_equal(crypto_agent_key_use(sock2, grip), CRYPTO_AGENT_ASKS);
+	cmd = xasprintf("GNUPGHOME='%s' /usr/lib/gnupg/gpg-preset-passphrase "
+			"--preset -P s3cret %s",
+			home2, grip);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(crypto_agent_key_use(sock2, grip),
+			 CRYPTO_AGENT_SILENT);
+	cmd = xasprintf("gpg-connect-agent --homedir '%s' 'clear_passphrase "
+			"--mode=normal %s' /bye >/dev/null",
+			home2, grip);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_int_equal(crypto_agent_key_use(sock2, grip), CRYPTO_AGENT_ASKS);
+	cmd = xasprintf("gpgconf --homedir '%s' --kill gpg-agent", home2);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	assert_true(stat(sock2, &st) < 0);
+	assert_int_equal(crypto_agent_key_use(sock2, grip),
+			 CRYPTO_AGENT_UNKNOWN);
+	crypto_close(c2);
+	free(sock2);
+	free(home2);
+	free(sock);
+	free(keyid);
+	free(blob);
+	team_key_free(back);
+	team_key_free(k);
 }
 
 /* The chain: generation 2 keeps generation 1 sealed under itself, so its
@@ -1221,6 +1357,7 @@ int main(void)
 		cmocka_unit_test(test_decrypted_size_limit),
 		cmocka_unit_test(test_team_key),
 		cmocka_unit_test(test_team_key_chain),
+		cmocka_unit_test(test_agent_key_use),
 	};
 	return cmocka_run_group_tests_name("crypto", tests, setup, teardown);
 }
