@@ -219,9 +219,10 @@ fi
 # this keyring lacks is a gpg run).  The hint is the fingerprint alone
 # (public), this user's 0600 file in the cache; one that is wrong, not a
 # fingerprint, or a link planted in its place changes nothing but the
-# order of the tries, and the link's target is never written.
+# order of the tries, and the link's target is never written.  (The
+# team key is not kept, key-cache = 0: every command unwraps.)
 if e2e_sqlite; then
-	printf '[team]\n\troster = %s %s\n' "$MAINTAINER_FPR" "$OFFICER_FPR" >"$T/two.conf"
+	printf '[team]\n\troster = %s %s\n\tkey-cache = 0\n' "$MAINTAINER_FPR" "$OFFICER_FPR" >"$T/two.conf"
 	hs() { SECTEAM_CACHE="$T/hcache" "$SECTEAM_BIN" --db "$T/hint.db" --gnupghome "$H" \
 		--config "$T/two.conf" "$@"; }
 	hs import "$T/m/01.eml" >/dev/null 2>&1
