@@ -120,7 +120,9 @@ st() { # DB ARGS...
 	_d=$1; shift
 	"$BIN" --db "$_d" --gnupghome "$H" --config "$sc/two.conf" "$@"
 }
-# gpg-agent running, as an officer's is: the first unwrap starts it.
+# gpg-agent running, as an officer's is: the first unwrap starts it (and,
+# team.key-cache = auto being the default, keeps the key for the next
+# commands while the agent would open the officer's key unasked).
 st "$sc/sealed.db" show 1 >/dev/null 2>&1
 echo "runs: $RUNS; reports: $N; events: $NE; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -205,7 +207,7 @@ subj "$clear" xattr; mv "$W/sub" "$W/sub.c"
 subj "$sc/sealed.db" zzqxnomatch; mv "$W/sub" "$W/sub.sn"
 subj "$clear" zzqxnomatch; mv "$W/sub" "$W/sub.cn"
 col() { cut -d' ' -f"$1" "$2" | median; }
-row "team key unwrapped, gpg-agent (ms)" "$(col 1 "$W/sub.s")" "-" "-"
+row "team key, key-cache auto: kept or unwrapped (ms)" "$(col 1 "$W/sub.s")" "-" "-"
 row "every report read, fields opened (ms)" "$(col 2 "$W/sub.s")" "$(col 2 "$W/sub.c")" "-"
 row "  and sorted by subject (ms)" \
 	"$(awk '{print $2 + $3}' "$W/sub.s" | median)" "$(awk '{print $2 + $3}' "$W/sub.c" | median)" "-"
