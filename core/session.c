@@ -195,10 +195,13 @@ static struct team_key *unwrap_any(struct session *sess, struct wrapped_key *w,
 {
 	struct team_key *k = NULL;
 	struct crypto *c = NULL; /* opened (gpg run) only when needed */
-	bool ask_agent;
-	unsigned ttl = cache_seconds(sess, &ask_agent);
-	char *home = ttl ? cache_home(sess) : NULL, name[TEAM_KEY_CACHE_NAME];
+	bool ask_agent = false;
+	unsigned ttl = 0;
+	char *home = NULL, name[TEAM_KEY_CACHE_NAME];
 
+	/* No keyring here: nothing kept, nor the agent's note made for it. */
+	if (team_key_cache_usable() && (ttl = cache_seconds(sess, &ask_agent)))
+		home = cache_home(sess);
 	hint_first(sess, w, n);
 	for (size_t i = 0; ttl && i < n && !k; i++) {
 		char *note = NULL;

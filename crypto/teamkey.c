@@ -234,6 +234,11 @@ struct team_key *team_key_cache_get(const char *name, char **note)
 	return k;
 }
 
+bool team_key_cache_usable(void)
+{
+	return keyctl_get_keyring_ID(KEY_SPEC_USER_KEYRING, 1) >= 0;
+}
+
 void team_key_cache_drop(const char *name)
 {
 	key_serial_t id = keyctl_search(KEY_SPEC_USER_KEYRING, "user", name, 0);

@@ -68,6 +68,9 @@ int team_key_cache_put(const struct team_key *k, const char *name,
 /* The key kept under name, or NULL; its note in *note (note not NULL:
  * a new string, "" when none). */
 struct team_key *team_key_cache_get(const char *name, char **note);
+/* Whether this process has a keyring to keep keys in (a container's
+ * seccomp filter, for one, refuses keyctl). */
+bool team_key_cache_usable(void);
 /* The key kept under name, if any, forgotten now. */
 void team_key_cache_drop(const char *name);
 
