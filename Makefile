@@ -11,7 +11,7 @@ LIBEXECDIR = $(PREFIX)/lib/secteam-tui
 
 CC      ?= cc
 B       ?= build
-PKGS     = gmime-3.0 gpgme jansson libgit2 libical libkeyutils libpcre2-8 libpq libsodium ncursesw sqlite3
+PKGS     = gmime-3.0 gpgme libassuan jansson libgit2 libical libkeyutils libpcre2-8 libpq libsodium ncursesw sqlite3
 DEVFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Wstrict-prototypes \
            -Wvla -Wwrite-strings -Wno-overlength-strings -Werror
 OPT     ?= -O2 -g

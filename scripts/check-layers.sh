@@ -17,7 +17,7 @@ only_in() { # pattern dir
 }
 only_in 'sqlite3_|<sqlite3\.h>' store
 only_in '\bPQ[a-zA-Z]+\(|<libpq-fe\.h>' store
-only_in 'gpgme_|<gpgme\.h>' crypto
+only_in 'gpgme_|<gpgme\.h>|assuan_|<assuan\.h>' crypto
 # libsodium (the team key, crypto/teamkey.c): its names share crypto_*
 # with ours, so it stays in crypto/, where they are told apart.
 only_in 'sodium_|<sodium\.h>|randombytes_' crypto

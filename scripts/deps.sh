@@ -13,7 +13,7 @@ level=${1:-check}
 # build, and the demo (python3 builds its mails)
 PKGS="build-essential pkg-config libgpgme-dev libgmime-3.0-dev libjansson-dev
 libical-dev libpcre2-dev libncurses-dev libsqlite3-dev libpq-dev libcmocka-dev libgit2-dev
-libsodium-dev libkeyutils-dev
+libsodium-dev libkeyutils-dev libassuan-dev
 gnupg gpg-agent python3"
 if [ "$level" = check ]; then
 # tests: peers and parsers that check our output, fuzzing, memory checkers

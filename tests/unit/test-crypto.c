@@ -1159,40 +1159,39 @@ static void test_agent_key_use(void **state)
 	/* The line. */
 	assert_int_equal(
 		crypto_agent_keyinfo(
-			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - - C - - -",
+			"4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - - C - - -",
 			g),
 		CRYPTO_AGENT_SILENT);
 	assert_int_equal(
 		crypto_agent_keyinfo(
-			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - 1 P - - -",
+			"4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - 1 P - - -",
 			g),
 		CRYPTO_AGENT_SILENT);
 	assert_int_equal(
 		crypto_agent_keyinfo(
-			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - - P - - -",
+			"4FE28C002B168B8E04055755AD1FF97CEAB811FF D - - - P - - -",
 			g),
 		CRYPTO_AGENT_ASKS);
 	/* On a card: its PIN or touch, whatever the cache says. */
 	assert_int_equal(
 		crypto_agent_keyinfo(
-			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF T D2760001240102 OPENPGP.2 1 C - - -",
+			"4FE28C002B168B8E04055755AD1FF97CEAB811FF T D2760001240102 OPENPGP.2 1 C - - -",
 			g),
 		CRYPTO_AGENT_ASKS);
 	assert_int_equal(
 		crypto_agent_keyinfo(
-			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF X - - - C - - -",
+			"4FE28C002B168B8E04055755AD1FF97CEAB811FF X - - - C - - -",
 			g),
 		CRYPTO_AGENT_ASKS);
 	assert_int_equal(
 		crypto_agent_keyinfo(
-			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FE D - - - C - - -",
+			"4FE28C002B168B8E04055755AD1FF97CEAB811FE D - - - C - - -",
 			g),
 		CRYPTO_AGENT_UNKNOWN);
-	assert_int_equal(
-		crypto_agent_keyinfo(
-			"S KEYINFO 4FE28C002B168B8E04055755AD1FF97CEAB811FF D",
-			g),
-		CRYPTO_AGENT_UNKNOWN);
+	assert_int_equal(crypto_agent_keyinfo(
+				 "4FE28C002B168B8E04055755AD1FF97CEAB811FF D",
+				 g),
+			 CRYPTO_AGENT_UNKNOWN);
 	assert_int_equal(crypto_agent_keyinfo("", g), CRYPTO_AGENT_UNKNOWN);
 
 	/* The officer's key, which has no passphrase: the copy names the
