@@ -205,11 +205,13 @@ class Phase:
         self.secs = 0.0
         self.stopped = False
         self.lock = threading.Lock()
-        # LockSampler: samples, and the sessions seen waiting for a lock
-        # (the team's write lock or a row's), commands' and imports'
+        # LockSampler: samples, and the time sessions were seen waiting
+        # for a lock (the team's write lock or a row's), commands' and
+        # imports', in ms
         self.samples = 0
-        self.wait_cmd = 0
-        self.wait_imp = 0
+        self.sampled_ms = 0.0
+        self.wait_cmd = 0.0
+        self.wait_imp = 0.0
         self.wait_cmd_max = 0
 
 
@@ -360,11 +362,12 @@ def importer(ph, k, procs):
 
 
 class LockSampler:
-    """Every 10 ms, from the server (pg_stat_activity, one psql session
-    kept open): how many of the command officers' (off5-off8) and the
-    importers' (off1-off4) sessions are waiting for a lock.  Their sum
-    times 10 ms is the time spent waiting: what "a command waits behind an
-    import" would show as."""
+    """Every 10 ms or so, from the server (pg_stat_activity, one psql
+    session kept open): how many of the command officers' (off5-off8) and
+    the importers' (off1-off4) sessions are waiting for a lock.  Each
+    count times the time since the previous sample (more than 10 ms on a
+    busy machine) adds up to the time spent waiting: what "a command waits
+    behind an import" would show as."""
     INTERVAL = 0.01
     SQL = ("SELECT count(*) FILTER (WHERE usename IN "
            "('off5','off6','off7','off8')) || ' ' || count(*) FILTER "
@@ -383,10 +386,13 @@ class LockSampler:
         self.stop = threading.Event()
 
     def run(self):
+        last = time.monotonic()
         while not self.stop.is_set():
             self.p.stdin.write(self.SQL)
             self.p.stdin.flush()
             line = self.p.stdout.readline()
+            now = time.monotonic()
+            dt, last = (now - last) * 1000, now
             ph = self.phase
             if not line:
                 break
@@ -394,8 +400,9 @@ class LockSampler:
                 c, i = (int(x) for x in line.split())
                 with ph.lock:
                     ph.samples += 1
-                    ph.wait_cmd += c
-                    ph.wait_imp += i
+                    ph.sampled_ms += dt
+                    ph.wait_cmd += c * dt
+                    ph.wait_imp += i * dt
                     ph.wait_cmd_max = max(ph.wait_cmd_max, c)
             time.sleep(self.INTERVAL)
 
@@ -510,15 +517,13 @@ def report(ph):
                                     % ph.live_missed
                                     if ph.live_missed else ""))
     if ph.samples:
-        tick = LockSampler.INTERVAL * 1000
-        print("  waiting for a lock on the server (sampled every %.0f ms, "
-              "%d samples):" % (tick, ph.samples))
+        print("  waiting for a lock on the server (%d samples, one every "
+              "%.0f ms):" % (ph.samples, ph.sampled_ms / ph.samples))
         print("    the command officers: %.0f ms in all, %.1f ms a command "
               "(at most %d waiting at once)"
-              % (ph.wait_cmd * tick, ph.wait_cmd * tick / len(ph.lat)
+              % (ph.wait_cmd, ph.wait_cmd / len(ph.lat)
                  if ph.lat else 0, ph.wait_cmd_max))
-        print("    the importing officers: %.0f ms in all"
-              % (ph.wait_imp * tick))
+        print("    the importing officers: %.0f ms in all" % ph.wait_imp)
     print("  failed commands: " + ", ".join(
         "%s %d" % (c, n) for c, n in ph.errors.items()))
     for c, e in sorted(ph.first_err.items()):
