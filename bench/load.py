@@ -211,6 +211,7 @@ class Phase:
         self.samples = 0
         self.sampled_ms = 0.0
         self.wait_cmd = 0.0
+        self.wait_cmd_imp = 0.0  # of wait_cmd, behind an importer
         self.wait_imp = 0.0
         self.wait_cmd_max = 0
 
@@ -369,11 +370,18 @@ class LockSampler:
     busy machine) adds up to the time spent waiting: what "a command waits
     behind an import" would show as."""
     INTERVAL = 0.01
-    SQL = ("SELECT count(*) FILTER (WHERE usename IN "
-           "('off5','off6','off7','off8')) || ' ' || count(*) FILTER "
-           "(WHERE usename IN ('off1','off2','off3','off4')) "
-           "FROM pg_stat_activity WHERE datname = 'load' "
-           "AND wait_event_type = 'Lock';\n")
+    # Per sample: command officers waiting with an importer among what
+    # blocks them (pg_blocking_pids: the holder and those queued before),
+    # command officers waiting behind other commands only, importers
+    # waiting.
+    SQL = ("WITH w AS (SELECT usename IN ('off5','off6','off7','off8') "
+           "AS cmd, EXISTS (SELECT 1 FROM pg_stat_activity b WHERE b.pid "
+           "= ANY (pg_blocking_pids(a.pid)) AND b.usename IN "
+           "('off1','off2','off3','off4')) AS by_imp FROM pg_stat_activity "
+           "a WHERE datname = 'load' AND wait_event_type = 'Lock') "
+           "SELECT count(*) FILTER (WHERE cmd AND by_imp) || ' ' || "
+           "count(*) FILTER (WHERE cmd AND NOT by_imp) || ' ' || "
+           "count(*) FILTER (WHERE NOT cmd) FROM w;\n")
 
     def __init__(self):
         e = dict(os.environ)
@@ -397,13 +405,14 @@ class LockSampler:
             if not line:
                 break
             if ph:
-                c, i = (int(x) for x in line.split())
+                ci, cc, i = (int(x) for x in line.split())
                 with ph.lock:
                     ph.samples += 1
                     ph.sampled_ms += dt
-                    ph.wait_cmd += c * dt
+                    ph.wait_cmd += (ci + cc) * dt
+                    ph.wait_cmd_imp += ci * dt
                     ph.wait_imp += i * dt
-                    ph.wait_cmd_max = max(ph.wait_cmd_max, c)
+                    ph.wait_cmd_max = max(ph.wait_cmd_max, ci + cc)
             time.sleep(self.INTERVAL)
 
     def close(self):
@@ -523,6 +532,9 @@ def report(ph):
               "(at most %d waiting at once)"
               % (ph.wait_cmd, ph.wait_cmd / len(ph.lat)
                  if ph.lat else 0, ph.wait_cmd_max))
+        print("      of which behind an import: %.0f ms, %.1f ms a command"
+              % (ph.wait_cmd_imp, ph.wait_cmd_imp / len(ph.lat)
+                 if ph.lat else 0))
         print("    the importing officers: %.0f ms in all" % ph.wait_imp)
     print("  failed commands: " + ", ".join(
         "%s %d" % (c, n) for c, n in ph.errors.items()))

@@ -15,8 +15,9 @@
  * not pay one fsync per message; a line is printed only once the commit
  * holding its message has succeeded, so whatever was reported survives a
  * kill.  A batch's messages are verified and sealed first (import_prepare)
- * and the store's write lock is taken only to write them: a colleague's
- * command never waits behind gpg.
+ * and the store's write lock is taken only to write them, in transactions
+ * of at most BATCH_HOLD seconds of writing: a colleague's command never
+ * waits behind gpg, nor long behind a batch.
  *
  * Reading runs ahead of storing: up to --jobs messages (default 4, at
  * most AHEAD; AHEAD_BYTES in all) are parsed and decrypting in the
@@ -46,6 +47,7 @@ _Static_assert(CRYPTO_MAX_PLAIN == MAIL_MAX_SIZE,
 #define BATCH_MAX 100
 #define BATCH_SECONDS 0.5
 #define BATCH_BYTES (16u << 20)
+#define BATCH_HOLD 0.02 /* seconds a transaction holds the lock */
 #define AHEAD CRYPTO_JOBS_MAX   /* the most --jobs allows */
 #define JOBS_DEFAULT 4
 #define AHEAD_BYTES (8u << 20)
@@ -230,17 +232,19 @@ static int store_one(struct import_run *ir, char *name, struct import_pending *p
 	return 0;
 }
 
-/* Writes the prepared messages in one transaction and commits it (their
- * lines printed then).  Negative when the store failed: what was not
- * written is counted lost by the caller (ir->nready). */
-static int store_ready(struct import_run *ir)
+/* Writes prepared messages, oldest first, in one transaction and commits
+ * it (their lines printed then).  The transaction ends after BATCH_HOLD
+ * seconds of writing, however many are left: the store's write lock is
+ * every colleague's, and a command waits behind it at most that long.
+ * Negative when the store failed: what was not written is counted lost
+ * by the caller (ir->nready). */
+static int write_some(struct import_run *ir)
 {
 	struct err err = { 0, "" };
+	double held;
 	size_t i;
-	int r = 0;
+	int r;
 
-	if (!ir->nready)
-		return 0;
 	if ((r = import_batch_begin(ir->ctx->sess, &err)) < 0) {
 		/* The first message's line says why; the rest are lost. */
 		snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
@@ -252,13 +256,24 @@ static int store_ready(struct import_run *ir)
 		return r;
 	}
 	ir->in_batch = true;
-	for (i = 0; i < ir->nready && r == 0; i++)
+	held = mono();
+	for (i = 0; i < ir->nready && r == 0 && mono() - held < BATCH_HOLD; i++)
 		r = store_one(ir, ir->ready[i].name, ir->ready[i].p);
-	/* What the failure left unwritten is dropped. */
+	/* What a failure left unwritten is dropped. */
 	memmove(ir->ready, ir->ready + i, (ir->nready - i) * sizeof(*ir->ready));
 	ir->nready -= i;
-	ir->ready_bytes = 0;
 	return r < 0 ? r : flush_batch(ir);
+}
+
+/* Writes every prepared message, in as many transactions as it takes. */
+static int store_ready(struct import_run *ir)
+{
+	int r = 0;
+
+	while (ir->nready && (r = write_some(ir)) == 0)
+		;
+	ir->ready_bytes = 0;
+	return r;
 }
 
 /* Finishes the oldest message read: verified and sealed now, with no
