@@ -883,8 +883,10 @@ int search_run(struct session *sess, const struct search_query *q,
 	if (!s)
 		return ERR_IO;
 	/* Every report's own fields (those derived from other tables are
-	 * read for the matches alone, at the end). */
-	if ((rc = store_files_each(s, keep_file, &r, err)) < 0 ||
+	 * read for the matches alone, at the end); the touched files only
+	 * when words or file: look in them, as each is opened. */
+	if (((q->nwords || q->nfiles) &&
+	     (rc = store_files_each(s, keep_file, &r, err)) < 0) ||
 	    (rc = store_report_basics(s, basics_needed(q), &all, &nall, err)) <
 		    0)
 		goto out;
