@@ -46,16 +46,6 @@ int report_page(struct session *sess, const int64_t *ids, size_t n,
 	return store_report_page(s, ids, n, out, err);
 }
 
-int report_search(struct session *sess, const char *needle, int64_t **ids,
-		  size_t *n, struct err *err)
-{
-	struct store *s = store_or_err(sess, err);
-
-	*ids = NULL;
-	*n = 0;
-	return s ? store_report_search(s, needle, ids, n, err) : ERR_IO;
-}
-
 int report_subjects(struct session *sess, int64_t after,
 		    struct report_subject **out, size_t *n, struct err *err)
 {

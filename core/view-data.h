@@ -25,9 +25,6 @@ int report_get(struct session *sess, int64_t id, struct report *r,
  * when absent; 0, or negative with err set and out empty. */
 int report_page(struct session *sess, const int64_t *ids, size_t n,
 		struct report *out, struct err *err);
-/* Ids, ascending, of reports whose subject or reporter contains needle. */
-int report_search(struct session *sess, const char *needle, int64_t **ids,
-		  size_t *n, struct err *err);
 /* The subjects (opened) of the reports after id `after`, by id: the
  * list's subject sort.  *out is the caller's (report_subjects_free). */
 int report_subjects(struct session *sess, int64_t after,

@@ -71,14 +71,10 @@ int store_report_keys_of(struct store *s, const int64_t *ids, size_t n,
 			   NULL, "cannot read reports", err);
 }
 
-static void read_id(struct stmt *st, void *elem)
-{
-	*(int64_t *)elem = db_col_int(st, 0);
-}
-
 /*
- * Sealed subjects and reporters are searched here, after opening: the
- * server holds nothing to match them against.  The rows are read first,
+ * Sealed subjects and reporters are read here for the client to match
+ * and sort, after opening: the server holds nothing to match them
+ * against.  The rows are read first,
  * as stored, into one pool (a string each would be 300,000 allocations
  * freed again), then opened on every processor (store_parallel), each
  * thread allocating and freeing only its own.
@@ -133,62 +129,6 @@ static void sealed_rows_free(struct sealed_rows *q)
 	free(q->ids);
 	free(q->off);
 	free(q->pool);
-}
-
-static bool has_ci(char *field, const char *needle)
-{
-	return field && strstr(str_lower(field), needle);
-}
-
-struct search_share {
-	struct store *s;
-	struct sealed_rows *q;
-	const char *needle;      /* lowercase */
-	bool *hit;
-};
-
-/* Each row's fields opened, in column order, up to the first that
- * matches; each wiped once looked at. */
-static void search_rows(size_t from, size_t to, void *data)
-{
-	static const char *const col[3] = { "subject", "reporter_name", "reporter_email" };
-	struct search_share *sh = data;
-
-	for (size_t k = from; k < to; k++)
-		for (int c = 0; c < 3 && !sh->hit[k]; c++) {
-			char *f = store_open_text(sh->s, "reports", col[c], sh->q->ids[k],
-						  row_text(sh->q, k, c));
-
-			sh->hit[k] = has_ci(f, sh->needle);
-			if (f)
-				wipe_free(f, strlen(f));
-		}
-}
-
-static int search_sealed(struct store *s, const char *needle, int64_t **ids,
-			 size_t *n, struct err *err)
-{
-	struct sealed_rows q = { .ncol = 3 };
-	struct stmt *st = db_stmt(s, "SELECT id, subject, reporter_name, reporter_email"
-				  " FROM reports ORDER BY id", err);
-	struct search_share sh = { s, &q, str_lower(xstrdup(needle)), NULL };
-	int rc;
-
-	*ids = NULL;
-	*n = 0;
-	rc = st ? db_each(s, st, sealed_row, &q, "cannot search reports", err) : ERR_IO;
-	if (rc == 0 && q.n) {
-		sh.hit = xcalloc(q.n, sizeof(*sh.hit));
-		store_parallel(s, q.n, search_rows, &sh);
-		*ids = xmalloc(q.n * sizeof(**ids));
-		for (size_t k = 0; k < q.n; k++)
-			if (sh.hit[k])
-				(*ids)[(*n)++] = q.ids[k];
-	}
-	free(sh.hit);
-	free((char *)sh.needle);
-	sealed_rows_free(&q);
-	return rc;
 }
 
 /*
@@ -277,28 +217,6 @@ int store_report_basics(struct store *s, unsigned fields, struct report **out,
 	*out = b.v;
 	*n = b.n;
 	return 0;
-}
-
-int store_report_search(struct store *s, const char *needle, int64_t **ids,
-			size_t *n, struct err *err)
-{
-	struct stmt *st;
-
-	if (s->sealer)
-		return search_sealed(s, needle, ids, n, err);
-	st = db_stmt(s,
-		"SELECT id FROM reports WHERE instr(lower(subject), lower(?1)) > 0"
-		" OR instr(lower(coalesce(reporter_name, '')), lower(?1)) > 0"
-		" OR instr(lower(coalesce(reporter_email, '')), lower(?1)) > 0"
-		" ORDER BY id", err);
-
-	*ids = NULL;
-	*n = 0;
-	if (!st)
-		return ERR_IO;
-	db_text(st, 1, needle);
-	return db_rows(s, st, (void **)ids, n, sizeof(**ids), read_id, NULL,
-		       "cannot search reports", err);
 }
 
 /* collect_ids's array: room for limit ids. */

@@ -457,10 +457,6 @@ enum {
 };
 int store_report_basics(struct store *s, unsigned fields, struct report **out,
 			size_t *n, struct err *err);
-/* Ids (ascending) of reports whose subject or reporter contains needle,
- * ASCII case-insensitively; *ids is the caller's.  0 or negative. */
-int store_report_search(struct store *s, const char *needle, int64_t **ids,
-			size_t *n, struct err *err);
 /* The subjects of the reports whose id is above `after`, by id, opened
  * (a sealed one that does not open reads as STORE_UNOPENED's text): what
  * the list sorts by subject.  *out is the caller's (report_subjects_free).
