@@ -28,10 +28,11 @@ static void push(char ***v, size_t *n, char *s)
 	(*v)[*n] = NULL;
 }
 
-/* s[0..len) lowercase (ASCII), white space runs made one space, trimmed. */
-static char *fold(const char *s, size_t len)
+/* s[0..len) lowercase (ASCII), white space runs made one space, trimmed,
+ * into out (room for len + 1). */
+static char *fold_into(const char *s, size_t len, char *out)
 {
-	char *out = xmalloc(len + 1), *o = out;
+	char *o = out;
 	bool space = true;
 
 	for (size_t i = 0; i < len; i++) {
@@ -49,6 +50,11 @@ static char *fold(const char *s, size_t len)
 		o--;
 	*o = '\0';
 	return out;
+}
+
+static char *fold(const char *s, size_t len)
+{
+	return fold_into(s, len, xmalloc(len + 1));
 }
 
 /* "YYYY-MM-DD" as the UTC midnight starting that day. */
@@ -377,10 +383,14 @@ static void field_words(const struct search_query *q, const char *s,
 
 static bool contains(const char *hay, const char *needle)
 {
-	char *low = fold(hay ? hay : "", hay ? strlen(hay) : 0);
+	char small[256];
+	size_t n = hay ? strlen(hay) : 0;
+	char *low = n < sizeof(small) ? fold_into(hay ? hay : "", n, small)
+				      : fold(hay, n);
 	bool r = strstr(low, needle) != NULL;
 
-	free(low);
+	if (low != small)
+		free(low);
 	return r;
 }
 
@@ -967,15 +977,26 @@ int search_run(struct session *sess, const struct search_query *q,
 
 		for (size_t i = 0; i < res->n; i++)
 			ids[i] = res->hits[i].r.id;
-		if ((rc = store_report_page(s, ids, res->n, full, err)) == 0)
-			for (size_t i = 0; i < res->n; i++)
-				if (full[i].id) {
-					report_release(&res->hits[i].r);
-					res->hits[i].r = full[i];
-					if (!res->hits[i].snippet)
-						res->hits[i].snippet = safe_str(
-							full[i].subject);
+		if ((rc = store_report_page(s, ids, res->n, full, err)) == 0) {
+			size_t kept = 0;
+
+			/* A report no longer found has no row to show:
+			 * it is no match. */
+			for (size_t i = 0; i < res->n; i++) {
+				struct search_hit *h = &res->hits[i];
+
+				if (!full[i].id) {
+					hit_release(h);
+					continue;
 				}
+				report_release(&h->r);
+				h->r = full[i];
+				if (!h->snippet)
+					h->snippet = safe_str(full[i].subject);
+				res->hits[kept++] = *h;
+			}
+			res->n = kept;
+		}
 		free(ids);
 		free(full);
 		if (rc < 0) {

@@ -247,12 +247,17 @@ void team_key_cache_drop(const char *name)
 		keyctl_invalidate(id);
 }
 
-/* The associated data: what a sealed value belongs to. */
-static unsigned char *assoc(const char *table, const char *column,
-			    int64_t row, uint32_t gen, size_t *n)
+/* The associated data: what a sealed value belongs to, into buf (cap
+ * bytes) when it fits, else into a new buffer (the caller frees what is
+ * not buf): a search opens 100,000 values with one of its own. */
+#define AD_SMALL 192
+static unsigned char *assoc(unsigned char *buf, size_t cap, const char *table,
+			    const char *column, int64_t row, uint32_t gen,
+			    size_t *n)
 {
 	size_t lt = strlen(table), lc = strlen(column);
-	unsigned char *ad = xmalloc(16 + lt + 1 + lc + 1 + 8 + 4), *p = ad;
+	size_t need = 15 + lt + 1 + lc + 1 + 12;
+	unsigned char *ad = need <= cap ? buf : xmalloc(need), *p = ad;
 
 	memcpy(p, "secteam-seal/1", 15); /* with its NUL */
 	p += 15;
@@ -272,8 +277,10 @@ void team_key_seal(const struct team_key *k, const char *table,
 		   const char *column, int64_t row, const void *plain,
 		   size_t len, unsigned char **out, size_t *outlen)
 {
+	unsigned char small[AD_SMALL];
 	size_t adlen;
-	unsigned char *ad = assoc(table, column, row, k->gen, &adlen);
+	unsigned char *ad =
+		assoc(small, sizeof(small), table, column, row, k->gen, &adlen);
 	unsigned char *o = xmalloc(SEALED_HEAD + len +
 				   crypto_aead_xchacha20poly1305_ietf_ABYTES);
 	unsigned long long clen;
@@ -283,7 +290,8 @@ void team_key_seal(const struct team_key *k, const char *table,
 	randombytes_buf(o + 7, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES);
 	crypto_aead_xchacha20poly1305_ietf_encrypt(o + SEALED_HEAD, &clen, plain,
 						   len, ad, adlen, NULL, o + 7, k->k);
-	free(ad);
+	if (ad != small)
+		free(ad);
 	*out = o;
 	*outlen = SEALED_HEAD + (size_t)clen;
 }
@@ -305,8 +313,8 @@ int team_key_open(const struct team_key *k, const char *table,
 {
 	const unsigned char *s = sealed;
 	uint32_t gen = team_key_sealed_generation(sealed, len);
+	unsigned char small[AD_SMALL], *ad, *p;
 	size_t adlen, plen;
-	unsigned char *ad, *p;
 	unsigned long long got;
 	int r;
 
@@ -322,11 +330,12 @@ int team_key_open(const struct team_key *k, const char *table,
 				table, column, (long long)row, gen, k->gen);
 	plen = len - SEALED_HEAD - crypto_aead_xchacha20poly1305_ietf_ABYTES;
 	p = xmalloc(plen + 1);
-	ad = assoc(table, column, row, gen, &adlen);
+	ad = assoc(small, sizeof(small), table, column, row, gen, &adlen);
 	r = crypto_aead_xchacha20poly1305_ietf_decrypt(p, &got, NULL, s + SEALED_HEAD,
 						       len - SEALED_HEAD, ad, adlen,
 						       s + 7, k->k);
-	free(ad);
+	if (ad != small)
+		free(ad);
 	if (r != 0) {
 		free(p);
 		return err_setc(err, ERR_CRYPTO,
@@ -365,7 +374,7 @@ int team_key_unchain(const struct team_key *next, uint32_t gen,
 		     struct err *err)
 {
 	const unsigned char *s = chained;
-	unsigned char *k, *ad;
+	unsigned char *k, *ad, small[AD_SMALL];
 	unsigned long long got;
 	size_t adlen;
 	int r;
@@ -387,12 +396,14 @@ int team_key_unchain(const struct team_key *next, uint32_t gen,
 		return err_setc(
 			err, ERR_CRYPTO,
 			"cannot lock memory for the team key (RLIMIT_MEMLOCK?)");
-	ad = assoc("team_keys", "chain", gen, next->gen, &adlen);
+	ad = assoc(small, sizeof(small), "team_keys", "chain", gen, next->gen,
+		   &adlen);
 	r = crypto_aead_xchacha20poly1305_ietf_decrypt(k, &got, NULL,
 						       s + SEALED_HEAD,
 						       len - SEALED_HEAD, ad,
 						       adlen, s + 7, next->k);
-	free(ad);
+	if (ad != small)
+		free(ad);
 	if (r == 0 && got == TEAM_KEY_BYTES)
 		r = make(gen, k, out, err);
 	else

@@ -132,14 +132,13 @@ static void sealed_rows_free(struct sealed_rows *q)
 }
 
 /*
- * store_report_basics: the clear columns into each report, the sealed
- * ones asked for into the pool as stored (no string each), then opened
- * on every processor straight into the reports.
+ * store_report_basics: the clear columns a search sifts by into each
+ * report, the sealed ones asked for into the pool as stored (no string
+ * each), then opened on every processor straight into the reports.
  */
-#define BASICS_SQL(subject, reporter)                                      \
-	"SELECT id, " subject ", " reporter ", received, state, severity," \
-	" claimed_by, public, consent_credit, consent_exploit,"            \
-	" coalesce(release_started, 0) FROM reports ORDER BY id"
+#define BASICS_SQL(subject, reporter)                                \
+	"SELECT id, " subject ", " reporter ", received, state FROM" \
+	" reports ORDER BY id"
 /* By the fields asked for (db_stmt caches by literal): a sealed column
  * not asked for is not read, NULL in its place. */
 static const char *const sql_basics[4] = {
@@ -167,9 +166,7 @@ static int basic_row(struct stmt *st, void *data)
 	}
 	r = &b->v[b->n++];
 	memset(r, 0, sizeof(*r));
-	db_cols(st, "I...tsssbbbt", &r->id, &r->received, &r->state,
-		&r->severity, &r->claimed_by, &r->public, &r->consent_credit,
-		&r->consent_exploit, &r->release_started);
+	db_cols(st, "I...ts", &r->id, &r->received, &r->state);
 	return sealed_row(st, &b->q);
 }
 

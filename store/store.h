@@ -446,11 +446,11 @@ int store_report_key(struct store *s, int64_t id, struct report_key *k,
 int store_report_keys_of(struct store *s, const int64_t *ids, size_t n,
 			 struct report_key **out, size_t *nout,
 			 struct err *err);
-/* Every report's row, by id, but without what is derived from other
- * tables (verdict, disclosure, messages: 0): what a search sifts.  Of
- * the sealed fields, only those asked for (STORE_BASICS_*) are read and
- * opened; the others are NULL.  *out is the caller's (report_release
- * each). */
+/* Every report, by id, with what a search sifts by: its id, received
+ * and state, and of the sealed fields only those asked for
+ * (STORE_BASICS_*), opened; every other field is 0 or NULL (the matches'
+ * whole rows are store_report_page's).  *out is the caller's
+ * (report_release each). */
 enum {
 	STORE_BASICS_SUBJECT = 1, /* subject */
 	STORE_BASICS_REPORTER = 2, /* reporter_name, reporter_email */

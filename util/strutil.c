@@ -125,18 +125,14 @@ static int b64_last_group(const char *g, unsigned char *o)
 	return 3;
 }
 
-int base64_decode(const char *s, unsigned char **out, size_t *outlen)
+/* The n bytes of s (n a multiple of 4) decoded into o, which has room
+ * for n / 4 * 3: how many, or -1 when s is no base64. */
+static long b64_decode_into(const char *s, size_t n, unsigned char *o)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strlen(s), k = 0, i;
-	unsigned char *o;
+	size_t k = 0, i;
 	int got;
 
-	*out = NULL;
-	*outlen = 0;
-	if (n % 4)
-		return -1;
-	o = xmalloc(n / 4 * 3 + 1);
 	/* Every group before the last has no padding: four lookups, one
 	 * test (a byte outside the alphabet is 0 in the table, -1 here,
 	 * which no value of 6 bits is). */
@@ -146,22 +142,53 @@ int base64_decode(const char *s, unsigned char **out, size_t *outlen)
 		unsigned c = b64_values[u[i + 2]] - 1u,
 			 d = b64_values[u[i + 3]] - 1u;
 
-		if ((a | b | c | d) > 63) {
-			free(o);
+		if ((a | b | c | d) > 63)
 			return -1;
-		}
 		o[k++] = (unsigned char)(a << 2 | b >> 4);
 		o[k++] = (unsigned char)((b & 15) << 4 | c >> 2);
 		o[k++] = (unsigned char)((c & 3) << 6 | d);
 	}
 	if (n) {
-		if ((got = b64_last_group(s + i, o + k)) < 0) {
-			free(o);
+		if ((got = b64_last_group(s + i, o + k)) < 0)
 			return -1;
-		}
 		k += (size_t)got;
 	}
+	return (long)k;
+}
+
+int base64_decode(const char *s, unsigned char **out, size_t *outlen)
+{
+	size_t n = strlen(s);
+	unsigned char *o;
+	long k;
+
+	*out = NULL;
+	*outlen = 0;
+	if (n % 4)
+		return -1;
+	o = xmalloc(n / 4 * 3 + 1);
+	if ((k = b64_decode_into(s, n, o)) < 0) {
+		free(o);
+		return -1;
+	}
 	*out = o;
-	*outlen = k;
+	*outlen = (size_t)k;
+	return 0;
+}
+
+int base64_decode_buf(const char *s, unsigned char *buf, size_t cap,
+		      size_t *outlen)
+{
+	size_t n = strlen(s);
+	long k;
+
+	*outlen = 0;
+	if (n % 4)
+		return -1;
+	if (n / 4 * 3 > cap)
+		return 1;
+	if ((k = b64_decode_into(s, n, buf)) < 0)
+		return -1;
+	*outlen = (size_t)k;
 	return 0;
 }

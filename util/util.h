@@ -293,6 +293,10 @@ void secure_process_init(void);
  * base64 (bad character, bad length or padding). */
 char *base64_encode(const void *data, size_t len);
 int base64_decode(const char *s, unsigned char **out, size_t *outlen);
+/* As base64_decode, into buf (cap bytes): 0, -1 when s is no base64, or
+ * 1 when it needs more than cap bytes (nothing decoded). */
+int base64_decode_buf(const char *s, unsigned char *buf, size_t cap,
+		      size_t *outlen);
 bool str_starts(const char *s, const char *prefix);
 bool str_ends(const char *s, const char *suffix);
 /* Two OpenPGP fingerprints, or a fingerprint and the long key ID (its

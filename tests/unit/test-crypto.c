@@ -1121,6 +1121,26 @@ static void test_team_key(void **state)
 	assert_int_equal(alen, slen);
 	assert_true(memcmp(again, sealed, slen) != 0);
 	free(again);
+	/* A column named past what the stack holds (a participant's is
+	 * "who:" and a keyed hash): all of it is bound, to its last byte. */
+	{
+		char col[301];
+
+		memset(col, 'c', 300);
+		col[300] = '\0';
+		team_key_seal(k, "participants", col, 7, subject,
+			      strlen(subject), &again, &alen);
+		assert_int_equal(team_key_open(k, "participants", col, 7, again,
+					       alen, &plain, &plen, &err),
+				 0);
+		assert_string_equal((char *)plain, subject);
+		wipe_free(plain, plen);
+		col[299] = 'd';
+		assert_int_equal(team_key_open(k, "participants", col, 7, again,
+					       alen, &plain, &plen, &err),
+				 ERR_CRYPTO);
+		free(again);
+	}
 	free(sealed);
 	/* The keyed hash: stable for a key and purpose, different across
 	 * purposes and keys. */

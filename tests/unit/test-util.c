@@ -629,6 +629,36 @@ static void test_base64(void **state)
 		free(out);
 		free(e2);
 	}
+	/* Into a buffer: the same bytes when they fit (a cap of exactly the
+	 * groups' bytes fits), 1 and nothing written when they do not, the
+	 * same refusals. */
+	for (size_t len = 0; len < 40; len++) {
+		char *e2 = base64_encode(all, len);
+		size_t groups = strlen(e2) / 4 * 3;
+		unsigned char buf[64];
+
+		memset(buf, 0xaa, sizeof(buf));
+		assert_int_equal(base64_decode_buf(e2, buf, groups, &n), 0);
+		assert_int_equal(n, len);
+		assert_memory_equal(buf, all, len);
+		if (groups) {
+			memset(buf, 0xaa, sizeof(buf));
+			assert_int_equal(
+				base64_decode_buf(e2, buf, groups - 1, &n), 1);
+			assert_int_equal(n, 0);
+			assert_int_equal(buf[0], 0xaa);
+		}
+		free(e2);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		unsigned char buf[16];
+
+		if (base64_decode_buf(bad[i], buf, sizeof(buf), &n) != -1)
+			fail_msg("base64_decode_buf('%s') was not refused",
+				 bad[i]);
+	}
+	assert_int_equal(
+		base64_decode_buf("Zm9", (unsigned char[4]){ 0 }, 4, &n), -1);
 }
 
 int main(void)
