@@ -196,10 +196,12 @@ static void subject_places(struct tui *t, struct reports *p)
 	}
 }
 
-/* Filters and sorts the keys, keeping `keep` selected when shown. */
+/* Filters and sorts the keys, keeping `keep` selected when shown.  Each
+ * sort's own ranks only: a deadline is an embargo's whole computation. */
 static void arrange(struct tui *t, struct reports *p, int64_t keep)
 {
-	deadlines(p);
+	if (p->sort == SORT_DEADLINE)
+		deadlines(p);
 	if (p->sort == SORT_SUBJECT)
 		subject_places(t, p);
 	p->nrows = 0;
