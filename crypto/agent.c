@@ -6,9 +6,13 @@
  * team.key-cache = auto (core/session.c) keeps the unwrapped team key only
  * while the agent would open the officer's key without asking anything.
  */
+#include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <assuan.h>
@@ -123,6 +127,65 @@ static gpg_error_t keyinfo_status(void *opaque, const char *line)
 	return 0;
 }
 
+/* libassuan retries a read or write that timed out (EAGAIN) for ever:
+ * said as ETIMEDOUT, it ends the exchange. */
+static ssize_t timed_read(assuan_context_t ctx, assuan_fd_t fd, void *buf,
+			  size_t size)
+{
+	ssize_t r = __assuan_read(ctx, fd, buf, size);
+
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		errno = ETIMEDOUT;
+	return r;
+}
+
+static ssize_t timed_write(assuan_context_t ctx, assuan_fd_t fd,
+			   const void *buf, size_t size)
+{
+	ssize_t r = __assuan_write(ctx, fd, buf, size);
+
+	if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		errno = ETIMEDOUT;
+	return r;
+}
+
+static struct assuan_system_hooks timed_hooks = {
+	ASSUAN_SYSTEM_HOOKS_VERSION,
+	__assuan_usleep,
+	__assuan_pipe,
+	__assuan_close,
+	timed_read,
+	timed_write,
+	__assuan_recvmsg,
+	__assuan_sendmsg,
+	__assuan_spawn,
+	__assuan_waitpid,
+	__assuan_socketpair,
+	__assuan_socket,
+	__assuan_connect,
+};
+
+/* A connection to the socket at path whose reads and writes give up
+ * after 2 s (SO_RCVTIMEO, timed_hooks), or -1. */
+static int agent_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { 2, 0 };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path) ||
+	    (fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
+	    connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 enum crypto_agent_use crypto_agent_key_use(const char *socket_path,
 					   const char *grip)
 {
@@ -131,6 +194,7 @@ enum crypto_agent_use crypto_agent_key_use(const char *socket_path,
 	gpg_error_t e;
 	char cmd[64];
 	struct stat st;
+	int fd;
 
 	/* Only the officer's own agent is asked: a socket of this user. */
 	if (!socket_path || strlen(grip) != 40 ||
@@ -138,8 +202,16 @@ enum crypto_agent_use crypto_agent_key_use(const char *socket_path,
 	    lstat(socket_path, &st) < 0 || !S_ISSOCK(st.st_mode) ||
 	    st.st_uid != geteuid() || assuan_new(&ctx))
 		return CRYPTO_AGENT_UNKNOWN;
+	/* Connected here, so that each read and write waits at most 2 s:
+	 * an agent that is stopped or stuck costs a command that long, and
+	 * the key is then unwrapped as without a kept one. */
+	if ((fd = agent_connect(socket_path)) < 0) {
+		assuan_release(ctx);
+		return CRYPTO_AGENT_UNKNOWN;
+	}
 	snprintf(cmd, sizeof(cmd), "KEYINFO %s", grip);
-	e = assuan_socket_connect(ctx, socket_path, ASSUAN_INVALID_PID, 0);
+	assuan_ctx_set_system_hooks(ctx, &timed_hooks);
+	e = assuan_socket_connect_fd(ctx, fd, 0); /* ctx owns fd now */
 	if (!e)
 		e = assuan_transact(ctx, cmd, NULL, NULL, NULL, NULL,
 				    keyinfo_status, &a);

@@ -251,11 +251,12 @@ int crypto_agent_key(struct crypto *c, const char *keyid, char grip[41],
  * with err set. */
 char *crypto_agent_socket(struct crypto *c, struct err *err);
 /* What the agent at socket_path (a socket of this user, else UNKNOWN)
- * says of the key with keygrip grip. */
+ * says of the key with keygrip grip; UNKNOWN too when it does not answer
+ * within 2 s. */
 enum crypto_agent_use crypto_agent_key_use(const char *socket_path,
 					   const char *grip);
 /* The arguments of one KEYINFO status line, read for grip (exposed for
  * its test). */
-enum crypto_agent_use crypto_agent_keyinfo(const char *line, const char *grip);
+enum crypto_agent_use crypto_agent_keyinfo(const char *args, const char *grip);
 
 #endif

@@ -9,7 +9,9 @@
  */
 #include "unit.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "crypto/crypto.h"
@@ -1240,6 +1242,27 @@ static void test_agent_key_use(void **state)
 			 CRYPTO_AGENT_UNKNOWN);
 	assert_int_equal(crypto_agent_key_use(NULL, grip),
 			 CRYPTO_AGENT_UNKNOWN);
+	/* An agent that never answers (stopped, stuck): nothing vouched
+	 * for, and the command goes on (the alarm fails the test if the
+	 * question waits for ever). */
+	{
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		char *stuck = xasprintf("%s/stuck.sock", W.dir);
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		assert_true(fd >= 0 && strlen(stuck) < sizeof(sa.sun_path));
+		memcpy(sa.sun_path, stuck, strlen(stuck) + 1);
+		assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)),
+				 0);
+		assert_int_equal(listen(fd, 1), 0);
+		alarm(30);
+		assert_int_equal(crypto_agent_key_use(stuck, grip),
+				 CRYPTO_AGENT_UNKNOWN);
+		alarm(0);
+		close(fd);
+		unlink(stuck);
+		free(stuck);
+	}
 
 	/* The same key with a passphrase, in a home of its own. */
 	home2 = xasprintf("%s/pw", W.dir);
