@@ -74,10 +74,10 @@ int store_report_keys_of(struct store *s, const int64_t *ids, size_t n,
 /*
  * Sealed subjects and reporters are read here for the client to match
  * and sort, after opening: the server holds nothing to match them
- * against.  The rows are read first,
- * as stored, into one pool (a string each would be 300,000 allocations
- * freed again), then opened on every processor (store_parallel), each
- * thread allocating and freeing only its own.
+ * against.  The rows are read first, as stored, into one pool (a string
+ * each would be 300,000 allocations freed again), then opened on every
+ * processor (store_parallel), each thread allocating and freeing only
+ * its own.
  */
 #define NO_TEXT SIZE_MAX
 struct sealed_rows {
