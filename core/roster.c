@@ -199,13 +199,37 @@ struct reseal_batch {
 	size_t changed;         /* reports sealed again in this batch */
 };
 
+struct reseal_sent {
+	struct session *sess;
+	int64_t *ids; /* room for a part's */
+	size_t *changed;
+};
+
+/* The team server checks at commit that an event records each report
+ * sealed again: those of a part, once it is written. */
+static int reseal_events(const int64_t *ids, const bool *changed, size_t n,
+			 void *data, struct err *err)
+{
+	struct reseal_sent *e = data;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (changed[i])
+			e->ids[k++] = ids[i];
+	*e->changed += k;
+	return store_events_add(
+		e->sess->store, e->ids, k, e->sess->officer, "reseal",
+		"sealed again under the team key's latest generation", err);
+}
+
 static int reseal_batch(struct session *sess, void *data, struct err *err)
 {
 	struct reseal_batch *q = data;
-	int r = 0;
-
 	int64_t *ids = xmalloc((q->n + 1) * sizeof(*ids));
 	bool *changed = xcalloc(q->n + 1, sizeof(*changed));
+	struct reseal_sent e = { sess, xmalloc((q->n + 1) * sizeof(int64_t)),
+				 &q->changed };
+	int r;
 
 	q->changed = 0;
 	for (size_t i = 0; i < q->n; i++)
@@ -213,17 +237,9 @@ static int reseal_batch(struct session *sess, void *data, struct err *err)
 	/* Hundreds of writes a batch, none read back: on a team server,
 	 * sent without a round trip each. */
 	store_pipeline(sess->store);
-	r = store_reseal_reports(sess->store, ids, q->n, changed, err);
-	for (size_t i = 0; i < q->n && r == 0; i++) {
-		/* The team server checks at commit that an event records it. */
-		if (changed[i]) {
-			r = store_event_add(sess->store, q->keys[i].id, sess->officer,
-					    "reseal",
-					    "sealed again under the team key's latest generation",
-					    err);
-			q->changed++;
-		}
-	}
+	r = store_reseal_reports(sess->store, ids, q->n, changed, reseal_events,
+				 &e, err);
+	free(e.ids);
 	free(ids);
 	free(changed);
 	return r;

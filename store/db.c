@@ -323,6 +323,65 @@ int db_send(struct store *s, struct stmt *st, const char *what, struct err *err)
 	return rc < 0 ? store_dberr(s, err, what) : 0;
 }
 
+static void array_next(struct sbuf *a)
+{
+	sbuf_addch(a, a->len ? ',' : '{');
+}
+
+void db_array_text(struct sbuf *a, const char *v)
+{
+	array_next(a);
+	if (!v) {
+		sbuf_adds(a, "NULL");
+		return;
+	}
+	sbuf_addch(a, '"');
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			sbuf_addch(a, '\\');
+		sbuf_addch(a, *v);
+	}
+	sbuf_addch(a, '"');
+}
+
+void db_array_int(struct sbuf *a, int64_t v)
+{
+	array_next(a);
+	sbuf_addf(a, "%lld", (long long)v);
+}
+
+void db_array_bytes(struct sbuf *a, const void *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *b = p;
+	char *o;
+
+	array_next(a);
+	if (!p) {
+		sbuf_adds(a, "NULL");
+		return;
+	}
+	/* "\\x" and two digits a byte: the element's backslash escaped. */
+	sbuf_grow(a, 5 + 2 * n + 1);
+	sbuf_adds(a, "\"\\\\x");
+	o = a->buf + a->len;
+	for (size_t i = 0; i < n; i++) {
+		*o++ = hex[b[i] >> 4];
+		*o++ = hex[b[i] & 15];
+	}
+	a->len += 2 * n;
+	a->buf[a->len] = '\0';
+	sbuf_addch(a, '"');
+}
+
+const char *db_array_end(struct sbuf *a)
+{
+	if (!a->len)
+		sbuf_addch(a, '{');
+	sbuf_addch(a, '}');
+	return a->buf;
+}
+
 const char *db_write_sql(struct store *s, const char *sqlite, const char *pg)
 {
 	return s->kind == STORE_POSTGRESQL ? pg : sqlite;

@@ -214,4 +214,17 @@ const char *db_write_sql(struct store *s, const char *sqlite, const char *pg);
 int db_write(struct store *s, struct stmt *st, int64_t *changed,
 	     const char *what, struct err *err);
 
+/*
+ * A PostgreSQL array literal ("{...}") built an element at a time, for
+ * the team server's functions that take a column of many rows as an
+ * array (one call for a chunk of rows, the nth element of each array
+ * one row): bound with db_text.  Each element is quoted, so any text
+ * goes; NULL is the element NULL; bytes go as bytea's hex.  The buffer
+ * starts as SBUF_INIT; db_array_end closes it (an empty one is "{}").
+ */
+void db_array_text(struct sbuf *a, const char *v);
+void db_array_int(struct sbuf *a, int64_t v);
+void db_array_bytes(struct sbuf *a, const void *p, size_t n);
+const char *db_array_end(struct sbuf *a);
+
 #endif

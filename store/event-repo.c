@@ -97,6 +97,60 @@ int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
 	return r;
 }
 
+int store_events_add(struct store *s, const int64_t *report_ids, size_t n,
+		     const char *officer, const char *kind, const char *detail,
+		     struct err *err)
+{
+	struct sbuf ids = SBUF_INIT, details = SBUF_INIT;
+	struct stmt *st;
+	char col[96];
+	int r = 0;
+
+	if (s->kind != STORE_POSTGRESQL) {
+		for (size_t i = 0; i < n && r == 0; i++)
+			r = store_event_add(s, report_ids[i], officer, kind,
+					    detail, err);
+		return r;
+	}
+	if (!n)
+		return 0;
+	event_detail_column(col, sizeof(col), kind);
+	for (size_t i = 0; i < n; i++) {
+		bool failed = false;
+		char *sealed = NULL;
+
+		if (detail && *detail && !store_event_detail_clear(kind) &&
+		    !(sealed = store_seal_field(s, "events", col, report_ids[i],
+						detail, &failed, err)) &&
+		    failed) {
+			r = ERR_CRYPTO;
+			break;
+		}
+		db_array_int(&ids, report_ids[i]);
+		db_array_text(&details, sealed ? sealed : detail ? detail : "");
+		free(sealed);
+	}
+	if (r == 0 &&
+	    !(st = db_stmt(s,
+			   "INSERT INTO events (report_id, at, officer,"
+			   " kind, detail) SELECT u.r, ?3, ?4, ?5, u.d"
+			   " FROM unnest(?1::bigint[], ?2::text[])"
+			   " AS u(r, d)",
+			   err)))
+		r = ERR_IO;
+	if (r == 0) {
+		db_text(st, 1, db_array_end(&ids));
+		db_text(st, 2, db_array_end(&details));
+		db_int(st, 3, (int64_t)util_now());
+		db_text(st, 4, officer ? officer : "unknown");
+		db_text(st, 5, kind);
+		r = db_send(s, st, "cannot record the events", err);
+	}
+	sbuf_release(&ids);
+	sbuf_release(&details);
+	return r;
+}
+
 /* The sealed details of events read, opened in place. */
 static void open_details(struct store *s, struct event *ev, size_t n)
 {

@@ -288,8 +288,11 @@ static int key_ids(struct store *s, int64_t row, char *ids[4], bool *changed,
 /*
  * store_reseal_reports: the rows of DB_IDS_MAX reports at a time, read in
  * two queries (theirs, then all their messages), then each sealed again
- * and written back; a reseal of 100k reports on a team server was six
- * round trips a report, and is now the writes alone.
+ * and what changed written back: on SQLite a row at a time, on a team
+ * server in one call for DB_IDS_MAX reports and one for their messages
+ * (arrays, migration 15).  A reseal of 100k reports on a team server was
+ * six round trips a report, then two function calls a report, each
+ * costing the server more than its update.
  */
 struct reseal_msg {
 	int64_t id, report;
@@ -297,6 +300,7 @@ struct reseal_msg {
 	unsigned char *blob;
 	size_t blen;
 	char *ids[4]; /* message_id, in_reply_to, content_hash, ids_sealed */
+	bool changed;
 };
 
 struct reseal_chunk {
@@ -304,6 +308,7 @@ struct reseal_chunk {
 	size_t n;
 	char *(*f)[3]; /* per report: subject, reporter_name, _email */
 	bool *found;
+	bool *mine; /* the report's own fields changed */
 	struct reseal_msg *m;
 	size_t nm;
 };
@@ -322,6 +327,7 @@ static void reseal_chunk_release(struct reseal_chunk *c)
 	}
 	free(c->f);
 	free(c->found);
+	free(c->mine);
 	free(c->m);
 }
 
@@ -359,41 +365,23 @@ static int reseal_read_message(struct stmt *st, void *data)
 	return 0;
 }
 
-/* One report of the chunk, its messages being c->m[from, to). */
+/* One report of the chunk, its messages being c->m[from, to): sealed
+ * again in memory, c->mine[i] and each message's changed saying what to
+ * write. */
 static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 		      size_t from, size_t to, bool *changed, struct err *err)
 {
 	static const char *const rcol[3] = { "subject", "reporter_name", "reporter_email" };
-	static const char *const mcol[3] = { "subject", "from_name", "from_email" };
-	static const char rlite[] = "UPDATE reports SET subject = ?2,"
-				    " reporter_name = ?3, reporter_email = ?4"
-				    " WHERE id = ?1";
-	static const char rpg[] =
-		"SELECT secteam.reseal_report(?1, ?2, ?3, ?4)";
-	static const char mlite[] =
-		"UPDATE messages SET subject = ?2, from_name = ?3,"
-		" from_email = ?4, blob = ?5, message_id = ?6, in_reply_to = ?7,"
-		" content_hash = ?8, ids_sealed = ?9 WHERE id = ?1";
-	static const char mpg[] =
-		"SELECT secteam.reseal_message(?1, ?2, ?3, ?4,"
-		" ?5, ?6, ?7, ?8, ?9)";
+	static const char *const mcol[3] = { "subject", "from_name",
+					     "from_email" };
 	int64_t id = c->ids[i];
 	bool mine = false;
-	struct stmt *st;
 	int r = 0;
 
 	for (int k = 0; k < 3 && r == 0; k++)
 		r = reseal_text(s, "reports", rcol[k], id, &c->f[i][k], &mine,
 				err);
-	if (r == 0 && mine) {
-		st = db_stmt(s, db_write_sql(s, rlite, rpg), err);
-		if (!st)
-			return ERR_IO;
-		db_int(st, 1, id);
-		for (int k = 0; k < 3; k++)
-			db_text(st, 2 + k, c->f[i][k]);
-		r = db_send(s, st, "cannot seal a report again", err);
-	}
+	c->mine[i] = mine;
 	/* What a database from before the sealed record holds clear about
 	 * it elsewhere. */
 	if (r == 0)
@@ -410,10 +398,43 @@ static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 			r = reseal_blob(s, m->id, &m->blob, &m->blen, &ch, err);
 		if (r == 0)
 			r = key_ids(s, m->id, m->ids, &ch, err);
-		if (r < 0 || !ch)
+		m->changed = r == 0 && ch;
+		changed[i] |= m->changed;
+	}
+	return r;
+}
+
+/* SQLite: the changed rows not yet written, an UPDATE each. */
+static int reseal_write_rows(struct store *s, struct reseal_chunk *c,
+			     struct err *err)
+{
+	static const char rsql[] = "UPDATE reports SET subject = ?2,"
+				   " reporter_name = ?3, reporter_email = ?4"
+				   " WHERE id = ?1";
+	static const char msql[] =
+		"UPDATE messages SET subject = ?2, from_name = ?3,"
+		" from_email = ?4, blob = ?5, message_id = ?6, in_reply_to = ?7,"
+		" content_hash = ?8, ids_sealed = ?9 WHERE id = ?1";
+	struct stmt *st;
+	int r = 0;
+
+	for (size_t i = 0; i < c->n && r == 0; i++) {
+		if (!c->mine[i])
 			continue;
-		st = db_stmt(s, db_write_sql(s, mlite, mpg), err);
-		if (!st)
+		if (!(st = db_stmt(s, rsql, err)))
+			return ERR_IO;
+		db_int(st, 1, c->ids[i]);
+		for (int k = 0; k < 3; k++)
+			db_text(st, 2 + k, c->f[i][k]);
+		r = db_send(s, st, "cannot seal a report again", err);
+		c->mine[i] = false;
+	}
+	for (size_t j = 0; j < c->nm && r == 0; j++) {
+		struct reseal_msg *m = &c->m[j];
+
+		if (!m->changed)
+			continue;
+		if (!(st = db_stmt(s, msql, err)))
 			return ERR_IO;
 		db_int(st, 1, m->id);
 		for (int k = 0; k < 3; k++)
@@ -422,18 +443,81 @@ static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 		for (int k = 0; k < 4; k++)
 			db_text(st, 6 + k, m->ids[k]);
 		r = db_send(s, st, "cannot seal a message again", err);
-		changed[i] = true;
+		m->changed = false;
 	}
 	return r;
 }
 
-static int reseal_chunk(struct store *s, const int64_t *ids, size_t n,
-			bool *changed, struct err *err)
+/* The team server: the changed reports not yet written in one call,
+ * their changed messages in another, each column an array. */
+static int reseal_write_arrays(struct store *s, struct reseal_chunk *c,
+			       struct err *err)
 {
-	struct reseal_chunk c = {
-		ids,  n, xcalloc(n, sizeof(*c.f)), xcalloc(n, sizeof(bool)),
-		NULL, 0
-	};
+	static const char rsql[] =
+		"SELECT secteam.reseal_reports(?1, ?2, ?3, ?4)";
+	static const char msql[] = "SELECT secteam.reseal_messages(?1, ?2, ?3,"
+				   " ?4, ?5, ?6, ?7, ?8, ?9)";
+	struct sbuf a[9];
+	struct stmt *st;
+	size_t rows = 0;
+	int r = 0;
+
+	for (int k = 0; k < 9; k++)
+		sbuf_init(&a[k]);
+	for (size_t i = 0; i < c->n; i++) {
+		if (!c->mine[i])
+			continue;
+		db_array_int(&a[0], c->ids[i]);
+		for (int k = 0; k < 3; k++)
+			db_array_text(&a[1 + k], c->f[i][k]);
+		c->mine[i] = false;
+		rows++;
+	}
+	if (rows) {
+		if (!(st = db_stmt(s, rsql, err))) {
+			r = ERR_IO;
+			goto out;
+		}
+		for (int k = 0; k < 4; k++)
+			db_text(st, 1 + k, db_array_end(&a[k]));
+		if ((r = db_send(s, st, "cannot seal reports again", err)) < 0)
+			goto out;
+	}
+	for (int k = 0; k < 9; k++)
+		sbuf_reset(&a[k]);
+	rows = 0;
+	for (size_t j = 0; j < c->nm; j++) {
+		struct reseal_msg *m = &c->m[j];
+
+		if (!m->changed)
+			continue;
+		db_array_int(&a[0], m->id);
+		for (int k = 0; k < 3; k++)
+			db_array_text(&a[1 + k], m->f[k]);
+		db_array_bytes(&a[4], m->blob, m->blen);
+		for (int k = 0; k < 4; k++)
+			db_array_text(&a[5 + k], m->ids[k]);
+		m->changed = false;
+		rows++;
+	}
+	if (rows) {
+		if (!(st = db_stmt(s, msql, err))) {
+			r = ERR_IO;
+			goto out;
+		}
+		for (int k = 0; k < 9; k++)
+			db_text(st, 1 + k, db_array_end(&a[k]));
+		r = db_send(s, st, "cannot seal messages again", err);
+	}
+out:
+	for (int k = 0; k < 9; k++)
+		sbuf_release(&a[k]);
+	return r;
+}
+
+static int reseal_read(struct store *s, struct reseal_chunk *c, size_t at,
+		       size_t n, struct err *err)
+{
 	struct stmt *st;
 	int r;
 
@@ -441,14 +525,12 @@ static int reseal_chunk(struct store *s, const int64_t *ids, size_t n,
 		     "SELECT id, subject, reporter_name, reporter_email"
 		     " FROM reports WHERE id IN (" DB_IDS ")",
 		     err);
-	if (!st) {
-		r = ERR_IO;
-		goto out;
-	}
-	db_ids(st, ids, n);
-	if ((r = db_each(s, st, reseal_read_report, &c,
+	if (!st)
+		return ERR_IO;
+	db_ids(st, c->ids + at, n);
+	if ((r = db_each(s, st, reseal_read_report, c,
 			 "cannot read reports to seal again", err)) < 0)
-		goto out;
+		return r;
 	/* By report, then id: each report's messages one run. */
 	st = db_stmt(s,
 		     "SELECT id, report_id, subject, from_name, from_email,"
@@ -456,40 +538,60 @@ static int reseal_chunk(struct store *s, const int64_t *ids, size_t n,
 		     " FROM messages WHERE report_id IN (" DB_IDS ")"
 		     " ORDER BY report_id, id",
 		     err);
-	if (!st) {
-		r = ERR_IO;
-		goto out;
-	}
-	db_ids(st, ids, n);
-	if ((r = db_each(s, st, reseal_read_message, &c,
-			 "cannot read messages to seal again", err)) < 0)
-		goto out;
-	for (size_t i = 0; i < n && r == 0; i++) {
-		size_t from = 0, to;
-
-		changed[i] = false;
-		if (!c.found[i])
-			continue; /* no such report: nothing to do */
-		while (from < c.nm && c.m[from].report != ids[i])
-			from++;
-		for (to = from; to < c.nm && c.m[to].report == ids[i]; to++)
-			;
-		r = reseal_one(s, &c, i, from, to, changed, err);
-	}
-out:
-	reseal_chunk_release(&c);
-	return r;
+	if (!st)
+		return ERR_IO;
+	db_ids(st, c->ids + at, n);
+	return db_each(s, st, reseal_read_message, c,
+		       "cannot read messages to seal again", err);
 }
 
+/*
+ * Everything read first, then sealed and written DB_IDS_MAX reports at a
+ * time: on a team server the writes go without waiting (store_pipeline),
+ * so it updates one part while this one seals the next; a read between
+ * them would wait for every write sent before it.
+ */
 int store_reseal_reports(struct store *s, const int64_t *ids, size_t n,
-			 bool *changed, struct err *err)
+			 bool *changed,
+			 int (*sent)(const int64_t *ids, const bool *changed,
+				     size_t n, void *data, struct err *err),
+			 void *data, struct err *err)
 {
+	struct reseal_chunk c = { ids,
+				  n,
+				  xcalloc(n, sizeof(*c.f)),
+				  xcalloc(n, sizeof(bool)),
+				  xcalloc(n, sizeof(bool)),
+				  NULL,
+				  0 };
 	int r = 0;
 
+	for (size_t at = 0; at < n && r == 0; at += DB_IDS_MAX)
+		r = reseal_read(s, &c, at,
+				n - at < DB_IDS_MAX ? n - at : DB_IDS_MAX, err);
 	for (size_t at = 0; at < n && r == 0; at += DB_IDS_MAX) {
-		size_t m = n - at < DB_IDS_MAX ? n - at : DB_IDS_MAX;
+		size_t end = n - at < DB_IDS_MAX ? n : at + DB_IDS_MAX;
 
-		r = reseal_chunk(s, ids + at, m, changed + at, err);
+		for (size_t i = at; i < end && r == 0; i++) {
+			size_t from = 0, to;
+
+			changed[i] = false;
+			if (!c.found[i])
+				continue; /* no such report: nothing to do */
+			while (from < c.nm && c.m[from].report != ids[i])
+				from++;
+			for (to = from; to < c.nm && c.m[to].report == ids[i];
+			     to++)
+				;
+			r = reseal_one(s, &c, i, from, to, changed, err);
+		}
+		if (r == 0)
+			r = s->kind == STORE_POSTGRESQL
+				? reseal_write_arrays(s, &c, err)
+				: reseal_write_rows(s, &c, err);
+		if (r == 0 && sent)
+			r = sent(ids + at, changed + at, end - at, data, err);
 	}
+	reseal_chunk_release(&c);
 	return r;
 }

@@ -127,10 +127,15 @@ void store_set_sealer(struct store *s, const struct store_sealer *z);
 /* Reports ids' sealed fields and their messages' (fields and team-sealed
  * bodies) sealed again under the sealer's generation where they are
  * under an older one (roster reseal after a rotation); changed[i] when
- * anything of ids[i] was (the caller records each reseal event in the
- * same transaction).  An id with no report changes nothing. */
+ * anything of ids[i] was.  The caller records each reseal event in the
+ * same transaction: sent (when not NULL) is called after each part of
+ * ids is written, with that part, and what it returns ends the run when
+ * negative.  An id with no report changes nothing. */
 int store_reseal_reports(struct store *s, const int64_t *ids, size_t n,
-			 bool *changed, struct err *err);
+			 bool *changed,
+			 int (*sent)(const int64_t *ids, const bool *changed,
+				     size_t n, void *data, struct err *err),
+			 void *data, struct err *err);
 /* Until the transaction ends: the writes of long runs of them (a reseal,
  * its events) sent to a team server without waiting for each result
  * (db_send); an error fails the next read or the commit, and so the
@@ -305,6 +310,11 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
 			const char *kind, const char *detail, int64_t ref,
 			const char *value, struct err *err);
+/* The same event (kind, detail) about each of n reports (none 0): on
+ * a team server one INSERT for them all, its detail sealed to each. */
+int store_events_add(struct store *s, const int64_t *report_ids, size_t n,
+		     const char *officer, const char *kind, const char *detail,
+		     struct err *err);
 /* Events of a report (report_id 0: all), oldest first. */
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);

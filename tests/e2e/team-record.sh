@@ -189,6 +189,16 @@ tap_is "$(adm "SELECT count(*) FROM information_schema.column_privileges
 	"  nor of any column"
 out=$(bob "SELECT secteam.reseal_report(1, 'x', 'y', 'z')"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a report's subject rewritten through the reseal function, without a reseal, is refused" "$out"
+subj=$(adm "SELECT subject FROM reports WHERE id = 1")
+out=$(bob "SELECT secteam.reseal_reports(ARRAY[1], ARRAY['x'], ARRAY['y'], ARRAY['z'])"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  nor through the function for many reports at once" "$out"
+tap_like "$out" "report 1: its subject and reporter are the import's" "  which says why"
+out=$(bob "SELECT secteam.reseal_reports(ARRAY[1, 2], ARRAY['x'], ARRAY['y'], ARRAY['z'])"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  arrays of different lengths are refused" "$out"
+tap_is "$(adm "SELECT subject FROM reports WHERE id = 1")" "$subj" "  the subject is as the import stored it"
+out=$(bob "SELECT secteam.reseal_messages(ARRAY[1], ARRAY['x'], ARRAY['y'], ARRAY['z'],
+	ARRAY['\\x00'::bytea], ARRAY['m'], ARRAY[NULL], ARRAY['c'], ARRAY['i'])"); rc=$?
+tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a message rewritten through the function for many, without a reseal, is refused" "$out"
 out=$(bob "SELECT secteam.seal_clear('reports', 'state', 1, 'disclosed', 1, 'new')"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "  the sealing function writes only its own few columns" "$out"
 out=$(bob "SELECT secteam.set_blob(1, 'x', 'sealed', 1, NULL)"); rc=$?
@@ -275,7 +285,8 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok,
 	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded,
 	  apply_event, refused, participant_start, apply_participant, apply_vendor,
-	  reseal_report, reseal_message, set_blob, seal_clear, seal_participant,
+	  reseal_report, reseal_message, reseal_reports, reseal_messages, set_blob,
+	  seal_clear, seal_participant,
 	  vendor_edit, reminded, team_keys_drop_old, message_as_received CASCADE;
 	DROP TABLE transitions;
 	ALTER TABLE events DROP COLUMN ref, DROP COLUMN value;
@@ -287,7 +298,7 @@ before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
 last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
-tap_like "$out" "upgraded from version 4 to 14, every event kept" "  and says so"
+tap_like "$out" "upgraded from version 4 to 15, every event kept" "  and says so"
 tap_like "$out" "sealed in place by 'secteam-tui roster reseal'" "  and how what is clear gets sealed"
 adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \

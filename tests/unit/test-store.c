@@ -13,6 +13,7 @@
 
 #include "unit.h"
 #include "core/triage.h"
+#include "store/db.h"
 #include "store/schema.h"
 #include "store/store.h"
 
@@ -1229,6 +1230,85 @@ static void test_lifecycle_is_cores(void **state)
 	free(path);
 }
 
+/* The array literals a reseal sends the team server (db_array_*): any
+ * text, NULL, the empty string and any bytes come back as they went. */
+static void test_array_literals(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {
+		"plain",
+		"a \"quoted\" word",
+		"back\\slash\\",
+		"{braces, comma}",
+		"NULL",
+		NULL,
+		"",
+		" spaced ",
+		"caf\xc3\xa9 \xe2\x80\xae",
+		"'",
+	};
+	static const unsigned char bytes[][4] = {
+		{ 0, 1, 2, 3 },
+		{ '"', '\\', '{', '}' },
+		{ 0xff, 0, 0x7f, ',' },
+	};
+	struct store *s = unit_store_open("arrays.db");
+	struct sbuf t = SBUF_INIT, b = SBUF_INIT, n = SBUF_INIT;
+	struct stmt *st;
+	struct err err;
+	size_t k = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		db_array_text(&t, texts[i]);
+		db_array_int(&n, (int64_t)i - 3);
+		db_array_bytes(&b, i < ARRAY_SIZE(bytes) ? bytes[i] : NULL,
+			       i < ARRAY_SIZE(bytes) ? sizeof(bytes[i]) : 0);
+	}
+	st = db_stmt(
+		s,
+		"SELECT t, n, b FROM unnest(?1::text[], ?2::bigint[],"
+		" ?3::bytea[]) WITH ORDINALITY AS u(t, n, b, o) ORDER BY o",
+		&err);
+	assert_non_null(st);
+	db_text(st, 1, db_array_end(&t));
+	db_text(st, 2, db_array_end(&n));
+	db_text(st, 3, db_array_end(&b));
+	while (db_step(st) == 1) {
+		size_t len;
+		unsigned char *got = db_col_bytes(st, 2, &len);
+
+		assert_true(k < ARRAY_SIZE(texts));
+		if (texts[k])
+			assert_string_equal(db_col_text(st, 0), texts[k]);
+		else
+			assert_true(db_col_null(st, 0));
+		assert_int_equal(db_col_int(st, 1), (int64_t)k - 3);
+		if (k < ARRAY_SIZE(bytes)) {
+			assert_int_equal(len, sizeof(bytes[k]));
+			assert_memory_equal(got, bytes[k], len);
+		} else {
+			assert_true(db_col_null(st, 2));
+		}
+		free(got);
+		k++;
+	}
+	assert_int_equal(k, ARRAY_SIZE(texts));
+	db_reset(st);
+	/* An empty array is no rows, not an error. */
+	sbuf_reset(&t);
+	sbuf_reset(&n);
+	sbuf_reset(&b);
+	db_text(st, 1, db_array_end(&t));
+	db_text(st, 2, db_array_end(&n));
+	db_text(st, 3, db_array_end(&b));
+	assert_int_equal(db_step(st), 0);
+	db_reset(st);
+	sbuf_release(&t);
+	sbuf_release(&n);
+	sbuf_release(&b);
+	store_close(s);
+}
+
 /* Who acts is the store's to say, not the caller's. */
 static void test_whoami(void **state)
 {
@@ -1556,7 +1636,7 @@ static void test_migrations_frozen(void **state)
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
 		"1634e55be32833d6", "7c571db948d5ff53", "8438a73cd8b7b1d4",
-		"0ba59ff2973f08b1", "3f8c75430cb4972c",
+		"0ba59ff2973f08b1", "3f8c75430cb4972c", "d7d72338dd9cc002",
 	};
 	struct {
 		const char *const *text, *const *sha;
@@ -1617,6 +1697,8 @@ int main(void)
 		UNIT_BOTH(test_whoami),
 		UNIT_BOTH(test_events_make_the_report),
 		UNIT_BOTH(test_vendor_events),
+		/* PostgreSQL only: what only the team server takes */
+		cmocka_unit_test_setup(test_array_literals, unit_on_pg),
 	};
 
 	return unit_run("store", tests, ARRAY_SIZE(tests));
