@@ -166,6 +166,14 @@ if wait_for "sort: subject" &&
      "Overflow in ext4,Race in af_packet,UAF in tcp," ]; then
 	tui_ok 0 ":sort subject orders the list by the opened subjects"
 else tui_ok 1 ":sort subject orders the list by the opened subjects"; fi
+# Filtered, the rows left keep the subject order (not their ids', 1 3).
+keys : ; type_text "filter state=triaged"; keys Enter
+if wait_for "filter: state=triaged" && ! screen | grep -q "Overflow in ext4" &&
+   [ "$(screen | grep -oE 'UAF in tcp|Race in af_packet' | tr '\n' ,)" = \
+     "Race in af_packet,UAF in tcp," ]; then
+	tui_ok 0 "  filtered, the rows left keep that order"
+else tui_ok 1 "  filtered, the rows left keep that order"; fi
+keys : ; type_text "filter"; keys Enter
 keys : ; type_text "sort received"; keys Enter
 wait_for "sort: received"
 keys : ; type_text "filter state=new"; keys Enter
