@@ -192,6 +192,8 @@ done:
  * wait on 100k commits).  A run stopped midway loses at most the batch
  * it was in; run again, it finds those reports still to do. */
 #define RESEAL_BATCH 256
+#define LOOK_READ 64 /* bodies read at once to look at, */
+#define LOOK_BYTES (8 << 20) /* and their bytes, a body more at most */
 
 struct reseal_batch {
 	const struct report_key *keys;
@@ -293,38 +295,53 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 					   &n, err)) < 0)
 		return r;
 	res->total = n;
-	for (size_t i = 0; i < n; i++) {
-		struct message m;
-		enum reseal_outcome o;
+	/* The bodies to look at are read LOOK_READ at a time, LOOK_BYTES
+	 * (a query each was a round trip a body). */
+	for (size_t i = 0; i < n && r == 0;) {
+		int64_t ids[LOOK_READ];
+		struct message *ms = NULL;
+		size_t k = 0, end = i, nm = 0, at = 0;
 
-		if (!looks[i].look) {
-			res->kept++;
-			if (progress)
-				progress(i + 1, n, data);
-			continue;
-		}
-		if ((r = store_message_get(s, looks[i].id, &m, err)) < 0)
+		for (int64_t bytes = 0;
+		     end < n && k < LOOK_READ && bytes < LOOK_BYTES; end++)
+			if (looks[end].look) {
+				ids[k++] = looks[end].id;
+				bytes += looks[end].size;
+			}
+		if (k &&
+		    (r = store_messages_get_ids(s, ids, k, &ms, &nm, err)) < 0)
 			break;
-		r = reseal_message(sess, c, &m, &o, err);
-		if (r == 0) {
-			if (o == RESEAL_DONE)
-				res->resealed++;
-			else if (o == RESEAL_KEPT)
+		for (; i < end && r == 0; i++) {
+			enum reseal_outcome o;
+
+			/* Both by id; a row gone meanwhile is nothing to do. */
+			while (at < nm && ms[at].id < looks[i].id)
+				at++;
+			if (!looks[i].look || at == nm ||
+			    ms[at].id != looks[i].id) {
 				res->kept++;
-			else {
+			} else if ((r = reseal_message(sess, c, &ms[at], &o,
+						       err)) < 0) {
+				break;
+			} else if (o == RESEAL_DONE) {
+				res->resealed++;
+			} else if (o == RESEAL_KEPT) {
+				res->kept++;
+			} else {
 				res->unopened = xrealloc(res->unopened,
 					(res->nunopened + 1) * sizeof(int64_t));
 				res->unopened_reports = xrealloc(res->unopened_reports,
 					(res->nunopened + 1) * sizeof(int64_t));
-				res->unopened[res->nunopened] = m.id;
-				res->unopened_reports[res->nunopened++] = m.report_id;
+				res->unopened[res->nunopened] = ms[at].id;
+				res->unopened_reports[res->nunopened++] =
+					ms[at].report_id;
 			}
+			if (progress)
+				progress(i + 1, n, data);
 		}
-		message_release(&m);
-		if (r < 0)
-			break;
-		if (progress)
-			progress(i + 1, n, data);
+		for (size_t j = 0; j < nm; j++)
+			message_release(&ms[j]);
+		free(ms);
 	}
 	free(looks);
 	/* Then everything sealed under an older generation, report by

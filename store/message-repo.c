@@ -401,6 +401,7 @@ static void read_look(struct stmt *st, void *elem)
 
 	l->id = db_col_int(st, 0);
 	l->look = db_col_int(st, 1) != 0;
+	l->size = db_col_int(st, 2);
 }
 
 int store_message_reseal_list(struct store *s, const void *sealed_prefix,
@@ -414,8 +415,8 @@ int store_message_reseal_list(struct store *s, const void *sealed_prefix,
 		s,
 		"SELECT id, CASE WHEN blob_kind = 'sealed'"
 		" AND substr(blob, 1, ?2) = ?1"
-		" AND (blob_content <> 0 OR encrypted = 0) THEN 0 ELSE 1 END"
-		" FROM messages ORDER BY id",
+		" AND (blob_content <> 0 OR encrypted = 0) THEN 0 ELSE 1 END,"
+		" coalesce(length(blob), 0) FROM messages ORDER BY id",
 		err);
 
 	*out = NULL;
@@ -480,6 +481,26 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 	if (rc == 0) {
 		open_message(s, m, m->ids_sealed);
 		m->ids_sealed = NULL;
+	}
+	return rc;
+}
+
+int store_messages_get_ids(struct store *s, const int64_t *ids, size_t n,
+			   struct message **out, size_t *nout, struct err *err)
+{
+	int rc = db_rows_ids(
+		s,
+		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
+		" from_name, from_email, subject, date, imported, encrypted, verdict,"
+		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
+		" plain_sha256, ids_sealed, blob FROM messages m"
+		" WHERE id IN (" DB_IDS ") ORDER BY id",
+		ids, n, (void **)out, nout, sizeof(**out), read_message,
+		release_message, "cannot read messages", err);
+
+	for (size_t i = 0; rc == 0 && i < *nout; i++) {
+		open_message(s, &(*out)[i], (*out)[i].ids_sealed);
+		(*out)[i].ids_sealed = NULL;
 	}
 	return rc;
 }

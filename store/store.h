@@ -275,14 +275,18 @@ int store_message_keys(struct store *s, struct message_key **out, size_t *n,
 /* Every message row id, ascending, and whether a reseal must read it
  * (look): all but the sealed ones whose blob starts with sealed_prefix
  * (a team-sealed value) and is either not as received (its content, or
- * keyed) or as received but not encrypted.  One query, no blob read;
- * *out is the caller's. */
+ * keyed) or as received but not encrypted; and the blob's size.  One
+ * query, no blob read; *out is the caller's. */
 int store_message_reseal_list(struct store *s, const void *sealed_prefix,
 			      size_t prefix_len, struct message_look **out,
 			      size_t *n, struct err *err);
 /* One message by row id, with its blob; ERR_NOTFOUND naming it. */
 int store_message_get(struct store *s, int64_t row, struct message *m,
 		      struct err *err);
+/* The messages of rows ids (each with its blob), by id; a row that is
+ * not there is left out. */
+int store_messages_get_ids(struct store *s, const int64_t *ids, size_t n,
+			   struct message **out, size_t *nout, struct err *err);
 /* The same with what the new blob opens to, sealed by the store under
  * the team key for the row. */
 int store_message_set_blob_plain(struct store *s, int64_t row,

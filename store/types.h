@@ -221,6 +221,7 @@ struct message_key {
 struct message_look {
 	int64_t id;
 	bool look;
+	int64_t size; /* the blob's bytes */
 };
 /* A row of the terms cache (store_terms_cache_*): a message's filter,
  * sealed by the caller, and the key of the body it was made from. */

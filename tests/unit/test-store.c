@@ -339,8 +339,27 @@ static void test_reseal_list(void **state)
 		if (l[i].look != b[i].look)
 			fail_msg("message %zu (%s): look %d, want %d", i,
 				 b[i].blob, l[i].look, b[i].look);
+		assert_int_equal(l[i].size, strlen(b[i].blob));
 	}
 	free(l);
+	/* The ones to look at, read together: by id, a missing one left
+	 * out, each with its blob. */
+	{
+		int64_t want[3] = { rows[3], 999999, rows[1] };
+		struct message *ms = NULL;
+
+		assert_int_equal(
+			store_messages_get_ids(s, want, 3, &ms, &n, &err), 0);
+		assert_int_equal(n, 2);
+		assert_int_equal(ms[0].id, rows[1]);
+		assert_int_equal(ms[1].id, rows[3]);
+		assert_int_equal(ms[0].blob_len, strlen(b[1].blob));
+		assert_memory_equal(ms[0].blob, b[1].blob, ms[0].blob_len);
+		assert_memory_equal(ms[1].blob, b[3].blob, ms[1].blob_len);
+		for (size_t i = 0; i < n; i++)
+			message_release(&ms[i]);
+		free(ms);
+	}
 	store_close(s);
 }
 
