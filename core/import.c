@@ -340,7 +340,8 @@ static int record(struct session *sess, struct store *s,
 					     po->sigs[i].fingerprint,
 					     po->sigs[i].created, err)) < 0)
 			return r;
-	if ((r = store_files_add(s, rid, files, nfiles, err)) < 0)
+	if ((r = store_files_add(s, rid, files, nfiles,
+				 res->status == IMPORT_NEW, err)) < 0)
 		return r;
 	detail = xasprintf("%s from %s, %s%s", res->status == IMPORT_NEW ?
 			   "report" : "reply", po->msg.from_email ?
@@ -485,6 +486,14 @@ int import_finish(struct session *sess, struct import_pending *p,
 	batched = store_in_tx(s);
 	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
+	/* The writes whose results nothing reads (signatures, files, the
+	 * timeline) go to a team server without a round trip each: the
+	 * write lock is held for fewer waits on this process, which a busy
+	 * machine may not run at once.  An error among them is found by the
+	 * next statement, at the latest the release or the commit, and named
+	 * as its own (store_dberr); like any failure of the store, it ends
+	 * the batch. */
+	store_pipeline(s);
 	r = store_rows(sess, s, p, res, &p->b, p->files, p->nfiles, err);
 	if (r == 1) {
 		undo(s, batched);

@@ -104,6 +104,10 @@ static int pq_load(struct err *err)
  * database does not use for something else). */
 #define PG_WRITE_LOCK "5363746561" /* "Sctea" */
 
+/* Statements sent at most before their results are read: theirs are
+ * small, but the socket's buffer is not endless. */
+#define PIPE_MAX 256
+
 struct pg {
 	PGconn *conn;
 	unsigned nstmt;         /* names prepared so far */
@@ -117,6 +121,9 @@ struct pg {
 				 * not notified */
 	bool piped; /* in libpq's pipeline mode (pg_send) */
 	int pending; /* statements sent whose results are unread */
+	/* What each of them is (db_send's what; a prepare's own), in the
+	 * order their results come, to name the one that failed. */
+	const char *pending_what[PIPE_MAX + 2];
 };
 
 struct pg_stmt {
@@ -214,6 +221,7 @@ static int pipe_end(struct store *s)
 	int ret = 0, nulls = 0;
 	bool synced = false;
 
+	s->sent_failed = NULL;
 	if (!p->piped)
 		return 0;
 	if (pq.PQpipelineSync(p->conn) != 1) {
@@ -240,6 +248,10 @@ static int pipe_end(struct store *s)
 			break;
 		default:
 			note(s, r);
+			/* The statement whose result this is: as many
+			 * ended before it as NULLs were read. */
+			if (nulls < p->pending)
+				s->sent_failed = p->pending_what[nulls];
 			ret = -1;
 			break;
 		}
@@ -683,10 +695,6 @@ static int pg_step(struct stmt *x)
 	return 1;
 }
 
-/* Statements sent at most before their results are read: theirs are
- * small, but the socket's buffer is not endless. */
-#define PIPE_MAX 256
-
 static int pg_send(struct stmt *x)
 {
 	struct pg_stmt *ps = PST(x);
@@ -719,7 +727,8 @@ static int pg_send(struct stmt *x)
 				note(s, NULL);
 				return -1;
 			}
-			p->pending++;
+			p->pending_what[p->pending++] =
+				"cannot prepare a statement";
 			ps->gen = p->gen;
 		}
 		sent = pq.PQsendQueryPrepared(p->conn, ps->name, ps->nparams,
@@ -730,7 +739,8 @@ static int pg_send(struct stmt *x)
 		note(s, NULL);
 		return -1;
 	}
-	p->pending++;
+	p->pending_what[p->pending++] = s->sending ? s->sending
+						   : "cannot write";
 	ps->changes = -1; /* not known: nothing reads it */
 	return 0;
 }

@@ -15,6 +15,11 @@ int store_dberr(struct store *s, struct err *err, const char *what)
 {
 	const char *msg = s->eng->errmsg(s);
 
+	if (s->sent_failed) {
+		what = s->sent_failed;
+		s->sent_failed = NULL;
+	}
+
 	switch (s->eng->fault(s)) {
 	case DB_FAULT_BUSY:
 		return err_setc(err, ERR_BUSY,
@@ -318,7 +323,9 @@ int db_send(struct store *s, struct stmt *st, const char *what, struct err *err)
 
 	if (!s->pipeline || !s->in_tx || !s->eng->send)
 		return db_run(s, st, NULL, what, NULL, err);
+	s->sending = what;
 	rc = s->eng->send(st);
+	s->sending = NULL;
 	db_reset(st);
 	return rc < 0 ? store_dberr(s, err, what) : 0;
 }

@@ -375,7 +375,7 @@ int store_signature_add(struct store *s, int64_t message_row,
 	db_text(st, 2, sig_verdict_name(verdict));
 	db_text(st, 3, fingerprint);
 	db_int(st, 4, (int64_t)created);
-	return db_run(s, st, NULL, "cannot store a signature", NULL, err);
+	return db_send(s, st, "cannot store a signature", err);
 }
 
 int store_message_report(struct store *s, int64_t message_row,

@@ -309,15 +309,15 @@ static int path_cmp(const void *a, const void *b)
 }
 
 int store_files_add(struct store *s, int64_t report_id, char *const *paths,
-		    size_t n, struct err *err)
+		    size_t n, bool fresh, struct err *err)
 {
 	struct stmt *st;
 	char **have = NULL, *sealed;
 	size_t nh = 0;
 	bool failed;
-	int r;
+	int r = 0;
 
-	if ((r = store_files_get(s, report_id, &have, &nh, err)) < 0)
+	if (!fresh && (r = store_files_get(s, report_id, &have, &nh, err)) < 0)
 		return r;
 	for (size_t i = 0; i < n && r == 0; i++) {
 		bool dup = nh &&
@@ -343,8 +343,7 @@ int store_files_add(struct store *s, int64_t report_id, char *const *paths,
 		}
 		db_int(st, 1, report_id);
 		db_text(st, 2, sealed);
-		r = db_run(s, st, NULL, "cannot store touched files", NULL,
-			   err);
+		r = db_send(s, st, "cannot store touched files", err);
 		free(sealed);
 	}
 	for (size_t i = 0; i < nh; i++)

@@ -18,6 +18,10 @@ struct store {
 	bool in_tx;
 	bool pipeline; /* db_send may send without waiting
 				 * (store_pipeline) */
+	const char *sending; /* what db_send is sending (its what) */
+	const char *sent_failed; /* the what of a write sent without waiting
+				 * that failed, for store_dberr to name in
+				 * place of the statement that found out */
 	int busy_timeout_ms;
 	int found_version;      /* the schema version store_open found */
 	const struct store_sealer *sealer; /* NULL: fields stored clear */

@@ -234,8 +234,11 @@ int store_report_each(struct store *s, const struct report_filter *f,
 		      struct err *err);
 int64_t store_report_count(struct store *s);
 
+/* The paths a report touches, those it has already left out; fresh: a
+ * report made in this transaction, which has none yet to read.  Sent
+ * without a wait each in a pipelined transaction (store_pipeline). */
 int store_files_add(struct store *s, int64_t report_id, char *const *paths,
-		    size_t n, struct err *err);
+		    size_t n, bool fresh, struct err *err);
 /* *paths (caller frees each and the array). */
 int store_files_get(struct store *s, int64_t report_id, char ***paths,
 		    size_t *n, struct err *err);

@@ -604,8 +604,8 @@ static void test_milestones(void **state)
 	assert_int_equal(store_event_add(s, b, "alice", "state", "fix-ready -> disclosed", &err), 0);
 	assert_int_equal(store_event_add(s, b, "alice", "reply", "from r", &err), 0);
 	assert_int_equal(store_event_add(s, c, "alice", "note", "new -> triaged", &err), 0);
-	assert_int_equal(store_files_add(s, a, fa, 2, &err), 0);
-	assert_int_equal(store_files_add(s, b, fb, 1, &err), 0);
+	assert_int_equal(store_files_add(s, a, fa, 2, false, &err), 0);
+	assert_int_equal(store_files_add(s, b, fb, 1, false, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 
 	assert_int_equal(store_report_milestones(s, &m, &n, &err), 0);
