@@ -28,3 +28,8 @@ tmx_stop() {
 	_i=0
 	while [ $_i -lt 100 ] && tmx ls >/dev/null 2>&1; do sleep 0.05; _i=$((_i + 1)); done
 }
+# tmx_gone: at the end, the server's socket too (tmux 3.3 leaves it).
+tmx_gone() {
+	tmx kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
+}

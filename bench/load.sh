@@ -48,6 +48,7 @@ driver=
 cleanup() {
 	[ -n "$driver" ] && kill "$driver" 2>/dev/null
 	tmux -L "$LOAD_TMUX" kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$LOAD_TMUX"
 	pg_stop
 	for h in "$W"/o*; do
 		[ -d "$h" ] && gpgconf --homedir "$h" --kill all 2>/dev/null

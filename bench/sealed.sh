@@ -66,7 +66,7 @@ sock=benchsealed$$
 . "$top/tests/lib/pg.sh"
 . "$top/bench/lib.sh"
 # The GnuPG homes stay with the cached fixture: only their agents stop.
-trap 'tmx kill-server 2>/dev/null; pg_stop
+trap 'tmx_gone; pg_stop
 	for h in "$sc/keys/home" "$sc/keys/senders"; do
 		[ -d "$h" ] && gpgconf --homedir "$h" --kill all 2>/dev/null; done
 	rm -rf "$W"' EXIT

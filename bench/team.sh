@@ -24,7 +24,7 @@ sock=benchteam$$
 . "$top/tests/lib/gpg-env.sh"
 . "$top/tests/lib/pg.sh"
 . "$top/bench/lib.sh"
-trap 'tmx kill-server 2>/dev/null; pg_stop; gpg_env_teardown "$W/keys" >/dev/null 2>&1; rm -rf "$W"' EXIT
+trap 'tmx_gone; pg_stop; gpg_env_teardown "$W/keys" >/dev/null 2>&1; rm -rf "$W"' EXIT
 trap 'exit 1' INT TERM
 gpg_env_setup "$W/keys" >/dev/null || exit 1
 pg_start || exit 1

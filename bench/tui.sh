@@ -28,7 +28,7 @@ cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/secteam-bench}
 W=$(mktemp -d "${TMPDIR:-/tmp}/secteam-benchrun.XXXXXX")
 sock=bench$$
 . "$top/bench/lib.sh"
-trap 'tmx kill-server 2>/dev/null; rm -rf "$W"' EXIT
+trap 'tmx_gone; rm -rf "$W"' EXIT
 trap 'exit 1' INT TERM
 
 [ -x "$bin" ] || { echo "bench/tui.sh: no $bin (make first)" >&2; exit 2; }

@@ -170,7 +170,7 @@ EOS
 chmod 755 "$U/bin/ed.sh" "$U/bin/swap.sh"
 SOCK=stusers$$
 tmx() { tmux -L "$SOCK" "$@"; }
-e2e_on_exit 'tmux -L "$SOCK" kill-server 2>/dev/null'
+e2e_on_exit 'tmux_gone "$SOCK"'
 notes() { # the notes of every report, read back by the officer (they are sealed)
 	as_officer env HOME="$U/off" "$U/bin/secteam-tui" --db "$ODB" --gnupghome "$U/off/gnupg" \
 		list --json 2>/dev/null | jq -r '.[].id' | while read -r _id; do

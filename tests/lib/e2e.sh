@@ -279,11 +279,18 @@ box.flush()
 }
 
 # --- the UI through tmux ---------------------------------------------------
+# tmux_gone NAME: the tmux server -L NAME ended, and its socket removed
+# (tmux 3.3 leaves it in its folder under /tmp, a file a test each).
+tmux_gone() {
+	tmux -L "$1" kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$1"
+}
+
 e2e_tmux_setup() {
 	E2E_TMUX=e2e$$
 	mkdir -p "$T/mail"
 	: >>"$T/config"
-	e2e_on_exit 'tmux -L "$E2E_TMUX" kill-server 2>/dev/null'
+	e2e_on_exit 'tmux_gone "$E2E_TMUX"'
 }
 
 tmx() { tmux -L "$E2E_TMUX" "$@"; }
