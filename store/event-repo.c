@@ -60,22 +60,34 @@ int store_event_add(struct store *s, int64_t report_id, const char *officer,
 				   err);
 }
 
+/* An event's detail about report_id as stored: *sealed (the caller's)
+ * when its kind's details are sealed, else NULL (detail goes as it is).
+ * ERR_CRYPTO when it cannot be sealed. */
+static int detail_sealed(struct store *s, int64_t report_id, const char *kind,
+			 const char *detail, char **sealed, struct err *err)
+{
+	char col[96];
+	bool failed = false;
+
+	*sealed = NULL;
+	if (!report_id || !detail || !*detail || store_event_detail_clear(kind))
+		return 0;
+	event_detail_column(col, sizeof(col), kind);
+	*sealed = store_seal_field(s, "events", col, report_id, detail, &failed,
+				   err);
+	return failed ? ERR_CRYPTO : 0;
+}
+
 int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
 			const char *kind, const char *detail, int64_t ref,
 			const char *value, struct err *err)
 {
 	struct stmt *st;
-	char col[96], *sealed = NULL;
-	bool failed = false;
+	char *sealed;
 	int r;
 
-	if (report_id && detail && *detail && !store_event_detail_clear(kind)) {
-		event_detail_column(col, sizeof(col), kind);
-		if (!(sealed = store_seal_field(s, "events", col, report_id,
-						detail, &failed, err)) &&
-		    failed)
-			return ERR_CRYPTO;
-	}
+	if ((r = detail_sealed(s, report_id, kind, detail, &sealed, err)) < 0)
+		return r;
 	if (!(st = db_stmt(
 		      s,
 		      "INSERT INTO events (report_id, at, officer, kind, detail,"
@@ -103,7 +115,6 @@ int store_events_add(struct store *s, const int64_t *report_ids, size_t n,
 {
 	struct sbuf ids = SBUF_INIT, details = SBUF_INIT;
 	struct stmt *st;
-	char col[96];
 	int r = 0;
 
 	if (s->kind != STORE_POSTGRESQL) {
@@ -114,18 +125,12 @@ int store_events_add(struct store *s, const int64_t *report_ids, size_t n,
 	}
 	if (!n)
 		return 0;
-	event_detail_column(col, sizeof(col), kind);
 	for (size_t i = 0; i < n; i++) {
-		bool failed = false;
-		char *sealed = NULL;
+		char *sealed;
 
-		if (detail && *detail && !store_event_detail_clear(kind) &&
-		    !(sealed = store_seal_field(s, "events", col, report_ids[i],
-						detail, &failed, err)) &&
-		    failed) {
-			r = ERR_CRYPTO;
+		if ((r = detail_sealed(s, report_ids[i], kind, detail, &sealed,
+				       err)) < 0)
 			break;
-		}
 		db_array_int(&ids, report_ids[i]);
 		db_array_text(&details, sealed ? sealed : detail ? detail : "");
 		free(sealed);

@@ -458,16 +458,17 @@ int store_message_keys(struct store *s, struct message_key **out, size_t *n,
 		       NULL, "cannot list messages", err);
 }
 
+/* One message's whole row, with its blob, as read_message reads it. */
+#define MESSAGE_ROW                                                            \
+	"SELECT id, report_id, message_id, content_hash, in_reply_to,"         \
+	" from_name, from_email, subject, date, imported, encrypted, verdict," \
+	" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED   \
+	" plain_sha256, ids_sealed, blob FROM messages m "
+
 int store_message_get(struct store *s, int64_t row, struct message *m,
 		      struct err *err)
 {
-	struct stmt *st = db_stmt(
-		s,
-		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
-		" from_name, from_email, subject, date, imported, encrypted, verdict,"
-		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
-		" plain_sha256, ids_sealed, blob FROM messages m WHERE id = ?1",
-		err);
+	struct stmt *st = db_stmt(s, MESSAGE_ROW "WHERE id = ?1", err);
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -488,15 +489,11 @@ int store_message_get(struct store *s, int64_t row, struct message *m,
 int store_messages_get_ids(struct store *s, const int64_t *ids, size_t n,
 			   struct message **out, size_t *nout, struct err *err)
 {
-	int rc = db_rows_ids(
-		s,
-		"SELECT id, report_id, message_id, content_hash, in_reply_to,"
-		" from_name, from_email, subject, date, imported, encrypted, verdict,"
-		" fingerprint, signer_matches_from, blob_kind, blob_content," REUSED
-		" plain_sha256, ids_sealed, blob FROM messages m"
-		" WHERE id IN (" DB_IDS ") ORDER BY id",
-		ids, n, (void **)out, nout, sizeof(**out), read_message,
-		release_message, "cannot read messages", err);
+	int rc = db_rows_ids(s,
+			     MESSAGE_ROW "WHERE id IN (" DB_IDS ") ORDER BY id",
+			     ids, n, (void **)out, nout, sizeof(**out),
+			     read_message, release_message,
+			     "cannot read messages", err);
 
 	for (size_t i = 0; rc == 0 && i < *nout; i++) {
 		open_message(s, &(*out)[i], (*out)[i].ids_sealed);

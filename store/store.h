@@ -136,10 +136,11 @@ int store_reseal_reports(struct store *s, const int64_t *ids, size_t n,
 			 int (*sent)(const int64_t *ids, const bool *changed,
 				     size_t n, void *data, struct err *err),
 			 void *data, struct err *err);
-/* Until the transaction ends: the writes of long runs of them (a reseal,
- * its events) sent to a team server without waiting for each result
- * (db_send); an error fails the next read or the commit, and so the
- * whole transaction.  Nothing on SQLite. */
+/* Until the transaction ends: the writes whose results nothing reads
+ * (a reseal's rows and events, an import's signatures, files and
+ * timeline) sent to a team server without waiting for each result
+ * (db_send); an error fails the next statement or the commit, named as
+ * the write's own, and so the whole transaction.  Nothing on SQLite. */
 void store_pipeline(struct store *s);
 /* The team key, wrapped to one roster key (its fingerprint). */
 struct wrapped_key {

@@ -94,9 +94,7 @@ static int cmp_rows(const void *a, const void *b, void *data)
 		if (p->vrank[i] != p->vrank[j])
 			return p->vrank[i] < p->vrank[j] ? -1 : 1;
 		break;
-	case SORT_SUBJECT:
-		if (p->kplace[i] != p->kplace[j])
-			return p->kplace[i] < p->kplace[j] ? -1 : 1;
+	case SORT_SUBJECT: /* place_by_subject, not a comparison */
 		break;
 	}
 	return x->id < y->id ? -1 : x->id > y->id;
@@ -178,14 +176,13 @@ static void subject_places(struct tui *t, struct reports *p)
 		free(order);
 	}
 	free(more);
-	/* The keys and the subjects both by id: one walk along the two
-	 * (a search each was most of the sort's time at 100,000). */
+	/* The keys and the subjects are both by id (the keys stay so for
+	 * their bsearch): one walk along the two (a search each was most
+	 * of the sort's time at 100,000). */
 	p->kplace = xrealloc(p->kplace, (p->nkeys + 1) * sizeof(*p->kplace));
 	for (size_t i = 0, j = 0; i < p->nkeys; i++) {
 		int64_t id = p->keys[i].id;
 
-		if (i && id < p->keys[i - 1].id)
-			j = 0; /* not by id after all: from the start */
 		while (j < p->nsubj && p->subj[j].id < id)
 			j++;
 		/* One with no subject read goes last. */
@@ -197,7 +194,7 @@ static void subject_places(struct tui *t, struct reports *p)
 
 /* The rows (keys passing the filters) in subject order: each key's
  * place is its own (a subject per id), so each is put in its place, the
- * ones with no subject read after them by id, as cmp_rows orders. */
+ * ones with no subject read after them by id. */
 static void place_by_subject(struct reports *p)
 {
 	uint32_t *at = xmalloc((p->nsubj + 1) * sizeof(*at));
