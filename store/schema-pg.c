@@ -1171,7 +1171,8 @@ const char *const schema_pg[] = {
 	 * 100k reports were 200k calls of the functions of migration 13,
 	 * one a row, and the server spent more time entering them than
 	 * updating), as arrays of the same length, the nth element of each
-	 * one row; the guards still check each row at commit.  And
+	 * one row; the guards still check each row at commit.  The one-row
+	 * functions go: nothing calls them any more.  And
 	 * has_event finds the transaction's events of one report through an
 	 * index on both, where it read all the transaction's events for
 	 * each row a reseal changed. */
@@ -1223,6 +1224,8 @@ const char *const schema_pg[] = {
 	"      AS u(id, s, fn, fe, b, mid, irt, ch, ids)"
 	"    WHERE m.id = u.id;"
 	"  GET DIAGNOSTICS c = ROW_COUNT; RETURN c; END $$;"
+	"DROP FUNCTION secteam.reseal_report(bigint, text, text, text),"
+	"  secteam.reseal_message(bigint, text, text, text, bytea, text, text, text, text);"
 	"REVOKE EXECUTE ON FUNCTION secteam.reseal_reports(bigint[], text[], text[], text[]),"
 	"  secteam.reseal_messages(bigint[], text[], text[], text[], bytea[], text[],"
 	"    text[], text[], text[]) FROM PUBLIC;"
@@ -1233,8 +1236,6 @@ const char *const schema_pg[] = {
 	"  REVOKE INSERT ON secteam.report_vendors, secteam.reminders"
 	"    FROM secteam_officers;"
 	"  GRANT EXECUTE ON FUNCTION"
-	"    secteam.reseal_report(bigint, text, text, text),"
-	"    secteam.reseal_message(bigint, text, text, text, bytea, text, text, text, text),"
 	"    secteam.reseal_reports(bigint[], text[], text[], text[]),"
 	"    secteam.reseal_messages(bigint[], text[], text[], text[], bytea[], text[],"
 	"      text[], text[], text[]),"

@@ -189,6 +189,8 @@ tap_is "$(adm "SELECT count(*) FROM information_schema.column_privileges
 	"  nor of any column"
 out=$(bob "SELECT secteam.reseal_report(1, 'x', 'y', 'z')"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "  a report's subject rewritten through the reseal function, without a reseal, is refused" "$out"
+tap_is "$(adm "SELECT count(*) FROM pg_proc WHERE proname IN ('reseal_report', 'reseal_message')")" 0 \
+	"  the one-row reseal functions are gone (nothing calls them)"
 subj=$(adm "SELECT subject FROM reports WHERE id = 1")
 out=$(bob "SELECT secteam.reseal_reports(ARRAY[1], ARRAY['x'], ARRAY['y'], ARRAY['z'])"); rc=$?
 tap_ok "$([ $rc -ne 0 ]; echo $?)" "  nor through the function for many reports at once" "$out"
@@ -285,8 +287,7 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	  report_guard, participant_guard, vendor_guard, message_guard, keyed_ok,
 	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded,
 	  apply_event, refused, participant_start, apply_participant, apply_vendor,
-	  reseal_report, reseal_message, reseal_reports, reseal_messages, set_blob,
-	  seal_clear, seal_participant,
+	  reseal_reports, reseal_messages, set_blob, seal_clear, seal_participant,
 	  vendor_edit, reminded, team_keys_drop_old, message_as_received CASCADE;
 	DROP TABLE transitions;
 	ALTER TABLE events DROP COLUMN ref, DROP COLUMN value;

@@ -1655,7 +1655,7 @@ static void test_migrations_frozen(void **state)
 		"bc81571a6656b438", "ac74b007985a597c", "54ce0dc3a6a46ee2",
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
 		"1634e55be32833d6", "7c571db948d5ff53", "8438a73cd8b7b1d4",
-		"0ba59ff2973f08b1", "3f8c75430cb4972c", "d7d72338dd9cc002",
+		"0ba59ff2973f08b1", "3f8c75430cb4972c", "e32676d9353de8a4",
 	};
 	struct {
 		const char *const *text, *const *sha;
