@@ -486,14 +486,13 @@ int import_finish(struct session *sess, struct import_pending *p,
 	batched = store_in_tx(s);
 	if ((r = batched ? store_savepoint(s, err) : store_begin(s, err)) < 0)
 		goto fail;
-	/* The writes whose results nothing reads (signatures, files, the
-	 * timeline) go to a team server without a round trip each: the
-	 * write lock is held for fewer waits on this process, which a busy
-	 * machine may not run at once.  An error among them is found by the
-	 * next statement, at the latest the release or the commit, and named
-	 * as its own (store_dberr); like any failure of the store, it ends
-	 * the batch. */
-	store_pipeline(s);
+	/* The writes whose results nothing reads (the savepoint, the
+	 * signatures, files and timeline) go to a team server without a
+	 * round trip each (db_send): the write lock is held for fewer waits
+	 * on this process, which a busy machine may not run at once.  An
+	 * error among them is found by the next statement, at the latest
+	 * the release or the commit, and named as its own (store_dberr);
+	 * like any failure of the store, it ends the batch. */
 	r = store_rows(sess, s, p, res, &p->b, p->files, p->nfiles, err);
 	if (r == 1) {
 		undo(s, batched);

@@ -237,8 +237,7 @@ static int reseal_batch(struct session *sess, void *data, struct err *err)
 	for (size_t i = 0; i < q->n; i++)
 		ids[i] = q->keys[i].id;
 	/* Hundreds of writes a batch, none read back: on a team server,
-	 * sent without a round trip each. */
-	store_pipeline(sess->store);
+	 * sent without a round trip each (db_send). */
 	r = store_reseal_reports(sess->store, ids, q->n, changed, reseal_events,
 				 &e, err);
 	free(e.ids);

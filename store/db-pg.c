@@ -124,6 +124,15 @@ struct pg {
 	/* What each of them is (db_send's what; a prepare's own), in the
 	 * order their results come, to name the one that failed. */
 	const char *pending_what[PIPE_MAX + 2];
+	unsigned long trips; /* waits on the server (store_round_trips) */
+	/* One of them failed: the transaction is lost, and every statement
+	 * after it until the rollback fails with that error, not with the
+	 * server's "current transaction is aborted" (a read whose failure
+	 * its caller takes for "not found" must not hide it). */
+	bool lost;
+	const char *lost_what;
+	enum db_fault lost_fault;
+	char *lost_msg;
 };
 
 struct pg_stmt {
@@ -209,21 +218,50 @@ static bool ok_status(const PGresult *r)
 }
 
 /*
- * Pipelined writes (db_send): sent one after another without waiting,
- * their results read at the next statement that waits (a read, a
- * prepare, the commit), which fails when one of them failed, with the
- * first error.  After an error the server skips the rest until the
- * sync, and the transaction is lost: the commit says so.
+ * A write transaction runs in libpq's pipeline mode from its BEGIN: the
+ * statements whose results nothing reads (the BEGIN and the write lock,
+ * savepoints, db_send's writes) are sent one after another without a
+ * wait, and the next statement that must be answered (a read, the
+ * commit) goes after them with the sync: one round trip for them all.
+ * The lock is the point: a writer that has it waits on the server once
+ * per read, and no longer between its statements for its own turn on a
+ * busy machine's processor while every colleague waits behind it.  A
+ * statement that fails fails the ones after it until the sync, with the
+ * first error, named as that statement's own (pending_what); the
+ * transaction is lost and the commit says so.
  */
-static int pipe_end(struct store *s)
+static int pipe_enter(struct store *s)
+{
+	struct pg *p = PG(s);
+
+	if (p->piped)
+		return 0;
+	if (pq.PQenterPipelineMode(p->conn) != 1) {
+		note(s, NULL);
+		return -1;
+	}
+	p->piped = true;
+	return 0;
+}
+
+/*
+ * Reads the results of everything sent since the pipeline began, up to
+ * a sync sent now, and leaves pipeline mode.  With keep, the result of
+ * the last statement sent (the caller's read or commit) is kept there
+ * for the caller (NULL on failure).
+ */
+static int pipe_end_keep(struct store *s, PGresult **keep)
 {
 	struct pg *p = PG(s);
 	int ret = 0, nulls = 0;
 	bool synced = false;
 
 	s->sent_failed = NULL;
+	if (keep)
+		*keep = NULL;
 	if (!p->piped)
 		return 0;
+	p->trips++;
 	if (pq.PQpipelineSync(p->conn) != 1) {
 		note(s, NULL);
 		ret = -1;
@@ -244,6 +282,11 @@ static int pipe_end(struct store *s)
 			break;
 		case PGRES_COMMAND_OK:
 		case PGRES_TUPLES_OK:
+			if (keep && !*keep && nulls == p->pending - 1) {
+				*keep = r;
+				continue;
+			}
+			break;
 		case PGRES_PIPELINE_ABORTED: /* after the error noted */
 			break;
 		default:
@@ -252,6 +295,12 @@ static int pipe_end(struct store *s)
 			 * ended before it as NULLs were read. */
 			if (nulls < p->pending)
 				s->sent_failed = p->pending_what[nulls];
+			if (s->sent_failed && !p->lost) {
+				p->lost = true;
+				p->lost_what = s->sent_failed;
+				p->lost_fault = p->fault;
+				p->lost_msg = xstrdup(p->errmsg);
+			}
 			ret = -1;
 			break;
 		}
@@ -279,7 +328,62 @@ static int pipe_end(struct store *s)
 	}
 	p->piped = false;
 	p->pending = 0;
+	if (ret < 0 && keep && *keep) {
+		pq.PQclear(*keep);
+		*keep = NULL;
+	}
 	return ret;
+}
+
+/* -1 with the error that lost the transaction (see struct pg's lost),
+ * else 0. */
+static int lost(struct store *s)
+{
+	struct pg *p = PG(s);
+
+	if (!p->lost)
+		return 0;
+	set_fault(s, p->lost_fault, p->lost_msg);
+	s->sent_failed = p->lost_what;
+	return -1;
+}
+
+static void lost_clear(struct pg *p)
+{
+	p->lost = false;
+	free(p->lost_msg);
+	p->lost_msg = NULL;
+}
+
+static int pipe_end(struct store *s)
+{
+	return pipe_end_keep(s, NULL);
+}
+
+/* Room for one more statement in the pipeline, which is entered. */
+static int pipe_room(struct store *s)
+{
+	/* A prepare and its statement. */
+	if (PG(s)->pending >= PIPE_MAX && pipe_end(s) < 0)
+		return -1;
+	return pipe_enter(s);
+}
+
+/* A statement without parameters sent in the pipeline (what names it
+ * should it fail; NULL: the caller reads its result). */
+static int pipe_sql(struct store *s, const char *sql, const char *what)
+{
+	struct pg *p = PG(s);
+
+	if (lost(s) < 0 || pipe_room(s) < 0)
+		return -1;
+	if (pq.PQsendQueryParams(p->conn, sql, 0, NULL, NULL, NULL, NULL, 0) !=
+	    1) {
+		note(s, NULL);
+		return -1;
+	}
+	p->pending_what[p->pending++] = what;
+	return 0;
 }
 
 static int pg_exec(struct store *s, const char *sql)
@@ -287,8 +391,9 @@ static int pg_exec(struct store *s, const char *sql)
 	PGresult *r;
 	int ret = 0;
 
-	if (pipe_end(s) < 0)
+	if (lost(s) < 0 || pipe_end(s) < 0)
 		return -1;
+	PG(s)->trips++;
 	r = pq.PQexec(PG(s)->conn, sql);
 	if (!ok_status(r)) {
 		note(s, r);
@@ -443,6 +548,11 @@ static int pg_open(struct store *s, const char *where,
 /* The connection's lost: one try to make it again, with the session set
  * up as at open; the statements are prepared again when next used, and
  * the next poll_changed says "changed" (nothing was notified meanwhile). */
+static unsigned long pg_round_trips(struct store *s)
+{
+	return PG(s)->trips;
+}
+
 static int pg_reconnect(struct store *s)
 {
 	struct pg *p = PG(s);
@@ -465,6 +575,9 @@ static int pg_reconnect(struct store *s)
 	p->gen++;
 	p->listening = false;
 	p->catch_up = true;
+	p->piped = false;
+	p->pending = 0;
+	lost_clear(p);
 	return session_setup(s);
 }
 
@@ -494,6 +607,7 @@ static void pg_close(struct store *s)
 	if (p->conn)
 		pq.PQfinish(p->conn);
 	free(p->errmsg);
+	free(p->lost_msg);
 	free(p);
 	s->conn = NULL;
 }
@@ -610,6 +724,7 @@ static int reprepare(struct pg_stmt *ps)
 		return 0;
 	if (pipe_end(s) < 0)
 		return -1;
+	p->trips++;
 	r = pq.PQprepare(p->conn, ps->name, ps->query, 0, NULL);
 	if (!ok_status(r)) {
 		note(s, r);
@@ -655,63 +770,16 @@ static void pg_bind_null(struct stmt *x, int i)
 	set_param(x, i, NULL, false, 0, 0);
 }
 
-static int pg_step(struct stmt *x)
+/* ps sent in the pipeline, prepared there first when it runs again
+ * (what: as pipe_sql's). */
+static int send_stmt(struct pg_stmt *ps, const char *what)
 {
-	struct pg_stmt *ps = PST(x);
-	struct store *s = x->s;
-
-	if (!ps->res) {
-		if (pipe_end(s) < 0)
-			return -1;
-		if (run_unnamed(ps))
-			ps->res = pq.PQexecParams(
-				PG(s)->conn, ps->query, ps->nparams, NULL,
-				(const char *const *)ps->values, ps->lengths,
-				ps->formats, 0);
-		else if (reprepare(ps) < 0)
-			return -1;
-		else
-			ps->res = pq.PQexecPrepared(
-				PG(s)->conn, ps->name, ps->nparams,
-				(const char *const *)ps->values, ps->lengths,
-				ps->formats, 0);
-		if (!ok_status(ps->res)) {
-			note(s, ps->res);
-			pq.PQclear(ps->res);
-			ps->res = NULL;
-			return -1;
-		}
-		ps->nrows = pq.PQresultStatus(ps->res) == PGRES_TUPLES_OK
-			? pq.PQntuples(ps->res)
-			: 0;
-		ps->changes = atoll(pq.PQcmdTuples(ps->res));
-		ps->row = 0;
-	}
-	pq.PQfreemem(ps->blob);
-	ps->blob = NULL;
-	if (ps->row >= ps->nrows)
-		return 0;
-	ps->row++;
-	return 1;
-}
-
-static int pg_send(struct stmt *x)
-{
-	struct pg_stmt *ps = PST(x);
-	struct store *s = x->s;
+	struct store *s = ps->base.s;
 	struct pg *p = PG(s);
-
 	int sent;
 
-	if (p->pending >= PIPE_MAX && pipe_end(s) < 0)
+	if (lost(s) < 0 || pipe_room(s) < 0)
 		return -1;
-	if (!p->piped) {
-		if (pq.PQenterPipelineMode(p->conn) != 1) {
-			note(s, NULL);
-			return -1;
-		}
-		p->piped = true;
-	}
 	if (run_unnamed(ps)) {
 		sent = pq.PQsendQueryParams(p->conn, ps->query, ps->nparams,
 					    NULL,
@@ -739,8 +807,66 @@ static int pg_send(struct stmt *x)
 		note(s, NULL);
 		return -1;
 	}
-	p->pending_what[p->pending++] = s->sending ? s->sending
-						   : "cannot write";
+	p->pending_what[p->pending++] = what;
+	return 0;
+}
+
+static int pg_step(struct stmt *x)
+{
+	struct pg_stmt *ps = PST(x);
+	struct store *s = x->s;
+
+	if (!ps->res) {
+		if (lost(s) < 0)
+			return -1;
+		/* In a write transaction: after what was sent before it, and
+		 * read with their results, in one round trip. */
+		if (PG(s)->piped) {
+			if (send_stmt(ps, NULL) < 0 ||
+			    pipe_end_keep(s, &ps->res) < 0)
+				return -1;
+		} else if (run_unnamed(ps)) {
+			PG(s)->trips++;
+			ps->res = pq.PQexecParams(
+				PG(s)->conn, ps->query, ps->nparams, NULL,
+				(const char *const *)ps->values, ps->lengths,
+				ps->formats, 0);
+		} else if (reprepare(ps) < 0) {
+			return -1;
+		} else {
+			PG(s)->trips++;
+			ps->res = pq.PQexecPrepared(
+				PG(s)->conn, ps->name, ps->nparams,
+				(const char *const *)ps->values, ps->lengths,
+				ps->formats, 0);
+		}
+		if (!ok_status(ps->res)) {
+			note(s, ps->res);
+			pq.PQclear(ps->res);
+			ps->res = NULL;
+			return -1;
+		}
+		ps->nrows = pq.PQresultStatus(ps->res) == PGRES_TUPLES_OK
+			? pq.PQntuples(ps->res)
+			: 0;
+		ps->changes = atoll(pq.PQcmdTuples(ps->res));
+		ps->row = 0;
+	}
+	pq.PQfreemem(ps->blob);
+	ps->blob = NULL;
+	if (ps->row >= ps->nrows)
+		return 0;
+	ps->row++;
+	return 1;
+}
+
+static int pg_send(struct stmt *x)
+{
+	struct pg_stmt *ps = PST(x);
+	struct store *s = x->s;
+
+	if (send_stmt(ps, s->sending ? s->sending : "cannot write") < 0)
+		return -1;
 	ps->changes = -1; /* not known: nothing reads it */
 	return 0;
 }
@@ -789,16 +915,21 @@ static int64_t pg_changes(struct stmt *x)
 	return PST(x)->changes;
 }
 
+/* BEGIN and the write lock, sent: their answer comes with the first
+ * read's (pipe_end_keep), so that the lock's holder does not wait for
+ * its turn to send that read once the lock is granted.  A lock not had
+ * in time fails that read as busy. */
 static int pg_begin(struct store *s)
 {
-	/* One round trip: the lock's failure is the answer's. */
-	if (pg_exec(s,
-		    "BEGIN; SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK
-		    ")") < 0) {
+	if (pipe_sql(s, "BEGIN", "cannot start a transaction") < 0 ||
+	    pipe_sql(s, "SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK ")",
+		     "cannot take the team's write lock") < 0) {
 		enum db_fault f = PG(s)->fault;
 		char *m = xstrdup(PG(s)->errmsg);
 
-		pg_exec(s, "ROLLBACK");
+		pipe_end(s);
+		if (pq.PQtransactionStatus(PG(s)->conn) != PQTRANS_IDLE)
+			pg_exec(s, "ROLLBACK");
 		set_fault(s, f, m);
 		free(m);
 		return -1;
@@ -806,17 +937,32 @@ static int pg_begin(struct store *s)
 	return 0;
 }
 
+/* A statement without parameters whose result nothing reads (a
+ * savepoint): sent in a write transaction's pipeline, else run. */
+static int pg_send_sql(struct store *s, const char *sql, const char *what)
+{
+	if (!PG(s)->piped)
+		return pg_exec(s, sql);
+	return pipe_sql(s, sql, what);
+}
+
 /* COMMIT of a transaction that failed answers "ROLLBACK": that is a
- * failure, not a success. */
+ * failure, not a success.  After the statements still unanswered, in
+ * the same round trip. */
 static int pg_commit(struct store *s)
 {
-	PGresult *r;
+	PGresult *r = NULL;
 	int ret = 0;
 
-	if (pipe_end(s) < 0)
+	if (lost(s) < 0)
 		return -1;
-	r = pq.PQexec(PG(s)->conn, "COMMIT");
-
+	if (PG(s)->piped) {
+		if (pipe_sql(s, "COMMIT", NULL) < 0 || pipe_end_keep(s, &r) < 0)
+			return -1;
+	} else {
+		PG(s)->trips++;
+		r = pq.PQexec(PG(s)->conn, "COMMIT");
+	}
 	if (!ok_status(r)) {
 		note(s, r);
 		ret = -1;
@@ -835,6 +981,7 @@ static void pg_rollback(struct store *s)
 	enum db_fault f = PG(s)->fault;
 	char *m;
 
+	lost_clear(PG(s));
 	if (!PG(s)->piped &&
 	    pq.PQtransactionStatus(PG(s)->conn) == PQTRANS_IDLE)
 		return;
@@ -862,8 +1009,9 @@ static char *pg_value(struct store *s, const char *sql)
 	PGresult *r;
 	char *v = NULL;
 
-	if (pipe_end(s) < 0)
+	if (lost(s) < 0 || pipe_end(s) < 0)
 		return NULL;
+	PG(s)->trips++;
 	r = pq.PQexec(PG(s)->conn, sql);
 	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) > 0 &&
 	    !pq.PQgetisnull(r, 0, 0))
@@ -878,11 +1026,15 @@ static char *pg_value(struct store *s, const char *sql)
  * (a database without the team schema), -1 on another error. */
 static int pg_schema_version(struct store *s)
 {
-	PGresult *r = pq.PQexec(
+	PGresult *r;
+	const char *code;
+	int n = -1;
+
+	PG(s)->trips++;
+	r = pq.PQexec(
 		PG(s)->conn,
 		"SELECT coalesce(max(version), 0) FROM secteam.schema_info");
-	const char *code = pq.PQresultErrorField(r, PG_DIAG_SQLSTATE);
-	int n = -1;
+	code = pq.PQresultErrorField(r, PG_DIAG_SQLSTATE);
 
 	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) > 0)
 		n = atoi(pq.PQgetvalue(r, 0, 0));
@@ -985,6 +1137,7 @@ const struct engine db_pg_engine = {
 	.open = pg_open,
 	.close = pg_close,
 	.exec = pg_exec,
+	.send_sql = pg_send_sql,
 	.prepare = pg_prepare,
 	.finalize = pg_finalize,
 	.reset = pg_reset,
@@ -1011,6 +1164,7 @@ const struct engine db_pg_engine = {
 	.poll_changed = pg_poll_changed,
 	.connected = pg_connected,
 	.reconnect = pg_reconnect,
+	.round_trips = pg_round_trips,
 	.password_verifier = pg_password_verifier,
 	.send = pg_send,
 };

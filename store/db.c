@@ -321,7 +321,7 @@ int db_send(struct store *s, struct stmt *st, const char *what, struct err *err)
 {
 	int rc;
 
-	if (!s->pipeline || !s->in_tx || !s->eng->send)
+	if (!s->in_tx || !s->eng->send)
 		return db_run(s, st, NULL, what, NULL, err);
 	s->sending = what;
 	rc = s->eng->send(st);

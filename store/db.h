@@ -94,6 +94,12 @@ struct engine {
 	 * network round trip to save.  Anything else run after it waits
 	 * for what was sent first. */
 	int (*send)(struct stmt *st);
+	/* The same for a statement without parameters (a savepoint), what
+	 * naming it should it fail; NULL: exec. */
+	int (*send_sql)(struct store *s, const char *sql, const char *what);
+	/* How many times the connection has waited on the server; NULL
+	 * for an engine without a network. */
+	unsigned long (*round_trips)(struct store *s);
 };
 
 extern const struct engine db_sqlite_engine;
@@ -125,10 +131,10 @@ int db_rows_ids(struct store *s, const char *sql, const int64_t *ids, size_t n,
 		void (*release)(void *elem), const char *what, struct err *err);
 
 /* db_run for a write whose result nothing reads (no id, no count of
- * rows changed), in a transaction: between store_pipeline(s, true) and
- * the commit, on an engine that can, it is sent without waiting for the
- * server (an error then fails what comes next, at the latest the
- * commit); otherwise it is db_run. */
+ * rows changed): in a transaction, on an engine that can, it is sent
+ * without waiting for the server (an error then fails what comes next,
+ * at the latest the commit, named as the write's own); otherwise it is
+ * db_run. */
 int db_send(struct store *s, struct stmt *st, const char *what,
 	    struct err *err);
 

@@ -119,9 +119,15 @@ int store_report_insert(struct store *s, const struct report_new *r,
 	db_text(st, 2, name);
 	db_text(st, 3, email);
 	db_int(st, 4, (int64_t)r->received);
-	if (row)
+	/* With its id drawn, nothing is read back: on a team server the
+	 * row goes with the next statement that waits (db_send). */
+	if (row) {
 		db_int(st, 5, row);
-	rc = db_run(s, st, id, "cannot store the report", NULL, err);
+		if ((rc = db_send(s, st, "cannot store the report", err)) == 0)
+			*id = row;
+	} else {
+		rc = db_run(s, st, id, "cannot store the report", NULL, err);
+	}
 out:
 	free(subj);
 	free(name);

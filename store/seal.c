@@ -547,7 +547,7 @@ static int reseal_read(struct store *s, struct reseal_chunk *c, size_t at,
 
 /*
  * Everything read first, then sealed and written DB_IDS_MAX reports at a
- * time: on a team server the writes go without waiting (store_pipeline),
+ * time: on a team server the writes go without waiting (db_send),
  * so it updates one part while this one seals the next; a read between
  * them would wait for every write sent before it.
  */

@@ -16,8 +16,6 @@ struct store {
 				 * path, or "team server 'host/db'" */
 	enum store_engine kind;
 	bool in_tx;
-	bool pipeline; /* db_send may send without waiting
-				 * (store_pipeline) */
 	const char *sending; /* what db_send is sending (its what) */
 	const char *sent_failed; /* the what of a write sent without waiting
 				 * that failed, for store_dberr to name in

@@ -125,15 +125,8 @@ int store_begin(struct store *s, struct err *err)
 	return 0;
 }
 
-void store_pipeline(struct store *s)
-{
-	if (s->in_tx)
-		s->pipeline = true;
-}
-
 int store_commit(struct store *s, struct err *err)
 {
-	s->pipeline = false;
 	if (s->eng->commit(s) < 0) {
 		int r = store_dberr(s, err, "cannot commit");
 		store_rollback(s);
@@ -145,9 +138,13 @@ int store_commit(struct store *s, struct err *err)
 
 void store_rollback(struct store *s)
 {
-	s->pipeline = false;
 	s->eng->rollback(s);
 	s->in_tx = false;
+}
+
+unsigned long store_round_trips(struct store *s)
+{
+	return s->eng->round_trips ? s->eng->round_trips(s) : 0;
 }
 
 bool store_in_tx(const struct store *s)
@@ -155,24 +152,34 @@ bool store_in_tx(const struct store *s)
 	return s->in_tx;
 }
 
+/* A statement whose result nothing reads: sent without a wait where
+ * the engine can (db.h's send_sql), else run. */
+static int send_sql(struct store *s, const char *sql, const char *what)
+{
+	return s->eng->send_sql ? s->eng->send_sql(s, sql, what)
+				: s->eng->exec(s, sql);
+}
+
 int store_savepoint(struct store *s, struct err *err)
 {
-	if (s->eng->exec(s, "SAVEPOINT unit") < 0)
+	if (send_sql(s, "SAVEPOINT unit", "cannot start a savepoint") < 0)
 		return store_dberr(s, err, "cannot start a savepoint");
 	return 0;
 }
 
 int store_savepoint_release(struct store *s, struct err *err)
 {
-	if (s->eng->exec(s, "RELEASE SAVEPOINT unit") < 0)
+	if (send_sql(s, "RELEASE SAVEPOINT unit",
+		     "cannot release a savepoint") < 0)
 		return store_dberr(s, err, "cannot release a savepoint");
 	return 0;
 }
 
 void store_savepoint_rollback(struct store *s)
 {
-	s->eng->exec(s, "ROLLBACK TO SAVEPOINT unit");
-	s->eng->exec(s, "RELEASE SAVEPOINT unit");
+	send_sql(s, "ROLLBACK TO SAVEPOINT unit",
+		 "cannot roll back a savepoint");
+	send_sql(s, "RELEASE SAVEPOINT unit", "cannot release a savepoint");
 }
 
 int store_check(struct store *s, struct err *err)

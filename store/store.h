@@ -136,12 +136,6 @@ int store_reseal_reports(struct store *s, const int64_t *ids, size_t n,
 			 int (*sent)(const int64_t *ids, const bool *changed,
 				     size_t n, void *data, struct err *err),
 			 void *data, struct err *err);
-/* Until the transaction ends: the writes whose results nothing reads
- * (a reseal's rows and events, an import's signatures, files and
- * timeline) sent to a team server without waiting for each result
- * (db_send); an error fails the next statement or the commit, named as
- * the write's own, and so the whole transaction.  Nothing on SQLite. */
-void store_pipeline(struct store *s);
 /* The team key, wrapped to one roster key (its fingerprint). */
 struct wrapped_key {
 	int generation;
@@ -200,6 +194,11 @@ int store_commit(struct store *s, struct err *err);
 void store_rollback(struct store *s);
 /* True while a transaction from store_begin is open. */
 bool store_in_tx(const struct store *s);
+/* How many times this connection has waited on a team server so far
+ * (0 on SQLite): a write transaction sends its BEGIN, its lock and the
+ * writes whose results nothing reads without a wait each, and waits
+ * once per read and once to commit. */
+unsigned long store_round_trips(struct store *s);
 /* A savepoint inside the open transaction, so one unit of work (one
  * imported message) can be undone without the rest of the batch. */
 int store_savepoint(struct store *s, struct err *err);
@@ -237,7 +236,7 @@ int64_t store_report_count(struct store *s);
 
 /* The paths a report touches, those it has already left out; fresh: a
  * report made in this transaction, which has none yet to read.  Sent
- * without a wait each in a pipelined transaction (store_pipeline). */
+ * without a wait each on a team server (db_send). */
 int store_files_add(struct store *s, int64_t report_id, char *const *paths,
 		    size_t n, bool fresh, struct err *err);
 /* *paths (caller frees each and the array). */

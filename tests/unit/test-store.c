@@ -1251,6 +1251,71 @@ static void test_lifecycle_is_cores(void **state)
 
 /* The array literals a reseal sends the team server (db_array_*): any
  * text, NULL, the empty string and any bytes come back as they went. */
+/*
+ * A write transaction on the team server waits on it once per read and
+ * once to commit: the BEGIN, the write lock and the writes nothing reads
+ * go without a wait each (the lock is not held across this process's
+ * turns on a busy machine).  A write so sent that fails loses the
+ * transaction, and every statement after it says so with its error,
+ * never with "current transaction is aborted"; the next transaction is
+ * not touched by it.
+ */
+static void test_write_round_trips(void **state)
+{
+	(void)state;
+	int64_t rid;
+	struct store *s = unit_store_with_report("trips.db", &rid);
+	struct err err = { 0, "" };
+	struct report rep;
+	struct event *ev;
+	size_t n;
+	unsigned long t0;
+
+	t0 = store_round_trips(s);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_round_trips(s), t0);
+	memset(&rep, 0, sizeof(rep));
+	assert_int_equal(store_report_get(s, rid, &rep, &err), 0);
+	report_release(&rep);
+	assert_int_equal(store_round_trips(s), t0 + 1);
+	assert_int_equal(store_event_add(s, rid, "bob", "note", "one", &err),
+			 0);
+	assert_int_equal(store_event_add(s, rid, "bob", "note", "two", &err),
+			 0);
+	assert_int_equal(store_round_trips(s), t0 + 1);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_round_trips(s), t0 + 2);
+	assert_int_equal(store_events_kind(s, rid, "note", &ev, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(ev[1].detail, "two");
+	events_free(ev, n);
+
+	/* An event for no report, refused by the server. */
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(
+		store_event_add(s, rid + 1000, "bob", "note", "x", &err), 0);
+	for (int i = 0; i < 2; i++) {
+		memset(&rep, 0, sizeof(rep));
+		assert_true(store_report_get(s, rid, &rep, &err) < 0);
+		assert_non_null(strstr(err.msg, "cannot record the event"));
+		assert_null(strstr(err.msg, "aborted"));
+	}
+	assert_true(store_commit(s, &err) < 0);
+	assert_non_null(strstr(err.msg, "cannot record the event"));
+	assert_false(store_in_tx(s));
+	assert_int_equal(store_events_kind(s, rid, "note", &ev, &n, &err), 0);
+	assert_int_equal(n, 2);
+	events_free(ev, n);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_event_add(s, rid, "bob", "note", "three", &err),
+			 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_events_kind(s, rid, "note", &ev, &n, &err), 0);
+	assert_int_equal(n, 3);
+	events_free(ev, n);
+	store_close(s);
+}
+
 static void test_array_literals(void **state)
 {
 	(void)state;
@@ -1718,6 +1783,7 @@ int main(void)
 		UNIT_BOTH(test_vendor_events),
 		/* PostgreSQL only: what only the team server takes */
 		cmocka_unit_test_setup(test_array_literals, unit_on_pg),
+		cmocka_unit_test_setup(test_write_round_trips, unit_on_pg),
 	};
 
 	return unit_run("store", tests, ARRAY_SIZE(tests));
