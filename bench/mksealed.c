@@ -108,7 +108,7 @@ static void one_report(struct session *sess, const char *signer, long i, long n,
 	char *entity, *digest, *d;
 	size_t elen;
 	time_t received = now - (time_t)(n - i) * 300;
-	struct report_new rn = { subj, name, email, received };
+	struct report_new rn = { subj, name, email, received, 0 };
 	struct message m;
 	const char *state = states[i % 9], *sev = severities[i % 5];
 	const char *claim = i % 3 == 0 ? "alice" : i % 3 == 1 ? "bob" : NULL;

@@ -306,23 +306,22 @@ static void message_row(const struct import_pending *p, int64_t rid,
 	m->plain_sha256 = b->digest;
 }
 
-/* The report p joins, or a new one (*rid); res->status says which. */
-static int report_of(struct store *s, const struct import_pending *p,
-		     struct import_result *res, time_t now, int64_t *rid,
-		     char **ambiguous, struct err *err)
+/* A new report for p, with the id store_import_claim drew (row). */
+static int new_report(struct store *s, const struct import_pending *p,
+		      time_t now, int64_t row, int64_t *rid, struct err *err)
 {
 	const struct pipeline_out *po = &p->po;
 	struct report_new rn = {
 		.subject = po->msg.subject,
 		.reporter_name = po->msg.from_name,
 		.reporter_email = po->msg.from_email,
-		.received = po->msg.date > 0 && po->msg.date <= now ?
-				    po->msg.date : now,
+		.received = po->msg.date > 0 && po->msg.date <= now
+			? po->msg.date
+			: now,
+		.id = row,
 	};
 
-	*rid = p->into ? p->into : find_thread(s, &po->msg, ambiguous);
-	res->status = *rid ? IMPORT_REPLY : IMPORT_NEW;
-	return *rid ? 0 : store_report_insert(s, &rn, rid, err);
+	return store_report_insert(s, &rn, rid, err);
 }
 
 /* The message's signatures, the report's files and the timeline. */
@@ -398,19 +397,30 @@ static int store_rows(struct session *sess, struct store *s,
 {
 	struct message m;
 	char *ambiguous = NULL;
-	int64_t rid = 0, mrow;
+	int64_t rid, mrow, dup, rrow, mdrawn;
 	time_t now = util_now();
 	int r;
 
-	/* Stored since it was read ahead (earlier in this import): say so
-	 * before a report row is made, which on a team server would spend
-	 * a report number for nothing.  Another officer's import racing
-	 * this one is still caught by the unique key below. */
-	if (store_message_find(s, NULL, p->hash, &res->report_id, NULL) == 0)
-		return 1;
-	if ((r = report_of(s, p, res, now, &rid, &ambiguous, err)) < 0)
+	/* The report it joins, if any; then, in one wait on a team server,
+	 * whether it was stored since it was read ahead (earlier in this
+	 * import, or by a colleague), said before a report row is made
+	 * (which would spend a report number for nothing), and if not, the
+	 * ids of its rows.  Another officer's import racing this one is
+	 * still caught by the unique key below. */
+	rid = p->into ? p->into : find_thread(s, &p->po.msg, &ambiguous);
+	if ((r = store_import_claim(s, p->hash, !rid, &dup, &rrow, &mdrawn,
+				    err)) < 0)
+		goto out;
+	if (dup) {
+		res->report_id = dup;
+		r = 1;
+		goto out;
+	}
+	res->status = rid ? IMPORT_REPLY : IMPORT_NEW;
+	if (!rid && (r = new_report(s, p, now, rrow, &rid, err)) < 0)
 		goto out;
 	message_row(p, rid, res->verdict, b, now, &m);
+	m.drawn_id = mdrawn;
 	r = store_message_insert(s, &m, &mrow, err);
 	if (r == ERR_DUPLICATE) {
 		/* Stored a moment ago: by another officer, or earlier in

@@ -125,6 +125,7 @@ struct pg {
 	 * order their results come, to name the one that failed. */
 	const char *pending_what[PIPE_MAX + 2];
 	unsigned long trips; /* waits on the server (store_round_trips) */
+	bool tx; /* in a write transaction (pg_begin) */
 	/* One of them failed: the transaction is lost, and every statement
 	 * after it until the rollback fails with that error, not with the
 	 * server's "current transaction is aborted" (a read whose failure
@@ -577,6 +578,7 @@ static int pg_reconnect(struct store *s)
 	p->catch_up = true;
 	p->piped = false;
 	p->pending = 0;
+	p->tx = false;
 	lost_clear(p);
 	return session_setup(s);
 }
@@ -921,6 +923,7 @@ static int64_t pg_changes(struct stmt *x)
  * in time fails that read as busy. */
 static int pg_begin(struct store *s)
 {
+	PG(s)->tx = true;
 	if (pipe_sql(s, "BEGIN", "cannot start a transaction") < 0 ||
 	    pipe_sql(s, "SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK ")",
 		     "cannot take the team's write lock") < 0) {
@@ -930,6 +933,7 @@ static int pg_begin(struct store *s)
 		pipe_end(s);
 		if (pq.PQtransactionStatus(PG(s)->conn) != PQTRANS_IDLE)
 			pg_exec(s, "ROLLBACK");
+		PG(s)->tx = false;
 		set_fault(s, f, m);
 		free(m);
 		return -1;
@@ -941,7 +945,7 @@ static int pg_begin(struct store *s)
  * savepoint): sent in a write transaction's pipeline, else run. */
 static int pg_send_sql(struct store *s, const char *sql, const char *what)
 {
-	if (!PG(s)->piped)
+	if (!PG(s)->tx)
 		return pg_exec(s, sql);
 	return pipe_sql(s, sql, what);
 }
@@ -954,6 +958,7 @@ static int pg_commit(struct store *s)
 	PGresult *r = NULL;
 	int ret = 0;
 
+	PG(s)->tx = false;
 	if (lost(s) < 0)
 		return -1;
 	if (PG(s)->piped) {
@@ -982,6 +987,7 @@ static void pg_rollback(struct store *s)
 	char *m;
 
 	lost_clear(PG(s));
+	PG(s)->tx = false;
 	if (!PG(s)->piped &&
 	    pq.PQtransactionStatus(PG(s)->conn) == PQTRANS_IDLE)
 		return;

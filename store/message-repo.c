@@ -33,50 +33,151 @@ static void read_id(struct stmt *st, void *elem)
 	*(int64_t *)elem = db_col_int(st, 0);
 }
 
+/* The oldest message with a Message-ID or content hash: ?1-?4 as
+ * find_bind binds them. */
+#define FIND_OLDEST                                                 \
+	"SELECT report_id FROM messages"                            \
+	" WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)" \
+	" OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"  \
+	" OR (CAST(?3 AS TEXT) IS NOT NULL AND message_id = ?3)"    \
+	" OR (CAST(?4 AS TEXT) IS NOT NULL AND content_hash = ?4)"  \
+	" ORDER BY id LIMIT 1"
+
+/*
+ * The lookup's parameters (find_bind binds them, or with no statement
+ * only frees them).  Keyed (issue 26): the server sees neither value.  Messages stored
+ * before keyed lookups are found by the clear ones (?3, ?4) until a
+ * roster reseal has keyed them.  All of it before the statement: making
+ * the keyed values may read the store (the team key's wrapped copies),
+ * and a failure there then leaves no statement half bound.
+ */
+struct find_keys {
+	char *kid, *khash;
+	bool clear;
+};
+
+static int find_keys(struct store *s, const char *message_id,
+		     const char *content_hash, struct find_keys *k,
+		     struct err *err)
+{
+	bool failed;
+
+	memset(k, 0, sizeof(*k));
+	if (!(k->kid =
+		      store_keyed(s, "message-id", message_id, &failed, err)) &&
+	    failed)
+		return ERR_CRYPTO;
+	if (!(k->khash =
+		      store_keyed(s, "content", content_hash, &failed, err)) &&
+	    failed) {
+		free(k->kid);
+		return ERR_CRYPTO;
+	}
+	k->clear = s->sealer && store_has_clear_ids(s);
+	return 0;
+}
+
+static void find_bind(struct stmt *st, struct find_keys *k,
+		      const char *message_id, const char *content_hash)
+{
+	if (st) {
+		db_text(st, 1, k->kid);
+		db_text(st, 2, k->khash);
+		db_text(st, 3, k->clear ? message_id : NULL);
+		db_text(st, 4, k->clear ? content_hash : NULL);
+	}
+	free(k->kid);
+	free(k->khash);
+	k->kid = k->khash = NULL;
+}
+
 int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err)
 {
+	struct find_keys k;
 	struct stmt *st;
-	char *kid, *khash;
-	bool failed, clear;
 	int r;
 
-	/* Keyed (issue 26): the server sees neither value.  Messages stored
-	 * before keyed lookups are found by the clear ones (?3, ?4) until a
-	 * roster reseal has keyed them.  All of it before the statement:
-	 * making the keyed values may read the store (the team key's wrapped
-	 * copies), and a failure there then leaves no statement half bound. */
-	if (!(kid = store_keyed(s, "message-id", message_id, &failed, err)) &&
-	    failed)
-		return ERR_CRYPTO;
-	if (!(khash = store_keyed(s, "content", content_hash, &failed, err)) &&
-	    failed) {
-		free(kid);
-		return ERR_CRYPTO;
-	}
-	clear = s->sealer && store_has_clear_ids(s);
-	if (!(st = db_stmt(
-		      s,
-		      "SELECT report_id FROM messages"
-		      " WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)"
-		      " OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"
-		      " OR (CAST(?3 AS TEXT) IS NOT NULL AND message_id = ?3)"
-		      " OR (CAST(?4 AS TEXT) IS NOT NULL AND content_hash = ?4)"
-		      " ORDER BY id LIMIT 1",
-		      err))) {
-		free(kid);
-		free(khash);
+	if ((r = find_keys(s, message_id, content_hash, &k, err)) < 0)
+		return r;
+	if (!(st = db_stmt(s, FIND_OLDEST, err))) {
+		find_bind(NULL, &k, NULL, NULL);
 		return ERR_IO;
 	}
-	db_text(st, 1, kid);
-	db_text(st, 2, khash);
-	db_text(st, 3, clear ? message_id : NULL);
-	db_text(st, 4, clear ? content_hash : NULL);
-	r = db_row(s, st, report_id, read_id, "cannot look up a message", err);
-	free(kid);
-	free(khash);
-	return r;
+	find_bind(st, &k, message_id, content_hash);
+	return db_row(s, st, report_id, read_id, "cannot look up a message",
+		      err);
+}
+
+struct claim {
+	int64_t dup, report_row, message_row;
+};
+
+static void read_claim(struct stmt *st, void *elem)
+{
+	struct claim *c = elem;
+
+	c->dup = db_col_int(st, 0);
+	c->report_row = db_col_int(st, 1);
+	c->message_row = db_col_int(st, 2);
+}
+
+int store_import_claim(struct store *s, const char *content_hash,
+		       bool new_report, int64_t *dup_report,
+		       int64_t *report_row, int64_t *message_row,
+		       struct err *err)
+{
+	struct claim c = { 0, 0, 0 };
+	struct find_keys k;
+	struct stmt *st;
+	int r;
+
+	*dup_report = *report_row = *message_row = 0;
+	if (s->kind != STORE_POSTGRESQL || !s->sealer) {
+		/* No wait to save: the lookup, then the ids. */
+		r = store_message_find(s, NULL, content_hash, dup_report, err);
+		if (r != ERR_NOTFOUND || !s->sealer)
+			return r == ERR_NOTFOUND ? 0 : r;
+		if (new_report &&
+		    (r = store_next_id(s, "reports", report_row, err)) < 0)
+			return r;
+		return store_next_id(s, "messages", message_row, err);
+	}
+	/* One statement: the ids are drawn (CASE runs nextval only when
+	 * its condition holds) only when the content is not stored. */
+	if ((r = find_keys(s, NULL, content_hash, &k, err)) < 0)
+		return r;
+	if (!(st = db_stmt(
+		      s,
+		      "WITH f AS (" FIND_OLDEST ")"
+		      " SELECT coalesce((SELECT report_id FROM f), 0),"
+		      " CASE WHEN NOT EXISTS (SELECT FROM f) AND ?5 = 1"
+		      " THEN nextval(pg_get_serial_sequence('secteam.reports', 'id'))"
+		      " ELSE 0 END,"
+		      " CASE WHEN NOT EXISTS (SELECT FROM f)"
+		      " THEN nextval(pg_get_serial_sequence('secteam.messages', 'id'))"
+		      " ELSE 0 END",
+		      err))) {
+		find_bind(NULL, &k, NULL, NULL);
+		return ERR_IO;
+	}
+	find_bind(st, &k, NULL, content_hash);
+	db_int(st, 5, new_report);
+	/* One row, always: none is a failure of the server. */
+	if ((r = db_row(s, st, &c, read_claim, "cannot look up a message",
+			err)) < 0)
+		return r == ERR_NOTFOUND
+			? err_setc(err, ERR_IO,
+				   "cannot look up a message in %s", s->where)
+			: r;
+	if (!c.dup && (c.message_row < 1 || (new_report && c.report_row < 1)))
+		return err_setc(err, ERR_IO, "cannot draw the next id in %s",
+				s->where);
+	*dup_report = c.dup;
+	*report_row = c.report_row;
+	*message_row = c.message_row;
+	return 0;
 }
 
 static void read_ref(struct stmt *st, void *elem)
@@ -189,7 +290,9 @@ int store_message_insert(struct store *s, const struct message *m,
 
 	if (m->blob_plain && !s->sealer)
 		return err_setc(err, ERR_CRYPTO, "cannot seal a message without a team key");
-	if (s->sealer && (r = store_next_id(s, "messages", &row, err)) < 0)
+	row = m->drawn_id;
+	if (s->sealer && !row &&
+	    (r = store_next_id(s, "messages", &row, err)) < 0)
 		return r;
 	if (m->blob_plain &&
 	    !(blob = s->sealer->seal(s->sealer->data, "messages", "blob", row,

@@ -93,7 +93,9 @@ int store_report_insert(struct store *s, const struct report_new *r,
 	int rc;
 
 	/* Sealed, the fields name their row: its id is drawn first. */
-	if (s->sealer && (rc = store_next_id(s, "reports", &row, err)) < 0)
+	row = r->id;
+	if (s->sealer && !row &&
+	    (rc = store_next_id(s, "reports", &row, err)) < 0)
 		return rc;
 	subj = store_seal_field(s, "reports", "subject", row,
 				r->subject ? r->subject : "", &f1, err);

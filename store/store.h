@@ -257,6 +257,18 @@ int store_files_each(struct store *s,
 int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err);
+/* An import's check under the write lock, in one wait on a team server:
+ * the report holding a stored message with this content hash in
+ * *dup_report (0 when none), and when there is none, the ids the new
+ * message's row (and with new_report, its new report's row) will have,
+ * drawn now so that their sealed fields can name them (0 without a team
+ * key: the inserts draw their own).  Nothing is drawn for a duplicate,
+ * whose import stores nothing: no report number is spent on it.  Pass
+ * them on in report_new.id and message.drawn_id. */
+int store_import_claim(struct store *s, const char *content_hash,
+		       bool new_report, int64_t *dup_report,
+		       int64_t *report_row, int64_t *message_row,
+		       struct err *err);
 int store_message_id_holders(struct store *s, const char *message_id,
 			     int64_t except_row, struct message_ref *out,
 			     size_t max, size_t *n, struct err *err);

@@ -42,6 +42,7 @@ struct report_new {
 	const char *reporter_name;
 	const char *reporter_email;
 	time_t received;
+	int64_t id; /* drawn by store_import_claim, or 0 */
 };
 
 struct report_filter {
@@ -99,6 +100,8 @@ struct message {
 				 * BLOB_KEYED the message after its keys;
 				 * NULL for a message stored before it was
 				 * kept.  Every opening checks it */
+	int64_t drawn_id; /* store_message_insert only: the id drawn for
+			   * it by store_import_claim, or 0 */
 	char *ids_sealed; /* the store's own: the sealed Message-IDs
 				 * while a row is read */
 	enum blob_form blob_form; /* what the sealed blob holds (the

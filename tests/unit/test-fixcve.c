@@ -244,7 +244,8 @@ static void test_page(void **state)
 {
 	struct cmd_ctx ctx;
 	struct err err;
-	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100 };
+	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100,
+				 0 };
 	int64_t id[70];
 	struct fixcve fc[70], one;
 

@@ -33,7 +33,7 @@ static void test_modes_whatever_umask(void **state)
 	assert_int_equal(store_open(path, NULL, &s, &err), ERR_NOTFOUND);
 	assert_non_null(strstr(err.msg, "sub/dir' does not exist"));
 	assert_int_equal(store_open(path, &mk, &s, &err), 0);
-	struct report_new rn = { "s", NULL, NULL, 1 };
+	struct report_new rn = { "s", NULL, NULL, 1, 0 };
 	int64_t id;
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
@@ -69,7 +69,8 @@ static void test_reopen_keeps_data(void **state)
 	struct store *s = unit_store_open("reopen.db");
 	struct err err;
 	int64_t id;
-	struct report_new rn = { "Overflow in tcp", "Rita", "rita@example.net", 1000 };
+	struct report_new rn = { "Overflow in tcp", "Rita", "rita@example.net",
+				 1000, 0 };
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
@@ -97,7 +98,7 @@ static void test_rollback(void **state)
 	struct store *s = unit_store_open("rollback.db");
 	struct err err;
 	int64_t id;
-	struct report_new rn = { "x", NULL, NULL, 1 };
+	struct report_new rn = { "x", NULL, NULL, 1, 0 };
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
@@ -143,7 +144,7 @@ static void test_message_unique(void **state)
 	struct store *s = unit_store_open("msg.db");
 	struct err err;
 	int64_t rid, rid2, mid, mid2, mid3, found;
-	struct report_new rn = { "x", NULL, NULL, 1 };
+	struct report_new rn = { "x", NULL, NULL, 1, 0 };
 	unsigned char blob[] = "ciphertext";
 	struct message m = { 0 };
 	struct message_ref refs[4];
@@ -390,7 +391,7 @@ static void test_listing_orders(void **state)
 
 	assert_int_equal(store_begin(s, &err), 0);
 	for (int i = 0; i < 4; i++) {
-		struct report_new rn = { "r", NULL, NULL, 100 + i };
+		struct report_new rn = { "r", NULL, NULL, 100 + i, 0 };
 		char *sevchange = xasprintf("none -> %s", sev[i]);
 		assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
 		if (strcmp(sev[i], "none"))
@@ -477,7 +478,7 @@ static void test_events_since(void **state)
 	struct err err;
 	int64_t a, b, last, *ids;
 	size_t n;
-	struct report_new rn = { "x", NULL, NULL, 1 };
+	struct report_new rn = { "x", NULL, NULL, 1, 0 };
 
 	int64_t mark;
 	assert_int_equal(store_event_last(s, &mark, &err), 0);
@@ -520,7 +521,7 @@ static void test_events_kind(void **state)
 	struct event *ev;
 	int64_t a, b;
 	size_t n;
-	struct report_new rn = { "x", NULL, NULL, 1 };
+	struct report_new rn = { "x", NULL, NULL, 1, 0 };
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &a, &err), 0);
@@ -576,7 +577,7 @@ static void test_milestones(void **state)
 	struct store *s = unit_store_open("milestones.db");
 	struct err err;
 	struct report_milestones *m;
-	struct report_new rn = { "x", NULL, NULL, 1 };
+	struct report_new rn = { "x", NULL, NULL, 1, 0 };
 	struct sbuf sb = SBUF_INIT;
 	char p1[] = "net/ipv4/tcp.c", p2[] = "mm/slub.c", p3[] = "fs/inode.c";
 	char *fa[] = { p1, p2 }, *fb[] = { p3 };
@@ -637,7 +638,7 @@ static void test_reminders(void **state)
 	(void)state;
 	struct store *s = unit_store_open("reminders.db");
 	struct err err;
-	struct report_new rn = { "s", NULL, NULL, 1 };
+	struct report_new rn = { "s", NULL, NULL, 1, 0 };
 	int64_t id;
 	time_t at = 99;
 
@@ -704,7 +705,8 @@ static void test_report_keys(void **state)
 	struct store *s = unit_store_open("keys.db");
 	struct err err;
 	int64_t a, b;
-	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100 };
+	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100,
+				 0 };
 	struct decision d = { 0 };
 	struct report_key *k;
 	size_t n;
@@ -882,6 +884,82 @@ static void fake_ready(void *data)
 /* Sealed subjects and reporters, opened for the client to search and
  * sort: more reports than one thread opens (store_parallel shares them
  * out), each opened into its own report, in id order. */
+/*
+ * store_import_claim: a stored content is found, and then nothing is
+ * drawn (no report number spent on a duplicate); new content gets the
+ * ids its rows then have.  On a team server it is one wait, inside a
+ * transaction with the BEGIN, the lock and a savepoint before it.
+ */
+static void test_import_claim(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("claim.db");
+	const struct store_sealer z = { NULL,	    fake_seal, fake_open,
+					fake_stale, fake_mac,  fake_ready };
+	struct report_new rn = { "x", NULL, NULL, 1, 0 };
+	unsigned char blob[] = "ciphertext";
+	struct message m = { 0 };
+	struct err err = { 0, "" };
+	int64_t dup, rrow, mrow, rid, mid, r2, m2;
+	unsigned long t0;
+
+	/* Without a team key the inserts draw their own. */
+	assert_int_equal(
+		store_import_claim(s, "h0", true, &dup, &rrow, &mrow, &err), 0);
+	assert_true(dup == 0 && rrow == 0 && mrow == 0);
+
+	/* (fake_mac keys a value by its length.) */
+	store_set_sealer(s, &z);
+	ready_store = s;
+	/* What a lookup reads once (store_has_clear_ids), read. */
+	assert_int_equal(store_message_find(s, NULL, "h", &dup, &err),
+			 ERR_NOTFOUND);
+	t0 = store_round_trips(s);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_savepoint(s, &err), 0);
+	assert_int_equal(
+		store_import_claim(s, "h1", true, &dup, &rrow, &mrow, &err), 0);
+	assert_int_equal(store_round_trips(s), unit_pg ? t0 + 1 : 0);
+	assert_int_equal(dup, 0);
+	assert_true(rrow > 0 && mrow > 0);
+	rn.id = rrow;
+	assert_int_equal(store_report_insert(s, &rn, &rid, &err), 0);
+	assert_int_equal(rid, rrow);
+	m.report_id = rid;
+	m.content_hash = (char *)"h1";
+	m.verdict = SIG_VALID;
+	m.blob_kind = (char *)"original";
+	m.blob = blob;
+	m.blob_len = sizeof(blob);
+	m.drawn_id = mrow;
+	assert_int_equal(store_message_insert(s, &m, &mid, &err), 0);
+	assert_int_equal(mid, mrow);
+	assert_int_equal(store_savepoint_release(s, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+
+	/* Stored: found, nothing drawn. */
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(
+		store_import_claim(s, "h1", true, &dup, &r2, &m2, &err), 0);
+	assert_int_equal(dup, rid);
+	assert_true(r2 == 0 && m2 == 0);
+	/* A reply's content: only its message's id; the next report gets
+	 * the number after the last, none spent in between. */
+	assert_int_equal(
+		store_import_claim(s, "h22", false, &dup, &r2, &m2, &err), 0);
+	assert_true(dup == 0 && r2 == 0 && m2 == mrow + 1);
+	m.content_hash = (char *)"h22";
+	m.drawn_id = m2;
+	assert_int_equal(store_message_insert(s, &m, &mid, &err), 0);
+	assert_int_equal(mid, m2);
+	assert_int_equal(
+		store_import_claim(s, "h333", true, &dup, &r2, &m2, &err), 0);
+	assert_true(dup == 0 && r2 == rrow + 1 && m2 == mrow + 2);
+	store_rollback(s);
+	store_set_sealer(s, NULL);
+	store_close(s);
+}
+
 static void test_sealed_search(void **state)
 {
 	(void)state;
@@ -905,7 +983,7 @@ static void test_sealed_search(void **state)
 	for (int i = 1; i <= N; i++) {
 		char *subj = xasprintf(i % 1000 ? "report %05d" : "report %05d Needle", i);
 		char *mail = xasprintf(i == 2500 ? "NEEDLE%d@example.net" : "r%d@example.net", i);
-		struct report_new rn = { subj, "Rita", mail, 100 + i };
+		struct report_new rn = { subj, "Rita", mail, 100 + i, 0 };
 
 		assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
 		if (!(i % 1000) || i == 2500)
@@ -965,7 +1043,8 @@ static void test_report_page(void **state)
 	(void)state;
 	struct store *s = unit_store_open("page.db");
 	struct err err;
-	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100 };
+	struct report_new rn = { "Overflow", "Rita", "rita@example.net", 100,
+				 0 };
 	struct decision d = { 0 };
 	int64_t id[70], want[71];
 	struct report out[71];
@@ -1049,7 +1128,7 @@ static void test_events_make_the_report(void **state)
 {
 	(void)state;
 	struct store *s = unit_store_open("apply.db");
-	struct report_new rn = { "r", NULL, NULL, 100 };
+	struct report_new rn = { "r", NULL, NULL, 100, 0 };
 	char *me = store_whoami(s), *claim = xasprintf("claimed by %s", me),
 	     *release = xasprintf("released by %s", me);
 	struct report r;
@@ -1157,7 +1236,7 @@ static void test_vendor_events(void **state)
 {
 	(void)state;
 	struct store *s = unit_store_open("vendor-events.db");
-	struct report_new rn = { "r", NULL, NULL, 100 };
+	struct report_new rn = { "r", NULL, NULL, 100, 0 };
 	struct vendor v = { 0, (char *)"Acme", (char *)"sec@acme.example", NULL,
 			    (char *)"vendor" };
 	struct report_vendor rv;
@@ -1522,7 +1601,7 @@ static void test_migrate_participant_key(void **state)
 	struct store *s = unit_store_open("v1.db");
 	struct err err;
 	char *path = unit_path("v1.db");
-	struct report_new rn = { "s", NULL, NULL, 1 };
+	struct report_new rn = { "s", NULL, NULL, 1, 0 };
 	struct participant p;
 	int64_t id;
 	sqlite3 *db;
@@ -1777,6 +1856,7 @@ int main(void)
 		UNIT_BOTH(test_reminders),
 		UNIT_BOTH(test_report_keys),
 		UNIT_BOTH(test_sealed_search),
+		UNIT_BOTH(test_import_claim),
 		UNIT_BOTH(test_report_page),
 		UNIT_BOTH(test_whoami),
 		UNIT_BOTH(test_events_make_the_report),

@@ -519,7 +519,7 @@ static int64_t add_report(struct store *s, const char *subject, const char *sev,
 			  const char *claimed)
 {
 	struct err err = { 0, "" };
-	struct report_new rn = { subject, NULL, NULL, 1000 };
+	struct report_new rn = { subject, NULL, NULL, 1000, 0 };
 	int64_t id;
 
 	assert_int_equal(store_begin(s, &err), 0);

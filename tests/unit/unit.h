@@ -202,7 +202,7 @@ static UNIT_UNUSED struct store *unit_store_with_report(const char *name, int64_
 {
 	struct store *s = unit_store_open(name);
 	struct err err = { 0, "" };
-	struct report_new rn = { "a report", NULL, NULL, 1000 };
+	struct report_new rn = { "a report", NULL, NULL, 1000, 0 };
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, id, &err), 0);
