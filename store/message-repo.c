@@ -285,12 +285,13 @@ int store_message_insert(struct store *s, const struct message *m,
 	char *kid = NULL, *khash = NULL, *kirt = NULL, *ids = NULL, *clear_ids;
 	unsigned char *blob = NULL;
 	size_t blob_len = m->blob_len;
-	bool f1 = false, f2 = false, f3 = false;
+	bool f1 = false, f2 = false, f3 = false, claimed;
 	int r;
 
 	if (m->blob_plain && !s->sealer)
 		return err_setc(err, ERR_CRYPTO, "cannot seal a message without a team key");
 	row = m->drawn_id;
+	claimed = row && s->sealer;
 	if (s->sealer && !row &&
 	    (r = store_next_id(s, "messages", &row, err)) < 0)
 		return r;
@@ -332,22 +333,28 @@ int store_message_insert(struct store *s, const struct message *m,
 			goto out;
 		}
 	}
-	st = row
+#define MESSAGE_INSERT                                                      \
+	"INSERT INTO messages (report_id, message_id, content_hash,"        \
+	" in_reply_to, from_name, from_email, subject, date, imported,"     \
+	" encrypted, verdict, fingerprint, signer_matches_from, blob_kind," \
+	" blob, blob_content, plain_sha256"
+#define MESSAGE_VALUES                                                          \
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14," \
+	" ?15, ?16, ?17"
+	st = claimed ? db_stmt(s,
+			       MESSAGE_INSERT ", id, ids_sealed)" MESSAGE_VALUES
+					      ", ?18, ?19)",
+			       err)
+		: row
 		? db_stmt(s,
-			  "INSERT INTO messages (report_id, message_id, content_hash,"
-			  " in_reply_to, from_name, from_email, subject, date, imported,"
-			  " encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
-			  " blob_content, plain_sha256, id, ids_sealed) VALUES (?1, ?2, ?3, ?4,"
-			  " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
-			  " ON CONFLICT DO NOTHING RETURNING id",
+			  MESSAGE_INSERT
+			  ", id, ids_sealed)" MESSAGE_VALUES
+			  ", ?18, ?19) ON CONFLICT DO NOTHING RETURNING id",
 			  err)
 		: db_stmt(s,
-			  "INSERT INTO messages (report_id, message_id, content_hash,"
-			  " in_reply_to, from_name, from_email, subject, date, imported,"
-			  " encrypted, verdict, fingerprint, signer_matches_from, blob_kind, blob,"
-			  " blob_content, plain_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-			  " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
-			  " ON CONFLICT DO NOTHING RETURNING id",
+			  MESSAGE_INSERT
+			  ")" MESSAGE_VALUES
+			  ") ON CONFLICT DO NOTHING RETURNING id",
 			  err);
 	if (!st) {
 		r = ERR_IO;
@@ -373,6 +380,16 @@ int store_message_insert(struct store *s, const struct message *m,
 	if (row) {
 		db_int(st, 18, row);
 		db_text(st, 19, ids);
+	}
+	/* Claimed under the write lock (store_import_claim found no such
+	 * content), nothing is read back: on a team server the row goes
+	 * with the next statement that waits.  A conflict, which the lock
+	 * rules out, then fails the transaction (there is no ON CONFLICT:
+	 * never a report left without its message). */
+	if (claimed) {
+		if ((r = db_send(s, st, "cannot store the message", err)) == 0)
+			*id = row;
+		goto out;
 	}
 	/* A conflict returns no row (and leaves a PostgreSQL transaction
 	 * usable, which an error would not). */

@@ -272,7 +272,11 @@ int store_import_claim(struct store *s, const char *content_hash,
 int store_message_id_holders(struct store *s, const char *message_id,
 			     int64_t except_row, struct message_ref *out,
 			     size_t max, size_t *n, struct err *err);
-/* ERR_DUPLICATE when a message with the same content hash is stored. */
+/* ERR_DUPLICATE when a message with the same content hash is stored.
+ * With m->drawn_id (store_import_claim found no such content, under the
+ * write lock), nothing is read back: on a team server the row goes with
+ * the next statement that waits, and a conflict fails the transaction
+ * there. */
 int store_message_insert(struct store *s, const struct message *m,
 			 int64_t *id, struct err *err);
 /* The report a stored message (by row id) belongs to, or ERR_NOTFOUND. */

@@ -902,6 +902,7 @@ static void test_import_claim(void **state)
 	struct err err = { 0, "" };
 	int64_t dup, rrow, mrow, rid, mid, r2, m2;
 	unsigned long t0;
+	int r;
 
 	/* Without a team key the inserts draw their own. */
 	assert_int_equal(
@@ -936,6 +937,8 @@ static void test_import_claim(void **state)
 	assert_int_equal(mid, mrow);
 	assert_int_equal(store_savepoint_release(s, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
+	/* The inserts went with the commit. */
+	assert_int_equal(store_round_trips(s), unit_pg ? t0 + 2 : 0);
 
 	/* Stored: found, nothing drawn. */
 	assert_int_equal(store_begin(s, &err), 0);
@@ -956,6 +959,26 @@ static void test_import_claim(void **state)
 		store_import_claim(s, "h333", true, &dup, &r2, &m2, &err), 0);
 	assert_true(dup == 0 && r2 == rrow + 1 && m2 == mrow + 2);
 	store_rollback(s);
+
+	/* A claimed insert that conflicts after all (a claim skipped): the
+	 * transaction fails, never a report stored without its message. */
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(
+		store_import_claim(s, "h4444", true, &dup, &r2, &m2, &err), 0);
+	rn.id = r2;
+	assert_int_equal(store_report_insert(s, &rn, &rid, &err), 0);
+	m.report_id = rid;
+	m.content_hash = (char *)"h1";
+	m.drawn_id = m2;
+	r = store_message_insert(s, &m, &mid, &err);
+	if (r == 0)
+		r = store_commit(s, &err);
+	else
+		store_rollback(s);
+	assert_int_equal(r, ERR_DUPLICATE);
+	assert_non_null(strstr(err.msg, "cannot store the message"));
+	assert_false(store_in_tx(s));
+	assert_int_equal(store_report_count(s), 1);
 	store_set_sealer(s, NULL);
 	store_close(s);
 }
