@@ -276,6 +276,16 @@ static void open_message(struct store *s, struct message *m, char *ids)
 	}
 }
 
+/* A message row's columns and values (the caller closes both lists). */
+#define MESSAGE_INSERT                                                      \
+	"INSERT INTO messages (report_id, message_id, content_hash,"        \
+	" in_reply_to, from_name, from_email, subject, date, imported,"     \
+	" encrypted, verdict, fingerprint, signer_matches_from, blob_kind," \
+	" blob, blob_content, plain_sha256"
+#define MESSAGE_VALUES                                                          \
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14," \
+	" ?15, ?16, ?17"
+
 int store_message_insert(struct store *s, const struct message *m,
 			 int64_t *id, struct err *err)
 {
@@ -333,29 +343,23 @@ int store_message_insert(struct store *s, const struct message *m,
 			goto out;
 		}
 	}
-#define MESSAGE_INSERT                                                      \
-	"INSERT INTO messages (report_id, message_id, content_hash,"        \
-	" in_reply_to, from_name, from_email, subject, date, imported,"     \
-	" encrypted, verdict, fingerprint, signer_matches_from, blob_kind," \
-	" blob, blob_content, plain_sha256"
-#define MESSAGE_VALUES                                                          \
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14," \
-	" ?15, ?16, ?17"
-	st = claimed ? db_stmt(s,
-			       MESSAGE_INSERT ", id, ids_sealed)" MESSAGE_VALUES
-					      ", ?18, ?19)",
-			       err)
-		: row
-		? db_stmt(s,
-			  MESSAGE_INSERT
-			  ", id, ids_sealed)" MESSAGE_VALUES
-			  ", ?18, ?19) ON CONFLICT DO NOTHING RETURNING id",
-			  err)
-		: db_stmt(s,
-			  MESSAGE_INSERT
-			  ")" MESSAGE_VALUES
-			  ") ON CONFLICT DO NOTHING RETURNING id",
-			  err);
+	if (claimed)
+		st = db_stmt(s,
+			     MESSAGE_INSERT ", id, ids_sealed)" MESSAGE_VALUES
+					    ", ?18, ?19)",
+			     err);
+	else if (row)
+		st = db_stmt(s,
+			     MESSAGE_INSERT
+			     ", id, ids_sealed)" MESSAGE_VALUES
+			     ", ?18, ?19) ON CONFLICT DO NOTHING RETURNING id",
+			     err);
+	else
+		st = db_stmt(s,
+			     MESSAGE_INSERT
+			     ")" MESSAGE_VALUES
+			     ") ON CONFLICT DO NOTHING RETURNING id",
+			     err);
 	if (!st) {
 		r = ERR_IO;
 		goto out;
