@@ -501,7 +501,7 @@ int import_finish(struct session *sess, struct import_pending *p,
 	 * round trip each (db_send): the write lock is held for fewer waits
 	 * on this process, which a busy machine may not run at once.  An
 	 * error among them is found by the next statement, at the latest
-	 * the release or the commit, and named as its own (store_dberr);
+	 * the commit, and named as its own (store_dberr);
 	 * like any failure of the store, it ends the batch. */
 	r = store_rows(sess, s, p, res, &p->b, p->files, p->nfiles, err);
 	if (r == 1) {

@@ -364,7 +364,7 @@ static int pipe_end(struct store *s)
 /* Room for one more statement in the pipeline, which is entered. */
 static int pipe_room(struct store *s)
 {
-	/* A prepare and its statement. */
+	/* Then a prepare and its statement may follow: PIPE_MAX + 2. */
 	if (PG(s)->pending >= PIPE_MAX && pipe_end(s) < 0)
 		return -1;
 	return pipe_enter(s);
@@ -546,14 +546,14 @@ static int pg_open(struct store *s, const char *where,
 	return 0;
 }
 
-/* The connection's lost: one try to make it again, with the session set
- * up as at open; the statements are prepared again when next used, and
- * the next poll_changed says "changed" (nothing was notified meanwhile). */
 static unsigned long pg_round_trips(struct store *s)
 {
 	return PG(s)->trips;
 }
 
+/* The connection's lost: one try to make it again, with the session set
+ * up as at open; the statements are prepared again when next used, and
+ * the next poll_changed says "changed" (nothing was notified meanwhile). */
 static int pg_reconnect(struct store *s)
 {
 	struct pg *p = PG(s);

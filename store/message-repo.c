@@ -45,9 +45,9 @@ static void read_id(struct stmt *st, void *elem)
 
 /*
  * The lookup's parameters (find_bind binds them, or with no statement
- * only frees them).  Keyed (issue 26): the server sees neither value.  Messages stored
- * before keyed lookups are found by the clear ones (?3, ?4) until a
- * roster reseal has keyed them.  All of it before the statement: making
+ * only frees them).  Keyed (issue 26): the server sees neither value.
+ * Messages stored before keyed lookups are found by the clear ones (?3,
+ * ?4) until a roster reseal has keyed them.  All of it before the statement: making
  * the keyed values may read the store (the team key's wrapped copies),
  * and a failure there then leaves no statement half bound.
  */
