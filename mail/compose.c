@@ -19,7 +19,7 @@
  */
 #include <string.h>
 
-#include <gmime/gmime.h>
+#include "mail/gmime.h"
 
 #include "mail/mail.h"
 

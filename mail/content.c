@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gmime/gmime.h>
+#include "mail/gmime.h"
 
 #include "mail/mail.h"
 

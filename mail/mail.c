@@ -15,7 +15,7 @@
 #include <iconv.h>
 #include <string.h>
 
-#include <gmime/gmime.h>
+#include "mail/gmime.h"
 
 #include "mail/mail.h"
 
@@ -23,15 +23,9 @@
 #define MAIL_MAX_PARTS 10000
 #define MAIL_MAX_FROM 100
 
-/* Not thread-safe: call it from the main thread first. */
 void mail_init(void)
 {
-	static bool done;
-
-	if (!done) {
-		g_mime_init();
-		done = true;
-	}
+	(void)mail_gmime();
 }
 
 /* ---- small conversions -------------------------------------------------*/

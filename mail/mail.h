@@ -25,7 +25,10 @@
 /* Largest single message accepted; bigger ones are refused with an error. */
 #define MAIL_MAX_SIZE ((size_t)64 << 20)
 
-/* Calls g_mime_init() once; safe to call many times. */
+/*
+ * Loads GMime (mail/gmime.h) and calls g_mime_init() once; safe to call
+ * many times, from any thread.  Mail is parsed or composed only after it.
+ */
 void mail_init(void);
 
 enum mail_kind {
