@@ -134,6 +134,10 @@ struct pg {
 	const char *lost_what;
 	enum db_fault lost_fault;
 	char *lost_msg;
+	/* The schema's version read at open, for the first
+	 * pg_schema_version (0: no schema). */
+	bool open_version_read;
+	int open_version;
 };
 
 struct pg_stmt {
@@ -496,28 +500,68 @@ static char *connect_error(const char *m)
 	return sbuf_detach(&b, NULL);
 }
 
-/* One round trip for the whole session set-up. */
+/*
+ * The session's settings, as set_config() (SET takes no parameters): one
+ * statement, so that pg_open can ask for the schema version in the same
+ * one.  libpq learns the encoding from the server's answer.
+ */
+#define SESSION_SETTINGS                                            \
+	"set_config('client_encoding', 'UTF8', false), "            \
+	"set_config('search_path', 'secteam, pg_catalog', false), " \
+	"set_config('application_name', 'secteam-tui', false), "    \
+	"set_config('client_min_messages', 'warning', false), "     \
+	"set_config('lock_timeout', $1, false)"
+
+/* The settings and, with version, the schema's version into *found (see
+ * pg_schema_version): one round trip.  -1 on failure; *code is then "no
+ * schema" when the version's table or schema is not there (nothing
+ * noted), else "" (the error noted). */
+static int session_query(struct store *s, bool version, int *found,
+			 const char **code)
+{
+	char timeout[16];
+	const char *param[1] = { timeout };
+	PGresult *r;
+	int ret = 0;
+
+	*code = "";
+	snprintf(timeout, sizeof(timeout), "%d", s->busy_timeout_ms);
+	PG(s)->trips++;
+	r = pq.PQexecParams(PG(s)->conn,
+			    version ? "SELECT " SESSION_SETTINGS ", (SELECT "
+				      "coalesce(max(version), 0) FROM "
+				      "secteam.schema_info)"
+				    : "SELECT " SESSION_SETTINGS,
+			    1, NULL, param, NULL, NULL, 0);
+	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) == 1) {
+		if (version)
+			*found = atoi(pq.PQgetvalue(r, 0, 5));
+	} else {
+		const char *c = pq.PQresultErrorField(r, PG_DIAG_SQLSTATE);
+
+		if (version && c &&
+		    (!strcmp(c, "42P01") || !strcmp(c, "3F000")))
+			*code = "no schema"; /* no such table, or schema */
+		else
+			note(s, r);
+		ret = -1;
+	}
+	pq.PQclear(r);
+	return ret;
+}
+
 static int session_setup(struct store *s)
 {
-	char *msg;
-	int r;
+	const char *code;
 
-	/* libpq learns the encoding from the server's answer. */
-	msg = xasprintf("SET client_encoding = 'UTF8';"
-			"SET search_path = secteam, pg_catalog;"
-			"SET application_name = 'secteam-tui';"
-			"SET client_min_messages = warning;"
-			"SET lock_timeout = %d;",
-			s->busy_timeout_ms);
-	r = pg_exec(s, msg);
-	free(msg);
-	return r;
+	return session_query(s, false, NULL, &code);
 }
 
 static int pg_open(struct store *s, const char *where,
 		   const struct store_opts *o, struct err *err)
 {
 	struct pg *p = xcalloc(1, sizeof(*p));
+	const char *code;
 	char *msg;
 	int r;
 
@@ -541,8 +585,18 @@ static int pg_open(struct store *s, const char *where,
 	}
 	s->where = server_name(p->conn);
 	pq.PQsetNoticeReceiver(p->conn, pg_notice, NULL);
-	if (session_setup(s) < 0)
-		return store_dberr(s, err, "cannot set up the session");
+	/* With the schema's version, which store_open reads next.  Should
+	 * that fail (a database without the schema before team init, or a
+	 * role that may not read it), the settings go alone, and
+	 * pg_schema_version says what it finds. */
+	if (session_query(s, true, &p->open_version, &code) == 0) {
+		p->open_version_read = true;
+	} else {
+		if (session_setup(s) < 0)
+			return store_dberr(s, err, "cannot set up the session");
+		p->open_version_read = *code != '\0'; /* no schema: 0 */
+		p->open_version = 0;
+	}
 	return 0;
 }
 
@@ -1036,6 +1090,11 @@ static int pg_schema_version(struct store *s)
 	const char *code;
 	int n = -1;
 
+	/* Read with the session's settings at open (pg_open). */
+	if (PG(s)->open_version_read) {
+		PG(s)->open_version_read = false;
+		return PG(s)->open_version;
+	}
 	PG(s)->trips++;
 	r = pq.PQexec(
 		PG(s)->conn,

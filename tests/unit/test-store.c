@@ -1418,6 +1418,65 @@ static void test_write_round_trips(void **state)
 	store_close(s);
 }
 
+/* Opening a team server: the session's settings and the schema's version
+ * in one wait; a database without the schema, or with a newer one, said. */
+static void test_open_round_trips(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("opentrips.db");
+	struct err err = { 0, "" };
+	struct report rep;
+	char *where, *out = NULL;
+	int64_t rid;
+
+	store_close(s);
+	s = unit_store_reopen("opentrips.db");
+	assert_int_equal(store_round_trips(s), 1);
+	assert_int_equal(store_schema_version(s), (int)schema_pg_count);
+	/* The search path took (the store names its tables bare). */
+	memset(&rep, 0, sizeof(rep));
+	assert_int_equal(store_report_get(s, 1, &rep, &err), ERR_NOTFOUND);
+	store_close(s);
+
+	/* Newer than this program: refused, naming both versions. */
+	assert_int_equal(unit_sql("opentrips.db",
+				  "INSERT INTO secteam.schema_info (version) "
+				  "VALUES (9999)",
+				  NULL),
+			 0);
+	where = unit_store_where("opentrips.db", false);
+	s = NULL;
+	assert_true(store_open(where, NULL, &s, &err) < 0);
+	assert_null(s);
+	assert_non_null(strstr(err.msg, "schema version 9999, newer than"));
+	free(where);
+
+	/* An empty database: not a team's, and team init is the way. */
+	where = unit_store_where("openempty.db", true);
+	assert_int_equal(store_open(where, NULL, &s, &err), ERR_NOTFOUND);
+	assert_non_null(strstr(err.msg, "holds no secteam schema"));
+	assert_non_null(strstr(err.msg, "team init"));
+	/* Nor did the attempt make anything there. */
+	assert_int_equal(unit_sql("openempty.db",
+				  "SELECT 'schemas=' || count(*) FROM "
+				  "pg_namespace WHERE nspname = 'secteam'",
+				  &out),
+			 0);
+	assert_non_null(strstr(out, "schemas=0"));
+	free(out);
+	/* team init's open (create) sets the session up alone, then makes
+	 * the schema. */
+	struct store_opts o = { .create = true };
+	assert_int_equal(store_open(where, &o, &s, &err), 0);
+	assert_int_equal(store_schema_version(s), (int)schema_pg_count);
+	struct report_new rn = { "a report", NULL, NULL, 1000, 0 };
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_report_insert(s, &rn, &rid, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	store_close(s);
+	free(where);
+}
+
 static void test_array_literals(void **state)
 {
 	(void)state;
@@ -1887,6 +1946,7 @@ int main(void)
 		/* PostgreSQL only: what only the team server takes */
 		cmocka_unit_test_setup(test_array_literals, unit_on_pg),
 		cmocka_unit_test_setup(test_write_round_trips, unit_on_pg),
+		cmocka_unit_test_setup(test_open_round_trips, unit_on_pg),
 	};
 
 	return unit_run("store", tests, ARRAY_SIZE(tests));
