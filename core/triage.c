@@ -383,12 +383,14 @@ static int apply(struct session *sess, void *data, struct err *err)
 	const struct triage_change *c = t->c;
 	struct store *s = sess->store;
 	struct report r;
-	int64_t linked;
+	int64_t linked = 0;
 	int rc;
 
 	if ((rc = store_report_brief(s, c->id, &r, err)) < 0)
 		return rc;
-	if ((rc = link_of(s, c->id, &linked, err)) < 0)
+	/* Only a state change or a link reads the link: a note, a severity
+	 * or a claim waits on the server once less inside the write lock. */
+	if ((c->state || c->of) && (rc = link_of(s, c->id, &linked, err)) < 0)
 		goto out;
 	if (c->state) {
 		if ((rc = triage_check_transition(r.state, c->state, err)) < 0 ||
