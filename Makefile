@@ -16,12 +16,13 @@ DEVFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Wstrict-prototypes \
            -Wvla -Wwrite-strings -Wno-overlength-strings -Werror
 OPT     ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# GMime, libical, libgit2 and libpq are loaded when they are needed
-# (dlopen: mail/gmime.c, export/ics.c, core/ktree.c, store/db-pg.c), not
-# linked; the tests that build mail or read ics output with them link them.
-PKG_LIBS   := $(shell pkg-config --libs $(filter-out gmime-3.0 libical libgit2 libpq,$(PKGS)) 2>/dev/null)
-ICAL_LIBS  := $(shell pkg-config --libs libical 2>/dev/null)
-GMIME_LIBS := $(shell pkg-config --libs gmime-3.0 2>/dev/null)
+# GMime, SQLite, ncurses, libical, libgit2 and libpq are loaded when they
+# are needed (dlopen: mail/gmime.c, store/sqlite.c, tui/ncurses.c,
+# export/ics.c, core/ktree.c, store/db-pg.c), not linked; the unit tests
+# that call GMime, SQLite, ncurses or libical themselves link them.
+LAZY_PKGS  = gmime-3.0 sqlite3 ncursesw libical libgit2 libpq
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out $(LAZY_PKGS),$(PKGS)) 2>/dev/null)
+UNIT_LIBS  := $(shell pkg-config --libs gmime-3.0 sqlite3 ncursesw libical 2>/dev/null)
 CFLAGS  ?=
 CFLAGS  += $(OPT) $(DEVFLAGS) -I. $(PKG_CFLAGS) $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) $(SANFLAGS) -lm
@@ -80,7 +81,7 @@ $(B)/secteam-gpg: libexec/secteam-gpg.c
 
 $(B)/tests/%: tests/unit/%.c $(B)/libsecteam.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) $(GMIME_LIBS) $(ICAL_LIBS) -lcmocka
+	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) $(UNIT_LIBS) -lcmocka
 
 # The tests' clock (tests/lib/clock-shim.c), preloaded by the e2e tests.
 $(B)/tests/clock-shim.so: tests/lib/clock-shim.c

@@ -20,7 +20,7 @@
 #include <grp.h>
 #include <libgen.h>
 #include <pwd.h>
-#include <sqlite3.h>
+#include "store/sqlite.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

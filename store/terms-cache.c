@@ -8,7 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sqlite3.h>
+#include "store/sqlite.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <wchar.h>
 
-#include <ncursesw/curses.h>
+#include "tui/ncurses.h"
 
 #include "tui/tui.h"
 
