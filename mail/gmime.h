@@ -14,8 +14,8 @@
  * The first use loads the libraries and runs g_mime_init(); a program that
  * cannot load them dies with a line naming the library (they are the
  * package's dependencies, as a linked library would be).  Thread-safe
- * (pthread_once), but a worker thread's first parse should not be the
- * first one: mail_init() from the main thread, as before.
+ * (pthread_once): the first thread that needs it loads it, any other
+ * waits for that.
  */
 #ifndef SECTEAM_MAIL_GMIME_H
 #define SECTEAM_MAIL_GMIME_H
