@@ -581,6 +581,13 @@ static int run_key(struct tui *t, int key)
 	return run_line(t, cmd);
 }
 
+/* A fatal error (die(): memory, a library that cannot be loaded) leaves
+ * the terminal as it found it before saying why. */
+static void curses_give_back(void)
+{
+	endwin();
+}
+
 /* The terminal in raw mode, colors and the user's bindings; false (said
  * on stderr) when the terminal cannot be used. */
 static bool curses_start(struct tui *t)
@@ -592,6 +599,7 @@ static bool curses_start(struct tui *t)
 			getenv("TERM") ? getenv("TERM") : "");
 		return false;
 	}
+	die_hook(curses_give_back);
 	raw();
 	noecho();
 	nonl();
@@ -678,6 +686,7 @@ static void tui_end(struct tui *t)
 		v->ops->close(t, v);
 		free(v);
 	}
+	die_hook(NULL);
 	endwin();
 	keys_free_binds(t);
 	history_free(&t->cmd_hist);

@@ -46,6 +46,9 @@ void *xmemdup(const void *p, size_t n);
 char *xasprintf(const char *fmt, ...) UTIL_PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap);
 UTIL_NORETURN void die(const char *fmt, ...) UTIL_PRINTF(1, 2);
+/* What die() runs first, once (NULL: nothing): the interface gives the
+ * terminal back, so that the line is read and the shell usable. */
+void die_hook(void (*fn)(void));
 
 /*
  * err.c: errors.  A failing function fills *err (when err is not NULL) with

@@ -9,10 +9,21 @@
 
 #include "util.h"
 
+static void (*before_die)(void);
+
+void die_hook(void (*fn)(void))
+{
+	before_die = fn;
+}
+
 void die(const char *fmt, ...)
 {
+	void (*hook)(void) = before_die;
 	va_list ap;
 
+	before_die = NULL; /* a die() inside it prints, then ends */
+	if (hook)
+		hook();
 	fputs("secteam-tui: fatal: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

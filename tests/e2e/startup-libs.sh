@@ -8,9 +8,15 @@
 #   - `--version` maps none of them;
 #   - a triage command maps its store's library (SQLite, or libpq on a
 #     team server) and neither GMime nor ncurses nor the other store's;
-#   - an import maps GMime and stores the mail; `show` reads it back.
+#   - an import maps GMime and stores the mail; `show` reads it back;
+#   - a library that cannot be loaded (here an empty libgmime-3.0.so.0
+#     first on LD_LIBRARY_PATH) ends the command with one line naming
+#     it, exit 128, nothing stored; in the UI, opening a report ends it
+#     the same way with the terminal given back (not left on the UI's
+#     alternate screen).
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup startlibs
+e2e_tmux_setup
 lazy='libgmime|libglib|libgobject|libgio|libsqlite3|libncurses|libtinfo|libpq|libical|libgit2'
 
 needed=$(readelf -d "$SECTEAM_BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
@@ -57,4 +63,30 @@ got=$(maps show 1)
 tap_is "$(cat "$T/maps.rc")" 0 "show runs"
 tap_like "$(cat "$T/maps.out")" "Severity +low" "show reads the severity back"
 tap_like "$(cat "$T/maps.out")" "lazy libraries" "and the subject"
+
+mkdir "$T/badlib"
+: >"$T/badlib/libgmime-3.0.so.0"
+printf 'From: Rita <rita@example.net>\nSubject: second\nMessage-ID: <lazy2@example.net>\nDate: %s\n\nbody\n' \
+	"$(date -R)" >"$T/2.eml"
+LD_LIBRARY_PATH="$T/badlib" st import "$T/2.eml" >"$T/bad.out" 2>"$T/bad.err"
+tap_is "$?" 128 "import without a loadable GMime: exit 128"
+tap_like "$(cat "$T/bad.err")" \
+	"^secteam-tui: fatal: reading mail needs libgmime-3\.0\.so\.0: .*libgmime-3\.0\.so\.0: file too short$" \
+	"one line naming the library and why"
+tap_is "$(st list 2>&1 | grep -c 'second')" 0 "nothing stored"
+
+tui_start 100 20 LD_LIBRARY_PATH="$T/badlib"
+wait_for "lazy libraries" || tap_diag "$(screen)"
+tap_is "$(tmx display -p -t t '#{alternate_on}')" 1 "the UI is on its alternate screen"
+keys Enter
+wait_for "EXITED:128" 10
+tui_ok $? "opening a report without a loadable GMime ends the UI: exit 128"
+shows() { screen | grep -q "$1"; }
+tui_check "with the fatal line on the terminal" \
+	shows "fatal: reading mail needs libgmime-3.0.so.0"
+tap_is "$(tmx display -p -t t '#{alternate_on}')" 0 \
+	"the terminal given back: the alternate screen left"
+hides() { ! shows "$1"; }
+tui_check "the UI's list gone with it" hides "lazy libraries"
+tui_kill
 tap_done
