@@ -135,7 +135,7 @@ struct pg {
 	enum db_fault lost_fault;
 	char *lost_msg;
 	/* The schema's version read at open, for the first
-	 * pg_schema_version (0: no schema). */
+	 * pg_schema_version. */
 	bool open_version_read;
 	int open_version;
 };
@@ -513,18 +513,14 @@ static char *connect_error(const char *m)
 	"set_config('lock_timeout', $1, false)"
 
 /* The settings and, with version, the schema's version into *found (see
- * pg_schema_version): one round trip.  -1 on failure; *code is then "no
- * schema" when the version's table or schema is not there (nothing
- * noted), else "" (the error noted). */
-static int session_query(struct store *s, bool version, int *found,
-			 const char **code)
+ * pg_schema_version): one round trip.  -1 on failure, noted. */
+static int session_query(struct store *s, bool version, int *found)
 {
 	char timeout[16];
 	const char *param[1] = { timeout };
 	PGresult *r;
 	int ret = 0;
 
-	*code = "";
 	snprintf(timeout, sizeof(timeout), "%d", s->busy_timeout_ms);
 	PG(s)->trips++;
 	r = pq.PQexecParams(PG(s)->conn,
@@ -537,13 +533,7 @@ static int session_query(struct store *s, bool version, int *found,
 		if (version)
 			*found = atoi(pq.PQgetvalue(r, 0, 5));
 	} else {
-		const char *c = pq.PQresultErrorField(r, PG_DIAG_SQLSTATE);
-
-		if (version && c &&
-		    (!strcmp(c, "42P01") || !strcmp(c, "3F000")))
-			*code = "no schema"; /* no such table, or schema */
-		else
-			note(s, r);
+		note(s, r);
 		ret = -1;
 	}
 	pq.PQclear(r);
@@ -552,16 +542,13 @@ static int session_query(struct store *s, bool version, int *found,
 
 static int session_setup(struct store *s)
 {
-	const char *code;
-
-	return session_query(s, false, NULL, &code);
+	return session_query(s, false, NULL);
 }
 
 static int pg_open(struct store *s, const char *where,
 		   const struct store_opts *o, struct err *err)
 {
 	struct pg *p = xcalloc(1, sizeof(*p));
-	const char *code;
 	char *msg;
 	int r;
 
@@ -588,15 +575,11 @@ static int pg_open(struct store *s, const char *where,
 	/* With the schema's version, which store_open reads next.  Should
 	 * that fail (a database without the schema before team init, or a
 	 * role that may not read it), the settings go alone, and
-	 * pg_schema_version says what it finds. */
-	if (session_query(s, true, &p->open_version, &code) == 0) {
+	 * pg_schema_version asks again and says what it finds. */
+	if (session_query(s, true, &p->open_version) == 0)
 		p->open_version_read = true;
-	} else {
-		if (session_setup(s) < 0)
-			return store_dberr(s, err, "cannot set up the session");
-		p->open_version_read = *code != '\0'; /* no schema: 0 */
-		p->open_version = 0;
-	}
+	else if (session_setup(s) < 0)
+		return store_dberr(s, err, "cannot set up the session");
 	return 0;
 }
 
