@@ -2,7 +2,6 @@
  * Loading ncurses (tui/ncurses.h): the one file that sees the table's
  * slots rather than the redefined names.
  */
-#include <dlfcn.h>
 #include <pthread.h>
 
 #define TUI_CURSES_LOADER
@@ -10,19 +9,6 @@
 #include "util/util.h"
 
 static struct tui_curses table;
-
-/*
- * A program linked with ncurses as well (the unit tests) that names one of
- * its variables holds its own copy of it (a copy relocation), which
- * ncurses then uses too: that copy, not the library's unused original.
- */
-static void program_copy(void **slot, const char *name)
-{
-	void *copy = dlsym(RTLD_DEFAULT, name);
-
-	if (copy)
-		*slot = copy;
-}
 
 static void load(void)
 {
@@ -38,10 +24,6 @@ static void load(void)
 	if (dl_load(&lib, TUI_CURSES_SONAME, "the interface", "ncursesw 6",
 		    names, slots, ARRAY_SIZE(names), &err))
 		die("%s", err.msg);
-	program_copy((void **)&table.COLS, "COLS");
-	program_copy((void **)&table.LINES, "LINES");
-	program_copy((void **)&table.curscr, "curscr");
-	program_copy((void **)&table.stdscr, "stdscr");
 }
 
 const struct tui_curses *tui_curses(void)

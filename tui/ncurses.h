@@ -9,7 +9,10 @@
  * does for GMime: a function as a function-like macro (a variable or
  * parameter named raw or nl stays itself), a variable (LINES, stdscr) as
  * the loaded one.  A name not listed is a link error, since the program
- * does not link ncurses.  The first use loads it; a program that cannot
+ * does not link ncurses.  A program that does (the unit tests) reaches
+ * ncurses' variables only through this header: one it named itself
+ * would be its own copy (a copy relocation), which ncurses then uses
+ * instead of the one the table holds.  The first use loads it; a program that cannot
  * dies with a line naming the library (before newterm: the terminal is
  * as it was).
  */
