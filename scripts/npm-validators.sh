@@ -5,7 +5,9 @@
 # (SECTEAM_NPM overrides the whole path).  Versions are pinned here.
 #   @secvisogram/csaf-validator-lib  the CSAF community's validator
 #       (BSI, MIT licence): tests/lib/csaf-validate.mjs runs its
-#       mandatory and recommended tests on every CSAF advisory we write.
+#       mandatory and recommended tests on every CSAF advisory we write;
+#       its CSAF 2.0 and FIRST CVSS schemas are written out as JSON to
+#       $dir/schemas (tests/lib/csaf-schemas.mjs) for python3-jsonschema.
 # Needs node and npm (scripts/deps.sh check installs them) and the npm
 # registry; exits 1, saying what is missing, when it cannot install.
 set -u
@@ -17,7 +19,15 @@ dir=${SECTEAM_NPM:-$cache/npm}
 pkg=$dir/node_modules/@secvisogram/csaf-validator-lib/package.json
 
 have=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$pkg" 2>/dev/null | head -n 1)
+top=$(cd "$(dirname "$0")/.." && pwd)
+# The schemas as JSON, from the package installed (again after an install).
+schemas() {
+	[ -f "$dir/schemas/first/cvss-v3.1.json" ] && [ -z "${1:-}" ] && return 0
+	SECTEAM_NPM=$dir node "$top/tests/lib/csaf-schemas.mjs" "$dir/schemas" ||
+		{ echo "npm-validators: cannot write the CSAF schemas to $dir/schemas" >&2; exit 1; }
+}
 if [ "$have" = "$CSAF_VALIDATOR_VERSION" ]; then
+	schemas
 	[ -n "$quiet" ] || echo "npm-validators: @secvisogram/csaf-validator-lib $have present in $dir"
 	exit 0
 fi
@@ -33,3 +43,4 @@ if ! npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts --no-save
 	echo "npm-validators: npm install @secvisogram/csaf-validator-lib@$CSAF_VALIDATOR_VERSION failed" >&2
 	exit 1
 fi
+schemas again

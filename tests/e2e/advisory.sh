@@ -18,7 +18,6 @@
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 . "$SECTEAM_TOP/tests/lib/gitrepo.sh"
 e2e_setup advisory
-schemas=$SECTEAM_TOP/../shared/schemas
 golden=$SECTEAM_TOP/tests/golden
 export TZ=UTC SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 cat > "$T/config" <<'CFG'
@@ -120,7 +119,7 @@ tap_unlike "$(cat "$T/a.md")" "touchy" "md: still no internal note"
 
 # The CVE record, read back.
 r=$T/a.cve.json
-v=$(validate "$schemas/CVE_Record_Format_bundled.json" "$r" "$T/nocredit.cve.json" 2>&1)
+v=$(validate "$SCHEMAS/CVE_Record_Format_bundled.json" "$r" "$T/nocredit.cve.json" 2>&1)
 tap_ok $? "python3-jsonschema validates the CVE records" "$v"
 tap_is "$(jq -r '.cveMetadata.cveId + " " + .cveMetadata.state' "$r")" "CVE-2026-12345 PUBLISHED" "PUBLISHED under the assigned ID"
 tap_is "$(jq -c '[.containers.cna.affected[0].versions[] | [.version, .lessThan, .versionType]]' "$r")" \
@@ -146,7 +145,7 @@ tap_is "$(jq -r '.containers.cna.datePublic' "$r")" 2026-12-05T13:00:00Z "datePu
 
 # OSV, read back.
 o=$T/a.osv.json
-v=$(validate "$schemas/osv-schema.json" "$o" 2>&1)
+v=$(validate "$SCHEMAS/osv-schema.json" "$o" 2>&1)
 tap_ok $? "python3-jsonschema validates the OSV record" "$v"
 tap_is "$(jq -r '.id + " " + .published' "$o")" "CVE-2026-12345 2026-12-05T13:00:00Z" "OSV: the CVE ID, published at disclosure"
 tap_is "$(jq -c '.affected[0].ranges[] | select(.type == "GIT") | .events' "$o")" \
@@ -160,7 +159,7 @@ tap_is "$(jq -r '.credits[0].name + " " + .credits[0].type' "$o")" "Rita Reporte
 
 # CSAF, read back.
 c=$T/a.csaf.json
-v=$(validate "$schemas/csaf_json_schema.json" "$c" 2>&1)
+v=$(validate "$CSAF_SCHEMA" "$c" 2>&1)
 tap_ok $? "python3-jsonschema validates the CSAF advisory (FIRST schemas offline)" "$v"
 tap_is "$(jq -r '.document.category + " " + .document.tracking.id' "$c")" "csaf_security_advisory CVE-2026-12345" "CSAF: a security advisory for the CVE"
 tap_is "$(jq -c '.vulnerabilities[0].product_status' "$c")" \
@@ -201,7 +200,7 @@ st export 2 --format csaf -o "$T/b.csaf.json" 2>/dev/null
 tap_ok $? "CSAF of a report without fix or CVE ID"
 tap_is "$(jq -c '.vulnerabilities[0].product_status' "$T/b.csaf.json")" '{"known_affected":["linux"]}' "CSAF: the kernel, versions unknown, known affected"
 tap_is "$(jq -r '.vulnerabilities[0].remediations[0].category' "$T/b.csaf.json")" none_available "CSAF: no fix available, said as a remediation"
-v=$(validate "$schemas/csaf_json_schema.json" "$T/b.csaf.json" 2>&1 &&
+v=$(validate "$CSAF_SCHEMA" "$T/b.csaf.json" 2>&1 &&
 	node "$SECTEAM_TOP/tests/lib/csaf-validate.mjs" --allow 6.2.3 "$T/b.csaf.json" 2>&1)
 tap_ok $? "it validates (schema, csaf-validator-lib)" "$v"
 st cve 2 --assign CVE-2026-22222 >/dev/null
@@ -214,6 +213,6 @@ st export 2 --format cve -o "$T/rej.cve.json" 2>"$T/err"
 tap_ok $? "export of a rejected ID" "$(cat "$T/err")"
 tap_is "$(jq -r '.cveMetadata.state + " " + .containers.cna.rejectedReasons[0].value' "$T/rej.cve.json")" \
 	"REJECTED duplicate of CVE-2026-12345" "REJECTED with its reason"
-v=$(validate "$schemas/CVE_Record_Format_bundled.json" "$T/rej.cve.json" 2>&1)
+v=$(validate "$SCHEMAS/CVE_Record_Format_bundled.json" "$T/rej.cve.json" 2>&1)
 tap_ok $? "the REJECTED record validates" "$v"
 tap_done

@@ -7,7 +7,7 @@
 set -u
 top=${SECTEAM_TOP:?SECTEAM_TOP is not set}
 bin=${SECTEAM_BIN:?SECTEAM_BIN is not set}
-schema=$top/../shared/schemas/CVE_Record_Format_bundled.json
+schema=$top/tests/schemas/CVE_Record_Format_bundled.json
 py=/usr/bin/python3
 . "$top/tests/lib/e2e.sh"
 e2e_setup inject

@@ -30,7 +30,6 @@
 # One engine: the store plays no part in what the records say.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup records-semantics
-schemas=$SECTEAM_TOP/../shared/schemas
 export TZ=UTC SECTEAM_TEST_NOW=2026-12-01T10:00:00Z
 cat > "$T/config" <<'CFG'
 [team]
@@ -110,11 +109,11 @@ for f in cve osv csaf; do
 done
 
 # Each read back by its consumer.
-v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$schemas/CVE_Record_Format_bundled.json" "$T/r.cve.json" 2>&1)
+v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$SCHEMAS/CVE_Record_Format_bundled.json" "$T/r.cve.json" 2>&1)
 tap_ok $? "the CVE record validates (CVE 5 schema)" "$v"
-v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$schemas/osv-schema.json" "$T/r.osv.json" 2>&1)
+v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$SCHEMAS/osv-schema.json" "$T/r.osv.json" 2>&1)
 tap_ok $? "the OSV record validates (OSV schema)" "$v"
-v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$schemas/csaf_json_schema.json" "$T/r.csaf.json" 2>&1)
+v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$CSAF_SCHEMA" "$T/r.csaf.json" 2>&1)
 tap_ok $? "the CSAF advisory validates (CSAF 2.0 schema)" "$v"
 v=$(node "$SECTEAM_TOP/tests/lib/csaf-validate.mjs" --allow 6.2.3 "$T/r.csaf.json" 2>&1)
 tap_ok $? "csaf-validator-lib: no mandatory error, no recommended warning but 6.2.3 (no score recorded)" "$v"
@@ -170,12 +169,12 @@ tap_is "$(jq -c '[.vulnerabilities[].cve]' "$T/r2.csaf.json")" '["CVE-2026-30002
 for i in 0 1; do
 	jq ".[$i]" "$T/r2.cve.json" > "$T/r2.$i.cve.json"
 	jq ".[$i]" "$T/r2.osv.json" > "$T/r2.$i.osv.json"
-	v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$schemas/CVE_Record_Format_bundled.json" "$T/r2.$i.cve.json" 2>&1)
+	v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$SCHEMAS/CVE_Record_Format_bundled.json" "$T/r2.$i.cve.json" 2>&1)
 	tap_ok $? "report 2: CVE record $i validates" "$v"
-	v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$schemas/osv-schema.json" "$T/r2.$i.osv.json" 2>&1)
+	v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$SCHEMAS/osv-schema.json" "$T/r2.$i.osv.json" 2>&1)
 	tap_ok $? "report 2: OSV record $i validates" "$v"
 done
-v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$schemas/csaf_json_schema.json" "$T/r2.csaf.json" 2>&1)
+v=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/validate.py" "$CSAF_SCHEMA" "$T/r2.csaf.json" 2>&1)
 tap_ok $? "report 2: the CSAF advisory validates" "$v"
 v=$(node "$SECTEAM_TOP/tests/lib/csaf-validate.mjs" --allow 6.2.3 "$T/r2.csaf.json" 2>&1)
 tap_ok $? "report 2: csaf-validator-lib: no mandatory error, no recommended warning but 6.2.3" "$v"

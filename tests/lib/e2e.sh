@@ -44,6 +44,10 @@
 # the lock is held, non-zero (with a message on stderr) if it was not
 # within 10 s.
 # db_write_unlock: ends it (the EXIT trap does, if the test stops before).
+# Schemas (all inside the repository or its packages, never beside it):
+#   SCHEMAS      tests/schemas: the CVE 5 and OSV schemas (SOURCE.md)
+#   CSAF_SCHEMA  the CSAF 2.0 schema as csaf-validator-lib publishes it,
+#                with first/ beside it (scripts/npm-validators.sh)
 # e2e_run WANT DESC ARGS...: st ARGS, its output in $T/out and $T/err;
 # one check "DESC (exit RC)" that it exited WANT.
 # e2e_ok STATUS DESC: tap_ok showing $T/err (the last e2e_run's
@@ -103,6 +107,9 @@ _e2e_locker=""
 
 e2e_engine() { echo "${SECTEAM_TEST_ENGINE:-sqlite}"; }
 e2e_sqlite() { [ "$(e2e_engine)" = sqlite ]; }
+
+SCHEMAS=$SECTEAM_TOP/tests/schemas
+CSAF_SCHEMA=${SECTEAM_NPM:-${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}/npm}/schemas/csaf_json_schema.json
 
 e2e_setup() {
 	# Files the tests write (configs among them) are nobody else's to

@@ -6,7 +6,7 @@ schema writes them) is resolved, query dropped, to the copy in first/
 beside SCHEMA (see SOURCE.md there).  Prints the first error of each bad
 file and exits 1; exit 0 when all are valid.
 
-The CVE schema in ../shared/schemas (5.1.0) predates the CNA container's
+The CVE schema in tests/schemas (5.1.0) predates the CNA container's
 cpeApplicability (CVE schema 5.1.1), which the kernel CNA's records
 carry: when the schema lacks it, it is added as 5.1.1 defines it (an
 array of {operator, negate, nodes: [{operator, negate, cpeMatch:
