@@ -11,6 +11,11 @@
 # pg-e2e/NAME.sh, with SECTEAM_TEST_ENGINE=pg on a database of that
 # server), or both.  A server that
 # cannot start is a failure, not a skip.
+#
+# SECTEAM_TESTS_ONLY="NAME..." runs only those tests: unit binaries by
+# their name (test-store) and end-to-end scripts by theirs (team.sh), on
+# the engines each names, e.g.
+#   SECTEAM_TESTS_ONLY="test-store team.sh" scripts/run-tests.sh build
 set -u
 B=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,10 +36,19 @@ else
 	export SECTEAM_TEST_PG=unavailable
 fi
 tests=""
-for t in "$top/$B"/tests/test-*; do [ -x "$t" ] && tests="$tests $t"; done
+# only NAME: true when SECTEAM_TESTS_ONLY is unset or names NAME.
+only() {
+	[ -z "${SECTEAM_TESTS_ONLY:-}" ] && return 0
+	case " $SECTEAM_TESTS_ONLY " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+for t in "$top/$B"/tests/test-*; do
+	[ -x "$t" ] && only "$(basename "$t")" && tests="$tests $t"
+done
 for t in "$top"/tests/e2e/*.bats "$top"/tests/e2e/*.sh; do
 	case "$(basename "$t")" in lib-*) continue ;; esac  # sourced helpers
 	case " ${SECTEAM_E2E_EXCLUDE:-} " in *" $(basename "$t") "*) continue ;; esac
+	only "$(basename "$t")" || continue
 	[ -f "$t" ] || continue
 	engines=$(sed -n 's/^# engines: *//p' "$t" | head -n 1)
 	want=" ${SECTEAM_E2E_ENGINES:-sqlite pg} "
