@@ -12,9 +12,18 @@ LIBEXECDIR = $(PREFIX)/lib/secteam-tui
 CC      ?= cc
 B       ?= build
 PKGS     = gmime-3.0 gpgme libassuan jansson libgit2 libical libkeyutils libpcre2-8 libpq libsodium ncursesw sqlite3
-DEVFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Wstrict-prototypes \
-           -Wvla -Wwrite-strings -Wno-overlength-strings -Werror
+# As git's Makefile: CFLAGS is yours to set on the command line
+# (`make CFLAGS=-O0`); what the code needs to build is in BASIC_CFLAGS
+# and ALL_CFLAGS adds them together.  DEVELOPER=1 (make check and CI set
+# it) turns warnings into errors, as git's config.mak.dev does; V=1
+# shows each command in full.
 OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+BASIC_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Wstrict-prototypes \
+           -Wvla -Wwrite-strings -Wno-overlength-strings -I.
+ifeq ($(DEVELOPER),1)
+WERROR   = -Werror
+endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # GMime, SQLite, ncurses, libical, libgit2 and libpq are loaded when they
 # are needed (dlopen: mail/gmime.c, store/sqlite.c, tui/ncurses.c,
@@ -23,9 +32,16 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LAZY_PKGS  = gmime-3.0 sqlite3 ncursesw libical libgit2 libpq
 PKG_LIBS   := $(shell pkg-config --libs $(filter-out $(LAZY_PKGS),$(PKGS)) 2>/dev/null)
 UNIT_LIBS  := $(shell pkg-config --libs gmime-3.0 sqlite3 ncursesw libical 2>/dev/null)
-CFLAGS  ?=
-CFLAGS  += $(OPT) $(DEVFLAGS) -I. $(PKG_CFLAGS) $(SANFLAGS)
+ALL_CFLAGS = $(BASIC_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(WERROR) $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) $(SANFLAGS) -lm
+
+ifneq ($(V),1)
+Q        = @
+QUIET_CC = @echo "  CC      $<";
+QUIET_GEN = @echo "  GEN     $@";
+QUIET_AR = @echo "  AR      $@";
+QUIET_LINK = @echo "  LINK    $@";
+endif
 
 MODULES = util config touched maint mail crypto store core export outgoing cmd tui
 LIB_SRC = $(foreach m,$(MODULES),$(sort $(wildcard $(m)/*.c)))
@@ -45,9 +61,8 @@ all: $(B)/secteam-tui $(B)/secteam-gpg
 # An object without its .d (built before the lists existed) is built
 # again: it cannot say which headers it was built with.
 $(B)/%.o: %.c $(B)/%.d | $(B)/.pkgs
-	@mkdir -p $(@D)
-	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) -MMD -MP -DSECTEAM_VERSION='"$(VERSION)"' -c -o $@ $<
+	$(Q)mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -MMD -MP -DSECTEAM_VERSION='"$(VERSION)"' -c -o $@ $<
 
 $(B)/%.d: ;
 .PRECIOUS: $(B)/%.d
@@ -60,41 +75,40 @@ $(B)/.pkgs:
 
 # The CWE catalogue (data/cwe-names.tsv) as core/cwe.c's table.
 $(B)/gen/cwe-names.inc: data/cwe-names.tsv scripts/cwe-names.sh
-	@mkdir -p $(@D)
-	@echo "  GEN     $@"
-	@scripts/cwe-names.sh data/cwe-names.tsv > $@.tmp && mv $@.tmp $@
+	$(Q)mkdir -p $(@D)
+	$(QUIET_GEN)scripts/cwe-names.sh data/cwe-names.tsv > $@.tmp && mv $@.tmp $@
 $(B)/core/cwe.o: $(B)/gen/cwe-names.inc
-$(B)/core/cwe.o: CFLAGS += -I$(B)/gen
+$(B)/core/cwe.o: BASIC_CFLAGS += -I$(B)/gen
 
 $(B)/libsecteam.a: $(LIB_OBJ)
-	@rm -f $@
-	ar rcsT $@ $^
+	$(Q)rm -f $@
+	$(QUIET_AR)ar rcsT $@ $^
 
 $(B)/secteam-tui: $(B)/main.o $(B)/libsecteam.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(EXTRA_OBJS) $(LDLIBS)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(EXTRA_OBJS) $(LDLIBS)
 
 # gpg told to be quiet (libexec/secteam-gpg.c): a static program of its
 # own, without the sanitizers, found by crypto/crypto.c beside the binary.
 $(B)/secteam-gpg: libexec/secteam-gpg.c
-	@mkdir -p $(@D)
-	$(CC) -O2 -std=c11 -Wall -Wextra -Werror -static -o $@ $<
+	$(Q)mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -O2 -std=c11 -Wall -Wextra $(WERROR) -static -o $@ $<
 
 $(B)/tests/%: tests/unit/%.c $(B)/libsecteam.a
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) $(UNIT_LIBS) -lcmocka
+	$(Q)mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ -Wno-strict-prototypes -o $@ $< $(B)/libsecteam.a $(LDLIBS) $(UNIT_LIBS) -lcmocka
 
 # The tests' clock (tests/lib/clock-shim.c), preloaded by the e2e tests.
 $(B)/tests/clock-shim.so: tests/lib/clock-shim.c
-	@mkdir -p $(@D)
-	$(CC) -O2 -std=c11 -Wall -Wextra -Werror -shared -fPIC -o $@ $<
+	$(Q)mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -O2 -std=c11 -Wall -Wextra $(WERROR) -shared -fPIC -o $@ $<
 
 units: $(UNIT_BIN) $(B)/tests/clock-shim.so
 
 # The sealed benchmark's fixture (bench/mksealed.c, run by bench/sealed.sh):
 # built like a unit test, against the library.
 $(B)/bench/mksealed: bench/mksealed.c $(B)/libsecteam.a
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -o $@ $< $(B)/libsecteam.a $(LDLIBS)
+	$(Q)mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ -o $@ $< $(B)/libsecteam.a $(LDLIBS)
 
 # --- set-up -----------------------------------------------------------------
 deps:

@@ -52,13 +52,13 @@ proved() { # name command...
 	passed=$((passed + tests - bad - skips))
 }
 
-single build make -s all units
+single build make -s DEVELOPER=1 all units
 single check-layers scripts/check-layers.sh
 proved tests scripts/run-tests.sh build
 if [ -x scripts/fuzz.sh ]; then
 	single fuzz-replay scripts/fuzz.sh replay
 fi
-single asan-build make -s B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+single asan-build make -s DEVELOPER=1 B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" all units
 # Under the sanitizers: every unit test on both engines (the store's
 # PostgreSQL code included), the end-to-end tests on SQLite (their
