@@ -35,6 +35,7 @@
  *   fixcve.c, .h        fix tracking and the CVE lifecycle, as events;
  *                       ktree.c, .h: the kernel tree read with libgit2;
  *                       affected.c, .h: the versions the bug is in
+ *   due.c, .h           what is due: one rule for due and its reminders
  *   stats.c, .h         the team's numbers
  *   search.c, .h        searching reports: fields, then bodies in memory
  *   json.c, .h          the JSON form of a report (show --json, list)
@@ -59,5 +60,6 @@
 #include "core/disclosure.h"
 #include "core/participants.h"
 #include "core/vendor.h"
+#include "core/due.h"
 
 #endif

@@ -68,6 +68,17 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+void report_copy(struct report *dst, const struct report *src)
+{
+	*dst = *src;
+	dst->subject = dup_or_null(src->subject);
+	dst->reporter_name = dup_or_null(src->reporter_name);
+	dst->reporter_email = dup_or_null(src->reporter_email);
+	dst->state = dup_or_null(src->state);
+	dst->severity = dup_or_null(src->severity);
+	dst->claimed_by = dup_or_null(src->claimed_by);
+}
+
 static int keep_report(const struct report *r, void *data)
 {
 	struct by_deadline *b = data;
@@ -77,13 +88,7 @@ static int keep_report(const struct report *r, void *data)
 	b->v = xrealloc(b->v, (b->n + 1) * sizeof(*b->v));
 	b->deadline = xrealloc(b->deadline, (b->n + 1) * sizeof(*b->deadline));
 	c = &b->v[b->n];
-	*c = *r;
-	c->subject = dup_or_null(r->subject);
-	c->reporter_name = dup_or_null(r->reporter_name);
-	c->reporter_email = dup_or_null(r->reporter_email);
-	c->state = dup_or_null(r->state);
-	c->severity = dup_or_null(r->severity);
-	c->claimed_by = dup_or_null(r->claimed_by);
+	report_copy(c, r);
 	embargo_of_report(&b->pol, c, b->now, &e);
 	/* Finished embargoes last; the rest earliest deadline first. */
 	b->deadline[b->n++] = report_deadline_key(&e);

@@ -45,6 +45,10 @@ int report_each(struct session *sess, const struct report_filter *f,
 		int (*fn)(const struct report *r, void *data), void *data,
 		struct err *err);
 
+/* dst becomes a copy of src with strings of its own (report_release
+ * it). */
+void report_copy(struct report *dst, const struct report *src);
+
 /* The decrypted content of one stored message, in memory only. */
 struct attachment_info {
 	char *filename;        /* untrusted */

@@ -166,13 +166,6 @@ int notice_send(struct session *sess, enum notice_kind k,
 		struct reply_sent *res, struct err *err);
 
 /* reminders.c: `due --mail` (see reminders.c for who gets what) ------*/
-/* The time the reporter of r has been waiting since (r->received) when
- * no reply was sent to them (the `ack` template or any other: a
- * reply-sent or reply-plaintext event, in ms, by report id) and 2
- * working days or more have passed by now; else 0. */
-time_t reporter_waiting(const struct report *r,
-			const struct report_milestones *ms, size_t nms,
-			time_t now);
 struct due_mail_opts {
 	bool dry_run;           /* print who would get what, send nothing */
 	const char *outbox;     /* Maildir to deliver into, or NULL: */

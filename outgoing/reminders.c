@@ -1,15 +1,15 @@
 /*
- * `due --mail`: the reminders behind what `due` lists.
+ * `due --mail`: the reminders behind what `due` lists (core/due.h says
+ * what is due, once, for both):
  *
- *   - every vendor notified and silent for 5 working days gets a signed,
- *     encrypted reminder (to its confirmed key, else its certified one);
- *   - every participant brought in and not acknowledged after 2 working
- *     days gets one;
+ *   - every silent vendor gets a signed, encrypted reminder (to its
+ *     confirmed key, else its certified one);
+ *   - every unacknowledged participant gets one;
  *   - every officer gets one digest of the reports they claimed that are
  *     overdue or due within 2 days (their address: config
  *     officers.NAME);
- *   - the officer who claimed a report whose reporter has had no reply
- *     after 2 working days (reporter_waiting) gets a reminder of it.
+ *   - the officer who claimed a report whose reporter waits for a reply
+ *     gets a reminder of it.
  *
  * Each recipient gets at most one reminder per report per 2 working
  * days: the last one sent is stored (table reminders) after delivery, so
@@ -25,23 +25,15 @@
 #include "outgoing/send.h"
 #include "store/store.h"
 
-#define VENDOR_SILENT_DAYS 5
-#define PARTICIPANT_DAYS 2
+/* A recipient is reminded of a report at most once in this many working
+ * days; the digest looks this far ahead. */
 #define REMIND_EVERY_DAYS 2
-#define DIGEST_WITHIN (2 * 86400)
-#define REPORTER_WAIT_DAYS 2
+#define DIGEST_WITHIN (2 * 86400L)
 
 struct remind_run {
 	struct session *sess;
 	const struct due_mail_opts *o;
 	time_t now;
-	struct policy pol;
-	struct report_vendor *vendors;
-	size_t nvendors;
-	struct pending_participant *parts;
-	size_t nparts;
-	struct report_milestones *ms;
-	size_t nms;
 	struct digest {
 		char *officer;
 		struct sbuf text;
@@ -72,27 +64,6 @@ void due_mail_result_release(struct due_mail_result *res)
 		free(res->v[i].text);
 	free(res->v);
 	memset(res, 0, sizeof(*res));
-}
-
-static int by_report(const void *key, const void *elem)
-{
-	int64_t a = *(const int64_t *)key;
-	int64_t b = ((const struct report_milestones *)elem)->report_id;
-
-	return a < b ? -1 : a > b;
-}
-
-time_t reporter_waiting(const struct report *r,
-			const struct report_milestones *ms, size_t nms,
-			time_t now)
-{
-	const struct report_milestones *m =
-		nms ? bsearch(&r->id, ms, nms, sizeof(*ms), by_report) : NULL;
-
-	if ((m && m->replied) || !r->received ||
-	    working_days_between(r->received, now) < REPORTER_WAIT_DAYS)
-		return 0;
-	return r->received;
 }
 
 /* True when recipient may be reminded about report id now. */
@@ -218,95 +189,81 @@ static char *shown_subject(struct session *sess, const struct report *r)
 	return l;
 }
 
-static void remind_vendors(struct remind_run *m, const struct report *r,
-			   const char *subj)
+static void remind_vendor(struct remind_run *m, const struct due_item *it,
+			  const char *subj)
 {
-	char when[32];
+	const struct report *r = it->report;
+	const struct report_vendor *v = it->vendor;
+	char when[32], *text, *subject;
 
-	for (size_t i = 0; i < m->nvendors; i++) {
-		const struct report_vendor *v = &m->vendors[i];
-		char *text, *subject;
-		long wd;
-
-		if (v->report_id != r->id || strcmp(v->status, "notified") ||
-		    !v->notified_at || !v->contact)
-			continue;
-		wd = working_days_between(v->notified_at, m->now);
-		if (wd < VENDOR_SILENT_DAYS || !may_remind(m, r->id, v->contact, "vendor"))
-			continue;
-		subject = xasprintf("[SECURITY] Reminder: report %lld: %s",
-				    (long long)r->id, subj);
-		text = xasprintf("Hello,\n\nThe security team told %s about report %lld "
-				 "(\"%s\") on %s\nand has heard nothing for %ld working "
-				 "days. Please acknowledge it and tell us\nwhether you "
-				 "are affected, by replying to this mail.\n\n%s\n%s\n",
-				 v->name, (long long)r->id, subj,
-				 fmt_rfc3339(v->notified_at, when), wd,
-				 m->sess->officer_name, config_get(m->sess->cfg,
-				 "team.address", "security@kernel.org"));
-		send_one(m, "vendor", v->contact, v->key_fpr, &r->id, 1, subject, text);
-		free(subject);
-		wipe_free(text, strlen(text));
-	}
+	if (!v->contact || !may_remind(m, r->id, v->contact, "vendor"))
+		return;
+	subject = xasprintf("[SECURITY] Reminder: report %lld: %s",
+			    (long long)r->id, subj);
+	text = xasprintf("Hello,\n\nThe security team told %s about report %lld "
+			 "(\"%s\") on %s\nand has heard nothing for %ld working "
+			 "days. Please acknowledge it and tell us\nwhether you "
+			 "are affected, by replying to this mail.\n\n%s\n%s\n",
+			 v->name, (long long)r->id, subj,
+			 fmt_rfc3339(v->notified_at, when), it->days,
+			 m->sess->officer_name, config_get(m->sess->cfg,
+			 "team.address", "security@kernel.org"));
+	send_one(m, "vendor", v->contact, v->key_fpr, &r->id, 1, subject, text);
+	free(subject);
+	wipe_free(text, strlen(text));
 }
 
-static void remind_participants(struct remind_run *m, const struct report *r,
-				const char *subj)
+static void remind_participant(struct remind_run *m, const struct due_item *it,
+			       const char *subj)
 {
-	char when[32];
+	const struct report *r = it->report;
+	const struct pending_participant *p = it->participant;
+	struct participant pp;
+	struct err e = { 0, "" };
+	char when[32], *text, *subject, *key = NULL;
 
-	for (size_t i = 0; i < m->nparts; i++) {
-		const struct pending_participant *p = &m->parts[i];
-		struct participant pp;
-		struct err e = { 0, "" };
-		char *text, *subject, *key = NULL;
+	if (!may_remind(m, r->id, p->email, "participant"))
+		return;
+	if (store_participant_get(m->sess->store, r->id, p->email, &pp, &e) == 0) {
+		int kr = participant_key(m->sess, r->id, &pp, &key, &e);
 
-		if (p->report_id != r->id ||
-		    working_days_between(p->added_at, m->now) < PARTICIPANT_DAYS ||
-		    !may_remind(m, r->id, p->email, "participant"))
-			continue;
-		if (store_participant_get(m->sess->store, r->id, p->email, &pp, &e) == 0) {
-			int kr = participant_key(m->sess, r->id, &pp, &key, &e);
+		participant_release(&pp);
+		/* A key the timeline does not confirm: nothing sent to
+		 * them, and the reason said. */
+		if (kr < 0) {
+			char *w = safe_str(e.msg);
 
-			participant_release(&pp);
-			/* A key the timeline does not confirm: nothing sent
-			 * to them, and the reason said. */
-			if (kr < 0) {
-				char *w = safe_str(e.msg);
-
-				say(m, DUE_MAIL_SKIPPED,
-				    xasprintf(
-					    "report %lld: no participant reminder: %s",
-					    (long long)r->id, w));
-				free(w);
-				continue;
-			}
+			say(m, DUE_MAIL_SKIPPED,
+			    xasprintf("report %lld: no participant reminder: %s",
+				      (long long)r->id, w));
+			free(w);
+			return;
 		}
-		subject = xasprintf("[SECURITY] Reminder: report %lld: %s",
-				    (long long)r->id, subj);
-		text = xasprintf("Hello,\n\nYou were brought into report %lld (\"%s\") "
-				 "on %s\nand have not acknowledged it yet. Please "
-				 "confirm that you have it\nand are looking at it, by "
-				 "replying to this mail.\n\n%s\n%s\n", (long long)r->id,
-				 subj, fmt_rfc3339(p->added_at, when),
-				 m->sess->officer_name, config_get(m->sess->cfg,
-				 "team.address", "security@kernel.org"));
-		send_one(m, "participant", p->email, key, &r->id, 1, subject, text);
-		free(key);
-		free(subject);
-		wipe_free(text, strlen(text));
 	}
+	subject = xasprintf("[SECURITY] Reminder: report %lld: %s",
+			    (long long)r->id, subj);
+	text = xasprintf("Hello,\n\nYou were brought into report %lld (\"%s\") "
+			 "on %s\nand have not acknowledged it yet. Please "
+			 "confirm that you have it\nand are looking at it, by "
+			 "replying to this mail.\n\n%s\n%s\n", (long long)r->id,
+			 subj, fmt_rfc3339(p->added_at, when),
+			 m->sess->officer_name, config_get(m->sess->cfg,
+			 "team.address", "security@kernel.org"));
+	send_one(m, "participant", p->email, key, &r->id, 1, subject, text);
+	free(key);
+	free(subject);
+	wipe_free(text, strlen(text));
 }
 
-/* The officer who claimed r, when its reporter waits for a reply. */
-static void remind_waiting(struct remind_run *m, const struct report *r,
+/* The officer who claimed the report whose reporter waits for a reply. */
+static void remind_waiting(struct remind_run *m, const struct due_item *it,
 			   const char *subj)
 {
-	time_t since = reporter_waiting(r, m->ms, m->nms, m->now);
+	const struct report *r = it->report;
 	char *key, *subject, *text, when[32];
 	const char *addr;
 
-	if (!since || !r->claimed_by || !*r->claimed_by)
+	if (!r->claimed_by || !*r->claimed_by)
 		return;
 	key = xasprintf("officers.%s", r->claimed_by);
 	addr = config_get(m->sess->cfg, key, NULL);
@@ -326,32 +283,21 @@ static void remind_waiting(struct remind_run *m, const struct report *r,
 			 "which you claimed, sent it on %s\nand has had no reply "
 			 "for %ld working days.\nSend one: secteam-tui reply %lld "
 			 "(the ack template).\n\n-- \nsecteam-tui due --mail\n",
-			 r->claimed_by, (long long)r->id, subj, fmt_rfc3339(since, when),
-			 working_days_between(since, m->now), (long long)r->id);
+			 r->claimed_by, (long long)r->id, subj,
+			 fmt_rfc3339(it->date, when), it->days, (long long)r->id);
 	send_one(m, "reporter-waiting", addr, NULL, &r->id, 1, subject, text);
 	free(subject);
 	wipe_free(text, strlen(text));
 }
 
-/* The report's deadline for the digest: its date, else the policy's. */
-static time_t deadline(struct remind_run *m, const struct report *r)
-{
-	struct policy_answer a;
-
-	if (r->disclosure)
-		return r->disclosure;
-	policy_check(&m->pol, r, m->now, false, false, m->now, &a);
-	return a.policy_date;
-}
-
-static void add_to_digest(struct remind_run *m, const struct report *r,
+static void add_to_digest(struct remind_run *m, const struct due_item *it,
 			  const char *subj)
 {
-	time_t when = deadline(m, r);
+	const struct report *r = it->report;
 	struct digest *d = NULL;
 	char buf[32];
 
-	if (!r->claimed_by || !*r->claimed_by || when > m->now + DIGEST_WITHIN)
+	if (!r->claimed_by || !*r->claimed_by)
 		return;
 	for (size_t i = 0; i < m->ndg && !d; i++)
 		if (!strcmp(m->dg[i].officer, r->claimed_by))
@@ -365,42 +311,45 @@ static void add_to_digest(struct remind_run *m, const struct report *r,
 	d->ids = xrealloc(d->ids, (d->nids + 1) * sizeof(*d->ids));
 	d->ids[d->nids++] = r->id;
 	sbuf_addf(&d->text, "  #%lld %s\n      %s %s%s\n", (long long)r->id, subj,
-		  when < m->now ? "overdue since" : "due", fmt_rfc3339(when, buf),
+		  it->date < m->now ? "overdue since" : "due",
+		  fmt_rfc3339(it->date, buf),
 		  r->disclosure ? "" : " (no date decided: the policy's default)");
 }
 
-/* The open reports' ids first: mail is sent (and written down) only
- * once the listing's query is done. */
-struct ids {
-	int64_t *v;
-	size_t n;
-};
-
-static int collect(const struct report *r, void *data)
+/* Each report's items (they come together) with its subject as others
+ * may see it, opened once. */
+static void remind_all(struct remind_run *m, const struct due *due)
 {
-	struct ids *ids = data;
+	char *subj = NULL;
 
-	ids->v = xrealloc(ids->v, (ids->n + 1) * sizeof(*ids->v));
-	ids->v[ids->n++] = r->id;
-	return 0;
-}
+	for (size_t i = 0; i < due->n; i++) {
+		const struct due_item *it = &due->v[i];
 
-static int each_report(struct remind_run *m, int64_t id, struct err *err)
-{
-	struct report r;
-	char *subj;
-	int rc;
-
-	if ((rc = report_get(m->sess, id, &r, err)) < 0)
-		return rc == ERR_NOTFOUND ? 0 : rc;
-	subj = shown_subject(m->sess, &r);
-	remind_vendors(m, &r, subj);
-	remind_participants(m, &r, subj);
-	remind_waiting(m, &r, subj);
-	add_to_digest(m, &r, subj);
+		if (!i || it->report != due->v[i - 1].report) {
+			free(subj);
+			subj = shown_subject(m->sess, it->report);
+		}
+		switch (it->kind) {
+		case DUE_VENDOR_SILENT:
+			remind_vendor(m, it, subj);
+			break;
+		case DUE_PARTICIPANT_UNACKED:
+			remind_participant(m, it, subj);
+			break;
+		case DUE_REPORTER_WAITING:
+			remind_waiting(m, it, subj);
+			break;
+		case DUE_OVERDUE:
+		case DUE_SOON:
+		case DUE_UNDATED_OVERDUE:
+		case DUE_UNDATED_SOON:
+			add_to_digest(m, it, subj);
+			break;
+		case DUE_CVE_UNPUBLISHED:
+			break;
+		}
+	}
 	free(subj);
-	report_release(&r);
-	return 0;
 }
 
 /* One digest per officer, of the reports not in one of the last 2
@@ -441,13 +390,6 @@ static void send_digests(struct remind_run *m)
 
 static void run_release(struct remind_run *m)
 {
-	for (size_t i = 0; i < m->nvendors; i++)
-		report_vendor_release(&m->vendors[i]);
-	free(m->vendors);
-	for (size_t i = 0; i < m->nparts; i++)
-		pending_participant_release(&m->parts[i]);
-	free(m->parts);
-	free(m->ms);
 	for (size_t i = 0; i < m->ndg; i++) {
 		free(m->dg[i].officer);
 		sbuf_wipe(&m->dg[i].text);
@@ -459,32 +401,22 @@ static void run_release(struct remind_run *m)
 int due_mail(struct session *sess, const struct due_mail_opts *o,
 	     struct due_mail_result *res, struct err *err)
 {
-	/* By id: every open report is looked at, in no particular order. */
-	struct report_filter f = { NULL, true, "id", NULL, NULL };
 	struct remind_run m;
-	struct ids ids = { NULL, 0 };
-	struct store *s = session_store(sess, err);
+	struct due due;
 	int r;
 
 	memset(&m, 0, sizeof(m));
 	memset(res, 0, sizeof(*res));
-	if (!s)
-		return err->code;
 	m.sess = sess;
 	m.res = res;
 	m.o = o;
 	m.now = util_now();
-	policy_from_config(sess->cfg, &m.pol);
-	if ((r = store_report_vendors_get(s, 0, &m.vendors, &m.nvendors, err)) == 0 &&
-	    (r = store_participants_unacked(s, 0, &m.parts, &m.nparts, err)) == 0 &&
-	    (r = store_report_milestones(s, &m.ms, &m.nms, err)) == 0 &&
-	    (r = report_each(sess, &f, collect, &ids, err)) == 0) {
-		for (size_t i = 0; i < ids.n && r == 0; i++)
-			r = each_report(&m, ids.v[i], err);
-		if (r == 0)
-			send_digests(&m);
+	/* Everything is read before the first mail goes. */
+	if ((r = due_compute(sess, m.now, DIGEST_WITHIN, &due, err)) == 0) {
+		remind_all(&m, &due);
+		send_digests(&m);
 	}
-	free(ids.v);
+	due_release(&due);
 	run_release(&m);
 	return r;
 }

@@ -44,6 +44,10 @@ st maintainers 1 --add "Mia Maintainer <mia@example.org>" >/dev/null
 at 2026-12-04T09:00:00Z
 out=$(st due --mail --outbox "$T/out" 2>&1); rc=$?
 tap_is "$rc:$(count)" "0:0" "Friday: no reminder is due yet" "$out"
+# `due` and `due --mail` follow one rule (core/due.c): what is not worth
+# a reminder yet is not listed either.
+tap_is "$(st due --json | jq -c '[.items[] | .kind] | sort')" '[]' \
+	"Friday: due lists nothing either (participant 1 working day, vendor 4)"
 
 # Monday: 5 working days of silence, 2 without acknowledgement, the date
 # within 2 days; a dry run first.
@@ -53,6 +57,9 @@ tap_is "$rc" 0 "--dry-run exits 0"
 tap_like "$out" "^would send	vendor	vic@vendor.example	report 1\$" "dry run: the silent vendor"
 tap_like "$out" "^would send	participant	mia@example.org	report 1\$" "dry run: the participant"
 tap_like "$out" "^would send	digest	security@example.org	report 1\$" "dry run: the officer's digest"
+tap_is "$(st due --json | jq -c '[.items[] | [.kind, .who]] | sort')" \
+	'[["due",null],["participant-unacknowledged","mia@example.org"],["vendor-silent","vic"]]' \
+	"Monday: due lists exactly what the reminders are for"
 tap_is "$(count):$(st show 1 --json | jq '[.events[] | select(.kind == "reminder")] | length')" "0:0" \
 	"the dry run sends and records nothing"
 # An officer's digest without their address is a skip too (issue 29: the
