@@ -106,8 +106,9 @@ static int cmp_deadline(const void *x, const void *y, void *data)
 	    (c = strcasecmp(b->v[i].subject ? b->v[i].subject : "",
 			    b->v[j].subject ? b->v[j].subject : "")))
 		return c;
-	if (!b->by_subject && b->deadline[i] != b->deadline[j])
-		return b->deadline[i] < b->deadline[j] ? -1 : 1;
+	if (!b->by_subject)
+		return report_deadline_cmp(b->deadline[i], b->v[i].id,
+					   b->deadline[j], b->v[j].id);
 	return b->v[i].id < b->v[j].id ? -1 : b->v[i].id > b->v[j].id;
 }
 

@@ -84,6 +84,14 @@ time_t report_deadline_key(const struct embargo *e)
 	return embargo_active(e) ? e->deadline : (time_t)INT64_MAX;
 }
 
+int report_deadline_cmp(time_t key_a, int64_t id_a, time_t key_b,
+			int64_t id_b)
+{
+	if (key_a != key_b)
+		return key_a < key_b ? -1 : 1;
+	return id_a < id_b ? -1 : id_a > id_b;
+}
+
 static const struct {
 	const char *from;
 	const char *to[4];

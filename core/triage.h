@@ -39,9 +39,15 @@ bool report_finished(const char *state);
  * report_severity_order (unknown values last). */
 unsigned report_state_rank(const char *state);
 unsigned report_severity_rank(const char *severity);
-/* The deadline sort's key: the embargo deadline while it holds, else
- * the largest time (finished embargoes last). */
+/* The deadline order, one rule for the list, `list --sort deadline` and
+ * the first screen: reports under embargo first, earliest deadline
+ * first (the decided date, else the policy's default), then the others;
+ * ties by id.  report_deadline_key is a report's key (the largest time
+ * once its embargo is over), report_deadline_cmp compares two reports by
+ * key and id (negative, 0, positive as strcmp). */
 time_t report_deadline_key(const struct embargo *e);
+int report_deadline_cmp(time_t key_a, int64_t id_a, time_t key_b,
+			int64_t id_b);
 bool triage_state_valid(const char *state);
 /* The states, in order, sep between them (caller frees). */
 char *triage_state_names(const char *sep);

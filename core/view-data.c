@@ -4,6 +4,7 @@
  * one full row for each visible line, and the ids a search matches.
  * Thin: the queries live in store/page-repo.c.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -56,6 +57,52 @@ int report_subjects(struct session *sess, int64_t after,
 	return s ? store_report_subjects(s, after, out, n, err) : ERR_IO;
 }
 
+/* A candidate of the first screen by deadline, with its key. */
+struct first_key {
+	time_t key;
+	int64_t id;
+};
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct first_key *x = a, *y = b;
+
+	return report_deadline_cmp(x->key, x->id, y->key, y->id);
+}
+
+/* The first `limit` ids by deadline: the store's candidates sorted by
+ * the one rule (triage.h), each key computed as the list computes it. */
+static int first_by_deadline(struct session *sess, struct store *s,
+			     size_t limit, int64_t *ids, size_t *n,
+			     struct err *err)
+{
+	struct report_key *keys;
+	struct first_key *fk;
+	struct policy pol;
+	time_t now = util_now();
+	size_t nk;
+	int rc;
+
+	if ((rc = store_report_deadline_candidates(s, report_finished_states,
+						   limit, &keys, &nk, err)) < 0)
+		return rc;
+	policy_from_config(sess->cfg, &pol);
+	fk = xcalloc(nk + 1, sizeof(*fk));
+	for (size_t i = 0; i < nk; i++) {
+		struct embargo e;
+
+		embargo_of_key(&pol, &keys[i], now, &e);
+		fk[i].key = report_deadline_key(&e);
+		fk[i].id = keys[i].id;
+	}
+	qsort(fk, nk, sizeof(*fk), cmp_first);
+	for (*n = 0; *n < nk && *n < limit; (*n)++)
+		ids[*n] = fk[*n].id;
+	free(fk);
+	free(keys);
+	return 0;
+}
+
 int report_first_ids(struct session *sess, const char *order, size_t limit,
 		     int64_t **ids, size_t *n, struct err *err)
 {
@@ -65,6 +112,10 @@ int report_first_ids(struct session *sess, const char *order, size_t limit,
 		*ids = xcalloc(1, sizeof(**ids));
 		*n = 0;
 		return ERR_IO;
+	}
+	if (!strcmp(order, "deadline")) {
+		*ids = xcalloc(limit + 1, sizeof(**ids));
+		return first_by_deadline(sess, s, limit, *ids, n, err);
 	}
 	return store_report_first_ids(s, order, limit, ids, n, err);
 }

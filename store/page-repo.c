@@ -300,33 +300,75 @@ int store_report_first_ids(struct store *s, const char *order, size_t limit,
 			   int64_t **ids, size_t *n, struct err *err)
 {
 	struct stmt *st;
-	int r;
 
 	*ids = xcalloc(limit + 1, sizeof(**ids));
 	*n = 0;
-	if (!strcmp(order, "deadline")) {
-		/* The reports with a decided date come first, by that date;
-		 * then the others by id. */
-		st = db_stmt(s,
-			"SELECT d.report_id FROM decisions d WHERE NOT EXISTS"
-			" (SELECT 1 FROM decisions e WHERE e.report_id = d.report_id"
-			" AND e.id > d.id) ORDER BY d.date, d.report_id LIMIT ?1", err);
-		if (!st)
-			return ERR_IO;
-		db_int(st, 1, (int64_t)limit);
-		if ((r = collect_ids(s, st, ids, n, limit, err)) < 0)
-			return r;
-		st = db_stmt(s,
-			"SELECT id FROM reports WHERE id NOT IN"
-			" (SELECT report_id FROM decisions) ORDER BY id LIMIT ?1", err);
-	} else if (!strcmp(order, "received")) {
+	if (!strcmp(order, "received"))
 		st = db_stmt(s,
 			"SELECT id FROM reports ORDER BY received DESC, id DESC LIMIT ?1", err);
-	} else {
+	else if (!strcmp(order, "id"))
 		st = db_stmt(s, "SELECT id FROM reports ORDER BY id LIMIT ?1", err);
-	}
+	else
+		return err_setc(err, ERR_INVALID,
+				"no first page by '%s' in the store (id, received)",
+				order);
 	if (!st)
 		return ERR_IO;
-	db_int(st, 1, (int64_t)(limit - *n));
+	db_int(st, 1, (int64_t)limit);
 	return collect_ids(s, st, ids, n, limit, err);
+}
+
+/* ?1: the limit; ?2..?9: the finished states, '' for a slot unused. */
+#define FIRST_FINISHED "(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+#define FIRST_ACTIVE "r.public = 0 AND r.state NOT IN " FIRST_FINISHED
+#define FIRST_UNDATED                                                        \
+	"NOT EXISTS (SELECT 1 FROM decisions d WHERE d.report_id = r.id)"
+#define FIRST_COLS                                                           \
+	"r.id, r.received, coalesce(r.release_started, 0), r.state,"         \
+	" r.severity, "
+static const char sql_deadline_candidates[] =
+	/* Under embargo with a date: the latest decisions, by date. */
+	"SELECT * FROM (SELECT " FIRST_COLS "d.date, r.public"
+	" FROM decisions d JOIN reports r ON r.id = d.report_id"
+	" WHERE NOT EXISTS (SELECT 1 FROM decisions e"
+	"  WHERE e.report_id = d.report_id AND e.id > d.id)"
+	" AND " FIRST_ACTIVE " ORDER BY d.date, r.id LIMIT ?1) AS dated"
+	/* Under embargo with none: by receipt (the policy's clock, whose
+	 * deadline is a day's end), every one up to the end of the day of
+	 * the limit-th, so that those of one day are all there. */
+	" UNION ALL SELECT * FROM (SELECT " FIRST_COLS "0, r.public"
+	" FROM reports r WHERE " FIRST_ACTIVE " AND " FIRST_UNDATED
+	" AND r.received < coalesce((SELECT (r.received / 86400 + 1) * 86400"
+	"  FROM reports r WHERE " FIRST_ACTIVE " AND " FIRST_UNDATED
+	"  ORDER BY r.received, r.id LIMIT 1 OFFSET ?1 - 1), r.received + 1)"
+	" ORDER BY r.received, r.id) AS undated"
+	/* The rest, by id. */
+	" UNION ALL SELECT * FROM (SELECT " FIRST_COLS "coalesce((SELECT date"
+	" FROM decisions d WHERE d.report_id = r.id ORDER BY d.id DESC"
+	" LIMIT 1), 0), r.public FROM reports r"
+	" WHERE r.public <> 0 OR r.state IN " FIRST_FINISHED
+	" ORDER BY r.id LIMIT ?1) AS over";
+
+int store_report_deadline_candidates(struct store *s,
+				     const char *const *finished, size_t limit,
+				     struct report_key **out, size_t *n,
+				     struct err *err)
+{
+	struct stmt *st;
+	size_t nfin = 0;
+
+	*out = NULL;
+	*n = 0;
+
+	while (finished && finished[nfin])
+		nfin++;
+	if (nfin > 8)
+		return err_setc(err, ERR_INVALID, "too many finished states to bind");
+	if (!(st = db_stmt(s, sql_deadline_candidates, err)))
+		return ERR_IO;
+	db_int(st, 1, (int64_t)limit);
+	for (int i = 0; i < 8; i++)
+		db_text(st, 2 + i, finished && *finished ? *finished++ : "");
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_key, NULL,
+		       "cannot list reports", err);
 }

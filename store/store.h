@@ -497,11 +497,26 @@ int store_report_basics(struct store *s, unsigned fields, struct report **out,
 int store_report_subjects(struct store *s, int64_t after,
 			  struct report_subject **out, size_t *n,
 			  struct err *err);
-/* The first `limit` report ids in order "deadline" or "received" (else by
- * id), without reading every report: a first screen before the full keys
- * arrive.  *ids (caller frees) is allocated even on error. */
+/* The first `limit` report ids in order "received" or "id", without
+ * reading every report: a first screen before the full keys arrive.
+ * *ids (caller frees) is allocated even on error; ERR_INVALID for
+ * another order. */
 int store_report_first_ids(struct store *s, const char *order, size_t limit,
 			   int64_t **ids, size_t *n, struct err *err);
+/* The keys from which the first `limit` reports in deadline order can be
+ * picked (core's report_first_ids sorts them by core's one rule), in one
+ * read that does not touch every report: at most `limit` of the reports
+ * under embargo with a decided date (by that date); those with none up
+ * to the end of the day of the limit-th by receipt (the policy's clock);
+ * at most `limit` of the others (public or in a state of `finished`,
+ * NULL-terminated, at most 8; by id).  Exact unless a report whose
+ * release started (a later clock) is among the first by receipt: the
+ * full keys, sorted by the same rule, then put it right.  *out is the
+ * caller's (free).  0, or negative with err set. */
+int store_report_deadline_candidates(struct store *s,
+				     const char *const *finished, size_t limit,
+				     struct report_key **out, size_t *n,
+				     struct err *err);
 
 /* --- participant-repo.c: who was brought into a report -----------------*/
 /* Adds p to p->report_id, without a key, acknowledgement or removal:

@@ -76,11 +76,8 @@ static int cmp_rows(const void *a, const void *b, void *data)
 
 	switch (p->sort) {
 	case SORT_DEADLINE:
-		/* Earliest deadline first, so overdue reports (decided or
-		 * by the policy default) lead; finished embargoes last. */
-		if (p->deadline[i] != p->deadline[j])
-			return p->deadline[i] < p->deadline[j] ? -1 : 1;
-		break;
+		return report_deadline_cmp(p->deadline[i], x->id, p->deadline[j],
+					   y->id);
 	case SORT_RECEIVED:
 		if (x->received != y->received)
 			return x->received > y->received ? -1 : 1;

@@ -698,6 +698,90 @@ static void test_vendors(void **state)
 	store_close(s);
 }
 
+/* The first screen by deadline (core's report_first_ids over the store's
+ * candidates) is exactly the head of the whole list sorted by the one
+ * rule (report_deadline_cmp over every report's key), whatever the mix
+ * of decided, undated, public and finished reports and whatever the
+ * page's size: an oracle over random reports, many on the same days. */
+static void test_first_screen_deadline(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("first.db");
+	static const char *const moves[] = { NULL, "new -> triaged",
+					     "new -> rejected", "new -> duplicate" };
+	struct session sess;
+	struct report_key *k;
+	struct policy pol;
+	struct err err;
+	size_t nk;
+	unsigned seed = 7;
+
+	memset(&sess, 0, sizeof(sess));
+	sess.store = s;
+	assert_int_equal(store_begin(s, &err), 0);
+	for (int i = 0; i < 160; i++) {
+		/* Received over 20 days, several a day, ids out of order
+		 * with the hour. */
+		struct report_new rn = { "Report", "Rita", "rita@example.net",
+					 1000000 + (time_t)((rand_r(&seed) % 20) * 86400 +
+							    rand_r(&seed) % 86400), 0 };
+		struct decision d = { 0 };
+		int64_t id;
+
+		assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
+		if (rand_r(&seed) % 3 == 0) {
+			d.report_id = id;
+			d.verdict = (char *)"ok";
+			d.date = 1000000 + (time_t)(rand_r(&seed) % (25 * 86400));
+			assert_int_equal(store_decision_add(s, &d, &err), 0);
+		}
+		if (rand_r(&seed) % 10 == 0)
+			unit_event(s, id, "public", "unit");
+		if (moves[rand_r(&seed) % 4])
+			unit_event(s, id, "state", moves[rand_r(&seed) % 3 + 1]);
+	}
+	assert_int_equal(store_commit(s, &err), 0);
+
+	/* The oracle: every key, sorted by the rule. */
+	assert_int_equal(store_report_keys(s, &k, &nk, &err), 0);
+	assert_int_equal(nk, 160);
+	policy_from_config(NULL, &pol);
+	time_t *key = xcalloc(nk, sizeof(*key));
+	for (size_t i = 0; i < nk; i++) {
+		struct embargo e;
+		embargo_of_key(&pol, &k[i], util_now(), &e);
+		key[i] = report_deadline_key(&e);
+	}
+	for (size_t i = 1; i < nk; i++) /* insertion sort: the oracle's own */
+		for (size_t j = i; j > 0 &&
+		     report_deadline_cmp(key[j], k[j].id, key[j - 1], k[j - 1].id) < 0; j--) {
+			struct report_key tk = k[j];
+			time_t tt = key[j];
+			k[j] = k[j - 1];
+			key[j] = key[j - 1];
+			k[j - 1] = tk;
+			key[j - 1] = tt;
+		}
+	static const size_t limits[] = { 1, 2, 7, 25, 60, 159, 160, 200 };
+	for (size_t l = 0; l < sizeof(limits) / sizeof(*limits); l++) {
+		int64_t *ids;
+		size_t n;
+
+		if (report_first_ids(&sess, "deadline", limits[l], &ids, &n, &err))
+			fprintf(stderr, "limit %zu: %s\n", limits[l], err.msg), fail();
+		assert_int_equal(n, limits[l] < nk ? limits[l] : nk);
+		for (size_t i = 0; i < n; i++)
+			if (ids[i] != k[i].id)
+				fail_msg("limit %zu: place %zu is report %lld, the rule "
+					 "says %lld", limits[l], i, (long long)ids[i],
+					 (long long)k[i].id);
+		free(ids);
+	}
+	free(key);
+	free(k);
+	store_close(s);
+}
+
 /* The compact keys carry the latest decision of each report. */
 static void test_report_keys(void **state)
 {
@@ -760,15 +844,10 @@ static void test_report_keys(void **state)
 	assert_int_equal(store_report_brief(s, b + 1000, &brief, &err),
 			 ERR_NOTFOUND);
 	assert_non_null(strstr(err.msg, "no report"));
-	assert_int_equal(store_report_first_ids(s, "deadline", 10, &ids, &n, &err), 0);
-	assert_int_equal(n, 2);
-	assert_int_equal(ids[0], b);
-	assert_int_equal(ids[1], a);
-	free(ids);
-	/* A page smaller than the rows: the first ones only. */
-	assert_int_equal(store_report_first_ids(s, "deadline", 1, &ids, &n, &err), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(ids[0], b);
+	/* The deadline order is core's (report_first_ids, tested with its
+	 * oracle below): the store refuses to make one of its own. */
+	assert_int_equal(store_report_first_ids(s, "deadline", 10, &ids, &n, &err),
+			 ERR_INVALID);
 	free(ids);
 	assert_int_equal(store_report_first_ids(s, "id", 1, &ids, &n, &err), 0);
 	assert_int_equal(n, 1);
@@ -1120,11 +1199,14 @@ static void test_report_page(void **state)
 
 	int64_t *ids;
 	size_t n;
-	assert_int_equal(store_report_first_ids(s, "deadline", 3, &ids, &n, &err), 0);
+	struct session sess;
+	memset(&sess, 0, sizeof(sess));
+	sess.store = s;
+	assert_int_equal(report_first_ids(&sess, "deadline", 3, &ids, &n, &err), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(ids[0], id[2]);  /* 7000 */
 	assert_int_equal(ids[1], id[1]);  /* 9000, not its older 5000 */
-	assert_int_equal(ids[2], id[0]);  /* undecided, by id */
+	assert_int_equal(ids[2], id[0]);  /* undecided: its policy default */
 	free(ids);
 	store_close(s);
 }
@@ -1937,6 +2019,7 @@ int main(void)
 		UNIT_BOTH(test_vendors),
 		UNIT_BOTH(test_reminders),
 		UNIT_BOTH(test_report_keys),
+		UNIT_BOTH(test_first_screen_deadline),
 		UNIT_BOTH(test_sealed_search),
 		UNIT_BOTH(test_import_claim),
 		UNIT_BOTH(test_report_page),
