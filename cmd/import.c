@@ -1,5 +1,7 @@
 /*
- * `import [--mbox|--maildir] PATH... | -`: one output line per message,
+ * `import [--mbox|--maildir] [--jobs N] PATH... | -`: the options, and one
+ * output line per message as core's import_inputs hands it over (its
+ * batching and reading ahead are core's: import-run.c):
  *   <id>\t<verdict>\t<subject>     stored (new report, or reply to one)
  *   duplicate\t<id>\t<subject>      already there
  *   error\t<file>\t<reason>         not stored
@@ -9,576 +11,50 @@
  * Exit 1 when any message failed.  Progress goes to ctx->progress when
  * whoever runs the command set one (the shell on a terminal draws a bar,
  * the UI its status line); this file draws nothing.
- *
- * Messages are committed in batches (up to BATCH_MAX messages,
- * BATCH_BYTES or BATCH_SECONDS, whichever comes first) so a mailbox does
- * not pay one fsync per message; a line is printed only once the commit
- * holding its message has succeeded, so whatever was reported survives a
- * kill.  A batch's messages are verified and sealed first (import_prepare)
- * and the store's write lock is taken only to write them, in transactions
- * of at most BATCH_HOLD seconds of writing: a colleague's command never
- * waits behind gpg, nor long behind a batch.
- *
- * Reading runs ahead of storing: up to --jobs messages (default 4, at
- * most AHEAD; AHEAD_BYTES in all) are parsed and decrypting in the
- * background (import_start) while the oldest is verified and stored
- * (import_finish), so several gpg processes work at once.  Messages are
- * still finished, and their lines printed, in the order they were read.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/core.h"
-#include "crypto/crypto.h"
-#include "mail/mail.h"
 
-/* What a decryption may produce is one message's worth. */
-_Static_assert(CRYPTO_MAX_PLAIN == MAIL_MAX_SIZE,
-	       "the decrypted-content limit is the message limit");
-
-#define BATCH_MAX 100
-#define BATCH_SECONDS 0.5
-#define BATCH_BYTES (16u << 20)
-#define BATCH_HOLD 0.02 /* seconds a transaction holds the lock */
-#define AHEAD CRYPTO_JOBS_MAX   /* the most --jobs allows */
-#define JOBS_DEFAULT 4
-#define AHEAD_BYTES (8u << 20)
-#define PROGRESS_DELAY 0.5     /* seconds before any progress shows;
-				* SECTEAM_PROGRESS_DELAY overrides */
-#define PROGRESS_EVERY 0.1
-
-struct import_run {
-	struct cmd_ctx *ctx;
-	size_t done, total, failed;
-	struct sbuf pending;   /* lines of the open batch */
-	size_t batched;        /* messages in the open batch */
-	double batch_start;
-	bool in_batch;
-	char fatal[1024];      /* why the store failed, when it did */
-	struct {               /* read, not yet finished: a ring */
-		char *name;
-		struct import_pending *p;
-		size_t len;
-	} ahead[AHEAD];
-	size_t first, nahead, ahead_bytes;
-	size_t jobs;           /* --jobs: how many may wait */
-	double start, last_progress;
-	bool shown;            /* progress was reported (and may be on
-				* the screen) */
-	struct ready {         /* prepared, to be written in one batch */
-		char *name;
-		struct import_pending *p;
-	} *ready;
-	size_t nready, ready_bytes;
-	double ready_start;
-	struct mbox_reader *mbox; /* the mbox being read, for progress */
-	double read_frac;      /* of the last mbox, once it is all read */
-	double delay;          /* PROGRESS_DELAY, or the environment's */
-	size_t nnew, nreply, ndup;   /* for the UI's summary */
-	char first_error[512]; /* "<input>: <reason>", for the UI */
-};
-
-static double mono(void)
+/* Each line as the command prints it. */
+static void print_line(const struct import_line *l, void *data)
 {
-	struct timespec ts;
+	struct cmd_ctx *ctx = data;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void progress_clear(struct import_run *ir);
-
-/* Commits the open batch and prints its lines; on failure the batch's
- * messages are reported as not imported. */
-static int flush_batch(struct import_run *ir)
-{
-	struct err err = { 0, "" };
-	int r = 0;
-
-	if (ir->in_batch) {
-		r = import_batch_commit(ir->ctx->sess, &err);
-		ir->in_batch = false;
-		if (r < 0) {
-			char *m = safe_str(err.msg);
-			snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
-			sbuf_reset(&ir->pending);
-			sbuf_addf(&ir->pending, "error\t(batch of %zu messages)\t%s\n",
-				  ir->batched, m);
-			free(m);
-			ir->failed += ir->batched;
-		}
-	}
-	if (ir->pending.len)
-		progress_clear(ir);
-	fwrite(ir->pending.buf ? ir->pending.buf : "", 1, ir->pending.len,
-	       ir->ctx->out);
-	fflush(ir->ctx->out);
-	sbuf_reset(&ir->pending);
-	ir->batched = 0;
-	return r;
-}
-
-/* Hands one progress event to whoever runs the command (ctx->progress). */
-static void report_progress(struct import_run *ir, enum cmd_progress_event ev,
-			    double frac)
-{
-	struct cmd_progress p = {
-		.event = ev, .what = "importing", .unit = "message(s)",
-		.done = ir->done,
-		.frac = frac, .seconds = mono() - ir->start,
-	};
-
-	ir->ctx->progress(&p, ir->ctx->progress_data);
-}
-
-/* The share done when it is known (a Maildir's file count, an mbox's
- * bytes), else negative. */
-static double progress_frac(struct import_run *ir)
-{
-	double frac = ir->read_frac;   /* finishing what was read ahead */
-
-	if (ir->total) {
-		frac = (double)ir->done / (double)ir->total;
-	} else if (ir->mbox) {
-		long long pos, size;
-		mbox_position(ir->mbox, &pos, &size);
-		frac = size > 0 ? (double)pos / (double)size : -1;
-	}
-	return frac > 1 ? 1 : frac;
-}
-
-/* Nothing for an import quicker than ir->delay; then at most every
- * PROGRESS_EVERY. */
-static void progress(struct import_run *ir)
-{
-	double now;
-
-	if (!ir->ctx->progress)
-		return;
-	now = mono();
-	if (now - ir->start < ir->delay ||
-	    now - ir->last_progress < PROGRESS_EVERY)
-		return;
-	ir->last_progress = now;
-	ir->shown = true;
-	report_progress(ir, CMD_PROGRESS_UPDATE, progress_frac(ir));
-}
-
-/* Takes the progress off the screen before other output. */
-static void progress_clear(struct import_run *ir)
-{
-	if (ir->shown)
-		report_progress(ir, CMD_PROGRESS_CLEAR, -1);
-}
-
-static void file_error(struct import_run *ir, const char *name, const char *msg)
-{
-	char *n = safe_str(name), *m = safe_str(msg);
-
-	sbuf_addf(&ir->pending, "error\t%s\t%s\n", n, m);
-	if (!ir->first_error[0])
-		snprintf(ir->first_error, sizeof(ir->first_error), "%s: %s", n, m);
-	free(n);
-	free(m);
-	ir->failed++;
-}
-
-/* Stores one prepared message in the open batch: its line waits for
- * the commit.  Negative when the store failed. */
-static int store_one(struct import_run *ir, char *name, struct import_pending *p)
-{
-	struct import_result res;
-	struct err err = { 0, "" };
-	struct sbuf *out = &ir->pending;
-	int r = import_finish(ir->ctx->sess, p, &res, &err);
-
-	ir->batched++;
-	if (r < 0) {
-		/* The store failed: the whole open batch is lost.  Failing
-		 * at its first message (the write lock not had in time: a
-		 * team server answers the lock with the first read), that
-		 * message's own line says why. */
-		snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
-		if (ir->batched == 1) {
-			import_batch_abort(ir->ctx->sess);
-			ir->in_batch = false;
-			ir->batched = 0;
-			file_error(ir, name, err.msg);
-		}
-		import_result_release(&res);
-		free(name);
-		return r;
-	}
-	switch (res.status) {
+	switch (l->status) {
 	case IMPORT_NEW:
 	case IMPORT_REPLY:
-		sbuf_addf(out, "%lld\t%s\t%s\n", (long long)res.report_id,
-			  sig_verdict_name(res.verdict), res.subject);
-		if (res.status == IMPORT_NEW)
-			ir->nnew++;
-		else
-			ir->nreply++;
+		fprintf(ctx->out, "%lld\t%s\t%s\n", (long long)l->report_id,
+			sig_verdict_name(l->verdict), l->subject);
 		break;
 	case IMPORT_DUPLICATE:
-		sbuf_addf(out, "duplicate\t%lld\t%s\n", (long long)res.report_id,
-			  res.subject ? res.subject : "");
-		ir->ndup++;
+		fprintf(ctx->out, "duplicate\t%lld\t%s\n", (long long)l->report_id,
+			l->subject);
 		break;
 	case IMPORT_ERROR:
-		file_error(ir, name, res.error);
+		fprintf(ctx->out, "error\t%s\t%s\n", l->input, l->error);
 		break;
 	}
-	import_result_release(&res);
-	free(name);
-	return 0;
+	fflush(ctx->out);
 }
 
-/* Writes prepared messages, oldest first, in one transaction and commits
- * it (their lines printed then).  The transaction ends after BATCH_HOLD
- * seconds of writing, however many are left: the store's write lock is
- * every colleague's, and a command waits behind it at most that long.
- * Negative when the store failed: what was not written is counted lost
- * by the caller (ir->nready). */
-static int write_some(struct import_run *ir)
+/* Progress to whoever runs the command (ctx->progress). */
+static void progress(enum import_progress ev, size_t done, double frac,
+		     double seconds, void *data)
 {
-	struct err err = { 0, "" };
-	double held;
-	size_t i;
-	int r;
+	struct cmd_ctx *ctx = data;
+	struct cmd_progress p = {
+		.event = ev == IMPORT_PROGRESS_UPDATE ? CMD_PROGRESS_UPDATE :
+			 ev == IMPORT_PROGRESS_CLEAR ? CMD_PROGRESS_CLEAR :
+			 CMD_PROGRESS_DONE,
+		.what = "importing", .unit = "message(s)",
+		.done = done, .frac = frac, .seconds = seconds,
+	};
 
-	if ((r = import_batch_begin(ir->ctx->sess, &err)) < 0) {
-		/* The first message's line says why; the rest are lost. */
-		snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
-		file_error(ir, ir->ready[0].name, err.msg);
-		import_pending_free(ir->ready[0].p);
-		free(ir->ready[0].name);
-		memmove(ir->ready, ir->ready + 1, (ir->nready - 1) * sizeof(*ir->ready));
-		ir->nready--;
-		return r;
-	}
-	ir->in_batch = true;
-	/* A team server grants the lock with the first message's first read
-	 * (the BEGIN is pipelined, db-pg.c): the time it is held counts from
-	 * the end of that message, not from the wait for it. */
-	r = store_one(ir, ir->ready[0].name, ir->ready[0].p);
-	held = mono();
-	for (i = 1; i < ir->nready && r == 0 && mono() - held < BATCH_HOLD; i++)
-		r = store_one(ir, ir->ready[i].name, ir->ready[i].p);
-	/* What a failure left unwritten is dropped. */
-	memmove(ir->ready, ir->ready + i, (ir->nready - i) * sizeof(*ir->ready));
-	ir->nready -= i;
-	return r < 0 ? r : flush_batch(ir);
-}
-
-/* Writes every prepared message, in as many transactions as it takes. */
-static int store_ready(struct import_run *ir)
-{
-	int r = 0;
-
-	while (ir->nready && (r = write_some(ir)) == 0)
-		;
-	ir->ready_bytes = 0;
-	return r;
-}
-
-/* Finishes the oldest message read: verified and sealed now, with no
- * lock held; written with the others of its batch. */
-static int finish_oldest(struct import_run *ir)
-{
-	char *name = ir->ahead[ir->first].name;
-	struct import_pending *p = ir->ahead[ir->first].p;
-	size_t len = ir->ahead[ir->first].len;
-
-	ir->ahead_bytes -= len;
-	ir->first = (ir->first + 1) % AHEAD;
-	ir->nahead--;
-	import_prepare(ir->ctx->sess, p);
-	if (!ir->nready)
-		ir->ready_start = mono();
-	ir->ready = xrealloc(ir->ready, (ir->nready + 1) * sizeof(*ir->ready));
-	ir->ready[ir->nready].name = name;
-	ir->ready[ir->nready].p = p;
-	ir->nready++;
-	ir->ready_bytes += len;
-	ir->done++;
-	if (ir->nready >= BATCH_MAX || ir->ready_bytes >= BATCH_BYTES ||
-	    mono() - ir->ready_start >= BATCH_SECONDS) {
-		int r = store_ready(ir);
-		if (r < 0)
-			return r;
-	}
-	progress(ir);
-	return 0;
-}
-
-/* Finishes every message read so far, oldest first, and writes them. */
-static int drain(struct import_run *ir)
-{
-	int r;
-
-	while (ir->nahead)
-		if ((r = finish_oldest(ir)) < 0)
-			return r;
-	return store_ready(ir);
-}
-
-/* After a fatal error: what was read or prepared but not written is
- * dropped. */
-static void drop_ahead(struct import_run *ir)
-{
-	while (ir->nahead) {
-		import_pending_free(ir->ahead[ir->first].p);
-		free(ir->ahead[ir->first].name);
-		ir->first = (ir->first + 1) % AHEAD;
-		ir->nahead--;
-	}
-	ir->ahead_bytes = 0;
-	for (size_t i = 0; i < ir->nready; i++) {
-		import_pending_free(ir->ready[i].p);
-		free(ir->ready[i].name);
-	}
-	ir->nready = 0;
-}
-
-/* An input that yields no message: its line comes after those of the
- * messages read before it. */
-static int input_error(struct import_run *ir, const char *name,
-		       const char *msg)
-{
-	int r = drain(ir);
-
-	if (r == 0)
-		file_error(ir, name, msg);
-	return r;
-}
-
-/* Takes one message: starts it, and finishes the oldest ones while too
- * much is waiting.  A message bigger than AHEAD_BYTES is not copied: it
- * is finished before buf goes back to the caller. */
-static int one(struct import_run *ir, const char *name, const char *buf,
-	       size_t len)
-{
-	bool big = len > AHEAD_BYTES;
-	size_t slot;
-	int r;
-
-	while (ir->nahead && (ir->nahead >= ir->jobs ||
-			      ir->ahead_bytes + len > AHEAD_BYTES))
-		if ((r = finish_oldest(ir)) < 0)
-			return r;
-	slot = (ir->first + ir->nahead) % AHEAD;
-	ir->ahead[slot].name = xstrdup(name);
-	ir->ahead[slot].p = import_start(ir->ctx->sess, buf, len, !big);
-	ir->ahead[slot].len = len;
-	ir->ahead_bytes += len;
-	ir->nahead++;
-	if (big && (r = drain(ir)) < 0)
-		drop_ahead(ir);   /* before buf goes */
-	return big ? r : 0;
-}
-
-/* Reads the mbox mr (named path) to its end, closing it.  A message too
- * large to take is an error line naming the mbox and its position, and
- * reading goes on with the next one. */
-static int read_mbox(struct import_run *ir, const char *path,
-		     struct mbox_reader *mr)
-{
-	struct err err = { 0, "" };
-	char *buf, *name;
-	size_t len, k = 0;
-	int r;
-
-	ir->mbox = mr;
-	while ((r = mbox_next(mr, &buf, &len, &err)) != 0) {
-		name = xasprintf("%s:%zu", path, ++k);
-		if (r == ERR_INVALID) {
-			r = input_error(ir, name, err.msg);
-			err_clear(&err);
-		} else if (r > 0) {
-			r = one(ir, name, buf, len);
-			free(buf);
-		}
-		free(name);
-		if (r < 0)
-			break;
-	}
-	if (r < 0 && err.msg[0]) {
-		int f = input_error(ir, path, err.msg);
-		if (f < 0)
-			r = f;
-	}
-	ir->mbox = NULL;
-	ir->read_frac = 1;
-	mbox_close(mr);
-	return r < 0 && r != ERR_INVALID ? r : 0;
-}
-
-static int do_mbox(struct import_run *ir, const char *path)
-{
-	struct mbox_reader *mr;
-	struct err err = { 0, "" };
-
-	if (mbox_open(path, MBOX_AUTO, &mr, &err) < 0)
-		return input_error(ir, path, err.msg);
-	return read_mbox(ir, path, mr);
-}
-
-/* One message file, or an mbox when it starts with a "From " line, open
- * as fd (taken) and named name. */
-static int do_fd(struct import_run *ir, int fd, const char *name)
-{
-	struct err err = { 0, "" };
-	struct mbox_reader *mr;
-	char head[5], *buf;
-	size_t len;
-	int r;
-
-	if (pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) &&
-	    !memcmp(head, "From ", 5)) {
-		if (mbox_open_fd(fd, name, MBOX_AUTO, &mr, &err) < 0)
-			return input_error(ir, name, err.msg);
-		return read_mbox(ir, name, mr);
-	}
-	r = read_fd(fd, name, MAIL_MAX_SIZE, &buf, &len, &err);
-	close(fd);
-	if (r < 0)
-		return input_error(ir, name, err.msg);
-	r = one(ir, name, buf, len);
-	free(buf);
-	return r;
-}
-
-/* Standard input: one message, without the "From " envelope line a mail
- * client may pipe in with it. */
-static int do_stdin(struct import_run *ir)
-{
-	struct err err = { 0, "" };
-	const char *start;
-	char *buf;
-	size_t len;
-	int r;
-
-	if (read_fd(0, "standard input", MAIL_MAX_SIZE, &buf, &len, &err) < 0)
-		return input_error(ir, "standard input", err.msg);
-	start = buf;
-	if (len > 5 && !memcmp(buf, "From ", 5)) {
-		const char *nl = memchr(buf, '\n', len);
-		if (nl) {
-			len -= (size_t)(nl + 1 - buf);
-			start = nl + 1;
-		}
-	}
-	r = one(ir, "standard input", start, len);
-	free(buf);
-	return r;
-}
-
-static int do_file(struct import_run *ir, const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0) {
-		char *m = xasprintf("cannot open '%s': %s", path, strerror(errno));
-		int r = input_error(ir, path, m);
-		free(m);
-		return r;
-	}
-	return do_fd(ir, fd, path);
-}
-
-/*
- * A Maildir (new/ and cur/), or else a directory of message files.  No
- * symbolic link inside is followed, when listing or when opening: each
- * one, and each special file, gets an error line naming it, and the
- * import goes on.
- */
-static int do_maildir(struct import_run *ir, const char *dir, bool must_maildir)
-{
-	struct err err = { 0, "" };
-	struct mail_folder f;
-	int r = 0;
-
-	if (maildir_list(dir, &f, &err) < 0 &&
-	    (must_maildir || mail_folder_list(dir, &f, &err) < 0))
-		return input_error(ir, dir, err.msg);
-	ir->total += f.n;
-	for (size_t i = 0; i < f.nskipped && !r; i++) {
-		char *name = xasprintf("%s/%s", dir, f.skipped[i].name);
-		r = input_error(ir, name, f.skipped[i].why);
-		free(name);
-	}
-	for (size_t i = 0; i < f.n && !r; i++) {
-		char *name = xasprintf("%s/%s", dir, f.names[i]);
-		int fd = open_beneath(dir, f.names[i], &err);
-
-		if (fd < 0)   /* e.g. swapped for a link since it was listed */
-			r = input_error(ir, name, err.msg);
-		else
-			r = do_fd(ir, fd, name);
-		free(name);
-	}
-	mail_folder_release(&f);
-	return r;
-}
-
-/* Each input path in turn: a file, a Maildir, an mbox or "-" (standard
- * input), as mode ('d', 'm' or 0: by what it is) says.  0, or negative
- * once the store failed (an input that fails alone is an error line). */
-static int import_inputs(struct import_run *ir, int mode, char **paths, int n)
-{
-	int r = 0;
-
-	for (int i = 0; i < n && r >= 0; i++) {
-		const char *p = paths[i];
-		struct stat st;
-
-		if (strcmp(p, "-") && stat(p, &st) < 0) {
-			r = input_error(ir, p, "no such file or directory");
-			continue;
-		}
-		if (mode == 'd' || (mode == 0 && strcmp(p, "-") && S_ISDIR(st.st_mode)))
-			r = do_maildir(ir, p, mode == 'd');
-		else if (mode == 'm')
-			r = do_mbox(ir, p);
-		else if (!strcmp(p, "-"))
-			r = do_stdin(ir);
-		else
-			r = do_file(ir, p);
-	}
-	return r;
-}
-
-/* The store failed (r): nothing of the open batch was stored, nor the
- * lost messages read ahead; one line says so, with the cause.  Outside a
- * batch the waiting lines are errors, and are printed.  CMD_FAILED. */
-static int import_stopped(struct import_run *ir, int r, size_t lost)
-{
-	struct cmd_ctx *ctx = ir->ctx;
-	const char *cause = ir->fatal[0] ? ir->fatal : "the database failed";
-	char *m = safe_str(cause);
-
-	progress_clear(ir);
-	if (ir->in_batch) {
-		import_batch_abort(ctx->sess);
-		lost += ir->batched;
-		sbuf_reset(&ir->pending);
-	}
-	fwrite(ir->pending.buf ? ir->pending.buf : "", 1, ir->pending.len, ctx->out);
-	if (lost)
-		fprintf(ctx->out, "error\t(the last %zu message(s))\tnot stored: %s\n",
-			lost, m);
-	free(m);
-	sbuf_release(&ir->pending);
-	err_setc(&ctx->err, r, "import stopped: %s", cause);
-	return CMD_FAILED;
+	ctx->progress(&p, ctx->progress_data);
 }
 
 /* The options of `import`; its row at the end of this file names them too
@@ -595,27 +71,25 @@ static const struct option cmd_import_opts[] = {
 
 static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct import_run ir;
+	struct import_opts o = { 0, IMPORT_JOBS_DEFAULT, IMPORT_PROGRESS_DELAY };
+	struct import_hooks h = { print_line, ctx->progress ? progress : NULL, ctx };
+	struct import_totals t;
 	const char *delay;
-	size_t lost;
-	int mode = 0, c, r;
+	int c;
 
-	memset(&ir, 0, sizeof(ir));
-	ir.ctx = ctx;
-	ir.jobs = JOBS_DEFAULT;
 	while ((c = getopt_long(argc, argv, cmd_import_shortopts, cmd_import_opts, NULL)) != -1) {
 		if (c == 'm' || c == 'd') {
-			mode = c;
+			o.mode = c;
 		} else if (c == 'j') {
 			char *end;
 			long n = strtol(optarg, &end, 10);
-			if (!*optarg || *end || n < 1 || n > AHEAD) {
+			if (!*optarg || *end || n < 1 || n > IMPORT_JOBS_MAX) {
 				err_setc(&ctx->err, ERR_INVALID,
 					 "import --jobs '%s': not a number from 1 to %d",
-					 optarg, AHEAD);
+					 optarg, IMPORT_JOBS_MAX);
 				return CMD_USAGE;
 			}
-			ir.jobs = (size_t)n;
+			o.jobs = (size_t)n;
 		} else {
 			return cmd_usage(ctx, "import");
 		}
@@ -624,44 +98,40 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return cmd_usage(ctx, "import");
 	if (!cmd_store(ctx))
 		return CMD_FAILED;
-	ir.start = mono();
-	ir.read_frac = -1;
-	ir.delay = PROGRESS_DELAY;
 	if ((delay = getenv("SECTEAM_PROGRESS_DELAY"))) {
 		char *end;
 		double d = strtod(delay, &end);
 		if (end != delay && !*end && d >= 0)
-			ir.delay = d;
+			o.progress_delay = d;
 	}
-	r = import_inputs(&ir, mode, argv + optind, argc - optind);
-	if (r == 0)
-		r = drain(&ir);
-	lost = ir.nahead + ir.nready;
-	drop_ahead(&ir);
-	free(ir.ready);
-	if (r < 0)
-		return import_stopped(&ir, r, lost);
-	if (flush_batch(&ir) < 0) {
-		sbuf_release(&ir.pending);
-		err_setc(&ctx->err, ERR_IO, "import stopped: %s", ir.fatal);
+	if (import_inputs(ctx->sess, &o, argv + optind, argc - optind, &h, &t,
+			  &ctx->err) < 0) {
+		if (t.lost) {
+			const char *cause = ctx->err.msg;
+			char *m;
+
+			if (!strncmp(cause, "import stopped: ", 16))
+				cause += 16;
+			m = safe_str(cause);
+			fprintf(ctx->out, "error\t(the last %zu message(s))\tnot stored: %s\n",
+				t.lost, m);
+			free(m);
+		}
 		return CMD_FAILED;
 	}
-	sbuf_release(&ir.pending);
-	if (ir.shown)
-		report_progress(&ir, CMD_PROGRESS_DONE, 1);
 	cmd_summary(ctx, "imported: %zu new, %zu repl%s, %zu duplicate(s), %zu error(s)",
-		    ir.nnew, ir.nreply, ir.nreply == 1 ? "y" : "ies", ir.ndup,
-		    ir.failed);
-	if (ir.failed && ctx->interactive) {
+		    t.nnew, t.nreply, t.nreply == 1 ? "y" : "ies", t.ndup,
+		    t.failed);
+	if (t.failed && ctx->interactive) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%zu input(s) could not be imported; the first: %s",
-			 ir.failed, ir.first_error);
+			 t.failed, t.first_error);
 		return CMD_FAILED;
 	}
-	if (ir.failed) {
+	if (t.failed) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%zu input(s) could not be imported (see the error lines)",
-			 ir.failed);
+			 t.failed);
 		return CMD_FAILED;
 	}
 	return CMD_OK;

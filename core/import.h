@@ -65,4 +65,56 @@ int import_batch_begin(struct session *sess, struct err *err);
 int import_batch_commit(struct session *sess, struct err *err);
 void import_batch_abort(struct session *sess);
 
+/*
+ * Importing many inputs (import-run.c): each path a message file, an
+ * mbox (a file starting with "From "), a Maildir or a folder of message
+ * files (no symbolic link inside followed), or "-" for standard input.
+ * Messages are read ahead, decrypted several at once and committed in
+ * batches; each message's line is handed to h->line only once the
+ * commit holding it succeeded, in the order the messages were read.
+ */
+#define IMPORT_JOBS_MAX 8
+#define IMPORT_JOBS_DEFAULT 4
+#define IMPORT_PROGRESS_DELAY 0.5  /* seconds before any progress shows */
+
+struct import_opts {
+	int mode;              /* 'm': mboxes, 'd': Maildirs, 0: by what each is */
+	size_t jobs;           /* messages decrypting at once, 1..IMPORT_JOBS_MAX */
+	double progress_delay; /* seconds before h->progress is first called */
+};
+/* One message's (or input's) outcome; display-safe strings, valid during
+ * the call. */
+struct import_line {
+	enum import_status status;
+	int64_t report_id;      /* NEW, REPLY, DUPLICATE */
+	enum sig_verdict verdict; /* NEW, REPLY */
+	const char *subject;    /* NEW, REPLY, DUPLICATE */
+	const char *input;      /* ERROR: the file, "MBOX:N", or "(batch of N
+				 * messages)" */
+	const char *error;      /* ERROR: why */
+};
+enum import_progress {
+	IMPORT_PROGRESS_UPDATE, IMPORT_PROGRESS_CLEAR, IMPORT_PROGRESS_DONE,
+};
+struct import_hooks {
+	void (*line)(const struct import_line *l, void *data);
+	/* NULL: no progress.  frac: the share done, negative when unknown
+	 * (standard input); CLEAR before lines are handed over. */
+	void (*progress)(enum import_progress ev, size_t done, double frac,
+			 double seconds, void *data);
+	void *data;
+};
+struct import_totals {
+	size_t nnew, nreply, ndup, failed;
+	size_t lost;            /* read but not stored when the store failed */
+	char first_error[512];  /* "INPUT: REASON" of the first error line */
+};
+/* Imports paths[0..n) into *t.  0 when the store held (some inputs may
+ * have failed: t->failed, each with its line); negative, with err saying
+ * "import stopped: ...", when the store failed: t->lost messages read
+ * were not stored. */
+int import_inputs(struct session *sess, const struct import_opts *o,
+		  char *const *paths, int n, const struct import_hooks *h,
+		  struct import_totals *t, struct err *err);
+
 #endif
