@@ -1,8 +1,8 @@
 #!/bin/sh
 # Import 200 encrypted and signed PGP/MIME reports, against a shell loop
 # of `gpg --decrypt` over the same 200 messages, in the same run.  Prints
-# both times (median of RUNS runs) and the ratio.  Target: <= 0.7 (issue
-# 26; the import decrypts on every processor).  Per message, GPGME starts
+# both times (median of RUNS runs) and the ratio.  Target: <= 0.7 (the
+# import decrypts on every processor).  Per message, GPGME starts
 # gpg with two forks of this process, each dearer than the loop's shell's
 # (about 1.35 ms against 0.5 ms of CPU here), and the gpg it runs
 # (through secteam-gpg: --quiet, as the loop's) costs what the loop's does.

@@ -1,8 +1,8 @@
 #!/bin/sh
-# bench/sealed.sh [BINARY]: the sealed record (issue 26) at 100,000 reports
+# bench/sealed.sh [BINARY]: the sealed record at 100,000 reports
 # and 1,000,000 events.  Each figure on the sealed fixture beside the same
 # figure on the clear one (bench/mkbench.sh: subjects in clear text),
-# measured in the same run, with the ratio and the issue's target.  No
+# measured in the same run, with the ratio and the target.  No
 # figure passes or fails.
 #
 # The sealed fixture is bench/mksealed.c (`make bench` builds it beside

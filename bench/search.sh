@@ -4,7 +4,7 @@
 # --decrypt` over the same N messages, in the same run.  Prints both
 # times (median of RUNS runs) and the ratio, for each N in SIZES.
 # The bodies here are sealed under the team key, so this is a small
-# cold search against the gpg loop; the target (100,000 reports
+# cold search against the gpg loop; the target (100,000 reports
 # in 1 s warm, 30 s cold) is bench/sealed.sh's "bodies" figures.
 set -eu
 BIN=${1:-build/secteam-tui}

@@ -17,7 +17,7 @@
 #include "store/store.h"
 
 /*
- * The team key of this session (issue 26, crypto/teamkey.h): unwrapped
+ * The team key of this session (crypto/teamkey.h): unwrapped
  * from the store's wrapped copies through gpg-agent on first use, or,
  * for a team that has none yet, made at its first sealed write (one
  * wrapped copy per roster key, in that write's transaction).  The store

@@ -1,5 +1,5 @@
 /*
- * The team key (issue 26's sealed record): 32 random bytes per
+ * The team key (the sealed record): 32 random bytes per
  * generation, wrapped (OpenPGP-encrypted) to every officer's key and
  * stored beside the record; an officer unwraps it once per session
  * through gpg-agent into memory that is locked (never swapped), kept out

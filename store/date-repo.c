@@ -33,7 +33,7 @@ int store_proposal_add(struct store *s, const struct proposal *p,
 	bool failed;
 	int r;
 
-	/* Who proposed and why are sealed (issue 26) under the report. */
+	/* Who proposed and why are sealed under the report. */
 	if (!(by = store_seal_field(s, "proposals", "by", p->report_id, p->by,
 				    &failed, err)) &&
 	    failed)

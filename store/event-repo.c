@@ -27,7 +27,7 @@ void events_free(struct event *ev, size_t n)
 }
 
 /*
- * An event's detail is sealed (issue 26), under the report and the kind
+ * An event's detail is sealed, under the report and the kind
  * (an event's id is the server's, drawn as it is stored), except for the
  * kinds whose detail the store itself reads: a state or severity change
  * ("FROM -> TO"), consent and a claim ("claimed by OFFICER"), which the

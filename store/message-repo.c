@@ -45,7 +45,7 @@ static void read_id(struct stmt *st, void *elem)
 
 /*
  * The lookup's parameters (find_bind binds them, or with no statement
- * only frees them).  Keyed (issue 26): the server sees neither value.
+ * only frees them).  Keyed: the server sees neither value.
  * Messages stored before keyed lookups are found by the clear ones (?3,
  * ?4) until a roster reseal has keyed them.  All of it before the statement: making
  * the keyed values may read the store (the team key's wrapped copies),
@@ -323,7 +323,7 @@ int store_message_insert(struct store *s, const struct message *m,
 		r = ERR_CRYPTO;
 		goto out;
 	}
-	/* Lookups keyed, the clear Message-IDs sealed (issue 26). */
+	/* Lookups keyed, the clear Message-IDs sealed. */
 	if (s->sealer) {
 		clear_ids = message_ids_text(m->message_id, m->in_reply_to);
 		ids = store_seal_field(s, "messages", "ids", row, clear_ids,

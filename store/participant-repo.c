@@ -12,7 +12,7 @@
  * (`due`'s query for participants who have not acknowledged lives in
  * party-repo.c.)
  *
- * Sealed (issue 26): who a participant is names the embargo's area.  The
+ * Sealed: who a participant is names the embargo's area.  The
  * address is stored as its keyed hash (store_keyed, "address"), which
  * the unique index and every lookup use; the name, the address and the
  * MAINTAINERS section are sealed together in the name column, under the

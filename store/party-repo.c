@@ -217,8 +217,8 @@ int store_report_vendor_event(struct store *s, int64_t report_id,
 	bool failed = false;
 	int r;
 
-	/* A note or statement goes in sealed as the row keeps it (issue
-	 * 26): under the report and the vendor (rv_column). */
+	/* A note or statement goes in sealed as the row keeps it: under
+	 * the report and the vendor (rv_column). */
 	if (what && value) {
 		rv_column(col, sizeof(col), what, vendor_id);
 		if (!(sealed = store_seal_field(s, "report_vendors", col,

@@ -306,7 +306,7 @@ int64_t store_report_count(struct store *s)
 }
 
 /*
- * Touched files are sealed (issue 26) under the report: each path under a
+ * Touched files are sealed under the report: each path under a
  * nonce of its own, so the table's key no longer makes them unique; the
  * store keeps one of each by reading the report's files first, and sorts
  * them once opened.

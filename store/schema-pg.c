@@ -416,7 +416,7 @@ const char *const schema_pg[] = {
 	"  WHERE kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext');",
 
 	/* 5: the team record changes only with an event the server timed
-	 * and attributed (issue 25):
+	 * and attributed:
 	 * - ids are the server's: whatever id an INSERT names, the row gets
 	 *   the next of its table's sequence (no chosen ids, no "latest" by
 	 *   a client's id, no blocking colleagues by taking ids ahead);
@@ -644,7 +644,7 @@ const char *const schema_pg[] = {
 	"CREATE INDEX events_links ON secteam.events(detail, report_id)"
 	"  WHERE kind = 'duplicate-of';",
 
-	/* 7: the team key (issue 26), wrapped to each roster key: the
+	/* 7: the team key, wrapped to each roster key: the
 	 * wrapped copies of each generation, never edited; officers add
 	 * them (the first officer to write makes generation 1), and draw a
 	 * row's id before its insert, so that its sealed fields name it */
@@ -863,7 +863,7 @@ const char *const schema_pg[] = {
 	TEAM_GRANT_NOW,
 
 	/* 10: a report's state, severity, claim, consent, "public" and
-	 * release start are what its events say (issue 25): officers no
+	 * release start are what its events say: officers no
 	 * longer UPDATE them (the grant goes); an event of those kinds is
 	 * applied to the report's row by the server, in the statement that
 	 * stores it, or refused:
@@ -1025,7 +1025,7 @@ const char *const schema_pg[] = {
 	"        AND NEW.kind IN " VENDOR_KINDS ")"
 	"  EXECUTE FUNCTION secteam.apply_vendor();",
 
-	/* 13: officers hold no UPDATE or DELETE of any table (issue 25).
+	/* 13: officers hold no UPDATE or DELETE of any table.
 	 * What they still change in place goes through the functions below,
 	 * which run as the administrator: each writes one kind of row, and
 	 * the tables' guards (report_guard, message_guard, participant_guard,
@@ -1167,7 +1167,7 @@ const char *const schema_pg[] = {
 	"CREATE TRIGGER messages_as_received BEFORE INSERT ON secteam.messages"
 	"  FOR EACH ROW EXECUTE FUNCTION secteam.message_as_received();",
 
-	/* 15: a roster reseal's writes a chunk of rows at a time (issue 26:
+	/* 15: a roster reseal's writes a chunk of rows at a time (at
 	 * 100k reports were 200k calls of the functions of migration 13,
 	 * one a row, and the server spent more time entering them than
 	 * updating), as arrays of the same length, the nth element of each

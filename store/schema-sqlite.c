@@ -226,7 +226,7 @@ const char *const schema_sqlite[] = {
 	"CREATE INDEX IF NOT EXISTS events_links ON events(detail, report_id)"
 	"  WHERE kind = 'duplicate-of';",
 
-	/* 9: the team key (issue 26), wrapped to each roster key: the
+	/* 9: the team key, wrapped to each roster key: the
 	 * wrapped copies of each generation, never edited */
 	"CREATE TABLE team_keys ("
 	"  generation INTEGER NOT NULL,"

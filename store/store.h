@@ -81,7 +81,7 @@ void store_close(struct store *s);
 int store_schema_version(struct store *s);
 
 /*
- * Sealed fields (issue 26): with a sealer set, the store seals what names
+ * Sealed fields: with a sealer set, the store seals what names
  * an embargo before it is written (a report's subject and reporter, a
  * message's subject and sender) and opens it when read, for the row it
  * is in: the store never sees the key, only these two calls, which core

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end: `attachment` (issue 28) lists a report's attachments,
+# End to end: `attachment` lists a report's attachments,
 # numbered across the thread as `show` numbers them, and saves one where
 # the officer says: 0600, never through a symbolic link, never over an
 # existing file without --force (which replaces it atomically, and still

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite
-# End to end: a claim is never taken over silently (issue 29).
+# End to end: a claim is never taken over silently.
 #   - `triage ID --claim` on a report another officer holds is refused
 #     (exit 1), naming the holder; `--claim --take` takes it over, the
 #     event naming whom it was taken from;

@@ -37,7 +37,7 @@ mkmsg a1@example.net "First" > "$T/a1.eml"
 mkmsg a2@example.net "Second" > "$T/a2.eml"
 tap_is "$(st import "$T/a1.eml" "$T/a2.eml" | cut -f1,2 | tr '\t\n' ' ')" "1 not-signed 2 not-signed " "plain messages import (sealed to the officer's key)"
 # Without keys a re-import cannot even tell a duplicate: the lookup is
-# keyed with the team key, which the keyring unwraps (issue 26).  It
+# keyed with the team key, which the keyring unwraps.  It
 # says so, and stores nothing.
 out=$(GNUPGHOME=$T/nokeys st import "$T/a1.eml" 2>&1)
 tap_like "$out" "nokeys" "re-import without keys: the error names the GnuPG home"
@@ -135,7 +135,7 @@ script -qec "'$SECTEAM_BIN' --db '$T/empty.db' --gnupghome '$H' --config /dev/nu
 tap_like "$(tr -d '\r' <"$T/empty2.tty")" "^no report matches$" "list --open at a terminal, none open: no report matches"
 out=$("$SECTEAM_BIN" --db "$T/empty.db" --gnupghome "$H" --config /dev/null list 2>&1); rc=$?
 tap_is "$rc:$out" "0:" "list to a pipe, no reports: nothing at all, exit 0"
-# A refused option is named, before the usage (issue 29).
+# A refused option is named, before the usage.
 "$SECTEAM_BIN" --db "$DB" list --bogus >/dev/null 2>"$T/err"; rc=$?
 tap_is "$rc" 2 "list --bogus exits 2"
 tap_is "$(head -n 1 "$T/err")" "secteam-tui list: unknown option '--bogus'" "naming the option"
@@ -145,7 +145,7 @@ tap_is "$(head -n 1 "$T/err")" "secteam-tui list: ambiguous option '--s'" "an am
 "$SECTEAM_BIN" --db "$DB" triage 1 --state >/dev/null 2>"$T/err"
 tap_is "$(head -n 1 "$T/err")" "secteam-tui triage: option '--state' needs a value" "an option without its value"
 
-# A mistyped --db creates nothing: its folder must exist (issue 29); only
+# A mistyped --db creates nothing: its folder must exist; only
 # the default location is made.
 "$SECTEAM_BIN" --db "$T/no/such/dir/x.db" list >"$T/out" 2>"$T/err"; rc=$?
 tap_is "$rc" 1 "--db in a folder that does not exist exits 1" "$(cat "$T/err")"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # engines: sqlite pg
 # End to end: a report's CVE lifecycle.  `cve ID --assign` reserves an
-# ID, a second --assign a second one (issue 27: a report may have
+# ID, a second --assign a second one (a report may have
 # several; the same ID again is refused), `--reject --reason` rejects
 # one (`--id` naming which when several are live), `--drop` takes one
 # recorded by mistake back, `--description` takes the record's description from

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end, deadlines must be seen (issue 13): a report with no decided
+# End to end, deadlines must be seen: a report with no decided
 # date has a deadline, the policy's default from its receipt, and once it
 # passed the report is overdue in `list` (-3d!), in the md/txt/json
 # exports and in `due`, with the same words as the UI (embargo.c); an

@@ -68,7 +68,7 @@ else tui_ok 1 "the UI again, its agent up"; fi
 tui_stop
 tui_check "after the terminal closed no gpg-agent is left either" wait_no_agent
 
-# C-z under make (issue 29): make waits in the foreground, so the UI
+# C-z under make: make waits in the foreground, so the UI
 # stops its whole process group; the shell gets the terminal back and
 # fg brings the UI back.  A Makefile whose run target is `make run`'s,
 # in an interactive bash with job control.

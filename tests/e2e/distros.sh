@@ -1,7 +1,7 @@
 #!/bin/sh
 # engines: sqlite pg
 # End to end: `distros` (the linux-distros notice) and `announce` (the
-# oss-security post), issue 14.  Each rule of the list refuses the notice
+# oss-security post).  Each rule of the list refuses the notice
 # by name with the outbox left empty (no fix, no date, more than 14 days,
 # a public report, which is offered `announce`); the notice is RFC 3156
 # (Python email), decrypted and verified with the list's key by gpg and
@@ -51,7 +51,7 @@ refused "distros more than 14 days ahead" "rule 'at most 14 days': the proposed 
 st date set 1 +5d >/dev/null
 refused "announce under embargo" "cannot announce report 1: report 1 is under embargo until .*: no announcement before disclosure" announce 1
 
-# An editor left without a change (vi's :q) sends nothing (issue 29).
+# An editor left without a change (vi's :q) sends nothing.
 out=$(VISUAL= EDITOR=true st distros 1 --outbox "$T/o0" 2>&1); rc=$?
 tap_is "$rc" 1 "distros: an unchanged draft exits 1" "$out"
 tap_like "$out" "nothing sent: the draft was not changed" "saying the draft was not changed"

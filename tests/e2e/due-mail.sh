@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end: `due --mail` (issue 14), the reminders behind `due`, with
+# End to end: `due --mail`, the reminders behind `due`, with
 # time pinned by SECTEAM_TEST_NOW.  A vendor silent for 5 working days, a
 # participant who has not acknowledged after 2, and the officer's digest
 # of their claimed reports due within 2 days: run three times in one day
@@ -62,7 +62,7 @@ tap_is "$(st due --json | jq -c '[.items[] | [.kind, .who]] | sort')" \
 	"Monday: due lists exactly what the reminders are for"
 tap_is "$(count):$(st show 1 --json | jq '[.events[] | select(.kind == "reminder")] | length')" "0:0" \
 	"the dry run sends and records nothing"
-# An officer's digest without their address is a skip too (issue 29: the
+# An officer's digest without their address is a skip too (the
 # dry run warned and exited 0): exit 1, the others still listed.
 printf '[team]\n\taddress = security@example.org\n' >"$T/noaddr.conf"
 out=$("$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/noaddr.conf" due --mail --dry-run 2>&1); rc=$?

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end: reporters who wait unseen (issue 28).  `due` lists a report
+# End to end: reporters who wait unseen.  `due` lists a report
 # whose reporter has had no reply 2 working days after sending it (the
 # `ack` template or any reply: a reply-sent event), and stops once the
 # officer replies; an incoming reply in the thread is no answer from us.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# Duplicates linked (issue 28, item 4): `triage ID --state duplicate
+# Duplicates linked: `triage ID --state duplicate
 # --of N` records which report a duplicate repeats, as an event only;
 # show and show --json say it both ways (the duplicate names its
 # original, the original lists its duplicates); the refusals name the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# The embargo is kept by the date, not only by the state (issue 24.3):
+# The embargo is kept by the date, not only by the state:
 #  - a report disclosed before its decided date needs --early --reason,
 #    and that is an event; without them nothing changes;
 #  - public records and the announcement carry when the report was

@@ -1,7 +1,7 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end, the attacker's side of `export --format dyad` (issue 24,
-# item 8): a tag of the kernel tree is text from outside, and git allows
+# End to end, the attacker's side of `export --format dyad`: a
+# tag of the kernel tree is text from outside, and git allows
 # bidi controls (U+202E, U+2066) and C1 controls (U+0085) in a tag's
 # name.  `fix --tree` records the fix's first tag with the fix; once the
 # report is disclosed the dyad export writes that tag as every export

@@ -10,7 +10,7 @@
 # branch it lacks or a non-hex SHA is refused by name with nothing
 # recorded; config kernel.git stands for --tree; `export --format dyad`
 # (once the report is public)
-# prints the pairs.  Several fixes (issue 27): `--add` records one more
+# prints the pairs.  Several fixes: `--add` records one more
 # (the same SHA again replaces it where it stands), `--drop` takes one
 # back; show, show --json, the list's column and dyad give them all; the
 # first --add of a report is a "fix" event (the milestone stats reads).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# End to end: the help of the command line (issue 13, "Help").
+# End to end: the help of the command line.
 # - every command and sub-command answers --help on stdout, exit 0,
 #   nothing on stderr, no global help after it; `help [COMMAND [SUB]]`
 #   says the same;

@@ -202,7 +202,7 @@ if e2e_sqlite; then
 	printf '[team]\n\troster = %s %s\n' "$OFFICER_FPR" "$GONE" >"$T/missing.conf"
 	out=$(st --config "$T/missing.conf" roster 2>"$T/err"); rc=$?
 	tap_like "$(cat "$T/err")" "roster: 1 key cannot be sealed to: $GONE \\(not in your keyring\\); import it" \
-		"roster: the missing key is named on stderr (issue 29)"
+		"roster: the missing key is named on stderr"
 	tap_like "$rc $(printf '%s\n' "$out" | grep -F "$GONE")" "^1 $GONE +- +- +- +\\(not in your keyring: import it, or sealing fails\\)$" "roster: a key not in the keyring is marked"
 	before=$(st list --json | jq length)
 	mk --kind encrypted-signed --from "Rita Reporter <rita@example.net>" --sign-as "$REPORTER_FPR" \
@@ -242,7 +242,7 @@ if e2e_sqlite; then
 	tap_is "$(cat "$T/victim")" keep "the link's target is not written"
 	tap_is "$(test -L "$hint" && echo link || cat "$hint")" "$OFFICER_FPR" "the link is replaced by the hint"
 fi
-# Inline PGP whose plaintext has CRLF line ends (issue 29): shown with LF
+# Inline PGP whose plaintext has CRLF line ends: shown with LF
 # ends, no ^M at the end of each line.
 { printf 'From: %s\nSubject: CRLF inside\nMessage-ID: <crlf@example.net>\nDate: %s\n\n' "$RITA" "$(date -R)"
   printf 'crlf line one\r\ncrlf line two\r\n' | gpg --homedir "$S" --batch --trust-model always \

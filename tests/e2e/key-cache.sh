@@ -1,5 +1,5 @@
 #!/bin/sh
-# team.key-cache (issue 32: a command's time is mostly its gpg runs and
+# team.key-cache (a command's time is mostly its gpg runs and
 # gpg-agent round trip): the team key an officer unwrapped is kept in the
 # kernel's keyring (crypto/teamkey.c, libkeyutils) and the next commands
 # open sealed values without running gpg.  auto (the default): kept, and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# End to end: `list` and show's events are tables (issue 13, "Output"):
+# End to end: `list` and show's events are tables:
 # a header row, columns as wide as their values, every row's SUBJECT
 # (DETAIL) where the header's is; a long officer name is cut with a
 # visible "…" and a long event kind (participant-add) widens its column

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# One report per list mail, however it was delivered (issue 32): two
+# One report per list mail, however it was delivered: two
 # officers import their own copies of the same ten mails at the same
 # time.  Each copy carries its own transport fields (Return-Path,
 # Delivered-To, X-Original-To, Received folded over two lines, List-*,

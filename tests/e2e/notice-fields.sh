@@ -1,7 +1,7 @@
 #!/bin/sh
 # engines: sqlite pg
 # End to end: what the linux-distros notice and the oss-security
-# announcement give (issue 27, point 5), from the shipped templates: the
+# announcement give, from the shipped templates: the
 # description (`cve --description`, redacted without credit consent),
 # the affected versions read from the tree's tags, the fix commits with
 # their first tags (and backports), the CVE IDs, the timeline, and the

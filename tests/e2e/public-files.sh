@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end, the files the public texts name (issue 24, item 5), the
+# End to end, the files the public texts name, the
 # attacker's side.  Rita's signed report touches a path holding her name
 # (tools/testing/selftests/ritareporter/x.c); a stranger who knows the
 # report's Message-ID replies unsigned with a diff header that is a

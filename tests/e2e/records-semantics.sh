@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite
-# The public records read by their own formats' rules (issue 27): a
+# The public records read by their own formats' rules: a
 # test tree with mainline tags, two stable branches, a fix that lands in
 # an -rc and its backport to both; for every tag, whether the CVE
 # record (git ranges, and the versions with defaultStatus and
@@ -14,7 +14,7 @@
 #                - the fix v1.2-rc1 - v1.2-rc2 - v1.2 - v1.3-rc1
 #   linux-1.0.y: from v1.0: v1.0.1 - the backport v1.0.2 - v1.0.3
 #   linux-1.1.y: from v1.1: v1.1.1 - the backport v1.1.2 - v1.1.3
-# then a follow-up fix (issue 27: several fixes per report):
+# then a follow-up fix (several fixes per report):
 #   master:      ... v1.3-rc1 - the follow-up v1.3-rc2 - v1.3
 #   linux-1.0.y, linux-1.1.y: its backports v1.0.4, v1.1.4
 # Report 1 has the first fix only.  Report 2 has both (`fix --add`) and
@@ -123,7 +123,7 @@ tap_ok $? "csaf-validator-lib: no mandatory error, no recommended warning but 6.
 	-- "$T/r.cve.json" "$T/r.osv.json" "$T/r.csaf.json" > "$T/sem" 2>&1
 tap_ok $? "every tag affected or not by each record's rules as by git ancestry" "$(grep -v '^ok' "$T/sem")"
 tap_like "$(tail -n 1 "$T/sem")" "^[1-9][0-9]* passed, 0 failed$" "  $(tail -n 1 "$T/sem")"
-# The tags the issue named: the stable releases with the backport are
+# The tags that matter: the stable releases with the backport are
 # not affected by OSV's any-range rule, the mainline ones before the fix are.
 for t in v1.0.2 v1.0.3 v1.1.2 v1.1.3 v1.2-rc1 v1.2; do
 	tap_like "$(grep " $t *OSV  " "$T/sem")" "not affected \(truth: not affected\)" "OSV: $t not affected"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end: `reply`, the officer's answer to the reporter (issue 14).
+# End to end: `reply`, the officer's answer to the reporter.
 # The mail is read by Python's email package (tests/lib/check-forward.py:
 # RFC 3156 structure, threading headers), decrypted and verified with the
 # reporter's own key by gpg and by Sequoia's sqop; the event carries the
@@ -168,7 +168,7 @@ tap_like "$(events 2 reply-plaintext)" "^to uma@unknown.example in the clear \(n
 tap_is "$(st show 2 --json | jq -r '.messages')" 2 "and its copy is in the thread"
 tap_is "$(st show 2 --json | jq -r '[.events[] | select(.kind == "reply")] | length')" 0 \
 	"and only the reply-plaintext event records it"
-# A long subject makes no long line (issue 29: the ack had a line of
+# A long subject makes no long line (the ack had a line of
 # 110 characters): it stands on a line of its own (indented) in every
 # template, and no other line is over 76.
 LONGSUBJ="Heap overflow in net/ipv4/tcp_input.c SACK handling of reneging"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# The sealed record (issue 26): everything that names an embargo is
+# The sealed record: everything that names an embargo is
 # sealed under the team key before it reaches the database, and opened by
 # the officer's session alone.
 #  - canaries in every sealed column (subject, reporter, touched files,
@@ -115,7 +115,7 @@ tap_ok "$([ "$(db_sql "SELECT count(*) FROM team_keys")" -ge 1 ]; echo $?)" \
 if e2e_sqlite; then
 	sqlite3 "$DB" "UPDATE reports SET subject = (SELECT subject FROM reports WHERE id = 1) WHERE id = 2"
 else
-	# The server refuses it (issue 25's guard); a superuser turning the
+	# The server refuses it (the record's guard); a superuser turning the
 	# triggers off (a restored backup, say) is what is left.
 	PGUSER=$E2E_ADMIN psql -X -q -d "$E2E_PGDB" -c "SET session_replication_role = replica" \
 		-c "UPDATE secteam.reports SET subject = (SELECT subject FROM secteam.reports WHERE id = 1) WHERE id = 2" >/dev/null

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# search (issue 28, item 1): words, "phrases", file:, from:, state: and
+# search: words, "phrases", file:, from:, state: and
 # received: ranges, every term to match (AND), any case; a word only one
 # report's body holds finds that report, and the bodies are opened only
 # for the reports the other terms leave; the output is escaped (a

@@ -1,7 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end, what the command line shows of a report's trust (issue 12,
-# items 3 and 6): every body line of `show` sits behind a gutter the text
+# End to end, what the command line shows of a report's trust: every body line of `show` sits behind a gutter the text
 # cannot write ("| ", or "! " for text no signature covers), so a body
 # cannot imitate the program's separators or the old inline markers;
 # an inline-signed mail with an unsigned attachment or trailer is

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end, who signed and who sent (issue 12, items 2 and 4): a
+# End to end, who signed and who sent: a
 # signature counts for "signer matches From" only through a user ID the
 # officer's keyring holds at full or ultimate validity, and only when it
 # matches every From mailbox; show lists every From mailbox, address

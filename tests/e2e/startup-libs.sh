@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end: a command loads only the libraries it uses (issue 32: on a
+# End to end: a command loads only the libraries it uses (on a
 # busy day, loading GMime, SQLite and ncurses at each command's start was
 # a sixth of the machine).
 #   - the program does not link GMime/GLib, SQLite, ncurses, libpq,

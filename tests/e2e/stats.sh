@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end: `stats` (issue 28) on four reports whose history is made
+# End to end: `stats` on four reports whose history is made
 # with commands at pinned times (SECTEAM_TEST_NOW), so every figure is
 # known: reports per month and by state, by subsystem (the top folder
 # of the touched files, once per report), the median and 90th percentile

@@ -1,7 +1,7 @@
 #!/bin/sh
 # engines: pg
-# Who may reach the team's database, played as the attacker (issue 25,
-# points 6 and 7), with psql as the second officer would use it:
+# Who may reach the team's database, played as the attacker,
+# with psql as the second officer would use it:
 #  - a removed officer is cut off at once: their open session (one that
 #    ran SET ROLE secteam_officers too) ends, their role can no longer
 #    log in, and their open UI says so and exits;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# The team record, played as the attacker (issue 25, points 1-5): a
+# The team record, played as the attacker: a
 # second officer (bob) with psql on the team server, or anyone with the
 # sqlite3 shell on a lone officer's file, tries to change what the record
 # says without the program:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # End to end, the team server restarts in the middle of a `roster
-# reseal` (issue 32) that seals every report again under a new team key
-# generation (issue 26: an officer left the roster): the reseal stops
+# reseal` that seals every report again under a new team key
+# generation (an officer left the roster): the reseal stops
 # with one line naming the server and how far it got, exit 1, and run
 # again it finishes the rest: every report sealed again exactly once,
 # the remaining officer's keyring opens every body, the one who left

@@ -76,7 +76,7 @@ tap_is "$(printf '%s' "$j" | jq -r '.events[] | select(.kind == "note") | .offic
 tap_is "$(printf '%s' "$j" | jq -r '.claimed_by')" "$BR" "claimed by bob's role"
 out=$(sta triage 1 --claim 2>&1); rc=$?
 tap_is "$rc" 1 "alice's --claim on bob's report exits 1" "$out"
-tap_like "$out" "report 1 is claimed by $BR: --claim --take takes it over" "naming bob (issue 29)"
+tap_like "$out" "report 1 is claimed by $BR: --claim --take takes it over" "naming bob"
 tap_is "$(sta show 1 --json | jq -r '.claimed_by')" "$BR" "bob keeps it"
 tap_is "$(printf '%s' "$j" | jq -r '.events[0].officer')" "$A" "the import is alice's"
 err=$(PGUSER=$BR psql -X -q -d "$E2E_PGDB" -c "UPDATE secteam.events SET officer = 'alice'" 2>&1); rc=$?

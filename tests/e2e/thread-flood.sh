@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# End to end, the attacker's side of threading (issue 24, item 9): a
+# End to end, the attacker's side of threading: a
 # stranger floods a report's thread with unsigned replies, each one
 # In-Reply-To the one before.  The reply we send next names the report's
 # first message and the newest messages the reporter or the team signed:

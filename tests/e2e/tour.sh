@@ -98,6 +98,6 @@ tap_like "$(st show 3 --json | jq -r '.events[] | select(.kind == "forward") | .
 tap_like "$(cat "$W/tour.out")" "^would send	digest	security@example.org	report " \
 	"due --mail --dry-run lists the officer's digest (the demo names the officer's address)"
 tap_ok "$([ -s "$D/embargoes.ics" ]; echo $?)" "embargoes.ics was written, in the demo's folder"
-tap_is "$(ls -A "$W/top")" build "the tour writes nothing into the repository (issue 29)"
-tap_is "$agents" 0 "the tour's last line leaves no gpg-agent of the demo's running (issue 29)"
+tap_is "$(ls -A "$W/top")" build "the tour writes nothing into the repository"
+tap_is "$agents" 0 "the tour's last line leaves no gpg-agent of the demo's running"
 tap_done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The : line asks what the key asks, for the same command (issue 29):
+# The : line asks what the key asks, for the same command:
 # one question per command, from the command table (cmd_entry.ask).
 # Rejecting, accepting, disclosing, marking public and forwarding ask
 # first on the : line as their keys do; n does nothing (the state and

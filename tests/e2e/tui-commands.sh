@@ -83,7 +83,7 @@ tap_like "$(screen | head -n 1)" "^ report 3" "J opens the next report of the li
 tmx send-keys -t t K
 wait_re "^ report 2" 3
 tap_like "$(screen | head -n 1)" "^ report 2" "K the previous one"
-# :open from deep in the views, then q: back to the list (issue 29), as
+# :open from deep in the views, then q: back to the list, as
 # mutt and tig return to the index, not through every view before.
 tmx send-keys -t t t
 wait_re "^ timeline" 3

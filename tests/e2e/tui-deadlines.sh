@@ -1,5 +1,5 @@
 #!/bin/sh
-# Deadlines in the UI, driven through tmux (issue 13).  Report 1 has no
+# Deadlines in the UI, driven through tmux.  Report 1 has no
 # decided date and its 7-day default passed 3 days ago: the list shows
 # DUE -3d! and sorts it first under "sort: deadline" (before a decided
 # date and an undecided report whose default is still ahead, +4d?); its
@@ -89,7 +89,7 @@ case $line2 in
 *) tui_ok 1 "a date on day 7 is drawn within the default (no bar: $line2)" ;;
 esac
 # An already public report is under no embargo: it leaves the calendar
-# (issue 29: it was drawn as an undecided embargo).
+# (it was drawn as an undecided embargo).
 tui_check "the calendar shows the undated fresh report" wait_for "undated fresh"
 sectui triage 3 --public >/dev/null
 tui_check "marked public, it leaves the calendar" wait_gone "undated fresh"

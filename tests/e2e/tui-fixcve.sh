@@ -45,7 +45,7 @@ if wait_for "UAF in tcp" && ! screen | grep -qF "CVE-2026-12345"; then tui_ok 0 
 else tui_ok 1 "list.fix_cve = false hides it"; fi
 tui_stop
 # A published CVE (37 columns with the short SHA) is not cut on a wide
-# screen (issue 29: the column stopped at 36, "CVE-2026-12345:publishe").
+# screen (the column stopped at 36, "CVE-2026-12345:publishe").
 printf '[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' >"$T/config"
 for s in triaged accepted fixing fix-ready disclosed; do
 	sectui triage 1 --state $s >/dev/null || { echo "Bail out! triage failed"; exit 1; }
@@ -58,7 +58,7 @@ if wait_for "UAF in tcp" && line_of "UAF in tcp" | grep -qF "0123456789ab/CVE-20
 else tui_ok 1 "200 columns: the published CVE's cell whole"; fi
 tui_stop
 
-# Several fixes and CVE IDs (issue 27): the cell names them all.
+# Several fixes and CVE IDs: the cell names them all.
 sectui fix 1 --commit 89abcdef0123456789abcdef0123456789abcdef --add >/dev/null &&
 	sectui cve 1 --assign CVE-2026-12346 >/dev/null || { echo "Bail out! fix/cve --add failed"; exit 1; }
 tui_start 200 30

@@ -1,6 +1,6 @@
 #!/bin/sh
 # End to end: the report list gives each signature verdict a mark of its
-# own, and the help screen (`?`) explains them (issue 29: `!` stood for
+# own, and the help screen (`?`) explains them (`!` stood for
 # both a revoked and an expired key, and no screen said what a mark
 # meant).  Messages clear-signed by the test keys while they could
 # still sign (tests/lib/gpg-env.sh), imported as plain mail.

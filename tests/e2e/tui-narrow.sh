@@ -1,5 +1,5 @@
 #!/bin/sh
-# At 80x24 and narrower, what the officer must read is whole (issue 29):
+# At 80x24 and narrower, what the officer must read is whole:
 # the signature bar's trust fields (verdict, "From DOES NOT MATCH",
 # "encrypted: NO") are never cut (the signer goes to a second row); a
 # question keeps its "[y/N]" however narrow; an error longer than the

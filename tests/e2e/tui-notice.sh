@@ -1,5 +1,5 @@
 #!/bin/sh
-# The UI shows the distros notice before sending it (issue 29): :distros
+# The UI shows the distros notice before sending it: :distros
 # opens the draft in the editor (the rules are checked first), then asks,
 # naming the list; n sends nothing, y sends it.  (In the shell the same
 # command needs --yes or an editor.)

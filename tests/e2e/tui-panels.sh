@@ -156,7 +156,7 @@ keys d
 if wait_for "disclosure of report 1" && wait_re "7-day limit +2026-12-" && wait_re "14-day limit +2026-12-"; then
 	tui_ok 0 "the disclosure panel shows the 7-day and 14-day limits"
 else tui_ok 1 "the disclosure panel shows the 7-day and 14-day limits"; fi
-# The three dates of the policy limits in one column (issue 29).
+# The three dates of the policy limits in one column.
 c1=$(line_of "Clock start" | awk '{ print index($0, "2026-") }')
 c2=$(line_of "7-day limit" | awk '{ print index($0, "2026-") }')
 c3=$(line_of "14-day limit" | awk '{ print index($0, "2026-") }')

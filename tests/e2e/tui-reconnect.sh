@@ -1,5 +1,5 @@
 #!/bin/sh
-# The team server restarts under an open UI (issue 32).  While it is
+# The team server restarts under an open UI.  While it is
 # away the UI says so in its status line ("team server unreachable,
 # retrying in N s") and spends no CPU (its CPU time stays flat over a few
 # seconds); an action taken then is refused with a clear message and not

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The `r` key end to end through tmux (issue 14): in a report, `r` opens
+# The `r` key end to end through tmux: in a report, `r` opens
 # $VISUAL on the filled `ack` template with the report quoted; what the
 # officer saves is sent after a question naming the recipient, lands in
 # the outbox encrypted, and shows in the report's thread; answering no

@@ -1,6 +1,6 @@
 #!/bin/sh
 # engines: sqlite pg
-# The UI's side of issue 28: `#` opens the team's numbers as bar charts,
+# The UI's side of the team's numbers: `#` opens the team's numbers as bar charts,
 # readable at 80x24 (and `:stats` opens the same view); in a report `s`
 # asks for an attachment's number and a file on the prompt line and
 # saves it (0600), an error (the file exists) in the status line.

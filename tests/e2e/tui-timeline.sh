@@ -1,5 +1,5 @@
 #!/bin/sh
-# The UI's timeline view as a table (issue 13, "Output"): the header's
+# The UI's timeline view as a table: the header's
 # WHEN is as wide as the dates below it, a long kind (participant-add)
 # widens KIND instead of running into DETAIL, and every detail starts
 # under the DETAIL header.  Driven through tmux; TAP output.

@@ -1,12 +1,12 @@
 #!/bin/sh
 # engines: sqlite pg
-# What the report view says about trust (issue 12, items 1 and 3-6), in
+# What the report view says about trust, in
 # tmux: the signature bar's words and color for a spoofed signature
 # (bad, red), for a valid key whose user ID for From nobody certified
 # (yellow, named by the certified user ID), the "!" gutter on text and
 # the mark on attachments an inline signature does not cover, and a From
 # row that puts the address before a display name that holds another
-# address behind no-break spaces; and (issue 24) the parts beside a
+# address behind no-break spaces; and the parts beside a
 # multipart/encrypted, shown and marked.  Each case has a database of its own.
 export SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
@@ -103,7 +103,7 @@ if wait_re "^Files +-   \[!\] unsigned: mm/slub.c"; then tui_ok 0 "its file is l
 else tui_ok 1 "its file is listed apart, marked unsigned"; fi
 tui_stop
 
-# 8-10: issue 24, item 2 (the demo's report 16): a multipart/encrypted,
+# 8-10: the demo's report 16, a multipart/encrypted,
 # signed inside, in a multipart/mixed between unsigned text before it and
 # an unsigned patch after it.  The unsigned text is shown, behind the !
 # gutter, before the signed text; the patch is marked NOT SIGNED and its

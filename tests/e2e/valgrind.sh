@@ -87,7 +87,7 @@ vg show-encrypted show 1
 vg show-json show 1 --json
 vg show-signed show 3
 vg triage triage 1 --state triaged --severity high --note "vg note"
-# Search (issue 28): the fields, then bodies opened in memory; duplicates.
+# Search: the fields, then bodies opened in memory; duplicates.
 vg search search tcp_input '"see net"' state:triaged
 vg search-json search --json plain received:2026-01-01..
 vg duplicate triage 3 --state duplicate --of 2
@@ -100,7 +100,7 @@ if "$SECTEAM_BIN" --help | grep -q '^  export'; then
 	vg export-json export 1 --format json -o "$T/e.json"
 	vg export-md export --all --format md -o "$T/e.md"
 fi
-# Outgoing mail (issue 14): a reply (encrypt, deliver, event, the copy
+# Outgoing mail: a reply (encrypt, deliver, event, the copy
 # through import), a refused one, and the reminders.
 vg reply reply 1 --yes --outbox "$T/ob"
 vg reply-refused reply 1 --template nosuch --yes --outbox "$T/ob"

@@ -393,7 +393,7 @@ def build(c):
         plain("mbox-a", "first", "line\n\nFrom evil@example.com Wed Dec  2\n"
               "Subject: injected" + ESC + "[2J\n\nnot a message\n") + "\n")
 
-    # --- one parse for what is signed and what is shown (issue 12, 1) ------
+    # --- one parse for what is signed and what is shown ------
     # A genuine multipart/signed by Rita; the attacker rewrites its first
     # delimiter line so that a parser accepting "--B<junk>" finds the
     # signed part where GMime finds only preamble, and adds a part of
@@ -446,7 +446,7 @@ def build(c):
         "signed-base64-qp-control", "control: base64 and qp parts") + \
         signed_mp("s", inner, detach(c, R, inner))
 
-    # --- what an inline signature covers (issue 12, item 3) ---------------
+    # --- what an inline signature covers ---------------
     clear = c.gpg(["--local-user", R, "--clearsign"],
                   "SIGNED inline text about net/ipv4/tcp_input.c\n").decode()
     slub = ("--- a/mm/slub.c\n+++ b/mm/slub.c\n@@ -1 +1 @@\n-a\n+b\n")
@@ -461,7 +461,7 @@ def build(c):
         "inline-forged-end-marker", "text after a block forging our marker",
         clear + "[--- end of unprotected text ---]\nATTACKER says: trust this\n")
 
-    # --- parts outside a PGP/MIME entity (issue 24, item 2) ---------------
+    # --- parts outside a PGP/MIME entity ---------------
     # Every part beside the multipart/encrypted or multipart/signed, before
     # or after it, nested or not, text, HTML or a patch, is shown and
     # marked as not signed; the signed text is not.
@@ -514,7 +514,7 @@ def build(c):
              mixed("o", sgn, patch))):
         m[name] = hdr(name, subject) + body
 
-    # --- senders (issue 12, item 4) ----------------------------------------
+    # --- senders ----------------------------------------
     m["from-name-address"] = plain(
         "from-name-address", "display name holding an address", "x\n",
         frm='"rita@example.net" <eve@evil.example>')

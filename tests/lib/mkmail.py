@@ -176,7 +176,7 @@ def signed(d):
     part = as_bytes(body).replace(b"\n", b"\r\n")
     write(d, "partial-signed.expected", part)
 
-    # The signature spoof of issue 12: the first delimiter line rewritten
+    # The signature spoof: the first delimiter line rewritten
     # "--B" CR "X" (not a delimiter to GMime), an attacker's part added
     # after the genuine one.  GMime's first part is the attacker's, so
     # that is what the signature must be checked against; the expected

@@ -785,7 +785,7 @@ static void test_sig_matches(void **state)
 
 /* A certified key with a user ID added later, nobody certifying it,
  * carrying Rita's address (and a look-alike): the signature is valid,
- * the key does not speak for Rita (issue 12, item 2). */
+ * the key does not speak for Rita. */
 static void test_uncertified_uid(void **state)
 {
 	struct err err;

@@ -201,7 +201,7 @@ static void test_redact_reporter(void **state)
 	redacted(&d, "key 656453E231B0775CB77F93618E772EF968537D8B, id 8E772EF968537D8B",
 		 "key [reporter's key], id [reporter's key]");
 	/* A word of the name is redacted where it is written as a name, not
-	 * where it is an ordinary word (issue 29: "reporter talk"); a handle
+	 * where it is an ordinary word ("reporter talk"); a handle
 	 * (an address's local part) however it is written. */
 	redacted(&d, "Johanna found it; johanna said; JDOE and jdoe",
 		 "[reporter] found it; johanna said; [reporter] and [reporter]");

@@ -346,7 +346,7 @@ static void test_parse_from(void **state)
 
 /* What is verified is what is shown: a delimiter line that only a
  * different parser would accept cannot make the signature cover one part
- * while another is shown (issue 12, the signature spoof). */
+ * while another is shown (the signature spoof). */
 static void test_parse_signed_spoof(void **state)
 {
 	struct mail_msg m;

@@ -214,7 +214,7 @@ static void test_message_unique(void **state)
 }
 
 /*
- * How a body is kept (issue 25): as received, to be verified again on
+ * How a body is kept: as received, to be verified again on
  * every opening, or with its session keys; never as its decrypted
  * content alone, whose verdict nothing can check.  Whoever writes the
  * rows (a second officer with psql, the sqlite3 shell), the store
