@@ -16,7 +16,7 @@
 
 void cmd_help_global(FILE *out)
 {
-	fputs("usage: secteam-tui [--db PATH] [--gnupghome DIR] [--config FILE] [COMMAND [ARGS]]\n"
+	fputs("usage: secteam-tui [--db PATH] [--gnupghome DIR] [--config FILE] [--yes] [COMMAND [ARGS]]\n"
 	      "\nWithout a command, opens the officers' interactive UI (on a terminal).\n\nCommands:\n",
 	      out);
 	for (size_t i = 0; i < cmd_table_len; i++)
@@ -27,6 +27,8 @@ void cmd_help_global(FILE *out)
 	      "                    its folder must exist, but the default's is made\n"
 	      "  --gnupghome DIR   OpenPGP keys (default $GNUPGHOME)\n"
 	      "  --config FILE     config (default $XDG_CONFIG_HOME/secteam/config)\n"
+	      "  --yes             answer yes to every question a command asks (without a\n"
+	      "                    terminal, a question is otherwise an error)\n"
 	      "  --help, --version\n"
 	      "\nsecteam-tui help COMMAND (or secteam-tui COMMAND --help) shows a command's options.\n"
 	      "See secteam-tui(1).\n", out);

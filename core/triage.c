@@ -392,8 +392,15 @@ static int apply(struct session *sess, void *data, struct err *err)
 	 * or a claim waits on the server once less inside the write lock. */
 	if ((c->state || c->of) && (rc = link_of(s, c->id, &linked, err)) < 0)
 		goto out;
+	if (c->state && c->checked_from && strcmp(c->checked_from, r.state)) {
+		rc = err_setc(err, ERR_REFUSED,
+			      "report %lld moved from %s to %s meanwhile: nothing changed",
+			      (long long)c->id, c->checked_from, r.state);
+		goto out;
+	}
 	if (c->state) {
-		if ((rc = triage_check_transition(r.state, c->state, err)) < 0 ||
+		if ((!c->checked_from &&
+		     (rc = triage_check_transition(r.state, c->state, err)) < 0) ||
 		    (rc = check_early(sess, t, &r, err)) < 0 ||
 		    (rc = note_event(sess, t, "state",
 				     xasprintf("%s -> %s", r.state, c->state), err)) < 0)

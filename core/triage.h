@@ -68,6 +68,12 @@ struct triage_change {
 	 * alone, it records or changes the link of a report already a
 	 * duplicate (one marked before links were recorded). */
 	int64_t of;
+	/* With state: the state the caller read and checked the move from
+	 * (triage_check_transition) before asking the officer.  Under the
+	 * write lock the report must still be in it (else ERR_REFUSED: a
+	 * colleague moved it meanwhile), and the move is not checked again.
+	 * NULL: the move is checked here. */
+	const char *checked_from;
 };
 /*
  * Applies c: each change checked (the lifecycle, known severities, a

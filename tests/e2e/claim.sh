@@ -7,7 +7,8 @@
 #   - claiming a report one holds already changes nothing: no event;
 #   - in the UI, `C` on another officer's report asks first, naming
 #     them (n leaves it; y takes it over); `C` on one's own report
-#     says so and logs nothing.
+#     says so and logs nothing.  The key runs `triage --claim`: the
+#     command asks, through the UI, as it asks on a terminal.
 # A colleague's claim is written into the database by hand, as her claim
 # event (the store applies it to the report): on SQLite the officer is
 # the Unix user, and the test has only one.
@@ -58,7 +59,7 @@ wait_re "claimed by $E2E_OFFICER, taken over from alice"
 tap_ok $? "y takes it over, saying so" "$(screen | tail -n 1)"
 tap_is "$(held 2)" "$E2E_OFFICER" "report 2 is the officer's"
 keys C
-wait_re "report 2 is yours already: nothing changed"
+wait_re "report 2: already claimed by $E2E_OFFICER"
 tap_ok $? "C again says the report is one's own already" "$(screen | tail -n 1)"
 tap_is "$(claims 2)" 2 "and logs no second claim of the officer's"
 tui_stop

@@ -36,7 +36,7 @@ man_synopsis() {
 }
 
 cmds=$("$SECTEAM_BIN" --help | sed -n '/^Commands:$/,/^$/p' | awk 'NF { print $1 }' | grep -v '^Commands:$' | grep -vx help)
-tap_like "$(echo $cmds)" "^import list show triage maintainers vendor date due export fix cve forward reply distros announce roster team attachment stats search$" \
+tap_like "$(echo $cmds)" "^import list show triage note maintainers vendor date due export fix cve forward reply distros announce roster team attachment stats search$" \
 	"the global help lists every command"
 
 for c in $cmds; do

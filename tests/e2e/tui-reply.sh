@@ -45,7 +45,7 @@ tui_check "the thread holds two messages" test "$(sectui show 1 --json | jq -r .
 keys r
 wait_for "send the reply to rita@example.net"
 keys n
-if wait_for "reply not sent"; then tui_ok 0 "answering no sends nothing, and says so"
+if wait_for "report 1: nothing sent"; then tui_ok 0 "answering no sends nothing, and says so"
 else tui_ok 1 "answering no sends nothing, and says so"; fi
 tui_check "the outbox still holds one message" test "$(count)" = 1
 tui_stop
