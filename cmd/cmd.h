@@ -118,6 +118,14 @@ struct cmd_opt_help {
 	const char *text;   /* what it does, one line */
 };
 
+/* The values an option or an operand takes ("--state S", "STATUS"),
+ * listed by a function over the code's own table (caller frees; lines
+ * separated by newlines), for its --help and the man page. */
+struct cmd_values {
+	const char *what;
+	char *(*list)(void);
+};
+
 struct cmd_entry {
 	const char *name;
 	const char *usage;  /* "ID --state S [--severity S] ..."; with
@@ -144,6 +152,7 @@ struct cmd_entry {
 	char *(*ask)(int argc, char **argv, int64_t report);
 	const char *const *examples; /* NULL-terminated: one, or one per
 				      * sub-command ("vendor status 3 ...") */
+	const struct cmd_values *values; /* ends with { NULL, NULL } */
 };
 
 extern const struct cmd_entry *const cmd_table[];
@@ -284,6 +293,9 @@ char *cmd_usage_of(const struct cmd_entry *e, const char *sub);
 const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv);
 /* The options of every command, in roff, for the man page. */
 void cmd_options_roff(FILE *out);
+/* A NULL-terminated list of words as one line, ", " between them
+ * (caller frees). */
+char *cmd_words(const char *const *list);
 /* Text as roff: backslashes escaped, '-' a minus sign, no request at the
  * start of a line (the man page's command and key sections). */
 void cmd_roff_text(FILE *out, const char *s);

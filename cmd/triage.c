@@ -179,6 +179,21 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--reason TEXT", "why the report is disclosed early" },
 	{ NULL, NULL },
 };
+static char *states(void)
+{
+	char *names = cmd_words(report_states), *moves = triage_moves_text();
+	char *text = xasprintf("%s\nthe moves allowed:\n%s", names, moves);
+
+	free(names);
+	free(moves);
+	return text;
+}
+static char *severities(void) { return cmd_words(report_severities); }
+static const struct cmd_values values[] = {
+	{ "--state S", states },
+	{ "--severity S", severities },
+	{ NULL, NULL },
+};
 static const char *const examples[] = {
 	"triage 3 --state triaged --severity high --claim",
 	"triage 7 --state duplicate --of 3", NULL };
@@ -192,4 +207,5 @@ const struct cmd_entry cmd_triage_entry = {
 	.opt_help = opt_help,
 	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), a refused duplicate link (of itself, of a duplicate, of no such report), or no such report",
 	.examples = examples,
+	.values = values,
 };

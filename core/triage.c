@@ -107,6 +107,20 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
+char *triage_moves_text(void)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(transitions); i++) {
+		sbuf_addf(&sb, "%s%s ->", i ? "\n" : "", transitions[i].from);
+		for (size_t j = 0; transitions[i].to[j]; j++)
+			sbuf_addf(&sb, "%s %s", j ? "," : "", transitions[i].to[j]);
+		if (!transitions[i].to[0])
+			sbuf_adds(&sb, " (none: the end)");
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
 bool triage_state_valid(const char *state)
 {
 	return state && in_list(report_states, state);

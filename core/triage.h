@@ -46,6 +46,9 @@ bool triage_state_valid(const char *state);
 /* The states, in order, sep between them (caller frees). */
 char *triage_state_names(const char *sep);
 bool triage_severity_valid(const char *severity);
+/* The moves the lifecycle allows, one line per state: "new -> triaged,
+ * rejected, duplicate" (caller frees); for the help. */
+char *triage_moves_text(void);
 /* 0 when PRODUCT.md's lifecycle allows from -> to; else ERR_REFUSED with
  * a message listing what is allowed from `from`. */
 int triage_check_transition(const char *from, const char *to,
