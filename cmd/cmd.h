@@ -124,6 +124,9 @@ struct cmd_opt_help {
 struct cmd_values {
 	const char *what;
 	char *(*list)(void);
+	/* The words themselves, when they can be typed as they are (the
+	 * table list() prints): what Tab completes in the UI; or NULL. */
+	const char *const *words;
 };
 
 struct cmd_entry {
@@ -293,6 +296,9 @@ char *cmd_usage_of(const struct cmd_entry *e, const char *sub);
 const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv);
 /* The options of every command, in roff, for the man page. */
 void cmd_options_roff(FILE *out);
+/* The words option opt ("--state") of e takes (cmd_values.words), or
+ * NULL. */
+const char *const *cmd_option_words(const struct cmd_entry *e, const char *opt);
 /* A NULL-terminated list of words as one line, ", " between them
  * (caller frees). */
 char *cmd_words(const char *const *list);

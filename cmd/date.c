@@ -234,8 +234,8 @@ static char *dates(void)
 	return sbuf_detach(&sb, NULL);
 }
 static const struct cmd_values values[] = {
-	{ "DATE", dates },
-	{ NULL, NULL },
+	{ "DATE", dates, NULL },
+	{ NULL, NULL, NULL },
 };
 static const char *const examples[] = {
 	"date propose 3 +10d --by reporter --reason 'needs a backport'",

@@ -108,6 +108,17 @@ static void help_options(FILE *out, const struct cmd_entry *e, const char *alt)
 	fprintf(out, "  %-*s  %s\n", width, "--help", "this help");
 }
 
+const char *const *cmd_option_words(const struct cmd_entry *e, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (const struct cmd_values *v = e ? e->values : NULL; v && v->what; v++)
+		if (*opt == '-' && !strncmp(v->what, opt, n) &&
+		    (v->what[n] == ' ' || !v->what[n]))
+			return v->words;
+	return NULL;
+}
+
 char *cmd_words(const char *const *list)
 {
 	struct sbuf sb = SBUF_INIT;

@@ -190,9 +190,9 @@ static char *states(void)
 }
 static char *severities(void) { return cmd_words(report_severities); }
 static const struct cmd_values values[] = {
-	{ "--state S", states },
-	{ "--severity S", severities },
-	{ NULL, NULL },
+	{ "--state S", states, report_states },
+	{ "--severity S", severities, report_severities },
+	{ NULL, NULL, NULL },
 };
 static const char *const examples[] = {
 	"triage 3 --state triaged --severity high --claim",

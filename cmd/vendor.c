@@ -203,8 +203,8 @@ static const struct cmd_opt_help opt_help[] = {
 };
 static char *statuses(void) { return cmd_words(vendor_statuses); }
 static const struct cmd_values values[] = {
-	{ "STATUS", statuses },
-	{ NULL, NULL },
+	{ "STATUS", statuses, vendor_statuses },
+	{ NULL, NULL, NULL },
 };
 static const char *const examples[] = {
 	"vendor add acme --contact security@acme.example --kind distro",
