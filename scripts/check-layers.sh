@@ -101,7 +101,7 @@ report_keys_of report_key report_subjects report_open_thread
 report_*_rank report_deadline_key report_finished report_trust_class
 report_received_source opened_message_lines
 report_changes report_watch_fd report_store_up report_store_reconnect
-embargo_active embargo_describe embargo_due embargo_of_*
+embargo_active embargo_describe embargo_due embargo_due_marks embargo_of_*
 policy_from_config policy_check policy_verdict_name policy_nda_answer
 search_parse search_run search_report
 dossier_load participants_list vendors_list vendors_get
