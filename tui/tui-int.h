@@ -282,6 +282,7 @@ int reports_set_search(struct tui *t, const char *query);
 int panel_toggle(struct tui *t, const char *args);
 int panel_bring_in(struct tui *t, const char *args);
 int panel_remove(struct tui *t, const char *args);
+int panel_ack(struct tui *t, const char *args);
 int vendors_notify(struct tui *t, const char *args);
 int vendors_update(struct tui *t, const char *args);
 int vendors_nda(struct tui *t, const char *args);

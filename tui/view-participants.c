@@ -87,8 +87,8 @@ static void fill_participants(struct tui *t, struct tui_view *v, struct panel *p
 		panel_add(l, A_BOLD | draw_color(t, CP_RED), "%s", err.msg);
 	for (size_t i = 0; i < n; i++)
 		nactive += !pv[i].removed_at;
-	panel_add(l, A_BOLD | A_UNDERLINE, "Participants (%zu): x removes the one under the cursor, "
-	    "F forwards the report to all", nactive);
+	panel_add(l, A_BOLD | A_UNDERLINE, "Participants (%zu): A records an acknowledgement, "
+	    "x removes, F forwards to all", nactive);
 	for (size_t i = 0; i < n; i++) {
 		const struct participant *q = &pv[i];
 		char *who = participant_format(q);
@@ -212,7 +212,7 @@ int panel_bring_in(struct tui *t, const char *args)
 int panel_remove(struct tui *t, const char *args)
 {
 	struct item *it = panel_cursor(t, V_PARTICIPANTS, IT_PART, "a participant");
-	char *q, *label, *argv[4];
+	char *q, *label, *argv[4], *id;
 	bool yes;
 	int r;
 
@@ -226,12 +226,46 @@ int panel_remove(struct tui *t, const char *args)
 	free(q);
 	if (!yes)
 		return TUI_REDRAW;
+	/* The runner's getopt reorders argv: the id is freed by name. */
+	id = id_word(tui_top(t)->report_id);
 	argv[0] = (char *)"maintainers";
-	argv[1] = id_word(tui_top(t)->report_id);
+	argv[1] = id;
 	argv[2] = (char *)"--remove";
 	argv[3] = it->key;
 	r = tui_run_argv(t, 4, argv, NULL);
-	free(argv[1]);
+	free(id);
+	return r;
+}
+
+/* A: the participant under the cursor acknowledged the report (a
+ * reply, a call): `maintainers ID --ack ADDR`, after a question naming
+ * them. */
+int panel_ack(struct tui *t, const char *args)
+{
+	struct item *it = panel_cursor(t, V_PARTICIPANTS, IT_PART, "a participant");
+	char *q, *label, *argv[4], *id;
+	bool yes;
+	int r;
+
+	(void)args;
+	if (!it)
+		return TUI_OK;
+	label = safe_str(it->label);
+	q = xasprintf("record that %s acknowledged report %lld?", label,
+		      (long long)tui_top(t)->report_id);
+	free(label);
+	yes = tui_confirm(t, q);
+	free(q);
+	if (!yes)
+		return TUI_REDRAW;
+	/* The runner's getopt reorders argv: the id is freed by name. */
+	id = id_word(tui_top(t)->report_id);
+	argv[0] = (char *)"maintainers";
+	argv[1] = id;
+	argv[2] = (char *)"--ack";
+	argv[3] = it->key;
+	r = tui_run_argv(t, 4, argv, NULL);
+	free(id);
 	return r;
 }
 

@@ -92,6 +92,14 @@ wait_for "nobody brought in"
 if sectui show 1 --json | grep -q '"email": *"netdev@vger.kernel.org"'; then
 	tui_ok 1 "n at the second question brings the list in"
 else tui_ok 0 "n at the second question leaves the list out"; fi
+# A records the acknowledgement of the participant under the cursor.
+keys g
+keys A
+tui_check "A asks first, naming the participant" wait_re "record that .*mia@example.org.* acknowledged report 1\? \[y/N\]"
+keys y
+tui_check "y records it, saying so" wait_re "report 1: .*acknowledged"
+tap_is "$(sectui show 1 --json | jq -r '.participants[] | select(.email == "mia@example.org") | .acknowledged_at | type')" \
+	string "show --json has the acknowledgement"
 keys F
 wait_for "[y/N]"
 keys y
