@@ -172,5 +172,16 @@ tui_check "Clock start's date is under the limits' ($c1 $c2 $c3)" test "$c1" = "
 if wait_re "2026-12-12 +by reporter +policy: [a-z-]+ +needs a distro release"; then
 	tui_ok 0 "the proposal from the shell is listed with its policy verdict"
 else tui_ok 1 "the proposal from the shell is listed with its policy verdict"; fi
+# x removes the participant under the cursor, after a question.
+keys q
+keys p
+wait_for "participants of report 1"
+keys g
+keys x
+tui_check "x asks first, naming the participant" wait_re "remove .*mia@example.org.* from report 1\? \[y/N\]"
+keys y
+tui_check "y removes them, saying so" wait_re "report 1: .*removed"
+tap_is "$(sectui show 1 --json | jq -r '.participants[] | select(.email == "mia@example.org") | .removed_at | type')" \
+	string "show --json has the removal"
 tui_stop
 tap_done
