@@ -131,8 +131,9 @@ check: deps
 test: all units check-layers
 	@scripts/run-tests.sh $(B)
 
-check-layers:
-	@scripts/check-layers.sh
+# The layers, in the sources and in the linker's view of the objects.
+check-layers: $(LIB_OBJ)
+	@SECTEAM_OBJECTS=$(B) scripts/check-layers.sh
 
 # As git's `make style`: what .clang-format would change in the lines
 # you changed (against HEAD, or STYLE_BASE); it changes nothing itself.

@@ -113,12 +113,36 @@ static void draw_progress(const struct cmd_progress *p, void *data)
 	fflush(e);
 }
 
+/*
+ * A command's question in the shell: asked on the terminal (standard
+ * error, the answer a line of standard input), git's way.  Without a
+ * terminal on both, nobody is there to answer: -1, and the command says
+ * what was refused and which option answers yes.
+ */
+static int ask_terminal(const char *question, void *data)
+{
+	char line[64];
+	char *q;
+
+	(void)data;
+	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
+		return -1;
+	q = safe_str(question);
+	fprintf(stderr, "%s [y/N] ", q);
+	free(q);
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin))
+		return 0;
+	return line[0] == 'y' || line[0] == 'Y';
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "gnupghome", required_argument, NULL, 'g' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "yes", no_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "keys-roff", no_argument, NULL, 'K' }, /* for the man page */
@@ -143,6 +167,7 @@ int main(int argc, char **argv)
 		case 'd': ctx.sess->db_path = optarg; break;
 		case 'g': ctx.sess->gnupghome = optarg; break;
 		case 'c': ctx.sess->config_path = optarg; break;
+		case 'y': ctx.yes = true; break;
 		case 'h': cmd_help_global(stdout); return 0;
 		case 'V': printf("secteam-tui %s\n", SECTEAM_VERSION); return 0;
 		case 'K': tui_keys_roff(stdout); return 0;
@@ -172,6 +197,7 @@ int main(int argc, char **argv)
 			ctx.progress = draw_progress;
 			ctx.progress_data = stderr;
 		}
+		ctx.confirm = ask_terminal;
 		r = cmd_run(&ctx, argc - optind, argv + optind);
 		if (r != CMD_OK && ctx.err.msg[0]) {
 			/* Messages may quote input (a file name, a header). */

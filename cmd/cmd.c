@@ -25,13 +25,14 @@ extern const struct cmd_entry cmd_import_entry, cmd_list_entry,
 	cmd_date_entry, cmd_due_entry, cmd_export_entry, cmd_fix_entry,
 	cmd_cve_entry, cmd_forward_entry, cmd_reply_entry, cmd_distros_entry,
 	cmd_announce_entry, cmd_roster_entry, cmd_team_entry,
-	cmd_attachment_entry, cmd_stats_entry, cmd_search_entry;
+	cmd_attachment_entry, cmd_stats_entry, cmd_search_entry, cmd_note_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_import_entry,
 	&cmd_list_entry,
 	&cmd_show_entry,
 	&cmd_triage_entry,
+	&cmd_note_entry,
 	&cmd_maintainers_entry,
 	&cmd_vendor_entry,
 	&cmd_date_entry,
@@ -260,7 +261,11 @@ int cmd_run_at(struct cmd_ctx *ctx, int argc, char **argv, int64_t report)
 	opterr = 0;
 	ctx->argc = argc;
 	ctx->argv = argv;
+	/* As typed: getopt reorders argv. */
+	ctx->line = cmd_join(argc, argv);
 	r = e->exec(ctx, argc, argv);
+	free(ctx->line);
+	ctx->line = NULL;
 	ctx->argc = 0;
 	ctx->argv = NULL;
 	ctx->target = 0;
@@ -318,6 +323,60 @@ char *cmd_question(int argc, char **argv, int64_t report)
 	if (!e || !e->ask || cmd_wants_help(e, argc, argv))
 		return NULL;
 	return e->ask(argc, argv, cmd_target_of(e, argc, argv, report));
+}
+
+int cmd_confirm(struct cmd_ctx *ctx, const char *refusal, const char *fmt, ...)
+{
+	va_list ap;
+	char *q;
+	int r;
+
+	if (ctx->yes)
+		return 1;
+	va_start(ap, fmt);
+	q = xvasprintf(fmt, ap);
+	va_end(ap);
+	r = ctx->confirm ? ctx->confirm(q, ctx->ask_data) : -1;
+	free(q);
+	if (r < 0) {
+		err_setc(&ctx->err, ERR_REFUSED, "%s (no terminal to ask on)",
+			 refusal);
+		return -1;
+	}
+	return r > 0;
+}
+
+bool cmd_guard(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	char *q;
+	int r;
+
+	if (ctx->yes || !ctx->interactive || !ctx->confirm)
+		return true;
+	va_start(ap, fmt);
+	q = xvasprintf(fmt, ap);
+	va_end(ap);
+	r = ctx->confirm(q, ctx->ask_data);
+	free(q);
+	return r > 0;
+}
+
+int cmd_declined(struct cmd_ctx *ctx)
+{
+	char *safe = safe_str(ctx->line ? ctx->line : "");
+
+	cmd_summary(ctx, "nothing done: %s", safe);
+	free(safe);
+	return CMD_OK;
+}
+
+int cmd_edit(struct cmd_ctx *ctx, const char *name, const char *initial,
+	     char **text)
+{
+	if (ctx->edit)
+		return ctx->edit(name, initial, text, &ctx->err, ctx->ask_data);
+	return edit_text(name, initial, NULL, text, &ctx->err);
 }
 
 void cmd_summary(struct cmd_ctx *ctx, const char *fmt, ...)

@@ -60,6 +60,19 @@ struct cmd_progress {
 };
 typedef void cmd_progress_fn(const struct cmd_progress *p, void *data);
 
+/*
+ * Asking the officer, for a command that must (cmd_confirm, cmd_guard,
+ * cmd_edit): whoever runs the command answers, as it draws progress.
+ * The UI asks on its status line and opens $VISUAL/$EDITOR with curses
+ * suspended; the shell asks on its terminal.  A confirm callback returns
+ * 1 for yes, 0 for no, and negative when it cannot ask (no terminal).
+ * An edit callback is edit_text()'s contract: 0 with *text (wiped by the
+ * caller), or negative with err.
+ */
+typedef int cmd_confirm_fn(const char *question, void *data);
+typedef int cmd_edit_fn(const char *name, const char *initial, char **text,
+			struct err *err, void *data);
+
 struct cmd_ctx {
 	struct session *sess;    /* what the use cases work with */
 	FILE *out;               /* normal output */
@@ -75,6 +88,8 @@ struct cmd_ctx {
 	bool usage_said;         /* cmd_usage printed the usage this run */
 	int argc;                /* the command line being run (cmd_run), */
 	char **argv;             /* for cmd_usage to name a bad option */
+	char *line;              /* the same, one line, as typed (before
+				  * getopt reorders argv) */
 	/* The report the command acts on, resolved by the runner before it
 	 * runs (cmd_run_at): the id argv names where the command's row says
 	 * the report goes (target_named; "%i" there is the caller's
@@ -84,6 +99,10 @@ struct cmd_ctx {
 	bool target_named;
 	cmd_progress_fn *progress; /* NULL: no progress is reported */
 	void *progress_data;
+	cmd_confirm_fn *confirm;   /* NULL: no question can be asked */
+	cmd_edit_fn *edit;         /* NULL: edit_text() as it is */
+	void *ask_data;            /* for confirm and edit */
+	bool yes;                  /* --yes: every question answered yes */
 };
 
 /* Where a command's report goes. */
@@ -97,6 +116,17 @@ enum cmd_target {
 struct cmd_opt_help {
 	const char *opt;    /* as typed: "--state S", "-o, --output FILE" */
 	const char *text;   /* what it does, one line */
+};
+
+/* The values an option or an operand takes ("--state S", "STATUS"),
+ * listed by a function over the code's own table (caller frees; lines
+ * separated by newlines), for its --help and the man page. */
+struct cmd_values {
+	const char *what;
+	char *(*list)(void);
+	/* The words themselves, when they can be typed as they are (the
+	 * table list() prints): what Tab completes in the UI; or NULL. */
+	const char *const *words;
 };
 
 struct cmd_entry {
@@ -125,6 +155,7 @@ struct cmd_entry {
 	char *(*ask)(int argc, char **argv, int64_t report);
 	const char *const *examples; /* NULL-terminated: one, or one per
 				      * sub-command ("vendor status 3 ...") */
+	const struct cmd_values *values; /* ends with { NULL, NULL } */
 };
 
 extern const struct cmd_entry *const cmd_table[];
@@ -210,6 +241,31 @@ void cmd_split_free(char **argv, int argc);
  * needs to be, so that cmd_split gives argv back (caller frees). */
 char *cmd_join(int argc, char *const *argv);
 
+/*
+ * A question the command cannot go on without (take over another
+ * officer's claim): asked through ctx->confirm, whoever runs it; yes
+ * with ctx->yes.  Returns 1 for yes, 0 for no; when nobody can be asked
+ * (the shell without a terminal), -1 with ctx->err set to refusal (what
+ * is refused and the option that says yes) followed by how to answer.
+ */
+int cmd_confirm(struct cmd_ctx *ctx, const char *refusal, const char *fmt, ...)
+	UTIL_PRINTF(3, 4);
+/*
+ * A question against a stray key: asked where one key runs a command
+ * (the UI: ctx->interactive, for its keys and its : line alike), never
+ * in the shell, where the typed command line is the officer's answer.
+ * True to go on.  A command that stops on no says so with
+ * cmd_declined.
+ */
+bool cmd_guard(struct cmd_ctx *ctx, const char *fmt, ...) UTIL_PRINTF(2, 3);
+/* The result of a question answered no: "nothing done: LINE" (the
+ * command line being run) as the command's summary; CMD_OK. */
+int cmd_declined(struct cmd_ctx *ctx);
+/* initial edited by the officer (ctx->edit, else edit_text()): 0 with
+ * *text (caller wipes and frees), or negative with ctx->err. */
+int cmd_edit(struct cmd_ctx *ctx, const char *name, const char *initial,
+	     char **text);
+
 /* Opens ctx->sess (session_open) and sets the output streams. */
 int cmd_ctx_init(struct cmd_ctx *ctx, struct err *err);
 void cmd_ctx_release(struct cmd_ctx *ctx);
@@ -240,6 +296,12 @@ char *cmd_usage_of(const struct cmd_entry *e, const char *sub);
 const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv);
 /* The options of every command, in roff, for the man page. */
 void cmd_options_roff(FILE *out);
+/* The words option opt ("--state") of e takes (cmd_values.words), or
+ * NULL. */
+const char *const *cmd_option_words(const struct cmd_entry *e, const char *opt);
+/* A NULL-terminated list of words as one line, ", " between them
+ * (caller frees). */
+char *cmd_words(const char *const *list);
 /* Text as roff: backslashes escaped, '-' a minus sign, no request at the
  * start of a line (the man page's command and key sections). */
 void cmd_roff_text(FILE *out, const char *s);
@@ -260,15 +322,18 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 
 /* cmd/reply.c, cmd/distros.c: what the mail commands share. */
 /* The text a mail command sends (cmd/reply.c): the draft as the officer
- * edits it in $VISUAL/$EDITOR, or as it is with yes.  CMD_OK with *text
- * (wipe it), else CMD_FAILED/CMD_USAGE with ctx->err (an emptied text,
- * the : line of the UI without yes). */
+ * edits it (cmd_edit), or as it is with yes.  CMD_OK with *text (wipe
+ * it), else CMD_FAILED with ctx->err (the editor failed, the draft came
+ * back unchanged or empty: nothing is sent). */
 int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
 		   char **text);
-/* cmd_edit_draft, then send, then the command's output line
- * ("encrypted|plaintext <TAB> to <TAB> where <TAB> <Message-ID>") and its
- * warnings.  Returns CMD_*. */
+/* cmd_edit_draft, then question (cmd_guard: the UI asks it, naming the
+ * recipient), then send, then the command's output line
+ * ("encrypted|plaintext <TAB> to <TAB> where <TAB> <Message-ID>"), its
+ * summary ("report N: WHAT sent to ...") and its warnings.  Returns
+ * CMD_*. */
 int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
+		   const char *what, const char *question,
 		   int (*send)(struct session *, const struct reply_draft *,
 			       const char *, struct reply_sent *, struct err *));
 

@@ -224,6 +224,19 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--json", "with show: a JSON object" },
 	{ NULL, NULL },
 };
+/* One form a line: the forms hold commas. */
+static char *dates(void)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; date_forms[i]; i++)
+		sbuf_addf(&sb, "%s%s", i ? "\n" : "", date_forms[i]);
+	return sbuf_detach(&sb, NULL);
+}
+static const struct cmd_values values[] = {
+	{ "DATE", dates, NULL },
+	{ NULL, NULL, NULL },
+};
 static const char *const examples[] = {
 	"date propose 3 +10d --by reporter --reason 'needs a backport'",
 	"date set 3 2026-12-09 --reason 'the fix is merged'",
@@ -242,4 +255,5 @@ const struct cmd_entry cmd_date_entry = {
 	.opt_help = opt_help,
 	.exit1 = "the policy refused the date, or no such report",
 	.examples = examples,
+	.values = values,
 };

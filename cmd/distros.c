@@ -59,8 +59,19 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 			 "--sendmail (or set forward.outbox in the config)", name);
 		return CMD_USAGE;
 	}
-	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, &d, &ctx->err) == 0)
-		r = cmd_mail_draft(ctx, &d, yes, send);
+	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, &d, &ctx->err) == 0) {
+		char *who = safe_str(d.to_email);
+		char *q = k == NOTICE_DISTROS ?
+			xasprintf("send the notice of report %lld to %s, signed and encrypted?",
+				  (long long)id, who) :
+			xasprintf("post report %lld to %s, signed, in the clear?",
+				  (long long)id, who);
+
+		r = cmd_mail_draft(ctx, &d, yes, k == NOTICE_DISTROS ? "the notice" :
+				   "the announcement", q, send);
+		free(q);
+		free(who);
+	}
 	reply_draft_release(&d);
 	return r;
 }

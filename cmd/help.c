@@ -16,7 +16,7 @@
 
 void cmd_help_global(FILE *out)
 {
-	fputs("usage: secteam-tui [--db PATH] [--gnupghome DIR] [--config FILE] [COMMAND [ARGS]]\n"
+	fputs("usage: secteam-tui [--db PATH] [--gnupghome DIR] [--config FILE] [--yes] [COMMAND [ARGS]]\n"
 	      "\nWithout a command, opens the officers' interactive UI (on a terminal).\n\nCommands:\n",
 	      out);
 	for (size_t i = 0; i < cmd_table_len; i++)
@@ -27,6 +27,8 @@ void cmd_help_global(FILE *out)
 	      "                    its folder must exist, but the default's is made\n"
 	      "  --gnupghome DIR   OpenPGP keys (default $GNUPGHOME)\n"
 	      "  --config FILE     config (default $XDG_CONFIG_HOME/secteam/config)\n"
+	      "  --yes             answer yes to every question a command asks (without a\n"
+	      "                    terminal, a question is otherwise an error)\n"
 	      "  --help, --version\n"
 	      "\nsecteam-tui help COMMAND (or secteam-tui COMMAND --help) shows a command's options.\n"
 	      "See secteam-tui(1).\n", out);
@@ -106,6 +108,71 @@ static void help_options(FILE *out, const struct cmd_entry *e, const char *alt)
 	fprintf(out, "  %-*s  %s\n", width, "--help", "this help");
 }
 
+const char *const *cmd_option_words(const struct cmd_entry *e, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (const struct cmd_values *v = e ? e->values : NULL; v && v->what; v++)
+		if (*opt == '-' && !strncmp(v->what, opt, n) &&
+		    (v->what[n] == ' ' || !v->what[n]))
+			return v->words;
+	return NULL;
+}
+
+char *cmd_words(const char *const *list)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; list[i]; i++)
+		sbuf_addf(&sb, "%s%s", i ? ", " : "", list[i]);
+	if (!sb.buf)
+		sbuf_grow(&sb, 1);
+	return sbuf_detach(&sb, NULL);
+}
+
+/* The option or operand what ("--state S", "STATUS") is named in text. */
+static bool value_named_in(const char *what, const char *text)
+{
+	size_t n = strlen(what);
+
+	if (*what == '-')
+		return opt_named_in(what, text);
+	for (const char *t = strstr(text, what); t; t = strstr(t + 1, what))
+		if ((t == text || !optchar(t[-1])) && !optchar(t[n]))
+			return true;
+	return false;
+}
+
+/* The values of e's options and operands (those alt names, when set),
+ * each line of a list indented under the first. */
+static void help_values(FILE *out, const struct cmd_entry *e, const char *alt)
+{
+	int width = 0;
+	bool any = false;
+
+	for (const struct cmd_values *v = e->values; v && v->what; v++)
+		if (!alt || value_named_in(v->what, alt)) {
+			width = (int)strlen(v->what) > width ? (int)strlen(v->what) : width;
+			any = true;
+		}
+	if (!any)
+		return;
+	fputs("\nValues:\n", out);
+	for (const struct cmd_values *v = e->values; v && v->what; v++) {
+		char *text, *save = NULL;
+		const char *lead = v->what;
+
+		if (alt && !value_named_in(v->what, alt))
+			continue;
+		text = v->list();
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			fprintf(out, "  %-*s  %s\n", width, lead, l);
+			lead = "";
+		}
+		free(text);
+	}
+}
+
 /* The examples of e for sub (those starting "NAME SUB "), or all. */
 static void help_examples(FILE *out, const struct cmd_entry *e, const char *sub)
 {
@@ -148,6 +215,7 @@ int cmd_help(FILE *out, const char *name, const char *sub)
 	}
 	fprintf(out, "%s\n", e->help);
 	help_options(out, e, sub ? alt : NULL);
+	help_values(out, e, sub ? alt : NULL);
 	/* The exporter registry is the one list of formats. */
 	if (!strcmp(e->name, "export")) {
 		char *names = export_names(", ");
@@ -225,6 +293,21 @@ void cmd_options_roff(FILE *out)
 			fputc('\n', out);
 		}
 		fputs(".TP\n.B \\-\\-help\nthis help\n", out);
+		for (const struct cmd_values *v = e->values; v && v->what; v++) {
+			char *text = v->list(), *save = NULL;
+			const char *sep = "";
+
+			fputs(".TP\n", out);
+			roff_opt(out, v->what);
+			for (char *l = strtok_r(text, "\n", &save); l;
+			     l = strtok_r(NULL, "\n", &save)) {
+				fputs(sep, out);
+				cmd_roff_text(out, l);
+				fputc('\n', out);
+				sep = ".br\n";
+			}
+			free(text);
+		}
 		fputs(".PP\nExit status 1: ", out);
 		cmd_roff_text(out, e->exit1);
 		fputs(".\n.RE\n", out);

@@ -158,11 +158,16 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `list` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--state S", "only reports in state S (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)" },
+	{ "--state S", "only reports in state S" },
 	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
 	{ "--sort KEY", "order by deadline, received, state, severity or subject (default: id)" },
 	{ "--json", "an array of JSON objects instead of the table" },
 	{ NULL, NULL },
+};
+static char *states(void) { return cmd_words(report_states); }
+static const struct cmd_values values[] = {
+	{ "--state S", states, report_states },
+	{ NULL, NULL, NULL },
 };
 static const char *const examples[] = { "list --open --sort deadline", NULL };
 const struct cmd_entry cmd_list_entry = {
@@ -175,4 +180,5 @@ const struct cmd_entry cmd_list_entry = {
 	.opt_help = opt_help,
 	.exit1 = "the database cannot be read",
 	.examples = examples,
+	.values = values,
 };

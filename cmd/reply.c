@@ -72,13 +72,7 @@ int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
 		*text = xstrdup(d->text);
 		return CMD_OK;
 	}
-	if (ctx->interactive) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "from the : line mail goes without the editor: add "
-			 "--yes (or, for a reply, press r in the report view)");
-		return CMD_USAGE;
-	}
-	if (edit_text(d->template, d->text, NULL, text, &ctx->err) < 0) {
+	if (cmd_edit(ctx, d->template, d->text, text) < 0) {
 		err_prefix(&ctx->err, "nothing sent");
 		return CMD_FAILED;
 	}
@@ -104,6 +98,7 @@ int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
 }
 
 int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
+		   const char *what, const char *question,
 		   int (*send)(struct session *, const struct reply_draft *,
 			       const char *, struct reply_sent *, struct err *))
 {
@@ -113,14 +108,21 @@ int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
 
 	memset(&s, 0, sizeof(s));
 	if ((r = cmd_edit_draft(ctx, d, yes, &text)) == CMD_OK &&
-	    send(ctx->sess, d, text, &s, &ctx->err) < 0)
+	    !cmd_guard(ctx, "%s", question)) {
+		wipe_free(text, strlen(text));
+		cmd_summary(ctx, "report %lld: nothing sent", (long long)d->id);
+		return CMD_OK;
+	}
+	if (r == CMD_OK && send(ctx->sess, d, text, &s, &ctx->err) < 0)
 		r = CMD_FAILED;
 	if (s.where) {
 		char *t = safe_str(d->to_email), *w = safe_str(s.where),
 		     *m = safe_str(s.message_id);
 		fprintf(ctx->out, "%s\t%s\t%s\t<%s>\n", s.plaintext ? "plaintext" :
 			"encrypted", t, w, m);
-		cmd_summary(ctx, "sent to %s, %s (%s)", t,
+		cmd_summary(ctx, "report %lld: %s sent to %s, %s, %s (%s)",
+			    (long long)d->id, what, t,
+			    s.stored ? "in the thread" : "its copy not in the thread",
 			    s.plaintext ? "in the clear" : "signed and encrypted", w);
 		free(t);
 		free(w);
@@ -149,8 +151,15 @@ static int send_reply(struct cmd_ctx *ctx, int64_t id,
 	struct reply_draft d;
 	int r = CMD_FAILED;
 
-	if (reply_prepare(ctx->sess, id, o, &d, &ctx->err) == 0)
-		r = cmd_mail_draft(ctx, &d, yes, reply_send);
+	if (reply_prepare(ctx->sess, id, o, &d, &ctx->err) == 0) {
+		char *who = safe_str(d.to_email);
+		char *q = xasprintf("send the reply to %s, %s?", who,
+				    d.fpr ? "signed and encrypted" : "signed, in the clear");
+
+		r = cmd_mail_draft(ctx, &d, yes, "the reply", q, reply_send);
+		free(q);
+		free(who);
+	}
 	reply_draft_release(&d);
 	return r;
 }

@@ -28,9 +28,85 @@ static const struct option cmd_triage_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The question a stray key must not answer (cmd_guard: asked in the UI,
+ * for its keys and its : line alike): the moves that end a report or
+ * make it public, which cannot be undone, and accepting it.  NULL when
+ * t needs none (caller frees). */
+static char *guard_question(const struct triage_change *t)
+{
+	const char *state = t->state;
+
+	if (state && !strcmp(state, "disclosed"))
+		return xasprintf("disclose report %lld%s? (cannot be undone)",
+				 (long long)t->id, t->early ? " before its decided date" : "");
+	if (state && !strcmp(state, "rejected"))
+		return xasprintf("reject report %lld?", (long long)t->id);
+	if (state && !strcmp(state, "accepted"))
+		return xasprintf("accept report %lld?", (long long)t->id);
+	if (t->public)
+		return xasprintf("mark report %lld already public? (cannot be undone)",
+				 (long long)t->id);
+	return NULL;
+}
+
+/*
+ * What is asked before t is applied, from one read of the report: a move
+ * the lifecycle refuses is said at once, before any question (and not
+ * checked again: t->checked_from); a claim on another officer's report
+ * asks to take it over (cmd_confirm: the shell without a terminal needs
+ * --take); then the guard question.  1 to go on, 0 when the officer said
+ * no, or CMD_FAILED/CMD_USAGE negated, with ctx->err.
+ */
+static int ask_first(struct cmd_ctx *ctx, struct triage_change *t,
+		     struct report *r, bool *have_r)
+{
+	char *q = guard_question(t), *who, *refusal;
+	bool guarded = q && ctx->interactive && ctx->confirm && !ctx->yes;
+	const char *held;
+	int a = 1;
+
+	if ((!t->claim || t->take) && !(guarded && t->state && triage_state_valid(t->state)))
+		goto guard;
+	if (report_get(ctx->sess, t->id, r, &ctx->err) < 0) {
+		free(q);
+		return -CMD_FAILED;
+	}
+	*have_r = true;
+	if (guarded && t->state && triage_state_valid(t->state)) {
+		if (triage_check_transition(r->state, t->state, &ctx->err) < 0) {
+			err_prefix(&ctx->err, "report %lld", (long long)t->id);
+			free(q);
+			return -CMD_FAILED;
+		}
+		t->checked_from = r->state;
+	}
+	held = r->claimed_by ? r->claimed_by : "";
+	if (t->claim && !t->take && *held && strcmp(held, ctx->sess->officer)) {
+		who = safe_str(held);
+		refusal = xasprintf("report %lld is claimed by %s: --claim --take takes it over",
+				    (long long)t->id, who);
+		a = cmd_confirm(ctx, refusal, "report %lld is claimed by %s: take it over?",
+				(long long)t->id, who);
+		free(refusal);
+		free(who);
+		if (a < 0) {
+			free(q);
+			return -CMD_FAILED;
+		}
+		t->take = a > 0;
+	}
+guard:
+	if (a > 0 && q && !cmd_guard(ctx, "%s", q))
+		a = 0;
+	free(q);
+	return a;
+}
+
 static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct triage_change t;
+	struct report r;
+	bool have_r = false;
 	char *summary;
 	int c;
 
@@ -73,42 +149,19 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!t.state && !t.severity && !t.claim && !t.unclaim && !t.public &&
 	    !t.consent_credit && !t.consent_exploit && !t.note && !t.of)
 		return cmd_usage(ctx, "triage");
-	if (triage_apply(ctx->sess, &t, &summary, &ctx->err) < 0)
+	if ((c = ask_first(ctx, &t, &r, &have_r)) <= 0) {
+		if (have_r)
+			report_release(&r);
+		return c < 0 ? -c : cmd_declined(ctx);
+	}
+	c = triage_apply(ctx->sess, &t, &summary, &ctx->err);
+	if (have_r)
+		report_release(&r);
+	if (c < 0)
 		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
 	cmd_say(ctx, "%s", summary);
 	free(summary);
 	return CMD_OK;
-}
-
-/* What `triage` asks first in the UI (keys and the : line alike): the
- * moves that end a report or make it public, which cannot be undone, and
- * accepting it. */
-static char *cmd_triage_ask(int argc, char **argv, int64_t report)
-{
-	const char *state = NULL;
-	bool early = false, public = false;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--state") && i + 1 < argc)
-			state = argv[++i];
-		else if (!strncmp(argv[i], "--state=", 8))
-			state = argv[i] + 8;
-		else if (!strcmp(argv[i], "--early"))
-			early = true;
-		else if (!strcmp(argv[i], "--public"))
-			public = true;
-	}
-	if (state && !strcmp(state, "disclosed"))
-		return xasprintf("disclose report %lld%s? (cannot be undone)", (long long)report,
-				 early ? " before its decided date" : "");
-	if (state && !strcmp(state, "rejected"))
-		return xasprintf("reject report %lld?", (long long)report);
-	if (state && !strcmp(state, "accepted"))
-		return xasprintf("accept report %lld?", (long long)report);
-	if (public)
-		return xasprintf("mark report %lld already public? (cannot be undone)",
-				 (long long)report);
-	return NULL;
 }
 
 /* `triage` in the command table (cmd/cmd.c). */
@@ -126,6 +179,21 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--reason TEXT", "why the report is disclosed early" },
 	{ NULL, NULL },
 };
+static char *states(void)
+{
+	char *names = cmd_words(report_states), *moves = triage_moves_text();
+	char *text = xasprintf("%s\nthe moves allowed:\n%s", names, moves);
+
+	free(names);
+	free(moves);
+	return text;
+}
+static char *severities(void) { return cmd_words(report_severities); }
+static const struct cmd_values values[] = {
+	{ "--state S", states, report_states },
+	{ "--severity S", severities, report_severities },
+	{ NULL, NULL, NULL },
+};
 static const char *const examples[] = {
 	"triage 3 --state triaged --severity high --claim",
 	"triage 7 --state duplicate --of 3", NULL };
@@ -139,5 +207,5 @@ const struct cmd_entry cmd_triage_entry = {
 	.opt_help = opt_help,
 	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), a refused duplicate link (of itself, of a duplicate, of no such report), or no such report",
 	.examples = examples,
-	.ask = cmd_triage_ask,
+	.values = values,
 };

@@ -201,6 +201,11 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--json", "with list: a JSON array" },
 	{ NULL, NULL },
 };
+static char *statuses(void) { return cmd_words(vendor_statuses); }
+static const struct cmd_values values[] = {
+	{ "STATUS", statuses, vendor_statuses },
+	{ NULL, NULL, NULL },
+};
 static const char *const examples[] = {
 	"vendor add acme --contact security@acme.example --kind distro",
 	"vendor list",
@@ -220,4 +225,5 @@ const struct cmd_entry cmd_vendor_entry = {
 	.opt_help = opt_help,
 	.exit1 = "a refused status change, an unknown vendor, or the forward failed",
 	.examples = examples,
+	.values = values,
 };

@@ -113,13 +113,21 @@ char *embargo_describe(const struct embargo *e, char buf[static 160])
 	return buf;
 }
 
+const struct embargo_due_mark embargo_due_marks[] = {
+	[DUE_MARK_OVERDUE] = { "!", "overdue: the deadline (decided, or the policy's default) has passed" },
+	[DUE_MARK_UNDECIDED] = { "?", "no date decided: the days count to the policy's default" },
+	[DUE_MARK_SOON] = { "*", "due within a day" },
+	{ NULL, NULL },
+};
+
 char *embargo_due(const struct embargo *e, char buf[static 24])
 {
 	if (!embargo_active(e))
 		snprintf(buf, 24, "-");
 	else
 		snprintf(buf, 24, "%+ldd%s", e->days,
-			 e->state == EMBARGO_OVERDUE ? "!" : !e->decided ? "?" :
-			 e->soon ? "*" : "");
+			 e->state == EMBARGO_OVERDUE ? embargo_due_marks[DUE_MARK_OVERDUE].mark :
+			 !e->decided ? embargo_due_marks[DUE_MARK_UNDECIDED].mark :
+			 e->soon ? embargo_due_marks[DUE_MARK_SOON].mark : "");
 	return buf;
 }

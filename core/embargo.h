@@ -54,5 +54,13 @@ char *embargo_describe(const struct embargo *e, char buf[static 160]);
  * default), "+0d*" due within a day, "+5d" decided, "-" when the
  * embargo is over.  Written into buf; returns buf. */
 char *embargo_due(const struct embargo *e, char buf[static 24]);
+/* The marks embargo_due() puts after the days, with what each says, for
+ * the legends (the UI's help, the man page): overdue, undecided, due
+ * within a day, in that order; ends with { NULL, NULL }. */
+struct embargo_due_mark {
+	const char *mark, *meaning;
+};
+enum { DUE_MARK_OVERDUE, DUE_MARK_UNDECIDED, DUE_MARK_SOON };
+extern const struct embargo_due_mark embargo_due_marks[];
 
 #endif

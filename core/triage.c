@@ -115,6 +115,20 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
+char *triage_moves_text(void)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(transitions); i++) {
+		sbuf_addf(&sb, "%s%s ->", i ? "\n" : "", transitions[i].from);
+		for (size_t j = 0; transitions[i].to[j]; j++)
+			sbuf_addf(&sb, "%s %s", j ? "," : "", transitions[i].to[j]);
+		if (!transitions[i].to[0])
+			sbuf_adds(&sb, " (none: the end)");
+	}
+	return sbuf_detach(&sb, NULL);
+}
+
 bool triage_state_valid(const char *state)
 {
 	return state && in_list(report_states, state);
@@ -400,8 +414,15 @@ static int apply(struct session *sess, void *data, struct err *err)
 	 * or a claim waits on the server once less inside the write lock. */
 	if ((c->state || c->of) && (rc = link_of(s, c->id, &linked, err)) < 0)
 		goto out;
+	if (c->state && c->checked_from && strcmp(c->checked_from, r.state)) {
+		rc = err_setc(err, ERR_REFUSED,
+			      "report %lld moved from %s to %s meanwhile: nothing changed",
+			      (long long)c->id, c->checked_from, r.state);
+		goto out;
+	}
 	if (c->state) {
-		if ((rc = triage_check_transition(r.state, c->state, err)) < 0 ||
+		if ((!c->checked_from &&
+		     (rc = triage_check_transition(r.state, c->state, err)) < 0) ||
 		    (rc = check_early(sess, t, &r, err)) < 0 ||
 		    (rc = note_event(sess, t, "state",
 				     xasprintf("%s -> %s", r.state, c->state), err)) < 0)

@@ -52,6 +52,9 @@ bool triage_state_valid(const char *state);
 /* The states, in order, sep between them (caller frees). */
 char *triage_state_names(const char *sep);
 bool triage_severity_valid(const char *severity);
+/* The moves the lifecycle allows, one line per state: "new -> triaged,
+ * rejected, duplicate" (caller frees); for the help. */
+char *triage_moves_text(void);
 /* 0 when PRODUCT.md's lifecycle allows from -> to; else ERR_REFUSED with
  * a message listing what is allowed from `from`. */
 int triage_check_transition(const char *from, const char *to,
@@ -74,6 +77,12 @@ struct triage_change {
 	 * alone, it records or changes the link of a report already a
 	 * duplicate (one marked before links were recorded). */
 	int64_t of;
+	/* With state: the state the caller read and checked the move from
+	 * (triage_check_transition) before asking the officer.  Under the
+	 * write lock the report must still be in it (else ERR_REFUSED: a
+	 * colleague moved it meanwhile), and the move is not checked again.
+	 * NULL: the move is checked here. */
+	const char *checked_from;
 };
 /*
  * Applies c: each change checked (the lifecycle, known severities, a

@@ -7,7 +7,8 @@
 # that depend on util/ alone (maint/, touched/, config/) sit beside util/:
 # core/ and above may include them, store/, crypto/ and mail/ may not.
 # Only tui/ and main.c draw: lower layers neither print nor write
-# terminal escape sequences.
+# terminal escape sequences.  tui/ changes nothing itself: nm on the
+# objects (build/, or $SECTEAM_OBJECTS) shows what it calls.
 cd "$(dirname "$0")/.." || exit 2
 fail=0
 bad() { echo "check-layers: $*" >&2; fail=1; }
@@ -87,5 +88,52 @@ hits=$(grep -n -E '[[:space:]]+$|^ +[^ *]' main.c */*.c */*.h 2>/dev/null | grep
 for f in main.c */*.c */*.h; do
 	[ -f "$f" ] && [ -s "$f" ] && [ -n "$(tail -c 1 "$f")" ] && bad "no final newline: $f"
 done
+# The linker's view: tui/ changes nothing itself.  Every change goes
+# through the command runner (cmd/), which asks and edits through the
+# session; so an object of tui/ may call into core/, outgoing/ and store/
+# only to read and to format.  What it may call is this list of shell
+# patterns; any other symbol of those folders that a tui/ object leaves
+# undefined is a write path around the commands, and fails.
+ui_reads='
+*_release *_free
+report_get report_load report_page report_first_ids report_keys
+report_keys_of report_key report_subjects report_open_thread
+report_*_rank report_deadline_key report_finished report_trust_class
+report_received_source opened_message_lines
+report_changes report_watch_fd report_store_up report_store_reconnect
+embargo_active embargo_describe embargo_due embargo_due_marks embargo_of_*
+policy_from_config policy_check policy_verdict_name policy_nda_answer
+search_parse search_run search_report
+dossier_load participants_list vendors_list vendors_get
+maintainers_suggest maintainers_hidden team_stats_compute
+fixcve_page fixcve_label
+*_format parse_report_id triage_state_valid triage_severity_valid
+'
+# (live updates: report_changes and report_watch_fd say what colleagues
+# changed; report_store_reconnect opens the connection again, no data.)
+# The objects are build/'s, or SECTEAM_OBJECTS's (make's B).
+objs=${SECTEAM_OBJECTS:-build}
+if ! ls "$objs"/tui/*.o >/dev/null 2>&1; then
+	bad "no objects in $objs/tui/: build first (make all), the linker's view is checked on them"
+else
+	# "object symbol" for each symbol a tui/ object leaves undefined that
+	# core/, outgoing/ or store/ defines.
+	calls=$( { nm -g --defined-only "$objs"/core/*.o "$objs"/outgoing/*.o \
+			"$objs"/store/*.o 2>/dev/null | awk 'NF == 3 && $2 ~ /[TDBRVW]/ { print "D", $3 }'
+		  nm -A -u "$objs"/tui/*.o | awk '{ f = $1; sub(/:$/, "", f); print "U", $NF, f }'
+		} | awk '$1 == "D" { d[$2] = 1; next } ($2 in d) { print $3, $2 }')
+	set -f
+	while read -r o sym; do
+		[ -n "$sym" ] || continue
+		ok=0
+		for pat in $ui_reads; do
+			case $sym in $pat) ok=1; break ;; esac
+		done
+		[ $ok = 1 ] || bad "tui/ calls $sym, which is no reading function (a change goes through a command): ${o#"$objs"/}"
+	done <<EOF
+$calls
+EOF
+	set +f
+fi
 [ $fail = 0 ] && echo "check-layers: ok"
 exit $fail

@@ -1,8 +1,11 @@
 /*
- * Long text (notes, replies) in the officer's own editor: util's
- * edit_text, with curses suspended while the editor runs and the screen
- * restored afterwards.
+ * The UI's answers to a command that asks or edits (cmd_ctx's confirm
+ * and edit callbacks): the question on the status line (tui_confirm),
+ * and util's edit_text with curses suspended while the editor runs and
+ * the screen restored afterwards.
  */
+#include <stdlib.h>
+
 #include "tui/tui-int.h"
 
 static void around(bool before)
@@ -13,14 +16,32 @@ static void around(bool before)
 		tui_resume();
 }
 
-char *editor_edit(struct tui *t, const char *initial)
+static int ui_confirm(const char *question, void *data)
 {
-	struct err err = { 0, "" };
-	char *text = NULL;
+	char *safe = safe_str(question);
+	bool yes = tui_confirm(data, safe);
 
-	if (edit_text("note", initial, around, &text, &err) < 0) {
-		tui_status(t, true, "nothing recorded: %s", err.msg);
-		return NULL;
-	}
-	return text;
+	free(safe);
+	return yes;
+}
+
+static int ui_edit(const char *name, const char *initial, char **text,
+		   struct err *err, void *data)
+{
+	(void)data;
+	return edit_text(name, initial, around, text, err);
+}
+
+void editor_attach(struct tui *t)
+{
+	t->ctx->confirm = ui_confirm;
+	t->ctx->edit = ui_edit;
+	t->ctx->ask_data = t;
+}
+
+void editor_detach(struct tui *t)
+{
+	t->ctx->confirm = NULL;
+	t->ctx->edit = NULL;
+	t->ctx->ask_data = NULL;
 }

@@ -1,9 +1,12 @@
 /*
  * The key table: one row per action (tig's request table, tmux's
  * cmd_table), with its name, default keys, the views it applies to, its
- * help, and either an internal handler or a core command line (run on the
- * current report, passed as a value: core's command table says where it
- * goes).  The help screen, the `:` line's completion and the config's
+ * help, and either an internal handler (moving, searching, opening
+ * views: nothing that changes a report) or a command line, run by the
+ * command runner on the current report, passed as a value (the command's
+ * row says where it goes).  Every change goes through a command: what it
+ * asks or edits, it asks through its session (cmd_confirm, cmd_guard,
+ * cmd_edit), which the UI answers with its prompt and the editor.  The help screen, the `:` line's completion and the config's
  * `bind VIEW KEY COMMAND` lines all read it; handlers return what to
  * redraw.  No key that mails, notifies or records a decision can be
  * pressed by accident: those ask first, naming who and what.
@@ -253,178 +256,6 @@ static int h_save_attachment(struct tui *t, const char *a)
 	return r;
 }
 
-static int h_note(struct tui *t, const char *a)
-{
-	struct triage_change c;
-	struct err err = { 0, "" };
-	int64_t id = tui_current_report(t);
-	char *text, *summary = NULL;
-
-	if (!id) {
-		tui_status(t, true, "no report selected");
-		return TUI_OK;
-	}
-	if (*a) {
-		text = xstrdup(a);
-	} else if (!(text = editor_edit(t, ""))) {
-		return TUI_REDRAW;
-	}
-	str_trim(text);
-	if (!*text) {
-		tui_status(t, false, "empty note: nothing recorded");
-		wipe_free(text, strlen(text));
-		return TUI_REDRAW;
-	}
-	/* The use case itself, with the report and the text as values:
-	 * nothing is printed behind curses. */
-	memset(&c, 0, sizeof(c));
-	c.id = id;
-	c.note = text;
-	if (triage_apply(t->ctx->sess, &c, &summary, &err) < 0)
-		tui_status(t, true, "%s", err.msg);
-	else
-		tui_status(t, false, "note added to report %lld", (long long)id);
-	free(summary);
-	wipe_free(text, strlen(text));
-	return TUI_RELOAD;
-}
-
-/* The report view of id, when on top, made again: its thread has grown
- * (a reload rereads only the report's row). */
-static void reopen_report(struct tui *t, int64_t id)
-{
-	struct tui_view *v = tui_top(t);
-
-	if (v->id != V_REPORT || v->report_id != id)
-		return;
-	t->stack[--t->depth] = NULL;
-	v->ops->close(t, v);
-	free(v);
-	tui_push(t, view_report_new(t, id));
-}
-
-/* The end of `r`, `:distros` and `:announce`: the draft core composed
- * (every refusal already said) in the editor, then question q, then
- * send.  True when sent (the caller says where); the status line says
- * why not otherwise. */
-typedef int draft_send_fn(struct session *sess, const struct reply_draft *d, const char *text,
-			  struct reply_sent *res, struct err *err);
-static bool edit_ask_send(struct tui *t, const struct reply_draft *d, const char *q,
-			  const char *what, const char *declined, draft_send_fn *send,
-			  struct reply_sent *s)
-{
-	struct err err = { 0, "" };
-	char *text = editor_edit(t, d->text);
-	bool sent = false;
-
-	if (!text)
-		return false;
-	str_trim(text);
-	if (!*text)
-		tui_status(t, false, "empty %s: nothing sent", what);
-	else if (!tui_confirm(t, q))
-		tui_status(t, false, "%s", declined);
-	else if (send(t->ctx->sess, d, text, s, &err) < 0)
-		tui_status(t, true, "%s", err.msg);
-	else
-		sent = true;
-	wipe_free(text, strlen(text));
-	return sent;
-}
-
-/* `r`: a reply to the reporter.  Core composes it (the template, the
- * key, every refusal) before the editor opens; what the officer saves is
- * sent after a question naming the recipient.  The argument, when given
- * (a binding's "compose-reply need-info"), names the template. */
-static int h_reply(struct tui *t, const char *a)
-{
-	struct reply_opts o;
-	struct reply_draft d;
-	struct reply_sent s;
-	struct err err = { 0, "" };
-	int64_t id = tui_current_report(t);
-	char *who, q[256];
-
-	if (!id) {
-		tui_status(t, true, "no report selected");
-		return TUI_OK;
-	}
-	memset(&o, 0, sizeof(o));
-	memset(&d, 0, sizeof(d));
-	memset(&s, 0, sizeof(s));
-	o.template = *a ? a : NULL;
-	if (reply_transport_from_config(t->ctx->sess, &o, &err) < 0 ||
-	    reply_prepare(t->ctx->sess, id, &o, &d, &err) < 0) {
-		tui_status(t, true, "%s", err.msg);
-		reply_draft_release(&d);
-		return TUI_REDRAW;
-	}
-	who = safe_str(d.to_email);
-	snprintf(q, sizeof(q), "send the reply to %s, signed and encrypted?", who);
-	if (edit_ask_send(t, &d, q, "reply", "reply not sent", reply_send, &s)) {
-		reopen_report(t, id);
-		tui_status(t, !s.stored, "reply sent to %s%s", who,
-			   s.stored ? ", in the thread" : "; its copy is not in the thread");
-	}
-	reply_sent_release(&s);
-	free(who);
-	reply_draft_release(&d);
-	return TUI_RELOAD;
-}
-
-static int send_distros(struct session *sess, const struct reply_draft *d, const char *text,
-			struct reply_sent *res, struct err *err)
-{
-	return notice_send(sess, NOTICE_DISTROS, d, text, res, err);
-}
-
-static int send_announce(struct session *sess, const struct reply_draft *d, const char *text,
-			 struct reply_sent *res, struct err *err)
-{
-	return notice_send(sess, NOTICE_ANNOUNCE, d, text, res, err);
-}
-
-/* `:distros` and `:announce` in the UI: the notice or the post is
- * composed by core (every rule checked first), shown in the editor, and
- * sent only after a question naming where it goes (the shell's command
- * needs --yes or an editor; the UI shows the draft instead). */
-static int ui_notice(struct tui *t, enum notice_kind k)
-{
-	struct reply_opts o;
-	struct reply_draft d;
-	struct reply_sent s;
-	struct err err = { 0, "" };
-	int64_t id = tui_current_report(t);
-	char *who, q[256];
-
-	if (!id) {
-		tui_status(t, true, "no report selected");
-		return TUI_OK;
-	}
-	memset(&o, 0, sizeof(o));
-	memset(&d, 0, sizeof(d));
-	memset(&s, 0, sizeof(s));
-	if (reply_transport_from_config(t->ctx->sess, &o, &err) < 0 ||
-	    notice_prepare(t->ctx->sess, id, k, o.outbox, o.sendmail, &d, &err) < 0) {
-		tui_status(t, true, "%s", err.msg);
-		reply_draft_release(&d);
-		return TUI_REDRAW;
-	}
-	who = safe_str(d.to_email);
-	snprintf(q, sizeof(q), k == NOTICE_DISTROS ?
-		 "send the notice of report %lld to %s, signed and encrypted?" :
-		 "post report %lld to %s, signed, in the clear?", (long long)id, who);
-	if (edit_ask_send(t, &d, q, "draft", "nothing sent", k == NOTICE_DISTROS ? send_distros : send_announce, &s))
-		tui_status(t, false, "report %lld: %s sent to %s", (long long)id,
-			   k == NOTICE_DISTROS ? "the notice" : "the announcement", who);
-	reply_sent_release(&s);
-	free(who);
-	reply_draft_release(&d);
-	return TUI_RELOAD;
-}
-static int h_distros(struct tui *t, const char *a) { (void)a; return ui_notice(t, NOTICE_DISTROS); }
-static int h_announce(struct tui *t, const char *a) { (void)a; return ui_notice(t, NOTICE_ANNOUNCE); }
-
 /* J and K in a report: the next or previous report of the list, in its
  * order, in place of this one. */
 static int step_report(struct tui *t, int dir)
@@ -457,81 +288,6 @@ static int h_jump(struct tui *t, const char *a)
 		 t->last_key >= '0' && t->last_key <= '9' ? t->last_key : ' ');
 	return tui_prompt_run(t, init);
 }
-
-/* `C`: claim the current report.  Nothing when it is the officer's
- * already; another officer's report is taken over only after a
- * question naming them. */
-static int h_claim(struct tui *t, const char *a)
-{
-	struct report r;
-	struct err err = { 0, "" };
-	int64_t id = tui_current_report(t);
-	char line[64], q[256];
-
-	(void)a;
-	if (!id) {
-		tui_status(t, true, "no report selected");
-		return TUI_OK;
-	}
-	if (report_get(t->ctx->sess, id, &r, &err) < 0) {
-		tui_status(t, true, "%s", err.msg);
-		return TUI_OK;
-	}
-	snprintf(line, sizeof(line), "triage %lld --claim", (long long)id);
-	if (r.claimed_by && !strcmp(r.claimed_by, t->ctx->sess->officer)) {
-		tui_status(t, false, "report %lld is yours already: nothing changed",
-			   (long long)id);
-		report_release(&r);
-		return TUI_OK;
-	}
-	if (r.claimed_by && *r.claimed_by) {
-		char *who = safe_str(r.claimed_by);
-
-		snprintf(q, sizeof(q), "report %lld is claimed by %s: take it over?",
-			 (long long)id, who);
-		free(who);
-		if (!tui_confirm(t, q)) {
-			tui_status(t, false, "nothing done: report %lld stays with its holder",
-				   (long long)id);
-			report_release(&r);
-			return TUI_OK;
-		}
-		snprintf(line, sizeof(line), "triage %lld --claim --take", (long long)id);
-	}
-	report_release(&r);
-	return tui_run_line(t, line);
-}
-
-/* A move of the current report that asks first (accept, reject): a move
- * the lifecycle refuses is said at once, before any question. */
-static int ask_move(struct tui *t, const char *to)
-{
-	struct report r;
-	struct err err = { 0, "" };
-	int64_t id = tui_current_report(t);
-	char line[64];
-	int rc;
-
-	if (!id) {
-		tui_status(t, true, "no report selected");
-		return TUI_OK;
-	}
-	if (report_get(t->ctx->sess, id, &r, &err) < 0) {
-		tui_status(t, true, "%s", err.msg);
-		return TUI_OK;
-	}
-	rc = triage_check_transition(r.state, to, &err);
-	report_release(&r);
-	if (rc < 0) {
-		tui_status(t, true, "report %lld: %s", (long long)id, err.msg);
-		return TUI_OK;
-	}
-	/* The question is the command's own, as on the : line. */
-	snprintf(line, sizeof(line), "triage %lld --state %s", (long long)id, to);
-	return tui_run_line(t, line);
-}
-static int h_accept(struct tui *t, const char *a) { (void)a; return ask_move(t, "accepted"); }
-static int h_reject(struct tui *t, const char *a) { (void)a; return ask_move(t, "rejected"); }
 
 /* `open [ID]`: the selected report, or report ID (over the list). */
 static int h_open_id(struct tui *t, const char *a)
@@ -586,6 +342,8 @@ const struct tui_key_entry tui_key_table[] = {
 	  "forward --participants", NULL },
 	{ "remove", "x", PART, "remove the participant under the cursor (asks first)",
 	  panel_remove, NULL, NULL },
+	{ "acknowledged", "A", PART, "record that the participant under the cursor acknowledged the report (asks first)",
+	  panel_ack, NULL, NULL },
 	{ "notify", "M", VEND, "record that the vendor under the cursor is notified (asks first)",
 	  vendors_notify, NULL, NULL },
 	{ "vendor-status", "u", VEND, "update the vendor's status: the : line, prefilled",
@@ -629,20 +387,20 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "stats", "#", V_ALL, "the team's numbers as bar charts (stats --json: the figures)", h_stats, NULL, NULL },
 	{ "save-attachment", "s", VBIT(V_REPORT), "save attachment N to a file: asks the number, then the file",
 	  h_save_attachment, NULL, NULL },
-	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", h_note, NULL, NULL },
+	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", NULL, "note", NULL },
 	{ "distros", "", SEL | ONE, "the linux-distros notice: the draft in $VISUAL/$EDITOR, then asks",
-	  h_distros, NULL, NULL },
+	  NULL, "distros", NULL },
 	{ "announce", "", SEL | ONE, "the oss-security announcement: the draft in $VISUAL/$EDITOR, then asks",
-	  h_announce, NULL, NULL },
-	{ "compose-reply", "r", SEL | ONE, "reply to the reporter: the template (ack; an argument names another) in $VISUAL/$EDITOR, then asks",
-	  h_reply, NULL, NULL },
+	  NULL, "announce", NULL },
+	{ "compose-reply", "r", SEL | ONE, "reply to the reporter: the ack template (:reply --template NAME for another) in $VISUAL/$EDITOR, then asks",
+	  NULL, "reply", NULL },
 	{ "claim", "C", SEL | ONE, "claim the report (another officer's: asks first, naming them)",
-	  h_claim, NULL, NULL },
+	  NULL, "triage --claim", NULL },
 	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage --state triaged", NULL },
-	{ "accept", "A", SEL | ONE, "accept the report (asks first, when the move is allowed)",
-	  h_accept, NULL, NULL },
+	{ "accept", "A", SEL | (ONE & ~PART), "accept the report (asks first, when the move is allowed)",
+	  NULL, "triage --state accepted", NULL },
 	{ "reject", "R", SEL | ONE, "reject the report (asks first, when the move is allowed)",
-	  h_reject, NULL, NULL },
+	  NULL, "triage --state rejected", NULL },
 	{ "severity", "S", SEL | ONE, "set the severity: the : line, prefilled", NULL,
 	  "prompt triage --severity", NULL },
 	{ "set-date", "D", SEL | ONE, "set the disclosure date: the : line, prefilled", NULL,

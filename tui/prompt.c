@@ -3,7 +3,8 @@
  * editing (Left/Right, Home/End, Backspace, C-u, C-w), history with
  * Up/Down, and Tab completion of the first word from the command table
  * (read at run time, so verbs added to core appear by themselves) and the
- * UI's own verbs.  Only printable characters the officer types are kept.
+ * UI's own verbs, and of an option's value from its command's row
+ * (`triage --severity h` gives high).  Only printable characters the officer types are kept.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -81,20 +82,56 @@ static size_t candidates(const char *prefix, const char **out, size_t max)
 	return n;
 }
 
+/* The values of an option, for a later word: the option is the word
+ * before it, the verb the first word (its row's cmd_values.words). */
+static size_t value_candidates(const char *line, const char *prev,
+			       const char *prefix, const char **out, size_t max)
+{
+	char *verb = xstrndup(line, strcspn(line, " "));
+	const char *const *words = cmd_option_words(cmd_find(verb), prev);
+	size_t n = 0, len = strlen(prefix);
+
+	free(verb);
+	for (; words && *words && n < max; words++)
+		if (!strncmp(*words, prefix, len))
+			out[n++] = *words;
+	return n;
+}
+
+/* Tab: the word under the cursor completed, as far as its candidates
+ * agree (a space after it when there is one): the verb for the first
+ * word, an option's value after the option ("--severity h"). */
 static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 {
 	const char *cand[128];
-	char *word;
-	size_t wlen = 0, n, common;
+	char *word, *line, *prev = NULL;
+	size_t ws = *cur, pws, n, common;
 
-	while (wlen < *cur && buf[wlen] != L' ')
-		wlen++;
-	if (wlen < *cur)
-		return; /* only the verb completes */
-	word = to_utf8(buf, wlen);
-	n = candidates(word, cand, ARRAY_SIZE(cand));
+	while (ws > 0 && buf[ws - 1] != L' ')
+		ws--;
+	word = to_utf8(buf + ws, *cur - ws);
+	if (ws == 0) {
+		n = candidates(word, cand, ARRAY_SIZE(cand));
+	} else {
+		pws = ws - 1;
+		while (pws > 0 && buf[pws - 1] == L' ')
+			pws--;
+		{
+			size_t pe = pws;
+			while (pws > 0 && buf[pws - 1] != L' ')
+				pws--;
+			prev = to_utf8(buf + pws, pe - pws);
+		}
+		line = to_utf8(buf, *len);
+		n = value_candidates(line, prev, word, cand, ARRAY_SIZE(cand));
+		free(line);
+	}
 	if (!n) {
-		tui_status(t, true, "no command starts with '%s'", word);
+		if (ws == 0)
+			tui_status(t, true, "no command starts with '%s'", word);
+		else if (prev && *prev == '-')
+			tui_status(t, true, "no value of %s starts with '%s'", prev, word);
+		free(prev);
 		free(word);
 		return;
 	}
@@ -109,11 +146,12 @@ static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 		char *c = xasprintf("%.*s%s", (int)common, cand[0], n == 1 ? " " : "");
 		wchar_t wb[128];
 		size_t wn = from_utf8(c, wb, ARRAY_SIZE(wb));
+		size_t wlen = *cur - ws;
 		if (*len - wlen + wn < PROMPT_MAX) {
-			memmove(buf + wn, buf + wlen, (*len - wlen) * sizeof(*buf));
-			memcpy(buf, wb, wn * sizeof(*buf));
+			memmove(buf + ws + wn, buf + *cur, (*len - *cur) * sizeof(*buf));
+			memcpy(buf + ws, wb, wn * sizeof(*buf));
 			*len = *len - wlen + wn;
-			*cur = wn;
+			*cur = ws + wn;
 		}
 		free(c);
 	}
@@ -126,6 +164,7 @@ static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 	} else {
 		tui_status_clear(t);
 	}
+	free(prev);
 	free(word);
 }
 

@@ -170,6 +170,10 @@ struct tui_view *tui_top(struct tui *t);
 void tui_push(struct tui *t, struct tui_view *v);
 /* Runs a command string (a `:` line or a binding) in view v. */
 int tui_run_line(struct tui *t, const char *line);
+/* Runs command argv on the current report through the runner, as a key
+ * does, its result on the status line (no pager: a panel's action);
+ * *status (may be NULL) is its CMD_* status.  Returns the flags. */
+int tui_run_argv(struct tui *t, int argc, char **argv, int *status);
 /* The `:` line, begun with init for the officer to edit, then run as
  * typed (nothing when cancelled).  Returns the flags to act on. */
 int tui_prompt_run(struct tui *t, const char *init);
@@ -232,9 +236,11 @@ char *prompt_read(struct tui *t, const char *prefix, const char *initial,
 		  struct tui_history *h, bool complete_verbs);
 void history_free(struct tui_history *h);
 
-/* editor.c: $VISUAL/$EDITOR on a private temporary file; returns the
- * text written (caller wipes and frees) or NULL (message in status). */
-char *editor_edit(struct tui *t, const char *initial);
+/* editor.c: the session's confirm and edit callbacks (cmd_ctx) answered
+ * by the UI while it runs: its status line's y/N question, and
+ * $VISUAL/$EDITOR with curses suspended.  Detached when the UI ends. */
+void editor_attach(struct tui *t);
+void editor_detach(struct tui *t);
 
 /* One constructor per view file. */
 /* A new view of kind id on ops with its state priv (report_id 0: none). */
@@ -276,6 +282,7 @@ int reports_set_search(struct tui *t, const char *query);
 int panel_toggle(struct tui *t, const char *args);
 int panel_bring_in(struct tui *t, const char *args);
 int panel_remove(struct tui *t, const char *args);
+int panel_ack(struct tui *t, const char *args);
 int vendors_notify(struct tui *t, const char *args);
 int vendors_update(struct tui *t, const char *args);
 int vendors_nda(struct tui *t, const char *args);

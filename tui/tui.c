@@ -439,7 +439,8 @@ static void progress_status(const struct cmd_progress *p, void *data)
  * written to the terminal: the command's result goes to the status line,
  * and output to read opens a pager.
  */
-static int run_core(struct tui *t, int argc, char **argv, const char *title)
+static int run_core(struct tui *t, int argc, char **argv, const char *title,
+		    bool pager, int *status)
 {
 	struct cmd_result res;
 	int64_t id = tui_current_report(t);
@@ -447,6 +448,8 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 	bool no = q && !tui_confirm(t, q);
 
 	free(q);
+	if (status)
+		*status = no ? CMD_FAILED : CMD_OK;
 	if (no) {
 		tui_status(t, false, "nothing done: %s", title);
 		return TUI_REDRAW;
@@ -460,11 +463,15 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 	t->ctx->progress_data = t;
 	cmd_capture(t->ctx, argc, argv, id, progress_line, t, &res);
 	t->ctx->progress = NULL;
+	if (status)
+		*status = res.status;
 	/* What a command shows (show, list, export, ...) is read in a
 	 * pager; what a command does is said in the status line (its
 	 * summary); a command that said nothing but warned, or a usage
 	 * mistake, shows its warnings in the pager. */
-	if (res.status == CMD_OK && !res.said && res.output_len)
+	if (!pager)
+		;
+	else if (res.status == CMD_OK && !res.said && res.output_len)
 		tui_push(t, view_pager_new(t, title, res.output, res.output_len));
 	else if (!res.said && !res.output_len && res.warnings && res.status == CMD_OK)
 		tui_push(t, view_pager_new(t, title, res.warnings, strlen(res.warnings)));
@@ -497,7 +504,17 @@ static int run_argv(struct tui *t, int argc, char **argv, const char *rest,
 		free(v);
 		return TUI_OK;
 	}
-	return run_core(t, argc, argv, title);
+	return run_core(t, argc, argv, title, true, NULL);
+}
+
+int tui_run_argv(struct tui *t, int argc, char **argv, int *status)
+{
+	char *line = cmd_join(argc, argv), *title = safe_str(line);
+	int r = run_core(t, argc, argv, title, false, status);
+
+	free(title);
+	free(line);
+	return r;
 }
 
 static int run_line(struct tui *t, const char *raw)
@@ -734,9 +751,11 @@ int tui_main(struct cmd_ctx *ctx)
 		ctx->interactive = true;
 		if (curses_start(&t)) {
 			tui_trace(&t, "curses-ready", 0);
+			editor_attach(&t);
 			tui_push(&t, view_reports_new(&t));
 			tui_loop(&t);
 			tui_end(&t);
+			editor_detach(&t);
 			rc = CMD_OK;
 			if (t.shut_out) {
 				char *m = safe_str(t.shut_out);

@@ -37,6 +37,10 @@ static void add_marks(struct tui *t, struct help *p)
 		add(p, A_NORMAL, "  %s  %s", t->utf8 ? m->utf8 : m->ascii, m->meaning);
 	}
 	lines_add(&p->lines, "", A_NORMAL, 1);
+	add(p, A_BOLD, "Marks in the DUE column (days to the deadline, +7d or -3d)");
+	for (const struct embargo_due_mark *m = embargo_due_marks; m->mark; m++)
+		add(p, A_NORMAL, "  %s  %s", m->mark, m->meaning);
+	lines_add(&p->lines, "", A_NORMAL, 1);
 }
 
 static void build(struct tui *t, struct help *p)

@@ -4,10 +4,12 @@
  * report (maintainers_suggest(), computed once when the panel opens: it
  * decrypts the thread and reads MAINTAINERS), and the files it touches.
  * Space checks suggestions (kept by address across reloads), a brings the
- * checked ones in and x removes the participant under the cursor, both
- * through participants_change() with the addresses as values, after a
+ * checked ones in and x removes the participant under the cursor, each
+ * after a
  * y/n question that names who; a mailing list (usually public) is only
- * brought in after a question of its own.
+ * brought in after a question of its own.  The change itself is the
+ * `maintainers ID --add ADDR | --remove ADDR` command, run through the
+ * runner with the addresses as values.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +87,8 @@ static void fill_participants(struct tui *t, struct tui_view *v, struct panel *p
 		panel_add(l, A_BOLD | draw_color(t, CP_RED), "%s", err.msg);
 	for (size_t i = 0; i < n; i++)
 		nactive += !pv[i].removed_at;
-	panel_add(l, A_BOLD | A_UNDERLINE, "Participants (%zu): x removes the one under the cursor, "
-	    "F forwards the report to all", nactive);
+	panel_add(l, A_BOLD | A_UNDERLINE, "Participants (%zu): A records an acknowledgement, "
+	    "x removes, F forwards to all", nactive);
 	for (size_t i = 0; i < n; i++) {
 		const struct participant *q = &pv[i];
 		char *who = participant_format(q);
@@ -141,37 +143,21 @@ int panel_toggle(struct tui *t, const char *args)
 	return TUI_REDRAW;
 }
 
-/* Says the outcome of a participants_change in the status line. */
-static void say_change(struct tui *t, int r, struct err *err, char *done,
-		       char *notes)
+/* The report's id as a command's word. */
+static char *id_word(int64_t id)
 {
-	if (r < 0) {
-		tui_status(t, true, "%s", err->msg);
-	} else {
-		char *d = done ? str_trim(done) : NULL, *n = notes ? str_trim(notes) : NULL;
-		char *nl = d ? strchr(d, '\n') : NULL;
-		if (nl)
-			*nl = '\0';
-		tui_status(t, false, "%s%s%s", d && *d ? d : "nothing changed",
-			   nl ? " (and more: t shows the timeline)" : "",
-			   n && *n ? "; see the notes with :maintainers" : "");
-	}
-	free(done);
-	free(notes);
+	return xasprintf("%lld", (long long)id);
 }
 
 int panel_bring_in(struct tui *t, const char *args)
 {
 	struct tui_view *v = tui_top(t);
-	struct participants_change pc;
-	struct err err = { 0, "" };
 	struct sbuf who = SBUF_INIT;
-	char *done = NULL, *notes = NULL, *q;
-	const char **add;
+	char **argv, *q;
 	struct panel *p;
-	size_t lists = 0;
+	size_t lists = 0, nadd = 0;
+	int argc = 0, r, status;
 	bool yes;
-	int r;
 
 	(void)args;
 	if (v->id != V_PARTICIPANTS) {
@@ -179,18 +165,22 @@ int panel_bring_in(struct tui *t, const char *args)
 		return TUI_OK;
 	}
 	p = v->priv;
-	memset(&pc, 0, sizeof(pc));
-	add = xcalloc(p->nitems + 1, sizeof(*add));
+	/* `maintainers ID --add ADDR...`, the addresses as values. */
+	argv = xcalloc(2 * p->nitems + 3, sizeof(*argv));
+	argv[argc++] = xstrdup("maintainers");
+	argv[argc++] = id_word(v->report_id);
 	for (size_t i = 0; i < p->nitems; i++)
 		if (p->items[i].kind == IT_SUG && panel_checked_find(p, p->items[i].key) >= 0) {
 			char *s = safe_str(p->items[i].key);
-			add[pc.nadd++] = p->items[i].key;
+			argv[argc++] = xstrdup("--add");
+			argv[argc++] = xstrdup(p->items[i].key);
 			sbuf_addf(&who, "%s%s", who.len ? ", " : "", s);
 			free(s);
 			lists += p->items[i].list;
+			nadd++;
 		}
-	if (!pc.nadd) {
-		free(add);
+	if (!nadd) {
+		cmd_split_free(argv, argc);
 		sbuf_release(&who);
 		tui_status(t, true, "nothing checked: Space checks the suggestion under the cursor");
 		return TUI_OK;
@@ -208,26 +198,21 @@ int panel_bring_in(struct tui *t, const char *args)
 	}
 	sbuf_release(&who);
 	if (!yes) {
-		free(add);
+		cmd_split_free(argv, argc);
 		tui_status(t, false, "nobody brought in");
 		return TUI_REDRAW;
 	}
-	pc.add = add;
-	r = participants_change(t->ctx->sess, v->report_id, &pc, &done, &notes, &err);
-	free(add);
-	say_change(t, r, &err, done, notes);
-	if (r == 0)
+	r = tui_run_argv(t, argc, argv, &status);
+	cmd_split_free(argv, argc);
+	if (status == CMD_OK)
 		panel_checked_clear(p);
-	return TUI_RELOAD;
+	return r;
 }
 
 int panel_remove(struct tui *t, const char *args)
 {
 	struct item *it = panel_cursor(t, V_PARTICIPANTS, IT_PART, "a participant");
-	struct participants_change pc;
-	struct err err = { 0, "" };
-	char *done = NULL, *notes = NULL, *q, *label;
-	const char *rem[1];
+	char *q, *label, *argv[4], *id;
 	bool yes;
 	int r;
 
@@ -241,13 +226,47 @@ int panel_remove(struct tui *t, const char *args)
 	free(q);
 	if (!yes)
 		return TUI_REDRAW;
-	memset(&pc, 0, sizeof(pc));
-	rem[0] = it->key;
-	pc.remove = rem;
-	pc.nremove = 1;
-	r = participants_change(t->ctx->sess, tui_top(t)->report_id, &pc, &done, &notes, &err);
-	say_change(t, r, &err, done, notes);
-	return TUI_RELOAD;
+	/* The runner's getopt reorders argv: the id is freed by name. */
+	id = id_word(tui_top(t)->report_id);
+	argv[0] = (char *)"maintainers";
+	argv[1] = id;
+	argv[2] = (char *)"--remove";
+	argv[3] = it->key;
+	r = tui_run_argv(t, 4, argv, NULL);
+	free(id);
+	return r;
+}
+
+/* A: the participant under the cursor acknowledged the report (a
+ * reply, a call): `maintainers ID --ack ADDR`, after a question naming
+ * them. */
+int panel_ack(struct tui *t, const char *args)
+{
+	struct item *it = panel_cursor(t, V_PARTICIPANTS, IT_PART, "a participant");
+	char *q, *label, *argv[4], *id;
+	bool yes;
+	int r;
+
+	(void)args;
+	if (!it)
+		return TUI_OK;
+	label = safe_str(it->label);
+	q = xasprintf("record that %s acknowledged report %lld?", label,
+		      (long long)tui_top(t)->report_id);
+	free(label);
+	yes = tui_confirm(t, q);
+	free(q);
+	if (!yes)
+		return TUI_REDRAW;
+	/* The runner's getopt reorders argv: the id is freed by name. */
+	id = id_word(tui_top(t)->report_id);
+	argv[0] = (char *)"maintainers";
+	argv[1] = id;
+	argv[2] = (char *)"--ack";
+	argv[3] = it->key;
+	r = tui_run_argv(t, 4, argv, NULL);
+	free(id);
+	return r;
 }
 
 struct tui_view *view_participants_new(struct tui *t, int64_t id)

@@ -372,17 +372,9 @@ static void report_draw(struct tui *t, struct tui_view *v)
 	draw_trust(t, p);
 }
 
-static void report_reload(struct tui *t, struct tui_view *v)
+/* Wipes and frees what the pane shows of the thread. */
+static void release_bodies(struct report_view *p)
 {
-	load_row(t, v);
-}
-
-static void report_close(struct tui *t, struct tui_view *v)
-{
-	struct report_view *p = P(v);
-
-	(void)t;
-	lines_release(&p->lines);
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		struct shown_msg *sm = &p->msg[i];
 		for (size_t k = 0; k < sm->nline; k++)
@@ -400,6 +392,34 @@ static void report_close(struct tui *t, struct tui_view *v)
 	free(p->msg);
 	free(p->signer);
 	free(p->unsigned_files);
+	p->msg = NULL;
+	p->nmsgs = 0;
+	p->signer = NULL;
+	p->unsigned_files = NULL;
+	p->opened = false;
+}
+
+/* The report's row again; when its thread has grown (a reply sent from
+ * here, a colleague's import), its bodies are opened again too. */
+static void report_reload(struct tui *t, struct tui_view *v)
+{
+	struct report_view *p = P(v);
+
+	load_row(t, v);
+	if (p->loaded && p->rf.nmsgs != p->nmsgs) {
+		release_bodies(p);
+		open_bodies(t, p);
+		p->width = 0;  /* laid out again when drawn */
+	}
+}
+
+static void report_close(struct tui *t, struct tui_view *v)
+{
+	struct report_view *p = P(v);
+
+	(void)t;
+	lines_release(&p->lines);
+	release_bodies(p);
 	if (p->loaded)
 		report_full_release(&p->rf);
 	free(p);

@@ -5,8 +5,9 @@
  * cursor and ! records its NDA request, each after a y/n question naming
  * the vendor and what will be recorded (n and N keep their meaning
  * everywhere: the next and previous search match); u opens the : line
- * with `vendor status` for it.  Changes go through vendor_change() with
- * the vendor's name as a value.
+ * with `vendor status` for it.  Changes are the `vendor notify` and
+ * `vendor status` commands, run through the runner with the vendor's
+ * name as a value.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,33 +74,35 @@ static void fill_vendors(struct tui *t, struct tui_view *v, struct panel *p)
 	dossier_release(&d);
 }
 
-/* Asks question, then applies c; the answer goes to the status line. */
-/* Records change c of vendor on the report on top, once the officer
- * says yes to question (freed here). */
-static int change(struct tui *t, char *question, const char *vendor,
-		  struct vendor_change *c)
+/* Runs `vendor SUB ID NAME [OPTION]` on the report on top, the vendor's
+ * name as a value, once the officer says yes to question (freed here). */
+static int change(struct tui *t, char *question, const char *sub,
+		  const char *vendor, const char *option)
 {
-	struct err err = { 0, "" };
-	char *summary = NULL;
+	char *argv[6], *id;
 	bool yes = tui_confirm(t, question);
+	int argc = 0, r;
 
 	free(question);
 	if (!yes)
 		return TUI_REDRAW;
-	c->report = tui_top(t)->report_id;
-	c->vendor = vendor;
-	if (vendor_change(t->ctx->sess, c, &summary, &err) < 0)
-		tui_status(t, true, "%s", err.msg);
-	else
-		tui_status(t, false, "%s", summary);
-	free(summary);
-	return TUI_RELOAD;
+	id = xasprintf("%lld", (long long)tui_top(t)->report_id);
+	argv[argc++] = (char *)"vendor";
+	argv[argc++] = (char *)sub;
+	if (option)
+		argv[argc++] = (char *)option;
+	/* A name is never read as an option ("--json" is a name here). */
+	argv[argc++] = (char *)"--";
+	argv[argc++] = id;
+	argv[argc++] = (char *)vendor;
+	r = tui_run_argv(t, argc, argv, NULL);
+	free(id);
+	return r;
 }
 
 int vendors_notify(struct tui *t, const char *args)
 {
 	struct item *it = panel_cursor(t, V_VENDORS, IT_VENDOR, "a vendor");
-	struct vendor_change c = { 0 };
 	struct vendor ven;
 	char *q, *name, *contact;
 	int r;
@@ -115,8 +118,7 @@ int vendors_notify(struct tui *t, const char *args)
 	name = safe_str(it->key);
 	q = xasprintf("record that %s (%s) is notified of report %lld? (the mail itself: :vendor notify --forward)",
 		      name, contact, (long long)tui_top(t)->report_id);
-	c.notify = true;
-	r = change(t, q, it->key, &c);
+	r = change(t, q, "notify", it->key, NULL);
 	free(name);
 	free(contact);
 	vendor_release(&ven);
@@ -126,7 +128,6 @@ int vendors_notify(struct tui *t, const char *args)
 int vendors_nda(struct tui *t, const char *args)
 {
 	struct item *it = panel_cursor(t, V_VENDORS, IT_VENDOR, "a vendor");
-	struct vendor_change c = { 0 };
 	char *q, *name;
 	int r;
 
@@ -136,8 +137,7 @@ int vendors_nda(struct tui *t, const char *args)
 	name = safe_str(it->key);
 	q = xasprintf("record that %s asked for an NDA on report %lld? (the policy: %s)",
 		      name, (long long)tui_top(t)->report_id, policy_nda_answer());
-	c.nda = true;
-	r = change(t, q, it->key, &c);
+	r = change(t, q, "status", it->key, "--nda-requested");
 	free(name);
 	return r;
 }

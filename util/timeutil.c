@@ -85,6 +85,15 @@ long days_between(time_t a, time_t b)
 	return d >= 0 ? d / 86400 : -((-d + 86399) / 86400);
 }
 
+const char *const date_forms[] = {
+	"2026-12-09 (noon UTC)",
+	"2026-12-09T12:00Z or 2026-12-09T12:00:00Z (UTC)",
+	"'2026-12-09 12:00' (UTC)",
+	"+7d, +36h, -2d (from now)",
+	"now",
+	NULL,
+};
+
 int parse_date(const char *s, time_t now, time_t *out, struct err *err)
 {
 	struct tm tm;

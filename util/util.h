@@ -170,6 +170,9 @@ void text_table_release(struct text_table *t);
 char *fmt_rfc3339(time_t t, char buf[static 32]);
 char *fmt_local(time_t t, char buf[static 64]);
 int parse_date(const char *s, time_t now, time_t *out, struct err *err);
+/* The forms parse_date() takes, each an example and what it means
+ * (NULL-terminated): the help of the commands that take a date. */
+extern const char *const date_forms[];
 int parse_duration(const char *s, long *seconds, struct err *err);
 /* The current time: the real clock, never the environment. */
 time_t util_now(void);

@@ -2,18 +2,42 @@
 # check-layers.sh: scripts/check-layers.sh passes on the tree, and fails,
 # naming the file, on each kind of violation planted in a copy of it
 # (TAP).  The copy is the script and the files each case needs, in a
-# temporary folder: the real tree is never written.
+# temporary folder: the real tree is never written.  The linker's view
+# (nm on build/'s objects) is checked on objects compiled here.
 set -u
 . "$SECTEAM_TOP/tests/lib/tap.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/secteam-layers.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 
-out=$(sh "$SECTEAM_TOP/scripts/check-layers.sh" 2>&1)
+# The tree's objects are beside the binary under test.
+out=$(SECTEAM_OBJECTS=$(dirname "${SECTEAM_BIN:-$SECTEAM_TOP/build/secteam-tui}") \
+	sh "$SECTEAM_TOP/scripts/check-layers.sh" 2>&1)
 tap_ok $? "the tree keeps its layers" "$out"
+
+# Objects for the linker's view, compiled once: obj NAME.o CODE.
+mkdir -p "$T/o"
+obj() {
+	printf '%s\n' "$2" >"$T/o/src.c"
+	cc -c -o "$T/o/$1" "$T/o/src.c" || echo "Bail out! cannot compile $1"
+}
+obj core.o 'int triage_apply(void) { return 1; } int report_get(void) { return 2; } void report_release(void) {}'
+obj outgoing.o 'int reply_send(void) { return 3; }'
+obj store.o 'int store_report_set(void) { return 4; }'
+obj tui-reads.o 'int report_get(void); void report_release(void); int f(void) { report_release(); return report_get(); }'
+obj tui-core.o 'int triage_apply(void); int g(void) { return triage_apply(); }'
+obj tui-outgoing.o 'int reply_send(void); int h(void) { return reply_send(); }'
+obj tui-store.o 'int store_report_set(void); int k(void) { return store_report_set(); }'
 
 # fresh: a minimal tree where every rule holds.
 fresh() {
 	rm -rf "$T/t"
+	for d in core outgoing store tui; do
+		mkdir -p "$T/t/build/$d"
+	done
+	cp "$T/o/core.o" "$T/t/build/core/triage.o"
+	cp "$T/o/outgoing.o" "$T/t/build/outgoing/reply.o"
+	cp "$T/o/store.o" "$T/t/build/store/db.o"
+	cp "$T/o/tui-reads.o" "$T/t/build/tui/view.o"
 	for d in scripts util maint touched config mail crypto store core export outgoing cmd tui; do
 		mkdir -p "$T/t/$d"
 	done
@@ -109,6 +133,22 @@ core/report.c	static void f(FILE *o) { fprintf(o, "x"); }
 outgoing/reply.c	static void f(void) { fputs("x", stderr); }
 outgoing/reply.c	static FILE *f(void) { return stdout; }
 CASES
+
+# --- the linker's view: tui/ reads, a command changes ----------------------
+for what in core outgoing store; do
+	fresh
+	cp "$T/o/tui-$what.o" "$T/t/build/tui/keys.o"
+	case $what in
+	core) sym=triage_apply ;; outgoing) sym=reply_send ;; store) sym=store_report_set ;;
+	esac
+	fails "a tui/ object calling $what/'s $sym is flagged" "tui/ calls $sym, which is no reading function.*: tui/keys.o"
+done
+fresh
+rm -f "$T/t/build/tui/"*.o
+fails "no tui/ objects to read is an error, not a pass" "no objects in build/tui/: build first"
+fresh
+out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
+tap_ok $? "a tui/ object calling reading functions (report_get, report_release) passes" "$out"
 
 # --- .editorconfig's blanks ---------------------------------------------------
 fresh

@@ -7,7 +7,8 @@
 #   - claiming a report one holds already changes nothing: no event;
 #   - in the UI, `C` on another officer's report asks first, naming
 #     them (n leaves it; y takes it over); `C` on one's own report
-#     says so and logs nothing.
+#     says so and logs nothing.  The key runs `triage --claim`: the
+#     command asks, through the UI, as it asks on a terminal.
 # A colleague's claim is written into the database by hand, as her claim
 # event (the store applies it to the report): on SQLite the officer is
 # the Unix user, and the test has only one.
@@ -39,6 +40,18 @@ e2e_run 0 "claiming one's own report again exits 0" triage 1 --claim
 tap_like "$(cat "$T/out")" "already claimed by $E2E_OFFICER" "saying it is already claimed"
 tap_is "$(claims 1)" 2 "and logging no second claim of the officer's"
 
+# The shell: the question is asked on a terminal; without one it is the
+# error above (no silent yes), and --yes answers it.
+db_sql "INSERT INTO events (report_id, at, officer, kind, detail)
+	VALUES (1, 2, 'alice', 'claim', 'claimed by alice, taken over from $E2E_OFFICER')"
+e2e_run 1 "without a terminal the question is an error" triage 1 --claim
+tap_like "$(cat "$T/err")" "report 1 is claimed by alice: --claim --take takes it over \\(no terminal to ask on\\)" \
+	"naming what was refused and why it was not asked"
+tap_is "$(held 1)" alice "alice keeps it"
+out=$(st --yes triage 1 --claim 2>&1 </dev/null); rc=$?
+tap_is "$rc" 0 "--yes answers the question" "$out"
+tap_is "$(held 1)" "$E2E_OFFICER" "and the report is taken over"
+
 # The UI: report 2 is alice's.
 tui_start 100 30
 wait_re "claim report 2" 10
@@ -58,7 +71,7 @@ wait_re "claimed by $E2E_OFFICER, taken over from alice"
 tap_ok $? "y takes it over, saying so" "$(screen | tail -n 1)"
 tap_is "$(held 2)" "$E2E_OFFICER" "report 2 is the officer's"
 keys C
-wait_re "report 2 is yours already: nothing changed"
+wait_re "report 2: already claimed by $E2E_OFFICER"
 tap_ok $? "C again says the report is one's own already" "$(screen | tail -n 1)"
 tap_is "$(claims 2)" 2 "and logs no second claim of the officer's"
 tui_stop

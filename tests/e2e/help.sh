@@ -36,7 +36,7 @@ man_synopsis() {
 }
 
 cmds=$("$SECTEAM_BIN" --help | sed -n '/^Commands:$/,/^$/p' | awk 'NF { print $1 }' | grep -v '^Commands:$' | grep -vx help)
-tap_like "$(echo $cmds)" "^import list show triage maintainers vendor date due export fix cve forward reply distros announce roster team attachment stats search$" \
+tap_like "$(echo $cmds)" "^import list show triage note maintainers vendor date due export fix cve forward reply distros announce roster team attachment stats search$" \
 	"the global help lists every command"
 
 for c in $cmds; do
@@ -114,6 +114,24 @@ usage_error '^usage: secteam-tui vendor status ID NAME \[STATUS\]' "" vendor sta
 usage_error '^usage: secteam-tui show ID' "" show
 usage_error '^usage: secteam-tui import ' "" import --bogus x
 usage_error '^usage: secteam-tui team remove-officer ROLE$' "" team remove-officer
+# --help lists the values an option or operand takes, from the code's
+# tables: the same states the command's own error lists, the statuses,
+# the date forms; a sub-command that takes none lists none.
+states=$("$SECTEAM_BIN" --db "$DB" list --state weird 2>&1 | sed -n "s/.*(valid states: \(.*\))\$/\1/p")
+out=$("$SECTEAM_BIN" triage --help)
+tap_like "$out" "^  --state S +$states\$" "triage --help: the states, as the command's error lists them" "$states"
+tap_like "$out" "^ +triaged -> accepted, rejected, duplicate\$" "triage --help: the moves allowed from each state"
+tap_like "$out" "^  --severity S +none, low, medium, high, critical\$" "triage --help: the severities"
+out=$("$SECTEAM_BIN" vendor status --help)
+tap_like "$out" "^  STATUS +not-notified, notified, acknowledged, affected, not-affected, fixed, declined\$" \
+	"vendor status --help: the statuses"
+tap_unlike "$("$SECTEAM_BIN" vendor add --help)" "^Values:" "vendor add --help: no statuses (it takes none)"
+out=$("$SECTEAM_BIN" date set --help)
+tap_like "$out" "^  DATE +2026-12-09 \(noon UTC\)\$" "date set --help: the date forms"
+tap_like "$out" "^ +\+7d, \+36h, -2d \(from now\)\$" "  relative ones too"
+tap_unlike "$("$SECTEAM_BIN" date show --help)" "DATE" "date show --help: no date forms"
+tap_like "$(cat "$SECTEAM_TOP/secteam-tui.1")" "notified, acknowledged, affected, not.*affected, fixed, declined\$" \
+	"the man page lists them too"
 "$SECTEAM_BIN" --db "$DB" frobnicate >/dev/null 2>"$T/err"; rc=$?
 tap_like "$rc $(cat "$T/err")" "^2 secteam-tui: unknown command 'frobnicate' \(see secteam-tui --help\)$" \
 	"an unknown command: named, with the hint, no global help"

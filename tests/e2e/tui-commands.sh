@@ -11,7 +11,8 @@
 #   - `E` (a note through $EDITOR) records the note and prints nothing;
 #   - `:open 3` opens report 3 whatever is selected; typing 2 then Enter
 #     in the list opens report 2; J and K step through the list's reports;
-#     q from a report `:open` opened returns to the list.
+#     q from a report `:open` opened returns to the list;
+#   - Tab completes an option's value (`--severity h` gives high).
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuicmd
 e2e_tmux_setup
@@ -99,5 +100,21 @@ tmx send-keys -t t A
 wait_re "cannot go from new to accepted" 3
 tap_ok $? "A on a new report says the move is not allowed" "$(screen | tail -n 1)"
 tap_unlike "$(screen | tail -n 1)" "y/N" "without asking first"
+# Tab completes an option's value from the command's row: the words are
+# the severities the command takes, and the completed line runs.
+tmx send-keys -t t ":"; tmx send-keys -t t -l "triage 2 --severity h"; tmx send-keys -t t Tab
+wait_re "^:triage 2 --severity high ?$" 3
+tap_ok $? "Tab completes --severity h to high" "$(screen | tail -n 1)"
+tmx send-keys -t t Enter
+wait_re "report 2: .*none -> high" 5
+tap_ok $? "  and the completed line runs" "$(screen | tail -n 1)"
+tap_is "$(st show 2 --json | jq -r .severity)" high "report 2 is high"
+tmx send-keys -t t ":"; tmx send-keys -t t -l "triage 2 --state "; tmx send-keys -t t Tab
+wait_re "new triaged accepted rejected duplicate fixing fix-ready disclosed closed" 3
+tap_ok $? "Tab after --state lists the states" "$(screen | tail -n 2)"
+tmx send-keys -t t -l "fix"; tmx send-keys -t t Tab
+wait_re "^:triage 2 --state fix" 3
+tap_like "$(screen | tail -n 1)" "^:triage 2 --state fix\$" "  fix<Tab>: as far as fixing and fix-ready agree"
+tmx send-keys -t t Escape
 tui_stop
 tap_done

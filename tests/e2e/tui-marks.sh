@@ -32,6 +32,11 @@ tap_like "$(screen)" "  e +expired-key: signed by a key that has expired" "e: ex
 tap_like "$(screen)" "  ! +revoked-key: signed by a key that was revoked" "!: revoked key"
 tap_like "$(screen)" "  ✓ +valid: " "the valid mark as drawn"
 tap_like "$(screen)" "  # +error: the signature could not be checked" "every mark on the first page at 80x24"
+# The DUE column's marks, from the table the column is drawn with.
+tap_like "$(screen)" "Marks in the DUE column" "? has a legend of the DUE column too"
+tap_like "$(screen)" "  ! +overdue: the deadline" "!: overdue"
+tap_like "$(screen)" "  [?] +no date decided" "?: no date decided"
+tap_like "$(screen)" "  [*] +due within a day" "*: due within a day"
 tui_stop
 man_marks=$(sed -n '/^\.\\" marks-begin/,/^\.\\" marks-end/p' "$SECTEAM_TOP/secteam-tui.1")
 tap_like "$man_marks" "expired.-key: signed by a key that has expired" "the man page has the legend too"

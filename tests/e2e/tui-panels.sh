@@ -92,6 +92,14 @@ wait_for "nobody brought in"
 if sectui show 1 --json | grep -q '"email": *"netdev@vger.kernel.org"'; then
 	tui_ok 1 "n at the second question brings the list in"
 else tui_ok 0 "n at the second question leaves the list out"; fi
+# A records the acknowledgement of the participant under the cursor.
+keys g
+keys A
+tui_check "A asks first, naming the participant" wait_re "record that .*mia@example.org.* acknowledged report 1\? \[y/N\]"
+keys y
+tui_check "y records it, saying so" wait_re "report 1: .*acknowledged"
+tap_is "$(sectui show 1 --json | jq -r '.participants[] | select(.email == "mia@example.org") | .acknowledged_at | type')" \
+	string "show --json has the acknowledgement"
 keys F
 wait_for "[y/N]"
 keys y
@@ -164,5 +172,16 @@ tui_check "Clock start's date is under the limits' ($c1 $c2 $c3)" test "$c1" = "
 if wait_re "2026-12-12 +by reporter +policy: [a-z-]+ +needs a distro release"; then
 	tui_ok 0 "the proposal from the shell is listed with its policy verdict"
 else tui_ok 1 "the proposal from the shell is listed with its policy verdict"; fi
+# x removes the participant under the cursor, after a question.
+keys q
+keys p
+wait_for "participants of report 1"
+keys g
+keys x
+tui_check "x asks first, naming the participant" wait_re "remove .*mia@example.org.* from report 1\? \[y/N\]"
+keys y
+tui_check "y removes them, saying so" wait_re "report 1: .*removed"
+tap_is "$(sectui show 1 --json | jq -r '.participants[] | select(.email == "mia@example.org") | .removed_at | type')" \
+	string "show --json has the removal"
 tui_stop
 tap_done

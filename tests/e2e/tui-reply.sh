@@ -45,8 +45,28 @@ tui_check "the thread holds two messages" test "$(sectui show 1 --json | jq -r .
 keys r
 wait_for "send the reply to rita@example.net"
 keys n
-if wait_for "reply not sent"; then tui_ok 0 "answering no sends nothing, and says so"
+if wait_for "report 1: nothing sent"; then tui_ok 0 "answering no sends nothing, and says so"
 else tui_ok 1 "answering no sends nothing, and says so"; fi
 tui_check "the outbox still holds one message" test "$(count)" = 1
 tui_stop
+
+# An editor that leaves the draft as it was: the UI refuses it as the
+# shell does (the key runs the same command), without asking to send.
+printf '#!/bin/sh\ncp "$1" "$ED_SEEN"\n' >"$T/same.sh"
+chmod +x "$T/same.sh"
+rm -f "$T/seen"
+tui_start 110 40 "VISUAL=$T/same.sh" "ED_SEEN=$T/seen" "TMPDIR=$T/tmp"
+wait_for "UAF in tcp"
+keys Enter
+wait_for "use-after-free"
+keys r
+if wait_for "nothing sent: the draft was not changed"; then
+	tui_ok 0 "r with the draft left unchanged: nothing sent, said as the shell says it"
+else tui_ok 1 "r with the draft left unchanged: nothing sent, said as the shell says it"; fi
+tui_check "the editor did open on the draft" grep -q "track it as report 1;" "$T/seen"
+tap_unlike "$(screen)" "y/N" "no question to send was asked"
+tui_check "the outbox still holds one message" test "$(count)" = 1
+tui_stop
+out=$(VISUAL= EDITOR="$T/same.sh" ED_SEEN="$T/seen" sectui reply 1 2>&1 </dev/null)
+tap_like "$out" "nothing sent: the draft was not changed" "the shell says the same words"
 tap_done
