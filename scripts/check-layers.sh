@@ -98,7 +98,7 @@ ui_reads='
 *_release *_free
 report_get report_load report_page report_first_ids report_keys
 report_keys_of report_key report_subjects report_open_thread
-report_*_rank report_deadline_key report_finished report_trust_class
+report_*_rank report_deadline_key report_deadline_cmp report_finished report_trust_class
 report_received_source opened_message_lines
 report_changes report_watch_fd report_store_up report_store_reconnect
 embargo_active embargo_describe embargo_due embargo_due_marks embargo_of_*
