@@ -980,6 +980,8 @@ int search_run(struct session *sess, const struct search_query *q,
 		if ((rc = store_report_page(s, ids, res->n, full, err)) == 0) {
 			size_t kept = 0;
 
+			report_verdicts_now(sess, full, res->n);
+
 			/* A report no longer found has no row to show:
 			 * it is no match. */
 			for (size_t i = 0; i < res->n; i++) {

@@ -745,6 +745,9 @@ void session_close(struct session *sess)
 {
 	if (!sess)
 		return;
+	store_verdict_cache_close(sess->verdicts);
+	sess->verdicts = NULL;
+	sess->verdicts_tried = false;
 	store_close(sess->store);
 	crypto_close(sess->crypto);
 	if (sess->seal) {

@@ -18,6 +18,7 @@
 struct config;
 struct store;
 struct crypto;
+struct verdict_cache;
 
 struct session {
 	const char *db_path;     /* --db, or NULL for the default */
@@ -37,6 +38,9 @@ struct session {
 	size_t nroster;
 	struct session_seal *seal; /* the team key and the store's sealer
 				    * (session.c), unwrapped on first use */
+	struct verdict_cache *verdicts; /* the officer's verdict cache
+				    * (verdicts.c), opened on first use */
+	bool verdicts_tried;
 };
 
 /* Loads the config (sess->config_path, else the default). */
