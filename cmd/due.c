@@ -166,8 +166,8 @@ static int unpublished(struct due_run *d)
 			break;
 		}
 		if (disclosed(&r, d->now)) {
-			text = xasprintf("%s reserved and the report disclosed, but no record published (export --format cve)",
-					 ids.buf);
+			text = xasprintf("%s reserved and the report disclosed, but not published (export --format cve writes the record, cve %lld --publish records it)",
+					 ids.buf, (long long)r.id);
 			item(d, &r, "cve-unpublished", r.disclosure, NULL, text);
 			free(text);
 		}
