@@ -651,7 +651,7 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "command", ":", V_ALL, "run a command (any secteam-tui verb; Tab completes)", h_command, NULL, NULL },
 	{ "prompt", "", V_ALL, "open the : line prefilled with the arguments", h_prompt, NULL, NULL },
 	{ "sort", "s", LIST, "cycle the sort: deadline, received, state, severity, subject", reports_cycle_sort, NULL, NULL },
-	{ "filter", "", LIST, "filter the list: state=S severity=S open (none: clear)", reports_set_filter, NULL, NULL },
+	{ "filter", "", LIST, "filter the list by a query, as search takes it (state:open severity:high,critical, words...; none: clears)", reports_set_filter, NULL, NULL },
 	{ "timeline", "t", SEL | ONE, "the report's events, newest first", h_timeline, NULL, NULL },
 	{ "participants", "p", SEL | ONE, "the report's participants and suggested maintainers", h_participants, NULL, NULL },
 	{ "vendors", "v", SEL | ONE, "the report's vendors and their statuses", h_vendors, NULL, NULL },

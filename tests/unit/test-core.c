@@ -148,6 +148,38 @@ static void test_save_names(void **state)
 	free(s);
 }
 
+/* One language for search, list and the UI's filter: state: and
+ * severity: terms (state= and severity= the same), answered from a
+ * report's row when nothing else is asked. */
+static void test_query_fields(void **state)
+{
+	struct search_query q;
+	struct err err = { 0, "" };
+
+	(void)state;
+	assert_int_equal(search_parse("state=new severity:high,critical", &q, &err), 0);
+	assert_true(search_fields_only(&q));
+	assert_true(search_state_matches(&q, "new", "high"));
+	assert_true(search_state_matches(&q, "new", "critical"));
+	assert_false(search_state_matches(&q, "new", "low"));
+	assert_false(search_state_matches(&q, "triaged", "high"));
+	search_query_release(&q);
+	assert_int_equal(search_parse("state:open", &q, &err), 0);
+	assert_true(search_state_matches(&q, "fixing", "none"));
+	assert_false(search_state_matches(&q, "closed", "none"));
+	search_query_release(&q);
+	assert_int_equal(search_parse("state:open overflow", &q, &err), 0);
+	assert_false(search_fields_only(&q));
+	search_query_release(&q);
+	assert_int_equal(search_parse("severity=bogus", &q, &err), ERR_INVALID);
+	assert_non_null(strstr(err.msg, "unknown severity 'bogus'"));
+	search_query_release(&q);
+	/* '=' is no synonym for other keys: a word, as before. */
+	assert_int_equal(search_parse("from=rita", &q, &err), 0);
+	assert_int_equal(q.nwords, 1);
+	search_query_release(&q);
+}
+
 /* What a display name may hide (core/sender.c), and how it is shown. */
 static void test_sender_flags(void **state)
 {
@@ -408,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_report_id),
 		cmocka_unit_test(test_exploit_heuristic),
 		cmocka_unit_test(test_save_names),
+		cmocka_unit_test(test_query_fields),
 		cmocka_unit_test(test_sender_flags),
 		cmocka_unit_test(test_opened_lines),
 		cmocka_unit_test(test_search_parse),
