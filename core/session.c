@@ -741,6 +741,11 @@ int session_open(struct session *sess, struct err *err)
 	return 0;
 }
 
+const char *session_where(const struct session *sess)
+{
+	return sess->store ? store_where(sess->store) : NULL;
+}
+
 void session_close(struct session *sess)
 {
 	if (!sess)

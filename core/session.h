@@ -49,6 +49,9 @@ void session_close(struct session *sess);
 /* The database / the keyring, opened on first use; NULL with err set. */
 struct store *session_store(struct session *sess, struct err *err);
 struct crypto *session_crypto(struct session *sess, struct err *err);
+/* Where the store is, in words ("database '/path/secteam.db'", "team
+ * server 'host:5432/team'"), or NULL before it is open. */
+const char *session_where(const struct session *sess);
 /* The keys report bodies are sealed to; NULL with err set. */
 const char *const *session_roster(struct session *sess, size_t *n,
 				  struct err *err);

@@ -124,17 +124,55 @@ static void draw_status(struct tui *t)
 	}
 }
 
+/* Where the officer is, as mutt names its folder: "alice @ team server
+ * 'host:5432/team'" or "alice @ demo/secteam.db" (a database file by its
+ * folder and name).  NULL before the store is open. */
+static char *where_label(struct tui *t)
+{
+	struct session *sess = t->ctx->sess;
+	const char *w = session_where(sess);
+	char *place, *label, *q;
+
+	if (!w || !sess->officer)
+		return NULL;
+	if (str_starts(w, "database '") && (q = strrchr(w, '\'')) > w + 10) {
+		/* The file's folder and name: the rest of its path says
+		 * little and takes the room. */
+		char *path = xstrndup(w + 10, (size_t)(q - (w + 10)));
+		char *slash = strrchr(path, '/'), *dir = NULL;
+
+		if (slash && slash > path) {
+			*slash = '\0';
+			dir = strrchr(path, '/');
+			*slash = '/';
+		}
+		place = xstrdup(dir ? dir + 1 : path);
+		free(path);
+	} else {
+		place = xstrdup(w);
+	}
+	label = xasprintf("%s @ %s ", sess->officer, place);
+	free(place);
+	q = safe_str(label);
+	free(label);
+	return q;
+}
+
 void tui_title(struct tui *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
+	char *s, *where = where_label(t);
+	int used, ww;
 
-	(void)t;
 	va_start(ap, fmt);
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	draw_fill(0, 0, COLS, A_REVERSE);
-	draw_text(0, 0, COLS, s, A_REVERSE | A_BOLD);
+	used = draw_text(0, 0, COLS, s, A_REVERSE | A_BOLD);
+	/* On the right, when the view's own title leaves room for it. */
+	if (where && (ww = text_width(where)) + used + 2 <= COLS)
+		draw_text(0, COLS - ww, ww, where, A_REVERSE);
+	free(where);
 	free(s);
 }
 
@@ -464,10 +502,21 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 	 * pager; what a command does is said in the status line (its
 	 * summary); a command that said nothing but warned, or a usage
 	 * mistake, shows its warnings in the pager. */
-	if (res.status == CMD_OK && !res.said && res.output_len)
+	if (res.status == CMD_OK && !res.said && res.output_len && res.warnings) {
+		/* Its warnings below what it shows: a summary that says
+		 * "see the warnings" finds them there. */
+		char *both = xasprintf("%.*s\nwarnings:\n%s", (int)res.output_len,
+				       res.output, res.warnings);
+
+		tui_push(t, view_pager_new(t, title, both, strlen(both)));
+		wipe_free(both, strlen(both));
+	} else if (res.status == CMD_OK && !res.said && res.output_len) {
 		tui_push(t, view_pager_new(t, title, res.output, res.output_len));
-	else if (!res.said && !res.output_len && res.warnings && res.status == CMD_OK)
+	} else if (res.warnings && res.status == CMD_OK) {
+		/* A command that did something and warned: the warnings are
+		 * read, not dropped behind the status line. */
 		tui_push(t, view_pager_new(t, title, res.warnings, strlen(res.warnings)));
+	}
 	tui_status(t, res.status != CMD_OK, "%s", res.summary);
 	cmd_result_release(&res);
 	return TUI_RELOAD;
