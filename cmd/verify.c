@@ -22,10 +22,12 @@ static int cmd_verify_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", NULL, NULL)) != -1)
 		return cmd_usage(ctx, "verify");
-	if (argc - optind > 1)
+	/* The report named (or the UI's current one); none: every report. */
+	if ((optind < argc || ctx->target > 0 || ctx->target_named) &&
+	    (c = cmd_report(ctx, "verify", argc, argv, &id)) != 0)
+		return c;
+	if (optind != argc)
 		return cmd_usage(ctx, "verify");
-	if (optind < argc && parse_report_id(argv[optind], &id, &ctx->err) < 0)
-		return CMD_USAGE;
 	if (verdicts_verify(ctx->sess, id, &v, &n, &ctx->err) < 0)
 		return CMD_FAILED;
 	for (size_t i = 0; i < n; i++) {
@@ -55,6 +57,7 @@ const struct cmd_entry cmd_verify_entry = {
 	.usage = "[ID]",
 	.help = "verify a report's messages (or every report's) again against the keyring now",
 	.exec = cmd_verify_exec,
+	.target = CMD_TARGET_REPORT,
 	.exit1 = "no such report, or the keyring or database cannot be read",
 	.examples = examples,
 };

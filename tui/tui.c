@@ -113,7 +113,30 @@ static void draw_status(struct tui *t)
 	if (t->status && *t->status) {
 		attr_t a = t->status_error ? (draw_color(t, CP_ERROR) | A_BOLD) : A_NORMAL;
 		/* A question keeps its answer's keys, however long it is. */
-		int x = 0, keep = t->status_asks ? 7 : 0;
+		int x = 0, keep = t->status_asks ? 6 : 0;
+		char *all = xasprintf("%s%s%s", t->status_error ? "error: " : "", t->status,
+				      keep ? " [y/N]" : "");
+
+		if (text_width(all) > COLS - 1) {
+			/* Too long for the row: it goes on upwards, over the
+			 * view's last rows until the next key (as vim's long
+			 * messages do), never cut. */
+			struct tui_lines l;
+			int n;
+
+			memset(&l, 0, sizeof(l));
+			lines_add_hanging(&l, all, COLS - 1, 2, a, 1);
+			n = (int)l.n < LINES - 1 ? (int)l.n : LINES - 1;
+			for (int i = 0; i < n; i++) {
+				move(y - n + 1 + i, 0);
+				clrtoeol();
+				draw_text(y - n + 1 + i, 0, COLS - 1, l.line[i], a);
+			}
+			lines_release(&l);
+			free(all);
+			return;
+		}
+		free(all);
 		if (t->status_error)
 			x = draw_text(y, 0, COLS, "error: ", a);
 		x += draw_text(y, x, COLS - x - 1 - keep, t->status, a);
@@ -775,6 +798,7 @@ int tui_main(struct cmd_ctx *ctx)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (tr && *tr && !(t.trace = trace_open(tr)))
 		fprintf(stderr, "secteam-tui: cannot open trace file '%s': %s\n", tr, strerror(errno));
+	draw_log_cuts(t.trace);
 	tui_trace(&t, "start", 0);
 	if (!cmd_store(ctx)) {
 		fprintf(stderr, "secteam-tui: %s\n", ctx->err.msg);
@@ -797,6 +821,7 @@ int tui_main(struct cmd_ctx *ctx)
 			}
 		}
 	}
+	draw_log_cuts(NULL);
 	if (t.trace)
 		fclose(t.trace);
 	return rc;

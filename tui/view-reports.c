@@ -521,7 +521,7 @@ static void list_row(struct tui *t, struct reports *p, int y, int64_t id,
 		draw_fill(row, 0, COLS, A_REVERSE);
 	if (!r->id) {
 		snprintf(buf, sizeof(buf), "no report %lld", (long long)id);
-		draw_text(row, 0, COLS, buf, base | draw_color(t, CP_RED));
+		draw_text_clip(row, 0, COLS, buf, base | draw_color(t, CP_RED));
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r->state, r->severity);
@@ -537,7 +537,10 @@ static void list_row(struct tui *t, struct reports *p, int y, int64_t id,
 	draw_untrusted(row, x, 10, r->claimed_by && *r->claimed_by ? r->claimed_by : "-", base);
 	x += 11;
 	if (fw >= 0) {
-		draw_untrusted(row, x, fw, label ? label : "", base);
+		char *l = safe_str(label ? label : "");
+
+		draw_text(row, x, fw, l, base);
+		free(l);
 		x += fw + 1;
 	}
 	draw_untrusted(row, x, COLS - x, r->subject, base);
