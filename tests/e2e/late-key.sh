@@ -11,6 +11,7 @@
 export SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup late-key
+e2e_tmux_setup
 st() { "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config" "$@"; }
 
 KT=$T/linux
@@ -67,6 +68,11 @@ places() { # the verdict and files everywhere, one line each
 	st show 1 | grep -E '^(Verdict|Trust|Files|Unsigned files|Others)'
 	st maintainers 1 | grep -F 'sly@example.org'
 	affected
+	# The UI's list: the row's V mark.
+	tui_start 120 30
+	wait_for "tcp overflow" >/dev/null
+	line_of "tcp overflow" | awk '{ print "ui-mark " $4 }'
+	tui_kill
 }
 places >"$T/before"
 tap_like "$(sed -n 1p "$T/before")" "unknown-key" "before: the list says unknown-key"
@@ -78,6 +84,7 @@ tap_like "$(grep '^Unsigned files' "$T/before")" 'Unsigned files \(message 2\) +
 	"before: show lists the reply's file apart, by message"
 tap_like "$(grep -F 'sly@' "$T/before")" '\[!\]' "before: maintainers marks the reply's suggestion"
 tap_like "$(grep -i '^Affected' "$T/before")" 'files not named' "before: the distros notice names no file"
+tap_is "$(grep '^ui-mark' "$T/before")" "ui-mark ?" "before: the UI's list marks it ? (unknown key)"
 
 # The key arrives and is certified.
 gpg --homedir "$S" --batch --export "$UNKNOWN_FPR" >"$T/uma.pub"
@@ -98,6 +105,8 @@ tap_like "$(grep '^Files' "$T/after")" '^Files +net/ipv4/tcp_input\.c mm/slub\.c
 tap_is "$(grep -cE '^(Unsigned files|Others)' "$T/after")" 0 "show: nothing listed apart"
 tap_like "$(grep -F 'sly@' "$T/after")" 'SLAB ALLOCATOR\)$' "maintainers: no [!] mark"
 tap_like "$(grep -i '^Affected' "$T/after")" 'net/ipv4/tcp_input\.c' "the distros notice names the files"
+tap_is "$(grep '^ui-mark' "$T/imported")" "ui-mark ~" "key imported: the UI's list marks it ~ (good)"
+tap_is "$(grep '^ui-mark' "$T/after")" "ui-mark ✓" "key certified: the UI's list marks it ✓ (valid)"
 
 # Nothing was imported again; `verify` forces it and says what changed.
 tap_is "$(db_sql "SELECT verdict FROM messages ORDER BY id" | tr '\n' ' ')" \
