@@ -37,6 +37,7 @@ done
 tui_start 120 40
 wait_for "tcp overflow" >/dev/null
 keys Enter; wait_for "SIGNATURE" >/dev/null
+keys p; wait_for "participants of report 1" >/dev/null
 keys F
 wait_for "[y/N]" >/dev/null
 keys y
@@ -45,9 +46,16 @@ if wait_for "warnings:" 10 && screen | grep -qF "attachment withheld"; then
 else tui_ok 1 "F: the withheld attachment's warning is in the pager"; fi
 keys q
 wait_gone "warnings:" >/dev/null
-keys :; type_text "vendor notify Vic --forward"; keys Enter
-if wait_for "vendor notify" 10 >/dev/null; wait_re "an encrypted mail to vic@vendor\.example: .*outbox/new/" 10; then
+keys q; keys q
+wait_for "secteam-tui: reports" >/dev/null
+keys :; type_text "vendor notify 1 Vic --forward"; keys Enter
+# A status line longer than the row goes on upwards, whole.
+if wait_re "vendor Vic notified.*; an encrypted mail to vic@vendor\.example:" 10 &&
+   screen | tr -d '\n ' | grep -q "outbox/new/"; then
 	tui_ok 0 ":vendor notify --forward says the mail it wrote and where"
 else tui_ok 1 ":vendor notify --forward says the mail it wrote and where"; fi
+# (the long status is gone at the next key, as vim's long messages are)
+keys j
+wait_gone "an encrypted mail to" >/dev/null
 tui_stop
 tap_done
