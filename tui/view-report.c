@@ -351,6 +351,21 @@ static void draw_trust(struct tui *t, struct report_view *p, bool measure)
 		      m ? sig_verdict_name(v) : "none", who, from,
 		      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
 		      fpr ? fpr : "");
+	if (text_width(s) > COLS && fpr && p->signer && p->signer_valid) {
+		/* A signer the keyring vouches for is named: the key id is
+		 * the part one row can do without (show has it). */
+		char *shorter = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s ",
+					  (t->utf8 ? mark_utf8 : mark_ascii)[tc],
+					  m ? sig_verdict_name(v) : "none", who, from,
+					  p->rf.r.encrypted ? "yes" : "NO");
+
+		if (text_width(shorter) <= COLS) {
+			free(s);
+			s = shorter;
+		} else {
+			free(shorter);
+		}
+	}
 	if (measure) {
 		trust_two_rows = text_width(s) > COLS;
 	} else if (trust_rows() == 1) {
