@@ -525,9 +525,10 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title)
 	 * pager; what a command does is said in the status line (its
 	 * summary); a command that said nothing but warned, or a usage
 	 * mistake, shows its warnings in the pager. */
-	if (res.status == CMD_OK && !res.said && res.output_len && res.warnings) {
-		/* Its warnings below what it shows: a summary that says
-		 * "see the warnings" finds them there. */
+	if (res.status == CMD_OK && res.output_len && res.warnings) {
+		/* Its warnings below what it wrote (the mails and where
+		 * they went, for one): a summary that says "see the
+		 * warnings" finds them there. */
 		char *both = xasprintf("%.*s\nwarnings:\n%s", (int)res.output_len,
 				       res.output, res.warnings);
 

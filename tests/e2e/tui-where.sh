@@ -41,11 +41,12 @@ keys p; wait_for "participants of report 1" >/dev/null
 keys F
 wait_for "[y/N]" >/dev/null
 keys y
-if wait_for "warnings:" 10 && screen | grep -qF "attachment withheld"; then
-	tui_ok 0 "F: the withheld attachment's warning is in the pager"
-else tui_ok 1 "F: the withheld attachment's warning is in the pager"; fi
+if wait_for "attachment withheld" 10 && screen | grep -qF "warnings:" &&
+   screen | grep -qE "^encrypted +mia@example.org +.*/outbox/new/"; then
+	tui_ok 0 "F: the pager lists the mail and where it went, the withheld attachment's warning below"
+else tui_ok 1 "F: the pager lists the mail and where it went, the withheld attachment's warning below"; fi
 keys q
-wait_gone "warnings:" >/dev/null
+wait_gone "attachment withheld" >/dev/null
 keys q; keys q
 wait_for "secteam-tui: reports" >/dev/null
 keys :; type_text "vendor notify 1 Vic --forward"; keys Enter
