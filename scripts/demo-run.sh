@@ -25,7 +25,7 @@ agent_up() {
 		2>/dev/null | grep -q '^D '
 }
 # Stops the demo's agent, and again while one answers (for up to 10 s,
-# until none has answered for 0.8 s): a gpg the UI started (the team
+# until none has answered for half a second): a gpg the UI started (the team
 # key's unwrapping, a body's decryption) may still be finishing when the
 # terminal goes (SIGHUP) and start it again.  A closed terminal sends
 # more than one signal (tmux: SIGHUP, then SIGTERM to the pane's group);
@@ -35,16 +35,16 @@ stop_agent() {
 	trap '' HUP INT TERM
 	_quiet=0
 	_i=0
-	while [ "$_i" -lt 50 ]; do
+	while [ "$_i" -lt 60 ]; do
 		_i=$((_i + 1))
 		if agent_up; then
 			_quiet=0
 			GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
 		else
 			_quiet=$((_quiet + 1))
-			[ "$_quiet" -ge 4 ] && break
+			[ "$_quiet" -ge 3 ] && break
 		fi
-		sleep 0.2
+		sleep 0.17
 	done
 }
 trap stop_agent EXIT
