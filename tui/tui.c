@@ -150,7 +150,7 @@ static void draw_status(struct tui *t)
 /* Where the officer is, as mutt names its folder: "alice @ team server
  * 'host:5432/team'" or "alice @ demo/secteam.db" (a database file by its
  * folder and name).  NULL before the store is open. */
-static char *where_label(struct tui *t)
+static char *where_label(struct tui *t, bool brief)
 {
 	struct session *sess = t->ctx->sess;
 	const char *w = session_where(sess);
@@ -158,7 +158,11 @@ static char *where_label(struct tui *t)
 
 	if (!w || !sess->officer)
 		return NULL;
-	if (str_starts(w, "database '") && (q = strrchr(w, '\'')) > w + 10) {
+	if (brief && str_starts(w, "team server '") && (q = strrchr(w, '/')) &&
+	    q[1] && q[1] != '\'') {
+		/* Brief: the server's database alone. */
+		place = xstrndup(q + 1, strcspn(q + 1, "'"));
+	} else if (str_starts(w, "database '") && (q = strrchr(w, '\'')) > w + 10) {
 		/* The file's folder and name: the rest of its path says
 		 * little and takes the room. */
 		char *path = xstrndup(w + 10, (size_t)(q - (w + 10)));
@@ -184,7 +188,7 @@ static char *where_label(struct tui *t)
 void tui_title(struct tui *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *s, *where = where_label(t);
+	char *s, *where = where_label(t, false);
 	int used, ww;
 
 	va_start(ap, fmt);
@@ -192,7 +196,12 @@ void tui_title(struct tui *t, const char *fmt, ...)
 	va_end(ap);
 	draw_fill(0, 0, COLS, A_REVERSE);
 	used = draw_text(0, 0, COLS, s, A_REVERSE | A_BOLD);
-	/* On the right, when the view's own title leaves room for it. */
+	/* On the right, when the view's own title leaves room for it; a
+	 * team server by its database alone when its full name does not. */
+	if (where && text_width(where) + used + 2 > COLS) {
+		free(where);
+		where = where_label(t, true);
+	}
 	if (where && (ww = text_width(where)) + used + 2 <= COLS)
 		draw_text(0, COLS - ww, ww, where, A_REVERSE);
 	free(where);

@@ -21,14 +21,16 @@ sectui maintainers 1 --add "Mia Maintainer <mia@example.org>" >/dev/null 2>&1 ||
 sectui vendor add Vic --contact vic@vendor.example --key "$VENDOR_FPR" >/dev/null ||
 	{ echo "Bail out! vendor add failed"; exit 1; }
 who=$E2E_OFFICER
-if e2e_sqlite; then place="db/secteam.db"; else place="team server '"; fi
+# A file by its folder and name; a team server by its database (its
+# host and port too when the title has room).
+if e2e_sqlite; then place="db/secteam.db"; else place=${DB#dbname=}; fi
 
 for size in "80 24" "120 40"; do
 	set -- $size
 	tui_start "$1" "$2"
 	wait_for "tcp overflow" >/dev/null
 	if line=$(screen | head -n 1) && printf '%s' "$line" | grep -qF "secteam-tui: reports" &&
-	   printf '%s' "$line" | grep -qF "$who @ $place"; then
+	   printf '%s' "$line" | grep -qF "$who @ " && printf '%s' "$line" | grep -qF "$place"; then
 		tui_ok 0 "$1x$2: the title names the officer and the database"
 	else tui_ok 1 "$1x$2: the title names the officer and the database" "title: $line"; fi
 	tui_kill
