@@ -25,7 +25,8 @@ extern const struct cmd_entry cmd_import_entry, cmd_list_entry,
 	cmd_date_entry, cmd_due_entry, cmd_export_entry, cmd_fix_entry,
 	cmd_cve_entry, cmd_forward_entry, cmd_reply_entry, cmd_distros_entry,
 	cmd_announce_entry, cmd_roster_entry, cmd_team_entry,
-	cmd_attachment_entry, cmd_stats_entry, cmd_search_entry, cmd_note_entry;
+	cmd_attachment_entry, cmd_stats_entry, cmd_search_entry, cmd_note_entry,
+	cmd_verify_entry;
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_import_entry,
@@ -49,6 +50,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_attachment_entry,
 	&cmd_stats_entry,
 	&cmd_search_entry,
+	&cmd_verify_entry,
 };
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
 

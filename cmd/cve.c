@@ -1,12 +1,15 @@
 /*
  * `cve ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN |
- *  --reject [--id CVE-YYYY-NNNN] --reason TEXT | --description |
- *  --cwe CWE-N)`: the CVE lifecycle of a report (cve_request_record,
+ *  --reject [--id CVE-YYYY-NNNN] --reason TEXT | --publish [--id ID] |
+ *  --description | --cwe CWE-N)`: the CVE lifecycle of a report (cve_request_record,
  * fixcve.c), each change an event.  A report may have several IDs: each
  * --assign adds one, covering the fixes --fix names (every fix without
  * one); --assign of an ID already there with --fix changes the fixes it
  * covers; --drop takes back an ID recorded by mistake (a rejected one
- * stays, as REJECTED); --reject needs --id when several are live.  --description opens $VISUAL, else $EDITOR, on a
+ * stays, as REJECTED); --reject needs --id when several are live.
+ * --publish records that the ID's record went out (writing the record
+ * with `export --format cve` is only writing a file), refused while the
+ * report is under embargo.  --description opens $VISUAL, else $EDITOR, on a
  * private temporary file holding the current description; what is saved
  * becomes the record's description.  It needs a terminal of its own, so
  * the UI's `:` line refuses it.
@@ -21,6 +24,7 @@
 
 #include "cmd/cmd.h"
 #include "core/core.h"
+#include "core/disclosure.h"
 #include "core/fixcve.h"
 
 #define DESC_FILE "description.txt"
@@ -34,6 +38,7 @@ static const struct option cmd_cve_opts[] = {
 	{ "fix", required_argument, NULL, 'f' },
 	{ "drop", required_argument, NULL, 'D' },
 	{ "id", required_argument, NULL, 'i' },
+	{ "publish", no_argument, NULL, 'p' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -156,7 +161,7 @@ static int describe(struct cmd_ctx *ctx, int64_t id)
 
 struct cve_args {
 	const char *assign, *reason, *cwe, *drop, *which;
-	bool reject, description;
+	bool reject, description, publish;
 	int64_t id;
 	const char **fixes;
 	size_t nfixes;
@@ -165,8 +170,8 @@ struct cve_args {
 static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 {
 	if ((a->assign != NULL) + a->reject + a->description + (a->cwe != NULL) +
-	    (a->drop != NULL) != 1 || (a->reason && !a->reject) ||
-	    (a->which && !a->reject) || (a->nfixes && !a->assign))
+	    (a->drop != NULL) + a->publish != 1 || (a->reason && !a->reject) ||
+	    (a->which && !a->reject && !a->publish) || (a->nfixes && !a->assign))
 		return cmd_usage(ctx, "cve");
 	if (a->assign && !cve_id_valid(a->assign))
 		err_setc(&ctx->err, ERR_INVALID, "cve --assign '%s': not a CVE ID (CVE-YYYY-NNNN)",
@@ -190,6 +195,42 @@ static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 	return CMD_USAGE;
 }
 
+/* A CVE record is public: none while the report is under embargo (the
+ * same gate as the export of the record). */
+static int refuse_embargoed(struct cmd_ctx *ctx, int64_t id)
+{
+	struct dossier d;
+	int r = dossier_load(ctx->sess, id, &d, &ctx->err);
+
+	if (r == 0)
+		r = dossier_refuse_unreleased(&d, "CVE publication", &ctx->err);
+	dossier_release(&d);
+	return r;
+}
+
+/* The ID --publish published: the one named, else the report's
+ * newest published one (the only reserved one was it). */
+static const char *published_id(struct cmd_ctx *ctx, const struct cve_args *a)
+{
+	static char id[32];
+	struct report_full rf;
+	struct fixcve fc;
+	struct err err = { 0, "" };
+
+	if (a->which)
+		return a->which;
+	snprintf(id, sizeof(id), "its CVE ID");
+	if (report_load(ctx->sess, a->id, &rf, &err) == 0) {
+		fixcve_fold(rf.events, rf.nevents, &fc);
+		for (size_t i = 0; i < fc.ncves; i++)
+			if (!strcmp(fc.cves[i].state, "published"))
+				snprintf(id, sizeof(id), "%s", fc.cves[i].id);
+		fixcve_release(&fc);
+	}
+	report_full_release(&rf);
+	return id;
+}
+
 static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 {
 	struct cve_request rq = { a->id, CVE_CWE, a->cwe, NULL, a->fixes, a->nfixes };
@@ -205,6 +246,11 @@ static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 		rq.a = CVE_REJECT;
 		rq.value = a->reason;
 		rq.cve = a->which;
+	} else if (a->publish) {
+		rq.a = CVE_PUBLISH;
+		rq.value = a->which;
+		if (refuse_embargoed(ctx, a->id) < 0)
+			return CMD_FAILED;
 	}
 	if (cve_request_record(ctx->sess, &rq, &ctx->err) < 0)
 		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
@@ -215,6 +261,8 @@ static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 		cmd_say(ctx, "report %lld: %s dropped", id, a->drop);
 	else if (a->reject)
 		cmd_say(ctx, "report %lld: CVE ID rejected", id);
+	else if (a->publish)
+		cmd_say(ctx, "report %lld: %s published", id, published_id(ctx, a));
 	else
 		cmd_say(ctx, "report %lld: %s recorded", id, a->cwe);
 	return CMD_OK;
@@ -222,7 +270,7 @@ static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 
 static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct cve_args a = { NULL, NULL, NULL, NULL, NULL, false, false, 0, NULL, 0 };
+	struct cve_args a = { NULL, NULL, NULL, NULL, NULL, false, false, false, 0, NULL, 0 };
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "", cmd_cve_opts, NULL)) != -1) {
@@ -234,6 +282,7 @@ static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'w': a.cwe = optarg; break;
 		case 'D': a.drop = optarg; break;
 		case 'i': a.which = optarg; break;
+		case 'p': a.publish = true; break;
 		case 'f':
 			a.fixes = xrealloc(a.fixes, (a.nfixes + 1) * sizeof(*a.fixes));
 			a.fixes[a.nfixes++] = optarg;
@@ -257,7 +306,8 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--fix SHA", "with --assign: a recorded fix the ID covers (repeatable; default every fix)" },
 	{ "--drop CVE-YYYY-NNNN", "an ID recorded by mistake is no longer the report's" },
 	{ "--reject", "the ID is rejected (with --reason)" },
-	{ "--id CVE-YYYY-NNNN", "with --reject: which ID, when the report has several" },
+	{ "--publish", "its record was published (the ID's state becomes published; refused under embargo)" },
+	{ "--id CVE-YYYY-NNNN", "with --reject or --publish: which ID, when the report has several" },
 	{ "--reason TEXT", "why it is rejected" },
 	{ "--description", "write the record's description in $VISUAL or $EDITOR" },
 	{ "--cwe CWE-N", "the record's weakness" },
@@ -267,11 +317,12 @@ static const char *const examples[] = {
 	"cve 3 --assign CVE-2026-12345",
 	"cve 3 --assign CVE-2026-12346 --fix 2b3c4d5e6f7a",
 	"cve 3 --reject --id CVE-2026-12346 --reason 'a duplicate of CVE-2026-12345'",
+	"cve 3 --publish --id CVE-2026-12345",
 	NULL };
 const struct cmd_entry cmd_cve_entry = {
 	.name = "cve",
-	.usage = "ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN | --reject [--id CVE-YYYY-NNNN] --reason TEXT | --description | --cwe CWE-N)",
-	.help = "the report's CVE IDs (one or several): reserved, rejected, dropped; the records' description and CWE",
+	.usage = "ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN | --reject [--id CVE-YYYY-NNNN] --reason TEXT | --publish [--id CVE-YYYY-NNNN] | --description | --cwe CWE-N)",
+	.help = "the report's CVE IDs (one or several): reserved, published, rejected, dropped; the records' description and CWE",
 	.exec = cmd_cve_exec,
 	.opts = cmd_cve_opts,
 	.target = CMD_TARGET_REPORT,

@@ -77,8 +77,10 @@ static char *describe(const struct due *d, const struct due_item *it,
 				 "after %ld working days", it->participant->email,
 				 when, it->days);
 	case DUE_CVE_UNPUBLISHED:
-		return xasprintf("%s reserved and the report disclosed, but no record "
-				 "published (export --format cve)", it->cves);
+		return xasprintf("%s reserved and the report disclosed, but not "
+				 "published (export --format cve writes the record, "
+				 "cve %lld --publish records it)", it->cves,
+				 (long long)r->id);
 	}
 	(void)d;
 	return xstrdup("");

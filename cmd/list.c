@@ -1,5 +1,8 @@
 /*
- * `list [--state S] [--open] [--sort KEY] [--json]`: a header row, then
+ * `list [QUERY] [--state S] [--open] [--sort KEY] [--json]`: the reports
+ * a query in search's language (search.h) matches, all without one:
+ * state: and severity: terms are answered from the reports' rows, any
+ * other term runs the search.  A header row, then
  * one line per report,
  *   ID  STATE  SEVERITY  VERDICT  DUE  CLAIMED  FIX/CVE  SUBJECT
  * in columns as wide as their widest value (CLAIMED at most 16, cut
@@ -22,6 +25,7 @@
 #include "core/core.h"
 #include "core/fixcve.h"
 #include "core/json.h"
+#include "core/search.h"
 #include "store/store.h"
 
 struct list_out {
@@ -33,7 +37,17 @@ struct list_out {
 	struct fixcve_row *fc;   /* every report's fix and CVE state */
 	size_t nfc;
 	struct text_table tab;
+	const struct search_query *q; /* or NULL */
+	int64_t *ids;            /* with words or other keys: the matches */
+	size_t nids;
 };
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 /* The table's columns; an officer's name is cut (with "…") past 16
  * columns, so a long one cannot push the subjects out of line. */
@@ -55,6 +69,10 @@ static int add_row(const struct report *r, void *data)
 	struct embargo e;
 	char id[24], due[32];
 
+	if (lo->q && (!search_state_matches(lo->q, r->state, r->severity) ||
+		      (lo->ids && !bsearch(&r->id, lo->ids, lo->nids,
+					   sizeof(*lo->ids), cmp_id))))
+		return 0;
 	embargo_of_report(&lo->pol, r, lo->now, &e);
 	if (lo->arr) {
 		json_t *o = report_summary_json(r);
@@ -86,6 +104,24 @@ static int add_row(const struct report *r, void *data)
 	return 0;
 }
 
+/* The reports a query with words or other keys matches (search_run),
+ * by id. */
+static int matches(struct cmd_ctx *ctx, const struct search_query *q,
+		   struct list_out *lo)
+{
+	struct search_result res;
+
+	if (search_run(ctx->sess, q, NULL, NULL, &res, &ctx->err) < 0)
+		return CMD_FAILED;
+	lo->ids = xcalloc(res.n + 1, sizeof(*lo->ids));
+	for (size_t i = 0; i < res.n; i++)
+		lo->ids[i] = res.hits[i].r.id;
+	lo->nids = res.n;
+	qsort(lo->ids, lo->nids, sizeof(*lo->ids), cmp_id);
+	search_result_release(&res);
+	return CMD_OK;
+}
+
 /* The options of `list`; its row at the end of this file names them too
  * (where the report id goes, for the UI). */
 static const struct option cmd_list_opts[] = {
@@ -101,6 +137,7 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct report_filter f = { NULL, false, NULL, NULL, NULL };
 	struct list_out lo = { .ctx = ctx, .now = util_now(), .fix_cve = true };
 	struct store *s;
+	struct search_query q;
 	bool json = false;
 	int c, r;
 
@@ -113,8 +150,6 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		default: return cmd_usage(ctx, "list");
 		}
 	}
-	if (optind != argc)
-		return cmd_usage(ctx, "list");
 	if (f.state && !triage_state_valid(f.state)) {
 		char *valid = triage_state_names(", ");
 		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s' (valid states: %s)",
@@ -124,6 +159,21 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (!(s = cmd_store(ctx)))
 		return CMD_FAILED;
+	if (optind < argc) {
+		char *text = cmd_join(argc - optind, argv + optind);
+
+		r = search_parse(text, &q, &ctx->err);
+		free(text);
+		if (r < 0) {
+			search_query_release(&q);
+			return CMD_USAGE;
+		}
+		lo.q = &q;
+		if (!search_fields_only(&q) && (r = matches(ctx, &q, &lo)) != CMD_OK) {
+			search_query_release(&q);
+			return r;
+		}
+	}
 	policy_from_config(ctx->sess->cfg, &lo.pol);
 	if (json)
 		lo.arr = json_array();
@@ -142,22 +192,29 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		if (r == 0)
 			json_print(ctx->out, lo.arr);
 		json_decref(lo.arr);
-	} else if (r == 0 && lo.tab.nrows) {
-		/* Widths from every row: the table is printed at the end. */
+	} else if (r == 0) {
+		/* Widths from every row: the table is printed at the end,
+		 * its header even with no row (the columns say what a list
+		 * would show). */
 		text_table_print(&lo.tab, ctx->out);
-	} else if (r == 0 && isatty(fileno(ctx->out))) {
+	}
+	if (!json && r == 0 && !lo.tab.nrows && isatty(fileno(ctx->out))) {
 		/* Someone at a terminal learns why nothing shows; a script
 		 * still gets an empty output. */
-		fputs(f.state || f.open_only ? "no report matches\n"
+		fputs(f.state || f.open_only || lo.q ? "no report matches\n"
 					     : "no reports yet: 'secteam-tui import FILE' brings them in\n",
 		      ctx->errout);
 	}
 	text_table_release(&lo.tab);
+	if (lo.q)
+		search_query_release(&q);
+	free(lo.ids);
 	return r < 0 ? (r == ERR_INVALID ? CMD_USAGE : CMD_FAILED) : CMD_OK;
 }
 
 /* `list` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
+	{ "QUERY", "only the reports it matches, in search's terms: state:S[,S] (or state:open), severity:S[,S], words, file:, from:, subject:, received:" },
 	{ "--state S", "only reports in state S" },
 	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
 	{ "--sort KEY", "order by deadline, received, state, severity or subject (default: id)" },
@@ -169,10 +226,11 @@ static const struct cmd_values values[] = {
 	{ "--state S", states, report_states },
 	{ NULL, NULL, NULL },
 };
-static const char *const examples[] = { "list --open --sort deadline", NULL };
+static const char *const examples[] = { "list --open --sort deadline",
+					"list state:open severity:high,critical", NULL };
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.usage = "[--state S] [--open] [--sort deadline|received|state|severity|subject] [--json]",
+	.usage = "[QUERY] [--state S] [--open] [--sort deadline|received|state|severity|subject] [--json]",
 	.help = "list reports",
 	.exec = cmd_list_exec,
 	.opts = cmd_list_opts,

@@ -124,7 +124,7 @@ static void print_list(struct cmd_ctx *ctx, struct mr *m)
 			"to show %s\n", left, left > 1 ? "ies" : "y",
 			left > 1 ? "them" : "it");
 	if (m->s.nfiles_unsigned) {
-		fputs("files only unsigned parts touch:", ctx->out);
+		fputs("files named only outside the reporter's signed text:", ctx->out);
 		for (size_t i = 0; i < m->s.nfiles_unsigned; i++) {
 			char *f = safe_str(m->s.files_unsigned[i]);
 			fprintf(ctx->out, " %s", f);

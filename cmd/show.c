@@ -302,9 +302,11 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	for (size_t i = 0; i < o->n; i++)
 		if (o->om[i].nfiles_unsigned) {
 			enum sig_verdict v = o->om[i].verdict;
+			/* Named by the message they come from, which a bare
+			 * number would read as a count. */
 			char *name = xasprintf(v == SIG_VALID || v == SIG_GOOD ?
-					       "Others' files (%zu)" :
-					       "Unsigned files (%zu)", i + 1);
+					       "Others' files (message %zu)" :
+					       "Unsigned files (message %zu)", i + 1);
 			print_files(out, name, o->om[i].files_unsigned,
 				    o->om[i].nfiles_unsigned);
 			free(name);

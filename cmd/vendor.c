@@ -56,7 +56,7 @@ static int do_list(struct cmd_ctx *ctx, bool json)
 }
 
 static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
-			struct forward_opts *fo)
+			struct forward_opts *fo, char **said)
 {
 	struct store *s = cmd_store(ctx);
 	struct forward_result res;
@@ -79,6 +79,17 @@ static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
 	memset(&res, 0, sizeof(res));
 	r = forward_report(ctx->sess, id, fo, &res, &ctx->err);
 	cmd_forward_print(ctx, &res);
+	/* Every mail written is said, with where it went. */
+	if (r == 0 && res.nsent) {
+		struct sbuf sb = SBUF_INIT;
+
+		for (size_t i = 0; i < res.nsent; i++)
+			sbuf_addf(&sb, "%s%s mail to %s: %s", i ? "; " : "",
+				  res.sent[i].plaintext ? "a plain" : "an encrypted",
+				  res.sent[i].to, res.sent[i].where);
+		*said = safe_str(sb.buf);
+		sbuf_release(&sb);
+	}
 	forward_result_release(&res);
 	vendor_release(&vd);
 	return r;
@@ -108,7 +119,7 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	struct vendor_change vc;
 	const char *sub, *contact = NULL, *key = NULL, *kind = NULL;
 	bool forward = false, json = false;
-	char **pos, *summary = NULL;
+	char **pos, *summary = NULL, *mails = NULL;
 	int c, npos, r;
 
 	memset(&vc, 0, sizeof(vc));
@@ -167,7 +178,7 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		vc.status = !vc.notify && npos == 2 ? pos[1] : NULL;
 		/* notify --forward: the vendor gets the same encrypted forward
 		 * as a maintainer, sent before the notification is recorded. */
-		if (forward && send_forward(ctx, vc.report, vc.vendor, &fo) < 0)
+		if (forward && send_forward(ctx, vc.report, vc.vendor, &fo, &mails) < 0)
 			return CMD_FAILED;
 		r = vendor_change(ctx->sess, &vc, &summary, &ctx->err);
 	} else {
@@ -176,9 +187,15 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			 sub);
 		return CMD_USAGE;
 	}
-	if (r < 0)
+	if (r < 0) {
+		if (mails)
+			fprintf(ctx->errout, "vendor %s: written before the refusal: %s\n",
+				vc.vendor ? vc.vendor : "", mails);
+		free(mails);
 		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
-	cmd_say(ctx, "%s", summary);
+	}
+	cmd_say(ctx, "%s%s%s", summary, mails ? "; " : "", mails ? mails : "");
+	free(mails);
 	free(summary);
 	if (vc.nda)
 		fprintf(ctx->out, "policy: %s\n", policy_nda_answer());

@@ -8,8 +8,10 @@
  * over it (atomic_file), and a symbolic link is refused either way.
  * Saving exploit code is an event ("attachment-saved").
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,4 +168,61 @@ int attachment_saved(struct session *sess, int64_t id,
 	if (!a->info.exploit)
 		return 0;
 	return core_write(sess, saved_event, &q, err);
+}
+
+char *attachment_safe_name(const char *filename, size_t number)
+{
+	const char *base = filename ? filename : "";
+	char *out;
+	size_t n = 0;
+
+	/* The last component of either kind of path: a name that climbs
+	 * out of the folder or names another never does. */
+	for (const char *p = base; *p; p++)
+		if (*p == '/' || *p == '\\')
+			base = p + 1;
+	while (*base == '.' || *base == ' ')
+		base++;
+	out = xmalloc(81);
+	for (const char *p = base; *p && n < 80; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		out[n++] = (c < 128 && (isalnum(c) || strchr("._+-", c))) ? (char)c : '_';
+	}
+	out[n] = '\0';
+	if (!n || strspn(out, "_.") == n) {
+		free(out);
+		return xasprintf("attachment-%zu", number);
+	}
+	return out;
+}
+
+/* s with a leading "~" (alone or before '/') as the home folder. */
+static char *home_expand(const char *s)
+{
+	const char *home = getenv("HOME");
+
+	if (s[0] != '~' || (s[1] && s[1] != '/'))
+		return xstrdup(s);
+	if (!home || !*home) {
+		struct passwd *pw = getpwuid(getuid());
+
+		home = pw && pw->pw_dir ? pw->pw_dir : "/";
+	}
+	return xasprintf("%s%s", home, s + 1);
+}
+
+char *attachment_save_path(const char *dir, const char *typed)
+{
+	char *d, *t = home_expand(typed), *path;
+	size_t n;
+
+	if (t[0] == '/')
+		return t;
+	d = home_expand(dir && *dir ? dir : "~/");
+	n = strlen(d);
+	path = xasprintf("%s%s%s", d, n && d[n - 1] == '/' ? "" : "/", t);
+	free(d);
+	free(t);
+	return path;
 }

@@ -37,6 +37,21 @@ void report_attachments_free(struct report_attachment *v, size_t n);
  * force) or ERR_IO, naming path. */
 int attachment_write_file(const char *path, const unsigned char *data,
 			  size_t len, bool force, struct err *err);
+/*
+ * The name the UI offers to save an attachment under, as mutt does: the
+ * mail's own file name made safe (its last path component, every byte
+ * but letters, digits, '.', '_', '+' and '-' made '_', no leading dot,
+ * at most 80 bytes), or "attachment-N" when nothing is left.  Caller
+ * frees.
+ */
+char *attachment_safe_name(const char *filename, size_t number);
+/*
+ * Where a name typed at the UI's save prompt goes: "~" and "~/..."
+ * are the home folder ($HOME), an absolute name stays, a relative one
+ * goes under dir (the config's attach.save_dir, itself expanded; NULL
+ * or empty: "~/").  Caller frees.
+ */
+char *attachment_save_path(const char *dir, const char *typed);
 /* Records that a was saved, when it is exploit code (an event
  * "attachment-saved"); 0 otherwise.  0 or negative. */
 int attachment_saved(struct session *sess, int64_t id,

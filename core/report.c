@@ -14,6 +14,7 @@
 #include "core/pipeline.h"
 #include "core/seal.h"
 #include "core/triage.h"
+#include "core/verdicts.h"
 #include "store/store.h"
 
 int parse_report_id(const char *s, int64_t *id, struct err *err)
@@ -61,6 +62,7 @@ struct by_deadline {
 	struct policy pol;
 	time_t now;
 	bool by_subject;
+	bool sort;              /* false: in the store's order */
 };
 
 static char *dup_or_null(const char *s)
@@ -113,23 +115,31 @@ static int cmp_deadline(const void *x, const void *y, void *data)
 }
 
 /* Order "deadline" is the embargo deadline (embargo.c), which the store
- * does not know for undated reports: read by id, sort here. */
+ * does not know for undated reports: read by id, sort here.  Every
+ * listing passes here (sort false: in the store's order), to be given
+ * the verdicts now before fn sees a report. */
 static int each_by_deadline(struct session *sess, struct store *s,
-			    const struct report_filter *f, bool by_subject,
+			    const struct report_filter *f, bool sort,
+			    bool by_subject,
 			    int (*fn)(const struct report *r, void *data),
 			    void *data, struct err *err)
 {
 	struct report_filter byid = *f;
-	struct by_deadline b = { NULL, NULL, 0, { 0, 0 }, util_now(), by_subject };
+	struct by_deadline b = { NULL, NULL, 0, { 0, 0 }, util_now(), by_subject,
+				 sort };
 	size_t *order;
 	int r;
 
 	policy_from_config(sess->cfg, &b.pol);
 	r = store_report_each(s, &byid, keep_report, &b, err);
+	/* The verdicts against the keyring now, not the record's. */
+	if (r == 0)
+		report_verdicts_now(sess, b.v, b.n);
 	order = xcalloc(b.n + 1, sizeof(*order));
 	for (size_t i = 0; i < b.n; i++)
 		order[i] = i;
-	qsort_r(order, b.n, sizeof(*order), cmp_deadline, &b);
+	if (b.sort)
+		qsort_r(order, b.n, sizeof(*order), cmp_deadline, &b);
 	for (size_t i = 0; r == 0 && i < b.n; i++)
 		if (fn(&b.v[order[i]], data))
 			break;
@@ -170,9 +180,9 @@ int report_each(struct session *sess, const struct report_filter *f,
 		bool subj = !strcmp(rf.order, "subject");
 
 		rf.order = "id";
-		return each_by_deadline(sess, s, &rf, subj, fn, data, err);
+		return each_by_deadline(sess, s, &rf, true, subj, fn, data, err);
 	}
-	return store_report_each(s, &rf, fn, data, err);
+	return each_by_deadline(sess, s, &rf, false, false, fn, data, err);
 }
 
 int report_load(struct session *sess, int64_t id, struct report_full *rf,
@@ -191,7 +201,26 @@ int report_load(struct session *sess, int64_t id, struct report_full *rf,
 	    (r = triage_duplicates(sess, id, &rf->duplicates, &rf->nduplicates, err)) < 0)
 		return r;
 	rf->duplicate_of = triage_duplicate_of(rf->events, rf->nevents);
+	/* The verdicts against the keyring now, and the files they count. */
+	if (verdicts_apply_full(sess, rf, false, err) < 0) {
+		for (size_t i = 0; i < rf->nmsgs; i++)
+			rf->msgs[i].verdict = SIG_ERROR;
+		if (rf->nmsgs)
+			rf->r.verdict = SIG_ERROR;
+	}
 	return 0;
+}
+
+void report_verdicts_now(struct session *sess, struct report *r, size_t n)
+{
+	struct err err = { 0, "" };
+
+	/* Checked by nobody when the keyring cannot be read: an error,
+	 * never the verdict the record claims. */
+	if (verdicts_apply_reports(sess, r, n, &err) < 0)
+		for (size_t i = 0; i < n; i++)
+			if (r[i].nmessages)
+				r[i].verdict = SIG_ERROR;
 }
 
 const char *report_received_source(const struct report_full *rf)

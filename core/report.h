@@ -30,8 +30,14 @@ struct report_full {
 	int64_t *duplicates;
 	size_t nduplicates;
 };
+/* Loads report id with its thread, files and events; the messages'
+ * verdicts (and the report's) are those against the officer's keyring
+ * now (verdicts.h), its files those they count. */
 int report_load(struct session *sess, int64_t id, struct report_full *rf,
 		struct err *err);
+/* The reports' verdicts (their first message's) set to those against
+ * the officer's keyring now; error when that cannot be read. */
+void report_verdicts_now(struct session *sess, struct report *r, size_t n);
 void report_full_release(struct report_full *rf);
 /* Where rf->r.received comes from, for a "received" timeline line apart
  * from the "import" event (the time the team imported it): the first

@@ -112,6 +112,40 @@ bad:
 		v);
 }
 
+static int parse_severities(struct search_query *q, const char *v,
+			    struct err *err)
+{
+	char **set = NULL, *copy = xstrdup(v), *save = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	for (char *s = strtok_r(copy, ",", &save); s;
+	     s = strtok_r(NULL, ",", &save)) {
+		char *low = fold(s, strlen(s));
+		if (!triage_severity_valid(low)) {
+			rc = err_setc(err, ERR_INVALID,
+				      "search: unknown severity '%s' in severity:%s "
+				      "(none, low, medium, high, critical)", s, v);
+			free(low);
+			break;
+		}
+		push(&set, &n, low);
+	}
+	free(copy);
+	if (rc == 0 && !n)
+		rc = err_setc(err, ERR_INVALID, "search: severity: needs a severity");
+	if (rc < 0) {
+		for (size_t i = 0; i < n; i++)
+			free(set[i]);
+		free(set);
+		return rc;
+	}
+	q->severities = xrealloc(q->severities,
+				 (q->nseverities + 1) * sizeof(*q->severities));
+	q->severities[q->nseverities++] = set;
+	return 0;
+}
+
 static int parse_states(struct search_query *q, const char *v, struct err *err)
 {
 	char **set = NULL, *copy = xstrdup(v), *save = NULL;
@@ -169,7 +203,7 @@ static int take_value(const char **p, char **out, const char *query,
 }
 
 static const char *const keys[] = { "file", "from", "state", "received",
-				    "subject" };
+				    "subject", "severity" };
 
 int search_parse(const char *query, struct search_query *q, struct err *err)
 {
@@ -186,7 +220,10 @@ int search_parse(const char *query, struct search_query *q, struct err *err)
 			break;
 		for (k = 0; k < ARRAY_SIZE(keys); k++) {
 			klen = strlen(keys[k]);
-			if (!strncasecmp(p, keys[k], klen) && p[klen] == ':')
+			/* "state=S" and "severity=S", the list filter's
+			 * older form, are the same terms. */
+			if (!strncasecmp(p, keys[k], klen) &&
+			    (p[klen] == ':' || (p[klen] == '=' && (k == 2 || k == 5))))
 				break;
 		}
 		if (k == ARRAY_SIZE(keys)) {
@@ -215,13 +252,15 @@ int search_parse(const char *query, struct search_query *q, struct err *err)
 			rc = parse_states(q, v, err);
 		} else if (k == 3) {
 			rc = parse_received(q, v, err);
+		} else if (k == 5) {
+			rc = parse_severities(q, v, err);
 		} else {
 			push(&q->subjects, &q->nsubjects, fold(v, strlen(v)));
 		}
 		free(v);
 	}
 	if (rc == 0 && !q->nwords && !q->nfiles && !q->nfrom && !q->nstates &&
-	    !q->nsubjects && !q->after && !q->before)
+	    !q->nseverities && !q->nsubjects && !q->after && !q->before)
 		rc = err_setc(err, ERR_INVALID, "search: an empty query");
 	return rc;
 }
@@ -245,6 +284,12 @@ void search_query_release(struct search_query *q)
 		free(q->states[i]);
 	}
 	free(q->states);
+	for (size_t i = 0; i < q->nseverities; i++) {
+		for (char **s = q->severities[i]; *s; s++)
+			free(*s);
+		free(q->severities[i]);
+	}
+	free(q->severities);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -481,6 +526,32 @@ static bool state_in(char *const *set, const char *state)
 	return false;
 }
 
+static bool severity_in(char *const *set, const char *severity)
+{
+	for (; *set; set++)
+		if (!strcmp(*set, severity ? severity : "none"))
+			return true;
+	return false;
+}
+
+bool search_fields_only(const struct search_query *q)
+{
+	return !q->nwords && !q->nfiles && !q->nfrom && !q->nsubjects &&
+	       !q->after && !q->before;
+}
+
+bool search_state_matches(const struct search_query *q, const char *state,
+			  const char *severity)
+{
+	for (size_t i = 0; i < q->nstates; i++)
+		if (!state_in(q->states[i], state))
+			return false;
+	for (size_t i = 0; i < q->nseverities; i++)
+		if (!severity_in(q->severities[i], severity))
+			return false;
+	return true;
+}
+
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
@@ -494,9 +565,8 @@ static bool keys_match(const struct run *r, const struct report *rep)
 	size_t first, nf = files_of(r, rep->id, &first);
 	char *who;
 
-	for (size_t i = 0; i < q->nstates; i++)
-		if (!state_in(q->states[i], rep->state))
-			return false;
+	if (!search_state_matches(q, rep->state, rep->severity))
+		return false;
 	if ((q->after && rep->received < q->after) ||
 	    (q->before && rep->received >= q->before))
 		return false;
@@ -979,6 +1049,8 @@ int search_run(struct session *sess, const struct search_query *q,
 			ids[i] = res->hits[i].r.id;
 		if ((rc = store_report_page(s, ids, res->n, full, err)) == 0) {
 			size_t kept = 0;
+
+			report_verdicts_now(sess, full, res->n);
 
 			/* A report no longer found has no row to show:
 			 * it is no match. */

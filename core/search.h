@@ -3,7 +3,9 @@
  * holds words, "phrases" and keys: file:PATH (a touched file contains
  * it), from:TEXT (the reporter's name or address contains it),
  * subject:TEXT (the subject contains it: no message is opened for it),
- * state:S[,S...] (one of those states, or "open": not finished) and
+ * state:S[,S...] (one of those states, or "open": not finished),
+ * severity:S[,S...] (one of those severities; "state=S" and "severity=S"
+ * are the same terms in the list filter's older form) and
  * received:A..B (received from day A through day B, UTC; either end may
  * be left out, one day alone is that day).  Every term must match (AND),
  * ignoring ASCII case; a word or phrase matches the subject, the
@@ -37,6 +39,8 @@ struct search_query {
 	size_t nfiles, nfrom, nsubjects;
 	char ***states; /* each state: term's states (NULL-ended) */
 	size_t nstates;
+	char ***severities; /* each severity: term's severities */
+	size_t nseverities;
 	time_t after, before; /* received in [after, before); 0: open */
 };
 /* Parses q.  0, or ERR_INVALID with err naming the query's bad part
@@ -44,6 +48,13 @@ struct search_query {
  * query).  Release *out in any case. */
 int search_parse(const char *q, struct search_query *out, struct err *err);
 void search_query_release(struct search_query *q);
+/* True when q holds state: and severity: terms alone: a report's row
+ * answers it, no text is needed (the list and its filter). */
+bool search_fields_only(const struct search_query *q);
+/* Whether a report in state with severity meets q's state: and
+ * severity: terms (the others are not looked at). */
+bool search_state_matches(const struct search_query *q, const char *state,
+			  const char *severity);
 
 struct search_hit {
 	struct report r;

@@ -741,10 +741,18 @@ int session_open(struct session *sess, struct err *err)
 	return 0;
 }
 
+const char *session_where(const struct session *sess)
+{
+	return sess->store ? store_where(sess->store) : NULL;
+}
+
 void session_close(struct session *sess)
 {
 	if (!sess)
 		return;
+	store_verdict_cache_close(sess->verdicts);
+	sess->verdicts = NULL;
+	sess->verdicts_tried = false;
 	store_close(sess->store);
 	crypto_close(sess->crypto);
 	if (sess->seal) {

@@ -18,6 +18,7 @@
 struct config;
 struct store;
 struct crypto;
+struct verdict_cache;
 
 struct session {
 	const char *db_path;     /* --db, or NULL for the default */
@@ -37,6 +38,9 @@ struct session {
 	size_t nroster;
 	struct session_seal *seal; /* the team key and the store's sealer
 				    * (session.c), unwrapped on first use */
+	struct verdict_cache *verdicts; /* the officer's verdict cache
+				    * (verdicts.c), opened on first use */
+	bool verdicts_tried;
 };
 
 /* Loads the config (sess->config_path, else the default). */
@@ -45,6 +49,9 @@ void session_close(struct session *sess);
 /* The database / the keyring, opened on first use; NULL with err set. */
 struct store *session_store(struct session *sess, struct err *err);
 struct crypto *session_crypto(struct session *sess, struct err *err);
+/* Where the store is, in words ("database '/path/secteam.db'", "team
+ * server 'host:5432/team'"), or NULL before it is open. */
+const char *session_where(const struct session *sess);
 /* The keys report bodies are sealed to; NULL with err set. */
 const char *const *session_roster(struct session *sess, size_t *n,
 				  struct err *err);

@@ -141,12 +141,22 @@ static void thread_text(struct session *sess, const struct report_full *rf,
 		}
 		free(bl);
 		sbuf_addch(&sb, '\n');
+		/* Each file once, and none the report's own (signed) files
+		 * name too: those are not "only" unsigned. */
 		for (size_t k = 0; k < om.nfiles_unsigned; k++) {
+			const char *f = om.files_unsigned[k];
+			bool have = false;
+
+			for (size_t j = 0; j < out->nfiles_unsigned && !have; j++)
+				have = !strcmp(out->files_unsigned[j], f);
+			for (size_t j = 0; j < rf->nfiles && !have; j++)
+				have = !strcmp(rf->files[j], f);
+			if (have)
+				continue;
 			out->files_unsigned = xrealloc(out->files_unsigned,
 						       (out->nfiles_unsigned + 1) *
 						       sizeof(char *));
-			out->files_unsigned[out->nfiles_unsigned++] =
-				xstrdup(om.files_unsigned[k]);
+			out->files_unsigned[out->nfiles_unsigned++] = xstrdup(f);
 		}
 		opened_message_release(&om);
 	}

@@ -32,7 +32,11 @@ int report_get(struct session *sess, int64_t id, struct report *r,
 {
 	struct store *s = store_or_err(sess, err);
 
-	return s ? store_report_get(s, id, r, err) : ERR_IO;
+	int rc = s ? store_report_get(s, id, r, err) : ERR_IO;
+
+	if (rc == 0)
+		report_verdicts_now(sess, r, 1);
+	return rc;
 }
 
 int report_page(struct session *sess, const int64_t *ids, size_t n,
@@ -44,7 +48,10 @@ int report_page(struct session *sess, const int64_t *ids, size_t n,
 		memset(out, 0, n * sizeof(*out));
 		return ERR_IO;
 	}
-	return store_report_page(s, ids, n, out, err);
+	if (store_report_page(s, ids, n, out, err) < 0)
+		return ERR_IO;
+	report_verdicts_now(sess, out, n);
+	return 0;
 }
 
 int report_subjects(struct session *sess, int64_t after,

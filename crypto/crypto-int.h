@@ -44,6 +44,9 @@ struct crypto {
 	/* gpg itself, not secteam-gpg: a failed decryption done again to
 	 * learn why (verify.c loud_again); made on first use. */
 	gpgme_ctx_t loud;
+	/* The keyring's stamp when last taken (stamp.c): a change makes
+	 * the signing keys above forgotten. */
+	char *stamp;
 };
 
 /* A decryption running in GPGME's global event loop. */

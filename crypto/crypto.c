@@ -362,6 +362,7 @@ void crypto_close(struct crypto *c)
 	for (size_t i = 0; i < c->nkeys; i++)
 		keyinfo_release(&c->keys[i]);
 	free(c->keys);
+	free(c->stamp);
 	free(c->home);
 	free(c);
 }

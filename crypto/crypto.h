@@ -11,6 +11,7 @@
  *   encrypt.c   encryption (and signing) to a list of keys
  *   keys.c      key lookup: usable encryption keys, user-ID e-mails
  *   uid.c       which user IDs the keyring vouches for (full/ultimate)
+ *   stamp.c     the keyring's state and a key's, for what follows them
  *   teamkey.c, .h  the team key (libsodium): wrapped to the roster,
  *               sealing fields to their place, keyed hashes
  *   crypto-int.h  what these files share (not for other modules)
@@ -207,6 +208,20 @@ int crypto_default_secret_key(struct crypto *c, char **fpr, struct err *err);
  */
 int crypto_key_uid_valid(struct crypto *c, const char *fpr, const char *email,
 			 bool *ok, struct err *err);
+
+/* stamp.c: the keyring's state now (its home, and the change times and
+ * sizes of its key and trust files): a different stamp means keys or
+ * their validity may have changed.  Taking a different stamp than the
+ * last one also forgets the signing keys this context remembered.
+ * Caller frees. */
+char *crypto_keyring_stamp(struct crypto *c);
+/* stamp.c: the state of the key fpr names (a fingerprint or key ID, as
+ * a signature gives it) in the keyring now, hashed: "none" without fpr,
+ * "absent" when the keyring has no such key, else a digest of its
+ * flags, subkeys and user IDs with their validity.  A verdict made
+ * against one state holds while the key's state is the same.  Caller
+ * frees. */
+char *crypto_key_state(struct crypto *c, const char *fpr);
 
 /* roster.c: a signature known only by its fingerprint and recorded
  * verdict (a body kept as its content), with the signing key's user IDs

@@ -10,8 +10,9 @@
  *                 under that ID of every fix; a report with neither is
  *                 refused (no placeholder ID)
  *   state         REJECTED with its reason when `cve --reject` rejected
- *                 the ID; else PUBLISHED, and writing it moves a reserved
- *                 ID to published (a cve-publish event)
+ *                 the ID; else PUBLISHED.  Writing a file changes
+ *                 nothing in the record: `cve ID --publish` is the act
+ *                 that moves a reserved ID to published (cmd/cve.c)
  *   orgId         config cve.org_id (a version 4 UUID); refused, naming
  *                 the key, when unset
  *   title         the first fix commit's subject (as `fix --tree` read it),
@@ -459,32 +460,6 @@ static int export_cve_write(struct session *sess, FILE *out,
 				   cve_record_of, &a, err);
 }
 
-/* Once written: each reserved ID whose PUBLISHED record this was is
- * published from now on. */
-static int export_cve_done(struct session *sess, struct dossier *const *d,
-			   size_t n, const struct export_opts *o, struct err *err)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct fixcve fc;
-		int r = 0;
-		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
-		for (size_t k = 0; r == 0 && k < fc.ncves; k++) {
-			const char *id = fc.cves[k].id;
-			if (strcmp(fc.cves[k].state, "reserved") ||
-			    (o->cve_id && strcmp(o->cve_id, id)))
-				continue;
-			r = cve_record(sess, d[i]->f.r.id, CVE_PUBLISH, id, err);
-			if (r == 0)
-				fprintf(o->warn, "report %lld: %s published (its record was written)\n",
-					(long long)d[i]->f.r.id, id);
-		}
-		fixcve_release(&fc);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
 const struct exporter export_cve_entry = {
 	"cve", "json", "a CVE JSON 5 record",
 	"a CVE JSON 5 record per CVE ID (several: an array), refused while a "
@@ -492,7 +467,8 @@ const struct exporter export_cve_entry = {
 	"each ID's record gives the fixes it covers (`cve --assign ID --fix "
 	"SHA`, default every fix); `--cve-id` picks one of the report's IDs, "
 	"or names the record of a report without one; REJECTED for a rejected ID, else "
-	"PUBLISHED (the ID's state becomes published), as the kernel CNA's "
+	"PUBLISHED (writing it changes nothing: `cve ID --publish` records "
+	"that it was published), as the kernel CNA's "
 	"bippy writes it: the fix commit's subject as the title, the affected "
 	"ranges of each fix from `fix` (git commits and tag versions, the release the fix "
 	"is first in as original_commit_for_fix), cpeApplicability, "
@@ -500,5 +476,5 @@ const struct exporter export_cve_entry = {
 	"and `--cwe` with its catalogue name; `cve.org_id`, "
 	"`cve.reference_url`, `cve.repo`, `cve.stable_repo` (the repository "
 	"named when a backport is), `cve.commit_url`.",
-	export_cve_write, export_cve_done,
+	export_cve_write, NULL,
 };

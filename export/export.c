@@ -101,16 +101,26 @@ int export_write(struct session *sess, const struct exporter *ex,
 	struct dossier **ds = xcalloc(n ? n : 1, sizeof(*ds));
 	int rc = 0;
 
+	struct sbuf under = SBUF_INIT;
+	size_t nunder = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		ds[i] = xcalloc(1, sizeof(**ds));
 		if (dossier_load(sess, ids[i], ds[i], err) < 0) {
+			sbuf_release(&under);
 			rc = -1;
 			goto out;
 		}
-		if (dossier_embargoed(ds[i]))
-			fprintf(o->warn, "warning: report %lld is still under embargo\n",
-				(long long)ids[i]);
+		if (dossier_embargoed(ds[i])) {
+			sbuf_addf(&under, "%s%lld", nunder ? ", " : "", (long long)ids[i]);
+			nunder++;
+		}
 	}
+	/* One warning for the export, naming every report it concerns. */
+	if (nunder)
+		fprintf(o->warn, "warning: report%s %s %s still under embargo\n",
+			nunder == 1 ? "" : "s", under.buf, nunder == 1 ? "is" : "are");
+	sbuf_release(&under);
 	if (path) {
 		if (atomic_file_open(&af, path, mode, err) < 0) {
 			rc = -1;

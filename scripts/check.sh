@@ -63,14 +63,14 @@ single asan-build make -s DEVELOPER=1 B=build-asan OPT="-O1 -g -fno-omit-frame-p
 # Under the sanitizers: every unit test on both engines (the store's
 # PostgreSQL code included), the end-to-end tests on SQLite (their
 # PostgreSQL runs above test the engine, not our memory use), and not
-# valgrind.sh (valgrind and ASan do not mix), nor the three that check
-# the README's tour, the demo's set-up and our maintainers against
-# get_maintainer.pl (the run above did; the code they reach is in the
-# other tests and the units).
+# valgrind.sh (valgrind and ASan do not mix), nor the four that check
+# the README's tour, the demo's set-up, every view's layout on the demo
+# and our maintainers against get_maintainer.pl (the run above did; the
+# code they reach is in the other tests and the units).
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0:${ASAN_OPTIONS:-} \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 SECTEAM_E2E_ENGINES=sqlite \
-SECTEAM_E2E_EXCLUDE="valgrind.sh maintainers-oracle.sh tour.sh demo-run.sh" \
+SECTEAM_E2E_EXCLUDE="valgrind.sh maintainers-oracle.sh tour.sh demo-run.sh tui-cuts.sh" \
 	proved asan scripts/run-tests.sh build-asan
 if [ -x kernel-docs/validate.sh ] && [ "${SECTEAM_SKIP_KERNEL:-}" != 1 ]; then
 	single kernel-check kernel-docs/validate.sh build

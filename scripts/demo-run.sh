@@ -17,8 +17,15 @@ not one.  From a terminal, run 'make run' again, or:
 EOS
 	exit 0
 fi
+# Whether an agent serves the demo's home: gpg-connect-agent exits 0
+# even when none runs (it says "no gpg-agent running"), so its answer to
+# GETINFO pid is read instead.
+agent_up() {
+	gpg-connect-agent --homedir "$D/keys/home" --no-autostart 'GETINFO pid' /bye \
+		2>/dev/null | grep -q '^D '
+}
 # Stops the demo's agent, and again while one answers (for up to 10 s,
-# until none has answered for a second): a gpg the UI started (the team
+# until none has answered for half a second): a gpg the UI started (the team
 # key's unwrapping, a body's decryption) may still be finishing when the
 # terminal goes (SIGHUP) and start it again.  A closed terminal sends
 # more than one signal (tmux: SIGHUP, then SIGTERM to the pane's group);
@@ -27,17 +34,17 @@ fi
 stop_agent() {
 	trap '' HUP INT TERM
 	_quiet=0
-	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 \
-		  21 22 23 24 25 26 27 28 29 30 31 32 33; do
-		if gpg-connect-agent --homedir "$D/keys/home" --no-autostart /bye \
-			>/dev/null 2>&1; then
+	_i=0
+	while [ "$_i" -lt 60 ]; do
+		_i=$((_i + 1))
+		if agent_up; then
 			_quiet=0
 			GNUPGHOME="$D/keys/home" gpgconf --kill gpg-agent 2>/dev/null || true
 		else
 			_quiet=$((_quiet + 1))
-			[ "$_quiet" -ge 4 ] && break
+			[ "$_quiet" -ge 3 ] && break
 		fi
-		sleep 0.3
+		sleep 0.17
 	done
 }
 trap stop_agent EXIT

@@ -3,7 +3,8 @@
 # reporters, a maintainer, a vendor, the area maintainers of its
 # MAINTAINERS excerpt), its own config, database and kernel tree (that
 # excerpt, scripts/demo/MAINTAINERS), and seventeen encrypted and signed
-# reports in every state and with every signature verdict, dated relative
+# reports in every state (report 8 disclosed, with a fix and a CVE ID;
+# report 15 a duplicate of 10) and with every signature verdict, dated relative
 # to today; one reply carries a reproducer withheld until the reporter
 # consents.  Keys are made here, never shipped.  It lives apart from real
 # data, in $SECTEAM_DEMO_DIR (default $XDG_DATA_HOME/secteam-demo); a
@@ -66,6 +67,8 @@ cat > "$D/config" <<CFG
 $(demo_officer_line)
 [kernel]
 	tree = $D/linux
+[cve]
+	org_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f
 CFG
 S=$D/keys/senders
 H=$D/keys/home
@@ -222,6 +225,14 @@ tri 10 --state triaged --severity medium
 tri 10 --state accepted
 tri 10 --state fixing
 tri 5 --state closed
+# Report 8 went public early with its fix: the tour writes its records.
+tri 8 --state accepted
+st fix 8 --commit 3c4d5e6f7a8b9c0d --introduced 9a8b7c6d5e4f3a2b >/dev/null
+st cve 8 --assign CVE-2026-11111 >/dev/null
+tri 8 --state fixing
+tri 8 --state fix-ready
+tri 8 --state disclosed --early --reason "the fix went out in a stable release"
+tri 15 --state duplicate --of 10
 if has date; then
 	st date propose 1 "+3d" --by reporter --reason "reporter asks for a short embargo" >/dev/null 2>&1 || true
 	st date set 1 "$(date -u -d '-12 days +7 days' +%Y-%m-%d)" --override >/dev/null 2>&1 || true

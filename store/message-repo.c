@@ -582,6 +582,29 @@ int store_message_keys(struct store *s, struct message_key **out, size_t *n,
 		       NULL, "cannot list messages", err);
 }
 
+/* The messages of reports ids (the first of each alone when first_only),
+ * by report then id, each with the key of its body (store_message_keys's). */
+#define MESSAGE_KEY_COLS                                                       \
+	"SELECT report_id, id, coalesce(plain_sha256, '-') || ':' || blob_kind"  \
+	" || ':' || CAST(length(blob) AS TEXT) FROM messages m"                \
+	" WHERE m.report_id IN (" DB_IDS ")"
+
+int store_message_keys_of(struct store *s, const int64_t *report_ids, size_t n,
+			  bool first_only, struct message_key **out,
+			  size_t *nout, struct err *err)
+{
+	static const char all[] = MESSAGE_KEY_COLS " ORDER BY m.report_id, m.id";
+	static const char first[] = MESSAGE_KEY_COLS
+		" AND m.id = (SELECT min(x.id) FROM messages x"
+		" WHERE x.report_id = m.report_id) ORDER BY m.report_id, m.id";
+
+	*out = NULL;
+	*nout = 0;
+	return db_rows_ids(s, first_only ? first : all, report_ids, n,
+			   (void **)out, nout, sizeof(**out), read_message_key, NULL,
+			   "cannot list messages", err);
+}
+
 /* One message's whole row, with its blob, as read_message reads it. */
 #define MESSAGE_ROW                                                            \
 	"SELECT id, report_id, message_id, content_hash, in_reply_to,"         \

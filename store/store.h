@@ -465,6 +465,26 @@ int store_terms_cache_all(struct terms_cache *tc, struct terms_row **rows,
 int store_terms_cache_put(struct terms_cache *tc, const struct terms_row *rows,
 			  size_t n, struct err *err);
 
+/* --- verdict-cache.c: the officer's own cache of message verdicts ----*/
+/* Opens (creating, 0600) the cache at path: a file that is not this
+ * user's alone (or a link) is refused, and is then simply not used. */
+int store_verdict_cache_open(const char *path, struct verdict_cache **out,
+			     struct err *err);
+void store_verdict_cache_close(struct verdict_cache *vc);
+/* Message message_id's row: 1 with *row filled (verdict_row_release
+ * it), 0 when there is none, or negative with err. */
+int store_verdict_cache_get(struct verdict_cache *vc, int64_t message_id,
+			    struct verdict_row *row, struct err *err);
+/* Stores row, replacing its message's. */
+int store_verdict_cache_put(struct verdict_cache *vc,
+			    const struct verdict_row *row, struct err *err);
+/* The messages of the reports report_ids (only the first of each when
+ * first_only), by report then id, each with the key of what its body
+ * opens to as store_message_keys gives it.  *out is the caller's. */
+int store_message_keys_of(struct store *s, const int64_t *report_ids, size_t n,
+			  bool first_only, struct message_key **out,
+			  size_t *nout, struct err *err);
+
 /* --- page-repo.c: compact keys for paging through every report ----------*/
 /* Every report's key, by id; *out is the caller's to free.  Returns 0, or
  * negative with err set (nothing allocated). */

@@ -237,6 +237,21 @@ struct terms_row {
 };
 void terms_rows_free(struct terms_row *rows, size_t n);
 
+/* A row of the verdict cache (store_verdict_cache_*): what message
+ * message_id verified to, the key of the body it was verified from, the
+ * keyring's state then and the signing key's (crypto's stamps). */
+struct verdict_cache;
+struct verdict_row {
+	int64_t message_id;
+	char *key;
+	char *keyring;
+	char *keystate;
+	enum sig_verdict verdict;
+	bool matches;           /* the signer is From's */
+	char *fingerprint;      /* the first signature's key, or NULL */
+};
+void verdict_row_release(struct verdict_row *row);
+
 /* A report's subject, opened (store_report_subjects). */
 struct report_subject {
 	int64_t id;

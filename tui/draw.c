@@ -7,6 +7,7 @@
  * (NO_COLOR, monochrome terminals): every meaning carried by a color is
  * also carried by a mark or an attribute.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -72,8 +73,28 @@ int text_width(const char *s)
 	return w;
 }
 
-int draw_text(int y, int x, int w, const char *safe, attr_t a)
+/* Where draw_text says what it cut (the UI's trace, for tests), or NULL. */
+static FILE *cut_log;
+
+void draw_log_cuts(FILE *f)
 {
+	cut_log = f;
+}
+
+/* Writes "cut ROW: TEXT" to the log when text past the width held more
+ * than white space: a word the officer does not see. */
+static void log_cut(int y, const char *safe, const char *rest)
+{
+	if (!cut_log || !rest[strspn(rest, " ")])
+		return;
+	fprintf(cut_log, "cut %d: %s\n", y, safe);
+	fflush(cut_log);
+}
+
+static int draw_text_at(int y, int x, int w, const char *safe, attr_t a,
+			bool clip)
+{
+	const char *whole = safe;
 	wchar_t buf[256];
 	mbstate_t st;
 	int used = 0, n = 0;
@@ -93,8 +114,11 @@ int draw_text(int y, int x, int w, const char *safe, attr_t a)
 			wc = L'?';
 			c = 1;
 		}
-		if (used + c > w)
+		if (used + c > w) {
+			if (!clip)
+				log_cut(y, whole, safe);
 			break;
+		}
 		if (n == (int)ARRAY_SIZE(buf) - 1) {
 			addnwstr(buf, n);
 			n = 0;
@@ -109,10 +133,22 @@ int draw_text(int y, int x, int w, const char *safe, attr_t a)
 	return used;
 }
 
+int draw_text(int y, int x, int w, const char *safe, attr_t a)
+{
+	return draw_text_at(y, x, w, safe, a, false);
+}
+
+int draw_text_clip(int y, int x, int w, const char *safe, attr_t a)
+{
+	return draw_text_at(y, x, w, safe, a, true);
+}
+
 int draw_untrusted(int y, int x, int w, const char *raw, attr_t a)
 {
 	char *s = safe_str(raw);
-	int r = draw_text(y, x, w, s, a);
+	/* A subject or a name in a column: cut by design (shown whole
+	 * where the report is opened), so not logged. */
+	int r = draw_text_clip(y, x, w, s, a);
 
 	free(s);
 	return r;

@@ -220,13 +220,39 @@ static int h_stats(struct tui *t, const char *a)
 	return TUI_REDRAW;
 }
 
-/* `s` in a report: attachment N saved to a file the officer names (on
- * the prompt line); `attachment` says what went wrong. */
+/* The save prompt's offer, as mutt's: the attachment's own name made
+ * safe, in the folder attach.save_dir names (default "~/"). */
+static char *save_offer(struct tui *t, int64_t id, const char *n,
+			const char *dir)
+{
+	struct report_attachment *v = NULL;
+	struct err err = { 0, "" };
+	size_t nv = 0, unopened = 0, want = (size_t)strtoul(n, NULL, 10);
+	char *name = NULL, *offer;
+
+	if (report_attachments(t->ctx->sess, id, &v, &nv, &unopened, &err) == 0)
+		for (size_t i = 0; i < nv && !name; i++)
+			if (v[i].number == want)
+				name = attachment_safe_name(v[i].info.filename, want);
+	report_attachments_free(v, nv);
+	if (!name)
+		return xstrdup("");
+	offer = xasprintf("%s%s%s", dir, *dir && dir[strlen(dir) - 1] != '/' ? "/" : "",
+			  name);
+	free(name);
+	return offer;
+}
+
+/* `s` in a report: attachment N saved to a file (on the prompt line),
+ * its own safe name in attach.save_dir offered; "~" is the home folder
+ * and a relative name goes under that folder, never where the UI was
+ * started.  `attachment` says what went wrong. */
 static int h_save_attachment(struct tui *t, const char *a)
 {
 	int64_t id = tui_current_report(t);
 	struct tui_history hist = { { NULL }, 0 };
-	char *n, *path, *line, idbuf[24];
+	const char *dir = config_get(t->ctx->sess->cfg, "attach.save_dir", "~/");
+	char *n, *path, *line, *offer, *full, idbuf[24];
 	int r;
 
 	(void)a;
@@ -237,20 +263,25 @@ static int h_save_attachment(struct tui *t, const char *a)
 	if (!(n = prompt_read(t, "save attachment number: ", "", &hist, false)))
 		return TUI_REDRAW;
 	str_trim(n);
-	if (!*n || !(path = prompt_read(t, "save it to the file: ", "", &hist, false))) {
+	offer = *n ? save_offer(t, id, n, dir) : NULL;
+	if (!*n || !(path = prompt_read(t, "save it to the file: ", offer, &hist, false))) {
 		history_free(&hist);
+		free(offer);
 		free(n);
 		return TUI_REDRAW;
 	}
+	free(offer);
 	history_free(&hist);
 	str_trim(path);
+	full = attachment_save_path(dir, path);
 	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)id);
 	{
-		char *argv[] = { (char *)"attachment", idbuf, n, (char *)"-o", path };
+		char *argv[] = { (char *)"attachment", idbuf, n, (char *)"-o", full };
 		line = cmd_join(ARRAY_SIZE(argv), argv);
 	}
 	r = *path ? tui_run_line(t, line) : TUI_REDRAW;
 	free(line);
+	free(full);
 	free(path);
 	free(n);
 	return r;
@@ -378,7 +409,7 @@ const struct tui_key_entry tui_key_table[] = {
 	{ "command", ":", V_ALL, "run a command (any secteam-tui verb; Tab completes)", h_command, NULL, NULL },
 	{ "prompt", "", V_ALL, "open the : line prefilled with the arguments", h_prompt, NULL, NULL },
 	{ "sort", "s", LIST, "cycle the sort: deadline, received, state, severity, subject", reports_cycle_sort, NULL, NULL },
-	{ "filter", "", LIST, "filter the list: state=S severity=S open (none: clear)", reports_set_filter, NULL, NULL },
+	{ "filter", "", LIST, "filter the list by a query, as search takes it (state:open severity:high,critical, words...; none: clears)", reports_set_filter, NULL, NULL },
 	{ "timeline", "t", SEL | ONE, "the report's events, newest first", h_timeline, NULL, NULL },
 	{ "participants", "p", SEL | ONE, "the report's participants and suggested maintainers", h_participants, NULL, NULL },
 	{ "vendors", "v", SEL | ONE, "the report's vendors and their statuses", h_vendors, NULL, NULL },

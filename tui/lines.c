@@ -222,3 +222,94 @@ void lines_draw(struct tui *t, struct tui_lines *l, int y0, int height,
 		}
 	}
 }
+
+/* The bytes of word that fit in cols columns (at least one character). */
+static size_t fit_bytes(const char *word, int cols)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t k = 0;
+	int c = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (word[k]) {
+		size_t n = mbrtowc(&wc, word + k, MB_CUR_MAX, &st);
+		int cw = 1;
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		} else if (wcwidth(wc) >= 0) {
+			cw = wcwidth(wc);
+		}
+		if (k && c + cw > cols)
+			break;
+		c += cw;
+		k += n;
+	}
+	return k;
+}
+
+void lines_add_hanging(struct tui_lines *l, const char *safe, int width,
+		       int indent, attr_t a, int kind)
+{
+	struct sbuf line = SBUF_INIT;
+	const char *p = safe;
+	bool first = true;
+	int w;
+
+	if (width <= 0 || text_width(safe) <= width) {
+		lines_add(l, safe, a, kind);
+		return;
+	}
+	if (width < 20)
+		width = 20;
+	if (indent > width / 2)
+		indent = width / 2;
+	/* The line's own leading spaces stay; then words, a word that
+	 * would pass the edge moved to a new row, indent columns in. */
+	w = (int)strspn(p, " ");
+	sbuf_add(&line, p, (size_t)w);
+	p += w;
+	while (*p) {
+		size_t sp = strspn(p, " "), wl;
+		char *word, *rest;
+		int gap, ww;
+
+		p += sp;
+		if (!*p)
+			break;
+		wl = strcspn(p, " ");
+		word = xstrndup(p, wl);
+		p += wl;
+		ww = text_width(word);
+		gap = first ? 0 : (int)sp;
+		if (!first && w + gap + ww > width) {
+			push(l, sbuf_detach(&line, NULL), a, kind);
+			sbuf_addf(&line, "%*s", indent, "");
+			w = indent;
+			gap = 0;
+		}
+		sbuf_addf(&line, "%*s", gap, "");
+		w += gap;
+		/* A word longer than what is left of an empty row: cut in
+		 * rows of its own. */
+		rest = word;
+		while (w + ww > width) {
+			size_t k = fit_bytes(rest, width - w);
+
+			sbuf_add(&line, rest, k);
+			push(l, sbuf_detach(&line, NULL), a, kind);
+			sbuf_addf(&line, "%*s", indent, "");
+			w = indent;
+			rest += k;
+			ww = text_width(rest);
+		}
+		sbuf_adds(&line, rest);
+		w += ww;
+		free(word);
+		first = false;
+	}
+	push(l, sbuf_detach(&line, NULL), a, kind);
+	l->nsrc++;
+}

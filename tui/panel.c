@@ -19,7 +19,8 @@ void panel_add(struct tui_lines *l, attr_t a, const char *fmt, ...)
 	va_start(ap, fmt);
 	safe = safe_vformat(fmt, ap);
 	va_end(ap);
-	lines_add(l, safe, a, 1);
+	/* Wrapped, never cut: the rows below go 4 columns in. */
+	lines_add_hanging(l, safe, COLS, 4, a, 1);
 	free(safe);
 }
 

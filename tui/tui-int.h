@@ -205,7 +205,14 @@ attr_t draw_color(struct tui *t, int pair);
 /* Draws text that is already safe (our own, or from safe_text()) at y, x,
  * at most w columns, wide characters counted; returns columns used. */
 int draw_text(int y, int x, int w, const char *safe, attr_t a);
-/* Makes raw untrusted text safe with safe_str() and draws it. */
+/* draw_text for text cut by design (a list row's subject, a calendar
+ * row): its cuts are not logged. */
+int draw_text_clip(int y, int x, int w, const char *safe, attr_t a);
+/* From now on draw_text writes "cut ROW: TEXT" to f (NULL: nowhere)
+ * whenever it leaves out more than white space (the trace, for tests). */
+void draw_log_cuts(FILE *f);
+/* Makes raw untrusted text safe with safe_str() and draws it, cut at w
+ * by design (a subject in its column: its cuts are not logged). */
 int draw_untrusted(int y, int x, int w, const char *raw, attr_t a);
 /* Display width of safe UTF-8 text. */
 int text_width(const char *s);
@@ -307,6 +314,12 @@ struct tui_lines {
 	bool wipe;       /* lines hold plaintext: wipe on release */
 };
 void lines_add(struct tui_lines *l, const char *safe, attr_t a, int kind);
+/* lines_add, wrapped at width between words (a word longer than a row
+ * in rows of its own), each row after the first indent columns in:
+ * nothing past the edge.  Fits in one row (or width 0, no screen):
+ * lines_add. */
+void lines_add_hanging(struct tui_lines *l, const char *safe, int width,
+		       int indent, attr_t a, int kind);
 void lines_release(struct tui_lines *l);
 /* view-timeline.c: rf's events, newest first, as table lines added to
  * lines, and *head the header row in the same column widths (caller

@@ -113,7 +113,30 @@ static void draw_status(struct tui *t)
 	if (t->status && *t->status) {
 		attr_t a = t->status_error ? (draw_color(t, CP_ERROR) | A_BOLD) : A_NORMAL;
 		/* A question keeps its answer's keys, however long it is. */
-		int x = 0, keep = t->status_asks ? 7 : 0;
+		int x = 0, keep = t->status_asks ? 6 : 0;
+		char *all = xasprintf("%s%s%s", t->status_error ? "error: " : "", t->status,
+				      keep ? " [y/N]" : "");
+
+		if (text_width(all) > COLS - 1) {
+			/* Too long for the row: it goes on upwards, over the
+			 * view's last rows until the next key (as vim's long
+			 * messages do), never cut. */
+			struct tui_lines l;
+			int n;
+
+			memset(&l, 0, sizeof(l));
+			lines_add_hanging(&l, all, COLS - 1, 2, a, 1);
+			n = (int)l.n < LINES - 1 ? (int)l.n : LINES - 1;
+			for (int i = 0; i < n; i++) {
+				move(y - n + 1 + i, 0);
+				clrtoeol();
+				draw_text(y - n + 1 + i, 0, COLS - 1, l.line[i], a);
+			}
+			lines_release(&l);
+			free(all);
+			return;
+		}
+		free(all);
 		if (t->status_error)
 			x = draw_text(y, 0, COLS, "error: ", a);
 		x += draw_text(y, x, COLS - x - 1 - keep, t->status, a);
@@ -124,17 +147,64 @@ static void draw_status(struct tui *t)
 	}
 }
 
+/* Where the officer is, as mutt names its folder: "alice @ team server
+ * 'host:5432/team'" or "alice @ demo/secteam.db" (a database file by its
+ * folder and name).  NULL before the store is open. */
+static char *where_label(struct tui *t, bool brief)
+{
+	struct session *sess = t->ctx->sess;
+	const char *w = session_where(sess);
+	char *place, *label, *q;
+
+	if (!w || !sess->officer)
+		return NULL;
+	if (brief && str_starts(w, "team server '") && (q = strrchr(w, '/')) &&
+	    q[1] && q[1] != '\'') {
+		/* Brief: the server's database alone. */
+		place = xstrndup(q + 1, strcspn(q + 1, "'"));
+	} else if (str_starts(w, "database '") && (q = strrchr(w, '\'')) > w + 10) {
+		/* The file's folder and name: the rest of its path says
+		 * little and takes the room. */
+		char *path = xstrndup(w + 10, (size_t)(q - (w + 10)));
+		char *slash = strrchr(path, '/'), *dir = NULL;
+
+		if (slash && slash > path) {
+			*slash = '\0';
+			dir = strrchr(path, '/');
+			*slash = '/';
+		}
+		place = xstrdup(dir ? dir + 1 : path);
+		free(path);
+	} else {
+		place = xstrdup(w);
+	}
+	label = xasprintf("%s @ %s ", sess->officer, place);
+	free(place);
+	q = safe_str(label);
+	free(label);
+	return q;
+}
+
 void tui_title(struct tui *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
+	char *s, *where = where_label(t, false);
+	int used, ww;
 
-	(void)t;
 	va_start(ap, fmt);
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	draw_fill(0, 0, COLS, A_REVERSE);
-	draw_text(0, 0, COLS, s, A_REVERSE | A_BOLD);
+	used = draw_text(0, 0, COLS, s, A_REVERSE | A_BOLD);
+	/* On the right, when the view's own title leaves room for it; a
+	 * team server by its database alone when its full name does not. */
+	if (where && text_width(where) + used + 2 > COLS) {
+		free(where);
+		where = where_label(t, true);
+	}
+	if (where && (ww = text_width(where)) + used + 2 <= COLS)
+		draw_text(0, COLS - ww, ww, where, A_REVERSE);
+	free(where);
 	free(s);
 }
 
@@ -471,10 +541,22 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title,
 	 * mistake, shows its warnings in the pager. */
 	if (!pager)
 		;
-	else if (res.status == CMD_OK && !res.said && res.output_len)
+	else if (res.status == CMD_OK && res.output_len && res.warnings) {
+		/* Its warnings below what it wrote (the mails and where
+		 * they went, for one): a summary that says "see the
+		 * warnings" finds them there. */
+		char *both = xasprintf("%.*s\nwarnings:\n%s", (int)res.output_len,
+				       res.output, res.warnings);
+
+		tui_push(t, view_pager_new(t, title, both, strlen(both)));
+		wipe_free(both, strlen(both));
+	} else if (res.status == CMD_OK && !res.said && res.output_len) {
 		tui_push(t, view_pager_new(t, title, res.output, res.output_len));
-	else if (!res.said && !res.output_len && res.warnings && res.status == CMD_OK)
+	} else if (res.warnings && res.status == CMD_OK) {
+		/* A command that did something and warned: the warnings are
+		 * read, not dropped behind the status line. */
 		tui_push(t, view_pager_new(t, title, res.warnings, strlen(res.warnings)));
+	}
 	tui_status(t, res.status != CMD_OK, "%s", res.summary);
 	cmd_result_release(&res);
 	return TUI_RELOAD;
@@ -743,6 +825,7 @@ int tui_main(struct cmd_ctx *ctx)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (tr && *tr && !(t.trace = trace_open(tr)))
 		fprintf(stderr, "secteam-tui: cannot open trace file '%s': %s\n", tr, strerror(errno));
+	draw_log_cuts(t.trace);
 	tui_trace(&t, "start", 0);
 	if (!cmd_store(ctx)) {
 		fprintf(stderr, "secteam-tui: %s\n", ctx->err.msg);
@@ -767,6 +850,7 @@ int tui_main(struct cmd_ctx *ctx)
 			}
 		}
 	}
+	draw_log_cuts(NULL);
 	if (t.trace)
 		fclose(t.trace);
 	return rc;

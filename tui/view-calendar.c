@@ -124,7 +124,22 @@ static void cal_changed(struct tui *t, struct tui_view *v, const int64_t *ids,
 	v->gen = t->gen;
 }
 
-static int height(void) { return LINES - 4 > 1 ? LINES - 4 : 1; }
+/* The legend, in two halves: on two rows when one does not hold it. */
+static const char legend_a_utf8[] = "\xe2\x96\x88 within the default  \xe2\x96\x93 past the default  ! past the maximum";
+static const char legend_b_utf8[] = "\xe2\x96\x91 no date decided (ends at the default)  ?/! undecided/overdue";
+static const char legend_a_ascii[] = "# within the default  = past the default  ! past the maximum";
+static const char legend_b_ascii[] = ". no date decided (ends at the default)  ?/! undecided/overdue";
+/* The legend's width on one row (the UTF-8 and ASCII forms are as wide). */
+static int legend_rows(void)
+{
+	return (int)strlen(legend_a_ascii) + 2 + (int)strlen(legend_b_ascii) <= COLS ? 1 : 2;
+}
+static int height(void)
+{
+	int h = LINES - 3 - legend_rows();
+
+	return h > 1 ? h : 1;
+}
 
 /* Midnight UTC of t's day. */
 static time_t day_of(time_t t)
@@ -273,8 +288,19 @@ static void cal_draw(struct tui *t, struct tui_view *v)
 		p->top = p->sel;
 	if (p->sel >= p->top + (size_t)h)
 		p->top = p->sel - (size_t)h + 1;
-	tui_title(t, " embargo calendar: %zu open report%s  (T today, %ld and %ld: policy limits from today)",
-		  p->n, p->n == 1 ? "" : "s", ax.pol.default_days, ax.pol.max_days);
+	{
+		/* The key to the axis when it fits, else a shorter one. */
+		char *long_t = xasprintf(" embargo calendar: %zu open report%s  (T today, %ld and %ld: policy limits from today)",
+					 p->n, p->n == 1 ? "" : "s", ax.pol.default_days,
+					 ax.pol.max_days);
+
+		if (text_width(long_t) + 22 <= COLS)
+			tui_title(t, "%s", long_t);
+		else
+			tui_title(t, " calendar: %zu open  (T today; %ld, %ld: limits)", p->n,
+				  ax.pol.default_days, ax.pol.max_days);
+		free(long_t);
+	}
 	draw_axis(t, &ax);
 	for (int y = 0; y < h && p->top + (size_t)y < p->n; y++) {
 		size_t i = p->top + (size_t)y;
@@ -283,10 +309,20 @@ static void cal_draw(struct tui *t, struct tui_view *v)
 	}
 	if (!p->n)
 		draw_text(4, 2, COLS - 2, "no open embargo", A_DIM);
-	draw_text(LINES - 2, 0, COLS,
-		  t->utf8 ? "\xe2\x96\x88 within the default  \xe2\x96\x93 past the default  ! past the maximum  \xe2\x96\x91 no date decided (ends at the default)  ?/! undecided/overdue"
-			  : "# within the default  = past the default  ! past the maximum  . no date decided (ends at the default)  ?/! undecided/overdue",
-		  A_DIM);
+	{
+		const char *a = t->utf8 ? legend_a_utf8 : legend_a_ascii;
+		const char *b = t->utf8 ? legend_b_utf8 : legend_b_ascii;
+
+		if (legend_rows() == 1) {
+			char *both = xasprintf("%s  %s", a, b);
+
+			draw_text(LINES - 2, 0, COLS, both, A_DIM);
+			free(both);
+		} else {
+			draw_text(LINES - 3, 0, COLS, a, A_DIM);
+			draw_text(LINES - 2, 0, COLS, b, A_DIM);
+		}
+	}
 }
 
 static int cal_move(struct tui *t, struct tui_view *v, enum tui_motion m)

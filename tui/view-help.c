@@ -23,7 +23,9 @@ static void add(struct help *p, attr_t a, const char *fmt, ...)
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	safe = safe_str(s); /* config lines are the officer's, still made safe */
-	lines_add(&p->lines, safe, a, 1);
+	/* Wrapped under the description column (KEY and NAME take 34),
+	 * never cut. */
+	lines_add_hanging(&p->lines, safe, COLS, 34, a, 1);
 	free(safe);
 	free(s);
 }

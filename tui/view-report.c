@@ -196,7 +196,11 @@ static void open_bodies(struct tui *t, struct report_view *p)
  * trust fields are never cut (TRUST_WIDE: the columns one row needs for
  * a usual signer). */
 #define TRUST_WIDE 120
-static int trust_rows(void) { return COLS < TRUST_WIDE ? 2 : 1; }
+/* Set by each draw from what the bar says: two rows when its one row
+ * would not hold it whole (a long user ID on a screen wider than
+ * TRUST_WIDE too). */
+static bool trust_two_rows;
+static int trust_rows(void) { return COLS < TRUST_WIDE || trust_two_rows ? 2 : 1; }
 static int pane_top(void) { return 1 + HEADER_ROWS + trust_rows(); }
 static int pane_height(void)
 {
@@ -225,6 +229,24 @@ static void draw_embargo(struct tui *t, const struct report *r, time_t now)
 	soon = embargo_active(&e) && !over && e.soon;
 	s = xasprintf("%s%s", over ? "! OVERDUE " : soon ? "* DUE TODAY " : "",
 		      embargo_describe(&e, b));
+	if (text_width(s) > COLS - 12 && embargo_active(&e)) {
+		/* The same in fewer words, whole on a narrow screen: the
+		 * day, not the time, and no word twice. */
+		char day[16];
+		struct tm tm;
+		long n = e.days < 0 ? -e.days : e.days;
+		time_t d = e.deadline;
+
+		gmtime_r(&d, &tm);
+		strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+		free(s);
+		s = over ? xasprintf("! OVERDUE since %s (%ld day%s)%s; under embargo", day, n,
+				     n == 1 ? "" : "s", e.decided ? "" : ", no date decided")
+			 : xasprintf("%s%s %s (in %ld day%s)%s; under embargo",
+				     soon ? "* DUE TODAY " : "",
+				     e.decided ? "until" : "default until", day, n,
+				     n == 1 ? "" : "s", e.decided ? "" : ", no date decided");
+	}
 	header(5, "Embargo", s, over ? (draw_color(t, CP_RED) | A_BOLD)
 			       : soon ? (draw_color(t, CP_YELLOW) | A_BOLD)
 			       : e.state == EMBARGO_UNDECIDED ? A_DIM : A_NORMAL);
@@ -288,7 +310,7 @@ static void draw_headers(struct tui *t, struct report_view *p)
  * signer is named by the user ID the keyring vouches for; a user ID
  * nobody certified is the sender's own claim and is not shown here.
  */
-static void draw_trust(struct tui *t, struct report_view *p)
+static void draw_trust(struct tui *t, struct report_view *p, bool measure)
 {
 	const struct message *m = p->rf.nmsgs ? &p->rf.msgs[0] : NULL;
 	/* This opening's verdict (report_trust_class: the one rule); no
@@ -324,26 +346,49 @@ static void draw_trust(struct tui *t, struct report_view *p)
 	const char *from = !m || v == SIG_NOT_SIGNED ? ""
 			   : matches ? " | From matches"
 						    : " | From DOES NOT MATCH";
-	if (trust_rows() == 1) {
-		s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
-			      (t->utf8 ? mark_utf8 : mark_ascii)[tc],
-			      m ? sig_verdict_name(v) : "none", who, from,
-			      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
-			      fpr ? fpr : "");
+	s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
+		      (t->utf8 ? mark_utf8 : mark_ascii)[tc],
+		      m ? sig_verdict_name(v) : "none", who, from,
+		      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
+		      fpr ? fpr : "");
+	if (text_width(s) > COLS && fpr && p->signer && p->signer_valid) {
+		/* A signer the keyring vouches for is named: the key id is
+		 * the part one row can do without (show has it). */
+		char *shorter = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s ",
+					  (t->utf8 ? mark_utf8 : mark_ascii)[tc],
+					  m ? sig_verdict_name(v) : "none", who, from,
+					  p->rf.r.encrypted ? "yes" : "NO");
+
+		if (text_width(shorter) <= COLS) {
+			free(s);
+			s = shorter;
+		} else {
+			free(shorter);
+		}
+	}
+	if (measure) {
+		trust_two_rows = text_width(s) > COLS;
+	} else if (trust_rows() == 1) {
 		draw_fill(y, 0, COLS, a);
 		draw_text(y, 0, COLS, s, a);
 	} else {
 		/* Narrow: the verdict, From and encryption first, whole; the
 		 * signer, the longest, on the row below. */
-		s = xasprintf(" %s SIGNATURE %s%s | encrypted: %s%s%s ",
+		free(s);
+		s = xasprintf(" %s SIGNATURE %s%s | encrypted: %s ",
 			      (t->utf8 ? mark_utf8 : mark_ascii)[tc],
 			      m ? sig_verdict_name(v) : "none", from,
-			      p->rf.r.encrypted ? "yes" : "NO", fpr ? " | key " : "",
-			      fpr ? fpr : "");
+			      p->rf.r.encrypted ? "yes" : "NO");
 		draw_fill(y, 0, COLS, a);
 		draw_text(y, 0, COLS, s, a);
 		free(s);
-		s = xasprintf("   %s ", who);
+		s = xasprintf("   %s%s%s ", who, fpr ? " | key " : "", fpr ? fpr : "");
+		if (fpr && text_width(s) > COLS) {
+			/* The signer whole before its key id (show has the
+			 * fingerprint). */
+			free(s);
+			s = xasprintf("   %s ", who);
+		}
 		draw_fill(y + 1, 0, COLS, a);
 		draw_text(y + 1, 0, COLS, s, a);
 	}
@@ -363,13 +408,23 @@ static void report_draw(struct tui *t, struct tui_view *v)
 	}
 	if (p->width != COLS)
 		layout(t, p);
-	tui_title(t, " report %lld: %s, %s  (%zu message%s)  t:timeline p:participants v:vendors d:disclosure",
-		  (long long)v->report_id, p->rf.r.state, p->rf.r.severity, p->nmsgs,
-		  p->nmsgs == 1 ? "" : "s");
+	{
+		/* The keys to the report's other views when they fit, else
+		 * none (? lists them): never a key cut in half. */
+		static const char hints[] = "  t:timeline p:participants v:vendors d:disclosure";
+		char *head = xasprintf(" report %lld: %s, %s  (%zu message%s)",
+				       (long long)v->report_id, p->rf.r.state,
+				       p->rf.r.severity, p->nmsgs, p->nmsgs == 1 ? "" : "s");
+		bool fit = text_width(head) + (int)strlen(hints) <= COLS;
+
+		tui_title(t, "%s%s", head, fit ? hints : "");
+		free(head);
+	}
 	draw_headers(t, p);
+	draw_trust(t, p, true);
 	lines_draw(t, &p->lines, pane_top(), pane_height(), 1);
 	/* Drawn after the pane: nothing from the body can be on its row. */
-	draw_trust(t, p);
+	draw_trust(t, p, false);
 }
 
 /* Wipes and frees what the pane shows of the thread. */

@@ -34,8 +34,10 @@ struct reports {
 	size_t nrows;
 	size_t sel, top;
 	int sort;
-	char *f_state, *f_sev;
-	bool f_open;
+	/* :filter QUERY of state: and severity: terms alone (search.h's
+	 * language), answered from the keys; f_text as typed. */
+	struct search_query f_fields;
+	char *f_text;
 	struct policy pol;       /* for the deadline of undated reports */
 	time_t *deadline;        /* per key, for the deadline sort: the
 				  * embargo deadline, or INT64_MAX when the
@@ -226,11 +228,7 @@ static void arrange(struct tui *t, struct reports *p, int64_t keep)
 	p->nrows = 0;
 	for (size_t i = 0; i < p->nkeys; i++) {
 		const struct report_key *k = &p->keys[i];
-		if (p->f_state && strcmp(k->state, p->f_state))
-			continue;
-		if (p->f_sev && strcmp(k->severity, p->f_sev))
-			continue;
-		if (p->f_open && report_finished(k->state))
+		if (p->f_text && !search_state_matches(&p->f_fields, k->state, k->severity))
 			continue;
 		if (p->f_query && !bsearch(&k->id, p->f_ids, p->nf_ids, sizeof(k->id), cmp_id))
 			continue;
@@ -491,11 +489,12 @@ static void list_title(struct tui *t, struct reports *p, size_t nshown, int h)
 		p->top = p->sel;
 	if (p->sel >= p->top + (size_t)h)
 		p->top = p->sel - (size_t)h + 1;
-	if (p->f_state || p->f_sev || p->f_open)
-		snprintf(fbuf, sizeof(fbuf), "  filter:%s%s%s%s%s",
-			 p->f_state ? " state=" : "", p->f_state ? p->f_state : "",
-			 p->f_sev ? " severity=" : "", p->f_sev ? p->f_sev : "",
-			 p->f_open ? " open" : "");
+	if (p->f_text) {
+		char *ft = safe_str(p->f_text);
+
+		snprintf(fbuf, sizeof(fbuf), "  filter: %s", ft);
+		free(ft);
+	}
 	if (p->pending)
 		tui_title(t, " secteam-tui: reports %zu/...  sort: %s  (counting)", nshown ? p->sel + 1 : 0,
 			  sort_names[p->sort]);
@@ -519,7 +518,7 @@ static void list_row(struct tui *t, struct reports *p, int y, int64_t id,
 		draw_fill(row, 0, COLS, A_REVERSE);
 	if (!r->id) {
 		snprintf(buf, sizeof(buf), "no report %lld", (long long)id);
-		draw_text(row, 0, COLS, buf, base | draw_color(t, CP_RED));
+		draw_text_clip(row, 0, COLS, buf, base | draw_color(t, CP_RED));
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r->state, r->severity);
@@ -535,7 +534,10 @@ static void list_row(struct tui *t, struct reports *p, int y, int64_t id,
 	draw_untrusted(row, x, 10, r->claimed_by && *r->claimed_by ? r->claimed_by : "-", base);
 	x += 11;
 	if (fw >= 0) {
-		draw_untrusted(row, x, fw, label ? label : "", base);
+		char *l = safe_str(label ? label : "");
+
+		draw_text(row, x, fw, l, base);
+		free(l);
 		x += fw + 1;
 	}
 	draw_untrusted(row, x, COLS - x, r->subject, base);
@@ -712,8 +714,8 @@ static void reports_close(struct tui *t, struct tui_view *v)
 	report_subjects_free(p->subj, p->nsubj);
 	free(p->subj_place);
 	free(p->kplace);
-	free(p->f_state);
-	free(p->f_sev);
+	search_query_release(&p->f_fields);
+	free(p->f_text);
 	free(p->f_ids);
 	free(p->f_query);
 	free(p);
@@ -801,38 +803,32 @@ int reports_cycle_sort(struct tui *t, const char *args)
 	return TUI_REDRAW;
 }
 
+/* :filter QUERY, in search's language (search.h): state: and severity:
+ * terms alone are answered from the list's own rows; any other term
+ * (words, file:, from:, ...) makes it a :search.  None clears both. */
 int reports_set_filter(struct tui *t, const char *args)
 {
 	struct reports *p = P(t->stack[0]);
-	char *copy = xstrdup(args), *save = NULL;
-	char *state = NULL, *sev = NULL;
-	bool open = false;
+	struct search_query q;
+	struct err err = { 0, "" };
 	int64_t keep = sel_id(p);
 
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		if (str_starts(w, "state=") && triage_state_valid(w + 6)) {
-			free(state);
-			state = xstrdup(w + 6);
-		} else if (str_starts(w, "severity=") && triage_severity_valid(w + 9)) {
-			free(sev);
-			sev = xstrdup(w + 9);
-		} else if (!strcmp(w, "open")) {
-			open = true;
-		} else {
-			tui_status(t, true, "bad filter '%s': state=S severity=S open", w);
-			free(state);
-			free(sev);
-			free(copy);
-			return TUI_OK;
-		}
+	if (*args && search_parse(args, &q, &err) < 0) {
+		search_query_release(&q);
+		tui_status(t, true, "%s", err.msg);
+		return TUI_OK;
 	}
-	free(copy);
-	free(p->f_state);
-	free(p->f_sev);
-	p->f_state = state;
-	p->f_sev = sev;
-	p->f_open = open;
-	if (!*args) {
+	if (*args && !search_fields_only(&q)) {
+		search_query_release(&q);
+		return reports_set_search(t, args);
+	}
+	search_query_release(&p->f_fields);
+	free(p->f_text);
+	p->f_text = NULL;
+	if (*args) {
+		p->f_fields = q;
+		p->f_text = xstrdup(args);
+	} else {
 		free(p->f_ids);
 		free(p->f_query);
 		p->f_ids = NULL;

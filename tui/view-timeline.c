@@ -51,9 +51,12 @@ void timeline_table(const struct report_full *rf, struct tui_lines *lines,
 	}
 	text_table_widths(&tab, w);
 	*head = text_table_line(&tab, w, TEXT_TABLE_HEAD);
+	/* A long detail goes on below, under its column: never cut. */
+	const char *dcol = strstr(*head, "DETAIL");
+	int indent = dcol ? (int)(dcol - *head) : 4;
 	for (size_t r = 0; r < tab.nrows; r++) {
 		char *s = text_table_line(&tab, w, r);
-		lines_add(lines, s, A_NORMAL, 1);
+		lines_add_hanging(lines, s, COLS, indent, A_NORMAL, 1);
 		free(s);
 	}
 	text_table_release(&tab);

@@ -13,7 +13,8 @@
 # ranges, validated by python3-jsonschema against the CVE 5 schema (and
 # OSV against osv-schema.json, CSAF against the CSAF 2.0 schema with the
 # FIRST CVSS schemas resolved offline), read back with jq; credits only
-# with consent; writing the record moves the ID to published.  A second
+# with consent; writing the record leaves the ID reserved, `cve --publish`
+# publishes it.  A second
 # report's rejected ID gives a REJECTED record.
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 . "$SECTEAM_TOP/tests/lib/gitrepo.sh"
@@ -84,8 +85,11 @@ for f in cve osv csaf; do
 	tap_like "$out" "report 1 is under embargo until 2026-12-05T12:00:00Z" "  naming the disclosure date"
 	[ ! -e "$T/early.$f" ]; tap_ok $? "  and writes no file"
 done
+out=$(st cve 1 --publish 2>&1); rc=$?
+tap_is "$rc" 1 "cve --publish under embargo exits 1" "$out"
+tap_like "$out" "report 1 is under embargo until 2026-12-05T12:00:00Z" "  naming the disclosure date"
 tap_is "$(st show 1 --json | jq -r .cve.state)" reserved "the ID stays reserved"
-tap_unlike "$(st due --within 0s 2>&1)" "no record published" "due: nothing about the CVE before disclosure"
+tap_unlike "$(st due --within 0s 2>&1)" "but not published" "due: nothing about the CVE before disclosure"
 st triage 1 --note "internal: the reporter is touchy about credit" >/dev/null
 st export 1 --format md -o "$T/early.md" 2>/dev/null
 tap_unlike "$(cat "$T/early.md")" "## Advisory" "md: no advisory section under embargo"
@@ -96,13 +100,19 @@ tap_like "$(cat "$T/early.md")" "touchy" "md: the note with --with-notes"
 # Disclosed (the date passed and the state says so).
 export SECTEAM_TEST_NOW=2026-12-05T13:00:00Z
 st triage 1 --state disclosed >/dev/null
-tap_like "$(st due 2>&1)" "^#1 CVE-2026-12345 reserved and the report disclosed, but no record published \(export --format cve\): frobnicator overflow 1$" \
+tap_like "$(st due 2>&1)" "^#1 CVE-2026-12345 reserved and the report disclosed, but not published \(export --format cve writes the record, cve 1 --publish records it\): frobnicator overflow 1$" \
 	"due: the disclosed report's reserved ID has no record"
 tap_is "$(st due --json | jq -r '[.items[] | select(.kind == "cve-unpublished") | .report] | join(",")')" 1 "due --json: kind cve-unpublished"
 st export 1 --format cve -o "$T/nocredit.cve.json" 2>/dev/null
 tap_is "$(jq 'has("containers") and (.containers.cna | has("credits") | not)' "$T/nocredit.cve.json")" true \
 	"no credits without the reporter's consent"
 tap_like "$(st export 1 --format md 2>/dev/null)" 'Credit:\*\* withheld \(no consent to credit\)' "md advisory: credit withheld without consent"
+tap_is "$(st show 1 --json | jq -r .cve.state)" reserved "writing the record is writing a file: the ID stays reserved"
+tap_like "$(st due 2>&1)" "but not published" "due: still, until it is published"
+out=$(st cve 1 --publish 2>&1)
+tap_like "$out" "^report 1: CVE-2026-12345 published$" "cve --publish says which ID" "$out"
+tap_is "$(st show 1 --json | jq -r .cve.state)" published "cve --publish published the ID"
+tap_unlike "$(st due 2>&1)" "but not published" "due: no longer once it is published"
 st triage 1 --consent credit >/dev/null
 for f in md txt json csv ics cve dyad osv csaf; do
 	ext=$f; [ $f = cve ] || [ $f = osv ] || [ $f = csaf ] && ext=$f.json
@@ -110,8 +120,6 @@ for f in md txt json csv ics cve dyad osv csaf; do
 	tap_ok $? "export --format $f after disclosure" "$(cat "$T/err")"
 	golden "advisory-1.$ext" "$T/a.$ext"
 done
-tap_is "$(st show 1 --json | jq -r .cve.state)" published "writing the record published the ID"
-tap_unlike "$(st due 2>&1)" "no record published" "due: no longer once the record is written"
 
 tap_like "$(cat "$T/a.md")" '## Advisory' "md: an advisory section once disclosed"
 tap_like "$(cat "$T/a.md")" "Affected:\*\* from 1.0 until 1.1-rc1; fixed in 1.0.1 \(linux-1.0.y\)" "md advisory: the affected versions"

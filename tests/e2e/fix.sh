@@ -84,10 +84,25 @@ out=$(st export 1 --format dyad 2>/dev/null); rc=$?
 tap_is "$rc" 0 "export --format dyad exits 0"
 tap_is "$(printf '%s\n' "$out" | grep -v '^#')" "$(printf '1.0:%s:1.1-rc1:%s\n1.0:%s:1.0.1:%s' "$INTRO" "$FIX" "$INTRO" "$BP")" "dyad: mainline and stable pairs"
 
-# kernel.git stands for --tree; a newer fix replaces the older one.
+# kernel.git stands for --tree; a newer fix replaces the older one, but
+# not without a word: it would forget the introducing commit and the
+# backport the tree gave, so it asks for --replace, naming them.
 printf '[kernel]\n\tgit = %s\n' "$G" > "$T/config"
+before=$(nev)
 out=$(st fix 1 --commit "$(rev v1.1)" 2>&1); rc=$?
-tap_is "$rc" 0 "fix with kernel.git exits 0"
+tap_is "$rc" 1 "replacing a tree-checked fix without --replace is refused" "$out"
+tap_like "$out" "would replace the recorded fix $(printf %.12s "$FIX") \(checked in a tree, first in v1.1-rc1; 1 introducing commit; 1 backport\).*--add keeps it.*--replace replaces it" \
+	"  naming the fix and what would be forgotten" "$out"
+tap_is "$(nev)" "$before" "  nothing recorded"
+out=$(st fix 1 --commit "$(rev v1.1)" --replace 2>&1); rc=$?
+tap_is "$rc" 0 "fix with kernel.git and --replace exits 0"
+tap_like "$out" "\(replacing $(printf %.12s "$FIX")\)$" "  and says what it replaced" "$out"
+# The same fix again without a tree forgets what the tree said of it.
+: > "$T/config"
+out=$(st fix 1 --commit "$(rev v1.1)" 2>&1); rc=$?
+tap_is "$rc" 1 "the same fix again without a tree is refused too" "$out"
+tap_like "$out" "\(checked in a tree, first in v1\.1\)" "  naming what the tree told" "$out"
+printf '[kernel]\n\tgit = %s\n' "$G" > "$T/config"
 j=$(st show 1 --json)
 tap_is "$(printf '%s' "$j" | jq -r '.fix.tag + " " + (.fix.tree_checked|tostring) + " " + (.fix.introduced|length|tostring)')" "v1.1 true 0" "checked in kernel.git's tree; the new fix starts afresh"
 tap_is "$(st export 1 --format dyad 2>/dev/null | grep -v '^#')" "0:0:1.1:$(rev v1.1)" "dyad without an introducing commit: 0:0"

@@ -36,7 +36,7 @@ man_synopsis() {
 }
 
 cmds=$("$SECTEAM_BIN" --help | sed -n '/^Commands:$/,/^$/p' | awk 'NF { print $1 }' | grep -v '^Commands:$' | grep -vx help)
-tap_like "$(echo $cmds)" "^import list show triage note maintainers vendor date due export fix cve forward reply distros announce roster team attachment stats search$" \
+tap_like "$(echo $cmds)" "^import list show triage note maintainers vendor date due export fix cve forward reply distros announce roster team attachment stats search verify$" \
 	"the global help lists every command"
 
 for c in $cmds; do
@@ -107,7 +107,7 @@ usage_error '^usage: secteam-tui date set ID DATE \[--reason TEXT\] \[--override
 	"^secteam-tui: invalid date '-3d' \(expected .*2026-12-09.*\+7d or now" date set 3 -3d
 usage_error '^usage: secteam-tui date propose ID DATE' "invalid date 'soon'" \
 	date propose 3 soon --by reporter --reason x
-usage_error '^usage: secteam-tui list \[--state S\]' \
+usage_error '^usage: secteam-tui list \[QUERY\] \[--state S\]' \
 	"unknown state 'weird' \(valid states: new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed\)" \
 	list --state weird
 usage_error '^usage: secteam-tui vendor status ID NAME \[STATUS\]' "" vendor status

@@ -37,7 +37,7 @@ chown "$OFFICER_USER:" "$U/off/precious"
 chmod 600 "$U/off/precious"
 as_attacker ln -s "$U/off/precious" "$SH/embargoes.ics"
 # The officer's stderr without the embargo warning exports give.
-errs() { grep -v '^warning: report [0-9]* is still under embargo' "$T/err"; }
+errs() { grep -v -E '^warning: reports? [0-9, ]* (is|are) still under embargo' "$T/err"; }
 out=$(sto export --all --format ics -o "$SH/embargoes.ics" 2>"$T/err"); rc=$?
 tap_is "$rc" 1 "export -o onto a planted symbolic link: exit 1"
 tap_is "$(errs)" "secteam-tui: refusing to write '$SH/embargoes.ics': it is a symbolic link" \

@@ -53,9 +53,9 @@ tap_is "$(st show 1 --json | jq -r '.messages_detail | length')" 5 "the four rep
 
 # show: the stranger's files apart, as unsigned; not the report's.
 st show 1 > "$T/show"
-tap_like "$(grep '^Unsigned files (2)' "$T/show")" 'drivers/URGENT: distros' \
+tap_like "$(grep '^Unsigned files (message 2)' "$T/show")" 'drivers/URGENT: distros' \
 	"show lists the stranger's file apart, as unsigned"
-tap_like "$(grep "^Others' files (4)" "$T/show")" 'drivers/mia\.c' \
+tap_like "$(grep "^Others' files (message 4)" "$T/show")" 'drivers/mia\.c' \
 	"show lists the third party's signed file apart too"
 tap_unlike "$(grep '^Files ' "$T/show")" 'URGENT|evil|spoofed|mia' "show: not among the report's files"
 tap_like "$(grep '^Files ' "$T/show")" 'net/ipv4/tcp_output.c' "show: the reporter's signed reply's file is the report's"

@@ -194,8 +194,11 @@ tap_ok $? "CVE-2026-30003 (the follow-up only): every tag as by git ancestry" "$
 tap_like "$(tail -n 1 "$T/sem3")" "^[1-9][0-9]* passed, 0 failed$" "  $(tail -n 1 "$T/sem3")"
 tap_is "$(jq -r '[.containers.cna.references[].url | select(contains("/c/"))] | length' "$T/r2.1.cve.json")" 3 \
 	"CVE-2026-30003 names the follow-up and its backports only"
+tap_is "$(st show 2 --json | jq -c '[.cves[].state]')" '["reserved","reserved"]' \
+	"writing the records changes no ID's state"
+st cve 2 --publish --id CVE-2026-30002 >/dev/null && st cve 2 --publish --id CVE-2026-30003 >/dev/null
 tap_is "$(st show 2 --json | jq -c '[.cves[].state]')" '["published","published"]' \
-	"writing the records published both IDs"
+	"cve --publish --id published both IDs"
 tap_is "$(st export 2 --format cve --cve-id CVE-2026-30003 2>/dev/null | jq -r '.cveMetadata.cveId')" CVE-2026-30003 \
 	"export --cve-id picks one of the report's IDs: one record"
 md=$(st export 2 --format md 2>/dev/null)

@@ -79,7 +79,7 @@ tap_like "$(grep '^\[attachment 1' "$T/inline.out")" 'fix\.patch, text/x-diff, [
 	"show: the attachment is marked NOT SIGNED"
 tap_like "$(grep '^Files ' "$T/inline.out")" '^Files +net/ipv4/tcp_input\.c$' \
 	"show: the report's files are the signed text's, not the unsigned patch's"
-tap_like "$(grep '^Unsigned files' "$T/inline.out")" '^Unsigned files \(1\) +mm/slub\.c$' \
+tap_like "$(grep '^Unsigned files' "$T/inline.out")" '^Unsigned files \(message 1\) +mm/slub\.c$' \
 	"show: the unsigned patch's file is listed apart"
 tap_is "$(st show "$id" --json | jq -c '[.files, .files_unsigned, .messages_detail[0].unsigned_text]')" \
 	'[["net/ipv4/tcp_input.c"],["mm/slub.c"],true]' \

@@ -56,6 +56,16 @@ tap_like "$(st show 1 --json | jq -r '.events[] | select(.kind == "forward") | .
 	'^to mia@example\.org \(encrypted, signed; 1 attachment withheld\)$' \
 	"the demo's forward withheld it"
 
+# ... and every state, a disclosed report with a reserved CVE ID among
+# them (the tour writes its record and publishes it) and a duplicate.
+tap_is "$(st list --json | jq -r '[.[].state] | unique | join(" ")')" \
+	"accepted closed disclosed duplicate fix-ready fixing new rejected triaged" \
+	"the demo's reports are in every state"
+tap_is "$(st show 8 --json | jq -r '[.state, .cve.state] | join(" ")')" "disclosed reserved" \
+	"report 8: disclosed, its CVE ID reserved"
+tap_is "$(st show 15 --json | jq -r '[.state, .duplicate_of] | join(" ")')" "duplicate 10" \
+	"report 15: a duplicate of 10"
+
 # The tour's lines, as README.md has them.
 awk '/^<!-- tour:/ { t = 1; next }
 	t == 1 && /^```sh$/ { t = 2; next }
@@ -98,6 +108,10 @@ tap_like "$(st show 3 --json | jq -r '.events[] | select(.kind == "forward") | .
 tap_like "$(cat "$W/tour.out")" "^would send	digest	security@example.org	report " \
 	"due --mail --dry-run lists the officer's digest (the demo names the officer's address)"
 tap_ok "$([ -s "$D/embargoes.ics" ]; echo $?)" "embargoes.ics was written, in the demo's folder"
+tap_is "$(jq -r .cveMetadata.cveId "$D/CVE-2026-11111.json" 2>/dev/null)" CVE-2026-11111 \
+	"report 8's CVE record was written, in the demo's folder"
+tap_is "$(st show 8 --json | jq -r .cve.state)" published "cve 8 --publish published its ID"
+tap_like "$(cat "$W/tour.out")" "^Duplicate of +10$" "show 15 names the report it duplicates"
 tap_is "$(ls -A "$W/top")" build "the tour writes nothing into the repository"
 tap_is "$agents" 0 "the tour's last line leaves no gpg-agent of the demo's running"
 tap_done

@@ -50,8 +50,8 @@ printf '[cve]\n\torg_id = 6c8b7f1e-2a3d-4c5b-9e8f-0a1b2c3d4e5f\n' >"$T/config"
 for s in triaged accepted fixing fix-ready disclosed; do
 	sectui triage 1 --state $s >/dev/null || { echo "Bail out! triage failed"; exit 1; }
 done
-sectui export 1 --format cve >/dev/null 2>"$T/export.err" ||
-	{ echo "Bail out! export failed: $(cat "$T/export.err")"; exit 1; }
+sectui cve 1 --publish >/dev/null 2>"$T/export.err" ||
+	{ echo "Bail out! cve --publish failed: $(cat "$T/export.err")"; exit 1; }
 tui_start 200 30
 if wait_for "UAF in tcp" && line_of "UAF in tcp" | grep -qF "0123456789ab/CVE-2026-12345:published "; then
 	tui_ok 0 "200 columns: the published CVE's cell whole"

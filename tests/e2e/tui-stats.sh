@@ -17,7 +17,8 @@ mail_pgp m2 "Overflow in ext4" "ext4: a heap overflow in fs/ext4/xattr.c"
 e2e_import "$T/m1.eml" "$T/mail/m2.eml" || { echo "Bail out! import failed"; exit 1; }
 st triage 2 --state triaged >/dev/null
 
-tui_start 80 24
+mkdir "$T/home"
+tui_start 80 24 HOME="$T/home"
 wait_for "UAF in tcp" >/dev/null
 keys '#'
 if wait_for "Reports per month received" && line_of "2026-12" | grep -qE '^  2026-12 +2 █+' &&
@@ -39,18 +40,47 @@ wait_for "attachment 1: poc.c" >/dev/null
 keys s
 tui_check "s asks for the attachment's number" wait_for "save attachment number:"
 type_text 1; keys Enter
-tui_check "then for the file" wait_for "save it to the file:"
-type_text "$T/o/poc.c"; keys Enter
+tui_check "then for the file, offering its own name in ~/ (as mutt does)" \
+	wait_for "save it to the file: ~/poc.c"
+keys Enter
+if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/home/poc.c"; then
+	tui_ok 0 "Enter takes the offer: ~ is the home folder"
+else tui_ok 1 "Enter takes the offer: ~ is the home folder"; fi
+keys s; wait_for "save attachment number:" >/dev/null
+type_text 1; keys Enter; wait_for "save it to the file:" >/dev/null
+keys C-u; type_text "rel.c"; keys Enter
+if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/home/rel.c"; then
+	tui_ok 0 "a relative name goes under the save folder, not where the UI started"
+else tui_ok 1 "a relative name goes under the save folder, not where the UI started"; fi
+keys s; wait_for "save attachment number:" >/dev/null
+type_text 1; keys Enter; wait_for "save it to the file:" >/dev/null
+keys C-u; type_text "$T/o/poc.c"; keys Enter
 if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/o/poc.c" &&
    [ "$(stat -c %a "$T/o/poc.c")" = 600 ]; then
 	tui_ok 0 "s saves the attachment, 0600, and says so"
 else tui_ok 1 "s saves the attachment, 0600, and says so"; fi
 keys s; wait_for "save attachment number:" >/dev/null
 type_text 1; keys Enter; wait_for "save it to the file:" >/dev/null
-type_text "$T/o/poc.c"; keys Enter
+keys C-u; type_text "$T/o/poc.c"; keys Enter
 tui_check "a second save to the same file: the error in the status line" wait_for "it exists"
-tap_is "$(st show 1 --json | jq '[.events[] | select(.kind == "attachment-saved")] | length')" 1 \
-	"the saved exploit code is an event"
+tap_is "$(st show 1 --json | jq '[.events[] | select(.kind == "attachment-saved")] | length')" 3 \
+	"each save of the exploit code is an event"
+keys Q
+wait_for "EXITED:0" || tap_diag "the UI did not end"
+tui_stop
+# attach.save_dir names the folder offered and the one relative names go to.
+mkdir "$T/dl"
+printf '[attach]\n\tsave_dir = %s\n' "$T/dl" >"$T/config"
+tui_start 80 24 HOME="$T/home"
+wait_for "UAF in tcp" >/dev/null
+keys Enter; wait_for "attachment 1: poc.c" >/dev/null
+keys s; wait_for "save attachment number:" >/dev/null
+type_text 1; keys Enter
+tui_check "attach.save_dir: the offer is in that folder" wait_for "save it to the file: $T/dl/poc.c"
+keys C-u; type_text "sub-rel.c"; keys Enter
+if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/dl/sub-rel.c"; then
+	tui_ok 0 "attach.save_dir: a relative name goes there"
+else tui_ok 1 "attach.save_dir: a relative name goes there"; fi
 keys Q
 wait_for "EXITED:0" || tap_diag "the UI did not end"
 tui_stop

@@ -15,6 +15,8 @@ st vendor add Nokey --contact nokey@nowhere.example >/dev/null
 out=$(st vendor notify 1 Vic --forward --outbox "$T/out"); rc=$?
 tap_is "$rc" 0 "notify --forward to a vendor with a key"
 tap_like "$out" "^encrypted	vic@vendor.example	$T/out/new/" "the forward is delivered to the outbox"
+tap_like "$out" "vendor Vic notified .*; an encrypted mail to vic@vendor.example: $T/out/new/" \
+	"its result line says the mail was written, and where (the UI shows that line)"
 f=$(ls "$T/out/new/" | head -n 1)
 gpg --homedir "$T/keys/senders" --batch --quiet --decrypt "$T/out/new/$f" > "$T/plain" 2>/dev/null
 tap_ok $? "the vendor's key decrypts it"

@@ -106,6 +106,80 @@ static void test_exploit_heuristic(void **state)
 	assert_false(attachment_is_exploit(NULL, "text/plain"));
 }
 
+/* The save prompt's offer and where a typed name goes: a mail's name
+ * never climbs out of the folder, hides itself or names a device. */
+static void test_save_names(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} names[] = {
+		{ "pipapo-poc.c", "pipapo-poc.c" },
+		{ "../../.bashrc", "bashrc" },
+		{ "C:\\Users\\x\\evil name.c", "evil_name.c" },
+		{ "..", "attachment-3" },
+		{ "", "attachment-3" },
+		{ NULL, "attachment-3" },
+		{ "a\x1b[2Jb\xc3\xa9.txt", "a__2Jb__.txt" },
+		{ "/etc/passwd", "passwd" },
+	};
+	char *s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		s = attachment_safe_name(names[i].in, 3);
+		assert_string_equal(s, names[i].want);
+		free(s);
+	}
+	setenv("HOME", "/home/o", 1);
+	s = attachment_save_path("~/", "poc.c");
+	assert_string_equal(s, "/home/o/poc.c");
+	free(s);
+	s = attachment_save_path(NULL, "~/x/poc.c");
+	assert_string_equal(s, "/home/o/x/poc.c");
+	free(s);
+	s = attachment_save_path("~/Downloads", "sub/poc.c");
+	assert_string_equal(s, "/home/o/Downloads/sub/poc.c");
+	free(s);
+	s = attachment_save_path("/srv/dl/", "/tmp/abs.c");
+	assert_string_equal(s, "/tmp/abs.c");
+	free(s);
+	s = attachment_save_path("~other", "p.c");
+	assert_string_equal(s, "~other/p.c");
+	free(s);
+}
+
+/* One language for search, list and the UI's filter: state: and
+ * severity: terms (state= and severity= the same), answered from a
+ * report's row when nothing else is asked. */
+static void test_query_fields(void **state)
+{
+	struct search_query q;
+	struct err err = { 0, "" };
+
+	(void)state;
+	assert_int_equal(search_parse("state=new severity:high,critical", &q, &err), 0);
+	assert_true(search_fields_only(&q));
+	assert_true(search_state_matches(&q, "new", "high"));
+	assert_true(search_state_matches(&q, "new", "critical"));
+	assert_false(search_state_matches(&q, "new", "low"));
+	assert_false(search_state_matches(&q, "triaged", "high"));
+	search_query_release(&q);
+	assert_int_equal(search_parse("state:open", &q, &err), 0);
+	assert_true(search_state_matches(&q, "fixing", "none"));
+	assert_false(search_state_matches(&q, "closed", "none"));
+	search_query_release(&q);
+	assert_int_equal(search_parse("state:open overflow", &q, &err), 0);
+	assert_false(search_fields_only(&q));
+	search_query_release(&q);
+	assert_int_equal(search_parse("severity=bogus", &q, &err), ERR_INVALID);
+	assert_non_null(strstr(err.msg, "unknown severity 'bogus'"));
+	search_query_release(&q);
+	/* '=' is no synonym for other keys: a word, as before. */
+	assert_int_equal(search_parse("from=rita", &q, &err), 0);
+	assert_int_equal(q.nwords, 1);
+	search_query_release(&q);
+}
+
 /* What a display name may hide (core/sender.c), and how it is shown. */
 static void test_sender_flags(void **state)
 {
@@ -365,6 +439,8 @@ int main(void)
 		cmocka_unit_test(test_triage_lifecycle),
 		cmocka_unit_test(test_report_id),
 		cmocka_unit_test(test_exploit_heuristic),
+		cmocka_unit_test(test_save_names),
+		cmocka_unit_test(test_query_fields),
 		cmocka_unit_test(test_sender_flags),
 		cmocka_unit_test(test_opened_lines),
 		cmocka_unit_test(test_search_parse),

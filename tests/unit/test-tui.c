@@ -481,6 +481,79 @@ static void test_wrap(void **state)
 	}
 }
 
+/* Rows wrapped between words, the rows after the first indented, none
+ * wider than the width (a word longer than a row cut into rows). */
+static void test_hanging(void **state)
+{
+	static const struct {
+		const char *text;
+		int width, indent;
+		const char *want;  /* rows joined by '|' */
+	} t[] = {
+		{ "short", 20, 4, "short" },
+		{ "  one two three four five six seven", 20, 4,
+		  "  one two three four|    five six seven" },
+		{ "key   name   a description that goes on", 24, 14,
+		  "key   name   a|            description|            that goes on" },
+		{ "abcdefghijklmnopqrstuvwxyz0123456789", 20, 4,
+		  "abcdefghijklmnopqrst|    uvwxyz0123456789" },
+		{ "x \xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 20, 2,
+		  "x|  \xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2|  \xe5\xad\x97\xe6\xbc\xa2" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct tui_lines l;
+		struct sbuf got = SBUF_INIT;
+
+		memset(&l, 0, sizeof(l));
+		lines_add_hanging(&l, t[i].text, t[i].width, t[i].indent, 0, 0);
+		for (size_t j = 0; j < l.n; j++) {
+			sbuf_addf(&got, "%s%s", j ? "|" : "", l.line[j]);
+			if (text_width(l.line[j]) > t[i].width)
+				fail_msg("case %zu: row %zu is wider than %d", i, j, t[i].width);
+		}
+		if (strcmp(got.buf, t[i].want))
+			fail_msg("case %zu: got '%s', want '%s'", i, got.buf, t[i].want);
+		assert_int_equal(l.nsrc, 1);
+		sbuf_release(&got);
+		lines_release(&l);
+	}
+}
+
+/* draw_text says what it cuts (the trace the tmux tests read): words,
+ * never white space alone, never what draw_text_clip cuts by design. */
+static void test_cut_log(void **state)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	FILE *log = tmpfile();
+	SCREEN *scr;
+	char buf[256] = "";
+	size_t n;
+
+	(void)state;
+	assert_non_null(log);
+	scr = newterm("xterm", out, in);
+	assert_non_null(scr);
+	resize_term(8, 40);
+	draw_log_cuts(log);
+	draw_text(1, 0, 40, "fits whole", A_NORMAL);
+	draw_text(2, 0, 5, "abc   ", A_NORMAL);
+	draw_text_clip(3, 0, 5, "a subject cut by design", A_NORMAL);
+	draw_untrusted(4, 0, 5, "another subject", A_NORMAL);
+	draw_text(5, 30, 40, "past the edge of the screen", A_NORMAL);
+	draw_log_cuts(NULL);
+	rewind(log);
+	n = fread(buf, 1, sizeof(buf) - 1, log);
+	buf[n] = '\0';
+	assert_string_equal(buf, "cut 5: past the edge of the screen\n");
+	endwin();
+	delscreen(scr);
+	fclose(log);
+	fclose(out);
+	fclose(in);
+}
+
 /* Display widths the layout counts with. */
 static void test_text_width(void **state)
 {
@@ -689,6 +762,8 @@ int main(void)
 		cmocka_unit_test(test_target_spec),
 		cmocka_unit_test(test_key_rows_target),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_hanging),
+		cmocka_unit_test(test_cut_log),
 		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_status),
 		UNIT_BOTH(test_list_columns),
