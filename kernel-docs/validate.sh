@@ -236,12 +236,11 @@ if on PIN; then
 			if [ "$got" = "$blob" ]; then
 				pin_ok="$pin_ok ${kind,,}-image ${blob:0:12}"
 			else
-				echo "    $what is blob ${got:-(none)}, not upstream's ${kind,,}-image $blob"
-				pin_bad="$pin_bad $what"
+				pin_bad="$pin_bad; $what is blob ${got:-(none)}, not upstream's ${kind,,}-image $blob"
 			fi
 		done <<<"$pins"
 		if [ -n "$pin_bad" ]; then
-			fail pin "$t" "not upstream's text:$pin_bad (kernel-docs/series: Pre-Image:, Post-Image:)"
+			fail pin "$t" "not upstream's text:${pin_bad#;} (kernel-docs/series: Pre-Image:, Post-Image:)"
 		else
 			ok pin "$t" "upstream's blobs:$pin_ok"
 		fi
