@@ -293,10 +293,19 @@ if [ -n "$ran" ] || [ -z "$only" ]; then
 		rm -f "$M".*
 		rm -rf "$M" && mkdir -p "$M"
 		total=$((total + 1))
+		# a run killed in the middle of git am leaves the am behind in
+		# the cached tree: the next run must abort it, not fail on it
+		stuck=
+		tracked=$(ls -d "$KC"/repo-*/.git 2>/dev/null | head -n 1)
+		if [ -n "$tracked" ] && [ -f "$W/series-non-applying/$P1" ]; then
+			GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git -C "${tracked%/.git}" -c user.name=mutation \
+				-c user.email=mutation@localhost am -q "$W/series-non-applying/$P1" >/dev/null 2>&1
+			[ -d "$tracked/rebase-apply" ] && stuck=", with a git am left in progress in the cached tree before it"
+		fi
 		if KERNEL_CHECK_RUN=$M/run KERNEL_CHECK_SPHINX=0 KERNEL_CHECK_MAINTAINERS=0 \
 			make -s --no-print-directory kernel-check B="$BUILD" >"$M/out" 2>&1; then
-			echo "the real series passes make kernel-check again" >"$M.$key"
-			echo "mutations: real ok ($(since "$t")) the real series passes make kernel-check again"
+			echo "the real series passes make kernel-check again$stuck" >"$M.$key"
+			echo "mutations: real ok ($(since "$t")) the real series passes make kernel-check again$stuck"
 		else
 			failed=$((failed + 1))
 			sed 's/^/    /' "$M/out" | tail -n 25
