@@ -14,7 +14,13 @@
 #   tree        the pristine tree, partly unpacked (scripts/kernel-tree.sh
 #               --partial), and the list of every file of the whole tree
 #   series      kernel-docs/patches is what `make kernel-series` makes
-#   apply       git am of the committed patches on the pristine tree
+#   apply       git am of the committed patches on the pristine tree; a
+#               patch that does not apply is named with git's reason, the
+#               am aborted and the cached tree left as it was
+#   pin         the pristine and the patched files are upstream's blobs
+#               before and after its commit (the sources' Pre-Image:,
+#               Post-Image:)
+#   mail        the mails as stable reads them (kernel-docs/mailcheck.py)
 #   checkpatch  scripts/checkpatch.pl --strict: no error, no warning
 #   maintainers get_maintainer.pl before and after the series on the security
 #               documents and the files the series touches: nobody is lost
@@ -27,7 +33,11 @@
 #               expectations, the patched and the pristine tree's files
 #   boot        the kernel with that initrd
 #   guest       every check passes on the patched tree
-#   control     the same checks on the pristine tree: some fail
+#   upstream    the expectations of the files that upstream has (their
+#               "upstream" lines) hold for upstream's own files, from
+#               linux-source-6.12
+#   control     the same checks on the pristine tree: some fail, and it
+#               says none of the rules the series brings ("rule" lines)
 # Everything it builds lives in the cache, never in the repository:
 #   ${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}/kernel-check
 # and is keyed by what it was made from, so a rerun takes seconds.
@@ -35,10 +45,12 @@
 # KERNEL_CHECK_JOBS (make -j, default 2), KERNEL_CHECK_BOOT_TIMEOUT
 # (default 180 s), KERNEL_CHECK_PATCHES (the series to check, default
 # kernel-docs/patches), and, each =0 to switch a stage off:
-# KERNEL_CHECK_SERIES, KERNEL_CHECK_CHECKPATCH, KERNEL_CHECK_MAINTAINERS,
-# KERNEL_CHECK_SPHINX, KERNEL_CHECK_CONTROL; KERNEL_CHECK_RUN, where the
-# run's logs and console go (default $KC/run, emptied first).  The guest cannot be switched
-# off; tests/kernel/mutations.sh runs it alone on wrong series.
+# KERNEL_CHECK_SERIES, KERNEL_CHECK_PIN, KERNEL_CHECK_MAIL,
+# KERNEL_CHECK_CHECKPATCH, KERNEL_CHECK_MAINTAINERS, KERNEL_CHECK_SPHINX,
+# KERNEL_CHECK_CONTROL; KERNEL_CHECK_RUN, where the run's logs and console
+# go (default $KC/run, emptied first).  The guest cannot be switched off;
+# tests/kernel/mutations.sh runs it alone on wrong series, and stops after
+# the host stages (KERNEL_CHECK_HOST_ONLY=1) for wrong mails.
 set -u
 umask 022
 
@@ -74,7 +86,7 @@ rm -rf "$RUN" && mkdir -p "$RUN"
 
 # --- deps --------------------------------------------------------------------
 t=$(now)
-PKGS="linux-source-6.1 qemu-system-x86 busybox-static python3-sphinx
+PKGS="linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static python3-sphinx
 python3-sphinx-rtd-theme flex bison bc libelf-dev libssl-dev cpio gcc make
 perl git xz-utils python3"
 # shellcheck disable=SC2086 # one query for all of them
@@ -112,6 +124,30 @@ if [ -n "$cached" ]; then cached="(cached)"; else cached="($(du -sm "$PRISTINE" 
 ( "$REPO/scripts/kernel-tree.sh" --files >"$RUN/files.path" 2>"$RUN/files.log"; echo $? >"$RUN/files.rc" ) &
 FILES_LANE=$!
 LANES="$LANES $FILES_LANE"
+# Upstream's own files, for the expectations' "upstream" lines: each file
+# out of the tarball of the Debian package named (linux-source-6.12, which
+# has upstream's change), cached by the tarball and the path (a tarball
+# read once, beside the kernel build).
+: >"$RUN/upstream.map"
+upstream_lane() {
+	local f pkg path tb key dir
+	while read -r f pkg path; do
+		tb=/usr/src/$pkg.tar.xz
+		[ -r "$tb" ] || { echo "no $tb (apt-get install $pkg)" >"$RUN/upstream.err"; return 1; }
+		key=$(echo "$tb $(stat -c '%s %Y' "$tb") $path" | kc_hash)
+		dir=$KC/upstream-$key
+		if [ ! -f "$dir.complete" ]; then
+			rm -rf "$dir" && mkdir -p "$dir" &&
+				tar -xJf "$tb" -C "$dir" --strip-components=1 --wildcards "*/$path" 2>"$RUN/upstream.err" &&
+				[ -f "$dir/$path" ] || { echo "$path is not in $tb: $(head -c 200 "$RUN/upstream.err")" >"$RUN/upstream.err"; return 1; }
+			touch "$dir.complete"
+		fi
+		echo "$f $dir/$path $pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) $path" >>"$RUN/upstream.map"
+	done <<<"$(awk '$1 == "file" { f = $2 } $1 == "upstream" && NF == 3 { print f, $2, $3 }' "$EXPECTATIONS")"
+}
+( upstream_lane; echo $? >"$RUN/upstream.rc" ) &
+UPSTREAM_LANE=$!
+LANES="$LANES $UPSTREAM_LANE"
 ok tree "$t" "linux $KV, partial tree $cached"
 
 # --- series ------------------------------------------------------------------
@@ -139,11 +175,28 @@ done
 kc_repo "$PRISTINE" $(kc_series_paths "$PATCHES" "$KD/series") 2>"$RUN/repo.log" ||
 	{ log_tail "$RUN/repo.log"; die apply "$t" "cannot make the cached tree"; }
 R=$KC_REPO
-{
-	kgit checkout -q -f -B checked pristine &&
-	for p in $SERIES; do kgit am -q --whitespace=error-all "$PATCHES/$p" || exit 1; done
-} >"$RUN/apply.log" 2>&1 ||
-	{ log_tail "$RUN/apply.log"; kgit am --abort >/dev/null 2>&1; die apply "$t" "git am failed"; }
+# A run stopped in the middle of git am (killed, or before am was aborted
+# on failure) leaves the am behind: every later am would refuse to start.
+[ ! -d "$R/.git/rebase-apply" ] || kgit am --abort >>"$RUN/apply.log" 2>&1 ||
+	{ log_tail "$RUN/apply.log"; die apply "$t" "an earlier git am in $R cannot be aborted"; }
+# The branch checked as it was, put back when a patch does not apply: the
+# cached tree is left as this run found it.
+prev=$(kgit rev-parse -q --verify refs/heads/checked)
+kgit checkout -q -f -B checked pristine >>"$RUN/apply.log" 2>&1 ||
+	{ log_tail "$RUN/apply.log"; die apply "$t" "git checkout of the pristine tree failed in $R"; }
+for p in $SERIES; do
+	kgit am -q --whitespace=error-all "$PATCHES/$p" >"$RUN/apply.log" 2>&1 && continue
+	# git's reason: its error lines, not its advice on how to go on
+	reason=$(grep -v -e '^hint:' -e '^Patch failed at' -e '^The copy of the patch' -e '^When you have resolved' \
+		-e '^If you prefer to skip' -e '^To restore the original' -e '^Use .git am --show' "$RUN/apply.log" |
+		grep . | head -n 3 | paste -sd';' | sed 's/;/; /g')
+	kgit am --abort >>"$RUN/apply.log" 2>&1
+	if [ -n "$prev" ]; then kgit checkout -q -f -B checked "$prev"; else kgit checkout -q -f --detach pristine && kgit branch -q -D checked; fi >>"$RUN/apply.log" 2>&1
+	state="am aborted, cached tree as before"
+	{ [ -d "$R/.git/rebase-apply" ] || [ -n "$(kgit status --porcelain --untracked-files=no)" ]; } &&
+		state="the cached tree could NOT be put back ($R)"
+	die apply "$t" "$p does not apply: ${reason:-git am failed}; $state"
+done
 TOUCHED=$(kgit diff --name-only pristine checked)
 same=
 kgit rev-parse -q --verify kernel-series >/dev/null &&
@@ -157,6 +210,73 @@ for f in $TOUCHED; do
 	esac
 done
 ok apply "$t" "$(echo "$SERIES" | wc -l) patches on linux $KV (git am; branch checked$same); touched: $(echo $TOUCHED)"
+
+# --- pin ---------------------------------------------------------------------
+# The backport's text is upstream's: the sources pin the blob of each file
+# before upstream's commit (Pre-Image:) and after it (Post-Image:), with
+# where the ids come from.  The pristine file must be upstream's pre-image
+# (else the series is for another text) and the patched one its
+# post-image: a change of meaning, spacing or wording fails here.
+t=$(now)
+if on PIN; then
+	pins=$(sed -n '1,/^$/s/^\(Pre\|Post\)-Image: /\1 /p' "$KD/series"/*.in)
+	if [ -z "$pins" ]; then
+		fail pin "$t" "no Pre-Image:/Post-Image: in kernel-docs/series"
+	else
+		pin_bad=
+		pin_ok=
+		while read -r kind path blob; do
+			if [ "$kind" = Pre ]; then
+				got=$(git hash-object --no-filters "$PRISTINE/$path" 2>/dev/null)
+				what="the pristine $path"
+			else
+				got=$(kgit rev-parse -q --verify "checked:$path")
+				what="$path after the series"
+			fi
+			if [ "$got" = "$blob" ]; then
+				pin_ok="$pin_ok ${kind,,}-image ${blob:0:12}"
+			else
+				pin_bad="$pin_bad; $what is blob ${got:-(none)}, not upstream's ${kind,,}-image $blob"
+			fi
+		done <<<"$pins"
+		if [ -n "$pin_bad" ]; then
+			fail pin "$t" "not upstream's text:${pin_bad#;} (kernel-docs/series: Pre-Image:, Post-Image:)"
+		else
+			ok pin "$t" "upstream's blobs:$pin_ok"
+		fi
+	fi
+else
+	echo "kernel-check: pin skipped (KERNEL_CHECK_PIN=0)"
+fi
+
+# --- mail ----------------------------------------------------------------------
+# The mails as stable reads them (kernel-docs/mailcheck.py): addressed to
+# the stable list with the security contact in Cc, signed off last by the
+# sender, who is a person (or the repository's marked example identity);
+# a backport names the pinned upstream commit and keeps upstream's author,
+# author date (as git am records them) and tags.
+t=$(now)
+if on MAIL; then
+	kgit log --reverse --format='%an <%ae>%x09%aD' pristine..checked >"$RUN/am-authors" 2>>"$RUN/apply.log"
+	# shellcheck disable=SC2046 # patch file names have no spaces
+	if "$KD/mailcheck.py" "$KD/series" "$REPO/scripts/kernel-lib.sh" "$RUN/am-authors" \
+		$(for p in $SERIES; do echo "$PATCHES/$p"; done) >"$RUN/mail.log" 2>&1; then
+		ok mail "$t" "$(sed 's/^ok //' "$RUN/mail.log" | paste -sd' ')"
+	else
+		grep -v '^\(ok\|FAIL\) ' "$RUN/mail.log" | head -n 5 | sed 's/^/    /'
+		fail mail "$t" "$(grep -c '^FAIL' "$RUN/mail.log") of $(echo "$SERIES" | wc -l) mails are not as stable takes them: $(grep '^FAIL' "$RUN/mail.log" | sed 's/^FAIL //' | cut -c1-600 | paste -sd' ')"
+	fi
+else
+	echo "kernel-check: mail skipped (KERNEL_CHECK_MAIL=0)"
+fi
+
+# tests/kernel/mutations.sh, for wrong series that only these stages can
+# catch (the mails, the pinned text): no kernel, no guest.
+if [ "${KERNEL_CHECK_HOST_ONLY:-0}" = 1 ]; then
+	if [ "$FAILED" = 0 ]; then echo "kernel-check: total ok ($(since "$T0"), host stages only)"; exit 0; fi
+	echo "kernel-check: total FAIL ($(since "$T0"), host stages only)"
+	exit 1
+fi
 
 # The files of the tree that the guest reads: MAINTAINERS and .mailmap for
 # the lookups, every file the expectations name (documents and the files
@@ -225,7 +345,7 @@ sphinx_dir() { # the SPHINXDIRS entry for a touched file
 }
 SPHINXDIRS=$(for f in $TOUCHED; do sphinx_dir "$f"; done | sort -u | tr '\n' ' ')
 SPHINXDIRS=${SPHINXDIRS% }
-DK=$( { sphinx-build --version 2>&1; echo "$SPHINXDIRS"; kgit ls-tree -r checked; cat "$REPO/tests/kernel/htmlcheck.py"; } | kc_hash)
+DK=$( { sphinx-build --version 2>&1; echo "$SPHINXDIRS"; kgit ls-tree -r checked; cat "$REPO/tests/kernel/htmlcheck.py" "$EXPECTATIONS"; } | kc_hash)
 SP=$KC/sphinx-$TK-$DK
 norm_warnings() { # norm_warnings LOG DOCS OUT
 	grep -E 'WARNING|ERROR|CRITICAL' "$1" |
@@ -253,7 +373,7 @@ sphinx_lane() {
 	norm_warnings "$SP/base.log" "$D" "$SP/out" >"$SP/base.warnings"
 	norm_warnings "$SP/patched.log" "$D" "$SP/out" >"$SP/patched.warnings"
 	# shellcheck disable=SC2046 # patch file names have no spaces
-	"$REPO/tests/kernel/htmlcheck.py" "$D" "$SP/out/Documentation/output" \
+	"$REPO/tests/kernel/htmlcheck.py" --rules "$EXPECTATIONS" "$D" "$SP/out/Documentation/output" \
 		$(for p in $SERIES; do echo "$PATCHES/$p"; done) >"$SP/htmlcheck" 2>&1
 	echo $? >"$SP/htmlcheck.rc"
 	rm -rf "$D"
@@ -352,7 +472,8 @@ if [ ! -x "$GEN" ]; then
 	cc -O2 -o "$GEN.tmp" "$PRISTINE/usr/gen_init_cpio.c" >"$RUN/gen.log" 2>&1 &&
 		mv "$GEN.tmp" "$GEN" || { log_tail "$RUN/gen.log"; die initramfs "$t" "gen_init_cpio build failed"; }
 fi
-wait "$FILES_LANE"
+wait "$FILES_LANE" "$UPSTREAM_LANE"
+[ "$(cat "$RUN/upstream.rc")" = 0 ] || die initramfs "$t" "upstream's files: $(cat "$RUN/upstream.err" 2>/dev/null)"
 [ "$(cat "$RUN/files.rc")" = 0 ] || { log_tail "$RUN/files.log"; die initramfs "$t" "scripts/kernel-tree.sh --files failed"; }
 ALLFILES=$(cat "$RUN/files.path")
 mkdir -p "$ROOT"/{bin,usr/bin,dev,check,tree,pristine}
@@ -360,6 +481,11 @@ cp "$BUSYBOX" "$ROOT/bin/busybox"
 install -m 755 "$KD/qemu/init" "$ROOT/init"
 install -m 755 "$KD/qemu/check.sh" "$ROOT/check/check.sh"
 cp "$KD/qemu/"*.awk "$EXPECTATIONS" "$ROOT/check/"
+# upstream's files at the paths of the file blocks they stand for
+while read -r f up _; do
+	[ -n "$f" ] || continue
+	mkdir -p "$ROOT/upstream/$(dirname "$f")" && cp "$up" "$ROOT/upstream/$f"
+done <"$RUN/upstream.map"
 # tree FROM DEST: the files the guest reads, from the patched tree (git's
 # branch checked: its objects, and the pristine files it does not track)
 # or from the pristine one
@@ -495,9 +621,14 @@ STEPS=$(awk '
 	END { while ((getline l < rsts) > 0) if (l != "" && !(l in linted)) print "rst:" l }
 ' rsts="$ROOT/check/rsts" "$EXPECTATIONS")
 nsteps=$(printf '%s\n' "$STEPS" | grep -c .)
-verdicts() { # verdicts TAG: "STEP PASS|FAIL|MISSING detail" per expected step
-	local s line
-	printf '%s\n' "$STEPS" | while IFS= read -r s; do
+# the checks of upstream's files (file blocks with an "upstream" line) and
+# the control's rules (file blocks with "rule" lines)
+UP_STEPS=$(awk '$1 == "file" { f = $2 } $1 == "upstream" { print "file:" f }' "$EXPECTATIONS" | uniq)
+RULE_STEPS=$(awk '$1 == "file" { f = $2 } $1 == "rule" { print "rules:" f }' "$EXPECTATIONS" | uniq)
+verdicts() { # verdicts TAG [STEPS]: "STEP PASS|FAIL|MISSING detail" per expected step
+	local s line list=$STEPS
+	[ $# -lt 2 ] || list=$2
+	printf '%s\n' "$list" | grep . | while IFS= read -r s; do
 		line=$(grep -F "SECTEAM-STEP $1 $s " "$C.txt" | tail -n 1 | sed "s/.*SECTEAM-STEP $1 //")
 		if [ -z "$line" ]; then echo "$s MISSING (no line on the console)"; else echo "$line"; fi
 	done
@@ -510,14 +641,35 @@ else
 	printf '%s\n' "$bad" | cut -c1-300 | sed 's/^/    /'
 	fail guest "$t" "$(printf '%s\n' "$bad" | grep -c .) of $nsteps checks fail on the patched tree: $(printf '%s\n' "$bad" | sed 's/ \(FAIL\|MISSING\) .*//' | paste -sd' ')"
 fi
+# Upstream's own files: the expectations of the file blocks with an
+# "upstream" line hold for upstream's file too (linux-source-6.12's, which
+# has upstream's change), so they are upstream's rules, not the series'.
+if [ -n "$UP_STEPS" ]; then
+	verdicts upstream "$UP_STEPS" >"$RUN/verdicts-upstream"
+	bad=$(grep -v ' PASS ' "$RUN/verdicts-upstream")
+	ups=$(awk '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $3, $4, $5 }' "$RUN/upstream.map")
+	if [ -z "$bad" ]; then
+		ok upstream "$t" "the expectations of $(echo "$UP_STEPS" | wc -l) files hold for upstream's own: $ups"
+	else
+		printf '%s\n' "$bad" | cut -c1-400 | sed 's/^/    /'
+		fail upstream "$t" "the expectations do not hold for upstream's own files ($ups): $(printf '%s\n' "$bad" | sed 's/ \(FAIL\|MISSING\) .*//' | paste -sd' ')"
+	fi
+fi
 # The control: the same checks on the pristine tree.  The expectations
 # describe the documents after the series; if they hold on the pristine
-# tree too, they do not see what the series changes.
+# tree too, they do not see what the series changes.  And the tree
+# without the series says none of the rules the series brings ("rule").
 if on CONTROL; then
 	verdicts pristine >"$RUN/verdicts-pristine"
+	verdicts pristine "$RULE_STEPS" >"$RUN/verdicts-rules"
 	cfail=$(grep -v ' PASS ' "$RUN/verdicts-pristine" | sed 's/ \(FAIL\|MISSING\) .*//' | paste -sd' ')
-	if [ -n "$cfail" ]; then
-		ok control "$t" "on the pristine tree $(echo $cfail | wc -w) of $nsteps checks fail, as the series is needed for them: $cfail"
+	rbad=$(grep -v ' PASS ' "$RUN/verdicts-rules")
+	rsum=$(sed 's/ PASS says none of the / none of /' "$RUN/verdicts-rules" | paste -sd' ')
+	if [ -n "$rbad" ]; then
+		printf '%s\n' "$rbad" | cut -c1-400 | sed 's/^/    /'
+		fail control "$t" "the pristine tree already says rules the series brings: $(printf '%s\n' "$rbad" | sed 's/ \(FAIL\|MISSING\) .*//' | paste -sd' ')"
+	elif [ -n "$cfail" ]; then
+		ok control "$t" "on the pristine tree $(echo $cfail | wc -w) of $nsteps checks fail, as the series is needed for them: $cfail${rsum:+; rules: $rsum}"
 	else
 		fail control "$t" "every check passes on the pristine tree too: the expectations do not see what the series changes"
 	fi

@@ -118,3 +118,44 @@ kc_repo() {
 	printf '%s\n' "$want" >"$KC_REPO.tracked"
 	touch "$KC_REPO.complete"
 }
+
+# The identity the committed series carries: make kernel-series signs the
+# series with the git identity of whoever runs it, and refuses this one
+# (a reserved domain) but with --example, which makes the series a
+# reader of the repository sees.  The mails say so in a header of their own.
+KC_EXAMPLE_NAME="Example Sender"
+KC_EXAMPLE_EMAIL="example-sender@example.org"
+KC_EXAMPLE_HEADER="X-Example-Sender: an example identity, not for sending: make kernel-series signs the series with your git identity"
+
+# kc_sender_problem NAME EMAIL: why NAME <EMAIL> cannot send and sign off a
+# series (one line), nothing when it can.  Refused: no name or address, a
+# placeholder, and an address at a reserved domain (RFC 2606, RFC 6761:
+# example.com/.org/.net, .example, .invalid, .test, localhost), where
+# replies bounce and a Signed-off-by names nobody.
+kc_sender_problem() {
+	local name=$1 email=$2 domain lname
+	[ -n "$name" ] || { echo "no name"; return; }
+	case $email in
+	?*@?*.?* | ?*@localhost) ;;
+	*) echo "'$email' is not an e-mail address"; return ;;
+	esac
+	case $email in *[[:space:]\<\>]*) echo "'$email' is not an e-mail address"; return ;; esac
+	domain=$(printf '%s' "${email##*@}" | tr '[:upper:]' '[:lower:]')
+	domain=${domain%.}
+	case $domain in
+	example.com | example.org | example.net | *.example.com | *.example.org | *.example.net | \
+		example | *.example | invalid | *.invalid | test | *.test | localhost | *.localhost)
+		echo "'$email' is at a reserved domain ($domain): replies would bounce and the sign-off names nobody"
+		return ;;
+	esac
+	lname=$(printf '%s' "$name" | tr '[:upper:]' '[:lower:]')
+	case $lname in
+	"your name" | "first last" | "firstname lastname" | "john doe" | "jane doe" | "name" | "user" | "root" | \
+		"example" | "example sender" | "kernel-check" | "mutation")
+		echo "'$name' is a placeholder, not a person's name"; return ;;
+	esac
+	case $(printf '%s' "${email%@*}" | tr '[:upper:]' '[:lower:]') in
+	you | your.name | yourname | user | username | root | nobody | noreply | no-reply | example)
+		echo "'$email' is a placeholder address"; return ;;
+	esac
+}

@@ -1,23 +1,28 @@
 #!/bin/bash
-# kernel-series.sh [--check]: `make kernel-series`, the kernel patch series
-# made from its sources.
+# kernel-series.sh [--check|--example]: `make kernel-series`, the kernel
+# patch series made from its sources.
 #
 # Each kernel-docs/series/NN-*.in is one commit on the branch kernel-series
 # of the cached tree (scripts/kernel-lib.sh), made on top of the pristine
-# tree; kernel-docs/series/cover is the branch description.  Then
-#   git format-patch --cover-letter --cover-from-description=subject
-# writes kernel-docs/patches/ (and patches/series, the patches in order).
-# The mails are addressed where the patches would be applied: To and Cc are
-# what scripts/get_maintainer.pl of the pristine tree (never the patched
-# one: a series must not address itself) says for the series, the people
-# (maintainers, reviewers) in To, the lists in Cc; a series for a stable
-# tree ($STABLE) goes to the stable list too, in To.  A source's Cc: headers
-# (the upstream author of a backport) are added to Cc.
+# tree.  Then git format-patch writes kernel-docs/patches/ (and
+# patches/series, the patches in order), with a cover letter only when
+# kernel-docs/series/cover exists (its branch description).  The mails
+# are addressed as a stable tree ($STABLE) takes them: To: the stable list;
+# Cc: whom scripts/get_maintainer.pl of the pristine tree (never the
+# patched one: a series must not address itself) names for the series, the
+# security contact among them, and a source's Cc: headers (the upstream
+# author of a backport).
 #
 # Who sends the series signs it off: the author of the commits and their
-# Signed-off-by are `git config user.name` and `user.email` of this
-# repository (a backported patch keeps its author; the sender's sign-off is
-# added after the original ones, as stable backports do).  The date is now.
+# Signed-off-by are `git config user.name` and `user.email` (this
+# repository's, else the global ones) of whoever runs it; a placeholder or
+# an address at a reserved domain is refused (kc_sender_problem).  A
+# backported patch keeps its author and author date (Author:,
+# Author-Date:, also written in the mail's body, which git send-email
+# would otherwise re-date); the sender's sign-off is added after the
+# original ones, as stable backports do.  Otherwise the date is now.
+# --example: signed with the example identity of kernel-lib.sh instead, and
+# marked so in every mail: the series committed in the repository.
 #
 # A source file holds mail-like headers, a blank line, the commit message,
 # a line "---" and the diff (as `git diff` prints it):
@@ -26,6 +31,13 @@
 #   Author-Date: RFC 2822 date    the same
 #   Command: CMD                  the check whose output the message quotes
 #   Cc: Name <address>            also Cc'ed on the mails (repeatable)
+#   Upstream: SHA                 the upstream commit (its full id) of a
+#                                 backport: the message's line "commit SHA
+#                                 upstream." must name it
+#   Pre-Image: PATH BLOB          the blob of PATH before the series, and
+#   Post-Image: PATH BLOB         after it, as upstream's commit has them
+#                                 (make kernel-check verifies both)
+# and "#" lines, comments (where the pinned values come from).
 # In the message, a line "@BEFORE@" or "@AFTER@" (with leading blanks) is
 # replaced by the output of CMD, run with bash at the top of the tree
 # before and after the change, each line indented as the placeholder;
@@ -35,7 +47,7 @@
 # `make htmldocs`, which `make kernel-check-full` checks).
 #
 # --check: make the series again, with the sender and the date of the
-# committed cover letter, into a temporary directory and compare it with
+# committed first mail, into a temporary directory and compare it with
 # kernel-docs/patches byte for byte; exits 1 and shows the difference when
 # they drift apart.  Part of `make kernel-check`.
 set -u
@@ -49,33 +61,45 @@ SUBJECT_PREFIX="PATCH 6.1"
 # "commit <sha> upstream." (checked below).
 STABLE=stable@vger.kernel.org
 check=
+example=
 case ${1:-} in
 --check) check=1 ;;
+--example) example=1 ;;
 '') ;;
-*) echo "usage: kernel-series.sh [--check]" >&2; exit 2 ;;
+*) echo "usage: kernel-series.sh [--check|--example]" >&2; exit 2 ;;
 esac
 die() { echo "kernel-series: $*" >&2; exit 1; }
 export LC_ALL=C PERL_HASH_SEED=0 PYTHONDONTWRITEBYTECODE=1
 
 # --- who and when ------------------------------------------------------------
 if [ -n "$check" ]; then
-	cover=$(ls "$PATCHES"/0000-cover-letter.patch 2>/dev/null) ||
-		die "no committed cover letter in kernel-docs/patches (run make kernel-series)"
+	first=$(ls "$PATCHES"/0*.patch 2>/dev/null | head -n 1)
+	[ -n "$first" ] || die "no committed patches in kernel-docs/patches (run make kernel-series)"
 	# The headers as Python's email package reads them (folded lines).
 	hdr=$(python3 -c '
 import email, email.policy, sys
 with open(sys.argv[1], encoding="utf-8") as f:
     m = email.message_from_file(f, policy=email.policy.default)
 a = m["From"].addresses[0]
-print(a.display_name); print(a.addr_spec); print(str(m["Date"]))' "$cover") || die "cannot read $cover"
+print(a.display_name); print(a.addr_spec); print(str(m["Date"]))
+print("example" if m["X-Example-Sender"] else "")' "$first") || die "cannot read $first"
 	KC_NAME=$(sed -n 1p <<<"$hdr")
 	KC_EMAIL=$(sed -n 2p <<<"$hdr")
 	KC_DATE=$(sed -n 3p <<<"$hdr")
+	[ "$(sed -n 4p <<<"$hdr")" = example ] && example=1
 	[ -n "$KC_NAME" ] && [ -n "$KC_EMAIL" ] && [ -n "$KC_DATE" ] ||
-		die "$cover: no From: or Date: header"
+		die "$first: no From: or Date: header"
+elif [ -n "$example" ]; then
+	KC_NAME=$KC_EXAMPLE_NAME
+	KC_EMAIL=$KC_EXAMPLE_EMAIL
+	KC_DATE=$(date -R)
 else
-	KC_NAME=$(git -C "$KC_TOP" config user.name) || die "no git config user.name: the sender signs the series off"
-	KC_EMAIL=$(git -C "$KC_TOP" config user.email) || die "no git config user.email: the sender signs the series off"
+	KC_NAME=$(git -C "$KC_TOP" config user.name) ||
+		die "no git config user.name: the sender signs the series off (git config user.name 'Your Name')"
+	KC_EMAIL=$(git -C "$KC_TOP" config user.email) ||
+		die "no git config user.email: the sender signs the series off (git config user.email you@your.domain)"
+	why=$(kc_sender_problem "$KC_NAME" "$KC_EMAIL")
+	[ -z "$why" ] || die "the sender, $KC_NAME <$KC_EMAIL> (git config user.name and user.email), cannot sign the series off: $why; set your own with git config user.name and git config user.email (or make the repository's example with scripts/kernel-series.sh --example)"
 	KC_DATE=$(date -R)
 fi
 SIGNOFF="Signed-off-by: $KC_NAME <$KC_EMAIL>"
@@ -89,7 +113,6 @@ if [ -z "${KC_LOCKED:-}" ]; then
 	flock -n 9 || { echo "kernel-series: waiting for the kernel-check using $KC" >&2; flock 9; }
 fi
 ls "$SRC"/*.in >/dev/null 2>&1 || die "no sources in kernel-docs/series"
-[ -f "$SRC/cover" ] || die "no kernel-docs/series/cover"
 PRISTINE=$("$KC_TOP/scripts/kernel-tree.sh" --partial) || die "scripts/kernel-tree.sh --partial failed"
 # shellcheck disable=SC2046
 kc_repo "$PRISTINE" $(kc_series_paths "$PATCHES" "$SRC") || die "cannot make the cached tree"
@@ -134,6 +157,7 @@ for src in "$SRC"/*.in; do
 	cmd=$(field Command "$src")
 	author=$(field Author "$src")
 	adate=$(field Author-Date "$src")
+	upstream=$(field Upstream "$src")
 	# The message: after the headers, up to the line "---"; the diff after it.
 	awk 'h && /^---$/ { exit } h { print } /^$/ { h = 1 }' "$src" >"$WORK/msg"
 	awk 'd { print } /^---$/ { d = 1 }' "$src" >"$WORK/diff"
@@ -141,6 +165,12 @@ for src in "$SRC"/*.in; do
 	if [ -n "$STABLE" ]; then
 		grep -Eq '^commit [0-9a-f]{12,40} upstream\.$' "$WORK/msg" ||
 			die "$name: a patch for a stable tree needs a line 'commit <sha> upstream.'"
+	fi
+	if [ -n "$upstream" ]; then
+		[[ $upstream =~ ^[0-9a-f]{40}$ ]] || die "$name: Upstream: '$upstream' is not a full commit id"
+		grep -qx "commit $upstream upstream\." "$WORK/msg" ||
+			die "$name: the message's line 'commit <sha> upstream.' does not name Upstream: $upstream"
+		[ -n "$author" ] && [ -n "$adate" ] || die "$name: a backport (Upstream:) needs Author: and Author-Date:"
 	fi
 	sed -n '1,/^$/s/^Cc: //p' "$src" >>"$WORK/cc-extra"
 	live=
@@ -171,9 +201,15 @@ for src in "$SRC"/*.in; do
 done
 
 # --- the mails -------------------------------------------------------------------
-kgit config branch.kernel-series.description "$(cat "$SRC/cover")"
+cover=()
+if [ -f "$SRC/cover" ]; then
+	kgit config branch.kernel-series.description "$(cat "$SRC/cover")"
+	cover=(--cover-letter --cover-from-description=subject)
+fi
+marked=()
+[ -z "$example" ] || marked=("--add-header=$KC_EXAMPLE_HEADER")
 fp() {
-	kgit format-patch -q --cover-letter --cover-from-description=subject \
+	kgit format-patch -q "${cover[@]}" "${marked[@]}" \
 		--zero-commit --no-signature --subject-prefix="$SUBJECT_PREFIX" \
 		--from="$KC_NAME <$KC_EMAIL>" "$@" pristine..kernel-series
 }
@@ -182,20 +218,41 @@ GIT_COMMITTER_DATE="$KC_DATE" fp -o "$WORK/draft" || die "git format-patch faile
 # get_maintainer.pl of the pristine tree, where the patches would be applied
 gm() { (cd "$PRISTINE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --norolestats "$@" \
 	"$WORK"/draft/0*.patch 2>"$WORK/gm.err") || die "get_maintainer.pl failed: $(head -c 300 "$WORK/gm.err")"; }
-to=$( { [ -z "$STABLE" ] || echo "$STABLE"; gm --nol; } )
-cc=$( { sort -u "$WORK/cc-extra"; gm --nom --nor; } | awk '!seen[$0]++')
+# a stable patch goes to the stable list, everyone else in Cc (the
+# security contact's private list among them: it is told, not asked);
+# without a stable list the maintainers are in To
+if [ -n "$STABLE" ]; then
+	to=$STABLE
+	cc=$( { sort -u "$WORK/cc-extra"; gm --nol; gm --nom --nor; } | awk '!seen[$0]++')
+else
+	to=$(gm --nol)
+	cc=$( { sort -u "$WORK/cc-extra"; gm --nom --nor; } | awk '!seen[$0]++')
+fi
 [ -n "$(gm --nol)" ] || die "get_maintainer.pl names nobody for the series"
 args=()
 while IFS= read -r a; do [ -n "$a" ] && args+=("--to=$a"); done <<<"$to"
 while IFS= read -r a; do [ -n "$a" ] && args+=("--cc=$a"); done <<<"$cc"
 GIT_COMMITTER_DATE="$KC_DATE" fp "${args[@]}" -o "$WORK/out" || die "git format-patch failed"
+# A backport's author date in its body too, after the in-body From: (git am
+# takes both from there; git send-email re-dates the mail's own Date:).
+n=0
+for src in "$SRC"/*.in; do
+	n=$((n + 1))
+	adate=$(field Author-Date "$src")
+	[ -n "$adate" ] || continue
+	f=$(ls "$WORK"/out/"$(printf '%04d' "$n")"-*.patch) || die "no mail for $(basename "$src")"
+	awk -v d="$adate" '!done && /^From: / && hdr_done { print; print "Date: " d; done = 1; next }
+		/^$/ { hdr_done = 1 } { print }' "$f" >"$f.new" && mv "$f.new" "$f"
+	grep -qx "Date: $adate" "$f" || die "$(basename "$src"): no in-body From: to date"
+done
+n=$(ls "$SRC"/*.in | wc -l)
 for f in "$WORK"/out/0*.patch; do
 	case ${f##*/} in 0000-cover-letter.patch) ;; *) echo "${f##*/}" ;; esac
 done >"$WORK/out/series"
 
 if [ -n "$check" ]; then
 	if diff -r "$PATCHES" "$WORK/out" >"$WORK/drift" 2>&1; then
-		echo "kernel-docs/patches is what make kernel-series makes ($n patches, sent by $KC_NAME)"
+		echo "kernel-docs/patches is what make kernel-series makes ($n patches, sent by $KC_NAME <$KC_EMAIL>${example:+, the example identity})"
 		exit 0
 	fi
 	echo "kernel-docs/patches drifted from what make kernel-series makes:" >&2
@@ -206,4 +263,4 @@ fi
 rm -f "$PATCHES"/*.patch "$PATCHES/series"
 mkdir -p "$PATCHES"
 cp "$WORK"/out/* "$PATCHES"/
-echo "kernel-docs/patches: $n patches and a cover letter, from $KC_NAME <$KC_EMAIL>, branch kernel-series of $KC_REPO"
+echo "kernel-docs/patches: $n patches${cover:+ and a cover letter}, from $KC_NAME <$KC_EMAIL>${example:+ (the example identity)}, branch kernel-series of $KC_REPO"

@@ -21,7 +21,10 @@
 # whole tree (what `tar -t` lists but directories), one a line, sorted in C
 # order; what `make kernel-check` matches MAINTAINERS patterns against.
 #   SECTEAM_CACHE   cache directory (default $XDG_CACHE_HOME/secteam-tui)
-#   KERNEL_TARBALL  tarball to use (default the newest /usr/src/linux-source-*.tar.xz)
+#   KERNEL_TARBALL  tarball to use (default /usr/src/linux-source-6.1.tar.xz:
+#                   the tree the series is for, whatever other linux-source
+#                   packages are installed beside it; make kernel-check reads
+#                   linux-source-6.12's tarball too, for upstream's file)
 set -eu
 partial=
 files=
@@ -32,18 +35,19 @@ case ${1:-} in
 *) echo "usage: kernel-tree.sh [--partial|--files]" >&2; exit 2 ;;
 esac
 cache=${SECTEAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/secteam-tui}
-tarball=${KERNEL_TARBALL:-$(ls -1 /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)}
-if [ -z "$tarball" ]; then
+DEFAULT=/usr/src/linux-source-6.1.tar.xz
+tarball=${KERNEL_TARBALL:-}
+if [ -z "$tarball" ] && [ ! -f "$DEFAULT" ]; then
 	if [ "$(id -u)" = 0 ]; then
 		echo "kernel-tree: installing linux-source-6.1" >&2
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-source-6.1 >&2 ||
 			{ apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-source-6.1 >&2; }
-		tarball=$(ls -1 /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
 	else
-		echo "kernel-tree: no /usr/src/linux-source-*.tar.xz; run: apt-get install linux-source-6.1" >&2
+		echo "kernel-tree: no $DEFAULT; run: apt-get install linux-source-6.1" >&2
 		exit 1
 	fi
 fi
+tarball=${tarball:-$DEFAULT}
 [ -r "$tarball" ] || { echo "kernel-tree: cannot read tarball '$tarball'" >&2; exit 1; }
 # The key: the tarball's hash, remembered for its path, size and time (a
 # rerun does not read 150 MB again for it)

@@ -1,7 +1,7 @@
 #!/bin/busybox sh
-# check.sh TREE FILES BASE BASEFILES EXPECTATIONS RSTS: the kernel-check
-# guest's checks (run by the guest's /init; busybox sh, awk and
-# secteam-tui, nothing else).
+# check.sh TREE FILES BASE BASEFILES EXPECTATIONS RSTS [MODE]: the
+# kernel-check guest's checks (run by the guest's /init; busybox sh, awk
+# and secteam-tui, nothing else).
 #   TREE          a kernel tree: MAINTAINERS, .mailmap and the files that
 #                 EXPECTATIONS names (the patched tree's, in the guest)
 #   FILES         every file of that tree, one a line, sorted in C order
@@ -11,8 +11,15 @@
 #   EXPECTATIONS  kernel-docs/expectations.txt (its syntax is described there)
 #   RSTS          the .rst files the series changes, one a line: each gets
 #                 the "rst" check too
+#   MODE          tree (the default): every check; control (the tree
+#                 without the series): also a "rules:PATH" check per file
+#                 block with "rule" lines, which passes when the tree says
+#                 none of them; upstream (upstream's own files, TREE holds
+#                 them at the paths the expectations name): only the file
+#                 blocks with an "upstream" line
 # Prints "SECTEAM-STEP NAME PASS|FAIL DETAIL", one line per check: NAME is
-# file:PATH, section:NAME, patterns, route:FILE[,FILE...] or rst:PATH.
+# file:PATH, section:NAME, patterns, route:FILE[,FILE...], rst:PATH or
+# rules:PATH.
 # Exits 0 when every check passes.
 T=$1
 FILES=$2
@@ -20,6 +27,7 @@ B=$3
 BFILES=$4
 E=$5
 RSTS=$6
+MODE=${7:-tree}
 HERE=$(dirname "$0")
 W=${TMPDIR:-/tmp}/check.$$
 mkdir -p "$W"
@@ -40,6 +48,10 @@ minus() { awk 'FILENAME == ARGV[1] { a[$0]; next } !($0 in a)' "$1" "$2"; }
 cur=
 finish_file() {
 	[ -n "$cur" ] || return 0
+	if [ "$MODE" = upstream ] && [ -z "$up" ]; then
+		cur=
+		return 0
+	fi
 	if [ -n "$ferr" ]; then
 		step "file:$cur" FAIL "$nf facts, failed:$ferr"
 	else
@@ -52,6 +64,13 @@ file_fact() {
 	nf=$((nf + 1))
 	case $1 in
 	rst) rst=1 ;;
+	upstream) up=$2; nf=$((nf - 1)) ;;
+	rule)
+		# a rule is said like any fact; on the tree without the series,
+		# none may be (the "rules" check: "never" each of them)
+		printf 'says\t%s\n' "$2" >>"$W/facts"
+		printf 'never\t%s\n' "$2" >>"$W/rules"
+		nr=$((nr + 1)) ;;
 	*) printf '%s\t%s\n' "$1" "$2" >>"$W/facts" ;;
 	esac
 }
@@ -64,6 +83,14 @@ finish_facts() {
 			tr -s ' \t\r\n' '    ' <"$T/$cur" >"$W/norm"
 			ferr=$(awk -f "$HERE/facts.awk" "$W/facts" "$W/norm")
 		fi
+		if [ "$MODE" = control ] && [ -s "$W/rules" ]; then
+			held=$(awk -f "$HERE/facts.awk" "$W/rules" "$W/norm")
+			if [ -n "$held" ]; then
+				step "rules:$cur" FAIL "the tree says some of the $nr rules already:$held"
+			else
+				step "rules:$cur" PASS "says none of the $nr rules"
+			fi
+		fi
 		if [ -n "$rst" ]; then
 			echo "$cur" >>"$W/rst-done"
 			out=$(awk -f "$HERE/rstlint.awk" "$T/$cur" 2>&1) ||
@@ -71,6 +98,7 @@ finish_facts() {
 		fi
 	fi
 	: >"$W/facts"
+	: >"$W/rules"
 	rst=
 }
 
@@ -165,13 +193,15 @@ finish_all() { finish_facts; finish_file; finish_section; finish_patterns; }
 # each file on its own, as a run of its own would), to spare the guest a
 # start and a read of MAINTAINERS per route.
 each_ok=
-singles=$(awk '$1 == "route" && $3 == "->" { print $2 }' "$E" | sort -u)
+singles=
+[ "$MODE" = upstream ] || singles=$(awk '$1 == "route" && $3 == "->" { print $2 }' "$E" | sort -u)
 # shellcheck disable=SC2086 # the file list is words
 [ -z "$singles" ] || ! timeout 60 secteam-tui maintainers --tree "$T" --each --file $singles \
 	>"$W/each.out" 2>"$W/each.err" || each_ok=1
 : >"$W/sec.want"
 : >"$W/rst-done"
 : >"$W/facts"
+: >"$W/rules"
 while IFS= read -r line; do
 	case $line in
 	'#'* | '') continue ;;
@@ -180,13 +210,13 @@ while IFS= read -r line; do
 	arg=${line#"$kw"}
 	arg=${arg# }
 	case $kw in
-	file) finish_all; cur=$arg; nf=0; ferr=; rst= ;;
-	says | never | address | period) file_fact "$kw" "$arg" ;;
+	file) finish_all; cur=$arg; nf=0; nr=0; ferr=; rst=; up= ;;
+	says | never | address | period | rule | upstream) file_fact "$kw" "$arg" ;;
 	rst) file_fact rst ;;
-	section) finish_all; sec=$arg ;;
+	section) finish_all; [ "$MODE" = upstream ] || sec=$arg ;;
 	entry) echo "$arg" >>"$W/sec.want" ;;
-	patterns) finish_all; pat=1 ;;
-	route) finish_all; route "$arg" ;;
+	patterns) finish_all; [ "$MODE" = upstream ] || pat=1 ;;
+	route) finish_all; [ "$MODE" = upstream ] || route "$arg" ;;
 	*) step "expectations" FAIL "unknown line: $line" ;;
 	esac
 done <"$E"
@@ -203,6 +233,6 @@ while read -r f; do
 	else
 		step "rst:$f" FAIL "$(echo "$out" | head -n 2 | sed "s|^$T/||")"
 	fi
-done <"$RSTS"
+done <"$( [ "$MODE" = upstream ] && echo /dev/null || echo "$RSTS")"
 rm -rf "$W"
 exit $bad

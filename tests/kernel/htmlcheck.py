@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """htmlcheck.py: is the change a patch series makes in the Sphinx HTML?
 
-    htmlcheck.py TREE HTMLDIR PATCH...
+    htmlcheck.py [--rules EXPECTATIONS] TREE HTMLDIR PATCH...
 
 TREE is the patched kernel tree, HTMLDIR the Sphinx output directory
 (Documentation/output of `make O=... SPHINXDIRS=... htmldocs`).  For every
@@ -14,6 +14,10 @@ A line whose only markup is ``inline literals`` is looked for without the
 backquotes, and each literal must be the text of a <code> element.
 For every F:, M:, R: or L: line a patch adds to MAINTAINERS, the entry's
 section of HTMLDIR/process/maintainers.html must name the file or address.
+With --rules, the checks do not all come from the patches: every "rule"
+line of kernel-docs/expectations.txt (written from upstream's rules, not
+from the series) about a document the patches touch must be in that
+document's page too.
 Prints one line per check; exits 1 when something is missing, 2 when
 nothing could be checked.
 """
@@ -149,9 +153,42 @@ def section(htmlfile, title):
     return norm("".join(p.parts))
 
 
+def rules(path):
+    """(document, text) for every "rule" line of the expectations."""
+    cur = None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("file "):
+                cur = line[5:]
+            elif line.startswith("rule ") and cur:
+                yield cur, line[5:]
+
+
+def in_page(page, text):
+    """text in a page's text; a link is a piece of its own ("<URL>" reads
+    "< URL >" joined), so a text with one is compared without blanks"""
+    return text in page or ("<" in text and re.sub(r"\s", "", text) in re.sub(r"\s", "", page))
+
+
 def main():
-    tree, out, patches = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = sys.argv[1:]
+    expectations = None
+    if args[:1] == ["--rules"]:
+        expectations, args = args[1], args[2:]
+    tree, out, patches = args[0], args[1], args[2:]
     bad = checked = 0
+    if expectations:
+        touched = set(p for patch in patches for p, _, _ in added_lines(patch))
+        for doc, text in rules(expectations):
+            if doc not in touched or not doc.startswith("Documentation/") or not doc.endswith(".rst"):
+                continue
+            rel = doc[len("Documentation/"):-4] + ".html"
+            h = os.path.join(out, rel)
+            ok = os.path.exists(h) and in_page(html_text(h), norm(text))
+            checked += 1
+            print("%s %s: rule: %s" % ("found" if ok else "MISSING", rel, text))
+            bad += not ok
     for patch in patches:
         for path, line, hunk_title in added_lines(patch):
             text = norm(line)
