@@ -19,9 +19,14 @@ char *version_release(const char *version)
 
 bool version_stable(const char *v)
 {
-	const char *dot = strchr(v, '.');
-
-	return dot && strchr(dot + 1, '.') && !strstr(v, "-rc");
+	/* X.Y.Z: three numbers, whatever follows (not an -rc). */
+	for (int part = 0; part < 3; part++) {
+		size_t n = strspn(v, "0123456789");
+		if (!n || (part < 2 && v[n] != '.'))
+			return false;
+		v += n + (part < 2);
+	}
+	return !str_starts(v, "-rc");
 }
 
 char *version_series(const char *v)

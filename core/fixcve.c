@@ -13,6 +13,7 @@
 #include "core/fixcve.h"
 #include "core/json.h"
 #include "core/ktree.h"
+#include "core/affected.h"
 #include "store/store.h"
 #include "touched/touched.h"
 
@@ -624,9 +625,9 @@ static int find_copies(struct fix_job *j, const char *branch, const char *sha,
  * only on its branch. */
 static bool mainline_tag(const char *tag)
 {
-	const char *v = fix_version(tag), *dot = v ? strchr(v, '.') : NULL;
+	const char *v = fix_version(tag);
 
-	return !v || !dot || !strchr(dot + 1, '.');
+	return !v || !version_stable(v);
 }
 
 /* For each stable branch: the copies of the fix (its backports) and of

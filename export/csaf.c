@@ -52,6 +52,7 @@
 #include "core/fixcve.h"
 #include "export/advisory.h"
 #include "core/json.h"
+#include "core/ktree.h"
 
 #define KERNEL_CPE "cpe:2.3:o:linux:linux_kernel:%s:%s:*:*:*:*:*:*"
 
@@ -129,29 +130,24 @@ static void add_id(json_t *a, const char *id)
 /* Each span of view fc by its status: known_affected, fixed (holds
  * every fix: a version that had the bug, or forked after the fix),
  * known_not_affected (never had it); without known versions, "linux"
- * known_affected.  *affected gets the known_affected ids. */
-static json_t *product_status(struct csaf *c, const struct fixcve *fc, json_t **affected)
+ * known_affected. */
+static json_t *product_status(struct csaf *c, const struct affected_span *r, size_t n)
 {
 	static const char *const key[] = { "known_not_affected", "known_affected", "fixed" };
 	json_t *lists[3] = { json_array(), json_array(), json_array() }, *st = json_object();
-	struct affected_span *r;
-	size_t n = c->known ? affected_spans(fc, &r) : 0;
 
 	for (size_t i = 0; i < n; i++) {
 		char *id = span_id(c, &r[i]);
 		add_id(lists[r[i].status], id);
 		free(id);
 	}
-	if (n)
-		affected_spans_free(r, n);
 	if (!n)
 		add_id(lists[VS_AFFECTED], "linux");
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
 		if (json_array_size(lists[k]))
 			json_object_set(st, key[k], lists[k]);
-	*affected = json_incref(lists[VS_AFFECTED]);
-	for (int k = 0; k < 3; k++)
 		json_decref(lists[k]);
+	}
 	return st;
 }
 
@@ -183,31 +179,43 @@ static json_t *product_tree(struct csaf *c)
 				   &(fc)->fixes[k].backports[b] :             \
 				   &(fc)->fixes[k].fix), 1)
 
+/* Whether span r lies in the stable series of version v (from its
+ * release X.Y to the next series' first -rc). */
+static bool span_in_series(const struct affected_span *r, const char *v)
+{
+	char *s = version_series(v), *next;
+	const char *dot = strchr(s, '.');
+	bool in;
+
+	next = xasprintf("%.*s.%lu-rc1", (int)(dot ? dot - s : 0), s,
+			 dot ? strtoul(dot + 1, NULL, 10) + 1 : 0);
+	in = dot && strcmp(r->from, "0") && ktree_version_cmp(r->from, s) >= 0 &&
+	     ktree_version_cmp(r->from, next) < 0;
+	free(s);
+	free(next);
+	return in;
+}
+
 /* A vendor_fix for commit fx: the affected versions it is the fix for
- * (its stable series' for a backport, else every affected span); NULL
- * when it names none. */
-static json_t *remediation(struct session *sess, struct csaf *c, json_t *affected,
-			   const struct fix_commit *fx, const char *what)
+ * (a backport's: those of its stable series; the mainline fix's: every
+ * one); NULL when it names none. */
+static json_t *remediation(struct session *sess, struct csaf *c, const struct affected_span *r,
+			   size_t n, const struct fix_commit *fx, const char *what)
 {
 	char *url, *details;
-	json_t *ids = json_array(), *rem, *e;
-	size_t i;
-	char *ser = fx->branch && fx->tag ? version_series(fix_version(fx->tag)) : NULL;
+	json_t *ids = json_array(), *rem;
 
-	json_array_foreach(affected, i, e) {
-		const char *id = json_string_value(e);
-		bool mine = true;
-		if (ser && str_starts(id, "linux-versions-")) {
-			const char *v = json_string_value(json_array_get(c->vers,
-				strtoul(id + strlen("linux-versions-"), NULL, 10) - 1));
-			char *lo = xasprintf("vers:generic/>=%s.", ser);
-			mine = v && str_starts(v, lo);
-			free(lo);
-		}
-		if (mine)
-			add_id(ids, id);
+	for (size_t i = 0; i < n; i++) {
+		char *id;
+		if (r[i].status != VS_AFFECTED ||
+		    (fx->branch && (!fx->tag || !span_in_series(&r[i], fix_version(fx->tag)))))
+			continue;
+		id = span_id(c, &r[i]);
+		add_id(ids, id);
+		free(id);
 	}
-	free(ser);
+	if (!n && !c->known)
+		add_id(ids, "linux");
 	if (!json_array_size(ids)) {
 		json_decref(ids);
 		return NULL;
@@ -228,8 +236,10 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 	const char *cve = fc->ncves ? fc->cves[0].id : NULL;
 	char *desc = advisory_description(d, fc), *ref = advisory_reference_url(sess, d->f.r.id, cve);
 	char *title = advisory_title(d, fc);
-	json_t *v = json_object(), *rem = json_array(), *refs = json_array(), *one, *aff;
+	json_t *v = json_object(), *rem = json_array(), *refs = json_array(), *one;
 	const struct fix_commit *fx;
+	struct affected_span *r;
+	size_t n = c->known ? affected_spans(fc, &r) : 0;
 
 	if (cve)
 		json_object_set_new(v, "cve", json_string(cve));
@@ -239,19 +249,20 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 							"name", cwe_name(fc->cwe)));
 	json_object_set_new(v, "notes", json_pack("[{s:s, s:s, s:o}]", "category",
 		"description", "title", "Description", "text", json_text(desc)));
-	json_object_set_new(v, "product_status", product_status(c, fc, &aff));
+	json_object_set_new(v, "product_status", product_status(c, r, n));
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		const struct fix_entry *f = &fc->fixes[k];
-		if ((one = remediation(sess, c, aff, &f->fix, "Fixed upstream")))
+		if ((one = remediation(sess, c, r, n, &f->fix, "Fixed upstream")))
 			json_array_append_new(rem, one);
 		for (size_t b = 0; b < f->nbackports; b++) {
 			char *what = xasprintf("Backported to %s", f->backports[b].branch);
-			if ((one = remediation(sess, c, aff, &f->backports[b], what)))
+			if ((one = remediation(sess, c, r, n, &f->backports[b], what)))
 				json_array_append_new(rem, one);
 			free(what);
 		}
 	}
-	json_decref(aff);
+	if (n)
+		affected_spans_free(r, n);
 	EACH_COMMIT(fc, k, b, fx) {
 		char *url = advisory_commit_url(sess, fx->sha), *sum = xasprintf("commit %s", fx->sha);
 		json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category",
