@@ -404,6 +404,40 @@ static json_t *sorted(json_t *j)
 	return r;
 }
 
+/* The publisher's category: config csaf.publisher_category (CSAF 2.0's
+ * coordinator, discoverer, other, translator, user or vendor), else
+ * coordinator; NULL for another value (export_csaf_write refuses it). */
+static const char *publisher_category(struct session *sess)
+{
+	static const char *const cats[] = { "coordinator", "discoverer", "other",
+					    "translator", "user", "vendor" };
+	const char *v = config_get(sess->cfg, "csaf.publisher_category", "coordinator");
+
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (!strcmp(v, cats[i]))
+			return cats[i];
+	return NULL;
+}
+
+/* The document's aggregate severity: the triage severity, when one
+ * other than none was given (low, medium, high, critical), in the
+ * team's own words: CSAF's text is free, namespace the publisher's. */
+static json_t *aggregate_severity(struct session *sess, const struct dossier *d)
+{
+	const char *sev = d->f.r.severity;
+	const char *dom = config_get(sess->cfg, "team.domain", NULL);
+	char *ns;
+	json_t *j;
+
+	if (!sev || !*sev || !strcmp(sev, "none"))
+		return NULL;
+	ns = dom ? xasprintf("https://%s", dom) : xstrdup("https://www.kernel.org");
+	j = json_pack("{s:s, s:s}", "namespace", config_get(sess->cfg, "csaf.namespace", ns),
+		      "text", sev);
+	free(ns);
+	return j;
+}
+
 static json_t *document(struct session *sess, const struct dossier *d,
 			const struct fixcve *fc)
 {
@@ -414,7 +448,7 @@ static json_t *document(struct session *sess, const struct dossier *d,
 	char *ref = advisory_reference_url(sess, d->f.r.id, fc->ncves ? fc->cves[0].id : NULL);
 	json_t *doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:s}, s:o, s:[{s:s, s:s, s:o}], s:[{s:s, s:s, s:s}], s:o}",
 		"category", "csaf_security_advisory", "csaf_version", "2.0", "lang", "en",
-		"publisher", "category", "coordinator",
+		"publisher", "category", publisher_category(sess),
 		"name", config_get(sess->cfg, "csaf.publisher", "Linux kernel security team"),
 		"namespace", config_get(sess->cfg, "csaf.namespace", ns),
 		"title", json_text(*title ? title : "Linux kernel vulnerability"),
@@ -422,6 +456,7 @@ static json_t *document(struct session *sess, const struct dossier *d,
 		"references", "category", "external", "summary", "the advisory", "url", ref,
 		"tracking", tracking(d, fc));
 	const char *tid = json_string_value(json_object_get(json_object_get(doc, "tracking"), "id"));
+	json_t *sev;
 	char *canon = canonical_url(sess, tid);
 
 	if (canon)
@@ -429,6 +464,8 @@ static json_t *document(struct session *sess, const struct dossier *d,
 			json_pack("{s:s, s:s, s:s}", "category", "self", "summary",
 				  "the canonical URL of this advisory", "url", canon));
 	free(canon);
+	if ((sev = aggregate_severity(sess, d)))
+		json_object_set_new(doc, "aggregate_severity", sev);
 	json_object_set_new(doc, "distribution", json_pack("{s:{s:s, s:s}}", "tlp",
 		"label", tlp_label(sess), "url", "https://www.first.org/tlp/"));
 
@@ -480,6 +517,10 @@ static int export_csaf_write(struct session *sess, FILE *out,
 	(void)o;
 	if (advisory_refuse_unreleased(d, n, "CSAF advisory", err) < 0)
 		return err->code;
+	if (!publisher_category(sess))
+		return err_setc(err, ERR_INVALID,
+				"config csaf.publisher_category '%s' is no CSAF 2.0 publisher category (coordinator, discoverer, other, translator, user or vendor)",
+				config_get(sess->cfg, "csaf.publisher_category", ""));
 	if (!tlp_label(sess))
 		return err_setc(err, ERR_INVALID,
 				"config csaf.tlp '%s' is no TLP label CSAF 2.0 knows (CLEAR, WHITE, GREEN, AMBER or RED)",

@@ -169,6 +169,18 @@ tap_is "$(jq -r '[.product_tree.branches[0].branches[0].branches[].name] | join(
 	"vers:generic/<1.0,vers:generic/>=1.0|<1.0.1,vers:generic/>=1.0.1" "CSAF: the version ranges in the product tree"
 tap_is "$(jq -r '.vulnerabilities[0].cwe | .id + " " + .name' "$c")" "CWE-787 Out-of-bounds Write" "CSAF: the CWE's catalogue name"
 tap_is "$(jq -r '.document.distribution.tlp.label' "$c")" WHITE "CSAF: TLP CLEAR by default (CSAF 2.0 calls it WHITE)"
+tap_is "$(jq -r '.document.aggregate_severity.text' "$c")" high "CSAF: aggregate_severity from the triage severity"
+tap_is "$(jq -r '.document.publisher.category' "$c")" coordinator "CSAF: publisher category coordinator by default"
+tap_is "$(jq -r '.vulnerabilities[0].title' "$c")" "net: fix the frobnicator overflow" "CSAF: the vulnerability's title, the CVE record's"
+printf '[csaf]\n\tpublisher_category = vendor\n' > "$T/config.cat"
+cat "$T/config" "$T/config.cat" > "$T/config.vendor"
+tap_is "$("$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config.vendor" export 1 --format csaf 2>/dev/null | jq -r '.document.publisher.category')" \
+	vendor "CSAF: publisher category from config csaf.publisher_category"
+printf '[csaf]\n\tpublisher_category = boss\n' > "$T/config.cat"
+cat "$T/config" "$T/config.cat" > "$T/config.bad"
+out=$("$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config.bad" export 1 --format csaf 2>&1); rc=$?
+tap_is "$rc" 1 "CSAF: an unknown publisher category is refused"
+tap_like "$out" "csaf.publisher_category 'boss' is no CSAF 2.0 publisher category" "  naming the key and the value"
 tap_is "$(jq -r '.document.references[] | select(.category == "self") | .url' "$c")" \
 	"https://security.example.org/.well-known/csaf/white/cve-2026-12345.json" "CSAF: the canonical URL from csaf.base_url"
 v=$(node "$SECTEAM_TOP/tests/lib/csaf-validate.mjs" --allow 6.2.3 "$c" 2>&1)
