@@ -416,7 +416,14 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 		  !strcmp(r->state, "fix-ready") ? xstrdup("a fix is ready (its commit "
 			"is not recorded: fix ID --commit SHA)") :
 		  xasprintf("report state %s", r->state);
-	keep[4] = date ? xasprintf("%.10s", fmt_rfc3339(date, (char[32]){ 0 })) : NULL;
+	/* The date with its time and time zone (UTC, as every date the
+	 * team writes): "2026-12-05 13:00 UTC", so no reader's zone moves
+	 * the embargo's end by a day. */
+	if (date) {
+		char b[32];
+		const char *t = fmt_rfc3339(date, b);
+		keep[4] = xasprintf("%.10s %.5s UTC", t, t + 11);
+	}
 	keep[5] = who ? who : xstrdup("the reporter, who is not named without "
 				      "their consent");
 	keep[6] = xstrdup(r->consent_exploit ? "the reporter consented to its "
