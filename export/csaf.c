@@ -5,7 +5,8 @@
  * recommended tests where the data exist (tests/lib/csaf-validate.mjs).
  * Refused while a report is under embargo (advisory.c).  Keys sorted
  * (test 6.2.13).
- *   document.publisher  coordinator; config csaf.publisher (else "Linux
+ *   document.publisher  config csaf.publisher_category (default
+ *                       coordinator); config csaf.publisher (else "Linux
  *                       kernel security team"), csaf.namespace (else
  *                       https://TEAM.DOMAIN, else https://www.kernel.org)
  *   document.distribution  the TLP label, config csaf.tlp (default
@@ -19,24 +20,27 @@
  *                       revision 1, then each later moment the fix or CVE
  *                       changed (its events' kinds as the summary)
  *   product_tree        vendor Linux > product Linux kernel > a
- *                       product_version_range per range of affected
- *                       versions (affected_ranges, as a vers: range,
- *                       product_id linux-affected-N) and a
- *                       product_version per fixed version (the fix's,
- *                       each backport's: linux-VERSION), each with its
- *                       CPE; "linux" (the kernel, versions unknown)
- *                       without tags
+ *                       product_version_range per span of versions of
+ *                       one status (affected_spans: every release of the
+ *                       branches searched in one span, each stable series
+ *                       searched cut out of the mainline's; a vers:
+ *                       range, product_id linux-versions-N, the kernel's
+ *                       CPE); "linux" (versions unknown) without a fix
+ *                       read in a tree
  *   vulnerabilities     one per CVE ID not rejected (with every one
  *                       rejected, one each; one without an ID), with the
  *                       fixes the ID covers (fixcve.h): a version is
  *                       fixed once it holds all of them (affected.h);
- *                       cve, cwe (its catalogue name), the description as
- *                       a note, product_status known_affected (the
- *                       ranges) / fixed, a vendor_fix remediation per
- *                       fix commit for the version it is first in and
- *                       the ranges it ends (none_available without a
- *                       fix), the fix commits as references.  No score:
- *                       no CVSS is recorded (test 6.2.3 warns).
+ *                       cve, the title (advisory_title), cwe (its
+ *                       catalogue name), the description as a note,
+ *                       product_status naming every span known_affected,
+ *                       fixed or known_not_affected (none left unknown),
+ *                       a vendor_fix remediation per fix commit for the
+ *                       affected spans it fixes (a backport: those of
+ *                       its series; none_available without a fix), the
+ *                       fix commits as references.  No score: no CVSS
+ *                       is recorded (test 6.2.3 warns).
+ *   document.aggregate_severity  the triage severity, when given
  *   acknowledgments     the reporter, only with credit consent
  */
 #include <ctype.h>
@@ -545,12 +549,15 @@ static int export_csaf_write(struct session *sess, FILE *out,
 const struct exporter export_csaf_entry = {
 	"csaf", "json", "a CSAF 2.0 security advisory",
 	"a CSAF 2.0 `csaf_security_advisory` (several: an array), refused while "
-	"a report is under embargo: the ranges of affected kernel versions "
-	"and the fixed versions from `fix` in the product tree (with CPEs), "
-	"one vulnerability per CVE ID with its known_affected and fixed and a "
-	"vendor_fix remediation per fix commit it covers, "
-	"the CWE's catalogue name, the revision history from the timeline; "
-	"`csaf.publisher`, `csaf.namespace` (else https://`team.domain`), "
+	"a report is under embargo: the kernel's versions from `fix` as ranges "
+	"in the product tree (with CPEs), one vulnerability per CVE ID naming "
+	"each range known_affected, fixed or known_not_affected, with a "
+	"vendor_fix remediation per fix commit it covers, the fix's subject as "
+	"its title, the CWE's catalogue name, the triage severity as "
+	"aggregate_severity, the revision history from the timeline; "
+	"`csaf.publisher`, `csaf.publisher_category` (coordinator, the default, "
+	"discoverer, other, translator, user or vendor), "
+	"`csaf.namespace` (else https://`team.domain`), "
 	"`csaf.tlp` (CLEAR, the default, WHITE, GREEN, AMBER or RED), "
 	"`csaf.base_url` (the canonical URL's folder).",
 	export_csaf_write, NULL,

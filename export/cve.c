@@ -1,5 +1,6 @@
 /*
- * The CVE JSON 5 export: one CVE record (dataVersion 5.1) per CVE ID of
+ * The CVE JSON 5 export: one CVE record (dataVersion 5.1, 5.1.1 with
+ * cpeApplicability) per CVE ID of
  * a report (a report may have several: `cve --assign` each), valid
  * against CVE_Record_Format_bundled.json.  Each record gives the fixes
  * its ID covers (`cve --assign ID --fix SHA`; every fix of the report
@@ -15,28 +16,35 @@
  *   orgId         config cve.org_id (a version 4 UUID); refused, naming
  *                 the key, when unset
  *   title         the first fix commit's subject (as `fix --tree` read it),
- *                 else the report's subject
+ *                 else the report's subject (advisory_title: the OSV
+ *                 summary and the CSAF vulnerability's title too)
  *   affected      vendor/product "Linux", the public files
  *                 (dossier_public_files) as programFiles, the repository
  *                 that holds every SHA named (config cve.stable_repo when
- *                 a backport is, else cve.repo).  With a fix recorded
- *                 (`fix`), as the kernel CNA's bippy writes them, for
- *                 each fix (a version is affected when any entry says
- *                 so: it lacks one of the fixes, affected.h): one
- *                 entry of git ranges
- *                 (each of the bug's introducing commits, those any fix
- *                 names, lessThan the fix and each
- *                 backport; "0" when no introducing commit is known,
- *                 defaultStatus unaffected), one of versions from the
- *                 tags (defaultStatus affected: the introducing version
- *                 affected, "0" lessThan it unaffected, each backport
- *                 lessThanOrEqual its series ("1.0.*"), the release the
- *                 fix is first in (1.1 for a fix in 1.1-rc1)
- *                 lessThanOrEqual "*" as original_commit_for_fix).
- *                 Without a fix, defaultStatus "unknown".
- *   cpeApplicability  the kernel's CPE, vulnerable from each range's
- *                 first release to the release that fixes it
- *                 (affected_ranges), with a fix tag
+ *                 a backport or a stable copy of an introducing commit
+ *                 is, else cve.repo).  With a fix recorded (`fix`), as
+ *                 the kernel CNA's bippy writes them, for each fix (a
+ *                 version is affected when any entry says so: it lacks
+ *                 one of the fixes), from its lines of development
+ *                 (affected.h: mainline and each stable branch searched
+ *                 that had the bug): one entry of git ranges,
+ *                 defaultStatus unaffected (each line's introducing
+ *                 commit, or its stable copy, lessThan the fix on that
+ *                 line), and one of release numbers, read by CVE 5's
+ *                 first match: a bug copied to a stable branch first as
+ *                 its affected range, then (defaultStatus affected when
+ *                 a mainline release has the bug) the introducing
+ *                 release affected, "0" lessThan it unaffected, each
+ *                 stable series from its backport lessThanOrEqual
+ *                 "X.Y.*" unaffected, the release the fix is first in
+ *                 (1.1 for a fix in 1.1-rc1) lessThanOrEqual "*" as
+ *                 original_commit_for_fix.  No -rc in a version: the
+ *                 kernel's tools take none.  Without a fix,
+ *                 defaultStatus "unknown".
+ *   cpeApplicability  the kernel's CPE, vulnerable over each affected
+ *                 span of versions (affected_spans), an -rc before the
+ *                 fix's as its own CPE (version X.Y, update rcN); with
+ *                 it, dataVersion 5.1.1, the schema that defines it
  *   x_generator   {"engine": "secteam-tui-VERSION"}
  *   descriptions  `cve --description` (redacted), else the subject
  *   problemTypes  `cve --cwe`, when given, with its catalogue name

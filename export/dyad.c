@@ -93,7 +93,8 @@ static int export_dyad_write(struct session *sess, FILE *out,
 const struct exporter export_dyad_entry = {
 	"dyad", "dyad", "vulnerable:fixed version pairs (the kernel CNA's dyad)",
 	"the report's vulnerable:fixed pairs as the kernel CNA's `dyad` prints "
-	"them, INTRODUCED_VERSION:SHA:FIXED_VERSION:SHA, for each fix one line "
-	"for the mainline fix and one per stable backport, from `fix`.",
+	"them, INTRODUCED_VERSION:SHA:FIXED_VERSION:SHA, releases only (no -rc), "
+	"0:0 for a side not known or not released, for each fix one line per "
+	"branch that had the bug (mainline, each stable branch searched), from `fix`.",
 	export_dyad_write, NULL,
 };

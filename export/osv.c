@@ -10,20 +10,22 @@
  *   id          the CVE ID (`cve --assign`)
  *   modified    now; published: when it was disclosed; withdrawn: now, for
  *               a rejected CVE ID
- *   summary     the subject; details: the officer's description
- *   affected    package Linux/Kernel, read by OSV's rules (a version is
- *               affected when any range says so), for each fix (a
- *               version is fixed once it holds every fix): one GIT range, in the
+ *   summary     the record's title (advisory_title: the fix commit's
+ *               subject, as the CVE record's); details: the description
+ *   affected    as osv.dev writes Linux entries, read by OSV's rules (a
+ *               version is affected when any range says so): an entry
+ *               without a package holding one GIT range per fix, in the
  *               repository that holds every SHA it names (config
- *               cve.stable_repo when a backport is named, else cve.repo):
- *               introduced each introducing commit (else 0), fixed the
- *               fix and each backport, full SHAs only (a fix recorded
- *               unchecked with a short SHA gets no GIT range); one
- *               ECOSYSTEM range from the tags (affected_ranges): from
- *               the introducing version, fixed in each stable series at
- *               its backport and introduced again at the next series,
- *               fixed at the fix's version, so no later stable release
- *               comes out affected (affected_ranges)
+ *               cve.stable_repo when a backport or a stable copy of an
+ *               introducing commit is, else cve.repo): introduced each
+ *               commit the bug entered a line of development with (the
+ *               introducing commit, its stable copies; else 0), fixed
+ *               the fix and each backport, full SHAs only (a fix
+ *               recorded unchecked with a short SHA gets no GIT range);
+ *               then package Linux/Kernel with an ECOSYSTEM range per
+ *               affected span of releases (affected_spans: each stable
+ *               series searched cut out of the mainline's), versions
+ *               as the ecosystem writes them (1.2 as 1.2.0, no -rc)
  *   references  FIX: each fix commit; ADVISORY: cve.reference_url
  *   credits     the reporter, FINDER, only with credit consent
  *   database_specific  {"cwe_ids": [...]} when a CWE is given
@@ -306,10 +308,12 @@ const struct exporter export_osv_entry = {
 	"osv", "json", "an OSV record",
 	"an OSV record per CVE ID (several: an array), refused while a report is "
 	"under embargo and for a report without a CVE ID or a fix: the CVE ID as "
-	"its id; for each fix the ID covers a GIT range from `fix` in the repository that holds its commits "
-	"(`cve.stable_repo` when a backport is named, else `cve.repo`) and an "
-	"ECOSYSTEM range from the tags that ends at each stable series' "
-	"backport, so that by OSV's rules no fixed release is affected; the "
-	"fix commits as FIX references, credits only with consent.",
+	"its id, the fix's subject as its summary; as osv.dev writes Linux "
+	"entries, for each fix the ID covers a GIT range from `fix` without a "
+	"package, in the repository that holds its commits (`cve.stable_repo` "
+	"when a stable-only commit is named, else `cve.repo`), and Linux/Kernel "
+	"ECOSYSTEM ranges of releases (X.Y written X.Y.0), each stable series "
+	"searched on its own, so that by OSV's rules no fixed release is "
+	"affected; the fix commits as FIX references, credits only with consent.",
 	export_osv_write, NULL,
 };
