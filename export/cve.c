@@ -508,6 +508,7 @@ static json_t *record(struct session *sess, const struct dossier *d,
 	meta = json_pack("{s:s, s:s, s:s}", "cveId", cve_id, "assignerOrgId", org,
 			 "state", "PUBLISHED");
 	free(subject);
+	free(title);
 	free(who);
 	free(ref);
 	/* cpeApplicability is a property of CVE schema 5.1.1: a record
