@@ -13,6 +13,7 @@
 #include "core/fixcve.h"
 #include "core/json.h"
 #include "core/ktree.h"
+#include "core/affected.h"
 #include "store/store.h"
 #include "touched/touched.h"
 
@@ -135,11 +136,43 @@ static void set_str(char **dst, const char *s)
 	*dst = xstrdup(s);
 }
 
+static void branches_free(struct fix_branch *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].branch);
+		free(v[i].series);
+	}
+	free(v);
+}
+
+static bool flag(const char *detail, const char *key)
+{
+	char *v = field(detail, key);
+	bool r = v && !strcmp(v, "1");
+
+	free(v);
+	return r;
+}
+
+static void branch_push(struct fix_entry *f, const char *detail)
+{
+	struct fix_branch b = { field(detail, "branch"), field(detail, "series"),
+				flag(detail, "intro"), flag(detail, "fix") };
+
+	if (!b.branch) {
+		free(b.series);
+		return;
+	}
+	f->branches = xrealloc(f->branches, (f->nbranches + 1) * sizeof(*f->branches));
+	f->branches[f->nbranches++] = b;
+}
+
 static void entry_release(struct fix_entry *f)
 {
 	commit_release(&f->fix);
 	commits_free(f->introduced, f->nintroduced);
 	commits_free(f->backports, f->nbackports);
+	branches_free(f->branches, f->nbranches);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -228,16 +261,16 @@ static void fold_fix(const struct event *e, struct fixcve *fc, size_t *cur)
 	} else if (!strcmp(e->kind, "fix-introduced") && *cur < fc->nfixes) {
 		f = &fc->fixes[*cur];
 		push(&f->introduced, &f->nintroduced, e->detail);
-	} else if (!strcmp(e->kind, "fix-backport")) {
+	} else if (!strcmp(e->kind, "fix-backport") || !strcmp(e->kind, "fix-branch")) {
 		up = field(e->detail, "upstream");
 		i = up ? fix_index(fc, up) : fc->nfixes;
 		free(up);
 		if (i == fc->nfixes)
 			i = *cur;
-		if (i < fc->nfixes) {
-			f = &fc->fixes[i];
-			push(&f->backports, &f->nbackports, e->detail);
-		}
+		if (i < fc->nfixes && !strcmp(e->kind, "fix-branch"))
+			branch_push(&fc->fixes[i], e->detail);
+		else if (i < fc->nfixes)
+			push(&fc->fixes[i].backports, &fc->fixes[i].nbackports, e->detail);
 	}
 }
 
@@ -439,6 +472,13 @@ void fixcve_view(const struct fixcve *fc, const struct cve_entry *c,
 		t->nintroduced = f->nintroduced;
 		t->backports = commits_copy(f->backports, f->nbackports);
 		t->nbackports = f->nbackports;
+		t->branches = f->nbranches ? xcalloc(f->nbranches, sizeof(*t->branches)) : NULL;
+		for (size_t b = 0; b < f->nbranches; b++) {
+			t->branches[b] = f->branches[b];
+			t->branches[b].branch = xstrdup(f->branches[b].branch);
+			t->branches[b].series = dup_or_null(f->branches[b].series);
+		}
+		t->nbranches = f->nbranches;
 		view->nfixes++;
 	}
 	view->cves = xcalloc(fc->ncves + 1, sizeof(*view->cves));
@@ -456,6 +496,8 @@ static json_t *commit_json(const struct fix_commit *c)
 
 	if (c->branch)
 		json_object_set_new(o, "branch", json_text(c->branch));
+	if (c->branch && c->upstream)
+		json_object_set_new(o, "upstream", json_text(c->upstream));
 	return o;
 }
 
@@ -511,8 +553,9 @@ struct fix_job {
 	const struct fix_request *rq;
 	struct ktree *tree;
 	struct fix_commit fix;
-	struct fix_commit *intro, *bp;
-	size_t nintro, nbp;
+	struct fix_commit *intro, *bp, *copies;
+	size_t nintro, nbp, ncopies;
+	struct fix_branch *branches; /* one per stable branch searched */
 	char *dropped;  /* FIX_DROP: the SHA of the fix dropped */
 	size_t nleft;   /* FIX_DROP: the fixes left */
 };
@@ -557,23 +600,60 @@ static char *subject_of(struct ktree *tree, const char *sha)
 	return s;
 }
 
+/* The copies on branch of commit sha (as ktree_backports finds them),
+ * each with its first tag, appended to *v. */
+static int find_copies(struct fix_job *j, const char *branch, const char *sha,
+		       struct fix_commit **v, size_t *n, struct err *err)
+{
+	char **shas;
+	size_t ns;
+
+	if (ktree_backports(j->tree, branch, sha, &shas, &ns, err) < 0)
+		return err->code;
+	for (size_t i = 0; i < ns; i++) {
+		struct fix_commit c = { shas[i], ktree_first_tag(j->tree, shas[i]),
+					xstrdup(branch), xstrdup(sha), NULL, 0, NULL };
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = c;
+	}
+	free(shas);
+	return 0;
+}
+
+/* Whether tag names a mainline release or -rc ("v6.1", "v6.2-rc3"), not
+ * a stable one ("v6.1.4"): a commit first in a stable release exists
+ * only on its branch. */
+static bool mainline_tag(const char *tag)
+{
+	const char *v = fix_version(tag);
+
+	return !v || !version_stable(v);
+}
+
+/* For each stable branch: the copies of the fix (its backports) and of
+ * each introducing commit, and whether the branch's fork already held
+ * them (fix-branch). */
 static int find_backports(struct fix_job *j, struct err *err)
 {
 	const struct fix_request *rq = j->rq;
 
+	j->branches = xcalloc(rq->nstable + 1, sizeof(*j->branches));
 	for (size_t b = 0; b < rq->nstable; b++) {
-		char **shas;
-		size_t n;
-		if (ktree_backports(j->tree, rq->stable[b], j->fix.sha, &shas, &n, err) < 0)
+		struct fix_branch *fb = &j->branches[b];
+		if (find_copies(j, rq->stable[b], j->fix.sha, &j->bp, &j->nbp, err) < 0)
 			return err->code;
-		for (size_t i = 0; i < n; i++) {
-			struct fix_commit c = { shas[i], ktree_first_tag(j->tree, shas[i]),
-						xstrdup(rq->stable[b]), xstrdup(j->fix.sha), NULL, 0,
-						NULL };
-			j->bp = xrealloc(j->bp, (j->nbp + 1) * sizeof(*j->bp));
-			j->bp[j->nbp++] = c;
+		fb->branch = xstrdup(rq->stable[b]);
+		fb->series = ktree_branch_series(j->tree, rq->stable[b]);
+		fb->fix_in = mainline_tag(j->fix.tag) &&
+			     ktree_holds(j->tree, rq->stable[b], j->fix.sha) == 1;
+		for (size_t i = 0; i < j->nintro; i++) {
+			if (find_copies(j, rq->stable[b], j->intro[i].sha, &j->copies,
+					&j->ncopies, err) < 0)
+				return err->code;
+			if (mainline_tag(j->intro[i].tag) &&
+			    ktree_holds(j->tree, rq->stable[b], j->intro[i].sha) == 1)
+				fb->intro_in = true;
 		}
-		free(shas);
 	}
 	return 0;
 }
@@ -731,12 +811,29 @@ static int fix_store(struct session *sess, void *data, struct err *err)
 				     "fix-introduced", d, err);
 		free(d);
 	}
+	for (size_t i = 0; rc == 0 && i < j->ncopies; i++) {
+		d = xasprintf("commit=%s tag=%s tree=%s branch=%s upstream=%s",
+			      j->copies[i].sha, j->copies[i].tag ? j->copies[i].tag : "-",
+			      tree, j->copies[i].branch, j->copies[i].upstream);
+		rc = store_event_add(sess->store, j->rq->id, sess->officer,
+				     "fix-introduced", d, err);
+		free(d);
+	}
 	for (size_t i = 0; rc == 0 && i < j->nbp; i++) {
 		d = xasprintf("commit=%s tag=%s branch=%s upstream=%s", j->bp[i].sha,
 			      j->bp[i].tag ? j->bp[i].tag : "-", j->bp[i].branch,
 			      j->fix.sha);
 		rc = store_event_add(sess->store, j->rq->id, sess->officer,
 				     "fix-backport", d, err);
+		free(d);
+	}
+	for (size_t i = 0; rc == 0 && j->branches && j->branches[i].branch; i++) {
+		const struct fix_branch *b = &j->branches[i];
+		d = xasprintf("branch=%s series=%s upstream=%s intro=%d fix=%d",
+			      b->branch, b->series ? b->series : "-", j->fix.sha,
+			      b->intro_in, b->fix_in);
+		rc = store_event_add(sess->store, j->rq->id, sess->officer,
+				     "fix-branch", d, err);
 		free(d);
 	}
 	return rc;
@@ -757,6 +854,10 @@ static char *fix_summary(const struct fix_job *j)
 	for (size_t i = 0; i < j->nintro; i++)
 		sbuf_addf(&sb, "%s %.12s (%s)", i ? "," : "; introduced by",
 			  j->intro[i].sha, j->intro[i].tag ? j->intro[i].tag : "-");
+	for (size_t i = 0; i < j->ncopies; i++)
+		sbuf_addf(&sb, "%s %.12s on %s (%s)", i ? "," : "; introduced on stable by",
+			  j->copies[i].sha, j->copies[i].branch,
+			  j->copies[i].tag ? j->copies[i].tag : "-");
 	for (size_t i = 0; i < j->nbp; i++)
 		sbuf_addf(&sb, "%s %.12s on %s (%s)", i ? "," : "; backports",
 			  j->bp[i].sha, j->bp[i].branch, j->bp[i].tag ? j->bp[i].tag : "-");
@@ -766,7 +867,7 @@ static char *fix_summary(const struct fix_job *j)
 int fix_record(struct session *sess, const struct fix_request *rq,
 	       char **summary, struct err *err)
 {
-	struct fix_job j = { rq, NULL, { 0 }, NULL, NULL, 0, 0, NULL, 0 };
+	struct fix_job j = { rq, NULL, { 0 }, NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0 };
 	const char *opt = rq->how == FIX_DROP ? "--drop" : "--commit";
 	int r;
 
@@ -785,6 +886,9 @@ int fix_record(struct session *sess, const struct fix_request *rq,
 	commit_release(&j.fix);
 	commits_free(j.intro, j.nintro);
 	commits_free(j.bp, j.nbp);
+	commits_free(j.copies, j.ncopies);
+	if (j.branches)
+		branches_free(j.branches, rq->nstable);
 	free(j.dropped);
 	ktree_free(j.tree);
 	return r;

@@ -20,9 +20,19 @@
  *   fix-drop        "commit=SHA": that fix is no longer the report's
  *   fix-introduced  "commit=SHA tag=TAG tree=..." a commit that brought
  *                   the bug in, of the fix or fix-add just before it
+ *   fix-introduced  with "branch=B upstream=SHA" after the rest: a copy
+ *                   on stable branch B of the introducing commit SHA
+ *                   ("commit SHA upstream.", a cherry-pick), where the
+ *                   bug entered that branch
  *   fix-backport    "commit=SHA tag=TAG branch=B upstream=SHA" a stable
  *                   backport of the fix named upstream (else of the one
  *                   just before it) found in the tree
+ *   fix-branch      "branch=B series=X.Y upstream=SHA intro=0|1 fix=0|1"
+ *                   a stable branch searched for the fix named upstream:
+ *                   its release series, and whether the release it forked
+ *                   from already held an introducing commit (intro=1)
+ *                   and the fix (fix=1); a branch with neither the bug
+ *                   nor a copy of its introducing commit never had it
  *   cve-assign      "CVE-YYYY-NNNN" the ID the CNA reserved for us: the
  *                   report's only ID, replacing earlier ones (as it
  *                   always did); written for a report's first ID
@@ -72,6 +82,14 @@ struct fix_commit {
 			  * recorded before subjects were) */
 };
 
+/* A stable branch searched for a fix (its fix-branch event). */
+struct fix_branch {
+	char *branch;
+	char *series;   /* "6.1", or NULL when the tree did not tell */
+	bool intro_in;  /* its fork held an introducing commit */
+	bool fix_in;    /* its fork held the fix */
+};
+
 /* One fix commit of a report, and what the tree told of it. */
 struct fix_entry {
 	struct fix_commit fix;
@@ -80,6 +98,11 @@ struct fix_entry {
 	size_t nintroduced;
 	struct fix_commit *backports;
 	size_t nbackports;
+	struct fix_branch *branches; /* the stable branches searched (none
+				      * recorded before they were: then
+				      * each backport's branch, its fork
+				      * holding the bug, is assumed) */
+	size_t nbranches;
 };
 
 /* One CVE ID of a report. */

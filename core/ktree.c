@@ -38,6 +38,7 @@
 	X(git_diff_options_init)           \
 	X(git_diff_tree_to_tree)           \
 	X(git_error_last)                  \
+	X(git_graph_descendant_of)         \
 	X(git_libgit2_init)                \
 	X(git_libgit2_opts)                \
 	X(git_object_free)                 \
@@ -531,12 +532,16 @@ int ktree_check_branch(struct ktree *t, const char *branch, struct err *err)
 	return branch_commit(t, branch, &id, err);
 }
 
-/* Whether a commit message names sha as a backport of it. */
+/* Whether a commit message names sha as a copy of it, by the lines
+ * stable and cherry-picked commits carry: "commit SHA upstream.",
+ * "[ Upstream commit SHA ]" and "(cherry picked from commit SHA)".  A
+ * "Fixes: SHA" line names the commit a change repairs, not one it
+ * copies: it is no copy. */
 static bool names_upstream(const char *msg, const char *sha)
 {
 	char *a = xasprintf("commit %s upstream", sha);
 	char *b = xasprintf("Upstream commit %s", sha);
-	char *c = xasprintf("Fixes: %.12s", sha);
+	char *c = xasprintf("cherry picked from commit %s", sha);
 	bool hit = strstr(msg, a) || strstr(msg, b) || strstr(msg, c);
 
 	free(a);
@@ -577,4 +582,72 @@ int ktree_backports(struct ktree *t, const char *branch, const char *sha,
 	walk_from(&w, &tip);
 	oidset_release(&seen);
 	return 0;
+}
+
+int ktree_holds(struct ktree *t, const char *branch, const char *sha)
+{
+	struct err err = { 0, "" };
+	git_oid tip, id;
+
+	if (branch_commit(t, branch, &tip, &err) < 0 ||
+	    G.git_oid_fromstr(&id, sha) < 0)
+		return -1;
+	if (G.git_oid_equal(&tip, &id))
+		return 1;
+	return G.git_graph_descendant_of(t->repo, &tip, &id) == 1;
+}
+
+/* "linux-6.1.y", "stable/linux-6.1.y", "6.1": the X.Y a name gives, or
+ * NULL (caller frees). */
+static char *series_of_name(const char *name)
+{
+	const char *p = strrchr(name, '/');
+	unsigned long a, b;
+	char *end;
+
+	p = p ? p + 1 : name;
+	if (str_starts(p, "linux-"))
+		p += strlen("linux-");
+	if (*p < '0' || *p > '9')
+		return NULL;
+	a = strtoul(p, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return NULL;
+	b = strtoul(end + 1, &end, 10);
+	if (*end && strcmp(end, ".y"))
+		return NULL;
+	return xasprintf("%lu.%lu", a, b);
+}
+
+char *ktree_branch_series(struct ktree *t, const char *branch)
+{
+	struct tags tags;
+	git_oid tip;
+	struct err err = { 0, "" };
+	char *best = NULL, *r;
+
+	if ((r = series_of_name(branch)))
+		return r;
+	if (branch_commit(t, branch, &tip, &err) < 0)
+		return NULL;
+	/* Else the newest release the branch holds: a stable branch holds
+	 * its series' release and its own stable releases only. */
+	tags_read(t->repo, &tags);
+	for (size_t i = 0; i < tags.n; i++) {
+		const char *v = tags.v[i].name + (tags.v[i].name[0] == 'v');
+		if ((best && ktree_version_cmp(v, best) <= 0) || *v < '0' || *v > '9')
+			continue;
+		if (G.git_oid_equal(&tip, &tags.v[i].commit) ||
+		    G.git_graph_descendant_of(t->repo, &tip, &tags.v[i].commit) == 1)
+			best = (char *)v;
+	}
+	if (best) {
+		char *rc = strstr(best, "-rc"), *dot = strchr(best, '.');
+		size_t n = rc ? (size_t)(rc - best) : strlen(best);
+		if (dot && (dot = memchr(dot + 1, '.', n - (size_t)(dot + 1 - best))))
+			n = (size_t)(dot - best);
+		r = xstrndup(best, n);
+	}
+	tags_release(&tags);
+	return r;
 }

@@ -51,11 +51,21 @@ char *ktree_first_tag(struct ktree *t, const char *sha);
 int ktree_check_branch(struct ktree *t, const char *branch, struct err *err);
 
 /* The commits of branch, not in sha's history, whose message names sha
- * as stable backports do: "commit SHA upstream.", "[ Upstream commit
- * SHA ]" or "Fixes: SHA12"; *out is the caller's (each and the array).
- * 0 or negative. */
+ * as stable backports and cherry-picks do: "commit SHA upstream.", "[
+ * Upstream commit SHA ]" or "(cherry picked from commit SHA)" (a
+ * "Fixes:" line names what a commit repairs, not what it copies); *out
+ * is the caller's (each and the array).  0 or negative. */
 int ktree_backports(struct ktree *t, const char *branch, const char *sha,
 		    char ***out, size_t *n, struct err *err);
+
+/* 1 when branch's tip is commit sha (full) or descends from it, 0 when
+ * not, -1 when branch or sha is not in the tree. */
+int ktree_holds(struct ktree *t, const char *branch, const char *sha);
+
+/* The release series X.Y of a stable branch: from its name
+ * ("linux-6.1.y" gives "6.1"), else from the newest release tag it
+ * holds; NULL when neither tells (caller frees). */
+char *ktree_branch_series(struct ktree *t, const char *branch);
 
 /* Version order of tag names, -rc before its release (for tests). */
 int ktree_version_cmp(const char *a, const char *b);

@@ -45,9 +45,13 @@ const char *advisory_stable_repo(struct session *sess)
 
 const char *advisory_git_repo(struct session *sess, const struct fixcve *fc)
 {
-	for (size_t i = 0; i < fc->nfixes; i++)
+	for (size_t i = 0; i < fc->nfixes; i++) {
 		if (fc->fixes[i].nbackports)
 			return advisory_stable_repo(sess);
+		for (size_t k = 0; k < fc->fixes[i].nintroduced; k++)
+			if (fc->fixes[i].introduced[k].branch)
+				return advisory_stable_repo(sess);
+	}
 	return advisory_repo(sess);
 }
 
@@ -81,6 +85,25 @@ char *advisory_credit(const struct dossier *d)
 		return NULL;
 	}
 	return safe;
+}
+
+char *advisory_title(const struct dossier *d, const struct fixcve *fc)
+{
+	const char *fs = fc->nfixes ? fc->fixes[0].fix.subject : NULL;
+	char *t = fs && *fs ? dossier_text(d, fs) : dossier_text(d, d->f.r.subject);
+	size_t n = strlen(t);
+
+	if (n > 256) {
+		n = 256;
+		while (n && ((unsigned char)t[n] & 0xC0) == 0x80)
+			n--;
+		t[n] = '\0';
+	}
+	if (!*t) {
+		free(t);
+		t = xstrdup("Linux kernel vulnerability");
+	}
+	return t;
 }
 
 char *advisory_description(const struct dossier *d, const struct fixcve *fc)

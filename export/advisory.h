@@ -38,6 +38,11 @@ const char *advisory_git_repo(struct session *sess, const struct fixcve *fc);
 /* The reporter to credit, display-safe, only with credit consent: their
  * name, else their address; NULL otherwise (caller frees). */
 char *advisory_credit(const struct dossier *d);
+/* The title every record gives (CVE title, OSV summary, CSAF
+ * vulnerability title): the first fix commit's subject, as the kernel
+ * CNA titles its records, else the report's subject; display-safe, at
+ * most 256 bytes (caller frees). */
+char *advisory_title(const struct dossier *d, const struct fixcve *fc);
 /* The description: the officer's (`cve --description`), redacted, else
  * the subject as one line (caller frees). */
 char *advisory_description(const struct dossier *d, const struct fixcve *fc);

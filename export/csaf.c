@@ -5,7 +5,8 @@
  * recommended tests where the data exist (tests/lib/csaf-validate.mjs).
  * Refused while a report is under embargo (advisory.c).  Keys sorted
  * (test 6.2.13).
- *   document.publisher  coordinator; config csaf.publisher (else "Linux
+ *   document.publisher  config csaf.publisher_category (default
+ *                       coordinator); config csaf.publisher (else "Linux
  *                       kernel security team"), csaf.namespace (else
  *                       https://TEAM.DOMAIN, else https://www.kernel.org)
  *   document.distribution  the TLP label, config csaf.tlp (default
@@ -19,24 +20,27 @@
  *                       revision 1, then each later moment the fix or CVE
  *                       changed (its events' kinds as the summary)
  *   product_tree        vendor Linux > product Linux kernel > a
- *                       product_version_range per range of affected
- *                       versions (affected_ranges, as a vers: range,
- *                       product_id linux-affected-N) and a
- *                       product_version per fixed version (the fix's,
- *                       each backport's: linux-VERSION), each with its
- *                       CPE; "linux" (the kernel, versions unknown)
- *                       without tags
+ *                       product_version_range per span of versions of
+ *                       one status (affected_spans: every release of the
+ *                       branches searched in one span, each stable series
+ *                       searched cut out of the mainline's; a vers:
+ *                       range, product_id linux-versions-N, the kernel's
+ *                       CPE); "linux" (versions unknown) without a fix
+ *                       read in a tree
  *   vulnerabilities     one per CVE ID not rejected (with every one
  *                       rejected, one each; one without an ID), with the
  *                       fixes the ID covers (fixcve.h): a version is
  *                       fixed once it holds all of them (affected.h);
- *                       cve, cwe (its catalogue name), the description as
- *                       a note, product_status known_affected (the
- *                       ranges) / fixed, a vendor_fix remediation per
- *                       fix commit for the version it is first in and
- *                       the ranges it ends (none_available without a
- *                       fix), the fix commits as references.  No score:
- *                       no CVSS is recorded (test 6.2.3 warns).
+ *                       cve, the title (advisory_title), cwe (its
+ *                       catalogue name), the description as a note,
+ *                       product_status naming every span known_affected,
+ *                       fixed or known_not_affected (none left unknown),
+ *                       a vendor_fix remediation per fix commit for the
+ *                       affected spans it fixes (a backport: those of
+ *                       its series; none_available without a fix), the
+ *                       fix commits as references.  No score: no CVSS
+ *                       is recorded (test 6.2.3 warns).
+ *   document.aggregate_severity  the triage severity, when given
  *   acknowledgments     the reporter, only with credit consent
  */
 #include <ctype.h>
@@ -52,19 +56,9 @@
 #include "core/fixcve.h"
 #include "export/advisory.h"
 #include "core/json.h"
+#include "core/ktree.h"
 
 #define KERNEL_CPE "cpe:2.3:o:linux:linux_kernel:%s:%s:*:*:*:*:*:*"
-
-/* The CPE of one version: "1.2-rc1" is version 1.2, update rc1. */
-static char *version_cpe(const char *v)
-{
-	char *rel = version_release(v), *cpe;
-	const char *rc = strstr(v, "-rc");
-
-	cpe = xasprintf(KERNEL_CPE, rel, rc ? rc + 1 : "*");
-	free(rel);
-	return cpe;
-}
 
 static json_t *product(const char *name, const char *id, const char *cpe)
 {
@@ -72,141 +66,58 @@ static json_t *product(const char *name, const char *id, const char *cpe)
 			 "product_identification_helper", "cpe", cpe);
 }
 
-/* The product id of a fixed version: linux-VERSION. */
-static char *version_id(const char *tag)
-{
-	return xasprintf("linux-%s", fix_version(tag));
-}
-
 /*
  * The advisory's vulnerabilities are one per CVE ID (one with none
- * without an ID), each with the fixes its ID covers (fixcve_view); their
- * ranges and fixed versions share one product tree.  A range's product
- * id is linux-affected-N, N its place among the distinct ranges.
+ * without an ID), each with the fixes its ID covers (fixcve_view).  The
+ * versions are cut in spans of one status (affected_spans: every
+ * release of the branches searched falls in one, each stable series
+ * searched cut out of the mainline's), each a product_version_range
+ * (a vers range); the spans of every vulnerability share one product
+ * tree, a span's product id linux-versions-N, N its place among the
+ * distinct ranges.
  */
 struct csaf {
 	struct fixcve *views;
 	size_t nviews;
-	bool known;     /* every fix has a tag: the versions are known */
+	bool known;     /* every fix was read in a tree: versions known */
 	json_t *vers;   /* the ranges' vers names, in product id order */
+	json_t *branches; /* the product tree's version ranges */
 };
 
-/* A range as a vers name (caller frees). */
-static char *range_vers(const struct affected_range *r)
+/* A span as a vers name (caller frees). */
+static char *span_vers(const struct affected_span *r)
 {
-	if (r->fixed)
-		return strcmp(r->introduced, "0") ?
-		       xasprintf("vers:generic/>=%s|<%s", r->introduced, r->fixed) :
-		       xasprintf("vers:generic/<%s", r->fixed);
-	return strcmp(r->introduced, "0") ? xasprintf("vers:generic/>=%s", r->introduced) :
-	       xstrdup("vers:generic/*");
+	bool any = !strcmp(r->from, "0");
+
+	if (r->to)
+		return any ? xasprintf("vers:generic/<%s", r->to) :
+		       xasprintf("vers:generic/>=%s|<%s", r->from, r->to);
+	return any ? xstrdup("vers:generic/*") : xasprintf("vers:generic/>=%s", r->from);
 }
 
-/* The product id of range r (caller frees); *added when it is new. */
-static char *range_id(struct csaf *c, const struct affected_range *r, bool *added)
+/* The product id of span r (caller frees), in the product tree once. */
+static char *span_id(struct csaf *c, const struct affected_span *r)
 {
-	char *vers = range_vers(r);
+	char *vers = span_vers(r), *id, *name, *cpe;
 	size_t i;
 	json_t *e;
 
-	*added = false;
 	json_array_foreach(c->vers, i, e)
 		if (!strcmp(json_string_value(e), vers))
 			break;
+	id = xasprintf("linux-versions-%zu", i + 1);
 	if (i == json_array_size(c->vers)) {
 		json_array_append_new(c->vers, json_string(vers));
-		*added = true;
-	}
-	free(vers);
-	return xasprintf("linux-affected-%zu", i + 1);
-}
-
-/* A fixed version's branch, once per version. */
-static void add_version(json_t *branches, const char *tag)
-{
-	const char *v = fix_version(tag);
-	char *name = xasprintf("Linux kernel %s", v), *id = version_id(tag);
-	char *cpe = version_cpe(v);
-	size_t i;
-	json_t *b;
-
-	json_array_foreach(branches, i, b)
-		if (!strcmp(json_string_value(json_object_get(b, "name")), v))
-			goto out;
-	json_array_append_new(branches, json_pack("{s:s, s:s, s:o}",
-		"category", "product_version", "name", v, "product",
-		product(name, id, cpe)));
-out:
-	free(name);
-	free(id);
-	free(cpe);
-}
-
-/* An affected range's branch: its versions as a vers range. */
-static void add_range(json_t *branches, const struct affected_range *r, const char *id)
-{
-	char *vers = range_vers(r);
-	char *name = xasprintf("Linux kernel %s", vers + strlen("vers:generic/"));
-	char *cpe = xasprintf(KERNEL_CPE, "*", "*");
-
-	json_array_append_new(branches, json_pack("{s:s, s:s, s:o}",
-		"category", "product_version_range", "name", vers, "product",
-		product(name, id, cpe)));
-	free(vers);
-	free(name);
-	free(cpe);
-}
-
-/* Whether the version of commit c (with a tag) is fixed in view fc:
- * in none of its ranges r. */
-static bool fixed_in(const struct fix_commit *c, const struct affected_range *r,
-		     size_t n)
-{
-	return c->tag && !affected_in_ranges(r, n, fix_version(c->tag));
-}
-
-/* Each fix commit of fc in turn as c: each backport, then the fix. */
-#define EACH_COMMIT(fc, k, b, c)                                              \
-	for (size_t k = 0; k < (fc)->nfixes; k++)                             \
-		for (size_t b = 0; b <= (fc)->fixes[k].nbackports; b++)       \
-			if (((c) = b < (fc)->fixes[k].nbackports ?            \
-				   &(fc)->fixes[k].backports[b] :             \
-				   &(fc)->fixes[k].fix), 1)
-
-static json_t *product_tree(struct csaf *c)
-{
-	json_t *v = json_array();
-	const struct fix_commit *fx;
-
-	for (size_t w = 0; c->known && w < c->nviews; w++) {
-		struct affected_range *r;
-		size_t n = affected_ranges(&c->views[w], &r);
-		for (size_t i = 0; i < n; i++) {
-			bool added;
-			char *id = range_id(c, &r[i], &added);
-			if (added)
-				add_range(v, &r[i], id);
-			free(id);
-		}
-		EACH_COMMIT(&c->views[w], k, b, fx)
-			if (fixed_in(fx, r, n))
-				add_version(v, fx->tag);
-		affected_ranges_free(r, n);
-	}
-	if (!json_array_size(v)) {
-		char *cpe = xasprintf(KERNEL_CPE, "*", "*");
-		json_t *t;
-		json_decref(v);
-		t = json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:o}]}]}", "branches",
-			      "category", "vendor", "name", "Linux", "branches",
-			      "category", "product_name", "name", "Linux kernel",
-			      "product", product("Linux kernel", "linux", cpe));
+		name = xasprintf("Linux kernel %s", vers + strlen("vers:generic/"));
+		cpe = xasprintf(KERNEL_CPE, "*", "*");
+		json_array_append_new(c->branches, json_pack("{s:s, s:s, s:o}",
+			"category", "product_version_range", "name", vers, "product",
+			product(name, id, cpe)));
+		free(name);
 		free(cpe);
-		return t;
 	}
-	return json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:o}]}]}", "branches",
-			 "category", "vendor", "name", "Linux", "branches",
-			 "category", "product_name", "name", "Linux kernel", "branches", v);
+	free(vers);
+	return id;
 }
 
 static void add_id(json_t *a, const char *id)
@@ -220,67 +131,94 @@ static void add_id(json_t *a, const char *id)
 	json_array_append_new(a, json_string(id));
 }
 
-/* known_affected: each range of view fc (else "linux"), fixed: each
- * fixed version. */
-static json_t *product_status(struct csaf *c, const struct fixcve *fc)
+/* Each span of view fc by its status: known_affected, fixed (holds
+ * every fix: a version that had the bug, or forked after the fix),
+ * known_not_affected (never had it); without known versions, "linux"
+ * known_affected. */
+static json_t *product_status(struct csaf *c, const struct affected_span *r, size_t n)
 {
-	json_t *aff = json_array(), *fixed = json_array(), *st = json_object();
-	const struct fix_commit *fx;
-	struct affected_range *r;
-	size_t n = c->known ? affected_ranges(fc, &r) : 0;
+	static const char *const key[] = { "known_not_affected", "known_affected", "fixed" };
+	json_t *lists[3] = { json_array(), json_array(), json_array() }, *st = json_object();
 
 	for (size_t i = 0; i < n; i++) {
-		bool added;
-		char *id = range_id(c, &r[i], &added);
-		add_id(aff, id);
+		char *id = span_id(c, &r[i]);
+		add_id(lists[r[i].status], id);
 		free(id);
 	}
-	if (c->known)
-		EACH_COMMIT(fc, k, b, fx)
-			if (fixed_in(fx, r, n)) {
-				char *id = version_id(fx->tag);
-				add_id(fixed, id);
-				free(id);
-			}
-	if (n)
-		affected_ranges_free(r, n);
-	if (!json_array_size(aff) && !json_array_size(fixed))
-		add_id(aff, "linux");
-	if (json_array_size(aff))
-		json_object_set(st, "known_affected", aff);
-	if (json_array_size(fixed))
-		json_object_set(st, "fixed", fixed);
-	json_decref(aff);
-	json_decref(fixed);
+	if (!n)
+		add_id(lists[VS_AFFECTED], "linux");
+	for (int k = 0; k < 3; k++) {
+		if (json_array_size(lists[k]))
+			json_object_set(st, key[k], lists[k]);
+		json_decref(lists[k]);
+	}
 	return st;
 }
 
-/* A vendor_fix for commit fx of view fc: the version it is first in
- * (when fixed), and each affected range it ends; NULL when it names no
- * product (a range another commit ends, its version still affected). */
-static json_t *remediation(struct session *sess, struct csaf *c, const struct fixcve *fc,
-			   const struct fix_commit *fx, const char *what)
+static json_t *product_tree(struct csaf *c)
+{
+	char *cpe = xasprintf(KERNEL_CPE, "*", "*");
+	json_t *t;
+
+	if (!json_array_size(c->branches)) {
+		t = json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:o}]}]}", "branches",
+			      "category", "vendor", "name", "Linux", "branches",
+			      "category", "product_name", "name", "Linux kernel",
+			      "product", product("Linux kernel", "linux", cpe));
+	} else {
+		t = json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:O}]}]}", "branches",
+			      "category", "vendor", "name", "Linux", "branches",
+			      "category", "product_name", "name", "Linux kernel",
+			      "branches", c->branches);
+	}
+	free(cpe);
+	return t;
+}
+
+/* Each fix commit of fc in turn as c: each backport, then the fix. */
+#define EACH_COMMIT(fc, k, b, c)                                              \
+	for (size_t k = 0; k < (fc)->nfixes; k++)                             \
+		for (size_t b = 0; b <= (fc)->fixes[k].nbackports; b++)       \
+			if (((c) = b < (fc)->fixes[k].nbackports ?            \
+				   &(fc)->fixes[k].backports[b] :             \
+				   &(fc)->fixes[k].fix), 1)
+
+/* Whether span r lies in the stable series of version v (from its
+ * release X.Y to the next series' first -rc). */
+static bool span_in_series(const struct affected_span *r, const char *v)
+{
+	char *s = version_series(v), *next;
+	const char *dot = strchr(s, '.');
+	bool in;
+
+	next = xasprintf("%.*s.%lu-rc1", (int)(dot ? dot - s : 0), s,
+			 dot ? strtoul(dot + 1, NULL, 10) + 1 : 0);
+	in = dot && strcmp(r->from, "0") && ktree_version_cmp(r->from, s) >= 0 &&
+	     ktree_version_cmp(r->from, next) < 0;
+	free(s);
+	free(next);
+	return in;
+}
+
+/* A vendor_fix for commit fx: the affected versions it is the fix for
+ * (a backport's: those of its stable series; the mainline fix's: every
+ * one); NULL when it names none. */
+static json_t *remediation(struct session *sess, struct csaf *c, const struct affected_span *r,
+			   size_t n, const struct fix_commit *fx, const char *what)
 {
 	char *url, *details;
 	json_t *ids = json_array(), *rem;
-	struct affected_range *r;
-	size_t n = c->known ? affected_ranges(fc, &r) : 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (r[i].by == fx) {
-			bool added;
-			char *id = range_id(c, &r[i], &added);
-			add_id(ids, id);
-			free(id);
-		}
-	if (c->known && fixed_in(fx, r, n)) {
-		char *id = version_id(fx->tag);
+	for (size_t i = 0; i < n; i++) {
+		char *id;
+		if (r[i].status != VS_AFFECTED ||
+		    (fx->branch && (!fx->tag || !span_in_series(&r[i], fix_version(fx->tag)))))
+			continue;
+		id = span_id(c, &r[i]);
 		add_id(ids, id);
 		free(id);
 	}
-	if (n)
-		affected_ranges_free(r, n);
-	if (!c->known)
+	if (!n && !c->known)
 		add_id(ids, "linux");
 	if (!json_array_size(ids)) {
 		json_decref(ids);
@@ -301,28 +239,34 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 {
 	const char *cve = fc->ncves ? fc->cves[0].id : NULL;
 	char *desc = advisory_description(d, fc), *ref = advisory_reference_url(sess, d->f.r.id, cve);
+	char *title = advisory_title(d, fc);
 	json_t *v = json_object(), *rem = json_array(), *refs = json_array(), *one;
 	const struct fix_commit *fx;
+	struct affected_span *r;
+	size_t n = c->known ? affected_spans(fc, &r) : 0;
 
 	if (cve)
 		json_object_set_new(v, "cve", json_string(cve));
+	json_object_set_new(v, "title", json_text(title));
 	if (fc->cwe && cwe_name(fc->cwe))
 		json_object_set_new(v, "cwe", json_pack("{s:s, s:s}", "id", fc->cwe,
 							"name", cwe_name(fc->cwe)));
 	json_object_set_new(v, "notes", json_pack("[{s:s, s:s, s:o}]", "category",
 		"description", "title", "Description", "text", json_text(desc)));
-	json_object_set_new(v, "product_status", product_status(c, fc));
+	json_object_set_new(v, "product_status", product_status(c, r, n));
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		const struct fix_entry *f = &fc->fixes[k];
-		if ((one = remediation(sess, c, fc, &f->fix, "Fixed upstream")))
+		if ((one = remediation(sess, c, r, n, &f->fix, "Fixed upstream")))
 			json_array_append_new(rem, one);
 		for (size_t b = 0; b < f->nbackports; b++) {
 			char *what = xasprintf("Backported to %s", f->backports[b].branch);
-			if ((one = remediation(sess, c, fc, &f->backports[b], what)))
+			if ((one = remediation(sess, c, r, n, &f->backports[b], what)))
 				json_array_append_new(rem, one);
 			free(what);
 		}
 	}
+	if (n)
+		affected_spans_free(r, n);
 	EACH_COMMIT(fc, k, b, fx) {
 		char *url = advisory_commit_url(sess, fx->sha), *sum = xasprintf("commit %s", fx->sha);
 		json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category",
@@ -342,6 +286,7 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 	json_decref(rem);
 	free(desc);
 	free(ref);
+	free(title);
 	return v;
 }
 
@@ -463,6 +408,40 @@ static json_t *sorted(json_t *j)
 	return r;
 }
 
+/* The publisher's category: config csaf.publisher_category (CSAF 2.0's
+ * coordinator, discoverer, other, translator, user or vendor), else
+ * coordinator; NULL for another value (export_csaf_write refuses it). */
+static const char *publisher_category(struct session *sess)
+{
+	static const char *const cats[] = { "coordinator", "discoverer", "other",
+					    "translator", "user", "vendor" };
+	const char *v = config_get(sess->cfg, "csaf.publisher_category", "coordinator");
+
+	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (!strcmp(v, cats[i]))
+			return cats[i];
+	return NULL;
+}
+
+/* The document's aggregate severity: the triage severity, when one
+ * other than none was given (low, medium, high, critical), in the
+ * team's own words: CSAF's text is free, namespace the publisher's. */
+static json_t *aggregate_severity(struct session *sess, const struct dossier *d)
+{
+	const char *sev = d->f.r.severity;
+	const char *dom = config_get(sess->cfg, "team.domain", NULL);
+	char *ns;
+	json_t *j;
+
+	if (!sev || !*sev || !strcmp(sev, "none"))
+		return NULL;
+	ns = dom ? xasprintf("https://%s", dom) : xstrdup("https://www.kernel.org");
+	j = json_pack("{s:s, s:s}", "namespace", config_get(sess->cfg, "csaf.namespace", ns),
+		      "text", sev);
+	free(ns);
+	return j;
+}
+
 static json_t *document(struct session *sess, const struct dossier *d,
 			const struct fixcve *fc)
 {
@@ -473,7 +452,7 @@ static json_t *document(struct session *sess, const struct dossier *d,
 	char *ref = advisory_reference_url(sess, d->f.r.id, fc->ncves ? fc->cves[0].id : NULL);
 	json_t *doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:s}, s:o, s:[{s:s, s:s, s:o}], s:[{s:s, s:s, s:s}], s:o}",
 		"category", "csaf_security_advisory", "csaf_version", "2.0", "lang", "en",
-		"publisher", "category", "coordinator",
+		"publisher", "category", publisher_category(sess),
 		"name", config_get(sess->cfg, "csaf.publisher", "Linux kernel security team"),
 		"namespace", config_get(sess->cfg, "csaf.namespace", ns),
 		"title", json_text(*title ? title : "Linux kernel vulnerability"),
@@ -481,6 +460,7 @@ static json_t *document(struct session *sess, const struct dossier *d,
 		"references", "category", "external", "summary", "the advisory", "url", ref,
 		"tracking", tracking(d, fc));
 	const char *tid = json_string_value(json_object_get(json_object_get(doc, "tracking"), "id"));
+	json_t *sev;
 	char *canon = canonical_url(sess, tid);
 
 	if (canon)
@@ -488,6 +468,8 @@ static json_t *document(struct session *sess, const struct dossier *d,
 			json_pack("{s:s, s:s, s:s}", "category", "self", "summary",
 				  "the canonical URL of this advisory", "url", canon));
 	free(canon);
+	if ((sev = aggregate_severity(sess, d)))
+		json_object_set_new(doc, "aggregate_severity", sev);
 	json_object_set_new(doc, "distribution", json_pack("{s:{s:s, s:s}}", "tlp",
 		"label", tlp_label(sess), "url", "https://www.first.org/tlp/"));
 
@@ -504,7 +486,7 @@ static json_t *document(struct session *sess, const struct dossier *d,
 static json_t *csaf_advisory(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
-	struct csaf c = { NULL, 0, affected_versions_known(fc), json_array() };
+	struct csaf c = { NULL, 0, affected_versions_known(fc), json_array(), json_array() };
 	json_t *doc, *vulns = json_array(), *r;
 
 	(void)arg;
@@ -518,17 +500,17 @@ static json_t *csaf_advisory(struct session *sess, const struct dossier *d,
 		fixcve_view(fc, &fc->cves[i], &c.views[c.nviews++]);
 	if (!c.nviews)
 		fixcve_view(fc, NULL, &c.views[c.nviews++]);
-	doc = json_pack("{s:o, s:o}", "document", document(sess, d, fc),
-			"product_tree", product_tree(&c));
 	for (size_t i = 0; i < c.nviews; i++)
 		json_array_append_new(vulns, vulnerability(sess, d, &c, &c.views[i]));
-	json_object_set_new(doc, "vulnerabilities", vulns);
+	doc = json_pack("{s:o, s:o, s:o}", "document", document(sess, d, fc),
+			"product_tree", product_tree(&c), "vulnerabilities", vulns);
 	r = sorted(doc);
 	json_decref(doc);
 	for (size_t i = 0; i < c.nviews; i++)
 		fixcve_release(&c.views[i]);
 	free(c.views);
 	json_decref(c.vers);
+	json_decref(c.branches);
 	return r;
 }
 
@@ -539,6 +521,10 @@ static int export_csaf_write(struct session *sess, FILE *out,
 	(void)o;
 	if (advisory_refuse_unreleased(d, n, "CSAF advisory", err) < 0)
 		return err->code;
+	if (!publisher_category(sess))
+		return err_setc(err, ERR_INVALID,
+				"config csaf.publisher_category '%s' is no CSAF 2.0 publisher category (coordinator, discoverer, other, translator, user or vendor)",
+				config_get(sess->cfg, "csaf.publisher_category", ""));
 	if (!tlp_label(sess))
 		return err_setc(err, ERR_INVALID,
 				"config csaf.tlp '%s' is no TLP label CSAF 2.0 knows (CLEAR, WHITE, GREEN, AMBER or RED)",
@@ -563,12 +549,15 @@ static int export_csaf_write(struct session *sess, FILE *out,
 const struct exporter export_csaf_entry = {
 	"csaf", "json", "a CSAF 2.0 security advisory",
 	"a CSAF 2.0 `csaf_security_advisory` (several: an array), refused while "
-	"a report is under embargo: the ranges of affected kernel versions "
-	"and the fixed versions from `fix` in the product tree (with CPEs), "
-	"one vulnerability per CVE ID with its known_affected and fixed and a "
-	"vendor_fix remediation per fix commit it covers, "
-	"the CWE's catalogue name, the revision history from the timeline; "
-	"`csaf.publisher`, `csaf.namespace` (else https://`team.domain`), "
+	"a report is under embargo: the kernel's versions from `fix` as ranges "
+	"in the product tree (with CPEs), one vulnerability per CVE ID naming "
+	"each range known_affected, fixed or known_not_affected, with a "
+	"vendor_fix remediation per fix commit it covers, the fix's subject as "
+	"its title, the CWE's catalogue name, the triage severity as "
+	"aggregate_severity, the revision history from the timeline; "
+	"`csaf.publisher`, `csaf.publisher_category` (coordinator, the default, "
+	"discoverer, other, translator, user or vendor), "
+	"`csaf.namespace` (else https://`team.domain`), "
 	"`csaf.tlp` (CLEAR, the default, WHITE, GREEN, AMBER or RED), "
 	"`csaf.base_url` (the canonical URL's folder).",
 	export_csaf_write, NULL,

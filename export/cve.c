@@ -1,5 +1,6 @@
 /*
- * The CVE JSON 5 export: one CVE record (dataVersion 5.1) per CVE ID of
+ * The CVE JSON 5 export: one CVE record (dataVersion 5.1, 5.1.1 with
+ * cpeApplicability) per CVE ID of
  * a report (a report may have several: `cve --assign` each), valid
  * against CVE_Record_Format_bundled.json.  Each record gives the fixes
  * its ID covers (`cve --assign ID --fix SHA`; every fix of the report
@@ -16,28 +17,35 @@
  *   orgId         config cve.org_id (a version 4 UUID); refused, naming
  *                 the key, when unset
  *   title         the first fix commit's subject (as `fix --tree` read it),
- *                 else the report's subject
+ *                 else the report's subject (advisory_title: the OSV
+ *                 summary and the CSAF vulnerability's title too)
  *   affected      vendor/product "Linux", the public files
  *                 (dossier_public_files) as programFiles, the repository
  *                 that holds every SHA named (config cve.stable_repo when
- *                 a backport is, else cve.repo).  With a fix recorded
- *                 (`fix`), as the kernel CNA's bippy writes them, for
- *                 each fix (a version is affected when any entry says
- *                 so: it lacks one of the fixes, affected.h): one
- *                 entry of git ranges
- *                 (each of the bug's introducing commits, those any fix
- *                 names, lessThan the fix and each
- *                 backport; "0" when no introducing commit is known,
- *                 defaultStatus unaffected), one of versions from the
- *                 tags (defaultStatus affected: the introducing version
- *                 affected, "0" lessThan it unaffected, each backport
- *                 lessThanOrEqual its series ("1.0.*"), the release the
- *                 fix is first in (1.1 for a fix in 1.1-rc1)
- *                 lessThanOrEqual "*" as original_commit_for_fix).
- *                 Without a fix, defaultStatus "unknown".
- *   cpeApplicability  the kernel's CPE, vulnerable from each range's
- *                 first release to the release that fixes it
- *                 (affected_ranges), with a fix tag
+ *                 a backport or a stable copy of an introducing commit
+ *                 is, else cve.repo).  With a fix recorded (`fix`), as
+ *                 the kernel CNA's bippy writes them, for each fix (a
+ *                 version is affected when any entry says so: it lacks
+ *                 one of the fixes), from its lines of development
+ *                 (affected.h: mainline and each stable branch searched
+ *                 that had the bug): one entry of git ranges,
+ *                 defaultStatus unaffected (each line's introducing
+ *                 commit, or its stable copy, lessThan the fix on that
+ *                 line), and one of release numbers, read by CVE 5's
+ *                 first match: a bug copied to a stable branch first as
+ *                 its affected range, then (defaultStatus affected when
+ *                 a mainline release has the bug) the introducing
+ *                 release affected, "0" lessThan it unaffected, each
+ *                 stable series from its backport lessThanOrEqual
+ *                 "X.Y.*" unaffected, the release the fix is first in
+ *                 (1.1 for a fix in 1.1-rc1) lessThanOrEqual "*" as
+ *                 original_commit_for_fix.  No -rc in a version: the
+ *                 kernel's tools take none.  Without a fix,
+ *                 defaultStatus "unknown".
+ *   cpeApplicability  the kernel's CPE, vulnerable over each affected
+ *                 span of versions (affected_spans), an -rc before the
+ *                 fix's as its own CPE (version X.Y, update rcN); with
+ *                 it, dataVersion 5.1.1, the schema that defines it
  *   x_generator   {"engine": "secteam-tui-VERSION"}
  *   descriptions  `cve --description` (redacted), else the subject
  *   problemTypes  `cve --cwe`, when given, with its catalogue name
@@ -63,6 +71,7 @@
 #include "core/fixcve.h"
 #include "export/advisory.h"
 #include "core/json.h"
+#include "core/ktree.h"
 
 #define KERNEL_CPE "cpe:2.3:o:linux:linux_kernel:*:*:*:*:*:*:*:*"
 #define DEFAULT_REFERENCE \
@@ -114,95 +123,187 @@ static json_t *ver(const char *version, const char *less_op, const char *less,
 	return v;
 }
 
-/* The bug's introducing commits: those every fix of fc names, each
- * once (*n of them; the array is the caller's, its commits fc's). */
-static const struct fix_commit **bug_introduced(const struct fixcve *fc, size_t *n)
+/* Whether the array a holds an entry equal to e. */
+static bool has_entry(json_t *a, json_t *e)
 {
-	size_t max = 1;
-	const struct fix_commit **v;
+	size_t i;
+	json_t *x;
 
-	for (size_t k = 0; k < fc->nfixes; k++)
-		max += fc->fixes[k].nintroduced;
-	v = xcalloc(max, sizeof(*v));
-	*n = 0;
-	for (size_t k = 0; k < fc->nfixes; k++)
-		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++) {
-			const struct fix_commit *c = &fc->fixes[k].introduced[i];
-			size_t j = 0;
-			while (j < *n && strcmp(v[j]->sha, c->sha))
-				j++;
-			if (j == *n)
-				v[(*n)++] = c;
+	json_array_foreach(a, i, x)
+		if (json_equal(x, e))
+			return true;
+	return false;
+}
+
+static void add_entry(json_t *a, json_t *e)
+{
+	if (has_entry(a, e))
+		json_decref(e);
+	else
+		json_array_append_new(a, e);
+}
+
+/* Fix f's git ranges, read by CVE 5's rule (the first entry holding a
+ * commit gives its status, else defaultStatus "unaffected"), one per
+ * line of development (affected.h), as the kernel CNA's bippy writes
+ * them: from the commit the bug entered the line with ("0": not known)
+ * lessThan the fix on that line.  When a line has no fix yet (a stable
+ * branch without its backport, a fix in no release), no pair can name
+ * it: then every commit from a fix on is unaffected, and every other
+ * one descending from an introducing commit affected, after the
+ * pairs. */
+static json_t *git_versions(const struct affected_line *l, size_t n)
+{
+	json_t *a = json_array();
+	bool open = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *in = l[i].in ? l[i].in->sha : "0";
+		if (l[i].out)
+			add_entry(a, ver(in, "lessThan", l[i].out->sha, "affected", "git"));
+		else
+			open = true;
+	}
+	for (size_t i = 0; open && i < n; i++)
+		if (l[i].out)
+			add_entry(a, ver(l[i].out->sha, "lessThanOrEqual", "*", "unaffected", "git"));
+	for (size_t i = 0; open && i < n; i++)
+		add_entry(a, ver(l[i].in ? l[i].in->sha : "0", "lessThanOrEqual", "*",
+				 "affected", "git"));
+	return a;
+}
+
+/* "1.0.1" gives "1.0.*": the stable series of a version. */
+static char *series_glob(const char *v)
+{
+	char *s = version_series(v), *r = xasprintf("%s.*", s);
+
+	free(s);
+	return r;
+}
+
+/* The line's series ("1.0"), from the branch searched or its versions
+ * (caller frees); NULL when none tells. */
+static char *line_series(const struct affected_line *l)
+{
+	if (l->series)
+		return xstrdup(l->series);
+	if (l->out_version)
+		return version_series(l->out_version);
+	if (!l->inherited && l->in_version)
+		return version_series(l->in_version);
+	return NULL;
+}
+
+/* Fix f's versions from the tags, as the kernel CNA's bippy writes
+ * them, read by CVE 5's rule (the first entry holding a version gives
+ * its status, else defaultStatus), release numbers only (an -rc is no
+ * version the kernel's tools give: the release it leads to stands for
+ * it).  *status is the defaultStatus: "affected" when a mainline
+ * release has the bug, then the introducing release affected, what is
+ * before it unaffected, each stable series from its backport on
+ * unaffected and the release the fix is first in lessThanOrEqual "*"
+ * as original_commit_for_fix.  A bug that entered a stable branch by a
+ * copy of its introducing commit is an affected range of that series,
+ * written first so that no unaffected entry before it shadows it. */
+static json_t *semver_versions(const struct fix_entry *f, const struct affected_line *l,
+			       size_t n, const char **status)
+{
+	json_t *a = json_array();
+	const struct affected_line *m = NULL;
+	char *in = NULL, *out = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (!l[i].branch)
+			m = &l[i];
+	if (m && m->in_version)
+		in = version_release(m->in_version);
+	if (m && m->out_version)
+		out = version_release(m->out_version);
+	*status = in && (!strcmp(in, "0") || !out || ktree_version_cmp(in, out) < 0) ?
+		  "affected" : "unaffected";
+	for (size_t i = 0; i < n; i++) {
+		char *glob;
+		if (!l[i].branch || l[i].inherited || !l[i].in_version)
+			continue;
+		if (l[i].out_version) {
+			add_entry(a, ver(l[i].in_version, "lessThan", l[i].out_version,
+					 "affected", "semver"));
+			continue;
 		}
-	return v;
-}
-
-/* Fix f's git ranges: from each of the bug's introducing commits to the
- * fix and to each backport. */
-static json_t *git_versions(const struct fix_entry *f, const struct fix_commit **intro,
-			    size_t nintro)
-{
-	json_t *a = json_array();
-	size_t ni = nintro ? nintro : 1;
-
-	for (size_t i = 0; i < ni; i++) {
-		const char *in = nintro ? intro[i]->sha : "0";
-		for (size_t b = 0; b < f->nbackports; b++)
-			json_array_append_new(a, ver(in, "lessThan", f->backports[b].sha,
-						     "affected", "git"));
-		json_array_append_new(a, ver(in, "lessThan", f->fix.sha, "affected", "git"));
+		glob = series_glob(l[i].in_version);
+		add_entry(a, ver(l[i].in_version, "lessThanOrEqual", glob, "affected", "semver"));
+		free(glob);
 	}
+	if (!strcmp(*status, "affected")) {
+		if (strcmp(in, "0")) {
+			add_entry(a, ver(in, NULL, NULL, "affected", NULL));
+			add_entry(a, ver("0", "lessThan", in, "unaffected", "semver"));
+		}
+		for (size_t i = 0; i < n; i++) {
+			char *glob;
+			if (!l[i].branch || !l[i].inherited || !l[i].out_version)
+				continue;
+			glob = series_glob(l[i].out_version);
+			add_entry(a, ver(l[i].out_version, "lessThanOrEqual", glob,
+					 "unaffected", "semver"));
+			free(glob);
+		}
+		/* A series searched that never had the bug though its
+		 * release did (a revert before the fork): its stable
+		 * releases unaffected. */
+		for (size_t b = 0; b < f->nbranches; b++) {
+			const struct fix_branch *br = &f->branches[b];
+			bool line = false;
+			char *first, *glob;
+			for (size_t i = 0; i < n; i++) {
+				char *s = line_series(&l[i]);
+				line = line || (l[i].branch && s && br->series &&
+						!strcmp(s, br->series));
+				free(s);
+			}
+			if (line || br->fix_in || !br->series ||
+			    (strcmp(in, "0") && ktree_version_cmp(br->series, in) < 0) ||
+			    (out && ktree_version_cmp(br->series, out) >= 0))
+				continue;
+			first = xasprintf("%s.1", br->series);
+			glob = xasprintf("%s.*", br->series);
+			add_entry(a, ver(first, "lessThanOrEqual", glob, "unaffected", "semver"));
+			free(first);
+			free(glob);
+		}
+		if (out)
+			add_entry(a, ver(out, "lessThanOrEqual", "*", "unaffected",
+					 "original_commit_for_fix"));
+	}
+	free(in);
+	free(out);
 	return a;
 }
 
-/* "1.0.1" gives "1.0.*": the stable series a backport fixes. */
-static char *series(const char *v)
+/* Whether fix f names a commit that exists only in the stable tree: a
+ * backport, or a copy of an introducing commit. */
+static bool names_stable(const struct fixcve *fc, const struct fix_entry *f)
 {
-	const char *dot = strchr(v, '.');
-	const char *dot2 = dot ? strchr(dot + 1, '.') : NULL;
-
-	return dot2 ? xasprintf("%.*s.*", (int)(dot2 - v), v) : xasprintf("%s.*", v);
+	if (f->nbackports)
+		return true;
+	for (size_t k = 0; k < fc->nfixes; k++)
+		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++)
+			if (fc->fixes[k].introduced[i].branch ||
+			    (fc->fixes[k].introduced[i].tag &&
+			     version_stable(fix_version(fc->fixes[k].introduced[i].tag))))
+				return true;
+	return f->fix.tag && version_stable(fix_version(f->fix.tag));
 }
 
-/* Fix f's versions from the tags (from the bug's introducing commits),
- * as the kernel CNA writes them; an empty array when no tag is known. */
-static json_t *semver_versions(const struct fix_entry *f, const struct fix_commit **intro,
-			       size_t nintro)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < nintro; i++) {
-		const char *v = fix_version(intro[i]->tag);
-		if (!v)
-			continue;
-		json_array_append_new(a, ver(v, NULL, NULL, "affected", NULL));
-		json_array_append_new(a, ver("0", "lessThan", v, "unaffected", "semver"));
-	}
-	for (size_t b = 0; b < f->nbackports; b++) {
-		const char *v = fix_version(f->backports[b].tag);
-		char *ser;
-		if (!v)
-			continue;
-		ser = series(v);
-		json_array_append_new(a, ver(v, "lessThanOrEqual", ser, "unaffected", "semver"));
-		free(ser);
-	}
-	if (f->fix.tag) {
-		char *rel = version_release(fix_version(f->fix.tag));
-		json_array_append_new(a, ver(rel, "lessThanOrEqual", "*", "unaffected",
-					     "original_commit_for_fix"));
-		free(rel);
-	}
-	return a;
-}
-
-static json_t *product(struct session *sess, const struct fixcve *fc, json_t *files,
+static json_t *product(struct session *sess, const char *repo, json_t *files,
 		       const char *status, json_t *versions)
 {
 	json_t *p = json_pack("{s:s, s:s, s:s, s:s}", "vendor", "Linux",
-			      "product", "Linux", "repo", advisory_git_repo(sess, fc),
+			      "product", "Linux", "repo", repo,
 			      "defaultStatus", status);
 
+	(void)sess;
 	if (json_array_size(files))
 		json_object_set(p, "programFiles", files);
 	if (versions && json_array_size(versions))
@@ -216,8 +317,7 @@ static json_t *affected(struct session *sess, const struct dossier *d,
 {
 	json_t *files = json_array(), *a = json_array(), *sv;
 	char **pf;
-	size_t npf = dossier_public_files(sess, d, &pf), nin;
-	const struct fix_commit **in = bug_introduced(fc, &nin);
+	size_t npf = dossier_public_files(sess, d, &pf);
 
 	for (size_t i = 0; i < npf; i++) {
 		json_array_append_new(files, bounded(pf[i], 1024, "-"));
@@ -225,49 +325,93 @@ static json_t *affected(struct session *sess, const struct dossier *d,
 	}
 	free(pf);
 	if (!fc->nfixes)
-		json_array_append_new(a, product(sess, fc, files, "unknown", NULL));
+		json_array_append_new(a, product(sess, advisory_repo(sess), files,
+						 "unknown", NULL));
 	/* Each fix its own entries: a version is affected when any says so
-	 * (it lacks one of the fixes, affected_ranges). */
-	for (size_t k = 0; k < fc->nfixes; k++)
-		json_array_append_new(a, product(sess, fc, files, "unaffected",
-						 git_versions(&fc->fixes[k], in, nin)));
+	 * (it lacks one of the fixes).  The git ranges first, in the
+	 * repository that holds every commit they name. */
 	for (size_t k = 0; k < fc->nfixes; k++) {
-		sv = semver_versions(&fc->fixes[k], in, nin);
-		if (json_array_size(sv))
-			json_array_append_new(a, product(sess, fc, files, "affected", sv));
+		struct affected_line *l;
+		size_t n = affected_lines(fc, &fc->fixes[k], &l);
+		const char *repo = names_stable(fc, &fc->fixes[k]) ?
+				   advisory_stable_repo(sess) : advisory_repo(sess);
+		json_array_append_new(a, product(sess, repo, files, "unaffected",
+						 git_versions(l, n)));
+		free(l);
+	}
+	for (size_t k = 0; k < fc->nfixes && affected_versions_known(fc); k++) {
+		struct affected_line *l;
+		size_t n = affected_lines(fc, &fc->fixes[k], &l);
+		const char *status;
+		const char *repo = names_stable(fc, &fc->fixes[k]) ?
+				   advisory_stable_repo(sess) : advisory_repo(sess);
+		sv = semver_versions(&fc->fixes[k], l, n, &status);
+		if (json_array_size(sv) || !strcmp(status, "affected"))
+			json_array_append_new(a, product(sess, repo, files, status, sv));
 		else
 			json_decref(sv);
+		free(l);
 	}
 	json_decref(files);
-	free(in);
 	return a;
 }
 
-/* The kernel's CPE, vulnerable over each range of releases: from a
- * range's first release to the release that fixes it (as
- * original_commit_for_fix, an -rc counts as its release); NULL without
- * a fix tag. */
+/* A CPE of the kernel: version v ("*": any), update u ("*": any). */
+static char *kernel_cpe(const char *v, const char *u)
+{
+	return xasprintf("cpe:2.3:o:linux:linux_kernel:%s:%s:*:*:*:*:*:*", v, u);
+}
+
+/* The cpeMatch entries of one affected span [from, to): the kernel's
+ * CPE over the releases (an -rc is its release's version with the
+ * update "rcN": a range on versions holds a release's -rcs too), and,
+ * when the span ends at an -rc of a release (the fix in 1.2-rc3), each
+ * -rc of that release before it, which the range, ending before the
+ * release, leaves out: so the pair does not collapse when the bug
+ * entered and left within one release's -rcs. */
+static void span_cpe(json_t *m, const struct affected_span *s)
+{
+	char *lo = strcmp(s->from, "0") ? version_release(s->from) : NULL;
+	char *hi = s->to ? version_release(s->to) : NULL;
+	const char *rc = s->to ? strstr(s->to, "-rc") : NULL;
+	char *any = kernel_cpe("*", "*");
+
+	if (!lo || !hi || ktree_version_cmp(lo, hi) < 0) {
+		json_t *e = json_pack("{s:b, s:s}", "vulnerable", 1, "criteria", any);
+		if (lo)
+			json_object_set_new(e, "versionStartIncluding", json_string(lo));
+		if (hi)
+			json_object_set_new(e, "versionEndExcluding", json_string(hi));
+		add_entry(m, e);
+	}
+	for (unsigned long k = 1; rc && k < strtoul(rc + 3, NULL, 10); k++) {
+		char *v = xasprintf("%s-rc%lu", hi, k), *u = xasprintf("rc%lu", k), *c;
+		if (!strcmp(s->from, "0") || ktree_version_cmp(s->from, v) <= 0) {
+			c = kernel_cpe(hi, u);
+			add_entry(m, json_pack("{s:b, s:s}", "vulnerable", 1, "criteria", c));
+			free(c);
+		}
+		free(v);
+		free(u);
+	}
+	free(any);
+	free(lo);
+	free(hi);
+}
+
+/* The kernel's CPE, vulnerable over each affected span of versions
+ * (affected_spans: the stable series searched carved out of the
+ * mainline's); NULL when the versions are not known. */
 static json_t *cpe_applicability(const struct fixcve *fc)
 {
-	struct affected_range *r;
-	size_t n = affected_ranges(fc, &r);
+	struct affected_span *s;
+	size_t n = affected_spans(fc, &s);
 	json_t *m = json_array();
 
-	for (size_t i = 0; affected_versions_known(fc) && i < n; i++) {
-		char *in = version_release(r[i].introduced);
-		char *end = version_release(r[i].fixed);
-		json_t *e = json_pack("{s:b, s:s}", "vulnerable", 1, "criteria", KERNEL_CPE);
-		if (strcmp(in, "0"))
-			json_object_set_new(e, "versionStartIncluding", json_string(in));
-		json_object_set_new(e, "versionEndExcluding", json_string(end));
-		if (strcmp(in, end))
-			json_array_append_new(m, e);
-		else
-			json_decref(e);
-		free(in);
-		free(end);
-	}
-	affected_ranges_free(r, n);
+	for (size_t i = 0; i < n; i++)
+		if (s[i].status == VS_AFFECTED)
+			span_cpe(m, &s[i]);
+	affected_spans_free(s, n);
 	if (!json_array_size(m)) {
 		json_decref(m);
 		return NULL;
@@ -333,12 +477,11 @@ static json_t *record(struct session *sess, const struct dossier *d,
 	char *who = r->consent_credit && r->reporter_name && *r->reporter_name ?
 		xstrdup(r->reporter_name) : dossier_reporter(d);
 	json_t *cna, *meta, *cpe = cpe_applicability(fc);
+	char *title = advisory_title(d, fc);
 
 	cna = json_pack("{s:{s:s}, s:o, s:[{s:s, s:o}], s:o, s:o}",
 			"providerMetadata", "orgId", org,
-			"title", bounded(fc->nfixes && fc->fixes[0].fix.subject ?
-					 fc->fixes[0].fix.subject : subject, 256,
-					 "Linux kernel vulnerability"),
+			"title", json_text(title),
 			"descriptions", "lang", "en", "value", description(d, fc, subject),
 			"affected", affected(sess, d, fc),
 			"references", references(sess, fc, ref));
@@ -366,10 +509,15 @@ static json_t *record(struct session *sess, const struct dossier *d,
 	meta = json_pack("{s:s, s:s, s:s}", "cveId", cve_id, "assignerOrgId", org,
 			 "state", "PUBLISHED");
 	free(subject);
+	free(title);
 	free(who);
 	free(ref);
+	/* cpeApplicability is a property of CVE schema 5.1.1: a record
+	 * that carries it says 5.1.1, the schema it is valid against (the
+	 * tests check it against 5.1.0 with 5.1.1's cpeApplicability added,
+	 * the only 5.1.1 property written); without it, 5.1. */
 	return json_pack("{s:s, s:s, s:o, s:{s:o}}", "dataType", "CVE_RECORD",
-			 "dataVersion", "5.1", "cveMetadata", meta,
+			 "dataVersion", cpe ? "5.1.1" : "5.1", "cveMetadata", meta,
 			 "containers", "cna", cna);
 }
 

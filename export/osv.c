@@ -10,20 +10,22 @@
  *   id          the CVE ID (`cve --assign`)
  *   modified    now; published: when it was disclosed; withdrawn: now, for
  *               a rejected CVE ID
- *   summary     the subject; details: the officer's description
- *   affected    package Linux/Kernel, read by OSV's rules (a version is
- *               affected when any range says so), for each fix (a
- *               version is fixed once it holds every fix): one GIT range, in the
+ *   summary     the record's title (advisory_title: the fix commit's
+ *               subject, as the CVE record's); details: the description
+ *   affected    as osv.dev writes Linux entries, read by OSV's rules (a
+ *               version is affected when any range says so): an entry
+ *               without a package holding one GIT range per fix, in the
  *               repository that holds every SHA it names (config
- *               cve.stable_repo when a backport is named, else cve.repo):
- *               introduced each introducing commit (else 0), fixed the
- *               fix and each backport, full SHAs only (a fix recorded
- *               unchecked with a short SHA gets no GIT range); one
- *               ECOSYSTEM range from the tags (affected_ranges): from
- *               the introducing version, fixed in each stable series at
- *               its backport and introduced again at the next series,
- *               fixed at the fix's version, so no later stable release
- *               comes out affected (affected_ranges)
+ *               cve.stable_repo when a backport or a stable copy of an
+ *               introducing commit is, else cve.repo): introduced each
+ *               commit the bug entered a line of development with (the
+ *               introducing commit, its stable copies; else 0), fixed
+ *               the fix and each backport, full SHAs only (a fix
+ *               recorded unchecked with a short SHA gets no GIT range);
+ *               then package Linux/Kernel with an ECOSYSTEM range per
+ *               affected span of releases (affected_spans: each stable
+ *               series searched cut out of the mainline's), versions
+ *               as the ecosystem writes them (1.2 as 1.2.0, no -rc)
  *   references  FIX: each fix commit; ADVISORY: cve.reference_url
  *   credits     the reporter, FINDER, only with credit consent
  *   database_specific  {"cwe_ids": [...]} when a CWE is given
@@ -39,84 +41,134 @@
 #include "core/fixcve.h"
 #include "export/advisory.h"
 #include "core/json.h"
+#include "core/ktree.h"
 
 static bool full_sha(const char *s)
 {
 	return s && strlen(s) == 40 && fix_sha_valid(s);
 }
 
-/* Fix f's GIT range: from the bug's introducing commits (those every
- * fix of fc names) to the fix and its backports. */
-static json_t *git_range(struct session *sess, const struct fixcve *fc,
-			 const struct fix_entry *f)
+static void add_event(json_t *ev, const char *key, const char *v)
 {
-	json_t *ev = json_array();
+	json_t *e = json_pack("{s:s}", key, v);
+	size_t j;
+	json_t *x;
 
-	for (size_t k = 0; k < fc->nfixes; k++)
-		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++) {
-			const char *sha = fc->fixes[k].introduced[i].sha;
-			json_t *e = json_pack("{s:s}", "introduced", sha);
-			size_t j;
-			json_t *x;
-			bool dup = false;
-			json_array_foreach(ev, j, x)
-				dup = dup || json_equal(x, e);
-			if (full_sha(sha) && !dup)
-				json_array_append(ev, e);
+	json_array_foreach(ev, j, x)
+		if (json_equal(x, e)) {
 			json_decref(e);
+			return;
 		}
+	json_array_append_new(ev, e);
+}
+
+/* Fix f's GIT range, read by OSV's rule (a commit is affected when it
+ * descends from an introduced one and from no fixed one): introduced
+ * each commit the bug entered a line with (the mainline one, its
+ * copies on stable branches; "0" when none is known), fixed the fix and
+ * each backport; full SHAs only. */
+static json_t *git_range(struct session *sess, const struct fixcve *fc,
+			 const struct fix_entry *f, bool *stable)
+{
+	struct affected_line *l;
+	size_t n = affected_lines(fc, f, &l);
+	json_t *ev = json_array(), *fixed = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		const char *in = l[i].in ? l[i].in->sha : "0";
+		if (full_sha(in) || !strcmp(in, "0"))
+			add_event(ev, "introduced", in);
+		if (l[i].branch && (l[i].out || !l[i].inherited))
+			*stable = true;
+	}
 	if (!json_array_size(ev))
-		json_array_append_new(ev, json_pack("{s:s}", "introduced", "0"));
-	json_array_append_new(ev, json_pack("{s:s}", "fixed", f->fix.sha));
+		add_event(ev, "introduced", "0");
+	add_event(fixed, "fixed", f->fix.sha);
 	for (size_t b = 0; b < f->nbackports; b++)
 		if (full_sha(f->backports[b].sha))
-			json_array_append_new(ev, json_pack("{s:s}", "fixed",
-							    f->backports[b].sha));
-	return json_pack("{s:s, s:s, s:o}", "type", "GIT", "repo",
-			 advisory_git_repo(sess, fc), "events", ev);
+			add_event(fixed, "fixed", f->backports[b].sha);
+	json_array_extend(ev, fixed);
+	json_decref(fixed);
+	free(l);
+	(void)sess;
+	return json_pack("{s:s, s:o}", "type", "GIT", "events", ev);
 }
 
-/* The tags' versions as ranges of introduced/fixed pairs, one ECOSYSTEM
- * range per fix (by OSV's rules a version is affected when any range
- * says so: when it lacks one of the fixes); none when a fix has no tag
- * (the versions are not known). */
+/* A version as osv.dev writes the Linux ecosystem's: releases only, a
+ * mainline one as X.Y.0 (an -rc stands for the release it leads to);
+ * "0" stays (caller frees). */
+static char *eco_version(const char *v)
+{
+	char *r = version_release(v), *dot = strchr(r, '.'), *t;
+
+	if (!strcmp(r, "0") || !dot || strchr(dot + 1, '.'))
+		return r;
+	t = xasprintf("%s.0", r);
+	free(r);
+	return t;
+}
+
+/* The affected spans of the versions (affected_spans: each stable
+ * series searched cut out of the mainline's) as ECOSYSTEM ranges, one
+ * per span, so that by OSV's rule (a version is affected when any range
+ * says so) no fixed release comes out affected.  A span that holds no
+ * release (within one release's -rcs) gives none. */
 static void eco_ranges(const struct fixcve *fc, json_t *ranges)
 {
-	struct affected_range *r;
-	size_t n = affected_ranges(fc, &r);
+	struct affected_span *s;
+	size_t n = affected_spans(fc, &s);
 
-	for (size_t k = 0; affected_versions_known(fc) && k < fc->nfixes; k++) {
-		const struct fix_entry *f = &fc->fixes[k];
-		json_t *ev = json_array();
-		for (size_t i = 0; i < n; i++) {
-			bool mine = r[i].by == &f->fix;
-			for (size_t b = 0; b < f->nbackports; b++)
-				mine = mine || r[i].by == &f->backports[b];
-			if (!mine)
-				continue;
-			json_array_append_new(ev, json_pack("{s:s}", "introduced", r[i].introduced));
-			if (r[i].fixed)
-				json_array_append_new(ev, json_pack("{s:s}", "fixed", r[i].fixed));
+	for (size_t i = 0; i < n; i++) {
+		char *in, *out;
+		json_t *ev;
+		if (s[i].status != VS_AFFECTED)
+			continue;
+		in = eco_version(s[i].from);
+		out = s[i].to ? eco_version(s[i].to) : NULL;
+		if (out && strcmp(in, "0") && ktree_version_cmp(in, out) >= 0) {
+			free(in);
+			free(out);
+			continue;
 		}
-		if (json_array_size(ev))
-			json_array_append_new(ranges, json_pack("{s:s, s:o}", "type",
-								"ECOSYSTEM", "events", ev));
-		else
-			json_decref(ev);
+		ev = json_pack("[{s:s}]", "introduced", in);
+		if (out)
+			json_array_append_new(ev, json_pack("{s:s}", "fixed", out));
+		json_array_append_new(ranges, json_pack("{s:s, s:o}", "type", "ECOSYSTEM",
+							"events", ev));
+		free(in);
+		free(out);
 	}
-	affected_ranges_free(r, n);
+	affected_spans_free(s, n);
 }
 
+/* As osv.dev writes a Linux entry: the GIT ranges alone (no package:
+ * a repository is no ecosystem's package), then the package
+ * Linux/Kernel with its ECOSYSTEM ranges. */
 static json_t *affected(struct session *sess, const struct fixcve *fc)
 {
-	json_t *ranges = json_array();
+	json_t *git = json_array(), *eco = json_array(), *a = json_array();
+	bool stable = false;
 
 	for (size_t k = 0; k < fc->nfixes; k++)
 		if (full_sha(fc->fixes[k].fix.sha))
-			json_array_append_new(ranges, git_range(sess, fc, &fc->fixes[k]));
-	eco_ranges(fc, ranges);
-	return json_pack("[{s:{s:s, s:s}, s:o}]", "package", "ecosystem", "Linux",
-			 "name", "Kernel", "ranges", ranges);
+			json_array_append_new(git, git_range(sess, fc, &fc->fixes[k], &stable));
+	for (size_t i = 0; i < json_array_size(git); i++)
+		json_object_set_new(json_array_get(git, i), "repo",
+				    json_string(stable ? advisory_stable_repo(sess) :
+						advisory_repo(sess)));
+	if (json_array_size(git))
+		json_array_append_new(a, json_pack("{s:o}", "ranges", git));
+	else
+		json_decref(git);
+	if (affected_versions_known(fc))
+		eco_ranges(fc, eco);
+	if (json_array_size(eco))
+		json_array_append_new(a, json_pack("{s:{s:s, s:s}, s:o}", "package",
+						   "ecosystem", "Linux", "name", "Kernel",
+						   "ranges", eco));
+	else
+		json_decref(eco);
+	return a;
 }
 
 static json_t *references(struct session *sess, const struct dossier *d,
@@ -145,9 +197,8 @@ static json_t *references(struct session *sess, const struct dossier *d,
 static json_t *osv_record(struct session *sess, const struct dossier *d,
 			  const struct fixcve *fc)
 {
-	const struct report *r = &d->f.r;
 	char *id = xstrdup(fc->cves[0].id);
-	char *summary = dossier_text(d, r->subject), *details = advisory_description(d, fc);
+	char *summary = advisory_title(d, fc), *details = advisory_description(d, fc);
 	char *who = advisory_credit(d), b[32];
 	json_t *o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0", "id", id,
 			      "modified", fmt_rfc3339(d->now, b));
@@ -257,10 +308,12 @@ const struct exporter export_osv_entry = {
 	"osv", "json", "an OSV record",
 	"an OSV record per CVE ID (several: an array), refused while a report is "
 	"under embargo and for a report without a CVE ID or a fix: the CVE ID as "
-	"its id; for each fix the ID covers a GIT range from `fix` in the repository that holds its commits "
-	"(`cve.stable_repo` when a backport is named, else `cve.repo`) and an "
-	"ECOSYSTEM range from the tags that ends at each stable series' "
-	"backport, so that by OSV's rules no fixed release is affected; the "
-	"fix commits as FIX references, credits only with consent.",
+	"its id, the fix's subject as its summary; as osv.dev writes Linux "
+	"entries, for each fix the ID covers a GIT range from `fix` without a "
+	"package, in the repository that holds its commits (`cve.stable_repo` "
+	"when a stable-only commit is named, else `cve.repo`), and Linux/Kernel "
+	"ECOSYSTEM ranges of releases (X.Y written X.Y.0), each stable series "
+	"searched on its own, so that by OSV's rules no fixed release is "
+	"affected; the fix commits as FIX references, credits only with consent.",
 	export_osv_write, NULL,
 };

@@ -307,6 +307,94 @@ static char *timeline_text(const struct dossier *dos, time_t date)
 	return sbuf_detach(&sb, NULL);
 }
 
+/* The record's title: the first fix's subject (as the kernel CNA
+ * titles its records), else the report's subject (redacted). */
+static char *title_text(const struct dossier *dos, const struct fixcve *fc)
+{
+	const char *fs = fc->nfixes ? fc->fixes[0].fix.subject : NULL;
+
+	return dossier_redact(dos, fs && *fs ? fs : dos->f.r.subject ? dos->f.r.subject : "");
+}
+
+/* The first CVE ID not rejected, or NULL. */
+static const char *live_cve(const struct fixcve *fc)
+{
+	for (size_t i = 0; i < fc->ncves; i++)
+		if (strcmp(fc->cves[i].state, "rejected"))
+			return fc->cves[i].id;
+	return NULL;
+}
+
+/* {history}: one line per line of development each fix has, as
+ * linux-cve-announce writes them: "Issue introduced in 1.0 with commit
+ * A and fixed in 1.0.1 with commit B" (releases, an -rc written as the
+ * release it leads to; 12-digit commits). */
+static char *history_text(const struct fixcve *fc)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t k = 0; k < fc->nfixes; k++) {
+		struct affected_line *l;
+		size_t n = affected_lines(fc, &fc->fixes[k], &l);
+		for (size_t i = 0; i < n; i++) {
+			bool in = l[i].in && l[i].in_version && strcmp(l[i].in_version, "0");
+			bool out = l[i].out && l[i].out_version;
+			char *iv = in ? version_release(l[i].in_version) : NULL;
+			char *fv = out ? version_release(l[i].out_version) : NULL;
+			if (in && out && !strcmp(iv, fv))
+				; /* entered and left within one release's -rcs */
+			else if (in && out)
+				sbuf_addf(&sb, "  Issue introduced in %s with commit %.12s and fixed in %s with commit %.12s\n",
+					  iv, l[i].in->sha, fv, l[i].out->sha);
+			else if (out)
+				sbuf_addf(&sb, "  Fixed in %s with commit %.12s\n", fv, l[i].out->sha);
+			else if (in)
+				sbuf_addf(&sb, "  Issue introduced in %s with commit %.12s%s\n", iv,
+					  l[i].in->sha, l[i].out ? " (the fix is in no release yet)" : "");
+			free(iv);
+			free(fv);
+		}
+		free(l);
+	}
+	if (!sb.len)
+		sbuf_adds(&sb, "  not known: no fix read in a kernel tree\n");
+	sb.buf[--sb.len] = '\0';
+	return sbuf_detach(&sb, NULL);
+}
+
+/* {urls}: each fix commit and backport at config cve.commit_url (the
+ * kernel's stable tree holds them all), one a line. */
+static char *urls_text(struct session *sess, const struct fixcve *fc)
+{
+	const char *base = config_get(sess->cfg, "cve.commit_url", "https://git.kernel.org/stable/c/");
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t k = 0; k < fc->nfixes; k++) {
+		const struct fix_entry *f = &fc->fixes[k];
+		for (size_t b = 0; b <= f->nbackports; b++)
+			sbuf_addf(&sb, "  %s%s\n", base,
+				  b < f->nbackports ? f->backports[b].sha : f->fix.sha);
+	}
+	if (!sb.len)
+		sbuf_adds(&sb, "  none: no fix is recorded\n");
+	sb.buf[--sb.len] = '\0';
+	return sbuf_detach(&sb, NULL);
+}
+
+/* {cve_link}: the record of each live CVE ID at cve.org. */
+static char *cve_link_text(const struct fixcve *fc)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < fc->ncves; i++)
+		if (strcmp(fc->cves[i].state, "rejected"))
+			sbuf_addf(&sb, "%shttps://www.cve.org/CVERecord/?id=%s",
+				  sb.len ? "\n" : "", fc->cves[i].id);
+	if (!sb.len)
+		sbuf_adds(&sb, "none: no CVE ID is recorded");
+	return sbuf_detach(&sb, NULL);
+}
+
 /* The template's fields; strings kept in keep[] (freed by the caller). */
 static size_t fields(struct session *sess, const struct dossier *dos,
 		     struct template_field *f, char **keep)
@@ -328,7 +416,14 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 		  !strcmp(r->state, "fix-ready") ? xstrdup("a fix is ready (its commit "
 			"is not recorded: fix ID --commit SHA)") :
 		  xasprintf("report state %s", r->state);
-	keep[4] = date ? xasprintf("%.10s", fmt_rfc3339(date, (char[32]){ 0 })) : NULL;
+	/* The date with its time and time zone (UTC, as every date the
+	 * team writes): "2026-12-05 13:00 UTC", so no reader's zone moves
+	 * the embargo's end by a day. */
+	if (date) {
+		char b[32];
+		const char *t = fmt_rfc3339(date, b);
+		keep[4] = xasprintf("%.10s %.5s UTC", t, t + 11);
+	}
 	keep[5] = who ? who : xstrdup("the reporter, who is not named without "
 				      "their consent");
 	keep[6] = xstrdup(r->consent_exploit ? "the reporter consented to its "
@@ -341,6 +436,11 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	keep[12] = fixes_text(&fc);
 	keep[13] = cves_text(&fc);
 	keep[14] = timeline_text(dos, date);
+	keep[15] = title_text(dos, &fc);
+	keep[16] = history_text(&fc);
+	keep[17] = urls_text(sess, &fc);
+	keep[18] = cve_link_text(&fc);
+	keep[19] = live_cve(&fc) ? xstrdup(live_cve(&fc)) : NULL;
 	fixcve_release(&fc);
 	f[n++] = (struct template_field){ "id", keep[0], NULL };
 	f[n++] = (struct template_field){ "subject", keep[1], NULL };
@@ -360,6 +460,14 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	f[n++] = (struct template_field){ "fixes", keep[12], NULL };
 	f[n++] = (struct template_field){ "cves", keep[13], NULL };
 	f[n++] = (struct template_field){ "timeline", keep[14], NULL };
+	f[n++] = (struct template_field){ "title", keep[15], NULL };
+	f[n++] = (struct template_field){ "history", keep[16], NULL };
+	f[n++] = (struct template_field){ "urls", keep[17], NULL };
+	f[n++] = (struct template_field){ "cve_link", keep[18], NULL };
+	f[n++] = (struct template_field){ "mitigation",
+		"update to the latest stable kernel release of your series, which "
+		"holds the fix; where that is not possible, apply the fix commits "
+		"below, each to its own branch.", NULL };
 	return n;
 }
 
@@ -367,8 +475,8 @@ static int compose(struct session *sess, enum notice_kind k,
 		   const struct dossier *dos, struct reply_draft *d,
 		   struct err *err)
 {
-	struct template_field f[24];
-	char *keep[16] = { 0 }, *text = NULL, *src = NULL;
+	struct template_field f[32];
+	char *keep[24] = { 0 }, *text = NULL, *src = NULL;
 	size_t nf = fields(sess, dos, f, keep);
 	const char *tag = k == NOTICE_DISTROS ?
 		config_get(sess->cfg, "distros.subject_tag", "[vs]") :
@@ -376,7 +484,15 @@ static int compose(struct session *sess, enum notice_kind k,
 	char *subj = outgoing_one_line(keep[1]);
 	int r;
 
-	d->subject = xasprintf("%s%sLinux kernel: %s", tag, *tag ? " " : "", subj);
+	/* The announcement as linux-cve-announce titles it: the CVE ID and
+	 * the record's title. */
+	if (k == NOTICE_ANNOUNCE && keep[19]) {
+		free(subj);
+		subj = outgoing_one_line(keep[15]);
+		d->subject = xasprintf("%s%s%s: %s", tag, *tag ? " " : "", keep[19], subj);
+	} else {
+		d->subject = xasprintf("%s%sLinux kernel: %s", tag, *tag ? " " : "", subj);
+	}
 	free(subj);
 	if ((r = template_load(sess, d->template, &text, &src, err)) == 0)
 		r = template_fill(d->template, text, f, nf, &d->text, err);
@@ -420,9 +536,11 @@ int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
 	}
 	if ((r = compose(sess, k, &dos, d, err)) < 0)
 		goto out;
-	/* The References as forward chooses them: none of the reporter's
-	 * without consent to credit. */
-	d->nrefs = outgoing_thread_refs_copy(sess, &dos, true, &d->refs);
+	/* The References as forward chooses them for the private list: none
+	 * of the reporter's without consent to credit.  A public post
+	 * starts its own thread: it names no private message at all. */
+	if (k == NOTICE_DISTROS)
+		d->nrefs = outgoing_thread_refs_copy(sess, &dos, true, &d->refs);
 out:
 	dossier_release(&dos);
 	return r;

@@ -82,17 +82,20 @@ static const struct {
 	  "Timeline:\n{timeline}\n\n"
 	  "{officer}, for the security team ({team}), report {id}\n" },
 	{ "announce",
-	  "Linux kernel: {subject}\n\n"
-	  "Summary:   {subject}\n"
-	  "Affected:  the Linux kernel: {affected}\n"
-	  "Versions:  {versions}\n"
-	  "Fix:       {fix}\n"
+	  "{title}\n\n"
+	  "Summary:   {title}\n"
 	  "CVE:       {cve}\n"
 	  "Disclosed: {disclosure_date}\n"
 	  "Credit:    {credit}\n"
 	  "Exploit:   {exploit}\n\n"
 	  "Description:\n\n{description}\n\n"
+	  "Affected and fixed versions:\n\n{history}\n\n"
+	  "Versions:  {versions}\n\n"
+	  "Affected files:\n\n  {affected}\n\n"
+	  "Mitigation:\n\nThe security team advises to {mitigation}\n\n"
 	  "Fix commits:\n{fixes}\n\n"
+	  "The fixes:\n{urls}\n\n"
+	  "The CVE record:\n{cve_link}\n\n"
 	  "Timeline:\n{timeline}\n\n"
 	  "{officer}, for the security team ({team})\n" },
 };

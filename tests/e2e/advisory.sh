@@ -131,7 +131,7 @@ v=$(validate "$SCHEMAS/CVE_Record_Format_bundled.json" "$r" "$T/nocredit.cve.jso
 tap_ok $? "python3-jsonschema validates the CVE records" "$v"
 tap_is "$(jq -r '.cveMetadata.cveId + " " + .cveMetadata.state' "$r")" "CVE-2026-12345 PUBLISHED" "PUBLISHED under the assigned ID"
 tap_is "$(jq -c '[.containers.cna.affected[0].versions[] | [.version, .lessThan, .versionType]]' "$r")" \
-	"[[\"$INTRO\",\"$BP\",\"git\"],[\"$INTRO\",\"$FIX\",\"git\"]]" "git ranges: introduced, lessThan the backport and the fix"
+	"[[\"$INTRO\",\"$FIX\",\"git\"],[\"$INTRO\",\"$BP\",\"git\"]]" "git ranges: introduced, lessThan the fix and the backport (a pair per branch)"
 tap_is "$(jq -c '[.containers.cna.affected[1].versions[] | [.version, .status, (.lessThan // .lessThanOrEqual // null), (.versionType // null)]]' "$r")" \
 	'[["1.0","affected",null,null],["0","unaffected","1.0","semver"],["1.0.1","unaffected","1.0.*","semver"],["1.1","unaffected","*","original_commit_for_fix"]]' \
 	"tag versions as the kernel CNA writes them (the release the fix is first in, not its -rc)"
@@ -158,10 +158,11 @@ tap_ok $? "python3-jsonschema validates the OSV record" "$v"
 tap_is "$(jq -r '.id + " " + .published' "$o")" "CVE-2026-12345 2026-12-05T13:00:00Z" "OSV: the CVE ID, published at disclosure"
 tap_is "$(jq -c '.affected[0].ranges[] | select(.type == "GIT") | .events' "$o")" \
 	"[{\"introduced\":\"$INTRO\"},{\"fixed\":\"$FIX\"},{\"fixed\":\"$BP\"}]" "OSV: GIT range, introduced and both fixes"
-tap_is "$(jq -r '.affected[0].ranges[] | select(.type == "GIT") | .repo' "$o")" \
+tap_is "$(jq -r '.affected[].ranges[] | select(.type == "GIT") | .repo' "$o")" \
 	"https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git" "OSV: the GIT range names the stable tree, which holds the backport"
-tap_is "$(jq -c '[.affected[0].ranges[] | select(.type == "ECOSYSTEM") | .events]' "$o")" \
-	'[[{"introduced":"1.0"},{"fixed":"1.0.1"}]]' "OSV: one ECOSYSTEM range, ending at the backport (1.0.2 and 1.1 not affected)"
+tap_is "$(jq -c '[.affected[] | select(.package) | .ranges[] | select(.type == "ECOSYSTEM") | .events]' "$o")" \
+	'[[{"introduced":"1.0.0"},{"fixed":"1.0.1"}]]' "OSV: one ECOSYSTEM range, 1.0 written 1.0.0, ending at the backport (1.0.2 and 1.1 not affected)"
+tap_is "$(jq -c '[.affected[] | has("package")]' "$o")" '[false,true]' "OSV: the GIT range without a package, as osv.dev writes Linux entries"
 tap_is "$(jq -r '[.references[] | .type] | join(",")' "$o")" "FIX,FIX,ADVISORY" "OSV: the fix commits as FIX references"
 tap_is "$(jq -r '.credits[0].name + " " + .credits[0].type' "$o")" "Rita Reporter FINDER" "OSV: credits with consent"
 
@@ -171,16 +172,33 @@ v=$(validate "$CSAF_SCHEMA" "$c" 2>&1)
 tap_ok $? "python3-jsonschema validates the CSAF advisory (FIRST schemas offline)" "$v"
 tap_is "$(jq -r '.document.category + " " + .document.tracking.id' "$c")" "csaf_security_advisory CVE-2026-12345" "CSAF: a security advisory for the CVE"
 tap_is "$(jq -c '.vulnerabilities[0].product_status' "$c")" \
-	'{"fixed":["linux-1.0.1","linux-1.1-rc1"],"known_affected":["linux-affected-1"]}' "CSAF: known_affected range and fixed versions"
+	'{"fixed":["linux-versions-3"],"known_affected":["linux-versions-2"],"known_not_affected":["linux-versions-1"]}' "CSAF: every version named: known_not_affected, known_affected, fixed"
 tap_is "$(jq -r '[.product_tree.branches[0].branches[0].branches[].name] | join(",")' "$c")" \
-	"vers:generic/>=1.0|<1.0.1,1.0.1,1.1-rc1" "CSAF: the affected range and the fixed versions in the product tree"
+	"vers:generic/<1.0,vers:generic/>=1.0|<1.0.1,vers:generic/>=1.0.1" "CSAF: the version ranges in the product tree"
 tap_is "$(jq -r '.vulnerabilities[0].cwe | .id + " " + .name' "$c")" "CWE-787 Out-of-bounds Write" "CSAF: the CWE's catalogue name"
 tap_is "$(jq -r '.document.distribution.tlp.label' "$c")" WHITE "CSAF: TLP CLEAR by default (CSAF 2.0 calls it WHITE)"
+tap_is "$(jq -r '.document.aggregate_severity.text' "$c")" high "CSAF: aggregate_severity from the triage severity"
+tap_is "$(jq -r '.document.publisher.category' "$c")" coordinator "CSAF: publisher category coordinator by default"
+tap_is "$(jq -r '.vulnerabilities[0].title' "$c")" "net: fix the frobnicator overflow" "CSAF: the vulnerability's title, the CVE record's"
+printf '[csaf]\n\tpublisher_category = vendor\n' > "$T/config.cat"
+cat "$T/config" "$T/config.cat" > "$T/config.vendor"
+tap_is "$("$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config.vendor" export 1 --format csaf 2>/dev/null | jq -r '.document.publisher.category')" \
+	vendor "CSAF: publisher category from config csaf.publisher_category"
+printf '[csaf]\n\tpublisher_category = boss\n' > "$T/config.cat"
+cat "$T/config" "$T/config.cat" > "$T/config.bad"
+out=$("$SECTEAM_BIN" --db "$DB" --gnupghome "$H" --config "$T/config.bad" export 1 --format csaf 2>&1); rc=$?
+tap_is "$rc" 1 "CSAF: an unknown publisher category is refused"
+tap_like "$out" "csaf.publisher_category 'boss' is no CSAF 2.0 publisher category" "  naming the key and the value"
 tap_is "$(jq -r '.document.references[] | select(.category == "self") | .url' "$c")" \
 	"https://security.example.org/.well-known/csaf/white/cve-2026-12345.json" "CSAF: the canonical URL from csaf.base_url"
 v=$(node "$SECTEAM_TOP/tests/lib/csaf-validate.mjs" --allow 6.2.3 "$c" 2>&1)
 tap_ok $? "csaf-validator-lib: every mandatory test passes, and every recommended one but 6.2.3 (no CVSS score is recorded)" "$v"
 tap_like "$v" "0 mandatory errors, 1 recommended warnings \(1 allowed\)" "  the one warning is 6.2.3's"
+# The golden records read by the semantic checker too: every tag of the
+# tree as git ancestry gives it, by each record's own rules.
+sem=$(/usr/bin/python3 "$SECTEAM_TOP/tests/lib/records-semantics.py" "$G" "$INTRO" "$FIX" "$BP" \
+	-- "$golden/advisory-1.cve.json" "$golden/advisory-1.osv.json" "$golden/advisory-1.csaf.json" 2>&1)
+tap_ok $? "the golden CVE, OSV and CSAF records give every tag its verdict by git ancestry" "$(printf '%s\n' "$sem" | grep -v '^ok')"
 tap_is "$(jq -r '.vulnerabilities[0].remediations[0] | .category + " " + .url' "$c")" \
 	"vendor_fix https://git.kernel.org/stable/c/$FIX" "CSAF: the remediation points at the fix commit"
 tap_is "$(jq -r '.document.tracking.revision_history[0] | .number + " " + .date' "$c")" "1 2026-12-05T13:00:00Z" "CSAF: revision 1 at disclosure"

@@ -85,6 +85,7 @@ inner=$(cf inner "$T/i1")
 tap_like "$inner" 'body: Affected: +the Linux kernel: net/ipv4/tcp_input.c' "affected: the report's files"
 tap_like "$inner" 'body: Fix: +commit 1a2b3c4d5e6f' "the fix: the recorded commit"
 tap_like "$inner" "body: Proposed date: $(date -u -d @$(( $(date +%s) + 5 * 86400 )) +%Y-%m-%d)" "the proposed date"
+tap_like "$inner" "body: Proposed date: [0-9-]{10} [0-9]{2}:[0-9]{2} UTC$" "  with its time and time zone"
 tap_like "$inner" 'body: Credit: +the reporter, who is not named without their consent' "credit as consented"
 tap_unlike "$inner" 'rita|Rita|EXPLOIT-CANARY|^attachment:' "no reporter identity, no exploit code"
 tap_like "$(events distros-notice)" "^to linux-distros@vs.openwall.org \(encrypted to the list's key $VENDOR_FPR, signed\) <$mid>\$" \

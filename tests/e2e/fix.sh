@@ -82,7 +82,7 @@ tap_like "$out" "report 1 is under embargo .*: no dyad before disclosure" "sayin
 st triage 1 --public >/dev/null
 out=$(st export 1 --format dyad 2>/dev/null); rc=$?
 tap_is "$rc" 0 "export --format dyad exits 0"
-tap_is "$(printf '%s\n' "$out" | grep -v '^#')" "$(printf '1.0:%s:1.1-rc1:%s\n1.0:%s:1.0.1:%s' "$INTRO" "$FIX" "$INTRO" "$BP")" "dyad: mainline and stable pairs"
+tap_is "$(printf '%s\n' "$out" | grep -v '^#')" "$(printf '1.0:%s:1.1:%s\n1.0:%s:1.0.1:%s' "$INTRO" "$FIX" "$INTRO" "$BP")" "dyad: mainline and stable pairs, the -rc written as its release"
 
 # kernel.git stands for --tree; a newer fix replaces the older one, but
 # not without a word: it would forget the introducing commit and the
@@ -112,7 +112,7 @@ out=$(st fix 1 --commit "$FIX" --add --introduced "$INTRO" --stable linux-1.0.y 
 tap_is "$rc" 0 "fix --add exits 0"
 tap_like "$out" "^report 1: added fix $(printf %.12s "$FIX") \(v1.1-rc1\)" "  and says so"
 j=$(st show 1 --json)
-tap_is "$(printf '%s' "$j" | jq -r '.events[-3].kind')" fix-add "  a fix-add event (then its introduced and backport)"
+tap_is "$(printf '%s' "$j" | jq -r '.events[-4].kind')" fix-add "  a fix-add event (then its introduced, backport and the branch searched)"
 tap_is "$(printf '%s' "$j" | jq -c '[.fixes[] | [.tag, (.introduced | length), (.backports | length)]]')" \
 	'[["v1.1",0,0],["v1.1-rc1",1,1]]' "show --json: both fixes, each with its own commits"
 tap_is "$(printf '%s' "$j" | jq -r '.fix.tag')" v1.1 "  .fix is still the first"
@@ -120,8 +120,8 @@ tap_is "$(st show 1 | grep -c '^Fix ')" 2 "show: a Fix line each"
 tap_like "$(st list)" '^1 .* v1.1,v1.1-rc1/- +frobnicator overflow$' "list: both in the FIX/CVE column"
 tap_is "$(st list --json | jq -r '[.[0].fixes[].tag] | join(" ")')" "v1.1 v1.1-rc1" "list --json: both"
 tap_is "$(st export 1 --format dyad 2>/dev/null | grep -v '^#')" \
-	"$(printf '0:0:1.1:%s\n1.0:%s:1.1-rc1:%s\n1.0:%s:1.0.1:%s' "$(rev v1.1)" "$INTRO" "$FIX" "$INTRO" "$BP")" \
-	"dyad: the pairs of each fix"
+	"$(printf '1.0:%s:1.1:%s\n1.0:%s:1.1:%s\n1.0:%s:1.0.1:%s' "$INTRO" "$(rev v1.1)" "$INTRO" "$FIX" "$INTRO" "$BP")" \
+	"dyad: the pairs of each fix (the bug's introducing commit is the one any fix names)"
 st fix 1 --commit "$FIX" --add --introduced "$INTRO" >/dev/null 2>&1
 tap_is "$(st show 1 --json | jq -c '[.fixes[] | [.tag, (.backports | length)]]')" '[["v1.1",0],["v1.1-rc1",0]]' \
 	"the same SHA again with --add replaces it where it stands"

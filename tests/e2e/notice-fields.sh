@@ -108,6 +108,17 @@ tap_is "$rc" 0 "announce exits 0 once disclosed" "$out"
 b=$(cf plain "$(find "$T/o3/new" -type f)")
 tap_like "$b" '^body: Versions: +1\.0 up to \(not including\) 1\.0\.1$' \
 	"announce: the versions read from the tree (the backport ends 1.0.y, the fix is in 1.1-rc1)"
+tap_like "$b" '^Subject: CVE-2026-40002: net: fix the frobnicator overflow$' \
+	"announce: the Subject is the CVE ID and the record's title, as linux-cve-announce writes it"
+tap_like "$b" "^body:   Issue introduced in 1\\.0 with commit $(printf %.12s "$INTRO") and fixed in 1\\.1 with commit $(printf %.12s "$FIX")\$" \
+	"announce: the mainline line, introduced and fixed"
+tap_like "$b" "^body:   Issue introduced in 1\\.0 with commit $(printf %.12s "$INTRO") and fixed in 1\\.0\\.1 with commit $(printf %.12s "$BP")\$" \
+	"announce: the stable branch's line, with its backport"
+tap_like "$b" "^body:   https://git.kernel.org/stable/c/$BP\$" "announce: the commit URLs"
+tap_like "$b" '^body: https://www\.cve\.org/CVERecord/\?id=CVE-2026-40002$' "announce: the cve.org link"
+tap_like "$b" '^body:   net/core/frob\.c$|Affected files' "announce: the affected files"
+tap_like "$b" '^body: The security team advises to update to the latest stable kernel' "announce: the mitigation"
+tap_unlike "$b" '^(In-Reply-To|References):' "announce: a public post replies to no private message"
 tap_like "$b" "^body:   $FIX \\(first in v1.1-rc1\\) net: fix the frobnicator overflow\$" \
 	"announce: the fix commit with its first tag"
 tap_like "$b" "^body:     backport $BP \\(first in v1.0.1, linux-1.0.y\\)\$" "  its backport with its first tag"
@@ -121,4 +132,6 @@ st triage 2 --consent credit >/dev/null
 st announce 2 --yes --outbox "$T/o4" >/dev/null 2>&1
 tap_like "$(cf plain "$(find "$T/o4/new" -type f)")" '^body: Credit: +Rita Reporter <rita@example.net>$' \
 	"announce: with consent, the reporter is credited"
+tap_unlike "$(cf plain "$(find "$T/o4/new" -type f)")" '^(In-Reply-To|References):|n2@example\.net' \
+	"announce: even with consent to credit, the public post names no private Message-ID"
 tap_done

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""records-semantics.py GITDIR INTRO FIX BACKPORT... [+ FIX BACKPORT...]...
+"""records-semantics.py GITDIR INTRO[,COPY...] FIX BACKPORT... [+ FIX BACKPORT...]...
 -- CVE OSV CSAF:
 reads each public record by its own format's rules and says, for every
 tag of the git tree GITDIR, whether it comes out affected; compares each
 answer with the truth from git ancestry: a tag is affected when it holds
-the introducing commit INTRO and neither the fix FIX nor any BACKPORT.
+the introducing commit INTRO or one of its stable COPYs (comma-separated)
+and neither the fix FIX nor any BACKPORT.
 With several fixes ("+" between them, each with its backports) the
 kernel CNA's rule: a tag is fixed only when it holds every fix (each as
 itself or as one of its backports), so it is affected when it holds
@@ -14,27 +15,42 @@ the one whose cve is the CVE record's ID (else its first).
 The rules, each as its format defines it:
   OSV GIT        a commit is affected when an `introduced` commit ("0":
                  any) is it or an ancestor, and no `fixed` one is; a
-                 version is affected when ANY range says so
+                 version is affected when ANY range of ANY affected
+                 entry says so
   OSV ECOSYSTEM  events sorted by version; walking them up to the version,
-                 `introduced` sets affected, `fixed` clears it
+                 `introduced` sets affected, `fixed` clears it; the Linux
+                 ecosystem's versions are releases written X.Y.Z (a
+                 mainline X.Y is X.Y.0): read for release tags only
   CVE 5 git      versions are commits ordered by ancestry (a < b: a is a
-                 proper ancestor of b): in {version <= c < lessThan} the
-                 entry's status, else defaultStatus
+                 proper ancestor of b): the first entry that holds the
+                 commit gives its status ({version} alone: that commit;
+                 version <= c < lessThan; version <= c <= lessThanOrEqual,
+                 "*" no end), else defaultStatus
   CVE 5 semver   the kernel CNA's versions with defaultStatus: the first
                  entry that holds the version (its single version, or
                  version .. lessThan / lessThanOrEqual, "1.0.*" the whole
                  1.0 series, "*" anything) gives its status, else
                  defaultStatus
-  CVE 5 cpeApplicability  affected in [versionStartIncluding,
-                 versionEndExcluding) of any vulnerable cpeMatch
+  CVE 5 cpeApplicability  CPE 2.3 matching: a tag X.Y-rcN is version
+                 X.Y, update rcN; a cpeMatch matches when its criteria's
+                 version and update are "*" or equal, and the version is
+                 in [versionStartIncluding, versionEndExcluding); affected
+                 when any vulnerable one matches
   CSAF           affected when in a known_affected product: a
-                 product_version_range (vers:generic/>=A|<B) or version
+                 product_version_range (vers:generic/>=A|<B) or version;
+                 and "CSAF status": every tag is named by exactly one of
+                 known_affected, fixed (it holds the bug's introducing
+                 commit and every fix) and known_not_affected (it never
+                 had the bug), the one the truth gives
 Versions are ordered as the kernel's: numbers compared as numbers, an
--rcN before its release.  The CVE version block, cpeApplicability name
-releases (the kernel CNA writes the release a fix is first in, not its
--rc): they are read for release tags only; the -rc tags are read by the
-git ranges.  Prints one line per tag and record, "ok" or "WRONG", and
-"N passed, N failed"; exits 1 on any wrong answer."""
+-rcN before its release.  The CVE version block names releases (the
+kernel CNA writes the release a fix is first in, not its -rc): it is
+read for release tags only; the -rc tags are read by the git ranges.
+The forms the kernel's tools expect are checked too ("CVE form", "OSV
+form"): no -rc in semver, original_commit_for_fix or ECOSYSTEM versions,
+GIT ranges in an entry without a package, ECOSYSTEM ones in Linux/Kernel.
+Prints one line per tag and record, "ok" or "WRONG", and "N passed, N
+failed"; exits 1 on any wrong answer."""
 import json
 import re
 import subprocess
@@ -95,13 +111,25 @@ def osv_eco(rng, v):
     return affected
 
 
+def eco_version(v):
+    """A tag's version as the Linux ecosystem writes it: 1.2 is 1.2.0."""
+    return v + ".0" if v.count(".") == 1 else v
+
+
 def cve_git(gitdir, product, commit):
     for e in product.get("versions", []):
-        lt = e.get("lessThan")
-        start_ok = e["version"] == "0" or ancestor(gitdir, e["version"], commit)
-        end_ok = lt is None or (commit != git(gitdir, "rev-parse", lt).stdout.strip()
-                                and ancestor(gitdir, commit, lt))
-        if start_ok and end_ok:
+        lt, le = e.get("lessThan"), e.get("lessThanOrEqual")
+        if lt is None and le is None:
+            hit = git(gitdir, "rev-parse", e["version"]).stdout.strip() == commit
+        else:
+            start_ok = e["version"] == "0" or ancestor(gitdir, e["version"], commit)
+            if lt is not None:
+                end_ok = (commit != git(gitdir, "rev-parse", lt).stdout.strip()
+                          and ancestor(gitdir, commit, lt))
+            else:
+                end_ok = le == "*" or ancestor(gitdir, commit, le)
+            hit = start_ok and end_ok
+        if hit:
             return e["status"] == "affected"
     return product["defaultStatus"] == "affected"
 
@@ -129,13 +157,18 @@ def cve_semver(product, v):
 
 
 def cve_cpe(cna, v):
+    rel = re.sub(r"-rc\d+$", "", v)
+    upd = v[len(rel) + 1:] if v != rel else "-"
     for a in cna.get("cpeApplicability", []):
         for node in a["nodes"]:
             for m in node["cpeMatch"]:
+                f = m["criteria"].split(":")
+                if f[5] not in ("*", rel) or f[6] not in ("*", upd):
+                    continue
                 lo = m.get("versionStartIncluding", "0")
                 hi = m.get("versionEndExcluding")
-                if m["vulnerable"] and (lo == "0" or vkey(v) >= vkey(lo)) and \
-                        (hi is None or vkey(v) < vkey(hi)):
+                if m["vulnerable"] and (lo == "0" or vkey(rel) >= vkey(lo)) and \
+                        (hi is None or vkey(rel) < vkey(hi)):
                     return True
     return False
 
@@ -163,23 +196,48 @@ def in_vers(vers, v):
     return True
 
 
-def csaf_affected(doc, v, cve_id):
+def csaf_named(doc, v, cve_id):
+    """The product_status lists that name version v."""
     prods = csaf_products(doc["product_tree"])
     vulns = [x for x in doc["vulnerabilities"] if x.get("cve") == cve_id]
     vuln = vulns[0] if vulns else doc["vulnerabilities"][0]
-    for pid in vuln["product_status"].get("known_affected", []):
-        cat, name = prods[pid]
-        if cat == "product_version_range" and in_vers(name, v):
-            return True
-        if cat == "product_version" and vkey(name) == vkey(v):
-            return True
-    return False
+    out = []
+    for status, pids in sorted(vuln["product_status"].items()):
+        for pid in pids:
+            cat, name = prods[pid]
+            if (cat == "product_version_range" and in_vers(name, v)) or \
+                    (cat == "product_version" and vkey(name) == vkey(v)):
+                out.append(status)
+    return out
+
+
+def form_errors(cve, osv):
+    """What the kernel's tools would refuse in the records' form."""
+    errs = []
+    for p in cve["containers"]["cna"]["affected"]:
+        for e in p.get("versions", []):
+            if e.get("versionType") in ("semver", "original_commit_for_fix", None):
+                for k in ("version", "lessThan", "lessThanOrEqual"):
+                    if "-rc" in e.get(k, ""):
+                        errs.append("CVE: -rc in %s" % json.dumps(e))
+    for a in osv["affected"]:
+        for r in a["ranges"]:
+            if r["type"] == "GIT" and "package" in a:
+                errs.append("OSV: a GIT range in an entry with a package")
+            if r["type"] == "ECOSYSTEM":
+                if a.get("package") != {"ecosystem": "Linux", "name": "Kernel"}:
+                    errs.append("OSV: an ECOSYSTEM range outside Linux/Kernel")
+                for e in r["events"]:
+                    x = list(e.values())[0]
+                    if x != "0" and not re.fullmatch(r"\d+\.\d+\.\d+", x):
+                        errs.append("OSV: ECOSYSTEM version %r is no X.Y.Z" % x)
+    return errs
 
 
 def main():
     argv = sys.argv[1:]
     sep = argv.index("--")
-    gitdir, intro = argv[0], argv[1]
+    gitdir, intros = argv[0], argv[1].split(",")
     groups = [[]]
     for a in argv[2:sep]:
         if a == "+":
@@ -192,24 +250,31 @@ def main():
     git_block = [p for p in cna["affected"]
                  if any(e.get("versionType") == "git" for e in p.get("versions", []))]
     ver_block = [p for p in cna["affected"] if p not in git_block]
-    ranges = osv["affected"][0]["ranges"]
+    ranges = [r for a in osv["affected"] for r in a["ranges"]]
     passed = failed = 0
+    for e in form_errors(cve, osv):
+        failed += 1
+        print("WRONG form %s" % e)
     for tag in git(gitdir, "tag").stdout.split():
         commit = git(gitdir, "rev-parse", tag + "^{commit}").stdout.strip()
         v = tag[1:]
-        truth = ancestor(gitdir, intro, commit) and any(
+        had = any(ancestor(gitdir, i, commit) for i in intros)
+        truth = had and any(
             not any(ancestor(gitdir, c, commit) for c in g) for g in groups)
+        status = "known_affected" if truth else "fixed" if had else "known_not_affected"
+        gits = [osv_git(gitdir, r, commit) for r in ranges if r["type"] == "GIT"]
+        ecos = [] if is_rc(v) else [osv_eco(r, eco_version(v))
+                                    for r in ranges if r["type"] == "ECOSYSTEM"]
         answers = {
-            "OSV": any(osv_git(gitdir, r, commit) if r["type"] == "GIT" else osv_eco(r, v)
-                       for r in ranges),
-            "OSV GIT": any(osv_git(gitdir, r, commit) for r in ranges if r["type"] == "GIT"),
-            "OSV ECOSYSTEM": any(osv_eco(r, v) for r in ranges if r["type"] == "ECOSYSTEM"),
+            "OSV": any(gits) or (not is_rc(v) and any(ecos)),
+            "OSV GIT": any(gits),
             "CVE git": any(cve_git(gitdir, p, commit) for p in git_block),
-            "CSAF": csaf_affected(csaf, v, cve_id),
+            "CVE cpeApplicability": cve_cpe(cna, v),
+            "CSAF": "known_affected" in csaf_named(csaf, v, cve_id),
         }
         if not is_rc(v):
+            answers["OSV ECOSYSTEM"] = any(ecos)
             answers["CVE versions"] = any(cve_semver(p, v) for p in ver_block)
-            answers["CVE cpeApplicability"] = cve_cpe(cna, v)
         for name, got in answers.items():
             ok = got == truth
             passed += ok
@@ -218,6 +283,13 @@ def main():
                 "ok   " if ok else "WRONG", tag, name,
                 "affected" if got else "not affected",
                 "affected" if truth else "not affected"))
+        named = csaf_named(csaf, v, cve_id)
+        ok = named == [status]
+        passed += ok
+        failed += not ok
+        print("%s %-8s %-21s %s (truth: %s)" % (
+            "ok   " if ok else "WRONG", tag, "CSAF status",
+            ",".join(named) or "unknown", status))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "core/fixcve.h"
 #include "core/ktree.h"
+#include "core/affected.h"
 
 #define SHA_A "d10b2afb2fd09cdd580ac963c375be3bbd580770"
 #define SHA_B "18f3b1d359a9f2ba2ab59cd1956c6f6701961190"
@@ -293,6 +294,81 @@ static void test_page(void **state)
 
 /* Tag order as git's versionsort with versionsort.suffix=-rc: an -rc
  * before its release, numbers as numbers. */
+/* The lines of development and the status of each version: the bug
+ * reaching a stable branch by a copy, a branch that never had it (but
+ * got the backport), a fix in an -rc; and a fix recorded before the
+ * branches searched were (each backport's branch assumed to have had
+ * the bug). */
+static void test_affected(void **state)
+{
+	struct event e[] = {
+		ev("fix", "commit=" SHA_B " tag=v1.2-rc3 tree=checked"),
+		ev("fix-introduced", "commit=" SHA_A " tag=v1.1-rc1 tree=checked"),
+		ev("fix-introduced", "commit=aaaaaaa tag=v1.0.2 tree=checked branch=linux-1.0.y upstream=" SHA_A),
+		ev("fix-backport", "commit=bbbbbbb tag=v0.9.2 branch=linux-0.9.y upstream=" SHA_B),
+		ev("fix-backport", "commit=ccccccc tag=v1.0.4 branch=linux-1.0.y upstream=" SHA_B),
+		ev("fix-backport", "commit=ddddddd tag=v1.1.2 branch=linux-1.1.y upstream=" SHA_B),
+		ev("fix-branch", "branch=linux-0.9.y series=0.9 upstream=" SHA_B " intro=0 fix=0"),
+		ev("fix-branch", "branch=linux-1.0.y series=1.0 upstream=" SHA_B " intro=0 fix=0"),
+		ev("fix-branch", "branch=linux-1.1.y series=1.1 upstream=" SHA_B " intro=1 fix=0"),
+	};
+	static const struct { const char *v; enum vstatus st; } want[] = {
+		{ "0.9", VS_NOT_AFFECTED }, { "0.9.2", VS_NOT_AFFECTED },
+		{ "1.0.1", VS_NOT_AFFECTED }, { "1.0.2", VS_AFFECTED },
+		{ "1.0.3", VS_AFFECTED }, { "1.0.4", VS_FIXED },
+		{ "1.1-rc1", VS_AFFECTED }, { "1.1", VS_AFFECTED },
+		{ "1.1.1", VS_AFFECTED }, { "1.1.2", VS_FIXED },
+		{ "1.2-rc2", VS_AFFECTED }, { "1.2-rc3", VS_FIXED }, { "1.2", VS_FIXED },
+	};
+	struct fixcve fc;
+	struct affected_line *l;
+	struct affected_span *sp;
+	size_t n;
+	char *t;
+
+	(void)state;
+	fixcve_fold(e, ARRAY_SIZE(e), &fc);
+	n = affected_lines(&fc, &fc.fixes[0], &l);
+	assert_int_equal(n, 3); /* mainline, 1.0.y (the copy), 1.1.y */
+	assert_null(l[0].branch);
+	assert_string_equal(l[0].in_version, "1.1-rc1");
+	assert_string_equal(l[0].out_version, "1.2-rc3");
+	assert_string_equal(l[1].branch, "linux-1.0.y");
+	assert_false(l[1].inherited);
+	assert_string_equal(l[1].in->sha, "aaaaaaa");
+	assert_string_equal(l[1].out_version, "1.0.4");
+	assert_true(l[2].inherited);
+	assert_string_equal(l[2].out->sha, "ddddddd");
+	free(l);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		assert_int_equal(affected_status(&fc, want[i].v), want[i].st);
+	n = affected_spans(&fc, &sp);
+	for (size_t i = 0; i < n; i++) /* contiguous, alternating */
+		assert_true(i + 1 == n ? !sp[i].to : !strcmp(sp[i].to, sp[i + 1].from) &&
+			    sp[i].status != sp[i + 1].status);
+	affected_spans_free(sp, n);
+	t = affected_text(&fc);
+	assert_string_equal(t, "1.0.2 up to (not including) 1.0.4, 1.1-rc1 up to (not including) "
+			       "1.1.2, 1.2-rc1 up to (not including) 1.2-rc3");
+	free(t);
+	fixcve_release(&fc);
+
+	/* Before fix-branch events: the backport's branch had the bug. */
+	fixcve_fold(e, 2, &fc);
+	assert_int_equal(affected_status(&fc, "1.0.3"), VS_NOT_AFFECTED);
+	assert_int_equal(affected_status(&fc, "1.1.5"), VS_AFFECTED); /* as 1.1 */
+	fixcve_release(&fc);
+	fixcve_fold(e, 6, &fc);
+	assert_int_equal(affected_status(&fc, "1.1.1"), VS_AFFECTED);
+	assert_int_equal(affected_status(&fc, "1.1.2"), VS_FIXED);
+	fixcve_release(&fc);
+
+	assert_true(version_stable("6.1.4"));
+	assert_false(version_stable("6.1"));
+	assert_false(version_stable("6.1-rc4"));
+	assert_false(version_stable("1.1\xe2\x80\xae" "exe.cod"));
+}
+
 static void test_version_order(void **state)
 {
 	static const char *const sorted[] = {
@@ -319,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_fold_cves),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_version_order),
+		cmocka_unit_test(test_affected),
 		UNIT_BOTH(test_page),
 	};
 	return unit_run("fixcve", tests, ARRAY_SIZE(tests));
