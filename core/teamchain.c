@@ -368,8 +368,12 @@ static void feed_one(struct team_chain *c, const struct team_event_row *row,
 		char *nm = name_of(&ev, row->seq);
 		c->broken = xasprintf("%s, signed by %s, does not follow the "
 				      "verified chain (event %llu): a team event "
-				      "was dropped or reordered",
-				      nm, ev.author, (unsigned long long)c->seq);
+				      "was dropped or reordered%s%s%s",
+				      nm, ev.author, (unsigned long long)c->seq,
+				      c->nnotes ? " (or this keyring could not "
+						  "check one: " : "",
+				      c->nnotes ? c->notes[c->nnotes - 1] : "",
+				      c->nnotes ? ")" : "");
 		free(nm);
 		goto out;
 	}

@@ -265,7 +265,10 @@ int crypto_wrapped_to(struct crypto *c, const void *blob, size_t len,
 	crypto_ctx_reset(c);
 	e = gpgme_get_key(c->ctx, fpr, &key, 0);
 	if (e || !key) {
-		r = err_setc(err, ERR_CRYPTO, "key %s is not in the keyring", fpr);
+		/* Nothing to tell its subkeys by: whose the copy is, only
+		 * a keyring with the key can say (the generation's author
+		 * vouches for it meanwhile). */
+		r = ERR_NOTFOUND;
 		goto out;
 	}
 	if (!res.nrecipients) {

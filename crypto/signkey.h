@@ -72,7 +72,8 @@ int sign_cert_check(struct crypto *c, const char *fpr,
 /* 0 when the OpenPGP message blob is encrypted to at least one key and
  * every key it is encrypted to is an encryption subkey of the key fpr
  * (its recipients, as GPGME lists them: nothing is decrypted for anyone
- * else); ERR_CRYPTO naming a stranger's key ID otherwise. */
+ * else); ERR_CRYPTO naming a stranger's key ID otherwise; ERR_NOTFOUND
+ * (err untouched) when c's keyring has no key fpr to tell by. */
 int crypto_wrapped_to(struct crypto *c, const void *blob, size_t len,
 		      const char *fpr, struct err *err);
 
