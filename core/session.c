@@ -883,8 +883,10 @@ static int chain_rotate(struct session *sess, struct err *err)
 			free(why);
 			return r;
 		}
-	} else if (z->chain.checkpoint) {
-		/* The generation the team used before its checkpoint. */
+	} else {
+		/* The generation the team used before its chain (a team
+		 * database from before it), taken over on this officer's
+		 * word. */
 		struct wrapped_key *w = NULL;
 		size_t nw = 0;
 
@@ -984,9 +986,21 @@ static struct team_key *chain_key_of(struct session *sess, bool create,
 		g = team_chain_current(&z->chain);
 	}
 	if (!g) {
-		if (z->chain.started || !(k = legacy_key_of(sess, false, why)))
-			goto none;
-		return k; /* read only, until the checkpoint */
+		/* No generation in the chain yet: what a team database from
+		 * before it sealed opens (read only: a write makes the
+		 * chain's first). */
+		if ((k = legacy_key_of(sess, false, why)))
+			return k;
+		free(*why);
+		*why = NULL;
+		if (!z->chain.started && z->chain.nnotes) {
+			err_setc(&e, ERR_CRYPTO,
+				 "this keyring cannot verify the team chain of "
+				 "%s (%s): no team key", store_where(sess->store),
+				 z->chain.notes[0]);
+			goto fail;
+		}
+		goto none;
 	}
 	z->chain_moved = false;
 	if (z->key && team_key_generation(z->key) == g->gen)

@@ -247,8 +247,9 @@ static bool apply(struct team_chain *c, const struct team_event *ev,
 			not_used(c, ev, row, "%s", "not newer than the generation before it");
 			return false;
 		}
-		if (last ? ev->prev_generation != last->gen :
-			   !c->checkpoint && ev->prev_generation != 0) {
+		/* The first may take over a generation from before the
+		 * chain (its key chained in), on its author's word. */
+		if (last && ev->prev_generation != last->gen) {
 			not_used(c, ev, row, "%s",
 				 "it does not take over the generation before it");
 			return false;

@@ -11,6 +11,8 @@ end-to-end tests.  Signing is openssl's (Ed25519), never the program's.
                                       print the event's encoding (hex)
   teamchain.py gen-of SEALED          the team key generation a sealed
                                       value ("s1:" base64) is under
+  teamchain.py copy-of FPR BODYHEX...  the wrapped copy (hex) for FPR
+                                      in the last generation event given
   teamchain.py pem SEEDFILE           a PKCS#8 PEM of the Ed25519 seed
                                       kept as "SSK1" + 32 bytes
 """
@@ -58,6 +60,24 @@ def main(argv):
     elif cmd == "gen-of":
         b = base64.b64decode(argv[2][3:])
         print(struct.unpack(">I", b[3:7])[0])
+    elif cmd == "copy-of":
+        found = ""
+        for h in argv[3:]:
+            b = bytes.fromhex(h)
+            if b[4] != 5:
+                continue
+            p = 93 + 8
+            n = struct.unpack(">I", b[p:p + 4])[0]
+            p += 4 + n
+            count = struct.unpack(">I", b[p:p + 4])[0]
+            p += 4
+            for _ in range(count):
+                fpr = b[p:p + 40].decode()
+                n = struct.unpack(">I", b[p + 40:p + 44])[0]
+                if fpr == argv[2]:
+                    found = b[p + 44:p + 44 + n].hex()
+                p += 44 + n
+        print(found)
     elif cmd == "pem":
         seed = open(argv[2], "rb").read()
         assert seed[:4] == b"SSK1" and len(seed) == 36
