@@ -73,8 +73,8 @@ wrap() { # OUT GEN RECIPIENT...: a team key copy ("STK1", generation,
 		gpg --homedir "$S" --batch --trust-model always $_r --encrypt >"$_o" 2>/dev/null
 }
 
-# Alice founds the team (team init, in e2e_setup) and imports; bob
-# joins, and a reseal gives him the key.
+# Alice founds the team (team init, in e2e_setup) and imports; carol
+# and dave join, and a reseal gives them the key.
 imp 1 || { echo "Bail out! import failed"; cat "$T/imp.out"; exit 1; }
 BOB=$(newofficer bob "$T/bob") && CAROL=$(newofficer carol "$T/carol") &&
 	DAVE=$(newofficer dave "$T/dave") || { echo "Bail out! no keys"; exit 1; }
@@ -83,34 +83,57 @@ for h in bob carol dave; do
 		gpg --homedir "$H" --export "$k" | gpg --homedir "$T/$h" --batch --import >/dev/null 2>&1
 	done
 done
-e2e_admin team add-officer "$BR" --key "$BOB" >/dev/null 2>&1 &&
-	sta roster reseal >/dev/null 2>&1 || { echo "Bail out! cannot add bob"; exit 1; }
-tap_is "$(yes_no opens "$T/bob" 1)" yes "bob, an officer, opens report 1"
+e2e_admin team add-officer "$CR" --key "$CAROL" >/dev/null 2>&1 &&
+	e2e_admin team add-officer "$DR" --key "$DAVE" >/dev/null 2>&1 &&
+	sta roster reseal >/dev/null 2>&1 || { echo "Bail out! cannot add carol and dave"; exit 1; }
+tap_is "$(yes_no opens "$T/dave" 1)" yes "dave, an officer, opens report 1"
 tap_is "$(db_sql "SELECT count(*) FROM team_keys")" 0 "the team key's generations are in the chain, not in team_keys"
+
+# Hole 4: alice's UI open across a colleague's rotation (dave leaves;
+# carol's reseal rotates while the UI is open), then a note from it.
+tui_start 120 30 "PGUSER=$A"
+wait_re "secret 1" 15
+tui_ok $? "alice's UI is open"
+e2e_admin team remove-officer "$DR" >/dev/null 2>&1 &&
+	as "$CR" "$T/carol" roster reseal >/dev/null 2>&1
+tap_ok $? "dave leaves; carol's reseal rotates the team key"
+tmx send-keys -t t ":"; tmx send-keys -t t -l "triage 1 --note UINOTE-after-rotation"; tmx send-keys -t t Enter
+i=0; while [ $i -lt 100 ] && [ "$(db_sql "SELECT count(*) FROM events WHERE kind = 'note' AND officer = '$A'")" -lt 1 ]; do
+	sleep 0.1; i=$((i + 1)); done
+tui_kill
+ng=$("$TC" gen-of "$(db_sql "SELECT detail FROM events WHERE kind = 'note' AND officer = '$A' ORDER BY id DESC LIMIT 1")")
+imp 2
+tap_is "$ng" "$(gen_of 2)" "the UI's note is sealed under the generation carol's reseal made ($ng)"
+out=$(PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$T/dave" show 1 2>&1)
+tap_unlike "$out" "UINOTE-after-rotation" "  dave, who left, does not read it"
 
 # Hole 1: before his removal, bob plants a generation of his own: with
 # psql in team_keys (a key he chose, wrapped to alice and himself), and
-# with his own client (carol joins; bob's next write rotates, so the
-# newest generation is one bob made).
-wrap "$T/ga" 7 "$OFFICER_FPR" && wrap "$T/gb" 7 "$BOB" || { echo "Bail out! cannot wrap"; exit 1; }
+# with his own client (dave comes back; bob's next write rotates, so
+# the newest generation is one bob made).
+e2e_admin team add-officer "$BR" --key "$BOB" >/dev/null 2>&1 &&
+	sta roster reseal >/dev/null 2>&1 || { echo "Bail out! cannot add bob"; exit 1; }
+tap_is "$(yes_no opens "$T/bob" 1)" yes "bob, an officer, opens report 1"
+wrap "$T/ga" 70 "$OFFICER_FPR" && wrap "$T/gb" 70 "$BOB" || { echo "Bail out! cannot wrap"; exit 1; }
 out=$(bobsql "INSERT INTO team_keys (generation, fingerprint, wrapped, at) VALUES
-	(7, '$OFFICER_FPR', decode('$(xxd -p "$T/ga" | tr -d '\n')', 'hex'), 0),
-	(7, '$BOB', decode('$(xxd -p "$T/gb" | tr -d '\n')', 'hex'), 0),
-	(3, 'chain', '\\x00', 0), (4, 'chain', '\\x00', 0), (8, 'chain', '\\x00', 0)"); rc=$?
-tap_is "$rc" 0 "bob plants team key generation 7 (and chain rows 3, 4, 8) with psql" "$out"
-e2e_admin team add-officer "$CR" --key "$CAROL" >/dev/null 2>&1 || { echo "Bail out! cannot add carol"; exit 1; }
+	(70, '$OFFICER_FPR', decode('$(xxd -p "$T/ga" | tr -d '\n')', 'hex'), 0),
+	(70, '$BOB', decode('$(xxd -p "$T/gb" | tr -d '\n')', 'hex'), 0)"); rc=$?
+tap_is "$rc" 0 "bob plants team key generation 70 with psql" "$out"
+# (and chain rows where the next rotations would put theirs)
+for g in 1 2 3 4 5 6 7 8 9; do bobsql "INSERT INTO team_keys VALUES ($g, 'chain', '\\x00', 0)" >/dev/null 2>&1; done
+e2e_admin team add-officer "$DR" --key "$DAVE" >/dev/null 2>&1 || { echo "Bail out! cannot add dave again"; exit 1; }
 out=$(as "$BR" "$T/bob" triage 1 --note "bob writes" 2>&1); rc=$?
 tap_is "$rc" 0 "bob writes while he is an officer" "$out"
 bobgen=$(db_sql "SELECT count(*) FROM team_events")
 e2e_admin team remove-officer "$BR" >/dev/null 2>&1
 tap_ok $? "the administrator removes bob"
-imp 2
-tap_ok $? "alice imports report 2" "$(cat "$T/imp.out")"
-g2=$(gen_of 2)
-tap_ok "$([ "$g2" != 7 ] && [ "$(db_sql "SELECT count(*) FROM team_events")" -gt "$bobgen" ]; echo $?)" \
-	"report 2 is sealed under a new generation alice's write made (generation $g2), not bob's"
-tap_is "$(yes_no opens "$T/bob" 2)" no "bob's keyring opens nothing of report 2"
-tap_is "$(yes_no opens "$T/carol" 2)" yes "  carol's does"
+imp 3
+tap_ok $? "alice imports report 3" "$(cat "$T/imp.out")"
+g3=$(gen_of 3)
+tap_ok "$([ "$g3" != 70 ] && [ "$(db_sql "SELECT count(*) FROM team_events")" -gt "$bobgen" ]; echo $?)" \
+	"report 3 is sealed under a new generation alice's write made (generation $g3), not bob's"
+tap_is "$(yes_no opens "$T/bob" 3)" no "bob's keyring opens nothing of report 3"
+tap_is "$(yes_no opens "$T/carol" 3)" yes "  carol's does"
 
 # Hole 2: bob's rows in team_keys block no rotation.
 out=$(sta roster reseal 2>&1); rc=$?
@@ -142,9 +165,9 @@ tap_ok $? "  and generation 51 signed with it" "$out"
 b=$("$TC" generation "$1" "$2" "$OFFICER_FPR" 52 0 "" "$OFFICER_FPR=$T/da" "$CAROL=$T/dc")
 out=$(adm "INSERT INTO team_events (body, sig) VALUES (decode('$b', 'hex'), decode('$(sign "$T/dba.pem" "$b")', 'hex'))")
 tap_ok $? "  and generation 52 in alice's name (forged: not her signature)" "$out"
-imp 3
-tap_ok $? "alice imports report 3" "$(cat "$T/imp.out")"
-tap_is "$(gen_of 3)" "$(gen_of 2)" "report 3 is sealed under the chain's generation, none of the administrator's"
+imp 4
+tap_ok $? "alice imports report 4" "$(cat "$T/imp.out")"
+tap_is "$(gen_of 4)" "$(gen_of 3)" "report 4 is sealed under the chain's generation, none of the administrator's"
 out=$(sta roster 2>&1)
 tap_like "$out" "team key generation 51: signed by $STRANGER_FPR, who is not on the roster: not used" \
 	"roster names the administrator's generation and why it is not used"
@@ -154,42 +177,22 @@ tap_like "$out" "team key generation 52: its signature is bad: not used" "  and 
 # signing key, taken from her keyring) but carol's copy is the
 # stranger's.
 pem_of "$H" "$OFFICER_FPR" "$T/alice.pem" || { echo "Bail out! cannot read alice's signing key"; exit 1; }
-wrap "$T/sa" 60 "$OFFICER_FPR" && wrap "$T/sc" 60 "$STRANGER_FPR" || { echo "Bail out! cannot wrap"; exit 1; }
+wrap "$T/sa" 60 "$OFFICER_FPR" && wrap "$T/sc" 60 "$STRANGER_FPR" &&
+	wrap "$T/sd" 60 "$DAVE" || { echo "Bail out! cannot wrap"; exit 1; }
 set -- $(head_of)
 # (the events not used above are not the head: the verified chain's is)
 hd=$(sta roster 2>/dev/null >/dev/null; "$TC" head $(db_sql "SELECT encode(body, 'hex') FROM team_events
 	WHERE seq NOT IN (SELECT seq FROM team_events ORDER BY seq DESC LIMIT 3) ORDER BY seq"))
 set -- $hd
-b=$("$TC" generation "$1" "$2" "$OFFICER_FPR" "$(($(gen_of 3) + 1))" "$(gen_of 3)" 00 \
-	"$OFFICER_FPR=$T/sa" "$CAROL=$T/sc")
+b=$("$TC" generation "$1" "$2" "$OFFICER_FPR" "$(($(gen_of 4) + 1))" "$(gen_of 4)" 00 \
+	"$OFFICER_FPR=$T/sa" "$CAROL=$T/sc" "$DAVE=$T/sd")
 out=$(adm "INSERT INTO team_events (body, sig) VALUES (decode('$b', 'hex'), decode('$(sign "$T/alice.pem" "$b")', 'hex'))")
 tap_ok $? "a generation signed by alice, carol's copy wrapped to a stranger, is in the chain" "$out"
-imp 4
-tap_ok $? "alice imports report 4" "$(cat "$T/imp.out")"
-tap_is "$(gen_of 4)" "$(gen_of 3)" "  report 4 is not sealed under it"
-tap_like "$(sta roster 2>&1)" "team key generation $(($(gen_of 3) + 1)): its copy for $CAROL: it is encrypted to key [0-9A-F]+, which is not $CAROL's: not used" \
-	"  roster says why"
-
-# Hole 4: alice's UI open across a colleague's rotation (dave joins and
-# writes; he leaves, and carol's reseal rotates while the UI is open).
-e2e_admin team add-officer "$DR" --key "$DAVE" >/dev/null 2>&1 &&
-	as "$CR" "$T/carol" triage 1 --note "carol writes" >/dev/null 2>&1 ||
-	{ echo "Bail out! cannot add dave"; exit 1; }
-tui_start 120 30 "PGUSER=$A"
-wait_re "secret 1" 15
-tui_ok $? "alice's UI is open"
-e2e_admin team remove-officer "$DR" >/dev/null 2>&1 &&
-	as "$CR" "$T/carol" roster reseal >/dev/null 2>&1
-tap_ok $? "dave leaves; carol's reseal rotates the team key"
-tmx send-keys -t t ":"; tmx send-keys -t t -l "triage 1 --note UINOTE-after-rotation"; tmx send-keys -t t Enter
-i=0; while [ $i -lt 100 ] && [ "$(db_sql "SELECT count(*) FROM events WHERE kind = 'note' AND officer = '$A'")" -lt 1 ]; do
-	sleep 0.1; i=$((i + 1)); done
-tui_kill
-ng=$("$TC" gen-of "$(db_sql "SELECT detail FROM events WHERE kind = 'note' AND officer = '$A' ORDER BY id DESC LIMIT 1")")
 imp 5
-tap_is "$ng" "$(gen_of 5)" "the UI's note is sealed under the generation carol's reseal made ($ng)"
-out=$(PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$T/dave" show 1 2>&1)
-tap_unlike "$out" "UINOTE-after-rotation" "  dave, who left, does not read it"
+tap_ok $? "alice imports report 5" "$(cat "$T/imp.out")"
+tap_is "$(gen_of 5)" "$(gen_of 4)" "  report 5 is not sealed under it"
+tap_like "$(sta roster 2>&1)" "team key generation $(($(gen_of 4) + 1)): its copy for $CAROL: it is encrypted to key [0-9A-F]+, which is not $CAROL's: not used" \
+	"  roster says why"
 
 # A dropped event, then a reordered one: the administrator, triggers
 # off.  The chain stops there, and nothing is sealed until it is whole.
