@@ -621,15 +621,13 @@ static int chain_refresh(struct session *sess, struct err *err)
 	if (n) {
 		/* Only the founding's roster may become the root: the
 		 * events after it change the members. */
-		if (!was_started) {
-			team_chain_feed(&z->chain, rows, 1, &chk);
-			if (z->chain.started)
-				pin_save(sess);
-			if (n > 1)
-				team_chain_feed(&z->chain, rows + 1, n - 1, &chk);
-		} else {
-			team_chain_feed(&z->chain, rows, n, &chk);
-		}
+		size_t i = 0;
+
+		for (; !was_started && i < n && !z->chain.started; i++)
+			team_chain_feed(&z->chain, rows + i, 1, &chk);
+		if (!was_started && z->chain.started)
+			pin_save(sess);
+		team_chain_feed(&z->chain, rows + i, n - i, &chk);
 		z->chain_moved = true;
 	}
 	for (size_t i = 0; i < n; i++)

@@ -119,7 +119,10 @@ out=$(bobsql "INSERT INTO team_keys (generation, fingerprint, wrapped, at) VALUE
 	(70, '$OFFICER_FPR', decode('$(xxd -p "$T/ga" | tr -d '\n')', 'hex'), 0),
 	(70, '$BOB', decode('$(xxd -p "$T/gb" | tr -d '\n')', 'hex'), 0)"); rc=$?
 tap_is "$rc" 0 "bob plants team key generation 70 with psql" "$out"
-# (and chain rows where the next rotations would put theirs)
+# Hole 2's rows: a bogus copy for alice of a newer generation, and chain
+# rows where the next rotations would put theirs.
+out=$(bobsql "INSERT INTO team_keys VALUES (71, '$OFFICER_FPR', '\\x00', 0)"); rc=$?
+tap_is "$rc" 0 "  and a bogus generation 71" "$out"
 for g in 1 2 3 4 5 6 7 8 9; do bobsql "INSERT INTO team_keys VALUES ($g, 'chain', '\\x00', 0)" >/dev/null 2>&1; done
 e2e_admin team add-officer "$DR" --key "$DAVE" >/dev/null 2>&1 || { echo "Bail out! cannot add dave again"; exit 1; }
 out=$(as "$BR" "$T/bob" triage 1 --note "bob writes" 2>&1); rc=$?
