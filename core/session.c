@@ -1313,6 +1313,24 @@ static struct team_key *key_shared(struct session *sess, const void *sealed,
 	return k;
 }
 
+/* On a team server, whether what generation gen sealed may be open to
+ * someone off the roster now: a later generation (each keeps the one
+ * before it) was wrapped to a key that left.  One who joined opens the
+ * older generations through the chain: nothing to seal again for them. */
+static bool chain_gen_exposed(struct session *sess, uint32_t gen)
+{
+	struct team_chain *c = &sess->seal->chain;
+
+	for (size_t i = 0; i < c->ngens; i++) {
+		if (c->gens[i].gen < gen)
+			continue;
+		for (size_t j = 0; j < c->gens[i].nwraps; j++)
+			if (!team_chain_on_roster(c, c->gens[i].wraps[j].fpr))
+				return true;
+	}
+	return false;
+}
+
 static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
 {
 	struct session *sess = data;
@@ -1321,7 +1339,11 @@ static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
 	uint32_t gen = team_key_sealed_generation(sealed, n);
 
 	free(why);
-	return k && gen && gen != team_key_generation(k);
+	if (!k || !gen || gen == team_key_generation(k))
+		return false;
+	if (store_has_team(sess->store) && sess->seal->chain.ngens)
+		return chain_gen_exposed(sess, gen);
+	return true;
 }
 
 static char *open_cb(void *data, const char *table, const char *column,
