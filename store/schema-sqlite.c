@@ -485,7 +485,7 @@ const char *const schema_sqlite[] = {
 	"CREATE TRIGGER messages_as_received BEFORE INSERT ON messages"
 	"  WHEN NEW.blob_content NOT IN (0, 2)"
 	"  BEGIN SELECT RAISE(ABORT, 'a message is kept as received, to be verified again,"
-	" never as its content alone'); END;"
+	" never as its content alone'); END;",
 
 	/* 16: the team chain (schema-pg.c's migration 16): signed events
 	 * kept in the order they came, never changed. */
