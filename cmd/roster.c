@@ -39,6 +39,25 @@ static int unusable(struct cmd_ctx *ctx, const struct roster_entry *e, size_t n)
 	return bad ? CMD_FAILED : CMD_OK;
 }
 
+/* What the team chain did not use, and why, one line each (a team
+ * server's: the events the roster above is derived from). */
+static void show_chain(struct cmd_ctx *ctx)
+{
+	const char *const *notes, *broken;
+	size_t n = session_team_notes(ctx->sess, &notes, &broken);
+
+	for (size_t i = 0; i < n; i++) {
+		char *safe = safe_str(notes[i]);
+		fprintf(ctx->out, "team chain: %s\n", safe);
+		free(safe);
+	}
+	if (broken) {
+		char *safe = safe_str(broken);
+		fprintf(ctx->out, "team chain broken: %s\n", safe);
+		free(safe);
+	}
+}
+
 static int show(struct cmd_ctx *ctx, bool json)
 {
 	struct roster_entry *e;
@@ -92,6 +111,7 @@ static int show(struct cmd_ctx *ctx, bool json)
 		}
 		text_table_print(&tab, ctx->out);
 		text_table_release(&tab);
+		show_chain(ctx);
 	}
 	r = unusable(ctx, e, n);
 	for (size_t i = 0; i < n; i++)
@@ -117,9 +137,9 @@ static int reseal(struct cmd_ctx *ctx, size_t batch)
 	fprintf(ctx->out, "resealed: %zu\nleft alone: %zu\nnot opened by your keys: %zu\n",
 		res.resealed, res.kept, res.nunopened);
 	if (res.rotated)
-		fprintf(ctx->out, "new team key generation (an officer left the "
-			"roster: their copy of the key opens nothing sealed from "
-			"now on)\n");
+		fprintf(ctx->out, "new team key generation, wrapped to exactly "
+			"the roster (an officer joined or left: one who left "
+			"opens nothing sealed from now on)\n");
 	if (res.rekeyed)
 		fprintf(ctx->out,
 			"sealed under the latest team key (fields left "

@@ -2,6 +2,7 @@
  * The session: the config, the store, the keyring and the roster, each
  * opened once (core/session.h).
  */
+#include <ctype.h>
 #include <pthread.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -12,7 +13,9 @@
 
 #include "config/config.h"
 #include "core/session.h"
+#include "core/teamchain.h"
 #include "crypto/crypto.h"
+#include "crypto/signkey.h"
 #include "crypto/teamkey.h"
 #include "store/store.h"
 
@@ -33,9 +36,21 @@ struct session_seal {
 	/* open_cb runs on several threads at once (store_open_fields):
 	 * finding a key, which may unwrap one, is one at a time */
 	pthread_mutex_t lock;
+	/* On a team server, the team chain as this client verified it
+	 * (core/teamchain.h): which generation seals, and who may sign. */
+	bool chain_read;          /* read at least once */
+	bool chain_moved;         /* new events since z->key was chosen */
+	struct team_chain chain;
+	char *me;                 /* the roster key this keyring signs as */
+	char **checked;           /* checks passed before (checked_has) */
+	size_t nchecked;
+	bool checked_loaded;
+	struct sign_key *sk;      /* its signing key, once needed */
 };
 
 static struct team_key *key_of_gen(struct session *sess, int gen, char **why);
+static struct team_key *legacy_key_of(struct session *sess, bool create,
+				      char **why);
 static struct team_key *key_shared(struct session *sess, const void *sealed,
 				   size_t n, char **why);
 
@@ -276,8 +291,22 @@ static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 	return k;
 }
 
+static struct team_key *chain_key_of(struct session *sess, bool create,
+				     char **why);
+
 static struct team_key *team_key_of(struct session *sess, bool create,
 				    char **why)
+{
+	if (store_has_team(sess->store))
+		return chain_key_of(sess, create, why);
+	return legacy_key_of(sess, create, why);
+}
+
+/* The team key of a store without a team chain (SQLite: one officer's
+ * file, the roster in their config), or a team server's from before the
+ * chain (the generation its checkpoint takes over). */
+static struct team_key *legacy_key_of(struct session *sess, bool create,
+				      char **why)
 {
 	struct session_seal *z = sess->seal;
 	struct err e = { 0, "" };
@@ -353,6 +382,757 @@ fail:
 	z->failed = xstrdup(e.msg[0] ? e.msg : "no team key");
 	*why = xstrdup(z->failed);
 	return NULL;
+}
+
+/* --- the team chain (a team server) ---------------------------------- */
+
+/*
+ * The checks that run gpg (a certification, a wrapped copy's
+ * recipients) are made once per keyring: what passed is kept in the
+ * officer's cache as the hash of what was checked and by which keyring,
+ * so a command verifies the whole chain with libsodium alone.  A
+ * missing, stale or tampered file only costs the checks again (a
+ * hash only says "this exact input passed here before").
+ */
+static char *checked_path(struct session *sess)
+{
+	char *home = cache_home(sess), *where, *p;
+
+	where = xasprintf("%s\n%s", store_where(sess->store), home ? home : "");
+	p = cache_file("team-checked", where, "b2");
+	free(where);
+	free(home);
+	return p;
+}
+
+static void checked_load(struct session *sess)
+{
+	struct session_seal *z = sess->seal;
+	char *path, line[2 * SIGN_HASH_BYTES + 2];
+	FILE *f;
+
+	if (z->checked_loaded)
+		return;
+	z->checked_loaded = true;
+	if (!(path = checked_path(sess)))
+		return;
+	if ((f = fopen(path, "re"))) {
+		while (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (strlen(line) != 2 * SIGN_HASH_BYTES)
+				continue;
+			z->checked = xrealloc(z->checked,
+					      (z->nchecked + 1) * sizeof(*z->checked));
+			z->checked[z->nchecked++] = xstrdup(line);
+		}
+		fclose(f);
+	}
+	free(path);
+}
+
+/* The hex hash of what a check looks at, by this keyring. */
+static char *checked_key(const char *what, const char *fpr, const void *a,
+			 size_t alen, const void *b, size_t blen)
+{
+	struct sbuf sb = SBUF_INIT;
+	unsigned char h[SIGN_HASH_BYTES];
+	char *hex = xmalloc(2 * SIGN_HASH_BYTES + 1);
+
+	sbuf_add(&sb, what, strlen(what) + 1);
+	sbuf_add(&sb, fpr, strlen(fpr) + 1);
+	sbuf_add(&sb, a, alen);
+	sbuf_add(&sb, b, blen);
+	sign_hash(sb.buf, sb.len, h);
+	sbuf_release(&sb);
+	for (size_t i = 0; i < SIGN_HASH_BYTES; i++)
+		snprintf(hex + 2 * i, 3, "%02x", h[i]);
+	return hex;
+}
+
+static bool checked_has(struct session *sess, const char *key)
+{
+	struct session_seal *z = sess->seal;
+
+	checked_load(sess);
+	for (size_t i = 0; i < z->nchecked; i++)
+		if (!strcmp(z->checked[i], key))
+			return true;
+	return false;
+}
+
+static void checked_add(struct session *sess, char *key)
+{
+	struct session_seal *z = sess->seal;
+	char *path = checked_path(sess);
+	int fd;
+
+	if (path && (fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+				     O_CLOEXEC, 0600)) >= 0) {
+		char *line = xasprintf("%s\n", key);
+		/* only a cache: a failed write costs the check again */
+		bool ok = write(fd, line, strlen(line)) == (ssize_t)strlen(line);
+		(void)ok;
+		close(fd);
+		free(line);
+	}
+	free(path);
+	z->checked = xrealloc(z->checked, (z->nchecked + 1) * sizeof(*z->checked));
+	z->checked[z->nchecked++] = key;
+}
+
+static int cert_cb(void *data, const char *fpr, const unsigned char *pub,
+		   const void *cert, size_t len, struct err *err)
+{
+	struct session *sess = data;
+	char *key = checked_key("cert", fpr, pub, SIGN_PUB_BYTES, cert, len);
+	struct crypto *c;
+	int r;
+
+	if (checked_has(sess, key)) {
+		free(key);
+		return 0;
+	}
+	c = session_crypto(sess, err);
+	r = c ? sign_cert_check(c, fpr, pub, cert, len, err) : ERR_CRYPTO;
+	if (r == 0)
+		checked_add(sess, key);
+	else
+		free(key);
+	return r;
+}
+
+static int wrapped_cb(void *data, const char *fpr, const void *blob,
+		      size_t len, struct err *err)
+{
+	struct session *sess = data;
+	char *key = checked_key("wrapped", fpr, blob, len, "", 0);
+	struct crypto *c;
+	int r;
+
+	if (checked_has(sess, key)) {
+		free(key);
+		return 0;
+	}
+	c = session_crypto(sess, err);
+	r = c ? crypto_wrapped_to(c, blob, len, fpr, err) : ERR_CRYPTO;
+	if (r == 0)
+		checked_add(sess, key);
+	else
+		free(key);
+	/* A colleague's key this keyring lacks: the copy cannot be told
+	 * from a stranger's here; officers who hold the key check it. */
+	return r == ERR_NOTFOUND ? 0 : r;
+}
+
+/* Where the root first seen is kept when the config pins none. */
+static char *root_path(struct session *sess)
+{
+	return cache_file("team-root", store_where(sess->store), "fpr");
+}
+
+static void pin_add(struct team_chain *c, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+
+	for (char *t = strtok_r(copy, " ,\t\n", &save); t;
+	     t = strtok_r(NULL, " ,\t\n", &save)) {
+		c->pin = xrealloc(c->pin, (c->npin + 1) * sizeof(*c->pin));
+		c->pin[c->npin++] = xstrdup(t);
+	}
+	free(copy);
+}
+
+/* The root: team.root in the config, else the one this officer's client
+ * saw first (as SSH's known_hosts keeps a host's key). */
+static void pin_load(struct session *sess)
+{
+	struct team_chain *c = &sess->seal->chain;
+	const char *v = config_get(sess->cfg, "team.root", NULL);
+	char *path, buf[64 * 41 + 64];
+	ssize_t n = -1;
+	int fd;
+
+	if (v) {
+		pin_add(c, v);
+		return;
+	}
+	if (!(path = root_path(sess)))
+		return;
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	free(path);
+	if (n > 0) {
+		buf[n] = '\0';
+		pin_add(c, buf);
+	}
+}
+
+/* The founding roster just verified, kept as the root from now on. */
+static void pin_save(struct session *sess)
+{
+	struct team_chain *c = &sess->seal->chain;
+	char **roster, *path, *tmp;
+	size_t n;
+	struct sbuf sb = SBUF_INIT;
+	int fd;
+
+	if (c->npin || !c->started || !(path = root_path(sess)))
+		return;
+	/* The founding's roster: the chain's members before any change
+	 * is what pinned() compared, so take it from the root event's
+	 * verification, which is the members at the start. */
+	n = team_chain_roster(c, &roster);
+	for (size_t i = 0; i < n; i++) {
+		sbuf_addf(&sb, "%s\n", roster[i]);
+		free(roster[i]);
+	}
+	free(roster);
+	tmp = xasprintf("%s.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd >= 0) {
+		bool ok = write(fd, sb.buf, sb.len) == (ssize_t)sb.len;
+		if (close(fd) < 0 || !ok || rename(tmp, path) < 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+	sbuf_release(&sb);
+}
+
+/* Reads and verifies the team events this client has not seen yet. */
+static int chain_refresh(struct session *sess, struct err *err)
+{
+	struct session_seal *z = sess->seal;
+	struct team_event_row *rows = NULL;
+	struct team_chain_check chk = { sess, cert_cb, wrapped_cb };
+	size_t n = 0;
+	bool was_started = z->chain.started;
+	int r;
+
+	if (!z->chain_read)
+		pin_load(sess);
+	if ((r = store_team_events(sess->store, z->chain.last_row, &rows, &n,
+				   err)) < 0)
+		return r;
+	z->chain_read = true;
+	if (n) {
+		/* Only the founding's roster may become the root: the
+		 * events after it change the members. */
+		size_t i = 0;
+
+		for (; !was_started && i < n && !z->chain.started; i++)
+			team_chain_feed(&z->chain, rows + i, 1, &chk);
+		if (!was_started && z->chain.started)
+			pin_save(sess);
+		team_chain_feed(&z->chain, rows + i, n - i, &chk);
+		z->chain_moved = true;
+	}
+	for (size_t i = 0; i < n; i++)
+		team_event_row_release(&rows[i]);
+	free(rows);
+	return 0;
+}
+
+/* The roster key this keyring signs as: the login's own, else any whose
+ * secret key this keyring holds; NULL with err when none. */
+static const char *chain_me(struct session *sess, const struct team_member *m,
+			    size_t nm, struct err *err)
+{
+	struct session_seal *z = sess->seal;
+	struct crypto *c;
+
+	if (z->me)
+		return z->me;
+	if (!(c = session_crypto(sess, err)))
+		return NULL;
+	for (int pass = 0; pass < 2 && !z->me; pass++)
+		for (size_t i = 0; i < nm && !z->me; i++) {
+			struct crypto_keydesc d;
+			struct err e = { 0, "" };
+
+			if (pass == 0 && (!sess->officer ||
+					  strcmp(m[i].role, sess->officer)))
+				continue;
+			if (crypto_key_describe(c, m[i].fpr, &d, &e) == 0) {
+				if (d.secret)
+					z->me = xstrdup(m[i].fpr);
+				crypto_keydesc_release(&d);
+			}
+		}
+	if (!z->me)
+		err_setc(err, ERR_CRYPTO,
+			 "this keyring holds the secret key of no officer on the "
+			 "team's roster: it cannot sign the team chain of %s",
+			 store_where(sess->store));
+	return z->me;
+}
+
+/* The signing key of me, loaded (or made, the first time). */
+static int chain_sign_key(struct session *sess, const char *me,
+			  struct err *err)
+{
+	struct session_seal *z = sess->seal;
+	struct crypto *c;
+	int r;
+
+	if (z->sk)
+		return 0;
+	if (!(c = session_crypto(sess, err)))
+		return ERR_CRYPTO;
+	r = sign_key_load(c, me, &z->sk, err);
+	if (r == ERR_NOTFOUND)
+		r = sign_key_create(c, me, &z->sk, err);
+	return r;
+}
+
+/* Signs ev as me and appends it (inside the caller's transaction), then
+ * reads it back through the verifier like any other. */
+static int chain_append(struct session *sess, struct team_event *ev,
+			const char *me, struct err *err)
+{
+	struct session_seal *z = sess->seal;
+	unsigned char *body = NULL, sig[SIGN_SIG_BYTES];
+	size_t len;
+	uint64_t before = z->chain.seq;
+	int r;
+
+	ev->at = (int64_t)util_now();
+	if ((r = team_chain_sign(&z->chain, ev, me, z->sk, &body, &len, sig,
+				 err)) < 0)
+		return r;
+	r = store_team_event_add(sess->store, body, len, sig, sizeof(sig), err);
+	free(body);
+	if (r == 0 && (r = chain_refresh(sess, err)) == 0 &&
+	    z->chain.seq != before + 1)
+		r = err_setc(err, ERR_CRYPTO,
+			     "the team chain did not take this client's %s "
+			     "event%s%s", team_event_kind_name(ev->kind),
+			     z->chain.nnotes ? ": " : "",
+			     z->chain.nnotes ? z->chain.notes[z->chain.nnotes - 1] : "");
+	return r;
+}
+
+/* A certification of my signing key in ev (a founding, a checkpoint or a
+ * signing-key event). */
+static int chain_certify(struct session *sess, const char *me,
+			 struct team_event *ev, struct err *err)
+{
+	struct crypto *c = session_crypto(sess, err);
+
+	if (!c)
+		return ERR_CRYPTO;
+	memcpy(ev->signing_key, sign_key_public(sess->seal->sk), SIGN_PUB_BYTES);
+	return sign_key_certify(c, me, ev->signing_key, &ev->cert,
+				&ev->certlen, err);
+}
+
+/* Ready to sign (inside the write transaction): the chain read under the
+ * lock, whole, started (a checkpoint taking in a team database from
+ * before the chain, on this officer's word), and my signing key
+ * certified in it. */
+static int chain_ready(struct session *sess, const char **mep,
+		       struct err *err)
+{
+	struct session_seal *z = sess->seal;
+	struct team_event ev;
+	const unsigned char *have;
+	const char *me;
+	int r;
+
+	if ((r = chain_refresh(sess, err)) < 0)
+		return r;
+	if (z->chain.broken)
+		return err_setc(err, ERR_CRYPTO,
+				"the team chain of %s is broken: %s: nothing is "
+				"signed or sealed until it is whole",
+				store_where(sess->store), z->chain.broken);
+	memset(&ev, 0, sizeof(ev));
+	if (!z->chain.started) {
+		struct officer *o = NULL;
+		size_t no = 0;
+		int64_t nev = 0;
+
+		if ((r = store_officers_list(sess->store, false, &o, &no, err)) < 0)
+			return r;
+		ev.kind = TEAM_EV_CHECKPOINT;
+		ev.members = xcalloc(no + 1, sizeof(*ev.members));
+		for (size_t i = 0; i < no; i++) {
+			if (o[i].key_fpr && strlen(o[i].key_fpr) == TEAM_FPR_LEN) {
+				ev.members[ev.nmembers].role = xstrdup(o[i].role);
+				for (int j = 0; j < TEAM_FPR_LEN; j++)
+					ev.members[ev.nmembers].fpr[j] =
+						(char)toupper((unsigned char)o[i].key_fpr[j]);
+				ev.nmembers++;
+			}
+			officer_release(&o[i]);
+		}
+		free(o);
+		me = chain_me(sess, ev.members, ev.nmembers, err);
+		if (!me || (r = store_events_count(sess->store, &nev, err)) < 0 ||
+		    (r = chain_sign_key(sess, me, err)) < 0 ||
+		    (r = chain_certify(sess, me, &ev, err)) < 0) {
+			team_event_release(&ev);
+			return me ? r : ERR_CRYPTO;
+		}
+		ev.events_before = (uint64_t)nev;
+		ev.note = xasprintf("the %lld events before this checkpoint are "
+				    "taken in on its author's word",
+				    (long long)nev);
+		r = chain_append(sess, &ev, me, err);
+		team_event_release(&ev);
+		if (r < 0)
+			return r;
+	}
+	if (!(me = chain_me(sess, z->chain.members, z->chain.nmembers, err)))
+		return ERR_CRYPTO;
+	if ((r = chain_sign_key(sess, me, err)) < 0)
+		return r;
+	have = team_chain_key(&z->chain, me);
+	if (!have || memcmp(have, sign_key_public(z->sk), SIGN_PUB_BYTES)) {
+		ev.kind = TEAM_EV_SIGNING_KEY;
+		if ((r = chain_certify(sess, me, &ev, err)) == 0)
+			r = chain_append(sess, &ev, me, err);
+		team_event_release(&ev);
+		if (r < 0)
+			return r;
+	}
+	*mep = me;
+	return 0;
+}
+
+/* Generation gen's key as the chain has it: through the chained copy in
+ * the generation after it (no gpg), else this keyring's own copy. */
+static struct team_key *chain_unwrap_gen(struct session *sess, uint32_t gen,
+					 char **why)
+{
+	struct team_chain *c = &sess->seal->chain;
+	const struct team_gen *g = team_chain_gen(c, gen);
+	struct team_key *k = NULL;
+	struct err e = { 0, "" };
+
+	for (size_t i = 0; i < c->ngens && !k; i++) {
+		struct team_key *next;
+		char *nwhy = NULL;
+
+		if (c->gens[i].prev_gen != gen || !c->gens[i].chainedlen)
+			continue;
+		if ((next = key_of_gen(sess, (int)c->gens[i].gen, &nwhy)))
+			team_key_unchain(next, gen, c->gens[i].chained,
+					 c->gens[i].chainedlen, &k, &e);
+		free(nwhy);
+	}
+	if (!k && g) {
+		struct wrapped_key *w = xcalloc(g->nwraps, sizeof(*w));
+
+		for (size_t i = 0; i < g->nwraps; i++) {
+			w[i].generation = (int)g->gen;
+			w[i].fingerprint = (char *)g->wraps[i].fpr;
+			w[i].wrapped = g->wraps[i].blob;
+			w[i].len = g->wraps[i].len;
+		}
+		k = unwrap_any(sess, w, g->nwraps, &e);
+		free(w);
+		if (k && team_key_generation(k) != gen) {
+			team_key_free(k);
+			k = NULL;
+			err_setc(&e, ERR_CRYPTO, "its copy holds another generation");
+		}
+	}
+	if (!k && why)
+		*why = xasprintf("team key generation %u does not open with this "
+				 "keyring%s%s", gen, e.msg[0] ? ": " : "", e.msg);
+	return k;
+}
+
+/* Inside the write transaction: a new generation wrapped to exactly the
+ * roster, keeping the one before it (chained), when the newest that
+ * counts is not wrapped to exactly the roster (an officer joined or
+ * left: removal takes effect at the next write), or none counts.  What
+ * a removed officer or anyone else left in the store is not in its way:
+ * its number follows the newest that counts. */
+static int chain_rotate(struct session *sess, struct err *err)
+{
+	struct session_seal *z = sess->seal;
+	const struct team_gen *g;
+	struct team_key *prev = NULL, *next = NULL;
+	struct team_event ev;
+	struct crypto *c;
+	const char *me;
+	char **roster, *why = NULL;
+	size_t n;
+	uint32_t legacy = 0;
+	int r;
+
+	if ((r = chain_ready(sess, &me, err)) < 0)
+		return r;
+	g = team_chain_current(&z->chain);
+	if (g && team_chain_gen_current(&z->chain, g))
+		return 0; /* a colleague's, meanwhile */
+	if (!(c = session_crypto(sess, err)))
+		return ERR_CRYPTO;
+	if (g) {
+		if (!(prev = key_of_gen(sess, (int)g->gen, &why))) {
+			r = err_setc(err, ERR_CRYPTO,
+				     "%s: an officer who holds it writes first "
+				     "(or runs 'secteam-tui roster reseal')", why);
+			free(why);
+			return r;
+		}
+	} else {
+		/* The generation the team used before its chain (a team
+		 * database from before it), taken over on this officer's
+		 * word. */
+		struct wrapped_key *w = NULL;
+		size_t nw = 0;
+
+		if (store_team_keys(sess->store, 0, &w, &nw, err) < 0)
+			return err->code;
+		for (size_t i = 0; i < nw; i++) {
+			legacy = (uint32_t)w[i].generation;
+			wrapped_key_release(&w[i]);
+		}
+		free(w);
+		if (legacy && !(prev = legacy_key_of(sess, false, &why))) {
+			r = err_setc(err, ERR_CRYPTO, "%s", why);
+			free(why);
+			return r;
+		}
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = TEAM_EV_GENERATION;
+	ev.generation = g ? g->gen + 1 : legacy + 1;
+	if ((r = team_key_new(ev.generation, &next, err)) < 0)
+		return r;
+	if (prev) {
+		ev.prev_generation = team_key_generation(prev);
+		team_key_chain(next, prev, &ev.chained, &ev.chainedlen);
+	}
+	n = team_chain_roster(&z->chain, &roster);
+	ev.wraps = xcalloc(n, sizeof(*ev.wraps));
+	for (size_t i = 0; i < n && r == 0; i++) {
+		memcpy(ev.wraps[i].fpr, roster[i], TEAM_FPR_LEN + 1);
+		r = team_key_wrap(c, next, (const char *const *)&roster[i], 1,
+				  &ev.wraps[i].blob, &ev.wraps[i].len, err);
+		ev.nwraps++;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(roster[i]);
+	free(roster);
+	if (r == 0)
+		r = chain_append(sess, &ev, me, err);
+	team_event_release(&ev);
+	if (r < 0) {
+		team_key_free(next);
+		return r;
+	}
+	if (z->key) {
+		z->old = xrealloc(z->old, (z->nold + 1) * sizeof(*z->old));
+		z->old[z->nold++] = z->key;
+	}
+	z->key = next;
+	z->chain_moved = false;
+	return 0;
+}
+
+/* What seals on a team server: the newest generation of the chain that
+ * counts, read again when the chain moved (before every write:
+ * ready_cb), made (rotated) when it is not wrapped to exactly the roster
+ * and create says this is a write. */
+static struct team_key *chain_key_of(struct session *sess, bool create,
+				     char **why)
+{
+	struct session_seal *z = sess->seal;
+	struct err e = { 0, "" };
+	const struct team_gen *g;
+	struct team_key *k;
+
+	if (z->key && !z->chain_moved && !create)
+		return z->key;
+	/* What did not open stays unopened until the chain moves: each
+	 * try costs gpg runs, and a search asks for every value. */
+	if (!z->key && z->failed && z->chain_read && !z->chain_moved &&
+	    !create) {
+		*why = xstrdup(z->failed);
+		return NULL;
+	}
+	if (!z->chain_read && chain_refresh(sess, &e) < 0)
+		goto fail;
+	if (z->chain.broken) {
+		err_setc(&e, ERR_CRYPTO,
+			 "the team chain of %s is broken: %s: nothing is sealed "
+			 "until it is whole",
+			 store_where(sess->store), z->chain.broken);
+		goto fail;
+	}
+	g = team_chain_current(&z->chain);
+	if (create && (!g || !team_chain_gen_current(&z->chain, g))) {
+		bool tx = !store_in_tx(sess->store);
+		int r;
+
+		if (tx && store_begin(sess->store, &e) < 0)
+			goto fail;
+		r = chain_rotate(sess, &e);
+		if (tx && r == 0)
+			r = store_commit(sess->store, &e);
+		else if (tx)
+			store_rollback(sess->store);
+		if (r < 0)
+			goto fail;
+		g = team_chain_current(&z->chain);
+	}
+	if (!g) {
+		/* No generation in the chain yet: what a team database from
+		 * before it sealed opens (read only: a write makes the
+		 * chain's first). */
+		if ((k = legacy_key_of(sess, false, why)))
+			return k;
+		free(*why);
+		*why = NULL;
+		if (!z->chain.started && z->chain.nnotes) {
+			err_setc(&e, ERR_CRYPTO,
+				 "this keyring cannot verify the team chain of "
+				 "%s (%s): no team key", store_where(sess->store),
+				 z->chain.notes[0]);
+			goto fail;
+		}
+		goto none;
+	}
+	z->chain_moved = false;
+	if (z->key && team_key_generation(z->key) == g->gen)
+		return z->key;
+	if (!(k = chain_unwrap_gen(sess, g->gen, why))) {
+		free(z->failed);
+		z->failed = xstrdup(*why);
+		z->chain_moved = false;
+		return NULL;
+	}
+	if (z->key) {
+		z->old = xrealloc(z->old, (z->nold + 1) * sizeof(*z->old));
+		z->old[z->nold++] = z->key;
+	}
+	z->key = k;
+	free(z->failed);
+	z->failed = NULL;
+	return k;
+none:
+	err_setc(&e, ERR_NOTFOUND, "%s has no team key yet", store_where(sess->store));
+fail:
+	free(z->failed);
+	z->failed = xstrdup(e.msg[0] ? e.msg : "no team key");
+	*why = xstrdup(z->failed);
+	return NULL;
+}
+
+int session_team_member(struct session *sess, const char *role,
+			const char *fpr, struct err *err)
+{
+	struct session_seal *z;
+	struct team_event ev;
+	const char *me, *had = NULL;
+	int r;
+
+	if (!session_store(sess, err))
+		return err->code;
+	if (!store_has_team(sess->store))
+		return 0;
+	z = sess->seal;
+	if ((r = chain_refresh(sess, err)) < 0)
+		return r;
+	/* No chain yet: the checkpoint that starts it takes the officers
+	 * in as they are then. */
+	if (!z->chain.started && !z->chain.broken)
+		return 0;
+	for (size_t i = 0; i < z->chain.nmembers; i++)
+		if (!strcmp(z->chain.members[i].role, role))
+			had = z->chain.members[i].fpr;
+	if ((!fpr && !had) || (fpr && had && !str_cmp_ci(had, fpr)))
+		return 0;
+	if ((r = chain_ready(sess, &me, err)) < 0)
+		return r;
+	memset(&ev, 0, sizeof(ev));
+	if (had) {
+		ev.kind = TEAM_EV_OFFICER_REMOVED;
+		ev.role = xstrdup(role);
+		r = chain_append(sess, &ev, me, err);
+		team_event_release(&ev);
+	}
+	if (r == 0 && fpr) {
+		ev.kind = TEAM_EV_OFFICER_ADDED;
+		ev.role = xstrdup(role);
+		for (int j = 0; j < TEAM_FPR_LEN && fpr[j]; j++)
+			ev.fpr[j] = (char)toupper((unsigned char)fpr[j]);
+		r = chain_append(sess, &ev, me, err);
+		team_event_release(&ev);
+	}
+	return r;
+}
+
+int session_team_found(struct session *sess, struct err *err)
+{
+	struct session_seal *z;
+	struct team_event ev;
+	struct officer *o = NULL;
+	size_t no = 0;
+	struct err e = { 0, "" };
+	const char *me;
+	int r;
+
+	if (!session_store(sess, err))
+		return err->code;
+	z = sess->seal;
+	if ((r = chain_refresh(sess, err)) < 0)
+		return r;
+	if (z->chain.started || z->chain.last_row)
+		return 0; /* founded already (team init run again) */
+	if ((r = store_officers_list(sess->store, false, &o, &no, err)) < 0)
+		return r;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = TEAM_EV_FOUNDING;
+	ev.members = xcalloc(no + 1, sizeof(*ev.members));
+	for (size_t i = 0; i < no; i++) {
+		if (o[i].key_fpr && strlen(o[i].key_fpr) == TEAM_FPR_LEN) {
+			ev.members[ev.nmembers].role = xstrdup(o[i].role);
+			for (int j = 0; j < TEAM_FPR_LEN; j++)
+				ev.members[ev.nmembers].fpr[j] =
+					(char)toupper((unsigned char)o[i].key_fpr[j]);
+			ev.nmembers++;
+		}
+		officer_release(&o[i]);
+	}
+	free(o);
+	/* Without the first officer's secret key here (an administrator
+	 * who is no officer), the first officer's first write makes a
+	 * checkpoint instead. */
+	if (!ev.nmembers || !(me = chain_me(sess, ev.members, ev.nmembers, &e))) {
+		team_event_release(&ev);
+		return 0;
+	}
+	if ((r = chain_sign_key(sess, me, err)) == 0 &&
+	    (r = chain_certify(sess, me, &ev, err)) == 0)
+		r = chain_append(sess, &ev, me, err);
+	team_event_release(&ev);
+	return r;
+}
+
+size_t session_team_notes(struct session *sess, const char *const **notes,
+			  const char **broken)
+{
+	struct err e = { 0, "" };
+	struct session_seal *z;
+
+	*notes = NULL;
+	*broken = NULL;
+	if (!session_store(sess, &e) || !store_has_team(sess->store))
+		return 0;
+	z = sess->seal;
+	if (!z->chain_read)
+		chain_refresh(sess, &e);
+	*notes = (const char *const *)z->chain.notes;
+	*broken = z->chain.broken;
+	return z->chain.nnotes;
 }
 
 static struct team_key *key_for(struct session *sess, const void *sealed,
@@ -467,6 +1247,20 @@ static struct team_key *key_of_gen(struct session *sess, int gen, char **why)
 
 	if (!k || !gen || team_key_generation(k) == (uint32_t)gen)
 		return k;
+	if ((uint32_t)gen > team_key_generation(k) &&
+	    store_has_team(sess->store)) {
+		/* A colleague's rotation since: the chain says which. */
+		struct err e = { 0, "" };
+
+		free(*why);
+		*why = NULL;
+		if (chain_refresh(sess, &e) == 0 &&
+		    (k = team_key_of(sess, false, why)) &&
+		    team_key_generation(k) == (uint32_t)gen)
+			return k;
+		if (!k)
+			return NULL;
+	}
 	if ((uint32_t)gen > team_key_generation(k)) {
 		*why = xasprintf("team key generation %d is newer than this "
 				 "session's %u",
@@ -476,7 +1270,18 @@ static struct team_key *key_of_gen(struct session *sess, int gen, char **why)
 	for (size_t i = 0; i < z->nold; i++)
 		if (team_key_generation(z->old[i]) == (uint32_t)gen)
 			return z->old[i];
-	if (!(k = unwrap_gen(sess, gen, why)))
+	k = NULL;
+	if (store_has_team(sess->store)) {
+		k = chain_unwrap_gen(sess, (uint32_t)gen, NULL);
+		/* a generation the chain names is never taken from
+		 * anywhere else */
+		if (!k && team_chain_gen(&z->chain, (uint32_t)gen)) {
+			k = chain_unwrap_gen(sess, (uint32_t)gen, why);
+			if (!k)
+				return NULL;
+		}
+	}
+	if (!k && !(k = unwrap_gen(sess, gen, why)))
 		return NULL;
 	z->old = xrealloc(z->old, (z->nold + 1) * sizeof(*z->old));
 	z->old[z->nold++] = k;
@@ -508,6 +1313,24 @@ static struct team_key *key_shared(struct session *sess, const void *sealed,
 	return k;
 }
 
+/* On a team server, whether what generation gen sealed may be open to
+ * someone off the roster now: a later generation (each keeps the one
+ * before it) was wrapped to a key that left.  One who joined opens the
+ * older generations through the chain: nothing to seal again for them. */
+static bool chain_gen_exposed(struct session *sess, uint32_t gen)
+{
+	struct team_chain *c = &sess->seal->chain;
+
+	for (size_t i = 0; i < c->ngens; i++) {
+		if (c->gens[i].gen < gen)
+			continue;
+		for (size_t j = 0; j < c->gens[i].nwraps; j++)
+			if (!team_chain_on_roster(c, c->gens[i].wraps[j].fpr))
+				return true;
+	}
+	return false;
+}
+
 static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
 {
 	struct session *sess = data;
@@ -516,7 +1339,11 @@ static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
 	uint32_t gen = team_key_sealed_generation(sealed, n);
 
 	free(why);
-	return k && gen && gen != team_key_generation(k);
+	if (!k || !gen || gen == team_key_generation(k))
+		return false;
+	if (store_has_team(sess->store) && sess->seal->chain.ngens)
+		return chain_gen_exposed(sess, gen);
+	return true;
 }
 
 static char *open_cb(void *data, const char *table, const char *column,
@@ -564,6 +1391,13 @@ static void ready_cb(void *data)
 	struct session *sess = data;
 	char *why = NULL;
 
+	/* On a team server, a colleague's rotation (or removal) is seen
+	 * before this write seals anything: the chain's new events. */
+	if (store_has_team(sess->store) && sess->seal->chain_read) {
+		struct err e = { 0, "" };
+		chain_refresh(sess, &e);
+	}
+
 	if (!sess->seal->key && !sess->seal->failed &&
 	    !team_key_of(sess, false, &why) && sess->seal->failed &&
 	    strstr(sess->seal->failed, "no team key yet")) {
@@ -609,6 +1443,28 @@ int session_team_key_rotate(struct session *sess, bool *rotated,
 	    !(roster = session_roster(sess, &nr, err)))
 		return err->code ? err->code : ERR_IO;
 	z = sess->seal;
+	if (store_has_team(sess->store)) {
+		const struct team_gen *g;
+		uint32_t before;
+
+		if ((r = chain_refresh(sess, err)) < 0)
+			return r;
+		g = team_chain_current(&z->chain);
+		before = g ? g->gen : 0;
+		/* Nothing sealed yet (no generation), or the newest wrapped
+		 * to exactly the roster: nothing to rotate. */
+		if (!g || team_chain_gen_current(&z->chain, g))
+			return 0;
+		if ((r = store_begin(sess->store, err)) < 0)
+			return r;
+		if ((r = chain_rotate(sess, err)) == 0)
+			r = store_commit(sess->store, err);
+		else
+			store_rollback(sess->store);
+		g = team_chain_current(&z->chain);
+		*rotated = r == 0 && g && g->gen != before;
+		return r;
+	}
 	if (!(k = team_key_of(sess, false, &why))) {
 		bool none = z->failed && strstr(z->failed, "no team key yet");
 		r = none ? 0 : err_setc(err, ERR_CRYPTO, "%s", why);
@@ -687,6 +1543,10 @@ int session_team_key_share(struct session *sess, size_t *added,
 	if (!session_store(sess, err) || !(c = session_crypto(sess, err)) ||
 	    !(roster = session_roster(sess, &nr, err)))
 		return err->code ? err->code : ERR_IO;
+	/* On a team server a generation is wrapped to exactly the roster
+	 * it was made for: one who joined gets the next (the rotation). */
+	if (store_has_team(sess->store))
+		return 0;
 	if (!(k = team_key_of(sess, false, &why))) {
 		/* No team key yet: nothing is sealed, nothing to share. */
 		int none = sess->seal->failed && strstr(sess->seal->failed, "no team key yet");
@@ -761,6 +1621,12 @@ void session_close(struct session *sess)
 			team_key_free(sess->seal->old[i]);
 		free(sess->seal->old);
 		free(sess->seal->failed);
+		team_chain_release(&sess->seal->chain);
+		for (size_t i = 0; i < sess->seal->nchecked; i++)
+			free(sess->seal->checked[i]);
+		free(sess->seal->checked);
+		sign_key_free(sess->seal->sk);
+		free(sess->seal->me);
 		pthread_mutex_destroy(&sess->seal->lock);
 		free(sess->seal);
 		sess->seal = NULL;

@@ -74,6 +74,24 @@ int session_team_key_ready(struct session *sess, struct err *err);
  * nothing is sealed): 0, or ERR_CRYPTO naming what is missing.  For runs
  * that must not go on without it (due from cron). */
 int session_team_key_open(struct session *sess, struct err *err);
+/* On a team server: the team chain's roster made to say that role
+ * holds key fpr (NULL: role is no officer any more), with events signed
+ * by this keyring's officer, inside the caller's write transaction;
+ * nothing when it says so already, when the chain has not started (its
+ * checkpoint takes the officers as they are), or on SQLite.  Negative
+ * with err naming why it cannot be signed (no officer's secret key
+ * here, a broken chain). */
+int session_team_member(struct session *sess, const char *role,
+			const char *fpr, struct err *err);
+/* team init on a team server: the founding event (the officers now, the
+ * root each officer pins), signed by the first officer, when this
+ * keyring holds their secret key and the chain has none yet; otherwise
+ * nothing (the first officer's first write makes a checkpoint). */
+int session_team_found(struct session *sess, struct err *err);
+/* What the team chain did not use, and why (one line each), and why it
+ * stops (*broken, NULL when whole); none on SQLite. */
+size_t session_team_notes(struct session *sess, const char *const **notes,
+			  const char **broken);
 /* True for bytes the team key sealed (not OpenPGP). */
 bool session_is_team_sealed(const void *blob, size_t n);
 /* When a wrapped copy of the team key belongs to a key no longer on the

@@ -91,6 +91,13 @@ static int apply(struct session *sess, void *data, struct err *err)
 			    q->remove ? "officer-remove" : "officer-add",
 			    detail, err);
 	free(detail);
+	/* The team chain, signed: what every officer's client believes of
+	 * the roster (team init founds it). */
+	if (r == 0 && q->grant)
+		r = session_team_found(sess, err);
+	if (r == 0 && !q->grant)
+		r = session_team_member(sess, q->o.role,
+					q->remove ? NULL : q->o.key_fpr, err);
 	return r;
 }
 

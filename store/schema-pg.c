@@ -1253,6 +1253,59 @@ const char *const schema_pg[] = {
 	"    secteam.transitions FROM PUBLIC;"
 	TEAM_GRANT_END
 	TEAM_GRANT_NOW,
+	/* 16: the team chain (crypto/teamevent.h): signed, hash-linked
+	 * events of the team's membership, officers' signing keys and team
+	 * key generations, which every officer's client verifies itself.
+	 * The server only keeps and orders them: append-only, and the place
+	 * of each (seq) is the server's to give, never the writer's; who
+	 * wrote a row (login) is the server's word too, kept for the
+	 * administrator (the chain names its author, signed). */
+	"CREATE SEQUENCE secteam.team_events_seq;"
+	"CREATE TABLE secteam.team_events ("
+	"  seq bigint PRIMARY KEY,"
+	"  body bytea NOT NULL,"
+	"  sig bytea NOT NULL CHECK (length(sig) = 64),"
+	"  login text NOT NULL DEFAULT session_user,"
+	"  at bigint NOT NULL DEFAULT extract(epoch FROM now())::bigint"
+	");"
+	"CREATE TRIGGER team_events_append_only BEFORE UPDATE OR DELETE"
+	"  ON secteam.team_events FOR EACH ROW EXECUTE FUNCTION secteam.refuse_change();"
+	"CREATE TRIGGER team_events_no_truncate BEFORE TRUNCATE"
+	"  ON secteam.team_events FOR EACH STATEMENT EXECUTE FUNCTION secteam.refuse_change();"
+	"CREATE FUNCTION secteam.team_event_order() RETURNS trigger"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
+	"  AS $$ BEGIN"
+	"  NEW.seq := nextval('secteam.team_events_seq');"
+	"  NEW.login := session_user;"
+	"  NEW.at := extract(epoch FROM transaction_timestamp())::bigint;"
+	"  RETURN NEW; END $$;"
+	"CREATE TRIGGER team_events_order BEFORE INSERT ON secteam.team_events"
+	"  FOR EACH ROW EXECUTE FUNCTION secteam.team_event_order();"
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
+	"    secteam.events, secteam.team_keys TO secteam_officers;"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA secteam"
+	"    FROM secteam_officers;"
+	"  REVOKE INSERT ON secteam.report_vendors, secteam.reminders"
+	"    FROM secteam_officers;"
+	"  GRANT INSERT (body, sig) ON secteam.team_events TO secteam_officers;"
+	"  GRANT EXECUTE ON FUNCTION"
+	"    secteam.reseal_reports(bigint[], text[], text[], text[]),"
+	"    secteam.reseal_messages(bigint[], text[], text[], text[], bytea[], text[],"
+	"      text[], text[], text[]),"
+	"    secteam.set_blob(bigint, bytea, text, integer, text),"
+	"    secteam.seal_clear(text, text, bigint, text, bigint, text),"
+	"    secteam.seal_participant(bigint, text, text, text),"
+	"    secteam.vendor_edit(bigint, text, text, text),"
+	"    secteam.reminded(bigint, text, text, bigint),"
+	"    secteam.team_keys_drop_old() TO secteam_officers;"
+	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
+	"    pg_get_serial_sequence('secteam.reports', 'id'),"
+	"    pg_get_serial_sequence('secteam.messages', 'id'));"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
+	"    secteam.transitions, secteam.team_events FROM PUBLIC;"
+	TEAM_GRANT_END
+	TEAM_GRANT_NOW,
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -486,6 +486,20 @@ const char *const schema_sqlite[] = {
 	"  WHEN NEW.blob_content NOT IN (0, 2)"
 	"  BEGIN SELECT RAISE(ABORT, 'a message is kept as received, to be verified again,"
 	" never as its content alone'); END;",
+
+	/* 16: the team chain (schema-pg.c's migration 16): signed events
+	 * kept in the order they came, never changed. */
+	"CREATE TABLE team_events ("
+	"  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  body BLOB NOT NULL,"
+	"  sig BLOB NOT NULL CHECK (length(sig) = 64),"
+	"  login TEXT NOT NULL DEFAULT '',"
+	"  at INTEGER NOT NULL DEFAULT (strftime('%s', 'now'))"
+	");"
+	"CREATE TRIGGER team_events_no_update BEFORE UPDATE ON team_events"
+	"  BEGIN SELECT RAISE(ABORT, 'team_events are append-only'); END;"
+	"CREATE TRIGGER team_events_no_delete BEFORE DELETE ON team_events"
+	"  BEGIN SELECT RAISE(ABORT, 'team_events are append-only'); END;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

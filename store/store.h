@@ -161,6 +161,31 @@ int store_team_keys_drop_old(struct store *s, size_t *n, struct err *err);
 int store_team_key_add(struct store *s, int generation, const char *fpr,
 		       const unsigned char *wrapped, size_t len, time_t at,
 		       struct err *err);
+/* --- teamevent-repo.c: the team chain, as the server keeps it -------*/
+/* One stored team event: its place (the server's order), its canonical
+ * encoding and its signature, as written; nothing here is believed
+ * before core verifies it. */
+struct team_event_row {
+	int64_t seq;
+	unsigned char *body;
+	size_t len;
+	unsigned char *sig;
+	size_t siglen;
+};
+void team_event_row_release(struct team_event_row *r);
+/* The team events after place after (0: all), in the server's order;
+ * *out is the caller's (team_event_row_release each). */
+int store_team_events(struct store *s, int64_t after,
+		      struct team_event_row **out, size_t *n, struct err *err);
+/* Appends one (inside the caller's write transaction); the server gives
+ * its place. */
+int store_team_event_add(struct store *s, const unsigned char *body,
+			 size_t len, const unsigned char *sig, size_t siglen,
+			 struct err *err);
+/* How many events (the report record's) the store holds: what a
+ * checkpoint takes in. */
+int store_events_count(struct store *s, int64_t *n, struct err *err);
+
 /* The version store_open found before migrating (0: a new database;
  * negative: unknown), so that who upgraded can say what it did. */
 int store_schema_found(struct store *s);

@@ -276,9 +276,10 @@ DB1=$DB
 e2e_new_db old || { echo "Bail out! no second database"; exit 1; }
 e2e_import "$T/mail/r1.eml" || { echo "Bail out! import failed"; exit 1; }
 st triage 1 --note "before the upgrade" >/dev/null
-# (Its team key kept aside: schema 4 had none; put back after the
-# upgrade, so that what was stored opens as before.)
+# (Its team key and team chain kept aside: schema 4 had neither; put
+# back after the upgrade, so that what was stored opens as before.)
 adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
+	CREATE TABLE te_saved AS SELECT * FROM team_events;
 	DROP TABLE settings; DROP TABLE team_keys;
 	ALTER TABLE events DROP COLUMN xact;
 	ALTER TABLE messages DROP COLUMN plain_sha256;
@@ -288,8 +289,9 @@ adm "CREATE TABLE tk_saved AS SELECT * FROM team_keys;
 	  team_key_drop, sealed_from_clear, seal_in_place, sealed_recorded,
 	  apply_event, refused, participant_start, apply_participant, apply_vendor,
 	  reseal_reports, reseal_messages, set_blob, seal_clear, seal_participant,
-	  vendor_edit, reminded, team_keys_drop_old, message_as_received CASCADE;
-	DROP TABLE transitions;
+	  vendor_edit, reminded, team_keys_drop_old, message_as_received,
+	  team_event_order CASCADE;
+	DROP TABLE transitions, team_events; DROP SEQUENCE team_events_seq;
 	ALTER TABLE events DROP COLUMN ref, DROP COLUMN value;
 	DROP TRIGGER report_files_append_only ON report_files;
 	DROP INDEX events_links;
@@ -299,9 +301,12 @@ before=$(adm "SELECT count(*) || ':' || max(id) FROM events")
 last=${before#*:}
 out=$(e2e_admin team init --officer "$E2E_OFFICER" --key "$OFFICER_FPR" 2>&1); rc=$?
 tap_is "$rc" 0 "team init upgrades it" "$out"
-tap_like "$out" "upgraded from version 4 to 15, every event kept" "  and says so"
+tap_like "$out" "upgraded from version 4 to 16, every event kept" "  and says so"
 tap_like "$out" "sealed in place by 'secteam-tui roster reseal'" "  and how what is clear gets sealed"
-adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved" >/dev/null
+adm "INSERT INTO team_keys SELECT * FROM tk_saved; DROP TABLE tk_saved;
+	ALTER TABLE team_events DISABLE TRIGGER ALL; DELETE FROM team_events;
+	INSERT INTO team_events SELECT * FROM te_saved; DROP TABLE te_saved;
+	ALTER TABLE team_events ENABLE TRIGGER ALL" >/dev/null
 tap_is "$(adm "SELECT count(*) || ':' || max(id) FROM events WHERE id <= $last")" "$before" \
 	"  every event is kept"
 out=$(PGUSER=$E2E_OFFICER psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" \

@@ -1683,7 +1683,7 @@ static void test_upgrade_from_1(void **state)
 			db,
 			UNDO_14 UNDO_13 UNDO_12
 			"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
-			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
+			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys; DROP TABLE team_events;"
 			"ALTER TABLE participants DROP COLUMN key_fpr;"
 			"DROP TABLE signatures; DROP TABLE messages;"
 			"CREATE TABLE messages ("
@@ -1781,7 +1781,7 @@ static void test_migrate_participant_key(void **state)
 			db,
 			UNDO_14 UNDO_13 UNDO_12
 			"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
-			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys;"
+			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys; DROP TABLE team_events;"
 			"ALTER TABLE participants DROP COLUMN key_fpr;"
 			"INSERT INTO participants (report_id, email, added_by, added_at)"
 			"  VALUES (1, 'mia@example.org', 'alice', 5);"
@@ -1957,6 +1957,7 @@ static void test_migrations_frozen(void **state)
 		"62db9c21cca0a514", "ff043948b38d8cf8", "51625cf1a51e0b9e",
 		"2a05e9ae046fe763", "17c71dc56d5dbba3", "dfa1e67c4279753b",
 		"62ab8d224699f287", "42808fc7b204b5a0", "373d7993b1dacc0a",
+		"8ee2b197e4077746",
 	};
 	static const char *const pg_sha[] = {
 		"23070e3e858e2688", "7bb57eccba3a7a30", "b6426e1f9eda0893",
@@ -1964,6 +1965,7 @@ static void test_migrations_frozen(void **state)
 		"362fd2f67fa91161", "98f8db7d44fcca4e", "67a6c1fa52872514",
 		"1634e55be32833d6", "7c571db948d5ff53", "8438a73cd8b7b1d4",
 		"0ba59ff2973f08b1", "3f8c75430cb4972c", "e32676d9353de8a4",
+		"50ea7759a79bf2d1",
 	};
 	struct {
 		const char *const *text, *const *sha;
