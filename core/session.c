@@ -1026,6 +1026,26 @@ fail:
 	return NULL;
 }
 
+int session_team_listed(struct session *sess, const char *role, bool *listed,
+			struct err *err)
+{
+	struct session_seal *z;
+	int r;
+
+	*listed = false;
+	if (!session_store(sess, err))
+		return err->code;
+	if (!store_has_team(sess->store))
+		return 0;
+	z = sess->seal;
+	if ((r = chain_refresh(sess, err)) < 0)
+		return r;
+	for (size_t i = 0; i < z->chain.nmembers; i++)
+		if (!strcmp(z->chain.members[i].role, role))
+			*listed = true;
+	return 0;
+}
+
 int session_team_member(struct session *sess, const char *role,
 			const char *fpr, struct err *err)
 {

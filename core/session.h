@@ -83,6 +83,10 @@ int session_team_key_open(struct session *sess, struct err *err);
  * here, a broken chain). */
 int session_team_member(struct session *sess, const char *role,
 			const char *fpr, struct err *err);
+/* Whether the verified team chain has role on its roster now (false on
+ * SQLite, or before the chain starts); 0 or negative. */
+int session_team_listed(struct session *sess, const char *role, bool *listed,
+			struct err *err);
 /* team init on a team server: the founding event (the officers now, the
  * root each officer pins), signed by the first officer, when this
  * keyring holds their secret key and the chain has none yet; otherwise

@@ -66,6 +66,7 @@ struct officer_req {
 	struct officer o;
 	bool grant;             /* team init: roles and grants too */
 	bool remove;
+	bool server_only;       /* the server's side alone, not the chain */
 };
 
 static int apply(struct session *sess, void *data, struct err *err)
@@ -95,7 +96,7 @@ static int apply(struct session *sess, void *data, struct err *err)
 	 * the roster (team init founds it). */
 	if (r == 0 && q->grant)
 		r = session_team_found(sess, err);
-	if (r == 0 && !q->grant)
+	if (r == 0 && !q->grant && !q->server_only)
 		r = session_team_member(sess, q->o.role,
 					q->remove ? NULL : q->o.key_fpr, err);
 	return r;
@@ -147,17 +148,47 @@ int team_add_officer(struct session *sess, const char *role, const char *name,
 	return change(sess, &q, key, err);
 }
 
+static int chain_remove(struct session *sess, void *data, struct err *err)
+{
+	return session_team_member(sess, data, NULL, err);
+}
+
+/*
+ * A removal in two steps, so that signing never stands between a
+ * removed officer and the door: first the server's side (the role can no
+ * longer log in, its sessions end), which the administrator can do
+ * alone; then the roster in the team chain, which only an officer on it
+ * can sign.  When the second step cannot be signed here, the first
+ * holds and the error says who must sign.  Run again by an officer for
+ * a role the server already removed, it signs the chain's removal.
+ */
 int team_remove_officer(struct session *sess, const char *role,
 			struct err *err)
 {
-	struct officer_req q = { .o = { .role = (char *)role }, .remove = true };
+	struct officer_req q = { .o = { .role = (char *)role }, .remove = true,
+				 .server_only = true };
+	struct err serr = { 0, "" };
+	bool listed = false;
 	int64_t ended;
 	int r = change(sess, &q, NULL, err);
 
 	/* Committed: the role cannot log in; now its sessions end. */
 	if (r == 0)
 		r = store_officer_disconnect(sess->store, q.o.role, &ended, err);
-	return r;
+	if (r < 0 && r != ERR_NOTFOUND)
+		return r;
+	if (session_team_listed(sess, q.o.role, &listed, &serr) < 0)
+		return r < 0 ? r : err_setc(err, serr.code, "%s", serr.msg);
+	if (!listed)
+		return r;
+	if (core_write(sess, chain_remove, q.o.role, &serr) < 0)
+		return err_setc(err, serr.code,
+				"%s can no longer log in and its sessions ended, but "
+				"the team chain still lists them (%s): an officer on "
+				"the roster signs the removal by running 'team "
+				"remove-officer %s' with their own keyring",
+				q.o.role, serr.msg, q.o.role);
+	return 0;
 }
 
 /* 24 characters from an alphabet without look-alikes (about 120 bits). */
