@@ -52,7 +52,9 @@ static int help(int argc, char **argv)
 	}
 	if (cmd_help(stdout, argv[1], argc == 3 ? argv[2] : NULL) < 0) {
 		char *m = safe_str(argv[1]);
-		fprintf(stderr, "secteam-tui: help: unknown command '%s' (see secteam-tui --help)\n", m);
+		fprintf(stderr,
+			"secteam-tui: help: unknown command '%s' (see secteam-tui --help)\n",
+			m);
 		free(m);
 		return CMD_USAGE;
 	}
@@ -146,8 +148,10 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "keys-roff", no_argument, NULL, 'K' }, /* for the man page */
-		{ "formats-roff", no_argument, NULL, 'F' }, /* for the man page */
-		{ "options-roff", no_argument, NULL, 'O' }, /* for the man page */
+		{ "formats-roff", no_argument, NULL,
+		  'F' }, /* for the man page */
+		{ "options-roff", no_argument, NULL,
+		  'O' }, /* for the man page */
 		{ "marks-roff", no_argument, NULL, 'M' }, /* for the man page */
 		{ NULL, 0, NULL, 0 },
 	};
@@ -164,18 +168,39 @@ int main(int argc, char **argv)
 	/* '+': stop at the first non-option, the command's own options follow. */
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': ctx.sess->db_path = optarg; break;
-		case 'g': ctx.sess->gnupghome = optarg; break;
-		case 'c': ctx.sess->config_path = optarg; break;
-		case 'y': ctx.yes = true; break;
-		case 'h': cmd_help_global(stdout); return 0;
-		case 'V': printf("secteam-tui %s\n", SECTEAM_VERSION); return 0;
-		case 'K': tui_keys_roff(stdout); return 0;
-		case 'F': export_roff(stdout); return 0;
-		case 'O': cmd_options_roff(stdout); return 0;
-		case 'M': tui_marks_roff(stdout); return 0;
+		case 'd':
+			ctx.sess->db_path = optarg;
+			break;
+		case 'g':
+			ctx.sess->gnupghome = optarg;
+			break;
+		case 'c':
+			ctx.sess->config_path = optarg;
+			break;
+		case 'y':
+			ctx.yes = true;
+			break;
+		case 'h':
+			cmd_help_global(stdout);
+			return 0;
+		case 'V':
+			printf("secteam-tui %s\n", SECTEAM_VERSION);
+			return 0;
+		case 'K':
+			tui_keys_roff(stdout);
+			return 0;
+		case 'F':
+			export_roff(stdout);
+			return 0;
+		case 'O':
+			cmd_options_roff(stdout);
+			return 0;
+		case 'M':
+			tui_marks_roff(stdout);
+			return 0;
 		default:
-			fputs("secteam-tui: unknown option (see 'secteam-tui --help')\n", stderr);
+			fputs("secteam-tui: unknown option (see 'secteam-tui --help')\n",
+			      stderr);
 			return CMD_USAGE;
 		}
 	}

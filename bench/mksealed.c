@@ -342,7 +342,8 @@ static int subjects(struct session *sess, const char *word)
 	printf("unwrap %.1f\nread %.1f\nsort %.1f\nsearch %.1f\nsubjects %.1f\n"
 	       "reports %zu\nhits %zu\nfirst %s\nfirst-subject %s\n",
 	       t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, a.n, nids,
-	       a.n ? a.v[0].subject : "-", nsubj ? subj[order[0]].subject : "-");
+	       a.n ? a.v[0].subject : "-",
+	       nsubj ? subj[order[0]].subject : "-");
 	report_subjects_free(subj, nsubj);
 	free(order);
 	for (size_t i = 0; i < a.n; i++)

@@ -7,7 +7,8 @@
 #include "core/core.h"
 
 static int send_announce(struct session *sess, const struct reply_draft *d,
-			 const char *text, struct reply_sent *s, struct err *err)
+			 const char *text, struct reply_sent *s,
+			 struct err *err)
 {
 	return notice_send(sess, NOTICE_ANNOUNCE, d, text, s, err);
 }

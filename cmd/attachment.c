@@ -38,19 +38,24 @@ static void print_list(struct cmd_ctx *ctx, const struct report_attachment *v,
 		char *fn, *ct;
 
 		if (arr) {
-			json_array_append_new(arr, json_pack(
-				"{s:I, s:o, s:o, s:I, s:I, s:b, s:b}",
-				"number", (json_int_t)a->number,
-				"name", json_text(a->info.filename),
-				"type", json_text(a->info.content_type),
-				"size", (json_int_t)a->info.size,
-				"message", (json_int_t)a->message,
-				"signed", a->is_signed, "exploit", a->info.exploit));
+			json_array_append_new(
+				arr,
+				json_pack("{s:I, s:o, s:o, s:I, s:I, s:b, s:b}",
+					  "number", (json_int_t)a->number,
+					  "name", json_text(a->info.filename),
+					  "type",
+					  json_text(a->info.content_type),
+					  "size", (json_int_t)a->info.size,
+					  "message", (json_int_t)a->message,
+					  "signed", a->is_signed, "exploit",
+					  a->info.exploit));
 			continue;
 		}
-		fn = safe_str(a->info.filename ? a->info.filename : "(unnamed)");
+		fn = safe_str(a->info.filename ? a->info.filename
+					       : "(unnamed)");
 		ct = safe_str(a->info.content_type);
-		fprintf(ctx->out, "%zu\t%s\t%s\t%zu bytes\tmessage %zu\t%s\t%s\n",
+		fprintf(ctx->out,
+			"%zu\t%s\t%s\t%zu bytes\tmessage %zu\t%s\t%s\n",
 			a->number, fn, ct, a->info.size, a->message,
 			a->is_signed ? "signed" : "NOT SIGNED",
 			a->info.exploit ? "EXPLOIT CODE" : "-");
@@ -68,14 +73,17 @@ static void print_list(struct cmd_ctx *ctx, const struct report_attachment *v,
 static int to_stdout(struct cmd_ctx *ctx, const struct report_attachment *a)
 {
 	if (ctx->interactive || isatty(fileno(ctx->out))) {
-		err_setc(&ctx->err, ERR_REFUSED,
-			 "refusing to write attachment %zu to a terminal: -o FILE, "
-			 "or -o - into a pipe", a->number);
+		err_setc(
+			&ctx->err, ERR_REFUSED,
+			"refusing to write attachment %zu to a terminal: -o FILE, "
+			"or -o - into a pipe",
+			a->number);
 		return CMD_FAILED;
 	}
 	if (fwrite(a->info.data, 1, a->info.size, ctx->out) != a->info.size ||
 	    fflush(ctx->out) != 0) {
-		err_setc(&ctx->err, ERR_IO, "cannot write attachment %zu to standard output",
+		err_setc(&ctx->err, ERR_IO,
+			 "cannot write attachment %zu to standard output",
 			 a->number);
 		return CMD_FAILED;
 	}
@@ -102,13 +110,16 @@ static int save(struct cmd_ctx *ctx, int64_t id, struct report_attachment *v,
 	if (!strcmp(path, "-"))
 		rc = to_stdout(ctx, a);
 	else
-		rc = attachment_write_file(path, a->info.data, a->info.size, force,
-					   &ctx->err) < 0 ? CMD_FAILED : CMD_OK;
+		rc = attachment_write_file(path, a->info.data, a->info.size,
+					   force, &ctx->err) < 0
+			? CMD_FAILED
+			: CMD_OK;
 	if (rc == CMD_OK && attachment_saved(ctx->sess, id, a, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (rc == CMD_OK && strcmp(path, "-")) {
 		char *o = safe_str(path);
-		cmd_say(ctx, "report %lld: attachment %zu saved to %s (%zu bytes%s)",
+		cmd_say(ctx,
+			"report %lld: attachment %zu saved to %s (%zu bytes%s)",
 			(long long)id, a->number, o, a->info.size,
 			a->info.exploit ? ", exploit code: recorded" : "");
 		free(o);
@@ -125,20 +136,29 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int64_t id;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, cmd_attachment_shortopts, cmd_attachment_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_attachment_shortopts,
+				cmd_attachment_opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'f': force = true; break;
-		case 'j': json = true; break;
-		default: return cmd_usage(ctx, "attachment");
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			force = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			return cmd_usage(ctx, "attachment");
 		}
 	}
 	if ((c = cmd_report(ctx, "attachment", argc, argv, &id)) != 0)
 		return c;
 	if (argc - optind == 1 && !out) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "attachment: say where it goes: -o FILE (a name of your "
-			 "choosing; -o - for standard output)");
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"attachment: say where it goes: -o FILE (a name of your "
+			"choosing; -o - for standard output)");
 		return CMD_USAGE;
 	}
 	if ((argc - optind != 0 && argc - optind != 1) ||
@@ -147,7 +167,8 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (report_attachments(ctx->sess, id, &v, &n, &unopened, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (unopened)
-		fprintf(ctx->errout, "warning: report %lld: %zu message%s cannot be "
+		fprintf(ctx->errout,
+			"warning: report %lld: %zu message%s cannot be "
 			"opened (see show %lld); %s attachments are not here\n",
 			(long long)id, unopened, unopened == 1 ? "" : "s",
 			(long long)id, unopened == 1 ? "its" : "their");
@@ -162,8 +183,10 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `attachment` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "-o, --output FILE", "save attachment N to FILE (0600; - for standard output, not a terminal)" },
-	{ "--force", "replace an existing FILE (atomically; a symbolic link is still refused)" },
+	{ "-o, --output FILE",
+	  "save attachment N to FILE (0600; - for standard output, not a terminal)" },
+	{ "--force",
+	  "replace an existing FILE (atomically; a symbolic link is still refused)" },
 	{ "--json", "the list as a JSON array" },
 	{ NULL, NULL },
 };
@@ -177,6 +200,7 @@ const struct cmd_entry cmd_attachment_entry = {
 	.shortopts = cmd_attachment_shortopts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "no such report or attachment, the file exists or is a link, or it cannot be written",
+	.exit1 =
+		"no such report or attachment, the file exists or is a link, or it cannot be written",
 	.examples = examples,
 };

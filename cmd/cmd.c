@@ -20,8 +20,8 @@
 
 /* tmux's cmd_table[]: each command's row is in its cmd/NAME.c, so
  * a new command is that file plus its name here, declared and listed. */
-extern const struct cmd_entry cmd_import_entry, cmd_list_entry,
-	cmd_show_entry, cmd_triage_entry, cmd_maintainers_entry, cmd_vendor_entry,
+extern const struct cmd_entry cmd_import_entry, cmd_list_entry, cmd_show_entry,
+	cmd_triage_entry, cmd_maintainers_entry, cmd_vendor_entry,
 	cmd_date_entry, cmd_due_entry, cmd_export_entry, cmd_fix_entry,
 	cmd_cve_entry, cmd_forward_entry, cmd_reply_entry, cmd_distros_entry,
 	cmd_announce_entry, cmd_roster_entry, cmd_team_entry,
@@ -29,27 +29,13 @@ extern const struct cmd_entry cmd_import_entry, cmd_list_entry,
 	cmd_verify_entry;
 
 const struct cmd_entry *const cmd_table[] = {
-	&cmd_import_entry,
-	&cmd_list_entry,
-	&cmd_show_entry,
-	&cmd_triage_entry,
-	&cmd_note_entry,
-	&cmd_maintainers_entry,
-	&cmd_vendor_entry,
-	&cmd_date_entry,
-	&cmd_due_entry,
-	&cmd_export_entry,
-	&cmd_fix_entry,
-	&cmd_cve_entry,
-	&cmd_forward_entry,
-	&cmd_reply_entry,
-	&cmd_distros_entry,
-	&cmd_announce_entry,
-	&cmd_roster_entry,
-	&cmd_team_entry,
-	&cmd_attachment_entry,
-	&cmd_stats_entry,
-	&cmd_search_entry,
+	&cmd_import_entry,     &cmd_list_entry,	  &cmd_show_entry,
+	&cmd_triage_entry,     &cmd_note_entry,	  &cmd_maintainers_entry,
+	&cmd_vendor_entry,     &cmd_date_entry,	  &cmd_due_entry,
+	&cmd_export_entry,     &cmd_fix_entry,	  &cmd_cve_entry,
+	&cmd_forward_entry,    &cmd_reply_entry,  &cmd_distros_entry,
+	&cmd_announce_entry,   &cmd_roster_entry, &cmd_team_entry,
+	&cmd_attachment_entry, &cmd_stats_entry,  &cmd_search_entry,
 	&cmd_verify_entry,
 };
 const size_t cmd_table_len = ARRAY_SIZE(cmd_table);
@@ -98,17 +84,23 @@ static void usage_culprit(struct cmd_ctx *ctx, const struct cmd_entry *e)
 		return;
 	optind = 0;
 	opterr = 0;
-	while (!w && (c = getopt_long(ctx->argc, ctx->argv, ":", e->opts, NULL)) != -1) {
+	while (!w &&
+	       (c = getopt_long(ctx->argc, ctx->argv, ":", e->opts, NULL)) !=
+		       -1) {
 		if (c == '?' && optopt && opts_have_val(e->opts, optopt))
 			continue;
 		if (c == '?' && optopt)
 			w = xasprintf("unknown option '-%c'", optopt);
 		else if (c == '?')
 			w = xasprintf("%s option '%s'",
-				      opts_prefixed(e->opts, ctx->argv[optind - 1]) > 1 ?
-				      "ambiguous" : "unknown", ctx->argv[optind - 1]);
+				      opts_prefixed(e->opts,
+						    ctx->argv[optind - 1]) > 1
+					      ? "ambiguous"
+					      : "unknown",
+				      ctx->argv[optind - 1]);
 		else if (c == ':')
-			w = xasprintf("option '%s' needs a value", ctx->argv[optind - 1]);
+			w = xasprintf("option '%s' needs a value",
+				      ctx->argv[optind - 1]);
 	}
 	if (w) {
 		char *safe = safe_str(w);
@@ -131,12 +123,14 @@ int cmd_usage(struct cmd_ctx *ctx, const char *name)
 	ctx->usage_text = NULL;
 	usage_culprit(ctx, e);
 	u = cmd_usage_of(e, ctx->sub);
-	fprintf(ctx->errout, "usage: secteam-tui %s %s\nsee 'secteam-tui %s --help'\n",
+	fprintf(ctx->errout,
+		"usage: secteam-tui %s %s\nsee 'secteam-tui %s --help'\n",
 		e->name, u, e->name);
 	/* The UI's status line: the mistake (when there is one), else the
 	 * usage; the whole text is in the pager. */
 	if (!ctx->usage_text)
-		ctx->usage_text = xasprintf("usage: secteam-tui %s %s", e->name, u);
+		ctx->usage_text =
+			xasprintf("usage: secteam-tui %s %s", e->name, u);
 	free(u);
 	ctx->usage_said = true;
 	return CMD_USAGE;
@@ -148,7 +142,8 @@ static void resolve_target(struct cmd_ctx *ctx, const struct cmd_entry *e,
 
 const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv)
 {
-	return e->subs && argc >= 2 && word_in(e->subs, argv[1]) ? argv[1] : NULL;
+	return e->subs && argc >= 2 && word_in(e->subs, argv[1]) ? argv[1]
+								 : NULL;
 }
 
 static bool word_in(const char *list, const char *w)
@@ -173,7 +168,7 @@ static bool word_in(const char *list, const char *w)
  * can never disagree.
  */
 static int target_position(const struct cmd_entry *e, int argc, char **argv,
-			    int from)
+			   int from)
 {
 	char *spec = xasprintf("-:%s", e->shortopts ? e->shortopts : "");
 	int pos = -1, c;
@@ -185,14 +180,14 @@ static int target_position(const struct cmd_entry *e, int argc, char **argv,
 	/* argv + from - 1: getopt skips its argv[0]. */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc - from + 1, argv + from - 1, spec,
-				e->opts, NULL)) != -1)
+	while ((c = getopt_long(argc - from + 1, argv + from - 1, spec, e->opts,
+				NULL)) != -1)
 		if (c == 1) {
 			pos = optind - 1 + from - 1;
 			break;
 		}
 	if (c == -1 && optind < argc - from + 1)
-		pos = optind + from - 1;   /* after "--" */
+		pos = optind + from - 1; /* after "--" */
 	optind = 0;
 	free(spec);
 	return pos;
@@ -249,7 +244,8 @@ int cmd_run_at(struct cmd_ctx *ctx, int argc, char **argv, int64_t report)
 		return CMD_USAGE;
 	if (!(e = cmd_find(argv[0]))) {
 		err_setc(&ctx->err, ERR_INVALID,
-			 "unknown command '%s' (see secteam-tui --help)", argv[0]);
+			 "unknown command '%s' (see secteam-tui --help)",
+			 argv[0]);
 		return CMD_USAGE;
 	}
 	ctx->sub = cmd_sub_of(e, argc, argv);
@@ -287,7 +283,8 @@ int cmd_report(struct cmd_ctx *ctx, const char *name, int argc, char **argv,
 		if (optind < argc)
 			optind++;
 		if (!ctx->target) {
-			err_setc(&ctx->err, ERR_INVALID, "no report selected for %%i");
+			err_setc(&ctx->err, ERR_INVALID,
+				 "no report selected for %%i");
 			return CMD_FAILED;
 		}
 		*id = ctx->target;
@@ -307,7 +304,8 @@ int cmd_report(struct cmd_ctx *ctx, const char *name, int argc, char **argv,
 	return cmd_usage(ctx, name);
 }
 
-int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv, int64_t report)
+int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv,
+		      int64_t report)
 {
 	int64_t id;
 	bool named;
@@ -459,8 +457,9 @@ int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 		if (out)
 			fclose(out);
 		res->status = CMD_FAILED;
-		res->summary = xasprintf("cannot capture the command's output: %s",
-					 strerror(errno));
+		res->summary =
+			xasprintf("cannot capture the command's output: %s",
+				  strerror(errno));
 		return res->status;
 	}
 	setvbuf(err, NULL, _IONBF, 0);
@@ -495,10 +494,12 @@ int cmd_capture(struct cmd_ctx *ctx, int argc, char **argv, int64_t report,
 		res->summary = xasprintf("%zu line%s", res->output_lines,
 					 res->output_lines == 1 ? "" : "s");
 	else if (res->warnings)
-		res->summary = xstrdup(res->status == CMD_OK ? "done, with warnings"
-					 : "command failed");
+		res->summary = xstrdup(res->status == CMD_OK
+					       ? "done, with warnings"
+					       : "command failed");
 	else
-		res->summary = xstrdup(res->status == CMD_OK ? "done" : "command failed");
+		res->summary = xstrdup(
+			res->status == CMD_OK ? "done" : "command failed");
 	return res->status;
 }
 
@@ -515,7 +516,9 @@ int cmd_split(const char *line, char ***argv_out, int *argc_out,
 		char c = *p;
 		if (!c || c == ' ' || c == '\t' || c == '\n') {
 			if (in_word) {
-				argv = xrealloc(argv, (size_t)(argc + 2) * sizeof(*argv));
+				argv = xrealloc(argv,
+						(size_t)(argc + 2) *
+							sizeof(*argv));
 				argv[argc++] = sbuf_detach(&word, NULL);
 				argv[argc] = NULL;
 				in_word = false;
@@ -584,7 +587,8 @@ char *cmd_join(int argc, char *const *argv)
 
 		for (const char *c = w; *c && plain; c++)
 			plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				       "0123456789@._+-=/:,#", *c) != NULL;
+				       "0123456789@._+-=/:,#",
+				       *c) != NULL;
 		if (i)
 			sbuf_addch(&sb, ' ');
 		if (plain) {

@@ -43,20 +43,20 @@ enum { CMD_OK = 0, CMD_FAILED = 1, CMD_USAGE = 2 };
  * run for a moment, and at most a few times a second.
  */
 enum cmd_progress_event {
-	CMD_PROGRESS_UPDATE,  /* how far it is now */
-	CMD_PROGRESS_CLEAR,   /* result lines follow on ctx->out: take the
+	CMD_PROGRESS_UPDATE, /* how far it is now */
+	CMD_PROGRESS_CLEAR, /* result lines follow on ctx->out: take the
 			       * progress off the screen (it comes back
 			       * with the next update) */
-	CMD_PROGRESS_DONE,    /* the last call: the work is done */
+	CMD_PROGRESS_DONE, /* the last call: the work is done */
 };
 struct cmd_progress {
 	enum cmd_progress_event event;
-	const char *what;     /* "importing" */
-	const char *unit;     /* "message(s)" */
-	size_t done;          /* so many units so far */
-	double frac;          /* the share done, 0 to 1; negative when it
+	const char *what; /* "importing" */
+	const char *unit; /* "message(s)" */
+	size_t done; /* so many units so far */
+	double frac; /* the share done, 0 to 1; negative when it
 			       * cannot be known (standard input) */
-	double seconds;       /* since the start */
+	double seconds; /* since the start */
 };
 typedef void cmd_progress_fn(const struct cmd_progress *p, void *data);
 
@@ -74,21 +74,21 @@ typedef int cmd_edit_fn(const char *name, const char *initial, char **text,
 			struct err *err, void *data);
 
 struct cmd_ctx {
-	struct session *sess;    /* what the use cases work with */
-	FILE *out;               /* normal output */
-	FILE *errout;            /* warnings, progress */
-	bool interactive;        /* run from the UI */
-	struct err err;          /* why the command failed (CMD_FAILED) */
-	char *summary;           /* the command's one-line result (cmd_say,
+	struct session *sess; /* what the use cases work with */
+	FILE *out; /* normal output */
+	FILE *errout; /* warnings, progress */
+	bool interactive; /* run from the UI */
+	struct err err; /* why the command failed (CMD_FAILED) */
+	char *summary; /* the command's one-line result (cmd_say,
 				  * cmd_summary) */
-	char *usage_text;        /* the usage, one line, when cmd_usage
+	char *usage_text; /* the usage, one line, when cmd_usage
 				  * explained a mistake (for the UI) */
-	const char *sub;         /* the sub-command being run (cmd_run), for
+	const char *sub; /* the sub-command being run (cmd_run), for
 				  * its usage line; NULL when none */
-	bool usage_said;         /* cmd_usage printed the usage this run */
-	int argc;                /* the command line being run (cmd_run), */
-	char **argv;             /* for cmd_usage to name a bad option */
-	char *line;              /* the same, one line, as typed (before
+	bool usage_said; /* cmd_usage printed the usage this run */
+	int argc; /* the command line being run (cmd_run), */
+	char **argv; /* for cmd_usage to name a bad option */
+	char *line; /* the same, one line, as typed (before
 				  * getopt reorders argv) */
 	/* The report the command acts on, resolved by the runner before it
 	 * runs (cmd_run_at): the id argv names where the command's row says
@@ -99,23 +99,23 @@ struct cmd_ctx {
 	bool target_named;
 	cmd_progress_fn *progress; /* NULL: no progress is reported */
 	void *progress_data;
-	cmd_confirm_fn *confirm;   /* NULL: no question can be asked */
-	cmd_edit_fn *edit;         /* NULL: edit_text() as it is */
-	void *ask_data;            /* for confirm and edit */
-	bool yes;                  /* --yes: every question answered yes */
+	cmd_confirm_fn *confirm; /* NULL: no question can be asked */
+	cmd_edit_fn *edit; /* NULL: edit_text() as it is */
+	void *ask_data; /* for confirm and edit */
+	bool yes; /* --yes: every question answered yes */
 };
 
 /* Where a command's report goes. */
 enum cmd_target {
-	CMD_TARGET_NONE,     /* it takes no report */
-	CMD_TARGET_REPORT,   /* its first positional argument is a report id
+	CMD_TARGET_NONE, /* it takes no report */
+	CMD_TARGET_REPORT, /* its first positional argument is a report id
 			      * (after a sub-command of target_subs, when set) */
 };
 
 /* One option of a command, as its --help and the man page show it. */
 struct cmd_opt_help {
-	const char *opt;    /* as typed: "--state S", "-o, --output FILE" */
-	const char *text;   /* what it does, one line */
+	const char *opt; /* as typed: "--state S", "-o, --output FILE" */
+	const char *text; /* what it does, one line */
 };
 
 /* The values an option or an operand takes ("--state S", "STATUS"),
@@ -131,23 +131,23 @@ struct cmd_values {
 
 struct cmd_entry {
 	const char *name;
-	const char *usage;  /* "ID --state S [--severity S] ..."; with
+	const char *usage; /* "ID --state S [--severity S] ..."; with
 			     * sub-commands, one alternative each, " | "
 			     * between them, each starting with its name */
-	const char *help;   /* one line */
+	const char *help; /* one line */
 	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
-	const struct option *opts;  /* its options (NULL: none) */
-	const char *shortopts;      /* its short options, getopt's string
+	const struct option *opts; /* its options (NULL: none) */
+	const char *shortopts; /* its short options, getopt's string
 				     * ("o:"); NULL: none */
 	enum cmd_target target;
-	const char *target_subs;    /* the sub-commands taking the report
+	const char *target_subs; /* the sub-commands taking the report
 				     * ("set propose ..."); NULL: the command
 				     * itself takes it */
 	/* Its --help (cmd/help.c) and the man page's options list
 	 * (scripts/man-page.sh) are made from these and usage. */
-	const char *subs;   /* its sub-commands ("add list ..."), or NULL */
+	const char *subs; /* its sub-commands ("add list ..."), or NULL */
 	const struct cmd_opt_help *opt_help; /* ends with { NULL, NULL } */
-	const char *exit1;  /* what exit status 1 means for it */
+	const char *exit1; /* what exit status 1 means for it */
 	/* The question the UI asks before running argv on report `report`
 	 * (a step that sends mail or cannot be undone; caller frees), or
 	 * NULL to run it at once; NULL: never asks.  Keys and the : line
@@ -189,19 +189,19 @@ int cmd_run_string(struct cmd_ctx *ctx, const char *line);
 
 /* What a command run for the UI gave back. */
 struct cmd_result {
-	int status;             /* CMD_OK, CMD_FAILED, CMD_USAGE */
-	char *summary;          /* one display-safe line: the command's
+	int status; /* CMD_OK, CMD_FAILED, CMD_USAGE */
+	char *summary; /* one display-safe line: the command's
 				 * cmd_say or cmd_summary, its error, its
 				 * usage, or what the output is ("12
 				 * lines"): never read from its output */
-	bool said;              /* summary is the command's own result line
+	bool said; /* summary is the command's own result line
 				 * (cmd_say): the output is its receipt,
 				 * not something to read */
-	char *output;           /* everything it wrote to ctx->out (may hold
+	char *output; /* everything it wrote to ctx->out (may hold
 				 * plaintext: wiped on release), or NULL */
 	size_t output_len;
 	size_t output_lines;
-	char *warnings;         /* what it wrote to ctx->errout, or NULL */
+	char *warnings; /* what it wrote to ctx->errout, or NULL */
 };
 void cmd_result_release(struct cmd_result *r);
 /*
@@ -216,7 +216,8 @@ void cmd_resolve_target(const struct cmd_entry *e, int argc, char **argv,
 			int64_t report, int64_t *target, bool *named);
 /* The report a command line acts on (as cmd_run_at resolves it): the
  * one it names, else report. */
-int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv, int64_t report);
+int64_t cmd_target_of(const struct cmd_entry *e, int argc, char **argv,
+		      int64_t report);
 /* The question to ask before running argv on report (cmd_entry.ask), or
  * NULL (caller frees). */
 char *cmd_question(int argc, char **argv, int64_t report);
@@ -335,13 +336,15 @@ int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
 int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
 		   const char *what, const char *question,
 		   int (*send)(struct session *, const struct reply_draft *,
-			       const char *, struct reply_sent *, struct err *));
+			       const char *, struct reply_sent *,
+			       struct err *));
 
 /* `distros` and `announce` (cmd/distros.c): the arguments parsed, the
  * draft made (notice_prepare), edited and sent with send.  CMD_*. */
 int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 		    const char *name, enum notice_kind k,
 		    int (*send)(struct session *, const struct reply_draft *,
-				const char *, struct reply_sent *, struct err *));
+				const char *, struct reply_sent *,
+				struct err *));
 
 #endif

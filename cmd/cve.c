@@ -67,7 +67,8 @@ static int run_editor(const char *path, struct err *err)
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		return err_setc(err, ERR_INVALID, "the editor '%s' failed: nothing recorded", ed);
+		return err_setc(err, ERR_INVALID,
+				"the editor '%s' failed: nothing recorded", ed);
 	return 0;
 }
 
@@ -81,20 +82,26 @@ static char *edit_description(const char *initial, struct err *err)
 	if ((dfd = tmpdir_private("secteam-cve", &dir, err)) < 0)
 		return NULL;
 	path = xasprintf("%s/" DESC_FILE, dir);
-	fd = openat(dfd, DESC_FILE, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(dfd, DESC_FILE,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	/* The current text, its last line ended, to be edited. */
-	if (fd < 0 || (initial && (write(fd, initial, strlen(initial)) < 0 ||
-				   write(fd, "\n", 1) < 0))) {
-		err_setc(err, ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+	if (fd < 0 ||
+	    (initial &&
+	     (write(fd, initial, strlen(initial)) < 0 ||
+	      write(fd, "\n", 1) < 0))) {
+		err_setc(err, ERR_IO, "cannot write '%s': %s", path,
+			 strerror(errno));
 		goto out;
 	}
 	close(fd);
 	fd = -1;
 	if (run_editor(path, err) < 0)
 		goto out;
-	fd = openat(dfd, DESC_FILE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = openat(dfd, DESC_FILE,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		err_setc(err, ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+		err_setc(err, ERR_IO, "cannot read '%s': %s", path,
+			 strerror(errno));
 	else if (read_fd(fd, path, 64 * 1024, &text, &len, err) < 0)
 		text = NULL;
 out:
@@ -108,7 +115,8 @@ out:
 	if (text && !*str_trim(text)) {
 		free(text);
 		text = NULL;
-		err_setc(err, ERR_INVALID, "the description is empty: nothing recorded");
+		err_setc(err, ERR_INVALID,
+			 "the description is empty: nothing recorded");
 	}
 	return text;
 }
@@ -137,8 +145,9 @@ static int describe(struct cmd_ctx *ctx, int64_t id)
 	int r;
 
 	if (ctx->interactive) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "cve --description opens an editor: run it from the shell");
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"cve --description opens an editor: run it from the shell");
 		return CMD_USAGE;
 	}
 	err_clear(&ctx->err);
@@ -169,27 +178,36 @@ struct cve_args {
 
 static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 {
-	if ((a->assign != NULL) + a->reject + a->description + (a->cwe != NULL) +
-	    (a->drop != NULL) + a->publish != 1 || (a->reason && !a->reject) ||
-	    (a->which && !a->reject && !a->publish) || (a->nfixes && !a->assign))
+	if ((a->assign != NULL) + a->reject + a->description +
+			    (a->cwe != NULL) + (a->drop != NULL) + a->publish !=
+		    1 ||
+	    (a->reason && !a->reject) ||
+	    (a->which && !a->reject && !a->publish) ||
+	    (a->nfixes && !a->assign))
 		return cmd_usage(ctx, "cve");
 	if (a->assign && !cve_id_valid(a->assign))
-		err_setc(&ctx->err, ERR_INVALID, "cve --assign '%s': not a CVE ID (CVE-YYYY-NNNN)",
+		err_setc(&ctx->err, ERR_INVALID,
+			 "cve --assign '%s': not a CVE ID (CVE-YYYY-NNNN)",
 			 a->assign);
 	else if (a->drop && !cve_id_valid(a->drop))
-		err_setc(&ctx->err, ERR_INVALID, "cve --drop '%s': not a CVE ID (CVE-YYYY-NNNN)",
+		err_setc(&ctx->err, ERR_INVALID,
+			 "cve --drop '%s': not a CVE ID (CVE-YYYY-NNNN)",
 			 a->drop);
 	else if (a->which && !cve_id_valid(a->which))
-		err_setc(&ctx->err, ERR_INVALID, "cve --id '%s': not a CVE ID (CVE-YYYY-NNNN)",
+		err_setc(&ctx->err, ERR_INVALID,
+			 "cve --id '%s': not a CVE ID (CVE-YYYY-NNNN)",
 			 a->which);
 	else if (a->cwe && !cwe_id_valid(a->cwe))
-		err_setc(&ctx->err, ERR_INVALID, "cve --cwe '%s': not a CWE ID (CWE-NNN)", a->cwe);
-	else if (a->cwe && !cwe_name(a->cwe))
 		err_setc(&ctx->err, ERR_INVALID,
-			 "cve --cwe '%s': no weakness with this ID in the CWE catalogue (data/cwe-names.tsv: CWE 4.17; a category or view is no weakness)",
-			 a->cwe);
+			 "cve --cwe '%s': not a CWE ID (CWE-NNN)", a->cwe);
+	else if (a->cwe && !cwe_name(a->cwe))
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"cve --cwe '%s': no weakness with this ID in the CWE catalogue (data/cwe-names.tsv: CWE 4.17; a category or view is no weakness)",
+			a->cwe);
 	else if (a->reject && (!a->reason || !*a->reason))
-		err_setc(&ctx->err, ERR_INVALID, "cve --reject needs --reason TEXT");
+		err_setc(&ctx->err, ERR_INVALID,
+			 "cve --reject needs --reason TEXT");
 	else
 		return CMD_OK;
 	return CMD_USAGE;
@@ -233,7 +251,8 @@ static const char *published_id(struct cmd_ctx *ctx, const struct cve_args *a)
 
 static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 {
-	struct cve_request rq = { a->id, CVE_CWE, a->cwe, NULL, a->fixes, a->nfixes };
+	struct cve_request rq = { a->id, CVE_CWE,  a->cwe,
+				  NULL,	 a->fixes, a->nfixes };
 	long long id = (long long)a->id;
 
 	if (a->assign) {
@@ -262,7 +281,8 @@ static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 	else if (a->reject)
 		cmd_say(ctx, "report %lld: CVE ID rejected", id);
 	else if (a->publish)
-		cmd_say(ctx, "report %lld: %s published", id, published_id(ctx, a));
+		cmd_say(ctx, "report %lld: %s published", id,
+			published_id(ctx, a));
 	else
 		cmd_say(ctx, "report %lld: %s recorded", id, a->cwe);
 	return CMD_OK;
@@ -270,27 +290,48 @@ static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 
 static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct cve_args a = { NULL, NULL, NULL, NULL, NULL, false, false, false, 0, NULL, 0 };
+	struct cve_args a = { NULL,  NULL,  NULL, NULL, NULL, false,
+			      false, false, 0,	  NULL, 0 };
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "", cmd_cve_opts, NULL)) != -1) {
 		switch (c) {
-		case 'a': a.assign = optarg; break;
-		case 'r': a.reject = true; break;
-		case 'R': a.reason = optarg; break;
-		case 'd': a.description = true; break;
-		case 'w': a.cwe = optarg; break;
-		case 'D': a.drop = optarg; break;
-		case 'i': a.which = optarg; break;
-		case 'p': a.publish = true; break;
+		case 'a':
+			a.assign = optarg;
+			break;
+		case 'r':
+			a.reject = true;
+			break;
+		case 'R':
+			a.reason = optarg;
+			break;
+		case 'd':
+			a.description = true;
+			break;
+		case 'w':
+			a.cwe = optarg;
+			break;
+		case 'D':
+			a.drop = optarg;
+			break;
+		case 'i':
+			a.which = optarg;
+			break;
+		case 'p':
+			a.publish = true;
+			break;
 		case 'f':
-			a.fixes = xrealloc(a.fixes, (a.nfixes + 1) * sizeof(*a.fixes));
+			a.fixes = xrealloc(a.fixes,
+					   (a.nfixes + 1) * sizeof(*a.fixes));
 			a.fixes[a.nfixes++] = optarg;
 			break;
-		default: free(a.fixes); return cmd_usage(ctx, "cve");
+		default:
+			free(a.fixes);
+			return cmd_usage(ctx, "cve");
 		}
 	}
-	if ((r = cmd_report(ctx, "cve", argc, argv, &a.id)) == 0 && optind != argc)
+	if ((r = cmd_report(ctx, "cve", argc, argv, &a.id)) == 0 &&
+	    optind != argc)
 		r = cmd_usage(ctx, "cve");
 	if (r == CMD_OK)
 		r = check_args(ctx, &a);
@@ -302,14 +343,20 @@ static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `cve` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--assign CVE-YYYY-NNNN", "an ID the CNA reserved for this report (a report may have several)" },
-	{ "--fix SHA", "with --assign: a recorded fix the ID covers (repeatable; default every fix)" },
-	{ "--drop CVE-YYYY-NNNN", "an ID recorded by mistake is no longer the report's" },
+	{ "--assign CVE-YYYY-NNNN",
+	  "an ID the CNA reserved for this report (a report may have several)" },
+	{ "--fix SHA",
+	  "with --assign: a recorded fix the ID covers (repeatable; default every fix)" },
+	{ "--drop CVE-YYYY-NNNN",
+	  "an ID recorded by mistake is no longer the report's" },
 	{ "--reject", "the ID is rejected (with --reason)" },
-	{ "--publish", "its record was published (the ID's state becomes published; refused under embargo)" },
-	{ "--id CVE-YYYY-NNNN", "with --reject or --publish: which ID, when the report has several" },
+	{ "--publish",
+	  "its record was published (the ID's state becomes published; refused under embargo)" },
+	{ "--id CVE-YYYY-NNNN",
+	  "with --reject or --publish: which ID, when the report has several" },
 	{ "--reason TEXT", "why it is rejected" },
-	{ "--description", "write the record's description in $VISUAL or $EDITOR" },
+	{ "--description",
+	  "write the record's description in $VISUAL or $EDITOR" },
 	{ "--cwe CWE-N", "the record's weakness" },
 	{ NULL, NULL },
 };
@@ -317,16 +364,18 @@ static const char *const examples[] = {
 	"cve 3 --assign CVE-2026-12345",
 	"cve 3 --assign CVE-2026-12346 --fix 2b3c4d5e6f7a",
 	"cve 3 --reject --id CVE-2026-12346 --reason 'a duplicate of CVE-2026-12345'",
-	"cve 3 --publish --id CVE-2026-12345",
-	NULL };
+	"cve 3 --publish --id CVE-2026-12345", NULL
+};
 const struct cmd_entry cmd_cve_entry = {
 	.name = "cve",
-	.usage = "ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN | --reject [--id CVE-YYYY-NNNN] --reason TEXT | --publish [--id CVE-YYYY-NNNN] | --description | --cwe CWE-N)",
+	.usage =
+		"ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN | --reject [--id CVE-YYYY-NNNN] --reason TEXT | --publish [--id CVE-YYYY-NNNN] | --description | --cwe CWE-N)",
 	.help = "the report's CVE IDs (one or several): reserved, published, rejected, dropped; the records' description and CWE",
 	.exec = cmd_cve_exec,
 	.opts = cmd_cve_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "a change the CVE's state refuses, no such report, or the editor failed",
+	.exit1 =
+		"a change the CVE's state refuses, no such report, or the editor failed",
 	.examples = examples,
 };

@@ -47,18 +47,21 @@ static int do_show(struct cmd_ctx *ctx, int64_t id, bool json)
 	}
 	fprintf(out, "Report %lld\n", (long long)r->id);
 	fprintf(out, "%-16s %s\n", "Clock start", both(ds.ans.clock_start, b));
-	fprintf(out, "%-16s %s\n", "", r->release_started ?
-		"(start of the release process)" : "(report received)");
+	fprintf(out, "%-16s %s\n", "",
+		r->release_started ? "(start of the release process)"
+				   : "(report received)");
 	fprintf(out, "%-16s %s, %ld days\n", "Default limit",
 		both(ds.ans.default_limit, b), ds.pol.default_days);
 	fprintf(out, "%-16s %s, %ld days, with a reason\n", "Maximum",
 		both(ds.ans.max_limit, b), ds.pol.max_days);
 	if (r->public)
-		fprintf(out, "%-16s already public: the policy date is now\n", "Public");
+		fprintf(out, "%-16s already public: the policy date is now\n",
+			"Public");
 	if (r->disclosure) {
 		const struct decision *last = &ds.decisions[ds.ndecisions - 1];
 		char *m = safe_str(ds.ans.msg);
-		fprintf(out, "%-16s %s\n", "Disclosure", both(r->disclosure, b));
+		fprintf(out, "%-16s %s\n", "Disclosure",
+			both(r->disclosure, b));
 		fprintf(out, "%-16s %s%s\n", "Verdict", last->verdict,
 			last->override ? ", overridden" : "");
 		if (last->reason) {
@@ -77,15 +80,17 @@ static int do_show(struct cmd_ctx *ctx, int64_t id, bool json)
 		struct policy_answer pa;
 		char *by = safe_str(p->by), *rs = safe_str(p->reason), at[32];
 		policy_check(&ds.pol, r, p->date, true, false, ds.now, &pa);
-		fprintf(out, "  %s by %s [%s], recorded %s: %s\n", both(p->date, b),
-			by, policy_verdict_name(pa.verdict), fmt_rfc3339(p->at, at), rs);
+		fprintf(out, "  %s by %s [%s], recorded %s: %s\n",
+			both(p->date, b), by, policy_verdict_name(pa.verdict),
+			fmt_rfc3339(p->at, at), rs);
 		free(by);
 		free(rs);
 	}
 	fprintf(out, "\nDecisions:%s\n", ds.ndecisions ? "" : " none");
 	for (size_t i = 0; i < ds.ndecisions; i++) {
 		const struct decision *dc = &ds.decisions[i];
-		char *o = safe_str(dc->officer), *rs = safe_str(dc->reason), at[32];
+		char *o = safe_str(dc->officer), *rs = safe_str(dc->reason),
+		     at[32];
 		fprintf(out, "  %s [%s%s] by %s at %s%s%s\n", both(dc->date, b),
 			dc->verdict, dc->override ? ", overridden" : "", o,
 			fmt_rfc3339(dc->at, at), dc->reason ? ": " : "", rs);
@@ -112,7 +117,7 @@ static bool negative_date(struct cmd_ctx *ctx, int argc, char **argv)
 		if (!strcmp(a, "--"))
 			break;
 		if (!strcmp(a, "--by") || !strcmp(a, "--reason")) {
-			i++;    /* the option's value */
+			i++; /* the option's value */
 			continue;
 		}
 		if (a[0] != '-' || !a[1]) {
@@ -125,9 +130,10 @@ static bool negative_date(struct cmd_ctx *ctx, int argc, char **argv)
 			int64_t id;
 			return parse_report_id(a, &id, &ctx->err) < 0;
 		}
-		err_setc(&ctx->err, ERR_INVALID,
-			 "invalid date '%s' (expected 2026-12-09, 2026-12-09T12:00Z, +7d or now: not a time before now)",
-			 a);
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"invalid date '%s' (expected 2026-12-09, 2026-12-09T12:00Z, +7d or now: not a time before now)",
+			a);
 		return true;
 	}
 	return false;
@@ -159,13 +165,23 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((!strcmp(sub, "set") || !strcmp(sub, "propose")) &&
 	    negative_date(ctx, argc, argv))
 		return CMD_USAGE;
-	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_date_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_date_opts, NULL)) !=
+	       -1) {
 		switch (c) {
-		case 'b': by = optarg; break;
-		case 'r': reason = optarg; break;
-		case 'o': override = true; break;
-		case 'j': json = true; break;
-		default: return cmd_usage(ctx, "date");
+		case 'b':
+			by = optarg;
+			break;
+		case 'r':
+			reason = optarg;
+			break;
+		case 'o':
+			override = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			return cmd_usage(ctx, "date");
 		}
 	}
 	if ((c = cmd_report(ctx, "date", argc - 1, argv + 1, &id)) != 0)
@@ -185,16 +201,19 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return cmd_usage(ctx, "date");
 		if (parse_date(pos[0], util_now(), &date, &ctx->err) < 0)
 			return CMD_USAGE;
-		r = propose ? date_propose(ctx->sess, id, date, by, reason, override, &o, &ctx->err)
-			    : date_set(ctx->sess, id, date, reason, override, &o, &ctx->err);
+		r = propose ? date_propose(ctx->sess, id, date, by, reason,
+					   override, &o, &ctx->err)
+			    : date_set(ctx->sess, id, date, reason, override,
+				       &o, &ctx->err);
 	} else if (!strcmp(sub, "start-release")) {
 		if (npos != 0 || by || reason || override)
 			return cmd_usage(ctx, "date");
 		r = date_start_release(ctx->sess, id, &o, &ctx->err);
 	} else {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "unknown date command '%s' (propose, set, start-release, show)",
-			 sub);
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"unknown date command '%s' (propose, set, start-release, show)",
+			sub);
 		return CMD_USAGE;
 	}
 	if (r < 0) {
@@ -204,13 +223,16 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	char *detail = safe_str(o.detail), *msg = safe_str(o.ans.msg);
 	cmd_say(ctx, "report %lld: %s", (long long)id, detail);
 	if (strcmp(sub, "start-release"))
-		fprintf(ctx->out, "  date: %s\n  policy: %s\n", both(o.date, b), msg);
+		fprintf(ctx->out, "  date: %s\n  policy: %s\n", both(o.date, b),
+			msg);
 	else
-		fprintf(ctx->out, "  default limit: %s\n", both(o.ans.default_limit, b));
+		fprintf(ctx->out, "  default limit: %s\n",
+			both(o.ans.default_limit, b));
 	free(detail);
 	free(msg);
 	if (!strcmp(sub, "set") && o.date < util_now())
-		fprintf(ctx->errout, "warning: report %lld: the date %s is in the past\n",
+		fprintf(ctx->errout,
+			"warning: report %lld: the date %s is in the past\n",
 			(long long)id, both(o.date, b));
 	date_outcome_release(&o);
 	return CMD_OK;
@@ -218,9 +240,11 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `date` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--by WHO", "who proposes: reporter, officer, vendor:NAME or maintainer:EMAIL" },
+	{ "--by WHO",
+	  "who proposes: reporter, officer, vendor:NAME or maintainer:EMAIL" },
 	{ "--reason TEXT", "why (needed past the policy's default)" },
-	{ "--override", "a date past the policy's maximum (with --reason), or in the past" },
+	{ "--override",
+	  "a date past the policy's maximum (with --reason), or in the past" },
 	{ "--json", "with show: a JSON object" },
 	{ NULL, NULL },
 };
@@ -240,12 +264,12 @@ static const struct cmd_values values[] = {
 static const char *const examples[] = {
 	"date propose 3 +10d --by reporter --reason 'needs a backport'",
 	"date set 3 2026-12-09 --reason 'the fix is merged'",
-	"date start-release 3",
-	"date show 3",
-	NULL };
+	"date start-release 3", "date show 3", NULL
+};
 const struct cmd_entry cmd_date_entry = {
 	.name = "date",
-	.usage = "propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT [--override] | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
+	.usage =
+		"propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT [--override] | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
 	.help = "propose, set and show disclosure dates under the embargo policy",
 	.exec = cmd_date_exec,
 	.opts = cmd_date_opts,

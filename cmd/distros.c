@@ -29,7 +29,8 @@ static int send_distros(struct session *sess, const struct reply_draft *d,
 int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 		    const char *name, enum notice_kind k,
 		    int (*send)(struct session *, const struct reply_draft *,
-				const char *, struct reply_sent *, struct err *))
+				const char *, struct reply_sent *,
+				struct err *))
 {
 	struct reply_draft d;
 	const char *outbox = NULL, *sendmail = NULL;
@@ -37,12 +38,20 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 	int64_t id;
 	int c, r = CMD_FAILED;
 
-	while ((c = getopt_long(argc, argv, "", cmd_distros_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_distros_opts, NULL)) !=
+	       -1) {
 		switch (c) {
-		case 'y': yes = true; break;
-		case 'o': outbox = optarg; break;
-		case 's': use_sendmail = true; break;
-		default: return cmd_usage(ctx, name);
+		case 'y':
+			yes = true;
+			break;
+		case 'o':
+			outbox = optarg;
+			break;
+		case 's':
+			use_sendmail = true;
+			break;
+		default:
+			return cmd_usage(ctx, name);
 		}
 	}
 	if ((c = cmd_report(ctx, name, argc, argv, &id)) != 0)
@@ -50,25 +59,32 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 	if (optind != argc || (outbox && use_sendmail))
 		return cmd_usage(ctx, name);
 	if (use_sendmail)
-		sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
+		sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
+				      "sendmail -t -oi");
 	else if (!outbox)
 		outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	if (!outbox && !sendmail) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%s: say where the mail goes: --outbox MAILDIR or "
-			 "--sendmail (or set forward.outbox in the config)", name);
+			 "--sendmail (or set forward.outbox in the config)",
+			 name);
 		return CMD_USAGE;
 	}
-	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, &d, &ctx->err) == 0) {
+	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, &d, &ctx->err) ==
+	    0) {
 		char *who = safe_str(d.to_email);
-		char *q = k == NOTICE_DISTROS ?
-			xasprintf("send the notice of report %lld to %s, signed and encrypted?",
-				  (long long)id, who) :
-			xasprintf("post report %lld to %s, signed, in the clear?",
+		char *q = k == NOTICE_DISTROS
+			? xasprintf(
+				  "send the notice of report %lld to %s, signed and encrypted?",
+				  (long long)id, who)
+			: xasprintf(
+				  "post report %lld to %s, signed, in the clear?",
 				  (long long)id, who);
 
-		r = cmd_mail_draft(ctx, &d, yes, k == NOTICE_DISTROS ? "the notice" :
-				   "the announcement", q, send);
+		r = cmd_mail_draft(ctx, &d, yes,
+				   k == NOTICE_DISTROS ? "the notice"
+						       : "the announcement",
+				   q, send);
 		free(q);
 		free(who);
 	}
@@ -85,9 +101,11 @@ static int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
 /* `distros` in the command table (cmd/cmd.c); `announce` shares its
  * options. */
 const struct cmd_opt_help cmd_notice_help[] = {
-	{ "--yes", "send the text as composed: no $EDITOR, so no check that the draft was changed" },
+	{ "--yes",
+	  "send the text as composed: no $EDITOR, so no check that the draft was changed" },
 	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--sendmail",
+	  "deliver with forward.sendmail (default sendmail -t -oi)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = { "distros 3 --outbox ~/outbox", NULL };
@@ -99,6 +117,7 @@ const struct cmd_entry cmd_distros_entry = {
 	.opts = cmd_distros_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = cmd_notice_help,
-	.exit1 = "a rule of the list refused the notice (named), or delivery failed",
+	.exit1 =
+		"a rule of the list refused the notice (named), or delivery failed",
 	.examples = examples,
 };

@@ -29,11 +29,14 @@ static void item(struct cmd_ctx *ctx, json_t *json, const struct due_item *it,
 	const struct report *r = it->report;
 
 	if (json) {
-		json_array_append_new(json, json_pack(
-			"{s:I, s:s, s:o, s:o, s:o, s:o}", "report", (json_int_t)r->id,
-			"kind", due_kind_name(it->kind), "date", json_time(it->date),
-			"who", json_text(who), "subject", json_text(r->subject),
-			"text", json_text(text)));
+		json_array_append_new(
+			json,
+			json_pack("{s:I, s:s, s:o, s:o, s:o, s:o}", "report",
+				  (json_int_t)r->id, "kind",
+				  due_kind_name(it->kind), "date",
+				  json_time(it->date), "who", json_text(who),
+				  "subject", json_text(r->subject), "text",
+				  json_text(text)));
 	} else {
 		char *t = safe_str(text), *s = safe_str(r->subject);
 		fprintf(ctx->out, "#%lld %s: %s\n", (long long)r->id, t, s);
@@ -54,33 +57,41 @@ static char *describe(const struct due *d, const struct due_item *it,
 	fmt_rfc3339(it->date, when);
 	switch (it->kind) {
 	case DUE_OVERDUE:
-		return xasprintf("overdue since %s (%ld day%s)", when, n, n == 1 ? "" : "s");
+		return xasprintf("overdue since %s (%ld day%s)", when, n,
+				 n == 1 ? "" : "s");
 	case DUE_SOON:
-		return xasprintf("due %s (in %ld day%s)", when, n, n == 1 ? "" : "s");
+		return xasprintf("due %s (in %ld day%s)", when, n,
+				 n == 1 ? "" : "s");
 	case DUE_UNDATED_OVERDUE:
 	case DUE_UNDATED_SOON:
 		return xasprintf("no date set; the policy %s %s",
-				 r->public ? "date is now," :
-				 it->kind == DUE_UNDATED_OVERDUE ? "default passed at" :
-				 "default ends", when);
+				 r->public ? "date is now,"
+					 : it->kind == DUE_UNDATED_OVERDUE
+					 ? "default passed at"
+					 : "default ends",
+				 when);
 	case DUE_REPORTER_WAITING:
-		return xasprintf("reporter waiting: received %s, no reply for %ld "
-				 "working days (reply %lld)", when, it->days,
-				 (long long)r->id);
+		return xasprintf(
+			"reporter waiting: received %s, no reply for %ld "
+			"working days (reply %lld)",
+			when, it->days, (long long)r->id);
 	case DUE_VENDOR_SILENT:
 		*who = it->vendor->name;
-		return xasprintf("vendor %s notified %s, silent for %ld working days",
-				 it->vendor->name, when, it->days);
+		return xasprintf(
+			"vendor %s notified %s, silent for %ld working days",
+			it->vendor->name, when, it->days);
 	case DUE_PARTICIPANT_UNACKED:
 		*who = it->participant->email;
-		return xasprintf("participant %s brought in %s, not acknowledged "
-				 "after %ld working days", it->participant->email,
-				 when, it->days);
+		return xasprintf(
+			"participant %s brought in %s, not acknowledged "
+			"after %ld working days",
+			it->participant->email, when, it->days);
 	case DUE_CVE_UNPUBLISHED:
-		return xasprintf("%s reserved and the report disclosed, but not "
-				 "published (export --format cve writes the record, "
-				 "cve %lld --publish records it)", it->cves,
-				 (long long)r->id);
+		return xasprintf(
+			"%s reserved and the report disclosed, but not "
+			"published (export --format cve writes the record, "
+			"cve %lld --publish records it)",
+			it->cves, (long long)r->id);
 	}
 	(void)d;
 	return xstrdup("");
@@ -106,13 +117,15 @@ static int mail_exec(struct cmd_ctx *ctx, struct due_mail_opts *o,
 	int rc;
 
 	if (use_sendmail)
-		o->sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
+		o->sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
+					 "sendmail -t -oi");
 	else if (!o->outbox)
 		o->outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	if (!o->dry_run && !o->outbox && !o->sendmail) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "due --mail: say where the mail goes: --outbox MAILDIR or "
-			 "--sendmail (or set forward.outbox in the config)");
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"due --mail: say where the mail goes: --outbox MAILDIR or "
+			"--sendmail (or set forward.outbox in the config)");
 		return CMD_USAGE;
 	}
 	if (due_mail(ctx->sess, o, &res, &ctx->err) < 0) {
@@ -137,10 +150,11 @@ static int mail_exec(struct cmd_ctx *ctx, struct due_mail_opts *o,
 	}
 	rc = res.skipped ? CMD_FAILED : CMD_OK;
 	cmd_summary(ctx, "%zu reminder%s %s, %zu skipped", res.sent,
-		    res.sent == 1 ? "" : "s", o->dry_run ? "would be sent" : "sent",
-		    res.skipped);
+		    res.sent == 1 ? "" : "s",
+		    o->dry_run ? "would be sent" : "sent", res.skipped);
 	if (res.skipped)
-		err_setc(&ctx->err, ERR_IO, "%zu reminder%s due not sent (see the warnings)",
+		err_setc(&ctx->err, ERR_IO,
+			 "%zu reminder%s due not sent (see the warnings)",
 			 res.skipped, res.skipped == 1 ? "" : "s");
 	due_mail_result_release(&res);
 	return rc;
@@ -164,16 +178,28 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 				return CMD_USAGE;
 			if (within < 0) {
 				err_setc(&ctx->err, ERR_INVALID,
-					 "--within must not be negative ('%s')", optarg);
+					 "--within must not be negative ('%s')",
+					 optarg);
 				return CMD_USAGE;
 			}
 			break;
-		case 'j': json = true; break;
-		case 'm': mail = true; break;
-		case 'n': mo.dry_run = true; break;
-		case 'o': mo.outbox = optarg; break;
-		case 's': use_sendmail = true; break;
-		default: return cmd_usage(ctx, "due");
+		case 'j':
+			json = true;
+			break;
+		case 'm':
+			mail = true;
+			break;
+		case 'n':
+			mo.dry_run = true;
+			break;
+		case 'o':
+			mo.outbox = optarg;
+			break;
+		case 's':
+			use_sendmail = true;
+			break;
+		default:
+			return cmd_usage(ctx, "due");
 		}
 	}
 	if (optind != argc || (mail && json) ||
@@ -200,9 +226,9 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		free(text);
 	}
 	if (r == 0 && json) {
-		json_t *o = json_pack("{s:o, s:I, s:O}", "now", json_time(d.now),
-				      "within_seconds", (json_int_t)within,
-				      "items", items);
+		json_t *o = json_pack("{s:o, s:I, s:O}", "now",
+				      json_time(d.now), "within_seconds",
+				      (json_int_t)within, "items", items);
 		json_print(ctx->out, o);
 		json_decref(o);
 	}
@@ -215,16 +241,21 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 static const struct cmd_opt_help opt_help[] = {
 	{ "--within D", "the window ahead, e.g. 2d or 12h (default 2d)" },
 	{ "--json", "a JSON array of the items instead of lines" },
-	{ "--mail", "send the reminders (each recipient at most once per report per 2 working days)" },
-	{ "--dry-run", "with --mail: print who would get what, send and record nothing" },
-	{ "--outbox MAILDIR", "with --mail: deliver into MAILDIR (else forward.outbox)" },
+	{ "--mail",
+	  "send the reminders (each recipient at most once per report per 2 working days)" },
+	{ "--dry-run",
+	  "with --mail: print who would get what, send and record nothing" },
+	{ "--outbox MAILDIR",
+	  "with --mail: deliver into MAILDIR (else forward.outbox)" },
 	{ "--sendmail", "with --mail: deliver with forward.sendmail" },
 	{ NULL, NULL },
 };
-static const char *const examples[] = { "due --within 3d", "due --mail --dry-run", NULL };
+static const char *const examples[] = { "due --within 3d",
+					"due --mail --dry-run", NULL };
 const struct cmd_entry cmd_due_entry = {
 	.name = "due",
-	.usage = "[--within 2d] [--json] | --mail [--dry-run] [--outbox MAILDIR | --sendmail]",
+	.usage =
+		"[--within 2d] [--json] | --mail [--dry-run] [--outbox MAILDIR | --sendmail]",
 	.help = "reports due or overdue, silent vendors, unacknowledged participants, waiting reporters",
 	.exec = cmd_due_exec,
 	.opts = cmd_due_opts,

@@ -38,7 +38,8 @@ static bool valid_cve_id(const char *s)
 	regex_t re;
 	bool ok;
 
-	if (regcomp(&re, "^CVE-[0-9]{4}-[0-9]{4,19}$", REG_EXTENDED | REG_NOSUB))
+	if (regcomp(&re, "^CVE-[0-9]{4}-[0-9]{4,19}$",
+		    REG_EXTENDED | REG_NOSUB))
 		return false;
 	ok = regexec(&re, s, 0, NULL, 0) == 0;
 	regfree(&re);
@@ -86,22 +87,39 @@ static const struct option cmd_export_opts[] = {
 static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct export_opts eo = { NULL, false, ctx->errout };
-	const char *format = NULL, *state = NULL, *path = NULL, *mode_arg = NULL;
+	const char *format = NULL, *state = NULL, *path = NULL,
+		   *mode_arg = NULL;
 	const struct exporter *ex;
 	struct ids ids = { NULL, 0 };
 	bool all = false, have_ids;
 	int c, mode = 0600, rc;
 
-	while ((c = getopt_long(argc, argv, cmd_export_shortopts, cmd_export_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_export_shortopts,
+				cmd_export_opts, NULL)) != -1) {
 		switch (c) {
-		case 'a': all = true; break;
-		case 's': state = optarg; break;
-		case 'f': format = optarg; break;
-		case 'o': path = optarg; break;
-		case 'c': eo.cve_id = optarg; break;
-		case 'n': eo.with_notes = true; break;
-		case 'm': mode_arg = optarg; break;
-		default: return usage(ctx);
+		case 'a':
+			all = true;
+			break;
+		case 's':
+			state = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			path = optarg;
+			break;
+		case 'c':
+			eo.cve_id = optarg;
+			break;
+		case 'n':
+			eo.with_notes = true;
+			break;
+		case 'm':
+			mode_arg = optarg;
+			break;
+		default:
+			return usage(ctx);
 		}
 	}
 	/* The reports: --all, --state, or ids (the first may be the
@@ -111,15 +129,16 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return usage(ctx);
 	if (!(ex = export_find(format))) {
 		char *names = export_names(", ");
-		err_setc(&ctx->err, ERR_INVALID, "unknown export format '%s' (%s)",
-			 format, names);
+		err_setc(&ctx->err, ERR_INVALID,
+			 "unknown export format '%s' (%s)", format, names);
 		free(names);
 		return CMD_USAGE;
 	}
 	if (mode_arg && (mode = parse_mode(mode_arg)) < 0) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "export --mode '%s': not a file mode from 0000 to 0777 (e.g. 0644)",
-			 mode_arg);
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"export --mode '%s': not a file mode from 0000 to 0777 (e.g. 0644)",
+			mode_arg);
 		return CMD_USAGE;
 	}
 	if (mode_arg && !path) {
@@ -128,8 +147,8 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (state && !triage_state_valid(state)) {
 		char *valid = triage_state_names(", ");
-		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s' (valid states: %s)",
-			 state, valid);
+		err_setc(&ctx->err, ERR_INVALID,
+			 "unknown state '%s' (valid states: %s)", state, valid);
 		free(valid);
 		return CMD_USAGE;
 	}
@@ -162,12 +181,15 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (eo.cve_id && ids.n != 1) {
-		err_setc(&ctx->err, ERR_INVALID, "--cve-id needs exactly one report");
+		err_setc(&ctx->err, ERR_INVALID,
+			 "--cve-id needs exactly one report");
 		free(ids.v);
 		return CMD_USAGE;
 	}
 	rc = export_write(ctx->sess, ex, ids.v, ids.n, &eo, path, mode,
-			  ctx->out, &ctx->err) < 0 ? CMD_FAILED : CMD_OK;
+			  ctx->out, &ctx->err) < 0
+		? CMD_FAILED
+		: CMD_OK;
 	if (rc == CMD_OK && path) {
 		char *p = safe_str(path);
 		cmd_summary(ctx, "%zu report%s written to %s (%s)", ids.n,
@@ -182,24 +204,28 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 static const struct cmd_opt_help opt_help[] = {
 	{ "--all", "every report" },
 	{ "--state S", "the reports in state S" },
-	{ "--format FORMAT", "an export format (export --help lists them; so does the export entry of the man page)" },
+	{ "--format FORMAT",
+	  "an export format (export --help lists them; so does the export entry of the man page)" },
 	{ "--cve-id CVE-YYYY-N", "the CVE ID of a cve record" },
 	{ "--with-notes", "include the internal notes (still redacted)" },
-	{ "-o, --output FILE", "write FILE (replaced whole) instead of standard output" },
+	{ "-o, --output FILE",
+	  "write FILE (replaced whole) instead of standard output" },
 	{ "--mode MODE", "with -o: the file's mode, octal (default 0600)" },
 	{ NULL, NULL },
 };
-static const char *const examples[] = {
-	"export 3 --format md -o report-3.md", NULL };
+static const char *const examples[] = { "export 3 --format md -o report-3.md",
+					NULL };
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
-	.usage = "(ID... | --all | --state S) --format FORMAT [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
+	.usage =
+		"(ID... | --all | --state S) --format FORMAT [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
 	.help = "export timelines, dates and CVE records (redacted unless consent)",
 	.exec = cmd_export_exec,
 	.opts = cmd_export_opts,
 	.shortopts = cmd_export_shortopts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "no such report, under embargo (cve, osv, csaf), or FILE cannot be written",
+	.exit1 =
+		"no such report, under embargo (cve, osv, csaf), or FILE cannot be written",
 	.examples = examples,
 };

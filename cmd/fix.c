@@ -64,18 +64,20 @@ static void forgotten(const struct fix_entry *f, const struct fix_request *rq,
 		bool again = false;
 
 		for (size_t k = 0; same && k < rq->nintroduced && !again; k++)
-			again = same_sha(f->introduced[i].sha, rq->introduced[k]);
+			again = same_sha(f->introduced[i].sha,
+					 rq->introduced[k]);
 		lost_intro += !again;
 	}
 	if (f->tree_checked && (!same || !rq->tree))
 		sbuf_addf(sb, "%schecked in a tree%s%s", sb->len ? "; " : "",
-			  f->fix.tag ? ", first in " : "", f->fix.tag ? f->fix.tag : "");
+			  f->fix.tag ? ", first in " : "",
+			  f->fix.tag ? f->fix.tag : "");
 	if (lost_intro)
 		sbuf_addf(sb, "%s%zu introducing commit%s", sb->len ? "; " : "",
 			  lost_intro, lost_intro == 1 ? "" : "s");
 	if (f->nbackports && (!same || !rq->tree))
-		sbuf_addf(sb, "%s%zu backport%s", sb->len ? "; " : "", f->nbackports,
-			  f->nbackports == 1 ? "" : "s");
+		sbuf_addf(sb, "%s%zu backport%s", sb->len ? "; " : "",
+			  f->nbackports, f->nbackports == 1 ? "" : "s");
 }
 
 /*
@@ -101,16 +103,18 @@ static int check_replace(struct cmd_ctx *ctx, const struct fix_request *rq,
 		if (what.len)
 			sbuf_addf(&lost, "%s%.12s (%s)", lost.len ? ", " : "",
 				  fc.fixes[i].fix.sha, what.buf);
-		sbuf_addf(&names, "%s%.12s", names.len ? ", " : "", fc.fixes[i].fix.sha);
+		sbuf_addf(&names, "%s%.12s", names.len ? ", " : "",
+			  fc.fixes[i].fix.sha);
 		sbuf_release(&what);
 	}
 	if (lost.len && !replace) {
 		char *l = safe_str(lost.buf);
 
-		err_setc(&ctx->err, ERR_REFUSED,
-			 "fix %lld --commit %s would replace the recorded fix %s and forget that: "
-			 "--add keeps it beside this one, --replace replaces it",
-			 (long long)rq->id, rq->commit, l);
+		err_setc(
+			&ctx->err, ERR_REFUSED,
+			"fix %lld --commit %s would replace the recorded fix %s and forget that: "
+			"--add keeps it beside this one, --replace replaces it",
+			(long long)rq->id, rq->commit, l);
 		free(l);
 		rc = CMD_FAILED;
 	} else if (names.len) {
@@ -132,14 +136,30 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", cmd_fix_opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': rq.commit = optarg; break;
-		case 'i': add(&intro, &rq.nintroduced, optarg); break;
-		case 't': rq.tree = optarg; break;
-		case 's': add(&stable, &rq.nstable, optarg); break;
-		case 'a': more = true; break;
-		case 'd': drop = optarg; break;
-		case 'r': replace = true; break;
-		default: rc = CMD_USAGE; break;
+		case 'c':
+			rq.commit = optarg;
+			break;
+		case 'i':
+			add(&intro, &rq.nintroduced, optarg);
+			break;
+		case 't':
+			rq.tree = optarg;
+			break;
+		case 's':
+			add(&stable, &rq.nstable, optarg);
+			break;
+		case 'a':
+			more = true;
+			break;
+		case 'd':
+			drop = optarg;
+			break;
+		case 'r':
+			replace = true;
+			break;
+		default:
+			rc = CMD_USAGE;
+			break;
 		}
 	}
 	rq.introduced = intro;
@@ -147,9 +167,10 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc == CMD_OK)
 		rc = cmd_report(ctx, "fix", argc, argv, &rq.id);
 	/* --commit [--add ...] or --drop alone. */
-	if (rc == CMD_OK && (optind != argc || !rq.commit == !drop ||
-			     (drop && (more || rq.nintroduced || rq.tree || rq.nstable)) ||
-			     (replace && (more || drop))))
+	if (rc == CMD_OK &&
+	    (optind != argc || !rq.commit == !drop ||
+	     (drop && (more || rq.nintroduced || rq.tree || rq.nstable)) ||
+	     (replace && (more || drop))))
 		rc = CMD_USAGE;
 	if (drop) {
 		rq.how = FIX_DROP;
@@ -160,7 +181,8 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc == CMD_OK && !rq.tree && !drop)
 		rq.tree = config_get(ctx->sess->cfg, "kernel.git", NULL);
 	if (rc == CMD_OK && rq.nstable && !rq.tree) {
-		err_setc(&ctx->err, ERR_INVALID, "fix --stable needs a tree (--tree or kernel.git)");
+		err_setc(&ctx->err, ERR_INVALID,
+			 "fix --stable needs a tree (--tree or kernel.git)");
 		rc = CMD_USAGE;
 	}
 	if (rc == CMD_USAGE && !ctx->err.msg[0])
@@ -188,27 +210,36 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `fix` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--commit SHA", "the commit that fixes the report (7 to 40 hex digits); replaces the fixes recorded before" },
-	{ "--add", "with --commit: one more fix (another subsystem, a follow-up), or the same one checked again" },
-	{ "--replace", "with --commit: replace fixes whose tree check, introducing commits or backports it would forget (refused without it)" },
-	{ "--drop SHA", "the recorded fix SHA (or a prefix) is no longer one of the report's (alone)" },
+	{ "--commit SHA",
+	  "the commit that fixes the report (7 to 40 hex digits); replaces the fixes recorded before" },
+	{ "--add",
+	  "with --commit: one more fix (another subsystem, a follow-up), or the same one checked again" },
+	{ "--replace",
+	  "with --commit: replace fixes whose tree check, introducing commits or backports it would forget (refused without it)" },
+	{ "--drop SHA",
+	  "the recorded fix SHA (or a prefix) is no longer one of the report's (alone)" },
 	{ "--introduced SHA", "a commit that brought the bug in (repeatable)" },
-	{ "--tree GITDIR", "a kernel git tree to check the commits in (else kernel.git)" },
-	{ "--stable BRANCH", "a stable branch to search for backports (repeatable)" },
+	{ "--tree GITDIR",
+	  "a kernel git tree to check the commits in (else kernel.git)" },
+	{ "--stable BRANCH",
+	  "a stable branch to search for backports (repeatable)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = {
 	"fix 3 --commit 1a2b3c4d5e6f --introduced 0f1e2d3c4b5a --tree ~/linux",
 	"fix 3 --commit 2b3c4d5e6f7a --add --tree ~/linux --stable linux-6.6.y",
-	"fix 3 --drop 2b3c4d5e", NULL };
+	"fix 3 --drop 2b3c4d5e", NULL
+};
 const struct cmd_entry cmd_fix_entry = {
 	.name = "fix",
-	.usage = "ID (--commit SHA [--add | --replace] [--introduced SHA]... [--tree GITDIR] [--stable BRANCH]... | --drop SHA)",
+	.usage =
+		"ID (--commit SHA [--add | --replace] [--introduced SHA]... [--tree GITDIR] [--stable BRANCH]... | --drop SHA)",
 	.help = "record the fixing commits (one or several) and the introducing ones; with a tree, their first tags and stable backports",
 	.exec = cmd_fix_exec,
 	.opts = cmd_fix_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "a commit or branch not in the tree, a fix to drop the report lacks, no such report, or the tree cannot be read",
+	.exit1 =
+		"a commit or branch not in the tree, a fix to drop the report lacks, no such report, or the tree cannot be read",
 	.examples = examples,
 };

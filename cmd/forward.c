@@ -32,9 +32,11 @@ static const struct option cmd_forward_opts[] = {
 void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res)
 {
 	for (size_t i = 0; i < res->nsent; i++) {
-		char *t = safe_str(res->sent[i].to), *w = safe_str(res->sent[i].where);
+		char *t = safe_str(res->sent[i].to),
+		     *w = safe_str(res->sent[i].where);
 		fprintf(ctx->out, "%s\t%s\t%s\n",
-			res->sent[i].plaintext ? "plaintext" : "encrypted", t, w);
+			res->sent[i].plaintext ? "plaintext" : "encrypted", t,
+			w);
 		free(t);
 		free(w);
 	}
@@ -75,16 +77,33 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	to = xcalloc((size_t)argc + 1, sizeof(*to));
 	rel = xcalloc((size_t)argc + 1, sizeof(*rel));
 	o.release = rel;
-	while ((c = getopt_long(argc, argv, "", cmd_forward_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_forward_opts, NULL)) !=
+	       -1) {
 		switch (c) {
-		case 't': to[o.nto++] = optarg; break;
-		case 'r': rel[o.nrelease++] = optarg; break;
-		case 'P': all = true; break;
-		case 'o': o.outbox = optarg; break;
-		case 's': use_sendmail = true; break;
-		case 'a': o.allow_plaintext = true; break;
-		case 'f': o.force_recipient = true; break;
-		default: r = cmd_usage(ctx, "forward"); goto out;
+		case 't':
+			to[o.nto++] = optarg;
+			break;
+		case 'r':
+			rel[o.nrelease++] = optarg;
+			break;
+		case 'P':
+			all = true;
+			break;
+		case 'o':
+			o.outbox = optarg;
+			break;
+		case 's':
+			use_sendmail = true;
+			break;
+		case 'a':
+			o.allow_plaintext = true;
+			break;
+		case 'f':
+			o.force_recipient = true;
+			break;
+		default:
+			r = cmd_usage(ctx, "forward");
+			goto out;
 		}
 	}
 	if (o.outbox && use_sendmail) {
@@ -99,7 +118,8 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		goto out;
 	r = CMD_FAILED;
 	if (all) {
-		if (participants_list(ctx->sess, id, false, &pv, &np, &ctx->err) < 0)
+		if (participants_list(ctx->sess, id, false, &pv, &np,
+				      &ctx->err) < 0)
 			goto out;
 		to = xrealloc(to, ((size_t)argc + np + 1) * sizeof(*to));
 		owned = xcalloc(np + 1, sizeof(*owned));
@@ -112,10 +132,11 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (!o.nto) {
 		if (all)
-			err_setc(&ctx->err, ERR_INVALID,
-				 "cannot forward report %lld: it has no participants "
-				 "(see maintainers %lld --add)", (long long)id,
-				 (long long)id);
+			err_setc(
+				&ctx->err, ERR_INVALID,
+				"cannot forward report %lld: it has no participants "
+				"(see maintainers %lld --add)",
+				(long long)id, (long long)id);
 		else
 			r = cmd_usage(ctx, "forward");
 		goto out;
@@ -125,16 +146,20 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		r = CMD_OK;
 	cmd_forward_print(ctx, &res);
 	if (r == CMD_OK)
-		cmd_summary(ctx, "report %lld forwarded in %zu message%s%s", (long long)id,
-			    res.nsent, res.nsent == 1 ? "" : "s",
-			    res.withheld ? "; attachments withheld (see the warnings)" : "");
+		cmd_summary(
+			ctx, "report %lld forwarded in %zu message%s%s",
+			(long long)id, res.nsent, res.nsent == 1 ? "" : "s",
+			res.withheld
+				? "; attachments withheld (see the warnings)"
+				: "");
 	if (r == CMD_OK && res.withheld)
 		fprintf(ctx->errout,
 			"report %lld: %zu attachment%s withheld (without the "
 			"reporter's consent to release exploit code and to be "
 			"credited, only patches go; send one with "
 			"--release-attachment NAME)\n",
-			(long long)id, res.withheld, res.withheld > 1 ? "s" : "");
+			(long long)id, res.withheld,
+			res.withheld > 1 ? "s" : "");
 out:
 	forward_result_release(&res);
 	participants_free(pv, np);
@@ -152,28 +177,35 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--to ADDR", "a recipient (repeatable)" },
 	{ "--participants", "every participant brought in" },
 	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
-	{ "--allow-plaintext", "a plain copy for a recipient without a usable key" },
+	{ "--sendmail",
+	  "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--allow-plaintext",
+	  "a plain copy for a recipient without a usable key" },
 	{ "--force-recipient", "a recipient who is not a participant" },
-	{ "--release-attachment NAME", "send the attachment NAME too (repeatable)" },
+	{ "--release-attachment NAME",
+	  "send the attachment NAME too (repeatable)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = {
-	"forward 3 --participants --outbox ~/outbox", NULL };
+	"forward 3 --participants --outbox ~/outbox", NULL
+};
 /* The UI asks before mail goes (keys and the : line alike). */
 static char *cmd_forward_ask(int argc, char **argv, int64_t report)
 {
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--participants"))
-			return xasprintf("forward report %lld, encrypted, to all its participants?",
-					 (long long)report);
-	return xasprintf("forward report %lld, encrypted, to the addresses given?",
-			 (long long)report);
+			return xasprintf(
+				"forward report %lld, encrypted, to all its participants?",
+				(long long)report);
+	return xasprintf(
+		"forward report %lld, encrypted, to the addresses given?",
+		(long long)report);
 }
 
 const struct cmd_entry cmd_forward_entry = {
 	.name = "forward",
-	.usage = "ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
+	.usage =
+		"ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
 	.help = "forward a report to its participants as signed, encrypted PGP/MIME mail",
 	.exec = cmd_forward_exec,
 	.opts = cmd_forward_opts,

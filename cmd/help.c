@@ -20,8 +20,10 @@ void cmd_help_global(FILE *out)
 	      "\nWithout a command, opens the officers' interactive UI (on a terminal).\n\nCommands:\n",
 	      out);
 	for (size_t i = 0; i < cmd_table_len; i++)
-		fprintf(out, "  %-12s %s\n", cmd_table[i]->name, cmd_table[i]->help);
-	fprintf(out, "  %-12s %s\n", "help", "a command's usage, options and an example");
+		fprintf(out, "  %-12s %s\n", cmd_table[i]->name,
+			cmd_table[i]->help);
+	fprintf(out, "  %-12s %s\n", "help",
+		"a command's usage, options and an example");
 	fputs("\nOptions:\n"
 	      "  --db PATH         database (default $XDG_DATA_HOME/secteam/secteam.db);\n"
 	      "                    its folder must exist, but the default's is made\n"
@@ -31,7 +33,8 @@ void cmd_help_global(FILE *out)
 	      "                    terminal, a question is otherwise an error)\n"
 	      "  --help, --version\n"
 	      "\nsecteam-tui help COMMAND (or secteam-tui COMMAND --help) shows a command's options.\n"
-	      "See secteam-tui(1).\n", out);
+	      "See secteam-tui(1).\n",
+	      out);
 }
 
 /* The end of the alternative of usage starting at p: the next " | "
@@ -85,7 +88,8 @@ static bool opt_named_in(const char *row, const char *text)
 			char *word = xstrndup(w, n);
 			for (const char *t = strstr(text, word); t && !found;
 			     t = strstr(t + 1, word))
-				found = (t == text || !optchar(t[-1])) && !optchar(t[n]);
+				found = (t == text || !optchar(t[-1])) &&
+					!optchar(t[n]);
 			free(word);
 		}
 		w += n;
@@ -96,11 +100,13 @@ static bool opt_named_in(const char *row, const char *text)
 
 static void help_options(FILE *out, const struct cmd_entry *e, const char *alt)
 {
-	int width = 6;   /* "--help" */
+	int width = 6; /* "--help" */
 
 	for (const struct cmd_opt_help *o = e->opt_help; o && o->opt; o++)
 		if (!alt || opt_named_in(o->opt, alt))
-			width = (int)strlen(o->opt) > width ? (int)strlen(o->opt) : width;
+			width = (int)strlen(o->opt) > width
+				? (int)strlen(o->opt)
+				: width;
 	fputs("\nOptions:\n", out);
 	for (const struct cmd_opt_help *o = e->opt_help; o && o->opt; o++)
 		if (!alt || opt_named_in(o->opt, alt))
@@ -112,7 +118,8 @@ const char *const *cmd_option_words(const struct cmd_entry *e, const char *opt)
 {
 	size_t n = strlen(opt);
 
-	for (const struct cmd_values *v = e ? e->values : NULL; v && v->what; v++)
+	for (const struct cmd_values *v = e ? e->values : NULL; v && v->what;
+	     v++)
 		if (*opt == '-' && !strncmp(v->what, opt, n) &&
 		    (v->what[n] == ' ' || !v->what[n]))
 			return v->words;
@@ -152,7 +159,9 @@ static void help_values(FILE *out, const struct cmd_entry *e, const char *alt)
 
 	for (const struct cmd_values *v = e->values; v && v->what; v++)
 		if (!alt || value_named_in(v->what, alt)) {
-			width = (int)strlen(v->what) > width ? (int)strlen(v->what) : width;
+			width = (int)strlen(v->what) > width
+				? (int)strlen(v->what)
+				: width;
 			any = true;
 		}
 	if (!any)
@@ -165,7 +174,8 @@ static void help_values(FILE *out, const struct cmd_entry *e, const char *alt)
 		if (alt && !value_named_in(v->what, alt))
 			continue;
 		text = v->list();
-		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		for (char *l = strtok_r(text, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
 			fprintf(out, "  %-*s  %s\n", width, lead, l);
 			lead = "";
 		}
@@ -184,8 +194,9 @@ static void help_examples(FILE *out, const struct cmd_entry *e, const char *sub)
 	for (const char *const *x = e->examples; x && *x; x++) {
 		/* "roster" alone is the example of no sub-command */
 		const char *rest = strlen(*x) > nl ? *x + nl + 1 : "";
-		bool mine = !sub || (!strncmp(rest, sub, ns) &&
-				     (rest[ns] == ' ' || !rest[ns]));
+		bool mine = !sub ||
+			(!strncmp(rest, sub, ns) &&
+			 (rest[ns] == ' ' || !rest[ns]));
 		if (mine)
 			fprintf(out, "  secteam-tui %s\n", *x);
 	}
@@ -198,7 +209,9 @@ int cmd_help(FILE *out, const char *name, const char *sub)
 
 	if (!e)
 		return -1;
-	if (sub && (!e->subs || !cmd_sub_of(e, 2, (char *[]){ (char *)name, (char *)sub })))
+	if (sub &&
+	    (!e->subs ||
+	     !cmd_sub_of(e, 2, (char *[]){ (char *)name, (char *)sub })))
 		sub = NULL;
 	alt = cmd_usage_of(e, sub);
 	if (sub || !e->subs) {
@@ -207,8 +220,8 @@ int cmd_help(FILE *out, const char *name, const char *sub)
 		const char *lead = "usage:";
 		for (const char *p = e->usage; *p;) {
 			const char *end = alt_end(p);
-			fprintf(out, "%-6s secteam-tui %s %.*s\n", lead, e->name,
-				(int)(end - p), p);
+			fprintf(out, "%-6s secteam-tui %s %.*s\n", lead,
+				e->name, (int)(end - p), p);
 			lead = "";
 			p = *end ? end + 3 : end;
 		}
@@ -222,7 +235,8 @@ int cmd_help(FILE *out, const char *name, const char *sub)
 		fprintf(out, "\nFormats: %s\n", names);
 		free(names);
 	}
-	fprintf(out, "\nExit status:\n  0  success\n  1  %s\n  2  usage error\n",
+	fprintf(out,
+		"\nExit status:\n  0  success\n  1  %s\n  2  usage error\n",
 		e->exit1);
 	help_examples(out, e, sub);
 	free(alt);
@@ -238,7 +252,7 @@ bool cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
 			return false;
 		if (!strcmp(w, "--help") || !strcmp(w, "-h"))
 			return true;
-		if (!strcmp(w, "-o")) {   /* export's -o FILE */
+		if (!strcmp(w, "-o")) { /* export's -o FILE */
 			i++;
 			continue;
 		}
@@ -286,14 +300,16 @@ void cmd_options_roff(FILE *out)
 		fprintf(out, ".TP\n.B %s\n", e->name);
 		cmd_roff_text(out, e->help);
 		fputs(".\n.RS\n", out);
-		for (const struct cmd_opt_help *o = e->opt_help; o && o->opt; o++) {
+		for (const struct cmd_opt_help *o = e->opt_help; o && o->opt;
+		     o++) {
 			fputs(".TP\n", out);
 			roff_opt(out, o->opt);
 			cmd_roff_text(out, o->text);
 			fputc('\n', out);
 		}
 		fputs(".TP\n.B \\-\\-help\nthis help\n", out);
-		for (const struct cmd_values *v = e->values; v && v->what; v++) {
+		for (const struct cmd_values *v = e->values; v && v->what;
+		     v++) {
 			char *text = v->list(), *save = NULL;
 			const char *sep = "";
 

@@ -31,8 +31,8 @@ static void print_line(const struct import_line *l, void *data)
 			sig_verdict_name(l->verdict), l->subject);
 		break;
 	case IMPORT_DUPLICATE:
-		fprintf(ctx->out, "duplicate\t%lld\t%s\n", (long long)l->report_id,
-			l->subject);
+		fprintf(ctx->out, "duplicate\t%lld\t%s\n",
+			(long long)l->report_id, l->subject);
 		break;
 	case IMPORT_ERROR:
 		fprintf(ctx->out, "error\t%s\t%s\n", l->input, l->error);
@@ -47,11 +47,14 @@ static void progress(enum import_progress ev, size_t done, double frac,
 {
 	struct cmd_ctx *ctx = data;
 	struct cmd_progress p = {
-		.event = ev == IMPORT_PROGRESS_UPDATE ? CMD_PROGRESS_UPDATE :
-			 ev == IMPORT_PROGRESS_CLEAR ? CMD_PROGRESS_CLEAR :
-			 CMD_PROGRESS_DONE,
-		.what = "importing", .unit = "message(s)",
-		.done = done, .frac = frac, .seconds = seconds,
+		.event = ev == IMPORT_PROGRESS_UPDATE ? CMD_PROGRESS_UPDATE
+			: ev == IMPORT_PROGRESS_CLEAR ? CMD_PROGRESS_CLEAR
+						      : CMD_PROGRESS_DONE,
+		.what = "importing",
+		.unit = "message(s)",
+		.done = done,
+		.frac = frac,
+		.seconds = seconds,
 	};
 
 	ctx->progress(&p, ctx->progress_data);
@@ -71,22 +74,26 @@ static const struct option cmd_import_opts[] = {
 
 static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct import_opts o = { 0, IMPORT_JOBS_DEFAULT, IMPORT_PROGRESS_DELAY };
-	struct import_hooks h = { print_line, ctx->progress ? progress : NULL, ctx };
+	struct import_opts o = { 0, IMPORT_JOBS_DEFAULT,
+				 IMPORT_PROGRESS_DELAY };
+	struct import_hooks h = { print_line, ctx->progress ? progress : NULL,
+				  ctx };
 	struct import_totals t;
 	const char *delay;
 	int c;
 
-	while ((c = getopt_long(argc, argv, cmd_import_shortopts, cmd_import_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cmd_import_shortopts,
+				cmd_import_opts, NULL)) != -1) {
 		if (c == 'm' || c == 'd') {
 			o.mode = c;
 		} else if (c == 'j') {
 			char *end;
 			long n = strtol(optarg, &end, 10);
 			if (!*optarg || *end || n < 1 || n > IMPORT_JOBS_MAX) {
-				err_setc(&ctx->err, ERR_INVALID,
-					 "import --jobs '%s': not a number from 1 to %d",
-					 optarg, IMPORT_JOBS_MAX);
+				err_setc(
+					&ctx->err, ERR_INVALID,
+					"import --jobs '%s': not a number from 1 to %d",
+					optarg, IMPORT_JOBS_MAX);
 				return CMD_USAGE;
 			}
 			o.jobs = (size_t)n;
@@ -113,15 +120,18 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			if (!strncmp(cause, "import stopped: ", 16))
 				cause += 16;
 			m = safe_str(cause);
-			fprintf(ctx->out, "error\t(the last %zu message(s))\tnot stored: %s\n",
+			fprintf(ctx->out,
+				"error\t(the last %zu message(s))\tnot stored: %s\n",
 				t.lost, m);
 			free(m);
 		}
 		return CMD_FAILED;
 	}
-	cmd_summary(ctx, "imported: %zu new, %zu repl%s, %zu duplicate(s), %zu error(s)",
-		    t.nnew, t.nreply, t.nreply == 1 ? "y" : "ies", t.ndup,
-		    t.failed);
+	cmd_summary(
+		ctx,
+		"imported: %zu new, %zu repl%s, %zu duplicate(s), %zu error(s)",
+		t.nnew, t.nreply, t.nreply == 1 ? "y" : "ies", t.ndup,
+		t.failed);
 	if (t.failed && ctx->interactive) {
 		err_setc(&ctx->err, ERR_INVALID,
 			 "%zu input(s) could not be imported; the first: %s",
@@ -129,9 +139,10 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return CMD_FAILED;
 	}
 	if (t.failed) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "%zu input(s) could not be imported (see the error lines)",
-			 t.failed);
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"%zu input(s) could not be imported (see the error lines)",
+			t.failed);
 		return CMD_FAILED;
 	}
 	return CMD_OK;
@@ -144,7 +155,8 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--jobs N", "decrypt up to N messages at once (1 to 8, default 4)" },
 	{ NULL, NULL },
 };
-static const char *const examples[] = { "import --maildir ~/Mail/security", NULL };
+static const char *const examples[] = { "import --maildir ~/Mail/security",
+					NULL };
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.usage = "[--mbox|--maildir] [--jobs N] PATH... | -",

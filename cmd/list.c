@@ -33,12 +33,12 @@ struct list_out {
 	json_t *arr;
 	time_t now;
 	struct policy pol;
-	bool fix_cve;            /* the FIX/CVE column shown */
-	struct fixcve_row *fc;   /* every report's fix and CVE state */
+	bool fix_cve; /* the FIX/CVE column shown */
+	struct fixcve_row *fc; /* every report's fix and CVE state */
 	size_t nfc;
 	struct text_table tab;
 	const struct search_query *q; /* or NULL */
-	int64_t *ids;            /* with words or other keys: the matches */
+	int64_t *ids; /* with words or other keys: the matches */
 	size_t nids;
 };
 
@@ -52,7 +52,8 @@ static int cmp_id(const void *a, const void *b)
 /* The table's columns; an officer's name is cut (with "…") past 16
  * columns, so a long one cannot push the subjects out of line. */
 static const char *const list_head[] = {
-	"ID", "STATE", "SEVERITY", "VERDICT", "DUE", "CLAIMED", "FIX/CVE", "SUBJECT",
+	"ID",  "STATE",	  "SEVERITY", "VERDICT",
+	"DUE", "CLAIMED", "FIX/CVE",  "SUBJECT",
 };
 static const int list_max[] = { 0, 0, 0, 0, 0, 16, 0, 0 };
 /* With config list.fix_cve = false. */
@@ -69,9 +70,10 @@ static int add_row(const struct report *r, void *data)
 	struct embargo e;
 	char id[24], due[32];
 
-	if (lo->q && (!search_state_matches(lo->q, r->state, r->severity) ||
-		      (lo->ids && !bsearch(&r->id, lo->ids, lo->nids,
-					   sizeof(*lo->ids), cmp_id))))
+	if (lo->q &&
+	    (!search_state_matches(lo->q, r->state, r->severity) ||
+	     (lo->ids &&
+	      !bsearch(&r->id, lo->ids, lo->nids, sizeof(*lo->ids), cmp_id))))
 		return 0;
 	embargo_of_report(&lo->pol, r, lo->now, &e);
 	if (lo->arr) {
@@ -89,10 +91,12 @@ static int add_row(const struct report *r, void *data)
 	     *ver = safe_str(sig_verdict_name(r->verdict));
 	char *raw = lo->fix_cve ? fixcve_label(fc) : NULL;
 	char *label = safe_str(raw ? raw : "-");
-	const char *row[] = { id, state, sev, ver, due, *who ? who : "-", label, subj };
+	const char *row[] = { id,    state, sev, ver, due, *who ? who : "-",
+			      label, subj };
 
 	if (!lo->fix_cve)
-		row[6] = subj;  /* the column is hidden: SUBJECT takes its place */
+		row[6] =
+			subj; /* the column is hidden: SUBJECT takes its place */
 	text_table_add(&lo->tab, row);
 	free(raw);
 	free(label);
@@ -143,17 +147,27 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", cmd_list_opts, NULL)) != -1) {
 		switch (c) {
-		case 's': f.state = optarg; break;
-		case 'o': f.open_only = true; break;
-		case 'S': f.order = optarg; break;
-		case 'j': json = true; break;
-		default: return cmd_usage(ctx, "list");
+		case 's':
+			f.state = optarg;
+			break;
+		case 'o':
+			f.open_only = true;
+			break;
+		case 'S':
+			f.order = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			return cmd_usage(ctx, "list");
 		}
 	}
 	if (f.state && !triage_state_valid(f.state)) {
 		char *valid = triage_state_names(", ");
-		err_setc(&ctx->err, ERR_INVALID, "unknown state '%s' (valid states: %s)",
-			 f.state, valid);
+		err_setc(&ctx->err, ERR_INVALID,
+			 "unknown state '%s' (valid states: %s)", f.state,
+			 valid);
 		free(valid);
 		return CMD_USAGE;
 	}
@@ -169,7 +183,8 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return CMD_USAGE;
 		}
 		lo.q = &q;
-		if (!search_fields_only(&q) && (r = matches(ctx, &q, &lo)) != CMD_OK) {
+		if (!search_fields_only(&q) &&
+		    (r = matches(ctx, &q, &lo)) != CMD_OK) {
 			search_query_release(&q);
 			return r;
 		}
@@ -178,14 +193,17 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (json)
 		lo.arr = json_array();
 	lo.fix_cve = config_get_bool(ctx->sess->cfg, "list.fix_cve", true);
-	if ((lo.fix_cve || json) && fixcve_all(ctx->sess, &lo.fc, &lo.nfc, &ctx->err) < 0) {
+	if ((lo.fix_cve || json) &&
+	    fixcve_all(ctx->sess, &lo.fc, &lo.nfc, &ctx->err) < 0) {
 		json_decref(lo.arr);
 		return CMD_FAILED;
 	}
 	if (lo.fix_cve)
-		text_table_init(&lo.tab, ARRAY_SIZE(list_head), list_head, list_max);
+		text_table_init(&lo.tab, ARRAY_SIZE(list_head), list_head,
+				list_max);
 	else
-		text_table_init(&lo.tab, ARRAY_SIZE(list_head) - 1, list_head_nofix, list_max_nofix);
+		text_table_init(&lo.tab, ARRAY_SIZE(list_head) - 1,
+				list_head_nofix, list_max_nofix);
 	r = report_each(ctx->sess, &f, add_row, &lo, &ctx->err);
 	fixcve_rows_free(lo.fc, lo.nfc);
 	if (json) {
@@ -201,8 +219,9 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!json && r == 0 && !lo.tab.nrows && isatty(fileno(ctx->out))) {
 		/* Someone at a terminal learns why nothing shows; a script
 		 * still gets an empty output. */
-		fputs(f.state || f.open_only || lo.q ? "no report matches\n"
-					     : "no reports yet: 'secteam-tui import FILE' brings them in\n",
+		fputs(f.state || f.open_only || lo.q
+			      ? "no report matches\n"
+			      : "no reports yet: 'secteam-tui import FILE' brings them in\n",
 		      ctx->errout);
 	}
 	text_table_release(&lo.tab);
@@ -214,23 +233,32 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `list` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "QUERY", "only the reports it matches, in search's terms: state:S[,S] (or state:open), severity:S[,S], words, file:, from:, subject:, received:" },
+	{ "QUERY",
+	  "only the reports it matches, in search's terms: state:S[,S] (or state:open), severity:S[,S], words, file:, from:, subject:, received:" },
 	{ "--state S", "only reports in state S" },
-	{ "--open", "only reports still open (not disclosed, closed, rejected or duplicate)" },
-	{ "--sort KEY", "order by deadline, received, state, severity or subject (default: id)" },
+	{ "--open",
+	  "only reports still open (not disclosed, closed, rejected or duplicate)" },
+	{ "--sort KEY",
+	  "order by deadline, received, state, severity or subject (default: id)" },
 	{ "--json", "an array of JSON objects instead of the table" },
 	{ NULL, NULL },
 };
-static char *states(void) { return cmd_words(report_states); }
+static char *states(void)
+{
+	return cmd_words(report_states);
+}
 static const struct cmd_values values[] = {
 	{ "--state S", states, report_states },
 	{ NULL, NULL, NULL },
 };
-static const char *const examples[] = { "list --open --sort deadline",
-					"list state:open severity:high,critical", NULL };
+static const char *const examples[] = {
+	"list --open --sort deadline", "list state:open severity:high,critical",
+	NULL
+};
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.usage = "[QUERY] [--state S] [--open] [--sort deadline|received|state|severity|subject] [--json]",
+	.usage =
+		"[QUERY] [--state S] [--open] [--sort deadline|received|state|severity|subject] [--json]",
 	.help = "list reports",
 	.exec = cmd_list_exec,
 	.opts = cmd_list_opts,

@@ -43,10 +43,10 @@ struct mr {
 	int64_t id;
 	bool catch_all;
 	struct report_full rf;
-	struct maint_suggestions s;     /* the tree and the suggestions */
+	struct maint_suggestions s; /* the tree and the suggestions */
 	const struct maint_entry **sug; /* into s.res, in order */
 	size_t nsug;
-	struct participant *pv;         /* active participants */
+	struct participant *pv; /* active participants */
 	size_t np;
 };
 
@@ -96,8 +96,10 @@ static void print_list(struct cmd_ctx *ctx, struct mr *m)
 		}
 		line = maint_entry_format(e);
 		s = safe_str(line);
-		fprintf(ctx->out, "%s %s%s\n", is_in(m, e->email) ? "[in]" : "    ", s,
-			unsigned_only(m, e) ? "  [!] only from unsigned parts" : "");
+		fprintf(ctx->out, "%s %s%s\n",
+			is_in(m, e->email) ? "[in]" : "    ", s,
+			unsigned_only(m, e) ? "  [!] only from unsigned parts"
+					    : "");
 		free(s);
 		free(line);
 		shown++;
@@ -117,14 +119,17 @@ static void print_list(struct cmd_ctx *ctx, struct mr *m)
 	if (!shown && !m->np)
 		fprintf(ctx->out, "no maintainers found for report %lld%s\n",
 			(long long)m->id,
-			m->rf.nfiles ? "" : " (it touches no known file); add "
-			"people with --add 'Name <user@host>'");
+			m->rf.nfiles ? ""
+				     : " (it touches no known file); add "
+				       "people with --add 'Name <user@host>'");
 	if (left)
-		fprintf(ctx->out, "%zu catch-all entr%s left out; --with-catch-all "
-			"to show %s\n", left, left > 1 ? "ies" : "y",
-			left > 1 ? "them" : "it");
+		fprintf(ctx->out,
+			"%zu catch-all entr%s left out; --with-catch-all "
+			"to show %s\n",
+			left, left > 1 ? "ies" : "y", left > 1 ? "them" : "it");
 	if (m->s.nfiles_unsigned) {
-		fputs("files named only outside the reporter's signed text:", ctx->out);
+		fputs("files named only outside the reporter's signed text:",
+		      ctx->out);
 		for (size_t i = 0; i < m->s.nfiles_unsigned; i++) {
 			char *f = safe_str(m->s.files_unsigned[i]);
 			fprintf(ctx->out, " %s", f);
@@ -154,14 +159,17 @@ static void print_json(struct cmd_ctx *ctx, struct mr *m)
 			left++;
 			continue;
 		}
-		json_array_append_new(a, json_pack(
-			"{s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:b, s:b}",
-			"name", jstr(e->name), "email", jstr(e->email),
-			"role", jstr(e->role), "section", jstr(e->section),
-			"list", e->is_list, "catch_all", e->is_catch_all,
-			"security_contact", e->is_security_contact,
-			"participant", is_in(m, e->email),
-			"unsigned", unsigned_only(m, e)));
+		json_array_append_new(
+			a,
+			json_pack(
+				"{s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:b, s:b}",
+				"name", jstr(e->name), "email", jstr(e->email),
+				"role", jstr(e->role), "section",
+				jstr(e->section), "list", e->is_list,
+				"catch_all", e->is_catch_all,
+				"security_contact", e->is_security_contact,
+				"participant", is_in(m, e->email), "unsigned",
+				unsigned_only(m, e)));
 	}
 	for (size_t i = 0; i < m->rf.nfiles; i++)
 		json_array_append_new(files, json_text(m->rf.files[i]));
@@ -173,8 +181,10 @@ static void print_json(struct cmd_ctx *ctx, struct mr *m)
 	json_object_set_new(o, "tree", json_text(m->s.tree));
 	json_object_set_new(o, "files", files);
 	json_object_set_new(o, "suggestions", a);
-	json_object_set_new(o, "catch_all_left_out", json_integer((json_int_t)left));
-	json_object_set_new(o, "participants", participants_json(ctx->sess, m->id));
+	json_object_set_new(o, "catch_all_left_out",
+			    json_integer((json_int_t)left));
+	json_object_set_new(o, "participants",
+			    participants_json(ctx->sess, m->id));
 	json_print(ctx->out, o);
 	json_decref(o);
 }
@@ -183,8 +193,8 @@ static void print_json(struct cmd_ctx *ctx, struct mr *m)
 static int list(struct cmd_ctx *ctx, struct mr *m, const char *tree_opt,
 		bool json)
 {
-	int r = maintainers_suggest(ctx->sess, m->id, tree_opt, m->catch_all, &m->s,
-				    &ctx->err);
+	int r = maintainers_suggest(ctx->sess, m->id, tree_opt, m->catch_all,
+				    &m->s, &ctx->err);
 
 	if (m->s.warnings)
 		fputs(m->s.warnings, ctx->errout);
@@ -195,7 +205,8 @@ static int list(struct cmd_ctx *ctx, struct mr *m, const char *tree_opt,
 	for (size_t i = 0; i < m->s.res.n; i++)
 		m->sug[m->nsug++] = &m->s.res.v[i];
 	if (report_load(ctx->sess, m->id, &m->rf, &ctx->err) < 0 ||
-	    participants_list(ctx->sess, m->id, false, &m->pv, &m->np, &ctx->err) < 0)
+	    participants_list(ctx->sess, m->id, false, &m->pv, &m->np,
+			      &ctx->err) < 0)
 		return CMD_FAILED;
 	if (json)
 		print_json(ctx, m);
@@ -230,15 +241,32 @@ static int parse_change(int argc, char **argv, int64_t id,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 't': pc->tree_opt = optarg; break;
-		case 'a': add[pc->nadd++] = optarg; break;
-		case 'A': pc->add_all = true; break;
-		case 'r': rem[pc->nremove++] = optarg; break;
-		case 'k': ack[pc->nack++] = optarg; break;
-		case 'c': pc->catch_all = true; break;
-		case 'j': *json = true; break;
-		case 'K': pc->key = optarg; break;
-		default: return CMD_USAGE;
+		case 't':
+			pc->tree_opt = optarg;
+			break;
+		case 'a':
+			add[pc->nadd++] = optarg;
+			break;
+		case 'A':
+			pc->add_all = true;
+			break;
+		case 'r':
+			rem[pc->nremove++] = optarg;
+			break;
+		case 'k':
+			ack[pc->nack++] = optarg;
+			break;
+		case 'c':
+			pc->catch_all = true;
+			break;
+		case 'j':
+			*json = true;
+			break;
+		case 'K':
+			pc->key = optarg;
+			break;
+		default:
+			return CMD_USAGE;
 		}
 	}
 	/* The ID is the first operand (when the caller left it in argv);
@@ -274,9 +302,11 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 	add = xcalloc((size_t)argc + 1, sizeof(*add));
 	rem = xcalloc((size_t)argc + 1, sizeof(*rem));
 	ack = xcalloc((size_t)argc + 1, sizeof(*ack));
-	if (parse_change(argc, argv, id, &pc, add, rem, ack, &json) == CMD_USAGE)
+	if (parse_change(argc, argv, id, &pc, add, rem, ack, &json) ==
+	    CMD_USAGE)
 		goto usage;
-	if (config_get_bool(ctx->sess->cfg, "maintainers.include_catch_all", false))
+	if (config_get_bool(ctx->sess->cfg, "maintainers.include_catch_all",
+			    false))
 		pc.catch_all = true;
 	m.catch_all = pc.catch_all;
 	if (!pc.nadd && !pc.add_all && !pc.nremove && !pc.nack) {
@@ -285,7 +315,8 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 	}
 	if (json || (pc.key && pc.nadd != 1))
 		goto usage;
-	if (participants_change(ctx->sess, id, &pc, &done, &notes, &ctx->err) < 0)
+	if (participants_change(ctx->sess, id, &pc, &done, &notes, &ctx->err) <
+	    0)
 		goto out;
 	fputs(done, ctx->out);
 	fputs(notes, ctx->errout);

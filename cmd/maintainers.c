@@ -55,7 +55,8 @@ static json_t *result_json(const struct maint_result *res)
 		json_object_set_new(o, "role", jstr(e->role));
 		json_object_set_new(o, "section", jstr(e->section));
 		json_object_set_new(o, "list", json_boolean(e->is_list));
-		json_object_set_new(o, "catch_all", json_boolean(e->is_catch_all));
+		json_object_set_new(o, "catch_all",
+				    json_boolean(e->is_catch_all));
 		json_object_set_new(o, "security_contact",
 				    json_boolean(e->is_security_contact));
 		json_object_set_new(o, "in_file", json_boolean(e->in_file));
@@ -66,7 +67,8 @@ static json_t *result_json(const struct maint_result *res)
 
 static void print_json(FILE *out, json_t *j)
 {
-	json_dumpf(j, out, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
+	json_dumpf(j, out,
+		   JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(j);
 }
@@ -90,14 +92,16 @@ static int lookup_each(struct cmd_ctx *ctx, const struct maint_db *db,
 	json_t *all = json ? json_array() : NULL;
 	for (size_t i = 0; i < nfiles; i++) {
 		struct maint_result res;
-		if (maint_lookup(db, tree, &files[i], 1, NULL, &res, &ctx->err) < 0) {
+		if (maint_lookup(db, tree, &files[i], 1, NULL, &res,
+				 &ctx->err) < 0) {
 			json_decref(all);
 			return -1;
 		}
 		if (json) {
 			json_t *o = json_object();
 			json_object_set_new(o, "file", jstr(files[i]));
-			json_object_set_new(o, "maintainers", result_json(&res));
+			json_object_set_new(o, "maintainers",
+					    result_json(&res));
 			json_array_append_new(all, o);
 		} else {
 			char *f = safe_str(files[i]);
@@ -147,8 +151,9 @@ static void warn_not_in_tree(struct cmd_ctx *ctx, const char *tree,
 			     const char **files, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		char *p = files[i][0] == '/' ? xstrdup(files[i])
-					     : xasprintf("%s/%s", tree, files[i]);
+		char *p = files[i][0] == '/'
+			? xstrdup(files[i])
+			: xasprintf("%s/%s", tree, files[i]);
 		if (access(p, F_OK) < 0) {
 			char *s = safe_str(files[i]);
 			fprintf(ctx->errout,
@@ -189,19 +194,31 @@ static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return maintainers_report_exec(ctx, rid, argc, argv);
 
 	files = xcalloc((size_t)argc + 1, sizeof(*files));
-	while ((c = getopt_long(argc, argv, "", cmd_maintainers_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", cmd_maintainers_opts, NULL)) !=
+	       -1) {
 		switch (c) {
-		case 't': tree_opt = optarg; break;
-		case 'f': files[nfiles++] = optarg; break;
-		case 'p': patch = optarg; break;
-		case 'j': json = true; break;
-		case 'e': each = true; break;
+		case 't':
+			tree_opt = optarg;
+			break;
+		case 'f':
+			files[nfiles++] = optarg;
+			break;
+		case 'p':
+			patch = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'e':
+			each = true;
+			break;
 		default:
 			free(files);
 			return cmd_usage(ctx, "maintainers");
 		}
 	}
-	if (!nfiles && !patch && optind == argc - 1 && all_digits(argv[optind])) {
+	if (!nfiles && !patch && optind == argc - 1 &&
+	    all_digits(argv[optind])) {
 		free(files);
 		err_setc(&ctx->err, ERR_INVALID,
 			 "a report id comes first: maintainers %s [OPTIONS]",
@@ -256,24 +273,29 @@ out:
 
 /* `maintainers` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--tree DIR", "the kernel tree whose MAINTAINERS to read (else kernel.tree, /usr/src/linux-*)" },
+	{ "--tree DIR",
+	  "the kernel tree whose MAINTAINERS to read (else kernel.tree, /usr/src/linux-*)" },
 	{ "--file PATH", "the maintainers of PATH (repeatable)" },
 	{ "--each", "with --file: answer for each file separately" },
 	{ "--patch FILE", "the maintainers of the files a patch touches" },
-	{ "--add ADDR", "bring in a suggested address, or \"Name <addr>\" (repeatable)" },
+	{ "--add ADDR",
+	  "bring in a suggested address, or \"Name <addr>\" (repeatable)" },
 	{ "--key FPR", "with one --add: the key confirmed for that person" },
-	{ "--add-all", "bring in every suggested person (lists only when named)" },
+	{ "--add-all",
+	  "bring in every suggested person (lists only when named)" },
 	{ "--remove ADDR", "record that ADDR is no longer a participant" },
 	{ "--ack ADDR", "record that ADDR acknowledged the report" },
-	{ "--with-catch-all", "also suggest catch-all lists and the SECURITY CONTACT" },
+	{ "--with-catch-all",
+	  "also suggest catch-all lists and the SECURITY CONTACT" },
 	{ "--json", "JSON objects instead of lines" },
 	{ NULL, NULL },
 };
-static const char *const examples[] = {
-	"maintainers --file drivers/net/tun.c", NULL };
+static const char *const examples[] = { "maintainers --file drivers/net/tun.c",
+					NULL };
 const struct cmd_entry cmd_maintainers_entry = {
 	.name = "maintainers",
-	.usage = "[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
+	.usage =
+		"[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
 	.help = "find the maintainers for files, a patch or a report; bring them in",
 	.exec = cmd_maintainers_exec,
 	.opts = cmd_maintainers_opts,

@@ -38,7 +38,8 @@ static int cmd_note_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!*text) {
 		wipe_free(text, strlen(text));
 		err_setc(&ctx->err, ERR_INVALID,
-			 "report %lld: empty note: nothing recorded", (long long)c.id);
+			 "report %lld: empty note: nothing recorded",
+			 (long long)c.id);
 		return CMD_FAILED;
 	}
 	c.note = text;
@@ -55,7 +56,9 @@ static int cmd_note_exec(struct cmd_ctx *ctx, int argc, char **argv)
 static const struct cmd_opt_help opt_help[] = {
 	{ NULL, NULL },
 };
-static const char *const examples[] = { "note 3 'asked the reporter for a reproducer'", NULL };
+static const char *const examples[] = {
+	"note 3 'asked the reporter for a reproducer'", NULL
+};
 const struct cmd_entry cmd_note_entry = {
 	.name = "note",
 	.usage = "ID [TEXT]",

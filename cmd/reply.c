@@ -39,7 +39,8 @@ static int list_templates(struct cmd_ctx *ctx)
 		free(d);
 		return CMD_FAILED;
 	}
-	fprintf(ctx->out, "# templates: %s/NAME, else the shipped default\n", d);
+	fprintf(ctx->out, "# templates: %s/NAME, else the shipped default\n",
+		d);
 	for (size_t i = 0; i < n; i++) {
 		char *src = safe_str(v[i].source);
 		fprintf(ctx->out, "%s\t%s\n", v[i].name, src);
@@ -118,25 +119,31 @@ int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
 	if (s.where) {
 		char *t = safe_str(d->to_email), *w = safe_str(s.where),
 		     *m = safe_str(s.message_id);
-		fprintf(ctx->out, "%s\t%s\t%s\t<%s>\n", s.plaintext ? "plaintext" :
-			"encrypted", t, w, m);
+		fprintf(ctx->out, "%s\t%s\t%s\t<%s>\n",
+			s.plaintext ? "plaintext" : "encrypted", t, w, m);
 		cmd_summary(ctx, "report %lld: %s sent to %s, %s, %s (%s)",
 			    (long long)d->id, what, t,
-			    s.stored ? "in the thread" : "its copy not in the thread",
-			    s.plaintext ? "in the clear" : "signed and encrypted", w);
+			    s.stored ? "in the thread"
+				     : "its copy not in the thread",
+			    s.plaintext ? "in the clear"
+					: "signed and encrypted",
+			    w);
 		free(t);
 		free(w);
 		free(m);
 	}
 	if (r == CMD_OK && !s.stored) {
 		char *n = safe_str(s.store_note);
-		fprintf(ctx->errout, "warning: report %lld: the mail was sent but "
-			"its copy is not in the thread: %s\n", (long long)d->id, n);
+		fprintf(ctx->errout,
+			"warning: report %lld: the mail was sent but "
+			"its copy is not in the thread: %s\n",
+			(long long)d->id, n);
 		free(n);
 	}
 	if (r == CMD_OK && s.vendor_note) {
 		char *n = safe_str(s.vendor_note);
-		fprintf(ctx->errout, "warning: report %lld: %s\n", (long long)d->id, n);
+		fprintf(ctx->errout, "warning: report %lld: %s\n",
+			(long long)d->id, n);
 		free(n);
 	}
 	if (text)
@@ -154,7 +161,8 @@ static int send_reply(struct cmd_ctx *ctx, int64_t id,
 	if (reply_prepare(ctx->sess, id, o, &d, &ctx->err) == 0) {
 		char *who = safe_str(d.to_email);
 		char *q = xasprintf("send the reply to %s, %s?", who,
-				    d.fpr ? "signed and encrypted" : "signed, in the clear");
+				    d.fpr ? "signed and encrypted"
+					  : "signed, in the clear");
 
 		r = cmd_mail_draft(ctx, &d, yes, "the reply", q, reply_send);
 		free(q);
@@ -174,14 +182,29 @@ static int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	while ((c = getopt_long(argc, argv, "", cmd_reply_opts, NULL)) != -1) {
 		switch (c) {
-		case 'T': o.template = optarg; break;
-		case 't': o.to = optarg; break;
-		case 'a': o.allow_plaintext = true; break;
-		case 'y': yes = true; break;
-		case 'o': o.outbox = optarg; break;
-		case 's': use_sendmail = true; break;
-		case 'l': list = true; break;
-		default: return cmd_usage(ctx, "reply");
+		case 'T':
+			o.template = optarg;
+			break;
+		case 't':
+			o.to = optarg;
+			break;
+		case 'a':
+			o.allow_plaintext = true;
+			break;
+		case 'y':
+			yes = true;
+			break;
+		case 'o':
+			o.outbox = optarg;
+			break;
+		case 's':
+			use_sendmail = true;
+			break;
+		case 'l':
+			list = true;
+			break;
+		default:
+			return cmd_usage(ctx, "reply");
 		}
 	}
 	if (list)
@@ -191,7 +214,8 @@ static int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (optind != argc || (o.outbox && use_sendmail))
 		return cmd_usage(ctx, "reply");
 	if (use_sendmail)
-		o.sendmail = config_get(ctx->sess->cfg, "forward.sendmail", "sendmail -t -oi");
+		o.sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
+					"sendmail -t -oi");
 	else if (!o.outbox)
 		o.outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	if (!o.outbox && !o.sendmail) {
@@ -205,24 +229,31 @@ static int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `reply` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--template NAME", "the template (default ack); --list-templates lists them" },
-	{ "--to ADDR", "another recipient from the report's thread or its participants" },
-	{ "--allow-plaintext", "send in the clear when the reporter has no usable key (recorded; no quote)" },
-	{ "--yes", "send the template as filled: no $EDITOR, so no check that the draft was changed" },
+	{ "--template NAME",
+	  "the template (default ack); --list-templates lists them" },
+	{ "--to ADDR",
+	  "another recipient from the report's thread or its participants" },
+	{ "--allow-plaintext",
+	  "send in the clear when the reporter has no usable key (recorded; no quote)" },
+	{ "--yes",
+	  "send the template as filled: no $EDITOR, so no check that the draft was changed" },
 	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail", "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--sendmail",
+	  "deliver with forward.sendmail (default sendmail -t -oi)" },
 	{ "--list-templates", "the templates and where each comes from" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = { "reply 3 --template need-info", NULL };
 const struct cmd_entry cmd_reply_entry = {
 	.name = "reply",
-	.usage = "ID [--template NAME] [--to ADDR] [--allow-plaintext] [--yes] [--outbox MAILDIR | --sendmail] | --list-templates",
+	.usage =
+		"ID [--template NAME] [--to ADDR] [--allow-plaintext] [--yes] [--outbox MAILDIR | --sendmail] | --list-templates",
 	.help = "reply to the reporter from a template, signed and encrypted, in the thread",
 	.exec = cmd_reply_exec,
 	.opts = cmd_reply_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "refused (no usable key, an encrypted report in the clear, an unknown field), or delivery failed",
+	.exit1 =
+		"refused (no usable key, an encrypted report in the clear, an unknown field), or delivery failed",
 	.examples = examples,
 };

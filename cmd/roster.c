@@ -25,14 +25,17 @@ static int unusable(struct cmd_ctx *ctx, const struct roster_entry *e, size_t n)
 		if (e[i].in_keyring && e[i].can_encrypt)
 			continue;
 		sbuf_addf(&sb, "%s%s (%s)", bad++ ? ", " : "", e[i].fpr,
-			  e[i].in_keyring ? "cannot be encrypted to" : "not in your keyring");
+			  e[i].in_keyring ? "cannot be encrypted to"
+					  : "not in your keyring");
 	}
 	if (bad) {
 		char *safe = safe_str(sb.buf);
-		err_setc(&ctx->err, ERR_CRYPTO,
-			 "roster: %zu key%s cannot be sealed to: %s; import %s, or "
-			 "sealing fails", bad, bad == 1 ? "" : "s", safe,
-			 bad == 1 ? "it" : "them");
+		err_setc(
+			&ctx->err, ERR_CRYPTO,
+			"roster: %zu key%s cannot be sealed to: %s; import %s, or "
+			"sealing fails",
+			bad, bad == 1 ? "" : "s", safe,
+			bad == 1 ? "it" : "them");
 		free(safe);
 	}
 	sbuf_release(&sb);
@@ -70,23 +73,29 @@ static int show(struct cmd_ctx *ctx, bool json)
 	if (json) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < n; i++)
-			json_array_append_new(arr, json_pack(
-				"{s:s, s:o, s:o, s:o, s:b, s:b, s:b}",
-				"fingerprint", e[i].fpr, "officer", json_text(e[i].officer),
-				"uid", json_text(e[i].uid), "expires", json_time(e[i].expires),
-				"in_keyring", e[i].in_keyring, "can_encrypt", e[i].can_encrypt,
-				"secret", e[i].secret));
+			json_array_append_new(
+				arr,
+				json_pack("{s:s, s:o, s:o, s:o, s:b, s:b, s:b}",
+					  "fingerprint", e[i].fpr, "officer",
+					  json_text(e[i].officer), "uid",
+					  json_text(e[i].uid), "expires",
+					  json_time(e[i].expires), "in_keyring",
+					  e[i].in_keyring, "can_encrypt",
+					  e[i].can_encrypt, "secret",
+					  e[i].secret));
 		json_print(ctx->out, arr);
 		json_decref(arr);
 	} else {
 		static const char *const head[] = {
-			"FINGERPRINT", "OFFICER", "SECRET", "EXPIRES", "USER ID",
+			"FINGERPRINT", "OFFICER", "SECRET",
+			"EXPIRES",     "USER ID",
 		};
 		struct text_table tab;
 
 		text_table_init(&tab, ARRAY_SIZE(head), head, NULL);
 		for (size_t i = 0; i < n; i++) {
-			char *fpr = safe_str(e[i].fpr), *uid = safe_str(e[i].uid);
+			char *fpr = safe_str(e[i].fpr),
+			     *uid = safe_str(e[i].uid);
 			char *off = safe_str(e[i].officer), *last;
 			const char *exp = "never";
 
@@ -96,14 +105,22 @@ static int show(struct cmd_ctx *ctx, bool json)
 				exp = when;
 			}
 			if (!e[i].in_keyring)
-				last = xstrdup("(not in your keyring: import it, or sealing fails)");
+				last = xstrdup(
+					"(not in your keyring: import it, or sealing fails)");
 			else
-				last = xasprintf("%s%s", uid, e[i].can_encrypt ? "" :
-						 " (cannot be encrypted to)");
-			text_table_add(&tab, (const char *const[]){
-				fpr, *off ? off : "-",
-				!e[i].in_keyring ? "-" : e[i].secret ? "yes" : "no",
-				!e[i].in_keyring ? "-" : exp, last });
+				last = xasprintf(
+					"%s%s", uid,
+					e[i].can_encrypt
+						? ""
+						: " (cannot be encrypted to)");
+			text_table_add(&tab,
+				       (const char *const[]){
+					       fpr, *off ? off : "-",
+					       !e[i].in_keyring	     ? "-"
+						       : e[i].secret ? "yes"
+								     : "no",
+					       !e[i].in_keyring ? "-" : exp,
+					       last });
 			free(last);
 			free(fpr);
 			free(uid);
@@ -129,15 +146,19 @@ static int reseal(struct cmd_ctx *ctx, size_t batch)
 	r = roster_reseal(ctx->sess, &res, NULL, NULL, &ctx->err);
 
 	if (r < 0) {
-		err_prefix(&ctx->err, "roster reseal stopped after %zu resealed (run it again to finish)",
-			   res.resealed + res.rekeyed);
+		err_prefix(
+			&ctx->err,
+			"roster reseal stopped after %zu resealed (run it again to finish)",
+			res.resealed + res.rekeyed);
 		reseal_result_release(&res);
 		return CMD_FAILED;
 	}
-	fprintf(ctx->out, "resealed: %zu\nleft alone: %zu\nnot opened by your keys: %zu\n",
+	fprintf(ctx->out,
+		"resealed: %zu\nleft alone: %zu\nnot opened by your keys: %zu\n",
 		res.resealed, res.kept, res.nunopened);
 	if (res.rotated)
-		fprintf(ctx->out, "new team key generation, wrapped to exactly "
+		fprintf(ctx->out,
+			"new team key generation, wrapped to exactly "
 			"the roster (an officer joined or left: one who left "
 			"opens nothing sealed from now on)\n");
 	if (res.rekeyed)
@@ -147,23 +168,26 @@ static int reseal(struct cmd_ctx *ctx, size_t batch)
 			"generation's): %zu report(s)\n",
 			res.rekeyed);
 	if (res.shared)
-		fprintf(ctx->out, "team key shared with %zu new officer key(s)\n",
+		fprintf(ctx->out,
+			"team key shared with %zu new officer key(s)\n",
 			res.shared);
 	if (res.dropped)
 		fprintf(ctx->out,
 			"older team key generations' wrapped copies dropped: "
 			"%zu (the latest generation keeps those keys)\n",
 			res.dropped);
-	cmd_summary(ctx, "resealed %zu, left alone %zu, not opened by your keys %zu",
+	cmd_summary(ctx,
+		    "resealed %zu, left alone %zu, not opened by your keys %zu",
 		    res.resealed, res.kept, res.nunopened);
 	for (size_t i = 0; i < res.nunopened; i++)
 		fprintf(ctx->out, "  message %lld of report %lld\n",
 			(long long)res.unopened[i],
 			(long long)res.unopened_reports[i]);
 	if (res.nunopened)
-		err_setc(&ctx->err, ERR_CRYPTO,
-			 "%zu bod%s not resealed: an officer whose key opens them runs 'secteam-tui roster reseal'",
-			 res.nunopened, res.nunopened == 1 ? "y" : "ies");
+		err_setc(
+			&ctx->err, ERR_CRYPTO,
+			"%zu bod%s not resealed: an officer whose key opens them runs 'secteam-tui roster reseal'",
+			res.nunopened, res.nunopened == 1 ? "y" : "ies");
 	r = res.nunopened ? CMD_FAILED : CMD_OK;
 	reseal_result_release(&res);
 	return r;
@@ -177,14 +201,16 @@ static int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return show(ctx, true);
 	if (argc == 2 && !strcmp(argv[1], "reseal"))
 		return reseal(ctx, 0);
-	if (argc == 4 && !strcmp(argv[1], "reseal") && !strcmp(argv[2], "--batch")) {
+	if (argc == 4 && !strcmp(argv[1], "reseal") &&
+	    !strcmp(argv[2], "--batch")) {
 		char *end;
 		unsigned long b = strtoul(argv[3], &end, 10);
 
 		if (!*argv[3] || *end || b < 1 || b > 100000) {
-			err_setc(&ctx->err, ERR_INVALID,
-				 "roster reseal --batch '%s': a number of reports from 1 to 100000",
-				 argv[3]);
+			err_setc(
+				&ctx->err, ERR_INVALID,
+				"roster reseal --batch '%s': a number of reports from 1 to 100000",
+				argv[3]);
 			return CMD_USAGE;
 		}
 		return reseal(ctx, (size_t)b);
@@ -195,7 +221,8 @@ static int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
 /* `roster` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
 	{ "--json", "the keys as a JSON array" },
-	{ "--batch N", "with reseal: reports sealed again per transaction (default 256)" },
+	{ "--batch N",
+	  "with reseal: reports sealed again per transaction (default 256)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = { "roster", "roster reseal", NULL };
@@ -207,6 +234,7 @@ const struct cmd_entry cmd_roster_entry = {
 	.target = CMD_TARGET_NONE,
 	.subs = "reseal",
 	.opt_help = opt_help,
-	.exit1 = "a key of the roster is not in your keyring or cannot be encrypted to (named), no key to seal to, or a body cannot be resealed",
+	.exit1 =
+		"a key of the roster is not in your keyring or cannot be encrypted to (named), no key to seal to, or a body cannot be resealed",
 	.examples = examples,
 };

@@ -29,7 +29,7 @@
 /* The thread's messages, opened (or why not). */
 struct opened {
 	struct opened_message *om;
-	char **why;             /* per message: NULL when opened */
+	char **why; /* per message: NULL when opened */
 	size_t n;
 };
 
@@ -82,9 +82,11 @@ static void print_fixcve(FILE *out, const struct report_full *rf)
 	fixcve_fold(rf->events, rf->nevents, &fc);
 	for (size_t i = 0; i < fc.nfixes; i++) {
 		const struct fix_entry *f = &fc.fixes[i];
-		s = xasprintf("%s (%s%s, %zu introducing, %zu backports)", f->fix.sha,
-			      f->fix.tag ? "first in " : "",
-			      f->fix.tag ? f->fix.tag : f->tree_checked ? "no tag yet" : "unchecked",
+		s = xasprintf("%s (%s%s, %zu introducing, %zu backports)",
+			      f->fix.sha, f->fix.tag ? "first in " : "",
+			      f->fix.tag		? f->fix.tag
+				      : f->tree_checked ? "no tag yet"
+							: "unchecked",
 			      f->nintroduced, f->nbackports);
 		field(out, "Fix", s);
 		free(s);
@@ -98,7 +100,8 @@ static void print_fixcve(FILE *out, const struct report_full *rf)
 		sbuf_addf(&sb, "%s (%s", c->id, c->state);
 		for (size_t k = 0; c->nfixes && k < fc.nfixes; k++)
 			if (fixcve_covers(c, fc.fixes[k].fix.sha)) {
-				sbuf_addf(&sb, "%s%.12s", sep, fc.fixes[k].fix.sha);
+				sbuf_addf(&sb, "%s%.12s", sep,
+					  fc.fixes[k].fix.sha);
 				sep = ", ";
 			}
 		sbuf_addch(&sb, ')');
@@ -154,8 +157,10 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 		char *f = safe_str(m->from_email), *e = safe_str(o->why[i]);
 		/* Checked by nobody: not the verdict its row claims. */
 		fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s ---\n",
-			i + 1, n, f, m->date ? fmt_rfc3339(m->date, when) : "no date",
-			sig_verdict_name(SIG_ERROR), m->encrypted ? ", encrypted" : "");
+			i + 1, n, f,
+			m->date ? fmt_rfc3339(m->date, when) : "no date",
+			sig_verdict_name(SIG_ERROR),
+			m->encrypted ? ", encrypted" : "");
 		if (m->message_id_reused)
 			fputs("[warning: another message, with other content, carries this message's Message-ID: see the message-id-reused events]\n",
 			      out);
@@ -167,8 +172,9 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 	from = senders_format(om->from, om->nfrom);
 	/* This opening's verdict, never the row's: the row's is only what
 	 * whoever stored it said. */
-	fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s%s%s ---\n", i + 1, n,
-		from, m->date ? fmt_rfc3339(m->date, when) : "no date",
+	fprintf(out, "\n--- message %zu of %zu from %s, %s, %s%s%s%s ---\n",
+		i + 1, n, from,
+		m->date ? fmt_rfc3339(m->date, when) : "no date",
 		sig_verdict_name(om->verdict),
 		om->verified_now ? "" : " (as recorded at import)",
 		m->encrypted ? ", encrypted" : "",
@@ -188,8 +194,9 @@ static void print_message(FILE *out, const struct message *m, size_t i,
 		const struct attachment_info *a = &om->att[k];
 		char *fn = safe_str(a->filename ? a->filename : "(unnamed)");
 		char *ct = safe_str(a->content_type);
-		fprintf(out, "[attachment %zu: %s, %s, %zu bytes%s%s]\n", ++*natt, fn,
-			ct, a->size, a->exploit ? ", EXPLOIT CODE" : "",
+		fprintf(out, "[attachment %zu: %s, %s, %zu bytes%s%s]\n",
+			++*natt, fn, ct, a->size,
+			a->exploit ? ", EXPLOIT CODE" : "",
 			a->unsigned_part ? ", NOT SIGNED" : "");
 		free(fn);
 		free(ct);
@@ -213,16 +220,19 @@ static void print_embargo(struct cmd_ctx *ctx, const struct report *r)
  * detail out of line. */
 static void print_events(FILE *out, const struct report_full *rf)
 {
-	static const char *const head[] = { "WHEN", "OFFICER", "KIND", "DETAIL" };
+	static const char *const head[] = { "WHEN", "OFFICER", "KIND",
+					    "DETAIL" };
 	static const int max[] = { 0, 16, 24, 0 };
 	struct text_table tab;
 	char buf[32];
 
 	text_table_init(&tab, 4, head, max);
 	for (size_t i = 0; i < rf->nevents; i++) {
-		char *ofc = safe_str(rf->events[i].officer), *k = safe_str(rf->events[i].kind),
+		char *ofc = safe_str(rf->events[i].officer),
+		     *k = safe_str(rf->events[i].kind),
 		     *d = safe_str(rf->events[i].detail);
-		const char *row[] = { fmt_rfc3339(rf->events[i].at, buf), ofc, k, d };
+		const char *row[] = { fmt_rfc3339(rf->events[i].at, buf), ofc,
+				      k, d };
 		text_table_add(&tab, row);
 		free(ofc);
 		free(k);
@@ -240,12 +250,15 @@ static void print_duplicates(FILE *out, const struct report_full *rf)
 	struct sbuf sb = SBUF_INIT;
 
 	if (rf->duplicate_of)
-		fprintf(out, "%-20s %lld\n", "Duplicate of", (long long)rf->duplicate_of);
+		fprintf(out, "%-20s %lld\n", "Duplicate of",
+			(long long)rf->duplicate_of);
 	else if (!strcmp(rf->r.state, "duplicate"))
-		fprintf(out, "%-20s not recorded (triage %lld --of N records it)\n",
+		fprintf(out,
+			"%-20s not recorded (triage %lld --of N records it)\n",
 			"Duplicate of", (long long)rf->r.id);
 	for (size_t i = 0; i < rf->nduplicates; i++)
-		sbuf_addf(&sb, "%s%lld", i ? ", " : "", (long long)rf->duplicates[i]);
+		sbuf_addf(&sb, "%s%lld", i ? ", " : "",
+			  (long long)rf->duplicates[i]);
 	if (sb.len)
 		fprintf(out, "%-20s %s\n", "Duplicates", sb.buf);
 	sbuf_release(&sb);
@@ -256,7 +269,8 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 {
 	FILE *out = ctx->out;
 	const struct message *first = rf->nmsgs ? &rf->msgs[0] : NULL;
-	const struct opened_message *fom = first && !o->why[0] ? &o->om[0] : NULL;
+	const struct opened_message *fom = first && !o->why[0] ? &o->om[0]
+							       : NULL;
 	char buf[64], lbuf[64], *s;
 
 	fprintf(out, "%-20s %lld\n", "Report", (long long)rf->r.id);
@@ -267,7 +281,8 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 		s = sender_format(rf->r.reporter_name, rf->r.reporter_email);
 	field_safe(out, "Reporter", s);
 	free(s);
-	fprintf(out, "%-20s %s (%s)\n", "Received", fmt_rfc3339(rf->r.received, buf),
+	fprintf(out, "%-20s %s (%s)\n", "Received",
+		fmt_rfc3339(rf->r.received, buf),
 		fmt_local(rf->r.received, lbuf));
 	field(out, "State", rf->r.state);
 	print_duplicates(out, rf);
@@ -286,10 +301,12 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 	free(s);
 	field(out, "Fingerprint", first ? first->fingerprint : NULL);
 	field(out, "Signer matches From", first && matches ? "yes" : "no");
-	field(out, "Trust", first ? report_trust_name(report_trust_class(v, matches)) : NULL);
+	field(out, "Trust",
+	      first ? report_trust_name(report_trust_class(v, matches)) : NULL);
 	field(out, "Encrypted", rf->r.encrypted ? "yes" : "no");
 	if (rf->r.disclosure)
-		fprintf(out, "%-20s %s (%s)\n", "Disclosure", fmt_rfc3339(rf->r.disclosure, buf),
+		fprintf(out, "%-20s %s (%s)\n", "Disclosure",
+			fmt_rfc3339(rf->r.disclosure, buf),
 			fmt_local(rf->r.disclosure, lbuf));
 	else
 		field(out, "Disclosure", NULL);
@@ -304,9 +321,11 @@ static void print_text(struct cmd_ctx *ctx, const struct report_full *rf,
 			enum sig_verdict v = o->om[i].verdict;
 			/* Named by the message they come from, which a bare
 			 * number would read as a count. */
-			char *name = xasprintf(v == SIG_VALID || v == SIG_GOOD ?
-					       "Others' files (message %zu)" :
-					       "Unsigned files (message %zu)", i + 1);
+			char *name = xasprintf(
+				v == SIG_VALID || v == SIG_GOOD
+					? "Others' files (message %zu)"
+					: "Unsigned files (message %zu)",
+				i + 1);
 			print_files(out, name, o->om[i].files_unsigned,
 				    o->om[i].nfiles_unsigned);
 			free(name);
@@ -331,8 +350,8 @@ static json_t *senders_json(const struct opened_message *om)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < om->nfrom; i++)
-		json_array_append_new(a, sender_json(om->from[i].name,
-						     om->from[i].email));
+		json_array_append_new(
+			a, sender_json(om->from[i].name, om->from[i].email));
 	return a;
 }
 
@@ -365,41 +384,56 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 
 		if (op->why[i]) {
 			/* Checked by nobody: not the verdict its row claims. */
-			json_object_set_new(m, "open_error", json_text(op->why[i]));
+			json_object_set_new(m, "open_error",
+					    json_text(op->why[i]));
 			json_object_set_new(m, "verdict", json_string("error"));
 			json_object_set_new(m, "verified", json_false());
 			if (i == 0) {
 				/* Checked by nobody: not the row's verdict. */
-				json_object_set_new(sig, "verdict", json_string("error"));
-				json_object_set_new(sig, "signer_matches_from", json_false());
-				json_object_set_new(sig, "trust", json_string("bad"));
+				json_object_set_new(sig, "verdict",
+						    json_string("error"));
+				json_object_set_new(sig, "signer_matches_from",
+						    json_false());
+				json_object_set_new(sig, "trust",
+						    json_string("bad"));
 			}
 			continue;
 		}
 		/* The verdict of this opening (verified again, or tampered),
 		 * over the stored one. */
-		json_object_set_new(m, "verdict", json_string(sig_verdict_name(om->verdict)));
-		json_object_set_new(m, "verified", json_boolean(om->verified_now));
+		json_object_set_new(m, "verdict",
+				    json_string(sig_verdict_name(om->verdict)));
+		json_object_set_new(m, "verified",
+				    json_boolean(om->verified_now));
 		json_object_set_new(m, "senders", senders_json(om));
 		json_object_set_new(m, "signer", json_text(om->signer));
-		json_object_set_new(m, "signer_valid", json_boolean(om->signer_valid));
-		json_object_set_new(m, "unsigned_text", json_boolean(om->nunsigned > 0));
-		json_object_set_new(m, "unsigned_parts",
-				    json_integer((json_int_t)unsigned_parts(om)));
+		json_object_set_new(m, "signer_valid",
+				    json_boolean(om->signer_valid));
+		json_object_set_new(m, "unsigned_text",
+				    json_boolean(om->nunsigned > 0));
+		json_object_set_new(
+			m, "unsigned_parts",
+			json_integer((json_int_t)unsigned_parts(om)));
 		json_object_set_new(m, "files_unsigned",
-				    files_json(om->files_unsigned, om->nfiles_unsigned));
+				    files_json(om->files_unsigned,
+					       om->nfiles_unsigned));
 		for (size_t k = 0; k < om->nfiles_unsigned; k++)
 			json_array_append_new(unsigned_files,
 					      json_text(om->files_unsigned[k]));
 		if (i == 0) {
-			json_object_set_new(sig, "verdict",
-					    json_string(sig_verdict_name(om->verdict)));
-			json_object_set_new(sig, "signer_matches_from",
-					    json_boolean(om->signer_matches_from));
-			json_object_set_new(sig, "trust", json_string(report_trust_name(
-				report_trust_class(om->verdict, om->signer_matches_from))));
+			json_object_set_new(
+				sig, "verdict",
+				json_string(sig_verdict_name(om->verdict)));
+			json_object_set_new(
+				sig, "signer_matches_from",
+				json_boolean(om->signer_matches_from));
+			json_object_set_new(
+				sig, "trust",
+				json_string(report_trust_name(report_trust_class(
+					om->verdict, om->signer_matches_from))));
 			json_object_set_new(o, "senders", senders_json(om));
-			json_object_set_new(sig, "signer", json_text(om->signer));
+			json_object_set_new(sig, "signer",
+					    json_text(om->signer));
 			json_object_set_new(sig, "signer_valid",
 					    json_boolean(om->signer_valid));
 		}

@@ -38,7 +38,8 @@ static void print_counts(FILE *out, const char *title,
 static void print_days(FILE *out, const char *what, const struct stats_days *d)
 {
 	if (d->n)
-		fprintf(out, "  %-20s median %.1f, 90th percentile %.1f (%zu report%s)\n",
+		fprintf(out,
+			"  %-20s median %.1f, 90th percentile %.1f (%zu report%s)\n",
 			what, d->median, d->p90, d->n, d->n == 1 ? "" : "s");
 	else
 		fprintf(out, "  %-20s - (no report yet)\n", what);
@@ -57,12 +58,17 @@ static void print_text(FILE *out, const struct team_stats *st)
 	print_days(out, "to triage", &st->triage);
 	print_days(out, "to fix", &st->fix);
 	print_days(out, "to disclose", &st->disclose);
-	fprintf(out, "Embargoes            %zu decided, %zu longer than 7 days, "
-		"%zu longer than 14\n", st->decided, st->over7, st->over14);
+	fprintf(out,
+		"Embargoes            %zu decided, %zu longer than 7 days, "
+		"%zu longer than 14\n",
+		st->decided, st->over7, st->over14);
 	fprintf(out, "Overdue now          %zu", st->noverdue);
 	for (size_t i = 0; i < st->noverdue && i < OVERDUE_LISTED; i++)
-		fprintf(out, "%s#%lld", i ? " " : ": ", (long long)st->overdue[i]);
-	fputs(st->noverdue > OVERDUE_LISTED ? " ... (--json lists them all)\n" : "\n", out);
+		fprintf(out, "%s#%lld", i ? " " : ": ",
+			(long long)st->overdue[i]);
+	fputs(st->noverdue > OVERDUE_LISTED ? " ... (--json lists them all)\n"
+					    : "\n",
+	      out);
 }
 
 static json_t *counts_json(const struct stats_count *v, size_t n)
@@ -70,16 +76,18 @@ static json_t *counts_json(const struct stats_count *v, size_t n)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:o, s:I}", "name",
-						   json_text(v[i].name), "reports",
-						   (json_int_t)v[i].n));
+		json_array_append_new(a,
+				      json_pack("{s:o, s:I}", "name",
+						json_text(v[i].name), "reports",
+						(json_int_t)v[i].n));
 	return a;
 }
 
 static json_t *days_json(const struct stats_days *d)
 {
 	if (!d->n)
-		return json_pack("{s:i, s:n, s:n}", "reports", 0, "median", "p90");
+		return json_pack("{s:i, s:n, s:n}", "reports", 0, "median",
+				 "p90");
 	return json_pack("{s:I, s:f, s:f}", "reports", (json_int_t)d->n,
 			 "median", d->median, "p90", d->p90);
 }
@@ -90,19 +98,17 @@ static json_t *stats_json(const struct team_stats *st)
 
 	for (size_t i = 0; i < st->noverdue; i++)
 		json_array_append_new(ids, json_integer(st->overdue[i]));
-	return json_pack("{s:o, s:I, s:o, s:o, s:o, s:{s:o, s:o, s:o},"
-			 " s:{s:I, s:I, s:I}, s:o}",
-			 "now", json_time(st->now), "reports", (json_int_t)st->reports,
-			 "months", counts_json(st->months, st->nmonths),
-			 "states", counts_json(st->states, st->nstates),
-			 "subsystems", counts_json(st->subsystems, st->nsubsystems),
-			 "days", "triage", days_json(&st->triage),
-			 "fix", days_json(&st->fix),
-			 "disclose", days_json(&st->disclose),
-			 "embargoes", "decided", (json_int_t)st->decided,
-			 "over_7_days", (json_int_t)st->over7,
-			 "over_14_days", (json_int_t)st->over14,
-			 "overdue", ids);
+	return json_pack(
+		"{s:o, s:I, s:o, s:o, s:o, s:{s:o, s:o, s:o},"
+		" s:{s:I, s:I, s:I}, s:o}",
+		"now", json_time(st->now), "reports", (json_int_t)st->reports,
+		"months", counts_json(st->months, st->nmonths), "states",
+		counts_json(st->states, st->nstates), "subsystems",
+		counts_json(st->subsystems, st->nsubsystems), "days", "triage",
+		days_json(&st->triage), "fix", days_json(&st->fix), "disclose",
+		days_json(&st->disclose), "embargoes", "decided",
+		(json_int_t)st->decided, "over_7_days", (json_int_t)st->over7,
+		"over_14_days", (json_int_t)st->over14, "overdue", ids);
 }
 
 static int cmd_stats_exec(struct cmd_ctx *ctx, int argc, char **argv)

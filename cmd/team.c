@@ -27,9 +27,10 @@ static int list(struct cmd_ctx *ctx, bool json)
 	if (!cmd_store(ctx))
 		return CMD_FAILED;
 	if (!store_has_team(ctx->sess->store)) {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "%s is a SQLite file: its officer is the Unix user (%s); a team needs a team server",
-			 store_where(ctx->sess->store), ctx->sess->officer);
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"%s is a SQLite file: its officer is the Unix user (%s); a team needs a team server",
+			store_where(ctx->sess->store), ctx->sess->officer);
 		return CMD_FAILED;
 	}
 	if (store_officers_list(ctx->sess->store, true, &o, &n, &ctx->err) < 0)
@@ -37,26 +38,35 @@ static int list(struct cmd_ctx *ctx, bool json)
 	if (json) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < n; i++)
-			json_array_append_new(arr, json_pack("{s:o, s:o, s:o, s:o, s:b}",
-				"role", json_text(o[i].role), "name", json_text(o[i].name),
-				"key", json_text(o[i].key_fpr), "added", json_time(o[i].added_at),
-				"active", o[i].active));
+			json_array_append_new(
+				arr,
+				json_pack("{s:o, s:o, s:o, s:o, s:b}", "role",
+					  json_text(o[i].role), "name",
+					  json_text(o[i].name), "key",
+					  json_text(o[i].key_fpr), "added",
+					  json_time(o[i].added_at), "active",
+					  o[i].active));
 		json_print(ctx->out, arr);
 		json_decref(arr);
 	} else {
-		static const char *const head[] = { "OFFICER", "KEY", "SINCE", "NAME" };
+		static const char *const head[] = { "OFFICER", "KEY", "SINCE",
+						    "NAME" };
 		struct text_table tab;
 
 		text_table_init(&tab, ARRAY_SIZE(head), head, NULL);
 		for (size_t i = 0; i < n; i++) {
-			char *role = safe_str(o[i].role), *name = safe_str(o[i].name);
-			char *key = o[i].key_fpr ? safe_str(o[i].key_fpr) : xstrdup("-");
-			char *last = xasprintf("%s%s", name, o[i].active ? "" : " (removed)");
+			char *role = safe_str(o[i].role),
+			     *name = safe_str(o[i].name);
+			char *key = o[i].key_fpr ? safe_str(o[i].key_fpr)
+						 : xstrdup("-");
+			char *last = xasprintf("%s%s", name,
+					       o[i].active ? "" : " (removed)");
 
 			fmt_rfc3339(o[i].added_at, when);
 			when[10] = '\0';
-			text_table_add(&tab, (const char *const[]){
-				role, key, when, last });
+			text_table_add(&tab,
+				       (const char *const[]){ role, key, when,
+							      last });
 			free(last);
 			free(key);
 			free(role);
@@ -89,10 +99,12 @@ static int way_in(struct cmd_ctx *ctx, const char *role, bool password)
 	char *pw, *r = safe_str(role);
 
 	if (!password) {
-		fprintf(ctx->out, "%s has no password: on the server's own host it logs in over "
+		fprintf(ctx->out,
+			"%s has no password: on the server's own host it logs in over "
 			"the Unix socket as the Unix user of that name (peer authentication), "
 			"or with a client certificate; for a password: "
-			"secteam-tui team add-officer %s --key FPR --password\n", r, r);
+			"secteam-tui team add-officer %s --key FPR --password\n",
+			r, r);
 		free(r);
 		return CMD_OK;
 	}
@@ -100,7 +112,8 @@ static int way_in(struct cmd_ctx *ctx, const char *role, bool password)
 		free(r);
 		return CMD_FAILED;
 	}
-	fprintf(ctx->out, "initial password of %s: %s\n(hand it over privately; they "
+	fprintf(ctx->out,
+		"initial password of %s: %s\n(hand it over privately; they "
 		"change it with psql's \\password; the server got only its SCRAM verifier)\n",
 		r, pw);
 	wipe_free(pw, strlen(pw));
@@ -116,10 +129,13 @@ static void schema_said(struct cmd_ctx *ctx)
 
 	if (from <= 0 || from >= to)
 		return;
-	fprintf(ctx->out, "schema of %s upgraded from version %d to %d, every "
-		"event kept\n", store_where(s), from, to);
+	fprintf(ctx->out,
+		"schema of %s upgraded from version %d to %d, every "
+		"event kept\n",
+		store_where(s), from, to);
 	if (from < 5)
-		fprintf(ctx->out, "  from now on: ids and event times are the "
+		fprintf(ctx->out,
+			"  from now on: ids and event times are the "
 			"server's; a change of a report, participant, vendor or "
 			"stored body that no event records is refused; each new "
 			"message keeps the digest every opening checks (older ones "
@@ -151,12 +167,23 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", cmd_team_opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': role = optarg; break;
-		case 'n': name = optarg; break;
-		case 'k': key = optarg; break;
-		case 'j': json = true; break;
-		case 'p': password = true; break;
-		default: return cmd_usage(ctx, "team");
+		case 'o':
+			role = optarg;
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'p':
+			password = true;
+			break;
+		default:
+			return cmd_usage(ctx, "team");
 		}
 	}
 	if (!strcmp(sub, "list")) {
@@ -172,52 +199,62 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return CMD_FAILED;
 		schema_said(ctx);
 		fprintf(ctx->out, "team ready on %s; first officer: %s\n",
-			store_where(ctx->sess->store), role ? role : ctx->sess->officer);
-		return role && strcmp(role, ctx->sess->officer) ? way_in(ctx, role, password) : CMD_OK;
+			store_where(ctx->sess->store),
+			role ? role : ctx->sess->officer);
+		return role && strcmp(role, ctx->sess->officer)
+			? way_in(ctx, role, password)
+			: CMD_OK;
 	}
 	if (!strcmp(sub, "add-officer")) {
 		if (optind != argc - 1 || !key || role || json)
 			return cmd_usage(ctx, "team");
-		r = team_add_officer(ctx->sess, argv[optind], name, key, &ctx->err);
+		r = team_add_officer(ctx->sess, argv[optind], name, key,
+				     &ctx->err);
 		if (r < 0)
 			return CMD_FAILED;
-		fprintf(ctx->out, "officer %s added; run 'secteam-tui roster reseal' so their key opens the reports already stored\n",
+		fprintf(ctx->out,
+			"officer %s added; run 'secteam-tui roster reseal' so their key opens the reports already stored\n",
 			argv[optind]);
 		return way_in(ctx, argv[optind], password);
 	}
 	if (!strcmp(sub, "remove-officer")) {
-		if (optind != argc - 1 || key || role || name || json || password)
+		if (optind != argc - 1 || key || role || name || json ||
+		    password)
 			return cmd_usage(ctx, "team");
 		r = team_remove_officer(ctx->sess, argv[optind], &ctx->err);
 		if (r == 0)
-			fprintf(ctx->out, "officer %s removed; run 'secteam-tui roster reseal' so their key opens no stored report\n",
+			fprintf(ctx->out,
+				"officer %s removed; run 'secteam-tui roster reseal' so their key opens no stored report\n",
 				argv[optind]);
 		return r < 0 ? CMD_FAILED : CMD_OK;
 	}
-	err_setc(&ctx->err, ERR_INVALID,
-		 "unknown team command '%s' (init, add-officer, remove-officer, list)",
-		 sub);
+	err_setc(
+		&ctx->err, ERR_INVALID,
+		"unknown team command '%s' (init, add-officer, remove-officer, list)",
+		sub);
 	return CMD_USAGE;
 }
 
 /* `team` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
-	{ "--officer ROLE", "with init: the first officer's role (default: the login role)" },
+	{ "--officer ROLE",
+	  "with init: the first officer's role (default: the login role)" },
 	{ "--name NAME", "the officer's display name" },
 	{ "--key FPR", "the officer's OpenPGP key (full fingerprint)" },
 	{ "--json", "with list: a JSON array" },
-	{ "--password", "with init (for --officer) and add-officer: give the officer a new random login password, shown once (the server gets only its SCRAM verifier)" },
+	{ "--password",
+	  "with init (for --officer) and add-officer: give the officer a new random login password, shown once (the server gets only its SCRAM verifier)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = {
 	"team init --name 'Ada Officer' --key 0123456789ABCDEF0123456789ABCDEF01234567",
 	"team add-officer bob --key 89ABCDEF0123456789ABCDEF0123456789ABCDEF --password",
-	"team remove-officer bob",
-	"team list",
-	NULL };
+	"team remove-officer bob", "team list", NULL
+};
 const struct cmd_entry cmd_team_entry = {
 	.name = "team",
-	.usage = "init [--officer ROLE] [--name NAME] --key FPR [--password] | add-officer ROLE --key FPR [--name NAME] [--password] | remove-officer ROLE | list [--json]",
+	.usage =
+		"init [--officer ROLE] [--name NAME] --key FPR [--password] | add-officer ROLE --key FPR [--name NAME] [--password] | remove-officer ROLE | list [--json]",
 	.help = "the officers of a team server (PostgreSQL)",
 	.exec = cmd_team_exec,
 	.opts = cmd_team_opts,

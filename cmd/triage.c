@@ -38,14 +38,16 @@ static char *guard_question(const struct triage_change *t)
 
 	if (state && !strcmp(state, "disclosed"))
 		return xasprintf("disclose report %lld%s? (cannot be undone)",
-				 (long long)t->id, t->early ? " before its decided date" : "");
+				 (long long)t->id,
+				 t->early ? " before its decided date" : "");
 	if (state && !strcmp(state, "rejected"))
 		return xasprintf("reject report %lld?", (long long)t->id);
 	if (state && !strcmp(state, "accepted"))
 		return xasprintf("accept report %lld?", (long long)t->id);
 	if (t->public)
-		return xasprintf("mark report %lld already public? (cannot be undone)",
-				 (long long)t->id);
+		return xasprintf(
+			"mark report %lld already public? (cannot be undone)",
+			(long long)t->id);
 	return NULL;
 }
 
@@ -65,7 +67,8 @@ static int ask_first(struct cmd_ctx *ctx, struct triage_change *t,
 	const char *held;
 	int a = 1;
 
-	if ((!t->claim || t->take) && !(guarded && t->state && triage_state_valid(t->state)))
+	if ((!t->claim || t->take) &&
+	    !(guarded && t->state && triage_state_valid(t->state)))
 		goto guard;
 	if (report_get(ctx->sess, t->id, r, &ctx->err) < 0) {
 		free(q);
@@ -73,7 +76,8 @@ static int ask_first(struct cmd_ctx *ctx, struct triage_change *t,
 	}
 	*have_r = true;
 	if (guarded && t->state && triage_state_valid(t->state)) {
-		if (triage_check_transition(r->state, t->state, &ctx->err) < 0) {
+		if (triage_check_transition(r->state, t->state, &ctx->err) <
+		    0) {
 			err_prefix(&ctx->err, "report %lld", (long long)t->id);
 			free(q);
 			return -CMD_FAILED;
@@ -83,9 +87,11 @@ static int ask_first(struct cmd_ctx *ctx, struct triage_change *t,
 	held = r->claimed_by ? r->claimed_by : "";
 	if (t->claim && !t->take && *held && strcmp(held, ctx->sess->officer)) {
 		who = safe_str(held);
-		refusal = xasprintf("report %lld is claimed by %s: --claim --take takes it over",
-				    (long long)t->id, who);
-		a = cmd_confirm(ctx, refusal, "report %lld is claimed by %s: take it over?",
+		refusal = xasprintf(
+			"report %lld is claimed by %s: --claim --take takes it over",
+			(long long)t->id, who);
+		a = cmd_confirm(ctx, refusal,
+				"report %lld is claimed by %s: take it over?",
 				(long long)t->id, who);
 		free(refusal);
 		free(who);
@@ -113,15 +119,33 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	while ((c = getopt_long(argc, argv, "", cmd_triage_opts, NULL)) != -1) {
 		switch (c) {
-		case 's': t.state = optarg; break;
-		case 'v': t.severity = optarg; break;
-		case 'c': t.claim = true; break;
-		case 't': t.take = true; break;
-		case 'u': t.unclaim = true; break;
-		case 'p': t.public = true; break;
-		case 'n': t.note = optarg; break;
-		case 'e': t.early = true; break;
-		case 'r': t.reason = optarg; break;
+		case 's':
+			t.state = optarg;
+			break;
+		case 'v':
+			t.severity = optarg;
+			break;
+		case 'c':
+			t.claim = true;
+			break;
+		case 't':
+			t.take = true;
+			break;
+		case 'u':
+			t.unclaim = true;
+			break;
+		case 'p':
+			t.public = true;
+			break;
+		case 'n':
+			t.note = optarg;
+			break;
+		case 'e':
+			t.early = true;
+			break;
+		case 'r':
+			t.reason = optarg;
+			break;
 		case 'o':
 			if (parse_report_id(optarg, &t.of, &ctx->err) < 0)
 				return CMD_USAGE;
@@ -132,12 +156,15 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			else if (!strcmp(optarg, "exploit"))
 				t.consent_exploit = true;
 			else {
-				err_setc(&ctx->err, ERR_INVALID,
-					 "unknown consent '%s' (credit or exploit)", optarg);
+				err_setc(
+					&ctx->err, ERR_INVALID,
+					"unknown consent '%s' (credit or exploit)",
+					optarg);
 				return CMD_USAGE;
 			}
 			break;
-		default: return cmd_usage(ctx, "triage");
+		default:
+			return cmd_usage(ctx, "triage");
 		}
 	}
 	if ((c = cmd_report(ctx, "triage", argc, argv, &t.id)) != 0)
@@ -167,15 +194,21 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 /* `triage` in the command table (cmd/cmd.c). */
 static const struct cmd_opt_help opt_help[] = {
 	{ "--state S", "move the report to state S (the allowed moves only)" },
-	{ "--of N", "with --state duplicate (required there): the report this one duplicates; alone, records or changes the link of a report already a duplicate" },
+	{ "--of N",
+	  "with --state duplicate (required there): the report this one duplicates; alone, records or changes the link of a report already a duplicate" },
 	{ "--severity S", "none, low, medium, high or critical" },
-	{ "--claim", "make the officer running it the report's owner (refused, naming them, when another officer holds it)" },
-	{ "--take", "with --claim: take the report over from the officer who holds it" },
+	{ "--claim",
+	  "make the officer running it the report's owner (refused, naming them, when another officer holds it)" },
+	{ "--take",
+	  "with --claim: take the report over from the officer who holds it" },
 	{ "--unclaim", "leave the report without an owner" },
-	{ "--public", "mark the report already public (its policy date is now)" },
-	{ "--consent credit|exploit", "record the reporter's consent to be credited, or to release exploit code" },
+	{ "--public",
+	  "mark the report already public (its policy date is now)" },
+	{ "--consent credit|exploit",
+	  "record the reporter's consent to be credited, or to release exploit code" },
 	{ "--note TEXT", "add an internal note to the timeline" },
-	{ "--early", "with --state disclosed and --reason: disclose before the decided date (an event)" },
+	{ "--early",
+	  "with --state disclosed and --reason: disclose before the decided date (an event)" },
 	{ "--reason TEXT", "why the report is disclosed early" },
 	{ NULL, NULL },
 };
@@ -188,7 +221,10 @@ static char *states(void)
 	free(moves);
 	return text;
 }
-static char *severities(void) { return cmd_words(report_severities); }
+static char *severities(void)
+{
+	return cmd_words(report_severities);
+}
 static const struct cmd_values values[] = {
 	{ "--state S", states, report_states },
 	{ "--severity S", severities, report_severities },
@@ -196,16 +232,19 @@ static const struct cmd_values values[] = {
 };
 static const char *const examples[] = {
 	"triage 3 --state triaged --severity high --claim",
-	"triage 7 --state duplicate --of 3", NULL };
+	"triage 7 --state duplicate --of 3", NULL
+};
 const struct cmd_entry cmd_triage_entry = {
 	.name = "triage",
-	.usage = "ID [--state S [--early --reason TEXT]] [--of N] [--severity S] [--claim [--take]|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
+	.usage =
+		"ID [--state S [--early --reason TEXT]] [--of N] [--severity S] [--claim [--take]|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
 	.help = "change a report's state, severity, owner or flags",
 	.exec = cmd_triage_exec,
 	.opts = cmd_triage_opts,
 	.target = CMD_TARGET_REPORT,
 	.opt_help = opt_help,
-	.exit1 = "a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), a refused duplicate link (of itself, of a duplicate, of no such report), or no such report",
+	.exit1 =
+		"a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), a refused duplicate link (of itself, of a duplicate, of no such report), or no such report",
 	.examples = examples,
 	.values = values,
 };

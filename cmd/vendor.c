@@ -29,18 +29,24 @@ static int do_list(struct cmd_ctx *ctx, bool json)
 	if (store_vendors_list(s, &list, &n, &ctx->err) < 0)
 		return CMD_FAILED;
 	if (!a && n)
-		fprintf(ctx->out, "%-20s %-9s %-32s %s\n", "NAME", "KIND", "CONTACT", "KEY");
+		fprintf(ctx->out, "%-20s %-9s %-32s %s\n", "NAME", "KIND",
+			"CONTACT", "KEY");
 	for (size_t i = 0; i < n; i++) {
 		if (a) {
-			json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}",
-				"name", json_text(list[i].name),
-				"kind", json_text(list[i].kind),
-				"contact", json_text(list[i].contact),
-				"key", json_text(list[i].key_fpr)));
+			json_array_append_new(
+				a,
+				json_pack("{s:o, s:o, s:o, s:o}", "name",
+					  json_text(list[i].name), "kind",
+					  json_text(list[i].kind), "contact",
+					  json_text(list[i].contact), "key",
+					  json_text(list[i].key_fpr)));
 		} else {
-			char *nm = safe_str(list[i].name), *c = safe_str(list[i].contact),
-			     *k = safe_str(list[i].key_fpr ? list[i].key_fpr : "-");
-			fprintf(ctx->out, "%-20s %-9s %-32s %s\n", nm, list[i].kind, c, k);
+			char *nm = safe_str(list[i].name),
+			     *c = safe_str(list[i].contact),
+			     *k = safe_str(list[i].key_fpr ? list[i].key_fpr
+							   : "-");
+			fprintf(ctx->out, "%-20s %-9s %-32s %s\n", nm,
+				list[i].kind, c, k);
 			free(nm);
 			free(c);
 			free(k);
@@ -69,11 +75,11 @@ static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
 	if (store_vendor_get(s, name, &vd, &ctx->err) < 0)
 		return ERR_NOTFOUND;
 	to[0] = vd.contact;
-	keys[0] = vd.key_fpr;   /* the key the officer gave the directory */
+	keys[0] = vd.key_fpr; /* the key the officer gave the directory */
 	fo->to = to;
 	fo->keys = keys;
 	fo->nto = 1;
-	fo->force_recipient = true;  /* vendors are not participants */
+	fo->force_recipient = true; /* vendors are not participants */
 	if (!fo->outbox && !fo->sendmail)
 		fo->outbox = config_get(ctx->sess->cfg, "forward.outbox", NULL);
 	memset(&res, 0, sizeof(res));
@@ -85,7 +91,8 @@ static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
 
 		for (size_t i = 0; i < res.nsent; i++)
 			sbuf_addf(&sb, "%s%s mail to %s: %s", i ? "; " : "",
-				  res.sent[i].plaintext ? "a plain" : "an encrypted",
+				  res.sent[i].plaintext ? "a plain"
+							: "an encrypted",
 				  res.sent[i].to, res.sent[i].where);
 		*said = safe_str(sb.buf);
 		sbuf_release(&sb);
@@ -127,23 +134,49 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc < 2)
 		return cmd_usage(ctx, "vendor");
 	sub = argv[1];
-	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_vendor_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_vendor_opts,
+				NULL)) != -1) {
 		switch (c) {
-		case 'c': contact = optarg; break;
-		case 'k': key = optarg; break;
-		case 't': kind = optarg; break;
-		case 'n': vc.note = optarg; break;
-		case 's': vc.statement = optarg; break;
-		case 'N': vc.nda = true; break;
-		case 'C': vc.correct = true; break;
-		case 'j': json = true; break;
-		case 'F': forward = true; break;
-		case 'o': fo.outbox = optarg; break;
-		case 'S': fo.sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
-						   "sendmail -t -oi");
-			  break;
-		case 'P': fo.allow_plaintext = true; break;
-		default: return cmd_usage(ctx, "vendor");
+		case 'c':
+			contact = optarg;
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case 't':
+			kind = optarg;
+			break;
+		case 'n':
+			vc.note = optarg;
+			break;
+		case 's':
+			vc.statement = optarg;
+			break;
+		case 'N':
+			vc.nda = true;
+			break;
+		case 'C':
+			vc.correct = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'F':
+			forward = true;
+			break;
+		case 'o':
+			fo.outbox = optarg;
+			break;
+		case 'S':
+			fo.sendmail = config_get(ctx->sess->cfg,
+						 "forward.sendmail",
+						 "sendmail -t -oi");
+			break;
+		case 'P':
+			fo.allow_plaintext = true;
+			break;
+		default:
+			return cmd_usage(ctx, "vendor");
 		}
 	}
 	pos = argv + 1 + optind;
@@ -159,37 +192,45 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	    strcmp(sub, "notify"))
 		return cmd_usage(ctx, "vendor");
 	if (!strcmp(sub, "add") || !strcmp(sub, "edit")) {
-		if (npos != 1 || vc.note || vc.statement || vc.nda || vc.correct)
+		if (npos != 1 || vc.note || vc.statement || vc.nda ||
+		    vc.correct)
 			return cmd_usage(ctx, "vendor");
-		r = !strcmp(sub, "add") ?
-			vendor_directory_add(ctx->sess, pos[0], contact, key, kind, &summary, &ctx->err) :
-			vendor_directory_edit(ctx->sess, pos[0], contact, key, kind, &summary, &ctx->err);
+		r = !strcmp(sub, "add")
+			? vendor_directory_add(ctx->sess, pos[0], contact, key,
+					       kind, &summary, &ctx->err)
+			: vendor_directory_edit(ctx->sess, pos[0], contact, key,
+						kind, &summary, &ctx->err);
 	} else if (!strcmp(sub, "notify") || !strcmp(sub, "status")) {
 		vc.notify = !strcmp(sub, "notify");
 		if (contact || key || kind)
 			return cmd_usage(ctx, "vendor");
-		if ((c = cmd_report(ctx, "vendor", argc - 1, argv + 1, &vc.report)) != 0)
+		if ((c = cmd_report(ctx, "vendor", argc - 1, argv + 1,
+				    &vc.report)) != 0)
 			return c;
 		pos = argv + 1 + optind;
 		npos = argc - 1 - optind;
-		if (vc.notify ? npos != 1 || vc.correct : (npos != 2 && npos != 1))
+		if (vc.notify ? npos != 1 || vc.correct
+			      : (npos != 2 && npos != 1))
 			return cmd_usage(ctx, "vendor");
 		vc.vendor = pos[0];
 		vc.status = !vc.notify && npos == 2 ? pos[1] : NULL;
 		/* notify --forward: the vendor gets the same encrypted forward
 		 * as a maintainer, sent before the notification is recorded. */
-		if (forward && send_forward(ctx, vc.report, vc.vendor, &fo, &mails) < 0)
+		if (forward &&
+		    send_forward(ctx, vc.report, vc.vendor, &fo, &mails) < 0)
 			return CMD_FAILED;
 		r = vendor_change(ctx->sess, &vc, &summary, &ctx->err);
 	} else {
-		err_setc(&ctx->err, ERR_INVALID,
-			 "unknown vendor command '%s' (add, list, edit, notify, status)",
-			 sub);
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"unknown vendor command '%s' (add, list, edit, notify, status)",
+			sub);
 		return CMD_USAGE;
 	}
 	if (r < 0) {
 		if (mails)
-			fprintf(ctx->errout, "vendor %s: written before the refusal: %s\n",
+			fprintf(ctx->errout,
+				"vendor %s: written before the refusal: %s\n",
 				vc.vendor ? vc.vendor : "", mails);
 		free(mails);
 		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
@@ -210,15 +251,20 @@ static const struct cmd_opt_help opt_help[] = {
 	{ "--forward", "with notify: also forward the report to the vendor" },
 	{ "--outbox MAILDIR", "deliver the forward into MAILDIR" },
 	{ "--sendmail", "deliver the forward with forward.sendmail" },
-	{ "--allow-plaintext", "send a plain copy to a vendor without a usable key" },
+	{ "--allow-plaintext",
+	  "send a plain copy to a vendor without a usable key" },
 	{ "--correct", "put a wrong status right (recorded as a correction)" },
 	{ "--note TEXT", "an internal note with the status" },
 	{ "--statement TEXT", "the vendor's statement, for the advisory" },
-	{ "--nda-requested", "record that the vendor asked for an NDA (the team cannot enter one)" },
+	{ "--nda-requested",
+	  "record that the vendor asked for an NDA (the team cannot enter one)" },
 	{ "--json", "with list: a JSON array" },
 	{ NULL, NULL },
 };
-static char *statuses(void) { return cmd_words(vendor_statuses); }
+static char *statuses(void)
+{
+	return cmd_words(vendor_statuses);
+}
 static const struct cmd_values values[] = {
 	{ "STATUS", statuses, vendor_statuses },
 	{ NULL, NULL, NULL },
@@ -229,10 +275,12 @@ static const char *const examples[] = {
 	"vendor edit acme --key 0123456789ABCDEF0123456789ABCDEF01234567",
 	"vendor notify 3 acme --forward --outbox ~/outbox",
 	"vendor status 3 acme acknowledged",
-	NULL };
+	NULL
+};
 const struct cmd_entry cmd_vendor_entry = {
 	.name = "vendor",
-	.usage = "add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
+	.usage =
+		"add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
 	.help = "the vendor directory and each vendor's status on a report",
 	.exec = cmd_vendor_exec,
 	.opts = cmd_vendor_opts,
@@ -240,7 +288,8 @@ const struct cmd_entry cmd_vendor_entry = {
 	.target_subs = "notify status",
 	.subs = "add list edit notify status",
 	.opt_help = opt_help,
-	.exit1 = "a refused status change, an unknown vendor, or the forward failed",
+	.exit1 =
+		"a refused status change, an unknown vendor, or the forward failed",
 	.examples = examples,
 	.values = values,
 };

@@ -38,14 +38,16 @@ static int cmd_verify_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		differ += !same;
 		/* One report: every message; all of them: what changed. */
 		if (id || !same)
-			fprintf(ctx->out, "report %lld, message %zu: %s%s%s%s\n",
+			fprintf(ctx->out,
+				"report %lld, message %zu: %s%s%s%s\n",
 				(long long)v[i].report_id, ord,
 				sig_verdict_name(v[i].verdict),
 				same ? "" : " (recorded at import: ",
 				same ? "" : sig_verdict_name(v[i].was),
 				same ? "" : ")");
 	}
-	cmd_say(ctx, "%zu message%s verified against the keyring now; %zu differ%s from the record",
+	cmd_say(ctx,
+		"%zu message%s verified against the keyring now; %zu differ%s from the record",
 		n, n == 1 ? "" : "s", differ, differ == 1 ? "s" : "");
 	verdict_now_free(v, n);
 	return CMD_OK;

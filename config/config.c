@@ -24,7 +24,8 @@
 
 static void add_entry(struct config *cfg, const char *key, const char *value)
 {
-	cfg->entries = xrealloc(cfg->entries, (cfg->n + 1) * sizeof(*cfg->entries));
+	cfg->entries =
+		xrealloc(cfg->entries, (cfg->n + 1) * sizeof(*cfg->entries));
 	cfg->entries[cfg->n].key = str_lower(xstrdup(key));
 	cfg->entries[cfg->n].value = xstrdup(value);
 	cfg->n++;
@@ -100,18 +101,19 @@ static bool valid_name(const char *s)
 }
 
 /* "[name]": the section of the lines that follow, into section. */
-static int parse_section(char *s, char *section, size_t size,
-			 const char *name, int lineno, struct err *err)
+static int parse_section(char *s, char *section, size_t size, const char *name,
+			 int lineno, struct err *err)
 {
 	char *end = strchr(s, ']');
 	if (!end || end[1] || end - s - 1 >= (long)size)
 		return err_setc(err, ERR_INVALID,
-				"%s:%d: malformed section header", name, lineno);
+				"%s:%d: malformed section header", name,
+				lineno);
 	*end = '\0';
 	snprintf(section, size, "%s", str_trim(s + 1));
 	if (!valid_name(section))
-		return err_setc(err, ERR_INVALID,
-				"%s:%d: invalid section name", name, lineno);
+		return err_setc(err, ERR_INVALID, "%s:%d: invalid section name",
+				name, lineno);
 	return 0;
 }
 
@@ -163,9 +165,11 @@ int config_parse(struct config *cfg, const char *name, const char *text,
 		if (*s == '[') {
 			r = parse_section(s, section, sizeof(section), name,
 					  lineno, err);
-		} else if (!strncmp(s, "bind", 4) && isspace((unsigned char)s[4])) {
+		} else if (!strncmp(s, "bind", 4) &&
+			   isspace((unsigned char)s[4])) {
 			cfg->binds = xrealloc(cfg->binds,
-					      (cfg->nbinds + 1) * sizeof(*cfg->binds));
+					      (cfg->nbinds + 1) *
+						      sizeof(*cfg->binds));
 			cfg->binds[cfg->nbinds++] = xstrdup(str_trim(s + 4));
 		} else {
 			r = parse_entry(cfg, s, section, name, lineno, err);
@@ -182,7 +186,8 @@ int config_parse(struct config *cfg, const char *name, const char *text,
  * file, its folder and the folders above must be the user's or root's,
  * and writable by nobody else (open_trusted).
  */
-static int config_read(const char *path, char **text, size_t *len, struct err *err)
+static int config_read(const char *path, char **text, size_t *len,
+		       struct err *err)
 {
 	int fd, r;
 
@@ -213,7 +218,8 @@ int config_load(struct config *cfg, const char *path, bool must_exist,
 		return r;
 	if (memchr(text, '\0', len)) {
 		free(text);
-		return err_setc(err, ERR_INVALID, "%s: contains a NUL byte", path);
+		return err_setc(err, ERR_INVALID, "%s: contains a NUL byte",
+				path);
 	}
 	r = config_parse(cfg, path, text, err);
 	free(text);
@@ -262,11 +268,11 @@ bool config_get_bool(const struct config *cfg, const char *key, bool def)
 
 	if (!v)
 		return def;
-	if (!str_cmp_ci(v, "true") || !str_cmp_ci(v, "yes") || !strcmp(v, "1") ||
-	    !str_cmp_ci(v, "on"))
+	if (!str_cmp_ci(v, "true") || !str_cmp_ci(v, "yes") ||
+	    !strcmp(v, "1") || !str_cmp_ci(v, "on"))
 		return true;
-	if (!str_cmp_ci(v, "false") || !str_cmp_ci(v, "no") || !strcmp(v, "0") ||
-	    !str_cmp_ci(v, "off"))
+	if (!str_cmp_ci(v, "false") || !str_cmp_ci(v, "no") ||
+	    !strcmp(v, "0") || !str_cmp_ci(v, "off"))
 		return false;
 	return def;
 }
@@ -278,5 +284,6 @@ char *config_default_path(void)
 
 	if (xdg && *xdg == '/')
 		return xasprintf("%s/secteam/config", xdg);
-	return xasprintf("%s/.config/secteam/config", home && *home ? home : ".");
+	return xasprintf("%s/.config/secteam/config",
+			 home && *home ? home : ".");
 }

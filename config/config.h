@@ -18,7 +18,7 @@
 #include "util/util.h"
 
 struct config_entry {
-	char *key;   /* "section.name", lowercase */
+	char *key; /* "section.name", lowercase */
 	char *value;
 };
 

@@ -14,7 +14,8 @@ char *version_release(const char *version)
 {
 	const char *rc = strstr(version, "-rc");
 
-	return rc ? xstrndup(version, (size_t)(rc - version)) : xstrdup(version);
+	return rc ? xstrndup(version, (size_t)(rc - version))
+		  : xstrdup(version);
 }
 
 bool version_stable(const char *v)
@@ -72,7 +73,8 @@ static size_t branches_of(const struct fix_entry *f, struct fix_branch **out,
 		if (i < n)
 			continue;
 		(*out)[n].branch = c->branch;
-		(*out)[n].series = c->tag ? version_series(fix_version(c->tag)) : NULL;
+		(*out)[n].series = c->tag ? version_series(fix_version(c->tag))
+					  : NULL;
 		(*out)[n].intro_in = true;
 		n++;
 	}
@@ -113,7 +115,8 @@ static const struct fix_commit *mainline_in(const struct fixcve *fc, bool *none)
 	*none = true;
 	for (size_t k = 0; k < fc->nfixes; k++)
 		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++) {
-			const struct fix_commit *c = &fc->fixes[k].introduced[i];
+			const struct fix_commit *c =
+				&fc->fixes[k].introduced[i];
 			if (c->branch)
 				continue;
 			*none = false;
@@ -132,9 +135,12 @@ static const struct fix_commit *copy_in(const struct fixcve *fc,
 
 	for (size_t k = 0; k < fc->nfixes; k++)
 		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++) {
-			const struct fix_commit *c = &fc->fixes[k].introduced[i];
-			bool mine = c->branch ? !strcmp(c->branch, b->branch) : false;
-			if (!c->branch && c->tag && b->series && version_stable(tag_version(c))) {
+			const struct fix_commit *c =
+				&fc->fixes[k].introduced[i];
+			bool mine = c->branch ? !strcmp(c->branch, b->branch)
+					      : false;
+			if (!c->branch && c->tag && b->series &&
+			    version_stable(tag_version(c))) {
 				char *s = version_series(tag_version(c));
 				mine = !strcmp(s, b->series);
 				free(s);
@@ -152,7 +158,8 @@ static const struct fix_commit *backport_on(const struct fix_entry *f,
 	const struct fix_commit *best = NULL;
 
 	for (size_t b = 0; b < f->nbackports; b++)
-		if (f->backports[b].branch && !strcmp(f->backports[b].branch, branch))
+		if (f->backports[b].branch &&
+		    !strcmp(f->backports[b].branch, branch))
 			best = earlier(best, &f->backports[b]);
 	return best;
 }
@@ -173,7 +180,8 @@ size_t affected_lines(const struct fixcve *fc, const struct fix_entry *f,
 	bool owned, none;
 	size_t nb = branches_of(f, &br, &owned), n = 0;
 	const struct fix_commit *min = mainline_in(fc, &none);
-	bool fix_mainline = !f->fix.tag || !version_stable(tag_version(&f->fix));
+	bool fix_mainline = !f->fix.tag ||
+		!version_stable(tag_version(&f->fix));
 
 	*out = xcalloc(nb + 2, sizeof(**out));
 	if (none || min) {
@@ -196,7 +204,7 @@ size_t affected_lines(const struct fixcve *fc, const struct fix_entry *f,
 			in = true;
 		else if (!own_mainline_in(f))
 			in = min && min->tag && br[b].series &&
-			     vcmp(br[b].series, tag_version(min)) >= 0;
+				vcmp(br[b].series, tag_version(min)) >= 0;
 		if (br[b].fix_in || (!in && !cp))
 			continue;
 		l = &(*out)[n++];
@@ -206,7 +214,8 @@ size_t affected_lines(const struct fixcve *fc, const struct fix_entry *f,
 		l->series = owned ? NULL : br[b].series;
 		l->inherited = in;
 		l->in = l->inherited ? min : cp;
-		l->in_version = l->inherited ? (none ? "0" : tag_version(min)) : tag_version(cp);
+		l->in_version = l->inherited ? (none ? "0" : tag_version(min))
+					     : tag_version(cp);
 		l->out = backport_on(f, br[b].branch);
 		l->out_version = tag_version(l->out);
 	}
@@ -273,8 +282,8 @@ static enum vstatus line_status(const struct affected_line *l, const char *v)
 	return VS_AFFECTED;
 }
 
-static enum vstatus fix_status(const struct fixcve *fc, const struct fix_entry *f,
-			       const char *v)
+static enum vstatus fix_status(const struct fixcve *fc,
+			       const struct fix_entry *f, const char *v)
 {
 	struct affected_line *l;
 	size_t n = affected_lines(fc, f, &l);
@@ -285,8 +294,11 @@ static enum vstatus fix_status(const struct fixcve *fc, const struct fix_entry *
 		char *s = version_series(v);
 		bool fixed_in;
 		if (searched(f, s, &fixed_in)) {
-			const struct affected_line *sl = series_line(l, n, s, f);
-			st = fixed_in ? VS_FIXED : sl ? line_status(sl, v) : VS_NOT_AFFECTED;
+			const struct affected_line *sl =
+				series_line(l, n, s, f);
+			st = fixed_in ? VS_FIXED
+				: sl  ? line_status(sl, v)
+				      : VS_NOT_AFFECTED;
 			free(s);
 			free(l);
 			return st;
@@ -373,7 +385,8 @@ static void fix_points(const struct fixcve *fc, const struct fix_entry *f,
 		t = xasprintf("%s.1", s);
 		bp_add(v, n, t);
 		free(t);
-		t = xasprintf("%.*s.%lu-rc1", (int)(dot - s), s, strtoul(dot + 1, NULL, 10) + 1);
+		t = xasprintf("%.*s.%lu-rc1", (int)(dot - s), s,
+			      strtoul(dot + 1, NULL, 10) + 1);
 		bp_add(v, n, t);
 		free(t);
 	}
@@ -436,14 +449,17 @@ char *affected_text(const struct fixcve *fc)
 		else if (any)
 			sbuf_adds(&sb, "every version (no fix released yet)");
 		else if (s[i].to)
-			sbuf_addf(&sb, "%s up to (not including) %s", s[i].from, s[i].to);
+			sbuf_addf(&sb, "%s up to (not including) %s", s[i].from,
+				  s[i].to);
 		else
-			sbuf_addf(&sb, "%s and later (no fix released yet)", s[i].from);
+			sbuf_addf(&sb, "%s and later (no fix released yet)",
+				  s[i].from);
 	}
 	affected_spans_free(s, n);
 	if (!sb.len) {
 		sbuf_release(&sb);
-		return known ? xstrdup("none (every release holds the fix)") : NULL;
+		return known ? xstrdup("none (every release holds the fix)")
+			     : NULL;
 	}
 	return sbuf_detach(&sb, NULL);
 }

@@ -32,8 +32,8 @@ char *version_series(const char *v);
 
 /* One line of development of one fix: mainline or a stable branch. */
 struct affected_line {
-	const char *branch;   /* the stable branch; NULL: mainline */
-	const char *series;   /* its "X.Y"; NULL: mainline or not known */
+	const char *branch; /* the stable branch; NULL: mainline */
+	const char *series; /* its "X.Y"; NULL: mainline or not known */
 	const struct fix_commit *in; /* the commit the bug entered the line
 				      * with (a stable branch whose fork
 				      * held it: the mainline one); NULL
@@ -42,7 +42,7 @@ struct affected_line {
 				 * ("0": from the start, no introducing
 				 * commit known; NULL: in no release yet);
 				 * inherited, the mainline one's */
-	bool inherited;       /* a stable branch whose fork held the bug */
+	bool inherited; /* a stable branch whose fork held the bug */
 	const struct fix_commit *out; /* the fix on this line, NULL: none */
 	const char *out_version; /* the release it is first in; NULL: none
 				  * yet (or no fix on the line) */

@@ -69,8 +69,8 @@ int report_attachments(struct session *sess, int64_t id,
 		 * `show` either: the numbers stay the same.  Signed is what
 		 * this opening verified. */
 		if (report_open_thread(sess, &rf, i, &om, &e) == 0)
-			take(out, n, &om, i + 1, om.verdict == SIG_VALID ||
-					     om.verdict == SIG_GOOD);
+			take(out, n, &om, i + 1,
+			     om.verdict == SIG_VALID || om.verdict == SIG_GOOD);
 		else
 			(*unopened)++;
 		opened_message_release(&om);
@@ -99,17 +99,22 @@ static int write_new(const char *path, const unsigned char *data, size_t len,
 		     struct err *err)
 {
 	struct stat st;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
-		      O_NOCTTY, 0600);
+	int fd = open(path,
+		      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
+			      O_NOCTTY,
+		      0600);
 	int e;
 
-	if (fd < 0 && errno == EEXIST && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+	if (fd < 0 && errno == EEXIST && lstat(path, &st) == 0 &&
+	    S_ISLNK(st.st_mode))
 		return err_setc(err, ERR_REFUSED,
-				"refusing to write '%s': it is a symbolic link", path);
-	if (fd < 0 && errno == EEXIST)
-		return err_setc(err, ERR_REFUSED,
-				"refusing to write '%s': it exists (--force replaces it)",
+				"refusing to write '%s': it is a symbolic link",
 				path);
+	if (fd < 0 && errno == EEXIST)
+		return err_setc(
+			err, ERR_REFUSED,
+			"refusing to write '%s': it exists (--force replaces it)",
+			path);
 	if (fd < 0)
 		return err_setc(err, ERR_IO, "cannot create '%s': %s", path,
 				strerror(errno));
@@ -118,7 +123,8 @@ static int write_new(const char *path, const unsigned char *data, size_t len,
 		e = errno;
 	if (e) {
 		unlink(path);
-		return err_setc(err, ERR_IO, "cannot write '%s': %s", path, strerror(e));
+		return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
+				strerror(e));
 	}
 	return 0;
 }
@@ -150,9 +156,10 @@ struct saved_req {
 static int saved_event(struct session *sess, void *data, struct err *err)
 {
 	struct saved_req *q = data;
-	char *d = xasprintf("attachment %zu (message %zu, %zu bytes) saved to a "
-			    "file: exploit code", q->a->number, q->a->message,
-			    q->a->info.size);
+	char *d =
+		xasprintf("attachment %zu (message %zu, %zu bytes) saved to a "
+			  "file: exploit code",
+			  q->a->number, q->a->message, q->a->info.size);
 	int r = store_event_add(sess->store, q->id, sess->officer,
 				"attachment-saved", d, err);
 
@@ -187,7 +194,9 @@ char *attachment_safe_name(const char *filename, size_t number)
 	for (const char *p = base; *p && n < 80; p++) {
 		unsigned char c = (unsigned char)*p;
 
-		out[n++] = (c < 128 && (isalnum(c) || strchr("._+-", c))) ? (char)c : '_';
+		out[n++] = (c < 128 && (isalnum(c) || strchr("._+-", c)))
+			? (char)c
+			: '_';
 	}
 	out[n] = '\0';
 	if (!n || strspn(out, "_.") == n) {

@@ -18,10 +18,10 @@
 
 /* attachment.c: a report's attachments, numbered across its thread. */
 struct report_attachment {
-	size_t number;         /* 1, 2, ... over every message, in order */
-	size_t message;        /* the message it came in, from 1 */
-	bool is_signed;        /* inside what a valid or good signature covers */
-	struct attachment_info info;  /* with its data */
+	size_t number; /* 1, 2, ... over every message, in order */
+	size_t message; /* the message it came in, from 1 */
+	bool is_signed; /* inside what a valid or good signature covers */
+	struct attachment_info info; /* with its data */
 };
 /* Every attachment of report id (each message decrypted now; one that
  * cannot be opened adds none, counted in *unopened, as `show` leaves

@@ -21,7 +21,7 @@ struct date_req {
 	time_t date, now;
 	const char *by, *reason;
 	bool override;
-	bool past;              /* the date is a UTC day before today */
+	bool past; /* the date is a UTC day before today */
 	struct policy pol;
 	struct policy_answer ans;
 	char *detail;
@@ -37,16 +37,18 @@ static int check_when(struct date_req *d, const struct report *r,
 	char a[32], b[32];
 
 	if (days_between(0, d->date) < days_between(0, r->received))
-		return err_setc(err, ERR_REFUSED,
-				"report %lld: the date %s is before the report was received (%s)",
-				(long long)d->id, fmt_rfc3339(d->date, a),
-				fmt_rfc3339(r->received, b));
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld: the date %s is before the report was received (%s)",
+			(long long)d->id, fmt_rfc3339(d->date, a),
+			fmt_rfc3339(r->received, b));
 	d->past = days_between(0, d->date) < days_between(0, d->now);
 	if (d->past && !d->override)
-		return err_setc(err, ERR_REFUSED,
-				"report %lld: the date %s is in the past (now %s); --override records it anyway",
-				(long long)d->id, fmt_rfc3339(d->date, a),
-				fmt_rfc3339(d->now, b));
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld: the date %s is in the past (now %s); --override records it anyway",
+			(long long)d->id, fmt_rfc3339(d->date, a),
+			fmt_rfc3339(d->now, b));
 	return 0;
 }
 
@@ -58,8 +60,13 @@ typedef int (*date_step)(struct session *sess, struct date_req *d,
 static int propose_step(struct session *sess, struct date_req *d,
 			struct report *r, struct err *err)
 {
-	struct proposal p = { 0, d->id, (char *)d->by, d->date, (char *)d->reason,
-			      sess->officer, d->now };
+	struct proposal p = { 0,
+			      d->id,
+			      (char *)d->by,
+			      d->date,
+			      (char *)d->reason,
+			      sess->officer,
+			      d->now };
 	char when[32];
 	int rc;
 
@@ -67,7 +74,8 @@ static int propose_step(struct session *sess, struct date_req *d,
 		return rc;
 	if (str_starts(d->by, "vendor:")) {
 		struct vendor v;
-		if ((rc = store_vendor_get(sess->store, d->by + 7, &v, err)) < 0)
+		if ((rc = store_vendor_get(sess->store, d->by + 7, &v, err)) <
+		    0)
 			return rc;
 		vendor_release(&v);
 	}
@@ -77,12 +85,13 @@ static int propose_step(struct session *sess, struct date_req *d,
 	d->detail = xasprintf("%s proposed %s (policy: %s%s): %s", d->by,
 			      fmt_rfc3339(d->date, when),
 			      policy_verdict_name(d->ans.verdict),
-			      d->past ? "; in the past, overridden" : "", d->reason);
+			      d->past ? "; in the past, overridden" : "",
+			      d->reason);
 	return 0;
 }
 
-static int set_step(struct session *sess, struct date_req *d,
-		    struct report *r, struct err *err)
+static int set_step(struct session *sess, struct date_req *d, struct report *r,
+		    struct err *err)
 {
 	struct decision dc;
 	char when[32];
@@ -94,9 +103,14 @@ static int set_step(struct session *sess, struct date_req *d,
 		     d->now, &d->ans);
 	if (!d->ans.allowed)
 		return err_setc(err, ERR_REFUSED, "%s", d->ans.msg);
-	dc = (struct decision){ 0, d->id, d->date,
+	dc = (struct decision){ 0,
+				d->id,
+				d->date,
 				(char *)policy_verdict_name(d->ans.verdict),
-				(char *)d->reason, d->override, sess->officer, d->now };
+				(char *)d->reason,
+				d->override,
+				sess->officer,
+				d->now };
 	if ((rc = store_decision_add(sess->store, &dc, err)) < 0)
 		return rc;
 	d->detail = xasprintf("disclosure date set to %s (policy: %s%s%s)%s%s",
@@ -104,7 +118,8 @@ static int set_step(struct session *sess, struct date_req *d,
 			      policy_verdict_name(d->ans.verdict),
 			      d->override ? ", overridden" : "",
 			      d->past ? "; in the past" : "",
-			      d->reason ? ": " : "", d->reason ? d->reason : "");
+			      d->reason ? ": " : "",
+			      d->reason ? d->reason : "");
 	return 0;
 }
 
@@ -115,14 +130,17 @@ static int start_step(struct session *sess, struct date_req *d,
 
 	(void)sess;
 	if (r->release_started)
-		return err_setc(err, ERR_REFUSED,
-				"report %lld: the release process started already, at %s",
-				(long long)d->id, fmt_rfc3339(r->release_started, when));
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld: the release process started already, at %s",
+			(long long)d->id,
+			fmt_rfc3339(r->release_started, when));
 	/* Its event (apply_step) starts it: the store applies it. */
 	r->release_started = d->now;
 	policy_check(&d->pol, r, d->now, false, false, d->now, &d->ans);
-	d->detail = xasprintf("release process started: the policy clock now runs from %s",
-			      fmt_rfc3339(d->now, when));
+	d->detail = xasprintf(
+		"release process started: the policy clock now runs from %s",
+		fmt_rfc3339(d->now, when));
 	return 0;
 }
 
@@ -189,25 +207,31 @@ int date_propose(struct session *sess, int64_t id, time_t date, const char *by,
 		 const char *reason, bool override, struct date_outcome *out,
 		 struct err *err)
 {
-	struct date_req d = { .id = id, .date = date, .by = by, .reason = reason,
+	struct date_req d = { .id = id,
+			      .date = date,
+			      .by = by,
+			      .reason = reason,
 			      .override = override };
 
 	memset(out, 0, sizeof(*out));
 	if (!by || !valid_by(by))
-		return err_setc(err, ERR_INVALID,
-				"report %lld: --by must be reporter, officer, vendor:NAME or maintainer:EMAIL",
-				(long long)id);
+		return err_setc(
+			err, ERR_INVALID,
+			"report %lld: --by must be reporter, officer, vendor:NAME or maintainer:EMAIL",
+			(long long)id);
 	if (!reason || !*reason)
 		return err_setc(err, ERR_INVALID,
-				"report %lld: a proposal needs a reason", (long long)id);
+				"report %lld: a proposal needs a reason",
+				(long long)id);
 	return run(sess, &d, apply_propose, out, err);
 }
 
 int date_set(struct session *sess, int64_t id, time_t date, const char *reason,
 	     bool override, struct date_outcome *out, struct err *err)
 {
-	struct date_req d = { .id = id, .date = date, .reason = reason,
-			      .override = override };
+	struct date_req d = {
+		.id = id, .date = date, .reason = reason, .override = override
+	};
 
 	memset(out, 0, sizeof(*out));
 	if (reason && !*reason)

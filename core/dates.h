@@ -10,9 +10,9 @@
 #include "core/core.h"
 
 struct date_outcome {
-	struct policy_answer ans;  /* the policy on the date, now */
-	time_t date;               /* the date proposed or set */
-	char *detail;              /* the event's text (untrusted parts) */
+	struct policy_answer ans; /* the policy on the date, now */
+	time_t date; /* the date proposed or set */
+	char *detail; /* the event's text (untrusted parts) */
 };
 void date_outcome_release(struct date_outcome *out);
 

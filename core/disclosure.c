@@ -35,17 +35,22 @@ int dossier_load(struct session *sess, int64_t id, struct dossier *d,
 	if ((r = report_load(sess, id, &d->f, err)) < 0)
 		return r;
 	s = sess->store;
-	if ((r = store_report_vendors_get(s, id, &d->vendors, &d->nvendors, err)) < 0 ||
-	    (r = store_proposals_get(s, id, &d->proposals, &d->nproposals, err)) < 0 ||
-	    (r = store_decisions_get(s, id, &d->decisions, &d->ndecisions, err)) < 0)
+	if ((r = store_report_vendors_get(s, id, &d->vendors, &d->nvendors,
+					  err)) < 0 ||
+	    (r = store_proposals_get(s, id, &d->proposals, &d->nproposals,
+				     err)) < 0 ||
+	    (r = store_decisions_get(s, id, &d->decisions, &d->ndecisions,
+				     err)) < 0)
 		return r;
-	policy_check(&d->pol, &d->f.r, d->f.r.disclosure ? d->f.r.disclosure : d->now,
+	policy_check(&d->pol, &d->f.r,
+		     d->f.r.disclosure ? d->f.r.disclosure : d->now,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].reason,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].override,
 		     d->now, &d->ans);
 	embargo_of_report(&d->pol, &d->f.r, d->now, &d->emb);
 	if (d->f.duplicate_of &&
-	    (r = triage_original(sess, d->f.duplicate_of, &d->original, err)) < 0)
+	    (r = triage_original(sess, d->f.duplicate_of, &d->original, err)) <
+		    0)
 		return r;
 	d->redact = reporter_needles(d);
 	return 0;
@@ -78,53 +83,68 @@ time_t dossier_released_at(const struct dossier *d)
 
 	for (size_t i = 0; i < d->f.nevents; i++) {
 		const struct event *e = &d->f.events[i];
-		if (!strcmp(e->kind, "state") && e->detail && str_ends(e->detail, "-> disclosed"))
+		if (!strcmp(e->kind, "state") && e->detail &&
+		    str_ends(e->detail, "-> disclosed"))
 			disclosed = e->at;
 		else if (!strcmp(e->kind, "public") && !public)
-			public = e->at;
+		public = e->at;
 	}
 	if (disclosed)
 		return disclosed;
 	return d->f.r.public ? (public ? public : d->f.r.received) : 0;
 }
 
-int dossier_refuse_unreleased(const struct dossier *d, const char *what, struct err *err)
+int dossier_refuse_unreleased(const struct dossier *d, const char *what,
+			      struct err *err)
 {
 	const struct report *r = &d->f.r;
 	long long id = (long long)r->id;
-	long long of = (long long)d->f.duplicate_of, orig = (long long)d->original;
+	long long of = (long long)d->f.duplicate_of,
+		  orig = (long long)d->original;
 	char when[32];
 
 	if (of && orig != of)
-		return err_setc(err, ERR_REFUSED,
-				"report %lld is a duplicate of report %lld, itself a "
-				"duplicate of report %lld: it gets no %s of its own; "
-				"export report %lld's instead", id, of, orig, what, orig);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld is a duplicate of report %lld, itself a "
+			"duplicate of report %lld: it gets no %s of its own; "
+			"export report %lld's instead",
+			id, of, orig, what, orig);
 	if (of)
-		return err_setc(err, ERR_REFUSED,
-				"report %lld is a duplicate of report %lld: it gets no %s "
-				"of its own; export report %lld's instead", id, of, what, of);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld is a duplicate of report %lld: it gets no %s "
+			"of its own; export report %lld's instead",
+			id, of, what, of);
 	if (!strcmp(r->state, "rejected"))
-		return err_setc(err, ERR_REFUSED,
-				"report %lld is rejected: a rejected report gets no %s", id, what);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld is rejected: a rejected report gets no %s",
+			id, what);
 	if (!strcmp(r->state, "duplicate"))
-		return err_setc(err, ERR_REFUSED,
-				"report %lld is a duplicate: it gets no %s of its own (its "
-				"original's covers it; which report that is is not "
-				"recorded: triage %lld --of N records it)", id, what, id);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld is a duplicate: it gets no %s of its own (its "
+			"original's covers it; which report that is is not "
+			"recorded: triage %lld --of N records it)",
+			id, what, id);
 	if (!strcmp(r->state, "closed") && !dossier_released_at(d))
-		return err_setc(err, ERR_REFUSED,
-				"report %lld was closed without being disclosed: it gets no %s",
-				id, what);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld was closed without being disclosed: it gets no %s",
+			id, what);
 	if (!dossier_embargoed(d))
 		return 0;
 	if (r->disclosure)
-		return err_setc(err, ERR_REFUSED,
-				"report %lld is under embargo until %s: no %s before disclosure",
-				id, fmt_rfc3339(r->disclosure, when), what);
-	return err_setc(err, ERR_REFUSED,
-			"report %lld is under embargo with no disclosure date set: no %s "
-			"before disclosure", id, what);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld is under embargo until %s: no %s before disclosure",
+			id, fmt_rfc3339(r->disclosure, when), what);
+	return err_setc(
+		err, ERR_REFUSED,
+		"report %lld is under embargo with no disclosure date set: no %s "
+		"before disclosure",
+		id, what);
 }
 
 json_t *disclosure_json(struct session *sess, const struct report *r)
@@ -152,42 +172,49 @@ json_t *disclosure_json(struct session *sess, const struct report *r)
 		     last && last->reason, last && last->override, now, &ans);
 	for (size_t i = 0; i < np; i++) {
 		struct policy_answer pa;
-		policy_check(&pol, r, p[i].date, p[i].reason != NULL, false, now, &pa);
-		json_array_append_new(props, json_pack(
-			"{s:o, s:o, s:o, s:o, s:o, s:s}",
-			"by", json_text(p[i].by), "date", json_time(p[i].date),
-			"reason", json_text(p[i].reason), "at", json_time(p[i].at),
-			"officer", json_text(p[i].officer),
-			"policy_verdict", policy_verdict_name(pa.verdict)));
+		policy_check(&pol, r, p[i].date, p[i].reason != NULL, false,
+			     now, &pa);
+		json_array_append_new(
+			props,
+			json_pack("{s:o, s:o, s:o, s:o, s:o, s:s}", "by",
+				  json_text(p[i].by), "date",
+				  json_time(p[i].date), "reason",
+				  json_text(p[i].reason), "at",
+				  json_time(p[i].at), "officer",
+				  json_text(p[i].officer), "policy_verdict",
+				  policy_verdict_name(pa.verdict)));
 		proposal_release(&p[i]);
 	}
 	for (size_t i = 0; i < nd; i++)
-		json_array_append_new(hist, json_pack(
-			"{s:o, s:o, s:o, s:b, s:o, s:o}",
-			"date", json_time(dc[i].date),
-			"policy_verdict", json_text(dc[i].verdict),
-			"reason", json_text(dc[i].reason),
-			"override", dc[i].override,
-			"officer", json_text(dc[i].officer),
-			"at", json_time(dc[i].at)));
-	o = json_pack("{s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
-		      "date", json_time(r->disclosure),
-		      "policy_verdict", json_text(last ? last->verdict : NULL),
-		      "reason", json_text(last ? last->reason : NULL),
-		      "override", last && last->override,
-		      "policy", json_pack(
-			      "{s:I, s:I, s:o, s:s, s:o, s:o, s:o, s:o, s:b}",
-			      "default_days", (json_int_t)pol.default_days,
-			      "max_days", (json_int_t)pol.max_days,
-			      "clock_start", json_time(ans.clock_start),
-			      "clock", r->release_started ? "release-started" : "received",
-			      "default_limit", json_time(ans.default_limit),
-			      "max_limit", json_time(ans.max_limit),
-			      "policy_date", json_time(ans.policy_date),
-			      "current_verdict", r->disclosure ?
-				      json_string(policy_verdict_name(ans.verdict)) : json_null(),
-			      "current_allowed", r->disclosure ? ans.allowed : true),
-		      "proposals", props, "history", hist);
+		json_array_append_new(
+			hist,
+			json_pack("{s:o, s:o, s:o, s:b, s:o, s:o}", "date",
+				  json_time(dc[i].date), "policy_verdict",
+				  json_text(dc[i].verdict), "reason",
+				  json_text(dc[i].reason), "override",
+				  dc[i].override, "officer",
+				  json_text(dc[i].officer), "at",
+				  json_time(dc[i].at)));
+	o = json_pack(
+		"{s:o, s:o, s:o, s:b, s:o, s:o, s:o}", "date",
+		json_time(r->disclosure), "policy_verdict",
+		json_text(last ? last->verdict : NULL), "reason",
+		json_text(last ? last->reason : NULL), "override",
+		last && last->override, "policy",
+		json_pack(
+			"{s:I, s:I, s:o, s:s, s:o, s:o, s:o, s:o, s:b}",
+			"default_days", (json_int_t)pol.default_days,
+			"max_days", (json_int_t)pol.max_days, "clock_start",
+			json_time(ans.clock_start), "clock",
+			r->release_started ? "release-started" : "received",
+			"default_limit", json_time(ans.default_limit),
+			"max_limit", json_time(ans.max_limit), "policy_date",
+			json_time(ans.policy_date), "current_verdict",
+			r->disclosure
+				? json_string(policy_verdict_name(ans.verdict))
+				: json_null(),
+			"current_allowed", r->disclosure ? ans.allowed : true),
+		"proposals", props, "history", hist);
 	for (size_t i = 0; i < nd; i++)
 		decision_release(&dc[i]);
 	free(p);
@@ -216,7 +243,7 @@ struct needle {
 	char *s;
 	size_t len;
 	const char *with;
-	bool proper;   /* one word of a name: matched where it is written as
+	bool proper; /* one word of a name: matched where it is written as
 			* a name (capital first letter), so that "Reporter"
 			* in "Rita Reporter" leaves "reporter talk" alone */
 };
@@ -235,7 +262,7 @@ static const char R_KEY[] = "[reporter's key]";
 static bool word_byte(unsigned char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+		(c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
 }
 
 static void needle_put(struct needles *nv, const char *s, size_t len,
@@ -311,13 +338,15 @@ static void add_name(struct needles *nv, const char *name)
 static bool role_mailbox(const char *local, size_t len)
 {
 	static const char *const roles[] = {
-		"security", "secalert", "psirt", "cert", "info", "admin",
-		"root", "postmaster", "abuse", "contact", "support", "noreply",
-		"no-reply", "bugs", "report", "reports", "disclosure",
+		"security", "secalert",	  "psirt",	"cert",	 "info",
+		"admin",    "root",	  "postmaster", "abuse", "contact",
+		"support",  "noreply",	  "no-reply",	"bugs",	 "report",
+		"reports",  "disclosure",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(roles); i++)
-		if (strlen(roles[i]) == len && !strncasecmp(roles[i], local, len))
+		if (strlen(roles[i]) == len &&
+		    !strncasecmp(roles[i], local, len))
 			return true;
 	return false;
 }
@@ -382,8 +411,10 @@ static bool *reporter_messages(const struct dossier *d)
 						d->f.r.reporter_email);
 			for (size_t j = 0; j < n && !hit; j++)
 				hit = mine[j] &&
-				      (same_address(m[i].from_email, m[j].from_email) ||
-				       fpr_same_key(m[i].fingerprint, m[j].fingerprint));
+					(same_address(m[i].from_email,
+						      m[j].from_email) ||
+					 fpr_same_key(m[i].fingerprint,
+						      m[j].fingerprint));
 			if (hit && !mine[i])
 				mine[i] = grew = true;
 		}
@@ -513,7 +544,8 @@ char *dossier_reporter(const struct dossier *d)
 	if (!r->consent_credit)
 		return NULL;
 	if (r->reporter_name && *r->reporter_name && r->reporter_email)
-		return xasprintf("%s <%s>", r->reporter_name, r->reporter_email);
+		return xasprintf("%s <%s>", r->reporter_name,
+				 r->reporter_email);
 	if (r->reporter_name && *r->reporter_name)
 		return xstrdup(r->reporter_name);
 	return r->reporter_email ? xstrdup(r->reporter_email) : NULL;
@@ -545,7 +577,9 @@ size_t dossier_public_files(struct session *sess, const struct dossier *d,
 	for (size_t i = 0; i < fc.nfixes; i++)
 		for (size_t k = 0; k < fc.fixes[i].fix.nfiles; k++)
 			if (touched_path_plausible(fc.fixes[i].fix.files[k]))
-				file_add(files, &n, dossier_text(d, fc.fixes[i].fix.files[k]));
+				file_add(files, &n,
+					 dossier_text(
+						 d, fc.fixes[i].fix.files[k]));
 	fixcve_release(&fc);
 	if (n)
 		return n;

@@ -31,13 +31,13 @@ struct dossier {
 	size_t ndecisions;
 	struct policy pol;
 	struct policy_answer ans; /* the current date (or none) checked now */
-	struct embargo emb;       /* the embargo state now (embargo.c) */
+	struct embargo emb; /* the embargo state now (embargo.c) */
 	time_t now;
-	int64_t original;         /* for a duplicate (f.duplicate_of): the
+	int64_t original; /* for a duplicate (f.duplicate_of): the
 				   * report whose record covers it, at the
 				   * end of the links (triage_original);
 				   * else 0 */
-	struct needles *redact;   /* what names the reporter (disclosure.c),
+	struct needles *redact; /* what names the reporter (disclosure.c),
 				   * made by dossier_load; NULL: made on each
 				   * dossier_redact call */
 };
@@ -61,7 +61,8 @@ time_t dossier_released_at(const struct dossier *d);
  * report and `what` for one under embargo, rejected, a duplicate (naming
  * the original whose record to export instead), or closed without
  * disclosure. */
-int dossier_refuse_unreleased(const struct dossier *d, const char *what, struct err *err);
+int dossier_refuse_unreleased(const struct dossier *d, const char *what,
+			      struct err *err);
 
 /* Redaction, for exports, forwards and notices --------------------------*/
 /* Redaction (disclosure.c): a copy of text with the reporter's identity

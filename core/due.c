@@ -38,7 +38,7 @@ const char *due_kind_name(enum due_kind k)
 bool due_is_deadline(enum due_kind k)
 {
 	return k == DUE_OVERDUE || k == DUE_SOON || k == DUE_UNDATED_OVERDUE ||
-	       k == DUE_UNDATED_SOON;
+		k == DUE_UNDATED_SOON;
 }
 
 /* An item of report index ri (its pointer is set once the reports stop
@@ -68,12 +68,13 @@ static int by_report(const void *key, const void *elem)
 
 /* When r's reporter has waited DUE_REPORTER_DAYS working days for a
  * first reply: since when (the receipt), else 0. */
-static time_t reporter_waiting(const struct due_run *run, const struct report *r)
+static time_t reporter_waiting(const struct due_run *run,
+			       const struct report *r)
 {
-	const struct report_milestones *m =
-		run->nms ? bsearch(&r->id, run->ms, run->nms, sizeof(*run->ms),
-				   by_report)
-			 : NULL;
+	const struct report_milestones *m = run->nms
+		? bsearch(&r->id, run->ms, run->nms, sizeof(*run->ms),
+			  by_report)
+		: NULL;
 
 	if ((m && m->replied) || !r->received ||
 	    working_days_between(r->received, run->d->now) < DUE_REPORTER_DAYS)
@@ -94,7 +95,9 @@ static void deadline(struct due_run *run, size_t ri)
 		else if (e.deadline <= d->now + d->within)
 			add(d, DUE_SOON, ri, e.deadline, e.days);
 	} else if (e.deadline < d->now + d->within) {
-		add(d, e.deadline < d->now ? DUE_UNDATED_OVERDUE : DUE_UNDATED_SOON,
+		add(d,
+		    e.deadline < d->now ? DUE_UNDATED_OVERDUE
+					: DUE_UNDATED_SOON,
 		    ri, e.deadline, e.days);
 	}
 }
@@ -122,7 +125,8 @@ static int each(const struct report *r, void *data)
 			continue;
 		wd = working_days_between(v->notified_at, d->now);
 		if (wd >= DUE_VENDOR_SILENT_DAYS)
-			add(d, DUE_VENDOR_SILENT, ri, v->notified_at, wd)->vendor = v;
+			add(d, DUE_VENDOR_SILENT, ri, v->notified_at, wd)
+				->vendor = v;
 	}
 	for (size_t i = 0; i < d->nparts; i++) {
 		const struct pending_participant *p = &d->parts[i];
@@ -141,7 +145,7 @@ static int each(const struct report *r, void *data)
 static bool disclosed(const struct report *r, time_t now)
 {
 	return report_state_class(r->state) == STATE_RELEASED || r->public ||
-	       (r->disclosure && r->disclosure <= now);
+		(r->disclosure && r->disclosure <= now);
 }
 
 /* Disclosed reports with a reserved CVE ID and no published record. */
@@ -201,7 +205,8 @@ int due_compute(struct session *sess, time_t now, long within, struct due *d,
 	if (!s)
 		return err->code;
 	policy_from_config(sess->cfg, &run.pol);
-	if (store_report_vendors_get(s, 0, &d->vendors, &d->nvendors, err) == 0 &&
+	if (store_report_vendors_get(s, 0, &d->vendors, &d->nvendors, err) ==
+		    0 &&
 	    store_participants_unacked(s, 0, &d->parts, &d->nparts, err) == 0 &&
 	    store_report_milestones(s, &run.ms, &run.nms, err) == 0 &&
 	    report_each(sess, &f, each, &run, err) == 0 &&

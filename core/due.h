@@ -28,10 +28,10 @@
 #define DUE_WITHIN_DEFAULT (2 * 86400L)
 
 enum due_kind {
-	DUE_OVERDUE,            /* the decided date passed */
-	DUE_SOON,               /* the decided date is within the window */
-	DUE_UNDATED_OVERDUE,    /* no date decided, the policy's passed */
-	DUE_UNDATED_SOON,       /* no date decided, the policy's is near */
+	DUE_OVERDUE, /* the decided date passed */
+	DUE_SOON, /* the decided date is within the window */
+	DUE_UNDATED_OVERDUE, /* no date decided, the policy's passed */
+	DUE_UNDATED_SOON, /* no date decided, the policy's is near */
 	DUE_REPORTER_WAITING,
 	DUE_VENDOR_SILENT,
 	DUE_PARTICIPANT_UNACKED,
@@ -41,20 +41,20 @@ enum due_kind {
 struct due_item {
 	enum due_kind kind;
 	const struct report *report;
-	size_t report_index;  /* the same, as an index into d->reports */
-	time_t date;  /* the deadline; when notified, brought in, received;
+	size_t report_index; /* the same, as an index into d->reports */
+	time_t date; /* the deadline; when notified, brought in, received;
 		       * the disclosure date for a CVE */
-	long days;    /* a deadline's days from now (negative: past); the
+	long days; /* a deadline's days from now (negative: past); the
 		       * working days since, for the others */
-	const struct report_vendor *vendor;            /* VENDOR_SILENT */
+	const struct report_vendor *vendor; /* VENDOR_SILENT */
 	const struct pending_participant *participant; /* PARTICIPANT_UNACKED */
-	char *cves;   /* CVE_UNPUBLISHED: the IDs reserved, ", " between */
+	char *cves; /* CVE_UNPUBLISHED: the IDs reserved, ", " between */
 };
 
 struct due {
 	time_t now;
 	long within;
-	struct due_item *v;   /* each report's items together, the reports
+	struct due_item *v; /* each report's items together, the reports
 			       * in deadline order (report_each) */
 	size_t n;
 	/* What the items point into. */

@@ -39,7 +39,8 @@ static void embargo_of(const struct policy *p, const struct report *r,
 	else if (out->deadline < now)
 		out->state = EMBARGO_OVERDUE;
 	else
-		out->state = out->decided ? EMBARGO_EMBARGOED : EMBARGO_UNDECIDED;
+		out->state = out->decided ? EMBARGO_EMBARGOED
+					  : EMBARGO_UNDECIDED;
 }
 
 void embargo_of_report(const struct policy *p, const struct report *r,
@@ -65,12 +66,18 @@ void embargo_of_key(const struct policy *p, const struct report_key *k,
 const char *embargo_state_name(enum embargo_state s)
 {
 	switch (s) {
-	case EMBARGO_UNDECIDED: return "undecided";
-	case EMBARGO_EMBARGOED: return "embargoed";
-	case EMBARGO_OVERDUE: return "overdue";
-	case EMBARGO_PUBLIC: return "public";
-	case EMBARGO_DISCLOSED: return "disclosed";
-	case EMBARGO_CLOSED: return "closed";
+	case EMBARGO_UNDECIDED:
+		return "undecided";
+	case EMBARGO_EMBARGOED:
+		return "embargoed";
+	case EMBARGO_OVERDUE:
+		return "overdue";
+	case EMBARGO_PUBLIC:
+		return "public";
+	case EMBARGO_DISCLOSED:
+		return "disclosed";
+	case EMBARGO_CLOSED:
+		return "closed";
 	}
 	return "undecided";
 }
@@ -78,30 +85,35 @@ const char *embargo_state_name(enum embargo_state s)
 bool embargo_active(const struct embargo *e)
 {
 	return e->state == EMBARGO_UNDECIDED || e->state == EMBARGO_EMBARGOED ||
-	       e->state == EMBARGO_OVERDUE;
+		e->state == EMBARGO_OVERDUE;
 }
 
 char *embargo_describe(const struct embargo *e, char buf[static 160])
 {
 	char d[32];
-	const char *what = e->decided ? "the disclosure date" : "the policy default";
+	const char *what = e->decided ? "the disclosure date"
+				      : "the policy default";
 	const char *undated = e->decided ? "" : " (no date decided)";
 	long n = e->days < 0 ? -e->days : e->days;
 
 	fmt_rfc3339(e->deadline, d);
 	switch (e->state) {
 	case EMBARGO_OVERDUE:
-		snprintf(buf, 160, "overdue: %s %s passed %ld day%s ago%s; still under embargo",
-			 what, d, n, n == 1 ? "" : "s", undated);
+		snprintf(
+			buf, 160,
+			"overdue: %s %s passed %ld day%s ago%s; still under embargo",
+			what, d, n, n == 1 ? "" : "s", undated);
 		break;
 	case EMBARGO_EMBARGOED:
 	case EMBARGO_UNDECIDED:
-		snprintf(buf, 160, "%s: %s %s, in %ld day%s%s; still under embargo",
-			 embargo_state_name(e->state), what, d, n, n == 1 ? "" : "s",
-			 undated);
+		snprintf(buf, 160,
+			 "%s: %s %s, in %ld day%s%s; still under embargo",
+			 embargo_state_name(e->state), what, d, n,
+			 n == 1 ? "" : "s", undated);
 		break;
 	case EMBARGO_PUBLIC:
-		snprintf(buf, 160, "public: already public, the embargo is over");
+		snprintf(buf, 160,
+			 "public: already public, the embargo is over");
 		break;
 	case EMBARGO_DISCLOSED:
 		snprintf(buf, 160, "disclosed: the embargo is over");
@@ -114,8 +126,10 @@ char *embargo_describe(const struct embargo *e, char buf[static 160])
 }
 
 const struct embargo_due_mark embargo_due_marks[] = {
-	[DUE_MARK_OVERDUE] = { "!", "overdue: the deadline (decided, or the policy's default) has passed" },
-	[DUE_MARK_UNDECIDED] = { "?", "no date decided: the days count to the policy's default" },
+	[DUE_MARK_OVERDUE] = { "!",
+			       "overdue: the deadline (decided, or the policy's default) has passed" },
+	[DUE_MARK_UNDECIDED] = { "?",
+				 "no date decided: the days count to the policy's default" },
 	[DUE_MARK_SOON] = { "*", "due within a day" },
 	{ NULL, NULL },
 };
@@ -126,8 +140,12 @@ char *embargo_due(const struct embargo *e, char buf[static 24])
 		snprintf(buf, 24, "-");
 	else
 		snprintf(buf, 24, "%+ldd%s", e->days,
-			 e->state == EMBARGO_OVERDUE ? embargo_due_marks[DUE_MARK_OVERDUE].mark :
-			 !e->decided ? embargo_due_marks[DUE_MARK_UNDECIDED].mark :
-			 e->soon ? embargo_due_marks[DUE_MARK_SOON].mark : "");
+			 e->state == EMBARGO_OVERDUE
+				 ? embargo_due_marks[DUE_MARK_OVERDUE].mark
+				 : !e->decided
+				 ? embargo_due_marks[DUE_MARK_UNDECIDED].mark
+				 : e->soon
+				 ? embargo_due_marks[DUE_MARK_SOON].mark
+				 : "");
 	return buf;
 }

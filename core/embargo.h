@@ -16,23 +16,23 @@
 struct policy;
 
 enum embargo_state {
-	EMBARGO_UNDECIDED,   /* no date decided; the policy default not passed */
-	EMBARGO_EMBARGOED,   /* a decided date, not passed */
-	EMBARGO_OVERDUE,     /* the deadline (decided or the default) passed,
+	EMBARGO_UNDECIDED, /* no date decided; the policy default not passed */
+	EMBARGO_EMBARGOED, /* a decided date, not passed */
+	EMBARGO_OVERDUE, /* the deadline (decided or the default) passed,
 			      * and the report is neither disclosed nor public */
-	EMBARGO_PUBLIC,      /* already public: the embargo is moot */
-	EMBARGO_DISCLOSED,   /* disclosed or closed after disclosure */
-	EMBARGO_CLOSED,      /* rejected or a duplicate: no embargo to keep */
+	EMBARGO_PUBLIC, /* already public: the embargo is moot */
+	EMBARGO_DISCLOSED, /* disclosed or closed after disclosure */
+	EMBARGO_CLOSED, /* rejected or a duplicate: no embargo to keep */
 };
 
 struct embargo {
 	enum embargo_state state;
-	bool decided;        /* a disclosure date was decided */
-	time_t deadline;     /* the decided date, else the policy's default
+	bool decided; /* a disclosure date was decided */
+	time_t deadline; /* the decided date, else the policy's default
 			      * limit (now for a public report) */
-	long days;           /* whole days from now to the deadline, rounded
+	long days; /* whole days from now to the deadline, rounded
 			      * down: -3 is three days overdue */
-	bool soon;           /* the deadline is less than a day away */
+	bool soon; /* the deadline is less than a day away */
 };
 
 /* The embargo state of a report (or of its compact key, which carries

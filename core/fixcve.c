@@ -34,16 +34,16 @@ bool fix_sha_valid(const char *s)
 bool cve_id_valid(const char *s)
 {
 	return str_starts(s, "CVE-") && strlen(s) >= 13 && s[8] == '-' &&
-	       isdigit((unsigned char)s[4]) && isdigit((unsigned char)s[5]) &&
-	       isdigit((unsigned char)s[6]) && isdigit((unsigned char)s[7]) &&
-	       digits(s + 9, 4, 19);
+		isdigit((unsigned char)s[4]) && isdigit((unsigned char)s[5]) &&
+		isdigit((unsigned char)s[6]) && isdigit((unsigned char)s[7]) &&
+		digits(s + 9, 4, 19);
 }
 
 bool cwe_id_valid(const char *s)
 {
 	/* The CVE schema's pattern: ^CWE-[1-9][0-9]*$, at most 9 bytes. */
 	return str_starts(s, "CWE-") && s[4] >= '1' && s[4] <= '9' &&
-	       digits(s + 4, 1, 5);
+		digits(s + 4, 1, 5);
 }
 
 const char *fix_version(const char *tag)
@@ -105,7 +105,8 @@ static void files_parse(const char *detail, struct fix_commit *c)
 	for (char *p = v; p && *p;) {
 		size_t len = strcspn(p, ":");
 		if (len) {
-			c->files = xrealloc(c->files, (c->nfiles + 2) * sizeof(*c->files));
+			c->files = xrealloc(
+				c->files, (c->nfiles + 2) * sizeof(*c->files));
 			c->files[c->nfiles++] = xstrndup(p, len);
 			c->files[c->nfiles] = NULL;
 		}
@@ -116,9 +117,13 @@ static void files_parse(const char *detail, struct fix_commit *c)
 
 static struct fix_commit commit_parse(const char *detail)
 {
-	struct fix_commit c = { field(detail, "commit"), field(detail, "tag"),
-				field(detail, "branch"), field(detail, "upstream"),
-				NULL, 0, field(detail, "subject") };
+	struct fix_commit c = { field(detail, "commit"),
+				field(detail, "tag"),
+				field(detail, "branch"),
+				field(detail, "upstream"),
+				NULL,
+				0,
+				field(detail, "subject") };
 
 	files_parse(detail, &c);
 	return c;
@@ -156,14 +161,16 @@ static bool flag(const char *detail, const char *key)
 
 static void branch_push(struct fix_entry *f, const char *detail)
 {
-	struct fix_branch b = { field(detail, "branch"), field(detail, "series"),
-				flag(detail, "intro"), flag(detail, "fix") };
+	struct fix_branch b = { field(detail, "branch"),
+				field(detail, "series"), flag(detail, "intro"),
+				flag(detail, "fix") };
 
 	if (!b.branch) {
 		free(b.series);
 		return;
 	}
-	f->branches = xrealloc(f->branches, (f->nbranches + 1) * sizeof(*f->branches));
+	f->branches = xrealloc(f->branches,
+			       (f->nbranches + 1) * sizeof(*f->branches));
 	f->branches[f->nbranches++] = b;
 }
 
@@ -239,7 +246,9 @@ static void fold_fix(const struct event *e, struct fixcve *fc, size_t *cur)
 				fix_remove(fc, fc->nfixes - 1);
 		i = fix_index(fc, c.sha);
 		if (i == fc->nfixes) {
-			fc->fixes = xrealloc(fc->fixes, (fc->nfixes + 1) * sizeof(*fc->fixes));
+			fc->fixes =
+				xrealloc(fc->fixes,
+					 (fc->nfixes + 1) * sizeof(*fc->fixes));
 			fc->nfixes++;
 		} else {
 			entry_release(&fc->fixes[i]);
@@ -261,7 +270,8 @@ static void fold_fix(const struct event *e, struct fixcve *fc, size_t *cur)
 	} else if (!strcmp(e->kind, "fix-introduced") && *cur < fc->nfixes) {
 		f = &fc->fixes[*cur];
 		push(&f->introduced, &f->nintroduced, e->detail);
-	} else if (!strcmp(e->kind, "fix-backport") || !strcmp(e->kind, "fix-branch")) {
+	} else if (!strcmp(e->kind, "fix-backport") ||
+		   !strcmp(e->kind, "fix-branch")) {
 		up = field(e->detail, "upstream");
 		i = up ? fix_index(fc, up) : fc->nfixes;
 		free(up);
@@ -270,7 +280,8 @@ static void fold_fix(const struct event *e, struct fixcve *fc, size_t *cur)
 		if (i < fc->nfixes && !strcmp(e->kind, "fix-branch"))
 			branch_push(&fc->fixes[i], e->detail);
 		else if (i < fc->nfixes)
-			push(&fc->fixes[i].backports, &fc->fixes[i].nbackports, e->detail);
+			push(&fc->fixes[i].backports, &fc->fixes[i].nbackports,
+			     e->detail);
 	}
 }
 
@@ -328,7 +339,8 @@ static void fold_cve_add(const char *detail, struct fixcve *fc)
 	for (char *p = v; p && *p;) {
 		size_t len = strcspn(p, ":");
 		if (len) {
-			c->fixes = xrealloc(c->fixes, (c->nfixes + 1) * sizeof(*c->fixes));
+			c->fixes = xrealloc(
+				c->fixes, (c->nfixes + 1) * sizeof(*c->fixes));
 			c->fixes[c->nfixes++] = xstrndup(p, len);
 		}
 		p += len + (p[len] == ':');
@@ -348,7 +360,8 @@ static void fold_cve(const struct event *e, struct fixcve *fc)
 		cve_push(fc, e->detail);
 	} else if (!strcmp(e->kind, "cve-add")) {
 		fold_cve_add(e->detail, fc);
-	} else if (!strcmp(e->kind, "cve-drop") && (c = cve_entry(fc, e->detail))) {
+	} else if (!strcmp(e->kind, "cve-drop") &&
+		   (c = cve_entry(fc, e->detail))) {
 		size_t i = (size_t)(c - fc->cves);
 		cve_entry_release(c);
 		memmove(&fc->cves[i], &fc->cves[i + 1],
@@ -472,11 +485,14 @@ void fixcve_view(const struct fixcve *fc, const struct cve_entry *c,
 		t->nintroduced = f->nintroduced;
 		t->backports = commits_copy(f->backports, f->nbackports);
 		t->nbackports = f->nbackports;
-		t->branches = f->nbranches ? xcalloc(f->nbranches, sizeof(*t->branches)) : NULL;
+		t->branches = f->nbranches
+			? xcalloc(f->nbranches, sizeof(*t->branches))
+			: NULL;
 		for (size_t b = 0; b < f->nbranches; b++) {
 			t->branches[b] = f->branches[b];
 			t->branches[b].branch = xstrdup(f->branches[b].branch);
-			t->branches[b].series = dup_or_null(f->branches[b].series);
+			t->branches[b].series =
+				dup_or_null(f->branches[b].series);
 		}
 		t->nbranches = f->nbranches;
 		view->nfixes++;
@@ -491,8 +507,8 @@ void fixcve_view(const struct fixcve *fc, const struct cve_entry *c,
 
 static json_t *commit_json(const struct fix_commit *c)
 {
-	json_t *o = json_pack("{s:o, s:o}", "commit", json_text(c->sha),
-			      "tag", json_text(c->tag));
+	json_t *o = json_pack("{s:o, s:o}", "commit", json_text(c->sha), "tag",
+			      json_text(c->tag));
 
 	if (c->branch)
 		json_object_set_new(o, "branch", json_text(c->branch));
@@ -509,9 +525,10 @@ static json_t *entry_json(const struct fix_entry *f)
 		json_array_append_new(in, commit_json(&f->introduced[i]));
 	for (size_t i = 0; i < f->nbackports; i++)
 		json_array_append_new(bp, commit_json(&f->backports[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:b}", "commit", json_text(f->fix.sha),
-			 "tag", json_text(f->fix.tag), "introduced", in,
-			 "backports", bp, "tree_checked", f->tree_checked);
+	return json_pack("{s:o, s:o, s:o, s:o, s:b}", "commit",
+			 json_text(f->fix.sha), "tag", json_text(f->fix.tag),
+			 "introduced", in, "backports", bp, "tree_checked",
+			 f->tree_checked);
 }
 
 void fixcve_add_json(json_t *o, const struct fixcve *fc)
@@ -527,20 +544,24 @@ void fixcve_add_json(json_t *o, const struct fixcve *fc)
 		json_t *cf = json_array();
 		for (size_t k = 0; k < fc->nfixes; k++)
 			if (fixcve_covers(c, fc->fixes[k].fix.sha))
-				json_array_append_new(cf, json_text(fc->fixes[k].fix.sha));
-		json_array_append_new(cves, json_pack("{s:o, s:o, s:o, s:o}",
-			"id", json_text(c->id), "state", json_text(c->state),
-			"reason", json_text(c->reject_reason), "fixes", cf));
+				json_array_append_new(
+					cf, json_text(fc->fixes[k].fix.sha));
+		json_array_append_new(cves,
+				      json_pack("{s:o, s:o, s:o, s:o}", "id",
+						json_text(c->id), "state",
+						json_text(c->state), "reason",
+						json_text(c->reject_reason),
+						"fixes", cf));
 	}
 	if (fc->nfixes)
 		fix = entry_json(&fc->fixes[0]);
 	if (c0 || fc->description || fc->cwe)
-		cve = json_pack("{s:o, s:o, s:o, s:o, s:o}",
-				"id", json_text(c0 ? c0->id : NULL),
-				"state", json_text(c0 ? c0->state : NULL),
-				"reason", json_text(c0 ? c0->reject_reason : NULL),
-				"cwe", json_text(fc->cwe),
-				"description", json_text(fc->description));
+		cve = json_pack("{s:o, s:o, s:o, s:o, s:o}", "id",
+				json_text(c0 ? c0->id : NULL), "state",
+				json_text(c0 ? c0->state : NULL), "reason",
+				json_text(c0 ? c0->reject_reason : NULL), "cwe",
+				json_text(fc->cwe), "description",
+				json_text(fc->description));
 	json_object_set_new(o, "fix", fix);
 	json_object_set_new(o, "cve", cve);
 	json_object_set_new(o, "fixes", fixes);
@@ -556,8 +577,8 @@ struct fix_job {
 	struct fix_commit *intro, *bp, *copies;
 	size_t nintro, nbp, ncopies;
 	struct fix_branch *branches; /* one per stable branch searched */
-	char *dropped;  /* FIX_DROP: the SHA of the fix dropped */
-	size_t nleft;   /* FIX_DROP: the fixes left */
+	char *dropped; /* FIX_DROP: the SHA of the fix dropped */
+	size_t nleft; /* FIX_DROP: the fixes left */
 };
 
 /* One commit as given, or resolved in the tree with its first tag. */
@@ -611,8 +632,13 @@ static int find_copies(struct fix_job *j, const char *branch, const char *sha,
 	if (ktree_backports(j->tree, branch, sha, &shas, &ns, err) < 0)
 		return err->code;
 	for (size_t i = 0; i < ns; i++) {
-		struct fix_commit c = { shas[i], ktree_first_tag(j->tree, shas[i]),
-					xstrdup(branch), xstrdup(sha), NULL, 0, NULL };
+		struct fix_commit c = { shas[i],
+					ktree_first_tag(j->tree, shas[i]),
+					xstrdup(branch),
+					xstrdup(sha),
+					NULL,
+					0,
+					NULL };
 		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 		(*v)[(*n)++] = c;
 	}
@@ -640,18 +666,20 @@ static int find_backports(struct fix_job *j, struct err *err)
 	j->branches = xcalloc(rq->nstable + 1, sizeof(*j->branches));
 	for (size_t b = 0; b < rq->nstable; b++) {
 		struct fix_branch *fb = &j->branches[b];
-		if (find_copies(j, rq->stable[b], j->fix.sha, &j->bp, &j->nbp, err) < 0)
+		if (find_copies(j, rq->stable[b], j->fix.sha, &j->bp, &j->nbp,
+				err) < 0)
 			return err->code;
 		fb->branch = xstrdup(rq->stable[b]);
 		fb->series = ktree_branch_series(j->tree, rq->stable[b]);
 		fb->fix_in = mainline_tag(j->fix.tag) &&
-			     ktree_holds(j->tree, rq->stable[b], j->fix.sha) == 1;
+			ktree_holds(j->tree, rq->stable[b], j->fix.sha) == 1;
 		for (size_t i = 0; i < j->nintro; i++) {
-			if (find_copies(j, rq->stable[b], j->intro[i].sha, &j->copies,
-					&j->ncopies, err) < 0)
+			if (find_copies(j, rq->stable[b], j->intro[i].sha,
+					&j->copies, &j->ncopies, err) < 0)
 				return err->code;
 			if (mainline_tag(j->intro[i].tag) &&
-			    ktree_holds(j->tree, rq->stable[b], j->intro[i].sha) == 1)
+			    ktree_holds(j->tree, rq->stable[b],
+					j->intro[i].sha) == 1)
 				fb->intro_in = true;
 		}
 	}
@@ -732,11 +760,13 @@ static int fix_named(const struct fixcve *fc, int64_t id, const char *what,
 	if (n == 1)
 		return 0;
 	if (n)
-		return err_setc(err, ERR_INVALID,
-				"%s '%s': names %zu fixes of report %lld; give more digits",
-				what, sha, n, (long long)id);
-	return err_setc(err, ERR_NOTFOUND, "%s '%s': no fix of report %lld has this SHA%s",
-			what, sha, (long long)id, fc->nfixes ? "" : " (it has none)");
+		return err_setc(
+			err, ERR_INVALID,
+			"%s '%s': names %zu fixes of report %lld; give more digits",
+			what, sha, n, (long long)id);
+	return err_setc(err, ERR_NOTFOUND,
+			"%s '%s': no fix of report %lld has this SHA%s", what,
+			sha, (long long)id, fc->nfixes ? "" : " (it has none)");
 }
 
 static int fix_drop(struct session *sess, struct fix_job *j, struct err *err)
@@ -753,7 +783,8 @@ static int fix_drop(struct session *sess, struct fix_job *j, struct err *err)
 		j->dropped = xstrdup(f->fix.sha);
 		j->nleft = fc.nfixes - 1;
 		d = xasprintf("commit=%s", f->fix.sha);
-		rc = store_event_add(sess->store, j->rq->id, sess->officer, "fix-drop", d, err);
+		rc = store_event_add(sess->store, j->rq->id, sess->officer,
+				     "fix-drop", d, err);
 		free(d);
 	}
 	fixcve_release(&fc);
@@ -802,7 +833,8 @@ static int fix_store(struct session *sess, void *data, struct err *err)
 	if (j->fix.subject)
 		sbuf_addf(&sb, " subject=%s", j->fix.subject);
 	d = sbuf_detach(&sb, NULL);
-	rc = store_event_add(sess->store, j->rq->id, sess->officer, kind, d, err);
+	rc = store_event_add(sess->store, j->rq->id, sess->officer, kind, d,
+			     err);
 	free(d);
 	for (size_t i = 0; rc == 0 && i < j->nintro; i++) {
 		d = xasprintf("commit=%s tag=%s tree=%s", j->intro[i].sha,
@@ -813,25 +845,27 @@ static int fix_store(struct session *sess, void *data, struct err *err)
 	}
 	for (size_t i = 0; rc == 0 && i < j->ncopies; i++) {
 		d = xasprintf("commit=%s tag=%s tree=%s branch=%s upstream=%s",
-			      j->copies[i].sha, j->copies[i].tag ? j->copies[i].tag : "-",
-			      tree, j->copies[i].branch, j->copies[i].upstream);
+			      j->copies[i].sha,
+			      j->copies[i].tag ? j->copies[i].tag : "-", tree,
+			      j->copies[i].branch, j->copies[i].upstream);
 		rc = store_event_add(sess->store, j->rq->id, sess->officer,
 				     "fix-introduced", d, err);
 		free(d);
 	}
 	for (size_t i = 0; rc == 0 && i < j->nbp; i++) {
-		d = xasprintf("commit=%s tag=%s branch=%s upstream=%s", j->bp[i].sha,
-			      j->bp[i].tag ? j->bp[i].tag : "-", j->bp[i].branch,
-			      j->fix.sha);
+		d = xasprintf("commit=%s tag=%s branch=%s upstream=%s",
+			      j->bp[i].sha, j->bp[i].tag ? j->bp[i].tag : "-",
+			      j->bp[i].branch, j->fix.sha);
 		rc = store_event_add(sess->store, j->rq->id, sess->officer,
 				     "fix-backport", d, err);
 		free(d);
 	}
-	for (size_t i = 0; rc == 0 && j->branches && j->branches[i].branch; i++) {
+	for (size_t i = 0; rc == 0 && j->branches && j->branches[i].branch;
+	     i++) {
 		const struct fix_branch *b = &j->branches[i];
 		d = xasprintf("branch=%s series=%s upstream=%s intro=%d fix=%d",
-			      b->branch, b->series ? b->series : "-", j->fix.sha,
-			      b->intro_in, b->fix_in);
+			      b->branch, b->series ? b->series : "-",
+			      j->fix.sha, b->intro_in, b->fix_in);
 		rc = store_event_add(sess->store, j->rq->id, sess->officer,
 				     "fix-branch", d, err);
 		free(d);
@@ -848,38 +882,45 @@ static char *fix_summary(const struct fix_job *j)
 				 (long long)j->rq->id, j->dropped, j->nleft);
 	sbuf_init(&sb);
 	sbuf_addf(&sb, "report %lld: %sfix %.12s (%s)", (long long)j->rq->id,
-		  j->rq->how == FIX_ADD ? "added " : "",
-		  j->fix.sha, j->rq->tree ? (j->fix.tag ? j->fix.tag : "no tag yet")
-		  : "unchecked: no tree");
+		  j->rq->how == FIX_ADD ? "added " : "", j->fix.sha,
+		  j->rq->tree ? (j->fix.tag ? j->fix.tag : "no tag yet")
+			      : "unchecked: no tree");
 	for (size_t i = 0; i < j->nintro; i++)
 		sbuf_addf(&sb, "%s %.12s (%s)", i ? "," : "; introduced by",
-			  j->intro[i].sha, j->intro[i].tag ? j->intro[i].tag : "-");
+			  j->intro[i].sha,
+			  j->intro[i].tag ? j->intro[i].tag : "-");
 	for (size_t i = 0; i < j->ncopies; i++)
-		sbuf_addf(&sb, "%s %.12s on %s (%s)", i ? "," : "; introduced on stable by",
+		sbuf_addf(&sb, "%s %.12s on %s (%s)",
+			  i ? "," : "; introduced on stable by",
 			  j->copies[i].sha, j->copies[i].branch,
 			  j->copies[i].tag ? j->copies[i].tag : "-");
 	for (size_t i = 0; i < j->nbp; i++)
 		sbuf_addf(&sb, "%s %.12s on %s (%s)", i ? "," : "; backports",
-			  j->bp[i].sha, j->bp[i].branch, j->bp[i].tag ? j->bp[i].tag : "-");
+			  j->bp[i].sha, j->bp[i].branch,
+			  j->bp[i].tag ? j->bp[i].tag : "-");
 	return sbuf_detach(&sb, NULL);
 }
 
 int fix_record(struct session *sess, const struct fix_request *rq,
 	       char **summary, struct err *err)
 {
-	struct fix_job j = { rq, NULL, { 0 }, NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0 };
+	struct fix_job j = { rq, NULL, { 0 }, NULL, NULL, NULL,
+			     0,	 0,    0,     NULL, NULL, 0 };
 	const char *opt = rq->how == FIX_DROP ? "--drop" : "--commit";
 	int r;
 
 	*summary = NULL;
 	if (!fix_sha_valid(rq->commit))
-		return err_setc(err, ERR_INVALID, "fix %s '%s': not a commit SHA (7 to 40 hex digits)",
-				opt, rq->commit);
+		return err_setc(
+			err, ERR_INVALID,
+			"fix %s '%s': not a commit SHA (7 to 40 hex digits)",
+			opt, rq->commit);
 	for (size_t i = 0; i < rq->nintroduced; i++)
 		if (!fix_sha_valid(rq->introduced[i]))
-			return err_setc(err, ERR_INVALID,
-					"fix --introduced '%s': not a commit SHA (7 to 40 hex digits)",
-					rq->introduced[i]);
+			return err_setc(
+				err, ERR_INVALID,
+				"fix --introduced '%s': not a commit SHA (7 to 40 hex digits)",
+				rq->introduced[i]);
 	r = rq->how == FIX_DROP ? 0 : fix_prepare(&j, err);
 	if (r == 0 && (r = core_write(sess, fix_store, &j, err)) == 0)
 		*summary = fix_summary(&j);
@@ -919,14 +960,16 @@ static int cve_assign(const struct cve_request *rq, const struct fixcve *fc,
 	long long id = (long long)rq->id;
 
 	if (c && strcmp(c->state, "rejected") && !rq->nfixes)
-		return err_setc(err, ERR_REFUSED,
-				"report %lld already has %s (%s); cve %lld --drop %s if it was recorded by mistake",
-				id, c->id, c->state, id, c->id);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld already has %s (%s); cve %lld --drop %s if it was recorded by mistake",
+			id, c->id, c->state, id, c->id);
 	*kind = !fc->ncves && !rq->nfixes ? "cve-assign" : "cve-add";
 	sbuf_adds(d, rq->value);
 	for (size_t i = 0; i < rq->nfixes; i++) {
 		const struct fix_entry *f;
-		if (fix_named(fc, rq->id, "cve --fix", rq->fixes[i], &f, err) < 0)
+		if (fix_named(fc, rq->id, "cve --fix", rq->fixes[i], &f, err) <
+		    0)
 			return err->code;
 		sbuf_addf(d, "%s%s", i ? ":" : " fixes=", f->fix.sha);
 	}
@@ -934,8 +977,9 @@ static int cve_assign(const struct cve_request *rq, const struct fixcve *fc,
 }
 
 /* REJECT: the ID named, else the report's only live one. */
-static int cve_reject_check(const struct cve_request *rq, const struct fixcve *fc,
-			    const char **kind, struct sbuf *d, struct err *err)
+static int cve_reject_check(const struct cve_request *rq,
+			    const struct fixcve *fc, const char **kind,
+			    struct sbuf *d, struct err *err)
 {
 	const struct cve_entry *c, *last;
 	long long id = (long long)rq->id;
@@ -944,14 +988,18 @@ static int cve_reject_check(const struct cve_request *rq, const struct fixcve *f
 	if (rq->cve) {
 		c = fixcve_cve(fc, rq->cve);
 		if (!c || !strcmp(c->state, "rejected"))
-			return err_setc(err, ERR_REFUSED, "report %lld has no %s to reject%s",
-					id, rq->cve, c ? " (it is rejected already)" : "");
+			return err_setc(err, ERR_REFUSED,
+					"report %lld has no %s to reject%s", id,
+					rq->cve,
+					c ? " (it is rejected already)" : "");
 	} else if (n == 1) {
 		c = last;
 	} else {
-		return err_setc(err, ERR_REFUSED, n ?
-				"report %lld has %zu CVE IDs: name the one to reject (--id CVE-YYYY-NNNN)" :
-				"report %lld has no CVE ID to reject", id, n);
+		return err_setc(
+			err, ERR_REFUSED,
+			n ? "report %lld has %zu CVE IDs: name the one to reject (--id CVE-YYYY-NNNN)"
+			  : "report %lld has no CVE ID to reject",
+			id, n);
 	}
 	if (c == &fc->cves[fc->ncves - 1]) {
 		*kind = "cve-reject";
@@ -964,8 +1012,9 @@ static int cve_reject_check(const struct cve_request *rq, const struct fixcve *f
 }
 
 /* PUBLISH: the ID named (else the only reserved one), reserved. */
-static int cve_publish_check(const struct cve_request *rq, const struct fixcve *fc,
-			     struct sbuf *d, struct err *err)
+static int cve_publish_check(const struct cve_request *rq,
+			     const struct fixcve *fc, struct sbuf *d,
+			     struct err *err)
 {
 	const struct cve_entry *c = NULL;
 	size_t n = 0;
@@ -977,7 +1026,8 @@ static int cve_publish_check(const struct cve_request *rq, const struct fixcve *
 			n++;
 		}
 	if (n != 1)
-		return err_setc(err, ERR_REFUSED, "report %lld has no reserved CVE ID%s%s",
+		return err_setc(err, ERR_REFUSED,
+				"report %lld has no reserved CVE ID%s%s",
 				(long long)rq->id, rq->value ? " " : "",
 				rq->value ? rq->value : "");
 	sbuf_adds(d, c->id);
@@ -999,8 +1049,9 @@ static int cve_check(const struct cve_request *rq, const struct fixcve *fc,
 		return cve_publish_check(rq, fc, d, err);
 	case CVE_DROP:
 		if (!fixcve_cve(fc, rq->value))
-			return err_setc(err, ERR_REFUSED, "report %lld has no %s to drop",
-					id, rq->value);
+			return err_setc(err, ERR_REFUSED,
+					"report %lld has no %s to drop", id,
+					rq->value);
 		*kind = "cve-drop";
 		break;
 	case CVE_DESCRIBE:
@@ -1180,7 +1231,8 @@ char *fixcve_fix_text(struct session *sess, int64_t id, char **cve)
 	}
 	for (size_t i = 0; i < fc.ncves; i++)
 		if (strcmp(fc.cves[i].state, "rejected"))
-			sbuf_addf(&sc, "%s%s", sc.len ? ", " : "", fc.cves[i].id);
+			sbuf_addf(&sc, "%s%s", sc.len ? ", " : "",
+				  fc.cves[i].id);
 	if (cve && sc.len)
 		*cve = sbuf_detach(&sc, NULL);
 	sbuf_release(&sc);
@@ -1210,7 +1262,8 @@ char *fixcve_label(const struct fixcve *fc)
 		sbuf_addch(&sb, '-');
 	sbuf_addch(&sb, '/');
 	for (size_t i = 0; fc && i < fc->ncves; i++)
-		sbuf_addf(&sb, "%s%s:%s", i ? "," : "", fc->cves[i].id, fc->cves[i].state);
+		sbuf_addf(&sb, "%s%s:%s", i ? "," : "", fc->cves[i].id,
+			  fc->cves[i].state);
 	if (!fc || !fc->ncves)
 		sbuf_addch(&sb, '-');
 	return sbuf_detach(&sb, NULL);

@@ -69,15 +69,15 @@ struct session;
 struct json_t;
 
 struct fix_commit {
-	char *sha;       /* hex, full when checked in a tree */
-	char *tag;       /* first tag containing it, or NULL */
-	char *branch;    /* backports: the stable branch */
-	char *upstream;  /* backports: the mainline fix it carries */
-	char **files;    /* the fix: the files it changes, as the tree
+	char *sha; /* hex, full when checked in a tree */
+	char *tag; /* first tag containing it, or NULL */
+	char *branch; /* backports: the stable branch */
+	char *upstream; /* backports: the mainline fix it carries */
+	char **files; /* the fix: the files it changes, as the tree
 			  * gave them at `fix --tree` (NULL-terminated;
 			  * none when unchecked or not recorded) */
 	size_t nfiles;
-	char *subject;   /* the fix: its commit's subject, as the tree gave
+	char *subject; /* the fix: its commit's subject, as the tree gave
 			  * it at `fix --tree` (NULL: unchecked, or
 			  * recorded before subjects were) */
 };
@@ -85,9 +85,9 @@ struct fix_commit {
 /* A stable branch searched for a fix (its fix-branch event). */
 struct fix_branch {
 	char *branch;
-	char *series;   /* "6.1", or NULL when the tree did not tell */
-	bool intro_in;  /* its fork held an introducing commit */
-	bool fix_in;    /* its fork held the fix */
+	char *series; /* "6.1", or NULL when the tree did not tell */
+	bool intro_in; /* its fork held an introducing commit */
+	bool fix_in; /* its fork held the fix */
 };
 
 /* One fix commit of a report, and what the tree told of it. */
@@ -108,16 +108,16 @@ struct fix_entry {
 /* One CVE ID of a report. */
 struct cve_entry {
 	char *id;
-	const char *state;     /* "reserved", "published", "rejected" */
+	const char *state; /* "reserved", "published", "rejected" */
 	char *reject_reason;
-	char **fixes;          /* the fixes' SHAs it names; none: every fix */
+	char **fixes; /* the fixes' SHAs it names; none: every fix */
 	size_t nfixes;
 };
 
 struct fixcve {
-	struct fix_entry *fixes;  /* in the order they were first recorded */
+	struct fix_entry *fixes; /* in the order they were first recorded */
 	size_t nfixes;
-	struct cve_entry *cves;   /* in the order they were assigned */
+	struct cve_entry *cves; /* in the order they were assigned */
 	size_t ncves;
 	char *description;
 	char *cwe;
@@ -186,8 +186,8 @@ bool cwe_id_valid(const char *s);
 const char *cwe_name(const char *id);
 
 enum fix_how {
-	FIX_SET,  /* the report's fix: replaces every earlier one ("fix") */
-	FIX_ADD,  /* one more fix ("fix-add"), or this one checked again */
+	FIX_SET, /* the report's fix: replaces every earlier one ("fix") */
+	FIX_ADD, /* one more fix ("fix-add"), or this one checked again */
 	FIX_DROP, /* commit no longer a fix of the report ("fix-drop") */
 };
 
@@ -197,8 +197,8 @@ struct fix_request {
 	const char *commit;
 	const char *const *introduced;
 	size_t nintroduced;
-	const char *tree;             /* NULL: recorded unchecked */
-	const char *const *stable;    /* branches searched for backports */
+	const char *tree; /* NULL: recorded unchecked */
+	const char *const *stable; /* branches searched for backports */
 	size_t nstable;
 };
 /*
@@ -214,15 +214,20 @@ int fix_record(struct session *sess, const struct fix_request *rq,
 	       char **summary, struct err *err);
 
 enum cve_action {
-	CVE_ASSIGN, CVE_REJECT, CVE_DESCRIBE, CVE_CWE, CVE_PUBLISH, CVE_DROP,
+	CVE_ASSIGN,
+	CVE_REJECT,
+	CVE_DESCRIBE,
+	CVE_CWE,
+	CVE_PUBLISH,
+	CVE_DROP,
 };
 struct cve_request {
 	int64_t id;
 	enum cve_action a;
-	const char *value;  /* the ID (assign, drop), the reason (reject),
+	const char *value; /* the ID (assign, drop), the reason (reject),
 			     * the description, the CWE; publish: the ID,
 			     * NULL for the only reserved one */
-	const char *cve;    /* reject: the ID (NULL: the report's only
+	const char *cve; /* reject: the ID (NULL: the report's only
 			     * live one) */
 	const char *const *fixes; /* assign: the fixes the ID covers (SHAs or
 				   * prefixes of recorded fixes) */

@@ -61,28 +61,28 @@ struct import_run {
 	const struct import_hooks *h;
 	struct import_totals *t;
 	size_t done, total;
-	struct waiting *pending;  /* lines of the open batch */
+	struct waiting *pending; /* lines of the open batch */
 	size_t npending;
-	size_t batched;        /* messages in the open batch */
+	size_t batched; /* messages in the open batch */
 	bool in_batch;
-	char fatal[1024];      /* why the store failed, when it did */
-	struct {               /* read, not yet finished: a ring */
+	char fatal[1024]; /* why the store failed, when it did */
+	struct { /* read, not yet finished: a ring */
 		char *name;
 		struct import_pending *p;
 		size_t len;
 	} ahead[AHEAD];
 	size_t first, nahead, ahead_bytes;
 	double start, last_progress;
-	bool shown;            /* progress was reported (and may be on
+	bool shown; /* progress was reported (and may be on
 				* the screen) */
-	struct ready {         /* prepared, to be written in one batch */
+	struct ready { /* prepared, to be written in one batch */
 		char *name;
 		struct import_pending *p;
-	} *ready;
+	} * ready;
 	size_t nready, ready_bytes;
 	double ready_start;
 	struct mbox_reader *mbox; /* the mbox being read, for progress */
-	double read_frac;      /* of the last mbox, once it is all read */
+	double read_frac; /* of the last mbox, once it is all read */
 };
 
 static double mono(void)
@@ -101,7 +101,8 @@ static void waiting_add(struct import_run *ir, enum import_status st,
 {
 	struct waiting *w;
 
-	ir->pending = xrealloc(ir->pending, (ir->npending + 1) * sizeof(*ir->pending));
+	ir->pending = xrealloc(ir->pending,
+			       (ir->npending + 1) * sizeof(*ir->pending));
 	w = &ir->pending[ir->npending++];
 	memset(w, 0, sizeof(*w));
 	w->l.status = st;
@@ -143,11 +144,13 @@ static int flush_batch(struct import_run *ir)
 		r = import_batch_commit(ir->sess, &err);
 		ir->in_batch = false;
 		if (r < 0) {
-			char *what = xasprintf("(batch of %zu messages)", ir->batched);
+			char *what = xasprintf("(batch of %zu messages)",
+					       ir->batched);
 
 			snprintf(ir->fatal, sizeof(ir->fatal), "%s", err.msg);
 			waiting_reset(ir);
-			waiting_add(ir, IMPORT_ERROR, 0, SIG_NONE, NULL, what, err.msg);
+			waiting_add(ir, IMPORT_ERROR, 0, SIG_NONE, NULL, what,
+				    err.msg);
 			free(what);
 			ir->t->failed += ir->batched;
 		}
@@ -168,7 +171,7 @@ static void report_progress(struct import_run *ir, enum import_progress ev,
  * bytes), else negative. */
 static double progress_frac(struct import_run *ir)
 {
-	double frac = ir->read_frac;   /* finishing what was read ahead */
+	double frac = ir->read_frac; /* finishing what was read ahead */
 
 	if (ir->total) {
 		frac = (double)ir->done / (double)ir->total;
@@ -210,8 +213,8 @@ static void file_error(struct import_run *ir, const char *name, const char *msg)
 	if (!ir->t->first_error[0]) {
 		char *n = safe_str(name), *m = safe_str(msg);
 
-		snprintf(ir->t->first_error, sizeof(ir->t->first_error), "%s: %s",
-			 n, m);
+		snprintf(ir->t->first_error, sizeof(ir->t->first_error),
+			 "%s: %s", n, m);
 		free(n);
 		free(m);
 	}
@@ -220,7 +223,8 @@ static void file_error(struct import_run *ir, const char *name, const char *msg)
 
 /* Stores one prepared message in the open batch: its line waits for
  * the commit.  Negative when the store failed. */
-static int store_one(struct import_run *ir, char *name, struct import_pending *p)
+static int store_one(struct import_run *ir, char *name,
+		     struct import_pending *p)
 {
 	struct import_result res;
 	struct err err = { 0, "" };
@@ -286,7 +290,8 @@ static int write_some(struct import_run *ir)
 		file_error(ir, ir->ready[0].name, err.msg);
 		import_pending_free(ir->ready[0].p);
 		free(ir->ready[0].name);
-		memmove(ir->ready, ir->ready + 1, (ir->nready - 1) * sizeof(*ir->ready));
+		memmove(ir->ready, ir->ready + 1,
+			(ir->nready - 1) * sizeof(*ir->ready));
 		ir->nready--;
 		return r;
 	}
@@ -299,7 +304,8 @@ static int write_some(struct import_run *ir)
 	for (i = 1; i < ir->nready && r == 0 && mono() - held < BATCH_HOLD; i++)
 		r = store_one(ir, ir->ready[i].name, ir->ready[i].p);
 	/* What a failure left unwritten is dropped. */
-	memmove(ir->ready, ir->ready + i, (ir->nready - i) * sizeof(*ir->ready));
+	memmove(ir->ready, ir->ready + i,
+		(ir->nready - i) * sizeof(*ir->ready));
 	ir->nready -= i;
 	return r < 0 ? r : flush_batch(ir);
 }
@@ -376,8 +382,7 @@ static void drop_ahead(struct import_run *ir)
 
 /* An input that yields no message: its line comes after those of the
  * messages read before it. */
-static int input_error(struct import_run *ir, const char *name,
-		       const char *msg)
+static int input_error(struct import_run *ir, const char *name, const char *msg)
 {
 	int r = drain(ir);
 
@@ -396,8 +401,9 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	size_t slot;
 	int r;
 
-	while (ir->nahead && (ir->nahead >= ir->o->jobs ||
-			      ir->ahead_bytes + len > AHEAD_BYTES))
+	while (ir->nahead &&
+	       (ir->nahead >= ir->o->jobs ||
+		ir->ahead_bytes + len > AHEAD_BYTES))
 		if ((r = finish_oldest(ir)) < 0)
 			return r;
 	slot = (ir->first + ir->nahead) % AHEAD;
@@ -407,7 +413,7 @@ static int one(struct import_run *ir, const char *name, const char *buf,
 	ir->ahead_bytes += len;
 	ir->nahead++;
 	if (big && (r = drain(ir)) < 0)
-		drop_ahead(ir);   /* before buf goes */
+		drop_ahead(ir); /* before buf goes */
 	return big ? r : 0;
 }
 
@@ -512,7 +518,8 @@ static int do_file(struct import_run *ir, const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0) {
-		char *m = xasprintf("cannot open '%s': %s", path, strerror(errno));
+		char *m = xasprintf("cannot open '%s': %s", path,
+				    strerror(errno));
 		int r = input_error(ir, path, m);
 		free(m);
 		return r;
@@ -545,7 +552,7 @@ static int do_maildir(struct import_run *ir, const char *dir, bool must_maildir)
 		char *name = xasprintf("%s/%s", dir, f.names[i]);
 		int fd = open_beneath(dir, f.names[i], &err);
 
-		if (fd < 0)   /* e.g. swapped for a link since it was listed */
+		if (fd < 0) /* e.g. swapped for a link since it was listed */
 			r = input_error(ir, name, err.msg);
 		else
 			r = do_fd(ir, fd, name);
@@ -571,7 +578,8 @@ static int run_inputs(struct import_run *ir, int mode, char *const *paths,
 			r = input_error(ir, p, "no such file or directory");
 			continue;
 		}
-		if (mode == 'd' || (mode == 0 && strcmp(p, "-") && S_ISDIR(st.st_mode)))
+		if (mode == 'd' ||
+		    (mode == 0 && strcmp(p, "-") && S_ISDIR(st.st_mode)))
 			r = do_maildir(ir, p, mode == 'd');
 		else if (mode == 'm')
 			r = do_mbox(ir, p);

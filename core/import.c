@@ -26,8 +26,8 @@ void import_result_release(struct import_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-#define HOLDERS_MAX 4     /* messages named in a message-id-reused event */
-#define SHOWN_ID_MAX 200  /* of a Message-ID quoted in an event */
+#define HOLDERS_MAX 4 /* messages named in a message-id-reused event */
+#define SHOWN_ID_MAX 200 /* of a Message-ID quoted in an event */
 
 /*
  * The report a reply joins: the one holding the message its In-Reply-To
@@ -45,10 +45,13 @@ static int64_t find_thread(struct store *s, const struct mail_msg *m,
 
 	*ambiguous = NULL;
 	for (size_t i = 0; i <= m->nreferences; i++) {
-		const char *id = i == 0 ? m->in_reply_to : m->references[m->nreferences - i];
+		const char *id = i == 0 ? m->in_reply_to
+					: m->references[m->nreferences - i];
 		bool one = true;
 
-		if (!id || store_message_id_holders(s, id, 0, refs, HOLDERS_MAX, &n, NULL) < 0 ||
+		if (!id ||
+		    store_message_id_holders(s, id, 0, refs, HOLDERS_MAX, &n,
+					     NULL) < 0 ||
 		    n == 0)
 			continue;
 		for (size_t k = 1; k < n && k < HOLDERS_MAX; k++)
@@ -58,16 +61,22 @@ static int64_t find_thread(struct store *s, const struct mail_msg *m,
 			return refs[0].report_id;
 		if (!*ambiguous) {
 			struct sbuf sb = SBUF_INIT;
-			sbuf_addf(&sb, "replies to <%.*s>, which messages of reports",
-				  SHOWN_ID_MAX, id);
+			sbuf_addf(
+				&sb,
+				"replies to <%.*s>, which messages of reports",
+				SHOWN_ID_MAX, id);
 			for (size_t k = 0; k < n && k < HOLDERS_MAX; k++) {
 				bool seen = false;
 				for (size_t j = 0; j < k; j++)
-					seen |= refs[j].report_id == refs[k].report_id;
+					seen |= refs[j].report_id ==
+						refs[k].report_id;
 				if (!seen)
-					sbuf_addf(&sb, " #%lld", (long long)refs[k].report_id);
+					sbuf_addf(&sb, " #%lld",
+						  (long long)refs[k].report_id);
 			}
-			sbuf_adds(&sb, " all carry (a reused Message-ID): joined to none");
+			sbuf_adds(
+				&sb,
+				" all carry (a reused Message-ID): joined to none");
 			*ambiguous = sbuf_detach(&sb, NULL);
 		}
 	}
@@ -90,11 +99,12 @@ static int note_reused_id(struct store *s, const char *officer, int64_t rid,
 
 	if (!message_id)
 		return 0;
-	if ((r = store_message_id_holders(s, message_id, mrow, refs, HOLDERS_MAX,
-					  &n, err)) < 0 || n == 0)
+	if ((r = store_message_id_holders(s, message_id, mrow, refs,
+					  HOLDERS_MAX, &n, err)) < 0 ||
+	    n == 0)
 		return r;
-	sbuf_addf(&sb, "Message-ID <%.*s> of message %lld is already on", SHOWN_ID_MAX,
-		  message_id, (long long)mrow);
+	sbuf_addf(&sb, "Message-ID <%.*s> of message %lld is already on",
+		  SHOWN_ID_MAX, message_id, (long long)mrow);
 	for (size_t k = 0; k < n && k < HOLDERS_MAX; k++)
 		sbuf_addf(&sb, "%s message %lld of report #%lld", k ? "," : "",
 			  (long long)refs[k].row, (long long)refs[k].report_id);
@@ -110,11 +120,13 @@ static int note_reused_id(struct store *s, const char *officer, int64_t rid,
 		if (seen)
 			continue;
 		sbuf_reset(&sb);
-		sbuf_addf(&sb, "Message-ID <%.*s> of message %lld is used again by message %lld of report #%lld, with other content",
-			  SHOWN_ID_MAX, message_id, (long long)refs[k].row,
-			  (long long)mrow, (long long)rid);
-		r = store_event_add(s, refs[k].report_id, officer, "message-id-reused",
-				    sb.buf, err);
+		sbuf_addf(
+			&sb,
+			"Message-ID <%.*s> of message %lld is used again by message %lld of report #%lld, with other content",
+			SHOWN_ID_MAX, message_id, (long long)refs[k].row,
+			(long long)mrow, (long long)rid);
+		r = store_event_add(s, refs[k].report_id, officer,
+				    "message-id-reused", sb.buf, err);
 	}
 	sbuf_release(&sb);
 	return r;
@@ -131,8 +143,8 @@ static int note_reused_id(struct store *s, const char *officer, int64_t rid,
  * message.
  */
 static int seal(const struct pipeline_out *po, const char *raw, size_t len,
-		unsigned char **plain, size_t *plain_len,
-		enum blob_form *form, char **digest, struct err *err)
+		unsigned char **plain, size_t *plain_len, enum blob_form *form,
+		char **digest, struct err *err)
 {
 	bool any = false;
 
@@ -144,8 +156,9 @@ static int seal(const struct pipeline_out *po, const char *raw, size_t len,
 		free(*digest);
 		*digest = NULL;
 		*plain = NULL;
-		return err_setc(err, ERR_CRYPTO,
-				"gpg gave no session key for the encrypted message: it could not be opened again");
+		return err_setc(
+			err, ERR_CRYPTO,
+			"gpg gave no session key for the encrypted message: it could not be opened again");
 	}
 	if (po->encrypted) {
 		*form = BLOB_KEYED;
@@ -189,26 +202,26 @@ void import_batch_abort(struct session *sess)
 
 /* What seal() made of a message: the bytes stored and what they are. */
 struct sealed {
-	unsigned char *plain;   /* what the store seals (wiped) */
+	unsigned char *plain; /* what the store seals (wiped) */
 	size_t len;
 	enum blob_form form;
-	char *digest;           /* SHA-256 of the message as received */
+	char *digest; /* SHA-256 of the message as received */
 };
 
 struct import_pending {
-	char *raw;              /* the bytes (the job reads its ciphertext) */
+	char *raw; /* the bytes (the job reads its ciphertext) */
 	size_t len;
-	bool own;               /* raw is our copy */
+	bool own; /* raw is our copy */
 	struct pipeline_out po;
-	bool parsed;            /* pipeline_parse succeeded */
-	struct err perr;        /* why it did not */
+	bool parsed; /* pipeline_parse succeeded */
+	struct err perr; /* why it did not */
 	char *hash;
-	bool duplicate;         /* already stored when started */
+	bool duplicate; /* already stored when started */
 	int64_t dup_report;
-	int64_t into;           /* joins this report whatever it references
+	int64_t into; /* joins this report whatever it references
 				 * (mail this program sent), or 0 */
 	/* import_prepare: what goes into the store, made before it is held */
-	bool prepared, bad;     /* bad: not to be stored, perr says why */
+	bool prepared, bad; /* bad: not to be stored, perr says why */
 	struct sealed b;
 	char **files, **ufiles;
 	size_t nfiles, nufiles;
@@ -220,7 +233,7 @@ static bool legacy_duplicate(struct store *s, struct import_pending *p)
 {
 	char *raw = mail_raw_hash(p->raw, p->len);
 	bool dup = strcmp(raw, p->hash) &&
-		   store_message_find(s, NULL, raw, &p->dup_report, NULL) == 0;
+		store_message_find(s, NULL, raw, &p->dup_report, NULL) == 0;
 
 	free(raw);
 	return dup;
@@ -241,8 +254,9 @@ struct import_pending *import_start(struct session *sess, const char *raw,
 	p->hash = mail_content_hash(p->raw, len);
 	/* The same content is a duplicate, however it was delivered; the
 	 * same Message-ID alone is not. */
-	if (s && (store_message_find(s, NULL, p->hash, &p->dup_report, NULL) == 0 ||
-		  legacy_duplicate(s, p))) {
+	if (s &&
+	    (store_message_find(s, NULL, p->hash, &p->dup_report, NULL) == 0 ||
+	     legacy_duplicate(s, p))) {
 		p->duplicate = true;
 		return p;
 	}
@@ -326,9 +340,10 @@ static int new_report(struct store *s, const struct import_pending *p,
 
 /* The message's signatures, the report's files and the timeline. */
 static int record(struct session *sess, struct store *s,
-		  const struct import_pending *p, const struct import_result *res,
-		  int64_t rid, int64_t mrow, char **files, size_t nfiles,
-		  const char *ambiguous, struct err *err)
+		  const struct import_pending *p,
+		  const struct import_result *res, int64_t rid, int64_t mrow,
+		  char **files, size_t nfiles, const char *ambiguous,
+		  struct err *err)
 {
 	const struct pipeline_out *po = &p->po;
 	char *detail;
@@ -342,9 +357,10 @@ static int record(struct session *sess, struct store *s,
 	if ((r = store_files_add(s, rid, files, nfiles,
 				 res->status == IMPORT_NEW, err)) < 0)
 		return r;
-	detail = xasprintf("%s from %s, %s%s", res->status == IMPORT_NEW ?
-			   "report" : "reply", po->msg.from_email ?
-			   po->msg.from_email : "(no address)",
+	detail = xasprintf("%s from %s, %s%s",
+			   res->status == IMPORT_NEW ? "report" : "reply",
+			   po->msg.from_email ? po->msg.from_email
+					      : "(no address)",
 			   sig_verdict_name(res->verdict),
 			   po->encrypted ? ", encrypted" : "");
 	/* A copy of mail this program sent (p->into) is already in the
@@ -354,11 +370,12 @@ static int record(struct session *sess, struct store *s,
 	     (r = store_event_add(s, rid, sess->officer,
 				  res->status == IMPORT_NEW ? "import" : "reply",
 				  detail, err)) < 0) ||
-	    (ambiguous && (r = store_event_add(s, rid, sess->officer,
-					       "message-id-reused", ambiguous,
-					       err)) < 0))
+	    (ambiguous &&
+	     (r = store_event_add(s, rid, sess->officer, "message-id-reused",
+				  ambiguous, err)) < 0))
 		goto out;
-	r = note_reused_id(s, sess->officer, rid, mrow, po->msg.message_id, err);
+	r = note_reused_id(s, sess->officer, rid, mrow, po->msg.message_id,
+			   err);
 out:
 	free(detail);
 	return r < 0 ? r : 0;
@@ -431,8 +448,8 @@ static int store_rows(struct session *sess, struct store *s,
 		goto out;
 	}
 	if (r < 0 || (r = reply_files(s, res, rid, &m, &nfiles, err)) < 0 ||
-	    (r = record(sess, s, p, res, rid, mrow, files, nfiles,
-			ambiguous, err)) < 0)
+	    (r = record(sess, s, p, res, rid, mrow, files, nfiles, ambiguous,
+			err)) < 0)
 		goto out;
 	res->report_id = rid;
 out:
@@ -511,13 +528,16 @@ int import_finish(struct session *sess, struct import_pending *p,
 	}
 	if (r < 0)
 		goto rollback;
-	if ((r = batched ? store_savepoint_release(s, err) : store_commit(s, err)) < 0)
+	if ((r = batched ? store_savepoint_release(s, err)
+			 : store_commit(s, err)) < 0)
 		goto fail;
 	goto out;
 
 bad:
 	free(res->subject);
-	res->subject = p->parsed ? safe_str(po->msg.subject ? po->msg.subject : "") : NULL;
+	res->subject = p->parsed
+		? safe_str(po->msg.subject ? po->msg.subject : "")
+		: NULL;
 	res->status = IMPORT_ERROR;
 	res->error = xstrdup(p->perr.msg);
 	res->verdict = SIG_ERROR;

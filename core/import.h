@@ -20,8 +20,8 @@ struct import_result {
 	enum import_status status;
 	int64_t report_id;
 	enum sig_verdict verdict; /* SIG_NONE for a duplicate */
-	char *subject;         /* sanitized for display */
-	char *error;           /* for IMPORT_ERROR */
+	char *subject; /* sanitized for display */
+	char *error; /* for IMPORT_ERROR */
 };
 void import_result_release(struct import_result *r);
 
@@ -75,26 +75,28 @@ void import_batch_abort(struct session *sess);
  */
 #define IMPORT_JOBS_MAX 8
 #define IMPORT_JOBS_DEFAULT 4
-#define IMPORT_PROGRESS_DELAY 0.5  /* seconds before any progress shows */
+#define IMPORT_PROGRESS_DELAY 0.5 /* seconds before any progress shows */
 
 struct import_opts {
-	int mode;              /* 'm': mboxes, 'd': Maildirs, 0: by what each is */
-	size_t jobs;           /* messages decrypting at once, 1..IMPORT_JOBS_MAX */
+	int mode; /* 'm': mboxes, 'd': Maildirs, 0: by what each is */
+	size_t jobs; /* messages decrypting at once, 1..IMPORT_JOBS_MAX */
 	double progress_delay; /* seconds before h->progress is first called */
 };
 /* One message's (or input's) outcome; display-safe strings, valid during
  * the call. */
 struct import_line {
 	enum import_status status;
-	int64_t report_id;      /* NEW, REPLY, DUPLICATE */
+	int64_t report_id; /* NEW, REPLY, DUPLICATE */
 	enum sig_verdict verdict; /* NEW, REPLY */
-	const char *subject;    /* NEW, REPLY, DUPLICATE */
-	const char *input;      /* ERROR: the file, "MBOX:N", or "(batch of N
+	const char *subject; /* NEW, REPLY, DUPLICATE */
+	const char *input; /* ERROR: the file, "MBOX:N", or "(batch of N
 				 * messages)" */
-	const char *error;      /* ERROR: why */
+	const char *error; /* ERROR: why */
 };
 enum import_progress {
-	IMPORT_PROGRESS_UPDATE, IMPORT_PROGRESS_CLEAR, IMPORT_PROGRESS_DONE,
+	IMPORT_PROGRESS_UPDATE,
+	IMPORT_PROGRESS_CLEAR,
+	IMPORT_PROGRESS_DONE,
 };
 struct import_hooks {
 	void (*line)(const struct import_line *l, void *data);
@@ -106,8 +108,8 @@ struct import_hooks {
 };
 struct import_totals {
 	size_t nnew, nreply, ndup, failed;
-	size_t lost;            /* read but not stored when the store failed */
-	char first_error[512];  /* "INPUT: REASON" of the first error line */
+	size_t lost; /* read but not stored when the store failed */
+	char first_error[512]; /* "INPUT: REASON" of the first error line */
 };
 /* Imports paths[0..n) into *t.  0 when the store held (some inputs may
  * have failed: t->failed, each with its line); negative, with err saying

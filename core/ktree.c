@@ -106,7 +106,8 @@ static bool oidset_has(const struct oidset *s, const git_oid *id)
 {
 	if (!s->cap)
 		return false;
-	for (size_t i = oid_hash(id) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+	for (size_t i = oid_hash(id) & (s->cap - 1);;
+	     i = (i + 1) & (s->cap - 1)) {
 		if (!s->used[i])
 			return false;
 		if (G.git_oid_equal(&s->slot[i], id))
@@ -137,7 +138,8 @@ static void oidset_put(struct oidset *s, const git_oid *id)
 
 	if (2 * (s->n + 1) > s->cap)
 		oidset_grow(s);
-	for (i = oid_hash(id) & (s->cap - 1); s->used[i]; i = (i + 1) & (s->cap - 1))
+	for (i = oid_hash(id) & (s->cap - 1); s->used[i];
+	     i = (i + 1) & (s->cap - 1))
 		if (G.git_oid_equal(&s->slot[i], id))
 			return;
 	G.git_oid_cpy(&s->slot[i], id);
@@ -245,8 +247,9 @@ int ktree_commit(struct ktree *t, const char *rev, char **full, struct err *err)
 	G.git_object_free(commit);
 	G.git_object_free(obj);
 	if (!*full)
-		return err_setc(err, ERR_NOTFOUND, "commit %s is not in the tree '%s'",
-				rev, t->dir);
+		return err_setc(err, ERR_NOTFOUND,
+				"commit %s is not in the tree '%s'", rev,
+				t->dir);
 	return 0;
 }
 
@@ -291,8 +294,9 @@ int ktree_commit_files(struct ktree *t, const char *sha, char ***files,
 	*n = 0;
 	if (G.git_oid_fromstr(&id, sha) < 0 ||
 	    G.git_commit_lookup(&c, t->repo, &id) < 0)
-		return err_setc(err, ERR_NOTFOUND, "commit %s is not in the tree '%s'",
-				sha, t->dir);
+		return err_setc(err, ERR_NOTFOUND,
+				"commit %s is not in the tree '%s'", sha,
+				t->dir);
 	/* A merge changes nothing of its own. */
 	if (G.git_commit_parentcount(c) > 1)
 		goto out;
@@ -302,14 +306,16 @@ int ktree_commit_files(struct ktree *t, const char *sha, char ***files,
 	      G.git_commit_tree(&old_tree, parent) < 0)) ||
 	    G.git_diff_tree_to_tree(&diff, t->repo, old_tree, new_tree, &opts) <
 		    0) {
-		r = err_setc(err, ERR_IO, "cannot read the files of commit %s in '%s': %s",
+		r = err_setc(err, ERR_IO,
+			     "cannot read the files of commit %s in '%s': %s",
 			     sha, t->dir, git_message());
 		goto out;
 	}
 	for (size_t i = 0; i < G.git_diff_num_deltas(diff); i++) {
 		const git_diff_delta *d = G.git_diff_get_delta(diff, i);
-		const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path
-								   : d->new_file.path;
+		const char *path = d->status == GIT_DELTA_DELETED
+			? d->old_file.path
+			: d->new_file.path;
 		if (path)
 			path_add(files, n, path);
 	}
@@ -346,7 +352,8 @@ static void tags_read(git_repository *repo, struct tags *out)
 	while (G.git_reference_next(&ref, it) == 0) {
 		git_object *c = NULL;
 		if (G.git_reference_peel(&c, ref, GIT_OBJECT_COMMIT) == 0) {
-			out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+			out->v = xrealloc(out->v,
+					  (out->n + 1) * sizeof(*out->v));
 			out->v[out->n].name =
 				xstrdup(G.git_reference_name(ref) +
 					strlen("refs/tags/"));
@@ -432,7 +439,8 @@ static bool walk_from(struct walk *w, const git_oid *tip)
 				continue;
 			oidset_put(w->seen, pid);
 			if (n == cap)
-				stack = xrealloc(stack, (cap *= 2) * sizeof(*stack));
+				stack = xrealloc(stack,
+						 (cap *= 2) * sizeof(*stack));
 			G.git_oid_cpy(&stack[n++], pid);
 		}
 		G.git_commit_free(c);
@@ -465,7 +473,8 @@ static bool is_target(struct walk *w, const git_oid *id, git_commit *c)
 
 static int tag_order(const void *a, const void *b)
 {
-	return ktree_version_cmp(((const struct tag *)a)->name, ((const struct tag *)b)->name);
+	return ktree_version_cmp(((const struct tag *)a)->name,
+				 ((const struct tag *)b)->name);
 }
 
 char *ktree_first_tag(struct ktree *t, const char *sha)
@@ -483,7 +492,7 @@ char *ktree_first_tag(struct ktree *t, const char *sha)
 	w.target = &from;
 	w.cutoff = when - DATE_SLOP;
 	tags_read(t->repo, &tags);
-	if (tags.n)   /* a tree without tags has no array to sort */
+	if (tags.n) /* a tree without tags has no array to sort */
 		qsort(tags.v, tags.n, sizeof(*tags.v), tag_order);
 	/* In version order, the first tag whose walk meets sha: what a
 	 * failed walk saw cannot lead to sha, and stays seen. */
@@ -499,8 +508,8 @@ char *ktree_first_tag(struct ktree *t, const char *sha)
 
 static bool ref_name_plain(const char *s)
 {
-	return *s && s[0] != '-' && !strpbrk(s, " \t\n:^~?*[\\") && !strstr(s, "..") &&
-	       !strstr(s, "@{");
+	return *s && s[0] != '-' && !strpbrk(s, " \t\n:^~?*[\\") &&
+		!strstr(s, "..") && !strstr(s, "@{");
 }
 
 static int branch_commit(struct ktree *t, const char *branch, git_oid *out,
@@ -511,7 +520,8 @@ static int branch_commit(struct ktree *t, const char *branch, git_oid *out,
 	int rc = -1;
 
 	if (!ref_name_plain(branch))
-		return err_setc(err, ERR_INVALID, "'%s' is not a branch name", branch);
+		return err_setc(err, ERR_INVALID, "'%s' is not a branch name",
+				branch);
 	if (G.git_reference_dwim(&ref, t->repo, branch) == 0 &&
 	    G.git_reference_peel(&c, ref, GIT_OBJECT_COMMIT) == 0) {
 		G.git_oid_cpy(out, G.git_object_id(c));
@@ -520,8 +530,9 @@ static int branch_commit(struct ktree *t, const char *branch, git_oid *out,
 	G.git_object_free(c);
 	G.git_reference_free(ref);
 	if (rc)
-		return err_setc(err, ERR_NOTFOUND, "branch '%s' is not in the tree '%s'",
-				branch, t->dir);
+		return err_setc(err, ERR_NOTFOUND,
+				"branch '%s' is not in the tree '%s'", branch,
+				t->dir);
 	return 0;
 }
 
@@ -564,7 +575,9 @@ int ktree_backports(struct ktree *t, const char *branch, const char *sha,
 		    char ***out, size_t *n, struct err *err)
 {
 	struct oidset seen = { 0 };
-	struct walk w = { t->repo, 0, &seen, collect_backport, NULL, sha, out, n };
+	struct walk w = {
+		t->repo, 0, &seen, collect_backport, NULL, sha, out, n
+	};
 	git_oid tip, fix;
 	int64_t when;
 
@@ -574,7 +587,9 @@ int ktree_backports(struct ktree *t, const char *branch, const char *sha,
 		return err->code;
 	if (G.git_oid_fromstr(&fix, sha) < 0 ||
 	    (when = commit_time_of(t->repo, &fix)) == INT64_MIN)
-		return err_setc(err, ERR_NOTFOUND, "commit %s is not in the tree '%s'", sha, t->dir);
+		return err_setc(err, ERR_NOTFOUND,
+				"commit %s is not in the tree '%s'", sha,
+				t->dir);
 	/* A backport is made after its fix: the branch is read back to the
 	 * fix's time, not to its start. */
 	w.target = &fix;
@@ -635,16 +650,19 @@ char *ktree_branch_series(struct ktree *t, const char *branch)
 	tags_read(t->repo, &tags);
 	for (size_t i = 0; i < tags.n; i++) {
 		const char *v = tags.v[i].name + (tags.v[i].name[0] == 'v');
-		if ((best && ktree_version_cmp(v, best) <= 0) || *v < '0' || *v > '9')
+		if ((best && ktree_version_cmp(v, best) <= 0) || *v < '0' ||
+		    *v > '9')
 			continue;
 		if (G.git_oid_equal(&tip, &tags.v[i].commit) ||
-		    G.git_graph_descendant_of(t->repo, &tip, &tags.v[i].commit) == 1)
+		    G.git_graph_descendant_of(t->repo, &tip,
+					      &tags.v[i].commit) == 1)
 			best = (char *)v;
 	}
 	if (best) {
 		char *rc = strstr(best, "-rc"), *dot = strchr(best, '.');
 		size_t n = rc ? (size_t)(rc - best) : strlen(best);
-		if (dot && (dot = memchr(dot + 1, '.', n - (size_t)(dot + 1 - best))))
+		if (dot &&
+		    (dot = memchr(dot + 1, '.', n - (size_t)(dot + 1 - best))))
 			n = (size_t)(dot - best);
 		r = xstrndup(best, n);
 	}

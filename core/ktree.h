@@ -27,7 +27,8 @@ void ktree_free(struct ktree *t);
 /* The full SHA of commit `rev` (7 to 40 hex digits, validated by the
  * caller) into *full (caller frees); ERR_NOTFOUND naming it when the
  * tree has no such commit or the prefix is ambiguous. */
-int ktree_commit(struct ktree *t, const char *rev, char **full, struct err *err);
+int ktree_commit(struct ktree *t, const char *rev, char **full,
+		 struct err *err);
 
 /* The subject of commit sha (full): its message's first paragraph as
  * one line (git's summary), as the tree gives it; NULL when the tree

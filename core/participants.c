@@ -53,15 +53,16 @@ int participant_parse_address(const char *s, char **name, char **email,
 	*email = NULL;
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p < ' ' || *p == 0x7f)
-			return err_setc(err, ERR_INVALID,
-					"invalid address '%s': control characters",
-					s);
+			return err_setc(
+				err, ERR_INVALID,
+				"invalid address '%s': control characters", s);
 	if (lt) {
 		const char *gt = strchr(lt, '>');
 		if (!gt || gt[1 + strspn(gt + 1, " \t")])
-			return err_setc(err, ERR_INVALID,
-					"invalid address '%s': expected 'Name <user@host>'",
-					s);
+			return err_setc(
+				err, ERR_INVALID,
+				"invalid address '%s': expected 'Name <user@host>'",
+				s);
 		e = trim_dup(lt + 1, (size_t)(gt - lt - 1));
 		n = trim_dup(s, (size_t)(lt - s));
 		size_t len = strlen(n);
@@ -83,7 +84,8 @@ int participant_parse_address(const char *s, char **name, char **email,
 		free(e);
 		return err_setc(err, ERR_INVALID,
 				"invalid address '%s': expected user@host or "
-				"'Name <user@host>'", s);
+				"'Name <user@host>'",
+				s);
 	}
 	*name = n;
 	*email = e;
@@ -127,8 +129,9 @@ int participant_add(struct session *sess, int64_t report_id, const char *name,
 	r = store_participant_add(sess->store, &p, &row, err);
 	if (r == 0) {
 		char *who = participant_format(&p);
-		detail = key_fpr ? xasprintf("%s, key %s confirmed", who, key_fpr)
-				 : xstrdup(who);
+		detail = key_fpr
+			? xasprintf("%s, key %s confirmed", who, key_fpr)
+			: xstrdup(who);
 		free(who);
 		/* The event names the row and the key: the store applies it. */
 		r = store_event_add_ref(sess->store, report_id, sess->officer,

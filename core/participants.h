@@ -36,7 +36,8 @@ int participant_add(struct session *sess, int64_t report_id, const char *name,
  * participant email and logs "participant-key"; ERR_NOTFOUND naming them
  * when there is none. */
 int participant_set_key(struct session *sess, int64_t report_id,
-			const char *email, const char *key_fpr, struct err *err);
+			const char *email, const char *key_fpr,
+			struct err *err);
 /* The key the report's timeline last confirmed for email (its
  * "participant-add … key FPR confirmed" or "participant-key" event, until
  * a "participant-remove"): *fpr, NULL when none; 0 or negative with err

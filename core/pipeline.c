@@ -23,7 +23,8 @@
 static void take_sigs(struct pipeline_out *out, const struct crypto_result *res)
 {
 	for (size_t i = 0; i < res->nsigs; i++) {
-		out->sigs = xrealloc(out->sigs, (out->nsigs + 1) * sizeof(*out->sigs));
+		out->sigs = xrealloc(out->sigs,
+				     (out->nsigs + 1) * sizeof(*out->sigs));
 		crypto_sig_copy(&out->sigs[out->nsigs++], &res->sigs[i]);
 	}
 }
@@ -32,9 +33,9 @@ static void take_sigs(struct pipeline_out *out, const struct crypto_result *res)
 static bool is_pgp_part(const struct mail_attachment *a)
 {
 	return a->content_type &&
-	       (!strcmp(a->content_type, "application/pgp-signature") ||
-		!strcmp(a->content_type, "application/pgp-encrypted") ||
-		!strcmp(a->content_type, "application/pgp-keys"));
+		(!strcmp(a->content_type, "application/pgp-signature") ||
+		 !strcmp(a->content_type, "application/pgp-encrypted") ||
+		 !strcmp(a->content_type, "application/pgp-keys"));
 }
 
 /* Records [start, end) of out->body as not covered. */
@@ -42,9 +43,9 @@ static void add_unsigned(struct pipeline_out *out, size_t start, size_t end)
 {
 	if (end <= start)
 		return;
-	out->unsigned_spans = xrealloc(out->unsigned_spans,
-				       (out->nunsigned + 1) *
-				       sizeof(*out->unsigned_spans));
+	out->unsigned_spans =
+		xrealloc(out->unsigned_spans,
+			 (out->nunsigned + 1) * sizeof(*out->unsigned_spans));
 	out->unsigned_spans[out->nunsigned].start = start;
 	out->unsigned_spans[out->nunsigned++].end = end;
 }
@@ -133,7 +134,8 @@ static void use_decrypted(struct pipeline_out *out)
 	const struct mail_msg *m = &out->msg;
 	size_t before = 0;
 
-	while (before < m->noutside && m->outside[before].start < m->pgp_text_at)
+	while (before < m->noutside &&
+	       m->outside[before].start < m->pgp_text_at)
 		before++;
 	add_outer_spans(out, 0, before);
 	use_content(out, &out->inner);
@@ -172,7 +174,8 @@ static int decrypt_next(struct crypto *c, struct pipeline_out *out,
 }
 
 static int run_encrypted(struct session *sess, struct crypto *c,
-			 struct pipeline_out *out, bool *partial, struct err *err)
+			 struct pipeline_out *out, bool *partial,
+			 struct err *err)
 {
 	struct crypto_result res;
 	int r;
@@ -189,8 +192,9 @@ static int run_encrypted(struct session *sess, struct crypto *c,
 	}
 	if (r < 0 || res.no_mdc || !res.plain) {
 		if (res.no_mdc && r >= 0)
-			r = err_setc(err, ERR_CRYPTO,
-				     "message is not integrity protected (no MDC); refused");
+			r = err_setc(
+				err, ERR_CRYPTO,
+				"message is not integrity protected (no MDC); refused");
 		crypto_result_release(&res);
 		return r < 0 ? r : ERR_CRYPTO;
 	}
@@ -198,11 +202,14 @@ static int run_encrypted(struct session *sess, struct crypto *c,
 	out->verdict = res.verdict;
 	take_sigs(out, &res);
 	for (size_t i = 0; i < res.nrecipients; i++) {
-		out->recipients = xrealloc(out->recipients,
-					   (out->nrecipients + 1) * sizeof(char *));
-		out->recipients[out->nrecipients++] = xstrdup(res.recipients[i]);
+		out->recipients =
+			xrealloc(out->recipients,
+				 (out->nrecipients + 1) * sizeof(char *));
+		out->recipients[out->nrecipients++] =
+			xstrdup(res.recipients[i]);
 	}
-	r = mail_parse((const char *)res.plain, res.plain_len, &out->inner, err);
+	r = mail_parse((const char *)res.plain, res.plain_len, &out->inner,
+		       err);
 	crypto_result_release(&res);
 	if (r < 0)
 		return err_prefix(err, "decrypted content");
@@ -220,12 +227,14 @@ static int run_encrypted(struct session *sess, struct crypto *c,
 		r = crypto_verify_detached(c, out->inner.signed_data,
 					   out->inner.signed_len,
 					   out->inner.signature,
-					   out->inner.signature_len, &vres, err);
+					   out->inner.signature_len, &vres,
+					   err);
 		/* Both layers count: a good inner signature does not excuse a
 		 * bad or revoked one-pass signature around it. */
 		enum sig_verdict inner = r < 0 ? SIG_ERROR : vres.verdict;
-		out->verdict = out->nsigs ? sig_verdict_worse(out->verdict, inner)
-					  : inner;
+		out->verdict = out->nsigs
+			? sig_verdict_worse(out->verdict, inner)
+			: inner;
 		take_sigs(out, &vres);
 		crypto_result_release(&vres);
 	} else if (out->inner.kind == MAIL_PGP_ENCRYPTED ||
@@ -251,8 +260,8 @@ static bool blank(const char *s, size_t n)
  * around the blocks is shown as unprotected, and so is every attachment:
  * either makes the message partial.
  */
-static int run_inline(struct crypto *c, struct pipeline_out *out,
-		      bool *partial, struct err *err)
+static int run_inline(struct crypto *c, struct pipeline_out *out, bool *partial,
+		      struct err *err)
 {
 	const char *text = out->msg.body_text ? out->msg.body_text : "";
 	struct pgp_block *blocks = NULL;
@@ -275,8 +284,9 @@ static int run_inline(struct crypto *c, struct pipeline_out *out,
 			r = decrypt_next(c, out, b, blen, &res, err);
 			if (r < 0 || res.no_mdc) {
 				if (r >= 0)
-					err_setc(err, ERR_CRYPTO,
-						 "inline block is not integrity protected (no MDC); refused");
+					err_setc(
+						err, ERR_CRYPTO,
+						"inline block is not integrity protected (no MDC); refused");
 				crypto_result_release(&res);
 				free(blocks);
 				return r < 0 ? r : ERR_CRYPTO;
@@ -299,7 +309,8 @@ static int run_inline(struct crypto *c, struct pipeline_out *out,
 		crypto_result_release(&res);
 		pos = blocks[i].end;
 	}
-	if (pos < out->msg.body_len && !blank(text + pos, out->msg.body_len - pos))
+	if (pos < out->msg.body_len &&
+	    !blank(text + pos, out->msg.body_len - pos))
 		add_lines(out, text + pos, out->msg.body_len - pos, true);
 	free(blocks);
 	out->verdict = any_signed ? v : SIG_NOT_SIGNED;
@@ -352,8 +363,8 @@ int pipeline_run(struct session *sess, const char *raw, size_t len,
 }
 
 int pipeline_run_keys(struct session *sess, const char *raw, size_t len,
-		      char *const *keys, size_t nkeys,
-		      struct pipeline_out *out, struct err *err)
+		      char *const *keys, size_t nkeys, struct pipeline_out *out,
+		      struct err *err)
 {
 	int r = pipeline_parse(raw, len, out, err);
 
@@ -398,9 +409,10 @@ int pipeline_process(struct session *sess, struct pipeline_out *out,
 	case MAIL_PGP_SIGNED: {
 		struct crypto_result res;
 		memset(&res, 0, sizeof(res));
-		if (crypto_verify_detached(c, out->msg.signed_data,
-					   out->msg.signed_len, out->msg.signature,
-					   out->msg.signature_len, &res, err) < 0) {
+		if (crypto_verify_detached(
+			    c, out->msg.signed_data, out->msg.signed_len,
+			    out->msg.signature, out->msg.signature_len, &res,
+			    err) < 0) {
 			res.verdict = SIG_ERROR;
 			err_clear(err);
 		}
@@ -416,12 +428,14 @@ int pipeline_process(struct session *sess, struct pipeline_out *out,
 	}
 	if (r < 0)
 		return r;
-	if (partial && (out->verdict == SIG_VALID || out->verdict == SIG_GOOD ||
-			(out->verdict == SIG_NOT_SIGNED && out->encrypted)))
+	if (partial &&
+	    (out->verdict == SIG_VALID || out->verdict == SIG_GOOD ||
+	     (out->verdict == SIG_NOT_SIGNED && out->encrypted)))
 		out->verdict = SIG_PARTIAL;
 	if (out->nsigs) {
-		out->fingerprint = out->sigs[0].fingerprint ?
-			xstrdup(out->sigs[0].fingerprint) : NULL;
+		out->fingerprint = out->sigs[0].fingerprint
+			? xstrdup(out->sigs[0].fingerprint)
+			: NULL;
 		out->signer_matches_from = out->msg.nfrom > 0;
 		for (size_t i = 0; i < out->msg.nfrom; i++)
 			if (!mailbox_matches(&out->sigs[0], &out->msg.from[i]))
@@ -522,7 +536,7 @@ static void add_paths(char ***v, size_t *n, const char *text, size_t len)
 	char **p = NULL;
 	size_t k = touched_files(text, len, &p);
 
-	size_t had = *n;  /* touched_files' own paths are distinct */
+	size_t had = *n; /* touched_files' own paths are distinct */
 
 	for (size_t i = 0; i < k; i++) {
 		bool dup = false;
@@ -554,7 +568,8 @@ void pipeline_files(const struct pipeline_out *out, char ***files,
 			add_paths(&cov, &ncov, body + pos, s - pos);
 		if (i == out->nunsigned)
 			break;
-		add_paths(&unc, &nunc, body + s, out->unsigned_spans[i].end - s);
+		add_paths(&unc, &nunc, body + s,
+			  out->unsigned_spans[i].end - s);
 		pos = out->unsigned_spans[i].end;
 	}
 	for (size_t i = 0; i < out->natt; i++)

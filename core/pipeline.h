@@ -13,27 +13,27 @@
 #include "mail/mail.h"
 
 struct pipeline_out {
-	struct mail_msg msg;        /* outer headers and structure */
+	struct mail_msg msg; /* outer headers and structure */
 	enum sig_verdict verdict;
-	char *fingerprint;          /* first signature's, or NULL */
+	char *fingerprint; /* first signature's, or NULL */
 	bool signer_matches_from;
-	bool encrypted;             /* what is shown was encrypted */
-	struct sbuf body;           /* the text shown (UTF-8, untrusted) */
+	bool encrypted; /* what is shown was encrypted */
+	struct sbuf body; /* the text shown (UTF-8, untrusted) */
 	struct mail_span *unsigned_spans; /* ranges of body the signature
 				     * or encryption the verdict speaks of
 				     * does not cover (text beside an inline
 				     * block, parts beside a PGP/MIME one);
 				     * such attachments have .outside set */
 	size_t nunsigned;
-	struct mail_attachment *att;/* attachments of the shown content */
+	struct mail_attachment *att; /* attachments of the shown content */
 	size_t natt;
-	struct mail_msg inner;      /* the decrypted/signed entity, if any */
-	struct crypto_sig *sigs;    /* copies of every signature */
+	struct mail_msg inner; /* the decrypted/signed entity, if any */
+	struct crypto_sig *sigs; /* copies of every signature */
 	size_t nsigs;
-	char **recipients;          /* key IDs it was encrypted to */
+	char **recipients; /* key IDs it was encrypted to */
 	size_t nrecipients;
 	/* The message's attachments around the decrypted entity's. */
-	struct mail_attachment *att_joined;   /* owns only the array */
+	struct mail_attachment *att_joined; /* owns only the array */
 	struct mail_attachment *att_filtered; /* owns only the array */
 	/* The session key of each decryption, in the order they ran (NULL
 	 * where gpg gave none): kept sealed with the message, they open it
@@ -44,8 +44,8 @@ struct pipeline_out {
 	 * in the same order, instead of a secret key. */
 	char *const *use_keys;
 	size_t nuse_keys;
-	struct crypto_job *job;     /* the decryption pipeline_start began */
-	struct crypto *job_crypto;  /* ... on this context */
+	struct crypto_job *job; /* the decryption pipeline_start began */
+	struct crypto *job_crypto; /* ... on this context */
 };
 
 /*
@@ -61,8 +61,8 @@ int pipeline_run(struct session *sess, const char *raw, size_t len,
  * key: a stored message opened and verified again by any officer.  A
  * decryption past the last key fails. */
 int pipeline_run_keys(struct session *sess, const char *raw, size_t len,
-		      char *const *keys, size_t nkeys,
-		      struct pipeline_out *out, struct err *err);
+		      char *const *keys, size_t nkeys, struct pipeline_out *out,
+		      struct err *err);
 /* pipeline_run in two steps, so import can spot a duplicate from its
  * headers before paying for decryption. */
 int pipeline_parse(const char *raw, size_t len, struct pipeline_out *out,

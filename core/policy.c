@@ -37,10 +37,14 @@ void policy_from_config(const struct config *cfg, struct policy *p)
 const char *policy_verdict_name(enum policy_verdict v)
 {
 	switch (v) {
-	case POLICY_OK: return "ok";
-	case POLICY_NEEDS_REASON: return "needs-reason";
-	case POLICY_REFUSED: return "refused";
-	case POLICY_PUBLIC: return "public";
+	case POLICY_OK:
+		return "ok";
+	case POLICY_NEEDS_REASON:
+		return "needs-reason";
+	case POLICY_REFUSED:
+		return "refused";
+	case POLICY_PUBLIC:
+		return "public";
 	}
 	return "ok";
 }
@@ -98,33 +102,39 @@ enum policy_verdict policy_check(const struct policy *p, const struct report *r,
 		out->verdict = POLICY_PUBLIC;
 		out->policy_date = now;
 		out->allowed = utc_day(proposed) <= utc_day(now) ||
-			       (override && has_reason);
-		snprintf(out->msg, sizeof(out->msg),
-			 "report %lld is already public: the policy date is now (%s)%s",
-			 (long long)r->id, ymd(now, n),
-			 utc_day(proposed) <= utc_day(now) ? "" :
-			 override && has_reason ? "; later date overridden" :
-			 "; a later date needs --override --reason");
+			(override && has_reason);
+		snprintf(
+			out->msg, sizeof(out->msg),
+			"report %lld is already public: the policy date is now (%s)%s",
+			(long long)r->id, ymd(now, n),
+			utc_day(proposed) <= utc_day(now) ? ""
+				: override && has_reason
+				? "; later date overridden"
+				: "; a later date needs --override --reason");
 	} else if (days <= p->default_days) {
 		out->verdict = POLICY_OK;
 		out->allowed = true;
-		snprintf(out->msg, sizeof(out->msg),
-			 "report %lld: date %s is %ld days after the clock start (%s %s), within the default of %ld",
-			 (long long)r->id, d, days, clock, s, p->default_days);
+		snprintf(
+			out->msg, sizeof(out->msg),
+			"report %lld: date %s is %ld days after the clock start (%s %s), within the default of %ld",
+			(long long)r->id, d, days, clock, s, p->default_days);
 	} else if (days <= p->max_days) {
 		out->verdict = POLICY_NEEDS_REASON;
 		out->allowed = has_reason;
-		snprintf(out->msg, sizeof(out->msg),
-			 "report %lld: date %s is %ld days after the clock start (%s %s), past the default of %ld%s",
-			 (long long)r->id, d, days, clock, s, p->default_days,
-			 has_reason ? "" : "; give --reason");
+		snprintf(
+			out->msg, sizeof(out->msg),
+			"report %lld: date %s is %ld days after the clock start (%s %s), past the default of %ld%s",
+			(long long)r->id, d, days, clock, s, p->default_days,
+			has_reason ? "" : "; give --reason");
 	} else {
 		out->verdict = POLICY_REFUSED;
 		out->allowed = override && has_reason;
-		snprintf(out->msg, sizeof(out->msg),
-			 "report %lld: date %s is %ld days after the clock start (%s %s), past the maximum of %ld%s",
-			 (long long)r->id, d, days, clock, s, p->max_days,
-			 out->allowed ? "; overridden" : "; use --override --reason");
+		snprintf(
+			out->msg, sizeof(out->msg),
+			"report %lld: date %s is %ld days after the clock start (%s %s), past the maximum of %ld%s",
+			(long long)r->id, d, days, clock, s, p->max_days,
+			out->allowed ? "; overridden"
+				     : "; use --override --reason");
 	}
 	return out->verdict;
 }
@@ -136,7 +146,8 @@ long working_days_between(time_t a, time_t b)
 	if (to - from > 100000)
 		to = from + 100000;
 	for (long day = from + 1; day <= to; day++) {
-		long wd = ((day % 7) + 7 + 4) % 7; /* 0 = Sunday; day 0 was a Thursday */
+		long wd = ((day % 7) + 7 + 4) %
+			7; /* 0 = Sunday; day 0 was a Thursday */
 		if (wd != 0 && wd != 6)
 			n++;
 	}

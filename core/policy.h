@@ -17,27 +17,27 @@
 struct config;
 
 struct policy {
-	long default_days;      /* policy.default_days, 7 */
-	long max_days;          /* policy.max_days, 14 */
+	long default_days; /* policy.default_days, 7 */
+	long max_days; /* policy.max_days, 14 */
 };
 void policy_from_config(const struct config *cfg, struct policy *p);
 
 enum policy_verdict {
-	POLICY_OK,              /* within the default */
-	POLICY_NEEDS_REASON,    /* past the default: needs a reason */
-	POLICY_REFUSED,         /* past the maximum: needs override + reason */
-	POLICY_PUBLIC,          /* already public: the policy date is now */
+	POLICY_OK, /* within the default */
+	POLICY_NEEDS_REASON, /* past the default: needs a reason */
+	POLICY_REFUSED, /* past the maximum: needs override + reason */
+	POLICY_PUBLIC, /* already public: the policy date is now */
 };
 struct policy_answer {
 	enum policy_verdict verdict;
-	bool allowed;           /* with the reason/override given */
-	time_t clock_start;     /* release_started, else received */
-	time_t default_limit;   /* last second of the default's last day */
-	time_t max_limit;       /* last second of the maximum's last day */
-	time_t policy_date;     /* latest date allowed without a reason
+	bool allowed; /* with the reason/override given */
+	time_t clock_start; /* release_started, else received */
+	time_t default_limit; /* last second of the default's last day */
+	time_t max_limit; /* last second of the maximum's last day */
+	time_t policy_date; /* latest date allowed without a reason
 				 * (now for a public report) */
-	long days;              /* calendar days from the clock start */
-	char msg[512];          /* why, naming the report: for errors and
+	long days; /* calendar days from the clock start */
+	char msg[512]; /* why, naming the report: for errors and
 				 * notes */
 };
 /* The one policy function: classifies `proposed` for report r and says in

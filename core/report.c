@@ -62,7 +62,7 @@ struct by_deadline {
 	struct policy pol;
 	time_t now;
 	bool by_subject;
-	bool sort;              /* false: in the store's order */
+	bool sort; /* false: in the store's order */
 };
 
 static char *dup_or_null(const char *s)
@@ -125,8 +125,8 @@ static int each_by_deadline(struct session *sess, struct store *s,
 			    void *data, struct err *err)
 {
 	struct report_filter byid = *f;
-	struct by_deadline b = { NULL, NULL, 0, { 0, 0 }, util_now(), by_subject,
-				 sort };
+	struct by_deadline b = { NULL,	     NULL,	 0,   { 0, 0 },
+				 util_now(), by_subject, sort };
 	size_t *order;
 	int r;
 
@@ -166,21 +166,27 @@ int report_each(struct session *sess, const struct report_filter *f,
 		rf = *f;
 	rf.finished = report_finished_states;
 	rf.rank = NULL;
-	if (rf.order && strcmp(rf.order, "id") && strcmp(rf.order, "received") &&
-	    strcmp(rf.order, "state") && strcmp(rf.order, "severity") &&
-	    strcmp(rf.order, "deadline") && strcmp(rf.order, "subject"))
-		return err_setc(err, ERR_INVALID,
-				"unknown order '%s' (id, received, state, severity, "
-				"deadline, subject)", rf.order);
+	if (rf.order && strcmp(rf.order, "id") &&
+	    strcmp(rf.order, "received") && strcmp(rf.order, "state") &&
+	    strcmp(rf.order, "severity") && strcmp(rf.order, "deadline") &&
+	    strcmp(rf.order, "subject"))
+		return err_setc(
+			err, ERR_INVALID,
+			"unknown order '%s' (id, received, state, severity, "
+			"deadline, subject)",
+			rf.order);
 	if (rf.order && !strcmp(rf.order, "state"))
 		rf.rank = report_states;
 	else if (rf.order && !strcmp(rf.order, "severity"))
 		rf.rank = report_severity_order;
-	else if (rf.order && (!strcmp(rf.order, "deadline") || !strcmp(rf.order, "subject"))) {
+	else if (rf.order &&
+		 (!strcmp(rf.order, "deadline") ||
+		  !strcmp(rf.order, "subject"))) {
 		bool subj = !strcmp(rf.order, "subject");
 
 		rf.order = "id";
-		return each_by_deadline(sess, s, &rf, true, subj, fn, data, err);
+		return each_by_deadline(sess, s, &rf, true, subj, fn, data,
+					err);
 	}
 	return each_by_deadline(sess, s, &rf, false, false, fn, data, err);
 }
@@ -195,10 +201,12 @@ int report_load(struct session *sess, int64_t id, struct report_full *rf,
 	if (!s)
 		return ERR_IO;
 	if ((r = store_report_get(s, id, &rf->r, err)) < 0 ||
-	    (r = store_messages_get(s, id, false, &rf->msgs, &rf->nmsgs, err)) < 0 ||
+	    (r = store_messages_get(s, id, false, &rf->msgs, &rf->nmsgs, err)) <
+		    0 ||
 	    (r = store_files_get(s, id, &rf->files, &rf->nfiles, err)) < 0 ||
 	    (r = store_events_get(s, id, &rf->events, &rf->nevents, err)) < 0 ||
-	    (r = triage_duplicates(sess, id, &rf->duplicates, &rf->nduplicates, err)) < 0)
+	    (r = triage_duplicates(sess, id, &rf->duplicates, &rf->nduplicates,
+				   err)) < 0)
 		return r;
 	rf->duplicate_of = triage_duplicate_of(rf->events, rf->nevents);
 	/* The verdicts against the keyring now, and the files they count. */
@@ -252,12 +260,13 @@ void report_full_release(struct report_full *rf)
 
 bool attachment_is_exploit(const char *filename, const char *content_type)
 {
-	static const char *const words[] = { "exploit", "poc", "reproducer",
-					     "repro", "trigger", "crash" };
-	static const char *const exts[] = { ".c", ".py", ".sh", ".pl", ".rb",
-					    ".go", ".rs", ".js", ".asm", ".s",
-					    ".bin", ".elf", ".tar", ".tgz",
-					    ".tar.gz", ".zip", ".gz", ".xz" };
+	static const char *const words[] = { "exploit", "poc",	   "reproducer",
+					     "repro",	"trigger", "crash" };
+	static const char *const exts[] = { ".c",   ".py",  ".sh",     ".pl",
+					    ".rb",  ".go",  ".rs",     ".js",
+					    ".asm", ".s",   ".bin",    ".elf",
+					    ".tar", ".tgz", ".tar.gz", ".zip",
+					    ".gz",  ".xz" };
 	char *f = str_lower(xstrdup(filename ? filename : ""));
 	bool hit = false;
 
@@ -267,11 +276,11 @@ bool attachment_is_exploit(const char *filename, const char *content_type)
 		hit = str_ends(f, exts[i]);
 	if (!hit && content_type)
 		hit = !strcmp(content_type, "text/x-csrc") ||
-		      !strcmp(content_type, "text/x-c") ||
-		      !strcmp(content_type, "text/x-python") ||
-		      !strcmp(content_type, "application/x-executable") ||
-		      !strcmp(content_type, "application/x-sh") ||
-		      !strcmp(content_type, "application/x-shellscript");
+			!strcmp(content_type, "text/x-c") ||
+			!strcmp(content_type, "text/x-python") ||
+			!strcmp(content_type, "application/x-executable") ||
+			!strcmp(content_type, "application/x-sh") ||
+			!strcmp(content_type, "application/x-shellscript");
 	free(f);
 	return hit;
 }
@@ -282,7 +291,8 @@ static bool has_line(const unsigned char *data, size_t len, const char *prefix)
 	size_t n = strlen(prefix);
 
 	for (size_t i = 0; i + n <= len; i++)
-		if ((i == 0 || data[i - 1] == '\n') && !memcmp(data + i, prefix, n))
+		if ((i == 0 || data[i - 1] == '\n') &&
+		    !memcmp(data + i, prefix, n))
 			return true;
 	return false;
 }
@@ -298,7 +308,8 @@ bool attachment_is_patch(const char *filename, const char *content_type,
 		return false;
 	if (!data || memchr(data, '\0', len))
 		return false;
-	return has_line(data, len, "+++ ") || has_line(data, len, "diff --git ");
+	return has_line(data, len, "+++ ") ||
+		has_line(data, len, "diff --git ");
 }
 
 /* What the pipeline read of a message, copied into om: its signer, the
@@ -316,7 +327,8 @@ static void opened_from(struct opened_message *om, struct pipeline_out *po)
 	}
 	om->fingerprint = po->fingerprint ? xstrdup(po->fingerprint) : NULL;
 	om->nunsigned = po->nunsigned;
-	om->unsigned_spans = xcalloc(po->nunsigned + 1, sizeof(*om->unsigned_spans));
+	om->unsigned_spans =
+		xcalloc(po->nunsigned + 1, sizeof(*om->unsigned_spans));
 	for (size_t i = 0; i < po->nunsigned; i++) {
 		om->unsigned_spans[i].start = po->unsigned_spans[i].start;
 		om->unsigned_spans[i].end = po->unsigned_spans[i].end;
@@ -339,13 +351,17 @@ static void opened_from(struct opened_message *om, struct pipeline_out *po)
 	om->att = xcalloc(po->natt + 1, sizeof(*om->att));
 	for (size_t i = 0; i < po->natt; i++) {
 		struct attachment_info *a = &om->att[i];
-		a->filename = po->att[i].filename ? xstrdup(po->att[i].filename) : NULL;
-		a->content_type = xstrdup(po->att[i].content_type ?
-					  po->att[i].content_type : "application/octet-stream");
+		a->filename = po->att[i].filename ? xstrdup(po->att[i].filename)
+						  : NULL;
+		a->content_type = xstrdup(po->att[i].content_type
+						  ? po->att[i].content_type
+						  : "application/octet-stream");
 		a->size = po->att[i].len;
-		a->data = xmemdup(po->att[i].data ? po->att[i].data : (const unsigned char *)"",
+		a->data = xmemdup(po->att[i].data ? po->att[i].data
+						  : (const unsigned char *)"",
 				  po->att[i].len);
-		a->exploit = attachment_is_exploit(a->filename, a->content_type);
+		a->exploit =
+			attachment_is_exploit(a->filename, a->content_type);
 		a->unsigned_part = po->att[i].outside;
 		a->patch = attachment_is_patch(a->filename, a->content_type,
 					       a->data, a->size);
@@ -375,20 +391,27 @@ int report_open_message(struct session *sess, int64_t message_row,
 		goto out;
 	const char *raw = (const char *)m.blob;
 	size_t len = m.blob_len;
-	if (!strcmp(m.blob_kind, "sealed") && session_is_team_sealed(m.blob, m.blob_len)) {
+	if (!strcmp(m.blob_kind, "sealed") &&
+	    session_is_team_sealed(m.blob, m.blob_len)) {
 		/* Sealed by the store under the team key, for this row. */
-		if ((r = session_open_sealed(sess, "messages", "blob", m.id, m.blob,
-					     m.blob_len, &team_plain, &team_len, err)) < 0) {
-			err_prefix(err, "cannot open the sealed copy of message %lld",
-				   (long long)message_row);
+		if ((r = session_open_sealed(sess, "messages", "blob", m.id,
+					     m.blob, m.blob_len, &team_plain,
+					     &team_len, err)) < 0) {
+			err_prefix(
+				err,
+				"cannot open the sealed copy of message %lld",
+				(long long)message_row);
 			goto out;
 		}
 		raw = (const char *)team_plain;
 		len = team_len;
 	} else if (!strcmp(m.blob_kind, "sealed")) {
-		if ((r = crypto_decrypt_verify(c, m.blob, m.blob_len, &res, err)) < 0) {
-			err_prefix(err, "cannot open the sealed copy of message %lld",
-				   (long long)message_row);
+		if ((r = crypto_decrypt_verify(c, m.blob, m.blob_len, &res,
+					       err)) < 0) {
+			err_prefix(
+				err,
+				"cannot open the sealed copy of message %lld",
+				(long long)message_row);
 			goto out;
 		}
 		raw = (const char *)res.plain;
@@ -396,7 +419,8 @@ int report_open_message(struct session *sess, int64_t message_row,
 	}
 	/* Kept after its session keys: the message is what follows them. */
 	if (m.blob_form == BLOB_KEYED &&
-	    (r = seal_keyed_open(raw, len, &keys, &nkeys, &raw, &len, err)) < 0) {
+	    (r = seal_keyed_open(raw, len, &keys, &nkeys, &raw, &len, err)) <
+		    0) {
 		err_prefix(err, "stored message %lld", (long long)message_row);
 		goto out;
 	}
@@ -410,9 +434,10 @@ int report_open_message(struct session *sess, int64_t message_row,
 	/* Verified again from its bytes, decrypted with its session keys;
 	 * only a body an older version kept as its content (what was shown
 	 * at import) has nothing to verify, and shows the recorded verdict. */
-	if ((r = m.blob_form == BLOB_CONTENT ?
-			 pipeline_load_content(sess, raw, len, &m, &po, err) :
-			 pipeline_run_keys(sess, raw, len, keys, nkeys, &po, err)) < 0) {
+	if ((r = m.blob_form == BLOB_CONTENT
+		     ? pipeline_load_content(sess, raw, len, &m, &po, err)
+		     : pipeline_run_keys(sess, raw, len, keys, nkeys, &po,
+					 err)) < 0) {
 		pipeline_out_release(&po);
 		goto out;
 	}
@@ -483,15 +508,19 @@ enum verdict_class report_trust_class(enum sig_verdict v,
 {
 	enum verdict_class c = sig_verdict_class(v);
 
-	return c == VERDICT_TRUSTED && !signer_matches_from ? VERDICT_WARNING : c;
+	return c == VERDICT_TRUSTED && !signer_matches_from ? VERDICT_WARNING
+							    : c;
 }
 
 const char *report_trust_name(enum verdict_class c)
 {
 	switch (c) {
-	case VERDICT_TRUSTED: return "trusted";
-	case VERDICT_WARNING: return "warning";
-	case VERDICT_BAD: return "bad";
+	case VERDICT_TRUSTED:
+		return "trusted";
+	case VERDICT_WARNING:
+		return "warning";
+	case VERDICT_BAD:
+		return "bad";
 	}
 	return "bad";
 }
@@ -499,8 +528,8 @@ const char *report_trust_name(enum verdict_class c)
 bool report_reporter_signed(const struct report *r, const struct message *m)
 {
 	return (m->verdict == SIG_VALID || m->verdict == SIG_GOOD) &&
-	       m->signer_matches_from && m->from_email && r->reporter_email &&
-	       *m->from_email && !strcasecmp(m->from_email, r->reporter_email);
+		m->signer_matches_from && m->from_email && r->reporter_email &&
+		*m->from_email && !strcasecmp(m->from_email, r->reporter_email);
 }
 
 bool report_files_count(const struct report *r, const struct message *m,
@@ -517,9 +546,10 @@ int report_open_thread(struct session *sess, const struct report_full *rf,
 	if (r < 0 || report_files_count(&rf->r, &rf->msgs[i], i == 0))
 		return r;
 	for (size_t k = 0; k < om->nfiles; k++) {
-		om->files_unsigned = xrealloc(om->files_unsigned,
-					      (om->nfiles_unsigned + 2) *
-					      sizeof(*om->files_unsigned));
+		om->files_unsigned =
+			xrealloc(om->files_unsigned,
+				 (om->nfiles_unsigned + 2) *
+					 sizeof(*om->files_unsigned));
 		om->files_unsigned[om->nfiles_unsigned++] = om->files[k];
 		om->files_unsigned[om->nfiles_unsigned] = NULL;
 	}
@@ -539,7 +569,8 @@ size_t opened_message_lines(const struct opened_message *om,
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t off = (size_t)(p - b);
 
-		while (span < om->nunsigned && om->unsigned_spans[span].end <= off)
+		while (span < om->nunsigned &&
+		       om->unsigned_spans[span].end <= off)
 			span++;
 		if (n == alloc) {
 			alloc = alloc ? 2 * alloc : 64;
@@ -548,7 +579,7 @@ size_t opened_message_lines(const struct opened_message *om,
 		v[n].s = p;
 		v[n].len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		v[n].unsigned_text = span < om->nunsigned &&
-				     om->unsigned_spans[span].start <= off;
+			om->unsigned_spans[span].start <= off;
 		n++;
 		p = nl ? nl + 1 : end;
 	}

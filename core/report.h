@@ -18,7 +18,7 @@
 
 struct report_full {
 	struct report r;
-	struct message *msgs;   /* without blobs */
+	struct message *msgs; /* without blobs */
 	size_t nmsgs;
 	char **files;
 	size_t nfiles;
@@ -57,19 +57,19 @@ void report_copy(struct report *dst, const struct report *src);
 
 /* The decrypted content of one stored message, in memory only. */
 struct attachment_info {
-	char *filename;        /* untrusted */
+	char *filename; /* untrusted */
 	char *content_type;
 	size_t size;
-	bool exploit;          /* looks like exploit code */
-	bool unsigned_part;    /* outside what the signature (or encryption)
+	bool exploit; /* looks like exploit code */
+	bool unsigned_part; /* outside what the signature (or encryption)
 				* covers: see struct opened_message */
-	bool patch;            /* a patch (attachment_is_patch) */
+	bool patch; /* a patch (attachment_is_patch) */
 	unsigned char *data;
 };
 /* A From mailbox (sender.c shows it). */
 struct sender {
-	char *name;            /* display name, untrusted; NULL when none */
-	char *email;           /* lowercase; NULL when none */
+	char *name; /* display name, untrusted; NULL when none */
+	char *email; /* lowercase; NULL when none */
 };
 /* A byte range [start, end) of a text. */
 struct text_span {
@@ -83,9 +83,9 @@ struct opened_message {
 	enum sig_verdict verdict;
 	bool signer_matches_from;
 	bool verified_now;
-	bool tampered;         /* what the blob opens to is not what the
+	bool tampered; /* what the blob opens to is not what the
 				* import verified (verdict SIG_TAMPERED) */
-	char *body;            /* untrusted UTF-8; wiped on release */
+	char *body; /* untrusted UTF-8; wiped on release */
 	size_t body_len;
 	/* Ranges of body that what the verdict speaks of does not cover:
 	 * text beside an inline-PGP block, parts beside a PGP/MIME entity.
@@ -95,7 +95,7 @@ struct opened_message {
 	size_t nunsigned;
 	struct attachment_info *att;
 	size_t natt;
-	struct sender *from;   /* every From mailbox of the message */
+	struct sender *from; /* every From mailbox of the message */
 	size_t nfrom;
 	/* The signing key's user ID the officer's keyring vouches for (full
 	 * or ultimate validity; the one with From's address first), else its
@@ -158,7 +158,7 @@ int report_open_thread(struct session *sess, const struct report_full *rf,
 struct body_line {
 	const char *s;
 	size_t len;
-	bool unsigned_text;    /* inside one of the unsigned spans */
+	bool unsigned_text; /* inside one of the unsigned spans */
 };
 /* The lines of om->body, each flagged as above; returns how many
  * (*lines is the caller's to free, the text stays om's). */

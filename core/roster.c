@@ -39,7 +39,8 @@ int roster_list(struct session *sess, struct roster_entry **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	if (!(s = session_store(sess, err)) || !(c = session_crypto(sess, err)) ||
+	if (!(s = session_store(sess, err)) ||
+	    !(c = session_crypto(sess, err)) ||
 	    !(roster = session_roster(sess, &nroster, err))) {
 		return ERR_IO;
 	}
@@ -53,15 +54,18 @@ int roster_list(struct session *sess, struct roster_entry **out, size_t *n,
 
 		e->fpr = xstrdup(roster[i]);
 		for (size_t j = 0; j < no; j++)
-			if (o[j].key_fpr && !str_cmp_ci(o[j].key_fpr, roster[i]))
+			if (o[j].key_fpr &&
+			    !str_cmp_ci(o[j].key_fpr, roster[i]))
 				e->officer = xstrdup(o[j].role);
 		if (crypto_key_describe(c, roster[i], &d, &kerr) == 0) {
 			free(e->fpr);
 			e->fpr = xstrdup(d.fpr);
 			e->uid = d.uid ? xstrdup(d.uid) : NULL;
-			e->expires = d.enc_expires && (!d.expires ||
-						       d.enc_expires < d.expires) ?
-					     d.enc_expires : d.expires;
+			e->expires = d.enc_expires &&
+					(!d.expires ||
+					 d.enc_expires < d.expires)
+				? d.enc_expires
+				: d.expires;
 			e->in_keyring = true;
 			e->can_encrypt = d.can_encrypt;
 			e->secret = d.secret;
@@ -87,7 +91,7 @@ struct reseal_one {
 	const unsigned char *plain; /* what the new blob opens to */
 	size_t len;
 	enum blob_form form;
-	bool keyed;             /* a message as received gets its keys */
+	bool keyed; /* a message as received gets its keys */
 };
 
 /* The new body and its event: a body changes only with one (the team
@@ -95,15 +99,17 @@ struct reseal_one {
 static int store_one(struct session *sess, void *data, struct err *err)
 {
 	struct reseal_one *o = data;
-	char *detail = xasprintf("message %lld sealed again under the team key%s",
-				 (long long)o->row,
-				 o->keyed ? ", with its session keys" : "");
+	char *detail = xasprintf(
+		"message %lld sealed again under the team key%s",
+		(long long)o->row, o->keyed ? ", with its session keys" : "");
 	int r = store_event_add(sess->store, o->report_id, sess->officer,
 				"reseal", detail, err);
 
 	free(detail);
-	return r < 0 ? r : store_message_set_blob_plain(sess->store, o->row, o->plain,
-							o->len, o->form, err);
+	return r < 0
+		? r
+		: store_message_set_blob_plain(sess->store, o->row, o->plain,
+					       o->len, o->form, err);
 }
 
 enum reseal_outcome { RESEAL_DONE, RESEAL_KEPT, RESEAL_UNOPENED };
@@ -125,7 +131,8 @@ static int reseal_message(struct session *sess, struct crypto *c,
 {
 	struct crypto_result res;
 	struct pipeline_out po;
-	struct reseal_one one = { .row = m->id, .report_id = m->report_id,
+	struct reseal_one one = { .row = m->id,
+				  .report_id = m->report_id,
 				  .form = m->blob_form };
 	const char *raw = (const char *)m->blob;
 	size_t len = m->blob_len;
@@ -145,13 +152,15 @@ static int reseal_message(struct session *sess, struct crypto *c,
 			*out = RESEAL_KEPT;
 			return 0;
 		}
-		if (session_open_sealed(sess, "messages", "blob", m->id, m->blob,
-					m->blob_len, &team_plain, &team_len, &perr) < 0)
+		if (session_open_sealed(sess, "messages", "blob", m->id,
+					m->blob, m->blob_len, &team_plain,
+					&team_len, &perr) < 0)
 			goto done;
 		raw = (const char *)team_plain;
 		len = team_len;
 	} else if (sealed) {
-		if (crypto_decrypt_verify(c, m->blob, m->blob_len, &res, &perr) < 0)
+		if (crypto_decrypt_verify(c, m->blob, m->blob_len, &res,
+					  &perr) < 0)
 			goto done;
 		raw = (const char *)res.plain;
 		len = res.plain_len;
@@ -163,8 +172,8 @@ static int reseal_message(struct session *sess, struct crypto *c,
 		if (po.encrypted) {
 			one.keyed = true;
 			one.form = BLOB_KEYED;
-			keyed = seal_keyed(po.session_keys, po.nsession_keys, raw,
-					   len, &klen);
+			keyed = seal_keyed(po.session_keys, po.nsession_keys,
+					   raw, len, &klen);
 			raw = keyed;
 			len = klen;
 		} else if (team_plain) {
@@ -198,7 +207,7 @@ done:
 struct reseal_batch {
 	const struct report_key *keys;
 	size_t n;
-	size_t changed;         /* reports sealed again in this batch */
+	size_t changed; /* reports sealed again in this batch */
 };
 
 struct reseal_sent {
@@ -277,7 +286,8 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 	batch = res->batch ? res->batch : RESEAL_BATCH;
 	memset(res, 0, sizeof(*res));
 	res->batch = batch;
-	if (!(s = session_store(sess, err)) || !(c = session_crypto(sess, err)) ||
+	if (!(s = session_store(sess, err)) ||
+	    !(c = session_crypto(sess, err)) ||
 	    !session_roster(sess, &nroster, err)) {
 		return ERR_IO;
 	}
@@ -327,9 +337,11 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 			} else if (o == RESEAL_KEPT) {
 				res->kept++;
 			} else {
-				res->unopened = xrealloc(res->unopened,
+				res->unopened = xrealloc(
+					res->unopened,
 					(res->nunopened + 1) * sizeof(int64_t));
-				res->unopened_reports = xrealloc(res->unopened_reports,
+				res->unopened_reports = xrealloc(
+					res->unopened_reports,
 					(res->nunopened + 1) * sizeof(int64_t));
 				res->unopened[res->nunopened] = ms[at].id;
 				res->unopened_reports[res->nunopened++] =
@@ -351,7 +363,9 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 
 		r = report_keys(sess, &keys, &nk, err);
 		for (size_t i = 0; r == 0 && i < nk; i += batch) {
-			struct reseal_batch q = { keys + i, nk - i < batch ? nk - i : batch, 0 };
+			struct reseal_batch q = {
+				keys + i, nk - i < batch ? nk - i : batch, 0
+			};
 
 			if ((r = core_write(sess, reseal_batch, &q, err)) == 0)
 				res->rekeyed += q.changed;
@@ -359,8 +373,9 @@ int roster_reseal(struct session *sess, struct reseal_result *res,
 		free(keys);
 	}
 	if (r == 0) {
-		char *detail = xasprintf("%zu resealed, %zu already sealed to the roster, %zu not opened",
-					 res->resealed, res->kept, res->nunopened);
+		char *detail = xasprintf(
+			"%zu resealed, %zu already sealed to the roster, %zu not opened",
+			res->resealed, res->kept, res->nunopened);
 		struct reseal_log l = { detail, 0 };
 
 		r = core_write(sess, log_reseal, &l, err);

@@ -8,8 +8,8 @@
 #include "core/seal.h"
 
 #define KEYED_MAGIC "secteam-session-keys "
-#define KEYED_MAX 4096     /* keys: one per decryption (inline blocks) */
-#define KEY_MAX 256        /* "ALGO:HEX": 67 characters for AES-256 */
+#define KEYED_MAX 4096 /* keys: one per decryption (inline blocks) */
+#define KEY_MAX 256 /* "ALGO:HEX": 67 characters for AES-256 */
 
 char *seal_keyed(char *const *keys, size_t n, const char *raw, size_t len,
 		 size_t *out_len)
@@ -72,10 +72,12 @@ int seal_keyed_open(const char *buf, size_t len, char ***keys, size_t *nkeys,
 	*nkeys = 0;
 	if (len < sizeof(KEYED_MAGIC) - 1 ||
 	    memcmp(buf, KEYED_MAGIC, sizeof(KEYED_MAGIC) - 1))
-		return err_setc(err, ERR_INVALID, "no session keys before the message");
+		return err_setc(err, ERR_INVALID,
+				"no session keys before the message");
 	p += sizeof(KEYED_MAGIC) - 1;
 	if (!(nl = memchr(p, '\n', (size_t)(end - p))) || nl == p)
-		return err_setc(err, ERR_INVALID, "a damaged count of session keys");
+		return err_setc(err, ERR_INVALID,
+				"a damaged count of session keys");
 	for (; p < nl; p++) {
 		if (*p < '0' || *p > '9' || n > KEYED_MAX)
 			return err_setc(err, ERR_INVALID,
@@ -83,13 +85,15 @@ int seal_keyed_open(const char *buf, size_t len, char ***keys, size_t *nkeys,
 		n = n * 10 + (unsigned)(*p - '0');
 	}
 	if (n > KEYED_MAX)
-		return err_setc(err, ERR_INVALID, "over %d session keys", KEYED_MAX);
+		return err_setc(err, ERR_INVALID, "over %d session keys",
+				KEYED_MAX);
 	p = nl + 1;
 	k = xcalloc((size_t)n + 1, sizeof(*k));
 	for (size_t i = 0; i < n; i++) {
 		if (!(nl = memchr(p, '\n', (size_t)(end - p))) ||
 		    (size_t)(nl - p) > KEY_MAX ||
-		    (!(nl - p == 1 && *p == '-') && !key_ok(p, (size_t)(nl - p)))) {
+		    (!(nl - p == 1 && *p == '-') &&
+		     !key_ok(p, (size_t)(nl - p)))) {
 			seal_keys_free(k, i);
 			return err_setc(err, ERR_INVALID,
 					"session key %zu is damaged", i + 1);

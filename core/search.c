@@ -123,9 +123,11 @@ static int parse_severities(struct search_query *q, const char *v,
 	     s = strtok_r(NULL, ",", &save)) {
 		char *low = fold(s, strlen(s));
 		if (!triage_severity_valid(low)) {
-			rc = err_setc(err, ERR_INVALID,
-				      "search: unknown severity '%s' in severity:%s "
-				      "(none, low, medium, high, critical)", s, v);
+			rc = err_setc(
+				err, ERR_INVALID,
+				"search: unknown severity '%s' in severity:%s "
+				"(none, low, medium, high, critical)",
+				s, v);
 			free(low);
 			break;
 		}
@@ -133,7 +135,8 @@ static int parse_severities(struct search_query *q, const char *v,
 	}
 	free(copy);
 	if (rc == 0 && !n)
-		rc = err_setc(err, ERR_INVALID, "search: severity: needs a severity");
+		rc = err_setc(err, ERR_INVALID,
+			      "search: severity: needs a severity");
 	if (rc < 0) {
 		for (size_t i = 0; i < n; i++)
 			free(set[i]);
@@ -202,8 +205,8 @@ static int take_value(const char **p, char **out, const char *query,
 	return 0;
 }
 
-static const char *const keys[] = { "file", "from", "state", "received",
-				    "subject", "severity" };
+static const char *const keys[] = { "file",	"from",	   "state",
+				    "received", "subject", "severity" };
 
 int search_parse(const char *query, struct search_query *q, struct err *err)
 {
@@ -223,7 +226,8 @@ int search_parse(const char *query, struct search_query *q, struct err *err)
 			/* "state=S" and "severity=S", the list filter's
 			 * older form, are the same terms. */
 			if (!strncasecmp(p, keys[k], klen) &&
-			    (p[klen] == ':' || (p[klen] == '=' && (k == 2 || k == 5))))
+			    (p[klen] == ':' ||
+			     (p[klen] == '=' && (k == 2 || k == 5))))
 				break;
 		}
 		if (k == ARRAY_SIZE(keys)) {
@@ -459,10 +463,10 @@ struct prefilter {
 	bool on;
 	struct message_key *keys; /* every message, by report then id */
 	size_t nkeys;
-	unsigned char **filter;   /* per key: its opened filter, or NULL */
+	unsigned char **filter; /* per key: its opened filter, or NULL */
 	size_t *flen;
 	struct terms_cache *tc;
-	struct terms_row *add;    /* filters made by this search */
+	struct terms_row *add; /* filters made by this search */
 	size_t nadd;
 };
 
@@ -495,7 +499,7 @@ static size_t id_run(const void *v, size_t n, size_t size, size_t off,
 	const char *b = v;
 	size_t lo = 0, hi = n, k = 0;
 
-#define ID_AT(i) (*(const int64_t *)(b + (i) * size + off))
+#define ID_AT(i) (*(const int64_t *)(b + (i)*size + off))
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (ID_AT(mid) < id)
@@ -537,7 +541,7 @@ static bool severity_in(char *const *set, const char *severity)
 bool search_fields_only(const struct search_query *q)
 {
 	return !q->nwords && !q->nfiles && !q->nfrom && !q->nsubjects &&
-	       !q->after && !q->before;
+		!q->after && !q->before;
 }
 
 bool search_state_matches(const struct search_query *q, const char *state,
@@ -571,7 +575,8 @@ static bool keys_match(const struct run *r, const struct report *rep)
 	    (q->before && rep->received >= q->before))
 		return false;
 	if (q->nfrom) {
-		who = xasprintf("%s <%s>", rep->reporter_name ? rep->reporter_name : "",
+		who = xasprintf("%s <%s>",
+				rep->reporter_name ? rep->reporter_name : "",
 				rep->reporter_email ? rep->reporter_email : "");
 		for (size_t i = 0; i < q->nfrom; i++)
 			if (!contains(who, q->from[i])) {
@@ -599,7 +604,8 @@ static void take_report(struct run *r, struct report *rep)
 	struct search_hit *h;
 
 	if (!(r->ncand & (r->ncand + 1))) /* 0, 1, 3, 7, ...: grow */
-		r->cand = xrealloc(r->cand, (2 * r->ncand + 2) * sizeof(*r->cand));
+		r->cand = xrealloc(r->cand,
+				   (2 * r->ncand + 2) * sizeof(*r->cand));
 	h = &r->cand[r->ncand++];
 	memset(h, 0, sizeof(*h));
 	h->r = *rep;
@@ -686,7 +692,8 @@ static int cmp_row_id(const void *a, const void *b)
 {
 	const struct terms_row *x = a, *y = b;
 
-	return x->message_id < y->message_id ? -1 : x->message_id > y->message_id;
+	return x->message_id < y->message_id ? -1
+					     : x->message_id > y->message_id;
 }
 
 static bool worth_filtering(const struct search_query *q)
@@ -714,13 +721,15 @@ static void open_filters(size_t from, size_t to, void *data)
 
 	for (size_t i = from; i < to; i++) {
 		struct terms_row k = { .message_id = pf->keys[i].id };
-		struct terms_row *r = os->nrows ? bsearch(&k, os->rows, os->nrows, sizeof(k),
-							  cmp_row_id) : NULL;
+		struct terms_row *r = os->nrows
+			? bsearch(&k, os->rows, os->nrows, sizeof(k),
+				  cmp_row_id)
+			: NULL;
 
 		if (!r || strcmp(r->key, pf->keys[i].key) ||
-		    session_open_sealed(os->sess, CACHE_TABLE, "terms", r->message_id,
-					r->sealed, r->len, &pf->filter[i],
-					&pf->flen[i], &err) < 0)
+		    session_open_sealed(os->sess, CACHE_TABLE, "terms",
+					r->message_id, r->sealed, r->len,
+					&pf->filter[i], &pf->flen[i], &err) < 0)
 			pf->filter[i] = NULL;
 	}
 }
@@ -765,7 +774,8 @@ static size_t keys_of(const struct prefilter *pf, int64_t id, size_t *first)
  * when one word is in none of their filters (a message without one may
  * hold anything). */
 static bool prefilter_may_match(const struct prefilter *pf, int64_t id,
-				const struct search_query *q, const bool *matched)
+				const struct search_query *q,
+				const bool *matched)
 {
 	size_t first, n;
 
@@ -779,7 +789,8 @@ static bool prefilter_may_match(const struct prefilter *pf, int64_t id,
 			continue;
 		for (size_t m = first; !may && m < first + n; m++)
 			may = !pf->filter[m] ||
-			      terms_may_hold(pf->filter[m], pf->flen[m], q->words[w]);
+				terms_may_hold(pf->filter[m], pf->flen[m],
+					       q->words[w]);
 		if (!may)
 			return false;
 	}
@@ -803,12 +814,14 @@ static void prefilter_learn(struct session *sess, struct prefilter *pf,
 		if (pf->keys[m].id != message_id || pf->filter[m])
 			continue;
 		f = terms_filter(t->low, t->len, &flen);
-		if (session_seal(sess, CACHE_TABLE, "terms", message_id, f, flen,
-				 &sealed, &slen, &err) == 0) {
-			pf->add = xrealloc(pf->add, (pf->nadd + 1) * sizeof(*pf->add));
-			pf->add[pf->nadd++] = (struct terms_row){
-				message_id, xstrdup(pf->keys[m].key), sealed, slen
-			};
+		if (session_seal(sess, CACHE_TABLE, "terms", message_id, f,
+				 flen, &sealed, &slen, &err) == 0) {
+			pf->add = xrealloc(pf->add,
+					   (pf->nadd + 1) * sizeof(*pf->add));
+			pf->add[pf->nadd++] =
+				(struct terms_row){ message_id,
+						    xstrdup(pf->keys[m].key),
+						    sealed, slen };
 		}
 		pf->filter[m] = f;
 		pf->flen[m] = flen;
@@ -905,7 +918,8 @@ static void fields_shares(size_t from, size_t to, void *data)
 		if (!r->q->nwords)
 			key_snippet(r, h);
 		else
-			fs->undecided[i] = !fields_match(r, h, fs->kept + i * fs->nw);
+			fs->undecided[i] =
+				!fields_match(r, h, fs->kept + i * fs->nw);
 	}
 }
 
@@ -987,7 +1001,8 @@ int search_run(struct session *sess, const struct search_query *q,
 	 * text's turn. */
 	kept = xcalloc(r.ncand * nw + 1, sizeof(*kept));
 	{
-		struct fields_share fs = { &r, kept, nw, xcalloc(r.ncand + 1, sizeof(bool)) };
+		struct fields_share fs = { &r, kept, nw,
+					   xcalloc(r.ncand + 1, sizeof(bool)) };
 
 		util_parallel(r.ncand, 4096, fields_shares, &fs);
 		for (size_t i = 0; i < r.ncand; i++)

@@ -22,9 +22,20 @@
 static bool invisible_space(uint32_t cp)
 {
 	switch (cp) {
-	case 0x00a0: case 0x00ad: case 0x034f: case 0x115f: case 0x1160:
-	case 0x1680: case 0x180e: case 0x202f: case 0x205f: case 0x2800:
-	case 0x3000: case 0x3164: case 0xfeff: case 0xffa0:
+	case 0x00a0:
+	case 0x00ad:
+	case 0x034f:
+	case 0x115f:
+	case 0x1160:
+	case 0x1680:
+	case 0x180e:
+	case 0x202f:
+	case 0x205f:
+	case 0x2800:
+	case 0x3000:
+	case 0x3164:
+	case 0xfeff:
+	case 0xffa0:
 		return true;
 	}
 	return (cp >= 0x2000 && cp <= 0x200d) || (cp >= 0x2060 && cp <= 0x2064);
@@ -33,20 +44,20 @@ static bool invisible_space(uint32_t cp)
 static bool at_sign(uint32_t cp)
 {
 	return cp == '@' || cp == 0xff20 /* fullwidth */ ||
-	       cp == 0xfe6b /* small commercial at */;
+		cp == 0xfe6b /* small commercial at */;
 }
 
 static bool local_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || strchr(".!#$%&'*+/=?^_`{|}~-", c);
+		(c >= '0' && c <= '9') || strchr(".!#$%&'*+/=?^_`{|}~-", c);
 }
 
 static bool domain_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '[' ||
-	       c == ']' || c == ':';
+		(c >= '0' && c <= '9') || c == '.' || c == '-' || c == '[' ||
+		c == ']' || c == ':';
 }
 
 /* True when name holds an address, or an at sign look-alike, other than
@@ -220,6 +231,6 @@ json_t *sender_json(const char *name, const char *email)
 		json_array_append_new(w, json_string("name-invisible-spacing"));
 	if (f & SENDER_NO_ADDRESS)
 		json_array_append_new(w, json_string("no-address"));
-	return json_pack("{s:o, s:o, s:o}", "name", json_text(name),
-			 "email", json_text(email), "warnings", w);
+	return json_pack("{s:o, s:o, s:o}", "name", json_text(name), "email",
+			 json_text(email), "warnings", w);
 }

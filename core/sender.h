@@ -18,12 +18,12 @@
 struct json_t;
 
 enum sender_flag {
-	SENDER_NAME_ADDRESS = 1 << 0,   /* the display name holds an address
+	SENDER_NAME_ADDRESS = 1 << 0, /* the display name holds an address
 					 * other than the mailbox's, or an
 					 * at sign look-alike */
 	SENDER_NAME_INVISIBLE = 1 << 1, /* no-break or other invisible
 					 * spacing in the display name */
-	SENDER_NO_ADDRESS = 1 << 2,     /* the mailbox has no address */
+	SENDER_NO_ADDRESS = 1 << 2, /* the mailbox has no address */
 };
 /* The sender_flag bits that hold for this mailbox (either may be NULL). */
 unsigned sender_flags(const char *name, const char *email);

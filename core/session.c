@@ -28,24 +28,24 @@
  */
 struct session_seal {
 	struct session *sess;
-	struct team_key *key;     /* the latest generation: what seals */
-	struct team_key **old;    /* older ones unwrapped to open values */
+	struct team_key *key; /* the latest generation: what seals */
+	struct team_key **old; /* older ones unwrapped to open values */
 	size_t nold;
-	char *failed;             /* why no key could be had (said once) */
+	char *failed; /* why no key could be had (said once) */
 	struct store_sealer z;
 	/* open_cb runs on several threads at once (store_open_fields):
 	 * finding a key, which may unwrap one, is one at a time */
 	pthread_mutex_t lock;
 	/* On a team server, the team chain as this client verified it
 	 * (core/teamchain.h): which generation seals, and who may sign. */
-	bool chain_read;          /* read at least once */
-	bool chain_moved;         /* new events since z->key was chosen */
+	bool chain_read; /* read at least once */
+	bool chain_moved; /* new events since z->key was chosen */
 	struct team_chain chain;
-	char *me;                 /* the roster key this keyring signs as */
-	char **checked;           /* checks passed before (checked_has) */
+	char *me; /* the roster key this keyring signs as */
+	char **checked; /* checks passed before (checked_has) */
 	size_t nchecked;
 	bool checked_loaded;
-	struct sign_key *sk;      /* its signing key, once needed */
+	struct sign_key *sk; /* its signing key, once needed */
 };
 
 static struct team_key *key_of_gen(struct session *sess, int gen, char **why);
@@ -286,8 +286,10 @@ static struct team_key *unwrap_gen(struct session *sess, int gen, char **why)
 		wrapped_key_release(&w[i]);
 	free(w);
 	if (!k)
-		*why = xasprintf("no wrapped copy of team key generation %d opens with "
-				 "this keyring%s%s", gen, e.msg[0] ? ": " : "", e.msg);
+		*why = xasprintf(
+			"no wrapped copy of team key generation %d opens with "
+			"this keyring%s%s",
+			gen, e.msg[0] ? ": " : "", e.msg);
 	return k;
 }
 
@@ -331,9 +333,11 @@ static struct team_key *legacy_key_of(struct session *sess, bool create,
 		goto fail;
 	}
 	if (!z->key && n) {
-		err_setc(&e, ERR_CRYPTO, "no wrapped copy of the team key on %s opens "
+		err_setc(&e, ERR_CRYPTO,
+			 "no wrapped copy of the team key on %s opens "
 			 "with this keyring: an officer whose key has one runs "
-			 "'secteam-tui roster reseal'", store_where(sess->store));
+			 "'secteam-tui roster reseal'",
+			 store_where(sess->store));
 	} else if (!z->key && create) {
 		/* The team's first sealed write: generation 1. */
 		size_t nr;
@@ -351,8 +355,10 @@ static struct team_key *legacy_key_of(struct session *sess, bool create,
 			for (size_t i = 0; i < nr && z->key; i++) {
 				unsigned char *b = NULL;
 				size_t bl;
-				if (team_key_wrap(c, z->key, &roster[i], 1, &b, &bl, &e) < 0 ||
-				    store_team_key_add(sess->store, 1, roster[i], b, bl,
+				if (team_key_wrap(c, z->key, &roster[i], 1, &b,
+						  &bl, &e) < 0 ||
+				    store_team_key_add(sess->store, 1,
+						       roster[i], b, bl,
 						       util_now(), &e) < 0) {
 					team_key_free(z->key);
 					z->key = NULL;
@@ -370,7 +376,8 @@ static struct team_key *legacy_key_of(struct session *sess, bool create,
 			z->key = NULL;
 		}
 	} else if (!z->key) {
-		err_setc(&e, ERR_NOTFOUND, "%s has no team key yet", store_where(sess->store));
+		err_setc(&e, ERR_NOTFOUND, "%s has no team key yet",
+			 store_where(sess->store));
 	}
 	for (size_t i = 0; i < n; i++)
 		wrapped_key_release(&w[i]);
@@ -422,7 +429,8 @@ static void checked_load(struct session *sess)
 			if (strlen(line) != 2 * SIGN_HASH_BYTES)
 				continue;
 			z->checked = xrealloc(z->checked,
-					      (z->nchecked + 1) * sizeof(*z->checked));
+					      (z->nchecked + 1) *
+						      sizeof(*z->checked));
 			z->checked[z->nchecked++] = xstrdup(line);
 		}
 		fclose(f);
@@ -466,17 +474,21 @@ static void checked_add(struct session *sess, char *key)
 	char *path = checked_path(sess);
 	int fd;
 
-	if (path && (fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
-				     O_CLOEXEC, 0600)) >= 0) {
+	if (path &&
+	    (fd = open(path,
+		       O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+		       0600)) >= 0) {
 		char *line = xasprintf("%s\n", key);
 		/* only a cache: a failed write costs the check again */
-		bool ok = write(fd, line, strlen(line)) == (ssize_t)strlen(line);
+		bool ok = write(fd, line, strlen(line)) ==
+			(ssize_t)strlen(line);
 		(void)ok;
 		close(fd);
 		free(line);
 	}
 	free(path);
-	z->checked = xrealloc(z->checked, (z->nchecked + 1) * sizeof(*z->checked));
+	z->checked =
+		xrealloc(z->checked, (z->nchecked + 1) * sizeof(*z->checked));
 	z->checked[z->nchecked++] = key;
 }
 
@@ -501,8 +513,8 @@ static int cert_cb(void *data, const char *fpr, const unsigned char *pub,
 	return r;
 }
 
-static int wrapped_cb(void *data, const char *fpr, const void *blob,
-		      size_t len, struct err *err)
+static int wrapped_cb(void *data, const char *fpr, const void *blob, size_t len,
+		      struct err *err)
 {
 	struct session *sess = data;
 	char *key = checked_key("wrapped", fpr, blob, len, "", 0);
@@ -653,8 +665,9 @@ static const char *chain_me(struct session *sess, const struct team_member *m,
 			struct crypto_keydesc d;
 			struct err e = { 0, "" };
 
-			if (pass == 0 && (!sess->officer ||
-					  strcmp(m[i].role, sess->officer)))
+			if (pass == 0 &&
+			    (!sess->officer ||
+			     strcmp(m[i].role, sess->officer)))
 				continue;
 			if (crypto_key_describe(c, m[i].fpr, &d, &e) == 0) {
 				if (d.secret)
@@ -663,16 +676,16 @@ static const char *chain_me(struct session *sess, const struct team_member *m,
 			}
 		}
 	if (!z->me)
-		err_setc(err, ERR_CRYPTO,
-			 "this keyring holds the secret key of no officer on the "
-			 "team's roster: it cannot sign the team chain of %s",
-			 store_where(sess->store));
+		err_setc(
+			err, ERR_CRYPTO,
+			"this keyring holds the secret key of no officer on the "
+			"team's roster: it cannot sign the team chain of %s",
+			store_where(sess->store));
 	return z->me;
 }
 
 /* The signing key of me, loaded (or made, the first time). */
-static int chain_sign_key(struct session *sess, const char *me,
-			  struct err *err)
+static int chain_sign_key(struct session *sess, const char *me, struct err *err)
 {
 	struct session_seal *z = sess->seal;
 	struct crypto *c;
@@ -709,9 +722,12 @@ static int chain_append(struct session *sess, struct team_event *ev,
 	    z->chain.seq != before + 1)
 		r = err_setc(err, ERR_CRYPTO,
 			     "the team chain did not take this client's %s "
-			     "event%s%s", team_event_kind_name(ev->kind),
+			     "event%s%s",
+			     team_event_kind_name(ev->kind),
 			     z->chain.nnotes ? ": " : "",
-			     z->chain.nnotes ? z->chain.notes[z->chain.nnotes - 1] : "");
+			     z->chain.nnotes
+				     ? z->chain.notes[z->chain.nnotes - 1]
+				     : "");
 	return r;
 }
 
@@ -724,17 +740,17 @@ static int chain_certify(struct session *sess, const char *me,
 
 	if (!c)
 		return ERR_CRYPTO;
-	memcpy(ev->signing_key, sign_key_public(sess->seal->sk), SIGN_PUB_BYTES);
-	return sign_key_certify(c, me, ev->signing_key, &ev->cert,
-				&ev->certlen, err);
+	memcpy(ev->signing_key, sign_key_public(sess->seal->sk),
+	       SIGN_PUB_BYTES);
+	return sign_key_certify(c, me, ev->signing_key, &ev->cert, &ev->certlen,
+				err);
 }
 
 /* Ready to sign (inside the write transaction): the chain read under the
  * lock, whole, started (a checkpoint taking in a team database from
  * before the chain, on this officer's word), and my signing key
  * certified in it. */
-static int chain_ready(struct session *sess, const char **mep,
-		       struct err *err)
+static int chain_ready(struct session *sess, const char **mep, struct err *err)
 {
 	struct session_seal *z = sess->seal;
 	struct team_event ev;
@@ -745,42 +761,49 @@ static int chain_ready(struct session *sess, const char **mep,
 	if ((r = chain_refresh(sess, err)) < 0)
 		return r;
 	if (z->chain.broken)
-		return err_setc(err, ERR_CRYPTO,
-				"the team chain of %s is broken: %s: nothing is "
-				"signed or sealed until it is whole",
-				store_where(sess->store), z->chain.broken);
+		return err_setc(
+			err, ERR_CRYPTO,
+			"the team chain of %s is broken: %s: nothing is "
+			"signed or sealed until it is whole",
+			store_where(sess->store), z->chain.broken);
 	memset(&ev, 0, sizeof(ev));
 	if (!z->chain.started) {
 		struct officer *o = NULL;
 		size_t no = 0;
 		int64_t nev = 0;
 
-		if ((r = store_officers_list(sess->store, false, &o, &no, err)) < 0)
+		if ((r = store_officers_list(sess->store, false, &o, &no,
+					     err)) < 0)
 			return r;
 		ev.kind = TEAM_EV_CHECKPOINT;
 		ev.members = xcalloc(no + 1, sizeof(*ev.members));
 		for (size_t i = 0; i < no; i++) {
-			if (o[i].key_fpr && strlen(o[i].key_fpr) == TEAM_FPR_LEN) {
-				ev.members[ev.nmembers].role = xstrdup(o[i].role);
+			if (o[i].key_fpr &&
+			    strlen(o[i].key_fpr) == TEAM_FPR_LEN) {
+				ev.members[ev.nmembers].role =
+					xstrdup(o[i].role);
 				for (int j = 0; j < TEAM_FPR_LEN; j++)
-					ev.members[ev.nmembers].fpr[j] =
-						(char)toupper((unsigned char)o[i].key_fpr[j]);
+					ev.members[ev.nmembers]
+						.fpr[j] = (char)toupper(
+						(unsigned char)o[i].key_fpr[j]);
 				ev.nmembers++;
 			}
 			officer_release(&o[i]);
 		}
 		free(o);
 		me = chain_me(sess, ev.members, ev.nmembers, err);
-		if (!me || (r = store_events_count(sess->store, &nev, err)) < 0 ||
+		if (!me ||
+		    (r = store_events_count(sess->store, &nev, err)) < 0 ||
 		    (r = chain_sign_key(sess, me, err)) < 0 ||
 		    (r = chain_certify(sess, me, &ev, err)) < 0) {
 			team_event_release(&ev);
 			return me ? r : ERR_CRYPTO;
 		}
 		ev.events_before = (uint64_t)nev;
-		ev.note = xasprintf("the %lld events before this checkpoint are "
-				    "taken in on its author's word",
-				    (long long)nev);
+		ev.note =
+			xasprintf("the %lld events before this checkpoint are "
+				  "taken in on its author's word",
+				  (long long)nev);
 		r = chain_append(sess, &ev, me, err);
 		team_event_release(&ev);
 		if (r < 0)
@@ -838,12 +861,15 @@ static struct team_key *chain_unwrap_gen(struct session *sess, uint32_t gen,
 		if (k && team_key_generation(k) != gen) {
 			team_key_free(k);
 			k = NULL;
-			err_setc(&e, ERR_CRYPTO, "its copy holds another generation");
+			err_setc(&e, ERR_CRYPTO,
+				 "its copy holds another generation");
 		}
 	}
 	if (!k && why)
-		*why = xasprintf("team key generation %u does not open with this "
-				 "keyring%s%s", gen, e.msg[0] ? ": " : "", e.msg);
+		*why = xasprintf(
+			"team key generation %u does not open with this "
+			"keyring%s%s",
+			gen, e.msg[0] ? ": " : "", e.msg);
 	return k;
 }
 
@@ -877,7 +903,8 @@ static int chain_rotate(struct session *sess, struct err *err)
 		if (!(prev = key_of_gen(sess, (int)g->gen, &why))) {
 			r = err_setc(err, ERR_CRYPTO,
 				     "%s: an officer who holds it writes first "
-				     "(or runs 'secteam-tui roster reseal')", why);
+				     "(or runs 'secteam-tui roster reseal')",
+				     why);
 			free(why);
 			return r;
 		}
@@ -961,10 +988,11 @@ static struct team_key *chain_key_of(struct session *sess, bool create,
 	if (!z->chain_read && chain_refresh(sess, &e) < 0)
 		goto fail;
 	if (z->chain.broken) {
-		err_setc(&e, ERR_CRYPTO,
-			 "the team chain of %s is broken: %s: nothing is sealed "
-			 "until it is whole",
-			 store_where(sess->store), z->chain.broken);
+		err_setc(
+			&e, ERR_CRYPTO,
+			"the team chain of %s is broken: %s: nothing is sealed "
+			"until it is whole",
+			store_where(sess->store), z->chain.broken);
 		goto fail;
 	}
 	g = team_chain_current(&z->chain);
@@ -994,8 +1022,8 @@ static struct team_key *chain_key_of(struct session *sess, bool create,
 		if (!z->chain.started && z->chain.nnotes) {
 			err_setc(&e, ERR_CRYPTO,
 				 "this keyring cannot verify the team chain of "
-				 "%s (%s): no team key", store_where(sess->store),
-				 z->chain.notes[0]);
+				 "%s (%s): no team key",
+				 store_where(sess->store), z->chain.notes[0]);
 			goto fail;
 		}
 		goto none;
@@ -1018,7 +1046,8 @@ static struct team_key *chain_key_of(struct session *sess, bool create,
 	z->failed = NULL;
 	return k;
 none:
-	err_setc(&e, ERR_NOTFOUND, "%s has no team key yet", store_where(sess->store));
+	err_setc(&e, ERR_NOTFOUND, "%s has no team key yet",
+		 store_where(sess->store));
 fail:
 	free(z->failed);
 	z->failed = xstrdup(e.msg[0] ? e.msg : "no team key");
@@ -1046,8 +1075,8 @@ int session_team_listed(struct session *sess, const char *role, bool *listed,
 	return 0;
 }
 
-int session_team_member(struct session *sess, const char *role,
-			const char *fpr, struct err *err)
+int session_team_member(struct session *sess, const char *role, const char *fpr,
+			struct err *err)
 {
 	struct session_seal *z;
 	struct team_event ev;
@@ -1116,8 +1145,8 @@ int session_team_found(struct session *sess, struct err *err)
 		if (o[i].key_fpr && strlen(o[i].key_fpr) == TEAM_FPR_LEN) {
 			ev.members[ev.nmembers].role = xstrdup(o[i].role);
 			for (int j = 0; j < TEAM_FPR_LEN; j++)
-				ev.members[ev.nmembers].fpr[j] =
-					(char)toupper((unsigned char)o[i].key_fpr[j]);
+				ev.members[ev.nmembers].fpr[j] = (char)toupper(
+					(unsigned char)o[i].key_fpr[j]);
 			ev.nmembers++;
 		}
 		officer_release(&o[i]);
@@ -1126,7 +1155,8 @@ int session_team_found(struct session *sess, struct err *err)
 	/* Without the first officer's secret key here (an administrator
 	 * who is no officer), the first officer's first write makes a
 	 * checkpoint instead. */
-	if (!ev.nmembers || !(me = chain_me(sess, ev.members, ev.nmembers, &e))) {
+	if (!ev.nmembers ||
+	    !(me = chain_me(sess, ev.members, ev.nmembers, &e))) {
 		team_event_release(&ev);
 		return 0;
 	}
@@ -1159,8 +1189,8 @@ static struct team_key *key_for(struct session *sess, const void *sealed,
 				size_t n, char **why);
 
 static unsigned char *seal_cb(void *data, const char *table, const char *column,
-			      int64_t row, const void *plain, size_t len, size_t *n,
-			      char **why)
+			      int64_t row, const void *plain, size_t len,
+			      size_t *n, char **why)
 {
 	struct session *sess = data;
 	struct team_key *k = team_key_of(sess, true, why);
@@ -1228,12 +1258,13 @@ int session_open_sealed(struct session *sess, const char *table,
 		free(why);
 		return ERR_CRYPTO;
 	}
-	return team_key_open(k, table, column, row, sealed, n, out, outlen, err);
+	return team_key_open(k, table, column, row, sealed, n, out, outlen,
+			     err);
 }
 
 int session_seal(struct session *sess, const char *table, const char *column,
-		 int64_t row, const void *plain, size_t len, unsigned char **out,
-		 size_t *outlen, struct err *err)
+		 int64_t row, const void *plain, size_t len,
+		 unsigned char **out, size_t *outlen, struct err *err)
 {
 	char *why = NULL;
 	struct team_key *k;
@@ -1325,7 +1356,8 @@ static struct team_key *key_shared(struct session *sess, const void *sealed,
 {
 	struct team_key *k = sess->seal->key;
 
-	if (!k || team_key_generation(k) != team_key_sealed_generation(sealed, n)) {
+	if (!k ||
+	    team_key_generation(k) != team_key_sealed_generation(sealed, n)) {
 		pthread_mutex_lock(&sess->seal->lock);
 		k = key_for(sess, sealed, n, why);
 		pthread_mutex_unlock(&sess->seal->lock);
@@ -1367,7 +1399,8 @@ static bool stale_cb(void *data, const unsigned char *sealed, size_t n)
 }
 
 static char *open_cb(void *data, const char *table, const char *column,
-		     int64_t row, const unsigned char *sealed, size_t n, char **why)
+		     int64_t row, const unsigned char *sealed, size_t n,
+		     char **why)
 {
 	struct session *sess = data;
 	struct team_key *k = key_shared(sess, sealed, n, why);
@@ -1377,7 +1410,8 @@ static char *open_cb(void *data, const char *table, const char *column,
 
 	if (!k)
 		return NULL;
-	if (team_key_open(k, table, column, row, sealed, n, &clear, &len, &e) < 0) {
+	if (team_key_open(k, table, column, row, sealed, n, &clear, &len, &e) <
+	    0) {
 		*why = xstrdup(e.msg);
 		return NULL;
 	}
@@ -1527,9 +1561,12 @@ int session_team_key_rotate(struct session *sess, bool *rotated,
 	for (size_t i = 0; i < nr && r == 0; i++) {
 		unsigned char *b;
 		size_t bl;
-		if ((r = team_key_wrap(c, next, &roster[i], 1, &b, &bl, err)) == 0) {
-			r = store_team_key_add(sess->store, (int)team_key_generation(next),
-					       roster[i], b, bl, util_now(), err);
+		if ((r = team_key_wrap(c, next, &roster[i], 1, &b, &bl, err)) ==
+		    0) {
+			r = store_team_key_add(sess->store,
+					       (int)team_key_generation(next),
+					       roster[i], b, bl, util_now(),
+					       err);
 			free(b);
 		}
 	}
@@ -1548,8 +1585,7 @@ int session_team_key_rotate(struct session *sess, bool *rotated,
 	return 0;
 }
 
-int session_team_key_share(struct session *sess, size_t *added,
-			   struct err *err)
+int session_team_key_share(struct session *sess, size_t *added, struct err *err)
 {
 	struct wrapped_key *w = NULL;
 	size_t n = 0, nr;
@@ -1569,7 +1605,8 @@ int session_team_key_share(struct session *sess, size_t *added,
 		return 0;
 	if (!(k = team_key_of(sess, false, &why))) {
 		/* No team key yet: nothing is sealed, nothing to share. */
-		int none = sess->seal->failed && strstr(sess->seal->failed, "no team key yet");
+		int none = sess->seal->failed &&
+			strstr(sess->seal->failed, "no team key yet");
 		r = none ? 0 : err_setc(err, ERR_CRYPTO, "%s", why);
 		free(why);
 		return r;
@@ -1585,9 +1622,12 @@ int session_team_key_share(struct session *sess, size_t *added,
 			has |= !str_cmp_ci(w[j].fingerprint, roster[i]);
 		if (has)
 			continue;
-		if ((r = team_key_wrap(c, k, &roster[i], 1, &b, &bl, err)) == 0) {
-			r = store_team_key_add(sess->store, (int)team_key_generation(k),
-					       roster[i], b, bl, util_now(), err);
+		if ((r = team_key_wrap(c, k, &roster[i], 1, &b, &bl, err)) ==
+		    0) {
+			r = store_team_key_add(sess->store,
+					       (int)team_key_generation(k),
+					       roster[i], b, bl, util_now(),
+					       err);
 			free(b);
 			*added += r == 0;
 		}
@@ -1686,7 +1726,8 @@ struct store *session_store(struct session *sess, struct err *err)
 		path = def;
 	o.shared_group = config_get(sess->cfg, "store.shared_group", NULL);
 	/* 1 to 3600 when set: config_parse checks the range. */
-	o.busy_timeout_ms = (int)config_get_long(sess->cfg, "store.busy_timeout", 0) * 1000;
+	o.busy_timeout_ms =
+		(int)config_get_long(sess->cfg, "store.busy_timeout", 0) * 1000;
 	o.create = sess->store_create;
 	/* Only the default location's folder is made: a mistyped --db
 	 * or store.path is refused, not created. */
@@ -1697,7 +1738,8 @@ struct store *session_store(struct session *sess, struct err *err)
 		free(sess->officer);
 		sess->officer = store_whoami(sess->store);
 		if (!sess->officer) {
-			err_setc(err, ERR_IO, "cannot tell who is logged in to %s",
+			err_setc(err, ERR_IO,
+				 "cannot tell who is logged in to %s",
 				 store_where(sess->store));
 			store_close(sess->store);
 			sess->store = NULL;
@@ -1737,20 +1779,26 @@ const char *const *session_roster(struct session *sess, size_t *n,
 			for (size_t i = 0; i < no; i++) {
 				bool dup = false;
 
-				for (size_t j = 0; j < sess->nroster && o[i].key_fpr; j++)
-					dup |= !str_cmp_ci(sess->roster[j], o[i].key_fpr);
+				for (size_t j = 0;
+				     j < sess->nroster && o[i].key_fpr; j++)
+					dup |= !str_cmp_ci(sess->roster[j],
+							   o[i].key_fpr);
 				if (o[i].key_fpr && *o[i].key_fpr && !dup) {
-					sess->roster = xrealloc(sess->roster,
-							       (sess->nroster + 1) * sizeof(char *));
-					sess->roster[sess->nroster++] = xstrdup(o[i].key_fpr);
+					sess->roster =
+						xrealloc(sess->roster,
+							 (sess->nroster +
+							  1) * sizeof(char *));
+					sess->roster[sess->nroster++] =
+						xstrdup(o[i].key_fpr);
 				}
 				officer_release(&o[i]);
 			}
 			free(o);
 			if (!sess->nroster) {
-				err_setc(err, ERR_NOTFOUND,
-					 "%s has no officer with a key: the team's administrator runs 'secteam-tui team add-officer ROLE --key FPR'",
-					 store_where(s));
+				err_setc(
+					err, ERR_NOTFOUND,
+					"%s has no officer with a key: the team's administrator runs 'secteam-tui team add-officer ROLE --key FPR'",
+					store_where(s));
 				return NULL;
 			}
 			*n = sess->nroster;
@@ -1762,7 +1810,8 @@ const char *const *session_roster(struct session *sess, size_t *n,
 			for (char *t = strtok_r(copy, " ,\t", &save); t;
 			     t = strtok_r(NULL, " ,\t", &save)) {
 				sess->roster = xrealloc(sess->roster,
-						       (sess->nroster + 1) * sizeof(char *));
+							(sess->nroster + 1) *
+								sizeof(char *));
 				sess->roster[sess->nroster++] = xstrdup(t);
 			}
 			free(copy);
@@ -1773,8 +1822,9 @@ const char *const *session_roster(struct session *sess, size_t *n,
 			if (!c)
 				return NULL;
 			if (crypto_default_secret_key(c, &fpr, err) < 0) {
-				err_prefix(err,
-					   "no team.roster in the config and no secret key to seal reports to");
+				err_prefix(
+					err,
+					"no team.roster in the config and no secret key to seal reports to");
 				return NULL;
 			}
 			sess->roster = xcalloc(1, sizeof(char *));

@@ -21,19 +21,19 @@ struct crypto;
 struct verdict_cache;
 
 struct session {
-	const char *db_path;     /* --db, or NULL for the default */
-	const char *gnupghome;   /* --gnupghome, or NULL */
+	const char *db_path; /* --db, or NULL for the default */
+	const char *gnupghome; /* --gnupghome, or NULL */
 	const char *config_path; /* --config, or NULL for the default */
-	bool store_create;       /* team init: create the team schema */
-	struct config *cfg;      /* loaded by session_open */
-	struct store *store;     /* opened on first use (session_store) */
-	struct crypto *crypto;   /* opened on first use (session_crypto) */
-	char *officer;           /* who acts, as the store records it (the
+	bool store_create; /* team init: create the team schema */
+	struct config *cfg; /* loaded by session_open */
+	struct store *store; /* opened on first use (session_store) */
+	struct crypto *crypto; /* opened on first use (session_crypto) */
+	char *officer; /* who acts, as the store records it (the
 				  * login role, or the Unix user); set when
 				  * the store opens */
-	char *officer_name;      /* display name: config officer.name, or
+	char *officer_name; /* display name: config officer.name, or
 				  * the Unix user */
-	char **roster;           /* team.roster fingerprints, or the
+	char **roster; /* team.roster fingerprints, or the
 				  * officer's own key; see session_roster */
 	size_t nroster;
 	struct session_seal *seal; /* the team key and the store's sealer
@@ -65,8 +65,8 @@ int session_open_sealed(struct session *sess, const char *table,
  * table.column of row: what the officer keeps apart from the store (the
  * search cache).  *out is the caller's. */
 int session_seal(struct session *sess, const char *table, const char *column,
-		 int64_t row, const void *plain, size_t len, unsigned char **out,
-		 size_t *outlen, struct err *err);
+		 int64_t row, const void *plain, size_t len,
+		 unsigned char **out, size_t *outlen, struct err *err);
 /* The team key, unwrapped (or made, for a team's first write) now: 0, or
  * ERR_CRYPTO naming what is missing. */
 int session_team_key_ready(struct session *sess, struct err *err);
@@ -81,8 +81,8 @@ int session_team_key_open(struct session *sess, struct err *err);
  * checkpoint takes the officers as they are), or on SQLite.  Negative
  * with err naming why it cannot be signed (no officer's secret key
  * here, a broken chain). */
-int session_team_member(struct session *sess, const char *role,
-			const char *fpr, struct err *err);
+int session_team_member(struct session *sess, const char *role, const char *fpr,
+			struct err *err);
 /* Whether the verified team chain has role on its roster now (false on
  * SQLite, or before the chain starts); 0 or negative. */
 int session_team_listed(struct session *sess, const char *role, bool *listed,

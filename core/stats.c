@@ -16,7 +16,8 @@
 
 void team_stats_release(struct team_stats *st)
 {
-	struct stats_count *lists[] = { st->months, st->states, st->subsystems };
+	struct stats_count *lists[] = { st->months, st->states,
+					st->subsystems };
 	size_t lens[] = { st->nmonths, st->nstates, st->nsubsystems };
 
 	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
@@ -45,7 +46,7 @@ static void days_of(double *v, size_t n, struct stats_days *d)
 		return;
 	qsort(v, n, sizeof(*v), cmp_double);
 	d->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	rank = (n * 9 + 9) / 10;   /* ceil(0.9 n), from 1 */
+	rank = (n * 9 + 9) / 10; /* ceil(0.9 n), from 1 */
 	d->p90 = v[rank - 1];
 }
 
@@ -66,9 +67,10 @@ static int cmp_month(const void *a, const void *b)
 }
 
 /* Reports per month received, from the keys. */
-static void by_month(struct team_stats *st, const struct report_key *k, size_t n)
+static void by_month(struct team_stats *st, const struct report_key *k,
+		     size_t n)
 {
-	char (*m)[16] = xcalloc(n + 1, sizeof(*m));
+	char(*m)[16] = xcalloc(n + 1, sizeof(*m));
 	char **p = xcalloc(n + 1, sizeof(*p));
 
 	for (size_t i = 0; i < n; i++) {
@@ -86,14 +88,17 @@ static void by_month(struct team_stats *st, const struct report_key *k, size_t n
 	free(m);
 }
 
-static void by_state(struct team_stats *st, const struct report_key *k, size_t n)
+static void by_state(struct team_stats *st, const struct report_key *k,
+		     size_t n)
 {
 	for (size_t s = 0; report_states[s]; st->nstates++, s++) {
-		st->states = xrealloc(st->states, (s + 1) * sizeof(*st->states));
+		st->states =
+			xrealloc(st->states, (s + 1) * sizeof(*st->states));
 		st->states[s].name = xstrdup(report_states[s]);
 		st->states[s].n = 0;
 		for (size_t i = 0; i < n; i++)
-			st->states[s].n += !strcmp(k[i].state, report_states[s]);
+			st->states[s].n +=
+				!strcmp(k[i].state, report_states[s]);
 	}
 }
 
@@ -101,7 +106,7 @@ static void by_state(struct team_stats *st, const struct report_key *k, size_t n
 struct dirs {
 	char **v;
 	size_t n, alloc;
-	int64_t report;      /* the report whose dirs are at v[first..] */
+	int64_t report; /* the report whose dirs are at v[first..] */
 	size_t first;
 };
 
@@ -175,8 +180,9 @@ static void durations(struct team_stats *st, const struct report_key *k,
 	for (size_t j = 0; j < 3; j++)
 		v[j] = xcalloc(n + 1, sizeof(double));
 	for (size_t i = 0; i < n; i++) {
-		const struct report_milestones *m =
-			nms ? bsearch(&k[i].id, ms, nms, sizeof(*ms), by_id) : NULL;
+		const struct report_milestones *m = nms
+			? bsearch(&k[i].id, ms, nms, sizeof(*ms), by_id)
+			: NULL;
 		time_t at[3] = { m ? m->triaged : 0, m ? m->fixed : 0,
 				 m ? m->disclosed : 0 };
 		struct embargo e;
@@ -184,8 +190,11 @@ static void durations(struct team_stats *st, const struct report_key *k,
 
 		for (size_t j = 0; j < 3; j++)
 			if (at[j])
-				v[j][c[j]++] = (double)(at[j] > k[i].received ?
-						at[j] - k[i].received : 0) / DAY;
+				v[j][c[j]++] =
+					(double)(at[j] > k[i].received
+							 ? at[j] - k[i].received
+							 : 0) /
+					DAY;
 		memset(&r, 0, sizeof(r));
 		r.received = k[i].received;
 		r.release_started = k[i].release_started;
@@ -198,7 +207,8 @@ static void durations(struct team_stats *st, const struct report_key *k,
 		embargo_of_key(pol, &k[i], st->now, &e);
 		if (e.state == EMBARGO_OVERDUE) {
 			st->overdue = xrealloc(st->overdue,
-					       (st->noverdue + 1) * sizeof(*st->overdue));
+					       (st->noverdue + 1) *
+						       sizeof(*st->overdue));
 			st->overdue[st->noverdue++] = k[i].id;
 		}
 	}

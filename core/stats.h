@@ -20,7 +20,7 @@
 struct session;
 
 struct stats_count {
-	char *name;          /* "2026-11", "triaged", "net": untrusted for
+	char *name; /* "2026-11", "triaged", "net": untrusted for
 			      * subsystems (from a report's text) */
 	size_t n;
 };
@@ -28,26 +28,26 @@ struct stats_count {
 /* Days from receipt to a milestone, over the reports that reached it. */
 struct stats_days {
 	size_t n;
-	double median;       /* the middle value (the mean of the two middle
+	double median; /* the middle value (the mean of the two middle
 			      * ones for an even n), in days */
-	double p90;          /* nearest rank: the value at rank ceil(0.9 n) */
+	double p90; /* nearest rank: the value at rank ceil(0.9 n) */
 };
 
 struct team_stats {
 	time_t now;
 	size_t reports;
-	struct stats_count *months;      /* by month received, oldest first */
+	struct stats_count *months; /* by month received, oldest first */
 	size_t nmonths;
-	struct stats_count *states;      /* every state, in lifecycle order */
+	struct stats_count *states; /* every state, in lifecycle order */
 	size_t nstates;
-	struct stats_count *subsystems;  /* most reports first, then by name */
+	struct stats_count *subsystems; /* most reports first, then by name */
 	size_t nsubsystems;
 	struct stats_days triage, fix, disclose;
-	size_t decided;                  /* reports with a decided date */
-	size_t over7, over14;            /* of those, embargoes (decided date
+	size_t decided; /* reports with a decided date */
+	size_t over7, over14; /* of those, embargoes (decided date
 					  * minus the clock start) longer than
 					  * 7 and 14 days */
-	int64_t *overdue;                /* overdue now (embargo.c), by id */
+	int64_t *overdue; /* overdue now (embargo.c), by id */
 	size_t noverdue;
 };
 

@@ -57,7 +57,8 @@ static char *pick_tree(const char *parent, bool by_version)
 		bool better;
 		if (by_version) {
 			better = !best ||
-				 strverscmp(strrchr(best, '/') + 1, de->d_name) < 0;
+				strverscmp(strrchr(best, '/') + 1, de->d_name) <
+					0;
 		} else {
 			char *mark = xasprintf("%s.complete", path);
 			struct stat ms;
@@ -82,15 +83,15 @@ char *maintainers_find_tree(struct session *sess, const char *opt,
 			    struct err *err)
 {
 	const char *cfg = sess->cfg ? config_get(sess->cfg, "kernel.tree", NULL)
-				   : NULL;
+				    : NULL;
 	const char *given = opt ? opt : cfg;
 	char *t;
 
 	if (given) {
 		if (!has_maintainers(given)) {
 			err_setc(err, ERR_NOTFOUND,
-				 "no MAINTAINERS file in kernel tree '%s'%s", given,
-				 opt ? "" : " (config kernel.tree)");
+				 "no MAINTAINERS file in kernel tree '%s'%s",
+				 given, opt ? "" : " (config kernel.tree)");
 			return NULL;
 		}
 		return xstrdup(given);
@@ -102,9 +103,10 @@ char *maintainers_find_tree(struct session *sess, const char *opt,
 	t = cache ? pick_tree(cache, false) : NULL;
 	free(cache);
 	if (!t)
-		err_setc(err, ERR_NOTFOUND,
-			 "no kernel tree: pass --tree DIR, set kernel.tree in "
-			 "the config, or unpack one with scripts/kernel-tree.sh");
+		err_setc(
+			err, ERR_NOTFOUND,
+			"no kernel tree: pass --tree DIR, set kernel.tree in "
+			"the config, or unpack one with scripts/kernel-tree.sh");
 	return t;
 }
 
@@ -126,8 +128,10 @@ static void thread_text(struct session *sess, const struct report_full *rf,
 
 		if (report_open_thread(sess, rf, i, &om, &e) < 0) {
 			char *s = safe_str(e.msg);
-			sbuf_addf(warn, "warning: report %lld: message %lld not "
-				  "read for the lookup: %s\n", (long long)rf->r.id,
+			sbuf_addf(warn,
+				  "warning: report %lld: message %lld not "
+				  "read for the lookup: %s\n",
+				  (long long)rf->r.id,
 				  (long long)rf->msgs[i].id, s);
 			free(s);
 			opened_message_release(&om);
@@ -147,16 +151,18 @@ static void thread_text(struct session *sess, const struct report_full *rf,
 			const char *f = om.files_unsigned[k];
 			bool have = false;
 
-			for (size_t j = 0; j < out->nfiles_unsigned && !have; j++)
+			for (size_t j = 0; j < out->nfiles_unsigned && !have;
+			     j++)
 				have = !strcmp(out->files_unsigned[j], f);
 			for (size_t j = 0; j < rf->nfiles && !have; j++)
 				have = !strcmp(rf->files[j], f);
 			if (have)
 				continue;
-			out->files_unsigned = xrealloc(out->files_unsigned,
-						       (out->nfiles_unsigned + 1) *
-						       sizeof(char *));
-			out->files_unsigned[out->nfiles_unsigned++] = xstrdup(f);
+			out->files_unsigned = xrealloc(
+				out->files_unsigned,
+				(out->nfiles_unsigned + 1) * sizeof(char *));
+			out->files_unsigned[out->nfiles_unsigned++] =
+				xstrdup(f);
 		}
 		opened_message_release(&om);
 	}
@@ -220,15 +226,17 @@ int maintainers_suggest(struct session *sess, int64_t id, const char *tree_opt,
 {
 	struct report_full rf;
 	struct maint_db *db = NULL;
-	struct maint_result res[4] = { { NULL, 0 }, { NULL, 0 }, { NULL, 0 },
-				       { NULL, 0 } };
+	struct maint_result res[4] = {
+		{ NULL, 0 }, { NULL, 0 }, { NULL, 0 }, { NULL, 0 }
+	};
 	struct sbuf warn = SBUF_INIT;
 	char *mpath, *text, *utext;
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	out->catch_all = with_catch_all ||
-		config_get_bool(sess->cfg, "maintainers.include_catch_all", false);
+		config_get_bool(sess->cfg, "maintainers.include_catch_all",
+				false);
 	if ((r = report_load(sess, id, &rf, err)) < 0) {
 		report_full_release(&rf);
 		return r;
@@ -293,13 +301,13 @@ void maint_suggestions_release(struct maint_suggestions *s)
 struct mr {
 	int64_t id;
 	const struct participants_change *c;
-	const char *key;                /* the confirmed key, uppercase */
+	const char *key; /* the confirmed key, uppercase */
 	bool catch_all;
-	struct maint_suggestions s;     /* the tree and the suggestions */
+	struct maint_suggestions s; /* the tree and the suggestions */
 	const struct maint_entry **sug; /* into s.res, in order */
 	size_t nsug;
-	struct sbuf done;               /* what the change did */
-	struct sbuf notes;              /* warnings */
+	struct sbuf done; /* what the change did */
+	struct sbuf notes; /* warnings */
 };
 
 static bool hidden(const struct mr *m, const struct maint_entry *e)
@@ -337,8 +345,10 @@ static int add_one(struct session *sess, struct mr *m, const char *name,
 	line = participant_format(&p);
 	if (r == ERR_DUPLICATE && m->key) {
 		err_clear(err);
-		if ((r = participant_set_key(sess, m->id, email, m->key, err)) == 0)
-			sbuf_addf(&m->done, "report %lld: key %s confirmed for %s\n",
+		if ((r = participant_set_key(sess, m->id, email, m->key,
+					     err)) == 0)
+			sbuf_addf(&m->done,
+				  "report %lld: key %s confirmed for %s\n",
 				  (long long)m->id, m->key, email);
 	} else if (r == ERR_DUPLICATE) {
 		sbuf_addf(&m->notes, "report %lld: already in: %s\n",
@@ -372,9 +382,11 @@ static int add_named(struct session *sess, struct mr *m, const char *arg,
 			     email, (long long)m->id, email);
 	} else if (e) {
 		if (e->is_list)
-			sbuf_addf(&m->notes, "warning: %s is a mailing list; "
-				  "forwarding to it may make the report public\n",
-				  e->email);
+			sbuf_addf(
+				&m->notes,
+				"warning: %s is a mailing list; "
+				"forwarding to it may make the report public\n",
+				e->email);
 		r = add_one(sess, m, name ? name : (*e->name ? e->name : NULL),
 			    email, e->role, e->section, err);
 	} else {
@@ -394,7 +406,8 @@ static int apply(struct session *sess, void *data, struct err *err)
 	for (size_t i = 0; i < m->c->nremove; i++) {
 		char *n = NULL, *e = NULL;
 		struct participant p;
-		if ((r = participant_parse_address(m->c->remove[i], &n, &e, err)) < 0)
+		if ((r = participant_parse_address(m->c->remove[i], &n, &e,
+						   err)) < 0)
 			return r;
 		r = store_participant_get(sess->store, m->id, e, &p, err);
 		if (r == 0) {
@@ -412,7 +425,8 @@ static int apply(struct session *sess, void *data, struct err *err)
 	}
 	for (size_t i = 0; i < m->c->nack; i++) {
 		char *n = NULL, *e = NULL;
-		if ((r = participant_parse_address(m->c->ack[i], &n, &e, err)) == 0 &&
+		if ((r = participant_parse_address(m->c->ack[i], &n, &e,
+						   err)) == 0 &&
 		    (r = participant_ack(sess, m->id, e, err)) == 0)
 			sbuf_addf(&m->done, "report %lld: %s acknowledged\n",
 				  (long long)m->id, e);
@@ -438,13 +452,17 @@ static int apply(struct session *sess, void *data, struct err *err)
 			return r;
 	}
 	if (lists)
-		sbuf_addf(&m->notes, "report %lld: %zu mailing list%s not added "
-			  "(lists are usually public; add one by name with --add)\n",
-			  (long long)m->id, lists, lists > 1 ? "s" : "");
+		sbuf_addf(
+			&m->notes,
+			"report %lld: %zu mailing list%s not added "
+			"(lists are usually public; add one by name with --add)\n",
+			(long long)m->id, lists, lists > 1 ? "s" : "");
 	if (unsig)
-		sbuf_addf(&m->notes, "report %lld: %zu suggestion%s only from "
-			  "unsigned parts not added (add by address with --add)\n",
-			  (long long)m->id, unsig, unsig > 1 ? "s" : "");
+		sbuf_addf(
+			&m->notes,
+			"report %lld: %zu suggestion%s only from "
+			"unsigned parts not added (add by address with --add)\n",
+			(long long)m->id, unsig, unsig > 1 ? "s" : "");
 	for (size_t i = 0; i < m->c->nadd; i++)
 		if ((r = add_named(sess, m, m->c->add[i], err)) < 0)
 			return r;
@@ -462,10 +480,11 @@ static int check_key(struct session *sess, struct mr *m, const char *given,
 	int r;
 
 	if ((n != 40 && n != 64) || given[n])
-		return err_setc(err, ERR_INVALID,
-				"cannot add to report %lld: --key '%s' is not a "
-				"full key fingerprint (40 or 64 hex digits)",
-				(long long)m->id, given);
+		return err_setc(
+			err, ERR_INVALID,
+			"cannot add to report %lld: --key '%s' is not a "
+			"full key fingerprint (40 or 64 hex digits)",
+			(long long)m->id, given);
 	if (!(c = session_crypto(sess, err))) {
 		return ERR_CRYPTO;
 	}
@@ -473,14 +492,15 @@ static int check_key(struct session *sess, struct mr *m, const char *given,
 		return err_prefix(err, "cannot add to report %lld with --key",
 				  (long long)m->id);
 	if (str_cmp_ci(fpr, given)) {
-		r = err_setc(err, ERR_INVALID,
-			     "cannot add to report %lld: --key %s is a subkey of "
-			     "%s; give the primary key's fingerprint",
-			     (long long)m->id, given, fpr);
+		r = err_setc(
+			err, ERR_INVALID,
+			"cannot add to report %lld: --key %s is a subkey of "
+			"%s; give the primary key's fingerprint",
+			(long long)m->id, given, fpr);
 		free(fpr);
 		return r;
 	}
-	m->key = fpr;   /* gpg gives it uppercase */
+	m->key = fpr; /* gpg gives it uppercase */
 	return 0;
 }
 
@@ -514,16 +534,18 @@ int participants_change(struct session *sess, int64_t id,
 	m.id = id;
 	m.c = c;
 	m.catch_all = c->catch_all ||
-		config_get_bool(sess->cfg, "maintainers.include_catch_all", false);
+		config_get_bool(sess->cfg, "maintainers.include_catch_all",
+				false);
 	sbuf_init(&m.done);
 	sbuf_init(&m.notes);
 	for (size_t i = 0; i < c->nadd; i++)
 		if (!strchr(c->add[i], '<'))
 			need_tree = true;
 	if (c->key && c->nadd != 1) {
-		r = err_setc(err, ERR_INVALID,
-			     "report %lld: a confirmed key goes with one address",
-			     (long long)id);
+		r = err_setc(
+			err, ERR_INVALID,
+			"report %lld: a confirmed key goes with one address",
+			(long long)id);
 		goto out;
 	}
 	if (c->key && (r = check_key(sess, &m, c->key, err)) < 0)
@@ -532,7 +554,8 @@ int participants_change(struct session *sess, int64_t id,
 		/* Adding "Name <addr>" needs no tree: without one it is
 		 * added with role "other". */
 		struct err e = { 0, "" };
-		if ((r = fill_sug(sess, &m, need_tree ? err : &e)) < 0 && need_tree)
+		if ((r = fill_sug(sess, &m, need_tree ? err : &e)) < 0 &&
+		    need_tree)
 			goto out;
 		r = 0;
 	}

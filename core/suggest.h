@@ -21,14 +21,14 @@ char *maintainers_find_tree(struct session *sess, const char *opt,
  * the patch in its decrypted messages and the files it touches, for the
  * `maintainers ID` command and the UI's participants panel. */
 struct maint_suggestions {
-	char *tree;              /* the kernel tree looked up, or NULL */
+	char *tree; /* the kernel tree looked up, or NULL */
 	struct maint_result res; /* every entry once (by address), in
 				  * get_maintainer.pl's order, catch-all
 				  * ones included */
-	bool catch_all;          /* catch-all entries are shown (asked, or
+	bool catch_all; /* catch-all entries are shown (asked, or
 				  * config maintainers.include_catch_all) */
-	size_t hidden;           /* entries a listing leaves out */
-	char *warnings;          /* safe "warning: ..." lines, or NULL */
+	size_t hidden; /* entries a listing leaves out */
+	char *warnings; /* safe "warning: ..." lines, or NULL */
 	/* res.v[0 .. nsigned) come from what the messages' verdicts cover;
 	 * the entries after them only from text and patches no signature
 	 * covers (files_unsigned): listings mark those, --add-all skips
@@ -49,23 +49,23 @@ bool maintainers_hidden(const struct maint_entry *e, bool catch_all);
 
 /* A change of who is in a report. */
 struct participants_change {
-	const char *const *add;     /* suggested addresses, or "Name <addr>"
+	const char *const *add; /* suggested addresses, or "Name <addr>"
 				     * for someone not suggested */
 	size_t nadd;
-	bool add_all;               /* every suggested person shown: no
+	bool add_all; /* every suggested person shown: no
 				     * mailing list (lists are usually
 				     * public: named ones only), nothing only
 				     * unsigned parts suggest */
-	const char *const *remove;  /* addresses */
+	const char *const *remove; /* addresses */
 	size_t nremove;
-	const char *const *ack;     /* addresses that acknowledged */
+	const char *const *ack; /* addresses that acknowledged */
 	size_t nack;
-	const char *key;            /* with one add: the key the officer
+	const char *key; /* with one add: the key the officer
 				     * confirmed for that person (a full
 				     * fingerprint of a usable encryption
 				     * key in the keyring) */
-	const char *tree_opt;       /* as maintainers_find_tree */
-	bool catch_all;             /* catch-all entries count as suggested */
+	const char *tree_opt; /* as maintainers_find_tree */
+	bool catch_all; /* catch-all entries count as suggested */
 };
 /*
  * Applies c to report id in one transaction, an event each.  Adding

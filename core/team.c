@@ -27,17 +27,19 @@ int team_check_key(struct session *sess, const char *fpr, char **out,
 			continue;
 		if (!isxdigit((unsigned char)*p)) {
 			sbuf_release(&sb);
-			return err_setc(err, ERR_INVALID,
-					"'%s' is not a key fingerprint (40 hexadecimal digits)",
-					fpr);
+			return err_setc(
+				err, ERR_INVALID,
+				"'%s' is not a key fingerprint (40 hexadecimal digits)",
+				fpr);
 		}
 		sbuf_addch(&sb, toupper((unsigned char)*p));
 	}
 	if (sb.len != 40) {
 		sbuf_release(&sb);
-		return err_setc(err, ERR_INVALID,
-				"'%s' is not a full key fingerprint (40 hexadecimal digits)",
-				fpr ? fpr : "");
+		return err_setc(
+			err, ERR_INVALID,
+			"'%s' is not a full key fingerprint (40 hexadecimal digits)",
+			fpr ? fpr : "");
 	}
 	if (!(c = session_crypto(sess, err))) {
 		sbuf_release(&sb);
@@ -51,8 +53,10 @@ int team_check_key(struct session *sess, const char *fpr, char **out,
 	if (!d.can_encrypt) {
 		r = err_setc(err, ERR_INVALID,
 			     "key %s cannot be encrypted to (%s)", sb.buf,
-			     d.revoked ? "revoked" : d.expired ? "expired" :
-			     "no usable encryption subkey");
+			     d.revoked ? "revoked"
+				     : d.expired
+				     ? "expired"
+				     : "no usable encryption subkey");
 		crypto_keydesc_release(&d);
 		sbuf_release(&sb);
 		return r;
@@ -64,9 +68,9 @@ int team_check_key(struct session *sess, const char *fpr, char **out,
 
 struct officer_req {
 	struct officer o;
-	bool grant;             /* team init: roles and grants too */
+	bool grant; /* team init: roles and grants too */
 	bool remove;
-	bool server_only;       /* the server's side alone, not the chain */
+	bool server_only; /* the server's side alone, not the chain */
 };
 
 static int apply(struct session *sess, void *data, struct err *err)
@@ -85,7 +89,8 @@ static int apply(struct session *sess, void *data, struct err *err)
 		if ((r = store_officer_add(sess->store, &q->o, err)) < 0)
 			return r;
 		detail = xasprintf("%s%s%s%s joins the team, key %s", q->o.role,
-				   q->o.name ? " (" : "", q->o.name ? q->o.name : "",
+				   q->o.name ? " (" : "",
+				   q->o.name ? q->o.name : "",
 				   q->o.name ? ")" : "", q->o.key_fpr);
 	}
 	r = store_event_add(sess->store, 0, sess->officer,
@@ -116,9 +121,10 @@ static int change(struct session *sess, struct officer_req *q, const char *key,
 	}
 	if (!store_has_team(sess->store)) {
 		free(fpr);
-		return err_setc(err, ERR_INVALID,
-				"%s is a SQLite file: a team needs a team server (--db postgresql://HOST/DB, or store.url in the config); on SQLite the officer is the Unix user and the roster is team.roster",
-				store_where(sess->store));
+		return err_setc(
+			err, ERR_INVALID,
+			"%s is a SQLite file: a team needs a team server (--db postgresql://HOST/DB, or store.url in the config); on SQLite the officer is the Unix user and the roster is team.roster",
+			store_where(sess->store));
 	}
 	if (!q->o.role)
 		q->o.role = sess->officer;
@@ -162,10 +168,10 @@ static int chain_remove(struct session *sess, void *data, struct err *err)
  * holds and the error says who must sign.  Run again by an officer for
  * a role the server already removed, it signs the chain's removal.
  */
-int team_remove_officer(struct session *sess, const char *role,
-			struct err *err)
+int team_remove_officer(struct session *sess, const char *role, struct err *err)
 {
-	struct officer_req q = { .o = { .role = (char *)role }, .remove = true,
+	struct officer_req q = { .o = { .role = (char *)role },
+				 .remove = true,
 				 .server_only = true };
 	struct err serr = { 0, "" };
 	bool listed = false;
@@ -174,7 +180,8 @@ int team_remove_officer(struct session *sess, const char *role,
 
 	/* Committed: the role cannot log in; now its sessions end. */
 	if (r == 0)
-		r = store_officer_disconnect(sess->store, q.o.role, &ended, err);
+		r = store_officer_disconnect(sess->store, q.o.role, &ended,
+					     err);
 	if (r < 0 && r != ERR_NOTFOUND)
 		return r;
 	if (session_team_listed(sess, q.o.role, &listed, &serr) < 0)
@@ -182,25 +189,28 @@ int team_remove_officer(struct session *sess, const char *role,
 	if (!listed)
 		return r;
 	if (core_write(sess, chain_remove, q.o.role, &serr) < 0)
-		return err_setc(err, serr.code,
-				"%s can no longer log in and its sessions ended, but "
-				"the team chain still lists them (%s): an officer on "
-				"the roster signs the removal by running 'team "
-				"remove-officer %s' with their own keyring",
-				q.o.role, serr.msg, q.o.role);
+		return err_setc(
+			err, serr.code,
+			"%s can no longer log in and its sessions ended, but "
+			"the team chain still lists them (%s): an officer on "
+			"the roster signs the removal by running 'team "
+			"remove-officer %s' with their own keyring",
+			q.o.role, serr.msg, q.o.role);
 	return 0;
 }
 
 /* 24 characters from an alphabet without look-alikes (about 120 bits). */
 static int random_password(char **out, struct err *err)
 {
-	static const char abc[] = "abcdefghijkmnpqrstuvwxyzACDEFGHJKLMNPQRTUVWXY3479";
+	static const char abc[] =
+		"abcdefghijkmnpqrstuvwxyzACDEFGHJKLMNPQRTUVWXY3479";
 	unsigned char raw[24];
 	char *p = xmalloc(sizeof(raw) + 1);
 
 	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
 		free(p);
-		return err_setc(err, ERR_IO, "cannot read random bytes for a password: %s",
+		return err_setc(err, ERR_IO,
+				"cannot read random bytes for a password: %s",
 				strerror(errno));
 	}
 	for (size_t i = 0; i < sizeof(raw); i++)
@@ -221,7 +231,8 @@ int team_set_password(struct session *sess, const char *role, char **password,
 		return ERR_IO;
 	if ((r = random_password(password, err)) < 0)
 		return r;
-	if ((r = store_officer_password(sess->store, role, *password, err)) < 0) {
+	if ((r = store_officer_password(sess->store, role, *password, err)) <
+	    0) {
 		wipe_free(*password, strlen(*password));
 		*password = NULL;
 	}

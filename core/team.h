@@ -45,12 +45,12 @@ int team_remove_officer(struct session *sess, const char *role,
 /* One roster key as `roster` shows it. */
 struct roster_entry {
 	char *fpr;
-	char *officer;          /* the officer's role, or NULL (SQLite) */
-	char *uid;              /* primary user ID (untrusted), or NULL */
-	time_t expires;         /* 0: never */
-	bool in_keyring;        /* this officer has the public key */
-	bool can_encrypt;       /* ... and it can be encrypted to */
-	bool secret;            /* this officer holds the secret key */
+	char *officer; /* the officer's role, or NULL (SQLite) */
+	char *uid; /* primary user ID (untrusted), or NULL */
+	time_t expires; /* 0: never */
+	bool in_keyring; /* this officer has the public key */
+	bool can_encrypt; /* ... and it can be encrypted to */
+	bool secret; /* this officer holds the secret key */
 };
 void roster_entry_release(struct roster_entry *e);
 /* The roster with what this officer's keyring says of each key. */
@@ -58,21 +58,21 @@ int roster_list(struct session *sess, struct roster_entry **out, size_t *n,
 		struct err *err);
 
 struct reseal_result {
-	size_t total;           /* stored bodies looked at */
-	size_t resealed;        /* encrypted again, to the roster as it is */
-	size_t kept;            /* already encrypted to exactly the roster */
-	int64_t *unopened;      /* message rows no key of ours opens */
+	size_t total; /* stored bodies looked at */
+	size_t resealed; /* encrypted again, to the roster as it is */
+	size_t kept; /* already encrypted to exactly the roster */
+	int64_t *unopened; /* message rows no key of ours opens */
 	size_t nunopened;
-	int64_t *unopened_reports;  /* their reports, same order */
-	bool rotated;           /* a new team key generation was made (an
+	int64_t *unopened_reports; /* their reports, same order */
+	bool rotated; /* a new team key generation was made (an
 				 * officer left the roster) */
-	size_t shared;          /* wrapped copies of the team key added for
+	size_t shared; /* wrapped copies of the team key added for
 				 * officers who joined */
-	size_t rekeyed;         /* reports sealed again under the new
+	size_t rekeyed; /* reports sealed again under the new
 				 * generation */
 	size_t dropped; /* older generations' wrapped copies dropped
 				 * (the chain keeps those keys) */
-	size_t batch;   /* in: reports sealed again per transaction (0:
+	size_t batch; /* in: reports sealed again per transaction (0:
 			 * the default, 256) */
 };
 void reseal_result_release(struct reseal_result *r);

@@ -49,8 +49,7 @@ bool team_chain_on_roster(const struct team_chain *c, const char *fpr)
 	return false;
 }
 
-const unsigned char *team_chain_key(const struct team_chain *c,
-				    const char *fpr)
+const unsigned char *team_chain_key(const struct team_chain *c, const char *fpr)
 {
 	for (size_t i = c->nkeys; i-- > 0;)
 		if (!strcmp(c->keys[i].fpr, fpr))
@@ -85,8 +84,7 @@ const struct team_gen *team_chain_current(const struct team_chain *c)
 	return c->ngens ? &c->gens[c->ngens - 1] : NULL;
 }
 
-const struct team_gen *team_chain_gen(const struct team_chain *c,
-				      uint32_t gen)
+const struct team_gen *team_chain_gen(const struct team_chain *c, uint32_t gen)
 {
 	for (size_t i = 0; i < c->ngens; i++)
 		if (c->gens[i].gen == gen)
@@ -208,7 +206,8 @@ static bool apply(struct team_chain *c, const struct team_event *ev,
 		return true;
 	case TEAM_EV_OFFICER_ADDED:
 		if (member_at(c, ev->role) >= 0) {
-			not_used(c, ev, row, "%s is on the roster already", ev->role);
+			not_used(c, ev, row, "%s is on the roster already",
+				 ev->role);
 			return false;
 		}
 		if (c->nmembers >= TEAM_LIST_MAX) {
@@ -224,11 +223,13 @@ static bool apply(struct team_chain *c, const struct team_event *ev,
 	case TEAM_EV_OFFICER_REMOVED: {
 		ssize_t at = member_at(c, ev->role);
 		if (at < 0) {
-			not_used(c, ev, row, "%s is not on the roster", ev->role);
+			not_used(c, ev, row, "%s is not on the roster",
+				 ev->role);
 			return false;
 		}
 		if (c->nmembers == 1) {
-			not_used(c, ev, row, "%s is the last officer", ev->role);
+			not_used(c, ev, row, "%s is the last officer",
+				 ev->role);
 			return false;
 		}
 		free(c->members[at].role);
@@ -244,25 +245,30 @@ static bool apply(struct team_chain *c, const struct team_event *ev,
 		struct team_gen g;
 
 		if (last && ev->generation <= last->gen) {
-			not_used(c, ev, row, "%s", "not newer than the generation before it");
+			not_used(c, ev, row, "%s",
+				 "not newer than the generation before it");
 			return false;
 		}
 		/* The first may take over a generation from before the
 		 * chain (its key chained in), on its author's word. */
 		if (last && ev->prev_generation != last->gen) {
-			not_used(c, ev, row, "%s",
-				 "it does not take over the generation before it");
+			not_used(
+				c, ev, row, "%s",
+				"it does not take over the generation before it");
 			return false;
 		}
 		if ((ev->prev_generation != 0) != (ev->chainedlen != 0) ||
-		    (ev->prev_generation && ev->prev_generation >= ev->generation)) {
-			not_used(c, ev, row, "%s",
-				 "its chained copy of the generation before it is missing or misplaced");
+		    (ev->prev_generation &&
+		     ev->prev_generation >= ev->generation)) {
+			not_used(
+				c, ev, row, "%s",
+				"its chained copy of the generation before it is missing or misplaced");
 			return false;
 		}
 		if (!wraps_fit(c, ev->wraps, ev->nwraps)) {
-			not_used(c, ev, row, "%s",
-				 "it is not wrapped to exactly the roster at that point");
+			not_used(
+				c, ev, row, "%s",
+				"it is not wrapped to exactly the roster at that point");
 			return false;
 		}
 		for (size_t i = 0; i < ev->nwraps; i++)
@@ -279,12 +285,15 @@ static bool apply(struct team_chain *c, const struct team_event *ev,
 		memset(&g, 0, sizeof(g));
 		g.gen = ev->generation;
 		g.prev_gen = ev->prev_generation;
-		g.chained = ev->chainedlen ? xmemdup(ev->chained, ev->chainedlen) : NULL;
+		g.chained = ev->chainedlen
+			? xmemdup(ev->chained, ev->chainedlen)
+			: NULL;
 		g.chainedlen = ev->chainedlen;
 		g.wraps = xcalloc(ev->nwraps, sizeof(*g.wraps));
 		for (size_t i = 0; i < ev->nwraps; i++) {
 			g.wraps[i] = ev->wraps[i];
-			g.wraps[i].blob = xmemdup(ev->wraps[i].blob, ev->wraps[i].len);
+			g.wraps[i].blob =
+				xmemdup(ev->wraps[i].blob, ev->wraps[i].len);
 		}
 		g.nwraps = ev->nwraps;
 		memcpy(g.author, ev->author, sizeof(g.author));
@@ -307,22 +316,25 @@ static void feed_one(struct team_chain *c, const struct team_event_row *row,
 	bool founding;
 
 	if (team_event_decode(row->body, row->len, &ev, &e) < 0) {
-		note(c, xasprintf("team event %lld: %s: not used",
-				  (long long)row->seq, e.msg));
+		note(c,
+		     xasprintf("team event %lld: %s: not used",
+			       (long long)row->seq, e.msg));
 		return;
 	}
 	founding = ev.kind == TEAM_EV_FOUNDING || ev.kind == TEAM_EV_CHECKPOINT;
 	/* Who may sign at all first: what someone off the roster wrote is
 	 * named as such, whatever its signature. */
 	if (!founding && c->started && !team_chain_on_roster(c, ev.author)) {
-		not_used(c, &ev, row->seq, "signed by %s, who is not on the roster",
-			 ev.author);
+		not_used(c, &ev, row->seq,
+			 "signed by %s, who is not on the roster", ev.author);
 		goto out;
 	}
-	pub = founding || ev.kind == TEAM_EV_SIGNING_KEY ?
-		      ev.signing_key : team_chain_key(c, ev.author);
+	pub = founding || ev.kind == TEAM_EV_SIGNING_KEY
+		? ev.signing_key
+		: team_chain_key(c, ev.author);
 	if (!pub) {
-		not_used(c, &ev, row->seq, "signed by %s, whose signing key no officer certified",
+		not_used(c, &ev, row->seq,
+			 "signed by %s, whose signing key no officer certified",
 			 ev.author);
 		goto out;
 	}
@@ -332,11 +344,13 @@ static void feed_one(struct team_chain *c, const struct team_event_row *row,
 		goto out;
 	}
 	if (founding && c->started) {
-		not_used(c, &ev, row->seq, "%s", "the team was founded before it");
+		not_used(c, &ev, row->seq, "%s",
+			 "the team was founded before it");
 		goto out;
 	}
 	if (!founding && !c->started) {
-		not_used(c, &ev, row->seq, "%s", "it comes before the team's founding");
+		not_used(c, &ev, row->seq, "%s",
+			 "it comes before the team's founding");
 		goto out;
 	}
 	if (founding) {
@@ -344,37 +358,40 @@ static void feed_one(struct team_chain *c, const struct team_event_row *row,
 		for (size_t i = 0; i < ev.nmembers && !on; i++)
 			on = !strcmp(ev.members[i].fpr, ev.author);
 		if (!on) {
-			not_used(c, &ev, row->seq, "signed by %s, who is not on its roster",
+			not_used(c, &ev, row->seq,
+				 "signed by %s, who is not on its roster",
 				 ev.author);
 			goto out;
 		}
 		if (!pinned(c, &ev)) {
-			not_used(c, &ev, row->seq, "%s",
-				 "its roster is not the root this officer pinned (team.root)");
+			not_used(
+				c, &ev, row->seq, "%s",
+				"its roster is not the root this officer pinned (team.root)");
 			goto out;
 		}
 	} else if (!team_chain_on_roster(c, ev.author)) {
-		not_used(c, &ev, row->seq, "signed by %s, who is not on the roster",
-			 ev.author);
+		not_used(c, &ev, row->seq,
+			 "signed by %s, who is not on the roster", ev.author);
 		goto out;
 	}
 	if (ev.cert && chk && chk->cert &&
-	    chk->cert(chk->data, ev.author, ev.signing_key, ev.cert,
-		      ev.certlen, &e) < 0) {
+	    chk->cert(chk->data, ev.author, ev.signing_key, ev.cert, ev.certlen,
+		      &e) < 0) {
 		not_used(c, &ev, row->seq, "%s", e.msg);
 		goto out;
 	}
-	if (ev.seq != c->seq + 1 ||
-	    memcmp(ev.prev, c->head, SIGN_HASH_BYTES)) {
+	if (ev.seq != c->seq + 1 || memcmp(ev.prev, c->head, SIGN_HASH_BYTES)) {
 		char *nm = name_of(&ev, row->seq);
-		c->broken = xasprintf("%s, signed by %s, does not follow the "
-				      "verified chain (event %llu): a team event "
-				      "was dropped or reordered%s%s%s",
-				      nm, ev.author, (unsigned long long)c->seq,
-				      c->nnotes ? " (or this keyring could not "
-						  "check one: " : "",
-				      c->nnotes ? c->notes[c->nnotes - 1] : "",
-				      c->nnotes ? ")" : "");
+		c->broken =
+			xasprintf("%s, signed by %s, does not follow the "
+				  "verified chain (event %llu): a team event "
+				  "was dropped or reordered%s%s%s",
+				  nm, ev.author, (unsigned long long)c->seq,
+				  c->nnotes ? " (or this keyring could not "
+					      "check one: "
+					    : "",
+				  c->nnotes ? c->notes[c->nnotes - 1] : "",
+				  c->nnotes ? ")" : "");
 		free(nm);
 		goto out;
 	}

@@ -40,7 +40,7 @@ struct team_chain_check {
 /* A team key generation that counts. */
 struct team_gen {
 	uint32_t gen, prev_gen;
-	unsigned char *chained;  /* gen prev_gen's key, sealed under this */
+	unsigned char *chained; /* gen prev_gen's key, sealed under this */
 	size_t chainedlen;
 	struct team_wrap *wraps; /* one per roster key, as verified */
 	size_t nwraps;
@@ -59,21 +59,21 @@ struct team_chain {
 	char **pin;
 	size_t npin;
 
-	bool started;             /* a founding or checkpoint verified */
-	bool checkpoint;          /* ... it was a checkpoint */
+	bool started; /* a founding or checkpoint verified */
+	bool checkpoint; /* ... it was a checkpoint */
 	struct team_member *members;
 	size_t nmembers;
 	struct team_chain_key *keys;
 	size_t nkeys;
 	struct team_gen *gens;
 	size_t ngens;
-	uint64_t seq;             /* the verified head's place */
+	uint64_t seq; /* the verified head's place */
 	unsigned char head[SIGN_HASH_BYTES];
-	int64_t last_row;         /* the server's place of the last row read */
-	char **notes;             /* events not used, and why (new ones at
+	int64_t last_row; /* the server's place of the last row read */
+	char **notes; /* events not used, and why (new ones at
 				   * the end: nnotes_said of them said) */
 	size_t nnotes, nnotes_said;
-	char *broken;             /* why the chain stops, or NULL */
+	char *broken; /* why the chain stops, or NULL */
 };
 
 void team_chain_init(struct team_chain *c);
@@ -86,8 +86,7 @@ void team_chain_feed(struct team_chain *c, const struct team_event_row *rows,
 /* The newest generation that counts, or NULL. */
 const struct team_gen *team_chain_current(const struct team_chain *c);
 /* The generation gen, or NULL. */
-const struct team_gen *team_chain_gen(const struct team_chain *c,
-				      uint32_t gen);
+const struct team_gen *team_chain_gen(const struct team_chain *c, uint32_t gen);
 /* Whether g is wrapped to exactly the roster as it is now (else the next
  * write rotates: an officer joined or left since). */
 bool team_chain_gen_current(const struct team_chain *c,

@@ -22,14 +22,14 @@
 #include "store/store.h"
 
 const char *const report_states[] = {
-	"new", "triaged", "accepted", "rejected", "duplicate", "fixing",
-	"fix-ready", "disclosed", "closed", NULL,
+	"new",	  "triaged",   "accepted",  "rejected", "duplicate",
+	"fixing", "fix-ready", "disclosed", "closed",	NULL,
 };
 
 /* Each state's class, in report_states' order: the one place that says
  * which states are finished. */
 static const enum state_class state_classes[] = {
-	STATE_OPEN, STATE_OPEN, STATE_OPEN, STATE_DROPPED, STATE_DROPPED,
+	STATE_OPEN, STATE_OPEN, STATE_OPEN,	STATE_DROPPED,	STATE_DROPPED,
 	STATE_OPEN, STATE_OPEN, STATE_RELEASED, STATE_RELEASED,
 };
 
@@ -84,8 +84,7 @@ time_t report_deadline_key(const struct embargo *e)
 	return embargo_active(e) ? e->deadline : (time_t)INT64_MAX;
 }
 
-int report_deadline_cmp(time_t key_a, int64_t id_a, time_t key_b,
-			int64_t id_b)
+int report_deadline_cmp(time_t key_a, int64_t id_a, time_t key_b, int64_t id_b)
 {
 	if (key_a != key_b)
 		return key_a < key_b ? -1 : 1;
@@ -122,7 +121,8 @@ char *triage_moves_text(void)
 	for (size_t i = 0; i < ARRAY_SIZE(transitions); i++) {
 		sbuf_addf(&sb, "%s%s ->", i ? "\n" : "", transitions[i].from);
 		for (size_t j = 0; transitions[i].to[j]; j++)
-			sbuf_addf(&sb, "%s %s", j ? "," : "", transitions[i].to[j]);
+			sbuf_addf(&sb, "%s %s", j ? "," : "",
+				  transitions[i].to[j]);
 		if (!transitions[i].to[0])
 			sbuf_adds(&sb, " (none: the end)");
 	}
@@ -151,16 +151,16 @@ bool triage_severity_valid(const char *severity)
 	return severity && in_list(report_severities, severity);
 }
 
-
-int triage_check_transition(const char *from, const char *to,
-			    struct err *err)
+int triage_check_transition(const char *from, const char *to, struct err *err)
 {
 	if (!triage_state_valid(to))
-		return err_setc(err, ERR_INVALID,
-				"unknown state '%s' (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)",
-				to);
+		return err_setc(
+			err, ERR_INVALID,
+			"unknown state '%s' (new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed)",
+			to);
 	if (!strcmp(from, to))
-		return err_setc(err, ERR_REFUSED, "the report is already %s", to);
+		return err_setc(err, ERR_REFUSED, "the report is already %s",
+				to);
 	for (size_t i = 0; i < ARRAY_SIZE(transitions); i++) {
 		struct sbuf sb = SBUF_INIT;
 		if (strcmp(transitions[i].from, from))
@@ -170,10 +170,12 @@ int triage_check_transition(const char *from, const char *to,
 				sbuf_release(&sb);
 				return 0;
 			}
-			sbuf_addf(&sb, "%s%s", j ? ", " : "", transitions[i].to[j]);
+			sbuf_addf(&sb, "%s%s", j ? ", " : "",
+				  transitions[i].to[j]);
 		}
-		err_setc(err, ERR_REFUSED, "cannot go from %s to %s (from %s: %s)",
-			 from, to, from, sb.len ? sb.buf : "no further state");
+		err_setc(err, ERR_REFUSED,
+			 "cannot go from %s to %s (from %s: %s)", from, to,
+			 from, sb.len ? sb.buf : "no further state");
 		sbuf_release(&sb);
 		return ERR_REFUSED;
 	}
@@ -195,7 +197,8 @@ static int note_event(struct session *sess, struct triage_run *t,
 				 detail, err);
 
 	if (rc == 0)
-		sbuf_addf(&t->summary, "%s%s", t->summary.len ? "; " : "", detail);
+		sbuf_addf(&t->summary, "%s%s", t->summary.len ? "; " : "",
+			  detail);
 	free(detail);
 	return rc;
 }
@@ -212,18 +215,22 @@ static int check_early(struct session *sess, struct triage_run *t,
 	char when[32];
 	long days;
 
-	if (strcmp(c->state, "disclosed") || !r->disclosure || r->disclosure <= now)
+	if (strcmp(c->state, "disclosed") || !r->disclosure ||
+	    r->disclosure <= now)
 		return 0;
 	fmt_rfc3339(r->disclosure, when);
 	days = (long)((r->disclosure - now + 86399) / 86400);
 	if (!c->early)
-		return err_setc(err, ERR_REFUSED,
-				"report %lld: its decided disclosure date %s is %ld day%s "
-				"ahead; disclosing before it needs --early --reason TEXT",
-				id, when, days, days == 1 ? "" : "s");
-	return note_event(sess, t, "early-disclosure",
-			  xasprintf("disclosed %ld day%s before the decided date %s: %s",
-				    days, days == 1 ? "" : "s", when, c->reason), err);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld: its decided disclosure date %s is %ld day%s "
+			"ahead; disclosing before it needs --early --reason TEXT",
+			id, when, days, days == 1 ? "" : "s");
+	return note_event(
+		sess, t, "early-disclosure",
+		xasprintf("disclosed %ld day%s before the decided date %s: %s",
+			  days, days == 1 ? "" : "s", when, c->reason),
+		err);
 }
 
 /* A claim: none when the officer holds the report already; another
@@ -248,14 +255,16 @@ static int claim(struct session *sess, struct triage_run *t,
 	if (*held)
 		return note_event(sess, t, "claim",
 				  xasprintf("claimed by %s, taken over from %s",
-					    sess->officer, held), err);
+					    sess->officer, held),
+				  err);
 	return note_event(sess, t, "claim",
 			  xasprintf("claimed by %s", sess->officer), err);
 }
 
 /* --- duplicates -------------------------------------------------------*/
 
-#define DUP_KIND "duplicate-of" /* the store's events_links index names it too */
+#define DUP_KIND \
+	"duplicate-of" /* the store's events_links index names it too */
 
 /* The report a duplicate-of event's detail links to ("duplicate of
  * report N", exactly), else 0 (an unlink, or another text). */
@@ -264,7 +273,8 @@ static int64_t link_target(const char *detail)
 	char buf[64];
 	long long v;
 
-	if (!detail || sscanf(detail, "duplicate of report %lld", &v) != 1 || v <= 0)
+	if (!detail || sscanf(detail, "duplicate of report %lld", &v) != 1 ||
+	    v <= 0)
 		return 0;
 	snprintf(buf, sizeof(buf), "duplicate of report %lld", v);
 	return strcmp(buf, detail) ? 0 : (int64_t)v;
@@ -356,37 +366,45 @@ static int link_duplicate(struct session *sess, struct triage_run *t,
 	int rc;
 
 	if (!c->state && strcmp(r->state, "duplicate"))
-		return err_setc(err, ERR_REFUSED,
-				"report %lld is %s, not a duplicate: --state duplicate "
-				"--of %lld marks it one", id, r->state, of);
+		return err_setc(
+			err, ERR_REFUSED,
+			"report %lld is %s, not a duplicate: --state duplicate "
+			"--of %lld marks it one",
+			id, r->state, of);
 	if (c->of == c->id)
 		return err_setc(err, ERR_REFUSED,
-				"report %lld cannot be a duplicate of itself", id);
+				"report %lld cannot be a duplicate of itself",
+				id);
 	if ((rc = store_report_get(sess->store, c->of, &o, err)) < 0) {
 		if (rc == ERR_NOTFOUND)
-			err_setc(err, ERR_NOTFOUND,
-				 "report %lld cannot be a duplicate of report %lld: "
-				 "there is no report %lld", id, of, of);
+			err_setc(
+				err, ERR_NOTFOUND,
+				"report %lld cannot be a duplicate of report %lld: "
+				"there is no report %lld",
+				id, of, of);
 		return rc;
 	}
 	rc = link_of(sess->store, c->of, &theirs, err);
 	if (rc == 0 && theirs == c->id)
-		rc = err_setc(err, ERR_REFUSED,
-			      "report %lld cannot be a duplicate of report %lld: "
-			      "report %lld is itself a duplicate of report %lld",
-			      id, of, of, id);
+		rc = err_setc(
+			err, ERR_REFUSED,
+			"report %lld cannot be a duplicate of report %lld: "
+			"report %lld is itself a duplicate of report %lld",
+			id, of, of, id);
 	else if (rc == 0 && theirs)
-		rc = err_setc(err, ERR_REFUSED,
-			      "report %lld cannot be a duplicate of report %lld: "
-			      "report %lld is itself a duplicate of report %lld "
-			      "(--of %lld names the original)",
-			      id, of, of, (long long)theirs, (long long)theirs);
+		rc = err_setc(
+			err, ERR_REFUSED,
+			"report %lld cannot be a duplicate of report %lld: "
+			"report %lld is itself a duplicate of report %lld "
+			"(--of %lld names the original)",
+			id, of, of, (long long)theirs, (long long)theirs);
 	else if (rc == 0 && !strcmp(o.state, "duplicate"))
-		rc = err_setc(err, ERR_REFUSED,
-			      "report %lld cannot be a duplicate of report %lld: "
-			      "report %lld is itself a duplicate (of a report not "
-			      "recorded; triage %lld --of N records it)",
-			      id, of, of, of);
+		rc = err_setc(
+			err, ERR_REFUSED,
+			"report %lld cannot be a duplicate of report %lld: "
+			"report %lld is itself a duplicate (of a report not "
+			"recorded; triage %lld --of N records it)",
+			id, of, of, of);
 	report_release(&o);
 	if (rc < 0)
 		return rc;
@@ -415,30 +433,37 @@ static int apply(struct session *sess, void *data, struct err *err)
 	if ((c->state || c->of) && (rc = link_of(s, c->id, &linked, err)) < 0)
 		goto out;
 	if (c->state && c->checked_from && strcmp(c->checked_from, r.state)) {
-		rc = err_setc(err, ERR_REFUSED,
-			      "report %lld moved from %s to %s meanwhile: nothing changed",
-			      (long long)c->id, c->checked_from, r.state);
+		rc = err_setc(
+			err, ERR_REFUSED,
+			"report %lld moved from %s to %s meanwhile: nothing changed",
+			(long long)c->id, c->checked_from, r.state);
 		goto out;
 	}
 	if (c->state) {
 		if ((!c->checked_from &&
-		     (rc = triage_check_transition(r.state, c->state, err)) < 0) ||
+		     (rc = triage_check_transition(r.state, c->state, err)) <
+			     0) ||
 		    (rc = check_early(sess, t, &r, err)) < 0 ||
 		    (rc = note_event(sess, t, "state",
-				     xasprintf("%s -> %s", r.state, c->state), err)) < 0)
+				     xasprintf("%s -> %s", r.state, c->state),
+				     err)) < 0)
 			goto out;
 		/* Back to triaged: the link ends (closing keeps it). */
-		if (linked && !strcmp(r.state, "duplicate") && strcmp(c->state, "closed") &&
-		    (rc = note_event(sess, t, DUP_KIND,
-				     xasprintf("no longer a duplicate of report %lld",
-					       (long long)linked), err)) < 0)
+		if (linked && !strcmp(r.state, "duplicate") &&
+		    strcmp(c->state, "closed") &&
+		    (rc = note_event(
+			     sess, t, DUP_KIND,
+			     xasprintf("no longer a duplicate of report %lld",
+				       (long long)linked),
+			     err)) < 0)
 			goto out;
 	}
 	if (c->of && (rc = link_duplicate(sess, t, &r, linked, err)) < 0)
 		goto out;
 	if (c->severity && strcmp(c->severity, r.severity)) {
 		if ((rc = note_event(sess, t, "severity",
-				     xasprintf("%s -> %s", r.severity, c->severity),
+				     xasprintf("%s -> %s", r.severity,
+					       c->severity),
 				     err)) < 0)
 			goto out;
 	}
@@ -446,24 +471,28 @@ static int apply(struct session *sess, void *data, struct err *err)
 		goto out;
 	if (c->unclaim) {
 		if ((rc = note_event(sess, t, "claim",
-				     xasprintf("released by %s", sess->officer), err)) < 0)
+				     xasprintf("released by %s", sess->officer),
+				     err)) < 0)
 			goto out;
 	}
 	if (c->public && !r.public) {
-		if ((rc = note_event(sess, t, "public",
-				     xstrdup("marked already public: the policy date is now"),
-				     err)) < 0)
+		if ((rc = note_event(
+			     sess, t, "public",
+			     xstrdup("marked already public: the policy date is now"),
+			     err)) < 0)
 			goto out;
 	}
 	if (c->consent_credit && !r.consent_credit) {
 		if ((rc = note_event(sess, t, "consent",
-				     xstrdup("reporter consents to be credited"), err)) < 0)
+				     xstrdup("reporter consents to be credited"),
+				     err)) < 0)
 			goto out;
 	}
 	if (c->consent_exploit && !r.consent_exploit) {
-		if ((rc = note_event(sess, t, "consent",
-				     xstrdup("reporter consents to the release of exploit code"),
-				     err)) < 0)
+		if ((rc = note_event(
+			     sess, t, "consent",
+			     xstrdup("reporter consents to the release of exploit code"),
+			     err)) < 0)
 			goto out;
 	}
 	if (c->note)
@@ -481,9 +510,10 @@ int triage_apply(struct session *sess, const struct triage_change *c,
 
 	*summary = NULL;
 	if (c->severity && !triage_severity_valid(c->severity))
-		return err_setc(err, ERR_INVALID,
-				"unknown severity '%s' (none, low, medium, high, critical)",
-				c->severity);
+		return err_setc(
+			err, ERR_INVALID,
+			"unknown severity '%s' (none, low, medium, high, critical)",
+			c->severity);
 	if (c->state && !triage_state_valid(c->state)) {
 		triage_check_transition("new", c->state, err);
 		if (err)
@@ -491,13 +521,17 @@ int triage_apply(struct session *sess, const struct triage_change *c,
 		return ERR_INVALID;
 	}
 	if (c->state && !strcmp(c->state, "duplicate") && !c->of)
-		return err_setc(err, ERR_INVALID,
-				"report %lld: --state duplicate needs --of N, the "
-				"report it duplicates", (long long)c->id);
+		return err_setc(
+			err, ERR_INVALID,
+			"report %lld: --state duplicate needs --of N, the "
+			"report it duplicates",
+			(long long)c->id);
 	if (c->of && c->state && strcmp(c->state, "duplicate"))
-		return err_setc(err, ERR_INVALID,
-				"report %lld: --of N goes with --state duplicate, not "
-				"--state %s", (long long)c->id, c->state);
+		return err_setc(
+			err, ERR_INVALID,
+			"report %lld: --of N goes with --state duplicate, not "
+			"--state %s",
+			(long long)c->id, c->state);
 	if (c->note && !*c->note)
 		return err_setc(err, ERR_INVALID, "report %lld: empty note",
 				(long long)c->id);
@@ -510,13 +544,17 @@ int triage_apply(struct session *sess, const struct triage_change *c,
 				"report %lld: --take goes with --claim",
 				(long long)c->id);
 	if ((c->early || c->reason) &&
-	    (!c->state || strcmp(c->state, "disclosed") || !c->early || !c->reason || !*c->reason))
-		return err_setc(err, ERR_INVALID,
-				"report %lld: --early and --reason TEXT go together, with "
-				"--state disclosed", (long long)c->id);
+	    (!c->state || strcmp(c->state, "disclosed") || !c->early ||
+	     !c->reason || !*c->reason))
+		return err_setc(
+			err, ERR_INVALID,
+			"report %lld: --early and --reason TEXT go together, with "
+			"--state disclosed",
+			(long long)c->id);
 	r = core_write(sess, apply, &t, err);
 	if (r == 0) {
-		char *safe = safe_str(t.summary.len ? t.summary.buf : "nothing changed");
+		char *safe = safe_str(t.summary.len ? t.summary.buf
+						    : "nothing changed");
 		*summary = xasprintf("report %lld: %s", (long long)c->id, safe);
 		free(safe);
 	}

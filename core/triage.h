@@ -21,16 +21,16 @@ struct embargo;
  * The one place for each rule about states and their order; every
  * listing, view, export and the store (as bound values) use these.
  */
-extern const char *const report_states[];   /* NULL-terminated, in order */
+extern const char *const report_states[]; /* NULL-terminated, in order */
 extern const char *const report_severities[]; /* none .. critical */
 /* The severities highest first, as listings order them. */
 extern const char *const report_severity_order[];
 /* The finished states (report_finished), NULL-terminated. */
 extern const char *const report_finished_states[];
 enum state_class {
-	STATE_OPEN,      /* under work: the embargo holds */
-	STATE_RELEASED,  /* disclosed, or closed after it */
-	STATE_DROPPED,   /* rejected or a duplicate: no embargo to keep */
+	STATE_OPEN, /* under work: the embargo holds */
+	STATE_RELEASED, /* disclosed, or closed after it */
+	STATE_DROPPED, /* rejected or a duplicate: no embargo to keep */
 };
 enum state_class report_state_class(const char *state);
 /* Finished: released or dropped, the embargo over or moot. */
@@ -46,8 +46,7 @@ unsigned report_severity_rank(const char *severity);
  * once its embargo is over), report_deadline_cmp compares two reports by
  * key and id (negative, 0, positive as strcmp). */
 time_t report_deadline_key(const struct embargo *e);
-int report_deadline_cmp(time_t key_a, int64_t id_a, time_t key_b,
-			int64_t id_b);
+int report_deadline_cmp(time_t key_a, int64_t id_a, time_t key_b, int64_t id_b);
 bool triage_state_valid(const char *state);
 /* The states, in order, sep between them (caller frees). */
 char *triage_state_names(const char *sep);
@@ -57,8 +56,7 @@ bool triage_severity_valid(const char *severity);
 char *triage_moves_text(void);
 /* 0 when PRODUCT.md's lifecycle allows from -> to; else ERR_REFUSED with
  * a message listing what is allowed from `from`. */
-int triage_check_transition(const char *from, const char *to,
-			    struct err *err);
+int triage_check_transition(const char *from, const char *to, struct err *err);
 /* A change of a report's triage fields; NULL/false fields stay. */
 struct triage_change {
 	int64_t id;

@@ -19,7 +19,7 @@
 const char *const vendor_kinds[] = { "vendor", "distro", "hardware", NULL };
 const char *const vendor_statuses[] = {
 	"not-notified", "notified", "acknowledged", "affected",
-	"not-affected", "fixed", "declined", NULL,
+	"not-affected", "fixed",    "declined",	    NULL,
 };
 
 static bool in_list(const char *const *list, const char *s)
@@ -58,9 +58,10 @@ int vendor_check_transition(const char *vendor, const char *from,
 	int r;
 
 	if (!vendor_status_valid(to))
-		return err_setc(err, ERR_INVALID,
-				"unknown vendor status '%s' (not-notified, notified, acknowledged, affected, not-affected, fixed, declined)",
-				to);
+		return err_setc(
+			err, ERR_INVALID,
+			"unknown vendor status '%s' (not-notified, notified, acknowledged, affected, not-affected, fixed, declined)",
+			to);
 	if (rank(to) > rank(from) ||
 	    (!strcmp(from, "affected") && !strcmp(to, "fixed")))
 		return 0;
@@ -71,8 +72,9 @@ int vendor_check_transition(const char *vendor, const char *from,
 			sbuf_addf(&allowed, "%s%s", allowed.len ? ", " : "", s);
 	}
 	r = err_setc(err, ERR_REFUSED,
-		     "vendor '%s' cannot go from %s to %s (allowed: %s)", vendor,
-		     from, to, allowed.len ? allowed.buf : "nothing, it is final");
+		     "vendor '%s' cannot go from %s to %s (allowed: %s)",
+		     vendor, from, to,
+		     allowed.len ? allowed.buf : "nothing, it is final");
 	sbuf_release(&allowed);
 	return r;
 }
@@ -88,16 +90,17 @@ json_t *vendors_json(struct session *sess, int64_t report_id)
 	if (!s || store_report_vendors_get(s, report_id, &rv, &n, &err) < 0)
 		return a;
 	for (size_t i = 0; i < n; i++) {
-		json_array_append_new(a, json_pack(
-			"{s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o}",
-			"name", json_text(rv[i].name),
-			"kind", json_text(rv[i].kind),
-			"status", json_text(rv[i].status),
-			"notified_at", json_time(rv[i].notified_at),
-			"updated_at", json_time(rv[i].updated_at),
-			"nda_requested", rv[i].nda_requested,
-			"statement", json_text(rv[i].statement),
-			"note", json_text(rv[i].note)));
+		json_array_append_new(
+			a,
+			json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o}",
+				  "name", json_text(rv[i].name), "kind",
+				  json_text(rv[i].kind), "status",
+				  json_text(rv[i].status), "notified_at",
+				  json_time(rv[i].notified_at), "updated_at",
+				  json_time(rv[i].updated_at), "nda_requested",
+				  rv[i].nda_requested, "statement",
+				  json_text(rv[i].statement), "note",
+				  json_text(rv[i].note)));
 		report_vendor_release(&rv[i]);
 	}
 	free(rv);
@@ -130,8 +133,8 @@ int vendors_list(struct session *sess, struct vendor **out, size_t *n,
 /* --- the use cases: the directory, and a vendor's status on a report ---*/
 
 struct vendor_req {
-	bool notify;            /* the notify verb */
-	int64_t id;             /* report, for notify/status */
+	bool notify; /* the notify verb */
+	int64_t id; /* report, for notify/status */
 	const char *name;
 	const char *contact, *key, *kind;
 	const char *status, *note, *statement;
@@ -161,14 +164,16 @@ static int apply_add(struct session *sess, void *data, struct err *err)
 {
 	struct vendor_req *v = data;
 	struct vendor nv = { 0, (char *)v->name, (char *)v->contact,
-			     (char *)v->key, (char *)(v->kind ? v->kind : "vendor") };
+			     (char *)v->key,
+			     (char *)(v->kind ? v->kind : "vendor") };
 	struct vendor old;
 	int rc;
 
 	if (store_vendor_get(sess->store, v->name, &old, NULL) == 0) {
-		rc = err_setc(err, ERR_DUPLICATE,
-			      "vendor '%s' is already in the directory (as '%s')",
-			      v->name, old.name);
+		rc = err_setc(
+			err, ERR_DUPLICATE,
+			"vendor '%s' is already in the directory (as '%s')",
+			v->name, old.name);
 		vendor_release(&old);
 		return rc;
 	}
@@ -184,22 +189,26 @@ static int apply_add(struct session *sess, void *data, struct err *err)
 static int apply_edit(struct session *sess, void *data, struct err *err)
 {
 	struct vendor_req *v = data;
-	struct vendor old, nv = { 0, NULL, (char *)v->contact, (char *)v->key,
-				  (char *)v->kind };
+	struct vendor old,
+		nv = { 0, NULL, (char *)v->contact, (char *)v->key,
+		       (char *)v->kind };
 	struct sbuf d = SBUF_INIT;
 	int rc;
 
 	if ((rc = store_vendor_get(sess->store, v->name, &old, err)) < 0)
 		return rc;
 	if (v->contact && strcmp(v->contact, old.contact))
-		sbuf_addf(&d, "%scontact %s -> %s", d.len ? ", " : "", old.contact, v->contact);
+		sbuf_addf(&d, "%scontact %s -> %s", d.len ? ", " : "",
+			  old.contact, v->contact);
 	if (v->key && (!old.key_fpr || strcmp(v->key, old.key_fpr)))
 		sbuf_addf(&d, "%skey %s -> %s", d.len ? ", " : "",
 			  old.key_fpr ? old.key_fpr : "none", v->key);
 	if (v->kind && strcmp(v->kind, old.kind))
-		sbuf_addf(&d, "%skind %s -> %s", d.len ? ", " : "", old.kind, v->kind);
+		sbuf_addf(&d, "%skind %s -> %s", d.len ? ", " : "", old.kind,
+			  v->kind);
 	rc = 0;
-	if (d.len && (rc = store_vendor_update(sess->store, old.id, &nv, err)) == 0)
+	if (d.len &&
+	    (rc = store_vendor_update(sess->store, old.id, &nv, err)) == 0)
 		rc = event(sess, v, "vendor-edit",
 			   xasprintf("vendor %s: %s", old.name, d.buf), err);
 	sbuf_release(&d);
@@ -252,7 +261,8 @@ static int apply_status(struct session *sess, void *data, struct err *err)
 					    ven.name, from, v->status),
 				  err);
 	} else if (v->status && strcmp(v->status, from)) {
-		if ((rc = vendor_check_transition(ven.name, from, v->status, err)) < 0)
+		if ((rc = vendor_check_transition(ven.name, from, v->status,
+						  err)) < 0)
 			goto out;
 		if (!strcmp(v->status, "notified"))
 			rc = vendor_event(
@@ -310,32 +320,36 @@ static bool valid_text(const char *s, size_t max)
 static int check_fields(struct vendor_req *v, struct err *err)
 {
 	if (v->name && !valid_text(v->name, 64))
+		return err_setc(
+			err, ERR_INVALID,
+			"invalid vendor name (1 to 64 printable characters)");
+	if (v->contact &&
+	    (!valid_text(v->contact, 254) || !strchr(v->contact, '@') ||
+	     strchr(v->contact, ' ')))
 		return err_setc(err, ERR_INVALID,
-				"invalid vendor name (1 to 64 printable characters)");
-	if (v->contact && (!valid_text(v->contact, 254) || !strchr(v->contact, '@') ||
-			   strchr(v->contact, ' ')))
-		return err_setc(err, ERR_INVALID,
-				"vendor %s: '%s' is not a mail address", v->name,
-				v->contact);
+				"vendor %s: '%s' is not a mail address",
+				v->name, v->contact);
 	if (v->key) {
 		size_t len = strlen(v->key);
-		if (len < 16 || len > 64 || strspn(v->key, "0123456789abcdefABCDEF") != len)
-			return err_setc(err, ERR_INVALID,
-					"vendor %s: '%s' is not a key fingerprint (hex digits)",
-					v->name, v->key);
+		if (len < 16 || len > 64 ||
+		    strspn(v->key, "0123456789abcdefABCDEF") != len)
+			return err_setc(
+				err, ERR_INVALID,
+				"vendor %s: '%s' is not a key fingerprint (hex digits)",
+				v->name, v->key);
 	}
 	if (v->kind && !vendor_kind_valid(v->kind))
-		return err_setc(err, ERR_INVALID,
-				"vendor %s: unknown kind '%s' (vendor, distro, hardware)",
-				v->name, v->kind);
+		return err_setc(
+			err, ERR_INVALID,
+			"vendor %s: unknown kind '%s' (vendor, distro, hardware)",
+			v->name, v->kind);
 	if (v->status && !vendor_status_valid(v->status))
-		return vendor_check_transition(v->name, "not-notified", v->status,
-					       err);
+		return vendor_check_transition(v->name, "not-notified",
+					       v->status, err);
 	if ((v->note && !*v->note) || (v->statement && !*v->statement))
 		return err_setc(err, ERR_INVALID, "empty note or statement");
 	return 0;
 }
-
 
 /* Checks, then runs fn in one transaction; *summary as the header says. */
 static int vendor_run(struct session *sess, struct vendor_req *v,
@@ -350,9 +364,11 @@ static int vendor_run(struct session *sess, struct vendor_req *v,
 	sbuf_init(&v->summary);
 	r = core_write(sess, fn, v, err);
 	if (r == 0) {
-		char *s = safe_str(v->summary.len ? v->summary.buf : "nothing changed");
-		*summary = v->id ? xasprintf("report %lld: %s", (long long)v->id, s)
-				 : xstrdup(s);
+		char *s = safe_str(v->summary.len ? v->summary.buf
+						  : "nothing changed");
+		*summary = v->id
+			? xasprintf("report %lld: %s", (long long)v->id, s)
+			: xstrdup(s);
 		free(s);
 	}
 	sbuf_release(&v->summary);
@@ -363,13 +379,14 @@ int vendor_directory_add(struct session *sess, const char *name,
 			 const char *contact, const char *key, const char *kind,
 			 char **summary, struct err *err)
 {
-	struct vendor_req v = { .name = name, .contact = contact, .key = key,
-				.kind = kind };
+	struct vendor_req v = {
+		.name = name, .contact = contact, .key = key, .kind = kind
+	};
 
 	if (!contact) {
 		*summary = NULL;
-		return err_setc(err, ERR_INVALID, "vendor %s: a contact is required",
-				name);
+		return err_setc(err, ERR_INVALID,
+				"vendor %s: a contact is required", name);
 	}
 	return vendor_run(sess, &v, apply_add, summary, err);
 }
@@ -378,8 +395,9 @@ int vendor_directory_edit(struct session *sess, const char *name,
 			  const char *contact, const char *key,
 			  const char *kind, char **summary, struct err *err)
 {
-	struct vendor_req v = { .name = name, .contact = contact, .key = key,
-				.kind = kind };
+	struct vendor_req v = {
+		.name = name, .contact = contact, .key = key, .kind = kind
+	};
 
 	return vendor_run(sess, &v, apply_edit, summary, err);
 }
@@ -387,11 +405,14 @@ int vendor_directory_edit(struct session *sess, const char *name,
 int vendor_change(struct session *sess, const struct vendor_change *c,
 		  char **summary, struct err *err)
 {
-	struct vendor_req v = { .notify = c->notify, .id = c->report,
+	struct vendor_req v = { .notify = c->notify,
+				.id = c->report,
 				.name = c->vendor,
 				.status = c->notify ? "notified" : c->status,
-				.note = c->note, .statement = c->statement,
-				.nda = c->nda, .correct = c->correct };
+				.note = c->note,
+				.statement = c->statement,
+				.nda = c->nda,
+				.correct = c->correct };
 
 	if (!v.status && !v.note && !v.statement && !v.nda) {
 		*summary = NULL;
@@ -401,9 +422,10 @@ int vendor_change(struct session *sess, const struct vendor_change *c,
 	}
 	if (c->correct && (c->notify || !c->status)) {
 		*summary = NULL;
-		return err_setc(err, ERR_INVALID,
-				"report %lld: vendor %s: --correct needs the right status",
-				(long long)c->report, c->vendor);
+		return err_setc(
+			err, ERR_INVALID,
+			"report %lld: vendor %s: --correct needs the right status",
+			(long long)c->report, c->vendor);
 	}
 	return vendor_run(sess, &v, apply_status, summary, err);
 }

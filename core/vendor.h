@@ -14,8 +14,8 @@
 struct json_t;
 
 /* Vendor kinds and the per-report status lifecycle. */
-extern const char *const vendor_kinds[];     /* NULL-terminated */
-extern const char *const vendor_statuses[];  /* NULL-terminated, in order */
+extern const char *const vendor_kinds[]; /* NULL-terminated */
+extern const char *const vendor_statuses[]; /* NULL-terminated, in order */
 bool vendor_kind_valid(const char *kind);
 bool vendor_status_valid(const char *status);
 /* 0 when a vendor may go from -> to; ERR_REFUSED naming the vendor and
@@ -49,14 +49,14 @@ int vendors_get(struct session *sess, const char *name, struct vendor *v,
 /* What changes for one vendor on one report. */
 struct vendor_change {
 	int64_t report;
-	const char *vendor;     /* its name in the directory, any case */
-	bool notify;            /* tell it now: refused when already told */
-	const char *status;     /* the new status, or NULL */
-	bool correct;           /* the status was recorded wrongly: set it
+	const char *vendor; /* its name in the directory, any case */
+	bool notify; /* tell it now: refused when already told */
+	const char *status; /* the new status, or NULL */
+	bool correct; /* the status was recorded wrongly: set it
 				 * whatever the lifecycle says, recorded as a
 				 * correction */
 	const char *note, *statement;
-	bool nda;               /* it asked for an NDA */
+	bool nda; /* it asked for an NDA */
 };
 /* Applies c.  Returns 0 with *summary ("report N: ..."), or negative with
  * err naming the report and the vendor: ERR_REFUSED for a move the

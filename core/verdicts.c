@@ -34,7 +34,8 @@ static struct verdict_cache *cache_of(struct session *sess)
 	if (sess->verdicts || sess->verdicts_tried)
 		return sess->verdicts;
 	sess->verdicts_tried = true;
-	if (!sess->store || !(path = cache_file("verdicts", store_where(sess->store), "db")))
+	if (!sess->store ||
+	    !(path = cache_file("verdicts", store_where(sess->store), "db")))
 		return NULL;
 	if (store_verdict_cache_open(path, &sess->verdicts, &err) < 0)
 		sess->verdicts = NULL;
@@ -145,15 +146,16 @@ int verdicts_of(struct session *sess, const int64_t *ids, size_t n,
 	*nout = 0;
 	if (!s || !(c = session_crypto(sess, err)))
 		return ERR_IO;
-	if ((r = store_message_keys_of(s, ids, n, first_only, &keys, &nkeys, err)) < 0)
+	if ((r = store_message_keys_of(s, ids, n, first_only, &keys, &nkeys,
+				       err)) < 0)
 		return r;
 	/* Taken before verifying: a keyring that changes meanwhile makes
 	 * the next read look again. */
 	stamp = crypto_keyring_stamp(c);
 	*out = xcalloc(nkeys + 1, sizeof(**out));
 	for (size_t i = 0; i < nkeys; i++)
-		verdict_one(sess, c, cache_of(sess), stamp, &st, &keys[i], force,
-			    &(*out)[i]);
+		verdict_one(sess, c, cache_of(sess), stamp, &st, &keys[i],
+			    force, &(*out)[i]);
 	*nout = nkeys;
 	states_release(&st);
 	free(stamp);
@@ -180,7 +182,8 @@ int verdicts_apply_reports(struct session *sess, struct report *r, size_t n,
 		for (size_t k = 0; k < nv; k++)
 			if (v[k].report_id == r[i].id) {
 				r[i].verdict = v[k].verdict;
-				r[i].signer_matches_from = v[k].signer_matches_from;
+				r[i].signer_matches_from =
+					v[k].signer_matches_from;
 				break;
 			}
 	verdict_now_free(v, nv);
@@ -208,7 +211,8 @@ static void files_again(struct session *sess, struct report_full *rf)
 					have = !strcmp(files[j], om.files[k]);
 				if (have)
 					continue;
-				files = xrealloc(files, (n + 2) * sizeof(*files));
+				files = xrealloc(files,
+						 (n + 2) * sizeof(*files));
 				files[n++] = xstrdup(om.files[k]);
 				files[n] = NULL;
 			}
@@ -231,7 +235,8 @@ int verdicts_apply_full(struct session *sess, struct report_full *rf,
 
 	if (!rf->nmsgs)
 		return 0;
-	if ((rc = verdicts_of(sess, &rf->r.id, 1, false, force, &v, &nv, err)) < 0)
+	if ((rc = verdicts_of(sess, &rf->r.id, 1, false, force, &v, &nv, err)) <
+	    0)
 		return rc;
 	for (size_t i = 0; i < rf->nmsgs; i++) {
 		struct message *m = &rf->msgs[i];
@@ -248,7 +253,8 @@ int verdicts_apply_full(struct session *sess, struct report_full *rf,
 			}
 			break;
 		}
-		counts_changed |= before != report_files_count(&rf->r, m, i == 0);
+		counts_changed |= before !=
+			report_files_count(&rf->r, m, i == 0);
 	}
 	verdict_now_free(v, nv);
 	rf->r.verdict = rf->msgs[0].verdict;
@@ -293,10 +299,11 @@ int verdicts_verify(struct session *sess, int64_t id, struct verdict_now **out,
 		struct message *m = NULL;
 		size_t nm = 0, j = i;
 
-		if ((rc = store_messages_get(s, (*out)[i].report_id, false, &m, &nm,
-					     err)) < 0)
+		if ((rc = store_messages_get(s, (*out)[i].report_id, false, &m,
+					     &nm, err)) < 0)
 			break;
-		for (; j < *nout && (*out)[j].report_id == (*out)[i].report_id; j++) {
+		for (; j < *nout && (*out)[j].report_id == (*out)[i].report_id;
+		     j++) {
 			(*out)[j].was = SIG_NONE;
 			for (size_t k = 0; k < nm; k++)
 				if (m[k].id == (*out)[j].message_id)

@@ -22,8 +22,8 @@ struct verdict_now {
 	int64_t report_id, message_id;
 	enum sig_verdict verdict;
 	bool signer_matches_from;
-	char *fingerprint;     /* the first signature's key, or NULL */
-	enum sig_verdict was;  /* what the record says (verdicts_verify) */
+	char *fingerprint; /* the first signature's key, or NULL */
+	enum sig_verdict was; /* what the record says (verdicts_verify) */
 };
 void verdict_now_free(struct verdict_now *v, size_t n);
 

@@ -19,22 +19,22 @@
 struct crypto_sink {
 	unsigned char *buf;
 	size_t len, alloc;
-	size_t max;     /* 0: no limit */
-	bool over;      /* a write went past max */
+	size_t max; /* 0: no limit */
+	bool over; /* a write went past max */
 };
 
 /* What we remember about a signing key, by the fingerprint a signature
  * names (which may be a subkey's). */
 struct crypto_keyinfo {
-	char *sigfpr;   /* as the signature gave it, upper case */
-	char *fpr;      /* the primary key's fingerprint */
+	char *sigfpr; /* as the signature gave it, upper case */
+	char *fpr; /* the primary key's fingerprint */
 	struct crypto_uid *uids; /* not revoked or invalid, in key order */
 	size_t nuids;
 };
 
 struct crypto {
 	gpgme_ctx_t ctx;
-	char *home;     /* the GnuPG home in use, for messages */
+	char *home; /* the GnuPG home in use, for messages */
 	struct crypto_keyinfo *keys;
 	size_t nkeys, akeys;
 	/* Contexts for background decryptions (crypto_decrypt_start), made
@@ -51,11 +51,11 @@ struct crypto {
 
 /* A decryption running in GPGME's global event loop. */
 struct crypto_job {
-	int slot;                 /* its context: c->jobctx[slot] */
-	const void *data;         /* the caller's ciphertext */
+	int slot; /* its context: c->jobctx[slot] */
+	const void *data; /* the caller's ciphertext */
 	size_t len;
 	gpgme_data_t in, out;
-	struct crypto_sink sink;  /* the plaintext as it arrives */
+	struct crypto_sink sink; /* the plaintext as it arrives */
 };
 
 /* Makes a GPGME data object writing into sink (empty, no limit: set

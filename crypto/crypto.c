@@ -193,8 +193,8 @@ static int check_home(const char *home, struct err *err)
 	if (e) {
 		snprintf(why, sizeof(why), "%s", strerror(e));
 		lower_first(why);
-		return err_setc(err, ERR_CRYPTO, "cannot use gnupg home '%s': %s",
-				home, why);
+		return err_setc(err, ERR_CRYPTO,
+				"cannot use gnupg home '%s': %s", home, why);
 	}
 	return 0;
 }
@@ -309,16 +309,19 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 	gpgme_set_global_flag("disable-gpgconf", "1");
 	if (!gpgme_check_version(GPGME_VERSION))
 		return err_setc(err, ERR_CRYPTO,
-				"gpgme is older than version %s", GPGME_VERSION);
+				"gpgme is older than version %s",
+				GPGME_VERSION);
 	e = gpgme_engine_check_version(GPGME_PROTOCOL_OpenPGP);
 	if (e)
-		return crypto_gpg_err(err, e, "gpg is not installed or not usable");
+		return crypto_gpg_err(err, e,
+				      "gpg is not installed or not usable");
 	use_quiet_gpg();
 
 	if (!(home = crypto_home(gnupghome)))
-		return err_setc(err, ERR_CRYPTO,
-				"cannot find a gnupg home: neither GNUPGHOME nor "
-				"HOME is set");
+		return err_setc(
+			err, ERR_CRYPTO,
+			"cannot find a gnupg home: neither GNUPGHOME nor "
+			"HOME is set");
 	if (check_home(home, err) < 0) {
 		free(home);
 		return ERR_CRYPTO;
@@ -330,8 +333,8 @@ int crypto_open(const char *gnupghome, struct crypto **out, struct err *err)
 	c->home = home;
 	e = crypto_ctx_new(home, &c->ctx);
 	if (e) {
-		crypto_gpg_err(err, e, "cannot set up gpgme for gnupg home '%s'",
-			       home);
+		crypto_gpg_err(err, e,
+			       "cannot set up gpgme for gnupg home '%s'", home);
 		crypto_close(c);
 		return ERR_CRYPTO;
 	}
@@ -387,8 +390,8 @@ const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
 
 	memset(&k, 0, sizeof(k));
 	k.sigfpr = xstrdup(sigfpr);
-	k.fpr = xstrdup(key->subkeys && key->subkeys->fpr ? key->subkeys->fpr :
-			sigfpr);
+	k.fpr = xstrdup(key->subkeys && key->subkeys->fpr ? key->subkeys->fpr
+							  : sigfpr);
 	for (gpgme_user_id_t u = key->uids; u; u = u->next) {
 		struct crypto_uid *d;
 
@@ -398,8 +401,8 @@ const struct crypto_keyinfo *crypto_keyinfo_get(struct crypto *c,
 		d = &k.uids[k.nuids++];
 		d->uid = xstrdup(u->uid);
 		d->name = u->name && *u->name ? xstrdup(u->name) : NULL;
-		d->email = u->email && *u->email ?
-			str_lower(xstrdup(u->email)) : NULL;
+		d->email = u->email && *u->email ? str_lower(xstrdup(u->email))
+						 : NULL;
 		d->valid = crypto_uid_counts(key, u);
 	}
 	gpgme_key_unref(key);

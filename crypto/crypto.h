@@ -30,11 +30,11 @@
 
 /* One user ID of a key, with what the officer's keyring says of it. */
 struct crypto_uid {
-	char *uid;           /* as the key holds it, "Name <addr>" (untrusted:
+	char *uid; /* as the key holds it, "Name <addr>" (untrusted:
 			      * anyone can write any user ID on their key) */
-	char *name;          /* its name part; NULL when none */
-	char *email;         /* its address, lowercase; NULL when none */
-	bool valid;          /* full or ultimate validity (certified by the
+	char *name; /* its name part; NULL when none */
+	char *email; /* its address, lowercase; NULL when none */
+	bool valid; /* full or ultimate validity (certified by the
 			      * officer or trusted introducers) on a usable
 			      * key: only such a user ID speaks for its
 			      * address (crypto_key_uid_valid's rule) */
@@ -42,7 +42,7 @@ struct crypto_uid {
 
 struct crypto_sig {
 	enum sig_verdict verdict;
-	char *fingerprint;   /* full hex fingerprint (or key ID if that's all
+	char *fingerprint; /* full hex fingerprint (or key ID if that's all
 			      * the signature carries), NULL if none */
 	struct crypto_uid *uids; /* the signing key's user IDs that are not
 			      * revoked or invalid, in the key's order;
@@ -61,8 +61,8 @@ const struct crypto_uid *crypto_sig_uid(const struct crypto_sig *sig,
 					const char *prefer);
 
 struct crypto_result {
-	bool encrypted;      /* the input was encrypted and decrypted */
-	bool no_mdc;         /* encrypted without integrity protection:
+	bool encrypted; /* the input was encrypted and decrypted */
+	bool no_mdc; /* encrypted without integrity protection:
 			      * refused, and plain is NULL */
 	struct crypto_sig *sigs;
 	size_t nsigs;
@@ -72,7 +72,7 @@ struct crypto_result {
 	enum sig_verdict verdict;
 	unsigned char *plain; /* decrypted or clear-signed content */
 	size_t plain_len;
-	char **recipients;   /* key IDs the message was encrypted to */
+	char **recipients; /* key IDs the message was encrypted to */
 	size_t nrecipients;
 	/* A decryption's session key ("ALGO:HEX", as gpg gives it; NULL
 	 * when nothing was decrypted): with it, crypto_decrypt_verify_key
@@ -174,8 +174,8 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
  * hash it used as the micalg parameter names it ("pgp-sha256").
  */
 int crypto_pgp_sign_detached(struct crypto *c, const char *sign_as,
-			 const void *data, size_t len, unsigned char **sig,
-			 size_t *siglen, char **micalg, struct err *err);
+			     const void *data, size_t len, unsigned char **sig,
+			     size_t *siglen, char **micalg, struct err *err);
 
 /*
  * Finds the usable (not expired, revoked, disabled or invalid) encryption
@@ -233,13 +233,13 @@ void crypto_sig_from_key(struct crypto *c, const char *fpr,
 /* roster.c: what the roster listing shows of one key. */
 struct crypto_keydesc {
 	char *fpr;
-	char *uid;           /* the primary user ID, untrusted text */
-	time_t expires;      /* primary key expiry, 0: never */
-	time_t enc_expires;  /* earliest expiry of a usable encryption
+	char *uid; /* the primary user ID, untrusted text */
+	time_t expires; /* primary key expiry, 0: never */
+	time_t enc_expires; /* earliest expiry of a usable encryption
 			      * subkey, 0: never */
 	bool expired, revoked;
-	bool can_encrypt;    /* has a usable encryption subkey */
-	bool secret;         /* this keyring holds the secret key */
+	bool can_encrypt; /* has a usable encryption subkey */
+	bool secret; /* this keyring holds the secret key */
 };
 /* Describes key fpr from the local keyring; ERR_NOTFOUND naming it when
  * the keyring does not have it. */

@@ -38,7 +38,8 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
 	*out = NULL;
 	*outlen = 0;
 	if (!nkeys)
-		return err_setc(err, ERR_INVALID, "cannot encrypt: no recipients");
+		return err_setc(err, ERR_INVALID,
+				"cannot encrypt: no recipients");
 	rcpt = xcalloc(nkeys + 1, sizeof(*rcpt));
 	for (size_t i = 0; i < nkeys; i++) {
 		r = crypto_resolve_encryption_key(c, keys[i], &rcpt[i], err);
@@ -77,11 +78,11 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
 	 * alone.
 	 */
 	if (signer)
-		e = gpgme_op_encrypt_sign(c->ctx, rcpt, GPGME_ENCRYPT_ALWAYS_TRUST,
-					  in, cipher);
+		e = gpgme_op_encrypt_sign(
+			c->ctx, rcpt, GPGME_ENCRYPT_ALWAYS_TRUST, in, cipher);
 	else
-		e = gpgme_op_encrypt(c->ctx, rcpt, GPGME_ENCRYPT_ALWAYS_TRUST, in,
-				     cipher);
+		e = gpgme_op_encrypt(c->ctx, rcpt, GPGME_ENCRYPT_ALWAYS_TRUST,
+				     in, cipher);
 	gpgme_data_release(cipher);
 	cipher = NULL;
 	if (e) {
@@ -89,10 +90,12 @@ int crypto_encrypt(struct crypto *c, const char *const *keys, size_t nkeys,
 		if (er && er->invalid_recipients)
 			r = crypto_gpg_err(err, er->invalid_recipients->reason,
 					   "cannot encrypt to key %s",
-					   er->invalid_recipients->fpr ?
-					   er->invalid_recipients->fpr : "?");
+					   er->invalid_recipients->fpr
+						   ? er->invalid_recipients->fpr
+						   : "?");
 		else if (signer)
-			r = crypto_gpg_err(err, e, "cannot sign and encrypt as '%s'",
+			r = crypto_gpg_err(err, e,
+					   "cannot sign and encrypt as '%s'",
 					   sign_as);
 		else
 			r = crypto_gpg_err(err, e, "cannot encrypt");
@@ -114,8 +117,9 @@ out:
 static char *micalg_of(gpgme_ctx_t ctx)
 {
 	gpgme_sign_result_t sr = gpgme_op_sign_result(ctx);
-	const char *name = sr && sr->signatures ?
-		gpgme_hash_algo_name(sr->signatures->hash_algo) : NULL;
+	const char *name = sr && sr->signatures
+		? gpgme_hash_algo_name(sr->signatures->hash_algo)
+		: NULL;
 	char *m = xasprintf("pgp-%s", name ? name : "sha256");
 
 	for (char *p = m; *p; p++)
@@ -131,8 +135,8 @@ static char *micalg_of(gpgme_ctx_t ctx)
  * key, ERR_CRYPTO when gpg fails.
  */
 int crypto_pgp_sign_detached(struct crypto *c, const char *sign_as,
-			 const void *data, size_t len, unsigned char **sig,
-			 size_t *siglen, char **micalg, struct err *err)
+			     const void *data, size_t len, unsigned char **sig,
+			     size_t *siglen, char **micalg, struct err *err)
 {
 	gpgme_key_t signer = NULL;
 	gpgme_data_t in = NULL, out = NULL;

@@ -91,7 +91,8 @@ static const char *key_problem(gpgme_key_t k, bool secret, bool uid_revoked)
 		if (secret ? sk->can_sign && sk->secret : sk->can_encrypt)
 			return NULL;
 	}
-	return secret ? "no usable signing subkey" : "no usable encryption subkey";
+	return secret ? "no usable signing subkey"
+		      : "no usable encryption subkey";
 }
 
 /* Starts a key listing on the shared context for pattern (freed here;
@@ -106,8 +107,8 @@ static int keylist_start(struct crypto *c, char *pattern, int secret,
 	e = gpgme_op_keylist_start(c->ctx, pattern, secret);
 	free(pattern);
 	if (e)
-		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
-				      c->home);
+		return crypto_gpg_err(
+			err, e, "cannot list keys in gnupg home '%s'", c->home);
 	return 0;
 }
 
@@ -129,9 +130,11 @@ static int resolve(struct crypto *c, const char *who, bool secret,
 	if (who && kind == WHO_BAD)
 		return err_setc(err, ERR_INVALID,
 				"no usable %s for '%s': not an e-mail address "
-				"or fingerprint", what, who);
-	pattern = !who ? NULL : kind == WHO_EMAIL ? xasprintf("<%s>", id) :
-		xstrdup(id);
+				"or fingerprint",
+				what, who);
+	pattern = !who		    ? NULL
+		: kind == WHO_EMAIL ? xasprintf("<%s>", id)
+				    : xstrdup(id);
 	if ((r = keylist_start(c, pattern, secret, err)) < 0)
 		return r;
 	while (!(e = gpgme_op_keylist_next(c->ctx, &k))) {
@@ -161,8 +164,8 @@ static int resolve(struct crypto *c, const char *who, bool secret,
 	if (e && gpgme_err_code(e) != GPG_ERR_EOF) {
 		if (found)
 			gpgme_key_unref(found);
-		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
-				      c->home);
+		return crypto_gpg_err(
+			err, e, "cannot list keys in gnupg home '%s'", c->home);
 	}
 	if (usable > 1) {
 		gpgme_key_unref(found);
@@ -252,7 +255,8 @@ int crypto_encryption_keys_for(struct crypto *c, const char *email,
 	*fprs = xcalloc(1, sizeof(**fprs));
 	*n = 0;
 	if (!email || classify(email, &id) != WHO_EMAIL)
-		return err_setc(err, ERR_INVALID, "'%s' is not an e-mail address",
+		return err_setc(err, ERR_INVALID,
+				"'%s' is not an e-mail address",
 				email ? email : "");
 	pattern = xasprintf("<%s>", id);
 	if ((r = keylist_start(c, pattern, 0, err)) < 0)
@@ -273,8 +277,8 @@ int crypto_encryption_keys_for(struct crypto *c, const char *email,
 			free((*fprs)[i]);
 		(*fprs)[0] = NULL;
 		*n = 0;
-		return crypto_gpg_err(err, e, "cannot list keys in gnupg home '%s'",
-				      c->home);
+		return crypto_gpg_err(
+			err, e, "cannot list keys in gnupg home '%s'", c->home);
 	}
 	return 0;
 }

@@ -41,8 +41,9 @@ int crypto_key_describe(struct crypto *c, const char *fpr,
 		if (sk->can_encrypt && !sk->revoked && !sk->expired &&
 		    !sk->disabled && !sk->invalid) {
 			d->can_encrypt = true;
-			if (sk->expires && (!d->enc_expires ||
-					    (time_t)sk->expires < d->enc_expires))
+			if (sk->expires &&
+			    (!d->enc_expires ||
+			     (time_t)sk->expires < d->enc_expires))
 				d->enc_expires = (time_t)sk->expires;
 		}
 	}
@@ -60,7 +61,8 @@ int crypto_key_describe(struct crypto *c, const char *fpr,
 void crypto_sig_from_key(struct crypto *c, const char *fpr,
 			 enum sig_verdict verdict, struct crypto_sig *out)
 {
-	const struct crypto_keyinfo *k = fpr ? crypto_keyinfo_get(c, fpr) : NULL;
+	const struct crypto_keyinfo *k = fpr ? crypto_keyinfo_get(c, fpr)
+					     : NULL;
 	struct crypto_sig tmp;
 
 	memset(out, 0, sizeof(*out));

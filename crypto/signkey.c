@@ -42,8 +42,9 @@ int sign_key_from_seed(const unsigned char seed[32], struct sign_key **out,
 	k = xcalloc(1, sizeof(*k));
 	if (!(k->sk = sodium_malloc(crypto_sign_SECRETKEYBYTES))) {
 		free(k);
-		return err_setc(err, ERR_CRYPTO,
-				"cannot lock memory for the signing key (RLIMIT_MEMLOCK?)");
+		return err_setc(
+			err, ERR_CRYPTO,
+			"cannot lock memory for the signing key (RLIMIT_MEMLOCK?)");
 	}
 	crypto_sign_seed_keypair(k->pk, k->sk, seed);
 	*out = k;
@@ -79,8 +80,7 @@ bool sign_verify(const unsigned char pub[SIGN_PUB_BYTES], const void *msg,
 	return crypto_sign_verify_detached(sig, msg, len, pub) == 0;
 }
 
-void sign_hash(const void *data, size_t len,
-	       unsigned char out[SIGN_HASH_BYTES])
+void sign_hash(const void *data, size_t len, unsigned char out[SIGN_HASH_BYTES])
 {
 	struct err e = { 0, "" };
 
@@ -91,8 +91,7 @@ void sign_hash(const void *data, size_t len,
 /* Where fpr's signing key is kept: in the GnuPG home it belongs to. */
 static char *kept_path(struct crypto *c, const char *fpr)
 {
-	return xasprintf("%s/secteam-signing-%s", c->home ? c->home : ".",
-			 fpr);
+	return xasprintf("%s/secteam-signing-%s", c->home ? c->home : ".", fpr);
 }
 
 int sign_key_load(struct crypto *c, const char *fpr, struct sign_key **out,
@@ -108,11 +107,11 @@ int sign_key_load(struct crypto *c, const char *fpr, struct sign_key **out,
 	memset(&res, 0, sizeof(res));
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
-		r = errno == ENOENT ?
-			    err_setc(err, ERR_NOTFOUND,
-				     "no signing key for %s in '%s'", fpr, path) :
-			    err_setc(err, ERR_IO, "cannot open '%s': %s", path,
-				     strerror(errno));
+		r = errno == ENOENT
+			? err_setc(err, ERR_NOTFOUND,
+				   "no signing key for %s in '%s'", fpr, path)
+			: err_setc(err, ERR_IO, "cannot open '%s': %s", path,
+				   strerror(errno));
 		goto out;
 	}
 	n = read(fd, buf, KEPT_MAX);
@@ -150,7 +149,8 @@ int sign_key_create(struct crypto *c, const char *fpr, struct sign_key **out,
 	if ((r = ready(err)) < 0)
 		goto out;
 	if (!(plain = sodium_malloc(KEPT_LEN))) {
-		r = err_setc(err, ERR_CRYPTO, "cannot lock memory for the signing key");
+		r = err_setc(err, ERR_CRYPTO,
+			     "cannot lock memory for the signing key");
 		goto out;
 	}
 	memcpy(plain, KEPT_MAGIC, 4);
@@ -195,7 +195,8 @@ static char *statement(const char *fpr, const unsigned char pub[SIGN_PUB_BYTES])
 
 	sodium_bin2hex(hex, sizeof(hex), pub, SIGN_PUB_BYTES);
 	return xasprintf("secteam-tui officer signing key/1\n"
-			 "officer %s\nkey %s\n", fpr, hex);
+			 "officer %s\nkey %s\n",
+			 fpr, hex);
 }
 
 int sign_key_certify(struct crypto *c, const char *fpr,
@@ -240,11 +241,11 @@ int sign_cert_check(struct crypto *c, const char *fpr,
 			     "the certification of %s's signing key is no good "
 			     "signature by that key (%s)",
 			     fpr,
-			     res.nsigs != 1 ? "not one signature" :
-			     res.sigs[0].verdict != SIG_VALID &&
-					     res.sigs[0].verdict != SIG_GOOD ?
-						     sig_verdict_name(res.sigs[0].verdict) :
-						     "made by another key");
+			     res.nsigs != 1 ? "not one signature"
+				     : res.sigs[0].verdict != SIG_VALID &&
+					     res.sigs[0].verdict != SIG_GOOD
+				     ? sig_verdict_name(res.sigs[0].verdict)
+				     : "made by another key");
 	crypto_result_release(&res);
 	return r;
 }
@@ -278,9 +279,10 @@ int crypto_wrapped_to(struct crypto *c, const void *blob, size_t len,
 	for (size_t i = 0; i < res.nrecipients && r == 0; i++) {
 		bool ours = false;
 
-		for (gpgme_subkey_t sk = key->subkeys; sk && !ours; sk = sk->next)
+		for (gpgme_subkey_t sk = key->subkeys; sk && !ours;
+		     sk = sk->next)
 			ours = sk->keyid && sk->can_encrypt &&
-			       !str_cmp_ci(sk->keyid, res.recipients[i]);
+				!str_cmp_ci(sk->keyid, res.recipients[i]);
 		if (!ours)
 			r = err_setc(err, ERR_CRYPTO,
 				     "it is encrypted to key %s, which is not "

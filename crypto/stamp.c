@@ -24,7 +24,8 @@ static void add_file(struct sbuf *sb, const char *home, const char *name)
 	struct stat st;
 
 	if (stat(path, &st) == 0)
-		sbuf_addf(sb, "%s:%lld.%09ld:%lld;", name, (long long)st.st_mtim.tv_sec,
+		sbuf_addf(sb, "%s:%lld.%09ld:%lld;", name,
+			  (long long)st.st_mtim.tv_sec,
 			  (long)st.st_mtim.tv_nsec, (long long)st.st_size);
 	else
 		sbuf_addf(sb, "%s:-;", name);
@@ -78,11 +79,12 @@ char *crypto_key_state(struct crypto *c, const char *fpr)
 	sbuf_addf(&sb, "%d%d%d%d%d|", key->revoked, key->expired, key->disabled,
 		  key->invalid, (int)key->owner_trust);
 	for (gpgme_subkey_t s = key->subkeys; s; s = s->next)
-		sbuf_addf(&sb, "%s:%d%d%d%d:%ld|", s->fpr ? s->fpr : "-", s->revoked,
-			  s->expired, s->disabled, s->invalid, (long)s->expires);
+		sbuf_addf(&sb, "%s:%d%d%d%d:%ld|", s->fpr ? s->fpr : "-",
+			  s->revoked, s->expired, s->disabled, s->invalid,
+			  (long)s->expires);
 	for (gpgme_user_id_t u = key->uids; u; u = u->next)
-		sbuf_addf(&sb, "%d%d%d:%s|", u->revoked, u->invalid, (int)u->validity,
-			  u->uid ? u->uid : "");
+		sbuf_addf(&sb, "%d%d%d:%s|", u->revoked, u->invalid,
+			  (int)u->validity, u->uid ? u->uid : "");
 	gpgme_key_unref(key);
 	/* Hashed: the cache holds no user ID. */
 	crypto_generichash(h, sizeof(h), (const unsigned char *)sb.buf, sb.len,

@@ -106,7 +106,8 @@ static bool fpr_ok(const char *p, size_t n)
 	if (n != TEAM_FPR_LEN)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'A' && p[i] <= 'F')))
+		if (!((p[i] >= '0' && p[i] <= '9') ||
+		      (p[i] >= 'A' && p[i] <= 'F')))
 			return false;
 	return true;
 }
@@ -144,7 +145,8 @@ static void put_lp(struct sbuf *b, const void *p, size_t n)
 
 static int bad(struct err *err, const char *field, const char *why)
 {
-	return err_setc(err, ERR_INVALID, "team event field %s: %s", field, why);
+	return err_setc(err, ERR_INVALID, "team event field %s: %s", field,
+			why);
 }
 
 static int put_field(struct sbuf *b, const struct team_event *ev,
@@ -160,11 +162,17 @@ static int put_field(struct sbuf *b, const struct team_event *ev,
 		for (size_t i = 0; i < ev->nmembers; i++) {
 			const struct team_member *m = &ev->members[i];
 			if (!m->role || !str_ok(m->role, strlen(m->role)))
-				return bad(err, nm, "a role that is not 1 to 256 printable characters");
+				return bad(
+					err, nm,
+					"a role that is not 1 to 256 printable characters");
 			if (i && strcmp(ev->members[i - 1].role, m->role) >= 0)
-				return bad(err, nm, "roles not in strictly ascending order");
+				return bad(
+					err, nm,
+					"roles not in strictly ascending order");
 			if (!fpr_ok(m->fpr, strlen(m->fpr)))
-				return bad(err, nm, "a fingerprint that is not 40 upper-case hex digits");
+				return bad(
+					err, nm,
+					"a fingerprint that is not 40 upper-case hex digits");
 			put_lp(b, m->role, strlen(m->role));
 			sbuf_add(b, m->fpr, TEAM_FPR_LEN);
 		}
@@ -173,7 +181,8 @@ static int put_field(struct sbuf *b, const struct team_event *ev,
 	case TEF_NOTE: {
 		const char *s = f == TEF_ROLE ? ev->role : ev->note;
 		if (!s || !str_ok(s, strlen(s)))
-			return bad(err, nm, "not 1 to 256 printable characters");
+			return bad(err, nm,
+				   "not 1 to 256 printable characters");
 		put_lp(b, s, strlen(s));
 		return 0;
 	}
@@ -210,11 +219,17 @@ static int put_field(struct sbuf *b, const struct team_event *ev,
 		for (size_t i = 0; i < ev->nwraps; i++) {
 			const struct team_wrap *w = &ev->wraps[i];
 			if (!fpr_ok(w->fpr, strlen(w->fpr)))
-				return bad(err, nm, "a fingerprint that is not 40 upper-case hex digits");
+				return bad(
+					err, nm,
+					"a fingerprint that is not 40 upper-case hex digits");
 			if (i && strcmp(ev->wraps[i - 1].fpr, w->fpr) >= 0)
-				return bad(err, nm, "fingerprints not in strictly ascending order");
+				return bad(
+					err, nm,
+					"fingerprints not in strictly ascending order");
 			if (w->len < 1 || w->len > TEAM_BLOB_MAX || !w->blob)
-				return bad(err, nm, "a copy that is empty or longer than 64 KiB");
+				return bad(
+					err, nm,
+					"a copy that is empty or longer than 64 KiB");
 			sbuf_add(b, w->fpr, TEAM_FPR_LEN);
 			put_lp(b, w->blob, w->len);
 		}
@@ -236,7 +251,8 @@ int team_event_encode(const struct team_event *ev, unsigned char **out,
 	*out = NULL;
 	*len = 0;
 	if (!k)
-		return err_setc(err, ERR_INVALID, "team event kind %d is none of the table",
+		return err_setc(err, ERR_INVALID,
+				"team event kind %d is none of the table",
 				(int)ev->kind);
 	if (ev->seq < 1)
 		return bad(err, "sequence", "events count from 1");
@@ -282,8 +298,8 @@ static bool get_u32(struct rd *r, uint32_t *v)
 
 	if (!take(r, 4, &p))
 		return false;
-	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	     (uint32_t)p[2] << 8 | p[3];
+	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+		p[3];
 	return true;
 }
 
@@ -301,7 +317,8 @@ static bool get_fpr(struct rd *r, char out[TEAM_FPR_LEN + 1])
 {
 	const unsigned char *p;
 
-	if (!take(r, TEAM_FPR_LEN, &p) || !fpr_ok((const char *)p, TEAM_FPR_LEN))
+	if (!take(r, TEAM_FPR_LEN, &p) ||
+	    !fpr_ok((const char *)p, TEAM_FPR_LEN))
 		return false;
 	memcpy(out, p, TEAM_FPR_LEN);
 	out[TEAM_FPR_LEN] = '\0';
@@ -320,8 +337,7 @@ static bool get_str(struct rd *r, char **out)
 	return true;
 }
 
-static bool get_blob(struct rd *r, size_t min, unsigned char **out,
-		     size_t *len)
+static bool get_blob(struct rd *r, size_t min, unsigned char **out, size_t *len)
 {
 	uint32_t n;
 	const unsigned char *p;
@@ -348,42 +364,57 @@ static int get_field(struct rd *r, struct team_event *ev, enum team_field f,
 		for (uint32_t i = 0; i < n; i++) {
 			struct team_member *m = &ev->members[i];
 			if (!get_str(r, &m->role))
-				return bad(err, nm, "a role that is not 1 to 256 printable characters");
+				return bad(
+					err, nm,
+					"a role that is not 1 to 256 printable characters");
 			ev->nmembers++;
 			if (i && strcmp(ev->members[i - 1].role, m->role) >= 0)
-				return bad(err, nm, "roles not in strictly ascending order");
+				return bad(
+					err, nm,
+					"roles not in strictly ascending order");
 			if (!get_fpr(r, m->fpr))
-				return bad(err, nm, "a fingerprint that is not 40 upper-case hex digits");
+				return bad(
+					err, nm,
+					"a fingerprint that is not 40 upper-case hex digits");
 		}
 		return 0;
 	case TEF_ROLE:
-		return get_str(r, &ev->role) ? 0 :
-		       bad(err, nm, "not 1 to 256 printable characters");
+		return get_str(r, &ev->role)
+			? 0
+			: bad(err, nm, "not 1 to 256 printable characters");
 	case TEF_NOTE:
-		return get_str(r, &ev->note) ? 0 :
-		       bad(err, nm, "not 1 to 256 printable characters");
+		return get_str(r, &ev->note)
+			? 0
+			: bad(err, nm, "not 1 to 256 printable characters");
 	case TEF_FPR:
-		return get_fpr(r, ev->fpr) ? 0 :
-		       bad(err, nm, "not 40 upper-case hex digits");
+		return get_fpr(r, ev->fpr)
+			? 0
+			: bad(err, nm, "not 40 upper-case hex digits");
 	case TEF_SIGNING_KEY:
 		if (!take(r, SIGN_PUB_BYTES, &p))
 			return bad(err, nm, "cut short");
 		memcpy(ev->signing_key, p, SIGN_PUB_BYTES);
 		return 0;
 	case TEF_CERT:
-		return get_blob(r, 1, &ev->cert, &ev->certlen) ? 0 :
-		       bad(err, nm, "empty, cut short or longer than 64 KiB");
+		return get_blob(r, 1, &ev->cert, &ev->certlen)
+			? 0
+			: bad(err, nm,
+			      "empty, cut short or longer than 64 KiB");
 	case TEF_CHAINED:
-		return get_blob(r, 0, &ev->chained, &ev->chainedlen) ? 0 :
-		       bad(err, nm, "cut short or longer than 64 KiB");
+		return get_blob(r, 0, &ev->chained, &ev->chainedlen)
+			? 0
+			: bad(err, nm, "cut short or longer than 64 KiB");
 	case TEF_GENERATION:
-		return get_u32(r, &ev->generation) ? 0 : bad(err, nm, "cut short");
+		return get_u32(r, &ev->generation) ? 0
+						   : bad(err, nm, "cut short");
 	case TEF_PREV_GENERATION:
-		return get_u32(r, &ev->prev_generation) ? 0 :
-		       bad(err, nm, "cut short");
+		return get_u32(r, &ev->prev_generation)
+			? 0
+			: bad(err, nm, "cut short");
 	case TEF_EVENTS_BEFORE:
-		return get_u64(r, &ev->events_before) ? 0 :
-		       bad(err, nm, "cut short");
+		return get_u64(r, &ev->events_before)
+			? 0
+			: bad(err, nm, "cut short");
 	case TEF_WRAPS:
 		if (!get_u32(r, &n) || n < 1 || n > TEAM_LIST_MAX)
 			return bad(err, nm, "not 1 to 64 wrapped copies");
@@ -391,11 +422,17 @@ static int get_field(struct rd *r, struct team_event *ev, enum team_field f,
 		for (uint32_t i = 0; i < n; i++) {
 			struct team_wrap *w = &ev->wraps[i];
 			if (!get_fpr(r, w->fpr))
-				return bad(err, nm, "a fingerprint that is not 40 upper-case hex digits");
+				return bad(
+					err, nm,
+					"a fingerprint that is not 40 upper-case hex digits");
 			if (i && strcmp(ev->wraps[i - 1].fpr, w->fpr) >= 0)
-				return bad(err, nm, "fingerprints not in strictly ascending order");
+				return bad(
+					err, nm,
+					"fingerprints not in strictly ascending order");
 			if (!get_blob(r, 1, &w->blob, &w->len))
-				return bad(err, nm, "a copy that is empty, cut short or longer than 64 KiB");
+				return bad(
+					err, nm,
+					"a copy that is empty, cut short or longer than 64 KiB");
 			ev->nwraps++;
 		}
 		return 0;
@@ -418,14 +455,18 @@ int team_event_decode(const void *data, size_t len, struct team_event *ev,
 	memset(ev, 0, sizeof(*ev));
 	memset(&e, 0, sizeof(e));
 	if (len > TEAM_EVENT_MAX)
-		return err_setc(err, ERR_INVALID, "team event longer than its limit");
+		return err_setc(err, ERR_INVALID,
+				"team event longer than its limit");
 	if (!take(&r, 5, &p) || memcmp(p, MAGIC, 3))
-		return err_setc(err, ERR_INVALID, "no team event (no STE magic)");
+		return err_setc(err, ERR_INVALID,
+				"no team event (no STE magic)");
 	if (p[3] != TEAM_EVENT_VERSION)
-		return err_setc(err, ERR_INVALID, "team event version %u: only %d is known",
-				p[3], TEAM_EVENT_VERSION);
+		return err_setc(err, ERR_INVALID,
+				"team event version %u: only %d is known", p[3],
+				TEAM_EVENT_VERSION);
 	if (!(k = kind_of((enum team_event_kind)p[4])))
-		return err_setc(err, ERR_INVALID, "team event kind %u is none of the table",
+		return err_setc(err, ERR_INVALID,
+				"team event kind %u is none of the table",
 				p[4]);
 	e.kind = k->kind;
 	if (!get_u64(&r, &e.seq) || e.seq < 1)
@@ -441,7 +482,8 @@ int team_event_decode(const void *data, size_t len, struct team_event *ev,
 	for (size_t i = 0; k->fields[i] != TEF_NONE && rc == 0; i++)
 		rc = get_field(&r, &e, k->fields[i], err);
 	if (rc == 0 && r.left)
-		rc = err_setc(err, ERR_INVALID, "%zu byte(s) after the team event's last field",
+		rc = err_setc(err, ERR_INVALID,
+			      "%zu byte(s) after the team event's last field",
 			      r.left);
 	if (rc < 0) {
 		team_event_release(&e);

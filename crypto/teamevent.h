@@ -37,8 +37,8 @@
 #define TEAM_LIST_MAX 64
 /* The most an encoding can be (64 wrapped copies at the blob limit,
  * and the rest): what a reader refuses past. */
-#define TEAM_EVENT_MAX (TEAM_LIST_MAX * (TEAM_FPR_LEN + 4 + TEAM_BLOB_MAX) + \
-			(size_t)4096)
+#define TEAM_EVENT_MAX \
+	(TEAM_LIST_MAX * (TEAM_FPR_LEN + 4 + TEAM_BLOB_MAX) + (size_t)4096)
 
 enum team_field_type {
 	TEF_T_U32,

@@ -16,7 +16,7 @@
 #define WRAP_LEN (4 + 4 + TEAM_KEY_BYTES)
 
 struct team_key {
-	unsigned char *k;       /* sodium_malloc: locked, guarded */
+	unsigned char *k; /* sodium_malloc: locked, guarded */
 	unsigned char *mac_key; /* the keyed hash's own subkey, the same */
 	uint32_t gen;
 };
@@ -39,7 +39,7 @@ static void put32(unsigned char *p, uint32_t v)
 static uint32_t get32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
+		(uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
 /* A key of generation gen over the bytes key (copied), with its subkey. */
@@ -56,14 +56,16 @@ static int make(uint32_t gen, const unsigned char *key, struct team_key **out,
 	t->mac_key = sodium_malloc(TEAM_KEY_BYTES);
 	if (!t->k || !t->mac_key) {
 		team_key_free(t);
-		return err_setc(err, ERR_CRYPTO,
-				"cannot lock memory for the team key (RLIMIT_MEMLOCK?)");
+		return err_setc(
+			err, ERR_CRYPTO,
+			"cannot lock memory for the team key (RLIMIT_MEMLOCK?)");
 	}
 	if (key)
 		memcpy(t->k, key, TEAM_KEY_BYTES);
 	else
 		randombytes_buf(t->k, TEAM_KEY_BYTES);
-	crypto_kdf_derive_from_key(t->mac_key, TEAM_KEY_BYTES, 1, "secteam_", t->k);
+	crypto_kdf_derive_from_key(t->mac_key, TEAM_KEY_BYTES, 1, "secteam_",
+				   t->k);
 	t->gen = gen;
 	*out = t;
 	return 0;
@@ -72,7 +74,8 @@ static int make(uint32_t gen, const unsigned char *key, struct team_key **out,
 int team_key_new(uint32_t gen, struct team_key **out, struct err *err)
 {
 	if (gen < 1)
-		return err_setc(err, ERR_INVALID, "a team key generation starts at 1");
+		return err_setc(err, ERR_INVALID,
+				"a team key generation starts at 1");
 	return make(gen, NULL, out, err);
 }
 
@@ -80,7 +83,7 @@ void team_key_free(struct team_key *k)
 {
 	if (!k)
 		return;
-	sodium_free(k->k);       /* zeroes, unlocks, frees */
+	sodium_free(k->k); /* zeroes, unlocks, frees */
 	sodium_free(k->mac_key);
 	free(k);
 }
@@ -100,11 +103,13 @@ int team_key_wrap(struct crypto *c, const struct team_key *k,
 	*blob = NULL;
 	*len = 0;
 	if (!plain)
-		return err_setc(err, ERR_CRYPTO, "cannot lock memory for the team key");
+		return err_setc(err, ERR_CRYPTO,
+				"cannot lock memory for the team key");
 	memcpy(plain, WRAP_MAGIC, 4);
 	put32(plain + 4, k->gen);
 	memcpy(plain + 8, k->k, TEAM_KEY_BYTES);
-	r = crypto_encrypt(c, fprs, n, NULL, false, plain, WRAP_LEN, blob, len, err);
+	r = crypto_encrypt(c, fprs, n, NULL, false, plain, WRAP_LEN, blob, len,
+			   err);
 	sodium_free(plain);
 	if (r < 0)
 		return err_prefix(err, "cannot wrap the team key");
@@ -121,20 +126,23 @@ int team_key_unwrap(struct crypto *c, const void *blob, size_t len,
 	memset(&res, 0, sizeof(res));
 	if (crypto_decrypt_verify(c, blob, len, &res, err) < 0) {
 		crypto_result_release(&res);
-		return err_prefix(err, "cannot unwrap the team key (no secret key of "
-				  "this keyring opens it: is your key on the roster, "
-				  "and was the key resealed since?)");
+		return err_prefix(
+			err,
+			"cannot unwrap the team key (no secret key of "
+			"this keyring opens it: is your key on the roster, "
+			"and was the key resealed since?)");
 	}
 	if (!res.encrypted || res.plain_len != WRAP_LEN ||
 	    memcmp(res.plain, WRAP_MAGIC, 4) || get32(res.plain + 4) < 1) {
 		crypto_result_release(&res);
-		return err_setc(err, ERR_INVALID, "the wrapped team key is no team key");
+		return err_setc(err, ERR_INVALID,
+				"the wrapped team key is no team key");
 	}
 	r = make(get32(res.plain + 4), res.plain + 8, out, err);
 	if (r == 0 && keyid)
 		*keyid = res.nrecipients == 1 ? xstrdup(res.recipients[0])
 					      : NULL;
-	crypto_result_release(&res);   /* wipes the plaintext */
+	crypto_result_release(&res); /* wipes the plaintext */
 	return r;
 }
 
@@ -288,8 +296,9 @@ void team_key_seal(const struct team_key *k, const char *table,
 	memcpy(o, TEAM_KEY_SEALED_MAGIC, TEAM_KEY_SEALED_MAGIC_LEN);
 	put32(o + 3, k->gen);
 	randombytes_buf(o + 7, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES);
-	crypto_aead_xchacha20poly1305_ietf_encrypt(o + SEALED_HEAD, &clen, plain,
-						   len, ad, adlen, NULL, o + 7, k->k);
+	crypto_aead_xchacha20poly1305_ietf_encrypt(o + SEALED_HEAD, &clen,
+						   plain, len, ad, adlen, NULL,
+						   o + 7, k->k);
 	if (ad != small)
 		free(ad);
 	*out = o;
@@ -321,27 +330,31 @@ int team_key_open(const struct team_key *k, const char *table,
 	*out = NULL;
 	*outlen = 0;
 	if (!gen)
-		return err_setc(err, ERR_INVALID, "%s.%s of row %lld is no sealed value",
-				table, column, (long long)row);
+		return err_setc(err, ERR_INVALID,
+				"%s.%s of row %lld is no sealed value", table,
+				column, (long long)row);
 	if (gen != k->gen)
-		return err_setc(err, ERR_CRYPTO,
-				"%s.%s of row %lld is sealed under team key generation %u; "
-				"this session holds generation %u",
-				table, column, (long long)row, gen, k->gen);
+		return err_setc(
+			err, ERR_CRYPTO,
+			"%s.%s of row %lld is sealed under team key generation %u; "
+			"this session holds generation %u",
+			table, column, (long long)row, gen, k->gen);
 	plen = len - SEALED_HEAD - crypto_aead_xchacha20poly1305_ietf_ABYTES;
 	p = xmalloc(plen + 1);
 	ad = assoc(small, sizeof(small), table, column, row, gen, &adlen);
-	r = crypto_aead_xchacha20poly1305_ietf_decrypt(p, &got, NULL, s + SEALED_HEAD,
-						       len - SEALED_HEAD, ad, adlen,
-						       s + 7, k->k);
+	r = crypto_aead_xchacha20poly1305_ietf_decrypt(p, &got, NULL,
+						       s + SEALED_HEAD,
+						       len - SEALED_HEAD, ad,
+						       adlen, s + 7, k->k);
 	if (ad != small)
 		free(ad);
 	if (r != 0) {
 		free(p);
-		return err_setc(err, ERR_CRYPTO,
-				"%s.%s of row %lld does not open with the team key: "
-				"it was altered, or moved there from another row or column",
-				table, column, (long long)row);
+		return err_setc(
+			err, ERR_CRYPTO,
+			"%s.%s of row %lld does not open with the team key: "
+			"it was altered, or moved there from another row or column",
+			table, column, (long long)row);
 	}
 	p[got] = '\0';
 	*out = p;
@@ -355,8 +368,10 @@ void team_key_mac(const struct team_key *k, const char *purpose,
 {
 	crypto_generichash_state st;
 
-	crypto_generichash_init(&st, k->mac_key, TEAM_KEY_BYTES, TEAM_MAC_BYTES);
-	crypto_generichash_update(&st, (const unsigned char *)purpose, strlen(purpose) + 1);
+	crypto_generichash_init(&st, k->mac_key, TEAM_KEY_BYTES,
+				TEAM_MAC_BYTES);
+	crypto_generichash_update(&st, (const unsigned char *)purpose,
+				  strlen(purpose) + 1);
 	crypto_generichash_update(&st, data, len);
 	crypto_generichash_final(&st, mac, TEAM_MAC_BYTES);
 	sodium_memzero(&st, sizeof(st));

@@ -20,7 +20,7 @@ bool crypto_uid_counts(gpgme_key_t key, gpgme_user_id_t uid)
 	if (uid->revoked || uid->invalid)
 		return false;
 	return uid->validity == GPGME_VALIDITY_FULL ||
-	       uid->validity == GPGME_VALIDITY_ULTIMATE;
+		uid->validity == GPGME_VALIDITY_ULTIMATE;
 }
 
 /* True when s is a full fingerprint (40 or 64 hex digits, no 0x). */
@@ -41,28 +41,31 @@ int crypto_key_uid_valid(struct crypto *c, const char *fpr, const char *email,
 	*ok = false;
 	if (!fpr || !is_fpr(fpr))
 		return err_setc(err, ERR_INVALID,
-				"'%s' is not a key fingerprint", fpr ? fpr : "");
+				"'%s' is not a key fingerprint",
+				fpr ? fpr : "");
 	if (!email || !*email)
 		return err_setc(err, ERR_INVALID,
 				"no address to check on key %s", fpr);
 	crypto_ctx_reset(c);
 	e = gpgme_get_key(c->ctx, fpr, &key, 0);
-	if (gpgme_err_code(e) == GPG_ERR_EOF ||
-	    (!e && !key))
+	if (gpgme_err_code(e) == GPG_ERR_EOF || (!e && !key))
 		return err_setc(err, ERR_NOTFOUND,
 				"no key %s in gnupg home '%s'", fpr, c->home);
 	if (e)
-		return crypto_gpg_err(err, e, "cannot look up key %s in gnupg "
-				      "home '%s'", fpr, c->home);
+		return crypto_gpg_err(err, e,
+				      "cannot look up key %s in gnupg "
+				      "home '%s'",
+				      fpr, c->home);
 	/* gpg matches a fingerprint against subkeys too: the primary key is
 	 * what was named. */
 	same = key->subkeys && key->subkeys->fpr &&
-	       !str_cmp_ci(key->subkeys->fpr, fpr);
+		!str_cmp_ci(key->subkeys->fpr, fpr);
 	if (!same) {
 		gpgme_key_unref(key);
 		return err_setc(err, ERR_NOTFOUND,
 				"no key %s in gnupg home '%s' (only a subkey "
-				"with that fingerprint)", fpr, c->home);
+				"with that fingerprint)",
+				fpr, c->home);
 	}
 	for (gpgme_user_id_t u = key->uids; u && !*ok; u = u->next)
 		if (u->email && !str_cmp_ci(u->email, email) &&

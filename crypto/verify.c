@@ -89,8 +89,9 @@ static void fill_sigs(struct crypto *c, gpgme_ctx_t ctx,
 		out->verdict = sig_verdict_of(s);
 		out->created = (time_t)s->timestamp;
 		out->fingerprint = s->fpr ? xstrdup(s->fpr) : NULL;
-		res->verdict = res->nsigs == 1 ? out->verdict
-			       : sig_verdict_worse(res->verdict, out->verdict);
+		res->verdict = res->nsigs == 1
+			? out->verdict
+			: sig_verdict_worse(res->verdict, out->verdict);
 	}
 	vr = NULL;
 
@@ -206,7 +207,7 @@ static bool is_sed_message(const void *data, size_t len)
 				if (end - p < 6)
 					break;
 				body = (size_t)p[2] << 24 | (size_t)p[3] << 16 |
-				       (size_t)p[4] << 8 | p[5];
+					(size_t)p[4] << 8 | p[5];
 				hlen = 6;
 			} else {
 				body = SIZE_MAX; /* partial: a data packet */
@@ -303,8 +304,9 @@ static int op_run(struct crypto *c, enum gpg_op op, const void *data,
 
 	result_init(res);
 	crypto_ctx_reset(c);
-	if (io_new(data, len, &in, &out, sink, op == OP_VERIFY ? "signed message"
-			: "encrypted message", err) < 0)
+	if (io_new(data, len, &in, &out, sink,
+		   op == OP_VERIFY ? "signed message" : "encrypted message",
+		   err) < 0)
 		return ERR_CRYPTO;
 	*e = op == OP_VERIFY ? gpgme_op_verify(c->ctx, in, NULL, out)
 			     : gpgme_op_decrypt_verify(c->ctx, in, out);
@@ -372,8 +374,9 @@ static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
 		return too_large(sink, res, err);
 	if (dr && dr->legacy_cipher_nomdc) {
 		res->no_mdc = true;
-	} else if (e && (code == GPG_ERR_BAD_DATA ||
-			 code == GPG_ERR_DECRYPT_FAILED) &&
+	} else if (e &&
+		   (code == GPG_ERR_BAD_DATA ||
+		    code == GPG_ERR_DECRYPT_FAILED) &&
 		   dr && !dr->unsupported_algorithm) {
 		/* gpg 2.2 fails a message without MDC ("decryption forced to
 		 * fail") the same way as a modified one; only the packet
@@ -395,7 +398,8 @@ static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
 			struct err verr;
 			int vr;
 			crypto_result_release(res);
-			if ((vr = crypto_verify_opaque(c, data, len, res, &verr)) == 0)
+			if ((vr = crypto_verify_opaque(c, data, len, res,
+						       &verr)) == 0)
 				return 0;
 			crypto_result_release(res);
 			if (vr == ERR_INVALID) {
@@ -407,10 +411,12 @@ static int decrypt_collect(struct crypto *c, gpgme_ctx_t ctx, gpgme_error_t e,
 					"encrypted or signed data found");
 		}
 		if (code == GPG_ERR_NO_SECKEY)
-			return err_setc(err, ERR_CRYPTO,
-					"cannot decrypt message: no secret key "
-					"for any of its %zu recipients in gnupg "
-					"home '%s'", res->nrecipients, c->home);
+			return err_setc(
+				err, ERR_CRYPTO,
+				"cannot decrypt message: no secret key "
+				"for any of its %zu recipients in gnupg "
+				"home '%s'",
+				res->nrecipients, c->home);
 		if (code == GPG_ERR_BAD_DATA || code == GPG_ERR_DECRYPT_FAILED)
 			return crypto_gpg_err(err, e,
 					      "cannot decrypt message: it is "
@@ -585,8 +591,9 @@ static int verify_collect(struct crypto *c, gpgme_error_t e,
 	if (sink && sink->over)
 		return too_large(sink, res, err);
 	if (gpgme_err_code(e) == GPG_ERR_NO_DATA) {
-		r = err_setc(err, ERR_CRYPTO, "cannot verify %s: no openpgp %s found",
-			     what, nodata);
+		r = err_setc(err, ERR_CRYPTO,
+			     "cannot verify %s: no openpgp %s found", what,
+			     nodata);
 	} else if (e) {
 		r = crypto_gpg_err(err, e, "cannot verify %s", what);
 	} else {
@@ -595,7 +602,8 @@ static int verify_collect(struct crypto *c, gpgme_error_t e,
 			return 0;
 		res->verdict = SIG_ERROR;
 		r = err_setc(err, ERR_CRYPTO,
-			     "cannot verify %s: no openpgp signature found", what);
+			     "cannot verify %s: no openpgp signature found",
+			     what);
 	}
 	if (sink)
 		crypto_sink_wipe(sink);
@@ -637,7 +645,8 @@ int crypto_verify_opaque(struct crypto *c, const void *data, size_t len,
 
 	if (op_run(c, OP_VERIFY, data, len, &sink, &e, res, err) < 0)
 		return ERR_CRYPTO;
-	if ((r = verify_collect(c, e, &sink, "message", "signed data", res, err)) == 0)
+	if ((r = verify_collect(c, e, &sink, "message", "signed data", res,
+				err)) == 0)
 		take_plain(res, &sink);
 	return r;
 }

@@ -17,7 +17,7 @@
 	"https://www.kernel.org/doc/html/latest/process/security-bugs.html"
 
 int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
-			      const char *what, struct err *err)
+			       const char *what, struct err *err)
 {
 	for (size_t i = 0; i < n; i++)
 		if (dossier_refuse_unreleased(d[i], what, err) < 0)
@@ -27,20 +27,24 @@ int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
 
 char *advisory_commit_url(struct session *sess, const char *sha)
 {
-	return xasprintf("%s%s", config_get(sess->cfg, "cve.commit_url",
-					    DEFAULT_COMMIT_URL), sha);
+	return xasprintf("%s%s",
+			 config_get(sess->cfg, "cve.commit_url",
+				    DEFAULT_COMMIT_URL),
+			 sha);
 }
 
 const char *advisory_repo(struct session *sess)
 {
-	return config_get(sess->cfg, "cve.repo",
-			  "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git");
+	return config_get(
+		sess->cfg, "cve.repo",
+		"https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git");
 }
 
 const char *advisory_stable_repo(struct session *sess)
 {
-	return config_get(sess->cfg, "cve.stable_repo",
-			  "https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git");
+	return config_get(
+		sess->cfg, "cve.stable_repo",
+		"https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git");
 }
 
 const char *advisory_git_repo(struct session *sess, const struct fixcve *fc)
@@ -58,7 +62,8 @@ const char *advisory_git_repo(struct session *sess, const struct fixcve *fc)
 char *advisory_reference_url(struct session *sess, int64_t report_id,
 			     const char *cve_id)
 {
-	const char *base = config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
+	const char *base =
+		config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
 
 	if (!str_ends(base, "/"))
 		return xstrdup(base);
@@ -90,7 +95,8 @@ char *advisory_credit(const struct dossier *d)
 char *advisory_title(const struct dossier *d, const struct fixcve *fc)
 {
 	const char *fs = fc->nfixes ? fc->fixes[0].fix.subject : NULL;
-	char *t = fs && *fs ? dossier_text(d, fs) : dossier_text(d, d->f.r.subject);
+	char *t = fs && *fs ? dossier_text(d, fs)
+			    : dossier_text(d, d->f.r.subject);
 	size_t n = strlen(t);
 
 	if (n > 256) {

@@ -18,7 +18,7 @@ struct dossier;
  * naming the first still under embargo, rejected, a duplicate or closed
  * undisclosed; 0 when every one may have its public record. */
 int advisory_refuse_unreleased(struct dossier *const *d, size_t n,
-			      const char *what, struct err *err);
+			       const char *what, struct err *err);
 /* The address of a commit: config cve.commit_url (default the kernel's
  * https://git.kernel.org/stable/c/) followed by sha (caller frees). */
 char *advisory_commit_url(struct session *sess, const char *sha);

@@ -79,8 +79,8 @@ static json_t *product(const char *name, const char *id, const char *cpe)
 struct csaf {
 	struct fixcve *views;
 	size_t nviews;
-	bool known;     /* every fix was read in a tree: versions known */
-	json_t *vers;   /* the ranges' vers names, in product id order */
+	bool known; /* every fix was read in a tree: versions known */
+	json_t *vers; /* the ranges' vers names, in product id order */
 	json_t *branches; /* the product tree's version ranges */
 };
 
@@ -90,9 +90,10 @@ static char *span_vers(const struct affected_span *r)
 	bool any = !strcmp(r->from, "0");
 
 	if (r->to)
-		return any ? xasprintf("vers:generic/<%s", r->to) :
-		       xasprintf("vers:generic/>=%s|<%s", r->from, r->to);
-	return any ? xstrdup("vers:generic/*") : xasprintf("vers:generic/>=%s", r->from);
+		return any ? xasprintf("vers:generic/<%s", r->to)
+			   : xasprintf("vers:generic/>=%s|<%s", r->from, r->to);
+	return any ? xstrdup("vers:generic/*")
+		   : xasprintf("vers:generic/>=%s", r->from);
 }
 
 /* The product id of span r (caller frees), in the product tree once. */
@@ -102,17 +103,19 @@ static char *span_id(struct csaf *c, const struct affected_span *r)
 	size_t i;
 	json_t *e;
 
-	json_array_foreach(c->vers, i, e)
-		if (!strcmp(json_string_value(e), vers))
-			break;
+	json_array_foreach(c->vers, i,
+			   e) if (!strcmp(json_string_value(e), vers)) break;
 	id = xasprintf("linux-versions-%zu", i + 1);
 	if (i == json_array_size(c->vers)) {
 		json_array_append_new(c->vers, json_string(vers));
-		name = xasprintf("Linux kernel %s", vers + strlen("vers:generic/"));
+		name = xasprintf("Linux kernel %s",
+				 vers + strlen("vers:generic/"));
 		cpe = xasprintf(KERNEL_CPE, "*", "*");
-		json_array_append_new(c->branches, json_pack("{s:s, s:s, s:o}",
-			"category", "product_version_range", "name", vers, "product",
-			product(name, id, cpe)));
+		json_array_append_new(c->branches,
+				      json_pack("{s:s, s:s, s:o}", "category",
+						"product_version_range", "name",
+						vers, "product",
+						product(name, id, cpe)));
 		free(name);
 		free(cpe);
 	}
@@ -125,9 +128,8 @@ static void add_id(json_t *a, const char *id)
 	size_t i;
 	json_t *e;
 
-	json_array_foreach(a, i, e)
-		if (!strcmp(json_string_value(e), id))
-			return;
+	json_array_foreach(a, i,
+			   e) if (!strcmp(json_string_value(e), id)) return;
 	json_array_append_new(a, json_string(id));
 }
 
@@ -135,10 +137,13 @@ static void add_id(json_t *a, const char *id)
  * every fix: a version that had the bug, or forked after the fix),
  * known_not_affected (never had it); without known versions, "linux"
  * known_affected. */
-static json_t *product_status(struct csaf *c, const struct affected_span *r, size_t n)
+static json_t *product_status(struct csaf *c, const struct affected_span *r,
+			      size_t n)
 {
-	static const char *const key[] = { "known_not_affected", "known_affected", "fixed" };
-	json_t *lists[3] = { json_array(), json_array(), json_array() }, *st = json_object();
+	static const char *const key[] = { "known_not_affected",
+					   "known_affected", "fixed" };
+	json_t *lists[3] = { json_array(), json_array(), json_array() },
+	       *st = json_object();
 
 	for (size_t i = 0; i < n; i++) {
 		char *id = span_id(c, &r[i]);
@@ -161,27 +166,29 @@ static json_t *product_tree(struct csaf *c)
 	json_t *t;
 
 	if (!json_array_size(c->branches)) {
-		t = json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:o}]}]}", "branches",
-			      "category", "vendor", "name", "Linux", "branches",
-			      "category", "product_name", "name", "Linux kernel",
-			      "product", product("Linux kernel", "linux", cpe));
+		t = json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:o}]}]}",
+			      "branches", "category", "vendor", "name", "Linux",
+			      "branches", "category", "product_name", "name",
+			      "Linux kernel", "product",
+			      product("Linux kernel", "linux", cpe));
 	} else {
-		t = json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:O}]}]}", "branches",
-			      "category", "vendor", "name", "Linux", "branches",
-			      "category", "product_name", "name", "Linux kernel",
-			      "branches", c->branches);
+		t = json_pack("{s:[{s:s, s:s, s:[{s:s, s:s, s:O}]}]}",
+			      "branches", "category", "vendor", "name", "Linux",
+			      "branches", "category", "product_name", "name",
+			      "Linux kernel", "branches", c->branches);
 	}
 	free(cpe);
 	return t;
 }
 
 /* Each fix commit of fc in turn as c: each backport, then the fix. */
-#define EACH_COMMIT(fc, k, b, c)                                              \
-	for (size_t k = 0; k < (fc)->nfixes; k++)                             \
-		for (size_t b = 0; b <= (fc)->fixes[k].nbackports; b++)       \
-			if (((c) = b < (fc)->fixes[k].nbackports ?            \
-				   &(fc)->fixes[k].backports[b] :             \
-				   &(fc)->fixes[k].fix), 1)
+#define EACH_COMMIT(fc, k, b, c)                                        \
+	for (size_t k = 0; k < (fc)->nfixes; k++)                       \
+		for (size_t b = 0; b <= (fc)->fixes[k].nbackports; b++) \
+			if (((c) = b < (fc)->fixes[k].nbackports        \
+				     ? &(fc)->fixes[k].backports[b]     \
+				     : &(fc)->fixes[k].fix),            \
+			    1)
 
 /* Whether span r lies in the stable series of version v (from its
  * release X.Y to the next series' first -rc). */
@@ -193,8 +200,9 @@ static bool span_in_series(const struct affected_span *r, const char *v)
 
 	next = xasprintf("%.*s.%lu-rc1", (int)(dot ? dot - s : 0), s,
 			 dot ? strtoul(dot + 1, NULL, 10) + 1 : 0);
-	in = dot && strcmp(r->from, "0") && ktree_version_cmp(r->from, s) >= 0 &&
-	     ktree_version_cmp(r->from, next) < 0;
+	in = dot && strcmp(r->from, "0") &&
+		ktree_version_cmp(r->from, s) >= 0 &&
+		ktree_version_cmp(r->from, next) < 0;
 	free(s);
 	free(next);
 	return in;
@@ -203,8 +211,9 @@ static bool span_in_series(const struct affected_span *r, const char *v)
 /* A vendor_fix for commit fx: the affected versions it is the fix for
  * (a backport's: those of its stable series; the mainline fix's: every
  * one); NULL when it names none. */
-static json_t *remediation(struct session *sess, struct csaf *c, const struct affected_span *r,
-			   size_t n, const struct fix_commit *fx, const char *what)
+static json_t *remediation(struct session *sess, struct csaf *c,
+			   const struct affected_span *r, size_t n,
+			   const struct fix_commit *fx, const char *what)
 {
 	char *url, *details;
 	json_t *ids = json_array(), *rem;
@@ -212,7 +221,9 @@ static json_t *remediation(struct session *sess, struct csaf *c, const struct af
 	for (size_t i = 0; i < n; i++) {
 		char *id;
 		if (r[i].status != VS_AFFECTED ||
-		    (fx->branch && (!fx->tag || !span_in_series(&r[i], fix_version(fx->tag)))))
+		    (fx->branch &&
+		     (!fx->tag ||
+		      !span_in_series(&r[i], fix_version(fx->tag)))))
 			continue;
 		id = span_id(c, &r[i]);
 		add_id(ids, id);
@@ -226,7 +237,8 @@ static json_t *remediation(struct session *sess, struct csaf *c, const struct af
 	}
 	url = advisory_commit_url(sess, fx->sha);
 	details = xasprintf("%s: commit %s%s%s", what, fx->sha,
-			    fx->tag ? ", first in " : "", fx->tag ? fx->tag : "");
+			    fx->tag ? ", first in " : "",
+			    fx->tag ? fx->tag : "");
 	rem = json_pack("{s:s, s:s, s:s, s:o}", "category", "vendor_fix",
 			"details", details, "url", url, "product_ids", ids);
 	free(url);
@@ -238,9 +250,11 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 			     struct csaf *c, const struct fixcve *fc)
 {
 	const char *cve = fc->ncves ? fc->cves[0].id : NULL;
-	char *desc = advisory_description(d, fc), *ref = advisory_reference_url(sess, d->f.r.id, cve);
+	char *desc = advisory_description(d, fc),
+	     *ref = advisory_reference_url(sess, d->f.r.id, cve);
 	char *title = advisory_title(d, fc);
-	json_t *v = json_object(), *rem = json_array(), *refs = json_array(), *one;
+	json_t *v = json_object(), *rem = json_array(), *refs = json_array(),
+	       *one;
 	const struct fix_commit *fx;
 	struct affected_span *r;
 	size_t n = c->known ? affected_spans(fc, &r) : 0;
@@ -249,39 +263,53 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 		json_object_set_new(v, "cve", json_string(cve));
 	json_object_set_new(v, "title", json_text(title));
 	if (fc->cwe && cwe_name(fc->cwe))
-		json_object_set_new(v, "cwe", json_pack("{s:s, s:s}", "id", fc->cwe,
-							"name", cwe_name(fc->cwe)));
-	json_object_set_new(v, "notes", json_pack("[{s:s, s:s, s:o}]", "category",
-		"description", "title", "Description", "text", json_text(desc)));
+		json_object_set_new(v, "cwe",
+				    json_pack("{s:s, s:s}", "id", fc->cwe,
+					      "name", cwe_name(fc->cwe)));
+	json_object_set_new(v, "notes",
+			    json_pack("[{s:s, s:s, s:o}]", "category",
+				      "description", "title", "Description",
+				      "text", json_text(desc)));
 	json_object_set_new(v, "product_status", product_status(c, r, n));
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		const struct fix_entry *f = &fc->fixes[k];
-		if ((one = remediation(sess, c, r, n, &f->fix, "Fixed upstream")))
+		if ((one = remediation(sess, c, r, n, &f->fix,
+				       "Fixed upstream")))
 			json_array_append_new(rem, one);
 		for (size_t b = 0; b < f->nbackports; b++) {
-			char *what = xasprintf("Backported to %s", f->backports[b].branch);
-			if ((one = remediation(sess, c, r, n, &f->backports[b], what)))
+			char *what = xasprintf("Backported to %s",
+					       f->backports[b].branch);
+			if ((one = remediation(sess, c, r, n, &f->backports[b],
+					       what)))
 				json_array_append_new(rem, one);
 			free(what);
 		}
 	}
 	if (n)
 		affected_spans_free(r, n);
-	EACH_COMMIT(fc, k, b, fx) {
-		char *url = advisory_commit_url(sess, fx->sha), *sum = xasprintf("commit %s", fx->sha);
-		json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category",
-			"external", "summary", sum, "url", url));
+	EACH_COMMIT(fc, k, b, fx)
+	{
+		char *url = advisory_commit_url(sess, fx->sha),
+		     *sum = xasprintf("commit %s", fx->sha);
+		json_array_append_new(refs,
+				      json_pack("{s:s, s:s, s:s}", "category",
+						"external", "summary", sum,
+						"url", url));
 		free(url);
 		free(sum);
 	}
 	if (!fc->nfixes)
-		json_array_append_new(rem, json_pack("{s:s, s:s, s:[s]}", "category",
-			"none_available", "details", "No fix is available yet.",
-			"product_ids", "linux"));
+		json_array_append_new(rem,
+				      json_pack("{s:s, s:s, s:[s]}", "category",
+						"none_available", "details",
+						"No fix is available yet.",
+						"product_ids", "linux"));
 	if (json_array_size(rem))
 		json_object_set(v, "remediations", rem);
-	json_array_append_new(refs, json_pack("{s:s, s:s, s:s}", "category", "external",
-					      "summary", "the advisory", "url", ref));
+	json_array_append_new(refs,
+			      json_pack("{s:s, s:s, s:s}", "category",
+					"external", "summary", "the advisory",
+					"url", ref));
 	json_object_set_new(v, "references", refs);
 	json_decref(rem);
 	free(desc);
@@ -300,17 +328,23 @@ static json_t *revisions(const struct dossier *d, time_t *last)
 	time_t at = dossier_released_at(d) ? dossier_released_at(d) : d->now;
 	int n = 1;
 
-	json_array_append_new(h, json_pack("{s:s, s:s, s:s}", "date", fmt_rfc3339(at, b),
-					   "number", "1", "summary", "Initial public release"));
+	json_array_append_new(h,
+			      json_pack("{s:s, s:s, s:s}", "date",
+					fmt_rfc3339(at, b), "number", "1",
+					"summary", "Initial public release"));
 	*last = at;
 	for (size_t i = 0; i < d->f.nevents; i++) {
 		const struct event *e = &d->f.events[i];
 		if (e->at <= *last || !strcmp(e->kind, "cve-publish") ||
-		    !(str_starts(e->kind, "fix") || str_starts(e->kind, "cve-")))
+		    !(str_starts(e->kind, "fix") ||
+		      str_starts(e->kind, "cve-")))
 			continue;
 		snprintf(num, sizeof(num), "%d", ++n);
-		json_array_append_new(h, json_pack("{s:s, s:s, s:s+}", "date",
-			fmt_rfc3339(e->at, b), "number", num, "summary", "Updated: ", e->kind));
+		json_array_append_new(h,
+				      json_pack("{s:s, s:s, s:s+}", "date",
+						fmt_rfc3339(e->at, b), "number",
+						num, "summary",
+						"Updated: ", e->kind));
 		*last = e->at;
 	}
 	return h;
@@ -321,17 +355,20 @@ static json_t *tracking(const struct dossier *d, const struct fixcve *fc)
 	time_t last;
 	json_t *h = revisions(d, &last);
 	char b1[32], b2[32], ver[24];
-	char *id = fc->ncves ? xstrdup(fc->cves[0].id) :
-		   xasprintf("secteam-%lld", (long long)d->f.r.id);
+	char *id = fc->ncves ? xstrdup(fc->cves[0].id)
+			     : xasprintf("secteam-%lld", (long long)d->f.r.id);
 	json_t *t;
 
 	snprintf(ver, sizeof(ver), "%zu", json_array_size(h));
 	t = json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:{s:{s:s}}}", "id", id,
-		      "status", "final", "version", ver,
-		      "initial_release_date",
-		      fmt_rfc3339(dossier_released_at(d) ? dossier_released_at(d) : d->now, b1),
-		      "revision_history", h, "current_release_date", fmt_rfc3339(last, b2),
-		      "generator", "engine", "name", "secteam-tui");
+		      "status", "final", "version", ver, "initial_release_date",
+		      fmt_rfc3339(dossier_released_at(d)
+					  ? dossier_released_at(d)
+					  : d->now,
+				  b1),
+		      "revision_history", h, "current_release_date",
+		      fmt_rfc3339(last, b2), "generator", "engine", "name",
+		      "secteam-tui");
 	free(id);
 	return t;
 }
@@ -342,8 +379,9 @@ static json_t *tracking(const struct dossier *d, const struct fixcve *fc)
 static const char *tlp_label(struct session *sess)
 {
 	static const char *const names[][2] = {
-		{ "CLEAR", "WHITE" }, { "WHITE", "WHITE" }, { "GREEN", "GREEN" },
-		{ "AMBER", "AMBER" }, { "RED", "RED" },
+		{ "CLEAR", "WHITE" }, { "WHITE", "WHITE" },
+		{ "GREEN", "GREEN" }, { "AMBER", "AMBER" },
+		{ "RED", "RED" },
 	};
 	const char *v = config_get(sess->cfg, "csaf.tlp", "CLEAR");
 
@@ -368,7 +406,8 @@ static char *canonical_url(struct session *sess, const char *tracking_id)
 		if (!strchr("+-abcdefghijklmnopqrstuvwxyz0123456789", *p))
 			*p = '_';
 	}
-	url = xasprintf("%s%s%s.json", base, str_ends(base, "/") ? "" : "/", name);
+	url = xasprintf("%s%s%s.json", base, str_ends(base, "/") ? "" : "/",
+			name);
 	free(name);
 	return url;
 none:
@@ -390,20 +429,19 @@ static json_t *sorted(json_t *j)
 
 	if (json_is_array(j)) {
 		r = json_array();
-		json_array_foreach(j, i, v)
-			json_array_append_new(r, sorted(v));
+		json_array_foreach(j, i, v) json_array_append_new(r, sorted(v));
 		return r;
 	}
 	if (!json_is_object(j))
 		return json_incref(j);
 	n = json_object_size(j);
 	keys = xcalloc(n + 1, sizeof(*keys));
-	json_object_foreach(j, k, v)
-		keys[i++] = k;
+	json_object_foreach(j, k, v) keys[i++] = k;
 	qsort(keys, n, sizeof(*keys), key_order);
 	r = json_object();
 	for (i = 0; i < n; i++)
-		json_object_set_new(r, keys[i], sorted(json_object_get(j, keys[i])));
+		json_object_set_new(r, keys[i],
+				    sorted(json_object_get(j, keys[i])));
 	free(keys);
 	return r;
 }
@@ -413,9 +451,11 @@ static json_t *sorted(json_t *j)
  * coordinator; NULL for another value (export_csaf_write refuses it). */
 static const char *publisher_category(struct session *sess)
 {
-	static const char *const cats[] = { "coordinator", "discoverer", "other",
-					    "translator", "user", "vendor" };
-	const char *v = config_get(sess->cfg, "csaf.publisher_category", "coordinator");
+	static const char *const cats[] = { "coordinator", "discoverer",
+					    "other",	   "translator",
+					    "user",	   "vendor" };
+	const char *v =
+		config_get(sess->cfg, "csaf.publisher_category", "coordinator");
 
 	for (size_t i = 0; i < sizeof(cats) / sizeof(cats[0]); i++)
 		if (!strcmp(v, cats[i]))
@@ -435,9 +475,10 @@ static json_t *aggregate_severity(struct session *sess, const struct dossier *d)
 
 	if (!sev || !*sev || !strcmp(sev, "none"))
 		return NULL;
-	ns = dom ? xasprintf("https://%s", dom) : xstrdup("https://www.kernel.org");
-	j = json_pack("{s:s, s:s}", "namespace", config_get(sess->cfg, "csaf.namespace", ns),
-		      "text", sev);
+	ns = dom ? xasprintf("https://%s", dom)
+		 : xstrdup("https://www.kernel.org");
+	j = json_pack("{s:s, s:s}", "namespace",
+		      config_get(sess->cfg, "csaf.namespace", ns), "text", sev);
 	free(ns);
 	return j;
 }
@@ -446,35 +487,50 @@ static json_t *document(struct session *sess, const struct dossier *d,
 			const struct fixcve *fc)
 {
 	const char *dom = config_get(sess->cfg, "team.domain", NULL);
-	char *ns = dom ? xasprintf("https://%s", dom) : xstrdup("https://www.kernel.org");
-	char *title = dossier_text(d, d->f.r.subject), *desc = advisory_description(d, fc);
+	char *ns = dom ? xasprintf("https://%s", dom)
+		       : xstrdup("https://www.kernel.org");
+	char *title = dossier_text(d, d->f.r.subject),
+	     *desc = advisory_description(d, fc);
 	char *who = advisory_credit(d);
-	char *ref = advisory_reference_url(sess, d->f.r.id, fc->ncves ? fc->cves[0].id : NULL);
-	json_t *doc = json_pack("{s:s, s:s, s:s, s:{s:s, s:s, s:s}, s:o, s:[{s:s, s:s, s:o}], s:[{s:s, s:s, s:s}], s:o}",
-		"category", "csaf_security_advisory", "csaf_version", "2.0", "lang", "en",
-		"publisher", "category", publisher_category(sess),
-		"name", config_get(sess->cfg, "csaf.publisher", "Linux kernel security team"),
+	char *ref = advisory_reference_url(sess, d->f.r.id,
+					   fc->ncves ? fc->cves[0].id : NULL);
+	json_t *doc = json_pack(
+		"{s:s, s:s, s:s, s:{s:s, s:s, s:s}, s:o, s:[{s:s, s:s, s:o}], s:[{s:s, s:s, s:s}], s:o}",
+		"category", "csaf_security_advisory", "csaf_version", "2.0",
+		"lang", "en", "publisher", "category", publisher_category(sess),
+		"name",
+		config_get(sess->cfg, "csaf.publisher",
+			   "Linux kernel security team"),
 		"namespace", config_get(sess->cfg, "csaf.namespace", ns),
-		"title", json_text(*title ? title : "Linux kernel vulnerability"),
-		"notes", "category", "summary", "title", "Summary", "text", json_text(desc),
-		"references", "category", "external", "summary", "the advisory", "url", ref,
-		"tracking", tracking(d, fc));
-	const char *tid = json_string_value(json_object_get(json_object_get(doc, "tracking"), "id"));
+		"title",
+		json_text(*title ? title : "Linux kernel vulnerability"),
+		"notes", "category", "summary", "title", "Summary", "text",
+		json_text(desc), "references", "category", "external",
+		"summary", "the advisory", "url", ref, "tracking",
+		tracking(d, fc));
+	const char *tid = json_string_value(
+		json_object_get(json_object_get(doc, "tracking"), "id"));
 	json_t *sev;
 	char *canon = canonical_url(sess, tid);
 
 	if (canon)
-		json_array_insert_new(json_object_get(doc, "references"), 0,
-			json_pack("{s:s, s:s, s:s}", "category", "self", "summary",
-				  "the canonical URL of this advisory", "url", canon));
+		json_array_insert_new(
+			json_object_get(doc, "references"), 0,
+			json_pack("{s:s, s:s, s:s}", "category", "self",
+				  "summary",
+				  "the canonical URL of this advisory", "url",
+				  canon));
 	free(canon);
 	if ((sev = aggregate_severity(sess, d)))
 		json_object_set_new(doc, "aggregate_severity", sev);
-	json_object_set_new(doc, "distribution", json_pack("{s:{s:s, s:s}}", "tlp",
-		"label", tlp_label(sess), "url", "https://www.first.org/tlp/"));
+	json_object_set_new(doc, "distribution",
+			    json_pack("{s:{s:s, s:s}}", "tlp", "label",
+				      tlp_label(sess), "url",
+				      "https://www.first.org/tlp/"));
 
 	if (who)
-		json_object_set_new(doc, "acknowledgments", json_pack("[{s:[s]}]", "names", who));
+		json_object_set_new(doc, "acknowledgments",
+				    json_pack("[{s:[s]}]", "names", who));
 	free(ns);
 	free(title);
 	free(desc);
@@ -486,7 +542,8 @@ static json_t *document(struct session *sess, const struct dossier *d,
 static json_t *csaf_advisory(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
-	struct csaf c = { NULL, 0, affected_versions_known(fc), json_array(), json_array() };
+	struct csaf c = { NULL, 0, affected_versions_known(fc), json_array(),
+			  json_array() };
 	json_t *doc, *vulns = json_array(), *r;
 
 	(void)arg;
@@ -501,9 +558,11 @@ static json_t *csaf_advisory(struct session *sess, const struct dossier *d,
 	if (!c.nviews)
 		fixcve_view(fc, NULL, &c.views[c.nviews++]);
 	for (size_t i = 0; i < c.nviews; i++)
-		json_array_append_new(vulns, vulnerability(sess, d, &c, &c.views[i]));
+		json_array_append_new(vulns,
+				      vulnerability(sess, d, &c, &c.views[i]));
 	doc = json_pack("{s:o, s:o, s:o}", "document", document(sess, d, fc),
-			"product_tree", product_tree(&c), "vulnerabilities", vulns);
+			"product_tree", product_tree(&c), "vulnerabilities",
+			vulns);
 	r = sorted(doc);
 	json_decref(doc);
 	for (size_t i = 0; i < c.nviews; i++)
@@ -522,22 +581,26 @@ static int export_csaf_write(struct session *sess, FILE *out,
 	if (advisory_refuse_unreleased(d, n, "CSAF advisory", err) < 0)
 		return err->code;
 	if (!publisher_category(sess))
-		return err_setc(err, ERR_INVALID,
-				"config csaf.publisher_category '%s' is no CSAF 2.0 publisher category (coordinator, discoverer, other, translator, user or vendor)",
-				config_get(sess->cfg, "csaf.publisher_category", ""));
+		return err_setc(
+			err, ERR_INVALID,
+			"config csaf.publisher_category '%s' is no CSAF 2.0 publisher category (coordinator, discoverer, other, translator, user or vendor)",
+			config_get(sess->cfg, "csaf.publisher_category", ""));
 	if (!tlp_label(sess))
-		return err_setc(err, ERR_INVALID,
-				"config csaf.tlp '%s' is no TLP label CSAF 2.0 knows (CLEAR, WHITE, GREEN, AMBER or RED)",
-				config_get(sess->cfg, "csaf.tlp", ""));
+		return err_setc(
+			err, ERR_INVALID,
+			"config csaf.tlp '%s' is no TLP label CSAF 2.0 knows (CLEAR, WHITE, GREEN, AMBER or RED)",
+			config_get(sess->cfg, "csaf.tlp", ""));
 	for (size_t i = 0; i < n; i++) {
 		struct fixcve fc;
 		int bad;
 		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc);
 		bad = fc.cwe && !cwe_name(fc.cwe);
 		if (bad)
-			err_setc(err, ERR_INVALID,
-				 "report %lld: its CWE %s names no weakness of the CWE catalogue (data/cwe-names.tsv); record another with cve %lld --cwe CWE-N",
-				 (long long)d[i]->f.r.id, fc.cwe, (long long)d[i]->f.r.id);
+			err_setc(
+				err, ERR_INVALID,
+				"report %lld: its CWE %s names no weakness of the CWE catalogue (data/cwe-names.tsv); record another with cve %lld --cwe CWE-N",
+				(long long)d[i]->f.r.id, fc.cwe,
+				(long long)d[i]->f.r.id);
 		fixcve_release(&fc);
 		if (bad)
 			return err->code;
@@ -547,7 +610,9 @@ static int export_csaf_write(struct session *sess, FILE *out,
 }
 
 const struct exporter export_csaf_entry = {
-	"csaf", "json", "a CSAF 2.0 security advisory",
+	"csaf",
+	"json",
+	"a CSAF 2.0 security advisory",
 	"a CSAF 2.0 `csaf_security_advisory` (several: an array), refused while "
 	"a report is under embargo: the kernel's versions from `fix` as ranges "
 	"in the product tree (with CPEs), one vulnerability per CVE ID naming "
@@ -560,5 +625,6 @@ const struct exporter export_csaf_entry = {
 	"`csaf.namespace` (else https://`team.domain`), "
 	"`csaf.tlp` (CLEAR, the default, WHITE, GREEN, AMBER or RED), "
 	"`csaf.base_url` (the canonical URL's folder).",
-	export_csaf_write, NULL,
+	export_csaf_write,
+	NULL,
 };

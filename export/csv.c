@@ -53,8 +53,11 @@ static int export_csv_write(struct session *sess, FILE *out,
 }
 
 const struct exporter export_csv_entry = {
-	"csv", "csv", "one row per event (RFC 4180)",
+	"csv",
+	"csv",
+	"one row per event (RFC 4180)",
 	"one row per event (RFC 4180; cells starting with = + - @ get a "
 	"leading ').",
-	export_csv_write, NULL,
+	export_csv_write,
+	NULL,
 };

@@ -129,9 +129,7 @@ static bool has_entry(json_t *a, json_t *e)
 	size_t i;
 	json_t *x;
 
-	json_array_foreach(a, i, x)
-		if (json_equal(x, e))
-			return true;
+	json_array_foreach(a, i, x) if (json_equal(x, e)) return true;
 	return false;
 }
 
@@ -160,16 +158,21 @@ static json_t *git_versions(const struct affected_line *l, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const char *in = l[i].in ? l[i].in->sha : "0";
 		if (l[i].out)
-			add_entry(a, ver(in, "lessThan", l[i].out->sha, "affected", "git"));
+			add_entry(a,
+				  ver(in, "lessThan", l[i].out->sha, "affected",
+				      "git"));
 		else
 			open = true;
 	}
 	for (size_t i = 0; open && i < n; i++)
 		if (l[i].out)
-			add_entry(a, ver(l[i].out->sha, "lessThanOrEqual", "*", "unaffected", "git"));
+			add_entry(a,
+				  ver(l[i].out->sha, "lessThanOrEqual", "*",
+				      "unaffected", "git"));
 	for (size_t i = 0; open && i < n; i++)
-		add_entry(a, ver(l[i].in ? l[i].in->sha : "0", "lessThanOrEqual", "*",
-				 "affected", "git"));
+		add_entry(a,
+			  ver(l[i].in ? l[i].in->sha : "0", "lessThanOrEqual",
+			      "*", "affected", "git"));
 	return a;
 }
 
@@ -206,8 +209,9 @@ static char *line_series(const struct affected_line *l)
  * as original_commit_for_fix.  A bug that entered a stable branch by a
  * copy of its introducing commit is an affected range of that series,
  * written first so that no unaffected entry before it shadows it. */
-static json_t *semver_versions(const struct fix_entry *f, const struct affected_line *l,
-			       size_t n, const char **status)
+static json_t *semver_versions(const struct fix_entry *f,
+			       const struct affected_line *l, size_t n,
+			       const char **status)
 {
 	json_t *a = json_array();
 	const struct affected_line *m = NULL;
@@ -220,33 +224,43 @@ static json_t *semver_versions(const struct fix_entry *f, const struct affected_
 		in = version_release(m->in_version);
 	if (m && m->out_version)
 		out = version_release(m->out_version);
-	*status = in && (!strcmp(in, "0") || !out || ktree_version_cmp(in, out) < 0) ?
-		  "affected" : "unaffected";
+	*status = in &&
+			(!strcmp(in, "0") || !out ||
+			 ktree_version_cmp(in, out) < 0)
+		? "affected"
+		: "unaffected";
 	for (size_t i = 0; i < n; i++) {
 		char *glob;
 		if (!l[i].branch || l[i].inherited || !l[i].in_version)
 			continue;
 		if (l[i].out_version) {
-			add_entry(a, ver(l[i].in_version, "lessThan", l[i].out_version,
-					 "affected", "semver"));
+			add_entry(a,
+				  ver(l[i].in_version, "lessThan",
+				      l[i].out_version, "affected", "semver"));
 			continue;
 		}
 		glob = series_glob(l[i].in_version);
-		add_entry(a, ver(l[i].in_version, "lessThanOrEqual", glob, "affected", "semver"));
+		add_entry(a,
+			  ver(l[i].in_version, "lessThanOrEqual", glob,
+			      "affected", "semver"));
 		free(glob);
 	}
 	if (!strcmp(*status, "affected")) {
 		if (strcmp(in, "0")) {
 			add_entry(a, ver(in, NULL, NULL, "affected", NULL));
-			add_entry(a, ver("0", "lessThan", in, "unaffected", "semver"));
+			add_entry(a,
+				  ver("0", "lessThan", in, "unaffected",
+				      "semver"));
 		}
 		for (size_t i = 0; i < n; i++) {
 			char *glob;
-			if (!l[i].branch || !l[i].inherited || !l[i].out_version)
+			if (!l[i].branch || !l[i].inherited ||
+			    !l[i].out_version)
 				continue;
 			glob = series_glob(l[i].out_version);
-			add_entry(a, ver(l[i].out_version, "lessThanOrEqual", glob,
-					 "unaffected", "semver"));
+			add_entry(a,
+				  ver(l[i].out_version, "lessThanOrEqual", glob,
+				      "unaffected", "semver"));
 			free(glob);
 		}
 		/* A series searched that never had the bug though its
@@ -258,23 +272,28 @@ static json_t *semver_versions(const struct fix_entry *f, const struct affected_
 			char *first, *glob;
 			for (size_t i = 0; i < n; i++) {
 				char *s = line_series(&l[i]);
-				line = line || (l[i].branch && s && br->series &&
-						!strcmp(s, br->series));
+				line = line ||
+					(l[i].branch && s && br->series &&
+					 !strcmp(s, br->series));
 				free(s);
 			}
 			if (line || br->fix_in || !br->series ||
-			    (strcmp(in, "0") && ktree_version_cmp(br->series, in) < 0) ||
+			    (strcmp(in, "0") &&
+			     ktree_version_cmp(br->series, in) < 0) ||
 			    (out && ktree_version_cmp(br->series, out) >= 0))
 				continue;
 			first = xasprintf("%s.1", br->series);
 			glob = xasprintf("%s.*", br->series);
-			add_entry(a, ver(first, "lessThanOrEqual", glob, "unaffected", "semver"));
+			add_entry(a,
+				  ver(first, "lessThanOrEqual", glob,
+				      "unaffected", "semver"));
 			free(first);
 			free(glob);
 		}
 		if (out)
-			add_entry(a, ver(out, "lessThanOrEqual", "*", "unaffected",
-					 "original_commit_for_fix"));
+			add_entry(a,
+				  ver(out, "lessThanOrEqual", "*", "unaffected",
+				      "original_commit_for_fix"));
 	}
 	free(in);
 	free(out);
@@ -291,7 +310,8 @@ static bool names_stable(const struct fixcve *fc, const struct fix_entry *f)
 		for (size_t i = 0; i < fc->fixes[k].nintroduced; i++)
 			if (fc->fixes[k].introduced[i].branch ||
 			    (fc->fixes[k].introduced[i].tag &&
-			     version_stable(fix_version(fc->fixes[k].introduced[i].tag))))
+			     version_stable(fix_version(
+				     fc->fixes[k].introduced[i].tag))))
 				return true;
 	return f->fix.tag && version_stable(fix_version(f->fix.tag));
 }
@@ -300,8 +320,8 @@ static json_t *product(struct session *sess, const char *repo, json_t *files,
 		       const char *status, json_t *versions)
 {
 	json_t *p = json_pack("{s:s, s:s, s:s, s:s}", "vendor", "Linux",
-			      "product", "Linux", "repo", repo,
-			      "defaultStatus", status);
+			      "product", "Linux", "repo", repo, "defaultStatus",
+			      status);
 
 	(void)sess;
 	if (json_array_size(files))
@@ -325,29 +345,34 @@ static json_t *affected(struct session *sess, const struct dossier *d,
 	}
 	free(pf);
 	if (!fc->nfixes)
-		json_array_append_new(a, product(sess, advisory_repo(sess), files,
-						 "unknown", NULL));
+		json_array_append_new(a,
+				      product(sess, advisory_repo(sess), files,
+					      "unknown", NULL));
 	/* Each fix its own entries: a version is affected when any says so
 	 * (it lacks one of the fixes).  The git ranges first, in the
 	 * repository that holds every commit they name. */
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		struct affected_line *l;
 		size_t n = affected_lines(fc, &fc->fixes[k], &l);
-		const char *repo = names_stable(fc, &fc->fixes[k]) ?
-				   advisory_stable_repo(sess) : advisory_repo(sess);
-		json_array_append_new(a, product(sess, repo, files, "unaffected",
-						 git_versions(l, n)));
+		const char *repo = names_stable(fc, &fc->fixes[k])
+			? advisory_stable_repo(sess)
+			: advisory_repo(sess);
+		json_array_append_new(a,
+				      product(sess, repo, files, "unaffected",
+					      git_versions(l, n)));
 		free(l);
 	}
 	for (size_t k = 0; k < fc->nfixes && affected_versions_known(fc); k++) {
 		struct affected_line *l;
 		size_t n = affected_lines(fc, &fc->fixes[k], &l);
 		const char *status;
-		const char *repo = names_stable(fc, &fc->fixes[k]) ?
-				   advisory_stable_repo(sess) : advisory_repo(sess);
+		const char *repo = names_stable(fc, &fc->fixes[k])
+			? advisory_stable_repo(sess)
+			: advisory_repo(sess);
 		sv = semver_versions(&fc->fixes[k], l, n, &status);
 		if (json_array_size(sv) || !strcmp(status, "affected"))
-			json_array_append_new(a, product(sess, repo, files, status, sv));
+			json_array_append_new(
+				a, product(sess, repo, files, status, sv));
 		else
 			json_decref(sv);
 		free(l);
@@ -359,7 +384,8 @@ static json_t *affected(struct session *sess, const struct dossier *d,
 /* A CPE of the kernel: version v ("*": any), update u ("*": any). */
 static char *kernel_cpe(const char *v, const char *u)
 {
-	return xasprintf("cpe:2.3:o:linux:linux_kernel:%s:%s:*:*:*:*:*:*", v, u);
+	return xasprintf("cpe:2.3:o:linux:linux_kernel:%s:%s:*:*:*:*:*:*", v,
+			 u);
 }
 
 /* The cpeMatch entries of one affected span [from, to): the kernel's
@@ -377,18 +403,25 @@ static void span_cpe(json_t *m, const struct affected_span *s)
 	char *any = kernel_cpe("*", "*");
 
 	if (!lo || !hi || ktree_version_cmp(lo, hi) < 0) {
-		json_t *e = json_pack("{s:b, s:s}", "vulnerable", 1, "criteria", any);
+		json_t *e = json_pack("{s:b, s:s}", "vulnerable", 1, "criteria",
+				      any);
 		if (lo)
-			json_object_set_new(e, "versionStartIncluding", json_string(lo));
+			json_object_set_new(e, "versionStartIncluding",
+					    json_string(lo));
 		if (hi)
-			json_object_set_new(e, "versionEndExcluding", json_string(hi));
+			json_object_set_new(e, "versionEndExcluding",
+					    json_string(hi));
 		add_entry(m, e);
 	}
 	for (unsigned long k = 1; rc && k < strtoul(rc + 3, NULL, 10); k++) {
-		char *v = xasprintf("%s-rc%lu", hi, k), *u = xasprintf("rc%lu", k), *c;
-		if (!strcmp(s->from, "0") || ktree_version_cmp(s->from, v) <= 0) {
+		char *v = xasprintf("%s-rc%lu", hi, k),
+		     *u = xasprintf("rc%lu", k), *c;
+		if (!strcmp(s->from, "0") ||
+		    ktree_version_cmp(s->from, v) <= 0) {
 			c = kernel_cpe(hi, u);
-			add_entry(m, json_pack("{s:b, s:s}", "vulnerable", 1, "criteria", c));
+			add_entry(m,
+				  json_pack("{s:b, s:s}", "vulnerable", 1,
+					    "criteria", c));
 			free(c);
 		}
 		free(v);
@@ -428,9 +461,12 @@ static json_t *references(struct session *sess, const struct fixcve *fc,
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		const struct fix_entry *f = &fc->fixes[k];
 		for (size_t b = 0; b <= f->nbackports; b++) {
-			const char *sha = b < f->nbackports ? f->backports[b].sha : f->fix.sha;
+			const char *sha = b < f->nbackports
+				? f->backports[b].sha
+				: f->fix.sha;
 			char *url = advisory_commit_url(sess, sha);
-			json_array_append_new(a, json_pack("{s:s}", "url", url));
+			json_array_append_new(a,
+					      json_pack("{s:s}", "url", url));
 			free(url);
 		}
 	}
@@ -457,57 +493,69 @@ static json_t *rejected(const struct dossier *d, const struct cve_entry *c,
 {
 	const char *cve_id = c->id;
 	char *why = dossier_redact(d, c->reject_reason);
-	json_t *rec = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}, s:[{s:s, s:o}]}}}",
-		"dataType", "CVE_RECORD", "dataVersion", "5.1",
-		"cveMetadata", "cveId", cve_id, "assignerOrgId", org, "state", "REJECTED",
+	json_t *rec = json_pack(
+		"{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}, s:[{s:s, s:o}]}}}",
+		"dataType", "CVE_RECORD", "dataVersion", "5.1", "cveMetadata",
+		"cveId", cve_id, "assignerOrgId", org, "state", "REJECTED",
 		"containers", "cna", "providerMetadata", "orgId", org,
-		"rejectedReasons", "lang", "en", "value", bounded(why, 4096, "rejected"));
+		"rejectedReasons", "lang", "en", "value",
+		bounded(why, 4096, "rejected"));
 
 	free(why);
 	return rec;
 }
 
 static json_t *record(struct session *sess, const struct dossier *d,
-		      const struct fixcve *fc, const char *cve_id, const char *org)
+		      const struct fixcve *fc, const char *cve_id,
+		      const char *org)
 {
 	const struct report *r = &d->f.r;
-	const char *base = config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
-	char *ref = str_ends(base, "/") ? xasprintf("%s%s", base, cve_id) : xstrdup(base);
+	const char *base =
+		config_get(sess->cfg, "cve.reference_url", DEFAULT_REFERENCE);
+	char *ref = str_ends(base, "/") ? xasprintf("%s%s", base, cve_id)
+					: xstrdup(base);
 	char *subject = dossier_text(d, r->subject);
-	char *who = r->consent_credit && r->reporter_name && *r->reporter_name ?
-		xstrdup(r->reporter_name) : dossier_reporter(d);
+	char *who = r->consent_credit && r->reporter_name && *r->reporter_name
+		? xstrdup(r->reporter_name)
+		: dossier_reporter(d);
 	json_t *cna, *meta, *cpe = cpe_applicability(fc);
 	char *title = advisory_title(d, fc);
 
 	cna = json_pack("{s:{s:s}, s:o, s:[{s:s, s:o}], s:o, s:o}",
-			"providerMetadata", "orgId", org,
-			"title", json_text(title),
-			"descriptions", "lang", "en", "value", description(d, fc, subject),
-			"affected", affected(sess, d, fc),
-			"references", references(sess, fc, ref));
+			"providerMetadata", "orgId", org, "title",
+			json_text(title), "descriptions", "lang", "en", "value",
+			description(d, fc, subject), "affected",
+			affected(sess, d, fc), "references",
+			references(sess, fc, ref));
 	if (cpe)
 		json_object_set_new(cna, "cpeApplicability", cpe);
 	if (fc->cwe && cwe_name(fc->cwe))
-		json_object_set_new(cna, "problemTypes", json_pack(
-			"[{s:[{s:s, s:s, s:s++, s:s}]}]", "descriptions", "lang", "en",
-			"cweId", fc->cwe, "description", fc->cwe, " ", cwe_name(fc->cwe),
-			"type", "CWE"));
+		json_object_set_new(cna, "problemTypes",
+				    json_pack("[{s:[{s:s, s:s, s:s++, s:s}]}]",
+					      "descriptions", "lang", "en",
+					      "cweId", fc->cwe, "description",
+					      fc->cwe, " ", cwe_name(fc->cwe),
+					      "type", "CWE"));
 	if (who) {
 		char *w = safe_str(who);
-		json_object_set_new(cna, "credits", json_pack("[{s:s, s:o, s:s}]",
-			"lang", "en", "value", bounded(w, 4096, "reporter"),
-			"type", "finder"));
+		json_object_set_new(cna, "credits",
+				    json_pack("[{s:s, s:o, s:s}]", "lang", "en",
+					      "value",
+					      bounded(w, 4096, "reporter"),
+					      "type", "finder"));
 		free(w);
 	}
 	if (dossier_released_at(d)) {
 		char b[32];
-		json_object_set_new(cna, "datePublic",
-				    json_string(fmt_rfc3339(dossier_released_at(d), b)));
+		json_object_set_new(
+			cna, "datePublic",
+			json_string(fmt_rfc3339(dossier_released_at(d), b)));
 	}
 	json_object_set_new(cna, "x_generator",
-			    json_pack("{s:s}", "engine", "secteam-tui-" SECTEAM_VERSION));
-	meta = json_pack("{s:s, s:s, s:s}", "cveId", cve_id, "assignerOrgId", org,
-			 "state", "PUBLISHED");
+			    json_pack("{s:s}", "engine",
+				      "secteam-tui-" SECTEAM_VERSION));
+	meta = json_pack("{s:s, s:s, s:s}", "cveId", cve_id, "assignerOrgId",
+			 org, "state", "PUBLISHED");
 	free(subject);
 	free(title);
 	free(who);
@@ -517,14 +565,14 @@ static json_t *record(struct session *sess, const struct dossier *d,
 	 * tests check it against 5.1.0 with 5.1.1's cpeApplicability added,
 	 * the only 5.1.1 property written); without it, 5.1. */
 	return json_pack("{s:s, s:s, s:o, s:{s:o}}", "dataType", "CVE_RECORD",
-			 "dataVersion", cpe ? "5.1.1" : "5.1", "cveMetadata", meta,
-			 "containers", "cna", cna);
+			 "dataVersion", cpe ? "5.1.1" : "5.1", "cveMetadata",
+			 meta, "containers", "cna", cna);
 }
 
 /* ERR_REFUSED naming the report when it has no CVE ID (and --cve-id
  * names none), ERR_INVALID naming a recorded CWE the catalogue lacks. */
-static int cve_refuse_incomplete(const struct dossier *d, const struct export_opts *o,
-				 struct err *err)
+static int cve_refuse_incomplete(const struct dossier *d,
+				 const struct export_opts *o, struct err *err)
 {
 	struct fixcve fc;
 	long long id = (long long)d->f.r.id;
@@ -532,13 +580,15 @@ static int cve_refuse_incomplete(const struct dossier *d, const struct export_op
 
 	fixcve_fold(d->f.events, d->f.nevents, &fc);
 	if (!o->cve_id && !fc.ncves)
-		r = err_setc(err, ERR_REFUSED,
-			     "report %lld has no CVE ID: no record without one (cve %lld --assign CVE-YYYY-NNNN, or --cve-id)",
-			     id, id);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"report %lld has no CVE ID: no record without one (cve %lld --assign CVE-YYYY-NNNN, or --cve-id)",
+			id, id);
 	else if (fc.cwe && !cwe_name(fc.cwe))
-		r = err_setc(err, ERR_INVALID,
-			     "report %lld: its CWE %s names no weakness of the CWE catalogue (data/cwe-names.tsv); record another with cve %lld --cwe CWE-N",
-			     id, fc.cwe, id);
+		r = err_setc(
+			err, ERR_INVALID,
+			"report %lld: its CWE %s names no weakness of the CWE catalogue (data/cwe-names.tsv); record another with cve %lld --cwe CWE-N",
+			id, fc.cwe, id);
 	fixcve_release(&fc);
 	return r;
 }
@@ -571,7 +621,8 @@ static json_t *cve_record_of(struct session *sess, const struct dossier *d,
 			     const struct fixcve *fc, void *arg)
 {
 	const struct cve_args *a = arg;
-	const struct cve_entry *c = a->o->cve_id ? fixcve_cve(fc, a->o->cve_id) : NULL;
+	const struct cve_entry *c = a->o->cve_id ? fixcve_cve(fc, a->o->cve_id)
+						 : NULL;
 	json_t *all;
 
 	if (c)
@@ -582,7 +633,8 @@ static json_t *cve_record_of(struct session *sess, const struct dossier *d,
 		return one_record(sess, d, fc, &fc->cves[0], a->org);
 	all = json_array();
 	for (size_t i = 0; i < fc->ncves; i++)
-		json_array_append_new(all, one_record(sess, d, fc, &fc->cves[i], a->org));
+		json_array_append_new(
+			all, one_record(sess, d, fc, &fc->cves[i], a->org));
 	return all;
 }
 
@@ -596,20 +648,27 @@ static int export_cve_write(struct session *sess, FILE *out,
 		return err->code;
 
 	if (!a.org)
-		return err_setc(err, ERR_INVALID,
-				"config cve.org_id is not set: a CVE record names its CNA by that UUID (the CNA's, from the CVE Program)");
-	if (!matches("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$", a.org))
-		return err_setc(err, ERR_INVALID,
-				"config cve.org_id '%s' is not a version 4 UUID", a.org);
+		return err_setc(
+			err, ERR_INVALID,
+			"config cve.org_id is not set: a CVE record names its CNA by that UUID (the CNA's, from the CVE Program)");
+	if (!matches(
+		    "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$",
+		    a.org))
+		return err_setc(
+			err, ERR_INVALID,
+			"config cve.org_id '%s' is not a version 4 UUID",
+			a.org);
 	for (size_t i = 0; i < n; i++)
 		if (cve_refuse_incomplete(d[i], o, err) < 0)
 			return err->code;
-	return advisory_write_json(sess, out, d, n, "CVE record",
-				   cve_record_of, &a, err);
+	return advisory_write_json(sess, out, d, n, "CVE record", cve_record_of,
+				   &a, err);
 }
 
 const struct exporter export_cve_entry = {
-	"cve", "json", "a CVE JSON 5 record",
+	"cve",
+	"json",
+	"a CVE JSON 5 record",
 	"a CVE JSON 5 record per CVE ID (several: an array), refused while a "
 	"report is under embargo, without a CVE ID and without `cve.org_id`; "
 	"each ID's record gives the fixes it covers (`cve --assign ID --fix "
@@ -624,5 +683,6 @@ const struct exporter export_cve_entry = {
 	"and `--cwe` with its catalogue name; `cve.org_id`, "
 	"`cve.reference_url`, `cve.repo`, `cve.stable_repo` (the repository "
 	"named when a backport is), `cve.commit_url`.",
-	export_cve_write, NULL,
+	export_cve_write,
+	NULL,
 };

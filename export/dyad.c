@@ -46,7 +46,8 @@ static void pairs(FILE *out, const struct dossier *d, const struct fixcve *fc,
 	size_t n = affected_lines(fc, f, &l);
 
 	for (size_t i = 0; i < n; i++) {
-		bool in = l[i].in && l[i].in_version && strcmp(l[i].in_version, "0");
+		bool in = l[i].in && l[i].in_version &&
+			strcmp(l[i].in_version, "0");
 		bool fixed = l[i].out && l[i].out_version;
 		char *iv = version(d, in ? l[i].in_version : NULL);
 		char *fv = version(d, fixed ? l[i].out_version : NULL);
@@ -72,15 +73,18 @@ static int export_dyad_write(struct session *sess, FILE *out,
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		fixcve_fold(d[i]->f.events, d[i]->f.nevents, &fc[i]);
 		if (!fc[i].nfixes)
-			rc = err_setc(err, ERR_REFUSED,
-				      "report %lld has no fix recorded (fix ID --commit SHA)",
-				      (long long)d[i]->f.r.id);
+			rc = err_setc(
+				err, ERR_REFUSED,
+				"report %lld has no fix recorded (fix ID --commit SHA)",
+				(long long)d[i]->f.r.id);
 	}
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		for (size_t k = 0; k < fc[i].nfixes; k++) {
 			const struct fix_entry *f = &fc[i].fixes[k];
-			fprintf(out, "# dyad of report %lld: fix %s%s\n", (long long)d[i]->f.r.id,
-				f->fix.sha, f->tree_checked ? "" : " (not checked in a tree)");
+			fprintf(out, "# dyad of report %lld: fix %s%s\n",
+				(long long)d[i]->f.r.id, f->fix.sha,
+				f->tree_checked ? ""
+						: " (not checked in a tree)");
 			pairs(out, d[i], &fc[i], f);
 		}
 	}
@@ -91,10 +95,13 @@ static int export_dyad_write(struct session *sess, FILE *out,
 }
 
 const struct exporter export_dyad_entry = {
-	"dyad", "dyad", "vulnerable:fixed version pairs (the kernel CNA's dyad)",
+	"dyad",
+	"dyad",
+	"vulnerable:fixed version pairs (the kernel CNA's dyad)",
 	"the report's vulnerable:fixed pairs as the kernel CNA's `dyad` prints "
 	"them, INTRODUCED_VERSION:SHA:FIXED_VERSION:SHA, releases only (no -rc), "
 	"0:0 for a side not known or not released, for each fix one line per "
 	"branch that had the bug (mainline, each stable branch searched), from `fix`.",
-	export_dyad_write, NULL,
+	export_dyad_write,
+	NULL,
 };

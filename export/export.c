@@ -14,19 +14,13 @@
 #include "export/export.h"
 
 extern const struct exporter export_md_entry, export_txt_entry,
-	export_json_entry, export_csv_entry, export_ics_entry,
-	export_cve_entry, export_dyad_entry, export_osv_entry, export_csaf_entry;
+	export_json_entry, export_csv_entry, export_ics_entry, export_cve_entry,
+	export_dyad_entry, export_osv_entry, export_csaf_entry;
 
 const struct exporter *const export_table[] = {
-	&export_md_entry,
-	&export_txt_entry,
-	&export_json_entry,
-	&export_csv_entry,
-	&export_ics_entry,
-	&export_cve_entry,
-	&export_dyad_entry,
-	&export_osv_entry,
-	&export_csaf_entry,
+	&export_md_entry,   &export_txt_entry, &export_json_entry,
+	&export_csv_entry,  &export_ics_entry, &export_cve_entry,
+	&export_dyad_entry, &export_osv_entry, &export_csaf_entry,
 };
 const size_t export_table_len = ARRAY_SIZE(export_table);
 
@@ -72,8 +66,9 @@ static void roff_doc(FILE *out, const char *s)
 			bold = !bold;
 		} else if (*p == '\\') {
 			fputs("\\e", out);
-		} else if (*p == '-' && (bold || p == s || !isalnum((unsigned char)p[-1]) ||
-					 !isalnum((unsigned char)p[1]))) {
+		} else if (*p == '-' &&
+			   (bold || p == s || !isalnum((unsigned char)p[-1]) ||
+			    !isalnum((unsigned char)p[1]))) {
 			fputs("\\-", out);
 		} else {
 			fputc(*p, out);
@@ -112,14 +107,17 @@ int export_write(struct session *sess, const struct exporter *ex,
 			goto out;
 		}
 		if (dossier_embargoed(ds[i])) {
-			sbuf_addf(&under, "%s%lld", nunder ? ", " : "", (long long)ids[i]);
+			sbuf_addf(&under, "%s%lld", nunder ? ", " : "",
+				  (long long)ids[i]);
 			nunder++;
 		}
 	}
 	/* One warning for the export, naming every report it concerns. */
 	if (nunder)
-		fprintf(o->warn, "warning: report%s %s %s still under embargo\n",
-			nunder == 1 ? "" : "s", under.buf, nunder == 1 ? "is" : "are");
+		fprintf(o->warn,
+			"warning: report%s %s %s still under embargo\n",
+			nunder == 1 ? "" : "s", under.buf,
+			nunder == 1 ? "is" : "are");
 	sbuf_release(&under);
 	if (path) {
 		if (atomic_file_open(&af, path, mode, err) < 0) {
@@ -137,7 +135,8 @@ int export_write(struct session *sess, const struct exporter *ex,
 		else if (atomic_file_commit(&af, err) < 0)
 			rc = -1;
 	} else if (fflush(out) != 0 && rc == 0) {
-		err_setc(err, ERR_IO, "cannot write the export: %s", strerror(errno));
+		err_setc(err, ERR_IO, "cannot write the export: %s",
+			 strerror(errno));
 		rc = -1;
 	}
 	if (rc == 0 && ex->done && ex->done(sess, ds, n, o, err) < 0)
@@ -155,12 +154,13 @@ out:
 bool export_event_shown(const struct export_opts *o, const struct event *e)
 {
 	return (o && o->with_notes) ||
-	       (strcmp(e->kind, "note") && strcmp(e->kind, "vendor-note"));
+		(strcmp(e->kind, "note") && strcmp(e->kind, "vendor-note"));
 }
 
 int json_print(FILE *out, json_t *j)
 {
-	int r = json_dumpf(j, out, JSON_INDENT(2) | JSON_ENSURE_ASCII |
+	int r = json_dumpf(j, out,
+			   JSON_INDENT(2) | JSON_ENSURE_ASCII |
 				   JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	return r;

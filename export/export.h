@@ -25,9 +25,9 @@ struct session;
 struct dossier;
 
 struct export_opts {
-	const char *cve_id;     /* --cve-id, or NULL for config/placeholder */
-	bool with_notes;        /* --with-notes: internal notes included */
-	FILE *warn;             /* where warnings go (the caller's stderr) */
+	const char *cve_id; /* --cve-id, or NULL for config/placeholder */
+	bool with_notes; /* --with-notes: internal notes included */
+	FILE *warn; /* where warnings go (the caller's stderr) */
 };
 
 /* Writes the n dossiers d to out; 0, or negative with err set. */
@@ -36,10 +36,10 @@ typedef int (*export_fn)(struct session *sess, FILE *out,
 			 const struct export_opts *o, struct err *err);
 
 struct exporter {
-	const char *name;     /* --format NAME: lowercase letters */
-	const char *ext;      /* what its files end in, without the dot */
-	const char *summary;  /* one line of plain text, for the usage */
-	const char *doc;      /* the man page's paragraph: plain text, one
+	const char *name; /* --format NAME: lowercase letters */
+	const char *ext; /* what its files end in, without the dot */
+	const char *summary; /* one line of plain text, for the usage */
+	const char *doc; /* the man page's paragraph: plain text, one
 			       * line, `word` set in bold */
 	export_fn write;
 	/* Optional: run once the export is written (a file committed, or
@@ -73,14 +73,14 @@ struct timeline_style {
 	/* Text as it goes out: takes t (dossier_text's), returns new. */
 	char *(*markup)(char *t);
 	void (*heading)(FILE *out, int level, const char *s);
-	const char *fact_open;  /* a fact is fact_open, its name (padded to */
-	int fact_width;         /* fact_width), fact_close, ' ', its value */
+	const char *fact_open; /* a fact is fact_open, its name (padded to */
+	int fact_width; /* fact_width), fact_close, ' ', its value */
 	const char *fact_close;
-	const char *bullet;   /* what starts a list item */
+	const char *bullet; /* what starts a list item */
 	const char *after_at; /* between an item's time and its text */
-	const char *strong;   /* around an event's kind */
-	const char *between;  /* between two reports */
-	bool advisory;        /* an advisory section (fix, versions, CVE,
+	const char *strong; /* around an event's kind */
+	const char *between; /* between two reports */
+	bool advisory; /* an advisory section (fix, versions, CVE,
 			       * credit) after the facts, once disclosed */
 };
 /* Writes the timeline of each dossier: facts, disclosure, vendors,

@@ -117,11 +117,13 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 		icalcomponent *alarm = ical.icalcomponent_new_valarm();
 
 		uid = xasprintf("report-%lld-disclosure@%s", id, domain);
-		summary = xasprintf("Disclosure of report %lld: %s", id, subject);
-		desc = xasprintf("Report %lld (%s, severity %s).\nPolicy verdict: %s%s.%s%s",
-				 id, r->state, r->severity, last->verdict,
-				 last->override ? ", overridden" : "",
-				 *reason ? "\nReason: " : "", reason);
+		summary =
+			xasprintf("Disclosure of report %lld: %s", id, subject);
+		desc = xasprintf(
+			"Report %lld (%s, severity %s).\nPolicy verdict: %s%s.%s%s",
+			id, r->state, r->severity, last->verdict,
+			last->override ? ", overridden" : "",
+			*reason ? "\nReason: " : "", reason);
 		ev = event(uid, d->now, summary, desc);
 		ical.icalcomponent_add_property(
 			ev, ical.icalproperty_new_dtstart(utc(r->disclosure)));
@@ -152,10 +154,12 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 		/* Already public: the policy date is now, and a calendar with
 		 * no component at all would not be valid RFC 5545. */
 		uid = xasprintf("report-%lld-public@%s", id, domain);
-		summary = xasprintf("Report %lld is already public: disclose now: %s",
-				    id, subject);
-		ev = event(uid, d->now, summary,
-			   "The report is already public; the policy date is now.");
+		summary = xasprintf(
+			"Report %lld is already public: disclose now: %s", id,
+			subject);
+		ev = event(
+			uid, d->now, summary,
+			"The report is already public; the policy date is now.");
 		ical.icalcomponent_add_property(
 			ev, ical.icalproperty_new_dtstart(day(d->now, 0)));
 		ical.icalcomponent_add_property(
@@ -169,13 +173,17 @@ static void add_report(icalcomponent *cal, const struct dossier *d,
 	if (!r->public) {
 		static const char *const what[] = { "default", "maximum" };
 		for (int i = 0; i < 2; i++) {
-			time_t limit = i ? d->ans.max_limit : d->ans.default_limit;
+			time_t limit = i ? d->ans.max_limit
+					 : d->ans.default_limit;
 			long days = i ? d->pol.max_days : d->pol.default_days;
-			uid = xasprintf("report-%lld-policy-%s@%s", id, what[i], domain);
-			summary = xasprintf("Policy %s limit (%ld days) for report %lld: %s",
-					    what[i], days, id, subject);
-			desc = xstrdup(i ? "Last day a disclosure date may be set with a reason; later needs an override." :
-					     "Last day of the policy's default embargo; later dates need a reason.");
+			uid = xasprintf("report-%lld-policy-%s@%s", id, what[i],
+					domain);
+			summary = xasprintf(
+				"Policy %s limit (%ld days) for report %lld: %s",
+				what[i], days, id, subject);
+			desc = xstrdup(
+				i ? "Last day a disclosure date may be set with a reason; later needs an override."
+				  : "Last day of the policy's default embargo; later dates need a reason.");
 			ev = event(uid, d->now, summary, desc);
 			ical.icalcomponent_add_property(
 				ev,
@@ -233,9 +241,12 @@ static int export_ics_write(struct session *sess, FILE *out,
 }
 
 const struct exporter export_ics_entry = {
-	"ics", "ics", "disclosure dates and policy limits, for a calendar",
+	"ics",
+	"ics",
+	"disclosure dates and policy limits, for a calendar",
 	"a VEVENT per disclosure date with a VALARM the day before, and the "
 	"policy limits as all-day events; UIDs from the report id and "
 	"`team.domain`.",
-	export_ics_write, NULL,
+	export_ics_write,
+	NULL,
 };

@@ -26,11 +26,9 @@ static void redact_tree(const struct dossier *d, json_t *j)
 	size_t i;
 
 	if (json_is_object(j)) {
-		json_object_foreach(j, key, v)
-			redact_tree(d, v);
+		json_object_foreach(j, key, v) redact_tree(d, v);
 	} else if (json_is_array(j)) {
-		json_array_foreach(j, i, v)
-			redact_tree(d, v);
+		json_array_foreach(j, i, v) redact_tree(d, v);
 	} else if (json_is_string(j)) {
 		char *t = dossier_redact(d, json_string_value(j));
 		if (strcmp(t, json_string_value(j)))
@@ -46,7 +44,8 @@ static void redact_messages(const struct dossier *d, json_t *o)
 	json_t *msgs = json_object_get(o, "messages_detail"), *m;
 	size_t i;
 
-	json_array_foreach(msgs, i, m) {
+	json_array_foreach(msgs, i, m)
+	{
 		if (i >= d->f.nmsgs || !dossier_from_reporter(d, &d->f.msgs[i]))
 			continue;
 		json_object_set_new(m, "message_id", json_null());
@@ -54,8 +53,8 @@ static void redact_messages(const struct dossier *d, json_t *o)
 		json_object_set_new(m, "fingerprint", json_null());
 	}
 	if (d->f.nmsgs && dossier_from_reporter(d, &d->f.msgs[0]))
-		json_object_set_new(json_object_get(o, "signature"), "fingerprint",
-				    json_null());
+		json_object_set_new(json_object_get(o, "signature"),
+				    "fingerprint", json_null());
 }
 
 /* Drops internal notes: note events and the vendors' notes. */
@@ -70,9 +69,9 @@ static void drop_notes(json_t *o)
 		if (k && (!strcmp(k, "note") || !strcmp(k, "vendor-note")))
 			json_array_remove(events, i);
 	}
-	json_array_foreach(json_object_get(o, "vendors"), i, v)
-		if (json_object_get(v, "note"))
-			json_object_set_new(v, "note", json_null());
+	json_array_foreach(json_object_get(o, "vendors"), i,
+			   v) if (json_object_get(v, "note"))
+		json_object_set_new(v, "note", json_null());
 }
 
 static json_t *export_json_one(struct session *sess, const struct dossier *d,
@@ -84,15 +83,16 @@ static json_t *export_json_one(struct session *sess, const struct dossier *d,
 		drop_notes(o);
 	if (!d->f.r.consent_credit) {
 		json_object_set_new(o, "reporter",
-				    json_pack("{s:n, s:n, s:b}", "name", "email",
-					      "withheld", 1));
+				    json_pack("{s:n, s:n, s:b}", "name",
+					      "email", "withheld", 1));
 		redact_messages(d, o);
 		redact_tree(d, o);
 	}
 	json_object_set_new(o, "embargoed", json_boolean(dossier_embargoed(d)));
 	/* A duplicate's record is its original's. */
-	json_object_set_new(o, "original", d->original ?
-			    json_integer((json_int_t)d->original) : json_null());
+	json_object_set_new(o, "original",
+			    d->original ? json_integer((json_int_t)d->original)
+					: json_null());
 	return o;
 }
 
@@ -113,7 +113,9 @@ static int export_json_write(struct session *sess, FILE *out,
 }
 
 const struct exporter export_json_entry = {
-	"json", "json", "the show --json objects, redacted, with \"embargoed\"",
+	"json",
+	"json",
+	"the show --json objects, redacted, with \"embargoed\"",
 	"an array of the `show --json` objects, with `embargoed`, "
 	"`embargo_state` (undecided, embargoed, overdue, public, disclosed, "
 	"closed), `deadline` (the date, else the policy default), and "
@@ -128,5 +130,6 @@ const struct exporter export_json_entry = {
 	"`policy_verdict`, `reason`, `override`, `officer`, `at`}]}; "
 	"`original` is, for a duplicate, the report whose record covers it "
 	"(the end of its `duplicate_of` links), else null.",
-	export_json_write, NULL,
+	export_json_write,
+	NULL,
 };

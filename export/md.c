@@ -29,7 +29,8 @@ static void md_heading(FILE *out, int level, const char *s)
 }
 
 static const struct timeline_style md_style = {
-	md_markup, md_heading, "- **", 0, ":**", "- ", ": ", "**", "---\n\n", true,
+	md_markup, md_heading, "- **", 0,	  ":**",
+	"- ",	   ": ",       "**",   "---\n\n", true,
 };
 
 static int export_md_write(struct session *sess, FILE *out,
@@ -43,11 +44,14 @@ static int export_md_write(struct session *sess, FILE *out,
 }
 
 const struct exporter export_md_entry = {
-	"md", "md", "the timeline for an advisory, in Markdown",
+	"md",
+	"md",
+	"the timeline for an advisory, in Markdown",
 	"the timeline for an advisory: the facts, once disclosed an advisory "
 	"section (CVE, fix, introducing commits, backports, affected "
 	"versions, CWE, credit only with consent, description), the "
 	"disclosure date and the policy, the vendors, every event; in "
 	"Markdown, with the markup characters of report text escaped.",
-	export_md_write, NULL,
+	export_md_write,
+	NULL,
 };

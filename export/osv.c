@@ -54,11 +54,11 @@ static void add_event(json_t *ev, const char *key, const char *v)
 	size_t j;
 	json_t *x;
 
-	json_array_foreach(ev, j, x)
-		if (json_equal(x, e)) {
-			json_decref(e);
-			return;
-		}
+	json_array_foreach(ev, j, x) if (json_equal(x, e))
+	{
+		json_decref(e);
+		return;
+	}
 	json_array_append_new(ev, e);
 }
 
@@ -132,9 +132,11 @@ static void eco_ranges(const struct fixcve *fc, json_t *ranges)
 		}
 		ev = json_pack("[{s:s}]", "introduced", in);
 		if (out)
-			json_array_append_new(ev, json_pack("{s:s}", "fixed", out));
-		json_array_append_new(ranges, json_pack("{s:s, s:o}", "type", "ECOSYSTEM",
-							"events", ev));
+			json_array_append_new(ev,
+					      json_pack("{s:s}", "fixed", out));
+		json_array_append_new(ranges,
+				      json_pack("{s:s, s:o}", "type",
+						"ECOSYSTEM", "events", ev));
 		free(in);
 		free(out);
 	}
@@ -151,11 +153,14 @@ static json_t *affected(struct session *sess, const struct fixcve *fc)
 
 	for (size_t k = 0; k < fc->nfixes; k++)
 		if (full_sha(fc->fixes[k].fix.sha))
-			json_array_append_new(git, git_range(sess, fc, &fc->fixes[k], &stable));
+			json_array_append_new(git,
+					      git_range(sess, fc, &fc->fixes[k],
+							&stable));
 	for (size_t i = 0; i < json_array_size(git); i++)
-		json_object_set_new(json_array_get(git, i), "repo",
-				    json_string(stable ? advisory_stable_repo(sess) :
-						advisory_repo(sess)));
+		json_object_set_new(
+			json_array_get(git, i), "repo",
+			json_string(stable ? advisory_stable_repo(sess)
+					   : advisory_repo(sess)));
 	if (json_array_size(git))
 		json_array_append_new(a, json_pack("{s:o}", "ranges", git));
 	else
@@ -163,9 +168,10 @@ static json_t *affected(struct session *sess, const struct fixcve *fc)
 	if (affected_versions_known(fc))
 		eco_ranges(fc, eco);
 	if (json_array_size(eco))
-		json_array_append_new(a, json_pack("{s:{s:s, s:s}, s:o}", "package",
-						   "ecosystem", "Linux", "name", "Kernel",
-						   "ranges", eco));
+		json_array_append_new(
+			a,
+			json_pack("{s:{s:s, s:s}, s:o}", "package", "ecosystem",
+				  "Linux", "name", "Kernel", "ranges", eco));
 	else
 		json_decref(eco);
 	return a;
@@ -180,15 +186,19 @@ static json_t *references(struct session *sess, const struct dossier *d,
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		const struct fix_entry *f = &fc->fixes[k];
 		for (size_t b = 0; b <= f->nbackports; b++) {
-			url = advisory_commit_url(sess, b < f->nbackports ? f->backports[b].sha
-									 : f->fix.sha);
-			json_array_append_new(a, json_pack("{s:s, s:s}", "type", "FIX",
-							   "url", url));
+			url = advisory_commit_url(sess,
+						  b < f->nbackports
+							  ? f->backports[b].sha
+							  : f->fix.sha);
+			json_array_append_new(a,
+					      json_pack("{s:s, s:s}", "type",
+							"FIX", "url", url));
 			free(url);
 		}
 	}
 	url = advisory_reference_url(sess, d->f.r.id, fc->cves[0].id);
-	json_array_append_new(a, json_pack("{s:s, s:s}", "type", "ADVISORY", "url", url));
+	json_array_append_new(
+		a, json_pack("{s:s, s:s}", "type", "ADVISORY", "url", url));
 	free(url);
 	return a;
 }
@@ -198,23 +208,27 @@ static json_t *osv_record(struct session *sess, const struct dossier *d,
 			  const struct fixcve *fc)
 {
 	char *id = xstrdup(fc->cves[0].id);
-	char *summary = advisory_title(d, fc), *details = advisory_description(d, fc);
+	char *summary = advisory_title(d, fc),
+	     *details = advisory_description(d, fc);
 	char *who = advisory_credit(d), b[32];
-	json_t *o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0", "id", id,
-			      "modified", fmt_rfc3339(d->now, b));
+	json_t *o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0",
+			      "id", id, "modified", fmt_rfc3339(d->now, b));
 
 	if (dossier_released_at(d))
-		json_object_set_new(o, "published",
-				    json_string(fmt_rfc3339(dossier_released_at(d), b)));
+		json_object_set_new(
+			o, "published",
+			json_string(fmt_rfc3339(dossier_released_at(d), b)));
 	if (!strcmp(fc->cves[0].state, "rejected"))
-		json_object_set_new(o, "withdrawn", json_string(fmt_rfc3339(d->now, b)));
+		json_object_set_new(o, "withdrawn",
+				    json_string(fmt_rfc3339(d->now, b)));
 	json_object_set_new(o, "summary", json_text(summary));
 	json_object_set_new(o, "details", json_text(details));
 	json_object_set_new(o, "affected", affected(sess, fc));
 	json_object_set_new(o, "references", references(sess, d, fc));
 	if (who)
-		json_object_set_new(o, "credits", json_pack("[{s:s, s:s}]", "name", who,
-							    "type", "FINDER"));
+		json_object_set_new(o, "credits",
+				    json_pack("[{s:s, s:s}]", "name", who,
+					      "type", "FINDER"));
 	if (fc->cwe)
 		json_object_set_new(o, "database_specific",
 				    json_pack("{s:[s]}", "cwe_ids", fc->cwe));
@@ -262,29 +276,33 @@ static int osv_refuse_incomplete(const struct dossier *d, struct err *err)
 
 	fixcve_fold(d->f.events, d->f.nevents, &fc);
 	if (!fc.ncves)
-		r = err_setc(err, ERR_REFUSED,
-			     "report %lld has no CVE ID: an OSV record's id is its CVE ID (cve %lld --assign CVE-YYYY-NNNN)",
-			     id, id);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"report %lld has no CVE ID: an OSV record's id is its CVE ID (cve %lld --assign CVE-YYYY-NNNN)",
+			id, id);
 	else if (!fc.nfixes)
-		r = err_setc(err, ERR_REFUSED,
-			     "report %lld has no fix recorded: an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
-			     id, id);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"report %lld has no fix recorded: an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
+			id, id);
 	for (size_t i = 0; r == 0 && fc.nfixes && i < fc.ncves; i++) {
 		const struct cve_entry *c = &fc.cves[i];
 		size_t n = 0;
 		for (size_t k = 0; k < fc.nfixes; k++)
 			n += fixcve_covers(c, fc.fixes[k].fix.sha);
 		if (!n)
-			r = err_setc(err, ERR_REFUSED,
-				     "report %lld: %s covers none of its fixes (those it named were dropped): an OSV record needs the affected versions (cve %lld --assign %s --fix SHA)",
-				     id, c->id, id, c->id);
+			r = err_setc(
+				err, ERR_REFUSED,
+				"report %lld: %s covers none of its fixes (those it named were dropped): an OSV record needs the affected versions (cve %lld --assign %s --fix SHA)",
+				id, c->id, id, c->id);
 	}
 	for (size_t k = 0; r == 0 && k < fc.nfixes; k++) {
 		const struct fix_commit *f = &fc.fixes[k].fix;
 		if (!full_sha(f->sha) && !f->tag)
-			r = err_setc(err, ERR_REFUSED,
-				     "report %lld: the fix %s was recorded without a tree (a short SHA, no tag): an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
-				     id, f->sha, id);
+			r = err_setc(
+				err, ERR_REFUSED,
+				"report %lld: the fix %s was recorded without a tree (a short SHA, no tag): an OSV record needs the affected versions (fix %lld --commit SHA --tree GITDIR)",
+				id, f->sha, id);
 	}
 	fixcve_release(&fc);
 	return r;
@@ -300,12 +318,14 @@ static int export_osv_write(struct session *sess, FILE *out,
 	for (size_t i = 0; i < n; i++)
 		if (osv_refuse_incomplete(d[i], err) < 0)
 			return err->code;
-	return advisory_write_json(sess, out, d, n, "OSV record",
-				   osv_checked, (void *)o, err);
+	return advisory_write_json(sess, out, d, n, "OSV record", osv_checked,
+				   (void *)o, err);
 }
 
 const struct exporter export_osv_entry = {
-	"osv", "json", "an OSV record",
+	"osv",
+	"json",
+	"an OSV record",
 	"an OSV record per CVE ID (several: an array), refused while a report is "
 	"under embargo and for a report without a CVE ID or a fix: the CVE ID as "
 	"its id, the fix's subject as its summary; as osv.dev writes Linux "
@@ -315,5 +335,6 @@ const struct exporter export_osv_entry = {
 	"ECOSYSTEM ranges of releases (X.Y written X.Y.0), each stable series "
 	"searched on its own, so that by OSV's rules no fixed release is "
 	"affected; the fix commits as FIX references, credits only with consent.",
-	export_osv_write, NULL,
+	export_osv_write,
+	NULL,
 };

@@ -63,8 +63,8 @@ static void fact(const struct tl *t, const char *name, const char *value)
 
 /* A list item: the bullet, at (when not NULL) and the style's
  * separator, then the text. */
-static void UTIL_PRINTF(3, 4) item(const struct tl *t, const char *at,
-				   const char *fmt, ...)
+static void UTIL_PRINTF(3, 4)
+	item(const struct tl *t, const char *at, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -84,17 +84,22 @@ static void duplicate_facts(const struct tl *t)
 	struct sbuf sb = SBUF_INIT;
 
 	if (d->f.duplicate_of && d->original != d->f.duplicate_of)
-		sbuf_addf(&sb, "report %lld (itself a duplicate of report %lld): the "
-			  "record is report %lld's", (long long)d->f.duplicate_of,
-			  (long long)d->original, (long long)d->original);
+		sbuf_addf(
+			&sb,
+			"report %lld (itself a duplicate of report %lld): the "
+			"record is report %lld's",
+			(long long)d->f.duplicate_of, (long long)d->original,
+			(long long)d->original);
 	else if (d->f.duplicate_of)
 		sbuf_addf(&sb, "report %lld: the record is report %lld's",
-			  (long long)d->f.duplicate_of, (long long)d->f.duplicate_of);
+			  (long long)d->f.duplicate_of,
+			  (long long)d->f.duplicate_of);
 	if (sb.len)
 		fact(t, "Duplicate of", sb.buf);
 	sbuf_reset(&sb);
 	for (size_t i = 0; i < d->f.nduplicates; i++)
-		sbuf_addf(&sb, "%s%lld", i ? ", " : "reports ", (long long)d->f.duplicates[i]);
+		sbuf_addf(&sb, "%s%lld", i ? ", " : "reports ",
+			  (long long)d->f.duplicates[i]);
 	if (sb.len)
 		fact(t, "Duplicates", sb.buf);
 	sbuf_release(&sb);
@@ -155,8 +160,9 @@ static void policy_facts(const struct tl *t)
 	if (r->disclosure) {
 		const struct decision *last = &d->decisions[d->ndecisions - 1];
 		s = last->reason ? text(t, last->reason) : NULL;
-		h = xasprintf("%s (policy: %s%s%s%s)", fmt_rfc3339(r->disclosure, b1),
-			      last->verdict, last->override ? ", overridden" : "",
+		h = xasprintf("%s (policy: %s%s%s%s)",
+			      fmt_rfc3339(r->disclosure, b1), last->verdict,
+			      last->override ? ", overridden" : "",
 			      s ? "; reason: " : "", s ? s : "");
 		fact(t, "Date", h);
 		free(h);
@@ -165,12 +171,14 @@ static void policy_facts(const struct tl *t)
 		fact(t, "Date", r->public ? "now (already public)" : "not set");
 	}
 	h = xasprintf("%s (%s)", fmt_rfc3339(d->ans.clock_start, b1),
-		      r->release_started ? "start of the release process" : "report received");
+		      r->release_started ? "start of the release process"
+					 : "report received");
 	fact(t, "Clock start", h);
 	free(h);
 	h = xasprintf("%s (%ld days); maximum %s (%ld days, with a reason)",
-		      fmt_rfc3339(d->ans.default_limit, b2), d->pol.default_days,
-		      fmt_rfc3339(d->ans.max_limit, b3), d->pol.max_days);
+		      fmt_rfc3339(d->ans.default_limit, b2),
+		      d->pol.default_days, fmt_rfc3339(d->ans.max_limit, b3),
+		      d->pol.max_days);
 	fact(t, "Policy", h);
 	free(h);
 	fputc('\n', t->out);
@@ -186,17 +194,19 @@ static void disclosure(const struct tl *t)
 	for (size_t i = 0; i < d->nproposals; i++) {
 		const struct proposal *p = &d->proposals[i];
 		char *by = text(t, p->by), *rs = text(t, p->reason);
-		item(t, fmt_rfc3339(p->at, b1), "proposed by %s for %s: %s\n", by,
-		     fmt_rfc3339(p->date, b2), rs);
+		item(t, fmt_rfc3339(p->at, b1), "proposed by %s for %s: %s\n",
+		     by, fmt_rfc3339(p->date, b2), rs);
 		free(by);
 		free(rs);
 	}
 	for (size_t i = 0; i < d->ndecisions; i++) {
 		const struct decision *dc = &d->decisions[i];
 		char *o = text(t, dc->officer), *rs = text(t, dc->reason);
-		item(t, fmt_rfc3339(dc->at, b1), "set to %s by %s (policy: %s%s)%s%s\n",
+		item(t, fmt_rfc3339(dc->at, b1),
+		     "set to %s by %s (policy: %s%s)%s%s\n",
 		     fmt_rfc3339(dc->date, b2), o, dc->verdict,
-		     dc->override ? ", overridden" : "", dc->reason ? ": " : "", rs);
+		     dc->override ? ", overridden" : "", dc->reason ? ": " : "",
+		     rs);
 		free(o);
 		free(rs);
 	}
@@ -214,12 +224,15 @@ static void vendors(const struct tl *t)
 	t->st->heading(t->out, 2, "Vendors");
 	for (size_t i = 0; i < d->nvendors; i++) {
 		const struct report_vendor *v = &d->vendors[i];
-		char *n = text(t, v->name), *st = v->statement ? text(t, v->statement) : NULL;
-		item(t, NULL, "%s (%s): %s, notified %s, updated %s%s%s%s\n",
-		     n, v->kind, v->status,
+		char *n = text(t, v->name),
+		     *st = v->statement ? text(t, v->statement) : NULL;
+		item(t, NULL, "%s (%s): %s, notified %s, updated %s%s%s%s\n", n,
+		     v->kind, v->status,
 		     v->notified_at ? fmt_rfc3339(v->notified_at, b1) : "never",
 		     fmt_rfc3339(v->updated_at, b2),
-		     v->nda_requested ? "; asked for an NDA (declined: the team cannot enter NDAs)" : "",
+		     v->nda_requested
+			     ? "; asked for an NDA (declined: the team cannot enter NDAs)"
+			     : "",
 		     st ? "; statement: " : "", st ? st : "");
 		free(n);
 		free(st);
@@ -249,9 +262,10 @@ static void events(const struct tl *t)
 		const struct event *e = &d->f.events[i];
 		if (!export_event_shown(t->o, e))
 			continue;
-		char *k = text(t, event_label(e->kind)), *dt = text(t, e->detail);
-		item(t, fmt_rfc3339(e->at, b1), "%s%s%s: %s\n", t->st->strong, k,
-		     t->st->strong, dt);
+		char *k = text(t, event_label(e->kind)),
+		     *dt = text(t, e->detail);
+		item(t, fmt_rfc3339(e->at, b1), "%s%s%s: %s\n", t->st->strong,
+		     k, t->st->strong, dt);
 		free(k);
 		free(dt);
 	}
@@ -265,10 +279,11 @@ static char *commits(const struct tl *t, const struct fix_commit *c, size_t n)
 	struct sbuf sb = SBUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {
-		char *s = c[i].branch ?
-			xasprintf("%s (%s) on %s", c[i].sha, c[i].tag ? c[i].tag : "no tag",
-				  c[i].branch) :
-			xasprintf("%s (%s)", c[i].sha, c[i].tag ? c[i].tag : "no tag");
+		char *s = c[i].branch
+			? xasprintf("%s (%s) on %s", c[i].sha,
+				    c[i].tag ? c[i].tag : "no tag", c[i].branch)
+			: xasprintf("%s (%s)", c[i].sha,
+				    c[i].tag ? c[i].tag : "no tag");
 		char *m = text(t, s);
 		sbuf_addf(&sb, "%s%s", i ? ", " : "", m);
 		free(m);
@@ -291,15 +306,20 @@ static char *affected_versions(const struct tl *t, const struct fixcve *fc)
 		sbuf_adds(&sb, k ? "; and " : "from ");
 		for (size_t i = 0; i < f->nintroduced; i++)
 			if (f->introduced[i].tag)
-				sbuf_addf(&sb, "%s%s", any++ ? " or " : k ? "from " : "",
+				sbuf_addf(&sb, "%s%s",
+					  any++	      ? " or "
+						  : k ? "from "
+						      : "",
 					  fix_version(f->introduced[i].tag));
 		if (!any && !k)
 			sbuf_adds(&sb, "an unknown version");
 		sbuf_addf(&sb, "%suntil %s", any || !k ? " " : "",
-			  f->fix.tag ? fix_version(f->fix.tag) : "the fix is released");
+			  f->fix.tag ? fix_version(f->fix.tag)
+				     : "the fix is released");
 		for (size_t b = 0; b < f->nbackports; b++)
 			if (f->backports[b].tag)
-				sbuf_addf(&sb, "; fixed in %s (%s)", fix_version(f->backports[b].tag),
+				sbuf_addf(&sb, "; fixed in %s (%s)",
+					  fix_version(f->backports[b].tag),
 					  f->backports[b].branch);
 	}
 	s = sbuf_detach(&sb, NULL);
@@ -315,9 +335,9 @@ static char *fix_commits(const struct tl *t, const struct fixcve *fc, int which)
 
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		const struct fix_entry *f = &fc->fixes[k];
-		char *s = which == 0 ? commits(t, &f->fix, 1) :
-			  which == 1 ? commits(t, f->introduced, f->nintroduced) :
-			  commits(t, f->backports, f->nbackports);
+		char *s = which == 0 ? commits(t, &f->fix, 1)
+			: which == 1 ? commits(t, f->introduced, f->nintroduced)
+				     : commits(t, f->backports, f->nbackports);
 		if (*s)
 			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", s);
 		free(s);

@@ -30,7 +30,10 @@ static int export_txt_write(struct session *sess, FILE *out,
 }
 
 const struct exporter export_txt_entry = {
-	"txt", "txt", "the same timeline as plain text",
+	"txt",
+	"txt",
+	"the same timeline as plain text",
 	"the same timeline as plain text.",
-	export_txt_write, NULL,
+	export_txt_write,
+	NULL,
 };

@@ -103,18 +103,20 @@ int mail_build_entity(const char *body, const struct mail_attachment *att,
 			const char *sub = slash ? slash + 1 : "octet-stream";
 			GMimePart *p;
 
-			if (!*type || !*sub || strpbrk(ct ? ct : "", " \t\r\n;\"")) {
+			if (!*type || !*sub ||
+			    strpbrk(ct ? ct : "", " \t\r\n;\"")) {
 				free(type);
 				g_object_unref(mp);
-				return err_setc(err, ERR_INVALID,
-						"invalid content type '%s' for attachment %zu",
-						ct, i + 1);
+				return err_setc(
+					err, ERR_INVALID,
+					"invalid content type '%s' for attachment %zu",
+					ct, i + 1);
 			}
 			p = leaf(type, sub, att[i].data, att[i].len,
 				 GMIME_CONTENT_ENCODING_BASE64);
 			free(type);
-			g_mime_object_set_disposition(GMIME_OBJECT(p),
-						      GMIME_DISPOSITION_ATTACHMENT);
+			g_mime_object_set_disposition(
+				GMIME_OBJECT(p), GMIME_DISPOSITION_ATTACHMENT);
 			if (att[i].filename && *att[i].filename)
 				g_mime_part_set_filename(p, att[i].filename);
 			g_mime_multipart_add(mp, GMIME_OBJECT(p));
@@ -189,8 +191,9 @@ char *mail_new_message_id(const char *from)
 	char *domain, *id, *ret;
 
 	mail_init();
-	l = from && !has_line_break(from) ? internet_address_list_parse(NULL, from)
-					  : NULL;
+	l = from && !has_line_break(from)
+		? internet_address_list_parse(NULL, from)
+		: NULL;
 	domain = first_domain(l);
 	if (l)
 		g_object_unref(l);
@@ -220,10 +223,9 @@ static int check_headers(const struct mail_compose *hdr, struct err *err)
 				hdr->in_reply_to);
 	for (size_t i = 0; i < hdr->nreferences; i++)
 		if (bad_msgid(hdr->references[i]))
-			return err_setc(err, ERR_INVALID,
-					"invalid reference '%s'",
-					hdr->references[i] ? hdr->references[i]
-							   : "");
+			return err_setc(
+				err, ERR_INVALID, "invalid reference '%s'",
+				hdr->references[i] ? hdr->references[i] : "");
 	return 0;
 }
 
@@ -295,8 +297,7 @@ static int build_message(const struct mail_compose *hdr, const char *subject,
 
 	if ((ret = header_message(hdr, subject, &m, err)) < 0)
 		return ret;
-	g_mime_object_set_header(GMIME_OBJECT(m), "MIME-Version", "1.0",
-				 NULL);
+	g_mime_object_set_header(GMIME_OBJECT(m), "MIME-Version", "1.0", NULL);
 	g_mime_message_set_mime_part(m, top);
 	*out = serialize(GMIME_OBJECT(m), false, len);
 	g_object_unref(m);
@@ -309,8 +310,8 @@ static int armored_only(const char *data, size_t len, const char *what,
 {
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)data[i] >= 0x80 || data[i] == '\0')
-			return err_setc(err, ERR_INVALID, "%s is not ASCII armored",
-					what);
+			return err_setc(err, ERR_INVALID,
+					"%s is not ASCII armored", what);
 	return 0;
 }
 
@@ -329,8 +330,8 @@ static GMimeObject *parse_entity(const char *entity, size_t entity_len)
 /* The headers an encrypted message carries inside (header protection,
  * as neomutt writes them); outside, its Subject is neutral. */
 static const char *const protected_names[] = {
-	"From", "To", "Cc", "Subject", "Date", "Message-ID", "In-Reply-To",
-	"References",
+	"From", "To",	      "Cc",	     "Subject",
+	"Date", "Message-ID", "In-Reply-To", "References",
 };
 
 /* Returns 0 with *out (caller frees), or ERR_INVALID when entity is not a
@@ -356,15 +357,16 @@ int mail_protect_entity(const struct mail_compose *hdr, const char *entity,
 	}
 	hl = g_mime_object_get_header_list(GMIME_OBJECT(m));
 	for (size_t i = 0; i < ARRAY_SIZE(protected_names); i++) {
-		GMimeHeader *h = g_mime_header_list_get_header(hl,
-							       protected_names[i]);
+		GMimeHeader *h =
+			g_mime_header_list_get_header(hl, protected_names[i]);
 		const char *v = h ? g_mime_header_get_value(h) : NULL;
 
 		if (v && *v)
 			g_mime_object_append_header(top, protected_names[i], v,
 						    "utf-8");
 	}
-	g_mime_object_set_content_type_parameter(top, "protected-headers", "v1");
+	g_mime_object_set_content_type_parameter(top, "protected-headers",
+						 "v1");
 	*out = serialize(top, true, len);
 	g_object_unref(top);
 	g_object_unref(m);
@@ -462,7 +464,8 @@ int mail_build_signed(const struct mail_compose *hdr, const char *entity,
 	wipe_free(again, again_len);
 	if (ret) {
 		g_object_unref(top);
-		return err_setc(err, ERR_GENERIC, "the signed part would not "
+		return err_setc(err, ERR_GENERIC,
+				"the signed part would not "
 				"be sent as signed");
 	}
 

@@ -33,8 +33,8 @@ static char *header(const char *buf, size_t len, const char *name)
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *next = eol ? eol + 1 : end;
 
-		if ((size_t)(end - p) > n + 1 && !g_ascii_strncasecmp(p, name, n) &&
-		    p[n] == ':') {
+		if ((size_t)(end - p) > n + 1 &&
+		    !g_ascii_strncasecmp(p, name, n) && p[n] == ':') {
 			struct sbuf sb = SBUF_INIT;
 			const char *q = p + n + 1;
 
@@ -45,7 +45,8 @@ static char *header(const char *buf, size_t len, const char *name)
 				sbuf_add(&sb, q, (size_t)(e - q));
 				while (sb.len && (sb.buf[sb.len - 1] == '\r'))
 					sb.buf[--sb.len] = '\0';
-				if (next >= end || (*next != ' ' && *next != '\t'))
+				if (next >= end ||
+				    (*next != ' ' && *next != '\t'))
 					break;
 				sbuf_addch(&sb, ' ');
 				q = next;
@@ -73,7 +74,8 @@ int mail_parse_content(const char *buf, size_t len, struct mail_msg *msg,
 	if (!v || strcmp(v, "1") || !msg->nattachments ||
 	    strcmp(msg->attachments[0].content_type, CONTENT_TEXT)) {
 		free(v);
-		return err_setc(err, ERR_INVALID, "not a stored content entity");
+		return err_setc(err, ERR_INVALID,
+				"not a stored content entity");
 	}
 	free(v);
 	/* The text: exactly the bytes shown, out of the first part. */
@@ -98,13 +100,15 @@ int mail_parse_content(const char *buf, size_t len, struct mail_msg *msg,
 	if ((v = header(buf, len, "X-Secteam-Unsigned"))) {
 		char *save = NULL;
 
-		for (char *w = strtok_r(v, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		for (char *w = strtok_r(v, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save)) {
 			unsigned long long a, b;
 			if (sscanf(w, "%llu-%llu", &a, &b) != 2 || a > b ||
 			    b > msg->body_len)
 				continue;
-			msg->outside = xrealloc(msg->outside, (msg->noutside + 1) *
-						sizeof(*msg->outside));
+			msg->outside = xrealloc(msg->outside,
+						(msg->noutside + 1) *
+							sizeof(*msg->outside));
 			msg->outside[msg->noutside].start = (size_t)a;
 			msg->outside[msg->noutside++].end = (size_t)b;
 		}
@@ -113,7 +117,8 @@ int mail_parse_content(const char *buf, size_t len, struct mail_msg *msg,
 	if ((v = header(buf, len, "X-Secteam-Outside"))) {
 		char *save = NULL;
 
-		for (char *w = strtok_r(v, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		for (char *w = strtok_r(v, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save)) {
 			unsigned long i = strtoul(w, NULL, 10);
 			if (i < msg->nattachments)
 				msg->attachments[i].outside = true;

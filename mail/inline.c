@@ -31,8 +31,8 @@ static bool line_is(const char *t, size_t p, size_t e, const char *word)
 {
 	size_t n = strlen(word);
 
-	while (e > p && (t[e - 1] == ' ' || t[e - 1] == '\t' ||
-			 t[e - 1] == '\r'))
+	while (e > p &&
+	       (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\r'))
 		e--;
 	return e - p == n && !memcmp(t + p, word, n);
 }
@@ -40,7 +40,7 @@ static bool line_is(const char *t, size_t p, size_t e, const char *word)
 static bool blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' ||
-	       c == '\v';
+		c == '\v';
 }
 
 /* Returns the number of blocks; *blocks is NULL when there are none (free()

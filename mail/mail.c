@@ -73,8 +73,9 @@ static char *strip_brackets(const char *s)
 	while (*s == ' ' || *s == '\t' || *s == '<')
 		s++;
 	n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '>' ||
-		     s[n - 1] == '\r' || s[n - 1] == '\n'))
+	while (n &&
+	       (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '>' ||
+		s[n - 1] == '\r' || s[n - 1] == '\n'))
 		n--;
 	return utf8_dup_len(s, n, NULL);
 }
@@ -116,9 +117,9 @@ static void byte_array_wipe_free(GByteArray *ba)
 static bool charset_is_utf8(const char *cs)
 {
 	return !cs || !g_ascii_strcasecmp(cs, "utf-8") ||
-	       !g_ascii_strcasecmp(cs, "utf8") ||
-	       !g_ascii_strcasecmp(cs, "us-ascii") ||
-	       !g_ascii_strcasecmp(cs, "ascii");
+		!g_ascii_strcasecmp(cs, "utf8") ||
+		!g_ascii_strcasecmp(cs, "us-ascii") ||
+		!g_ascii_strcasecmp(cs, "ascii");
 }
 
 /*
@@ -183,7 +184,8 @@ static void add_text_as_utf8(struct sbuf *sb, const char *s, size_t n,
 static int signed_part_bytes(GMimeObject *mp, struct mail_msg *msg,
 			     struct err *err)
 {
-	GMimeObject *content = g_mime_multipart_get_part(GMIME_MULTIPART(mp), 0);
+	GMimeObject *content =
+		g_mime_multipart_get_part(GMIME_MULTIPART(mp), 0);
 	GMimeFormatOptions *fo;
 	GMimeStream *mem;
 	GByteArray *ba;
@@ -219,10 +221,10 @@ struct walk {
 	size_t nparts;
 	struct sbuf body;
 	size_t att_alloc;
-	GMimeObject *pgp;      /* first PGP/MIME multipart found */
-	GMimeObject *covered;  /* the part of it a signature covers */
-	int inside;            /* > 0 within covered */
-	int inner;             /* > 0 inside an embedded message/rfc822 */
+	GMimeObject *pgp; /* first PGP/MIME multipart found */
+	GMimeObject *covered; /* the part of it a signature covers */
+	int inside; /* > 0 within covered */
+	int inner; /* > 0 inside an embedded message/rfc822 */
 	size_t span_alloc;
 	/* structural PGP parts, not shown as attachments */
 	GMimeObject *skip[2];
@@ -247,15 +249,15 @@ static bool protocol_is(GMimeObject *obj, const char *want)
 static bool is_pgp_encrypted(GMimeObject *o)
 {
 	return GMIME_IS_MULTIPART(o) && ct_is(o, "multipart", "encrypted") &&
-	       protocol_is(o, "application/pgp-encrypted") &&
-	       g_mime_multipart_get_count(GMIME_MULTIPART(o)) >= 2;
+		protocol_is(o, "application/pgp-encrypted") &&
+		g_mime_multipart_get_count(GMIME_MULTIPART(o)) >= 2;
 }
 
 static bool is_pgp_signed(GMimeObject *o)
 {
 	return GMIME_IS_MULTIPART(o) && ct_is(o, "multipart", "signed") &&
-	       protocol_is(o, "application/pgp-signature") &&
-	       g_mime_multipart_get_count(GMIME_MULTIPART(o)) >= 2;
+		protocol_is(o, "application/pgp-signature") &&
+		g_mime_multipart_get_count(GMIME_MULTIPART(o)) >= 2;
 }
 
 static char *lower_mime_type(GMimeObject *obj)
@@ -275,8 +277,8 @@ static void add_attachment(struct walk *w, GMimeObject *obj)
 
 	if (msg->nattachments == w->att_alloc) {
 		w->att_alloc = w->att_alloc ? w->att_alloc * 2 : 4;
-		msg->attachments = xrealloc(msg->attachments,
-					    w->att_alloc * sizeof(*a));
+		msg->attachments =
+			xrealloc(msg->attachments, w->att_alloc * sizeof(*a));
 	}
 	a = &msg->attachments[msg->nattachments++];
 	memset(a, 0, sizeof(*a));
@@ -285,7 +287,8 @@ static void add_attachment(struct walk *w, GMimeObject *obj)
 	if (GMIME_IS_PART(obj)) {
 		GByteArray *ba = part_bytes(GMIME_PART(obj));
 
-		a->filename = utf8_dup(g_mime_part_get_filename(GMIME_PART(obj)));
+		a->filename =
+			utf8_dup(g_mime_part_get_filename(GMIME_PART(obj)));
 		a->data = take_bytes(ba, &a->len);
 	} else {
 		/* message/rfc822 and friends: the embedded message as is. */
@@ -304,7 +307,8 @@ static void add_attachment(struct walk *w, GMimeObject *obj)
 static void add_text(struct walk *w, GMimePart *part)
 {
 	GByteArray *ba = part_bytes(part);
-	GMimeContentType *ct = g_mime_object_get_content_type(GMIME_OBJECT(part));
+	GMimeContentType *ct =
+		g_mime_object_get_content_type(GMIME_OBJECT(part));
 	const char *cs = ct ? g_mime_content_type_get_parameter(ct, "charset")
 			    : NULL;
 
@@ -318,7 +322,8 @@ static void add_text(struct walk *w, GMimePart *part)
 	/* Text is kept with LF line ends. */
 	sbuf_grow(&w->body, t.len);
 	for (size_t i = 0; i < t.len; i++)
-		if (!(t.buf[i] == '\r' && i + 1 < t.len && t.buf[i + 1] == '\n'))
+		if (!(t.buf[i] == '\r' && i + 1 < t.len &&
+		      t.buf[i + 1] == '\n'))
 			w->body.buf[w->body.len++] = t.buf[i];
 	w->body.buf[w->body.len] = '\0';
 	sbuf_wipe(&t);
@@ -327,8 +332,9 @@ static void add_text(struct walk *w, GMimePart *part)
 
 		if (m->noutside == w->span_alloc) {
 			w->span_alloc = w->span_alloc ? 2 * w->span_alloc : 4;
-			m->outside = xrealloc(m->outside, w->span_alloc *
-					      sizeof(*m->outside));
+			m->outside =
+				xrealloc(m->outside,
+					 w->span_alloc * sizeof(*m->outside));
 		}
 		m->outside[m->noutside].start = start;
 		m->outside[m->noutside++].end = w->body.len;
@@ -402,7 +408,8 @@ static int walk(struct walk *w, GMimeObject *obj, int depth)
 	if (!GMIME_IS_PART(obj))
 		return 0;
 
-	GMimeContentDisposition *cd = g_mime_object_get_content_disposition(obj);
+	GMimeContentDisposition *cd =
+		g_mime_object_get_content_disposition(obj);
 	bool attachment = cd && g_mime_content_disposition_is_attachment(cd);
 
 	if (ct_is(obj, "text", "plain") && !attachment)
@@ -424,13 +431,16 @@ static void add_mailboxes(InternetAddressList *l, struct mail_msg *msg,
 		InternetAddress *a = internet_address_list_get_address(l, i);
 
 		if (INTERNET_ADDRESS_IS_MAILBOX(a)) {
-			InternetAddressMailbox *mb = INTERNET_ADDRESS_MAILBOX(a);
+			InternetAddressMailbox *mb =
+				INTERNET_ADDRESS_MAILBOX(a);
 			const char *name = internet_address_get_name(a);
-			const char *addr = internet_address_mailbox_get_addr(mb);
+			const char *addr =
+				internet_address_mailbox_get_addr(mb);
 			struct mail_mailbox *d;
 
-			msg->from = xrealloc(msg->from, (msg->nfrom + 1) *
-					     sizeof(*msg->from));
+			msg->from =
+				xrealloc(msg->from,
+					 (msg->nfrom + 1) * sizeof(*msg->from));
 			d = &msg->from[msg->nfrom++];
 			d->name = name && *name ? utf8_dup(name) : NULL;
 			d->email = addr && *addr ? str_lower(utf8_dup(addr))
@@ -467,10 +477,13 @@ static void fill_headers(GMimeMessage *m, struct mail_msg *msg)
 		int n = r ? g_mime_references_length(r) : 0;
 
 		if (n > 0) {
-			msg->references = xcalloc((size_t)n + 1, sizeof(char *));
+			msg->references =
+				xcalloc((size_t)n + 1, sizeof(char *));
 			for (int i = 0; i < n; i++)
-				msg->references[msg->nreferences++] = strip_brackets(
-					g_mime_references_get_message_id(r, i));
+				msg->references[msg->nreferences++] =
+					strip_brackets(
+						g_mime_references_get_message_id(
+							r, i));
 		}
 		if (r)
 			g_mime_references_free(r);
@@ -501,8 +514,9 @@ static void fill_headers(GMimeMessage *m, struct mail_msg *msg)
 static bool protected_v1(GMimeObject *part)
 {
 	GMimeContentType *ct = g_mime_object_get_content_type(part);
-	const char *v = ct ? g_mime_content_type_get_parameter(
-				     ct, "protected-headers") : NULL;
+	const char *v = ct
+		? g_mime_content_type_get_parameter(ct, "protected-headers")
+		: NULL;
 
 	return v && !g_ascii_strcasecmp(v, "v1");
 }
@@ -539,19 +553,22 @@ static int classify(struct walk *w, GMimeObject *top)
 
 		/* Below the top, or with parts beyond the two RFC 3156 allows:
 		 * something shown is not covered by the signature. */
-		msg->partial = w->pgp != top || g_mime_multipart_get_count(mp) != 2;
+		msg->partial = w->pgp != top ||
+			g_mime_multipart_get_count(mp) != 2;
 		if (is_pgp_encrypted(w->pgp)) {
 			msg->kind = MAIL_PGP_ENCRYPTED;
 			if (!GMIME_IS_PART(second))
-				return err_setc(err, ERR_INVALID,
-						"multipart/encrypted without an encrypted part");
+				return err_setc(
+					err, ERR_INVALID,
+					"multipart/encrypted without an encrypted part");
 			ba = part_bytes(GMIME_PART(second));
 			msg->ciphertext = take_bytes(ba, &msg->ciphertext_len);
 		} else {
 			msg->kind = MAIL_PGP_SIGNED;
 			if (!GMIME_IS_PART(second))
-				return err_setc(err, ERR_INVALID,
-						"multipart/signed without a signature part");
+				return err_setc(
+					err, ERR_INVALID,
+					"multipart/signed without a signature part");
 			ba = part_bytes(GMIME_PART(second));
 			msg->signature = take_bytes(ba, &msg->signature_len);
 			if ((ret = signed_part_bytes(w->pgp, msg, err)) < 0)
@@ -729,17 +746,37 @@ char *mail_raw_hash(const char *buf, size_t len)
 static bool transport_field(const char *name, size_t n)
 {
 	static const char *const exact[] = {
-		"delivered-to", "received", "x-received", "return-path", "x-original-to",
-		"envelope-to", "dkim-signature", "authentication-results",
-		"received-spf", "status", "x-status", "x-keywords", "x-uid", "lines",
-		"content-length", "precedence", "mailing-list", "x-mailing-list",
-		"x-beenthere", "x-loop", "x-original-sender", "errors-to", "sender",
+		"delivered-to",
+		"received",
+		"x-received",
+		"return-path",
+		"x-original-to",
+		"envelope-to",
+		"dkim-signature",
+		"authentication-results",
+		"received-spf",
+		"status",
+		"x-status",
+		"x-keywords",
+		"x-uid",
+		"lines",
+		"content-length",
+		"precedence",
+		"mailing-list",
+		"x-mailing-list",
+		"x-beenthere",
+		"x-loop",
+		"x-original-sender",
+		"errors-to",
+		"sender",
 		NULL,
 	};
-	static const char *const prefix[] = { "list-", "arc-", "x-spam-", "x-google-", NULL };
+	static const char *const prefix[] = { "list-", "arc-", "x-spam-",
+					      "x-google-", NULL };
 
 	for (size_t i = 0; exact[i]; i++)
-		if (strlen(exact[i]) == n && !g_ascii_strncasecmp(name, exact[i], n))
+		if (strlen(exact[i]) == n &&
+		    !g_ascii_strncasecmp(name, exact[i], n))
 			return true;
 	for (size_t i = 0; prefix[i]; i++)
 		if (n > strlen(prefix[i]) &&
@@ -767,7 +804,8 @@ char *mail_content_hash(const char *buf, size_t len)
 
 	/* The header block, up to its empty line, without what transport
 	 * added; then the rest as it is. */
-	while (p < end && *p != '\n' && !(*p == '\r' && p + 1 < end && p[1] == '\n')) {
+	while (p < end && *p != '\n' &&
+	       !(*p == '\r' && p + 1 < end && p[1] == '\n')) {
 		size_t n = field_len(p, end), name = 0;
 
 		/* The name: up to ':' or the line's end, within the buffer

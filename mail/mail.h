@@ -32,24 +32,24 @@
 void mail_init(void);
 
 enum mail_kind {
-	MAIL_PLAIN,         /* nothing OpenPGP about it */
+	MAIL_PLAIN, /* nothing OpenPGP about it */
 	MAIL_PGP_ENCRYPTED, /* multipart/encrypted, application/pgp-encrypted */
-	MAIL_PGP_SIGNED,    /* multipart/signed, application/pgp-signature */
-	MAIL_INLINE_PGP,    /* text/plain holding armored PGP blocks */
+	MAIL_PGP_SIGNED, /* multipart/signed, application/pgp-signature */
+	MAIL_INLINE_PGP, /* text/plain holding armored PGP blocks */
 };
 
 struct mail_attachment {
-	char *filename;     /* as given by the sender (untrusted), or NULL */
+	char *filename; /* as given by the sender (untrusted), or NULL */
 	char *content_type; /* "type/subtype", lowercase */
-	unsigned char *data;/* decoded content */
+	unsigned char *data; /* decoded content */
 	size_t len;
-	bool outside;       /* outside the PGP/MIME entity (see mail_msg) */
+	bool outside; /* outside the PGP/MIME entity (see mail_msg) */
 };
 
 struct mail_mailbox {
-	char *name;         /* display name, decoded to UTF-8; untrusted; NULL
+	char *name; /* display name, decoded to UTF-8; untrusted; NULL
 			     * when none */
-	char *email;        /* lowercase; NULL when the mailbox has none */
+	char *email; /* lowercase; NULL when the mailbox has none */
 };
 
 /* A byte range [start, end) of a mail_msg's body_text. */
@@ -59,20 +59,20 @@ struct mail_span {
 
 struct mail_msg {
 	/* Headers, decoded (RFC 2047) to UTF-8; untrusted; NULL when absent. */
-	char *message_id;   /* without angle brackets */
-	char *in_reply_to;  /* without angle brackets */
-	char **references;  /* without angle brackets */
+	char *message_id; /* without angle brackets */
+	char *in_reply_to; /* without angle brackets */
+	char **references; /* without angle brackets */
 	size_t nreferences;
-	char *from_name;    /* of the first From mailbox */
-	char *from_email;   /* lowercase, of the first From mailbox */
+	char *from_name; /* of the first From mailbox */
+	char *from_email; /* lowercase, of the first From mailbox */
 	struct mail_mailbox *from; /* every From mailbox, in order (groups
 			     * flattened); from[0] is the one above */
 	size_t nfrom;
-	char *from_header;  /* the From header as text, for when no mailbox
+	char *from_header; /* the From header as text, for when no mailbox
 			     * could be read from it (NULL when absent) */
-	char *to;           /* the To: header as text */
+	char *to; /* the To: header as text */
 	char *subject;
-	time_t date;        /* 0 when absent or unparsable */
+	time_t date; /* 0 when absent or unparsable */
 
 	enum mail_kind kind;
 	bool protected_headers; /* its top part is marked
@@ -175,12 +175,12 @@ void mbox_close(struct mbox_reader *r);
  * passed over.
  */
 struct mail_folder {
-	char **names;       /* NULL-terminated */
+	char **names; /* NULL-terminated */
 	size_t n;
 	struct mail_skipped {
-		char *name;     /* relative to the folder */
+		char *name; /* relative to the folder */
 		const char *why; /* "a symbolic link: not followed", ... */
-	} *skipped;
+	} * skipped;
 	size_t nskipped;
 };
 /* A Maildir's new/ and cur/.  Returns 0 with *f filled (release it), or
@@ -199,7 +199,7 @@ enum pgp_block_kind { PGP_BLOCK_MESSAGE, PGP_BLOCK_SIGNED };
 
 struct pgp_block {
 	enum pgp_block_kind kind;
-	size_t start, end;  /* byte offsets in the text: the armor lines
+	size_t start, end; /* byte offsets in the text: the armor lines
 			     * themselves included, end exclusive */
 };
 
@@ -214,16 +214,16 @@ size_t pgp_find_blocks(const char *text, size_t len, struct pgp_block **blocks,
 
 /* compose.c ---------------------------------------------------------------*/
 struct mail_compose {
-	const char *from;       /* "Name <addr>" */
-	const char **to;        /* addresses */
+	const char *from; /* "Name <addr>" */
+	const char **to; /* addresses */
 	size_t nto;
 	const char **cc;
 	size_t ncc;
 	const char *subject;
-	const char *in_reply_to;/* without brackets, or NULL */
+	const char *in_reply_to; /* without brackets, or NULL */
 	const char **references;
 	size_t nreferences;
-	time_t date;            /* 0: now */
+	time_t date; /* 0: now */
 	const char *message_id; /* without brackets; NULL: a new one */
 };
 

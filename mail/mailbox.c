@@ -36,15 +36,15 @@ struct mbox_reader {
 	FILE *f;
 	char *path;
 	enum mbox_format fmt;
-	char *chunk;        /* current piece of a line */
+	char *chunk; /* current piece of a line */
 	size_t chunk_len;
-	bool chunk_at_bol;  /* the piece starts a line */
-	bool have_chunk;    /* chunk holds an unconsumed piece */
-	bool prev_blank;    /* the last complete line was empty */
-	bool at_bol;        /* the next piece starts a line */
+	bool chunk_at_bol; /* the piece starts a line */
+	bool have_chunk; /* chunk holds an unconsumed piece */
+	bool prev_blank; /* the last complete line was empty */
+	bool at_bol; /* the next piece starts a line */
 	bool eof;
 	unsigned long count;
-	long long size;     /* of a regular file, when opened */
+	long long size; /* of a regular file, when opened */
 };
 
 /* Reads the next piece (a whole line or up to CHUNK-1 bytes of one). */
@@ -79,15 +79,15 @@ static int read_piece(struct mbox_reader *r, struct err *err)
 static bool piece_is_from(const struct mbox_reader *r)
 {
 	return r->chunk_at_bol && r->chunk_len >= 5 &&
-	       !memcmp(r->chunk, "From ", 5);
+		!memcmp(r->chunk, "From ", 5);
 }
 
 static bool piece_is_blank_line(const struct mbox_reader *r)
 {
 	return r->chunk_at_bol &&
-	       ((r->chunk_len == 1 && r->chunk[0] == '\n') ||
-		(r->chunk_len == 2 && r->chunk[0] == '\r' &&
-		 r->chunk[1] == '\n'));
+		((r->chunk_len == 1 && r->chunk[0] == '\n') ||
+		 (r->chunk_len == 2 && r->chunk[0] == '\r' &&
+		  r->chunk[1] == '\n'));
 }
 
 /* Returns 0 with *out set, or negative (ERR_NOTFOUND, ERR_IO, ERR_INVALID
@@ -119,8 +119,8 @@ int mbox_open_fd(int fd, const char *path, enum mbox_format fmt,
 	if (!f) {
 		int e = errno;
 		close(fd);
-		return err_setc(err, ERR_IO, "cannot open mailbox '%s': %s", path,
-				strerror(e));
+		return err_setc(err, ERR_IO, "cannot open mailbox '%s': %s",
+				path, strerror(e));
 	}
 	r = xcalloc(1, sizeof(*r));
 	r->f = f;
@@ -140,9 +140,10 @@ int mbox_open_fd(int fd, const char *path, enum mbox_format fmt,
 	}
 	if (ret > 0 && !piece_is_from(r)) {
 		mbox_close(r);
-		return err_setc(err, ERR_INVALID,
-				"'%s' is not an mbox file (it does not start with a \"From \" line)",
-				path);
+		return err_setc(
+			err, ERR_INVALID,
+			"'%s' is not an mbox file (it does not start with a \"From \" line)",
+			path);
 	}
 	*out = r;
 	return 0;
@@ -215,9 +216,10 @@ int mbox_next(struct mbox_reader *r, char **buf, size_t *len, struct err *err)
 	}
 	if (too_big) {
 		sbuf_wipe(&sb);
-		return err_setc(err, ERR_INVALID,
-				"message %lu in '%s' too large (more than %zu bytes)",
-				r->count, r->path, MAIL_MAX_SIZE);
+		return err_setc(
+			err, ERR_INVALID,
+			"message %lu in '%s' too large (more than %zu bytes)",
+			r->count, r->path, MAIL_MAX_SIZE);
 	}
 	/* Drop the empty line that separates messages. */
 	if (sb.len >= 2 && sb.buf[sb.len - 1] == '\n' &&
@@ -276,7 +278,8 @@ static void add_name(char ***v, size_t *n, char *name)
 
 static void add_skipped(struct mail_folder *f, char *name, const char *why)
 {
-	f->skipped = xrealloc(f->skipped, (f->nskipped + 1) * sizeof(*f->skipped));
+	f->skipped =
+		xrealloc(f->skipped, (f->nskipped + 1) * sizeof(*f->skipped));
 	f->skipped[f->nskipped].name = name;
 	f->skipped[f->nskipped].why = why;
 	f->nskipped++;
@@ -300,22 +303,26 @@ static int list_fd(int dfd, const char *shown, const char *prefix,
 	if (!dh) {
 		int e = errno;
 		close(dfd);
-		return err_setc(err, ERR_IO, "cannot read folder '%s': %s", shown,
-				strerror(e));
+		return err_setc(err, ERR_IO, "cannot read folder '%s': %s",
+				shown, strerror(e));
 	}
 	while ((de = readdir(dh))) {
 		struct stat st;
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;   /* gone meanwhile */
+		if (fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+		    0)
+			continue; /* gone meanwhile */
 		if (S_ISREG(st.st_mode))
-			add_name(&f->names, &f->n, xasprintf("%s%s", prefix, de->d_name));
+			add_name(&f->names, &f->n,
+				 xasprintf("%s%s", prefix, de->d_name));
 		else if (S_ISLNK(st.st_mode))
-			add_skipped(f, xasprintf("%s%s", prefix, de->d_name), WHY_LINK);
+			add_skipped(f, xasprintf("%s%s", prefix, de->d_name),
+				    WHY_LINK);
 		else if (!S_ISDIR(st.st_mode))
-			add_skipped(f, xasprintf("%s%s", prefix, de->d_name), WHY_SPECIAL);
+			add_skipped(f, xasprintf("%s%s", prefix, de->d_name),
+				    WHY_SPECIAL);
 	}
 	closedir(dh);
 	return 0;
@@ -326,7 +333,8 @@ static int list_fd(int dfd, const char *shown, const char *prefix,
 static int list_sub(int top, const char *dir, const char *sub,
 		    struct mail_folder *f, struct err *err)
 {
-	int dfd = openat(top, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int dfd = openat(top, sub,
+			 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	char *prefix, *shown;
 	struct stat st;
 	int r;
@@ -368,11 +376,12 @@ int maildir_list(const char *dir, struct mail_folder *f, struct err *err)
 	top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
-			return err_setc(err, ERR_NOTFOUND,
-					"'%s' is not a maildir (it has neither new/ nor cur/)",
-					dir);
-		return err_setc(err, ERR_IO, "cannot read maildir '%s': %s", dir,
-				strerror(errno));
+			return err_setc(
+				err, ERR_NOTFOUND,
+				"'%s' is not a maildir (it has neither new/ nor cur/)",
+				dir);
+		return err_setc(err, ERR_IO, "cannot read maildir '%s': %s",
+				dir, strerror(errno));
 	}
 	a = list_sub(top, dir, "new", f, err);
 	b = a < 0 ? a : list_sub(top, dir, "cur", f, err);
@@ -381,9 +390,10 @@ int maildir_list(const char *dir, struct mail_folder *f, struct err *err)
 		mail_folder_release(f);
 		if (a < 0 || b < 0)
 			return a < 0 ? a : b;
-		return err_setc(err, ERR_NOTFOUND,
-				"'%s' is not a maildir (it has neither new/ nor cur/)",
-				dir);
+		return err_setc(
+			err, ERR_NOTFOUND,
+			"'%s' is not a maildir (it has neither new/ nor cur/)",
+			dir);
 	}
 	sort_folder(f);
 	return 0;
@@ -499,15 +509,16 @@ static int write_synced(int fd, const char *buf, size_t len, const char *path,
 		if (w <= 0) {
 			int e = w < 0 ? errno : EIO;
 			close(fd);
-			return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
-					strerror(e));
+			return err_setc(err, ERR_IO, "cannot write '%s': %s",
+					path, strerror(e));
 		}
 		off += (size_t)w;
 	}
 	if (fsync(fd)) {
 		int e = errno;
 		close(fd);
-		return err_setc(err, ERR_IO, "cannot sync '%s': %s", path, strerror(e));
+		return err_setc(err, ERR_IO, "cannot sync '%s': %s", path,
+				strerror(e));
 	}
 	if (close(fd))
 		return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
@@ -538,8 +549,8 @@ int maildir_deliver(const char *dir, const char *buf, size_t len,
 	}
 	dst = xasprintf("%s/new/%s", dir, name.buf);
 	if (rename(tmp, dst)) {
-		ret = err_setc(err, ERR_IO, "cannot move '%s' to '%s': %s",
-			       tmp, dst, strerror(errno));
+		ret = err_setc(err, ERR_IO, "cannot move '%s' to '%s': %s", tmp,
+			       dst, strerror(errno));
 		unlink(tmp);
 		goto out;
 	}

@@ -169,7 +169,8 @@ char *arena_alloc(struct arena *a, size_t n)
 {
 	if (n > a->left) {
 		size_t sz = n > 65536 ? n : 65536;
-		a->chunks = xrealloc(a->chunks, (a->n + 1) * sizeof(*a->chunks));
+		a->chunks =
+			xrealloc(a->chunks, (a->n + 1) * sizeof(*a->chunks));
 		a->chunks[a->n++] = a->cur = xmalloc(sz);
 		a->left = sz;
 	}

@@ -90,7 +90,8 @@ int maint_email_res(struct lazy *lz)
 	for (int i = 0; i < 3; i++) {
 		if (lz->re_email[i])
 			continue;
-		lz->re_email[i] = maint_re_compile(lz, res[i], 0, false, NULL, "");
+		lz->re_email[i] =
+			maint_re_compile(lz, res[i], 0, false, NULL, "");
 		if (!lz->re_email[i])
 			return -1;
 	}

@@ -38,8 +38,8 @@ static char *bracket_addresses(const struct lazy *lz, const char *raw)
 static bool name_byte(unsigned char ch)
 {
 	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-	       (ch >= 0x80 && ch <= 0xC3) || ch == 0xBF || ch == '\'' ||
-	       ch == ',' || ch == '.' || ch == '+' || ch == '-';
+		(ch >= 0x80 && ch <= 0xC3) || ch == 0xBF || ch == '\'' ||
+		ch == ',' || ch == '.' || ch == '+' || ch == '-';
 }
 
 /* split(/[^A-Za-zÀ-ÿ\'\,\.\+-]/, $name): trailing empty fields dropped. */
@@ -72,8 +72,8 @@ static char *name_shorten(const char *name)
 	const char *first = nw.v[nw.n - 3], *middle = nw.v[nw.n - 2],
 		   *last = nw.v[nw.n - 1];
 	size_t fl = strlen(first), ml = strlen(middle);
-	bool fletter = fl == 1 && (((*first | 0x20) >= 'a' &&
-				    (*first | 0x20) <= 'z'));
+	bool fletter = fl == 1 &&
+		(((*first | 0x20) >= 'a' && (*first | 0x20) <= 'z'));
 	if ((fletter || (fl == 2 && first[1] == '.')) ||
 	    (ml == 1 || (ml == 2 && middle[1] == '.')))
 		r = xasprintf("%s %s %s", first, middle, last);

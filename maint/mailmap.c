@@ -94,7 +94,10 @@ static void mm_name(struct maint_db *db, const struct mm_forms *f)
 	char *rn = mm_cap(f, 1), *ra = mm_cap(f, 2), *pn, *pa;
 	mm_parse(db, str_trim(rn), ra, &pn, &pa);
 	mm_put(&db->mm_names, pa, pn);
-	free(rn); free(ra); free(pn); free(pa);
+	free(rn);
+	free(ra);
+	free(pn);
+	free(pa);
 }
 
 /* <proper@email> <commit@email> */
@@ -102,7 +105,8 @@ static void mm_addr(struct maint_db *db, const struct mm_forms *f)
 {
 	char *ra = mm_cap(f, 1), *wa = mm_cap(f, 2);
 	mm_put(&db->mm_addrs, wa, ra);
-	free(ra); free(wa);
+	free(ra);
+	free(wa);
 }
 
 /* Proper Name <proper@email> <commit@email> */
@@ -113,7 +117,11 @@ static void mm_name_addr(struct maint_db *db, const struct mm_forms *f)
 	mm_parse(db, rn, ra, &pn, &pa);
 	mm_put(&db->mm_names, wa, pn);
 	mm_put(&db->mm_addrs, wa, pa);
-	free(rn); free(ra); free(wa); free(pn); free(pa);
+	free(rn);
+	free(ra);
+	free(wa);
+	free(pn);
+	free(pa);
 }
 
 /* Proper Name <proper@email> Commit Name <commit@email> */
@@ -127,8 +135,15 @@ static void mm_name_addr_name(struct maint_db *db, const struct mm_forms *f)
 	char *wrong = maint_format_email(qn, qa);
 	mm_put(&db->mm_names, wrong, pn);
 	mm_put(&db->mm_addrs, wrong, pa);
-	free(rn); free(ra); free(wn); free(wa); free(pn); free(pa);
-	free(qn); free(qa); free(wrong);
+	free(rn);
+	free(ra);
+	free(wn);
+	free(wa);
+	free(pn);
+	free(pa);
+	free(qn);
+	free(qa);
+	free(wrong);
 }
 
 /* One line, its comment cut and trimmed. */

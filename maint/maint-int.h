@@ -20,7 +20,7 @@
 #include "maint/maint.h"
 
 #define MAINT_MAX_CONTENT (64u << 20) /* K: keywords read files up to 64 MB */
-#define MAINT_SECTION_MAXLEN 50       /* $output_section_maxlen */
+#define MAINT_SECTION_MAXLEN 50 /* $output_section_maxlen */
 
 /* ---- small containers (containers.c) ---- */
 
@@ -84,31 +84,31 @@ void arena_release(struct arena *a);
 /* ---- the database ---- */
 
 struct tvline {
-	char type;  /* 'A'..'Z' for "T: value" lines, 0 for other lines */
+	char type; /* 'A'..'Z' for "T: value" lines, 0 for other lines */
 	char *text; /* the value (F:/X: converted to a regex) or the line */
 	uint32_t sect;
 };
 
 struct fpat {
 	uint32_t line, sect;
-	char type;        /* 'F' or 'X' */
-	bool simple;      /* the glob matcher handles it */
-	int8_t dir;       /* -1 not yet known, else whether -d (add a '/') */
-	char *eff;        /* the pattern as matched (with the '/'), once known */
+	char type; /* 'F' or 'X' */
+	bool simple; /* the glob matcher handles it */
+	int8_t dir; /* -1 not yet known, else whether -d (add a '/') */
+	char *eff; /* the pattern as matched (with the '/'), once known */
 	pcre2_code *code; /* for !simple, compiled on first use */
 };
 
 struct rpat { /* N: or K: */
 	uint32_t line, sect;
 	char *re;
-	pcre2_code *code;  /* m/$re/x */
+	pcre2_code *code; /* m/$re/x */
 	pcre2_code *pcode; /* m/^[+-].*$re/x, K: in a patch's body */
 };
 
 struct sect {
 	uint32_t key, start, end; /* get_maintainer.pl's $tvi, $start, $end */
-	char *disp;               /* name cut to 50 bytes */
-	char *rword;              /* "maintainer", from the last S: */
+	char *disp; /* name cut to 50 bytes */
+	char *rword; /* "maintainer", from the last S: */
 	bool catch_all, security;
 };
 
@@ -119,15 +119,15 @@ struct lazy {
 	pcre2_compile_context *cctx;
 	pcre2_match_context *mctx; /* bounds the work of one match */
 	bool npats_ready;
-	pcre2_code *re_email[3];  /* parse_email() */
-	pcre2_code *re_fileaddr;  /* maintainers_in_file() */
+	pcre2_code *re_email[3]; /* parse_email() */
+	pcre2_code *re_fileaddr; /* maintainers_in_file() */
 	pcre2_code *re_cleanaddr; /* clean_file_emails() */
 };
 
 struct maint_db {
 	char *text; /* the file, lines cut in place */
 	struct arena arena; /* F:/X: regexes, literal prefixes */
-	char *dir;  /* the tree holding MAINTAINERS */
+	char *dir; /* the tree holding MAINTAINERS */
 	int dirfd;
 	struct tvline *lines;
 	size_t nlines;
@@ -146,13 +146,13 @@ struct maint_db {
 static inline bool maint_is_space(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	       c == '\v';
+		c == '\v';
 }
 
 static inline bool maint_is_alnum(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
+		(c >= '0' && c <= '9');
 }
 
 /* read_file() for a regular file, in one allocation of its size. */

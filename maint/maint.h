@@ -40,16 +40,16 @@ struct maint_db;
 
 /* One line of get_maintainer.pl's output. */
 struct maint_entry {
-	char *name;     /* "David S. Miller", unquoted; "" for lists */
-	char *email;    /* "davem@davemloft.net" */
-	char *role;     /* "maintainer", "reviewer", "supporter", "odd fixer",
+	char *name; /* "David S. Miller", unquoted; "" for lists */
+	char *email; /* "davem@davemloft.net" */
+	char *role; /* "maintainer", "reviewer", "supporter", "odd fixer",
 			   "open list", "moderated list", "in file", ... */
-	char *section;  /* section name as get_maintainer.pl prints it
+	char *section; /* section name as get_maintainer.pl prints it
 			   (cut to 50 bytes); "" for THE REST's lists and for
 			   "in file" addresses */
-	bool in_file;   /* the address also appears in a .yaml file touched */
+	bool in_file; /* the address also appears in a .yaml file touched */
 	bool is_list;
-	bool is_catch_all;        /* linux-kernel@vger, a section with F: *,
+	bool is_catch_all; /* linux-kernel@vger, a section with F: *,
 				     or the security contact */
 	bool is_security_contact; /* from the SECURITY CONTACT section */
 };

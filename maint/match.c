@@ -34,7 +34,8 @@ char *maint_glob_to_re(struct arena *a, const char *v)
 		} else if (*v == '*') {
 			/* "**" is ".*.*": the same language, with a cost
 			 * exponential in the number of stars. */
-			if (o == r || o[-1] != '*' || o - r < 2 || o[-2] != '.') {
+			if (o == r || o[-1] != '*' || o - r < 2 ||
+			    o[-2] != '.') {
 				*o++ = '.';
 				*o++ = '*';
 			}
@@ -66,8 +67,18 @@ static size_t atom_len(const char *p)
 		return *q == ']' ? (size_t)(q - p + 1) : 0;
 	}
 	switch (*p) {
-	case '*': case '+': case '?': case '{': case '}': case '(': case ')':
-	case '|': case '^': case '$': case ']': case '\0':
+	case '*':
+	case '+':
+	case '?':
+	case '{':
+	case '}':
+	case '(':
+	case ')':
+	case '|':
+	case '^':
+	case '$':
+	case ']':
+	case '\0':
 		return 0;
 	default:
 		return 1;
@@ -117,7 +128,7 @@ bool maint_simple_pattern(const char *re)
 		if (!al)
 			return false;
 		if (p[al] == '*' && !(al == 1 && *p == '.'))
-			return false;   /* "x*" other than ".*": PCRE2 */
+			return false; /* "x*" other than ".*": PCRE2 */
 		p += al;
 		if (*p == '*')
 			p++;
@@ -168,7 +179,8 @@ size_t maint_literal_prefix(const char *re, bool simple, char *out)
 		return 0;
 	for (const char *p = re; *p;) {
 		size_t al = atom_len(p);
-		if (p[al] == '*' || p[al] == '+' || p[al] == '?' || p[al] == '{')
+		if (p[al] == '*' || p[al] == '+' || p[al] == '?' ||
+		    p[al] == '{')
 			break;
 		if (al == 2)
 			out[n++] = p[1];
@@ -205,9 +217,10 @@ pcre2_code *maint_re_compile(struct lazy *lz, const char *re, uint32_t opts,
 	if (!c) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(ec, msg, sizeof(msg));
-		err_setc(err, ERR_INVALID,
-			 "MAINTAINERS %s '%s' does not compile: %s at offset %zu",
-			 what, re, (const char *)msg, (size_t)off);
+		err_setc(
+			err, ERR_INVALID,
+			"MAINTAINERS %s '%s' does not compile: %s at offset %zu",
+			what, re, (const char *)msg, (size_t)off);
 		return NULL;
 	}
 	if (jit)
@@ -232,8 +245,8 @@ static const char *fpat_eff(const struct maint_db *db, struct fpat *f)
 		size_t n = strlen(re);
 		struct stat st;
 		f->dir = n && db->dirfd >= 0 &&
-			 fstatat(db->dirfd, re, &st, 0) == 0 &&
-			 S_ISDIR(st.st_mode);
+			fstatat(db->dirfd, re, &st, 0) == 0 &&
+			S_ISDIR(st.st_mode);
 		f->eff = f->dir && re[n - 1] != '/' ? xasprintf("%s/", re)
 						    : xstrdup(re);
 	}
@@ -274,7 +287,7 @@ static int npats_ready(const struct maint_db *db, struct err *err)
 		return 0;
 	for (size_t i = 0; i < db->nnpats; i++) {
 		struct rpat *n = &db->npats[i];
-		if (n->code)    /* compiled by an earlier, failed attempt */
+		if (n->code) /* compiled by an earlier, failed attempt */
 			continue;
 		n->code = maint_re_compile(db->lz, n->re, PCRE2_EXTENDED, false,
 					   err, "N: pattern");
@@ -296,8 +309,8 @@ int maint_kpat_ready(const struct maint_db *db, struct rpat *k, bool patch,
 	}
 	if (patch && !k->pcode) {
 		char *re = xasprintf("^[+-].*%s", k->re);
-		k->pcode = maint_re_compile(db->lz, re, PCRE2_EXTENDED, true, err,
-					    "K: keyword");
+		k->pcode = maint_re_compile(db->lz, re, PCRE2_EXTENDED, true,
+					    err, "K: keyword");
 		free(re);
 		if (!k->pcode)
 			return -1;
@@ -357,8 +370,8 @@ static int pattern_depth(const char *eff)
 }
 
 /* The F:/X: patterns whose literal prefix starts file, into h. */
-static int match_fpats(const struct maint_db *db, const char *file,
-		       size_t flen, struct hits *h, struct err *err)
+static int match_fpats(const struct maint_db *db, const char *file, size_t flen,
+		       struct hits *h, struct err *err)
 {
 	size_t fsl = count_slashes_n(file, flen);
 	uint64_t hash = FNV_INIT;
@@ -388,8 +401,8 @@ static int match_fpats(const struct maint_db *db, const char *file,
 }
 
 /* The N: regexes matching the file name, into h (depth 0). */
-static int match_npats(const struct maint_db *db, const char *file,
-		       size_t flen, struct hits *h, struct err *err)
+static int match_npats(const struct maint_db *db, const char *file, size_t flen,
+		       struct hits *h, struct err *err)
 {
 	if (npats_ready(db, err) < 0)
 		return -1;

@@ -128,8 +128,7 @@ static void build_sections(struct maint_db *db)
 	}
 }
 
-int maint_read_whole(const char *path, char **out, size_t *len,
-		     struct err *err)
+int maint_read_whole(const char *path, char **out, size_t *len, struct err *err)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -165,9 +164,10 @@ static struct maint_db *db_new(const char *path)
 {
 	struct maint_db *db = xcalloc(1, sizeof(*db));
 	const char *slash = strrchr(path, '/');
-	db->dir = slash ? (slash == path ? xstrdup("/")
-					 : xstrndup(path, (size_t)(slash - path)))
-			: xstrdup(".");
+	db->dir = slash
+		? (slash == path ? xstrdup("/")
+				 : xstrndup(path, (size_t)(slash - path)))
+		: xstrdup(".");
 	db->dirfd = open(db->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	db->lz = xcalloc(1, sizeof(*db->lz));
 	db->lz->md1 = pcre2_match_data_create(1, NULL);
@@ -198,8 +198,8 @@ static void line_add(struct maint_db *db, char *line, size_t *cap)
 	if (is_tv) {
 		tv->type = type;
 		tv->text = type == 'F' || type == 'X'
-				   ? maint_glob_to_re(&db->arena, value)
-				   : (char *)value;
+			? maint_glob_to_re(&db->arena, value)
+			: (char *)value;
 	} else {
 		tv->type = 0;
 		tv->text = line;

@@ -25,8 +25,9 @@ static bool starts(const struct pline *l, const char *lit)
 static bool hexrun6(const char *s)
 {
 	int n = 0;
-	while (n < 6 && ((*s >= '0' && *s <= '9') || ((*s | 0x20) >= 'a' &&
-						      (*s | 0x20) <= 'f'))) {
+	while (n < 6 &&
+	       ((*s >= '0' && *s <= '9') ||
+		((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f'))) {
 		s++;
 		n++;
 	}
@@ -115,8 +116,7 @@ static bool fixes_line(const struct pline *l)
 }
 
 /* "--- a/NAME", "+++ b/NAME": the body starts. */
-static bool file_header(const struct pline *l, struct svec *files,
-			bool *body)
+static bool file_header(const struct pline *l, struct svec *files, bool *body)
 {
 	if (!starts(l, "+++") && !starts(l, "---"))
 		return false;
@@ -146,7 +146,7 @@ static bool hunk_header(const struct pline *l)
 	while (q < end && *q >= '0' && *q <= '9')
 		q++;
 	return q > d && q < end && *q == ',' && q + 1 < end && q[1] >= '0' &&
-	       q[1] <= '9';
+		q[1] <= '9';
 }
 
 /* The K: lines whose keyword line l holds, into kw. */
@@ -156,7 +156,8 @@ static void line_keywords(const struct maint_db *db, const struct pline *l,
 	size_t full = (size_t)(l->next - l->s); /* with "\n" */
 	for (size_t k = 0; k < db->nkpats; k++) {
 		const struct rpat *p = &db->kpats[k];
-		if (maint_re_match(db->lz, body ? p->pcode : p->code, l->s, full))
+		if (maint_re_match(db->lz, body ? p->pcode : p->code, l->s,
+				   full))
 			ivec_push(kw, p->line);
 	}
 }
@@ -176,8 +177,8 @@ int maint_scan_patch(const struct maint_db *db, const char *text,
 		l.end = nl ? nl : l.next; /* without the newline */
 		l.len = (size_t)(l.end - s);
 		bool skip = mode_change(&l, files) || rename_line(&l, files) ||
-			    diff_git(&l, files) || fixes_line(&l) ||
-			    file_header(&l, files, &body) || hunk_header(&l);
+			diff_git(&l, files) || fixes_line(&l) ||
+			file_header(&l, files, &body) || hunk_header(&l);
 		if (!skip && kw)
 			line_keywords(db, &l, body, kw);
 		s = l.next;

@@ -16,10 +16,10 @@
 #include "maint/maint-int.h"
 
 struct pending {
-	char *email;   /* formatted "Name <addr>" */
-	char *role;    /* get_maintainer.pl's role text */
-	char *rword;   /* "maintainer" */
-	char *rsect;   /* "NAME" */
+	char *email; /* formatted "Name <addr>" */
+	char *role; /* get_maintainer.pl's role text */
+	char *rword; /* "maintainer" */
+	char *rsect; /* "NAME" */
 	uint32_t sect; /* UINT32_MAX for "in file" */
 	bool is_list, in_file;
 };
@@ -27,7 +27,7 @@ struct pending {
 struct collect {
 	const struct maint_db *db;
 	struct pending *v;
-	size_t n, alloc;       /* @email_to then, separately, @list_to */
+	size_t n, alloc; /* @email_to then, separately, @list_to */
 	struct pending *lists;
 	size_t nl, al;
 	struct smap name_hash, addr_hash, list_hash;
@@ -86,7 +86,7 @@ static void push_email_address(struct collect *c, const char *line,
 		goto out;
 	char *lname = maint_lc_dup(name), *laddr = maint_lc_dup(addr);
 	bool inuse = (*name && smap_get(&c->name_hash, lname)) ||
-		     smap_get(&c->addr_hash, laddr);
+		smap_get(&c->addr_hash, laddr);
 	if (!inuse) {
 		struct pending *p = collect_add(&c->v, &c->n, &c->alloc);
 		p->email = maint_format_email(name, addr);
@@ -127,8 +127,8 @@ static void push_list(struct collect *c, const char *v, const char *lrole,
 	}
 	char *laddr = maint_lc_dup(addr);
 	void **slot = strstr(extra, "subscribers-only")
-			      ? NULL /* --nos: subscriber lists left out */
-			      : smap_slot(&c->list_hash, laddr, strlen(laddr));
+		? NULL /* --nos: subscriber lists left out */
+		: smap_slot(&c->list_hash, laddr, strlen(laddr));
 	if (slot && !*slot) {
 		*slot = (void *)1;
 		struct pending *p = collect_add(&c->lists, &c->nl, &c->al);
@@ -158,7 +158,8 @@ static void add_categories(struct collect *c, uint32_t si)
 		else if (tv->type == 'M')
 			push_email_address(c, tv->text, s->rword, s->disp, si);
 		else if (tv->type == 'R')
-			push_email_address(c, tv->text, "reviewer", s->disp, si);
+			push_email_address(c, tv->text, "reviewer", s->disp,
+					   si);
 	}
 }
 
@@ -232,12 +233,14 @@ static void deduplicate(struct collect *c)
 /* @email_to = grep($_->[0] !~ /Linus Torvalds <torvalds@linux-foundation.org>/) */
 static bool matches_chief(const char *s)
 {
-	static const char chief[] = "Linus Torvalds <torvalds@linux-foundation.org>";
+	static const char chief[] =
+		"Linus Torvalds <torvalds@linux-foundation.org>";
 	size_t n = sizeof(chief) - 1, len = strlen(s);
 	for (size_t i = 0; i + n <= len; i++) {
 		size_t k = 0;
-		while (k < n && (chief[k] == '.' ? s[i + k] != '\n'
-						 : s[i + k] == chief[k]))
+		while (k < n &&
+		       (chief[k] == '.' ? s[i + k] != '\n'
+					: s[i + k] == chief[k]))
 			k++;
 		if (k == n)
 			return true;
@@ -330,7 +333,8 @@ static void merge(const struct collect *c, struct maint_result *out)
 	size_t total = c->n + c->nl;
 	out->v = xcalloc(total ? total : 1, sizeof(*out->v));
 	for (size_t i = 0; i < total; i++) {
-		const struct pending *p = i < c->n ? &c->v[i] : &c->lists[i - c->n];
+		const struct pending *p = i < c->n ? &c->v[i]
+						   : &c->lists[i - c->n];
 		void **slot = smap_slot(&saw, p->email, strlen(p->email));
 		if (*slot)
 			continue;
@@ -441,7 +445,8 @@ int maint_lookup(const struct maint_db *db, const char *tree,
 	memset(out, 0, sizeof(*out));
 	if (!tree)
 		tree = db->dir;
-	if (lookup_files(db, tree, files, nfiles, patch_text, &fl, &kw, err) == 0 &&
+	if (lookup_files(db, tree, files, nfiles, patch_text, &fl, &kw, err) ==
+		    0 &&
 	    collect_sections(&c, tree, &fl, &kw, err) == 0) {
 		deduplicate(&c);
 		drop_chief(&c);

@@ -39,36 +39,36 @@
 #include "store/store.h"
 
 struct rcpt {
-	char *name;     /* or NULL */
+	char *name; /* or NULL */
 	char *email;
-	char *confirmed;/* the key the officer confirmed, or NULL */
-	char *fpr;      /* NULL: no usable key */
-	char *why;      /* why not, when fpr is NULL */
-	bool forced;    /* not a participant: --force-recipient */
+	char *confirmed; /* the key the officer confirmed, or NULL */
+	char *fpr; /* NULL: no usable key */
+	char *why; /* why not, when fpr is NULL */
+	bool forced; /* not a participant: --force-recipient */
 };
 
 /* What goes into the entity, for one kind of copy. */
 struct content {
 	struct sbuf body;
-	struct mail_attachment *att;  /* data borrowed or in owned */
+	struct mail_attachment *att; /* data borrowed or in owned */
 	size_t natt;
 	size_t withheld;
-	char **owned;                 /* redacted copies (wiped on release) */
+	char **owned; /* redacted copies (wiped on release) */
 	size_t nowned;
 };
 
 /* An attachment the officer released, for the event. */
 struct released {
-	char *name;     /* redacted unless credit consent */
-	size_t msg;     /* 1-based message number in the thread */
+	char *name; /* redacted unless credit consent */
+	size_t msg; /* 1-based message number in the thread */
 	size_t size;
 };
 
 struct outmsg {
 	bool plaintext;
-	char *to;       /* for events and output */
-	char *why;      /* forward-plaintext: why that person has no key */
-	char *forced;   /* recipients who are not participants, or NULL */
+	char *to; /* for events and output */
+	char *why; /* forward-plaintext: why that person has no key */
+	char *forced; /* recipients who are not participants, or NULL */
 	char *buf;
 	size_t len;
 };
@@ -77,7 +77,7 @@ struct fwd {
 	struct session *sess;
 	int64_t id;
 	struct dossier d;
-	struct opened_message *om;   /* one per message of the thread */
+	struct opened_message *om; /* one per message of the thread */
 	size_t nom;
 	struct rcpt *r;
 	size_t nr;
@@ -85,7 +85,7 @@ struct fwd {
 	size_t nout;
 	size_t attached, withheld;
 	const struct forward_opts *o;
-	struct released *rel;        /* carried by the encrypted copy */
+	struct released *rel; /* carried by the encrypted copy */
 	size_t nrel;
 };
 
@@ -131,11 +131,12 @@ static int add_recipient(struct fwd *f, const char *given, const char *key,
 		r = participant_key(f->sess, f->id, &p, &confirmed, &e);
 	participant_release(&p);
 	if (r == ERR_NOTFOUND && !force) {
-		err_setc(err, ERR_REFUSED,
-			 "cannot forward report %lld: '%s' is not a participant "
-			 "of the report; bring them in first (maintainers %lld "
-			 "--add '%s') or use --force-recipient",
-			 (long long)f->id, email, (long long)f->id, email);
+		err_setc(
+			err, ERR_REFUSED,
+			"cannot forward report %lld: '%s' is not a participant "
+			"of the report; bring them in first (maintainers %lld "
+			"--add '%s') or use --force-recipient",
+			(long long)f->id, email, (long long)f->id, email);
 		free(name);
 		free(email);
 		free(confirmed);
@@ -165,7 +166,10 @@ static char *key_list(char *const *fprs, size_t n)
 	struct sbuf sb = SBUF_INIT;
 
 	for (size_t i = 0; i < n; i++)
-		sbuf_addf(&sb, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+		sbuf_addf(&sb, "%s%s",
+			  i == 0	       ? ""
+				  : i + 1 == n ? " and "
+					       : ", ",
 			  fprs[i]);
 	return sbuf_detach(&sb, NULL);
 }
@@ -198,7 +202,8 @@ int outgoing_key(struct crypto *c, const char *verb, int64_t id,
 		r = crypto_find_encryption_key(c, confirmed, &*fpr, &e);
 		if (r == ERR_NOTFOUND) {
 			char *why = key_reason(e.msg, confirmed);
-			*why_out = xasprintf("confirmed key %s: %s", confirmed, why);
+			*why_out = xasprintf("confirmed key %s: %s", confirmed,
+					     why);
 			free(why);
 		} else if (r < 0) {
 			*err = e;
@@ -227,7 +232,8 @@ int outgoing_key(struct crypto *c, const char *verb, int64_t id,
 	valid = xcalloc(ncand + 1, sizeof(*valid));
 	for (size_t i = 0; i < ncand; i++) {
 		bool ok = false;
-		if ((r = crypto_key_uid_valid(c, cand[i], email, &ok, &e)) < 0) {
+		if ((r = crypto_key_uid_valid(c, cand[i], email, &ok, &e)) <
+		    0) {
 			free(valid);
 			free_list(cand, ncand);
 			*err = e;
@@ -241,22 +247,25 @@ int outgoing_key(struct crypto *c, const char *verb, int64_t id,
 		r = 0;
 	} else if (nvalid > 1) {
 		list = key_list(valid, nvalid);
-		r = err_setc(err, ERR_REFUSED,
-			     "cannot %s report %lld: %zu keys carry a certified "
-			     "user ID for '%s' (%s); confirm the right one: "
-			     "maintainers %lld --add %s --key FPR", verb, (long long)id,
-			     nvalid, email, list, (long long)id, email);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"cannot %s report %lld: %zu keys carry a certified "
+			"user ID for '%s' (%s); confirm the right one: "
+			"maintainers %lld --add %s --key FPR",
+			verb, (long long)id, nvalid, email, list, (long long)id,
+			email);
 		free(list);
 	} else {
 		list = key_list(cand, ncand);
-		r = err_setc(err, ERR_REFUSED,
-			     "cannot %s report %lld: %s %s %s '%s' in a user ID "
-			     "nobody certified, so it may not be theirs; check the "
-			     "key with them, then certify it or confirm it: "
-			     "maintainers %lld --add %s --key FPR", verb, (long long)id,
-			     ncand > 1 ? "keys" : "key", list,
-			     ncand > 1 ? "carry" : "carries", email,
-			     (long long)id, email);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"cannot %s report %lld: %s %s %s '%s' in a user ID "
+			"nobody certified, so it may not be theirs; check the "
+			"key with them, then certify it or confirm it: "
+			"maintainers %lld --add %s --key FPR",
+			verb, (long long)id, ncand > 1 ? "keys" : "key", list,
+			ncand > 1 ? "carry" : "carries", email, (long long)id,
+			email);
 		free(list);
 	}
 	free(valid);
@@ -267,8 +276,8 @@ int outgoing_key(struct crypto *c, const char *verb, int64_t id,
 static int resolve_one(struct fwd *f, struct crypto *c, struct rcpt *p,
 		       struct err *err)
 {
-	return outgoing_key(c, "forward", f->id, p->email, p->confirmed, &p->fpr,
-			    &p->why, err);
+	return outgoing_key(c, "forward", f->id, p->email, p->confirmed,
+			    &p->fpr, &p->why, err);
 }
 
 /* Finds every recipient's key; a missing one stops the forward unless
@@ -295,11 +304,12 @@ static int resolve_keys(struct fwd *f, struct crypto *c, bool allow_plain,
 		}
 	}
 	if (missing && !allow_plain) {
-		err_setc(err, ERR_REFUSED,
-			 "cannot forward report %lld: no usable key for %s; use "
-			 "--allow-plaintext to send %s a plain copy",
-			 (long long)f->id, sb.buf,
-			 missing > 1 ? "those people" : "that person");
+		err_setc(
+			err, ERR_REFUSED,
+			"cannot forward report %lld: no usable key for %s; use "
+			"--allow-plaintext to send %s a plain copy",
+			(long long)f->id, sb.buf,
+			missing > 1 ? "those people" : "that person");
 		sbuf_release(&sb);
 		return ERR_REFUSED;
 	}
@@ -364,17 +374,20 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 		       const char *why)
 {
 	const struct report *r = &f->d.f.r;
-	char *subj = redacted_line(f, r->subject), *who = dossier_reporter(&f->d);
+	char *subj = redacted_line(f, r->subject),
+	     *who = dossier_reporter(&f->d);
 	char when[32];
 
 	sbuf_addf(sb, "Report %lld of the security team, forwarded by %s.\n",
 		  (long long)r->id, f->sess->officer_name);
-	sbuf_adds(sb, "This report is under embargo: keep it to the people on "
-		      "this mail\nand the security team until it is disclosed.\n");
+	sbuf_adds(sb,
+		  "This report is under embargo: keep it to the people on "
+		  "this mail\nand the security team until it is disclosed.\n");
 	if (plaintext)
-		sbuf_addf(sb, "\nThis copy is NOT encrypted: you have no usable "
-			      "OpenPGP key (%s).\nExploit code is never sent "
-			      "unencrypted; ask the security team for it.\n",
+		sbuf_addf(sb,
+			  "\nThis copy is NOT encrypted: you have no usable "
+			  "OpenPGP key (%s).\nExploit code is never sent "
+			  "unencrypted; ask the security team for it.\n",
 			  why ? why : "no key");
 	sbuf_addf(sb, "\nSubject:    %s\n", subj);
 	if (who) {
@@ -382,12 +395,14 @@ static void add_header(struct fwd *f, struct sbuf *sb, bool plaintext,
 		sbuf_addf(sb, "Reporter:   %s\n", w);
 		free(w);
 	} else {
-		sbuf_adds(sb, "Reporter:   withheld (no consent to be named)\n");
+		sbuf_adds(sb,
+			  "Reporter:   withheld (no consent to be named)\n");
 	}
 	sbuf_addf(sb, "Received:   %s\n", fmt_rfc3339(r->received, when));
 	sbuf_addf(sb, "State:      %s, severity %s\n", r->state, r->severity);
 	if (r->disclosure)
-		sbuf_addf(sb, "Disclosure: %s\n", fmt_rfc3339(r->disclosure, when));
+		sbuf_addf(sb, "Disclosure: %s\n",
+			  fmt_rfc3339(r->disclosure, when));
 	else
 		sbuf_adds(sb, "Disclosure: not set yet\n");
 	if (f->d.f.nfiles) {
@@ -435,8 +450,8 @@ static void add_attachment(struct fwd *f, struct content *c, size_t i,
 			   const struct attachment_info *a, bool plaintext)
 {
 	const struct report *r = &f->d.f.r;
-	char *name = own(c, redacted_line(f, a->filename ? a->filename
-							 : "(unnamed)"));
+	char *name = own(
+		c, redacted_line(f, a->filename ? a->filename : "(unnamed)"));
 	bool rel = !plaintext && released(f->o, a->filename);
 
 	if (a->patch) {
@@ -456,16 +471,20 @@ static void add_attachment(struct fwd *f, struct content *c, size_t i,
 		return;
 	}
 	if (plaintext) {
-		sbuf_addf(&c->body, "[withheld from this unencrypted copy: %s]\n",
-			  name);
+		sbuf_addf(&c->body,
+			  "[withheld from this unencrypted copy: %s]\n", name);
 	} else if (a->exploit && !r->consent_exploit) {
-		sbuf_addf(&c->body, "[withheld: exploit code without the "
-			  "reporter's consent: %s]\n", name);
+		sbuf_addf(&c->body,
+			  "[withheld: exploit code without the "
+			  "reporter's consent: %s]\n",
+			  name);
 	} else if (rel || (r->consent_exploit && r->consent_credit)) {
-		sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n", name, a->size);
+		sbuf_addf(&c->body, "[attached: %s, %zu bytes]\n", name,
+			  a->size);
 		attach(c, a, name, a->data, a->size);
 		if (rel) {
-			f->rel = xrealloc(f->rel, (f->nrel + 1) * sizeof(*f->rel));
+			f->rel = xrealloc(f->rel,
+					  (f->nrel + 1) * sizeof(*f->rel));
 			f->rel[f->nrel].name = xstrdup(name);
 			f->rel[f->nrel].msg = i + 1;
 			f->rel[f->nrel].size = a->size;
@@ -473,8 +492,10 @@ static void add_attachment(struct fwd *f, struct content *c, size_t i,
 		}
 		return;
 	} else {
-		sbuf_addf(&c->body, "[withheld: %s (not a patch); ask the "
-			  "security team for it]\n", name);
+		sbuf_addf(&c->body,
+			  "[withheld: %s (not a patch); ask the "
+			  "security team for it]\n",
+			  name);
 	}
 	c->withheld++;
 }
@@ -495,12 +516,16 @@ static void build_content(struct fwd *f, struct content *c, bool plaintext,
 		char when[32], *from, *text;
 
 		if (dossier_from_reporter(&f->d, m))
-			from = r->consent_credit ? outgoing_one_line(m->from_email)
-						 : xstrdup("the reporter");
+			from = r->consent_credit
+				? outgoing_one_line(m->from_email)
+				: xstrdup("the reporter");
 		else
-			from = outgoing_one_line(m->from_email ? m->from_email : "unknown");
-		sbuf_addf(&c->body, "\n--- message %zu of %zu, %s, from %s ---\n\n",
-			  i + 1, f->nom, m->date ? fmt_rfc3339(m->date, when) : "no date",
+			from = outgoing_one_line(m->from_email ? m->from_email
+							       : "unknown");
+		sbuf_addf(&c->body,
+			  "\n--- message %zu of %zu, %s, from %s ---\n\n",
+			  i + 1, f->nom,
+			  m->date ? fmt_rfc3339(m->date, when) : "no date",
 			  from);
 		free(from);
 		text = dossier_redact(&f->d, om->body ? om->body : "");
@@ -537,29 +562,35 @@ static int check_releases(struct fwd *f, struct err *err)
 
 		for (size_t i = 0; i < f->nom; i++)
 			for (size_t j = 0; j < f->om[i].natt; j++) {
-				const struct attachment_info *a = &f->om[i].att[j];
+				const struct attachment_info *a =
+					&f->om[i].att[j];
 				if (a->filename && !strcmp(a->filename, want)) {
 					found = true;
 					if (a->exploit && !r->consent_exploit) {
 						sbuf_release(&names);
-						return err_setc(err, ERR_REFUSED,
+						return err_setc(
+							err, ERR_REFUSED,
 							"cannot forward report %lld: '%s' looks "
 							"like exploit code and the reporter has not "
 							"consented to its release (triage %lld "
-							"--consent exploit)", (long long)f->id,
-							want, (long long)f->id);
+							"--consent exploit)",
+							(long long)f->id, want,
+							(long long)f->id);
 					}
 				}
 				if (a->filename)
-					sbuf_addf(&names, "%s'%s'", names.len ? ", " : "",
+					sbuf_addf(&names, "%s'%s'",
+						  names.len ? ", " : "",
 						  a->filename);
 			}
 		if (!found) {
-			err_setc(err, ERR_NOTFOUND,
-				 "cannot forward report %lld: it has no attachment "
-				 "named '%s' (%s%s)", (long long)f->id, want,
-				 names.len ? "attachments: " : "it has none",
-				 names.len ? names.buf : "");
+			err_setc(
+				err, ERR_NOTFOUND,
+				"cannot forward report %lld: it has no attachment "
+				"named '%s' (%s%s)",
+				(long long)f->id, want,
+				names.len ? "attachments: " : "it has none",
+				names.len ? names.buf : "");
 			sbuf_release(&names);
 			return ERR_NOTFOUND;
 		}
@@ -601,7 +632,8 @@ static char *forced_list(const struct fwd *f, bool keyed, size_t only)
 
 	for (size_t i = 0; i < f->nr; i++)
 		if (f->r[i].forced && (keyed ? f->r[i].fpr != NULL : i == only))
-			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "", f->r[i].email);
+			sbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
+				  f->r[i].email);
 	return sb.len ? sbuf_detach(&sb, NULL) : NULL;
 }
 
@@ -650,17 +682,23 @@ static int fwd_head_init(struct fwd *f, struct crypto *c, struct fwd_head *hd,
 	hd->team = config_get(sess->cfg, "team.address", "security@kernel.org");
 	from_addr = config_get(sess->cfg, "officer.email", hd->team);
 	sign_key = config_get(sess->cfg, "officer.key", NULL);
-	if (!participant_email_valid(hd->team) || !participant_email_valid(from_addr))
-		return err_setc(err, ERR_INVALID,
-				"cannot forward report %lld: invalid team.address "
-				"or officer.email '%s' in the config",
-				(long long)f->id,
-				participant_email_valid(hd->team) ? from_addr : hd->team);
+	if (!participant_email_valid(hd->team) ||
+	    !participant_email_valid(from_addr))
+		return err_setc(
+			err, ERR_INVALID,
+			"cannot forward report %lld: invalid team.address "
+			"or officer.email '%s' in the config",
+			(long long)f->id,
+			participant_email_valid(hd->team) ? from_addr
+							  : hd->team);
 	if (sign_key) {
 		hd->officer_fpr = xstrdup(sign_key);
-	} else if ((r = crypto_default_secret_key(c, &hd->officer_fpr, err)) < 0) {
-		return err_prefix(err, "cannot forward report %lld: no key to "
-				  "sign with", (long long)f->id);
+	} else if ((r = crypto_default_secret_key(c, &hd->officer_fpr, err)) <
+		   0) {
+		return err_prefix(err,
+				  "cannot forward report %lld: no key to "
+				  "sign with",
+				  (long long)f->id);
 	}
 	if (!(hd->roster = session_roster(sess, &hd->nroster, err))) {
 		fwd_head_release(hd);
@@ -698,7 +736,7 @@ static int encrypted_message(struct fwd *f, struct crypto *c,
 	r = make_entity(f, &ct, &ent, &elen, err);
 	content_release(&ct);
 	if (r < 0)
-		return r;  /* make_entity named the report */
+		return r; /* make_entity named the report */
 	/* The headers go inside too (header protection): fixed first. */
 	set_headers(&h, hd->from, hd->subject, hd->refs, hd->nrefs);
 	h.to = to;
@@ -741,13 +779,15 @@ static int encrypted_copy(struct fwd *f, struct crypto *c,
 	for (size_t i = 0; i < f->nr; i++)
 		if (f->r[i].fpr) {
 			keys[nkeys++] = f->r[i].fpr;
-			to[(*nto)++] = outgoing_mailbox(f->r[i].name, f->r[i].email);
+			to[(*nto)++] =
+				outgoing_mailbox(f->r[i].name, f->r[i].email);
 			sbuf_addf(&names, "%s%s", names.len ? ", " : "",
 				  f->r[i].email);
 		}
 	if (*nto) {
 		for (size_t i = 0; i <= hd->nroster; i++) {
-			const char *k = i < hd->nroster ? hd->roster[i] : hd->officer_fpr;
+			const char *k = i < hd->nroster ? hd->roster[i]
+							: hd->officer_fpr;
 			bool dup = false;
 			for (size_t j = 0; j < nkeys && !dup; j++)
 				dup = !str_cmp_ci(keys[j], k);
@@ -798,7 +838,8 @@ static int plain_copy(struct fwd *f, const struct fwd_head *hd, size_t i,
 	wipe_free(ent, elen);
 	free(one);
 	if (r < 0)
-		return err_prefix(err, "cannot forward report %lld", (long long)f->id);
+		return err_prefix(err, "cannot forward report %lld",
+				  (long long)f->id);
 	add_out(f, true, xstrdup(f->r[i].email), xstrdup(f->r[i].why),
 		forced_list(f, false, i), msg, mlen);
 	return 0;
@@ -824,9 +865,9 @@ static int build_messages(struct fwd *f, struct crypto *c, struct err *err)
 
 /* --- delivery -----------------------------------------------------------*/
 
-int outgoing_deliver(const char *outbox, const char *sendmail,
-		     const char *buf, size_t len, const char *what,
-		     char **where, struct err *err)
+int outgoing_deliver(const char *outbox, const char *sendmail, const char *buf,
+		     size_t len, const char *what, char **where,
+		     struct err *err)
 {
 	FILE *p;
 	int st;
@@ -844,15 +885,17 @@ int outgoing_deliver(const char *outbox, const char *sendmail,
 	sigaction(SIGPIPE, &ign, &old);
 	if (!(p = popen(sendmail, "w"))) {
 		sigaction(SIGPIPE, &old, NULL);
-		return err_setc(err, ERR_IO, "%s: cannot run '%s'", what, sendmail);
+		return err_setc(err, ERR_IO, "%s: cannot run '%s'", what,
+				sendmail);
 	}
 	size_t w = fwrite(buf, 1, len, p);
 	st = pclose(p);
 	sigaction(SIGPIPE, &old, NULL);
 	if (w != len || st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
 		return err_setc(err, ERR_IO, "%s: '%s' failed (exit status %d)",
-				what, sendmail, st != -1 && WIFEXITED(st) ?
-				WEXITSTATUS(st) : -1);
+				what, sendmail,
+				st != -1 && WIFEXITED(st) ? WEXITSTATUS(st)
+							  : -1);
 	*where = xstrdup("sent via sendmail");
 	return 0;
 }
@@ -871,7 +914,7 @@ static int deliver(struct fwd *f, const struct forward_opts *o,
 
 struct log_req {
 	struct fwd *f;
-	size_t n;       /* the first n messages of f->out were delivered */
+	size_t n; /* the first n messages of f->out were delivered */
 };
 
 static int log_events(struct session *sess, void *data, struct err *err)
@@ -885,35 +928,45 @@ static int log_events(struct session *sess, void *data, struct err *err)
 		char *detail;
 
 		if (m->plaintext) {
-			detail = xasprintf("plain copy to %s (no usable key: %s; "
-					   "--allow-plaintext%s)", m->to, m->why,
-					   m->forced ? "; not a participant: "
-					   "--force-recipient" : "");
+			detail = xasprintf(
+				"plain copy to %s (no usable key: %s; "
+				"--allow-plaintext%s)",
+				m->to, m->why,
+				m->forced ? "; not a participant: "
+					    "--force-recipient"
+					  : "");
 			r = store_event_add(sess->store, f->id, sess->officer,
 					    "forward-plaintext", detail, err);
 		} else {
 			struct sbuf sb = SBUF_INIT;
 			sbuf_addf(&sb, "to %s (encrypted, signed", m->to);
 			if (f->attached)
-				sbuf_addf(&sb, "; %zu attachment%s", f->attached,
+				sbuf_addf(&sb, "; %zu attachment%s",
+					  f->attached,
 					  f->attached > 1 ? "s" : "");
 			if (f->withheld)
 				sbuf_addf(&sb, "; %zu attachment%s withheld",
-					  f->withheld, f->withheld > 1 ? "s" : "");
+					  f->withheld,
+					  f->withheld > 1 ? "s" : "");
 			if (m->forced)
-				sbuf_addf(&sb, "; not participants, --force-recipient: %s",
-					  m->forced);
+				sbuf_addf(
+					&sb,
+					"; not participants, --force-recipient: %s",
+					m->forced);
 			sbuf_addch(&sb, ')');
 			detail = sbuf_detach(&sb, NULL);
 			r = store_event_add(sess->store, f->id, sess->officer,
 					    "forward", detail, err);
 			for (size_t k = 0; k < f->nrel && r == 0; k++) {
-				char *d = xasprintf("'%s' (message %zu, %zu bytes) "
-						    "released to %s (--release-attachment)",
-						    f->rel[k].name, f->rel[k].msg,
-						    f->rel[k].size, m->to);
-				r = store_event_add(sess->store, f->id, sess->officer,
-						    "attachment-release", d, err);
+				char *d = xasprintf(
+					"'%s' (message %zu, %zu bytes) "
+					"released to %s (--release-attachment)",
+					f->rel[k].name, f->rel[k].msg,
+					f->rel[k].size, m->to);
+				r = store_event_add(sess->store, f->id,
+						    sess->officer,
+						    "attachment-release", d,
+						    err);
 				free(d);
 			}
 		}
@@ -982,7 +1035,8 @@ int forward_report(struct session *sess, int64_t id,
 	if (!o->outbox && !o->sendmail)
 		return err_setc(err, ERR_INVALID,
 				"cannot forward report %lld: no outbox and no "
-				"sendmail command", (long long)id);
+				"sendmail command",
+				(long long)id);
 	if ((r = dossier_load(sess, id, &f.d, err)) < 0)
 		goto out;
 	if (!(c = session_crypto(sess, err))) {
@@ -990,7 +1044,8 @@ int forward_report(struct session *sess, int64_t id,
 		goto out;
 	}
 	for (size_t i = 0; i < o->nto; i++)
-		if ((r = add_recipient(&f, o->to[i], o->keys ? o->keys[i] : NULL,
+		if ((r = add_recipient(&f, o->to[i],
+				       o->keys ? o->keys[i] : NULL,
 				       o->force_recipient, err)) < 0)
 			goto out;
 	if ((r = resolve_keys(&f, c, o->allow_plaintext, err)) < 0)
@@ -1025,8 +1080,10 @@ int forward_report(struct session *sess, int64_t id,
 		int r2 = core_write(sess, log_events, &l, &e2);
 		if (r2 < 0 && r == 0) {
 			*err = e2;
-			err_prefix(err, "report %lld was forwarded but the event "
-				   "could not be recorded", (long long)id);
+			err_prefix(err,
+				   "report %lld was forwarded but the event "
+				   "could not be recorded",
+				   (long long)id);
 			r = r2;
 		}
 	}

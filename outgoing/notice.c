@@ -59,7 +59,8 @@ static const char *verb(enum notice_kind k)
 
 static char *what(enum notice_kind k, int64_t id)
 {
-	char *v = xasprintf(verb(k), (long long)id), *w = xasprintf("cannot %s", v);
+	char *v = xasprintf(verb(k), (long long)id),
+	     *w = xasprintf("cannot %s", v);
 
 	free(v);
 	return w;
@@ -85,25 +86,30 @@ static int distros_rules(struct session *sess, const struct dossier *dos,
 	char when[32];
 
 	if (r->public || report_state_class(r->state) == STATE_RELEASED)
-		return err_setc(err, ERR_REFUSED,
-				"cannot send report %lld to linux-distros: rule "
-				"'not public': the report is %s, and the list only "
-				"takes issues under embargo; post it to oss-security "
-				"instead: announce %lld", id,
-				r->public ? "marked public" : r->state, id);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: rule "
+			"'not public': the report is %s, and the list only "
+			"takes issues under embargo; post it to oss-security "
+			"instead: announce %lld",
+			id, r->public ? "marked public" : r->state, id);
 	if (report_state_class(r->state) == STATE_DROPPED)
-		return err_setc(err, ERR_REFUSED,
-				"cannot send report %lld to linux-distros: rule 'an "
-				"open issue': the report is %s; there is nothing to "
-				"coordinate", id, r->state);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: rule 'an "
+			"open issue': the report is %s; there is nothing to "
+			"coordinate",
+			id, r->state);
 	if (date && date < dos->now)
-		return err_setc(err, ERR_REFUSED,
-				"cannot send report %lld to linux-distros: rule 'a "
-				"date ahead': its public date %s passed %ld day%s ago, "
-				"so the embargo is due; disclose it and post it to "
-				"oss-security instead: announce %lld", id,
-				fmt_rfc3339(date, when), days_between(date, dos->now),
-				days_between(date, dos->now) == 1 ? "" : "s", id);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: rule 'a "
+			"date ahead': its public date %s passed %ld day%s ago, "
+			"so the embargo is due; disclose it and post it to "
+			"oss-security instead: announce %lld",
+			id, fmt_rfc3339(date, when),
+			days_between(date, dos->now),
+			days_between(date, dos->now) == 1 ? "" : "s", id);
 	if (fixcve_get(sess, r->id, &fc, err) < 0)
 		return -1;
 	has_fix = fc.nfixes > 0;
@@ -115,29 +121,37 @@ static int distros_rules(struct session *sess, const struct dossier *dos,
 		}
 	fixcve_release(&fc);
 	if (released)
-		return err_setc(err, ERR_REFUSED,
-				"cannot send report %lld to linux-distros: rule 'fix "
-				"not public': its fix is in the released tree (%s), so "
-				"the issue is public; post it to oss-security instead: "
-				"announce %lld", id, tag, id);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: rule 'fix "
+			"not public': its fix is in the released tree (%s), so "
+			"the issue is public; post it to oss-security instead: "
+			"announce %lld",
+			id, tag, id);
 	if (strcmp(r->state, "fix-ready") && !has_fix)
-		return err_setc(err, ERR_REFUSED,
-				"cannot send report %lld to linux-distros: rule 'a fix "
-				"must exist': the report is %s, not fix-ready, and no fix "
-				"is recorded (fix %lld --commit SHA, or triage %lld "
-				"--state fix-ready)", id, r->state, id, id);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: rule 'a fix "
+			"must exist': the report is %s, not fix-ready, and no fix "
+			"is recorded (fix %lld --commit SHA, or triage %lld "
+			"--state fix-ready)",
+			id, r->state, id, id);
 	if (!date)
-		return err_setc(err, ERR_REFUSED,
-				"cannot send report %lld to linux-distros: rule 'a "
-				"proposed public date': the report has none (date "
-				"propose %lld DATE ... or date set %lld DATE)", id, id, id);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: rule 'a "
+			"proposed public date': the report has none (date "
+			"propose %lld DATE ... or date set %lld DATE)",
+			id, id, id);
 	if (date > dos->now + (time_t)DISTROS_MAX_DAYS * 86400)
-		return err_setc(err, ERR_REFUSED,
-				"cannot send report %lld to linux-distros: rule 'at "
-				"most %d days': the proposed public date %s is %ld days "
-				"from now", id, DISTROS_MAX_DAYS, fmt_rfc3339(date, when),
-				/* rounded up: 19 days and 23 hours is 20 */
-				(long)((date - dos->now + 86399) / 86400));
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: rule 'at "
+			"most %d days': the proposed public date %s is %ld days "
+			"from now",
+			id, DISTROS_MAX_DAYS, fmt_rfc3339(date, when),
+			/* rounded up: 19 days and 23 hours is 20 */
+			(long)((date - dos->now + 86399) / 86400));
 	return 0;
 }
 
@@ -147,7 +161,8 @@ static int distros_list(struct session *sess, const struct dossier *dos,
 {
 	struct vendor v;
 	struct err e = { 0, "" };
-	const char *name = config_get(sess->cfg, "distros.vendor", "linux-distros");
+	const char *name =
+		config_get(sess->cfg, "distros.vendor", "linux-distros");
 	const char *addr = config_get(sess->cfg, "distros.address", NULL);
 	const char *key = config_get(sess->cfg, "distros.key", NULL);
 	char *why = NULL;
@@ -161,18 +176,21 @@ static int distros_list(struct session *sess, const struct dossier *dos,
 	d->to_email = xstrdup(addr ? addr : "linux-distros@vs.openwall.org");
 	if (!key) {
 		vendor_release(&v);
-		return err_setc(err, ERR_REFUSED,
-				"cannot send report %lld to linux-distros: no key for "
-				"the list: set distros.key in the config, or vendor add "
-				"%s --contact %s --key FPR --kind distro",
-				(long long)dos->f.r.id, name, d->to_email);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: no key for "
+			"the list: set distros.key in the config, or vendor add "
+			"%s --contact %s --key FPR --kind distro",
+			(long long)dos->f.r.id, name, d->to_email);
 	}
-	r = outgoing_key(session_crypto(sess, err), "send to linux-distros", dos->f.r.id,
-			 d->to_email, key, &d->fpr, &why, err);
+	r = outgoing_key(session_crypto(sess, err), "send to linux-distros",
+			 dos->f.r.id, d->to_email, key, &d->fpr, &why, err);
 	if (r == ERR_NOTFOUND)
-		r = err_setc(err, ERR_REFUSED,
-			     "cannot send report %lld to linux-distros: the list's "
-			     "key is not usable (%s)", (long long)dos->f.r.id, why);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"cannot send report %lld to linux-distros: the list's "
+			"key is not usable (%s)",
+			(long long)dos->f.r.id, why);
 	free(why);
 	vendor_release(&v);
 	return r;
@@ -191,7 +209,8 @@ static char *files_text(struct session *sess, const struct dossier *dos)
 	}
 	free(files);
 	if (!sb.len)
-		sbuf_adds(&sb, "files not named (neither by a fix recorded with "
+		sbuf_adds(&sb,
+			  "files not named (neither by a fix recorded with "
 			  "its tree nor by the reporter's signed mail)");
 	return sbuf_detach(&sb, NULL);
 }
@@ -202,8 +221,9 @@ static void commit_line(struct sbuf *sb, const char *indent, const char *what,
 {
 	sbuf_addf(sb, "%s%s%s (%s%s", indent, what, c->sha,
 		  c->tag ? "first in " : "",
-		  c->tag ? c->tag : checked ? "in no tagged release yet" :
-		  "not checked in a kernel tree");
+		  c->tag	    ? c->tag
+			  : checked ? "in no tagged release yet"
+				    : "not checked in a kernel tree");
 	if (c->branch)
 		sbuf_addf(sb, ", %s", c->branch);
 	sbuf_adds(sb, ")");
@@ -221,7 +241,8 @@ static char *fixes_text(const struct fixcve *fc)
 		const struct fix_entry *f = &fc->fixes[i];
 		commit_line(&sb, "  ", "", &f->fix, f->tree_checked);
 		for (size_t b = 0; b < f->nbackports; b++)
-			commit_line(&sb, "    ", "backport ", &f->backports[b], true);
+			commit_line(&sb, "    ", "backport ", &f->backports[b],
+				    true);
 	}
 	if (!sb.len)
 		sbuf_adds(&sb, "  none recorded yet\n");
@@ -238,8 +259,10 @@ static char *versions_text(const struct fixcve *fc)
 	for (size_t i = 0; i < fc->nfixes; i++)
 		checked = checked || fc->fixes[i].tree_checked;
 	if (!checked)
-		return xstrdup(fc->nfixes ? "not known: the fix was not checked in a kernel tree" :
-			       "not known: no fix is recorded");
+		return xstrdup(
+			fc->nfixes
+				? "not known: the fix was not checked in a kernel tree"
+				: "not known: no fix is recorded");
 	t = affected_text(fc);
 	return t ? t : xstrdup("not known");
 }
@@ -250,7 +273,8 @@ static char *cves_text(const struct fixcve *fc)
 	struct sbuf sb = SBUF_INIT;
 
 	for (size_t i = 0; i < fc->ncves; i++)
-		sbuf_addf(&sb, "%s%s (%s)", i ? ", " : "", fc->cves[i].id, fc->cves[i].state);
+		sbuf_addf(&sb, "%s%s (%s)", i ? ", " : "", fc->cves[i].id,
+			  fc->cves[i].state);
 	if (!sb.len)
 		sbuf_adds(&sb, "none assigned");
 	return sbuf_detach(&sb, NULL);
@@ -284,16 +308,20 @@ static char *timeline_text(const struct dossier *dos, time_t date)
 			w = xasprintf(" %.12s ", e->detail + 7);
 			if (!seen.buf || !strstr(seen.buf, w)) {
 				sbuf_adds(&seen, w);
-				step(&sb, e->at, "fix %.12s recorded", e->detail + 7);
+				step(&sb, e->at, "fix %.12s recorded",
+				     e->detail + 7);
 			}
 			free(w);
-		} else if (!strcmp(e->kind, "cve-assign") || !strcmp(e->kind, "cve-add")) {
+		} else if (!strcmp(e->kind, "cve-assign") ||
+			   !strcmp(e->kind, "cve-add")) {
 			w = xstrndup(e->detail, strcspn(e->detail, " "));
 			step(&sb, e->at, "%s reserved", w);
 			free(w);
 		} else if (!strcmp(e->kind, "distros-notice")) {
-			step(&sb, e->at, "%sthe linux-distros list notified", "");
-		} else if (!strcmp(e->kind, "state") && str_ends(e->detail, "-> disclosed")) {
+			step(&sb, e->at, "%sthe linux-distros list notified",
+			     "");
+		} else if (!strcmp(e->kind, "state") &&
+			   str_ends(e->detail, "-> disclosed")) {
 			step(&sb, e->at, "%sdisclosed", "");
 			disclosed = true;
 		} else if (!strcmp(e->kind, "announce")) {
@@ -313,7 +341,10 @@ static char *title_text(const struct dossier *dos, const struct fixcve *fc)
 {
 	const char *fs = fc->nfixes ? fc->fixes[0].fix.subject : NULL;
 
-	return dossier_redact(dos, fs && *fs ? fs : dos->f.r.subject ? dos->f.r.subject : "");
+	return dossier_redact(dos,
+			      fs && *fs			 ? fs
+				      : dos->f.r.subject ? dos->f.r.subject
+							 : "");
 }
 
 /* The first CVE ID not rejected, or NULL. */
@@ -337,20 +368,31 @@ static char *history_text(const struct fixcve *fc)
 		struct affected_line *l;
 		size_t n = affected_lines(fc, &fc->fixes[k], &l);
 		for (size_t i = 0; i < n; i++) {
-			bool in = l[i].in && l[i].in_version && strcmp(l[i].in_version, "0");
+			bool in = l[i].in && l[i].in_version &&
+				strcmp(l[i].in_version, "0");
 			bool out = l[i].out && l[i].out_version;
 			char *iv = in ? version_release(l[i].in_version) : NULL;
-			char *fv = out ? version_release(l[i].out_version) : NULL;
+			char *fv = out ? version_release(l[i].out_version)
+				       : NULL;
 			if (in && out && !strcmp(iv, fv))
 				; /* entered and left within one release's -rcs */
 			else if (in && out)
-				sbuf_addf(&sb, "  Issue introduced in %s with commit %.12s and fixed in %s with commit %.12s\n",
-					  iv, l[i].in->sha, fv, l[i].out->sha);
+				sbuf_addf(
+					&sb,
+					"  Issue introduced in %s with commit %.12s and fixed in %s with commit %.12s\n",
+					iv, l[i].in->sha, fv, l[i].out->sha);
 			else if (out)
-				sbuf_addf(&sb, "  Fixed in %s with commit %.12s\n", fv, l[i].out->sha);
+				sbuf_addf(&sb,
+					  "  Fixed in %s with commit %.12s\n",
+					  fv, l[i].out->sha);
 			else if (in)
-				sbuf_addf(&sb, "  Issue introduced in %s with commit %.12s%s\n", iv,
-					  l[i].in->sha, l[i].out ? " (the fix is in no release yet)" : "");
+				sbuf_addf(
+					&sb,
+					"  Issue introduced in %s with commit %.12s%s\n",
+					iv, l[i].in->sha,
+					l[i].out
+						? " (the fix is in no release yet)"
+						: "");
 			free(iv);
 			free(fv);
 		}
@@ -366,14 +408,16 @@ static char *history_text(const struct fixcve *fc)
  * kernel's stable tree holds them all), one a line. */
 static char *urls_text(struct session *sess, const struct fixcve *fc)
 {
-	const char *base = config_get(sess->cfg, "cve.commit_url", "https://git.kernel.org/stable/c/");
+	const char *base = config_get(sess->cfg, "cve.commit_url",
+				      "https://git.kernel.org/stable/c/");
 	struct sbuf sb = SBUF_INIT;
 
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		const struct fix_entry *f = &fc->fixes[k];
 		for (size_t b = 0; b <= f->nbackports; b++)
 			sbuf_addf(&sb, "  %s%s\n", base,
-				  b < f->nbackports ? f->backports[b].sha : f->fix.sha);
+				  b < f->nbackports ? f->backports[b].sha
+						    : f->fix.sha);
 	}
 	if (!sb.len)
 		sbuf_adds(&sb, "  none: no fix is recorded\n");
@@ -402,7 +446,8 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	const struct report *r = &dos->f.r;
 	/* Once public (the announcement), when it was disclosed; before (the
 	 * distros notice), the date proposed. */
-	time_t date = dossier_released_at(dos) ? dossier_released_at(dos) : proposed_date(dos);
+	time_t date = dossier_released_at(dos) ? dossier_released_at(dos)
+					       : proposed_date(dos);
 	char *who = dossier_reporter(dos);
 	struct fixcve fc;
 	size_t n = 0;
@@ -412,10 +457,11 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	keep[1] = dossier_redact(dos, r->subject ? r->subject : "");
 	keep[2] = files_text(sess, dos);
 	keep[8] = fixcve_fix_text(sess, r->id, &keep[9]);
-	keep[3] = keep[8] ? xasprintf("commit %s", keep[8]) :
-		  !strcmp(r->state, "fix-ready") ? xstrdup("a fix is ready (its commit "
-			"is not recorded: fix ID --commit SHA)") :
-		  xasprintf("report state %s", r->state);
+	keep[3] = keep[8] ? xasprintf("commit %s", keep[8])
+		: !strcmp(r->state, "fix-ready")
+		? xstrdup("a fix is ready (its commit "
+			  "is not recorded: fix ID --commit SHA)")
+		: xasprintf("report state %s", r->state);
 	/* The date with its time and time zone (UTC, as every date the
 	 * team writes): "2026-12-05 13:00 UTC", so no reader's zone moves
 	 * the embargo's end by a day. */
@@ -424,14 +470,17 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 		const char *t = fmt_rfc3339(date, b);
 		keep[4] = xasprintf("%.10s %.5s UTC", t, t + 11);
 	}
-	keep[5] = who ? who : xstrdup("the reporter, who is not named without "
-				      "their consent");
-	keep[6] = xstrdup(r->consent_exploit ? "the reporter consented to its "
-			  "publication; it is not attached here" :
-			  "withheld (no consent from the reporter)");
+	keep[5] = who ? who
+		      : xstrdup("the reporter, who is not named without "
+				"their consent");
+	keep[6] = xstrdup(r->consent_exploit
+				  ? "the reporter consented to its "
+				    "publication; it is not attached here"
+				  : "withheld (no consent from the reporter)");
 	keep[7] = xasprintf("report %lld has no decided or proposed date",
 			    (long long)r->id);
-	keep[10] = dossier_redact(dos, fc.description ? fc.description : keep[1]);
+	keep[10] =
+		dossier_redact(dos, fc.description ? fc.description : keep[1]);
 	keep[11] = versions_text(&fc);
 	keep[12] = fixes_text(&fc);
 	keep[13] = cves_text(&fc);
@@ -445,13 +494,19 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	f[n++] = (struct template_field){ "id", keep[0], NULL };
 	f[n++] = (struct template_field){ "subject", keep[1], NULL };
 	f[n++] = (struct template_field){ "officer", sess->officer_name, NULL };
-	f[n++] = (struct template_field){ "team", config_get(sess->cfg,
-		"team.address", "security@kernel.org"), NULL };
+	f[n++] = (struct template_field){ "team",
+					  config_get(sess->cfg, "team.address",
+						     "security@kernel.org"),
+					  NULL };
 	f[n++] = (struct template_field){ "affected", keep[2], NULL };
 	f[n++] = (struct template_field){ "fix", keep[3], NULL };
-	f[n++] = (struct template_field){ "fix_commit", keep[8],
-		"no fix commit is recorded for the report (fix ID --commit SHA)" };
-	f[n++] = (struct template_field){ "cve", keep[9] ? keep[9] : "none recorded", NULL };
+	f[n++] = (struct template_field){
+		"fix_commit", keep[8],
+		"no fix commit is recorded for the report (fix ID --commit SHA)"
+	};
+	f[n++] = (struct template_field){ "cve",
+					  keep[9] ? keep[9] : "none recorded",
+					  NULL };
 	f[n++] = (struct template_field){ "disclosure_date", keep[4], keep[7] };
 	f[n++] = (struct template_field){ "credit", keep[5], NULL };
 	f[n++] = (struct template_field){ "exploit", keep[6], NULL };
@@ -464,10 +519,13 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	f[n++] = (struct template_field){ "history", keep[16], NULL };
 	f[n++] = (struct template_field){ "urls", keep[17], NULL };
 	f[n++] = (struct template_field){ "cve_link", keep[18], NULL };
-	f[n++] = (struct template_field){ "mitigation",
+	f[n++] = (struct template_field){
+		"mitigation",
 		"update to the latest stable kernel release of your series, which "
 		"holds the fix; where that is not possible, apply the fix commits "
-		"below, each to its own branch.", NULL };
+		"below, each to its own branch.",
+		NULL
+	};
 	return n;
 }
 
@@ -478,9 +536,9 @@ static int compose(struct session *sess, enum notice_kind k,
 	struct template_field f[32];
 	char *keep[24] = { 0 }, *text = NULL, *src = NULL;
 	size_t nf = fields(sess, dos, f, keep);
-	const char *tag = k == NOTICE_DISTROS ?
-		config_get(sess->cfg, "distros.subject_tag", "[vs]") :
-		config_get(sess->cfg, "announce.subject_tag", "");
+	const char *tag = k == NOTICE_DISTROS
+		? config_get(sess->cfg, "distros.subject_tag", "[vs]")
+		: config_get(sess->cfg, "announce.subject_tag", "");
 	char *subj = outgoing_one_line(keep[1]);
 	int r;
 
@@ -489,9 +547,11 @@ static int compose(struct session *sess, enum notice_kind k,
 	if (k == NOTICE_ANNOUNCE && keep[19]) {
 		free(subj);
 		subj = outgoing_one_line(keep[15]);
-		d->subject = xasprintf("%s%s%s: %s", tag, *tag ? " " : "", keep[19], subj);
+		d->subject = xasprintf("%s%s%s: %s", tag, *tag ? " " : "",
+				       keep[19], subj);
 	} else {
-		d->subject = xasprintf("%s%sLinux kernel: %s", tag, *tag ? " " : "", subj);
+		d->subject = xasprintf("%s%sLinux kernel: %s", tag,
+				       *tag ? " " : "", subj);
 	}
 	free(subj);
 	if ((r = template_load(sess, d->template, &text, &src, err)) == 0)
@@ -509,8 +569,8 @@ static int compose(struct session *sess, enum notice_kind k,
 }
 
 int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
-		   const char *outbox, const char *sendmail, struct reply_draft *d,
-		   struct err *err)
+		   const char *outbox, const char *sendmail,
+		   struct reply_draft *d, struct err *err)
 {
 	struct dossier dos;
 	int r;
@@ -527,12 +587,15 @@ int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
 		    (r = distros_list(sess, &dos, d, err)) < 0)
 			goto out;
 	} else {
-		if ((r = dossier_refuse_unreleased(&dos, "announcement", err)) < 0) {
-			err_prefix(err, "cannot announce report %lld", (long long)id);
+		if ((r = dossier_refuse_unreleased(&dos, "announcement", err)) <
+		    0) {
+			err_prefix(err, "cannot announce report %lld",
+				   (long long)id);
 			goto out;
 		}
-		d->to_email = xstrdup(config_get(sess->cfg, "announce.address",
-						 "oss-security@lists.openwall.com"));
+		d->to_email =
+			xstrdup(config_get(sess->cfg, "announce.address",
+					   "oss-security@lists.openwall.com"));
 	}
 	if ((r = compose(sess, k, &dos, d, err)) < 0)
 		goto out;
@@ -540,14 +603,16 @@ int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
 	 * of the reporter's without consent to credit.  A public post
 	 * starts its own thread: it names no private message at all. */
 	if (k == NOTICE_DISTROS)
-		d->nrefs = outgoing_thread_refs_copy(sess, &dos, true, &d->refs);
+		d->nrefs =
+			outgoing_thread_refs_copy(sess, &dos, true, &d->refs);
 out:
 	dossier_release(&dos);
 	return r;
 }
 
 /* The list's vendor status: notified (its clock starts). */
-static void mark_notified(struct session *sess, int64_t id, struct reply_sent *res)
+static void mark_notified(struct session *sess, int64_t id,
+			  struct reply_sent *res)
 {
 	struct vendor_change c;
 	struct err e = { 0, "" };
@@ -575,10 +640,10 @@ int notice_send(struct session *sess, enum notice_kind k,
 	om.to_name = NULL;
 	om.fpr = k == NOTICE_DISTROS ? d->fpr : NULL;
 	om.event_kind = k == NOTICE_DISTROS ? "distros-notice" : "announce";
-	detail = k == NOTICE_DISTROS ?
-		xasprintf("to %s (encrypted to the list's key %s, signed)",
-			  d->to_email, d->fpr) :
-		xasprintf("public post to %s (not encrypted)", d->to_email);
+	detail = k == NOTICE_DISTROS
+		? xasprintf("to %s (encrypted to the list's key %s, signed)",
+			    d->to_email, d->fpr)
+		: xasprintf("public post to %s (not encrypted)", d->to_email);
 	om.event_detail = detail;
 	r = outgoing_send(sess, &om, res, err);
 	if (r == 0 && k == NOTICE_DISTROS)

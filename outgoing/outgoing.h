@@ -26,27 +26,27 @@
 
 /* forward.c: a report forwarded to participants as PGP/MIME mail --------*/
 struct forward_opts {
-	const char *const *to;  /* "user@host" or "Name <user@host>" */
+	const char *const *to; /* "user@host" or "Name <user@host>" */
 	size_t nto;
-	const char *const *keys;/* NULL, or for each of to: the key the
+	const char *const *keys; /* NULL, or for each of to: the key the
 				 * officer confirmed for them, or NULL */
-	bool allow_plaintext;   /* keyless recipients get a plain copy */
-	bool force_recipient;   /* allow addresses that are not participants */
-	const char *outbox;     /* Maildir to deliver into, or NULL: */
-	const char *sendmail;   /* the command mail is piped into (-t -oi) */
+	bool allow_plaintext; /* keyless recipients get a plain copy */
+	bool force_recipient; /* allow addresses that are not participants */
+	const char *outbox; /* Maildir to deliver into, or NULL: */
+	const char *sendmail; /* the command mail is piped into (-t -oi) */
 	const char *const *release; /* attachment file names the officer */
-	size_t nrelease;            /* releases (--release-attachment) */
+	size_t nrelease; /* releases (--release-attachment) */
 };
 struct forward_sent {
 	bool plaintext;
-	char *to;               /* "a@x, b@y" */
-	char *where;            /* the Maildir file, or "sent via sendmail" */
+	char *to; /* "a@x, b@y" */
+	char *where; /* the Maildir file, or "sent via sendmail" */
 };
 struct forward_result {
 	struct forward_sent *sent;
 	size_t nsent;
-	size_t attached;        /* attachments carried */
-	size_t withheld;        /* attachments left out */
+	size_t attached; /* attachments carried */
+	size_t withheld; /* attachments left out */
 };
 /*
  * Forwards report id to o->to: one RFC 3156 message signed with the
@@ -74,13 +74,13 @@ void forward_result_release(struct forward_result *res);
  * the shipped default) ------------------------------------------------*/
 struct template_info {
 	char *name;
-	char *source;           /* the file, or "shipped" */
+	char *source; /* the file, or "shipped" */
 	char *text;
 };
 struct template_field {
-	const char *name;       /* "id" */
-	const char *value;      /* NULL: the report has none, see missing */
-	const char *missing;    /* "report 3 has no fix commit recorded" */
+	const char *name; /* "id" */
+	const char *value; /* NULL: the report has none, see missing */
+	const char *missing; /* "report 3 has no fix commit recorded" */
 };
 /* The folder templates are read from (caller frees). */
 char *template_dir(const struct session *sess);
@@ -101,33 +101,33 @@ int template_fill(const char *name, const char *text,
 
 /* reply.c: a reply to the reporter, in the report's thread -------------*/
 struct reply_opts {
-	const char *template;   /* NULL: "ack" */
-	const char *to;         /* "addr" or "Name <addr>"; NULL: the reporter */
-	bool allow_plaintext;   /* no usable key: send it in the clear */
-	const char *outbox;     /* Maildir to deliver into, or NULL: */
-	const char *sendmail;   /* the command mail is piped into (-t -oi) */
+	const char *template; /* NULL: "ack" */
+	const char *to; /* "addr" or "Name <addr>"; NULL: the reporter */
+	bool allow_plaintext; /* no usable key: send it in the clear */
+	const char *outbox; /* Maildir to deliver into, or NULL: */
+	const char *sendmail; /* the command mail is piped into (-t -oi) */
 };
 struct reply_draft {
 	int64_t id;
 	char *template;
-	char *to_name;          /* or NULL */
+	char *to_name; /* or NULL */
 	char *to_email;
-	char *fpr;              /* the key it is encrypted to; NULL: plaintext */
-	char *why;              /* plaintext: why there is no key */
+	char *fpr; /* the key it is encrypted to; NULL: plaintext */
+	char *why; /* plaintext: why there is no key */
 	char *subject;
-	char **refs;            /* the thread's Message-IDs, oldest first */
+	char **refs; /* the thread's Message-IDs, oldest first */
 	size_t nrefs;
-	char *text;             /* the filled template (and quoted report):
+	char *text; /* the filled template (and quoted report):
 				 * plaintext in memory, wiped on release */
 	const char *outbox, *sendmail;
 };
 struct reply_sent {
 	bool plaintext;
 	char *message_id;
-	char *where;            /* the Maildir file, or "sent via sendmail" */
-	bool stored;            /* the copy joined the report's thread */
-	char *store_note;       /* why not, when !stored */
-	char *vendor_note;      /* distros: why the list's status is not
+	char *where; /* the Maildir file, or "sent via sendmail" */
+	bool stored; /* the copy joined the report's thread */
+	char *store_note; /* why not, when !stored */
+	char *vendor_note; /* distros: why the list's status is not
 				 * recorded, or NULL */
 };
 /*
@@ -156,8 +156,8 @@ enum notice_kind { NOTICE_DISTROS, NOTICE_ANNOUNCE };
  * no fix ready, no date or one more than 14 days away, no usable list
  * key; announce: still under embargo.  Release *d in any case. */
 int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
-		   const char *outbox, const char *sendmail, struct reply_draft *d,
-		   struct err *err);
+		   const char *outbox, const char *sendmail,
+		   struct reply_draft *d, struct err *err);
 /* Sends text: distros encrypted to the list's key and the list's vendor
  * marked notified; announce in the clear.  An event, a copy in the
  * thread. */
@@ -167,25 +167,25 @@ int notice_send(struct session *sess, enum notice_kind k,
 
 /* reminders.c: `due --mail` (see reminders.c for who gets what) ------*/
 struct due_mail_opts {
-	bool dry_run;           /* print who would get what, send nothing */
-	const char *outbox;     /* Maildir to deliver into, or NULL: */
-	const char *sendmail;   /* the command mail is piped into */
+	bool dry_run; /* print who would get what, send nothing */
+	const char *outbox; /* Maildir to deliver into, or NULL: */
+	const char *sendmail; /* the command mail is piped into */
 };
 /* What due_mail did, a line each, in order. */
 enum due_mail_what {
-	DUE_MAIL_SENT,       /* "KIND\tTO\treport N[ and more]\t<MSGID>" */
+	DUE_MAIL_SENT, /* "KIND\tTO\treport N[ and more]\t<MSGID>" */
 	DUE_MAIL_WOULD_SEND, /* --dry-run: "KIND\tTO\treport N[ and more]" */
-	DUE_MAIL_SKIPPED,    /* why a reminder due was not sent (no key,
+	DUE_MAIL_SKIPPED, /* why a reminder due was not sent (no key,
 			      * no officer address, a store error) */
-	DUE_MAIL_WARNING,    /* a warning that skips nothing counted */
+	DUE_MAIL_WARNING, /* a warning that skips nothing counted */
 };
 struct due_mail_result {
 	struct due_mail_line {
 		enum due_mail_what what;
-		char *text;  /* display-safe */
-	} *v;
+		char *text; /* display-safe */
+	} * v;
 	size_t n;
-	size_t sent, skipped;  /* sent (or would be), and skipped */
+	size_t sent, skipped; /* sent (or would be), and skipped */
 };
 void due_mail_result_release(struct due_mail_result *res);
 /* Sends (or lists) the reminders due now, each recipient at most once
@@ -193,7 +193,6 @@ void due_mail_result_release(struct due_mail_result *res);
  * Negative only when the store fails. */
 int due_mail(struct session *sess, const struct due_mail_opts *o,
 	     struct due_mail_result *res, struct err *err);
-
 
 /* The transport the config names (forward.outbox, else forward.sendmail)
  * into o; ERR_INVALID when it names none. */

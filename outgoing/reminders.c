@@ -39,7 +39,7 @@ struct remind_run {
 		struct sbuf text;
 		int64_t *ids;
 		size_t nids;
-	} *dg;
+	} * dg;
 	size_t ndg;
 	struct due_mail_result *res;
 };
@@ -73,7 +73,8 @@ static bool may_remind(struct remind_run *m, int64_t id, const char *recipient,
 	struct err e = { 0, "" };
 	time_t last = 0;
 
-	if (store_reminder_last(m->sess->store, id, recipient, kind, &last, &e) < 0) {
+	if (store_reminder_last(m->sess->store, id, recipient, kind, &last,
+				&e) < 0) {
 		say(m, DUE_MAIL_SKIPPED, safe_str(e.msg));
 		return false;
 	}
@@ -122,8 +123,10 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 	if (r < 0) {
 		char *w = safe_str(r == ERR_NOTFOUND ? why : e.msg);
 		say(m, DUE_MAIL_SKIPPED,
-		    xasprintf("report %lld: no %s reminder to %s: %s (reminders are "
-			      "never sent in the clear)", (long long)ids[0], kind, to, w));
+		    xasprintf(
+			    "report %lld: no %s reminder to %s: %s (reminders are "
+			    "never sent in the clear)",
+			    (long long)ids[0], kind, to, w));
 		free(w);
 		free(why);
 		free(to);
@@ -131,15 +134,17 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 	}
 	if (m->o->dry_run) {
 		say(m, DUE_MAIL_WOULD_SEND,
-		    xasprintf("%s\t%s\treport %lld%s", kind, to, (long long)ids[0],
-			      nids > 1 ? " and more" : ""));
+		    xasprintf("%s\t%s\treport %lld%s", kind, to,
+			      (long long)ids[0], nids > 1 ? " and more" : ""));
 		free(fpr);
 		free(to);
 		return;
 	}
 	memset(&om, 0, sizeof(om));
-	what = xasprintf("cannot remind %s about report %lld", email, (long long)ids[0]);
-	detail = xasprintf("%s reminder to %s (encrypted, signed)", kind, email);
+	what = xasprintf("cannot remind %s about report %lld", email,
+			 (long long)ids[0]);
+	detail =
+		xasprintf("%s reminder to %s (encrypted, signed)", kind, email);
 	om.id = ids[0];
 	om.also = ids + 1;
 	om.nalso = nids - 1;
@@ -161,7 +166,8 @@ static void send_one(struct remind_run *m, const char *kind, const char *email,
 		char *mid = safe_str(res.message_id);
 		say(m, DUE_MAIL_SENT,
 		    xasprintf("%s\t%s\treport %lld%s\t<%s>", kind, to,
-			      (long long)ids[0], nids > 1 ? " and more" : "", mid));
+			      (long long)ids[0], nids > 1 ? " and more" : "",
+			      mid));
 		free(mid);
 	}
 	reply_sent_release(&res);
@@ -200,14 +206,16 @@ static void remind_vendor(struct remind_run *m, const struct due_item *it,
 		return;
 	subject = xasprintf("[SECURITY] Reminder: report %lld: %s",
 			    (long long)r->id, subj);
-	text = xasprintf("Hello,\n\nThe security team told %s about report %lld "
-			 "(\"%s\") on %s\nand has heard nothing for %ld working "
-			 "days. Please acknowledge it and tell us\nwhether you "
-			 "are affected, by replying to this mail.\n\n%s\n%s\n",
-			 v->name, (long long)r->id, subj,
-			 fmt_rfc3339(v->notified_at, when), it->days,
-			 m->sess->officer_name, config_get(m->sess->cfg,
-			 "team.address", "security@kernel.org"));
+	text = xasprintf(
+		"Hello,\n\nThe security team told %s about report %lld "
+		"(\"%s\") on %s\nand has heard nothing for %ld working "
+		"days. Please acknowledge it and tell us\nwhether you "
+		"are affected, by replying to this mail.\n\n%s\n%s\n",
+		v->name, (long long)r->id, subj,
+		fmt_rfc3339(v->notified_at, when), it->days,
+		m->sess->officer_name,
+		config_get(m->sess->cfg, "team.address",
+			   "security@kernel.org"));
 	send_one(m, "vendor", v->contact, v->key_fpr, &r->id, 1, subject, text);
 	free(subject);
 	wipe_free(text, strlen(text));
@@ -224,7 +232,8 @@ static void remind_participant(struct remind_run *m, const struct due_item *it,
 
 	if (!may_remind(m, r->id, p->email, "participant"))
 		return;
-	if (store_participant_get(m->sess->store, r->id, p->email, &pp, &e) == 0) {
+	if (store_participant_get(m->sess->store, r->id, p->email, &pp, &e) ==
+	    0) {
 		int kr = participant_key(m->sess, r->id, &pp, &key, &e);
 
 		participant_release(&pp);
@@ -245,10 +254,11 @@ static void remind_participant(struct remind_run *m, const struct due_item *it,
 	text = xasprintf("Hello,\n\nYou were brought into report %lld (\"%s\") "
 			 "on %s\nand have not acknowledged it yet. Please "
 			 "confirm that you have it\nand are looking at it, by "
-			 "replying to this mail.\n\n%s\n%s\n", (long long)r->id,
-			 subj, fmt_rfc3339(p->added_at, when),
-			 m->sess->officer_name, config_get(m->sess->cfg,
-			 "team.address", "security@kernel.org"));
+			 "replying to this mail.\n\n%s\n%s\n",
+			 (long long)r->id, subj, fmt_rfc3339(p->added_at, when),
+			 m->sess->officer_name,
+			 config_get(m->sess->cfg, "team.address",
+				    "security@kernel.org"));
 	send_one(m, "participant", p->email, key, &r->id, 1, subject, text);
 	free(key);
 	free(subject);
@@ -272,19 +282,22 @@ static void remind_waiting(struct remind_run *m, const struct due_item *it,
 		char *o = safe_str(r->claimed_by);
 		say(m, DUE_MAIL_WARNING,
 		    xasprintf("no reporter-waiting reminder for officer %s: set "
-			      "officers.%s to their address in the config", o, o));
+			      "officers.%s to their address in the config",
+			      o, o));
 		free(o);
 		return;
 	}
 	if (!may_remind(m, r->id, addr, "reporter-waiting"))
 		return;
-	subject = xasprintf("[SECURITY] Reporter waiting: report %lld", (long long)r->id);
-	text = xasprintf("Hello %s,\n\nThe reporter of report %lld (\"%s\"),\n"
-			 "which you claimed, sent it on %s\nand has had no reply "
-			 "for %ld working days.\nSend one: secteam-tui reply %lld "
-			 "(the ack template).\n\n-- \nsecteam-tui due --mail\n",
-			 r->claimed_by, (long long)r->id, subj,
-			 fmt_rfc3339(it->date, when), it->days, (long long)r->id);
+	subject = xasprintf("[SECURITY] Reporter waiting: report %lld",
+			    (long long)r->id);
+	text = xasprintf(
+		"Hello %s,\n\nThe reporter of report %lld (\"%s\"),\n"
+		"which you claimed, sent it on %s\nand has had no reply "
+		"for %ld working days.\nSend one: secteam-tui reply %lld "
+		"(the ack template).\n\n-- \nsecteam-tui due --mail\n",
+		r->claimed_by, (long long)r->id, subj,
+		fmt_rfc3339(it->date, when), it->days, (long long)r->id);
 	send_one(m, "reporter-waiting", addr, NULL, &r->id, 1, subject, text);
 	free(subject);
 	wipe_free(text, strlen(text));
@@ -310,10 +323,11 @@ static void add_to_digest(struct remind_run *m, const struct due_item *it,
 	}
 	d->ids = xrealloc(d->ids, (d->nids + 1) * sizeof(*d->ids));
 	d->ids[d->nids++] = r->id;
-	sbuf_addf(&d->text, "  #%lld %s\n      %s %s%s\n", (long long)r->id, subj,
-		  it->date < m->now ? "overdue since" : "due",
+	sbuf_addf(&d->text, "  #%lld %s\n      %s %s%s\n", (long long)r->id,
+		  subj, it->date < m->now ? "overdue since" : "due",
 		  fmt_rfc3339(it->date, buf),
-		  r->disclosure ? "" : " (no date decided: the policy's default)");
+		  r->disclosure ? ""
+				: " (no date decided: the policy's default)");
 }
 
 /* Each report's items (they come together) with its subject as others
@@ -358,7 +372,8 @@ static void send_digests(struct remind_run *m)
 {
 	for (size_t i = 0; i < m->ndg; i++) {
 		struct digest *d = &m->dg[i];
-		char *key = xasprintf("officers.%s", d->officer), *subject, *text;
+		char *key = xasprintf("officers.%s", d->officer), *subject,
+		     *text;
 		const char *addr = config_get(m->sess->cfg, key, NULL);
 		int64_t *ids = xcalloc(d->nids + 1, sizeof(*ids));
 		size_t n = 0;
@@ -366,8 +381,10 @@ static void send_digests(struct remind_run *m)
 		if (!addr || !participant_email_valid(addr)) {
 			char *o = safe_str(d->officer);
 			say(m, DUE_MAIL_SKIPPED,
-			    xasprintf("no digest for officer %s: set officers.%s to "
-				      "their address in the config", o, o));
+			    xasprintf(
+				    "no digest for officer %s: set officers.%s to "
+				    "their address in the config",
+				    o, o));
 			free(o);
 		} else {
 			for (size_t k = 0; k < d->nids; k++)
@@ -375,11 +392,15 @@ static void send_digests(struct remind_run *m)
 					ids[n++] = d->ids[k];
 		}
 		if (n) {
-			subject = xasprintf("[SECURITY] Your reports due: %zu", n);
-			text = xasprintf("Hello %s,\n\nReports you claimed that are overdue "
-					 "or due within 2 days:\n\n%s\n-- \nsecteam-tui due "
-					 "--mail\n", d->officer, d->text.buf);
-			send_one(m, "digest", addr, NULL, ids, n, subject, text);
+			subject = xasprintf("[SECURITY] Your reports due: %zu",
+					    n);
+			text = xasprintf(
+				"Hello %s,\n\nReports you claimed that are overdue "
+				"or due within 2 days:\n\n%s\n-- \nsecteam-tui due "
+				"--mail\n",
+				d->officer, d->text.buf);
+			send_one(m, "digest", addr, NULL, ids, n, subject,
+				 text);
 			free(subject);
 			wipe_free(text, strlen(text));
 		}

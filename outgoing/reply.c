@@ -27,7 +27,7 @@
 #include "mail/mail.h"
 #include "store/store.h"
 
-#define QUOTE_MAX_LINES 400   /* of the report quoted in a reply */
+#define QUOTE_MAX_LINES 400 /* of the report quoted in a reply */
 
 void reply_draft_release(struct reply_draft *d)
 {
@@ -58,11 +58,14 @@ int reply_transport_from_config(struct session *sess, struct reply_opts *o,
 				struct err *err)
 {
 	o->outbox = config_get(sess->cfg, "forward.outbox", NULL);
-	o->sendmail = o->outbox ? NULL : config_get(sess->cfg, "forward.sendmail", NULL);
+	o->sendmail = o->outbox
+		? NULL
+		: config_get(sess->cfg, "forward.sendmail", NULL);
 	if (!o->outbox && !o->sendmail)
-		return err_setc(err, ERR_INVALID,
-				"say where mail goes: set forward.outbox (a Maildir) "
-				"or forward.sendmail in the config");
+		return err_setc(
+			err, ERR_INVALID,
+			"say where mail goes: set forward.outbox (a Maildir) "
+			"or forward.sendmail in the config");
 	return 0;
 }
 
@@ -75,7 +78,8 @@ static bool in_report(struct session *sess, const struct dossier *dos,
 	struct err e = { 0, "" };
 
 	/* A participant's stored name when none was given. */
-	if (store_participant_get(sess->store, dos->f.r.id, email, &p, &e) == 0) {
+	if (store_participant_get(sess->store, dos->f.r.id, email, &p, &e) ==
+	    0) {
 		if (!*name && p.name)
 			*name = xstrdup(p.name);
 		participant_release(&p);
@@ -96,22 +100,26 @@ static int recipient(struct session *sess, struct reply_draft *d,
 	const struct report *r = &dos->f.r;
 
 	if (o->to) {
-		if (participant_parse_address(o->to, &d->to_name, &d->to_email, err) < 0)
+		if (participant_parse_address(o->to, &d->to_name, &d->to_email,
+					      err) < 0)
 			return err_prefix(err, "cannot reply to report %lld",
 					  (long long)d->id);
 		if (!in_report(sess, dos, d->to_email, &d->to_name))
-			return err_setc(err, ERR_REFUSED,
-					"cannot reply to report %lld: '%s' neither wrote "
-					"to its thread nor is a participant (maintainers "
-					"%lld --add '%s' to bring them in)", (long long)d->id,
-					d->to_email, (long long)d->id, d->to_email);
+			return err_setc(
+				err, ERR_REFUSED,
+				"cannot reply to report %lld: '%s' neither wrote "
+				"to its thread nor is a participant (maintainers "
+				"%lld --add '%s' to bring them in)",
+				(long long)d->id, d->to_email, (long long)d->id,
+				d->to_email);
 		return 0;
 	}
 	if (!r->reporter_email || !participant_email_valid(r->reporter_email))
-		return err_setc(err, ERR_INVALID,
-				"cannot reply to report %lld: its reporter has no "
-				"usable address; give one with --to ADDR",
-				(long long)d->id);
+		return err_setc(
+			err, ERR_INVALID,
+			"cannot reply to report %lld: its reporter has no "
+			"usable address; give one with --to ADDR",
+			(long long)d->id);
 	d->to_email = xstrdup(r->reporter_email);
 	d->to_name = r->reporter_name ? xstrdup(r->reporter_name) : NULL;
 	return 0;
@@ -130,7 +138,8 @@ static bool came_encrypted(const struct dossier *dos)
 
 /* The recipient's key into d->fpr, or the rule that refuses the reply. */
 static int find_key(struct session *sess, struct reply_draft *d,
-		    const struct dossier *dos, bool allow_plain, struct err *err)
+		    const struct dossier *dos, bool allow_plain,
+		    struct err *err)
 {
 	struct participant p;
 	struct err e = { 0, "" };
@@ -141,7 +150,8 @@ static int find_key(struct session *sess, struct reply_draft *d,
 	if (!c) {
 		return ERR_CRYPTO;
 	}
-	if (store_participant_get(sess->store, d->id, d->to_email, &p, &e) == 0) {
+	if (store_participant_get(sess->store, d->id, d->to_email, &p, &e) ==
+	    0) {
 		r = participant_key(sess, d->id, &p, &confirmed, err);
 		participant_release(&p);
 		if (r < 0)
@@ -153,18 +163,21 @@ static int find_key(struct session *sess, struct reply_draft *d,
 	if (r != ERR_NOTFOUND)
 		return r;
 	if (came_encrypted(dos))
-		return err_setc(err, ERR_REFUSED,
-				"cannot reply to report %lld: no usable key for '%s' "
-				"(%s), and the report came in encrypted, so it is never "
-				"answered in the clear; import their key or confirm one "
-				"(maintainers %lld --add %s --key FPR)", (long long)d->id,
-				d->to_email, d->why, (long long)d->id, d->to_email);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot reply to report %lld: no usable key for '%s' "
+			"(%s), and the report came in encrypted, so it is never "
+			"answered in the clear; import their key or confirm one "
+			"(maintainers %lld --add %s --key FPR)",
+			(long long)d->id, d->to_email, d->why, (long long)d->id,
+			d->to_email);
 	if (!allow_plain)
-		return err_setc(err, ERR_REFUSED,
-				"cannot reply to report %lld: no usable key for '%s' "
-				"(%s); use --allow-plaintext to send it in the clear "
-				"(recorded, without the quoted report)", (long long)d->id,
-				d->to_email, d->why);
+		return err_setc(
+			err, ERR_REFUSED,
+			"cannot reply to report %lld: no usable key for '%s' "
+			"(%s); use --allow-plaintext to send it in the clear "
+			"(recorded, without the quoted report)",
+			(long long)d->id, d->to_email, d->why);
 	return 0;
 }
 
@@ -191,35 +204,57 @@ static size_t fields(struct session *sess, const struct dossier *dos,
 	snprintf(buf[0], 160, "%lld", (long long)r->id);
 	snprintf(buf[4], 160, "%ld", dos->pol.default_days);
 	snprintf(buf[5], 160, "%ld", dos->pol.max_days);
-	snprintf(buf[1], 160, "report %lld has no fix commit recorded (its "
-		 "state is %s)", (long long)r->id, r->state ? r->state : "new");
-	snprintf(buf[2], 160, "report %lld has no decided disclosure date "
-		 "(date %lld set DATE)", (long long)r->id, (long long)r->id);
+	snprintf(buf[1], 160,
+		 "report %lld has no fix commit recorded (its "
+		 "state is %s)",
+		 (long long)r->id, r->state ? r->state : "new");
+	snprintf(buf[2], 160,
+		 "report %lld has no decided disclosure date "
+		 "(date %lld set DATE)",
+		 (long long)r->id, (long long)r->id);
 	if (r->disclosure)
-		strftime(buf[3], 160, "%Y-%m-%d %H:%M UTC", gmtime(&r->disclosure));
+		strftime(buf[3], 160, "%Y-%m-%d %H:%M UTC",
+			 gmtime(&r->disclosure));
 	for (size_t i = 0; i < dos->ndecisions; i++)
 		if (dos->decisions[i].reason && *dos->decisions[i].reason)
 			reason = dos->decisions[i].reason;
 	f[n++] = (struct template_field){ "id", buf[0], NULL };
-	f[n++] = (struct template_field){ "subject", r->subject ? r->subject : "", NULL };
+	f[n++] = (struct template_field){ "subject",
+					  r->subject ? r->subject : "", NULL };
 	f[n++] = (struct template_field){ "officer", sess->officer_name, NULL };
-	f[n++] = (struct template_field){ "team", config_get(sess->cfg,
-		"team.address", "security@kernel.org"), NULL };
-	f[n++] = (struct template_field){ "reporter", r->reporter_name &&
-		*r->reporter_name ? r->reporter_name : r->reporter_email ?
-		r->reporter_email : "", NULL };
+	f[n++] = (struct template_field){ "team",
+					  config_get(sess->cfg, "team.address",
+						     "security@kernel.org"),
+					  NULL };
+	f[n++] = (struct template_field){ "reporter",
+					  r->reporter_name && *r->reporter_name
+						  ? r->reporter_name
+						  : r->reporter_email
+						  ? r->reporter_email
+						  : "",
+					  NULL };
 	f[n++] = (struct template_field){ "default_days", buf[4], NULL };
 	f[n++] = (struct template_field){ "max_days", buf[5], NULL };
-	f[n++] = (struct template_field){ "state", r->state ? r->state : "new", NULL };
-	f[n++] = (struct template_field){ "severity", r->severity ? r->severity : "none", NULL };
+	f[n++] = (struct template_field){ "state", r->state ? r->state : "new",
+					  NULL };
+	f[n++] = (struct template_field){ "severity",
+					  r->severity ? r->severity : "none",
+					  NULL };
 	/* {fix_commit} from `fix ID --commit` (fixcve.h): the commit and,
 	 * when a tree was checked, the first tag that holds it. */
-	f[n++] = (struct template_field){ "fix_commit", fix_text(sess, r->id, buf[6]),
+	f[n++] = (struct template_field){ "fix_commit",
+					  fix_text(sess, r->id, buf[6]),
 					  buf[1] };
-	f[n++] = (struct template_field){ "disclosure_date", r->disclosure ?
-		buf[3] : NULL, buf[2] };
-	f[n++] = (struct template_field){ "date_reason", reason ? reason :
-		r->disclosure ? "within the team's default embargo" : NULL, buf[2] };
+	f[n++] = (struct template_field){ "disclosure_date",
+					  r->disclosure ? buf[3] : NULL,
+					  buf[2] };
+	f[n++] = (struct template_field){
+		"date_reason",
+		reason			? reason
+			: r->disclosure ? "within the team's default embargo"
+					: NULL,
+		buf[2]
+	};
 	return n;
 }
 
@@ -241,8 +276,8 @@ static int quote_report(struct session *sess, const struct dossier *dos,
 				  (long long)dos->f.r.id);
 	}
 	n = opened_message_lines(&om, &lines);
-	sbuf_addf(sb, "\nOn %s, you wrote:\n", m->date ? fmt_rfc3339(m->date, when)
-						       : "receipt");
+	sbuf_addf(sb, "\nOn %s, you wrote:\n",
+		  m->date ? fmt_rfc3339(m->date, when) : "receipt");
 	for (size_t i = 0; i < n && i < QUOTE_MAX_LINES; i++)
 		sbuf_addf(sb, ">%s%.*s\n", lines[i].len ? " " : "",
 			  (int)lines[i].len, lines[i].s);
@@ -260,7 +295,9 @@ static void thread_refs(struct session *sess, struct reply_draft *d,
 	char *s = outgoing_one_line(subj);
 
 	d->subject = str_starts(s, "Re:") || str_starts(s, "RE:") ||
-		     str_starts(s, "re:") ? xstrdup(s) : xasprintf("Re: %s", s);
+			str_starts(s, "re:")
+		? xstrdup(s)
+		: xasprintf("Re: %s", s);
 	free(s);
 	d->nrefs = outgoing_thread_refs_copy(sess, dos, false, &d->refs);
 }
@@ -278,7 +315,8 @@ static int compose(struct session *sess, struct reply_draft *d,
 	    (r = template_fill(d->template, text, f, nf, &filled, err)) < 0) {
 		free(text);
 		free(src);
-		return err_prefix(err, "cannot reply to report %lld", (long long)d->id);
+		return err_prefix(err, "cannot reply to report %lld",
+				  (long long)d->id);
 	}
 	free(text);
 	free(src);
@@ -307,7 +345,8 @@ int reply_prepare(struct session *sess, int64_t id, const struct reply_opts *o,
 	if (!o->outbox && !o->sendmail)
 		return err_setc(err, ERR_INVALID,
 				"cannot reply to report %lld: no outbox and no "
-				"sendmail command", (long long)id);
+				"sendmail command",
+				(long long)id);
 	if ((r = dossier_load(sess, id, &dos, err)) < 0)
 		goto out;
 	if ((r = recipient(sess, d, &dos, o, err)) < 0 ||
@@ -323,10 +362,10 @@ out:
 /* --- sending ------------------------------------------------------------*/
 
 struct outgoing {
-	char *from;             /* "Officer" <addr> */
-	char *officer_fpr;      /* the key that signs */
+	char *from; /* "Officer" <addr> */
+	char *officer_fpr; /* the key that signs */
 	const char *team;
-	char *buf;              /* the message */
+	char *buf; /* the message */
 	size_t len;
 	char *message_id;
 };
@@ -334,20 +373,26 @@ struct outgoing {
 static int sender(struct session *sess, struct crypto *c, int64_t id,
 		  struct outgoing *m, struct err *err)
 {
-	const char *from_addr, *sign_key = config_get(sess->cfg, "officer.key", NULL);
+	const char *from_addr,
+		*sign_key = config_get(sess->cfg, "officer.key", NULL);
 
 	m->team = config_get(sess->cfg, "team.address", "security@kernel.org");
 	from_addr = config_get(sess->cfg, "officer.email", m->team);
-	if (!participant_email_valid(m->team) || !participant_email_valid(from_addr))
-		return err_setc(err, ERR_INVALID,
-				"cannot reply to report %lld: invalid team.address "
-				"or officer.email '%s' in the config", (long long)id,
-				participant_email_valid(m->team) ? from_addr : m->team);
+	if (!participant_email_valid(m->team) ||
+	    !participant_email_valid(from_addr))
+		return err_setc(
+			err, ERR_INVALID,
+			"cannot reply to report %lld: invalid team.address "
+			"or officer.email '%s' in the config",
+			(long long)id,
+			participant_email_valid(m->team) ? from_addr : m->team);
 	if (sign_key)
 		m->officer_fpr = xstrdup(sign_key);
 	else if (crypto_default_secret_key(c, &m->officer_fpr, err) < 0)
-		return err_prefix(err, "cannot reply to report %lld: no key to sign "
-				  "with", (long long)id);
+		return err_prefix(err,
+				  "cannot reply to report %lld: no key to sign "
+				  "with",
+				  (long long)id);
 	m->from = outgoing_mailbox(sess->officer_name, from_addr);
 	return 0;
 }
@@ -391,8 +436,8 @@ static int build_signed(struct crypto *c, struct outgoing *m,
 	unsigned char *sig = NULL;
 	size_t slen = 0;
 	char *micalg = NULL;
-	int r = crypto_pgp_sign_detached(c, m->officer_fpr, ent, elen, &sig, &slen,
-				     &micalg, err);
+	int r = crypto_pgp_sign_detached(c, m->officer_fpr, ent, elen, &sig,
+					 &slen, &micalg, err);
 
 	if (r == 0)
 		r = mail_build_signed(h, ent, elen, (const char *)sig, slen,
@@ -415,7 +460,8 @@ static int protect_encrypt(struct session *sess, struct crypto *c,
 	int r = mail_protect_entity(h, ent, elen, &prot, &plen, err);
 
 	if (r == 0)
-		r = encrypt_entity(sess, c, om, m, prot, plen, cipher, clen, err);
+		r = encrypt_entity(sess, c, om, m, prot, plen, cipher, clen,
+				   err);
 	if (prot)
 		wipe_free(prot, plen);
 	return r;
@@ -458,11 +504,11 @@ static int build(struct session *sess, struct crypto *c,
 	r = mail_build_entity(body, NULL, 0, &ent, &elen, err);
 	wipe_free(body, strlen(body));
 	if (r == 0 && om->fpr)
-		r = protect_encrypt(sess, c, om, m, &h, ent, elen, &cipher, &clen,
-				    err);
+		r = protect_encrypt(sess, c, om, m, &h, ent, elen, &cipher,
+				    &clen, err);
 	if (r == 0)
-		r = om->fpr ? mail_build_encrypted(&h, (const char *)cipher, clen,
-						   &m->buf, &m->len, err)
+		r = om->fpr ? mail_build_encrypted(&h, (const char *)cipher,
+						   clen, &m->buf, &m->len, err)
 			    : build_signed(c, m, &h, ent, elen, err);
 	free(to);
 	free(cipher);
@@ -504,7 +550,8 @@ static void store_copy(struct session *sess, int64_t id,
 	if (import_finish(sess, p, &ir, &e) < 0)
 		res->store_note = xstrdup(e.msg);
 	else if (ir.status == IMPORT_ERROR)
-		res->store_note = xstrdup(ir.error ? ir.error : "import failed");
+		res->store_note =
+			xstrdup(ir.error ? ir.error : "import failed");
 	else if (ir.report_id != id)
 		res->store_note = xasprintf("it joined report %lld instead",
 					    (long long)ir.report_id);
@@ -541,14 +588,16 @@ int outgoing_send(struct session *sess, const struct outgoing_mail *om,
 	l.om = om;
 	l.message_id = m.message_id;
 	if ((r = core_write(sess, log_event, &l, err)) < 0) {
-		err_prefix(err, "report %lld: the mail was sent but the event "
-			   "could not be recorded", (long long)om->id);
+		err_prefix(err,
+			   "report %lld: the mail was sent but the event "
+			   "could not be recorded",
+			   (long long)om->id);
 		goto out;
 	}
 	if (!om->no_copy)
 		store_copy(sess, om->id, &m, res);
 	else
-		res->stored = true;     /* nothing to store: not a failure */
+		res->stored = true; /* nothing to store: not a failure */
 out:
 	free(m.from);
 	free(m.officer_fpr);
@@ -562,11 +611,17 @@ void outgoing_from_draft(struct outgoing_mail *om, const struct reply_draft *d,
 			 const char *what, const char *text)
 {
 	*om = (struct outgoing_mail){
-		.id = d->id, .what = what, .text = text,
-		.to_name = d->to_name, .to_email = d->to_email, .fpr = d->fpr,
+		.id = d->id,
+		.what = what,
+		.text = text,
+		.to_name = d->to_name,
+		.to_email = d->to_email,
+		.fpr = d->fpr,
 		.subject = d->subject,
-		.refs = (const char *const *)d->refs, .nrefs = d->nrefs,
-		.outbox = d->outbox, .sendmail = d->sendmail,
+		.refs = (const char *const *)d->refs,
+		.nrefs = d->nrefs,
+		.outbox = d->outbox,
+		.sendmail = d->sendmail,
 	};
 }
 
@@ -585,9 +640,9 @@ int reply_send(struct session *sess, const struct reply_draft *d,
 				   d->to_email, d->template);
 	else
 		detail = xasprintf("to %s in the clear (no usable key: %s; "
-					    "--allow-plaintext; report not quoted; "
-					    "template %s)", d->to_email, d->why,
-					    d->template);
+				   "--allow-plaintext; report not quoted; "
+				   "template %s)",
+				   d->to_email, d->why, d->template);
 	om.event_detail = detail;
 	r = outgoing_send(sess, &om, res, err);
 	free(what);

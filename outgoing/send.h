@@ -28,9 +28,9 @@ int outgoing_key(struct crypto *c, const char *verb, int64_t id,
 /* Delivers one message into the Maildir outbox, else through the
  * sendmail command; *where (caller frees) says where it went.  Errors
  * start with `what` ("cannot reply to report 3"). */
-int outgoing_deliver(const char *outbox, const char *sendmail,
-		     const char *buf, size_t len, const char *what,
-		     char **where, struct err *err);
+int outgoing_deliver(const char *outbox, const char *sendmail, const char *buf,
+		     size_t len, const char *what, char **where,
+		     struct err *err);
 /* One header-safe line (controls become spaces, valid UTF-8). */
 char *outgoing_one_line(const char *s);
 /* "Name" <email>, the name quoted for RFC 5322 (or the bare address). */
@@ -38,8 +38,8 @@ char *outgoing_mailbox(const char *name, const char *email);
 /* A Message-ID fit for In-Reply-To and References. */
 bool outgoing_msgid_ok(const char *s);
 
-#define OUTGOING_REFS_MAX 10      /* Message-IDs in References */
-#define OUTGOING_REFS_BYTES 2000  /* and the bytes they take */
+#define OUTGOING_REFS_MAX 10 /* Message-IDs in References */
+#define OUTGOING_REFS_BYTES 2000 /* and the bytes they take */
 struct dossier;
 /*
  * The References of mail about report dos (outgoing-thread.c), oldest
@@ -52,27 +52,28 @@ struct dossier;
 size_t outgoing_thread_refs(struct session *sess, const struct dossier *dos,
 			    bool hide_reporter, const char ***refs);
 /* The same, the strings copied: free each and the array. */
-size_t outgoing_thread_refs_copy(struct session *sess, const struct dossier *dos,
-				 bool hide_reporter, char ***refs);
+size_t outgoing_thread_refs_copy(struct session *sess,
+				 const struct dossier *dos, bool hide_reporter,
+				 char ***refs);
 
 /* One message to one recipient, in a report's thread (reply.c). */
 struct outgoing_mail {
-	int64_t id;             /* the report */
-	const char *what;       /* "cannot reply to report 3": error prefix */
-	const char *to_name;    /* or NULL */
+	int64_t id; /* the report */
+	const char *what; /* "cannot reply to report 3": error prefix */
+	const char *to_name; /* or NULL */
 	const char *to_email;
-	bool no_cc;             /* no Cc: team.address */
-	const char *fpr;        /* encrypt to this key; NULL: plain */
+	bool no_cc; /* no Cc: team.address */
+	const char *fpr; /* encrypt to this key; NULL: plain */
 	const char *subject;
-	const char *const *refs;/* Message-IDs, oldest first; the last is */
-	size_t nrefs;           /* In-Reply-To */
+	const char *const *refs; /* Message-IDs, oldest first; the last is */
+	size_t nrefs; /* In-Reply-To */
 	const char *text;
 	const char *outbox, *sendmail;
 	const char *event_kind; /* logged with event_detail + " <Message-ID>" */
 	const char *event_detail;
-	const int64_t *also;    /* more reports the event is logged on */
+	const int64_t *also; /* more reports the event is logged on */
 	size_t nalso;
-	bool no_copy;           /* no copy in the thread (a digest spans
+	bool no_copy; /* no copy in the thread (a digest spans
 				 * several reports) */
 };
 /* om filled from draft d (report, recipient, key, subject, thread,

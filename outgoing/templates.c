@@ -105,8 +105,8 @@ static bool name_ok(const char *name)
 	if (!*name || strlen(name) > 64)
 		return false;
 	for (const char *p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
-		      *p == '_'))
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_'))
 			return false;
 	return true;
 }
@@ -114,7 +114,7 @@ static bool name_ok(const char *name)
 char *template_dir(const struct session *sess)
 {
 	char *cfg = sess->config_path ? xstrdup(sess->config_path)
-				     : config_default_path();
+				      : config_default_path();
 	char *slash = strrchr(cfg, '/'), *dir;
 
 	if (slash)
@@ -142,9 +142,11 @@ int template_load(const struct session *sess, const char *name, char **text,
 	*text = NULL;
 	*source = NULL;
 	if (!name_ok(name))
-		return err_setc(err, ERR_INVALID,
-				"invalid template name '%s': use letters, digits "
-				"and '-' (see reply --list-templates)", name);
+		return err_setc(
+			err, ERR_INVALID,
+			"invalid template name '%s': use letters, digits "
+			"and '-' (see reply --list-templates)",
+			name);
 	dir = template_dir(sess);
 	path = xasprintf("%s/%s", dir, name);
 	free(dir);
@@ -163,9 +165,11 @@ int template_load(const struct session *sess, const char *name, char **text,
 		err_prefix(err, "refusing the template '%s'", path);
 	if (fd != ERR_NOTFOUND || !shipped_text(name)) {
 		if (fd == ERR_NOTFOUND)
-			err_setc(err, ERR_NOTFOUND,
-				 "no template '%s' (no file '%s' and no shipped "
-				 "default; see reply --list-templates)", name, path);
+			err_setc(
+				err, ERR_NOTFOUND,
+				"no template '%s' (no file '%s' and no shipped "
+				"default; see reply --list-templates)",
+				name, path);
 		free(path);
 		return fd;
 	}
@@ -183,7 +187,8 @@ int template_list(const struct session *sess, struct template_info **out,
 
 	for (size_t i = 0; i < ARRAY_SIZE(shipped); i++) {
 		char *text, *src;
-		if (template_load(sess, shipped[i].name, &text, &src, err) < 0) {
+		if (template_load(sess, shipped[i].name, &text, &src, err) <
+		    0) {
 			template_list_free(v, k);
 			return err->code;
 		}
@@ -213,7 +218,8 @@ static const char *field_value(const struct template_field *f, size_t nf,
 {
 	*known = false;
 	for (size_t i = 0; i < nf; i++)
-		if (strlen(f[i].name) == len && !strncmp(f[i].name, name, len)) {
+		if (strlen(f[i].name) == len &&
+		    !strncmp(f[i].name, name, len)) {
 			*known = true;
 			return f[i].value;
 		}
@@ -252,14 +258,17 @@ int template_fill(const char *name, const char *text,
 			continue;
 		}
 		end = strchr(p + 1, '}');
-		v = end ? field_value(f, nf, p + 1, (size_t)(end - p - 1), &known) : NULL;
+		v = end ? field_value(f, nf, p + 1, (size_t)(end - p - 1),
+				      &known)
+			: NULL;
 		if (!end || !known) {
 			char *names = field_names(f, nf);
 			int len = end ? (int)(end - p + 1) : 1;
-			err_setc(err, ERR_INVALID,
-				 "template '%s': unknown field '%.*s' (a field is "
-				 "one of %s; '{{' writes a '{')", name,
-				 len > 40 ? 40 : len, p, names);
+			err_setc(
+				err, ERR_INVALID,
+				"template '%s': unknown field '%.*s' (a field is "
+				"one of %s; '{{' writes a '{')",
+				name, len > 40 ? 40 : len, p, names);
 			free(names);
 			sbuf_release(&sb);
 			return ERR_INVALID;
@@ -267,11 +276,14 @@ int template_fill(const char *name, const char *text,
 		if (!v) {
 			const char *why = "";
 			for (size_t i = 0; i < nf; i++)
-				if (strlen(f[i].name) == (size_t)(end - p - 1) &&
-				    !strncmp(f[i].name, p + 1, (size_t)(end - p - 1)))
+				if (strlen(f[i].name) ==
+					    (size_t)(end - p - 1) &&
+				    !strncmp(f[i].name, p + 1,
+					     (size_t)(end - p - 1)))
 					why = f[i].missing;
-			err_setc(err, ERR_REFUSED, "template '%s' uses {%.*s}, but %s",
-				 name, (int)(end - p - 1), p + 1, why);
+			err_setc(err, ERR_REFUSED,
+				 "template '%s' uses {%.*s}, but %s", name,
+				 (int)(end - p - 1), p + 1, why);
 			sbuf_release(&sb);
 			return ERR_REFUSED;
 		}

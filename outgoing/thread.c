@@ -47,7 +47,7 @@ static void trust_release(struct trust *t)
 static bool signed_ok(const struct message *m)
 {
 	return (m->verdict == SIG_VALID || m->verdict == SIG_GOOD) &&
-	       m->fingerprint && *m->fingerprint;
+		m->fingerprint && *m->fingerprint;
 }
 
 /*
@@ -109,8 +109,8 @@ static void trust_init(struct session *sess, const struct dossier *dos,
 		free(fpr);
 	}
 	if (s && t->reporter_email &&
-	    store_participant_get(s, dos->f.r.id, t->reporter_email,
-				  &p, &e) == 0) {
+	    store_participant_get(s, dos->f.r.id, t->reporter_email, &p, &e) ==
+		    0) {
 		char *key = NULL;
 
 		/* Only a key their timeline confirms. */
@@ -130,8 +130,8 @@ static bool trusted(const struct trust *t, const struct message *m)
 		if (fpr_same_key(t->keys[i], m->fingerprint))
 			return true;
 	return m->verdict == SIG_VALID && m->signer_matches_from &&
-	       t->reporter_email && m->from_email &&
-	       !str_cmp_ci(t->reporter_email, m->from_email);
+		t->reporter_email && m->from_email &&
+		!str_cmp_ci(t->reporter_email, m->from_email);
 }
 
 /* Whether message i may be named at all (a Message-ID fit for the
@@ -178,14 +178,16 @@ size_t outgoing_thread_refs(struct session *sess, const struct dossier *dos,
 	}
 	/* The newest trusted ones, newest first; the newest always fits
 	 * (two Message-IDs fit in OUTGOING_REFS_BYTES). */
-	for (size_t i = dos->f.nmsgs; i-- > 1 && n + nnew < OUTGOING_REFS_MAX;) {
+	for (size_t i = dos->f.nmsgs;
+	     i-- > 1 && n + nnew < OUTGOING_REFS_MAX;) {
 		const struct message *m = &dos->f.msgs[i];
 
 		struct message v;
 		char *fpr;
 		bool ok;
 
-		if (!trusted(&t, m) || !nameable(dos, i, hide_reporter, refs, n) ||
+		if (!trusted(&t, m) ||
+		    !nameable(dos, i, hide_reporter, refs, n) ||
 		    !nameable(dos, i, hide_reporter, newest, nnew))
 			continue;
 		/* What its row says, verified again: only a message whose
@@ -194,7 +196,8 @@ size_t outgoing_thread_refs(struct session *sess, const struct dossier *dos,
 		free(fpr);
 		if (!ok)
 			continue;
-		if (nnew && bytes + ref_bytes(m->message_id) > OUTGOING_REFS_BYTES)
+		if (nnew &&
+		    bytes + ref_bytes(m->message_id) > OUTGOING_REFS_BYTES)
 			break;
 		newest[nnew++] = m->message_id;
 		bytes += ref_bytes(m->message_id);
@@ -206,8 +209,9 @@ size_t outgoing_thread_refs(struct session *sess, const struct dossier *dos,
 	return n;
 }
 
-size_t outgoing_thread_refs_copy(struct session *sess, const struct dossier *dos,
-				 bool hide_reporter, char ***refs)
+size_t outgoing_thread_refs_copy(struct session *sess,
+				 const struct dossier *dos, bool hide_reporter,
+				 char ***refs)
 {
 	const char **v;
 	size_t n = outgoing_thread_refs(sess, dos, hide_reporter, &v);

@@ -80,9 +80,11 @@ static void release_proposal(void *elem)
 int store_proposals_get(struct store *s, int64_t report_id,
 			struct proposal **out, size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, report_id, by, date, reason, officer, at FROM proposals"
-		" WHERE report_id = ?1 ORDER BY id", err);
+		" WHERE report_id = ?1 ORDER BY id",
+		err);
 	int r;
 
 	*out = NULL;
@@ -156,9 +158,11 @@ static void release_decision(void *elem)
 int store_decisions_get(struct store *s, int64_t report_id,
 			struct decision **out, size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, report_id, date, verdict, reason, override, officer, at"
-		" FROM decisions WHERE report_id = ?1 ORDER BY id", err);
+		" FROM decisions WHERE report_id = ?1 ORDER BY id",
+		err);
 	int r;
 
 	*out = NULL;

@@ -110,14 +110,14 @@ static int pq_load(struct err *err)
 
 struct pg {
 	PGconn *conn;
-	unsigned nstmt;         /* names prepared so far */
+	unsigned nstmt; /* names prepared so far */
 	enum db_fault fault;
 	char *errmsg;
 	bool listening;
-	unsigned gen;           /* connections so far, from 1: statements
+	unsigned gen; /* connections so far, from 1: statements
 				 * prepared on an earlier one are prepared
 				 * again */
-	bool catch_up;          /* reconnected: what changed meanwhile was
+	bool catch_up; /* reconnected: what changed meanwhile was
 				 * not notified */
 	bool piped; /* in libpq's pipeline mode (pg_send) */
 	int pending; /* statements sent whose results are unread */
@@ -149,11 +149,11 @@ struct pg_stmt {
 	int formats[PG_MAX_PARAMS];
 	bool owned[PG_MAX_PARAMS];
 	PGresult *res;
-	char *query;            /* in the server's dialect */
-	unsigned gen;           /* the connection it is prepared on (0: none) */
-	unsigned ran_gen;       /* the connection it last ran on unnamed */
-	int row, nrows;         /* the current row is row - 1 */
-	unsigned char *blob;    /* the last decoded bytea column */
+	char *query; /* in the server's dialect */
+	unsigned gen; /* the connection it is prepared on (0: none) */
+	unsigned ran_gen; /* the connection it last ran on unnamed */
+	int row, nrows; /* the current row is row - 1 */
+	unsigned char *blob; /* the last decoded bytea column */
 	int64_t changes;
 };
 
@@ -414,7 +414,8 @@ static char *server_name(PGconn *c)
 {
 	const char *host = pq.PQhost(c), *port = pq.PQport(c), *db = pq.PQdb(c);
 
-	return xasprintf("team server '%s%s%s/%s'", host && *host ? host : "local",
+	return xasprintf("team server '%s%s%s/%s'",
+			 host && *host ? host : "local",
 			 port && *port ? ":" : "", port ? port : "",
 			 db ? db : "?");
 }
@@ -444,11 +445,16 @@ static char *service_where(const char *svc)
 static const char *service_files(void)
 {
 	static char buf[1024];
-	const char *user = getenv("PGSERVICEFILE"), *sys = getenv("PGSYSCONFDIR");
+	const char *user = getenv("PGSERVICEFILE"),
+		   *sys = getenv("PGSYSCONFDIR");
 	const char *home = getenv("HOME");
 
-	snprintf(buf, sizeof(buf), " (looked up in '%s%s' and in '%s/pg_service.conf')",
-		 user ? user : home ? home : "~", user ? "" : "/.pg_service.conf",
+	snprintf(buf, sizeof(buf),
+		 " (looked up in '%s%s' and in '%s/pg_service.conf')",
+		 user		? user
+			 : home ? home
+				: "~",
+		 user ? "" : "/.pg_service.conf",
 		 sys ? sys : "/etc/postgresql-common");
 	return buf;
 }
@@ -559,13 +565,16 @@ static int pg_open(struct store *s, const char *where,
 		return -1;
 	p->conn = pq.PQconnectdb(where);
 	if (!p->conn)
-		return err_setc(err, ERR_IO, "cannot reach the team server: out of memory");
+		return err_setc(err, ERR_IO,
+				"cannot reach the team server: out of memory");
 	if (pq.PQstatus(p->conn) != CONNECTION_OK) {
 		char *svc = service_of(where);
 		msg = connect_error(pq.PQerrorMessage(p->conn));
-		s->where = svc && strstr(msg, "service") ? service_where(svc) : server_name(p->conn);
-		r = err_setc(err, ERR_IO, "cannot reach the %s: %s%s", s->where, msg,
-			     svc && strstr(msg, "service") ? service_files() : "");
+		s->where = svc && strstr(msg, "service") ? service_where(svc)
+							 : server_name(p->conn);
+		r = err_setc(
+			err, ERR_IO, "cannot reach the %s: %s%s", s->where, msg,
+			svc && strstr(msg, "service") ? service_files() : "");
 		free(svc);
 		free(msg);
 		return r;
@@ -602,9 +611,10 @@ static int pg_reconnect(struct store *s)
 		const char *m = pq.PQerrorMessage(p->conn);
 		/* Not away but shut out: no retry will help. */
 		bool shut = strstr(m, "is not permitted to log in") ||
-			    strstr(m, "permission denied for database") ||
-			    strstr(m, "password authentication failed") ||
-			    (strstr(m, "role \"") && strstr(m, "\" does not exist"));
+			strstr(m, "permission denied for database") ||
+			strstr(m, "password authentication failed") ||
+			(strstr(m, "role \"") &&
+			 strstr(m, "\" does not exist"));
 		note(s, NULL);
 		if (shut)
 			p->fault = DB_FAULT_PERM;
@@ -620,7 +630,8 @@ static int pg_reconnect(struct store *s)
 	return session_setup(s);
 }
 
-static char *pg_password_verifier(struct store *s, const char *role, const char *password)
+static char *pg_password_verifier(struct store *s, const char *role,
+				  const char *password)
 {
 	char *v = pq.PQencryptPasswordConn(PG(s)->conn, password, role,
 					   "scram-sha-256");
@@ -1087,7 +1098,7 @@ static int pg_schema_version(struct store *s)
 	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) > 0)
 		n = atoi(pq.PQgetvalue(r, 0, 0));
 	else if (code && (!strcmp(code, "42P01") || !strcmp(code, "3F000")))
-		n = 0;  /* no such table, or no such schema */
+		n = 0; /* no such table, or no such schema */
 	else
 		note(s, r);
 	pq.PQclear(r);
@@ -1105,24 +1116,28 @@ static int pg_migrate(struct store *s, struct err *err)
 	if ((size_t)v == n)
 		return 0;
 	if ((size_t)v > n)
-		return err_setc(err, ERR_INVALID,
-				"%s has schema version %d, newer than this secteam-tui (%zu); upgrade secteam-tui",
-				s->where, v, n);
+		return err_setc(
+			err, ERR_INVALID,
+			"%s has schema version %d, newer than this secteam-tui (%zu); upgrade secteam-tui",
+			s->where, v, n);
 	if ((r = store_begin(s, err)) < 0)
 		return r;
 	for (size_t i = (size_t)v; i < n; i++) {
 		char ver[96];
 
-		snprintf(ver, sizeof(ver),
-			 "INSERT INTO secteam.schema_info (version) VALUES (%zu)",
-			 i + 1);
+		snprintf(
+			ver, sizeof(ver),
+			"INSERT INTO secteam.schema_info (version) VALUES (%zu)",
+			i + 1);
 		if (pg_exec(s, schema_pg[i]) < 0 || pg_exec(s, ver) < 0) {
 			if (PG(s)->fault == DB_FAULT_PERM)
-				r = err_setc(err, ERR_REFUSED,
-					     "%s needs its schema upgraded to version %zu (%s); the team's administrator runs 'secteam-tui team init'",
-					     s->where, n, PG(s)->errmsg);
+				r = err_setc(
+					err, ERR_REFUSED,
+					"%s needs its schema upgraded to version %zu (%s); the team's administrator runs 'secteam-tui team init'",
+					s->where, n, PG(s)->errmsg);
 			else
-				r = store_dberr(s, err, "cannot upgrade the schema");
+				r = store_dberr(s, err,
+						"cannot upgrade the schema");
 			store_rollback(s);
 			return r;
 		}
@@ -1134,7 +1149,9 @@ static int pg_check(struct store *s, struct err *err)
 {
 	/* The server keeps its own pages; a query that reads every table
 	 * is the check that means something from a client. */
-	if (pg_exec(s, "SELECT count(*) FROM reports, (SELECT count(*) FROM events) e") < 0)
+	if (pg_exec(s,
+		    "SELECT count(*) FROM reports, (SELECT count(*) FROM events) e") <
+	    0)
 		return store_dberr(s, err, "cannot check");
 	return 0;
 }

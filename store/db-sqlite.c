@@ -32,8 +32,8 @@
 
 struct lite {
 	sqlite3 *db;
-	int64_t data_version;   /* for poll_changed */
-	int fault_rc;           /* extended code of the last failure */
+	int64_t data_version; /* for poll_changed */
+	int fault_rc; /* extended code of the last failure */
 };
 
 struct lite_stmt {
@@ -64,7 +64,8 @@ static void note(struct store *s)
 int store_check_files(const char *path, const char *shared_group,
 		      struct err *err)
 {
-	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+	static const char *const suffixes[] = { "", "-wal", "-shm",
+						"-journal" };
 	uid_t me = geteuid();
 	gid_t gid = (gid_t)-1;
 	unsigned allowed = 0600;
@@ -75,59 +76,73 @@ int store_check_files(const char *path, const char *shared_group,
 	if (shared_group && *shared_group) {
 		struct group *g = getgrnam(shared_group);
 		if (!g)
-			return err_setc(err, ERR_INVALID,
-					"store.shared_group '%s' is not a group on this system",
-					shared_group);
+			return err_setc(
+				err, ERR_INVALID,
+				"store.shared_group '%s' is not a group on this system",
+				shared_group);
 		gid = g->gr_gid;
 		allowed = 0660;
 	}
 	copy = xstrdup(path);
 	dir = dirname(copy);
 	if (stat(dir, &st) < 0)
-		r = err_setc(err, ERR_IO, "cannot open database '%s': its folder '%s': %s",
+		r = err_setc(err, ERR_IO,
+			     "cannot open database '%s': its folder '%s': %s",
 			     path, dir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
 		r = err_setc(err, ERR_INVALID,
-			     "cannot open database '%s': '%s' is not a folder", path, dir);
+			     "cannot open database '%s': '%s' is not a folder",
+			     path, dir);
 	else if (st.st_uid != me && st.st_uid != 0 &&
 		 !(gid != (gid_t)-1 && st.st_gid == gid))
-		r = err_setc(err, ERR_REFUSED,
-			     "refusing database '%s': its folder '%s' belongs to another user (uid %lu)",
-			     path, dir, (unsigned long)st.st_uid);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"refusing database '%s': its folder '%s' belongs to another user (uid %lu)",
+			path, dir, (unsigned long)st.st_uid);
 	else if ((st.st_mode & S_IWOTH) &&
 		 !((st.st_mode & S_ISVTX) && st.st_uid == me))
-		r = err_setc(err, ERR_REFUSED,
-			     "refusing database '%s': other users can create files in its folder '%s' (mode %04o); use a private folder",
-			     path, dir, (unsigned)(st.st_mode & 07777));
+		r = err_setc(
+			err, ERR_REFUSED,
+			"refusing database '%s': other users can create files in its folder '%s' (mode %04o); use a private folder",
+			path, dir, (unsigned)(st.st_mode & 07777));
 	else if ((st.st_mode & S_IWGRP) &&
 		 !((st.st_mode & S_ISVTX) && st.st_uid == me) &&
 		 !(gid != (gid_t)-1 && st.st_gid == gid))
-		r = err_setc(err, ERR_REFUSED,
-			     "refusing database '%s': its group can create files in its folder '%s' (mode %04o; run: chmod g-w '%s', or set store.shared_group)",
-			     path, dir, (unsigned)(st.st_mode & 07777), dir);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"refusing database '%s': its group can create files in its folder '%s' (mode %04o; run: chmod g-w '%s', or set store.shared_group)",
+			path, dir, (unsigned)(st.st_mode & 07777), dir);
 	free(copy);
 	for (size_t i = 0; !r && i < ARRAY_SIZE(suffixes); i++) {
 		char *f = xasprintf("%s%s", path, suffixes[i]);
 
 		if (lstat(f, &st) < 0) {
 			if (errno != ENOENT)
-				r = err_setc(err, ERR_IO, "cannot open database file '%s': %s",
-					     f, strerror(errno));
+				r = err_setc(
+					err, ERR_IO,
+					"cannot open database file '%s': %s", f,
+					strerror(errno));
 		} else if (S_ISLNK(st.st_mode)) {
-			r = err_setc(err, ERR_REFUSED,
-				     "refusing database file '%s': it is a symbolic link", f);
+			r = err_setc(
+				err, ERR_REFUSED,
+				"refusing database file '%s': it is a symbolic link",
+				f);
 		} else if (!S_ISREG(st.st_mode)) {
-			r = err_setc(err, ERR_REFUSED,
-				     "refusing database file '%s': it is not a regular file", f);
+			r = err_setc(
+				err, ERR_REFUSED,
+				"refusing database file '%s': it is not a regular file",
+				f);
 		} else if (st.st_uid != me &&
 			   !(gid != (gid_t)-1 && st.st_gid == gid)) {
-			r = err_setc(err, ERR_REFUSED,
-				     "refusing database file '%s': it belongs to another user (uid %lu)",
-				     f, (unsigned long)st.st_uid);
+			r = err_setc(
+				err, ERR_REFUSED,
+				"refusing database file '%s': it belongs to another user (uid %lu)",
+				f, (unsigned long)st.st_uid);
 		} else if (st.st_mode & 07777 & ~allowed) {
-			r = err_setc(err, ERR_REFUSED,
-				     "refusing database file '%s': its mode %04o lets others read it (run: chmod %o '%s')",
-				     f, (unsigned)(st.st_mode & 07777), allowed, f);
+			r = err_setc(
+				err, ERR_REFUSED,
+				"refusing database file '%s': its mode %04o lets others read it (run: chmod %o '%s')",
+				f, (unsigned)(st.st_mode & 07777), allowed, f);
 		}
 		free(f);
 	}
@@ -137,8 +152,9 @@ int store_check_files(const char *path, const char *shared_group,
 static int prepare_file(const char *path, const struct store_opts *o,
 			struct err *err)
 {
-	const char *group = o && o->shared_group && *o->shared_group ?
-			    o->shared_group : NULL;
+	const char *group = o && o->shared_group && *o->shared_group
+		? o->shared_group
+		: NULL;
 	char *dir = xstrdup(path), *d;
 	struct stat st;
 	gid_t gid = (gid_t)-1;
@@ -148,9 +164,10 @@ static int prepare_file(const char *path, const struct store_opts *o,
 		struct group *g = getgrnam(group);
 		if (!g) {
 			free(dir);
-			return err_setc(err, ERR_INVALID,
-					"store.shared_group '%s' is not a group on this system",
-					group);
+			return err_setc(
+				err, ERR_INVALID,
+				"store.shared_group '%s' is not a group on this system",
+				group);
 		}
 		gid = g->gr_gid;
 		dmode = 02770;
@@ -159,10 +176,11 @@ static int prepare_file(const char *path, const struct store_opts *o,
 	d = dirname(dir);
 	if (lstat(path, &st) < 0 && errno == ENOENT && stat(d, &st) < 0) {
 		if (!o || !o->make_folder) {
-			r = err_setc(err, ERR_NOTFOUND,
-				     "cannot open database '%s': its folder '%s' does "
-				     "not exist (only the default location is created)",
-				     path, d);
+			r = err_setc(
+				err, ERR_NOTFOUND,
+				"cannot open database '%s': its folder '%s' does "
+				"not exist (only the default location is created)",
+				path, d);
 			free(dir);
 			return r;
 		}
@@ -172,15 +190,17 @@ static int prepare_file(const char *path, const struct store_opts *o,
 		}
 		chmod(d, (mode_t)dmode);
 		if (gid != (gid_t)-1 && chown(d, (uid_t)-1, gid) < 0)
-			r = err_setc(err, ERR_IO, "cannot give '%s' to group '%s': %s",
-				     d, group, strerror(errno));
+			r = err_setc(err, ERR_IO,
+				     "cannot give '%s' to group '%s': %s", d,
+				     group, strerror(errno));
 	}
 	free(dir);
 	if (r || (r = store_check_files(path, group, err)) < 0)
 		return r;
 	if (lstat(path, &st) == 0)
 		return 0;
-	fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0 && errno == EEXIST)
 		/* Another command made it a moment ago: checked as any file. */
 		return store_check_files(path, group, err);
@@ -228,18 +248,20 @@ static int lite_open(struct store *s, const char *path,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
 				    SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)
-		return err_setc(err, ERR_IO, "cannot open database '%s': %s",
-				path, l->db ? sqlite3_errmsg(l->db) :
-					      "out of memory");
+		return err_setc(
+			err, ERR_IO, "cannot open database '%s': %s", path,
+			l->db ? sqlite3_errmsg(l->db) : "out of memory");
 	sqlite3_extended_result_codes(l->db, 1);
 	sqlite3_db_config(l->db, SQLITE_DBCONFIG_DEFENSIVE, 1, &flag);
 	sqlite3_db_config(l->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &flag);
-	sqlite3_db_config(l->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, &flag);
+	sqlite3_db_config(l->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0,
+			  &flag);
 	sqlite3_busy_timeout(l->db, s->busy_timeout_ms);
-	if (lite_exec(s, "PRAGMA journal_mode=WAL;"
-			 "PRAGMA synchronous=FULL;"
-			 "PRAGMA trusted_schema=OFF;"
-			 "PRAGMA secure_delete=ON;") < 0)
+	if (lite_exec(s,
+		      "PRAGMA journal_mode=WAL;"
+		      "PRAGMA synchronous=FULL;"
+		      "PRAGMA trusted_schema=OFF;"
+		      "PRAGMA secure_delete=ON;") < 0)
 		return store_dberr(s, err, "cannot set up the database");
 	/* Again now that WAL mode has made the -wal and -shm files: one
 	 * planted since the first look is refused before anything is
@@ -388,8 +410,9 @@ static enum db_fault lite_fault(struct store *s)
 		return DB_FAULT_PERM;
 	case SQLITE_CONSTRAINT:
 		return rc == SQLITE_CONSTRAINT_UNIQUE ||
-		       rc == SQLITE_CONSTRAINT_PRIMARYKEY ?
-			       DB_FAULT_UNIQUE : DB_FAULT_CHECK;
+				rc == SQLITE_CONSTRAINT_PRIMARYKEY
+			? DB_FAULT_UNIQUE
+			: DB_FAULT_CHECK;
 	default:
 		return DB_FAULT_OTHER;
 	}
@@ -435,15 +458,18 @@ static int lite_migrate(struct store *s, struct err *err)
 	}
 	if ((size_t)v > n) {
 		store_rollback(s);
-		return err_setc(err, ERR_INVALID,
-				"%s has schema version %d, newer than this secteam-tui (%zu); upgrade secteam-tui",
-				s->where, v, n);
+		return err_setc(
+			err, ERR_INVALID,
+			"%s has schema version %d, newer than this secteam-tui (%zu); upgrade secteam-tui",
+			s->where, v, n);
 	}
 	for (size_t i = (size_t)v; i < n; i++) {
 		char pragma[64];
 
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%zu", i + 1);
-		if (lite_exec(s, schema_sqlite[i]) < 0 || lite_exec(s, pragma) < 0) {
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%zu",
+			 i + 1);
+		if (lite_exec(s, schema_sqlite[i]) < 0 ||
+		    lite_exec(s, pragma) < 0) {
 			r = store_dberr(s, err, "cannot upgrade the schema");
 			store_rollback(s);
 			return r;
@@ -462,9 +488,10 @@ static int lite_migrate(struct store *s, struct err *err)
 	sqlite3_finalize(st);
 	if (r != SQLITE_DONE) {
 		store_rollback(s);
-		return err_setc(err, ERR_IO,
-				"cannot upgrade the schema of %s: a foreign key no longer holds",
-				s->where);
+		return err_setc(
+			err, ERR_IO,
+			"cannot upgrade the schema of %s: a foreign key no longer holds",
+			s->where);
 	}
 	if ((r = store_commit(s, err)) < 0)
 		return r;
@@ -488,9 +515,9 @@ static int lite_check(struct store *s, struct err *err)
 	if (sqlite3_step(st) != SQLITE_ROW ||
 	    !(t = (const char *)sqlite3_column_text(st, 0)) || strcmp(t, "ok"))
 		r = err_setc(err, ERR_IO, "%s is damaged: %s", s->where,
-			     sqlite3_column_text(st, 0) ?
-				     (const char *)sqlite3_column_text(st, 0) :
-				     "no answer");
+			     sqlite3_column_text(st, 0)
+				     ? (const char *)sqlite3_column_text(st, 0)
+				     : "no answer");
 	sqlite3_finalize(st);
 	return r;
 }

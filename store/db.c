@@ -22,16 +22,18 @@ int store_dberr(struct store *s, struct err *err, const char *what)
 
 	switch (s->eng->fault(s)) {
 	case DB_FAULT_BUSY:
-		return err_setc(err, ERR_BUSY,
-				"%s is busy (another officer is writing); try again",
-				s->where);
+		return err_setc(
+			err, ERR_BUSY,
+			"%s is busy (another officer is writing); try again",
+			s->where);
 	case DB_FAULT_FULL:
 		return err_setc(err, ERR_IO, "%s in %s: disk full", what,
 				s->where);
 	case DB_FAULT_PERM:
-		return err_setc(err, ERR_REFUSED,
-				"%s in %s: permission denied (%s); ask the team's administrator for the grant",
-				what, s->where, msg);
+		return err_setc(
+			err, ERR_REFUSED,
+			"%s in %s: permission denied (%s); ask the team's administrator for the grant",
+			what, s->where, msg);
 	case DB_FAULT_CONN:
 		return err_setc(err, ERR_IO, "%s: %s unreachable: %s", what,
 				s->where, msg);
@@ -150,14 +152,25 @@ void db_cols(struct stmt *st, const char *spec, ...)
 	va_start(ap, spec);
 	for (int i = 0; spec[i]; i++) {
 		switch (spec[i]) {
-		case 'I': *va_arg(ap, int64_t *) = db_col_int(st, i); break;
-		case 't': *va_arg(ap, time_t *) = (time_t)db_col_int(st, i); break;
-		case 'b': *va_arg(ap, bool *) = db_col_int(st, i) != 0; break;
-		case 's': *va_arg(ap, char **) = db_col_str(st, i); break;
-		case 'v': *va_arg(ap, enum sig_verdict *) = db_col_verdict(st, i); break;
+		case 'I':
+			*va_arg(ap, int64_t *) = db_col_int(st, i);
+			break;
+		case 't':
+			*va_arg(ap, time_t *) = (time_t)db_col_int(st, i);
+			break;
+		case 'b':
+			*va_arg(ap, bool *) = db_col_int(st, i) != 0;
+			break;
+		case 's':
+			*va_arg(ap, char **) = db_col_str(st, i);
+			break;
+		case 'v':
+			*va_arg(ap, enum sig_verdict *) = db_col_verdict(st, i);
+			break;
 		case '.':
 			break; /* read by the caller some other way */
-		default: assert(!"db_cols: unknown column letter");
+		default:
+			assert(!"db_cols: unknown column letter");
 		}
 	}
 	va_end(ap);
@@ -165,8 +178,9 @@ void db_cols(struct stmt *st, const char *spec, ...)
 
 void db_col_copy(struct stmt *st, int i, char *dst, size_t size)
 {
-	const char *t = st->s->eng->col_null(st, i) ? NULL :
-			st->s->eng->col_text(st, i);
+	const char *t = st->s->eng->col_null(st, i)
+		? NULL
+		: st->s->eng->col_text(st, i);
 	size_t n = t ? strlen(t) : 0;
 
 	if (!size)

@@ -23,13 +23,13 @@
 enum db_fault {
 	DB_FAULT_NONE,
 	DB_FAULT_OTHER,
-	DB_FAULT_BUSY,      /* another writer holds the lock past the timeout,
+	DB_FAULT_BUSY, /* another writer holds the lock past the timeout,
 			     * or a serialization failure: try again */
-	DB_FAULT_UNIQUE,    /* a UNIQUE or PRIMARY KEY constraint */
-	DB_FAULT_CHECK,     /* another constraint, or a trigger's refusal */
-	DB_FAULT_FULL,      /* disk full */
-	DB_FAULT_PERM,      /* the login role lacks a grant */
-	DB_FAULT_CONN,      /* the server is unreachable or went away */
+	DB_FAULT_UNIQUE, /* a UNIQUE or PRIMARY KEY constraint */
+	DB_FAULT_CHECK, /* another constraint, or a trigger's refusal */
+	DB_FAULT_FULL, /* disk full */
+	DB_FAULT_PERM, /* the login role lacks a grant */
+	DB_FAULT_CONN, /* the server is unreachable or went away */
 };
 
 /* A prepared statement; each engine's own statement struct begins with
@@ -40,7 +40,7 @@ struct stmt {
 
 /* An engine: one table of functions per file (db-sqlite.c, db-pg.c). */
 struct engine {
-	const char *name;   /* "sqlite", "postgresql" */
+	const char *name; /* "sqlite", "postgresql" */
 	int (*open)(struct store *s, const char *where,
 		    const struct store_opts *o, struct err *err);
 	void (*close)(struct store *s);
@@ -87,7 +87,8 @@ struct engine {
 	/* A login password's verifier (SCRAM), made here so the password
 	 * never reaches the server (caller frees), or NULL; NULL for an
 	 * engine without logins. */
-	char *(*password_verifier)(struct store *s, const char *role, const char *password);
+	char *(*password_verifier)(struct store *s, const char *role,
+				   const char *password);
 	/* Sends st (a write in a transaction) without waiting for its
 	 * result: an error is the next statement's, or the commit's (0, or
 	 * -1 when it cannot be sent); NULL for an engine without a
@@ -112,9 +113,9 @@ extern const struct engine db_pg_engine;
  * chunks of DB_IDS_MAX.
  */
 enum { DB_IDS_MAX = 64 };
-#define DB_IDS \
-	"?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, " \
-	"?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, " \
+#define DB_IDS                                     \
+	"?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "         \
+	"?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "  \
 	"?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, " \
 	"?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, " \
 	"?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, " \
@@ -142,7 +143,7 @@ int db_send(struct store *s, struct stmt *st, const char *what,
  * cleared; NULL with err set when it cannot be prepared. */
 struct stmt *db_stmt(struct store *s, const char *sql, struct err *err);
 void db_int(struct stmt *st, int i, int64_t v);
-void db_text(struct stmt *st, int i, const char *v);  /* NULL binds NULL */
+void db_text(struct stmt *st, int i, const char *v); /* NULL binds NULL */
 void db_blob(struct stmt *st, int i, const void *p, size_t n);
 void db_null(struct stmt *st, int i);
 /* 1 row, 0 done, -1 error: then store_dberr() says what. */

@@ -208,9 +208,11 @@ static int events_rows(struct store *s, struct stmt *st, struct event **out,
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
-		" WHERE ?1 = 0 OR report_id = ?1 ORDER BY id", err);
+		" WHERE ?1 = 0 OR report_id = ?1 ORDER BY id",
+		err);
 
 	*out = NULL;
 	*n = 0;
@@ -243,11 +245,13 @@ int store_events_kind(struct store *s, int64_t report_id, const char *kind,
 int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
 			size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
 		" WHERE report_id IS NOT NULL AND (?1 = 0 OR report_id = ?1)"
 		" AND (kind = 'fix' OR kind LIKE 'fix-%' OR kind LIKE 'cve-%')"
-		" ORDER BY report_id, id", err);
+		" ORDER BY report_id, id",
+		err);
 
 	*out = NULL;
 	*n = 0;
@@ -280,11 +284,13 @@ int store_events_linked(struct store *s, const char *detail, struct event **out,
 	/* The kind is written out, not bound: so the partial index
 	 * events_links (schema-*.c) finds the reports; events_report their
 	 * events. */
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
 		" WHERE kind = 'duplicate-of' AND report_id IN (SELECT report_id FROM events"
 		"  WHERE kind = 'duplicate-of' AND detail = ?1 AND report_id IS NOT NULL)"
-		" ORDER BY report_id, id", err);
+		" ORDER BY report_id, id",
+		err);
 
 	*out = NULL;
 	*n = 0;
@@ -312,7 +318,8 @@ int store_report_milestones(struct store *s, struct report_milestones **out,
 	 * to the reporter as reply-sent (or reply-plaintext).  The kinds
 	 * are those of the partial index events_milestones (schema-*.c),
 	 * which covers the query. */
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT report_id,"
 		" coalesce(min(CASE WHEN kind = 'state' AND detail LIKE 'new -> %'"
 		"  THEN at END), 0),"
@@ -324,7 +331,8 @@ int store_report_milestones(struct store *s, struct report_milestones **out,
 		"  THEN at END), 0)"
 		" FROM events WHERE report_id IS NOT NULL"
 		" AND kind IN ('state', 'fix', 'reply-sent', 'reply-plaintext')"
-		" GROUP BY report_id ORDER BY report_id", err);
+		" GROUP BY report_id ORDER BY report_id",
+		err);
 
 	*out = NULL;
 	*n = 0;
@@ -336,8 +344,9 @@ int store_report_milestones(struct store *s, struct report_milestones **out,
 
 int64_t store_event_count(struct store *s, int64_t report_id)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT count(*) FROM events WHERE ?1 = 0 OR report_id = ?1", NULL);
+	struct stmt *st = db_stmt(
+		s, "SELECT count(*) FROM events WHERE ?1 = 0 OR report_id = ?1",
+		NULL);
 
 	if (!st)
 		return -1;
@@ -372,9 +381,11 @@ static int since_row(struct stmt *st, void *data)
 int store_events_since(struct store *s, int64_t after, int64_t *last,
 		       int64_t **report_ids, size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, coalesce(report_id, 0) FROM events WHERE id > ?1"
-		" ORDER BY id", err);
+		" ORDER BY id",
+		err);
 	struct since sc = { after, NULL, 0, 0 };
 	int rc;
 
@@ -384,7 +395,8 @@ int store_events_since(struct store *s, int64_t after, int64_t *last,
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, after);
-	if ((rc = db_each(s, st, since_row, &sc, "cannot read new events", err)) < 0) {
+	if ((rc = db_each(s, st, since_row, &sc, "cannot read new events",
+			  err)) < 0) {
 		free(sc.ids);
 		return rc;
 	}
@@ -396,8 +408,8 @@ int store_events_since(struct store *s, int64_t after, int64_t *last,
 
 int store_event_last(struct store *s, int64_t *last, struct err *err)
 {
-	struct stmt *st = db_stmt(s, "SELECT coalesce(max(id), 0) FROM events",
-				  err);
+	struct stmt *st =
+		db_stmt(s, "SELECT coalesce(max(id), 0) FROM events", err);
 
 	*last = 0;
 	if (!st)

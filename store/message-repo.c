@@ -286,8 +286,8 @@ static void open_message(struct store *s, struct message *m, char *ids)
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14," \
 	" ?15, ?16, ?17"
 
-int store_message_insert(struct store *s, const struct message *m,
-			 int64_t *id, struct err *err)
+int store_message_insert(struct store *s, const struct message *m, int64_t *id,
+			 struct err *err)
 {
 	struct stmt *st;
 	int64_t got = 0, row = 0;
@@ -299,7 +299,8 @@ int store_message_insert(struct store *s, const struct message *m,
 	int r;
 
 	if (m->blob_plain && !s->sealer)
-		return err_setc(err, ERR_CRYPTO, "cannot seal a message without a team key");
+		return err_setc(err, ERR_CRYPTO,
+				"cannot seal a message without a team key");
 	row = m->drawn_id;
 	claimed = row && s->sealer;
 	if (s->sealer && !row &&
@@ -307,18 +308,21 @@ int store_message_insert(struct store *s, const struct message *m,
 		return r;
 	if (m->blob_plain &&
 	    !(blob = s->sealer->seal(s->sealer->data, "messages", "blob", row,
-				     m->blob_plain, m->blob_plain_len, &blob_len,
-				     &why))) {
+				     m->blob_plain, m->blob_plain_len,
+				     &blob_len, &why))) {
 		r = err_setc(err, ERR_CRYPTO, "cannot seal the message: %s",
 			     why ? why : "no team key");
 		free(why);
 		return r;
 	}
-	subj = store_seal_field(s, "messages", "subject", row, m->subject, &f1, err);
-	name = f1 ? NULL : store_seal_field(s, "messages", "from_name", row,
-					     m->from_name, &f2, err);
-	email = f1 || f2 ? NULL : store_seal_field(s, "messages", "from_email", row,
-						   m->from_email, &f3, err);
+	subj = store_seal_field(s, "messages", "subject", row, m->subject, &f1,
+				err);
+	name = f1 ? NULL
+		  : store_seal_field(s, "messages", "from_name", row,
+				     m->from_name, &f2, err);
+	email = f1 || f2 ? NULL
+			 : store_seal_field(s, "messages", "from_email", row,
+					    m->from_email, &f3, err);
 	if (f1 || f2 || f3) {
 		r = ERR_CRYPTO;
 		goto out;
@@ -448,8 +452,8 @@ static void read_message(struct stmt *st, void *elem)
 
 /* Whether another message carries m's Message-ID (read_message's 16;
  * 1 or 0 on both engines). */
-#define REUSED                                                               \
-	" CASE WHEN EXISTS (SELECT 1 FROM messages o"                         \
+#define REUSED                                        \
+	" CASE WHEN EXISTS (SELECT 1 FROM messages o" \
 	"  WHERE o.message_id = m.message_id AND o.id <> m.id) THEN 1 ELSE 0 END,"
 
 static void release_message(void *elem)
@@ -489,9 +493,11 @@ int store_signature_add(struct store *s, int64_t message_row,
 			enum sig_verdict verdict, const char *fingerprint,
 			time_t created, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"INSERT INTO signatures (message_id, verdict, fingerprint, created)"
-		" VALUES (?1, ?2, ?3, ?4)", err);
+		" VALUES (?1, ?2, ?3, ?4)",
+		err);
 
 	if (!st)
 		return ERR_IO;
@@ -505,8 +511,8 @@ int store_signature_add(struct store *s, int64_t message_row,
 int store_message_report(struct store *s, int64_t message_row,
 			 int64_t *report_id, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT report_id FROM messages WHERE id = ?1", err);
+	struct stmt *st =
+		db_stmt(s, "SELECT report_id FROM messages WHERE id = ?1", err);
 	int rc;
 
 	if (!st)
@@ -584,16 +590,17 @@ int store_message_keys(struct store *s, struct message_key **out, size_t *n,
 
 /* The messages of reports ids (the first of each alone when first_only),
  * by report then id, each with the key of its body (store_message_keys's). */
-#define MESSAGE_KEY_COLS                                                       \
-	"SELECT report_id, id, coalesce(plain_sha256, '-') || ':' || blob_kind"  \
-	" || ':' || CAST(length(blob) AS TEXT) FROM messages m"                \
+#define MESSAGE_KEY_COLS                                                        \
+	"SELECT report_id, id, coalesce(plain_sha256, '-') || ':' || blob_kind" \
+	" || ':' || CAST(length(blob) AS TEXT) FROM messages m"                 \
 	" WHERE m.report_id IN (" DB_IDS ")"
 
 int store_message_keys_of(struct store *s, const int64_t *report_ids, size_t n,
 			  bool first_only, struct message_key **out,
 			  size_t *nout, struct err *err)
 {
-	static const char all[] = MESSAGE_KEY_COLS " ORDER BY m.report_id, m.id";
+	static const char all[] = MESSAGE_KEY_COLS
+		" ORDER BY m.report_id, m.id";
 	static const char first[] = MESSAGE_KEY_COLS
 		" AND m.id = (SELECT min(x.id) FROM messages x"
 		" WHERE x.report_id = m.report_id) ORDER BY m.report_id, m.id";
@@ -601,8 +608,8 @@ int store_message_keys_of(struct store *s, const int64_t *report_ids, size_t n,
 	*out = NULL;
 	*nout = 0;
 	return db_rows_ids(s, first_only ? first : all, report_ids, n,
-			   (void **)out, nout, sizeof(**out), read_message_key, NULL,
-			   "cannot list messages", err);
+			   (void **)out, nout, sizeof(**out), read_message_key,
+			   NULL, "cannot list messages", err);
 }
 
 /* One message's whole row, with its blob, as read_message reads it. */
@@ -659,10 +666,11 @@ int store_message_set_blob_plain(struct store *s, int64_t row,
 	int r;
 
 	if (!s->sealer)
-		return err_setc(err, ERR_CRYPTO, "cannot seal message %lld without a team key",
+		return err_setc(err, ERR_CRYPTO,
+				"cannot seal message %lld without a team key",
 				(long long)row);
-	if (!(blob = s->sealer->seal(s->sealer->data, "messages", "blob", row, plain,
-				     len, &n, &why))) {
+	if (!(blob = s->sealer->seal(s->sealer->data, "messages", "blob", row,
+				     plain, len, &n, &why))) {
 		r = err_setc(err, ERR_CRYPTO, "cannot seal message %lld: %s",
 			     (long long)row, why ? why : "no team key");
 		free(why);
@@ -683,7 +691,8 @@ int store_message_set_blob(struct store *s, int64_t row,
 	static const char lite[] =
 		"UPDATE messages SET blob = ?2, blob_kind = ?3, blob_content = ?4"
 		" WHERE id = ?1";
-	static const char pg[] = "SELECT secteam.set_blob(?1, ?2, ?3, ?4, NULL)";
+	static const char pg[] =
+		"SELECT secteam.set_blob(?1, ?2, ?3, ?4, NULL)";
 	struct stmt *st = db_stmt(s, db_write_sql(s, lite, pg), err);
 	int64_t changed = 0;
 	int r;

@@ -12,11 +12,11 @@
 #include "store/store-int.h"
 
 /* A report's key: the latest decision joined by id. */
-#define KEY_SELECT                                                           \
-	"SELECT r.id, r.received, coalesce(r.release_started, 0),"           \
-	" r.state, r.severity, coalesce(d.date, 0), r.public"               \
-	" FROM reports r"                                                    \
-	" LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions"     \
+#define KEY_SELECT                                                        \
+	"SELECT r.id, r.received, coalesce(r.release_started, 0),"        \
+	" r.state, r.severity, coalesce(d.date, 0), r.public"             \
+	" FROM reports r"                                                 \
+	" LEFT JOIN decisions d ON d.id = (SELECT max(id) FROM decisions" \
 	"  WHERE report_id = r.id) "
 
 static void read_key(struct stmt *st, void *elem)
@@ -57,7 +57,8 @@ int store_report_key(struct store *s, int64_t id, struct report_key *k,
 	db_int(st, 1, id);
 	rc = db_row(s, st, k, read_key, "cannot read a report", err);
 	if (rc == ERR_NOTFOUND)
-		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
+		return err_setc(err, ERR_NOTFOUND, "no report %lld",
+				(long long)id);
 	return rc;
 }
 
@@ -82,7 +83,7 @@ int store_report_keys_of(struct store *s, const int64_t *ids, size_t n,
 #define NO_TEXT SIZE_MAX
 struct sealed_rows {
 	int64_t *ids;
-	size_t *off;             /* per row, ncol offsets into pool */
+	size_t *off; /* per row, ncol offsets into pool */
 	int ncol;
 	char *pool;
 	size_t plen, pcap;
@@ -96,14 +97,16 @@ static int sealed_row(struct stmt *st, void *data)
 	if (q->n == q->cap) {
 		q->cap = q->cap ? 2 * q->cap : 4096;
 		q->ids = xrealloc(q->ids, q->cap * sizeof(*q->ids));
-		q->off = xrealloc(q->off, q->cap * (size_t)q->ncol * sizeof(*q->off));
+		q->off = xrealloc(q->off,
+				  q->cap * (size_t)q->ncol * sizeof(*q->off));
 	}
 	q->ids[q->n] = db_col_int(st, 0);
 	for (int c = 0; c < q->ncol; c++) {
 		const char *t = db_col_text(st, 1 + c);
 		size_t len = t ? strlen(t) + 1 : 0;
 
-		q->off[q->n * (size_t)q->ncol + (size_t)c] = t ? q->plen : NO_TEXT;
+		q->off[q->n * (size_t)q->ncol + (size_t)c] = t ? q->plen
+							       : NO_TEXT;
 		if (!t)
 			continue;
 		if (q->plen + len > q->pcap) {
@@ -258,9 +261,10 @@ static void open_subjects(size_t from, size_t to, void *data)
 		const char *t = row_text(sh->q, i, 0);
 
 		sh->v[i].id = sh->q->ids[i];
-		sh->v[i].subject = t ? store_open_text(sh->s, "reports", "subject",
-						       sh->q->ids[i], t)
-				     : xstrdup("");
+		sh->v[i].subject = t
+			? store_open_text(sh->s, "reports", "subject",
+					  sh->q->ids[i], t)
+			: xstrdup("");
 	}
 }
 
@@ -268,8 +272,10 @@ int store_report_subjects(struct store *s, int64_t after,
 			  struct report_subject **out, size_t *n,
 			  struct err *err)
 {
-	struct stmt *st = db_stmt(s, "SELECT id, subject FROM reports"
-				  " WHERE id > ?1 ORDER BY id", err);
+	struct stmt *st = db_stmt(s,
+				  "SELECT id, subject FROM reports"
+				  " WHERE id > ?1 ORDER BY id",
+				  err);
 	struct sealed_rows q = { .ncol = 1 };
 	struct subject_share sh = { s, &q, NULL };
 	int rc;
@@ -279,7 +285,8 @@ int store_report_subjects(struct store *s, int64_t after,
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, after);
-	if ((rc = db_each(s, st, sealed_row, &q, "cannot read subjects", err)) == 0) {
+	if ((rc = db_each(s, st, sealed_row, &q, "cannot read subjects",
+			  err)) == 0) {
 		sh.v = xmalloc((q.n + 1) * sizeof(*sh.v));
 		store_parallel(s, q.n, open_subjects, &sh);
 		*out = sh.v;
@@ -304,14 +311,18 @@ int store_report_first_ids(struct store *s, const char *order, size_t limit,
 	*ids = xcalloc(limit + 1, sizeof(**ids));
 	*n = 0;
 	if (!strcmp(order, "received"))
-		st = db_stmt(s,
-			"SELECT id FROM reports ORDER BY received DESC, id DESC LIMIT ?1", err);
+		st = db_stmt(
+			s,
+			"SELECT id FROM reports ORDER BY received DESC, id DESC LIMIT ?1",
+			err);
 	else if (!strcmp(order, "id"))
-		st = db_stmt(s, "SELECT id FROM reports ORDER BY id LIMIT ?1", err);
+		st = db_stmt(s, "SELECT id FROM reports ORDER BY id LIMIT ?1",
+			     err);
 	else
-		return err_setc(err, ERR_INVALID,
-				"no first page by '%s' in the store (id, received)",
-				order);
+		return err_setc(
+			err, ERR_INVALID,
+			"no first page by '%s' in the store (id, received)",
+			order);
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, (int64_t)limit);
@@ -321,10 +332,10 @@ int store_report_first_ids(struct store *s, const char *order, size_t limit,
 /* ?1: the limit; ?2..?9: the finished states, '' for a slot unused. */
 #define FIRST_FINISHED "(?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
 #define FIRST_ACTIVE "r.public = 0 AND r.state NOT IN " FIRST_FINISHED
-#define FIRST_UNDATED                                                        \
+#define FIRST_UNDATED \
 	"NOT EXISTS (SELECT 1 FROM decisions d WHERE d.report_id = r.id)"
-#define FIRST_COLS                                                           \
-	"r.id, r.received, coalesce(r.release_started, 0), r.state,"         \
+#define FIRST_COLS                                                   \
+	"r.id, r.received, coalesce(r.release_started, 0), r.state," \
 	" r.severity, "
 static const char sql_deadline_candidates[] =
 	/* Under embargo with a date: the latest decisions, by date. */
@@ -363,7 +374,8 @@ int store_report_deadline_candidates(struct store *s,
 	while (finished && finished[nfin])
 		nfin++;
 	if (nfin > 8)
-		return err_setc(err, ERR_INVALID, "too many finished states to bind");
+		return err_setc(err, ERR_INVALID,
+				"too many finished states to bind");
 	if (!(st = db_stmt(s, sql_deadline_candidates, err)))
 		return ERR_IO;
 	db_int(st, 1, (int64_t)limit);

@@ -105,9 +105,9 @@ static void open_who(struct store *s, int64_t report_id, char **name,
 	free(t);
 }
 
-#define PARTICIPANT_COLS                                                     \
-	"SELECT id, report_id, name, email, role, section, added_by,"       \
-	" added_at, coalesce(removed_at, 0), removed_by,"                    \
+#define PARTICIPANT_COLS                                              \
+	"SELECT id, report_id, name, email, role, section, added_by," \
+	" added_at, coalesce(removed_at, 0), removed_by,"             \
 	" coalesce(acknowledged_at, 0), key_fpr FROM participants "
 
 void participant_release(struct participant *p)
@@ -195,7 +195,7 @@ static struct stmt *current_stmt(struct store *s, const char *sql,
 	db_int(st, 1, report_id);
 	db_text(st, 2, key);
 	db_text(st, clear, by_clear ? email : NULL);
-	free(key);      /* bound: the engine keeps its copy */
+	free(key); /* bound: the engine keeps its copy */
 	return st;
 }
 
@@ -209,9 +209,10 @@ int store_participant_add(struct store *s, const struct participant *p,
 	int r;
 
 	if (!p->email || !*p->email)
-		return err_setc(err, ERR_INVALID,
-				"cannot add a participant to report %lld: no address",
-				(long long)p->report_id);
+		return err_setc(
+			err, ERR_INVALID,
+			"cannot add a participant to report %lld: no address",
+			(long long)p->report_id);
 	if (!(key = addr_key(s, p->email, &failed, err)))
 		return ERR_CRYPTO;
 	if (s->sealer) {
@@ -259,16 +260,15 @@ int store_participant_add(struct store *s, const struct participant *p,
 	return 0;
 }
 
-int store_participant_get(struct store *s, int64_t report_id,
-			  const char *email, struct participant *p,
-			  struct err *err)
+int store_participant_get(struct store *s, int64_t report_id, const char *email,
+			  struct participant *p, struct err *err)
 {
 	int rc;
 	struct stmt *st;
 
 	memset(p, 0, sizeof(*p));
-	if (!(st = current_stmt(s, PARTICIPANT_COLS WHERE_CURRENT("?3"), report_id,
-				email, 3, &rc, err)))
+	if (!(st = current_stmt(s, PARTICIPANT_COLS WHERE_CURRENT("?3"),
+				report_id, email, 3, &rc, err)))
 		return rc;
 	rc = db_row(s, st, p, read_participant, "cannot read the participant",
 		    err);
@@ -283,9 +283,12 @@ int store_participants_get(struct store *s, int64_t report_id,
 			   bool with_removed, struct participant **out,
 			   size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s, PARTICIPANT_COLS
+	struct stmt *st = db_stmt(
+		s,
+		PARTICIPANT_COLS
 		"WHERE report_id = ?1 AND (?2 <> 0 OR removed_at IS NULL)"
-		" ORDER BY added_at, id", err);
+		" ORDER BY added_at, id",
+		err);
 	int r;
 
 	*out = NULL;
@@ -350,14 +353,17 @@ int store_participants_seal_legacy(struct store *s, int64_t report_id,
 		free(v);
 		return 0;
 	}
-	if (!(st = db_stmt(s, "SELECT id, name, email, section FROM participants"
-			   " WHERE report_id = ?1 AND email NOT LIKE 'k1:%' ORDER BY id",
-			   err))) {
+	if (!(st = db_stmt(
+		      s,
+		      "SELECT id, name, email, section FROM participants"
+		      " WHERE report_id = ?1 AND email NOT LIKE 'k1:%' ORDER BY id",
+		      err))) {
 		free(v);
 		return ERR_IO;
 	}
 	db_int(st, 1, report_id);
-	r = db_each(s, st, legacy_part_row, &v, "cannot read participants to seal", err);
+	r = db_each(s, st, legacy_part_row, &v,
+		    "cannot read participants to seal", err);
 	for (size_t i = 0; r == 0 && v[i].id; i++) {
 		if (!(key = addr_key(s, v[i].email, &failed, err))) {
 			r = ERR_CRYPTO;

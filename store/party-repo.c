@@ -52,10 +52,12 @@ static void release_vendor(void *elem)
 int store_vendor_add(struct store *s, const struct vendor *v, int64_t *id,
 		     struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"INSERT INTO vendors (name, contact, key_fpr, kind)"
-		" VALUES (?1, ?2, ?3, coalesce(?4, 'vendor'))"
-		" ON CONFLICT DO NOTHING RETURNING id", err);
+	struct stmt *st =
+		db_stmt(s,
+			"INSERT INTO vendors (name, contact, key_fpr, kind)"
+			" VALUES (?1, ?2, ?3, coalesce(?4, 'vendor'))"
+			" ON CONFLICT DO NOTHING RETURNING id",
+			err);
 	int64_t got = 0;
 	int r;
 
@@ -69,7 +71,8 @@ int store_vendor_add(struct store *s, const struct vendor *v, int64_t *id,
 		return r;
 	if (!got)
 		return err_setc(err, ERR_DUPLICATE,
-				"vendor '%s' is already in the directory", v->name);
+				"vendor '%s' is already in the directory",
+				v->name);
 	if (id)
 		*id = got;
 	return 0;
@@ -78,7 +81,8 @@ int store_vendor_add(struct store *s, const struct vendor *v, int64_t *id,
 int store_vendor_get(struct store *s, const char *name, struct vendor *v,
 		     struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT id, name, contact, key_fpr, kind FROM vendors"
 		" WHERE lower(name) = lower(?1) ORDER BY name = ?1 DESC, id LIMIT 1",
 		err);
@@ -90,8 +94,10 @@ int store_vendor_get(struct store *s, const char *name, struct vendor *v,
 	db_text(st, 1, name);
 	rc = db_row(s, st, v, read_vendor, "cannot read the vendor", err);
 	if (rc == ERR_NOTFOUND)
-		return err_setc(err, ERR_NOTFOUND,
-				"no vendor '%s' in the directory (see vendor add)", name);
+		return err_setc(
+			err, ERR_NOTFOUND,
+			"no vendor '%s' in the directory (see vendor add)",
+			name);
 	return rc;
 }
 
@@ -117,16 +123,19 @@ int store_vendor_update(struct store *s, int64_t id, const struct vendor *v,
 	    0)
 		return r;
 	if (changed == 0)
-		return err_setc(err, ERR_NOTFOUND, "no vendor %lld", (long long)id);
+		return err_setc(err, ERR_NOTFOUND, "no vendor %lld",
+				(long long)id);
 	return 0;
 }
 
 int store_vendors_list(struct store *s, struct vendor **out, size_t *n,
 		       struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT id, name, contact, key_fpr, kind FROM vendors"
-		" ORDER BY lower(name), name", err);
+	struct stmt *st =
+		db_stmt(s,
+			"SELECT id, name, contact, key_fpr, kind FROM vendors"
+			" ORDER BY lower(name), name",
+			err);
 
 	*out = NULL;
 	*n = 0;
@@ -136,10 +145,10 @@ int store_vendors_list(struct store *s, struct vendor **out, size_t *n,
 		       release_vendor, "cannot list vendors", err);
 }
 
-#define RV_COLS                                                              \
-	"SELECT rv.report_id, v.id, v.name, v.kind, v.contact, v.key_fpr,"   \
-	" rv.status, coalesce(rv.notified_at, 0), coalesce(rv.updated_at, 0),"\
-	" rv.nda_requested, rv.note, rv.statement"                          \
+#define RV_COLS                                                                \
+	"SELECT rv.report_id, v.id, v.name, v.kind, v.contact, v.key_fpr,"     \
+	" rv.status, coalesce(rv.notified_at, 0), coalesce(rv.updated_at, 0)," \
+	" rv.nda_requested, rv.note, rv.statement"                             \
 	" FROM report_vendors rv JOIN vendors v ON v.id = rv.vendor_id "
 
 static void read_rv(struct stmt *st, void *elem)
@@ -186,8 +195,9 @@ int store_report_vendor_get(struct store *s, int64_t report_id,
 			    int64_t vendor_id, struct report_vendor *rv,
 			    struct err *err)
 {
-	struct stmt *st = db_stmt(s, RV_COLS
-		"WHERE rv.report_id = ?1 AND rv.vendor_id = ?2", err);
+	struct stmt *st = db_stmt(
+		s, RV_COLS "WHERE rv.report_id = ?1 AND rv.vendor_id = ?2",
+		err);
 	int rc;
 
 	memset(rv, 0, sizeof(*rv));
@@ -236,9 +246,11 @@ int store_report_vendors_get(struct store *s, int64_t report_id,
 			     struct report_vendor **out, size_t *n,
 			     struct err *err)
 {
-	struct stmt *st = db_stmt(s, RV_COLS
-		"WHERE ?1 = 0 OR rv.report_id = ?1"
-		" ORDER BY rv.report_id, lower(v.name), v.name", err);
+	struct stmt *st =
+		db_stmt(s,
+			RV_COLS "WHERE ?1 = 0 OR rv.report_id = ?1"
+				" ORDER BY rv.report_id, lower(v.name), v.name",
+			err);
 	int r;
 
 	*out = NULL;
@@ -280,10 +292,12 @@ int store_participants_unacked(struct store *s, int64_t report_id,
 			       struct pending_participant **out, size_t *n,
 			       struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT report_id, name, email, added_at FROM participants"
 		" WHERE (?1 = 0 OR report_id = ?1) AND removed_at IS NULL"
-		" AND acknowledged_at IS NULL ORDER BY report_id, added_at, id", err);
+		" AND acknowledged_at IS NULL ORDER BY report_id, added_at, id",
+		err);
 	int r;
 
 	*out = NULL;

@@ -16,9 +16,11 @@ int store_reminder_last(struct store *s, int64_t report_id,
 			const char *recipient, const char *kind, time_t *at,
 			struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"SELECT sent_at FROM reminders"
-		" WHERE report_id = ?1 AND recipient = ?2 AND kind = ?3", err);
+		" WHERE report_id = ?1 AND recipient = ?2 AND kind = ?3",
+		err);
 	int r;
 
 	*at = 0;

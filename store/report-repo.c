@@ -8,32 +8,32 @@
 
 #include "store/store-int.h"
 
-#define REPORT_COLS                                                          \
-	"SELECT r.id, r.subject, r.reporter_name, r.reporter_email,"         \
-	" r.received, r.state, r.severity, r.claimed_by, r.public,"          \
-	" r.consent_credit, r.consent_exploit, r.release_started,"           \
-	" (SELECT verdict FROM messages m WHERE m.report_id = r.id"          \
-	"   ORDER BY m.id LIMIT 1),"                                         \
-	" (SELECT encrypted FROM messages m WHERE m.report_id = r.id"        \
-	"   ORDER BY m.id LIMIT 1),"                                         \
-	" (SELECT signer_matches_from FROM messages m"                       \
-	"   WHERE m.report_id = r.id ORDER BY m.id LIMIT 1),"                \
-	" (SELECT date FROM decisions d WHERE d.report_id = r.id"            \
-	"   ORDER BY d.id DESC LIMIT 1) AS disclosure,"                      \
-	" (SELECT count(*) FROM messages m WHERE m.report_id = r.id)"        \
+#define REPORT_COLS                                                   \
+	"SELECT r.id, r.subject, r.reporter_name, r.reporter_email,"  \
+	" r.received, r.state, r.severity, r.claimed_by, r.public,"   \
+	" r.consent_credit, r.consent_exploit, r.release_started,"    \
+	" (SELECT verdict FROM messages m WHERE m.report_id = r.id"   \
+	"   ORDER BY m.id LIMIT 1),"                                  \
+	" (SELECT encrypted FROM messages m WHERE m.report_id = r.id" \
+	"   ORDER BY m.id LIMIT 1),"                                  \
+	" (SELECT signer_matches_from FROM messages m"                \
+	"   WHERE m.report_id = r.id ORDER BY m.id LIMIT 1),"         \
+	" (SELECT date FROM decisions d WHERE d.report_id = r.id"     \
+	"   ORDER BY d.id DESC LIMIT 1) AS disclosure,"               \
+	" (SELECT count(*) FROM messages m WHERE m.report_id = r.id)" \
 	" FROM reports r "
 
 /* ?3..?10: the finished states (struct report_filter), '' when unused. */
 #define FINISHED_MAX 8
-#define REPORT_WHERE                                                         \
-	"WHERE (CAST(?1 AS TEXT) IS NULL OR r.state = ?1) AND (?2 = 0 OR"   \
+#define REPORT_WHERE                                                      \
+	"WHERE (CAST(?1 AS TEXT) IS NULL OR r.state = ?1) AND (?2 = 0 OR" \
 	" r.state NOT IN (?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)) "
 /* ?11..?22: the values of an order, first first (struct report_filter). */
 #define RANK_MAX 12
-#define RANK_OF(col)                                                         \
-	"ORDER BY CASE " col " WHEN ?11 THEN 0 WHEN ?12 THEN 1 WHEN ?13"    \
-	" THEN 2 WHEN ?14 THEN 3 WHEN ?15 THEN 4 WHEN ?16 THEN 5 WHEN ?17"   \
-	" THEN 6 WHEN ?18 THEN 7 WHEN ?19 THEN 8 WHEN ?20 THEN 9 WHEN ?21"   \
+#define RANK_OF(col)                                                       \
+	"ORDER BY CASE " col " WHEN ?11 THEN 0 WHEN ?12 THEN 1 WHEN ?13"   \
+	" THEN 2 WHEN ?14 THEN 3 WHEN ?15 THEN 4 WHEN ?16 THEN 5 WHEN ?17" \
+	" THEN 6 WHEN ?18 THEN 7 WHEN ?19 THEN 8 WHEN ?20 THEN 9 WHEN ?21" \
 	" THEN 10 WHEN ?22 THEN 11 ELSE 12 END, r.id"
 
 static const char sql_get[] = REPORT_COLS "WHERE r.id = ?1";
@@ -46,10 +46,11 @@ static const char sql_brief[] =
 	"  ORDER BY d.id DESC LIMIT 1)"
 	" FROM reports r WHERE r.id = ?1";
 static const char sql_by_id[] = REPORT_COLS REPORT_WHERE "ORDER BY r.id";
-static const char sql_by_received[] =
-	REPORT_COLS REPORT_WHERE "ORDER BY r.received DESC, r.id DESC";
+static const char sql_by_received[] = REPORT_COLS REPORT_WHERE
+	"ORDER BY r.received DESC, r.id DESC";
 static const char sql_by_state[] = REPORT_COLS REPORT_WHERE RANK_OF("r.state");
-static const char sql_by_severity[] = REPORT_COLS REPORT_WHERE RANK_OF("r.severity");
+static const char sql_by_severity[] =
+	REPORT_COLS REPORT_WHERE RANK_OF("r.severity");
 
 void report_release(struct report *r)
 {
@@ -79,8 +80,10 @@ static void read_report(struct stmt *st, void *elem)
 static void open_report(struct store *s, struct report *r)
 {
 	store_open_field(s, "reports", "subject", r->id, &r->subject);
-	store_open_field(s, "reports", "reporter_name", r->id, &r->reporter_name);
-	store_open_field(s, "reports", "reporter_email", r->id, &r->reporter_email);
+	store_open_field(s, "reports", "reporter_name", r->id,
+			 &r->reporter_name);
+	store_open_field(s, "reports", "reporter_email", r->id,
+			 &r->reporter_email);
 }
 
 int store_report_insert(struct store *s, const struct report_new *r,
@@ -99,20 +102,27 @@ int store_report_insert(struct store *s, const struct report_new *r,
 		return rc;
 	subj = store_seal_field(s, "reports", "subject", row,
 				r->subject ? r->subject : "", &f1, err);
-	name = f1 ? NULL : store_seal_field(s, "reports", "reporter_name", row,
-					     r->reporter_name, &f2, err);
-	email = f1 || f2 ? NULL : store_seal_field(s, "reports", "reporter_email",
-						   row, r->reporter_email, &f3, err);
+	name = f1 ? NULL
+		  : store_seal_field(s, "reports", "reporter_name", row,
+				     r->reporter_name, &f2, err);
+	email = f1 || f2 ? NULL
+			 : store_seal_field(s, "reports", "reporter_email", row,
+					    r->reporter_email, &f3, err);
 	if (f1 || f2 || f3) {
 		rc = ERR_CRYPTO;
 		goto out;
 	}
-	st = row ? db_stmt(s, "INSERT INTO reports (subject, reporter_name,"
-			   " reporter_email, received, id) VALUES (?1, ?2, ?3, ?4, ?5)"
-			   " RETURNING id", err)
-		 : db_stmt(s, "INSERT INTO reports (subject, reporter_name,"
-			   " reporter_email, received) VALUES (?1, ?2, ?3, ?4)"
-			   " RETURNING id", err);
+	st = row
+		? db_stmt(s,
+			  "INSERT INTO reports (subject, reporter_name,"
+			  " reporter_email, received, id) VALUES (?1, ?2, ?3, ?4, ?5)"
+			  " RETURNING id",
+			  err)
+		: db_stmt(s,
+			  "INSERT INTO reports (subject, reporter_name,"
+			  " reporter_email, received) VALUES (?1, ?2, ?3, ?4)"
+			  " RETURNING id",
+			  err);
 	if (!st) {
 		rc = ERR_IO;
 		goto out;
@@ -152,7 +162,8 @@ static int report_row(struct store *s, const char *sql, int64_t id,
 	db_int(st, 1, id);
 	rc = db_row(s, st, r, read, "cannot read report", err);
 	if (rc == ERR_NOTFOUND)
-		return err_setc(err, ERR_NOTFOUND, "no report %lld", (long long)id);
+		return err_setc(err, ERR_NOTFOUND, "no report %lld",
+				(long long)id);
 	return rc;
 }
 
@@ -279,15 +290,20 @@ int store_report_each(struct store *s, const struct report_filter *f,
 	else if ((ranked = !strcmp(order, "severity")))
 		sql = sql_by_severity;
 	else if (strcmp(order, "id"))
-		return err_setc(err, ERR_INVALID,
-				"unknown order '%s' (id, received, state, severity)",
-				order);
+		return err_setc(
+			err, ERR_INVALID,
+			"unknown order '%s' (id, received, state, severity)",
+			order);
 	if (ranked && !rank)
-		return err_setc(err, ERR_INVALID, "order '%s' needs its values", order);
+		return err_setc(err, ERR_INVALID, "order '%s' needs its values",
+				order);
 	if (f && f->open_only && !fin)
-		return err_setc(err, ERR_INVALID, "open_only needs the finished states");
-	if (list_len(fin) > FINISHED_MAX || (ranked && list_len(rank) > RANK_MAX))
-		return err_setc(err, ERR_INVALID, "too many states or values to bind");
+		return err_setc(err, ERR_INVALID,
+				"open_only needs the finished states");
+	if (list_len(fin) > FINISHED_MAX ||
+	    (ranked && list_len(rank) > RANK_MAX))
+		return err_setc(err, ERR_INVALID,
+				"too many states or values to bind");
 	if (!(st = db_stmt(s, sql, err)))
 		return ERR_IO;
 	db_text(st, 1, f ? f->state : NULL);

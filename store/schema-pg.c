@@ -24,13 +24,13 @@
  * connect to the team's database), and the call that gives an existing
  * team the grants a migration changed.  Part of those migrations' text:
  * never edit. */
-#define TEAM_GRANT_END \
+#define TEAM_GRANT_END                                                             \
 	"  EXECUTE format('REVOKE CONNECT, TEMPORARY ON DATABASE %I FROM PUBLIC'," \
-	"    current_database());" \
-	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers'," \
-	"    current_database());" \
+	"    current_database());"                                                 \
+	"  EXECUTE format('GRANT CONNECT ON DATABASE %I TO secteam_officers',"     \
+	"    current_database());"                                                 \
 	"  END $$;"
-#define TEAM_GRANT_NOW \
+#define TEAM_GRANT_NOW                                                   \
 	"SELECT secteam.team_grant() WHERE EXISTS (SELECT FROM pg_roles" \
 	"  WHERE rolname = 'secteam_officers');"
 
@@ -38,63 +38,63 @@
  * test of how the body may change: what the import verified and recorded
  * never changes, and a change is refused at commit unless a reseal event
  * records it.  Part of both migrations' text: never edit. */
-#define MESSAGE_GUARD_HEAD \
-	"CREATE OR REPLACE FUNCTION secteam.message_guard() RETURNS trigger" \
-	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp" \
-	"  AS $$ BEGIN" \
-	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id" \
-	"     OR NOT secteam.keyed_ok(OLD.content_hash, NEW.content_hash)" \
-	"     OR NOT secteam.keyed_ok(OLD.message_id, NEW.message_id)" \
-	"     OR NOT secteam.keyed_ok(OLD.in_reply_to, NEW.in_reply_to)" \
-	"     OR NEW.date IS DISTINCT FROM OLD.date" \
-	"     OR NEW.imported <> OLD.imported OR NEW.encrypted <> OLD.encrypted" \
+#define MESSAGE_GUARD_HEAD                                                                       \
+	"CREATE OR REPLACE FUNCTION secteam.message_guard() RETURNS trigger"                     \
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"              \
+	"  AS $$ BEGIN"                                                                          \
+	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id"                                \
+	"     OR NOT secteam.keyed_ok(OLD.content_hash, NEW.content_hash)"                       \
+	"     OR NOT secteam.keyed_ok(OLD.message_id, NEW.message_id)"                           \
+	"     OR NOT secteam.keyed_ok(OLD.in_reply_to, NEW.in_reply_to)"                         \
+	"     OR NEW.date IS DISTINCT FROM OLD.date"                                             \
+	"     OR NEW.imported <> OLD.imported OR NEW.encrypted <> OLD.encrypted"                 \
 	"     OR NEW.verdict <> OLD.verdict OR NEW.fingerprint IS DISTINCT FROM OLD.fingerprint" \
 	"     OR NEW.signer_matches_from <> OLD.signer_matches_from"
-#define MESSAGE_GUARD_TAIL \
+#define MESSAGE_GUARD_TAIL                                                                      \
 	"    RAISE EXCEPTION 'message %: what the import verified and recorded never changes'," \
-	"      OLD.id USING ERRCODE = '42501';" \
-	"  END IF;" \
-	"  IF NOT secteam.has_event(OLD.report_id, 'reseal', NULL) THEN" \
-	"    PERFORM secteam.unrecorded('message', OLD.id, 'reseal'); END IF;" \
+	"      OLD.id USING ERRCODE = '42501';"                                                 \
+	"  END IF;"                                                                             \
+	"  IF NOT secteam.has_event(OLD.report_id, 'reseal', NULL) THEN"                        \
+	"    PERFORM secteam.unrecorded('message', OLD.id, 'reseal'); END IF;"                  \
 	"  RETURN NULL; END $$;"
 
 /* The opening of secteam.team_grant(), up to the tables officers may add
  * rows to, as migration 1 made it and migration 2 remade it with one more
  * table.  Part of both migrations' text: never edit. */
-#define TEAM_GRANT_BEGIN \
-	"  LANGUAGE plpgsql AS $$ BEGIN" \
-	"  BEGIN CREATE ROLE secteam_officers NOLOGIN;" \
-	"  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;" \
-	"  GRANT USAGE ON SCHEMA secteam TO secteam_officers;" \
-	"  GRANT SELECT ON ALL TABLES IN SCHEMA secteam TO secteam_officers;" \
+#define TEAM_GRANT_BEGIN                                                           \
+	"  LANGUAGE plpgsql AS $$ BEGIN"                                           \
+	"  BEGIN CREATE ROLE secteam_officers NOLOGIN;"                            \
+	"  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;"    \
+	"  GRANT USAGE ON SCHEMA secteam TO secteam_officers;"                     \
+	"  GRANT SELECT ON ALL TABLES IN SCHEMA secteam TO secteam_officers;"      \
 	"  GRANT INSERT ON secteam.reports, secteam.messages, secteam.signatures," \
-	"    secteam.report_files, secteam.participants, secteam.vendors," \
+	"    secteam.report_files, secteam.participants, secteam.vendors,"         \
 	"    secteam.report_vendors, secteam.proposals, secteam.decisions,"
 
 /* The opening of participant_guard as migration 9 made it (who was
  * brought in, and when, never changes) and migration 11 remade it: part
  * of both migrations' text, never edit. */
-#define PARTICIPANT_GUARD_WHO \
-	"CREATE OR REPLACE FUNCTION secteam.participant_guard() RETURNS trigger" \
-	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp" \
-	"  AS $$ BEGIN" \
-	"  IF TG_OP = 'INSERT' THEN" \
-	"    IF NOT secteam.has_event(NEW.report_id, 'participant-add', NULL) THEN" \
-	"      PERFORM secteam.unrecorded('participant of report', NEW.report_id," \
-	"        'participant-add'); END IF;" \
-	"    RETURN NULL;" \
-	"  END IF;" \
-	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id" \
-	"     OR NEW.role IS DISTINCT FROM OLD.role" \
-	"     OR NEW.added_at IS DISTINCT FROM OLD.added_at" \
+#define PARTICIPANT_GUARD_WHO                                                                  \
+	"CREATE OR REPLACE FUNCTION secteam.participant_guard() RETURNS trigger"               \
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"            \
+	"  AS $$ BEGIN"                                                                        \
+	"  IF TG_OP = 'INSERT' THEN"                                                           \
+	"    IF NOT secteam.has_event(NEW.report_id, 'participant-add', NULL) THEN"            \
+	"      PERFORM secteam.unrecorded('participant of report', NEW.report_id,"             \
+	"        'participant-add'); END IF;"                                                  \
+	"    RETURN NULL;"                                                                     \
+	"  END IF;"                                                                            \
+	"  IF NEW.id <> OLD.id OR NEW.report_id <> OLD.report_id"                              \
+	"     OR NEW.role IS DISTINCT FROM OLD.role"                                           \
+	"     OR NEW.added_at IS DISTINCT FROM OLD.added_at"                                   \
 	"     OR ((NEW.email IS DISTINCT FROM OLD.email OR NEW.name IS DISTINCT FROM OLD.name" \
-	"          OR NEW.section IS DISTINCT FROM OLD.section)" \
-	"         AND NOT (OLD.email NOT LIKE 'k1:%' AND NEW.email LIKE 'k1:%'" \
-	"                  AND NEW.name LIKE 's1:%' AND NEW.section IS NULL" \
-	"                  AND (OLD.name IS NULL OR OLD.name NOT LIKE 's1:%')" \
-	"                  AND secteam.has_event(OLD.report_id, 'reseal', NULL))) THEN" \
-	"    RAISE EXCEPTION 'participant %: who was brought in, and when, never changes'," \
-	"      OLD.id USING ERRCODE = '42501';" \
+	"          OR NEW.section IS DISTINCT FROM OLD.section)"                               \
+	"         AND NOT (OLD.email NOT LIKE 'k1:%' AND NEW.email LIKE 'k1:%'"                \
+	"                  AND NEW.name LIKE 's1:%' AND NEW.section IS NULL"                   \
+	"                  AND (OLD.name IS NULL OR OLD.name NOT LIKE 's1:%')"                 \
+	"                  AND secteam.has_event(OLD.report_id, 'reseal', NULL))) THEN"        \
+	"    RAISE EXCEPTION 'participant %: who was brought in, and when, never changes',"    \
+	"      OLD.id USING ERRCODE = '42501';"                                                \
 	"  END IF;"
 
 const char *const schema_pg[] = {
@@ -357,8 +357,7 @@ const char *const schema_pg[] = {
 	"  GRANT UPDATE (blob, blob_kind, blob_content) ON secteam.messages"
 	"    TO secteam_officers;"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
-	TEAM_GRANT_END
+	"    secteam.decisions, secteam.signatures FROM PUBLIC;" TEAM_GRANT_END
 	"CREATE OR REPLACE FUNCTION secteam.officer_add(r text, n text, k text) RETURNS void"
 	"  LANGUAGE plpgsql AS $$ BEGIN"
 	"  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = r) THEN"
@@ -635,9 +634,8 @@ const char *const schema_pg[] = {
 	"  GRANT UPDATE (blob, blob_kind, blob_content, plain_sha256) ON secteam.messages"
 	"    TO secteam_officers;"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-	"    secteam.decisions, secteam.signatures FROM PUBLIC;"
-	TEAM_GRANT_END
-	TEAM_GRANT_NOW,
+	"    secteam.decisions, secteam.signatures FROM PUBLIC;" TEAM_GRANT_END
+		TEAM_GRANT_NOW,
 
 	/* 6: the links between reports (core's duplicate-of events), found
 	 * from the report they name (store_events_linked) */
@@ -667,9 +665,8 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.reports', 'id'),"
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;"
-	TEAM_GRANT_END
-	TEAM_GRANT_NOW,
+	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;" TEAM_GRANT_END
+		TEAM_GRANT_NOW,
 
 	/* 8: Message-IDs and content hashes kept keyed (see schema-sqlite.c's
 	 * migration 10): a message stored before keeps its clear ones until
@@ -701,11 +698,9 @@ const char *const schema_pg[] = {
 	"  FOR EACH ROW EXECUTE FUNCTION secteam.team_key_drop();"
 	"CREATE OR REPLACE FUNCTION secteam.keyed_ok(o text, n text) RETURNS boolean"
 	"  LANGUAGE sql IMMUTABLE AS $$ SELECT n IS NOT DISTINCT FROM o"
-	"    OR (o NOT LIKE 'k1:%' AND n LIKE 'k1:%') $$;"
-	MESSAGE_GUARD_HEAD
+	"    OR (o NOT LIKE 'k1:%' AND n LIKE 'k1:%') $$;" MESSAGE_GUARD_HEAD
 	"     OR (NEW.plain_sha256 IS DISTINCT FROM OLD.plain_sha256"
-	"         AND NOT (OLD.blob_content = 0 AND NEW.blob_content = 1)) THEN"
-	MESSAGE_GUARD_TAIL
+	"         AND NOT (OLD.blob_content = 0 AND NEW.blob_content = 1)) THEN" MESSAGE_GUARD_TAIL
 	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
 	"    secteam.events, secteam.reminders, secteam.team_keys TO secteam_officers;"
 	"  GRANT UPDATE ON secteam.reports, secteam.participants, secteam.vendors,"
@@ -718,9 +713,8 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.reports', 'id'),"
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;"
-	TEAM_GRANT_END
-	TEAM_GRANT_NOW,
+	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;" TEAM_GRANT_END
+		TEAM_GRANT_NOW,
 
 	/* 9: what a team database from before the sealed record keeps
 	 * clear (event details, proposal and decision reasons and who
@@ -828,8 +822,7 @@ const char *const schema_pg[] = {
 	/* A participant stored clear: its address keyed (k1:), who they
 	 * are (name, address, section) sealed in its name, with the reseal
 	 * event; otherwise who was brought in, and when, never changes. */
-	PARTICIPANT_GUARD_WHO
-	"  IF NEW.key_fpr IS DISTINCT FROM OLD.key_fpr"
+	PARTICIPANT_GUARD_WHO "  IF NEW.key_fpr IS DISTINCT FROM OLD.key_fpr"
 	"     AND NOT secteam.has_event(OLD.report_id, 'participant-key', NULL) THEN"
 	"    PERFORM secteam.unrecorded('participant of report', OLD.report_id,"
 	"      'participant-key'); END IF;"
@@ -858,9 +851,8 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.reports', 'id'),"
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
-	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;"
-	TEAM_GRANT_END
-	TEAM_GRANT_NOW,
+	"    secteam.decisions, secteam.signatures, secteam.team_keys FROM PUBLIC;" TEAM_GRANT_END
+		TEAM_GRANT_NOW,
 
 	/* 10: a report's state, severity, claim, consent, "public" and
 	 * release start are what its events say: officers no
@@ -990,8 +982,7 @@ const char *const schema_pg[] = {
 	/* A participant's key, acknowledgement and removal are written by
 	 * apply_participant alone (officers hold no UPDATE of them): the
 	 * guard keeps who was brought in, and when. */
-	PARTICIPANT_GUARD_WHO
-	"  RETURN NULL; END $$;"
+	PARTICIPANT_GUARD_WHO "  RETURN NULL; END $$;"
 	"CREATE TRIGGER c_events_participant AFTER INSERT ON secteam.events FOR EACH ROW"
 	"  WHEN (NEW.ref IS NOT NULL AND NEW.kind IN " PARTICIPANT_KINDS ")"
 	"  EXECUTE FUNCTION secteam.apply_participant();",
@@ -1017,8 +1008,7 @@ const char *const schema_pg[] = {
 	"    PERFORM secteam.refused(NEW.report_id, format('vendor %s: %s to \"%s\" does"
 	" not follow from its status, %s', NEW.ref, NEW.kind, NEW.value, v.status));"
 	"  END IF;"
-	"  UPDATE secteam.report_vendors SET"
-	VENDOR_APPLY_SET
+	"  UPDATE secteam.report_vendors SET" VENDOR_APPLY_SET
 	"  RETURN NULL; END $$;"
 	"CREATE TRIGGER c_events_vendor AFTER INSERT ON secteam.events FOR EACH ROW"
 	"  WHEN (NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
@@ -1141,9 +1131,7 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
-	"    secteam.transitions FROM PUBLIC;"
-	TEAM_GRANT_END
-	TEAM_GRANT_NOW,
+	"    secteam.transitions FROM PUBLIC;" TEAM_GRANT_END TEAM_GRANT_NOW,
 
 	/* 14: a body is kept as received, to be verified again on every
 	 * opening, with the session keys of what was encrypted
@@ -1155,8 +1143,7 @@ const char *const schema_pg[] = {
 	MESSAGE_GUARD_HEAD
 	"     OR NEW.plain_sha256 IS DISTINCT FROM OLD.plain_sha256"
 	"     OR NOT (NEW.blob_content = OLD.blob_content"
-	"       OR (OLD.blob_content = 0 AND NEW.blob_content = 2)) THEN"
-	MESSAGE_GUARD_TAIL
+	"       OR (OLD.blob_content = 0 AND NEW.blob_content = 2)) THEN" MESSAGE_GUARD_TAIL
 	"CREATE FUNCTION secteam.message_as_received() RETURNS trigger"
 	"  LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$ BEGIN"
 	"  IF NEW.blob_content NOT IN (0, 2) THEN"
@@ -1250,9 +1237,7 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
-	"    secteam.transitions FROM PUBLIC;"
-	TEAM_GRANT_END
-	TEAM_GRANT_NOW,
+	"    secteam.transitions FROM PUBLIC;" TEAM_GRANT_END TEAM_GRANT_NOW,
 	/* 16: the team chain (crypto/teamevent.h): signed, hash-linked
 	 * events of the team's membership, officers' signing keys and team
 	 * key generations, which every officer's client verifies itself.
@@ -1303,9 +1288,8 @@ const char *const schema_pg[] = {
 	"    pg_get_serial_sequence('secteam.messages', 'id'));"
 	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
 	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
-	"    secteam.transitions, secteam.team_events FROM PUBLIC;"
-	TEAM_GRANT_END
-	TEAM_GRANT_NOW,
+	"    secteam.transitions, secteam.team_events FROM PUBLIC;" TEAM_GRANT_END
+		TEAM_GRANT_NOW,
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

@@ -18,29 +18,30 @@
 /* The columns of messages after message_id, as migration 1 made them and
  * migration 3's rebuild keeps them (part of both migrations' text: never
  * edit). */
-#define MESSAGES_AFTER_MESSAGE_ID \
-	"  content_hash TEXT NOT NULL UNIQUE," \
-	"  in_reply_to TEXT," \
-	"  from_name TEXT," \
-	"  from_email TEXT," \
-	"  subject TEXT," \
-	"  date INTEGER," \
-	"  imported INTEGER NOT NULL," \
-	"  encrypted INTEGER NOT NULL DEFAULT 0," \
-	"  verdict TEXT NOT NULL," \
-	"  fingerprint TEXT," \
-	"  signer_matches_from INTEGER NOT NULL DEFAULT 0," \
+#define MESSAGES_AFTER_MESSAGE_ID                                               \
+	"  content_hash TEXT NOT NULL UNIQUE,"                                  \
+	"  in_reply_to TEXT,"                                                   \
+	"  from_name TEXT,"                                                     \
+	"  from_email TEXT,"                                                    \
+	"  subject TEXT,"                                                       \
+	"  date INTEGER,"                                                       \
+	"  imported INTEGER NOT NULL,"                                          \
+	"  encrypted INTEGER NOT NULL DEFAULT 0,"                               \
+	"  verdict TEXT NOT NULL,"                                              \
+	"  fingerprint TEXT,"                                                   \
+	"  signer_matches_from INTEGER NOT NULL DEFAULT 0,"                     \
 	"  blob_kind TEXT NOT NULL CHECK (blob_kind IN ('original','sealed'))," \
-	"  blob BLOB NOT NULL" \
+	"  blob BLOB NOT NULL"                                                  \
 	");"
 
 /* n is o, or o clear and n its sealed form: "s1:", then the base64 of
  * the text and 47 bytes (store/seal.c, crypto/teamkey.c). */
-#define SEALED_FROM_CLEAR(o, n)                                              \
-	"(" n " IS " o " OR (" o " IS NOT NULL AND " n " IS NOT NULL"        \
-	" AND " o " NOT LIKE 's1:%' AND " n " LIKE 's1:%'"                    \
-	" AND (length(" n ") - 3) / 4 * 3 - (CASE WHEN " n " LIKE '%==' THEN 2" \
-	" WHEN " n " LIKE '%=' THEN 1 ELSE 0 END) - 47"                      \
+#define SEALED_FROM_CLEAR(o, n)                                       \
+	"(" n " IS " o " OR (" o " IS NOT NULL AND " n " IS NOT NULL" \
+	" AND " o " NOT LIKE 's1:%' AND " n " LIKE 's1:%'"            \
+	" AND (length(" n ") - 3) / 4 * 3 - (CASE WHEN " n            \
+	" LIKE '%==' THEN 2"                                          \
+	" WHEN " n " LIKE '%=' THEN 1 ELSE 0 END) - 47"               \
 	" = length(CAST(" o " AS BLOB))))"
 
 const char *const schema_sqlite[] = {
@@ -280,23 +281,28 @@ const char *const schema_sqlite[] = {
 	"    AND NEW.at IS OLD.at AND NEW.officer IS OLD.officer AND NEW.kind IS OLD.kind"
 	"    AND OLD.report_id IS NOT NULL"
 	"    AND OLD.kind NOT IN ('state', 'severity', 'consent', 'duplicate-of', 'reseal')"
-	"    AND " SEALED_FROM_CLEAR("OLD.detail", "NEW.detail") ")"
-	"  BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;"
-	"DROP TRIGGER proposals_no_update;"
-	"CREATE TRIGGER proposals_no_update BEFORE UPDATE ON proposals"
-	"  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
-	"    AND NEW.date IS OLD.date AND NEW.officer IS OLD.officer AND NEW.at IS OLD.at"
-	"    AND " SEALED_FROM_CLEAR("OLD.by", "NEW.by")
-	"    AND " SEALED_FROM_CLEAR("OLD.reason", "NEW.reason") ")"
-	"  BEGIN SELECT RAISE(ABORT, 'proposals are never edited'); END;"
-	"DROP TRIGGER decisions_no_update;"
-	"CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions"
-	"  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
-	"    AND NEW.date IS OLD.date AND NEW.verdict IS OLD.verdict"
-	"    AND NEW.override IS OLD.override AND NEW.officer IS OLD.officer"
-	"    AND NEW.at IS OLD.at"
-	"    AND " SEALED_FROM_CLEAR("OLD.reason", "NEW.reason") ")"
-	"  BEGIN SELECT RAISE(ABORT, 'decisions are never edited'); END;",
+	"    AND " SEALED_FROM_CLEAR(
+		"OLD.detail",
+		"NEW.detail") ")"
+			      "  BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;"
+			      "DROP TRIGGER proposals_no_update;"
+			      "CREATE TRIGGER proposals_no_update BEFORE UPDATE ON proposals"
+			      "  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
+			      "    AND NEW.date IS OLD.date AND NEW.officer IS OLD.officer AND NEW.at IS OLD.at"
+			      "    AND " SEALED_FROM_CLEAR("OLD.by", "NEW.by") "    AND " SEALED_FROM_CLEAR(
+				      "OLD.reason",
+				      "NEW.reason") ")"
+						    "  BEGIN SELECT RAISE(ABORT, 'proposals are never edited'); END;"
+						    "DROP TRIGGER decisions_no_update;"
+						    "CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions"
+						    "  WHEN NOT (NEW.id IS OLD.id AND NEW.report_id IS OLD.report_id"
+						    "    AND NEW.date IS OLD.date AND NEW.verdict IS OLD.verdict"
+						    "    AND NEW.override IS OLD.override AND NEW.officer IS OLD.officer"
+						    "    AND NEW.at IS OLD.at"
+						    "    AND " SEALED_FROM_CLEAR(
+							    "OLD.reason",
+							    "NEW.reason") ")"
+									  "  BEGIN SELECT RAISE(ABORT, 'decisions are never edited'); END;",
 
 	/* 12: a report's state, severity, claim, consent, "public" and
 	 * release start are what its events say (schema-pg.c's migration 10,
@@ -452,22 +458,22 @@ const char *const schema_sqlite[] = {
 	"      AND NEW.status IS OLD.status AND NEW.notified_at IS OLD.notified_at"
 	"      AND NEW.updated_at IS OLD.updated_at"
 	"      AND NEW.nda_requested IS OLD.nda_requested"
-	"      AND " SEALED_FROM_CLEAR("OLD.note", "NEW.note")
-	"      AND " SEALED_FROM_CLEAR("OLD.statement", "NEW.statement") ")"
-	"  BEGIN SELECT RAISE(ABORT, 'a vendor''s status changes only by its events'); END;"
-	"CREATE TRIGGER events_apply_vendor AFTER INSERT ON events"
-	"  WHEN NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
-	"    AND NEW.kind IN " VENDOR_KINDS " BEGIN"
-	"  INSERT OR IGNORE INTO report_vendors (report_id, vendor_id, updated_at)"
-	"    VALUES (NEW.report_id, NEW.ref, NEW.at);"
-	"  SELECT RAISE(ABORT, 'the vendor status does not follow from the vendor''s"
-	" status on the report')"
-	"    FROM report_vendors v WHERE v.report_id = NEW.report_id AND v.vendor_id = NEW.ref"
-	"      AND NEW.kind IN ('vendor-notify', 'vendor-status', 'vendor-status-correction')"
-	"      AND " VENDOR_REFUSED ";"
-	"  UPDATE report_vendors SET"
-	VENDOR_APPLY_SET
-	"  END;",
+	"      AND " SEALED_FROM_CLEAR("OLD.note", "NEW.note") "      AND " SEALED_FROM_CLEAR(
+		"OLD.statement",
+		"NEW.statement") ")"
+				 "  BEGIN SELECT RAISE(ABORT, 'a vendor''s status changes only by its events'); END;"
+				 "CREATE TRIGGER events_apply_vendor AFTER INSERT ON events"
+				 "  WHEN NEW.ref IS NOT NULL AND NEW.report_id IS NOT NULL"
+				 "    AND NEW.kind IN " VENDOR_KINDS " BEGIN"
+				 "  INSERT OR IGNORE INTO report_vendors (report_id, vendor_id, updated_at)"
+				 "    VALUES (NEW.report_id, NEW.ref, NEW.at);"
+				 "  SELECT RAISE(ABORT, 'the vendor status does not follow from the vendor''s"
+				 " status on the report')"
+				 "    FROM report_vendors v WHERE v.report_id = NEW.report_id AND v.vendor_id = NEW.ref"
+				 "      AND NEW.kind IN ('vendor-notify', 'vendor-status', 'vendor-status-correction')"
+				 "      AND " VENDOR_REFUSED ";"
+				 "  UPDATE report_vendors SET" VENDOR_APPLY_SET
+				 "  END;",
 
 	/* 15: a body is kept as received, to be verified again on every
 	 * opening, with the session keys of what was encrypted

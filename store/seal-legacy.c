@@ -22,16 +22,17 @@
 
 /* One table's clear values for a report. */
 struct legacy {
-	const char *table;    /* the sealed value's table */
-	const char *any;      /* whether any row of the table holds one */
-	const char *select;   /* ?1 report: key (int), value, aux */
-	const char *update;   /* ?1 key, ?2 sealed, ?3 report, ?4 old value */
+	const char *table; /* the sealed value's table */
+	const char *any; /* whether any row of the table holds one */
+	const char *select; /* ?1 report: key (int), value, aux */
+	const char *update; /* ?1 key, ?2 sealed, ?3 report, ?4 old value */
 	const char *pg_update; /* the same on the team server (db_write_sql) */
-	const char *column;   /* the sealed value's column, as its writer names it: */
+	const char *
+		column; /* the sealed value's column, as its writer names it: */
 	enum {
-		COL_AS_IS,    /* column */
-		COL_KIND,     /* an event's (event_detail_column), aux its kind */
-		COL_VENDOR,   /* "note:VENDOR" (rv_column), the key the vendor */
+		COL_AS_IS, /* column */
+		COL_KIND, /* an event's (event_detail_column), aux its kind */
+		COL_VENDOR, /* "note:VENDOR" (rv_column), the key the vendor */
 	} how;
 };
 
@@ -77,57 +78,59 @@ static bool column_of(const struct legacy *t, int64_t key, const char *aux,
 	return true;
 }
 
-#define CLEAR(col) " " col " IS NOT NULL AND " col " <> '' AND " col " NOT LIKE 's1:%'"
-#define ANY(table, where) "SELECT count(*) FROM (SELECT 1 FROM " table " WHERE " where " LIMIT 1) x"
-#define EVENT_SEALED_KINDS                                                   \
+#define CLEAR(col) \
+	" " col " IS NOT NULL AND " col " <> '' AND " col " NOT LIKE 's1:%'"
+#define ANY(table, where)                                            \
+	"SELECT count(*) FROM (SELECT 1 FROM " table " WHERE " where \
+	" LIMIT 1) x"
+#define EVENT_SEALED_KINDS \
 	" report_id IS NOT NULL AND kind NOT IN " EVENT_CLEAR_KINDS " AND"
 
-#define SEAL_CLEAR(table, column)                                            \
+#define SEAL_CLEAR(table, column) \
 	"SELECT secteam.seal_clear('" table "', '" column "', ?1, ?2, ?3, ?4)"
 
 static const struct legacy tables[] = {
 	{ "events", ANY("events", EVENT_SEALED_KINDS CLEAR("detail")),
-	  "SELECT id, detail, kind FROM events WHERE report_id = ?1 AND" CLEAR("detail"),
+	  "SELECT id, detail, kind FROM events WHERE report_id = ?1 AND" CLEAR(
+		  "detail"),
 	  "UPDATE events SET detail = ?2 WHERE id = ?1 AND report_id = ?3 AND detail = ?4",
-	  SEAL_CLEAR("events", "detail"),
-	  "detail", COL_KIND },
+	  SEAL_CLEAR("events", "detail"), "detail", COL_KIND },
 	{ "proposals", ANY("proposals", CLEAR("by")),
-	  "SELECT id, by, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("by"),
+	  "SELECT id, by, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR(
+		  "by"),
 	  "UPDATE proposals SET by = ?2 WHERE id = ?1 AND report_id = ?3 AND by = ?4",
-	  SEAL_CLEAR("proposals", "by"),
-	  "by", COL_AS_IS },
+	  SEAL_CLEAR("proposals", "by"), "by", COL_AS_IS },
 	{ "proposals", ANY("proposals", CLEAR("reason")),
-	  "SELECT id, reason, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR("reason"),
+	  "SELECT id, reason, NULL FROM proposals WHERE report_id = ?1 AND" CLEAR(
+		  "reason"),
 	  "UPDATE proposals SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
-	  SEAL_CLEAR("proposals", "reason"),
-	  "reason", COL_AS_IS },
+	  SEAL_CLEAR("proposals", "reason"), "reason", COL_AS_IS },
 	{ "decisions", ANY("decisions", CLEAR("reason")),
-	  "SELECT id, reason, NULL FROM decisions WHERE report_id = ?1 AND" CLEAR("reason"),
+	  "SELECT id, reason, NULL FROM decisions WHERE report_id = ?1 AND" CLEAR(
+		  "reason"),
 	  "UPDATE decisions SET reason = ?2 WHERE id = ?1 AND report_id = ?3 AND reason = ?4",
-	  SEAL_CLEAR("decisions", "reason"),
-	  "reason", COL_AS_IS },
+	  SEAL_CLEAR("decisions", "reason"), "reason", COL_AS_IS },
 	{ "report_files", ANY("report_files", CLEAR("path")),
-	  "SELECT 0, path, NULL FROM report_files WHERE report_id = ?1 AND" CLEAR("path"),
+	  "SELECT 0, path, NULL FROM report_files WHERE report_id = ?1 AND" CLEAR(
+		  "path"),
 	  "UPDATE report_files SET path = ?2 WHERE ?1 = 0 AND report_id = ?3 AND path = ?4",
-	  SEAL_CLEAR("report_files", "path"),
-	  "path", COL_AS_IS },
+	  SEAL_CLEAR("report_files", "path"), "path", COL_AS_IS },
 	{ "report_vendors", ANY("report_vendors", CLEAR("note")),
-	  "SELECT vendor_id, note, NULL FROM report_vendors WHERE report_id = ?1 AND" CLEAR("note"),
+	  "SELECT vendor_id, note, NULL FROM report_vendors WHERE report_id = ?1 AND" CLEAR(
+		  "note"),
 	  "UPDATE report_vendors SET note = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
 	  " AND note = ?4",
-	  SEAL_CLEAR("report_vendors", "note"),
-	  "note", COL_VENDOR },
+	  SEAL_CLEAR("report_vendors", "note"), "note", COL_VENDOR },
 	{ "report_vendors", ANY("report_vendors", CLEAR("statement")),
-	  "SELECT vendor_id, statement, NULL FROM report_vendors WHERE report_id = ?1 AND"
-	  CLEAR("statement"),
+	  "SELECT vendor_id, statement, NULL FROM report_vendors WHERE report_id = ?1 AND" CLEAR(
+		  "statement"),
 	  "UPDATE report_vendors SET statement = ?2 WHERE vendor_id = ?1 AND report_id = ?3"
 	  " AND statement = ?4",
-	  SEAL_CLEAR("report_vendors", "statement"),
-	  "statement", COL_VENDOR },
+	  SEAL_CLEAR("report_vendors", "statement"), "statement", COL_VENDOR },
 };
 
-static int seal_table(struct store *s, const struct legacy *t, int64_t report_id,
-		      bool *changed, struct err *err)
+static int seal_table(struct store *s, const struct legacy *t,
+		      int64_t report_id, bool *changed, struct err *err)
 {
 	struct legacy_rows q = { NULL, NULL, NULL, 0 };
 	struct stmt *st = db_stmt(s, t->select, err);
@@ -157,7 +160,8 @@ static int seal_table(struct store *s, const struct legacy *t, int64_t report_id
 		db_text(st, 2, sealed);
 		db_int(st, 3, report_id);
 		db_text(st, 4, q.value[i]);
-		r = db_write(s, st, NULL, "cannot seal a value stored clear", err);
+		r = db_write(s, st, NULL, "cannot seal a value stored clear",
+			     err);
 		free(sealed);
 		*changed = true;
 	}
@@ -191,8 +195,11 @@ int store_seal_legacy(struct store *s, int64_t report_id, bool *changed,
 
 			if (n < 0) {
 				s->legacy = -1;
-				return st ? store_dberr(s, err, "cannot look for values stored clear")
-					  : ERR_IO;
+				return st
+					? store_dberr(
+						  s, err,
+						  "cannot look for values stored clear")
+					: ERR_IO;
 			}
 			if (n)
 				s->legacy |= 1 << i;

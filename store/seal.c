@@ -28,8 +28,8 @@ char *store_seal_field(struct store *s, const char *table, const char *column,
 		return xstrdup(text);
 	if (!(b = s->sealer->seal(s->sealer->data, table, column, row, text,
 				  strlen(text), &n, &why))) {
-		err_setc(err, ERR_CRYPTO, "cannot seal %s.%s: %s", table, column,
-			 why ? why : "no team key");
+		err_setc(err, ERR_CRYPTO, "cannot seal %s.%s: %s", table,
+			 column, why ? why : "no team key");
 		free(why);
 		*failed = true;
 		return NULL;
@@ -140,11 +140,15 @@ int store_next_id(struct store *s, const char *table, int64_t *id,
 		"SELECT nextval(pg_get_serial_sequence('secteam.reports', 'id'))";
 	static const char pg_messages[] =
 		"SELECT nextval(pg_get_serial_sequence('secteam.messages', 'id'))";
-	static const char lite_reports[] = "SELECT coalesce(max(id), 0) + 1 FROM reports";
-	static const char lite_messages[] = "SELECT coalesce(max(id), 0) + 1 FROM messages";
+	static const char lite_reports[] =
+		"SELECT coalesce(max(id), 0) + 1 FROM reports";
+	static const char lite_messages[] =
+		"SELECT coalesce(max(id), 0) + 1 FROM messages";
 	bool pg = s->kind == STORE_POSTGRESQL, rep = !strcmp(table, "reports");
-	struct stmt *st = db_stmt(s, pg ? (rep ? pg_reports : pg_messages)
-					: (rep ? lite_reports : lite_messages), err);
+	struct stmt *st = db_stmt(s,
+				  pg ? (rep ? pg_reports : pg_messages)
+				     : (rep ? lite_reports : lite_messages),
+				  err);
 	int64_t v = db_count(st);
 
 	if (v < 1)
@@ -158,7 +162,8 @@ int store_next_id(struct store *s, const char *table, int64_t *id,
  * clear (before sealing began: a database from before the team key);
  * *changed then. */
 static int reseal_text(struct store *s, const char *table, const char *column,
-		       int64_t row, char **field, bool *changed, struct err *err)
+		       int64_t row, char **field, bool *changed,
+		       struct err *err)
 {
 	unsigned char *b;
 	size_t n;
@@ -182,11 +187,14 @@ static int reseal_text(struct store *s, const char *table, const char *column,
 		free(b);
 		return 0;
 	}
-	clear = s->sealer->open(s->sealer->data, table, column, row, b, n, &why);
+	clear = s->sealer->open(s->sealer->data, table, column, row, b, n,
+				&why);
 	free(b);
 	if (!clear) {
-		err_setc(err, ERR_CRYPTO, "cannot seal %s.%s of row %lld again: %s",
-			 table, column, (long long)row, why ? why : "it does not open");
+		err_setc(err, ERR_CRYPTO,
+			 "cannot seal %s.%s of row %lld again: %s", table,
+			 column, (long long)row,
+			 why ? why : "it does not open");
 		free(why);
 		return ERR_CRYPTO;
 	}
@@ -214,9 +222,11 @@ static int reseal_blob(struct store *s, int64_t row, unsigned char **blob,
 	unsigned char *again;
 	size_t n, clen;
 
-	if (!s->sealer || !*blob || !s->sealer->stale(s->sealer->data, *blob, *len))
+	if (!s->sealer || !*blob ||
+	    !s->sealer->stale(s->sealer->data, *blob, *len))
 		return 0;
-	clear = s->sealer->open(s->sealer->data, "messages", "blob", row, *blob, *len, &why);
+	clear = s->sealer->open(s->sealer->data, "messages", "blob", row, *blob,
+				*len, &why);
 	if (!clear) {
 		err_setc(err, ERR_CRYPTO, "cannot seal message %lld again: %s",
 			 (long long)row, why ? why : "it does not open");
@@ -226,8 +236,8 @@ static int reseal_blob(struct store *s, int64_t row, unsigned char **blob,
 	/* The clear bytes may hold NULs: open gives them NUL-terminated,
 	 * of the length the sealed bytes say. */
 	clen = *len - (3 + 4 + 24 + 16);
-	again = s->sealer->seal(s->sealer->data, "messages", "blob", row, clear, clen,
-				&n, &why);
+	again = s->sealer->seal(s->sealer->data, "messages", "blob", row, clear,
+				clen, &n, &why);
 	wipe_free(clear, clen);
 	if (!again) {
 		err_setc(err, ERR_CRYPTO, "cannot seal message %lld again: %s",
@@ -371,7 +381,8 @@ static int reseal_read_message(struct stmt *st, void *data)
 static int reseal_one(struct store *s, struct reseal_chunk *c, size_t i,
 		      size_t from, size_t to, bool *changed, struct err *err)
 {
-	static const char *const rcol[3] = { "subject", "reporter_name", "reporter_email" };
+	static const char *const rcol[3] = { "subject", "reporter_name",
+					     "reporter_email" };
 	static const char *const mcol[3] = { "subject", "from_name",
 					     "from_email" };
 	int64_t id = c->ids[i];

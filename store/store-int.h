@@ -11,8 +11,8 @@ enum store_engine { STORE_SQLITE, STORE_POSTGRESQL };
 
 struct store {
 	const struct engine *eng;
-	void *conn;             /* the engine's connection */
-	char *where;            /* the database as messages name it: a file
+	void *conn; /* the engine's connection */
+	char *where; /* the database as messages name it: a file
 				 * path, or "team server 'host/db'" */
 	enum store_engine kind;
 	bool in_tx;
@@ -21,12 +21,12 @@ struct store {
 				 * that failed, for store_dberr to name in
 				 * place of the statement that found out */
 	int busy_timeout_ms;
-	int found_version;      /* the schema version store_open found */
+	int found_version; /* the schema version store_open found */
 	const struct store_sealer *sealer; /* NULL: fields stored clear */
 	int clear_ids; /* messages with a clear Message-ID or content
 				 * hash (before keyed lookups): -1 unknown */
 	int clear_addrs; /* participants with a clear address: the same */
-	int legacy;      /* seal-legacy.c: which of its tables hold values
+	int legacy; /* seal-legacy.c: which of its tables hold values
 			  * stored clear (a bit each), -1 unknown */
 	struct {
 		const char *sql;

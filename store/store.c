@@ -40,8 +40,9 @@ static bool is_conninfo(const char *s)
 
 bool store_is_server(const char *where)
 {
-	return where && (str_starts(where, "postgresql://") ||
-			 str_starts(where, "postgres://") || is_conninfo(where));
+	return where &&
+		(str_starts(where, "postgresql://") ||
+		 str_starts(where, "postgres://") || is_conninfo(where));
 }
 
 int store_open(const char *where, const struct store_opts *opts,
@@ -56,9 +57,10 @@ int store_open(const char *where, const struct store_opts *opts,
 	s->clear_addrs = -1;
 	s->legacy = -1;
 	s->kind = store_is_server(where) ? STORE_POSTGRESQL : STORE_SQLITE;
-	s->eng = s->kind == STORE_POSTGRESQL ? &db_pg_engine : &db_sqlite_engine;
-	s->busy_timeout_ms = opts && opts->busy_timeout_ms ?
-				     opts->busy_timeout_ms : 10000;
+	s->eng = s->kind == STORE_POSTGRESQL ? &db_pg_engine
+					     : &db_sqlite_engine;
+	s->busy_timeout_ms =
+		opts && opts->busy_timeout_ms ? opts->busy_timeout_ms : 10000;
 	if ((r = s->eng->open(s, where, opts, err)) < 0) {
 		store_close(s);
 		return r;
@@ -69,14 +71,16 @@ int store_open(const char *where, const struct store_opts *opts,
 		int v = s->found_version;
 
 		if (v < 0) {
-			r = store_dberr(s, err, "cannot read the schema version");
+			r = store_dberr(s, err,
+					"cannot read the schema version");
 			store_close(s);
 			return r;
 		}
 		if (v == 0) {
-			r = err_setc(err, ERR_NOTFOUND,
-				     "%s holds no secteam schema: the team's administrator runs 'secteam-tui --db URL team init' first",
-				     s->where);
+			r = err_setc(
+				err, ERR_NOTFOUND,
+				"%s holds no secteam schema: the team's administrator runs 'secteam-tui --db URL team init' first",
+				s->where);
 			store_close(s);
 			return r;
 		}
@@ -115,8 +119,10 @@ int store_begin(struct store *s, struct err *err)
 	 * half-done; the UI reconnects on its own, and a command run again
 	 * opens a new one. */
 	if (!store_connected(s))
-		return err_setc(err, ERR_IO, "nothing was changed: %s unreachable (the "
-				"connection was lost)", s->where);
+		return err_setc(err, ERR_IO,
+				"nothing was changed: %s unreachable (the "
+				"connection was lost)",
+				s->where);
 	if (s->sealer && s->sealer->ready)
 		s->sealer->ready(s->sealer->data);
 	if (s->eng->begin(s) < 0)

@@ -45,10 +45,10 @@ struct store;
 
 struct store_opts {
 	const char *shared_group; /* SQLite: Unix group sharing the file */
-	int busy_timeout_ms;      /* 0: the default (10 s) */
-	bool create;              /* PostgreSQL: create the schema when the
+	int busy_timeout_ms; /* 0: the default (10 s) */
+	bool create; /* PostgreSQL: create the schema when the
 				   * database has none (team init) */
-	bool make_folder;         /* SQLite: make the file's folder when it
+	bool make_folder; /* SQLite: make the file's folder when it
 				   * is missing (else refused, naming it) */
 };
 
@@ -97,9 +97,10 @@ struct store_sealer {
 	void *data;
 	/* plain (len bytes) sealed for table.column of row (bytes, *n), or
 	 * NULL with *why (caller frees) */
-	unsigned char *(*seal)(void *data, const char *table, const char *column,
-			       int64_t row, const void *plain, size_t len,
-			       size_t *n, char **why);
+	unsigned char *(*seal)(void *data, const char *table,
+			       const char *column, int64_t row,
+			       const void *plain, size_t len, size_t *n,
+			       char **why);
 	/* the clear text of sealed bytes (a new string), or NULL with *why;
 	 * called from several threads at once (store_open_fields) */
 	char *(*open)(void *data, const char *table, const char *column,
@@ -179,8 +180,8 @@ int store_team_events(struct store *s, int64_t after,
 		      struct team_event_row **out, size_t *n, struct err *err);
 /* Appends one (inside the caller's write transaction); the server gives
  * its place. */
-int store_team_event_add(struct store *s, const unsigned char *body,
-			 size_t len, const unsigned char *sig, size_t siglen,
+int store_team_event_add(struct store *s, const unsigned char *body, size_t len,
+			 const unsigned char *sig, size_t siglen,
 			 struct err *err);
 /* How many events (the report record's) the store holds: what a
  * checkpoint takes in. */
@@ -302,8 +303,8 @@ int store_message_id_holders(struct store *s, const char *message_id,
  * write lock), nothing is read back: on a team server the row goes with
  * the next statement that waits, and a conflict fails the transaction
  * there. */
-int store_message_insert(struct store *s, const struct message *m,
-			 int64_t *id, struct err *err);
+int store_message_insert(struct store *s, const struct message *m, int64_t *id,
+			 struct err *err);
 /* The report a stored message (by row id) belongs to, or ERR_NOTFOUND. */
 int store_message_report(struct store *s, int64_t message_row,
 			 int64_t *report_id, struct err *err);
@@ -470,8 +471,8 @@ int store_officer_disconnect(struct store *s, const char *role, int64_t *ended,
 			     struct err *err);
 /* Sets role's login password: the server gets its SCRAM verifier only.
  * ERR_CHECK-like refusal when role is no active officer. */
-int store_officer_password(struct store *s, const char *role, const char *password,
-			   struct err *err);
+int store_officer_password(struct store *s, const char *role,
+			   const char *password, struct err *err);
 /* The team's officers by role (the removed ones too when with_inactive);
  * none on SQLite.  *out is the caller's (officer_release each). */
 int store_officers_list(struct store *s, bool with_inactive,
@@ -573,9 +574,8 @@ int store_participant_add(struct store *s, const struct participant *p,
 			  int64_t *id, struct err *err);
 /* The active participant email of a report into *p (release it);
  * ERR_NOTFOUND when there is none. */
-int store_participant_get(struct store *s, int64_t report_id,
-			  const char *email, struct participant *p,
-			  struct err *err);
+int store_participant_get(struct store *s, int64_t report_id, const char *email,
+			  struct participant *p, struct err *err);
 /* A report's participants (with the removed ones when with_removed), in
  * the order they were added; *out is the caller's (participants_free). */
 int store_participants_get(struct store *s, int64_t report_id,

@@ -24,9 +24,10 @@ static int need_server(struct store *s, const char *what, struct err *err)
 {
 	if (s->kind == STORE_POSTGRESQL)
 		return 0;
-	return err_setc(err, ERR_INVALID,
-			"%s needs a team server: %s is a SQLite file (use --db postgresql://... or store.url)",
-			what, s->where);
+	return err_setc(
+		err, ERR_INVALID,
+		"%s needs a team server: %s is a SQLite file (use --db postgresql://... or store.url)",
+		what, s->where);
 }
 
 int store_team_grant(struct store *s, struct err *err)
@@ -38,12 +39,11 @@ int store_team_grant(struct store *s, struct err *err)
 		return r;
 	if (!(st = db_stmt(s, "SELECT secteam.team_grant()", err)))
 		return ERR_IO;
-	return db_run(s, st, NULL, "cannot create the officers' role and grants",
-		      NULL, err);
+	return db_run(s, st, NULL,
+		      "cannot create the officers' role and grants", NULL, err);
 }
 
-int store_officer_add(struct store *s, const struct officer *o,
-		      struct err *err)
+int store_officer_add(struct store *s, const struct officer *o, struct err *err)
 {
 	struct stmt *st;
 	int r;
@@ -73,8 +73,8 @@ int store_officer_remove(struct store *s, const char *role, struct err *err)
 		return r;
 	if (!n)
 		return err_setc(err, ERR_NOTFOUND,
-				"'%s' is not an officer of the team on %s", role,
-				s->where);
+				"'%s' is not an officer of the team on %s",
+				role, s->where);
 	return 0;
 }
 
@@ -90,7 +90,8 @@ int store_officer_disconnect(struct store *s, const char *role, int64_t *ended,
 	if (!(st = db_stmt(s, "SELECT secteam.officer_disconnect(?1)", err)))
 		return ERR_IO;
 	db_text(st, 1, role);
-	return db_run(s, st, ended, "cannot end the removed officer's sessions", NULL, err);
+	return db_run(s, st, ended, "cannot end the removed officer's sessions",
+		      NULL, err);
 }
 
 static void read_officer(struct stmt *st, void *elem)
@@ -115,9 +116,11 @@ int store_officers_list(struct store *s, bool with_inactive,
 	*n = 0;
 	if (s->kind != STORE_POSTGRESQL)
 		return 0;
-	if (!(st = db_stmt(s,
-		"SELECT role, name, key_fpr, added_at, active FROM officers"
-		" WHERE active = 1 OR ?1 <> 0 ORDER BY role", err)))
+	if (!(st = db_stmt(
+		      s,
+		      "SELECT role, name, key_fpr, added_at, active FROM officers"
+		      " WHERE active = 1 OR ?1 <> 0 ORDER BY role",
+		      err)))
 		return ERR_IO;
 	db_int(st, 1, with_inactive);
 	return db_rows(s, st, (void **)out, n, sizeof(**out), read_officer,
@@ -129,8 +132,8 @@ bool store_has_team(const struct store *s)
 	return s->kind == STORE_POSTGRESQL;
 }
 
-int store_officer_password(struct store *s, const char *role, const char *password,
-			   struct err *err)
+int store_officer_password(struct store *s, const char *role,
+			   const char *password, struct err *err)
 {
 	struct stmt *st;
 	char *v;
@@ -139,8 +142,10 @@ int store_officer_password(struct store *s, const char *role, const char *passwo
 	if ((r = need_server(s, "setting an officer's password", err)) < 0)
 		return r;
 	if (!(v = s->eng->password_verifier(s, role, password)))
-		return store_dberr(s, err, "cannot make the password's verifier");
-	if (!(st = db_stmt(s, "SELECT secteam.officer_password(?1, ?2)", err))) {
+		return store_dberr(s, err,
+				   "cannot make the password's verifier");
+	if (!(st = db_stmt(s, "SELECT secteam.officer_password(?1, ?2)",
+			   err))) {
 		free(v);
 		return ERR_IO;
 	}

@@ -33,9 +33,11 @@ static void release_row(void *elem)
 int store_team_events(struct store *s, int64_t after,
 		      struct team_event_row **out, size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT seq, body, sig FROM team_events WHERE seq > ?1"
-		" ORDER BY seq", err);
+	struct stmt *st =
+		db_stmt(s,
+			"SELECT seq, body, sig FROM team_events WHERE seq > ?1"
+			" ORDER BY seq",
+			err);
 
 	*out = NULL;
 	*n = 0;
@@ -46,12 +48,12 @@ int store_team_events(struct store *s, int64_t after,
 		       release_row, "cannot read the team chain", err);
 }
 
-int store_team_event_add(struct store *s, const unsigned char *body,
-			 size_t len, const unsigned char *sig, size_t siglen,
+int store_team_event_add(struct store *s, const unsigned char *body, size_t len,
+			 const unsigned char *sig, size_t siglen,
 			 struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"INSERT INTO team_events (body, sig) VALUES (?1, ?2)", err);
+	struct stmt *st = db_stmt(
+		s, "INSERT INTO team_events (body, sig) VALUES (?1, ?2)", err);
 
 	if (!st)
 		return ERR_IO;

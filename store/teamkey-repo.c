@@ -32,11 +32,13 @@ static void release_wrapped(void *elem)
 int store_team_keys(struct store *s, int generation, struct wrapped_key **out,
 		    size_t *n, struct err *err)
 {
-	struct stmt *st = db_stmt(s,
-		"SELECT generation, fingerprint, wrapped FROM team_keys"
-		" WHERE generation = CASE WHEN ?1 > 0 THEN ?1 ELSE"
-		" (SELECT max(generation) FROM team_keys) END"
-		" ORDER BY fingerprint", err);
+	struct stmt *st =
+		db_stmt(s,
+			"SELECT generation, fingerprint, wrapped FROM team_keys"
+			" WHERE generation = CASE WHEN ?1 > 0 THEN ?1 ELSE"
+			" (SELECT max(generation) FROM team_keys) END"
+			" ORDER BY fingerprint",
+			err);
 
 	*out = NULL;
 	*n = 0;
@@ -73,9 +75,11 @@ int store_team_key_add(struct store *s, int generation, const char *fpr,
 		       const unsigned char *wrapped, size_t len, time_t at,
 		       struct err *err)
 {
-	struct stmt *st = db_stmt(s,
+	struct stmt *st = db_stmt(
+		s,
 		"INSERT INTO team_keys (generation, fingerprint, wrapped, at)"
-		" VALUES (?1, ?2, ?3, ?4)", err);
+		" VALUES (?1, ?2, ?3, ?4)",
+		err);
 
 	if (!st)
 		return ERR_IO;
@@ -83,7 +87,8 @@ int store_team_key_add(struct store *s, int generation, const char *fpr,
 	db_text(st, 2, fpr);
 	db_blob(st, 3, wrapped, len);
 	db_int(st, 4, (int64_t)at);
-	return db_run(s, st, NULL, "cannot store the team key",
-		      "the team key is being made by a colleague at this moment: run it again",
-		      err);
+	return db_run(
+		s, st, NULL, "cannot store the team key",
+		"the team key is being made by a colleague at this moment: run it again",
+		err);
 }

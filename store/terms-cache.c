@@ -37,14 +37,16 @@ int store_terms_cache_open(const char *path, struct terms_cache **out,
 	*out = NULL;
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return err_setc(err, ERR_IO, "cannot open the search cache '%s': %s",
-				path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077)) {
-		close(fd);
 		return err_setc(err, ERR_IO,
-				"the search cache '%s' is not this user's alone: not used",
-				path);
+				"cannot open the search cache '%s': %s", path,
+				strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 077)) {
+		close(fd);
+		return err_setc(
+			err, ERR_IO,
+			"the search cache '%s' is not this user's alone: not used",
+			path);
 	}
 	close(fd);
 	tc = xcalloc(1, sizeof(*tc));
@@ -92,8 +94,10 @@ int store_terms_cache_all(struct terms_cache *tc, struct terms_row **rows,
 
 	*rows = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(tc->db, "SELECT message_id, key, filter FROM terms"
-			       " ORDER BY message_id", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(tc->db,
+			       "SELECT message_id, key, filter FROM terms"
+			       " ORDER BY message_id",
+			       -1, &st, NULL) != SQLITE_OK)
 		return cache_err(tc, err, "cannot read");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct terms_row *r;
@@ -139,17 +143,21 @@ int store_terms_cache_put(struct terms_cache *tc, const struct terms_row *rows,
 
 	if (!n)
 		return 0;
-	if (sqlite3_exec(tc->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(tc->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
 		return cache_err(tc, err, "cannot write");
-	if (sqlite3_prepare_v2(tc->db, "INSERT OR REPLACE INTO terms (message_id, key,"
-			       " filter) VALUES (?1, ?2, ?3)", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(tc->db,
+			       "INSERT OR REPLACE INTO terms (message_id, key,"
+			       " filter) VALUES (?1, ?2, ?3)",
+			       -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_exec(tc->db, "ROLLBACK", NULL, NULL, NULL);
 		return cache_err(tc, err, "cannot write");
 	}
 	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
 		sqlite3_bind_int64(st, 1, rows[i].message_id);
 		sqlite3_bind_text(st, 2, rows[i].key, -1, SQLITE_STATIC);
-		sqlite3_bind_blob(st, 3, rows[i].sealed, (int)rows[i].len, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 3, rows[i].sealed, (int)rows[i].len,
+				  SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}

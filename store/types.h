@@ -20,18 +20,18 @@ struct report {
 	char *reporter_name;
 	char *reporter_email;
 	time_t received;
-	char *state;            /* new, triaged, accepted, ... */
-	char *severity;         /* none, low, medium, high, critical */
-	char *claimed_by;       /* officer, or NULL */
-	bool public;            /* already public */
-	bool consent_credit;    /* reporter consents to be named */
-	bool consent_exploit;   /* reporter consents to exploit release */
+	char *state; /* new, triaged, accepted, ... */
+	char *severity; /* none, low, medium, high, critical */
+	char *claimed_by; /* officer, or NULL */
+	bool public; /* already public */
+	bool consent_credit; /* reporter consents to be named */
+	bool consent_exploit; /* reporter consents to exploit release */
 	time_t release_started; /* start of the release process, or 0 */
 	/* Derived by the listing query, not stored in the reports table: */
 	enum sig_verdict verdict; /* of the first message; SIG_NONE without */
-	bool encrypted;         /* first message arrived encrypted */
+	bool encrypted; /* first message arrived encrypted */
 	bool signer_matches_from; /* first message: its signer is From's */
-	time_t disclosure;      /* the latest decided date, or 0 */
+	time_t disclosure; /* the latest decided date, or 0 */
 	int64_t nmessages;
 };
 
@@ -46,15 +46,15 @@ struct report_new {
 };
 
 struct report_filter {
-	const char *state;     /* or NULL */
-	bool open_only;        /* leave out the finished states */
-	const char *order;     /* "id", "received", "state", "severity";
+	const char *state; /* or NULL */
+	bool open_only; /* leave out the finished states */
+	const char *order; /* "id", "received", "state", "severity";
 				* NULL = id ("deadline" is core's) */
 	/* The rules are core's (core/triage.h), bound as values: the store
 	 * decides no order or state of its own. */
 	const char *const *finished; /* NULL-terminated: what open_only
 				      * leaves out (at most 8) */
-	const char *const *rank;     /* NULL-terminated: order "state" or
+	const char *const *rank; /* NULL-terminated: order "state" or
 				      * "severity", first first; others
 				      * after them (at most 12) */
 };
@@ -62,17 +62,17 @@ struct report_filter {
 /* What a message's sealed blob holds. */
 enum blob_form {
 	BLOB_RECEIVED = 0, /* the message as received */
-	BLOB_CONTENT = 1,  /* its decrypted content alone (a MIME entity of
+	BLOB_CONTENT = 1, /* its decrypted content alone (a MIME entity of
 			    * what was shown), its verdict recorded: stored
 			    * by older versions, never written now */
-	BLOB_KEYED = 2,    /* the message as received after the session
+	BLOB_KEYED = 2, /* the message as received after the session
 			    * keys that decrypt it (core/seal.h) */
 };
 
 struct message {
 	int64_t id;
 	int64_t report_id;
-	char *message_id;       /* may be NULL */
+	char *message_id; /* may be NULL */
 	char *content_hash;
 	char *in_reply_to;
 	char *from_name;
@@ -84,9 +84,9 @@ struct message {
 	enum sig_verdict verdict; /* stored as its name */
 	char *fingerprint;
 	bool signer_matches_from;
-	unsigned char *blob;    /* OpenPGP ciphertext: see blob_kind */
+	unsigned char *blob; /* OpenPGP ciphertext: see blob_kind */
 	size_t blob_len;
-	char *blob_kind;        /* "original": the message as received,
+	char *blob_kind; /* "original": the message as received,
 				 * already encrypted to the roster;
 				 * "sealed": encrypted to the roster on
 				 * import (or by roster reseal) */
@@ -95,7 +95,7 @@ struct message {
 	 * gets (blob is then ignored). */
 	const unsigned char *blob_plain;
 	size_t blob_plain_len;
-	char *plain_sha256;     /* the hex SHA-256 of the bytes the import
+	char *plain_sha256; /* the hex SHA-256 of the bytes the import
 				 * verified: what the blob opens to, or for
 				 * BLOB_KEYED the message after its keys;
 				 * NULL for a message stored before it was
@@ -123,7 +123,7 @@ struct message_ref {
 
 struct event {
 	int64_t id;
-	int64_t report_id;  /* 0 for team-wide events */
+	int64_t report_id; /* 0 for team-wide events */
 	time_t at;
 	char *officer;
 	char *kind;
@@ -138,8 +138,8 @@ struct vendor {
 	int64_t id;
 	char *name;
 	char *contact;
-	char *key_fpr;          /* or NULL */
-	char *kind;             /* vendor, distro, hardware */
+	char *key_fpr; /* or NULL */
+	char *kind; /* vendor, distro, hardware */
 };
 
 void vendor_release(struct vendor *v);
@@ -147,9 +147,9 @@ void vendor_release(struct vendor *v);
 struct report_vendor {
 	int64_t report_id;
 	int64_t vendor_id;
-	char *name, *kind, *contact, *key_fpr;  /* from the directory */
-	char *status;           /* not-notified, notified, acknowledged, ... */
-	time_t notified_at;     /* or 0 */
+	char *name, *kind, *contact, *key_fpr; /* from the directory */
+	char *status; /* not-notified, notified, acknowledged, ... */
+	time_t notified_at; /* or 0 */
 	time_t updated_at;
 	bool nda_requested;
 	char *note;
@@ -171,10 +171,10 @@ void pending_participant_release(struct pending_participant *p);
 struct proposal {
 	int64_t id;
 	int64_t report_id;
-	char *by;               /* reporter, officer, vendor:NAME, maintainer:EMAIL */
+	char *by; /* reporter, officer, vendor:NAME, maintainer:EMAIL */
 	time_t date;
 	char *reason;
-	char *officer;          /* who recorded it */
+	char *officer; /* who recorded it */
 	time_t at;
 };
 
@@ -184,7 +184,7 @@ struct decision {
 	int64_t id;
 	int64_t report_id;
 	time_t date;
-	char *verdict;          /* the policy's verdict: ok, needs-reason, ... */
+	char *verdict; /* the policy's verdict: ok, needs-reason, ... */
 	char *reason;
 	bool override;
 	char *officer;
@@ -194,11 +194,11 @@ struct decision {
 void decision_release(struct decision *d);
 
 struct officer {
-	char *role;             /* the login role */
-	char *name;             /* display name, or NULL */
-	char *key_fpr;          /* the key bodies are encrypted to */
+	char *role; /* the login role */
+	char *name; /* display name, or NULL */
+	char *key_fpr; /* the key bodies are encrypted to */
 	time_t added_at;
-	bool active;            /* false once removed */
+	bool active; /* false once removed */
 };
 
 void officer_release(struct officer *o);
@@ -207,8 +207,8 @@ struct report_key {
 	int64_t id;
 	time_t received;
 	time_t release_started; /* or 0 */
-	time_t disclosure;      /* the latest decided date, or 0 */
-	bool public;            /* already public */
+	time_t disclosure; /* the latest decided date, or 0 */
+	bool public; /* already public */
 	char state[12];
 	char severity[10];
 };
@@ -247,8 +247,8 @@ struct verdict_row {
 	char *keyring;
 	char *keystate;
 	enum sig_verdict verdict;
-	bool matches;           /* the signer is From's */
-	char *fingerprint;      /* the first signature's key, or NULL */
+	bool matches; /* the signer is From's */
+	char *fingerprint; /* the first signature's key, or NULL */
 };
 void verdict_row_release(struct verdict_row *row);
 
@@ -264,26 +264,26 @@ void report_subjects_free(struct report_subject *v, size_t n);
  * yet), for `stats` and `due`. */
 struct report_milestones {
 	int64_t report_id;
-	time_t triaged;         /* the first state change away from new */
-	time_t fixed;           /* the first fix event or move to fix-ready */
-	time_t disclosed;       /* the first move to disclosed */
-	time_t replied;         /* the first reply sent to the reporter */
+	time_t triaged; /* the first state change away from new */
+	time_t fixed; /* the first fix event or move to fix-ready */
+	time_t disclosed; /* the first move to disclosed */
+	time_t replied; /* the first reply sent to the reporter */
 };
 
 struct participant {
 	int64_t id;
 	int64_t report_id;
-	char *name;             /* or NULL */
-	char *email;            /* lowercase */
-	char *role;             /* "maintainer", "reviewer", "open list",
+	char *name; /* or NULL */
+	char *email; /* lowercase */
+	char *role; /* "maintainer", "reviewer", "open list",
 				 * "other", ...; or NULL */
-	char *section;          /* MAINTAINERS section, or NULL */
-	char *added_by;         /* the officer */
+	char *section; /* MAINTAINERS section, or NULL */
+	char *added_by; /* the officer */
 	time_t added_at;
-	time_t removed_at;      /* 0 while active */
-	char *removed_by;       /* or NULL */
+	time_t removed_at; /* 0 while active */
+	char *removed_by; /* or NULL */
 	time_t acknowledged_at; /* 0 until acknowledged */
-	char *key_fpr;          /* the key the officer confirmed, or NULL */
+	char *key_fpr; /* the key the officer confirmed, or NULL */
 };
 
 void participant_release(struct participant *p);

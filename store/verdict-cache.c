@@ -37,14 +37,16 @@ int store_verdict_cache_open(const char *path, struct verdict_cache **out,
 	*out = NULL;
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return err_setc(err, ERR_IO, "cannot open the verdict cache '%s': %s",
-				path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077)) {
-		close(fd);
 		return err_setc(err, ERR_IO,
-				"the verdict cache '%s' is not this user's alone: not used",
-				path);
+				"cannot open the verdict cache '%s': %s", path,
+				strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 077)) {
+		close(fd);
+		return err_setc(
+			err, ERR_IO,
+			"the verdict cache '%s' is not this user's alone: not used",
+			path);
 	}
 	close(fd);
 	vc = xcalloc(1, sizeof(*vc));
@@ -100,9 +102,11 @@ int store_verdict_cache_get(struct verdict_cache *vc, int64_t message_id,
 	int rc;
 
 	memset(row, 0, sizeof(*row));
-	if (sqlite3_prepare_v2(vc->db, "SELECT key, keyring, keystate, verdict,"
+	if (sqlite3_prepare_v2(vc->db,
+			       "SELECT key, keyring, keystate, verdict,"
 			       " matches, fingerprint FROM verdicts"
-			       " WHERE message_id = ?1", -1, &st, NULL) != SQLITE_OK)
+			       " WHERE message_id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
 		return vc_err(vc, err, "cannot read");
 	sqlite3_bind_int64(st, 1, message_id);
 	rc = sqlite3_step(st);
@@ -111,7 +115,8 @@ int store_verdict_cache_get(struct verdict_cache *vc, int64_t message_id,
 		row->key = col_dup(st, 0);
 		row->keyring = col_dup(st, 1);
 		row->keystate = col_dup(st, 2);
-		row->verdict = sig_verdict_from_name((const char *)sqlite3_column_text(st, 3));
+		row->verdict = sig_verdict_from_name(
+			(const char *)sqlite3_column_text(st, 3));
 		row->matches = sqlite3_column_int64(st, 4) != 0;
 		row->fingerprint = col_dup(st, 5);
 	}
@@ -127,16 +132,19 @@ int store_verdict_cache_put(struct verdict_cache *vc,
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(vc->db, "INSERT OR REPLACE INTO verdicts (message_id,"
-			       " key, keyring, keystate, verdict, matches, fingerprint)"
-			       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    vc->db,
+		    "INSERT OR REPLACE INTO verdicts (message_id,"
+		    " key, keyring, keystate, verdict, matches, fingerprint)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		    -1, &st, NULL) != SQLITE_OK)
 		return vc_err(vc, err, "cannot write");
 	sqlite3_bind_int64(st, 1, row->message_id);
 	sqlite3_bind_text(st, 2, row->key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, row->keyring, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, row->keystate, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, sig_verdict_name(row->verdict), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, sig_verdict_name(row->verdict), -1,
+			  SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, row->matches);
 	sqlite3_bind_text(st, 7, row->fingerprint, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);

@@ -17,15 +17,15 @@
 #include "util/util.h"
 
 static const char *const top_dirs[] = {
-	"arch", "block", "certs", "crypto", "Documentation", "drivers", "fs",
-	"include", "init", "io_uring", "ipc", "kernel", "lib", "mm", "net",
-	"rust", "samples", "scripts", "security", "sound", "tools", "usr",
-	"virt", "LICENSES",
+	"arch",	    "block",   "certs", "crypto",   "Documentation", "drivers",
+	"fs",	    "include", "init",	"io_uring", "ipc",	     "kernel",
+	"lib",	    "mm",      "net",	"rust",	    "samples",	     "scripts",
+	"security", "sound",   "tools", "usr",	    "virt",	     "LICENSES",
 };
 
 static const char *const top_files[] = {
-	"MAINTAINERS", "Makefile", "Kconfig", "Kbuild", "COPYING", "CREDITS",
-	".mailmap", ".clang-format",
+	"MAINTAINERS", "Makefile", "Kconfig",  "Kbuild",
+	"COPYING",     "CREDITS",  ".mailmap", ".clang-format",
 };
 
 struct found {
@@ -155,8 +155,8 @@ static void add_prose_path(struct found *f, const char *p, size_t n)
 static bool path_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '/' ||
-	       c == '-' || c == '+' || c == ',' || c == '@' || c == '~';
+		(c >= '0' && c <= '9') || c == '.' || c == '_' || c == '/' ||
+		c == '-' || c == '+' || c == ',' || c == '@' || c == '~';
 }
 
 static void scan_prose(struct found *f, const char *l, size_t n)

@@ -20,11 +20,16 @@
 #include "core/core.h"
 
 static const char *const view_names[V_COUNT] = {
-	[V_REPORTS] = "reports",     [V_REPORT] = "report",
-	[V_PARTICIPANTS] = "participants", [V_VENDORS] = "vendors",
-	[V_DISCLOSURE] = "disclosure", [V_TIMELINE] = "timeline",
-	[V_CALENDAR] = "calendar",   [V_HELP] = "help",
-	[V_PAGER] = "pager",         [V_STATS] = "stats",
+	[V_REPORTS] = "reports",
+	[V_REPORT] = "report",
+	[V_PARTICIPANTS] = "participants",
+	[V_VENDORS] = "vendors",
+	[V_DISCLOSURE] = "disclosure",
+	[V_TIMELINE] = "timeline",
+	[V_CALENDAR] = "calendar",
+	[V_HELP] = "help",
+	[V_PAGER] = "pager",
+	[V_STATS] = "stats",
 };
 
 const char *keys_view_name(enum tui_view_id v)
@@ -51,14 +56,46 @@ static int do_move(struct tui *t, enum tui_motion m)
 		return lines_move(v->lines, v->ops->height(), m);
 	return v->ops->motion ? v->ops->motion(t, v, m) : TUI_OK;
 }
-static int h_down(struct tui *t, const char *a) { (void)a; return do_move(t, M_DOWN); }
-static int h_up(struct tui *t, const char *a) { (void)a; return do_move(t, M_UP); }
-static int h_pgdn(struct tui *t, const char *a) { (void)a; return do_move(t, M_PGDN); }
-static int h_pgup(struct tui *t, const char *a) { (void)a; return do_move(t, M_PGUP); }
-static int h_halfdn(struct tui *t, const char *a) { (void)a; return do_move(t, M_HALFDN); }
-static int h_halfup(struct tui *t, const char *a) { (void)a; return do_move(t, M_HALFUP); }
-static int h_top(struct tui *t, const char *a) { (void)a; return do_move(t, M_TOP); }
-static int h_bottom(struct tui *t, const char *a) { (void)a; return do_move(t, M_BOTTOM); }
+static int h_down(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_move(t, M_DOWN);
+}
+static int h_up(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_move(t, M_UP);
+}
+static int h_pgdn(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_move(t, M_PGDN);
+}
+static int h_pgup(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_move(t, M_PGUP);
+}
+static int h_halfdn(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_move(t, M_HALFDN);
+}
+static int h_halfup(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_move(t, M_HALFUP);
+}
+static int h_top(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_move(t, M_TOP);
+}
+static int h_bottom(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_move(t, M_BOTTOM);
+}
 
 static int h_open(struct tui *t, const char *a)
 {
@@ -163,8 +200,16 @@ static int h_search(struct tui *t, const char *a)
 	t->search = s;
 	return do_search(t, 1, true) | TUI_REDRAW;
 }
-static int h_next(struct tui *t, const char *a) { (void)a; return do_search(t, 1, false); }
-static int h_prev(struct tui *t, const char *a) { (void)a; return do_search(t, -1, false); }
+static int h_next(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_search(t, 1, false);
+}
+static int h_prev(struct tui *t, const char *a)
+{
+	(void)a;
+	return do_search(t, -1, false);
+}
 
 static int h_command(struct tui *t, const char *a)
 {
@@ -196,10 +241,26 @@ static int push_report_view(struct tui *t,
 	tui_push(t, make(t, id));
 	return TUI_REDRAW;
 }
-static int h_timeline(struct tui *t, const char *a) { (void)a; return push_report_view(t, view_timeline_new); }
-static int h_participants(struct tui *t, const char *a) { (void)a; return push_report_view(t, view_participants_new); }
-static int h_vendors(struct tui *t, const char *a) { (void)a; return push_report_view(t, view_vendors_new); }
-static int h_disclosure(struct tui *t, const char *a) { (void)a; return push_report_view(t, view_disclosure_new); }
+static int h_timeline(struct tui *t, const char *a)
+{
+	(void)a;
+	return push_report_view(t, view_timeline_new);
+}
+static int h_participants(struct tui *t, const char *a)
+{
+	(void)a;
+	return push_report_view(t, view_participants_new);
+}
+static int h_vendors(struct tui *t, const char *a)
+{
+	(void)a;
+	return push_report_view(t, view_vendors_new);
+}
+static int h_disclosure(struct tui *t, const char *a)
+{
+	(void)a;
+	return push_report_view(t, view_disclosure_new);
+}
 
 static int h_calendar(struct tui *t, const char *a)
 {
@@ -233,12 +294,13 @@ static char *save_offer(struct tui *t, int64_t id, const char *n,
 	if (report_attachments(t->ctx->sess, id, &v, &nv, &unopened, &err) == 0)
 		for (size_t i = 0; i < nv && !name; i++)
 			if (v[i].number == want)
-				name = attachment_safe_name(v[i].info.filename, want);
+				name = attachment_safe_name(v[i].info.filename,
+							    want);
 	report_attachments_free(v, nv);
 	if (!name)
 		return xstrdup("");
-	offer = xasprintf("%s%s%s", dir, *dir && dir[strlen(dir) - 1] != '/' ? "/" : "",
-			  name);
+	offer = xasprintf("%s%s%s", dir,
+			  *dir && dir[strlen(dir) - 1] != '/' ? "/" : "", name);
 	free(name);
 	return offer;
 }
@@ -251,7 +313,8 @@ static int h_save_attachment(struct tui *t, const char *a)
 {
 	int64_t id = tui_current_report(t);
 	struct tui_history hist = { { NULL }, 0 };
-	const char *dir = config_get(t->ctx->sess->cfg, "attach.save_dir", "~/");
+	const char *dir =
+		config_get(t->ctx->sess->cfg, "attach.save_dir", "~/");
 	char *n, *path, *line, *offer, *full, idbuf[24];
 	int r;
 
@@ -264,7 +327,9 @@ static int h_save_attachment(struct tui *t, const char *a)
 		return TUI_REDRAW;
 	str_trim(n);
 	offer = *n ? save_offer(t, id, n, dir) : NULL;
-	if (!*n || !(path = prompt_read(t, "save it to the file: ", offer, &hist, false))) {
+	if (!*n ||
+	    !(path = prompt_read(t, "save it to the file: ", offer, &hist,
+				 false))) {
 		history_free(&hist);
 		free(offer);
 		free(n);
@@ -276,7 +341,8 @@ static int h_save_attachment(struct tui *t, const char *a)
 	full = attachment_save_path(dir, path);
 	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)id);
 	{
-		char *argv[] = { (char *)"attachment", idbuf, n, (char *)"-o", full };
+		char *argv[] = { (char *)"attachment", idbuf, n, (char *)"-o",
+				 full };
 		line = cmd_join(ARRAY_SIZE(argv), argv);
 	}
 	r = *path ? tui_run_line(t, line) : TUI_REDRAW;
@@ -297,7 +363,8 @@ static int step_report(struct tui *t, int dir)
 	if (t->depth < 2 || t->stack[0]->id != V_REPORTS || v->id != V_REPORT)
 		return TUI_OK;
 	if (!(next = reports_step(t, t->stack[0], v->report_id, dir))) {
-		tui_status(t, false, "no %s report in the list", dir > 0 ? "next" : "previous");
+		tui_status(t, false, "no %s report in the list",
+			   dir > 0 ? "next" : "previous");
 		return TUI_OK;
 	}
 	t->stack[--t->depth] = NULL;
@@ -306,8 +373,16 @@ static int step_report(struct tui *t, int dir)
 	tui_push(t, view_report_new(t, next));
 	return TUI_REDRAW;
 }
-static int h_next_report(struct tui *t, const char *a) { (void)a; return step_report(t, 1); }
-static int h_prev_report(struct tui *t, const char *a) { (void)a; return step_report(t, -1); }
+static int h_next_report(struct tui *t, const char *a)
+{
+	(void)a;
+	return step_report(t, 1);
+}
+static int h_prev_report(struct tui *t, const char *a)
+{
+	(void)a;
+	return step_report(t, -1);
+}
 
 /* A digit in the list: the `:open` line, begun with it (mutt's jump). */
 static int h_jump(struct tui *t, const char *a)
@@ -365,85 +440,135 @@ static int h_reload(struct tui *t, const char *a)
 #define DISC VBIT(V_DISCLOSURE)
 
 const struct tui_key_entry tui_key_table[] = {
-	{ "check", "Space", PART, "check or uncheck the suggested maintainer under the cursor",
+	{ "check", "Space", PART,
+	  "check or uncheck the suggested maintainer under the cursor",
 	  panel_toggle, NULL, NULL },
-	{ "bring-in", "a", PART, "bring in the checked suggestions (asks first, naming them)",
+	{ "bring-in", "a", PART,
+	  "bring in the checked suggestions (asks first, naming them)",
 	  panel_bring_in, NULL, NULL },
-	{ "forward-all", "F", PART, "forward the report to all its participants (asks first)", NULL,
+	{ "forward-all", "F", PART,
+	  "forward the report to all its participants (asks first)", NULL,
 	  "forward --participants", NULL },
-	{ "remove", "x", PART, "remove the participant under the cursor (asks first)",
-	  panel_remove, NULL, NULL },
-	{ "acknowledged", "A", PART, "record that the participant under the cursor acknowledged the report (asks first)",
+	{ "remove", "x", PART,
+	  "remove the participant under the cursor (asks first)", panel_remove,
+	  NULL, NULL },
+	{ "acknowledged", "A", PART,
+	  "record that the participant under the cursor acknowledged the report (asks first)",
 	  panel_ack, NULL, NULL },
-	{ "notify", "M", VEND, "record that the vendor under the cursor is notified (asks first)",
+	{ "notify", "M", VEND,
+	  "record that the vendor under the cursor is notified (asks first)",
 	  vendors_notify, NULL, NULL },
-	{ "vendor-status", "u", VEND, "update the vendor's status: the : line, prefilled",
-	  vendors_update, NULL, NULL },
-	{ "nda", "!", VEND, "record the vendor's NDA request; the policy answers (asks first)",
+	{ "vendor-status", "u", VEND,
+	  "update the vendor's status: the : line, prefilled", vendors_update,
+	  NULL, NULL },
+	{ "nda", "!", VEND,
+	  "record the vendor's NDA request; the policy answers (asks first)",
 	  vendors_nda, NULL, NULL },
-	{ "propose-date", "P", DISC, "record a proposed disclosure date: the : line, prefilled", NULL,
+	{ "propose-date", "P", DISC,
+	  "record a proposed disclosure date: the : line, prefilled", NULL,
 	  "prompt date propose", NULL },
 	{ "down", "j Down", V_ALL, "move down a line", h_down, NULL, NULL },
 	{ "up", "k Up", V_ALL, "move up a line", h_up, NULL, NULL },
-	{ "page-down", "PgDn Space C-f", V_ALL, "move down a page", h_pgdn, NULL, NULL },
-	{ "page-up", "PgUp b C-b", V_ALL, "move up a page", h_pgup, NULL, NULL },
-	{ "half-down", "C-d", V_ALL, "move down half a page", h_halfdn, NULL, NULL },
-	{ "half-up", "C-u", V_ALL, "move up half a page", h_halfup, NULL, NULL },
+	{ "page-down", "PgDn Space C-f", V_ALL, "move down a page", h_pgdn,
+	  NULL, NULL },
+	{ "page-up", "PgUp b C-b", V_ALL, "move up a page", h_pgup, NULL,
+	  NULL },
+	{ "half-down", "C-d", V_ALL, "move down half a page", h_halfdn, NULL,
+	  NULL },
+	{ "half-up", "C-u", V_ALL, "move up half a page", h_halfup, NULL,
+	  NULL },
 	{ "top", "g Home", V_ALL, "go to the first line", h_top, NULL, NULL },
-	{ "bottom", "G End", V_ALL, "go to the last line", h_bottom, NULL, NULL },
-	{ "open", "Enter", LIST | VBIT(V_CALENDAR), "open the selected report (:open ID opens that one)",
-	  h_open_id, NULL, NULL },
-	{ "jump", "0 1 2 3 4 5 6 7 8 9", LIST, "open report N: type its number, then Enter",
-	  h_jump, NULL, NULL },
-	{ "next-report", "J", VBIT(V_REPORT), "the next report of the list", h_next_report, NULL, NULL },
-	{ "prev-report", "K", VBIT(V_REPORT), "the previous report of the list", h_prev_report, NULL, NULL },
-	{ "back", "q", V_ALL, "go back; quit from the report list", h_back, NULL, NULL },
+	{ "bottom", "G End", V_ALL, "go to the last line", h_bottom, NULL,
+	  NULL },
+	{ "open", "Enter", LIST | VBIT(V_CALENDAR),
+	  "open the selected report (:open ID opens that one)", h_open_id, NULL,
+	  NULL },
+	{ "jump", "0 1 2 3 4 5 6 7 8 9", LIST,
+	  "open report N: type its number, then Enter", h_jump, NULL, NULL },
+	{ "next-report", "J", VBIT(V_REPORT), "the next report of the list",
+	  h_next_report, NULL, NULL },
+	{ "prev-report", "K", VBIT(V_REPORT), "the previous report of the list",
+	  h_prev_report, NULL, NULL },
+	{ "back", "q", V_ALL, "go back; quit from the report list", h_back,
+	  NULL, NULL },
 	{ "quit", "Q", V_ALL, "quit at once", h_quit, NULL, NULL },
-	{ "interrupt", "C-c", V_ALL, "quit, after asking", h_quit, NULL, "quit secteam-tui?" },
-	{ "suspend", "C-z", V_ALL, "suspend to the shell (fg comes back)", h_suspend, NULL, NULL },
-	{ "help", "? F1", V_ALL, "show the keys of this view", h_help, NULL, NULL },
-	{ "search", "/", V_ALL, "search (the list: the next report matching, bodies too, as the search command reads a query; pagers: the text); :search QUERY shows the list of the matching reports only",
+	{ "interrupt", "C-c", V_ALL, "quit, after asking", h_quit, NULL,
+	  "quit secteam-tui?" },
+	{ "suspend", "C-z", V_ALL, "suspend to the shell (fg comes back)",
+	  h_suspend, NULL, NULL },
+	{ "help", "? F1", V_ALL, "show the keys of this view", h_help, NULL,
+	  NULL },
+	{ "search", "/", V_ALL,
+	  "search (the list: the next report matching, bodies too, as the search command reads a query; pagers: the text); :search QUERY shows the list of the matching reports only",
 	  h_search, NULL, NULL },
 	{ "search-next", "n", V_ALL, "next match", h_next, NULL, NULL },
 	{ "search-prev", "N", V_ALL, "previous match", h_prev, NULL, NULL },
-	{ "command", ":", V_ALL, "run a command (any secteam-tui verb; Tab completes)", h_command, NULL, NULL },
-	{ "prompt", "", V_ALL, "open the : line prefilled with the arguments", h_prompt, NULL, NULL },
-	{ "sort", "s", LIST, "cycle the sort: deadline, received, state, severity, subject", reports_cycle_sort, NULL, NULL },
-	{ "filter", "", LIST, "filter the list by a query, as search takes it (state:open severity:high,critical, words...; none: clears)", reports_set_filter, NULL, NULL },
-	{ "timeline", "t", SEL | ONE, "the report's events, newest first", h_timeline, NULL, NULL },
-	{ "participants", "p", SEL | ONE, "the report's participants and suggested maintainers", h_participants, NULL, NULL },
-	{ "vendors", "v", SEL | ONE, "the report's vendors and their statuses", h_vendors, NULL, NULL },
-	{ "disclosure", "d", SEL | ONE, "the report's disclosure proposals and decided date", h_disclosure, NULL, NULL },
-	{ "calendar", "c", V_ALL, "the embargo calendar", h_calendar, NULL, NULL },
-	{ "stats", "#", V_ALL, "the team's numbers as bar charts (stats --json: the figures)", h_stats, NULL, NULL },
-	{ "save-attachment", "s", VBIT(V_REPORT), "save attachment N to a file: asks the number, then the file",
+	{ "command", ":", V_ALL,
+	  "run a command (any secteam-tui verb; Tab completes)", h_command,
+	  NULL, NULL },
+	{ "prompt", "", V_ALL, "open the : line prefilled with the arguments",
+	  h_prompt, NULL, NULL },
+	{ "sort", "s", LIST,
+	  "cycle the sort: deadline, received, state, severity, subject",
+	  reports_cycle_sort, NULL, NULL },
+	{ "filter", "", LIST,
+	  "filter the list by a query, as search takes it (state:open severity:high,critical, words...; none: clears)",
+	  reports_set_filter, NULL, NULL },
+	{ "timeline", "t", SEL | ONE, "the report's events, newest first",
+	  h_timeline, NULL, NULL },
+	{ "participants", "p", SEL | ONE,
+	  "the report's participants and suggested maintainers", h_participants,
+	  NULL, NULL },
+	{ "vendors", "v", SEL | ONE, "the report's vendors and their statuses",
+	  h_vendors, NULL, NULL },
+	{ "disclosure", "d", SEL | ONE,
+	  "the report's disclosure proposals and decided date", h_disclosure,
+	  NULL, NULL },
+	{ "calendar", "c", V_ALL, "the embargo calendar", h_calendar, NULL,
+	  NULL },
+	{ "stats", "#", V_ALL,
+	  "the team's numbers as bar charts (stats --json: the figures)",
+	  h_stats, NULL, NULL },
+	{ "save-attachment", "s", VBIT(V_REPORT),
+	  "save attachment N to a file: asks the number, then the file",
 	  h_save_attachment, NULL, NULL },
-	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", NULL, "note", NULL },
-	{ "distros", "", SEL | ONE, "the linux-distros notice: the draft in $VISUAL/$EDITOR, then asks",
+	{ "note", "E", SEL | ONE, "write a note in $VISUAL/$EDITOR", NULL,
+	  "note", NULL },
+	{ "distros", "", SEL | ONE,
+	  "the linux-distros notice: the draft in $VISUAL/$EDITOR, then asks",
 	  NULL, "distros", NULL },
-	{ "announce", "", SEL | ONE, "the oss-security announcement: the draft in $VISUAL/$EDITOR, then asks",
+	{ "announce", "", SEL | ONE,
+	  "the oss-security announcement: the draft in $VISUAL/$EDITOR, then asks",
 	  NULL, "announce", NULL },
-	{ "compose-reply", "r", SEL | ONE, "reply to the reporter: the ack template (:reply --template NAME for another) in $VISUAL/$EDITOR, then asks",
+	{ "compose-reply", "r", SEL | ONE,
+	  "reply to the reporter: the ack template (:reply --template NAME for another) in $VISUAL/$EDITOR, then asks",
 	  NULL, "reply", NULL },
-	{ "claim", "C", SEL | ONE, "claim the report (another officer's: asks first, naming them)",
-	  NULL, "triage --claim", NULL },
-	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL, "triage --state triaged", NULL },
-	{ "accept", "A", SEL | (ONE & ~PART), "accept the report (asks first, when the move is allowed)",
-	  NULL, "triage --state accepted", NULL },
-	{ "reject", "R", SEL | ONE, "reject the report (asks first, when the move is allowed)",
-	  NULL, "triage --state rejected", NULL },
-	{ "severity", "S", SEL | ONE, "set the severity: the : line, prefilled", NULL,
-	  "prompt triage --severity", NULL },
-	{ "set-date", "D", SEL | ONE, "set the disclosure date: the : line, prefilled", NULL,
+	{ "claim", "C", SEL | ONE,
+	  "claim the report (another officer's: asks first, naming them)", NULL,
+	  "triage --claim", NULL },
+	{ "triaged", "T", SEL | ONE, "mark the report triaged", NULL,
+	  "triage --state triaged", NULL },
+	{ "accept", "A", SEL | (ONE & ~PART),
+	  "accept the report (asks first, when the move is allowed)", NULL,
+	  "triage --state accepted", NULL },
+	{ "reject", "R", SEL | ONE,
+	  "reject the report (asks first, when the move is allowed)", NULL,
+	  "triage --state rejected", NULL },
+	{ "severity", "S", SEL | ONE, "set the severity: the : line, prefilled",
+	  NULL, "prompt triage --severity", NULL },
+	{ "set-date", "D", SEL | ONE,
+	  "set the disclosure date: the : line, prefilled", NULL,
 	  "prompt date set", NULL },
-	{ "reload", "C-l", V_ALL, "reread the data and redraw the screen", h_reload, NULL, NULL },
+	{ "reload", "C-l", V_ALL, "reread the data and redraw the screen",
+	  h_reload, NULL, NULL },
 };
 const size_t tui_key_table_len = ARRAY_SIZE(tui_key_table);
 
 const struct tui_key_entry *keys_find_verb(const char *name)
 {
 	for (size_t i = 0; i < tui_key_table_len; i++)
-		if (tui_key_table[i].handler && !strcmp(tui_key_table[i].name, name))
+		if (tui_key_table[i].handler &&
+		    !strcmp(tui_key_table[i].name, name))
 			return &tui_key_table[i];
 	return NULL;
 }
@@ -453,7 +578,8 @@ static bool key_in(const char *keys, int key);
 const struct tui_key_entry *keys_table_row(enum tui_view_id view, int key)
 {
 	for (size_t i = 0; i < tui_key_table_len; i++)
-		if ((tui_key_table[i].views & VBIT(view)) && key_in(tui_key_table[i].keys, key))
+		if ((tui_key_table[i].views & VBIT(view)) &&
+		    key_in(tui_key_table[i].keys, key))
 			return &tui_key_table[i];
 	return NULL;
 }
@@ -463,12 +589,20 @@ static const struct {
 	const char *name;
 	int key;
 } named[] = {
-	{ "Enter", '\n' }, { "Space", ' ' }, { "Tab", '\t' }, { "Esc", 27 },
-	{ "Backspace", 127 }, { "Up", TUI_KEY_FN(KEY_UP) },
-	{ "Down", TUI_KEY_FN(KEY_DOWN) }, { "Left", TUI_KEY_FN(KEY_LEFT) },
-	{ "Right", TUI_KEY_FN(KEY_RIGHT) }, { "PgUp", TUI_KEY_FN(KEY_PPAGE) },
-	{ "PgDn", TUI_KEY_FN(KEY_NPAGE) }, { "Home", TUI_KEY_FN(KEY_HOME) },
-	{ "End", TUI_KEY_FN(KEY_END) }, { "Del", TUI_KEY_FN(KEY_DC) },
+	{ "Enter", '\n' },
+	{ "Space", ' ' },
+	{ "Tab", '\t' },
+	{ "Esc", 27 },
+	{ "Backspace", 127 },
+	{ "Up", TUI_KEY_FN(KEY_UP) },
+	{ "Down", TUI_KEY_FN(KEY_DOWN) },
+	{ "Left", TUI_KEY_FN(KEY_LEFT) },
+	{ "Right", TUI_KEY_FN(KEY_RIGHT) },
+	{ "PgUp", TUI_KEY_FN(KEY_PPAGE) },
+	{ "PgDn", TUI_KEY_FN(KEY_NPAGE) },
+	{ "Home", TUI_KEY_FN(KEY_HOME) },
+	{ "End", TUI_KEY_FN(KEY_END) },
+	{ "Del", TUI_KEY_FN(KEY_DC) },
 	{ "Ins", TUI_KEY_FN(KEY_IC) },
 };
 
@@ -508,7 +642,8 @@ int keys_from_name(const char *name)
 	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
 		if (!strcmp(named[i].name, name))
 			return named[i].key;
-	if (name[0] == 'C' && name[1] == '-' && name[2] >= 'a' && name[2] <= 'z' && !name[3])
+	if (name[0] == 'C' && name[1] == '-' && name[2] >= 'a' &&
+	    name[2] <= 'z' && !name[3])
 		return name[2] - 'a' + 1;
 	if (name[0] == 'F' && name[1] >= '1' && name[1] <= '9') {
 		int n = atoi(name + 1);
@@ -528,7 +663,8 @@ static bool key_in(const char *keys, int key)
 	char *copy = xstrdup(keys), *save = NULL;
 	bool hit = false;
 
-	for (char *w = strtok_r(copy, " ", &save); w && !hit; w = strtok_r(NULL, " ", &save))
+	for (char *w = strtok_r(copy, " ", &save); w && !hit;
+	     w = strtok_r(NULL, " ", &save))
 		hit = keys_from_name(w) == key;
 	free(copy);
 	return hit;
@@ -568,12 +704,15 @@ int keys_parse_binds(struct tui *t)
 			cmd++;
 		if (!cmd || !*cmd || (v = keys_view_from_name(view)) < -1 ||
 		    (k = keys_from_name(key)) < 0) {
-			tui_status(t, true, "config: bad bind line 'bind %s' (bind VIEW KEY COMMAND)",
-				   cfg->binds[i]);
+			tui_status(
+				t, true,
+				"config: bad bind line 'bind %s' (bind VIEW KEY COMMAND)",
+				cfg->binds[i]);
 			free(copy);
 			continue;
 		}
-		t->binds = xrealloc(t->binds, (t->nbinds + 1) * sizeof(*t->binds));
+		t->binds =
+			xrealloc(t->binds, (t->nbinds + 1) * sizeof(*t->binds));
 		t->binds[t->nbinds].views = v < 0 ? V_ALL : VBIT(v);
 		t->binds[t->nbinds].key = k;
 		t->binds[t->nbinds].command = xstrdup(cmd);

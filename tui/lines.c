@@ -85,7 +85,8 @@ static void add_one(struct tui_lines *l, const char *s, size_t len, int width,
 		i += k;
 	}
 	if (out.len || !any)
-		push(l, out.buf ? sbuf_detach(&out, NULL) : xstrdup(""), a, kind);
+		push(l, out.buf ? sbuf_detach(&out, NULL) : xstrdup(""), a,
+		     kind);
 	else if (l->wipe)
 		sbuf_wipe(&out);
 	else
@@ -142,14 +143,30 @@ int lines_move(struct tui_lines *l, int height, enum tui_motion m)
 	size_t old = l->top;
 
 	switch (m) {
-	case M_DOWN: l->top++; break;
-	case M_UP: l->top = l->top ? l->top - 1 : 0; break;
-	case M_PGDN: l->top += page; break;
-	case M_PGUP: l->top = l->top > page ? l->top - page : 0; break;
-	case M_HALFDN: l->top += page / 2 + 1; break;
-	case M_HALFUP: l->top = l->top > page / 2 ? l->top - page / 2 - 1 : 0; break;
-	case M_TOP: l->top = 0; break;
-	case M_BOTTOM: l->top = max; break;
+	case M_DOWN:
+		l->top++;
+		break;
+	case M_UP:
+		l->top = l->top ? l->top - 1 : 0;
+		break;
+	case M_PGDN:
+		l->top += page;
+		break;
+	case M_PGUP:
+		l->top = l->top > page ? l->top - page : 0;
+		break;
+	case M_HALFDN:
+		l->top += page / 2 + 1;
+		break;
+	case M_HALFUP:
+		l->top = l->top > page / 2 ? l->top - page / 2 - 1 : 0;
+		break;
+	case M_TOP:
+		l->top = 0;
+		break;
+	case M_BOTTOM:
+		l->top = max;
+		break;
 	}
 	if (l->top > max)
 		l->top = max;

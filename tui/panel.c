@@ -75,7 +75,10 @@ void panel_checked_clear(struct panel *p)
 
 /* --- the view ------------------------------------------------------------*/
 
-static int height(void) { return LINES - 2 > 1 ? LINES - 2 : 1; }
+static int height(void)
+{
+	return LINES - 2 > 1 ? LINES - 2 : 1;
+}
 
 static void show_cursor(struct panel *p, int h)
 {
@@ -117,10 +120,12 @@ static void panel_draw(struct tui *t, struct tui_view *v)
 	lines_draw(t, &p->lines, 1, height(), 0);
 	if (p->nitems) {
 		size_t line = p->items[p->cur].line;
-		if (line >= p->lines.top && line < p->lines.top + (size_t)height()) {
+		if (line >= p->lines.top &&
+		    line < p->lines.top + (size_t)height()) {
 			int y = 1 + (int)(line - p->lines.top);
 			draw_fill(y, 0, COLS, A_REVERSE);
-			draw_text(y, 0, COLS, p->lines.line[line], p->lines.attr[line] | A_REVERSE);
+			draw_text(y, 0, COLS, p->lines.line[line],
+				  p->lines.attr[line] | A_REVERSE);
 		}
 	}
 }
@@ -191,9 +196,9 @@ static const struct tui_view_ops panel_ops = {
 	.close = panel_close,
 };
 
-struct tui_view *panel_new(struct tui *t, int64_t id, enum tui_view_id vid,
-			   const char *title,
-			   void (*fill)(struct tui *, struct tui_view *, struct panel *))
+struct tui_view *
+panel_new(struct tui *t, int64_t id, enum tui_view_id vid, const char *title,
+	  void (*fill)(struct tui *, struct tui_view *, struct panel *))
 {
 	struct panel *p = xcalloc(1, sizeof(*p));
 	struct tui_view *v = tui_view_alloc(vid, &panel_ops, p, id);
@@ -212,7 +217,8 @@ struct item *panel_cursor(struct tui *t, enum tui_view_id vid,
 	struct panel *p;
 
 	if (v->id != vid) {
-		tui_status(t, true, "only in the %s panel", keys_view_name(vid));
+		tui_status(t, true, "only in the %s panel",
+			   keys_view_name(vid));
 		return NULL;
 	}
 	p = v->priv;
@@ -222,4 +228,3 @@ struct item *panel_cursor(struct tui *t, enum tui_view_id vid,
 	}
 	return &p->items[p->cur];
 }
-

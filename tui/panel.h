@@ -16,11 +16,11 @@
 enum item_kind { IT_PART, IT_SUG, IT_VENDOR };
 
 struct item {
-	size_t line;            /* display line of the item */
+	size_t line; /* display line of the item */
 	enum item_kind kind;
-	char *key;              /* address, or vendor name (raw) */
-	char *label;            /* for questions (raw) */
-	bool list;              /* a suggestion that is a mailing list */
+	char *key; /* address, or vendor name (raw) */
+	char *label; /* for questions (raw) */
+	bool list; /* a suggestion that is a mailing list */
 };
 
 struct panel {
@@ -40,7 +40,8 @@ struct panel {
 };
 
 /* A line of text made safe (printf-style), in attribute a. */
-void panel_add(struct tui_lines *l, attr_t a, const char *fmt, ...) UTIL_PRINTF(3, 4);
+void panel_add(struct tui_lines *l, attr_t a, const char *fmt, ...)
+	UTIL_PRINTF(3, 4);
 /* The next line added is an item. */
 void panel_item(struct panel *p, enum item_kind kind, const char *key,
 		const char *label);
@@ -51,9 +52,9 @@ void panel_checked_clear(struct panel *p);
 /* Refills the panel, keeping the cursor on the same item. */
 void panel_reload(struct tui *t, struct tui_view *v);
 /* A new panel view of report id, filled by fill. */
-struct tui_view *panel_new(struct tui *t, int64_t id, enum tui_view_id vid,
-			   const char *title,
-			   void (*fill)(struct tui *, struct tui_view *, struct panel *));
+struct tui_view *
+panel_new(struct tui *t, int64_t id, enum tui_view_id vid, const char *title,
+	  void (*fill)(struct tui *, struct tui_view *, struct panel *));
 /* The item under the cursor when the top view is vid and the item is of
  * kind; NULL with the status line saying why. */
 struct item *panel_cursor(struct tui *t, enum tui_view_id vid,

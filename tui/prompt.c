@@ -28,7 +28,8 @@ static void history_add(struct tui_history *h, const char *s)
 		return;
 	if (h->n == TUI_HISTORY) {
 		free(h->line[0]);
-		memmove(h->line, h->line + 1, (TUI_HISTORY - 1) * sizeof(*h->line));
+		memmove(h->line, h->line + 1,
+			(TUI_HISTORY - 1) * sizeof(*h->line));
 		h->n--;
 	}
 	h->line[h->n++] = xstrdup(s);
@@ -76,7 +77,8 @@ static size_t candidates(const char *prefix, const char **out, size_t max)
 			out[n++] = cmd_table[i]->name;
 	for (size_t i = 0; i < tui_key_table_len && n < max; i++)
 		/* A UI verb that is a command's name too (search) once. */
-		if (tui_key_table[i].handler && !strncmp(tui_key_table[i].name, prefix, len) &&
+		if (tui_key_table[i].handler &&
+		    !strncmp(tui_key_table[i].name, prefix, len) &&
 		    !cmd_find(tui_key_table[i].name))
 			out[n++] = tui_key_table[i].name;
 	return n;
@@ -128,9 +130,11 @@ static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 	}
 	if (!n) {
 		if (ws == 0)
-			tui_status(t, true, "no command starts with '%s'", word);
+			tui_status(t, true, "no command starts with '%s'",
+				   word);
 		else if (prev && *prev == '-')
-			tui_status(t, true, "no value of %s starts with '%s'", prev, word);
+			tui_status(t, true, "no value of %s starts with '%s'",
+				   prev, word);
 		free(prev);
 		free(word);
 		return;
@@ -143,12 +147,14 @@ static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 		common = k;
 	}
 	{
-		char *c = xasprintf("%.*s%s", (int)common, cand[0], n == 1 ? " " : "");
+		char *c = xasprintf("%.*s%s", (int)common, cand[0],
+				    n == 1 ? " " : "");
 		wchar_t wb[128];
 		size_t wn = from_utf8(c, wb, ARRAY_SIZE(wb));
 		size_t wlen = *cur - ws;
 		if (*len - wlen + wn < PROMPT_MAX) {
-			memmove(buf + ws + wn, buf + *cur, (*len - *cur) * sizeof(*buf));
+			memmove(buf + ws + wn, buf + *cur,
+				(*len - *cur) * sizeof(*buf));
 			memcpy(buf + ws, wb, wn * sizeof(*buf));
 			*len = *len - wlen + wn;
 			*cur = ws + wn;
@@ -191,7 +197,8 @@ static void draw_prompt(struct tui *t, const char *prefix, const wchar_t *buf,
 		/* Completion candidates or errors above the prompt line. */
 		move(y - 1, 0);
 		clrtoeol();
-		draw_text(y - 1, 0, COLS, t->status, t->status_error ? A_BOLD : A_DIM);
+		draw_text(y - 1, 0, COLS, t->status,
+			  t->status_error ? A_BOLD : A_DIM);
 	}
 	move(y, 0);
 	clrtoeol();
@@ -225,7 +232,8 @@ char *prompt_read(struct tui *t, const char *prefix, const char *initial,
 			break;
 		} else if (k == 127 || k == TUI_KEY_FN(KEY_BACKSPACE)) {
 			if (cur) {
-				memmove(buf + cur - 1, buf + cur, (len - cur) * sizeof(*buf));
+				memmove(buf + cur - 1, buf + cur,
+					(len - cur) * sizeof(*buf));
 				cur--;
 				len--;
 			} else if (!len) {
@@ -233,7 +241,8 @@ char *prompt_read(struct tui *t, const char *prefix, const char *initial,
 			}
 		} else if (k == TUI_KEY_FN(KEY_DC) || k == 4) {
 			if (cur < len) {
-				memmove(buf + cur, buf + cur + 1, (len - cur - 1) * sizeof(*buf));
+				memmove(buf + cur, buf + cur + 1,
+					(len - cur - 1) * sizeof(*buf));
 				len--;
 			}
 		} else if (k == 21) { /* C-u */
@@ -262,20 +271,26 @@ char *prompt_read(struct tui *t, const char *prefix, const char *initial,
 		} else if (k == TUI_KEY_FN(KEY_UP) || k == 16) {
 			if (hi) {
 				hi--;
-				cur = len = from_utf8(h->line[hi], buf, PROMPT_MAX - 1);
+				cur = len = from_utf8(h->line[hi], buf,
+						      PROMPT_MAX - 1);
 			}
 		} else if (k == TUI_KEY_FN(KEY_DOWN) || k == 14) {
 			if (hi < h->n) {
 				hi++;
-				cur = len = hi < h->n ? from_utf8(h->line[hi], buf, PROMPT_MAX - 1) : 0;
+				cur = len = hi < h->n
+					? from_utf8(h->line[hi], buf,
+						    PROMPT_MAX - 1)
+					: 0;
 			}
 		} else if (k == '\t') {
 			if (complete_verbs)
 				complete(t, buf, &len, &cur);
 		} else if (k == TUI_KEY_FN(KEY_RESIZE)) {
 			/* the next draw uses the new size */
-		} else if (k < TUI_KEY_FN(0) && iswprint((wint_t)k) && len < PROMPT_MAX - 1) {
-			memmove(buf + cur + 1, buf + cur, (len - cur) * sizeof(*buf));
+		} else if (k < TUI_KEY_FN(0) && iswprint((wint_t)k) &&
+			   len < PROMPT_MAX - 1) {
+			memmove(buf + cur + 1, buf + cur,
+				(len - cur) * sizeof(*buf));
 			buf[cur++] = (wchar_t)k;
 			len++;
 		}

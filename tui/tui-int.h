@@ -34,26 +34,35 @@ enum tui_view_id {
 #define VBIT(v) (1u << (v))
 #define V_ALL ((1u << V_COUNT) - 1)
 /* Views that show one report (the open report's id is %i there). */
-#define V_ONE_REPORT                                                       \
-	(VBIT(V_REPORT) | VBIT(V_PARTICIPANTS) | VBIT(V_VENDORS) |          \
+#define V_ONE_REPORT                                               \
+	(VBIT(V_REPORT) | VBIT(V_PARTICIPANTS) | VBIT(V_VENDORS) | \
 	 VBIT(V_DISCLOSURE) | VBIT(V_TIMELINE))
 
 /* What a handler asks the main loop to do afterwards (htop's Action.h). */
 enum {
-	TUI_OK = 0,          /* nothing to redraw but the status line */
+	TUI_OK = 0, /* nothing to redraw but the status line */
 	TUI_REDRAW = 1 << 0, /* redraw the current view */
 	TUI_RELOAD = 1 << 1, /* data changed: every view reloads, then redraw */
 	TUI_QUIT = 1 << 2,
 };
 
-enum tui_motion { M_DOWN, M_UP, M_PGDN, M_PGUP, M_TOP, M_BOTTOM, M_HALFDN, M_HALFUP };
+enum tui_motion {
+	M_DOWN,
+	M_UP,
+	M_PGDN,
+	M_PGUP,
+	M_TOP,
+	M_BOTTOM,
+	M_HALFDN,
+	M_HALFUP
+};
 
 struct tui;
 struct tui_view;
 struct tui_lines;
 
 struct tui_view_ops {
-	const char *name;  /* in bind lines and the help screen */
+	const char *name; /* in bind lines and the help screen */
 	void (*draw)(struct tui *t, struct tui_view *v);
 	/* Pager views (v->lines set) give height, the rows their text has
 	 * on screen; keys.c moves and searches the text.  The others give
@@ -80,24 +89,24 @@ struct tui_view_ops {
 struct tui_view {
 	enum tui_view_id id;
 	const struct tui_view_ops *ops;
-	int64_t report_id;  /* for one-report views */
-	unsigned gen;       /* t->gen when last loaded */
+	int64_t report_id; /* for one-report views */
+	unsigned gen; /* t->gen when last loaded */
 	void *priv;
 	struct tui_lines *lines; /* a pager view's text (in priv), or NULL */
 };
 
 /* One row of the key table: an action. */
 struct tui_key_entry {
-	const char *name;     /* the UI verb, e.g. "page-down" */
-	const char *keys;     /* default keys, space-separated names */
-	unsigned views;       /* VBIT mask where the keys apply */
+	const char *name; /* the UI verb, e.g. "page-down" */
+	const char *keys; /* default keys, space-separated names */
+	unsigned views; /* VBIT mask where the keys apply */
 	const char *help;
 	/* Internal handler (args: the rest of the line, "" when none), or
 	 * NULL when `command` is a core command template. */
 	int (*handler)(struct tui *t, const char *args);
-	const char *command;  /* a command line (core verb or "prompt ..."):
+	const char *command; /* a command line (core verb or "prompt ..."):
 			       * the current report is passed as a value */
-	const char *confirm;  /* question asked first (a printf format with
+	const char *confirm; /* question asked first (a printf format with
 			       * one %lld: the report), or NULL */
 };
 extern const struct tui_key_entry tui_key_table[];
@@ -107,8 +116,8 @@ extern const size_t tui_key_table_len;
  * the list draws them, the help screen and the man page explain them. */
 struct tui_verdict_mark {
 	enum sig_verdict verdict;
-	const char *utf8, *ascii;  /* the mark on a UTF-8 terminal, else */
-	const char *meaning;       /* "the key has expired", for the legend */
+	const char *utf8, *ascii; /* the mark on a UTF-8 terminal, else */
+	const char *meaning; /* "the key has expired", for the legend */
 };
 extern const struct tui_verdict_mark tui_verdict_marks[];
 extern const size_t tui_verdict_marks_len;
@@ -132,27 +141,27 @@ struct tui {
 	struct cmd_ctx *ctx;
 	struct tui_view *stack[TUI_MAX_STACK];
 	size_t depth;
-	unsigned gen;         /* bumped when data changes */
+	unsigned gen; /* bumped when data changes */
 	bool color, utf8;
-	char *status;         /* already safe for display, or NULL */
+	char *status; /* already safe for display, or NULL */
 	bool status_error;
-	bool status_asks;     /* a y/N question: its keys always shown */
-	int reconnect_ms;     /* the team server is away: the wait before
+	bool status_asks; /* a y/N question: its keys always shown */
+	int reconnect_ms; /* the team server is away: the wait before
 			       * the next try (0: not away) */
-	char *shut_out;       /* the server refuses this officer now (removed
+	char *shut_out; /* the server refuses this officer now (removed
 			       * from the team): why, said after the UI ends */
-	char *search;         /* the last search needle (typed by the officer) */
+	char *search; /* the last search needle (typed by the officer) */
 	struct tui_history cmd_hist, search_hist;
 	struct tui_bind *binds;
 	size_t nbinds;
 	FILE *trace;
 	bool quit;
-	int64_t live_cursor;  /* the last event seen (report_changes) */
-	long long live_at;    /* when changes were last looked for (ms,
+	int64_t live_cursor; /* the last event seen (report_changes) */
+	long long live_at; /* when changes were last looked for (ms,
 			       * CLOCK_MONOTONIC) */
-	bool live_due;        /* the server told of changes not looked for
+	bool live_due; /* the server told of changes not looked for
 			       * yet (held back: LIVE_MIN_MS) */
-	int last_key;         /* the key being handled */
+	int last_key; /* the key being handled */
 };
 
 /* Key codes: characters as their code point, curses keys offset. */
@@ -164,7 +173,8 @@ struct tui {
 /* tui.c */
 /* With SECTEAM_TUI_TRACE=FILE, appends "WHAT NANOSECONDS" to it. */
 void tui_trace_mark(struct tui *t, const char *what);
-void tui_status(struct tui *t, bool error, const char *fmt, ...) UTIL_PRINTF(3, 4);
+void tui_status(struct tui *t, bool error, const char *fmt, ...)
+	UTIL_PRINTF(3, 4);
 void tui_status_clear(struct tui *t);
 struct tui_view *tui_top(struct tui *t);
 void tui_push(struct tui *t, struct tui_view *v);
@@ -197,8 +207,16 @@ void tui_resume(void);
 
 /* draw.c: the only way text reaches the screen. */
 enum {
-	CP_DEFAULT, CP_RED, CP_YELLOW, CP_GREEN, CP_CYAN, CP_MAGENTA, CP_ERROR,
-	CP_BAR_OK, CP_BAR_WARN, CP_BAR_BAD
+	CP_DEFAULT,
+	CP_RED,
+	CP_YELLOW,
+	CP_GREEN,
+	CP_CYAN,
+	CP_MAGENTA,
+	CP_ERROR,
+	CP_BAR_OK,
+	CP_BAR_WARN,
+	CP_BAR_BAD
 };
 void draw_init_colors(struct tui *t);
 attr_t draw_color(struct tui *t, int pair);
@@ -296,22 +314,22 @@ int vendors_nda(struct tui *t, const char *args);
 
 /* Who wrote a line, which its gutter shows (the text cannot draw it). */
 enum line_kind {
-	LINE_BODY,      /* untrusted text */
-	LINE_OURS,      /* the program's own */
-	LINE_UNSIGNED,  /* untrusted text the signature does not cover */
+	LINE_BODY, /* untrusted text */
+	LINE_OURS, /* the program's own */
+	LINE_UNSIGNED, /* untrusted text the signature does not cover */
 };
 
 /* A scrollable list of lines, shared by the pager-like views. */
 struct tui_lines {
-	char **line;     /* safe UTF-8, no newline */
-	attr_t *attr;    /* per line; body lines A_NORMAL */
+	char **line; /* safe UTF-8, no newline */
+	attr_t *attr; /* per line; body lines A_NORMAL */
 	unsigned char *kind; /* enum line_kind */
-	size_t *src;     /* logical line each display line comes from */
+	size_t *src; /* logical line each display line comes from */
 	size_t n, alloc;
-	size_t top;      /* first shown */
-	long hl;         /* highlighted line (search), -1 none */
-	size_t nsrc;     /* logical lines added so far */
-	bool wipe;       /* lines hold plaintext: wipe on release */
+	size_t top; /* first shown */
+	long hl; /* highlighted line (search), -1 none */
+	size_t nsrc; /* logical lines added so far */
+	bool wipe; /* lines hold plaintext: wipe on release */
 };
 void lines_add(struct tui_lines *l, const char *safe, attr_t a, int kind);
 /* lines_add, wrapped at width between words (a word longer than a row

@@ -111,11 +111,13 @@ static void draw_status(struct tui *t)
 	move(y, 0);
 	clrtoeol();
 	if (t->status && *t->status) {
-		attr_t a = t->status_error ? (draw_color(t, CP_ERROR) | A_BOLD) : A_NORMAL;
+		attr_t a = t->status_error ? (draw_color(t, CP_ERROR) | A_BOLD)
+					   : A_NORMAL;
 		/* A question keeps its answer's keys, however long it is. */
 		int x = 0, keep = t->status_asks ? 6 : 0;
-		char *all = xasprintf("%s%s%s", t->status_error ? "error: " : "", t->status,
-				      keep ? " [y/N]" : "");
+		char *all = xasprintf("%s%s%s",
+				      t->status_error ? "error: " : "",
+				      t->status, keep ? " [y/N]" : "");
 
 		if (text_width(all) > COLS - 1) {
 			/* Too long for the row: it goes on upwards, over the
@@ -130,7 +132,8 @@ static void draw_status(struct tui *t)
 			for (int i = 0; i < n; i++) {
 				move(y - n + 1 + i, 0);
 				clrtoeol();
-				draw_text(y - n + 1 + i, 0, COLS - 1, l.line[i], a);
+				draw_text(y - n + 1 + i, 0, COLS - 1, l.line[i],
+					  a);
 			}
 			lines_release(&l);
 			free(all);
@@ -162,7 +165,8 @@ static char *where_label(struct tui *t, bool brief)
 	    q[1] && q[1] != '\'') {
 		/* Brief: the server's database alone. */
 		place = xstrndup(q + 1, strcspn(q + 1, "'"));
-	} else if (str_starts(w, "database '") && (q = strrchr(w, '\'')) > w + 10) {
+	} else if (str_starts(w, "database '") &&
+		   (q = strrchr(w, '\'')) > w + 10) {
 		/* The file's folder and name: the rest of its path says
 		 * little and takes the room. */
 		char *path = xstrndup(w + 10, (size_t)(q - (w + 10)));
@@ -315,7 +319,8 @@ static bool live_apply(struct tui *t)
 	t->live_at = mono_ms();
 	t->live_due = false;
 
-	if (report_changes(t->ctx->sess, &t->live_cursor, &ids, &n, &err) < 0 || !n) {
+	if (report_changes(t->ctx->sess, &t->live_cursor, &ids, &n, &err) < 0 ||
+	    !n) {
 		free(ids);
 		return false;
 	}
@@ -328,7 +333,7 @@ static bool live_apply(struct tui *t)
 		}
 		for (size_t i = 0; i < n; i++)
 			if (ids[i] == 0 || ids[i] == v->report_id)
-				v->gen = t->gen - 1;  /* reload when shown */
+				v->gen = t->gen - 1; /* reload when shown */
 	}
 	tui_trace_mark(t, "live");
 	free(ids);
@@ -365,7 +370,8 @@ static bool reconnect_now(struct tui *t, int *wait_ms)
 	/* Said once, when it goes: the answer to an action taken meanwhile
 	 * stays on the status line. */
 	if (!*wait_ms) {
-		tui_status(t, true, "team server unreachable, retrying... (what you do "
+		tui_status(t, true,
+			   "team server unreachable, retrying... (what you do "
 			   "meanwhile is refused, not kept)");
 		draw_status(t);
 		refresh();
@@ -383,7 +389,8 @@ static int getkey_live(struct tui *t)
 	for (;;) {
 		bool up = report_store_up(t->ctx->sess);
 		int fd = up ? report_watch_fd(t->ctx->sess) : -1;
-		struct pollfd pf[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
+		struct pollfd pf[2] = { { .fd = STDIN_FILENO,
+					  .events = POLLIN },
 					{ .fd = fd, .events = POLLIN } };
 		int r, ms = LIVE_POLL_MS; /* SQLite: a look now and then */
 		int hold = -1; /* ms before held-back changes are looked for */
@@ -498,7 +505,8 @@ static void progress_status(const struct cmd_progress *p, void *data)
 		snprintf(buf, sizeof(buf), "%s: %zu %s, %d%%", p->what, p->done,
 			 p->unit, (int)(p->frac * 100));
 	else
-		snprintf(buf, sizeof(buf), "%s: %zu %s", p->what, p->done, p->unit);
+		snprintf(buf, sizeof(buf), "%s: %zu %s", p->what, p->done,
+			 p->unit);
 	progress_line(buf, data);
 	tui_trace_mark(data, buf);
 }
@@ -545,17 +553,21 @@ static int run_core(struct tui *t, int argc, char **argv, const char *title,
 		/* Its warnings below what it wrote (the mails and where
 		 * they went, for one): a summary that says "see the
 		 * warnings" finds them there. */
-		char *both = xasprintf("%.*s\nwarnings:\n%s", (int)res.output_len,
-				       res.output, res.warnings);
+		char *both = xasprintf("%.*s\nwarnings:\n%s",
+				       (int)res.output_len, res.output,
+				       res.warnings);
 
 		tui_push(t, view_pager_new(t, title, both, strlen(both)));
 		wipe_free(both, strlen(both));
 	} else if (res.status == CMD_OK && !res.said && res.output_len) {
-		tui_push(t, view_pager_new(t, title, res.output, res.output_len));
+		tui_push(t,
+			 view_pager_new(t, title, res.output, res.output_len));
 	} else if (res.warnings && res.status == CMD_OK) {
 		/* A command that did something and warned: the warnings are
 		 * read, not dropped behind the status line. */
-		tui_push(t, view_pager_new(t, title, res.warnings, strlen(res.warnings)));
+		tui_push(t,
+			 view_pager_new(t, title, res.warnings,
+					strlen(res.warnings)));
 	}
 	tui_status(t, res.status != CMD_OK, "%s", res.summary);
 	cmd_result_release(&res);
@@ -582,7 +594,8 @@ static int run_argv(struct tui *t, int argc, char **argv, const char *rest,
 		return TUI_QUIT;
 	if (!cmd_find(argv[0])) {
 		char *v = safe_str(argv[0]);
-		tui_status(t, true, "unknown command '%s' (Tab lists the commands)", v);
+		tui_status(t, true,
+			   "unknown command '%s' (Tab lists the commands)", v);
 		free(v);
 		return TUI_OK;
 	}
@@ -656,7 +669,9 @@ static int run_key(struct tui *t, int key)
 
 	if (!cmd) {
 		if (key < TUI_KEY_FN(0))
-			tui_status(t, true, "key %s is not bound here: ? lists the keys", keys_name(key));
+			tui_status(t, true,
+				   "key %s is not bound here: ? lists the keys",
+				   keys_name(key));
 		return TUI_OK;
 	}
 	if (e && e->confirm) {
@@ -694,7 +709,8 @@ static bool curses_start(struct tui *t)
 	setlocale(LC_ALL, "");
 	t->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	if (!newterm(NULL, stdout, stdin)) {
-		fprintf(stderr, "secteam-tui: cannot start the terminal UI (TERM=%s)\n",
+		fprintf(stderr,
+			"secteam-tui: cannot start the terminal UI (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		return false;
 	}
@@ -798,7 +814,9 @@ static void tui_end(struct tui *t)
  * through a symbolic link (it may be in a shared folder). */
 static FILE *trace_open(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd = open(path,
+		      O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		      0600);
 	FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
 
 	if (fd >= 0 && !f)
@@ -815,7 +833,8 @@ int tui_main(struct cmd_ctx *ctx)
 	/* Curses on a pipe writes escape sequences into it, and a key read
 	 * from a file is no officer's. */
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "secteam-tui: the UI needs a terminal, and standard %s is "
+		fprintf(stderr,
+			"secteam-tui: the UI needs a terminal, and standard %s is "
 			"not one (commands such as 'secteam-tui list' need none)\n",
 			isatty(STDIN_FILENO) ? "output" : "input");
 		return CMD_FAILED;
@@ -824,7 +843,9 @@ int tui_main(struct cmd_ctx *ctx)
 	t.ctx = ctx;
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (tr && *tr && !(t.trace = trace_open(tr)))
-		fprintf(stderr, "secteam-tui: cannot open trace file '%s': %s\n", tr, strerror(errno));
+		fprintf(stderr,
+			"secteam-tui: cannot open trace file '%s': %s\n", tr,
+			strerror(errno));
 	draw_log_cuts(t.trace);
 	tui_trace(&t, "start", 0);
 	if (!cmd_store(ctx)) {
@@ -842,8 +863,10 @@ int tui_main(struct cmd_ctx *ctx)
 			rc = CMD_OK;
 			if (t.shut_out) {
 				char *m = safe_str(t.shut_out);
-				fprintf(stderr, "secteam-tui: the team server no longer lets you in "
-					"(removed from the team?): %s\n", m);
+				fprintf(stderr,
+					"secteam-tui: the team server no longer lets you in "
+					"(removed from the team?): %s\n",
+					m);
 				free(m);
 				free(t.shut_out);
 				rc = CMD_FAILED;

@@ -21,7 +21,7 @@
 
 struct cal_row {
 	int64_t id;
-	time_t start, end;       /* end: the embargo deadline (embargo.c) */
+	time_t start, end; /* end: the embargo deadline (embargo.c) */
 	bool decided, overdue;
 };
 
@@ -125,14 +125,21 @@ static void cal_changed(struct tui *t, struct tui_view *v, const int64_t *ids,
 }
 
 /* The legend, in two halves: on two rows when one does not hold it. */
-static const char legend_a_utf8[] = "\xe2\x96\x88 within the default  \xe2\x96\x93 past the default  ! past the maximum";
-static const char legend_b_utf8[] = "\xe2\x96\x91 no date decided (ends at the default)  ?/! undecided/overdue";
-static const char legend_a_ascii[] = "# within the default  = past the default  ! past the maximum";
-static const char legend_b_ascii[] = ". no date decided (ends at the default)  ?/! undecided/overdue";
+static const char legend_a_utf8[] =
+	"\xe2\x96\x88 within the default  \xe2\x96\x93 past the default  ! past the maximum";
+static const char legend_b_utf8[] =
+	"\xe2\x96\x91 no date decided (ends at the default)  ?/! undecided/overdue";
+static const char legend_a_ascii[] =
+	"# within the default  = past the default  ! past the maximum";
+static const char legend_b_ascii[] =
+	". no date decided (ends at the default)  ?/! undecided/overdue";
 /* The legend's width on one row (the UTF-8 and ASCII forms are as wide). */
 static int legend_rows(void)
 {
-	return (int)strlen(legend_a_ascii) + 2 + (int)strlen(legend_b_ascii) <= COLS ? 1 : 2;
+	return (int)strlen(legend_a_ascii) + 2 + (int)strlen(legend_b_ascii) <=
+			COLS
+		? 1
+		: 2;
 }
 static int height(void)
 {
@@ -150,10 +157,10 @@ static time_t day_of(time_t t)
 /* What every row of one drawing shares: the days shown, the policy's
  * limits and the glyphs of this terminal. */
 struct cal_axis {
-	time_t today, axis0;    /* the first day shown: two days ago */
-	int ndays, cw;          /* how many days, cells per day */
+	time_t today, axis0; /* the first day shown: two days ago */
+	int ndays, cw; /* how many days, cells per day */
 	struct policy pol;
-	char lim1[8], lim2[8];  /* the limits, as the axis marks them */
+	char lim1[8], lim2[8]; /* the limits, as the axis marks them */
 	const char *full, *mid, *light, *vline;
 };
 
@@ -168,9 +175,9 @@ static void axis_init(struct tui *t, struct cal_axis *ax)
 	policy_from_config(t->ctx->sess->cfg, &ax->pol);
 	snprintf(ax->lim1, sizeof(ax->lim1), "%ld", ax->pol.default_days);
 	snprintf(ax->lim2, sizeof(ax->lim2), "%ld", ax->pol.max_days);
-	ax->full = t->utf8 ? "\xe2\x96\x88" : "#";   /* within 7 days */
-	ax->mid = t->utf8 ? "\xe2\x96\x93" : "=";    /* 7..14 days */
-	ax->light = t->utf8 ? "\xe2\x96\x91" : ".";  /* undecided */
+	ax->full = t->utf8 ? "\xe2\x96\x88" : "#"; /* within 7 days */
+	ax->mid = t->utf8 ? "\xe2\x96\x93" : "="; /* 7..14 days */
+	ax->light = t->utf8 ? "\xe2\x96\x91" : "."; /* undecided */
 	ax->vline = t->utf8 ? "\xe2\x94\x82" : "|";
 }
 
@@ -189,17 +196,22 @@ static void draw_axis(struct tui *t, const struct cal_axis *ax)
 
 		gmtime_r(&day, &tm);
 		if (rel >= 0 && rel % 7 == 0 && x + 5 <= COLS) {
-			snprintf(buf, sizeof(buf), "%02d-%02d", tm.tm_mon + 1, tm.tm_mday);
+			snprintf(buf, sizeof(buf), "%02d-%02d", tm.tm_mon + 1,
+				 tm.tm_mday);
 			draw_text(1, x, COLS - x, buf, A_BOLD);
 		}
 		if (rel == 0)
-			draw_text(2, x, ax->cw, "T", A_BOLD | A_REVERSE | draw_color(t, CP_CYAN));
+			draw_text(2, x, ax->cw, "T",
+				  A_BOLD | A_REVERSE | draw_color(t, CP_CYAN));
 		else if (rel == ax->pol.default_days)
-			draw_text(2, x, ax->cw, ax->lim1, A_BOLD | draw_color(t, CP_YELLOW));
+			draw_text(2, x, ax->cw, ax->lim1,
+				  A_BOLD | draw_color(t, CP_YELLOW));
 		else if (rel == ax->pol.max_days)
-			draw_text(2, x, ax->cw, ax->lim2, A_BOLD | draw_color(t, CP_RED));
+			draw_text(2, x, ax->cw, ax->lim2,
+				  A_BOLD | draw_color(t, CP_RED));
 		else
-			draw_text(2, x, ax->cw, ax->cw == 2 ? "--" : "-", A_DIM);
+			draw_text(2, x, ax->cw, ax->cw == 2 ? "--" : "-",
+				  A_DIM);
 	}
 }
 
@@ -249,8 +261,11 @@ static void draw_row(struct tui *t, const struct cal_axis *ax,
 	int x;
 
 	gmtime_r(&r->end, &tm);
-	snprintf(buf, sizeof(buf), "%6lld %02d-%02d%s ", (long long)r->id, tm.tm_mon + 1,
-		 tm.tm_mday, r->overdue ? "!" : r->decided ? " " : "?");
+	snprintf(buf, sizeof(buf), "%6lld %02d-%02d%s ", (long long)r->id,
+		 tm.tm_mon + 1, tm.tm_mday,
+		 r->overdue	      ? "!"
+			 : r->decided ? " "
+				      : "?");
 	draw_fill(row, 0, LABEL_W, sel);
 	x = draw_text(row, 0, LABEL_W, buf, sel);
 	memset(&rep, 0, sizeof(rep));
@@ -270,7 +285,8 @@ static void draw_row(struct tui *t, const struct cal_axis *ax,
 		} else if (rel == 0 || rel == ax->pol.default_days ||
 			   rel == ax->pol.max_days) {
 			draw_text(row, cx, 1, ax->vline,
-				  rel == 0 ? (draw_color(t, CP_CYAN) | A_BOLD) : A_DIM);
+				  rel == 0 ? (draw_color(t, CP_CYAN) | A_BOLD)
+					   : A_DIM);
 		}
 	}
 }
@@ -290,22 +306,26 @@ static void cal_draw(struct tui *t, struct tui_view *v)
 		p->top = p->sel - (size_t)h + 1;
 	{
 		/* The key to the axis when it fits, else a shorter one. */
-		char *long_t = xasprintf(" embargo calendar: %zu open report%s  (T today, %ld and %ld: policy limits from today)",
-					 p->n, p->n == 1 ? "" : "s", ax.pol.default_days,
-					 ax.pol.max_days);
+		char *long_t = xasprintf(
+			" embargo calendar: %zu open report%s  (T today, %ld and %ld: policy limits from today)",
+			p->n, p->n == 1 ? "" : "s", ax.pol.default_days,
+			ax.pol.max_days);
 
 		if (text_width(long_t) + 22 <= COLS)
 			tui_title(t, "%s", long_t);
 		else
-			tui_title(t, " calendar: %zu open  (T today; %ld, %ld: limits)", p->n,
-				  ax.pol.default_days, ax.pol.max_days);
+			tui_title(
+				t,
+				" calendar: %zu open  (T today; %ld, %ld: limits)",
+				p->n, ax.pol.default_days, ax.pol.max_days);
 		free(long_t);
 	}
 	draw_axis(t, &ax);
 	for (int y = 0; y < h && p->top + (size_t)y < p->n; y++) {
 		size_t i = p->top + (size_t)y;
 
-		draw_row(t, &ax, &p->rows[i], y + 3, i == p->sel ? A_REVERSE : A_NORMAL);
+		draw_row(t, &ax, &p->rows[i], y + 3,
+			 i == p->sel ? A_REVERSE : A_NORMAL);
 	}
 	if (!p->n)
 		draw_text(4, 2, COLS - 2, "no open embargo", A_DIM);
@@ -332,12 +352,28 @@ static int cal_move(struct tui *t, struct tui_view *v, enum tui_motion m)
 
 	(void)t;
 	switch (m) {
-	case M_DOWN: if (p->sel < last) p->sel++; break;
-	case M_UP: if (p->sel) p->sel--; break;
-	case M_PGDN: case M_HALFDN: p->sel = p->sel + h < last ? p->sel + h : last; break;
-	case M_PGUP: case M_HALFUP: p->sel = p->sel > h ? p->sel - h : 0; break;
-	case M_TOP: p->sel = 0; break;
-	case M_BOTTOM: p->sel = last; break;
+	case M_DOWN:
+		if (p->sel < last)
+			p->sel++;
+		break;
+	case M_UP:
+		if (p->sel)
+			p->sel--;
+		break;
+	case M_PGDN:
+	case M_HALFDN:
+		p->sel = p->sel + h < last ? p->sel + h : last;
+		break;
+	case M_PGUP:
+	case M_HALFUP:
+		p->sel = p->sel > h ? p->sel - h : 0;
+		break;
+	case M_TOP:
+		p->sel = 0;
+		break;
+	case M_BOTTOM:
+		p->sel = last;
+		break;
 	}
 	return p->sel != old ? TUI_REDRAW : TUI_OK;
 }
@@ -379,8 +415,8 @@ static const struct tui_view_ops cal_ops = {
 
 struct tui_view *view_calendar_new(struct tui *t)
 {
-	struct tui_view *v = tui_view_alloc(V_CALENDAR, &cal_ops,
-					    xcalloc(1, sizeof(struct calendar)), 0);
+	struct tui_view *v = tui_view_alloc(
+		V_CALENDAR, &cal_ops, xcalloc(1, sizeof(struct calendar)), 0);
 
 	cal_reload(t, v);
 	return v;

@@ -13,7 +13,8 @@ struct help {
 	enum tui_view_id for_view;
 };
 
-static void add(struct help *p, attr_t a, const char *fmt, ...) UTIL_PRINTF(3, 4);
+static void add(struct help *p, attr_t a, const char *fmt, ...)
+	UTIL_PRINTF(3, 4);
 static void add(struct help *p, attr_t a, const char *fmt, ...)
 {
 	va_list ap;
@@ -22,7 +23,8 @@ static void add(struct help *p, attr_t a, const char *fmt, ...)
 	va_start(ap, fmt);
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	safe = safe_str(s); /* config lines are the officer's, still made safe */
+	safe = safe_str(
+		s); /* config lines are the officer's, still made safe */
 	/* Wrapped under the description column (KEY and NAME take 34),
 	 * never cut. */
 	lines_add_hanging(&p->lines, safe, COLS, 34, a, 1);
@@ -36,10 +38,12 @@ static void add_marks(struct tui *t, struct help *p)
 	add(p, A_BOLD, "Signature marks in the V column");
 	for (size_t i = 0; i < tui_verdict_marks_len; i++) {
 		const struct tui_verdict_mark *m = &tui_verdict_marks[i];
-		add(p, A_NORMAL, "  %s  %s", t->utf8 ? m->utf8 : m->ascii, m->meaning);
+		add(p, A_NORMAL, "  %s  %s", t->utf8 ? m->utf8 : m->ascii,
+		    m->meaning);
 	}
 	lines_add(&p->lines, "", A_NORMAL, 1);
-	add(p, A_BOLD, "Marks in the DUE column (days to the deadline, +7d or -3d)");
+	add(p, A_BOLD,
+	    "Marks in the DUE column (days to the deadline, +7d or -3d)");
 	for (const struct embargo_due_mark *m = embargo_due_marks; m->mark; m++)
 		add(p, A_NORMAL, "  %s  %s", m->mark, m->meaning);
 	lines_add(&p->lines, "", A_NORMAL, 1);
@@ -54,7 +58,8 @@ static void build(struct tui *t, struct help *p)
 	add(p, A_BOLD, "Keys in the %s view", keys_view_name(p->for_view));
 	for (size_t i = 0; i < t->nbinds; i++)
 		if (t->binds[i].views & bit)
-			add(p, A_NORMAL, "  %-16s %-14s %s", keys_name(t->binds[i].key), "(config)",
+			add(p, A_NORMAL, "  %-16s %-14s %s",
+			    keys_name(t->binds[i].key), "(config)",
 			    t->binds[i].command);
 	for (size_t i = 0; i < tui_key_table_len; i++) {
 		const struct tui_key_entry *e = &tui_key_table[i];
@@ -63,15 +68,18 @@ static void build(struct tui *t, struct help *p)
 		if (!(e->views & bit) || !*e->keys)
 			continue;
 		copy = xstrdup(e->keys);
-		for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		for (char *w = strtok_r(copy, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save))
 			/* A key an earlier row takes in this view is not this row's. */
 			if (keys_table_row(p->for_view, keys_from_name(w)) == e)
-				sbuf_addf(&keys, "%s%s", keys.len ? ", " : "", w);
+				sbuf_addf(&keys, "%s%s", keys.len ? ", " : "",
+					  w);
 		free(copy);
 		if (!keys.len)
 			continue;
-		add(p, A_NORMAL, "  %-16s %-14s %s%s%s%s", keys.buf, e->name, e->help,
-		    e->command ? "  [" : "", e->command ? e->command : "", e->command ? "]" : "");
+		add(p, A_NORMAL, "  %-16s %-14s %s%s%s%s", keys.buf, e->name,
+		    e->help, e->command ? "  [" : "",
+		    e->command ? e->command : "", e->command ? "]" : "");
 		sbuf_release(&keys);
 	}
 	lines_add(&p->lines, "", A_NORMAL, 1);
@@ -82,21 +90,29 @@ static void build(struct tui *t, struct help *p)
 			add(p, A_NORMAL, "  :%-15s %s", e->name, e->help);
 	}
 	lines_add(&p->lines, "", A_NORMAL, 1);
-	add(p, A_BOLD, "secteam-tui commands for the : line (the open report's id is added when omitted)");
+	add(p, A_BOLD,
+	    "secteam-tui commands for the : line (the open report's id is added when omitted)");
 	for (size_t i = 0; i < cmd_table_len; i++)
-		add(p, A_NORMAL, "  :%-15s %s", cmd_table[i]->name, cmd_table[i]->help);
+		add(p, A_NORMAL, "  :%-15s %s", cmd_table[i]->name,
+		    cmd_table[i]->help);
 	lines_add(&p->lines, "", A_NORMAL, 1);
-	add(p, A_DIM, "Rebind in the config: bind VIEW KEY COMMAND (views: reports report participants");
-	add(p, A_DIM, "vendors disclosure timeline calendar help all); commands run on the current report");
+	add(p, A_DIM,
+	    "Rebind in the config: bind VIEW KEY COMMAND (views: reports report participants");
+	add(p, A_DIM,
+	    "vendors disclosure timeline calendar help all); commands run on the current report");
 }
 
-static int height(void) { return LINES - 2 > 1 ? LINES - 2 : 1; }
+static int height(void)
+{
+	return LINES - 2 > 1 ? LINES - 2 : 1;
+}
 
 static void help_draw(struct tui *t, struct tui_view *v)
 {
 	struct help *p = v->priv;
 
-	tui_title(t, " help: %s view  (q to go back)", keys_view_name(p->for_view));
+	tui_title(t, " help: %s view  (q to go back)",
+		  keys_view_name(p->for_view));
 	lines_draw(t, &p->lines, 1, height(), 0);
 }
 
@@ -112,8 +128,10 @@ static int64_t help_current(struct tui *t, struct tui_view *v)
 	(void)v;
 	/* The report of the view below, so %i still works from help. */
 	return t->depth > 1 && t->stack[t->depth - 2]->ops->current
-		       ? t->stack[t->depth - 2]->ops->current(t, t->stack[t->depth - 2])
-		       : t->depth > 1 ? t->stack[t->depth - 2]->report_id : 0;
+		? t->stack[t->depth - 2]->ops->current(t,
+						       t->stack[t->depth - 2])
+		: t->depth > 1 ? t->stack[t->depth - 2]->report_id
+			       : 0;
 }
 
 static const struct tui_view_ops help_ops = {
@@ -127,7 +145,8 @@ static const struct tui_view_ops help_ops = {
 struct tui_view *view_help_new(struct tui *t, enum tui_view_id for_view)
 {
 	struct help *p = xcalloc(1, sizeof(*p));
-	struct tui_view *v = tui_pager_alloc(V_HELP, &help_ops, p, 0, &p->lines);
+	struct tui_view *v =
+		tui_pager_alloc(V_HELP, &help_ops, p, 0, &p->lines);
 
 	p->for_view = for_view;
 	build(t, p);
@@ -172,10 +191,12 @@ static void roff_mark(FILE *out, const char *s)
 		return;
 	}
 	if ((u[0] & 0xf0) == 0xe0 && u[1] && u[2])
-		fprintf(out, "\\[u%04X]", ((u[0] & 0x0fu) << 12) |
-			((u[1] & 0x3fu) << 6) | (u[2] & 0x3fu));
+		fprintf(out, "\\[u%04X]",
+			((u[0] & 0x0fu) << 12) | ((u[1] & 0x3fu) << 6) |
+				(u[2] & 0x3fu));
 	else if ((u[0] & 0xe0) == 0xc0 && u[1])
-		fprintf(out, "\\[u%04X]", ((u[0] & 0x1fu) << 6) | (u[1] & 0x3fu));
+		fprintf(out, "\\[u%04X]",
+			((u[0] & 0x1fu) << 6) | (u[1] & 0x3fu));
 }
 
 void tui_marks_roff(FILE *out)

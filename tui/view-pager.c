@@ -12,10 +12,13 @@
 
 struct pager {
 	struct tui_lines lines;
-	char *title;            /* display-safe */
+	char *title; /* display-safe */
 };
 
-static int height(void) { return LINES - 2 > 1 ? LINES - 2 : 1; }
+static int height(void)
+{
+	return LINES - 2 > 1 ? LINES - 2 : 1;
+}
 
 static void pager_draw(struct tui *t, struct tui_view *v)
 {

@@ -24,17 +24,17 @@
 /* One message of the thread as the pane shows it: every string already
  * safe for the terminal; body lines wiped when the view closes. */
 struct shown_msg {
-	char **line;          /* body lines (tabs kept) */
-	bool *unsig;          /* per line: outside what the verdict covers */
+	char **line; /* body lines (tabs kept) */
+	bool *unsig; /* per line: outside what the verdict covers */
 	size_t nline;
-	char *err;            /* why it could not be opened, or NULL */
+	char *err; /* why it could not be opened, or NULL */
 	struct attachment_info *att; /* data dropped */
 	size_t natt;
-	char *from;           /* every From mailbox, address first */
+	char *from; /* every From mailbox, address first */
 	/* This opening's verdict (the stored row's when it did not open):
 	 * what the message's heading shows. */
 	enum sig_verdict verdict;
-	bool verified;        /* verified again, not as recorded at import */
+	bool verified; /* verified again, not as recorded at import */
 };
 
 struct report_view {
@@ -42,7 +42,7 @@ struct report_view {
 	bool loaded;
 	struct shown_msg *msg;
 	size_t nmsgs;
-	char *signer;         /* the first message's signer (safe), or NULL */
+	char *signer; /* the first message's signer (safe), or NULL */
 	bool signer_valid;
 	/* The first message's verdict as this opening found it (struct
 	 * opened_message: verified again from the stored bytes); opened
@@ -52,10 +52,13 @@ struct report_view {
 	bool signer_matches_from;
 	char *unsigned_files; /* files only unsigned parts touch (safe) */
 	struct tui_lines lines;
-	int width;            /* the width lines were wrapped for */
+	int width; /* the width lines were wrapped for */
 };
 
-static struct report_view *P(struct tui_view *v) { return v->priv; }
+static struct report_view *P(struct tui_view *v)
+{
+	return v->priv;
+}
 
 static void layout(struct tui *t, struct report_view *p)
 {
@@ -63,7 +66,7 @@ static void layout(struct tui *t, struct report_view *p)
 	long hl_src = p->lines.hl >= 0 ? (long)p->lines.src[p->lines.hl] : -1;
 	int w = COLS - 2 > 10 ? COLS - 2 : 10;
 	char when[32];
-	size_t natt = 0;    /* attachments are numbered across the thread */
+	size_t natt = 0; /* attachments are numbered across the thread */
 
 	lines_release(&p->lines);
 	p->lines.wipe = true;
@@ -71,40 +74,57 @@ static void layout(struct tui *t, struct report_view *p)
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		const struct message *m = &p->rf.msgs[i];
 		const struct shown_msg *sm = &p->msg[i];
-		char *from = sm->from ? xstrdup(sm->from) : safe_str(m->from_email);
+		char *from = sm->from ? xstrdup(sm->from)
+				      : safe_str(m->from_email);
 		bool uns = false;
 		char *sep;
 
 		for (size_t k = 0; k < sm->nline; k++)
 			uns = uns || sm->unsig[k];
-		sep = xasprintf("message %zu of %zu, from %s, %s, %s%s%s%s%s", i + 1, p->nmsgs,
-				from, m->date ? fmt_rfc3339(m->date, when) : "no date",
-				sig_verdict_name(sm->verdict),
-				sm->err || sm->verified ? "" : " (as recorded at import)",
-				m->encrypted ? ", encrypted" : "",
-				uns ? "; lines marked ! are not signed" : "",
-				m->message_id_reused ?
-					", MESSAGE-ID REUSED by another message (see the timeline)" : "");
-		lines_add_wrapped(&p->lines, sep, w, A_BOLD | draw_color(t, CP_CYAN), LINE_OURS);
+		sep = xasprintf(
+			"message %zu of %zu, from %s, %s, %s%s%s%s%s", i + 1,
+			p->nmsgs, from,
+			m->date ? fmt_rfc3339(m->date, when) : "no date",
+			sig_verdict_name(sm->verdict),
+			sm->err || sm->verified ? ""
+						: " (as recorded at import)",
+			m->encrypted ? ", encrypted" : "",
+			uns ? "; lines marked ! are not signed" : "",
+			m->message_id_reused
+				? ", MESSAGE-ID REUSED by another message (see the timeline)"
+				: "");
+		lines_add_wrapped(&p->lines, sep, w,
+				  A_BOLD | draw_color(t, CP_CYAN), LINE_OURS);
 		free(sep);
 		free(from);
 		if (sm->err)
-			lines_add_wrapped(&p->lines, sm->err, w, draw_color(t, CP_RED) | A_BOLD,
+			lines_add_wrapped(&p->lines, sm->err, w,
+					  draw_color(t, CP_RED) | A_BOLD,
 					  LINE_OURS);
 		for (size_t k = 0; k < sm->nline; k++)
-			lines_add_wrapped(&p->lines, sm->line[k], w,
-					  sm->unsig[k] ? draw_color(t, CP_YELLOW) : A_NORMAL,
-					  sm->unsig[k] ? LINE_UNSIGNED : LINE_BODY);
+			lines_add_wrapped(
+				&p->lines, sm->line[k], w,
+				sm->unsig[k] ? draw_color(t, CP_YELLOW)
+					     : A_NORMAL,
+				sm->unsig[k] ? LINE_UNSIGNED : LINE_BODY);
 		for (size_t j = 0; j < sm->natt; j++) {
 			const struct attachment_info *a = &sm->att[j];
-			char *fn = safe_str(a->filename ? a->filename : "(unnamed)");
+			char *fn = safe_str(a->filename ? a->filename
+							: "(unnamed)");
 			char *ct = safe_str(a->content_type);
-			char *s = xasprintf("attachment %zu: %s, %s, %zu bytes%s%s", ++natt, fn, ct,
-					    a->size, a->unsigned_part ? "  [!] NOT SIGNED" : "",
-					    a->exploit ? "  [!] EXPLOIT CODE: not to be released without consent" : "");
+			char *s = xasprintf(
+				"attachment %zu: %s, %s, %zu bytes%s%s", ++natt,
+				fn, ct, a->size,
+				a->unsigned_part ? "  [!] NOT SIGNED" : "",
+				a->exploit
+					? "  [!] EXPLOIT CODE: not to be released without consent"
+					: "");
 			lines_add_wrapped(&p->lines, s, w,
-					  a->exploit || a->unsigned_part ?
-					  (draw_color(t, CP_RED) | A_BOLD) : A_BOLD, LINE_OURS);
+					  a->exploit || a->unsigned_part
+						  ? (draw_color(t, CP_RED) |
+						     A_BOLD)
+						  : A_BOLD,
+					  LINE_OURS);
 			free(s);
 			free(fn);
 			free(ct);
@@ -112,7 +132,9 @@ static void layout(struct tui *t, struct report_view *p)
 		lines_add(&p->lines, "", A_NORMAL, LINE_OURS);
 	}
 	p->lines.top = lines_find_src(&p->lines, keep);
-	p->lines.hl = hl_src >= 0 ? (long)lines_find_src(&p->lines, (size_t)hl_src) : -1;
+	p->lines.hl = hl_src >= 0
+		? (long)lines_find_src(&p->lines, (size_t)hl_src)
+		: -1;
 }
 
 static void load_row(struct tui *t, struct tui_view *v)
@@ -153,7 +175,9 @@ static void take_shown(struct shown_msg *sm, const struct opened_message *om)
 	sm->att = xcalloc(om->natt + 1, sizeof(*sm->att));
 	for (size_t j = 0; j < om->natt; j++) {
 		sm->att[j] = om->att[j];
-		sm->att[j].filename = om->att[j].filename ? xstrdup(om->att[j].filename) : NULL;
+		sm->att[j].filename = om->att[j].filename
+			? xstrdup(om->att[j].filename)
+			: NULL;
 		sm->att[j].content_type = xstrdup(om->att[j].content_type);
 		sm->att[j].data = NULL;
 	}
@@ -168,7 +192,8 @@ static void open_bodies(struct tui *t, struct report_view *p)
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		struct opened_message om;
 		struct err err = { 0, "" };
-		if (report_open_thread(t->ctx->sess, &p->rf, i, &om, &err) < 0) {
+		if (report_open_thread(t->ctx->sess, &p->rf, i, &om, &err) <
+		    0) {
 			p->msg[i].err = safe_str(err.msg);
 			p->msg[i].verdict = SIG_ERROR;
 			opened_message_release(&om);
@@ -185,7 +210,8 @@ static void open_bodies(struct tui *t, struct report_view *p)
 			p->signer_valid = om.signer_valid;
 		}
 		for (size_t k = 0; k < om.nfiles_unsigned; k++)
-			sbuf_addf(&uf, "%s%s", uf.len ? " " : "", om.files_unsigned[k]);
+			sbuf_addf(&uf, "%s%s", uf.len ? " " : "",
+				  om.files_unsigned[k]);
 		opened_message_release(&om);
 	}
 	p->unsigned_files = uf.len ? safe_str(uf.buf) : NULL;
@@ -200,8 +226,14 @@ static void open_bodies(struct tui *t, struct report_view *p)
  * would not hold it whole (a long user ID on a screen wider than
  * TRUST_WIDE too). */
 static bool trust_two_rows;
-static int trust_rows(void) { return COLS < TRUST_WIDE || trust_two_rows ? 2 : 1; }
-static int pane_top(void) { return 1 + HEADER_ROWS + trust_rows(); }
+static int trust_rows(void)
+{
+	return COLS < TRUST_WIDE || trust_two_rows ? 2 : 1;
+}
+static int pane_top(void)
+{
+	return 1 + HEADER_ROWS + trust_rows();
+}
 static int pane_height(void)
 {
 	int h = LINES - 1 - pane_top();
@@ -227,7 +259,10 @@ static void draw_embargo(struct tui *t, const struct report *r, time_t now)
 	embargo_of_report(&pol, r, now, &e);
 	over = e.state == EMBARGO_OVERDUE;
 	soon = embargo_active(&e) && !over && e.soon;
-	s = xasprintf("%s%s", over ? "! OVERDUE " : soon ? "* DUE TODAY " : "",
+	s = xasprintf("%s%s",
+		      over	     ? "! OVERDUE "
+			      : soon ? "* DUE TODAY "
+				     : "",
 		      embargo_describe(&e, b));
 	if (text_width(s) > COLS - 12 && embargo_active(&e)) {
 		/* The same in fewer words, whole on a narrow screen: the
@@ -240,16 +275,22 @@ static void draw_embargo(struct tui *t, const struct report *r, time_t now)
 		gmtime_r(&d, &tm);
 		strftime(day, sizeof(day), "%Y-%m-%d", &tm);
 		free(s);
-		s = over ? xasprintf("! OVERDUE since %s (%ld day%s)%s; under embargo", day, n,
-				     n == 1 ? "" : "s", e.decided ? "" : ", no date decided")
-			 : xasprintf("%s%s %s (in %ld day%s)%s; under embargo",
-				     soon ? "* DUE TODAY " : "",
-				     e.decided ? "until" : "default until", day, n,
-				     n == 1 ? "" : "s", e.decided ? "" : ", no date decided");
+		s = over
+			? xasprintf(
+				  "! OVERDUE since %s (%ld day%s)%s; under embargo",
+				  day, n, n == 1 ? "" : "s",
+				  e.decided ? "" : ", no date decided")
+			: xasprintf("%s%s %s (in %ld day%s)%s; under embargo",
+				    soon ? "* DUE TODAY " : "",
+				    e.decided ? "until" : "default until", day,
+				    n, n == 1 ? "" : "s",
+				    e.decided ? "" : ", no date decided");
 	}
-	header(5, "Embargo", s, over ? (draw_color(t, CP_RED) | A_BOLD)
-			       : soon ? (draw_color(t, CP_YELLOW) | A_BOLD)
-			       : e.state == EMBARGO_UNDECIDED ? A_DIM : A_NORMAL);
+	header(5, "Embargo", s,
+	       over	      ? (draw_color(t, CP_RED) | A_BOLD)
+		       : soon ? (draw_color(t, CP_YELLOW) | A_BOLD)
+		       : e.state == EMBARGO_UNDECIDED ? A_DIM
+						      : A_NORMAL);
 	free(s);
 }
 
@@ -264,25 +305,30 @@ static void draw_headers(struct tui *t, struct report_view *p)
 	header(1, "Subject", s, A_BOLD);
 	free(s);
 	/* Address first: a long or padded display name cannot hide it. */
-	s = p->nmsgs && p->msg[0].from ? xstrdup(p->msg[0].from)
-				       : sender_format(r->reporter_name, r->reporter_email);
-	header(2, "From", s, strstr(s, "[!]") ? (draw_color(t, CP_RED) | A_BOLD) : A_NORMAL);
+	s = p->nmsgs && p->msg[0].from
+		? xstrdup(p->msg[0].from)
+		: sender_format(r->reporter_name, r->reporter_email);
+	header(2, "From", s,
+	       strstr(s, "[!]") ? (draw_color(t, CP_RED) | A_BOLD) : A_NORMAL);
 	free(s);
-	s = xasprintf("%s (%s)", fmt_rfc3339(r->received, b1), fmt_local(r->received, b2));
+	s = xasprintf("%s (%s)", fmt_rfc3339(r->received, b1),
+		      fmt_local(r->received, b2));
 	header(3, "Received", s, A_NORMAL);
 	free(s);
-	claimed = safe_str(r->claimed_by && *r->claimed_by ? r->claimed_by : "nobody");
+	claimed = safe_str(r->claimed_by && *r->claimed_by ? r->claimed_by
+							   : "nobody");
 	/* The duplicate links (triage.h): of which report, and which
 	 * reports duplicate this one. */
 	if (p->rf.duplicate_of)
-		sbuf_addf(&links, "   duplicate of #%lld", (long long)p->rf.duplicate_of);
+		sbuf_addf(&links, "   duplicate of #%lld",
+			  (long long)p->rf.duplicate_of);
 	else if (!strcmp(r->state, "duplicate"))
 		sbuf_adds(&links, "   duplicate of (not recorded)");
 	for (size_t i = 0; i < p->rf.nduplicates; i++)
 		sbuf_addf(&links, "%s#%lld", i ? ", " : "   duplicates: ",
 			  (long long)p->rf.duplicates[i]);
-	s = xasprintf("%s   severity %s   claimed by %s%s", r->state, r->severity, claimed,
-		      links.len ? links.buf : "");
+	s = xasprintf("%s   severity %s   claimed by %s%s", r->state,
+		      r->severity, claimed, links.len ? links.buf : "");
 	sbuf_release(&links);
 	header(4, "State", s, A_NORMAL);
 	free(s);
@@ -293,15 +339,16 @@ static void draw_headers(struct tui *t, struct report_view *p)
 	files = safe_str(sb.buf ? sb.buf : "-");
 	sbuf_release(&sb);
 	if (p->unsigned_files) {
-		s = xasprintf("%s   [!] unsigned: %s", files, p->unsigned_files);
+		s = xasprintf("%s   [!] unsigned: %s", files,
+			      p->unsigned_files);
 		free(files);
 		files = s;
 	}
-	header(6, "Files", files, p->unsigned_files ? (draw_color(t, CP_YELLOW) | A_BOLD)
-						     : A_NORMAL);
+	header(6, "Files", files,
+	       p->unsigned_files ? (draw_color(t, CP_YELLOW) | A_BOLD)
+				 : A_NORMAL);
 	free(files);
 }
-
 
 /*
  * The signature bar: our own verification of the first message, on its
@@ -319,13 +366,18 @@ static void draw_trust(struct tui *t, struct report_view *p, bool measure)
 	 * the verdict its row claims. */
 	enum sig_verdict v = p->opened ? p->verdict : m ? SIG_ERROR : SIG_NONE;
 	bool matches = p->opened && p->signer_matches_from;
-	enum verdict_class tc = m ? report_trust_class(v, matches) : VERDICT_WARNING;
-	static const char *const mark_utf8[] = { "\xe2\x9c\x94", "\xe2\x96\xb2", "\xe2\x9c\x98" };
+	enum verdict_class tc = m ? report_trust_class(v, matches)
+				  : VERDICT_WARNING;
+	static const char *const mark_utf8[] = { "\xe2\x9c\x94", "\xe2\x96\xb2",
+						 "\xe2\x9c\x98" };
 	static const char *const mark_ascii[] = { "+", "!", "X" };
 	static const int pair[] = { CP_BAR_OK, CP_BAR_WARN, CP_BAR_BAD };
 	const char *f = m && m->fingerprint ? m->fingerprint : NULL;
 	/* The long key id when the full fingerprint does not fit. */
-	char *fpr = f ? safe_str(COLS < 160 && strlen(f) > 16 ? f + strlen(f) - 16 : f) : NULL;
+	char *fpr = f
+		? safe_str(COLS < 160 && strlen(f) > 16 ? f + strlen(f) - 16
+							: f)
+		: NULL;
 	char *who, *s;
 	int y = pane_top() - trust_rows();
 	attr_t a = A_BOLD | (t->color ? draw_color(t, pair[tc]) : A_REVERSE);
@@ -333,9 +385,11 @@ static void draw_trust(struct tui *t, struct report_view *p, bool measure)
 	if (!m || v == SIG_NOT_SIGNED)
 		who = xstrdup("not signed");
 	else if (v == SIG_BAD && p->signer && p->signer_valid)
-		who = xasprintf("does NOT match the text: key of %s", p->signer);
+		who = xasprintf("does NOT match the text: key of %s",
+				p->signer);
 	else if (v == SIG_BAD)
-		who = xasprintf("does NOT match the text: key %s", fpr ? fpr : "unknown");
+		who = xasprintf("does NOT match the text: key %s",
+				fpr ? fpr : "unknown");
 	else if (p->signer && p->signer_valid)
 		who = xasprintf("signed by %s (valid)", p->signer);
 	else if (fpr)
@@ -344,8 +398,8 @@ static void draw_trust(struct tui *t, struct report_view *p, bool measure)
 		who = xstrdup("signer unknown");
 	/* Whether the key speaks for From means nothing without a key. */
 	const char *from = !m || v == SIG_NOT_SIGNED ? ""
-			   : matches ? " | From matches"
-						    : " | From DOES NOT MATCH";
+		: matches			     ? " | From matches"
+						     : " | From DOES NOT MATCH";
 	s = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s%s%s ",
 		      (t->utf8 ? mark_utf8 : mark_ascii)[tc],
 		      m ? sig_verdict_name(v) : "none", who, from,
@@ -354,10 +408,11 @@ static void draw_trust(struct tui *t, struct report_view *p, bool measure)
 	if (text_width(s) > COLS && fpr && p->signer && p->signer_valid) {
 		/* A signer the keyring vouches for is named: the key id is
 		 * the part one row can do without (show has it). */
-		char *shorter = xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s ",
-					  (t->utf8 ? mark_utf8 : mark_ascii)[tc],
-					  m ? sig_verdict_name(v) : "none", who, from,
-					  p->rf.r.encrypted ? "yes" : "NO");
+		char *shorter =
+			xasprintf(" %s SIGNATURE %s | %s%s | encrypted: %s ",
+				  (t->utf8 ? mark_utf8 : mark_ascii)[tc],
+				  m ? sig_verdict_name(v) : "none", who, from,
+				  p->rf.r.encrypted ? "yes" : "NO");
 
 		if (text_width(shorter) <= COLS) {
 			free(s);
@@ -382,7 +437,8 @@ static void draw_trust(struct tui *t, struct report_view *p, bool measure)
 		draw_fill(y, 0, COLS, a);
 		draw_text(y, 0, COLS, s, a);
 		free(s);
-		s = xasprintf("   %s%s%s ", who, fpr ? " | key " : "", fpr ? fpr : "");
+		s = xasprintf("   %s%s%s ", who, fpr ? " | key " : "",
+			      fpr ? fpr : "");
 		if (fpr && text_width(s) > COLS) {
 			/* The signer whole before its key id (show has the
 			 * fingerprint). */
@@ -403,7 +459,9 @@ static void report_draw(struct tui *t, struct tui_view *v)
 
 	if (!p->loaded) {
 		tui_title(t, " report %lld", (long long)v->report_id);
-		draw_text(2, 2, COLS - 2, "this report cannot be read (see the status line)", A_BOLD);
+		draw_text(2, 2, COLS - 2,
+			  "this report cannot be read (see the status line)",
+			  A_BOLD);
 		return;
 	}
 	if (p->width != COLS)
@@ -411,10 +469,12 @@ static void report_draw(struct tui *t, struct tui_view *v)
 	{
 		/* The keys to the report's other views when they fit, else
 		 * none (? lists them): never a key cut in half. */
-		static const char hints[] = "  t:timeline p:participants v:vendors d:disclosure";
+		static const char hints[] =
+			"  t:timeline p:participants v:vendors d:disclosure";
 		char *head = xasprintf(" report %lld: %s, %s  (%zu message%s)",
 				       (long long)v->report_id, p->rf.r.state,
-				       p->rf.r.severity, p->nmsgs, p->nmsgs == 1 ? "" : "s");
+				       p->rf.r.severity, p->nmsgs,
+				       p->nmsgs == 1 ? "" : "s");
 		bool fit = text_width(head) + (int)strlen(hints) <= COLS;
 
 		tui_title(t, "%s%s", head, fit ? hints : "");
@@ -464,7 +524,7 @@ static void report_reload(struct tui *t, struct tui_view *v)
 	if (p->loaded && p->rf.nmsgs != p->nmsgs) {
 		release_bodies(p);
 		open_bodies(t, p);
-		p->width = 0;  /* laid out again when drawn */
+		p->width = 0; /* laid out again when drawn */
 	}
 }
 
@@ -491,7 +551,8 @@ static const struct tui_view_ops report_ops = {
 struct tui_view *view_report_new(struct tui *t, int64_t id)
 {
 	struct report_view *p = xcalloc(1, sizeof(*p));
-	struct tui_view *v = tui_pager_alloc(V_REPORT, &report_ops, p, id, &p->lines);
+	struct tui_view *v =
+		tui_pager_alloc(V_REPORT, &report_ops, p, id, &p->lines);
 
 	p->lines.wipe = true;
 	tui_status(t, false, "opening report %lld...", (long long)id);

@@ -22,15 +22,22 @@
 #include "core/search.h"
 #include "tui/tui-int.h"
 
-enum { SORT_DEADLINE, SORT_RECEIVED, SORT_STATE, SORT_SEVERITY, SORT_SUBJECT, SORT_N };
-static const char *const sort_names[SORT_N] = { "deadline", "received", "state", "severity",
-						"subject" };
+enum {
+	SORT_DEADLINE,
+	SORT_RECEIVED,
+	SORT_STATE,
+	SORT_SEVERITY,
+	SORT_SUBJECT,
+	SORT_N
+};
+static const char *const sort_names[SORT_N] = { "deadline", "received", "state",
+						"severity", "subject" };
 
 struct reports {
 	struct report_key *keys; /* every report, by id */
 	unsigned char *srank, *vrank;
 	size_t nkeys;
-	uint32_t *rows;          /* shown: indexes into keys, in order */
+	uint32_t *rows; /* shown: indexes into keys, in order */
 	size_t nrows;
 	size_t sel, top;
 	int sort;
@@ -38,8 +45,8 @@ struct reports {
 	 * language), answered from the keys; f_text as typed. */
 	struct search_query f_fields;
 	char *f_text;
-	struct policy pol;       /* for the deadline of undated reports */
-	time_t *deadline;        /* per key, for the deadline sort: the
+	struct policy pol; /* for the deadline of undated reports */
+	time_t *deadline; /* per key, for the deadline sort: the
 				  * embargo deadline, or INT64_MAX when the
 				  * embargo is over (those go last) */
 	/* The list's / (t->search): per key, 0 not known yet, 1 no match,
@@ -68,7 +75,10 @@ struct reports {
 	bool subj_failed;
 };
 
-static struct reports *P(struct tui_view *v) { return v->priv; }
+static struct reports *P(struct tui_view *v)
+{
+	return v->priv;
+}
 
 static int cmp_rows(const void *a, const void *b, void *data)
 {
@@ -78,8 +88,8 @@ static int cmp_rows(const void *a, const void *b, void *data)
 
 	switch (p->sort) {
 	case SORT_DEADLINE:
-		return report_deadline_cmp(p->deadline[i], x->id, p->deadline[j],
-					   y->id);
+		return report_deadline_cmp(p->deadline[i], x->id,
+					   p->deadline[j], y->id);
 	case SORT_RECEIVED:
 		if (x->received != y->received)
 			return x->received > y->received ? -1 : 1;
@@ -119,7 +129,8 @@ static void deadlines(struct reports *p)
 {
 	time_t now = util_now();
 
-	p->deadline = xrealloc(p->deadline, (p->nkeys + 1) * sizeof(*p->deadline));
+	p->deadline =
+		xrealloc(p->deadline, (p->nkeys + 1) * sizeof(*p->deadline));
 	for (size_t i = 0; i < p->nkeys; i++) {
 		struct embargo e;
 		embargo_of_key(&p->pol, &p->keys[i], now, &e);
@@ -157,19 +168,22 @@ static void subject_places(struct tui *t, struct reports *p)
 	if (report_subjects(p->sess, p->nsubj ? p->subj[p->nsubj - 1].id : 0,
 			    &more, &nmore, &err) < 0) {
 		if (t && !p->subj_failed)
-			tui_status(t, true, "cannot sort by subject: %s", err.msg);
+			tui_status(t, true, "cannot sort by subject: %s",
+				   err.msg);
 		p->subj_failed = true;
 	} else
 		p->subj_failed = false;
 	if (nmore || !p->subj_place) {
-		p->subj = xrealloc(p->subj, (p->nsubj + nmore + 1) * sizeof(*p->subj));
+		p->subj = xrealloc(p->subj,
+				   (p->nsubj + nmore + 1) * sizeof(*p->subj));
 		memcpy(p->subj + p->nsubj, more, nmore * sizeof(*more));
 		p->nsubj += nmore;
 		order = xmalloc((p->nsubj + 1) * sizeof(*order));
 		for (size_t i = 0; i < p->nsubj; i++)
 			order[i] = (uint32_t)i;
 		qsort_r(order, p->nsubj, sizeof(*order), cmp_subject, p->subj);
-		p->subj_place = xrealloc(p->subj_place, (p->nsubj + 1) * sizeof(*p->subj_place));
+		p->subj_place = xrealloc(
+			p->subj_place, (p->nsubj + 1) * sizeof(*p->subj_place));
 		for (size_t i = 0; i < p->nsubj; i++)
 			p->subj_place[order[i]] = (uint32_t)i;
 		free(order);
@@ -228,9 +242,12 @@ static void arrange(struct tui *t, struct reports *p, int64_t keep)
 	p->nrows = 0;
 	for (size_t i = 0; i < p->nkeys; i++) {
 		const struct report_key *k = &p->keys[i];
-		if (p->f_text && !search_state_matches(&p->f_fields, k->state, k->severity))
+		if (p->f_text &&
+		    !search_state_matches(&p->f_fields, k->state, k->severity))
 			continue;
-		if (p->f_query && !bsearch(&k->id, p->f_ids, p->nf_ids, sizeof(k->id), cmp_id))
+		if (p->f_query &&
+		    !bsearch(&k->id, p->f_ids, p->nf_ids, sizeof(k->id),
+			     cmp_id))
 			continue;
 		p->rows[p->nrows++] = (uint32_t)i;
 	}
@@ -287,7 +304,7 @@ static void load(struct tui *t, struct reports *p)
 	/* A failed load (the team server away) keeps the list as it was. */
 	if (report_keys(t->ctx->sess, &keys, &nkeys, &err) < 0) {
 		free(keys);
-		if (!t->status_error)  /* an action's own error stays */
+		if (!t->status_error) /* an action's own error stays */
 			tui_status(t, true, "%s", err.msg);
 		if (p->rows)
 			return;
@@ -339,7 +356,7 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 	struct err err = { 0, "" };
 
 	if (p->pending)
-		return;  /* the keys are about to be loaded anyway */
+		return; /* the keys are about to be loaded anyway */
 	/* Their keys in one read (an import's batch names a hundred). */
 	want = xcalloc(n + 1, sizeof(*want));
 	for (size_t i = 0; i < n; i++)
@@ -358,13 +375,16 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 		struct report_key k = got[i], *at;
 		size_t j;
 
-		at = p->nkeys ? bsearch(&k, p->keys, p->nkeys, sizeof(k),
-					cmp_key_id) : NULL;
+		at = p->nkeys
+			? bsearch(&k, p->keys, p->nkeys, sizeof(k), cmp_key_id)
+			: NULL;
 		if (!at) {
-			p->keys = xrealloc(p->keys, (p->nkeys + 1) * sizeof(*p->keys));
+			p->keys = xrealloc(p->keys,
+					   (p->nkeys + 1) * sizeof(*p->keys));
 			p->srank = xrealloc(p->srank, p->nkeys + 2);
 			p->vrank = xrealloc(p->vrank, p->nkeys + 2);
-			p->rows = xrealloc(p->rows, (p->nkeys + 2) * sizeof(*p->rows));
+			p->rows = xrealloc(p->rows,
+					   (p->nkeys + 2) * sizeof(*p->rows));
 			at = &p->keys[p->nkeys++];
 			added = true;
 		}
@@ -376,7 +396,8 @@ static void reports_changed(struct tui *t, struct tui_view *v,
 	if (added) {
 		/* Keys stay ordered by id for bsearch: a new id is nearly
 		 * always the largest, so this is one pass. */
-		struct report_key *sorted = xmemdup(p->keys, p->nkeys * sizeof(*p->keys));
+		struct report_key *sorted =
+			xmemdup(p->keys, p->nkeys * sizeof(*p->keys));
 		qsort(sorted, p->nkeys, sizeof(*sorted), cmp_key_id);
 		for (size_t i = 0; i < p->nkeys; i++) {
 			p->srank[i] = report_state_rank(sorted[i].state);
@@ -400,16 +421,23 @@ static int list_height(void)
 /* One mark per verdict, each its own: the legend (`?`, the man page)
  * is made from this table. */
 const struct tui_verdict_mark tui_verdict_marks[] = {
-	{ SIG_VALID, "\xe2\x9c\x93", "V", "valid: a good signature, the key certified in your keyring" },
+	{ SIG_VALID, "\xe2\x9c\x93", "V",
+	  "valid: a good signature, the key certified in your keyring" },
 	{ SIG_GOOD, "~", "~", "good: a good signature, the key not certified" },
 	{ SIG_NOT_SIGNED, "-", "-", "not-signed: no signature" },
-	{ SIG_PARTIAL, "p", "p", "partial: only part of the message is signed or encrypted" },
-	{ SIG_UNKNOWN_KEY, "?", "?", "unknown-key: signed by a key not in your keyring" },
-	{ SIG_EXPIRED_KEY, "e", "e", "expired-key: signed by a key that has expired" },
-	{ SIG_REVOKED_KEY, "!", "!", "revoked-key: signed by a key that was revoked" },
-	{ SIG_BAD, "\xe2\x9c\x97", "X", "bad: the signature does not match the message" },
+	{ SIG_PARTIAL, "p", "p",
+	  "partial: only part of the message is signed or encrypted" },
+	{ SIG_UNKNOWN_KEY, "?", "?",
+	  "unknown-key: signed by a key not in your keyring" },
+	{ SIG_EXPIRED_KEY, "e", "e",
+	  "expired-key: signed by a key that has expired" },
+	{ SIG_REVOKED_KEY, "!", "!",
+	  "revoked-key: signed by a key that was revoked" },
+	{ SIG_BAD, "\xe2\x9c\x97", "X",
+	  "bad: the signature does not match the message" },
 	{ SIG_ERROR, "#", "#", "error: the signature could not be checked" },
-	{ SIG_TAMPERED, "T", "T", "tampered: the stored body is not what the import verified" },
+	{ SIG_TAMPERED, "T", "T",
+	  "tampered: the stored body is not what the import verified" },
 };
 const size_t tui_verdict_marks_len = ARRAY_SIZE(tui_verdict_marks);
 
@@ -417,8 +445,8 @@ const size_t tui_verdict_marks_len = ARRAY_SIZE(tui_verdict_marks);
  * report_trust_class, as on the report's own bar: a valid signature by
  * a key that is not From's is a warning); the word is on the report's
  * own screen. */
-static const char *verdict_mark(struct tui *t, enum sig_verdict v,
-				bool matches, int *pair)
+static const char *verdict_mark(struct tui *t, enum sig_verdict v, bool matches,
+				int *pair)
 {
 	static const int class_pair[] = {
 		[VERDICT_TRUSTED] = CP_GREEN,
@@ -431,14 +459,15 @@ static const char *verdict_mark(struct tui *t, enum sig_verdict v,
 		v = SIG_NOT_SIGNED;
 	for (size_t i = 0; i < tui_verdict_marks_len; i++)
 		if (tui_verdict_marks[i].verdict == v)
-			return t->utf8 ? tui_verdict_marks[i].utf8 : tui_verdict_marks[i].ascii;
+			return t->utf8 ? tui_verdict_marks[i].utf8
+				       : tui_verdict_marks[i].ascii;
 	return "#";
 }
 
 /* The DUE column (embargo_due): " -3d!" overdue, " +2d?" no date
  * decided (the policy default), " +0d*" within a day, " +5d ", "    - ". */
-static void due_text(const struct reports *p, const struct report *r,
-		     char *buf, size_t size, int *pair)
+static void due_text(const struct reports *p, const struct report *r, char *buf,
+		     size_t size, int *pair)
 {
 	struct embargo e;
 	char d[24], mark = ' ';
@@ -451,8 +480,9 @@ static void due_text(const struct reports *p, const struct report *r,
 		mark = d[n - 1];
 		d[n - 1] = '\0';
 	}
-	*pair = e.state == EMBARGO_OVERDUE ? CP_RED :
-		embargo_active(&e) && e.soon ? CP_YELLOW : CP_DEFAULT;
+	*pair = e.state == EMBARGO_OVERDUE     ? CP_RED
+		: embargo_active(&e) && e.soon ? CP_YELLOW
+					       : CP_DEFAULT;
 	snprintf(buf, size, "%5s%c", d, mark);
 }
 
@@ -496,11 +526,14 @@ static void list_title(struct tui *t, struct reports *p, size_t nshown, int h)
 		free(ft);
 	}
 	if (p->pending)
-		tui_title(t, " secteam-tui: reports %zu/...  sort: %s  (counting)", nshown ? p->sel + 1 : 0,
-			  sort_names[p->sort]);
+		tui_title(t,
+			  " secteam-tui: reports %zu/...  sort: %s  (counting)",
+			  nshown ? p->sel + 1 : 0, sort_names[p->sort]);
 	else
-		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s%s%s", nshown ? p->sel + 1 : 0,
-			  p->nrows, sort_names[p->sort], fbuf, sq ? "  search: " : "", sq ? sq : "");
+		tui_title(t, " secteam-tui: reports %zu/%zu  sort: %s%s%s%s",
+			  nshown ? p->sel + 1 : 0, p->nrows,
+			  sort_names[p->sort], fbuf, sq ? "  search: " : "",
+			  sq ? sq : "");
 	free(sq);
 }
 
@@ -521,17 +554,22 @@ static void list_row(struct tui *t, struct reports *p, int y, int64_t id,
 		draw_text_clip(row, 0, COLS, buf, base | draw_color(t, CP_RED));
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r->state, r->severity);
+	snprintf(buf, sizeof(buf), "%6lld %-9s %-8s ", (long long)id, r->state,
+		 r->severity);
 	x = draw_text(row, 0, COLS, buf, base);
 	mark = verdict_mark(t, r->verdict, r->signer_matches_from, &pair);
-	draw_text(row, x, 1, mark, base | draw_color(t, pair) | (pair == CP_RED ? A_BOLD : 0));
+	draw_text(row, x, 1, mark,
+		  base | draw_color(t, pair) | (pair == CP_RED ? A_BOLD : 0));
 	x += 2;
 	due_text(p, r, due, sizeof(due), &pair);
-	draw_text(row, x, 7, due, base | draw_color(t, pair) | (pair ? A_BOLD : 0));
+	draw_text(row, x, 7, due,
+		  base | draw_color(t, pair) | (pair ? A_BOLD : 0));
 	x += 7;
 	draw_text(row, x, 1, " ", base);
 	x++;
-	draw_untrusted(row, x, 10, r->claimed_by && *r->claimed_by ? r->claimed_by : "-", base);
+	draw_untrusted(row, x, 10,
+		       r->claimed_by && *r->claimed_by ? r->claimed_by : "-",
+		       base);
 	x += 11;
 	if (fw >= 0) {
 		char *l = safe_str(label ? label : "");
@@ -565,9 +603,11 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 	labels = xcalloc(nvis + 1, sizeof(*labels));
 	for (size_t y = 0; y < nvis; y++)
 		ids[y] = row_id(p, p->top + y);
-	if (COLS >= 130 && config_get_bool(t->ctx->sess->cfg, "list.fix_cve", true))
+	if (COLS >= 130 &&
+	    config_get_bool(t->ctx->sess->cfg, "list.fix_cve", true))
 		fw = fixcve_cells(t, ids, nvis, labels);
-	snprintf(head, sizeof(head), "    ID STATE     SEVERITY V    DUE  CLAIMED    %-*s%s",
+	snprintf(head, sizeof(head),
+		 "    ID STATE     SEVERITY V    DUE  CLAIMED    %-*s%s",
 		 fw >= 0 ? fw + 1 : 0, fw >= 0 ? "FIX/CVE" : "", "SUBJECT");
 	draw_text(1, 0, COLS, head, A_BOLD | A_UNDERLINE);
 	if (report_page(t->ctx->sess, ids, nvis, rows, &err) < 0)
@@ -582,21 +622,30 @@ static void reports_draw(struct tui *t, struct tui_view *v)
 	free(rows);
 	free(ids);
 	if (!nshown)
-		draw_text(3, 2, COLS - 2,
-			  p->nkeys ? "no report matches the filter (:filter clears it)"
-				   : "no reports yet: :import FILE (or secteam-tui import) brings them in",
-			  A_DIM);
+		draw_text(
+			3, 2, COLS - 2,
+			p->nkeys
+				? "no report matches the filter (:filter clears it)"
+				: "no reports yet: :import FILE (or secteam-tui import) brings them in",
+			A_DIM);
 }
 
 static int reports_move(struct tui *t, struct tui_view *v, enum tui_motion m)
 {
 	struct reports *p = P(v);
-	size_t h = (size_t)list_height(), old = p->sel, last = shown(p) ? shown(p) - 1 : 0;
+	size_t h = (size_t)list_height(), old = p->sel,
+	       last = shown(p) ? shown(p) - 1 : 0;
 
 	(void)t;
 	switch (m) {
-	case M_DOWN: if (p->sel < last) p->sel++; break;
-	case M_UP: if (p->sel) p->sel--; break;
+	case M_DOWN:
+		if (p->sel < last)
+			p->sel++;
+		break;
+	case M_UP:
+		if (p->sel)
+			p->sel--;
+		break;
 	case M_PGDN:
 		p->sel = p->sel + h < last ? p->sel + h : last;
 		p->top = p->top + h <= last ? p->top + h : p->top;
@@ -605,10 +654,18 @@ static int reports_move(struct tui *t, struct tui_view *v, enum tui_motion m)
 		p->sel = p->sel > h ? p->sel - h : 0;
 		p->top = p->top > h ? p->top - h : 0;
 		break;
-	case M_HALFDN: p->sel = p->sel + h / 2 < last ? p->sel + h / 2 : last; break;
-	case M_HALFUP: p->sel = p->sel > h / 2 ? p->sel - h / 2 : 0; break;
-	case M_TOP: p->sel = 0; break;
-	case M_BOTTOM: p->sel = last; break;
+	case M_HALFDN:
+		p->sel = p->sel + h / 2 < last ? p->sel + h / 2 : last;
+		break;
+	case M_HALFUP:
+		p->sel = p->sel > h / 2 ? p->sel - h / 2 : 0;
+		break;
+	case M_TOP:
+		p->sel = 0;
+		break;
+	case M_BOTTOM:
+		p->sel = last;
+		break;
 	}
 	return p->sel != old ? TUI_REDRAW : TUI_OK;
 }
@@ -639,7 +696,8 @@ static int row_matches(struct tui *t, struct reports *p, size_t i, bool *match)
 	struct err err = { 0, "" };
 
 	if (!p->known[k]) {
-		if (search_report(t->ctx->sess, &p->match_q, p->keys[k].id, match, &err) < 0) {
+		if (search_report(t->ctx->sess, &p->match_q, p->keys[k].id,
+				  match, &err) < 0) {
 			tui_status(t, true, "%s", err.msg);
 			return -1;
 		}
@@ -656,7 +714,8 @@ static int row_matches(struct tui *t, struct reports *p, size_t i, bool *match)
  * opened; a long walk shows its progress.  The answers are kept for n
  * and N until the query or the reports change.
  */
-static int reports_search(struct tui *t, struct tui_view *v, int dir, bool fresh)
+static int reports_search(struct tui *t, struct tui_view *v, int dir,
+			  bool fresh)
 {
 	struct reports *p = P(v);
 	struct err err = { 0, "" };
@@ -674,8 +733,9 @@ static int reports_search(struct tui *t, struct tui_view *v, int dir, bool fresh
 		p->known = xcalloc(p->nkeys + 1, 1);
 	}
 	for (size_t k = fresh ? 0 : 1; k <= p->nrows && p->nrows; k++) {
-		size_t i = dir > 0 ? (p->sel + k) % p->nrows
-				   : (p->sel + p->nrows - k % p->nrows) % p->nrows;
+		size_t i = dir > 0
+			? (p->sel + k) % p->nrows
+			: (p->sel + p->nrows - k % p->nrows) % p->nrows;
 		bool match;
 		double now;
 
@@ -687,7 +747,8 @@ static int reports_search(struct tui *t, struct tui_view *v, int dir, bool fresh
 		if (now - start > 0.5 && now - last > 0.1) {
 			char *q = safe_str(t->search), *line;
 			last = now;
-			line = xasprintf("/%s: searching, %zu report(s) asked", q, asked);
+			line = xasprintf("/%s: searching, %zu report(s) asked",
+					 q, asked);
 			tui_show_progress(t, line);
 			free(line);
 			free(q);
@@ -769,8 +830,9 @@ struct tui_view *view_reports_new(struct tui *t)
 	policy_from_config(t->ctx->sess->cfg, &p->pol);
 	if (p->sort == SORT_DEADLINE || p->sort == SORT_RECEIVED) {
 		struct err err = { 0, "" };
-		if (report_first_ids(t->ctx->sess, sort_names[p->sort], (size_t)list_height(),
-				     &p->preview, &p->npreview, &err) == 0) {
+		if (report_first_ids(t->ctx->sess, sort_names[p->sort],
+				     (size_t)list_height(), &p->preview,
+				     &p->npreview, &err) == 0) {
 			p->pending = true;
 			return v;
 		}
@@ -791,7 +853,10 @@ int reports_cycle_sort(struct tui *t, const char *args)
 		for (i = 0; i < SORT_N && strcmp(sort_names[i], args); i++)
 			;
 		if (i == SORT_N) {
-			tui_status(t, true, "unknown sort '%s' (deadline, received, state, severity, subject)", args);
+			tui_status(
+				t, true,
+				"unknown sort '%s' (deadline, received, state, severity, subject)",
+				args);
 			return TUI_OK;
 		}
 		p->sort = i;
@@ -857,7 +922,8 @@ static void search_progress(size_t done, size_t total, void *data)
 	if (done < total && now - ss->last < 0.1)
 		return;
 	ss->last = now;
-	line = xasprintf("searching: %zu of %zu report(s) searched", done, total);
+	line = xasprintf("searching: %zu of %zu report(s) searched", done,
+			 total);
 	tui_show_progress(ss->t, line);
 	free(line);
 }
@@ -875,7 +941,8 @@ int reports_set_search(struct tui *t, const char *query)
 	if (!*query)
 		return reports_set_filter(t, "");
 	if (search_parse(query, &q, &err) < 0 ||
-	    search_run(t->ctx->sess, &q, search_progress, &ss, &res, &err) < 0) {
+	    search_run(t->ctx->sess, &q, search_progress, &ss, &res, &err) <
+		    0) {
 		search_query_release(&q);
 		tui_status(t, true, "%s", err.msg);
 		return TUI_REDRAW;
@@ -886,12 +953,13 @@ int reports_set_search(struct tui *t, const char *query)
 	p->nf_ids = res.n;
 	p->f_ids = xcalloc(res.n + 1, sizeof(*p->f_ids));
 	for (size_t i = 0; i < res.n; i++)
-		p->f_ids[i] = res.hits[i].r.id;  /* by id: ascending */
+		p->f_ids[i] = res.hits[i].r.id; /* by id: ascending */
 	p->f_query = xstrdup(query);
 	arrange(t, p, keep);
 	sq = safe_str(query);
-	tui_status(t, false, "%zu of %zu reports match %s (%zu opened%s%s)", res.n, p->nkeys, sq,
-		   res.opened, res.unreadable ? ", some messages could not be opened" : "",
+	tui_status(t, false, "%zu of %zu reports match %s (%zu opened%s%s)",
+		   res.n, p->nkeys, sq, res.opened,
+		   res.unreadable ? ", some messages could not be opened" : "",
 		   "; :filter clears it");
 	free(sq);
 	search_result_release(&res);

@@ -19,12 +19,16 @@
 
 struct stats_view {
 	struct tui_lines lines;
-	int width;              /* COLS when built */
+	int width; /* COLS when built */
 };
 
-static int height(void) { return LINES - 2 > 1 ? LINES - 2 : 1; }
+static int height(void)
+{
+	return LINES - 2 > 1 ? LINES - 2 : 1;
+}
 
-static void add(struct stats_view *p, attr_t a, const char *fmt, ...) UTIL_PRINTF(3, 4);
+static void add(struct stats_view *p, attr_t a, const char *fmt, ...)
+	UTIL_PRINTF(3, 4);
 static void add(struct stats_view *p, attr_t a, const char *fmt, ...)
 {
 	va_list ap;
@@ -61,7 +65,8 @@ static void chart(struct tui *t, struct stats_view *p, const char *title,
 		max = v[i].n > max ? v[i].n : max;
 	for (size_t i = 0; i < n; i++) {
 		char *name = safe_str(v[i].name), *b = bar(t, v[i].n, max, w);
-		add(p, color, "  %-*.*s %6zu %s", LABEL_W, LABEL_W, name, v[i].n, b);
+		add(p, color, "  %-*.*s %6zu %s", LABEL_W, LABEL_W, name,
+		    v[i].n, b);
 		free(name);
 		free(b);
 	}
@@ -69,10 +74,15 @@ static void chart(struct tui *t, struct stats_view *p, const char *title,
 		add(p, A_DIM, "  (none)");
 }
 
-static void days(struct tui *t, struct stats_view *p, const struct team_stats *st)
+static void days(struct tui *t, struct stats_view *p,
+		 const struct team_stats *st)
 {
-	const struct { const char *what; const struct stats_days *d; } rows[] = {
-		{ "to triage", &st->triage }, { "to fix", &st->fix },
+	const struct {
+		const char *what;
+		const struct stats_days *d;
+	} rows[] = {
+		{ "to triage", &st->triage },
+		{ "to fix", &st->fix },
 		{ "to disclose", &st->disclose },
 	};
 	double max = 0;
@@ -87,12 +97,15 @@ static void days(struct tui *t, struct stats_view *p, const struct team_stats *s
 		const struct stats_days *d = rows[i].d;
 		char *b;
 		if (!d->n) {
-			add(p, A_DIM, "  %-*s      - (no report yet)", LABEL_W, rows[i].what);
+			add(p, A_DIM, "  %-*s      - (no report yet)", LABEL_W,
+			    rows[i].what);
 			continue;
 		}
-		b = bar(t, (size_t)(d->median * 10 + 0.5), (size_t)(max * 10 + 0.5), w);
-		add(p, draw_color(t, CP_CYAN), "  %-*s %6.1f  p90 %6.1f  (%zu)  %s", LABEL_W,
-		    rows[i].what, d->median, d->p90, d->n, b);
+		b = bar(t, (size_t)(d->median * 10 + 0.5),
+			(size_t)(max * 10 + 0.5), w);
+		add(p, draw_color(t, CP_CYAN),
+		    "  %-*s %6.1f  p90 %6.1f  (%zu)  %s", LABEL_W, rows[i].what,
+		    d->median, d->p90, d->n, b);
 		free(b);
 	}
 }
@@ -107,28 +120,33 @@ static void build(struct tui *t, struct stats_view *p)
 	p->width = COLS;
 	if (team_stats_compute(t->ctx->sess, &st, &err) < 0) {
 		char *e = safe_str(err.msg);
-		add(p, draw_color(t, CP_RED) | A_BOLD, "cannot compute the numbers: %s", e);
+		add(p, draw_color(t, CP_RED) | A_BOLD,
+		    "cannot compute the numbers: %s", e);
 		free(e);
 		return;
 	}
 	add(p, A_BOLD, "%zu reports, %zu overdue now", st.reports, st.noverdue);
-	add(p, A_NORMAL, "Decided embargoes: %zu; longer than 7 days: %zu, than 14: %zu",
+	add(p, A_NORMAL,
+	    "Decided embargoes: %zu; longer than 7 days: %zu, than 14: %zu",
 	    st.decided, st.over7, st.over14);
 	lines_add(&p->lines, "", A_NORMAL, 1);
 	skip = st.nmonths > MONTHS_SHOWN ? st.nmonths - MONTHS_SHOWN : 0;
-	chart(t, p, "Reports per month received", st.months + skip, st.nmonths - skip,
-	      draw_color(t, CP_GREEN));
-	chart(t, p, "By state", st.states, st.nstates, draw_color(t, CP_YELLOW));
-	chart(t, p, "By subsystem (top folder of the touched files)", st.subsystems,
-	      st.nsubsystems < SUBSYSTEMS_SHOWN ? st.nsubsystems : SUBSYSTEMS_SHOWN,
+	chart(t, p, "Reports per month received", st.months + skip,
+	      st.nmonths - skip, draw_color(t, CP_GREEN));
+	chart(t, p, "By state", st.states, st.nstates,
+	      draw_color(t, CP_YELLOW));
+	chart(t, p, "By subsystem (top folder of the touched files)",
+	      st.subsystems,
+	      st.nsubsystems < SUBSYSTEMS_SHOWN ? st.nsubsystems
+						: SUBSYSTEMS_SHOWN,
 	      draw_color(t, CP_MAGENTA));
 	days(t, p, &st);
 	if (st.noverdue) {
 		struct sbuf sb = SBUF_INIT;
 		for (size_t i = 0; i < st.noverdue && i < 20; i++)
 			sbuf_addf(&sb, " #%lld", (long long)st.overdue[i]);
-		add(p, draw_color(t, CP_RED) | A_BOLD, "Overdue now:%s%s", sb.buf,
-		    st.noverdue > 20 ? " ..." : "");
+		add(p, draw_color(t, CP_RED) | A_BOLD, "Overdue now:%s%s",
+		    sb.buf, st.noverdue > 20 ? " ..." : "");
 		sbuf_release(&sb);
 	}
 	team_stats_release(&st);

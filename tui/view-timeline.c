@@ -14,12 +14,13 @@
 struct timeline {
 	struct tui_lines lines;
 	size_t nevents;
-	char *head;   /* the header row, in the rows' widths */
+	char *head; /* the header row, in the rows' widths */
 };
 
 /* The columns: WHEN as wide as the dates, OFFICER at most 16 (cut with
  * "…"), KIND as wide as the longest kind (participant-add), at most 24. */
-static const char *const timeline_head[] = { "WHEN", "OFFICER", "KIND", "DETAIL" };
+static const char *const timeline_head[] = { "WHEN", "OFFICER", "KIND",
+					     "DETAIL" };
 static const int timeline_max[] = { 0, 16, 24, 0 };
 
 /* rf's events, newest first, as lines of a table; *head is its header
@@ -35,8 +36,8 @@ void timeline_table(const struct report_full *rf, struct tui_lines *lines,
 	text_table_init(&tab, 4, timeline_head, timeline_max);
 	for (size_t i = rf->nevents; i-- > 0;) {
 		const struct event *e = &rf->events[i];
-		char when[64], *o = safe_str(e->officer), *k = safe_str(e->kind),
-			       *d = safe_str(e->detail);
+		char when[64], *o = safe_str(e->officer),
+			       *k = safe_str(e->kind), *d = safe_str(e->detail);
 		const char *row[] = { fmt_local(e->at, when), o, k, d };
 		text_table_add(&tab, row);
 		free(o);
@@ -45,8 +46,8 @@ void timeline_table(const struct report_full *rf, struct tui_lines *lines,
 	}
 	if (rf->r.received) {
 		char when[64];
-		const char *row[] = { fmt_local(rf->r.received, when), "-", "received",
-				      report_received_source(rf) };
+		const char *row[] = { fmt_local(rf->r.received, when), "-",
+				      "received", report_received_source(rf) };
 		text_table_add(&tab, row);
 	}
 	text_table_widths(&tab, w);
@@ -84,14 +85,18 @@ static void timeline_reload(struct tui *t, struct tui_view *v)
 	p->lines.top = top < p->lines.n ? top : 0;
 }
 
-static int height(void) { return LINES - 3 > 1 ? LINES - 3 : 1; }
+static int height(void)
+{
+	return LINES - 3 > 1 ? LINES - 3 : 1;
+}
 
 static void timeline_draw(struct tui *t, struct tui_view *v)
 {
 	struct timeline *p = v->priv;
 
-	tui_title(t, " timeline of report %lld: %zu event%s, newest first", (long long)v->report_id,
-		  p->nevents, p->nevents == 1 ? "" : "s");
+	tui_title(t, " timeline of report %lld: %zu event%s, newest first",
+		  (long long)v->report_id, p->nevents,
+		  p->nevents == 1 ? "" : "s");
 	draw_text(1, 0, COLS, p->head ? p->head : "", A_BOLD | A_UNDERLINE);
 	lines_draw(t, &p->lines, 2, height(), 0);
 }
@@ -115,8 +120,8 @@ static const struct tui_view_ops timeline_ops = {
 struct tui_view *view_timeline_new(struct tui *t, int64_t id)
 {
 	struct timeline *p = xcalloc(1, sizeof(*p));
-	struct tui_view *v = tui_pager_alloc(V_TIMELINE, &timeline_ops, p, id,
-					     &p->lines);
+	struct tui_view *v =
+		tui_pager_alloc(V_TIMELINE, &timeline_ops, p, id, &p->lines);
 
 	timeline_reload(t, v);
 	return v;

@@ -15,20 +15,24 @@
 #include "core/vendor.h"
 #include "tui/panel.h"
 
-static void vendor_line(struct tui *t, struct panel *p, const struct report_vendor *rv)
+static void vendor_line(struct tui *t, struct panel *p,
+			const struct report_vendor *rv)
 {
 	char b1[32], b2[32];
 	bool silent = rv->status && !strcmp(rv->status, "notified");
 
 	panel_item(p, IT_VENDOR, rv->name, rv->name);
-	panel_add(&p->lines, silent ? A_BOLD : A_NORMAL, "%-22s %-9s %-14s %-10s %-10s %-3s %s%s%s",
-	    rv->name ? rv->name : "?", rv->kind ? rv->kind : "", rv->status ? rv->status : "",
-	    panel_day(rv->notified_at, b1), panel_day(rv->updated_at, b2), rv->nda_requested ? "yes" : "-",
-	    rv->note ? rv->note : "", rv->note && rv->statement ? " / " : "",
-	    rv->statement ? rv->statement : "");
+	panel_add(&p->lines, silent ? A_BOLD : A_NORMAL,
+		  "%-22s %-9s %-14s %-10s %-10s %-3s %s%s%s",
+		  rv->name ? rv->name : "?", rv->kind ? rv->kind : "",
+		  rv->status ? rv->status : "", panel_day(rv->notified_at, b1),
+		  panel_day(rv->updated_at, b2),
+		  rv->nda_requested ? "yes" : "-", rv->note ? rv->note : "",
+		  rv->note && rv->statement ? " / " : "",
+		  rv->statement ? rv->statement : "");
 	if (rv->nda_requested)
-		panel_add(&p->lines, draw_color(t, CP_RED) | A_BOLD, "    NDA requested: %s",
-		    policy_nda_answer());
+		panel_add(&p->lines, draw_color(t, CP_RED) | A_BOLD,
+			  "    NDA requested: %s", policy_nda_answer());
 }
 
 static void fill_vendors(struct tui *t, struct tui_view *v, struct panel *p)
@@ -44,8 +48,9 @@ static void fill_vendors(struct tui *t, struct tui_view *v, struct panel *p)
 		dossier_release(&d);
 		return;
 	}
-	panel_add(l, A_BOLD | A_UNDERLINE, "%-22s %-9s %-14s %-10s %-10s %-3s %s", "VENDOR", "KIND",
-	    "STATUS", "NOTIFIED", "UPDATED", "NDA", "NOTE / STATEMENT");
+	panel_add(l, A_BOLD | A_UNDERLINE,
+		  "%-22s %-9s %-14s %-10s %-10s %-3s %s", "VENDOR", "KIND",
+		  "STATUS", "NOTIFIED", "UPDATED", "NDA", "NOTE / STATEMENT");
 	for (size_t i = 0; i < d.nvendors; i++)
 		vendor_line(t, p, &d.vendors[i]);
 	if (vendors_list(t->ctx->sess, &dir, &ndir, &err) < 0)
@@ -67,10 +72,14 @@ static void fill_vendors(struct tui *t, struct tui_view *v, struct panel *p)
 	}
 	free(dir);
 	if (!d.nvendors && !others)
-		panel_add(l, A_DIM, "no vendor in the directory yet \xe2\x80\x94 :vendor add NAME --contact EMAIL");
+		panel_add(
+			l, A_DIM,
+			"no vendor in the directory yet \xe2\x80\x94 :vendor add NAME --contact EMAIL");
 	panel_add(l, A_NORMAL, "%s", "");
-	panel_add(l, A_DIM, "M notifies the vendor under the cursor, u updates its status, "
-	    "! records an NDA request (each asks first)");
+	panel_add(
+		l, A_DIM,
+		"M notifies the vendor under the cursor, u updates its status, "
+		"! records an NDA request (each asks first)");
 	dossier_release(&d);
 }
 
@@ -116,8 +125,9 @@ int vendors_notify(struct tui *t, const char *args)
 	else
 		contact = xstrdup("?");
 	name = safe_str(it->key);
-	q = xasprintf("record that %s (%s) is notified of report %lld? (the mail itself: :vendor notify --forward)",
-		      name, contact, (long long)tui_top(t)->report_id);
+	q = xasprintf(
+		"record that %s (%s) is notified of report %lld? (the mail itself: :vendor notify --forward)",
+		name, contact, (long long)tui_top(t)->report_id);
 	r = change(t, q, "notify", it->key, NULL);
 	free(name);
 	free(contact);
@@ -135,8 +145,9 @@ int vendors_nda(struct tui *t, const char *args)
 	if (!it)
 		return TUI_OK;
 	name = safe_str(it->key);
-	q = xasprintf("record that %s asked for an NDA on report %lld? (the policy: %s)",
-		      name, (long long)tui_top(t)->report_id, policy_nda_answer());
+	q = xasprintf(
+		"record that %s asked for an NDA on report %lld? (the policy: %s)",
+		name, (long long)tui_top(t)->report_id, policy_nda_answer());
 	r = change(t, q, "status", it->key, "--nda-requested");
 	free(name);
 	return r;
@@ -153,7 +164,8 @@ int vendors_update(struct tui *t, const char *args)
 		return TUI_OK;
 	/* The : line, prefilled with the vendor's name quoted as a word of
 	 * its own: the officer edits it, it is split again as typed. */
-	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)tui_top(t)->report_id);
+	snprintf(idbuf, sizeof(idbuf), "%lld",
+		 (long long)tui_top(t)->report_id);
 	argv[0] = (char *)"vendor";
 	argv[1] = (char *)"status";
 	argv[2] = idbuf;

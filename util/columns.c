@@ -12,7 +12,7 @@
 
 #include "util/util.h"
 
-#define ELLIPSIS "\xe2\x80\xa6"   /* U+2026, one column */
+#define ELLIPSIS "\xe2\x80\xa6" /* U+2026, one column */
 
 static int cp_cols(uint32_t cp)
 {
@@ -25,8 +25,10 @@ static int cp_cols(uint32_t cp)
 	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
 	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
 	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
-	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
-	    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd))
+	    (cp >= 0xffe0 && cp <= 0xffe6) ||
+	    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+	    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+	    (cp >= 0x20000 && cp <= 0x3fffd))
 		return 2;
 	return 1;
 }
@@ -95,9 +97,11 @@ void text_table_init(struct text_table *t, size_t ncols,
 
 void text_table_add(struct text_table *t, const char *const *cells)
 {
-	t->cells = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof(char *));
+	t->cells =
+		xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof(char *));
 	for (size_t c = 0; c < t->ncols; c++)
-		t->cells[t->nrows * t->ncols + c] = xstrdup(cells[c] ? cells[c] : "");
+		t->cells[t->nrows * t->ncols + c] =
+			xstrdup(cells[c] ? cells[c] : "");
 	t->nrows++;
 }
 
@@ -119,8 +123,9 @@ char *text_table_line(const struct text_table *t, const int *w, size_t row)
 	struct sbuf sb = SBUF_INIT;
 
 	for (size_t c = 0; c < t->ncols; c++) {
-		const char *s = row == TEXT_TABLE_HEAD ? t->head[c]
-						       : t->cells[row * t->ncols + c];
+		const char *s = row == TEXT_TABLE_HEAD
+			? t->head[c]
+			: t->cells[row * t->ncols + c];
 		if (c + 1 == t->ncols) {
 			/* The last column (a subject, a detail) runs on. */
 			sbuf_adds(&sb, s);

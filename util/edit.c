@@ -20,7 +20,6 @@
 
 #include "util/util.h"
 
-
 /* Overwrites and removes every file in the folder dfd (the note, and an
  * editor's backup or swap files). */
 static void scrub(int dfd)
@@ -42,12 +41,15 @@ static void scrub(int dfd)
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		f = openat(dfd, de->d_name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		f = openat(dfd, de->d_name,
+			   O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (f >= 0 && fstat(f, &st) == 0 && S_ISREG(st.st_mode)) {
 			off_t left = st.st_size;
 			while (left > 0) {
-				ssize_t w = write(f, zero, left > (off_t)sizeof(zero) ?
-							   sizeof(zero) : (size_t)left);
+				ssize_t w = write(f, zero,
+						  left > (off_t)sizeof(zero)
+							  ? sizeof(zero)
+							  : (size_t)left);
 				if (w <= 0)
 					break;
 				left -= w;
@@ -66,8 +68,9 @@ static bool same_folder(int dfd, const char *path)
 {
 	struct stat a, b;
 
-	return fstat(dfd, &a) == 0 && lstat(path, &b) == 0 && S_ISDIR(b.st_mode) &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return fstat(dfd, &a) == 0 && lstat(path, &b) == 0 &&
+		S_ISDIR(b.st_mode) && a.st_dev == b.st_dev &&
+		a.st_ino == b.st_ino;
 }
 
 /* Writes initial into the folder dfd as name, runs the editor on path. */
@@ -78,9 +81,11 @@ static int run_editor(int dfd, const char *name, const char *path,
 	int fd, status = 0;
 	pid_t pid;
 
-	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(dfd, name,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0 || (*initial && write(fd, initial, strlen(initial)) < 0)) {
-		err_setc(err, ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+		err_setc(err, ERR_IO, "cannot write '%s': %s", path,
+			 strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return ERR_IO;
@@ -103,8 +108,8 @@ static int run_editor(int dfd, const char *name, const char *path,
 	return 0;
 }
 
-int edit_text(const char *name, const char *initial, void (*around)(bool before),
-	      char **text, struct err *err)
+int edit_text(const char *name, const char *initial,
+	      void (*around)(bool before), char **text, struct err *err)
 {
 	const char *ed = getenv("VISUAL");
 	char *dir = NULL, *path = NULL, *prefix = xasprintf("secteam-%s", name);
@@ -129,14 +134,17 @@ int edit_text(const char *name, const char *initial, void (*around)(bool before)
 	if (r < 0)
 		goto out;
 	if (!same_folder(dfd, dir)) {
-		r = err_setc(err, ERR_REFUSED,
-			     "the private folder '%s' was moved or replaced while "
-			     "the editor ran (others can rename what is in $TMPDIR)",
-			     dir);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"the private folder '%s' was moved or replaced while "
+			"the editor ran (others can rename what is in $TMPDIR)",
+			dir);
 		goto out;
 	}
-	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0) {
-		r = err_setc(err, ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+	if ((fd = openat(dfd, name,
+			 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		r = err_setc(err, ERR_IO, "cannot read '%s': %s", path,
+			     strerror(errno));
 		goto out;
 	}
 	r = read_fd(fd, path, 1 << 20, text, &len, err);

@@ -30,16 +30,17 @@ int read_fd(int fd, const char *name, size_t max, char **out, size_t *len,
 			if (errno == EINTR)
 				continue;
 			sbuf_wipe(&sb);
-			return err_setc(err, ERR_IO, "cannot read '%s': %s", name,
-					strerror(errno));
+			return err_setc(err, ERR_IO, "cannot read '%s': %s",
+					name, strerror(errno));
 		}
 		if (r == 0)
 			break;
 		if (sb.len + (size_t)r > max) {
 			sbuf_wipe(&sb);
-			return err_setc(err, ERR_INVALID,
-					"'%s' is larger than the limit of %zu bytes",
-					name, max);
+			return err_setc(
+				err, ERR_INVALID,
+				"'%s' is larger than the limit of %zu bytes",
+				name, max);
 		}
 		sbuf_add(&sb, tmp, (size_t)r);
 	}
@@ -91,8 +92,11 @@ int open_beneath(const char *dir, const char *rel, struct err *err)
 		}
 		if (!strcmp(c, ".") && next)
 			continue;
-		nfd = openat(fd, c, next ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC :
-			     O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		nfd = openat(fd, c,
+			     next ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					     O_CLOEXEC
+				  : O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+					     O_NOCTTY | O_CLOEXEC);
 		e = errno;
 		if (nfd < 0 && fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISLNK(st.st_mode))
@@ -110,19 +114,23 @@ int open_beneath(const char *dir, const char *rel, struct err *err)
 	}
 	if (fd < 0) {
 		if (e == ELOOP)
-			return err_setc(err, ERR_REFUSED,
-					"'%s/%s' is a symbolic link: not followed", dir, rel);
+			return err_setc(
+				err, ERR_REFUSED,
+				"'%s/%s' is a symbolic link: not followed", dir,
+				rel);
 		if (e == EINVAL)
-			return err_setc(err, ERR_INVALID,
-					"cannot open '%s/%s': not a file inside '%s'",
-					dir, rel, dir);
+			return err_setc(
+				err, ERR_INVALID,
+				"cannot open '%s/%s': not a file inside '%s'",
+				dir, rel, dir);
 		return err_setc(err, e == ENOENT ? ERR_NOTFOUND : ERR_IO,
-				"cannot open '%s/%s': %s", dir, rel, strerror(e));
+				"cannot open '%s/%s': %s", dir, rel,
+				strerror(e));
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return err_setc(err, ERR_REFUSED, "'%s/%s' is not a regular file",
-				dir, rel);
+		return err_setc(err, ERR_REFUSED,
+				"'%s/%s' is not a regular file", dir, rel);
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
@@ -130,8 +138,8 @@ int open_beneath(const char *dir, const char *rel, struct err *err)
 
 char *cache_dir(void)
 {
-	const char *sc = getenv("SECTEAM_CACHE"), *xc = getenv("XDG_CACHE_HOME"),
-		   *home = getenv("HOME");
+	const char *sc = getenv("SECTEAM_CACHE"),
+		   *xc = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 
 	if (sc && *sc)
 		return xstrdup(sc);
@@ -169,14 +177,14 @@ int mkdir_p(const char *path, int mode, struct err *err)
 	char *p = xstrdup(path), *s;
 	int r = 0;
 
-	for (s = p + 1; ; s++) {
+	for (s = p + 1;; s++) {
 		if (*s == '/' || *s == '\0') {
 			char c = *s;
 			*s = '\0';
 			if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST) {
 				r = err_setc(err, ERR_IO,
-					     "cannot create directory '%s': %s", p,
-					     strerror(errno));
+					     "cannot create directory '%s': %s",
+					     p, strerror(errno));
 				break;
 			}
 			*s = c;
@@ -198,8 +206,9 @@ int tmpdir_private(const char *prefix, char **path, struct err *err)
 		dir = P_tmpdir;
 	tmpl = xasprintf("%s/%s-XXXXXX", dir, prefix);
 	if (!mkdtemp(tmpl)) {
-		err_setc(err, ERR_IO, "cannot create a private folder in '%s': %s",
-			 dir, strerror(errno));
+		err_setc(err, ERR_IO,
+			 "cannot create a private folder in '%s': %s", dir,
+			 strerror(errno));
 		free(tmpl);
 		return ERR_IO;
 	}
@@ -232,20 +241,24 @@ int atomic_file_open(struct atomic_file *af, const char *path, int mode,
 
 	memset(af, 0, sizeof(*af));
 	if (!*path)
-		return err_setc(err, ERR_INVALID, "cannot write a file with an empty name");
+		return err_setc(err, ERR_INVALID,
+				"cannot write a file with an empty name");
 	if (lstat(path, &st) == 0) {
 		if (S_ISLNK(st.st_mode))
-			return err_setc(err, ERR_REFUSED,
-					"refusing to write '%s': it is a symbolic link",
-					path);
+			return err_setc(
+				err, ERR_REFUSED,
+				"refusing to write '%s': it is a symbolic link",
+				path);
 		if (!S_ISREG(st.st_mode))
-			return err_setc(err, ERR_REFUSED,
-					"refusing to write '%s': it is not a regular file",
-					path);
+			return err_setc(
+				err, ERR_REFUSED,
+				"refusing to write '%s': it is not a regular file",
+				path);
 		if (st.st_uid != geteuid())
-			return err_setc(err, ERR_REFUSED,
-					"refusing to write '%s': it belongs to another user (uid %lu)",
-					path, (unsigned long)st.st_uid);
+			return err_setc(
+				err, ERR_REFUSED,
+				"refusing to write '%s': it belongs to another user (uid %lu)",
+				path, (unsigned long)st.st_uid);
 	} else if (errno != ENOENT) {
 		return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
 				strerror(errno));
@@ -260,7 +273,8 @@ int atomic_file_open(struct atomic_file *af, const char *path, int mode,
 		return err_setc(err, ERR_IO, "cannot write '%s': %s", path,
 				strerror(e));
 	}
-	if (fchmod(fd, (mode_t)(mode & 0777)) < 0 || !(af->f = fdopen(fd, "w"))) {
+	if (fchmod(fd, (mode_t)(mode & 0777)) < 0 ||
+	    !(af->f = fdopen(fd, "w"))) {
 		int e = errno;
 		close(fd);
 		unlink(af->tmp);

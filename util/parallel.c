@@ -33,14 +33,18 @@ void util_parallel(size_t n, size_t min,
 	pthread_t th[PARALLEL_MAX];
 	bool started[PARALLEL_MAX] = { false };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t nt = cpus < 1 ? 1 : cpus > PARALLEL_MAX ? PARALLEL_MAX : (size_t)cpus;
+	size_t nt = cpus < 1	      ? 1
+		: cpus > PARALLEL_MAX ? PARALLEL_MAX
+				      : (size_t)cpus;
 
 	if (n < min || n < 2)
 		nt = 1;
 	for (size_t t = 0; t < nt; t++)
-		sh[t] = (struct share){ fn, data, n * t / nt, n * (t + 1) / nt };
+		sh[t] = (struct share){ fn, data, n * t / nt,
+					n * (t + 1) / nt };
 	for (size_t t = 1; t < nt; t++)
-		started[t] = pthread_create(&th[t], NULL, run_share, &sh[t]) == 0;
+		started[t] = pthread_create(&th[t], NULL, run_share, &sh[t]) ==
+			0;
 	run_share(&sh[0]);
 	for (size_t t = 1; t < nt; t++) {
 		if (started[t])

@@ -29,13 +29,18 @@ bool safe_is_hostile_cp(uint32_t cp)
 	case 0x00ad: /* soft hyphen: invisible */
 	case 0x034f: /* combining grapheme joiner */
 	case 0x061c: /* arabic letter mark */
-	case 0x115f: case 0x1160: /* hangul fillers */
-	case 0x17b4: case 0x17b5:
+	case 0x115f:
+	case 0x1160: /* hangul fillers */
+	case 0x17b4:
+	case 0x17b5:
 	case 0x180e: /* mongolian vowel separator */
-	case 0x2028: case 0x2029: /* line and paragraph separators */
-	case 0x3164: case 0xffa0: /* hangul fillers */
+	case 0x2028:
+	case 0x2029: /* line and paragraph separators */
+	case 0x3164:
+	case 0xffa0: /* hangul fillers */
 	case 0xfeff: /* zero-width no-break space, BOM */
-	case 0xfffe: case 0xffff:
+	case 0xfffe:
+	case 0xffff:
 		return true;
 	}
 	if (cp >= 0x200b && cp <= 0x200f) /* zero-width, LRM, RLM */
@@ -90,8 +95,8 @@ size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 
 /* What stands in sb for the character cp, len bytes at s (len 0: the
  * byte at s does not decode); returns how many bytes it used. */
-typedef size_t (*utf8_put)(struct sbuf *sb, const unsigned char *s,
-			   size_t len, uint32_t cp, unsigned flags);
+typedef size_t (*utf8_put)(struct sbuf *sb, const unsigned char *s, size_t len,
+			   uint32_t cp, unsigned flags);
 
 /* The n bytes at str, character by character through put. */
 static char *utf8_map(const char *str, size_t n, utf8_put put, unsigned flags)

@@ -55,7 +55,8 @@ char *str_lower(char *s)
 int str_cmp_ci(const char *a, const char *b)
 {
 	for (;; a++, b++) {
-		int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
+		int ca = tolower((unsigned char)*a),
+		    cb = tolower((unsigned char)*b);
 		if (ca != cb || !ca)
 			return ca - cb;
 	}
@@ -87,8 +88,8 @@ char *base64_encode(const void *data, size_t len)
 /* One more than each byte's value in base64's alphabet, 0 outside it:
  * a table, as opening a sealed field decodes one (a list opens 100k). */
 static const unsigned char b64_values[256] = {
-	['A'] = 1, ['B'] = 2, ['C'] = 3, ['D'] = 4, ['E'] = 5, ['F'] = 6,
-	['G'] = 7, ['H'] = 8, ['I'] = 9, ['J'] = 10, ['K'] = 11, ['L'] = 12,
+	['A'] = 1,  ['B'] = 2,	['C'] = 3,  ['D'] = 4,	['E'] = 5,  ['F'] = 6,
+	['G'] = 7,  ['H'] = 8,	['I'] = 9,  ['J'] = 10, ['K'] = 11, ['L'] = 12,
 	['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16, ['Q'] = 17, ['R'] = 18,
 	['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22, ['W'] = 23, ['X'] = 24,
 	['Y'] = 25, ['Z'] = 26, ['a'] = 27, ['b'] = 28, ['c'] = 29, ['d'] = 30,

@@ -38,7 +38,9 @@ static bool is_leap(int y)
 
 static int days_in_month(int y, int m)
 {
-	static const int d[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	static const int d[] = {
+		31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
+	};
 
 	return m == 2 && is_leap(y) ? 29 : d[m - 1];
 }
@@ -146,7 +148,8 @@ int parse_date(const char *s, time_t now, time_t *out, struct err *err)
 	*out = timegm(&tm);
 	return 0;
 bad:
-	return err_setc(err, ERR_INVALID,
-			"invalid date '%s' (expected 2026-12-09, 2026-12-09T12:00Z, +7d or now)",
-			s);
+	return err_setc(
+		err, ERR_INVALID,
+		"invalid date '%s' (expected 2026-12-09, 2026-12-09T12:00Z, +7d or now)",
+		s);
 }

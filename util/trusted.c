@@ -90,30 +90,35 @@ static const char *other_writer(const struct stat *st, char *buf, size_t size)
  * checked for its owner only (root's /dev/null is writable by all and
  * reads empty).
  */
-static int trusted_stat(const struct stat *st, const char *kind, const char *path,
-			bool sticky_ok, struct err *err)
+static int trusted_stat(const struct stat *st, const char *kind,
+			const char *path, bool sticky_ok, struct err *err)
 {
 	unsigned mode = (unsigned)(st->st_mode & 07777);
 	bool sticky = S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX);
-	char *what = kind ? xasprintf("%s '%s'", kind, path) : xstrdup("it"), buf[300];
+	char *what = kind ? xasprintf("%s '%s'", kind, path) : xstrdup("it"),
+	     buf[300];
 	const char *who = NULL;
 	int r = 0;
 
 	if (st->st_uid != geteuid() && st->st_uid != 0)
-		r = err_setc(err, ERR_REFUSED, "%s belongs to another user (uid %lu)", what,
+		r = err_setc(err, ERR_REFUSED,
+			     "%s belongs to another user (uid %lu)", what,
 			     (unsigned long)st->st_uid);
 	else if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))
 		;
-	else if (!(who = other_writer(st, buf, sizeof(buf))) || (sticky && sticky_ok))
+	else if (!(who = other_writer(st, buf, sizeof(buf))) ||
+		 (sticky && sticky_ok))
 		;
 	else if (sticky)
-		r = err_setc(err, ERR_REFUSED,
-			     "%s is writable by %s (mode %04o); use a private folder", what, who,
-			     mode);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"%s is writable by %s (mode %04o); use a private folder",
+			what, who, mode);
 	else
-		r = err_setc(err, ERR_REFUSED,
-			     "%s is writable by %s (mode %04o; run: chmod go-w '%s')", what, who,
-			     mode, path);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"%s is writable by %s (mode %04o; run: chmod go-w '%s')",
+			what, who, mode, path);
 	free(what);
 	return r;
 }
@@ -121,13 +126,14 @@ static int trusted_stat(const struct stat *st, const char *kind, const char *pat
 /* The path of the entry name in the folder the walk is at (caller frees). */
 static char *walk_path(const struct walk *w, const char *name)
 {
-	return xasprintf("%s%s%s", w->where.buf, strcmp(w->where.buf, "/") ? "/" : "", name);
+	return xasprintf("%s%s%s", w->where.buf,
+			 strcmp(w->where.buf, "/") ? "/" : "", name);
 }
 
 /* Moves the walk into folder fd (its stat st), reached as name: ".." or
  * an entry; "/" for the root. */
-static int walk_enter(struct walk *w, int fd, const struct stat *st, const char *name,
-		      struct err *err)
+static int walk_enter(struct walk *w, int fd, const struct stat *st,
+		      const char *name, struct err *err)
 {
 	char *path, *slash;
 	int r;
@@ -166,7 +172,8 @@ static int walk_root(struct walk *w, struct err *err)
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		return err_setc(err, ERR_IO, "cannot open '/': %s", strerror(e));
+		return err_setc(err, ERR_IO, "cannot open '/': %s",
+				strerror(e));
 	}
 	return walk_enter(w, fd, &st, "/", err);
 }
@@ -188,8 +195,8 @@ static bool walk_next(struct walk *w, char **name)
 
 /* The symbolic link fd (O_PATH, stat st), entry name of the folder:
  * checked, then its target put before the names still to walk. */
-static int walk_link(struct walk *w, int fd, const struct stat *st, const char *name,
-		     struct err *err)
+static int walk_link(struct walk *w, int fd, const struct stat *st,
+		     const char *name, struct err *err)
 {
 	char *path = walk_path(w, name), target[PATH_MAX], *rest, buf[300];
 	const char *who;
@@ -197,15 +204,18 @@ static int walk_link(struct walk *w, int fd, const struct stat *st, const char *
 	int r = 0;
 
 	if (++w->links > TRUSTED_MAX_LINKS)
-		r = err_setc(err, ERR_REFUSED, "'%s': too many symbolic links", path);
+		r = err_setc(err, ERR_REFUSED, "'%s': too many symbolic links",
+			     path);
 	else if ((r = trusted_stat(st, "symbolic link", path, false, err)) < 0)
 		;
 	else if ((who = other_writer(&w->st, buf, sizeof(buf))))
-		r = err_setc(err, ERR_REFUSED,
-			     "symbolic link '%s' is in folder '%s', which %s can write",
-			     path, w->where.buf, who);
+		r = err_setc(
+			err, ERR_REFUSED,
+			"symbolic link '%s' is in folder '%s', which %s can write",
+			path, w->where.buf, who);
 	else if ((n = readlinkat(fd, "", target, sizeof(target) - 1)) <= 0)
-		r = err_setc(err, ERR_IO, "cannot read the symbolic link '%s': %s", path,
+		r = err_setc(err, ERR_IO,
+			     "cannot read the symbolic link '%s': %s", path,
 			     n < 0 ? strerror(errno) : "it is empty");
 	free(path);
 	close(fd);
@@ -221,7 +231,8 @@ static int walk_link(struct walk *w, int fd, const struct stat *st, const char *
 /* The last name, the file: its folder may not be one others can write,
  * sticky or not; the file is checked on the descriptor it is read from,
  * into *out. */
-static int walk_file(struct walk *w, const char *name, int *out, struct err *err)
+static int walk_file(struct walk *w, const char *name, int *out,
+		     struct err *err)
 {
 	char *path = walk_path(w, name);
 	struct stat st;
@@ -229,14 +240,18 @@ static int walk_file(struct walk *w, const char *name, int *out, struct err *err
 
 	if ((r = trusted_stat(&w->st, "folder", w->where.buf, false, err)) < 0)
 		;
-	else if ((fd = openat(w->dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
-					    O_CLOEXEC)) < 0 || fstat(fd, &st) < 0)
+	else if ((fd = openat(w->dir, name,
+			      O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+				      O_CLOEXEC)) < 0 ||
+		 fstat(fd, &st) < 0)
 		r = err_setc(err, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
 			     "cannot open '%s': %s", w->path, strerror(errno));
 	else if (S_ISDIR(st.st_mode))
-		r = err_setc(err, ERR_INVALID, "'%s' is a folder, not a file", path);
+		r = err_setc(err, ERR_INVALID, "'%s' is a folder, not a file",
+			     path);
 	else
-		r = trusted_stat(&st, strcmp(path, w->path) ? "file" : NULL, path, false, err);
+		r = trusted_stat(&st, strcmp(path, w->path) ? "file" : NULL,
+				 path, false, err);
 	free(path);
 	if (r < 0) {
 		if (fd >= 0)
@@ -251,7 +266,8 @@ static int walk_file(struct walk *w, const char *name, int *out, struct err *err
 /* One step: the entry name of the folder the walk is at.  Returns 0
  * (with *out the file's descriptor when name was the last), or negative
  * with err set. */
-static int walk_step(struct walk *w, const char *name, int *out, struct err *err)
+static int walk_step(struct walk *w, const char *name, int *out,
+		     struct err *err)
 {
 	bool last = w->rest[strspn(w->rest, "/")] == '\0';
 	char *path;
@@ -270,8 +286,9 @@ static int walk_step(struct walk *w, const char *name, int *out, struct err *err
 		if (last)
 			return walk_file(w, name, out, err);
 		path = walk_path(w, name);
-		fd = err_setc(err, ERR_INVALID, "cannot open '%s': '%s' is not a folder",
-			      w->path, path);
+		fd = err_setc(err, ERR_INVALID,
+			      "cannot open '%s': '%s' is not a folder", w->path,
+			      path);
 		free(path);
 		return fd;
 	}
@@ -280,10 +297,11 @@ static int walk_step(struct walk *w, const char *name, int *out, struct err *err
 		close(fd);
 	path = walk_path(w, name);
 	if (e == ENOENT)
-		fd = err_setc(err, ERR_NOTFOUND, "cannot open '%s': %s", w->path, strerror(e));
+		fd = err_setc(err, ERR_NOTFOUND, "cannot open '%s': %s",
+			      w->path, strerror(e));
 	else
-		fd = err_setc(err, ERR_IO, "cannot open '%s': '%s': %s", w->path, path,
-			      strerror(e));
+		fd = err_setc(err, ERR_IO, "cannot open '%s': '%s': %s",
+			      w->path, path, strerror(e));
 	free(path);
 	return fd;
 }
@@ -295,14 +313,16 @@ int open_trusted(const char *path, struct err *err)
 	int fd = -1, r;
 
 	if (path[0] != '/' && !(cwd = getcwd(NULL, 0)))
-		return err_setc(err, ERR_IO, "cannot open '%s': the current folder: %s", path,
-				strerror(errno));
+		return err_setc(err, ERR_IO,
+				"cannot open '%s': the current folder: %s",
+				path, strerror(errno));
 	w.rest = cwd ? xasprintf("%s/%s", cwd, path) : xstrdup(path);
 	free(cwd);
 	r = walk_root(&w, err);
 	while (r == 0 && fd < 0) {
 		if (!walk_next(&w, &name)) {
-			r = err_setc(err, ERR_INVALID, "'%s' is a folder, not a file", path);
+			r = err_setc(err, ERR_INVALID,
+				     "'%s' is a folder, not a file", path);
 			break;
 		}
 		r = walk_step(&w, name, &fd, err);

@@ -58,19 +58,19 @@ void die_hook(void (*fn)(void));
  *     return err_set(err, "cannot read '%s': %s", path, strerror(errno));
  */
 struct err {
-	int code;       /* negative; ERR_* below or -1 */
+	int code; /* negative; ERR_* below or -1 */
 	char msg[1024];
 };
 
 enum {
 	ERR_GENERIC = -1,
-	ERR_NOTFOUND = -2,  /* the thing asked for does not exist */
-	ERR_INVALID = -3,   /* bad input from the user or a file */
+	ERR_NOTFOUND = -2, /* the thing asked for does not exist */
+	ERR_INVALID = -3, /* bad input from the user or a file */
 	ERR_DUPLICATE = -4, /* already present; not an error for imports */
-	ERR_REFUSED = -5,   /* policy or permission refuses it */
-	ERR_IO = -6,        /* storage or system failure */
-	ERR_CRYPTO = -7,    /* key or OpenPGP failure */
-	ERR_BUSY = -8,      /* another officer holds the lock too long */
+	ERR_REFUSED = -5, /* policy or permission refuses it */
+	ERR_IO = -6, /* storage or system failure */
+	ERR_CRYPTO = -7, /* key or OpenPGP failure */
+	ERR_BUSY = -8, /* another officer holds the lock too long */
 };
 
 int err_setc(struct err *err, int code, const char *fmt, ...) UTIL_PRINTF(3, 4);
@@ -86,7 +86,10 @@ struct sbuf {
 	size_t len;
 	size_t alloc;
 };
-#define SBUF_INIT { NULL, 0, 0 }
+#define SBUF_INIT          \
+	{                  \
+		NULL, 0, 0 \
+	}
 void sbuf_init(struct sbuf *sb);
 void sbuf_grow(struct sbuf *sb, size_t extra);
 void sbuf_add(struct sbuf *sb, const void *data, size_t n);
@@ -111,7 +114,7 @@ void sbuf_wipe(struct sbuf *sb);
  */
 enum {
 	SAFE_KEEP_NEWLINE = 1 << 0, /* keep '\n' (pagers) */
-	SAFE_KEEP_TAB = 1 << 1,     /* keep '\t' */
+	SAFE_KEEP_TAB = 1 << 1, /* keep '\t' */
 };
 char *safe_text(const char *s, size_t len, unsigned flags);
 char *safe_str(const char *s); /* one line: nothing kept; NULL gives "" */
@@ -142,9 +145,9 @@ char *str_fit(const char *s, int width);
  */
 struct text_table {
 	size_t ncols, nrows;
-	const char *const *head;   /* ncols titles */
-	const int *max;            /* ncols limits, or NULL */
-	char **cells;              /* nrows * ncols copies */
+	const char *const *head; /* ncols titles */
+	const int *max; /* ncols limits, or NULL */
+	char **cells; /* nrows * ncols copies */
 };
 #define TEXT_TABLE_HEAD ((size_t)-1)
 void text_table_init(struct text_table *t, size_t ncols,
@@ -240,9 +243,9 @@ int tmpdir_private(const char *prefix, char **path, struct err *err);
  * the umask and whatever mode a file of that name had before.
  */
 struct atomic_file {
-	char *path;   /* the target */
-	char *tmp;    /* the temporary file beside it, until commit */
-	FILE *f;      /* write the content here */
+	char *path; /* the target */
+	char *tmp; /* the temporary file beside it, until commit */
+	FILE *f; /* write the content here */
 };
 /* Returns 0 with af->f open for writing, or negative with err set. */
 int atomic_file_open(struct atomic_file *af, const char *path, int mode,
@@ -261,8 +264,8 @@ void atomic_file_abort(struct atomic_file *af);
  * false after (the UI suspends curses).  Returns 0 with *text (caller
  * wipes and frees), or negative with err saying why (the editor failed,
  * the folder was replaced). */
-int edit_text(const char *name, const char *initial, void (*around)(bool before),
-	      char **text, struct err *err);
+int edit_text(const char *name, const char *initial,
+	      void (*around)(bool before), char **text, struct err *err);
 
 /* secure.c */
 void wipe(void *p, size_t n);

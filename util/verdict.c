@@ -53,17 +53,28 @@ enum sig_verdict sig_verdict_from_name(const char *name)
 static int verdict_rank(enum sig_verdict v)
 {
 	switch (v) {
-	case SIG_VALID: return 0;
-	case SIG_GOOD: return 1;
-	case SIG_NOT_SIGNED: return 2;
-	case SIG_PARTIAL: return 3;
-	case SIG_ERROR: return 4;
-	case SIG_UNKNOWN_KEY: return 5;
-	case SIG_EXPIRED_KEY: return 6;
-	case SIG_REVOKED_KEY: return 7;
-	case SIG_BAD: return 8;
-	case SIG_TAMPERED: return 9;
-	default: return 4;
+	case SIG_VALID:
+		return 0;
+	case SIG_GOOD:
+		return 1;
+	case SIG_NOT_SIGNED:
+		return 2;
+	case SIG_PARTIAL:
+		return 3;
+	case SIG_ERROR:
+		return 4;
+	case SIG_UNKNOWN_KEY:
+		return 5;
+	case SIG_EXPIRED_KEY:
+		return 6;
+	case SIG_REVOKED_KEY:
+		return 7;
+	case SIG_BAD:
+		return 8;
+	case SIG_TAMPERED:
+		return 9;
+	default:
+		return 4;
 	}
 }
 

@@ -10,18 +10,18 @@
 #define SECTEAM_VERDICT_H
 
 enum sig_verdict {
-	SIG_NONE = -1,   /* no message to judge (a report's listing only);
+	SIG_NONE = -1, /* no message to judge (a report's listing only);
 			  * never stored */
-	SIG_VALID,       /* good signature, key fully valid */
-	SIG_GOOD,        /* good signature, key not certified */
-	SIG_BAD,         /* the signature does not match the data */
+	SIG_VALID, /* good signature, key fully valid */
+	SIG_GOOD, /* good signature, key not certified */
+	SIG_BAD, /* the signature does not match the data */
 	SIG_UNKNOWN_KEY, /* we do not have the signer's key */
 	SIG_EXPIRED_KEY, /* the signing key has expired */
 	SIG_REVOKED_KEY, /* the signing key was revoked */
-	SIG_NOT_SIGNED,  /* no signature at all */
-	SIG_PARTIAL,     /* only part of what is shown is signed/encrypted */
-	SIG_ERROR,       /* could not be checked */
-	SIG_TAMPERED,    /* the stored body is not what the import verified
+	SIG_NOT_SIGNED, /* no signature at all */
+	SIG_PARTIAL, /* only part of what is shown is signed/encrypted */
+	SIG_ERROR, /* could not be checked */
+	SIG_TAMPERED, /* the stored body is not what the import verified
 			  * (its digest differs): never shown as signed */
 	SIG__COUNT
 };

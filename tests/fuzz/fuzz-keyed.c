@@ -24,8 +24,9 @@ static int key_ok(const char *k)
 	const char *colon = strchr(k, ':');
 
 	return colon && colon > k && colon[1] &&
-	       strspn(k, "0123456789") == (size_t)(colon - k) &&
-	       strspn(colon + 1, "0123456789ABCDEFabcdef") == strlen(colon + 1);
+		strspn(k, "0123456789") == (size_t)(colon - k) &&
+		strspn(colon + 1, "0123456789ABCDEFabcdef") ==
+		strlen(colon + 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -38,7 +38,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
-	snprintf(dir, sizeof(dir), "%s/fuzz-maint.XXXXXX", t && *t ? t : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/fuzz-maint.XXXXXX",
+		 t && *t ? t : "/tmp");
 	if (!mkdtemp(dir))
 		abort();
 	snprintf(path, sizeof(path), "%s/MAINTAINERS", dir);
@@ -69,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (size_t i = 0; i + 3 <= size; i++)
 		if ((i == 0 || data[i - 1] == '\n') && data[i] == '%' &&
-		    data[i + 1] == '%' && (i + 2 == size || data[i + 2] == '\n')) {
+		    data[i + 1] == '%' &&
+		    (i + 2 == size || data[i + 2] == '\n')) {
 			sep = (const char *)data + i;
 			mlen = i;
 			break;

@@ -32,8 +32,10 @@ static void cleanup(void)
 {
 	unlink(mbox_path);
 	unlink(md_file);
-	for (const char *const *s = (const char *const[]){ "/md/new", "/md/cur",
-			"/md/tmp", "/md", "", NULL }; *s; s++) {
+	for (const char *const *s =
+		     (const char *const[]){ "/md/new", "/md/cur", "/md/tmp",
+					    "/md", "", NULL };
+	     *s; s++) {
 		char p[160];
 		snprintf(p, sizeof(p), "%s%s", dir, *s);
 		rmdir(p);
@@ -128,8 +130,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			char *buf;
 			size_t len;
 			int fd = open_beneath(md, f.names[i], &err);
-			if (fd >= 0 && read_fd(fd, f.names[i], MAIL_MAX_SIZE,
-					       &buf, &len, &err) == 0) {
+			if (fd >= 0 &&
+			    read_fd(fd, f.names[i], MAIL_MAX_SIZE, &buf, &len,
+				    &err) == 0) {
 				struct mail_msg m;
 				memset(&m, 0, sizeof(m));
 				mail_parse(buf, len, &m, &err);

@@ -20,7 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const unsigned all[] = {
-		0, SAFE_KEEP_NEWLINE, SAFE_KEEP_TAB,
+		0,
+		SAFE_KEEP_NEWLINE,
+		SAFE_KEEP_TAB,
 		SAFE_KEEP_NEWLINE | SAFE_KEEP_TAB,
 	};
 	/* An exact-size copy without a terminating NUL: len is authoritative. */

@@ -23,8 +23,9 @@ static int pinned(time_t *out)
 	if (!e || strcmp(program_invocation_short_name, "secteam-tui"))
 		return 0;
 	memset(&tm, 0, sizeof(tm));
-	if (sscanf(e, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z) != 7 || z != 'Z')
+	if (sscanf(e, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z) != 7 ||
+	    z != 'Z')
 		return 0;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;

@@ -21,11 +21,11 @@ static int safetext_forbidden(uint32_t cp, unsigned flags)
 		return !(flags & SAFE_KEEP_TAB);
 	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
 		return 1;
-	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       cp == 0xfeff || (cp >= 0x200b && cp <= 0x200d) ||
-	       (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2060 && cp <= 0x2069) || cp == 0x2028 ||
-	       cp == 0x2029 || (cp >= 0xe0000 && cp <= 0xe007f);
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f || cp == 0xfeff ||
+		(cp >= 0x200b && cp <= 0x200d) ||
+		(cp >= 0x202a && cp <= 0x202e) ||
+		(cp >= 0x2060 && cp <= 0x2069) || cp == 0x2028 ||
+		cp == 0x2029 || (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
 /* NULL when s[0..n) keeps the contract, else what is wrong. */

@@ -71,10 +71,10 @@ static int budget(int fd, size_t n)
 	return 0;
 }
 
-#define REAL(name, ret, ...)                                                  \
-	static ret (*real)(__VA_ARGS__);                                      \
-	if (!real)                                                            \
-		*(void **)&real = dlsym(RTLD_NEXT, name)
+#define REAL(name, ret, ...)             \
+	static ret (*real)(__VA_ARGS__); \
+	if (!real)                       \
+	*(void **)&real = dlsym(RTLD_NEXT, name)
 
 ssize_t write(int fd, const void *buf, size_t n)
 {

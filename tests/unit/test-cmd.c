@@ -36,19 +36,22 @@ static void test_capture_result(void **state)
 
 	(void)state;
 	memset(&ctx, 0, sizeof(ctx));
-	assert_int_equal(cmd_capture(&ctx, 2, help, 0, NULL, NULL, &res), CMD_OK);
+	assert_int_equal(cmd_capture(&ctx, 2, help, 0, NULL, NULL, &res),
+			 CMD_OK);
 	assert_false(res.said);
 	assert_true(res.output_lines > 1);
 	char *want = xasprintf("%zu lines", res.output_lines);
 	assert_string_equal(res.summary, want);
 	free(want);
 	cmd_result_release(&res);
-	assert_int_equal(cmd_capture(&ctx, 2, bad, 0, NULL, NULL, &res), CMD_USAGE);
+	assert_int_equal(cmd_capture(&ctx, 2, bad, 0, NULL, NULL, &res),
+			 CMD_USAGE);
 	assert_string_equal(res.summary, "list: unknown option '--bogus'");
 	assert_non_null(strstr(res.warnings, "usage: secteam-tui list"));
 	cmd_result_release(&res);
 	/* No mistake to name: the usage itself (not the --help hint). */
-	assert_int_equal(cmd_capture(&ctx, 1, bad2, 0, NULL, NULL, &res), CMD_USAGE);
+	assert_int_equal(cmd_capture(&ctx, 1, bad2, 0, NULL, NULL, &res),
+			 CMD_USAGE);
 	assert_non_null(strstr(res.summary, "usage: secteam-tui triage"));
 	cmd_result_release(&res);
 	cmd_ctx_release(&ctx);
@@ -61,7 +64,10 @@ static void test_cmd_split(void **state)
 	int argc;
 	struct err err;
 
-	assert_int_equal(cmd_split("triage 3 --note \"it's \\\"bad\\\"\" 'a b' c\\ d", &argv, &argc, &err), 0);
+	assert_int_equal(
+		cmd_split("triage 3 --note \"it's \\\"bad\\\"\" 'a b' c\\ d",
+			  &argv, &argc, &err),
+		0);
 	assert_int_equal(argc, 6);
 	assert_string_equal(argv[0], "triage");
 	assert_string_equal(argv[3], "it's \"bad\"");
@@ -85,7 +91,9 @@ static void test_cmd_help_rows(void **state)
 		assert_non_null(e->examples[0]);
 		for (const char *const *x = e->examples; *x; x++)
 			if (strncmp(*x, e->name, strlen(e->name)))
-				fail_msg("%s: example '%s' runs another command", e->name, *x);
+				fail_msg(
+					"%s: example '%s' runs another command",
+					e->name, *x);
 		for (const struct option *o = e->opts; o && o->name; o++) {
 			bool found = false;
 			char *want = xasprintf("--%s", o->name);
@@ -94,13 +102,16 @@ static void test_cmd_help_rows(void **state)
 				free(want);
 				continue;
 			}
-			for (const struct cmd_opt_help *h = e->opt_help; h && h->opt && !found; h++) {
+			for (const struct cmd_opt_help *h = e->opt_help;
+			     h && h->opt && !found; h++) {
 				const char *at = strstr(h->opt, want);
 				size_t n = strlen(want);
 				found = at && (at[n] == '\0' || at[n] == ' ');
 			}
 			if (!found)
-				fail_msg("%s: option %s has no line in its --help", e->name, want);
+				fail_msg(
+					"%s: option %s has no line in its --help",
+					e->name, want);
 			free(want);
 		}
 	}
@@ -116,7 +127,9 @@ static void test_cmd_usage_of(void **state)
 	assert_string_equal(u, "set ID DATE [--reason TEXT] [--override]");
 	free(u);
 	u = cmd_usage_of(cmd_find("vendor"), "notify");
-	assert_string_equal(u, "notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]]");
+	assert_string_equal(
+		u,
+		"notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]]");
 	free(u);
 	u = cmd_usage_of(cmd_find("team"), "list");
 	assert_string_equal(u, "list [--json]");

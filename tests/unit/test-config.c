@@ -12,29 +12,30 @@ static void test_config_parse(void **state)
 	(void)state;
 	struct config cfg;
 	struct err err;
-	const char *text =
-		"# comment\n"
-		"[team]\n"
-		"\troster = AAAA BBBB\n"
-		"  Address = \"security@example.org\"\n"
-		"; another comment\n"
-		"[policy]\n"
-		"default_days = 9\n"
-		"strict = yes\n"
-		"bind reports A triage %i --state accepted\n"
-		"[policy]\n"
-		"default_days = 10\n";
+	const char *text = "# comment\n"
+			   "[team]\n"
+			   "\troster = AAAA BBBB\n"
+			   "  Address = \"security@example.org\"\n"
+			   "; another comment\n"
+			   "[policy]\n"
+			   "default_days = 9\n"
+			   "strict = yes\n"
+			   "bind reports A triage %i --state accepted\n"
+			   "[policy]\n"
+			   "default_days = 10\n";
 
 	memset(&cfg, 0, sizeof(cfg));
 	assert_int_equal(config_parse(&cfg, "t", text, &err), 0);
 	assert_string_equal(config_get(&cfg, "team.roster", NULL), "AAAA BBBB");
-	assert_string_equal(config_get(&cfg, "TEAM.address", NULL), "security@example.org");
+	assert_string_equal(config_get(&cfg, "TEAM.address", NULL),
+			    "security@example.org");
 	assert_int_equal(config_get_long(&cfg, "policy.default_days", 7), 10);
 	assert_int_equal(config_get_long(&cfg, "policy.max_days", 14), 14);
 	assert_true(config_get_bool(&cfg, "policy.strict", false));
 	assert_null(config_get(&cfg, "team.nothing", NULL));
 	assert_int_equal(cfg.nbinds, 1);
-	assert_string_equal(cfg.binds[0], "reports A triage %i --state accepted");
+	assert_string_equal(cfg.binds[0],
+			    "reports A triage %i --state accepted");
 	config_release(&cfg);
 }
 
@@ -84,7 +85,8 @@ static void test_config_errors(void **state)
 		struct config cfg;
 		struct err err;
 		memset(&cfg, 0, sizeof(cfg));
-		assert_int_equal(config_parse(&cfg, "f", bad[i].text, &err), ERR_INVALID);
+		assert_int_equal(config_parse(&cfg, "f", bad[i].text, &err),
+				 ERR_INVALID);
 		assert_string_equal(err.msg, bad[i].msg);
 		config_release(&cfg);
 	}
@@ -98,17 +100,23 @@ static void test_config_ranges_edges(void **state)
 	struct err err;
 
 	memset(&cfg, 0, sizeof(cfg));
-	assert_int_equal(config_parse(&cfg, "f", "[policy]\ndefault_days = 0\n"
-				      "max_days = 365\n[store]\nbusy_timeout = 1\n",
-				      &err), 0);
+	assert_int_equal(
+		config_parse(&cfg, "f",
+			     "[policy]\ndefault_days = 0\n"
+			     "max_days = 365\n[store]\nbusy_timeout = 1\n",
+			     &err),
+		0);
 	assert_int_equal(config_get_long(&cfg, "policy.default_days", 7), 0);
 	assert_int_equal(config_get_long(&cfg, "policy.max_days", 14), 365);
 	assert_int_equal(config_get_long(&cfg, "store.busy_timeout", 10), 1);
 	config_release(&cfg);
 	memset(&cfg, 0, sizeof(cfg));
-	assert_int_equal(config_parse(&cfg, "f", "[policy]\ndefault_days = 365\n"
-				      "max_days = 007\n[store]\nbusy_timeout = 3600\n",
-				      &err), 0);
+	assert_int_equal(
+		config_parse(&cfg, "f",
+			     "[policy]\ndefault_days = 365\n"
+			     "max_days = 007\n[store]\nbusy_timeout = 3600\n",
+			     &err),
+		0);
 	assert_int_equal(config_get_long(&cfg, "policy.max_days", 14), 7);
 	assert_int_equal(config_get_long(&cfg, "store.busy_timeout", 10), 3600);
 	config_release(&cfg);
@@ -131,9 +139,13 @@ static void test_config_missing_file(void **state)
 	(void)state;
 	struct config cfg;
 	struct err err;
-	assert_int_equal(config_load(&cfg, "/nonexistent/secteam/config", false, &err), 0);
+	assert_int_equal(config_load(&cfg, "/nonexistent/secteam/config", false,
+				     &err),
+			 0);
 	assert_int_equal(cfg.n, 0);
-	assert_int_equal(config_load(&cfg, "/nonexistent/secteam/config", true, &err), ERR_NOTFOUND);
+	assert_int_equal(config_load(&cfg, "/nonexistent/secteam/config", true,
+				     &err),
+			 ERR_NOTFOUND);
 	assert_non_null(strstr(err.msg, "/nonexistent/secteam/config"));
 }
 

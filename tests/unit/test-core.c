@@ -16,27 +16,32 @@ static void test_triage_lifecycle(void **state)
 		const char *from, *to;
 		int ok;
 	} t[] = {
-		{ "new", "triaged", 1 }, { "new", "rejected", 1 },
-		{ "new", "duplicate", 1 }, { "new", "accepted", 0 },
-		{ "new", "fixing", 0 }, { "triaged", "accepted", 1 },
-		{ "accepted", "fixing", 1 }, { "accepted", "fix-ready", 1 },
-		{ "fixing", "fix-ready", 1 }, { "fixing", "disclosed", 0 },
+		{ "new", "triaged", 1 },	 { "new", "rejected", 1 },
+		{ "new", "duplicate", 1 },	 { "new", "accepted", 0 },
+		{ "new", "fixing", 0 },		 { "triaged", "accepted", 1 },
+		{ "accepted", "fixing", 1 },	 { "accepted", "fix-ready", 1 },
+		{ "fixing", "fix-ready", 1 },	 { "fixing", "disclosed", 0 },
 		{ "fix-ready", "disclosed", 1 }, { "fix-ready", "fixing", 1 },
-		{ "disclosed", "closed", 1 }, { "disclosed", "new", 0 },
-		{ "closed", "new", 0 }, { "closed", "triaged", 0 },
-		{ "rejected", "closed", 1 }, { "duplicate", "triaged", 1 },
+		{ "disclosed", "closed", 1 },	 { "disclosed", "new", 0 },
+		{ "closed", "new", 0 },		 { "closed", "triaged", 0 },
+		{ "rejected", "closed", 1 },	 { "duplicate", "triaged", 1 },
 		{ "triaged", "triaged", 0 },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct err err;
 		int r = triage_check_transition(t[i].from, t[i].to, &err);
 		if (t[i].ok != (r == 0))
-			fail_msg("%s -> %s: got %d (%s)", t[i].from, t[i].to, r, err.msg);
+			fail_msg("%s -> %s: got %d (%s)", t[i].from, t[i].to, r,
+				 err.msg);
 	}
 	struct err err;
-	assert_int_equal(triage_check_transition("new", "fixing", &err), ERR_REFUSED);
-	assert_string_equal(err.msg, "cannot go from new to fixing (from new: triaged, rejected, duplicate)");
-	assert_int_equal(triage_check_transition("new", "bogus", &err), ERR_INVALID);
+	assert_int_equal(triage_check_transition("new", "fixing", &err),
+			 ERR_REFUSED);
+	assert_string_equal(
+		err.msg,
+		"cannot go from new to fixing (from new: triaged, rejected, duplicate)");
+	assert_int_equal(triage_check_transition("new", "bogus", &err),
+			 ERR_INVALID);
 	assert_true(triage_severity_valid("critical"));
 	assert_false(triage_severity_valid("urgent"));
 	assert_true(report_finished("rejected"));
@@ -65,17 +70,20 @@ static void test_reporter_signed(void **state)
 	static const struct {
 		const char *from;
 		enum sig_verdict v;
-		bool matches;   /* signer matches From */
+		bool matches; /* signer matches From */
 		bool signed_by_reporter;
 	} rows[] = {
 		{ "rita@example.net", SIG_VALID, true, true },
 		{ "RITA@example.net", SIG_GOOD, true, true },
-		{ "rita@example.net", SIG_GOOD, false, false },  /* another key */
-		{ "rita@example.net", SIG_NOT_SIGNED, false, false }, /* a spoof */
+		{ "rita@example.net", SIG_GOOD, false,
+		  false }, /* another key */
+		{ "rita@example.net", SIG_NOT_SIGNED, false,
+		  false }, /* a spoof */
 		{ "rita@example.net", SIG_PARTIAL, true, false },
 		{ "rita@example.net", SIG_UNKNOWN_KEY, false, false },
 		{ "rita@example.net", SIG_BAD, true, false },
-		{ "sam@example.com", SIG_VALID, true, false },   /* a third party */
+		{ "sam@example.com", SIG_VALID, true,
+		  false }, /* a third party */
 		{ "sam@example.com", SIG_NOT_SIGNED, false, false },
 		{ NULL, SIG_VALID, true, false },
 	};
@@ -86,8 +94,10 @@ static void test_reporter_signed(void **state)
 		struct message m = { .from_email = (char *)rows[i].from,
 				     .verdict = rows[i].v,
 				     .signer_matches_from = rows[i].matches };
-		if (report_reporter_signed(&r, &m) != rows[i].signed_by_reporter)
-			fail_msg("row %zu: want %d", i, rows[i].signed_by_reporter);
+		if (report_reporter_signed(&r, &m) !=
+		    rows[i].signed_by_reporter)
+			fail_msg("row %zu: want %d", i,
+				 rows[i].signed_by_reporter);
 		assert_true(report_files_count(&r, &m, true));
 		assert_int_equal(report_files_count(&r, &m, false),
 				 rows[i].signed_by_reporter);
@@ -157,7 +167,8 @@ static void test_query_fields(void **state)
 	struct err err = { 0, "" };
 
 	(void)state;
-	assert_int_equal(search_parse("state=new severity:high,critical", &q, &err), 0);
+	assert_int_equal(
+		search_parse("state=new severity:high,critical", &q, &err), 0);
 	assert_true(search_fields_only(&q));
 	assert_true(search_state_matches(&q, "new", "high"));
 	assert_true(search_state_matches(&q, "new", "critical"));
@@ -189,21 +200,32 @@ static void test_sender_flags(void **state)
 	} t[] = {
 		{ "Rita Reporter", "rita@example.net", 0 },
 		{ NULL, "rita@example.net", 0 },
-		{ "manager@corp.example", "eve@corp.example", SENDER_NAME_ADDRESS },
+		{ "manager@corp.example", "eve@corp.example",
+		  SENDER_NAME_ADDRESS },
 		{ "Manager <manager@corp>", "eve@corp", SENDER_NAME_ADDRESS },
 		{ "RITA@example.net", "rita@example.net", 0 },
 		{ "rita@example.net (via list)", "rita@example.net", 0 },
-		{ "boss\xef\xbc\xa0" "corp", "eve@corp", SENDER_NAME_ADDRESS },
-		{ "boss\xef\xb9\xab" "corp", "eve@corp", SENDER_NAME_ADDRESS },
+		{ "boss\xef\xbc\xa0"
+		  "corp",
+		  "eve@corp", SENDER_NAME_ADDRESS },
+		{ "boss\xef\xb9\xab"
+		  "corp",
+		  "eve@corp", SENDER_NAME_ADDRESS },
 		{ "a @ b", "eve@corp", 0 },
-		{ "Rita\xc2\xa0Reporter", "rita@example.net", SENDER_NAME_INVISIBLE },
-		{ "Rita\xe2\x80\x8aReporter", "rita@example.net", SENDER_NAME_INVISIBLE },
-		{ "Rita\xe3\x80\x80", "rita@example.net", SENDER_NAME_INVISIBLE },
-		{ "Rita\xe2\xa0\x80", "rita@example.net", SENDER_NAME_INVISIBLE },
+		{ "Rita\xc2\xa0Reporter", "rita@example.net",
+		  SENDER_NAME_INVISIBLE },
+		{ "Rita\xe2\x80\x8aReporter", "rita@example.net",
+		  SENDER_NAME_INVISIBLE },
+		{ "Rita\xe3\x80\x80", "rita@example.net",
+		  SENDER_NAME_INVISIBLE },
+		{ "Rita\xe2\xa0\x80", "rita@example.net",
+		  SENDER_NAME_INVISIBLE },
 		{ "x@y.z\xc2\xa0", "rita@example.net",
 		  SENDER_NAME_ADDRESS | SENDER_NAME_INVISIBLE },
 		{ "Rita", NULL, SENDER_NO_ADDRESS },
-		{ "Ren\xc3\xa9" "e", "renee@example.net", 0 },
+		{ "Ren\xc3\xa9"
+		  "e",
+		  "renee@example.net", 0 },
 	};
 	char *s;
 
@@ -213,10 +235,12 @@ static void test_sender_flags(void **state)
 		if (got != t[i].want)
 			fail_msg("sender_flags(\"%s\", \"%s\") = %u, want %u",
 				 t[i].name ? t[i].name : "(null)",
-				 t[i].email ? t[i].email : "(null)", got, t[i].want);
+				 t[i].email ? t[i].email : "(null)", got,
+				 t[i].want);
 	}
 	s = sender_format("manager@corp\xc2\xa0\xc2\xa0\x1b[2J", "eve@corp");
-	assert_string_equal(s, "eve@corp  [!] display name holds another address"
+	assert_string_equal(s,
+			    "eve@corp  [!] display name holds another address"
 			    "  [!] invisible spacing in display name"
 			    "  \"manager@corp<U+00A0><U+00A0>^[[2J\"");
 	free(s);
@@ -228,9 +252,11 @@ static void test_sender_flags(void **state)
 	assert_true(sender_name_fits(NULL, "Rita Reporter"));
 	assert_true(sender_name_fits("Rita Reporter", "Rita Reporter"));
 	assert_true(sender_name_fits("rita", "Rita Reporter"));
-	assert_true(sender_name_fits("R. Reporter (via oss-security)", "Rita Reporter"));
+	assert_true(sender_name_fits("R. Reporter (via oss-security)",
+				     "Rita Reporter"));
 	assert_true(sender_name_fits("  ", "Rita Reporter"));
-	assert_true(sender_name_fits("J\xc3\xbcrgen", "J\xc3\xbcrgen M\xc3\xbcller"));
+	assert_true(sender_name_fits("J\xc3\xbcrgen",
+				     "J\xc3\xbcrgen M\xc3\xbcller"));
 	assert_false(sender_name_fits("The Manager", "Evil Eve"));
 	assert_false(sender_name_fits("The Manager", NULL));
 	assert_false(sender_name_fits("Ritaa", "Rita Reporter"));
@@ -242,8 +268,10 @@ static void test_opened_lines(void **state)
 {
 	char body[] = "signed\nunsigned 1\nunsigned 2\nsigned again\nlast";
 	struct text_span sp[] = { { 7, 29 } };
-	struct opened_message om = { .body = body, .body_len = sizeof(body) - 1,
-				     .unsigned_spans = sp, .nunsigned = 1 };
+	struct opened_message om = { .body = body,
+				     .body_len = sizeof(body) - 1,
+				     .unsigned_spans = sp,
+				     .nunsigned = 1 };
 	struct body_line *l;
 	size_t n = opened_message_lines(&om, &l);
 
@@ -275,7 +303,8 @@ static void test_keyed_form(void **state)
 	struct err err = { 0, "" };
 
 	buf = seal_keyed(keys, 3, raw, sizeof(raw) - 1, &len);
-	assert_int_equal(seal_keyed_open(buf, len, &got, &n, &msg, &mlen, &err), 0);
+	assert_int_equal(seal_keyed_open(buf, len, &got, &n, &msg, &mlen, &err),
+			 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(got[0], "9:0011AAff");
 	assert_null(got[1]);
@@ -291,10 +320,13 @@ static void test_keyed_form(void **state)
 		{ "From: a@b\r\n\r\nhi", "no session keys" },
 		{ "secteam-session-keys \n", "damaged count" },
 		{ "secteam-session-keys 2x\n", "damaged count" },
-		{ "secteam-session-keys 99999999999999999999999\n", "damaged count" },
+		{ "secteam-session-keys 99999999999999999999999\n",
+		  "damaged count" },
 		{ "secteam-session-keys 5000\n", "over 4096" },
-		{ "secteam-session-keys 2\n9:AB\n", "session key 2 is damaged" },
-		{ "secteam-session-keys 1\n9:XYZ\n", "session key 1 is damaged" },
+		{ "secteam-session-keys 2\n9:AB\n",
+		  "session key 2 is damaged" },
+		{ "secteam-session-keys 1\n9:XYZ\n",
+		  "session key 1 is damaged" },
 		{ "secteam-session-keys 1\n:AB\n", "session key 1 is damaged" },
 		{ "secteam-session-keys 1\n9:\n", "session key 1 is damaged" },
 		{ "secteam-session-keys 1\n--\n", "session key 1 is damaged" },
@@ -303,8 +335,8 @@ static void test_keyed_form(void **state)
 	static const char nul[] = "secteam-session-keys 1\n9:\0AB\n";
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		err.msg[0] = '\0';
-		assert_int_equal(seal_keyed_open(bad[i].in, strlen(bad[i].in), &got,
-						 &n, &msg, &mlen, &err),
+		assert_int_equal(seal_keyed_open(bad[i].in, strlen(bad[i].in),
+						 &got, &n, &msg, &mlen, &err),
 				 ERR_INVALID);
 		assert_null(got);
 		if (!strstr(err.msg, bad[i].why))
@@ -321,7 +353,7 @@ static void test_search_parse(void **state)
 	static const struct {
 		const char *q;
 		int ok;
-		const char *words;  /* joined with '|' */
+		const char *words; /* joined with '|' */
 		time_t after, before;
 		const char *err;
 	} t[] = {
@@ -358,7 +390,8 @@ static void test_search_parse(void **state)
 		if (r == 0) {
 			struct sbuf sb = SBUF_INIT;
 			for (size_t k = 0; k < q.nwords; k++)
-				sbuf_addf(&sb, "%s%s", k ? "|" : "", q.words[k]);
+				sbuf_addf(&sb, "%s%s", k ? "|" : "",
+					  q.words[k]);
 			assert_string_equal(sb.buf ? sb.buf : "", t[i].words);
 			sbuf_release(&sb);
 			assert_int_equal(q.after, t[i].after);
@@ -387,7 +420,8 @@ static void test_terms_filter(void **state)
 	size_t turned = 0, tried = 0;
 
 	for (int round = 0; round < 40; round++) {
-		size_t len = round % 2 ? 60 + (size_t)round * 7 : 3000 + (size_t)round * 200;
+		size_t len = round % 2 ? 60 + (size_t)round * 7
+				       : 3000 + (size_t)round * 200;
 		char *text = xmalloc(len + 1), *w;
 		unsigned char *f;
 		size_t n;
@@ -422,7 +456,8 @@ static void test_terms_filter(void **state)
 			turned += !terms_may_hold(f, n, word);
 		}
 		assert_true(terms_may_hold(f, n, "ab"));
-		assert_true(terms_may_hold((const unsigned char *)"junk", 4, "anything"));
+		assert_true(terms_may_hold((const unsigned char *)"junk", 4,
+					   "anything"));
 		f[1] = '9';
 		assert_true(terms_may_hold(f, n, "ZZZZZZZZ"));
 		free(f);

@@ -238,8 +238,8 @@ static char *armored(const char *mail, const char *kind, size_t *len)
  * The signed part of a multipart/signed mail, canonicalized to CRLF as
  * RFC 3156 says, and its signature: what mail/ will hand to crypto/.
  */
-static void split_signed(const char *mail, char **data, size_t *len,
-			 char **sig, size_t *siglen)
+static void split_signed(const char *mail, char **data, size_t *len, char **sig,
+			 size_t *siglen)
 {
 	const char *p = strstr(mail, "boundary=\""), *q, *start, *end;
 	char delim[128];
@@ -310,15 +310,18 @@ static int has_email(const struct crypto_sig *s, const char *email)
 
 	for (size_t i = 0; i < s->nuids; i++)
 		if (s->uids[i].email && !strcmp(s->uids[i].email, email))
-			r = r > (int)s->uids[i].valid ? r : (int)s->uids[i].valid;
+			r = r > (int)s->uids[i].valid ? r
+						      : (int)s->uids[i].valid;
 	return r;
 }
 
 static void test_verdict_names(void **state)
 {
-	static const char *names[] = { "valid", "good", "bad", "unknown-key",
+	static const char *names[] = { "valid",	      "good",
+				       "bad",	      "unknown-key",
 				       "expired-key", "revoked-key",
-				       "not-signed", "partial", "error", "tampered" };
+				       "not-signed",  "partial",
+				       "error",	      "tampered" };
 	(void)state;
 	assert_int_equal(ARRAY_SIZE(names), SIG__COUNT);
 	for (int v = 0; v < SIG__COUNT; v++) {
@@ -338,9 +341,11 @@ static void test_open_bad_home(void **state)
 	char path[128];
 
 	(void)state;
-	assert_int_equal(crypto_open("/nonexistent/gnupg", &c, &err), ERR_CRYPTO);
+	assert_int_equal(crypto_open("/nonexistent/gnupg", &c, &err),
+			 ERR_CRYPTO);
 	assert_null(c);
-	assert_string_equal(err.msg, "cannot use gnupg home '/nonexistent/gnupg': "
+	assert_string_equal(err.msg,
+			    "cannot use gnupg home '/nonexistent/gnupg': "
 			    "no such file or directory");
 	snprintf(path, sizeof(path), "%s/env", W.dir);
 	assert_int_equal(crypto_open(path, &c, &err), ERR_CRYPTO);
@@ -433,12 +438,14 @@ static void test_no_mdc_refused(void **state)
 	struct crypto_result res = decrypt_fx("nomdc.eml", ERR_CRYPTO, &err);
 
 	(void)state;
-	assert_string_equal(err.msg, "message is not integrity protected (no MDC)");
+	assert_string_equal(err.msg,
+			    "message is not integrity protected (no MDC)");
 	assert_true(res.no_mdc);
 	assert_null(res.plain);
 	assert_int_equal(res.plain_len, 0);
 	assert_int_equal(res.verdict, SIG_ERROR);
-	assert_string_equal(err.msg, "message is not integrity protected (no MDC)");
+	assert_string_equal(err.msg,
+			    "message is not integrity protected (no MDC)");
 	crypto_result_release(&res);
 }
 
@@ -451,8 +458,9 @@ static void test_tampered_refused(void **state)
 	assert_false(res.no_mdc);
 	assert_null(res.plain);
 	assert_int_equal(res.verdict, SIG_ERROR);
-	assert_non_null(strstr(err.msg, "cannot decrypt message: it is damaged "
-				       "or was modified"));
+	assert_non_null(strstr(err.msg,
+			       "cannot decrypt message: it is damaged "
+			       "or was modified"));
 	crypto_result_release(&res);
 }
 
@@ -464,8 +472,8 @@ static void test_tampered_refused(void **state)
  */
 static void test_background_matches_inline(void **state)
 {
-	static const char *const names[] = { "es.eml", "stranger.eml",
-					     "enc.eml", "nomdc.eml",
+	static const char *const names[] = { "es.eml",	     "stranger.eml",
+					     "enc.eml",	     "nomdc.eml",
 					     "tampered.eml", NULL };
 	enum { N = CRYPTO_JOBS_MAX + 4 };
 	struct crypto_job *jobs[N];
@@ -517,7 +525,8 @@ static void test_background_matches_inline(void **state)
 			/* es.eml: the good case really was decrypted. */
 			assert_int_equal(ra, 0);
 			assert_int_equal(a.verdict, SIG_VALID);
-			assert_non_null(strstr((char *)a.plain, "there is a bug"));
+			assert_non_null(
+				strstr((char *)a.plain, "there is a bug"));
 		}
 		crypto_result_release(&a);
 		crypto_result_release(&b);
@@ -540,15 +549,18 @@ static void test_garbage_error(void **state)
 
 	(void)state;
 	assert_int_equal(crypto_decrypt_verify(W.c, garbage, strlen(garbage),
-					       &res, &err), ERR_CRYPTO);
+					       &res, &err),
+			 ERR_CRYPTO);
 	assert_int_equal(res.verdict, SIG_ERROR);
 	assert_null(res.plain);
-	assert_string_equal(err.msg, "cannot read message: no openpgp "
+	assert_string_equal(err.msg,
+			    "cannot read message: no openpgp "
 			    "encrypted or signed data found");
 	crypto_result_release(&res);
 
 	assert_int_equal(crypto_verify_opaque(W.c, garbage, strlen(garbage),
-					      &res, &err), ERR_CRYPTO);
+					      &res, &err),
+			 ERR_CRYPTO);
 	assert_int_equal(res.verdict, SIG_ERROR);
 	assert_null(res.plain);
 	assert_non_null(strstr(err.msg, "cannot verify message: "));
@@ -573,7 +585,8 @@ static void test_unknown_key(void **state)
 	assert_int_equal(res.sigs[0].nuids, 0);
 	assert_null(crypto_sig_uid(&res.sigs[0], NULL));
 	assert_false(crypto_sig_matches(&res.sigs[0], "uma@unknown.example"));
-	assert_string_equal((char *)res.plain, "from a stranger nobody knows\n");
+	assert_string_equal((char *)res.plain,
+			    "from a stranger nobody knows\n");
 	crypto_result_release(&res);
 }
 
@@ -632,7 +645,8 @@ static void detached_pair(const char *signame, enum sig_verdict want,
 	struct err err;
 
 	assert_int_equal(crypto_verify_detached(W.c, data, len, sig, siglen,
-						&res, &err), 0);
+						&res, &err),
+			 0);
 	assert_int_equal(res.nsigs, 2);
 	assert_int_equal(res.sigs[0].verdict, SIG_VALID);
 	assert_int_equal(res.sigs[1].verdict, other);
@@ -661,26 +675,31 @@ static void test_sign_detached(void **state)
 	struct err err;
 
 	(void)state;
-	if (crypto_pgp_sign_detached(W.c, W.officer_fpr, data, strlen(data), &sig,
-				 &siglen, &micalg, &err) != 0)
+	if (crypto_pgp_sign_detached(W.c, W.officer_fpr, data, strlen(data),
+				     &sig, &siglen, &micalg, &err) != 0)
 		fail_msg("%s", err.msg);
 	assert_true(str_starts((char *)sig, "-----BEGIN PGP SIGNATURE-----"));
 	assert_true(str_starts(micalg, "pgp-sha"));
 	assert_int_equal(crypto_verify_detached(W.c, data, strlen(data), sig,
-						siglen, &res, &err), 0);
+						siglen, &res, &err),
+			 0);
 	assert_int_equal(res.verdict, SIG_VALID);
 	assert_string_equal(res.sigs[0].fingerprint, W.officer_fpr);
 	crypto_result_release(&res);
 	/* One byte changed: no longer good. */
-	assert_int_equal(crypto_verify_detached(W.c, "Content-Type: text/plain\r\n"
-						"\r\nhI\r\n", strlen(data), sig,
-						siglen, &res, &err), 0);
+	assert_int_equal(crypto_verify_detached(W.c,
+						"Content-Type: text/plain\r\n"
+						"\r\nhI\r\n",
+						strlen(data), sig, siglen, &res,
+						&err),
+			 0);
 	assert_int_equal(res.verdict, SIG_BAD);
 	crypto_result_release(&res);
 	free(sig);
 	free(micalg);
-	assert_true(crypto_pgp_sign_detached(W.c, "nobody@nowhere.example", "x", 1,
-					 &sig, &siglen, &micalg, &err) < 0);
+	assert_true(crypto_pgp_sign_detached(W.c, "nobody@nowhere.example", "x",
+					     1, &sig, &siglen, &micalg,
+					     &err) < 0);
 	assert_null(sig);
 }
 
@@ -699,7 +718,8 @@ static void test_clearsigned_and_opaque(void **state)
 
 	res = opaque_fx("opaque.gpg", NULL);
 	assert_int_equal(res.verdict, SIG_VALID);
-	assert_string_equal((char *)res.plain, "from a stranger nobody knows\n");
+	assert_string_equal((char *)res.plain,
+			    "from a stranger nobody knows\n");
 	crypto_result_release(&res);
 
 	/* decrypt_verify takes signed-only input too. */
@@ -707,7 +727,8 @@ static void test_clearsigned_and_opaque(void **state)
 	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err), 0);
 	assert_false(res.encrypted);
 	assert_int_equal(res.verdict, SIG_VALID);
-	assert_string_equal((char *)res.plain, "from a stranger nobody knows\n");
+	assert_string_equal((char *)res.plain,
+			    "from a stranger nobody knows\n");
 	crypto_result_release(&res);
 	free(buf);
 }
@@ -723,7 +744,8 @@ static void test_pgp_mime_signed(void **state)
 	mail = fx("signed.eml", NULL);
 	split_signed(mail, &data, &len, &sig, &siglen);
 	assert_int_equal(crypto_verify_detached(W.c, data, len, sig, siglen,
-						&res, &err), 0);
+						&res, &err),
+			 0);
 	assert_int_equal(res.verdict, SIG_VALID);
 	assert_string_equal(res.sigs[0].fingerprint, W.reporter_fpr);
 	assert_null(res.plain);
@@ -735,7 +757,8 @@ static void test_pgp_mime_signed(void **state)
 	mail = fx("badsig.eml", NULL);
 	split_signed(mail, &data, &len, &sig, &siglen);
 	assert_int_equal(crypto_verify_detached(W.c, data, len, sig, siglen,
-						&res, &err), 0);
+						&res, &err),
+			 0);
 	assert_int_equal(res.verdict, SIG_BAD);
 	assert_int_equal(res.sigs[0].verdict, SIG_BAD);
 	crypto_result_release(&res);
@@ -755,11 +778,13 @@ static void test_detached_crlf(void **state)
 
 	(void)state;
 	assert_int_equal(crypto_verify_detached(W.c, crlf, crlflen, sig, siglen,
-						&res, &err), 0);
+						&res, &err),
+			 0);
 	assert_int_equal(res.verdict, SIG_VALID);
 	crypto_result_release(&res);
 	assert_int_equal(crypto_verify_detached(W.c, lf, lflen, sig, siglen,
-						&res, &err), 0);
+						&res, &err),
+			 0);
 	assert_int_equal(res.verdict, SIG_BAD);
 	crypto_result_release(&res);
 	free(crlf);
@@ -817,40 +842,50 @@ static void test_find_encryption_key(void **state)
 	char *fpr = NULL;
 
 	(void)state;
-	assert_int_equal(crypto_find_encryption_key(W.c, "mia@example.org", &fpr,
-						    &err), 0);
+	assert_int_equal(crypto_find_encryption_key(W.c, "mia@example.org",
+						    &fpr, &err),
+			 0);
 	assert_string_equal(fpr, W.maintainer_fpr);
 	free(fpr);
-	assert_int_equal(crypto_find_encryption_key(W.c, "MIA@Example.org", &fpr,
-						    &err), 0);
+	assert_int_equal(crypto_find_encryption_key(W.c, "MIA@Example.org",
+						    &fpr, &err),
+			 0);
 	free(fpr);
-	assert_int_equal(crypto_find_encryption_key(W.c, W.reporter_fpr, &fpr,
-						    &err), 0);
+	assert_int_equal(
+		crypto_find_encryption_key(W.c, W.reporter_fpr, &fpr, &err), 0);
 	assert_string_equal(fpr, W.reporter_fpr);
 	free(fpr);
 
 	assert_int_equal(crypto_find_encryption_key(W.c, "ia@example.org", &fpr,
-						    &err), ERR_NOTFOUND);
+						    &err),
+			 ERR_NOTFOUND);
 	assert_null(fpr);
-	assert_string_equal(err.msg, "no usable encryption key for "
+	assert_string_equal(err.msg,
+			    "no usable encryption key for "
 			    "'ia@example.org': no key");
 	assert_int_equal(crypto_find_encryption_key(W.c, "eve@expired.example",
-						    &fpr, &err), ERR_NOTFOUND);
-	assert_string_equal(err.msg, "no usable encryption key for "
+						    &fpr, &err),
+			 ERR_NOTFOUND);
+	assert_string_equal(err.msg,
+			    "no usable encryption key for "
 			    "'eve@expired.example': key expired");
 	assert_int_equal(crypto_find_encryption_key(W.c, W.revoked_fpr, &fpr,
-						    &err), ERR_NOTFOUND);
+						    &err),
+			 ERR_NOTFOUND);
 	assert_non_null(strstr(err.msg, "': key revoked"));
 	assert_int_equal(crypto_find_encryption_key(W.c, "vic@vendor.example",
-						    &fpr, &err), ERR_NOTFOUND);
-	assert_string_equal(err.msg, "no usable encryption key for "
+						    &fpr, &err),
+			 ERR_NOTFOUND);
+	assert_string_equal(err.msg,
+			    "no usable encryption key for "
 			    "'vic@vendor.example': ambiguous: 2 keys");
-	assert_int_equal(crypto_find_encryption_key(W.c, W.vendor_fpr, &fpr,
-						    &err), 0);
+	assert_int_equal(
+		crypto_find_encryption_key(W.c, W.vendor_fpr, &fpr, &err), 0);
 	assert_string_equal(fpr, W.vendor_fpr);
 	free(fpr);
 	assert_int_equal(crypto_find_encryption_key(W.c, "Mia Maintainer", &fpr,
-						    &err), ERR_INVALID);
+						    &err),
+			 ERR_INVALID);
 }
 
 static void test_encrypt_two_keys(void **state)
@@ -870,7 +905,8 @@ static void test_encrypt_two_keys(void **state)
 		fail_msg("%s", err.msg);
 	assert_true(str_starts((char *)out, "-----BEGIN PGP MESSAGE-----"));
 
-	assert_int_equal(crypto_decrypt_verify(W.c, out, outlen, &res, &err), 0);
+	assert_int_equal(crypto_decrypt_verify(W.c, out, outlen, &res, &err),
+			 0);
 	assert_int_equal(res.plain_len, strlen(text));
 	assert_memory_equal(res.plain, text, strlen(text));
 	assert_int_equal(res.nrecipients, 2);
@@ -885,9 +921,10 @@ static void test_encrypt_two_keys(void **state)
 	assert_int_equal(fwrite(out, 1, outlen, f), outlen);
 	fclose(f);
 	free(out);
-	cmd = xasprintf("gpg --homedir '%s' --batch --decrypt '%s' 2>/dev/null |"
-			" grep -qx 'embargoed: do not share'", W.senders_home,
-			path);
+	cmd = xasprintf(
+		"gpg --homedir '%s' --batch --decrypt '%s' 2>/dev/null |"
+		" grep -qx 'embargoed: do not share'",
+		W.senders_home, path);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 
@@ -896,7 +933,8 @@ static void test_encrypt_two_keys(void **state)
 			   &outlen, &err) != 0)
 		fail_msg("%s", err.msg);
 	assert_false(str_starts((char *)out, "-----BEGIN"));
-	assert_int_equal(crypto_decrypt_verify(W.c, out, outlen, &res, &err), 0);
+	assert_int_equal(crypto_decrypt_verify(W.c, out, outlen, &res, &err),
+			 0);
 	assert_int_equal(res.verdict, SIG_NOT_SIGNED);
 	crypto_result_release(&res);
 	free(out);
@@ -912,18 +950,24 @@ static void test_encrypt_refused(void **state)
 	struct err err;
 
 	(void)state;
-	assert_int_equal(crypto_encrypt(W.c, expired, 2, NULL, true, "x", 1, &out,
-					&outlen, &err), ERR_NOTFOUND);
+	assert_int_equal(crypto_encrypt(W.c, expired, 2, NULL, true, "x", 1,
+					&out, &outlen, &err),
+			 ERR_NOTFOUND);
 	assert_null(out);
-	assert_string_equal(err.msg, "no usable encryption key for "
+	assert_string_equal(err.msg,
+			    "no usable encryption key for "
 			    "'eve@expired.example': key expired");
-	assert_int_equal(crypto_encrypt(W.c, revoked, 1, NULL, true, "x", 1, &out,
-					&outlen, &err), ERR_NOTFOUND);
-	assert_string_equal(err.msg, "no usable encryption key for "
+	assert_int_equal(crypto_encrypt(W.c, revoked, 1, NULL, true, "x", 1,
+					&out, &outlen, &err),
+			 ERR_NOTFOUND);
+	assert_string_equal(err.msg,
+			    "no usable encryption key for "
 			    "'rob@revoked.example': key revoked");
-	assert_int_equal(crypto_encrypt(W.c, missing, 1, NULL, true, "x", 1, &out,
-					&outlen, &err), ERR_NOTFOUND);
-	assert_string_equal(err.msg, "no usable encryption key for "
+	assert_int_equal(crypto_encrypt(W.c, missing, 1, NULL, true, "x", 1,
+					&out, &outlen, &err),
+			 ERR_NOTFOUND);
+	assert_string_equal(err.msg,
+			    "no usable encryption key for "
 			    "'uma@unknown.example': no key");
 	/* Signing needs a secret key we have. */
 	assert_int_equal(crypto_encrypt(W.c, expired, 1, W.reporter_fpr, true,
@@ -942,39 +986,50 @@ static void test_key_uid_valid(void **state)
 
 	(void)state;
 	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
-					      "rita@example.net", &ok, &err), 0);
+					      "rita@example.net", &ok, &err),
+			 0);
 	assert_true(ok);
 	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
-					      "Rita@EXAMPLE.net", &ok, &err), 0);
+					      "Rita@EXAMPLE.net", &ok, &err),
+			 0);
 	assert_true(ok);
 	/* The officer's own key: ultimate. */
 	assert_int_equal(crypto_key_uid_valid(W.c, W.officer_fpr,
-					      "security@example.org", &ok, &err), 0);
+					      "security@example.org", &ok,
+					      &err),
+			 0);
 	assert_true(ok);
 	assert_int_equal(crypto_key_uid_valid(W.c, mal, "mallory@example.com",
-					      &ok, &err), 0);
+					      &ok, &err),
+			 0);
 	assert_true(ok);
 	/* Added after the officer certified the key: not vouched for. */
 	assert_int_equal(crypto_key_uid_valid(W.c, mal, "rita@example.net", &ok,
-					      &err), 0);
+					      &err),
+			 0);
 	assert_false(ok);
 	assert_int_equal(crypto_key_uid_valid(W.c, mal,
 					      "rita@ex\xd0\xb0mple.net", &ok,
-					      &err), 0);
+					      &err),
+			 0);
 	assert_false(ok);
 	/* Not certified at all, revoked, expired. */
 	assert_int_equal(crypto_key_uid_valid(W.c, W.stranger_fpr,
-					      "sam@example.com", &ok, &err), 0);
+					      "sam@example.com", &ok, &err),
+			 0);
 	assert_false(ok);
 	assert_int_equal(crypto_key_uid_valid(W.c, W.revoked_fpr,
-					      "rob@revoked.example", &ok, &err), 0);
+					      "rob@revoked.example", &ok, &err),
+			 0);
 	assert_false(ok);
 	assert_int_equal(crypto_key_uid_valid(W.c, W.expired_fpr,
-					      "eve@expired.example", &ok, &err), 0);
+					      "eve@expired.example", &ok, &err),
+			 0);
 	assert_false(ok);
 	/* A substring of an address is not the address. */
 	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr,
-					      "ita@example.net", &ok, &err), 0);
+					      "ita@example.net", &ok, &err),
+			 0);
 	assert_false(ok);
 
 	assert_int_equal(crypto_key_uid_valid(W.c, W.unknown_fpr,
@@ -985,10 +1040,12 @@ static void test_key_uid_valid(void **state)
 	assert_int_equal(crypto_key_uid_valid(W.c, "rita@example.net",
 					      "rita@example.net", &ok, &err),
 			 ERR_INVALID);
-	assert_string_equal(err.msg, "'rita@example.net' is not a key "
+	assert_string_equal(err.msg,
+			    "'rita@example.net' is not a key "
 			    "fingerprint");
 	assert_int_equal(crypto_key_uid_valid(W.c, W.reporter_fpr, "", &ok,
-					      &err), ERR_INVALID);
+					      &err),
+			 ERR_INVALID);
 	free(mal);
 }
 
@@ -1022,14 +1079,16 @@ static void test_decrypted_size_limit(void **state)
 	free(buf);
 
 	buf = fx("over-limit.gpg", &len);
-	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err), ERR_INVALID);
+	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err),
+			 ERR_INVALID);
 	assert_string_equal(err.msg, want);
 	assert_null(res.plain);
 	assert_int_equal(res.verdict, SIG_ERROR);
 	crypto_result_release(&res);
 	/* The background path (import's read-ahead). */
 	j = crypto_decrypt_start(W.c, buf, len);
-	assert_int_equal(crypto_decrypt_finish(W.c, j, &res, &err), ERR_INVALID);
+	assert_int_equal(crypto_decrypt_finish(W.c, j, &res, &err),
+			 ERR_INVALID);
 	assert_string_equal(err.msg, want);
 	assert_null(res.plain);
 	crypto_result_release(&res);
@@ -1038,11 +1097,13 @@ static void test_decrypted_size_limit(void **state)
 	/* Signed only: through decrypt (which falls back to verify), and
 	 * verify itself. */
 	buf = fx("over-limit-signed.gpg", &len);
-	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err), ERR_INVALID);
+	assert_int_equal(crypto_decrypt_verify(W.c, buf, len, &res, &err),
+			 ERR_INVALID);
 	assert_string_equal(err.msg, want);
 	assert_null(res.plain);
 	crypto_result_release(&res);
-	assert_int_equal(crypto_verify_opaque(W.c, buf, len, &res, &err), ERR_INVALID);
+	assert_int_equal(crypto_verify_opaque(W.c, buf, len, &res, &err),
+			 ERR_INVALID);
 	assert_string_equal(err.msg, want);
 	assert_null(res.plain);
 	crypto_result_release(&res);
@@ -1065,7 +1126,8 @@ static void test_team_key(void **state)
 	const char *stranger[] = { W.reporter_fpr };
 	unsigned char *blob, *sealed, *plain;
 	size_t blen, slen, plen;
-	unsigned char m1[TEAM_MAC_BYTES], m2[TEAM_MAC_BYTES], m3[TEAM_MAC_BYTES];
+	unsigned char m1[TEAM_MAC_BYTES], m2[TEAM_MAC_BYTES],
+		m3[TEAM_MAC_BYTES];
 	const char *subject = "UAF in tcp_v4_rcv, embargoed";
 	struct err err;
 
@@ -1083,14 +1145,16 @@ static void test_team_key(void **state)
 		      &sealed, &slen);
 	assert_null(memmem(sealed, slen, "tcp_v4", 6));
 	assert_int_equal(team_key_sealed_generation(sealed, slen), 3);
-	assert_int_equal(team_key_open(back, "reports", "subject", 7, sealed, slen,
-				       &plain, &plen, &err), 0);
+	assert_int_equal(team_key_open(back, "reports", "subject", 7, sealed,
+				       slen, &plain, &plen, &err),
+			 0);
 	assert_int_equal(plen, strlen(subject));
 	assert_string_equal((char *)plain, subject);
 	wipe_free(plain, plen);
 	free(blob);
 	/* Wrapped to someone else's key only: this keyring cannot open it. */
-	assert_int_equal(team_key_wrap(W.c, k, stranger, 1, &blob, &blen, &err), 0);
+	assert_int_equal(team_key_wrap(W.c, k, stranger, 1, &blob, &blen, &err),
+			 0);
 	assert_true(team_key_unwrap(W.c, blob, blen, &other, NULL, &err) < 0);
 	assert_null(other);
 	assert_non_null(strstr(err.msg, "cannot unwrap the team key"));
@@ -1098,22 +1162,28 @@ static void test_team_key(void **state)
 	/* Moved to another row, another column, or altered: it does not
 	 * open, and the message names the place. */
 	assert_int_equal(team_key_open(k, "reports", "subject", 8, sealed, slen,
-				       &plain, &plen, &err), ERR_CRYPTO);
+				       &plain, &plen, &err),
+			 ERR_CRYPTO);
 	assert_non_null(strstr(err.msg, "reports.subject of row 8"));
 	assert_int_equal(team_key_open(k, "reports", "reporter_name", 7, sealed,
-				       slen, &plain, &plen, &err), ERR_CRYPTO);
+				       slen, &plain, &plen, &err),
+			 ERR_CRYPTO);
 	assert_int_equal(team_key_open(k, "events", "subject", 7, sealed, slen,
-				       &plain, &plen, &err), ERR_CRYPTO);
+				       &plain, &plen, &err),
+			 ERR_CRYPTO);
 	sealed[slen - 1] ^= 1;
 	assert_int_equal(team_key_open(k, "reports", "subject", 7, sealed, slen,
-				       &plain, &plen, &err), ERR_CRYPTO);
+				       &plain, &plen, &err),
+			 ERR_CRYPTO);
 	sealed[slen - 1] ^= 1;
-	assert_int_equal(team_key_open(k, "reports", "subject", 7, "clear text", 10,
-				       &plain, &plen, &err), ERR_INVALID);
+	assert_int_equal(team_key_open(k, "reports", "subject", 7, "clear text",
+				       10, &plain, &plen, &err),
+			 ERR_INVALID);
 	/* Another generation's key refuses it, naming both. */
 	assert_int_equal(team_key_new(4, &other, &err), 0);
-	assert_int_equal(team_key_open(other, "reports", "subject", 7, sealed, slen,
-				       &plain, &plen, &err), ERR_CRYPTO);
+	assert_int_equal(team_key_open(other, "reports", "subject", 7, sealed,
+				       slen, &plain, &plen, &err),
+			 ERR_CRYPTO);
 	assert_non_null(strstr(err.msg, "generation 3"));
 	/* Two seals of one value differ (random nonces). */
 	unsigned char *again;

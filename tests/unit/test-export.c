@@ -15,7 +15,8 @@ static void make(struct dossier *d, bool consent)
 {
 	memset(d, 0, sizeof(*d));
 	d->f.r.id = 7;
-	d->f.r.subject = (char *)"Leak \xe2\x80\xae" "by Rita Reporter, \"x\"";
+	d->f.r.subject = (char *)"Leak \xe2\x80\xae"
+				 "by Rita Reporter, \"x\"";
 	d->f.r.reporter_name = (char *)"Rita Reporter";
 	d->f.r.reporter_email = (char *)"rita@example.net";
 	d->f.r.state = (char *)"fixing";
@@ -28,21 +29,38 @@ static void make(struct dossier *d, bool consent)
 	msg.fingerprint = (char *)"656453E231B0775CB77F93618E772EF968537D8B";
 	d->f.msgs = &msg;
 	d->f.nmsgs = 1;
-	ev[0] = (struct event){ 1, 7, 1796112000, (char *)"olga", (char *)"import",
-				(char *)"report from rita@EXAMPLE.net, key 656453E231B0775CB77F93618E772EF968537D8B" };
-	ev[1] = (struct event){ 2, 7, 1796112060, (char *)"olga", (char *)"note",
-				(char *)"=1+1, \"quoted\"\r\nEND:VEVENT R. Reporter" };
-	ev[2] = (struct event){ 3, 7, 1796112120, (char *)"olga", (char *)"date-set",
+	ev[0] = (struct event){
+		1,
+		7,
+		1796112000,
+		(char *)"olga",
+		(char *)"import",
+		(char *)"report from rita@EXAMPLE.net, key 656453E231B0775CB77F93618E772EF968537D8B"
+	};
+	ev[1] = (struct event){
+		2,
+		7,
+		1796112060,
+		(char *)"olga",
+		(char *)"note",
+		(char *)"=1+1, \"quoted\"\r\nEND:VEVENT R. Reporter"
+	};
+	ev[2] = (struct event){ 3,
+				7,
+				1796112120,
+				(char *)"olga",
+				(char *)"date-set",
 				(char *)"-cmd" };
 	d->f.events = ev;
 	d->f.nevents = 3;
-	dec = (struct decision){ 1, 7, d->f.r.disclosure, (char *)"ok", NULL, false,
-				 (char *)"olga", 1796112120 };
+	dec = (struct decision){ 1,    7,     d->f.r.disclosure, (char *)"ok",
+				 NULL, false, (char *)"olga",	 1796112120 };
 	d->decisions = &dec;
 	d->ndecisions = 1;
 	d->pol = (struct policy){ 7, 14 };
 	d->now = 1796112120;
-	policy_check(&d->pol, &d->f.r, d->f.r.disclosure, false, false, d->now, &d->ans);
+	policy_check(&d->pol, &d->f.r, d->f.r.disclosure, false, false, d->now,
+		     &d->ans);
 }
 
 /* The write function of format name, from the table. */
@@ -107,7 +125,8 @@ static void test_csv(void **state)
 
 	make(&d, false);
 	out = run_opts(exporter("csv"), &d, true);
-	assert_string_equal(out,
+	assert_string_equal(
+		out,
 		"report,at,officer,kind,detail\r\n"
 		"7,\"2026-12-01T08:00:00Z\",\"olga\",\"import\",\"report from [reporter], key [reporter's key]\"\r\n"
 		"7,\"2026-12-01T08:01:00Z\",\"olga\",\"note\",\"'=1+1, \"\"quoted\"\"^M^JEND:VEVENT [reporter]\"\r\n"
@@ -115,7 +134,8 @@ static void test_csv(void **state)
 	free(out);
 	/* Without --with-notes the note is not there at all. */
 	out = run(exporter("csv"), &d);
-	assert_string_equal(out,
+	assert_string_equal(
+		out,
 		"report,at,officer,kind,detail\r\n"
 		"7,\"2026-12-01T08:00:00Z\",\"olga\",\"import\",\"report from [reporter], key [reporter's key]\"\r\n"
 		"7,\"2026-12-01T08:02:00Z\",\"olga\",\"date-set\",\"'-cmd\"\r\n");
@@ -130,8 +150,11 @@ static void test_md(void **state)
 
 	make(&d, false);
 	out = run(exporter("md"), &d);
-	assert_non_null(strstr(out, "# Report 7: Leak \\<U+202E\\>by \\[reporter\\], \"x\"\n"));
-	assert_non_null(strstr(out, "- **Reporter:** withheld (no consent to credit)\n"));
+	assert_non_null(strstr(
+		out,
+		"# Report 7: Leak \\<U+202E\\>by \\[reporter\\], \"x\"\n"));
+	assert_non_null(strstr(
+		out, "- **Reporter:** withheld (no consent to credit)\n"));
 	assert_null(strstr(out, "Rita"));
 	assert_null(strstr(out, "\r"));
 	assert_null(strstr(out, "quoted"));
@@ -150,16 +173,29 @@ static void make_thread(struct dossier *d)
 	make(d, false);
 	d->f.r.reporter_name = (char *)"jdoe";
 	d->f.r.reporter_email = (char *)"jdoe@acme-secret.io";
-	thread[0] = (struct message){ .id = 1, .message_id = (char *)"abc.1@mx1.acme-secret.io",
-		.from_name = (char *)"jdoe", .from_email = (char *)"jdoe@acme-secret.io",
-		.fingerprint = (char *)"656453E231B0775CB77F93618E772EF968537D8B" };
-	thread[1] = (struct message){ .id = 2, .message_id = (char *)"x9@jdoe-laptop.home-lan.example",
+	thread[0] = (struct message){
+		.id = 1,
+		.message_id = (char *)"abc.1@mx1.acme-secret.io",
+		.from_name = (char *)"jdoe",
+		.from_email = (char *)"jdoe@acme-secret.io",
+		.fingerprint =
+			(char *)"656453E231B0775CB77F93618E772EF968537D8B"
+	};
+	thread[1] = (struct message){
+		.id = 2,
+		.message_id = (char *)"x9@jdoe-laptop.home-lan.example",
 		.from_name = (char *)"Johanna Doevenbrook",
 		.from_email = (char *)"johanna.doevenbrook@fastmail.example",
-		.fingerprint = (char *)"8E772EF968537D8B" };
-	thread[2] = (struct message){ .id = 3, .message_id = (char *)"m1@kernel.example",
-		.from_name = (char *)"Mia Maintainer", .from_email = (char *)"mia@kernel.example",
-		.fingerprint = (char *)"AAAA53E231B0775CB77F93618E772EF968537AAA" };
+		.fingerprint = (char *)"8E772EF968537D8B"
+	};
+	thread[2] = (struct message){
+		.id = 3,
+		.message_id = (char *)"m1@kernel.example",
+		.from_name = (char *)"Mia Maintainer",
+		.from_email = (char *)"mia@kernel.example",
+		.fingerprint =
+			(char *)"AAAA53E231B0775CB77F93618E772EF968537AAA"
+	};
 	d->f.msgs = thread;
 	d->f.nmsgs = 3;
 }
@@ -182,11 +218,14 @@ static void test_redact_reporter(void **state)
 	redacted(&d, "jdoe <jdoe@acme-secret.io>", "[reporter] <[reporter]>");
 	redacted(&d, "JDOE@ACME-SECRET.IO wrote", "[reporter] wrote");
 	/* The domain alone, and a host under it. */
-	redacted(&d, "a colleague at acme-secret.io, mail.acme-secret.io",
-		 "a colleague at [reporter's domain], mail.[reporter's domain]");
+	redacted(
+		&d, "a colleague at acme-secret.io, mail.acme-secret.io",
+		"a colleague at [reporter's domain], mail.[reporter's domain]");
 	/* The other address, signed by the same key (its long key ID). */
-	redacted(&d, "reply from johanna.doevenbrook@fastmail.example (Johanna Doevenbrook)",
-		 "reply from [reporter] ([reporter])");
+	redacted(
+		&d,
+		"reply from johanna.doevenbrook@fastmail.example (Johanna Doevenbrook)",
+		"reply from [reporter] ([reporter])");
 	redacted(&d, "Doevenbrook said", "[reporter] said");
 	/* The name's words run together, as handles and paths have them. */
 	redacted(&d, "tools/testing/selftests/johannadoevenbrook/x.c",
@@ -198,13 +237,16 @@ static void test_redact_reporter(void **state)
 		 "In-Reply-To: <[reporter's message]>");
 	redacted(&d, "sent from jdoe-laptop.home-lan.example",
 		 "sent from [reporter's domain]");
-	redacted(&d, "key 656453E231B0775CB77F93618E772EF968537D8B, id 8E772EF968537D8B",
-		 "key [reporter's key], id [reporter's key]");
+	redacted(
+		&d,
+		"key 656453E231B0775CB77F93618E772EF968537D8B, id 8E772EF968537D8B",
+		"key [reporter's key], id [reporter's key]");
 	/* A word of the name is redacted where it is written as a name, not
 	 * where it is an ordinary word ("reporter talk"); a handle
 	 * (an address's local part) however it is written. */
-	redacted(&d, "Johanna found it; johanna said; JDOE and jdoe",
-		 "[reporter] found it; johanna said; [reporter] and [reporter]");
+	redacted(
+		&d, "Johanna found it; johanna said; JDOE and jdoe",
+		"[reporter] found it; johanna said; [reporter] and [reporter]");
 	/* Whole words only; the maintainer is not the reporter. */
 	redacted(&d, "jdoex and fastmail.example.org and mia@kernel.example",
 		 "jdoex and [reporter's domain].org and mia@kernel.example");
@@ -213,7 +255,8 @@ static void test_redact_reporter(void **state)
 	assert_false(dossier_from_reporter(&d, &thread[2]));
 	/* With consent nothing changes. */
 	d.f.r.consent_credit = true;
-	redacted(&d, "jdoe <jdoe@acme-secret.io>", "jdoe <jdoe@acme-secret.io>");
+	redacted(&d, "jdoe <jdoe@acme-secret.io>",
+		 "jdoe <jdoe@acme-secret.io>");
 }
 
 /* The JSON export: no Message-ID, address, name or domain of the
@@ -230,8 +273,8 @@ static void test_json_reporter(void **state)
 	size_t len = 0;
 	FILE *f;
 	static const char *const gone[] = {
-		"jdoe", "acme-secret", "johanna", "Doevenbrook", "fastmail",
-		"abc.1@", "x9@", "home-lan", "656453E2", "quoted",
+		"jdoe",	  "acme-secret", "johanna",  "Doevenbrook", "fastmail",
+		"abc.1@", "x9@",	 "home-lan", "656453E2",    "quoted",
 	};
 
 	make_thread(&d);
@@ -263,11 +306,14 @@ static void test_ics(void **state)
 	out = run(exporter("ics"), &d);
 	cal = icalparser_parse_string(out);
 	assert_non_null(cal);
-	for (icalcomponent *c = icalcomponent_get_first_component(cal, ICAL_VEVENT_COMPONENT);
-	     c; c = icalcomponent_get_next_component(cal, ICAL_VEVENT_COMPONENT))
+	for (icalcomponent *c = icalcomponent_get_first_component(
+		     cal, ICAL_VEVENT_COMPONENT);
+	     c;
+	     c = icalcomponent_get_next_component(cal, ICAL_VEVENT_COMPONENT))
 		n++;
 	assert_int_equal(n, 3);
-	assert_non_null(strstr(out, "UID:report-7-disclosure@secteam.invalid\r\n"));
+	assert_non_null(
+		strstr(out, "UID:report-7-disclosure@secteam.invalid\r\n"));
 	assert_non_null(strstr(out, "TRIGGER:-P1D\r\n"));
 	assert_non_null(strstr(out, "DTSTART;VALUE=DATE:20261208\r\n"));
 	assert_non_null(strstr(out, "DTSTART;VALUE=DATE:20261215\r\n"));
@@ -291,7 +337,8 @@ static void test_registry(void **state)
 		assert_int_equal(strspn(e->name, "abcdefghijklmnopqrstuvwxyz"),
 				 strlen(e->name));
 		assert_true(e->ext && *e->ext && e->ext[0] != '.');
-		assert_true(e->summary && *e->summary && !strchr(e->summary, '\n'));
+		assert_true(e->summary && *e->summary &&
+			    !strchr(e->summary, '\n'));
 		assert_true(e->doc && *e->doc && !strchr(e->doc, '\n'));
 		for (const char *p = e->doc; *p; p++)
 			ticks += *p == '`';
@@ -314,7 +361,8 @@ static void test_registry_texts(void **state)
 	struct cmd_ctx ctx;
 	char *usage = NULL, *roff = NULL, *names = export_names(", ");
 	size_t ulen = 0, rlen = 0;
-	char *bad[] = { (char *)"export", (char *)"1", (char *)"--format", (char *)"pdf", NULL };
+	char *bad[] = { (char *)"export", (char *)"1", (char *)"--format",
+			(char *)"pdf", NULL };
 	char *none[] = { (char *)"export", (char *)"1", NULL };
 	char *want;
 	FILE *f;
@@ -334,11 +382,14 @@ static void test_registry_texts(void **state)
 	fclose(f);
 	for (size_t i = 0; i < export_table_len; i++) {
 		const struct exporter *e = export_table[i];
-		char *line = xasprintf("\n  %-6s .%-5s %s\n", e->name, e->ext, e->summary);
-		char *tag = xasprintf(".TP\n.BR %s \" (.%s)\"\n", e->name, e->ext);
+		char *line = xasprintf("\n  %-6s .%-5s %s\n", e->name, e->ext,
+				       e->summary);
+		char *tag =
+			xasprintf(".TP\n.BR %s \" (.%s)\"\n", e->name, e->ext);
 
 		if (!strstr(usage, line))
-			fail_msg("the usage does not list %s:\n%s", e->name, usage);
+			fail_msg("the usage does not list %s:\n%s", e->name,
+				 usage);
 		assert_non_null(strstr(roff, tag));
 		assert_null(strstr(strstr(roff, tag) + 1, tag));
 		assert_non_null(strstr(names, e->name));
@@ -367,7 +418,8 @@ static void test_registry_roff(void **state)
 	assert_null(strstr(roff, "`"));
 	for (const char *l = roff; *l; l = strchr(l, '\n') + 1)
 		if (*l == '.')
-			assert_true(!strncmp(l, ".TP\n", 4) || !strncmp(l, ".BR ", 4));
+			assert_true(!strncmp(l, ".TP\n", 4) ||
+				    !strncmp(l, ".BR ", 4));
 	free(roff);
 }
 

@@ -12,7 +12,9 @@
 
 static struct event ev(const char *kind, const char *detail)
 {
-	struct event e = { 0, 1, 0, (char *)"olga", (char *)kind, (char *)detail };
+	struct event e = {
+		0, 1, 0, (char *)"olga", (char *)kind, (char *)detail
+	};
 
 	return e;
 }
@@ -24,10 +26,13 @@ static void test_fold_fix(void **state)
 		ev("fix-introduced", "commit=abcdef0 tag=- tree=unchecked"),
 		ev("note", "commit=ffffff0"),
 		/* A new fix starts afresh: the earlier introduced is dropped. */
-		ev("fix", "commit=" SHA_B " tag=v1.1-rc1 tree=checked "
+		ev("fix",
+		   "commit=" SHA_B " tag=v1.1-rc1 tree=checked "
 		   "files=net/ipv4/tcp_input.c::include/net/tcp.h"),
 		ev("fix-introduced", "commit=" SHA_A " tag=v1.0 tree=checked"),
-		ev("fix-backport", "commit=" SHA_C " tag=v1.0.1 branch=linux-1.0.y upstream=" SHA_B),
+		ev("fix-backport",
+		   "commit=" SHA_C
+		   " tag=v1.0.1 branch=linux-1.0.y upstream=" SHA_B),
 	};
 	struct fixcve fc;
 	char *label;
@@ -74,7 +79,7 @@ static void test_fold_cve(void **state)
 		ev("cve-assign", "CVE-2026-1111"),
 		ev("cve-publish", "CVE-2026-1111"),
 		ev("cve-reject", "duplicate"),
-		ev("cve-publish", "CVE-2026-1111"),   /* not after a rejection */
+		ev("cve-publish", "CVE-2026-1111"), /* not after a rejection */
 		ev("cve-assign", "CVE-2026-2222"),
 		ev("cve-cwe", "CWE-416"),
 		ev("cve-description", "first"),
@@ -118,9 +123,11 @@ static void test_fold_fixes(void **state)
 		ev("fix", "commit=" SHA_B " tag=v1.1-rc1 tree=checked"),
 		ev("fix-introduced", "commit=" SHA_A " tag=v1.0 tree=checked"),
 		ev("fix-add", "commit=" SHA_C " tag=- tree=unchecked"),
-		ev("fix-backport", "commit=0123abcd tag=v1.0.1 branch=linux-1.0.y upstream=" SHA_B),
+		ev("fix-backport",
+		   "commit=0123abcd tag=v1.0.1 branch=linux-1.0.y upstream=" SHA_B),
 		ev("fix-add", "commit=" SHA_C " tag=v1.2 tree=checked"),
-		ev("fix-introduced", "commit=" SHA_B " tag=v1.1-rc1 tree=checked"),
+		ev("fix-introduced",
+		   "commit=" SHA_B " tag=v1.1-rc1 tree=checked"),
 		ev("fix-drop", "commit=" SHA_B),
 		ev("fix", "commit=" SHA_A " tag=- tree=unchecked"),
 	};
@@ -186,7 +193,9 @@ static void test_fold_cves(void **state)
 	assert_false(fixcve_covers(&fc.cves[1], SHA_B));
 	assert_true(fixcve_covers(&fc.cves[1], SHA_C));
 	label = fixcve_label(&fc);
-	assert_string_equal(label, "v1.1-rc1,v1.2/CVE-2026-1111:rejected,CVE-2026-2222:published");
+	assert_string_equal(
+		label,
+		"v1.1-rc1,v1.2/CVE-2026-1111:rejected,CVE-2026-2222:published");
 	free(label);
 	fixcve_view(&fc, &fc.cves[1], &view);
 	assert_int_equal(view.nfixes, 1);
@@ -223,12 +232,15 @@ static void test_checks(void **state)
 	/* The catalogue: weaknesses by their names; categories (CWE-16,
 	 * CWE-399), views and unknown IDs have none. */
 	assert_string_equal(cwe_name("CWE-787"), "Out-of-bounds Write");
-	assert_string_equal(cwe_name("CWE-5"),
-			    "J2EE Misconfiguration: Data Transmission Without Encryption");
-	assert_string_equal(cwe_name("CWE-53"),
-			    "Path Equivalence: '\\multiple\\\\internal\\backslash'");
-	assert_string_equal(cwe_name("CWE-200"),
-			    "Exposure of Sensitive Information to an Unauthorized Actor");
+	assert_string_equal(
+		cwe_name("CWE-5"),
+		"J2EE Misconfiguration: Data Transmission Without Encryption");
+	assert_string_equal(
+		cwe_name("CWE-53"),
+		"Path Equivalence: '\\multiple\\\\internal\\backslash'");
+	assert_string_equal(
+		cwe_name("CWE-200"),
+		"Exposure of Sensitive Information to an Unauthorized Actor");
 	assert_null(cwe_name("CWE-16"));
 	assert_null(cwe_name("CWE-399"));
 	assert_null(cwe_name("CWE-99999"));
@@ -254,22 +266,32 @@ static void test_page(void **state)
 	unit_ctx_init(&ctx, "page.db", NULL, NULL);
 	assert_int_equal(store_begin(ctx.sess->store, &err), 0);
 	for (int i = 0; i < 70; i++)
-		assert_int_equal(store_report_insert(ctx.sess->store, &rn, &id[i], &err), 0);
+		assert_int_equal(store_report_insert(ctx.sess->store, &rn,
+						     &id[i], &err),
+				 0);
 	/* Reversed ids, so a page is not in id order. */
 	for (int i = 0; i < 35; i++) {
 		int64_t t = id[i];
 		id[i] = id[69 - i];
 		id[69 - i] = t;
 	}
-	assert_int_equal(store_event_add(ctx.sess->store, id[3], "olga", "fix",
-					 "commit=" SHA_A " tag=v1.0 tree=checked", &err), 0);
-	assert_int_equal(store_event_add(ctx.sess->store, id[3], "olga", "note", "x", &err), 0);
-	assert_int_equal(store_event_add(ctx.sess->store, id[66], "olga", "cve-assign",
-					 "CVE-2026-1234", &err), 0);
-	assert_int_equal(store_event_add(ctx.sess->store, id[66], "olga", "fix",
-					 "commit=" SHA_B " tag=- tree=unchecked", &err), 0);
-	assert_int_equal(store_event_add(ctx.sess->store, id[3], "olga", "cve-assign",
-					 "CVE-2026-7777", &err), 0);
+	assert_int_equal(
+		store_event_add(ctx.sess->store, id[3], "olga", "fix",
+				"commit=" SHA_A " tag=v1.0 tree=checked", &err),
+		0);
+	assert_int_equal(store_event_add(ctx.sess->store, id[3], "olga", "note",
+					 "x", &err),
+			 0);
+	assert_int_equal(store_event_add(ctx.sess->store, id[66], "olga",
+					 "cve-assign", "CVE-2026-1234", &err),
+			 0);
+	assert_int_equal(
+		store_event_add(ctx.sess->store, id[66], "olga", "fix",
+				"commit=" SHA_B " tag=- tree=unchecked", &err),
+		0);
+	assert_int_equal(store_event_add(ctx.sess->store, id[3], "olga",
+					 "cve-assign", "CVE-2026-7777", &err),
+			 0);
 	assert_int_equal(store_commit(ctx.sess->store, &err), 0);
 
 	assert_int_equal(fixcve_page(ctx.sess, id, 70, fc, &err), 0);
@@ -281,7 +303,8 @@ static void test_page(void **state)
 		if (i == 3)
 			assert_string_equal(a, "v1.0/CVE-2026-7777:reserved");
 		else if (i == 66)
-			assert_string_equal(a, "18f3b1d359a9/CVE-2026-1234:reserved");
+			assert_string_equal(
+				a, "18f3b1d359a9/CVE-2026-1234:reserved");
 		else
 			assert_false(fc[i].nfixes || fc[i].ncves);
 		free(a);
@@ -303,22 +326,37 @@ static void test_affected(void **state)
 {
 	struct event e[] = {
 		ev("fix", "commit=" SHA_B " tag=v1.2-rc3 tree=checked"),
-		ev("fix-introduced", "commit=" SHA_A " tag=v1.1-rc1 tree=checked"),
-		ev("fix-introduced", "commit=aaaaaaa tag=v1.0.2 tree=checked branch=linux-1.0.y upstream=" SHA_A),
-		ev("fix-backport", "commit=bbbbbbb tag=v0.9.2 branch=linux-0.9.y upstream=" SHA_B),
-		ev("fix-backport", "commit=ccccccc tag=v1.0.4 branch=linux-1.0.y upstream=" SHA_B),
-		ev("fix-backport", "commit=ddddddd tag=v1.1.2 branch=linux-1.1.y upstream=" SHA_B),
-		ev("fix-branch", "branch=linux-0.9.y series=0.9 upstream=" SHA_B " intro=0 fix=0"),
-		ev("fix-branch", "branch=linux-1.0.y series=1.0 upstream=" SHA_B " intro=0 fix=0"),
-		ev("fix-branch", "branch=linux-1.1.y series=1.1 upstream=" SHA_B " intro=1 fix=0"),
+		ev("fix-introduced",
+		   "commit=" SHA_A " tag=v1.1-rc1 tree=checked"),
+		ev("fix-introduced",
+		   "commit=aaaaaaa tag=v1.0.2 tree=checked branch=linux-1.0.y upstream=" SHA_A),
+		ev("fix-backport",
+		   "commit=bbbbbbb tag=v0.9.2 branch=linux-0.9.y upstream=" SHA_B),
+		ev("fix-backport",
+		   "commit=ccccccc tag=v1.0.4 branch=linux-1.0.y upstream=" SHA_B),
+		ev("fix-backport",
+		   "commit=ddddddd tag=v1.1.2 branch=linux-1.1.y upstream=" SHA_B),
+		ev("fix-branch",
+		   "branch=linux-0.9.y series=0.9 upstream=" SHA_B
+		   " intro=0 fix=0"),
+		ev("fix-branch",
+		   "branch=linux-1.0.y series=1.0 upstream=" SHA_B
+		   " intro=0 fix=0"),
+		ev("fix-branch",
+		   "branch=linux-1.1.y series=1.1 upstream=" SHA_B
+		   " intro=1 fix=0"),
 	};
-	static const struct { const char *v; enum vstatus st; } want[] = {
-		{ "0.9", VS_NOT_AFFECTED }, { "0.9.2", VS_NOT_AFFECTED },
+	static const struct {
+		const char *v;
+		enum vstatus st;
+	} want[] = {
+		{ "0.9", VS_NOT_AFFECTED },   { "0.9.2", VS_NOT_AFFECTED },
 		{ "1.0.1", VS_NOT_AFFECTED }, { "1.0.2", VS_AFFECTED },
-		{ "1.0.3", VS_AFFECTED }, { "1.0.4", VS_FIXED },
-		{ "1.1-rc1", VS_AFFECTED }, { "1.1", VS_AFFECTED },
-		{ "1.1.1", VS_AFFECTED }, { "1.1.2", VS_FIXED },
-		{ "1.2-rc2", VS_AFFECTED }, { "1.2-rc3", VS_FIXED }, { "1.2", VS_FIXED },
+		{ "1.0.3", VS_AFFECTED },     { "1.0.4", VS_FIXED },
+		{ "1.1-rc1", VS_AFFECTED },   { "1.1", VS_AFFECTED },
+		{ "1.1.1", VS_AFFECTED },     { "1.1.2", VS_FIXED },
+		{ "1.2-rc2", VS_AFFECTED },   { "1.2-rc3", VS_FIXED },
+		{ "1.2", VS_FIXED },
 	};
 	struct fixcve fc;
 	struct affected_line *l;
@@ -344,19 +382,23 @@ static void test_affected(void **state)
 		assert_int_equal(affected_status(&fc, want[i].v), want[i].st);
 	n = affected_spans(&fc, &sp);
 	for (size_t i = 0; i < n; i++) /* contiguous, alternating */
-		assert_true(i + 1 == n ? !sp[i].to : !strcmp(sp[i].to, sp[i + 1].from) &&
-			    sp[i].status != sp[i + 1].status);
+		assert_true(i + 1 == n ? !sp[i].to
+				       : !strcmp(sp[i].to, sp[i + 1].from) &&
+					    sp[i].status != sp[i + 1].status);
 	affected_spans_free(sp, n);
 	t = affected_text(&fc);
-	assert_string_equal(t, "1.0.2 up to (not including) 1.0.4, 1.1-rc1 up to (not including) "
-			       "1.1.2, 1.2-rc1 up to (not including) 1.2-rc3");
+	assert_string_equal(
+		t,
+		"1.0.2 up to (not including) 1.0.4, 1.1-rc1 up to (not including) "
+		"1.1.2, 1.2-rc1 up to (not including) 1.2-rc3");
 	free(t);
 	fixcve_release(&fc);
 
 	/* Before fix-branch events: the backport's branch had the bug. */
 	fixcve_fold(e, 2, &fc);
 	assert_int_equal(affected_status(&fc, "1.0.3"), VS_NOT_AFFECTED);
-	assert_int_equal(affected_status(&fc, "1.1.5"), VS_AFFECTED); /* as 1.1 */
+	assert_int_equal(affected_status(&fc, "1.1.5"),
+			 VS_AFFECTED); /* as 1.1 */
 	fixcve_release(&fc);
 	fixcve_fold(e, 6, &fc);
 	assert_int_equal(affected_status(&fc, "1.1.1"), VS_AFFECTED);
@@ -366,14 +408,16 @@ static void test_affected(void **state)
 	assert_true(version_stable("6.1.4"));
 	assert_false(version_stable("6.1"));
 	assert_false(version_stable("6.1-rc4"));
-	assert_false(version_stable("1.1\xe2\x80\xae" "exe.cod"));
+	assert_false(version_stable("1.1\xe2\x80\xae"
+				    "exe.cod"));
 }
 
 static void test_version_order(void **state)
 {
 	static const char *const sorted[] = {
-		"v1.0", "v1.0.1", "v1.0.10", "v1.1-rc1", "v1.1-rc2", "v1.1-rc10",
-		"v1.1", "v1.1.1", "v1.9", "v1.10-rc1", "v1.10", "v2.6.12", "v6.1",
+		"v1.0",	     "v1.0.1",	"v1.0.10", "v1.1-rc1", "v1.1-rc2",
+		"v1.1-rc10", "v1.1",	"v1.1.1",  "v1.9",     "v1.10-rc1",
+		"v1.10",     "v2.6.12", "v6.1",
 	};
 	size_t n = ARRAY_SIZE(sorted);
 
@@ -381,8 +425,10 @@ static void test_version_order(void **state)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n; j++) {
 			int c = ktree_version_cmp(sorted[i], sorted[j]);
-			if ((i < j && c >= 0) || (i > j && c <= 0) || (i == j && c))
-				fail_msg("%s vs %s: %d", sorted[i], sorted[j], c);
+			if ((i < j && c >= 0) || (i > j && c <= 0) ||
+			    (i == j && c))
+				fail_msg("%s vs %s: %d", sorted[i], sorted[j],
+					 c);
 		}
 }
 

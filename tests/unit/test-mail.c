@@ -23,7 +23,8 @@ static int group_setup(void **state)
 	int rc;
 
 	(void)state;
-	fixtures = xasprintf("%s/secteam-mail-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fixtures =
+		xasprintf("%s/secteam-mail-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(fixtures))
 		return -1;
 	cmd = xasprintf("/usr/bin/python3 '%s/tests/lib/mkmail.py' '%s'",
@@ -102,8 +103,11 @@ static bool valid_utf8(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		int n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 :
-			(*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : -1;
+		int n = *p < 0x80	      ? 0
+			: (*p & 0xe0) == 0xc0 ? 1
+			: (*p & 0xf0) == 0xe0 ? 2
+			: (*p & 0xf8) == 0xf0 ? 3
+					      : -1;
 		if (n < 0)
 			return false;
 		p++;
@@ -145,8 +149,12 @@ static void test_parse_plain(void **state)
 
 static void test_parse_subjects(void **state)
 {
-	static const struct { const char *file, *subject; } rows[] = {
-		{ "subj-b.eml", "S\xc3\xa9" "curit\xc3\xa9: \xe6\xbc\x8f\xe6\xb4\x9e" },
+	static const struct {
+		const char *file, *subject;
+	} rows[] = {
+		{ "subj-b.eml",
+		  "S\xc3\xa9"
+		  "curit\xc3\xa9: \xe6\xbc\x8f\xe6\xb4\x9e" },
 		{ "subj-q.eml", "Caf\xc3\xa9 \xe2\x98\x83 report" },
 		{ "subj-l.eml", "R\xc3\xa9sum\xc3\xa9 na\xc3\xafve" },
 	};
@@ -231,7 +239,9 @@ static void test_parse_crlf_and_hash(void **state)
 	char *b = mail_content_hash("a\nb\n", 4);
 	assert_string_equal(a, b);
 	/* printf 'a\nb\n' | sha256sum */
-	assert_string_equal(b, "911169ddaaf146aff539f58c26c489af3b892dff0fe283c1c264c65ae5aa59a2");
+	assert_string_equal(
+		b,
+		"911169ddaaf146aff539f58c26c489af3b892dff0fe283c1c264c65ae5aa59a2");
 	assert_int_equal(strlen(a), 64);
 	free(a);
 	free(b);
@@ -245,7 +255,8 @@ static void test_parse_nested(void **state)
 	parse_ok("nested.eml", &m);
 	assert_int_equal(m.kind, MAIL_PLAIN);
 	assert_string_equal(m.body_text,
-			    "First text part.\n\nGr\xc3\xbc\xc3\x9f" "e aus Wien\n");
+			    "First text part.\n\nGr\xc3\xbc\xc3\x9f"
+			    "e aus Wien\n");
 	assert_int_equal(m.nattachments, 4);
 	assert_string_equal(m.attachments[0].content_type, "text/html");
 	assert_null(m.attachments[0].filename);
@@ -255,7 +266,9 @@ static void test_parse_nested(void **state)
 	assert_string_equal((char *)m.attachments[1].data,
 			    "diff --git a/fs/ext4/inode.c b/fs/ext4/inode.c\n");
 	assert_string_equal(m.attachments[2].content_type, "image/png");
-	assert_string_equal(m.attachments[2].filename, "\xc3\xbc" "ber.png");
+	assert_string_equal(m.attachments[2].filename,
+			    "\xc3\xbc"
+			    "ber.png");
 	assert_int_equal(m.attachments[2].len, 1024);
 	for (size_t i = 0; i < 1024; i++)
 		assert_int_equal(m.attachments[2].data[i], i % 256);
@@ -280,23 +293,27 @@ static void check_signed(const char *file, const char *expected, bool partial)
 			assert_int_equal(m.signed_data[i - 1], '\r');
 	assert_true(str_starts((char *)m.signed_data,
 			       "Content-Type: multipart/mixed; boundary="));
-	assert_non_null(strstr((char *)m.signed_data,
-			       "\r\n\r\nSigned text.\r\nFrom the start of a line.\r\n"
-			       "Trailing blanks here   \r\n"));
+	assert_non_null(
+		strstr((char *)m.signed_data,
+		       "\r\n\r\nSigned text.\r\nFrom the start of a line.\r\n"
+		       "Trailing blanks here   \r\n"));
 	/* The signature as sent (CRLF in the CRLF message). */
 	size_t sl = 0;
 	char *sig = xmemdup(m.signature, m.signature_len);
 	for (size_t i = 0; i < m.signature_len; i++)
 		if (sig[i] != '\r')
 			sig[sl++] = sig[i];
-	assert_int_equal(sl == m.signature_len, strcmp(file, "signed-crlf.eml") != 0);
+	assert_int_equal(sl == m.signature_len,
+			 strcmp(file, "signed-crlf.eml") != 0);
 	assert_fixture_bytes(sig, sl, "signed.sig");
 	free(sig);
 	/* The signature part is structure, not an attachment. */
 	assert_int_equal(m.nattachments, 1);
 	assert_string_equal(m.attachments[0].filename, "poc.bin");
 	assert_bytes(m.attachments[0].data, m.attachments[0].len,
-		     "\x00\x01" "binary\xff", 9);
+		     "\x00\x01"
+		     "binary\xff",
+		     9);
 	mail_msg_release(&m);
 }
 
@@ -309,7 +326,8 @@ static void test_parse_signed(void **state)
 
 	struct mail_msg m;
 	parse_ok("partial-signed.eml", &m);
-	assert_true(str_starts(m.body_text, "Unsigned preface.\n\nSigned text."));
+	assert_true(
+		str_starts(m.body_text, "Unsigned preface.\n\nSigned text."));
 	/* What lies outside the signed part is said, text and attachments. */
 	assert_int_equal(m.noutside, 1);
 	assert_int_equal(m.outside[0].start, 0);
@@ -408,7 +426,8 @@ static void test_parse_inline(void **state)
 	parse_ok("inline.eml", &m);
 	assert_int_equal(m.kind, MAIL_INLINE_PGP);
 	assert_true(m.partial);
-	assert_true(str_starts(m.body_text, "Hi,\n\n-----BEGIN PGP MESSAGE-----\n"));
+	assert_true(str_starts(m.body_text,
+			       "Hi,\n\n-----BEGIN PGP MESSAGE-----\n"));
 	mail_msg_release(&m);
 	parse_ok("inline-only.eml", &m);
 	assert_int_equal(m.kind, MAIL_INLINE_PGP);
@@ -468,7 +487,8 @@ static void test_parse_limits(void **state)
 
 	(void)state;
 	assert_true(parse("deep100.eml", &m, &err) < 0);
-	assert_string_equal(err.msg, "MIME nested too deeply (more than 64 levels)");
+	assert_string_equal(err.msg,
+			    "MIME nested too deeply (more than 64 levels)");
 	mail_msg_release(&m);
 
 	parse_ok("deep10.eml", &m);
@@ -478,8 +498,8 @@ static void test_parse_limits(void **state)
 	/* Too big: refused before anything is parsed. */
 	char *huge = xcalloc(MAIL_MAX_SIZE + 1, 1);
 	assert_true(mail_parse(huge, MAIL_MAX_SIZE + 1, &m, &err) < 0);
-	assert_string_equal(err.msg,
-			    "message too large (67108865 bytes, limit 67108864)");
+	assert_string_equal(
+		err.msg, "message too large (67108865 bytes, limit 67108864)");
 	mail_msg_release(&m);
 	free(huge);
 
@@ -497,15 +517,22 @@ static void test_parse_limits(void **state)
 	/* 9000 levels get through the pre-scan: GMime's parser must cope
 	 * and the walk refuse them. */
 	for (int i = 0; i < 9000; i++)
-		sbuf_addf(&sb, "Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n", i, i);
+		sbuf_addf(
+			&sb,
+			"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n",
+			i, i);
 	assert_true(mail_parse(sb.buf, sb.len, &m, &err) < 0);
-	assert_string_equal(err.msg, "MIME nested too deeply (more than 64 levels)");
+	assert_string_equal(err.msg,
+			    "MIME nested too deeply (more than 64 levels)");
 	mail_msg_release(&m);
 	sbuf_release(&sb);
 
 	/* A stack of 20000 multipart headers is refused before GMime. */
 	for (int i = 0; i < 20000; i++)
-		sbuf_addf(&sb, "Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n", i, i);
+		sbuf_addf(
+			&sb,
+			"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n",
+			i, i);
 	assert_true(mail_parse(sb.buf, sb.len, &m, &err) < 0);
 	assert_string_equal(err.msg, "too many MIME parts (more than 10000)");
 	mail_msg_release(&m);
@@ -620,7 +647,9 @@ static void test_mbox(void **state)
 			struct err err = { 0 };
 			char want[32];
 
-			assert_int_equal(mail_parse(msgs[k], strlen(msgs[k]), &m, &err), 0);
+			assert_int_equal(mail_parse(msgs[k], strlen(msgs[k]),
+						    &m, &err),
+					 0);
 			snprintf(want, sizeof(want), "mbox %zu", k + 1);
 			assert_string_equal(m.subject, want);
 			mail_msg_release(&m);
@@ -697,7 +726,8 @@ static void test_mbox_crlf_and_huge(void **state)
 	fclose(f);
 	assert_int_equal(mbox_open(path, MBOX_RD, &r, &err), 0);
 	assert_int_equal(mbox_next(r, &buf, &len, &err), ERR_INVALID);
-	char *want = xasprintf("message 1 in '%s' too large (more than 67108864 bytes)", path);
+	char *want = xasprintf(
+		"message 1 in '%s' too large (more than 67108864 bytes)", path);
 	assert_string_equal(err.msg, want);
 	free(want);
 	assert_int_equal(mbox_next(r, &buf, &len, &err), 1);
@@ -726,18 +756,22 @@ static void test_maildir(void **state)
 	for (size_t i = 0; i < f.n; i++) {
 		const char *base = strrchr(f.names[i], '/') + 1;
 
-		assert_true(str_starts(f.names[i], "new/") || str_starts(f.names[i], "cur/"));
+		assert_true(str_starts(f.names[i], "new/") ||
+			    str_starts(f.names[i], "cur/"));
 		if (str_starts(f.names[i], "cur/"))
 			in_cur++;
 		if (i)
-			assert_true(strcmp(strrchr(f.names[i - 1], '/') + 1, base) < 0);
+			assert_true(strcmp(strrchr(f.names[i - 1], '/') + 1,
+					   base) < 0);
 		struct mail_msg m;
 		char want[32];
 		char *buf;
 		size_t len;
 		int fd = open_beneath(dir, f.names[i], &err);
 		assert_true(fd >= 0);
-		assert_int_equal(read_fd(fd, f.names[i], MAIL_MAX_SIZE, &buf, &len, &err), 0);
+		assert_int_equal(read_fd(fd, f.names[i], MAIL_MAX_SIZE, &buf,
+					 &len, &err),
+				 0);
 		close(fd);
 		assert_int_equal(mail_parse(buf, len, &m, &err), 0);
 		/* Python's names do not sort in creation order: any order
@@ -757,7 +791,8 @@ static void test_maildir(void **state)
 
 	dir = fixture_path("NotMaildir");
 	assert_true(maildir_list(dir, &f, &err) < 0);
-	char *want = xasprintf("'%s' is not a maildir (it has neither new/ nor cur/)", dir);
+	char *want = xasprintf(
+		"'%s' is not a maildir (it has neither new/ nor cur/)", dir);
 	assert_string_equal(err.msg, want);
 	free(want);
 	free(dir);
@@ -775,8 +810,8 @@ static void put_file(const char *path, const char *text)
  * never listed as messages, each set aside with why. */
 static void test_maildir_links(void **state)
 {
-	char *md = fixture_path("LinkedMaildir"), *priv = fixture_path("Private"),
-	     *p;
+	char *md = fixture_path("LinkedMaildir"),
+	     *priv = fixture_path("Private"), *p;
 	struct err err = { 0 };
 	struct mail_folder f;
 
@@ -787,7 +822,7 @@ static void test_maildir_links(void **state)
 	free(p);
 	assert_int_equal(mkdir(md, 0700), 0);
 	p = xasprintf("%s/new", md);
-	assert_int_equal(symlink(priv, p), 0);    /* new/ -> ~/private */
+	assert_int_equal(symlink(priv, p), 0); /* new/ -> ~/private */
 	free(p);
 	p = xasprintf("%s/cur", md);
 	assert_int_equal(mkdir(p, 0700), 0);
@@ -811,11 +846,14 @@ static void test_maildir_links(void **state)
 	assert_string_equal(f.skipped[0].why, "a symbolic link: not followed");
 	for (size_t i = 1; i < 3; i++) {
 		if (!strcmp(f.skipped[i].name, "cur/2.host:2,S"))
-			assert_string_equal(f.skipped[i].why, "a symbolic link: not followed");
+			assert_string_equal(f.skipped[i].why,
+					    "a symbolic link: not followed");
 		else if (!strcmp(f.skipped[i].name, "cur/3.fifo"))
-			assert_string_equal(f.skipped[i].why, "not a regular file: skipped");
+			assert_string_equal(f.skipped[i].why,
+					    "not a regular file: skipped");
 		else
-			fail_msg("unexpected skipped entry '%s'", f.skipped[i].name);
+			fail_msg("unexpected skipped entry '%s'",
+				 f.skipped[i].name);
 	}
 	mail_folder_release(&f);
 
@@ -842,7 +880,7 @@ static void test_maildir_links(void **state)
 	assert_int_equal(symlink("../Private/secret.eml", p), 0);
 	free(p);
 	p = xasprintf("%s/sub", folder);
-	assert_int_equal(mkdir(p, 0700), 0);   /* passed over, not an error */
+	assert_int_equal(mkdir(p, 0700), 0); /* passed over, not an error */
 	free(p);
 	assert_int_equal(mail_folder_list(folder, &f, &err), 0);
 	assert_int_equal(f.n, 1);
@@ -867,7 +905,8 @@ static void test_maildir_deliver(void **state)
 	(void)state;
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(maildir_deliver(dir, "Subject: x\n\nhi\n", 15,
-						 &path, &err), 0);
+						 &path, &err),
+				 0);
 		assert_non_null(strstr(path, "/new/"));
 		assert_int_equal(stat(path, &st), 0);
 		assert_int_equal(st.st_mode & 0777, 0600);
@@ -915,9 +954,9 @@ static void test_maildir_deliver(void **state)
 /* ---- inline PGP ----------------------------------------------------------*/
 
 #define MSG "-----BEGIN PGP MESSAGE-----\n\nhQ==\n-----END PGP MESSAGE-----\n"
-#define SIGNED                                                            \
-	"-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\ntext\n"      \
-	"- -----END PGP SIGNATURE-----\n"                                 \
+#define SIGNED                                                       \
+	"-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\ntext\n" \
+	"- -----END PGP SIGNATURE-----\n"                            \
 	"-----BEGIN PGP SIGNATURE-----\n\niHU=\n-----END PGP SIGNATURE-----\n"
 
 static void test_pgp_blocks(void **state)
@@ -934,14 +973,16 @@ static void test_pgp_blocks(void **state)
 		{ MSG, 1, false, 0, sizeof(MSG) - 1, PGP_BLOCK_MESSAGE },
 		{ "\n  \n" MSG "\n\t\n", 1, false, 4, 4 + sizeof(MSG) - 1,
 		  PGP_BLOCK_MESSAGE },
-		{ "Hi\n" MSG, 1, true, 3, 3 + sizeof(MSG) - 1, PGP_BLOCK_MESSAGE },
+		{ "Hi\n" MSG, 1, true, 3, 3 + sizeof(MSG) - 1,
+		  PGP_BLOCK_MESSAGE },
 		{ MSG "bye", 1, true, 0, sizeof(MSG) - 1, PGP_BLOCK_MESSAGE },
 		{ SIGNED, 1, false, 0, sizeof(SIGNED) - 1, PGP_BLOCK_SIGNED },
-		{ SIGNED MSG, 2, false, 0, sizeof(SIGNED) - 1, PGP_BLOCK_SIGNED },
+		{ SIGNED MSG, 2, false, 0, sizeof(SIGNED) - 1,
+		  PGP_BLOCK_SIGNED },
 		/* CRLF and trailing blanks on armor lines */
 		{ "-----BEGIN PGP MESSAGE-----  \r\n\r\nhQ==\r\n"
-		  "-----END PGP MESSAGE-----\r\n", 1, false, 0, 66,
-		  PGP_BLOCK_MESSAGE },
+		  "-----END PGP MESSAGE-----\r\n",
+		  1, false, 0, 66, PGP_BLOCK_MESSAGE },
 		/* not at a line start */
 		{ "> -----BEGIN PGP MESSAGE-----\n> -----END PGP MESSAGE-----\n",
 		  0, true, 0, 0, 0 },
@@ -950,8 +991,8 @@ static void test_pgp_blocks(void **state)
 		{ "-----BEGIN PGP SIGNED MESSAGE-----\n" MSG, 1, true, 35,
 		  35 + sizeof(MSG) - 1, PGP_BLOCK_MESSAGE },
 		/* the end line without its newline at the end of the text */
-		{ "-----BEGIN PGP MESSAGE-----\nx\n-----END PGP MESSAGE-----", 1,
-		  false, 0, 55, PGP_BLOCK_MESSAGE },
+		{ "-----BEGIN PGP MESSAGE-----\nx\n-----END PGP MESSAGE-----",
+		  1, false, 0, 55, PGP_BLOCK_MESSAGE },
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
@@ -961,7 +1002,8 @@ static void test_pgp_blocks(void **state)
 					   &b, &outside);
 
 		if (n != rows[i].n || outside != rows[i].outside)
-			fail_msg("row %zu: %zu blocks, outside %d", i, n, outside);
+			fail_msg("row %zu: %zu blocks, outside %d", i, n,
+				 outside);
 		if (n) {
 			assert_int_equal(b[0].kind, rows[i].kind0);
 			assert_int_equal(b[0].start, rows[i].start0);
@@ -1004,16 +1046,19 @@ static void test_touched(void **state)
 		{ "./net//ipv4/./tcp.c and /net/core/dev.c and /etc/passwd "
 		  "and /usr/include/stdio.h\n",
 		  { "net/ipv4/tcp.c", "net/core/dev.c" } },
-		{ "mm/slub.c mm/slub.c; mm//slub.c ./mm/slub.c\n", { "mm/slub.c" } },
+		{ "mm/slub.c mm/slub.c; mm//slub.c ./mm/slub.c\n",
+		  { "mm/slub.c" } },
 		{ "usb/foo.c linux/skbuff.h https://example.org/net/x.c "
-		  "random words net\n", { NULL } },
+		  "random words net\n",
+		  { NULL } },
 		{ "--- a/bad\x1b[2Jname.c\n+++ b/ok.c\n", { "ok.c" } },
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		char **paths;
 		size_t n = touched_files(rows[i].text, strlen(rows[i].text),
-					 &paths), want = 0;
+					 &paths),
+		       want = 0;
 
 		while (want < 8 && rows[i].want[want])
 			want++;
@@ -1049,13 +1094,24 @@ static void test_touched(void **state)
 static void test_touched_plausible(void **state)
 {
 	static const char *const yes[] = {
-		"net/ipv4/tcp_input.c", "MAINTAINERS", "drivers/gpu/drm/i915/i915_gem.c",
-		"Documentation/devicetree/bindings/ti,am654-x.yaml", "lib/c++/x~",
+		"net/ipv4/tcp_input.c",
+		"MAINTAINERS",
+		"drivers/gpu/drm/i915/i915_gem.c",
+		"Documentation/devicetree/bindings/ti,am654-x.yaml",
+		"lib/c++/x~",
 	};
 	static const char *const no[] = {
-		"", "drivers/URGENT: distros, the real fix is at https:/evil.example/fix.sh",
-		"old name.c", "a:b", "https://evil.example/x.c", "\"quoted\"",
-		"x\ty", "net/\xe2\x80\xaex.c", "a<b>", "$(rm)", "a;b",
+		"",
+		"drivers/URGENT: distros, the real fix is at https:/evil.example/fix.sh",
+		"old name.c",
+		"a:b",
+		"https://evil.example/x.c",
+		"\"quoted\"",
+		"x\ty",
+		"net/\xe2\x80\xaex.c",
+		"a<b>",
+		"$(rm)",
+		"a;b",
 	};
 
 	(void)state;
@@ -1085,9 +1141,11 @@ static void test_build_entity(void **state)
 		{ (char *)"d\xc3\xa4ta.bin", (char *)"application/octet-stream",
 		  (unsigned char *)"\x00\xff\r\n\x01", 5, false },
 	};
-	const char *body = "Gr\xc3\xbc\xc3\x9f" "e,\nFrom here a line that is "
-			   "long enough to need a soft line break in quoted-printable "
-			   "encoding, yes.\n=3D not an escape\n";
+	const char *body =
+		"Gr\xc3\xbc\xc3\x9f"
+		"e,\nFrom here a line that is "
+		"long enough to need a soft line break in quoted-printable "
+		"encoding, yes.\n=3D not an escape\n";
 	struct mail_msg m;
 	struct err err = { 0 };
 	char *out;
@@ -1096,7 +1154,8 @@ static void test_build_entity(void **state)
 	(void)state;
 	assert_int_equal(mail_build_entity(body, NULL, 0, &out, &len, &err), 0);
 	assert_crlf(out, len);
-	assert_non_null(strstr(out, "Content-Transfer-Encoding: quoted-printable"));
+	assert_non_null(
+		strstr(out, "Content-Transfer-Encoding: quoted-printable"));
 	assert_non_null(strstr(out, "charset=utf-8"));
 	assert_int_equal(mail_parse(out, len, &m, &err), 0);
 	assert_string_equal(m.body_text, body);
@@ -1120,7 +1179,8 @@ static void test_build_entity(void **state)
 	mail_msg_release(&m);
 	free(out);
 
-	assert_true(mail_build_entity("bad \xff", NULL, 0, &out, &len, &err) < 0);
+	assert_true(mail_build_entity("bad \xff", NULL, 0, &out, &len, &err) <
+		    0);
 	assert_string_equal(err.msg, "message body is not valid UTF-8");
 }
 
@@ -1134,10 +1194,14 @@ static void test_build_encrypted(void **state)
 	const char *refs[] = { "root@example.org", "parent@example.org" };
 	struct mail_compose hdr = {
 		.from = "Alice Example <alice@example.org>",
-		.to = to, .nto = 2, .cc = cc, .ncc = 1,
+		.to = to,
+		.nto = 2,
+		.cc = cc,
+		.ncc = 1,
 		.subject = "Caf\xc3\xa9 report \xe2\x98\x83",
 		.in_reply_to = "parent@example.org",
-		.references = refs, .nreferences = 2,
+		.references = refs,
+		.nreferences = 2,
 		.date = 1796205600,
 	};
 	struct mail_msg m;
@@ -1147,7 +1211,8 @@ static void test_build_encrypted(void **state)
 
 	(void)state;
 	assert_int_equal(mail_build_encrypted(&hdr, ARMOR, strlen(ARMOR), &out,
-					      &len, &err), 0);
+					      &len, &err),
+			 0);
 	/* the subject travels inside only (mail_protect_entity) */
 	assert_null(strstr(out, "Caf"));
 	assert_non_null(strstr(out, "\nSubject: ...\n"));
@@ -1173,8 +1238,9 @@ static void test_build_encrypted(void **state)
 	assert_int_equal(fwrite(out, 1, len, f), len);
 	fclose(f);
 	const char *top = getenv("SECTEAM_TOP");
-	char *cmd = xasprintf("/usr/bin/python3 '%s/tests/lib/mkmail.py' --check '%s'",
-			      top && *top ? top : ".", path);
+	char *cmd = xasprintf(
+		"/usr/bin/python3 '%s/tests/lib/mkmail.py' --check '%s'",
+		top && *top ? top : ".", path);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	free(path);
@@ -1201,10 +1267,12 @@ static void test_protect_entity(void **state)
 	const char *refs[] = { "root@example.org" };
 	struct mail_compose hdr = {
 		.from = "Alice Example <alice@example.org>",
-		.to = to, .nto = 1,
+		.to = to,
+		.nto = 1,
 		.subject = "Caf\xc3\xa9 [vs] UAF in net/sched",
 		.in_reply_to = "root@example.org",
-		.references = refs, .nreferences = 1,
+		.references = refs,
+		.nreferences = 1,
 		.date = 1796205600,
 		.message_id = "fixed.1@example.org",
 	};
@@ -1214,8 +1282,10 @@ static void test_protect_entity(void **state)
 	size_t elen, len, envlen;
 
 	(void)state;
-	assert_int_equal(mail_build_entity("hello\n", NULL, 0, &ent, &elen, &err), 0);
-	assert_int_equal(mail_protect_entity(&hdr, ent, elen, &out, &len, &err), 0);
+	assert_int_equal(
+		mail_build_entity("hello\n", NULL, 0, &ent, &elen, &err), 0);
+	assert_int_equal(mail_protect_entity(&hdr, ent, elen, &out, &len, &err),
+			 0);
 	assert_non_null(strstr(out, "protected-headers="));
 	assert_null(strstr(out, "Caf\xc3\xa9"));
 	assert_non_null(strstr(out, "\r\n"));
@@ -1229,7 +1299,8 @@ static void test_protect_entity(void **state)
 	assert_string_equal(m.body_text, "hello\n");
 	mail_msg_release(&m);
 	assert_int_equal(mail_build_encrypted(&hdr, ARMOR, strlen(ARMOR), &env,
-					      &envlen, &err), 0);
+					      &envlen, &err),
+			 0);
 	assert_null(strstr(env, "UAF"));
 	assert_non_null(strstr(env, "<fixed.1@example.org>"));
 	free(env);
@@ -1243,16 +1314,20 @@ static void test_protect_entity(void **state)
 static void test_build_plain(void **state)
 {
 	const char *to[] = { "security@kernel.org" };
-	struct mail_compose hdr = { .from = "alice@example.org", .to = to,
-				    .nto = 1, .subject = "Plain" };
+	struct mail_compose hdr = { .from = "alice@example.org",
+				    .to = to,
+				    .nto = 1,
+				    .subject = "Plain" };
 	struct mail_msg m;
 	struct err err = { 0 };
 	char *ent, *out;
 	size_t elen, len;
 
 	(void)state;
-	assert_int_equal(mail_build_entity("hello\n", NULL, 0, &ent, &elen, &err), 0);
-	assert_int_equal(mail_build_plain(&hdr, ent, elen, &out, &len, &err), 0);
+	assert_int_equal(
+		mail_build_entity("hello\n", NULL, 0, &ent, &elen, &err), 0);
+	assert_int_equal(mail_build_plain(&hdr, ent, elen, &out, &len, &err),
+			 0);
 	assert_int_equal(mail_parse(out, len, &m, &err), 0);
 	assert_int_equal(m.kind, MAIL_PLAIN);
 	assert_string_equal(m.body_text, "hello\n");
@@ -1272,8 +1347,10 @@ static void test_build_signed(void **state)
 				  "-----END PGP SIGNATURE-----\n";
 	static const char loose[] = "Content-Type: text/plain\n\nhi\n";
 	const char *to[] = { "rita@example.net" };
-	struct mail_compose hdr = { .from = "security@example.org", .to = to,
-				    .nto = 1, .subject = "Signed" };
+	struct mail_compose hdr = { .from = "security@example.org",
+				    .to = to,
+				    .nto = 1,
+				    .subject = "Signed" };
 	struct mail_msg m;
 	struct err err = { 0 };
 	char *ent, *out;
@@ -1281,9 +1358,11 @@ static void test_build_signed(void **state)
 
 	(void)state;
 	assert_int_equal(mail_build_entity("caf\xc3\xa9 =\n", NULL, 0, &ent,
-					   &elen, &err), 0);
+					   &elen, &err),
+			 0);
 	assert_int_equal(mail_build_signed(&hdr, ent, elen, sig, strlen(sig),
-					   "pgp-sha256", &out, &len, &err), 0);
+					   "pgp-sha256", &out, &len, &err),
+			 0);
 	assert_non_null(strstr(out, "multipart/signed"));
 	assert_non_null(strstr(out, "micalg=pgp-sha256"));
 	assert_non_null(strstr(out, "application/pgp-signature"));
@@ -1296,8 +1375,9 @@ static void test_build_signed(void **state)
 	free(out);
 	/* Not canonical (LF line ends): written back, it would differ. */
 	assert_int_equal(mail_build_signed(&hdr, loose, strlen(loose), sig,
-					   strlen(sig), "pgp-sha256", &out, &len,
-					   &err), ERR_GENERIC);
+					   strlen(sig), "pgp-sha256", &out,
+					   &len, &err),
+			 ERR_GENERIC);
 	assert_null(out);
 	assert_true(mail_build_signed(&hdr, ent, elen, "\xff", 1, "pgp-sha256",
 				      &out, &len, &err) == ERR_INVALID);
@@ -1329,7 +1409,8 @@ static void test_legacy_content(void **state)
 	struct mail_msg m;
 	struct err err = { 0, "" };
 
-	assert_int_equal(mail_parse_content(entity, sizeof(entity) - 1, &m, &err), 0);
+	assert_int_equal(
+		mail_parse_content(entity, sizeof(entity) - 1, &m, &err), 0);
 	assert_int_equal(m.body_len, 12);
 	assert_memory_equal(m.body_text, "signed\ntail\n", 12);
 	assert_int_equal(m.noutside, 1); /* 99-200 is past the text */

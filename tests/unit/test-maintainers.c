@@ -109,11 +109,17 @@ struct tree_file {
 };
 
 static const struct tree_file tree_files[] = {
-	{ "COPYING", "" }, { "CREDITS", "" }, { "Kbuild", "" },
-	{ "Makefile", "" }, { "README", "" },
-	{ "init/.keep", "" }, { "ipc/.keep", "" }, { "lib/.keep", "" },
+	{ "COPYING", "" },
+	{ "CREDITS", "" },
+	{ "Kbuild", "" },
+	{ "Makefile", "" },
+	{ "README", "" },
+	{ "init/.keep", "" },
+	{ "ipc/.keep", "" },
+	{ "lib/.keep", "" },
 	{ "scripts/.keep", "" },
-	{ ".mailmap", "# synthetic\nLee Legacy <lee@example.org> <lee@old.example.org>\n" },
+	{ ".mailmap",
+	  "# synthetic\nLee Legacy <lee@example.org> <lee@old.example.org>\n" },
 	{ "drivers/alpha/main.c", "int a;\n" },
 	{ "drivers/alpha/foo.c", "int a;\n" },
 	{ "drivers/alpha/legacy/old.c", "int a;\n" },
@@ -218,8 +224,7 @@ static const struct {
 	  "Dana Drivers <dana@example.org> (maintainer:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
 	  "alpha-devel@lists.example.org (open list:ALPHA DRIVER)\n"
 	  "drivers-list@example.org (open list:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "drivers/alpha/foo.c",
 	  "Alice Alpha <alice@other.example.org> (maintainer:ALPHA FOO (a second address for Alice))\n"
 	  "\"Dot J. Name\" <dot@example.org> (maintainer:ALPHA FOO (a second address for Alice))\n"
@@ -227,76 +232,58 @@ static const struct {
 	  "Dana Drivers <dana@example.org> (maintainer:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
 	  "alpha-devel@lists.example.org (open list:ALPHA DRIVER)\n"
 	  "drivers-list@example.org (open list:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "drivers/alpha/legacy/old.c",
 	  "Lee Legacy <lee@example.org> (odd fixer:ALPHA LEGACY)\n"
 	  "Dana Drivers <dana@example.org> (maintainer:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
 	  "drivers-list@example.org (open list:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "drivers/beta/b.c",
 	  "Gabe Glob <gabe@example.org> (supporter:BETA GLOBS)\n"
 	  "Dana Drivers <dana@example.org> (maintainer:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
 	  "Kay Word <kay@example.org> (supporter:MAGIC KEYWORD)\n"
 	  "beta-list@example.org (moderated list:BETA GLOBS)\n"
 	  "drivers-list@example.org (open list:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "drivers/beta/sub/s.c",
 	  "Dana Drivers <dana@example.org> (maintainer:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
 	  "drivers-list@example.org (open list:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "include/linux/beta1.h",
 	  "Gabe Glob <gabe@example.org> (supporter:BETA GLOBS)\n"
 	  "beta-list@example.org (moderated list:BETA GLOBS)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "include/linux/beta12.h",
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "fs/gamma/deep/g.c",
 	  "Nora Noslash <nora@example.org> (maintainer:GAMMA FILESYSTEM)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "fs/gamma",
 	  "Nora Noslash <nora@example.org> (maintainer:GAMMA FILESYSTEM)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "fs/epsilon.c",
 	  "Nora Noslash <nora@example.org> (maintainer:GAMMA FILESYSTEM)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "fs/epsilonx",
 	  "Nora Noslash <nora@example.org> (maintainer:GAMMA FILESYSTEM)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "arch/zeta/kernel/setup.c",
 	  "Nick Name <nick@example.org> (maintainer:ZETA PLATFORM)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
-	{ "tools/zeta/t.c",
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
+	{ "tools/zeta/t.c", "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "kernel/zetaish.c",
 	  "Nick Name <nick@example.org> (maintainer:ZETA PLATFORM)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "Documentation/admin-guide/security-bugs.rst",
 	  "Security Officers <security@kernel.org> (supporter:SECURITY CONTACT)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
 	{ "Documentation/devicetree/bindings/net/foo.yaml",
 	  "Bea Bindings <bea@example.org> (maintainer:DT BINDINGS)\n"
 	  "Yan Yaml <yan@example.org> (in file)\n"
 	  "Alice Alpha <alice@example.org> (in file)\n"
 	  "dt-list@example.org (open list:DT BINDINGS)\n"
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
-	{ "README",
-	  "linux-kernel@vger.kernel.org (open list)\n"
-	},
+	  "linux-kernel@vger.kernel.org (open list)\n" },
+	{ "README", "linux-kernel@vger.kernel.org (open list)\n" },
 };
 
 static void test_files(void **state)
@@ -337,7 +324,8 @@ static void test_merge(void **state)
 	const char *f[] = { "drivers/alpha/main.c",
 			    "Documentation/devicetree/bindings/net/foo.yaml" };
 	char *got = lookup_text(f, 2, NULL);
-	assert_string_equal(got,
+	assert_string_equal(
+		got,
 		"Alice Alpha <alice@example.org> (maintainer:ALPHA DRIVER,in file)\n"
 		"Rob Reviewer <rob@example.org> (reviewer:ALPHA DRIVER)\n"
 		"Dana Drivers <dana@example.org> (maintainer:DRIVERS CORE AND A VERY LONG SECTION NAME THAT...)\n"
@@ -422,7 +410,7 @@ static void test_patch_files(void **state)
 	char **files;
 	size_t n = maint_patch_files(patch1, &files);
 	static const char *const want[] = {
-		"dev/null", "drivers/alpha/main.c", "fs/gamma/new.c",
+		"dev/null",	  "drivers/alpha/main.c",  "fs/gamma/new.c",
 		"fs/gamma/old.c", "include/linux/beta1.h",
 	};
 	assert_int_equal(n, ARRAY_SIZE(want));
@@ -434,7 +422,8 @@ static void test_patch_files(void **state)
 	assert_int_equal(maint_patch_files("no patch here\n", &files), 0);
 	free(files);
 	/* " mode change" lines (git's summary) name a file too */
-	n = maint_patch_files(" mode change 100644 => 100755 scripts/x.sh\n", &files);
+	n = maint_patch_files(" mode change 100644 => 100755 scripts/x.sh\n",
+			      &files);
 	assert_int_equal(n, 1);
 	assert_string_equal(files[0], "scripts/x.sh");
 	free(files[0]);
@@ -498,10 +487,12 @@ static void test_bad_keyword(void **state)
 	snprintf(path, sizeof(path), "%s/MAINTAINERS", dir);
 	FILE *fp = fopen(path, "w");
 	assert_non_null(fp);
-	fputs("BROKEN\nM:\tB <b@example.org>\nS:\tMaintained\nK:\t(unclosed\n", fp);
+	fputs("BROKEN\nM:\tB <b@example.org>\nS:\tMaintained\nK:\t(unclosed\n",
+	      fp);
 	fclose(fp);
 	assert_int_equal(maint_db_load(path, &bad, &err), 0);
-	assert_true(maint_lookup(bad, dir, NULL, 0, "+++ b/x\n+y\n", &res, &err) < 0);
+	assert_true(maint_lookup(bad, dir, NULL, 0, "+++ b/x\n+y\n", &res,
+				 &err) < 0);
 	assert_non_null(strstr(err.msg, "(unclosed"));
 	maint_db_free(bad);
 	assert_true(maint_db_load("/nonexistent/MAINTAINERS", &bad, &err) < 0);
@@ -524,7 +515,8 @@ static void test_hostile_globs(void **state)
 	fputs("STARS\nM:\tS <s@example.org>\nS:\tMaintained\n"
 	      "F:\t*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n"
 	      "F:\t[\n"
-	      "\nEMPTY\nF:\n", fp);
+	      "\nEMPTY\nF:\n",
+	      fp);
 	fclose(fp);
 	assert_int_equal(maint_db_load(path, &h, &err), 0);
 	char name[200];
@@ -539,7 +531,8 @@ static void test_hostile_globs(void **state)
 	fp = fopen(path, "w");
 	assert_non_null(fp);
 	fputs("STARS\nM:\tS <s@example.org>\nS:\tMaintained\n"
-	      "F:\t*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n", fp);
+	      "F:\t*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n",
+	      fp);
 	fclose(fp);
 	assert_int_equal(maint_db_load(path, &h, &err), 0);
 	assert_int_equal(maint_lookup(h, dir, &f, 1, NULL, &res, &err), 0);

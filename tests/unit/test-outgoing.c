@@ -18,15 +18,24 @@ static void test_template_fill(void **state)
 	struct err err = { 0, "" };
 	char *out = NULL;
 
-	assert_int_equal(template_fill("t", "#{id} by {officer} {{x}", f, 3, &out, &err), 0);
+	assert_int_equal(template_fill("t", "#{id} by {officer} {{x}", f, 3,
+				       &out, &err),
+			 0);
 	assert_string_equal(out, "#7 by Olga {x}");
 	free(out);
-	assert_int_equal(template_fill("ack", "hi {nope} there", f, 3, &out, &err), ERR_INVALID);
+	assert_int_equal(template_fill("ack", "hi {nope} there", f, 3, &out,
+				       &err),
+			 ERR_INVALID);
 	assert_null(out);
-	assert_non_null(strstr(err.msg, "template 'ack': unknown field '{nope}'"));
-	assert_int_equal(template_fill("ack", "open {id", f, 3, &out, &err), ERR_INVALID);
-	assert_int_equal(template_fill("fixed", "{fix_commit}", f, 3, &out, &err), ERR_REFUSED);
-	assert_string_equal(err.msg, "template 'fixed' uses {fix_commit}, but report 7 "
+	assert_non_null(
+		strstr(err.msg, "template 'ack': unknown field '{nope}'"));
+	assert_int_equal(template_fill("ack", "open {id", f, 3, &out, &err),
+			 ERR_INVALID);
+	assert_int_equal(template_fill("fixed", "{fix_commit}", f, 3, &out,
+				       &err),
+			 ERR_REFUSED);
+	assert_string_equal(err.msg,
+			    "template 'fixed' uses {fix_commit}, but report 7 "
 			    "has no fix commit recorded");
 }
 

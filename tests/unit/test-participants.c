@@ -46,16 +46,21 @@ static void test_add_duplicate_remove_readd(void **state)
 	assert_int_equal(store_begin(s, &err), 0);
 	participant_events(s, rid);
 	assert_int_equal(add(s, rid, "Mia Maintainer", "Mia@Example.org",
-			     "maintainer", &err), 0);
+			     "maintainer", &err),
+			 0);
 	/* The same address in another case is the same person. */
-	assert_int_equal(add(s, rid, "Mia", "mia@example.org", "reviewer", &err),
+	assert_int_equal(add(s, rid, "Mia", "mia@example.org", "reviewer",
+			     &err),
 			 ERR_DUPLICATE);
-	assert_non_null(strstr(err.msg, "'mia@example.org' is already a participant of report"));
+	assert_non_null(
+		strstr(err.msg,
+		       "'mia@example.org' is already a participant of report"));
 	/* The transaction survives the refused row. */
 	assert_int_equal(add(s, rid, NULL, "rex@example.org", NULL, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 
-	assert_int_equal(store_participants_get(s, rid, false, &v, &n, &err), 0);
+	assert_int_equal(store_participants_get(s, rid, false, &v, &n, &err),
+			 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(v[0].email, "mia@example.org");
 	assert_string_equal(v[0].name, "Mia Maintainer");
@@ -83,15 +88,19 @@ static void test_add_duplicate_remove_readd(void **state)
 	assert_int_equal(participant_remove(&sess, rid, "mia@example.org",
 					    &err),
 			 ERR_NOTFOUND);
-	assert_non_null(strstr(err.msg, "'mia@example.org' is not a participant of report"));
-	assert_int_equal(store_participant_get(s, rid, "mia@example.org", &p, &err),
+	assert_non_null(strstr(
+		err.msg, "'mia@example.org' is not a participant of report"));
+	assert_int_equal(store_participant_get(s, rid, "mia@example.org", &p,
+					       &err),
 			 ERR_NOTFOUND);
 	/* Removed: the address may be brought in again. */
 	assert_int_equal(add(s, rid, "Mia Maintainer", "mia@example.org",
-			     "maintainer", &err), 0);
+			     "maintainer", &err),
+			 0);
 	assert_int_equal(store_commit(s, &err), 0);
 
-	assert_int_equal(store_participants_get(s, rid, false, &v, &n, &err), 0);
+	assert_int_equal(store_participants_get(s, rid, false, &v, &n, &err),
+			 0);
 	assert_int_equal(n, 2);
 	participants_free(v, n);
 	assert_int_equal(store_participants_get(s, rid, true, &v, &n, &err), 0);
@@ -105,7 +114,8 @@ static void test_add_duplicate_remove_readd(void **state)
 	participants_free(v, n);
 
 	/* Other reports see none of them. */
-	assert_int_equal(store_participants_get(s, rid + 1, true, &v, &n, &err), 0);
+	assert_int_equal(store_participants_get(s, rid + 1, true, &v, &n, &err),
+			 0);
 	assert_int_equal(n, 0);
 	assert_null(v);
 	store_close(s);
@@ -127,11 +137,13 @@ static void test_ack(void **state)
 	sess.officer = (char *)"bob";
 	assert_int_equal(store_begin(s, &err), 0);
 	participant_events(s, rid);
-	assert_int_equal(add(s, rid, "Mia", "mia@example.org", "maintainer", &err), 0);
+	assert_int_equal(
+		add(s, rid, "Mia", "mia@example.org", "maintainer", &err), 0);
 	assert_int_equal(participant_ack(&sess, rid, "mia@example.org", &err),
 			 0);
 	assert_int_equal(store_commit(s, &err), 0);
-	assert_int_equal(store_participant_get(s, rid, "Mia@example.org", &p, &err), 0);
+	assert_int_equal(
+		store_participant_get(s, rid, "Mia@example.org", &p, &err), 0);
 	first = p.acknowledged_at;
 	assert_true(first > 0);
 	participant_release(&p);
@@ -186,20 +198,31 @@ static void test_parse_address(void **state)
 	} ok[] = {
 		{ "mia@example.org", NULL, "mia@example.org" },
 		{ "  MIA@Example.ORG ", NULL, "mia@example.org" },
-		{ "Mia Maintainer <mia@example.org>", "Mia Maintainer", "mia@example.org" },
-		{ "\"Miller, David S.\" <davem@example.net>", "Miller, David S.", "davem@example.net" },
+		{ "Mia Maintainer <mia@example.org>", "Mia Maintainer",
+		  "mia@example.org" },
+		{ "\"Miller, David S.\" <davem@example.net>",
+		  "Miller, David S.", "davem@example.net" },
 		{ "<x@y.z>", NULL, "x@y.z" },
 	};
 	static const char *const bad[] = {
-		"", "no-at-sign", "@example.org", "mia@", "a@b@c", "Mia <mia@example.org",
-		"Mia <mia@example.org> trailing", "two words@example.org",
-		"Evil\033[2J <evil@example.org>", "Mia <mia@exa\nmple.org>",
+		"",
+		"no-at-sign",
+		"@example.org",
+		"mia@",
+		"a@b@c",
+		"Mia <mia@example.org",
+		"Mia <mia@example.org> trailing",
+		"two words@example.org",
+		"Evil\033[2J <evil@example.org>",
+		"Mia <mia@exa\nmple.org>",
 	};
 	struct err err = { 0, "" };
 	char *name, *email;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
-		assert_int_equal(participant_parse_address(ok[i].in, &name, &email, &err), 0);
+		assert_int_equal(participant_parse_address(ok[i].in, &name,
+							   &email, &err),
+				 0);
 		if (ok[i].name)
 			assert_string_equal(name, ok[i].name);
 		else
@@ -209,7 +232,8 @@ static void test_parse_address(void **state)
 		free(email);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		assert_int_equal(participant_parse_address(bad[i], &name, &email, &err),
+		assert_int_equal(participant_parse_address(bad[i], &name,
+							   &email, &err),
 				 ERR_INVALID);
 		assert_null(name);
 		assert_null(email);
@@ -229,7 +253,8 @@ static void test_format(void **state)
 	p.role = (char *)"maintainer";
 	p.section = (char *)"NETWORKING";
 	s = participant_format(&p);
-	assert_string_equal(s, "Mia Maintainer <mia@example.org> (maintainer:NETWORKING)");
+	assert_string_equal(
+		s, "Mia Maintainer <mia@example.org> (maintainer:NETWORKING)");
 	free(s);
 	p.name = NULL;
 	p.section = NULL;

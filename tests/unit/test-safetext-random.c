@@ -30,22 +30,74 @@ static uint32_t rnd(void)
 
 /* Pieces an attacker would use; a random string is a mix of them. */
 static const char *const pieces[] = {
-	"\x1b", "\x1b[", "\x1b]52;c;", "\x1b]0;", "\x07", "\x1bP", "\x1b\\",
-	"\x7f", "\r", "\n", "\t", "\b", "\x00",
-	"\xc2\x80", "\xc2\x85", "\xc2\x9b", "\xc2\x9c", "\xc2\x9d", "\xc2\x9f",
-	"\xe2\x80\x8b", "\xe2\x80\x8c", "\xe2\x80\x8d", "\xe2\x80\x8e",
-	"\xe2\x80\x8f", "\xe2\x80\xaa", "\xe2\x80\xab", "\xe2\x80\xac",
-	"\xe2\x80\xad", "\xe2\x80\xae", "\xe2\x81\xa0", "\xe2\x81\xa6",
-	"\xe2\x81\xa7", "\xe2\x81\xa8", "\xe2\x81\xa9", "\xd8\x9c",
-	"\xef\xbb\xbf", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xf3\xa0\x80\x81",
-	"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xed\xa0\x80", "\xed\xbf\xbf",
-	"\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xff", "\xfe", "\x80",
-	"\xc3", "\xe2\x80", "\xf0\x9f\x98",
-	"^[", "^?", "<U+202E>", "<U+", "\\x1B", "\\x", "%n", "%s",
-	"a", "Z", " ", "caf\xc3\xa9", "\xe6\x97\xa5", "\xf0\x9f\x98\x80",
+	"\x1b",
+	"\x1b[",
+	"\x1b]52;c;",
+	"\x1b]0;",
+	"\x07",
+	"\x1bP",
+	"\x1b\\",
+	"\x7f",
+	"\r",
+	"\n",
+	"\t",
+	"\b",
+	"\x00",
+	"\xc2\x80",
+	"\xc2\x85",
+	"\xc2\x9b",
+	"\xc2\x9c",
+	"\xc2\x9d",
+	"\xc2\x9f",
+	"\xe2\x80\x8b",
+	"\xe2\x80\x8c",
+	"\xe2\x80\x8d",
+	"\xe2\x80\x8e",
+	"\xe2\x80\x8f",
+	"\xe2\x80\xaa",
+	"\xe2\x80\xab",
+	"\xe2\x80\xac",
+	"\xe2\x80\xad",
+	"\xe2\x80\xae",
+	"\xe2\x81\xa0",
+	"\xe2\x81\xa6",
+	"\xe2\x81\xa7",
+	"\xe2\x81\xa8",
+	"\xe2\x81\xa9",
+	"\xd8\x9c",
+	"\xef\xbb\xbf",
+	"\xe2\x80\xa8",
+	"\xe2\x80\xa9",
+	"\xf3\xa0\x80\x81",
+	"\xc0\x80",
+	"\xc1\xbf",
+	"\xe0\x80\x80",
+	"\xed\xa0\x80",
+	"\xed\xbf\xbf",
+	"\xf4\x90\x80\x80",
+	"\xf8\x88\x80\x80\x80",
+	"\xff",
+	"\xfe",
+	"\x80",
+	"\xc3",
+	"\xe2\x80",
+	"\xf0\x9f\x98",
+	"^[",
+	"^?",
+	"<U+202E>",
+	"<U+",
+	"\\x1B",
+	"\\x",
+	"%n",
+	"%s",
+	"a",
+	"Z",
+	" ",
+	"caf\xc3\xa9",
+	"\xe6\x97\xa5",
+	"\xf0\x9f\x98\x80",
 	"\xcc\x81",
 };
-
 
 static size_t make(unsigned char *buf, size_t max)
 {
@@ -77,7 +129,9 @@ static void dump(const unsigned char *s, size_t n)
 static void test_million(void **state)
 {
 	static const unsigned flagsets[] = {
-		0, SAFE_KEEP_NEWLINE | SAFE_KEEP_TAB, SAFE_KEEP_NEWLINE,
+		0,
+		SAFE_KEEP_NEWLINE | SAFE_KEEP_TAB,
+		SAFE_KEEP_NEWLINE,
 		SAFE_KEEP_TAB,
 	};
 	const char *seed = getenv("SAFETEXT_SEED");
@@ -93,13 +147,15 @@ static void test_million(void **state)
 		unsigned flags = flagsets[i % 4];
 		char *once = safe_text((const char *)in, n, flags);
 		size_t olen = strlen(once);
-		const char *why = safetext_violation((const unsigned char *)once, olen, flags);
+		const char *why = safetext_violation(
+			(const unsigned char *)once, olen, flags);
 		char *twice = safe_text(once, olen, flags);
 
 		if (!why && strcmp(once, twice))
 			why = "sanitizing twice changes the text";
 		if (why && bad++ < 5) {
-			fprintf(stderr, "# string %ld (flags %u): %s; input: ", i,
+			fprintf(stderr,
+				"# string %ld (flags %u): %s; input: ", i,
 				flags, why);
 			dump(in, n);
 		}
@@ -139,5 +195,6 @@ int main(void)
 		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_million),
 	};
-	return cmocka_run_group_tests_name("safetext-random", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("safetext-random", tests, NULL,
+					   NULL);
 }

@@ -17,7 +17,6 @@
 #include "store/schema.h"
 #include "store/store.h"
 
-
 static void test_modes_whatever_umask(void **state)
 {
 	(void)state;
@@ -74,7 +73,8 @@ static void test_reopen_keeps_data(void **state)
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
-	assert_int_equal(store_event_add(s, id, "alice", "import", "x", &err), 0);
+	assert_int_equal(store_event_add(s, id, "alice", "import", "x", &err),
+			 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	store_close(s);
 	s = unit_store_reopen("reopen.db");
@@ -117,14 +117,19 @@ static void test_events_append_only(void **state)
 	char *out;
 
 	assert_int_equal(store_begin(s, &err), 0);
-	assert_int_equal(store_event_add(s, 0, "alice", "vendor-add", "acme", &err), 0);
+	assert_int_equal(
+		store_event_add(s, 0, "alice", "vendor-add", "acme", &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	store_close(s);
 	/* Even the database's owner, behind the program's back. */
-	assert_int_not_equal(unit_sql("events.db", "UPDATE events SET detail='forged'", &out), 0);
+	assert_int_not_equal(unit_sql("events.db",
+				      "UPDATE events SET detail='forged'",
+				      &out),
+			     0);
 	assert_non_null(strstr(out, "append-only"));
 	free(out);
-	assert_int_not_equal(unit_sql("events.db", "DELETE FROM events", &out), 0);
+	assert_int_not_equal(unit_sql("events.db", "DELETE FROM events", &out),
+			     0);
 	assert_non_null(strstr(out, "append-only"));
 	free(out);
 	s = unit_store_reopen("events.db");
@@ -163,7 +168,8 @@ static void test_message_unique(void **state)
 	assert_int_equal(store_message_insert(s, &m, &mid, &err), 0);
 	/* The same content is the same message, whatever its Message-ID. */
 	m.message_id = (char *)"other@example.net";
-	assert_int_equal(store_message_insert(s, &m, &mid2, &err), ERR_DUPLICATE);
+	assert_int_equal(store_message_insert(s, &m, &mid2, &err),
+			 ERR_DUPLICATE);
 	/* Other content with a Message-ID already seen: a message of its own. */
 	m.message_id = (char *)"abc@example.net";
 	m.content_hash = (char *)"h2";
@@ -174,23 +180,29 @@ static void test_message_unique(void **state)
 	assert_int_equal(store_message_insert(s, &m, &mid3, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 
-	assert_int_equal(store_message_find(s, "abc@example.net", NULL, &found, &err), 0);
-	assert_int_equal(found, rid);   /* the oldest */
+	assert_int_equal(store_message_find(s, "abc@example.net", NULL, &found,
+					    &err),
+			 0);
+	assert_int_equal(found, rid); /* the oldest */
 	assert_int_equal(store_message_find(s, NULL, "h2", &found, &err), 0);
 	assert_int_equal(found, rid2);
-	assert_int_equal(store_message_find(s, "nope", "nope", &found, &err), ERR_NOTFOUND);
-	assert_int_equal(store_message_id_holders(s, "abc@example.net", 0, refs, 4,
-						  &nrefs, &err), 0);
+	assert_int_equal(store_message_find(s, "nope", "nope", &found, &err),
+			 ERR_NOTFOUND);
+	assert_int_equal(store_message_id_holders(s, "abc@example.net", 0, refs,
+						  4, &nrefs, &err),
+			 0);
 	assert_int_equal(nrefs, 2);
 	assert_int_equal(refs[0].row, mid);
 	assert_int_equal(refs[0].report_id, rid);
 	assert_int_equal(refs[1].row, mid2);
 	assert_int_equal(refs[1].report_id, rid2);
-	assert_int_equal(store_message_id_holders(s, "abc@example.net", mid2, refs, 1,
-						  &nrefs, &err), 0);
+	assert_int_equal(store_message_id_holders(s, "abc@example.net", mid2,
+						  refs, 1, &nrefs, &err),
+			 0);
 	assert_int_equal(nrefs, 1);
 	assert_int_equal(refs[0].row, mid);
-	assert_int_equal(store_message_id_holders(s, NULL, 0, refs, 4, &nrefs, &err), 0);
+	assert_int_equal(
+		store_message_id_holders(s, NULL, 0, refs, 4, &nrefs, &err), 0);
 	assert_int_equal(nrefs, 0);
 
 	struct message *ms;
@@ -206,7 +218,7 @@ static void test_message_unique(void **state)
 	assert_int_equal(store_messages_get(s, rid2, false, &ms, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_true(ms[0].message_id_reused);
-	assert_false(ms[1].message_id_reused);   /* no Message-ID at all */
+	assert_false(ms[1].message_id_reused); /* no Message-ID at all */
 	for (size_t i = 0; i < n; i++)
 		message_release(&ms[i]);
 	free(ms);
@@ -255,13 +267,15 @@ static void test_messages_kept_as_received(void **state)
 	assert_int_equal(store_begin(s, &err), 0);
 	unit_event(s, rid, "reseal", "unit");
 	assert_true(store_message_set_blob(s, row, blob, sizeof(blob) - 1,
-					   "original", BLOB_CONTENT, &err) < 0 ||
+					   "original", BLOB_CONTENT,
+					   &err) < 0 ||
 		    store_commit(s, &err) < 0);
 	store_rollback(s);
 	assert_int_equal(store_begin(s, &err), 0);
 	unit_event(s, rid, "reseal", "unit");
 	assert_int_equal(store_message_set_blob(s, row, blob, sizeof(blob) - 1,
-						"original", BLOB_KEYED, &err), 0);
+						"original", BLOB_KEYED, &err),
+			 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	assert_int_equal(store_message_get(s, row, &got, &err), 0);
 	assert_int_equal(got.blob_form, BLOB_KEYED);
@@ -271,7 +285,8 @@ static void test_messages_kept_as_received(void **state)
 	assert_int_equal(store_begin(s, &err), 0);
 	unit_event(s, rid, "reseal", "unit");
 	assert_true(store_message_set_blob(s, row, blob, sizeof(blob) - 1,
-					   "original", BLOB_RECEIVED, &err) < 0 ||
+					   "original", BLOB_RECEIVED,
+					   &err) < 0 ||
 		    store_commit(s, &err) < 0);
 	store_rollback(s);
 	assert_int_equal(store_message_get(s, row, &got, &err), 0);
@@ -406,7 +421,8 @@ static void test_listing_orders(void **state)
 	 * core's severity order, then one of the test's own. */
 	static const char *const mine[] = { "none", "low", NULL };
 	static const char *const only_new[] = { "new", NULL };
-	struct report_filter f = { NULL, false, "severity", NULL, report_severity_order };
+	struct report_filter f = { NULL, false, "severity", NULL,
+				   report_severity_order };
 	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), 0);
 	assert_string_equal(sb.buf, "2,4,1,3,");
 	sbuf_reset(&sb);
@@ -415,7 +431,8 @@ static void test_listing_orders(void **state)
 	assert_string_equal(sb.buf, "3,1,2,4,");
 	sbuf_reset(&sb);
 	f.rank = NULL;
-	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), ERR_INVALID);
+	assert_int_equal(store_report_each(s, &f, collect, &sb, &err),
+			 ERR_INVALID);
 	f.finished = report_finished_states;
 	f.order = "received";
 	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), 0);
@@ -447,9 +464,11 @@ static void test_listing_orders(void **state)
 	/* "deadline" is core's (the embargo deadline, report_each): the
 	 * store has no order of its own for it. */
 	f.order = "deadline";
-	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), ERR_INVALID);
+	assert_int_equal(store_report_each(s, &f, collect, &sb, &err),
+			 ERR_INVALID);
 	f.order = "bogus";
-	assert_int_equal(store_report_each(s, &f, collect, &sb, &err), ERR_INVALID);
+	assert_int_equal(store_report_each(s, &f, collect, &sb, &err),
+			 ERR_INVALID);
 	sbuf_release(&sb);
 	store_close(s);
 }
@@ -460,7 +479,8 @@ static void test_not_a_database(void **state)
 	char *path = unit_path("garbage.db");
 
 	FILE *f = fopen(path, "w");
-	fputs("this is not a database, just some text that is long enough...", f);
+	fputs("this is not a database, just some text that is long enough...",
+	      f);
 	fclose(f);
 	chmod(path, 0600);
 	struct store *s;
@@ -494,7 +514,8 @@ static void test_events_since(void **state)
 	assert_int_equal(store_event_add(s, b, "alice", "triage", "", &err), 0);
 	assert_int_equal(store_event_add(s, a, "alice", "note", "", &err), 0);
 	assert_int_equal(store_event_add(s, b, "alice", "note", "", &err), 0);
-	assert_int_equal(store_event_add(s, 0, "alice", "vendor-add", "", &err), 0);
+	assert_int_equal(store_event_add(s, 0, "alice", "vendor-add", "", &err),
+			 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	assert_int_equal(store_events_since(s, mark, &last, &ids, &n, &err), 0);
 	assert_int_equal(n, 3);
@@ -588,10 +609,15 @@ static void test_milestones(void **state)
 	assert_int_equal(store_report_insert(s, &rn, &a, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &b, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &c, &err), 0);
-	assert_int_equal(store_event_add(s, a, "alice", "state", "new -> triaged", &err), 0);
-	assert_int_equal(store_event_add(s, a, "alice", "state", "triaged -> accepted", &err), 0);
+	assert_int_equal(store_event_add(s, a, "alice", "state",
+					 "new -> triaged", &err),
+			 0);
+	assert_int_equal(store_event_add(s, a, "alice", "state",
+					 "triaged -> accepted", &err),
+			 0);
 	assert_int_equal(store_event_add(s, a, "alice", "fix", "abc", &err), 0);
-	assert_int_equal(store_event_add(s, a, "alice", "reply-sent", "to r", &err), 0);
+	assert_int_equal(
+		store_event_add(s, a, "alice", "reply-sent", "to r", &err), 0);
 	/* The store applies each step to the report: b goes the
 	 * lifecycle's way to disclosed. */
 	assert_int_equal(store_event_add(s, b, "alice", "state",
@@ -600,11 +626,20 @@ static void test_milestones(void **state)
 	assert_int_equal(store_event_add(s, b, "alice", "state",
 					 "triaged -> accepted", &err),
 			 0);
-	assert_int_equal(store_event_add(s, b, "alice", "state", "accepted -> fixing", &err), 0);
-	assert_int_equal(store_event_add(s, b, "alice", "state", "fixing -> fix-ready", &err), 0);
-	assert_int_equal(store_event_add(s, b, "alice", "state", "fix-ready -> disclosed", &err), 0);
-	assert_int_equal(store_event_add(s, b, "alice", "reply", "from r", &err), 0);
-	assert_int_equal(store_event_add(s, c, "alice", "note", "new -> triaged", &err), 0);
+	assert_int_equal(store_event_add(s, b, "alice", "state",
+					 "accepted -> fixing", &err),
+			 0);
+	assert_int_equal(store_event_add(s, b, "alice", "state",
+					 "fixing -> fix-ready", &err),
+			 0);
+	assert_int_equal(store_event_add(s, b, "alice", "state",
+					 "fix-ready -> disclosed", &err),
+			 0);
+	assert_int_equal(
+		store_event_add(s, b, "alice", "reply", "from r", &err), 0);
+	assert_int_equal(store_event_add(s, c, "alice", "note",
+					 "new -> triaged", &err),
+			 0);
 	assert_int_equal(store_files_add(s, a, fa, 2, false, &err), 0);
 	assert_int_equal(store_files_add(s, b, fb, 1, false, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
@@ -617,12 +652,13 @@ static void test_milestones(void **state)
 	assert_int_equal(m[1].report_id, b);
 	assert_true(m[1].triaged > 0);
 	assert_true(m[1].fixed > 0 && m[1].disclosed > 0);
-	assert_int_equal(m[1].replied, 0);   /* an incoming reply is none */
+	assert_int_equal(m[1].replied, 0); /* an incoming reply is none */
 	free(m);
 
 	assert_int_equal(store_files_each(s, file_seen, &sb, &err), 0);
-	char *want = xasprintf("%lld:mm/slub.c %lld:net/ipv4/tcp.c %lld:fs/inode.c ",
-			       (long long)a, (long long)a, (long long)b);
+	char *want =
+		xasprintf("%lld:mm/slub.c %lld:net/ipv4/tcp.c %lld:fs/inode.c ",
+			  (long long)a, (long long)a, (long long)b);
 	assert_string_equal(sb.buf, want);
 	free(want);
 	sbuf_release(&sb);
@@ -644,17 +680,24 @@ static void test_reminders(void **state)
 
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
-	assert_int_equal(store_reminder_last(s, id, "vic@x", "vendor", &at, &err), 0);
+	assert_int_equal(
+		store_reminder_last(s, id, "vic@x", "vendor", &at, &err), 0);
 	assert_int_equal(at, 0);
-	assert_int_equal(store_reminder_record(s, id, "vic@x", "vendor", 1000, &err), 0);
-	assert_int_equal(store_reminder_record(s, id, "vic@x", "vendor", 2000, &err), 0);
-	assert_int_equal(store_reminder_record(s, id, "vic@x", "digest", 3000, &err), 0);
+	assert_int_equal(
+		store_reminder_record(s, id, "vic@x", "vendor", 1000, &err), 0);
+	assert_int_equal(
+		store_reminder_record(s, id, "vic@x", "vendor", 2000, &err), 0);
+	assert_int_equal(
+		store_reminder_record(s, id, "vic@x", "digest", 3000, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
-	assert_int_equal(store_reminder_last(s, id, "vic@x", "vendor", &at, &err), 0);
+	assert_int_equal(
+		store_reminder_last(s, id, "vic@x", "vendor", &at, &err), 0);
 	assert_int_equal(at, 2000);
-	assert_int_equal(store_reminder_last(s, id, "vic@x", "digest", &at, &err), 0);
+	assert_int_equal(
+		store_reminder_last(s, id, "vic@x", "digest", &at, &err), 0);
 	assert_int_equal(at, 3000);
-	assert_int_equal(store_reminder_last(s, id, "mia@x", "vendor", &at, &err), 0);
+	assert_int_equal(
+		store_reminder_last(s, id, "mia@x", "vendor", &at, &err), 0);
 	assert_int_equal(at, 0);
 	store_close(s);
 }
@@ -686,7 +729,8 @@ static void test_vendors(void **state)
 	assert_string_equal(got.name, "debian");
 	assert_string_equal(got.kind, "vendor");
 	vendor_release(&got);
-	assert_int_equal(store_vendor_get(s, "nobody", &got, &err), ERR_NOTFOUND);
+	assert_int_equal(store_vendor_get(s, "nobody", &got, &err),
+			 ERR_NOTFOUND);
 	assert_non_null(strstr(err.msg, "no vendor 'nobody'"));
 	assert_int_equal(store_vendors_list(s, &all, &n, &err), 0);
 	assert_int_equal(n, 2);
@@ -708,7 +752,8 @@ static void test_first_screen_deadline(void **state)
 	(void)state;
 	struct store *s = unit_store_open("first.db");
 	static const char *const moves[] = { NULL, "new -> triaged",
-					     "new -> rejected", "new -> duplicate" };
+					     "new -> rejected",
+					     "new -> duplicate" };
 	struct session sess;
 	struct report_key *k;
 	struct policy pol;
@@ -722,9 +767,13 @@ static void test_first_screen_deadline(void **state)
 	for (int i = 0; i < 160; i++) {
 		/* Received over 20 days, several a day, ids out of order
 		 * with the hour. */
-		struct report_new rn = { "Report", "Rita", "rita@example.net",
-					 1000000 + (time_t)((rand_r(&seed) % 20) * 86400 +
-							    rand_r(&seed) % 86400), 0 };
+		struct report_new rn = {
+			"Report", "Rita", "rita@example.net",
+			1000000 +
+				(time_t)((rand_r(&seed) % 20) * 86400 +
+					 rand_r(&seed) % 86400),
+			0
+		};
 		struct decision d = { 0 };
 		int64_t id;
 
@@ -732,13 +781,15 @@ static void test_first_screen_deadline(void **state)
 		if (rand_r(&seed) % 3 == 0) {
 			d.report_id = id;
 			d.verdict = (char *)"ok";
-			d.date = 1000000 + (time_t)(rand_r(&seed) % (25 * 86400));
+			d.date = 1000000 +
+				(time_t)(rand_r(&seed) % (25 * 86400));
 			assert_int_equal(store_decision_add(s, &d, &err), 0);
 		}
 		if (rand_r(&seed) % 10 == 0)
 			unit_event(s, id, "public", "unit");
 		if (moves[rand_r(&seed) % 4])
-			unit_event(s, id, "state", moves[rand_r(&seed) % 3 + 1]);
+			unit_event(s, id, "state",
+				   moves[rand_r(&seed) % 3 + 1]);
 	}
 	assert_int_equal(store_commit(s, &err), 0);
 
@@ -754,7 +805,9 @@ static void test_first_screen_deadline(void **state)
 	}
 	for (size_t i = 1; i < nk; i++) /* insertion sort: the oracle's own */
 		for (size_t j = i; j > 0 &&
-		     report_deadline_cmp(key[j], k[j].id, key[j - 1], k[j - 1].id) < 0; j--) {
+		     report_deadline_cmp(key[j], k[j].id, key[j - 1],
+					 k[j - 1].id) < 0;
+		     j--) {
 			struct report_key tk = k[j];
 			time_t tt = key[j];
 			k[j] = k[j - 1];
@@ -767,14 +820,18 @@ static void test_first_screen_deadline(void **state)
 		int64_t *ids;
 		size_t n;
 
-		if (report_first_ids(&sess, "deadline", limits[l], &ids, &n, &err))
-			fprintf(stderr, "limit %zu: %s\n", limits[l], err.msg), fail();
+		if (report_first_ids(&sess, "deadline", limits[l], &ids, &n,
+				     &err))
+			fprintf(stderr, "limit %zu: %s\n", limits[l], err.msg),
+				fail();
 		assert_int_equal(n, limits[l] < nk ? limits[l] : nk);
 		for (size_t i = 0; i < n; i++)
 			if (ids[i] != k[i].id)
-				fail_msg("limit %zu: place %zu is report %lld, the rule "
-					 "says %lld", limits[l], i, (long long)ids[i],
-					 (long long)k[i].id);
+				fail_msg(
+					"limit %zu: place %zu is report %lld, the rule "
+					"says %lld",
+					limits[l], i, (long long)ids[i],
+					(long long)k[i].id);
 		free(ids);
 	}
 	free(key);
@@ -846,7 +903,8 @@ static void test_report_keys(void **state)
 	assert_non_null(strstr(err.msg, "no report"));
 	/* The deadline order is core's (report_first_ids, tested with its
 	 * oracle below): the store refuses to make one of its own. */
-	assert_int_equal(store_report_first_ids(s, "deadline", 10, &ids, &n, &err),
+	assert_int_equal(store_report_first_ids(s, "deadline", 10, &ids, &n,
+						&err),
 			 ERR_INVALID);
 	free(ids);
 	assert_int_equal(store_report_first_ids(s, "id", 1, &ids, &n, &err), 0);
@@ -1083,8 +1141,11 @@ static void test_sealed_search(void **state)
 	assert_int_equal(ready_calls, 1);
 	assert_int_equal(ready_in_tx, 0);
 	for (int i = 1; i <= N; i++) {
-		char *subj = xasprintf(i % 1000 ? "report %05d" : "report %05d Needle", i);
-		char *mail = xasprintf(i == 2500 ? "NEEDLE%d@example.net" : "r%d@example.net", i);
+		char *subj = xasprintf(
+			i % 1000 ? "report %05d" : "report %05d Needle", i);
+		char *mail = xasprintf(i == 2500 ? "NEEDLE%d@example.net"
+						 : "r%d@example.net",
+				       i);
 		struct report_new rn = { subj, "Rita", mail, 100 + i, 0 };
 
 		assert_int_equal(store_report_insert(s, &rn, &id, &err), 0);
@@ -1117,7 +1178,9 @@ static void test_sealed_search(void **state)
 	assert_int_equal(store_report_subjects(s, 0, &v, &n, &err), 0);
 	assert_int_equal(n, N);
 	for (size_t i = 0; i < n; i++) {
-		char *w = xasprintf(i % 1000 == 999 ? "report %05zu Needle" : "report %05zu", i + 1);
+		char *w = xasprintf(i % 1000 == 999 ? "report %05zu Needle"
+						    : "report %05zu",
+				    i + 1);
 		assert_string_equal(v[i].subject, w);
 		free(w);
 	}
@@ -1174,7 +1237,7 @@ static void test_report_page(void **state)
 	int idx[71], k = 2;
 	want[0] = id[5];
 	idx[0] = 5;
-	want[1] = id[69] + 1000;  /* no such report */
+	want[1] = id[69] + 1000; /* no such report */
 	idx[1] = -1;
 	for (int j = 0; j < 70; j++)
 		if ((j * 3) % 70 != 5) {
@@ -1192,7 +1255,9 @@ static void test_report_page(void **state)
 		assert_int_equal(out[i].id, want[i]);
 		assert_string_equal(out[i].subject, subj);
 		assert_int_equal(out[i].disclosure,
-				 idx[i] == 1 ? 9000 : idx[i] == 2 ? 7000 : 0);
+				 idx[i] == 1	       ? 9000
+					 : idx[i] == 2 ? 7000
+						       : 0);
 	}
 	for (int i = 0; i < 71; i++)
 		report_release(&out[i]);
@@ -1202,11 +1267,12 @@ static void test_report_page(void **state)
 	struct session sess;
 	memset(&sess, 0, sizeof(sess));
 	sess.store = s;
-	assert_int_equal(report_first_ids(&sess, "deadline", 3, &ids, &n, &err), 0);
+	assert_int_equal(report_first_ids(&sess, "deadline", 3, &ids, &n, &err),
+			 0);
 	assert_int_equal(n, 3);
-	assert_int_equal(ids[0], id[2]);  /* 7000 */
-	assert_int_equal(ids[1], id[1]);  /* 9000, not its older 5000 */
-	assert_int_equal(ids[2], id[0]);  /* undecided: its policy default */
+	assert_int_equal(ids[0], id[2]); /* 7000 */
+	assert_int_equal(ids[1], id[1]); /* 9000, not its older 5000 */
+	assert_int_equal(ids[2], id[0]); /* undecided: its policy default */
 	free(ids);
 	store_close(s);
 }
@@ -1737,19 +1803,26 @@ static void test_upgrade_from_1(void **state)
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_message_insert(s, &m, &row, &err), 0);
 	m.message_id = (char *)"b@x";
-	assert_int_equal(store_message_insert(s, &m, &row, &err), ERR_DUPLICATE);
+	assert_int_equal(store_message_insert(s, &m, &row, &err),
+			 ERR_DUPLICATE);
 	/* Foreign keys are on again once open. */
-	assert_int_equal(store_signature_add(s, 999, SIG_VALID, NULL, 0, &err), ERR_IO);
+	assert_int_equal(store_signature_add(s, 999, SIG_VALID, NULL, 0, &err),
+			 ERR_IO);
 	store_rollback(s);
 	store_close(s);
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1,
+					    &st, NULL),
+			 SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
-	assert_int_equal(sqlite3_prepare_v2(db,
-		"SELECT count(*) FROM sqlite_master WHERE name = 'messages_message_id'",
-		-1, &st, NULL), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_prepare_v2(
+			db,
+			"SELECT count(*) FROM sqlite_master WHERE name = 'messages_message_id'",
+			-1, &st, NULL),
+		SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_int_equal(sqlite3_column_int(st, 0), 1);
 	sqlite3_finalize(st);
@@ -1791,7 +1864,8 @@ static void test_migrate_participant_key(void **state)
 	sqlite3_close(db);
 	s = unit_store_open("v1.db");
 	assert_int_equal(store_schema_version(s), (int)schema_sqlite_count);
-	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
+	assert_int_equal(
+		store_participant_get(s, id, "mia@example.org", &p, &err), 0);
 	assert_null(p.key_fpr);
 	participant_release(&p);
 	/* A key is its event, naming the row, which the store applies. */
@@ -1811,8 +1885,10 @@ static void test_migrate_participant_key(void **state)
 			 ERR_NOTFOUND);
 	assert_string_equal(
 		err.msg, "'rex@example.org' is not a participant of report 1");
-	assert_int_equal(store_participant_get(s, id, "mia@example.org", &p, &err), 0);
-	assert_string_equal(p.key_fpr, "0123456789ABCDEF0123456789ABCDEF01234567");
+	assert_int_equal(
+		store_participant_get(s, id, "mia@example.org", &p, &err), 0);
+	assert_string_equal(p.key_fpr,
+			    "0123456789ABCDEF0123456789ABCDEF01234567");
 	participant_release(&p);
 	store_close(s);
 	free(path);
@@ -1849,18 +1925,21 @@ static void refused(const char *path, const char *want)
 static void test_folder_others_can_write(void **state)
 {
 	(void)state;
-	char *d = mk_sub("open", 0777), *path = xasprintf("%s/team.db", d), *want;
+	char *d = mk_sub("open", 0777), *path = xasprintf("%s/team.db", d),
+	     *want;
 	struct stat st;
 
-	want = xasprintf("refusing database '%s': other users can create files in its folder '%s' (mode 0777); use a private folder",
-			 path, d);
+	want = xasprintf(
+		"refusing database '%s': other users can create files in its folder '%s' (mode 0777); use a private folder",
+		path, d);
 	refused(path, want);
 	free(want);
-	assert_int_equal(stat(path, &st), -1);   /* nothing created */
+	assert_int_equal(stat(path, &st), -1); /* nothing created */
 
 	chmod(d, 0770);
-	want = xasprintf("refusing database '%s': its group can create files in its folder '%s' (mode 0770; run: chmod g-w '%s', or set store.shared_group)",
-			 path, d, d);
+	want = xasprintf(
+		"refusing database '%s': its group can create files in its folder '%s' (mode 0770; run: chmod g-w '%s', or set store.shared_group)",
+		path, d, d);
 	refused(path, want);
 	free(want);
 
@@ -1882,25 +1961,30 @@ static void test_planted_files(void **state)
 	/* Before the database exists: a 0666 -wal and -shm left for us. */
 	touch(wal, 0666);
 	touch(shm, 0666);
-	want = xasprintf("refusing database file '%s': its mode 0666 lets others read it (run: chmod 600 '%s')",
-			 wal, wal);
+	want = xasprintf(
+		"refusing database file '%s': its mode 0666 lets others read it (run: chmod 600 '%s')",
+		wal, wal);
 	refused(path, want);
 	free(want);
 	unlink(wal);
-	want = xasprintf("refusing database file '%s': its mode 0666 lets others read it (run: chmod 600 '%s')",
-			 shm, shm);
+	want = xasprintf(
+		"refusing database file '%s': its mode 0666 lets others read it (run: chmod 600 '%s')",
+		shm, shm);
 	refused(path, want);
 	free(want);
 	unlink(shm);
 
 	/* A link where the -shm goes, a folder where the -journal goes. */
 	assert_int_equal(symlink(path, shm), 0);
-	want = xasprintf("refusing database file '%s': it is a symbolic link", shm);
+	want = xasprintf("refusing database file '%s': it is a symbolic link",
+			 shm);
 	refused(path, want);
 	free(want);
 	unlink(shm);
 	assert_int_equal(mkdir(journal, 0700), 0);
-	want = xasprintf("refusing database file '%s': it is not a regular file", journal);
+	want = xasprintf(
+		"refusing database file '%s': it is not a regular file",
+		journal);
 	refused(path, want);
 	free(want);
 	rmdir(journal);
@@ -1930,20 +2014,22 @@ static void test_planted_files_foreign(void **state)
 	wal = xasprintf("%s-wal", path);
 	touch(wal, 0600);
 	assert_int_equal(chown(wal, 65534, 65534), 0);
-	want = xasprintf("refusing database file '%s': it belongs to another user (uid 65534)", wal);
+	want = xasprintf(
+		"refusing database file '%s': it belongs to another user (uid 65534)",
+		wal);
 	refused(path, want);
 	free(want);
 	unlink(wal);
 	assert_int_equal(chown(d, 65534, 65534), 0);
-	want = xasprintf("refusing database '%s': its folder '%s' belongs to another user (uid 65534)",
-			 path, d);
+	want = xasprintf(
+		"refusing database '%s': its folder '%s' belongs to another user (uid 65534)",
+		path, d);
 	refused(path, want);
 	free(want);
 	free(wal);
 	free(path);
 	free(d);
 }
-
 
 /* A migration that has shipped never changes (schema-sqlite.c): a store
  * made by an older build would not get the edit.  The first 16 hex digits
@@ -1971,20 +2057,22 @@ static void test_migrations_frozen(void **state)
 		const char *const *text, *const *sha;
 		size_t n, nsha;
 	} engines[] = {
-		{ schema_sqlite, sqlite_sha, schema_sqlite_count, ARRAY_SIZE(sqlite_sha) },
+		{ schema_sqlite, sqlite_sha, schema_sqlite_count,
+		  ARRAY_SIZE(sqlite_sha) },
 		{ schema_pg, pg_sha, schema_pg_count, ARRAY_SIZE(pg_sha) },
 	};
 
 	for (size_t e = 0; e < ARRAY_SIZE(engines); e++) {
 		assert_true(engines[e].n >= engines[e].nsha);
 		for (size_t i = 0; i < engines[e].nsha; i++) {
-			char *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256,
-								engines[e].text[i], -1);
+			char *h = g_compute_checksum_for_string(
+				G_CHECKSUM_SHA256, engines[e].text[i], -1);
 			h[16] = '\0';
 			if (strcmp(h, engines[e].sha[i]) != 0)
-				fail_msg("%s migration %zu changed: %s, shipped as %s",
-					 e ? "PostgreSQL" : "SQLite", i + 1, h,
-					 engines[e].sha[i]);
+				fail_msg(
+					"%s migration %zu changed: %s, shipped as %s",
+					e ? "PostgreSQL" : "SQLite", i + 1, h,
+					engines[e].sha[i]);
 			g_free(h);
 		}
 	}

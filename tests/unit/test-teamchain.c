@@ -62,10 +62,12 @@ static void test_codec_round_trip(void **state)
 
 	/* Every prefix is refused, and a byte more. */
 	for (size_t cut = 0; cut < len; cut++)
-		assert_int_equal(team_event_decode(enc, cut, &back, &e), ERR_INVALID);
+		assert_int_equal(team_event_decode(enc, cut, &back, &e),
+				 ERR_INVALID);
 	enc = xrealloc(enc, len + 1);
 	enc[len] = 0;
-	assert_int_equal(team_event_decode(enc, len + 1, &back, &e), ERR_INVALID);
+	assert_int_equal(team_event_decode(enc, len + 1, &back, &e),
+			 ERR_INVALID);
 	assert_non_null(strstr(e.msg, "after the team event's last field"));
 	free(enc);
 	team_event_release(&ev);
@@ -113,7 +115,8 @@ static void test_codec_refuses_non_canonical(void **state)
 		memcpy(tmp, enc + wl, one);
 		memcpy(enc + wl, enc + wl + one, one);
 		memcpy(enc + wl + one, tmp, one);
-		assert_int_equal(team_event_decode(enc, len, &back, &e), ERR_INVALID);
+		assert_int_equal(team_event_decode(enc, len, &back, &e),
+				 ERR_INVALID);
 		assert_non_null(strstr(e.msg, "ascending"));
 	}
 	free(enc);
@@ -127,7 +130,7 @@ struct member {
 };
 
 static struct member A = { "alice", FA, NULL }, B = { "bob", FB, NULL },
-		      C = { "carol", FC, NULL };
+		     C = { "carol", FC, NULL };
 
 /* The keyring's checks: every certification good but a "bad" one; a
  * wrapped copy is its key's unless its bytes say "stranger". */
@@ -136,16 +139,18 @@ static int cert_cb(void *data, const char *fpr, const unsigned char *pub,
 {
 	(void)data, (void)pub;
 	if (len == 3 && !memcmp(cert, "bad", 3))
-		return err_setc(err, ERR_CRYPTO, "the certification of %s is no good", fpr);
+		return err_setc(err, ERR_CRYPTO,
+				"the certification of %s is no good", fpr);
 	return 0;
 }
 
-static int wrapped_cb(void *data, const char *fpr, const void *blob,
-		      size_t len, struct err *err)
+static int wrapped_cb(void *data, const char *fpr, const void *blob, size_t len,
+		      struct err *err)
 {
 	(void)data;
 	if (len == 8 && !memcmp(blob, "stranger", 8))
-		return err_setc(err, ERR_CRYPTO, "it is encrypted to a stranger, not %s", fpr);
+		return err_setc(err, ERR_CRYPTO,
+				"it is encrypted to a stranger, not %s", fpr);
 	return 0;
 }
 
@@ -154,7 +159,7 @@ static const struct team_chain_check CHK = { NULL, cert_cb, wrapped_cb };
 struct log {
 	struct team_event_row *rows;
 	size_t n;
-	struct team_chain c;   /* the writers' view */
+	struct team_chain c; /* the writers' view */
 };
 
 static void keys_setup(void)
@@ -166,7 +171,8 @@ static void keys_setup(void)
 	for (size_t i = 0; i < 3; i++) {
 		memset(seed, (int)i + 1, sizeof(seed));
 		if (!o[i]->key)
-			assert_int_equal(sign_key_from_seed(seed, &o[i]->key, &e), 0);
+			assert_int_equal(
+				sign_key_from_seed(seed, &o[i]->key, &e), 0);
 	}
 }
 
@@ -178,7 +184,8 @@ static void append(struct log *l, struct team_event *ev, struct member *o)
 	size_t len;
 
 	assert_int_equal(team_chain_sign(&l->c, ev, o->fpr, o->key, &body, &len,
-					 sig, &e), 0);
+					 sig, &e),
+			 0);
 	l->rows = xrealloc(l->rows, (l->n + 1) * sizeof(*l->rows));
 	l->rows[l->n].seq = (int64_t)l->n + 1;
 	l->rows[l->n].body = body;
@@ -348,7 +355,8 @@ static void test_chain_tampered_byte(void **state)
 	l.rows[1].body[l.rows[1].len - 1] ^= 1;
 	verify(&l, FA, &v);
 	assert_null(team_chain_current(&v));
-	assert_true(noted(&v, "team key generation 1: its signature is bad: not used"));
+	assert_true(noted(
+		&v, "team key generation 1: its signature is bad: not used"));
 	team_chain_release(&v);
 	/* The signature's own bytes. */
 	l.rows[1].body[l.rows[1].len - 1] ^= 1;
@@ -388,7 +396,8 @@ static void test_chain_dropped_reordered(void **state)
 	l.rows[3] = l.rows[4];
 	l.rows[4] = t;
 	{
-		struct team_event_row rows[4] = { l.rows[0], l.rows[1], l.rows[2], l.rows[4] };
+		struct team_event_row rows[4] = { l.rows[0], l.rows[1],
+						  l.rows[2], l.rows[4] };
 		team_chain_init(&v);
 		team_chain_feed(&v, rows, 4, &CHK);
 		assert_non_null(v.broken);
@@ -428,19 +437,23 @@ static void test_chain_wrong_signer(void **state)
 	ev.wraps[0].blob = (unsigned char *)xstrdup("x");
 	ev.wraps[0].len = 1;
 	ev.nwraps = 1;
-	assert_int_equal(team_chain_sign(&l.c, &ev, FA, C.key, &body, &len, sig, &e), 0);
+	assert_int_equal(
+		team_chain_sign(&l.c, &ev, FA, C.key, &body, &len, sig, &e), 0);
 	team_event_release(&ev);
 	l.rows = xrealloc(l.rows, (l.n + 1) * sizeof(*l.rows));
 	l.rows[l.n] = (struct team_event_row){ (int64_t)l.n + 1, body, len,
-					       xmemdup(sig, sizeof(sig)), sizeof(sig) };
+					       xmemdup(sig, sizeof(sig)),
+					       sizeof(sig) };
 	team_chain_feed(&l.c, &l.rows[l.n], 1, &CHK);
 	l.n++;
 	generation(&l, &A, 2, NULL, 0, "wrapped");
 	verify(&l, FA, &v);
 	assert_null(v.broken);
-	assert_true(noted(&v, "signed by " FC ", who is not on the roster: not used"));
-	assert_true(noted(&v, "team key generation 5: signed by " FC
-			      ", who is not on the roster: not used"));
+	assert_true(noted(
+		&v, "signed by " FC ", who is not on the roster: not used"));
+	assert_true(noted(&v,
+			  "team key generation 5: signed by " FC
+			  ", who is not on the roster: not used"));
 	assert_true(noted(&v, "team key generation 6: its signature is bad"));
 	assert_int_equal(team_chain_current(&v)->gen, 2);
 	team_chain_release(&v);
@@ -462,8 +475,9 @@ static void test_chain_removed_signer(void **state)
 	generation(&l, &B, 2, NULL, 0, "wrapped");
 	remove_officer(&l, &B, &A);
 	verify(&l, FA, &v);
-	assert_true(noted(&v, "team key generation 2: signed by " FB
-			      ", who is not on the roster: not used"));
+	assert_true(noted(&v,
+			  "team key generation 2: signed by " FB
+			  ", who is not on the roster: not used"));
 	assert_true(noted(&v, "officer-removed): signed by " FB));
 	assert_true(team_chain_on_roster(&v, FA));
 	assert_int_equal(team_chain_current(&v)->gen, 1);
@@ -495,9 +509,12 @@ static void test_chain_generation_rules(void **state)
 	generation(&l, &A, 3, ab, 2, "wrapped");
 	generation(&l, &B, 3, ab, 2, "wrapped");
 	verify(&l, FA, &v);
-	assert_true(noted(&v, "team key generation 1: it is not wrapped to exactly the roster"));
-	assert_true(noted(&v, "team key generation 2: its copy for " FA
-			      ": it is encrypted to a stranger"));
+	assert_true(noted(
+		&v,
+		"team key generation 1: it is not wrapped to exactly the roster"));
+	assert_true(noted(&v,
+			  "team key generation 2: its copy for " FA
+			  ": it is encrypted to a stranger"));
 	assert_true(noted(&v, "team key generation 3: not newer"));
 	assert_int_equal(team_chain_current(&v)->gen, 3);
 	assert_null(v.broken);

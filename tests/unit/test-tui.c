@@ -47,7 +47,7 @@ static void test_target(void **state)
 		{ "show", "7" },
 		{ "show --json", "7" },
 		{ "triage --severity high", "7" },
-		{ "triage --note 42", "7" },     /* 42 is the note */
+		{ "triage --note 42", "7" }, /* 42 is the note */
 		{ "triage --note=42", "7" },
 		{ "date set 2026-12-20", "7" },
 		{ "date propose +10d --by reporter --reason r", "7" },
@@ -55,7 +55,7 @@ static void test_target(void **state)
 		{ "vendor notify Debian", "7" },
 		{ "vendor status 'Acme%iCorp' fixed", "7" },
 		{ "export --format md", "7" },
-		{ "export -o 9 --format md", "7" },        /* 9 is -o's file */
+		{ "export -o 9 --format md", "7" }, /* 9 is -o's file */
 		{ "attachment -o 9", "7" },
 		{ "import -j 9 x.eml", "-" },
 		/* a report named in the line wins */
@@ -78,7 +78,8 @@ static void test_target(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		char *got = target(t[i].line);
 		if (strcmp(got, t[i].want))
-			fail_msg("'%s': got %s, want %s", t[i].line, got, t[i].want);
+			fail_msg("'%s': got %s, want %s", t[i].line, got,
+				 t[i].want);
 		free(got);
 	}
 	/* No current report: only what the line names. */
@@ -93,8 +94,9 @@ static void test_target(void **state)
 static void test_join_split(void **state)
 {
 	static const char *const words[] = {
-		"vendor", "status", "12", "Acme%iCorp", "it's", "two words",
-		"a\"b", "back\\slash", "", "--note=x y",
+		"vendor", "status",	"12",	"Acme%iCorp",
+		"it's",	  "two words",	"a\"b", "back\\slash",
+		"",	  "--note=x y",
 	};
 	char **back;
 	int n;
@@ -144,12 +146,16 @@ static void test_key_table(void **state)
 		if (!strcmp(verb, "prompt"))
 			sscanf(r->command + 7, "%63s", verb);
 		if (!cmd_find(verb))
-			fail_msg("key row %s runs unknown verb '%s'", r->name, verb);
+			fail_msg("key row %s runs unknown verb '%s'", r->name,
+				 verb);
 	}
 	/* The keys that change a report run commands, which check the move
 	 * and ask through the session (tests/e2e/tui-asks.sh sees the
 	 * question): no handler of the UI's changes anything. */
-	static const struct { int key; const char *name, *command; } writes[] = {
+	static const struct {
+		int key;
+		const char *name, *command;
+	} writes[] = {
 		{ 'R', "reject", "triage --state rejected" },
 		{ 'A', "accept", "triage --state accepted" },
 		{ 'C', "claim", "triage --claim" },
@@ -157,7 +163,8 @@ static void test_key_table(void **state)
 		{ 'r', "compose-reply", "reply" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(writes); i++) {
-		const struct tui_key_entry *r = keys_table_row(V_REPORT, writes[i].key);
+		const struct tui_key_entry *r =
+			keys_table_row(V_REPORT, writes[i].key);
 
 		assert_null(r->handler);
 		assert_string_equal(r->name, writes[i].name);
@@ -204,7 +211,7 @@ static void test_binds(void **state)
 	ctx.sess->cfg = &cfg;
 	t.ctx = &ctx;
 	keys_parse_binds(&t);
-	assert_int_equal(t.nbinds, 2);  /* the bad line is refused */
+	assert_int_equal(t.nbinds, 2); /* the bad line is refused */
 	assert_non_null(strstr(t.status, "bad bind line"));
 	tui_status_clear(&t);
 	cmd = keys_lookup(&t, V_REPORTS, 'A', &e);
@@ -235,14 +242,18 @@ static int col_at(const char *line, size_t off)
 static void test_timeline_columns(void **state)
 {
 	struct event ev[] = {
-		{ 1, 1, 1796205600, (char *)"root", (char *)"import", (char *)"report from rita" },
-		{ 2, 1, 1796209200, (char *)"an-officer-with-a-very-long-name", (char *)"state", (char *)"new -> triaged" },
-		{ 3, 1, 1796212800, (char *)"root", (char *)"participant-add", (char *)"Dev <dev@example.org>" },
+		{ 1, 1, 1796205600, (char *)"root", (char *)"import",
+		  (char *)"report from rita" },
+		{ 2, 1, 1796209200, (char *)"an-officer-with-a-very-long-name",
+		  (char *)"state", (char *)"new -> triaged" },
+		{ 3, 1, 1796212800, (char *)"root", (char *)"participant-add",
+		  (char *)"Dev <dev@example.org>" },
 	};
 	struct report_full rf;
 	struct tui_lines l;
 	char *head = NULL;
-	const char *detail[] = { "Dev <dev@example.org>", "new -> triaged", "report from rita" };
+	const char *detail[] = { "Dev <dev@example.org>", "new -> triaged",
+				 "report from rita" };
 	int when, officer, kind, dcol;
 
 	(void)state;
@@ -283,7 +294,7 @@ static void test_key_lookup(void **state)
 {
 	static const struct {
 		enum tui_view_id view;
-		const char *key, *want;  /* want NULL: the key does nothing */
+		const char *key, *want; /* want NULL: the key does nothing */
 	} t[] = {
 		{ V_PARTICIPANTS, "Space", "check" },
 		{ V_REPORTS, "Space", "page-down" },
@@ -324,11 +335,12 @@ static void test_key_lookup(void **state)
 
 		assert_true(k > 0);
 		if (!t[i].want && got)
-			fail_msg("%s in view %s: got %s, want nothing", t[i].key,
-				 keys_view_name(t[i].view), got);
+			fail_msg("%s in view %s: got %s, want nothing",
+				 t[i].key, keys_view_name(t[i].view), got);
 		if (t[i].want && (!got || strcmp(got, t[i].want)))
 			fail_msg("%s in view %s: got %s, want %s", t[i].key,
-				 keys_view_name(t[i].view), got ? got : "nothing", t[i].want);
+				 keys_view_name(t[i].view),
+				 got ? got : "nothing", t[i].want);
 		/* The row returned is the table's row for that key. */
 		assert_ptr_equal(e, got ? keys_table_row(t[i].view, k) : NULL);
 	}
@@ -356,7 +368,8 @@ static void test_binds_order(void **state)
 	assert_int_equal(tu.nbinds, 3);
 	assert_string_equal(keys_lookup(&tu, V_REPORT, 'X', &e), "list --open");
 	assert_null(e);
-	assert_string_equal(keys_lookup(&tu, V_VENDORS, 'X', &e), "list --open");
+	assert_string_equal(keys_lookup(&tu, V_VENDORS, 'X', &e),
+			    "list --open");
 	keys_free_binds(&tu);
 	ctx.sess->cfg = NULL;
 	unit_ctx_release(&ctx);
@@ -368,7 +381,8 @@ static bool usage_has(const char *usage, const char *word)
 	size_t n = strlen(word);
 
 	for (const char *p = strstr(usage, word); p; p = strstr(p + 1, word))
-		if ((p == usage || (!isalnum((unsigned char)p[-1]) && p[-1] != '-')) &&
+		if ((p == usage ||
+		     (!isalnum((unsigned char)p[-1]) && p[-1] != '-')) &&
 		    !isalnum((unsigned char)p[n]))
 			return true;
 	return false;
@@ -386,30 +400,39 @@ static void test_target_spec(void **state)
 
 		if (e->target == CMD_TARGET_NONE) {
 			if (has_id)
-				fail_msg("%s: its usage names an ID, it declares no target", e->name);
+				fail_msg(
+					"%s: its usage names an ID, it declares no target",
+					e->name);
 			continue;
 		}
 		if (!has_id)
-			fail_msg("%s: it declares a target, its usage names no ID", e->name);
+			fail_msg(
+				"%s: it declares a target, its usage names no ID",
+				e->name);
 		if (!e->target_subs)
 			continue;
 		char *subs = xstrdup(e->target_subs), *save = NULL;
-		for (char *w = strtok_r(subs, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		for (char *w = strtok_r(subs, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save)) {
 			char *want = xasprintf("%s ID", w);
 			if (!usage_has(e->usage, want))
-				fail_msg("%s: sub-command %s takes the report, usage lacks '%s'",
-					 e->name, w, want);
+				fail_msg(
+					"%s: sub-command %s takes the report, usage lacks '%s'",
+					e->name, w, want);
 			free(want);
 		}
 		free(subs);
 		/* and every "SUB ID" of the usage is a declared sub-command */
-		for (const char *p = strstr(e->usage, " ID"); p; p = strstr(p + 1, " ID")) {
+		for (const char *p = strstr(e->usage, " ID"); p;
+		     p = strstr(p + 1, " ID")) {
 			const char *b = p;
 			while (b > e->usage && b[-1] != ' ' && b[-1] != '|')
 				b--;
 			char *sub = xstrndup(b, (size_t)(p - b));
 			if (*sub && !usage_has(e->target_subs, sub))
-				fail_msg("%s: usage has '%s ID', not a target sub-command", e->name, sub);
+				fail_msg(
+					"%s: usage has '%s ID', not a target sub-command",
+					e->name, sub);
 			free(sub);
 		}
 	}
@@ -428,8 +451,9 @@ static void test_key_rows_target(void **state)
 			continue;
 		got = target(r->command);
 		if (strcmp(got, "7"))
-			fail_msg("key row %s: '%s' runs on %s, not the current report",
-				 r->name, r->command, got);
+			fail_msg(
+				"key row %s: '%s' runs on %s, not the current report",
+				r->name, r->command, got);
 		free(got);
 	}
 }
@@ -443,14 +467,17 @@ static void test_wrap(void **state)
 	static const struct {
 		const char *text;
 		int width;
-		const char *want;  /* display lines joined by '|' */
-		const char *src;   /* their logical lines */
+		const char *want; /* display lines joined by '|' */
+		const char *src; /* their logical lines */
 	} t[] = {
 		{ "abcdefghijklmnop", 10, "abcdefghij|klmnop", "00" },
 		{ "abcdefghij", 10, "abcdefghij", "0" },
-		{ "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 5,
-		  "\xe6\xbc\xa2\xe5\xad\x97|\xe6\xbc\xa2\xe5\xad\x97|\xe6\xbc\xa2", "000" },
-		{ "a\xe6\xbc\xa2\xe5\xad\x97", 4, "a\xe6\xbc\xa2|\xe5\xad\x97", "00" },
+		{ "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2",
+		  5,
+		  "\xe6\xbc\xa2\xe5\xad\x97|\xe6\xbc\xa2\xe5\xad\x97|\xe6\xbc\xa2",
+		  "000" },
+		{ "a\xe6\xbc\xa2\xe5\xad\x97", 4, "a\xe6\xbc\xa2|\xe5\xad\x97",
+		  "00" },
 		{ "a\tb", 20, "a       b", "0" },
 		{ "abcdefghi\tX", 10, "abcdefghi |X", "00" },
 		{ "one\ntwo\n", 10, "one|two", "01" },
@@ -469,12 +496,16 @@ static void test_wrap(void **state)
 		for (size_t j = 0; j < l.n; j++) {
 			sbuf_addf(&got, "%s%s", j ? "|" : "", l.line[j]);
 			sbuf_addf(&src, "%zu", l.src[j]);
-			if (t[i].width > 0 && text_width(l.line[j]) > t[i].width)
-				fail_msg("case %zu: line %zu is wider than %d", i, j, t[i].width);
+			if (t[i].width > 0 &&
+			    text_width(l.line[j]) > t[i].width)
+				fail_msg("case %zu: line %zu is wider than %d",
+					 i, j, t[i].width);
 		}
-		if (strcmp(got.buf ? got.buf : "", t[i].want) || strcmp(src.buf, t[i].src))
+		if (strcmp(got.buf ? got.buf : "", t[i].want) ||
+		    strcmp(src.buf, t[i].src))
 			fail_msg("case %zu: got '%s' (%s), want '%s' (%s)", i,
-				 got.buf ? got.buf : "", src.buf, t[i].want, t[i].src);
+				 got.buf ? got.buf : "", src.buf, t[i].want,
+				 t[i].src);
 		sbuf_release(&got);
 		sbuf_release(&src);
 		lines_release(&l);
@@ -488,7 +519,7 @@ static void test_hanging(void **state)
 	static const struct {
 		const char *text;
 		int width, indent;
-		const char *want;  /* rows joined by '|' */
+		const char *want; /* rows joined by '|' */
 	} t[] = {
 		{ "short", 20, 4, "short" },
 		{ "  one two three four five six seven", 20, 4,
@@ -497,7 +528,8 @@ static void test_hanging(void **state)
 		  "key   name   a|            description|            that goes on" },
 		{ "abcdefghijklmnopqrstuvwxyz0123456789", 20, 4,
 		  "abcdefghijklmnopqrst|    uvwxyz0123456789" },
-		{ "x \xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 20, 2,
+		{ "x \xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2",
+		  20, 2,
 		  "x|  \xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2|  \xe5\xad\x97\xe6\xbc\xa2" },
 	};
 
@@ -511,10 +543,12 @@ static void test_hanging(void **state)
 		for (size_t j = 0; j < l.n; j++) {
 			sbuf_addf(&got, "%s%s", j ? "|" : "", l.line[j]);
 			if (text_width(l.line[j]) > t[i].width)
-				fail_msg("case %zu: row %zu is wider than %d", i, j, t[i].width);
+				fail_msg("case %zu: row %zu is wider than %d",
+					 i, j, t[i].width);
 		}
 		if (strcmp(got.buf, t[i].want))
-			fail_msg("case %zu: got '%s', want '%s'", i, got.buf, t[i].want);
+			fail_msg("case %zu: got '%s', want '%s'", i, got.buf,
+				 t[i].want);
 		assert_int_equal(l.nsrc, 1);
 		sbuf_release(&got);
 		lines_release(&l);
@@ -560,9 +594,13 @@ static void test_text_width(void **state)
 	(void)state;
 	assert_int_equal(text_width(""), 0);
 	assert_int_equal(text_width("abc"), 3);
-	assert_int_equal(text_width("\xe6\xbc\xa2" "a"), 3);        /* wide */
-	assert_int_equal(text_width("e\xcc\x81"), 1);               /* combining */
-	assert_int_equal(text_width("\xff" "a"), 2);                /* bad byte: one '?' */
+	assert_int_equal(text_width("\xe6\xbc\xa2"
+				    "a"),
+			 3); /* wide */
+	assert_int_equal(text_width("e\xcc\x81"), 1); /* combining */
+	assert_int_equal(text_width("\xff"
+				    "a"),
+			 2); /* bad byte: one '?' */
 }
 
 /* Row y of the curses screen as UTF-8 (one character per cell it
@@ -639,7 +677,8 @@ static int64_t add_report(struct store *s, const char *subject, const char *sev,
  */
 static void test_list_columns(void **state)
 {
-	static const char *const head[] = { "ID", "STATE", "SEVERITY", "CLAIMED", "SUBJECT" };
+	static const char *const head[] = { "ID", "STATE", "SEVERITY",
+					    "CLAIMED", "SUBJECT" };
 	struct cmd_ctx ctx;
 	struct tui tu;
 	struct tui_view *v;
@@ -651,9 +690,12 @@ static void test_list_columns(void **state)
 	(void)state;
 	unit_ctx_init(&ctx, "list.db", NULL, NULL);
 	add_report(ctx.sess->store, "UAF in tcp", "high", "olga");
-	add_report(ctx.sess->store, "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2"
-		   "\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97", "low",
-		   "a\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97");
+	add_report(
+		ctx.sess->store,
+		"\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2"
+		"\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97",
+		"low",
+		"a\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2\xe5\xad\x97");
 	add_report(ctx.sess->store, "e \x1b[2J", "none", NULL);
 	assert_non_null(out);
 	assert_non_null(in);
@@ -671,7 +713,7 @@ static void test_list_columns(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(head); i++) {
 		char *p = strstr(hdr, head[i]);
 		assert_non_null(p);
-		col[i] = (int)(p - hdr);  /* the header is ASCII */
+		col[i] = (int)(p - hdr); /* the header is ASCII */
 	}
 	/* Rows 2-4: the three reports, the order aside. */
 	bool seen[3] = { false, false, false };
@@ -689,8 +731,10 @@ static void test_list_columns(void **state)
 		struct err err = { 0, "" };
 		assert_int_equal(report_get(ctx.sess, id, &r, &err), 0);
 		if (id != 2 || unit_pg) {
-			char *claim = xasprintf("%.10s ", r.claimed_by && *r.claimed_by ?
-						r.claimed_by : "-");
+			char *claim = xasprintf("%.10s ",
+						r.claimed_by && *r.claimed_by
+							? r.claimed_by
+							: "-");
 			assert_memory_equal(row + col[3], claim, strlen(claim));
 			free(claim);
 		}
@@ -704,11 +748,15 @@ static void test_list_columns(void **state)
 			 * four; the fifth would cross the column's edge, so the
 			 * tenth cell stays blank, then the separator */
 			if (!unit_pg)
-				assert_memory_equal(row + col[3], "a\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2"
-						    "\xe5\xad\x97  ", 15);
+				assert_memory_equal(
+					row + col[3],
+					"a\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2"
+					"\xe5\xad\x97  ",
+					15);
 			/* 8 wide characters from column 47 of 60: 6 fit */
 			assert_int_equal(text_width(at_cell(row, col[4])), 12);
-			assert_true(col[4] + text_width(at_cell(row, col[4])) <= COLS);
+			assert_true(col[4] + text_width(at_cell(row, col[4])) <=
+				    COLS);
 		} else {
 			assert_memory_equal(row + col[2], "none ", 5);
 			assert_string_equal(at_cell(row, col[4]), "e ^[[2J");
@@ -736,10 +784,11 @@ static void test_status(void **state)
 	(void)state;
 	memset(&t, 0, sizeof(t));
 	for (int i = 0; i < 400; i++)
-		sbuf_adds(&sb, "\xc3\xa9");    /* é: 800 bytes */
+		sbuf_adds(&sb, "\xc3\xa9"); /* é: 800 bytes */
 	tui_status(&t, true, "subject: %s\x1b[2J", sb.buf);
 	assert_true(t.status_error);
-	assert_int_equal(strlen(t.status), strlen("subject: ") + 800 + strlen("^[[2J"));
+	assert_int_equal(strlen(t.status),
+			 strlen("subject: ") + 800 + strlen("^[[2J"));
 	assert_non_null(strstr(t.status, sb.buf));
 	assert_null(strchr(t.status, 0x1b));
 	tui_status_clear(&t);

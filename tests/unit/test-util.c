@@ -25,8 +25,12 @@ static void test_safe_text_table(void **state)
 	check_safe("\x1b[2Jcleared", "^[[2Jcleared", 0);
 	check_safe("\x1b]0;title\x07", "^[]0;title^G", 0);
 	check_safe("\x1b]52;c;ZXZpbA==\x1b\\", "^[]52;c;ZXZpbA==^[\\", 0);
-	check_safe("a\xc2\x9b" "2Jb", "a<U+009B>2Jb", 0);        /* C1 CSI */
-	check_safe("evil\xe2\x80\xae" "fdp.exe", "evil<U+202E>fdp.exe", 0);
+	check_safe("a\xc2\x9b"
+		   "2Jb",
+		   "a<U+009B>2Jb", 0); /* C1 CSI */
+	check_safe("evil\xe2\x80\xae"
+		   "fdp.exe",
+		   "evil<U+202E>fdp.exe", 0);
 	check_safe("zero\xe2\x80\x8bwidth", "zero<U+200B>width", 0);
 	check_safe("bom\xef\xbb\xbf", "bom<U+FEFF>", 0);
 	check_safe("del\x7f", "del^?", 0);
@@ -38,7 +42,8 @@ static void test_safe_text_table(void **state)
 	check_safe("overlong\xc0\xaf", "overlong\\xC0\\xAF", 0);
 	check_safe("surrogate\xed\xa0\x80", "surrogate\\xED\\xA0\\x80", 0);
 	check_safe("trunc\xe2\x82", "trunc\\xE2\\x82", 0);
-	check_safe("caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac", 0);
+	check_safe("caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac",
+		   "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac", 0);
 	check_safe("%n%s", "%n%s", 0);
 	check_safe("tag\xf3\xa0\x81\x81", "tag<U+E0041>", 0);
 }
@@ -61,10 +66,13 @@ static void test_safe_text_random(void **state)
 	for (int round = 0; round < 20000; round++) {
 		size_t n = (size_t)(rand_r(&seed) % sizeof(in));
 		for (size_t i = 0; i < n; i++)
-			in[i] = (char)(rand_r(&seed) % 4 ? rand_r(&seed) % 256 :
-				       "\x1b\x9b\xc2\xe2\x80\xae\n"[rand_r(&seed) % 7]);
+			in[i] = (char)(rand_r(&seed) % 4
+					       ? rand_r(&seed) % 256
+					       : "\x1b\x9b\xc2\xe2\x80\xae\n"
+							 [rand_r(&seed) % 7]);
 		char *out = safe_text(in, n, SAFE_KEEP_NEWLINE);
-		for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+		for (const unsigned char *p = (const unsigned char *)out; *p;
+		     p++)
 			assert_true(*p >= 0x20 || *p == '\n');
 		assert_null(strchr(out, 0x7f));
 		assert_null(strstr(out, "\xc2\x9b"));
@@ -260,7 +268,8 @@ static void test_atomic_file_refuses(void **state)
 	/* Not a regular file. */
 	assert_int_equal(mkdir(sub, 0700), 0);
 	assert_int_equal(atomic_file_open(&af, sub, 0600, &err), ERR_REFUSED);
-	want = xasprintf("refusing to write '%s': it is not a regular file", sub);
+	want = xasprintf("refusing to write '%s': it is not a regular file",
+			 sub);
 	assert_string_equal(err.msg, want);
 	free(want);
 
@@ -293,8 +302,9 @@ static void test_atomic_file_foreign_owner(void **state)
 	spit(path, "theirs\n", 0666);
 	assert_int_equal(chown(path, 65534, 65534), 0);
 	assert_int_equal(atomic_file_open(&af, path, 0600, &err), ERR_REFUSED);
-	want = xasprintf("refusing to write '%s': it belongs to another user (uid 65534)",
-			 path);
+	want = xasprintf(
+		"refusing to write '%s': it belongs to another user (uid 65534)",
+		path);
 	assert_string_equal(err.msg, want);
 	assert_string_equal(got = slurp(path), "theirs\n");
 	assert_int_equal(count_entries(d), 1);
@@ -371,7 +381,8 @@ static void refused(const char *path, int code, const char *want)
 static void test_open_trusted(void **state)
 {
 	(void)state;
-	char *d = mk_dir(), *f = xasprintf("%s/f", d), *w = xasprintf("%s/w", d);
+	char *d = mk_dir(), *f = xasprintf("%s/f", d),
+	     *w = xasprintf("%s/w", d);
 	char *p, *q, *want, *buf;
 	struct err err;
 	size_t len;
@@ -384,7 +395,9 @@ static void test_open_trusted(void **state)
 	free(buf);
 	close(fd);
 	chmod(f, 0666);
-	want = xasprintf("it is writable by others (mode 0666; run: chmod go-w '%s')", f);
+	want = xasprintf(
+		"it is writable by others (mode 0666; run: chmod go-w '%s')",
+		f);
 	refused(f, ERR_REFUSED, want);
 	free(want);
 	chmod(f, 0644);
@@ -396,7 +409,9 @@ static void test_open_trusted(void **state)
 	close(fd);
 	/* ... to a file that does not pass: the file is named. */
 	chmod(f, 0666);
-	want = xasprintf("file '%s' is writable by others (mode 0666; run: chmod go-w '%s')", f, f);
+	want = xasprintf(
+		"file '%s' is writable by others (mode 0666; run: chmod go-w '%s')",
+		f, f);
 	refused(p, ERR_REFUSED, want);
 	free(want);
 	chmod(f, 0644);
@@ -407,14 +422,18 @@ static void test_open_trusted(void **state)
 	chmod(w, 0777);
 	p = xasprintf("%s/f", w);
 	spit(p, "x\n", 0644);
-	want = xasprintf("folder '%s' is writable by others (mode 0777; run: chmod go-w '%s')", w, w);
+	want = xasprintf(
+		"folder '%s' is writable by others (mode 0777; run: chmod go-w '%s')",
+		w, w);
 	refused(p, ERR_REFUSED, want);
 	q = xasprintf("%s/none", w); /* missing, but others could add it */
 	refused(q, ERR_REFUSED, want);
 	free(want);
 	free(q);
 	chmod(w, 01777);
-	want = xasprintf("folder '%s' is writable by others (mode 1777); use a private folder", w);
+	want = xasprintf(
+		"folder '%s' is writable by others (mode 1777); use a private folder",
+		w);
 	refused(p, ERR_REFUSED, want);
 	free(want);
 	free(p);
@@ -430,7 +449,9 @@ static void test_open_trusted(void **state)
 	/* ... but a link in it is not followed, even the officer's own. */
 	p = xasprintf("%s/l", w);
 	assert_int_equal(symlink(f, p), 0);
-	want = xasprintf("symbolic link '%s' is in folder '%s', which others can write", p, w);
+	want = xasprintf(
+		"symbolic link '%s' is in folder '%s', which others can write",
+		p, w);
 	refused(p, ERR_REFUSED, want);
 	free(want);
 	free(p);
@@ -467,7 +488,9 @@ static void test_open_trusted(void **state)
 	if (geteuid() == 0) {
 		p = xasprintf("%s/l", d);
 		assert_int_equal(lchown(p, 65534, 65534), 0);
-		want = xasprintf("symbolic link '%s' belongs to another user (uid 65534)", p);
+		want = xasprintf(
+			"symbolic link '%s' belongs to another user (uid 65534)",
+			p);
 		refused(p, ERR_REFUSED, want);
 		free(want);
 		free(p);
@@ -477,7 +500,8 @@ static void test_open_trusted(void **state)
 		free(want);
 		assert_int_equal(chown(f, 0, 0), 0);
 		assert_int_equal(chown(d, 65534, 65534), 0);
-		want = xasprintf("folder '%s' belongs to another user (uid 65534)", d);
+		want = xasprintf(
+			"folder '%s' belongs to another user (uid 65534)", d);
 		refused(f, ERR_REFUSED, want);
 		free(want);
 	}
@@ -499,15 +523,17 @@ static void test_columns(void **state)
 
 	(void)state;
 	assert_int_equal(str_cols("abc"), 3);
-	assert_int_equal(str_cols("\xe6\xbc\xa2\xe5\xad\x97"), 4);   /* two wide CJK */
-	assert_int_equal(str_cols("e\xcc\x81"), 1);                   /* e + combining acute */
+	assert_int_equal(str_cols("\xe6\xbc\xa2\xe5\xad\x97"),
+			 4); /* two wide CJK */
+	assert_int_equal(str_cols("e\xcc\x81"), 1); /* e + combining acute */
 	s = str_fit("abc", 5);
 	assert_string_equal(s, "abc  ");
 	free(s);
 	s = str_fit("abcdefgh", 5);
 	assert_string_equal(s, "abcd\xe2\x80\xa6");
 	free(s);
-	s = str_fit("\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", 4);   /* 6 columns into 4 */
+	s = str_fit("\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2",
+		    4); /* 6 columns into 4 */
 	assert_string_equal(s, "\xe6\xbc\xa2\xe2\x80\xa6 ");
 	assert_int_equal(str_cols(s), 4);
 	free(s);
@@ -517,7 +543,8 @@ static void test_columns(void **state)
 
 	text_table_init(&t, 3, head, max);
 	text_table_add(&t, (const char *const[]){ "1", "root", "short" });
-	text_table_add(&t, (const char *const[]){ "12345", "a-long-officer", "next" });
+	text_table_add(
+		&t, (const char *const[]){ "12345", "a-long-officer", "next" });
 	f = open_memstream(&out, &len);
 	text_table_print(&t, f);
 	fclose(f);
@@ -553,8 +580,10 @@ static void test_verdict_rules(void **state)
 		assert_string_equal(sig_verdict_name(want[i].v), want[i].name);
 		assert_int_equal(sig_verdict_class(want[i].v), want[i].cls);
 	}
-	assert_string_equal(sig_verdict_name((enum sig_verdict)SIG__COUNT), "error");
-	assert_int_equal(sig_verdict_class((enum sig_verdict)SIG__COUNT), VERDICT_BAD);
+	assert_string_equal(sig_verdict_name((enum sig_verdict)SIG__COUNT),
+			    "error");
+	assert_int_equal(sig_verdict_class((enum sig_verdict)SIG__COUNT),
+			 VERDICT_BAD);
 	/* A stored name this program does not know is never a good one. */
 	assert_int_equal(sig_verdict_from_name("excellent"), SIG_ERROR);
 	assert_int_equal(sig_verdict_from_name(NULL), SIG_ERROR);
@@ -563,13 +592,16 @@ static void test_verdict_rules(void **state)
 	/* bad > revoked > expired > unknown > error > partial > not-signed
 	 * > good > valid, whichever side each stands on. */
 	static const enum sig_verdict order[] = {
-		SIG_VALID, SIG_GOOD, SIG_NOT_SIGNED, SIG_PARTIAL, SIG_ERROR,
-		SIG_UNKNOWN_KEY, SIG_EXPIRED_KEY, SIG_REVOKED_KEY, SIG_BAD,
+		SIG_VALID,	 SIG_GOOD,	  SIG_NOT_SIGNED,
+		SIG_PARTIAL,	 SIG_ERROR,	  SIG_UNKNOWN_KEY,
+		SIG_EXPIRED_KEY, SIG_REVOKED_KEY, SIG_BAD,
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
 		for (size_t k = i; k < ARRAY_SIZE(order); k++) {
-			assert_int_equal(sig_verdict_worse(order[i], order[k]), order[k]);
-			assert_int_equal(sig_verdict_worse(order[k], order[i]), order[k]);
+			assert_int_equal(sig_verdict_worse(order[i], order[k]),
+					 order[k]);
+			assert_int_equal(sig_verdict_worse(order[k], order[i]),
+					 order[k]);
 		}
 }
 
@@ -577,8 +609,13 @@ static void test_verdict_rules(void **state)
 static void test_base64(void **state)
 {
 	static const char *const v[][2] = {
-		{ "", "" }, { "f", "Zg==" }, { "fo", "Zm8=" }, { "foo", "Zm9v" },
-		{ "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" }, { "foobar", "Zm9vYmFy" },
+		{ "", "" },
+		{ "f", "Zg==" },
+		{ "fo", "Zm8=" },
+		{ "foo", "Zm9v" },
+		{ "foob", "Zm9vYg==" },
+		{ "fooba", "Zm9vYmE=" },
+		{ "foobar", "Zm9vYmFy" },
 	};
 	unsigned char *out;
 	size_t n;

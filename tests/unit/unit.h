@@ -60,7 +60,8 @@ static UNIT_UNUSED int unit_store_setup(void **state)
 {
 	(void)state;
 	snprintf(unit_dir, sizeof(unit_dir), "%s/secteam-unit-XXXXXX",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+						       : "/tmp");
 	return mkdtemp(unit_dir) ? 0 : -1;
 }
 
@@ -86,7 +87,9 @@ static UNIT_UNUSED int unit_on_pg(void **state)
 	(void)state;
 	if (!unit_pg_available()) {
 		print_error("no PostgreSQL test server (SECTEAM_TEST_PG=%s)\n",
-			    getenv("SECTEAM_TEST_PG") ? getenv("SECTEAM_TEST_PG") : "unset");
+			    getenv("SECTEAM_TEST_PG")
+				    ? getenv("SECTEAM_TEST_PG")
+				    : "unset");
 		return -1;
 	}
 	unit_use_pg(true);
@@ -94,8 +97,9 @@ static UNIT_UNUSED int unit_on_pg(void **state)
 }
 
 /* A test on SQLite, then the same test on PostgreSQL. */
-#define UNIT_BOTH(t) cmocka_unit_test_setup(t, unit_on_sqlite), \
-		     cmocka_unit_test_setup(t, unit_on_pg)
+#define UNIT_BOTH(t)                               \
+	cmocka_unit_test_setup(t, unit_on_sqlite), \
+		cmocka_unit_test_setup(t, unit_on_pg)
 
 /*
  * Runs tests (a group with the store fixture).  Run by hand, without
@@ -103,15 +107,16 @@ static UNIT_UNUSED int unit_on_pg(void **state)
  * started), the PostgreSQL half is left out; in a run that promised a
  * server, it fails when the server is not there.
  */
-static UNIT_UNUSED int unit_run(const char *name, const struct CMUnitTest *tests,
-				size_t n)
+static UNIT_UNUSED int unit_run(const char *name,
+				const struct CMUnitTest *tests, size_t n)
 {
 	struct CMUnitTest *run = calloc(n + 1, sizeof(*run));
 	size_t k = 0;
 	int r;
 
 	for (size_t i = 0; i < n; i++)
-		if (tests[i].setup_func != unit_on_pg || getenv("SECTEAM_TEST_PG"))
+		if (tests[i].setup_func != unit_on_pg ||
+		    getenv("SECTEAM_TEST_PG"))
 			run[k++] = tests[i];
 	r = _cmocka_run_group_tests(name, run, k, unit_store_setup,
 				    unit_store_teardown);
@@ -126,8 +131,10 @@ static UNIT_UNUSED char *unit_db_name(const char *name)
 
 	sbuf_addf(&db, "unit_%ld_", (long)getpid());
 	for (const char *p = name; *p; p++)
-		sbuf_addch(&db, (*p >= 'a' && *p <= 'z') ||
-				(*p >= '0' && *p <= '9') ? *p : '_');
+		sbuf_addch(&db,
+			   (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')
+				   ? *p
+				   : '_');
 	return sbuf_detach(&db, NULL);
 }
 
@@ -139,10 +146,13 @@ static UNIT_UNUSED char *unit_store_where(const char *name, bool fresh)
 		return xasprintf("%s/%s", unit_dir, name);
 	char *db = unit_db_name(name);
 	if (fresh) {
-		char *cmd = xasprintf("{ dropdb --if-exists '%s' && createdb '%s'; }"
-				      " >/dev/null 2>&1", db, db);
+		char *cmd = xasprintf(
+			"{ dropdb --if-exists '%s' && createdb '%s'; }"
+			" >/dev/null 2>&1",
+			db, db);
 		if (system(cmd) != 0)
-			fail_msg("cannot create database %s on the test server", db);
+			fail_msg("cannot create database %s on the test server",
+				 db);
 		free(cmd);
 	}
 	char *where = xasprintf("dbname=%s", db);
@@ -178,7 +188,9 @@ static UNIT_UNUSED struct store *unit_store_open(const char *name)
 		fail_msg("%s: %s", where, err.msg);
 	free(where);
 	/* The tests' pinned clock on the team server too (migration 5). */
-	if (unit_pg && unit_sql(name, "UPDATE secteam.settings SET client_clock = 1", NULL))
+	if (unit_pg &&
+	    unit_sql(name, "UPDATE secteam.settings SET client_clock = 1",
+		     NULL))
 		fail_msg("%s: cannot set the test clock", name);
 	return s;
 }
@@ -198,7 +210,8 @@ static UNIT_UNUSED struct store *unit_store_reopen(const char *name)
 
 /* A fresh store NAME holding one report, "a report", received at 1000;
  * *id gets its id. */
-static UNIT_UNUSED struct store *unit_store_with_report(const char *name, int64_t *id)
+static UNIT_UNUSED struct store *unit_store_with_report(const char *name,
+							int64_t *id)
 {
 	struct store *s = unit_store_open(name);
 	struct err err = { 0, "" };
@@ -242,10 +255,11 @@ static UNIT_UNUSED int unit_sql(const char *name, const char *sql, char **out)
 {
 	char *where = unit_store_where(name, false);
 	char *tmp = xasprintf("%s/sql.out", unit_dir);
-	char *cmd = unit_pg ?
-		xasprintf("psql -X -q -v ON_ERROR_STOP=1 -d '%s' -c \"SET search_path = secteam\" -c \"%s\" >'%s' 2>&1",
-			  where + strlen("dbname="), sql, tmp) :
-		xasprintf("sqlite3 '%s' \"%s\" >'%s' 2>&1", where, sql, tmp);
+	char *cmd = unit_pg
+		? xasprintf(
+			  "psql -X -q -v ON_ERROR_STOP=1 -d '%s' -c \"SET search_path = secteam\" -c \"%s\" >'%s' 2>&1",
+			  where + strlen("dbname="), sql, tmp)
+		: xasprintf("sqlite3 '%s' \"%s\" >'%s' 2>&1", where, sql, tmp);
 	int r = system(cmd);
 	if (out) {
 		size_t len;
