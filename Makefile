@@ -192,7 +192,7 @@ install: all
 	install -m 0644 secteam-tui.1 $(DESTDIR)$(MANDIR)/secteam-tui.1
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-o0
 
 .PHONY: all units deps deps-quiet run check test check-layers style asan fuzz \
 	fuzz-replay stress bench bench-load man kernel-check kernel-mutations kernel-check-full \

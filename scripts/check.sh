@@ -1,6 +1,6 @@
 #!/bin/sh
 # make check: everything that proves the project works, in one run.
-#   build, layering rules, unit + end-to-end tests, the fuzz corpora,
+#   build, layering rules, house rules, unit + end-to-end tests, the fuzz corpora,
 #   the same tests again under ASan/UBSan, the kernel series in QEMU.
 # Each stage's tests are counted; the last line is
 #   check: N passed, M failed
@@ -54,6 +54,9 @@ proved() { # name command...
 
 single build make -s DEVELOPER=1 all units
 single check-layers scripts/check-layers.sh
+# The house rules: clang-format, the user's CFLAGS (make CFLAGS=-O0, V=1),
+# -Werror only with DEVELOPER=1 (scripts/check-house.sh).
+single house-rules scripts/check-house.sh
 proved tests scripts/run-tests.sh build
 if [ -x scripts/fuzz.sh ]; then
 	single fuzz-replay scripts/fuzz.sh replay
