@@ -197,6 +197,27 @@ tap_is "$(gen_of 5)" "$(gen_of 4)" "  report 5 is not sealed under it"
 tap_like "$(sta roster 2>&1)" "team key generation $(($(gen_of 4) + 1)): its copy for $CAROL: it is encrypted to key [0-9A-F]+, which is not $CAROL's: not used" \
 	"  roster says why"
 
+# The administrator alone (a keyring with the officers' public keys and
+# none of their secret keys) removes dave: the server's side holds at
+# once (dave can no longer log in), and the error says the chain's
+# removal needs an officer's signature; an officer's keyring then signs
+# it.  Signing never stands between a removed officer and the door.
+mkdir -m 700 "$T/adm"
+cp "$H/gpg.conf" "$H/gpg-agent.conf" "$T/adm/" 2>/dev/null
+e2e_on_exit 'gpgconf --homedir "$T/adm" --kill all 2>/dev/null'
+gpg --homedir "$H" --export | gpg --homedir "$T/adm" --batch --import >/dev/null 2>&1
+nev=$(db_sql "SELECT count(*) FROM team_events")
+out=$(PGUSER=$E2E_ADMIN "$SECTEAM_BIN" --db "$DB" --gnupghome "$T/adm" team remove-officer "$DR" 2>&1); rc=$?
+tap_is "$rc" 1 "the administrator alone removes dave: exit 1" "$out"
+tap_like "$out" "$DR can no longer log in and its sessions ended, but the team chain still lists them.*team remove-officer $DR" \
+	"  saying who must sign the chain's removal"
+out=$(PGUSER=$DR psql -X -q -At -d "$E2E_PGDB" -c "SELECT 1" 2>&1); rc=$?
+tap_ok $((rc == 0)) "  dave can no longer log in" "$out"
+tap_is "$(db_sql "SELECT count(*) FROM team_events")" "$nev" "  and nothing was added to the chain"
+out=$(e2e_admin team remove-officer "$DR" 2>&1); rc=$?
+tap_is "$rc" 0 "with an officer's keyring, dave's removal is signed into the chain" "$out"
+tap_is "$(db_sql "SELECT count(*) FROM team_events")" "$((nev + 1))" "  as one more event"
+
 # A dropped event, then a reordered one: the administrator, triggers
 # off.  The chain stops there, and nothing is sealed until it is whole.
 rm_seq=$(db_sql "SELECT min(seq) FROM team_events WHERE seq > 3")
