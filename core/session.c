@@ -985,6 +985,10 @@ static struct team_key *chain_key_of(struct session *sess, bool create,
 		*why = xstrdup(z->failed);
 		return NULL;
 	}
+	/* The keyring itself first: when it cannot be used at all, its own
+	 * error says why, not each event it could not check. */
+	if (!session_crypto(sess, &e))
+		goto fail;
 	if (!z->chain_read && chain_refresh(sess, &e) < 0)
 		goto fail;
 	if (z->chain.broken) {
@@ -1234,8 +1238,23 @@ int session_team_key_open(struct session *sess, struct err *err)
 	for (size_t i = 0; i < n; i++)
 		wrapped_key_release(&w[i]);
 	free(w);
-	if (!n || team_key_of(sess, false, &why))
+	if (store_has_team(sess->store)) {
+		const struct team_chain *c;
+
+		/* The chain's generation, whatever team_keys holds; a team
+		 * whose verified chain has none yet has nothing sealed to
+		 * open.  A chain this keyring cannot verify is no key. */
+		if (team_key_of(sess, false, &why))
+			return 0;
+		c = &sess->seal->chain;
+		if (!n && !c->broken && !team_chain_current(c) &&
+		    (c->started || !c->nnotes)) {
+			free(why);
+			return 0;
+		}
+	} else if (!n || team_key_of(sess, false, &why)) {
 		return 0;
+	}
 	err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
 	free(why);
 	return ERR_CRYPTO;
