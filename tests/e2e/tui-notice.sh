@@ -41,5 +41,10 @@ wait_re "report 1: the notice sent to linux-distros" 10
 tui_ok $? "y: the notice is sent"
 tap_is "$(count)" 1 "one message in the outbox"
 tap_like "$(st show 1 --json | jq -r '.events[] | select(.kind == "distros-notice") | .detail')" "linux-distros@vs.openwall.org" "an event records it"
+# The message runs over the view's last rows until the next key (as
+# vim's long messages do); a key puts the view back before the check
+# that curses alone drew the screen.
+keys j
+wait_re '\?:help' 5
 tui_stop
 tap_done
