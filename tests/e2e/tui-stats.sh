@@ -35,6 +35,17 @@ keys : ; type_text "stats"; keys Enter
 tui_check ":stats opens the same view" wait_for "Reports per month received"
 keys q
 
+# saved FILE: the attachment's bytes are in FILE within 5 s (the file
+# itself, not the message: a message of the save before may still be on
+# the screen while the UI takes the next one).
+saved() {
+	_n=100
+	while [ $_n -gt 0 ] && ! cmp -s "$T/a/poc.c" "$1"; do
+		sleep 0.05
+		_n=$((_n - 1))
+	done
+	[ $_n -gt 0 ]
+}
 keys Enter
 wait_for "attachment 1: poc.c" >/dev/null
 keys s
@@ -43,19 +54,19 @@ type_text 1; keys Enter
 tui_check "then for the file, offering its own name in ~/ (as mutt does)" \
 	wait_for "save it to the file: ~/poc.c"
 keys Enter
-if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/home/poc.c"; then
+if wait_for "attachment 1 saved to" && saved "$T/home/poc.c"; then
 	tui_ok 0 "Enter takes the offer: ~ is the home folder"
 else tui_ok 1 "Enter takes the offer: ~ is the home folder"; fi
 keys s; wait_for "save attachment number:" >/dev/null
 type_text 1; keys Enter; wait_for "save it to the file:" >/dev/null
 keys C-u; type_text "rel.c"; keys Enter
-if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/home/rel.c"; then
+if saved "$T/home/rel.c"; then
 	tui_ok 0 "a relative name goes under the save folder, not where the UI started"
 else tui_ok 1 "a relative name goes under the save folder, not where the UI started"; fi
 keys s; wait_for "save attachment number:" >/dev/null
 type_text 1; keys Enter; wait_for "save it to the file:" >/dev/null
 keys C-u; type_text "$T/o/poc.c"; keys Enter
-if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/o/poc.c" &&
+if saved "$T/o/poc.c" && wait_for "attachment 1 saved to" &&
    [ "$(stat -c %a "$T/o/poc.c")" = 600 ]; then
 	tui_ok 0 "s saves the attachment, 0600, and says so"
 else tui_ok 1 "s saves the attachment, 0600, and says so"; fi
@@ -78,7 +89,7 @@ keys s; wait_for "save attachment number:" >/dev/null
 type_text 1; keys Enter
 tui_check "attach.save_dir: the offer is in that folder" wait_for "save it to the file: $T/dl/poc.c"
 keys C-u; type_text "sub-rel.c"; keys Enter
-if wait_for "attachment 1 saved to" && cmp -s "$T/a/poc.c" "$T/dl/sub-rel.c"; then
+if saved "$T/dl/sub-rel.c"; then
 	tui_ok 0 "attach.save_dir: a relative name goes there"
 else tui_ok 1 "attach.save_dir: a relative name goes there"; fi
 keys Q
