@@ -985,10 +985,6 @@ static struct team_key *chain_key_of(struct session *sess, bool create,
 		*why = xstrdup(z->failed);
 		return NULL;
 	}
-	/* The keyring itself first: when it cannot be used at all, its own
-	 * error says why, not each event it could not check. */
-	if (!session_crypto(sess, &e))
-		goto fail;
 	if (!z->chain_read && chain_refresh(sess, &e) < 0)
 		goto fail;
 	if (z->chain.broken) {
@@ -1024,6 +1020,12 @@ static struct team_key *chain_key_of(struct session *sess, bool create,
 		free(*why);
 		*why = NULL;
 		if (!z->chain.started && z->chain.nnotes) {
+			/* A keyring that cannot be used at all says so
+			 * itself, not through each event it could not
+			 * check (asked only here: a key kept in the kernel's
+			 * keyring needs no gpg). */
+			if (!session_crypto(sess, &e))
+				goto fail;
 			err_setc(&e, ERR_CRYPTO,
 				 "this keyring cannot verify the team chain of "
 				 "%s (%s): no team key",
