@@ -1061,48 +1061,57 @@ fail:
 	return NULL;
 }
 
-int session_team_listed(struct session *sess, const char *role, bool *listed,
-			struct err *err)
+/* The team server's chain read to its newest event: 1 with *zp set,
+ * 0 on a store with no team (SQLite), negative with err. */
+static int chain_now(struct session *sess, struct session_seal **zp,
+		     struct err *err)
 {
-	struct session_seal *z;
 	int r;
 
-	*listed = false;
 	if (!session_store(sess, err))
 		return err->code;
 	if (!store_has_team(sess->store))
 		return 0;
-	z = sess->seal;
-	if ((r = chain_refresh(sess, err)) < 0)
-		return r;
+	*zp = sess->seal;
+	return (r = chain_refresh(sess, err)) < 0 ? r : 1;
+}
+
+/* The key role holds on the verified roster, or NULL. */
+static const char *chain_fpr_of(const struct session_seal *z, const char *role)
+{
+	const char *had = NULL;
+
 	for (size_t i = 0; i < z->chain.nmembers; i++)
 		if (!strcmp(z->chain.members[i].role, role))
-			*listed = true;
-	return 0;
+			had = z->chain.members[i].fpr;
+	return had;
+}
+
+int session_team_listed(struct session *sess, const char *role, bool *listed,
+			struct err *err)
+{
+	struct session_seal *z = NULL;
+	int r = chain_now(sess, &z, err);
+
+	*listed = r > 0 && chain_fpr_of(z, role);
+	return r < 0 ? r : 0;
 }
 
 int session_team_member(struct session *sess, const char *role, const char *fpr,
 			struct err *err)
 {
-	struct session_seal *z;
+	struct session_seal *z = NULL;
 	struct team_event ev;
-	const char *me, *had = NULL;
+	const char *me, *had;
 	int r;
 
-	if (!session_store(sess, err))
-		return err->code;
-	if (!store_has_team(sess->store))
-		return 0;
-	z = sess->seal;
-	if ((r = chain_refresh(sess, err)) < 0)
+	if ((r = chain_now(sess, &z, err)) <= 0)
 		return r;
 	/* No chain yet: the checkpoint that starts it takes the officers
 	 * in as they are then. */
 	if (!z->chain.started && !z->chain.broken)
 		return 0;
-	for (size_t i = 0; i < z->chain.nmembers; i++)
-		if (!strcmp(z->chain.members[i].role, role))
-			had = z->chain.members[i].fpr;
+	had = chain_fpr_of(z, role);
 	if ((!fpr && !had) || (fpr && had && !str_cmp_ci(had, fpr)))
 		return 0;
 	if ((r = chain_ready(sess, &me, err)) < 0)

@@ -246,7 +246,9 @@ int panel_bring_in(struct tui *t, const char *args)
 	return r;
 }
 
-int panel_remove(struct tui *t, const char *args)
+/* `maintainers ID FLAG ADDR` on the participant under the cursor, after
+ * the question q (a format with the participant and the report). */
+static int participant_act(struct tui *t, const char *q_fmt, const char *flag)
 {
 	struct item *it =
 		panel_cursor(t, V_PARTICIPANTS, IT_PART, "a participant");
@@ -254,12 +256,10 @@ int panel_remove(struct tui *t, const char *args)
 	bool yes;
 	int r;
 
-	(void)args;
 	if (!it)
 		return TUI_OK;
 	label = safe_str(it->label);
-	q = xasprintf("remove %s from report %lld?", label,
-		      (long long)tui_top(t)->report_id);
+	q = xasprintf(q_fmt, label, (long long)tui_top(t)->report_id);
 	free(label);
 	yes = tui_confirm(t, q);
 	free(q);
@@ -269,11 +269,17 @@ int panel_remove(struct tui *t, const char *args)
 	id = id_word(tui_top(t)->report_id);
 	argv[0] = (char *)"maintainers";
 	argv[1] = id;
-	argv[2] = (char *)"--remove";
+	argv[2] = (char *)flag;
 	argv[3] = it->key;
 	r = tui_run_argv(t, 4, argv, NULL);
 	free(id);
 	return r;
+}
+
+int panel_remove(struct tui *t, const char *args)
+{
+	(void)args;
+	return participant_act(t, "remove %s from report %lld?", "--remove");
 }
 
 /* A: the participant under the cursor acknowledged the report (a
@@ -281,32 +287,9 @@ int panel_remove(struct tui *t, const char *args)
  * them. */
 int panel_ack(struct tui *t, const char *args)
 {
-	struct item *it =
-		panel_cursor(t, V_PARTICIPANTS, IT_PART, "a participant");
-	char *q, *label, *argv[4], *id;
-	bool yes;
-	int r;
-
 	(void)args;
-	if (!it)
-		return TUI_OK;
-	label = safe_str(it->label);
-	q = xasprintf("record that %s acknowledged report %lld?", label,
-		      (long long)tui_top(t)->report_id);
-	free(label);
-	yes = tui_confirm(t, q);
-	free(q);
-	if (!yes)
-		return TUI_REDRAW;
-	/* The runner's getopt reorders argv: the id is freed by name. */
-	id = id_word(tui_top(t)->report_id);
-	argv[0] = (char *)"maintainers";
-	argv[1] = id;
-	argv[2] = (char *)"--ack";
-	argv[3] = it->key;
-	r = tui_run_argv(t, 4, argv, NULL);
-	free(id);
-	return r;
+	return participant_act(t, "record that %s acknowledged report %lld?",
+			       "--ack");
 }
 
 struct tui_view *view_participants_new(struct tui *t, int64_t id)
