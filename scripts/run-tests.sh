@@ -12,6 +12,13 @@
 # server), or both.  A server that
 # cannot start is a failure, not a skip.
 #
+# SECTEAM_SAN=DIR (a build made with the sanitizers, as make check makes
+# build-asan) runs the unit binaries of DIR instead of $1's, and the
+# end-to-end tests' SQLite runs against DIR's program, but for those
+# SECTEAM_SAN_EXCLUDE names (they run $1's): each test then runs once
+# per engine, under ASan and UBSan on SQLite and optimised as shipped on
+# PostgreSQL.
+#
 # SECTEAM_TESTS_ONLY="NAME..." runs only those tests: unit binaries by
 # their name (test-store) and end-to-end scripts by theirs (team.sh), on
 # the engines each names, e.g.
@@ -27,8 +34,11 @@ PG_DIR=""
 trap 'pg_stop' EXIT
 trap 'exit 130' INT TERM
 pgtests="$top/$B/pg-e2e"
-rm -rf "$pgtests"
-mkdir -p "$pgtests"
+santests="$top/$B/san-e2e"
+rm -rf "$pgtests" "$santests"
+mkdir -p "$pgtests" "$santests"
+units=$B
+[ -n "${SECTEAM_SAN:-}" ] && units=$SECTEAM_SAN
 if pg_start; then
 	export SECTEAM_TEST_PG=1
 else
@@ -36,13 +46,30 @@ else
 	export SECTEAM_TEST_PG=unavailable
 fi
 tests=""
+# sanitized SCRIPT: the SQLite run of SCRIPT, against SECTEAM_SAN's
+# program when that is set and SECTEAM_SAN_EXCLUDE does not name it.
+sanitized() {
+	case " ${SECTEAM_SAN_EXCLUDE:-} " in *" $(basename "$1") "*) ;; *)
+		if [ -n "${SECTEAM_SAN:-}" ]; then
+			w="$santests/$(basename "$1")"
+			cat >"$w" <<-WRAP
+			#!/bin/sh
+			# $(basename "$1") against the sanitized build $SECTEAM_SAN.
+			SECTEAM_BIN="$top/$SECTEAM_SAN/secteam-tui" exec sh "$1"
+			WRAP
+			echo "$w"
+			return
+		fi ;;
+	esac
+	echo "$1"
+}
 # only NAME: true when SECTEAM_TESTS_ONLY is unset or names NAME.
 only() {
 	[ -z "${SECTEAM_TESTS_ONLY:-}" ] && return 0
 	case " $SECTEAM_TESTS_ONLY " in *" $1 "*) return 0 ;; esac
 	return 1
 }
-for t in "$top/$B"/tests/test-*; do
+for t in "$top/$units"/tests/test-*; do
 	[ -x "$t" ] && only "$(basename "$t")" && tests="$tests $t"
 done
 for t in "$top"/tests/e2e/*.bats "$top"/tests/e2e/*.sh; do
@@ -53,7 +80,7 @@ for t in "$top"/tests/e2e/*.bats "$top"/tests/e2e/*.sh; do
 	engines=$(sed -n 's/^# engines: *//p' "$t" | head -n 1)
 	want=" ${SECTEAM_E2E_ENGINES:-sqlite pg} "
 	case " ${engines:-sqlite} " in *" sqlite "*)
-		case $want in *" sqlite "*) tests="$tests $t" ;; esac ;;
+		case $want in *" sqlite "*) tests="$tests $(sanitized "$t")" ;; esac ;;
 	esac
 	if case " $engines " in *" pg "*) true ;; *) false ;; esac &&
 		case $want in *" pg "*) true ;; *) false ;; esac; then
