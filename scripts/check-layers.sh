@@ -28,12 +28,22 @@ only_in 'pcre2_|<pcre2\.h>' maint
 hits=$(grep -l -E '<git2\.h>|git_(repository|revwalk|commit|oid|reference)_' main.c */*.c */*.h | grep -v -E '^(core/ktree\.c$|tests/|bench/)')
 [ -z "$hits" ] || bad "libgit2 used outside core/ktree.c: $hits"
 only_in '<n?curses(w)?\.h>|<ncursesw/|\bwrefresh\(|\bmvwprintw\(' tui
-no_include() { # dir forbidden-dirs...
+no_include() { # dir forbidden-dirs...: one grep and one awk for all
 	d=$1; shift
-	for f in "$@"; do
-		hits=$(grep -l -E "#include \"($f)/" $d/*.c $d/*.h 2>/dev/null)
-		[ -z "$hits" ] || bad "$d/ must not include $f/: $hits"
-	done
+	out=$(grep -H -E "#include \"($(echo "$@" | tr ' ' '|'))/" $d/*.c $d/*.h 2>/dev/null |
+		awk -v d="$d" -v dirs="$*" '{
+			f = $0; sub(/:.*/, "", f)
+			i = $0; sub(/.*#include "/, "", i); sub(/\/.*/, "", i)
+			if (!((i, f) in seen)) { seen[i, f] = 1; hits[i] = (i in hits) ? hits[i] " " f : f }
+		} END {
+			n = split(dirs, a, " ")
+			for (k = 1; k <= n; k++)
+				if (a[k] in hits) print d "/ must not include " a[k] "/: " hits[a[k]]
+		}')
+	[ -z "$out" ] && return
+	while IFS= read -r line; do bad "$line"; done <<NI
+$out
+NI
 }
 libs='maint touched config'
 no_include util mail crypto store core tui $libs
@@ -85,8 +95,9 @@ hits=$(grep -n -E '\b(printf|puts|putchar|fprintf|fputs|fputc|vfprintf)\(|\b(std
 # new lines: `make style` shows what it would change in yours.)
 hits=$(grep -n -E '[[:space:]]+$|^ +[^ *]' main.c */*.c */*.h 2>/dev/null | grep -v -E '^(tests|bench)/')
 [ -z "$hits" ] || bad "blanks against .editorconfig (trailing, or spaces indenting): $hits"
-for f in main.c */*.c */*.h; do
-	[ -f "$f" ] && [ -s "$f" ] && [ -n "$(tail -c 1 "$f")" ] && bad "no final newline: $f"
+for f in $(perl -e 'for (@ARGV) { next unless -f && -s _; open my $h, "<", $_ or next;
+	seek $h, -1, 2; read $h, my $c, 1; print "$_\n" if $c ne "\n" }' main.c */*.c */*.h 2>/dev/null); do
+	bad "no final newline: $f"
 done
 # The linker's view: tui/ changes nothing itself.  Every change goes
 # through the command runner (cmd/), which asks and edits through the

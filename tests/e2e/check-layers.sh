@@ -28,9 +28,11 @@ obj tui-core.o 'int triage_apply(void); int g(void) { return triage_apply(); }'
 obj tui-outgoing.o 'int reply_send(void); int h(void) { return reply_send(); }'
 obj tui-store.o 'int store_report_set(void); int k(void) { return store_report_set(); }'
 
-# fresh: a minimal tree where every rule holds.
-fresh() {
-	rm -rf "$T/t"
+# The files the escape rule allows for now (its esc_allowed list).
+allowed=$(sed -n "s/^esc_allowed='\(.*\)'$/\1/p" "$SECTEAM_TOP/scripts/check-layers.sh")
+# template: a minimal tree where every rule holds, made once in $T/t;
+# fresh puts a copy of it back before each case.
+template() {
 	for d in core outgoing store tui; do
 		mkdir -p "$T/t/build/$d"
 	done
@@ -58,8 +60,6 @@ fresh() {
 		printf 'static const char clear[] = "\\r\\033[K";\n' >"$T/t/$f"
 	done
 }
-# The files the escape rule allows for now (its esc_allowed list).
-allowed=$(sed -n "s/^esc_allowed='\(.*\)'$/\1/p" "$SECTEAM_TOP/scripts/check-layers.sh")
 # fails WHAT REGEX: the check fails and its message matches REGEX.
 fails() {
 	out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
@@ -68,6 +68,12 @@ fails() {
 	tap_ok $? "$1" "exit $rc" "$out"
 }
 
+template
+cp -a "$T/t" "$T/template"
+fresh() {
+	rm -rf "$T/t"
+	cp -a "$T/template" "$T/t"
+}
 fresh
 out=$(sh "$T/t/scripts/check-layers.sh" 2>&1)
 tap_ok $? "a minimal tree that keeps the rules passes" "$out"
