@@ -34,10 +34,10 @@ no_include() { # dir forbidden-dirs...: one grep and one awk for all
 		awk -v d="$d" -v dirs="$*" '{
 			f = $0; sub(/:.*/, "", f)
 			i = $0; sub(/.*#include "/, "", i); sub(/\/.*/, "", i)
-			if (!((i, f) in seen)) { seen[i, f] = 1; hits[i] = (i in hits) ? hits[i] " " f : f }
+			if (!((i, f) in seen)) { seen[i, f] = 1; hits[i] = hits[i] (n[i]++ ? " " : "") f }
 		} END {
-			n = split(dirs, a, " ")
-			for (k = 1; k <= n; k++)
+			m = split(dirs, a, " ")
+			for (k = 1; k <= m; k++)
 				if (a[k] in hits) print d "/ must not include " a[k] "/: " hits[a[k]]
 		}')
 	[ -z "$out" ] && return
