@@ -357,6 +357,11 @@ void cmd_options_roff(FILE *out);
 /* The words option opt ("--state", "-o") of e takes (cmd_opt.words), or
  * NULL. */
 const char *const *cmd_option_words(const struct cmd_entry *e, const char *opt);
+/* The long names (without "--") of e's options, of its form sub (NULL:
+ * every form), that start with prefix, "help" among them: at most max
+ * into out, for Tab.  Returns how many. */
+size_t cmd_option_names(const struct cmd_entry *e, const char *sub,
+			const char *prefix, const char **out, size_t max);
 /* Whether option o belongs to e's form sub (NULL: the command run
  * without a sub-command, or the whole command when all is true). */
 bool cmd_opt_in(const struct cmd_opt *o, const char *sub, bool all);

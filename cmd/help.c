@@ -210,6 +210,20 @@ const char *const *cmd_option_words(const struct cmd_entry *e, const char *opt)
 	return NULL;
 }
 
+size_t cmd_option_names(const struct cmd_entry *e, const char *sub,
+			const char *prefix, const char **out, size_t max)
+{
+	size_t n = 0, len = strlen(prefix);
+
+	for (const struct cmd_opt *o = e ? e->opts : NULL; o && o->name; o++)
+		if (n < max && opt_shown(e, o, sub, !sub) &&
+		    !strncmp(o->name, prefix, len))
+			out[n++] = o->name;
+	if (e && n < max && !strncmp("help", prefix, len))
+		out[n++] = "help";
+	return n;
+}
+
 char *cmd_words(const char *const *list)
 {
 	struct sbuf sb = SBUF_INIT;
