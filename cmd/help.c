@@ -2,9 +2,10 @@
  * The help of the command line: `secteam-tui --help`, `secteam-tui help
  * [COMMAND [SUB]]`, `secteam-tui COMMAND [SUB] --help`, and the options
  * list of the man page.  Everything comes from the rows of cmd_table[]
- * (usage, help, subs, opt_help, exit1, examples), so the usage lines,
- * --help and the man page cannot drift apart: tests/e2e/help.sh checks
- * that they name the same options.
+ * (operands, options, help, subs, exit1, examples): a usage line is a
+ * form's operands followed by its options, so the usage lines, --help
+ * and the man page cannot drift apart (tests/unit/test-cmd.c checks them
+ * against the rows, tests/e2e/help.sh against each other).
  */
 #include <ctype.h>
 #include <stdlib.h>
