@@ -1,5 +1,5 @@
 /*
- * `announce ID [--yes] [--outbox MAILDIR | --sendmail]`: the public post
+ * `announce ID [OPTION]...`: the public post
  * for oss-security once the embargo is over (see notice.c), with the
  * options and output of `distros` (cmd/distros.c).
  */
@@ -23,12 +23,11 @@ static int cmd_announce_exec(struct cmd_ctx *ctx, int argc, char **argv)
 static const char *const examples[] = { "announce 3", NULL };
 const struct cmd_entry cmd_announce_entry = {
 	.name = "announce",
-	.usage = "ID [--yes] [--outbox MAILDIR | --sendmail]",
+	.usage = "ID",
 	.help = "the public post for oss-security once the embargo is over (never encrypted)",
 	.exec = cmd_announce_exec,
-	.opts = cmd_distros_opts,
+	.opts = cmd_notice_opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = cmd_notice_help,
 	.exit1 = "the report is still under embargo, or delivery failed",
 	.examples = examples,
 };

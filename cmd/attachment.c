@@ -7,7 +7,6 @@
  * only with --force); `-o -` writes it to standard output when that is
  * not a terminal.  The name in the mail is never a file name here.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,15 +17,6 @@
 #include "export/export.h"
 #include "core/core.h"
 #include "core/json.h"
-
-/* Its short options (getopt's string): the runner reads them too. */
-static const char cmd_attachment_shortopts[] = "o:";
-static const struct option cmd_attachment_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void print_list(struct cmd_ctx *ctx, const struct report_attachment *v,
 		       size_t n, bool json)
@@ -136,8 +126,7 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int64_t id;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, cmd_attachment_shortopts,
-				cmd_attachment_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -181,25 +170,28 @@ static int cmd_attachment_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
-/* `attachment` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "-o, --output FILE",
-	  "save attachment N to FILE (0600; - for standard output, not a terminal)" },
-	{ "--force",
-	  "replace an existing FILE (atomically; a symbolic link is still refused)" },
-	{ "--json", "the list as a JSON array" },
-	{ NULL, NULL },
+/* `attachment` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "output",
+	  .key = 'o',
+	  .letter = 'o',
+	  .arg = "FILE",
+	  .help = "save attachment N to FILE (0600; - for standard output, not a terminal)" },
+	{ .name = "force",
+	  .key = 'f',
+	  .help = "replace an existing FILE (atomically; a symbolic link is still refused)" },
+	{ .name = "json", .key = 'j', .help = "the list as a JSON array" },
+	{ NULL },
 };
 static const char *const examples[] = { "attachment 3 2 -o repro-3.c", NULL };
 const struct cmd_entry cmd_attachment_entry = {
 	.name = "attachment",
-	.usage = "ID [--json] | ID N -o FILE [--force]",
+	.usage = "ID [N]",
 	.help = "list a report's attachments, or save one to a file",
 	.exec = cmd_attachment_exec,
-	.opts = cmd_attachment_opts,
-	.shortopts = cmd_attachment_shortopts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 =
 		"no such report or attachment, the file exists or is a link, or it cannot be written",
 	.examples = examples,

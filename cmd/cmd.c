@@ -48,68 +48,263 @@ const struct cmd_entry *cmd_find(const char *name)
 	return NULL;
 }
 
-/* True when opts has an option whose value is c (a short option the
- * command takes, such as export's -o). */
-static bool opts_have_val(const struct option *opts, int c)
+static bool word_in(const char *list, const char *w);
+
+bool cmd_opt_in(const struct cmd_opt *o, const char *sub, bool all)
 {
-	for (; opts->name; opts++)
-		if (opts->val == c)
-			return true;
-	return false;
+	if (!o->subs || all)
+		return true;
+	return word_in(o->subs, sub ? sub : "-");
 }
 
-/* How many long options word ("--sta", "--sta=x") abbreviates. */
-static int opts_prefixed(const struct option *opts, const char *word)
+char *cmd_opt_spelling(const struct cmd_opt *o)
 {
-	size_t n;
-	int k = 0;
+	const char *sp = o->arg ? " " : "", *arg = o->arg ? o->arg : "";
 
-	if (strncmp(word, "--", 2))
-		return 0;
-	word += 2;
-	n = strcspn(word, "=");
-	for (; opts->name; opts++)
-		k += n && !strncmp(opts->name, word, n);
-	return k;
+	if (o->letter)
+		return xasprintf("-%c, --%s%s%s", o->letter, o->name, sp, arg);
+	return xasprintf("--%s%s%s", o->name, sp, arg);
 }
 
-/* Names the first word of the command line its options refuse (unknown,
- * ambiguous, or missing its value), if any, on errout. */
-static void usage_culprit(struct cmd_ctx *ctx, const struct cmd_entry *e)
+/*
+ * Whether the options of every form are read for sub: a command with
+ * sub-commands run with none it knows and no form of its own (`vendor
+ * frob`) has its exec name the mistake, not the parser.
+ */
+static bool every_form(const struct cmd_entry *e, const char *sub)
 {
-	char *w = NULL;
-	int c;
+	const char *u = e->usage + strspn(e->usage, " ");
 
-	if (!e->opts || !ctx->argv || ctx->argc < 1)
-		return;
-	optind = 0;
-	opterr = 0;
-	while (!w &&
-	       (c = getopt_long(ctx->argc, ctx->argv, ":", e->opts, NULL)) !=
-		       -1) {
-		if (c == '?' && optopt && opts_have_val(e->opts, optopt))
+	return e->subs && !sub && *u && *u != '|';
+}
+
+/* getopt's val for e->opts[i] read by its long name: past any letter. */
+#define OPT_VAL(i) (256 + (i))
+#define OPT_HELP 'h'
+
+/*
+ * The options of e's form sub as getopt_long reads them (caller frees
+ * both): each long name with OPT_VAL(index) as its val, "help" (-h)
+ * beside them, and the letters after prefix.  A name with rows for
+ * several forms is there once, its row for sub.
+ */
+static void getopt_tables(const struct cmd_entry *e, const char *sub,
+			  const char *prefix, struct option **longopts,
+			  char **letters)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t n = 0, k = 0;
+
+	for (const struct cmd_opt *o = e->opts; o && o->name; o++)
+		n++;
+	*longopts = xcalloc(n + 2, sizeof(**longopts));
+	sbuf_adds(&sb, prefix);
+	for (size_t i = 0; i < n; i++) {
+		const struct cmd_opt *o = &e->opts[i];
+
+		if (!cmd_opt_in(o, sub, every_form(e, sub)))
 			continue;
-		if (c == '?' && optopt)
-			w = xasprintf("unknown option '-%c'", optopt);
-		else if (c == '?')
-			w = xasprintf("%s option '%s'",
-				      opts_prefixed(e->opts,
-						    ctx->argv[optind - 1]) > 1
-					      ? "ambiguous"
-					      : "unknown",
-				      ctx->argv[optind - 1]);
-		else if (c == ':')
-			w = xasprintf("option '%s' needs a value",
-				      ctx->argv[optind - 1]);
+		(*longopts)[k++] = (struct option){ o->name,
+						    o->arg ? required_argument
+							   : no_argument,
+						    NULL, OPT_VAL((int)i) };
+		if (o->letter)
+			sbuf_addf(&sb, "%c%s", o->letter, o->arg ? ":" : "");
 	}
-	if (w) {
-		char *safe = safe_str(w);
-		fprintf(ctx->errout, "secteam-tui %s: %s\n", e->name, safe);
-		free(ctx->usage_text);
-		ctx->usage_text = xasprintf("%s: %s", e->name, safe);
-		free(safe);
-		free(w);
+	(*longopts)[k] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	sbuf_adds(&sb, "h");
+	*letters = sbuf_detach(&sb, NULL);
+}
+
+/* The index in e->opts of the row of form sub named name (or, when
+ * letter, with that letter), or -1. */
+static int opt_index(const struct cmd_entry *e, const char *sub,
+		     const char *name, size_t len, char letter)
+{
+	for (int i = 0; e->opts && e->opts[i].name; i++) {
+		const struct cmd_opt *o = &e->opts[i];
+
+		if (!cmd_opt_in(o, sub, every_form(e, sub)))
+			continue;
+		if (letter ? o->letter == letter
+			   : strlen(o->name) == len &&
+				    !strncmp(o->name, name, len))
+			return i;
 	}
+	return -1;
+}
+
+/* The command being run as its messages name it: "vendor status". */
+static char *cmd_title(struct cmd_ctx *ctx)
+{
+	return ctx->sub ? xasprintf("%s %s", ctx->entry->name, ctx->sub)
+			: xstrdup(ctx->entry->name);
+}
+
+/* Keeps the parser's first mistake for cmd_usage; returns '?'. */
+static int opt_mistake(struct cmd_ctx *ctx, const char *fmt, ...)
+	UTIL_PRINTF(2, 3);
+static int opt_mistake(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx->opt_error) {
+		va_start(ap, fmt);
+		ctx->opt_error = xvasprintf(fmt, ap);
+		va_end(ap);
+	}
+	return '?';
+}
+
+/* What is wrong with word (argv[optind - 1]) when getopt refused it. */
+static int opt_refused(struct cmd_ctx *ctx, int c, const char *word)
+{
+	const struct cmd_entry *e = ctx->entry;
+	struct sbuf names = SBUF_INIT;
+	size_t n;
+	int k = 0, r;
+
+	if (strncmp(word, "--", 2)) {
+		/* A letter: getopt says which, in optopt. */
+		if (c == ':')
+			return opt_mistake(ctx, "option '-%c' needs a value",
+					   optopt);
+		return opt_mistake(ctx, "unknown option '-%c'", optopt);
+	}
+	n = strcspn(word + 2, "=");
+	if (c == ':')
+		return opt_mistake(ctx, "option '%.*s' needs a value",
+				   (int)n + 2, word);
+	if (opt_index(e, ctx->sub, word + 2, n, 0) >= 0 ||
+	    (n == 4 && !strncmp(word + 2, "help", 4)))
+		return opt_mistake(ctx, "option '--%.*s' takes no value",
+				   (int)n, word + 2);
+	for (const struct cmd_opt *o = e->opts; o && o->name; o++)
+		if (n && !strncmp(o->name, word + 2, n) &&
+		    cmd_opt_in(o, ctx->sub, every_form(e, ctx->sub)) &&
+		    opt_index(e, ctx->sub, o->name, strlen(o->name), 0) ==
+			    (int)(o - e->opts)) {
+			sbuf_addf(&names, "%s--%s", k ? ", " : "", o->name);
+			k++;
+		}
+	if (k > 1) {
+		r = opt_mistake(ctx, "ambiguous option '%.*s' (%s)", (int)n + 2,
+				word, names.buf);
+		sbuf_release(&names);
+		return r;
+	}
+	sbuf_release(&names);
+	k = 0;
+	/* An option of another form: say which ("vendor add, vendor
+	 * edit"; "-" is the command alone). */
+	for (const struct cmd_opt *o = e->opts; o && o->name; o++)
+		if (strlen(o->name) == n && !strncmp(o->name, word + 2, n) &&
+		    o->subs)
+			for (const char *w = o->subs; *w;) {
+				size_t l = strcspn(w, " ");
+				sbuf_addf(&names, "%s%s%s%.*s", k++ ? ", " : "",
+					  e->name, *w == '-' ? "" : " ",
+					  *w == '-' ? 0 : (int)l, w);
+				w += l;
+				w += strspn(w, " ");
+			}
+	if (k) {
+		r = opt_mistake(ctx, "option '--%.*s' is for %s", (int)n,
+				word + 2, names.buf);
+		sbuf_release(&names);
+		return r;
+	}
+	return opt_mistake(ctx, "unknown option '%.*s'", (int)n + 2, word);
+}
+
+/* The value optarg of option o, as its row allows. */
+static int opt_value(struct cmd_ctx *ctx, const struct cmd_opt *o)
+{
+	struct err err;
+
+	if ((o->flags & CMD_OPT_CLOSED) && o->words) {
+		char *list;
+
+		for (const char *const *w = o->words; *w; w++)
+			if (!strcmp(*w, optarg))
+				return 0;
+		list = cmd_words(o->words);
+		opt_mistake(ctx, "unknown value '%s' for --%s (%s)", optarg,
+			    o->name, list);
+		free(list);
+		return -1;
+	}
+	err_clear(&err);
+	if (o->check && o->check(optarg, &err) < 0) {
+		opt_mistake(ctx, "--%s: %s", o->name, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_getopt(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct cmd_entry *e = ctx->entry;
+	int c, i;
+
+	if (!e)
+		return -1;
+	if (!ctx->getopt_opts)
+		getopt_tables(e, ctx->sub, ":", &ctx->getopt_opts,
+			      &ctx->getopt_letters);
+	opterr = 0;
+	c = getopt_long(argc, argv, ctx->getopt_letters, ctx->getopt_opts,
+			NULL);
+	if (c == -1) {
+		/* The end: every option its form requires was given. */
+		for (i = 0; e->opts && e->opts[i].name; i++)
+			if ((e->opts[i].flags & CMD_OPT_REQUIRED) &&
+			    !every_form(e, ctx->sub) &&
+			    cmd_opt_in(&e->opts[i], ctx->sub, false) &&
+			    !(ctx->opts_seen & (UINT64_C(1) << i)))
+				return opt_mistake(ctx,
+						   "option '--%s' is required",
+						   e->opts[i].name);
+		return -1;
+	}
+	if (c == '?' || c == ':')
+		return opt_refused(
+			ctx, c,
+			optind > 0 && optind <= argc ? argv[optind - 1] : "");
+	if (c == OPT_HELP)
+		return '?'; /* answered before the command runs */
+	i = c >= OPT_VAL(0) ? c - OPT_VAL(0)
+			    : opt_index(e, ctx->sub, NULL, 0, (char)c);
+	if (i < 0)
+		return opt_mistake(ctx, "unknown option '-%c'", c);
+	if (i < 64)
+		ctx->opts_seen |= UINT64_C(1) << i;
+	ctx->opt = &e->opts[i];
+	if (e->opts[i].arg && opt_value(ctx, &e->opts[i]) < 0)
+		return '?';
+	return e->opts[i].key;
+}
+
+int cmd_check_id(const char *value, struct err *err)
+{
+	int64_t id;
+
+	return parse_report_id(value, &id, err);
+}
+
+int cmd_check_count(const char *value, struct err *err)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(value, &end, 10);
+	if (errno || end == value || *end || n < 1) {
+		err_setc(err, ERR_INVALID, "'%s' is not a number of 1 or more",
+			 value);
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_usage(struct cmd_ctx *ctx, const char *name)
@@ -121,7 +316,17 @@ int cmd_usage(struct cmd_ctx *ctx, const char *name)
 		return CMD_USAGE;
 	free(ctx->usage_text);
 	ctx->usage_text = NULL;
-	usage_culprit(ctx, e);
+	if (ctx->opt_error && ctx->entry == e) {
+		/* The parser's mistake, naming the command and the option. */
+		char *title = cmd_title(ctx), *safe = safe_str(ctx->opt_error);
+
+		fprintf(ctx->errout, "secteam-tui %s: %s\n", title, safe);
+		ctx->usage_text = xasprintf("%s: %s", title, safe);
+		free(safe);
+		free(title);
+		free(ctx->opt_error);
+		ctx->opt_error = NULL;
+	}
 	u = cmd_usage_of(e, ctx->sub);
 	fprintf(ctx->errout,
 		"usage: secteam-tui %s %s\nsee 'secteam-tui %s --help'\n",
@@ -136,7 +341,6 @@ int cmd_usage(struct cmd_ctx *ctx, const char *name)
 	return CMD_USAGE;
 }
 
-static bool word_in(const char *list, const char *w);
 static void resolve_target(struct cmd_ctx *ctx, const struct cmd_entry *e,
 			   int argc, char **argv, int64_t report);
 
@@ -170,27 +374,50 @@ static bool word_in(const char *list, const char *w)
 static int target_position(const struct cmd_entry *e, int argc, char **argv,
 			   int from)
 {
-	char *spec = xasprintf("-:%s", e->shortopts ? e->shortopts : "");
-	int pos = -1, c;
+	struct option *longopts;
+	char *letters;
+	int pos = -1, c, saved = optind;
 
-	if (from >= argc) {
-		free(spec);
+	if (from >= argc)
 		return -1;
-	}
+	getopt_tables(e, cmd_sub_of(e, argc, argv), "-:", &longopts, &letters);
 	/* argv + from - 1: getopt skips its argv[0]. */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc - from + 1, argv + from - 1, spec, e->opts,
-				NULL)) != -1)
+	while ((c = getopt_long(argc - from + 1, argv + from - 1, letters,
+				longopts, NULL)) != -1)
 		if (c == 1) {
 			pos = optind - 1 + from - 1;
 			break;
 		}
 	if (c == -1 && optind < argc - from + 1)
 		pos = optind + from - 1; /* after "--" */
-	optind = 0;
-	free(spec);
+	optind = saved;
+	free(longopts);
+	free(letters);
 	return pos;
+}
+
+bool cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
+{
+	struct option *longopts;
+	char *letters;
+	bool help = false;
+	int c, saved = optind;
+
+	/* getopt itself skips the options' values: `triage 3 --note
+	 * --help` notes "--help". */
+	getopt_tables(e, cmd_sub_of(e, argc, argv), "-:", &longopts, &letters);
+	optind = 0;
+	opterr = 0;
+	while (!help &&
+	       (c = getopt_long(argc, argv, letters, longopts, NULL)) != -1)
+		help = c == OPT_HELP;
+	/* The caller's own parse (main's) goes on where it was. */
+	optind = saved;
+	free(longopts);
+	free(letters);
+	return help;
 }
 
 void cmd_resolve_target(const struct cmd_entry *e, int argc, char **argv,
@@ -259,9 +486,17 @@ int cmd_run_at(struct cmd_ctx *ctx, int argc, char **argv, int64_t report)
 	opterr = 0;
 	ctx->argc = argc;
 	ctx->argv = argv;
+	ctx->entry = e;
+	ctx->opts_seen = 0;
+	free(ctx->opt_error);
+	ctx->opt_error = NULL;
 	/* As typed: getopt reorders argv. */
 	ctx->line = cmd_join(argc, argv);
 	r = e->exec(ctx, argc, argv);
+	free(ctx->getopt_opts);
+	ctx->getopt_opts = NULL;
+	free(ctx->getopt_letters);
+	ctx->getopt_letters = NULL;
 	free(ctx->line);
 	ctx->line = NULL;
 	ctx->argc = 0;
@@ -633,6 +868,8 @@ void cmd_ctx_release(struct cmd_ctx *ctx)
 	ctx->summary = NULL;
 	free(ctx->usage_text);
 	ctx->usage_text = NULL;
+	free(ctx->opt_error);
+	ctx->opt_error = NULL;
 }
 
 struct store *cmd_store(struct cmd_ctx *ctx)

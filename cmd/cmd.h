@@ -9,14 +9,18 @@
  * value (cmd_run_target inserts it as one argv element), never by
  * pasting text into a command string.
  *
- * A command parses its own arguments (getopt_long over its option table,
- * optind reset by the caller), writes its output lines to ctx->out (its
- * one-line result through cmd_say), warnings to ctx->errout, and returns
- * CMD_OK, CMD_FAILED (ctx->err says why) or CMD_USAGE.  The shell lets
- * the lines through to its stdout; the UI runs commands with cmd_capture,
- * which keeps them (struct cmd_result): nothing reaches the terminal
- * behind curses.  One file per command: cmd/NAME.c holds
- * its parser, its options and its row, cmd_NAME_entry.
+ * A command's options are declared once, as rows of its entry (struct
+ * cmd_opt): cmd_getopt parses them (getopt_long underneath, optind reset
+ * by the caller), and the usage lines, --help, the man page's lists and
+ * the UI's Tab completion are made from the same rows.  A command writes
+ * its output lines to ctx->out (its one-line result through cmd_say),
+ * warnings to ctx->errout, and returns CMD_OK, CMD_FAILED (ctx->err says
+ * why) or CMD_USAGE.  The shell lets the lines through to its stdout; the
+ * UI runs commands with cmd_capture, which keeps them (struct
+ * cmd_result): nothing reaches the terminal behind curses.  One file per
+ * command: cmd/NAME.c holds its exec, its options and its row,
+ * cmd_NAME_entry; a new command is that file and its name in
+ * cmd_table[] (cmd/cmd.c).
  */
 #ifndef SECTEAM_CMD_H
 #define SECTEAM_CMD_H
@@ -103,6 +107,15 @@ struct cmd_ctx {
 	cmd_edit_fn *edit; /* NULL: edit_text() as it is */
 	void *ask_data; /* for confirm and edit */
 	bool yes; /* --yes: every question answered yes */
+	/* The option parser's state for the command being run
+	 * (cmd_getopt): its row, its options as getopt reads them, those
+	 * seen so far (by index in the row), and the mistake it found. */
+	const struct cmd_entry *entry;
+	const struct cmd_opt *opt; /* the option cmd_getopt returned last */
+	struct option *getopt_opts;
+	char *getopt_letters;
+	uint64_t opts_seen;
+	char *opt_error;
 };
 
 /* Where a command's report goes. */
@@ -112,15 +125,9 @@ enum cmd_target {
 			      * (after a sub-command of target_subs, when set) */
 };
 
-/* One option of a command, as its --help and the man page show it. */
-struct cmd_opt_help {
-	const char *opt; /* as typed: "--state S", "-o, --output FILE" */
-	const char *text; /* what it does, one line */
-};
-
-/* The values an option or an operand takes ("--state S", "STATUS"),
- * listed by a function over the code's own table (caller frees; lines
- * separated by newlines), for its --help and the man page. */
+/* The values an operand takes ("STATUS", "DATE"), listed by a function
+ * over the code's own table (caller frees; lines separated by
+ * newlines), for its --help and the man page. */
 struct cmd_values {
 	const char *what;
 	char *(*list)(void);
@@ -129,24 +136,62 @@ struct cmd_values {
 	const char *const *words;
 };
 
+/* How an option is written in a usage line, and checked. */
+enum {
+	CMD_OPT_REQUIRED = 1 << 0, /* shown without brackets; its absence is
+				    * an error the parser gives */
+	CMD_OPT_MANY = 1 << 1, /* may be given again: "[--to ADDR]..." */
+	CMD_OPT_CLOSED = 1 << 2, /* its value must be one of its words */
+};
+
+/*
+ * One option of a command, declared once, in its row: from this come the
+ * parsing (cmd_getopt), the usage line, --help, the man page's list of
+ * options and the UI's Tab completion.  A table of them ends with a row
+ * whose name is NULL.  An option added to a command is one row here and
+ * one case in its exec's switch.
+ */
+struct cmd_opt {
+	const char *name; /* "state": typed --state */
+	int key; /* what cmd_getopt returns for it */
+	char letter; /* its short form ('o': -o), or 0 */
+	const char *arg; /* its value as usage names it ("S"); NULL:
+			  * it takes none */
+	const char *help; /* what it does, one line */
+	/* The sub-commands it belongs to ("set propose"; "-" names the
+	 * command run without one); NULL: every form of the command.  The
+	 * same name may have a row per sub-command (required in one,
+	 * optional in another). */
+	const char *subs;
+	unsigned flags; /* CMD_OPT_* */
+	/* Its values: the list --help and the man page show (caller frees,
+	 * lines separated by newlines), the words Tab completes (and, with
+	 * CMD_OPT_CLOSED, the only ones taken), and a check that refuses a
+	 * bad value with err saying why ("'x' is not a report id"). */
+	char *(*list)(void);
+	const char *const *words;
+	int (*check)(const char *value, struct err *err);
+};
+
+/* Value checks for cmd_opt.check: a report id, a number of 1 or more. */
+int cmd_check_id(const char *value, struct err *err);
+int cmd_check_count(const char *value, struct err *err);
+
 struct cmd_entry {
 	const char *name;
-	const char *usage; /* "ID --state S [--severity S] ..."; with
-			     * sub-commands, one alternative each, " | "
-			     * between them, each starting with its name */
+	/* Its operands, one form per sub-command, "|" between them, each
+	 * starting with the sub-command's name ("set ID DATE | show ID");
+	 * an empty form is the command run without one.  The usage lines
+	 * are these, each followed by the options of its form. */
+	const char *usage;
 	const char *help; /* one line */
 	int (*exec)(struct cmd_ctx *ctx, int argc, char **argv);
-	const struct option *opts; /* its options (NULL: none) */
-	const char *shortopts; /* its short options, getopt's string
-				     * ("o:"); NULL: none */
+	const struct cmd_opt *opts; /* its options (NULL: none) */
 	enum cmd_target target;
 	const char *target_subs; /* the sub-commands taking the report
 				     * ("set propose ..."); NULL: the command
 				     * itself takes it */
-	/* Its --help (cmd/help.c) and the man page's options list
-	 * (scripts/man-page.sh) are made from these and usage. */
 	const char *subs; /* its sub-commands ("add list ..."), or NULL */
-	const struct cmd_opt_help *opt_help; /* ends with { NULL, NULL } */
 	const char *exit1; /* what exit status 1 means for it */
 	/* The question the UI asks before running argv on report `report`
 	 * (a step that sends mail or cannot be undone; caller frees), or
@@ -155,7 +200,8 @@ struct cmd_entry {
 	char *(*ask)(int argc, char **argv, int64_t report);
 	const char *const *examples; /* NULL-terminated: one, or one per
 				      * sub-command ("vendor status 3 ...") */
-	const struct cmd_values *values; /* ends with { NULL, NULL } */
+	const struct cmd_values *values; /* its operands' values; ends
+					  * with { NULL, NULL } */
 };
 
 extern const struct cmd_entry *const cmd_table[];
@@ -183,6 +229,17 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_report(struct cmd_ctx *ctx, const char *name, int argc, char **argv,
 	       int64_t *id);
 
+/*
+ * The next option of the command being run (getopt_long over its row's
+ * options, those of the sub-command being run, argv in GNU order): the
+ * option's key, with its value in optarg, checked (CMD_OPT_CLOSED,
+ * check); -1 at the end, after the required options were found; '?' on
+ * a mistake (an unknown or ambiguous option, a missing or bad value, a
+ * missing required option), which cmd_usage then prints, naming the
+ * command and the option.  argv is the command's own or, after a
+ * sub-command, argv + 1.
+ */
+int cmd_getopt(struct cmd_ctx *ctx, int argc, char **argv);
 /* Splits a command string as a shell would (quotes, backslashes; no
  * expansion) and runs it (cmd_run). */
 int cmd_run_string(struct cmd_ctx *ctx, const char *line);
@@ -297,9 +354,20 @@ char *cmd_usage_of(const struct cmd_entry *e, const char *sub);
 const char *cmd_sub_of(const struct cmd_entry *e, int argc, char **argv);
 /* The options of every command, in roff, for the man page. */
 void cmd_options_roff(FILE *out);
-/* The words option opt ("--state") of e takes (cmd_values.words), or
+/* The words option opt ("--state", "-o") of e takes (cmd_opt.words), or
  * NULL. */
 const char *const *cmd_option_words(const struct cmd_entry *e, const char *opt);
+/* The long names (without "--") of e's options, of its form sub (NULL:
+ * every form), that start with prefix, "help" among them: at most max
+ * into out, for Tab.  Returns how many. */
+size_t cmd_option_names(const struct cmd_entry *e, const char *sub,
+			const char *prefix, const char **out, size_t max);
+/* Whether option o belongs to e's form sub (NULL: the command run
+ * without a sub-command, or the whole command when all is true). */
+bool cmd_opt_in(const struct cmd_opt *o, const char *sub, bool all);
+/* The option o as --help shows it: "--state S", "-o, --output FILE"
+ * (caller frees). */
+char *cmd_opt_spelling(const struct cmd_opt *o);
 /* A NULL-terminated list of words as one line, ", " between them
  * (caller frees). */
 char *cmd_words(const char *const *list);
@@ -312,9 +380,12 @@ void cmd_roff_text(FILE *out, const char *s);
 struct forward_result;
 void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res);
 
+/* cmd/maintainers.c: the options of `maintainers`, which
+ * cmd/maintainers-report.c reads too. */
+extern const struct cmd_opt cmd_maintainers_opts[];
+
 /* cmd/distros.c: what `distros` and `announce` share. */
-extern const struct option cmd_distros_opts[];
-extern const struct cmd_opt_help cmd_notice_help[];
+extern const struct cmd_opt cmd_notice_opts[];
 /* `maintainers ID ...` (cmd/maintainers-report.c): suggestions for
  * report id, and bringing people in; argv is the whole command line
  * (options are parsed again, optind reset).  Returns CMD_*. */

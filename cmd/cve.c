@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -28,19 +27,6 @@
 #include "core/fixcve.h"
 
 #define DESC_FILE "description.txt"
-
-static const struct option cmd_cve_opts[] = {
-	{ "assign", required_argument, NULL, 'a' },
-	{ "reject", no_argument, NULL, 'r' },
-	{ "reason", required_argument, NULL, 'R' },
-	{ "description", no_argument, NULL, 'd' },
-	{ "cwe", required_argument, NULL, 'w' },
-	{ "fix", required_argument, NULL, 'f' },
-	{ "drop", required_argument, NULL, 'D' },
-	{ "id", required_argument, NULL, 'i' },
-	{ "publish", no_argument, NULL, 'p' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* Runs the editor on dir/DESC_FILE; 0 when it exited 0. */
 static int run_editor(const char *path, struct err *err)
@@ -294,7 +280,7 @@ static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			      false, false, 0,	  NULL, 0 };
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "", cmd_cve_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'a':
 			a.assign = optarg;
@@ -341,24 +327,44 @@ static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return r;
 }
 
-/* `cve` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--assign CVE-YYYY-NNNN",
-	  "an ID the CNA reserved for this report (a report may have several)" },
-	{ "--fix SHA",
-	  "with --assign: a recorded fix the ID covers (repeatable; default every fix)" },
-	{ "--drop CVE-YYYY-NNNN",
-	  "an ID recorded by mistake is no longer the report's" },
-	{ "--reject", "the ID is rejected (with --reason)" },
-	{ "--publish",
-	  "its record was published (the ID's state becomes published; refused under embargo)" },
-	{ "--id CVE-YYYY-NNNN",
-	  "with --reject or --publish: which ID, when the report has several" },
-	{ "--reason TEXT", "why it is rejected" },
-	{ "--description",
-	  "write the record's description in $VISUAL or $EDITOR" },
-	{ "--cwe CWE-N", "the record's weakness" },
-	{ NULL, NULL },
+/* `cve` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "assign",
+	  .key = 'a',
+	  .arg = "CVE-YYYY-NNNN",
+	  .help = "an ID the CNA reserved for this report (a report may have several)" },
+	{ .name = "fix",
+	  .key = 'f',
+	  .arg = "SHA",
+	  .flags = CMD_OPT_MANY,
+	  .help = "with --assign: a recorded fix the ID covers (repeatable; default every fix)" },
+	{ .name = "drop",
+	  .key = 'D',
+	  .arg = "CVE-YYYY-NNNN",
+	  .help = "an ID recorded by mistake is no longer the report's" },
+	{ .name = "reject",
+	  .key = 'r',
+	  .help = "the ID is rejected (with --reason)" },
+	{ .name = "publish",
+	  .key = 'p',
+	  .help = "its record was published (the ID's state becomes published; refused under embargo)" },
+	{ .name = "id",
+	  .key = 'i',
+	  .arg = "CVE-YYYY-NNNN",
+	  .help = "with --reject or --publish: which ID, when the report has several" },
+	{ .name = "reason",
+	  .key = 'R',
+	  .arg = "TEXT",
+	  .help = "why it is rejected" },
+	{ .name = "description",
+	  .key = 'd',
+	  .help = "write the record's description in $VISUAL or $EDITOR" },
+	{ .name = "cwe",
+	  .key = 'w',
+	  .arg = "CWE-N",
+	  .help = "the record's weakness" },
+	{ NULL },
 };
 static const char *const examples[] = {
 	"cve 3 --assign CVE-2026-12345",
@@ -368,13 +374,11 @@ static const char *const examples[] = {
 };
 const struct cmd_entry cmd_cve_entry = {
 	.name = "cve",
-	.usage =
-		"ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN | --reject [--id CVE-YYYY-NNNN] --reason TEXT | --publish [--id CVE-YYYY-NNNN] | --description | --cwe CWE-N)",
+	.usage = "ID",
 	.help = "the report's CVE IDs (one or several): reserved, published, rejected, dropped; the records' description and CWE",
 	.exec = cmd_cve_exec,
-	.opts = cmd_cve_opts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 =
 		"a change the CVE's state refuses, no such report, or the editor failed",
 	.examples = examples,

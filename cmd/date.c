@@ -6,7 +6,6 @@
  * in UTC and shown in UTC and local time.
  */
 #include <ctype.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,16 +138,6 @@ static bool negative_date(struct cmd_ctx *ctx, int argc, char **argv)
 	return false;
 }
 
-/* The options of `date`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-static const struct option cmd_date_opts[] = {
-	{ "by", required_argument, NULL, 'b' },
-	{ "reason", required_argument, NULL, 'r' },
-	{ "override", no_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *sub, *by = NULL, *reason = NULL;
@@ -165,8 +154,7 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if ((!strcmp(sub, "set") || !strcmp(sub, "propose")) &&
 	    negative_date(ctx, argc, argv))
 		return CMD_USAGE;
-	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_date_opts, NULL)) !=
-	       -1) {
+	while ((c = cmd_getopt(ctx, argc - 1, argv + 1)) != -1) {
 		switch (c) {
 		case 'b':
 			by = optarg;
@@ -238,15 +226,32 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-/* `date` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--by WHO",
-	  "who proposes: reporter, officer, vendor:NAME or maintainer:EMAIL" },
-	{ "--reason TEXT", "why (needed past the policy's default)" },
-	{ "--override",
-	  "a date past the policy's maximum (with --reason), or in the past" },
-	{ "--json", "with show: a JSON object" },
-	{ NULL, NULL },
+/* `date` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const char *const whos[] = { "reporter", "officer",
+				    "vendor:", "maintainer:", NULL };
+static const struct cmd_opt opts[] = {
+	{ .name = "by",
+	  .key = 'b',
+	  .arg = "WHO",
+	  .subs = "propose",
+	  .flags = CMD_OPT_REQUIRED,
+	  .words = whos,
+	  .help = "who proposes: reporter, officer, vendor:NAME or maintainer:EMAIL" },
+	{ .name = "reason",
+	  .key = 'r',
+	  .arg = "TEXT",
+	  .subs = "propose set",
+	  .help = "why (needed past the policy's default)" },
+	{ .name = "override",
+	  .key = 'o',
+	  .subs = "propose set",
+	  .help = "a date past the policy's maximum (with --reason), or in the past" },
+	{ .name = "json",
+	  .key = 'j',
+	  .subs = "show",
+	  .help = "with show: a JSON object" },
+	{ NULL },
 };
 /* One form a line: the forms hold commas. */
 static char *dates(void)
@@ -268,15 +273,13 @@ static const char *const examples[] = {
 };
 const struct cmd_entry cmd_date_entry = {
 	.name = "date",
-	.usage =
-		"propose ID DATE --by reporter|officer|vendor:NAME|maintainer:EMAIL --reason TEXT [--override] | set ID DATE [--reason TEXT] [--override] | start-release ID | show ID [--json]",
+	.usage = "propose ID DATE | set ID DATE | start-release ID | show ID",
 	.help = "propose, set and show disclosure dates under the embargo policy",
 	.exec = cmd_date_exec,
-	.opts = cmd_date_opts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
 	.target_subs = "propose set start-release show",
 	.subs = "propose set start-release show",
-	.opt_help = opt_help,
 	.exit1 = "the policy refused the date, or no such report",
 	.examples = examples,
 	.values = values,

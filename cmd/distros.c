@@ -1,24 +1,16 @@
 /*
- * `distros ID [--yes] [--outbox MAILDIR | --sendmail]`: the notice to the
+ * `distros ID [OPTION]...`: the notice to the
  * linux-distros list (see notice.c for the list's rules); cmd/announce.c
  * runs `announce` the same way.  The composed text opens in
  * $VISUAL/$EDITOR unless --yes (unchanged, it sends nothing); one line is printed as reply does.  Mail
  * goes into --outbox (else config forward.outbox), or through --sendmail
  * (config forward.sendmail, default "sendmail -t -oi").
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/core.h"
-
-const struct option cmd_distros_opts[] = {
-	{ "yes", no_argument, NULL, 'y' },
-	{ "outbox", required_argument, NULL, 'o' },
-	{ "sendmail", no_argument, NULL, 's' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int send_distros(struct session *sess, const struct reply_draft *d,
 			const char *text, struct reply_sent *s, struct err *err)
@@ -38,8 +30,7 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 	int64_t id;
 	int c, r = CMD_FAILED;
 
-	while ((c = getopt_long(argc, argv, "", cmd_distros_opts, NULL)) !=
-	       -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'y':
 			yes = true;
@@ -100,23 +91,30 @@ static int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* `distros` in the command table (cmd/cmd.c); `announce` shares its
  * options. */
-const struct cmd_opt_help cmd_notice_help[] = {
-	{ "--yes",
-	  "send the text as composed: no $EDITOR, so no check that the draft was changed" },
-	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail",
-	  "deliver with forward.sendmail (default sendmail -t -oi)" },
-	{ NULL, NULL },
+/* The options of `distros` and `announce` (cmd/announce.c), each
+ * declared once: parsed by cmd_getopt, shown by --help, the usage, the
+ * man page. */
+const struct cmd_opt cmd_notice_opts[] = {
+	{ .name = "yes",
+	  .key = 'y',
+	  .help = "send the text as composed: no $EDITOR, so no check that the draft was changed" },
+	{ .name = "outbox",
+	  .key = 'o',
+	  .arg = "MAILDIR",
+	  .help = "deliver into MAILDIR (else forward.outbox)" },
+	{ .name = "sendmail",
+	  .key = 's',
+	  .help = "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ NULL },
 };
 static const char *const examples[] = { "distros 3 --outbox ~/outbox", NULL };
 const struct cmd_entry cmd_distros_entry = {
 	.name = "distros",
-	.usage = "ID [--yes] [--outbox MAILDIR | --sendmail]",
+	.usage = "ID",
 	.help = "the notice to the linux-distros list, encrypted to its key, under its rules",
 	.exec = cmd_distros_exec,
-	.opts = cmd_distros_opts,
+	.opts = cmd_notice_opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = cmd_notice_help,
 	.exit1 =
 		"a rule of the list refused the notice (named), or delivery failed",
 	.examples = examples,

@@ -10,7 +10,6 @@
  * key, ...).  The dry run checks the keys too, so it warns of, and exits
  * 1 for, the same skips as the real run.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,18 +96,6 @@ static char *describe(const struct due *d, const struct due_item *it,
 	return xstrdup("");
 }
 
-/* The options of `due`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-static const struct option cmd_due_opts[] = {
-	{ "within", required_argument, NULL, 'w' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "mail", no_argument, NULL, 'm' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "outbox", required_argument, NULL, 'o' },
-	{ "sendmail", no_argument, NULL, 's' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* `due --mail [--dry-run] [--outbox MAILDIR | --sendmail]`. */
 static int mail_exec(struct cmd_ctx *ctx, struct due_mail_opts *o,
 		     bool use_sendmail)
@@ -171,7 +158,7 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int c, r = 0;
 
 	memset(&mo, 0, sizeof(mo));
-	while ((c = getopt_long(argc, argv, "", cmd_due_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'w':
 			if (parse_duration(optarg, &within, &ctx->err) < 0)
@@ -237,30 +224,40 @@ static int cmd_due_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return r < 0 ? CMD_FAILED : CMD_OK;
 }
 
-/* `due` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--within D", "the window ahead, e.g. 2d or 12h (default 2d)" },
-	{ "--json", "a JSON array of the items instead of lines" },
-	{ "--mail",
-	  "send the reminders (each recipient at most once per report per 2 working days)" },
-	{ "--dry-run",
-	  "with --mail: print who would get what, send and record nothing" },
-	{ "--outbox MAILDIR",
-	  "with --mail: deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail", "with --mail: deliver with forward.sendmail" },
-	{ NULL, NULL },
+/* `due` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "within",
+	  .key = 'w',
+	  .arg = "D",
+	  .help = "the window ahead, e.g. 2d or 12h (default 2d)" },
+	{ .name = "json",
+	  .key = 'j',
+	  .help = "a JSON array of the items instead of lines" },
+	{ .name = "mail",
+	  .key = 'm',
+	  .help = "send the reminders (each recipient at most once per report per 2 working days)" },
+	{ .name = "dry-run",
+	  .key = 'n',
+	  .help = "with --mail: print who would get what, send and record nothing" },
+	{ .name = "outbox",
+	  .key = 'o',
+	  .arg = "MAILDIR",
+	  .help = "with --mail: deliver into MAILDIR (else forward.outbox)" },
+	{ .name = "sendmail",
+	  .key = 's',
+	  .help = "with --mail: deliver with forward.sendmail" },
+	{ NULL },
 };
 static const char *const examples[] = { "due --within 3d",
 					"due --mail --dry-run", NULL };
 const struct cmd_entry cmd_due_entry = {
 	.name = "due",
-	.usage =
-		"[--within 2d] [--json] | --mail [--dry-run] [--outbox MAILDIR | --sendmail]",
+	.usage = "",
 	.help = "reports due or overdue, silent vendors, unacknowledged participants, waiting reporters",
 	.exec = cmd_due_exec,
-	.opts = cmd_due_opts,
+	.opts = opts,
 	.target = CMD_TARGET_NONE,
-	.opt_help = opt_help,
 	.exit1 = "an action or input failed (refused, not found, cannot open)",
 	.examples = examples,
 };

@@ -10,7 +10,6 @@
  * internal notes out unless --with-notes, and warn on stderr for each
  * report still under embargo.
  */
-#include <getopt.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,20 +68,19 @@ static int usage(struct cmd_ctx *ctx)
 	return CMD_USAGE;
 }
 
-/* The options of `export`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-/* Its short options (getopt's string): the runner reads them too. */
-static const char cmd_export_shortopts[] = "o:";
-static const struct option cmd_export_opts[] = {
-	{ "all", no_argument, NULL, 'a' },
-	{ "state", required_argument, NULL, 's' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "cve-id", required_argument, NULL, 'c' },
-	{ "with-notes", no_argument, NULL, 'n' },
-	{ "mode", required_argument, NULL, 'm' },
-	{ NULL, 0, NULL, 0 },
-};
+/* --format FORMAT names an exporter of export_table[]. */
+static int check_format(const char *format, struct err *err)
+{
+	char *names;
+
+	if (export_find(format))
+		return 0;
+	names = export_names(", ");
+	err_setc(err, ERR_INVALID, "unknown export format '%s' (%s)", format,
+		 names);
+	free(names);
+	return -1;
+}
 
 static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -94,8 +92,7 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	bool all = false, have_ids;
 	int c, mode = 0600, rc;
 
-	while ((c = getopt_long(argc, argv, cmd_export_shortopts,
-				cmd_export_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'a':
 			all = true;
@@ -125,15 +122,9 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	/* The reports: --all, --state, or ids (the first may be the
 	 * caller's report, resolved by the runner). */
 	have_ids = optind < argc || (ctx->target > 0 && !all && !state);
-	if (!format || (all + (state != NULL) + have_ids) != 1)
+	if ((all + (state != NULL) + have_ids) != 1)
 		return usage(ctx);
-	if (!(ex = export_find(format))) {
-		char *names = export_names(", ");
-		err_setc(&ctx->err, ERR_INVALID,
-			 "unknown export format '%s' (%s)", format, names);
-		free(names);
-		return CMD_USAGE;
-	}
+	ex = export_find(format); /* one, checked by cmd_getopt */
 	if (mode_arg && (mode = parse_mode(mode_arg)) < 0) {
 		err_setc(
 			&ctx->err, ERR_INVALID,
@@ -143,13 +134,6 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (mode_arg && !path) {
 		err_setc(&ctx->err, ERR_INVALID, "export --mode needs -o FILE");
-		return CMD_USAGE;
-	}
-	if (state && !triage_state_valid(state)) {
-		char *valid = triage_state_names(", ");
-		err_setc(&ctx->err, ERR_INVALID,
-			 "unknown state '%s' (valid states: %s)", state, valid);
-		free(valid);
 		return CMD_USAGE;
 	}
 	if (eo.cve_id && !valid_cve_id(eo.cve_id)) {
@@ -200,31 +184,49 @@ static int cmd_export_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
-/* `export` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--all", "every report" },
-	{ "--state S", "the reports in state S" },
-	{ "--format FORMAT",
-	  "an export format (export --help lists them; so does the export entry of the man page)" },
-	{ "--cve-id CVE-YYYY-N", "the CVE ID of a cve record" },
-	{ "--with-notes", "include the internal notes (still redacted)" },
-	{ "-o, --output FILE",
-	  "write FILE (replaced whole) instead of standard output" },
-	{ "--mode MODE", "with -o: the file's mode, octal (default 0600)" },
-	{ NULL, NULL },
+/* `export` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "all", .key = 'a', .help = "every report" },
+	{ .name = "state",
+	  .key = 's',
+	  .arg = "S",
+	  .words = report_states,
+	  .flags = CMD_OPT_CLOSED,
+	  .help = "the reports in state S" },
+	{ .name = "format",
+	  .key = 'f',
+	  .arg = "FORMAT",
+	  .flags = CMD_OPT_REQUIRED,
+	  .check = check_format,
+	  .help = "an export format (export --help lists them; so does the export entry of the man page)" },
+	{ .name = "cve-id",
+	  .key = 'c',
+	  .arg = "CVE-YYYY-N",
+	  .help = "the CVE ID of a cve record" },
+	{ .name = "with-notes",
+	  .key = 'n',
+	  .help = "include the internal notes (still redacted)" },
+	{ .name = "output",
+	  .key = 'o',
+	  .letter = 'o',
+	  .arg = "FILE",
+	  .help = "write FILE (replaced whole) instead of standard output" },
+	{ .name = "mode",
+	  .key = 'm',
+	  .arg = "MODE",
+	  .help = "with -o: the file's mode, octal (default 0600)" },
+	{ NULL },
 };
 static const char *const examples[] = { "export 3 --format md -o report-3.md",
 					NULL };
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
-	.usage =
-		"(ID... | --all | --state S) --format FORMAT [--cve-id CVE-YYYY-N] [--with-notes] [-o FILE [--mode 0644]]",
+	.usage = "[ID]...",
 	.help = "export timelines, dates and CVE records (redacted unless consent)",
 	.exec = cmd_export_exec,
-	.opts = cmd_export_opts,
-	.shortopts = cmd_export_shortopts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 =
 		"no such report, under embargo (cve, osv, csaf), or FILE cannot be written",
 	.examples = examples,

@@ -13,7 +13,6 @@
  * are searched for backports.  Without one the SHAs are recorded
  * unchecked.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,17 +20,6 @@
 #include "cmd/cmd.h"
 #include "core/core.h"
 #include "core/fixcve.h"
-
-static const struct option cmd_fix_opts[] = {
-	{ "commit", required_argument, NULL, 'c' },
-	{ "introduced", required_argument, NULL, 'i' },
-	{ "tree", required_argument, NULL, 't' },
-	{ "stable", required_argument, NULL, 's' },
-	{ "add", no_argument, NULL, 'a' },
-	{ "drop", required_argument, NULL, 'd' },
-	{ "replace", no_argument, NULL, 'r' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* Appends s to the list *v of *n strings (the strings stay argv's). */
 static void add(const char ***v, size_t *n, const char *s)
@@ -134,7 +122,7 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	char *summary = NULL, *replaced = NULL;
 	int c, rc = CMD_OK;
 
-	while ((c = getopt_long(argc, argv, "", cmd_fix_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'c':
 			rq.commit = optarg;
@@ -208,22 +196,38 @@ static int cmd_fix_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
-/* `fix` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--commit SHA",
-	  "the commit that fixes the report (7 to 40 hex digits); replaces the fixes recorded before" },
-	{ "--add",
-	  "with --commit: one more fix (another subsystem, a follow-up), or the same one checked again" },
-	{ "--replace",
-	  "with --commit: replace fixes whose tree check, introducing commits or backports it would forget (refused without it)" },
-	{ "--drop SHA",
-	  "the recorded fix SHA (or a prefix) is no longer one of the report's (alone)" },
-	{ "--introduced SHA", "a commit that brought the bug in (repeatable)" },
-	{ "--tree GITDIR",
-	  "a kernel git tree to check the commits in (else kernel.git)" },
-	{ "--stable BRANCH",
-	  "a stable branch to search for backports (repeatable)" },
-	{ NULL, NULL },
+/* `fix` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "commit",
+	  .key = 'c',
+	  .arg = "SHA",
+	  .help = "the commit that fixes the report (7 to 40 hex digits); replaces the fixes recorded before" },
+	{ .name = "add",
+	  .key = 'a',
+	  .help = "with --commit: one more fix (another subsystem, a follow-up), or the same one checked again" },
+	{ .name = "replace",
+	  .key = 'r',
+	  .help = "with --commit: replace fixes whose tree check, introducing commits or backports it would forget (refused without it)" },
+	{ .name = "drop",
+	  .key = 'd',
+	  .arg = "SHA",
+	  .help = "the recorded fix SHA (or a prefix) is no longer one of the report's (alone)" },
+	{ .name = "introduced",
+	  .key = 'i',
+	  .arg = "SHA",
+	  .flags = CMD_OPT_MANY,
+	  .help = "a commit that brought the bug in (repeatable)" },
+	{ .name = "tree",
+	  .key = 't',
+	  .arg = "GITDIR",
+	  .help = "a kernel git tree to check the commits in (else kernel.git)" },
+	{ .name = "stable",
+	  .key = 's',
+	  .arg = "BRANCH",
+	  .flags = CMD_OPT_MANY,
+	  .help = "a stable branch to search for backports (repeatable)" },
+	{ NULL },
 };
 static const char *const examples[] = {
 	"fix 3 --commit 1a2b3c4d5e6f --introduced 0f1e2d3c4b5a --tree ~/linux",
@@ -232,13 +236,11 @@ static const char *const examples[] = {
 };
 const struct cmd_entry cmd_fix_entry = {
 	.name = "fix",
-	.usage =
-		"ID (--commit SHA [--add | --replace] [--introduced SHA]... [--tree GITDIR] [--stable BRANCH]... | --drop SHA)",
+	.usage = "ID",
 	.help = "record the fixing commits (one or several) and the introducing ones; with a tree, their first tags and stable backports",
 	.exec = cmd_fix_exec,
-	.opts = cmd_fix_opts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 =
 		"a commit or branch not in the tree, a fix to drop the report lacks, no such report, or the tree cannot be read",
 	.examples = examples,

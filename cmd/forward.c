@@ -9,25 +9,11 @@
  * "encrypted|plaintext <TAB> recipients <TAB> Maildir file or 'sent via
  * sendmail'".
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/core.h"
-
-/* The options of `forward`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-static const struct option cmd_forward_opts[] = {
-	{ "to", required_argument, NULL, 't' },
-	{ "participants", no_argument, NULL, 'P' },
-	{ "outbox", required_argument, NULL, 'o' },
-	{ "sendmail", no_argument, NULL, 's' },
-	{ "allow-plaintext", no_argument, NULL, 'a' },
-	{ "force-recipient", no_argument, NULL, 'f' },
-	{ "release-attachment", required_argument, NULL, 'r' },
-	{ NULL, 0, NULL, 0 },
-};
 
 void cmd_forward_print(struct cmd_ctx *ctx, const struct forward_result *res)
 {
@@ -77,8 +63,7 @@ static int cmd_forward_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	to = xcalloc((size_t)argc + 1, sizeof(*to));
 	rel = xcalloc((size_t)argc + 1, sizeof(*rel));
 	o.release = rel;
-	while ((c = getopt_long(argc, argv, "", cmd_forward_opts, NULL)) !=
-	       -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			to[o.nto++] = optarg;
@@ -172,19 +157,36 @@ out:
 	return r;
 }
 
-/* `forward` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--to ADDR", "a recipient (repeatable)" },
-	{ "--participants", "every participant brought in" },
-	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail",
-	  "deliver with forward.sendmail (default sendmail -t -oi)" },
-	{ "--allow-plaintext",
-	  "a plain copy for a recipient without a usable key" },
-	{ "--force-recipient", "a recipient who is not a participant" },
-	{ "--release-attachment NAME",
-	  "send the attachment NAME too (repeatable)" },
-	{ NULL, NULL },
+/* `forward` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "to",
+	  .key = 't',
+	  .arg = "ADDR",
+	  .flags = CMD_OPT_MANY,
+	  .help = "a recipient (repeatable)" },
+	{ .name = "participants",
+	  .key = 'P',
+	  .help = "every participant brought in" },
+	{ .name = "outbox",
+	  .key = 'o',
+	  .arg = "MAILDIR",
+	  .help = "deliver into MAILDIR (else forward.outbox)" },
+	{ .name = "sendmail",
+	  .key = 's',
+	  .help = "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ .name = "allow-plaintext",
+	  .key = 'a',
+	  .help = "a plain copy for a recipient without a usable key" },
+	{ .name = "force-recipient",
+	  .key = 'f',
+	  .help = "a recipient who is not a participant" },
+	{ .name = "release-attachment",
+	  .key = 'r',
+	  .arg = "NAME",
+	  .flags = CMD_OPT_MANY,
+	  .help = "send the attachment NAME too (repeatable)" },
+	{ NULL },
 };
 static const char *const examples[] = {
 	"forward 3 --participants --outbox ~/outbox", NULL
@@ -204,13 +206,11 @@ static char *cmd_forward_ask(int argc, char **argv, int64_t report)
 
 const struct cmd_entry cmd_forward_entry = {
 	.name = "forward",
-	.usage =
-		"ID (--to ADDR... | --participants) [--outbox MAILDIR | --sendmail] [--allow-plaintext] [--force-recipient] [--release-attachment NAME...]",
+	.usage = "ID",
 	.help = "forward a report to its participants as signed, encrypted PGP/MIME mail",
 	.exec = cmd_forward_exec,
-	.opts = cmd_forward_opts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 = "a recipient without a usable key, or delivery failed",
 	.examples = examples,
 	.ask = cmd_forward_ask,

@@ -12,7 +12,6 @@
  * whoever runs the command set one (the shell on a terminal draws a bar,
  * the UI its status line); this file draws nothing.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,18 +59,6 @@ static void progress(enum import_progress ev, size_t done, double frac,
 	ctx->progress(&p, ctx->progress_data);
 }
 
-/* The options of `import`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-/* Its short options (getopt's string): the runner reads them too. */
-static const char cmd_import_shortopts[] = "j:";
-static const struct option cmd_import_opts[] = {
-	{ "mbox", no_argument, NULL, 'm' },
-	{ "maildir", no_argument, NULL, 'd' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct import_opts o = { 0, IMPORT_JOBS_DEFAULT,
@@ -82,8 +69,7 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	const char *delay;
 	int c;
 
-	while ((c = getopt_long(argc, argv, cmd_import_shortopts,
-				cmd_import_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'm' || c == 'd') {
 			o.mode = c;
 		} else if (c == 'j') {
@@ -148,24 +134,31 @@ static int cmd_import_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-/* `import` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--mbox", "read each PATH as an mbox (mboxo or mboxrd)" },
-	{ "--maildir", "read each PATH as a Maildir (cur/ and new/)" },
-	{ "--jobs N", "decrypt up to N messages at once (1 to 8, default 4)" },
-	{ NULL, NULL },
+/* `import` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "mbox",
+	  .key = 'm',
+	  .help = "read each PATH as an mbox (mboxo or mboxrd)" },
+	{ .name = "maildir",
+	  .key = 'd',
+	  .help = "read each PATH as a Maildir (cur/ and new/)" },
+	{ .name = "jobs",
+	  .key = 'j',
+	  .letter = 'j',
+	  .arg = "N",
+	  .help = "decrypt up to N messages at once (1 to 8, default 4)" },
+	{ NULL },
 };
 static const char *const examples[] = { "import --maildir ~/Mail/security",
 					NULL };
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
-	.usage = "[--mbox|--maildir] [--jobs N] PATH... | -",
+	.usage = "(PATH... | -)",
 	.help = "import report mails (.eml, mbox, Maildir, or standard input)",
 	.exec = cmd_import_exec,
-	.opts = cmd_import_opts,
-	.shortopts = cmd_import_shortopts,
+	.opts = opts,
 	.target = CMD_TARGET_NONE,
-	.opt_help = opt_help,
 	.exit1 = "some message could not be imported",
 	.examples = examples,
 };

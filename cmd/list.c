@@ -15,7 +15,6 @@
  * column.  Subjects are sanitized for display.  --json carries "fix" and
  * "cve" as show --json does.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -126,16 +125,6 @@ static int matches(struct cmd_ctx *ctx, const struct search_query *q,
 	return CMD_OK;
 }
 
-/* The options of `list`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-static const struct option cmd_list_opts[] = {
-	{ "state", required_argument, NULL, 's' },
-	{ "open", no_argument, NULL, 'o' },
-	{ "sort", required_argument, NULL, 'S' },
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_filter f = { NULL, false, NULL, NULL, NULL };
@@ -145,7 +134,7 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	bool json = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "", cmd_list_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			f.state = optarg;
@@ -162,14 +151,6 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		default:
 			return cmd_usage(ctx, "list");
 		}
-	}
-	if (f.state && !triage_state_valid(f.state)) {
-		char *valid = triage_state_names(", ");
-		err_setc(&ctx->err, ERR_INVALID,
-			 "unknown state '%s' (valid states: %s)", f.state,
-			 valid);
-		free(valid);
-		return CMD_USAGE;
 	}
 	if (!(s = cmd_store(ctx)))
 		return CMD_FAILED;
@@ -231,24 +212,44 @@ static int cmd_list_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return r < 0 ? (r == ERR_INVALID ? CMD_USAGE : CMD_FAILED) : CMD_OK;
 }
 
-/* `list` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "QUERY",
-	  "only the reports it matches, in search's terms: state:S[,S] (or state:open), severity:S[,S], words, file:, from:, subject:, received:" },
-	{ "--state S", "only reports in state S" },
-	{ "--open",
-	  "only reports still open (not disclosed, closed, rejected or duplicate)" },
-	{ "--sort KEY",
-	  "order by deadline, received, state, severity or subject (default: id)" },
-	{ "--json", "an array of JSON objects instead of the table" },
-	{ NULL, NULL },
-};
 static char *states(void)
 {
 	return cmd_words(report_states);
 }
+static const char *const orders[] = { "deadline", "received", "state",
+				      "severity", "subject",  "id",
+				      NULL };
+static char *query_help(void)
+{
+	return xstrdup(
+		"only the reports it matches, in search's terms: state:S[,S] (or state:open), severity:S[,S], words, file:, from:, subject:, received:");
+}
+/* `list` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "state",
+	  .key = 's',
+	  .arg = "S",
+	  .list = states,
+	  .words = report_states,
+	  .flags = CMD_OPT_CLOSED,
+	  .help = "only reports in state S" },
+	{ .name = "open",
+	  .key = 'o',
+	  .help = "only reports still open (not disclosed, closed, rejected or duplicate)" },
+	{ .name = "sort",
+	  .key = 'S',
+	  .arg = "KEY",
+	  .words = orders,
+	  .flags = CMD_OPT_CLOSED,
+	  .help = "order by deadline, received, state, severity or subject (default: id)" },
+	{ .name = "json",
+	  .key = 'j',
+	  .help = "an array of JSON objects instead of the table" },
+	{ NULL },
+};
 static const struct cmd_values values[] = {
-	{ "--state S", states, report_states },
+	{ "QUERY", query_help, NULL },
 	{ NULL, NULL, NULL },
 };
 static const char *const examples[] = {
@@ -257,13 +258,11 @@ static const char *const examples[] = {
 };
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.usage =
-		"[QUERY] [--state S] [--open] [--sort deadline|received|state|severity|subject] [--json]",
+	.usage = "[QUERY]",
 	.help = "list reports",
 	.exec = cmd_list_exec,
-	.opts = cmd_list_opts,
+	.opts = opts,
 	.target = CMD_TARGET_NONE,
-	.opt_help = opt_help,
 	.exit1 = "the database cannot be read",
 	.examples = examples,
 	.values = values,

@@ -28,7 +28,6 @@
  * the UI's participants panel calls too; this file parses the arguments
  * and prints.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,29 +216,17 @@ static int list(struct cmd_ctx *ctx, struct mr *m, const char *tree_opt,
 
 /* The options and operands into pc (add, rem and ack have room for argc
  * addresses) and *json; CMD_USAGE when they do not go together. */
-static int parse_change(int argc, char **argv, int64_t id,
+static int parse_change(struct cmd_ctx *ctx, int argc, char **argv, int64_t id,
 			struct participants_change *pc, const char **add,
 			const char **rem, const char **ack, bool *json)
 {
-	static const struct option opts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "add", required_argument, NULL, 'a' },
-		{ "add-all", no_argument, NULL, 'A' },
-		{ "remove", required_argument, NULL, 'r' },
-		{ "ack", required_argument, NULL, 'k' },
-		{ "with-catch-all", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "key", required_argument, NULL, 'K' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c, first;
 
 	pc->add = add;
 	pc->remove = rem;
 	pc->ack = ack;
 	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			pc->tree_opt = optarg;
@@ -302,7 +289,7 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 	add = xcalloc((size_t)argc + 1, sizeof(*add));
 	rem = xcalloc((size_t)argc + 1, sizeof(*rem));
 	ack = xcalloc((size_t)argc + 1, sizeof(*ack));
-	if (parse_change(argc, argv, id, &pc, add, rem, ack, &json) ==
+	if (parse_change(ctx, argc, argv, id, &pc, add, rem, ack, &json) ==
 	    CMD_USAGE)
 		goto usage;
 	if (config_get_bool(ctx->sess->cfg, "maintainers.include_catch_all",

@@ -13,7 +13,6 @@
  * unpacked into the cache (${SECTEAM_CACHE:-$XDG_CACHE_HOME/secteam-tui}).
  */
 #include <dirent.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,17 +164,6 @@ static void warn_not_in_tree(struct cmd_ctx *ctx, const char *tree,
 	}
 }
 
-/* The options of `maintainers`; its row at the end of this file names them
- * too (where the report id goes, for the UI). */
-static const struct option cmd_maintainers_opts[] = {
-	{ "tree", required_argument, NULL, 't' },
-	{ "file", required_argument, NULL, 'f' },
-	{ "patch", required_argument, NULL, 'p' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "each", no_argument, NULL, 'e' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *tree_opt = NULL, *patch = NULL;
@@ -194,8 +182,7 @@ static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		return maintainers_report_exec(ctx, rid, argc, argv);
 
 	files = xcalloc((size_t)argc + 1, sizeof(*files));
-	while ((c = getopt_long(argc, argv, "", cmd_maintainers_opts, NULL)) !=
-	       -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			tree_opt = optarg;
@@ -212,9 +199,16 @@ static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		case 'e':
 			each = true;
 			break;
-		default:
+		case '?':
 			free(files);
 			return cmd_usage(ctx, "maintainers");
+		default: /* an option of a report's maintainers */
+			free(files);
+			err_setc(
+				&ctx->err, ERR_INVALID,
+				"--%s is for a report: maintainers ID --%s ...",
+				ctx->opt->name, ctx->opt->name);
+			return CMD_USAGE;
 		}
 	}
 	if (!nfiles && !patch && optind == argc - 1 &&
@@ -271,36 +265,63 @@ out:
 	return r;
 }
 
-/* `maintainers` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--tree DIR",
-	  "the kernel tree whose MAINTAINERS to read (else kernel.tree, /usr/src/linux-*)" },
-	{ "--file PATH", "the maintainers of PATH (repeatable)" },
-	{ "--each", "with --file: answer for each file separately" },
-	{ "--patch FILE", "the maintainers of the files a patch touches" },
-	{ "--add ADDR",
-	  "bring in a suggested address, or \"Name <addr>\" (repeatable)" },
-	{ "--key FPR", "with one --add: the key confirmed for that person" },
-	{ "--add-all",
-	  "bring in every suggested person (lists only when named)" },
-	{ "--remove ADDR", "record that ADDR is no longer a participant" },
-	{ "--ack ADDR", "record that ADDR acknowledged the report" },
-	{ "--with-catch-all",
-	  "also suggest catch-all lists and the SECURITY CONTACT" },
-	{ "--json", "JSON objects instead of lines" },
-	{ NULL, NULL },
+/* `maintainers` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+const struct cmd_opt cmd_maintainers_opts[] = {
+	{ .name = "tree",
+	  .key = 't',
+	  .arg = "DIR",
+	  .help = "the kernel tree whose MAINTAINERS to read (else kernel.tree, /usr/src/linux-*)" },
+	{ .name = "file",
+	  .key = 'f',
+	  .arg = "PATH",
+	  .flags = CMD_OPT_MANY,
+	  .help = "the maintainers of PATH (repeatable)" },
+	{ .name = "each",
+	  .key = 'e',
+	  .help = "with --file: answer for each file separately" },
+	{ .name = "patch",
+	  .key = 'p',
+	  .arg = "FILE",
+	  .help = "the maintainers of the files a patch touches" },
+	{ .name = "add",
+	  .key = 'a',
+	  .arg = "ADDR",
+	  .flags = CMD_OPT_MANY,
+	  .help = "bring in a suggested address, or \"Name <addr>\" (repeatable)" },
+	{ .name = "key",
+	  .key = 'K',
+	  .arg = "FPR",
+	  .help = "with one --add: the key confirmed for that person" },
+	{ .name = "add-all",
+	  .key = 'A',
+	  .help = "bring in every suggested person (lists only when named)" },
+	{ .name = "remove",
+	  .key = 'r',
+	  .arg = "ADDR",
+	  .flags = CMD_OPT_MANY,
+	  .help = "record that ADDR is no longer a participant" },
+	{ .name = "ack",
+	  .key = 'k',
+	  .arg = "ADDR",
+	  .flags = CMD_OPT_MANY,
+	  .help = "record that ADDR acknowledged the report" },
+	{ .name = "with-catch-all",
+	  .key = 'c',
+	  .help = "also suggest catch-all lists and the SECURITY CONTACT" },
+	{ .name = "json", .key = 'j', .help = "JSON objects instead of lines" },
+	{ NULL },
 };
 static const char *const examples[] = { "maintainers --file drivers/net/tun.c",
 					NULL };
 const struct cmd_entry cmd_maintainers_entry = {
 	.name = "maintainers",
-	.usage =
-		"[--tree DIR] (--file PATH... [--each] | --patch FILE | ID [--add ADDR... [--key FPR]|--add-all] [--remove ADDR] [--ack ADDR] [--with-catch-all]) [--json]",
+	/* files (--file), a patch (--patch) or a report (ID) */
+	.usage = "[ID]",
 	.help = "find the maintainers for files, a patch or a report; bring them in",
 	.exec = cmd_maintainers_exec,
 	.opts = cmd_maintainers_opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 = "no MAINTAINERS file, or a refused change",
 	.examples = examples,
 };

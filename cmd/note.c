@@ -4,16 +4,11 @@
  * officer's editor (cmd_edit: $VISUAL/$EDITOR; the UI's E key runs this
  * command and suspends curses meanwhile); an empty note records nothing.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/core.h"
-
-static const struct option cmd_note_opts[] = {
-	{ NULL, 0, NULL, 0 },
-};
 
 static int cmd_note_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -21,7 +16,7 @@ static int cmd_note_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	char *text = NULL, *summary = NULL;
 	int r;
 
-	if (getopt_long(argc, argv, "", cmd_note_opts, NULL) != -1)
+	if (cmd_getopt(ctx, argc, argv) != -1)
 		return cmd_usage(ctx, "note");
 	memset(&c, 0, sizeof(c));
 	if ((r = cmd_report(ctx, "note", argc, argv, &c.id)) != 0)
@@ -53,9 +48,6 @@ static int cmd_note_exec(struct cmd_ctx *ctx, int argc, char **argv)
 }
 
 /* `note` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ NULL, NULL },
-};
 static const char *const examples[] = {
 	"note 3 'asked the reporter for a reproducer'", NULL
 };
@@ -64,9 +56,7 @@ const struct cmd_entry cmd_note_entry = {
 	.usage = "ID [TEXT]",
 	.help = "an internal note on the report's timeline (no TEXT: written in $VISUAL/$EDITOR)",
 	.exec = cmd_note_exec,
-	.opts = cmd_note_opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 = "the editor failed, the note was empty, or no such report",
 	.examples = examples,
 };

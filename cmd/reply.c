@@ -10,23 +10,11 @@
  * "encrypted|plaintext <TAB> recipient <TAB> Maildir file or 'sent via
  * sendmail' <TAB> <Message-ID>".
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/core.h"
-
-static const struct option cmd_reply_opts[] = {
-	{ "template", required_argument, NULL, 'T' },
-	{ "to", required_argument, NULL, 't' },
-	{ "allow-plaintext", no_argument, NULL, 'a' },
-	{ "yes", no_argument, NULL, 'y' },
-	{ "outbox", required_argument, NULL, 'o' },
-	{ "sendmail", no_argument, NULL, 's' },
-	{ "list-templates", no_argument, NULL, 'l' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int list_templates(struct cmd_ctx *ctx)
 {
@@ -180,7 +168,7 @@ static int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int c;
 
 	memset(&o, 0, sizeof(o));
-	while ((c = getopt_long(argc, argv, "", cmd_reply_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'T':
 			o.template = optarg;
@@ -227,32 +215,43 @@ static int cmd_reply_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return send_reply(ctx, id, &o, yes);
 }
 
-/* `reply` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--template NAME",
-	  "the template (default ack); --list-templates lists them" },
-	{ "--to ADDR",
-	  "another recipient from the report's thread or its participants" },
-	{ "--allow-plaintext",
-	  "send in the clear when the reporter has no usable key (recorded; no quote)" },
-	{ "--yes",
-	  "send the template as filled: no $EDITOR, so no check that the draft was changed" },
-	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
-	{ "--sendmail",
-	  "deliver with forward.sendmail (default sendmail -t -oi)" },
-	{ "--list-templates", "the templates and where each comes from" },
-	{ NULL, NULL },
+/* `reply` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "template",
+	  .key = 'T',
+	  .arg = "NAME",
+	  .help = "the template (default ack); --list-templates lists them" },
+	{ .name = "to",
+	  .key = 't',
+	  .arg = "ADDR",
+	  .help = "another recipient from the report's thread or its participants" },
+	{ .name = "allow-plaintext",
+	  .key = 'a',
+	  .help = "send in the clear when the reporter has no usable key (recorded; no quote)" },
+	{ .name = "yes",
+	  .key = 'y',
+	  .help = "send the template as filled: no $EDITOR, so no check that the draft was changed" },
+	{ .name = "outbox",
+	  .key = 'o',
+	  .arg = "MAILDIR",
+	  .help = "deliver into MAILDIR (else forward.outbox)" },
+	{ .name = "sendmail",
+	  .key = 's',
+	  .help = "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ .name = "list-templates",
+	  .key = 'l',
+	  .help = "the templates and where each comes from" },
+	{ NULL },
 };
 static const char *const examples[] = { "reply 3 --template need-info", NULL };
 const struct cmd_entry cmd_reply_entry = {
 	.name = "reply",
-	.usage =
-		"ID [--template NAME] [--to ADDR] [--allow-plaintext] [--yes] [--outbox MAILDIR | --sendmail] | --list-templates",
+	.usage = "[ID]",
 	.help = "reply to the reporter from a template, signed and encrypted, in the thread",
 	.exec = cmd_reply_exec,
-	.opts = cmd_reply_opts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 =
 		"refused (no usable key, an encrypted report in the clear, an unknown field), or delivery failed",
 	.examples = examples,

@@ -195,45 +195,72 @@ static int reseal(struct cmd_ctx *ctx, size_t batch)
 
 static int cmd_roster_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	if (argc == 1)
-		return show(ctx, false);
-	if (argc == 2 && !strcmp(argv[1], "--json"))
-		return show(ctx, true);
-	if (argc == 2 && !strcmp(argv[1], "reseal"))
-		return reseal(ctx, 0);
-	if (argc == 4 && !strcmp(argv[1], "reseal") &&
-	    !strcmp(argv[2], "--batch")) {
-		char *end;
-		unsigned long b = strtoul(argv[3], &end, 10);
+	bool json = false, resealing = ctx->sub != NULL;
+	unsigned long batch = 0;
+	int c;
 
-		if (!*argv[3] || *end || b < 1 || b > 100000) {
-			err_setc(
-				&ctx->err, ERR_INVALID,
-				"roster reseal --batch '%s': a number of reports from 1 to 100000",
-				argv[3]);
-			return CMD_USAGE;
-		}
-		return reseal(ctx, (size_t)b);
+	/* After `reseal`, its options: argv[1..] read as its own line. */
+	if (resealing) {
+		argc--;
+		argv++;
 	}
-	return cmd_usage(ctx, "roster");
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'b':
+			batch = strtoul(optarg, NULL, 10);
+			break;
+		default:
+			return cmd_usage(ctx, "roster");
+		}
+	}
+	if (optind != argc)
+		return cmd_usage(ctx, "roster");
+	return resealing ? reseal(ctx, (size_t)batch) : show(ctx, json);
 }
 
-/* `roster` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--json", "the keys as a JSON array" },
-	{ "--batch N",
-	  "with reseal: reports sealed again per transaction (default 256)" },
-	{ NULL, NULL },
+/* --batch N: reports sealed again per transaction, 1 to 100000. */
+static int check_batch(const char *value, struct err *err)
+{
+	char *end;
+	unsigned long b = strtoul(value, &end, 10);
+
+	if (!*value || *end || b < 1 || b > 100000) {
+		err_setc(err, ERR_INVALID,
+			 "'%s' is not a number of reports from 1 to 100000",
+			 value);
+		return -1;
+	}
+	return 0;
+}
+
+/* `roster` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "json",
+	  .key = 'j',
+	  .subs = "-",
+	  .help = "the keys as a JSON array" },
+	{ .name = "batch",
+	  .key = 'b',
+	  .arg = "N",
+	  .subs = "reseal",
+	  .check = check_batch,
+	  .help = "with reseal: reports sealed again per transaction (default 256)" },
+	{ NULL },
 };
 static const char *const examples[] = { "roster", "roster reseal", NULL };
 const struct cmd_entry cmd_roster_entry = {
 	.name = "roster",
-	.usage = "[--json] | reseal [--batch N]",
+	/* The roster itself, or reseal. */
+	.usage = "| reseal",
 	.help = "the keys report bodies are encrypted to; reseal every body to them",
 	.exec = cmd_roster_exec,
+	.opts = opts,
 	.target = CMD_TARGET_NONE,
 	.subs = "reseal",
-	.opt_help = opt_help,
 	.exit1 =
 		"a key of the roster is not in your keyring or cannot be encrypted to (named), no key to seal to, or a body cannot be resealed",
 	.examples = examples,

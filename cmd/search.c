@@ -10,7 +10,6 @@
  * to ctx->progress (a bar on a terminal, the UI's status line) once it
  * runs longer than half a second.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,11 +24,6 @@
 
 #define PROGRESS_DELAY 0.5
 #define PROGRESS_EVERY 0.1
-
-static const struct option cmd_search_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct search_progress {
 	struct cmd_ctx *ctx;
@@ -135,7 +129,7 @@ static int cmd_search_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	bool json = false;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "", cmd_search_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'j')
 			json = true;
 		else
@@ -188,11 +182,13 @@ static int cmd_search_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-/* `search` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--json",
-	  "a JSON array of the show --json summaries, each with match and snippet" },
-	{ NULL, NULL },
+/* `search` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "json",
+	  .key = 'j',
+	  .help = "a JSON array of the show --json summaries, each with match and snippet" },
+	{ NULL },
 };
 static const char *const examples[] = {
 	"search overflow net/core",
@@ -203,12 +199,11 @@ static const char *const examples[] = {
 };
 const struct cmd_entry cmd_search_entry = {
 	.name = "search",
-	.usage = "QUERY... [--json]",
+	.usage = "QUERY...",
 	.help = "the reports whose text, subject, reporter or files match every term (decrypting bodies in memory)",
 	.exec = cmd_search_exec,
-	.opts = cmd_search_opts,
+	.opts = opts,
 	.target = CMD_TARGET_NONE,
-	.opt_help = opt_help,
 	.exit1 = "the database cannot be read",
 	.examples = examples,
 };

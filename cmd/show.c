@@ -16,7 +16,6 @@
  * are not the report's: those only unsigned parts touch, and those of a
  * reply that is not the reporter's signed text (report_open_thread).
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,13 +440,6 @@ static void add_opened_json(json_t *o, const struct report_full *rf,
 	json_object_set_new(o, "files_unsigned", unsigned_files);
 }
 
-/* The options of `show`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-static const struct option cmd_show_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct report_full rf;
@@ -456,7 +448,7 @@ static int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int64_t id;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", cmd_show_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'j')
 			json = true;
 		else
@@ -484,20 +476,22 @@ static int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-/* `show` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--json", "a JSON object (without the body) instead of the text" },
-	{ NULL, NULL },
+/* `show` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "json",
+	  .key = 'j',
+	  .help = "a JSON object (without the body) instead of the text" },
+	{ NULL },
 };
 static const char *const examples[] = { "show 3", NULL };
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
-	.usage = "ID [--json]",
+	.usage = "ID",
 	.help = "show a report: headers, verdict, decrypted body, files, events",
 	.exec = cmd_show_exec,
-	.opts = cmd_show_opts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 = "no such report, or it cannot be read",
 	.examples = examples,
 };

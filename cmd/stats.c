@@ -5,7 +5,6 @@
  * and 14 days, and the reports overdue now.  Subsystem names come from
  * reports' text: escaped.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,11 +17,6 @@
 #include "core/stats.h"
 
 #define OVERDUE_LISTED 20
-
-static const struct option cmd_stats_opts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void print_counts(FILE *out, const char *title,
 			 const struct stats_count *v, size_t n)
@@ -117,7 +111,7 @@ static int cmd_stats_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	bool json = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", cmd_stats_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		if (c == 'j')
 			json = true;
 		else
@@ -138,20 +132,22 @@ static int cmd_stats_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-/* `stats` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--json", "a JSON object instead of the text" },
-	{ NULL, NULL },
+/* `stats` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "json",
+	  .key = 'j',
+	  .help = "a JSON object instead of the text" },
+	{ NULL },
 };
 static const char *const examples[] = { "stats", "stats --json", NULL };
 const struct cmd_entry cmd_stats_entry = {
 	.name = "stats",
-	.usage = "[--json]",
+	.usage = "",
 	.help = "the team's numbers: reports per month, state, subsystem; days to triage, fix, disclose",
 	.exec = cmd_stats_exec,
-	.opts = cmd_stats_opts,
+	.opts = opts,
 	.target = CMD_TARGET_NONE,
-	.opt_help = opt_help,
 	.exit1 = "the database cannot be read",
 	.examples = examples,
 };

@@ -6,7 +6,6 @@
  * team administrator's (the database owner, with CREATEROLE); list is
  * anyone's.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,17 +80,6 @@ static int list(struct cmd_ctx *ctx, bool json)
 	return CMD_OK;
 }
 
-/* The options of `team`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-static const struct option cmd_team_opts[] = {
-	{ "officer", required_argument, NULL, 'o' },
-	{ "name", required_argument, NULL, 'n' },
-	{ "key", required_argument, NULL, 'k' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "password", no_argument, NULL, 'p' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* After init or add-officer: the officer's way in.  With --password a
  * new one, shown once; else how they log in without one. */
 static int way_in(struct cmd_ctx *ctx, const char *role, bool password)
@@ -165,7 +153,7 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	argc--;
 	argv++;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", cmd_team_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			role = optarg;
@@ -235,16 +223,34 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_USAGE;
 }
 
-/* `team` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--officer ROLE",
-	  "with init: the first officer's role (default: the login role)" },
-	{ "--name NAME", "the officer's display name" },
-	{ "--key FPR", "the officer's OpenPGP key (full fingerprint)" },
-	{ "--json", "with list: a JSON array" },
-	{ "--password",
-	  "with init (for --officer) and add-officer: give the officer a new random login password, shown once (the server gets only its SCRAM verifier)" },
-	{ NULL, NULL },
+/* `team` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "officer",
+	  .key = 'o',
+	  .arg = "ROLE",
+	  .subs = "init",
+	  .help = "with init: the first officer's role (default: the login role)" },
+	{ .name = "name",
+	  .key = 'n',
+	  .arg = "NAME",
+	  .subs = "init add-officer",
+	  .help = "the officer's display name" },
+	{ .name = "key",
+	  .key = 'k',
+	  .arg = "FPR",
+	  .subs = "init add-officer",
+	  .flags = CMD_OPT_REQUIRED,
+	  .help = "the officer's OpenPGP key (full fingerprint)" },
+	{ .name = "json",
+	  .key = 'j',
+	  .subs = "list",
+	  .help = "with list: a JSON array" },
+	{ .name = "password",
+	  .key = 'p',
+	  .subs = "init add-officer",
+	  .help = "with init (for --officer) and add-officer: give the officer a new random login password, shown once (the server gets only its SCRAM verifier)" },
+	{ NULL },
 };
 static const char *const examples[] = {
 	"team init --name 'Ada Officer' --key 0123456789ABCDEF0123456789ABCDEF01234567",
@@ -253,14 +259,12 @@ static const char *const examples[] = {
 };
 const struct cmd_entry cmd_team_entry = {
 	.name = "team",
-	.usage =
-		"init [--officer ROLE] [--name NAME] --key FPR [--password] | add-officer ROLE --key FPR [--name NAME] [--password] | remove-officer ROLE | list [--json]",
+	.usage = "init | add-officer ROLE | remove-officer ROLE | list",
 	.help = "the officers of a team server (PostgreSQL)",
 	.exec = cmd_team_exec,
-	.opts = cmd_team_opts,
+	.opts = opts,
 	.target = CMD_TARGET_NONE,
 	.subs = "init add-officer remove-officer list",
-	.opt_help = opt_help,
 	.exit1 = "not a team server, or the change was refused",
 	.examples = examples,
 };

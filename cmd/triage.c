@@ -1,32 +1,12 @@
 /*
- * `triage ID [--state S [--of N]] [--severity S] [--claim [--take]|--unclaim] [--public]
- *  [--consent credit|exploit] [--note TEXT] [--early --reason TEXT]`: parses the arguments and
- * hands them to triage_apply() (triage.c), which checks, stores and logs
+ * `triage ID [OPTION]...`: parses the arguments and hands them to triage_apply() (triage.c), which checks, stores and logs
  * every change in one transaction.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/core.h"
-
-/* The options of `triage`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-static const struct option cmd_triage_opts[] = {
-	{ "state", required_argument, NULL, 's' },
-	{ "severity", required_argument, NULL, 'v' },
-	{ "claim", no_argument, NULL, 'c' },
-	{ "take", no_argument, NULL, 't' },
-	{ "unclaim", no_argument, NULL, 'u' },
-	{ "public", no_argument, NULL, 'p' },
-	{ "consent", required_argument, NULL, 'C' },
-	{ "note", required_argument, NULL, 'n' },
-	{ "early", no_argument, NULL, 'e' },
-	{ "reason", required_argument, NULL, 'r' },
-	{ "of", required_argument, NULL, 'o' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* The question a stray key must not answer (cmd_guard: asked in the UI,
  * for its keys and its : line alike): the moves that end a report or
@@ -117,7 +97,7 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int c;
 
 	memset(&t, 0, sizeof(t));
-	while ((c = getopt_long(argc, argv, "", cmd_triage_opts, NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			t.state = optarg;
@@ -150,18 +130,11 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			if (parse_report_id(optarg, &t.of, &ctx->err) < 0)
 				return CMD_USAGE;
 			break;
-		case 'C':
+		case 'C': /* one of its words: credit or exploit */
 			if (!strcmp(optarg, "credit"))
 				t.consent_credit = true;
-			else if (!strcmp(optarg, "exploit"))
+			else
 				t.consent_exploit = true;
-			else {
-				err_setc(
-					&ctx->err, ERR_INVALID,
-					"unknown consent '%s' (credit or exploit)",
-					optarg);
-				return CMD_USAGE;
-			}
 			break;
 		default:
 			return cmd_usage(ctx, "triage");
@@ -191,27 +164,7 @@ static int cmd_triage_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-/* `triage` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--state S", "move the report to state S (the allowed moves only)" },
-	{ "--of N",
-	  "with --state duplicate (required there): the report this one duplicates; alone, records or changes the link of a report already a duplicate" },
-	{ "--severity S", "none, low, medium, high or critical" },
-	{ "--claim",
-	  "make the officer running it the report's owner (refused, naming them, when another officer holds it)" },
-	{ "--take",
-	  "with --claim: take the report over from the officer who holds it" },
-	{ "--unclaim", "leave the report without an owner" },
-	{ "--public",
-	  "mark the report already public (its policy date is now)" },
-	{ "--consent credit|exploit",
-	  "record the reporter's consent to be credited, or to release exploit code" },
-	{ "--note TEXT", "add an internal note to the timeline" },
-	{ "--early",
-	  "with --state disclosed and --reason: disclose before the decided date (an event)" },
-	{ "--reason TEXT", "why the report is disclosed early" },
-	{ NULL, NULL },
-};
+static const char *const consents[] = { "credit", "exploit", NULL };
 static char *states(void)
 {
 	char *names = cmd_words(report_states), *moves = triage_moves_text();
@@ -225,10 +178,57 @@ static char *severities(void)
 {
 	return cmd_words(report_severities);
 }
-static const struct cmd_values values[] = {
-	{ "--state S", states, report_states },
-	{ "--severity S", severities, report_severities },
-	{ NULL, NULL, NULL },
+/* `triage` in the command table (cmd/cmd.c): its options, each once. */
+static const struct cmd_opt opts[] = {
+	{ .name = "state",
+	  .key = 's',
+	  .arg = "S",
+	  .help = "move the report to state S (the allowed moves only)",
+	  .list = states,
+	  .words = report_states,
+	  .flags = CMD_OPT_CLOSED },
+	{ .name = "of",
+	  .key = 'o',
+	  .arg = "N",
+	  .help = "with --state duplicate (required there): the report this one duplicates; alone, records or changes the link of a report already a duplicate",
+	  .check = cmd_check_id },
+	{ .name = "severity",
+	  .key = 'v',
+	  .arg = "S",
+	  .help = "none, low, medium, high or critical",
+	  .list = severities,
+	  .words = report_severities,
+	  .flags = CMD_OPT_CLOSED },
+	{ .name = "claim",
+	  .key = 'c',
+	  .help = "make the officer running it the report's owner (refused, naming them, when another officer holds it)" },
+	{ .name = "take",
+	  .key = 't',
+	  .help = "with --claim: take the report over from the officer who holds it" },
+	{ .name = "unclaim",
+	  .key = 'u',
+	  .help = "leave the report without an owner" },
+	{ .name = "public",
+	  .key = 'p',
+	  .help = "mark the report already public (its policy date is now)" },
+	{ .name = "consent",
+	  .key = 'C',
+	  .arg = "credit|exploit",
+	  .help = "record the reporter's consent to be credited, or to release exploit code",
+	  .words = consents,
+	  .flags = CMD_OPT_CLOSED },
+	{ .name = "note",
+	  .key = 'n',
+	  .arg = "TEXT",
+	  .help = "add an internal note to the timeline" },
+	{ .name = "early",
+	  .key = 'e',
+	  .help = "with --state disclosed and --reason: disclose before the decided date (an event)" },
+	{ .name = "reason",
+	  .key = 'r',
+	  .arg = "TEXT",
+	  .help = "why the report is disclosed early" },
+	{ NULL },
 };
 static const char *const examples[] = {
 	"triage 3 --state triaged --severity high --claim",
@@ -236,15 +236,12 @@ static const char *const examples[] = {
 };
 const struct cmd_entry cmd_triage_entry = {
 	.name = "triage",
-	.usage =
-		"ID [--state S [--early --reason TEXT]] [--of N] [--severity S] [--claim [--take]|--unclaim] [--public] [--consent credit|exploit] [--note TEXT]",
+	.usage = "ID",
 	.help = "change a report's state, severity, owner or flags",
 	.exec = cmd_triage_exec,
-	.opts = cmd_triage_opts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = opt_help,
 	.exit1 =
 		"a refused move (disclosed before the decided date needs --early --reason), another officer's claim (--take), a refused duplicate link (of itself, of a duplicate, of no such report), or no such report",
 	.examples = examples,
-	.values = values,
 };

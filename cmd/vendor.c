@@ -5,7 +5,6 @@
  * answer; notify --forward first sends the report through forward.c,
  * encrypted to the vendor's --key when the directory has one.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,24 +101,6 @@ static int send_forward(struct cmd_ctx *ctx, int64_t id, const char *name,
 	return r;
 }
 
-/* The options of `vendor`; its row at the end of this file names them too
- * (where the report id goes, for the UI). */
-static const struct option cmd_vendor_opts[] = {
-	{ "contact", required_argument, NULL, 'c' },
-	{ "key", required_argument, NULL, 'k' },
-	{ "kind", required_argument, NULL, 't' },
-	{ "note", required_argument, NULL, 'n' },
-	{ "statement", required_argument, NULL, 's' },
-	{ "nda-requested", no_argument, NULL, 'N' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "forward", no_argument, NULL, 'F' },
-	{ "outbox", required_argument, NULL, 'o' },
-	{ "sendmail", no_argument, NULL, 'S' },
-	{ "allow-plaintext", no_argument, NULL, 'P' },
-	{ "correct", no_argument, NULL, 'C' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct forward_opts fo;
@@ -134,8 +115,7 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (argc < 2)
 		return cmd_usage(ctx, "vendor");
 	sub = argv[1];
-	while ((c = getopt_long(argc - 1, argv + 1, "", cmd_vendor_opts,
-				NULL)) != -1) {
+	while ((c = cmd_getopt(ctx, argc - 1, argv + 1)) != -1) {
 		switch (c) {
 		case 'c':
 			contact = optarg;
@@ -243,23 +223,72 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	return CMD_OK;
 }
 
-/* `vendor` in the command table (cmd/cmd.c). */
-static const struct cmd_opt_help opt_help[] = {
-	{ "--contact EMAIL", "the address notifications go to" },
-	{ "--key FPR", "the vendor's OpenPGP key (full fingerprint)" },
-	{ "--kind K", "vendor, distro or hardware" },
-	{ "--forward", "with notify: also forward the report to the vendor" },
-	{ "--outbox MAILDIR", "deliver the forward into MAILDIR" },
-	{ "--sendmail", "deliver the forward with forward.sendmail" },
-	{ "--allow-plaintext",
-	  "send a plain copy to a vendor without a usable key" },
-	{ "--correct", "put a wrong status right (recorded as a correction)" },
-	{ "--note TEXT", "an internal note with the status" },
-	{ "--statement TEXT", "the vendor's statement, for the advisory" },
-	{ "--nda-requested",
-	  "record that the vendor asked for an NDA (the team cannot enter one)" },
-	{ "--json", "with list: a JSON array" },
-	{ NULL, NULL },
+/* `vendor` in the command table (cmd/cmd.c); its options, each declared
+ * once: parsed by cmd_getopt, shown by --help, the usage, the man page. */
+static const struct cmd_opt opts[] = {
+	{ .name = "contact",
+	  .key = 'c',
+	  .arg = "EMAIL",
+	  .subs = "add",
+	  .flags = CMD_OPT_REQUIRED,
+	  .help = "the address notifications go to" },
+	{ .name = "contact",
+	  .key = 'c',
+	  .arg = "EMAIL",
+	  .subs = "edit",
+	  .help = "the address notifications go to" },
+	{ .name = "key",
+	  .key = 'k',
+	  .arg = "FPR",
+	  .subs = "add edit",
+	  .help = "the vendor's OpenPGP key (full fingerprint)" },
+	{ .name = "kind",
+	  .key = 't',
+	  .arg = "K",
+	  .subs = "add edit",
+	  .words = vendor_kinds,
+	  .flags = CMD_OPT_CLOSED,
+	  .help = "vendor, distro or hardware" },
+	{ .name = "forward",
+	  .key = 'F',
+	  .subs = "notify",
+	  .help = "with notify: also forward the report to the vendor" },
+	{ .name = "outbox",
+	  .key = 'o',
+	  .arg = "MAILDIR",
+	  .subs = "notify",
+	  .help = "deliver the forward into MAILDIR" },
+	{ .name = "sendmail",
+	  .key = 'S',
+	  .subs = "notify",
+	  .help = "deliver the forward with forward.sendmail" },
+	{ .name = "allow-plaintext",
+	  .key = 'P',
+	  .subs = "notify",
+	  .help = "send a plain copy to a vendor without a usable key" },
+	{ .name = "correct",
+	  .key = 'C',
+	  .subs = "status",
+	  .help = "put a wrong status right (recorded as a correction)" },
+	{ .name = "note",
+	  .key = 'n',
+	  .arg = "TEXT",
+	  .subs = "status",
+	  .help = "an internal note with the status" },
+	{ .name = "statement",
+	  .key = 's',
+	  .arg = "TEXT",
+	  .subs = "status",
+	  .help = "the vendor's statement, for the advisory" },
+	{ .name = "nda-requested",
+	  .key = 'N',
+	  .subs = "status",
+	  .help = "record that the vendor asked for an NDA (the team cannot enter one)" },
+	{ .name = "json",
+	  .key = 'j',
+	  .subs = "list",
+	  .help = "with list: a JSON array" },
+	{ NULL },
 };
 static char *statuses(void)
 {
@@ -280,14 +309,13 @@ static const char *const examples[] = {
 const struct cmd_entry cmd_vendor_entry = {
 	.name = "vendor",
 	.usage =
-		"add NAME --contact EMAIL [--key FPR] [--kind vendor|distro|hardware] | list [--json] | edit NAME [--contact EMAIL] [--key FPR] [--kind K] | notify ID NAME [--forward [--outbox MAILDIR|--sendmail] [--allow-plaintext]] | status ID NAME [STATUS] [--correct] [--note TEXT] [--statement TEXT] [--nda-requested]",
+		"add NAME | list | edit NAME | notify ID NAME | status ID NAME [STATUS]",
 	.help = "the vendor directory and each vendor's status on a report",
 	.exec = cmd_vendor_exec,
-	.opts = cmd_vendor_opts,
+	.opts = opts,
 	.target = CMD_TARGET_REPORT,
 	.target_subs = "notify status",
 	.subs = "add list edit notify status",
-	.opt_help = opt_help,
 	.exit1 =
 		"a refused status change, an unknown vendor, or the forward failed",
 	.examples = examples,

@@ -6,7 +6,6 @@
  * follows the keyring on its own (core/verdicts.h), so this is for an
  * officer who wants to see it done, or who doubts the cache.
  */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
@@ -20,7 +19,7 @@ static int cmd_verify_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	int64_t id = 0, last = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", NULL, NULL)) != -1)
+	while ((c = cmd_getopt(ctx, argc, argv)) != -1)
 		return cmd_usage(ctx, "verify");
 	/* The report named (or the UI's current one); none: every report. */
 	if ((optind < argc || ctx->target > 0 || ctx->target_named) &&

@@ -100,9 +100,31 @@ static size_t value_candidates(const char *line, const char *prev,
 	return n;
 }
 
+/* The options of the line's command (those of its sub-command, when its
+ * second word is one) whose names start with prefix, the word after its
+ * "--" (the command's row: cmd_option_names). */
+static size_t option_candidates(const char *line, const char *prefix,
+				const char **out, size_t max)
+{
+	size_t vn = strcspn(line, " ");
+	const char *rest = line + vn + strspn(line + vn, " ");
+	char *verb = xstrndup(line, vn);
+	char *second = xstrndup(rest, strcspn(rest, " "));
+	const struct cmd_entry *e = cmd_find(verb);
+	char *argv[] = { verb, second, NULL };
+	size_t n = e
+		? cmd_option_names(e, cmd_sub_of(e, 2, argv), prefix, out, max)
+		: 0;
+
+	free(second);
+	free(verb);
+	return n;
+}
+
 /* Tab: the word under the cursor completed, as far as its candidates
  * agree (a space after it when there is one): the verb for the first
- * word, an option's value after the option ("--severity h"). */
+ * word, an option's name ("--sev"), an option's value after the option
+ * ("--severity h"). */
 static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 {
 	const char *cand[128];
@@ -114,6 +136,11 @@ static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 	word = to_utf8(buf + ws, *cur - ws);
 	if (ws == 0) {
 		n = candidates(word, cand, ARRAY_SIZE(cand));
+	} else if (!strncmp(word, "--", 2)) {
+		line = to_utf8(buf, *len);
+		n = option_candidates(line, word + 2, cand, ARRAY_SIZE(cand));
+		free(line);
+		ws += 2; /* the names go after the "--" typed */
 	} else {
 		pws = ws - 1;
 		while (pws > 0 && buf[pws - 1] == L' ')
@@ -132,6 +159,8 @@ static void complete(struct tui *t, wchar_t *buf, size_t *len, size_t *cur)
 		if (ws == 0)
 			tui_status(t, true, "no command starts with '%s'",
 				   word);
+		else if (!strncmp(word, "--", 2))
+			tui_status(t, true, "no option starts with '%s'", word);
 		else if (prev && *prev == '-')
 			tui_status(t, true, "no value of %s starts with '%s'",
 				   prev, word);

@@ -69,7 +69,8 @@ tap_is "$(st list --open --json | jq -r '[.[].id] | join(",")')" "1" "list --ope
 tap_is "$(st list --state rejected --json | jq -r '[.[].id] | join(",")')" "2" "list --state"
 st list --sort nonsense >/dev/null 2>"$T/err"; rc=$?
 tap_is "$rc" 2 "unknown sort: exit 2"
-tap_like "$(cat "$T/err")" "unknown order 'nonsense'" "unknown sort: named"
+tap_like "$(cat "$T/err")" "^secteam-tui list: unknown value 'nonsense' for --sort \(deadline, received" \
+	"unknown sort: named, with the command, the option and the orders"
 
 printf '[team\n' > "$T/badconf"
 "$SECTEAM_BIN" --config "$T/badconf" --db "$DB" list >/dev/null 2>"$T/err"; rc=$?
@@ -142,7 +143,22 @@ tap_is "$rc" 2 "list --bogus exits 2"
 tap_is "$(head -n 1 "$T/err")" "secteam-tui list: unknown option '--bogus'" "naming the option"
 tap_like "$(sed -n 2p "$T/err")" "^usage: secteam-tui list " "then the usage"
 "$SECTEAM_BIN" --db "$DB" list --s >/dev/null 2>"$T/err"
-tap_is "$(head -n 1 "$T/err")" "secteam-tui list: ambiguous option '--s'" "an ambiguous abbreviation is said so"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui list: ambiguous option '--s' (--state, --sort)" \
+	"an ambiguous abbreviation is said so, with what it could be"
+"$SECTEAM_BIN" --db "$DB" triage 1 --severity urgent >/dev/null 2>"$T/err"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui triage: unknown value 'urgent' for --severity (none, low, medium, high, critical)" \
+	"a value the option does not take: the command, the option and its values"
+"$SECTEAM_BIN" --db "$DB" triage 1 --of x >/dev/null 2>"$T/err"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui triage: --of: 'x' is not a report id" \
+	"a value its check refuses: the command, the option and why"
+"$SECTEAM_BIN" --db "$DB" triage 1 --claim=yes >/dev/null 2>"$T/err"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui triage: option '--claim' takes no value" "a flag given a value"
+"$SECTEAM_BIN" --db "$DB" vendor status 1 acme --contact a@b >/dev/null 2>"$T/err"
+tap_is "$(head -n 1 "$T/err")" "secteam-tui vendor status: option '--contact' is for vendor add, vendor edit" \
+	"an option of another sub-command: where it belongs"
+"$SECTEAM_BIN" --db "$DB" vendor add acme >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc $(head -n 1 "$T/err")" "2 secteam-tui vendor add: option '--contact' is required" \
+	"a required option missing: named"
 "$SECTEAM_BIN" --db "$DB" triage 1 --state >/dev/null 2>"$T/err"
 tap_is "$(head -n 1 "$T/err")" "secteam-tui triage: option '--state' needs a value" "an option without its value"
 

@@ -108,7 +108,7 @@ usage_error '^usage: secteam-tui date set ID DATE \[--reason TEXT\] \[--override
 usage_error '^usage: secteam-tui date propose ID DATE' "invalid date 'soon'" \
 	date propose 3 soon --by reporter --reason x
 usage_error '^usage: secteam-tui list \[QUERY\] \[--state S\]' \
-	"unknown state 'weird' \(valid states: new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed\)" \
+	"^secteam-tui list: unknown value 'weird' for --state \(new, triaged, accepted, rejected, duplicate, fixing, fix-ready, disclosed, closed\)" \
 	list --state weird
 usage_error '^usage: secteam-tui vendor status ID NAME \[STATUS\]' "" vendor status
 usage_error '^usage: secteam-tui show ID' "" show
@@ -117,7 +117,7 @@ usage_error '^usage: secteam-tui team remove-officer ROLE$' "" team remove-offic
 # --help lists the values an option or operand takes, from the code's
 # tables: the same states the command's own error lists, the statuses,
 # the date forms; a sub-command that takes none lists none.
-states=$("$SECTEAM_BIN" --db "$DB" list --state weird 2>&1 | sed -n "s/.*(valid states: \(.*\))\$/\1/p")
+states=$("$SECTEAM_BIN" --db "$DB" list --state weird 2>&1 | sed -n "s/.*for --state (\(.*\))\$/\1/p")
 out=$("$SECTEAM_BIN" triage --help)
 tap_like "$out" "^  --state S +$states\$" "triage --help: the states, as the command's error lists them" "$states"
 tap_like "$out" "^ +triaged -> accepted, rejected, duplicate\$" "triage --help: the moves allowed from each state"

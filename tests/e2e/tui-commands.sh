@@ -12,7 +12,8 @@
 #   - `:open 3` opens report 3 whatever is selected; typing 2 then Enter
 #     in the list opens report 2; J and K step through the list's reports;
 #     q from a report `:open` opened returns to the list;
-#   - Tab completes an option's value (`--severity h` gives high).
+#   - Tab completes an option's value (`--severity h` gives high), and
+#     an option's name from the command's row (`--sev` gives --severity).
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup tuicmd
 e2e_tmux_setup
@@ -115,6 +116,17 @@ tap_ok $? "Tab after --state lists the states" "$(screen | tail -n 2)"
 tmx send-keys -t t -l "fix"; tmx send-keys -t t Tab
 wait_re "^:triage 2 --state fix" 3
 tap_like "$(screen | tail -n 1)" "^:triage 2 --state fix\$" "  fix<Tab>: as far as fixing and fix-ready agree"
+tmx send-keys -t t Escape
+# Tab completes an option's name from the same row: of the command, or
+# of the sub-command the line names.
+tmx send-keys -t t ":"; tmx send-keys -t t -l "triage 2 --sev"; tmx send-keys -t t Tab
+wait_re "^:triage 2 --severity ?$" 3
+tap_ok $? "Tab completes --sev to --severity" "$(screen | tail -n 1)"
+tmx send-keys -t t Escape
+tmx send-keys -t t ":"; tmx send-keys -t t -l "vendor status 2 acme --n"; tmx send-keys -t t Tab
+wait_re "note nda-requested" 3
+tap_ok $? "Tab after vendor status --n lists the status options that start so" "$(screen | tail -n 2)"
+tap_unlike "$(screen | tail -n 2)" "contact" "  and none of another sub-command's"
 tmx send-keys -t t Escape
 tui_stop
 tap_done
