@@ -307,6 +307,53 @@ int cmd_check_count(const char *value, struct err *err)
 	return 0;
 }
 
+/* Whether e runs without a sub-command too: its usage's first word is
+ * none of its sub-commands (`fix ID ...`, not `date propose ...`). */
+static bool own_form(const struct cmd_entry *e)
+{
+	const char *u = e->usage + strspn(e->usage, " ");
+	size_t n = strcspn(u, " |");
+	char *w = xstrndup(u, n);
+	bool own = !word_in(e->subs, w);
+
+	free(w);
+	return own;
+}
+
+/* A command that needs one of its sub-commands got none, or a word that
+ * is none of them: the error says which there are.  (Each command's own
+ * code then meets only the sub-commands of its row.) */
+static int sub_mistake(struct cmd_ctx *ctx, const struct cmd_entry *e, int argc,
+		       char **argv)
+{
+	struct sbuf sb = SBUF_INIT;
+	char *list;
+
+	for (const char *p = e->subs; *p;) {
+		size_t k = strcspn(p, " ");
+
+		sbuf_addf(&sb, "%s%.*s", sb.len ? ", " : "", (int)k, p);
+		p += k;
+		p += strspn(p, " ");
+	}
+	list = sbuf_detach(&sb, NULL);
+	free(ctx->opt_error);
+	if (argc < 2) {
+		ctx->opt_error =
+			xasprintf("which %s command? (%s)", e->name, list);
+	} else {
+		char *safe = safe_str(argv[1]);
+
+		ctx->opt_error =
+			xasprintf("unknown sub-command '%s' (%s)", safe, list);
+		free(safe);
+	}
+	free(list);
+	ctx->entry = e;
+	ctx->usage_said = false;
+	return cmd_usage(ctx, e->name);
+}
+
 int cmd_usage(struct cmd_ctx *ctx, const char *name)
 {
 	const struct cmd_entry *e = cmd_find(name);
@@ -481,6 +528,8 @@ int cmd_run_at(struct cmd_ctx *ctx, int argc, char **argv, int64_t report)
 		cmd_help(ctx->out, e->name, ctx->sub);
 		return CMD_OK;
 	}
+	if (e->subs && !ctx->sub && !own_form(e))
+		return sub_mistake(ctx, e, argc, argv);
 	resolve_target(ctx, e, argc, argv, report);
 	optind = 0;
 	opterr = 0;

@@ -198,11 +198,7 @@ static int cmd_date_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return cmd_usage(ctx, "date");
 		r = date_start_release(ctx->sess, id, &o, &ctx->err);
 	} else {
-		err_setc(
-			&ctx->err, ERR_INVALID,
-			"unknown date command '%s' (propose, set, start-release, show)",
-			sub);
-		return CMD_USAGE;
+		return CMD_USAGE; /* cmd_run_at names a wrong sub-command */
 	}
 	if (r < 0) {
 		date_outcome_release(&o);

@@ -216,11 +216,7 @@ static int cmd_team_exec(struct cmd_ctx *ctx, int argc, char **argv)
 				argv[optind]);
 		return r < 0 ? CMD_FAILED : CMD_OK;
 	}
-	err_setc(
-		&ctx->err, ERR_INVALID,
-		"unknown team command '%s' (init, add-officer, remove-officer, list)",
-		sub);
-	return CMD_USAGE;
+	return CMD_USAGE; /* cmd_run_at names a wrong sub-command */
 }
 
 /* `team` in the command table (cmd/cmd.c); its options, each declared

@@ -201,11 +201,7 @@ static int cmd_vendor_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			return CMD_FAILED;
 		r = vendor_change(ctx->sess, &vc, &summary, &ctx->err);
 	} else {
-		err_setc(
-			&ctx->err, ERR_INVALID,
-			"unknown vendor command '%s' (add, list, edit, notify, status)",
-			sub);
-		return CMD_USAGE;
+		return CMD_USAGE; /* cmd_run_at names a wrong sub-command */
 	}
 	if (r < 0) {
 		if (mails)

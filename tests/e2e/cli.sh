@@ -156,6 +156,14 @@ tap_is "$(head -n 1 "$T/err")" "secteam-tui triage: option '--claim' takes no va
 "$SECTEAM_BIN" --db "$DB" vendor status 1 acme --contact a@b >/dev/null 2>"$T/err"
 tap_is "$(head -n 1 "$T/err")" "secteam-tui vendor status: option '--contact' is for vendor add, vendor edit" \
 	"an option of another sub-command: where it belongs"
+# A command that needs a sub-command: the word that is none of them, or
+# none at all, is named with the sub-commands the row declares.
+"$SECTEAM_BIN" --db "$DB" date frob >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc $(head -n 1 "$T/err")" "2 secteam-tui date: unknown sub-command 'frob' (propose, set, start-release, show)" \
+	"a sub-command that does not exist: named, with those that do"
+"$SECTEAM_BIN" --db "$DB" team >/dev/null 2>"$T/err"; rc=$?
+tap_is "$rc $(head -n 1 "$T/err")" "2 secteam-tui team: which team command? (init, add-officer, remove-officer, list)" \
+	"no sub-command: asked which, with those that exist"
 "$SECTEAM_BIN" --db "$DB" vendor add acme >/dev/null 2>"$T/err"; rc=$?
 tap_is "$rc $(head -n 1 "$T/err")" "2 secteam-tui vendor add: option '--contact' is required" \
 	"a required option missing: named"
