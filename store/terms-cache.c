@@ -31,23 +31,13 @@ int store_terms_cache_open(const char *path, struct terms_cache **out,
 			   struct err *err)
 {
 	struct terms_cache *tc;
-	struct stat st;
 	int fd, flag = 0;
 
 	*out = NULL;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = open_own_file(path, O_RDWR | O_CREAT, "the search cache", NULL,
+			   err);
 	if (fd < 0)
-		return err_setc(err, ERR_IO,
-				"cannot open the search cache '%s': %s", path,
-				strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 077)) {
-		close(fd);
-		return err_setc(
-			err, ERR_IO,
-			"the search cache '%s' is not this user's alone: not used",
-			path);
-	}
+		return fd;
 	close(fd);
 	tc = xcalloc(1, sizeof(*tc));
 	tc->path = xstrdup(path);
