@@ -208,7 +208,10 @@ unsigned char *maint_img_build(const struct mbuild *b, size_t *len)
 	sbuf_addch(&p.pool, '\0'); /* offset 0: "" */
 	p.lines = xcalloc(b->nlines + 1, sizeof(*p.lines));
 	for (size_t i = 0; i < b->nlines; i++) {
-		p.lines[i].text = pool_adds(&p.pool, b->lines[i].text);
+		/* Lookups read the text of these lines only (a section's
+		 * name and role are kept with it): the others stay "". */
+		if (b->lines[i].type && strchr("MRLFXNK", b->lines[i].type))
+			p.lines[i].text = pool_adds(&p.pool, b->lines[i].text);
 		p.lines[i].sect = b->lines[i].sect;
 		p.lines[i].type = b->lines[i].type;
 	}
