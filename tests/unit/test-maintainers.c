@@ -805,6 +805,66 @@ static void test_compiled_refused(void **state)
 	unsetenv("SECTEAM_CACHE");
 }
 
+/* Made-up images, their checksum made right (a hostile writer): each is
+ * refused, or answers without reading outside itself (the asan stage
+ * runs this), whatever bytes were changed. */
+static void test_compiled_hostile_bytes(void **state)
+{
+	(void)state;
+	char dir[400], cp[700], mp[512];
+	struct maint_db *d;
+	struct err err = { 0, "" }, warn = { 0, "" };
+	unsigned char *good, *bad;
+	size_t len;
+	unsigned seed = 4242;
+	int refused = 0, used = 0;
+
+	cache_fresh(dir, sizeof(dir), "hostile");
+	snprintf(mp, sizeof(mp), "%s/MAINTAINERS", tree);
+	assert_int_equal(maint_db_load_cached(mp, &d, &warn, &err), 0);
+	maint_db_free(d);
+	assert_true(cache_path(dir, cp, sizeof(cp)));
+	good = slurp(cp, &len);
+	bad = xmalloc(len);
+	for (int round = 0; round < 400; round++) {
+		struct mimg_hdr h;
+		memcpy(bad, good, len);
+		for (int k = 0; k < 1 + round % 4; k++) {
+			seed = seed * 1103515245u + 12345u;
+			size_t at = (seed >> 8) % len;
+			seed = seed * 1103515245u + 12345u;
+			/* half the time a field of the header */
+			if (round % 2)
+				at = (seed >> 8) % sizeof(h);
+			bad[at] = (unsigned char)(seed >> 3);
+		}
+		memcpy(&h, bad, sizeof(h));
+		h.sum = maint_img_sum(bad, len);
+		memcpy(bad, &h, sizeof(h));
+		struct maint_db *x = maint_db_new(mp);
+		assert_non_null(x);
+		unsigned char *copy = xmemdup(bad, len);
+		if (maint_img_attach(x, copy, len, &err) < 0) {
+			free(copy);
+			refused++;
+		} else {
+			used++;
+			for (size_t i = 0; i < ARRAY_SIZE(file_cases); i++) {
+				const char *f = file_cases[i].file;
+				struct maint_result res;
+				if (maint_lookup(x, tree, &f, 1, NULL, &res,
+						 &err) == 0)
+					maint_result_release(&res);
+			}
+		}
+		maint_db_free(x);
+	}
+	assert_true(refused > 0 && used > 0);
+	free(bad);
+	free(good);
+	unsetenv("SECTEAM_CACHE");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -819,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_compiled_same),
 		cmocka_unit_test(test_compiled_invalidated),
 		cmocka_unit_test(test_compiled_refused),
+		cmocka_unit_test(test_compiled_hostile_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
