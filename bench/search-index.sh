@@ -55,9 +55,18 @@ for i in range(1, n + 1):
                 f"Date: Wed, 02 Dec 2026 09:00:00 +0000\n\n{body}\n")
 PY
 st import "$W/mail" >/dev/null
-# a word some hold but not the commonest: the 300th of the vocabulary
-word=$(cat "$W/mail/new/"*.eml | awk 'NR % 7 == 0' | tr ' ' '\n' | grep -E '^[a-z]{6,}$' |
-	sort | uniq -c | sort -rn | awk 'NR == 300 { print $2 }')
+# a word a few hold, as text: search matches words as substrings, so a
+# word held by 0.5-2% of the messages that way (not inside many longer
+# words, which notmuch would not count)
+word=
+for w in $(cat "$W/mail/new/"*.eml | awk 'NR % 11 == 0' | tr ' ' '\n' |
+	grep -E '^[a-z]{9,}$' | sort -u | head -200); do
+	c=$(grep -l -F "$w" "$W/mail/new/"*.eml | wc -l)
+	if [ "$c" -ge $((N / 200 + 1)) ] && [ "$c" -le $((N / 50 + 1)) ]; then
+		word=$w
+		break
+	fi
+done
 [ -n "$word" ] || word=zanzibarquux
 
 cat >"$W/nmconfig" <<EOC
