@@ -175,6 +175,7 @@ static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	char *tree = NULL, *mpath = NULL, *text = NULL;
 	struct maint_db *db = NULL;
 	struct maint_result res = { NULL, 0 };
+	struct err cache_warn = { 0, "" };
 
 	/* maintainers ID ...: suggestions and participants of a report
 	 * (the one named, or the caller's: the runner resolved it). */
@@ -234,8 +235,13 @@ static int cmd_maintainers_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!(tree = maintainers_find_tree(ctx->sess, tree_opt, &ctx->err)))
 		goto out;
 	mpath = xasprintf("%s/MAINTAINERS", tree);
-	if (maint_db_load(mpath, &db, &ctx->err) < 0)
+	if (maint_db_load_cached(mpath, &db, &cache_warn, &ctx->err) < 0)
 		goto out;
+	if (cache_warn.code) {
+		char *w = safe_str(cache_warn.msg);
+		fprintf(ctx->errout, "warning: %s\n", w);
+		free(w);
+	}
 	if (patch) {
 		if (!(text = read_patch(ctx, patch)))
 			goto out;

@@ -172,7 +172,7 @@ static int cmd_search_exec(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!json && res.passed)
 		cmd_say(ctx,
 			"%zu report(s) match; %zu opened to search their text, %zu "
-			"passed over (their cached terms lack a word)",
+			"passed over (the index holds a word in none of their messages)",
 			res.n, res.opened, res.passed);
 	else if (!json)
 		cmd_say(ctx,

@@ -16,7 +16,7 @@
 
 #include "core/core.h"
 #include "core/search.h"
-#include "core/terms.h"
+#include "core/sindex.h"
 #include "store/store.h"
 
 /* --- the query --------------------------------------------------------*/
@@ -451,23 +451,23 @@ struct file_row {
 };
 
 /*
- * The terms filters (terms.h) of the messages, from the officer's own
- * cache: a report none of whose messages can hold a word is passed over
- * without opening any.  A message with no filter (new, or its body not
- * the one the filter was made from) is opened, and its filter made from
- * the very text searched and cached, sealed under the team key.  The
- * cache is for speed alone: without it (no team key, a cache folder
- * that is not the officer's), every candidate is opened as before.
+ * The officer's sealed index (sindex.h): a report none of whose messages
+ * can hold a word is passed over without opening any.  A message the
+ * index does not hold (new, or its body not the one it was indexed
+ * from) is opened, and the very text searched is indexed.  The index is
+ * for speed alone: without it (no team key, a cache folder that is not
+ * the officer's), every candidate is opened as before.
  */
 struct prefilter {
 	bool on;
 	struct message_key *keys; /* every message, by report then id */
 	size_t nkeys;
-	unsigned char **filter; /* per key: its opened filter, or NULL */
-	size_t *flen;
-	struct terms_cache *tc;
-	struct terms_row *add; /* filters made by this search */
-	size_t nadd;
+	bool *indexed; /* per key: the index holds it (its body's key) */
+	struct sindex *x;
+	int64_t **cand; /* per word: the indexed messages that may hold it */
+	size_t *ncand;
+	bool *known; /* per word: cand answers (else any message may) */
+	size_t nwords;
 };
 
 struct run {
@@ -678,23 +678,7 @@ static bool fields_match(const struct run *r, struct search_hit *h,
 	return all;
 }
 
-/* --- the terms filters --------------------------------------------------*/
-
-#define CACHE_TABLE "search-cache"
-
-/* The cache file of this store: one per database. */
-static char *cache_path(struct session *sess)
-{
-	return cache_file("search", store_where(sess->store), "db");
-}
-
-static int cmp_row_id(const void *a, const void *b)
-{
-	const struct terms_row *x = a, *y = b;
-
-	return x->message_id < y->message_id ? -1
-					     : x->message_id > y->message_id;
-}
+/* --- the sealed index ---------------------------------------------------*/
 
 static bool worth_filtering(const struct search_query *q)
 {
@@ -704,62 +688,31 @@ static bool worth_filtering(const struct search_query *q)
 	return false;
 }
 
-/* The cached filters of a share of the messages opened, each only if
- * made from the very body stored now and opening for its own row. */
-struct open_share {
-	struct session *sess;
-	struct prefilter *pf;
-	struct terms_row *rows;
-	size_t nrows;
-};
-
-static void open_filters(size_t from, size_t to, void *data)
-{
-	struct open_share *os = data;
-	struct prefilter *pf = os->pf;
-	struct err err = { 0, "" };
-
-	for (size_t i = from; i < to; i++) {
-		struct terms_row k = { .message_id = pf->keys[i].id };
-		struct terms_row *r = os->nrows
-			? bsearch(&k, os->rows, os->nrows, sizeof(k),
-				  cmp_row_id)
-			: NULL;
-
-		if (!r || strcmp(r->key, pf->keys[i].key) ||
-		    session_open_sealed(os->sess, CACHE_TABLE, "terms",
-					r->message_id, r->sealed, r->len,
-					&pf->filter[i], &pf->flen[i], &err) < 0)
-			pf->filter[i] = NULL;
-	}
-}
-
 static void prefilter_load(struct session *sess, const struct search_query *q,
 			   struct prefilter *pf)
 {
 	struct err err = { 0, "" };
-	struct terms_row *rows = NULL;
-	size_t nrows = 0;
-	char *path;
 
 	memset(pf, 0, sizeof(*pf));
-	if (!worth_filtering(q) || !(path = cache_path(sess)))
+	if (!worth_filtering(q) || !(pf->x = sindex_open(sess)))
 		return;
-	if (store_terms_cache_open(path, &pf->tc, &err) < 0 ||
-	    store_message_keys(sess->store, &pf->keys, &pf->nkeys, &err) < 0 ||
-	    store_terms_cache_all(pf->tc, &rows, &nrows, &err) < 0) {
-		free(path);
+	if (store_message_keys(sess->store, &pf->keys, &pf->nkeys, &err) < 0) {
+		sindex_close(pf->x);
+		pf->x = NULL;
 		return;
 	}
-	free(path);
-	pf->filter = xcalloc(pf->nkeys + 1, sizeof(*pf->filter));
-	pf->flen = xcalloc(pf->nkeys + 1, sizeof(*pf->flen));
-	{
-		struct open_share os = { sess, pf, rows, nrows };
-
-		util_parallel(pf->nkeys, 4096, open_filters, &os);
-	}
-	terms_rows_free(rows, nrows);
+	pf->nwords = q->nwords;
+	pf->cand = xcalloc(q->nwords + 1, sizeof(*pf->cand));
+	pf->ncand = xcalloc(q->nwords + 1, sizeof(*pf->ncand));
+	pf->known = xcalloc(q->nwords + 1, sizeof(*pf->known));
+	for (size_t w = 0; w < q->nwords; w++)
+		pf->known[w] = sindex_candidates(pf->x, q->words[w],
+						 &pf->cand[w], &pf->ncand[w]);
+	/* after the lists: one that does not open empties the index */
+	pf->indexed = xcalloc(pf->nkeys + 1, sizeof(*pf->indexed));
+	for (size_t i = 0; i < pf->nkeys; i++)
+		pf->indexed[i] =
+			sindex_has(pf->x, pf->keys[i].id, pf->keys[i].key);
 	pf->on = true;
 }
 
@@ -770,9 +723,15 @@ static size_t keys_of(const struct prefilter *pf, int64_t id, size_t *first)
 		      offsetof(struct message_key, report_id), id, first);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 /* Whether report id's messages may hold every word still unmatched: no
- * when one word is in none of their filters (a message without one may
- * hold anything). */
+ * when one word is in none of them (a message the index does not hold
+ * may hold anything). */
 static bool prefilter_may_match(const struct prefilter *pf, int64_t id,
 				const struct search_query *q,
 				const bool *matched)
@@ -785,64 +744,51 @@ static bool prefilter_may_match(const struct prefilter *pf, int64_t id,
 	for (size_t w = 0; w < q->nwords; w++) {
 		bool may = false;
 
-		if (matched[w])
+		if (matched[w] || !pf->known[w])
 			continue;
 		for (size_t m = first; !may && m < first + n; m++)
-			may = !pf->filter[m] ||
-				terms_may_hold(pf->filter[m], pf->flen[m],
-					       q->words[w]);
+			may = !pf->indexed[m] ||
+				(pf->ncand[w] &&
+				 bsearch(&pf->keys[m].id, pf->cand[w],
+					 pf->ncand[w], sizeof(int64_t),
+					 cmp_i64));
 		if (!may)
 			return false;
 	}
 	return true;
 }
 
-/* A message just opened and searched: its filter made from that text,
- * sealed, to be cached, when it had none. */
-static void prefilter_learn(struct session *sess, struct prefilter *pf,
-			    int64_t report_id, int64_t message_id,
-			    const struct text *t)
+/* A message just opened and searched: indexed from that very text when
+ * the index did not hold it. */
+static void prefilter_learn(struct prefilter *pf, int64_t report_id,
+			    int64_t message_id, const struct text *t)
 {
-	struct err err = { 0, "" };
-	size_t first, n, flen, slen;
-	unsigned char *f, *sealed;
+	size_t first, n;
 
 	if (!pf || !pf->on)
 		return;
 	n = keys_of(pf, report_id, &first);
 	for (size_t m = first; m < first + n; m++) {
-		if (pf->keys[m].id != message_id || pf->filter[m])
+		if (pf->keys[m].id != message_id || pf->indexed[m])
 			continue;
-		f = terms_filter(t->low, t->len, &flen);
-		if (session_seal(sess, CACHE_TABLE, "terms", message_id, f,
-				 flen, &sealed, &slen, &err) == 0) {
-			pf->add = xrealloc(pf->add,
-					   (pf->nadd + 1) * sizeof(*pf->add));
-			pf->add[pf->nadd++] =
-				(struct terms_row){ message_id,
-						    xstrdup(pf->keys[m].key),
-						    sealed, slen };
-		}
-		pf->filter[m] = f;
-		pf->flen[m] = flen;
+		sindex_learn(pf->x, message_id, pf->keys[m].key, t->low,
+			     t->len);
+		pf->indexed[m] = true; /* once, however often opened */
 		return;
 	}
 }
 
-/* The filters made kept (the cache is for speed: a failure to write
+/* What was learned written (the index is for speed: a failure to write
  * it loses nothing), and everything freed. */
 static void prefilter_done(struct prefilter *pf)
 {
-	struct err err = { 0, "" };
-
-	if (pf->tc && pf->nadd)
-		store_terms_cache_put(pf->tc, pf->add, pf->nadd, &err);
-	store_terms_cache_close(pf->tc);
-	terms_rows_free(pf->add, pf->nadd);
-	for (size_t i = 0; pf->filter && i < pf->nkeys; i++)
-		free(pf->filter[i]);
-	free(pf->filter);
-	free(pf->flen);
+	sindex_close(pf->x);
+	for (size_t w = 0; pf->cand && w < pf->nwords; w++)
+		free(pf->cand[w]);
+	free(pf->cand);
+	free(pf->ncand);
+	free(pf->known);
+	free(pf->indexed);
 	free(pf->keys);
 	memset(pf, 0, sizeof(*pf));
 }
@@ -886,7 +832,7 @@ static bool text_match(struct session *sess, const struct run *r,
 					 om.att[k].size);
 		opened_message_release(&om);
 		match_words(q, &t, matched, "text", h);
-		prefilter_learn(sess, r->pf, h->r.id, msgs[i].id, &t);
+		prefilter_learn(r->pf, h->r.id, msgs[i].id, &t);
 		text_release(&t);
 		all = true;
 		for (size_t w = 0; w < q->nwords; w++)

@@ -15,8 +15,9 @@
  * The subject, reporter, state, files and dates come from the store;
  * only the reports that still match those are opened, each message
  * decrypted in memory (report_open_message), searched and wiped, but
- * for those whose terms filters (terms.h), kept in the officer's cache
- * sealed under the team key, say a word is in none of their messages.
+ * for those the officer's sealed index (sindex.h), kept in their cache
+ * keyed and sealed under the team key, says hold a word in none of
+ * their messages.
  * No copy of any text, and nothing in clear, is written anywhere.
  */
 #ifndef SECTEAM_CORE_SEARCH_H
@@ -69,7 +70,8 @@ struct search_result {
 	size_t n;
 	size_t opened; /* reports whose messages were decrypted */
 	size_t passed; /* reports passed over unopened: their messages'
-			* terms filters (terms.h) lack a word */
+			* the sealed index (sindex.h) says a word
+			* is in none of their messages */
 	size_t unreadable; /* messages that could not be opened (not
 				 * searched; no key of ours, say) */
 };

@@ -1315,6 +1315,32 @@ int session_seal(struct session *sess, const char *table, const char *column,
 	return 0;
 }
 
+_Static_assert(SESSION_MAC_BYTES == TEAM_MAC_BYTES, "one keyed hash size");
+
+int session_keyed_hash(struct session *sess, const char *purpose,
+		       const void *data, size_t len,
+		       unsigned char mac[SESSION_MAC_BYTES], uint32_t *gen,
+		       struct err *err)
+{
+	char *why = NULL;
+	struct team_key *k;
+
+	if (!session_store(sess, err))
+		return err->code;
+	pthread_mutex_lock(&sess->seal->lock);
+	k = team_key_of(sess, false, &why);
+	pthread_mutex_unlock(&sess->seal->lock);
+	if (!k) {
+		err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
+		free(why);
+		return ERR_CRYPTO;
+	}
+	team_key_mac(k, purpose, data, len, mac);
+	if (gen)
+		*gen = team_key_generation(k);
+	return 0;
+}
+
 bool session_is_team_sealed(const void *blob, size_t n)
 {
 	return team_key_sealed_generation(blob, n) != 0;

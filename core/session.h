@@ -67,6 +67,15 @@ int session_open_sealed(struct session *sess, const char *table,
 int session_seal(struct session *sess, const char *table, const char *column,
 		 int64_t row, const void *plain, size_t len,
 		 unsigned char **out, size_t *outlen, struct err *err);
+#define SESSION_MAC_BYTES 32
+/* The keyed hash of data[0..len) for purpose under the team key's
+ * current generation (it must exist: none is made here), and that
+ * generation in *gen (when not NULL): what the officer's own search index
+ * is keyed by, so that it follows a rotation.  0, or ERR_CRYPTO. */
+int session_keyed_hash(struct session *sess, const char *purpose,
+		       const void *data, size_t len,
+		       unsigned char mac[SESSION_MAC_BYTES], uint32_t *gen,
+		       struct err *err);
 /* The team key, unwrapped (or made, for a team's first write) now: 0, or
  * ERR_CRYPTO naming what is missing. */
 int session_team_key_ready(struct session *sess, struct err *err);

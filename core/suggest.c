@@ -230,6 +230,7 @@ int maintainers_suggest(struct session *sess, int64_t id, const char *tree_opt,
 		{ NULL, 0 }, { NULL, 0 }, { NULL, 0 }, { NULL, 0 }
 	};
 	struct sbuf warn = SBUF_INIT;
+	struct err cache_warn = { 0, "" };
 	char *mpath, *text, *utext;
 	int r;
 
@@ -246,9 +247,12 @@ int maintainers_suggest(struct session *sess, int64_t id, const char *tree_opt,
 		return err->code ? err->code : ERR_NOTFOUND;
 	}
 	mpath = xasprintf("%s/MAINTAINERS", out->tree);
-	r = maint_db_load(mpath, &db, err);
+	r = maint_db_load_cached(mpath, &db, &cache_warn, err);
 	free(mpath);
+	if (cache_warn.code)
+		sbuf_addf(&warn, "warning: %s\n", cache_warn.msg);
 	if (r < 0) {
+		sbuf_release(&warn);
 		report_full_release(&rf);
 		return r;
 	}

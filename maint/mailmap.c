@@ -80,7 +80,7 @@ static char *mm_cap_rtrim(const struct mm_forms *f, int k)
 }
 
 /* "name <addr>" through parse_email(): *pn and *pa (new). */
-static void mm_parse(const struct maint_db *db, const char *name,
+static void mm_parse(const struct mbuild *db, const char *name,
 		     const char *addr, char **pn, char **pa)
 {
 	char *full = xasprintf("%s <%s>", name, addr);
@@ -89,7 +89,7 @@ static void mm_parse(const struct maint_db *db, const char *name,
 }
 
 /* Proper Name <commit@email> */
-static void mm_name(struct maint_db *db, const struct mm_forms *f)
+static void mm_name(struct mbuild *db, const struct mm_forms *f)
 {
 	char *rn = mm_cap(f, 1), *ra = mm_cap(f, 2), *pn, *pa;
 	mm_parse(db, str_trim(rn), ra, &pn, &pa);
@@ -101,7 +101,7 @@ static void mm_name(struct maint_db *db, const struct mm_forms *f)
 }
 
 /* <proper@email> <commit@email> */
-static void mm_addr(struct maint_db *db, const struct mm_forms *f)
+static void mm_addr(struct mbuild *db, const struct mm_forms *f)
 {
 	char *ra = mm_cap(f, 1), *wa = mm_cap(f, 2);
 	mm_put(&db->mm_addrs, wa, ra);
@@ -110,7 +110,7 @@ static void mm_addr(struct maint_db *db, const struct mm_forms *f)
 }
 
 /* Proper Name <proper@email> <commit@email> */
-static void mm_name_addr(struct maint_db *db, const struct mm_forms *f)
+static void mm_name_addr(struct mbuild *db, const struct mm_forms *f)
 {
 	char *rn = mm_cap_rtrim(f, 1), *ra = mm_cap(f, 2), *wa = mm_cap(f, 3);
 	char *pn, *pa;
@@ -125,7 +125,7 @@ static void mm_name_addr(struct maint_db *db, const struct mm_forms *f)
 }
 
 /* Proper Name <proper@email> Commit Name <commit@email> */
-static void mm_name_addr_name(struct maint_db *db, const struct mm_forms *f)
+static void mm_name_addr_name(struct mbuild *db, const struct mm_forms *f)
 {
 	char *rn = mm_cap_rtrim(f, 1), *ra = mm_cap(f, 2);
 	char *wn = mm_cap_rtrim(f, 3), *wa = mm_cap(f, 4);
@@ -147,7 +147,7 @@ static void mm_name_addr_name(struct maint_db *db, const struct mm_forms *f)
 }
 
 /* One line, its comment cut and trimmed. */
-static void mm_line(struct maint_db *db, struct mm_forms *f, const char *l)
+static void mm_line(struct mbuild *db, struct mm_forms *f, const char *l)
 {
 	if (!*l)
 		return;
@@ -161,7 +161,7 @@ static void mm_line(struct maint_db *db, struct mm_forms *f, const char *l)
 		mm_name_addr_name(db, f);
 }
 
-int maint_mailmap_load(struct maint_db *db)
+int maint_mailmap_load(struct mbuild *db)
 {
 	char *path = xasprintf("%s/.mailmap", db->dir);
 	char *text = NULL;
@@ -199,16 +199,16 @@ char *maint_mailmap_email(const struct maint_db *db, const char *line)
 	maint_parse_email(db->lz, line, &name, &addr);
 	char *email = maint_format_email(name, addr);
 	const char *rn = name, *ra = addr;
-	const char *n1 = smap_get(&db->mm_names, email);
-	const char *a1 = smap_get(&db->mm_addrs, email);
+	const char *n1 = maint_img_get(db, db->mmn, db->mmn_cap, email);
+	const char *a1 = maint_img_get(db, db->mma, db->mma_cap, email);
 	if (n1 || a1) {
 		if (n1)
 			rn = n1;
 		if (a1)
 			ra = a1;
 	} else {
-		const char *n2 = smap_get(&db->mm_names, addr);
-		const char *a2 = smap_get(&db->mm_addrs, addr);
+		const char *n2 = maint_img_get(db, db->mmn, db->mmn_cap, addr);
+		const char *a2 = maint_img_get(db, db->mma, db->mma_cap, addr);
 		if (n2)
 			rn = n2;
 		if (a2)

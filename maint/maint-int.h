@@ -83,33 +83,79 @@ void arena_release(struct arena *a);
 
 /* ---- the database ---- */
 
-struct tvline {
-	char type; /* 'A'..'Z' for "T: value" lines, 0 for other lines */
-	char *text; /* the value (F:/X: converted to a regex) or the line */
-	uint32_t sect;
+/*
+ * A loaded MAINTAINERS is one image (image.c): flat arrays and a string
+ * pool addressed by 32-bit offsets, the same bytes whether just parsed
+ * (parse.c builds it) or mapped from the compiled copy in the officer's
+ * cache (cache.c).  Nothing in it is a pointer, so it is used where it
+ * lies; what lookups compile or learn lives beside it (struct lazy, the
+ * *_lazy arrays).
+ */
+#define MIMG_MAGIC "secteam-maint\0\0"
+#define MIMG_VERSION 1u
+#define MIMG_NONE UINT32_MAX /* no section */
+
+struct mimg_stat { /* what says a file is unchanged without reading it */
+	int64_t dev, ino, size, mtime_s, mtime_ns, ctime_s, ctime_ns;
 };
 
-struct fpat {
+struct mimg_hdr {
+	char magic[16];
+	uint32_t version, byte_order; /* MIMG_VERSION, 0x01020304 */
+	uint64_t size; /* of the whole image */
+	uint64_t sum; /* maint_img_sum() of what follows the header */
+	unsigned char maint_sha[32], mailmap_sha[32]; /* the sources */
+	struct mimg_stat maint_st, mailmap_st; /* zeros: hash them */
+	uint32_t nlines, nsects, nfpats, nnpats, nkpats, nplist;
+	uint32_t prefix_cap, mmn_cap, mma_cap, str_len;
+	uint32_t off_lines, off_sects, off_fpats, off_npats, off_kpats;
+	uint32_t off_plist, off_prefix, off_mmn, off_mma, off_str;
+};
+
+struct mline {
+	uint32_t text; /* the value (F:/X: as a regex), or the line */
+	uint32_t sect; /* MIMG_NONE outside any section */
+	char type; /* 'A'..'Z' for "T: value" lines, 0 for other lines */
+	char pad[3];
+};
+
+struct msect {
+	uint32_t key, start, end; /* get_maintainer.pl's $tvi, $start, $end */
+	uint32_t disp; /* name cut to 50 bytes */
+	uint32_t rword; /* "maintainer", from the last S: */
+	uint8_t catch_all, security, pad[2];
+};
+
+struct mfpat { /* F: or X: */
 	uint32_t line, sect;
-	char type; /* 'F' or 'X' */
-	bool simple; /* the glob matcher handles it */
+	char type;
+	uint8_t simple; /* the glob matcher handles it */
+	char pad[2];
+};
+
+struct mrpat { /* N: or K: */
+	uint32_t line, sect, re;
+	uint8_t literal; /* plain text: a substring search answers it */
+	char pad[3];
+};
+
+/* A hash slot: key (klen bytes of the pool) -> val, n (n == 0: empty).
+ * The prefix index maps a literal prefix to plist[val .. val + n); the
+ * .mailmap tables map a key to the string at val. */
+struct mslot {
+	uint64_t h; /* FNV-1a of the key */
+	uint32_t key, klen, val, n;
+};
+
+struct fpat_lazy {
 	int8_t dir; /* -1 not yet known, else whether -d (add a '/') */
 	char *eff; /* the pattern as matched (with the '/'), once known */
 	pcre2_code *code; /* for !simple, compiled on first use */
 };
 
-struct rpat { /* N: or K: */
-	uint32_t line, sect;
-	char *re;
+struct rpat_lazy {
 	pcre2_code *code; /* m/$re/x */
 	pcre2_code *pcode; /* m/^[+-].*$re/x, K: in a patch's body */
-};
-
-struct sect {
-	uint32_t key, start, end; /* get_maintainer.pl's $tvi, $start, $end */
-	char *disp; /* name cut to 50 bytes */
-	char *rword; /* "maintainer", from the last S: */
-	bool catch_all, security;
 };
 
 /* What is compiled or learned during lookups (the db is const there). */
@@ -125,22 +171,80 @@ struct lazy {
 };
 
 struct maint_db {
-	char *text; /* the file, lines cut in place */
-	struct arena arena; /* F:/X: regexes, literal prefixes */
+	const unsigned char *img; /* the image */
+	size_t img_len;
+	bool mapped; /* mmap()ed from the cache, else malloc()ed */
+	const char *str; /* its string pool */
+	const struct mline *lines;
+	const struct msect *sects;
+	const struct mfpat *fpats;
+	const struct mrpat *npats, *kpats;
+	const uint32_t *plist;
+	const struct mslot *prefix, *mmn, *mma;
+	size_t nlines, nsects, nfpats, nnpats, nkpats;
+	uint32_t prefix_cap, mmn_cap, mma_cap;
+	struct fpat_lazy *fl; /* nfpats */
+	struct rpat_lazy *nl, *kl; /* nnpats, nkpats */
 	char *dir; /* the tree holding MAINTAINERS */
 	int dirfd;
-	struct tvline *lines;
-	size_t nlines;
-	struct sect *sects;
-	size_t nsects;
-	struct fpat *fpats;
-	size_t nfpats;
-	struct rpat *npats, *kpats;
-	size_t nnpats, nkpats;
-	struct smap prefix; /* literal prefix -> struct ivec * of fpats */
-	struct smap mm_names, mm_addrs; /* .mailmap: key -> char * */
 	struct lazy *lz;
 };
+
+static inline const char *mstr(const struct maint_db *db, uint32_t off)
+{
+	return db->str + off;
+}
+
+/* The slot of key[0..klen) (hash h, FNV-1a) in table t, or NULL. */
+const struct mslot *maint_img_find(const struct maint_db *db,
+				   const struct mslot *t, uint32_t cap,
+				   const char *key, size_t klen, uint64_t h);
+/* The string a .mailmap table maps key to, or NULL. */
+const char *maint_img_get(const struct maint_db *db, const struct mslot *t,
+			  uint32_t cap, const char *key);
+
+/* What parse.c and mailmap.c gather before the image is made. */
+struct mbuild_line {
+	char type;
+	const char *text;
+	uint32_t sect;
+};
+
+struct mbuild_sect {
+	uint32_t key, start, end;
+	char *disp, *rword;
+	bool catch_all, security;
+};
+
+struct mbuild {
+	struct arena arena; /* F:/X: regexes, literal prefixes */
+	struct mbuild_line *lines;
+	size_t nlines;
+	struct mbuild_sect *sects;
+	size_t nsects;
+	struct smap mm_names, mm_addrs; /* .mailmap: key -> char * */
+	const char *dir;
+	struct lazy *lz;
+};
+
+/* The image of what b holds (image.c): a new buffer of *len bytes, its
+ * header's source fields left zero. */
+unsigned char *maint_img_build(const struct mbuild *b, size_t *len);
+/* Checks an image from anywhere (the cache): sizes, offsets, indexes and
+ * sum, so that no lookup reads outside it; points db's arrays into it.
+ * Returns 0, or -1 with err saying what is wrong. */
+int maint_img_attach(struct maint_db *db, const unsigned char *img, size_t len,
+		     struct err *err);
+/* The checksum of an image's body (what follows the header). */
+uint64_t maint_img_sum(const unsigned char *img, size_t len);
+
+/* A db with no image yet for the MAINTAINERS at path (its tree), its
+ * PCRE2 set-up made; NULL when the e-mail regexes do not compile. */
+struct maint_db *maint_db_new(const char *path);
+/* Parses text[0..len) (taken) and the tree's .mailmap into a new image
+ * (*img, *len).  -1 with err when the .mailmap's regexes do not compile. */
+int maint_db_parse(struct maint_db *db, char *text, size_t len,
+		   unsigned char **img, size_t *img_len, struct err *err);
 
 /* Perl's \s, and [A-Za-z0-9], on bytes. */
 static inline bool maint_is_space(int c)
@@ -175,10 +279,14 @@ pcre2_code *maint_re_compile(struct lazy *lz, const char *re, uint32_t opts,
 /* Whether c matches s[0..len), within the match limits. */
 bool maint_re_match(const struct lazy *lz, const pcre2_code *c, const char *s,
 		    size_t len);
-/* Compiles K: pattern k (and its patch-body form when patch); -1 with err
- * when it does not compile. */
-int maint_kpat_ready(const struct maint_db *db, struct rpat *k, bool patch,
+/* Compiles K: pattern k (and its patch-body form when patch) unless it is
+ * plain text; -1 with err when it does not compile. */
+int maint_kpat_ready(const struct maint_db *db, size_t k, bool patch,
 		     struct err *err);
+/* Whether K: keyword k matches s[0..len) (its patch-body form when
+ * body); ready first. */
+bool maint_kpat_match(const struct maint_db *db, size_t k, bool body,
+		      const char *s, size_t len);
 /*
  * The sections a file (relative to the tree) belongs to, deepest pattern
  * first, as get_maintainer.pl adds them.  Returns the count (sections in
@@ -209,9 +317,9 @@ char *maint_lc_dup(const char *s);
 
 /* ---- .mailmap (mailmap.c) ---- */
 
-/* read_mailmap() of the tree's .mailmap (none: nothing mapped); -1 when
- * its regexes do not compile. */
-int maint_mailmap_load(struct maint_db *db);
+/* read_mailmap() of the tree's .mailmap (none: nothing mapped) into b's
+ * maps; -1 when its regexes do not compile. */
+int maint_mailmap_load(struct mbuild *b);
 /* mailmap_email(): line mapped through the .mailmap, formatted (new). */
 char *maint_mailmap_email(const struct maint_db *db, const char *line);
 

@@ -5,8 +5,9 @@
  * .mailmap, de-duplication, "in file" addresses of .yaml bindings).
  *
  * A struct maint_db is loaded once (F:/X: patterns indexed by their literal
- * prefix, N:/K: regular expressions compiled with PCRE2 on first use) and
- * answers any number of lookups.  A lookup takes either files (paths
+ * prefix, N:/K: regular expressions compiled with PCRE2 on first use, or
+ * matched as text when they are plain text) and answers any number of
+ * lookups; a new process maps it compiled from the officer's cache.  A lookup takes either files (paths
  * relative to the tree, like `get_maintainer.pl -f`) or the text of a patch
  * (like `get_maintainer.pl PATCH`) and returns people and lists in
  * get_maintainer.pl's order.  A db is not safe for concurrent lookups from
@@ -16,7 +17,10 @@
  * nowhere else), and core/ uses it.  A port of get_maintainer.pl v0.26
  * (Linux 6.1); each file names the Perl subs it follows.  Files:
  *   maint-int.h   what the files share: the db, the containers
- *   parse.c       loading MAINTAINERS: lines, sections, pattern index
+ *   parse.c       loading MAINTAINERS: lines, sections
+ *   image.c       the loaded file as one flat image: records, strings,
+ *                 the pattern index, checked before use
+ *   cache.c       the image compiled once into the officer's cache
  *   match.c       matching a file: F:/X: globs, N: and K: regexes (PCRE2),
  *                 its sections ranked by pattern depth
  *   patch.c       the files and keyword lines of a patch
@@ -65,6 +69,15 @@ struct maint_result {
  * and *out, or a negative code with err set (file unreadable).
  */
 int maint_db_load(const char *path, struct maint_db **out, struct err *err);
+/*
+ * As maint_db_load, through the compiled copy of this MAINTAINERS in the
+ * officer's cache (cache.c), made or made again when missing, stale or
+ * refused.  A cache file that is there but not used (another user's, or
+ * corrupt) is said in *warn (when not NULL) and the file parsed as
+ * without a cache; without a cache folder it is parsed.
+ */
+int maint_db_load_cached(const char *path, struct maint_db **out,
+			 struct err *warn, struct err *err);
 void maint_db_free(struct maint_db *db);
 /* Number of sections (for tests and diagnostics). */
 size_t maint_db_sections(const struct maint_db *db);

@@ -238,10 +238,11 @@ bool maint_re_match(const struct lazy *lz, const pcre2_code *c, const char *s,
 }
 
 /* The pattern as get_maintainer.pl matches it: with '/' for directories. */
-static const char *fpat_eff(const struct maint_db *db, struct fpat *f)
+static const char *fpat_eff(const struct maint_db *db, size_t i)
 {
+	struct fpat_lazy *f = &db->fl[i];
 	if (f->dir < 0) {
-		const char *re = db->lines[f->line].text;
+		const char *re = mstr(db, db->lines[db->fpats[i].line].text);
 		size_t n = strlen(re);
 		struct stat st;
 		f->dir = n && db->dirfd >= 0 &&
@@ -254,14 +255,14 @@ static const char *fpat_eff(const struct maint_db *db, struct fpat *f)
 }
 
 /* file_match_pattern(); -1 on a regex that does not compile. */
-static int fpat_match(const struct maint_db *db, struct fpat *f,
-		      const char *file, size_t flen, size_t fslashes,
-		      struct err *err)
+static int fpat_match(const struct maint_db *db, size_t i, const char *file,
+		      size_t flen, size_t fslashes, struct err *err)
 {
-	const char *eff = fpat_eff(db, f);
+	const char *eff = fpat_eff(db, i);
+	struct fpat_lazy *f = &db->fl[i];
 	size_t n = strlen(eff);
 	bool m;
-	if (f->simple) {
+	if (db->fpats[i].simple) {
 		m = glob_match(eff, file, file + flen);
 	} else {
 		if (!f->code) {
@@ -286,11 +287,12 @@ static int npats_ready(const struct maint_db *db, struct err *err)
 	if (db->lz->npats_ready)
 		return 0;
 	for (size_t i = 0; i < db->nnpats; i++) {
-		struct rpat *n = &db->npats[i];
-		if (n->code) /* compiled by an earlier, failed attempt */
-			continue;
-		n->code = maint_re_compile(db->lz, n->re, PCRE2_EXTENDED, false,
-					   err, "N: pattern");
+		struct rpat_lazy *n = &db->nl[i];
+		if (n->code || db->npats[i].literal)
+			continue; /* compiled by an earlier, failed attempt */
+		n->code = maint_re_compile(db->lz, mstr(db, db->npats[i].re),
+					   PCRE2_EXTENDED, false, err,
+					   "N: pattern");
 		if (!n->code)
 			return -1;
 	}
@@ -298,17 +300,21 @@ static int npats_ready(const struct maint_db *db, struct err *err)
 	return 0;
 }
 
-int maint_kpat_ready(const struct maint_db *db, struct rpat *k, bool patch,
+int maint_kpat_ready(const struct maint_db *db, size_t i, bool patch,
 		     struct err *err)
 {
+	struct rpat_lazy *k = &db->kl[i];
+	const char *kre = mstr(db, db->kpats[i].re);
+	if (db->kpats[i].literal)
+		return 0;
 	if (!k->code) {
-		k->code = maint_re_compile(db->lz, k->re, PCRE2_EXTENDED, true,
+		k->code = maint_re_compile(db->lz, kre, PCRE2_EXTENDED, true,
 					   err, "K: keyword");
 		if (!k->code)
 			return -1;
 	}
 	if (patch && !k->pcode) {
-		char *re = xasprintf("^[+-].*%s", k->re);
+		char *re = xasprintf("^[+-].*%s", kre);
 		k->pcode = maint_re_compile(db->lz, re, PCRE2_EXTENDED, true,
 					    err, "K: keyword");
 		free(re);
@@ -316,6 +322,26 @@ int maint_kpat_ready(const struct maint_db *db, struct rpat *k, bool patch,
 			return -1;
 	}
 	return 0;
+}
+
+bool maint_kpat_match(const struct maint_db *db, size_t i, bool body,
+		      const char *s, size_t len)
+{
+	const char *lit = mstr(db, db->kpats[i].re);
+	if (!db->kpats[i].literal)
+		return maint_re_match(db->lz,
+				      body ? db->kl[i].pcode : db->kl[i].code,
+				      s, len);
+	/* m/^[+-].*TEXT/x: a '+' or '-' first, TEXT after it on the line */
+	if (body) {
+		if (!len || (s[0] != '+' && s[0] != '-'))
+			return false;
+		s++, len--;
+		const char *nl = memchr(s, '\n', len);
+		if (nl)
+			len = (size_t)(nl - s);
+	}
+	return memmem(s, len, lit, strlen(lit)) != NULL;
 }
 
 /* ---- the sections of one file ---- */
@@ -377,15 +403,16 @@ static int match_fpats(const struct maint_db *db, const char *file, size_t flen,
 	uint64_t hash = FNV_INIT;
 
 	for (size_t L = 0; L <= flen; L++) {
-		struct smap_ent *e = smap_find(&db->prefix, file, L, hash);
+		const struct mslot *e = maint_img_find(
+			db, db->prefix, db->prefix_cap, file, L, hash);
 		if (L < flen)
 			hash = fnv_step(hash, (unsigned char)file[L]);
 		if (!e)
 			continue;
-		const struct ivec *iv = e->val;
-		for (size_t k = 0; k < iv->n; k++) {
-			struct fpat *f = &db->fpats[iv->v[k]];
-			int m = fpat_match(db, f, file, flen, fsl, err);
+		for (size_t k = 0; k < e->n; k++) {
+			uint32_t i = db->plist[e->val + k];
+			const struct mfpat *f = &db->fpats[i];
+			int m = fpat_match(db, i, file, flen, fsl, err);
 			if (m < 0)
 				return -1;
 			if (!m)
@@ -394,7 +421,7 @@ static int match_fpats(const struct maint_db *db, const char *file, size_t flen,
 				ivec_push(&h->excl, f->sect);
 			else
 				hits_push(h, f->line, f->sect,
-					  pattern_depth(f->eff));
+					  pattern_depth(db->fl[i].eff));
 		}
 	}
 	return 0;
@@ -407,8 +434,11 @@ static int match_npats(const struct maint_db *db, const char *file, size_t flen,
 	if (npats_ready(db, err) < 0)
 		return -1;
 	for (size_t i = 0; i < db->nnpats; i++) {
-		const struct rpat *n = &db->npats[i];
-		if (maint_re_match(db->lz, n->code, file, flen))
+		const struct mrpat *n = &db->npats[i];
+		const char *lit = mstr(db, n->re);
+		if (n->literal ? memmem(file, flen, lit, strlen(lit)) != NULL
+			       : maint_re_match(db->lz, db->nl[i].code, file,
+						flen))
 			hits_push(h, n->line, n->sect, 0);
 	}
 	return 0;
@@ -478,10 +508,9 @@ int maint_file_keywords(const struct maint_db *db, const char *tree,
 	}
 	free(path);
 	for (size_t k = 0; k < db->nkpats && r == 0; k++) {
-		struct rpat *p = &db->kpats[k];
-		r = maint_kpat_ready(db, p, false, err);
-		if (r == 0 && maint_re_match(db->lz, p->code, text, len))
-			ivec_push(kw, p->line);
+		r = maint_kpat_ready(db, k, false, err);
+		if (r == 0 && maint_kpat_match(db, k, false, text, len))
+			ivec_push(kw, db->kpats[k].line);
 	}
 	free(text);
 	return r;

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -75,19 +76,19 @@ static char *maint_role(const char *status)
 }
 
 /* The section of lines [start, end), whose first "T:" line is key. */
-static void section_add(struct maint_db *db, size_t key, size_t start,
-			size_t end, size_t *cap)
+static void section_add(struct mbuild *b, size_t key, size_t start, size_t end,
+			size_t *cap)
 {
-	if (db->nsects == *cap) {
+	if (b->nsects == *cap) {
 		*cap = *cap ? *cap * 2 : 1024;
-		db->sects = xrealloc(db->sects, *cap * sizeof(*db->sects));
+		b->sects = xrealloc(b->sects, *cap * sizeof(*b->sects));
 	}
-	struct sect *s = &db->sects[db->nsects];
+	struct mbuild_sect *s = &b->sects[b->nsects];
 	memset(s, 0, sizeof(*s));
 	s->key = (uint32_t)key;
 	s->start = (uint32_t)start;
 	s->end = (uint32_t)end;
-	const struct tvline *h = &db->lines[start];
+	const struct mbuild_line *h = &b->lines[start];
 	char *hname = h->type ? xasprintf("%c:%s", h->type, h->text)
 			      : xstrdup(h->text);
 	s->disp = section_disp(hname);
@@ -95,35 +96,35 @@ static void section_add(struct maint_db *db, size_t key, size_t start,
 	free(hname);
 	const char *status = "unknown";
 	for (size_t k = start + 1; k < end; k++)
-		if (db->lines[k].type == 'S')
-			status = db->lines[k].text;
+		if (b->lines[k].type == 'S')
+			status = b->lines[k].text;
 	s->rword = maint_role(status);
 	for (size_t k = start; k < end; k++) {
-		db->lines[k].sect = (uint32_t)db->nsects;
-		if (db->lines[k].type == 'F' &&
-		    !strncmp(db->lines[k].text, ".*", 2))
+		b->lines[k].sect = (uint32_t)b->nsects;
+		if (b->lines[k].type == 'F' &&
+		    !strncmp(b->lines[k].text, ".*", 2))
 			s->catch_all = true;
 	}
 	if (s->security)
 		s->catch_all = true;
-	db->nsects++;
+	b->nsects++;
 }
 
-static void build_sections(struct maint_db *db)
+static void build_sections(struct mbuild *b)
 {
 	size_t cap = 0;
 	size_t i = 0;
 	/* find_first_section() then $tvi = $end + 1, as get_maintainer.pl */
-	while (i < db->nlines && !db->lines[i].type)
+	while (i < b->nlines && !b->lines[i].type)
 		i++;
-	while (i < db->nlines) {
+	while (i < b->nlines) {
 		size_t start = i, end = i;
-		while (start > 0 && db->lines[start].type)
+		while (start > 0 && b->lines[start].type)
 			start--;
-		while (end < db->nlines && db->lines[end].type)
+		while (end < b->nlines && b->lines[end].type)
 			end++;
 		if (end > i)
-			section_add(db, i, start, end, &cap);
+			section_add(b, i, start, end, &cap);
 		i = end + 1;
 	}
 }
@@ -159,8 +160,7 @@ int maint_read_whole(const char *path, char **out, size_t *len, struct err *err)
 	return 0;
 }
 
-/* A db for the MAINTAINERS at path: its tree, and the PCRE2 set-up. */
-static struct maint_db *db_new(const char *path)
+struct maint_db *maint_db_new(const char *path)
 {
 	struct maint_db *db = xcalloc(1, sizeof(*db));
 	const char *slash = strrchr(path, '/');
@@ -179,36 +179,40 @@ static struct maint_db *db_new(const char *path)
 	db->lz->mctx = pcre2_match_context_create(NULL);
 	pcre2_set_match_limit(db->lz->mctx, 200000);
 	pcre2_set_depth_limit(db->lz->mctx, 10000);
+	if (maint_email_res(db->lz) < 0) {
+		maint_db_free(db);
+		return NULL;
+	}
 	return db;
 }
 
 /* One line that counts: "T: value" (F:/X: as a regex) or another. */
-static void line_add(struct maint_db *db, char *line, size_t *cap)
+static void line_add(struct mbuild *b, char *line, size_t *cap)
 {
 	char type;
 	const char *value;
 	bool is_tv = tv_parse(line, &type, &value);
 	if (!is_tv && blank_or_comment(line))
 		return;
-	if (db->nlines == *cap) {
+	if (b->nlines == *cap) {
 		*cap = *cap ? *cap * 2 : 32768;
-		db->lines = xrealloc(db->lines, *cap * sizeof(*db->lines));
+		b->lines = xrealloc(b->lines, *cap * sizeof(*b->lines));
 	}
-	struct tvline *tv = &db->lines[db->nlines++];
+	struct mbuild_line *tv = &b->lines[b->nlines++];
 	if (is_tv) {
 		tv->type = type;
 		tv->text = type == 'F' || type == 'X'
-			? maint_glob_to_re(&db->arena, value)
-			: (char *)value;
+			? maint_glob_to_re(&b->arena, value)
+			: value;
 	} else {
 		tv->type = 0;
 		tv->text = line;
 	}
-	tv->sect = UINT32_MAX;
+	tv->sect = MIMG_NONE;
 }
 
-/* The lines of text[0..len), cut in place; db keeps text. */
-static void read_lines(struct maint_db *db, char *text, size_t len)
+/* The lines of text[0..len), cut in place. */
+static void read_lines(struct mbuild *b, char *text, size_t len)
 {
 	size_t cap = 0;
 	for (char *line = text; line < text + len;) {
@@ -216,93 +220,60 @@ static void read_lines(struct maint_db *db, char *text, size_t len)
 		char *next = nl ? nl + 1 : text + len;
 		if (nl)
 			*nl = '\0';
-		line_add(db, line, &cap);
+		line_add(b, line, &cap);
 		line = next;
 	}
-	db->text = text;
 }
 
-static void add_prefix(struct maint_db *db, const char *key, uint32_t idx)
+static void mbuild_release(struct mbuild *b)
 {
-	void **slot = smap_slot(&db->prefix, key, strlen(key));
-	if (!*slot)
-		*slot = xcalloc(1, sizeof(struct ivec));
-	ivec_push(*slot, idx);
-}
-
-/* The F:/X: line i, indexed by its literal prefix. */
-static void fpat_add(struct maint_db *db, size_t i)
-{
-	const struct tvline *tv = &db->lines[i];
-	struct fpat *f = &db->fpats[db->nfpats];
-	f->line = (uint32_t)i;
-	f->sect = tv->sect;
-	f->type = tv->type;
-	f->simple = maint_simple_pattern(tv->text);
-	f->dir = -1;
-	char *pre = arena_alloc(&db->arena, strlen(tv->text) + 1);
-	maint_literal_prefix(tv->text, f->simple, pre);
-	add_prefix(db, pre, (uint32_t)db->nfpats);
-	db->nfpats++;
-}
-
-static void rpat_add(struct rpat *v, size_t *n, const struct tvline *tv,
-		     size_t i)
-{
-	struct rpat *p = &v[(*n)++];
-	p->line = (uint32_t)i;
-	p->sect = tv->sect;
-	p->re = tv->text;
-}
-
-/* F:/X: patterns of sections, N: patterns of sections, and every K:. */
-static void index_patterns(struct maint_db *db)
-{
-	size_t nf = 0, nn = 0, nk = 0;
-	for (size_t i = 0; i < db->nlines; i++) {
-		char t = db->lines[i].type;
-		nf += t == 'F' || t == 'X';
-		nn += t == 'N';
-		nk += t == 'K';
+	free(b->lines);
+	arena_release(&b->arena);
+	for (size_t i = 0; i < b->nsects; i++) {
+		free(b->sects[i].disp);
+		free(b->sects[i].rword);
 	}
-	db->fpats = xcalloc(nf ? nf : 1, sizeof(*db->fpats));
-	db->prefix.borrowed = true;
-	smap_reserve(&db->prefix, nf);
-	db->npats = xcalloc(nn ? nn : 1, sizeof(*db->npats));
-	db->kpats = xcalloc(nk ? nk : 1, sizeof(*db->kpats));
-	for (size_t i = 0; i < db->nlines; i++) {
-		const struct tvline *tv = &db->lines[i];
-		if (tv->type == 'K')
-			rpat_add(db->kpats, &db->nkpats, tv, i);
-		if (tv->sect == UINT32_MAX)
-			continue; /* outside any section: never matched */
-		if (tv->type == 'F' || tv->type == 'X')
-			fpat_add(db, i);
-		else if (tv->type == 'N')
-			rpat_add(db->npats, &db->nnpats, tv, i);
-	}
+	free(b->sects);
+	smap_release(&b->mm_names, free);
+	smap_release(&b->mm_addrs, free);
+}
+
+int maint_db_parse(struct maint_db *db, char *text, size_t len,
+		   unsigned char **img, size_t *img_len, struct err *err)
+{
+	struct mbuild b = { .dir = db->dir, .lz = db->lz };
+	int r = 0;
+
+	*img = NULL;
+	read_lines(&b, text, len);
+	build_sections(&b);
+	if (maint_mailmap_load(&b) < 0)
+		r = err_set(err, "cannot compile the .mailmap regexes");
+	else
+		*img = maint_img_build(&b, img_len);
+	mbuild_release(&b);
+	free(text);
+	return r;
 }
 
 int maint_db_load(const char *path, struct maint_db **out, struct err *err)
 {
 	char *text;
-	size_t len;
+	size_t len, ilen;
+	unsigned char *img;
+	struct maint_db *db;
 	int r = maint_read_whole(path, &text, &len, err);
 	if (r < 0)
 		return err_prefix(err, "cannot load MAINTAINERS"), r;
-
-	struct maint_db *db = db_new(path);
-	if (maint_email_res(db->lz) < 0) {
+	if (!(db = maint_db_new(path))) {
 		free(text);
-		maint_db_free(db);
 		return err_set(err, "cannot compile the e-mail regexes");
 	}
-	read_lines(db, text, len);
-	build_sections(db);
-	index_patterns(db);
-	if (maint_mailmap_load(db) < 0) {
+	if ((r = maint_db_parse(db, text, len, &img, &ilen, err)) < 0 ||
+	    (r = maint_img_attach(db, img, ilen, err)) < 0) {
+		free(img);
 		maint_db_free(db);
-		return err_set(err, "cannot compile the .mailmap regexes");
+		return r;
 	}
 	*out = db;
 	return 0;
@@ -323,9 +294,9 @@ static void lazy_free(struct lazy *lz)
 	free(lz);
 }
 
-static void rpats_free(struct rpat *v, size_t n)
+static void rpats_free(struct rpat_lazy *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; v && i < n; i++) {
 		pcre2_code_free(v[i].code);
 		pcre2_code_free(v[i].pcode);
 	}
@@ -336,24 +307,17 @@ void maint_db_free(struct maint_db *db)
 {
 	if (!db)
 		return;
-	free(db->lines);
-	arena_release(&db->arena);
-	free(db->text);
-	for (size_t i = 0; i < db->nsects; i++) {
-		free(db->sects[i].disp);
-		free(db->sects[i].rword);
+	for (size_t i = 0; db->fl && i < db->nfpats; i++) {
+		free(db->fl[i].eff);
+		pcre2_code_free(db->fl[i].code);
 	}
-	free(db->sects);
-	for (size_t i = 0; i < db->nfpats; i++) {
-		free(db->fpats[i].eff);
-		pcre2_code_free(db->fpats[i].code);
-	}
-	free(db->fpats);
-	rpats_free(db->npats, db->nnpats);
-	rpats_free(db->kpats, db->nkpats);
-	smap_release(&db->prefix, ivec_free);
-	smap_release(&db->mm_names, free);
-	smap_release(&db->mm_addrs, free);
+	free(db->fl);
+	rpats_free(db->nl, db->nnpats);
+	rpats_free(db->kl, db->nkpats);
+	if (db->img && db->mapped)
+		munmap((void *)db->img, db->img_len);
+	else
+		free((void *)db->img);
 	lazy_free(db->lz);
 	if (db->dirfd >= 0)
 		close(db->dirfd);

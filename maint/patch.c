@@ -154,12 +154,9 @@ static void line_keywords(const struct maint_db *db, const struct pline *l,
 			  bool body, struct ivec *kw)
 {
 	size_t full = (size_t)(l->next - l->s); /* with "\n" */
-	for (size_t k = 0; k < db->nkpats; k++) {
-		const struct rpat *p = &db->kpats[k];
-		if (maint_re_match(db->lz, body ? p->pcode : p->code, l->s,
-				   full))
-			ivec_push(kw, p->line);
-	}
+	for (size_t k = 0; k < db->nkpats; k++)
+		if (maint_kpat_match(db, k, body, l->s, full))
+			ivec_push(kw, db->kpats[k].line);
 }
 
 int maint_scan_patch(const struct maint_db *db, const char *text,
@@ -168,7 +165,7 @@ int maint_scan_patch(const struct maint_db *db, const char *text,
 	bool body = false; /* $patch_prefix = "^[+-].*" */
 	if (db && kw) {
 		for (size_t k = 0; k < db->nkpats; k++)
-			if (maint_kpat_ready(db, &db->kpats[k], true, err) < 0)
+			if (maint_kpat_ready(db, k, true, err) < 0)
 				return -1;
 	}
 	for (const char *s = text; *s;) {

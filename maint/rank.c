@@ -148,18 +148,19 @@ static void push_list(struct collect *c, const char *v, const char *lrole,
 static void add_categories(struct collect *c, uint32_t si)
 {
 	const struct maint_db *db = c->db;
-	const struct sect *s = &db->sects[si];
-	const char *lrole = strcmp(s->disp, "THE REST") ? s->disp : "";
+	const struct msect *s = &db->sects[si];
+	const char *disp = mstr(db, s->disp), *rword = mstr(db, s->rword);
+	const char *lrole = strcmp(disp, "THE REST") ? disp : "";
 
 	for (uint32_t i = s->start + 1; i < s->end; i++) {
-		const struct tvline *tv = &db->lines[i];
+		const struct mline *tv = &db->lines[i];
+		const char *text = mstr(db, tv->text);
 		if (tv->type == 'L')
-			push_list(c, tv->text, lrole, si);
+			push_list(c, text, lrole, si);
 		else if (tv->type == 'M')
-			push_email_address(c, tv->text, s->rword, s->disp, si);
+			push_email_address(c, text, rword, disp, si);
 		else if (tv->type == 'R')
-			push_email_address(c, tv->text, "reviewer", s->disp,
-					   si);
+			push_email_address(c, text, "reviewer", disp, si);
 	}
 }
 
@@ -427,7 +428,8 @@ static int collect_sections(struct collect *c, const char *tree,
 	if (kw->n)
 		qsort(kw->v, kw->n, sizeof(*kw->v), cmp_line_str);
 	for (size_t i = 0; i < kw->n; i++)
-		if (i == 0 || kw->v[i] != kw->v[i - 1])
+		if ((i == 0 || kw->v[i] != kw->v[i - 1]) &&
+		    c->db->lines[kw->v[i]].sect != MIMG_NONE)
 			add_categories(c, c->db->lines[kw->v[i]].sect);
 	return 0;
 }

@@ -478,18 +478,37 @@ int store_officer_password(struct store *s, const char *role,
 int store_officers_list(struct store *s, bool with_inactive,
 			struct officer **out, size_t *n, struct err *err);
 
-/* --- terms-cache.c: the officer's own cache of sealed terms filters ----*/
-/* Opens (creating, 0600) the cache at path: a file that is not this
+/* --- terms-cache.c: the officer's own search index -------------------*/
+/* Opens (creating, 0600) the index at path: a file that is not this
  * user's alone (or a link) is refused, and is then simply not used. */
 int store_terms_cache_open(const char *path, struct terms_cache **out,
 			   struct err *err);
 void store_terms_cache_close(struct terms_cache *tc);
-/* Every row, by message id; *rows is the caller's (terms_rows_free). */
-int store_terms_cache_all(struct terms_cache *tc, struct terms_row **rows,
-			  size_t *n, struct err *err);
-/* Rows stored (each replacing its message's), in one transaction. */
-int store_terms_cache_put(struct terms_cache *tc, const struct terms_row *rows,
-			  size_t n, struct err *err);
+/* The team key generation its terms are keyed under (0: none yet). */
+int store_index_generation(struct terms_cache *tc, uint32_t *gen,
+			   struct err *err);
+/* Empties it (lists and messages), to be keyed under generation gen. */
+int store_index_reset(struct terms_cache *tc, uint32_t gen, struct err *err);
+/* The messages indexed and the key of the body each was indexed from,
+ * by id (sealed NULL); *rows is the caller's (terms_rows_free). */
+int store_index_messages(struct terms_cache *tc, struct terms_row **rows,
+			 size_t *n, struct err *err);
+/* The sealed posting list of term: 1 with *list (the caller's), 0 when
+ * there is none, negative with err. */
+int store_index_list(struct terms_cache *tc, const unsigned char *term,
+		     size_t tlen, unsigned char **list, size_t *len,
+		     struct err *err);
+/* A write: begin, lists and messages put (each replacing its own),
+ * commit (or rollback).  Lists read between begin and commit are the
+ * ones this writer replaces: nobody else writes meanwhile. */
+int store_index_begin(struct terms_cache *tc, struct err *err);
+int store_index_put_list(struct terms_cache *tc, const unsigned char *term,
+			 size_t tlen, const unsigned char *list, size_t len,
+			 struct err *err);
+int store_index_put_message(struct terms_cache *tc, int64_t message_id,
+			    const char *key, struct err *err);
+int store_index_commit(struct terms_cache *tc, struct err *err);
+void store_index_rollback(struct terms_cache *tc);
 
 /* --- verdict-cache.c: the officer's own cache of message verdicts ----*/
 /* Opens (creating, 0600) the cache at path: a file that is not this

@@ -1,10 +1,10 @@
 /*
- * The officer's own cache of terms filters (store.h), a small SQLite
- * file beside nothing else: one row per message, the filter sealed by the
- * caller under the team key, with the key of the message it was made
- * from (so a message stored again is not answered by an old filter).
- * It holds nothing in clear; a file that is not the officer's alone is
- * not used.
+ * The officer's own search index (store.h), a small SQLite file beside
+ * nothing else: posting lists under keyed terms, each list sealed by the
+ * caller under the team key; the messages indexed, with the key of the
+ * body each was indexed from (so a message stored again is indexed
+ * again); the team key generation the terms are keyed under.  It holds
+ * nothing in clear; a file that is not the officer's alone is not used.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +19,7 @@
 struct terms_cache {
 	sqlite3 *db;
 	char *path;
+	sqlite3_stmt *get, *put, *putm; /* prepared on first use */
 };
 
 static int cache_err(struct terms_cache *tc, struct err *err, const char *what)
@@ -31,23 +32,13 @@ int store_terms_cache_open(const char *path, struct terms_cache **out,
 			   struct err *err)
 {
 	struct terms_cache *tc;
-	struct stat st;
 	int fd, flag = 0;
 
 	*out = NULL;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = open_own_file(path, O_RDWR | O_CREAT, "the search cache", NULL,
+			   err);
 	if (fd < 0)
-		return err_setc(err, ERR_IO,
-				"cannot open the search cache '%s': %s", path,
-				strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 077)) {
-		close(fd);
-		return err_setc(
-			err, ERR_IO,
-			"the search cache '%s' is not this user's alone: not used",
-			path);
-	}
+		return fd;
 	close(fd);
 	tc = xcalloc(1, sizeof(*tc));
 	tc->path = xstrdup(path);
@@ -59,10 +50,15 @@ int store_terms_cache_open(const char *path, struct terms_cache **out,
 	     sqlite3_exec(tc->db,
 			  "PRAGMA trusted_schema=OFF;"
 			  "PRAGMA secure_delete=ON;"
-			  "CREATE TABLE IF NOT EXISTS terms ("
+			  "DROP TABLE IF EXISTS terms;" /* Bloom filters */
+			  "CREATE TABLE IF NOT EXISTS meta ("
+			  "  name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+			  "CREATE TABLE IF NOT EXISTS indexed ("
 			  "  message_id INTEGER PRIMARY KEY,"
-			  "  key TEXT NOT NULL,"
-			  "  filter BLOB NOT NULL)",
+			  "  key TEXT NOT NULL);"
+			  "CREATE TABLE IF NOT EXISTS postings ("
+			  "  term BLOB PRIMARY KEY,"
+			  "  list BLOB NOT NULL) WITHOUT ROWID",
 			  NULL, NULL, NULL) != SQLITE_OK)) {
 		int r = tc->db ? cache_err(tc, err, "cannot set up")
 			       : err_setc(err, ERR_IO, "out of memory");
@@ -79,14 +75,61 @@ void store_terms_cache_close(struct terms_cache *tc)
 {
 	if (!tc)
 		return;
+	sqlite3_finalize(tc->get);
+	sqlite3_finalize(tc->put);
+	sqlite3_finalize(tc->putm);
 	if (tc->db)
 		sqlite3_close(tc->db);
 	free(tc->path);
 	free(tc);
 }
 
-int store_terms_cache_all(struct terms_cache *tc, struct terms_row **rows,
-			  size_t *n, struct err *err)
+void terms_rows_free(struct terms_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].key);
+	}
+	free(rows);
+}
+
+int store_index_generation(struct terms_cache *tc, uint32_t *gen,
+			   struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*gen = 0;
+	if (sqlite3_prepare_v2(
+		    tc->db, "SELECT value FROM meta WHERE name = 'generation'",
+		    -1, &st, NULL) != SQLITE_OK)
+		return cache_err(tc, err, "cannot read");
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*gen = (uint32_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE
+		? 0
+		: cache_err(tc, err, "cannot read");
+}
+
+int store_index_reset(struct terms_cache *tc, uint32_t gen, struct err *err)
+{
+	char sql[200];
+
+	snprintf(sql, sizeof(sql),
+		 "BEGIN IMMEDIATE; DELETE FROM postings; DELETE FROM indexed;"
+		 " INSERT OR REPLACE INTO meta VALUES ('generation', %lu);"
+		 " COMMIT",
+		 (unsigned long)gen);
+	if (sqlite3_exec(tc->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		int r = cache_err(tc, err, "cannot write");
+		sqlite3_exec(tc->db, "ROLLBACK", NULL, NULL, NULL);
+		return r;
+	}
+	return 0;
+}
+
+int store_index_messages(struct terms_cache *tc, struct terms_row **rows,
+			 size_t *n, struct err *err)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
@@ -95,26 +138,19 @@ int store_terms_cache_all(struct terms_cache *tc, struct terms_row **rows,
 	*rows = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(tc->db,
-			       "SELECT message_id, key, filter FROM terms"
+			       "SELECT message_id, key FROM indexed"
 			       " ORDER BY message_id",
 			       -1, &st, NULL) != SQLITE_OK)
 		return cache_err(tc, err, "cannot read");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct terms_row *r;
-		const void *b = sqlite3_column_blob(st, 2);
-		size_t len = (size_t)sqlite3_column_bytes(st, 2);
-
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 1024;
 			*rows = xrealloc(*rows, cap * sizeof(**rows));
 		}
-		r = &(*rows)[(*n)++];
-		r->message_id = sqlite3_column_int64(st, 0);
-		r->key = xstrdup((const char *)sqlite3_column_text(st, 1));
-		r->sealed = xmalloc(len + 1);
-		if (len)
-			memcpy(r->sealed, b, len);
-		r->len = len;
+		(*rows)[(*n)++] = (struct terms_row){
+			sqlite3_column_int64(st, 0),
+			xstrdup((const char *)sqlite3_column_text(st, 1)),
+		};
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -126,48 +162,90 @@ int store_terms_cache_all(struct terms_cache *tc, struct terms_row **rows,
 	return 0;
 }
 
-void terms_rows_free(struct terms_row *rows, size_t n)
+int store_index_list(struct terms_cache *tc, const unsigned char *term,
+		     size_t tlen, unsigned char **list, size_t *len,
+		     struct err *err)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].key);
-		free(rows[i].sealed);
+	int rc;
+
+	*list = NULL;
+	*len = 0;
+	if (!tc->get &&
+	    sqlite3_prepare_v2(tc->db,
+			       "SELECT list FROM postings WHERE term = ?1", -1,
+			       &tc->get, NULL) != SQLITE_OK)
+		return cache_err(tc, err, "cannot read");
+	sqlite3_bind_blob(tc->get, 1, term, (int)tlen, SQLITE_STATIC);
+	rc = sqlite3_step(tc->get);
+	if (rc == SQLITE_ROW) {
+		const void *b = sqlite3_column_blob(tc->get, 0);
+		*len = (size_t)sqlite3_column_bytes(tc->get, 0);
+		*list = xmalloc(*len + 1);
+		if (*len)
+			memcpy(*list, b, *len);
 	}
-	free(rows);
+	sqlite3_reset(tc->get);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : cache_err(tc, err, "cannot read");
 }
 
-int store_terms_cache_put(struct terms_cache *tc, const struct terms_row *rows,
-			  size_t n, struct err *err)
+int store_index_begin(struct terms_cache *tc, struct err *err)
 {
-	sqlite3_stmt *st;
-	int rc = SQLITE_DONE;
-
-	if (!n)
-		return 0;
 	if (sqlite3_exec(tc->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
 	    SQLITE_OK)
 		return cache_err(tc, err, "cannot write");
-	if (sqlite3_prepare_v2(tc->db,
-			       "INSERT OR REPLACE INTO terms (message_id, key,"
-			       " filter) VALUES (?1, ?2, ?3)",
-			       -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_exec(tc->db, "ROLLBACK", NULL, NULL, NULL);
-		return cache_err(tc, err, "cannot write");
-	}
-	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
-		sqlite3_bind_int64(st, 1, rows[i].message_id);
-		sqlite3_bind_text(st, 2, rows[i].key, -1, SQLITE_STATIC);
-		sqlite3_bind_blob(st, 3, rows[i].sealed, (int)rows[i].len,
-				  SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE ||
-	    sqlite3_exec(tc->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		int r = cache_err(tc, err, "cannot write");
+	return 0;
+}
 
+int store_index_put_list(struct terms_cache *tc, const unsigned char *term,
+			 size_t tlen, const unsigned char *list, size_t len,
+			 struct err *err)
+{
+	int rc;
+
+	if (!tc->put &&
+	    sqlite3_prepare_v2(tc->db,
+			       "INSERT OR REPLACE INTO postings (term, list)"
+			       " VALUES (?1, ?2)",
+			       -1, &tc->put, NULL) != SQLITE_OK)
+		return cache_err(tc, err, "cannot write");
+	sqlite3_bind_blob(tc->put, 1, term, (int)tlen, SQLITE_STATIC);
+	sqlite3_bind_blob(tc->put, 2, list, (int)len, SQLITE_STATIC);
+	rc = sqlite3_step(tc->put);
+	sqlite3_reset(tc->put);
+	return rc == SQLITE_DONE ? 0 : cache_err(tc, err, "cannot write");
+}
+
+int store_index_put_message(struct terms_cache *tc, int64_t message_id,
+			    const char *key, struct err *err)
+{
+	int rc;
+
+	if (!tc->putm &&
+	    sqlite3_prepare_v2(tc->db,
+			       "INSERT OR REPLACE INTO indexed (message_id, key)"
+			       " VALUES (?1, ?2)",
+			       -1, &tc->putm, NULL) != SQLITE_OK)
+		return cache_err(tc, err, "cannot write");
+	sqlite3_bind_int64(tc->putm, 1, message_id);
+	sqlite3_bind_text(tc->putm, 2, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(tc->putm);
+	sqlite3_reset(tc->putm);
+	return rc == SQLITE_DONE ? 0 : cache_err(tc, err, "cannot write");
+}
+
+int store_index_commit(struct terms_cache *tc, struct err *err)
+{
+	if (sqlite3_exec(tc->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		int r = cache_err(tc, err, "cannot write");
 		sqlite3_exec(tc->db, "ROLLBACK", NULL, NULL, NULL);
 		return r;
 	}
 	return 0;
+}
+
+void store_index_rollback(struct terms_cache *tc)
+{
+	sqlite3_exec(tc->db, "ROLLBACK", NULL, NULL, NULL);
 }

@@ -226,14 +226,12 @@ struct message_look {
 	bool look;
 	int64_t size; /* the blob's bytes */
 };
-/* A row of the terms cache (store_terms_cache_*): a message's filter,
- * sealed by the caller, and the key of the body it was made from. */
+/* A message of the officer's search index (store_index_*): its id and
+ * the key of the body it was indexed from. */
 struct terms_cache;
 struct terms_row {
 	int64_t message_id;
 	char *key;
-	unsigned char *sealed;
-	size_t len;
 };
 void terms_rows_free(struct terms_row *rows, size_t n);
 

@@ -172,6 +172,31 @@ char *cache_file(const char *kind, const char *where, const char *suffix)
 	return path;
 }
 
+int open_own_file(const char *path, int flags, const char *what,
+		  struct stat *st, struct err *err)
+{
+	struct stat sb;
+	int fd;
+
+	if (!st)
+		st = &sb;
+	fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return err_setc(err, errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
+				"cannot open %s '%s': %s", what, path,
+				strerror(errno));
+	/* Another user's file, or one others may read or change (a link
+	 * is refused by O_NOFOLLOW), is not used. */
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
+	    st->st_uid != geteuid() || (st->st_mode & 077)) {
+		close(fd);
+		return err_setc(err, ERR_REFUSED,
+				"%s '%s' is not this user's alone: not used",
+				what, path);
+	}
+	return fd;
+}
+
 int mkdir_p(const char *path, int mode, struct err *err)
 {
 	char *p = xstrdup(path), *s;

@@ -8,7 +8,9 @@
  *   safetext.c  the one function that makes untrusted text safe to display
  *   timeutil.c  RFC 3339 formatting and the DATE syntax (2026-12-09, +7d, now)
  *   fileutil.c  whole-file reads with a size limit, reads that follow no
- *               symbolic link, private temp folders, files replaced whole
+ *               symbolic link, private temp folders, files replaced whole,
+ *               the officer's own cache files
+ *   sha256.c    SHA-256, to key a cache by the content it was made from
  *   trusted.c   files only their user (or root) can have written: the
  *               config, templates
  *   secure.c    wiping memory, no core dumps, umask
@@ -33,6 +35,8 @@
 #define UTIL_PRINTF(f, a)
 #define UTIL_NORETURN
 #endif
+
+struct stat;
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -214,6 +218,8 @@ int open_beneath(const char *dir, const char *rel, struct err *err);
  * run: chmod go-w '/x')"; ERR_IO or ERR_INVALID otherwise.
  */
 int open_trusted(const char *path, struct err *err);
+/* sha256.c: the SHA-256 of data[0..len) into out. */
+void sha256(const void *data, size_t len, unsigned char out[32]);
 /* mkdir -p with mode for each created component. */
 int mkdir_p(const char *path, int mode, struct err *err);
 /* The program's cache folder (a new string): $SECTEAM_CACHE, else
@@ -224,6 +230,17 @@ char *cache_dir(void);
  * where (the database's path or connection), the folder made (0700) if
  * missing; NULL without a cache folder. */
 char *cache_file(const char *kind, const char *where, const char *suffix);
+/*
+ * Opens a file of the officer's cache (flags | O_NOFOLLOW | O_CLOEXEC;
+ * with O_CREAT it is made 0600) when it is a regular file of this user's
+ * that nobody else may read or write: what another user planted or can
+ * change is never used.  what names it in errors ("the search cache").
+ * Returns the descriptor (*st filled when st is not NULL); ERR_NOTFOUND
+ * when it does not exist, ERR_REFUSED when it is not this user's alone,
+ * ERR_IO otherwise, err naming the file.
+ */
+int open_own_file(const char *path, int flags, const char *what,
+		  struct stat *st, struct err *err);
 /* Syncs the folder dir, so that a file just renamed into it stays there
  * after a crash; best effort (a folder that cannot be opened is left). */
 void fsync_dir(const char *dir);

@@ -90,34 +90,40 @@ tap_like "$out" "; 0 opened" "keys alone open nothing"
 out=$(st search report file:net 2>&1)
 tap_like "$out" "2 report\(s\) match; 0 opened" "words the subjects hold open nothing"
 # A word the other subjects lack: their texts are searched.  With no
-# cache, each is opened; with the officer's cache of terms filters (made
-# by the searches above), they are passed over unopened: their filters
-# lack the word.
+# cache, each is opened; with the officer's sealed index (made by the
+# searches above), they are passed over unopened: it says no message of
+# theirs holds the word.
 out=$(SECTEAM_CACHE="$T/cache-empty" st search report one 2>&1)
 tap_like "$out" "1 report\(s\) match; 3 opened" "a word the other subjects lack: with no cache, their texts are opened"
 out=$(st search report one 2>&1)
 tap_like "$out" "1 report\(s\) match; 0 opened to search their text, 3 passed over" \
-	"  with the cache, passed over unopened (their cached terms lack it)"
-tap_is "$(q zanzibarquux)" 1 "  and the word one body holds is still found through the cache"
+	"  with the index, passed over unopened (no message of theirs holds it)"
+tap_is "$(q zanzibarquux)" 1 "  and the word one body holds is still found through the index"
 tap_is "$(q '"use after free"')" 2 "  a phrase across a line break too"
 tap_is "$(q sctp)" "2 3" "  and one two bodies hold"
 cache=$(ls "$T/cache/secteam-tui/"search-*.db)
-tap_is "$(stat -c %a "$cache")" 600 "the cache is the officer's alone (0600)"
-tap_unlike "$(strings "$cache")" "zanzibarquux|sctp|crash" "  and holds no word in clear (the filters are sealed)"
-# A filter moved to another message does not open there (sealed for its
-# row): that message is opened and searched as if it had none.
-sqlite3 "$cache" "CREATE TEMP TABLE x AS SELECT message_id, filter FROM terms;
-	UPDATE terms SET filter = coalesce((SELECT filter FROM x WHERE x.message_id =
-		(SELECT min(message_id) FROM x WHERE x.message_id > terms.message_id)),
-		(SELECT filter FROM x ORDER BY message_id LIMIT 1))" 2>&1
-tap_is "$(sqlite3 "$cache" "SELECT count(*) FROM terms")" 4 "(the four filters, each moved to the next message)"
+tap_is "$(stat -c %a "$cache")" 600 "the index is the officer's alone (0600)"
+tap_is "$(sqlite3 "$cache" "SELECT count(*) > 100 FROM postings")" 1 "(a posting list per keyed trigram)"
+tap_unlike "$(strings "$cache")" "zanzibarquux|sctp|crash|rita|Reporter" "  and holds no word, subject or address in clear"
+tap_is "$(grep -c -a -i -e zanzibarquux -e 'kernel report' -e rita@ "$cache")" 0 "  (nor in the raw bytes)"
+# Posting lists moved to other terms do not open (each sealed for its
+# keyed term): the index then cannot tell, and every message is opened.
+sqlite3 "$cache" "CREATE TEMP TABLE x AS SELECT term, list FROM postings;
+	UPDATE postings SET list = coalesce((SELECT list FROM x WHERE x.term =
+		(SELECT min(term) FROM x WHERE x.term > postings.term)),
+		(SELECT list FROM x ORDER BY term LIMIT 1))" 2>&1
 out=$(st search zanzibarquux 2>&1)
-tap_like "$out" "^1 +new .*zanzibarquux" "filters moved between messages: the word is still found" "$out"
-tap_like "$out" "1 report\(s\) match; 4 opened" "  every message opened: no moved filter opens" "$out"
-# A cache another user could write is not used: searching still works.
+tap_like "$out" "^1 +new .*zanzibarquux" "lists moved between terms: the word is still found" "$out"
+tap_like "$out" "1 report\(s\) match; 4 opened" "  every message opened: no moved list opens" "$out"
+# The index that said so is emptied and made again from the texts that
+# search opened: the next search passes over the others again.
+out=$(st search zanzibarquux 2>&1)
+tap_like "$out" "1 report\(s\) match; 1 opened to search their text, 3 passed over" \
+	"  the index is made again by that search" "$out"
+# An index another user could read is not used: searching still works.
 chmod 644 "$cache"
 out=$(st search zanzibarquux 2>&1)
-tap_like "$out" "1 report\(s\) match; 4 opened" "a cache others can read is not used: every text opened" "$out"
+tap_like "$out" "1 report\(s\) match; 4 opened" "an index others can read is not used: every text opened" "$out"
 chmod 600 "$cache"
 
 # Escaped: a subject and a body with terminal escapes.

@@ -7,7 +7,6 @@
 #include "core/core.h"
 #include "core/search.h"
 #include "core/seal.h"
-#include "core/terms.h"
 
 static void test_triage_lifecycle(void **state)
 {
@@ -408,64 +407,6 @@ static void test_search_parse(void **state)
 	}
 }
 
-/* A terms filter never turns away a text that holds the word (every
- * substring of three bytes or more of random texts, small and large),
- * turns away nearly every word a text lacks, and lets anything through
- * when it is not a filter or the word is too short to tell. */
-static void test_terms_filter(void **state)
-{
-	(void)state;
-	static const char alpha[] = "abcdefghijklmnopqrstuvwxyz0123456789 ._-/";
-	unsigned seed = 12345;
-	size_t turned = 0, tried = 0;
-
-	for (int round = 0; round < 40; round++) {
-		size_t len = round % 2 ? 60 + (size_t)round * 7
-				       : 3000 + (size_t)round * 200;
-		char *text = xmalloc(len + 1), *w;
-		unsigned char *f;
-		size_t n;
-
-		for (size_t i = 0; i < len; i++) {
-			seed = seed * 1103515245u + 12345u;
-			text[i] = alpha[(seed >> 16) % (sizeof(alpha) - 1)];
-		}
-		text[len] = '\0';
-		f = terms_filter(text, len, &n);
-		assert_true(n >= 4 + 128);
-		for (size_t at = 0; at + 3 <= len; at += 3) {
-			size_t wl = 3 + at % 9;
-			if (at + wl > len)
-				break;
-			w = xstrndup(text + at, wl);
-			assert_true(terms_may_hold(f, n, w));
-			free(w);
-		}
-		/* Words of eight letters from outside the text's alphabet
-		 * mix: absent (checked), nearly always turned away. */
-		for (int k = 0; k < 50; k++) {
-			char word[9];
-			for (int i = 0; i < 8; i++) {
-				seed = seed * 1103515245u + 12345u;
-				word[i] = (char)('A' + (seed >> 16) % 26);
-			}
-			word[8] = '\0';
-			if (strstr(text, word))
-				continue;
-			tried++;
-			turned += !terms_may_hold(f, n, word);
-		}
-		assert_true(terms_may_hold(f, n, "ab"));
-		assert_true(terms_may_hold((const unsigned char *)"junk", 4,
-					   "anything"));
-		f[1] = '9';
-		assert_true(terms_may_hold(f, n, "ZZZZZZZZ"));
-		free(f);
-		free(text);
-	}
-	assert_true(turned * 100 >= tried * 99);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,7 +420,6 @@ int main(void)
 		cmocka_unit_test(test_sender_flags),
 		cmocka_unit_test(test_opened_lines),
 		cmocka_unit_test(test_search_parse),
-		cmocka_unit_test(test_terms_filter),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -18,10 +18,12 @@
  */
 #include "unit.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "maint/maint.h"
+#include "maint/maint-int.h"
 
 static const char maintainers_text[] =
 	"List of maintainers (synthetic, for secteam-tui's unit tests)\n"
@@ -545,6 +547,324 @@ static void test_hostile_globs(void **state)
 	maint_db_free(h);
 }
 
+/* ---- the compiled MAINTAINERS in the officer's cache ---- */
+
+/* A fresh cache folder for one test (SECTEAM_CACHE), its path in buf. */
+static void cache_fresh(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/cache-%s", tree, name);
+	mkdir(buf, 0700);
+	setenv("SECTEAM_CACHE", buf, 1);
+}
+
+/* The one compiled MAINTAINERS in folder dir, into buf; false if none. */
+static bool cache_path(const char *dir, char *buf, size_t n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "maintainers-", 12) &&
+		    strstr(e->d_name, ".idx")) {
+			snprintf(buf, n, "%s/%s", dir, e->d_name);
+			found = true;
+		}
+	closedir(d);
+	return found;
+}
+
+/* Every file case answered through db2 as through the parsed db. */
+static void same_answers(struct maint_db *db2)
+{
+	struct maint_db *keep = db;
+	for (size_t i = 0; i < ARRAY_SIZE(file_cases); i++) {
+		const char *f = file_cases[i].file;
+		db = db2;
+		char *got = lookup_text(&f, 1, NULL);
+		db = keep;
+		if (strcmp(got, file_cases[i].want))
+			fail_msg("%s through the cache:\n%s\nwant:\n%s", f, got,
+				 file_cases[i].want);
+		free(got);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(patch_cases); i++) {
+		db = db2;
+		char *got = lookup_text(NULL, 0, patch_cases[i].patch);
+		db = keep;
+		if (strcmp(got, patch_cases[i].want))
+			fail_msg("patch %zu through the cache:\n%s\nwant:\n%s",
+				 i, got, patch_cases[i].want);
+		free(got);
+	}
+}
+
+/* Made once, then mapped: the same answers both times, the file 0600. */
+static void test_compiled_same(void **state)
+{
+	(void)state;
+	char dir[400], cp[700], mp[512];
+	struct maint_db *d;
+	struct err err = { 0, "" }, warn = { 0, "" };
+	struct stat st;
+
+	cache_fresh(dir, sizeof(dir), "same");
+	snprintf(mp, sizeof(mp), "%s/MAINTAINERS", tree);
+	assert_int_equal(maint_db_load_cached(mp, &d, &warn, &err), 0);
+	assert_int_equal(warn.code, 0);
+	assert_false(d->mapped); /* just parsed */
+	same_answers(d);
+	maint_db_free(d);
+	assert_true(cache_path(dir, cp, sizeof(cp)));
+	assert_int_equal(stat(cp, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(maint_db_load_cached(mp, &d, &warn, &err), 0);
+	assert_int_equal(warn.code, 0);
+	assert_true(d->mapped); /* taken from the cache */
+	assert_int_equal(maint_db_sections(d), maint_db_sections(db));
+	same_answers(d);
+	maint_db_free(d);
+	unsetenv("SECTEAM_CACHE");
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The first address db answers for file, "" without one (new). */
+static char *first_addr(struct maint_db *d, const char *dir, const char *f)
+{
+	struct maint_result res;
+	struct err err = { 0, "" };
+	assert_int_equal(maint_lookup(d, dir, &f, 1, NULL, &res, &err), 0);
+	char *a = xstrdup(res.n ? res.v[0].email : "");
+	maint_result_release(&res);
+	return a;
+}
+
+static char *cached_answer(const char *mp, const char *dir, const char *f,
+			   bool want_mapped)
+{
+	struct maint_db *d;
+	struct err err = { 0, "" }, warn = { 0, "" };
+	assert_int_equal(maint_db_load_cached(mp, &d, &warn, &err), 0);
+	assert_int_equal(warn.code, 0);
+	assert_int_equal(d->mapped, want_mapped);
+	char *a = first_addr(d, dir, f);
+	maint_db_free(d);
+	return a;
+}
+
+/* A changed MAINTAINERS or .mailmap is compiled again, even when its
+ * size and modification time are what they were. */
+static void test_compiled_invalidated(void **state)
+{
+	(void)state;
+	char dir[400], cdir[400], mp[512], mm[512];
+	struct stat st;
+	struct timespec ts[2];
+	char *a;
+
+	cache_fresh(cdir, sizeof(cdir), "inval");
+	snprintf(dir, sizeof(dir), "%s/inval", tree);
+	mkdir(dir, 0700);
+	snprintf(mp, sizeof(mp), "%s/MAINTAINERS", dir);
+	snprintf(mm, sizeof(mm), "%s/.mailmap", dir);
+	put(mp, "ONE\nM:\tA One <aaa@example.org>\nS:\tMaintained\nF:\tx.c\n");
+	a = cached_answer(mp, dir, "x.c", false);
+	assert_string_equal(a, "aaa@example.org");
+	free(a);
+	a = cached_answer(mp, dir, "x.c", true);
+	assert_string_equal(a, "aaa@example.org");
+	free(a);
+
+	/* Same size, same modification time: only the content differs. */
+	assert_int_equal(stat(mp, &st), 0);
+	put(mp, "ONE\nM:\tB One <bbb@example.org>\nS:\tMaintained\nF:\tx.c\n");
+	ts[0] = st.st_atim;
+	ts[1] = st.st_mtim;
+	assert_int_equal(utimensat(AT_FDCWD, mp, ts, 0), 0);
+	a = cached_answer(mp, dir, "x.c", false);
+	assert_string_equal(a, "bbb@example.org");
+	free(a);
+
+	/* A new .mailmap maps the address. */
+	put(mm, "B One <ccc@example.org> <bbb@example.org>\n");
+	a = cached_answer(mp, dir, "x.c", false);
+	assert_string_equal(a, "ccc@example.org");
+	free(a);
+	a = cached_answer(mp, dir, "x.c", true);
+	assert_string_equal(a, "ccc@example.org");
+	free(a);
+	unsetenv("SECTEAM_CACHE");
+}
+
+/* Loads through the cache expecting a refusal whose warning holds why,
+ * and the right answer all the same. */
+static void refused(const char *mp, const char *why)
+{
+	struct maint_db *d;
+	struct err err = { 0, "" }, warn = { 0, "" };
+	assert_int_equal(maint_db_load_cached(mp, &d, &warn, &err), 0);
+	if (!warn.code || !strstr(warn.msg, why))
+		fail_msg("wanted a refusal saying '%s', got '%s'", why,
+			 warn.msg);
+	assert_false(d->mapped);
+	same_answers(d);
+	maint_db_free(d);
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	char *t;
+	struct err err = { 0, "" };
+	assert_int_equal(read_file(path, 64u << 20, &t, len, &err), 0);
+	return (unsigned char *)t;
+}
+
+static void spit(const char *path, const void *b, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, len), (ssize_t)len);
+	close(fd);
+}
+
+/* A truncated, corrupt or made-up cache file is refused and made again;
+ * one others may read or write, another user's, or a link is not used. */
+static void test_compiled_refused(void **state)
+{
+	(void)state;
+	char dir[400], cp[700], mp[512];
+	struct maint_db *d;
+	struct err err = { 0, "" }, warn = { 0, "" };
+	unsigned char *good, *bad;
+	size_t len, l2;
+	struct mimg_hdr h;
+	struct mline ml;
+
+	cache_fresh(dir, sizeof(dir), "refused");
+	snprintf(mp, sizeof(mp), "%s/MAINTAINERS", tree);
+	assert_int_equal(maint_db_load_cached(mp, &d, &warn, &err), 0);
+	maint_db_free(d);
+	assert_true(cache_path(dir, cp, sizeof(cp)));
+	good = slurp(cp, &len);
+
+	spit(cp, good, len / 2);
+	refused(mp, "truncated");
+	bad = slurp(cp, &l2); /* made again */
+	assert_int_equal(l2, len);
+	assert_memory_equal(bad, good, len);
+	free(bad);
+
+	bad = xmemdup(good, len);
+	bad[len - 10] ^= 0x20; /* a letter of a name */
+	spit(cp, bad, len);
+	refused(mp, "checksum");
+
+	/* Made up, its checksum right: a line's text far outside. */
+	memcpy(&h, good, sizeof(h));
+	memcpy(bad, good, len);
+	memcpy(&ml, bad + h.off_lines, sizeof(ml));
+	ml.text = 0x7ffffff0;
+	memcpy(bad + h.off_lines, &ml, sizeof(ml));
+	h.sum = maint_img_sum(bad, len);
+	memcpy(bad, &h, sizeof(h));
+	spit(cp, bad, len);
+	refused(mp, "corrupt");
+	free(bad);
+
+	/* Another user may read or change it: not used. */
+	assert_int_equal(chmod(cp, 0644), 0);
+	refused(mp, "not this user's alone");
+	assert_int_equal(chmod(cp, 0666), 0);
+	refused(mp, "not this user's alone");
+	assert_int_equal(chmod(cp, 0600), 0);
+
+	/* A link to the officer's own good copy is not followed. */
+	char other[800];
+	snprintf(other, sizeof(other), "%s.copy", cp);
+	assert_int_equal(rename(cp, other), 0);
+	assert_int_equal(symlink(other, cp), 0);
+	refused(mp, "cannot open");
+	unlink(cp);
+	unlink(other);
+
+	/* Another user's file, however right: not used. */
+	if (geteuid() == 0) {
+		assert_int_equal(maint_db_load_cached(mp, &d, &warn, &err), 0);
+		maint_db_free(d);
+		assert_int_equal(chown(cp, 65534, 65534), 0);
+		refused(mp, "not this user's alone");
+	}
+	free(good);
+	unsetenv("SECTEAM_CACHE");
+}
+
+/* Made-up images, their checksum made right (a hostile writer): each is
+ * refused, or answers without reading outside itself (the asan stage
+ * runs this), whatever bytes were changed. */
+static void test_compiled_hostile_bytes(void **state)
+{
+	(void)state;
+	char dir[400], cp[700], mp[512];
+	struct maint_db *d;
+	struct err err = { 0, "" }, warn = { 0, "" };
+	unsigned char *good, *bad;
+	size_t len;
+	unsigned seed = 4242;
+	int refused = 0, used = 0;
+
+	cache_fresh(dir, sizeof(dir), "hostile");
+	snprintf(mp, sizeof(mp), "%s/MAINTAINERS", tree);
+	assert_int_equal(maint_db_load_cached(mp, &d, &warn, &err), 0);
+	maint_db_free(d);
+	assert_true(cache_path(dir, cp, sizeof(cp)));
+	good = slurp(cp, &len);
+	bad = xmalloc(len);
+	for (int round = 0; round < 400; round++) {
+		struct mimg_hdr h;
+		memcpy(bad, good, len);
+		for (int k = 0; k < 1 + round % 4; k++) {
+			seed = seed * 1103515245u + 12345u;
+			size_t at = (seed >> 8) % len;
+			seed = seed * 1103515245u + 12345u;
+			/* half the time a field of the header */
+			if (round % 2)
+				at = (seed >> 8) % sizeof(h);
+			bad[at] = (unsigned char)(seed >> 3);
+		}
+		memcpy(&h, bad, sizeof(h));
+		h.sum = maint_img_sum(bad, len);
+		memcpy(bad, &h, sizeof(h));
+		struct maint_db *x = maint_db_new(mp);
+		assert_non_null(x);
+		unsigned char *copy = xmemdup(bad, len);
+		if (maint_img_attach(x, copy, len, &err) < 0) {
+			free(copy);
+			refused++;
+		} else {
+			used++;
+			for (size_t i = 0; i < ARRAY_SIZE(file_cases); i++) {
+				const char *f = file_cases[i].file;
+				struct maint_result res;
+				if (maint_lookup(x, tree, &f, 1, NULL, &res,
+						 &err) == 0)
+					maint_result_release(&res);
+			}
+		}
+		maint_db_free(x);
+	}
+	assert_true(refused > 0 && used > 0);
+	free(bad);
+	free(good);
+	unsetenv("SECTEAM_CACHE");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +876,10 @@ int main(void)
 		cmocka_unit_test(test_entry_fields),
 		cmocka_unit_test(test_bad_keyword),
 		cmocka_unit_test(test_hostile_globs),
+		cmocka_unit_test(test_compiled_same),
+		cmocka_unit_test(test_compiled_invalidated),
+		cmocka_unit_test(test_compiled_refused),
+		cmocka_unit_test(test_compiled_hostile_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
