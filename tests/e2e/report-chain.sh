@@ -9,6 +9,7 @@
 # signed import: not shown").
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup reportchain
+e2e_tmux_setup
 A=$E2E_OFFICER
 sta() { PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
 offsql() { PGUSER=$A psql -X -q -At -v ON_ERROR_STOP=1 -d "$E2E_PGDB" -c "SET search_path = secteam" -c "$1" 2>&1; }
@@ -86,5 +87,14 @@ showit 50
 tap_unlike "$(cat "$T/show.out")" "PLANTED-REPORT" "  neither its subject nor its message is shown"
 tap_like "$(cat "$T/show.err")" "report 50: message 50 has no signed import: not shown" "  its message is named"
 tap_like "$(cat "$T/show.err")" "report 50: its subject and reporter have no signed import" "  and its subject"
+
+# The UI says it too, when a report is opened.
+tui_start 140 30 "PGUSER=$A"
+wait_for "secteam-tui: reports"
+tui_ok $? "the UI lists the reports"
+keys Enter
+wait_re "report [0-9]*: .*not shown" 10
+tui_ok $? "  opening a report says what of it is not shown"
+tui_kill
 
 tap_done
