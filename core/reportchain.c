@@ -53,19 +53,37 @@ static void not_used(struct report_chain *c, int64_t row, const char *fmt, ...)
 
 /* Whether sig is one of fpr's certified signing keys' signature over
  * body (an officer who moved to a new keyring has signed with both). */
-static bool signed_by(const struct team_chain *team, const char *fpr,
-		      const struct report_event_row *row, bool *known)
+static bool signed_by(const struct report_chain *c,
+		      const struct team_chain *team, const char *fpr,
+		      const struct report_event_row *row,
+		      const unsigned char h[SIGN_HASH_BYTES], bool *known)
 {
+	const struct report_chain_cache *k = c->cache;
+
 	*known = false;
 	if (row->siglen != SIGN_SIG_BYTES)
 		return false;
 	for (size_t i = 0; i < team->nkeys; i++) {
+		unsigned char
+			in[SIGN_PUB_BYTES + SIGN_SIG_BYTES + SIGN_HASH_BYTES],
+			key[SIGN_HASH_BYTES];
+
 		if (strcmp(team->keys[i].fpr, fpr))
 			continue;
 		*known = true;
-		if (sign_verify(team->keys[i].pub, row->body, row->len,
-				row->sig))
+		memcpy(in, team->keys[i].pub, SIGN_PUB_BYTES);
+		memcpy(in + SIGN_PUB_BYTES, row->sig, SIGN_SIG_BYTES);
+		memcpy(in + SIGN_PUB_BYTES + SIGN_SIG_BYTES, h,
+		       SIGN_HASH_BYTES);
+		sign_hash(in, sizeof(in), key);
+		if (k && k->known(k->data, key))
 			return true;
+		if (sign_verify(team->keys[i].pub, row->body, row->len,
+				row->sig)) {
+			if (k)
+				k->learned(k->data, key);
+			return true;
+		}
 	}
 	return false;
 }
@@ -88,7 +106,8 @@ static void feed_one(struct report_chain *c, const struct team_chain *team,
 			 (long long)ev.report);
 		goto out;
 	}
-	if (!signed_by(team, ev.author, row, &known)) {
+	sign_hash(row->body, row->len, h);
+	if (!signed_by(c, team, ev.author, row, h, &known)) {
 		not_used(c, row->id, "%s",
 			 known ? "its signature is bad"
 			       : "signed by a key no officer certified");
@@ -100,7 +119,6 @@ static void feed_one(struct report_chain *c, const struct team_chain *team,
 			 (unsigned long long)ev.team_seq);
 		goto out;
 	}
-	sign_hash(row->body, row->len, h);
 	if (ev.seq != c->seq + 1 || memcmp(ev.prev, c->head, SIGN_HASH_BYTES)) {
 		/* An officer signed it, for this report: the server left
 		 * out or reordered what came before. */

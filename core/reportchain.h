@@ -41,7 +41,17 @@ struct report_chain_entry {
 	char author[REPORT_FPR_LEN + 1];
 };
 
+/* What this officer verified before (its own cache, reportlog.c): an
+ * event's signature is checked once, then known by its key (the hash
+ * of the signing key, the signature and the event). */
+struct report_chain_cache {
+	void *data;
+	bool (*known)(void *data, const unsigned char key[SIGN_HASH_BYTES]);
+	void (*learned)(void *data, const unsigned char key[SIGN_HASH_BYTES]);
+};
+
 struct report_chain {
+	const struct report_chain_cache *cache; /* in: or NULL */
 	int64_t report;
 	uint64_t seq; /* the verified head's place (0: none yet) */
 	unsigned char head[SIGN_HASH_BYTES];
@@ -54,6 +64,7 @@ struct report_chain {
 	char *broken; /* why the chain stops, or NULL */
 };
 
+/* c, empty, for report (c->cache may be set after). */
 void report_chain_init(struct report_chain *c, int64_t report);
 void report_chain_release(struct report_chain *c);
 /* Verifies rows (report c->report's, in the server's order) against the

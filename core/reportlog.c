@@ -2,13 +2,124 @@
  * The reports' chains as this client writes and reads them (see
  * reportlog.h).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/reportchain.h"
 #include "core/reportlog.h"
 #include "store/store.h"
+
+/*
+ * The events this officer verified before, kept in their own cache
+ * (0600, beside the verdict cache: cache_file), one 32-byte key each
+ * (report_chain_cache): a new machine checks each signature once, and
+ * every later reading of a report only hashes.  A file that is not this
+ * user's alone is not used (nor written); a lost one costs only the
+ * signatures checked again.
+ */
+struct verified {
+	char *path; /* the store's cache file, NULL: none */
+	unsigned char (*keys)[SIGN_HASH_BYTES]; /* sorted */
+	size_t n;
+	unsigned char (*fresh)[SIGN_HASH_BYTES]; /* learned, not written */
+	size_t nfresh;
+};
+
+static struct verified seen;
+
+static int cmp_key(const void *a, const void *b)
+{
+	return memcmp(a, b, SIGN_HASH_BYTES);
+}
+
+static void seen_load(const char *where)
+{
+	char *path = cache_file("report-verified", where, "bin");
+	struct stat st;
+	int fd;
+
+	if (seen.path && path && !strcmp(seen.path, path)) {
+		free(path);
+		return;
+	}
+	free(seen.path);
+	free(seen.keys);
+	free(seen.fresh);
+	memset(&seen, 0, sizeof(seen));
+	seen.path = path;
+	if (!path || (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_uid == getuid() && !(st.st_mode & 077) &&
+	    st.st_size >= SIGN_HASH_BYTES) {
+		size_t want = (size_t)st.st_size / SIGN_HASH_BYTES;
+		ssize_t got;
+
+		seen.keys = xcalloc(want, SIGN_HASH_BYTES);
+		got = read(fd, seen.keys, want * SIGN_HASH_BYTES);
+		seen.n = got > 0 ? (size_t)got / SIGN_HASH_BYTES : 0;
+		qsort(seen.keys, seen.n, SIGN_HASH_BYTES, cmp_key);
+	}
+	close(fd);
+}
+
+static bool seen_known(void *data, const unsigned char key[SIGN_HASH_BYTES])
+{
+	(void)data;
+	if (seen.n && bsearch(key, seen.keys, seen.n, SIGN_HASH_BYTES, cmp_key))
+		return true;
+	for (size_t i = 0; i < seen.nfresh; i++)
+		if (!memcmp(seen.fresh[i], key, SIGN_HASH_BYTES))
+			return true;
+	return false;
+}
+
+static void seen_learned(void *data, const unsigned char key[SIGN_HASH_BYTES])
+{
+	(void)data;
+	seen.fresh =
+		xrealloc(seen.fresh, (seen.nfresh + 1) * sizeof(*seen.fresh));
+	memcpy(seen.fresh[seen.nfresh++], key, SIGN_HASH_BYTES);
+}
+
+/* What was learned, appended to the file (made 0600 if need be), then
+ * kept in the sorted set. */
+static void seen_save(void)
+{
+	struct stat st;
+	int fd;
+
+	if (!seen.nfresh || !seen.path)
+		return;
+	fd = open(seen.path,
+		  O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		size_t len = seen.nfresh * SIGN_HASH_BYTES;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == getuid() && !(st.st_mode & 077) &&
+		    st.st_size % SIGN_HASH_BYTES == 0 &&
+		    write(fd, seen.fresh, len) != (ssize_t)len) {
+			/* a short write leaves a partial key, which the
+			 * next reading drops */
+		}
+		close(fd);
+	}
+	seen.keys =
+		xrealloc(seen.keys, (seen.n + seen.nfresh) * SIGN_HASH_BYTES);
+	memcpy(seen.keys[seen.n], seen.fresh, seen.nfresh * SIGN_HASH_BYTES);
+	seen.n += seen.nfresh;
+	qsort(seen.keys, seen.n, SIGN_HASH_BYTES, cmp_key);
+	free(seen.fresh);
+	seen.fresh = NULL;
+	seen.nfresh = 0;
+}
+
+static const struct report_chain_cache seen_cache = { NULL, seen_known,
+						      seen_learned };
 
 /* Report id's chain as the server has it, verified; 1 with *team set on
  * a team server, 0 on SQLite, negative with err. */
@@ -29,7 +140,10 @@ static int chain_of(struct session *sess, int64_t id, struct report_chain *c,
 		return err->code ? err->code : ERR_IO;
 	if ((r = store_report_events(s, id, &rows, &n, err)) < 0)
 		return r;
+	seen_load(store_where(s));
+	c->cache = &seen_cache;
 	report_chain_feed(c, *team, rows, n);
+	seen_save();
 	for (size_t i = 0; i < n; i++)
 		report_event_row_release(&rows[i]);
 	free(rows);

@@ -10,6 +10,9 @@
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup reportchain
 e2e_tmux_setup
+# The officer's cache of what they verified, this test's own.
+SECTEAM_CACHE=$T/cache
+export SECTEAM_CACHE
 A=$E2E_OFFICER
 sta() { PGUSER=$A "$SECTEAM_BIN" --db "$DB" --gnupghome "$H" "$@"; }
 offsql() { PGUSER=$A psql -X -q -At -v ON_ERROR_STOP=1 -d "$E2E_PGDB" -c "SET search_path = secteam" -c "$1" 2>&1; }
@@ -32,6 +35,10 @@ tap_like "$(cat "$T/show.out")" "secret one" "report 1 shows its subject"
 tap_like "$(cat "$T/show.out")" "body 3" "  and its signed reply" "$(cat "$T/show.err")"
 tap_like "$(cat "$T/show.out")" "drivers/net/ok1.c" "  and its files"
 tap_unlike "$(cat "$T/show.err")" "not shown" "  and hides nothing"
+# What was verified is kept in the officer's own cache, for them alone.
+vc=$(find "$T/cache" -name 'report-verified*' -type f 2>/dev/null | head -n 1)
+tap_is "$(stat -c %a "$vc" 2>/dev/null)" 600 "the events verified are kept in the officer's cache, 0600"
+tap_is "$(( $(stat -c %s "$vc" 2>/dev/null || echo 0) % 32 ))$( [ -s "$vc" ] && echo ' kept')" "0 kept" "  one 32-byte key each"
 
 # An officer plants a reply into report 1 with psql: clear values, the
 # reporter's address, "valid", and another message's blob.
