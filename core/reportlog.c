@@ -331,7 +331,10 @@ static bool message_matches(struct session *sess,
 	unsigned char h[SIGN_HASH_BYTES];
 	struct err err = { 0, "" };
 
-	if (!report_digest_message(m, h) || memcmp(h, e->digest, sizeof(h)))
+	/* A message stored before its digest was kept has none: so does
+	 * the event that took it in. */
+	if (report_digest_message(m, h) ? memcmp(h, e->digest, sizeof(h)) != 0
+					: nonzero(e->digest))
 		return false;
 	return report_digest_values(m, session_team_mac, sess, e->generation, h,
 				    &err) == 0 &&
