@@ -379,6 +379,30 @@ int report_log_account(struct session *sess, struct report_full *rf,
 		report_chain_release(&c);
 		return r;
 	}
+	if (!c.seq && !c.nnotes && !c.broken && !seen.n) {
+		/* A team database from before the reports' chains, which
+		 * this officer never saw with one: its rows as the server
+		 * holds them, until the first import takes them in (once
+		 * this client has verified an event of the database, a
+		 * server that drops them all is not believed). */
+		bool any = true;
+
+		if (store_report_chains_any(session_store(sess, err), &any,
+					    err) < 0) {
+			report_chain_release(&c);
+			return err->code;
+		}
+		if (!any) {
+			hide(rf,
+			     xasprintf("report %lld: shown as the server "
+				       "holds it: no report has a signed "
+				       "chain yet (the next import takes "
+				       "them in)",
+				       id));
+			report_chain_release(&c);
+			return 0;
+		}
+	}
 	for (size_t i = 0; i < c.nnotes; i++)
 		hide(rf, xstrdup(c.notes[i]));
 	if (c.broken)
@@ -420,11 +444,16 @@ int report_log_account(struct session *sess, struct report_full *rf,
 				       "reporter have no signed import: "
 				       "not shown",
 				       id));
-			free(rf->r.subject);
+			/* A value that did not open already says so, and
+			 * why (moved from another row, altered). */
+			if (!rf->r.subject ||
+			    !str_starts(rf->r.subject, STORE_UNOPENED)) {
+				free(rf->r.subject);
+				rf->r.subject = xstrdup(
+					"(not shown: no signed import)");
+			}
 			free(rf->r.reporter_name);
 			free(rf->r.reporter_email);
-			rf->r.subject =
-				xstrdup("(not shown: no signed import)");
 			rf->r.reporter_name = NULL;
 			rf->r.reporter_email = NULL;
 		}
