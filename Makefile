@@ -110,6 +110,12 @@ $(B)/bench/mksealed: bench/mksealed.c $(B)/libsecteam.a
 	$(Q)mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ -o $@ $< $(B)/libsecteam.a $(LDLIBS)
 
+# The reports' chains' first verification (bench/chainverify.c, run by
+# bench/reportchain.sh).
+$(B)/bench/chainverify: bench/chainverify.c $(B)/libsecteam.a
+	$(Q)mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ -o $@ $< $(B)/libsecteam.a $(LDLIBS)
+
 # --- set-up -----------------------------------------------------------------
 deps:
 	@scripts/deps.sh
@@ -117,7 +123,8 @@ deps:
 deps-quiet:
 	@scripts/deps.sh --quiet run
 
--include $(LIB_OBJ:.o=.d) $(B)/main.d $(UNIT_BIN:=.d) $(B)/bench/mksealed.d
+-include $(LIB_OBJ:.o=.d) $(B)/main.d $(UNIT_BIN:=.d) $(B)/bench/mksealed.d \
+	$(B)/bench/chainverify.d
 
 # --- running ----------------------------------------------------------------
 run: deps-quiet
@@ -157,7 +164,7 @@ fuzz-replay:
 stress: all
 	@tests/stress/run.sh $(B)
 
-bench: all $(B)/bench/mksealed
+bench: all $(B)/bench/mksealed $(B)/bench/chainverify
 	@bench/run.sh $(B)
 
 # The team under load alone (also part of `make bench`): knobs LOAD_*,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/pipeline.h"
+#include "core/reportlog.h"
 #include "core/seal.h"
 #include "store/store.h"
 
@@ -402,6 +403,44 @@ static int reply_files(struct store *s, const struct import_result *res,
 	return 0;
 }
 
+/* On a team server, the importing officer's signed event binding the
+ * message row to its report, with the digests of its values, its
+ * signatures and the files it counts (core/reportlog.h). */
+static int sign_import(struct session *sess, const struct import_pending *p,
+		       const struct import_result *res, int64_t rid,
+		       int64_t mrow, struct message *m, char **files,
+		       size_t nfiles, struct err *err)
+{
+	const struct pipeline_out *po = &p->po;
+	struct report_log_import in = {
+		.report = rid,
+		.made = res->status == IMPORT_NEW,
+		.m = m,
+		.nsigs = po->nsigs,
+		.files = files,
+		.nfiles = nfiles,
+	};
+	enum sig_verdict *sv = xcalloc(po->nsigs + 1, sizeof(*sv));
+	const char **sf = xcalloc(po->nsigs + 1, sizeof(*sf));
+	time_t *sc = xcalloc(po->nsigs + 1, sizeof(*sc));
+	int r;
+
+	for (size_t i = 0; i < po->nsigs; i++) {
+		sv[i] = po->sigs[i].verdict;
+		sf[i] = po->sigs[i].fingerprint;
+		sc[i] = po->sigs[i].created;
+	}
+	in.sig_verdicts = sv;
+	in.sig_fprs = sf;
+	in.sig_created = sc;
+	m->id = mrow;
+	r = report_log_import(sess, &in, err);
+	free(sv);
+	free(sf);
+	free(sc);
+	return r;
+}
+
 /*
  * Stores p inside the open transaction or savepoint: 0 when stored
  * (res->report_id set), 1 when it is a duplicate (res says of what;
@@ -449,7 +488,9 @@ static int store_rows(struct session *sess, struct store *s,
 	}
 	if (r < 0 || (r = reply_files(s, res, rid, &m, &nfiles, err)) < 0 ||
 	    (r = record(sess, s, p, res, rid, mrow, files, nfiles, ambiguous,
-			err)) < 0)
+			err)) < 0 ||
+	    (r = sign_import(sess, p, res, rid, mrow, &m, files, nfiles, err)) <
+		    0)
 		goto out;
 	res->report_id = rid;
 out:

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "core/pipeline.h"
+#include "core/reportlog.h"
 #include "core/seal.h"
 #include "core/triage.h"
 #include "core/verdicts.h"
@@ -205,6 +206,7 @@ int report_load(struct session *sess, int64_t id, struct report_full *rf,
 		    0 ||
 	    (r = store_files_get(s, id, &rf->files, &rf->nfiles, err)) < 0 ||
 	    (r = store_events_get(s, id, &rf->events, &rf->nevents, err)) < 0 ||
+	    (r = report_log_account(sess, rf, err)) < 0 ||
 	    (r = triage_duplicates(sess, id, &rf->duplicates, &rf->nduplicates,
 				   err)) < 0)
 		return r;
@@ -255,6 +257,9 @@ void report_full_release(struct report_full *rf)
 		event_release(&rf->events[i]);
 	free(rf->events);
 	free(rf->duplicates);
+	for (size_t i = 0; i < rf->nhidden; i++)
+		free(rf->hidden[i]);
+	free(rf->hidden);
 	memset(rf, 0, sizeof(*rf));
 }
 

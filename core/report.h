@@ -29,6 +29,11 @@ struct report_full {
 	int64_t duplicate_of;
 	int64_t *duplicates;
 	size_t nduplicates;
+	/* On a team server, the rows no verified event of the report's
+	 * chain accounts for, which are not in the above: one line each
+	 * ("report 7: message 12 has no signed import: not shown"). */
+	char **hidden;
+	size_t nhidden;
 };
 /* Loads report id with its thread, files and events; the messages'
  * verdicts (and the report's) are those against the officer's keyring

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "core/reportchain.h"
 #include "core/session.h"
 #include "core/teamchain.h"
 #include "crypto/crypto.h"
@@ -1198,6 +1199,91 @@ size_t session_team_notes(struct session *sess, const char *const **notes,
 	*notes = (const char *const *)z->chain.notes;
 	*broken = z->chain.broken;
 	return z->chain.nnotes;
+}
+
+const struct team_chain *session_team_chain(struct session *sess,
+					    struct err *err)
+{
+	struct session_seal *z = NULL;
+
+	return chain_now(sess, &z, err) > 0 ? &z->chain : NULL;
+}
+
+int session_team_mac(void *data, uint32_t gen, const char *purpose,
+		     const void *p, size_t len, unsigned char mac[32],
+		     struct err *err)
+{
+	struct session *sess = data;
+	char *why = NULL;
+	struct team_key *k = key_of_gen(sess, (int)gen, &why);
+
+	if (!k || team_key_generation(k) != gen) {
+		err_setc(err, ERR_CRYPTO,
+			 "team key generation %u does not open here%s%s", gen,
+			 why ? ": " : "", why ? why : "");
+		free(why);
+		return ERR_CRYPTO;
+	}
+	team_key_mac(k, purpose, p, len, mac);
+	return 0;
+}
+
+int session_team_generation(struct session *sess, uint32_t *gen,
+			    struct err *err)
+{
+	char *why = NULL;
+	struct team_key *k;
+
+	*gen = 0;
+	if (!session_store(sess, err))
+		return err->code;
+	if (!(k = team_key_of(sess, true, &why))) {
+		err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
+		free(why);
+		return ERR_CRYPTO;
+	}
+	*gen = team_key_generation(k);
+	return 0;
+}
+
+int session_report_append(struct session *sess, struct report_chain *c,
+			  struct report_event *ev, struct err *err)
+{
+	struct session_seal *z = sess->seal;
+	struct report_event_row row;
+	unsigned char *body = NULL, sig[SIGN_SIG_BYTES];
+	uint64_t before = c->seq;
+	size_t len;
+	const char *me;
+	int r;
+
+	if ((r = chain_ready(sess, &me, err)) < 0)
+		return r;
+	ev->at = (int64_t)util_now();
+	if ((r = report_chain_sign(c, &z->chain, ev, me, z->sk, &body, &len,
+				   sig, err)) < 0)
+		return r;
+	r = store_report_event_add(sess->store, c->report, (int64_t)ev->seq,
+				   body, len, sig, sizeof(sig), err);
+	if (r == 0) {
+		memset(&row, 0, sizeof(row));
+		row.report_id = c->report;
+		row.body = body;
+		row.len = len;
+		row.sig = sig;
+		row.siglen = sizeof(sig);
+		report_chain_feed(c, &z->chain, &row, 1);
+		if (c->seq != before + 1)
+			r = err_setc(err, ERR_CRYPTO,
+				     "report %lld's chain did not take this "
+				     "client's %s event%s%s",
+				     (long long)c->report,
+				     report_event_kind_name(ev->kind),
+				     c->nnotes ? ": " : "",
+				     c->nnotes ? c->notes[c->nnotes - 1] : "");
+	}
+	free(body);
+	return r;
 }
 
 static struct team_key *key_for(struct session *sess, const void *sealed,

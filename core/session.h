@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/util.h"
 
@@ -105,6 +106,28 @@ int session_team_found(struct session *sess, struct err *err);
  * stops (*broken, NULL when whole); none on SQLite. */
 size_t session_team_notes(struct session *sess, const char *const **notes,
 			  const char **broken);
+/* The reports' chains (core/reportchain.h), on a team server. */
+struct team_chain;
+struct report_chain;
+struct report_event;
+/* The verified team chain, read to its newest event; NULL on SQLite
+ * (err untouched) or with err. */
+const struct team_chain *session_team_chain(struct session *sess,
+					    struct err *err);
+/* Team key generation gen's keyed hash of p for purpose (sess is a
+ * struct session: a report_mac_fn). */
+int session_team_mac(void *sess, uint32_t gen, const char *purpose,
+		     const void *p, size_t len, unsigned char mac[32],
+		     struct err *err);
+/* The team key generation that seals now (a write's: it rotates when it
+ * must). */
+int session_team_generation(struct session *sess, uint32_t *gen,
+			    struct err *err);
+/* Signs ev as this officer's next event of c and appends it (inside the
+ * caller's write transaction), then verifies it into c like any other:
+ * error when c does not take it. */
+int session_report_append(struct session *sess, struct report_chain *c,
+			  struct report_event *ev, struct err *err);
 /* True for bytes the team key sealed (not OpenPGP). */
 bool session_is_team_sealed(const void *blob, size_t n);
 /* When a wrapped copy of the team key belongs to a key no longer on the

@@ -1290,6 +1290,64 @@ const char *const schema_pg[] = {
 	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
 	"    secteam.transitions, secteam.team_events FROM PUBLIC;" TEAM_GRANT_END
 		TEAM_GRANT_NOW,
+	/* 17: the reports' chains (crypto/reportevent.h): one signed,
+	 * hash-linked chain of events per report, which every officer's
+	 * client verifies itself, and without which no row of a report is
+	 * shown.  The server keeps and orders them (id, its to give, as
+	 * login and at); seq is the place its writer claims in its
+	 * report's chain, unique so that two officers writing to one
+	 * report at once do not fork it (the second tries again); the
+	 * chain itself names it, signed. */
+	"CREATE SEQUENCE secteam.report_events_seq;"
+	"CREATE TABLE secteam.report_events ("
+	"  id bigint PRIMARY KEY,"
+	"  report_id bigint NOT NULL,"
+	"  seq bigint NOT NULL,"
+	"  body bytea NOT NULL,"
+	"  sig bytea NOT NULL CHECK (length(sig) = 64),"
+	"  login text NOT NULL DEFAULT session_user,"
+	"  at bigint NOT NULL DEFAULT extract(epoch FROM now())::bigint,"
+	"  UNIQUE (report_id, seq)"
+	");"
+	"CREATE TRIGGER report_events_append_only BEFORE UPDATE OR DELETE"
+	"  ON secteam.report_events FOR EACH ROW EXECUTE FUNCTION secteam.refuse_change();"
+	"CREATE TRIGGER report_events_no_truncate BEFORE TRUNCATE"
+	"  ON secteam.report_events FOR EACH STATEMENT EXECUTE FUNCTION secteam.refuse_change();"
+	"CREATE FUNCTION secteam.report_event_order() RETURNS trigger"
+	"  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp"
+	"  AS $$ BEGIN"
+	"  NEW.id := nextval('secteam.report_events_seq');"
+	"  NEW.login := session_user;"
+	"  NEW.at := extract(epoch FROM transaction_timestamp())::bigint;"
+	"  RETURN NEW; END $$;"
+	"CREATE TRIGGER report_events_order BEFORE INSERT ON secteam.report_events"
+	"  FOR EACH ROW EXECUTE FUNCTION secteam.report_event_order();"
+	"CREATE OR REPLACE FUNCTION secteam.team_grant() RETURNS void" TEAM_GRANT_BEGIN
+	"    secteam.events, secteam.team_keys TO secteam_officers;"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA secteam"
+	"    FROM secteam_officers;"
+	"  REVOKE INSERT ON secteam.report_vendors, secteam.reminders"
+	"    FROM secteam_officers;"
+	"  GRANT INSERT (body, sig) ON secteam.team_events TO secteam_officers;"
+	"  GRANT INSERT (report_id, seq, body, sig) ON secteam.report_events"
+	"    TO secteam_officers;"
+	"  GRANT EXECUTE ON FUNCTION"
+	"    secteam.reseal_reports(bigint[], text[], text[], text[]),"
+	"    secteam.reseal_messages(bigint[], text[], text[], text[], bytea[], text[],"
+	"      text[], text[], text[]),"
+	"    secteam.set_blob(bigint, bytea, text, integer, text),"
+	"    secteam.seal_clear(text, text, bigint, text, bigint, text),"
+	"    secteam.seal_participant(bigint, text, text, text),"
+	"    secteam.vendor_edit(bigint, text, text, text),"
+	"    secteam.reminded(bigint, text, text, bigint),"
+	"    secteam.team_keys_drop_old() TO secteam_officers;"
+	"  EXECUTE format('GRANT USAGE ON SEQUENCE %s, %s TO secteam_officers',"
+	"    pg_get_serial_sequence('secteam.reports', 'id'),"
+	"    pg_get_serial_sequence('secteam.messages', 'id'));"
+	"  REVOKE UPDATE, DELETE, TRUNCATE ON secteam.events, secteam.proposals,"
+	"    secteam.decisions, secteam.signatures, secteam.team_keys,"
+	"    secteam.transitions, secteam.team_events, secteam.report_events"
+	"    FROM PUBLIC;" TEAM_GRANT_END TEAM_GRANT_NOW,
 };
 
 const size_t schema_pg_count = ARRAY_SIZE(schema_pg);

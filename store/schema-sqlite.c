@@ -506,6 +506,24 @@ const char *const schema_sqlite[] = {
 	"  BEGIN SELECT RAISE(ABORT, 'team_events are append-only'); END;"
 	"CREATE TRIGGER team_events_no_delete BEFORE DELETE ON team_events"
 	"  BEGIN SELECT RAISE(ABORT, 'team_events are append-only'); END;",
+
+	/* 17: the reports' chains (schema-pg.c's migration 17): signed
+	 * events kept in the order they came, never changed, one place per
+	 * report and seq. */
+	"CREATE TABLE report_events ("
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  report_id INTEGER NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  body BLOB NOT NULL,"
+	"  sig BLOB NOT NULL CHECK (length(sig) = 64),"
+	"  login TEXT NOT NULL DEFAULT '',"
+	"  at INTEGER NOT NULL DEFAULT (strftime('%s', 'now')),"
+	"  UNIQUE (report_id, seq)"
+	");"
+	"CREATE TRIGGER report_events_no_update BEFORE UPDATE ON report_events"
+	"  BEGIN SELECT RAISE(ABORT, 'report_events are append-only'); END;"
+	"CREATE TRIGGER report_events_no_delete BEFORE DELETE ON report_events"
+	"  BEGIN SELECT RAISE(ABORT, 'report_events are append-only'); END;",
 };
 
 const size_t schema_sqlite_count = ARRAY_SIZE(schema_sqlite);

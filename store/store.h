@@ -187,6 +187,38 @@ int store_team_event_add(struct store *s, const unsigned char *body, size_t len,
  * checkpoint takes in. */
 int store_events_count(struct store *s, int64_t *n, struct err *err);
 
+/* The reports' chains (crypto/reportevent.h), as the server keeps them:
+ * bytes, in the server's order; what they say is core's to verify
+ * (core/reportchain.c).  A row's seq is the place its writer claimed. */
+struct report_event_row {
+	int64_t id;
+	int64_t report_id;
+	int64_t seq;
+	unsigned char *body;
+	size_t len;
+	unsigned char *sig;
+	size_t siglen;
+};
+void report_event_row_release(struct report_event_row *r);
+/* Report report_id's events, in the server's order; *out is the caller's
+ * (report_event_row_release each). */
+int store_report_events(struct store *s, int64_t report_id,
+			struct report_event_row **out, size_t *n,
+			struct err *err);
+/* Appends one at place seq of report_id's chain (inside the caller's
+ * write transaction); ERR_DUPLICATE when a colleague took that place
+ * first. */
+int store_report_event_add(struct store *s, int64_t report_id, int64_t seq,
+			   const unsigned char *body, size_t len,
+			   const unsigned char *sig, size_t siglen,
+			   struct err *err);
+/* Whether any report has a chain yet (none: a team database from before
+ * them, whose rows a checkpoint takes in). */
+int store_report_chains_any(struct store *s, bool *any, struct err *err);
+/* The reports that have messages, ascending (*ids the caller's). */
+int store_reports_with_messages(struct store *s, int64_t **ids, size_t *n,
+				struct err *err);
+
 /* The version store_open found before migrating (0: a new database;
  * negative: unknown), so that who upgraded can say what it did. */
 int store_schema_found(struct store *s);

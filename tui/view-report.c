@@ -137,6 +137,15 @@ static void layout(struct tui *t, struct report_view *p)
 		: -1;
 }
 
+/* What the report's signed chain does not account for is not shown:
+ * the first of it, on the status line. */
+static void say_hidden(struct tui *t, const struct report_full *rf)
+{
+	tui_status(t, true, "%s%s", rf->hidden[0],
+		   rf->nhidden > 1 ? " (and more: secteam-tui show names each)"
+				   : "");
+}
+
 static void load_row(struct tui *t, struct tui_view *v)
 {
 	struct report_view *p = P(v);
@@ -148,6 +157,10 @@ static void load_row(struct tui *t, struct tui_view *v)
 		tui_status(t, true, "%s", err.msg);
 		return;
 	}
+	/* Said when first found (on opening: view_report_new), not at
+	 * every reload. */
+	if (p->loaded && rf.nhidden && p->rf.nhidden != rf.nhidden)
+		say_hidden(t, &rf);
 	if (p->loaded)
 		report_full_release(&p->rf);
 	p->rf = rf;
@@ -559,7 +572,10 @@ struct tui_view *view_report_new(struct tui *t, int64_t id)
 	load_row(t, v);
 	if (p->loaded) {
 		open_bodies(t, p);
-		tui_status(t, false, "%s", "");
+		if (p->rf.nhidden)
+			say_hidden(t, &p->rf);
+		else
+			tui_status(t, false, "%s", "");
 	}
 	return v;
 }

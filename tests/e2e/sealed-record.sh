@@ -203,7 +203,14 @@ dates=$(st date show 2)
 tap_like "$out" "LEGACYNOTE-a1b" "the officer reads the note, sealed in place"
 tap_like "$dates" "LEGACYPROP-c2d" "  the proposal's reason"
 tap_like "$dates" "LEGACYDEC-e3f" "  the decision's reason"
-tap_like "$out" "drivers/legacyfile-g4h/x.c" "  the touched file"
+if e2e_sqlite; then
+	tap_like "$out" "drivers/legacyfile-g4h/x.c" "  the touched file"
+else
+	# Planted here after the reports' chains began, no signed import
+	# accounts for it: named (opened), not shown.
+	tap_like "$(st show 2 2>&1 >/dev/null)" "file drivers/legacyfile-g4h/x.c has no signed import" \
+		"  the touched file (named: no signed import accounts for it)"
+fi
 tap_like "$json" "LEGACYVNOTE-i5j" "  the vendor's note"
 tap_like "$json" "LEGACYSTMT-k6l" "  and statement"
 tap_is "$(printf '%s' "$json" | jq -r '[.participants[] | select(.email == "legacy-m7n@example.org")

@@ -28,6 +28,11 @@ newofficer() { # NAME HOME: prints the new key's fingerprint
 	gpg --homedir "$2" --batch --passphrase '' --quick-add-key "$_f" cv25519 encr never >/dev/null 2>&1 || return 1
 	gpg --homedir "$2" --export "$_f" | gpg --homedir "$H" --batch --import >/dev/null 2>&1
 	gpg --homedir "$H" --export "$OFFICER_FPR" | gpg --homedir "$2" --batch --import >/dev/null 2>&1
+	# and the officers' before them, whose signed events (an import
+	# is one) each client verifies
+	for _o in ${BOB:-} ${CAROL:-}; do
+		gpg --homedir "$H" --export "$_o" | gpg --homedir "$2" --batch --import >/dev/null 2>&1
+	done
 	# Senders know the officers too (they encrypt to them).
 	gpg --homedir "$2" --export "$_f" | gpg --homedir "$S" --batch --import >/dev/null 2>&1
 	echo "$_f"

@@ -1749,7 +1749,7 @@ static void test_upgrade_from_1(void **state)
 			db,
 			UNDO_14 UNDO_13 UNDO_12
 			"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
-			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys; DROP TABLE team_events;"
+			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys; DROP TABLE team_events; DROP TABLE report_events;"
 			"ALTER TABLE participants DROP COLUMN key_fpr;"
 			"DROP TABLE signatures; DROP TABLE messages;"
 			"CREATE TABLE messages ("
@@ -1854,7 +1854,7 @@ static void test_migrate_participant_key(void **state)
 			db,
 			UNDO_14 UNDO_13 UNDO_12
 			"DROP TRIGGER events_server_id; DROP TRIGGER proposals_server_id;"
-			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys; DROP TABLE team_events;"
+			"DROP TRIGGER decisions_server_id; DROP TABLE team_keys; DROP TABLE team_events; DROP TABLE report_events;"
 			"ALTER TABLE participants DROP COLUMN key_fpr;"
 			"INSERT INTO participants (report_id, email, added_by, added_at)"
 			"  VALUES (1, 'mia@example.org', 'alice', 5);"

@@ -1,0 +1,384 @@
+/*
+ * The report events' canonical encoding (see reportevent.h): one encoder
+ * and one strict decoder, both driven by reportevent.def's field lists.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/reportevent.h"
+
+#define MAGIC "SRE"
+
+struct kind_row {
+	enum report_event_kind kind;
+	const char *name, *sets, *clear;
+	enum report_field fields[8];
+};
+
+static const struct kind_row kinds[] = {
+#define REPORT_FIELD(...)
+#define REPORT_KIND(id, code, nm, st, cl, ...) \
+	{ REPORT_EV_##id, nm, st, cl, { __VA_ARGS__, REF_NONE } },
+#include "crypto/reportevent.def"
+#undef REPORT_FIELD
+#undef REPORT_KIND
+};
+
+static const struct field_row {
+	enum report_field_type type;
+	const char *name;
+} fields[] = {
+	[REF_NONE] = { REF_T_U32, "" },
+#define REPORT_FIELD(id, t, nm) [REF_##id] = { t, nm },
+#define REPORT_KIND(...)
+#include "crypto/reportevent.def"
+#undef REPORT_FIELD
+#undef REPORT_KIND
+};
+
+static const struct kind_row *kind_of(enum report_event_kind kind)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].kind == kind)
+			return &kinds[i];
+	return NULL;
+}
+
+const char *report_event_kind_name(enum report_event_kind kind)
+{
+	const struct kind_row *k = kind_of(kind);
+	return k ? k->name : NULL;
+}
+
+const char *report_event_kind_sets(enum report_event_kind kind)
+{
+	const struct kind_row *k = kind_of(kind);
+	return k ? k->sets : NULL;
+}
+
+const char *report_event_kind_clear(enum report_event_kind kind)
+{
+	const struct kind_row *k = kind_of(kind);
+	return k ? k->clear : NULL;
+}
+
+void report_event_release(struct report_event *ev)
+{
+	free(ev->files);
+	free(ev->note);
+	memset(ev, 0, sizeof(*ev));
+}
+
+static int cmp_hash(const void *a, const void *b)
+{
+	return memcmp(a, b, SIGN_HASH_BYTES);
+}
+
+void report_event_sort(struct report_event *ev)
+{
+	size_t k = 0;
+
+	if (ev->nfiles < 2)
+		return;
+	qsort(ev->files, ev->nfiles, sizeof(*ev->files), cmp_hash);
+	for (size_t i = 1; i < ev->nfiles; i++)
+		if (memcmp(ev->files[k], ev->files[i], SIGN_HASH_BYTES))
+			memcpy(ev->files[++k], ev->files[i], SIGN_HASH_BYTES);
+	ev->nfiles = k + 1;
+}
+
+static bool fpr_ok(const char *p, size_t n)
+{
+	if (n != REPORT_FPR_LEN)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') ||
+		      (p[i] >= 'A' && p[i] <= 'F')))
+			return false;
+	return true;
+}
+
+static bool str_ok(const char *p, size_t n)
+{
+	if (n < 1 || n > REPORT_STR_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)p[i] < 0x20 || (unsigned char)p[i] > 0x7e)
+			return false;
+	return true;
+}
+
+static int bad(struct err *err, const char *field, const char *why)
+{
+	return err_setc(err, ERR_INVALID, "report event field %s: %s", field,
+			why);
+}
+
+/* --- the encoder ---------------------------------------------------- */
+
+static void put_u32(struct sbuf *b, uint32_t v)
+{
+	char p[4] = { (char)(v >> 24), (char)(v >> 16), (char)(v >> 8),
+		      (char)v };
+	sbuf_add(b, p, 4);
+}
+
+static void put_u64(struct sbuf *b, uint64_t v)
+{
+	put_u32(b, (uint32_t)(v >> 32));
+	put_u32(b, (uint32_t)v);
+}
+
+static int put_field(struct sbuf *b, const struct report_event *ev,
+		     enum report_field f, struct err *err)
+{
+	const char *nm = fields[f].name;
+
+	switch (f) {
+	case REF_GENERATION:
+		put_u32(b, ev->generation);
+		return 0;
+	case REF_MESSAGE:
+		put_u64(b, ev->message);
+		return 0;
+	case REF_TAKEN_IN:
+		put_u64(b, ev->taken_in);
+		return 0;
+	case REF_DIGEST:
+	case REF_VALUES:
+	case REF_SIGNATURES:
+	case REF_REPORT: {
+		const unsigned char *h = f == REF_DIGEST ? ev->digest
+			: f == REF_VALUES		 ? ev->values
+			: f == REF_REPORT		 ? ev->report_values
+							 : ev->signatures;
+		sbuf_add(b, (const char *)h, SIGN_HASH_BYTES);
+		return 0;
+	}
+	case REF_FILES:
+		if (ev->nfiles > REPORT_HASHES_MAX ||
+		    (ev->nfiles && !ev->files))
+			return bad(err, nm, "more than 4096 hashes");
+		put_u32(b, (uint32_t)ev->nfiles);
+		for (size_t i = 0; i < ev->nfiles; i++) {
+			if (i && cmp_hash(ev->files[i - 1], ev->files[i]) >= 0)
+				return bad(
+					err, nm,
+					"hashes not in strictly ascending order");
+			sbuf_add(b, (const char *)ev->files[i],
+				 SIGN_HASH_BYTES);
+		}
+		return 0;
+	case REF_NOTE:
+		if (!ev->note || !str_ok(ev->note, strlen(ev->note)))
+			return bad(err, nm,
+				   "not 1 to 256 printable characters");
+		put_u32(b, (uint32_t)strlen(ev->note));
+		sbuf_add(b, ev->note, strlen(ev->note));
+		return 0;
+	case REF_NONE:
+		break;
+	}
+	return bad(err, "?", "unknown field");
+}
+
+int report_event_encode(const struct report_event *ev, unsigned char **out,
+			size_t *len, struct err *err)
+{
+	const struct kind_row *k = kind_of(ev->kind);
+	struct sbuf b = SBUF_INIT;
+	char v[2] = { REPORT_EVENT_VERSION, 0 };
+	int r = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (!k)
+		return err_setc(err, ERR_INVALID,
+				"report event kind %d is none of the table",
+				(int)ev->kind);
+	if (ev->report < 1)
+		return bad(err, "report", "report ids count from 1");
+	if (ev->seq < 1)
+		return bad(err, "sequence", "events count from 1");
+	if (!fpr_ok(ev->author, strlen(ev->author)))
+		return bad(err, "author", "not 40 upper-case hex digits");
+	v[1] = (char)ev->kind;
+	sbuf_add(&b, MAGIC, 3);
+	sbuf_add(&b, v, 2);
+	put_u64(&b, (uint64_t)ev->report);
+	put_u64(&b, ev->seq);
+	sbuf_add(&b, (const char *)ev->prev, SIGN_HASH_BYTES);
+	put_u64(&b, ev->team_seq);
+	sbuf_add(&b, (const char *)ev->team_head, SIGN_HASH_BYTES);
+	sbuf_add(&b, ev->author, REPORT_FPR_LEN);
+	put_u64(&b, (uint64_t)ev->at);
+	for (size_t i = 0; k->fields[i] != REF_NONE && r == 0; i++)
+		r = put_field(&b, ev, k->fields[i], err);
+	if (r < 0) {
+		sbuf_release(&b);
+		return r;
+	}
+	*out = (unsigned char *)sbuf_detach(&b, len);
+	return 0;
+}
+
+/* --- the decoder ---------------------------------------------------- */
+
+struct rd {
+	const unsigned char *p;
+	size_t left;
+};
+
+static bool take(struct rd *r, size_t n, const unsigned char **out)
+{
+	if (r->left < n)
+		return false;
+	*out = r->p;
+	r->p += n;
+	r->left -= n;
+	return true;
+}
+
+static bool get_u32(struct rd *r, uint32_t *v)
+{
+	const unsigned char *p;
+
+	if (!take(r, 4, &p))
+		return false;
+	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+		p[3];
+	return true;
+}
+
+static bool get_u64(struct rd *r, uint64_t *v)
+{
+	uint32_t hi, lo;
+
+	if (!get_u32(r, &hi) || !get_u32(r, &lo))
+		return false;
+	*v = (uint64_t)hi << 32 | lo;
+	return true;
+}
+
+static bool get_hash(struct rd *r, unsigned char out[SIGN_HASH_BYTES])
+{
+	const unsigned char *p;
+
+	if (!take(r, SIGN_HASH_BYTES, &p))
+		return false;
+	memcpy(out, p, SIGN_HASH_BYTES);
+	return true;
+}
+
+static int get_field(struct rd *r, struct report_event *ev, enum report_field f,
+		     struct err *err)
+{
+	const char *nm = fields[f].name;
+	const unsigned char *p;
+	uint32_t n;
+
+	switch (f) {
+	case REF_GENERATION:
+		return get_u32(r, &ev->generation) ? 0
+						   : bad(err, nm, "cut short");
+	case REF_MESSAGE:
+		return get_u64(r, &ev->message) ? 0 : bad(err, nm, "cut short");
+	case REF_TAKEN_IN:
+		return get_u64(r, &ev->taken_in) ? 0
+						 : bad(err, nm, "cut short");
+	case REF_DIGEST:
+		return get_hash(r, ev->digest) ? 0 : bad(err, nm, "cut short");
+	case REF_VALUES:
+		return get_hash(r, ev->values) ? 0 : bad(err, nm, "cut short");
+	case REF_SIGNATURES:
+		return get_hash(r, ev->signatures) ? 0
+						   : bad(err, nm, "cut short");
+	case REF_REPORT:
+		return get_hash(r, ev->report_values)
+			? 0
+			: bad(err, nm, "cut short");
+	case REF_FILES:
+		if (!get_u32(r, &n) || n > REPORT_HASHES_MAX)
+			return bad(err, nm, "more than 4096 hashes");
+		if (!take(r, (size_t)n * SIGN_HASH_BYTES, &p))
+			return bad(err, nm, "cut short");
+		for (uint32_t i = 1; i < n; i++)
+			if (cmp_hash(p + (i - 1) * SIGN_HASH_BYTES,
+				     p + i * SIGN_HASH_BYTES) >= 0)
+				return bad(
+					err, nm,
+					"hashes not in strictly ascending order");
+		if (n) {
+			ev->files = xmemdup(p, (size_t)n * SIGN_HASH_BYTES);
+			ev->nfiles = n;
+		}
+		return 0;
+	case REF_NOTE:
+		if (!get_u32(r, &n) || n > REPORT_STR_MAX || !take(r, n, &p) ||
+		    !str_ok((const char *)p, n))
+			return bad(err, nm,
+				   "not 1 to 256 printable characters");
+		ev->note = xstrndup((const char *)p, n);
+		return 0;
+	case REF_NONE:
+		break;
+	}
+	return bad(err, "?", "unknown field");
+}
+
+int report_event_decode(const void *data, size_t len, struct report_event *ev,
+			struct err *err)
+{
+	struct rd r = { data, len };
+	struct report_event e;
+	const struct kind_row *k;
+	const unsigned char *p;
+	uint64_t v;
+	int rc = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	memset(&e, 0, sizeof(e));
+	if (len > REPORT_EVENT_MAX)
+		return err_setc(err, ERR_INVALID,
+				"report event longer than its limit");
+	if (!take(&r, 5, &p) || memcmp(p, MAGIC, 3))
+		return err_setc(err, ERR_INVALID,
+				"no report event (no SRE magic)");
+	if (p[3] != REPORT_EVENT_VERSION)
+		return err_setc(err, ERR_INVALID,
+				"report event version %u: only %d is known",
+				p[3], REPORT_EVENT_VERSION);
+	if (!(k = kind_of((enum report_event_kind)p[4])))
+		return err_setc(err, ERR_INVALID,
+				"report event kind %u is none of the table",
+				p[4]);
+	e.kind = k->kind;
+	if (!get_u64(&r, &v) || v < 1 || v > INT64_MAX)
+		return bad(err, "report", "missing, 0 or past 2^63");
+	e.report = (int64_t)v;
+	if (!get_u64(&r, &e.seq) || e.seq < 1)
+		return bad(err, "sequence", "missing, or 0");
+	if (!get_hash(&r, e.prev))
+		return bad(err, "previous", "cut short");
+	if (!get_u64(&r, &e.team_seq) || !get_hash(&r, e.team_head))
+		return bad(err, "team head", "cut short");
+	if (!take(&r, REPORT_FPR_LEN, &p) ||
+	    !fpr_ok((const char *)p, REPORT_FPR_LEN))
+		return bad(err, "author", "not 40 upper-case hex digits");
+	memcpy(e.author, p, REPORT_FPR_LEN);
+	if (!get_u64(&r, &v))
+		return bad(err, "time", "cut short");
+	e.at = (int64_t)v;
+	for (size_t i = 0; k->fields[i] != REF_NONE && rc == 0; i++)
+		rc = get_field(&r, &e, k->fields[i], err);
+	if (rc == 0 && r.left)
+		rc = err_setc(err, ERR_INVALID,
+			      "%zu byte(s) after the report event's last field",
+			      r.left);
+	if (rc < 0) {
+		report_event_release(&e);
+		return rc;
+	}
+	*ev = e;
+	return 0;
+}
