@@ -4,7 +4,9 @@
  * runs `announce` the same way.  The composed text opens in
  * $VISUAL/$EDITOR unless --yes (unchanged, it sends nothing); one line is printed as reply does.  Mail
  * goes into --outbox (else config forward.outbox), or through --sendmail
- * (config forward.sendmail, default "sendmail -t -oi").
+ * (config forward.sendmail, default "sendmail -t -oi").  The distros
+ * notice attaches each fix as a patch from --tree GITDIR (else config
+ * kernel.git): the fix is public nowhere else yet.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@ const struct option cmd_distros_opts[] = {
 	{ "yes", no_argument, NULL, 'y' },
 	{ "outbox", required_argument, NULL, 'o' },
 	{ "sendmail", no_argument, NULL, 's' },
+	{ "tree", required_argument, NULL, 't' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -33,7 +36,7 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 				struct err *))
 {
 	struct reply_draft d;
-	const char *outbox = NULL, *sendmail = NULL;
+	const char *outbox = NULL, *sendmail = NULL, *tree = NULL;
 	bool yes = false, use_sendmail = false;
 	int64_t id;
 	int c, r = CMD_FAILED;
@@ -50,14 +53,20 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 		case 's':
 			use_sendmail = true;
 			break;
+		case 't':
+			tree = optarg;
+			break;
 		default:
 			return cmd_usage(ctx, name);
 		}
 	}
 	if ((c = cmd_report(ctx, name, argc, argv, &id)) != 0)
 		return c;
-	if (optind != argc || (outbox && use_sendmail))
+	if (optind != argc || (outbox && use_sendmail) ||
+	    (tree && k != NOTICE_DISTROS))
 		return cmd_usage(ctx, name);
+	if (!tree && k == NOTICE_DISTROS)
+		tree = config_get(ctx->sess->cfg, "kernel.git", NULL);
 	if (use_sendmail)
 		sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
 				      "sendmail -t -oi");
@@ -70,8 +79,8 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 			 name);
 		return CMD_USAGE;
 	}
-	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, &d, &ctx->err) ==
-	    0) {
+	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, tree, &d,
+			   &ctx->err) == 0) {
 		char *who = safe_str(d.to_email);
 		char *q = k == NOTICE_DISTROS
 			? xasprintf(
@@ -81,6 +90,9 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 				  "post report %lld to %s, signed, in the clear?",
 				  (long long)id, who);
 
+		/* What goes with the text, before the officer sends it. */
+		if (d.att_note)
+			cmd_say(ctx, "%s", d.att_note);
 		r = cmd_mail_draft(ctx, &d, yes,
 				   k == NOTICE_DISTROS ? "the notice"
 						       : "the announcement",
@@ -106,12 +118,16 @@ const struct cmd_opt_help cmd_notice_help[] = {
 	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
 	{ "--sendmail",
 	  "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ "--tree GITDIR",
+	  "distros: the git tree holding the fix, attached as a patch (else kernel.git)" },
 	{ NULL, NULL },
 };
-static const char *const examples[] = { "distros 3 --outbox ~/outbox", NULL };
+static const char *const examples[] = {
+	"distros 3 --outbox ~/outbox --tree ~/src/linux", NULL
+};
 const struct cmd_entry cmd_distros_entry = {
 	.name = "distros",
-	.usage = "ID [--yes] [--outbox MAILDIR | --sendmail]",
+	.usage = "ID [--yes] [--outbox MAILDIR | --sendmail] [--tree GITDIR]",
 	.help = "the notice to the linux-distros list, encrypted to its key, under its rules",
 	.exec = cmd_distros_exec,
 	.opts = cmd_distros_opts,
