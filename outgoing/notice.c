@@ -85,7 +85,7 @@ static int distros_rules(struct session *sess, const struct dossier *dos,
 	char tag[64] = "";
 	long long id = (long long)r->id;
 	time_t date = proposed_date(dos);
-	char when[32];
+	char when[32], in[32];
 
 	if (r->public || report_state_class(r->state) == STATE_RELEASED)
 		return err_setc(
@@ -149,11 +149,11 @@ static int distros_rules(struct session *sess, const struct dossier *dos,
 		return err_setc(
 			err, ERR_REFUSED,
 			"cannot send report %lld to linux-distros: rule 'at "
-			"most %d days': the proposed public date %s is %ld days "
-			"from now",
+			"most %d days': the proposed public date %s is more "
+			"than %d days away (%s)",
 			id, DISTROS_MAX_DAYS, fmt_rfc3339(date, when),
-			/* rounded up: 19 days and 23 hours is 20 */
-			(long)((date - dos->now + 86399) / 86400));
+			DISTROS_MAX_DAYS,
+			fmt_in_days(days_between(dos->now, date), in));
 	return 0;
 }
 

@@ -278,7 +278,7 @@ static void draw_embargo(struct tui *t, const struct report *r, time_t now)
 	if (text_width(s) > COLS - 12 && embargo_active(&e)) {
 		/* The same in fewer words, whole on a narrow screen: the
 		 * day, not the time, and no word twice. */
-		char day[16];
+		char day[16], in[32];
 		struct tm tm;
 		long n = e.days < 0 ? -e.days : e.days;
 		time_t d = e.deadline;
@@ -291,10 +291,10 @@ static void draw_embargo(struct tui *t, const struct report *r, time_t now)
 				  "! OVERDUE since %s (%ld day%s)%s; under embargo",
 				  day, n, n == 1 ? "" : "s",
 				  e.decided ? "" : ", no date decided")
-			: xasprintf("%s%s %s (in %ld day%s)%s; under embargo",
+			: xasprintf("%s%s %s (%s)%s; under embargo",
 				    soon ? "* DUE TODAY " : "",
 				    e.decided ? "until" : "default until", day,
-				    n, n == 1 ? "" : "s",
+				    fmt_in_days(e.days, in),
 				    e.decided ? "" : ", no date decided");
 	}
 	header(5, "Embargo", s,
