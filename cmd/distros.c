@@ -92,7 +92,7 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 
 		/* What goes with the text, before the officer sends it. */
 		if (d.att_note)
-			cmd_say(ctx, "%s", d.att_note);
+			fprintf(ctx->errout, "%s\n", d.att_note);
 		r = cmd_mail_draft(ctx, &d, yes,
 				   k == NOTICE_DISTROS ? "the notice"
 						       : "the announcement",
