@@ -15,7 +15,14 @@
 #include "cmd/cmd.h"
 #include "core/core.h"
 
-const struct option cmd_distros_opts[] = {
+/* `announce` takes these; `distros` these and --tree. */
+const struct option cmd_announce_opts[] = {
+	{ "yes", no_argument, NULL, 'y' },
+	{ "outbox", required_argument, NULL, 'o' },
+	{ "sendmail", no_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 },
+};
+static const struct option cmd_distros_opts[] = {
 	{ "yes", no_argument, NULL, 'y' },
 	{ "outbox", required_argument, NULL, 'o' },
 	{ "sendmail", no_argument, NULL, 's' },
@@ -41,8 +48,10 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 	int64_t id;
 	int c, r = CMD_FAILED;
 
-	while ((c = getopt_long(argc, argv, "", cmd_distros_opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "",
+				k == NOTICE_DISTROS ? cmd_distros_opts
+						    : cmd_announce_opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'y':
 			yes = true;
@@ -118,8 +127,16 @@ const struct cmd_opt_help cmd_notice_help[] = {
 	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
 	{ "--sendmail",
 	  "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ NULL, NULL },
+};
+static const struct cmd_opt_help distros_help[] = {
+	{ "--yes",
+	  "send the text as composed: no $EDITOR, so no check that the draft was changed" },
+	{ "--outbox MAILDIR", "deliver into MAILDIR (else forward.outbox)" },
+	{ "--sendmail",
+	  "deliver with forward.sendmail (default sendmail -t -oi)" },
 	{ "--tree GITDIR",
-	  "distros: the git tree holding the fix, attached as a patch (else kernel.git)" },
+	  "the git tree holding the fix, attached as a patch (else kernel.git)" },
 	{ NULL, NULL },
 };
 static const char *const examples[] = {
@@ -132,7 +149,7 @@ const struct cmd_entry cmd_distros_entry = {
 	.exec = cmd_distros_exec,
 	.opts = cmd_distros_opts,
 	.target = CMD_TARGET_REPORT,
-	.opt_help = cmd_notice_help,
+	.opt_help = distros_help,
 	.exit1 =
 		"a rule of the list refused the notice (named), or delivery failed",
 	.examples = examples,

@@ -127,7 +127,19 @@ struct reply_draft {
 	size_t natt;
 	char *att_note; /* distros: what is attached, or why no patch
 			 * is (one line, display-safe), or NULL */
+	bool no_cc; /* the officer took the team's address out of Cc */
 };
+/* draft.c: the draft as the editor shows it, mutt's edit_headers: To,
+ * Cc, Subject, a blank line, the text (caller frees). */
+char *reply_draft_edit_text(struct session *sess, const struct reply_draft *d);
+/* The edited draft read back strictly: To (one mailbox; another
+ * address is encrypted to the key the keyring vouches for it), Cc (the
+ * team's address or none), Subject (one non-empty line) into d, the
+ * text after the blank line into *text (caller frees).  ERR_INVALID
+ * naming the header or the address at fault, ERR_REFUSED for a To
+ * without a usable key: d unchanged then. */
+int reply_draft_take_edit(struct session *sess, struct reply_draft *d,
+			  const char *edited, char **text, struct err *err);
 struct reply_sent {
 	bool plaintext;
 	char *message_id;

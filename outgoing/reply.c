@@ -632,6 +632,7 @@ void outgoing_from_draft(struct outgoing_mail *om, const struct reply_draft *d,
 		.sendmail = d->sendmail,
 		.att = d->att,
 		.natt = d->natt,
+		.no_cc = d->no_cc,
 	};
 }
 
