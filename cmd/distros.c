@@ -99,8 +99,9 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 				  "post report %lld to %s, signed, in the clear?",
 				  (long long)id, who);
 
-		/* What goes with the text, before the officer sends it. */
-		if (d.att_note)
+		/* What goes with the text, before the officer sends it (the
+		 * shell's; the UI's output pager would take the answer's key). */
+		if (d.att_note && !ctx->interactive)
 			fprintf(ctx->errout, "%s\n", d.att_note);
 		r = cmd_mail_draft(ctx, &d, yes,
 				   k == NOTICE_DISTROS ? "the notice"
