@@ -394,10 +394,13 @@ int maintainers_report_exec(struct cmd_ctx *ctx, int64_t id, int argc,
 
 /* cmd/reply.c, cmd/distros.c: what the mail commands share. */
 /* The text a mail command sends (cmd/reply.c): the draft as the officer
- * edits it (cmd_edit), or as it is with yes.  CMD_OK with *text (wipe
- * it), else CMD_FAILED with ctx->err (the editor failed, the draft came
- * back unchanged or empty: nothing is sent). */
-int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
+ * edits it (cmd_edit), its To, Cc and Subject above the text as mutt's
+ * edit_headers shows them and read back into d
+ * (reply_draft_take_edit), or as it is with yes.  CMD_OK with *text
+ * (wipe it), else CMD_FAILED with ctx->err (the editor failed, the
+ * draft came back unchanged or empty, a header or an address is wrong:
+ * nothing is sent). */
+int cmd_edit_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
 		   char **text);
 /* cmd_edit_draft, then question (cmd_guard: the UI asks it, naming the
  * recipient), then send, then the command's output line

@@ -1,7 +1,8 @@
 /*
  * `cve ID (--assign CVE-YYYY-NNNN [--fix SHA]... | --drop CVE-YYYY-NNNN |
  *  --reject [--id CVE-YYYY-NNNN] --reason TEXT | --publish [--id ID] |
- *  --description | --cwe CWE-N)`: the CVE lifecycle of a report (cve_request_record,
+ *  --description | --cwe CWE-N | --cvss VECTOR --rationale TEXT)`: the
+ * CVE lifecycle of a report (cve_request_record,
  * fixcve.c), each change an event.  A report may have several IDs: each
  * --assign adds one, covering the fixes --fix names (every fix without
  * one); --assign of an ID already there with --fix changes the fixes it
@@ -12,7 +13,9 @@
  * report is under embargo.  --description opens $VISUAL, else $EDITOR, on a
  * private temporary file holding the current description; what is saved
  * becomes the record's description.  It needs a terminal of its own, so
- * the UI's `:` line refuses it.
+ * the UI's `:` line refuses it.  --cvss records the CVSS 3.1 base vector
+ * the records carry with its score (cvss.h), and why it was scored so
+ * (--rationale: the CVE record's scenario); `--cvss none` takes it back.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +27,7 @@
 #include "cmd/cmd.h"
 #include "core/core.h"
 #include "core/disclosure.h"
+#include "core/cvss.h"
 #include "core/fixcve.h"
 
 #define DESC_FILE "description.txt"
@@ -155,7 +159,7 @@ static int describe(struct cmd_ctx *ctx, int64_t id)
 }
 
 struct cve_args {
-	const char *assign, *reason, *cwe, *drop, *which;
+	const char *assign, *reason, *cwe, *drop, *which, *cvss, *rationale;
 	bool reject, description, publish;
 	int64_t id;
 	const char **fixes;
@@ -165,9 +169,11 @@ struct cve_args {
 static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 {
 	if ((a->assign != NULL) + a->reject + a->description +
-			    (a->cwe != NULL) + (a->drop != NULL) + a->publish !=
+			    (a->cwe != NULL) + (a->drop != NULL) + a->publish +
+			    (a->cvss != NULL) !=
 		    1 ||
 	    (a->reason && !a->reject) ||
+	    (a->rationale && (!a->cvss || !strcmp(a->cvss, "none"))) ||
 	    (a->which && !a->reject && !a->publish) ||
 	    (a->nfixes && !a->assign))
 		return cmd_usage(ctx, "cve");
@@ -191,6 +197,11 @@ static int check_args(struct cmd_ctx *ctx, const struct cve_args *a)
 			&ctx->err, ERR_INVALID,
 			"cve --cwe '%s': no weakness with this ID in the CWE catalogue (data/cwe-names.tsv: CWE 4.17; a category or view is no weakness)",
 			a->cwe);
+	else if (a->cvss && strcmp(a->cvss, "none") &&
+		 (!a->rationale || !*a->rationale))
+		err_setc(
+			&ctx->err, ERR_INVALID,
+			"cve --cvss needs --rationale TEXT: why the vulnerability is scored so (the CVE record's scenario)");
 	else if (a->reject && (!a->reason || !*a->reason))
 		err_setc(&ctx->err, ERR_INVALID,
 			 "cve --reject needs --reason TEXT");
@@ -235,10 +246,23 @@ static const char *published_id(struct cmd_ctx *ctx, const struct cve_args *a)
 	return id;
 }
 
+/* "report 3: CVSS 3.1 base score 9.8 (CRITICAL) recorded, CVSS:3.1/..." */
+static void say_cvss(struct cmd_ctx *ctx, long long id, const char *vector)
+{
+	struct cvss c;
+	struct err err = { 0, "" };
+	char b[8];
+
+	if (cvss_parse(vector, &c, &err) == 0)
+		cmd_say(ctx,
+			"report %lld: CVSS 3.1 base score %s (%s) recorded, %s",
+			id, cvss_score_str(c.score, b), c.severity, c.vector);
+}
+
 static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 {
-	struct cve_request rq = { a->id, CVE_CWE,  a->cwe,
-				  NULL,	 a->fixes, a->nfixes };
+	struct cve_request rq = { a->id,    CVE_CWE,   a->cwe, NULL,
+				  a->fixes, a->nfixes, NULL };
 	long long id = (long long)a->id;
 
 	if (a->assign) {
@@ -256,6 +280,10 @@ static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 		rq.value = a->which;
 		if (refuse_embargoed(ctx, a->id) < 0)
 			return CMD_FAILED;
+	} else if (a->cvss) {
+		rq.a = CVE_CVSS;
+		rq.value = strcmp(a->cvss, "none") ? a->cvss : NULL;
+		rq.rationale = a->rationale;
 	}
 	if (cve_request_record(ctx->sess, &rq, &ctx->err) < 0)
 		return ctx->err.code == ERR_INVALID ? CMD_USAGE : CMD_FAILED;
@@ -269,6 +297,10 @@ static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 	else if (a->publish)
 		cmd_say(ctx, "report %lld: %s published", id,
 			published_id(ctx, a));
+	else if (a->cvss && !rq.value)
+		cmd_say(ctx, "report %lld: CVSS score taken back", id);
+	else if (a->cvss)
+		say_cvss(ctx, id, a->cvss);
 	else
 		cmd_say(ctx, "report %lld: %s recorded", id, a->cwe);
 	return CMD_OK;
@@ -276,8 +308,8 @@ static int cve_run(struct cmd_ctx *ctx, const struct cve_args *a)
 
 static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct cve_args a = { NULL,  NULL,  NULL, NULL, NULL, false,
-			      false, false, 0,	  NULL, 0 };
+	struct cve_args a = { NULL,  NULL,  NULL,  NULL, NULL, NULL, NULL,
+			      false, false, false, 0,	 NULL, 0 };
 	int c, r;
 
 	while ((c = cmd_getopt(ctx, argc, argv)) != -1) {
@@ -305,6 +337,12 @@ static int cmd_cve_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			break;
 		case 'p':
 			a.publish = true;
+			break;
+		case 'c':
+			a.cvss = optarg;
+			break;
+		case 'x':
+			a.rationale = optarg;
 			break;
 		case 'f':
 			a.fixes = xrealloc(a.fixes,
@@ -364,18 +402,28 @@ static const struct cmd_opt opts[] = {
 	  .key = 'w',
 	  .arg = "CWE-N",
 	  .help = "the record's weakness" },
+	{ .name = "cvss",
+	  .key = 'c',
+	  .arg = "VECTOR",
+	  .help = "the CVSS 3.1 base vector (CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H: AV N|A|L|P, AC L|H, PR N|L|H, UI N|R, S U|C, C I A H|L|N); the records carry it with its base score; none takes it back" },
+	{ .name = "rationale",
+	  .key = 'x',
+	  .arg = "TEXT",
+	  .help = "with --cvss: why it is scored so, one line (the CVE record's scenario)" },
 	{ NULL },
 };
 static const char *const examples[] = {
 	"cve 3 --assign CVE-2026-12345",
 	"cve 3 --assign CVE-2026-12346 --fix 2b3c4d5e6f7a",
 	"cve 3 --reject --id CVE-2026-12346 --reason 'a duplicate of CVE-2026-12345'",
-	"cve 3 --publish --id CVE-2026-12345", NULL
+	"cve 3 --publish --id CVE-2026-12345",
+	"cve 3 --cvss CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H --rationale 'a local user gains root through the overflow'",
+	NULL
 };
 const struct cmd_entry cmd_cve_entry = {
 	.name = "cve",
 	.usage = "ID",
-	.help = "the report's CVE IDs (one or several): reserved, published, rejected, dropped; the records' description and CWE",
+	.help = "the report's CVE IDs (one or several): reserved, published, rejected, dropped; the records' description, CWE and CVSS score",
 	.exec = cmd_cve_exec,
 	.opts = opts,
 	.target = CMD_TARGET_REPORT,

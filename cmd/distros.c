@@ -4,7 +4,9 @@
  * runs `announce` the same way.  The composed text opens in
  * $VISUAL/$EDITOR unless --yes (unchanged, it sends nothing); one line is printed as reply does.  Mail
  * goes into --outbox (else config forward.outbox), or through --sendmail
- * (config forward.sendmail, default "sendmail -t -oi").
+ * (config forward.sendmail, default "sendmail -t -oi").  The distros
+ * notice attaches each fix as a patch from --tree GITDIR (else config
+ * kernel.git): the fix is public nowhere else yet.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,7 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 				struct err *))
 {
 	struct reply_draft d;
-	const char *outbox = NULL, *sendmail = NULL;
+	const char *outbox = NULL, *sendmail = NULL, *tree = NULL;
 	bool yes = false, use_sendmail = false;
 	int64_t id;
 	int c, r = CMD_FAILED;
@@ -41,14 +43,20 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 		case 's':
 			use_sendmail = true;
 			break;
+		case 't':
+			tree = optarg;
+			break;
 		default:
 			return cmd_usage(ctx, name);
 		}
 	}
 	if ((c = cmd_report(ctx, name, argc, argv, &id)) != 0)
 		return c;
-	if (optind != argc || (outbox && use_sendmail))
+	if (optind != argc || (outbox && use_sendmail) ||
+	    (tree && k != NOTICE_DISTROS))
 		return cmd_usage(ctx, name);
+	if (!tree && k == NOTICE_DISTROS)
+		tree = config_get(ctx->sess->cfg, "kernel.git", NULL);
 	if (use_sendmail)
 		sendmail = config_get(ctx->sess->cfg, "forward.sendmail",
 				      "sendmail -t -oi");
@@ -61,8 +69,8 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 			 name);
 		return CMD_USAGE;
 	}
-	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, &d, &ctx->err) ==
-	    0) {
+	if (notice_prepare(ctx->sess, id, k, outbox, sendmail, tree, &d,
+			   &ctx->err) == 0) {
 		char *who = safe_str(d.to_email);
 		char *q = k == NOTICE_DISTROS
 			? xasprintf(
@@ -72,6 +80,10 @@ int cmd_notice_exec(struct cmd_ctx *ctx, int argc, char **argv,
 				  "post report %lld to %s, signed, in the clear?",
 				  (long long)id, who);
 
+		/* What goes with the text, before the officer sends it (the
+		 * shell's; the UI's output pager would take the answer's key). */
+		if (d.att_note && !ctx->interactive)
+			fprintf(ctx->errout, "%s\n", d.att_note);
 		r = cmd_mail_draft(ctx, &d, yes,
 				   k == NOTICE_DISTROS ? "the notice"
 						       : "the announcement",
@@ -107,13 +119,33 @@ const struct cmd_opt cmd_notice_opts[] = {
 	  .help = "deliver with forward.sendmail (default sendmail -t -oi)" },
 	{ NULL },
 };
-static const char *const examples[] = { "distros 3 --outbox ~/outbox", NULL };
+/* `distros` takes those and the tree its fixes are attached from. */
+static const struct cmd_opt cmd_distros_opts[] = {
+	{ .name = "yes",
+	  .key = 'y',
+	  .help = "send the text as composed: no $EDITOR, so no check that the draft was changed" },
+	{ .name = "outbox",
+	  .key = 'o',
+	  .arg = "MAILDIR",
+	  .help = "deliver into MAILDIR (else forward.outbox)" },
+	{ .name = "sendmail",
+	  .key = 's',
+	  .help = "deliver with forward.sendmail (default sendmail -t -oi)" },
+	{ .name = "tree",
+	  .key = 't',
+	  .arg = "GITDIR",
+	  .help = "the git tree holding the fix, attached as a patch (else kernel.git)" },
+	{ NULL },
+};
+static const char *const examples[] = {
+	"distros 3 --outbox ~/outbox --tree ~/src/linux", NULL
+};
 const struct cmd_entry cmd_distros_entry = {
 	.name = "distros",
 	.usage = "ID",
 	.help = "the notice to the linux-distros list, encrypted to its key, under its rules",
 	.exec = cmd_distros_exec,
-	.opts = cmd_notice_opts,
+	.opts = cmd_distros_opts,
 	.target = CMD_TARGET_REPORT,
 	.exit1 =
 		"a rule of the list refused the notice (named), or delivery failed",

@@ -50,7 +50,7 @@ static char *describe(const struct due *d, const struct due_item *it,
 {
 	const struct report *r = it->report;
 	long n = it->days < 0 ? -it->days : it->days;
-	char when[32];
+	char when[32], in[32];
 
 	*who = NULL;
 	fmt_rfc3339(it->date, when);
@@ -59,8 +59,8 @@ static char *describe(const struct due *d, const struct due_item *it,
 		return xasprintf("overdue since %s (%ld day%s)", when, n,
 				 n == 1 ? "" : "s");
 	case DUE_SOON:
-		return xasprintf("due %s (in %ld day%s)", when, n,
-				 n == 1 ? "" : "s");
+		return xasprintf("due %s (%s)", when,
+				 fmt_in_days(it->days, in));
 	case DUE_UNDATED_OVERDUE:
 	case DUE_UNDATED_SOON:
 		return xasprintf("no date set; the policy %s %s",

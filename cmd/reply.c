@@ -53,28 +53,50 @@ static bool draft_unchanged(const char *draft, const char *edited)
 	return same;
 }
 
-int cmd_edit_draft(struct cmd_ctx *ctx, const struct reply_draft *d, bool yes,
+int cmd_edit_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
 		   char **text)
 {
+	char *initial, *edited = NULL;
+	int r;
+
 	*text = NULL;
 	if (yes) {
 		*text = xstrdup(d->text);
 		return CMD_OK;
 	}
-	if (cmd_edit(ctx, d->template, d->text, text) < 0) {
-		err_prefix(&ctx->err, "nothing sent");
-		return CMD_FAILED;
-	}
-	str_trim(*text);
-	if (**text && draft_unchanged(d->text, *text)) {
-		wipe_free(*text, strlen(*text));
-		*text = NULL;
+	initial = reply_draft_edit_text(ctx->sess, d);
+	r = cmd_edit(ctx, d->template, initial, &edited);
+	if (r == 0)
+		str_trim(edited);
+	if (r == 0 && draft_unchanged(initial, edited)) {
+		wipe_free(initial, strlen(initial));
+		wipe_free(edited, strlen(edited));
 		err_setc(&ctx->err, ERR_INVALID,
 			 "report %lld: nothing sent: the draft was not changed "
 			 "(edit it, or send it as filled with --yes)",
 			 (long long)d->id);
 		return CMD_FAILED;
 	}
+	wipe_free(initial, strlen(initial));
+	if (r < 0) {
+		err_prefix(&ctx->err, "nothing sent");
+		return CMD_FAILED;
+	}
+	if (!*edited) {
+		free(edited);
+		err_setc(&ctx->err, ERR_INVALID,
+			 "report %lld: the mail is empty: nothing sent",
+			 (long long)d->id);
+		return CMD_FAILED;
+	}
+	r = reply_draft_take_edit(ctx->sess, d, edited, text, &ctx->err);
+	wipe_free(edited, strlen(edited));
+	if (r < 0) {
+		err_prefix(&ctx->err, "report %lld: nothing sent",
+			   (long long)d->id);
+		return CMD_FAILED;
+	}
+	str_trim(*text);
 	if (!**text) {
 		wipe_free(*text, strlen(*text));
 		*text = NULL;
@@ -95,13 +117,26 @@ int cmd_mail_draft(struct cmd_ctx *ctx, struct reply_draft *d, bool yes,
 	char *text = NULL;
 	int r;
 
+	char *to = xstrdup(d->to_email), *q = NULL;
+
 	memset(&s, 0, sizeof(s));
-	if ((r = cmd_edit_draft(ctx, d, yes, &text)) == CMD_OK &&
-	    !cmd_guard(ctx, "%s", question)) {
+	r = cmd_edit_draft(ctx, d, yes, &text);
+	/* The officer gave another To: the question names it. */
+	if (r == CMD_OK && strcmp(to, d->to_email)) {
+		char *w = safe_str(d->to_email);
+		q = xasprintf("send %s to %s (the To you wrote), %s?", what, w,
+			      d->fpr ? "signed and encrypted"
+				     : "signed, in the clear");
+		free(w);
+	}
+	free(to);
+	if (r == CMD_OK && !cmd_guard(ctx, "%s", q ? q : question)) {
+		free(q);
 		wipe_free(text, strlen(text));
 		cmd_summary(ctx, "report %lld: nothing sent", (long long)d->id);
 		return CMD_OK;
 	}
+	free(q);
 	if (r == CMD_OK && send(ctx->sess, d, text, &s, &ctx->err) < 0)
 		r = CMD_FAILED;
 	if (s.where) {

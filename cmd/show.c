@@ -110,6 +110,10 @@ static void print_fixcve(FILE *out, const struct report_full *rf)
 	if (!fc.ncves)
 		field(out, "CVE", NULL);
 	fixcve_release(&fc);
+	s = cvss_events_format(rf->events, rf->nevents);
+	if (s)
+		field(out, "CVSS", s);
+	free(s);
 }
 
 /* "Name <addr> (valid)" for a user ID the keyring vouches for; else

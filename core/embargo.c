@@ -90,7 +90,7 @@ bool embargo_active(const struct embargo *e)
 
 char *embargo_describe(const struct embargo *e, char buf[static 160])
 {
-	char d[32];
+	char d[32], in[32];
 	const char *what = e->decided ? "the disclosure date"
 				      : "the policy default";
 	const char *undated = e->decided ? "" : " (no date decided)";
@@ -106,10 +106,9 @@ char *embargo_describe(const struct embargo *e, char buf[static 160])
 		break;
 	case EMBARGO_EMBARGOED:
 	case EMBARGO_UNDECIDED:
-		snprintf(buf, 160,
-			 "%s: %s %s, in %ld day%s%s; still under embargo",
-			 embargo_state_name(e->state), what, d, n,
-			 n == 1 ? "" : "s", undated);
+		snprintf(buf, 160, "%s: %s %s, %s%s; still under embargo",
+			 embargo_state_name(e->state), what, d,
+			 fmt_in_days(e->days, in), undated);
 		break;
 	case EMBARGO_PUBLIC:
 		snprintf(buf, 160,

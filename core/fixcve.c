@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "core/core.h"
+#include "core/cvss.h"
 #include "core/fixcve.h"
 #include "core/json.h"
 #include "core/ktree.h"
@@ -349,6 +350,26 @@ static void fold_cve_add(const char *detail, struct fixcve *fc)
 	free(id);
 }
 
+/* "VECTOR RATIONALE", or "none": a vector that does not parse (a row
+ * written by other hands) counts as none, so that no record carries a
+ * score our own parser refuses. */
+static void fold_cvss(const char *detail, struct fixcve *fc)
+{
+	size_t n = strcspn(detail, " ");
+	char *v = xstrndup(detail, n);
+	struct cvss c;
+	struct err err = { 0, "" };
+
+	free(fc->cvss);
+	free(fc->cvss_rationale);
+	fc->cvss = fc->cvss_rationale = NULL;
+	if (cvss_parse(v, &c, &err) == 0 && detail[n]) {
+		fc->cvss = xstrdup(c.vector);
+		fc->cvss_rationale = xstrdup(detail + n + 1);
+	}
+	free(v);
+}
+
 static void fold_cve(const struct event *e, struct fixcve *fc)
 {
 	struct cve_entry *c;
@@ -382,6 +403,8 @@ static void fold_cve(const struct event *e, struct fixcve *fc)
 		set_str(&fc->description, e->detail);
 	} else if (!strcmp(e->kind, "cve-cwe")) {
 		set_str(&fc->cwe, e->detail);
+	} else if (!strcmp(e->kind, "cve-cvss")) {
+		fold_cvss(e->detail, fc);
 	}
 }
 
@@ -410,6 +433,8 @@ void fixcve_release(struct fixcve *fc)
 	free(fc->cves);
 	free(fc->description);
 	free(fc->cwe);
+	free(fc->cvss);
+	free(fc->cvss_rationale);
 	memset(fc, 0, sizeof(*fc));
 }
 
@@ -503,6 +528,8 @@ void fixcve_view(const struct fixcve *fc, const struct cve_entry *c,
 			cve_copy(&view->cves[view->ncves++], &fc->cves[i]);
 	view->description = dup_or_null(fc->description);
 	view->cwe = dup_or_null(fc->cwe);
+	view->cvss = dup_or_null(fc->cvss);
+	view->cvss_rationale = dup_or_null(fc->cvss_rationale);
 }
 
 static json_t *commit_json(const struct fix_commit *c)
@@ -566,6 +593,35 @@ void fixcve_add_json(json_t *o, const struct fixcve *fc)
 	json_object_set_new(o, "cve", cve);
 	json_object_set_new(o, "fixes", fixes);
 	json_object_set_new(o, "cves", cves);
+	json_object_set_new(o, "cvss", fixcve_cvss_json(fc));
+}
+
+char *cvss_events_format(const struct event *ev, size_t n)
+{
+	struct fixcve fc;
+	struct cvss c;
+	struct err err = { 0, "" };
+	char b[8], *s = NULL;
+
+	fixcve_fold(ev, n, &fc);
+	if (fc.cvss && cvss_parse(fc.cvss, &c, &err) == 0)
+		s = xasprintf("%s (%s) %s: %s", cvss_score_str(c.score, b),
+			      c.severity, c.vector, fc.cvss_rationale);
+	fixcve_release(&fc);
+	return s;
+}
+
+json_t *fixcve_cvss_json(const struct fixcve *fc)
+{
+	struct cvss c;
+	struct err err = { 0, "" };
+	char b[8];
+
+	if (!fc->cvss || cvss_parse(fc->cvss, &c, &err) < 0)
+		return json_null();
+	return json_pack("{s:s, s:s, s:s, s:o}", "vector", c.vector, "score",
+			 cvss_score_str(c.score, b), "severity", c.severity,
+			 "rationale", json_text(fc->cvss_rationale));
 }
 
 /* --- recording ----------------------------------------------------------*/
@@ -1034,6 +1090,51 @@ static int cve_publish_check(const struct cve_request *rq,
 	return 0;
 }
 
+/* The longest rationale: a CVE scenario holds 4096 bytes. */
+#define RATIONALE_MAX 4000
+
+/* CVSS: "VECTOR RATIONALE" (the vector in the specification's order), or
+ * "none" with no vector. */
+static int cvss_check(const struct cve_request *rq, struct sbuf *d,
+		      struct err *err)
+{
+	struct cvss c;
+	const unsigned char *p;
+	size_t n;
+
+	if (!rq->value) {
+		sbuf_adds(d, "none");
+		return 0;
+	}
+	if (cvss_parse(rq->value, &c, err) < 0)
+		return err->code;
+	if (!rq->rationale || !*rq->rationale)
+		return err_setc(
+			err, ERR_INVALID,
+			"a CVSS vector needs its rationale (--rationale TEXT: why it is scored so, the record's scenario)");
+	if (strlen(rq->rationale) > RATIONALE_MAX)
+		return err_setc(err, ERR_INVALID,
+				"the CVSS rationale is %zu bytes: at most %d",
+				strlen(rq->rationale), RATIONALE_MAX);
+	/* One line of text, shown as is by a record and a terminal: no
+	 * control, bidi or zero-width character, valid UTF-8. */
+	for (p = (const unsigned char *)rq->rationale; *p; p += n) {
+		uint32_t cp;
+		n = utf8_decode(p, strlen((const char *)p), &cp);
+		if (!n || safe_is_hostile_cp(cp))
+			return err_setc(
+				err, ERR_INVALID,
+				"the CVSS rationale holds %s at byte %zu: one line of plain text",
+				n ? "a control or bidi character"
+				  : "a byte that is not UTF-8",
+				(size_t)(p -
+					 (const unsigned char *)rq->rationale) +
+					1);
+	}
+	sbuf_addf(d, "%s %s", c.vector, rq->rationale);
+	return 0;
+}
+
 static int cve_check(const struct cve_request *rq, const struct fixcve *fc,
 		     const char **kind, struct sbuf *d, struct err *err)
 {
@@ -1060,6 +1161,9 @@ static int cve_check(const struct cve_request *rq, const struct fixcve *fc,
 	case CVE_CWE:
 		*kind = "cve-cwe";
 		break;
+	case CVE_CVSS:
+		*kind = "cve-cvss";
+		return cvss_check(rq, d, err);
 	}
 	sbuf_adds(d, rq->value);
 	return 0;
@@ -1102,7 +1206,7 @@ int cve_request_record(struct session *sess, const struct cve_request *rq,
 int cve_record(struct session *sess, int64_t id, enum cve_action a,
 	       const char *value, struct err *err)
 {
-	struct cve_request rq = { id, a, value, NULL, NULL, 0 };
+	struct cve_request rq = { id, a, value, NULL, NULL, 0, NULL };
 
 	return cve_request_record(sess, &rq, err);
 }

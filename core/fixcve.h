@@ -47,11 +47,15 @@
  *   cve-reject-id   "CVE-YYYY-NNNN REASON": that ID rejected
  *   cve-description the description for the record (the officer's text)
  *   cve-cwe         "CWE-NNN"
+ *   cve-cvss        "CVSS:3.1/AV:.../A:X RATIONALE": the CVSS 3.1 base
+ *                   vector (cvss.h, in the specification's order) and,
+ *                   after one space, why it was scored so (the CVE
+ *                   record's scenario); "none": no score any more
  *   cve-publish     "CVE-..." a PUBLISHED record of that ID was written
  * A CVE ID covers the fixes its cve-add names (SHAs, or prefixes, of the
  * report's fixes; a dropped one no longer counts), and every fix of the
- * report when it names none (cve-assign never does); the description and
- * the CWE are the report's, shared by its IDs.
+ * report when it names none (cve-assign never does); the description,
+ * the CWE and the CVSS vector are the report's, shared by its IDs.
  * TAG is the first tag containing the commit, or "-" (none, or no tree).
  * The state of a report is the fold of its events (fixcve_fold).
  */
@@ -121,6 +125,9 @@ struct fixcve {
 	size_t ncves;
 	char *description;
 	char *cwe;
+	char *cvss; /* the CVSS 3.1 vector (a cve-cvss event that does
+		     * not parse counts as none), or NULL */
+	char *cvss_rationale; /* why, with cvss */
 };
 
 /* The fix and CVE state told by a report's events (oldest first). */
@@ -130,8 +137,16 @@ void fixcve_release(struct fixcve *fc);
  * tree_checked}...] and "cves": [{id, state, reason, fixes[]}...] (fixes
  * the commits the ID covers), and as before "fix" (the first fix, or
  * null) and "cve" {id, state, reason (the first ID's), cwe,
- * description} (or null). */
+ * description} (or null), and "cvss" {vector, score, severity,
+ * rationale} (or null). */
 void fixcve_add_json(struct json_t *o, const struct fixcve *fc);
+/* fc's "cvss" object: {vector, score ("9.8"), severity, rationale}, or
+ * JSON null without one. */
+struct json_t *fixcve_cvss_json(const struct fixcve *fc);
+/* The CVSS a report's events (oldest first) record, as show and the UI
+ * give it: "7.8 (HIGH) CVSS:3.1/AV:L/...: RATIONALE" (caller frees; the
+ * rationale was checked to be one line of plain text), or NULL. */
+char *cvss_events_format(const struct event *ev, size_t n);
 /* Every report's fix and CVE state, by report id (reports without fix
  * or CVE events left out); free with fixcve_rows_free. */
 struct fixcve_row {
@@ -220,23 +235,28 @@ enum cve_action {
 	CVE_CWE,
 	CVE_PUBLISH,
 	CVE_DROP,
+	CVE_CVSS,
 };
 struct cve_request {
 	int64_t id;
 	enum cve_action a;
 	const char *value; /* the ID (assign, drop), the reason (reject),
 			     * the description, the CWE; publish: the ID,
-			     * NULL for the only reserved one */
+			     * NULL for the only reserved one; cvss: the
+			     * vector (NULL: the score is taken back) */
 	const char *cve; /* reject: the ID (NULL: the report's only
 			     * live one) */
 	const char *const *fixes; /* assign: the fixes the ID covers (SHAs or
 				   * prefixes of recorded fixes) */
 	size_t nfixes;
+	const char *rationale; /* cvss: why (one line of printable text) */
 };
 /* Records one CVE change as its event, after checking it fits the
  * current state (ERR_REFUSED naming the report: the ID already there, no
  * such ID to reject or drop, several to choose from, ...; ERR_NOTFOUND
- * naming a fix the report does not have). */
+ * naming a fix the report does not have; ERR_INVALID naming a CVSS
+ * vector that does not parse, or a rationale missing or not one line
+ * of text). */
 int cve_request_record(struct session *sess, const struct cve_request *rq,
 		       struct err *err);
 /* cve_request_record of {id, a, value}. */

@@ -37,6 +37,8 @@
 	X(git_diff_num_deltas)             \
 	X(git_diff_options_init)           \
 	X(git_diff_tree_to_tree)           \
+	X(git_buf_dispose)                 \
+	X(git_email_create_from_commit)    \
 	X(git_error_last)                  \
 	X(git_graph_descendant_of)         \
 	X(git_libgit2_init)                \
@@ -264,6 +266,48 @@ char *ktree_commit_subject(struct ktree *t, const char *sha)
 	    G.git_commit_lookup(&c, t->repo, &id) == 0 &&
 	    (sum = G.git_commit_summary(c)) != NULL)
 		r = xstrdup(sum);
+	G.git_commit_free(c);
+	return r;
+}
+
+int ktree_format_patch(struct ktree *t, const char *sha, char **patch,
+		       size_t *len, struct err *err)
+{
+	git_oid id;
+	git_commit *c = NULL;
+	git_buf buf = { 0 };
+	/* libgit2's initializer leaves the last fields to the compiler's
+	 * zero; they are set below. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+	git_email_create_options o = GIT_EMAIL_CREATE_OPTIONS_INIT;
+#pragma GCC diagnostic pop
+	int r = 0;
+
+	*patch = NULL;
+	*len = 0;
+	if (G.git_oid_fromstr(&id, sha) < 0 ||
+	    G.git_commit_lookup(&c, t->repo, &id) < 0)
+		return err_setc(err, ERR_NOTFOUND,
+				"commit %s is not in the tree '%s'", sha,
+				t->dir);
+	/* One patch, as `git format-patch -1` writes it: "[PATCH]". */
+	o.flags |= GIT_EMAIL_CREATE_OMIT_NUMBERS;
+	o.subject_prefix = "PATCH";
+	o.start_number = 1;
+	if (G.git_email_create_from_commit(&buf, c, &o) < 0) {
+		char *why = safe_str(git_message());
+		r = err_setc(err, ERR_IO,
+			     "cannot write commit %s of '%s' as a patch: %s",
+			     sha, t->dir, why);
+		free(why);
+	} else {
+		*patch = xmalloc(buf.size + 1);
+		memcpy(*patch, buf.ptr, buf.size);
+		(*patch)[buf.size] = '\0';
+		*len = buf.size;
+	}
+	G.git_buf_dispose(&buf);
 	G.git_commit_free(c);
 	return r;
 }

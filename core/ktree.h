@@ -35,6 +35,13 @@ int ktree_commit(struct ktree *t, const char *rev, char **full,
  * has no such commit (caller frees). */
 char *ktree_commit_subject(struct ktree *t, const char *sha);
 
+/* Commit sha (full) as a patch, as `git format-patch -1` writes it
+ * (From line, headers, message, diff), into *patch (caller frees, *len
+ * bytes, NUL-terminated).  ERR_NOTFOUND naming it when the tree has no
+ * such commit, ERR_IO when it cannot be written. */
+int ktree_format_patch(struct ktree *t, const char *sha, char **patch,
+		       size_t *len, struct err *err);
+
 /* The files commit sha (full) changes against its parent (every file of
  * a root commit, none of a merge), as the tree names them, into *files
  * (NULL-terminated, the caller's, each string too).  ERR_NOTFOUND naming

@@ -212,24 +212,24 @@ static int check_early(struct session *sess, struct triage_run *t,
 	const struct triage_change *c = t->c;
 	time_t now = util_now();
 	long long id = (long long)c->id;
-	char when[32];
-	long days;
+	char when[32], in[32];
 
 	if (strcmp(c->state, "disclosed") || !r->disclosure ||
 	    r->disclosure <= now)
 		return 0;
 	fmt_rfc3339(r->disclosure, when);
-	days = (long)((r->disclosure - now + 86399) / 86400);
+	/* The date ahead in the one wording every view gives it. */
+	fmt_in_days(days_between(now, r->disclosure), in);
 	if (!c->early)
 		return err_setc(
 			err, ERR_REFUSED,
-			"report %lld: its decided disclosure date %s is %ld day%s "
-			"ahead; disclosing before it needs --early --reason TEXT",
-			id, when, days, days == 1 ? "" : "s");
+			"report %lld: its decided disclosure date %s is %s; "
+			"disclosing before it needs --early --reason TEXT",
+			id, when, in);
 	return note_event(
 		sess, t, "early-disclosure",
-		xasprintf("disclosed %ld day%s before the decided date %s: %s",
-			  days, days == 1 ? "" : "s", when, c->reason),
+		xasprintf("disclosed before the decided date %s (%s): %s", when,
+			  in, c->reason),
 		err);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/cvss.h"
 #include "export/export.h"
 #include "core/fixcve.h"
 #include "export/advisory.h"
@@ -117,6 +118,30 @@ char *advisory_description(const struct dossier *d, const struct fixcve *fc)
 	if (fc->description)
 		return dossier_redact(d, fc->description);
 	return dossier_text(d, d->f.r.subject);
+}
+
+json_t *advisory_cvss(const struct fixcve *fc)
+{
+	struct cvss c;
+	struct err err = { 0, "" };
+	json_t *o;
+
+	if (!fc->cvss || cvss_parse(fc->cvss, &c, &err) < 0)
+		return NULL;
+	o = json_pack("{s:s, s:s}", "version", "3.1", "vectorString", c.vector);
+	for (int m = 0; m < CVSS_NMETRICS; m++)
+		json_object_set_new(o, cvss_json_name(m),
+				    json_string(cvss_json_value(&c, m)));
+	/* Tenths as a number: 9.8, not 9.8000000000000007 (json_print
+	 * writes reals with 15 significant digits). */
+	json_object_set_new(o, "baseScore", json_real(c.score / 10.0));
+	json_object_set_new(o, "baseSeverity", json_string(c.severity));
+	return o;
+}
+
+char *advisory_cvss_rationale(const struct dossier *d, const struct fixcve *fc)
+{
+	return fc->cvss ? dossier_text(d, fc->cvss_rationale) : NULL;
 }
 
 int advisory_write_json(struct session *sess, FILE *out,

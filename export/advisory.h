@@ -46,5 +46,13 @@ char *advisory_title(const struct dossier *d, const struct fixcve *fc);
 /* The description: the officer's (`cve --description`), redacted, else
  * the subject as one line (caller frees). */
 char *advisory_description(const struct dossier *d, const struct fixcve *fc);
+/* The CVSS 3.1 object of the FIRST schema (version, vectorString, the
+ * base metrics by name, baseScore, baseSeverity) of the vector `cve
+ * --cvss` recorded, as the CVE record's cvssV3_1 and CSAF's cvss_v3
+ * carry it; NULL without one. */
+struct json_t *advisory_cvss(const struct fixcve *fc);
+/* The rationale of that score, redacted as the description (caller
+ * frees); NULL without one. */
+char *advisory_cvss_rationale(const struct dossier *d, const struct fixcve *fc);
 
 #endif

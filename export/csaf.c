@@ -38,8 +38,10 @@
  *                       a vendor_fix remediation per fix commit for the
  *                       affected spans it fixes (a backport: those of
  *                       its series; none_available without a fix), the
- *                       fix commits as references.  No score: no CVSS
- *                       is recorded (test 6.2.3 warns).
+ *                       fix commits as references, and the CVSS 3.1
+ *                       base score `cve --cvss` recorded as scores
+ *                       (cvss_v3, for every product known_affected; none
+ *                       recorded: no score, which test 6.2.3 warns of)
  *   document.aggregate_severity  the triage severity, when given
  *   acknowledgments     the reporter, only with credit consent
  */
@@ -246,6 +248,21 @@ static json_t *remediation(struct session *sess, struct csaf *c,
 	return rem;
 }
 
+/* The CVSS score for every product v names known_affected (the only
+ * ones a score is about); none without a score or such a product. */
+static void scores(json_t *v, const struct fixcve *fc)
+{
+	json_t *ids = json_object_get(json_object_get(v, "product_status"),
+				      "known_affected"),
+	       *cvss;
+
+	if (!json_array_size(ids) || !(cvss = advisory_cvss(fc)))
+		return;
+	json_object_set_new(v, "scores",
+			    json_pack("[{s:O, s:o}]", "products", ids,
+				      "cvss_v3", cvss));
+}
+
 static json_t *vulnerability(struct session *sess, const struct dossier *d,
 			     struct csaf *c, const struct fixcve *fc)
 {
@@ -271,6 +288,7 @@ static json_t *vulnerability(struct session *sess, const struct dossier *d,
 				      "description", "title", "Description",
 				      "text", json_text(desc)));
 	json_object_set_new(v, "product_status", product_status(c, r, n));
+	scores(v, fc);
 	for (size_t k = 0; k < fc->nfixes; k++) {
 		const struct fix_entry *f = &fc->fixes[k];
 		if ((one = remediation(sess, c, r, n, &f->fix,
@@ -618,7 +636,8 @@ const struct exporter export_csaf_entry = {
 	"in the product tree (with CPEs), one vulnerability per CVE ID naming "
 	"each range known_affected, fixed or known_not_affected, with a "
 	"vendor_fix remediation per fix commit it covers, the fix's subject as "
-	"its title, the CWE's catalogue name, the triage severity as "
+	"its title, the CWE's catalogue name, the `cve --cvss` score for the "
+	"affected ranges, the triage severity as "
 	"aggregate_severity, the revision history from the timeline; "
 	"`csaf.publisher`, `csaf.publisher_category` (coordinator, the default, "
 	"discoverer, other, translator, user or vendor), "

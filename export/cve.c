@@ -50,6 +50,10 @@
  *   descriptions  `cve --description` (redacted), else the subject
  *   problemTypes  `cve --cwe`, when given, with its catalogue name
  *                 (cwe_name; an ID the catalogue lacks is refused)
+ *   metrics       `cve --cvss`, when given: format CVSS, its rationale
+ *                 as the scenario (as the kernel CNA writes it), and
+ *                 cvssV3_1 with the base score our own code computes
+ *                 (cvss.h)
  *   references    each fix commit and backport (config cve.commit_url, default
  *                 git.kernel.org/stable/c/), then config cve.reference_url
  *                 (when it ends in '/', the CVE ID, or report-N without
@@ -518,7 +522,7 @@ static json_t *record(struct session *sess, const struct dossier *d,
 	char *who = r->consent_credit && r->reporter_name && *r->reporter_name
 		? xstrdup(r->reporter_name)
 		: dossier_reporter(d);
-	json_t *cna, *meta, *cpe = cpe_applicability(fc);
+	json_t *cna, *meta, *cvss, *cpe = cpe_applicability(fc);
 	char *title = advisory_title(d, fc);
 
 	cna = json_pack("{s:{s:s}, s:o, s:[{s:s, s:o}], s:o, s:o}",
@@ -536,6 +540,16 @@ static json_t *record(struct session *sess, const struct dossier *d,
 					      "cweId", fc->cwe, "description",
 					      fc->cwe, " ", cwe_name(fc->cwe),
 					      "type", "CWE"));
+	if ((cvss = advisory_cvss(fc))) {
+		char *why = advisory_cvss_rationale(d, fc);
+		json_object_set_new(cna, "metrics",
+				    json_pack("[{s:s, s:[{s:s, s:o}], s:o}]",
+					      "format", "CVSS", "scenarios",
+					      "lang", "en", "value",
+					      bounded(why, 4096, "GENERAL"),
+					      "cvssV3_1", cvss));
+		free(why);
+	}
 	if (who) {
 		char *w = safe_str(who);
 		json_object_set_new(cna, "credits",
@@ -679,8 +693,9 @@ const struct exporter export_cve_entry = {
 	"bippy writes it: the fix commit's subject as the title, the affected "
 	"ranges of each fix from `fix` (git commits and tag versions, the release the fix "
 	"is first in as original_commit_for_fix), cpeApplicability, "
-	"x_generator, the fix commits as references, the `cve --description` "
-	"and `--cwe` with its catalogue name; `cve.org_id`, "
+	"x_generator, the fix commits as references, the `cve --description`, "
+	"`--cwe` with its catalogue name and `--cvss` with its base score and "
+	"rationale (metrics); `cve.org_id`, "
 	"`cve.reference_url`, `cve.repo`, `cve.stable_repo` (the repository "
 	"named when a backport is), `cve.commit_url`.",
 	export_cve_write,

@@ -159,9 +159,12 @@ bool export_event_shown(const struct export_opts *o, const struct event *e)
 
 int json_print(FILE *out, json_t *j)
 {
+	/* Reals with 15 significant digits: a CVSS score of 9.8 is
+	 * written 9.8 (17, jansson's default, gives 9.8000000000000007). */
 	int r = json_dumpf(j, out,
 			   JSON_INDENT(2) | JSON_ENSURE_ASCII |
-				   JSON_PRESERVE_ORDER);
+				   JSON_PRESERVE_ORDER |
+				   JSON_REAL_PRECISION(15));
 	fputc('\n', out);
 	return r;
 }

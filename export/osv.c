@@ -26,6 +26,8 @@
  *               affected span of releases (affected_spans: each stable
  *               series searched cut out of the mainline's), versions
  *               as the ecosystem writes them (1.2 as 1.2.0, no -rc)
+ *   severity    `cve --cvss`, when given: CVSS_V3 and its vector (top
+ *               level: the score is the record's, every entry's)
  *   references  FIX: each fix commit; ADVISORY: cve.reference_url
  *   credits     the reporter, FINDER, only with credit consent
  *   database_specific  {"cwe_ids": [...]} when a CWE is given
@@ -211,8 +213,9 @@ static json_t *osv_record(struct session *sess, const struct dossier *d,
 	char *summary = advisory_title(d, fc),
 	     *details = advisory_description(d, fc);
 	char *who = advisory_credit(d), b[32];
-	json_t *o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0",
-			      "id", id, "modified", fmt_rfc3339(d->now, b));
+	json_t *cvss,
+		*o = json_pack("{s:s, s:s, s:s}", "schema_version", "1.6.0",
+			       "id", id, "modified", fmt_rfc3339(d->now, b));
 
 	if (dossier_released_at(d))
 		json_object_set_new(
@@ -223,6 +226,13 @@ static json_t *osv_record(struct session *sess, const struct dossier *d,
 				    json_string(fmt_rfc3339(d->now, b)));
 	json_object_set_new(o, "summary", json_text(summary));
 	json_object_set_new(o, "details", json_text(details));
+	if (fc->cvss && (cvss = advisory_cvss(fc))) {
+		json_object_set_new(
+			o, "severity",
+			json_pack("[{s:s, s:O}]", "type", "CVSS_V3", "score",
+				  json_object_get(cvss, "vectorString")));
+		json_decref(cvss);
+	}
 	json_object_set_new(o, "affected", affected(sess, fc));
 	json_object_set_new(o, "references", references(sess, d, fc));
 	if (who)
@@ -334,7 +344,8 @@ const struct exporter export_osv_entry = {
 	"when a stable-only commit is named, else `cve.repo`), and Linux/Kernel "
 	"ECOSYSTEM ranges of releases (X.Y written X.Y.0), each stable series "
 	"searched on its own, so that by OSV's rules no fixed release is "
-	"affected; the fix commits as FIX references, credits only with consent.",
+	"affected; the `cve --cvss` vector as its severity (CVSS_V3), the fix "
+	"commits as FIX references, credits only with consent.",
 	export_osv_write,
 	NULL,
 };

@@ -46,6 +46,8 @@
 #include "core/affected.h"
 #include "core/core.h"
 #include "core/fixcve.h"
+#include "core/ktree.h"
+#include "mail/mail.h"
 #include "outgoing/send.h"
 #include "core/vendor.h"
 
@@ -83,7 +85,7 @@ static int distros_rules(struct session *sess, const struct dossier *dos,
 	char tag[64] = "";
 	long long id = (long long)r->id;
 	time_t date = proposed_date(dos);
-	char when[32];
+	char when[32], in[32];
 
 	if (r->public || report_state_class(r->state) == STATE_RELEASED)
 		return err_setc(
@@ -147,11 +149,11 @@ static int distros_rules(struct session *sess, const struct dossier *dos,
 		return err_setc(
 			err, ERR_REFUSED,
 			"cannot send report %lld to linux-distros: rule 'at "
-			"most %d days': the proposed public date %s is %ld days "
-			"from now",
+			"most %d days': the proposed public date %s is more "
+			"than %d days away (%s)",
 			id, DISTROS_MAX_DAYS, fmt_rfc3339(date, when),
-			/* rounded up: 19 days and 23 hours is 20 */
-			(long)((date - dos->now + 86399) / 86400));
+			DISTROS_MAX_DAYS,
+			fmt_in_days(days_between(dos->now, date), in));
 	return 0;
 }
 
@@ -568,8 +570,90 @@ static int compose(struct session *sess, enum notice_kind k,
 	return r;
 }
 
+/* "0001-net-fix-the-overflow.patch", as git format-patch names it:
+ * the subject's letters and digits, each run of others one '-', at most
+ * 52 of them. */
+static char *patch_name(size_t n, const char *subject)
+{
+	char slug[53];
+	size_t k = 0;
+
+	for (const char *p = subject ? subject : ""; *p && k < 52; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_')
+			slug[k++] = (char)ch;
+		else if (k && slug[k - 1] != '-')
+			slug[k++] = '-';
+	}
+	while (k && (slug[k - 1] == '-' || slug[k - 1] == '.'))
+		k--;
+	slug[k] = '\0';
+	return xasprintf("%04zu-%s.patch", n, k ? slug : "fix");
+}
+
+/*
+ * The distros notice: the fix is public nowhere yet (the list's rules
+ * refuse a fix in a released tree), so each recorded fix goes with it
+ * as a patch, read from tree, in the encrypted mail.  Without a tree
+ * none, and d->att_note says so.
+ */
+static int attach_patches(const struct dossier *dos, const char *tree,
+			  struct reply_draft *d, struct err *err)
+{
+	struct fixcve fc;
+	struct ktree *t = NULL;
+	struct sbuf note = SBUF_INIT;
+	int r = 0;
+
+	fixcve_fold(dos->f.events, dos->f.nevents, &fc);
+	if (!fc.nfixes) {
+		d->att_note = xstrdup(
+			"no patch attached: no fix commit is recorded (fix ID --commit SHA)");
+		goto out;
+	}
+	if (!tree) {
+		d->att_note = xstrdup(
+			"no patch attached: no tree to read the fix from (--tree GITDIR, or kernel.git in the config)");
+		goto out;
+	}
+	if ((r = ktree_open(tree, &t, err)) < 0)
+		goto out;
+	d->att = xcalloc(fc.nfixes, sizeof(*d->att));
+	for (size_t i = 0; i < fc.nfixes && r == 0; i++) {
+		struct mail_attachment *a = &d->att[d->natt];
+		char *full = NULL, *subject, *patch = NULL, *name;
+		size_t len = 0;
+
+		if ((r = ktree_commit(t, fc.fixes[i].fix.sha, &full, err)) <
+			    0 ||
+		    (r = ktree_format_patch(t, full, &patch, &len, err)) < 0) {
+			free(full);
+			break;
+		}
+		subject = ktree_commit_subject(t, full);
+		name = patch_name(d->natt + 1, subject);
+		a->filename = name;
+		a->content_type = xstrdup("text/x-patch");
+		a->data = (unsigned char *)patch;
+		a->len = len;
+		d->natt++;
+		sbuf_addf(&note, "%s%s (%zu bytes)",
+			  note.len ? ", " : "attached: ", name, len);
+		free(subject);
+		free(full);
+	}
+	if (r == 0)
+		d->att_note = safe_str(note.buf);
+out:
+	sbuf_release(&note);
+	ktree_free(t);
+	fixcve_release(&fc);
+	return r;
+}
+
 int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
-		   const char *outbox, const char *sendmail,
+		   const char *outbox, const char *sendmail, const char *tree,
 		   struct reply_draft *d, struct err *err)
 {
 	struct dossier dos;
@@ -605,6 +689,9 @@ int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
 	if (k == NOTICE_DISTROS)
 		d->nrefs =
 			outgoing_thread_refs_copy(sess, &dos, true, &d->refs);
+	if (k == NOTICE_DISTROS && (r = attach_patches(&dos, tree, d, err)) < 0)
+		err_prefix(err, "cannot send report %lld to linux-distros",
+			   (long long)id);
 out:
 	dossier_release(&dos);
 	return r;

@@ -24,6 +24,8 @@
 
 #include "core/core.h"
 
+struct mail_attachment;
+
 /* forward.c: a report forwarded to participants as PGP/MIME mail --------*/
 struct forward_opts {
 	const char *const *to; /* "user@host" or "Name <user@host>" */
@@ -120,7 +122,24 @@ struct reply_draft {
 	char *text; /* the filled template (and quoted report):
 				 * plaintext in memory, wiped on release */
 	const char *outbox, *sendmail;
+	struct mail_attachment *att; /* sent with the text (the distros
+				      * notice: the fixes as patches) */
+	size_t natt;
+	char *att_note; /* distros: what is attached, or why no patch
+			 * is (one line, display-safe), or NULL */
+	bool no_cc; /* the officer took the team's address out of Cc */
 };
+/* draft.c: the draft as the editor shows it, mutt's edit_headers: To,
+ * Cc, Subject, a blank line, the text (caller frees). */
+char *reply_draft_edit_text(struct session *sess, const struct reply_draft *d);
+/* The edited draft read back strictly: To (one mailbox; another
+ * address is encrypted to the key the keyring vouches for it), Cc (the
+ * team's address or none), Subject (one non-empty line) into d, the
+ * text after the blank line into *text (caller frees).  ERR_INVALID
+ * naming the header or the address at fault, ERR_REFUSED for a To
+ * without a usable key: d unchanged then. */
+int reply_draft_take_edit(struct session *sess, struct reply_draft *d,
+			  const char *edited, char **text, struct err *err);
 struct reply_sent {
 	bool plaintext;
 	char *message_id;
@@ -154,9 +173,12 @@ void reply_sent_release(struct reply_sent *s);
 enum notice_kind { NOTICE_DISTROS, NOTICE_ANNOUNCE };
 /* ERR_REFUSED naming the rule the report breaks: distros: public,
  * no fix ready, no date or one more than 14 days away, no usable list
- * key; announce: still under embargo.  Release *d in any case. */
+ * key; announce: still under embargo.  Release *d in any case.  The
+ * distros notice attaches each recorded fix as a patch read from tree
+ * (a git tree: the fix is public nowhere else yet; ERR_NOTFOUND naming
+ * a fix the tree lacks); with tree NULL none, d->att_note saying why. */
 int notice_prepare(struct session *sess, int64_t id, enum notice_kind k,
-		   const char *outbox, const char *sendmail,
+		   const char *outbox, const char *sendmail, const char *tree,
 		   struct reply_draft *d, struct err *err);
 /* Sends text: distros encrypted to the list's key and the list's vendor
  * marked notified; announce in the clear.  An event, a copy in the

@@ -42,6 +42,14 @@ void reply_draft_release(struct reply_draft *d)
 	free(d->refs);
 	if (d->text)
 		wipe_free(d->text, strlen(d->text));
+	for (size_t i = 0; i < d->natt; i++) {
+		free(d->att[i].filename);
+		free(d->att[i].content_type);
+		if (d->att[i].data)
+			wipe_free(d->att[i].data, d->att[i].len);
+	}
+	free(d->att);
+	free(d->att_note);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -501,7 +509,7 @@ static int build(struct session *sess, struct crypto *c,
 
 	m->message_id = mail_new_message_id(m->from);
 	headers(&h, om, m, one_to);
-	r = mail_build_entity(body, NULL, 0, &ent, &elen, err);
+	r = mail_build_entity(body, om->att, om->natt, &ent, &elen, err);
 	wipe_free(body, strlen(body));
 	if (r == 0 && om->fpr)
 		r = protect_encrypt(sess, c, om, m, &h, ent, elen, &cipher,
@@ -622,6 +630,9 @@ void outgoing_from_draft(struct outgoing_mail *om, const struct reply_draft *d,
 		.nrefs = d->nrefs,
 		.outbox = d->outbox,
 		.sendmail = d->sendmail,
+		.att = d->att,
+		.natt = d->natt,
+		.no_cc = d->no_cc,
 	};
 }
 

@@ -68,6 +68,8 @@ struct outgoing_mail {
 	const char *const *refs; /* Message-IDs, oldest first; the last is */
 	size_t nrefs; /* In-Reply-To */
 	const char *text;
+	const struct mail_attachment *att; /* sent with the text */
+	size_t natt;
 	const char *outbox, *sendmail;
 	const char *event_kind; /* logged with event_detail + " <Message-ID>" */
 	const char *event_detail;

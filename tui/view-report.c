@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fixcve.h"
 #include "tui/tui-int.h"
 
 #define HEADER_ROWS 6
@@ -65,12 +66,22 @@ static void layout(struct tui *t, struct report_view *p)
 	size_t keep = p->lines.n ? p->lines.src[p->lines.top] : 0;
 	long hl_src = p->lines.hl >= 0 ? (long)p->lines.src[p->lines.hl] : -1;
 	int w = COLS - 2 > 10 ? COLS - 2 : 10;
-	char when[32];
+	char when[32], *cvss;
 	size_t natt = 0; /* attachments are numbered across the thread */
 
 	lines_release(&p->lines);
 	p->lines.wipe = true;
 	p->width = COLS;
+	/* The score the public records will carry, above the thread. */
+	if ((cvss = cvss_events_format(p->rf.events, p->rf.nevents))) {
+		char *line = xasprintf("CVSS 3.1 base score %s", cvss);
+		char *safe = safe_str(line);
+		lines_add_wrapped(&p->lines, safe, w, A_BOLD, LINE_OURS);
+		lines_add(&p->lines, "", A_NORMAL, LINE_OURS);
+		free(safe);
+		free(line);
+		free(cvss);
+	}
 	for (size_t i = 0; i < p->nmsgs; i++) {
 		const struct message *m = &p->rf.msgs[i];
 		const struct shown_msg *sm = &p->msg[i];
@@ -280,7 +291,7 @@ static void draw_embargo(struct tui *t, const struct report *r, time_t now)
 	if (text_width(s) > COLS - 12 && embargo_active(&e)) {
 		/* The same in fewer words, whole on a narrow screen: the
 		 * day, not the time, and no word twice. */
-		char day[16];
+		char day[16], in[32];
 		struct tm tm;
 		long n = e.days < 0 ? -e.days : e.days;
 		time_t d = e.deadline;
@@ -293,10 +304,10 @@ static void draw_embargo(struct tui *t, const struct report *r, time_t now)
 				  "! OVERDUE since %s (%ld day%s)%s; under embargo",
 				  day, n, n == 1 ? "" : "s",
 				  e.decided ? "" : ", no date decided")
-			: xasprintf("%s%s %s (in %ld day%s)%s; under embargo",
+			: xasprintf("%s%s %s (%s)%s; under embargo",
 				    soon ? "* DUE TODAY " : "",
 				    e.decided ? "until" : "default until", day,
-				    n, n == 1 ? "" : "s",
+				    fmt_in_days(e.days, in),
 				    e.decided ? "" : ", no date decided");
 	}
 	header(5, "Embargo", s,

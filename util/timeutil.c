@@ -87,6 +87,15 @@ long days_between(time_t a, time_t b)
 	return d >= 0 ? d / 86400 : -((-d + 86399) / 86400);
 }
 
+const char *fmt_in_days(long days, char buf[static 32])
+{
+	if (days <= 0)
+		snprintf(buf, 32, "within a day");
+	else
+		snprintf(buf, 32, "in %ld day%s", days, days == 1 ? "" : "s");
+	return buf;
+}
+
 const char *const date_forms[] = {
 	"2026-12-09 (noon UTC)",
 	"2026-12-09T12:00Z or 2026-12-09T12:00:00Z (UTC)",

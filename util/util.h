@@ -185,6 +185,10 @@ int parse_duration(const char *s, long *seconds, struct err *err);
 time_t util_now(void);
 /* Whole days from a to b, rounded toward negative infinity. */
 long days_between(time_t a, time_t b);
+/* The one wording of a date ahead, days its days_between(now, date):
+ * "in 9 days", "in 1 day", "within a day" (less than one whole day
+ * left), as the list's DUE column counts them (+9d).  Returns buf. */
+const char *fmt_in_days(long days, char buf[static 32]);
 
 /* fileutil.c */
 /* Reads all of path (or stdin for "-") up to max bytes; NUL-terminates. */

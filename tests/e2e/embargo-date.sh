@@ -59,7 +59,12 @@ st triage 1 --state fix-ready >/dev/null
 before=$(nev 1)
 out=$(st triage 1 --state disclosed 2>&1); rc=$?
 tap_is "$rc" 1 "disclosed before the decided date: exit 1"
-tap_like "$out" "report 1: its decided disclosure date 2026-12-11T12:00:00Z is 11 days ahead; disclosing before it needs --early --reason TEXT" "says what it needs"
+tap_like "$out" "report 1: its decided disclosure date 2026-12-11T12:00:00Z is in 10 days; disclosing before it needs --early --reason TEXT" "says what it needs"
+# One date ahead, one wording: the refusal, show, due and the UI count
+# it alike (10 days and 2 hours is "in 10 days", as the list's +10d).
+tap_like "$(st show 1)" "the disclosure date 2026-12-11T12:00:00Z, in 10 days; still under embargo" \
+	"  show words the same date the same way"
+tap_like "$(st list)" "^1 .* \+10d " "  as the list's DUE column counts it"
 out=$(st triage 1 --state disclosed --early 2>&1); rc=$?
 tap_is "$rc" 2 "--early without --reason: usage error"
 out=$(st triage 1 --reason "x" --note y 2>&1); rc=$?
@@ -69,7 +74,7 @@ tap_is "$(st show 1 --json | jq -r .state)" fix-ready "still fix-ready"
 out=$(st triage 1 --state disclosed --early --reason "exploited in the wild" 2>&1); rc=$?
 tap_is "$rc" 0 "--early --reason: disclosed" "$out"
 tap_is "$(st show 1 --json | jq -r '.events[] | select(.kind == "early-disclosure") | .detail')" \
-	"disclosed 11 days before the decided date 2026-12-11T12:00:00Z: exploited in the wild" \
+	"disclosed before the decided date 2026-12-11T12:00:00Z (in 10 days): exploited in the wild" \
 	"the early disclosure is an event, with its reason"
 
 # The records and the announcement carry the real time, not the date.

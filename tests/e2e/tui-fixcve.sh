@@ -68,6 +68,19 @@ if wait_for "UAF in tcp" && line_of "UAF in tcp" |
 else tui_ok 1 "two fixes and two CVE IDs: the cell names each"; fi
 tui_stop
 
+# The report view gives the CVSS score `cve --cvss` recorded, whole at
+# 80 columns (wrapped, never cut).
+sectui cve 1 --cvss CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H \
+	--rationale "a local user overwrites kernel memory" >/dev/null || { echo "Bail out! cve --cvss failed"; exit 1; }
+tui_start 80 24
+wait_for "UAF in tcp" >/dev/null
+keys 1 Enter
+if wait_for "CVSS 3.1 base score 7.8 (HIGH)" && screen | grep -qF "CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H" &&
+	screen | grep -qF "user overwrites kernel memory"; then
+	tui_ok 0 "the report view shows the CVSS score, vector and rationale at 80 columns"
+else tui_ok 1 "the report view shows the CVSS score, vector and rationale at 80 columns"; fi
+tui_stop
+
 # With nothing recorded the column is only as wide as its title.
 : >"$T/config"
 e2e_new_db nofix
@@ -79,5 +92,6 @@ h=$(col "$T/s2" "SUBJECT"); f=$(col "$T/s2" "FIX/CVE"); r=$(col "$T/s2" "Race in
 tui_check "no fix or CVE: the column is 'FIX/CVE' plus one ($((h - f)) = 8)" test "$((h - f))" = 8
 tui_check "and SUBJECT is still over the subjects ($h = $r)" test "$h" = "$r"
 tui_stop
+
 
 tap_done

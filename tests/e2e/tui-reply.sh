@@ -32,6 +32,11 @@ if grep -q "track it as report 1;" "$T/seen" 2>/dev/null &&
    grep -q "^> There is a use-after-free" "$T/seen"; then
 	tui_ok 0 "the editor opened on the ack template, the report quoted"
 else tap_diag "$(cat "$T/seen" 2>/dev/null)"; tui_ok 1 "the editor opened on the ack template, the report quoted"; fi
+if sed -n 1p "$T/seen" | grep -q "^To: .*<rita@example.net>$" &&
+   [ "$(sed -n '2p;4p' "$T/seen" 2>/dev/null)" = "$(printf 'Cc: security@example.org\n')" ] &&
+   sed -n 3p "$T/seen" | grep -q "^Subject: .*UAF in tcp"; then
+	tui_ok 0 "the draft shows To, Cc and Subject above a blank line (mutt's edit_headers)"
+else tap_diag "$(head -n 5 "$T/seen" 2>/dev/null)"; tui_ok 1 "the draft shows To, Cc and Subject above a blank line (mutt's edit_headers)"; fi
 keys y
 if wait_for "reply sent to rita@example.net, in the thread"; then tui_ok 0 "the status line says it was sent, into the thread"
 else tui_ok 1 "the status line says it was sent, into the thread"; fi

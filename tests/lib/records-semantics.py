@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""records-semantics.py GITDIR INTRO[,COPY...] FIX BACKPORT... [+ FIX BACKPORT...]...
--- CVE OSV CSAF:
+"""records-semantics.py [--cvss VECTOR] GITDIR INTRO[,COPY...] FIX BACKPORT...
+[+ FIX BACKPORT...]... -- CVE OSV CSAF:
 reads each public record by its own format's rules and says, for every
 tag of the git tree GITDIR, whether it comes out affected; compares each
 answer with the truth from git ancestry: a tag is affected when it holds
@@ -49,12 +49,22 @@ read for release tags only; the -rc tags are read by the git ranges.
 The forms the kernel's tools expect are checked too ("CVE form", "OSV
 form"): no -rc in semver, original_commit_for_fix or ECOSYSTEM versions,
 GIT ranges in an entry without a package, ECOSYSTEM ones in Linux/Kernel.
+The score ("CVSS"): with --cvss the records carry that CVSS 3.1 vector
+(its metrics, in any order) and without it none: the CVE record's
+metrics cvssV3_1 with the base score and severity the tests' own
+cvss31.py computes, OSV's severity CVSS_V3, and the CSAF vulnerability's
+scores for exactly its known_affected products (every one scored, none
+other).
 Prints one line per tag and record, "ok" or "WRONG", and "N passed, N
 failed"; exits 1 on any wrong answer."""
 import json
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cvss31  # noqa: E402
 
 
 def git(gitdir, *args):
@@ -234,8 +244,56 @@ def form_errors(cve, osv):
     return errs
 
 
+def metrics(vector):
+    return vector and cvss31.parse(vector)
+
+
+def cvss_errors(want, cve, osv, csaf, cve_id):
+    """Where a record's score is not the vector the officer gave."""
+    errs = []
+    cna = cve["containers"]["cna"]
+    got = [m.get("cvssV3_1") for m in cna.get("metrics", [])]
+    if not want:
+        if got or osv.get("severity") or any(
+                v.get("scores") for v in csaf.get("vulnerabilities", [])):
+            errs.append("a score in a record, though none was given")
+        return errs
+    m = metrics(want)
+    score = cvss31.base_score(want)
+    if len(got) != 1 or not got[0]:
+        errs.append("CVE: metrics has no single cvssV3_1")
+    else:
+        c = got[0]
+        if metrics(c["vectorString"]) != m:
+            errs.append("CVE: vector %s" % c["vectorString"])
+        if c["baseScore"] != score or c["baseSeverity"] != cvss31.severity(score):
+            errs.append("CVE: %s %s, the oracle %.1f %s" % (
+                c["baseScore"], c["baseSeverity"], score, cvss31.severity(score)))
+        if not cna["metrics"][0].get("scenarios"):
+            errs.append("CVE: no scenario (the rationale)")
+    sev = osv.get("severity", [])
+    if [s["type"] for s in sev] != ["CVSS_V3"] or metrics(sev[0]["score"]) != m:
+        errs.append("OSV: severity %s" % json.dumps(sev))
+    vulns = csaf["vulnerabilities"]
+    v = next((x for x in vulns if x.get("cve") == cve_id), vulns[0])
+    affected = set(v["product_status"].get("known_affected", []))
+    scored = set()
+    for s in v.get("scores", []):
+        c = s.get("cvss_v3", {})
+        if metrics(c.get("vectorString")) != m or c.get("baseScore") != score:
+            errs.append("CSAF: score %s" % json.dumps(c))
+        scored |= set(s["products"])
+    if scored != affected:
+        errs.append("CSAF: scores for %s, known_affected %s" % (
+            sorted(scored), sorted(affected)))
+    return errs
+
+
 def main():
     argv = sys.argv[1:]
+    want = None
+    if argv[:1] == ["--cvss"]:
+        want, argv = argv[1], argv[2:]
     sep = argv.index("--")
     gitdir, intros = argv[0], argv[1].split(",")
     groups = [[]]
@@ -255,6 +313,13 @@ def main():
     for e in form_errors(cve, osv):
         failed += 1
         print("WRONG form %s" % e)
+    errs = cvss_errors(want, cve, osv, csaf, cve_id)
+    for e in errs:
+        print("WRONG CVSS %s" % e)
+    failed += len(errs)
+    passed += not errs
+    if not errs:
+        print("ok    CVSS %s" % (want or "none, in no record"))
     for tag in git(gitdir, "tag").stdout.split():
         commit = git(gitdir, "rev-parse", tag + "^{commit}").stdout.strip()
         v = tag[1:]
