@@ -184,7 +184,7 @@ if ! e2e_sqlite; then
 fi
 out=$(st roster reseal --batch 0 2>&1); rc=$?
 tap_is "$rc" 2 "roster reseal --batch 0: a usage error"
-tap_like "$out" "--batch '0': a number of reports from 1 to 100000" "  naming the value"
+tap_like "$out" "roster reseal: --batch: '0' is not a number of reports from 1 to 100000" "  naming the command, the option and the value"
 out=$(st roster reseal 2>&1); rc=$?
 tap_is "$rc" 0 "roster reseal on it: exit 0" "$out"
 tap_like "$out" "sealed under the latest team key .*: 1 report" "  and it says what it did"
