@@ -1448,18 +1448,27 @@ static char *open_cb(void *data, const char *table, const char *column,
 	return (char *)clear;
 }
 
-/* Keyed lookups use the first generation's hash key, which every later
- * generation reaches through the chain: a value keyed before a roster
- * change is found by the same value after it. */
+/* Keyed values are stored under the newest generation's hash key, so a
+ * removed officer, who holds an older one, cannot test a list of
+ * addresses or Message-IDs against what was stored after they left.  A
+ * lookup also tries each older generation (back), which the newest
+ * reaches through the chain: a value keyed before a rotation is still
+ * found by the same value after it. */
 static char *mac_cb(void *data, const char *purpose, const char *value,
-		    char **why)
+		    unsigned back, char **why)
 {
 	struct session *sess = data;
 	struct team_key *k;
 	unsigned char mac[TEAM_MAC_BYTES];
+	uint32_t gen;
 	char *hex;
 
-	if (!team_key_of(sess, true, why) || !(k = key_of_gen(sess, 1, why)))
+	if (!(k = team_key_of(sess, true, why)))
+		return NULL;
+	gen = team_key_generation(k);
+	if (back >= gen)
+		return NULL; /* no such generation: *why stays NULL */
+	if (back && !(k = key_of_gen(sess, (int)(gen - back), why)))
 		return NULL;
 	team_key_mac(k, purpose, value, strlen(value), mac);
 	hex = xmalloc(2 * TEAM_MAC_BYTES + 1);
