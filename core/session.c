@@ -614,6 +614,89 @@ static void pin_save(struct session *sess)
 	sbuf_release(&sb);
 }
 
+/*
+ * The newest head of the chain this client verified (its place and hash,
+ * "SEQ HEX"), kept in the officer's cache as the root is: a server that
+ * later shows a shorter chain, or another event at a place already
+ * verified, dropped or reordered team events (team_chain_check_seen).
+ * A missing file remembers nothing; one that is not this user's own
+ * regular file is not read (O_NOFOLLOW) and the next save replaces it.
+ */
+static char *head_path(struct session *sess)
+{
+	/* One a keyring: another keyring is another verifier (one that
+	 * cannot check a certification sees less of the chain). */
+	char *home = cache_home(sess),
+	     *where = xasprintf("%s\n%s", store_where(sess->store),
+				home ? home : "");
+	char *path = cache_file("team-head", where, "head");
+
+	free(home);
+	free(where);
+	return path;
+}
+
+static void head_load(struct session *sess)
+{
+	struct team_chain *c = &sess->seal->chain;
+	char *path = head_path(sess), buf[128], *end;
+	unsigned long long seq;
+	ssize_t n = -1;
+	int fd;
+
+	if (path && (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	free(path);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	seq = strtoull(buf, &end, 10);
+	if (end == buf || *end != ' ' ||
+	    strspn(end + 1, "0123456789abcdef") != 2 * SIGN_HASH_BYTES)
+		return;
+	for (size_t i = 0; i < SIGN_HASH_BYTES; i++) {
+		unsigned v;
+		sscanf(end + 1 + 2 * i, "%2x", &v);
+		c->seen_head[i] = (unsigned char)v;
+	}
+	c->seen_seq = seq;
+}
+
+/* The verified head, when newer than the one remembered.  Only outside a
+ * transaction: an event read inside one may be this client's own, not
+ * yet committed. */
+static void head_save(struct session *sess)
+{
+	struct team_chain *c = &sess->seal->chain;
+	char *path, *tmp, line[32 + 2 * SIGN_HASH_BYTES + 2];
+	int fd, len;
+
+	if (c->broken || !c->started || c->seq <= c->seen_seq ||
+	    store_in_tx(sess->store) || !(path = head_path(sess)))
+		return;
+	len = snprintf(line, sizeof(line), "%llu ", (unsigned long long)c->seq);
+	for (size_t i = 0; i < SIGN_HASH_BYTES; i++)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "%02x",
+				c->head[i]);
+	line[len++] = '\n';
+	tmp = xasprintf("%s.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd >= 0) {
+		bool ok = write(fd, line, (size_t)len) == (ssize_t)len;
+		if (close(fd) < 0 || !ok || rename(tmp, path) < 0)
+			unlink(tmp);
+		else {
+			c->seen_seq = c->seq;
+			memcpy(c->seen_head, c->head, SIGN_HASH_BYTES);
+		}
+	}
+	free(tmp);
+	free(path);
+}
+
 /* Reads and verifies the team events this client has not seen yet. */
 static int chain_refresh(struct session *sess, struct err *err)
 {
@@ -624,8 +707,10 @@ static int chain_refresh(struct session *sess, struct err *err)
 	bool was_started = z->chain.started;
 	int r;
 
-	if (!z->chain_read)
+	if (!z->chain_read) {
 		pin_load(sess);
+		head_load(sess);
+	}
 	if ((r = store_team_events(sess->store, z->chain.last_row, &rows, &n,
 				   err)) < 0)
 		return r;
@@ -645,6 +730,8 @@ static int chain_refresh(struct session *sess, struct err *err)
 	for (size_t i = 0; i < n; i++)
 		team_event_row_release(&rows[i]);
 	free(rows);
+	team_chain_check_seen(&z->chain);
+	head_save(sess);
 	return 0;
 }
 
