@@ -1555,8 +1555,13 @@ static char *mac_cb(void *data, const char *purpose, const char *value,
 	gen = team_key_generation(k);
 	if (back >= gen)
 		return NULL; /* no such generation: *why stays NULL */
-	if (back && !(k = key_of_gen(sess, (int)(gen - back), why)))
+	if (back && !(k = key_of_gen(sess, (int)(gen - back), why))) {
+		/* A generation this keyring cannot reach: nothing stored
+		 * under it would open here either; the lookups stop. */
+		free(*why);
+		*why = NULL;
 		return NULL;
+	}
 	team_key_mac(k, purpose, value, strlen(value), mac);
 	hex = xmalloc(2 * TEAM_MAC_BYTES + 1);
 	for (size_t i = 0; i < TEAM_MAC_BYTES; i++)
