@@ -636,6 +636,20 @@ static char *head_path(struct session *sess)
 	return path;
 }
 
+/* " HEX" (a hash) at p into out; false when p is not one. */
+static bool hex_field(const char *p, unsigned char out[SIGN_HASH_BYTES])
+{
+	if (*p != ' ' ||
+	    strspn(p + 1, "0123456789abcdef") < 2 * SIGN_HASH_BYTES)
+		return false;
+	for (size_t i = 0; i < SIGN_HASH_BYTES; i++) {
+		unsigned v;
+		sscanf(p + 1 + 2 * i, "%2x", &v);
+		out[i] = (unsigned char)v;
+	}
+	return true;
+}
+
 static void head_load(struct session *sess)
 {
 	struct team_chain *c = &sess->seal->chain;
@@ -653,14 +667,11 @@ static void head_load(struct session *sess)
 		return;
 	buf[n] = '\0';
 	seq = strtoull(buf, &end, 10);
-	if (end == buf || *end != ' ' ||
-	    strspn(end + 1, "0123456789abcdef") != 2 * SIGN_HASH_BYTES)
+	if (end == buf || !hex_field(end, c->seen_head))
 		return;
-	for (size_t i = 0; i < SIGN_HASH_BYTES; i++) {
-		unsigned v;
-		sscanf(end + 1 + 2 * i, "%2x", &v);
-		c->seen_head[i] = (unsigned char)v;
-	}
+	/* then the founding's hash (a file from before it: none) */
+	if (!hex_field(end + 1 + 2 * SIGN_HASH_BYTES, c->seen_first))
+		memset(c->seen_first, 0, SIGN_HASH_BYTES);
 	c->seen_seq = seq;
 }
 
@@ -670,16 +681,22 @@ static void head_load(struct session *sess)
 static void head_save(struct session *sess)
 {
 	struct team_chain *c = &sess->seal->chain;
-	char *path, *tmp, line[32 + 2 * SIGN_HASH_BYTES + 2];
+	char *path, *tmp, line[32 + 4 * SIGN_HASH_BYTES + 3];
 	int fd, len;
+	bool moved = c->seq > c->seen_seq ||
+		memcmp(c->first, c->seen_first, SIGN_HASH_BYTES);
 
-	if (c->broken || !c->started || c->seq <= c->seen_seq ||
-	    store_in_tx(sess->store) || !(path = head_path(sess)))
+	if (c->broken || !c->started || !moved || store_in_tx(sess->store) ||
+	    !(path = head_path(sess)))
 		return;
 	len = snprintf(line, sizeof(line), "%llu ", (unsigned long long)c->seq);
 	for (size_t i = 0; i < SIGN_HASH_BYTES; i++)
 		len += snprintf(line + len, sizeof(line) - (size_t)len, "%02x",
 				c->head[i]);
+	line[len++] = ' ';
+	for (size_t i = 0; i < SIGN_HASH_BYTES; i++)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "%02x",
+				c->first[i]);
 	line[len++] = '\n';
 	tmp = xasprintf("%s.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -691,6 +708,7 @@ static void head_save(struct session *sess)
 		else {
 			c->seen_seq = c->seq;
 			memcpy(c->seen_head, c->head, SIGN_HASH_BYTES);
+			memcpy(c->seen_first, c->first, SIGN_HASH_BYTES);
 		}
 	}
 	free(tmp);

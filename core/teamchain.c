@@ -317,6 +317,16 @@ static bool apply(struct team_chain *c, const struct team_event *ev,
 	return false;
 }
 
+/* Whether the chain started with the founding the remembered head's did
+ * (none remembered: taken as the same). */
+static bool same_team(const struct team_chain *c)
+{
+	static const unsigned char none[SIGN_HASH_BYTES];
+
+	return !memcmp(c->seen_first, none, SIGN_HASH_BYTES) ||
+		!memcmp(c->seen_first, c->first, SIGN_HASH_BYTES);
+}
+
 static void feed_one(struct team_chain *c, const struct team_event_row *row,
 		     const struct team_chain_check *chk)
 {
@@ -412,7 +422,9 @@ static void feed_one(struct team_chain *c, const struct team_event_row *row,
 	if (apply(c, &ev, row->seq, chk)) {
 		sign_hash(row->body, row->len, c->head);
 		c->seq++;
-		if (c->seq == c->seen_seq &&
+		if (c->seq == 1)
+			memcpy(c->first, c->head, SIGN_HASH_BYTES);
+		if (c->seq == c->seen_seq && same_team(c) &&
 		    memcmp(c->head, c->seen_head, SIGN_HASH_BYTES))
 			c->broken = xasprintf(
 				"the team server dropped or reordered team "
@@ -440,7 +452,8 @@ void team_chain_check_seen(struct team_chain *c)
 {
 	/* Nothing verified at all is this keyring's to say (it cannot
 	 * check the founding), not the server's. */
-	if (c->broken || !c->started || !c->seen_seq || c->seq >= c->seen_seq)
+	if (c->broken || !c->started || !c->seen_seq || c->seq >= c->seen_seq ||
+	    !same_team(c))
 		return;
 	c->broken = xasprintf(
 		"the team server dropped or reordered team events: it no "

@@ -79,6 +79,11 @@ struct team_chain {
 	 * hash; seen_seq 0: none), which the chain must still hold */
 	uint64_t seen_seq;
 	unsigned char seen_head[SIGN_HASH_BYTES];
+	/* in: the hash of the founding (or checkpoint) that chain started
+	 * with: another one, signed by the pinned root, is another team
+	 * founded there (a database made again), not events dropped */
+	unsigned char seen_first[SIGN_HASH_BYTES];
+	unsigned char first[SIGN_HASH_BYTES]; /* this chain's */
 	char **notes; /* events not used, and why, and the
 				   * checkpoint that started the chain (new ones at
 				   * the end: nnotes_said of them said) */

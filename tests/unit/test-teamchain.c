@@ -461,6 +461,32 @@ static void test_chain_dropped_reordered(void **state)
 				       "is not the one this client "
 				       "verified there"));
 		team_chain_release(&v);
+		/* Unless it is another team: another founding (signed by
+		 * the pinned root), a database made again. */
+		team_chain_init(&v);
+		v.seen_seq = w.seq;
+		memcpy(v.seen_head, w.head, SIGN_HASH_BYTES);
+		memcpy(v.seen_first, w.first, SIGN_HASH_BYTES);
+		m.rows[0].body[92] ^= 1; /* its time, the header's last byte */
+		sign_key_sign(A.key, m.rows[0].body, m.rows[0].len,
+			      m.rows[0].sig);
+		team_chain_feed(&v, m.rows, 1, &CHK);
+		team_chain_check_seen(&v);
+		assert_true(v.started);
+		assert_null(v.broken);
+		team_chain_release(&v);
+		/* The same founding, a shorter chain: refused. */
+		m.rows[0].body[92] ^= 1;
+		sign_key_sign(A.key, m.rows[0].body, m.rows[0].len,
+			      m.rows[0].sig);
+		team_chain_init(&v);
+		v.seen_seq = w.seq;
+		memcpy(v.seen_head, w.head, SIGN_HASH_BYTES);
+		memcpy(v.seen_first, w.first, SIGN_HASH_BYTES);
+		team_chain_feed(&v, m.rows, 1, &CHK);
+		team_chain_check_seen(&v);
+		assert_non_null(v.broken);
+		team_chain_release(&v);
 		team_chain_release(&w);
 	}
 	log_release(&m);
