@@ -653,7 +653,7 @@ static bool hex_field(const char *p, unsigned char out[SIGN_HASH_BYTES])
 static void head_load(struct session *sess)
 {
 	struct team_chain *c = &sess->seal->chain;
-	char *path = head_path(sess), buf[128], *end;
+	char *path = head_path(sess), buf[256], *end;
 	unsigned long long seq;
 	ssize_t n = -1;
 	int fd;
