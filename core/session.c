@@ -615,6 +615,107 @@ static void pin_save(struct session *sess)
 	sbuf_release(&sb);
 }
 
+/*
+ * The newest head of the chain this client verified (its place and hash,
+ * "SEQ HEX"), kept in the officer's cache as the root is: a server that
+ * later shows a shorter chain, or another event at a place already
+ * verified, dropped or reordered team events (team_chain_check_seen).
+ * A missing file remembers nothing; one that is not this user's own
+ * regular file is not read (O_NOFOLLOW) and the next save replaces it.
+ */
+static char *head_path(struct session *sess)
+{
+	/* One a keyring: another keyring is another verifier (one that
+	 * cannot check a certification sees less of the chain). */
+	char *home = cache_home(sess),
+	     *where = xasprintf("%s\n%s", store_where(sess->store),
+				home ? home : "");
+	char *path = cache_file("team-head", where, "head");
+
+	free(home);
+	free(where);
+	return path;
+}
+
+/* " HEX" (a hash) at p into out; false when p is not one. */
+static bool hex_field(const char *p, unsigned char out[SIGN_HASH_BYTES])
+{
+	if (*p != ' ' ||
+	    strspn(p + 1, "0123456789abcdef") < 2 * SIGN_HASH_BYTES)
+		return false;
+	for (size_t i = 0; i < SIGN_HASH_BYTES; i++) {
+		unsigned v;
+		sscanf(p + 1 + 2 * i, "%2x", &v);
+		out[i] = (unsigned char)v;
+	}
+	return true;
+}
+
+static void head_load(struct session *sess)
+{
+	struct team_chain *c = &sess->seal->chain;
+	char *path = head_path(sess), buf[256], *end;
+	unsigned long long seq;
+	ssize_t n = -1;
+	int fd;
+
+	if (path && (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	free(path);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	seq = strtoull(buf, &end, 10);
+	if (end == buf || !hex_field(end, c->seen_head))
+		return;
+	/* then the founding's hash (a file from before it: none) */
+	if (!hex_field(end + 1 + 2 * SIGN_HASH_BYTES, c->seen_first))
+		memset(c->seen_first, 0, SIGN_HASH_BYTES);
+	c->seen_seq = seq;
+}
+
+/* The verified head, when newer than the one remembered.  Only outside a
+ * transaction: an event read inside one may be this client's own, not
+ * yet committed. */
+static void head_save(struct session *sess)
+{
+	struct team_chain *c = &sess->seal->chain;
+	char *path, *tmp, line[32 + 4 * SIGN_HASH_BYTES + 3];
+	int fd, len;
+	bool moved = c->seq > c->seen_seq ||
+		memcmp(c->first, c->seen_first, SIGN_HASH_BYTES);
+
+	if (c->broken || !c->started || !moved || store_in_tx(sess->store) ||
+	    !(path = head_path(sess)))
+		return;
+	len = snprintf(line, sizeof(line), "%llu ", (unsigned long long)c->seq);
+	for (size_t i = 0; i < SIGN_HASH_BYTES; i++)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "%02x",
+				c->head[i]);
+	line[len++] = ' ';
+	for (size_t i = 0; i < SIGN_HASH_BYTES; i++)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "%02x",
+				c->first[i]);
+	line[len++] = '\n';
+	tmp = xasprintf("%s.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd >= 0) {
+		bool ok = write(fd, line, (size_t)len) == (ssize_t)len;
+		if (close(fd) < 0 || !ok || rename(tmp, path) < 0)
+			unlink(tmp);
+		else {
+			c->seen_seq = c->seq;
+			memcpy(c->seen_head, c->head, SIGN_HASH_BYTES);
+			memcpy(c->seen_first, c->first, SIGN_HASH_BYTES);
+		}
+	}
+	free(tmp);
+	free(path);
+}
+
 /* Reads and verifies the team events this client has not seen yet. */
 static int chain_refresh(struct session *sess, struct err *err)
 {
@@ -625,8 +726,10 @@ static int chain_refresh(struct session *sess, struct err *err)
 	bool was_started = z->chain.started;
 	int r;
 
-	if (!z->chain_read)
+	if (!z->chain_read) {
 		pin_load(sess);
+		head_load(sess);
+	}
 	if ((r = store_team_events(sess->store, z->chain.last_row, &rows, &n,
 				   err)) < 0)
 		return r;
@@ -646,6 +749,8 @@ static int chain_refresh(struct session *sess, struct err *err)
 	for (size_t i = 0; i < n; i++)
 		team_event_row_release(&rows[i]);
 	free(rows);
+	team_chain_check_seen(&z->chain);
+	head_save(sess);
 	return 0;
 }
 
@@ -1560,19 +1665,33 @@ static char *open_cb(void *data, const char *table, const char *column,
 	return (char *)clear;
 }
 
-/* Keyed lookups use the first generation's hash key, which every later
- * generation reaches through the chain: a value keyed before a roster
- * change is found by the same value after it. */
+/* Keyed values are stored under the newest generation's hash key, so a
+ * removed officer, who holds an older one, cannot test a list of
+ * addresses or Message-IDs against what was stored after they left.  A
+ * lookup also tries each older generation (back), which the newest
+ * reaches through the chain: a value keyed before a rotation is still
+ * found by the same value after it. */
 static char *mac_cb(void *data, const char *purpose, const char *value,
-		    char **why)
+		    unsigned back, char **why)
 {
 	struct session *sess = data;
 	struct team_key *k;
 	unsigned char mac[TEAM_MAC_BYTES];
+	uint32_t gen;
 	char *hex;
 
-	if (!team_key_of(sess, true, why) || !(k = key_of_gen(sess, 1, why)))
+	if (!(k = team_key_of(sess, true, why)))
 		return NULL;
+	gen = team_key_generation(k);
+	if (back >= gen)
+		return NULL; /* no such generation: *why stays NULL */
+	if (back && !(k = key_of_gen(sess, (int)(gen - back), why))) {
+		/* A generation this keyring cannot reach: nothing stored
+		 * under it would open here either; the lookups stop. */
+		free(*why);
+		*why = NULL;
+		return NULL;
+	}
 	team_key_mac(k, purpose, value, strlen(value), mac);
 	hex = xmalloc(2 * TEAM_MAC_BYTES + 1);
 	for (size_t i = 0; i < TEAM_MAC_BYTES; i++)

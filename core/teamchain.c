@@ -203,6 +203,16 @@ static bool apply(struct team_chain *c, const struct team_event *ev,
 		add_key(c, ev->author, ev->signing_key);
 		c->started = true;
 		c->checkpoint = ev->kind == TEAM_EV_CHECKPOINT;
+		/* A team database from before the chain: what came before
+		 * is on the checkpoint's author's word, and is said so. */
+		if (c->checkpoint)
+			note(c,
+			     xasprintf("team event %lld (checkpoint), signed "
+				       "by %s, starts the chain: the %llu "
+				       "events recorded before it are taken "
+				       "in on its author's word",
+				       (long long)row, ev->author,
+				       (unsigned long long)ev->events_before));
 		return true;
 	case TEAM_EV_OFFICER_ADDED:
 		if (member_at(c, ev->role) >= 0) {
@@ -307,6 +317,16 @@ static bool apply(struct team_chain *c, const struct team_event *ev,
 	return false;
 }
 
+/* Whether the chain started with the founding the remembered head's did
+ * (none remembered: taken as the same). */
+static bool same_team(const struct team_chain *c)
+{
+	static const unsigned char none[SIGN_HASH_BYTES];
+
+	return !memcmp(c->seen_first, none, SIGN_HASH_BYTES) ||
+		!memcmp(c->seen_first, c->first, SIGN_HASH_BYTES);
+}
+
 static void feed_one(struct team_chain *c, const struct team_event_row *row,
 		     const struct team_chain_check *chk)
 {
@@ -380,24 +400,37 @@ static void feed_one(struct team_chain *c, const struct team_event_row *row,
 		not_used(c, &ev, row->seq, "%s", e.msg);
 		goto out;
 	}
+	/* The first event at each place, in the server's order, that
+	 * names the verified head wins; one that does not (an officer's
+	 * written on a head of their own, or one whose event before was
+	 * dropped or moved) is named and skipped, so that no officer can
+	 * stop the chain for everyone.  A server dropping or reordering
+	 * what this client verified is caught by the head it remembers
+	 * (seen_seq); what it never saw, by these notes. */
 	if (ev.seq != c->seq + 1 || memcmp(ev.prev, c->head, SIGN_HASH_BYTES)) {
-		char *nm = name_of(&ev, row->seq);
-		c->broken =
-			xasprintf("%s, signed by %s, does not follow the "
-				  "verified chain (event %llu): a team event "
-				  "was dropped or reordered%s%s%s",
-				  nm, ev.author, (unsigned long long)c->seq,
-				  c->nnotes ? " (or this keyring could not "
-					      "check one: "
-					    : "",
-				  c->nnotes ? c->notes[c->nnotes - 1] : "",
-				  c->nnotes ? ")" : "");
-		free(nm);
+		char *why = xasprintf(
+			"signed by %s, it does not follow the verified chain "
+			"(it claims place %llu after another event than the "
+			"verified place %llu): written on another head, or the "
+			"event before it was dropped or reordered",
+			ev.author, (unsigned long long)ev.seq,
+			(unsigned long long)c->seq);
+		not_used(c, &ev, row->seq, "%s", why);
+		free(why);
 		goto out;
 	}
 	if (apply(c, &ev, row->seq, chk)) {
 		sign_hash(row->body, row->len, c->head);
 		c->seq++;
+		if (c->seq == 1)
+			memcpy(c->first, c->head, SIGN_HASH_BYTES);
+		if (c->seq == c->seen_seq && same_team(c) &&
+		    memcmp(c->head, c->seen_head, SIGN_HASH_BYTES))
+			c->broken = xasprintf(
+				"the team server dropped or reordered team "
+				"events: the chain's event %llu is not the one "
+				"this client verified there before",
+				(unsigned long long)c->seq);
 	}
 out:
 	team_event_release(&ev);
@@ -413,6 +446,20 @@ void team_chain_feed(struct team_chain *c, const struct team_event_row *rows,
 		if (!c->broken)
 			feed_one(c, &rows[i], chk);
 	}
+}
+
+void team_chain_check_seen(struct team_chain *c)
+{
+	/* Nothing verified at all is this keyring's to say (it cannot
+	 * check the founding), not the server's. */
+	if (c->broken || !c->started || !c->seen_seq || c->seq >= c->seen_seq ||
+	    !same_team(c))
+		return;
+	c->broken = xasprintf(
+		"the team server dropped or reordered team events: it no "
+		"longer shows the chain's event %llu, which this client "
+		"verified (what it shows now ends at event %llu)",
+		(unsigned long long)c->seen_seq, (unsigned long long)c->seq);
 }
 
 int team_chain_sign(const struct team_chain *c, struct team_event *ev,

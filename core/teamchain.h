@@ -9,10 +9,15 @@
  * exactly that roster).
  *
  * An event nobody on the roster signed (a forgery, the administrator's,
- * a removed officer's) is not used and said once; it blocks nothing.  A
- * genuinely signed event that does not follow the verified chain means
- * the server dropped or reordered one: the chain stops there, and the
- * session seals nothing until it is whole (broken).
+ * a removed officer's) is not used and said once; it blocks nothing.  So
+ * is a genuinely signed event that does not follow the verified chain
+ * (the first at each place, in the server's order, that names the
+ * verified head wins): an officer writing on a head of their own stops
+ * no one.  What this client verified before is remembered (its newest
+ * place and hash, in the officer's cache): a server that later shows a
+ * shorter chain, or another event at a place already verified, dropped
+ * or reordered events, and the chain stops there; the session seals
+ * nothing until it is whole (broken).
  */
 #ifndef SECTEAM_TEAMCHAIN_H
 #define SECTEAM_TEAMCHAIN_H
@@ -70,7 +75,17 @@ struct team_chain {
 	uint64_t seq; /* the verified head's place */
 	unsigned char head[SIGN_HASH_BYTES];
 	int64_t last_row; /* the server's place of the last row read */
-	char **notes; /* events not used, and why (new ones at
+	/* in: the newest head this client verified before (its place and
+	 * hash; seen_seq 0: none), which the chain must still hold */
+	uint64_t seen_seq;
+	unsigned char seen_head[SIGN_HASH_BYTES];
+	/* in: the hash of the founding (or checkpoint) that chain started
+	 * with: another one, signed by the pinned root, is another team
+	 * founded there (a database made again), not events dropped */
+	unsigned char seen_first[SIGN_HASH_BYTES];
+	unsigned char first[SIGN_HASH_BYTES]; /* this chain's */
+	char **notes; /* events not used, and why, and the
+				   * checkpoint that started the chain (new ones at
 				   * the end: nnotes_said of them said) */
 	size_t nnotes, nnotes_said;
 	char *broken; /* why the chain stops, or NULL */
@@ -83,6 +98,9 @@ void team_chain_release(struct team_chain *c);
  * stops the chain (c->broken). */
 void team_chain_feed(struct team_chain *c, const struct team_event_row *rows,
 		     size_t n, const struct team_chain_check *chk);
+/* After feeding every row the server holds: a chain that ends before
+ * seen_seq lost an event this client verified, and stops (broken). */
+void team_chain_check_seen(struct team_chain *c);
 /* The newest generation that counts, or NULL. */
 const struct team_gen *team_chain_current(const struct team_chain *c);
 /* The generation gen, or NULL. */

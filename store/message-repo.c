@@ -34,9 +34,9 @@ static void read_id(struct stmt *st, void *elem)
 }
 
 /* The oldest message with a Message-ID or content hash: ?1-?4 as
- * find_bind binds them. */
+ * find_bind binds them (its report, then its row). */
 #define FIND_OLDEST                                                 \
-	"SELECT report_id FROM messages"                            \
+	"SELECT report_id, id FROM messages"                        \
 	" WHERE (CAST(?1 AS TEXT) IS NOT NULL AND message_id = ?1)" \
 	" OR (CAST(?2 AS TEXT) IS NOT NULL AND content_hash = ?2)"  \
 	" OR (CAST(?3 AS TEXT) IS NOT NULL AND message_id = ?3)"    \
@@ -91,11 +91,83 @@ static void find_bind(struct stmt *st, struct find_keys *k,
 	k->kid = k->khash = NULL;
 }
 
+struct found {
+	int64_t report_id, row;
+};
+
+static void read_found(struct stmt *st, void *elem)
+{
+	struct found *f = elem;
+
+	f->report_id = db_col_int(st, 0);
+	f->row = db_col_int(st, 1);
+}
+
+/* The keyed values as the generation `back` before the newest made them
+ * (find_keys' for back 0); ERR_NOTFOUND when there is no such
+ * generation. */
+static int find_keys_older(struct store *s, const char *message_id,
+			   const char *content_hash, unsigned back,
+			   struct find_keys *k, struct err *err)
+{
+	bool failed;
+
+	memset(k, 0, sizeof(*k));
+	k->kid = store_keyed_older(s, "message-id", message_id, back, &failed,
+				   err);
+	if (!failed)
+		k->khash = store_keyed_older(s, "content", content_hash, back,
+					     &failed, err);
+	if (failed) {
+		find_bind(NULL, k, NULL, NULL);
+		return ERR_CRYPTO;
+	}
+	return k->kid || k->khash ? 0 : ERR_NOTFOUND;
+}
+
+/*
+ * The oldest message stored under an older generation's keyed values
+ * than the newest (rows stored before a rotation), or *f untouched when
+ * none: one lookup a generation, from the newest back.  A team that
+ * never rotated has no older generation and this asks nothing.
+ */
+static int find_older(struct store *s, const char *message_id,
+		      const char *content_hash, struct found *f,
+		      struct err *err)
+{
+	struct find_keys k;
+	struct found g;
+	struct stmt *st;
+	int r;
+
+	if (!s->sealer || (!message_id && !content_hash))
+		return 0;
+	for (unsigned back = 1;; back++) {
+		if ((r = find_keys_older(s, message_id, content_hash, back, &k,
+					 err)) == ERR_NOTFOUND)
+			return 0;
+		if (r < 0)
+			return r;
+		if (!(st = db_stmt(s, FIND_OLDEST, err))) {
+			find_bind(NULL, &k, NULL, NULL);
+			return ERR_IO;
+		}
+		find_bind(st, &k, NULL, NULL);
+		r = db_row(s, st, &g, read_found, "cannot look up a message",
+			   err);
+		if (r == 0 && (!f->row || g.row < f->row))
+			*f = g;
+		else if (r < 0 && r != ERR_NOTFOUND)
+			return r;
+	}
+}
+
 int store_message_find(struct store *s, const char *message_id,
 		       const char *content_hash, int64_t *report_id,
 		       struct err *err)
 {
 	struct find_keys k;
+	struct found f = { 0, 0 };
 	struct stmt *st;
 	int r;
 
@@ -106,8 +178,15 @@ int store_message_find(struct store *s, const char *message_id,
 		return ERR_IO;
 	}
 	find_bind(st, &k, message_id, content_hash);
-	return db_row(s, st, report_id, read_id, "cannot look up a message",
-		      err);
+	r = db_row(s, st, &f, read_found, "cannot look up a message", err);
+	if (r < 0 && r != ERR_NOTFOUND)
+		return r;
+	if ((r = find_older(s, message_id, content_hash, &f, err)) < 0)
+		return r;
+	if (!f.row)
+		return ERR_NOTFOUND;
+	*report_id = f.report_id;
+	return 0;
 }
 
 struct claim {
@@ -143,6 +222,19 @@ int store_import_claim(struct store *s, const char *content_hash,
 		    (r = store_next_id(s, "reports", report_row, err)) < 0)
 			return r;
 		return store_next_id(s, "messages", message_row, err);
+	}
+	/* Under an older generation's keyed hash (stored before a
+	 * rotation): a lookup a generation, none when the team never
+	 * rotated. */
+	{
+		struct found f = { 0, 0 };
+
+		if ((r = find_older(s, NULL, content_hash, &f, err)) < 0)
+			return r;
+		if (f.row) {
+			*dup_report = f.report_id;
+			return 0;
+		}
 	}
 	/* One statement: the ids are drawn (CASE runs nextval only when
 	 * its condition holds) only when the content is not stored. */
@@ -188,13 +280,51 @@ static void read_ref(struct stmt *st, void *elem)
 	r->report_id = db_col_int(st, 1);
 }
 
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct message_ref *x = a, *y = b;
+
+	return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The rows holding kid (and clear, when not NULL) but except_row,
+ * appended to *all. */
+static int holders_of(struct store *s, const char *kid, const char *clear,
+		      int64_t except_row, struct message_ref **all, size_t *n,
+		      struct err *err)
+{
+	struct message_ref *got;
+	size_t k;
+	struct stmt *st;
+	int r;
+
+	if (!(st = db_stmt(
+		      s,
+		      "SELECT id, report_id FROM messages WHERE (message_id = ?1"
+		      " OR message_id = ?3) AND id <> ?2 ORDER BY id",
+		      err)))
+		return ERR_IO;
+	db_text(st, 1, kid);
+	db_int(st, 2, except_row);
+	db_text(st, 3, clear);
+	if ((r = db_rows(s, st, (void **)&got, &k, sizeof(*got), read_ref, NULL,
+			 "cannot look up a Message-ID", err)) < 0)
+		return r;
+	if (k) {
+		*all = xrealloc(*all, (*n + k) * sizeof(**all));
+		memcpy(*all + *n, got, k * sizeof(*got));
+		*n += k;
+	}
+	free(got);
+	return 0;
+}
+
 int store_message_id_holders(struct store *s, const char *message_id,
 			     int64_t except_row, struct message_ref *out,
 			     size_t max, size_t *n, struct err *err)
 {
-	struct stmt *st;
-	struct message_ref *all;
-	size_t k;
+	struct message_ref *all = NULL;
+	size_t k = 0;
 	char *kid;
 	bool failed, clear;
 	int r;
@@ -206,22 +336,25 @@ int store_message_id_holders(struct store *s, const char *message_id,
 	if (!(kid = store_keyed(s, "message-id", message_id, &failed, err)))
 		return ERR_CRYPTO;
 	clear = s->sealer && store_has_clear_ids(s);
-	if (!(st = db_stmt(
-		      s,
-		      "SELECT id, report_id FROM messages WHERE (message_id = ?1"
-		      " OR message_id = ?3) AND id <> ?2 ORDER BY id",
-		      err))) {
-		free(kid);
-		return ERR_IO;
-	}
-	db_text(st, 1, kid);
-	db_int(st, 2, except_row);
-	db_text(st, 3, clear ? message_id : NULL);
-	r = db_rows(s, st, (void **)&all, &k, sizeof(*all), read_ref, NULL,
-		    "cannot look up a Message-ID", err);
+	r = holders_of(s, kid, clear ? message_id : NULL, except_row, &all, &k,
+		       err);
 	free(kid);
-	if (r < 0)
+	/* Then under each older generation, as find_older. */
+	for (unsigned back = 1; r == 0; back++) {
+		if (!(kid = store_keyed_older(s, "message-id", message_id, back,
+					      &failed, err))) {
+			r = failed ? ERR_CRYPTO : 0;
+			break;
+		}
+		r = holders_of(s, kid, NULL, except_row, &all, &k, err);
+		free(kid);
+	}
+	if (r < 0) {
+		free(all);
 		return r;
+	}
+	if (k > 1)
+		qsort(all, k, sizeof(*all), ref_cmp);
 	for (size_t i = 0; i < k && i < max; i++)
 		out[i] = all[i];
 	*n = k;

@@ -175,15 +175,26 @@ static int not_participant(struct err *err, const char *email,
  * and a failure there then leaves no statement half bound. */
 static struct stmt *current_stmt(struct store *s, const char *sql,
 				 int64_t report_id, const char *email,
-				 int clear, int *rc, struct err *err)
+				 int clear, unsigned back, int *rc,
+				 struct err *err)
 {
 	bool failed;
-	char *key = addr_key(s, email, &failed, err);
-	bool by_clear = s->sealer && clear_addresses(s);
+	char *key, *l;
+	bool by_clear = !back && s->sealer && clear_addresses(s);
 	struct stmt *st;
 
 	*rc = 0;
-	if (!key) {
+	if (back) {
+		/* As a generation before the newest keyed it (a row stored
+		 * before a rotation); ERR_NOTFOUND past the oldest. */
+		l = lower_addr(email);
+		key = store_keyed_older(s, "address", l, back, &failed, err);
+		free(l);
+		if (!key) {
+			*rc = failed ? ERR_CRYPTO : ERR_NOTFOUND;
+			return NULL;
+		}
+	} else if (!(key = addr_key(s, email, &failed, err))) {
 		*rc = ERR_CRYPTO;
 		return NULL;
 	}
@@ -213,6 +224,25 @@ int store_participant_add(struct store *s, const struct participant *p,
 			err, ERR_INVALID,
 			"cannot add a participant to report %lld: no address",
 			(long long)p->report_id);
+	if (s->sealer) {
+		/* The unique index sees one generation's keyed address: one
+		 * brought in before a rotation is found by the lookup. */
+		struct participant old;
+		struct err e = { 0, "" };
+
+		r = store_participant_get(s, p->report_id, p->email, &old, &e);
+		if (r == 0) {
+			participant_release(&old);
+			return err_setc(
+				err, ERR_DUPLICATE,
+				"'%s' is already a participant of report %lld",
+				p->email, (long long)p->report_id);
+		}
+		if (r != ERR_NOTFOUND) {
+			*err = e;
+			return r;
+		}
+	}
 	if (!(key = addr_key(s, p->email, &failed, err)))
 		return ERR_CRYPTO;
 	if (s->sealer) {
@@ -267,11 +297,16 @@ int store_participant_get(struct store *s, int64_t report_id, const char *email,
 	struct stmt *st;
 
 	memset(p, 0, sizeof(*p));
-	if (!(st = current_stmt(s, PARTICIPANT_COLS WHERE_CURRENT("?3"),
-				report_id, email, 3, &rc, err)))
-		return rc;
-	rc = db_row(s, st, p, read_participant, "cannot read the participant",
-		    err);
+	/* Keyed under the newest generation, else under an older one. */
+	for (unsigned back = 0;; back++) {
+		if (!(st = current_stmt(s, PARTICIPANT_COLS WHERE_CURRENT("?3"),
+					report_id, email, 3, back, &rc, err)))
+			break;
+		rc = db_row(s, st, p, read_participant,
+			    "cannot read the participant", err);
+		if (rc != ERR_NOTFOUND || !s->sealer)
+			break;
+	}
 	if (rc == ERR_NOTFOUND)
 		return not_participant(err, email, report_id);
 	if (rc == 0)

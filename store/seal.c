@@ -94,17 +94,15 @@ void store_parallel(struct store *s, size_t n,
 	util_parallel(n, s->sealer ? SHARE_MIN : SIZE_MAX, fn, data);
 }
 
-char *store_keyed(struct store *s, const char *purpose, const char *value,
-		  bool *failed, struct err *err)
+static char *keyed(struct store *s, const char *purpose, const char *value,
+		   unsigned back, bool *failed, struct err *err)
 {
 	char *why = NULL, *hex, *out;
 
-	*failed = false;
-	if (!value)
-		return NULL;
-	if (!s->sealer)
-		return xstrdup(value);
-	if (!(hex = s->sealer->mac(s->sealer->data, purpose, value, &why))) {
+	if (!(hex = s->sealer->mac(s->sealer->data, purpose, value, back,
+				   &why))) {
+		if (back && !why)
+			return NULL; /* no generation that old */
 		err_setc(err, ERR_CRYPTO, "cannot make the keyed %s: %s",
 			 purpose, why ? why : "no team key");
 		free(why);
@@ -114,6 +112,26 @@ char *store_keyed(struct store *s, const char *purpose, const char *value,
 	out = xasprintf("%s%s", STORE_KEYED_PREFIX, hex);
 	free(hex);
 	return out;
+}
+
+char *store_keyed(struct store *s, const char *purpose, const char *value,
+		  bool *failed, struct err *err)
+{
+	*failed = false;
+	if (!value)
+		return NULL;
+	if (!s->sealer)
+		return xstrdup(value);
+	return keyed(s, purpose, value, 0, failed, err);
+}
+
+char *store_keyed_older(struct store *s, const char *purpose, const char *value,
+			unsigned back, bool *failed, struct err *err)
+{
+	*failed = false;
+	if (!value || !s->sealer || !back)
+		return NULL;
+	return keyed(s, purpose, value, back, failed, err);
 }
 
 bool store_has_clear_ids(struct store *s)

@@ -90,11 +90,17 @@ char *store_open_text(struct store *s, const char *table, const char *column,
 void store_parallel(struct store *s, size_t n,
 		    void (*fn)(size_t from, size_t to, void *data), void *data);
 /* The keyed form of value for purpose ("message-id", "content"):
- * STORE_KEYED_PREFIX and the team's keyed hash, the same for the same
- * value whoever stores or looks it up; without a sealer, a copy of value.
- * NULL value stays NULL; NULL with *failed and err when it cannot be had. */
+ * STORE_KEYED_PREFIX and the team's keyed hash under the newest
+ * generation, the same for the same value whoever stores or looks it up;
+ * without a sealer, a copy of value.  NULL value stays NULL; NULL with
+ * *failed and err when it cannot be had. */
 char *store_keyed(struct store *s, const char *purpose, const char *value,
 		  bool *failed, struct err *err);
+/* The keyed form as a generation `back` before the newest made it (what a
+ * lookup tries for a row stored before a rotation); NULL, *failed false,
+ * when there is no such generation (or no sealer, or no value). */
+char *store_keyed_older(struct store *s, const char *purpose, const char *value,
+			unsigned back, bool *failed, struct err *err);
 /* Whether messages stored before keyed lookups (their Message-IDs and
  * content hashes clear) remain: lookups then also try the clear value,
  * until a roster reseal has keyed them all. */

@@ -110,9 +110,12 @@ struct store_sealer {
 	 * one seal uses (store_reseal_fields seals them again) */
 	bool (*stale)(void *data, const unsigned char *sealed, size_t n);
 	/* the keyed hash of value for purpose, in hex (a new string), the
-	 * same for every officer and generation; NULL with *why */
+	 * same for every officer, under the hash key of the generation
+	 * `back` before the one seal uses (0: that one): a generation's
+	 * hash key is no use for testing values stored after it.  NULL
+	 * with *why, or with *why NULL when there is no such generation */
 	char *(*mac)(void *data, const char *purpose, const char *value,
-		     char **why);
+		     unsigned back, char **why);
 	/* called before a write transaction starts (NULL: none): the key
 	 * is had then, its unwrap (a private-key operation through the
 	 * officer's agent) never inside the transaction, where the
@@ -121,7 +124,8 @@ struct store_sealer {
 	void (*ready)(void *data);
 };
 /* A keyed lookup value (a Message-ID, a content hash): the prefix and
- * the hex of the team's keyed hash. */
+ * the hex of the team's keyed hash, under the generation that was the
+ * newest when it was stored; lookups try each generation in turn. */
 #define STORE_KEYED_PREFIX "k1:"
 /* Sets (or, NULL, clears) the sealer; z must outlive the store. */
 void store_set_sealer(struct store *s, const struct store_sealer *z);

@@ -218,6 +218,42 @@ out=$(e2e_admin team remove-officer "$DR" 2>&1); rc=$?
 tap_is "$rc" 0 "with an officer's keyring, dave's removal is signed into the chain" "$out"
 tap_is "$(db_sql "SELECT count(*) FROM team_events")" "$((nev + 1))" "  as one more event"
 
+# The newest event dropped by the administrator (triggers off): each
+# client remembers the newest head it verified, and a server showing a
+# shorter chain is refused, saying so.  Given back, the chain is whole.
+sta roster >/dev/null 2>&1
+last=$(db_sql "SELECT max(seq) FROM team_events")
+adm "CREATE TABLE keep_last AS SELECT * FROM team_events WHERE seq = $last;
+	ALTER TABLE team_events DISABLE TRIGGER ALL;
+	DELETE FROM team_events WHERE seq = $last;
+	ALTER TABLE team_events ENABLE TRIGGER ALL" >/dev/null
+out=$(imp 6; cat "$T/imp.out")
+tap_like "$out" "team chain .* is broken: the team server dropped or reordered team events: it no longer shows the chain's event [0-9]+, which this client verified" \
+	"the newest team event dropped by the administrator: the import is refused, saying so"
+tap_is "$(db_sql "SELECT count(*) FROM reports")" 5 "  nothing was stored"
+tap_like "$(sta roster 2>&1)" "dropped or reordered" "  roster says it too"
+adm "ALTER TABLE team_events DISABLE TRIGGER ALL;
+	INSERT INTO team_events SELECT * FROM keep_last;
+	ALTER TABLE team_events ENABLE TRIGGER ALL" >/dev/null
+out=$(sta roster 2>&1)
+tap_unlike "$out" "dropped or reordered" "given back, the chain is whole again"
+
+# An officer on the roster (carol, with her own signing key) writes a
+# signed event on a head of her own: it is named, with her, and
+# skipped; it stops nobody's writes.
+pem_of "$T/carol" "$CAROL" "$T/carol.pem" || { echo "Bail out! cannot read carol's signing key"; exit 1; }
+set -- $(head_of)
+b=$("$TC" generation "$1" "$(printf '%064d' 0)" "$CAROL" 90 "$(gen_of 5)" 00 \
+	"$OFFICER_FPR=$T/sa" "$CAROL=$T/sc")
+out=$(adm "INSERT INTO team_events (body, sig) VALUES (decode('$b', 'hex'), decode('$(sign "$T/carol.pem" "$b")', 'hex'))")
+tap_ok $? "carol puts a signed event that does not follow the chain in it" "$out"
+imp 6
+tap_ok $? "alice still imports report 6" "$(cat "$T/imp.out")"
+tap_like "$(sta roster 2>&1)" "team key generation 90: signed by $CAROL, it does not follow the verified chain" \
+	"  roster names carol's event and why it is not used"
+out=$(as "$CR" "$T/carol" triage 6 --note "carol writes on" 2>&1)
+tap_ok $? "  carol's own client writes on the verified chain too" "$out"
+
 # A dropped event, then a reordered one: the administrator, triggers
 # off.  The chain stops there, and nothing is sealed until it is whole.
 rm_seq=$(db_sql "SELECT min(seq) FROM team_events WHERE seq > 3")
@@ -225,15 +261,15 @@ adm "CREATE TABLE keep AS SELECT * FROM team_events WHERE seq = $rm_seq;
 	ALTER TABLE team_events DISABLE TRIGGER ALL;
 	DELETE FROM team_events WHERE seq = $rm_seq;
 	ALTER TABLE team_events ENABLE TRIGGER ALL" >/dev/null
-out=$(imp 6; cat "$T/imp.out")
-tap_like "$out" "team chain .* is broken: .*does not follow the verified chain .*dropped or reordered" \
+out=$(imp 7; cat "$T/imp.out")
+tap_like "$out" "team chain .* is broken: the team server dropped or reordered team events" \
 	"an event dropped: the import is refused, saying why"
-tap_is "$(db_sql "SELECT count(*) FROM reports")" 5 "  nothing was stored"
+tap_is "$(db_sql "SELECT count(*) FROM reports")" 6 "  nothing was stored"
 adm "ALTER TABLE team_events DISABLE TRIGGER ALL;
 	INSERT INTO team_events SELECT * FROM keep;
 	UPDATE team_events SET seq = -seq WHERE seq IN ($rm_seq, $rm_seq + 1);
 	UPDATE team_events SET seq = CASE WHEN seq = -$rm_seq THEN $rm_seq + 1 ELSE $rm_seq END WHERE seq < 0;
 	ALTER TABLE team_events ENABLE TRIGGER ALL" >/dev/null
-out=$(imp 6; cat "$T/imp.out")
+out=$(imp 7; cat "$T/imp.out")
 tap_like "$out" "dropped or reordered" "two events swapped: refused too"
 tap_done

@@ -15,6 +15,11 @@ end-to-end tests.  Signing is openssl's (Ed25519), never the program's.
                                       in the last generation event given
   teamchain.py pem SEEDFILE           a PKCS#8 PEM of the Ed25519 seed
                                       kept as "SSK1" + 32 bytes
+  teamchain.py keyed COPYFILE PURPOSE VALUE
+                                      the keyed hash ("k1:" hex) of VALUE
+                                      for PURPOSE under the team key of a
+                                      decrypted copy ("STK1", generation,
+                                      key), as someone holding it makes it
 """
 import base64
 import hashlib
@@ -85,6 +90,17 @@ def main(argv):
         print("-----BEGIN PRIVATE KEY-----")
         print(base64.b64encode(der).decode())
         print("-----END PRIVATE KEY-----")
+    elif cmd == "keyed":
+        copy = open(argv[2], "rb").read()
+        assert copy[:4] == b"STK1" and len(copy) == 40
+        # libsodium's crypto_kdf_derive_from_key (subkey 1, context
+        # "secteam_"), then BLAKE2b keyed with it over purpose NUL value
+        sub = hashlib.blake2b(b"", digest_size=32, key=copy[8:],
+                              salt=struct.pack("<Q", 1) + b"\0" * 8,
+                              person=b"secteam_" + b"\0" * 8).digest()
+        mac = hashlib.blake2b(argv[3].encode() + b"\0" + argv[4].encode(),
+                              digest_size=32, key=sub).hexdigest()
+        print("k1:" + mac)
     else:
         sys.exit("teamchain.py: unknown command " + cmd)
 

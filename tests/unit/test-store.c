@@ -998,10 +998,12 @@ static bool fake_stale(void *data, const unsigned char *sealed, size_t n)
 }
 
 static char *fake_mac(void *data, const char *purpose, const char *value,
-		      char **why)
+		      unsigned back, char **why)
 {
 	(void)data;
 	(void)why;
+	if (back)
+		return NULL; /* one generation */
 	return xasprintf("%s-%zu", purpose, strlen(value));
 }
 
@@ -1021,6 +1023,122 @@ static void fake_ready(void *data)
 /* Sealed subjects and reporters, opened for the client to search and
  * sort: more reports than one thread opens (store_parallel shares them
  * out), each opened into its own report, in id order. */
+/* A team key of generation fake_gen: each generation keys a value its
+ * own way (back: the generation that many before it). */
+static unsigned fake_gen = 1;
+
+static char *gen_mac(void *data, const char *purpose, const char *value,
+		     unsigned back, char **why)
+{
+	(void)data;
+	(void)why;
+	if (back >= fake_gen)
+		return NULL;
+	return xasprintf("%s-g%u-%s", purpose, fake_gen - back, value);
+}
+
+/* Whether the store's file (or database) answers sql with want. */
+static void keyed_rows(const char *sql, const char *want)
+{
+	char *out = NULL;
+
+	assert_int_equal(unit_sql("keyedgen.db", sql, &out), 0);
+	if (!strstr(out, want))
+		fail_msg("%s: %s, not %s", sql, out, want);
+	free(out);
+}
+
+/* p brought in, with its event (the team server wants one in the same
+ * transaction); the add's result. */
+static int keyed_add(struct store *s, const struct participant *p,
+		     struct err *err)
+{
+	int r;
+
+	assert_int_equal(store_begin(s, err), 0);
+	unit_event(s, p->report_id, "participant-add", "unit");
+	r = store_participant_add(s, p, NULL, err);
+	if (r == 0)
+		assert_int_equal(store_commit(s, err), 0);
+	else
+		store_rollback(s);
+	return r;
+}
+
+/*
+ * Keyed values are made under the newest generation, and what was stored
+ * under an older one is still found after a rotation: a message by its
+ * Message-ID and its content, a participant by their address (and not
+ * brought in twice), a reminder's recipient.
+ */
+static void test_keyed_generations(void **state)
+{
+	(void)state;
+	struct store *s = unit_store_open("keyedgen.db");
+	const struct store_sealer z = { NULL,	    fake_seal, fake_open,
+					fake_stale, gen_mac,   NULL };
+	struct report_new rn = { "x", NULL, NULL, 1, 0 };
+	unsigned char blob[] = "ciphertext";
+	struct message m = { 0 };
+	struct participant p = { 0 }, got;
+	struct message_ref refs[4];
+	struct err err = { 0, "" };
+	int64_t rid, mid, found;
+	size_t n;
+	time_t at;
+
+	fake_gen = 1;
+	store_set_sealer(s, &z);
+	assert_int_equal(store_report_insert(s, &rn, &rid, &err), 0);
+	m.report_id = rid;
+	m.message_id = (char *)"a@x";
+	m.content_hash = (char *)"h1";
+	m.verdict = SIG_VALID;
+	m.blob_kind = (char *)"original";
+	m.blob = blob;
+	m.blob_len = sizeof(blob);
+	assert_int_equal(store_message_insert(s, &m, &mid, &err), 0);
+	p.report_id = rid;
+	p.email = (char *)"mia@x";
+	p.added_by = (char *)"alice";
+	assert_int_equal(keyed_add(s, &p, &err), 0);
+	assert_int_equal(store_reminder_record(s, rid, "vic@x", "vendor", 1000,
+					       &err),
+			 0);
+	keyed_rows("SELECT 'found-' || count(*) FROM participants"
+		   " WHERE email = 'k1:address-g1-mia@x'",
+		   "found-1");
+
+	/* The rotation: generation 2 keys what is stored from now on. */
+	fake_gen = 2;
+	assert_int_equal(store_message_find(s, "a@x", NULL, &found, &err), 0);
+	assert_int_equal(found, rid);
+	assert_int_equal(store_message_find(s, NULL, "h1", &found, &err), 0);
+	assert_int_equal(found, rid);
+	assert_int_equal(
+		store_message_id_holders(s, "a@x", 0, refs, 4, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_participant_get(s, rid, "mia@x", &got, &err), 0);
+	participant_release(&got);
+	assert_int_equal(keyed_add(s, &p, &err), ERR_DUPLICATE);
+	assert_int_equal(
+		store_reminder_last(s, rid, "vic@x", "vendor", &at, &err), 0);
+	assert_int_equal(at, 1000);
+	p.email = (char *)"max@x";
+	assert_int_equal(keyed_add(s, &p, &err), 0);
+	keyed_rows("SELECT 'found-' || count(*) FROM participants"
+		   " WHERE email = 'k1:address-g2-max@x'",
+		   "found-1");
+	assert_int_equal(store_reminder_record(s, rid, "vic@x", "vendor", 2000,
+					       &err),
+			 0);
+	assert_int_equal(
+		store_reminder_last(s, rid, "vic@x", "vendor", &at, &err), 0);
+	assert_int_equal(at, 2000);
+	store_set_sealer(s, NULL);
+	store_close(s);
+}
+
 /*
  * store_import_claim: a stored content is found, and then nothing is
  * drawn (no report number spent on a duplicate); new content gets the
@@ -2112,6 +2230,7 @@ int main(void)
 		UNIT_BOTH(test_first_screen_deadline),
 		UNIT_BOTH(test_sealed_search),
 		UNIT_BOTH(test_import_claim),
+		UNIT_BOTH(test_keyed_generations),
 		UNIT_BOTH(test_report_page),
 		UNIT_BOTH(test_whoami),
 		UNIT_BOTH(test_events_make_the_report),

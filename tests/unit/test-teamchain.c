@@ -176,6 +176,10 @@ static void keys_setup(void)
 	}
 }
 
+/* Whether the next append is signed on a head of its own (a byte of the
+ * verified head's hash changed), as a hostile officer's would be. */
+static bool forked;
+
 /* Appends ev by o as an honest client would: on the chain's head. */
 static void append(struct log *l, struct team_event *ev, struct member *o)
 {
@@ -183,9 +187,12 @@ static void append(struct log *l, struct team_event *ev, struct member *o)
 	unsigned char *body, sig[SIGN_SIG_BYTES];
 	size_t len;
 
+	l->c.head[0] ^= forked;
 	assert_int_equal(team_chain_sign(&l->c, ev, o->fpr, o->key, &body, &len,
 					 sig, &e),
 			 0);
+	l->c.head[0] ^= forked;
+	forked = false;
 	l->rows = xrealloc(l->rows, (l->n + 1) * sizeof(*l->rows));
 	l->rows[l->n].seq = (int64_t)l->n + 1;
 	l->rows[l->n].body = body;
@@ -371,10 +378,22 @@ static void test_chain_tampered_byte(void **state)
 	log_release(&l);
 }
 
+/* A reader that verified all of l before (its head remembered) feeds
+ * rows now. */
+static void verify_seen(const struct log *l, const struct team_event_row *rows,
+			size_t n, struct team_chain *out)
+{
+	team_chain_init(out);
+	out->seen_seq = l->c.seq;
+	memcpy(out->seen_head, l->c.head, SIGN_HASH_BYTES);
+	team_chain_feed(out, rows, n, &CHK);
+	team_chain_check_seen(out);
+}
+
 static void test_chain_dropped_reordered(void **state)
 {
 	(void)state;
-	struct log l;
+	struct log l, m;
 	struct team_chain v;
 	struct team_event_row t;
 
@@ -382,14 +401,20 @@ static void test_chain_dropped_reordered(void **state)
 	add_officer(&l, &A, &B);
 	remove_officer(&l, &A, &B);
 	generation(&l, &A, 1, NULL, 0, "wrapped");
-	/* The removal dropped: the generation after it does not follow. */
+	/* The removal moved after the generation: the generation, which
+	 * names it, does not follow; it is named and skipped, never used. */
 	t = l.rows[3];
 	l.rows[3] = l.rows[4];
 	l.rows[4] = t; /* (now rows 0-2, gen, removal) */
 	verify(&l, FA, &v);
+	assert_null(v.broken);
+	assert_true(noted(&v, "does not follow the verified chain"));
+	assert_null(team_chain_current(&v));
+	team_chain_release(&v);
+	/* A client that verified the chain before sees it stop. */
+	verify_seen(&l, l.rows, l.n, &v);
 	assert_non_null(v.broken);
 	assert_non_null(strstr(v.broken, "dropped or reordered"));
-	assert_null(team_chain_current(&v));
 	team_chain_release(&v);
 	/* Reordered back, with the removal's row left out. */
 	t = l.rows[3];
@@ -398,12 +423,101 @@ static void test_chain_dropped_reordered(void **state)
 	{
 		struct team_event_row rows[4] = { l.rows[0], l.rows[1],
 						  l.rows[2], l.rows[4] };
+		verify(&l, FA, &v);
+		assert_null(v.broken);
+		team_chain_release(&v);
 		team_chain_init(&v);
 		team_chain_feed(&v, rows, 4, &CHK);
-		assert_non_null(v.broken);
+		assert_null(v.broken);
 		assert_true(team_chain_on_roster(&v, FB));
+		assert_null(team_chain_current(&v));
+		team_chain_release(&v);
+		verify_seen(&l, rows, 4, &v);
+		assert_non_null(v.broken);
+		assert_non_null(strstr(v.broken,
+				       "no longer shows the chain's "
+				       "event 5"));
 		team_chain_release(&v);
 	}
+	/* Another event at a place this client verified: stopped there. */
+	found(&m);
+	add_officer(&m, &A, &B);
+	generation(&m, &A, 1, NULL, 0, "wrapped");
+	{
+		struct team_chain w;
+
+		team_chain_init(&w);
+		team_chain_feed(&w, l.rows, 4, &CHK); /* up to the removal */
+		verify_seen(&m, m.rows, m.n, &v);
+		assert_null(v.broken);
+		team_chain_release(&v);
+		team_chain_init(&v);
+		v.seen_seq = w.seq;
+		memcpy(v.seen_head, w.head, SIGN_HASH_BYTES);
+		team_chain_feed(&v, m.rows, m.n, &CHK);
+		team_chain_check_seen(&v);
+		assert_non_null(v.broken);
+		assert_non_null(strstr(v.broken,
+				       "is not the one this client "
+				       "verified there"));
+		team_chain_release(&v);
+		/* Unless it is another team: another founding (signed by
+		 * the pinned root), a database made again. */
+		team_chain_init(&v);
+		v.seen_seq = w.seq;
+		memcpy(v.seen_head, w.head, SIGN_HASH_BYTES);
+		memcpy(v.seen_first, w.first, SIGN_HASH_BYTES);
+		m.rows[0].body[92] ^= 1; /* its time, the header's last byte */
+		sign_key_sign(A.key, m.rows[0].body, m.rows[0].len,
+			      m.rows[0].sig);
+		team_chain_feed(&v, m.rows, 1, &CHK);
+		team_chain_check_seen(&v);
+		assert_true(v.started);
+		assert_null(v.broken);
+		team_chain_release(&v);
+		/* The same founding, a shorter chain: refused. */
+		m.rows[0].body[92] ^= 1;
+		sign_key_sign(A.key, m.rows[0].body, m.rows[0].len,
+			      m.rows[0].sig);
+		team_chain_init(&v);
+		v.seen_seq = w.seq;
+		memcpy(v.seen_head, w.head, SIGN_HASH_BYTES);
+		memcpy(v.seen_first, w.first, SIGN_HASH_BYTES);
+		team_chain_feed(&v, m.rows, 1, &CHK);
+		team_chain_check_seen(&v);
+		assert_non_null(v.broken);
+		team_chain_release(&v);
+		team_chain_release(&w);
+	}
+	log_release(&m);
+	log_release(&l);
+}
+
+/* An officer on the roster signs an event on a head of their own: it is
+ * named with them and skipped, and the chain goes on without it. */
+static void test_chain_hostile_officer(void **state)
+{
+	(void)state;
+	struct log l;
+	struct team_chain v;
+
+	found(&l);
+	add_officer(&l, &A, &B);
+	forked = true;
+	generation(&l, &B, 7, NULL, 0, "wrapped");
+	generation(&l, &A, 1, NULL, 0, "wrapped");
+	verify(&l, FA, &v);
+	assert_null(v.broken);
+	assert_non_null(team_chain_current(&v));
+	assert_int_equal(team_chain_current(&v)->gen, 1);
+	{
+		char *want = xasprintf("team key generation 7: signed by %s, "
+				       "it does not follow the verified chain",
+				       B.fpr);
+		assert_true(noted(&v, want));
+		free(want);
+	}
+	team_chain_release(&v);
 	log_release(&l);
 }
 
@@ -530,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_chain_verifies),
 		cmocka_unit_test(test_chain_tampered_byte),
 		cmocka_unit_test(test_chain_dropped_reordered),
+		cmocka_unit_test(test_chain_hostile_officer),
 		cmocka_unit_test(test_chain_wrong_signer),
 		cmocka_unit_test(test_chain_removed_signer),
 		cmocka_unit_test(test_chain_generation_rules),
