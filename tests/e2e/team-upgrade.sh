@@ -28,17 +28,21 @@ kinds() { # the kind of each team event, in the server's order
 imp 1 && imp 2 || { echo "Bail out! import failed"; cat "$T/imp.out"; exit 1; }
 st triage 1 --note "before the chain" >/dev/null 2>&1 || { echo "Bail out! no note"; exit 1; }
 # The state from before the chain: generation 1's copy for the officer
-# in team_keys, where the team kept it, and no team event.
+# in team_keys, where the team kept it, and no team event (nor any of
+# the reports' chains, which came after the team's).
 copy=$("$TC" copy-of "$OFFICER_FPR" $(db_sql "SELECT encode(body, 'hex') FROM team_events ORDER BY seq"))
 [ -n "$copy" ] || { echo "Bail out! no copy of generation 1"; exit 1; }
 out=$(adm "INSERT INTO team_keys (generation, fingerprint, wrapped, at)
 		VALUES (1, '$OFFICER_FPR', decode('$copy', 'hex'), 1);
 	ALTER TABLE team_events DISABLE TRIGGER ALL;
 	DELETE FROM team_events;
-	ALTER TABLE team_events ENABLE TRIGGER ALL") ||
+	ALTER TABLE team_events ENABLE TRIGGER ALL;
+	ALTER TABLE report_events DISABLE TRIGGER ALL;
+	DELETE FROM report_events;
+	ALTER TABLE report_events ENABLE TRIGGER ALL") ||
 	{ echo "Bail out! cannot make the state from before the chain: $out"; exit 1; }
 # (a client of then had seen no chain: none of it is in its cache)
-rm -f "$T"/cache/team-root-* "$T"/cache/team-head-*
+rm -f "$T"/cache/team-root-* "$T"/cache/team-head-* "$T"/cache/report-*
 nev=$(db_sql "SELECT count(*) FROM events")
 tap_is "$(db_sql "SELECT count(*) FROM team_events")" 0 "(the database has no team chain yet)"
 tap_like "$(st show 1 2>&1)" "secret 1" "before the upgrade, the officer reads report 1 with the key from team_keys"
