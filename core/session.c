@@ -377,8 +377,10 @@ static struct team_key *legacy_key_of(struct session *sess, bool create,
 			z->key = NULL;
 		}
 	} else if (!z->key) {
-		err_setc(&e, ERR_NOTFOUND, "%s has no team key yet",
-			 store_where(sess->store));
+		err_setc(
+			&e, ERR_NOTFOUND,
+			"%s has no team key yet (a new record starts with 'secteam-tui team init --key FPR')",
+			store_where(sess->store));
 	}
 	for (size_t i = 0; i < n; i++)
 		wrapped_key_release(&w[i]);
@@ -1158,8 +1160,10 @@ static struct team_key *chain_key_of(struct session *sess, bool create,
 	z->failed = NULL;
 	return k;
 none:
-	err_setc(&e, ERR_NOTFOUND, "%s has no team key yet",
-		 store_where(sess->store));
+	err_setc(
+		&e, ERR_NOTFOUND,
+		"%s has no team key yet (a new record starts with 'secteam-tui team init --key FPR')",
+		store_where(sess->store));
 fail:
 	free(z->failed);
 	z->failed = xstrdup(e.msg[0] ? e.msg : "no team key");

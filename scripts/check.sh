@@ -53,7 +53,7 @@ proved() { # name command...
 	passed=$((passed + tests - bad - skips))
 }
 
-single build make -s DEVELOPER=1 all
+single build make -s DEVELOPER=1 all units
 single check-layers scripts/check-layers.sh
 # The house rules: clang-format, the user's CFLAGS (make CFLAGS=-O0, V=1),
 # -Werror only with DEVELOPER=1 (scripts/check-house.sh).
