@@ -369,12 +369,15 @@ static void test_registry_texts(void **state)
 
 	unit_ctx_init(&ctx, NULL, stdout, open_memstream(&usage, &ulen));
 	assert_int_equal(cmd_run(&ctx, 4, bad), CMD_USAGE);
-	want = xasprintf("unknown export format 'pdf' (%s)", names);
-	assert_string_equal(ctx.err.msg, want);
-	free(want);
 	assert_int_equal(cmd_run(&ctx, 2, none), CMD_USAGE);
 	fclose(ctx.errout);
 	unit_ctx_release(&ctx);
+	/* the option's check refuses it, naming the command and the option */
+	want = xasprintf(
+		"secteam-tui export: --format: unknown export format 'pdf' (%s)\n",
+		names);
+	assert_non_null(strstr(usage, want));
+	free(want);
 	assert_non_null(strstr(usage, "usage: secteam-tui export "));
 	assert_non_null(strstr(usage, "--format FORMAT"));
 	f = open_memstream(&roff, &rlen);

@@ -110,8 +110,11 @@ static void test_codec_refuses_non_canonical(void **state)
 	memset(copy + 5, 0, 8);
 	assert_true(report_event_decode(copy, len, &back, &err) < 0);
 	/* The encoder refuses what the decoder would. */
+	free(copy);
+	copy = NULL;
 	memcpy(ev.files[0], ev.files[1], 32);
 	assert_true(report_event_encode(&ev, &copy, &len, &err) < 0);
+	free(copy);
 	free(body);
 	report_event_release(&ev);
 }
