@@ -101,36 +101,22 @@ static int cmd_distros_exec(struct cmd_ctx *ctx, int argc, char **argv)
 			       send_distros);
 }
 
-/* `distros` in the command table (cmd/cmd.c); `announce` shares its
- * options. */
-/* The options of `distros` and `announce` (cmd/announce.c), each
- * declared once: parsed by cmd_getopt, shown by --help, the usage, the
- * man page. */
-const struct cmd_opt cmd_notice_opts[] = {
-	{ .name = "yes",
-	  .key = 'y',
-	  .help = "send the text as composed: no $EDITOR, so no check that the draft was changed" },
-	{ .name = "outbox",
-	  .key = 'o',
-	  .arg = "MAILDIR",
-	  .help = "deliver into MAILDIR (else forward.outbox)" },
-	{ .name = "sendmail",
-	  .key = 's',
-	  .help = "deliver with forward.sendmail (default sendmail -t -oi)" },
-	{ NULL },
-};
+/* The delivery options of `distros` and `announce` (cmd/announce.c),
+ * each declared once: parsed by cmd_getopt, shown by --help, the usage,
+ * the man page. */
+/* clang-format off */
+#define NOTICE_DELIVERY_OPTS \
+	{ .name = "yes", .key = 'y', \
+	  .help = "send the text as composed: no $EDITOR, so no check that the draft was changed" }, \
+	{ .name = "outbox", .key = 'o', .arg = "MAILDIR", \
+	  .help = "deliver into MAILDIR (else forward.outbox)" }, \
+	{ .name = "sendmail", .key = 's', \
+	  .help = "deliver with forward.sendmail (default sendmail -t -oi)" }
+/* clang-format on */
+const struct cmd_opt cmd_notice_opts[] = { NOTICE_DELIVERY_OPTS, { NULL } };
 /* `distros` takes those and the tree its fixes are attached from. */
 static const struct cmd_opt cmd_distros_opts[] = {
-	{ .name = "yes",
-	  .key = 'y',
-	  .help = "send the text as composed: no $EDITOR, so no check that the draft was changed" },
-	{ .name = "outbox",
-	  .key = 'o',
-	  .arg = "MAILDIR",
-	  .help = "deliver into MAILDIR (else forward.outbox)" },
-	{ .name = "sendmail",
-	  .key = 's',
-	  .help = "deliver with forward.sendmail (default sendmail -t -oi)" },
+	NOTICE_DELIVERY_OPTS,
 	{ .name = "tree",
 	  .key = 't',
 	  .arg = "GITDIR",

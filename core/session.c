@@ -1487,25 +1487,35 @@ int session_open_sealed(struct session *sess, const char *table,
 			     err);
 }
 
-int session_seal(struct session *sess, const char *table, const char *column,
-		 int64_t row, const void *plain, size_t len,
-		 unsigned char **out, size_t *outlen, struct err *err)
+/* The team key that seals now (none is made here), or NULL with err
+ * (ERR_CRYPTO naming what is missing). */
+static struct team_key *current_key(struct session *sess, struct err *err)
 {
 	char *why = NULL;
 	struct team_key *k;
 
-	*out = NULL;
-	*outlen = 0;
 	if (!session_store(sess, err))
-		return err->code;
+		return NULL;
 	pthread_mutex_lock(&sess->seal->lock);
 	k = team_key_of(sess, false, &why);
 	pthread_mutex_unlock(&sess->seal->lock);
 	if (!k) {
 		err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
 		free(why);
-		return ERR_CRYPTO;
 	}
+	return k;
+}
+
+int session_seal(struct session *sess, const char *table, const char *column,
+		 int64_t row, const void *plain, size_t len,
+		 unsigned char **out, size_t *outlen, struct err *err)
+{
+	struct team_key *k;
+
+	*out = NULL;
+	*outlen = 0;
+	if (!(k = current_key(sess, err)))
+		return err->code;
 	team_key_seal(k, table, column, row, plain, len, out, outlen);
 	return 0;
 }
@@ -1517,19 +1527,10 @@ int session_keyed_hash(struct session *sess, const char *purpose,
 		       unsigned char mac[SESSION_MAC_BYTES], uint32_t *gen,
 		       struct err *err)
 {
-	char *why = NULL;
 	struct team_key *k;
 
-	if (!session_store(sess, err))
+	if (!(k = current_key(sess, err)))
 		return err->code;
-	pthread_mutex_lock(&sess->seal->lock);
-	k = team_key_of(sess, false, &why);
-	pthread_mutex_unlock(&sess->seal->lock);
-	if (!k) {
-		err_setc(err, ERR_CRYPTO, "%s", why ? why : "no team key");
-		free(why);
-		return ERR_CRYPTO;
-	}
 	team_key_mac(k, purpose, data, len, mac);
 	if (gen)
 		*gen = team_key_generation(k);
