@@ -560,6 +560,15 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv)
 	return cmd_run_at(ctx, argc, argv, 0);
 }
 
+void cmd_say_hidden(struct cmd_ctx *ctx, const struct report_full *rf)
+{
+	for (size_t i = 0; i < rf->nhidden; i++) {
+		char *safe = safe_str(rf->hidden[i]);
+		fprintf(ctx->errout, "%s\n", safe);
+		free(safe);
+	}
+}
+
 int cmd_report(struct cmd_ctx *ctx, const char *name, int argc, char **argv,
 	       int64_t *id)
 {

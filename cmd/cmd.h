@@ -228,6 +228,9 @@ int cmd_run(struct cmd_ctx *ctx, int argc, char **argv);
  */
 int cmd_report(struct cmd_ctx *ctx, const char *name, int argc, char **argv,
 	       int64_t *id);
+/* What a report's signed chain does not account for is not shown: each
+ * line of rf->hidden said once, apart from the output (ctx->errout). */
+void cmd_say_hidden(struct cmd_ctx *ctx, const struct report_full *rf);
 
 /*
  * The next option of the command being run (getopt_long over its row's

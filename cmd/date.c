@@ -36,8 +36,9 @@ static int do_show(struct cmd_ctx *ctx, int64_t id, bool json)
 		return CMD_FAILED;
 	}
 	r = &ds.f.r;
+	cmd_say_hidden(ctx, &ds.f);
 	if (json) {
-		json_t *j = disclosure_json(ctx->sess, r);
+		json_t *j = disclosure_json(ctx->sess, &ds.f);
 		json_object_set_new(j, "id", json_integer((json_int_t)r->id));
 		json_print(out, j);
 		json_decref(j);

@@ -466,13 +466,7 @@ static int cmd_show_exec(struct cmd_ctx *ctx, int argc, char **argv)
 		report_full_release(&rf);
 		return CMD_FAILED;
 	}
-	/* What the report's signed chain does not account for is not
-	 * shown: said once, apart from the output. */
-	for (size_t i = 0; i < rf.nhidden; i++) {
-		char *safe = safe_str(rf.hidden[i]);
-		fprintf(ctx->errout, "%s\n", safe);
-		free(safe);
-	}
+	cmd_say_hidden(ctx, &rf);
 	open_all(ctx, &rf, &o);
 	if (json) {
 		json_t *j = report_full_json(ctx->sess, &rf);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/dates.h"
+#include "core/reportchain.h"
 #include "store/store.h"
 
 struct date_req {
@@ -25,6 +26,8 @@ struct date_req {
 	struct policy pol;
 	struct policy_answer ans;
 	char *detail;
+	int64_t row_id; /* the proposal or decision recorded, or 0 */
+	char *row; /* its canonical text (report_row_decision), or NULL */
 };
 
 /* A disclosure date before the report's receipt is never right; one in
@@ -80,8 +83,11 @@ static int propose_step(struct session *sess, struct date_req *d,
 		vendor_release(&v);
 	}
 	policy_check(&d->pol, r, d->date, true, false, d->now, &d->ans);
-	if ((rc = store_proposal_add(sess->store, &p, err)) < 0)
+	if ((rc = store_proposal_add(sess->store, &p, &p.id, err)) < 0)
 		return rc;
+	d->row_id = p.id;
+	free(d->row);
+	d->row = report_row_proposal(&p);
 	d->detail = xasprintf("%s proposed %s (policy: %s%s): %s", d->by,
 			      fmt_rfc3339(d->date, when),
 			      policy_verdict_name(d->ans.verdict),
@@ -111,8 +117,11 @@ static int set_step(struct session *sess, struct date_req *d, struct report *r,
 				d->override,
 				sess->officer,
 				d->now };
-	if ((rc = store_decision_add(sess->store, &dc, err)) < 0)
+	if ((rc = store_decision_add(sess->store, &dc, &dc.id, err)) < 0)
 		return rc;
+	d->row_id = dc.id;
+	free(d->row);
+	d->row = report_row_decision(&dc);
 	d->detail = xasprintf("disclosure date set to %s (policy: %s%s%s)%s%s",
 			      fmt_rfc3339(d->date, when),
 			      policy_verdict_name(d->ans.verdict),
@@ -155,8 +164,9 @@ static int apply_step(struct session *sess, struct date_req *d, date_step step,
 	if ((rc = store_report_brief(sess->store, d->id, &r, err)) < 0)
 		return rc;
 	if ((rc = step(sess, d, &r, err)) >= 0)
-		rc = store_event_add(sess->store, d->id, sess->officer, kind,
-				     d->detail, err);
+		rc = store_event_add_row(sess->store, d->id, sess->officer,
+					 kind, d->detail, d->row_id, NULL,
+					 d->row, err);
 	report_release(&r);
 	return rc;
 }
@@ -197,6 +207,8 @@ static int run(struct session *sess, struct date_req *d,
 	d->now = util_now();
 	policy_from_config(sess->cfg, &d->pol);
 	r = core_write(sess, fn, d, err);
+	free(d->row);
+	d->row = NULL;
 	out->ans = d->ans;
 	out->date = d->date;
 	out->detail = d->detail;

@@ -17,6 +17,8 @@
 #include "core/core.h"
 #include "core/fixcve.h"
 #include "core/json.h"
+#include "core/reportchain.h"
+#include "core/reportlog.h"
 #include "store/store.h"
 #include "touched/touched.h"
 
@@ -42,6 +44,9 @@ int dossier_load(struct session *sess, int64_t id, struct dossier *d,
 	    (r = store_decisions_get(s, id, &d->decisions, &d->ndecisions,
 				     err)) < 0)
 		return r;
+	/* report_load named what of them no signed change records. */
+	report_log_dates(sess, &d->f, &d->decisions, &d->ndecisions,
+			 &d->proposals, &d->nproposals, false);
 	policy_check(&d->pol, &d->f.r,
 		     d->f.r.disclosure ? d->f.r.disclosure : d->now,
 		     d->ndecisions && d->decisions[d->ndecisions - 1].reason,
@@ -147,8 +152,9 @@ int dossier_refuse_unreleased(const struct dossier *d, const char *what,
 		id, what);
 }
 
-json_t *disclosure_json(struct session *sess, const struct report *r)
+json_t *disclosure_json(struct session *sess, const struct report_full *rf)
 {
+	const struct report *r = &rf->r;
 	struct store *s = session_store(sess, NULL);
 	struct proposal *p = NULL;
 	struct decision *dc = NULL;
@@ -166,6 +172,8 @@ json_t *disclosure_json(struct session *sess, const struct report *r)
 			np = 0;
 		if (store_decisions_get(s, r->id, &dc, &nd, &err) < 0)
 			nd = 0;
+		/* Only what the report's signed changes record. */
+		report_log_dates_quiet(sess, rf, dc, &nd, p, &np);
 	}
 	last = nd ? &dc[nd - 1] : NULL;
 	policy_check(&pol, r, r->disclosure ? r->disclosure : now,

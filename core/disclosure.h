@@ -47,7 +47,8 @@ int dossier_load(struct session *sess, int64_t id, struct dossier *d,
 		 struct err *err);
 void dossier_release(struct dossier *d);
 /* The "disclosure" object of show --json (minimal object on error). */
-struct json_t *disclosure_json(struct session *sess, const struct report *r);
+struct json_t *disclosure_json(struct session *sess,
+			       const struct report_full *rf);
 /* True while the report is under embargo (embargo_active): not
  * disclosed, closed or public, whether its deadline passed or not. */
 bool dossier_embargoed(const struct dossier *d);

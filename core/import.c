@@ -486,11 +486,13 @@ static int store_rows(struct session *sess, struct store *s,
 		r = 1;
 		goto out;
 	}
+	/* The signed import first: the timeline's first change then
+	 * follows it in the report's chain. */
 	if (r < 0 || (r = reply_files(s, res, rid, &m, &nfiles, err)) < 0 ||
-	    (r = record(sess, s, p, res, rid, mrow, files, nfiles, ambiguous,
-			err)) < 0 ||
 	    (r = sign_import(sess, p, res, rid, mrow, &m, files, nfiles, err)) <
-		    0)
+		    0 ||
+	    (r = record(sess, s, p, res, rid, mrow, files, nfiles, ambiguous,
+			err)) < 0)
 		goto out;
 	res->report_id = rid;
 out:

@@ -122,7 +122,7 @@ json_t *report_full_json(struct session *sess, const struct report_full *rf)
 	json_object_set_new(o, "messages_detail", msgs);
 	json_object_set_new(o, "participants", participants_json(sess, r->id));
 	json_object_set_new(o, "vendors", vendors_json(sess, r->id));
-	json_object_set_new(o, "disclosure", disclosure_json(sess, r));
+	json_object_set_new(o, "disclosure", disclosure_json(sess, rf));
 	for (size_t i = 0; i < rf->nevents; i++) {
 		const struct event *e = &rf->events[i];
 		json_array_append_new(events,

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "core/pipeline.h"
+#include "core/reportchain.h"
 #include "core/reportlog.h"
 #include "core/seal.h"
 #include "core/triage.h"
@@ -260,6 +261,10 @@ void report_full_release(struct report_full *rf)
 	for (size_t i = 0; i < rf->nhidden; i++)
 		free(rf->hidden[i]);
 	free(rf->hidden);
+	if (rf->chain) {
+		report_chain_release(rf->chain);
+		free(rf->chain);
+	}
 	memset(rf, 0, sizeof(*rf));
 }
 

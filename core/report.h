@@ -16,6 +16,8 @@
 #include "store/types.h"
 #include "util/util.h"
 
+struct report_chain;
+
 struct report_full {
 	struct report r;
 	struct message *msgs; /* without blobs */
@@ -34,6 +36,11 @@ struct report_full {
 	 * ("report 7: message 12 has no signed import: not shown"). */
 	char **hidden;
 	size_t nhidden;
+	/* On a team server, the report's chain as this client verified it
+	 * (core/reportchain.h; NULL elsewhere, or where no report has one
+	 * yet): what a reader of the report's other rows (its decisions,
+	 * its proposals) checks them against (report_log_row_signed). */
+	struct report_chain *chain;
 };
 /* Loads report id with its thread, files and events; the messages'
  * verdicts (and the report's) are those against the officer's keyring

@@ -39,6 +39,23 @@ struct report_chain_entry {
 	unsigned char (*files)[SIGN_HASH_BYTES];
 	size_t nfiles;
 	char author[REPORT_FPR_LEN + 1];
+	/* a change: the events row it signs, what it binds, and when */
+	uint64_t event;
+	char *event_kind;
+	uint64_t ref;
+	unsigned char value[SIGN_HASH_BYTES];
+	unsigned char detail[SIGN_HASH_BYTES];
+	unsigned char row[SIGN_HASH_BYTES];
+	int64_t at;
+};
+
+/* A report's scalar state as its verified events derive it. */
+struct report_scalars {
+	char state[24];
+	char severity[16];
+	char claimed[64]; /* "" when none */
+	bool credit, exploit, public;
+	int64_t release; /* 0: not started */
 };
 
 /* What this officer verified before (its own cache, reportlog.c): an
@@ -54,11 +71,24 @@ struct report_chain {
 	const struct report_chain_cache *cache; /* in: or NULL */
 	int64_t report;
 	uint64_t seq; /* the verified head's place (0: none yet) */
+	int64_t last_place; /* the server's last place read (rows' seq):
+			     * where the next event goes after */
 	unsigned char head[SIGN_HASH_BYTES];
 	struct report_chain_entry *e;
 	size_t n;
 	char checkpoint[REPORT_FPR_LEN + 1]; /* who took in the rows from
 					       * before the chain, or "" */
+	/* Who took in its timeline from before changes were signed ("":
+	 * nobody yet: no change is accepted), up to which events row,
+	 * and the scalars as they then stood. */
+	char changes_from[REPORT_FPR_LEN + 1];
+	uint64_t changes_mark;
+	uint32_t changes_gen; /* ... under which generation's key */
+	unsigned char changes_rows[SIGN_HASH_BYTES]; /* those rows' hash */
+	uint64_t dates_decisions, dates_proposals; /* the decisions and
+						    * proposals taken in */
+	unsigned char dates[SIGN_HASH_BYTES]; /* ... their hash */
+	struct report_scalars taken;
 	char **notes; /* events not used, and why */
 	size_t nnotes;
 	char *broken; /* why the chain stops, or NULL */
@@ -116,5 +146,55 @@ int report_digest_signatures(const enum sig_verdict *verdicts,
 int report_digest_file(const char *path, report_mac_fn mac, void *data,
 		       uint32_t gen, unsigned char out[SIGN_HASH_BYTES],
 		       struct err *err);
+
+/* A change's value, text (detail) and the row it records, each as a
+ * keyed hash (NULL apart from ""). */
+int report_digest_text(const char *purpose, const char *text, report_mac_fn mac,
+		       void *data, uint32_t gen,
+		       unsigned char out[SIGN_HASH_BYTES], struct err *err);
+#define REPORT_DIGEST_VALUE "report-event-value"
+#define REPORT_DIGEST_DETAIL "report-event-detail"
+#define REPORT_DIGEST_ROW "report-event-row"
+/* The report's timeline rows (rows[0..n), in id order, details opened)
+ * with ids up to mark, as one keyed hash: what a changes-taken-in binds. */
+int report_digest_timeline(const struct event *rows, size_t n, uint64_t mark,
+			   report_mac_fn mac, void *data, uint32_t gen,
+			   unsigned char out[SIGN_HASH_BYTES], struct err *err);
+/* The decisions and proposals with ids up to dmax and pmax, as one
+ * keyed hash: what a changes-taken-in binds of them. */
+int report_digest_dates(const struct decision *dc, size_t nd, uint64_t dmax,
+			const struct proposal *p, size_t np, uint64_t pmax,
+			report_mac_fn mac, void *data, uint32_t gen,
+			unsigned char out[SIGN_HASH_BYTES], struct err *err);
+/* The canonical text of a decision or a proposal row (every value of it
+ * an officer chose, none the server sets): a new string. */
+char *report_row_decision(const struct decision *d);
+char *report_row_proposal(const struct proposal *p);
+
+/* The verified change that signs events row id, or NULL. */
+const struct report_chain_entry *
+report_chain_change(const struct report_chain *c, uint64_t id);
+/* Whether events row ev (its detail opened) is as change e signed it. */
+bool report_change_matches(const struct report_chain_entry *e,
+			   const struct event *ev, report_mac_fn mac,
+			   void *data);
+
+/*
+ * The scalars (state, severity, claim, consents, publicity, release
+ * start) that c's verified changes derive: from what its
+ * changes-taken-in event says, then each change of rows[0..n) (the
+ * report's events rows; accounted[i] says which are as signed) in
+ * chain order, read from the row's typed value, never its text.  A
+ * change that does not follow (a state step not in the lifecycle, a
+ * claim by another than its author's officer, an unknown value) is not
+ * applied and is named in *notes (each a new string; *nnotes counts).
+ * who(data, fpr) names the officer of a roster fingerprint (NULL:
+ * unknown), to hold a claim to its author.
+ */
+void report_chain_derive(const struct report_chain *c, const struct event *rows,
+			 const bool *accounted, size_t n,
+			 const char *(*who)(void *, const char *), void *data,
+			 struct report_scalars *out, char ***notes,
+			 size_t *nnotes);
 
 #endif

@@ -186,6 +186,73 @@ static int digests(struct session *sess, struct report_event *ev,
 }
 
 /*
+ * The report's timeline from before its changes were signed (its events
+ * rows up to the newest), and its state, severity, claim, consents,
+ * publicity and release start as its row has them now, taken in on this
+ * officer's word: its changes after start from there.
+ */
+static int take_in_changes(struct session *sess, struct report_chain *c,
+			   struct err *err)
+{
+	struct store *s = session_store(sess, err);
+	struct report_event ev;
+	struct report r;
+	struct event *rows = NULL;
+	struct decision *dc = NULL;
+	struct proposal *p = NULL;
+	size_t nrows = 0, nd = 0, np = 0;
+	int64_t max;
+	uint32_t gen;
+	int rc;
+
+	memset(&ev, 0, sizeof(ev));
+	memset(&r, 0, sizeof(r));
+	if ((rc = store_event_max(s, c->report, &max, err)) < 0 ||
+	    (rc = store_report_brief(s, c->report, &r, err)) < 0 ||
+	    (rc = store_events_get(s, c->report, &rows, &nrows, err)) < 0 ||
+	    (rc = session_team_generation(sess, &gen, err)) < 0 ||
+	    (rc = report_digest_timeline(rows, nrows, (uint64_t)max,
+					 session_team_mac, sess, gen, ev.row,
+					 err)) < 0 ||
+	    (rc = store_decisions_get(s, c->report, &dc, &nd, err)) < 0 ||
+	    (rc = store_proposals_get(s, c->report, &p, &np, err)) < 0)
+		goto out;
+	for (size_t i = 0; i < nd; i++)
+		if ((uint64_t)dc[i].id > ev.decisions)
+			ev.decisions = (uint64_t)dc[i].id;
+	for (size_t i = 0; i < np; i++)
+		if ((uint64_t)p[i].id > ev.proposals)
+			ev.proposals = (uint64_t)p[i].id;
+	if ((rc = report_digest_dates(dc, nd, ev.decisions, p, np, ev.proposals,
+				      session_team_mac, sess, gen, ev.dates,
+				      err)) < 0)
+		goto out;
+	ev.kind = REPORT_EV_CHANGES_TAKEN_IN;
+	ev.generation = gen;
+	ev.event = (uint64_t)max;
+	ev.state = xstrdup(r.state && *r.state ? r.state : "new");
+	ev.severity = xstrdup(r.severity && *r.severity ? r.severity : "none");
+	ev.claimed = r.claimed_by && *r.claimed_by ? xstrdup(r.claimed_by)
+						   : NULL;
+	ev.flags = (r.consent_credit ? REPORT_FLAG_CREDIT : 0) |
+		(r.consent_exploit ? REPORT_FLAG_EXPLOIT : 0) |
+		(r.public ? REPORT_FLAG_PUBLIC : 0);
+	ev.release = (uint64_t)(r.release_started > 0 ? r.release_started : 0);
+	rc = session_report_append(sess, c, &ev, err);
+out:
+	events_free(rows, nrows);
+	for (size_t i = 0; i < nd; i++)
+		decision_release(&dc[i]);
+	free(dc);
+	for (size_t i = 0; i < np; i++)
+		proposal_release(&p[i]);
+	free(p);
+	report_event_release(&ev);
+	report_release(&r);
+	return rc;
+}
+
+/*
  * A team database from before the reports' chains: each report's rows
  * as they are now, taken in by a checkpoint and one taken-in event per
  * message, on this officer's word (the checkpoint says so).  Only while
@@ -251,6 +318,8 @@ static int upgrade(struct session *sess, uint32_t gen, int64_t skip,
 			report_event_release(&ev);
 			first = 0;
 		}
+		if (r == 0)
+			r = take_in_changes(sess, &c, err);
 	next:
 		report_chain_release(&c);
 		report_release(&rep);
@@ -301,6 +370,85 @@ int report_log_import(struct session *sess, const struct report_log_import *in,
 			 in->sig_fprs, in->sig_created, in->nsigs, in->files,
 			 in->nfiles, err)) == 0)
 		r = session_report_append(sess, &c, &ev, err);
+out:
+	report_event_release(&ev);
+	report_chain_release(&c);
+	return r;
+}
+
+int report_log_before(void *data, int64_t report, struct err *err)
+{
+	struct session *sess = data;
+	struct store *s = session_store(sess, err);
+	const struct team_chain *team = NULL;
+	struct report_chain c;
+	uint32_t gen;
+	bool any = true;
+	int r;
+
+	if (!s)
+		return ERR_IO;
+	/* The first signed row of a team database from before the reports'
+	 * chains takes in all of them, as the first import would. */
+	if (store_has_team(s) &&
+	    ((r = store_report_chains_any(s, &any, err)) < 0 ||
+	     (!any &&
+	      ((r = session_team_generation(sess, &gen, err)) < 0 ||
+	       (r = upgrade(sess, gen, 0, err)) < 0))))
+		return r;
+	if ((r = chain_of(sess, report, &c, &team, err)) <= 0) {
+		report_chain_release(&c);
+		return r;
+	}
+	if (c.broken)
+		r = err_setc(err, ERR_CRYPTO,
+			     "%s: nothing is added to it until it is whole",
+			     c.broken);
+	else if (!c.changes_from[0])
+		r = take_in_changes(sess, &c, err);
+	report_chain_release(&c);
+	return r;
+}
+
+int report_log_after(void *data, const struct store_event_written *w,
+		     struct err *err)
+{
+	struct session *sess = data;
+	const struct team_chain *team = NULL;
+	struct report_chain c;
+	struct report_event ev;
+	uint32_t gen;
+	int r;
+
+	memset(&ev, 0, sizeof(ev));
+	if ((r = chain_of(sess, w->report_id, &c, &team, err)) <= 0) {
+		report_chain_release(&c);
+		return r;
+	}
+	if (c.broken) {
+		r = err_setc(err, ERR_CRYPTO,
+			     "%s: nothing is added to it until it is whole",
+			     c.broken);
+		goto out;
+	}
+	ev.kind = REPORT_EV_CHANGE;
+	ev.event = (uint64_t)w->id;
+	ev.event_kind = xstrdup(w->kind);
+	ev.ref = (uint64_t)(w->ref > 0 ? w->ref : 0);
+	if ((r = session_team_generation(sess, &gen, err)) < 0)
+		goto out;
+	ev.generation = gen;
+	if ((r = report_digest_text(REPORT_DIGEST_VALUE, w->value,
+				    session_team_mac, sess, gen, ev.value,
+				    err)) < 0 ||
+	    (r = report_digest_text(
+		     REPORT_DIGEST_DETAIL, w->detail ? w->detail : "",
+		     session_team_mac, sess, gen, ev.detail, err)) < 0 ||
+	    (w->row &&
+	     (r = report_digest_text(REPORT_DIGEST_ROW, w->row, session_team_mac,
+				     sess, gen, ev.row, err)) < 0))
+		goto out;
+	r = session_report_append(sess, &c, &ev, err);
 out:
 	report_event_release(&ev);
 	report_chain_release(&c);
@@ -363,6 +511,172 @@ static bool file_signed(struct session *sess, const struct report_chain *c,
 				return true;
 	}
 	return false;
+}
+
+/* The officer (login role) whose roster key is fpr, or NULL. */
+static const char *who_of(void *data, const char *fpr)
+{
+	const struct team_chain *team = data;
+
+	for (size_t i = 0; i < team->nmembers; i++)
+		if (!strcmp(team->members[i].fpr, fpr))
+			return team->members[i].role;
+	return NULL;
+}
+
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = v && *v ? xstrdup(v) : NULL;
+}
+
+/*
+ * The report's timeline (rf->events) and scalars as its verified
+ * changes have them: a row no change signed (nor the taking in of the
+ * timeline from before) is dropped and named; the state, severity,
+ * claim, consents, publicity and release start are what the signed
+ * changes derive, whatever the report's row on the server says (a
+ * difference is named).
+ */
+static void account_timeline(struct session *sess,
+			     const struct team_chain *team,
+			     const struct report_chain *c,
+			     struct report_full *rf)
+{
+	long long id = (long long)rf->r.id;
+	struct report_scalars d;
+	char **notes = NULL;
+	size_t nnotes = 0, k = 0;
+	bool *ok, before_ok;
+
+	if (!c->changes_from[0]) {
+		hide(rf,
+		     xasprintf("report %lld: its timeline has no signed "
+			       "account yet (its next change takes it "
+			       "in): shown as the server holds it",
+			       id));
+		return;
+	}
+	{
+		unsigned char h[SIGN_HASH_BYTES];
+		struct err e = { 0, "" };
+
+		before_ok = report_digest_timeline(rf->events, rf->nevents,
+						   c->changes_mark,
+						   session_team_mac, sess,
+						   c->changes_gen, h,
+						   &e) == 0 &&
+			!memcmp(h, c->changes_rows, sizeof(h));
+		if (!before_ok)
+			hide(rf,
+			     xasprintf("report %lld: its timeline up to "
+				       "event %llu is not as it was "
+				       "taken in: not shown",
+				       id,
+				       (unsigned long long)c->changes_mark));
+	}
+	ok = xcalloc(rf->nevents + 1, sizeof(*ok));
+	for (size_t i = 0; i < rf->nevents; i++) {
+		const struct event *ev = &rf->events[i];
+		const struct report_chain_entry *e =
+			report_chain_change(c, (uint64_t)ev->id);
+
+		ok[i] = (ev->id > 0 && (uint64_t)ev->id <= c->changes_mark)
+			? before_ok
+			: e &&
+				report_change_matches(e, ev, session_team_mac,
+						      sess);
+	}
+	report_chain_derive(c, rf->events, ok, rf->nevents, who_of,
+			    (void *)team, &d, &notes, &nnotes);
+	for (size_t i = 0; i < nnotes; i++)
+		hide(rf, notes[i]);
+	free(notes);
+	for (size_t i = 0; i < rf->nevents; i++) {
+		struct event *ev = &rf->events[i];
+
+		if (!ok[i] && (uint64_t)ev->id <= c->changes_mark) {
+			event_release(ev);
+			continue;
+		}
+		if (!ok[i]) {
+			hide(rf,
+			     xasprintf("report %lld: event %lld (%s) %s: not "
+				       "shown",
+				       id, (long long)ev->id, ev->kind,
+				       report_chain_change(c, (uint64_t)ev->id)
+					       ? "is not as its signed change "
+						 "has it"
+					       : "has no signed change"));
+			event_release(ev);
+			continue;
+		}
+		rf->events[k++] = *ev;
+	}
+	rf->nevents = k;
+	free(ok);
+	if (!rf->r.state || strcmp(rf->r.state, d.state))
+		hide(rf,
+		     xasprintf("report %lld: the server says its state is "
+			       "%s, its signed changes %s: shown as "
+			       "signed",
+			       id, rf->r.state ? rf->r.state : "(none)",
+			       d.state));
+	if (!rf->r.severity || strcmp(rf->r.severity, d.severity))
+		hide(rf,
+		     xasprintf("report %lld: the server says its severity "
+			       "is %s, its signed changes %s: shown as "
+			       "signed",
+			       id, rf->r.severity ? rf->r.severity : "(none)",
+			       d.severity));
+	if (strcmp(rf->r.claimed_by ? rf->r.claimed_by : "", d.claimed))
+		hide(rf,
+		     xasprintf("report %lld: the server says it is %s%s, "
+			       "its signed changes %s%s: shown as signed",
+			       id, rf->r.claimed_by ? "claimed by " : "",
+			       rf->r.claimed_by ? rf->r.claimed_by
+						: "unclaimed",
+			       d.claimed[0] ? "claimed by " : "",
+			       d.claimed[0] ? d.claimed : "unclaimed"));
+	if (rf->r.consent_credit != d.credit ||
+	    rf->r.consent_exploit != d.exploit || rf->r.public != d.public ||
+	    (rf->r.release_started > 0) != (d.release > 0))
+		hide(rf,
+		     xasprintf("report %lld: the server's consents, "
+			       "publicity or release start differ from "
+			       "its signed changes: shown as signed",
+			       id));
+	set_str(&rf->r.state, d.state);
+	set_str(&rf->r.severity, d.severity);
+	set_str(&rf->r.claimed_by, d.claimed);
+	rf->r.consent_credit = d.credit;
+	rf->r.consent_exploit = d.exploit;
+	rf->r.public = d.public;
+	if ((rf->r.release_started > 0) != (d.release > 0))
+		rf->r.release_started = (time_t)d.release;
+}
+
+/* rf's decided date as its signed changes have it, and what of its
+ * decisions and proposals they do not record, named. */
+static int account_dates(struct session *sess, struct report_full *rf,
+			 struct err *err)
+{
+	struct store *s = session_store(sess, err);
+	struct decision *dc = NULL;
+	struct proposal *p = NULL;
+	size_t nd = 0, np = 0;
+	int r;
+
+	if ((r = store_decisions_get(s, rf->r.id, &dc, &nd, err)) == 0 &&
+	    (r = store_proposals_get(s, rf->r.id, &p, &np, err)) == 0)
+		report_log_dates(sess, rf, &dc, &nd, &p, &np, true);
+	for (size_t i = 0; i < nd; i++)
+		decision_release(&dc[i]);
+	free(dc);
+	for (size_t i = 0; i < np; i++)
+		proposal_release(&p[i]);
+	free(p);
+	return r;
 }
 
 int report_log_account(struct session *sess, struct report_full *rf,
@@ -471,6 +785,130 @@ int report_log_account(struct session *sess, struct report_full *rf,
 		rf->files[k++] = rf->files[i];
 	}
 	rf->nfiles = k;
-	report_chain_release(&c);
-	return 0;
+	account_timeline(sess, team, &c, rf);
+	rf->chain = xmalloc(sizeof(*rf->chain));
+	*rf->chain = c;
+	return account_dates(sess, rf, err);
+}
+
+bool report_log_row_signed(struct session *sess, const struct report_full *rf,
+			   const char *kind, int64_t id, const char *text)
+{
+	const struct report_chain *c = rf->chain;
+
+	if (!c)
+		return true;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct report_chain_entry *e = &c->e[i];
+		unsigned char h[SIGN_HASH_BYTES];
+		struct err err = { 0, "" };
+
+		if (e->kind == REPORT_EV_CHANGE && e->event_kind &&
+		    !strcmp(e->event_kind, kind) && e->ref == (uint64_t)id &&
+		    report_digest_text(REPORT_DIGEST_ROW, text,
+				       session_team_mac, sess, e->generation, h,
+				       &err) == 0 &&
+		    !memcmp(h, e->row, sizeof(h)))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the decisions and proposals from before rf's changes were
+ * signed are as its changes-taken-in has them. */
+static bool dates_taken(struct session *sess, const struct report_chain *c,
+			const struct decision *dc, size_t nd,
+			const struct proposal *p, size_t np)
+{
+	unsigned char h[SIGN_HASH_BYTES];
+	struct err err = { 0, "" };
+
+	return report_digest_dates(dc, nd, c->dates_decisions, p, np,
+				   c->dates_proposals, session_team_mac, sess,
+				   c->changes_gen, h, &err) == 0 &&
+		!memcmp(h, c->dates, sizeof(h));
+}
+
+/* The filter of report_log_dates, on c (report id's): each row dropped
+ * named in say's hidden lines (NULL: quietly); the kept decisions
+ * counted in *nd. */
+static void filter_dates(struct session *sess, const struct report_full *rf,
+			 struct decision *dc, size_t *nd, struct proposal *p,
+			 size_t *np, struct report_full *say)
+{
+	const struct report_chain *c = rf->chain;
+	long long id = (long long)rf->r.id;
+	size_t k = 0;
+	bool taken = dates_taken(sess, c, dc, *nd, p, *np);
+
+	if (!taken && say)
+		hide(say,
+		     xasprintf("report %lld: its dates from before its "
+			       "changes were signed are not as they "
+			       "were taken in: not shown",
+			       id));
+	for (size_t i = 0; i < *np; i++) {
+		bool before = p[i].id > 0 &&
+			(uint64_t)p[i].id <= c->dates_proposals;
+		char *text = before ? NULL : report_row_proposal(&p[i]);
+		bool ok = before
+			? taken
+			: report_log_row_signed(sess, rf, "date-propose",
+						p[i].id, text);
+
+		free(text);
+		if (!ok) {
+			if (!before && say)
+				hide(say,
+				     xasprintf("report %lld: proposal "
+					       "%lld has no signed "
+					       "change: not shown",
+					       id, (long long)p[i].id));
+			proposal_release(&p[i]);
+			continue;
+		}
+		p[k++] = p[i];
+	}
+	*np = k;
+	k = 0;
+	for (size_t i = 0; i < *nd; i++) {
+		bool before = dc[i].id > 0 &&
+			(uint64_t)dc[i].id <= c->dates_decisions;
+		char *text = before ? NULL : report_row_decision(&dc[i]);
+		bool ok = before ? taken
+				 : report_log_row_signed(sess, rf, "date-set",
+							 dc[i].id, text);
+
+		free(text);
+		if (!ok) {
+			if (!before && say)
+				hide(say,
+				     xasprintf("report %lld: decision "
+					       "%lld has no signed "
+					       "change: not shown",
+					       id, (long long)dc[i].id));
+			decision_release(&dc[i]);
+			continue;
+		}
+		dc[k++] = dc[i];
+	}
+	*nd = k;
+}
+
+void report_log_dates(struct session *sess, struct report_full *rf,
+		      struct decision **dc, size_t *nd, struct proposal **p,
+		      size_t *np, bool say)
+{
+	if (!rf->chain || !rf->chain->changes_from[0])
+		return;
+	filter_dates(sess, rf, *dc, nd, *p, np, say ? rf : NULL);
+	rf->r.disclosure = *nd ? (*dc)[*nd - 1].date : 0;
+}
+
+void report_log_dates_quiet(struct session *sess, const struct report_full *rf,
+			    struct decision *dc, size_t *nd, struct proposal *p,
+			    size_t *np)
+{
+	if (rf->chain && rf->chain->changes_from[0])
+		filter_dates(sess, rf, dc, nd, p, np, NULL);
 }

@@ -14,6 +14,7 @@
 
 #include "core/report.h"
 #include "core/session.h"
+#include "store/store.h"
 
 /* What an import brings in, for its signed event. */
 struct report_log_import {
@@ -42,4 +43,34 @@ int report_log_import(struct session *sess, const struct report_log_import *in,
 int report_log_account(struct session *sess, struct report_full *rf,
 		       struct err *err);
 
+/* The event hook (store_set_event_hook; data is the session): before
+ * an events row about report, its chain takes in the timeline from
+ * before its changes were signed, once (and, on a team database from
+ * before the reports' chains, every report's rows, as an import
+ * would); after it, the officer's signed change binding the row. */
+int report_log_before(void *data, int64_t report, struct err *err);
+int report_log_after(void *data, const struct store_event_written *w,
+		     struct err *err);
+
+/* Whether the row of another table that rf's report names (a decision
+ * or a proposal: its id, its canonical text, reportchain.h) is recorded
+ * by a verified change of kind ("date-set", "date-propose"); true where
+ * rf has no verified chain (SQLite). */
+bool report_log_row_signed(struct session *sess, const struct report_full *rf,
+			   const char *kind, int64_t id, const char *text);
+
+/* Drops from *dc and *p (rf's report's decisions and proposals, as
+ * read) those its verified chain does not record: a change of kind
+ * "date-set" or "date-propose" naming the row (report_log_row_signed),
+ * or the taking in of those from before its changes were signed, as
+ * they were then.  rf->r.disclosure becomes the latest kept decision's
+ * date.  Each dropped row is named in rf->hidden when say.  Nothing
+ * where rf has no verified chain. */
+void report_log_dates(struct session *sess, struct report_full *rf,
+		      struct decision **dc, size_t *nd, struct proposal **p,
+		      size_t *np, bool say);
+/* The same filter, naming nothing and leaving rf as it is. */
+void report_log_dates_quiet(struct session *sess, const struct report_full *rf,
+			    struct decision *dc, size_t *nd, struct proposal *p,
+			    size_t *np);
 #endif

@@ -17,6 +17,7 @@
 #include "core/teamchain.h"
 #include "crypto/crypto.h"
 #include "crypto/signkey.h"
+#include "core/reportlog.h"
 #include "crypto/teamkey.h"
 #include "store/store.h"
 
@@ -47,6 +48,7 @@ struct session_seal {
 	size_t nchecked;
 	bool checked_loaded;
 	struct sign_key *sk; /* its signing key, once needed */
+	struct store_event_hook hook; /* signs each change (reportlog.h) */
 };
 
 static struct team_key *key_of_gen(struct session *sess, int gen, char **why);
@@ -1372,11 +1374,12 @@ int session_report_append(struct session *sess, struct report_chain *c,
 	if ((r = report_chain_sign(c, &z->chain, ev, me, z->sk, &body, &len,
 				   sig, err)) < 0)
 		return r;
-	r = store_report_event_add(sess->store, c->report, (int64_t)ev->seq,
-				   body, len, sig, sizeof(sig), err);
+	r = store_report_event_add(sess->store, c->report, c->last_place, body,
+				   len, sig, sizeof(sig), err);
 	if (r == 0) {
 		memset(&row, 0, sizeof(row));
 		row.report_id = c->report;
+		row.seq = c->last_place + 1;
 		row.body = body;
 		row.len = len;
 		row.sig = sig;
@@ -1741,8 +1744,15 @@ static void seal_install(struct session *sess)
 		sess->seal->z.stale = stale_cb;
 		sess->seal->z.mac = mac_cb;
 		sess->seal->z.ready = ready_cb;
+		sess->seal->hook.data = sess;
+		sess->seal->hook.before = report_log_before;
+		sess->seal->hook.after = report_log_after;
 	}
 	store_set_sealer(sess->store, &sess->seal->z);
+	/* On a team server each change to a report is signed in its
+	 * report's chain, in the write's transaction. */
+	if (store_has_team(sess->store))
+		store_set_event_hook(sess->store, &sess->seal->hook);
 }
 
 int session_team_key_rotate(struct session *sess, bool *rotated,

@@ -189,18 +189,29 @@ struct triage_run {
 
 /* Logs one event and adds its detail to the summary.  The event is the
  * change: the store applies a state, severity, claim, consent or public
- * event to the report's row (or refuses it), nothing else writes it. */
-static int note_event(struct session *sess, struct triage_run *t,
-		      const char *kind, char *detail, struct err *err)
+ * event to the report's row (or refuses it), nothing else writes it.
+ * value is what it sets, typed (the state, the severity, the claimer or
+ * "" for a release, "credit" or "exploit", "1" for public): what every
+ * client derives the report from (core/reportlog.c); the detail is only
+ * shown. */
+static int note_value(struct session *sess, struct triage_run *t,
+		      const char *kind, char *detail, const char *value,
+		      struct err *err)
 {
-	int rc = store_event_add(sess->store, t->c->id, sess->officer, kind,
-				 detail, err);
+	int rc = store_event_add_ref(sess->store, t->c->id, sess->officer, kind,
+				     detail, 0, value, err);
 
 	if (rc == 0)
 		sbuf_addf(&t->summary, "%s%s", t->summary.len ? "; " : "",
 			  detail);
 	free(detail);
 	return rc;
+}
+
+static int note_event(struct session *sess, struct triage_run *t,
+		      const char *kind, char *detail, struct err *err)
+{
+	return note_value(sess, t, kind, detail, NULL, err);
 }
 
 /* A move to disclosed while the decided date is ahead: only with early
@@ -253,12 +264,13 @@ static int claim(struct session *sess, struct triage_run *t,
 			"it over",
 			(long long)t->c->id, held);
 	if (*held)
-		return note_event(sess, t, "claim",
+		return note_value(sess, t, "claim",
 				  xasprintf("claimed by %s, taken over from %s",
 					    sess->officer, held),
-				  err);
-	return note_event(sess, t, "claim",
-			  xasprintf("claimed by %s", sess->officer), err);
+				  sess->officer, err);
+	return note_value(sess, t, "claim",
+			  xasprintf("claimed by %s", sess->officer),
+			  sess->officer, err);
 }
 
 /* --- duplicates -------------------------------------------------------*/
@@ -444,9 +456,9 @@ static int apply(struct session *sess, void *data, struct err *err)
 		     (rc = triage_check_transition(r.state, c->state, err)) <
 			     0) ||
 		    (rc = check_early(sess, t, &r, err)) < 0 ||
-		    (rc = note_event(sess, t, "state",
+		    (rc = note_value(sess, t, "state",
 				     xasprintf("%s -> %s", r.state, c->state),
-				     err)) < 0)
+				     c->state, err)) < 0)
 			goto out;
 		/* Back to triaged: the link ends (closing keeps it). */
 		if (linked && !strcmp(r.state, "duplicate") &&
@@ -461,38 +473,38 @@ static int apply(struct session *sess, void *data, struct err *err)
 	if (c->of && (rc = link_duplicate(sess, t, &r, linked, err)) < 0)
 		goto out;
 	if (c->severity && strcmp(c->severity, r.severity)) {
-		if ((rc = note_event(sess, t, "severity",
+		if ((rc = note_value(sess, t, "severity",
 				     xasprintf("%s -> %s", r.severity,
 					       c->severity),
-				     err)) < 0)
+				     c->severity, err)) < 0)
 			goto out;
 	}
 	if (c->claim && (rc = claim(sess, t, &r, err)) < 0)
 		goto out;
 	if (c->unclaim) {
-		if ((rc = note_event(sess, t, "claim",
+		if ((rc = note_value(sess, t, "claim",
 				     xasprintf("released by %s", sess->officer),
-				     err)) < 0)
+				     "", err)) < 0)
 			goto out;
 	}
 	if (c->public && !r.public) {
-		if ((rc = note_event(
+		if ((rc = note_value(
 			     sess, t, "public",
 			     xstrdup("marked already public: the policy date is now"),
-			     err)) < 0)
+			     "1", err)) < 0)
 			goto out;
 	}
 	if (c->consent_credit && !r.consent_credit) {
-		if ((rc = note_event(sess, t, "consent",
+		if ((rc = note_value(sess, t, "consent",
 				     xstrdup("reporter consents to be credited"),
-				     err)) < 0)
+				     "credit", err)) < 0)
 			goto out;
 	}
 	if (c->consent_exploit && !r.consent_exploit) {
-		if ((rc = note_event(
+		if ((rc = note_value(
 			     sess, t, "consent",
 			     xstrdup("reporter consents to the release of exploit code"),
-			     err)) < 0)
+			     "exploit", err)) < 0)
 			goto out;
 	}
 	if (c->note)

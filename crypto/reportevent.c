@@ -9,10 +9,12 @@
 
 #define MAGIC "SRE"
 
+#include <stddef.h>
+
 struct kind_row {
 	enum report_event_kind kind;
 	const char *name, *sets, *clear;
-	enum report_field fields[8];
+	enum report_field fields[16];
 };
 
 static const struct kind_row kinds[] = {
@@ -24,17 +26,23 @@ static const struct kind_row kinds[] = {
 #undef REPORT_KIND
 };
 
+/* Each field: its type, name and where struct report_event holds it (a
+ * list of hashes: the array; its count is nfiles, the only list). */
 static const struct field_row {
 	enum report_field_type type;
 	const char *name;
+	size_t off;
 } fields[] = {
-	[REF_NONE] = { REF_T_U32, "" },
-#define REPORT_FIELD(id, t, nm) [REF_##id] = { t, nm },
+	[REF_NONE] = { REF_T_U32, "", 0 },
+#define REPORT_FIELD(id, t, nm, member) \
+	[REF_##id] = { t, nm, offsetof(struct report_event, member) },
 #define REPORT_KIND(...)
 #include "crypto/reportevent.def"
 #undef REPORT_FIELD
 #undef REPORT_KIND
 };
+
+#define AT(ev, f, type) ((type *)((char *)(ev) + fields[f].off))
 
 static const struct kind_row *kind_of(enum report_event_kind kind)
 {
@@ -66,6 +74,10 @@ void report_event_release(struct report_event *ev)
 {
 	free(ev->files);
 	free(ev->note);
+	free(ev->event_kind);
+	free(ev->state);
+	free(ev->severity);
+	free(ev->claimed);
 	memset(ev, 0, sizeof(*ev));
 }
 
@@ -133,29 +145,19 @@ static int put_field(struct sbuf *b, const struct report_event *ev,
 		     enum report_field f, struct err *err)
 {
 	const char *nm = fields[f].name;
+	const char *str;
 
-	switch (f) {
-	case REF_GENERATION:
-		put_u32(b, ev->generation);
+	switch (fields[f].type) {
+	case REF_T_U32:
+		put_u32(b, *AT(ev, f, const uint32_t));
 		return 0;
-	case REF_MESSAGE:
-		put_u64(b, ev->message);
+	case REF_T_U64:
+		put_u64(b, *AT(ev, f, const uint64_t));
 		return 0;
-	case REF_TAKEN_IN:
-		put_u64(b, ev->taken_in);
+	case REF_T_HASH:
+		sbuf_add(b, AT(ev, f, const char), SIGN_HASH_BYTES);
 		return 0;
-	case REF_DIGEST:
-	case REF_VALUES:
-	case REF_SIGNATURES:
-	case REF_REPORT: {
-		const unsigned char *h = f == REF_DIGEST ? ev->digest
-			: f == REF_VALUES		 ? ev->values
-			: f == REF_REPORT		 ? ev->report_values
-							 : ev->signatures;
-		sbuf_add(b, (const char *)h, SIGN_HASH_BYTES);
-		return 0;
-	}
-	case REF_FILES:
+	case REF_T_HASHES:
 		if (ev->nfiles > REPORT_HASHES_MAX ||
 		    (ev->nfiles && !ev->files))
 			return bad(err, nm, "more than 4096 hashes");
@@ -169,15 +171,19 @@ static int put_field(struct sbuf *b, const struct report_event *ev,
 				 SIGN_HASH_BYTES);
 		}
 		return 0;
-	case REF_NOTE:
-		if (!ev->note || !str_ok(ev->note, strlen(ev->note)))
+	case REF_T_STR:
+	case REF_T_OSTR:
+		str = *AT(ev, f, char *const);
+		if (fields[f].type == REF_T_OSTR && (!str || !*str)) {
+			put_u32(b, 0);
+			return 0;
+		}
+		if (!str || !str_ok(str, strlen(str)))
 			return bad(err, nm,
 				   "not 1 to 256 printable characters");
-		put_u32(b, (uint32_t)strlen(ev->note));
-		sbuf_add(b, ev->note, strlen(ev->note));
+		put_u32(b, (uint32_t)strlen(str));
+		sbuf_add(b, str, strlen(str));
 		return 0;
-	case REF_NONE:
-		break;
 	}
 	return bad(err, "?", "unknown field");
 }
@@ -277,27 +283,20 @@ static int get_field(struct rd *r, struct report_event *ev, enum report_field f,
 	const unsigned char *p;
 	uint32_t n;
 
-	switch (f) {
-	case REF_GENERATION:
-		return get_u32(r, &ev->generation) ? 0
-						   : bad(err, nm, "cut short");
-	case REF_MESSAGE:
-		return get_u64(r, &ev->message) ? 0 : bad(err, nm, "cut short");
-	case REF_TAKEN_IN:
-		return get_u64(r, &ev->taken_in) ? 0
-						 : bad(err, nm, "cut short");
-	case REF_DIGEST:
-		return get_hash(r, ev->digest) ? 0 : bad(err, nm, "cut short");
-	case REF_VALUES:
-		return get_hash(r, ev->values) ? 0 : bad(err, nm, "cut short");
-	case REF_SIGNATURES:
-		return get_hash(r, ev->signatures) ? 0
-						   : bad(err, nm, "cut short");
-	case REF_REPORT:
-		return get_hash(r, ev->report_values)
+	switch (fields[f].type) {
+	case REF_T_U32:
+		return get_u32(r, AT(ev, f, uint32_t))
 			? 0
 			: bad(err, nm, "cut short");
-	case REF_FILES:
+	case REF_T_U64:
+		return get_u64(r, AT(ev, f, uint64_t))
+			? 0
+			: bad(err, nm, "cut short");
+	case REF_T_HASH:
+		return get_hash(r, AT(ev, f, unsigned char))
+			? 0
+			: bad(err, nm, "cut short");
+	case REF_T_HASHES:
 		if (!get_u32(r, &n) || n > REPORT_HASHES_MAX)
 			return bad(err, nm, "more than 4096 hashes");
 		if (!take(r, (size_t)n * SIGN_HASH_BYTES, &p))
@@ -313,15 +312,17 @@ static int get_field(struct rd *r, struct report_event *ev, enum report_field f,
 			ev->nfiles = n;
 		}
 		return 0;
-	case REF_NOTE:
-		if (!get_u32(r, &n) || n > REPORT_STR_MAX || !take(r, n, &p) ||
-		    !str_ok((const char *)p, n))
+	case REF_T_STR:
+	case REF_T_OSTR:
+		if (!get_u32(r, &n) || n > REPORT_STR_MAX || !take(r, n, &p))
+			return bad(err, nm, "cut short or past 256 bytes");
+		if (!n && fields[f].type == REF_T_OSTR)
+			return 0;
+		if (!str_ok((const char *)p, n))
 			return bad(err, nm,
 				   "not 1 to 256 printable characters");
-		ev->note = xstrndup((const char *)p, n);
+		*AT(ev, f, char *) = xstrndup((const char *)p, n);
 		return 0;
-	case REF_NONE:
-		break;
 	}
 	return bad(err, "?", "unknown field");
 }

@@ -14,7 +14,7 @@
  * all integers big-endian; a field as its type says: u32 (4), u64 (8), a
  * hash (32), hashes (u32 count, at most 4096, then 32 bytes each,
  * strictly ascending), a string (u32 length, 1 to 256 bytes of printable
- * ASCII).  Every value has exactly one encoding: the decoder refuses any
+ * ASCII), an optional string (the same, 0 to 256 bytes).  Every value has exactly one encoding: the decoder refuses any
  * other (an unknown kind or version, a length past its limit or its end,
  * an unsorted or repeated list, bytes left over).  The chain hash is
  * BLAKE2b-256 of the encoding; the signature is Ed25519 over it, by the
@@ -43,11 +43,12 @@ enum report_field_type {
 	REF_T_HASH,
 	REF_T_HASHES,
 	REF_T_STR,
+	REF_T_OSTR, /* a string that may be empty (NULL in the struct) */
 };
 
 enum report_field {
 	REF_NONE,
-#define REPORT_FIELD(id, type, name) REF_##id,
+#define REPORT_FIELD(id, ...) REF_##id,
 #define REPORT_KIND(...)
 #include "crypto/reportevent.def"
 #undef REPORT_FIELD
@@ -85,7 +86,28 @@ struct report_event {
 	size_t nfiles;
 	uint64_t taken_in;
 	char *note;
+	/* a change: the events row, its kind and ref, keyed hashes of its
+	 * value, its text and the row of another table it names */
+	uint64_t event;
+	char *event_kind;
+	uint64_t ref;
+	unsigned char value[SIGN_HASH_BYTES];
+	unsigned char detail[SIGN_HASH_BYTES];
+	unsigned char row[SIGN_HASH_BYTES];
+	/* changes taken in: the report's scalar state as it stood */
+	char *state;
+	char *severity;
+	char *claimed;
+	uint32_t flags; /* REPORT_FLAG_* */
+	uint64_t release;
+	uint64_t decisions, proposals; /* the newest of each taken in */
+	unsigned char dates[SIGN_HASH_BYTES];
 };
+
+/* The flags of a changes-taken-in event. */
+#define REPORT_FLAG_CREDIT 1u
+#define REPORT_FLAG_EXPLOIT 2u
+#define REPORT_FLAG_PUBLIC 4u
 
 void report_event_release(struct report_event *ev);
 /* The kind's name ("import"), or NULL for no kind of the table. */

@@ -25,7 +25,7 @@ void decision_release(struct decision *d)
 	memset(d, 0, sizeof(*d));
 }
 
-int store_proposal_add(struct store *s, const struct proposal *p,
+int store_proposal_add(struct store *s, const struct proposal *p, int64_t *id,
 		       struct err *err)
 {
 	struct stmt *st;
@@ -46,7 +46,8 @@ int store_proposal_add(struct store *s, const struct proposal *p,
 	}
 	if (!(st = db_stmt(s,
 			   "INSERT INTO proposals (report_id, by, date, reason,"
-			   " officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+			   " officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+			   " RETURNING id",
 			   err))) {
 		free(by);
 		free(reason);
@@ -58,7 +59,7 @@ int store_proposal_add(struct store *s, const struct proposal *p,
 	db_text(st, 4, reason);
 	db_text(st, 5, p->officer ? p->officer : "unknown");
 	db_int(st, 6, (int64_t)p->at);
-	r = db_run(s, st, NULL, "cannot store the proposal", NULL, err);
+	r = db_run(s, st, id, "cannot store the proposal", NULL, err);
 	free(by);
 	free(reason);
 	return r;
@@ -104,7 +105,7 @@ int store_proposals_get(struct store *s, int64_t report_id,
 	return 0;
 }
 
-int store_decision_add(struct store *s, const struct decision *d,
+int store_decision_add(struct store *s, const struct decision *d, int64_t *id,
 		       struct err *err)
 {
 	struct stmt *st;
@@ -119,7 +120,8 @@ int store_decision_add(struct store *s, const struct decision *d,
 	if (!(st = db_stmt(
 		      s,
 		      "INSERT INTO decisions (report_id, date, verdict, reason,"
-		      " override, officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		      " override, officer, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+		      " RETURNING id",
 		      err))) {
 		free(reason);
 		return ERR_IO;
@@ -131,7 +133,7 @@ int store_decision_add(struct store *s, const struct decision *d,
 	db_int(st, 5, d->override);
 	db_text(st, 6, d->officer ? d->officer : "unknown");
 	db_int(st, 7, (int64_t)d->at);
-	r = db_run(s, st, NULL, "cannot store the decision", NULL, err);
+	r = db_run(s, st, id, "cannot store the decision", NULL, err);
 	free(reason);
 	return r;
 }

@@ -16,6 +16,7 @@ void event_release(struct event *e)
 	free(e->officer);
 	free(e->kind);
 	free(e->detail);
+	free(e->value);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -82,17 +83,48 @@ int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
 			const char *kind, const char *detail, int64_t ref,
 			const char *value, struct err *err)
 {
+	return store_event_add_row(s, report_id, officer, kind, detail, ref,
+				   value, NULL, err);
+}
+
+void store_set_event_hook(struct store *s, const struct store_event_hook *h)
+{
+	s->hook = h;
+}
+
+/* The event hook's after for the row just written as id. */
+static int hook_after(struct store *s, int64_t id, int64_t report_id,
+		      const char *kind, const char *detail, int64_t ref,
+		      const char *value, const char *row, struct err *err)
+{
+	struct store_event_written w = { id,  report_id, kind, detail,
+					 ref, value,	 row };
+
+	return s->hook->after(s->hook->data, &w, err);
+}
+
+int store_event_add_row(struct store *s, int64_t report_id, const char *officer,
+			const char *kind, const char *detail, int64_t ref,
+			const char *value, const char *row, struct err *err)
+{
+	bool hooked = s->hook && report_id;
 	struct stmt *st;
+	int64_t id = 0;
 	char *sealed;
 	int r;
 
+	if (hooked && (r = s->hook->before(s->hook->data, report_id, err)) < 0)
+		return r;
 	if ((r = detail_sealed(s, report_id, kind, detail, &sealed, err)) < 0)
 		return r;
 	if (!(st = db_stmt(
 		      s,
-		      "INSERT INTO events (report_id, at, officer, kind, detail,"
-		      " ref, value) VALUES (nullif(?1, 0), ?2, ?3, ?4, ?5,"
-		      " nullif(?6, 0), ?7)",
+		      hooked ? "INSERT INTO events (report_id, at, officer, kind,"
+			       " detail, ref, value) VALUES (nullif(?1, 0), ?2,"
+			       " ?3, ?4, ?5, nullif(?6, 0), ?7) RETURNING id"
+			     : "INSERT INTO events (report_id, at, officer, kind,"
+			       " detail, ref, value) VALUES (nullif(?1, 0), ?2,"
+			       " ?3, ?4, ?5, nullif(?6, 0), ?7)",
 		      err))) {
 		free(sealed);
 		return ERR_IO;
@@ -104,8 +136,12 @@ int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
 	db_text(st, 5, sealed ? sealed : detail ? detail : "");
 	db_int(st, 6, ref);
 	db_text(st, 7, value);
-	r = db_send(s, st, "cannot record the event", err);
+	r = hooked ? db_run(s, st, &id, "cannot record the event", NULL, err)
+		   : db_send(s, st, "cannot record the event", err);
 	free(sealed);
+	if (r == 0 && hooked)
+		r = hook_after(s, id, report_id, kind, detail, ref, value, row,
+			       err);
 	return r;
 }
 
@@ -117,7 +153,8 @@ int store_events_add(struct store *s, const int64_t *report_ids, size_t n,
 	struct stmt *st;
 	int r = 0;
 
-	if (s->kind != STORE_POSTGRESQL) {
+	/* With the hook, each signed as it is written. */
+	if (s->kind != STORE_POSTGRESQL || s->hook) {
 		for (size_t i = 0; i < n && r == 0; i++)
 			r = store_event_add(s, report_ids[i], officer, kind,
 					    detail, err);
@@ -187,6 +224,8 @@ static void read_event(struct stmt *st, void *elem)
 	e->officer = db_col_str(st, 3);
 	e->kind = db_col_str(st, 4);
 	e->detail = db_col_str(st, 5);
+	e->ref = db_col_int(st, 6);
+	e->value = db_col_str(st, 7);
 }
 
 static void release_event(void *elem)
@@ -210,7 +249,8 @@ int store_events_get(struct store *s, int64_t report_id, struct event **out,
 {
 	struct stmt *st = db_stmt(
 		s,
-		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail,"
+		" coalesce(ref, 0), value FROM events"
 		" WHERE ?1 = 0 OR report_id = ?1 ORDER BY id",
 		err);
 
@@ -229,7 +269,8 @@ int store_events_kind(struct store *s, int64_t report_id, const char *kind,
 	 * kind, and only they are sent and opened. */
 	struct stmt *st = db_stmt(
 		s,
-		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail,"
+		" coalesce(ref, 0), value FROM events"
 		" WHERE report_id = ?1 AND kind = ?2 ORDER BY id",
 		err);
 
@@ -247,7 +288,8 @@ int store_events_fixcve(struct store *s, int64_t report_id, struct event **out,
 {
 	struct stmt *st = db_stmt(
 		s,
-		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail,"
+		" coalesce(ref, 0), value FROM events"
 		" WHERE report_id IS NOT NULL AND (?1 = 0 OR report_id = ?1)"
 		" AND (kind = 'fix' OR kind LIKE 'fix-%' OR kind LIKE 'cve-%')"
 		" ORDER BY report_id, id",
@@ -266,8 +308,9 @@ int store_events_fixcve_page(struct store *s, const int64_t *ids, size_t n,
 {
 	int rc = db_rows_ids(
 		s,
-		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail"
-		" FROM events WHERE report_id IN (" DB_IDS ")"
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail,"
+		" coalesce(ref, 0), value FROM events WHERE report_id IN (" DB_IDS
+		")"
 		" AND (kind = 'fix' OR kind LIKE 'fix-%' OR kind LIKE 'cve-%')"
 		" ORDER BY report_id, id",
 		ids, n, (void **)out, nout, sizeof(**out), read_event,
@@ -286,7 +329,8 @@ int store_events_linked(struct store *s, const char *detail, struct event **out,
 	 * events. */
 	struct stmt *st = db_stmt(
 		s,
-		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail FROM events"
+		"SELECT id, coalesce(report_id, 0), at, officer, kind, detail,"
+		" coalesce(ref, 0), value FROM events"
 		" WHERE kind = 'duplicate-of' AND report_id IN (SELECT report_id FROM events"
 		"  WHERE kind = 'duplicate-of' AND detail = ?1 AND report_id IS NOT NULL)"
 		" ORDER BY report_id, id",
@@ -352,6 +396,23 @@ int64_t store_event_count(struct store *s, int64_t report_id)
 		return -1;
 	db_int(st, 1, report_id);
 	return db_count(st);
+}
+
+int store_event_max(struct store *s, int64_t report_id, int64_t *max,
+		    struct err *err)
+{
+	struct stmt *st = db_stmt(
+		s,
+		"SELECT coalesce(max(id), 0) FROM events WHERE report_id = ?1",
+		err);
+
+	*max = 0;
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, report_id);
+	if ((*max = db_count(st)) < 0)
+		return store_dberr(s, err, "cannot read the report's events");
+	return 0;
 }
 
 /* store_events_since's result as it grows: each report once. */

@@ -51,27 +51,41 @@ int store_report_events(struct store *s, int64_t report_id,
 		       release_row, "cannot read a report's chain", err);
 }
 
-int store_report_event_add(struct store *s, int64_t report_id, int64_t seq,
+int store_report_event_add(struct store *s, int64_t report_id, int64_t after,
 			   const unsigned char *body, size_t len,
 			   const unsigned char *sig, size_t siglen,
 			   struct err *err)
 {
+	/* Only at the place after the chain's last as its writer read it:
+	 * a row anyone slipped in meanwhile (a colleague's, or junk that
+	 * no reader uses) makes the writer read the chain again, and a
+	 * junk row never holds a place a genuine event needs. */
 	struct stmt *st = db_stmt(s,
 				  "INSERT INTO report_events"
 				  " (report_id, seq, body, sig)"
-				  " VALUES (?1, ?2, ?3, ?4)",
+				  " SELECT ?1, ?2 + 1, ?3, ?4 WHERE coalesce(("
+				  "  SELECT max(seq) FROM report_events"
+				  "  WHERE report_id = ?1), 0) = ?2"
+				  " RETURNING id",
 				  err);
+	int64_t id = 0;
+	int r;
 
 	if (!st)
 		return ERR_IO;
 	db_int(st, 1, report_id);
-	db_int(st, 2, seq);
+	db_int(st, 2, after);
 	db_blob(st, 3, body, len);
 	db_blob(st, 4, sig, siglen);
-	return db_run(s, st, NULL, "cannot append to a report's chain",
-		      "a colleague wrote to this report's chain at the same "
-		      "time: try again",
-		      err);
+	r = db_run(s, st, &id, "cannot append to a report's chain",
+		   "a colleague wrote to this report's chain at the same "
+		   "time: try again",
+		   err);
+	if (r == 0 && !id)
+		r = err_setc(err, ERR_DUPLICATE,
+			     "a colleague wrote to this report's chain at the "
+			     "same time: try again");
+	return r;
 }
 
 static void read_id(struct stmt *st, void *elem)

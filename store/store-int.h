@@ -23,6 +23,7 @@ struct store {
 	int busy_timeout_ms;
 	int found_version; /* the schema version store_open found */
 	const struct store_sealer *sealer; /* NULL: fields stored clear */
+	const struct store_event_hook *hook; /* NULL: none */
 	int clear_ids; /* messages with a clear Message-ID or content
 				 * hash (before keyed lookups): -1 unknown */
 	int clear_addrs; /* participants with a clear address: the same */

@@ -209,10 +209,10 @@ void report_event_row_release(struct report_event_row *r);
 int store_report_events(struct store *s, int64_t report_id,
 			struct report_event_row **out, size_t *n,
 			struct err *err);
-/* Appends one at place seq of report_id's chain (inside the caller's
- * write transaction); ERR_DUPLICATE when a colleague took that place
- * first. */
-int store_report_event_add(struct store *s, int64_t report_id, int64_t seq,
+/* Appends one at the place after `after` (the last place its writer
+ * read) of report_id's chain (inside the caller's write transaction);
+ * ERR_DUPLICATE when anything took that place first. */
+int store_report_event_add(struct store *s, int64_t report_id, int64_t after,
 			   const unsigned char *body, size_t len,
 			   const unsigned char *sig, size_t siglen,
 			   struct err *err);
@@ -400,10 +400,46 @@ int store_event_add_ref(struct store *s, int64_t report_id, const char *officer,
 int store_events_add(struct store *s, const int64_t *report_ids, size_t n,
 		     const char *officer, const char *kind, const char *detail,
 		     struct err *err);
+/* The same as store_event_add_ref, and the row of another table it
+ * records (a decision, a proposal: its canonical text, which the hook
+ * signs a keyed hash of; NULL for none), which goes to the event hook
+ * only. */
+int store_event_add_row(struct store *s, int64_t report_id, const char *officer,
+			const char *kind, const char *detail, int64_t ref,
+			const char *value, const char *row, struct err *err);
+
+/*
+ * The event hook: core signs each change it writes (core/reportlog.h).
+ * before runs ahead of each events row about a report, after once the
+ * row is written (its id drawn), inside the same transaction: an error
+ * from either fails the write.  The detail and value are as the caller
+ * gave them, before any sealing.
+ */
+struct store_event_written {
+	int64_t id;
+	int64_t report_id;
+	const char *kind;
+	const char *detail; /* or NULL */
+	int64_t ref; /* or 0 */
+	const char *value; /* or NULL */
+	const char *row; /* the row it records, as text, or NULL */
+};
+struct store_event_hook {
+	void *data;
+	int (*before)(void *data, int64_t report_id, struct err *err);
+	int (*after)(void *data, const struct store_event_written *w,
+		     struct err *err);
+};
+/* Sets (or, NULL, clears) the hook; h must outlive the store. */
+void store_set_event_hook(struct store *s, const struct store_event_hook *h);
+
 /* Events of a report (report_id 0: all), oldest first. */
 int store_events_get(struct store *s, int64_t report_id, struct event **out,
 		     size_t *n, struct err *err);
 int64_t store_event_count(struct store *s, int64_t report_id);
+/* The id of report_id's newest events row (0: none). */
+int store_event_max(struct store *s, int64_t report_id, int64_t *max,
+		    struct err *err);
 /* The events of one kind of a report, oldest first: what a check needs
  * of a report with many events, without reading (and opening) them all. */
 int store_events_kind(struct store *s, int64_t report_id, const char *kind,
@@ -471,13 +507,14 @@ int store_participants_unacked(struct store *s, int64_t report_id,
 			       struct err *err);
 
 /* --- disclosure proposals and decisions (date-repo.c, append-only) ------*/
-int store_proposal_add(struct store *s, const struct proposal *p,
+/* *id (when not NULL) gets the new row's id. */
+int store_proposal_add(struct store *s, const struct proposal *p, int64_t *id,
 		       struct err *err);
 /* Oldest first. */
 int store_proposals_get(struct store *s, int64_t report_id,
 			struct proposal **out, size_t *n, struct err *err);
 
-int store_decision_add(struct store *s, const struct decision *d,
+int store_decision_add(struct store *s, const struct decision *d, int64_t *id,
 		       struct err *err);
 /* Oldest first: the last one is the current date. */
 int store_decisions_get(struct store *s, int64_t report_id,

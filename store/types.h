@@ -128,6 +128,9 @@ struct event {
 	char *officer;
 	char *kind;
 	char *detail;
+	int64_t ref; /* the row it names (a participant, a vendor,
+		      * a decision), or 0 */
+	char *value; /* its typed value as stored, or NULL */
 };
 
 void event_release(struct event *e);

@@ -29,7 +29,13 @@ showit() { sta show "$1" >"$T/show.out" 2>"$T/show.err"; }
 
 imp 1 "secret one" && imp 2 "secret two" && imp 3 "re: secret one" rc1@example.net ||
 	{ echo "Bail out! import failed"; cat "$T/imp.out"; exit 1; }
-tap_is "$(db_sql "SELECT count(*) FROM report_events" 2>&1)" 3 "each import is a signed event of its report's chain"
+# An event's kind is its encoding's fifth byte (crypto/reportevent.h).
+tap_is "$(db_sql "SELECT count(*) FROM report_events WHERE get_byte(body, 4) = 1" 2>&1)" 3 "each import is a signed event of its report's chain"
+# Each new report's timeline is taken in as it starts (a
+# changes-taken-in), then each of its rows is a signed change: the two
+# reports' "import" rows and the reply's.
+tap_is "$(db_sql "SELECT string_agg(report_id || ':' || get_byte(body, 4), ' ' ORDER BY id) FROM report_events" 2>&1)" \
+	"1:1 1:5 1:4 2:1 2:5 2:4 1:1 1:4" "  with the timeline's rows, each a signed change"
 showit 1
 tap_like "$(cat "$T/show.out")" "secret one" "report 1 shows its subject"
 tap_like "$(cat "$T/show.out")" "body 3" "  and its signed reply" "$(cat "$T/show.err")"
@@ -58,7 +64,7 @@ tap_is "$(grep -c "message $planted has no" "$T/show.err")" 1 "  once"
 out=$(admsql "UPDATE messages SET report_id = 1 WHERE id = 2"); rc=$?
 tap_is "$rc" 0 "the administrator moves report 2's message into report 1" "$out"
 out=$(offsql "INSERT INTO report_events (report_id, seq, body, sig)
-	SELECT 1, 9, body, sig FROM report_events WHERE report_id = 2"); rc=$?
+	SELECT 1, 9, body, sig FROM report_events WHERE report_id = 2 AND seq = 1"); rc=$?
 tap_is "$rc" 0 "an officer replays report 2's import into report 1's chain" "$out"
 showit 1
 tap_unlike "$(cat "$T/show.out")" "body 2" "  report 2's message is not shown in report 1"
@@ -122,7 +128,7 @@ out=$(oldsql "INSERT INTO reports (id, subject, reporter_name, reporter_email, r
 tap_is "$rc" 0 "a database from before the chains holds report 101" "$out"
 imp 9 "after the upgrade" || { echo "Bail out! import failed"; cat "$T/imp.out"; exit 1; }
 tap_is "$(oldsql "SELECT report_id || ':' || seq FROM report_events ORDER BY id" | tr '\n' ' ')" \
-	"101:1 101:2 1:1 " "the first import after the upgrade takes report 101 in (a checkpoint, a taken-in event), then signs its own"
+	"101:1 101:2 101:3 1:1 1:2 1:3 " "the first import after the upgrade takes report 101 in (a checkpoint, a taken-in event, its timeline), then signs its own"
 showit 101
 tap_like "$(cat "$T/show.out")" "older report" "  report 101 is shown as it was"
 tap_like "$(cat "$T/show.out")" "fs/old.c" "  with its file"

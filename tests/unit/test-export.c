@@ -35,7 +35,9 @@ static void make(struct dossier *d, bool consent)
 		1796112000,
 		(char *)"olga",
 		(char *)"import",
-		(char *)"report from rita@EXAMPLE.net, key 656453E231B0775CB77F93618E772EF968537D8B"
+		(char *)"report from rita@EXAMPLE.net, key 656453E231B0775CB77F93618E772EF968537D8B",
+		0,
+		NULL
 	};
 	ev[1] = (struct event){
 		2,
@@ -43,14 +45,18 @@ static void make(struct dossier *d, bool consent)
 		1796112060,
 		(char *)"olga",
 		(char *)"note",
-		(char *)"=1+1, \"quoted\"\r\nEND:VEVENT R. Reporter"
+		(char *)"=1+1, \"quoted\"\r\nEND:VEVENT R. Reporter",
+		0,
+		NULL
 	};
 	ev[2] = (struct event){ 3,
 				7,
 				1796112120,
 				(char *)"olga",
 				(char *)"date-set",
-				(char *)"-cmd" };
+				(char *)"-cmd",
+				0,
+				NULL };
 	d->f.events = ev;
 	d->f.nevents = 3;
 	dec = (struct decision){ 1,    7,     d->f.r.disclosure, (char *)"ok",

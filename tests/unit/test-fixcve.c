@@ -13,7 +13,7 @@
 static struct event ev(const char *kind, const char *detail)
 {
 	struct event e = {
-		0, 1, 0, (char *)"olga", (char *)kind, (char *)detail
+		0, 1, 0, (char *)"olga", (char *)kind, (char *)detail, 0, NULL
 	};
 
 	return e;

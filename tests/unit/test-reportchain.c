@@ -388,12 +388,12 @@ static void test_engines_derive_alike(void **state)
 	assert_int_equal(store_begin(s, &err), 0);
 	for (size_t i = 0; i < l.n; i++)
 		assert_int_equal(store_report_event_add(
-					 s, 7, l.rows[i].seq, l.rows[i].body,
-					 l.rows[i].len, l.rows[i].sig,
-					 l.rows[i].siglen, &err),
+					 s, 7, l.rows[i].seq - 1,
+					 l.rows[i].body, l.rows[i].len,
+					 l.rows[i].sig, l.rows[i].siglen, &err),
 				 0);
 	/* A second writer at a place already taken is refused. */
-	assert_int_equal(store_report_event_add(s, 7, 1, l.rows[0].body,
+	assert_int_equal(store_report_event_add(s, 7, 0, l.rows[0].body,
 						l.rows[0].len, l.rows[0].sig,
 						l.rows[0].siglen, &err),
 			 ERR_DUPLICATE);
@@ -401,9 +401,9 @@ static void test_engines_derive_alike(void **state)
 	assert_int_equal(store_begin(s, &err), 0);
 	for (size_t i = 0; i < l.n; i++)
 		assert_int_equal(store_report_event_add(
-					 s, 7, l.rows[i].seq, l.rows[i].body,
-					 l.rows[i].len, l.rows[i].sig,
-					 l.rows[i].siglen, &err),
+					 s, 7, l.rows[i].seq - 1,
+					 l.rows[i].body, l.rows[i].len,
+					 l.rows[i].sig, l.rows[i].siglen, &err),
 				 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	assert_int_equal(store_report_events(s, 7, &rows, &n, &err), 0);
@@ -424,7 +424,7 @@ static void test_engines_derive_alike(void **state)
 		report_event_row_release(&rows[i]);
 	free(rows);
 	/* A row whose signature is not 64 bytes is refused. */
-	assert_true(store_report_event_add(s, 7, 6, (const unsigned char *)"x",
+	assert_true(store_report_event_add(s, 7, 5, (const unsigned char *)"x",
 					   1, l.rows[0].sig, 63, &err) < 0);
 	store_close(s);
 	report_chain_release(&got);

@@ -783,7 +783,8 @@ static void test_first_screen_deadline(void **state)
 			d.verdict = (char *)"ok";
 			d.date = 1000000 +
 				(time_t)(rand_r(&seed) % (25 * 86400));
-			assert_int_equal(store_decision_add(s, &d, &err), 0);
+			assert_int_equal(store_decision_add(s, &d, NULL, &err),
+					 0);
 		}
 		if (rand_r(&seed) % 10 == 0)
 			unit_event(s, id, "public", "unit");
@@ -860,9 +861,9 @@ static void test_report_keys(void **state)
 	d.report_id = b;
 	d.verdict = (char *)"ok";
 	d.date = 5000;
-	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	assert_int_equal(store_decision_add(s, &d, NULL, &err), 0);
 	d.date = 7000;
-	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	assert_int_equal(store_decision_add(s, &d, NULL, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	assert_int_equal(store_report_keys(s, &k, &n, &err), 0);
 	assert_int_equal(n, 2);
@@ -1343,12 +1344,12 @@ static void test_report_page(void **state)
 	d.verdict = (char *)"ok";
 	d.report_id = id[1];
 	d.date = 5000;
-	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	assert_int_equal(store_decision_add(s, &d, NULL, &err), 0);
 	d.date = 9000;
-	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	assert_int_equal(store_decision_add(s, &d, NULL, &err), 0);
 	d.report_id = id[2];
 	d.date = 7000;
-	assert_int_equal(store_decision_add(s, &d, &err), 0);
+	assert_int_equal(store_decision_add(s, &d, NULL, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 
 	/* 71 distinct ids, more than one query takes, in no order. */

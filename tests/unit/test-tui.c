@@ -243,11 +243,11 @@ static void test_timeline_columns(void **state)
 {
 	struct event ev[] = {
 		{ 1, 1, 1796205600, (char *)"root", (char *)"import",
-		  (char *)"report from rita" },
+		  (char *)"report from rita", 0, NULL },
 		{ 2, 1, 1796209200, (char *)"an-officer-with-a-very-long-name",
-		  (char *)"state", (char *)"new -> triaged" },
+		  (char *)"state", (char *)"new -> triaged", 0, NULL },
 		{ 3, 1, 1796212800, (char *)"root", (char *)"participant-add",
-		  (char *)"Dev <dev@example.org>" },
+		  (char *)"Dev <dev@example.org>", 0, NULL },
 	};
 	struct report_full rf;
 	struct tui_lines l;
