@@ -15,6 +15,7 @@
 
 #include "core/core.h"
 #include "core/json.h"
+#include "core/reportlog.h"
 #include "store/store.h"
 
 bool participant_email_valid(const char *email)
@@ -242,7 +243,8 @@ int participant_timeline_key(struct session *sess, int64_t report_id,
 	int r;
 
 	*fpr = NULL;
-	if ((r = store_events_get(sess->store, report_id, &ev, &n, err)) < 0)
+	/* Only the rows a signed change records (on a team server). */
+	if ((r = report_log_events(sess, report_id, &ev, &n, NULL, err)) < 0)
 		return r;
 	*fpr = timeline_key_in(ev, n, email);
 	events_free(ev, n);
@@ -348,17 +350,103 @@ int participant_ack(struct session *sess, int64_t report_id, const char *email,
 	return r;
 }
 
+/* Whether detail (a participant-add's) is what participant_add wrote
+ * for p: "WHO" or "WHO, key FPR confirmed". */
+static bool add_detail_is(const char *detail, const struct participant *p)
+{
+	char *who = participant_format(p);
+	size_t n = strlen(who);
+	bool is = detail && !strncmp(detail, who, n) &&
+		(!detail[n] || str_starts(detail + n, ", key "));
+
+	free(who);
+	return is;
+}
+
+/*
+ * On a team server, the participants as the report's signed changes
+ * have them: a row is one only when a verified participant-add names it
+ * (ref) and says who it is (its text is what the row says); its key,
+ * acknowledgement and removal are the verified events', whatever the
+ * row's columns say.  *n shrinks; removed ones go unless with_removed.
+ */
+static void participants_signed(struct participant *v, size_t *n,
+				const struct event *ev, size_t nev,
+				bool with_removed)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		struct participant *p = &v[i];
+		bool added = false;
+
+		free(p->key_fpr);
+		p->key_fpr = NULL;
+		p->acknowledged_at = 0;
+		p->removed_at = 0;
+		free(p->removed_by);
+		p->removed_by = NULL;
+		for (size_t j = 0; j < nev; j++) {
+			const struct event *e = &ev[j];
+
+			if (e->ref != p->id)
+				continue;
+			if (!strcmp(e->kind, "participant-add") && !added &&
+			    add_detail_is(e->detail, p)) {
+				added = true;
+				p->key_fpr = e->value && *e->value
+					? xstrdup(e->value)
+					: NULL;
+			} else if (!added) {
+				continue;
+			} else if (!strcmp(e->kind, "participant-key") &&
+				   e->value && *e->value && !p->removed_at) {
+				free(p->key_fpr);
+				p->key_fpr = xstrdup(e->value);
+			} else if (!strcmp(e->kind, "participant-ack") &&
+				   !p->acknowledged_at) {
+				p->acknowledged_at = e->at;
+			} else if (!strcmp(e->kind, "participant-remove") &&
+				   !p->removed_at) {
+				p->removed_at = e->at;
+				p->removed_by = xstrdup(e->officer);
+			}
+		}
+		if (!added || (!with_removed && p->removed_at)) {
+			participant_release(p);
+			continue;
+		}
+		v[k++] = *p;
+	}
+	*n = k;
+}
+
 int participants_list(struct session *sess, int64_t report_id,
 		      bool with_removed, struct participant **out, size_t *n,
 		      struct err *err)
 {
 	struct store *s = session_store(sess, err);
+	struct event *ev = NULL;
+	size_t nev = 0;
+	bool held = false;
+	int r;
 
 	*out = NULL;
 	*n = 0;
 	if (!s)
 		return ERR_IO;
-	return store_participants_get(s, report_id, with_removed, out, n, err);
+	if (report_id &&
+	    (r = report_log_events(sess, report_id, &ev, &nev, &held, err)) < 0)
+		return r;
+	if (!held) {
+		events_free(ev, nev);
+		return store_participants_get(s, report_id, with_removed, out,
+					      n, err);
+	}
+	if ((r = store_participants_get(s, report_id, true, out, n, err)) == 0)
+		participants_signed(*out, n, ev, nev, with_removed);
+	events_free(ev, nev);
+	return r;
 }
 
 json_t *participants_json(struct session *sess, int64_t report_id)
@@ -373,7 +461,7 @@ json_t *participants_json(struct session *sess, int64_t report_id)
 		return a;
 	/* The report's events once: the key each one's timeline confirms
 	 * (what forward uses), and whether the row's copy says another. */
-	if (store_events_get(sess->store, report_id, &ev, &nev, &err) < 0)
+	if (report_log_events(sess, report_id, &ev, &nev, NULL, &err) < 0)
 		nev = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *tk = v[i].removed_at

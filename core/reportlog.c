@@ -134,7 +134,9 @@ static int chain_of(struct session *sess, int64_t id, struct report_chain *c,
 	report_chain_init(c, id);
 	if (!s)
 		return ERR_IO;
-	if (!store_has_team(s))
+	/* No chains on SQLite, nor for a session made without the team
+	 * key's sealer (a test's, over a bare store). */
+	if (!store_has_team(s) || !sess->seal)
 		return 0;
 	if (!(*team = session_team_chain(sess, err)))
 		return err->code ? err->code : ERR_IO;
@@ -346,6 +348,10 @@ int report_log_import(struct session *sess, const struct report_log_import *in,
 
 	memset(&ev, 0, sizeof(ev));
 	memset(&rep, 0, sizeof(rep));
+	if (store_has_team(session_store(sess, err)) && sess->seal &&
+	    (r = store_report_chain_lock(session_store(sess, err), in->report,
+					 err)) < 0)
+		return r;
 	if ((r = chain_of(sess, in->report, &c, &team, err)) <= 0) {
 		report_chain_release(&c);
 		return r;
@@ -388,6 +394,11 @@ int report_log_before(void *data, int64_t report, struct err *err)
 
 	if (!s)
 		return ERR_IO;
+	/* One writer to a report's chain at a time: it reads the chain
+	 * it appends to only once it holds it. */
+	if (store_has_team(s) && sess->seal &&
+	    (r = store_report_chain_lock(s, report, err)) < 0)
+		return r;
 	/* The first signed row of a team database from before the reports'
 	 * chains takes in all of them, as the first import would. */
 	if (store_has_team(s) &&
@@ -538,6 +549,34 @@ static void set_str(char **dst, const char *v)
  * changes derive, whatever the report's row on the server says (a
  * difference is named).
  */
+/* Which of rows[0..n) (report c->report's events rows, oldest first,
+ * details opened) c's verified changes account for, in ok[]: a row up
+ * to the mark of the timeline taken in when those rows are all as they
+ * were (*before_ok), a later one when its signed change matches it. */
+static void timeline_ok(struct session *sess, const struct report_chain *c,
+			const struct event *rows, size_t n, bool *ok,
+			bool *before_ok)
+{
+	unsigned char h[SIGN_HASH_BYTES];
+	struct err e = { 0, "" };
+
+	*before_ok = report_digest_timeline(rows, n, c->changes_mark,
+					    session_team_mac, sess,
+					    c->changes_gen, h, &e) == 0 &&
+		!memcmp(h, c->changes_rows, sizeof(h));
+	for (size_t i = 0; i < n; i++) {
+		const struct event *ev = &rows[i];
+		const struct report_chain_entry *ch =
+			report_chain_change(c, (uint64_t)ev->id);
+
+		ok[i] = (ev->id > 0 && (uint64_t)ev->id <= c->changes_mark)
+			? *before_ok
+			: ch &&
+				report_change_matches(ch, ev, session_team_mac,
+						      sess);
+	}
+}
+
 static void account_timeline(struct session *sess,
 			     const struct team_chain *team,
 			     const struct report_chain *c,
@@ -557,36 +596,13 @@ static void account_timeline(struct session *sess,
 			       id));
 		return;
 	}
-	{
-		unsigned char h[SIGN_HASH_BYTES];
-		struct err e = { 0, "" };
-
-		before_ok = report_digest_timeline(rf->events, rf->nevents,
-						   c->changes_mark,
-						   session_team_mac, sess,
-						   c->changes_gen, h,
-						   &e) == 0 &&
-			!memcmp(h, c->changes_rows, sizeof(h));
-		if (!before_ok)
-			hide(rf,
-			     xasprintf("report %lld: its timeline up to "
-				       "event %llu is not as it was "
-				       "taken in: not shown",
-				       id,
-				       (unsigned long long)c->changes_mark));
-	}
 	ok = xcalloc(rf->nevents + 1, sizeof(*ok));
-	for (size_t i = 0; i < rf->nevents; i++) {
-		const struct event *ev = &rf->events[i];
-		const struct report_chain_entry *e =
-			report_chain_change(c, (uint64_t)ev->id);
-
-		ok[i] = (ev->id > 0 && (uint64_t)ev->id <= c->changes_mark)
-			? before_ok
-			: e &&
-				report_change_matches(e, ev, session_team_mac,
-						      sess);
-	}
+	timeline_ok(sess, c, rf->events, rf->nevents, ok, &before_ok);
+	if (!before_ok)
+		hide(rf,
+		     xasprintf("report %lld: its timeline up to event %llu "
+			       "is not as it was taken in: not shown",
+			       id, (unsigned long long)c->changes_mark));
 	report_chain_derive(c, rf->events, ok, rf->nevents, who_of,
 			    (void *)team, &d, &notes, &nnotes);
 	for (size_t i = 0; i < nnotes; i++)
@@ -911,4 +927,44 @@ void report_log_dates_quiet(struct session *sess, const struct report_full *rf,
 {
 	if (rf->chain && rf->chain->changes_from[0])
 		filter_dates(sess, rf, dc, nd, p, np, NULL);
+}
+
+int report_log_events(struct session *sess, int64_t report, struct event **out,
+		      size_t *n, bool *held, struct err *err)
+{
+	const struct team_chain *team = NULL;
+	struct report_chain c;
+	struct store *s = session_store(sess, err);
+	bool *ok, before_ok;
+	size_t k = 0;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if (held)
+		*held = false;
+	if (!s)
+		return ERR_IO;
+	if ((r = store_events_get(s, report, out, n, err)) < 0)
+		return r;
+	if ((r = chain_of(sess, report, &c, &team, err)) <= 0 ||
+	    !c.changes_from[0]) {
+		report_chain_release(&c);
+		return r < 0 ? r : 0;
+	}
+	if (held)
+		*held = true;
+	ok = xcalloc(*n + 1, sizeof(*ok));
+	timeline_ok(sess, &c, *out, *n, ok, &before_ok);
+	for (size_t i = 0; i < *n; i++) {
+		if (!ok[i]) {
+			event_release(&(*out)[i]);
+			continue;
+		}
+		(*out)[k++] = (*out)[i];
+	}
+	*n = k;
+	free(ok);
+	report_chain_release(&c);
+	return 0;
 }

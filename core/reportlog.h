@@ -73,4 +73,13 @@ void report_log_dates(struct session *sess, struct report_full *rf,
 void report_log_dates_quiet(struct session *sess, const struct report_full *rf,
 			    struct decision *dc, size_t *nd, struct proposal *p,
 			    size_t *np);
+/* Report report's events rows, oldest first, that its verified chain
+ * accounts for (on a team server; elsewhere, or before its timeline
+ * was taken in, all of them as stored): what a rule reading the
+ * timeline (a participant's key, acknowledgement, removal) believes.
+ * *held (when not NULL): whether they were held to its signed changes. */
+int report_log_events(struct session *sess, int64_t report,
+		      struct event **out, size_t *n, bool *held,
+		      struct err *err);
+
 #endif

@@ -93,6 +93,26 @@ static void read_id(struct stmt *st, void *elem)
 	*(int64_t *)elem = db_col_int(st, 0);
 }
 
+int store_report_chain_lock(struct store *s, int64_t report_id, struct err *err)
+{
+	struct stmt *st;
+	int64_t got = 0;
+
+	/* SQLite's one writer holds the whole file already. */
+	if (s->kind != STORE_POSTGRESQL)
+		return 0;
+	/* An advisory lock (any role may take one), in the key space of
+	 * the reports' chains (the first key: "SRE" as a number), released
+	 * with the transaction. */
+	if (!(st = db_stmt(s,
+			   "SELECT 1 FROM (SELECT pg_advisory_xact_lock(5460549,"
+			   " (?1 % 2147483647)::integer)) AS l",
+			   err)))
+		return ERR_IO;
+	db_int(st, 1, report_id);
+	return db_run(s, st, &got, "cannot lock a report's chain", NULL, err);
+}
+
 int store_report_chains_any(struct store *s, bool *any, struct err *err)
 {
 	struct stmt *st =

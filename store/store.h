@@ -216,6 +216,11 @@ int store_report_event_add(struct store *s, int64_t report_id, int64_t after,
 			   const unsigned char *body, size_t len,
 			   const unsigned char *sig, size_t siglen,
 			   struct err *err);
+/* Holds report_id's chain for the caller's write transaction: a second
+ * writer to it waits until this one commits (each reads the chain it
+ * appends to after taking it). */
+int store_report_chain_lock(struct store *s, int64_t report_id,
+			    struct err *err);
 /* Whether any report has a chain yet (none: a team database from before
  * them, whose rows a checkpoint takes in). */
 int store_report_chains_any(struct store *s, bool *any, struct err *err);

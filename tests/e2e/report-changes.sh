@@ -114,6 +114,36 @@ tap_like "$(cat "$T/show.err")" "report 2: event $mark \(import\) is not as its 
 	"  its signed change no longer matches: named"
 tap_unlike "$(cat "$T/show.out")" "REWRITTEN" "  and the rewritten text is not shown"
 
+# A participant planted with psql, with a participant-add row naming
+# the attacker's key (the server applies it to the row): forward would
+# encrypt the report to it.  No signed change records it: it is no
+# participant of the report.
+out=$(offsql "WITH p AS (INSERT INTO participants (report_id, name, email, role, added_by, added_at)
+	VALUES (1, 'Eve', 'eve@evil.example', 'maintainer', 'x', 0) RETURNING id)
+	INSERT INTO events (report_id, at, officer, kind, detail, ref, value)
+	SELECT 1, 0, 'x', 'participant-add', 'Eve <eve@evil.example> (maintainer), key $OFFICER_FPR confirmed',
+	p.id, '$OFFICER_FPR' FROM p"); rc=$?
+tap_is "$rc" 0 "an officer plants a participant and its event with psql" "$out"
+pid=$(db_sql "SELECT max(id) FROM participants WHERE report_id = 1")
+tap_is "$(db_sql "SELECT key_fpr FROM participants WHERE id = $pid")" "$OFFICER_FPR" "  the server's row holds the key"
+tap_is "$(st show 1 --json 2>/dev/null | jq -r '[.participants[].email] | join(",")')" "" \
+	"  no participant of report 1 is shown"
+out=$(st forward 1 --to eve@evil.example --outbox "$T/eve-outbox" 2>&1); rc=$?
+tap_is "$rc" 1 "  forward to the planted address is refused" "$out"
+tap_is "$(find "$T/eve-outbox" -type f 2>/dev/null | wc -l)" 0 "  and nothing is written"
+# The genuine participant, added by the officer, is one; the
+# administrator's rewrite of its key is not believed.
+e2e_run 0 "the officer adds Mia with her key" maintainers 1 --add 'Mia Maintainer <mia@example.org>' --key "$MAINTAINER_FPR"
+tap_is "$(st show 1 --json 2>/dev/null | jq -r '[.participants[] | .email + " " + .key] | join(",")')" \
+	"mia@example.org $MAINTAINER_FPR" "  she is the one participant, with her key"
+out=$(admsql "UPDATE participants SET key_fpr = '$OFFICER_FPR' WHERE email IS NOT NULL AND report_id = 1 AND id <> $pid;
+	UPDATE events SET value = '$OFFICER_FPR' WHERE report_id = 1 AND kind = 'participant-add' AND ref <> $pid"); rc=$?
+tap_is "$rc" 0 "the administrator swaps her key in the row and in its event" "$out"
+tap_is "$(st show 1 --json 2>/dev/null | jq -r '[.participants[] | .email + " " + (.key // "none")] | join(",")')" \
+	"" "  her signed add no longer matches: she is not shown (named instead)"
+tap_like "$(st show 1 2>&1 >/dev/null)" "event [0-9]* \(participant-add\) is not as its signed change has it" \
+	"  the rewritten row is named"
+
 # The officer's own next change still goes in, on top of the verified
 # chain: the server's row and the signed changes do not have to agree.
 e2e_run 0 "the officer adds a note to report 1" triage 1 --note "after the attacks"

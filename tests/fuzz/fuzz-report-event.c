@@ -24,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len;
 
 	if (report_event_decode(data, size, &ev, &err) < 0) {
-		if (!err.msg[0] || ev.files || ev.note)
+		if (!err.msg[0] || ev.files || ev.note || ev.event_kind ||
+		    ev.state || ev.severity || ev.claimed)
 			abort();
 		return 0;
 	}

@@ -119,6 +119,168 @@ static void test_codec_refuses_non_canonical(void **state)
 	report_event_release(&ev);
 }
 
+/* A change and a changes-taken-in go through the codec unchanged; an
+ * empty claim is encoded as none (one encoding), a string of control
+ * characters is refused both ways. */
+static void test_codec_changes(void **state)
+{
+	(void)state;
+	struct report_event ev, back;
+	struct err err = { 0, "" };
+	unsigned char *body, *again;
+	size_t len, len2;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = REPORT_EV_CHANGE;
+	ev.report = 7;
+	ev.seq = 3;
+	memcpy(ev.author, FA, 41);
+	ev.generation = 2;
+	ev.event = 1234;
+	ev.event_kind = xstrdup("date-set");
+	ev.ref = 9;
+	memset(ev.value, 0x11, 32);
+	memset(ev.detail, 0x22, 32);
+	memset(ev.row, 0x33, 32);
+	assert_int_equal(report_event_encode(&ev, &body, &len, &err), 0);
+	assert_int_equal(body[4], 4);
+	assert_int_equal(report_event_decode(body, len, &back, &err), 0);
+	assert_int_equal(back.event, 1234);
+	assert_string_equal(back.event_kind, "date-set");
+	assert_int_equal(back.ref, 9);
+	assert_memory_equal(back.row, ev.row, 32);
+	assert_memory_equal(back.detail, ev.detail, 32);
+	assert_int_equal(report_event_encode(&back, &again, &len2, &err), 0);
+	assert_int_equal(len2, len);
+	assert_memory_equal(again, body, len);
+	free(again);
+	report_event_release(&back);
+	/* A cut anywhere is refused. */
+	for (size_t n = 0; n < len; n++)
+		assert_true(report_event_decode(body, n, &back, &err) < 0);
+	free(body);
+	free(ev.event_kind);
+	ev.event_kind = xstrdup("bad\nkind");
+	assert_true(report_event_encode(&ev, &body, &len, &err) < 0);
+	assert_non_null(strstr(err.msg, "kind"));
+	report_event_release(&ev);
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = REPORT_EV_CHANGES_TAKEN_IN;
+	ev.report = 7;
+	ev.seq = 2;
+	memcpy(ev.author, FB, 41);
+	ev.event = 55;
+	ev.state = xstrdup("triaged");
+	ev.severity = xstrdup("high");
+	ev.claimed = xstrdup("");
+	ev.flags = REPORT_FLAG_CREDIT | REPORT_FLAG_PUBLIC;
+	ev.release = 1700000000;
+	ev.decisions = 4;
+	ev.proposals = 6;
+	memset(ev.dates, 0x44, 32);
+	assert_int_equal(report_event_encode(&ev, &body, &len, &err), 0);
+	assert_int_equal(report_event_decode(body, len, &back, &err), 0);
+	assert_null(back.claimed); /* "" and none: one encoding */
+	assert_string_equal(back.state, "triaged");
+	assert_string_equal(back.severity, "high");
+	assert_int_equal(back.flags, REPORT_FLAG_CREDIT | REPORT_FLAG_PUBLIC);
+	assert_int_equal(back.release, 1700000000);
+	assert_int_equal(back.decisions, 4);
+	assert_int_equal(back.proposals, 6);
+	assert_memory_equal(back.dates, ev.dates, 32);
+	assert_int_equal(report_event_encode(&back, &again, &len2, &err), 0);
+	assert_int_equal(len2, len);
+	assert_memory_equal(again, body, len);
+	free(again);
+	free(body);
+	report_event_release(&back);
+	/* A state is required (1 to 256 characters). */
+	free(ev.state);
+	ev.state = NULL;
+	assert_true(report_event_encode(&ev, &body, &len, &err) < 0);
+	report_event_release(&ev);
+}
+
+/* The scalars are derived from the verified changes' rows only, from
+ * what the timeline's taking in said, and only by the rules: a state
+ * step of the lifecycle, a known severity, a claim by its own officer. */
+static const char *who_ab(void *data, const char *fpr)
+{
+	(void)data;
+	return !strcmp(fpr, FA) ? "alice" : !strcmp(fpr, FB) ? "bob" : NULL;
+}
+
+static void add_change(struct report_chain *c, uint64_t id, const char *fpr)
+{
+	struct report_chain_entry *e;
+
+	c->e = xrealloc(c->e, (c->n + 1) * sizeof(*c->e));
+	e = &c->e[c->n++];
+	memset(e, 0, sizeof(*e));
+	e->kind = REPORT_EV_CHANGE;
+	e->event = id;
+	e->event_kind = xstrdup("x");
+	e->at = 1700000000 + (int64_t)id;
+	snprintf(e->author, sizeof(e->author), "%s", fpr);
+}
+
+static void test_derive(void **state)
+{
+	(void)state;
+	struct report_chain c;
+	struct report_scalars d;
+	struct event rows[7];
+	bool ok[7] = { true, true, true, true, true, false, true };
+	char **notes = NULL;
+	size_t nnotes = 0;
+	const char *kinds[] = { "state",   "claim", "claim",	    "severity",
+				"consent", "state", "release-start" };
+	const char *values[] = { "accepted", "bob",    "alice", "nonsense",
+				 "credit",   "closed", NULL };
+
+	report_chain_init(&c, 7);
+	snprintf(c.changes_from, sizeof(c.changes_from), "%s", FA);
+	c.changes_mark = 10;
+	snprintf(c.taken.state, sizeof(c.taken.state), "%s", "triaged");
+	snprintf(c.taken.severity, sizeof(c.taken.severity), "%s", "low");
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < 7; i++) {
+		rows[i].id = 11 + i;
+		rows[i].kind = (char *)kinds[i];
+		rows[i].value = (char *)values[i];
+		/* the claim for bob is signed by alice */
+		add_change(&c, (uint64_t)rows[i].id, FA);
+	}
+	report_chain_derive(&c, rows, ok, 7, who_ab, NULL, &d, &notes, &nnotes);
+	assert_string_equal(d.state, "accepted"); /* triaged -> accepted */
+	assert_string_equal(d.claimed, "alice"); /* not bob's, by alice */
+	assert_string_equal(d.severity, "low"); /* nonsense not applied */
+	assert_true(d.credit);
+	assert_false(d.exploit);
+	/* row 16 ("closed") is not accounted for: not applied */
+	assert_int_equal(d.release, 1700000017);
+	assert_int_equal(nnotes, 2);
+	assert_non_null(strstr(notes[0], "event 12 (claim) is not applied"));
+	assert_non_null(strstr(notes[1], "event 14 (severity)"));
+	for (size_t i = 0; i < nnotes; i++)
+		free(notes[i]);
+	free(notes);
+	notes = NULL;
+	nnotes = 0;
+	/* A step not in the lifecycle is not applied. */
+	ok[5] = true;
+	rows[5].value = (char *)"new";
+	report_chain_derive(&c, rows, ok, 7, who_ab, NULL, &d, &notes, &nnotes);
+	assert_string_equal(d.state, "accepted");
+	assert_int_equal(nnotes, 3);
+	assert_non_null(strstr(notes[2], "event 16 (state) is not applied"));
+	for (size_t i = 0; i < nnotes; i++)
+		free(notes[i]);
+	free(notes);
+	report_chain_release(&c);
+}
+
 /* --- verification ----------------------------------------------------- */
 
 static struct sign_key *KA, *KB;
@@ -439,6 +601,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codec_round_trip),
 		cmocka_unit_test(test_codec_refuses_non_canonical),
+		cmocka_unit_test(test_codec_changes),
+		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_chain_accounts),
 		cmocka_unit_test(test_chain_strangers_and_checkpoints),
 		UNIT_BOTH(test_engines_derive_alike),
