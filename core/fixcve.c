@@ -12,6 +12,7 @@
 #include "core/core.h"
 #include "core/cvss.h"
 #include "core/fixcve.h"
+#include "core/reportlog.h"
 #include "core/json.h"
 #include "core/ktree.h"
 #include "core/affected.h"
@@ -783,6 +784,29 @@ static int fix_prepare(struct fix_job *j, struct err *err)
 	return rq->tree ? find_backports(j, err) : 0;
 }
 
+/* Report id's fix and CVE events, oldest first: on a team server only
+ * those its verified chain accounts for (reportlog.h). */
+static int fixcve_events(struct session *sess, int64_t id, struct event **ev,
+			 size_t *n, struct err *err)
+{
+	size_t k = 0;
+	int rc;
+
+	if ((rc = report_log_events(sess, id, ev, n, NULL, err)) < 0)
+		return rc;
+	for (size_t i = 0; i < *n; i++) {
+		const char *kind = (*ev)[i].kind;
+
+		if (!strcmp(kind, "fix") || str_starts(kind, "fix-") ||
+		    str_starts(kind, "cve-"))
+			(*ev)[k++] = (*ev)[i];
+		else
+			event_release(&(*ev)[i]);
+	}
+	*n = k;
+	return 0;
+}
+
 /* The report's state as its events tell it now, inside the write. */
 static int fold_now(struct session *sess, int64_t id, struct fixcve *fc,
 		    struct err *err)
@@ -792,7 +816,7 @@ static int fold_now(struct session *sess, int64_t id, struct fixcve *fc,
 	int rc;
 
 	memset(fc, 0, sizeof(*fc));
-	if ((rc = store_events_fixcve(sess->store, id, &ev, &n, err)) < 0)
+	if ((rc = fixcve_events(sess, id, &ev, &n, err)) < 0)
 		return rc;
 	fixcve_fold(ev, n, fc);
 	events_free(ev, n);
@@ -1254,7 +1278,7 @@ int fixcve_get(struct session *sess, int64_t report_id, struct fixcve *fc,
 	memset(fc, 0, sizeof(*fc));
 	if (!s)
 		return ERR_IO;
-	if ((rc = store_events_fixcve(s, report_id, &ev, &n, err)) < 0)
+	if ((rc = fixcve_events(sess, report_id, &ev, &n, err)) < 0)
 		return rc;
 	fixcve_fold(ev, n, fc);
 	events_free(ev, n);

@@ -185,6 +185,7 @@ static void feed_one(struct report_chain *c, const struct team_chain *team,
 		goto out;
 	}
 	c->seq = ev.seq;
+	c->head_row = row->id;
 	memcpy(c->head, h, SIGN_HASH_BYTES);
 	if (ev.kind == REPORT_EV_CHECKPOINT) {
 		memcpy(c->checkpoint, ev.author, sizeof(c->checkpoint));

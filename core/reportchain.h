@@ -71,6 +71,8 @@ struct report_chain {
 	const struct report_chain_cache *cache; /* in: or NULL */
 	int64_t report;
 	uint64_t seq; /* the verified head's place (0: none yet) */
+	int64_t head_row; /* the server's row id of the verified head
+			   * (0: none, or this client's own, unread) */
 	int64_t last_place; /* the server's last place read (rows' seq):
 			     * where the next event goes after */
 	unsigned char head[SIGN_HASH_BYTES];

@@ -121,6 +121,139 @@ static void seen_save(void)
 static const struct report_chain_cache seen_cache = { NULL, seen_known,
 						      seen_learned };
 
+/*
+ * What a writer needs of a report's chain (its verified head, its place
+ * and whether its timeline was taken in), remembered in the officer's
+ * cache (0600, as the verified events) so that a write reads only the
+ * chain's rows from its head on, not the whole chain: one record per
+ * head read from the server, the last for a report winning.  A head
+ * the server no longer holds as it was (a write rolled back, rows
+ * dropped) is not used: the whole chain is read instead.
+ */
+struct tail {
+	int64_t report;
+	int64_t row; /* the head's row id */
+	uint64_t seq;
+	int64_t place;
+	unsigned char head[SIGN_HASH_BYTES];
+	char changes_from[REPORT_FPR_LEN + 1];
+	char pad[7];
+};
+
+static struct {
+	char *path;
+	struct tail *v;
+	size_t n;
+} tails;
+
+static struct tail *tail_find(int64_t report)
+{
+	for (size_t i = tails.n; i-- > 0;)
+		if (tails.v[i].report == report)
+			return &tails.v[i];
+	return NULL;
+}
+
+static void tails_load(const char *where)
+{
+	char *path = cache_file("report-tails", where, "bin");
+	struct stat st;
+	int fd;
+
+	if (tails.path && path && !strcmp(tails.path, path)) {
+		free(path);
+		return;
+	}
+	free(tails.path);
+	free(tails.v);
+	memset(&tails, 0, sizeof(tails));
+	tails.path = path;
+	if (!path || (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_uid == getuid() && !(st.st_mode & 077) &&
+	    st.st_size >= (off_t)sizeof(struct tail)) {
+		size_t want = (size_t)st.st_size / sizeof(struct tail);
+		ssize_t got;
+
+		tails.v = xcalloc(want, sizeof(struct tail));
+		got = read(fd, tails.v, want * sizeof(struct tail));
+		tails.n = got > 0 ? (size_t)got / sizeof(struct tail) : 0;
+	}
+	close(fd);
+}
+
+/* c's head, when it is a row read from the server, remembered. */
+static void tail_save(const struct report_chain *c)
+{
+	struct tail t;
+	struct stat st;
+	int fd;
+
+	if (!tails.path || c->head_row <= 0 || c->broken)
+		return;
+	memset(&t, 0, sizeof(t));
+	t.report = c->report;
+	t.row = c->head_row;
+	t.seq = c->seq;
+	t.place = c->last_place;
+	memcpy(t.head, c->head, sizeof(t.head));
+	memcpy(t.changes_from, c->changes_from, sizeof(t.changes_from));
+	fd = open(tails.path,
+		  O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == getuid() && !(st.st_mode & 077) &&
+		    st.st_size % (off_t)sizeof(t) == 0 &&
+		    write(fd, &t, sizeof(t)) != (ssize_t)sizeof(t)) {
+			/* a short record is dropped by the next reading */
+		}
+		close(fd);
+	}
+	tails.v = xrealloc(tails.v, (tails.n + 1) * sizeof(t));
+	tails.v[tails.n++] = t;
+}
+
+/* Report id's chain from its remembered head on (for a writer: its
+ * head, place and taken-in timeline, not its entries): 1 when the
+ * remembered head is still the server's, 0 when the whole chain must
+ * be read, negative with err. */
+static int chain_tail(struct session *sess, int64_t id, struct report_chain *c,
+		      const struct team_chain *team, struct err *err)
+{
+	struct store *s = session_store(sess, err);
+	struct report_event_row *rows = NULL;
+	const struct tail *t;
+	unsigned char h[SIGN_HASH_BYTES];
+	size_t n = 0;
+	int r = 0;
+
+	tails_load(store_where(s));
+	if (!(t = tail_find(id)))
+		return 0;
+	if ((r = store_report_events_from(s, id, t->row, &rows, &n, err)) < 0)
+		return r;
+	if (n && rows[0].id == t->row && rows[0].seq <= t->place) {
+		sign_hash(rows[0].body, rows[0].len, h);
+		if (!memcmp(h, t->head, sizeof(h))) {
+			c->seq = t->seq;
+			memcpy(c->head, t->head, sizeof(c->head));
+			c->head_row = t->row;
+			c->last_place = t->place;
+			memcpy(c->changes_from, t->changes_from,
+			       sizeof(c->changes_from));
+			c->cache = &seen_cache;
+			report_chain_feed(c, team, rows + 1, n - 1);
+			seen_save();
+			r = c->broken ? 0 : 1;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		report_event_row_release(&rows[i]);
+	free(rows);
+	return r;
+}
+
 /* Report id's chain as the server has it, verified; 1 with *team set on
  * a team server, 0 on SQLite, negative with err. */
 static int chain_of(struct session *sess, int64_t id, struct report_chain *c,
@@ -149,6 +282,34 @@ static int chain_of(struct session *sess, int64_t id, struct report_chain *c,
 	for (size_t i = 0; i < n; i++)
 		report_event_row_release(&rows[i]);
 	free(rows);
+	return 1;
+}
+
+/* Report id's chain for a writer: from its remembered head when the
+ * server still holds it, else whole; its head remembered.  As
+ * chain_of. */
+static int chain_write(struct session *sess, int64_t id, struct report_chain *c,
+		       const struct team_chain **team, struct err *err)
+{
+	struct store *s = session_store(sess, err);
+	int r;
+
+	report_chain_init(c, id);
+	if (!s)
+		return ERR_IO;
+	if (!store_has_team(s) || !sess->seal)
+		return 0;
+	if (!(*team = session_team_chain(sess, err)))
+		return err->code ? err->code : ERR_IO;
+	seen_load(store_where(s));
+	if ((r = chain_tail(sess, id, c, *team, err)) < 0)
+		return r;
+	if (r == 0) {
+		report_chain_release(c);
+		if ((r = chain_of(sess, id, c, team, err)) <= 0)
+			return r;
+	}
+	tail_save(c);
 	return 1;
 }
 
@@ -352,14 +513,14 @@ int report_log_import(struct session *sess, const struct report_log_import *in,
 	    (r = store_report_chain_lock(session_store(sess, err), in->report,
 					 err)) < 0)
 		return r;
-	if ((r = chain_of(sess, in->report, &c, &team, err)) <= 0) {
+	if ((r = chain_write(sess, in->report, &c, &team, err)) <= 0) {
 		report_chain_release(&c);
 		return r;
 	}
 	report_chain_release(&c);
 	if ((r = session_team_generation(sess, &gen, err)) < 0 ||
 	    (r = upgrade(sess, gen, in->m->id, err)) < 0 ||
-	    (r = chain_of(sess, in->report, &c, &team, err)) < 0)
+	    (r = chain_write(sess, in->report, &c, &team, err)) < 0)
 		goto out;
 	if (c.broken) {
 		r = err_setc(err, ERR_CRYPTO,
@@ -407,7 +568,7 @@ int report_log_before(void *data, int64_t report, struct err *err)
 	      ((r = session_team_generation(sess, &gen, err)) < 0 ||
 	       (r = upgrade(sess, gen, 0, err)) < 0))))
 		return r;
-	if ((r = chain_of(sess, report, &c, &team, err)) <= 0) {
+	if ((r = chain_write(sess, report, &c, &team, err)) <= 0) {
 		report_chain_release(&c);
 		return r;
 	}
@@ -432,7 +593,7 @@ int report_log_after(void *data, const struct store_event_written *w,
 	int r;
 
 	memset(&ev, 0, sizeof(ev));
-	if ((r = chain_of(sess, w->report_id, &c, &team, err)) <= 0) {
+	if ((r = chain_write(sess, w->report_id, &c, &team, err)) <= 0) {
 		report_chain_release(&c);
 		return r;
 	}

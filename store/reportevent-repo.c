@@ -51,6 +51,26 @@ int store_report_events(struct store *s, int64_t report_id,
 		       release_row, "cannot read a report's chain", err);
 }
 
+int store_report_events_from(struct store *s, int64_t report_id, int64_t from,
+			     struct report_event_row **out, size_t *n,
+			     struct err *err)
+{
+	struct stmt *st = db_stmt(s,
+				  "SELECT id, report_id, seq, body, sig"
+				  " FROM report_events WHERE report_id = ?1"
+				  " AND id >= ?2 ORDER BY id",
+				  err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	db_int(st, 1, report_id);
+	db_int(st, 2, from);
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_row,
+		       release_row, "cannot read a report's chain", err);
+}
+
 int store_report_event_add(struct store *s, int64_t report_id, int64_t after,
 			   const unsigned char *body, size_t len,
 			   const unsigned char *sig, size_t siglen,

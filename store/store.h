@@ -209,6 +209,10 @@ void report_event_row_release(struct report_event_row *r);
 int store_report_events(struct store *s, int64_t report_id,
 			struct report_event_row **out, size_t *n,
 			struct err *err);
+/* The same, from row id `from` on (its tail past a row already read). */
+int store_report_events_from(struct store *s, int64_t report_id, int64_t from,
+			     struct report_event_row **out, size_t *n,
+			     struct err *err);
 /* Appends one at the place after `after` (the last place its writer
  * read) of report_id's chain (inside the caller's write transaction);
  * ERR_DUPLICATE when anything took that place first. */
