@@ -17,6 +17,7 @@
 #include "core/core.h"
 #include "core/search.h"
 #include "core/sindex.h"
+#include "mail/mail.h"
 #include "store/store.h"
 
 /* --- the query --------------------------------------------------------*/
@@ -351,6 +352,26 @@ static void text_release(struct text *t)
 	wipe_free(t->shown, t->alloc);
 	wipe_free(t->low, t->alloc);
 	memset(t, 0, sizeof(*t));
+}
+
+/* The text a message is searched as: its body, then its patches (the
+ * attachments attachment_is_patch says are), each run on from the last.
+ * The one place that says it: a search's opened message and an import's
+ * (search_index_import) make the same text, so the index built from
+ * either holds what a search would find. */
+static void text_of(struct text *t, const char *body, size_t body_len,
+		    const struct attachment_info *att, size_t natt)
+{
+	size_t cap = body_len + 1;
+
+	for (size_t k = 0; k < natt; k++)
+		if (att[k].patch)
+			cap += att[k].size + 1;
+	text_init(t, cap);
+	text_add(t, body ? body : "", body_len);
+	for (size_t k = 0; k < natt; k++)
+		if (att[k].patch)
+			text_add(t, (const char *)att[k].data, att[k].size);
 }
 
 /* Back to the start of a UTF-8 sequence at or before i (but not below lo). */
@@ -813,23 +834,13 @@ static bool text_match(struct session *sess, const struct run *r,
 	for (size_t i = 0; i < nmsgs && !all; i++) {
 		struct opened_message om;
 		struct text t;
-		size_t cap;
 
 		if (report_open_message(sess, msgs[i].id, &om, &err) < 0) {
 			opened_message_release(&om);
 			(*unreadable)++;
 			continue;
 		}
-		cap = om.body_len + 1;
-		for (size_t k = 0; k < om.natt; k++)
-			if (om.att[k].patch)
-				cap += om.att[k].size + 1;
-		text_init(&t, cap);
-		text_add(&t, om.body ? om.body : "", om.body_len);
-		for (size_t k = 0; k < om.natt; k++)
-			if (om.att[k].patch)
-				text_add(&t, (const char *)om.att[k].data,
-					 om.att[k].size);
+		text_of(&t, om.body, om.body_len, om.att, om.natt);
 		opened_message_release(&om);
 		match_words(q, &t, matched, "text", h);
 		prefilter_learn(r->pf, h->r.id, msgs[i].id, &t);
@@ -917,7 +928,6 @@ int search_run(struct session *sess, const struct search_query *q,
 	size_t *need = NULL, nneed = 0, nall = 0, nw = q->nwords + 1;
 	bool *matched, *kept = NULL;
 	int rc;
-
 	memset(res, 0, sizeof(*res));
 	memset(&pf, 0, sizeof(pf));
 	if (!s)
@@ -1010,7 +1020,6 @@ int search_run(struct session *sess, const struct search_query *q,
 			ids[i] = res->hits[i].r.id;
 		if ((rc = store_report_page(s, ids, res->n, full, err)) == 0) {
 			size_t kept = 0;
-
 			report_verdicts_now(sess, full, res->n);
 
 			/* A report no longer found has no row to show:
@@ -1105,4 +1114,44 @@ void search_result_release(struct search_result *res)
 		hit_release(&res->hits[i]);
 	free(res->hits);
 	memset(res, 0, sizeof(*res));
+}
+
+/* --- an import's messages indexed --------------------------------------*/
+
+void search_index_import(struct session *sess, int64_t report_id,
+			 int64_t message_id, const char *body, size_t body_len,
+			 const struct mail_attachment *att, size_t natt)
+{
+	struct attachment_info *ai;
+	struct text t;
+
+	if (!sess->sindex && !sess->sindex_tried) {
+		sess->sindex_tried = true;
+		sess->sindex = sindex_open(sess);
+	}
+	if (!sess->sindex)
+		return;
+	/* The attachments as report_open_message gives them: which are
+	 * patches is asked of the same bytes and the same names. */
+	ai = xcalloc(natt + 1, sizeof(*ai));
+	for (size_t k = 0; k < natt; k++) {
+		ai[k].data = att[k].data ? att[k].data : (unsigned char *)"";
+		ai[k].size = att[k].len;
+		ai[k].patch = attachment_is_patch(
+			att[k].filename,
+			att[k].content_type ? att[k].content_type
+					    : "application/octet-stream",
+			ai[k].data, ai[k].size);
+	}
+	text_of(&t, body, body_len, ai, natt);
+	free(ai);
+	sindex_learn_stored(sess->sindex, report_id, message_id, t.low, t.len);
+	text_release(&t);
+}
+
+void search_index_done(struct session *sess)
+{
+	sindex_close(sess->sindex);
+	sess->sindex = NULL;
+	sess->sindex_tried = false;
 }

@@ -41,7 +41,8 @@ struct sindex {
 	size_t nmsgs;
 	struct tri_ent *tab; /* open addressing, power of two */
 	size_t cap, used;
-	struct terms_row *learned;
+	struct terms_row *learned; /* key NULL: looked up on writing */
+	int64_t *learned_report; /* per learned: its report (0: key known) */
 	size_t nlearned;
 	size_t pending; /* ids in tab */
 };
@@ -323,6 +324,52 @@ bool sindex_candidates(struct sindex *x, const char *word, int64_t **ids,
 
 /* ---- learning, writing ---- */
 
+/* The keys of the messages learned as stored (sindex_learn_stored),
+ * read from the store now that what holds them is committed; one the
+ * store no longer has (its import undone) stays without a key and is
+ * not recorded as indexed.  (Its id in the lists only adds a candidate
+ * that is opened and confirmed: never a wrong answer.) */
+static void learned_keys(struct sindex *x)
+{
+	struct err err = { 0, "" };
+	struct message_key *keys = NULL;
+	int64_t *rids;
+	size_t n = 0, nkeys = 0;
+
+	for (size_t i = 0; i < x->nlearned; i++)
+		n += x->learned_report && x->learned_report[i];
+	if (!n)
+		return;
+	rids = xmalloc(n * sizeof(*rids));
+	n = 0;
+	for (size_t i = 0; i < x->nlearned; i++)
+		if (x->learned_report && x->learned_report[i])
+			rids[n++] = x->learned_report[i];
+	qsort(rids, n, sizeof(*rids), cmp_id);
+	{
+		size_t u = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!u || rids[i] != rids[u - 1])
+				rids[u++] = rids[i];
+		n = u;
+	}
+	if (store_message_keys_of(x->sess->store, rids, n, false, &keys, &nkeys,
+				  &err) == 0)
+		for (size_t i = 0; i < x->nlearned; i++) {
+			if (!x->learned_report[i])
+				continue;
+			for (size_t k = 0; k < nkeys; k++)
+				if (keys[k].id == x->learned[i].message_id &&
+				    keys[k].report_id == x->learned_report[i]) {
+					x->learned[i].key =
+						xstrdup(keys[k].key);
+					break;
+				}
+		}
+	free(keys);
+	free(rids);
+}
+
 /* The pending ids merged into the stored lists, and the messages
  * learned recorded, in one write.  A stored list that does not open is
  * not overwritten: the index is emptied instead (what it said is then
@@ -335,6 +382,7 @@ static void flush(struct sindex *x)
 
 	if (!x->pending && !x->nlearned)
 		return;
+	learned_keys(x);
 	if (store_index_begin(x->tc, &err) < 0)
 		goto out;
 	for (size_t i = 0; i < x->cap && !bad; i++) {
@@ -371,8 +419,11 @@ static void flush(struct sindex *x)
 		free(sealed);
 	}
 	for (size_t i = 0; i < x->nlearned && !bad; i++)
-		bad = store_index_put_message(x->tc, x->learned[i].message_id,
-					      x->learned[i].key, &err) < 0;
+		if (x->learned[i].key)
+			bad = store_index_put_message(x->tc,
+						      x->learned[i].message_id,
+						      x->learned[i].key,
+						      &err) < 0;
 	if (bad) {
 		store_index_rollback(x->tc);
 		store_index_reset(x->tc, x->gen, &err);
@@ -389,11 +440,13 @@ out:
 	x->pending = 0;
 	terms_rows_free(x->learned, x->nlearned);
 	x->learned = NULL;
+	free(x->learned_report);
+	x->learned_report = NULL;
 	x->nlearned = 0;
 }
 
-void sindex_learn(struct sindex *x, int64_t id, const char *key,
-		  const char *low, size_t len)
+static void learn(struct sindex *x, int64_t report_id, int64_t id,
+		  const char *key, const char *low, size_t len)
 {
 	if (!x)
 		return;
@@ -411,9 +464,27 @@ void sindex_learn(struct sindex *x, int64_t id, const char *key,
 	}
 	x->learned =
 		xrealloc(x->learned, (x->nlearned + 1) * sizeof(*x->learned));
-	x->learned[x->nlearned++] = (struct terms_row){ id, xstrdup(key) };
+	x->learned_report =
+		xrealloc(x->learned_report,
+			 (x->nlearned + 1) * sizeof(*x->learned_report));
+	x->learned[x->nlearned] =
+		(struct terms_row){ id, key ? xstrdup(key) : NULL };
+	x->learned_report[x->nlearned++] = key ? 0 : report_id;
 	if (x->pending >= FLUSH_IDS)
 		flush(x);
+}
+
+void sindex_learn(struct sindex *x, int64_t id, const char *key,
+		  const char *low, size_t len)
+{
+	learn(x, 0, id, key, low, len);
+}
+
+void sindex_learn_stored(struct sindex *x, int64_t report_id, int64_t id,
+			 const char *low, size_t len)
+{
+	if (report_id > 0)
+		learn(x, report_id, id, NULL, low, len);
 }
 
 void sindex_close(struct sindex *x)

@@ -41,6 +41,13 @@ bool sindex_candidates(struct sindex *x, const char *word, int64_t **ids,
  * (kept on sindex_close). */
 void sindex_learn(struct sindex *x, int64_t id, const char *key,
 		  const char *low, size_t len);
+/* Message id of report report_id, just stored (an import), indexed
+ * from the folded text low[0..len) it is searched as: its body's key is
+ * read from the store when the index is written (sindex_close), so
+ * close it only once what stored the message is committed; a message
+ * no longer there then is not recorded as indexed. */
+void sindex_learn_stored(struct sindex *x, int64_t report_id, int64_t id,
+			 const char *low, size_t len);
 /* Writes what was learned (best effort: the index is for speed) and
  * frees x.  Safe on NULL. */
 void sindex_close(struct sindex *x);
