@@ -474,16 +474,18 @@ struct file_row {
 /*
  * The officer's sealed index (sindex.h): a report none of whose messages
  * can hold a word is passed over without opening any.  A message the
- * index does not hold (new, or its body not the one it was indexed
- * from) is opened, and the very text searched is indexed.  The index is
+ * index does not hold (stored by a colleague, or before the index was
+ * made or emptied) is opened, and the very text searched is indexed.
+ * (An import indexes what it stores: search_index_import.)  The index is
  * for speed alone: without it (no team key, a cache folder that is not
  * the officer's), every candidate is opened as before.
  */
 struct prefilter {
 	bool on;
-	struct message_key *keys; /* every message, by report then id */
+	struct message_key *keys; /* every message, by report then id (no
+				   * key: store_message_ids) */
 	size_t nkeys;
-	bool *indexed; /* per key: the index holds it (its body's key) */
+	bool *indexed; /* per message: the index holds it */
 	struct sindex *x;
 	int64_t **cand; /* per word: the indexed messages that may hold it */
 	size_t *ncand;
@@ -717,7 +719,7 @@ static void prefilter_load(struct session *sess, const struct search_query *q,
 	memset(pf, 0, sizeof(*pf));
 	if (!worth_filtering(q) || !(pf->x = sindex_open(sess)))
 		return;
-	if (store_message_keys(sess->store, &pf->keys, &pf->nkeys, &err) < 0) {
+	if (store_message_ids(sess->store, &pf->keys, &pf->nkeys, &err) < 0) {
 		sindex_close(pf->x);
 		pf->x = NULL;
 		return;
@@ -732,8 +734,7 @@ static void prefilter_load(struct session *sess, const struct search_query *q,
 	/* after the lists: one that does not open empties the index */
 	pf->indexed = xcalloc(pf->nkeys + 1, sizeof(*pf->indexed));
 	for (size_t i = 0; i < pf->nkeys; i++)
-		pf->indexed[i] =
-			sindex_has(pf->x, pf->keys[i].id, pf->keys[i].key);
+		pf->indexed[i] = sindex_has(pf->x, pf->keys[i].id);
 	pf->on = true;
 }
 
@@ -814,28 +815,66 @@ static void prefilter_done(struct prefilter *pf)
 	memset(pf, 0, sizeof(*pf));
 }
 
-/* Opens report h's messages one by one for the words still unmatched;
- * true when every word is found.  A snippet from a field is replaced by
- * the text's when a word only the text holds comes first. */
+/* Whether message m (of pf->keys) may hold a word still unmatched: not
+ * when the index holds it and no unmatched word's lists name it. */
+static bool message_may_match(const struct prefilter *pf, size_t m,
+			      const struct search_query *q, const bool *matched)
+{
+	if (!pf->indexed[m])
+		return true;
+	for (size_t w = 0; w < q->nwords; w++)
+		if (!matched[w] &&
+		    (!pf->known[w] ||
+		     (pf->ncand[w] &&
+		      bsearch(&pf->keys[m].id, pf->cand[w], pf->ncand[w],
+			      sizeof(int64_t), cmp_i64))))
+			return true;
+	return false;
+}
+
+/* Opens report h's messages one by one, oldest first, for the words
+ * still unmatched; true when every word is found.  With the index, the
+ * report's messages are those the prefilter read, and one that the
+ * lists say holds none of the words left is not opened.  A snippet
+ * from a field is replaced by the text's when a word only the text
+ * holds comes first. */
 static bool text_match(struct session *sess, const struct run *r,
 		       struct search_hit *h, bool *matched, size_t *unreadable)
 {
 	const struct search_query *q = r->q;
+	const struct prefilter *pf = r->pf && r->pf->on ? r->pf : NULL;
 	struct message *msgs = NULL;
-	size_t nmsgs = 0;
+	int64_t *ids;
+	size_t nmsgs = 0, first = 0, nids;
 	struct err err = { 0, "" };
 	bool all = false;
 
-	if (store_messages_get(sess->store, h->r.id, false, &msgs, &nmsgs,
-			       &err) < 0) {
-		(*unreadable)++;
-		return false;
+	if (pf) {
+		nids = keys_of(pf, h->r.id, &first);
+		ids = xcalloc(nids + 1, sizeof(*ids));
+		for (size_t i = 0; i < nids; i++)
+			ids[i] = pf->keys[first + i].id;
+	} else {
+		if (store_messages_get(sess->store, h->r.id, false, &msgs,
+				       &nmsgs, &err) < 0) {
+			(*unreadable)++;
+			return false;
+		}
+		nids = nmsgs;
+		ids = xcalloc(nids + 1, sizeof(*ids));
+		for (size_t i = 0; i < nmsgs; i++)
+			ids[i] = msgs[i].id;
+		for (size_t i = 0; i < nmsgs; i++)
+			message_release(&msgs[i]);
+		free(msgs);
 	}
-	for (size_t i = 0; i < nmsgs && !all; i++) {
+	for (size_t i = 0; i < nids && !all; i++) {
 		struct opened_message om;
 		struct text t;
 
-		if (report_open_message(sess, msgs[i].id, &om, &err) < 0) {
+		if (pf && !message_may_match(pf, first + i, q, matched))
+			continue;
+		if (report_open_message(sess, ids[i], &om, &err) < 0) {
 			opened_message_release(&om);
 			(*unreadable)++;
 			continue;
@@ -843,15 +882,13 @@ static bool text_match(struct session *sess, const struct run *r,
 		text_of(&t, om.body, om.body_len, om.att, om.natt);
 		opened_message_release(&om);
 		match_words(q, &t, matched, "text", h);
-		prefilter_learn(r->pf, h->r.id, msgs[i].id, &t);
+		prefilter_learn(r->pf, h->r.id, ids[i], &t);
 		text_release(&t);
 		all = true;
 		for (size_t w = 0; w < q->nwords; w++)
 			all = all && matched[w];
 	}
-	for (size_t i = 0; i < nmsgs; i++)
-		message_release(&msgs[i]);
-	free(msgs);
+	free(ids);
 	return all;
 }
 

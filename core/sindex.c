@@ -6,8 +6,10 @@
  * sealed under the team key for table "search-index", column "postings"
  * and a row drawn from the rest of that hash, so a list moved to another
  * term fails to open (and the word is then looked for in every text).
- * The index says which generation keyed it: after a rotation it is
- * emptied and the next searches fill it again.  Messages learned are
+ * The index says which team key keyed it (its stamp: the generation,
+ * and a keyed hash of nothing under it): after a rotation it is emptied
+ * and filled again by the next searches and imports (sindex_learn,
+ * sindex_learn_stored).  Messages learned are
  * merged into the lists on close, or sooner when many are pending, in
  * one write each.
  */
@@ -36,7 +38,7 @@ struct tri_ent { /* a trigram seen: its term and pending ids */
 struct sindex {
 	struct session *sess;
 	struct terms_cache *tc;
-	uint32_t gen;
+	uint64_t gen; /* the key's stamp (stamp_of) */
 	struct terms_row *msgs; /* indexed, by id */
 	size_t nmsgs;
 	struct tri_ent *tab; /* open addressing, power of two */
@@ -209,12 +211,24 @@ static int cmp_id(const void *a, const void *b)
 
 /* ---- opening, asking ---- */
 
+/* The stamp of the team key the terms are keyed under: its generation,
+ * and 32 bits of the keyed hash of nothing under it (mac), so that
+ * another database's team key (a store made again where the last one
+ * was, whose generations count from 1 again and whose messages reuse
+ * its ids) is another stamp, and its index is emptied. */
+static uint64_t stamp_of(uint32_t gen, const unsigned char *mac)
+{
+	return (uint64_t)gen << 32 | (uint64_t)mac[0] << 24 |
+		(uint64_t)mac[1] << 16 | (uint64_t)mac[2] << 8 | mac[3];
+}
+
 struct sindex *sindex_open(struct session *sess)
 {
 	struct err err = { 0, "" };
 	unsigned char mac[SESSION_MAC_BYTES];
 	struct sindex *x;
-	uint32_t gen, had;
+	uint64_t had;
+	uint32_t gen;
 	char *path;
 
 	if (session_keyed_hash(sess, PURPOSE, "", 0, mac, &gen, &err) < 0 ||
@@ -223,10 +237,10 @@ struct sindex *sindex_open(struct session *sess)
 		return NULL;
 	x = xcalloc(1, sizeof(*x));
 	x->sess = sess;
-	x->gen = gen;
+	x->gen = stamp_of(gen, mac);
 	if (store_terms_cache_open(path, &x->tc, &err) < 0 ||
 	    store_index_generation(x->tc, &had, &err) < 0 ||
-	    (had != gen && store_index_reset(x->tc, gen, &err) < 0) ||
+	    (had != x->gen && store_index_reset(x->tc, x->gen, &err) < 0) ||
 	    store_index_messages(x->tc, &x->msgs, &x->nmsgs, &err) < 0) {
 		free(path);
 		store_terms_cache_close(x->tc);
@@ -244,14 +258,13 @@ static int cmp_row(const void *a, const void *b)
 					     : x->message_id > y->message_id;
 }
 
-bool sindex_has(const struct sindex *x, int64_t id, const char *key)
+bool sindex_has(const struct sindex *x, int64_t id)
 {
-	struct terms_row k = { id, NULL }, *r;
+	struct terms_row k = { id, NULL };
 
 	if (!x || !x->nmsgs)
 		return false;
-	r = bsearch(&k, x->msgs, x->nmsgs, sizeof(k), cmp_row);
-	return r && !strcmp(r->key, key);
+	return bsearch(&k, x->msgs, x->nmsgs, sizeof(k), cmp_row) != NULL;
 }
 
 /* a[0..*na) ∩ b[0..nb), into a. */

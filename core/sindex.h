@@ -25,8 +25,12 @@ struct sindex;
  * when there is no team key or no usable cache (then every text is
  * opened, as without an index). */
 struct sindex *sindex_open(struct session *sess);
-/* Whether message id is indexed from the body whose key is key. */
-bool sindex_has(const struct sindex *x, int64_t id, const char *key);
+/* Whether message id is indexed.  What a stored message opens to never
+ * changes (the store refuses another digest, or another form than as
+ * received), and a message's id is never another's under the same team
+ * key (the index is emptied under another: sindex.c's stamp), so a
+ * message indexed once stays so without reading its row. */
+bool sindex_has(const struct sindex *x, int64_t id);
 /*
  * The indexed messages that may hold word (folded as search folds the
  * texts): true with their ids, ascending, in *ids (the caller's) and *n;

@@ -92,7 +92,7 @@ void terms_rows_free(struct terms_row *rows, size_t n)
 	free(rows);
 }
 
-int store_index_generation(struct terms_cache *tc, uint32_t *gen,
+int store_index_generation(struct terms_cache *tc, uint64_t *gen,
 			   struct err *err)
 {
 	sqlite3_stmt *st;
@@ -104,22 +104,22 @@ int store_index_generation(struct terms_cache *tc, uint32_t *gen,
 		    -1, &st, NULL) != SQLITE_OK)
 		return cache_err(tc, err, "cannot read");
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*gen = (uint32_t)sqlite3_column_int64(st, 0);
+		*gen = (uint64_t)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE
 		? 0
 		: cache_err(tc, err, "cannot read");
 }
 
-int store_index_reset(struct terms_cache *tc, uint32_t gen, struct err *err)
+int store_index_reset(struct terms_cache *tc, uint64_t gen, struct err *err)
 {
 	char sql[200];
 
 	snprintf(sql, sizeof(sql),
 		 "BEGIN IMMEDIATE; DELETE FROM postings; DELETE FROM indexed;"
-		 " INSERT OR REPLACE INTO meta VALUES ('generation', %lu);"
+		 " INSERT OR REPLACE INTO meta VALUES ('generation', %lld);"
 		 " COMMIT",
-		 (unsigned long)gen);
+		 (long long)gen);
 	if (sqlite3_exec(tc->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
 		int r = cache_err(tc, err, "cannot write");
 		sqlite3_exec(tc->db, "ROLLBACK", NULL, NULL, NULL);

@@ -145,4 +145,20 @@ if [ "$(id -u)" = 0 ]; then
 else
 	tap_skip "another user's index" "needs root to give the file away"
 fi
+
+# A store made again where the last one was (the cache file is named
+# after its path): another team key, whose generations count from 1
+# again, and message ids the old store's messages had.  Imported without
+# the index, its message is not one the old index holds: the old index
+# is emptied, not believed.
+mv "$DB" "$T/old.db"
+rm -f "$DB-wal" "$DB-shm"
+mk --kind encrypted --from "Rita Reporter <rita@example.net>" --to "$OFFICER_FPR" \
+	--subject "again" --message-id "<again@example.net>" \
+	--body "kazumor againword telqi" >"$T/mail/again.eml"
+SECTEAM_CACHE=/dev/null/none e2e_import "$T/mail/again.eml" ||
+	{ echo "Bail out! import failed"; exit 1; }
+tap_is "$(viaindex againword)" "$(scan againword)" \
+	"a store made again at the same path: the old one's index is not believed for it"
+tap_is "$(viaindex againword)" 1 "  (its one message found)"
 tap_done
