@@ -531,8 +531,8 @@ int store_index_generation(struct terms_cache *tc, uint64_t *gen,
 			   struct err *err);
 /* Empties it (lists and messages), to be keyed under stamp gen. */
 int store_index_reset(struct terms_cache *tc, uint64_t gen, struct err *err);
-/* The messages indexed and the key of the body each was indexed from,
- * by id (sealed NULL); *rows is the caller's (terms_rows_free). */
+/* The messages indexed, by id (their keys, written with them, are not
+ * read: NULL); *rows is the caller's (terms_rows_free). */
 int store_index_messages(struct terms_cache *tc, struct terms_row **rows,
 			 size_t *n, struct err *err);
 /* The sealed posting list of term: 1 with *list (the caller's), 0 when

@@ -138,7 +138,7 @@ int store_index_messages(struct terms_cache *tc, struct terms_row **rows,
 	*rows = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(tc->db,
-			       "SELECT message_id, key FROM indexed"
+			       "SELECT message_id FROM indexed"
 			       " ORDER BY message_id",
 			       -1, &st, NULL) != SQLITE_OK)
 		return cache_err(tc, err, "cannot read");
@@ -147,10 +147,8 @@ int store_index_messages(struct terms_cache *tc, struct terms_row **rows,
 			cap = cap ? 2 * cap : 1024;
 			*rows = xrealloc(*rows, cap * sizeof(**rows));
 		}
-		(*rows)[(*n)++] = (struct terms_row){
-			sqlite3_column_int64(st, 0),
-			xstrdup((const char *)sqlite3_column_text(st, 1)),
-		};
+		(*rows)[(*n)++] =
+			(struct terms_row){ sqlite3_column_int64(st, 0), NULL };
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
