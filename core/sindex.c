@@ -391,11 +391,17 @@ static void flush(struct sindex *x)
 {
 	struct err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
-	bool bad = false;
+	bool bad = false, written = false;
+	/* Messages stored in a transaction still open (an import's batch,
+	 * past FLUSH_IDS): their lists are written now, they are recorded
+	 * as indexed by a later write, once committed. */
+	bool hold = store_in_tx(x->sess->store);
+	size_t k = 0;
 
 	if (!x->pending && !x->nlearned)
 		return;
-	learned_keys(x);
+	if (!hold)
+		learned_keys(x);
 	if (store_index_begin(x->tc, &err) < 0)
 		goto out;
 	for (size_t i = 0; i < x->cap && !bad; i++) {
@@ -442,6 +448,8 @@ static void flush(struct sindex *x)
 		store_index_reset(x->tc, x->gen, &err);
 	} else if (store_index_commit(x->tc, &err) < 0) {
 		store_index_reset(x->tc, x->gen, &err);
+	} else {
+		written = true;
 	}
 out:
 	sbuf_wipe(&sb);
@@ -451,11 +459,24 @@ out:
 		x->tab[i].n = x->tab[i].cap = 0;
 	}
 	x->pending = 0;
-	terms_rows_free(x->learned, x->nlearned);
-	x->learned = NULL;
-	free(x->learned_report);
-	x->learned_report = NULL;
-	x->nlearned = 0;
+	/* (Held only when their lists were written: an index emptied has
+	 * lost them, and they must not be recorded.) */
+	for (size_t i = 0; i < x->nlearned; i++) {
+		if (written && hold && x->learned_report[i] &&
+		    !x->learned[i].key) {
+			x->learned[k] = x->learned[i];
+			x->learned_report[k++] = x->learned_report[i];
+		} else {
+			free(x->learned[i].key);
+		}
+	}
+	x->nlearned = k;
+	if (!k) {
+		free(x->learned);
+		x->learned = NULL;
+		free(x->learned_report);
+		x->learned_report = NULL;
+	}
 }
 
 static void learn(struct sindex *x, int64_t report_id, int64_t id,
