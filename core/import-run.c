@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "core/search.h"
 #include "crypto/crypto.h"
 #include "mail/mail.h"
 
@@ -639,5 +640,8 @@ int import_inputs(struct session *sess, const struct import_opts *o,
 		report_progress(&ir, IMPORT_PROGRESS_DONE, 1);
 	waiting_reset(&ir);
 	free(ir.pending);
+	/* What was stored is committed (or undone): the messages indexed
+	 * as they were stored are written to the officer's index once. */
+	search_index_done(sess);
 	return r;
 }

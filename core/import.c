@@ -17,6 +17,7 @@
 
 #include "core/pipeline.h"
 #include "core/reportlog.h"
+#include "core/search.h"
 #include "core/seal.h"
 #include "store/store.h"
 
@@ -495,6 +496,8 @@ static int store_rows(struct session *sess, struct store *s,
 			err)) < 0)
 		goto out;
 	res->report_id = rid;
+	search_index_import(sess, rid, mrow, p->po.body.buf, p->po.body.len,
+			    p->po.att, p->po.natt);
 out:
 	free(ambiguous);
 	return r;
@@ -574,6 +577,10 @@ int import_finish(struct session *sess, struct import_pending *p,
 	if ((r = batched ? store_savepoint_release(s, err)
 			 : store_commit(s, err)) < 0)
 		goto fail;
+	/* Alone, the message is committed: the index can be written.  A
+	 * batch's is written by its caller once the batches are done. */
+	if (!batched)
+		search_index_done(sess);
 	goto out;
 
 bad:

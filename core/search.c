@@ -17,6 +17,7 @@
 #include "core/core.h"
 #include "core/search.h"
 #include "core/sindex.h"
+#include "mail/mail.h"
 #include "store/store.h"
 
 /* --- the query --------------------------------------------------------*/
@@ -353,6 +354,26 @@ static void text_release(struct text *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* The text a message is searched as: its body, then its patches (the
+ * attachments attachment_is_patch says are), each run on from the last.
+ * The one place that says it: a search's opened message and an import's
+ * (search_index_import) make the same text, so the index built from
+ * either holds what a search would find. */
+static void text_of(struct text *t, const char *body, size_t body_len,
+		    const struct attachment_info *att, size_t natt)
+{
+	size_t cap = body_len + 1;
+
+	for (size_t k = 0; k < natt; k++)
+		if (att[k].patch)
+			cap += att[k].size + 1;
+	text_init(t, cap);
+	text_add(t, body ? body : "", body_len);
+	for (size_t k = 0; k < natt; k++)
+		if (att[k].patch)
+			text_add(t, (const char *)att[k].data, att[k].size);
+}
+
 /* Back to the start of a UTF-8 sequence at or before i (but not below lo). */
 static size_t utf8_back(const char *s, size_t i, size_t lo)
 {
@@ -453,16 +474,18 @@ struct file_row {
 /*
  * The officer's sealed index (sindex.h): a report none of whose messages
  * can hold a word is passed over without opening any.  A message the
- * index does not hold (new, or its body not the one it was indexed
- * from) is opened, and the very text searched is indexed.  The index is
+ * index does not hold (stored by a colleague, or before the index was
+ * made or emptied) is opened, and the very text searched is indexed.
+ * (An import indexes what it stores: search_index_import.)  The index is
  * for speed alone: without it (no team key, a cache folder that is not
  * the officer's), every candidate is opened as before.
  */
 struct prefilter {
 	bool on;
-	struct message_key *keys; /* every message, by report then id */
+	struct message_key *keys; /* every message, by report then id (no
+				   * key: store_message_ids) */
 	size_t nkeys;
-	bool *indexed; /* per key: the index holds it (its body's key) */
+	bool *indexed; /* per message: the index holds it */
 	struct sindex *x;
 	int64_t **cand; /* per word: the indexed messages that may hold it */
 	size_t *ncand;
@@ -696,7 +719,7 @@ static void prefilter_load(struct session *sess, const struct search_query *q,
 	memset(pf, 0, sizeof(*pf));
 	if (!worth_filtering(q) || !(pf->x = sindex_open(sess)))
 		return;
-	if (store_message_keys(sess->store, &pf->keys, &pf->nkeys, &err) < 0) {
+	if (store_message_ids(sess->store, &pf->keys, &pf->nkeys, &err) < 0) {
 		sindex_close(pf->x);
 		pf->x = NULL;
 		return;
@@ -711,8 +734,7 @@ static void prefilter_load(struct session *sess, const struct search_query *q,
 	/* after the lists: one that does not open empties the index */
 	pf->indexed = xcalloc(pf->nkeys + 1, sizeof(*pf->indexed));
 	for (size_t i = 0; i < pf->nkeys; i++)
-		pf->indexed[i] =
-			sindex_has(pf->x, pf->keys[i].id, pf->keys[i].key);
+		pf->indexed[i] = sindex_has(pf->x, pf->keys[i].id);
 	pf->on = true;
 }
 
@@ -793,54 +815,80 @@ static void prefilter_done(struct prefilter *pf)
 	memset(pf, 0, sizeof(*pf));
 }
 
-/* Opens report h's messages one by one for the words still unmatched;
- * true when every word is found.  A snippet from a field is replaced by
- * the text's when a word only the text holds comes first. */
+/* Whether message m (of pf->keys) may hold a word still unmatched: not
+ * when the index holds it and no unmatched word's lists name it. */
+static bool message_may_match(const struct prefilter *pf, size_t m,
+			      const struct search_query *q, const bool *matched)
+{
+	if (!pf->indexed[m])
+		return true;
+	for (size_t w = 0; w < q->nwords; w++)
+		if (!matched[w] &&
+		    (!pf->known[w] ||
+		     (pf->ncand[w] &&
+		      bsearch(&pf->keys[m].id, pf->cand[w], pf->ncand[w],
+			      sizeof(int64_t), cmp_i64))))
+			return true;
+	return false;
+}
+
+/* Opens report h's messages one by one, oldest first, for the words
+ * still unmatched; true when every word is found.  With the index, the
+ * report's messages are those the prefilter read, and one that the
+ * lists say holds none of the words left is not opened.  A snippet
+ * from a field is replaced by the text's when a word only the text
+ * holds comes first. */
 static bool text_match(struct session *sess, const struct run *r,
 		       struct search_hit *h, bool *matched, size_t *unreadable)
 {
 	const struct search_query *q = r->q;
+	const struct prefilter *pf = r->pf && r->pf->on ? r->pf : NULL;
 	struct message *msgs = NULL;
-	size_t nmsgs = 0;
+	int64_t *ids;
+	size_t nmsgs = 0, first = 0, nids;
 	struct err err = { 0, "" };
 	bool all = false;
 
-	if (store_messages_get(sess->store, h->r.id, false, &msgs, &nmsgs,
-			       &err) < 0) {
-		(*unreadable)++;
-		return false;
+	if (pf) {
+		nids = keys_of(pf, h->r.id, &first);
+		ids = xcalloc(nids + 1, sizeof(*ids));
+		for (size_t i = 0; i < nids; i++)
+			ids[i] = pf->keys[first + i].id;
+	} else {
+		if (store_messages_get(sess->store, h->r.id, false, &msgs,
+				       &nmsgs, &err) < 0) {
+			(*unreadable)++;
+			return false;
+		}
+		nids = nmsgs;
+		ids = xcalloc(nids + 1, sizeof(*ids));
+		for (size_t i = 0; i < nmsgs; i++)
+			ids[i] = msgs[i].id;
+		for (size_t i = 0; i < nmsgs; i++)
+			message_release(&msgs[i]);
+		free(msgs);
 	}
-	for (size_t i = 0; i < nmsgs && !all; i++) {
+	for (size_t i = 0; i < nids && !all; i++) {
 		struct opened_message om;
 		struct text t;
-		size_t cap;
 
-		if (report_open_message(sess, msgs[i].id, &om, &err) < 0) {
+		if (pf && !message_may_match(pf, first + i, q, matched))
+			continue;
+		if (report_open_message(sess, ids[i], &om, &err) < 0) {
 			opened_message_release(&om);
 			(*unreadable)++;
 			continue;
 		}
-		cap = om.body_len + 1;
-		for (size_t k = 0; k < om.natt; k++)
-			if (om.att[k].patch)
-				cap += om.att[k].size + 1;
-		text_init(&t, cap);
-		text_add(&t, om.body ? om.body : "", om.body_len);
-		for (size_t k = 0; k < om.natt; k++)
-			if (om.att[k].patch)
-				text_add(&t, (const char *)om.att[k].data,
-					 om.att[k].size);
+		text_of(&t, om.body, om.body_len, om.att, om.natt);
 		opened_message_release(&om);
 		match_words(q, &t, matched, "text", h);
-		prefilter_learn(r->pf, h->r.id, msgs[i].id, &t);
+		prefilter_learn(r->pf, h->r.id, ids[i], &t);
 		text_release(&t);
 		all = true;
 		for (size_t w = 0; w < q->nwords; w++)
 			all = all && matched[w];
 	}
-	for (size_t i = 0; i < nmsgs; i++)
-		message_release(&msgs[i]);
-	free(msgs);
+	free(ids);
 	return all;
 }
 
@@ -917,7 +965,6 @@ int search_run(struct session *sess, const struct search_query *q,
 	size_t *need = NULL, nneed = 0, nall = 0, nw = q->nwords + 1;
 	bool *matched, *kept = NULL;
 	int rc;
-
 	memset(res, 0, sizeof(*res));
 	memset(&pf, 0, sizeof(pf));
 	if (!s)
@@ -1010,7 +1057,6 @@ int search_run(struct session *sess, const struct search_query *q,
 			ids[i] = res->hits[i].r.id;
 		if ((rc = store_report_page(s, ids, res->n, full, err)) == 0) {
 			size_t kept = 0;
-
 			report_verdicts_now(sess, full, res->n);
 
 			/* A report no longer found has no row to show:
@@ -1105,4 +1151,44 @@ void search_result_release(struct search_result *res)
 		hit_release(&res->hits[i]);
 	free(res->hits);
 	memset(res, 0, sizeof(*res));
+}
+
+/* --- an import's messages indexed --------------------------------------*/
+
+void search_index_import(struct session *sess, int64_t report_id,
+			 int64_t message_id, const char *body, size_t body_len,
+			 const struct mail_attachment *att, size_t natt)
+{
+	struct attachment_info *ai;
+	struct text t;
+
+	if (!sess->sindex && !sess->sindex_tried) {
+		sess->sindex_tried = true;
+		sess->sindex = sindex_open(sess);
+	}
+	if (!sess->sindex)
+		return;
+	/* The attachments as report_open_message gives them: which are
+	 * patches is asked of the same bytes and the same names. */
+	ai = xcalloc(natt + 1, sizeof(*ai));
+	for (size_t k = 0; k < natt; k++) {
+		ai[k].data = att[k].data ? att[k].data : (unsigned char *)"";
+		ai[k].size = att[k].len;
+		ai[k].patch = attachment_is_patch(
+			att[k].filename,
+			att[k].content_type ? att[k].content_type
+					    : "application/octet-stream",
+			ai[k].data, ai[k].size);
+	}
+	text_of(&t, body, body_len, ai, natt);
+	free(ai);
+	sindex_learn_stored(sess->sindex, report_id, message_id, t.low, t.len);
+	text_release(&t);
+}
+
+void search_index_done(struct session *sess)
+{
+	sindex_close(sess->sindex);
+	sess->sindex = NULL;
+	sess->sindex_tried = false;
 }

@@ -93,4 +93,20 @@ void search_result_release(struct search_result *res);
 int search_report(struct session *sess, const struct search_query *q,
 		  int64_t id, bool *match, struct err *err);
 
+/*
+ * An import's messages into the officer's search index (sindex.h), as
+ * they are stored: message_id of report_id, from the text its import
+ * read (the body and the attachments, the patches among them taken as
+ * a search opening it takes them).  Kept in the session's index until
+ * search_index_done writes it, which must come after the commit that
+ * holds the messages (a message not stored then is not recorded).
+ * Best effort, like the index: without a team key or a usable cache,
+ * nothing.
+ */
+struct mail_attachment;
+void search_index_import(struct session *sess, int64_t report_id,
+			 int64_t message_id, const char *body, size_t body_len,
+			 const struct mail_attachment *att, size_t natt);
+void search_index_done(struct session *sess);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "config/config.h"
 #include "core/reportchain.h"
+#include "core/search.h"
 #include "core/session.h"
 #include "core/teamchain.h"
 #include "crypto/crypto.h"
@@ -1949,6 +1950,7 @@ void session_close(struct session *sess)
 	store_verdict_cache_close(sess->verdicts);
 	sess->verdicts = NULL;
 	sess->verdicts_tried = false;
+	search_index_done(sess); /* before the store: it reads keys there */
 	store_close(sess->store);
 	crypto_close(sess->crypto);
 	if (sess->seal) {

@@ -42,6 +42,10 @@ struct session {
 	struct verdict_cache *verdicts; /* the officer's verdict cache
 				    * (verdicts.c), opened on first use */
 	bool verdicts_tried;
+	struct sindex *sindex; /* the search index imports add to
+				* (search_index_import), opened on first
+				* use, written by search_index_done */
+	bool sindex_tried;
 };
 
 /* Loads the config (sess->config_path, else the default). */

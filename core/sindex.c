@@ -6,8 +6,10 @@
  * sealed under the team key for table "search-index", column "postings"
  * and a row drawn from the rest of that hash, so a list moved to another
  * term fails to open (and the word is then looked for in every text).
- * The index says which generation keyed it: after a rotation it is
- * emptied and the next searches fill it again.  Messages learned are
+ * The index says which team key keyed it (its stamp: the generation,
+ * and a keyed hash of nothing under it): after a rotation it is emptied
+ * and filled again by the next searches and imports (sindex_learn,
+ * sindex_learn_stored).  Messages learned are
  * merged into the lists on close, or sooner when many are pending, in
  * one write each.
  */
@@ -36,12 +38,13 @@ struct tri_ent { /* a trigram seen: its term and pending ids */
 struct sindex {
 	struct session *sess;
 	struct terms_cache *tc;
-	uint32_t gen;
+	uint64_t gen; /* the key's stamp (stamp_of) */
 	struct terms_row *msgs; /* indexed, by id */
 	size_t nmsgs;
 	struct tri_ent *tab; /* open addressing, power of two */
 	size_t cap, used;
-	struct terms_row *learned;
+	struct terms_row *learned; /* key NULL: looked up on writing */
+	int64_t *learned_report; /* per learned: its report (0: key known) */
 	size_t nlearned;
 	size_t pending; /* ids in tab */
 };
@@ -208,12 +211,24 @@ static int cmp_id(const void *a, const void *b)
 
 /* ---- opening, asking ---- */
 
+/* The stamp of the team key the terms are keyed under: its generation,
+ * and 32 bits of the keyed hash of nothing under it (mac), so that
+ * another database's team key (a store made again where the last one
+ * was, whose generations count from 1 again and whose messages reuse
+ * its ids) is another stamp, and its index is emptied. */
+static uint64_t stamp_of(uint32_t gen, const unsigned char *mac)
+{
+	return (uint64_t)gen << 32 | (uint64_t)mac[0] << 24 |
+		(uint64_t)mac[1] << 16 | (uint64_t)mac[2] << 8 | mac[3];
+}
+
 struct sindex *sindex_open(struct session *sess)
 {
 	struct err err = { 0, "" };
 	unsigned char mac[SESSION_MAC_BYTES];
 	struct sindex *x;
-	uint32_t gen, had;
+	uint64_t had;
+	uint32_t gen;
 	char *path;
 
 	if (session_keyed_hash(sess, PURPOSE, "", 0, mac, &gen, &err) < 0 ||
@@ -222,10 +237,10 @@ struct sindex *sindex_open(struct session *sess)
 		return NULL;
 	x = xcalloc(1, sizeof(*x));
 	x->sess = sess;
-	x->gen = gen;
+	x->gen = stamp_of(gen, mac);
 	if (store_terms_cache_open(path, &x->tc, &err) < 0 ||
 	    store_index_generation(x->tc, &had, &err) < 0 ||
-	    (had != gen && store_index_reset(x->tc, gen, &err) < 0) ||
+	    (had != x->gen && store_index_reset(x->tc, x->gen, &err) < 0) ||
 	    store_index_messages(x->tc, &x->msgs, &x->nmsgs, &err) < 0) {
 		free(path);
 		store_terms_cache_close(x->tc);
@@ -243,14 +258,13 @@ static int cmp_row(const void *a, const void *b)
 					     : x->message_id > y->message_id;
 }
 
-bool sindex_has(const struct sindex *x, int64_t id, const char *key)
+bool sindex_has(const struct sindex *x, int64_t id)
 {
-	struct terms_row k = { id, NULL }, *r;
+	struct terms_row k = { id, NULL };
 
 	if (!x || !x->nmsgs)
 		return false;
-	r = bsearch(&k, x->msgs, x->nmsgs, sizeof(k), cmp_row);
-	return r && !strcmp(r->key, key);
+	return bsearch(&k, x->msgs, x->nmsgs, sizeof(k), cmp_row) != NULL;
 }
 
 /* a[0..*na) ∩ b[0..nb), into a. */
@@ -323,6 +337,52 @@ bool sindex_candidates(struct sindex *x, const char *word, int64_t **ids,
 
 /* ---- learning, writing ---- */
 
+/* The keys of the messages learned as stored (sindex_learn_stored),
+ * read from the store now that what holds them is committed; one the
+ * store no longer has (its import undone) stays without a key and is
+ * not recorded as indexed.  (Its id in the lists only adds a candidate
+ * that is opened and confirmed: never a wrong answer.) */
+static void learned_keys(struct sindex *x)
+{
+	struct err err = { 0, "" };
+	struct message_key *keys = NULL;
+	int64_t *rids;
+	size_t n = 0, nkeys = 0;
+
+	for (size_t i = 0; i < x->nlearned; i++)
+		n += x->learned_report && x->learned_report[i];
+	if (!n)
+		return;
+	rids = xmalloc(n * sizeof(*rids));
+	n = 0;
+	for (size_t i = 0; i < x->nlearned; i++)
+		if (x->learned_report && x->learned_report[i])
+			rids[n++] = x->learned_report[i];
+	qsort(rids, n, sizeof(*rids), cmp_id);
+	{
+		size_t u = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!u || rids[i] != rids[u - 1])
+				rids[u++] = rids[i];
+		n = u;
+	}
+	if (store_message_keys_of(x->sess->store, rids, n, false, &keys, &nkeys,
+				  &err) == 0)
+		for (size_t i = 0; i < x->nlearned; i++) {
+			if (!x->learned_report[i])
+				continue;
+			for (size_t k = 0; k < nkeys; k++)
+				if (keys[k].id == x->learned[i].message_id &&
+				    keys[k].report_id == x->learned_report[i]) {
+					x->learned[i].key =
+						xstrdup(keys[k].key);
+					break;
+				}
+		}
+	free(keys);
+	free(rids);
+}
+
 /* The pending ids merged into the stored lists, and the messages
  * learned recorded, in one write.  A stored list that does not open is
  * not overwritten: the index is emptied instead (what it said is then
@@ -331,10 +391,17 @@ static void flush(struct sindex *x)
 {
 	struct err err = { 0, "" };
 	struct sbuf sb = SBUF_INIT;
-	bool bad = false;
+	bool bad = false, written = false;
+	/* Messages stored in a transaction still open (an import's batch,
+	 * past FLUSH_IDS): their lists are written now, they are recorded
+	 * as indexed by a later write, once committed. */
+	bool hold = store_in_tx(x->sess->store);
+	size_t k = 0;
 
 	if (!x->pending && !x->nlearned)
 		return;
+	if (!hold)
+		learned_keys(x);
 	if (store_index_begin(x->tc, &err) < 0)
 		goto out;
 	for (size_t i = 0; i < x->cap && !bad; i++) {
@@ -371,13 +438,18 @@ static void flush(struct sindex *x)
 		free(sealed);
 	}
 	for (size_t i = 0; i < x->nlearned && !bad; i++)
-		bad = store_index_put_message(x->tc, x->learned[i].message_id,
-					      x->learned[i].key, &err) < 0;
+		if (x->learned[i].key)
+			bad = store_index_put_message(x->tc,
+						      x->learned[i].message_id,
+						      x->learned[i].key,
+						      &err) < 0;
 	if (bad) {
 		store_index_rollback(x->tc);
 		store_index_reset(x->tc, x->gen, &err);
 	} else if (store_index_commit(x->tc, &err) < 0) {
 		store_index_reset(x->tc, x->gen, &err);
+	} else {
+		written = true;
 	}
 out:
 	sbuf_wipe(&sb);
@@ -387,13 +459,28 @@ out:
 		x->tab[i].n = x->tab[i].cap = 0;
 	}
 	x->pending = 0;
-	terms_rows_free(x->learned, x->nlearned);
-	x->learned = NULL;
-	x->nlearned = 0;
+	/* (Held only when their lists were written: an index emptied has
+	 * lost them, and they must not be recorded.) */
+	for (size_t i = 0; i < x->nlearned; i++) {
+		if (written && hold && x->learned_report[i] &&
+		    !x->learned[i].key) {
+			x->learned[k] = x->learned[i];
+			x->learned_report[k++] = x->learned_report[i];
+		} else {
+			free(x->learned[i].key);
+		}
+	}
+	x->nlearned = k;
+	if (!k) {
+		free(x->learned);
+		x->learned = NULL;
+		free(x->learned_report);
+		x->learned_report = NULL;
+	}
 }
 
-void sindex_learn(struct sindex *x, int64_t id, const char *key,
-		  const char *low, size_t len)
+static void learn(struct sindex *x, int64_t report_id, int64_t id,
+		  const char *key, const char *low, size_t len)
 {
 	if (!x)
 		return;
@@ -411,9 +498,27 @@ void sindex_learn(struct sindex *x, int64_t id, const char *key,
 	}
 	x->learned =
 		xrealloc(x->learned, (x->nlearned + 1) * sizeof(*x->learned));
-	x->learned[x->nlearned++] = (struct terms_row){ id, xstrdup(key) };
+	x->learned_report =
+		xrealloc(x->learned_report,
+			 (x->nlearned + 1) * sizeof(*x->learned_report));
+	x->learned[x->nlearned] =
+		(struct terms_row){ id, key ? xstrdup(key) : NULL };
+	x->learned_report[x->nlearned++] = key ? 0 : report_id;
 	if (x->pending >= FLUSH_IDS)
 		flush(x);
+}
+
+void sindex_learn(struct sindex *x, int64_t id, const char *key,
+		  const char *low, size_t len)
+{
+	learn(x, 0, id, key, low, len);
+}
+
+void sindex_learn_stored(struct sindex *x, int64_t report_id, int64_t id,
+			 const char *low, size_t len)
+{
+	if (report_id > 0)
+		learn(x, report_id, id, NULL, low, len);
 }
 
 void sindex_close(struct sindex *x)

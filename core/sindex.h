@@ -25,8 +25,12 @@ struct sindex;
  * when there is no team key or no usable cache (then every text is
  * opened, as without an index). */
 struct sindex *sindex_open(struct session *sess);
-/* Whether message id is indexed from the body whose key is key. */
-bool sindex_has(const struct sindex *x, int64_t id, const char *key);
+/* Whether message id is indexed.  What a stored message opens to never
+ * changes (the store refuses another digest, or another form than as
+ * received), and a message's id is never another's under the same team
+ * key (the index is emptied under another: sindex.c's stamp), so a
+ * message indexed once stays so without reading its row. */
+bool sindex_has(const struct sindex *x, int64_t id);
 /*
  * The indexed messages that may hold word (folded as search folds the
  * texts): true with their ids, ascending, in *ids (the caller's) and *n;
@@ -41,6 +45,13 @@ bool sindex_candidates(struct sindex *x, const char *word, int64_t **ids,
  * (kept on sindex_close). */
 void sindex_learn(struct sindex *x, int64_t id, const char *key,
 		  const char *low, size_t len);
+/* Message id of report report_id, just stored (an import), indexed
+ * from the folded text low[0..len) it is searched as: its body's key is
+ * read from the store when the index is written (sindex_close), so
+ * close it only once what stored the message is committed; a message
+ * no longer there then is not recorded as indexed. */
+void sindex_learn_stored(struct sindex *x, int64_t report_id, int64_t id,
+			 const char *low, size_t len);
 /* Writes what was learned (best effort: the index is for speed) and
  * frees x.  Safe on NULL. */
 void sindex_close(struct sindex *x);

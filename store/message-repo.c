@@ -721,6 +721,32 @@ int store_message_keys(struct store *s, struct message_key **out, size_t *n,
 		       NULL, "cannot list messages", err);
 }
 
+static void read_message_id(struct stmt *st, void *elem)
+{
+	struct message_key *k = elem;
+
+	k->report_id = db_col_int(st, 0);
+	k->id = db_col_int(st, 1);
+	k->key[0] = '\0';
+}
+
+int store_message_ids(struct store *s, struct message_key **out, size_t *n,
+		      struct err *err)
+{
+	/* Both in the index on report_id (its rows hold the row id): no
+	 * message row, and so no blob, is read. */
+	struct stmt *st = db_stmt(
+		s, "SELECT report_id, id FROM messages ORDER BY report_id, id",
+		err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return ERR_IO;
+	return db_rows(s, st, (void **)out, n, sizeof(**out), read_message_id,
+		       NULL, "cannot list messages", err);
+}
+
 /* The messages of reports ids (the first of each alone when first_only),
  * by report then id, each with the key of its body (store_message_keys's). */
 #define MESSAGE_KEY_COLS                                                        \

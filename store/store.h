@@ -362,6 +362,11 @@ int store_signature_add(struct store *s, int64_t message_row,
  * caller's.  0 or negative. */
 int store_message_keys(struct store *s, struct message_key **out, size_t *n,
 		       struct err *err);
+/* Every message's report and id (key empty), by report then id: what
+ * store_message_keys gives without reading a row (the report's index
+ * alone), for the search index's messages. */
+int store_message_ids(struct store *s, struct message_key **out, size_t *n,
+		      struct err *err);
 /* Every message row id, ascending, and whether a reseal must read it
  * (look): all but the sealed ones whose blob starts with sealed_prefix
  * (a team-sealed value) and is either not as received (its content, or
@@ -566,13 +571,14 @@ int store_officers_list(struct store *s, bool with_inactive,
 int store_terms_cache_open(const char *path, struct terms_cache **out,
 			   struct err *err);
 void store_terms_cache_close(struct terms_cache *tc);
-/* The team key generation its terms are keyed under (0: none yet). */
-int store_index_generation(struct terms_cache *tc, uint32_t *gen,
+/* The stamp of the team key its terms are keyed under (the caller's
+ * own: sindex.c's; 0: none yet). */
+int store_index_generation(struct terms_cache *tc, uint64_t *gen,
 			   struct err *err);
-/* Empties it (lists and messages), to be keyed under generation gen. */
-int store_index_reset(struct terms_cache *tc, uint32_t gen, struct err *err);
-/* The messages indexed and the key of the body each was indexed from,
- * by id (sealed NULL); *rows is the caller's (terms_rows_free). */
+/* Empties it (lists and messages), to be keyed under stamp gen. */
+int store_index_reset(struct terms_cache *tc, uint64_t gen, struct err *err);
+/* The messages indexed, by id (their keys, written with them, are not
+ * read: NULL); *rows is the caller's (terms_rows_free). */
 int store_index_messages(struct terms_cache *tc, struct terms_row **rows,
 			 size_t *n, struct err *err);
 /* The sealed posting list of term: 1 with *list (the caller's), 0 when

@@ -92,7 +92,7 @@ void terms_rows_free(struct terms_row *rows, size_t n)
 	free(rows);
 }
 
-int store_index_generation(struct terms_cache *tc, uint32_t *gen,
+int store_index_generation(struct terms_cache *tc, uint64_t *gen,
 			   struct err *err)
 {
 	sqlite3_stmt *st;
@@ -104,22 +104,22 @@ int store_index_generation(struct terms_cache *tc, uint32_t *gen,
 		    -1, &st, NULL) != SQLITE_OK)
 		return cache_err(tc, err, "cannot read");
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*gen = (uint32_t)sqlite3_column_int64(st, 0);
+		*gen = (uint64_t)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE
 		? 0
 		: cache_err(tc, err, "cannot read");
 }
 
-int store_index_reset(struct terms_cache *tc, uint32_t gen, struct err *err)
+int store_index_reset(struct terms_cache *tc, uint64_t gen, struct err *err)
 {
 	char sql[200];
 
 	snprintf(sql, sizeof(sql),
 		 "BEGIN IMMEDIATE; DELETE FROM postings; DELETE FROM indexed;"
-		 " INSERT OR REPLACE INTO meta VALUES ('generation', %lu);"
+		 " INSERT OR REPLACE INTO meta VALUES ('generation', %lld);"
 		 " COMMIT",
-		 (unsigned long)gen);
+		 (long long)gen);
 	if (sqlite3_exec(tc->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
 		int r = cache_err(tc, err, "cannot write");
 		sqlite3_exec(tc->db, "ROLLBACK", NULL, NULL, NULL);
@@ -138,7 +138,7 @@ int store_index_messages(struct terms_cache *tc, struct terms_row **rows,
 	*rows = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(tc->db,
-			       "SELECT message_id, key FROM indexed"
+			       "SELECT message_id FROM indexed"
 			       " ORDER BY message_id",
 			       -1, &st, NULL) != SQLITE_OK)
 		return cache_err(tc, err, "cannot read");
@@ -147,10 +147,8 @@ int store_index_messages(struct terms_cache *tc, struct terms_row **rows,
 			cap = cap ? 2 * cap : 1024;
 			*rows = xrealloc(*rows, cap * sizeof(**rows));
 		}
-		(*rows)[(*n)++] = (struct terms_row){
-			sqlite3_column_int64(st, 0),
-			xstrdup((const char *)sqlite3_column_text(st, 1)),
-		};
+		(*rows)[(*n)++] =
+			(struct terms_row){ sqlite3_column_int64(st, 0), NULL };
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

@@ -1,13 +1,16 @@
 #!/bin/sh
 # engines: sqlite
 # The officer's sealed search index answers exactly what a full scan
-# answers.  Random texts made of a small set of syllables (so that words
-# share trigrams often), then random words (held and not), words of
-# two letters, phrases and runs across word boundaries, each searched
-# through the index and with no cache at all (every text opened: the
-# oracle).  Then: a message imported after the index was made is found;
-# an index keyed under another team key generation is emptied and made
-# again (a rotation); an index another user owns is not used.
+# answers, and is kept up to date by the imports themselves.  Random
+# texts made of a small set of syllables (so that words share trigrams
+# often), then random words (held and not), words of two letters,
+# phrases and runs across word boundaries, each searched through the
+# index and with no cache at all (every text opened: the oracle).  The
+# index is made by the import (no search has opened a text yet); a
+# message imported later is added to it, not the index made again; an
+# index keyed under another team key generation is emptied, by an
+# import as by a search, and made again (a rotation); an index another
+# user owns is not used.
 export SECTEAM_TEST_NOW=2026-12-02T12:00:00Z
 . "$SECTEAM_TOP/tests/lib/e2e.sh"
 e2e_setup searchindex
@@ -37,11 +40,12 @@ ids() { jq -r '[.[].id] | map(tostring) | join(" ")'; }
 # full scan: no cache folder at all, so no index: every text opened
 scan() { SECTEAM_CACHE=/dev/null/none st search --json "$@" 2>/dev/null | ids; }
 viaindex() { st search --json "$@" 2>/dev/null | ids; }
-out=$(st search zzzyyyxxx 2>&1) # a word nobody holds: every text indexed
-tap_like "$out" "0 report\(s\) match; $N opened" "the first search opens every text (and makes the index)"
-out=$(st search zzzyyyxxx 2>&1)
+cache=$(ls "$T/cache/secteam-tui/"search-*.db)
+tap_is "$(sqlite3 "$cache" "SELECT count(*) FROM indexed")" "$N" \
+	"the import indexed every message it stored (no search yet)"
+out=$(st search zzzyyyxxx 2>&1) # a word nobody holds
 tap_like "$out" "0 report\(s\) match; 0 opened to search their text, $N passed over" \
-	"  then the index passes over every text for a word none holds" "$out"
+	"  so the first search passes over every text for a word none holds" "$out"
 
 # The queries: words, two-letter words, two-word phrases, and runs that
 # cross a word boundary (taken from a body, so held somewhere).
@@ -69,25 +73,68 @@ tap_ok "$([ "$held" -ge 10 ] && [ "$held" -lt "$n" ] && echo 0 || echo 1)" \
 w1=$(sed -n 1p "$T/q") w2=$(sed -n 2p "$T/q")
 tap_is "$(viaindex "$w1" "$w2")" "$(scan "$w1" "$w2")" "two words (AND): the same reports"
 
-# A message imported after the index was made: not indexed, so opened.
-mk --kind encrypted --from "Rita Reporter <rita@example.net>" --to "$OFFICER_FPR" \
-	--subject "late report" --message-id "<late@example.net>" \
-	--body "kazumor latecomerword telqi" >"$T/mail/late.eml"
-e2e_import "$T/mail/late.eml" || { echo "Bail out! import failed"; exit 1; }
-tap_is "$(viaindex latecomerword)" "$((N + 1))" "a message imported after the index: found"
+# A message imported after the index was made: added to it by that
+# import (the index is not made again: nothing else is opened).
+late() { # NAME WORDS...
+	n=$1
+	shift
+	mk --kind encrypted --from "Rita Reporter <rita@example.net>" --to "$OFFICER_FPR" \
+		--subject "late report $n" --message-id "<late$n@example.net>" \
+		--body "kazumor $* telqi" >"$T/mail/late$n.eml"
+	e2e_import "$T/mail/late$n.eml" || { echo "Bail out! import failed"; exit 1; }
+}
+late 1 latecomerword
+tap_is "$(sqlite3 "$cache" "SELECT count(*) FROM indexed")" "$((N + 1))" \
+	"a message imported after the index: indexed by its import"
+out=$(st search latecomerword 2>&1)
+tap_like "$out" "1 report\(s\) match; 1 opened to search their text, $N passed over" \
+	"  found, and only it opened (to confirm it)" "$out"
+tap_is "$(viaindex latecomerword)" "$((N + 1))" "  (the late report itself)"
 tap_is "$(viaindex kazumor)" "$(scan kazumor)" "  and a word others hold too: the same reports"
+# A mailbox of several, in one import, between searches.
+i=0
+while [ "$i" -lt 5 ]; do
+	mk_line "$T/mail/b$i.eml" --kind encrypted --from "Rita Reporter <rita@example.net>" \
+		--to "$OFFICER_FPR" --subject "batch $i" --message-id "<b$i@example.net>" \
+		--body "$(words $((SEED + 500 + i)) 40) batchword$i"
+	i=$((i + 1))
+done | mk_batch || { echo "Bail out! cannot make the test mails"; exit 1; }
+e2e_import "$T/mail/"b*.eml || { echo "Bail out! import failed"; exit 1; }
+M=$((N + 6))
+out=$(st search zzzyyyxxx 2>&1)
+tap_like "$out" "0 opened to search their text, $M passed over" \
+	"five more in one import: all indexed, none opened for a word none holds" "$out"
+bad=0
+for w in batchword3 $(sed -n '1,12p' "$T/q"); do
+	[ "$(viaindex "\"$w\"")" = "$(scan "\"$w\"")" ] || { bad=$((bad + 1)); echo "# '$w' differs"; }
+done
+tap_is "$bad" 0 "  and the index still finds exactly what a full scan finds"
 
 # Keyed under another generation (a rotation since): emptied, made again.
-cache=$(ls "$T/cache/secteam-tui/"search-*.db)
 g0=$(sqlite3 "$cache" "SELECT value FROM meta WHERE name = 'generation'")
 sqlite3 "$cache" "UPDATE meta SET value = value + 7 WHERE name = 'generation'"
 out=$(st search zzzyyyxxx 2>&1)
-tap_like "$out" "0 report\(s\) match; $((N + 1)) opened" \
+tap_like "$out" "0 report\(s\) match; $M opened" \
 	"an index keyed under another generation is not believed: every text opened" "$out"
 tap_is "$(sqlite3 "$cache" "SELECT value FROM meta WHERE name = 'generation'")" \
 	"$g0" "  (keyed under the current generation again)"
 out=$(st search zzzyyyxxx 2>&1)
-tap_like "$out" "$((N + 1)) passed over" "  and made again under the current one" "$out"
+tap_like "$out" "$M passed over" "  and made again under the current one" "$out"
+# An import finding it keyed under another generation empties it too:
+# then it holds that import's message alone, and the next search opens
+# (and indexes again) the others.
+sqlite3 "$cache" "UPDATE meta SET value = value + 7 WHERE name = 'generation'"
+late 2 rotationword
+tap_is "$(sqlite3 "$cache" "SELECT count(*) FROM indexed")" 1 \
+	"an import after a rotation: the old generation's index emptied, its message indexed"
+tap_is "$(sqlite3 "$cache" "SELECT value FROM meta WHERE name = 'generation'")" \
+	"$g0" "  (under the current generation)"
+out=$(st search rotationword 2>&1)
+tap_like "$out" "1 report\\(s\\) match; $((M + 1)) opened" "  a search then opens the others (and the one indexed, to confirm it)" "$out"
+tap_is "$(viaindex kazumor)" "$(scan kazumor)" "  and answers what a full scan answers"
+out=$(st search zzzyyyxxx 2>&1)
+tap_like "$out" "$((M + 1)) passed over" "  and every message is indexed again" "$out"
+N=$M
 
 # Another user's index is not used (nor written).
 if [ "$(id -u)" = 0 ]; then
@@ -98,4 +145,20 @@ if [ "$(id -u)" = 0 ]; then
 else
 	tap_skip "another user's index" "needs root to give the file away"
 fi
+
+# A store made again where the last one was (the cache file is named
+# after its path): another team key, whose generations count from 1
+# again, and message ids the old store's messages had.  Imported without
+# the index, its message is not one the old index holds: the old index
+# is emptied, not believed.
+mv "$DB" "$T/old.db"
+rm -f "$DB-wal" "$DB-shm"
+mk --kind encrypted --from "Rita Reporter <rita@example.net>" --to "$OFFICER_FPR" \
+	--subject "again" --message-id "<again@example.net>" \
+	--body "kazumor againword telqi" >"$T/mail/again.eml"
+SECTEAM_CACHE=/dev/null/none e2e_import "$T/mail/again.eml" ||
+	{ echo "Bail out! import failed"; exit 1; }
+tap_is "$(viaindex againword)" "$(scan againword)" \
+	"a store made again at the same path: the old one's index is not believed for it"
+tap_is "$(viaindex againword)" 1 "  (its one message found)"
 tap_done
