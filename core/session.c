@@ -17,8 +17,8 @@
 #include "core/session.h"
 #include "core/teamchain.h"
 #include "crypto/crypto.h"
-#include "crypto/signkey.h"
 #include "core/reportlog.h"
+#include "crypto/signkey.h"
 #include "crypto/teamkey.h"
 #include "store/store.h"
 
@@ -795,20 +795,92 @@ static const char *chain_me(struct session *sess, const struct team_member *m,
 	return z->me;
 }
 
-/* The signing key of me, loaded (or made, the first time). */
+/* The name fpr's signing key is kept under in the kernel's keyring (as
+ * the team key is: team.key-cache), from the home and the kept file's
+ * bytes; false when there is no such file. */
+static bool seed_name(struct session *sess, const char *fpr,
+		      char name[TEAM_KEY_CACHE_NAME])
+{
+	char *given = crypto_home(gnupg_home(sess));
+	char *path = sign_key_path(given, fpr), *home, buf[4096];
+	ssize_t n = -1;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+	}
+	free(path);
+	free(given);
+	if (n <= 0 || n >= (ssize_t)sizeof(buf))
+		return false;
+	home = cache_home(sess);
+	team_key_cache_name(home, buf, (size_t)n, name);
+	free(home);
+	return true;
+}
+
+/* The login's signing key as it was kept at its last opening, while the
+ * officer's agent would open their key without asking (or for the
+ * configured time): no gpg run at all.  Sets z->me and z->sk. */
+static void sign_key_cached(struct session *sess, const struct team_member *m,
+			    size_t nm)
+{
+	struct session_seal *z = sess->seal;
+	char name[TEAM_KEY_CACHE_NAME], *note;
+	unsigned char seed[32];
+	struct err e = { 0, "" };
+	bool ask;
+
+	if (z->sk || !sess->officer || !team_key_cache_usable() ||
+	    !cache_seconds(sess, &ask))
+		return;
+	for (size_t i = 0; i < nm && !z->sk; i++) {
+		if (strcmp(m[i].role, sess->officer) ||
+		    !seed_name(sess, m[i].fpr, name) ||
+		    sign_seed_cache_get(name, seed, &note) < 0)
+			continue;
+		if ((!ask || agent_vouches(note)) &&
+		    sign_key_from_seed(seed, &z->sk, &e) == 0) {
+			free(z->me);
+			z->me = xstrdup(m[i].fpr);
+		} else {
+			team_key_cache_drop(name);
+		}
+		explicit_bzero(seed, sizeof(seed));
+		free(note);
+	}
+}
+
+/* The signing key of me, loaded (or made, the first time), and kept
+ * as the team key is for the officer's next commands. */
 static int chain_sign_key(struct session *sess, const char *me, struct err *err)
 {
 	struct session_seal *z = sess->seal;
 	struct crypto *c;
+	char *keyid = NULL, *note = NULL, name[TEAM_KEY_CACHE_NAME];
+	unsigned char seed[32];
+	unsigned ttl;
+	bool ask;
 	int r;
 
 	if (z->sk)
 		return 0;
 	if (!(c = session_crypto(sess, err)))
 		return ERR_CRYPTO;
-	r = sign_key_load(c, me, &z->sk, err);
+	r = sign_key_load(c, me, &z->sk, &keyid, err);
 	if (r == ERR_NOTFOUND)
 		r = sign_key_create(c, me, &z->sk, err);
+	if (r == 0 && keyid && team_key_cache_usable() &&
+	    (ttl = cache_seconds(sess, &ask)) &&
+	    (!ask || (note = agent_note(c, keyid))) &&
+	    seed_name(sess, me, name)) {
+		sign_key_seed(z->sk, seed);
+		sign_seed_cache_put(seed, name, ttl, note);
+		explicit_bzero(seed, sizeof(seed));
+	}
+	free(keyid);
+	free(note);
 	return r;
 }
 
@@ -920,6 +992,7 @@ static int chain_ready(struct session *sess, const char **mep, struct err *err)
 		if (r < 0)
 			return r;
 	}
+	sign_key_cached(sess, z->chain.members, z->chain.nmembers);
 	if (!(me = chain_me(sess, z->chain.members, z->chain.nmembers, err)))
 		return ERR_CRYPTO;
 	if ((r = chain_sign_key(sess, me, err)) < 0)

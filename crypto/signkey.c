@@ -94,8 +94,18 @@ static char *kept_path(struct crypto *c, const char *fpr)
 	return xasprintf("%s/secteam-signing-%s", c->home ? c->home : ".", fpr);
 }
 
+char *sign_key_path(const char *home, const char *fpr)
+{
+	return xasprintf("%s/secteam-signing-%s", home ? home : ".", fpr);
+}
+
+void sign_key_seed(const struct sign_key *k, unsigned char seed[32])
+{
+	crypto_sign_ed25519_sk_to_seed(seed, k->sk);
+}
+
 int sign_key_load(struct crypto *c, const char *fpr, struct sign_key **out,
-		  struct err *err)
+		  char **keyid, struct err *err)
 {
 	char *path = kept_path(c, fpr);
 	unsigned char *buf = xmalloc(KEPT_MAX);
@@ -130,6 +140,9 @@ int sign_key_load(struct crypto *c, const char *fpr, struct sign_key **out,
 		goto out;
 	}
 	r = sign_key_from_seed(res.plain + 4, out, err);
+	if (r == 0 && keyid)
+		*keyid = res.nrecipients == 1 ? xstrdup(res.recipients[0])
+					      : NULL;
 out:
 	crypto_result_release(&res); /* wipes the seed */
 	free(buf);

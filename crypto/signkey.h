@@ -36,7 +36,11 @@ struct sign_key;
  * yet; ERR_CRYPTO or ERR_INVALID naming the file when it does not open
  * or is no signing key of fpr. */
 int sign_key_load(struct crypto *c, const char *fpr, struct sign_key **out,
-		  struct err *err);
+		  char **keyid, struct err *err);
+/* Where fpr's signing key is kept in GnuPG home `home` (a new string). */
+char *sign_key_path(const char *home, const char *fpr);
+/* k's 32-byte seed (what sign_key_from_seed makes it from). */
+void sign_key_seed(const struct sign_key *k, unsigned char seed[32]);
 /* A new signing key for fpr, kept (encrypted to fpr) in c's GnuPG home;
  * one already there is an error (ERR_DUPLICATE): load it instead. */
 int sign_key_create(struct crypto *c, const char *fpr, struct sign_key **out,

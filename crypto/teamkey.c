@@ -242,6 +242,52 @@ struct team_key *team_key_cache_get(const char *name, char **note)
 	return k;
 }
 
+/* A signing key's seed kept as a team key is (teamkey.h): its own
+ * magic, so neither is ever taken for the other. */
+#define SEED_MAGIC "SKS1"
+#define SEED_LEN (4 + 32)
+
+int sign_seed_cache_put(const unsigned char seed[32], const char *name,
+			unsigned seconds, const char *note)
+{
+	size_t nl = note ? strlen(note) : 0;
+	unsigned char *p;
+	int r;
+
+	if (nl > TEAM_KEY_CACHE_NOTE || !(p = sodium_malloc(SEED_LEN + nl)))
+		return -1;
+	memcpy(p, SEED_MAGIC, 4);
+	memcpy(p + 4, seed, 32);
+	if (nl)
+		memcpy(p + SEED_LEN, note, nl);
+	r = keyring_put(name, p, SEED_LEN + nl, seconds);
+	sodium_free(p);
+	return r;
+}
+
+int sign_seed_cache_get(const char *name, unsigned char seed[32], char **note)
+{
+	struct err e = { 0, "" };
+	size_t size = SEED_LEN + TEAM_KEY_CACHE_NOTE;
+	unsigned char *p;
+	long n;
+	int r = -1;
+
+	*note = NULL;
+	if (ready(&e) < 0 || !(p = sodium_malloc(size)))
+		return -1;
+	n = keyring_get(name, p, size);
+	if (n >= SEED_LEN && !memcmp(p, SEED_MAGIC, 4)) {
+		memcpy(seed, p + 4, 32);
+		*note = xmalloc((size_t)n - SEED_LEN + 1);
+		memcpy(*note, p + SEED_LEN, (size_t)n - SEED_LEN);
+		(*note)[n - SEED_LEN] = '\0';
+		r = 0;
+	}
+	sodium_free(p);
+	return r;
+}
+
 bool team_key_cache_usable(void)
 {
 	return keyctl_get_keyring_ID(KEY_SPEC_USER_KEYRING, 1) >= 0;

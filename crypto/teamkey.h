@@ -71,6 +71,13 @@ struct team_key *team_key_cache_get(const char *name, char **note);
 /* Whether this process has a keyring to keep keys in (a container's
  * seccomp filter, for one, refuses keyctl). */
 bool team_key_cache_usable(void);
+/* An officer's signing key's seed kept the same way (crypto/signkey.h),
+ * under name (team_key_cache_name of the home and the kept file's
+ * bytes), with its note; get: 0 with seed and *note (the caller's), or
+ * -1. */
+int sign_seed_cache_put(const unsigned char seed[32], const char *name,
+			unsigned seconds, const char *note);
+int sign_seed_cache_get(const char *name, unsigned char seed[32], char **note);
 /* The key kept under name, if any, forgotten now. */
 void team_key_cache_drop(const char *name);
 
