@@ -82,14 +82,20 @@ tap_is "$(field 2 'Duplicate of')" 1 "a closed duplicate keeps its link"
 
 # A duplicate from before the links: readable, and linked with --of.
 # (as the program did then: the move and its event, without a link)
-db_sql "INSERT INTO events (report_id, at, officer, kind, detail) VALUES (4, 1796212800, 'old', 'state', 'new -> duplicate')"
-tap_like "$(field 4 'Duplicate of')" "not recorded \(triage 4 --of N records it\)" \
-	"an old duplicate: show says the link is not recorded"
-tap_is "$(sectui show 4 --json | jq -c .duplicate_of)" null "and --json has null"
-out=$(sectui export 4 --format cve -o "$T/x4.json" 2>&1)
-tap_like "$out" "report 4 is a duplicate: it gets no .* of its own .*triage 4 --of N records it" \
-	"its export says how to record the link"
-e2e_run 0 "triage 4 --of 1 links the old duplicate" triage 4 --of 1
+if e2e_sqlite; then
+	db_sql "INSERT INTO events (report_id, at, officer, kind, detail) VALUES (4, 1796212800, 'old', 'state', 'new -> duplicate')"
+	tap_like "$(field 4 'Duplicate of')" "not recorded \(triage 4 --of N records it\)" \
+		"an old duplicate: show says the link is not recorded"
+	tap_is "$(sectui show 4 --json | jq -c .duplicate_of)" null "and --json has null"
+	out=$(sectui export 4 --format cve -o "$T/x4.json" 2>&1)
+	tap_like "$out" "report 4 is a duplicate: it gets no .* of its own .*triage 4 --of N records it" \
+		"its export says how to record the link"
+	e2e_run 0 "triage 4 --of 1 links the old duplicate" triage 4 --of 1
+else
+	# On the team server a move planted with psql is no signed change
+	# (report-changes.sh plays it): there is no old duplicate to link.
+	e2e_run 0 "report 4 marked a duplicate of report 1" triage 4 --state duplicate --of 1
+fi
 tap_is "$(field 4 'Duplicate of')" 1 "show 4: Duplicate of 1"
 
 # Exports point to the original.
