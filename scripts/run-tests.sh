@@ -33,7 +33,7 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 . "$top/tests/lib/gpg-env.sh"
 PG_DIR=""
 keys=""
-trap 'pg_stop; [ -z "$keys" ] || gpg_env_teardown "$keys"' EXIT
+trap 'pg_stop; [ -z "$keys" ] || { gpg_env_teardown "$keys/k"; rm -rf "$keys"; }' EXIT
 trap 'exit 130' INT TERM
 pgtests="$top/$B/pg-e2e"
 santests="$top/$B/san-e2e"
