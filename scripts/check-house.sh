@@ -7,7 +7,8 @@
 #     shows that the flags given reach the compiler;
 #   - warnings are errors only for developers (DEVELOPER=1, which make
 #     check and CI set), never for someone building a release.
-# Prints one line per rule and exits 1 when any fails.
+# Prints one line per rule and exits 1 when any fails.  SECTEAM_JOBS:
+# the build's make -j (scripts/check.sh sets it).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 B=${1:-build-o0}
@@ -24,7 +25,7 @@ else
 	fail=1
 fi
 
-if make -s B="$B" CFLAGS=-O0 all >"$B.log" 2>&1 &&
+if make -s -j"${SECTEAM_JOBS:-1}" B="$B" CFLAGS=-O0 all >"$B.log" 2>&1 &&
 	make -B B="$B" CFLAGS=-O0 V=1 "$B/util/sbuf.o" 2>&1 | grep -q -- ' -O0 '; then
 	say "ok cflags: make CFLAGS=-O0 builds, and V=1 shows -O0 reaching the compiler"
 else

@@ -119,8 +119,39 @@ build_one() { # target
 		$pkgflags -o "$bin" "$src" $objs $pkglibs -lm
 }
 
+# prebuild: the objects every target needs, SECTEAM_JOBS (else 2)
+# compilers at a time, each with the package flags of the first target
+# that names it, as build_one would; build_one then finds them made and
+# only links.  A failure here is left for build_one to meet and report.
+prebuild() {
+	tab=$(printf '\t')
+	for t in $(targets); do
+		src=tests/fuzz/$t.c
+		pkgs=$(field "$src" pkgs)
+		flags=""
+		# shellcheck disable=SC2086
+		[ -z "$pkgs" ] || flags=$(pkg-config --cflags $pkgs) || continue
+		for s in $(field "$src" sources); do
+			if [ -d "$s" ]; then
+				for c in "$s"/*.c; do printf '%s\t%s\n' "$c" "$flags"; done
+			else
+				printf '%s\t%s\n' "$s" "$flags"
+			fi
+		done
+	done | awk -F '\t' '!seen[$1]++' | {
+		n=0
+		while IFS=$tab read -r c pkgflags; do
+			obj "$c" >/dev/null 2>&1 &
+			n=$((n + 1))
+			[ $((n % ${SECTEAM_JOBS:-2})) -ne 0 ] || wait
+		done
+		wait
+	}
+}
+
 build_all() {
 	mkdir -p "$OUT"
+	prebuild
 	bad=0
 	for t in $(targets); do
 		if ! build_one "$t"; then

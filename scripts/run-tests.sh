@@ -30,8 +30,10 @@ export SECTEAM_BIN="$top/$B/secteam-tui"
 export SECTEAM_TOP="$top"
 export CMOCKA_MESSAGE_OUTPUT=TAP
 . "$top/tests/lib/pg.sh"
+. "$top/tests/lib/gpg-env.sh"
 PG_DIR=""
-trap 'pg_stop' EXIT
+keys=""
+trap 'pg_stop; [ -z "$keys" ] || { gpg_env_teardown "$keys/k"; rm -rf "$keys"; }' EXIT
 trap 'exit 130' INT TERM
 pgtests="$top/$B/pg-e2e"
 santests="$top/$B/san-e2e"
@@ -45,6 +47,13 @@ else
 	# Every PostgreSQL run then fails with this reason.
 	export SECTEAM_TEST_PG=unavailable
 fi
+# The tests' OpenPGP keys (tests/lib/gpg-env.sh), made once for the
+# run: each test copies them into a folder of its own.
+unset SECTEAM_GPG_FIXTURE
+keys=$(mktemp -d "${TMPDIR:-/tmp}/secteam-keys.XXXXXX") &&
+	gpg_env_fixture "$keys/k" >/dev/null ||
+	{ echo "run-tests: cannot make the test keys" >&2; exit 1; }
+export SECTEAM_GPG_FIXTURE="$keys/k"
 tests=""
 # sanitized SCRIPT: the SQLite run of SCRIPT, against SECTEAM_SAN's
 # program when that is set and SECTEAM_SAN_EXCLUDE does not name it.

@@ -6,6 +6,11 @@ the two are compared, never one checked against itself.
 
   cvss31.py VECTOR...      prints "SCORE SEVERITY" per vector (exit 1
                            when one is not a base vector of 3.1)
+  cvss31.py --each         the same for the vectors of its input, one
+                           a line, with one line out for every line in:
+                           an invalid vector's is "invalid: REASON"
+                           (one run for many: a Python start costs
+                           more than the scores)
   cvss31.py --examples     checks the oracle against the scores the
                            specification's examples document publishes
   cvss31.py --sample N S   prints N vectors drawn with seed S, each
@@ -124,6 +129,16 @@ def main(argv):
                      for k, w in WEIGHTS.items()]
             rnd.shuffle(parts)
             print("CVSS:3.1/" + "/".join(parts))
+        return 0
+    if argv[:1] == ["--each"]:
+        for line in sys.stdin:
+            v = line.rstrip("\n")
+            try:
+                s = base_score(v)
+            except ValueError as e:
+                print("invalid: %s" % e)
+                continue
+            print("%.1f %s" % (s, severity(s)))
         return 0
     for v in argv:
         try:

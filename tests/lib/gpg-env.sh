@@ -5,6 +5,10 @@
 #   ...
 #   gpg_env_teardown "$dir"   # kills the agents and removes $dir
 #
+# With SECTEAM_GPG_FIXTURE set (scripts/run-tests.sh sets it), the keys
+# are not made again but copied from that folder, which gpg_env_fixture
+# made once for the whole test run (see there).
+#
 # Two GnuPG homes (both 0700, offline, no passphrases):
 #   $dir/home     the officer's home (GNUPG_OFFICER_HOME): the officer's secret
 #                 key plus the public keys the officer would have
@@ -81,6 +85,10 @@ _gpg_env_move_pub() {
 
 gpg_env_setup() {
 	_d=${1:?gpg_env_setup needs a directory}
+	if [ -n "${SECTEAM_GPG_FIXTURE:-}" ]; then
+		_gpg_env_copy "$SECTEAM_GPG_FIXTURE" "$_d"
+		return
+	fi
 	mkdir -p "$_d" && chmod 700 "$_d" || return 1
 	_o=$_d/home
 	_s=$_d/senders
@@ -138,8 +146,14 @@ gpg_env_setup() {
 	done
 	_gpg_env_gpg "$_o" --check-trustdb || return 1
 
-	GNUPG_OFFICER_HOME=$_o
-	GNUPG_SENDERS_HOME=$_s
+	_gpg_env_export "$_d"
+}
+
+# _gpg_env_export DIR: the variables for DIR's homes (the fingerprints
+# set), exported and written to DIR/env.
+_gpg_env_export() {
+	GNUPG_OFFICER_HOME=$1/home
+	GNUPG_SENDERS_HOME=$1/senders
 	export OFFICER_FPR REPORTER_FPR STRANGER_FPR MAINTAINER_FPR VENDOR_FPR \
 		REVOKED_FPR UNKNOWN_FPR EXPIRED_FPR GNUPG_OFFICER_HOME \
 		GNUPG_SENDERS_HOME
@@ -150,7 +164,41 @@ gpg_env_setup() {
 			GNUPG_OFFICER_HOME GNUPG_SENDERS_HOME; do
 			eval "printf '%s=%s\n' $_v \"\$$_v\""
 		done
-	} >"$_d/env"
+	} >"$1/env"
+}
+
+# The same world, copied.  A test run makes the keys once
+# (gpg_env_fixture) and every test gets its own copy of them: its own
+# homes and agents, the same keys and the same files.  Making them costs
+# some 25 gpg processes and an agent per home; a copy, a few files.
+# gpg_env_fixture DIR: makes DIR as gpg_env_setup does, its agents
+# stopped; SECTEAM_GPG_FIXTURE=DIR then makes gpg_env_setup copy it.
+gpg_env_fixture() {
+	gpg_env_setup "$1" || return 1
+	for _h in "$1/home" "$1/senders"; do
+		gpgconf --homedir "$_h" --kill all 2>/dev/null
+	done
+	return 0
+}
+
+_gpg_env_copy() { # FIXTURE DIR
+	[ -r "$1/env" ] ||
+		{ echo "gpg_env: no keys in $1 (gpg_env_fixture makes them)" >&2; return 1; }
+	mkdir -p "$2" && chmod 700 "$2" || return 1
+	# Everything but the agents' sockets: each copy starts its own.
+	(cd "$1" && tar -cf - --exclude='S.*' .) | (cd "$2" && tar -xpf -) ||
+		return 1
+	for _v in OFFICER_FPR REPORTER_FPR STRANGER_FPR MAINTAINER_FPR \
+		VENDOR_FPR REVOKED_FPR UNKNOWN_FPR EXPIRED_FPR; do
+		eval "$_v=\$(sed -n 's/^$_v=//p' \"\$1/env\")"
+	done
+	_gpg_env_export "$2" || return 1
+	# Their agents running, as making the keys leaves them: a test that
+	# traces a command (strace -f) must not find the agent started, and
+	# then followed, inside it.
+	for _h in "$2/home" "$2/senders"; do
+		gpgconf --homedir "$_h" --launch gpg-agent || return 1
+	done
 }
 
 gpg_env_teardown() {
