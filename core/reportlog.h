@@ -78,8 +78,7 @@ void report_log_dates_quiet(struct session *sess, const struct report_full *rf,
  * was taken in, all of them as stored): what a rule reading the
  * timeline (a participant's key, acknowledgement, removal) believes.
  * *held (when not NULL): whether they were held to its signed changes. */
-int report_log_events(struct session *sess, int64_t report,
-		      struct event **out, size_t *n, bool *held,
-		      struct err *err);
+int report_log_events(struct session *sess, int64_t report, struct event **out,
+		      size_t *n, bool *held, struct err *err);
 
 #endif
