@@ -36,11 +36,59 @@ static int cmp_key(const void *a, const void *b)
 	return memcmp(a, b, SIGN_HASH_BYTES);
 }
 
+/* Whether fd is a regular file of this user's alone (0600 or less). */
+static bool ours_alone(int fd, struct stat *st)
+{
+	return fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+		st->st_uid == getuid() && !(st->st_mode & 077);
+}
+
+/* The whole records (size bytes each) of cache file path, or NULL with
+ * *n 0: none, not a regular file of this user's alone, or unreadable. */
+static void *records_read(const char *path, size_t size, size_t *n)
+{
+	struct stat st;
+	void *v = NULL;
+	ssize_t got;
+	int fd;
+
+	*n = 0;
+	if (!path || (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return NULL;
+	if (ours_alone(fd, &st) && st.st_size >= (off_t)size) {
+		v = xcalloc((size_t)st.st_size / size, size);
+		got = read(fd, v, (size_t)st.st_size / size * size);
+		*n = got > 0 ? (size_t)got / size : 0;
+	}
+	close(fd);
+	return v;
+}
+
+/* Appends len bytes of records (size bytes each) to cache file path,
+ * made 0600 if need be; nothing when it is not this user's alone or
+ * does not end on a record (a short write leaves a partial record,
+ * which the next reading drops). */
+static void records_append(const char *path, const void *data, size_t len,
+			   size_t size)
+{
+	struct stat st;
+	int fd;
+
+	if (!path ||
+	    (fd = open(path,
+		       O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		       0600)) < 0)
+		return;
+	if (ours_alone(fd, &st) && st.st_size % (off_t)size == 0 &&
+	    write(fd, data, len) != (ssize_t)len) {
+		/* dropped by the next reading */
+	}
+	close(fd);
+}
+
 static void seen_load(const char *where)
 {
 	char *path = cache_file("report-verified", where, "bin");
-	struct stat st;
-	int fd;
 
 	if (seen.path && path && !strcmp(seen.path, path)) {
 		free(path);
@@ -51,20 +99,9 @@ static void seen_load(const char *where)
 	free(seen.fresh);
 	memset(&seen, 0, sizeof(seen));
 	seen.path = path;
-	if (!path || (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_uid == getuid() && !(st.st_mode & 077) &&
-	    st.st_size >= SIGN_HASH_BYTES) {
-		size_t want = (size_t)st.st_size / SIGN_HASH_BYTES;
-		ssize_t got;
-
-		seen.keys = xcalloc(want, SIGN_HASH_BYTES);
-		got = read(fd, seen.keys, want * SIGN_HASH_BYTES);
-		seen.n = got > 0 ? (size_t)got / SIGN_HASH_BYTES : 0;
+	seen.keys = records_read(path, SIGN_HASH_BYTES, &seen.n);
+	if (seen.n)
 		qsort(seen.keys, seen.n, SIGN_HASH_BYTES, cmp_key);
-	}
-	close(fd);
 }
 
 static bool seen_known(void *data, const unsigned char key[SIGN_HASH_BYTES])
@@ -90,24 +127,10 @@ static void seen_learned(void *data, const unsigned char key[SIGN_HASH_BYTES])
  * kept in the sorted set. */
 static void seen_save(void)
 {
-	struct stat st;
-	int fd;
-
 	if (!seen.nfresh || !seen.path)
 		return;
-	fd = open(seen.path,
-		  O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		size_t len = seen.nfresh * SIGN_HASH_BYTES;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_uid == getuid() && !(st.st_mode & 077) &&
-		    st.st_size % SIGN_HASH_BYTES == 0 &&
-		    write(fd, seen.fresh, len) != (ssize_t)len) {
-			/* a short write leaves a partial key, which the
-			 * next reading drops */
-		}
-		close(fd);
-	}
+	records_append(seen.path, seen.fresh, seen.nfresh * SIGN_HASH_BYTES,
+		       SIGN_HASH_BYTES);
 	seen.keys =
 		xrealloc(seen.keys, (seen.n + seen.nfresh) * SIGN_HASH_BYTES);
 	memcpy(seen.keys[seen.n], seen.fresh, seen.nfresh * SIGN_HASH_BYTES);
@@ -157,8 +180,6 @@ static struct tail *tail_find(int64_t report)
 static void tails_load(const char *where)
 {
 	char *path = cache_file("report-tails", where, "bin");
-	struct stat st;
-	int fd;
 
 	if (tails.path && path && !strcmp(tails.path, path)) {
 		free(path);
@@ -168,27 +189,13 @@ static void tails_load(const char *where)
 	free(tails.v);
 	memset(&tails, 0, sizeof(tails));
 	tails.path = path;
-	if (!path || (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_uid == getuid() && !(st.st_mode & 077) &&
-	    st.st_size >= (off_t)sizeof(struct tail)) {
-		size_t want = (size_t)st.st_size / sizeof(struct tail);
-		ssize_t got;
-
-		tails.v = xcalloc(want, sizeof(struct tail));
-		got = read(fd, tails.v, want * sizeof(struct tail));
-		tails.n = got > 0 ? (size_t)got / sizeof(struct tail) : 0;
-	}
-	close(fd);
+	tails.v = records_read(path, sizeof(struct tail), &tails.n);
 }
 
 /* c's head, when it is a row read from the server, remembered. */
 static void tail_save(const struct report_chain *c)
 {
 	struct tail t;
-	struct stat st;
-	int fd;
 
 	if (!tails.path || c->head_row <= 0 || c->broken)
 		return;
@@ -199,17 +206,7 @@ static void tail_save(const struct report_chain *c)
 	t.place = c->last_place;
 	memcpy(t.head, c->head, sizeof(t.head));
 	memcpy(t.changes_from, c->changes_from, sizeof(t.changes_from));
-	fd = open(tails.path,
-		  O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_uid == getuid() && !(st.st_mode & 077) &&
-		    st.st_size % (off_t)sizeof(t) == 0 &&
-		    write(fd, &t, sizeof(t)) != (ssize_t)sizeof(t)) {
-			/* a short record is dropped by the next reading */
-		}
-		close(fd);
-	}
+	records_append(tails.path, &t, sizeof(t), sizeof(t));
 	tails.v = xrealloc(tails.v, (tails.n + 1) * sizeof(t));
 	tails.v[tails.n++] = t;
 }
