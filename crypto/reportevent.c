@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "crypto/reportevent.h"
+#include "crypto/wire.h"
+
+_Static_assert(REPORT_FPR_LEN == 40, "wire_fpr_ok checks 40 hex digits");
 
 #define MAGIC "SRE"
 
@@ -99,27 +102,6 @@ void report_event_sort(struct report_event *ev)
 	ev->nfiles = k + 1;
 }
 
-static bool fpr_ok(const char *p, size_t n)
-{
-	if (n != REPORT_FPR_LEN)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((p[i] >= '0' && p[i] <= '9') ||
-		      (p[i] >= 'A' && p[i] <= 'F')))
-			return false;
-	return true;
-}
-
-static bool str_ok(const char *p, size_t n)
-{
-	if (n < 1 || n > REPORT_STR_MAX)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)p[i] < 0x20 || (unsigned char)p[i] > 0x7e)
-			return false;
-	return true;
-}
-
 static int bad(struct err *err, const char *field, const char *why)
 {
 	return err_setc(err, ERR_INVALID, "report event field %s: %s", field,
@@ -127,19 +109,6 @@ static int bad(struct err *err, const char *field, const char *why)
 }
 
 /* --- the encoder ---------------------------------------------------- */
-
-static void put_u32(struct sbuf *b, uint32_t v)
-{
-	char p[4] = { (char)(v >> 24), (char)(v >> 16), (char)(v >> 8),
-		      (char)v };
-	sbuf_add(b, p, 4);
-}
-
-static void put_u64(struct sbuf *b, uint64_t v)
-{
-	put_u32(b, (uint32_t)(v >> 32));
-	put_u32(b, (uint32_t)v);
-}
 
 static int put_field(struct sbuf *b, const struct report_event *ev,
 		     enum report_field f, struct err *err)
@@ -178,7 +147,7 @@ static int put_field(struct sbuf *b, const struct report_event *ev,
 			put_u32(b, 0);
 			return 0;
 		}
-		if (!str || !str_ok(str, strlen(str)))
+		if (!str || !wire_str_ok(str, strlen(str), REPORT_STR_MAX))
 			return bad(err, nm,
 				   "not 1 to 256 printable characters");
 		put_u32(b, (uint32_t)strlen(str));
@@ -206,7 +175,7 @@ int report_event_encode(const struct report_event *ev, unsigned char **out,
 		return bad(err, "report", "report ids count from 1");
 	if (ev->seq < 1)
 		return bad(err, "sequence", "events count from 1");
-	if (!fpr_ok(ev->author, strlen(ev->author)))
+	if (!wire_fpr_ok(ev->author, strlen(ev->author)))
 		return bad(err, "author", "not 40 upper-case hex digits");
 	v[1] = (char)ev->kind;
 	sbuf_add(&b, MAGIC, 3);
@@ -229,42 +198,6 @@ int report_event_encode(const struct report_event *ev, unsigned char **out,
 }
 
 /* --- the decoder ---------------------------------------------------- */
-
-struct rd {
-	const unsigned char *p;
-	size_t left;
-};
-
-static bool take(struct rd *r, size_t n, const unsigned char **out)
-{
-	if (r->left < n)
-		return false;
-	*out = r->p;
-	r->p += n;
-	r->left -= n;
-	return true;
-}
-
-static bool get_u32(struct rd *r, uint32_t *v)
-{
-	const unsigned char *p;
-
-	if (!take(r, 4, &p))
-		return false;
-	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
-		p[3];
-	return true;
-}
-
-static bool get_u64(struct rd *r, uint64_t *v)
-{
-	uint32_t hi, lo;
-
-	if (!get_u32(r, &hi) || !get_u32(r, &lo))
-		return false;
-	*v = (uint64_t)hi << 32 | lo;
-	return true;
-}
 
 static bool get_hash(struct rd *r, unsigned char out[SIGN_HASH_BYTES])
 {
@@ -318,7 +251,7 @@ static int get_field(struct rd *r, struct report_event *ev, enum report_field f,
 			return bad(err, nm, "cut short or past 256 bytes");
 		if (!n && fields[f].type == REF_T_OSTR)
 			return 0;
-		if (!str_ok((const char *)p, n))
+		if (!wire_str_ok((const char *)p, n, REPORT_STR_MAX))
 			return bad(err, nm,
 				   "not 1 to 256 printable characters");
 		*AT(ev, f, char *) = xstrndup((const char *)p, n);
@@ -364,7 +297,7 @@ int report_event_decode(const void *data, size_t len, struct report_event *ev,
 	if (!get_u64(&r, &e.team_seq) || !get_hash(&r, e.team_head))
 		return bad(err, "team head", "cut short");
 	if (!take(&r, REPORT_FPR_LEN, &p) ||
-	    !fpr_ok((const char *)p, REPORT_FPR_LEN))
+	    !wire_fpr_ok((const char *)p, REPORT_FPR_LEN))
 		return bad(err, "author", "not 40 upper-case hex digits");
 	memcpy(e.author, p, REPORT_FPR_LEN);
 	if (!get_u64(&r, &v))

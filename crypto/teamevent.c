@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "crypto/teamevent.h"
+#include "crypto/wire.h"
+
+_Static_assert(TEAM_FPR_LEN == 40, "wire_fpr_ok checks 40 hex digits");
 
 #define MAGIC "STE"
 #define HEAD_LEN (3 + 1 + 1 + 8 + SIGN_HASH_BYTES + TEAM_FPR_LEN + 8)
@@ -101,41 +104,7 @@ void team_event_sort(struct team_event *ev)
 
 /* --- checks the encoder and the decoder share ------------------------ */
 
-static bool fpr_ok(const char *p, size_t n)
-{
-	if (n != TEAM_FPR_LEN)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((p[i] >= '0' && p[i] <= '9') ||
-		      (p[i] >= 'A' && p[i] <= 'F')))
-			return false;
-	return true;
-}
-
-static bool str_ok(const char *p, size_t n)
-{
-	if (n < 1 || n > TEAM_STR_MAX)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)p[i] < 0x20 || (unsigned char)p[i] > 0x7e)
-			return false;
-	return true;
-}
-
 /* --- the encoder ---------------------------------------------------- */
-
-static void put_u32(struct sbuf *b, uint32_t v)
-{
-	char p[4] = { (char)(v >> 24), (char)(v >> 16), (char)(v >> 8),
-		      (char)v };
-	sbuf_add(b, p, 4);
-}
-
-static void put_u64(struct sbuf *b, uint64_t v)
-{
-	put_u32(b, (uint32_t)(v >> 32));
-	put_u32(b, (uint32_t)v);
-}
 
 static void put_lp(struct sbuf *b, const void *p, size_t n)
 {
@@ -161,7 +130,9 @@ static int put_field(struct sbuf *b, const struct team_event *ev,
 		put_u32(b, (uint32_t)ev->nmembers);
 		for (size_t i = 0; i < ev->nmembers; i++) {
 			const struct team_member *m = &ev->members[i];
-			if (!m->role || !str_ok(m->role, strlen(m->role)))
+			if (!m->role ||
+			    !wire_str_ok(m->role, strlen(m->role),
+					 TEAM_STR_MAX))
 				return bad(
 					err, nm,
 					"a role that is not 1 to 256 printable characters");
@@ -169,7 +140,7 @@ static int put_field(struct sbuf *b, const struct team_event *ev,
 				return bad(
 					err, nm,
 					"roles not in strictly ascending order");
-			if (!fpr_ok(m->fpr, strlen(m->fpr)))
+			if (!wire_fpr_ok(m->fpr, strlen(m->fpr)))
 				return bad(
 					err, nm,
 					"a fingerprint that is not 40 upper-case hex digits");
@@ -180,14 +151,14 @@ static int put_field(struct sbuf *b, const struct team_event *ev,
 	case TEF_ROLE:
 	case TEF_NOTE: {
 		const char *s = f == TEF_ROLE ? ev->role : ev->note;
-		if (!s || !str_ok(s, strlen(s)))
+		if (!s || !wire_str_ok(s, strlen(s), TEAM_STR_MAX))
 			return bad(err, nm,
 				   "not 1 to 256 printable characters");
 		put_lp(b, s, strlen(s));
 		return 0;
 	}
 	case TEF_FPR:
-		if (!fpr_ok(ev->fpr, strlen(ev->fpr)))
+		if (!wire_fpr_ok(ev->fpr, strlen(ev->fpr)))
 			return bad(err, nm, "not 40 upper-case hex digits");
 		sbuf_add(b, ev->fpr, TEAM_FPR_LEN);
 		return 0;
@@ -218,7 +189,7 @@ static int put_field(struct sbuf *b, const struct team_event *ev,
 		put_u32(b, (uint32_t)ev->nwraps);
 		for (size_t i = 0; i < ev->nwraps; i++) {
 			const struct team_wrap *w = &ev->wraps[i];
-			if (!fpr_ok(w->fpr, strlen(w->fpr)))
+			if (!wire_fpr_ok(w->fpr, strlen(w->fpr)))
 				return bad(
 					err, nm,
 					"a fingerprint that is not 40 upper-case hex digits");
@@ -256,7 +227,7 @@ int team_event_encode(const struct team_event *ev, unsigned char **out,
 				(int)ev->kind);
 	if (ev->seq < 1)
 		return bad(err, "sequence", "events count from 1");
-	if (!fpr_ok(ev->author, strlen(ev->author)))
+	if (!wire_fpr_ok(ev->author, strlen(ev->author)))
 		return bad(err, "author", "not 40 upper-case hex digits");
 	v[1] = (char)ev->kind;
 	sbuf_add(&b, MAGIC, 3);
@@ -277,48 +248,12 @@ int team_event_encode(const struct team_event *ev, unsigned char **out,
 
 /* --- the decoder ---------------------------------------------------- */
 
-struct rd {
-	const unsigned char *p;
-	size_t left;
-};
-
-static bool take(struct rd *r, size_t n, const unsigned char **out)
-{
-	if (r->left < n)
-		return false;
-	*out = r->p;
-	r->p += n;
-	r->left -= n;
-	return true;
-}
-
-static bool get_u32(struct rd *r, uint32_t *v)
-{
-	const unsigned char *p;
-
-	if (!take(r, 4, &p))
-		return false;
-	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
-		p[3];
-	return true;
-}
-
-static bool get_u64(struct rd *r, uint64_t *v)
-{
-	uint32_t hi, lo;
-
-	if (!get_u32(r, &hi) || !get_u32(r, &lo))
-		return false;
-	*v = (uint64_t)hi << 32 | lo;
-	return true;
-}
-
 static bool get_fpr(struct rd *r, char out[TEAM_FPR_LEN + 1])
 {
 	const unsigned char *p;
 
 	if (!take(r, TEAM_FPR_LEN, &p) ||
-	    !fpr_ok((const char *)p, TEAM_FPR_LEN))
+	    !wire_fpr_ok((const char *)p, TEAM_FPR_LEN))
 		return false;
 	memcpy(out, p, TEAM_FPR_LEN);
 	out[TEAM_FPR_LEN] = '\0';
@@ -331,7 +266,7 @@ static bool get_str(struct rd *r, char **out)
 	const unsigned char *p;
 
 	if (!get_u32(r, &n) || n > TEAM_STR_MAX || !take(r, n, &p) ||
-	    !str_ok((const char *)p, n))
+	    !wire_str_ok((const char *)p, n, TEAM_STR_MAX))
 		return false;
 	*out = xstrndup((const char *)p, n);
 	return true;
