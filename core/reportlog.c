@@ -1003,6 +1003,28 @@ static bool dates_taken(struct session *sess, const struct report_chain *c,
 		!memcmp(h, c->dates, sizeof(h));
 }
 
+/* Whether row `row` (a decision or a proposal: what, recorded by a
+ * change of kind, its canonical text, which this frees) is kept: taken
+ * in with the dates from before (id up to mark) when those are as they
+ * were, else signed by a verified change; a later one dropped is named
+ * in say's hidden lines (NULL: quietly). */
+static bool row_kept(struct session *sess, const struct report_full *rf,
+		     struct report_full *say, bool taken, const char *what,
+		     const char *kind, int64_t row, uint64_t mark, char *text)
+{
+	bool before = row > 0 && (uint64_t)row <= mark;
+	bool ok = before ? taken
+			 : report_log_row_signed(sess, rf, kind, row, text);
+
+	free(text);
+	if (!ok && !before && say)
+		hide(say,
+		     xasprintf("report %lld: %s %lld has no signed "
+			       "change: not shown",
+			       (long long)rf->r.id, what, (long long)row));
+	return ok;
+}
+
 /* The filter of report_log_dates, on c (report id's): each row dropped
  * named in say's hidden lines (NULL: quietly); the kept decisions
  * counted in *nd. */
@@ -1022,22 +1044,10 @@ static void filter_dates(struct session *sess, const struct report_full *rf,
 			       "were taken in: not shown",
 			       id));
 	for (size_t i = 0; i < *np; i++) {
-		bool before = p[i].id > 0 &&
-			(uint64_t)p[i].id <= c->dates_proposals;
-		char *text = before ? NULL : report_row_proposal(&p[i]);
-		bool ok = before
-			? taken
-			: report_log_row_signed(sess, rf, "date-propose",
-						p[i].id, text);
+		char *text = report_row_proposal(&p[i]);
 
-		free(text);
-		if (!ok) {
-			if (!before && say)
-				hide(say,
-				     xasprintf("report %lld: proposal "
-					       "%lld has no signed "
-					       "change: not shown",
-					       id, (long long)p[i].id));
+		if (!row_kept(sess, rf, say, taken, "proposal", "date-propose",
+			      p[i].id, c->dates_proposals, text)) {
 			proposal_release(&p[i]);
 			continue;
 		}
@@ -1046,21 +1056,10 @@ static void filter_dates(struct session *sess, const struct report_full *rf,
 	*np = k;
 	k = 0;
 	for (size_t i = 0; i < *nd; i++) {
-		bool before = dc[i].id > 0 &&
-			(uint64_t)dc[i].id <= c->dates_decisions;
-		char *text = before ? NULL : report_row_decision(&dc[i]);
-		bool ok = before ? taken
-				 : report_log_row_signed(sess, rf, "date-set",
-							 dc[i].id, text);
+		char *text = report_row_decision(&dc[i]);
 
-		free(text);
-		if (!ok) {
-			if (!before && say)
-				hide(say,
-				     xasprintf("report %lld: decision "
-					       "%lld has no signed "
-					       "change: not shown",
-					       id, (long long)dc[i].id));
+		if (!row_kept(sess, rf, say, taken, "decision", "date-set",
+			      dc[i].id, c->dates_decisions, text)) {
 			decision_release(&dc[i]);
 			continue;
 		}
